@@ -1,0 +1,66 @@
+/**
+ * src/cli: the `rollouts` command line tool. Each subcommand is one file in ./commands and
+ * one entry in the table below.
+ */
+import type { Command, CommandIO } from './command';
+import { UsageError } from './command';
+import { commands } from './commands';
+
+export async function main(argv: string[], io: CommandIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(topLevelHelp(commands));
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`rollouts: unknown command "${name}"\n\n${topLevelHelp(commands)}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`rollouts ${name}: ${e.message}\n\n${command.usage}`);
+      return 2;
+    }
+    io.err(`rollouts ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+function topLevelHelp(all: readonly Command[]): string {
+  const width = Math.max(...all.map((c) => c.name.length));
+  return [
+    'Usage: rollouts COMMAND [options]',
+    '',
+    'Commands:',
+    ...all.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run "rollouts COMMAND --help" for the options of a command.',
+    'Exit codes: 0 success, 1 the command found a problem, 2 bad usage or unreadable input.',
+    '',
+  ].join('\n');
+}
+
+if (require.main === module) {
+  const io: CommandIO = {
+    out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+    err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`rollouts: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,6 @@
+/**
+ * src/planner: how a Rollout progresses, as Argo Rollouts' controller decides it.
+ * Architecture invariant: no I/O, no clock (time is an argument), no imports outside this folder.
+ * This is what lets the same code run in the language server, the controller and the webview.
+ */
+export * from './types';

@@ -1,0 +1,90 @@
+// The dependency rules of design.md, checked on every import in the repository.
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+
+const root = resolve(__dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|mts|cts)$/.test(name) ? [path] : [];
+  });
+}
+
+interface Import {
+  file: string; // relative to the repository root
+  spec: string;
+  target?: string; // resolved repository-relative folder of a relative import
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  const rel = relative(root, file);
+  return specs.map((spec) => ({
+    file: rel,
+    spec,
+    target: spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)) : undefined,
+  }));
+}
+
+const all = ['src', 'webview'].flatMap((d) => sourceFiles(join(root, d))).flatMap(importsOf);
+const inPart = (part: string) => (i: Import) => i.file.startsWith(`${part}/`);
+const fmt = (bad: Import[]) => bad.map((i) => `${i.file} imports ${i.spec}`).join('\n');
+
+describe('architecture', () => {
+  it('finds the source files it checks', () => {
+    assert.ok(all.some(inPart('src/planner')), 'no imports found under src/planner');
+  });
+
+  it('only src/extension imports vscode', () => {
+    const bad = all.filter((i) => i.spec === 'vscode' && !inPart('src/extension')(i));
+    assert.deepEqual(bad, [], fmt(bad));
+  });
+
+  it('src/planner imports nothing outside itself and no Node module', () => {
+    const bad = all
+      .filter(inPart('src/planner'))
+      .filter((i) => (i.target ? !i.target.startsWith('src/planner') : true));
+    assert.deepEqual(bad, [], fmt(bad));
+  });
+
+  it('src/schema imports only itself, the planner and its libraries', () => {
+    const bad = all
+      .filter(inPart('src/schema'))
+      .filter((i) => i.target && !i.target.startsWith('src/schema') && !i.target.startsWith('src/planner'));
+    assert.deepEqual(bad, [], fmt(bad));
+  });
+
+  it('src/localcluster imports nothing of ours', () => {
+    const bad = all
+      .filter(inPart('src/localcluster'))
+      .filter((i) => i.target && !i.target.startsWith('src/localcluster'));
+    assert.deepEqual(bad, [], fmt(bad));
+  });
+
+  it('other parts reach the planner only through its index', () => {
+    const bad = all.filter(
+      (i) => !inPart('src/planner')(i) && i.target?.startsWith('src/planner/') && i.target !== 'src/planner/index',
+    );
+    assert.deepEqual(bad, [], fmt(bad));
+  });
+
+  it('src/cli does not load the language server runtime', () => {
+    const bad = all.filter(inPart('src/cli')).filter((i) => i.spec.startsWith('vscode-languageserver/'));
+    assert.deepEqual(bad, [], fmt(bad));
+  });
+});
