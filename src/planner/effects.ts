@@ -1,0 +1,153 @@
+/**
+ * The effect vocabulary: what one reconcile asks the outside world to do, and a pure
+ * `applyEffects` that plays those effects onto an in-memory world (the simulator, tests, and
+ * the embedded controller's dry runs). The embedded controller turns each effect into one API
+ * write with optimistic concurrency.
+ */
+import type { AnalysisRun, Experiment, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+
+/** Everything one Rollout's reconcile reads. */
+export interface World {
+  rollout: Rollout;
+  replicaSets: ReplicaSet[];
+  services: Service[];
+  analysisRuns: AnalysisRun[];
+  experiments: Experiment[];
+}
+
+export type Effect =
+  /** Create a ReplicaSet (name, labels, template, replicas as given). */
+  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet }
+  /**
+   * Replace a ReplicaSet's metadata and spec (a full Update). Its status is not ours to write:
+   * `applyEffects` keeps the status the world already has.
+   */
+  | { kind: 'updateReplicaSet'; replicaSet: ReplicaSet }
+  | { kind: 'deleteReplicaSet'; name: string }
+  /**
+   * Make a Service select `selector` (the whole selector after the change; the controller
+   * only adds or replaces the pod-template-hash key) and merge `annotations` into its metadata.
+   */
+  | { kind: 'setServiceSelector'; service: string; selector: Record<string, string>; annotations?: Record<string, string> }
+  | { kind: 'createAnalysisRun'; analysisRun: AnalysisRun }
+  /** Ask a running AnalysisRun to stop (spec.terminate = true). */
+  | { kind: 'terminateAnalysisRun'; name: string }
+  | { kind: 'deleteAnalysisRun'; name: string }
+  | { kind: 'createExperiment'; experiment: Experiment }
+  | { kind: 'deleteExperiment'; name: string }
+  /** Write the Rollout's status (the whole new status; the controller sends the diff). */
+  | { kind: 'updateStatus'; status: RolloutStatus };
+
+export type EffectKind = Effect['kind'];
+
+/** One-line human description of an effect, for logs and the CLI. */
+export function describeEffect(effect: Effect): string {
+  switch (effect.kind) {
+    case 'createReplicaSet':
+      return `create ReplicaSet ${effect.replicaSet.metadata?.name ?? '?'} (replicas ${effect.replicaSet.spec?.replicas ?? 0})`;
+    case 'updateReplicaSet':
+      return `update ReplicaSet ${effect.replicaSet.metadata?.name ?? '?'} (replicas ${effect.replicaSet.spec?.replicas ?? 0})`;
+    case 'deleteReplicaSet':
+      return `delete ReplicaSet ${effect.name}`;
+    case 'setServiceSelector':
+      return `Service ${effect.service} selects ${Object.entries(effect.selector).map(([k, v]) => `${k}=${v}`).join(',')}`;
+    case 'createAnalysisRun':
+      return `create AnalysisRun ${effect.analysisRun.metadata?.name ?? '?'}`;
+    case 'terminateAnalysisRun':
+      return `terminate AnalysisRun ${effect.name}`;
+    case 'deleteAnalysisRun':
+      return `delete AnalysisRun ${effect.name}`;
+    case 'createExperiment':
+      return `create Experiment ${effect.experiment.metadata?.name ?? '?'}`;
+    case 'deleteExperiment':
+      return `delete Experiment ${effect.name}`;
+    case 'updateStatus':
+      return 'update Rollout status';
+  }
+}
+
+const nameOf = (o: { metadata?: { name?: string } }): string | undefined => o.metadata?.name;
+
+function replaceByName<T extends { metadata?: { name?: string } }>(list: T[], name: string, f: (old: T) => T): T[] {
+  return list.map((o) => (nameOf(o) === name ? f(o) : o));
+}
+
+/**
+ * Plays effects onto a world, in order, and returns the new world. Pure: the input is not
+ * modified. Effects naming an object that does not exist are skipped (as a write would fail
+ * with NotFound and the next reconcile would decide again); creating an object whose name
+ * exists replaces it.
+ */
+export function applyEffects(world: World, effects: readonly Effect[]): World {
+  let next: World = {
+    rollout: world.rollout,
+    replicaSets: world.replicaSets,
+    services: world.services,
+    analysisRuns: world.analysisRuns,
+    experiments: world.experiments,
+  };
+  for (const effect of effects) next = applyEffect(next, effect);
+  return next;
+}
+
+function applyEffect(w: World, e: Effect): World {
+  switch (e.kind) {
+    case 'createReplicaSet': {
+      const rs = clone(e.replicaSet);
+      const name = nameOf(rs);
+      const rest = w.replicaSets.filter((r) => nameOf(r) !== name);
+      return { ...w, replicaSets: [...rest, rs] };
+    }
+    case 'updateReplicaSet': {
+      const name = nameOf(e.replicaSet);
+      if (name === undefined) return w;
+      return {
+        ...w,
+        replicaSets: replaceByName(w.replicaSets, name, (old) => {
+          const rs = clone(e.replicaSet);
+          if (old.status !== undefined) rs.status = clone(old.status);
+          else delete rs.status;
+          return rs;
+        }),
+      };
+    }
+    case 'deleteReplicaSet':
+      return { ...w, replicaSets: w.replicaSets.filter((r) => nameOf(r) !== e.name) };
+    case 'setServiceSelector':
+      return {
+        ...w,
+        services: replaceByName(w.services, e.service, (old) => {
+          const svc = clone(old);
+          svc.spec = { ...(svc.spec ?? {}), selector: { ...e.selector } };
+          if (e.annotations && Object.keys(e.annotations).length > 0) {
+            svc.metadata = { ...(svc.metadata ?? {}), annotations: { ...(svc.metadata?.annotations ?? {}), ...e.annotations } };
+          }
+          return svc;
+        }),
+      };
+    case 'createAnalysisRun': {
+      const name = nameOf(e.analysisRun);
+      return { ...w, analysisRuns: [...w.analysisRuns.filter((r) => nameOf(r) !== name), clone(e.analysisRun)] };
+    }
+    case 'terminateAnalysisRun':
+      return {
+        ...w,
+        analysisRuns: replaceByName(w.analysisRuns, e.name, (old) => ({ ...clone(old), spec: { ...(old.spec ?? {}), terminate: true } })),
+      };
+    case 'deleteAnalysisRun':
+      return { ...w, analysisRuns: w.analysisRuns.filter((r) => nameOf(r) !== e.name) };
+    case 'createExperiment': {
+      const name = nameOf(e.experiment);
+      return { ...w, experiments: [...w.experiments.filter((r) => nameOf(r) !== name), clone(e.experiment)] };
+    }
+    case 'deleteExperiment':
+      return { ...w, experiments: w.experiments.filter((r) => nameOf(r) !== e.name) };
+    case 'updateStatus':
+      return { ...w, rollout: { ...w.rollout, status: clone(e.status) } };
+  }
+}
+
+/** Deep copy of plain JSON (the planner only ever holds plain JSON). */
+export function clone<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}

@@ -1,0 +1,220 @@
+/**
+ * What one reconcile works on, shared by the canary and blue-green strategies: the objects as
+ * read, the status being built, and the effects collected so far. `reconcile.ts` builds it and
+ * writes the status at the end; a strategy only adds effects and edits `ctx.status`.
+ *
+ * The ReplicaSet views (`newRS`, `stableRS`, `otherRSs`) are kept in step with the effects:
+ * after `scaleReplicaSet` the context holds the scaled object, as the controller's in-memory
+ * copy would, so later decisions in the same reconcile see the new spec (status unchanged).
+ */
+import type { Effect } from './effects';
+import { clone } from './effects';
+import type { AnalysisRun, Experiment, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH } from './types';
+
+export interface ReconcileContext {
+  /** The Rollout as read (its status is the last written one). */
+  readonly rollout: Rollout;
+  readonly now: Date;
+  /** `spec.replicas` with its default (1). */
+  readonly replicas: number;
+  /** Pod-template-hash of `spec.template` (with `status.collisionCount`). */
+  readonly newHash: string;
+  /** The ReplicaSet of `spec.template`; undefined until created. */
+  newRS: ReplicaSet | undefined;
+  /** The ReplicaSet whose hash is `status.stableRS` (may be the new RS). */
+  stableRS: ReplicaSet | undefined;
+  /** Every other ReplicaSet the Rollout owns. */
+  otherRSs: ReplicaSet[];
+  readonly services: readonly Service[];
+  readonly analysisRuns: readonly AnalysisRun[];
+  readonly experiments: readonly Experiment[];
+  /** The status being built; starts as a copy of `rollout.status`. */
+  status: RolloutStatus;
+  /** Effects so far, in the order they are to be applied. `updateStatus` is added by reconcile.ts. */
+  readonly effects: Effect[];
+  /** Smallest requested requeue delay (seconds), if any. */
+  requeueAfterSeconds?: number;
+  /** Why the rollout is not moving on right now, in plain words (for the simulator and the UI). */
+  readonly waitingFor: string[];
+  /** True once a strategy reports progress this reconcile (feeds the Progressing condition). */
+  progressed: boolean;
+}
+
+export function emit(ctx: ReconcileContext, effect: Effect): void {
+  ctx.effects.push(effect);
+}
+
+/** Ask to be reconciled again after `seconds` (the smallest request wins; negative means now). */
+export function requeueAfter(ctx: ReconcileContext, seconds: number): void {
+  const s = Math.max(0, seconds);
+  if (ctx.requeueAfterSeconds === undefined || s < ctx.requeueAfterSeconds) ctx.requeueAfterSeconds = s;
+}
+
+/** Record why the rollout waits (shown by the simulator and the detail view). Duplicates are dropped. */
+export function waitFor(ctx: ReconcileContext, why: string): void {
+  if (!ctx.waitingFor.includes(why)) ctx.waitingFor.push(why);
+}
+
+export const rsName = (rs: ReplicaSet | undefined): string | undefined => rs?.metadata?.name;
+export const rsHash = (rs: ReplicaSet | undefined): string | undefined => rs?.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH];
+/** `spec.replicas`, read with no default (the API server fills it in). */
+export const rsReplicas = (rs: ReplicaSet | undefined): number => rs?.spec?.replicas ?? 0;
+export const rsAvailable = (rs: ReplicaSet | undefined): number => rs?.status?.availableReplicas ?? 0;
+
+/** Every ReplicaSet of the context, without duplicates (the new RS may be the stable RS). */
+export function allReplicaSets(ctx: ReconcileContext): ReplicaSet[] {
+  const out: ReplicaSet[] = [];
+  for (const rs of [ctx.newRS, ctx.stableRS, ...ctx.otherRSs]) {
+    if (rs && !out.some((o) => rsName(o) === rsName(rs))) out.push(rs);
+  }
+  return out;
+}
+
+/** Replaces the context's view of a ReplicaSet (by name) with `next`. */
+function replaceView(ctx: ReconcileContext, next: ReplicaSet): void {
+  const name = rsName(next);
+  if (rsName(ctx.newRS) === name) ctx.newRS = next;
+  if (rsName(ctx.stableRS) === name) ctx.stableRS = next;
+  ctx.otherRSs = ctx.otherRSs.map((rs) => (rsName(rs) === name ? next : rs));
+}
+
+/** Creates a ReplicaSet and makes it the context's new RS. */
+export function createReplicaSet(ctx: ReconcileContext, rs: ReplicaSet): ReplicaSet {
+  const created = clone(rs);
+  emit(ctx, { kind: 'createReplicaSet', replicaSet: created });
+  ctx.newRS = clone(created);
+  if (rsHash(ctx.newRS) !== undefined && rsHash(ctx.newRS) === ctx.status.stableRS) ctx.stableRS = ctx.newRS;
+  return ctx.newRS;
+}
+
+/**
+ * Writes a changed ReplicaSet (a full Update) unless it equals the current one. Returns
+ * whether anything was written.
+ */
+export function updateReplicaSet(ctx: ReconcileContext, next: ReplicaSet): boolean {
+  const name = rsName(next);
+  const current = allReplicaSets(ctx).find((rs) => rsName(rs) === name);
+  if (current && sameObject(stripStatus(current), stripStatus(next))) return false;
+  const written = stripStatus(next);
+  emit(ctx, { kind: 'updateReplicaSet', replicaSet: written });
+  replaceView(ctx, { ...clone(written), ...(current?.status ? { status: clone(current.status) } : {}) });
+  return true;
+}
+
+/**
+ * Scales a ReplicaSet to `replicas` and applies annotation changes (value null removes the
+ * key). The desired-replicas annotation is set to R, as the controller does on every scale.
+ * Returns whether anything was written.
+ */
+export function scaleReplicaSet(
+  ctx: ReconcileContext,
+  rs: ReplicaSet,
+  replicas: number,
+  annotations: Record<string, string | null> = {},
+): boolean {
+  const next = clone(rs);
+  next.spec = { ...(next.spec ?? {}), replicas: Math.max(0, replicas) };
+  const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
+  ann[ANNOTATION_DESIRED_REPLICAS] = String(ctx.replicas);
+  for (const [k, v] of Object.entries(annotations)) {
+    if (v === null) delete ann[k];
+    else ann[k] = v;
+  }
+  next.metadata = { ...(next.metadata ?? {}), annotations: ann };
+  return updateReplicaSet(ctx, next);
+}
+
+/** Applies annotation changes only (value null removes the key); returns whether anything was written. */
+export function annotateReplicaSet(ctx: ReconcileContext, rs: ReplicaSet, annotations: Record<string, string | null>): boolean {
+  const next = clone(rs);
+  const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
+  for (const [k, v] of Object.entries(annotations)) {
+    if (v === null) delete ann[k];
+    else ann[k] = v;
+  }
+  next.metadata = { ...(next.metadata ?? {}), annotations: ann };
+  if (Object.keys(ann).length === 0) delete next.metadata.annotations;
+  return updateReplicaSet(ctx, next);
+}
+
+export function findService(ctx: ReconcileContext, name: string | undefined): Service | undefined {
+  if (!name) return undefined;
+  return ctx.services.find((s) => s.metadata?.name === name);
+}
+
+/** The hash a Service currently selects (its pod-template-hash selector key), if any. */
+export function serviceSelectedHash(svc: Service | undefined): string | undefined {
+  return svc?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH];
+}
+
+/**
+ * Points a Service at the pods of the ReplicaSet with `hash` (adds or replaces the
+ * pod-template-hash selector key) and marks it as managed by this Rollout. Nothing is written
+ * when it already does. Returns whether anything was written.
+ */
+export function pointServiceAt(ctx: ReconcileContext, serviceName: string, hash: string): boolean {
+  const svc = findService(ctx, serviceName);
+  if (!svc) return false;
+  const owner = ctx.rollout.metadata?.name ?? '';
+  const managed = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY] === owner;
+  if (serviceSelectedHash(svc) === hash && managed) return false;
+  if (ctx.effects.some((e) => e.kind === 'setServiceSelector' && e.service === serviceName)) {
+    // Already switched this reconcile: replace that decision instead of writing twice.
+    const i = ctx.effects.findIndex((e) => e.kind === 'setServiceSelector' && e.service === serviceName);
+    ctx.effects.splice(i, 1);
+  }
+  emit(ctx, {
+    kind: 'setServiceSelector',
+    service: serviceName,
+    selector: { ...(svc.spec?.selector ?? {}), [LABEL_POD_TEMPLATE_HASH]: hash },
+    annotations: { [ANNOTATION_MANAGED_BY]: owner },
+  });
+  return true;
+}
+
+/** The selector a Service will have after this reconcile's effects. */
+export function serviceSelectorAfter(ctx: ReconcileContext, serviceName: string): Record<string, string> | undefined {
+  for (let i = ctx.effects.length - 1; i >= 0; i--) {
+    const e = ctx.effects[i]!;
+    if (e.kind === 'setServiceSelector' && e.service === serviceName) return e.selector;
+  }
+  return findService(ctx, serviceName)?.spec?.selector;
+}
+
+export function findAnalysisRun(ctx: ReconcileContext, name: string | undefined): AnalysisRun | undefined {
+  if (!name) return undefined;
+  return ctx.analysisRuns.find((r) => r.metadata?.name === name);
+}
+
+export function findExperiment(ctx: ReconcileContext, name: string | undefined): Experiment | undefined {
+  if (!name) return undefined;
+  return ctx.experiments.find((r) => r.metadata?.name === name);
+}
+
+/** ISO-8601 UTC with whole seconds, as Kubernetes writes times (RFC 3339). */
+export function rfc3339(at: Date): string {
+  return new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function stripStatus(rs: ReplicaSet): ReplicaSet {
+  const copy = clone(rs);
+  delete copy.status;
+  return copy;
+}
+
+/** Structural equality of plain JSON, ignoring key order. */
+export function sameObject(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => sameObject(x, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => sameObject(ao[k], bo[k]));
+}
