@@ -93,7 +93,7 @@ export function applyEffects(world: World, effects: readonly Effect[]): World {
 function applyEffect(w: World, e: Effect): World {
   switch (e.kind) {
     case 'createReplicaSet': {
-      const rs = clone(e.replicaSet);
+      const rs = cloneJson(e.replicaSet);
       const name = nameOf(rs);
       const rest = w.replicaSets.filter((r) => nameOf(r) !== name);
       return { ...w, replicaSets: [...rest, rs] };
@@ -104,8 +104,8 @@ function applyEffect(w: World, e: Effect): World {
       return {
         ...w,
         replicaSets: replaceByName(w.replicaSets, name, (old) => {
-          const rs = clone(e.replicaSet);
-          if (old.status !== undefined) rs.status = clone(old.status);
+          const rs = cloneJson(e.replicaSet);
+          if (old.status !== undefined) rs.status = cloneJson(old.status);
           else delete rs.status;
           return rs;
         }),
@@ -117,7 +117,7 @@ function applyEffect(w: World, e: Effect): World {
       return {
         ...w,
         services: replaceByName(w.services, e.service, (old) => {
-          const svc = clone(old);
+          const svc = cloneJson(old);
           svc.spec = { ...(svc.spec ?? {}), selector: { ...e.selector } };
           if (e.annotations && Object.keys(e.annotations).length > 0) {
             svc.metadata = { ...(svc.metadata ?? {}), annotations: { ...(svc.metadata?.annotations ?? {}), ...e.annotations } };
@@ -127,27 +127,27 @@ function applyEffect(w: World, e: Effect): World {
       };
     case 'createAnalysisRun': {
       const name = nameOf(e.analysisRun);
-      return { ...w, analysisRuns: [...w.analysisRuns.filter((r) => nameOf(r) !== name), clone(e.analysisRun)] };
+      return { ...w, analysisRuns: [...w.analysisRuns.filter((r) => nameOf(r) !== name), cloneJson(e.analysisRun)] };
     }
     case 'terminateAnalysisRun':
       return {
         ...w,
-        analysisRuns: replaceByName(w.analysisRuns, e.name, (old) => ({ ...clone(old), spec: { ...(old.spec ?? {}), terminate: true } })),
+        analysisRuns: replaceByName(w.analysisRuns, e.name, (old) => ({ ...cloneJson(old), spec: { ...(old.spec ?? {}), terminate: true } })),
       };
     case 'deleteAnalysisRun':
       return { ...w, analysisRuns: w.analysisRuns.filter((r) => nameOf(r) !== e.name) };
     case 'createExperiment': {
       const name = nameOf(e.experiment);
-      return { ...w, experiments: [...w.experiments.filter((r) => nameOf(r) !== name), clone(e.experiment)] };
+      return { ...w, experiments: [...w.experiments.filter((r) => nameOf(r) !== name), cloneJson(e.experiment)] };
     }
     case 'deleteExperiment':
       return { ...w, experiments: w.experiments.filter((r) => nameOf(r) !== e.name) };
     case 'updateStatus':
-      return { ...w, rollout: { ...w.rollout, status: clone(e.status) } };
+      return { ...w, rollout: { ...w.rollout, status: cloneJson(e.status) } };
   }
 }
 
 /** Deep copy of plain JSON (the planner only ever holds plain JSON). */
-export function clone<T>(value: T): T {
+export function cloneJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }

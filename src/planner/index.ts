@@ -4,3 +4,5 @@
  * This is what lets the same code run in the language server, the controller and the webview.
  */
 export * from './types';
+export * from './effects';
+export type { ReconcileContext } from './reconcile-context';

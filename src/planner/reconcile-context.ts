@@ -8,7 +8,7 @@
  * copy would, so later decisions in the same reconcile see the new spec (status unchanged).
  */
 import type { Effect } from './effects';
-import { clone } from './effects';
+import { cloneJson } from './effects';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH } from './types';
 
@@ -81,9 +81,9 @@ function replaceView(ctx: ReconcileContext, next: ReplicaSet): void {
 
 /** Creates a ReplicaSet and makes it the context's new RS. */
 export function createReplicaSet(ctx: ReconcileContext, rs: ReplicaSet): ReplicaSet {
-  const created = clone(rs);
+  const created = cloneJson(rs);
   emit(ctx, { kind: 'createReplicaSet', replicaSet: created });
-  ctx.newRS = clone(created);
+  ctx.newRS = cloneJson(created);
   if (rsHash(ctx.newRS) !== undefined && rsHash(ctx.newRS) === ctx.status.stableRS) ctx.stableRS = ctx.newRS;
   return ctx.newRS;
 }
@@ -98,7 +98,7 @@ export function updateReplicaSet(ctx: ReconcileContext, next: ReplicaSet): boole
   if (current && sameObject(stripStatus(current), stripStatus(next))) return false;
   const written = stripStatus(next);
   emit(ctx, { kind: 'updateReplicaSet', replicaSet: written });
-  replaceView(ctx, { ...clone(written), ...(current?.status ? { status: clone(current.status) } : {}) });
+  replaceView(ctx, { ...cloneJson(written), ...(current?.status ? { status: cloneJson(current.status) } : {}) });
   return true;
 }
 
@@ -113,7 +113,7 @@ export function scaleReplicaSet(
   replicas: number,
   annotations: Record<string, string | null> = {},
 ): boolean {
-  const next = clone(rs);
+  const next = cloneJson(rs);
   next.spec = { ...(next.spec ?? {}), replicas: Math.max(0, replicas) };
   const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
   ann[ANNOTATION_DESIRED_REPLICAS] = String(ctx.replicas);
@@ -127,7 +127,7 @@ export function scaleReplicaSet(
 
 /** Applies annotation changes only (value null removes the key); returns whether anything was written. */
 export function annotateReplicaSet(ctx: ReconcileContext, rs: ReplicaSet, annotations: Record<string, string | null>): boolean {
-  const next = clone(rs);
+  const next = cloneJson(rs);
   const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
   for (const [k, v] of Object.entries(annotations)) {
     if (v === null) delete ann[k];
@@ -198,7 +198,7 @@ export function rfc3339(at: Date): string {
 }
 
 function stripStatus(rs: ReplicaSet): ReplicaSet {
-  const copy = clone(rs);
+  const copy = cloneJson(rs);
   delete copy.status;
   return copy;
 }
