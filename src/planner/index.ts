@@ -6,3 +6,6 @@
 export * from './types';
 export * from './effects';
 export type { ReconcileContext } from './reconcile-context';
+export * from './defaults';
+export * from './duration';
+export * from './int-or-percent';
