@@ -9,7 +9,7 @@
  */
 import type { Effect } from './effects';
 import { cloneJson } from './effects';
-import type { AnalysisRun, Experiment, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+import type { AnalysisRun, Experiment, PauseReason, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH } from './types';
 
 export interface ReconcileContext {
@@ -37,8 +37,26 @@ export interface ReconcileContext {
   requeueAfterSeconds?: number;
   /** Why the rollout is not moving on right now, in plain words (for the simulator and the UI). */
   readonly waitingFor: string[];
-  /** True once a strategy reports progress this reconcile (feeds the Progressing condition). */
-  progressed: boolean;
+  /** Pause and abort decisions of this reconcile (see pause.ts); written into the status at the end. */
+  readonly pause: PauseIntent;
+}
+
+/**
+ * Pause-condition and abort changes decided during one reconcile (Argo's pauseContext). They
+ * are folded into the status once, at the end, by `calculatePauseStatus` in pause.ts.
+ */
+export interface PauseIntent {
+  addReasons: PauseReason[];
+  removeReasons: PauseReason[];
+  clearAll: boolean;
+  addAbort: boolean;
+  /** Why the controller aborted (appended to the RolloutAborted message). */
+  abortMessage?: string;
+  removeAbort: boolean;
+}
+
+export function emptyPauseIntent(): PauseIntent {
+  return { addReasons: [], removeReasons: [], clearAll: false, addAbort: false, removeAbort: false };
 }
 
 export function emit(ctx: ReconcileContext, effect: Effect): void {
