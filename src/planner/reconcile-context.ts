@@ -8,6 +8,7 @@
  * copy would, so later decisions in the same reconcile see the new spec (status unchanged).
  */
 import type { Effect } from './effects';
+import { kubeTime } from './conditions';
 import { cloneJson } from './effects';
 import type { AnalysisRun, Experiment, PauseReason, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH } from './types';
@@ -115,7 +116,9 @@ export function updateReplicaSet(ctx: ReconcileContext, next: ReplicaSet): boole
   const current = allReplicaSets(ctx).find((rs) => rsName(rs) === name);
   if (current && sameObject(stripStatus(current), stripStatus(next))) return false;
   const written = stripStatus(next);
-  emit(ctx, { kind: 'updateReplicaSet', replicaSet: written });
+  const createdNow = ctx.effects.findIndex((e) => e.kind === 'createReplicaSet' && rsName(e.replicaSet) === name);
+  if (createdNow >= 0) ctx.effects[createdNow] = { kind: 'createReplicaSet', replicaSet: written };
+  else emit(ctx, { kind: 'updateReplicaSet', replicaSet: written });
   replaceView(ctx, { ...cloneJson(written), ...(current?.status ? { status: cloneJson(current.status) } : {}) });
   return true;
 }
@@ -210,10 +213,8 @@ export function findExperiment(ctx: ReconcileContext, name: string | undefined):
   return ctx.experiments.find((r) => r.metadata?.name === name);
 }
 
-/** ISO-8601 UTC with whole seconds, as Kubernetes writes times (RFC 3339). */
-export function rfc3339(at: Date): string {
-  return new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
+/** RFC 3339 in UTC, whole seconds (the one implementation is conditions.ts `kubeTime`). */
+export const rfc3339 = kubeTime;
 
 function stripStatus(rs: ReplicaSet): ReplicaSet {
   const copy = cloneJson(rs);
