@@ -1,0 +1,57 @@
+/** The field catalog: every Rollout field outside the pod spec's own contents, with our docs. */
+import { ROLLOUT_DEFAULTS } from '../planner';
+import type { FieldSpec } from './field-spec';
+import { rollout } from './fields/rollout';
+
+export type { FieldSpec, FieldType } from './field-spec';
+
+/** The planner's key for a catalog path: dots, and `[]` for list items (`spec.strategy.canary.steps[].pause.duration`). */
+export function defaultsKey(path: readonly (string | number)[]): string {
+  let key = '';
+  for (const seg of path) key += typeof seg === 'number' ? '[]' : key ? `.${seg}` : seg;
+  return key;
+}
+
+/** Defaults come from the planner, the one place that knows them; the catalog only words the rest. */
+function withPlannerDefaults(spec: FieldSpec, path: (string | number)[]): FieldSpec {
+  const known = ROLLOUT_DEFAULTS[defaultsKey(path)];
+  const out: FieldSpec = { ...spec };
+  if (known) {
+    if (known.value !== undefined) out.default = known.value;
+    else delete out.default;
+    out.defaultNote = known.text;
+    out.defaultMeaning = known.meaning;
+  }
+  if (spec.children) {
+    out.children = Object.fromEntries(Object.entries(spec.children).map(([k, c]) => [k, withPlannerDefaults(c, [...path, k])]));
+  }
+  if (spec.items) out.items = withPlannerDefaults(spec.items, [...path, 0]);
+  return out;
+}
+
+export const rolloutCatalog: FieldSpec = withPlannerDefaults(rollout, []);
+
+/** The catalog entry at a manifest path; array indices step into `items`, map keys into `values`. */
+export function fieldAt(path: readonly (string | number)[], root: FieldSpec = rolloutCatalog): FieldSpec | undefined {
+  let spec: FieldSpec | undefined = root;
+  for (const seg of path) {
+    if (!spec) return undefined;
+    if (typeof seg === 'number') {
+      spec = spec.type === 'list' ? spec.items : undefined;
+    } else if (spec.type === 'object') {
+      spec = spec.children?.[seg];
+    } else if (spec.type === 'map') {
+      spec = spec.values;
+    } else {
+      return undefined;
+    }
+  }
+  return spec;
+}
+
+/** Every field of the catalog with its path (list items as index 0), depth first. */
+export function* catalogFields(root: FieldSpec = rolloutCatalog, path: (string | number)[] = []): Generator<{ path: (string | number)[]; spec: FieldSpec }> {
+  yield { path, spec: root };
+  for (const child of Object.values(root.children ?? {})) yield* catalogFields(child, [...path, child.name]);
+  if (root.items) yield* catalogFields(root.items, [...path, 0]);
+}

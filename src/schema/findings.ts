@@ -1,0 +1,22 @@
+/** What validation reports: a field path in the manifest, never an editor range (src/server maps paths to ranges). */
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  /** Stable kebab-case code of the rule (or 'yaml-syntax', 'unknown-field', ...). */
+  code: string;
+  severity: Severity;
+  message: string;
+  /** Field path in the manifest, e.g. ['spec','strategy','canary','steps',0,'setWeight']; for a missing field the path it should have. */
+  path: (string | number)[];
+  /** What to underline: the key, the value, or (missing field) the nearest existing parent's key. */
+  target: 'key' | 'value' | 'missing';
+  /** Index of the YAML document in the file. */
+  docIndex: number;
+  /** What a quick fix needs, e.g. { suggestion: 'setWeight' } for a misspelled key. */
+  data?: unknown;
+  /** Explicit text offsets [start, end), for findings with no field path (YAML syntax errors). */
+  offsets?: [number, number];
+}
+
+/** A finding before it is placed in a document: rules do not know their document's index. */
+export type DocFinding = Omit<Finding, 'docIndex'>;

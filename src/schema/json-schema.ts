@@ -1,0 +1,69 @@
+/** A JSON Schema (draft 7) of the Rollout, generated from the catalog, for other YAML tools. */
+import { rolloutCatalog } from './catalog';
+import type { FieldSpec } from './field-spec';
+
+type Schema = Record<string, unknown>;
+
+export function rolloutJsonSchema(): Schema {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://argoproj.github.io/argo-rollouts/rollout.schema.json',
+    title: 'Argo Rollouts Rollout',
+    ...fieldSchema(rolloutCatalog),
+  };
+}
+
+export function fieldSchema(spec: FieldSpec): Schema {
+  const s: Schema = { description: describe(spec) };
+  if (spec.default !== undefined) s.default = spec.default;
+  if (spec.link) s['x-docs-url'] = spec.link;
+  switch (spec.type) {
+    case 'int':
+      s.type = 'integer';
+      if (spec.min !== undefined) s.minimum = spec.min;
+      if (spec.max !== undefined) s.maximum = spec.max;
+      break;
+    case 'string':
+      s.type = 'string';
+      if (spec.enum) s.enum = [...spec.enum];
+      break;
+    case 'bool':
+      s.type = 'boolean';
+      break;
+    case 'int-or-percent':
+      s.anyOf = [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]+%?$' }];
+      break;
+    case 'duration':
+      s.anyOf = [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^([0-9]+|([0-9]*\\.?[0-9]+(ns|us|µs|ms|s|m|h))+)$' }];
+      break;
+    case 'object': {
+      s.type = 'object';
+      const children = Object.values(spec.children ?? {});
+      s.properties = Object.fromEntries(children.map((c) => [c.name, fieldSchema(c)]));
+      const required = children.filter((c) => c.required).map((c) => c.name);
+      if (required.length) s.required = required;
+      if (!spec.open) s.additionalProperties = false;
+      break;
+    }
+    case 'list':
+      s.type = 'array';
+      if (spec.items) s.items = fieldSchema(spec.items);
+      break;
+    case 'map':
+      s.type = 'object';
+      if (spec.values) s.additionalProperties = fieldSchema(spec.values);
+      break;
+    case 'any':
+      break;
+  }
+  // A null value is "absent" to Kubernetes.
+  if (s.type) s.type = [s.type as string, 'null'];
+  return s;
+}
+
+function describe(spec: FieldSpec): string {
+  const parts = [spec.docs.replace(/`/g, '')];
+  if (spec.default !== undefined) parts.push(`Default: ${JSON.stringify(spec.default)}.`);
+  else if (spec.defaultNote) parts.push(`Default: ${spec.defaultNote}.`);
+  return parts.join(' ');
+}

@@ -1,0 +1,87 @@
+/** Parsing: text -> YAML documents with source ranges. Never throws; errors are data. */
+import { parseAllDocuments, isMap, isScalar, type Document } from 'yaml';
+import type { Finding } from './findings';
+
+export interface ParsedDoc {
+  readonly index: number;
+  readonly doc: Document.Parsed;
+  readonly kind?: string;
+  readonly apiVersion?: string;
+  /** apiVersion argoproj.io/v1alpha1 and kind Rollout: the documents we validate. */
+  readonly isRollout: boolean;
+  /** [start, end) offsets of the document in the text. */
+  readonly range: [number, number];
+}
+
+export interface ParsedFile {
+  readonly text: string;
+  readonly docs: readonly ParsedDoc[];
+  readonly syntaxErrors: readonly Finding[];
+}
+
+export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
+
+export function parseFile(text: string): ParsedFile {
+  let raw: Document.Parsed[];
+  try {
+    raw = Array.from(parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false }) as Iterable<Document.Parsed>);
+  } catch (e) {
+    // The yaml package reports problems as data; this is only a guard so a library bug never reaches the editor.
+    return {
+      text,
+      docs: [],
+      syntaxErrors: [
+        { code: 'yaml-syntax', severity: 'error', message: `YAML could not be parsed: ${e instanceof Error ? e.message : String(e)}`, path: [], target: 'value', docIndex: 0, offsets: [0, Math.min(text.length, 1)] },
+      ],
+    };
+  }
+  const docs: ParsedDoc[] = [];
+  const syntaxErrors: Finding[] = [];
+  raw.forEach((doc, index) => {
+    const contents = doc.contents;
+    let kind: string | undefined;
+    let apiVersion: string | undefined;
+    if (isMap(contents)) {
+      for (const pair of contents.items) {
+        if (!isScalar(pair.key) || !isScalar(pair.value)) continue;
+        if (pair.key.value === 'kind' && typeof pair.value.value === 'string') kind = pair.value.value;
+        if (pair.key.value === 'apiVersion' && typeof pair.value.value === 'string') apiVersion = pair.value.value;
+      }
+    }
+    const range: [number, number] = [doc.range[0], doc.range[2]];
+    docs.push({ index, doc, kind, apiVersion, isRollout: kind === 'Rollout' && apiVersion === ROLLOUT_API_VERSION, range });
+    for (const err of doc.errors) {
+      syntaxErrors.push({
+        code: 'yaml-syntax',
+        severity: 'error',
+        message: oneLine(err.message),
+        path: [],
+        target: 'value',
+        docIndex: index,
+        offsets: clampRange(err.pos, text.length),
+      });
+    }
+    for (const warn of doc.warnings) {
+      syntaxErrors.push({
+        code: 'yaml-warning',
+        severity: 'warning',
+        message: oneLine(warn.message),
+        path: [],
+        target: 'value',
+        docIndex: index,
+        offsets: clampRange(warn.pos, text.length),
+      });
+    }
+  });
+  return { text, docs, syntaxErrors };
+}
+
+function oneLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+function clampRange(pos: [number, number], length: number): [number, number] {
+  const start = Math.max(0, Math.min(pos[0], length));
+  const end = Math.max(start, Math.min(pos[1], length));
+  return [start, end];
+}

@@ -1,0 +1,177 @@
+/** Field paths <-> text offsets, on a ParsedFile. The only place that knows how paths map to YAML nodes. */
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import type { Finding } from './findings';
+import type { ParsedDoc, ParsedFile } from './parse';
+
+export type FieldPath = (string | number)[];
+
+/** [start, end) offsets that a finding should underline. */
+export function findingRange(parsed: ParsedFile, finding: Finding): [number, number] {
+  if (finding.offsets) return finding.offsets;
+  const pd = parsed.docs[finding.docIndex];
+  if (!pd) return [0, 0];
+  return pathRange(pd, finding.path, finding.target);
+}
+
+/** The range of a path in one document: its key, its value, or (missing) the nearest existing parent's key. */
+export function pathRange(pd: ParsedDoc, path: FieldPath, target: Finding['target']): [number, number] {
+  const doc = pd.doc;
+  let node: unknown = doc.contents;
+  // The best place found so far: the key (or sequence item) of the deepest existing ancestor.
+  let anchor: [number, number] | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
+    const last = i === path.length - 1;
+    node = resolve(doc, node);
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) break;
+      const keyRange = nodeRange(pair.key);
+      const valueRange = nodeRange(pair.value);
+      if (last) {
+        if (target === 'value' && valueRange && valueRange[1] > valueRange[0]) return valueRange;
+        if (keyRange) return keyRange;
+      }
+      if (keyRange) anchor = keyRange;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg];
+      if (item === undefined) break;
+      const itemRange = nodeRange(item);
+      if (last && itemRange && target !== 'missing') return itemRange;
+      if (itemRange) anchor = itemRange;
+      node = item;
+    } else {
+      break;
+    }
+  }
+  if (anchor) return anchor;
+  // Nothing of the path exists: point at the document's `kind` key, else its start.
+  const root = doc.contents;
+  if (isMap(root)) {
+    const kind = root.items.find((p) => isScalar(p.key) && p.key.value === 'kind');
+    const r = kind && nodeRange(kind.key);
+    if (r) return r;
+  }
+  return [pd.range[0], Math.min(pd.range[1], pd.range[0] + 1)];
+}
+
+export interface PathAt {
+  docIndex: number;
+  path: FieldPath;
+  on: 'key' | 'value';
+}
+
+/** Which field the offset is on (for hover and completion). */
+export function pathAt(parsed: ParsedFile, offset: number): PathAt | undefined {
+  const pd = docAt(parsed, offset);
+  if (!pd) return undefined;
+  const path: FieldPath = [];
+  let node: unknown = pd.doc.contents;
+  for (let depth = 0; depth < 200; depth++) {
+    node = resolve(pd.doc, node);
+    if (isMap(node)) {
+      let next: unknown;
+      for (const pair of node.items) {
+        const k = nodeRange(pair.key);
+        if (k && offset >= k[0] && offset <= k[1] && isScalar(pair.key)) {
+          path.push(String(pair.key.value));
+          return { docIndex: pd.index, path, on: 'key' };
+        }
+        const v = nodeRange(pair.value);
+        if (v && offset >= v[0] && offset <= v[1] && isScalar(pair.key)) {
+          path.push(String(pair.key.value));
+          next = pair.value;
+          break;
+        }
+      }
+      if (next === undefined) return { docIndex: pd.index, path, on: 'key' };
+      node = next;
+    } else if (isSeq(node)) {
+      const i = node.items.findIndex((item) => {
+        const r = nodeRange(item);
+        return r !== undefined && offset >= r[0] && offset <= r[1];
+      });
+      if (i < 0) return { docIndex: pd.index, path, on: 'value' };
+      path.push(i);
+      node = node.items[i];
+    } else {
+      return { docIndex: pd.index, path, on: 'value' };
+    }
+  }
+  return { docIndex: pd.index, path, on: 'value' };
+}
+
+/** The document whose range holds the offset (documents are in text order). */
+export function docAt(parsed: ParsedFile, offset: number): ParsedDoc | undefined {
+  const docs = parsed.docs;
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const d = docs[mid]!;
+    if (offset < d.range[0]) hi = mid - 1;
+    else if (offset > d.range[1]) lo = mid + 1;
+    else return d;
+  }
+  return undefined;
+}
+
+/** The YAML node at a path (aliases followed), or undefined. */
+export function nodeAtPath(pd: ParsedDoc, path: FieldPath): Node | undefined {
+  let node: unknown = pd.doc.contents;
+  for (const seg of path) {
+    node = resolve(pd.doc, node);
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) return undefined;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      node = node.items[seg];
+    } else {
+      return undefined;
+    }
+  }
+  return (node ?? undefined) as Node | undefined;
+}
+
+export interface LineColumn {
+  /** 0-based line. */
+  line: number;
+  /** 0-based column, in UTF-16 code units (as LSP and JavaScript strings count). */
+  column: number;
+}
+
+/** 0-based line and column of an offset. For many lookups in one text, use lineIndex(). */
+export function offsetToLineColumn(text: string, offset: number): LineColumn {
+  return lineIndex(text)(offset);
+}
+
+/** Precomputes line starts once; the returned function maps an offset in O(log lines). */
+export function lineIndex(text: string): (offset: number) => LineColumn {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    const off = Math.max(0, Math.min(offset, text.length));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= off) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, column: off - starts[lo]! };
+  };
+}
+
+function resolve(doc: Document.Parsed, node: unknown): unknown {
+  // An alias stands for its anchored node; follow it (aliases of aliases do not exist in YAML).
+  if (isAlias(node)) return node.resolve(doc) ?? node;
+  if (isPair(node)) return node.value;
+  return node;
+}
+
+function nodeRange(node: unknown): [number, number] | undefined {
+  const r = (node as { range?: [number, number, number] } | null)?.range;
+  return r ? [r[0], r[1]] : undefined;
+}

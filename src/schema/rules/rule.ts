@@ -1,0 +1,33 @@
+/** What a semantic rule is: a small module with a stable code that reads the Rollout as plain data. */
+import type { DocFinding } from '../findings';
+import type { WorkspaceIndex } from '../workspace';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+export interface RuleContext {
+  /** The whole Rollout document as plain data (aliases resolved). */
+  readonly rollout: JsonObject;
+  readonly spec: JsonObject | undefined;
+  readonly canary: JsonObject | undefined;
+  readonly blueGreen: JsonObject | undefined;
+  /** Services of the workspace, when known (editor, `rollouts lint` with several files). */
+  readonly workspace?: WorkspaceIndex;
+}
+
+export interface Rule {
+  /** Stable kebab-case code; filters, quick fixes and docs key on it. */
+  readonly code: string;
+  readonly summary: string;
+  check(ctx: RuleContext): DocFinding[];
+}
+
+export const obj = (v: unknown): JsonObject | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined;
+export const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
+export const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const has = (o: JsonObject | undefined, key: string): boolean => o !== undefined && o[key] !== undefined && o[key] !== null;
+
+export const CANARY = ['spec', 'strategy', 'canary'] as const;
+export const BLUE_GREEN = ['spec', 'strategy', 'blueGreen'] as const;

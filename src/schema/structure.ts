@@ -1,0 +1,218 @@
+/**
+ * Structural checks of one Rollout document against the catalog, on the YAML node tree (so every
+ * finding has an exact key or value): unknown keys, wrong types, enums, ranges, durations,
+ * int-or-percent values, missing required fields. One pass over the nodes, no re-parsing.
+ */
+import { isAlias, isMap, isScalar, isSeq, type Document, type Scalar } from 'yaml';
+import { parseDuration, parseIntOrPercent } from '../planner';
+import type { FieldSpec } from './field-spec';
+import type { DocFinding } from './findings';
+import { closest } from './suggest';
+
+type Path = (string | number)[];
+
+/** Codes of the structural findings (the rules table holds the semantic ones). */
+export const STRUCTURE_CODES = {
+  unknownField: 'unknown-field',
+  wrongType: 'wrong-type',
+  invalidValue: 'invalid-value',
+  outOfRange: 'out-of-range',
+  badDuration: 'bad-duration',
+  badIntOrPercent: 'bad-int-or-percent',
+  missingField: 'missing-field',
+} as const;
+
+export function checkStructure(doc: Document.Parsed, root: FieldSpec): DocFinding[] {
+  const out: DocFinding[] = [];
+  walk(doc, doc.contents, root, [], out);
+  return out;
+}
+
+function walk(doc: Document.Parsed, raw: unknown, spec: FieldSpec, path: Path, out: DocFinding[]): void {
+  const node = isAlias(raw) ? raw.resolve(doc) : raw;
+  if (node === undefined || node === null) return;
+  // An explicit null (`pause:` with nothing after it) means "absent" to Kubernetes.
+  if (isScalar(node) && node.value === null) return;
+  if (spec.type === 'any' || spec.kubernetes === 'PodSpec') return;
+  switch (spec.type) {
+    case 'object': {
+      if (!isMap(node)) return wrongType(out, path, spec, node);
+      const children = spec.children ?? {};
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (!isScalar(pair.key)) continue;
+        const key = String(pair.key.value);
+        seen.add(key);
+        const child = children[key];
+        if (child) {
+          walk(doc, pair.value, child, [...path, key], out);
+        } else if (!spec.open) {
+          out.push(unknownField(key, Object.keys(children), path, spec));
+        }
+      }
+      for (const child of Object.values(children)) {
+        if (child.required && !seen.has(child.name)) {
+          out.push({
+            code: STRUCTURE_CODES.missingField,
+            severity: 'error',
+            message: `${child.name} is required in ${label(path, spec)}`,
+            path: [...path, child.name],
+            target: 'missing',
+          });
+        }
+      }
+      return;
+    }
+    case 'list': {
+      if (!isSeq(node)) return wrongType(out, path, spec, node);
+      const items = spec.items;
+      if (!items) return;
+      node.items.forEach((item, i) => walk(doc, item, items, [...path, i], out));
+      return;
+    }
+    case 'map': {
+      if (!isMap(node)) return wrongType(out, path, spec, node);
+      const values = spec.values;
+      if (!values) return;
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) walk(doc, pair.value, values, [...path, String(pair.key.value)], out);
+      }
+      return;
+    }
+    default:
+      if (!isScalar(node)) return wrongType(out, path, spec, node);
+      checkScalar(node, spec, path, out);
+  }
+}
+
+function checkScalar(node: Scalar, spec: FieldSpec, path: Path, out: DocFinding[]): void {
+  const v = node.value;
+  switch (spec.type) {
+    case 'int':
+      if (typeof v !== 'number' || !Number.isInteger(v)) return wrongType(out, path, spec, node);
+      return checkRange(v, spec, path, out);
+    case 'bool':
+      if (typeof v !== 'boolean') return wrongType(out, path, spec, node);
+      return;
+    case 'string':
+      if (typeof v !== 'string') return wrongType(out, path, spec, node);
+      if (spec.enum && !spec.enum.includes(v)) {
+        const suggestion = closest(v, spec.enum);
+        out.push({
+          code: STRUCTURE_CODES.invalidValue,
+          severity: 'error',
+          message: `"${v}" is not a valid ${spec.name}: expected ${spec.enum.map((e) => `"${e}"`).join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+          path,
+          target: 'value',
+          ...(suggestion ? { data: { suggestion } } : {}),
+        });
+      }
+      return;
+    case 'int-or-percent': {
+      if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, path, spec, node);
+      try {
+        const parsed = parseIntOrPercent(v);
+        if (parsed.value < 0) throw new Error(`${spec.name} must not be negative`);
+      } catch (e) {
+        out.push({ code: STRUCTURE_CODES.badIntOrPercent, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path, target: 'value' });
+      }
+      return;
+    }
+    case 'duration': {
+      if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, path, spec, node);
+      try {
+        parseDuration(v);
+      } catch (e) {
+        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path, target: 'value' });
+      }
+      return;
+    }
+  }
+}
+
+function checkRange(v: number, spec: FieldSpec, path: Path, out: DocFinding[]): void {
+  const low = spec.min !== undefined && v < spec.min;
+  const high = spec.max !== undefined && v > spec.max;
+  if (!low && !high) return;
+  const bounds =
+    spec.min !== undefined && spec.max !== undefined
+      ? `between ${spec.min} and ${spec.max}`
+      : spec.min !== undefined
+        ? spec.min === 0 ? 'not negative' : `at least ${spec.min}`
+        : `at most ${spec.max}`;
+  out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} must be ${bounds}, not ${v}`, path, target: 'value' });
+}
+
+const TYPE_WORDS: Record<FieldSpec['type'], string> = {
+  int: 'a whole number',
+  string: 'a string',
+  bool: 'true or false',
+  'int-or-percent': 'a whole number or a percentage such as "25%"',
+  duration: 'a duration such as 30 or "5m"',
+  object: 'a mapping of fields',
+  list: 'a list',
+  map: 'a mapping',
+  any: 'any value',
+};
+
+function wrongType(out: DocFinding[], path: Path, spec: FieldSpec, node: unknown): void {
+  out.push({
+    code: STRUCTURE_CODES.wrongType,
+    severity: 'error',
+    message: `${spec.name} must be ${TYPE_WORDS[spec.type]}, not ${describe(node)}`,
+    path,
+    target: 'value',
+  });
+}
+
+function describe(node: unknown): string {
+  if (isMap(node)) return 'a mapping';
+  if (isSeq(node)) return 'a list';
+  if (isScalar(node)) {
+    const v = node.value;
+    if (typeof v === 'string') return `the string "${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
+    if (typeof v === 'number') return Number.isInteger(v) ? `the number ${v}` : `the fraction ${v}`;
+    if (typeof v === 'boolean') return `the boolean ${v}`;
+    return String(v);
+  }
+  return 'this value';
+}
+
+function unknownField(key: string, known: string[], path: Path, spec: FieldSpec): DocFinding {
+  const suggestion = closest(key, known);
+  // A near miss of a real field is a typo that silently leaves the field at its default: an error.
+  // Any other key is dropped by the API server's pruning (and refused by strict field validation):
+  // a warning, since real manifests carry such leftovers and Argo itself runs them.
+  return suggestion
+    ? {
+        code: STRUCTURE_CODES.unknownField,
+        severity: 'error',
+        message: `unknown field "${key}" in ${label(path, spec)} (did you mean "${suggestion}"?)`,
+        path: [...path, key],
+        target: 'key',
+        data: { suggestion },
+      }
+    : {
+        code: STRUCTURE_CODES.unknownField,
+        severity: 'warning',
+        message: `unknown field "${key}" in ${label(path, spec)}: Kubernetes drops it, so it has no effect (kubectl apply with strict field validation rejects it)`,
+        path: [...path, key],
+        target: 'key',
+      };
+}
+
+/** A readable name for where a field sits: its path, or the object's name at the root. */
+export function label(path: Path, spec: FieldSpec): string {
+  return path.length === 0 ? spec.name : formatPath(path);
+}
+
+/** `spec.strategy.canary.steps[0].setWeight` */
+export function formatPath(path: readonly (string | number)[]): string {
+  let s = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') s += `[${seg}]`;
+    else if (/^[A-Za-z_][\w-]*$/.test(seg)) s += s ? `.${seg}` : seg;
+    else s += `[${JSON.stringify(seg)}]`;
+  }
+  return s;
+}

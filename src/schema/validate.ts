@@ -1,0 +1,54 @@
+/** Validation of a parsed file: structure, pod template, semantic rules, references. */
+import { rolloutCatalog } from './catalog';
+import type { DocFinding, Finding } from './findings';
+import type { ParsedDoc, ParsedFile } from './parse';
+import { checkPodTemplate } from './pod-template';
+import { rules as allRules, type Rule } from './rules';
+import { obj, type JsonObject, type RuleContext } from './rules/rule';
+import { checkStructure } from './structure';
+import type { WorkspaceIndex } from './workspace';
+
+export interface ValidateOptions {
+  /** The rules to run (all by default); tests pass a single rule. */
+  rules?: readonly Rule[];
+  /** Skip the structural pass (tests of single rules). */
+  structure?: boolean;
+}
+
+/** Every finding of a file: YAML syntax problems first, then each Rollout document's. Never throws. */
+export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, options: ValidateOptions = {}): Finding[] {
+  const out: Finding[] = [...parsed.syntaxErrors];
+  for (const pd of parsed.docs) {
+    if (!pd.isRollout) continue;
+    for (const f of validateRolloutDoc(pd, workspace, options)) out.push({ ...f, docIndex: pd.index });
+  }
+  return out;
+}
+
+/** The findings of one Rollout document (without its docIndex). */
+export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, options: ValidateOptions = {}): DocFinding[] {
+  const out: DocFinding[] = [];
+  if (options.structure !== false) out.push(...checkStructure(pd.doc, rolloutCatalog));
+  let rollout: JsonObject | undefined;
+  try {
+    rollout = obj(pd.doc.toJS({ maxAliasCount: 1000 }));
+  } catch (e) {
+    // Too many aliases (a "billion laughs" document) or a similar refusal of the yaml library.
+    out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
+    return out;
+  }
+  if (!rollout) return out;
+  const spec = obj(rollout.spec);
+  const strategy = obj(spec?.strategy);
+  if (options.structure !== false && spec && !obj(spec.workloadRef)) out.push(...checkPodTemplate(spec.template, ['spec', 'template']));
+  const ctx: RuleContext = { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
+  for (const rule of options.rules ?? allRules) {
+    try {
+      out.push(...rule.check(ctx));
+    } catch (e) {
+      // A rule bug must not hide the other findings or crash the editor.
+      out.push({ code: rule.code, severity: 'info', message: `rule ${rule.code} failed: ${(e as Error).message}`, path: [], target: 'value' });
+    }
+  }
+  return out;
+}
