@@ -15,3 +15,4 @@ export * from './phase';
 export * from './anti-affinity';
 export * from './ephemeral-metadata';
 export * from './replicasets';
+export * from './canary-replicas';
