@@ -1,0 +1,368 @@
+/**
+ * API semantics over the store: create, get, list, update, patch and delete with the rules the
+ * Kubernetes API server applies (uids, timestamps, generation, optimistic concurrency, namespaces
+ * that must exist, status subresources, finalizers, garbage collection of dependents).
+ * The HTTP router and the workload simulator both go through here.
+ */
+import { randomUUID, randomInt } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
+import { timestamp, type Clock } from './clock';
+import { applyDefaults, initialStatus, validate } from './defaults';
+import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './errors';
+import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from './patch';
+import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
+import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
+import type { Store } from './store';
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continueToken?: string;
+}
+
+export interface ListResult {
+  items: any[];
+  resourceVersion: string;
+  continueToken?: string;
+  remainingItemCount?: number;
+}
+
+export interface WriteOptions {
+  subresource?: string;
+  dryRun?: boolean;
+}
+
+export type PatchKind = 'merge' | 'json' | 'strategic' | 'apply';
+
+export const patchKinds: Record<string, PatchKind> = {
+  'application/merge-patch+json': 'merge',
+  'application/json-patch+json': 'json',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+export interface DeleteOptions {
+  propagationPolicy?: PropagationPolicy;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nameChars = 'bcdfghjklmnpqrstvwxz2456789';
+const namespaceType = { group: '', plural: 'namespaces' };
+const crdType = { group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions' };
+
+/** Everything but metadata and status: a change here bumps metadata.generation. */
+function specPart(obj: any): unknown {
+  const { metadata: _m, status: _s, ...rest } = obj;
+  return rest;
+}
+
+function withoutVersion(obj: any): unknown {
+  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = obj.metadata ?? {};
+  return { ...obj, metadata };
+}
+
+export class Api {
+  constructor(
+    readonly store: Store,
+    readonly registry: Registry,
+    private readonly clock: Clock,
+  ) {
+    for (const crd of store.list(typeKey(crdType))) registry.setCrd(crd.metadata.name, crd);
+  }
+
+  /** The stored object (read-only: copy before changing it). */
+  get(t: ResourceType, namespace: string | undefined, name: string): any {
+    const obj = this.store.get(typeKey(t), t.namespaced ? namespace : undefined, name);
+    if (!obj) throw notFound(t.group, t.plural, name);
+    return obj;
+  }
+
+  find(t: ResourceType, namespace: string | undefined, name: string): any | undefined {
+    return this.store.get(typeKey(t), t.namespaced ? namespace : undefined, name);
+  }
+
+  list(t: ResourceType, namespace: string | undefined, opts: ListOptions = {}): ListResult {
+    const labels = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : [];
+    const fields = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : [];
+    let rv = String(this.store.resourceVersion());
+    let after: string | undefined;
+    if (opts.continueToken) {
+      try {
+        const token = JSON.parse(Buffer.from(opts.continueToken, 'base64url').toString('utf8'));
+        if (typeof token.rv !== 'string' || typeof token.after !== 'string') throw new Error('shape');
+        rv = token.rv;
+        after = token.after;
+      } catch {
+        throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+      }
+    }
+    const keyOf = (o: any) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    const all = this.store
+      .list(typeKey(t), t.namespaced ? namespace : undefined)
+      .filter((o) => (after === undefined || keyOf(o) > after) && matchesRequirements(o.metadata.labels, labels) && matchesFields(o, fields));
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : undefined;
+    if (limit === undefined || all.length <= limit) return { items: all, resourceVersion: rv };
+    const items = all.slice(0, limit);
+    const continueToken = Buffer.from(JSON.stringify({ rv, after: keyOf(items[items.length - 1]) })).toString('base64url');
+    return { items, resourceVersion: rv, continueToken, remainingItemCount: all.length - limit };
+  }
+
+  create(t: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions = {}): any {
+    const obj = this.checkBody(t, namespace, body);
+    const meta = obj.metadata;
+    if (!meta.name) {
+      if (typeof meta.generateName !== 'string' || !meta.generateName) throw invalid(t.kind, t.group, '', 'metadata.name', 'Required value: name or generateName is required');
+      do {
+        meta.name = meta.generateName + Array.from({ length: 5 }, () => nameChars[randomInt(nameChars.length)]).join('');
+      } while (this.find(t, meta.namespace, meta.name));
+    }
+    if (t.namespaced) this.requireNamespace(meta.namespace);
+    if (this.find(t, meta.namespace, meta.name)) throw alreadyExists(t.group, t.plural, meta.name);
+    meta.uid = randomUUID();
+    meta.creationTimestamp = timestamp(this.clock.now());
+    meta.generation = 1;
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.managedFields;
+    if (t.subresources.includes('status')) obj.status = initialStatus(t);
+    applyDefaults(t, obj, () => this.allocateClusterIP());
+    validate(t, obj);
+    if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(obj);
+    if (opts.dryRun) return obj;
+    const stored = this.store.put(typeKey(t), obj);
+    if (t.group === crdType.group && t.plural === crdType.plural) this.registry.setCrd(meta.name, stored);
+    return stored;
+  }
+
+  /** PUT: replaces the object (or only its status with subresource 'status'). */
+  update(t: ResourceType, namespace: string | undefined, name: string, body: unknown, opts: WriteOptions = {}): any {
+    const obj = this.checkBody(t, namespace, body);
+    if (obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    const old = this.get(t, namespace, name);
+    const rv = obj.metadata.resourceVersion;
+    if ((rv === undefined || rv === '') && !t.builtIn) {
+      throw invalid(t.kind, t.group, name, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
+    }
+    return this.replace(t, old, obj, opts);
+  }
+
+  patch(t: ResourceType, namespace: string | undefined, name: string, kind: PatchKind, raw: string, opts: WriteOptions = {}): any {
+    let patch: unknown;
+    try {
+      patch = kind === 'apply' ? parseYaml(raw) : JSON.parse(raw);
+    } catch (e) {
+      throw badRequest(`error decoding patch: ${(e as Error).message}`);
+    }
+    const old = this.find(t, namespace, name);
+    if (!old) {
+      if (kind === 'apply') return this.create(t, namespace, patch, opts); // server-side apply creates
+      throw notFound(t.group, t.plural, name);
+    }
+    let patched: unknown;
+    try {
+      switch (kind) {
+        case 'merge':
+          if (!isObject(patch)) throw new PatchError('a merge patch must be a JSON object');
+          patched = applyMergePatch(old, patch);
+          break;
+        case 'json':
+          patched = applyJsonPatch(old, patch);
+          break;
+        case 'strategic':
+          if (!t.builtIn) {
+            throw new ApiError(
+              415,
+              'UnsupportedMediaType',
+              'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+            );
+          }
+          patched = applyStrategicMergePatch(old, patch);
+          break;
+        case 'apply':
+          // A simplification of server-side apply: the applied configuration is merged in
+          // (strategic merge for built-in kinds), without field ownership.
+          if (!isObject(patch)) throw new PatchError('an apply configuration must be an object');
+          patched = t.builtIn ? applyStrategicMergePatch(old, patch) : applyMergePatch(old, patch);
+          if (isObject(patched) && isObject(patched.metadata)) patched.metadata.resourceVersion = old.metadata.resourceVersion;
+          break;
+      }
+    } catch (e) {
+      if (e instanceof PatchError) throw new ApiError(422, 'Invalid', `the patch could not be applied to ${t.kind} "${name}": ${e.message}`);
+      throw e;
+    }
+    const obj = this.checkBody(t, namespace, patched);
+    if (obj.metadata.name !== name) throw badRequest(`the patch changes the name of ${t.kind} "${name}"; names are immutable`);
+    return this.replace(t, old, obj, opts);
+  }
+
+  delete(t: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): any {
+    const old = this.get(t, namespace, name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== old.metadata.uid) {
+      throw new ApiError(409, 'Conflict', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
+      throw new ApiError(409, 'Conflict', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
+    }
+    if (opts.dryRun) return old;
+    if (Array.isArray(old.metadata.finalizers) && old.metadata.finalizers.length > 0) {
+      if (old.metadata.deletionTimestamp) return old;
+      const marked = structuredClone(old);
+      marked.metadata.deletionTimestamp = timestamp(this.clock.now());
+      marked.metadata.deletionGracePeriodSeconds = 0;
+      return this.store.put(typeKey(t), marked);
+    }
+    return this.remove(t, old, opts.propagationPolicy ?? 'Background');
+  }
+
+  deleteCollection(t: ResourceType, namespace: string | undefined, opts: ListOptions & DeleteOptions): any[] {
+    const { items } = this.list(t, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
+    return items.map((o) => this.delete(t, o.metadata.namespace, o.metadata.name, { propagationPolicy: opts.propagationPolicy, dryRun: opts.dryRun }));
+  }
+
+  /** Checks and normalises a request body: an object of this kind, in this namespace. */
+  private checkBody(t: ResourceType, namespace: string | undefined, body: unknown): any {
+    if (!isObject(body)) throw badRequest(`the body of the request must be a ${t.kind} object`);
+    const obj = structuredClone(body);
+    if (obj.kind !== undefined && obj.kind !== t.kind) throw badRequest(`the kind in the body (${obj.kind}) does not match the kind of the request (${t.kind})`);
+    if (obj.apiVersion !== undefined) {
+      const group = String(obj.apiVersion).includes('/') ? String(obj.apiVersion).split('/')[0] : '';
+      if (group !== t.group) throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${groupVersion(t)})`);
+    }
+    obj.kind = t.kind;
+    obj.apiVersion = groupVersion(t);
+    if (obj.metadata === undefined) obj.metadata = {};
+    if (!isObject(obj.metadata)) throw badRequest('metadata must be an object');
+    const meta = obj.metadata;
+    if (t.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = meta.namespace || namespace;
+      if (!meta.namespace) throw badRequest(`a namespace is required for ${t.plural}`);
+    } else {
+      delete meta.namespace;
+    }
+    return obj;
+  }
+
+  private replace(t: ResourceType, old: any, obj: any, opts: WriteOptions): any {
+    const rv = obj.metadata.resourceVersion;
+    if (rv !== undefined && rv !== '' && rv !== old.metadata.resourceVersion) throw conflict(t.group, t.plural, old.metadata.name);
+    let next: any;
+    if (opts.subresource === 'status') {
+      next = { ...structuredClone(old), status: obj.status };
+    } else if (opts.subresource) {
+      throw notFound(t.group, `${t.plural}/${opts.subresource}`, old.metadata.name);
+    } else {
+      next = obj;
+      if (t.subresources.includes('status')) {
+        if (old.status === undefined) delete next.status;
+        else next.status = structuredClone(old.status);
+      }
+      const keep = ['uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'namespace', 'name'];
+      for (const k of keep) {
+        if (old.metadata[k] === undefined) delete next.metadata[k];
+        else next.metadata[k] = old.metadata[k];
+      }
+      applyDefaults(t, next, () => this.allocateClusterIP());
+      if (t.plural === 'services' && t.builtIn && old.spec?.clusterIP && next.spec && typeof next.spec === 'object') {
+        next.spec.clusterIP = old.spec.clusterIP;
+        next.spec.clusterIPs = old.spec.clusterIPs;
+      }
+      validate(t, next);
+      if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(next);
+    }
+    if (!deepEqual(specPart(old), specPart(next))) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    if (deepEqual(withoutVersion(old), withoutVersion(next))) return old; // a no-op write changes nothing
+    if (opts.dryRun) return next;
+    if (next.metadata.deletionTimestamp && !(Array.isArray(next.metadata.finalizers) && next.metadata.finalizers.length > 0)) {
+      return this.remove(t, next, 'Background');
+    }
+    const stored = this.store.put(typeKey(t), next);
+    if (t.group === crdType.group && t.plural === crdType.plural) this.registry.setCrd(stored.metadata.name, stored);
+    return stored;
+  }
+
+  private remove(t: ResourceType, obj: any, policy: PropagationPolicy): any {
+    const { name, namespace, uid } = obj.metadata;
+    const last = this.store.remove(typeKey(t), namespace, name);
+    if (t.group === namespaceType.group && t.plural === namespaceType.plural && t.builtIn) {
+      for (const other of this.registry.all().filter((x) => x.namespaced)) {
+        for (const o of this.store.list(typeKey(other), name)) this.removeIfPresent(other, o, 'Background');
+      }
+    }
+    if (t.group === crdType.group && t.plural === crdType.plural) {
+      const types = this.registry.all().filter((x) => !x.builtIn && `${x.plural}.${x.group}` === name);
+      this.registry.removeCrd(name);
+      for (const x of types) for (const o of this.store.list(typeKey(x))) this.store.remove(typeKey(x), o.metadata.namespace, o.metadata.name);
+    }
+    this.collectDependents(uid, policy);
+    return last;
+  }
+
+  private removeIfPresent(t: ResourceType, obj: any, policy: PropagationPolicy): void {
+    const current = this.store.get(typeKey(t), obj.metadata.namespace, obj.metadata.name);
+    if (current) this.remove(t, current, policy);
+  }
+
+  /** Garbage collection: dependents of a deleted owner are deleted, or orphaned on request. */
+  private collectDependents(ownerUid: string, policy: PropagationPolicy): void {
+    for (const t of this.registry.all()) {
+      if (t !== this.registry.findAnyVersion(t.group, t.plural)) continue; // one pass per stored kind
+      for (const o of this.store.list(typeKey(t))) {
+        const refs = o.metadata.ownerReferences;
+        if (!Array.isArray(refs) || !refs.some((r: any) => r?.uid === ownerUid)) continue;
+        if (policy === 'Orphan') {
+          const next = structuredClone(o);
+          next.metadata.ownerReferences = refs.filter((r: any) => r?.uid !== ownerUid);
+          if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
+          this.store.put(typeKey(t), next);
+        } else {
+          this.removeIfPresent(t, o, 'Background');
+        }
+      }
+    }
+  }
+
+  private requireNamespace(namespace: string): void {
+    const ns = this.store.get(typeKey(namespaceType), undefined, namespace);
+    if (!ns) throw notFound('', 'namespaces', namespace);
+    if (ns.metadata.deletionTimestamp) {
+      throw new ApiError(403, 'Forbidden', `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+  }
+
+  private prepareCrd(obj: any): void {
+    if (typesFromCrdOk(obj)) {
+      obj.status = {
+        acceptedNames: obj.spec.names,
+        conditions: [
+          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: timestamp(this.clock.now()) },
+          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: timestamp(this.clock.now()) },
+        ],
+        storedVersions: (obj.spec.versions ?? []).filter((v: any) => v?.storage).map((v: any) => v.name),
+      };
+    } else {
+      throw invalid('CustomResourceDefinition', 'apiextensions.k8s.io', obj.metadata.name, 'spec', 'Invalid value: spec.group, spec.names.plural, spec.names.kind and spec.versions are required');
+    }
+  }
+
+  private allocateClusterIP(): string {
+    const used = new Set(this.store.list(typeKey({ group: '', plural: 'services' })).map((s) => s.spec?.clusterIP));
+    for (let n = used.size + 1; ; n++) {
+      const ip = `10.96.${(n >> 8) & 255}.${n & 255}`;
+      if ((n & 255) !== 0 && !used.has(ip)) return ip;
+    }
+  }
+}
+
+function typesFromCrdOk(obj: any): boolean {
+  const s = obj?.spec;
+  return isObject(s) && typeof s.group === 'string' && isObject(s.names) && !!s.names.plural && !!s.names.kind && Array.isArray(s.versions) && s.versions.length > 0;
+}

@@ -1,0 +1,118 @@
+/**
+ * What the API server fills in and checks for built-in kinds on create and update: the small
+ * subset of defaulting and validation that clients notice (cluster IPs, pod phase, selector
+ * matching the template, required containers).
+ */
+import { invalid } from './errors';
+import type { ResourceType } from './resources';
+import { labelSelectorRequirements, matchesRequirements } from './selectors';
+
+/** The status a built-in kind starts with, whatever the client sent. */
+export function initialStatus(t: ResourceType): unknown {
+  if (t.builtIn && t.group === '' && t.plural === 'pods') return { phase: 'Pending', qosClass: 'BestEffort' };
+  if (t.builtIn && t.group === '' && t.plural === 'namespaces') return { phase: 'Active' };
+  if (t.builtIn && t.group === '' && t.plural === 'services') return { loadBalancer: {} };
+  return {};
+}
+
+export function applyDefaults(t: ResourceType, obj: any, allocateClusterIP: () => string): void {
+  if (!t.builtIn) return;
+  const spec = obj.spec;
+  switch (`${t.group}/${t.plural}`) {
+    case '/pods':
+      if (spec && typeof spec === 'object') {
+        spec.restartPolicy ??= 'Always';
+        spec.dnsPolicy ??= 'ClusterFirst';
+        spec.terminationGracePeriodSeconds ??= 30;
+        spec.schedulerName ??= 'default-scheduler';
+        for (const c of Array.isArray(spec.containers) ? spec.containers : []) {
+          if (c && typeof c === 'object' && typeof c.image === 'string') {
+            c.imagePullPolicy ??= /:latest$|^[^:]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent';
+          }
+        }
+      }
+      break;
+    case '/services':
+      if (spec && typeof spec === 'object') {
+        spec.type ??= 'ClusterIP';
+        spec.sessionAffinity ??= 'None';
+        if (spec.type !== 'ExternalName') {
+          spec.clusterIP ??= allocateClusterIP();
+          spec.clusterIPs ??= [spec.clusterIP];
+        }
+        for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
+          if (p && typeof p === 'object') {
+            p.protocol ??= 'TCP';
+            p.targetPort ??= p.port;
+          }
+        }
+      }
+      break;
+    case '/secrets':
+      obj.type ??= 'Opaque';
+      if (obj.stringData && typeof obj.stringData === 'object') {
+        obj.data = { ...(obj.data ?? {}) };
+        for (const [k, v] of Object.entries(obj.stringData)) obj.data[k] = Buffer.from(String(v)).toString('base64');
+        delete obj.stringData;
+      }
+      break;
+    case '/namespaces':
+      obj.spec = { finalizers: ['kubernetes'], ...(spec ?? {}) };
+      break;
+    case 'apps/replicasets':
+    case 'apps/deployments':
+      if (spec && typeof spec === 'object') spec.replicas ??= 1;
+      break;
+  }
+}
+
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Throws a 422 Invalid ApiError for the first problem found. */
+export function validate(t: ResourceType, obj: any): void {
+  const name: string = obj.metadata.name;
+  const fail = (field: string, message: string) => invalid(t.kind, t.group, name, field, message);
+  const labelNames = t.builtIn && ['namespaces', 'services'].includes(t.plural);
+  if (labelNames ? !dnsLabel.test(name) || name.length > 63 : !dnsSubdomain.test(name) || name.length > 253) {
+    throw fail(
+      'metadata.name',
+      `Invalid value: "${name}": a lowercase RFC 1123 ${labelNames ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-'${labelNames ? '' : " or '.'"}, and must start and end with an alphanumeric character`,
+    );
+  }
+  for (const field of ['labels', 'annotations'] as const) {
+    const m = obj.metadata[field];
+    if (m === undefined || m === null) continue;
+    if (typeof m !== 'object' || Array.isArray(m)) throw fail(`metadata.${field}`, 'Invalid value: must be a map of strings');
+    for (const [k, v] of Object.entries(m)) if (typeof v !== 'string') throw fail(`metadata.${field}.${k}`, `Invalid value: ${JSON.stringify(v)}: must be a string`);
+  }
+  if (!t.builtIn) return;
+  const spec = obj.spec;
+  switch (`${t.group}/${t.plural}`) {
+    case '/pods': {
+      const containers = spec?.containers;
+      if (!Array.isArray(containers) || containers.length === 0) throw fail('spec.containers', 'Required value');
+      containers.forEach((c: any, i: number) => {
+        if (!c?.name) throw fail(`spec.containers[${i}].name`, 'Required value');
+        if (!c?.image) throw fail(`spec.containers[${i}].image`, 'Required value');
+      });
+      break;
+    }
+    case '/services':
+      (Array.isArray(spec?.ports) ? spec.ports : []).forEach((p: any, i: number) => {
+        if (!Number.isInteger(p?.port) || p.port < 1 || p.port > 65535) throw fail(`spec.ports[${i}].port`, `Invalid value: ${JSON.stringify(p?.port)}: must be between 1 and 65535, inclusive`);
+      });
+      break;
+    case 'apps/replicasets':
+    case 'apps/deployments': {
+      if (!spec?.selector) throw fail('spec.selector', 'Required value');
+      if (!Number.isInteger(spec.replicas) || spec.replicas < 0) throw fail('spec.replicas', `Invalid value: ${JSON.stringify(spec.replicas)}: must be greater than or equal to 0`);
+      const requirements = labelSelectorRequirements(spec.selector);
+      if (requirements.length === 0) throw fail('spec.selector', 'Invalid value: empty selector is invalid for deployment');
+      if (!matchesRequirements(spec.template?.metadata?.labels, requirements)) {
+        throw fail('spec.template.metadata.labels', `Invalid value: ${JSON.stringify(spec.template?.metadata?.labels ?? {})}: \`selector\` does not match template \`labels\``);
+      }
+      break;
+    }
+  }
+}

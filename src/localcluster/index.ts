@@ -1,0 +1,148 @@
+/**
+ * src/localcluster: an embedded Kubernetes API server subset on loopback, with a workload
+ * simulator, so kubectl, @kubernetes/client-node and our own controller work offline.
+ * Architecture invariant: imports nothing of ours. It knows nothing of Rollouts beyond storing
+ * them as custom resources.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Api } from './api';
+import { systemClock, type Clock } from './clock';
+import { seedDemo } from './demo';
+import { writeKubeconfigFile } from './kubeconfig';
+import { OpenApi } from './openapi';
+import { Persistence } from './persistence';
+import { Registry, argoCrdObjects, typeKey } from './resources';
+import { createApiServer } from './server';
+import { Store } from './store';
+import { Workloads } from './workloads';
+
+export { createManualClock, systemClock, type Clock, type ManualClock } from './clock';
+export { kubeconfigFor, contextName } from './kubeconfig';
+export { demoNamespace } from './demo';
+
+/** Images whose tag starts with "bad" or "fail" (e.g. argoproj/rollouts-demo:bad-red) never become ready. */
+export const defaultFailImagePattern = /:(bad|fail)[^/]*$/;
+
+export interface LocalClusterOptions {
+  /** Loopback only; anything else is refused. Default 127.0.0.1. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  clock?: Clock;
+  /** Pods become ready this long after they start. Default 2000. */
+  podReadyAfterMs?: number;
+  /** Pods with an image matching this never become ready. Default defaultFailImagePattern. */
+  failImagePattern?: RegExp | string;
+  /** Where state survives restarts; without it, state is in memory only. */
+  dataDir?: string;
+  /** Seeds a demo namespace with Services and a canary and a blue-green Rollout. */
+  demo?: boolean;
+  /** Where to write the kubeconfig. Default: DATA_DIR/kubeconfig, or a temporary file. */
+  kubeconfigPath?: string;
+  /** How many changes a watch can resume across before it gets 410 Gone. Default 10000. */
+  historySize?: number;
+  /** Largest request body accepted. Default 3 MiB, as the real API server. */
+  maxBodyBytes?: number;
+  bookmarkIntervalMs?: number;
+  onRequest?: (method: string, url: string) => void;
+  onError?: (message: string) => void;
+}
+
+export interface LocalCluster {
+  url: string;
+  port: number;
+  kubeconfigPath: string;
+  writeKubeconfig(path: string): void;
+  close(): Promise<void>;
+}
+
+export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+  const host = options.host ?? '127.0.0.1';
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`the local cluster listens on loopback only; "${host}" is not a loopback address`);
+  const clock = options.clock ?? systemClock;
+  const registry = new Registry();
+  const persistence = options.dataDir ? new Persistence(options.dataDir) : undefined;
+  const store = new Store(options.historySize ?? 10_000, persistence);
+  const api = new Api(store, registry, clock);
+  const pods = registry.find('', 'v1', 'pods')!;
+
+  // A fresh cluster has the usual namespaces and Argo's CRDs; a restored one keeps what it had.
+  for (const ns of ['default', 'kube-system', 'kube-public']) {
+    if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns)) api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } });
+  }
+  const crdType = registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+  for (const crd of argoCrdObjects()) {
+    if (!api.find(crdType, undefined, (crd.metadata as { name: string }).name)) api.create(crdType, undefined, crd);
+  }
+
+  const failImagePattern =
+    options.failImagePattern === undefined
+      ? defaultFailImagePattern
+      : typeof options.failImagePattern === 'string'
+        ? new RegExp(options.failImagePattern)
+        : options.failImagePattern;
+  const workloads = new Workloads(
+    api,
+    store,
+    clock,
+    {
+      pods,
+      replicasets: registry.find('apps', 'v1', 'replicasets')!,
+      services: registry.find('', 'v1', 'services')!,
+      endpoints: registry.find('', 'v1', 'endpoints')!,
+      events: registry.find('', 'v1', 'events')!,
+    },
+    { podReadyAfterMs: options.podReadyAfterMs ?? 2000, failImagePattern, onError: options.onError },
+  );
+  if (options.demo) seedDemo(api, registry);
+
+  const server = createApiServer({
+    api,
+    store,
+    registry,
+    openapi: new OpenApi(registry),
+    clock,
+    maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,
+    onRequest: options.onRequest,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let tempDir: string | undefined;
+  let kubeconfigPath = options.kubeconfigPath;
+  if (!kubeconfigPath) {
+    if (options.dataDir) kubeconfigPath = join(options.dataDir, 'kubeconfig');
+    else kubeconfigPath = join((tempDir = mkdtempSync(join(tmpdir(), 'rollouts-cluster-'))), 'kubeconfig');
+  }
+  writeKubeconfigFile(kubeconfigPath, url);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    kubeconfigPath,
+    writeKubeconfig: (path) => writeKubeconfigFile(path, url),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        workloads.close();
+        server.close(() => resolve());
+        server.closeAllConnections(); // watches are long-lived; end them so close completes
+      }).finally(() => {
+        store.close();
+        if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      });
+      return closing;
+    },
+  };
+}

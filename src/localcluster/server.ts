@@ -1,0 +1,363 @@
+/**
+ * The HTTP front: parses Kubernetes API paths, reads bodies (with a size limit), negotiates
+ * Table output, and serves get/list/watch/create/update/patch/delete. Every failure becomes a
+ * `Status` object; nothing a client sends can take the server down.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Api, DeleteOptions, PropagationPolicy } from './api';
+import { patchKinds } from './api';
+import type { Clock } from './clock';
+import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion, wantsAggregated } from './discovery';
+import { ApiError, badRequest } from './errors';
+import type { OpenApi } from './openapi';
+import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
+import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
+import type { Store, StoreEvent } from './store';
+import { toTable, type IncludeObject } from './table';
+
+export interface ServerOptions {
+  api: Api;
+  store: Store;
+  registry: Registry;
+  openapi: OpenApi;
+  clock: Clock;
+  maxBodyBytes: number;
+  bookmarkIntervalMs: number;
+  /** Called with every request, for debugging ("which calls does kubectl make?"). */
+  onRequest?: (method: string, url: string) => void;
+}
+
+interface ResourceRequest {
+  type: ResourceType;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  watchPrefix: boolean;
+}
+
+const json = 'application/json';
+
+function send(res: ServerResponse, code: number, body: unknown, contentType = json): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, e: unknown): void {
+  const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
+  send(res, err.code, err.toStatus());
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > max) {
+      reject(new ApiError(413, 'RequestEntityTooLarge', `the request body is too large: ${declared} bytes, the limit is ${max} bytes`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > max) {
+        failed = true;
+        reject(new ApiError(413, 'RequestEntityTooLarge', `the request body is too large: more than ${max} bytes`));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', (e) => {
+      if (!failed) reject(e);
+    });
+  });
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`the ${what} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function createApiServer(opts: ServerOptions): Server {
+  const { api, store, registry, clock } = opts;
+  const server = createServer((req, res) => {
+    opts.onRequest?.(req.method ?? '', req.url ?? '');
+    handle(req, res).catch((e) => {
+      // Drain what is left of a rejected body so the answer reaches the client.
+      if (e instanceof ApiError && e.code === 413) res.setHeader('Connection', 'close');
+      sendError(res, e);
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const q = url.searchParams;
+    const segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const method = req.method ?? 'GET';
+    const accept = req.headers.accept;
+
+    // Non-resource paths.
+    const path = `/${segs.join('/')}`;
+    if (method === 'GET') {
+      if (path === '/version') return send(res, 200, serverVersion);
+      if (path === '/healthz' || path === '/readyz' || path === '/livez') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        return void res.end('ok');
+      }
+      if (path === '/api') {
+        if (wantsAggregated(accept)) return send(res, 200, aggregatedDiscovery(registry, true), aggregatedContentType);
+        return send(res, 200, apiVersions(req.headers.host ?? '127.0.0.1'));
+      }
+      if (path === '/apis') {
+        if (wantsAggregated(accept)) return send(res, 200, aggregatedDiscovery(registry, false), aggregatedContentType);
+        return send(res, 200, apiGroupList(registry));
+      }
+      if (segs[0] === 'openapi') {
+        const doc = opts.openapi.serve(segs.slice(1), q);
+        if (doc) return send(res, 200, doc);
+        throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${path})`);
+      }
+      if (segs[0] === 'api' && segs.length === 2) {
+        const list = apiResourceList(registry, '', segs[1]!);
+        if (list) return send(res, 200, list);
+      }
+      if (segs[0] === 'apis' && segs.length === 2) {
+        const group = apiGroup(registry, segs[1]!);
+        if (group) return send(res, 200, group);
+      }
+      if (segs[0] === 'apis' && segs.length === 3) {
+        const list = apiResourceList(registry, segs[1]!, segs[2]!);
+        if (list) return send(res, 200, list);
+      }
+    }
+
+    const r = parseResourcePath(segs);
+    if (!r) throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${method} ${path})`);
+    const { type: t, namespace, name, subresource } = r;
+    if (subresource && !t.subresources.includes(subresource)) {
+      throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${method} ${path})`);
+    }
+    const dryRun = q.getAll('dryRun').includes('All');
+    const table = tableRequest(accept, q);
+
+    switch (method) {
+      case 'GET': {
+        if (r.watchPrefix || q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(req, res, r, q, table);
+        if (name) {
+          const obj = api.get(t, namespace, name);
+          return send(res, 200, table ? toTable(t, [obj], tableOpts(table, {})) : obj);
+        }
+        const limit = q.get('limit');
+        const list = api.list(t, namespace, {
+          labelSelector: q.get('labelSelector') ?? undefined,
+          fieldSelector: q.get('fieldSelector') ?? undefined,
+          limit: limit ? parseLimit(limit) : undefined,
+          continueToken: q.get('continue') ?? undefined,
+        });
+        const listMeta = {
+          resourceVersion: list.resourceVersion,
+          ...(list.continueToken ? { continue: list.continueToken, remainingItemCount: list.remainingItemCount } : {}),
+        };
+        if (table) return send(res, 200, toTable(t, list.items, tableOpts(table, listMeta)));
+        return send(res, 200, { kind: `${t.kind}List`, apiVersion: groupVersion(t), metadata: listMeta, items: list.items });
+      }
+      case 'POST': {
+        if (name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (POST ${path})`);
+        const body = parseJson(await readBody(req, opts.maxBodyBytes), 'request body');
+        const created = api.create(t, namespace, body, { dryRun });
+        return send(res, 201, created);
+      }
+      case 'PUT': {
+        if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PUT ${path})`);
+        const body = parseJson(await readBody(req, opts.maxBodyBytes), 'request body');
+        return send(res, 200, api.update(t, namespace, name, body, { subresource, dryRun }));
+      }
+      case 'PATCH': {
+        if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PATCH ${path})`);
+        const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+        const kind = patchKinds[contentType];
+        if (!kind) {
+          throw new ApiError(
+            415,
+            'UnsupportedMediaType',
+            `the body of the request was in an unknown format (${contentType || 'no Content-Type'}) - accepted media types include: ${Object.keys(patchKinds).join(', ')}`,
+          );
+        }
+        const raw = await readBody(req, opts.maxBodyBytes);
+        return send(res, 200, api.patch(t, namespace, name, kind, raw, { subresource, dryRun }));
+      }
+      case 'DELETE': {
+        const raw = await readBody(req, opts.maxBodyBytes);
+        const body = raw.trim() ? (parseJson(raw, 'DeleteOptions body') as any) : {};
+        const policy = (body?.propagationPolicy ?? q.get('propagationPolicy') ?? undefined) as PropagationPolicy | undefined;
+        if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy)) throw badRequest(`propagationPolicy "${policy}" is not one of Background, Foreground, Orphan`);
+        const delOpts: DeleteOptions = {
+          propagationPolicy: policy ?? (body?.orphanDependents === true ? 'Orphan' : undefined),
+          preconditions: body?.preconditions,
+          dryRun: dryRun || (Array.isArray(body?.dryRun) && body.dryRun.includes('All')),
+        };
+        if (name) return send(res, 200, api.delete(t, namespace, name, delOpts));
+        const deleted = api.deleteCollection(t, namespace, {
+          ...delOpts,
+          labelSelector: q.get('labelSelector') ?? undefined,
+          fieldSelector: q.get('fieldSelector') ?? undefined,
+        });
+        return send(res, 200, { kind: `${t.kind}List`, apiVersion: groupVersion(t), metadata: { resourceVersion: String(store.resourceVersion()) }, items: deleted });
+      }
+      default:
+        throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
+    }
+  }
+
+  function parseLimit(text: string): number {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) throw badRequest(`limit must be a non-negative integer, got "${text}"`);
+    return n;
+  }
+
+  function tableOpts(includeObject: IncludeObject, listMeta: Record<string, unknown>, withColumns = true) {
+    return { now: clock.now(), includeObject, listMeta, withColumns };
+  }
+
+  /** 'None' | 'Metadata' | 'Object' when the client asked for a Table first, else undefined. */
+  function tableRequest(accept: string | undefined, q: URLSearchParams): IncludeObject | undefined {
+    const first = (accept ?? '').split(',')[0]!.replace(/\s/g, '');
+    if (!/as=Table/.test(first) || !/g=meta\.k8s\.io/.test(first)) return undefined;
+    const inc = q.get('includeObject');
+    return inc === 'None' || inc === 'Object' ? inc : 'Metadata';
+  }
+
+  function parseResourcePath(segs: string[]): ResourceRequest | undefined {
+    let group: string;
+    let version: string;
+    let rest: string[];
+    if (segs[0] === 'api' && segs.length >= 3) {
+      group = '';
+      version = segs[1]!;
+      rest = segs.slice(2);
+    } else if (segs[0] === 'apis' && segs.length >= 4) {
+      group = segs[1]!;
+      version = segs[2]!;
+      rest = segs.slice(3);
+    } else return undefined;
+    let watchPrefix = false;
+    if (rest[0] === 'watch') {
+      watchPrefix = true;
+      rest = rest.slice(1);
+    }
+    let namespace: string | undefined;
+    if (rest[0] === 'namespaces' && rest.length >= 3 && rest[2] !== 'status' && rest[2] !== 'finalize') {
+      namespace = rest[1];
+      rest = rest.slice(2);
+    }
+    const [plural, name, subresource, ...extra] = rest;
+    if (!plural || extra.length) return undefined;
+    const type = registry.find(group, version, plural);
+    if (!type) return undefined;
+    if (namespace !== undefined && !type.namespaced) return undefined;
+    return { type, namespace, name, subresource, watchPrefix };
+  }
+
+  function serveWatch(req: IncomingMessage, res: ServerResponse, r: ResourceRequest, q: URLSearchParams, table: IncludeObject | undefined): void {
+    const t = r.type;
+    const labels = parseLabelSelector(q.get('labelSelector') ?? '');
+    const fields = parseFieldSelector(q.get('fieldSelector') ?? '');
+    if (r.name) fields.push({ path: ['metadata', 'name'], equal: true, value: r.name });
+    const ns = t.namespaced ? r.namespace : undefined;
+    const matches = (o: any) => (ns === undefined || o.metadata.namespace === ns) && matchesRequirements(o.metadata.labels, labels) && matchesFields(o, fields);
+    const filtered = labels.length > 0 || fields.length > 0;
+    const rvParam = q.get('resourceVersion') ?? '';
+    const bookmarks = q.get('allowWatchBookmarks') === 'true';
+    const sendInitial = q.get('sendInitialEvents') === 'true';
+    let replay: StoreEvent[] | 'gone' = [];
+    if (rvParam !== '' && rvParam !== '0' && !sendInitial) {
+      const rv = Number(rvParam);
+      if (!Number.isInteger(rv) || rv < 0) throw badRequest(`resourceVersion "${rvParam}" is not valid`);
+      replay = store.eventsSince(typeKey(t), rv);
+    }
+
+    res.writeHead(200, { 'Content-Type': json, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+    let first = true;
+    const write = (type: string, obj: any) => {
+      const object = table && type !== 'BOOKMARK' && type !== 'ERROR' ? toTable(t, [obj], tableOpts(table, { resourceVersion: obj.metadata.resourceVersion }, first)) : obj;
+      if (table && type !== 'BOOKMARK' && type !== 'ERROR') first = false;
+      res.write(`${JSON.stringify({ type, object })}\n`);
+    };
+    if (replay === 'gone') {
+      write('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${store.resourceVersion()})`).toStatus());
+      res.end();
+      return;
+    }
+    // Keys this watcher has seen matching, so an object that stops matching is reported DELETED.
+    const visible = new Set<string>();
+    const keyOf = (o: any) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    const deliver = (e: { type: string; obj: any }) => {
+      const now = matches(e.obj);
+      if (!filtered) {
+        if (now || e.type === 'DELETED') if (ns === undefined || e.obj.metadata.namespace === ns) write(e.type, e.obj);
+        return;
+      }
+      const key = keyOf(e.obj);
+      const before = visible.has(key);
+      if (e.type === 'DELETED') {
+        if (before || now) write('DELETED', e.obj);
+        visible.delete(key);
+      } else if (now) {
+        write(before || e.type === 'MODIFIED' ? (before ? 'MODIFIED' : 'ADDED') : 'ADDED', e.obj);
+        visible.add(key);
+      } else if (before) {
+        write('DELETED', e.obj);
+        visible.delete(key);
+      }
+    };
+    if (rvParam === '' || rvParam === '0' || sendInitial) {
+      for (const o of store.list(typeKey(t), ns)) deliver({ type: 'ADDED', obj: o });
+      if (sendInitial && bookmarks) {
+        write('BOOKMARK', {
+          kind: t.kind,
+          apiVersion: groupVersion(t),
+          metadata: { resourceVersion: String(store.resourceVersion()), annotations: { 'k8s.io/initial-events-end': 'true' } },
+        });
+      }
+    } else {
+      for (const e of replay) deliver(e);
+    }
+    const unsubscribe = store.watch(typeKey(t), deliver);
+    const timers: NodeJS.Timeout[] = [];
+    const finish = () => {
+      unsubscribe();
+      for (const timer of timers) clearTimeout(timer);
+      if (!res.writableEnded) res.end();
+    };
+    const timeout = Number(q.get('timeoutSeconds'));
+    if (timeout > 0) timers.push(setTimeout(finish, timeout * 1000));
+    if (bookmarks) {
+      const interval = setInterval(
+        () => write('BOOKMARK', { kind: t.kind, apiVersion: groupVersion(t), metadata: { resourceVersion: String(store.resourceVersion()) } }),
+        opts.bookmarkIntervalMs,
+      );
+      timers.push(interval as unknown as NodeJS.Timeout);
+    }
+    req.on('close', finish);
+    res.on('close', finish);
+    res.on('error', finish);
+  }
+
+  return server;
+}

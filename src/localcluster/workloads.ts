@@ -1,0 +1,354 @@
+/**
+ * The workload simulator: a ReplicaSet controller (Pods to match spec.replicas, status counts),
+ * a kubelet stand-in (Pods go Pending -> Running -> Ready after a delay, or never become ready
+ * when their image matches the failure pattern) and an endpoints controller (each Service's
+ * Endpoints list the Pods its selector picks, ready or not).
+ * It is level-triggered: every change only queues a key; the reconcile reads the whole state.
+ * Its time comes from the injected Clock, so tests can make pods ready without sleeping.
+ */
+import type { Api } from './api';
+import { timestamp, type Clock } from './clock';
+import { ApiError } from './errors';
+import type { ResourceType } from './resources';
+import { labelSelectorRequirements, matchesMapSelector, matchesRequirements } from './selectors';
+import type { Store, StoreEvent } from './store';
+
+export interface WorkloadOptions {
+  podReadyAfterMs: number;
+  failImagePattern?: RegExp;
+  onError?: (message: string) => void;
+}
+
+type Key = `${'rs' | 'pod' | 'svc'}|${string}|${string}`;
+
+const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+
+function controllerOf(obj: any): any | undefined {
+  return (obj.metadata.ownerReferences ?? []).find((r: any) => r?.controller === true);
+}
+
+export class Workloads {
+  private readonly queue = new Set<Key>();
+  private scheduled = false;
+  private closed = false;
+  private readonly timers = new Map<string, unknown>();
+  /** Precise times (the stored timestamps have second precision). */
+  private readonly startedAt = new Map<string, number>();
+  private readonly readySince = new Map<string, number>();
+  private readonly unsubscribe: () => void;
+  private ipCounter = 0;
+
+  constructor(
+    private readonly api: Api,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly types: { pods: ResourceType; replicasets: ResourceType; services: ResourceType; endpoints: ResourceType; events: ResourceType },
+    private readonly opts: WorkloadOptions,
+  ) {
+    this.unsubscribe = store.onEvent((e) => this.observe(e));
+    // Level-triggered start: whatever was persisted is brought up to date.
+    for (const p of store.list('/pods')) this.enqueue('pod', p);
+    for (const r of store.list('apps/replicasets')) this.enqueue('rs', r);
+    for (const s of store.list('/services')) this.enqueue('svc', s);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    for (const t of this.timers.values()) this.clock.clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private observe(e: StoreEvent): void {
+    const o = e.obj;
+    switch (e.typeKey) {
+      case 'apps/replicasets':
+        this.enqueue('rs', o);
+        break;
+      case '/services':
+        this.enqueue('svc', o);
+        break;
+      case '/pods': {
+        const owner = controllerOf(o);
+        if (owner?.kind === 'ReplicaSet') this.enqueueKey(`rs|${o.metadata.namespace}|${owner.name}`);
+        for (const s of this.store.list('/services', o.metadata.namespace)) this.enqueue('svc', s);
+        if (e.type === 'DELETED') this.forgetPod(o);
+        else this.enqueue('pod', o);
+        break;
+      }
+    }
+  }
+
+  private enqueue(kind: 'rs' | 'pod' | 'svc', o: any): void {
+    this.enqueueKey(`${kind}|${o.metadata.namespace}|${o.metadata.name}`);
+  }
+
+  private enqueueKey(key: Key): void {
+    if (this.closed) return;
+    this.queue.add(key);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    if (this.closed) return;
+    const keys = [...this.queue];
+    this.queue.clear();
+    for (const key of keys) {
+      const [kind, namespace, name] = key.split('|') as ['rs' | 'pod' | 'svc', string, string];
+      try {
+        if (kind === 'rs') this.reconcileReplicaSet(namespace, name);
+        else if (kind === 'pod') this.reconcilePod(namespace, name);
+        else this.reconcileEndpoints(namespace, name);
+      } catch (e) {
+        if (e instanceof ApiError && (e.code === 409 || e.code === 404)) this.enqueueKey(key as Key); // raced with a client: try again on fresh state
+        else this.opts.onError?.(`${kind} ${namespace}/${name}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  private after(id: string, ms: number, fn: () => void): void {
+    const old = this.timers.get(id);
+    if (old !== undefined) this.clock.clearTimeout(old);
+    this.timers.set(
+      id,
+      this.clock.setTimeout(() => {
+        this.timers.delete(id);
+        if (!this.closed) fn();
+      }, ms),
+    );
+  }
+
+  // ---------- ReplicaSets ----------
+
+  private reconcileReplicaSet(namespace: string, name: string): void {
+    const rs = this.api.find(this.types.replicasets, namespace, name);
+    if (!rs || rs.metadata.deletionTimestamp) return;
+    const owned = () =>
+      this.store.list('/pods', namespace).filter((p) => controllerOf(p)?.uid === rs.metadata.uid && !p.metadata.deletionTimestamp);
+    let pods = owned();
+    const want = Number.isInteger(rs.spec?.replicas) ? rs.spec.replicas : 1;
+    if (pods.length < want) {
+      for (let i = pods.length; i < want; i++) this.createPod(rs);
+      pods = owned();
+    } else if (pods.length > want) {
+      // Delete the least useful first: not ready before ready, newest before oldest.
+      const victims = [...pods]
+        .sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) || b.metadata.name.localeCompare(a.metadata.name))
+        .slice(0, pods.length - want);
+      for (const p of victims) this.api.delete(this.types.pods, namespace, p.metadata.name);
+      pods = owned();
+    }
+    const now = this.clock.now();
+    const minReadyMs = (Number(rs.spec?.minReadySeconds) || 0) * 1000;
+    const ready = pods.filter(isReady);
+    let nextAvailable = Infinity;
+    const available = ready.filter((p) => {
+      const at = this.readySinceOf(p) + minReadyMs;
+      if (at <= now) return true;
+      nextAvailable = Math.min(nextAvailable, at);
+      return false;
+    });
+    if (nextAvailable < Infinity) this.after(`rs-available|${namespace}|${name}`, nextAvailable - now, () => this.enqueueKey(`rs|${namespace}|${name}`));
+    const requirements = labelSelectorRequirements(rs.spec?.selector);
+    const status = {
+      ...(rs.status ?? {}),
+      replicas: pods.length,
+      fullyLabeledReplicas: pods.filter((p) => matchesRequirements(p.metadata.labels, requirements)).length,
+      readyReplicas: ready.length,
+      availableReplicas: available.length,
+      observedGeneration: rs.metadata.generation,
+    };
+    const current = this.api.find(this.types.replicasets, namespace, name);
+    if (!current) return;
+    const same = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'].every(
+      (k) => current.status?.[k] === (status as any)[k],
+    );
+    if (!same) this.api.update(this.types.replicasets, namespace, name, { ...current, status }, { subresource: 'status' });
+  }
+
+  private createPod(rs: any): void {
+    const template = rs.spec?.template ?? {};
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        generateName: `${rs.metadata.name}-`,
+        namespace: rs.metadata.namespace,
+        labels: { ...(template.metadata?.labels ?? {}) },
+        ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      },
+      spec: structuredClone(template.spec ?? {}),
+    };
+    try {
+      this.api.create(this.types.pods, rs.metadata.namespace, pod);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      this.recordEvent(rs, 'Warning', 'FailedCreate', `Error creating: ${e.message}`);
+    }
+  }
+
+  private recordEvent(about: any, type: string, reason: string, message: string): void {
+    const at = timestamp(this.clock.now());
+    this.api.create(this.types.events, about.metadata.namespace, {
+      metadata: { generateName: `${about.metadata.name}.`, namespace: about.metadata.namespace },
+      involvedObject: { kind: about.kind, apiVersion: about.apiVersion, name: about.metadata.name, namespace: about.metadata.namespace, uid: about.metadata.uid },
+      type,
+      reason,
+      message,
+      source: { component: 'rollouts-local-cluster' },
+      firstTimestamp: at,
+      lastTimestamp: at,
+      count: 1,
+    });
+  }
+
+  // ---------- Pods ----------
+
+  private failing(p: any): boolean {
+    const pattern = this.opts.failImagePattern;
+    return !!pattern && (p.spec?.containers ?? []).some((c: any) => typeof c?.image === 'string' && pattern.test(c.image));
+  }
+
+  private readySinceOf(p: any): number {
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    const known = this.readySince.get(key);
+    if (known !== undefined) return known;
+    const cond = (p.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+    return cond?.lastTransitionTime ? Date.parse(cond.lastTransitionTime) : this.clock.now();
+  }
+
+  private reconcilePod(namespace: string, name: string): void {
+    const pod = this.api.find(this.types.pods, namespace, name);
+    if (!pod || pod.metadata.deletionTimestamp) return;
+    const key = `${namespace}/${name}`;
+    if (!pod.status?.startTime) {
+      this.after(`pod|${key}`, 0, () => this.startPod(namespace, name));
+      return;
+    }
+    if (isReady(pod) || this.failing(pod)) return;
+    const started = this.startedAt.get(key) ?? Date.parse(pod.status.startTime);
+    const wait = Math.max(0, started + this.opts.podReadyAfterMs - this.clock.now());
+    if (!this.timers.has(`pod|${key}`)) this.after(`pod|${key}`, wait, () => this.makeReady(namespace, name));
+  }
+
+  private startPod(namespace: string, name: string): void {
+    const pod = this.api.find(this.types.pods, namespace, name);
+    if (!pod || pod.status?.startTime) return;
+    const now = this.clock.now();
+    const at = timestamp(now);
+    const failing = this.failing(pod);
+    this.startedAt.set(`${namespace}/${name}`, now);
+    const containers: any[] = pod.spec?.containers ?? [];
+    const status = {
+      ...(pod.status ?? {}),
+      phase: 'Running',
+      hostIP: '10.0.0.1',
+      podIP: this.nextPodIP(),
+      startTime: at,
+      conditions: [
+        { type: 'PodScheduled', status: 'True', lastTransitionTime: at },
+        { type: 'Initialized', status: 'True', lastTransitionTime: at },
+        { type: 'ContainersReady', status: 'False', lastTransitionTime: at, reason: 'ContainersNotReady' },
+        { type: 'Ready', status: 'False', lastTransitionTime: at, reason: 'ContainersNotReady' },
+      ],
+      containerStatuses: containers.map((c) => ({
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        started: !failing,
+        restartCount: failing ? 1 : 0,
+        state: failing
+          ? { waiting: { reason: 'CrashLoopBackOff', message: `image ${c.image} matches the local cluster's failure pattern` } }
+          : { running: { startedAt: at } },
+      })),
+    };
+    status.podIPs = [{ ip: status.podIP }];
+    this.api.update(this.types.pods, namespace, name, { ...pod, status }, { subresource: 'status' });
+  }
+
+  private makeReady(namespace: string, name: string): void {
+    const pod = this.api.find(this.types.pods, namespace, name);
+    if (!pod || !pod.status?.startTime || isReady(pod) || this.failing(pod)) return;
+    const now = this.clock.now();
+    const at = timestamp(now);
+    this.readySince.set(`${namespace}/${name}`, now);
+    const status = structuredClone(pod.status);
+    status.conditions = (status.conditions ?? []).map((c: any) =>
+      c.type === 'Ready' || c.type === 'ContainersReady' ? { type: c.type, status: 'True', lastTransitionTime: at } : c,
+    );
+    status.containerStatuses = (status.containerStatuses ?? []).map((c: any) => ({ ...c, ready: true, started: true }));
+    this.api.update(this.types.pods, namespace, name, { ...pod, status }, { subresource: 'status' });
+  }
+
+  private forgetPod(p: any): void {
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    const t = this.timers.get(`pod|${key}`);
+    if (t !== undefined) this.clock.clearTimeout(t);
+    this.timers.delete(`pod|${key}`);
+    this.startedAt.delete(key);
+    this.readySince.delete(key);
+  }
+
+  private nextPodIP(): string {
+    const used = new Set(this.store.list('/pods').map((p) => p.status?.podIP));
+    for (;;) {
+      this.ipCounter = (this.ipCounter % 65000) + 1;
+      const ip = `10.244.${this.ipCounter >> 8}.${this.ipCounter & 255}`;
+      if ((this.ipCounter & 255) !== 0 && !used.has(ip)) return ip;
+    }
+  }
+
+  // ---------- Endpoints ----------
+
+  private reconcileEndpoints(namespace: string, name: string): void {
+    const svc = this.api.find(this.types.services, namespace, name);
+    const existing = this.api.find(this.types.endpoints, namespace, name);
+    if (!svc) {
+      if (existing) this.api.delete(this.types.endpoints, namespace, name);
+      return;
+    }
+    const selector = svc.spec?.selector;
+    if (!selector || Object.keys(selector).length === 0) return; // endpoints of selector-less Services are the user's
+    const pods = this.store
+      .list('/pods', namespace)
+      .filter((p) => matchesMapSelector(p.metadata.labels, selector) && p.status?.podIP && !p.metadata.deletionTimestamp);
+    const address = (p: any) => ({ ip: p.status.podIP, targetRef: { kind: 'Pod', namespace, name: p.metadata.name, uid: p.metadata.uid } });
+    const readyPods = pods.filter(isReady);
+    const notReady = pods.filter((p) => !isReady(p));
+    const ports = (svc.spec?.ports ?? []).map((sp: any) => ({
+      ...(sp.name ? { name: sp.name } : {}),
+      port: resolveTargetPort(sp, pods[0]),
+      protocol: sp.protocol ?? 'TCP',
+    }));
+    const subsets = pods.length
+      ? [
+          {
+            ...(readyPods.length ? { addresses: readyPods.map(address) } : {}),
+            ...(notReady.length ? { notReadyAddresses: notReady.map(address) } : {}),
+            ports,
+          },
+        ]
+      : [];
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name, namespace, ...(svc.metadata.labels ? { labels: { ...svc.metadata.labels } } : {}) },
+      subsets,
+    };
+    if (!existing) this.api.create(this.types.endpoints, namespace, body);
+    else this.api.update(this.types.endpoints, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } });
+  }
+}
+
+function resolveTargetPort(servicePort: any, pod: any): number {
+  const target = servicePort.targetPort ?? servicePort.port;
+  if (typeof target === 'number') return target;
+  for (const c of pod?.spec?.containers ?? []) for (const p of c.ports ?? []) if (p.name === target) return p.containerPort;
+  return servicePort.port;
+}
