@@ -16,3 +16,5 @@ export * from './anti-affinity';
 export * from './ephemeral-metadata';
 export * from './replicasets';
 export * from './canary-replicas';
+export * from './scale-down';
+export * from './traffic-weights';
