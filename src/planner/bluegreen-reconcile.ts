@@ -1,0 +1,649 @@
+/**
+ * Blue-green reconcile (semantics §8, with §9 old-RS scale-down and §6 pause rules): one pass of
+ * Argo's `rolloutBlueGreen` over a ReconcileContext. It switches the preview and active
+ * Services, sizes the new (preview) RS and the active RS, runs the pre- and post-promotion
+ * analysis gates, manages the BlueGreenPause, promotes the new RS to stable, scales old RSs
+ * down after their delay, and fills the blue-green status fields. Effects go to `ctx`; the
+ * rest of the status is written by reconcile.ts.
+ *
+ * "The status" in the comments below is the status as read (`ctx.rollout.status`): the
+ * controller decides from the object it was handed. `ctx.status` is the status being built.
+ */
+import { abortScaleDownDelayOf, autoPromotionEnabledOf, autoPromotionSecondsOf, blueGreenOf, previewReplicaCountOf } from './defaults';
+import { ephemeralMetadataUpdates } from './ephemeral-metadata';
+import {
+  addAbort,
+  addPauseCondition,
+  clearPauseConditions,
+  getPauseCondition,
+  haltProgressReason,
+  isAborted,
+  pauseExpiry,
+  removeAbort,
+  removePauseCondition,
+  requeueForPause,
+  shouldDelayScaleDownOnAbort,
+} from './pause';
+import type { ReconcileContext } from './reconcile-context';
+import {
+  allReplicaSets,
+  annotateReplicaSet,
+  emit,
+  findAnalysisRun,
+  findService,
+  pointServiceAt,
+  requeueAfter,
+  rfc3339,
+  rsAvailable,
+  rsHash,
+  rsName,
+  rsReplicas,
+  scaleReplicaSet,
+  serviceSelectedHash,
+  serviceSelectorAfter,
+  updateReplicaSet,
+  waitFor,
+} from './reconcile-context';
+import { replicaSetByHash, revisionOf, rolloutOwnerReference } from './replicasets';
+import type { ReplicaSetChange } from './scale-down';
+import { hasScaleDownDeadline, removeScaleDownDeadlines, revisionHistoryCleanup, scaleDownDeadline, scaleDownOldReplicaSets } from './scale-down';
+import type { AnalysisRun, BlueGreenStatus, ReplicaSet, RolloutAnalysis, RolloutAnalysisRunStatus } from './types';
+import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_REVISION, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
+
+/** Label Argo puts on an AnalysisRun to say which gate it belongs to. */
+export const LABEL_ROLLOUT_TYPE = 'rollout-type';
+export const ROLLOUT_TYPE_PRE_PROMOTION = 'PrePromotion';
+export const ROLLOUT_TYPE_POST_PROMOTION = 'PostPromotion';
+
+const COMPLETED_ANALYSIS_PHASES = new Set(['Successful', 'Failed', 'Error', 'Inconclusive']);
+
+/** What one blue-green reconcile works from, read once at the start. */
+interface BlueGreenPass {
+  ctx: ReconcileContext;
+  activeService: string;
+  previewService: string | undefined;
+  /** The new RS's hash. */
+  newHash: string;
+  /**
+   * The new RS carried a scale-down deadline when read: the update goes back to an RS that was
+   * waiting to be scaled down (a fast rollback), so pause and analysis are skipped. Taken before
+   * this reconcile removes the annotation.
+   */
+  rollbackToScaleDownDelay: boolean;
+  /** The AnalysisRuns recorded in the status, as found. */
+  currentPre: AnalysisRun | undefined;
+  currentPost: AnalysisRun | undefined;
+}
+
+/**
+ * One blue-green reconcile. Called by reconcile.ts for every rollout without `strategy.canary`,
+ * after the new RS has been found or created (`ctx.newRS`).
+ */
+export function reconcileBlueGreen(ctx: ReconcileContext): void {
+  const bg = blueGreenOf(ctx.rollout) ?? {};
+  const newRS = ctx.newRS;
+  if (!newRS) return;
+  const activeService = bg.activeService ?? '';
+  if (!findService(ctx, activeService)) {
+    // Argo stops the reconcile with an error and retries; nothing is decided without the Service.
+    waitFor(ctx, activeService ? `active Service "${activeService}" to exist` : 'spec.strategy.blueGreen.activeService to be set');
+    return;
+  }
+  if (bg.previewService && !findService(ctx, bg.previewService)) {
+    waitFor(ctx, `preview Service "${bg.previewService}" to exist`);
+    return;
+  }
+  const old = ctx.rollout.status ?? {};
+  const pass: BlueGreenPass = {
+    ctx,
+    activeService,
+    previewService: bg.previewService || undefined,
+    newHash: rsHash(newRS) ?? ctx.newHash,
+    rollbackToScaleDownDelay: hasScaleDownDeadline(newRS),
+    currentPre: findAnalysisRun(ctx, old.blueGreen?.prePromotionAnalysisRunStatus?.name),
+    currentPost: findAnalysisRun(ctx, old.blueGreen?.postPromotionAnalysisRunStatus?.name),
+  };
+
+  // §8 step 2: the preview follows the new RS at once (right after it is created).
+  reconcilePreviewService(pass);
+
+  if (templateChanged(pass)) {
+    // The reconcile that detects a new template only records it (§5.2 rule 1 for blue-green).
+    clearPauseConditions(ctx);
+    removeAbort(ctx);
+    ctx.status.promoteFull = false;
+    syncBlueGreenStatus(pass, { templateChanged: true });
+    return;
+  }
+
+  reconcileReplicaSets(pass);
+  reconcileBlueGreenPause(pass);
+  reconcileActiveService(pass);
+  const runs = reconcileAnalysisRuns(pass);
+  reconcileEphemeralMetadata(pass);
+  syncBlueGreenStatus(pass, { templateChanged: false, runs });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small readings of the world
+
+function templateChanged(pass: BlueGreenPass): boolean {
+  return (pass.ctx.rollout.status?.currentPodHash ?? '') !== pass.newHash;
+}
+
+/** spec.paused or an inconclusive analysis waiting for a person (Argo's haltProgress). */
+function halted(pass: BlueGreenPass): string | undefined {
+  return haltProgressReason(pass.ctx.rollout);
+}
+
+function activeHashAsRead(pass: BlueGreenPass): string {
+  return serviceSelectedHash(findService(pass.ctx, pass.activeService)) ?? '';
+}
+
+/** The controller keeps its own pause for the switch only with manual or delayed promotion. */
+function needsBlueGreenControllerPause(pass: BlueGreenPass): boolean {
+  return !autoPromotionEnabledOf(pass.ctx.rollout) || autoPromotionSecondsOf(pass.ctx.rollout) > 0;
+}
+
+/**
+ * The size the new RS should have now (`NewRSNewReplicas` for blue-green): R, or
+ * previewReplicaCount while the preview is held small (§8 step 3).
+ */
+export function blueGreenNewReplicaCount(ctx: ReconcileContext): number {
+  const old = ctx.rollout.status ?? {};
+  const preview = previewReplicaCountOf(ctx.rollout);
+  if (preview === undefined) return ctx.replicas;
+  const activeRS = replicaSetByHash(allReplicaSets(ctx), old.blueGreen?.activeSelector);
+  if (!activeRS || rsName(activeRS) === rsName(ctx.newRS)) return ctx.replicas;
+  if (old.promoteFull) return ctx.replicas;
+  if ((rsHash(ctx.newRS) ?? ctx.newHash) !== (old.currentPodHash ?? '')) return preview;
+  const notPaused = !ctx.rollout.spec?.paused && (old.pauseConditions ?? []).length === 0;
+  if (notPaused && old.blueGreen?.scaleUpPreviewCheckPoint) return ctx.replicas;
+  return preview;
+}
+
+/** The new RS is at its target size and all of it is available (`ReadyForPause`). */
+function readyForPause(pass: BlueGreenPass): boolean {
+  const target = blueGreenNewReplicaCount(pass.ctx);
+  return rsReplicas(pass.ctx.newRS) === target && rsAvailable(pass.ctx.newRS) === target;
+}
+
+/** Spec, desired-replicas annotation and available pods all equal R (`IsSaturated`). */
+function isSaturated(pass: BlueGreenPass, rs: ReplicaSet | undefined): boolean {
+  if (!rs) return false;
+  const desiredRaw = rs.metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS];
+  if (desiredRaw === undefined || !/^[+-]?\d+$/.test(desiredRaw)) return false;
+  const r = pass.ctx.replicas;
+  return rsReplicas(rs) === r && Number(desiredRaw) === r && rsAvailable(rs) === r;
+}
+
+/** Fast-tracked updates skip the pause: rollback to an RS in its delay, promoteFull, first deploy, already active. */
+function isFastTracked(pass: BlueGreenPass): boolean {
+  if (pass.rollbackToScaleDownDelay) return true;
+  if (pass.ctx.rollout.status?.promoteFull) return true;
+  const active = serviceSelectedHash(findService(pass.ctx, pass.activeService));
+  if (active === undefined) return true;
+  return active === pass.newHash;
+}
+
+function completedPrePromotionAnalysis(pass: BlueGreenPass, currentPre: AnalysisRun | undefined = pass.currentPre): boolean {
+  if (!blueGreenOf(pass.ctx.rollout)?.prePromotionAnalysis) return true;
+  return currentPre?.status?.phase === 'Successful';
+}
+
+/**
+ * Whether the BlueGreenPause is over (`CompletedBlueGreenPause`): never in the reconcile that
+ * added a pause; always once scaleUpPreviewCheckPoint is set or when the controller does not
+ * pause; with auto-promotion after autoPromotionSeconds (strictly later); without it once a
+ * person removed the condition the controller set.
+ */
+function completedBlueGreenPause(pass: BlueGreenPass): boolean {
+  const { ctx } = pass;
+  const old = ctx.rollout.status ?? {};
+  // A pause added in this very reconcile is never complete yet.
+  if (ctx.pause.addReasons.length > 0) return false;
+  if (old.blueGreen?.scaleUpPreviewCheckPoint) return true;
+  if (!needsBlueGreenControllerPause(pass)) return true;
+  const cond = getPauseCondition(ctx.rollout, 'BlueGreenPause');
+  if (autoPromotionEnabledOf(ctx.rollout)) {
+    if (!cond) return false;
+    return ctx.now.getTime() > pauseExpiry(cond.startTime, autoPromotionSecondsOf(ctx.rollout));
+  }
+  return old.controllerPause === true && cond === undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Services
+
+function reconcilePreviewService(pass: BlueGreenPass): void {
+  if (!pass.previewService) return;
+  if (halted(pass)) return;
+  pointServiceAt(pass.ctx, pass.previewService, pass.newHash);
+}
+
+/** §8 step 7: the active Service moves to the new RS once it is saturated and the gates allow it. */
+function reconcileActiveService(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  const why = halted(pass);
+  if (why) {
+    waitFor(ctx, `switching the active Service: ${why}`);
+    return;
+  }
+  if (!readyForPause(pass) || !isSaturated(pass, ctx.newRS)) {
+    if (activeHashAsRead(pass) !== pass.newHash && !isAborted(ctx)) waitFor(ctx, `ReplicaSet ${rsName(ctx.newRS)} to be fully available`);
+    return;
+  }
+  let target = activeHashAsRead(pass);
+  if (isFastTracked(pass)) target = pass.newHash;
+  if (completedBlueGreenPause(pass) && completedPrePromotionAnalysis(pass)) target = pass.newHash;
+  if (isAborted(ctx)) target = ctx.rollout.status?.stableRS ?? '';
+  if (target === '') return;
+  pointServiceAt(ctx, pass.activeService, target);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ReplicaSets
+
+function reconcileReplicaSets(pass: BlueGreenPass): void {
+  removeDeadlinesFromNewAndStable(pass);
+  reconcileActiveReplicaSet(pass);
+  reconcileNewReplicaSet(pass);
+  reconcileOtherReplicaSets(pass);
+  cleanUpRevisionHistory(pass);
+}
+
+/** The new and stable RSs never keep a scale-down deadline (unless the abort delay runs on the new RS). */
+function removeDeadlinesFromNewAndStable(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  applyChanges(pass, removeScaleDownDeadlines(ctx.newRS, ctx.stableRS, shouldDelayScaleDownOnAbort(ctx)));
+}
+
+/** Writes scale-down.ts's changes through the context (which keeps its RS views in step). */
+function applyChanges(pass: BlueGreenPass, changes: readonly ReplicaSetChange[]): void {
+  const { ctx } = pass;
+  for (const change of changes) {
+    const rs = allReplicaSets(ctx).find((r) => rsName(r) === change.name);
+    if (!rs) continue;
+    if (change.replicas !== undefined) scaleReplicaSet(ctx, rs, change.replicas, change.annotations ?? {});
+    else if (change.annotations) annotateReplicaSet(ctx, rs, change.annotations);
+  }
+}
+
+/** The RS the active Service selects is kept at R (§8 step 3). */
+function reconcileActiveReplicaSet(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  const activeRS = replicaSetByHash(allReplicaSets(ctx), activeHashAsRead(pass));
+  if (!activeRS) return;
+  scaleReplicaSet(ctx, activeRS, ctx.replicas);
+}
+
+/** §8 step 3 and the abort scale-down delay of the preview RS. */
+function reconcileNewReplicaSet(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  const newRS = ctx.newRS;
+  if (!newRS) return;
+  let count = blueGreenNewReplicaCount(pass.ctx);
+  const delayOnAbort = shouldDelayScaleDownOnAbort(ctx);
+  if (delayOnAbort) {
+    const deadlineRaw = newRS.metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE];
+    const deadline = deadlineRaw === undefined ? NaN : Date.parse(deadlineRaw);
+    if (deadlineRaw !== undefined && !Number.isNaN(deadline)) {
+      if (deadline > ctx.now.getTime()) {
+        requeueAfter(ctx, Math.ceil((deadline - ctx.now.getTime()) / 1000));
+        waitFor(ctx, `the aborted preview ReplicaSet ${rsName(newRS)} to reach its scale-down deadline`);
+        return;
+      }
+      count = 0;
+    } else if (deadlineRaw === undefined) {
+      // The deadline starts once the stable is back at full strength; until then the preview stays.
+      const seconds = abortScaleDownDelayOf(ctx.rollout).seconds ?? 0;
+      if (rsAvailable(ctx.stableRS) === ctx.replicas) {
+        annotateReplicaSet(ctx, newRS, { [ANNOTATION_SCALE_DOWN_DEADLINE]: scaleDownDeadline(ctx.now, seconds) });
+        requeueAfter(ctx, seconds);
+      }
+      return;
+    }
+  }
+  // A full scale-down drops the deadline, except the abort deadline that says it is done.
+  const annotations: Record<string, string | null> =
+    count === 0 && !delayOnAbort ? { [ANNOTATION_SCALE_DOWN_DEADLINE]: null } : {};
+  scaleReplicaSet(ctx, newRS, count, annotations);
+}
+
+/**
+ * §8 step 10 and §9: RSs that are neither new nor stable are scaled down after their delay;
+ * not while an inconclusive analysis waits, nor while post-promotion analysis is pending
+ * without a scaleDownDelaySeconds (scale-down.ts applies those gates).
+ */
+function reconcileOtherReplicaSets(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  const result = scaleDownOldReplicaSets(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, ctx.now, {
+    services: ctx.services,
+    delayScaleDownOnAbort: shouldDelayScaleDownOnAbort(ctx),
+    postPromotionAnalysisPhase: pass.currentPost?.status?.phase,
+  });
+  applyChanges(pass, result.changes);
+  if (result.requeueAfterSeconds !== undefined) requeueAfter(ctx, Math.ceil(result.requeueAfterSeconds));
+  const waiting = ctx.otherRSs.filter((rs) => rsReplicas(rs) > 0);
+  if (waiting.length > 0) waitFor(ctx, `old ReplicaSets to scale down (${waiting.map((rs) => rsName(rs)).join(', ')})`);
+}
+
+/** Old RSs beyond revisionHistoryLimit that are fully scaled down go, with their AnalysisRuns. */
+function cleanUpRevisionHistory(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  const cleanup = revisionHistoryCleanup(ctx.rollout, ctx.otherRSs, ctx.analysisRuns, ctx.experiments);
+  for (const name of cleanup.replicaSets) emit(ctx, { kind: 'deleteReplicaSet', name });
+  for (const name of cleanup.analysisRuns) emit(ctx, { kind: 'deleteAnalysisRun', name });
+  for (const name of cleanup.experiments) emit(ctx, { kind: 'deleteExperiment', name });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pause (§8 step 5)
+
+function reconcileBlueGreenPause(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  if (isAborted(ctx)) return;
+  if (!readyForPause(pass)) return;
+  if (halted(pass)) return;
+  const old = ctx.rollout.status ?? {};
+  if (isFastTracked(pass) || old.blueGreen?.scaleUpPreviewCheckPoint || !needsBlueGreenControllerPause(pass)) {
+    removePauseCondition(ctx, 'BlueGreenPause');
+    return;
+  }
+  if (!completedPrePromotionAnalysis(pass)) {
+    waitFor(ctx, 'pre-promotion analysis to succeed');
+    return;
+  }
+  const cond = getPauseCondition(ctx.rollout, 'BlueGreenPause');
+  if (cond) {
+    if (completedBlueGreenPause(pass)) {
+      removePauseCondition(ctx, 'BlueGreenPause');
+    } else if (autoPromotionEnabledOf(ctx.rollout)) {
+      const seconds = autoPromotionSecondsOf(ctx.rollout);
+      requeueForPause(ctx, cond.startTime, seconds);
+      waitFor(ctx, `auto-promotion at ${rfc3339(new Date(pauseExpiry(cond.startTime, seconds)))}`);
+    } else {
+      waitFor(ctx, 'a promote (autoPromotionEnabled is false)');
+    }
+  } else if (!old.controllerPause) {
+    addPauseCondition(ctx, 'BlueGreenPause');
+   
+    if (autoPromotionEnabledOf(ctx.rollout)) {
+      requeueAfter(ctx, autoPromotionSecondsOf(ctx.rollout) + 1);
+      waitFor(ctx, `auto-promotion in ${autoPromotionSecondsOf(ctx.rollout)}s`);
+    } else {
+      waitFor(ctx, 'a promote (autoPromotionEnabled is false)');
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis (§8 steps 4 and 8)
+
+interface CurrentRuns {
+  pre: AnalysisRun | undefined;
+  post: AnalysisRun | undefined;
+}
+
+function reconcileAnalysisRuns(pass: BlueGreenPass): CurrentRuns {
+  const { ctx } = pass;
+  const old = ctx.rollout.status ?? {};
+  const current: CurrentRuns = { pre: pass.currentPre, post: pass.currentPost };
+  if (isAborted(ctx) || old.promoteFull || pass.rollbackToScaleDownDelay || !old.stableRS) {
+    // No analysis gates now: every run of this rollout still going is stopped.
+    for (const run of ownAnalysisRuns(pass)) terminateAnalysisRun(pass, run);
+    return current;
+  }
+  current.pre = reconcilePrePromotionAnalysisRun(pass);
+  setPauseOrAbort(pass, current.pre);
+  current.post = reconcilePostPromotionAnalysisRun(pass);
+  setPauseOrAbort(pass, current.post);
+  const currentNames = new Set([current.pre, current.post].map((r) => r?.metadata?.name).filter(Boolean));
+  for (const run of ownAnalysisRuns(pass)) {
+    if (!currentNames.has(run.metadata?.name)) terminateAnalysisRun(pass, run);
+  }
+  return current;
+}
+
+/** AnalysisRuns this Rollout controls (its owner reference names it). */
+function ownAnalysisRuns(pass: BlueGreenPass): AnalysisRun[] {
+  const name = pass.ctx.rollout.metadata?.name;
+  return pass.ctx.analysisRuns.filter((run) =>
+    (run.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'Rollout' && ref.name === name && ref.controller !== false),
+  );
+}
+
+function terminateAnalysisRun(pass: BlueGreenPass, run: AnalysisRun | undefined): void {
+  if (!run?.metadata?.name) return;
+  if (run.spec?.terminate || COMPLETED_ANALYSIS_PHASES.has(run.status?.phase ?? '')) return;
+  emit(pass.ctx, { kind: 'terminateAnalysisRun', name: run.metadata.name });
+}
+
+function setPauseOrAbort(pass: BlueGreenPass, run: AnalysisRun | undefined): void {
+  switch (run?.status?.phase) {
+    case 'Inconclusive':
+      addPauseCondition(pass.ctx, 'InconclusiveAnalysisRun');
+      break;
+    case 'Failed':
+    case 'Error':
+      addAbort(pass.ctx, run.status?.message ?? '');
+      break;
+  }
+}
+
+/**
+ * Argo's `needsNewAnalysisRun`: a run is created when there is none, again after a person
+ * resumed an inconclusive one, and again after a retry of an aborted update.
+ */
+function needsNewAnalysisRun(pass: BlueGreenPass, current: AnalysisRun | undefined): boolean {
+  if (!current) return true;
+  const old = pass.ctx.rollout.status ?? {};
+  if (old.controllerPause && !getPauseCondition(pass.ctx.rollout, 'BlueGreenPause')) {
+    return current.status?.phase === 'Inconclusive';
+  }
+  return old.abortedAt !== undefined;
+}
+
+/** Pre-promotion analysis waits for a saturated preview while the active Service still selects another RS. */
+function skipPrePromotionAnalysisRun(pass: BlueGreenPass): boolean {
+  const old = pass.ctx.rollout.status ?? {};
+  const active = old.blueGreen?.activeSelector ?? '';
+  if (old.stableRS === pass.newHash || active === '' || active === pass.newHash || pass.newHash === '') return true;
+  const preview = previewReplicaCountOf(pass.ctx.rollout);
+  if (preview !== undefined) return rsReplicas(pass.ctx.newRS) !== preview || rsAvailable(pass.ctx.newRS) !== preview;
+  return !isSaturated(pass, pass.ctx.newRS);
+}
+
+/** Post-promotion analysis runs once the active Service selects the saturated new RS and it is not stable yet. */
+function skipPostPromotionAnalysisRun(pass: BlueGreenPass): boolean {
+  const old = pass.ctx.rollout.status ?? {};
+  return (
+    old.stableRS === pass.newHash ||
+    (old.blueGreen?.activeSelector ?? '') !== pass.newHash ||
+    pass.newHash === '' ||
+    !isSaturated(pass, pass.ctx.newRS)
+  );
+}
+
+function reconcilePrePromotionAnalysisRun(pass: BlueGreenPass): AnalysisRun | undefined {
+  const analysis = blueGreenOf(pass.ctx.rollout)?.prePromotionAnalysis;
+  const current = pass.currentPre;
+  if (!analysis) {
+    terminateAnalysisRun(pass, current);
+    return undefined;
+  }
+  if (skipPrePromotionAnalysisRun(pass)) {
+    terminateAnalysisRun(pass, current);
+    return current;
+  }
+  if (getPauseCondition(pass.ctx.rollout, 'InconclusiveAnalysisRun')) return current;
+  if (needsNewAnalysisRun(pass, current)) return createAnalysisRun(pass, analysis, 'pre', ROLLOUT_TYPE_PRE_PROMOTION);
+  return current;
+}
+
+function reconcilePostPromotionAnalysisRun(pass: BlueGreenPass): AnalysisRun | undefined {
+  const analysis = blueGreenOf(pass.ctx.rollout)?.postPromotionAnalysis;
+  const current = pass.currentPost;
+  if (!analysis) {
+    terminateAnalysisRun(pass, current);
+    return undefined;
+  }
+  if (skipPostPromotionAnalysisRun(pass)) {
+    terminateAnalysisRun(pass, current);
+    return current;
+  }
+  if (getPauseCondition(pass.ctx.rollout, 'InconclusiveAnalysisRun')) return current;
+  if (needsNewAnalysisRun(pass, current)) return createAnalysisRun(pass, analysis, 'post', ROLLOUT_TYPE_POST_PROMOTION);
+  return current;
+}
+
+/**
+ * The AnalysisRun of a blue-green gate: named `<rollout>-<hash>-<revision>-<pre|post>` (with
+ * `.N` appended when that name is taken), labelled with the new RS's hash and the gate, owned
+ * by the Rollout. Templates are referenced, not resolved (the planner has no AnalysisTemplates);
+ * arguments taking a pod-template hash are resolved.
+ */
+function createAnalysisRun(pass: BlueGreenPass, analysis: RolloutAnalysis, infix: 'pre' | 'post', rolloutType: string): AnalysisRun {
+  const { ctx } = pass;
+  const rolloutName = ctx.rollout.metadata?.name ?? '';
+  const revision = String(revisionOf(ctx.newRS));
+  const base = `${rolloutName}-${pass.newHash}-${revision}-${infix}`;
+  const taken = new Set(ctx.analysisRuns.map((r) => r.metadata?.name));
+  let name = base;
+  for (let n = 1; taken.has(name); n++) name = `${base}.${n}`;
+  const stableHash = ctx.rollout.status?.stableRS ?? '';
+  const args = (analysis.args ?? []).map((arg) => {
+    const which = arg.valueFrom?.podTemplateHashValue;
+    if (which === 'Stable') return { name: arg.name, value: stableHash };
+    if (which === 'Latest') return { name: arg.name, value: pass.newHash };
+    return { ...arg };
+  });
+  const run: AnalysisRun = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AnalysisRun',
+    metadata: {
+      name,
+      ...(ctx.rollout.metadata?.namespace ? { namespace: ctx.rollout.metadata.namespace } : {}),
+      labels: { ...(analysis.analysisRunMetadata?.labels ?? {}), [LABEL_POD_TEMPLATE_HASH]: pass.newHash, [LABEL_ROLLOUT_TYPE]: rolloutType },
+      annotations: { ...(analysis.analysisRunMetadata?.annotations ?? {}), [ANNOTATION_REVISION]: revision },
+      ownerReferences: [rolloutOwnerReference(ctx.rollout)],
+    },
+    spec: {
+      templates: (analysis.templates ?? []).map((t) => ({ ...t })),
+      args,
+      ...(analysis.dryRun ? { dryRun: analysis.dryRun.map((d) => ({ ...d })) } : {}),
+      ...(analysis.measurementRetention ? { measurementRetention: analysis.measurementRetention.map((m) => ({ ...m })) } : {}),
+    },
+  };
+  emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
+ 
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ephemeral metadata (§16)
+
+function reconcileEphemeralMetadata(pass: BlueGreenPass): void {
+  const { ctx } = pass;
+  for (const updated of ephemeralMetadataUpdates(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs)) {
+    updateReplicaSet(ctx, updated);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Status (§8 step 9, §11)
+
+function runStatus(run: AnalysisRun | undefined): RolloutAnalysisRunStatus | undefined {
+  if (!run?.metadata?.name) return undefined;
+  const status: RolloutAnalysisRunStatus = { name: run.metadata.name, status: run.status?.phase ?? '' };
+  if (run.status?.message) status.message = run.status.message;
+  return status;
+}
+
+/** A rollback to an older RS within `rollbackWindow.revisions` (`isRollbackWithinWindow`). */
+function isRollbackWithinWindow(pass: BlueGreenPass): boolean {
+  const { ctx } = pass;
+  const newRS = ctx.newRS;
+  const stableRS = ctx.stableRS;
+  const windowSize = ctx.rollout.spec?.rollbackWindow?.revisions ?? 0;
+  if (!newRS || !stableRS || windowSize <= 0) return false;
+  const created = (rs: ReplicaSet): number => Date.parse(rs.metadata?.creationTimestamp ?? '');
+  const newAt = created(newRS);
+  const stableAt = created(stableRS);
+  if (!(newAt < stableAt)) return false;
+  let between = 0;
+  for (const rs of allReplicaSets(ctx)) {
+    const at = created(rs);
+    if (at < stableAt && newAt < at) between++;
+  }
+  return between < windowSize;
+}
+
+/** Why the new RS becomes the stable now (`shouldFullPromote` for blue-green); '' = not yet. */
+function fullPromotionReason(pass: BlueGreenPass, activeSelector: string, currentPost: AnalysisRun | undefined): string {
+  const { ctx } = pass;
+  if (!ctx.stableRS) return 'Initial deploy';
+  if (activeSelector === '') return 'Initial deploy';
+  if (activeSelector !== pass.newHash) return '';
+  if (ctx.rollout.status?.promoteFull) return 'Full promotion requested';
+  if (isRollbackWithinWindow(pass)) return 'Rollback within window';
+  if (isAborted(ctx)) return '';
+  if (blueGreenOf(ctx.rollout)?.postPromotionAnalysis) {
+    if (pass.rollbackToScaleDownDelay) return `Rollback to '${rsName(ctx.newRS)}' within scaleDownDelay`;
+    if (currentPost?.status?.phase !== 'Successful') return '';
+  }
+  return 'Completed blue-green update';
+}
+
+/**
+ * §8 step 6: set once pre-promotion analysis succeeded, the pause is over and exactly
+ * previewReplicaCount pods of the new RS are available; kept until promotion or a new template.
+ */
+function scaleUpPreviewCheckPoint(pass: BlueGreenPass, currentPre: AnalysisRun | undefined): boolean {
+  const preview = previewReplicaCountOf(pass.ctx.rollout);
+  if (preview === undefined) return false;
+  if (pass.ctx.rollout.status?.blueGreen?.scaleUpPreviewCheckPoint) return true;
+  if (!completedPrePromotionAnalysis(pass, currentPre) || !completedBlueGreenPause(pass)) return false;
+  return rsAvailable(pass.ctx.newRS) === preview;
+}
+
+function syncBlueGreenStatus(pass: BlueGreenPass, opts: { templateChanged: boolean; runs?: CurrentRuns }): void {
+  const { ctx } = pass;
+  const status = ctx.status;
+  const old = ctx.rollout.status ?? {};
+  if (old.promoteFull || isRollbackWithinWindow(pass)) {
+    clearPauseConditions(ctx);
+    removeAbort(ctx);
+  }
+  const previewSelector = pass.previewService ? (serviceSelectorAfter(ctx, pass.previewService)?.[LABEL_POD_TEMPLATE_HASH] ?? '') : '';
+  const activeSelector = serviceSelectorAfter(ctx, pass.activeService)?.[LABEL_POD_TEMPLATE_HASH] ?? '';
+  const runs = opts.runs ?? { pre: undefined, post: undefined };
+
+  const blueGreen: BlueGreenStatus = {};
+  if (previewSelector) blueGreen.previewSelector = previewSelector;
+  if (activeSelector) blueGreen.activeSelector = activeSelector;
+  const pre = runStatus(runs.pre);
+  const post = runStatus(runs.post);
+  if (pre) blueGreen.prePromotionAnalysisRunStatus = pre;
+  if (post) blueGreen.postPromotionAnalysisRunStatus = post;
+
+  const reason = fullPromotionReason(pass, activeSelector, runs.post);
+  if (reason) {
+    // Promotion: the new RS becomes the stable; pauses, abort, promoteFull and the checkpoint end.
+    clearPauseConditions(ctx);
+    removeAbort(ctx);
+    status.promoteFull = false;
+    if (status.stableRS !== pass.newHash) {
+      status.stableRS = pass.newHash;
+     
+    }
+  } else if (!opts.templateChanged && scaleUpPreviewCheckPoint(pass, runs.pre)) {
+    blueGreen.scaleUpPreviewCheckPoint = true;
+  }
+  if (status.promoteFull === false) delete status.promoteFull;
+  status.blueGreen = blueGreen;
+
+  if (activeSelector !== pass.newHash && !isAborted(ctx) && !opts.templateChanged) {
+    waitFor(ctx, 'the active Service to switch to the new ReplicaSet');
+  }
+}
