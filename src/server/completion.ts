@@ -1,0 +1,301 @@
+/**
+ * Completion of keys valid at the cursor (catalog children not yet present, with snippets for
+ * steps and strategies) and of values (booleans, enums, durations).
+ *
+ * Where the cursor is in the YAML structure is found by the parser, not by counting spaces:
+ * the word at the cursor is replaced by a placeholder key (or value) and the document is
+ * parsed again; the placeholder's path is the cursor's path. Half-typed YAML resolves the
+ * way the parser reads it.
+ */
+import { isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
+import {
+  CompletionItemKind,
+  InsertTextFormat,
+  MarkupKind,
+  type CompletionItem,
+  type CompletionList,
+  type Position,
+  type Range,
+} from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { fieldAt, parseFile, type FieldSpec } from '../schema';
+import { pieceAt, type FileParse } from './documents';
+
+const PLACEHOLDER = 'zzcursorzz';
+const EMPTY: CompletionList = { isIncomplete: false, items: [] };
+
+type Path = (string | number)[];
+interface Context {
+  on: 'key' | 'value';
+  /** key: the map the new key goes into; value: the field whose value is typed. */
+  path: Path;
+  /** Keys already in the map (key completion). */
+  present: Set<string>;
+  /** The placeholder had to be made a new list item ("- " is part of what we insert). */
+  newItem: boolean;
+  isRollout: boolean;
+  emptyDoc: boolean;
+}
+
+export function completionsAt(file: FileParse, doc: TextDocument, at: Position): CompletionList {
+  const offset = doc.offsetAt(at);
+  const placed = pieceAt(file, offset);
+  if (!placed) return EMPTY;
+  const text = placed.piece.text;
+  const local = offset - placed.start;
+  const lineStart = text.lastIndexOf('\n', local - 1) + 1;
+  const before = text.slice(lineStart, local);
+
+  const valueMatch = /^(\s*(?:-\s+)*)(?:"[^"]*"|'[^']*'|[^\s#'"][^#]*?):[ \t]+(["']?[^\s"']*)$/.exec(before);
+  const keyMatch = /^(\s*(?:-\s+)*)([\w$.-]*)$/.exec(before);
+  if (!valueMatch && !keyMatch) return EMPTY;
+  const typed = valueMatch ? valueMatch[2]! : keyMatch![2]!;
+  const replace: Range = { start: doc.positionAt(offset - typed.length), end: at };
+  const lineEnd = (() => {
+    const i = text.indexOf('\n', local);
+    return i < 0 ? text.length : i;
+  })();
+
+  const tryContext = (line: string, on: 'key' | 'value', newItem: boolean): Context | undefined => {
+    const probe = text.slice(0, lineStart) + line + text.slice(lineEnd);
+    return contextOf(probe, on, newItem);
+  };
+
+  if (valueMatch) {
+    const ctx = tryContext(before.slice(0, before.length - typed.length) + PLACEHOLDER, 'value', false);
+    if (!ctx || !ctx.isRollout) return EMPTY;
+    return { isIncomplete: false, items: valueItems(fieldAt(ctx.path), replace) };
+  }
+  const indent = keyMatch![1]!;
+  let ctx = tryContext(`${indent}${PLACEHOLDER}:`, 'key', false);
+  // Under a list, an undashed line is a new item: read it as one.
+  if (!ctx || (ctx.path.length > 0 && typeof ctx.path[ctx.path.length - 1] !== 'number' && fieldAt(ctx.path)?.type === 'list')) {
+    ctx = tryContext(`${indent}- ${PLACEHOLDER}:`, 'key', true) ?? ctx;
+  }
+  if (!ctx) return EMPTY;
+  if (ctx.emptyDoc) return { isIncomplete: false, items: [rolloutSkeleton(replace)] };
+  if (!ctx.isRollout) return EMPTY;
+  return { isIncomplete: false, items: keyItems(ctx, replace) };
+}
+
+/** Parses the probe text and finds the placeholder's path. */
+function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Context | undefined {
+  const parsed = parseFile(probe);
+  for (const pd of parsed.docs) {
+    const found = findPlaceholder(pd.doc.contents, []);
+    if (!found) continue;
+    const onlyPlaceholder = isMap(pd.doc.contents) && pd.doc.contents.items.length === 1 && found.path.length === 0;
+    const looksLikeRollout = pd.kind === 'Rollout' && (pd.apiVersion === undefined || pd.apiVersion.startsWith('argoproj.io/'));
+    return {
+      on,
+      path: on === 'key' ? found.path : [...found.path, found.key],
+      present: new Set(found.map ? keysOf(found.map).filter((k) => k !== PLACEHOLDER) : []),
+      newItem,
+      isRollout: pd.isRollout || looksLikeRollout,
+      emptyDoc: onlyPlaceholder && on === 'key',
+    };
+  }
+  return undefined;
+}
+
+interface Found {
+  path: Path;
+  key: string;
+  map?: YAMLMap;
+}
+
+function findPlaceholder(node: unknown, path: Path): Found | undefined {
+  if (isMap(node)) {
+    for (const pair of node.items as Pair[]) {
+      if (isScalar(pair.key) && pair.key.value === PLACEHOLDER) return { path, key: PLACEHOLDER, map: node };
+      if (isScalar(pair.value) && pair.value.value === PLACEHOLDER && isScalar(pair.key)) return { path, key: String(pair.key.value), map: node };
+      if (!isScalar(pair.key)) continue;
+      const inner = findPlaceholder(pair.value, [...path, String(pair.key.value)]);
+      if (inner) return inner;
+    }
+  } else if (isSeq(node)) {
+    for (let i = 0; i < node.items.length; i++) {
+      const inner = findPlaceholder(node.items[i], [...path, i]);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+function keysOf(map: YAMLMap): string[] {
+  return (map.items as Pair[]).flatMap((p) => (isScalar(p.key) ? [String(p.key.value)] : []));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+
+function keyItems(ctx: Context, replace: Range): CompletionItem[] {
+  const spec = fieldAt(ctx.path);
+  if (!spec?.children) return [];
+  const prefix = ctx.newItem ? '- ' : '';
+  const isStep = isCanaryStep(ctx.path);
+  const isStrategy = ctx.path.length === 2 && ctx.path[0] === 'spec' && ctx.path[1] === 'strategy';
+  if (isStrategy && (ctx.present.has('canary') || ctx.present.has('blueGreen'))) return []; // exactly one strategy
+  const items: CompletionItem[] = [];
+  let order = 0;
+  for (const child of Object.values(spec.children)) {
+    if (ctx.present.has(child.name)) continue;
+    const snippets = (isStep ? STEP_SNIPPETS[child.name] : isStrategy ? STRATEGY_SNIPPETS[child.name] : undefined) ?? [
+      { label: child.name, body: keySnippet(child) },
+    ];
+    for (const s of snippets) {
+      items.push({
+        label: s.label,
+        kind: isStep || isStrategy ? CompletionItemKind.Snippet : CompletionItemKind.Property,
+        detail: detailOf(child),
+        documentation: { kind: MarkupKind.Markdown, value: child.docs },
+        filterText: child.name,
+        sortText: String(order++).padStart(3, '0'),
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: { range: replace, newText: prefix + s.body },
+      });
+    }
+  }
+  return items;
+}
+
+function isCanaryStep(path: Path): boolean {
+  return path.length === 5 && path[0] === 'spec' && path[1] === 'strategy' && path[2] === 'canary' && path[3] === 'steps' && typeof path[4] === 'number';
+}
+
+function detailOf(spec: FieldSpec): string {
+  const dflt = spec.default !== undefined ? ` = ${JSON.stringify(spec.default)}` : spec.defaultNote ? ` (default: ${spec.defaultNote})` : '';
+  return `${spec.type === 'list' && spec.items ? `list of ${spec.items.type}` : spec.type}${dflt}${spec.required ? ' (required)' : ''}`;
+}
+
+/** `key: $0`, `key:\n  $0`, a choice for booleans and enums. */
+function keySnippet(spec: FieldSpec): string {
+  const name = escapeSnippet(spec.name);
+  if (spec.enum?.length) return `${name}: \${1|${spec.enum.map(escapeChoice).join(',')}|}`;
+  switch (spec.type) {
+    case 'bool':
+      return `${name}: \${1|${spec.default === true ? 'true,false' : 'false,true'}|}`;
+    case 'object':
+    case 'map':
+      return `${name}:\n  $0`;
+    case 'list':
+      return `${name}:\n  - $0`;
+    default:
+      return spec.default !== undefined && typeof spec.default !== 'object'
+        ? `${name}: \${1:${escapeSnippet(String(spec.default))}}`
+        : `${name}: $0`;
+  }
+}
+
+const STEP_SNIPPETS: Record<string, { label: string; body: string }[]> = {
+  setWeight: [{ label: 'setWeight', body: 'setWeight: ${1:20}' }],
+  pause: [
+    { label: 'pause (until promoted)', body: 'pause: {}' },
+    { label: 'pause (with duration)', body: 'pause:\n  duration: ${1:10m}' },
+  ],
+  setCanaryScale: [{ label: 'setCanaryScale', body: 'setCanaryScale:\n  ${1|weight,replicas|}: ${2:25}' }],
+  analysis: [{ label: 'analysis', body: 'analysis:\n  templates:\n    - templateName: ${1:success-rate}' }],
+  experiment: [
+    {
+      label: 'experiment',
+      body: 'experiment:\n  duration: ${1:10m}\n  templates:\n    - name: baseline\n      specRef: stable\n    - name: canary\n      specRef: canary',
+    },
+  ],
+  setHeaderRoute: [
+    {
+      label: 'setHeaderRoute',
+      body: 'setHeaderRoute:\n  name: ${1:header-route}\n  match:\n    - headerName: ${2:X-Canary}\n      headerValue:\n        exact: "${3:true}"',
+    },
+  ],
+  setMirrorRoute: [
+    {
+      label: 'setMirrorRoute',
+      body: 'setMirrorRoute:\n  name: ${1:mirror-route}\n  percentage: ${2:10}\n  match:\n    - method:\n        exact: ${3:GET}',
+    },
+  ],
+  plugin: [{ label: 'plugin', body: 'plugin:\n  name: ${1:example.com/plugin}\n  config: {}' }],
+};
+
+const STRATEGY_SNIPPETS: Record<string, { label: string; body: string }[]> = {
+  canary: [
+    {
+      label: 'canary',
+      body: 'canary:\n  steps:\n    - setWeight: ${1:20}\n    - pause: {}\n    - setWeight: ${2:50}\n    - pause:\n        duration: ${3:10m}',
+    },
+  ],
+  blueGreen: [
+    {
+      label: 'blueGreen',
+      body: 'blueGreen:\n  activeService: ${1:app-active}\n  previewService: ${2:app-preview}\n  autoPromotionEnabled: ${3|false,true|}',
+    },
+  ],
+};
+
+function rolloutSkeleton(replace: Range): CompletionItem {
+  return {
+    label: 'Rollout (canary)',
+    kind: CompletionItemKind.Snippet,
+    detail: 'argoproj.io/v1alpha1 Rollout',
+    documentation: 'A canary Rollout with a selector, pod template and steps.',
+    insertTextFormat: InsertTextFormat.Snippet,
+    textEdit: {
+      range: replace,
+      newText: [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: Rollout',
+        'metadata:',
+        '  name: ${1:app}',
+        'spec:',
+        '  replicas: ${2:5}',
+        '  selector:',
+        '    matchLabels:',
+        '      app: ${1:app}',
+        '  template:',
+        '    metadata:',
+        '      labels:',
+        '        app: ${1:app}',
+        '    spec:',
+        '      containers:',
+        '        - name: ${1:app}',
+        '          image: ${3:nginx:1.27}',
+        '  strategy:',
+        '    canary:',
+        '      steps:',
+        '        - setWeight: 20',
+        '        - pause: {}',
+        '',
+      ].join('\n'),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+const DURATIONS = ['30s', '1m', '5m', '10m', '1h'];
+
+function valueItems(spec: FieldSpec | undefined, replace: Range): CompletionItem[] {
+  if (!spec) return [];
+  const values: { label: string; detail?: string }[] = [];
+  if (spec.enum) values.push(...spec.enum.map((v) => ({ label: v })));
+  else if (spec.type === 'bool') values.push({ label: 'true' }, { label: 'false' });
+  else if (spec.type === 'duration') values.push(...DURATIONS.map((d) => ({ label: d, detail: 'duration' })), { label: '30', detail: 'seconds' });
+  else if (spec.type === 'int-or-percent') values.push({ label: '25%', detail: 'percent of replicas' }, { label: '1', detail: 'pods' }, { label: '0', detail: 'pods' });
+  const dflt = spec.default === undefined ? undefined : String(spec.default);
+  return values.map((v, i) => ({
+    label: v.label,
+    kind: CompletionItemKind.Value,
+    detail: v.label === dflt ? 'default' : v.detail,
+    preselect: v.label === dflt,
+    sortText: String(i).padStart(3, '0'),
+    textEdit: { range: replace, newText: v.label },
+  }));
+}
+
+function escapeSnippet(s: string): string {
+  return s.replace(/[$}\\]/g, '\\$&');
+}
+
+function escapeChoice(s: string): string {
+  return s.replace(/[$}\\,|]/g, '\\$&');
+}

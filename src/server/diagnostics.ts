@@ -1,0 +1,93 @@
+/**
+ * Validation of one file as LSP diagnostics. Findings are computed per piece (one YAML
+ * document) and remembered with the exact inputs they depend on: the piece's text and the
+ * definitions of the Services it mentions. An edit, or a Service changing elsewhere,
+ * therefore re-validates only the documents it can affect, and never serves a stale answer.
+ */
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { findingRange, validateFile, type Finding, type Severity, type WorkspaceService } from '../schema';
+import type { FileParse, Piece, PlacedPiece } from './documents';
+import type { ServiceIndex } from './service-index';
+
+export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
+
+/** What travels in Diagnostic.data, so a quick fix need not validate again. */
+export interface DiagnosticData {
+  path: (string | number)[];
+  docIndex: number;
+  target: Finding['target'];
+  finding?: unknown;
+}
+
+const severities: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
+
+export interface PieceValidator {
+  findings(piece: Piece): readonly Finding[];
+}
+
+export function createPieceValidator(index: ServiceIndex): PieceValidator {
+  const memo = new WeakMap<Piece, { key: string; findings: readonly Finding[] }>();
+  return {
+    findings(piece) {
+      if (!piece.hasRollout) return piece.parsed.syntaxErrors;
+      const relevant: WorkspaceService[] = [];
+      for (const name of piece.mentions) relevant.push(...index.servicesNamed(name));
+      const key = relevant.length === 0 ? '' : JSON.stringify(relevant);
+      const known = memo.get(piece);
+      if (known && known.key === key) return known.findings;
+      const findings = Object.freeze(withSyntaxErrors(piece, validateSafely(piece, relevant)));
+      memo.set(piece, { key, findings });
+      return findings;
+    },
+  };
+}
+
+function validateSafely(piece: Piece, services: readonly WorkspaceService[]): Finding[] {
+  try {
+    return validateFile(piece.parsed, { services: () => services, servicesNamed: (name) => services.filter((s) => s.name === name) });
+  } catch (e) {
+    // A bug in a rule must not take the server down with it: report it where the document starts.
+    const docIndex = piece.parsed.docs.find((d) => d.isRollout)?.index ?? 0;
+    const message = `internal error while validating this document: ${e instanceof Error ? e.message : String(e)}`;
+    return [{ code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
+  }
+}
+
+/** validateFile may or may not include the parse's syntax errors; report each once. */
+function withSyntaxErrors(piece: Piece, findings: Finding[]): Finding[] {
+  const syntax = piece.parsed.syntaxErrors;
+  if (syntax.length === 0) return findings;
+  const seen = new Set(findings.map(findingKey));
+  return [...syntax.filter((f) => !seen.has(findingKey(f))), ...findings];
+}
+
+const findingKey = (f: Finding) => `${f.code}|${f.docIndex}|${f.message}|${f.offsets?.join(',') ?? f.path.join('.')}`;
+
+/** Diagnostics of a file: none unless it holds a Rollout (other YAML is not ours to judge). */
+export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator): Diagnostic[] {
+  if (!file.hasRollout) return [];
+  const out: Diagnostic[] = [];
+  for (const placed of file.pieces) {
+    for (const f of validator.findings(placed.piece)) out.push(toDiagnostic(f, placed, doc));
+  }
+  return out;
+}
+
+export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument): Diagnostic {
+  const [start, end] = findingRange(placed.piece.parsed, f);
+  const data: DiagnosticData = { path: f.path, docIndex: f.docIndex + placed.docBase, target: f.target };
+  if (f.data !== undefined) data.finding = f.data;
+  return {
+    range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + Math.max(start, end)) },
+    severity: severities[f.severity] ?? DiagnosticSeverity.Error,
+    source: DIAGNOSTIC_SOURCE,
+    code: f.code,
+    message: f.message,
+    data,
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The parse of each open document, once per (URI, version). A file is cut into one piece per
+ * YAML document (split-documents.ts) and each piece is parsed on its own, so an edit in one
+ * document of a 200-document file re-parses that document only: pieces whose text did not
+ * change are taken over from the previous version. Parses are immutable; closing a document
+ * drops its entry.
+ */
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseFile, servicesInFile, type ParsedFile, type ParsedDoc, type WorkspaceService } from '../schema';
+import { splitDocuments } from './split-documents';
+import { fileKey } from './uri';
+
+/** One YAML document's text (rarely several, see split-documents.ts), parsed with offsets local to it. */
+export interface Piece {
+  readonly text: string;
+  readonly parsed: ParsedFile;
+  readonly hasRollout: boolean;
+  /** Services defined here; docIndex local to the piece. */
+  readonly services: readonly WorkspaceService[];
+  /**
+   * Every string value of the Rollouts' specs outside the pod template. A Service reference is
+   * one of them, so these are the only Service names validation of this piece can depend on.
+   */
+  readonly mentions: readonly string[];
+}
+
+export interface PlacedPiece {
+  /** Offset of the piece in the file. */
+  readonly start: number;
+  /** File-wide index of the piece's first document. */
+  readonly docBase: number;
+  readonly piece: Piece;
+}
+
+export interface FileParse {
+  readonly uri: string;
+  readonly version: number;
+  readonly pieces: readonly PlacedPiece[];
+  readonly docCount: number;
+  readonly hasRollout: boolean;
+}
+
+/** A document of the file with where its piece sits. */
+export interface LocatedDoc {
+  readonly placed: PlacedPiece;
+  readonly doc: ParsedDoc;
+  /** File-wide document index. */
+  readonly docIndex: number;
+}
+
+export interface ParseCache {
+  get(doc: TextDocument): FileParse;
+  drop(uri: string): void;
+}
+
+export function createParseCache(): ParseCache {
+  const entries = new Map<string, { file: FileParse; byText: Map<string, Piece> }>();
+  return {
+    get(doc) {
+      const known = entries.get(doc.uri);
+      if (known && known.file.version === doc.version) return known.file;
+      const byText = new Map<string, Piece>();
+      const file = parseText(doc.uri, doc.version, doc.getText(), (text) => known?.byText.get(text) ?? byText.get(text), byText);
+      entries.set(doc.uri, { file, byText });
+      return file;
+    },
+    drop(uri) {
+      entries.delete(uri);
+    },
+  };
+}
+
+/** Parses a whole text (no reuse): for files read from disk. */
+export function parseWhole(uri: string, text: string): FileParse {
+  return parseText(uri, 0, text, () => undefined, new Map());
+}
+
+function parseText(
+  uri: string,
+  version: number,
+  text: string,
+  reuse: (text: string) => Piece | undefined,
+  keep: Map<string, Piece>,
+): FileParse {
+  const pieces: PlacedPiece[] = [];
+  let docBase = 0;
+  let hasRollout = false;
+  for (const { start, text: pieceText } of splitDocuments(text)) {
+    const piece = reuse(pieceText) ?? parsePiece(uri, pieceText);
+    keep.set(pieceText, piece);
+    pieces.push({ start, docBase, piece });
+    docBase += piece.parsed.docs.length;
+    hasRollout ||= piece.hasRollout;
+  }
+  return { uri, version, pieces, docCount: docBase, hasRollout };
+}
+
+function parsePiece(uri: string, text: string): Piece {
+  const parsed = parseFile(text);
+  const hasRollout = parsed.docs.some((d) => d.isRollout);
+  const mentions = new Set<string>();
+  for (const d of parsed.docs) if (d.isRollout) collectMentions(d, mentions);
+  return Object.freeze({
+    text,
+    parsed,
+    hasRollout,
+    services: Object.freeze(servicesInFile(fileKey(uri), parsed)),
+    mentions: Object.freeze([...mentions].sort()),
+  });
+}
+
+function collectMentions(pd: ParsedDoc, into: Set<string>): void {
+  const root = pd.doc.contents;
+  if (!isMap(root)) return;
+  const spec = root.items.find((p) => isScalar(p.key) && p.key.value === 'spec')?.value;
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 50 || !node) return;
+    if (isScalar(node)) {
+      if (typeof node.value === 'string') into.add(node.value);
+    } else if (isMap(node)) {
+      for (const pair of node.items) {
+        if (depth === 0 && isScalar(pair.key) && pair.key.value === 'template') continue;
+        walk(pair.value, depth + 1);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item, depth + 1);
+    }
+  };
+  walk(spec as Node | undefined, 0);
+}
+
+/** The piece holding a file offset (pieces are in text order). */
+export function pieceAt(file: FileParse, offset: number): PlacedPiece | undefined {
+  const pieces = file.pieces;
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pieces[mid]!.start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return pieces[lo];
+}
+
+/** The document with a file-wide index. */
+export function docByIndex(file: FileParse, docIndex: number): LocatedDoc | undefined {
+  for (const placed of file.pieces) {
+    const local = docIndex - placed.docBase;
+    if (local >= 0 && local < placed.piece.parsed.docs.length) {
+      return { placed, doc: placed.piece.parsed.docs[local]!, docIndex };
+    }
+  }
+  return undefined;
+}
+
+/** Every document of the file, in order. */
+export function* allDocs(file: FileParse): Iterable<LocatedDoc> {
+  for (const placed of file.pieces) {
+    for (const doc of placed.piece.parsed.docs) yield { placed, doc, docIndex: placed.docBase + doc.index };
+  }
+}
+
+/** The Services defined in the file, with file-wide document indices. */
+export function servicesOf(file: FileParse): WorkspaceService[] {
+  return file.pieces.flatMap((p) =>
+    p.piece.services.map((s) => (p.docBase === 0 ? s : { ...s, docIndex: s.docIndex + p.docBase })),
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * Hover: the catalog entry of the field under the cursor (docs, type, default, the value in
+ * effect here) and, on a canary step, what the planner says that step does for this manifest.
+ */
+import { isMap, isScalar, isSeq } from 'yaml';
+import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { fieldAt, findingRange, pathAt, type FieldSpec, type ParsedDoc } from '../schema';
+import { pieceAt, type FileParse } from './documents';
+import { stepPreview } from './step-preview';
+
+export function hoverAt(file: FileParse, doc: TextDocument, at: Position): Hover | null {
+  const offset = doc.offsetAt(at);
+  const placed = pieceAt(file, offset);
+  if (!placed) return null;
+  const local = offset - placed.start;
+  const where = pathAt(placed.piece.parsed, local);
+  if (!where || where.path.length === 0) return null;
+  const pd = placed.piece.parsed.docs[where.docIndex];
+  if (!pd?.isRollout) return null;
+  const path = where.path;
+  const spec = fieldAt(path);
+  if (!spec) return null;
+
+  const sections: string[] = [describeField(spec, path)];
+  const effect = valueInEffect(pd, path, spec);
+  if (effect) sections.push(effect);
+  const step = canaryStepIndex(path);
+  if (step !== undefined) {
+    const preview = stepPreview(pd.doc.toJS({ maxAliasCount: 1000 }) as unknown, step);
+    if (preview) sections.push(preview);
+  }
+  if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');
+  if (spec.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
+
+  const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: where.on, docIndex: where.docIndex });
+  return {
+    contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n') },
+    range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) },
+  };
+}
+
+/** `spec.strategy.canary.steps[2]…` -> 2. */
+export function canaryStepIndex(path: readonly (string | number)[]): number | undefined {
+  const i = path.indexOf('steps');
+  if (i === 3 && path[0] === 'spec' && path[1] === 'strategy' && path[2] === 'canary' && typeof path[4] === 'number') return path[4];
+  return undefined;
+}
+
+function describeField(spec: FieldSpec, path: readonly (string | number)[]): string {
+  const title = typeof path[path.length - 1] === 'number' ? `${String(path[path.length - 2])}[${String(path[path.length - 1])}]` : spec.name;
+  const facts = [`\`${typeLabel(spec)}\``];
+  if (spec.required) facts.push('required');
+  const dflt = defaultLabel(spec);
+  if (dflt) facts.push(`default ${dflt}`);
+  if (spec.enum) facts.push(`one of ${spec.enum.map((e) => `\`${e}\``).join(', ')}`);
+  if (spec.min !== undefined || spec.max !== undefined) facts.push(`range ${spec.min ?? '…'}..${spec.max ?? '…'}`);
+  return `**${title}** · ${facts.join(' · ')}\n\n${spec.docs}`;
+}
+
+function typeLabel(spec: FieldSpec): string {
+  if (spec.type === 'list' && spec.items) return `list of ${spec.items.type}`;
+  return spec.type;
+}
+
+function defaultLabel(spec: FieldSpec): string | undefined {
+  if (spec.default !== undefined) {
+    const note = spec.defaultNote && spec.defaultNote !== String(spec.default) ? ` (${spec.defaultNote})` : '';
+    return `\`${JSON.stringify(spec.default)}\`${note}`;
+  }
+  if (spec.defaultNote) return spec.defaultNote;
+  return undefined;
+}
+
+/** "Value here": the value written, or the default when it is left empty; for objects, the defaults of their unset fields. */
+function valueInEffect(pd: ParsedDoc, path: readonly (string | number)[], spec: FieldSpec): string | undefined {
+  const node = pd.doc.getIn(path, true);
+  if (isScalar(node) && node.value !== null) return `Value here: \`${String(node.value)}\``;
+  if (node === undefined || node === null || (isScalar(node) && node.value === null)) {
+    const dflt = defaultLabel(spec);
+    return dflt ? `Not set here, so in effect: ${dflt}` : undefined;
+  }
+  if (isMap(node) && spec.children) {
+    const present = new Set(node.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')));
+    const unset = Object.values(spec.children).filter((c) => !present.has(c.name) && (c.default !== undefined || c.defaultNote));
+    if (unset.length === 0) return undefined;
+    return 'Not set here, so in effect:\n' + unset.map((c) => `- \`${c.name}\`: ${defaultLabel(c)}`).join('\n');
+  }
+  if (isSeq(node)) return `${node.items.length} item${node.items.length === 1 ? '' : 's'}`;
+  return undefined;
+}

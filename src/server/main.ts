@@ -1,0 +1,173 @@
+/**
+ * src/server/main.ts: the language server process. A switchboard: one line per LSP method into
+ * the language service (service.ts), plus the workspace bookkeeping that needs I/O (the scan
+ * for Services, file events). Start: `node dist/server.js --stdio` or `--node-ipc`.
+ */
+import {
+  createConnection,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  CodeActionKind,
+  type Connection,
+  type InitializeParams,
+  type TextDocumentIdentifier,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createLanguageService } from './service';
+import { createServiceIndex } from './service-index';
+import { createValidationQueue } from './validation-queue';
+import { DEFAULT_SCAN_LIMITS, isYamlFile, scanFolders, servicesInPath } from './workspace-scan';
+import { fileKey } from './uri';
+import type { ServerOptions } from './protocol';
+
+const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
+if (!process.argv.some((a) => TRANSPORTS.some((t) => a.startsWith(t)))) {
+  process.stderr.write('usage: node dist/server.js --stdio | --node-ipc | --socket=PORT | --pipe=NAME\n');
+  process.exit(2);
+}
+
+const connection: Connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const workspace = createServiceIndex();
+const service = createLanguageService({ workspace });
+const log = (what: string, e: unknown) => connection.console.error(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+
+let options: ServerOptions = {};
+let folders: string[] = [];
+let watchFilesDynamically = false;
+
+/** What was last published per document, so a re-validation that changes nothing sends nothing. */
+const published = new Map<string, { version: number; json: string }>();
+const newQueue = (delayMs: number) =>
+  createValidationQueue({ delayMs, run: (uri) => validateOpen(uri), onError: (e) => log('validation failed', e) });
+let queue = newQueue(0);
+let folderEvents = false;
+
+/** Validates an open document at its current version and re-queues the documents that depend on its Services. */
+function validateOpen(uri: string): void {
+  const doc = documents.get(uri);
+  if (!doc) return;
+  const changed = service.indexServices(doc);
+  const diagnostics = service.validate(doc);
+  const json = JSON.stringify(diagnostics);
+  const last = published.get(uri);
+  if (!last || last.version !== doc.version || last.json !== json) {
+    published.set(uri, { version: doc.version, json });
+    void connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
+  }
+  if (changed.size > 0) scheduleDependents(changed, uri);
+}
+
+/** Queues every open document whose Rollouts mention one of these Service names. */
+function scheduleDependents(names: ReadonlySet<string>, except?: string): void {
+  for (const doc of documents.all()) {
+    if (doc.uri === except) continue;
+    const mentioned = service.mentionedServices(doc);
+    for (const n of names) {
+      if (mentioned.has(n)) {
+        queue.schedule(doc.uri);
+        break;
+      }
+    }
+  }
+}
+
+const isOpen = (path: string) => documents.all().some((d) => fileKey(d.uri) === path);
+
+async function reindexFromDisk(path: string): Promise<void> {
+  if (isOpen(path)) return; // an open document's text wins over the disk
+  const services = await servicesInPath(path);
+  if (isOpen(path)) return;
+  scheduleDependents(workspace.setFile(path, services));
+}
+
+async function scan(roots: readonly string[]): Promise<void> {
+  if (options.scanWorkspace === false || roots.length === 0) return;
+  const limits = { ...DEFAULT_SCAN_LIMITS, maxFiles: options.maxScannedFiles ?? DEFAULT_SCAN_LIMITS.maxFiles };
+  const changed = new Set<string>();
+  const result = await scanFolders(roots, (path, services) => {
+    if (!isOpen(path)) for (const n of workspace.setFile(path, services)) changed.add(n);
+  }, limits);
+  if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
+  scheduleDependents(changed);
+}
+
+// Lifecycle
+connection.onInitialize((params: InitializeParams) => {
+  options = (params.initializationOptions ?? {}) as ServerOptions;
+  folders = (params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: '' }] : []))
+    .filter((f) => f.uri.startsWith('file:'))
+    .map((f) => fileKey(f.uri));
+  watchFilesDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+  folderEvents = params.capabilities.workspace?.workspaceFolders === true;
+  queue = newQueue(Math.max(0, Number(options.validationDelayMs ?? 0)) || 0);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      hoverProvider: true,
+      completionProvider: { triggerCharacters: [' ', ':'] },
+      documentSymbolProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      codeLensProvider: { resolveProvider: false },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'argo-rollouts-language-server' },
+  };
+});
+connection.onInitialized(() => {
+  if (watchFilesDynamically) {
+    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
+  }
+  // Validation waits for the scan so first diagnostics already know the workspace's Services; a slow scan stops waiting after 2 s.
+  const scanned = scan(folders).catch((e) => log('workspace scan failed', e));
+  queue.hold(Promise.race([scanned, new Promise((r) => setTimeout(r, 2000).unref())]));
+  if (folderEvents) connection.workspace.onDidChangeWorkspaceFolders((e) => {
+    const added = e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileKey(f.uri));
+    folders = [...folders.filter((f) => !e.removed.some((r) => fileKey(r.uri) === f)), ...added];
+    void scan(added).catch((err) => log('workspace scan failed', err));
+  });
+});
+
+// Documents
+documents.onDidChangeContent((e) => queue.schedule(e.document.uri));
+documents.onDidClose((e) => {
+  service.forget(e.document.uri);
+  published.delete(e.document.uri);
+  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  const path = fileKey(e.document.uri);
+  // The closed text may never have been saved: what counts now is the disk.
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) void reindexFromDisk(path).catch((err) => log('re-reading a closed file failed', err));
+  else scheduleDependents(workspace.removeFile(path));
+});
+connection.onDidChangeWatchedFiles((p) => {
+  for (const change of p.changes) {
+    const path = fileKey(change.uri);
+    if (!isYamlFile(path) || isOpen(path)) continue;
+    if (change.type === FileChangeType.Deleted) scheduleDependents(workspace.removeFile(path));
+    else void reindexFromDisk(path).catch((e) => log('re-reading a changed file failed', e));
+  }
+});
+
+// Language features: one line each.
+const withDocument = <T>(id: TextDocumentIdentifier, none: T, f: (doc: TextDocument) => T): T => {
+  const doc = documents.get(id.uri);
+  if (!doc) return none;
+  try {
+    return f(doc);
+  } catch (e) {
+    log(`request on ${id.uri} failed`, e);
+    return none;
+  }
+};
+connection.onHover((p) => withDocument(p.textDocument, null, (doc) => service.hover(doc, p.position)));
+connection.onCompletion((p) => withDocument(p.textDocument, null, (doc) => service.complete(doc, p.position)));
+connection.onDocumentSymbol((p) => withDocument(p.textDocument, [], (doc) => service.symbols(doc)));
+connection.onCodeAction((p) => withDocument(p.textDocument, [], (doc) => service.codeActions(doc, p.range, p.context.diagnostics)));
+connection.onCodeLens((p) => withDocument(p.textDocument, [], (doc) => service.codeLenses(doc)));
+
+process.on('uncaughtException', (e) => log('uncaught exception', e));
+documents.listen(connection);
+connection.listen();

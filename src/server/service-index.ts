@@ -1,0 +1,69 @@
+/**
+ * The Services of the workspace, by file: files on disk from the initial scan and file events,
+ * open documents from their current text (an open document's text wins over the disk).
+ * Updating a file answers which Service names changed, so only the Rollouts that mention one
+ * of them are validated again.
+ */
+import type { WorkspaceIndex, WorkspaceService } from '../schema';
+
+export interface ServiceIndex extends WorkspaceIndex {
+  /** Services with this name, in any file and namespace. */
+  servicesNamed(name: string): readonly WorkspaceService[];
+  /** Replaces a file's Services; returns the names whose definitions changed. */
+  setFile(file: string, services: readonly WorkspaceService[]): Set<string>;
+  removeFile(file: string): Set<string>;
+  hasFile(file: string): boolean;
+}
+
+export function createServiceIndex(): ServiceIndex {
+  const byFile = new Map<string, readonly WorkspaceService[]>();
+  let byName: Map<string, WorkspaceService[]> | undefined;
+  let all: WorkspaceService[] | undefined;
+
+  const changedNames = (before: readonly WorkspaceService[], after: readonly WorkspaceService[]): Set<string> => {
+    const sig = (list: readonly WorkspaceService[]) => {
+      const m = new Map<string, string>();
+      for (const s of list) m.set(s.name, (m.get(s.name) ?? '') + JSON.stringify(s));
+      return m;
+    };
+    const a = sig(before);
+    const b = sig(after);
+    const changed = new Set<string>();
+    for (const [name, s] of a) if (b.get(name) !== s) changed.add(name);
+    for (const [name, s] of b) if (a.get(name) !== s) changed.add(name);
+    return changed;
+  };
+  const update = (file: string, next: readonly WorkspaceService[] | undefined): Set<string> => {
+    const changed = changedNames(byFile.get(file) ?? [], next ?? []);
+    if (next && next.length > 0) byFile.set(file, next);
+    else byFile.delete(file);
+    if (changed.size > 0) {
+      byName = undefined;
+      all = undefined;
+    }
+    return changed;
+  };
+
+  return {
+    services() {
+      all ??= [...byFile.values()].flat();
+      return all;
+    },
+    servicesNamed(name) {
+      if (!byName) {
+        byName = new Map();
+        for (const list of byFile.values()) {
+          for (const s of list) {
+            const same = byName.get(s.name);
+            if (same) same.push(s);
+            else byName.set(s.name, [s]);
+          }
+        }
+      }
+      return byName.get(name) ?? [];
+    },
+    setFile: (file, services) => update(file, services),
+    removeFile: (file) => update(file, undefined),
+    hasFile: (file) => byFile.has(file),
+  };
+}

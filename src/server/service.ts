@@ -1,0 +1,66 @@
+/**
+ * The Rollout language service: a plain object over TextDocuments. No Connection, no editor:
+ * everything it needs is passed in, so the server, the CLI and tests call the same code.
+ */
+import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, Position, Range } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { createParseCache, servicesOf, type FileParse, type ParseCache } from './documents';
+import { createPieceValidator, fileDiagnostics } from './diagnostics';
+import { createServiceIndex, type ServiceIndex } from './service-index';
+import { documentSymbols } from './symbols';
+import { quickFixes } from './code-actions';
+import { hoverAt } from './hover';
+import { completionsAt } from './completion';
+import { simulateLenses } from './code-lens';
+import { fileKey } from './uri';
+
+export interface RolloutLanguageService {
+  validate(doc: TextDocument): Diagnostic[];
+  hover(doc: TextDocument, at: Position): Hover | null;
+  complete(doc: TextDocument, at: Position): CompletionList;
+  symbols(doc: TextDocument): DocumentSymbol[];
+  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
+  codeLenses(doc: TextDocument): CodeLens[];
+  /** The parse of the document's current version (cached by URI and version). */
+  parse(doc: TextDocument): FileParse;
+  /** Puts an open document's Services into the workspace index; returns the names that changed. */
+  indexServices(doc: TextDocument): Set<string>;
+  /** Service names the document's Rollouts mention (their diagnostics depend on these). */
+  mentionedServices(doc: TextDocument): ReadonlySet<string>;
+  /** Drops what is cached for a closed document. */
+  forget(uri: string): void;
+}
+
+export interface ServiceDeps {
+  workspace?: ServiceIndex;
+  parses?: ParseCache;
+}
+
+export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageService {
+  const workspace = deps.workspace ?? createServiceIndex();
+  const parses = deps.parses ?? createParseCache();
+  const validator = createPieceValidator(workspace);
+  const mentions = new WeakMap<FileParse, ReadonlySet<string>>();
+
+  const service: RolloutLanguageService = {
+    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator),
+    hover: (doc, at) => hoverAt(parses.get(doc), doc, at),
+    complete: (doc, at) => completionsAt(parses.get(doc), doc, at),
+    symbols: (doc) => documentSymbols(parses.get(doc), doc),
+    codeActions: (doc, range) => quickFixes(doc, range, service.validate(doc)),
+    codeLenses: (doc) => simulateLenses(parses.get(doc), doc),
+    parse: (doc) => parses.get(doc),
+    indexServices: (doc) => workspace.setFile(fileKey(doc.uri), servicesOf(parses.get(doc))),
+    mentionedServices(doc) {
+      const file = parses.get(doc);
+      let names = mentions.get(file);
+      if (!names) {
+        names = new Set(file.pieces.flatMap((p) => p.piece.mentions));
+        mentions.set(file, names);
+      }
+      return names;
+    },
+    forget: (uri) => parses.drop(uri),
+  };
+  return service;
+}

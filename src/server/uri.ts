@@ -1,0 +1,16 @@
+/** The one key a file has in the workspace index, whether it came from the disk scan or an open document. */
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** A file URI becomes its file system path (so differently encoded URIs of one file agree); other URIs stay. */
+export function fileKey(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
+}
+
+export function pathToUri(path: string): string {
+  return pathToFileURL(path).href;
+}

@@ -1,0 +1,64 @@
+/**
+ * The start-up scan for Services: every *.yaml / *.yml file under the workspace folders,
+ * bounded in file count, file size and depth, skipping dependency and VCS folders and symlinks.
+ * Only files that mention `kind: Service` are parsed.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { WorkspaceService } from '../schema';
+import { parseWhole, servicesOf } from './documents';
+
+export interface ScanLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxDepth: number;
+}
+
+export const DEFAULT_SCAN_LIMITS: ScanLimits = { maxFiles: 5000, maxFileBytes: 2_000_000, maxDepth: 20 };
+
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
+export const isYamlFile = (name: string) => /\.ya?ml$/i.test(name);
+
+/** Calls `found` for each YAML file (by path) with the Services it defines (possibly none). */
+export async function scanFolders(
+  folders: readonly string[],
+  found: (path: string, services: WorkspaceService[]) => void,
+  limits: ScanLimits = DEFAULT_SCAN_LIMITS,
+): Promise<{ files: number; truncated: boolean }> {
+  let files = 0;
+  const queue: { dir: string; depth: number }[] = folders.map((dir) => ({ dir, depth: 0 }));
+  while (queue.length > 0) {
+    const { dir, depth } = queue.shift()!;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable folders are skipped, as an editor's file search does
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!SKIPPED_DIRS.has(e.name) && depth < limits.maxDepth) queue.push({ dir: path, depth: depth + 1 });
+      } else if (e.isFile() && isYamlFile(e.name)) {
+        if (files >= limits.maxFiles) return { files, truncated: true };
+        files++;
+        found(path, await servicesInPath(path, limits.maxFileBytes));
+      }
+    }
+  }
+  return { files, truncated: false };
+}
+
+/** The Services a file on disk defines; none when it cannot be read or is too large. */
+export async function servicesInPath(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<WorkspaceService[]> {
+  let text: string;
+  try {
+    const bytes = await readFile(path);
+    if (bytes.length > maxFileBytes) return [];
+    text = bytes.toString('utf8');
+  } catch {
+    return [];
+  }
+  if (!/kind:\s*["']?Service\b/.test(text)) return [];
+  return servicesOf(parseWhole(path, text));
+}

@@ -1,0 +1,206 @@
+// The language server driven through a real LSP client connection over stdio.
+import { strict as assert } from 'node:assert';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CompletionItem, DocumentSymbol, TextEdit } from 'vscode-languageserver';
+import { LspSession, caret } from './lsp-session';
+import { canaryRollout, multiDoc, positionOf, service } from './fixtures';
+
+const uri = (name: string) => `file:///virtual/${name}.yaml`;
+const hoverText = (h: { contents: unknown } | null) => (h ? (h.contents as { value: string }).value : '');
+const labels = (items: CompletionItem[] | undefined) => (items ?? []).map((i) => i.label);
+const applyEdits = (text: string, edits: TextEdit[]) => TextDocument.applyEdits(TextDocument.create('x', 'yaml', 1, text), edits);
+
+describe('language server over stdio', () => {
+  let lsp: LspSession;
+  before(async () => {
+    lsp = await LspSession.start();
+  });
+  after(async () => {
+    if (lsp) assert.equal(await lsp.stop(), 0, 'exit code after shutdown and exit');
+  });
+
+  describe('diagnostics', () => {
+    it('reports a misspelled key on the key, with source, code and a suggestion', async () => {
+      const text = canaryRollout({ steps: ['setWeigth: 20', 'pause: {}'] });
+      lsp.open(uri('misspelled'), text);
+      const ds = await lsp.diagnosticsFor(uri('misspelled'));
+      const d = ds.find((x) => x.code === 'unknown-field');
+      assert.ok(d, JSON.stringify(ds));
+      assert.equal(d!.source, 'argo-rollouts');
+      assert.equal(d!.code, 'unknown-field');
+      assert.equal(d!.severity, 1);
+      assert.deepEqual(d!.range.start, positionOf(text, 'setWeigth'));
+      assert.deepEqual(d!.range.end, positionOf(text, 'setWeigth', 'setWeigth'.length));
+    });
+
+    it('reports a bad duration on the value', async () => {
+      const text = canaryRollout({ steps: ['pause: {duration: 5 minutes}'] });
+      lsp.open(uri('duration'), text);
+      const ds = await lsp.diagnosticsFor(uri('duration'));
+      assert.equal(ds.length, 1, JSON.stringify(ds));
+      assert.equal(ds[0]!.code, 'bad-duration');
+      assert.deepEqual(ds[0]!.range.start, positionOf(text, '5 minutes'));
+    });
+
+    it('reports YAML syntax errors in a file with a Rollout', async () => {
+      const text = canaryRollout() + 'extra: [unclosed\n';
+      lsp.open(uri('syntax'), text);
+      const ds = await lsp.diagnosticsFor(uri('syntax'));
+      assert.ok(ds.some((d) => d.code === 'yaml-syntax' && d.severity === 1), JSON.stringify(ds));
+    });
+
+    it('leaves YAML without a Rollout alone', async () => {
+      lsp.open(uri('other'), service('web', { app: 'web' }) + 'bogus: [\n');
+      assert.deepEqual(await lsp.diagnosticsFor(uri('other')), []);
+    });
+
+    it('validates each Rollout of a multi-document file at its own range', async () => {
+      const text = multiDoc(canaryRollout({ name: 'a' }), service('x', { app: 'a' }), canaryRollout({ name: 'b', steps: ['setWeigth: 5'] }));
+      lsp.open(uri('multi'), text);
+      const ds = await lsp.diagnosticsFor(uri('multi'));
+      assert.deepEqual(new Set(ds.map((d) => (d.data as { docIndex: number }).docIndex)), new Set([2]), JSON.stringify(ds));
+      const misspelled = ds.find((d) => d.code === 'unknown-field');
+      assert.deepEqual(misspelled?.range.start, positionOf(text, 'setWeigth'));
+    });
+
+    it('re-validates after an incremental edit and publishes for the new version', async () => {
+      const text = canaryRollout({ steps: ['setWeigth: 20'] });
+      lsp.open(uri('edit'), text);
+      assert.ok((await lsp.diagnosticsFor(uri('edit'))).some((d) => d.code === 'unknown-field'));
+      const at = positionOf(text, 'setWeigth', 7);
+      const v = lsp.change(uri('edit'), [{ range: { start: at, end: { line: at.line, character: at.character + 2 } }, text: 'ht' }]);
+      assert.deepEqual(await lsp.diagnosticsFor(uri('edit'), v), []);
+      assert.equal(lsp.lastDiagnostics(uri('edit'))!.version, v);
+    });
+
+    it('drops diagnostics when the document closes', async () => {
+      lsp.open(uri('closing'), canaryRollout({ steps: ['setWeigth: 20'] }));
+      assert.notEqual((await lsp.diagnosticsFor(uri('closing'))).length, 0);
+      lsp.close(uri('closing'));
+      await lsp.diagnosticsMatching(uri('closing'), (d) => d.length === 0, 'empty diagnostics after close');
+    });
+  });
+
+  describe('hover', () => {
+    it('shows docs, type, default and the value in effect for a field', async () => {
+      const text = canaryRollout({ replicas: 7 });
+      lsp.open(uri('hover'), text);
+      const h = hoverText(await lsp.hover(uri('hover'), positionOf(text, 'replicas', 2)));
+      assert.match(h, /\*\*replicas\*\*/);
+      assert.match(h, /`int`/);
+      assert.match(h, /default `1`/);
+      assert.match(h, /Value here: `7`/);
+      assert.match(h, /https:\/\/argoproj\.github\.io\//);
+    });
+
+    it('lists the defaults in effect for fields left out of an object', async () => {
+      const text = canaryRollout();
+      lsp.open(uri('hover-defaults'), text);
+      const h = hoverText(await lsp.hover(uri('hover-defaults'), positionOf(text, 'canary:', 1)));
+      assert.match(h, /Not set here, so in effect:/);
+      assert.match(h, /`maxSurge`: `"25%"`|`maxSurge`: `25%`|`maxSurge`/);
+    });
+
+    it('answers null outside Rollouts', async () => {
+      const text = multiDoc(service('web', { app: 'web' }), canaryRollout());
+      lsp.open(uri('hover-none'), text);
+      assert.equal(await lsp.hover(uri('hover-none'), positionOf(text, 'selector', 2)), null);
+      assert.notEqual(await lsp.hover(uri('hover-none'), positionOf(text, 'replicas', 2)), null);
+    });
+  });
+
+  describe('completion', () => {
+    it('offers the keys of the object at the cursor that are not there yet', async () => {
+      const { text, position } = caret(canaryRollout().replace('    canary:\n', '    canary:\n      max|\n'));
+      lsp.open(uri('complete-keys'), text);
+      const items = (await lsp.completion(uri('complete-keys'), position))!.items;
+      const names = labels(items);
+      assert.ok(names.includes('maxSurge') && names.includes('maxUnavailable') && names.includes('trafficRouting'), names.join());
+      assert.ok(!names.includes('steps'), 'steps is already present');
+      const surge = items.find((i) => i.label === 'maxSurge')!;
+      assert.deepEqual((surge.textEdit as TextEdit).range, { start: { line: position.line, character: 6 }, end: position });
+    });
+
+    it('offers step snippets in a new list item', async () => {
+      const { text, position } = caret(canaryRollout({ steps: ['setWeight: 20'] }) + '        - |\n');
+      lsp.open(uri('complete-steps'), text);
+      const items = (await lsp.completion(uri('complete-steps'), position))!.items;
+      const names = labels(items);
+      for (const n of ['setWeight', 'pause (until promoted)', 'pause (with duration)', 'analysis', 'setCanaryScale', 'experiment']) {
+        assert.ok(names.includes(n), `${n} missing from ${names.join()}`);
+      }
+      const pause = items.find((i) => i.label === 'pause (with duration)')!;
+      assert.equal((pause.textEdit as TextEdit).newText, 'pause:\n  duration: ${1:10m}');
+      assert.equal(pause.insertTextFormat, 2);
+    });
+
+    it('offers both strategies as snippets where none is chosen', async () => {
+      const rollout = canaryRollout();
+      const { text, position } = caret(rollout.slice(0, rollout.indexOf('  strategy:')) + '  strategy:\n    |\n');
+      lsp.open(uri('complete-strategy'), text);
+      const items = (await lsp.completion(uri('complete-strategy'), position))!.items;
+      assert.deepEqual(labels(items).sort(), ['blueGreen', 'canary']);
+      assert.match((items.find((i) => i.label === 'canary')!.textEdit as TextEdit).newText, /steps:\n {4}- setWeight/);
+    });
+
+    it('offers values: booleans, enums and durations', async () => {
+      const bool = caret(canaryRollout().replace('  replicas: 4\n', '  replicas: 4\n  paused: |\n'));
+      lsp.open(uri('complete-bool'), bool.text);
+      assert.deepEqual(labels((await lsp.completion(uri('complete-bool'), bool.position))!.items).sort(), ['false', 'true']);
+
+      const dur = caret(canaryRollout({ steps: ['pause:\n            duration: |'] }));
+      lsp.open(uri('complete-duration'), dur.text);
+      assert.ok(labels((await lsp.completion(uri('complete-duration'), dur.position))!.items).includes('10m'));
+    });
+
+    it('offers a Rollout skeleton in an empty document', async () => {
+      const { text, position } = caret('|');
+      lsp.open(uri('complete-empty'), text);
+      const items = (await lsp.completion(uri('complete-empty'), position))!.items;
+      assert.deepEqual(labels(items), ['Rollout (canary)']);
+    });
+  });
+
+  describe('symbols, code actions, code lenses', () => {
+    it('outlines a Rollout down to its named steps', async () => {
+      const text = canaryRollout({ name: 'shop' });
+      lsp.open(uri('symbols'), text);
+      const [rollout] = await lsp.symbols(uri('symbols'));
+      assert.equal(rollout!.name, 'Rollout shop');
+      const child = (s: DocumentSymbol | undefined, name: string) => s?.children?.find((c) => c.name === name);
+      const steps = child(child(child(child(rollout, 'spec'), 'strategy'), 'canary'), 'steps');
+      assert.deepEqual(steps?.children?.map((s) => s.name), ['step 0: setWeight 20', 'step 1: pause (until promoted)', 'step 2: setWeight 50', 'step 3: pause 30s']);
+    });
+
+    it('quick-fixes a misspelled key, and the fix validates clean', async () => {
+      const text = canaryRollout({ steps: ['setWeigth: 20'] });
+      lsp.open(uri('fix'), text);
+      const ds = await lsp.diagnosticsFor(uri('fix'));
+      const misspelled = ds.find((d) => d.code === 'unknown-field')!;
+      const [action] = await lsp.codeActions(uri('fix'), misspelled.range, [misspelled]);
+      assert.equal(action!.title, "Change 'setWeigth' to 'setWeight'");
+      assert.equal(action!.kind, 'quickfix');
+      const fixed = applyEdits(text, action!.edit!.changes![uri('fix')]!);
+      const v = lsp.change(uri('fix'), fixed);
+      assert.deepEqual(await lsp.diagnosticsFor(uri('fix'), v), []);
+    });
+
+    it('puts "Simulate rollout" on each Rollout with its document index', async () => {
+      const text = multiDoc(service('s', { app: 'a' }), canaryRollout({ name: 'a' }), canaryRollout({ name: 'b' }));
+      lsp.open(uri('lens'), text);
+      const lenses = await lsp.codeLenses(uri('lens'));
+      assert.deepEqual(
+        lenses.map((l) => [l.command?.title, l.command?.command, l.command?.arguments]),
+        [1, 2].map((docIndex) => ['Simulate rollout', 'rollouts.simulate', [{ uri: uri('lens'), docIndex }]]),
+      );
+      const rolloutLines = text.split('\n').flatMap((line, i) => (line === 'apiVersion: argoproj.io/v1alpha1' ? [i] : []));
+      assert.deepEqual(lenses.map((l) => l.range.start.line), rolloutLines);
+    });
+  });
+
+  it('answers requests on documents it does not know with empty results', async () => {
+    assert.equal(await lsp.hover(uri('never-opened'), { line: 0, character: 0 }), null);
+    assert.deepEqual(await lsp.symbols(uri('never-opened')), []);
+  });
+});
+
