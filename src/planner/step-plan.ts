@@ -1,0 +1,125 @@
+/**
+ * What each canary step means in pods and traffic, before anything is applied: the hover on a
+ * step and the webview's preview. Computed by driving the real replica and weight functions
+ * through a plain update (stable fully available, new pods ready at once, nothing aborted), so
+ * the preview can never disagree with what the controller would do.
+ */
+import { canaryReplicaCounts, currentSetWeight } from './canary-replicas';
+import { canaryStepsOf, hasTrafficRouting, replicasOf } from './defaults';
+import { pauseDurationSeconds } from './duration';
+import { resolveSurgeUnavailable } from './int-or-percent';
+import { desiredTrafficWeight, stableHasCapacityForWeight, trafficWeightStatus } from './traffic-weights';
+import type { CanaryStep, ReplicaSet, Rollout, TrafficWeights } from './types';
+import { LABEL_POD_TEMPLATE_HASH } from './types';
+
+export type PlannedStepKind =
+  | 'setWeight'
+  | 'setCanaryScale'
+  | 'pause'
+  | 'analysis'
+  | 'experiment'
+  | 'setHeaderRoute'
+  | 'setMirrorRoute'
+  | 'plugin'
+  | 'unknown';
+
+export interface PlannedStep {
+  index: number;
+  kind: PlannedStepKind;
+  /** Canary weight once the step is reached: the router weight with trafficRouting, else the setWeight in force. */
+  weight: number;
+  canaryReplicas: number;
+  stableReplicas: number;
+  /** For a pause step: its length; `seconds` absent = until promoted; `invalid` = a duration that does not parse. */
+  pause?: { seconds?: number; invalid?: boolean };
+}
+
+export function stepKind(step: CanaryStep): PlannedStepKind {
+  if (step.setWeight != null) return 'setWeight';
+  if (step.setCanaryScale != null) return 'setCanaryScale';
+  if (step.pause != null) return 'pause';
+  if (step.analysis != null) return 'analysis';
+  if (step.experiment != null) return 'experiment';
+  if (step.setHeaderRoute != null) return 'setHeaderRoute';
+  if (step.setMirrorRoute != null) return 'setMirrorRoute';
+  if (step.plugin != null) return 'plugin';
+  return 'unknown';
+}
+
+const PLAN_STABLE_HASH = 'planned-stable';
+const PLAN_CANARY_HASH = 'planned-canary';
+
+/** A ReplicaSet whose pods are all created and available (the preview assumes instant readiness). */
+function readyReplicaSet(hash: string, replicas: number): ReplicaSet {
+  return {
+    metadata: { name: hash, labels: { [LABEL_POD_TEMPLATE_HASH]: hash } },
+    spec: { replicas },
+    status: { replicas, readyReplicas: replicas, availableReplicas: replicas },
+  };
+}
+
+/**
+ * For each canary step, the weight and replica counts that hold once the step is reached in a
+ * plain update from a fully available stable. Empty for a rollout without canary steps.
+ */
+export function plannedSteps(rollout: Rollout): PlannedStep[] {
+  const steps = canaryStepsOf(rollout);
+  if (steps.length === 0) return [];
+  const replicas = replicasOf(rollout);
+  const routed = hasTrafficRouting(rollout);
+  // Enough reconciles for the slowest progression (one pod per reconcile each way), plus slack.
+  const maxReconciles = 4 * (replicas + resolveSurgeUnavailable(rollout).maxSurge) + 20;
+
+  let newRS = readyReplicaSet(PLAN_CANARY_HASH, 0);
+  let stableRS = readyReplicaSet(PLAN_STABLE_HASH, replicas);
+  let weights: TrafficWeights | undefined = routed ? trafficWeightStatus(rollout, 0, PLAN_CANARY_HASH, PLAN_STABLE_HASH) : undefined;
+
+  const plan: PlannedStep[] = [];
+  steps.forEach((step, index) => {
+    const at: Rollout = {
+      ...rollout,
+      status: {
+        stableRS: PLAN_STABLE_HASH,
+        currentPodHash: PLAN_CANARY_HASH,
+        currentStepIndex: index,
+        ...(weights ? { canary: { weights } } : {}),
+      },
+    };
+    // One change per reconcile, the stable first, as the controller scales them.
+    for (let i = 0; i < maxReconciles; i++) {
+      at.status = { ...at.status, ...(weights ? { canary: { weights } } : {}) };
+      const counts = canaryReplicaCounts(at, newRS, stableRS, [], weights ?? null);
+      let changed = false;
+      if (counts.stable !== stableRS.spec!.replicas) {
+        stableRS = readyReplicaSet(PLAN_STABLE_HASH, counts.stable);
+        changed = true;
+      } else if (counts.canary !== newRS.spec!.replicas) {
+        newRS = readyReplicaSet(PLAN_CANARY_HASH, counts.canary);
+        changed = true;
+      }
+      if (routed) {
+        const weight = desiredTrafficWeight(at, newRS, stableRS, []);
+        if (weight !== weights!.canary.weight && stableHasCapacityForWeight(at, stableRS, weight)) {
+          weights = trafficWeightStatus(rollout, weight, PLAN_CANARY_HASH, PLAN_STABLE_HASH);
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+    const planned: PlannedStep = {
+      index,
+      kind: stepKind(step),
+      weight: weights ? weights.canary.weight : currentSetWeight(at),
+      canaryReplicas: newRS.spec!.replicas!,
+      stableReplicas: stableRS.spec!.replicas!,
+    };
+    if (step.pause != null) {
+      const seconds = pauseDurationSeconds(step.pause);
+      if (seconds === undefined) planned.pause = {};
+      else if (seconds < 0) planned.pause = { invalid: true };
+      else planned.pause = { seconds };
+    }
+    plan.push(planned);
+  });
+  return plan;
+}
