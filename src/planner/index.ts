@@ -18,5 +18,4 @@ export * from './replicasets';
 export * from './canary-replicas';
 export * from './scale-down';
 export * from './traffic-weights';
-export * from './actions';
 export * from './step-plan';
