@@ -129,7 +129,10 @@ export class Api {
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.managedFields;
-    if (t.subresources.includes('status')) obj.status = initialStatus(t);
+    if (t.subresources.includes('status')) {
+      if (t.builtIn) obj.status = initialStatus(t);
+      else delete obj.status; // a custom resource's status is written only through /status
+    }
     applyDefaults(t, obj, () => this.allocateClusterIP());
     validate(t, obj);
     if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(obj);

@@ -16,7 +16,10 @@ export const systemClock: Clock = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
-/** A clock that moves only when told to; timers due by then run in order. For tests. */
+/**
+ * A clock that moves only when told to; `advance` runs the timers due by then, in order, and a
+ * timer set for a time already reached runs on the next turn of the event loop. For tests.
+ */
 export interface ManualClock extends Clock {
   advance(ms: number): void;
 }
@@ -29,7 +32,17 @@ export function createManualClock(startMs = Date.UTC(2026, 0, 1)): ManualClock {
     now: () => now,
     setTimeout(fn, ms) {
       const id = nextId++;
-      timers.set(id, { at: now + Math.max(0, ms), fn });
+      const timer = { at: now + Math.max(0, ms), fn };
+      timers.set(id, timer);
+      // Already due (a zero delay, or a deadline the clock has passed): runs on the next turn.
+      if (timer.at <= now) {
+        setImmediate(() => {
+          if (timers.get(id) === timer) {
+            timers.delete(id);
+            fn();
+          }
+        });
+      }
       return id;
     },
     clearTimeout(h) {

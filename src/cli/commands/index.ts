@@ -1,4 +1,5 @@
 /** The table of `rollouts` subcommands: one import and one entry per command file. */
 import type { Command } from '../command';
+import { clusterCommand } from './cluster';
 
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [clusterCommand];

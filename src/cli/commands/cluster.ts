@@ -1,0 +1,109 @@
+/** `rollouts cluster`: runs the embedded local cluster until SIGINT or SIGTERM. */
+import type { Command, CommandIO } from '../command';
+import { UsageError } from '../command';
+import { startLocalCluster } from '../../localcluster';
+
+const usage = `Usage: rollouts cluster [--port N] [--data-dir DIR] [--demo] [--pod-ready-seconds S] [--fail-image REGEX]
+
+Starts a Kubernetes-API-compatible server on 127.0.0.1 with a workload simulator
+(ReplicaSets make Pods; Pods become ready S seconds after they start), writes a
+kubeconfig for it, prints "server: URL" and "kubeconfig: PATH", and runs until
+interrupted (SIGINT or SIGTERM).
+
+Options:
+  --port N               port to listen on (default 0: a free port)
+  --data-dir DIR         keep state in DIR across restarts (default: in memory)
+  --demo                 seed the "rollouts-demo" namespace with Services and a
+                         canary and a blue-green Rollout
+  --pod-ready-seconds S  seconds from a Pod's start to ready (default 2)
+  --fail-image REGEX     Pods whose image matches never become ready
+                         (default ":(bad|fail)[^/]*$", e.g. rollouts-demo:bad-red)
+`;
+
+interface ClusterArgs {
+  port: number;
+  dataDir?: string;
+  demo: boolean;
+  podReadySeconds: number;
+  failImage?: string;
+}
+
+export function parseClusterArgs(args: string[]): ClusterArgs {
+  const out: ClusterArgs = { port: 0, demo: false, podReadySeconds: 2 };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? args[++i];
+      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--port': {
+        const v = value();
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${v}"`);
+        out.port = n;
+        break;
+      }
+      case '--data-dir':
+        out.dataDir = value();
+        break;
+      case '--demo':
+        out.demo = true;
+        break;
+      case '--pod-ready-seconds': {
+        const v = value();
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < 0) throw new UsageError(`--pod-ready-seconds must be a number of seconds, 0 or more, got "${v}"`);
+        out.podReadySeconds = n;
+        break;
+      }
+      case '--fail-image': {
+        const v = value();
+        try {
+          new RegExp(v);
+        } catch (e) {
+          throw new UsageError(`--fail-image is not a valid regular expression: ${(e as Error).message}`);
+        }
+        out.failImage = v;
+        break;
+      }
+      default:
+        throw new UsageError(`unknown option "${arg}"`);
+    }
+  }
+  return out;
+}
+
+export const clusterCommand: Command = {
+  name: 'cluster',
+  summary: 'Run a local Kubernetes-API-compatible cluster with simulated workloads',
+  usage,
+  async run(args: string[], io: CommandIO): Promise<number> {
+    const opts = parseClusterArgs(args);
+    const cluster = await startLocalCluster({
+      host: '127.0.0.1',
+      port: opts.port,
+      dataDir: opts.dataDir,
+      demo: opts.demo,
+      podReadyAfterMs: opts.podReadySeconds * 1000,
+      failImagePattern: opts.failImage,
+      onError: (m) => io.err(`cluster: ${m}`),
+    });
+    io.out(`server: ${cluster.url}`);
+    io.out(`kubeconfig: ${cluster.kubeconfigPath}`);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      const stop = (s: NodeJS.Signals) => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve(s);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    io.err(`received ${signal}, shutting down`);
+    await cluster.close();
+    return 0;
+  },
+};

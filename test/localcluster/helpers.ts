@@ -1,0 +1,129 @@
+// Shared setup for the local cluster suites: a cluster on 127.0.0.1:0, a client-node KubeConfig
+// pointed at it, raw HTTP for malformed requests, and waiting on watch events with a deadline.
+import * as k8s from '@kubernetes/client-node';
+import { request } from 'node:http';
+import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/localcluster';
+
+export interface Harness {
+  cluster: LocalCluster;
+  kc: k8s.KubeConfig;
+  core: k8s.CoreV1Api;
+  apps: k8s.AppsV1Api;
+  custom: k8s.CustomObjectsApi;
+}
+
+export async function startHarness(options: LocalClusterOptions = {}): Promise<Harness> {
+  const cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0, ...options });
+  const kc = kubeConfigFor(cluster.url);
+  return {
+    cluster,
+    kc,
+    core: kc.makeApiClient(k8s.CoreV1Api),
+    apps: kc.makeApiClient(k8s.AppsV1Api),
+    custom: kc.makeApiClient(k8s.CustomObjectsApi),
+  };
+}
+
+export function kubeConfigFor(url: string): k8s.KubeConfig {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'local', server: url, skipTLSVerify: true }],
+    users: [{ name: 'local' }],
+    contexts: [{ name: 'local', cluster: 'local', user: 'local', namespace: 'default' }],
+    currentContext: 'local',
+  });
+  return kc;
+}
+
+/** The Status body of a failed client-node call. */
+export async function statusOf(call: Promise<unknown>): Promise<{ code: number; reason: string; message: string }> {
+  try {
+    await call;
+  } catch (e) {
+    const err = e as { code?: number; body?: unknown };
+    const body = typeof err.body === 'string' ? JSON.parse(err.body) : err.body;
+    return { code: err.code ?? body?.code, reason: body?.reason, message: body?.message };
+  }
+  throw new Error('expected the call to fail');
+}
+
+export interface RawResponse {
+  status: number;
+  body: any;
+  text: string;
+}
+
+export function raw(url: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed, text });
+      });
+    });
+    req.on('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+export interface WatchEvent {
+  type: string;
+  object: any;
+}
+
+/**
+ * Watches `path` and resolves with the first event that satisfies `predicate`, or rejects after
+ * `within` ms naming what it was waiting for and the events it saw.
+ */
+export function awaitEvent(
+  kc: k8s.KubeConfig,
+  path: string,
+  predicate: (e: WatchEvent) => boolean,
+  what: string,
+  opts: { within?: number; query?: Record<string, unknown> } = {},
+): Promise<WatchEvent> {
+  const within = opts.within ?? 5000;
+  return new Promise((resolve, reject) => {
+    const seen: string[] = [];
+    let controller: AbortController | undefined;
+    let done = false;
+    const finish = (err?: Error, e?: WatchEvent) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      controller?.abort();
+      if (err) reject(err);
+      else resolve(e!);
+    };
+    const timer = setTimeout(() => finish(new Error(`timed out after ${within} ms waiting for ${what}; saw: ${seen.slice(-10).join(', ') || 'nothing'}`)), within);
+    new k8s.Watch(kc)
+      .watch(
+        path,
+        opts.query ?? {},
+        (type, object) => {
+          seen.push(`${type} ${object?.metadata?.name}`);
+          const e = { type, object };
+          if (predicate(e)) finish(undefined, e);
+        },
+        (err) => {
+          if (!done && err && (err as Error).name !== 'AbortError') finish(err as Error);
+        },
+      )
+      .then((c) => {
+        controller = c;
+        if (done) c.abort();
+      }, (err) => finish(err as Error));
+  });
+}
+
+export const isReady = (pod: any): boolean => (pod?.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
