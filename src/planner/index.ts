@@ -19,3 +19,4 @@ export * from './canary-replicas';
 export * from './scale-down';
 export * from './traffic-weights';
 export * from './step-plan';
+export * from './actions';

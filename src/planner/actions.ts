@@ -1,0 +1,294 @@
+/**
+ * User actions (semantics §7): exactly the patches `kubectl argo rollouts` sends, so they work
+ * with the real Argo controller too, and a clear refusal where an action makes no sense in the
+ * rollout's state. `applyRolloutPatch` applies them the way the API server would, for the simulator.
+ */
+import { kubeTime } from './conditions';
+import { canonicalJson } from './hash';
+import { podTemplateEqualIgnoreHash, revisionOf } from './replicasets';
+import type { Container, PodTemplateSpec, ReplicaSet, Rollout } from './types';
+import { LABEL_POD_TEMPLATE_HASH } from './types';
+
+/** One request: a JSON merge patch or JSON patch on the Rollout or its status subresource, or a full update. */
+export interface RolloutPatch {
+  subresource?: 'status';
+  type: 'merge' | 'json' | 'update';
+  body: unknown;
+}
+
+export type ActionResult = { ok: true; patches: RolloutPatch[] } | { ok: false; reason: string };
+
+export interface PromoteOptions {
+  /** `--full`: skip remaining steps, pauses and analysis. */
+  full?: boolean;
+  /** Deprecated `--skip-current-step`. */
+  skipCurrentStep?: boolean;
+  /** Deprecated `--skip-all-steps`. */
+  skipAllSteps?: boolean;
+}
+
+const refuse = (reason: string): ActionResult => ({ ok: false, reason });
+const ok = (patches: RolloutPatch[]): ActionResult => ({ ok: true, patches });
+const specPatch = (spec: Record<string, unknown>): RolloutPatch => ({ type: 'merge', body: { spec } });
+const statusPatch = (status: Record<string, unknown>): RolloutPatch => ({ subresource: 'status', type: 'merge', body: { status } });
+
+function nameOf(rollout: Rollout): string {
+  return rollout.metadata?.name ? `rollout "${rollout.metadata.name}"` : 'the rollout';
+}
+
+function isFullyPromoted(rollout: Rollout): boolean {
+  return (rollout.status?.currentPodHash ?? '') === (rollout.status?.stableRS ?? '');
+}
+
+/** The next step index: current (absent = 0) + 1, not past the number of steps. */
+function nextStepIndex(rollout: Rollout): number {
+  const steps = rollout.spec?.strategy?.canary?.steps?.length ?? 0;
+  const index = rollout.status?.currentStepIndex ?? 0;
+  return index < steps ? index + 1 : index;
+}
+
+/** promote (`promote.go` getPatches), with refusals where it would do nothing. */
+export function promoteAction(rollout: Rollout, opts: PromoteOptions = {}): ActionResult {
+  const canary = rollout.spec?.strategy?.canary;
+  const stepCount = canary?.steps?.length ?? 0;
+  const status = rollout.status ?? {};
+  const paused = rollout.spec?.paused === true;
+  const flags = [opts.full, opts.skipCurrentStep, opts.skipAllSteps].filter(Boolean).length;
+  if (flags > 1) return refuse('choose one of --full, --skip-current-step and --skip-all-steps');
+
+  if (opts.skipCurrentStep || opts.skipAllSteps) {
+    const flag = opts.skipCurrentStep ? '--skip-current-step' : '--skip-all-steps';
+    if (!canary) return refuse(`${flag} applies only to canary rollouts; ${nameOf(rollout)} is blue-green`);
+    if (stepCount === 0) return refuse(`${flag} needs canary steps; ${nameOf(rollout)} has none`);
+    const index = opts.skipCurrentStep ? nextStepIndex(rollout) : stepCount;
+    if ((status.currentStepIndex ?? 0) >= stepCount) return refuse(`${nameOf(rollout)} has already completed all ${stepCount} steps`);
+    return ok([statusPatch({ currentStepIndex: index })]);
+  }
+
+  const patches: RolloutPatch[] = [];
+  if (paused) patches.push(specPatch({ paused: false }));
+
+  if (opts.full) {
+    if (!isFullyPromoted(rollout)) patches.push(statusPatch({ promoteFull: true }));
+    if (patches.length === 0) return refuse(`${nameOf(rollout)} is already fully promoted`);
+    return ok(patches);
+  }
+
+  const pauseConditions = status.pauseConditions ?? [];
+  if (canary && status.canary?.currentStepAnalysisRunStatus?.status === 'Inconclusive' && pauseConditions.length > 0 && status.controllerPause) {
+    patches.push(statusPatch({ pauseConditions: null, controllerPause: false, currentStepIndex: nextStepIndex(rollout) }));
+  } else if (pauseConditions.length > 0) {
+    patches.push(statusPatch({ pauseConditions: null }));
+  } else if (canary && stepCount > 0) {
+    if ((status.currentStepIndex ?? 0) >= stepCount && !paused) {
+      return refuse(`${nameOf(rollout)} has completed all ${stepCount} steps; nothing to promote`);
+    }
+    patches.push(statusPatch({ pauseConditions: null, currentStepIndex: nextStepIndex(rollout) }));
+  }
+  if (patches.length === 0) {
+    return refuse(`${nameOf(rollout)} is not paused${canary ? ' and has no steps' : ''}; nothing to promote (use full promotion to skip analysis)`);
+  }
+  return ok(patches);
+}
+
+/** abort: status `{abort: true}`. Refused when already aborted or fully promoted (the controller drops that abort). */
+export function abortAction(rollout: Rollout): ActionResult {
+  if (rollout.status?.abort === true) return refuse(`${nameOf(rollout)} is already aborted`);
+  if (isFullyPromoted(rollout)) return refuse(`${nameOf(rollout)} is fully promoted; there is no update to abort`);
+  return ok([statusPatch({ abort: true })]);
+}
+
+/** retry: status `{abort: false}`; only for an aborted rollout. */
+export function retryAction(rollout: Rollout): ActionResult {
+  if (rollout.status?.abort !== true) return refuse(`${nameOf(rollout)} is not aborted; only an aborted rollout can be retried`);
+  return ok([statusPatch({ abort: false })]);
+}
+
+/** pause: main resource `{spec: {paused: true}}`. */
+export function pauseAction(rollout: Rollout): ActionResult {
+  if (rollout.spec?.paused === true) return refuse(`${nameOf(rollout)} is already paused`);
+  return ok([specPatch({ paused: true })]);
+}
+
+/** resume: main resource `{spec: {paused: false}}` (the unpause half of promote; pause steps need promote). */
+export function resumeAction(rollout: Rollout): ActionResult {
+  if (rollout.spec?.paused !== true) {
+    const held = (rollout.status?.pauseConditions ?? []).length > 0;
+    return refuse(`${nameOf(rollout)} is not paused by a person${held ? '; it waits at a pause step: promote it instead' : ''}`);
+  }
+  return ok([specPatch({ paused: false })]);
+}
+
+/** restart: main resource `{spec: {restartAt: <at, RFC 3339 UTC>}}` (`at` = now + --in). */
+export function restartAction(_rollout: Rollout, at: Date): ActionResult {
+  if (Number.isNaN(at.getTime())) return refuse('the restart time is not a valid date');
+  return ok([specPatch({ restartAt: kubeTime(at) })]);
+}
+
+function replaceImages(list: Container[] | undefined, container: string, image: string): number {
+  let n = 0;
+  for (const c of list ?? []) {
+    if (container === '*' || c.name === container) {
+      c.image = image;
+      n++;
+    }
+  }
+  return n;
+}
+
+/** set image CONTAINER=IMAGE: a full update with the image replaced in every init/regular/ephemeral container of that name (`*` = all). */
+export function setImageAction(rollout: Rollout, container: string, image: string): ActionResult {
+  if (!container) return refuse('name the container whose image to set (or * for all)');
+  if (!image) return refuse(`give an image for container "${container}"`);
+  if (rollout.spec?.workloadRef) {
+    return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; set the image there`);
+  }
+  const updated = JSON.parse(JSON.stringify(rollout)) as Rollout;
+  const spec = updated.spec?.template?.spec;
+  const n =
+    replaceImages(spec?.initContainers, container, image) +
+    replaceImages(spec?.containers, container, image) +
+    replaceImages(spec?.ephemeralContainers, container, image);
+  if (n === 0) {
+    const names = [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])].map((c) => c.name);
+    return refuse(`container "${container}" not found in ${nameOf(rollout)}${names.length ? ` (containers: ${names.join(', ')})` : ''}`);
+  }
+  delete updated.status;
+  return ok([{ type: 'update', body: updated }]);
+}
+
+/**
+ * undo [--to-revision N]: the template of the RS with revision N (default: the second-highest)
+ * minus its hash label, JSON-patched onto spec.template. Quirk kept: the injected anti-affinity
+ * term and ephemeral metadata still on that RS are copied too, so the hash differs (§15).
+ */
+export function undoAction(rollout: Rollout, replicaSets: readonly ReplicaSet[], toRevision?: number): ActionResult {
+  if (rollout.spec?.workloadRef) {
+    return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; undo must patch that object`);
+  }
+  const revisions = [...new Set(replicaSets.map(revisionOf).filter((r) => r > 0))].sort((a, b) => a - b);
+  let target = toRevision ?? 0;
+  if (target === 0) {
+    if (revisions.length < 2) return refuse(`${nameOf(rollout)} has no previous revision to go back to`);
+    target = revisions[revisions.length - 2]!;
+  }
+  const rs = replicaSets.find((r) => revisionOf(r) === target);
+  if (!rs) {
+    return refuse(`revision ${target} of ${nameOf(rollout)} does not exist${revisions.length ? ` (revisions: ${revisions.join(', ')})` : ''}`);
+  }
+  const template: PodTemplateSpec = JSON.parse(JSON.stringify(rs.spec?.template ?? {}));
+  if (podTemplateEqualIgnoreHash(template, rollout.spec?.template)) {
+    return refuse(`${nameOf(rollout)} already runs the template of revision ${target}`);
+  }
+  if (template.metadata?.labels) delete template.metadata.labels[LABEL_POD_TEMPLATE_HASH];
+  return ok([{ type: 'json', body: [{ op: 'replace', path: '/spec/template', value: template }] }]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying patches (what the API server does with them)
+
+type Json = unknown;
+
+function isObject(v: Json): v is Record<string, Json> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** JSON merge patch (RFC 7386). */
+export function jsonMergePatch(target: Json, patch: Json): Json {
+  if (!isObject(patch)) return JSON.parse(JSON.stringify(patch ?? null));
+  const out: Record<string, Json> = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = jsonMergePatch(out[k], v);
+  }
+  return out;
+}
+
+function pointer(path: string): string[] {
+  if (path === '') return [];
+  if (!path.startsWith('/')) throw new Error(`JSON patch path "${path}" must start with "/"`);
+  return path.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function parentOf(doc: Json, tokens: string[], path: string): { parent: Record<string, Json> | Json[]; key: string } {
+  let node = doc;
+  for (const t of tokens.slice(0, -1)) {
+    if (Array.isArray(node)) node = node[Number(t)];
+    else if (isObject(node)) node = node[t];
+    else node = undefined;
+    if (node === undefined) throw new Error(`JSON patch path "${path}" does not exist`);
+  }
+  if (!Array.isArray(node) && !isObject(node)) throw new Error(`JSON patch path "${path}" does not exist`);
+  return { parent: node, key: tokens[tokens.length - 1]! };
+}
+
+/** JSON patch (RFC 6902): add, remove, replace and test. Throws with the failing path on an impossible op. */
+export function jsonPatch(doc: Json, ops: readonly { op: string; path: string; value?: Json }[]): Json {
+  let root: Json = JSON.parse(JSON.stringify(doc ?? null));
+  for (const op of ops) {
+    const tokens = pointer(op.path);
+    if (tokens.length === 0) {
+      if (op.op === 'add' || op.op === 'replace') root = JSON.parse(JSON.stringify(op.value ?? null));
+      else if (op.op === 'test' && canonicalJson(root) !== canonicalJson(op.value)) throw new Error('JSON patch test failed at ""');
+      else if (op.op === 'remove') root = null;
+      continue;
+    }
+    const { parent, key } = parentOf(root, tokens, op.path);
+    const value = JSON.parse(JSON.stringify(op.value ?? null)) as Json;
+    if (Array.isArray(parent)) {
+      const i = key === '-' ? parent.length : Number(key);
+      if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new Error(`JSON patch path "${op.path}" is out of range`);
+      if (op.op === 'add') parent.splice(i, 0, value);
+      else if (op.op === 'replace' || op.op === 'remove') {
+        if (i >= parent.length) throw new Error(`JSON patch path "${op.path}" does not exist`);
+        if (op.op === 'replace') parent[i] = value;
+        else parent.splice(i, 1);
+      } else if (op.op === 'test') {
+        if (canonicalJson(parent[i]) !== canonicalJson(op.value)) throw new Error(`JSON patch test failed at "${op.path}"`);
+      } else throw new Error(`JSON patch op "${op.op}" is not supported`);
+    } else {
+      const exists = Object.prototype.hasOwnProperty.call(parent, key);
+      if (op.op === 'add') parent[key] = value;
+      else if (op.op === 'replace' || op.op === 'remove') {
+        if (!exists) throw new Error(`JSON patch path "${op.path}" does not exist`);
+        if (op.op === 'replace') parent[key] = value;
+        else delete parent[key];
+      } else if (op.op === 'test') {
+        if (canonicalJson(parent[key]) !== canonicalJson(op.value)) throw new Error(`JSON patch test failed at "${op.path}"`);
+      } else throw new Error(`JSON patch op "${op.op}" is not supported`);
+    }
+  }
+  return root;
+}
+
+/**
+ * Applies one patch as the API server would: a status-subresource patch changes only `status`,
+ * a main-resource patch or update changes everything but `status`; a changed spec bumps
+ * `metadata.generation` (from 0 when absent). Returns a new Rollout.
+ */
+export function applyRolloutPatch(rollout: Rollout, patch: RolloutPatch): Rollout {
+  let patched: Rollout;
+  if (patch.type === 'merge') patched = jsonMergePatch(rollout, patch.body) as Rollout;
+  else if (patch.type === 'json') {
+    if (!Array.isArray(patch.body)) throw new Error('a JSON patch body must be a list of operations');
+    patched = jsonPatch(rollout, patch.body as { op: string; path: string; value?: Json }[]) as Rollout;
+  } else if (patch.type === 'update') {
+    if (!isObject(patch.body)) throw new Error('an update body must be a Rollout object');
+    patched = JSON.parse(JSON.stringify(patch.body)) as Rollout;
+  } else throw new Error(`unknown patch type "${(patch as { type: string }).type}"`);
+
+  const original = JSON.parse(JSON.stringify(rollout)) as Rollout;
+  if (patch.subresource === 'status') {
+    const out = original;
+    if (patched.status === undefined) delete out.status;
+    else out.status = patched.status;
+    return out;
+  }
+  const out: Rollout = { ...patched };
+  if (original.status === undefined) delete out.status;
+  else out.status = original.status;
+  if (canonicalJson(original.spec) !== canonicalJson(out.spec)) {
+    out.metadata = { ...(out.metadata ?? {}), generation: (original.metadata?.generation ?? 0) + 1 };
+  }
+  return out;
+}
