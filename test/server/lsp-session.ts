@@ -77,6 +77,7 @@ export class LspSession {
     });
     connection.onRequest('client/registerCapability', (p: { registrations: unknown[] }) => {
       this.registrations.push(...p.registrations);
+      this.wake();
       return null;
     });
     connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => this.settings ?? null));
@@ -164,6 +165,13 @@ export class LspSession {
       return p !== undefined && test(p.diagnostics);
     }, what);
     return this.diagnostics.get(uri)!.diagnostics;
+  }
+
+  /** Waits for the server to register a capability dynamically. */
+  async registration(method: string): Promise<unknown> {
+    const find = () => this.registrations.find((r) => (r as { method: string }).method === method);
+    await this.until(() => find() !== undefined, `registration of ${method}`);
+    return find();
   }
 
   /** The last published diagnostics of a document (undefined if none yet). */

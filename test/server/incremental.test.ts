@@ -1,0 +1,109 @@
+// Parse once per version, re-parse and re-validate only the documents an edit can affect.
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { parseAllDocuments } from 'yaml';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { splitDocuments } from '../../src/server/split-documents';
+import { createParseCache, servicesOf } from '../../src/server/documents';
+import { createPieceValidator } from '../../src/server/diagnostics';
+import { createServiceIndex } from '../../src/server/service-index';
+import { createLanguageService } from '../../src/server/service';
+import { canaryRollout, multiDoc, service } from './fixtures';
+
+const LINES = [
+  '---', '--- # start', '---\r', '...', '# comment', '', '%YAML 1.2', 'a: 1', 'b:', '  - x', '  c: [1, 2', ']',
+  'key: |', '  ---', '  text', '"quoted', 'more"', 'kind: Rollout', '- item', '  --- not a marker', 'x: ---', '----',
+];
+
+describe('splitting a file into documents', () => {
+  // With syntax errors the two may cut differently (an unclosed top-level quote runs past `---`
+  // for the whole-file parser); each piece is then still parsed and reported on its own.
+  it('yields the same documents, at the same offsets, as parsing the whole text, for text without syntax errors', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 30 }), (lines) => {
+        const text = lines.join('\n');
+        assert.equal(splitDocuments(text).map((p) => p.text).join(''), text);
+        const whole = Array.from(parseAllDocuments(text) as Iterable<{ range: number[]; errors: unknown[] }>);
+        if (whole.some((d) => d.errors.length > 0)) return;
+        checked++;
+        const pieces = splitDocuments(text).flatMap((p) =>
+          Array.from(parseAllDocuments(p.text) as Iterable<{ range: number[] }>).map((d) => ({ start: d.range[0]! + p.start, d })),
+        );
+        assert.equal(pieces.length, whole.length, JSON.stringify(text));
+        pieces.forEach((p, i) => assert.equal(p.start, whole[i]!.range[0], JSON.stringify(text)));
+      }),
+      { seed: 42, numRuns: 3000 },
+    );
+    assert.ok(checked > 300, `only ${checked} error-free texts were generated`);
+  });
+
+  it('puts the pieces back together into the text', () => {
+    const text = multiDoc('a: 1\n', '# only a comment\n', 'b: 2\n');
+    const pieces = splitDocuments(text);
+    assert.equal(pieces.map((p) => p.text).join(''), text);
+    assert.deepEqual(pieces.map((p) => p.start), [0, text.indexOf('---', 1) + 0, text.lastIndexOf('---')].slice(0, pieces.length));
+  });
+});
+
+describe('parse cache', () => {
+  const docs = Array.from({ length: 5 }, (_, i) => canaryRollout({ name: `r${i}` }));
+  const v1 = TextDocument.create('file:///f.yaml', 'yaml', 1, multiDoc(...docs));
+
+  it('parses once per version, and freezes what it made', () => {
+    const cache = createParseCache();
+    const a = cache.get(v1);
+    assert.equal(cache.get(v1), a);
+    assert.ok(Object.isFrozen(a.pieces[0]!.piece));
+    assert.throws(() => {
+      (a.pieces[0]!.piece as { hasRollout: boolean }).hasRollout = false;
+    });
+  });
+
+  it('an edit in one document re-parses only that document', () => {
+    const cache = createParseCache();
+    const before = cache.get(v1);
+    const v2 = TextDocument.create(v1.uri, 'yaml', 2, multiDoc(...docs.map((d, i) => (i === 3 ? d.replace('replicas: 4', 'replicas: 5') : d))));
+    const after = cache.get(v2);
+    assert.equal(after.pieces.length, before.pieces.length);
+    after.pieces.forEach((p, i) => (i === 3 ? assert.notEqual(p.piece, before.pieces[i]!.piece) : assert.equal(p.piece, before.pieces[i]!.piece)));
+  });
+
+  it('drops a closed document', () => {
+    const cache = createParseCache();
+    const a = cache.get(v1);
+    cache.drop(v1.uri);
+    assert.notEqual(cache.get(v1), a);
+  });
+});
+
+describe('re-validation', () => {
+  const rollout = canaryRollout({ name: 'x', canaryService: 'x-canary', stableService: 'x-stable' });
+  const doc = TextDocument.create('file:///r.yaml', 'yaml', 1, multiDoc(rollout, canaryRollout({ name: 'y' })));
+
+  it('keeps findings while neither the text nor a Service it mentions changes', () => {
+    const index = createServiceIndex();
+    const validator = createPieceValidator(index);
+    const pieces = createParseCache().get(doc).pieces.map((p) => p.piece);
+    const first = pieces.map((p) => validator.findings(p));
+    assert.ok(first[0]!.some((f) => f.code === 'service-not-found'));
+
+    index.setFile('/other.yaml', servicesOf(createParseCache().get(TextDocument.create('file:///other.yaml', 'yaml', 1, service('unrelated', { app: 'x' })))));
+    pieces.forEach((p, i) => assert.equal(validator.findings(p), first[i], 'an unrelated Service changes nothing'));
+
+    const changed = index.setFile('/svc.yaml', servicesOf(createParseCache().get(TextDocument.create('file:///svc.yaml', 'yaml', 1, service('x-canary', { app: 'x' })))));
+    assert.deepEqual([...changed], ['x-canary']);
+    assert.notEqual(validator.findings(pieces[0]!), first[0], 'the Rollout that mentions it is validated again');
+    assert.equal(validator.findings(pieces[1]!), first[1], 'the other is not');
+    assert.deepEqual(validator.findings(pieces[0]!).filter((f) => f.code === 'service-not-found').map((f) => (f.data as { service: string }).service), ['x-stable']);
+  });
+
+  it('the language service answers from the same parse for every feature of one version', () => {
+    const svc = createLanguageService();
+    const a = svc.parse(doc);
+    svc.validate(doc);
+    svc.symbols(doc);
+    svc.codeLenses(doc);
+    assert.equal(svc.parse(doc), a);
+  });
+});

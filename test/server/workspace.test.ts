@@ -1,0 +1,88 @@
+// Service references across files: the start-up scan, open documents, and file events.
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Diagnostic } from 'vscode-languageserver';
+import { LspSession, toUri } from './lsp-session';
+import { canaryRollout, multiDoc, service } from './fixtures';
+
+const codesFor = (ds: Diagnostic[], service: string) =>
+  ds.filter((d) => (d.data as { finding?: { service?: string } }).finding?.service === service).map((d) => d.code);
+
+describe('workspace Service references', () => {
+  let dir: string;
+  let lsp: LspSession;
+  const servicesFile = () => join(dir, 'k8s', 'services.yaml');
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-ws-'));
+    mkdirSync(join(dir, 'k8s'));
+    mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true });
+    writeFileSync(servicesFile(), multiDoc(service('demo-canary', { app: 'demo' }), service('demo-stable', { app: 'other' })));
+    writeFileSync(join(dir, 'node_modules', 'pkg', 'svc.yaml'), service('vendored', { app: 'demo' }));
+    lsp = await LspSession.start({ workspaceFolders: [dir] });
+  });
+  after(async () => {
+    await lsp?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('registers for YAML file events', async () => {
+    const r = (await lsp.registration('workspace/didChangeWatchedFiles')) as { registerOptions: unknown };
+    assert.deepEqual(r.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
+  });
+
+  it('resolves Services found by the start-up scan, and skips node_modules', async () => {
+    const uri = toUri(join(dir, 'rollout.yaml'));
+    lsp.open(uri, canaryRollout({ canaryService: 'demo-canary', stableService: 'demo-stable', canaryExtra: ['      trafficRouting:', '        smi: {}'] }));
+    const ds = await lsp.diagnosticsFor(uri);
+    assert.deepEqual(codesFor(ds, 'demo-canary'), [], JSON.stringify(ds));
+    assert.deepEqual(codesFor(ds, 'demo-stable'), ['service-selector-mismatch']);
+    const mismatch = ds.find((d) => d.code === 'service-selector-mismatch')!;
+    assert.equal(mismatch.range.start.line, 20, 'on the stableService value');
+
+    const vendored = toUri(join(dir, 'vendored.yaml'));
+    lsp.open(vendored, canaryRollout({ name: 'v', canaryService: 'vendored', stableService: 'demo-canary' }));
+    assert.deepEqual(codesFor(await lsp.diagnosticsFor(vendored), 'vendored'), ['service-not-found']);
+    lsp.close(vendored);
+  });
+
+  it('re-validates an open Rollout when a Service file changes on disk', async () => {
+    const uri = toUri(join(dir, 'rollout.yaml'));
+    writeFileSync(servicesFile(), multiDoc(service('demo-canary', { app: 'demo' }), service('demo-stable', { app: 'demo' })));
+    lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: toUri(servicesFile()), type: 2 }] });
+    await lsp.diagnosticsMatching(uri, (ds) => codesFor(ds, 'demo-stable').length === 0, 'the mismatch to go away');
+
+    unlinkSync(servicesFile());
+    lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: toUri(servicesFile()), type: 3 }] });
+    const ds = await lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'demo-stable').length > 0, 'not-found after delete');
+    assert.deepEqual(codesFor(ds, 'demo-stable'), ['service-not-found']);
+    assert.deepEqual(codesFor(ds, 'demo-canary'), ['service-not-found']);
+  });
+
+  it('follows a Service defined in another open document as it is edited', async () => {
+    const rollout = toUri(join(dir, 'uses-late.yaml'));
+    lsp.open(rollout, canaryRollout({ name: 'late', canaryService: 'late-canary', stableService: 'late-stable' }));
+    assert.deepEqual(codesFor(await lsp.diagnosticsFor(rollout), 'late-canary'), ['service-not-found']);
+
+    const svcUri = toUri(join(dir, 'late-services.yaml'));
+    const good = multiDoc(service('late-canary', { app: 'late' }), service('late-stable', { app: 'late' }));
+    lsp.open(svcUri, good);
+    await lsp.diagnosticsMatching(rollout, (ds) => ds.length === 0, 'no diagnostics once both Services exist');
+
+    lsp.change(svcUri, good.replace('app: late', 'app: early'));
+    const ds = await lsp.diagnosticsMatching(rollout, (d) => d.length > 0, 'the mismatch from the edited Service');
+    assert.deepEqual(ds.map((d) => d.code), ['service-selector-mismatch']);
+
+    // Closing the unsaved Service file: what is on disk counts again, and there is nothing there.
+    lsp.close(svcUri);
+    await lsp.diagnosticsMatching(rollout, (d) => codesFor(d, 'late-canary').includes('service-not-found'), 'not-found after close');
+  });
+
+  it('resolves a Service defined in the same file', async () => {
+    const uri = toUri(join(dir, 'together.yaml'));
+    lsp.open(uri, multiDoc(canaryRollout({ name: 'same', canaryService: 'same-c', stableService: 'same-s' }), service('same-c', { app: 'same' }), service('same-s', { app: 'same' })));
+    assert.deepEqual(await lsp.diagnosticsFor(uri), []);
+  });
+});
