@@ -119,7 +119,7 @@ export function parseDuration(value: string | number): number {
   if (WHOLE_NUMBER.test(text)) {
     const seconds = Number(text);
     if (seconds < 0) throw new Error(`invalid duration "${text}": it must not be negative`);
-    return seconds;
+    return seconds + 0; // "-0" is 0, not -0
   }
   const parsed = parseGoDuration(text);
   if (!parsed.ok) throw new Error(`invalid duration "${text}": ${parsed.reason}; ${EXPECTED}`);
@@ -140,7 +140,7 @@ export function pauseDurationSeconds(pause: RolloutPause | undefined | null): nu
   if (duration == null) return undefined;
   if (typeof duration === 'number') return Number.isInteger(duration) ? duration : -1;
   if (WHOLE_NUMBER.test(duration)) {
-    const n = Number(duration);
+    const n = Number(duration) + 0; // "-0" is 0, not -0
     if (n >= INT32_MIN && n <= INT32_MAX) return n;
   }
   const parsed = parseGoDuration(duration);

@@ -25,7 +25,7 @@ export function parseIntOrPercent(value: IntOrString): { value: number; isPercen
   if (!SIGNED_INTEGER.test(digits)) {
     throw new Error(`invalid value "${value}": expected a percentage such as "25%" or a whole number of pods`);
   }
-  return { value: Number(digits), isPercent: true };
+  return { value: Number(digits) + 0, isPercent: true }; // "-0%" is 0, not -0
 }
 
 /**
