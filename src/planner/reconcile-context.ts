@@ -159,6 +159,28 @@ export function annotateReplicaSet(ctx: ReconcileContext, rs: ReplicaSet, annota
   return updateReplicaSet(ctx, next);
 }
 
+/**
+ * Applies a ReplicaSet change of scale-down.ts (new replicas and/or annotation edits, null
+ * removes a key) to the RS of that name. Returns whether anything was written.
+ */
+export function applyReplicaSetChange(
+  ctx: ReconcileContext,
+  change: { name: string; replicas?: number; annotations?: Record<string, string | null> },
+): boolean {
+  const rs = allReplicaSets(ctx).find((o) => rsName(o) === change.name);
+  if (!rs) return false;
+  const next = cloneJson(rs);
+  if (change.replicas !== undefined) next.spec = { ...(next.spec ?? {}), replicas: Math.max(0, change.replicas) };
+  const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
+  for (const [k, v] of Object.entries(change.annotations ?? {})) {
+    if (v === null) delete ann[k];
+    else ann[k] = v;
+  }
+  next.metadata = { ...(next.metadata ?? {}), annotations: ann };
+  if (Object.keys(ann).length === 0) delete next.metadata.annotations;
+  return updateReplicaSet(ctx, next);
+}
+
 export function findService(ctx: ReconcileContext, name: string | undefined): Service | undefined {
   if (!name) return undefined;
   return ctx.services.find((s) => s.metadata?.name === name);

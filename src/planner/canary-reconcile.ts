@@ -1,0 +1,541 @@
+/**
+ * Canary reconcile (semantics §5, §3.7, §4 Services and weights, §6 pause steps): one pass of
+ * Argo's `rolloutCanary` over a ReconcileContext, in its order: ephemeral metadata, revision
+ * history, stable/canary Service selectors, traffic weights, experiment and analysis runs,
+ * ReplicaSets (stable first; one RS scaled per reconcile; old RSs last), the pause step, then
+ * the step index and promotion. The replica arithmetic is canary-replicas.ts and
+ * traffic-weights.ts; the old-RS rules are scale-down.ts; this file only sequences them.
+ *
+ * Decisions read the status as it was read (`ctx.rollout.status`), as the controller decides
+ * from the object it was handed; `ctx.status` is the status being built.
+ */
+import {
+  atDesiredReplicaCountsForCanary,
+  canaryReplicaCounts,
+  currentCanaryStep,
+  replicaProgressThresholdMet,
+} from './canary-replicas';
+import {
+  abortScaleDownDelayOf,
+  analysisStartingStepOf,
+  canaryOf,
+  canaryStepsOf,
+  dynamicStableScaleOf,
+  hasTrafficRouting,
+  maxTrafficWeightOf,
+} from './defaults';
+import { pauseDurationSeconds } from './duration';
+import { ephemeralMetadataUpdates } from './ephemeral-metadata';
+import {
+  addAbort,
+  addPauseCondition,
+  clearPauseConditions,
+  completedCanaryPauseStep,
+  getPauseCondition,
+  haltProgressReason,
+  isAborted,
+  removeAbort,
+  removePauseCondition,
+  requeueForPause,
+  shouldDelayScaleDownOnAbort,
+} from './pause';
+import type { ReconcileContext } from './reconcile-context';
+import {
+  allReplicaSets,
+  annotateReplicaSet,
+  applyReplicaSetChange,
+  emit,
+  findAnalysisRun,
+  findExperiment,
+  findService,
+  pointServiceAt,
+  requeueAfter,
+  rfc3339,
+  rsAvailable,
+  rsHash,
+  rsName,
+  rsReplicas,
+  scaleReplicaSet,
+  serviceSelectedHash,
+  updateReplicaSet,
+  waitFor,
+} from './reconcile-context';
+import { revisionOf, rolloutOwnerReference } from './replicasets';
+import { removeScaleDownDeadlines, revisionHistoryCleanup, scaleDownOldReplicaSets } from './scale-down';
+import { stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
+import type { AnalysisRun, CanaryStatus, Experiment, ReplicaSet, RolloutAnalysis, RolloutAnalysisRunStatus } from './types';
+import { ANNOTATION_MANAGED_BY, ANNOTATION_REVISION, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
+import { resetStatusForNewTemplate } from './status';
+
+const TERMINAL_PHASES = ['Successful', 'Failed', 'Error', 'Inconclusive'];
+
+/** The template or the steps changed since the status was written (§5.2 rule 1). */
+export function canaryTemplateOrStepsChanged(ctx: ReconcileContext, stepsHash: string): boolean {
+  const s = ctx.rollout.status ?? {};
+  return (s.currentPodHash ?? '') !== ctx.newHash || (s.currentStepHash ?? '') !== stepsHash;
+}
+
+/**
+ * The reconcile that notices a new template or new steps only resets the status (the new RS
+ * is created by the next one). Going back to the stable's template skips every step.
+ */
+export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {
+  resetStatusForNewTemplate(ctx);
+  const stepCount = canaryStepsOf(ctx.rollout).length;
+  if (stepCount > 0 && ctx.rollout.status?.stableRS && ctx.rollout.status.stableRS === ctx.newHash) {
+    ctx.status.currentStepIndex = stepCount;
+  }
+}
+
+/** One canary reconcile after the new RS exists (reconcile.ts creates it). */
+export function reconcileCanary(ctx: ReconcileContext): void {
+  const status = ctx.rollout.status ?? {};
+  // An abort of a fully promoted rollout has nothing to abort: it is dropped.
+  if (status.abort && status.stableRS && status.stableRS === ctx.newHash) removeAbort(ctx);
+
+  for (const rs of ephemeralMetadataUpdates(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs)) updateReplicaSet(ctx, rs);
+  cleanUpRevisionHistory(ctx);
+  reconcileCanaryServices(ctx);
+  reconcileTrafficWeights(ctx);
+  reconcileExperimentStep(ctx);
+  reconcileAnalysisRuns(ctx);
+
+  let scaled = false;
+  const halt = haltProgressReason(ctx.rollout);
+  if (halt) waitFor(ctx, halt);
+  else scaled = reconcileCanaryReplicaSets(ctx);
+  if (!scaled) reconcileCanaryPause(ctx);
+  syncCanaryStatus(ctx);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Revision history
+
+function cleanUpRevisionHistory(ctx: ReconcileContext): void {
+  const doomed = revisionHistoryCleanup(ctx.rollout, ctx.otherRSs, ctx.analysisRuns, ctx.experiments);
+  for (const name of doomed.replicaSets) emit(ctx, { kind: 'deleteReplicaSet', name });
+  for (const name of doomed.analysisRuns) emit(ctx, { kind: 'deleteAnalysisRun', name });
+  for (const name of doomed.experiments) emit(ctx, { kind: 'deleteExperiment', name });
+  ctx.otherRSs = ctx.otherRSs.filter((rs) => !doomed.replicaSets.includes(rsName(rs) ?? ''));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Services (§4): stableService → stable RS, canaryService → new RS (stable RS on a basic abort)
+
+function isFullyAvailable(rs: ReplicaSet): boolean {
+  const replicas = rsReplicas(rs);
+  return replicas !== 0 && rsAvailable(rs) !== 0 && replicas <= rsAvailable(rs);
+}
+
+/** `ensureSVCTargets`: switch a Service only to an RS with available pods (fully, the first time). */
+function ensureServiceTargets(ctx: ReconcileContext, serviceName: string | undefined, rs: ReplicaSet | undefined): void {
+  if (!serviceName || !rs) return;
+  const svc = findService(ctx, serviceName);
+  if (!svc) {
+    waitFor(ctx, `Service ${serviceName} does not exist`);
+    return;
+  }
+  const desired = rsHash(rs);
+  if (!desired || serviceSelectedHash(svc) === desired) return;
+  const managed = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY] !== undefined;
+  if (!managed && !isFullyAvailable(rs)) {
+    waitFor(ctx, `Service ${serviceName} switches to ${rsName(rs)} once it is fully available`);
+    return;
+  }
+  if (rsAvailable(rs) === 0) {
+    waitFor(ctx, `Service ${serviceName} switches to ${rsName(rs)} once it has an available pod`);
+    return;
+  }
+  pointServiceAt(ctx, serviceName, desired);
+}
+
+function reconcileCanaryServices(ctx: ReconcileContext): void {
+  const canary = canaryOf(ctx.rollout);
+  if (!canary) return;
+  ensureServiceTargets(ctx, canary.stableService, ctx.stableRS);
+  if (isAborted(ctx)) {
+    // Aborted: the canary Service goes back to the stable pods (with dynamicStableScale, once no traffic is left on the canary).
+    const weights = ctx.rollout.status?.canary?.weights;
+    const drained = !dynamicStableScaleOf(ctx.rollout) || !weights || weights.canary.weight === 0;
+    if (!hasTrafficRouting(ctx.rollout) || drained) {
+      ensureServiceTargets(ctx, canary.canaryService, ctx.stableRS);
+      return;
+    }
+  }
+  ensureServiceTargets(ctx, canary.canaryService, ctx.newRS);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traffic weights (§4): what the router is told, recorded in status.canary.weights
+
+function canaryStatus(ctx: ReconcileContext): CanaryStatus {
+  ctx.status.canary = ctx.status.canary ?? {};
+  return ctx.status.canary;
+}
+
+function reconcileTrafficWeights(ctx: ReconcileContext): void {
+  if (!hasTrafficRouting(ctx.rollout)) {
+    if (ctx.status.canary?.weights) delete ctx.status.canary.weights;
+    return;
+  }
+  const decision = trafficDecision(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs);
+  if (!stableHasCapacityForWeight(ctx.rollout, ctx.stableRS, decision.weight)) {
+    waitFor(ctx, `traffic stays as it is until the stable has enough available pods for ${maxTrafficWeightOf(ctx.rollout) - decision.weight}% of the traffic`);
+    return;
+  }
+  const stableHash = ctx.rollout.status?.stableRS || ctx.newHash;
+  const weights = trafficWeightStatus(ctx.rollout, decision.weight, decision.canaryHash ?? ctx.newHash, stableHash);
+  if (trafficWeightsChanged(ctx.rollout.status?.canary?.weights, weights)) canaryStatus(ctx).weights = weights;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis runs and experiments (§5.3)
+
+/** A free object name: `base`, else `base.1`, `base.2`, … (a retried step gets a fresh run). */
+function freeName(base: string, taken: readonly { metadata?: { name?: string } }[]): string {
+  const names = new Set(taken.map((o) => o.metadata?.name));
+  if (!names.has(base)) return base;
+  for (let i = 1; ; i++) if (!names.has(`${base}.${i}`)) return `${base}.${i}`;
+}
+
+function analysisArgs(ctx: ReconcileContext, analysis: RolloutAnalysis): { name: string; value?: string }[] {
+  return (analysis.args ?? []).map((arg) => {
+    const from = arg.valueFrom?.podTemplateHashValue;
+    if (from === 'Stable') return { name: arg.name, value: ctx.rollout.status?.stableRS ?? '' };
+    if (from === 'Latest') return { name: arg.name, value: ctx.newHash };
+    return arg.value !== undefined ? { name: arg.name, value: arg.value } : { name: arg.name };
+  });
+}
+
+function newRunMetadata(ctx: ReconcileContext, name: string, type: 'Step' | 'Background', stepIndex?: number) {
+  const labels: Record<string, string> = { [LABEL_POD_TEMPLATE_HASH]: ctx.newHash, 'rollout-type': type };
+  if (stepIndex !== undefined) labels['step-index'] = String(stepIndex);
+  return {
+    name,
+    ...(ctx.rollout.metadata?.namespace !== undefined ? { namespace: ctx.rollout.metadata.namespace } : {}),
+    labels,
+    annotations: { [ANNOTATION_REVISION]: String(revisionOf(ctx.newRS)) },
+    ownerReferences: [rolloutOwnerReference(ctx.rollout)],
+  };
+}
+
+function newAnalysisRun(ctx: ReconcileContext, base: string, analysis: RolloutAnalysis, type: 'Step' | 'Background', stepIndex?: number): AnalysisRun {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AnalysisRun',
+    metadata: newRunMetadata(ctx, freeName(base, ctx.analysisRuns), type, stepIndex),
+    spec: { templates: analysis.templates ?? [], args: analysisArgs(ctx, analysis) },
+    status: { phase: 'Pending' },
+  };
+}
+
+function runStatus(run: AnalysisRun | Experiment): RolloutAnalysisRunStatus {
+  const out: RolloutAnalysisRunStatus = { name: run.metadata?.name ?? '', status: run.status?.phase ?? '' };
+  if (run.status?.message) out.message = run.status.message;
+  return out;
+}
+
+const isTerminal = (run: AnalysisRun | undefined): boolean => TERMINAL_PHASES.includes(run?.status?.phase ?? '');
+
+function terminate(ctx: ReconcileContext, run: AnalysisRun | undefined): void {
+  if (!run || isTerminal(run) || run.spec?.terminate) return;
+  emit(ctx, { kind: 'terminateAnalysisRun', name: run.metadata?.name ?? '' });
+}
+
+/** React to a finished run: failure aborts, inconclusive pauses for a person. */
+function reactToRun(ctx: ReconcileContext, run: AnalysisRun, what: 'Step-based' | 'Background'): void {
+  const phase = run.status?.phase;
+  const msg = run.status?.message;
+  if (phase === 'Failed' || phase === 'Error') {
+    addAbort(ctx, `${what} analysis phase ${phase === 'Error' ? 'error' : 'failed'}${msg ? `: ${msg}` : ''}`);
+  } else if (phase === 'Inconclusive') {
+    addPauseCondition(ctx, 'InconclusiveAnalysisRun');
+    waitFor(ctx, `AnalysisRun ${run.metadata?.name} is inconclusive: waiting for promote`);
+  } else if (phase !== 'Successful') {
+    waitFor(ctx, `waiting for AnalysisRun ${run.metadata?.name} (${phase || 'Pending'})`);
+  }
+}
+
+/** A run needs replacing when it was inconclusive and a person has resumed the rollout. */
+function needsNewRun(ctx: ReconcileContext, run: AnalysisRun | undefined): boolean {
+  if (!run) return true;
+  if (ctx.rollout.status?.controllerPause) return false;
+  return run.status?.phase === 'Inconclusive' && !getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun');
+}
+
+function reconcileAnalysisRuns(ctx: ReconcileContext): void {
+  const status = ctx.rollout.status ?? {};
+  const stepRun = findAnalysisRun(ctx, status.canary?.currentStepAnalysisRunStatus?.name);
+  const backgroundRun = findAnalysisRun(ctx, status.canary?.currentBackgroundAnalysisRunStatus?.name);
+  if (isAborted(ctx)) {
+    terminate(ctx, stepRun);
+    terminate(ctx, backgroundRun);
+    if (ctx.status.canary) {
+      delete ctx.status.canary.currentStepAnalysisRunStatus;
+      delete ctx.status.canary.currentBackgroundAnalysisRunStatus;
+    }
+    return;
+  }
+  reconcileStepAnalysis(ctx, stepRun);
+  reconcileBackgroundAnalysis(ctx, backgroundRun);
+}
+
+function reconcileStepAnalysis(ctx: ReconcileContext, current: AnalysisRun | undefined): void {
+  const status = ctx.rollout.status ?? {};
+  const step = currentCanaryStep(ctx.rollout);
+  if (!step?.step.analysis) {
+    terminate(ctx, current);
+    if (ctx.status.canary?.currentStepAnalysisRunStatus) delete ctx.status.canary.currentStepAnalysisRunStatus;
+    return;
+  }
+  let run = current;
+  const paused = (status.pauseConditions ?? []).length > 0;
+  if (!paused && !status.promoteFull && needsNewRun(ctx, run)) {
+    const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}-${step.index}`;
+    run = newAnalysisRun(ctx, base, step.step.analysis, 'Step', step.index);
+    emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
+  }
+  if (!run) return;
+  canaryStatus(ctx).currentStepAnalysisRunStatus = runStatus(run);
+  reactToRun(ctx, run, 'Step-based');
+}
+
+function reconcileBackgroundAnalysis(ctx: ReconcileContext, current: AnalysisRun | undefined): void {
+  const status = ctx.rollout.status ?? {};
+  const analysis = canaryOf(ctx.rollout)?.analysis;
+  const fullyPromoted = !!status.stableRS && status.stableRS === ctx.newHash;
+  const index = status.currentStepIndex ?? 0;
+  const beforeStart = canaryStepsOf(ctx.rollout).length > 0 && index < analysisStartingStepOf(ctx.rollout);
+  if (!analysis || (analysis.templates ?? []).length === 0 || fullyPromoted || !status.stableRS || beforeStart) {
+    terminate(ctx, current);
+    if (ctx.status.canary?.currentBackgroundAnalysisRunStatus) delete ctx.status.canary.currentBackgroundAnalysisRunStatus;
+    return;
+  }
+  let run = current;
+  if (!getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun') && needsNewRun(ctx, run)) {
+    const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}`;
+    run = newAnalysisRun(ctx, base, analysis, 'Background');
+    emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
+  }
+  if (!run) return;
+  canaryStatus(ctx).currentBackgroundAnalysisRunStatus = runStatus(run);
+  // A successful background run does not hold anything up; only failures and inconclusive results matter.
+  if (run.status?.phase !== 'Successful' && isTerminal(run)) reactToRun(ctx, run, 'Background');
+}
+
+function reconcileExperimentStep(ctx: ReconcileContext): void {
+  const status = ctx.rollout.status ?? {};
+  const step = currentCanaryStep(ctx.rollout);
+  const current = findExperiment(ctx, status.canary?.currentExperiment);
+  if (isAborted(ctx) || !step?.step.experiment) {
+    if (ctx.status.canary?.currentExperiment) delete ctx.status.canary.currentExperiment;
+    return;
+  }
+  let experiment = current;
+  const paused = (status.pauseConditions ?? []).length > 0;
+  // An experiment compares against the stable: it needs one that is not the new RS.
+  if (!experiment && !paused && ctx.stableRS && rsName(ctx.stableRS) !== rsName(ctx.newRS)) {
+    const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}-${step.index}`;
+    experiment = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Experiment',
+      metadata: newRunMetadata(ctx, freeName(base, ctx.experiments), 'Step', step.index),
+      spec: { ...step.step.experiment },
+      status: { phase: 'Pending' },
+    };
+    emit(ctx, { kind: 'createExperiment', experiment });
+  }
+  if (!experiment) return;
+  canaryStatus(ctx).currentExperiment = experiment.metadata?.name ?? '';
+  const phase = experiment.status?.phase;
+  if (phase === 'Failed' || phase === 'Error') {
+    addAbort(ctx, `Experiment '${experiment.metadata?.name}' ${phase === 'Error' ? 'errored' : 'failed'}${experiment.status?.message ? `: ${experiment.status.message}` : ''}`);
+  } else if (phase === 'Inconclusive') {
+    addPauseCondition(ctx, 'InconclusiveExperiment');
+    waitFor(ctx, `Experiment ${experiment.metadata?.name} is inconclusive: waiting for promote`);
+  } else if (phase !== 'Successful') {
+    waitFor(ctx, `waiting for Experiment ${experiment.metadata?.name} (${phase || 'Pending'})`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ReplicaSets (§5.1): stable first, then the new RS, then old RSs; stop after the first that scaled
+
+function reconcileCanaryReplicaSets(ctx: ReconcileContext): boolean {
+  for (const change of removeScaleDownDeadlines(ctx.newRS, ctx.stableRS, shouldDelayScaleDownOnAbort(ctx))) applyReplicaSetChange(ctx, change);
+  if (reconcileStableReplicaSet(ctx)) return true;
+  if (reconcileNewReplicaSet(ctx)) return true;
+  return reconcileOldReplicaSets(ctx);
+}
+
+function stableIsDistinct(ctx: ReconcileContext): boolean {
+  return !!ctx.stableRS && (!ctx.newRS || rsName(ctx.newRS) !== rsName(ctx.stableRS));
+}
+
+function reconcileStableReplicaSet(ctx: ReconcileContext): boolean {
+  if (!stableIsDistinct(ctx) || !ctx.stableRS) return false;
+  // The stable is sized with the router weights of the previous status: it shrinks one reconcile after the traffic moved.
+  const { stable } = canaryReplicaCounts(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, ctx.rollout.status?.canary?.weights ?? null);
+  return scaleReplicaSet(ctx, ctx.stableRS, stable) && rsReplicas(ctx.stableRS) === stable;
+}
+
+function reconcileNewReplicaSet(ctx: ReconcileContext): boolean {
+  const newRS = ctx.newRS;
+  if (!newRS) return false;
+  const weights = ctx.status.canary?.weights ?? null;
+  let { canary } = canaryReplicaCounts(ctx.rollout, newRS, ctx.stableRS, ctx.otherRSs, weights);
+
+  if (shouldDelayScaleDownOnAbort(ctx)) {
+    // §3.7: keep the canary at its size for the abort delay, counted from when the stable is fully available again.
+    const deadline = newRS.metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE];
+    const parsed = deadline === undefined ? NaN : Date.parse(deadline);
+    if (deadline !== undefined && !Number.isNaN(parsed)) {
+      if (parsed > ctx.now.getTime()) {
+        requeueAfter(ctx, Math.ceil((parsed - ctx.now.getTime()) / 1000));
+        waitFor(ctx, `aborted: the canary is scaled down at ${deadline}`);
+        return false;
+      }
+      canary = 0;
+    } else {
+      const delay = abortScaleDownDelayOf(ctx.rollout).seconds ?? 0;
+      if (!ctx.stableRS || rsAvailable(ctx.stableRS) < ctx.replicas) {
+        waitFor(ctx, 'aborted: waiting for the stable to be fully available before the canary scale-down delay starts');
+        return false;
+      }
+      annotateReplicaSet(ctx, newRS, { [ANNOTATION_SCALE_DOWN_DEADLINE]: rfc3339(new Date(ctx.now.getTime() + delay * 1000)) });
+      requeueAfter(ctx, delay);
+      waitFor(ctx, `aborted: the canary is kept ${delay}s before it is scaled down`);
+      return false;
+    }
+  }
+  const before = rsReplicas(ctx.newRS);
+  scaleReplicaSet(ctx, ctx.newRS!, canary);
+  return before !== canary;
+}
+
+function reconcileOldReplicaSets(ctx: ReconcileContext): boolean {
+  if (ctx.otherRSs.length === 0) return false;
+  const result = scaleDownOldReplicaSets(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, ctx.now, {
+    allReplicaSets: allReplicaSets(ctx),
+    services: ctx.services,
+    delayScaleDownOnAbort: shouldDelayScaleDownOnAbort(ctx),
+  });
+  let scaled = false;
+  for (const change of result.changes) {
+    const before = ctx.otherRSs.find((rs) => rsName(rs) === change.name);
+    if (change.replicas !== undefined && before && change.replicas !== rsReplicas(before)) scaled = true;
+    applyReplicaSetChange(ctx, change);
+  }
+  if (result.requeueAfterSeconds !== undefined) requeueAfter(ctx, result.requeueAfterSeconds);
+  if (ctx.otherRSs.some((rs) => rsReplicas(rs) > 0)) waitFor(ctx, 'old ReplicaSets are being scaled down');
+  return scaled;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pause step (§6)
+
+function reconcileCanaryPause(ctx: ReconcileContext): void {
+  const status = ctx.rollout.status ?? {};
+  if (ctx.rollout.spec?.paused || status.promoteFull || isAborted(ctx)) return;
+  const step = currentCanaryStep(ctx.rollout);
+  if (!step?.step.pause) return;
+  const cond = getPauseCondition(ctx.rollout, 'CanaryPauseStep');
+  if (!cond && !status.controllerPause) {
+    addPauseCondition(ctx, 'CanaryPauseStep');
+    const seconds = pauseDurationSeconds(step.step.pause);
+    if (seconds !== undefined && seconds >= 0) requeueAfter(ctx, seconds + 1);
+    return;
+  }
+  const seconds = pauseDurationSeconds(step.step.pause);
+  if (!cond) return;
+  if (seconds === undefined || seconds < 0) {
+    waitFor(ctx, `paused at step ${step.index}: waiting for promote`);
+    return;
+  }
+  if (ctx.now.getTime() <= Date.parse(cond.startTime) + seconds * 1000) {
+    requeueForPause(ctx, cond.startTime, seconds);
+    waitFor(ctx, `paused at step ${step.index} for ${seconds}s (until ${rfc3339(new Date(Date.parse(cond.startTime) + seconds * 1000))})`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step index and promotion (§5.2, §5.4)
+
+function completedCurrentStep(ctx: ReconcileContext): boolean {
+  if (ctx.rollout.spec?.paused) return false;
+  const step = currentCanaryStep(ctx.rollout);
+  if (!step) return false;
+  const s = step.step;
+  const weights = ctx.status.canary?.weights ?? null;
+  if (s.pause) return completedCanaryPauseStep(ctx, s.pause);
+  if (s.setCanaryScale) return atDesiredReplicaCountsForCanary(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, weights);
+  if (s.setWeight !== undefined) {
+    if (!atDesiredReplicaCountsForCanary(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, weights)) {
+      const counts = canaryReplicaCounts(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, weights);
+      waitFor(ctx, `setWeight ${s.setWeight}: waiting for ${counts.canary} canary and ${counts.stable} stable pods`);
+      return false;
+    }
+    return !hasTrafficRouting(ctx.rollout) || weights?.verified !== false;
+  }
+  if (s.experiment) return findExperiment(ctx, ctx.status.canary?.currentExperiment)?.status?.phase === 'Successful';
+  if (s.analysis) {
+    const run = findAnalysisRun(ctx, ctx.status.canary?.currentStepAnalysisRunStatus?.name);
+    return run?.status?.phase === 'Successful';
+  }
+  // Header and mirror routes are configured at once; a plugin step has no runtime here and completes at once.
+  return s.setHeaderRoute !== undefined || s.setMirrorRoute !== undefined || s.plugin !== undefined;
+}
+
+/** `shouldFullPromote` for a canary: the reason to make the new RS stable now, or undefined. */
+function fullPromotionReason(ctx: ReconcileContext): string | undefined {
+  const status = ctx.rollout.status ?? {};
+  if (!ctx.stableRS) return 'Initial deploy';
+  if (isAborted(ctx)) return undefined;
+  const newRS = ctx.newRS;
+  if (!newRS) return undefined;
+  const stepCount = canaryStepsOf(ctx.rollout).length;
+  const stepsDone = stepCount === 0 || status.currentStepIndex === stepCount;
+  if (rsAvailable(newRS) !== ctx.replicas && !replicaProgressThresholdMet(ctx.rollout, newRS, ctx.replicas)) {
+    if ((stepsDone || status.promoteFull) && rsName(newRS) !== rsName(ctx.stableRS)) {
+      waitFor(ctx, `promotion waits for ${rsName(newRS)} to have ${ctx.replicas} available pods`);
+    }
+    return undefined;
+  }
+  if (status.promoteFull) return 'Full promotion requested';
+  if (stepsDone) return `Completed all ${stepCount} canary steps`;
+  return undefined;
+}
+
+function syncCanaryStatus(ctx: ReconcileContext): void {
+  const status = ctx.rollout.status ?? {};
+  const stepCount = canaryStepsOf(ctx.rollout).length;
+  let index = stepCount > 0 ? (status.currentStepIndex ?? 0) : undefined;
+
+  if (status.promoteFull) {
+    clearPauseConditions(ctx);
+    removeAbort(ctx);
+    if (stepCount > 0) index = stepCount;
+  }
+
+  if (fullPromotionReason(ctx) !== undefined) {
+    clearPauseConditions(ctx);
+    removeAbort(ctx);
+    ctx.status.currentStepIndex = stepCount > 0 ? stepCount : undefined;
+    ctx.status.stableRS = ctx.newHash;
+    return;
+  }
+
+  if (isAborted(ctx)) {
+    if (stepCount > 0) ctx.status.currentStepIndex = status.stableRS === ctx.newHash ? stepCount : 0;
+    waitFor(ctx, 'aborted: traffic and pods go back to the stable; promote fully or retry to continue');
+    return;
+  }
+
+  // At most one step completes per reconcile.
+  if (index !== undefined && completedCurrentStep(ctx)) {
+    index++;
+    if (ctx.status.canary) delete ctx.status.canary.currentStepAnalysisRunStatus;
+    removePauseCondition(ctx, 'CanaryPauseStep');
+  }
+  ctx.status.currentStepIndex = index;
+}

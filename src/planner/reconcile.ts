@@ -1,0 +1,106 @@
+/**
+ * One controller decision for one Rollout (design.md "Controlling"): from the whole current
+ * state (level-triggered), the effects to apply and when to look again. It identifies the
+ * new, stable and other ReplicaSets, creates the new one when due, hands over to the canary or
+ * blue-green strategy, and completes the status, which it writes only when it changed: a
+ * rollout at rest yields no effects.
+ */
+import { reconcileBlueGreen } from './bluegreen-reconcile';
+import { canaryTemplateOrStepsChanged, reconcileCanary, resetCanaryForNewTemplate } from './canary-reconcile';
+import { replicasOf } from './defaults';
+import type { Effect } from './effects';
+import { cloneJson } from './effects';
+import { desiredPodTemplateHash, rolloutStepsHash } from './hash';
+import type { ReconcileContext } from './reconcile-context';
+import { createReplicaSet, emptyPauseIntent, sameObject, updateReplicaSet } from './reconcile-context';
+import { findNewReplicaSet, findStableReplicaSet, newReplicaSetFor, otherReplicaSets, syncReplicaSetRevision } from './replicasets';
+import { finishStatus } from './status';
+import type { AnalysisRun, Experiment, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+
+export interface ReconcileResult {
+  /** What to do, in order. Empty when nothing needs to change. */
+  effects: Effect[];
+  /** Look at the rollout again after this many seconds even if nothing else changes (pause expiry, deadlines). */
+  requeueAfterSeconds?: number;
+  /** The status after this reconcile (also inside the `updateStatus` effect when it changed). */
+  status: RolloutStatus;
+  /** Why the rollout is not moving on, in plain words (empty when nothing holds it). */
+  waitingFor: string[];
+}
+
+/**
+ * Decides one reconcile of `rollout`. `replicaSets` are the ReplicaSets it owns, `services` the
+ * Services of its namespace (only those it names matter), `analysisRuns` and `experiments`
+ * those it owns. Pure: nothing is modified.
+ */
+export function reconcile(
+  rollout: Rollout,
+  replicaSets: readonly ReplicaSet[],
+  services: readonly Service[],
+  analysisRuns: readonly AnalysisRun[],
+  now: Date,
+  experiments: readonly Experiment[] = [],
+): ReconcileResult {
+  const ctx = newReconcileContext(rollout, replicaSets, services, analysisRuns, now, experiments);
+  if (rollout.spec?.strategy?.canary) {
+    if (canaryTemplateOrStepsChanged(ctx, rolloutStepsHash(rollout))) {
+      // The reconcile that notices a new template or steps only records it (§5.2 rule 1).
+      resetCanaryForNewTemplate(ctx);
+    } else {
+      ensureNewReplicaSet(ctx);
+      reconcileCanary(ctx);
+    }
+  } else {
+    ensureNewReplicaSet(ctx);
+    reconcileBlueGreen(ctx);
+  }
+  finishStatus(ctx);
+  if (!sameObject(ctx.status, rollout.status ?? {})) ctx.effects.push({ kind: 'updateStatus', status: cloneJson(ctx.status) });
+  const result: ReconcileResult = { effects: ctx.effects, status: ctx.status, waitingFor: ctx.waitingFor };
+  if (ctx.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = ctx.requeueAfterSeconds;
+  return result;
+}
+
+/** The context a strategy works on, with the ReplicaSets identified (§10). */
+export function newReconcileContext(
+  rollout: Rollout,
+  replicaSets: readonly ReplicaSet[],
+  services: readonly Service[],
+  analysisRuns: readonly AnalysisRun[],
+  now: Date,
+  experiments: readonly Experiment[] = [],
+): ReconcileContext {
+  const rss = replicaSets.filter((rs) => rs?.metadata?.deletionTimestamp === undefined);
+  const newRS = findNewReplicaSet(rollout, rss);
+  const stableRS = findStableReplicaSet(rollout, rss, newRS);
+  return {
+    rollout,
+    now,
+    replicas: replicasOf(rollout),
+    newHash: desiredPodTemplateHash(rollout),
+    newRS,
+    stableRS,
+    otherRSs: otherReplicaSets(rollout, rss, newRS, stableRS),
+    services,
+    analysisRuns,
+    experiments,
+    status: cloneJson(rollout.status ?? {}),
+    effects: [],
+    waitingFor: [],
+    pause: emptyPauseIntent(),
+  };
+}
+
+/**
+ * Creates the ReplicaSet of `spec.template` when there is none (0 replicas; the strategy sizes
+ * it), or brings an existing one's revision, minReadySeconds and anti-affinity up to date (§15).
+ */
+export function ensureNewReplicaSet(ctx: ReconcileContext): void {
+  const all = [ctx.newRS, ctx.stableRS, ...ctx.otherRSs].filter((rs): rs is ReplicaSet => rs !== undefined);
+  if (!ctx.newRS) {
+    createReplicaSet(ctx, newReplicaSetFor(ctx.rollout, all));
+    return;
+  }
+  const synced = syncReplicaSetRevision(ctx.rollout, ctx.newRS, all);
+  if (synced) updateReplicaSet(ctx, synced);
+}

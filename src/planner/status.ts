@@ -1,0 +1,318 @@
+/**
+ * The end of every reconcile: the status fields of §11 that are computed the same way for both
+ * strategies (replica counts, selector, hashes), the pause/abort fields (pause.ts), the
+ * conditions of §12 and the phase. `finishStatus` completes `ctx.status`; reconcile.ts writes it
+ * only when it differs from the status that was read.
+ */
+import { ConditionMessage, ConditionReason, ConditionType, getCondition, setCondition } from './conditions';
+import { canaryStepsOf, progressDeadlineAbortOf, progressDeadlineSecondsOf } from './defaults';
+import { rolloutStepsHash } from './hash';
+import { addAbort, calculatePauseStatus, isAborted } from './pause';
+import { rolloutPhase } from './phase';
+import type { ReconcileContext } from './reconcile-context';
+import { allReplicaSets, requeueAfter, rfc3339, rsName } from './reconcile-context';
+import { replicaSetByHash, revisionOf } from './replicasets';
+import type { LabelSelector, ReplicaSet, RolloutCondition, RolloutStatus } from './types';
+import { ANNOTATION_DESIRED_REPLICAS } from './types';
+
+const sum = (rss: readonly ReplicaSet[], f: (rs: ReplicaSet) => number | undefined): number =>
+  rss.reduce((n, rs) => n + (f(rs) ?? 0), 0);
+
+/** `metav1.FormatLabelSelector`: "a=b,c in (d,e)"; sorted as Kubernetes does. */
+export function formatLabelSelector(selector: LabelSelector | undefined): string {
+  if (!selector) return '';
+  const parts: string[] = [];
+  for (const key of Object.keys(selector.matchLabels ?? {}).sort()) parts.push(`${key}=${selector.matchLabels![key]}`);
+  for (const req of selector.matchExpressions ?? []) {
+    const values = [...(req.values ?? [])].sort().join(',');
+    switch (req.operator) {
+      case 'In':
+        parts.push(`${req.key} in (${values})`);
+        break;
+      case 'NotIn':
+        parts.push(`${req.key} notin (${values})`);
+        break;
+      case 'Exists':
+        parts.push(req.key);
+        break;
+      case 'DoesNotExist':
+        parts.push(`!${req.key}`);
+        break;
+      default:
+        parts.push(`${req.key} ${req.operator} (${values})`);
+    }
+  }
+  return parts.join(',');
+}
+
+/**
+ * Resets what belongs to one update when the template (or canary steps) changed:
+ * `resetRolloutStatus`. Pause conditions and abort go; promoteFull and the analysis statuses
+ * are cleared; the step index restarts (absent without steps).
+ */
+export function resetStatusForNewTemplate(ctx: ReconcileContext): void {
+  const s = ctx.status;
+  ctx.pause.clearAll = true;
+  ctx.pause.addReasons.length = 0;
+  ctx.pause.removeAbort = true;
+  ctx.pause.addAbort = false;
+  delete s.promoteFull;
+  if (s.blueGreen) {
+    delete s.blueGreen.prePromotionAnalysisRunStatus;
+    delete s.blueGreen.postPromotionAnalysisRunStatus;
+    delete s.blueGreen.scaleUpPreviewCheckPoint;
+  }
+  if (s.canary) {
+    delete s.canary.currentStepAnalysisRunStatus;
+    delete s.canary.currentBackgroundAnalysisRunStatus;
+    delete s.canary.currentExperiment;
+  }
+  if (ctx.rollout.spec?.strategy?.canary && canaryStepsOf(ctx.rollout).length > 0) s.currentStepIndex = 0;
+  else delete s.currentStepIndex;
+  s.currentPodHash = ctx.newHash;
+}
+
+/** The active ReplicaSet of a blue-green rollout: the one the active selector names. */
+function activeReplicaSet(ctx: ReconcileContext, status: RolloutStatus): ReplicaSet | undefined {
+  return replicaSetByHash(allReplicaSets(ctx), status.blueGreen?.activeSelector);
+}
+
+/** Replica counts and selector (§11), computed from the ReplicaSets as this reconcile leaves them. */
+function setReplicaFields(ctx: ReconcileContext, s: RolloutStatus): void {
+  const all = allReplicaSets(ctx);
+  const newRS = ctx.newRS;
+  s.replicas = sum(all, (rs) => rs.status?.replicas);
+  s.updatedReplicas = newRS?.status?.replicas ?? 0;
+  if (ctx.rollout.spec?.strategy?.blueGreen) {
+    const active = activeReplicaSet(ctx, s);
+    const described = active ? [active] : all;
+    s.readyReplicas = sum(described, (rs) => rs.status?.readyReplicas);
+    s.availableReplicas = sum(described, (rs) => rs.status?.availableReplicas);
+    s.HPAReplicas = sum(described, (rs) => rs.status?.replicas);
+    s.selector = formatLabelSelector(active ? active.spec?.selector : ctx.rollout.spec?.selector);
+  } else {
+    s.readyReplicas = sum(all, (rs) => rs.status?.readyReplicas);
+    s.availableReplicas = sum(all, (rs) => rs.status?.availableReplicas);
+    s.HPAReplicas = s.replicas;
+    s.selector = formatLabelSelector(ctx.rollout.spec?.selector);
+  }
+}
+
+/** `RolloutHealthy` (§12): every replica updated and available and the strategy done. */
+function rolloutHealthy(ctx: ReconcileContext, s: RolloutStatus): boolean {
+  const r = ctx.replicas;
+  if (s.updatedReplicas !== r || s.availableReplicas !== r) return false;
+  const generation = ctx.rollout.metadata?.generation;
+  if (typeof generation === 'number' && s.observedGeneration !== String(generation)) return false;
+  const strategy = ctx.rollout.spec?.strategy;
+  if (strategy?.blueGreen) {
+    const activeDone = s.blueGreen?.activeSelector === s.currentPodHash;
+    const previewDone = !strategy.blueGreen.previewService || s.blueGreen?.previewSelector === s.currentPodHash;
+    return activeDone && previewDone;
+  }
+  if (strategy?.canary) {
+    const stepCount = canaryStepsOf(ctx.rollout).length;
+    const allSteps = stepCount === 0 || s.currentStepIndex === undefined || s.currentStepIndex === stepCount;
+    const stable = !!s.stableRS && s.stableRS === s.currentPodHash;
+    return allSteps && stable && s.replicas === s.updatedReplicas;
+  }
+  return true;
+}
+
+/** `RolloutProgressing`: something moved since the status that was read. */
+function rolloutProgressing(ctx: ReconcileContext, s: RolloutStatus): boolean {
+  const old = ctx.rollout.status ?? {};
+  let strategyProgress = false;
+  if (ctx.rollout.spec?.strategy?.blueGreen) {
+    strategyProgress =
+      (old.blueGreen?.activeSelector ?? '') !== (s.blueGreen?.activeSelector ?? '') ||
+      (old.blueGreen?.previewSelector ?? '') !== (s.blueGreen?.previewSelector ?? '');
+  } else if (ctx.rollout.spec?.strategy?.canary) {
+    strategyProgress =
+      (old.stableRS ?? '') !== (s.stableRS ?? '') ||
+      old.currentStepIndex !== s.currentStepIndex ||
+      (old.currentStepHash ?? '') !== (s.currentStepHash ?? '');
+  }
+  return (
+    (old.updatedReplicas ?? 0) !== (s.updatedReplicas ?? 0) ||
+    (s.readyReplicas ?? 0) > (old.readyReplicas ?? 0) ||
+    (s.availableReplicas ?? 0) > (old.availableReplicas ?? 0) ||
+    strategyProgress
+  );
+}
+
+/** The current canary step waits by design (pause, analysis, experiment): no deadline runs there. */
+function atIndefiniteStep(ctx: ReconcileContext): boolean {
+  const steps = canaryStepsOf(ctx.rollout);
+  const step = steps[ctx.rollout.status?.currentStepIndex ?? 0];
+  if (!ctx.rollout.spec?.strategy?.canary || !step) return false;
+  return step.pause !== undefined || step.analysis !== undefined || step.experiment !== undefined;
+}
+
+/** Waiting for a scale-down deadline annotation to pass is not a lack of progress. */
+function waitingOnScaleDownDeadline(ctx: ReconcileContext): boolean {
+  return allReplicaSets(ctx).some((rs) => rs.metadata?.annotations?.['scale-down-deadline'] !== undefined && (rs.spec?.replicas ?? 0) > 0);
+}
+
+/** Revision number of the update, for the abort message. */
+function updateRevision(ctx: ReconcileContext): number {
+  return revisionOf(ctx.newRS);
+}
+
+/**
+ * Progress deadline (§12): an in-flight update that made no progress for
+ * progressDeadlineSeconds times out; with progressDeadlineAbort it is aborted. Requeues for the
+ * moment the deadline passes. Runs before the pause status is folded in, so an abort decided
+ * here lands in this reconcile's status.
+ */
+function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean {
+  const cond = getCondition(ctx.rollout.status?.conditions, ConditionType.Progressing);
+  if (!cond || cond.status !== 'True') return cond?.reason === ConditionReason.ProgressDeadlineExceeded;
+  if (cond.reason === ConditionReason.NewReplicaSetAvailable) return false;
+  if (isAborted(ctx) || ctx.rollout.spec?.paused || (ctx.rollout.status?.pauseConditions ?? []).length > 0) return false;
+  if (atIndefiniteStep(ctx) || waitingOnScaleDownDeadline(ctx)) return false;
+  if (s.stableRS && s.stableRS === s.currentPodHash) return false;
+  const from = Date.parse(cond.lastUpdateTime ?? cond.lastTransitionTime ?? '');
+  if (Number.isNaN(from)) return false;
+  const deadline = from + progressDeadlineSecondsOf(ctx.rollout) * 1000;
+  if (deadline < ctx.now.getTime()) {
+    if (progressDeadlineAbortOf(ctx.rollout)) addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
+    return true;
+  }
+  requeueAfter(ctx, Math.floor((deadline - ctx.now.getTime()) / 1000) + 1);
+  return false;
+}
+
+function condition(type: string, status: RolloutCondition['status'], reason: string, message: string): RolloutCondition {
+  return { type, status, reason, message };
+}
+
+/** The conditions of §12 (`calculateRolloutConditions`, `checkPausedConditions`). */
+function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolean): void {
+  const now = ctx.now;
+  const old = ctx.rollout.status ?? {};
+  let conds = s.conditions ?? [];
+  const set = (c: RolloutCondition) => {
+    conds = setCondition(conds, c, now);
+  };
+  const wasPaused = (old.pauseConditions ?? []).length > 0 || ctx.rollout.spec?.paused === true;
+  const isPausedNow = (s.pauseConditions ?? []).length > 0 || ctx.rollout.spec?.paused === true;
+  const aborted = s.abort === true;
+  const prevProgressing = getCondition(old.conditions, ConditionType.Progressing);
+  const newRSName = rsName(ctx.newRS) ?? ctx.rollout.metadata?.name ?? '';
+
+  if (ctx.effects.some((e) => e.kind === 'createReplicaSet')) {
+    set(condition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetCreated, ConditionMessage.newReplicaSetCreated(newRSName)));
+  }
+
+  // checkPausedConditions: pause toggles show on Progressing as Unknown, retry after an abort likewise.
+  const pausedCondExists = prevProgressing?.reason === ConditionReason.RolloutPaused;
+  const abortCondExists = prevProgressing?.reason === ConditionReason.RolloutAborted;
+  if (wasPaused !== pausedCondExists && !abortCondExists) {
+    set(
+      wasPaused
+        ? condition(ConditionType.Progressing, 'Unknown', ConditionReason.RolloutPaused, ConditionMessage.paused)
+        : condition(ConditionType.Progressing, 'Unknown', ConditionReason.RolloutResumed, ConditionMessage.resumed),
+    );
+  }
+  if (!aborted && abortCondExists) {
+    set(condition(ConditionType.Progressing, 'Unknown', ConditionReason.RolloutRetry, ConditionMessage.retry));
+  }
+
+  const healthy = rolloutHealthy(ctx, s);
+  if (!isPausedNow && healthy) {
+    set(condition(ConditionType.Healthy, 'True', ConditionReason.RolloutHealthy, ConditionMessage.healthy));
+  } else if (getCondition(conds, ConditionType.Healthy)) {
+    set(condition(ConditionType.Healthy, 'False', ConditionReason.RolloutHealthy, ConditionMessage.notHealthy));
+  }
+
+  if (!aborted) {
+    if (healthy) {
+      set(condition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetAvailable, ConditionMessage.replicaSetCompleted(newRSName)));
+    } else if (rolloutProgressing(ctx, s)) {
+      // Progress refreshes lastUpdateTime even when the reason stays the same: the deadline counts from here.
+      const current = getCondition(conds, ConditionType.Progressing);
+      const next = condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetUpdated, ConditionMessage.replicaSetProgressing(newRSName));
+      const stamp = rfc3339(now);
+      next.lastUpdateTime = stamp;
+      next.lastTransitionTime = current?.status === 'True' ? (current.lastTransitionTime ?? stamp) : stamp;
+      conds = [...conds.filter((c) => c.type !== ConditionType.Progressing), next];
+    } else if (timedOut) {
+      set(condition(ConditionType.Progressing, 'False', ConditionReason.ProgressDeadlineExceeded, ConditionMessage.replicaSetTimedOut(newRSName)));
+    }
+  }
+
+  if (ctx.rollout.spec?.strategy?.blueGreen) {
+    const active = activeReplicaSet(ctx, s);
+    const saturated =
+      active !== undefined &&
+      (active.spec?.replicas ?? 0) === ctx.replicas &&
+      active.metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS] === String(ctx.replicas) &&
+      (active.status?.availableReplicas ?? 0) === ctx.replicas;
+    set(
+      saturated
+        ? condition(ConditionType.Available, 'True', ConditionReason.Available, ConditionMessage.available)
+        : condition(ConditionType.Available, 'False', ConditionReason.Available, ConditionMessage.notAvailable),
+    );
+  } else {
+    set(
+      (s.availableReplicas ?? 0) >= ctx.replicas
+        ? condition(ConditionType.Available, 'True', ConditionReason.Available, ConditionMessage.available)
+        : condition(ConditionType.Available, 'False', ConditionReason.Available, ConditionMessage.notAvailable),
+    );
+  }
+
+  if (aborted) {
+    const message = ConditionMessage.aborted(updateRevision(ctx), ctx.pause.abortMessage);
+    const current = getCondition(conds, ConditionType.Progressing);
+    // Keep the first abort message (a later reconcile knows no reason).
+    if (!(current?.status === 'False' && current.reason === ConditionReason.RolloutAborted)) {
+      set(condition(ConditionType.Progressing, 'False', ConditionReason.RolloutAborted, message));
+    }
+  }
+
+  if (isPausedNow) {
+    set(condition(ConditionType.Paused, 'True', ConditionReason.RolloutPaused, ConditionMessage.paused));
+  } else if (getCondition(conds, ConditionType.Paused)) {
+    set(condition(ConditionType.Paused, 'False', ConditionReason.RolloutPaused, ConditionMessage.resumed));
+  }
+
+  const completed = !!s.stableRS && s.stableRS === s.currentPodHash;
+  const revision = `revision ${updateRevision(ctx)} (${s.currentPodHash ?? ''})`;
+  set(
+    completed
+      ? condition(ConditionType.Completed, 'True', ConditionReason.RolloutCompleted, `Rollout completed update to ${revision}`)
+      : condition(ConditionType.Completed, 'False', ConditionReason.RolloutCompleted, `Rollout not completed, started update to ${revision}`),
+  );
+
+  s.conditions = conds;
+}
+
+function dropEmpty(s: RolloutStatus): void {
+  if (s.canary && Object.values(s.canary).every((v) => v === undefined)) delete s.canary;
+  if (s.blueGreen && Object.values(s.blueGreen).every((v) => v === undefined)) delete s.blueGreen;
+  if (s.promoteFull === false) delete s.promoteFull;
+  for (const key of Object.keys(s) as (keyof RolloutStatus)[]) if (s[key] === undefined) delete s[key];
+}
+
+/** Completes `ctx.status` (§11, §12). Called once, at the end of every reconcile. */
+export function finishStatus(ctx: ReconcileContext): void {
+  const s = ctx.status;
+  s.currentPodHash = ctx.newHash;
+  const stepsHash = rolloutStepsHash(ctx.rollout);
+  if (stepsHash) s.currentStepHash = stepsHash;
+  else delete s.currentStepHash;
+  if (s.promoteFull && s.currentPodHash === s.stableRS) delete s.promoteFull;
+  if (ctx.rollout.status?.collisionCount !== undefined) s.collisionCount = ctx.rollout.status.collisionCount;
+  setReplicaFields(ctx, s);
+  const generation = ctx.rollout.metadata?.generation;
+  if (typeof generation === 'number') s.observedGeneration = String(generation);
+
+  const timedOut = checkProgressDeadline(ctx, s);
+  calculatePauseStatus(ctx, s);
+  setConditions(ctx, s, timedOut);
+  dropEmpty(s);
+  const phase = rolloutPhase({ ...ctx.rollout, status: s });
+  s.phase = phase.phase;
+  s.message = phase.message;
+}
