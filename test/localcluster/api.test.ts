@@ -1,5 +1,5 @@
 // The local cluster's API semantics, exercised through the real @kubernetes/client-node.
-import * as k8s from '@kubernetes/client-node';
+import { k8s } from './k8s';
 import { strict as assert } from 'node:assert';
 import { awaitEvent, raw, startHarness, statusOf, type Harness } from './helpers';
 
@@ -163,7 +163,7 @@ describe('local cluster API (client-node)', () => {
             group: 'example.com',
             names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
             scope: 'Namespaced',
-            versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+            versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
           },
         },
       });

@@ -1,15 +1,15 @@
 // Shared setup for the local cluster suites: a cluster on 127.0.0.1:0, a client-node KubeConfig
 // pointed at it, raw HTTP for malformed requests, and waiting on watch events with a deadline.
-import * as k8s from '@kubernetes/client-node';
+import { k8s, type K8s } from './k8s';
 import { request } from 'node:http';
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/localcluster';
 
 export interface Harness {
   cluster: LocalCluster;
-  kc: k8s.KubeConfig;
-  core: k8s.CoreV1Api;
-  apps: k8s.AppsV1Api;
-  custom: k8s.CustomObjectsApi;
+  kc: K8s.KubeConfig;
+  core: K8s.CoreV1Api;
+  apps: K8s.AppsV1Api;
+  custom: K8s.CustomObjectsApi;
 }
 
 export async function startHarness(options: LocalClusterOptions = {}): Promise<Harness> {
@@ -24,7 +24,7 @@ export async function startHarness(options: LocalClusterOptions = {}): Promise<H
   };
 }
 
-export function kubeConfigFor(url: string): k8s.KubeConfig {
+export function kubeConfigFor(url: string): K8s.KubeConfig {
   const kc = new k8s.KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: 'local', server: url, skipTLSVerify: true }],
@@ -86,11 +86,11 @@ export interface WatchEvent {
  * `within` ms naming what it was waiting for and the events it saw.
  */
 export function awaitEvent(
-  kc: k8s.KubeConfig,
+  kc: K8s.KubeConfig,
   path: string,
   predicate: (e: WatchEvent) => boolean,
   what: string,
-  opts: { within?: number; query?: Record<string, unknown> } = {},
+  opts: { within?: number; query?: Record<string, string | number | boolean | undefined> } = {},
 ): Promise<WatchEvent> {
   const within = opts.within ?? 5000;
   return new Promise((resolve, reject) => {
