@@ -275,3 +275,17 @@ export function syncReplicaSetRevision(rollout: Rollout, newRS: ReplicaSet, rss:
 export function replicaSetNeedsRevisionSync(rollout: Rollout, newRS: ReplicaSet, rss: readonly ReplicaSet[]): boolean {
   return syncReplicaSetRevision(rollout, newRS, rss) !== undefined;
 }
+
+/**
+ * What creating the new RS meets when an RS of the same name already exists (stale cache or a
+ * real hash collision, `createDesiredReplicaSet`): 'adopt' when the rollout controls it and its
+ * template equals `spec.template` ignoring only the hash label; otherwise 'collision' (increment
+ * `status.collisionCount` and retry). Quirk kept (§15): the live template is *not* stripped of the
+ * injected anti-affinity term or ephemeral metadata here, so an RS carrying them counts as a collision.
+ */
+export function existingReplicaSetOutcome(rollout: Rollout, existing: ReplicaSet): 'adopt' | 'collision' {
+  const owner = existing.metadata?.ownerReferences?.find((o) => o.controller === true);
+  const uid = rollout.metadata?.uid;
+  const owned = owner !== undefined && (uid ? owner.uid === uid : owner.kind === (rollout.kind ?? 'Rollout') && owner.name === rollout.metadata?.name);
+  return owned && podTemplateEqualIgnoreHash(existing.spec?.template, rollout.spec?.template) ? 'adopt' : 'collision';
+}

@@ -2,6 +2,7 @@
 // what a new RS looks like, and when an existing new RS is rewritten.
 import { strict as assert } from 'node:assert';
 import {
+  existingReplicaSetOutcome,
   findNewReplicaSet,
   findStableReplicaSet,
   maxRevision,
@@ -162,5 +163,24 @@ describe('replicasets (§10)', () => {
       v2.spec!.minReadySeconds = 0;
       assert.equal(syncReplicaSetRevision(r, v2, [v1, v2])!.spec!.minReadySeconds, 5);
     });
+  });
+});
+
+describe('name clash on creation (§10, §15 quirk)', () => {
+  const r = rollout('v2', { status: {} });
+  it('adopts an RS it controls whose template is spec.template (hash label ignored)', () => {
+    const created = newReplicaSetFor(r, []);
+    assert.equal(existingReplicaSetOutcome(r, created), 'adopt');
+  });
+  it('an RS of another owner or another template is a collision', () => {
+    const created = newReplicaSetFor(r, []);
+    assert.equal(existingReplicaSetOutcome({ ...r, metadata: { ...r.metadata, uid: 'someone-else' } }, created), 'collision');
+    assert.equal(existingReplicaSetOutcome(rollout('v3', { status: {} }), { ...created, metadata: { ...created.metadata, name: 'x' } }), 'collision');
+  });
+  it('quirk: an RS carrying injected ephemeral metadata counts as a collision (not stripped here)', () => {
+    const withMeta: Rollout = { ...r, spec: { ...r.spec, strategy: { canary: { stableMetadata: { labels: { role: 'stable' } } } } } };
+    const created = newReplicaSetFor(withMeta, []);
+    assert.equal(created.spec!.template!.metadata!.labels!.role, 'stable');
+    assert.equal(existingReplicaSetOutcome(withMeta, created), 'collision');
   });
 });
