@@ -304,7 +304,7 @@ export function trafficRoutedCanaryReplicaCounts(
   const maxWeight = maxTrafficWeightOf(rollout);
   const sized = canaryReplicasOrWeight(rollout, newRS, stableRS);
   let canary = 'replicas' in sized ? sized.replicas : checkMinPodsPerReplicaSet(rollout, trafficWeightToReplicas(replicas, sized.weight, maxWeight));
-  if (!dynamicStableScaleOf(rollout)) return { canary, stable: replicas };
+  if (!dynamicStableScaleOf(rollout)) return { canary: Math.max(0, canary), stable: replicas };
 
   const weight = 'weight' in sized ? sized.weight : 0;
   let stable = trafficWeightToReplicas(replicas, maxWeight - weight, maxWeight);
@@ -313,7 +313,13 @@ export function trafficRoutedCanaryReplicaCounts(
     stable = Math.max(stable, trafficWeightToReplicas(replicas, router.stable?.weight ?? 0, maxWeight));
     if (rollout.status?.abort) canary = Math.max(canary, trafficWeightToReplicas(replicas, router.canary?.weight ?? 0, maxWeight));
   }
-  return { canary: checkMinPodsPerReplicaSet(rollout, canary), stable: checkMinPodsPerReplicaSet(rollout, stable) };
+  // Deliberate deviation: upstream can compute a negative count here (a setCanaryScale weight above
+  // maxTrafficWeight leaves a negative stable share), which the API server then rejects. 0 is what
+  // that write could at best achieve.
+  return {
+    canary: checkMinPodsPerReplicaSet(rollout, Math.max(0, canary)),
+    stable: checkMinPodsPerReplicaSet(rollout, Math.max(0, stable)),
+  };
 }
 
 /**

@@ -378,6 +378,11 @@ describe('traffic-routed canary replica counts (§3.4)', () => {
       assert.deepEqual(trafficRoutedCanaryReplicaCounts(r, canaryRS(1), stableRS(10)), { canary: 3, stable: 9 });
       assert.deepEqual(canaryReplicaCounts(r, canaryRS(1), stableRS(10), [], null), { canary: 3, stable: 7 });
     });
+    it('deliberate deviation: a setCanaryScale weight above the maximum gives a 0 stable, not a negative one', () => {
+      // Upstream computes ceil((100 - 109) x 12 / 100) = -1 here, a count the API server refuses.
+      const r = canaryRollout({ replicas: 12, dynamicStableScale: true, trafficRouting: nginx, steps: [{ setCanaryScale: { weight: 109 } }] });
+      assert.deepEqual(canaryReplicaCounts(r, canaryRS(0), stableRS(12), [], null), { canary: 14, stable: 0 });
+    });
     it('an explicit setCanaryScale count leaves the stable target at R', () => {
       const r = canaryRollout({ replicas: 10, dynamicStableScale: true, trafficRouting: nginx, steps: [{ setCanaryScale: { replicas: 2 } }] });
       assert.deepEqual(canaryReplicaCounts(r, canaryRS(0), stableRS(10), [], null), { canary: 2, stable: 10 });
@@ -548,7 +553,7 @@ describe('properties', () => {
           assert.ok(Number.isInteger(s) && s >= 0, `stable ${s}`);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: Number(process.env.P1_RUNS ?? 2000) },
     );
   });
 
@@ -610,5 +615,187 @@ describe('properties', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Reference cases of the kind upstream checks (utils/replicaset/canary_test.go), as data: one step
+// { setWeight W, setCanaryScale? } at index 0, stable hash "stable", current hash "canary".
+
+interface ReferenceCase {
+  name: string;
+  R: number;
+  W: number;
+  surge?: IntOrString;
+  unavailable?: IntOrString;
+  stable: [number, number]; // spec, available
+  canary: [number, number];
+  expect: [number, number]; // canary, stable
+  older?: [number, number];
+  promoteFull?: boolean;
+  abort?: boolean;
+  routed?: boolean;
+  scale?: { replicas?: number; weight?: number; matchTrafficWeight?: boolean };
+  abortDelay?: number;
+  minPods?: number;
+}
+
+const REFERENCE: ReferenceCase[] = [
+  { name: 'spec below available is not credited', R: 10, W: 100, surge: 3, unavailable: 0, stable: [7, 8], canary: [6, 3], expect: [6, 7] },
+  { name: 'surge count scales the canary up', R: 10, W: 20, surge: 2, unavailable: 0, stable: [10, 10], canary: [0, 0], expect: [2, 10] },
+  { name: 'surge percentage scales the canary up', R: 10, W: 20, surge: '20%', unavailable: 0, stable: [10, 10], canary: [0, 0], expect: [2, 10] },
+  { name: 'extra stable pods are scaled down', R: 10, W: 20, surge: '20%', unavailable: 0, stable: [10, 10], canary: [2, 2], expect: [2, 8] },
+  { name: 'never past maxSurge', R: 10, W: 30, surge: 2, unavailable: 0, stable: [10, 10], canary: [0, 0], expect: [2, 10] },
+  { name: 'unavailable count scales the stable down', R: 10, W: 20, surge: 0, unavailable: 2, stable: [10, 10], canary: [0, 0], expect: [0, 8] },
+  { name: 'unavailable percentage scales the stable down', R: 10, W: 20, surge: 0, unavailable: '20%', stable: [10, 10], canary: [0, 0], expect: [0, 8] },
+  { name: 'never past maxUnavailable', R: 10, W: 30, surge: 0, unavailable: 2, stable: [10, 10], canary: [0, 0], expect: [0, 8] },
+  { name: 'surge and unavailable together', R: 10, W: 50, surge: 2, unavailable: 1, stable: [10, 10], canary: [0, 0], expect: [2, 9] },
+  { name: 'weight 0 scales the canary to 0', R: 10, W: 0, surge: 1, unavailable: 1, stable: [10, 10], canary: [1, 1], expect: [0, 10] },
+  { name: 'weight 100 scales the stable to 0', R: 10, W: 100, surge: 1, unavailable: 1, stable: [1, 1], canary: [10, 10], expect: [10, 0] },
+  { name: 'R=1 weight 20 with surge keeps one canary', R: 1, W: 20, surge: 1, unavailable: 0, stable: [1, 1], canary: [0, 0], expect: [1, 1] },
+  { name: 'R=1 weight 90 with surge keeps one canary', R: 1, W: 90, surge: 1, unavailable: 0, stable: [1, 1], canary: [0, 0], expect: [1, 1] },
+  { name: 'R=1 weight 49 without surge: no canary', R: 1, W: 49, surge: 0, unavailable: 1, stable: [1, 1], canary: [0, 0], expect: [0, 1] },
+  { name: 'R=1 weight 51 without surge: stable goes first', R: 1, W: 51, surge: 0, unavailable: 1, stable: [1, 1], canary: [0, 0], expect: [0, 0] },
+  { name: 'R=1 weight 51 without surge, stable gone: canary comes up', R: 1, W: 51, surge: 0, unavailable: 1, stable: [0, 0], canary: [0, 0], expect: [1, 0] },
+  { name: 'stable scaled up before the canary', R: 10, W: 30, surge: 1, unavailable: 0, stable: [1, 1], canary: [0, 0], older: [3, 3], expect: [1, 7] },
+  { name: 'canary and stable scaled down', R: 10, W: 30, surge: 0, unavailable: 3, stable: [8, 5], canary: [4, 4], expect: [3, 7] },
+  { name: 'stable and canary partly available', R: 10, W: 100, surge: 1, unavailable: 0, stable: [10, 2], canary: [10, 8], expect: [9, 2] },
+  { name: 'older pods block scale-down', R: 10, W: 30, surge: 0, unavailable: 1, stable: [8, 6], canary: [4, 2], older: [3, 3], expect: [4, 8] },
+  { name: 'uneven weight does not round past maxSurge', R: 10, W: 5, surge: 0, unavailable: 1, stable: [10, 10], canary: [0, 0], expect: [0, 9] },
+  { name: 'uneven weight does not round past maxSurge, part 2', R: 10, W: 5, surge: 0, unavailable: 1, stable: [9, 9], canary: [0, 0], expect: [1, 9] },
+  { name: '0% and 0% use unavailable 1', R: 10, W: 10, surge: '0%', unavailable: '0%', stable: [10, 10], canary: [0, 0], expect: [0, 9] },
+  { name: 'setCanaryScale.replicas with trafficRouting', R: 1, W: 100, stable: [1, 1], canary: [0, 0], routed: true, scale: { replicas: 9 }, expect: [9, 1] },
+  { name: 'setCanaryScale.weight with trafficRouting', R: 4, W: 100, stable: [4, 4], canary: [0, 0], routed: true, scale: { weight: 200 }, expect: [8, 4] },
+  {
+    name: 'matchTrafficWeight ignores replicas/weight',
+    R: 10,
+    W: 20,
+    surge: '20%',
+    unavailable: 0,
+    stable: [10, 10],
+    canary: [0, 0],
+    routed: true,
+    scale: { replicas: 9, weight: 100, matchTrafficWeight: true },
+    expect: [2, 10],
+  },
+  {
+    name: 'setCanaryScale without trafficRouting is ignored',
+    R: 10,
+    W: 20,
+    surge: '20%',
+    unavailable: 0,
+    stable: [10, 10],
+    canary: [0, 0],
+    scale: { replicas: 9, weight: 100 },
+    expect: [2, 10],
+  },
+  { name: 'maxSurge honoured while the stable is unavailable', R: 4, W: 100, surge: 1, unavailable: 0, stable: [4, 1], canary: [0, 0], expect: [1, 4] },
+  { name: 'down to maxUnavailable within maxSurge', R: 3, W: 99, surge: 0, unavailable: 2, stable: [3, 3], canary: [0, 0], expect: [0, 1] },
+  { name: 'down to maxUnavailable within maxSurge, part 2', R: 3, W: 99, surge: 0, unavailable: 2, stable: [1, 1], canary: [0, 0], expect: [2, 1] },
+  { name: 'maxUnavailable honoured scaling an unavailable stable down', R: 4, W: 100, surge: 1, unavailable: 0, stable: [4, 1], canary: [1, 1], expect: [1, 3] },
+  { name: 'lowering the weight: stable surges first', R: 4, W: 0, surge: 1, unavailable: 0, stable: [0, 0], canary: [4, 4], expect: [4, 1] },
+  { name: 'lowering the weight: wait for the stable surge', R: 4, W: 0, surge: 1, unavailable: 0, stable: [1, 0], canary: [4, 4], expect: [4, 1] },
+  { name: 'lowering the weight: one canary pod at a time', R: 4, W: 0, surge: 1, unavailable: 0, stable: [1, 1], canary: [4, 4], expect: [3, 1] },
+  { name: 'promote full ignores the weight', R: 4, W: 1, surge: 4, unavailable: 4, promoteFull: true, stable: [4, 4], canary: [0, 0], expect: [4, 0] },
+  { name: 'promote full honours surge and unavailable', R: 4, W: 1, surge: 3, unavailable: 0, promoteFull: true, stable: [4, 4], canary: [0, 0], expect: [3, 4] },
+  {
+    name: 'aborted, abortScaleDownDelaySeconds 0, setCanaryScale: canary kept',
+    R: 1,
+    W: 0,
+    stable: [1, 1],
+    canary: [1, 1],
+    routed: true,
+    scale: { replicas: 1 },
+    abortDelay: 0,
+    abort: true,
+    expect: [1, 1],
+  },
+  {
+    name: 'aborted, abortScaleDownDelaySeconds 30, setCanaryScale: canary to 0',
+    R: 1,
+    W: 0,
+    stable: [1, 1],
+    canary: [1, 1],
+    routed: true,
+    scale: { replicas: 1 },
+    abortDelay: 30,
+    abort: true,
+    expect: [0, 1],
+  },
+  { name: 'minPodsPerReplicaSet when the canary starts', R: 10, W: 5, stable: [10, 10], canary: [0, 0], routed: true, minPods: 2, expect: [2, 10] },
+  { name: 'minPodsPerReplicaSet capped at R', R: 1, W: 100, promoteFull: true, stable: [1, 1], canary: [0, 0], routed: true, minPods: 2, expect: [1, 1] },
+];
+
+describe('reference cases (upstream canary_test.go kind)', () => {
+  for (const c of REFERENCE) {
+    it(`${c.name}: canary ${c.expect[0]}, stable ${c.expect[1]}`, () => {
+      const r = canaryRollout({
+        replicas: c.R,
+        maxSurge: c.surge ?? 0,
+        maxUnavailable: c.unavailable ?? 0,
+        steps: [{ setWeight: c.W, setCanaryScale: c.scale }],
+        trafficRouting: c.routed ? {} : undefined,
+        abortScaleDownDelaySeconds: c.abortDelay,
+        minPodsPerReplicaSet: c.minPods,
+        status: { promoteFull: c.promoteFull, abort: c.abort, currentStepIndex: undefined },
+      });
+      const older = c.older ? [replicaSet('older', c.older[0], c.older[1])] : [];
+      const counts = canaryReplicaCounts(r, canaryRS(c.canary[0], c.canary[1]), stableRS(c.stable[0], c.stable[1]), older, null);
+      assert.deepEqual([counts.canary, counts.stable], c.expect);
+    });
+  }
+
+  describe('dynamicStableScale (columns read for what they are, §14 item 13)', () => {
+    // first: the first step's setWeight (upstream calls this column rolloutMaxReplicas); extra: further steps.
+    const cases: {
+      name: string;
+      first: number;
+      extra?: number[];
+      abort: boolean;
+      weights: [number, number];
+      canaryRS?: number;
+      stable?: [number, number];
+      expect: [number, number];
+    }[] = [
+      { name: 'abort: stable grows to the next lower step', first: 20, extra: [60], abort: true, weights: [60, 40], canaryRS: 6, stable: [4, 4], expect: [6, 8] },
+      { name: 'abort: fewer canaries than expected', first: 20, extra: [60], abort: true, weights: [60, 40], canaryRS: 1, stable: [4, 4], expect: [6, 8] },
+      { name: 'abort: stable partly available', first: 20, extra: [60], abort: true, weights: [60, 40], canaryRS: 2, stable: [8, 4], expect: [6, 8] },
+      { name: 'abort without ReplicaSets: stable to R', first: 20, extra: [60], abort: true, weights: [60, 40], expect: [6, 10] },
+      { name: 'stable scaled down', first: 10, abort: false, weights: [10, 90], expect: [1, 9] },
+      { name: 'desired canary above its traffic', first: 20, abort: false, weights: [10, 90], expect: [2, 9] },
+      { name: 'abort: canary kept while it has traffic', first: 20, abort: true, weights: [20, 80], expect: [2, 10] },
+      { name: 'abort: canary follows less traffic', first: 20, abort: true, weights: [10, 90], expect: [1, 10] },
+    ];
+    for (const c of cases) {
+      it(`${c.name}: canary ${c.expect[0]}, stable ${c.expect[1]}`, () => {
+        const r = canaryRollout({
+          replicas: 10,
+          maxSurge: 0,
+          maxUnavailable: 1,
+          trafficRouting: {},
+          dynamicStableScale: true,
+          steps: [c.first, ...(c.extra ?? [])].map((w) => ({ setWeight: w })),
+          status: { abort: c.abort, currentStepIndex: undefined },
+        });
+        const newRS = c.canaryRS ? canaryRS(c.canaryRS) : undefined;
+        const stable = c.stable ? stableRS(c.stable[0], c.stable[1]) : undefined;
+        const counts = trafficRoutedCanaryReplicaCounts(r, newRS, stable, weights(c.weights[0], c.weights[1]));
+        assert.deepEqual([counts.canary, counts.stable], c.expect);
+      });
+    }
+  });
+
+  it('approximation cases with surge and R + 1 totals', () => {
+    const rows: [number, number, number, number, number][] = [
+      // R, W, S, canary, stable
+      [1, 1, 0, 0, 1], [1, 49, 0, 0, 1], [1, 50, 0, 1, 0], [1, 1, 1, 1, 1], [1, 99, 1, 1, 1],
+      [2, 1, 0, 1, 1], [2, 99, 0, 1, 1], [2, 1, 1, 1, 2], [2, 99, 1, 2, 1],
+      [3, 10, 0, 1, 2], [3, 34, 0, 1, 2], [3, 49, 0, 1, 2], [3, 10, 1, 1, 3], [3, 34, 1, 1, 2], [3, 49, 1, 2, 2],
+      [10, 14, 0, 1, 9], [10, 15, 0, 2, 8], [10, 16, 0, 2, 8], [10, 1, 1, 1, 10], [10, 18, 1, 2, 9], [10, 19, 1, 2, 9],
+      [10, 23, 1, 2, 8], [10, 24, 1, 3, 8], [10, 99, 1, 10, 1],
+    ];
+    for (const [R, W, S, c, s] of rows) {
+      assert.deepEqual(weightedReplicaCounts(R, W, 100, S), { canary: c, stable: s }, `R=${R} W=${W} S=${S}`);
+    }
   });
 });
