@@ -23,3 +23,4 @@ export * from './step-plan';
 export * from './reconcile';
 export * from './pause';
 export * from './status';
+export * from './bluegreen-reconcile';
