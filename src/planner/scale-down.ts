@@ -43,6 +43,8 @@ export interface ScaleDownOptions {
   delayScaleDownOnAbort?: boolean;
   /** Blue-green: phase of the current post-promotion AnalysisRun, if any (gates the scale-down, §8 step 10). */
   postPromotionAnalysisPhase?: string;
+  /** More hashes that count as referenced (e.g. Istio DestinationRule subsets the caller knows of). */
+  referencedHashes?: readonly string[];
 }
 
 const rsReplicas = (rs: ReplicaSet): number => rs.spec?.replicas ?? 0;
@@ -77,7 +79,12 @@ function serviceSelectedHash(svc: Service | undefined): string {
  * blue-green active/preview selectors, the recorded canary/stable weight hashes, or the selector of
  * the strategy's Services (canary/stable, or active/preview) as they are now.
  */
-export function isReplicaSetReferenced(rollout: Rollout, rs: ReplicaSet, services: readonly Service[] = []): boolean {
+export function isReplicaSetReferenced(
+  rollout: Rollout,
+  rs: ReplicaSet,
+  services: readonly Service[] = [],
+  referencedHashes: readonly string[] = [],
+): boolean {
   const hash = podTemplateHashOf(rs);
   if (hash === '') return false;
   const status = rollout.status ?? {};
@@ -89,7 +96,7 @@ export function isReplicaSetReferenced(rollout: Rollout, rs: ReplicaSet, service
     status.canary?.weights?.canary.podTemplateHash,
     status.canary?.weights?.stable.podTemplateHash,
   ];
-  if (refs.includes(hash)) return true;
+  if (refs.includes(hash) || referencedHashes.includes(hash)) return true;
   const strategy = rollout.spec?.strategy;
   const names = strategy?.canary
     ? [strategy.canary.canaryService, strategy.canary.stableService]
@@ -153,8 +160,11 @@ function scaleDownDelay(
     if (rsReplicas(rs) > 0 && annotated < limit) {
       const delay = scaleDownDelaySecondsOf(rollout);
       // Quirk #1992: with a 0 s delay no deadline is written, yet the RS is still kept at its replicas.
-      if (delay > 0) out.annotate(rs, scaleDownDeadline(now, delay));
-      out.requeue(delay);
+      // (Upstream also requeues "after 0 s"; nothing changes with time then, so no requeue here.)
+      if (delay > 0) {
+        out.annotate(rs, scaleDownDeadline(now, delay));
+        out.requeue(delay);
+      }
       return { desired: rsReplicas(rs), annotated: annotated + 1 };
     }
     return { desired: 0, annotated };
@@ -193,7 +203,7 @@ function scaleDownForCanary(
   const fullyPromoted = (rollout.status?.stableRS ?? '') === (rollout.status?.currentPodHash ?? '');
   let annotated = 0;
   for (const rs of oldRSs.slice().sort(compareByRevision).reverse()) {
-    if (trafficRouted && isReplicaSetReferenced(rollout, rs, options.services)) continue;
+    if (trafficRouted && isReplicaSetReferenced(rollout, rs, options.services, options.referencedHashes)) continue;
     if (maxScaleDown <= 0) break;
     const replicas = current.get(rsName(rs)) ?? 0;
     if (replicas === 0) continue;
@@ -235,7 +245,7 @@ function scaleDownForBlueGreen(
   const delayOnAbort = options.delayScaleDownOnAbort === true;
   let annotated = 0;
   for (const rs of oldRSs.slice().sort(compareByRevision).reverse()) {
-    if (isReplicaSetReferenced(rollout, rs, options.services)) continue;
+    if (isReplicaSetReferenced(rollout, rs, options.services, options.referencedHashes)) continue;
     if (rsReplicas(rs) === 0) continue;
     let desired: number;
     ({ desired, annotated } = scaleDownDelay(rollout, rs, annotated, replicasOf(rollout), now, out));

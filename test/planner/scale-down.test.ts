@@ -106,7 +106,7 @@ describe('scale-down of old ReplicaSets (§9)', () => {
     });
     it('quirk #1992: scaleDownDelaySeconds 0 writes no deadline and keeps the old RS up', () => {
       const r = scaleDownOldReplicaSets(routedCanary({ scaleDownDelaySeconds: 0 }), stable, stable, [rs('v2', 2, 4)], now);
-      assert.deepEqual(r, { changes: [], requeueAfterSeconds: 0 });
+      assert.deepEqual(r, { changes: [] });
     });
     it('dynamicStableScale: the previous stable goes to 0 at once', () => {
       const r = scaleDownOldReplicaSets(routedCanary({ dynamicStableScale: true }), stable, stable, [rs('v2', 2, 4)], now);
@@ -122,6 +122,7 @@ describe('scale-down of old ReplicaSets (§9)', () => {
       const services = [{ metadata: { name: 'stable-svc' }, spec: { selector: { app: 'demo', 'rollouts-pod-template-hash': 'v2' } } }];
       const r = scaleDownOldReplicaSets(routedCanary({ stableService: 'stable-svc', canaryService: 'canary-svc' }), stable, stable, [rs('v2', 2, 4)], now, { services });
       assert.deepEqual(r.changes, []);
+      assert.deepEqual(scaleDownOldReplicaSets(routedCanary(), stable, stable, [rs('v2', 2, 4, 4, { 'scale-down-deadline': at(-1) })], now, { referencedHashes: ['v2'] }).changes, []);
     });
   });
 
