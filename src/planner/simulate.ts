@@ -1,0 +1,482 @@
+/**
+ * A rollout's timeline before it exists: from a steady state at revision 1, through an update
+ * to revision 2, to full promotion (or an abort), frame by frame. It drives the real
+ * `reconcile` and `applyEffects` with a simulated clock; ReplicaSets get pods that become ready
+ * after `podReadySeconds`, AnalysisRuns and Experiments finish after `analysisSeconds` with the
+ * chosen result, and manual promotion points are marked and, with `autoPromote`, promoted with
+ * the same patch `kubectl argo rollouts promote` sends. Frames are plain JSON (the webview and
+ * the CLI step through them).
+ */
+import { applyRolloutPatch, promoteAction, abortAction } from './actions';
+import { canaryStepsOf, minReadySecondsOf } from './defaults';
+import { pauseDurationSeconds } from './duration';
+import type { Effect, World } from './effects';
+import { applyEffects, cloneJson, describeEffect } from './effects';
+import { desiredPodTemplateHash } from './hash';
+import { pauseNeedsPerson } from './pause';
+import { reconcile } from './reconcile';
+import { revisionOf } from './replicasets';
+import type { AnalysisRun, CanaryStep, Experiment, ReplicaSet, Rollout, Service } from './types';
+import { LABEL_POD_TEMPLATE_HASH } from './types';
+
+export interface SimulateOptions {
+  /** Seconds from a pod's creation until it is ready (default 10). minReadySeconds is added for availability. */
+  podReadySeconds?: number;
+  /** Promote automatically at every point that waits for a person (default true). */
+  autoPromote?: boolean;
+  /** Seconds a person takes to promote at such a point (default 0). */
+  promoteAfterSeconds?: number;
+  /** Abort the update once this canary step index is reached (or, for blue-green, once the preview is up). */
+  abortAtStep?: number;
+  /** Stop after this many frames (default 500). */
+  maxFrames?: number;
+  /** How AnalysisRuns and Experiments end (default Successful), and after how many seconds (default 30). */
+  analysisResult?: 'Successful' | 'Failed' | 'Inconclusive' | 'Error';
+  analysisSeconds?: number;
+  /** The update: the image of the first container becomes this (default: a template annotation marks revision 2). */
+  newImage?: string;
+  /** Services of the manifest; Services the rollout names but that are missing are made up. */
+  services?: Service[];
+  /** Wall-clock time of the update (default 2026-01-01T00:00:00Z); frames count seconds from it. */
+  start?: string;
+}
+
+export type ReplicaSetRole = 'canary' | 'stable' | 'preview' | 'active' | 'old';
+
+export interface FrameReplicaSet {
+  name: string;
+  revision: number;
+  hash: string;
+  role: ReplicaSetRole;
+  /** spec.replicas */
+  desired: number;
+  /** pods that exist (status.replicas) */
+  current: number;
+  ready: number;
+  available: number;
+}
+
+export interface FrameService {
+  name: string;
+  role: 'stable' | 'canary' | 'active' | 'preview';
+  /** The pod-template-hash it selects (null = not restricted to one ReplicaSet). */
+  selects: string | null;
+  /** The ReplicaSet of that hash, if it exists. */
+  replicaSet: string | null;
+}
+
+export interface SimulationFrame {
+  index: number;
+  /** Seconds since the update was applied (negative: before it). */
+  time: number;
+  at: string;
+  /** Current canary step (null for blue-green, or when all steps are done) and the step count. */
+  step: { index: number | null; count: number; description: string };
+  replicaSets: FrameReplicaSet[];
+  /** The new (canary/preview) and stable ReplicaSet in short. */
+  canary: { desired: number; available: number };
+  stable: { desired: number; available: number };
+  services: FrameService[];
+  /**
+   * Traffic to the new pods in percent: the router weight with trafficRouting, otherwise the
+   * share of available pods (basic canary) or which pods the active Service selects (blue-green).
+   */
+  weight: { canary: number; stable: number; source: 'router' | 'pods' | 'service' };
+  phase: string;
+  message: string;
+  paused: boolean;
+  pauseReasons: string[];
+  aborted: boolean;
+  /** Why the rollout waits at this frame. */
+  waitingFor: string[];
+  /** What the controller did to reach this frame. */
+  events: string[];
+  /** Set on the frame where a person promoted or aborted (or would have to). */
+  action?: 'promote' | 'abort' | 'update' | 'needs-promote';
+}
+
+export type SimulationOutcome = 'promoted' | 'aborted' | 'waiting-for-promote' | 'stuck' | 'max-frames';
+
+export interface SimulationResult {
+  rollout: string;
+  strategy: 'canary' | 'blueGreen';
+  outcome: SimulationOutcome;
+  /** Seconds from the update to the last frame. */
+  duration: number;
+  frames: SimulationFrame[];
+}
+
+const DEFAULT_START = '2026-01-01T00:00:00Z';
+const UPDATE_ANNOTATION = 'rollouts.simulate/revision';
+/** Reconciles at one instant before the simulation gives up on it (a reconcile that never settles). */
+const MAX_RECONCILES_PER_INSTANT = 200;
+
+interface Pod {
+  createdAt: number;
+  readyAt: number;
+}
+
+/** The workload simulator's state: pods per ReplicaSet and run completion times. */
+interface Workload {
+  pods: Map<string, Pod[]>;
+  runsEndAt: Map<string, number>;
+}
+
+/** Human description of a canary step. */
+export function describeStep(step: CanaryStep | undefined): string {
+  if (!step) return 'done';
+  if (step.setWeight !== undefined) return `setWeight ${step.setWeight}`;
+  if (step.pause) {
+    const s = pauseDurationSeconds(step.pause);
+    return s === undefined ? 'pause (until promoted)' : `pause ${s}s`;
+  }
+  if (step.setCanaryScale) {
+    const c = step.setCanaryScale;
+    if (c.replicas !== undefined) return `setCanaryScale replicas ${c.replicas}`;
+    if (c.weight !== undefined) return `setCanaryScale weight ${c.weight}`;
+    return 'setCanaryScale matchTrafficWeight';
+  }
+  if (step.analysis) return `analysis ${(step.analysis.templates ?? []).map((t) => t.templateName).join(', ')}`.trim();
+  if (step.experiment) return 'experiment';
+  if (step.setHeaderRoute) return `setHeaderRoute ${step.setHeaderRoute.name ?? ''}`.trim();
+  if (step.setMirrorRoute) return `setMirrorRoute ${step.setMirrorRoute.name ?? ''}`.trim();
+  if (step.plugin) return `plugin ${step.plugin.name ?? ''}`.trim();
+  return 'step';
+}
+
+/** The rollout at revision 2: the same manifest with a changed pod template. */
+function updatedRollout(rollout: Rollout, newImage: string | undefined): Rollout {
+  const next = cloneJson(rollout);
+  const template = (next.spec!.template ??= {});
+  const first = template.spec?.containers?.[0];
+  if (newImage !== undefined && first) first.image = newImage;
+  else template.metadata = { ...(template.metadata ?? {}), annotations: { ...(template.metadata?.annotations ?? {}), [UPDATE_ANNOTATION]: '2' } };
+  return next;
+}
+
+/** A Service the rollout names but the manifest lacks, selecting the rollout's pods. */
+function madeUpService(rollout: Rollout, name: string): Service {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, ...(rollout.metadata?.namespace ? { namespace: rollout.metadata.namespace } : {}) },
+    spec: { selector: { ...(rollout.spec?.selector?.matchLabels ?? {}) } },
+  };
+}
+
+function serviceRoles(rollout: Rollout): { name: string; role: FrameService['role'] }[] {
+  const s = rollout.spec?.strategy;
+  const out: { name: string; role: FrameService['role'] }[] = [];
+  if (s?.canary) {
+    if (s.canary.stableService) out.push({ name: s.canary.stableService, role: 'stable' });
+    if (s.canary.canaryService) out.push({ name: s.canary.canaryService, role: 'canary' });
+  } else if (s?.blueGreen) {
+    if (s.blueGreen.activeService) out.push({ name: s.blueGreen.activeService, role: 'active' });
+    if (s.blueGreen.previewService) out.push({ name: s.blueGreen.previewService, role: 'preview' });
+  }
+  return out;
+}
+
+/** Brings each ReplicaSet's pods to its spec and its status to its pods (the ReplicaSet controller and kubelet). */
+function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: number, minReadyMs: number): World {
+  const names = new Set(world.replicaSets.map((rs) => rs.metadata?.name ?? ''));
+  for (const name of [...wl.pods.keys()]) if (!names.has(name)) wl.pods.delete(name);
+  const replicaSets = world.replicaSets.map((rs) => {
+    const name = rs.metadata?.name ?? '';
+    const pods = wl.pods.get(name) ?? [];
+    const desired = Math.max(0, rs.spec?.replicas ?? 0);
+    while (pods.length < desired) pods.push({ createdAt: nowMs, readyAt: nowMs + readyAfterMs });
+    if (pods.length > desired) {
+      // The ReplicaSet controller deletes pods that are not ready first, then the newest.
+      pods.sort((a, b) => Number(a.readyAt <= nowMs) - Number(b.readyAt <= nowMs) || b.createdAt - a.createdAt);
+      pods.splice(0, pods.length - desired);
+    }
+    wl.pods.set(name, pods);
+    const status = {
+      replicas: pods.length,
+      readyReplicas: pods.filter((p) => p.readyAt <= nowMs).length,
+      availableReplicas: pods.filter((p) => p.readyAt + minReadyMs <= nowMs).length,
+    };
+    const same =
+      rs.status?.replicas === status.replicas &&
+      (rs.status?.readyReplicas ?? 0) === status.readyReplicas &&
+      (rs.status?.availableReplicas ?? 0) === status.availableReplicas;
+    return same ? rs : { ...rs, status: { ...(rs.status ?? {}), ...status } };
+  });
+  return { ...world, replicaSets };
+}
+
+/** AnalysisRuns and Experiments run for `analysisSeconds`, then end with the chosen result. */
+function syncRuns(world: World, wl: Workload, nowMs: number, options: Required<Pick<SimulateOptions, 'analysisResult' | 'analysisSeconds'>>): World {
+  const step = <T extends AnalysisRun | Experiment>(run: T): T => {
+    const name = `${run.kind}/${run.metadata?.name ?? ''}`;
+    const phase = run.status?.phase;
+    if (phase && ['Successful', 'Failed', 'Error', 'Inconclusive'].includes(phase)) return run;
+    if ((run as AnalysisRun).spec?.terminate) return { ...run, status: { ...(run.status ?? {}), phase: 'Successful', message: 'terminated' } };
+    if (!wl.runsEndAt.has(name)) wl.runsEndAt.set(name, nowMs + options.analysisSeconds * 1000);
+    if (nowMs >= wl.runsEndAt.get(name)!) return { ...run, status: { ...(run.status ?? {}), phase: options.analysisResult } };
+    return phase === 'Running' ? run : { ...run, status: { ...(run.status ?? {}), phase: 'Running' } };
+  };
+  return { ...world, analysisRuns: world.analysisRuns.map(step), experiments: world.experiments.map(step) };
+}
+
+/** The next moment something changes by itself: a pod becomes available, a run ends. */
+function nextWorkloadEvent(wl: Workload, nowMs: number, minReadyMs: number): number | undefined {
+  let next: number | undefined;
+  const consider = (t: number) => {
+    if (t > nowMs && (next === undefined || t < next)) next = t;
+  };
+  for (const pods of wl.pods.values()) for (const p of pods) { consider(p.readyAt); consider(p.readyAt + minReadyMs); }
+  for (const t of wl.runsEndAt.values()) consider(t);
+  return next;
+}
+
+function frameOf(
+  world: World,
+  index: number,
+  nowMs: number,
+  startMs: number,
+  waitingFor: string[],
+  events: string[],
+  action?: SimulationFrame['action'],
+): SimulationFrame {
+  const rollout = world.rollout;
+  const status = rollout.status ?? {};
+  const blueGreen = !rollout.spec?.strategy?.canary;
+  const newHash = desiredPodTemplateHash(rollout);
+  const stableHash = status.stableRS ?? '';
+  const steps = canaryStepsOf(rollout);
+  const hashOf = (rs: ReplicaSet) => rs.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
+  const rsList = [...world.replicaSets].sort((a, b) => revisionOf(a) - revisionOf(b));
+  const replicaSets: FrameReplicaSet[] = rsList.map((rs) => {
+    const hash = hashOf(rs);
+    let role: ReplicaSetRole = 'old';
+    if (hash === stableHash) role = blueGreen ? 'active' : 'stable';
+    else if (hash === newHash) role = blueGreen ? 'preview' : 'canary';
+    return {
+      name: rs.metadata?.name ?? '',
+      revision: revisionOf(rs),
+      hash,
+      role,
+      desired: rs.spec?.replicas ?? 0,
+      current: rs.status?.replicas ?? 0,
+      ready: rs.status?.readyReplicas ?? 0,
+      available: rs.status?.availableReplicas ?? 0,
+    };
+  });
+  const newRS = replicaSets.find((r) => r.hash === newHash);
+  const stableRS = replicaSets.find((r) => r.hash === stableHash);
+  const fullyPromoted = newHash === stableHash;
+  const canary = fullyPromoted || !newRS ? { desired: 0, available: 0 } : { desired: newRS.desired, available: newRS.available };
+  const stable = stableRS ? { desired: stableRS.desired, available: stableRS.available } : { desired: 0, available: 0 };
+
+  const services: FrameService[] = serviceRoles(rollout).map(({ name, role }) => {
+    const svc = world.services.find((s) => s.metadata?.name === name);
+    const selects = svc?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] ?? null;
+    return { name, role, selects, replicaSet: replicaSets.find((r) => r.hash === selects)?.name ?? null };
+  });
+
+  let weight: SimulationFrame['weight'];
+  const routed = status.canary?.weights;
+  if (routed) {
+    weight = { canary: routed.canary.weight, stable: routed.stable.weight, source: 'router' };
+  } else if (blueGreen) {
+    const active = services.find((s) => s.role === 'active');
+    const toNew = active?.selects === newHash && !!active;
+    weight = { canary: toNew ? 100 : 0, stable: toNew ? 0 : 100, source: 'service' };
+  } else {
+    const total = replicaSets.reduce((n, r) => n + r.available, 0);
+    const onNew = fullyPromoted ? total : canary.available;
+    const pct = total === 0 ? 0 : Math.round((onNew * 100) / total);
+    weight = { canary: pct, stable: 100 - pct, source: 'pods' };
+  }
+
+  const stepIndex = blueGreen || steps.length === 0 ? null : (status.currentStepIndex ?? 0);
+  const frame: SimulationFrame = {
+    index,
+    time: Math.round((nowMs - startMs) / 1000),
+    at: new Date(nowMs).toISOString().replace('.000Z', 'Z'),
+    step: {
+      index: stepIndex !== null && stepIndex < steps.length ? stepIndex : null,
+      count: steps.length,
+      description: stepIndex === null ? (blueGreen ? 'blue-green' : 'no steps') : describeStep(steps[stepIndex]),
+    },
+    replicaSets,
+    canary,
+    stable,
+    services,
+    weight,
+    phase: status.phase ?? '',
+    message: status.message ?? '',
+    paused: rollout.spec?.paused === true || (status.pauseConditions ?? []).length > 0,
+    pauseReasons: (status.pauseConditions ?? []).map((c) => c.reason),
+    aborted: status.abort === true,
+    waitingFor: [...waitingFor],
+    events: [...events],
+  };
+  if (action) frame.action = action;
+  return frame;
+}
+
+/** A person is needed to go on: a pause only a person clears, or spec.paused. */
+function needsPerson(rollout: Rollout): boolean {
+  if (rollout.spec?.paused) return true;
+  return (rollout.status?.pauseConditions ?? []).some((c) => pauseNeedsPerson(rollout, c));
+}
+
+function promote(world: World): World {
+  const result = promoteAction(world.rollout);
+  if (!result.ok) return world;
+  let rollout = world.rollout;
+  for (const patch of result.patches) rollout = applyRolloutPatch(rollout, patch);
+  return { ...world, rollout };
+}
+
+function abort(world: World): World {
+  const result = abortAction(world.rollout);
+  if (!result.ok) return world;
+  let rollout = world.rollout;
+  for (const patch of result.patches) rollout = applyRolloutPatch(rollout, patch);
+  return { ...world, rollout };
+}
+
+function nonStatusEvents(effects: readonly Effect[]): string[] {
+  return effects.filter((e) => e.kind !== 'updateStatus').map(describeEffect);
+}
+
+/**
+ * Simulates `rollout` (a manifest: its status is ignored) from a steady state at revision 1
+ * through an update to revision 2, until it is fully promoted, aborted back to stable, waits
+ * for a person (with `autoPromote: false`), or `maxFrames` is reached.
+ */
+export function simulate(rollout: Rollout, options: SimulateOptions = {}): SimulationResult {
+  const podReadyMs = Math.max(0, options.podReadySeconds ?? 10) * 1000;
+  const autoPromote = options.autoPromote ?? true;
+  const promoteAfterMs = Math.max(0, options.promoteAfterSeconds ?? 0) * 1000;
+  const maxFrames = Math.max(1, options.maxFrames ?? 500);
+  const runs = { analysisResult: options.analysisResult ?? 'Successful', analysisSeconds: Math.max(0, options.analysisSeconds ?? 30) } as const;
+  const startMs = Date.parse(options.start ?? DEFAULT_START);
+  const minReadyMs = minReadySecondsOf(rollout) * 1000;
+  const name = rollout.metadata?.name ?? 'rollout';
+  const strategy = rollout.spec?.strategy?.canary ? 'canary' : 'blueGreen';
+
+  const manifest: Rollout = { ...cloneJson(rollout), status: {} };
+  delete manifest.status;
+  const services = [...(options.services ?? []).map((s) => cloneJson(s))];
+  for (const { name: svcName } of serviceRoles(manifest)) {
+    if (!services.some((s) => s.metadata?.name === svcName)) services.push(madeUpService(manifest, svcName));
+  }
+
+  const wl: Workload = { pods: new Map(), runsEndAt: new Map() };
+  let world: World = { rollout: manifest, replicaSets: [], services, analysisRuns: [], experiments: [] };
+
+  // Steady state at revision 1: the initial deploy with pods ready at once, an hour before the update.
+  const setupMs = startMs - 3600_000;
+  for (let i = 0; i < MAX_RECONCILES_PER_INSTANT; i++) {
+    const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, new Date(setupMs), world.experiments);
+    world = syncWorkload(applyEffects(world, r.effects), wl, setupMs, 0, 0);
+    if (r.effects.length === 0) break;
+  }
+  for (const pods of wl.pods.values()) for (const p of pods) p.readyAt = Math.min(p.readyAt, setupMs - minReadyMs);
+  world = syncWorkload(world, wl, startMs, podReadyMs, minReadyMs);
+
+  const frames: SimulationFrame[] = [];
+  /** Adds a frame when something people see changed, or something happened. Returns whether it did. */
+  const push = (nowMs: number, waiting: string[], events: string[], action?: SimulationFrame['action']): boolean => {
+    const frame = frameOf(world, frames.length, nowMs, startMs, waiting, events, action);
+    const previous = frames[frames.length - 1];
+    if (previous && events.length === 0 && !action && sameView(previous, frame)) return false;
+    frames.push(frame);
+    return true;
+  };
+  push(startMs, [], ['steady state at revision 1']);
+
+  // The update.
+  world = { ...world, rollout: { ...updatedRollout(world.rollout, options.newImage), status: world.rollout.status } };
+  const updateEvent = options.newImage !== undefined ? `update: image ${options.newImage}` : 'update: pod template changed (revision 2)';
+  let pendingEvents: string[] = [updateEvent];
+  let pendingAction: SimulationFrame['action'] | undefined = 'update';
+  let aborted = false;
+  let outcome: SimulationOutcome | undefined;
+  let nowMs = startMs;
+  let reconcilesThisInstant = 0;
+
+  while (outcome === undefined) {
+    if (frames.length >= maxFrames) {
+      outcome = 'max-frames';
+      break;
+    }
+    world = syncRuns(world, wl, nowMs, runs);
+    const result = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, new Date(nowMs), world.experiments);
+    world = syncWorkload(applyEffects(world, result.effects), wl, nowMs, podReadyMs, minReadyMs);
+    world = syncRuns(world, wl, nowMs, runs);
+    if (result.effects.length > 0) {
+      pendingEvents.push(...nonStatusEvents(result.effects));
+      // One frame per reconcile that changed something people see (not status-only bookkeeping).
+      push(nowMs, result.waitingFor, pendingEvents, pendingAction);
+      pendingEvents = [];
+      pendingAction = undefined;
+      if (++reconcilesThisInstant > MAX_RECONCILES_PER_INSTANT) {
+        outcome = 'stuck';
+        break;
+      }
+      continue;
+    }
+
+    // At rest for now.
+    const status = world.rollout.status ?? {};
+    const newHash = desiredPodTemplateHash(world.rollout);
+    const step = status.currentStepIndex ?? 0;
+    if (!aborted && options.abortAtStep !== undefined && status.stableRS !== newHash) {
+      const reached = strategy === 'canary' ? step >= options.abortAtStep : true;
+      if (reached) {
+        aborted = true;
+        world = abort(world);
+        pendingEvents.push('abort (kubectl argo rollouts abort)');
+        pendingAction = 'abort';
+        continue;
+      }
+    }
+    if (needsPerson(world.rollout)) {
+      if (!autoPromote) {
+        push(nowMs, result.waitingFor, ['waiting for a person to promote'], 'needs-promote');
+        outcome = 'waiting-for-promote';
+        break;
+      }
+      nowMs += promoteAfterMs;
+      reconcilesThisInstant = 0;
+      world = syncWorkload(world, wl, nowMs, podReadyMs, minReadyMs);
+      world = promote(world);
+      pendingEvents.push('promote (kubectl argo rollouts promote)');
+      pendingAction = 'promote';
+      continue;
+    }
+    const candidates = [nextWorkloadEvent(wl, nowMs, minReadyMs)];
+    if (result.requeueAfterSeconds !== undefined) candidates.push(nowMs + Math.max(1, result.requeueAfterSeconds) * 1000);
+    const next = candidates.filter((t): t is number => t !== undefined).sort((a, b) => a - b)[0];
+    const settled = status.stableRS === newHash || status.abort === true;
+    if (next === undefined || (settled && quiet(world) && result.requeueAfterSeconds === undefined)) {
+      outcome = status.stableRS === newHash ? 'promoted' : status.abort ? 'aborted' : 'stuck';
+      if (pendingEvents.length > 0 || pendingAction) push(nowMs, result.waitingFor, pendingEvents, pendingAction);
+      break;
+    }
+    nowMs = next;
+    reconcilesThisInstant = 0;
+    world = syncWorkload(world, wl, nowMs, podReadyMs, minReadyMs);
+  }
+
+  const last = frames[frames.length - 1]!;
+  return { rollout: name, strategy, outcome: outcome ?? 'stuck', duration: last.time, frames };
+}
+
+/** Two frames show the same thing (ignoring when, and what happened to get there). */
+function sameView(a: SimulationFrame, b: SimulationFrame): boolean {
+  const view = (f: SimulationFrame) =>
+    JSON.stringify([f.step, f.replicaSets, f.services, f.weight, f.phase, f.message, f.paused, f.pauseReasons, f.aborted, f.waitingFor]);
+  return view(a) === view(b);
+}
+
+/** No pod is on its way up: every ReplicaSet has what it asked for available. */
+function quiet(world: World): boolean {
+  return world.replicaSets.every((rs) => (rs.spec?.replicas ?? 0) === (rs.status?.availableReplicas ?? 0) && (rs.status?.replicas ?? 0) === (rs.spec?.replicas ?? 0));
+}
