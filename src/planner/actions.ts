@@ -65,13 +65,14 @@ export function promoteAction(rollout: Rollout, opts: PromoteOptions = {}): Acti
     return ok([statusPatch({ currentStepIndex: index })]);
   }
 
+  // Upstream sends the status patch first, then the spec patch.
   const patches: RolloutPatch[] = [];
-  if (paused) patches.push(specPatch({ paused: false }));
+  const withUnpause = (list: RolloutPatch[]) => (paused ? [...list, specPatch({ paused: false })] : list);
 
   if (opts.full) {
     if (!isFullyPromoted(rollout)) patches.push(statusPatch({ promoteFull: true }));
-    if (patches.length === 0) return refuse(`${nameOf(rollout)} is already fully promoted`);
-    return ok(patches);
+    if (patches.length === 0 && !paused) return refuse(`${nameOf(rollout)} is already fully promoted`);
+    return ok(withUnpause(patches));
   }
 
   const pauseConditions = status.pauseConditions ?? [];
@@ -85,10 +86,10 @@ export function promoteAction(rollout: Rollout, opts: PromoteOptions = {}): Acti
     }
     patches.push(statusPatch({ pauseConditions: null, currentStepIndex: nextStepIndex(rollout) }));
   }
-  if (patches.length === 0) {
+  if (patches.length === 0 && !paused) {
     return refuse(`${nameOf(rollout)} is not paused${canary ? ' and has no steps' : ''}; nothing to promote (use full promotion to skip analysis)`);
   }
-  return ok(patches);
+  return ok(withUnpause(patches));
 }
 
 /** abort: status `{abort: true}`. Refused when already aborted or fully promoted (the controller drops that abort). */

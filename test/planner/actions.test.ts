@@ -42,11 +42,12 @@ const refused = (r: ActionResult, pattern: RegExp) => {
 
 describe('actions (§7)', () => {
   describe('promote (default)', () => {
-    it('spec.paused → main {"spec":{"paused":false}}, then the status patch', () => {
+    it('spec.paused → the status patch, then main {"spec":{"paused":false}} (upstream order)', () => {
       assert.deepEqual(patches(promoteAction(canary({ pauseConditions: pauseCond }, { paused: true }))), [
-        { type: 'merge', body: { spec: { paused: false } } },
         { subresource: 'status', type: 'merge', body: { status: { pauseConditions: null } } },
+        { type: 'merge', body: { spec: { paused: false } } },
       ]);
+      assert.deepEqual(patches(promoteAction(blueGreen({}, { paused: true }))), [{ type: 'merge', body: { spec: { paused: false } } }]);
     });
     it('1. inconclusive step analysis with controllerPause → clears pause, controllerPause and moves to i+1', () => {
       const r = canary({ pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: 't' }], controllerPause: true, canary: { currentStepAnalysisRunStatus: { name: 'ar', status: 'Inconclusive' } } });
@@ -77,8 +78,8 @@ describe('actions (§7)', () => {
   describe('promote --full', () => {
     it('current ≠ stable → status {"promoteFull":true} (plus unpause when paused)', () => {
       assert.deepEqual(patches(promoteAction(canary({}, { paused: true }), { full: true })), [
-        { type: 'merge', body: { spec: { paused: false } } },
         { subresource: 'status', type: 'merge', body: { status: { promoteFull: true } } },
+        { type: 'merge', body: { spec: { paused: false } } },
       ]);
     });
     it('refused for a fully promoted rollout', () => {
