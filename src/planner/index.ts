@@ -24,3 +24,4 @@ export * from './reconcile';
 export * from './pause';
 export * from './status';
 export * from './bluegreen-reconcile';
+export * from './simulate';
