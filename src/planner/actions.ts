@@ -5,9 +5,8 @@
  */
 import { kubeTime } from './conditions';
 import { canonicalJson } from './hash';
-import { podTemplateEqualIgnoreHash, revisionOf } from './replicasets';
 import type { Container, PodTemplateSpec, ReplicaSet, Rollout } from './types';
-import { LABEL_POD_TEMPLATE_HASH } from './types';
+import { ANNOTATION_REVISION, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** One request: a JSON merge patch or JSON patch on the Rollout or its status subresource, or a full update. */
 export interface RolloutPatch {
@@ -167,22 +166,68 @@ export function undoAction(rollout: Rollout, replicaSets: readonly ReplicaSet[],
   if (rollout.spec?.workloadRef) {
     return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; undo must patch that object`);
   }
-  const revisions = [...new Set(replicaSets.map(revisionOf).filter((r) => r > 0))].sort((a, b) => a - b);
-  let target = toRevision ?? 0;
-  if (target === 0) {
-    if (revisions.length < 2) return refuse(`${nameOf(rollout)} has no previous revision to go back to`);
-    target = revisions[revisions.length - 2]!;
+  const revisions = replicaSets.map((rs) => ({ rs, revision: parsedRevision(rs) })).filter((x): x is { rs: ReplicaSet; revision: number } => x.revision !== undefined);
+  let target: { rs: ReplicaSet; revision: number } | undefined;
+  if (toRevision !== undefined && toRevision > 0) {
+    target = revisions.find((x) => x.revision === toRevision);
+    if (!target) {
+      const known = [...new Set(revisions.map((x) => x.revision))].sort((a, b) => a - b);
+      return refuse(`revision ${toRevision} of ${nameOf(rollout)} does not exist${known.length ? ` (revisions: ${known.join(', ')})` : ''}`);
+    }
+  } else {
+    // The second newest, scanning as upstream does (an RS without revision counts as 0).
+    let latest: { rs: ReplicaSet; revision: number } | undefined;
+    for (const x of revisions) {
+      if (!latest || latest.revision < x.revision) {
+        target = latest;
+        latest = x;
+      } else if (!target || target.revision < x.revision) target = x;
+    }
+    if (!target) return refuse(`${nameOf(rollout)} has no previous revision to go back to`);
   }
-  const rs = replicaSets.find((r) => revisionOf(r) === target);
-  if (!rs) {
-    return refuse(`revision ${target} of ${nameOf(rollout)} does not exist${revisions.length ? ` (revisions: ${revisions.join(', ')})` : ''}`);
-  }
-  const template: PodTemplateSpec = JSON.parse(JSON.stringify(rs.spec?.template ?? {}));
-  if (podTemplateEqualIgnoreHash(template, rollout.spec?.template)) {
-    return refuse(`${nameOf(rollout)} already runs the template of revision ${target}`);
+  const template: PodTemplateSpec = JSON.parse(JSON.stringify(target.rs.spec?.template ?? {}));
+  if (templateDerivesFrom(rollout.spec?.template, template)) {
+    return refuse(`${nameOf(rollout)} already runs the template of revision ${target.revision}`);
   }
   if (template.metadata?.labels) delete template.metadata.labels[LABEL_POD_TEMPLATE_HASH];
   return ok([{ type: 'json', body: [{ op: 'replace', path: '/spec/template', value: template }] }]);
+}
+
+function parsedRevision(rs: ReplicaSet): number | undefined {
+  const raw = rs.metadata?.annotations?.[ANNOTATION_REVISION];
+  if (raw === undefined) return 0;
+  return /^[+-]?\d+$/.test(raw) ? Number(raw) : undefined;
+}
+
+/**
+ * Kubernetes' semantic DeepDerivative, on JSON: every value set in `a` equals the one in `b`;
+ * what `a` leaves unset (absent, null, "", empty list or map) is ignored, and a list in `a` is
+ * compared with the start of `b`'s.
+ */
+function derives(a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null || a === '') return true;
+  if (Array.isArray(a)) {
+    if (a.length === 0) return true;
+    if (!Array.isArray(b) || a.length > b.length) return false;
+    return a.every((x, i) => derives(x, b[i]));
+  }
+  if (typeof a === 'object') {
+    const entries = Object.entries(a as Record<string, unknown>);
+    if (entries.length === 0) return true;
+    if (b === null || typeof b !== 'object' || Array.isArray(b)) return false;
+    return entries.every(([k, v]) => derives(v, (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
+}
+
+/** `equalIgnoreHash` of undo: the rollout template derives from the RS template, hash labels removed from both. */
+function templateDerivesFrom(current: PodTemplateSpec | undefined, revision: PodTemplateSpec): boolean {
+  const strip = (t: PodTemplateSpec | undefined) => {
+    const c: PodTemplateSpec = JSON.parse(JSON.stringify(t ?? {}));
+    if (c.metadata?.labels) delete c.metadata.labels[LABEL_POD_TEMPLATE_HASH];
+    return c;
+  };
+  return derives(strip(current), strip(revision));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -176,6 +176,16 @@ describe('actions (§7)', () => {
     it('refused when the template already matches that revision', () => {
       refused(undoAction(r, all, 3), /already runs the template of revision 3/);
     });
+    it('"already matches" is Kubernetes\' semantic derivative: extra labels on the RS do not count', () => {
+      refused(undoAction(r, [rs('v1', 1), rs('v3', 2, { role: 'stable' }), rs('v9', 3)], 2), /already runs the template of revision 2/);
+    });
+    it('an RS without revision annotation counts as revision 0; an unparseable one is skipped', () => {
+      const noRev = rs('v1', 0);
+      delete noRev.metadata!.annotations;
+      const bad = rs('v2', 0);
+      bad.metadata!.annotations = { 'rollout.argoproj.io/revision': 'x' };
+      assert.deepEqual(patches(undoAction(r, [noRev, bad, rs('v3', 3)])), [{ type: 'json', body: [{ op: 'replace', path: '/spec/template', value: tmpl('v1') }] }]);
+    });
     it('quirk: injected ephemeral metadata on the RS is copied into spec.template', () => {
       const value = (patches(undoAction(r, [rs('v1', 1, { role: 'stable' }), rs('v3', 3)]))[0]!.body as { value: { metadata: { labels: object } } }[])[0]!.value;
       assert.deepEqual(value.metadata.labels, { app: 'demo', role: 'stable' });
