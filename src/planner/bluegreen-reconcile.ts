@@ -104,6 +104,10 @@ export function reconcileBlueGreen(ctx: ReconcileContext): void {
     currentPost: findAnalysisRun(ctx, old.blueGreen?.postPromotionAnalysisRunStatus?.name),
   };
 
+  // An abort of a fully promoted rollout has nothing to abort (§7.2): it is dropped, or the
+  // abort delay would scale down the RS that serves all traffic.
+  if (old.abort && old.stableRS && old.stableRS === pass.newHash) removeAbort(ctx);
+
   // §8 step 2: the preview follows the new RS at once (right after it is created).
   reconcilePreviewService(pass);
 
@@ -335,6 +339,7 @@ function cleanUpRevisionHistory(pass: BlueGreenPass): void {
   for (const name of cleanup.replicaSets) emit(ctx, { kind: 'deleteReplicaSet', name });
   for (const name of cleanup.analysisRuns) emit(ctx, { kind: 'deleteAnalysisRun', name });
   for (const name of cleanup.experiments) emit(ctx, { kind: 'deleteExperiment', name });
+  ctx.otherRSs = ctx.otherRSs.filter((rs) => !cleanup.replicaSets.includes(rsName(rs) ?? ''));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,7 +394,7 @@ function reconcileAnalysisRuns(pass: BlueGreenPass): CurrentRuns {
   const { ctx } = pass;
   const old = ctx.rollout.status ?? {};
   const current: CurrentRuns = { pre: pass.currentPre, post: pass.currentPost };
-  if (isAborted(ctx) || old.promoteFull || pass.rollbackToScaleDownDelay || !old.stableRS) {
+  if (isAborted(ctx) || old.promoteFull || pass.rollbackToScaleDownDelay || !old.stableRS || isRollbackWithinWindow(pass)) {
     // No analysis gates now: every run of this rollout still going is stopped.
     for (const run of ownAnalysisRuns(pass)) terminateAnalysisRun(pass, run);
     return current;

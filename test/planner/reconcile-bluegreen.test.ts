@@ -71,7 +71,15 @@ class Cluster {
   reconcile(): ReconcileResult {
     const w = this.world;
     this.last = reconcile(w.rollout, w.replicaSets, w.services, w.analysisRuns, this.now, w.experiments);
-    this.world = applyEffects(w, this.last.effects);
+    const next = applyEffects(w, this.last.effects);
+    // The API server stamps what it creates (revision history goes oldest first).
+    const stamp = new Date(this.nowMs).toISOString();
+    this.world = {
+      ...next,
+      replicaSets: next.replicaSets.map((rs) =>
+        rs.metadata?.creationTimestamp ? rs : { ...rs, metadata: { ...rs.metadata, creationTimestamp: stamp } },
+      ),
+    };
     return this.last;
   }
 
@@ -694,6 +702,32 @@ describe('blue-green reconcile (§8)', () => {
       assert.deepEqual(c.pauseReasons(), ['BlueGreenPause']);
       assert.equal(c.activeHash, v1);
     });
+    it('stops a running pre-promotion AnalysisRun', () => {
+      const { c } = steady({ prePromotionAnalysis: { templates: [{ templateName: 'smoke' }] } });
+      startUpdate(c);
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      const run = c.world.analysisRuns[0]!.metadata!.name!;
+      c.setAnalysisPhase(run, 'Running');
+      c.abort();
+      const result = c.reconcile();
+      assert.ok(result.effects.some((e) => e.kind === 'terminateAnalysisRun' && e.name === run));
+      assert.equal(c.analysisRun(run).spec?.terminate, true);
+    });
+
+    it('an abort of a fully promoted rollout is dropped and its ReplicaSet stays up', () => {
+      const { c, v1 } = steady();
+      assert.equal(abortAction(c.rollout).ok, false, 'the CLI refuses; another client may still write it');
+      c.world = { ...c.world, rollout: { ...c.rollout, status: { ...c.status, abort: true } } };
+      c.reconcile();
+      c.advance(3600);
+      c.settle();
+      assert.ok(!c.status.abort);
+      assert.equal(replicasOf(c.rsByHash(v1)), 3);
+      assert.equal(c.rsByHash(v1).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE], undefined);
+      assert.equal(c.status.phase, 'Healthy');
+    });
   });
 
   describe('spec.paused', () => {
@@ -777,6 +811,42 @@ describe('blue-green reconcile (§8)', () => {
       assert.deepEqual(c.pauseReasons(), []);
       assert.equal(c.rsByHash(v1).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE], undefined);
       assert.equal(c.status.stableRS, v1);
+    });
+  });
+
+  describe('housekeeping', () => {
+    it('ephemeral metadata: preview labels on the new RS until it is stable, then active labels (§16)', () => {
+      const { c, v1 } = steady({ previewMetadata: { labels: { role: 'preview' } }, activeMetadata: { labels: { role: 'active' } } });
+      const labelsOf = (hash: string) => c.rsByHash(hash).spec?.template?.metadata?.labels?.role;
+      assert.equal(labelsOf(v1), 'active');
+      const v2 = startUpdate(c);
+      assert.equal(labelsOf(v2), 'preview', 'created with preview metadata');
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      assert.equal(c.status.stableRS, v2);
+      assert.equal(labelsOf(v2), 'preview', 'roles swap one reconcile after promotion');
+      c.reconcile();
+      assert.equal(labelsOf(v2), 'active');
+      assert.equal(labelsOf(v1), undefined, 'the previous RS loses what was injected');
+    });
+
+    it('deletes fully scaled-down ReplicaSets beyond revisionHistoryLimit', () => {
+      const rollout = blueGreenRollout({ scaleDownDelaySeconds: 5 });
+      rollout.spec!.revisionHistoryLimit = 1;
+      const c = new Cluster(rollout);
+      c.converge();
+      const v1 = c.status.stableRS!;
+      for (const image of ['demo:v2', 'demo:v3']) {
+        c.advance(60);
+        c.setImage(image);
+        c.converge();
+        c.advance(5);
+        c.converge();
+      }
+      const hashes = c.world.replicaSets.map((rs) => rs.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH]);
+      assert.equal(c.world.replicaSets.length, 2, `kept: ${hashes.join(', ')}`);
+      assert.ok(!hashes.includes(v1), 'the oldest RS went');
     });
   });
 
