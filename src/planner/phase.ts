@@ -25,12 +25,32 @@ export const PhaseMessage = {
   waitingForAllSteps: 'waiting for all steps to complete',
   waitingForSpecObserved: 'waiting for rollout spec update to be observed',
   waitingForUnpause: 'waiting for rollout to unpause',
+  waitingForWorkloadObserved: 'waiting for rollout spec update to be observed for the reference workload',
 } as const;
+
+/** Annotation the controller sets on a workloadRef Rollout: the referenced workload's generation. */
+export const ANNOTATION_WORKLOAD_GENERATION = 'rollout.argoproj.io/workload-generation';
+
+function workloadGenerationObserved(rollout: Rollout): boolean {
+  const generation = rollout.metadata?.annotations?.[ANNOTATION_WORKLOAD_GENERATION];
+  const observed = rollout.status?.workloadObservedGeneration;
+  if (generation === undefined || observed === undefined || !/^[+-]?\d+$/.test(observed)) return true;
+  return Number(observed) === Number.parseInt(generation, 10);
+}
 
 function sameInstant(a: string, b: string): boolean {
   const ta = Date.parse(a);
   const tb = Date.parse(b);
   return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+}
+
+const COMPLETED_ANALYSIS_PHASES = ['Successful', 'Failed', 'Error', 'Inconclusive'];
+
+/** Blue-green post-promotion analysis is configured and its run is absent or not completed. */
+function waitingForPostPromotionAnalysis(rollout: Rollout): boolean {
+  if (!rollout.spec?.strategy?.blueGreen?.postPromotionAnalysis) return false;
+  const run = rollout.status?.blueGreen?.postPromotionAnalysisRunStatus;
+  return !run || !COMPLETED_ANALYSIS_PHASES.includes(run.status);
 }
 
 /** The phase the controller computes from spec and status (first match of §12's list). */
@@ -66,7 +86,7 @@ export function rolloutPhase(rollout: Rollout): PhaseAndMessage {
     if (stable === '' || stable !== current) {
       return {
         phase: 'Progressing',
-        message: blueGreen.postPromotionAnalysis
+        message: waitingForPostPromotionAnalysis(rollout)
           ? PhaseMessage.waitingForAnalysis
           : PhaseMessage.waitingForPostPromotionVerification,
       };
@@ -86,14 +106,19 @@ export function rolloutPhase(rollout: Rollout): PhaseAndMessage {
  */
 export function clientPhase(rollout: Rollout): PhaseAndMessage {
   const observed = rollout.status?.observedGeneration;
+  // A non-numeric observedGeneration is a pre-v0.10 hash: nothing to compare. A numeric one ahead
+  // of metadata.generation is such a hash that happens to be all digits.
   if (observed !== undefined && /^[+-]?\d+$/.test(observed)) {
-    if (Number(observed) !== (rollout.metadata?.generation ?? 0)) {
+    if (Number(observed) < (rollout.metadata?.generation ?? 0)) {
       return { phase: 'Progressing', message: PhaseMessage.waitingForSpecObserved };
     }
   }
   const status = rollout.status ?? {};
   if (status.controllerPause && (status.pauseConditions ?? []).length === 0) {
     return { phase: 'Progressing', message: PhaseMessage.waitingForUnpause };
+  }
+  if (rollout.spec?.workloadRef && !workloadGenerationObserved(rollout)) {
+    return { phase: 'Progressing', message: PhaseMessage.waitingForWorkloadObserved };
   }
   if (status.phase) return { phase: status.phase as RolloutPhase, message: status.message ?? '' };
   return rolloutPhase(rollout);

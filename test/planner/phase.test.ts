@@ -44,6 +44,9 @@ describe('rolloutPhase (§12 CalculateRolloutPhase)', () => {
     ['7. blue-green, active switched, stable behind, post-promotion analysis → "waiting for analysis to complete"',
       blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'old', blueGreen: { activeSelector: 'new' } }),
       'Progressing', 'waiting for analysis to complete'],
+    ['7. blue-green, post-promotion analysis already completed → "waiting for post-promotion verification to complete"',
+      blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'old', blueGreen: { activeSelector: 'new', postPromotionAnalysisRunStatus: { name: 'ar', status: 'Successful' } } }),
+      'Progressing', 'waiting for post-promotion verification to complete'],
     ['7. blue-green, active switched, stable behind, no analysis → "waiting for post-promotion verification to complete"',
       blueGreen({}, { stableRS: 'old', blueGreen: { activeSelector: 'new' } }), 'Progressing', 'waiting for post-promotion verification to complete'],
     ['7. blue-green ignores extra old replicas',
@@ -68,6 +71,18 @@ describe('clientPhase (§12 GetRolloutPhase)', () => {
     const r = canary({}, { observedGeneration: '1', phase: 'Healthy', message: '' });
     r.metadata!.generation = 2;
     assert.deepEqual(clientPhase(r), { phase: 'Progressing', message: 'waiting for rollout spec update to be observed' });
+  });
+  it('a numeric observedGeneration ahead of generation (an all-digit old hash) counts as observed', () => {
+    const r = canary({}, { observedGeneration: '7', phase: 'Healthy', message: '' });
+    assert.deepEqual(clientPhase(r), { phase: 'Healthy', message: '' });
+  });
+  it('workloadRef: the referenced workload generation not yet observed → Progressing', () => {
+    const r = canary({}, { observedGeneration: '1', phase: 'Healthy', message: '', workloadObservedGeneration: '2' });
+    r.spec!.workloadRef = { kind: 'Deployment', name: 'd' };
+    r.metadata!.annotations = { 'rollout.argoproj.io/workload-generation': '3' };
+    assert.deepEqual(clientPhase(r), { phase: 'Progressing', message: 'waiting for rollout spec update to be observed for the reference workload' });
+    r.status!.workloadObservedGeneration = '3';
+    assert.deepEqual(clientPhase(r), { phase: 'Healthy', message: '' });
   });
   it('a non-numeric observedGeneration (old hash form) counts as observed', () => {
     const r = canary({}, { observedGeneration: '6b8c9f', phase: 'Healthy', message: '' });
