@@ -449,12 +449,12 @@ function reconcileCanaryPause(ctx: ReconcileContext): void {
   const seconds = pauseDurationSeconds(step.step.pause);
   if (!cond) return;
   if (seconds === undefined || seconds < 0) {
-    waitFor(ctx, `paused at step ${step.index}: waiting for promote`);
+    waitFor(ctx, `paused by step ${step.index + 1} until promoted`);
     return;
   }
   if (ctx.now.getTime() <= Date.parse(cond.startTime) + seconds * 1000) {
     requeueForPause(ctx, cond.startTime, seconds);
-    waitFor(ctx, `paused at step ${step.index} for ${seconds}s (until ${rfc3339(new Date(Date.parse(cond.startTime) + seconds * 1000))})`);
+    waitFor(ctx, `paused by step ${step.index + 1} for ${seconds}s (until ${rfc3339(new Date(Date.parse(cond.startTime) + seconds * 1000))})`);
   }
 }
 

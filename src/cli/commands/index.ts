@@ -1,5 +1,6 @@
 /** The table of `rollouts` subcommands: one import and one entry per command file. */
 import type { Command } from '../command';
 import { clusterCommand } from './cluster';
+import { simulateCommand } from './simulate';
 
-export const commands: readonly Command[] = [clusterCommand];
+export const commands: readonly Command[] = [clusterCommand, simulateCommand];
