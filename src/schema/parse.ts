@@ -17,6 +17,8 @@ export interface ParsedFile {
   readonly text: string;
   readonly docs: readonly ParsedDoc[];
   readonly syntaxErrors: readonly Finding[];
+  /** The text holds Helm/Go template directives: it is not YAML until rendered, so it is not validated. */
+  readonly templated?: boolean;
 }
 
 export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
@@ -24,7 +26,7 @@ export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
 export function parseFile(text: string): ParsedFile {
   let raw: Document.Parsed[];
   try {
-    raw = Array.from(parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false }) as Iterable<Document.Parsed>);
+    raw = Array.from(parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false, logLevel: 'error' }) as Iterable<Document.Parsed>);
   } catch (e) {
     // The yaml package reports problems as data; this is only a guard so a library bug never reaches the editor.
     return {
@@ -37,6 +39,7 @@ export function parseFile(text: string): ParsedFile {
   }
   const docs: ParsedDoc[] = [];
   const syntaxErrors: Finding[] = [];
+  const directive = HELM_DIRECTIVE.exec(text);
   raw.forEach((doc, index) => {
     const contents = doc.contents;
     let kind: string | undefined;
@@ -73,8 +76,35 @@ export function parseFile(text: string): ParsedFile {
       });
     }
   });
+  if (directive) {
+    // Parse errors of a template are noise: report once that it needs rendering first.
+    const start = directive.index;
+    const end = text.indexOf('}}', start);
+    return {
+      text,
+      docs,
+      templated: true,
+      syntaxErrors: [
+        {
+          code: 'helm-template',
+          severity: 'info',
+          message: 'this file holds Helm/Go template directives, so it is not YAML until rendered: it is not validated (lint the output of `helm template` instead)',
+          path: [],
+          target: 'value',
+          docIndex: 0,
+          offsets: [start, end < 0 ? start + 2 : end + 2],
+        },
+      ],
+    };
+  }
   return { text, docs, syntaxErrors };
 }
+
+/**
+ * A Helm/Go template action: `{{ .Values.x }}`, `{{- include ... }}`, `{{ if ... }}`, `{{ $x := ... }}`.
+ * Argo's own placeholders (`{{args.name}}`, `{{templates.x.podTemplateHash}}`) do not match.
+ */
+const HELM_DIRECTIVE = /\{\{-?\s*(?:\.|\$|"|\/\*|(?:template|include|if|else|end|range|with|define|block|toYaml|tpl|printf|default|required|quote|lookup)\b)/;
 
 function oneLine(message: string): string {
   return message.split('\n')[0]!.trim();

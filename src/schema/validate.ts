@@ -18,6 +18,7 @@ export interface ValidateOptions {
 /** Every finding of a file: YAML syntax problems first, then each Rollout document's. Never throws. */
 export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, options: ValidateOptions = {}): Finding[] {
   const out: Finding[] = [...parsed.syntaxErrors];
+  if (parsed.templated) return out;
   for (const pd of parsed.docs) {
     if (!pd.isRollout) continue;
     for (const f of validateRolloutDoc(pd, workspace, options)) out.push({ ...f, docIndex: pd.index });

@@ -1,6 +1,50 @@
-/** The table of semantic rules (semantics §13, references, surprising settings). */
+/** The table of semantic rules (semantics §13, Service references, surprising settings). */
 import type { Rule } from './rule';
+import { progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithinHistory, selectorMatchesTemplate, selectorRequired, strategyExactlyOne, templateRequired, workloadRefTemplate } from './spec-rules';
+import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
+import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
+import { serviceExists, serviceSelectsPods } from './service-references';
+import { autoPromotionSecondsIgnored, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
 
-export const rules: readonly Rule[] = [];
+export const rules: readonly Rule[] = [
+  // spec
+  selectorRequired,
+  selectorMatchesTemplate,
+  templateRequired,
+  workloadRefTemplate,
+  restartPolicyAlways,
+  progressDeadlineAfterMinReady,
+  strategyExactlyOne,
+  // blue-green
+  activePreviewDistinct,
+  revisionLimitWithinHistory,
+  // both strategies
+  antiAffinityOneKind,
+  // canary
+  surgeUnavailableNotBothZero,
+  canaryStableDistinct,
+  trafficRoutingNeedsServices,
+  pingPongRules,
+  scaleDownDelayNeedsTrafficRouting,
+  dynamicStableScaleRules,
+  maxTrafficWeightRouter,
+  // canary steps
+  stepOneAction,
+  setWeightRange,
+  setCanaryScaleNeedsTrafficRouting,
+  headerRouteRouter,
+  mirrorRouteRouter,
+  routeMatchOneOf,
+  routeManaged,
+  experimentWeightRouter,
+  analysisFieldRef,
+  // references
+  serviceExists,
+  serviceSelectsPods,
+  // surprising settings
+  autoPromotionSecondsIgnored,
+  scaleDownDelayZero,
+  noEffectWithoutTrafficRouting,
+];

@@ -31,3 +31,23 @@ export const has = (o: JsonObject | undefined, key: string): boolean => o !== un
 
 export const CANARY = ['spec', 'strategy', 'canary'] as const;
 export const BLUE_GREEN = ['spec', 'strategy', 'blueGreen'] as const;
+
+type Path = (string | number)[];
+/** Finding builders so rules read as their rule. */
+export const error = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
+  code, severity: 'error', message, path, target, ...(data !== undefined ? { data } : {}),
+});
+export const warning = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
+  code, severity: 'warning', message, path, target, ...(data !== undefined ? { data } : {}),
+});
+
+/** The traffic routers configured (keys of trafficRouting with a value), e.g. ['nginx', 'smi']. */
+export const ROUTERS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins'] as const;
+export type Router = (typeof ROUTERS)[number];
+export function routersOf(canary: JsonObject | undefined): Router[] {
+  const tr = obj(canary?.trafficRouting);
+  return tr ? ROUTERS.filter((r) => has(tr, r)) : [];
+}
+export function hasTrafficRouting(canary: JsonObject | undefined): boolean {
+  return has(canary, 'trafficRouting');
+}

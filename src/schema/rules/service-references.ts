@@ -1,0 +1,84 @@
+/**
+import type { DocFinding } from '../findings';
+ * Services named by the strategy must exist in the workspace and select the Rollout's pods.
+ * Resolved across files (upstream lint only looks within one file).
+ */
+import type { DocFinding } from '../findings';
+import type { WorkspaceService } from '../workspace';
+import { BLUE_GREEN, CANARY, error, has, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+
+interface Reference {
+  name: string;
+  path: (string | number)[];
+}
+
+function references(ctx: RuleContext): Reference[] {
+  const out: Reference[] = [];
+  const add = (v: unknown, path: (string | number)[]) => {
+    const name = str(v);
+    if (name) out.push({ name, path });
+  };
+  if (ctx.blueGreen) {
+    add(ctx.blueGreen.activeService, [...BLUE_GREEN, 'activeService']);
+    add(ctx.blueGreen.previewService, [...BLUE_GREEN, 'previewService']);
+  }
+  if (ctx.canary) {
+    add(ctx.canary.canaryService, [...CANARY, 'canaryService']);
+    add(ctx.canary.stableService, [...CANARY, 'stableService']);
+    const pp = obj(ctx.canary.pingPong);
+    if (pp) {
+      add(pp.pingService, [...CANARY, 'pingPong', 'pingService']);
+      add(pp.pongService, [...CANARY, 'pingPong', 'pongService']);
+    }
+  }
+  return out;
+}
+
+function candidates(ctx: RuleContext, name: string, namespace: string | undefined): readonly WorkspaceService[] {
+  const ws = ctx.workspace!;
+  const named = ws.servicesNamed ? ws.servicesNamed(name) : ws.services().filter((s) => s.name === name);
+  // Without a namespace on either side the manifest lands in the same (default) namespace.
+  return named.filter((s) => !namespace || !s.namespace || s.namespace === namespace);
+}
+
+/** The first selector entry the pod labels do not satisfy, or undefined when the Service selects them. */
+function mismatch(selector: Record<string, string> | undefined, labels: JsonObject): string | undefined {
+  if (!selector || Object.keys(selector).length === 0) return 'it has no selector, so it selects no pods by label';
+  for (const [k, v] of Object.entries(selector)) {
+    if (labels[k] === undefined) return `it selects ${k}: ${v}, but the pod template has no label "${k}"`;
+    if (String(labels[k]) !== v) return `it selects ${k}: ${v}, but the pod template has ${k}: ${String(labels[k])}`;
+  }
+  return undefined;
+}
+
+export const serviceExists: Rule = {
+  code: 'service-not-found',
+  summary: 'Services named by the strategy should be defined in the workspace',
+  check(ctx) {
+    if (!ctx.workspace) return [];
+    const namespace = str(obj(ctx.rollout.metadata)?.namespace);
+    return references(ctx)
+      .filter((r) => candidates(ctx, r.name, namespace).length === 0)
+      .map((r) => warning(this.code, r.path, `Service "${r.name}" is not defined in the workspace${namespace ? ` (namespace ${namespace})` : ''}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name }));
+  },
+};
+
+export const serviceSelectsPods: Rule = {
+  code: 'service-selector-mismatch',
+  summary: 'Services named by the strategy must select the Rollout\'s pod template labels',
+  check(ctx) {
+    if (!ctx.workspace || has(ctx.spec, 'workloadRef')) return [];
+    const labels = obj(obj(obj(ctx.spec?.template)?.metadata)?.labels) ?? {};
+    const namespace = str(obj(ctx.rollout.metadata)?.namespace);
+    const out: DocFinding[] = [];
+    for (const r of references(ctx)) {
+      const found = candidates(ctx, r.name, namespace);
+      if (found.length === 0) continue;
+      // Several definitions (overlays, environments): one that selects the pods is enough.
+      const problems = found.map((s) => mismatch(s.selector, labels));
+      if (problems.some((p) => p === undefined)) continue;
+      out.push(error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file }));
+    }
+    return out;
+  },
+};

@@ -1,0 +1,151 @@
+/** Rules on spec's own fields (semantics §13). */
+import { DEFAULT_PROGRESS_DEADLINE_SECONDS, DEFAULT_REVISION_HISTORY_LIMIT } from '../../planner';
+import { BLUE_GREEN, arr, error, has, int, obj, str, type JsonObject, type Rule } from './rule';
+
+export const progressDeadlineAfterMinReady: Rule = {
+  code: 'progress-deadline-after-min-ready',
+  summary: 'progressDeadlineSeconds (default 600) must be greater than minReadySeconds',
+  check({ spec }) {
+    const minReady = int(spec?.minReadySeconds);
+    if (minReady === undefined) return [];
+    const deadline = int(spec?.progressDeadlineSeconds) ?? (has(spec, 'progressDeadlineSeconds') ? undefined : DEFAULT_PROGRESS_DEADLINE_SECONDS);
+    if (deadline === undefined || deadline > minReady) return [];
+    const explicit = has(spec, 'progressDeadlineSeconds');
+    return [
+      error(
+        this.code,
+        explicit ? ['spec', 'progressDeadlineSeconds'] : ['spec', 'minReadySeconds'],
+        explicit
+          ? `progressDeadlineSeconds (${deadline}) must be greater than minReadySeconds (${minReady})`
+          : `minReadySeconds (${minReady}) must be less than progressDeadlineSeconds (default ${deadline})`,
+      ),
+    ];
+  },
+};
+
+export const selectorRequired: Rule = {
+  code: 'selector-required',
+  summary: 'spec.selector is required unless workloadRef is used, and must not be empty',
+  check({ spec }) {
+    if (has(spec, 'workloadRef')) return [];
+    const selector = spec?.selector;
+    if (selector === undefined || selector === null) {
+      return [error(this.code, ['spec', 'selector'], 'spec.selector is required (unless spec.workloadRef is used): it says which pods belong to this Rollout', 'missing')];
+    }
+    const sel = obj(selector);
+    if (!sel) return [];
+    const labels = obj(sel.matchLabels);
+    if ((!labels || Object.keys(labels).length === 0) && arr(sel.matchExpressions).length === 0) {
+      return [error(this.code, ['spec', 'selector'], 'spec.selector is empty: it would select every pod in the namespace; give matchLabels or matchExpressions', 'key')];
+    }
+    return [];
+  },
+};
+
+/** Whether a label selector (matchLabels + matchExpressions) selects pods with these labels. */
+export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>): { ok: true } | { ok: false; why: string; path: (string | number)[] } {
+  const ml = obj(sel.matchLabels) ?? {};
+  for (const [k, v] of Object.entries(ml)) {
+    if (labels[k] === undefined) return { ok: false, why: `the template has no label "${k}"`, path: ['matchLabels', k] };
+    if (String(labels[k]) !== String(v)) return { ok: false, why: `the template's label ${k} is "${String(labels[k])}", the selector wants "${String(v)}"`, path: ['matchLabels', k] };
+  }
+  const exprs = arr(sel.matchExpressions);
+  for (let i = 0; i < exprs.length; i++) {
+    const e = obj(exprs[i]);
+    const key = str(e?.key);
+    const op = str(e?.operator);
+    if (!e || key === undefined || op === undefined) continue;
+    const values = arr(e.values).map(String);
+    const present = labels[key] !== undefined;
+    const value = present ? String(labels[key]) : undefined;
+    const ok =
+      op === 'In' ? present && values.includes(value!) :
+      op === 'NotIn' ? !present || !values.includes(value!) :
+      op === 'Exists' ? present :
+      op === 'DoesNotExist' ? !present : true;
+    if (!ok) return { ok: false, why: `the template's labels do not satisfy "${key} ${op}${values.length ? ` (${values.join(', ')})` : ''}"`, path: ['matchExpressions', i] };
+  }
+  return { ok: true };
+}
+
+export const selectorMatchesTemplate: Rule = {
+  code: 'selector-matches-template',
+  summary: 'spec.selector must select the pod template\'s labels',
+  check({ spec }) {
+    if (has(spec, 'workloadRef')) return [];
+    const sel = obj(spec?.selector);
+    const template = obj(spec?.template);
+    if (!sel || !template) return [];
+    const labels = obj(obj(template.metadata)?.labels) ?? {};
+    const m = selectorMatches(sel, labels);
+    if (m.ok) return [];
+    return [error(this.code, ['spec', 'selector', ...m.path], `spec.selector does not match the pod template's labels: ${m.why}`, 'key')];
+  },
+};
+
+export const workloadRefTemplate: Rule = {
+  code: 'workload-ref-template',
+  summary: 'with workloadRef, the template may only carry labels and annotations',
+  check({ spec }) {
+    if (!has(spec, 'workloadRef')) return [];
+    const template = obj(spec?.template);
+    if (!template) return [];
+    const podSpec = obj(template.spec);
+    if (!podSpec || Object.keys(podSpec).length === 0) return [];
+    return [error(this.code, ['spec', 'template', 'spec'], 'spec.template.spec must be empty when spec.workloadRef is used: the pod spec comes from the referenced workload', 'key')];
+  },
+};
+
+export const templateRequired: Rule = {
+  code: 'template-required',
+  summary: 'without workloadRef, the pod template must have containers',
+  check({ spec }) {
+    if (has(spec, 'workloadRef')) return [];
+    const template = obj(spec?.template);
+    // When template.spec is a mapping, the Kubernetes schema check reports missing containers.
+    if (template && obj(template.spec)) return [];
+    const path = template ? ['spec', 'template', 'spec', 'containers'] : ['spec', 'template'];
+    return [error(this.code, path, template ? 'the pod template needs a spec with at least one container' : 'spec.template is required (unless spec.workloadRef is used): it describes the pods to run', 'missing')];
+  },
+};
+
+export const restartPolicyAlways: Rule = {
+  code: 'restart-policy-always',
+  summary: 'the pod template\'s restartPolicy must be Always',
+  check({ spec }) {
+    const policy = str(obj(obj(spec?.template)?.spec)?.restartPolicy);
+    if (policy === undefined || policy === 'Always') return [];
+    return [error(this.code, ['spec', 'template', 'spec', 'restartPolicy'], `restartPolicy must be Always for the pods of a Rollout, not ${policy}`)];
+  },
+};
+
+export const strategyExactlyOne: Rule = {
+  code: 'strategy-exactly-one',
+  summary: 'spec.strategy must name exactly one of canary and blueGreen',
+  check({ spec }) {
+    const strategy = obj(spec?.strategy);
+    if (!strategy) {
+      // Present but not a mapping: the structural check reports it. Absent under an existing spec: missing-field.
+      if (spec && has(spec, 'strategy')) return [];
+      if (spec) return [];
+      return [error(this.code, ['spec', 'strategy'], 'spec.strategy is required: give canary or blueGreen', 'missing')];
+    }
+    const canary = has(strategy, 'canary');
+    const blueGreen = has(strategy, 'blueGreen');
+    if (canary && blueGreen) return [error(this.code, [...BLUE_GREEN], 'spec.strategy has both canary and blueGreen: keep exactly one', 'key')];
+    if (!canary && !blueGreen) return [error(this.code, ['spec', 'strategy'], 'spec.strategy needs exactly one of canary or blueGreen', 'key')];
+    return [];
+  },
+};
+
+export const revisionLimitWithinHistory: Rule = {
+  code: 'scale-down-revision-limit',
+  summary: 'blueGreen.scaleDownDelayRevisionLimit must not exceed revisionHistoryLimit',
+  check({ spec, blueGreen }) {
+    const limit = int(blueGreen?.scaleDownDelayRevisionLimit);
+    if (limit === undefined) return [];
+    const history = int(spec?.revisionHistoryLimit) ?? DEFAULT_REVISION_HISTORY_LIMIT;
+    if (limit <= history) return [];
+    return [error(this.code, [...BLUE_GREEN, 'scaleDownDelayRevisionLimit'], `scaleDownDelayRevisionLimit (${limit}) must not exceed revisionHistoryLimit (${history}${has(spec, 'revisionHistoryLimit') ? '' : ', the default'})`)];
+  },
+};

@@ -1,0 +1,197 @@
+/** Rules on canary steps (semantics §13). */
+import type { DocFinding } from '../findings';
+import { DEFAULT_MAX_TRAFFIC_WEIGHT } from '../../planner';
+import { CANARY, arr, error, has, hasTrafficRouting, int, obj, routersOf, str, type Json, type JsonObject, type Router, type Rule } from './rule';
+
+const STEP_ACTIONS = ['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin'] as const;
+/** Of these, a step may hold at most one (upstream's rule). */
+const EXCLUSIVE = ['setWeight', 'pause', 'experiment', 'analysis'] as const;
+
+function steps(canary: JsonObject | undefined): { step: JsonObject; i: number }[] {
+  return arr(canary?.steps).flatMap((s, i) => (obj(s) ? [{ step: obj(s)!, i }] : []));
+}
+const stepPath = (i: number, ...rest: (string | number)[]) => [...CANARY, 'steps', i, ...rest];
+
+export const stepOneAction: Rule = {
+  code: 'step-one-action',
+  summary: 'each canary step does exactly one thing',
+  check({ canary }) {
+    const out: DocFinding[] = [];
+    for (const { step, i } of steps(canary)) {
+      const present = STEP_ACTIONS.filter((a) => step[a] !== undefined);
+      if (present.length === 0) {
+        out.push(error(this.code, stepPath(i), `step ${i} has no action: give one of ${STEP_ACTIONS.join(', ')}`));
+        continue;
+      }
+      const exclusive = EXCLUSIVE.filter((a) => step[a] !== undefined);
+      if (exclusive.length > 1) {
+        out.push(error(this.code, stepPath(i, exclusive[1]!), `step ${i} has both ${exclusive[0]} and ${exclusive[1]}: put each in its own step (a step does one thing)`, 'key'));
+      }
+    }
+    return out;
+  },
+};
+
+export const setWeightRange: Rule = {
+  code: 'set-weight-range',
+  summary: 'setWeight must be between 0 and maxTrafficWeight (100 by default)',
+  check({ canary }) {
+    const max = int(obj(canary?.trafficRouting)?.maxTrafficWeight) ?? DEFAULT_MAX_TRAFFIC_WEIGHT;
+    const out: DocFinding[] = [];
+    for (const { step, i } of steps(canary)) {
+      const w = int(step.setWeight);
+      if (w === undefined || (w >= 0 && w <= max)) continue;
+      out.push(error(this.code, stepPath(i, 'setWeight'), `setWeight ${w} is outside 0..${max}${max === DEFAULT_MAX_TRAFFIC_WEIGHT ? '' : ' (maxTrafficWeight)'}`));
+    }
+    return out;
+  },
+};
+
+export const setCanaryScaleNeedsTrafficRouting: Rule = {
+  code: 'set-canary-scale-traffic-routing',
+  summary: 'setCanaryScale needs trafficRouting (without it Argo rejects the Rollout)',
+  check({ canary }) {
+    if (hasTrafficRouting(canary)) return [];
+    return steps(canary)
+      .filter(({ step }) => step.setCanaryScale !== undefined)
+      .map(({ i }) => error(this.code, stepPath(i, 'setCanaryScale'), 'setCanaryScale needs trafficRouting: without it the canary is always sized by setWeight, and Argo rejects the Rollout', 'key'));
+  },
+};
+
+const HEADER_ROUTERS: readonly Router[] = ['istio', 'alb', 'apisix', 'plugins'];
+const MIRROR_ROUTERS: readonly Router[] = ['istio', 'plugins'];
+
+export const headerRouteRouter: Rule = {
+  code: 'header-route-router',
+  summary: 'setHeaderRoute needs Istio, ALB, Apisix or a plugin router (ALB: exact matches only)',
+  check({ canary }) {
+    const routers = routersOf(canary);
+    const out: DocFinding[] = [];
+    for (const { step, i } of steps(canary)) {
+      const hr = obj(step.setHeaderRoute);
+      if (!hr) continue;
+      if (!routers.some((r) => HEADER_ROUTERS.includes(r))) {
+        out.push(error(this.code, stepPath(i, 'setHeaderRoute'), `setHeaderRoute needs the Istio, ALB, Apisix or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+        continue;
+      }
+      if (routers.includes('alb')) {
+        arr(hr.match).forEach((m, j) => {
+          const value = obj(obj(m)?.headerValue);
+          for (const kind of ['prefix', 'regex'] as const) {
+            if (value && has(value, kind)) out.push(error(this.code, stepPath(i, 'setHeaderRoute', 'match', j, 'headerValue', kind), `the ALB router matches headers exactly only: use exact instead of ${kind}`, 'key'));
+          }
+        });
+      }
+    }
+    return out;
+  },
+};
+
+export const mirrorRouteRouter: Rule = {
+  code: 'mirror-route-router',
+  summary: 'setMirrorRoute needs Istio or a plugin router',
+  check({ canary }) {
+    const routers = routersOf(canary);
+    if (routers.some((r) => MIRROR_ROUTERS.includes(r))) return [];
+    return steps(canary)
+      .filter(({ step }) => step.setMirrorRoute !== undefined && step.setMirrorRoute !== null)
+      .map(({ i }) => error(this.code, stepPath(i, 'setMirrorRoute'), `setMirrorRoute needs the Istio or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+  },
+};
+
+/** A StringMatch must give exactly one of exact, prefix, regex (an empty string counts as not given). */
+function checkStringMatch(code: string, value: Json | undefined, path: (string | number)[], required: boolean) {
+  const m = obj(value);
+  if (!m) return required ? [error(code, path, `${String(path[path.length - 1])} is required: give one of exact, prefix or regex`, 'missing')] : [];
+  const kinds = (['exact', 'prefix', 'regex'] as const).filter((k) => !!str(m[k]));
+  if (kinds.length === 1) return [];
+  return [error(code, path, kinds.length === 0 ? 'give one of exact, prefix or regex' : `give only one of ${kinds.join(', ')}`, 'key')];
+}
+
+export const routeMatchOneOf: Rule = {
+  code: 'route-match-one-of',
+  summary: 'header and mirror route matches give exactly one of exact, prefix, regex',
+  check({ canary }) {
+    const out: DocFinding[] = [];
+    for (const { step, i } of steps(canary)) {
+      arr(obj(step.setHeaderRoute)?.match).forEach((m, j) => {
+        if (obj(m)) out.push(...checkStringMatch(this.code, obj(m)!.headerValue, stepPath(i, 'setHeaderRoute', 'match', j, 'headerValue'), true));
+      });
+      arr(obj(step.setMirrorRoute)?.match).forEach((m, j) => {
+        const match = obj(m);
+        if (!match) return;
+        for (const k of ['method', 'path'] as const) out.push(...checkStringMatch(this.code, match[k], stepPath(i, 'setMirrorRoute', 'match', j, k), false));
+        for (const [name, v] of Object.entries(obj(match.headers) ?? {})) {
+          out.push(...checkStringMatch(this.code, v, stepPath(i, 'setMirrorRoute', 'match', j, 'headers', name), false));
+        }
+      });
+    }
+    return out;
+  },
+};
+
+export const routeManaged: Rule = {
+  code: 'route-not-managed',
+  summary: 'routes named by setHeaderRoute and setMirrorRoute must be listed in trafficRouting.managedRoutes',
+  check({ canary }) {
+    const managed = new Set(arr(obj(canary?.trafficRouting)?.managedRoutes).map((r) => str(obj(r)?.name)).filter((n): n is string => !!n));
+    const out: DocFinding[] = [];
+    for (const { step, i } of steps(canary)) {
+      for (const kind of ['setHeaderRoute', 'setMirrorRoute'] as const) {
+        const name = str(obj(step[kind])?.name);
+        if (name === undefined || managed.has(name)) continue;
+        out.push(error(this.code, stepPath(i, kind, 'name'), `route "${name}" is not listed in spec.strategy.canary.trafficRouting.managedRoutes`, 'value', { route: name }));
+      }
+    }
+    return out;
+  },
+};
+
+const WEIGHT_ROUTERS: readonly Router[] = ['smi', 'alb', 'istio', 'plugins'];
+
+export const experimentWeightRouter: Rule = {
+  code: 'experiment-weight-router',
+  summary: 'experiment template weights need SMI, ALB, Istio or plugin traffic routing',
+  check({ canary }) {
+    const routers = routersOf(canary);
+    if (routers.some((r) => WEIGHT_ROUTERS.includes(r))) return [];
+    const out: DocFinding[] = [];
+    for (const { step, i } of steps(canary)) {
+      arr(obj(step.experiment)?.templates).forEach((t, j) => {
+        if (!has(obj(t), 'weight')) return;
+        out.push(error(this.code, stepPath(i, 'experiment', 'templates', j, 'weight'), `experiment template weight needs SMI, ALB, Istio or plugin traffic routing${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+      });
+    }
+    return out;
+  },
+};
+
+/** Downward-API paths an analysis argument may read from the Rollout's metadata. */
+const FIELD_REF = /^metadata\.(name|namespace|uid|labels|annotations)$|^metadata\.(labels|annotations)\['[^']*'\]$/;
+
+export const analysisFieldRef: Rule = {
+  code: 'analysis-field-ref',
+  summary: 'analysis argument fieldRefs into metadata must be valid downward-API paths',
+  check({ canary, blueGreen }) {
+    const blocks: { args: Json | undefined; path: (string | number)[] }[] = [];
+    if (canary) {
+      blocks.push({ args: obj(canary.analysis)?.args, path: [...CANARY, 'analysis', 'args'] });
+      for (const { step, i } of steps(canary)) {
+        blocks.push({ args: obj(step.analysis)?.args, path: stepPath(i, 'analysis', 'args') });
+        arr(obj(step.experiment)?.analyses).forEach((a, j) => blocks.push({ args: obj(a)?.args, path: stepPath(i, 'experiment', 'analyses', j, 'args') }));
+      }
+    }
+    for (const k of ['prePromotionAnalysis', 'postPromotionAnalysis'] as const) {
+      if (blueGreen) blocks.push({ args: obj(blueGreen[k])?.args, path: ['spec', 'strategy', 'blueGreen', k, 'args'] });
+    }
+    const out: DocFinding[] = [];
+    for (const { args, path } of blocks) {
+      arr(args).forEach((a, j) => {
+        const fieldPath = str(obj(obj(obj(a)?.valueFrom)?.fieldRef)?.fieldPath);
+        if (fieldPath === undefined || !fieldPath.startsWith('metadata') || FIELD_REF.test(fieldPath)) return;
+        out.push(error(this.code, [...path, j, 'valueFrom', 'fieldRef', 'fieldPath'], `"${fieldPath}" is not a valid metadata field path: use metadata.name, metadata.namespace, metadata.uid, metadata.labels['KEY'] or metadata.annotations['KEY']`));
+      });
+    }
+    return out;
+  },
+};

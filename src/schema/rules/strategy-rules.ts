@@ -1,0 +1,142 @@
+/** Rules on the strategies' own fields (semantics §13). */
+import type { DocFinding } from '../findings';
+import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, parseIntOrPercent } from '../../planner';
+import { BLUE_GREEN, CANARY, error, has, hasTrafficRouting, obj, routersOf, str, type Router, type Rule } from './rule';
+
+export const activePreviewDistinct: Rule = {
+  code: 'active-preview-distinct',
+  summary: 'blueGreen.previewService must differ from activeService',
+  check({ blueGreen }) {
+    const active = str(blueGreen?.activeService);
+    const preview = str(blueGreen?.previewService);
+    if (!active || active !== preview) return [];
+    return [error(this.code, [...BLUE_GREEN, 'previewService'], `previewService and activeService are both "${active}": the preview needs its own Service`)];
+  },
+};
+
+export const antiAffinityOneKind: Rule = {
+  code: 'anti-affinity-one-kind',
+  summary: 'antiAffinity must name exactly one of required/preferredDuringSchedulingIgnoredDuringExecution',
+  check({ canary, blueGreen }) {
+    const out: DocFinding[] = [];
+    for (const [strategy, base] of [[canary, CANARY], [blueGreen, BLUE_GREEN]] as const) {
+      if (!strategy || !has(strategy, 'antiAffinity')) continue;
+      const aa = obj(strategy.antiAffinity);
+      if (!aa) continue;
+      const required = has(aa, 'requiredDuringSchedulingIgnoredDuringExecution');
+      const preferred = has(aa, 'preferredDuringSchedulingIgnoredDuringExecution');
+      if (required && preferred) out.push(error(this.code, [...base, 'antiAffinity'], 'antiAffinity names both kinds: keep either requiredDuringSchedulingIgnoredDuringExecution or preferredDuringSchedulingIgnoredDuringExecution', 'key'));
+      else if (!required && !preferred) out.push(error(this.code, [...base, 'antiAffinity'], 'antiAffinity needs one of requiredDuringSchedulingIgnoredDuringExecution: {} or preferredDuringSchedulingIgnoredDuringExecution: {weight: 1-100}', 'key'));
+    }
+    return out;
+  },
+};
+
+const isZero = (v: unknown): boolean => {
+  try {
+    return parseIntOrPercent(v as string | number).value === 0;
+  } catch {
+    return false;
+  }
+};
+
+export const surgeUnavailableNotBothZero: Rule = {
+  code: 'max-surge-unavailable-zero',
+  summary: 'canary maxSurge and maxUnavailable must not both be 0',
+  check({ canary }) {
+    if (!canary) return [];
+    const surge = canary.maxSurge ?? DEFAULT_MAX_SURGE;
+    const unavailable = canary.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE;
+    if (!isZero(surge) || !isZero(unavailable)) return [];
+    return [error(this.code, [...CANARY, has(canary, 'maxSurge') ? 'maxSurge' : 'maxUnavailable'], 'maxSurge and maxUnavailable are both 0: the update could never replace a pod; allow a surge or some unavailability')];
+  },
+};
+
+export const canaryStableDistinct: Rule = {
+  code: 'canary-stable-distinct',
+  summary: 'canaryService and stableService must differ',
+  check({ canary }) {
+    const c = str(canary?.canaryService);
+    const s = str(canary?.stableService);
+    if (!c || c !== s) return [];
+    return [error(this.code, [...CANARY, 'stableService'], `canaryService and stableService are both "${c}": Argo points each at different pods, so they must be two Services`)];
+  },
+};
+
+/** Routers that need both canaryService and stableService (istio only without a DestinationRule). */
+const NEEDS_SERVICES: readonly Router[] = ['alb', 'smi', 'apisix', 'ambassador', 'nginx', 'appMesh', 'traefik'];
+
+export const trafficRoutingNeedsServices: Rule = {
+  code: 'traffic-routing-needs-services',
+  summary: 'most traffic routers need both canaryService and stableService',
+  check({ canary }) {
+    if (!canary || has(canary, 'pingPong')) return [];
+    const tr = obj(canary.trafficRouting);
+    if (!tr) return [];
+    const routers = routersOf(canary);
+    const istio = obj(tr.istio);
+    const istioNeeds = istio !== undefined && (has(istio, 'virtualService') || has(istio, 'virtualServices')) && !has(istio, 'destinationRule');
+    const needing = routers.filter((r) => NEEDS_SERVICES.includes(r) || (r === 'istio' && istioNeeds));
+    if (needing.length === 0) return [];
+    const out: DocFinding[] = [];
+    for (const field of ['canaryService', 'stableService'] as const) {
+      if (str(canary[field])) continue;
+      out.push(error(this.code, [...CANARY, field], `${field} is required with ${needing.join(' and ')} traffic routing`, 'missing'));
+    }
+    return out;
+  },
+};
+
+export const pingPongRules: Rule = {
+  code: 'ping-pong',
+  summary: 'pingPong works with the ALB or Istio router only, needs two distinct Services, and with ALB a rootService',
+  check({ canary }) {
+    const pp = obj(canary?.pingPong);
+    if (!canary || !pp) return [];
+    const base = [...CANARY, 'pingPong'];
+    const out: DocFinding[] = [];
+    const routers = routersOf(canary);
+    if (hasTrafficRouting(canary) && !routers.includes('alb') && !routers.includes('istio')) {
+      out.push(error(this.code, base, `pingPong works only with the ALB or Istio traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+    }
+    const ping = str(pp.pingService);
+    const pong = str(pp.pongService);
+    if (ping && pong && ping === pong) out.push(error(this.code, [...base, 'pongService'], `pingService and pongService are both "${ping}": they must be two Services`));
+    const alb = obj(obj(canary.trafficRouting)?.alb);
+    if (alb && !str(alb.rootService)) out.push(error(this.code, [...CANARY, 'trafficRouting', 'alb', 'rootService'], 'alb.rootService is required with pingPong: it names the Service of the Ingress rule', 'missing'));
+    return out;
+  },
+};
+
+export const scaleDownDelayNeedsTrafficRouting: Rule = {
+  code: 'scale-down-delay-traffic-routing',
+  summary: 'canary scaleDownDelaySeconds needs trafficRouting',
+  check({ canary }) {
+    if (!canary || !has(canary, 'scaleDownDelaySeconds') || hasTrafficRouting(canary)) return [];
+    return [error(this.code, [...CANARY, 'scaleDownDelaySeconds'], 'scaleDownDelaySeconds is only valid with trafficRouting: a basic canary scales the old version down as the new one scales up', 'key')];
+  },
+};
+
+export const dynamicStableScaleRules: Rule = {
+  code: 'dynamic-stable-scale',
+  summary: 'dynamicStableScale needs trafficRouting and excludes scaleDownDelaySeconds',
+  check({ canary }) {
+    if (!canary || canary.dynamicStableScale !== true) return [];
+    const out: DocFinding[] = [];
+    if (!hasTrafficRouting(canary)) out.push(error(this.code, [...CANARY, 'dynamicStableScale'], 'dynamicStableScale is only valid with trafficRouting', 'key'));
+    if (has(canary, 'scaleDownDelaySeconds')) out.push(error(this.code, [...CANARY, 'scaleDownDelaySeconds'], 'scaleDownDelaySeconds cannot be combined with dynamicStableScale (the stable is scaled down as traffic moves, not after a delay)', 'key'));
+    return out;
+  },
+};
+
+export const maxTrafficWeightRouter: Rule = {
+  code: 'max-traffic-weight-router',
+  summary: 'trafficRouting.maxTrafficWeight is only supported with nginx or plugins',
+  check({ canary }) {
+    const tr = obj(canary?.trafficRouting);
+    if (!tr || !has(tr, 'maxTrafficWeight')) return [];
+    const routers = routersOf(canary);
+    if (routers.includes('nginx') || routers.includes('plugins')) return [];
+    return [error(this.code, [...CANARY, 'trafficRouting', 'maxTrafficWeight'], `maxTrafficWeight is only supported with the nginx router or plugins${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key')];
+  },
+};

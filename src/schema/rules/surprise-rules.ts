@@ -1,0 +1,36 @@
+/** Warnings for settings that do nothing or do something other than they seem to. */
+import type { DocFinding } from '../findings';
+import { BLUE_GREEN, CANARY, has, hasTrafficRouting, int, warning, type Rule } from './rule';
+
+export const autoPromotionSecondsIgnored: Rule = {
+  code: 'auto-promotion-seconds-ignored',
+  summary: 'autoPromotionSeconds does nothing when autoPromotionEnabled is false',
+  check({ blueGreen }) {
+    if (!blueGreen || blueGreen.autoPromotionEnabled !== false || !has(blueGreen, 'autoPromotionSeconds')) return [];
+    return [warning(this.code, [...BLUE_GREEN, 'autoPromotionSeconds'], 'autoPromotionSeconds is ignored because autoPromotionEnabled is false: the rollout waits for a manual promote', 'key')];
+  },
+};
+
+export const scaleDownDelayZero: Rule = {
+  code: 'scale-down-delay-zero',
+  summary: 'scaleDownDelaySeconds: 0 keeps the old ReplicaSet instead of scaling it down at once',
+  check({ canary, blueGreen }) {
+    const out: DocFinding[] = [];
+    for (const [strategy, base] of [[canary, CANARY], [blueGreen, BLUE_GREEN]] as const) {
+      if (int(strategy?.scaleDownDelaySeconds) !== 0) continue;
+      out.push(warning(this.code, [...base, 'scaleDownDelaySeconds'], 'scaleDownDelaySeconds: 0 does not scale the old ReplicaSet down immediately: Argo then keeps it running (only ReplicaSets beyond scaleDownDelayRevisionLimit are scaled down). Use a small delay such as 1 instead (upstream issue #1992)'));
+    }
+    return out;
+  },
+};
+
+export const noEffectWithoutTrafficRouting: Rule = {
+  code: 'no-effect-without-traffic-routing',
+  summary: 'abortScaleDownDelaySeconds, minPodsPerReplicaSet and pingPong do nothing on a canary without trafficRouting',
+  check({ canary }) {
+    if (!canary || hasTrafficRouting(canary)) return [];
+    return (['abortScaleDownDelaySeconds', 'minPodsPerReplicaSet', 'pingPong'] as const)
+      .filter((f) => has(canary, f))
+      .map((f) => warning(this.code, [...CANARY, f], `${f} has no effect on a canary without trafficRouting`, 'key'));
+  },
+};
