@@ -84,8 +84,9 @@ export interface LabelsAndAnnotations {
  * Step 2 of the sync on one object's labels/annotations (an RS template's metadata or a pod's):
  * set every key of `desired` (overwriting), then delete every key of `previous` that `desired`
  * lacks (all of `previous` when desired is none), labels and annotations separately. A key shared
- * with the user's template is deleted, not restored (quirk, issue #2916). Maps emptied by deletion
- * are dropped. Returns a new object and whether anything changed.
+ * with the user's template is deleted, not restored (quirk, issue #2916). As upstream, a removal
+ * counts as a change whenever that map exists, even if the key was already gone. Maps emptied by
+ * deletion are dropped. Returns a new object and whether anything changed.
  */
 export function applyEphemeralMetadata<T extends LabelsAndAnnotations>(
   target: T,
@@ -103,9 +104,12 @@ export function applyEphemeralMetadata<T extends LabelsAndAnnotations>(
         touched = true;
       }
     }
+    // Quirk kept from upstream: a removal counts as a change whenever the object has that map at
+    // all, even if the key is already gone (it rewrites a stale annotation once, then settles).
+    const hasMap = target[field] != null || touched;
     for (const k of Object.keys(previous?.[field] ?? {})) {
-      const stillDesired = desired?.[field] !== undefined && Object.prototype.hasOwnProperty.call(desired[field], k);
-      if (!stillDesired && Object.prototype.hasOwnProperty.call(map, k)) {
+      const stillDesired = desired?.[field] != null && Object.prototype.hasOwnProperty.call(desired[field], k);
+      if (!stillDesired && hasMap) {
         delete map[k];
         touched = true;
       }

@@ -75,6 +75,13 @@ describe('ephemeral metadata (§16)', () => {
       const out = syncEphemeralMetadata(live, undefined)!;
       assert.equal(out.spec!.template!.metadata!.labels!.role, undefined);
     });
+    it('quirk (upstream): a key of E already gone still counts as a change when the map exists, so a stale annotation is rewritten once', () => {
+      const live = rs(A, { app: 'demo' }, '{"labels":{"role":"stable"}}');
+      const out = syncEphemeralMetadata(live, undefined)!;
+      assert.deepEqual(out.spec!.template!.metadata!.labels, { app: 'demo', 'rollouts-pod-template-hash': A });
+      assert.equal(out.metadata!.annotations?.['rollout.argoproj.io/ephemeral-metadata'], undefined);
+      assert.equal(syncEphemeralMetadata(out, undefined), undefined, 'then it settles');
+    });
     it('labels and annotations are handled separately', () => {
       const live = rs(A, { app: 'demo', note: 'keep' }, '{"annotations":{"note":"c"}}');
       const out = syncEphemeralMetadata(live, undefined);
