@@ -234,7 +234,16 @@ function reconcileActiveService(pass: BlueGreenPass): void {
     return;
   }
   if (!readyForPause(pass) || !isSaturated(pass, ctx.newRS)) {
-    if (activeHashAsRead(pass) !== pass.newHash && !isAborted(ctx)) waitFor(ctx, `ReplicaSet ${rsName(ctx.newRS)} to be fully available`);
+    if (activeHashAsRead(pass) !== pass.newHash && !isAborted(ctx)) {
+      const name = rsName(ctx.newRS);
+      const size = rsReplicas(ctx.newRS);
+      waitFor(
+        ctx,
+        readyForPause(pass) && size < ctx.replicas
+          ? `the pause and analysis to end before preview ReplicaSet ${name} grows from ${size} to ${ctx.replicas} replicas`
+          : `ReplicaSet ${name} to be fully available (${rsAvailable(ctx.newRS)}/${ctx.replicas})`,
+      );
+    }
     return;
   }
   let target = activeHashAsRead(pass);
@@ -372,7 +381,6 @@ function reconcileBlueGreenPause(pass: BlueGreenPass): void {
     }
   } else if (!old.controllerPause) {
     addPauseCondition(ctx, 'BlueGreenPause');
-   
     if (autoPromotionEnabledOf(ctx.rollout)) {
       requeueAfter(ctx, autoPromotionSecondsOf(ctx.rollout) + 1);
       waitFor(ctx, `auto-promotion in ${autoPromotionSecondsOf(ctx.rollout)}s`);
@@ -541,7 +549,6 @@ function createAnalysisRun(pass: BlueGreenPass, analysis: RolloutAnalysis, infix
     },
   };
   emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
- 
   return run;
 }
 
@@ -638,17 +645,10 @@ function syncBlueGreenStatus(pass: BlueGreenPass, opts: { templateChanged: boole
     clearPauseConditions(ctx);
     removeAbort(ctx);
     status.promoteFull = false;
-    if (status.stableRS !== pass.newHash) {
-      status.stableRS = pass.newHash;
-     
-    }
+    status.stableRS = pass.newHash;
   } else if (!opts.templateChanged && scaleUpPreviewCheckPoint(pass, runs.pre)) {
     blueGreen.scaleUpPreviewCheckPoint = true;
   }
   if (status.promoteFull === false) delete status.promoteFull;
   status.blueGreen = blueGreen;
-
-  if (activeSelector !== pass.newHash && !isAborted(ctx) && !opts.templateChanged) {
-    waitFor(ctx, 'the active Service to switch to the new ReplicaSet');
-  }
 }
