@@ -304,27 +304,16 @@ export function createApiServer(opts: ServerOptions): Server {
       res.end();
       return;
     }
-    // Keys this watcher has seen matching, so an object that stops matching is reported DELETED.
-    const visible = new Set<string>();
-    const keyOf = (o: any) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-    const deliver = (e: { type: string; obj: any }) => {
+    // With a selector, an object that starts matching is ADDED and one that stops is DELETED.
+    const deliver = (e: { type: string; obj: any; prev?: any }) => {
       const now = matches(e.obj);
-      if (!filtered) {
-        if (now || e.type === 'DELETED') if (ns === undefined || e.obj.metadata.namespace === ns) write(e.type, e.obj);
+      if (e.type !== 'MODIFIED' || !filtered) {
+        if (now) write(e.type, e.obj);
         return;
       }
-      const key = keyOf(e.obj);
-      const before = visible.has(key);
-      if (e.type === 'DELETED') {
-        if (before || now) write('DELETED', e.obj);
-        visible.delete(key);
-      } else if (now) {
-        write(before || e.type === 'MODIFIED' ? (before ? 'MODIFIED' : 'ADDED') : 'ADDED', e.obj);
-        visible.add(key);
-      } else if (before) {
-        write('DELETED', e.obj);
-        visible.delete(key);
-      }
+      const before = e.prev !== undefined && matches(e.prev);
+      if (now) write(before ? 'MODIFIED' : 'ADDED', e.obj);
+      else if (before) write('DELETED', e.obj);
     };
     if (rvParam === '' || rvParam === '0' || sendInitial) {
       for (const o of store.list(typeKey(t), ns)) deliver({ type: 'ADDED', obj: o });

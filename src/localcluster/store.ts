@@ -12,6 +12,8 @@ export interface StoreEvent {
   type: EventType;
   typeKey: string;
   obj: any;
+  /** The object before this change (MODIFIED only), so filtered watches can tell enter from leave. */
+  prev?: any;
 }
 
 export type WatchListener = (e: StoreEvent) => void;
@@ -68,13 +70,14 @@ export class Store {
   put(typeKey: string, obj: any): any {
     const key = objectKey(obj.metadata.namespace, obj.metadata.name);
     const bucket = this.bucket(typeKey);
-    const type: EventType = bucket.has(key) ? 'MODIFIED' : 'ADDED';
+    const prev = bucket.get(key);
+    const type: EventType = prev ? 'MODIFIED' : 'ADDED';
     const rv = this.rv + 1;
     obj.metadata.resourceVersion = String(rv);
     this.persistence?.append({ rv, op: 'put', typeKey, obj });
     this.rv = rv;
     bucket.set(key, obj);
-    this.emit({ rv, type, typeKey, obj });
+    this.emit(prev ? { rv, type, typeKey, obj, prev } : { rv, type, typeKey, obj });
     return obj;
   }
 
