@@ -46,7 +46,14 @@ import {
 } from './reconcile-context';
 import { replicaSetByHash, revisionOf, rolloutOwnerReference } from './replicasets';
 import type { ReplicaSetChange } from './scale-down';
-import { hasScaleDownDeadline, removeScaleDownDeadlines, revisionHistoryCleanup, scaleDownDeadline, scaleDownOldReplicaSets } from './scale-down';
+import {
+  hasScaleDownDeadline,
+  removeScaleDownDeadlines,
+  revisionHistoryCleanup,
+  scaleDownDeadline,
+  scaleDownOldReplicaSets,
+  secondsBeforeScaleDown,
+} from './scale-down';
 import type { AnalysisRun, BlueGreenStatus, ReplicaSet, RolloutAnalysis, RolloutAnalysisRunStatus } from './types';
 import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_REVISION, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
@@ -295,19 +302,11 @@ function reconcileNewReplicaSet(pass: BlueGreenPass): void {
   const { ctx } = pass;
   const newRS = ctx.newRS;
   if (!newRS) return;
-  let count = blueGreenNewReplicaCount(pass.ctx);
+  let count = blueGreenNewReplicaCount(ctx);
   const delayOnAbort = shouldDelayScaleDownOnAbort(ctx);
   if (delayOnAbort) {
-    const deadlineRaw = newRS.metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE];
-    const deadline = deadlineRaw === undefined ? NaN : Date.parse(deadlineRaw);
-    if (deadlineRaw !== undefined && !Number.isNaN(deadline)) {
-      if (deadline > ctx.now.getTime()) {
-        requeueAfter(ctx, Math.ceil((deadline - ctx.now.getTime()) / 1000));
-        waitFor(ctx, `the aborted preview ReplicaSet ${rsName(newRS)} to reach its scale-down deadline`);
-        return;
-      }
-      count = 0;
-    } else if (deadlineRaw === undefined) {
+    const remaining = secondsBeforeScaleDown(newRS, ctx.now);
+    if (remaining === undefined) {
       // The deadline starts once the stable is back at full strength; until then the preview stays.
       const seconds = abortScaleDownDelayOf(ctx.rollout).seconds ?? 0;
       if (rsAvailable(ctx.stableRS) === ctx.replicas) {
@@ -316,6 +315,13 @@ function reconcileNewReplicaSet(pass: BlueGreenPass): void {
       }
       return;
     }
+    if (remaining !== null && remaining > 0) {
+      requeueAfter(ctx, Math.ceil(remaining));
+      waitFor(ctx, `the aborted preview ReplicaSet ${rsName(newRS)} to reach its scale-down deadline`);
+      return;
+    }
+    // Deadline passed: down to 0. An unreadable deadline is ignored and the RS is sized as usual.
+    if (remaining !== null) count = 0;
   }
   // A full scale-down drops the deadline, except the abort deadline that says it is done.
   const annotations: Record<string, string | null> =
@@ -439,7 +445,7 @@ function setPauseOrAbort(pass: BlueGreenPass, run: AnalysisRun | undefined): voi
       break;
     case 'Failed':
     case 'Error':
-      addAbort(pass.ctx, run.status?.message ?? '');
+      addAbort(pass.ctx, run.status?.message);
       break;
   }
 }
