@@ -1,6 +1,7 @@
 // §10: pod-template hash and steps hash. Our own stable identity (canonical JSON, FNV-1a 32,
 // Kubernetes safe encoding), pinned so that any change of the algorithm is caught.
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import {
   canonicalJson,
   desiredPodTemplateHash,
@@ -91,5 +92,28 @@ describe('hash (§10)', () => {
       assert.equal(rolloutStepsHash({ spec: { strategy: { blueGreen: { activeService: 'a' } } } }), '');
       assert.equal(rolloutStepsHash({ spec: { strategy: { canary: { steps: [{ setWeight: 20 }] } } } }), stepsHash([{ setWeight: 20 }]));
     });
+  });
+});
+
+describe('hash properties', () => {
+  const shuffleKeys = (v: unknown, seed: number): unknown => {
+    if (Array.isArray(v)) return v.map((x, i) => shuffleKeys(x, seed + i));
+    if (v && typeof v === 'object') {
+      const keys = Object.keys(v);
+      const rotated = keys.length ? [...keys.slice(seed % keys.length), ...keys.slice(0, seed % keys.length)].reverse() : keys;
+      return Object.fromEntries(rotated.map((k) => [k, shuffleKeys((v as Record<string, unknown>)[k], seed + 1)]));
+    }
+    return v;
+  };
+  it('the same template in any key order has the same hash, always in the safe alphabet', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(20), fc.option(fc.nat(1000), { nil: undefined }), (v, seed, count) => {
+        const template = { metadata: { labels: { app: 'x' } }, spec: { extra: v } } as never;
+        const h = podTemplateHash(template, count);
+        assert.equal(podTemplateHash(shuffleKeys(template, seed) as never, count), h);
+        assert.match(h, /^[456789bcdf]{1,10}$/);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,6 +1,7 @@
 // §9: scaling down old ReplicaSets. Basic canary: availability budget, newest first. Traffic-routed
 // canary and blue-green: the delay helper with scale-down-deadline, revision limit and the #1992 quirk.
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import {
   removeScaleDownDeadlines,
   revisionHistoryCleanup,
@@ -193,5 +194,34 @@ describe('scale-down of old ReplicaSets (§9)', () => {
         replicaSets: ['demo-h1'], analysisRuns: ['ar1'], experiments: ['ex1'],
       });
     });
+  });
+});
+
+describe('scale-down properties', () => {
+  it('never scales an old RS up or below 0, and a basic canary never drops below R − maxUnavailable available pods', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.array(fc.record({ replicas: fc.integer({ min: 0, max: 8 }), unavailable: fc.integer({ min: 0, max: 8 }) }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 12 }),
+        (R, maxUnavailable, olds, stableAvailable) => {
+          const ro: Rollout = { spec: { replicas: R, strategy: { canary: { maxUnavailable, maxSurge: 1 } } }, status: { stableRS: 's', currentPodHash: 's' } };
+          const stable = rs('s', 9, stableAvailable);
+          const oldRSs = olds.map((o, i) => rs(`o${i}`, i + 1, o.replicas, Math.max(0, o.replicas - o.unavailable)));
+          const { changes } = scaleDownOldReplicaSets(ro, stable, stable, oldRSs, now);
+          const availableBefore = stableAvailable + oldRSs.reduce((s, x) => s + (x.status!.availableReplicas ?? 0), 0);
+          let lostAvailable = 0;
+          for (const c of changes) {
+            const before = oldRSs.find((x) => x.metadata!.name === c.name)!;
+            assert.ok(c.replicas! >= 0 && c.replicas! <= before.spec!.replicas!, `${c.name}: ${before.spec!.replicas} → ${c.replicas}`);
+            lostAvailable += Math.max(0, before.status!.availableReplicas! - c.replicas!);
+          }
+          const minAvailable = R - Math.min(R, maxUnavailable); // maxSurge 1, so no both-zero adjustment
+          if (availableBefore >= minAvailable) assert.ok(availableBefore - lostAvailable >= minAvailable);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
