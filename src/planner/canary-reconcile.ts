@@ -256,11 +256,14 @@ function reactToRun(ctx: ReconcileContext, run: AnalysisRun, what: 'Step-based' 
   }
 }
 
-/** A run needs replacing when it was inconclusive and a person has resumed the rollout. */
-function needsNewRun(ctx: ReconcileContext, run: AnalysisRun | undefined): boolean {
+/**
+ * A run is created when there is none, and replaced when it was inconclusive, the rollout
+ * paused for it (the recorded status says so) and a person has resumed since.
+ */
+function needsNewRun(ctx: ReconcileContext, run: AnalysisRun | undefined, recorded: RolloutAnalysisRunStatus | undefined): boolean {
   if (!run) return true;
   if (ctx.rollout.status?.controllerPause) return false;
-  return run.status?.phase === 'Inconclusive' && !getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun');
+  return run.status?.phase === 'Inconclusive' && recorded?.status === 'Inconclusive' && !getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun');
 }
 
 function reconcileAnalysisRuns(ctx: ReconcileContext): void {
@@ -290,7 +293,7 @@ function reconcileStepAnalysis(ctx: ReconcileContext, current: AnalysisRun | und
   }
   let run = current;
   const paused = (status.pauseConditions ?? []).length > 0;
-  if (!paused && !status.promoteFull && needsNewRun(ctx, run)) {
+  if (!paused && !status.promoteFull && needsNewRun(ctx, run, status.canary?.currentStepAnalysisRunStatus)) {
     const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}-${step.index}`;
     run = newAnalysisRun(ctx, base, step.step.analysis, 'Step', step.index);
     emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
@@ -312,7 +315,7 @@ function reconcileBackgroundAnalysis(ctx: ReconcileContext, current: AnalysisRun
     return;
   }
   let run = current;
-  if (!getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun') && needsNewRun(ctx, run)) {
+  if (!getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun') && needsNewRun(ctx, run, status.canary?.currentBackgroundAnalysisRunStatus)) {
     const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}`;
     run = newAnalysisRun(ctx, base, analysis, 'Background');
     emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });

@@ -71,9 +71,8 @@ export function calculatePauseStatus(ctx: ReconcileContext, status: RolloutStatu
     delete status.controllerPause;
     return;
   }
-  if (old.abort || ctx.pause.removeAbort) {
-    delete status.abort;
-  }
+  // Not aborted: the flag is omitted (a retry's `abort: false` included), and so is abortedAt.
+  delete status.abort;
   delete status.abortedAt;
 
   let controllerPause = old.controllerPause === true;

@@ -1,0 +1,430 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import type { AnalysisRun, Experiment } from '../../src/planner';
+import { getCondition } from '../../src/planner';
+import {
+  advance,
+  canary,
+  deployed,
+  harness,
+  hashOf,
+  kinds,
+  patchStatus,
+  replicaSetByRevision,
+  replicas,
+  selectorOf,
+  setPods,
+  settle,
+  step,
+  updateImage,
+} from './reconcile-harness';
+
+const steps20pause = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }];
+
+describe('reconcile (canary)', () => {
+  describe('initial deploy and rest', () => {
+    it('records a new template first, then creates the first ReplicaSet at full size and makes it stable at once', () => {
+      const h = harness(canary({ steps: steps20pause }));
+      const first = step(h);
+      assert.deepEqual(kinds(first), ['updateStatus']);
+      assert.equal(first.status.currentStepIndex, 0);
+      assert.equal(h.world.replicaSets.length, 0);
+
+      const second = step(h);
+      assert.deepEqual(kinds(second), ['createReplicaSet', 'updateStatus']);
+      const rs = h.world.replicaSets[0]!;
+      assert.equal(rs.spec?.replicas, 10, 'the first ReplicaSet ignores the steps');
+      assert.equal(second.status.stableRS, hashOf(rs), 'initial deploy promotes before pods are available');
+      assert.equal(second.status.currentStepIndex, 3, 'no steps run on a new rollout');
+    });
+
+    it('points both Services at the first ReplicaSet once it is fully available and ends Healthy', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      const rs = replicaSetByRevision(h, 1);
+      assert.equal(selectorOf(h, 'demo-stable'), hashOf(rs));
+      assert.equal(selectorOf(h, 'demo-canary'), hashOf(rs));
+      const status = h.world.rollout.status!;
+      assert.equal(status.phase, 'Healthy');
+      assert.equal(getCondition(status.conditions, 'Healthy')?.status, 'True');
+      assert.equal(getCondition(status.conditions, 'Available')?.status, 'True');
+      assert.equal(getCondition(status.conditions, 'Completed')?.status, 'True');
+      assert.equal(status.availableReplicas, 10);
+      assert.equal(status.selector, 'app=demo');
+    });
+
+    it('a rollout at rest yields no effects and no requeue', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      const r = step(h);
+      assert.deepEqual(r.effects, []);
+      assert.equal(r.requeueAfterSeconds, undefined);
+    });
+
+    it('a reconcile with nothing to change writes nothing, also later in time', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      advance(h, 3600);
+      assert.deepEqual(step(h).effects, []);
+    });
+  });
+
+  describe('an update (§5.1, §5.2)', () => {
+    it('the reconcile that notices the new template only resets the status (index 0, no ReplicaSet yet)', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      const r = step(h);
+      assert.deepEqual(kinds(r), ['updateStatus']);
+      assert.equal(r.status.currentStepIndex, 0);
+      assert.notEqual(r.status.currentPodHash, r.status.stableRS);
+      assert.equal(h.world.replicaSets.length, 1);
+    });
+
+    it('creates the new ReplicaSet with 0 replicas, scales the stable first, and one ReplicaSet per reconcile', () => {
+      // §3.3 worked progression: R=10, 25%/25%, setWeight 20: stable→8, canary→2.
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      step(h);
+      const create = step(h);
+      const created = create.effects.find((e) => e.kind === 'createReplicaSet');
+      assert.ok(created && created.kind === 'createReplicaSet');
+      assert.equal(created.replicaSet.spec?.replicas, 0);
+      assert.equal(replicas(h, 1), 8, 'stable scaled down first');
+      assert.equal(replicas(h, 2), 0, 'the canary waits for the next reconcile');
+      step(h);
+      assert.equal(replicas(h, 2), 2);
+      assert.equal(replicas(h, 1), 8);
+    });
+
+    it('completes at most one step per reconcile and stops at an indefinite pause', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      const indexes = settle(h).map((r) => r.status.currentStepIndex);
+      for (let i = 1; i < indexes.length; i++) assert.ok((indexes[i] ?? 0) - (indexes[i - 1] ?? 0) <= 1, `index jumped: ${indexes}`);
+      const status = h.world.rollout.status!;
+      assert.equal(status.currentStepIndex, 1);
+      assert.deepEqual(status.pauseConditions?.map((c) => c.reason), ['CanaryPauseStep']);
+      assert.equal(status.controllerPause, true);
+      assert.equal(status.phase, 'Paused');
+      assert.equal(status.message, 'CanaryPauseStep');
+    });
+
+    it('a setWeight step waits until the new pods are available', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      h.podsReadyAtOnce = false;
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 0);
+      const last = h.results[h.results.length - 1]!;
+      assert.ok(last.waitingFor.some((w) => w.includes('setWeight 20')), last.waitingFor.join('; '));
+      setPods(h, replicaSetByRevision(h, 2), 2, 2);
+      setPods(h, replicaSetByRevision(h, 1), 8, 8);
+      step(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+    });
+
+    it('promote (pause conditions cleared by a person) completes the pause step and the update is promoted at the end', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      settle(h);
+      patchStatus(h, { pauseConditions: null });
+      settle(h);
+      const status = h.world.rollout.status!;
+      const v2 = replicaSetByRevision(h, 2);
+      assert.equal(status.stableRS, hashOf(v2));
+      assert.equal(status.currentStepIndex, 3);
+      assert.equal(status.controllerPause, undefined, 'controllerPause goes once the pause list is empty');
+      assert.equal(replicas(h, 2), 10);
+      assert.equal(replicas(h, 1), 0);
+      assert.equal(selectorOf(h, 'demo-stable'), hashOf(v2));
+      assert.equal(status.phase, 'Healthy');
+    });
+
+    it('changing the template back to the stable one skips all steps', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h, 'app:2');
+      settle(h);
+      updateImage(h, 'app:1');
+      const r = step(h);
+      assert.equal(r.status.currentStepIndex, 3);
+      assert.equal(r.status.currentPodHash, r.status.stableRS);
+      assert.deepEqual(r.status.pauseConditions, undefined);
+    });
+  });
+
+  describe('pause steps (§6)', () => {
+    it('a timed pause completes strictly after its duration and requeues for the expiry', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: { duration: '30s' } }, { setWeight: 40 }] }));
+      updateImage(h);
+      const results = settle(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+      const requeue = results[results.length - 1]!.requeueAfterSeconds;
+      assert.equal(requeue, 31);
+      advance(h, 30);
+      step(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1, 'exactly at the expiry the pause still holds');
+      advance(h, 1);
+      step(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 2);
+      assert.equal(h.world.rollout.status?.pauseConditions, undefined);
+    });
+
+    it('spec.paused halts replica scaling and step completion', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, paused: true } } };
+      settle(h);
+      assert.equal(replicas(h, 2), 0);
+      assert.equal(replicas(h, 1), 10);
+      assert.equal(h.world.rollout.status?.phase, 'Paused');
+      assert.equal(h.world.rollout.status?.message, 'manually paused');
+    });
+  });
+
+  describe('abort (§3.6, §3.7, §7.2)', () => {
+    it('basic canary: the canary goes to 0, the stable back to R, the canary Service to the stable, index 0, Degraded', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      settle(h);
+      patchStatus(h, { abort: true });
+      settle(h);
+      const status = h.world.rollout.status!;
+      const v1 = replicaSetByRevision(h, 1);
+      assert.equal(replicas(h, 2), 0);
+      assert.equal(replicas(h, 1), 10);
+      assert.equal(selectorOf(h, 'demo-canary'), hashOf(v1));
+      assert.equal(status.currentStepIndex, 0);
+      assert.equal(status.pauseConditions, undefined, 'abort clears pause conditions');
+      assert.ok(status.abortedAt);
+      assert.equal(status.phase, 'Degraded');
+      const progressing = getCondition(status.conditions, 'Progressing');
+      assert.equal(progressing?.reason, 'RolloutAborted');
+      assert.equal(progressing?.message, 'Rollout aborted update to revision 2');
+    });
+
+    it('retry after an abort restarts the update from the first step', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      settle(h);
+      patchStatus(h, { abort: true });
+      settle(h);
+      patchStatus(h, { abort: false });
+      settle(h);
+      const status = h.world.rollout.status!;
+      assert.equal(status.abort, undefined);
+      assert.equal(status.abortedAt, undefined);
+      assert.equal(status.currentStepIndex, 1, 'ran setWeight 20 again and paused');
+      assert.equal(replicas(h, 2), 2);
+    });
+
+    it('an abort of a fully promoted rollout is dropped', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      patchStatus(h, { abort: true });
+      settle(h);
+      assert.equal(h.world.rollout.status?.abort, undefined);
+      assert.equal(h.world.rollout.status?.phase, 'Healthy');
+    });
+
+    it('traffic routing: the canary is kept abortScaleDownDelaySeconds after the stable is fully available, then scaled to 0', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, abortScaleDownDelaySeconds: 60 }));
+      updateImage(h);
+      settle(h);
+      assert.equal(replicas(h, 2), 5);
+      patchStatus(h, { abort: true });
+      const results = settle(h);
+      const canaryRS = replicaSetByRevision(h, 2)!;
+      assert.equal(canaryRS.spec?.replicas, 5, 'kept during the delay');
+      assert.equal(canaryRS.metadata?.annotations?.['scale-down-deadline'], '2026-01-01T00:01:00Z');
+      assert.equal(results[results.length - 1]!.requeueAfterSeconds, 60);
+      assert.equal(h.world.rollout.status?.canary?.weights?.canary.weight, 0, 'traffic goes back to the stable at once');
+      advance(h, 61);
+      settle(h);
+      assert.equal(replicas(h, 2), 0);
+    });
+
+    it('abortScaleDownDelaySeconds: 0 with setWeight steps still scales the canary to 0 (issue #1841)', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, abortScaleDownDelaySeconds: 0 }));
+      updateImage(h);
+      settle(h);
+      patchStatus(h, { abort: true });
+      settle(h);
+      assert.equal(replicas(h, 2), 0);
+    });
+
+    it('abortScaleDownDelaySeconds: 0 keeps a setCanaryScale-sized canary up', () => {
+      const h = deployed(
+        canary({
+          steps: [{ setCanaryScale: { replicas: 3 } }, { setWeight: 10 }, { pause: {} }],
+          trafficRouting: { nginx: { stableIngress: 'demo' } },
+          abortScaleDownDelaySeconds: 0,
+        }),
+      );
+      updateImage(h);
+      settle(h);
+      patchStatus(h, { abort: true });
+      settle(h);
+      assert.equal(replicas(h, 2), 3);
+    });
+  });
+
+  describe('promote --full (§7.1)', () => {
+    it('skips the remaining steps and promotes once the new ReplicaSet is fully available', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      settle(h);
+      patchStatus(h, { promoteFull: true });
+      settle(h);
+      const status = h.world.rollout.status!;
+      assert.equal(status.stableRS, hashOf(replicaSetByRevision(h, 2)));
+      assert.equal(status.promoteFull, undefined);
+      assert.equal(status.pauseConditions, undefined);
+      assert.equal(status.currentStepIndex, 3);
+      assert.equal(replicas(h, 2), 10);
+    });
+  });
+
+  describe('traffic routing (§4)', () => {
+    it('records the step weight in status.canary.weights once the counts are reached, and 0 once promoted', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 30 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } } }));
+      updateImage(h);
+      settle(h);
+      const weights = h.world.rollout.status?.canary?.weights;
+      assert.equal(weights?.canary.weight, 30);
+      assert.equal(weights?.stable.weight, 70);
+      assert.equal(weights?.canary.podTemplateHash, hashOf(replicaSetByRevision(h, 2)));
+      assert.equal(replicas(h, 1), 10, 'the stable stays at R with traffic routing');
+      assert.equal(replicas(h, 2), 3);
+      patchStatus(h, { pauseConditions: null });
+      settle(h);
+      advance(h, 31);
+      settle(h);
+      assert.equal(h.world.rollout.status?.canary?.weights?.canary.weight, 0);
+      assert.equal(replicas(h, 1), 0, 'the old stable is scaled down after scaleDownDelaySeconds');
+    });
+  });
+
+  describe('analysis and experiment steps (§5.3)', () => {
+    const finishRun = (phase: string, message?: string) => (run: AnalysisRun): AnalysisRun => ({ ...run, status: { phase, ...(message ? { message } : {}) } });
+
+    it('creates an AnalysisRun labelled with the step index and completes the step when it is Successful', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }, { setWeight: 60 }] }));
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.analysisRuns.length, 1);
+      const run = h.world.analysisRuns[0]!;
+      assert.equal(run.metadata?.labels?.['step-index'], '1');
+      assert.equal(run.metadata?.labels?.['rollout-type'], 'Step');
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+      assert.equal(h.world.rollout.status?.canary?.currentStepAnalysisRunStatus?.name, run.metadata?.name);
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Successful')) };
+      step(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 2);
+      assert.equal(h.world.rollout.status?.canary?.currentStepAnalysisRunStatus, undefined);
+    });
+
+    it('a Failed step analysis aborts the rollout with its message', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }] }));
+      updateImage(h);
+      settle(h);
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Failed', 'error rate 7%')) };
+      settle(h);
+      const status = h.world.rollout.status!;
+      assert.equal(status.abort, true);
+      assert.equal(getCondition(status.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Step-based analysis phase failed: error rate 7%');
+      assert.equal(replicas(h, 2), 0);
+    });
+
+    it('an Inconclusive step analysis pauses for a person, and promote moves past it', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }, { setWeight: 40 }] }));
+      updateImage(h);
+      settle(h);
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Inconclusive')) };
+      settle(h);
+      assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((c) => c.reason), ['InconclusiveAnalysisRun']);
+      assert.equal(h.world.rollout.status?.phase, 'Paused');
+      // kubectl argo rollouts promote on an inconclusive step: clear the pause and move to the next step.
+      patchStatus(h, { pauseConditions: null, controllerPause: false, currentStepIndex: 2 });
+      settle(h);
+      assert.equal(h.world.rollout.status?.stableRS, hashOf(replicaSetByRevision(h, 2)));
+    });
+
+    it('an experiment step creates an Experiment and completes when it is Successful', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 20 }, { experiment: { templates: [{ name: 'baseline', specRef: 'stable' }] } }, { setWeight: 40 }] }));
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.experiments.length, 1);
+      assert.equal(h.world.rollout.status?.canary?.currentExperiment, h.world.experiments[0]!.metadata?.name);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+      h.world = { ...h.world, experiments: h.world.experiments.map((e): Experiment => ({ ...e, status: { phase: 'Successful' } })) };
+      step(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 2);
+    });
+
+    it('background analysis starts at startingStep and its failure aborts', () => {
+      const h = deployed(
+        canary({ steps: [{ setWeight: 20 }, { pause: { duration: 10 } }, { setWeight: 40 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }], startingStep: 2 } }),
+      );
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.analysisRuns.length, 0, 'not before step 2');
+      advance(h, 11);
+      settle(h);
+      assert.equal(h.world.analysisRuns.length, 1);
+      assert.equal(h.world.analysisRuns[0]!.metadata?.labels?.['rollout-type'], 'Background');
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Failed')) };
+      settle(h);
+      assert.equal(h.world.rollout.status?.abort, true);
+    });
+
+    it('header and mirror route steps complete at once', () => {
+      const h = deployed(
+        canary({
+          steps: [{ setWeight: 20 }, { setHeaderRoute: { name: 'h', match: [] } }, { setMirrorRoute: { name: 'm', match: [] } }, { pause: {} }],
+          trafficRouting: { managedRoutes: [{ name: 'h' }, { name: 'm' }], istio: {} },
+        }),
+      );
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 3);
+    });
+  });
+
+  describe('Services (§4)', () => {
+    it('a Service is switched only to a ReplicaSet with an available pod', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      h.podsReadyAtOnce = false;
+      updateImage(h);
+      settle(h);
+      const v1 = replicaSetByRevision(h, 1);
+      assert.equal(selectorOf(h, 'demo-canary'), hashOf(v1));
+      setPods(h, replicaSetByRevision(h, 2), 2, 1);
+      podsReadyExcept(h);
+      step(h);
+      assert.equal(selectorOf(h, 'demo-canary'), hashOf(replicaSetByRevision(h, 2)));
+      assert.equal(h.world.services.find((s) => s.metadata?.name === 'demo-canary')?.metadata?.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], 'demo');
+    });
+  });
+
+  describe('progress deadline (§12)', () => {
+    it('marks ProgressDeadlineExceeded after progressDeadlineSeconds without progress, and aborts with progressDeadlineAbort', () => {
+      const rollout = canary({ steps: steps20pause });
+      rollout.spec!.progressDeadlineSeconds = 60;
+      rollout.spec!.progressDeadlineAbort = true;
+      const h = deployed(rollout);
+      h.podsReadyAtOnce = false;
+      updateImage(h);
+      const results = settle(h);
+      assert.equal(results[results.length - 1]!.requeueAfterSeconds, 61);
+      advance(h, 61);
+      settle(h);
+      const status = h.world.rollout.status!;
+      assert.equal(status.abort, true);
+      assert.equal(status.phase, 'Degraded');
+      assert.match(getCondition(status.conditions, 'Progressing')?.message ?? '', /has timed out progressing/);
+    });
+  });
+});
+
+/** Makes the stable's pods match its spec, leaving the others as set by hand. */
+function podsReadyExcept(h: ReturnType<typeof harness>): void {
+  const v1 = replicaSetByRevision(h, 1);
+  const n = v1?.spec?.replicas ?? 0;
+  setPods(h, v1, n, n);
+}
