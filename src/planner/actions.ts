@@ -230,6 +230,35 @@ function templateDerivesFrom(current: PodTemplateSpec | undefined, revision: Pod
   return derives(strip(current), strip(revision));
 }
 
+/**
+ * The same request for a cluster whose Rollout CRD has no status subresource (the plugin falls back
+ * when the status patch returns NotFound): every merge patch folded, in order, into one
+ * main-resource merge patch; other patches unchanged.
+ */
+export function withoutStatusSubresource(patches: readonly RolloutPatch[]): RolloutPatch[] {
+  const out: RolloutPatch[] = [];
+  let merged: RolloutPatch | undefined;
+  for (const p of patches) {
+    if (p.type !== 'merge') {
+      out.push(p);
+      continue;
+    }
+    if (!merged) {
+      merged = { type: 'merge', body: JSON.parse(JSON.stringify(p.body)) };
+      out.push(merged);
+    } else merged.body = mergePatchBodies(merged.body, p.body);
+  }
+  return out;
+}
+
+/** Two merge patches as one (later wins; nulls are kept, as they mean "remove"). */
+function mergePatchBodies(a: unknown, b: unknown): unknown {
+  if (!isObject(a) || !isObject(b)) return JSON.parse(JSON.stringify(b ?? null));
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = k in out && v !== null ? mergePatchBodies(out[k], v) : v;
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Applying patches (what the API server does with them)
 

@@ -13,6 +13,7 @@ import {
   retryAction,
   setImageAction,
   undoAction,
+  withoutStatusSubresource,
   type ActionResult,
   type ReplicaSet,
   type Rollout,
@@ -190,6 +191,11 @@ describe('actions (§7)', () => {
       const value = (patches(undoAction(r, [rs('v1', 1, { role: 'stable' }), rs('v3', 3)]))[0]!.body as { value: { metadata: { labels: object } } }[])[0]!.value;
       assert.deepEqual(value.metadata.labels, { app: 'demo', role: 'stable' });
     });
+  });
+
+  it('without a status subresource the merge patches fold into one main-resource patch', () => {
+    const p = patches(promoteAction(canary({ pauseConditions: pauseCond }, { paused: true })));
+    assert.deepEqual(withoutStatusSubresource(p), [{ type: 'merge', body: { status: { pauseConditions: null }, spec: { paused: false } } }]);
   });
 
   describe('applyRolloutPatch', () => {
