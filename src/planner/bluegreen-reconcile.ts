@@ -312,6 +312,9 @@ function reconcileNewReplicaSet(pass: BlueGreenPass): void {
       if (rsAvailable(ctx.stableRS) === ctx.replicas) {
         annotateReplicaSet(ctx, newRS, { [ANNOTATION_SCALE_DOWN_DEADLINE]: scaleDownDeadline(ctx.now, seconds) });
         requeueAfter(ctx, seconds);
+        waitFor(ctx, `the aborted preview ReplicaSet ${rsName(newRS)} to reach its scale-down deadline`);
+      } else {
+        waitFor(ctx, `the stable ReplicaSet to be fully available before the aborted preview is scaled down`);
       }
       return;
     }

@@ -850,6 +850,58 @@ describe('blue-green reconcile (§8)', () => {
     });
   });
 
+  describe('other shapes', () => {
+    it('a newer template during an update: the interrupted preview RS is scaled down after the delay', () => {
+      const { c, v1 } = steady({ autoPromotionEnabled: false });
+      const v2 = startUpdate(c);
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      assert.deepEqual(c.pauseReasons(), ['BlueGreenPause']);
+      const v3 = startUpdate(c, 'demo:v3');
+      assert.deepEqual(c.pauseReasons(), [], 'a new template clears the pause');
+      assert.equal(c.previewHash, v3);
+      assert.equal(c.activeHash, v1);
+      c.reconcile();
+      assert.equal(replicasOf(c.rsByHash(v3)), 3);
+      assert.equal(replicasOf(c.rsByHash(v2)), 3, 'v2 waits out its scale-down delay');
+      assert.ok(c.rsByHash(v2).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE]);
+      c.advance(30);
+      c.reconcile();
+      assert.equal(replicasOf(c.rsByHash(v2)), 0);
+      assert.equal(replicasOf(c.rsByHash(v1)), 3, 'the active RS is never touched');
+      c.podsReady();
+      c.reconcile();
+      assert.deepEqual(c.pauseReasons(), ['BlueGreenPause'], 'v3 pauses like any update');
+    });
+
+    it('a change of spec.replicas at rest resizes the active RS', () => {
+      const { c, v1 } = steady();
+      c.edit((r) => {
+        r.spec!.replicas = 5;
+      });
+      c.reconcile();
+      assert.equal(replicasOf(c.rsByHash(v1)), 5);
+      assert.equal(c.rsByHash(v1).metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS], '5');
+      c.podsReady();
+      c.settle();
+      assert.equal(c.status.phase, 'Healthy');
+      assert.equal(c.status.availableReplicas, 5);
+    });
+
+    it('works without a preview Service', () => {
+      const c = new Cluster(blueGreenRollout({ previewService: undefined }), [service(ACTIVE)]);
+      c.converge();
+      const v1 = c.status.stableRS!;
+      assert.equal(c.status.blueGreen?.previewSelector, undefined);
+      c.setImage('demo:v2');
+      c.converge();
+      assert.notEqual(c.activeHash, v1);
+      assert.equal(c.activeHash, c.status.currentPodHash);
+      assert.equal(c.status.phase, 'Healthy');
+    });
+  });
+
   describe('a full update', () => {
     it('goes from steady state to promoted and scaled down, then rests', () => {
       const { c, v1 } = steady({ autoPromotionEnabled: false });
