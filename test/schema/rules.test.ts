@@ -1,0 +1,105 @@
+// Table tests: each rule on a minimal Rollout, with the field it must point at.
+import { strict as assert } from 'node:assert';
+import { rules } from '../../src/schema';
+import { blueGreenRollout, canaryRollout, lint, service, summary, yamlOf } from './support';
+
+type Obj = Record<string, unknown>;
+interface Case {
+  name: string;
+  docs: Obj[];
+  /** Expected `severity code at path` lines for this code; [] means the rule stays silent. */
+  code: string;
+  expect: string[];
+  workspace?: boolean;
+}
+
+const nginx = { canaryService: 'c', stableService: 's', trafficRouting: { nginx: { stableIngress: 'ing' } } };
+const istio = { canaryService: 'c', stableService: 's', trafficRouting: { istio: { virtualService: { name: 'vs' } } } };
+const alb = { canaryService: 'c', stableService: 's', trafficRouting: { alb: { ingress: 'ing', servicePort: 80 } } };
+
+const cases: Case[] = [
+  // spec
+  { name: 'selector missing', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined })], expect: ['error selector-required at spec.selector'] },
+  { name: 'selector not needed with workloadRef', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined, template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' } })], expect: [] },
+  { name: 'empty selector', code: 'selector-required', docs: [canaryRollout({}, { selector: { matchLabels: {} } })], expect: ['error selector-required at spec.selector'] },
+  { name: 'selector label value differs from the template', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchLabels: { app: 'other' } } })], expect: ['error selector-matches-template at spec.selector.matchLabels.app'] },
+  { name: 'selector expression satisfied', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['demo'] }] } })], expect: [] },
+  { name: 'selector expression not satisfied', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchExpressions: [{ key: 'tier', operator: 'Exists' }] } })], expect: ['error selector-matches-template at spec.selector.matchExpressions[0]'] },
+  { name: 'template missing', code: 'template-required', docs: [canaryRollout({}, { template: undefined })], expect: ['error template-required at spec.template'] },
+  { name: 'template with workloadRef', code: 'workload-ref-template', docs: [canaryRollout({}, { workloadRef: { name: 'd' } })], expect: ['error workload-ref-template at spec.template.spec'] },
+  { name: 'workloadRef with labels only', code: 'workload-ref-template', docs: [canaryRollout({}, { workloadRef: { name: 'd' }, template: { metadata: { labels: { app: 'demo' } } } })], expect: [] },
+  { name: 'restartPolicy Never', code: 'restart-policy-always', docs: [canaryRollout({}, { template: { metadata: { labels: { app: 'demo' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'b' }] } } })], expect: ['error restart-policy-always at spec.template.spec.restartPolicy'] },
+  { name: 'minReadySeconds above the default deadline', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 600 })], expect: ['error progress-deadline-after-min-ready at spec.minReadySeconds'] },
+  { name: 'deadline not above minReadySeconds', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 30, progressDeadlineSeconds: 30 })], expect: ['error progress-deadline-after-min-ready at spec.progressDeadlineSeconds'] },
+  { name: 'deadline above minReadySeconds', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 30, progressDeadlineSeconds: 31 })], expect: [] },
+  { name: 'both strategies', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: { canary: {}, blueGreen: { activeService: 'a' } } })], expect: ['error strategy-exactly-one at spec.strategy.blueGreen'] },
+  { name: 'no strategy kind', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: {} })], expect: ['error strategy-exactly-one at spec.strategy'] },
+  // blue-green
+  { name: 'active equals preview', code: 'active-preview-distinct', docs: [blueGreenRollout({ previewService: 'demo-active' })], expect: ['error active-preview-distinct at spec.strategy.blueGreen.previewService'] },
+  { name: 'revision limit above history', code: 'scale-down-revision-limit', docs: [blueGreenRollout({ scaleDownDelayRevisionLimit: 11 })], expect: ['error scale-down-revision-limit at spec.strategy.blueGreen.scaleDownDelayRevisionLimit'] },
+  { name: 'revision limit within history', code: 'scale-down-revision-limit', docs: [blueGreenRollout({ scaleDownDelayRevisionLimit: 2 }, { revisionHistoryLimit: 2 })], expect: [] },
+  { name: 'anti-affinity with both kinds', code: 'anti-affinity-one-kind', docs: [blueGreenRollout({ antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {}, preferredDuringSchedulingIgnoredDuringExecution: { weight: 5 } } })], expect: ['error anti-affinity-one-kind at spec.strategy.blueGreen.antiAffinity'] },
+  { name: 'anti-affinity with no kind', code: 'anti-affinity-one-kind', docs: [canaryRollout({ antiAffinity: {} })], expect: ['error anti-affinity-one-kind at spec.strategy.canary.antiAffinity'] },
+  { name: 'anti-affinity weight out of range', code: 'out-of-range', docs: [canaryRollout({ antiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: { weight: 101 } } })], expect: ['error out-of-range at spec.strategy.canary.antiAffinity.preferredDuringSchedulingIgnoredDuringExecution.weight'] },
+  // canary
+  { name: 'maxSurge and maxUnavailable both zero', code: 'max-surge-unavailable-zero', docs: [canaryRollout({ maxSurge: '0%', maxUnavailable: 0 })], expect: ['error max-surge-unavailable-zero at spec.strategy.canary.maxSurge'] },
+  { name: 'maxSurge zero with default maxUnavailable', code: 'max-surge-unavailable-zero', docs: [canaryRollout({ maxSurge: 0 })], expect: [] },
+  { name: 'canary equals stable', code: 'canary-stable-distinct', docs: [canaryRollout({ ...nginx, stableService: 'c' })], expect: ['error canary-stable-distinct at spec.strategy.canary.stableService'] },
+  { name: 'nginx without services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { nginx: { stableIngress: 'ing' } } })], expect: ['error traffic-routing-needs-services at spec.strategy.canary.canaryService', 'error traffic-routing-needs-services at spec.strategy.canary.stableService'] },
+  { name: 'istio with a DestinationRule needs no services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { istio: { virtualService: { name: 'vs' }, destinationRule: { name: 'dr', canarySubsetName: 'c', stableSubsetName: 's' } } } })], expect: [] },
+  { name: 'pingPong with nginx', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { nginx: { stableIngress: 'i' } }, pingPong: { pingService: 'a', pongService: 'b' } })], expect: ['error ping-pong at spec.strategy.canary.pingPong'] },
+  { name: 'pingPong with ALB needs rootService', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { alb: { ingress: 'i', servicePort: 80 } }, pingPong: { pingService: 'a', pongService: 'a' } })], expect: ['error ping-pong at spec.strategy.canary.pingPong.pongService', 'error ping-pong at spec.strategy.canary.trafficRouting.alb.rootService'] },
+  { name: 'scaleDownDelaySeconds without trafficRouting', code: 'scale-down-delay-traffic-routing', docs: [canaryRollout({ scaleDownDelaySeconds: 30 })], expect: ['error scale-down-delay-traffic-routing at spec.strategy.canary.scaleDownDelaySeconds'] },
+  { name: 'dynamicStableScale without trafficRouting', code: 'dynamic-stable-scale', docs: [canaryRollout({ dynamicStableScale: true })], expect: ['error dynamic-stable-scale at spec.strategy.canary.dynamicStableScale'] },
+  { name: 'dynamicStableScale with scaleDownDelaySeconds', code: 'dynamic-stable-scale', docs: [canaryRollout({ ...istio, dynamicStableScale: true, scaleDownDelaySeconds: 5 })], expect: ['error dynamic-stable-scale at spec.strategy.canary.scaleDownDelaySeconds'] },
+  { name: 'maxTrafficWeight with istio', code: 'max-traffic-weight-router', docs: [canaryRollout({ ...istio, trafficRouting: { ...istio.trafficRouting, maxTrafficWeight: 1000 } })], expect: ['error max-traffic-weight-router at spec.strategy.canary.trafficRouting.maxTrafficWeight'] },
+  { name: 'maxTrafficWeight with nginx', code: 'max-traffic-weight-router', docs: [canaryRollout({ ...nginx, trafficRouting: { ...nginx.trafficRouting, maxTrafficWeight: 1000 } })], expect: [] },
+  // steps
+  { name: 'step with two actions', code: 'step-one-action', docs: [canaryRollout({ steps: [{ setWeight: 10, pause: {} }] })], expect: ['error step-one-action at spec.strategy.canary.steps[0].pause'] },
+  { name: 'step with no action', code: 'step-one-action', docs: [canaryRollout({ steps: [{ setWeight: 10 }, {}] })], expect: ['error step-one-action at spec.strategy.canary.steps[1]'] },
+  { name: 'setWeight above 100', code: 'set-weight-range', docs: [canaryRollout({ steps: [{ setWeight: 120 }] })], expect: ['error set-weight-range at spec.strategy.canary.steps[0].setWeight'] },
+  { name: 'setWeight up to maxTrafficWeight', code: 'set-weight-range', docs: [canaryRollout({ ...nginx, trafficRouting: { ...nginx.trafficRouting, maxTrafficWeight: 1000 }, steps: [{ setWeight: 500 }] })], expect: [] },
+  { name: 'setCanaryScale without trafficRouting', code: 'set-canary-scale-traffic-routing', docs: [canaryRollout({ steps: [{ setCanaryScale: { replicas: 1 } }] })], expect: ['error set-canary-scale-traffic-routing at spec.strategy.canary.steps[0].setCanaryScale'] },
+  { name: 'header route with nginx', code: 'header-route-router', docs: [canaryRollout({ ...nginx, steps: [{ setHeaderRoute: { name: 'h' } }] })], expect: ['error header-route-router at spec.strategy.canary.steps[0].setHeaderRoute'] },
+  { name: 'header route regex with ALB', code: 'header-route-router', docs: [canaryRollout({ ...alb, trafficRouting: { ...alb.trafficRouting, managedRoutes: [{ name: 'h' }] }, steps: [{ setHeaderRoute: { name: 'h', match: [{ headerName: 'x', headerValue: { regex: 'a.*' } }] } }] })], expect: ['error header-route-router at spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue.regex'] },
+  { name: 'mirror route with ALB', code: 'mirror-route-router', docs: [canaryRollout({ ...alb, steps: [{ setMirrorRoute: { name: 'm' } }] })], expect: ['error mirror-route-router at spec.strategy.canary.steps[0].setMirrorRoute'] },
+  { name: 'header value with two match kinds', code: 'route-match-one-of', docs: [canaryRollout({ ...istio, steps: [{ setHeaderRoute: { name: 'h', match: [{ headerName: 'x', headerValue: { exact: 'a', prefix: 'b' } }] } }] })], expect: ['error route-match-one-of at spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue'] },
+  { name: 'route not in managedRoutes', code: 'route-not-managed', docs: [canaryRollout({ ...istio, steps: [{ setHeaderRoute: { name: 'h' } }] })], expect: ['error route-not-managed at spec.strategy.canary.steps[0].setHeaderRoute.name'] },
+  { name: 'route in managedRoutes', code: 'route-not-managed', docs: [canaryRollout({ ...istio, trafficRouting: { ...istio.trafficRouting, managedRoutes: [{ name: 'h' }] }, steps: [{ setHeaderRoute: { name: 'h' } }] })], expect: [] },
+  { name: 'experiment weight with nginx', code: 'experiment-weight-router', docs: [canaryRollout({ ...nginx, steps: [{ experiment: { templates: [{ name: 'x', specRef: 'canary', weight: 5 }] } }] })], expect: ['error experiment-weight-router at spec.strategy.canary.steps[0].experiment.templates[0].weight'] },
+  { name: 'experiment weight with SMI', code: 'experiment-weight-router', docs: [canaryRollout({ canaryService: 'c', stableService: 's', trafficRouting: { smi: {} }, steps: [{ experiment: { templates: [{ name: 'x', specRef: 'canary', weight: 5 }] } }] })], expect: [] },
+  { name: 'bad metadata fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: 'metadata.bogus' } } }] } }] })], expect: ['error analysis-field-ref at spec.strategy.canary.steps[0].analysis.args[0].valueFrom.fieldRef.fieldPath'] },
+  { name: 'label fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }] } })], expect: [] },
+  // references
+  { name: 'Service not in the workspace', code: 'service-not-found', workspace: true, docs: [blueGreenRollout()], expect: ['warning service-not-found at spec.strategy.blueGreen.activeService'] },
+  { name: 'Service selecting other pods', code: 'service-selector-mismatch', workspace: true, docs: [blueGreenRollout(), service('demo-active', { app: 'other' })], expect: ['error service-selector-mismatch at spec.strategy.blueGreen.activeService'] },
+  { name: 'Service selecting the pods', code: 'service-selector-mismatch', workspace: true, docs: [blueGreenRollout(), service('demo-active', { app: 'demo' })], expect: [] },
+  { name: 'Service in another namespace does not count', code: 'service-not-found', workspace: true, docs: [blueGreenRollout({}, {}), service('demo-active', { app: 'demo' }, 'elsewhere')].map((d, i) => (i === 0 ? { ...d, metadata: { name: 'demo', namespace: 'shop' } } : d)), expect: ['warning service-not-found at spec.strategy.blueGreen.activeService'] },
+  // surprises
+  { name: 'autoPromotionSeconds with autoPromotionEnabled false', code: 'auto-promotion-seconds-ignored', docs: [blueGreenRollout({ autoPromotionEnabled: false, autoPromotionSeconds: 30 })], expect: ['warning auto-promotion-seconds-ignored at spec.strategy.blueGreen.autoPromotionSeconds'] },
+  { name: 'scaleDownDelaySeconds 0', code: 'scale-down-delay-zero', docs: [blueGreenRollout({ scaleDownDelaySeconds: 0 })], expect: ['warning scale-down-delay-zero at spec.strategy.blueGreen.scaleDownDelaySeconds'] },
+  { name: 'abort delay without trafficRouting', code: 'no-effect-without-traffic-routing', docs: [canaryRollout({ abortScaleDownDelaySeconds: 10 })], expect: ['warning no-effect-without-traffic-routing at spec.strategy.canary.abortScaleDownDelaySeconds'] },
+];
+
+describe('schema rules', () => {
+  it('the base canary and blue-green Rollouts have no findings', () => {
+    assert.deepEqual(summary(lint(yamlOf(canaryRollout()))), []);
+    assert.deepEqual(summary(lint(yamlOf(blueGreenRollout())), undefined), []);
+  });
+
+  for (const c of cases) {
+    it(`${c.code}: ${c.name}`, () => {
+      const findings = lint(yamlOf(...c.docs), c.workspace);
+      assert.deepEqual(summary(findings, c.code), c.expect);
+    });
+  }
+
+  it('every rule of the table has a case here, and codes are unique kebab-case', () => {
+    const codes = rules.map((r) => r.code);
+    assert.equal(new Set(codes).size, codes.length);
+    for (const code of codes) {
+      assert.match(code, /^[a-z]+(-[a-z]+)*$/);
+      assert.ok(cases.some((c) => c.code === code && c.expect.length > 0), `no failing case for rule ${code}`);
+    }
+  });
+});

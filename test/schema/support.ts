@@ -1,0 +1,47 @@
+// Small builders for schema tests: a valid Rollout as plain data, changed per test, linted from YAML text.
+import { stringify } from 'yaml';
+import { createWorkspaceIndex, formatPath, parseFile, validateFile, type Finding } from '../../src/schema';
+
+type Obj = Record<string, unknown>;
+
+export function canaryRollout(canary: Obj = {}, spec: Obj = {}): Obj {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Rollout',
+    metadata: { name: 'demo' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'demo' } },
+      template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'demo', image: 'demo:1' }] } },
+      strategy: { canary: { steps: [{ setWeight: 20 }, { pause: {} }], ...canary } },
+      ...spec,
+    },
+  };
+}
+
+export function blueGreenRollout(blueGreen: Obj = {}, spec: Obj = {}): Obj {
+  const r = canaryRollout({}, spec);
+  (r.spec as Obj).strategy = { blueGreen: { activeService: 'demo-active', ...blueGreen } };
+  return r;
+}
+
+export function service(name: string, selector: Record<string, string> | undefined, namespace?: string): Obj {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { ...(selector ? { selector } : {}), ports: [{ port: 80 }] } };
+}
+
+export const yamlOf = (...docs: Obj[]): string => docs.map((d) => stringify(d)).join('---\n');
+
+/** Findings of a YAML text (one file; its own Services count as the workspace when `withWorkspace`). */
+export function lint(text: string, withWorkspace = false): Finding[] {
+  const parsed = parseFile(text);
+  if (!withWorkspace) return validateFile(parsed);
+  const ws = createWorkspaceIndex();
+  ws.setFile('test.yaml', parsed);
+  return validateFile(parsed, ws);
+}
+
+/** `code at path` strings, for readable assertions. */
+export const summary = (findings: Finding[], code?: string): string[] =>
+  findings.filter((f) => !code || f.code === code).map((f) => `${f.severity} ${f.code} at ${formatPath(f.path)}`);
+
+export const errors = (findings: Finding[]): Finding[] => findings.filter((f) => f.severity === 'error');
