@@ -16,7 +16,7 @@ import {
 import { maxUnavailableOf } from './int-or-percent';
 import { compareByCreation, compareByRevision, podTemplateHashOf } from './replicasets';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './types';
-import { ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
+import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** A change to one ReplicaSet: a new `spec.replicas` and/or annotation edits (null = remove the key). */
 export interface ReplicaSetChange {
@@ -238,7 +238,16 @@ function scaleDownForBlueGreen(
   if ((status.pauseConditions ?? []).some((p) => p.reason === 'InconclusiveAnalysisRun')) return;
   const bg = rollout.spec?.strategy?.blueGreen;
   const newHash = podTemplateHashOf(newRS);
-  const postPromotionApplies = (status.stableRS ?? '') !== newHash && (status.blueGreen?.activeSelector ?? '') === newHash;
+  // skipPostPromotionAnalysisRun, negated: the active Service is on the new RS, it is not yet
+  // stable, and it is saturated (spec, desired-replicas annotation and available all at R).
+  const R = replicasOf(rollout);
+  const saturated =
+    newRS !== undefined &&
+    rsReplicas(newRS) === R &&
+    newRS.metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS] === String(R) &&
+    rsAvailable(newRS) === R;
+  const postPromotionApplies =
+    newHash !== '' && (status.stableRS ?? '') !== newHash && (status.blueGreen?.activeSelector ?? '') === newHash && saturated;
   if (bg?.postPromotionAnalysis && bg.scaleDownDelaySeconds == null && postPromotionApplies && options.postPromotionAnalysisPhase !== 'Successful') {
     return; // old RSs wait for the post-promotion analysis when no delay is configured
   }

@@ -152,8 +152,11 @@ describe('scale-down of old ReplicaSets (§9)', () => {
     it('post-promotion analysis without scaleDownDelaySeconds holds old RSs until it succeeds', () => {
       const ro = blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'v2', currentPodHash: 'v3', blueGreen: { activeSelector: 'v3' } });
       const old = [rs('v1', 1, 3, 3, { 'scale-down-deadline': at(-5) })];
-      assert.deepEqual(scaleDownOldReplicaSets(ro, active, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes, []);
-      assert.deepEqual(scaleDownOldReplicaSets(ro, active, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Successful' }).changes, [
+      const saturated = rs('v3', 3, 3, 3, { 'rollout.argoproj.io/desired-replicas': '3' });
+      assert.deepEqual(scaleDownOldReplicaSets(ro, saturated, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes, []);
+      // Not saturated yet (no desired-replicas annotation): the analysis does not apply, nothing is held.
+      assert.equal(scaleDownOldReplicaSets(ro, active, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes.length, 1);
+      assert.deepEqual(scaleDownOldReplicaSets(ro, saturated, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Successful' }).changes, [
         { name: 'demo-v1', replicas: 0, annotations: { 'scale-down-deadline': null } },
       ]);
     });
