@@ -43,6 +43,10 @@ describe('ephemeral metadata (§16)', () => {
       ['after promotion the previous stable is "other": none', rollout('b', B), rs(A), undefined],
       ['blue-green: previewMetadata for the new RS until stableRS names it', rollout('b', A, true), rs(B), canaryMeta],
       ['blue-green: activeMetadata for the stable RS', rollout('b', A, true), rs(A), stableMeta],
+      ['abort changes no role: the canary keeps canaryMetadata', { ...rollout('b', A), status: { stableRS: A, abort: true } }, rs(B), canaryMeta],
+      ['rollback to the stable: A is new and stable → stableMetadata', rollout('a', A), rs(A), stableMeta],
+      ['rollback to the stable: B is other → none', rollout('a', A), rs(B), undefined],
+      ['interrupted update V1→V2→V3: V2 is other → none', rollout('c', A), rs(B), undefined],
     ];
     for (const [name, r, target, expected] of table) it(name, () => assert.deepEqual(desiredEphemeralMetadata(r, target), expected));
   });
