@@ -127,6 +127,15 @@ describe('anti-affinity (§15)', () => {
       assert.deepEqual(synced.spec!.template!.spec!.affinity, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] } });
       assert.equal(synced.metadata!.name, rs.metadata!.name);
     });
+    it('quirk (undo): a term copied into spec.template precedes the injected one and is the one recognised, so the sync rewrites every time', () => {
+      const r = rollout(required, { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('old')] } } });
+      const rs: ReplicaSet = newReplicaSetFor(r, []);
+      assert.deepEqual(rs.spec!.template!.spec!.affinity!.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution, [term('old'), term('stable1')]);
+      rs.metadata!.annotations = { 'rollout.argoproj.io/revision': '1' };
+      const once = syncReplicaSetRevision(r, rs, [rs])!;
+      assert.deepEqual(once.spec!.template!.spec!.affinity, rs.spec!.template!.spec!.affinity);
+      assert.notEqual(syncReplicaSetRevision(r, once, [once]), undefined);
+    });
     it('a missing term is not added by the sync (antiAffinity enabled mid-update)', () => {
       const r = rollout(required);
       const rs: ReplicaSet = newReplicaSetFor(rollout(undefined), []);
