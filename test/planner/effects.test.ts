@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import type { ReplicaSet, World } from '../../src/planner';
+import { applyEffects, describeEffect } from '../../src/planner';
+
+function rs(name: string, replicas: number, available: number): ReplicaSet {
+  return {
+    metadata: { name, labels: { 'rollouts-pod-template-hash': name } },
+    spec: { replicas },
+    status: { replicas: available, availableReplicas: available },
+  };
+}
+
+function world(): World {
+  return {
+    rollout: { metadata: { name: 'demo' }, spec: { replicas: 3 }, status: { phase: 'Healthy' } },
+    replicaSets: [rs('a', 3, 3)],
+    services: [{ metadata: { name: 'svc', annotations: { keep: 'me' } }, spec: { selector: { app: 'demo' }, ports: [{ port: 80 }] } }],
+    analysisRuns: [{ metadata: { name: 'run' }, status: { phase: 'Running' } }],
+    experiments: [],
+  };
+}
+
+describe('applyEffects', () => {
+  it('leaves the input world untouched', () => {
+    const w = world();
+    const before = JSON.stringify(w);
+    applyEffects(w, [
+      { kind: 'createReplicaSet', replicaSet: rs('b', 1, 0) },
+      { kind: 'updateReplicaSet', replicaSet: { ...rs('a', 1, 0), status: undefined } },
+      { kind: 'setServiceSelector', service: 'svc', selector: { app: 'demo', h: 'b' } },
+      { kind: 'updateStatus', status: { phase: 'Progressing' } },
+      { kind: 'terminateAnalysisRun', name: 'run' },
+    ]);
+    assert.equal(JSON.stringify(w), before);
+  });
+
+  it('an update replaces spec and metadata but keeps the status the world has (the status is not the writer\'s)', () => {
+    const next = applyEffects(world(), [{ kind: 'updateReplicaSet', replicaSet: { metadata: { name: 'a', annotations: { x: 'y' } }, spec: { replicas: 1 }, status: { availableReplicas: 99 } } }]);
+    const a = next.replicaSets[0]!;
+    assert.equal(a.spec?.replicas, 1);
+    assert.deepEqual(a.metadata?.annotations, { x: 'y' });
+    assert.equal(a.status?.availableReplicas, 3);
+  });
+
+  it('applies effects in order: a create followed by an update of the same ReplicaSet', () => {
+    const next = applyEffects(world(), [
+      { kind: 'createReplicaSet', replicaSet: rs('b', 0, 0) },
+      { kind: 'updateReplicaSet', replicaSet: { metadata: { name: 'b' }, spec: { replicas: 2 } } },
+    ]);
+    assert.deepEqual(
+      next.replicaSets.map((r) => [r.metadata?.name, r.spec?.replicas]),
+      [
+        ['a', 3],
+        ['b', 2],
+      ],
+    );
+  });
+
+  it('skips effects that name objects that do not exist (the write would fail with NotFound)', () => {
+    const w = world();
+    const next = applyEffects(w, [
+      { kind: 'updateReplicaSet', replicaSet: rs('missing', 1, 0) },
+      { kind: 'setServiceSelector', service: 'missing', selector: {} },
+      { kind: 'deleteReplicaSet', name: 'missing' },
+    ]);
+    assert.deepEqual(next, w);
+  });
+
+  it('sets a Service selector, merges annotations and keeps the rest of the Service', () => {
+    const next = applyEffects(world(), [
+      { kind: 'setServiceSelector', service: 'svc', selector: { app: 'demo', 'rollouts-pod-template-hash': 'b' }, annotations: { managed: 'demo' } },
+    ]);
+    const svc = next.services[0]!;
+    assert.deepEqual(svc.spec?.selector, { app: 'demo', 'rollouts-pod-template-hash': 'b' });
+    assert.deepEqual(svc.metadata?.annotations, { keep: 'me', managed: 'demo' });
+    assert.deepEqual(svc.spec?.ports, [{ port: 80 }]);
+  });
+
+  it('writes the status, deletes, terminates and creates runs and experiments', () => {
+    const next = applyEffects(world(), [
+      { kind: 'updateStatus', status: { phase: 'Degraded', abort: true } },
+      { kind: 'deleteReplicaSet', name: 'a' },
+      { kind: 'terminateAnalysisRun', name: 'run' },
+      { kind: 'createAnalysisRun', analysisRun: { metadata: { name: 'run2' } } },
+      { kind: 'createExperiment', experiment: { metadata: { name: 'exp' } } },
+    ]);
+    assert.deepEqual(next.rollout.status, { phase: 'Degraded', abort: true });
+    assert.equal(next.rollout.spec?.replicas, 3);
+    assert.equal(next.replicaSets.length, 0);
+    assert.equal(next.analysisRuns[0]!.spec?.terminate, true);
+    assert.deepEqual(next.analysisRuns.map((r) => r.metadata?.name), ['run', 'run2']);
+    assert.deepEqual(next.experiments.map((r) => r.metadata?.name), ['exp']);
+    const gone = applyEffects(next, [{ kind: 'deleteAnalysisRun', name: 'run' }, { kind: 'deleteExperiment', name: 'exp' }]);
+    assert.deepEqual(gone.analysisRuns.map((r) => r.metadata?.name), ['run2']);
+    assert.equal(gone.experiments.length, 0);
+  });
+
+  it('describes effects in one line each', () => {
+    assert.equal(describeEffect({ kind: 'createReplicaSet', replicaSet: rs('b', 2, 0) }), 'create ReplicaSet b (replicas 2)');
+    assert.equal(describeEffect({ kind: 'setServiceSelector', service: 'svc', selector: { app: 'x', h: 'b' } }), 'Service svc selects app=x,h=b');
+  });
+});
