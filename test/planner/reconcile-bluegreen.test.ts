@@ -3,6 +3,7 @@
 // effects onto an in-memory world, a manual clock moves on, and pods become available only
 // when a test says so (status.availableReplicas set on the ReplicaSets between reconciles).
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import type {
   AnalysisRun,
   BlueGreenStrategy,
@@ -923,6 +924,84 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.status.selector, `app=demo,${LABEL_POD_TEMPLATE_HASH}=${v2}`);
       assert.deepEqual(c.reconcile().effects, [], 'at rest: nothing to write');
       assert.equal(c.last?.requeueAfterSeconds, undefined);
+    });
+  });
+
+  describe('properties', () => {
+    type Outcome = 'Successful' | 'Failed' | 'Inconclusive' | undefined;
+    const config = fc.record({
+      replicas: fc.integer({ min: 1, max: 5 }),
+      previewReplicaCount: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+      autoPromotionEnabled: fc.boolean(),
+      autoPromotionSeconds: fc.constantFrom(0, 10, 45),
+      scaleDownDelaySeconds: fc.option(fc.constantFrom(5, 30), { nil: undefined }),
+      pre: fc.constantFrom<Outcome>(undefined, 'Successful', 'Failed', 'Inconclusive'),
+      post: fc.constantFrom<Outcome>(undefined, 'Successful', 'Failed', 'Inconclusive'),
+      // A person aborts after that many reconciles (mostly nobody does).
+      abortAfter: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.integer({ min: 0, max: 8 }), weight: 1 }),
+    });
+
+    it('every update ends promoted with only the new RS up, or aborted with the stable active; the active RS always has R replicas', () => {
+      fc.assert(
+        fc.property(config, (cfg) => {
+          const analysis = { templates: [{ templateName: 't' }] };
+          const { c, v1 } = steady(
+            {
+              previewReplicaCount: cfg.previewReplicaCount,
+              autoPromotionEnabled: cfg.autoPromotionEnabled,
+              autoPromotionSeconds: cfg.autoPromotionSeconds,
+              scaleDownDelaySeconds: cfg.scaleDownDelaySeconds,
+              ...(cfg.pre ? { prePromotionAnalysis: analysis } : {}),
+              ...(cfg.post ? { postPromotionAnalysis: analysis } : {}),
+            },
+            cfg.replicas,
+          );
+          const v2 = startUpdate(c);
+          const inconclusiveDone = new Set<string>();
+          let quiet = 0;
+          for (let i = 0; i < 200 && quiet < 2; i++) {
+            if (cfg.abortAfter === i && !c.status.abort && c.status.stableRS === v1) c.abort();
+            const result = c.reconcile();
+            const active = c.activeHash;
+            assert.equal(replicasOf(c.rsByHash(active)), cfg.replicas, `the active RS ${active} has R replicas (reconcile ${i})`);
+            c.podsReady();
+            // Runs finish with the chosen outcome; an inconclusive one only once, so a person's promote moves on.
+            for (const run of c.world.analysisRuns) {
+              const name = run.metadata!.name!;
+              if (run.status?.phase || run.spec?.terminate) continue;
+              const gate = run.metadata?.labels?.['rollout-type'] ?? '';
+              let outcome = (gate === 'PrePromotion' ? cfg.pre : cfg.post) ?? 'Successful';
+              if (outcome === 'Inconclusive' && inconclusiveDone.has(gate)) outcome = 'Successful';
+              if (outcome === 'Inconclusive') inconclusiveDone.add(gate);
+              c.setAnalysisPhase(name, outcome);
+            }
+            const needsPerson = (c.status.pauseConditions ?? []).some(
+              (p) => p.reason === 'InconclusiveAnalysisRun' || (p.reason === 'BlueGreenPause' && !cfg.autoPromotionEnabled),
+            );
+            if (needsPerson) c.promote();
+            if (result.effects.length === 0 && !needsPerson) {
+              if (result.requeueAfterSeconds === undefined) quiet++;
+              else c.advance(result.requeueAfterSeconds);
+            } else quiet = 0;
+          }
+          assert.equal(quiet, 2, 'the rollout comes to rest');
+          const upHashes = c.world.replicaSets.filter((rs) => (rs.spec?.replicas ?? 0) > 0).map((rs) => rs.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH]);
+          if (c.status.abort) {
+            assert.equal(c.activeHash, v1);
+            assert.equal(c.status.stableRS, v1);
+            assert.deepEqual(upHashes, [v1]);
+            assert.equal(c.status.phase, 'Degraded');
+          } else {
+            assert.equal(c.activeHash, v2);
+            assert.equal(c.status.stableRS, v2);
+            assert.deepEqual(upHashes, [v2]);
+            assert.equal(c.status.phase, 'Healthy');
+            assert.equal(c.previewHash, v2);
+          }
+          assert.deepEqual(c.reconcile().effects, [], 'at rest a reconcile writes nothing');
+        }),
+        { numRuns: 150 },
+      );
     });
   });
 
