@@ -1,0 +1,101 @@
+/**
+ * Kubeconfig as kubectl reads it: --kubeconfig FILE, else $KUBECONFIG (files joined with the
+ * path delimiter, merged: the first file to define a name or the current context wins), else
+ * ~/.kube/config. Parsing, auth plugins and credentials are client-node's; we only merge and pick
+ * the context. Nothing here ever prints a user entry (tokens, keys, passwords).
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { k8s, type K8s, type KubeConfig } from './k8s';
+
+export interface KubeconfigSource {
+  /** --kubeconfig: this file only, as kubectl does. */
+  kubeconfigPath?: string;
+  env?: NodeJS.ProcessEnv;
+  /** For ~/.kube/config; default os.homedir(). */
+  homeDir?: string;
+}
+
+export class KubeconfigError extends Error {}
+
+/** The files kubectl would read, in order. */
+export function kubeconfigFiles(src: KubeconfigSource = {}): string[] {
+  if (src.kubeconfigPath) return [src.kubeconfigPath];
+  const env = src.env ?? process.env;
+  if (env.KUBECONFIG) return env.KUBECONFIG.split(delimiter).filter((f) => f !== '');
+  return [join(src.homeDir ?? env.HOME ?? homedir(), '.kube', 'config')];
+}
+
+function loadFile(file: string): KubeConfig {
+  const kc = new k8s.KubeConfig();
+  try {
+    kc.loadFromFile(file);
+  } catch (e) {
+    // client-node's parse errors may quote the file; we keep only the first line of the reason.
+    const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    throw new KubeconfigError(`cannot read kubeconfig ${file}: ${reason}`);
+  }
+  return kc;
+}
+
+/** Loads and merges kubeconfig files the way kubectl does. */
+export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
+  const files = kubeconfigFiles(src);
+  const present = src.kubeconfigPath ? files : files.filter((f) => existsSync(f));
+  if (src.kubeconfigPath && !existsSync(src.kubeconfigPath)) throw new KubeconfigError(`kubeconfig ${src.kubeconfigPath} does not exist`);
+  if (present.length === 0) {
+    throw new KubeconfigError(`no kubeconfig found (looked at ${files.join(', ')}); pass --kubeconfig FILE or set KUBECONFIG`);
+  }
+  const clusters = new Map<string, K8s.Cluster>();
+  const users = new Map<string, K8s.User>();
+  const contexts = new Map<string, K8s.Context>();
+  let currentContext = '';
+  for (const file of present) {
+    const kc = loadFile(file);
+    for (const c of kc.clusters) if (!clusters.has(c.name)) clusters.set(c.name, plainHttpAllowed(c));
+    for (const u of kc.users) if (!users.has(u.name)) users.set(u.name, u);
+    for (const c of kc.contexts) if (!contexts.has(c.name)) contexts.set(c.name, c);
+    if (!currentContext && kc.currentContext) currentContext = kc.currentContext;
+  }
+  const merged = new k8s.KubeConfig();
+  merged.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
+  return merged;
+}
+
+/**
+ * client-node refuses an http:// server unless skipTLSVerify is set, which kubectl does not
+ * ask for (there is no TLS to verify on plain http), so we set it for such clusters.
+ */
+function plainHttpAllowed(c: K8s.Cluster): K8s.Cluster {
+  return c.server.startsWith('http:') && !c.skipTLSVerify ? { ...c, skipTLSVerify: true } : c;
+}
+
+export interface ContextTarget {
+  kc: KubeConfig;
+  context: string;
+  /** The namespace given, else the context's, else "default". */
+  namespace: string;
+  server: string;
+}
+
+/** A KubeConfig whose current context is `context` (default: the current one), checked. */
+export function selectContext(kc: KubeConfig, context?: string, namespace?: string): ContextTarget {
+  const name = context || kc.currentContext;
+  const names = kc.contexts.map((c) => c.name);
+  if (!name) throw new KubeconfigError(`no context selected and the kubeconfig has no current-context${names.length ? ` (contexts: ${names.join(', ')})` : ''}; pass --context`);
+  const ctx = kc.getContextObject(name);
+  if (!ctx) throw new KubeconfigError(`context "${name}" is not in the kubeconfig${names.length ? ` (contexts: ${names.join(', ')})` : ''}`);
+  const cluster = kc.getCluster(ctx.cluster);
+  if (!cluster) throw new KubeconfigError(`context "${name}" names cluster "${ctx.cluster}", which the kubeconfig does not define`);
+  if (ctx.user && !kc.getUser(ctx.user)) throw new KubeconfigError(`context "${name}" names user "${ctx.user}", which the kubeconfig does not define`);
+  const selected = new k8s.KubeConfig();
+  selected.loadFromOptions({ clusters: kc.clusters, users: kc.users, contexts: kc.contexts, currentContext: name });
+  return { kc: selected, context: name, namespace: namespace || ctx.namespace || 'default', server: cluster.server };
+}
+
+/** The context names, current first. */
+export function contextNames(kc: KubeConfig): string[] {
+  const names = kc.contexts.map((c) => c.name);
+  return [...names.filter((n) => n === kc.currentContext), ...names.filter((n) => n !== kc.currentContext)];
+}

@@ -1,0 +1,102 @@
+/**
+ * One context's store: one watch per kind (Rollouts, ReplicaSets, Pods, Services, AnalysisRuns,
+ * Experiments), for all namespaces or a chosen set, and the reachability check that turns an
+ * unreachable or unauthorised context into one clear sentence.
+ */
+import { ANALYSIS_RUN, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type KindRef, type Pod } from './kinds';
+import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './kinds';
+import type { KubeConfig } from './k8s';
+import { ApiError, type Rest } from './rest';
+import { watchKind, type Disposable, type KindStore, type RunningKindStore, type WatchDeps, type Watched } from './watch-kind';
+
+export interface ClusterStores {
+  rollouts: KindStore<Rollout>;
+  replicaSets: KindStore<ReplicaSet>;
+  pods: KindStore<Pod>;
+  services: KindStore<Service>;
+  analysisRuns: KindStore<AnalysisRun>;
+  experiments: KindStore<Experiment>;
+}
+
+export interface WatchClusterOptions extends Omit<WatchDeps, 'namespace'> {
+  /** Watch only these namespaces (one watch per kind per namespace); all when absent or empty. */
+  namespaces?: readonly string[];
+}
+
+export interface ClusterWatch extends Disposable {
+  stores: ClusterStores;
+  /** Resolves when every kind has its first list. */
+  synced: Promise<void>;
+}
+
+export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
+  const running: RunningKindStore<any>[] = [];
+  const make = <T extends Watched>(kind: KindRef): KindStore<T> => {
+    const namespaces = opts.namespaces?.length ? [...new Set(opts.namespaces)] : [undefined];
+    const parts = namespaces.map((namespace) => watchKind<T>(kind, { ...opts, namespace }));
+    running.push(...parts);
+    return parts.length === 1 ? parts[0]! : unionStore(kind, parts, namespaces as string[]);
+  };
+  const stores: ClusterStores = {
+    rollouts: make(ROLLOUT),
+    replicaSets: make(REPLICA_SET),
+    pods: make(POD),
+    services: make(SERVICE),
+    analysisRuns: make(ANALYSIS_RUN),
+    experiments: make(EXPERIMENT),
+  };
+  return {
+    stores,
+    synced: Promise.all(running.map((r) => r.synced)).then(() => undefined),
+    dispose: () => running.forEach((r) => r.dispose()),
+  };
+}
+
+/** Several per-namespace stores of one kind read as one. */
+function unionStore<T>(kind: KindRef, parts: KindStore<T>[], namespaces: string[]): KindStore<T> {
+  const partFor = (ns: string | undefined) => (ns === undefined ? undefined : parts[namespaces.indexOf(ns)]);
+  return {
+    kind,
+    get: (name, namespace) => partFor(namespace)?.get(name, namespace),
+    list: (namespace) => (namespace === undefined ? parts.flatMap((p) => p.list()) : (partFor(namespace)?.list(namespace) ?? [])),
+    onChange(listener) {
+      const subs = parts.map((p) => p.onChange(listener));
+      return { dispose: () => subs.forEach((s) => s.dispose()) };
+    },
+    synced: Promise.all(parts.map((p) => p.synced)).then(() => undefined),
+    lastError: () => parts.map((p) => p.lastError()).find((e) => e !== undefined),
+  };
+}
+
+export type ContextCheck = { ok: true } | { ok: false; message: string };
+
+/**
+ * Can we use this context? One request (list Rollouts, limit 1) tells reachability,
+ * authorisation and whether Argo's CRDs are installed, each as its own sentence.
+ */
+export async function checkContext(rest: Rest, context: string, namespace?: string): Promise<ContextCheck> {
+  try {
+    await rest.request('GET', kindPath(ROLLOUT, namespace), { query: { limit: 1 } });
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, message: contextProblem(e, context, rest.server) };
+  }
+}
+
+export function contextProblem(e: unknown, context: string, server: string): string {
+  if (!(e instanceof ApiError)) return `context "${context}" (${server}): ${e instanceof Error ? e.message : String(e)}`;
+  switch (e.status) {
+    case 0:
+      return `context "${context}": the cluster at ${server} cannot be reached (${e.message.replace(/^cannot reach \S+: /, '')})`;
+    case 401:
+      return `context "${context}": the cluster at ${server} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig`;
+    case 403:
+      return `context "${context}": not allowed to list Rollouts (403 Forbidden): ${e.message}`;
+    case 404:
+      return `context "${context}": the cluster at ${server} has no Rollout resource; Argo Rollouts' CRDs are not installed`;
+    default:
+      return `context "${context}" (${server}): ${e.message} (${e.status})`;
+  }
+}
+
+export type { KubeConfig };

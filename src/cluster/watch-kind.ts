@@ -1,0 +1,142 @@
+/**
+ * The only file that constructs client-node's ListWatch. We keep its list, watch from the list's
+ * resourceVersion, re-list on 410 and update-only-when-changed; we add, once, what it leaves to
+ * callers: restart after errors with backoff (ListWatch stops for good on an error), listener
+ * exceptions logged with the object's key instead of swallowed, Disposables, and a `synced`
+ * promise for the first complete list.
+ */
+import { k8s, type KubeConfig } from './k8s';
+import { kindPath, type KindRef } from './kinds';
+import { errorText, type Log } from './log';
+import type { Rest } from './rest';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export type ChangeKind = 'add' | 'update' | 'delete';
+
+export interface Watched {
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+}
+
+/** What the tree, the view model and the controller read. Readers never call the API to read. */
+export interface KindStore<T> {
+  readonly kind: KindRef;
+  get(name: string, namespace?: string): T | undefined;
+  list(namespace?: string): readonly T[];
+  onChange(listener: (event: ChangeKind, obj: T) => void): Disposable;
+  /** Resolves once the first list is in (and again true after every restart). */
+  readonly synced: Promise<void>;
+  /** The last watch error, until the watch is running again. */
+  lastError(): string | undefined;
+}
+
+export interface WatchDeps {
+  kc: KubeConfig;
+  rest: Rest;
+  log: Log;
+  /** Watch one namespace; all when absent. */
+  namespace?: string;
+  /** Milliseconds to wait before restart number `attempt` (1, 2, ...). Default 250 ms doubling to 30 s. */
+  backoff?: (attempt: number) => number;
+  /** Timer (tests pass a recording one). */
+  schedule?: (fn: () => void, ms: number) => () => void;
+}
+
+export const defaultBackoff = (attempt: number): number => Math.min(30_000, 250 * 2 ** (attempt - 1));
+const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
+};
+
+export interface RunningKindStore<T> extends KindStore<T>, Disposable {}
+
+const keyOf = (o: Watched): string => `${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name ?? '?'}`;
+
+export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): RunningKindStore<T> {
+  const path = kindPath(kind, deps.namespace);
+  const where = deps.namespace ? ` in namespace ${deps.namespace}` : '';
+  const backoff = deps.backoff ?? defaultBackoff;
+  const schedule = deps.schedule ?? defaultSchedule;
+  const listeners = new Set<(event: ChangeKind, obj: T) => void>();
+  const lw = new k8s.ListWatch<any>(path, new k8s.Watch(deps.kc), () => deps.rest.request('GET', path), false);
+
+  let attempt = 0;
+  let failedSinceStart = false;
+  let lastError: string | undefined;
+  let cancelRestart: (() => void) | undefined;
+  let stopped = false;
+  let markSynced!: () => void;
+  const synced = new Promise<void>((resolve) => (markSynced = resolve));
+
+  const emit = (event: ChangeKind) => (obj: T) => {
+    for (const l of [...listeners]) {
+      try {
+        l(event, obj);
+      } catch (e) {
+        deps.log.warn(`a ${kind.name} listener failed on ${event} of ${keyOf(obj)}`, e);
+      }
+    }
+  };
+  lw.on('add', emit('add'));
+  lw.on('update', emit('update'));
+  lw.on('delete', emit('delete'));
+  lw.on('error', (err: unknown) => {
+    failedSinceStart = true;
+    if (stopped) return;
+    attempt++;
+    const ms = backoff(attempt);
+    lastError = watchErrorText(err);
+    deps.log.warn(`${kind.name} watch${where} failed (${lastError}); restarting in ${ms} ms`);
+    cancelRestart?.();
+    cancelRestart = schedule(() => {
+      cancelRestart = undefined;
+      void start();
+    }, ms);
+  });
+
+  async function start(): Promise<void> {
+    if (stopped) return;
+    failedSinceStart = false;
+    try {
+      await lw.start();
+    } catch (e) {
+      // start() reports through 'error'; anything thrown here is the same kind of failure.
+      failedSinceStart = true;
+      deps.log.warn(`${kind.name} watch${where} could not start`, e);
+      return;
+    }
+    if (!failedSinceStart && !stopped) {
+      attempt = 0;
+      lastError = undefined;
+      markSynced();
+    }
+  }
+  void start();
+
+  return {
+    kind,
+    get: (name, namespace) => lw.get(name, namespace) as T | undefined,
+    list: (namespace) => lw.list(namespace) as readonly T[],
+    onChange(listener) {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
+    },
+    synced,
+    lastError: () => lastError,
+    dispose() {
+      stopped = true;
+      cancelRestart?.();
+      void lw.stop();
+    },
+  };
+}
+
+function watchErrorText(err: unknown): string {
+  const e = err as { statusCode?: number; code?: number | string; message?: string };
+  if (e?.statusCode === 401 || e?.code === 401) return 'not authorised (401)';
+  if (e?.statusCode === 403 || e?.code === 403) return 'forbidden (403)';
+  if (typeof e?.code === 'string') return e.code;
+  return errorText(err);
+}

@@ -1,0 +1,151 @@
+// Kubeconfig loading as kubectl does it, and the store: client-node's informer wrapped once with
+// our restart policy, against the local cluster.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { startLocalCluster } from '../../src/localcluster';
+import { connect } from '../../src/cluster/connection';
+import { KubeconfigError, loadKubeconfig, selectContext } from '../../src/cluster/kubeconfig';
+import { checkContext, watchCluster } from '../../src/cluster/store';
+import { watchKind } from '../../src/cluster/watch-kind';
+import { ROLLOUT, kindPath } from '../../src/cluster/kinds';
+import { recordingLog, rolloutObject, startHarness, until, withDeadline, type Harness } from './helpers';
+
+function kubeconfigYaml(opts: { cluster: string; server: string; context: string; user: string; token?: string; current?: string; namespace?: string }): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    `clusters: [{ name: ${opts.cluster}, cluster: { server: "${opts.server}" } }]`,
+    `users: [{ name: ${opts.user}, user: { token: "${opts.token ?? 'secret-token-value'}" } }]`,
+    `contexts: [{ name: ${opts.context}, context: { cluster: ${opts.cluster}, user: ${opts.user}${opts.namespace ? `, namespace: ${opts.namespace}` : ''} } }]`,
+    opts.current ? `current-context: ${opts.current}` : '',
+  ].join('\n');
+}
+
+describe('kubeconfig (as kubectl reads it)', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-kc-'));
+    writeFileSync(join(dir, 'a'), kubeconfigYaml({ cluster: 'c1', server: 'https://a.example:6443', context: 'ctx-a', user: 'u', current: 'ctx-a', namespace: 'team-a' }));
+    writeFileSync(join(dir, 'b'), kubeconfigYaml({ cluster: 'c1', server: 'https://shadowed.example', context: 'ctx-b', user: 'u2', current: 'ctx-b' }));
+    writeFileSync(join(dir, 'home-config'), kubeconfigYaml({ cluster: 'h', server: 'https://home.example', context: 'home', user: 'h', current: 'home' }));
+    writeFileSync(join(dir, 'broken'), 'clusters: [: nope');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('merges $KUBECONFIG files: the first to define a name or the current context wins', () => {
+    const kc = loadKubeconfig({ env: { KUBECONFIG: [join(dir, 'a'), join(dir, 'missing'), join(dir, 'b')].join(delimiter) } });
+    assert.equal(kc.currentContext, 'ctx-a');
+    assert.deepEqual(kc.contexts.map((c) => c.name).sort(), ['ctx-a', 'ctx-b']);
+    assert.equal(kc.getCluster('c1')?.server, 'https://a.example:6443');
+  });
+
+  it('--kubeconfig reads only that file; without KUBECONFIG it reads ~/.kube/config', () => {
+    assert.equal(loadKubeconfig({ kubeconfigPath: join(dir, 'b'), env: { KUBECONFIG: join(dir, 'a') } }).currentContext, 'ctx-b');
+    const home = mkdtempSync(join(tmpdir(), 'rollouts-home-'));
+    try {
+      assert.throws(() => loadKubeconfig({ env: {}, homeDir: home }), /no kubeconfig found \(looked at .*\.kube\/config\)/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('selects a context with its namespace, and names the known contexts when one is missing', () => {
+    const kc = loadKubeconfig({ env: { KUBECONFIG: [join(dir, 'a'), join(dir, 'b')].join(delimiter) } });
+    const a = selectContext(kc);
+    assert.deepEqual([a.context, a.namespace, a.server], ['ctx-a', 'team-a', 'https://a.example:6443']);
+    assert.equal(selectContext(kc, 'ctx-b', 'ns1').namespace, 'ns1');
+    assert.equal(selectContext(kc, 'ctx-b').namespace, 'default');
+    assert.throws(() => selectContext(kc, 'prod'), (e: Error) => e instanceof KubeconfigError && /context "prod" is not in the kubeconfig \(contexts: ctx-a, ctx-b\)/.test(e.message));
+  });
+
+  it('reports an unreadable file by name and never echoes credentials', () => {
+    assert.throws(() => loadKubeconfig({ kubeconfigPath: join(dir, 'broken') }), (e: Error) => e.message.startsWith(`cannot read kubeconfig ${join(dir, 'broken')}`));
+    assert.throws(() => loadKubeconfig({ kubeconfigPath: join(dir, 'nope') }), /kubeconfig .*nope does not exist/);
+    try {
+      selectContext(loadKubeconfig({ kubeconfigPath: join(dir, 'a') }), 'other');
+    } catch (e) {
+      assert.doesNotMatch((e as Error).message, /secret-token-value/);
+    }
+  });
+});
+
+describe('cluster store (watches into memory)', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => {
+    await h.cluster.close();
+  });
+
+  it('lists what exists, then follows adds, updates and deletes of every kind', async () => {
+    await h.conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject('before', { replicas: 1 }) });
+    const log = recordingLog();
+    const w = watchCluster({ kc: h.conn.kc, rest: h.conn.rest, log });
+    try {
+      await w.synced;
+      assert.ok(w.stores.rollouts.get('before', 'default'));
+      const seen: string[] = [];
+      w.stores.rollouts.onChange((e, o) => seen.push(`${e} ${o.metadata?.name} ${o.spec?.replicas}`));
+      await h.conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject('after', { replicas: 2 }) });
+      await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'after'), { patch: 'merge', body: { spec: { replicas: 3 } } });
+      await h.conn.rest.request('DELETE', kindPath(ROLLOUT, 'default', 'after'));
+      await until(w.stores, () => seen.length >= 3, 'three rollout events');
+      assert.deepEqual(seen, ['add after 2', 'update after 3', 'delete after 3']);
+      await h.conn.rest.request('POST', '/api/v1/namespaces/default/services', { body: { metadata: { name: 'svc' }, spec: { selector: { app: 'x' } } } });
+      await until(w.stores, () => w.stores.services.get('svc', 'default'), 'the Service in the store');
+      assert.deepEqual(log.lines, []);
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('logs a listener that throws, with the object key, and still calls the others', async () => {
+    const log = recordingLog();
+    const w = watchCluster({ kc: h.conn.kc, rest: h.conn.rest, log, namespaces: ['default'] });
+    try {
+      await w.synced;
+      w.stores.rollouts.onChange(() => {
+        throw new Error('boom');
+      });
+      const later: string[] = [];
+      w.stores.rollouts.onChange((e, o) => later.push(`${e} ${o.metadata?.name}`));
+      await h.conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject('throws', { replicas: 1 }) });
+      await until(w.stores, () => later.includes('add throws'), 'the second listener to see the add');
+      assert.deepEqual(log.lines, ['warn: a Rollout listener failed on add of default/throws: boom']);
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('says clearly when a context cannot be reached, and the store keeps retrying with backoff', async () => {
+    const dead = startLocalCluster({ port: 0 });
+    const c = await dead;
+    const conn = connect({ kubeconfigPath: c.kubeconfigPath, env: {} });
+    await c.close();
+    const check = await checkContext(conn.rest, conn.context);
+    assert.equal(check.ok, false);
+    assert.match((check as { message: string }).message, /^context "rollouts-local": the cluster at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)$/);
+    const delays: number[] = [];
+    const log = recordingLog();
+    let threeRestarts!: () => void;
+    const restarted = new Promise<void>((r) => (threeRestarts = r));
+    const schedule = (fn: () => void, ms: number) => {
+      delays.push(ms);
+      if (delays.length < 3) setImmediate(fn);
+      else threeRestarts();
+      return () => {};
+    };
+    const store = watchKind(ROLLOUT, { kc: conn.kc, rest: conn.rest, log, schedule });
+    try {
+      await withDeadline(restarted, 5000, 'three restart attempts');
+      assert.deepEqual(delays, [250, 500, 1000]);
+      assert.match(store.lastError() ?? '', /ECONNREFUSED/);
+      assert.match(log.lines[0]!, /^warn: Rollout watch failed \(.*ECONNREFUSED.*\); restarting in 250 ms$/);
+    } finally {
+      store.dispose();
+    }
+  });
+});
