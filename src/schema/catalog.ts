@@ -13,9 +13,10 @@ export function defaultsKey(path: readonly (string | number)[]): string {
 }
 
 /** Defaults come from the planner, the one place that knows them; the catalog only words the rest. */
-function withPlannerDefaults(spec: FieldSpec, path: (string | number)[]): FieldSpec {
+function withPlannerDefaults(spec: FieldSpec, path: (string | number)[], parentLink?: string): FieldSpec {
   const known = ROLLOUT_DEFAULTS[defaultsKey(path)];
-  const out: FieldSpec = { ...spec };
+  // A field without its own page is documented on its parent's.
+  const out: FieldSpec = { ...spec, ...(spec.link || !parentLink ? {} : { link: parentLink }) };
   if (known) {
     if (known.value !== undefined) out.default = known.value;
     else delete out.default;
@@ -23,9 +24,10 @@ function withPlannerDefaults(spec: FieldSpec, path: (string | number)[]): FieldS
     out.defaultMeaning = known.meaning;
   }
   if (spec.children) {
-    out.children = Object.fromEntries(Object.entries(spec.children).map(([k, c]) => [k, withPlannerDefaults(c, [...path, k])]));
+    out.children = Object.fromEntries(Object.entries(spec.children).map(([k, c]) => [k, withPlannerDefaults(c, [...path, k], out.link)]));
   }
-  if (spec.items) out.items = withPlannerDefaults(spec.items, [...path, 0]);
+  if (spec.items) out.items = withPlannerDefaults(spec.items, [...path, 0], out.link);
+  if (spec.values) out.values = withPlannerDefaults(spec.values, [...path, 0], out.link);
   return out;
 }
 

@@ -103,16 +103,16 @@ export const canary = obj('canary', 'The canary strategy: the new version gets a
   podMetadata('canaryMetadata', 'Labels and annotations put on the canary pods only while they are the canary (e.g. `role: canary` for dashboards); swapped for stableMetadata once promoted.', `${DOCS}/ephemeral-metadata/`, 'canaryMetadata:\n  labels:\n    role: canary'),
   podMetadata('stableMetadata', 'Labels and annotations put on the stable pods only while they are stable.', `${DOCS}/ephemeral-metadata/`, 'stableMetadata:\n  labels:\n    role: stable'),
   int('scaleDownDelaySeconds', 'With trafficRouting: how long the previous stable ReplicaSet is kept after promotion, so routers and clients can move off it. Not allowed without trafficRouting. Note that `0` does not scale down immediately: the old ReplicaSet is kept.', { default: 30, defaultNote: '30 with trafficRouting; not applicable without', min: 0, link: `${DOCS}/canary/`, example: 'scaleDownDelaySeconds: 60' }),
-  int('scaleDownDelayRevisionLimit', 'How many old ReplicaSets may wait for their scale-down delay at once; older ones are scaled down at once.', { defaultNote: 'unlimited', min: 0, link: `${DOCS}/canary/` }),
-  int('abortScaleDownDelaySeconds', 'With trafficRouting: how long the canary is kept after an abort before it is scaled down. `0` keeps a setCanaryScale-sized canary up.', { default: 30, defaultNote: '30 with trafficRouting; not applicable without', min: 0, link: `${DOCS}/scaledown-aborted-rs/` }),
+  int('scaleDownDelayRevisionLimit', 'How many old ReplicaSets may wait for their scale-down delay at once; older ones are scaled down at once.', { example: 'scaleDownDelayRevisionLimit: 1', defaultNote: 'unlimited', min: 0, link: `${DOCS}/canary/` }),
+  int('abortScaleDownDelaySeconds', 'With trafficRouting: how long the canary is kept after an abort before it is scaled down. `0` keeps a setCanaryScale-sized canary up.', { example: 'abortScaleDownDelaySeconds: 60', default: 30, defaultNote: '30 with trafficRouting; not applicable without', min: 0, link: `${DOCS}/scaledown-aborted-rs/` }),
   bool('dynamicStableScale', 'With trafficRouting: shrink the stable ReplicaSet as traffic moves to the canary, so the update needs fewer extra pods. Aborts then take longer, because the stable must scale back up. Excludes scaleDownDelaySeconds.', { default: false, link: `${C}#dynamic-stable-scale-with-traffic-routing`, example: 'dynamicStableScale: true' }),
   obj('pingPong', 'Ping-pong with ALB: instead of a canary and a stable Service, two Services take turns being stable, so the stable never shares a Service with the canary.', [
     str('pingService', 'The first of the two Services.', { required: true }),
     str('pongService', 'The second of the two Services.', { required: true }),
   ], { link: `${TM}/alb/#ping-pong`, example: 'pingPong:\n  pingService: checkout-ping\n  pongService: checkout-pong' }),
-  int('minPodsPerReplicaSet', 'With trafficRouting: a non-empty canary or stable ReplicaSet gets at least this many pods, for availability at low weights.', { min: 0, link: `${TM}/` }),
+  int('minPodsPerReplicaSet', 'With trafficRouting: a non-empty canary or stable ReplicaSet gets at least this many pods, for availability at low weights.', { example: 'minPodsPerReplicaSet: 2', min: 0, link: `${TM}/` }),
   obj('replicaProgressThreshold', 'How much of the desired canary must be available before a step counts as done; by default all of it.', [
     str('type', 'Whether `value` is a percentage or a pod count.', { required: true, enum: ['Percent', 'Pods'] }),
     int('value', 'The threshold.', { required: true, min: 0 }),
-  ], { link: C }),
+  ], { link: C, example: 'replicaProgressThreshold:\n  type: Percent\n  value: 90' }),
 ], { link: C, example: 'canary:\n  steps:\n  - setWeight: 20\n  - pause: {}' });

@@ -16,7 +16,13 @@ const objectMeta = (docs: string): FieldSpec =>
     stringMap('annotations', 'Annotations: free-form metadata for tools (e.g. notifications subscriptions).'),
   ], { open: true, kubernetes: 'ObjectMeta', link: 'https://kubernetes.io/docs/concepts/overview/working-with-objects/' });
 
-const podSpecField = (name: string, type: FieldSpec['type'], docs: string): FieldSpec => ({ name, type, docs, link: K8S });
+const podSpecField = (name: string, type: FieldSpec['type'], docs: string): FieldSpec => ({
+  name,
+  type,
+  docs,
+  link: K8S,
+  ...(type === 'list' ? { items: { name: 'item', type: 'any', docs: 'Checked against the Kubernetes schema.' } } : {}),
+});
 
 const podTemplate = obj('template', 'The pods to run, as in a Deployment. Changing it starts an update that follows the strategy; the new pods are compared by the hash of this template. Leave it out (or only give labels/annotations) when `workloadRef` names a Deployment.', [
   obj('metadata', 'Labels and annotations of the pods. The labels must match `spec.selector`, and the Services the strategy names must select them.', [
@@ -57,9 +63,9 @@ export const rolloutSpec = obj('spec', 'What the Rollout should run and how it u
   ], { link: `${DOCS}/migrating/`, example: 'workloadRef:\n  apiVersion: apps/v1\n  kind: Deployment\n  name: checkout' }),
   int('minReadySeconds', 'Seconds a new pod must be ready, without crashing, before it counts as available.', { default: 0, min: 0, link: SPEC, example: 'minReadySeconds: 30' }),
   int('revisionHistoryLimit', 'How many old ReplicaSets (scaled to zero) are kept for rollbacks.', { default: 10, min: 0, link: SPEC, example: 'revisionHistoryLimit: 3' }),
-  bool('paused', 'Pauses the Rollout by hand: no step advances (canary) and no promotion happens (blue-green) until it is set back to false.', { default: false, link: SPEC }),
+  bool('paused', 'Pauses the Rollout by hand: no step advances (canary) and no promotion happens (blue-green) until it is set back to false.', { example: 'paused: true', default: false, link: SPEC }),
   int('progressDeadlineSeconds', 'Seconds an update may go without progress before it is marked as failed (ProgressDeadlineExceeded). Must be greater than minReadySeconds.', { default: 600, min: 0, link: SPEC, example: 'progressDeadlineSeconds: 900' }),
-  bool('progressDeadlineAbort', 'Abort the update (back to the stable version) when the progress deadline is exceeded, instead of only reporting it.', { default: false, link: SPEC }),
+  bool('progressDeadlineAbort', 'Abort the update (back to the stable version) when the progress deadline is exceeded, instead of only reporting it.', { example: 'progressDeadlineSeconds: 300\nprogressDeadlineAbort: true', default: false, link: SPEC }),
   str('restartAt', 'An RFC 3339 time: pods created before it are restarted, a few at a time (`kubectl argo rollouts restart` sets it).', { link: `${DOCS}/restart/`, example: 'restartAt: "2024-01-01T00:00:00Z"' }),
   obj('rollbackWindow', 'Rolling back to one of the last few revisions skips the steps and analysis (it is promoted at once).', [
     int('revisions', 'How many recent revisions count as inside the window.', { min: 0 }),

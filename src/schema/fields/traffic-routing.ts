@@ -91,5 +91,5 @@ export const trafficRouting = obj('trafficRouting', 'Splits traffic by weight wi
   list('managedRoutes', 'Routes Argo may add for `setHeaderRoute` and `setMirrorRoute` steps, in precedence order. Every route a step names must be listed here.', obj('route', 'A managed route.', [
     str('name', 'Route name, as named by the steps.', { required: true }),
   ]), { link: `${TM}/#traffic-routing-with-managed-routes-and-route-based-traffic-management`, example: 'managedRoutes:\n- name: header-route' }),
-  int('maxTrafficWeight', 'The total weight that `setWeight` values are out of (e.g. 1000 for per-mille steps). Only allowed with nginx or plugins.', { default: 100, min: 1, link: `${TM}/` }),
+  int('maxTrafficWeight', 'The total weight that `setWeight` values are out of (e.g. 1000 for per-mille steps). Only allowed with nginx or plugins.', { default: 100, min: 1, link: `${TM}/`, example: 'maxTrafficWeight: 1000  # then setWeight: 5 means 0.5%' }),
 ], { link: `${TM}/`, example: 'trafficRouting:\n  nginx:\n    stableIngress: checkout-ingress' });

@@ -1,0 +1,96 @@
+// The catalog covers every field the issue lists, with our docs, and its defaults are the planner's.
+import { strict as assert } from 'node:assert';
+import { ROLLOUT_DEFAULTS } from '../../src/planner';
+import { catalogFields, fieldAt, rolloutCatalog, rolloutJsonSchema, type FieldSpec } from '../../src/schema';
+
+const S = 'spec.strategy';
+const listed = [
+  'metadata.name', 'metadata.namespace', 'metadata.labels', 'metadata.annotations',
+  ...['replicas', 'selector', 'template', 'workloadRef', 'minReadySeconds', 'revisionHistoryLimit', 'paused', 'progressDeadlineSeconds', 'progressDeadlineAbort', 'restartAt', 'rollbackWindow', 'analysis'].map((f) => `spec.${f}`),
+  'spec.template.metadata', 'spec.template.spec',
+  ...['activeService', 'previewService', 'autoPromotionEnabled', 'autoPromotionSeconds', 'previewReplicaCount', 'scaleDownDelaySeconds', 'scaleDownDelayRevisionLimit', 'abortScaleDownDelaySeconds', 'prePromotionAnalysis', 'postPromotionAnalysis', 'antiAffinity', 'previewMetadata', 'activeMetadata', 'maxUnavailable'].map((f) => `${S}.blueGreen.${f}`),
+  ...['steps', 'maxSurge', 'maxUnavailable', 'canaryService', 'stableService', 'trafficRouting', 'analysis', 'antiAffinity', 'dynamicStableScale', 'abortScaleDownDelaySeconds', 'scaleDownDelaySeconds', 'scaleDownDelayRevisionLimit', 'minPodsPerReplicaSet', 'replicaProgressThreshold', 'pingPong', 'canaryMetadata', 'stableMetadata'].map((f) => `${S}.canary.${f}`),
+  ...['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin'].map((f) => `${S}.canary.steps.0.${f}`),
+  ...['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins', 'managedRoutes', 'maxTrafficWeight'].map((f) => `${S}.canary.trafficRouting.${f}`),
+];
+const pathOf = (s: string) => s.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+
+describe('schema catalog', () => {
+  for (const field of listed) {
+    it(`${field} has a type, our docs, an example and a link`, () => {
+      const spec = fieldAt(pathOf(field));
+      assert.ok(spec, `${field} is not in the catalog`);
+      assert.ok(spec.docs.length >= 20, 'docs too short');
+      assert.ok(spec.link?.startsWith('https://'), 'no link');
+      if (!field.startsWith('metadata.') && !field.startsWith('spec.template.')) assert.ok(spec.example, 'no example');
+    });
+  }
+
+  it('every catalog field has docs, and a known type', () => {
+    for (const { path, spec } of catalogFields()) {
+      assert.ok(spec.docs.trim().length > 0, `${path.join('.')} has no docs`);
+      assert.ok(['int', 'string', 'bool', 'int-or-percent', 'duration', 'object', 'list', 'map', 'any'].includes(spec.type));
+      if (spec.enum) assert.equal(spec.type, 'string');
+      if (spec.type === 'list') assert.ok(spec.items, `${path.join('.')} has no items`);
+    }
+  });
+
+  it('links point at the upstream documentation (or Kubernetes docs for the pod spec)', () => {
+    for (const { path, spec } of catalogFields()) {
+      if (!spec.link) continue;
+      assert.match(spec.link, /^https:\/\/(argoproj\.github\.io\/argo-rollouts\/features\/|kubernetes\.io\/docs\/)/, path.join('.'));
+    }
+  });
+
+  it('every default the planner knows is on the catalog field, with the planner\'s value and words', () => {
+    for (const [key, d] of Object.entries(ROLLOUT_DEFAULTS)) {
+      const spec = fieldAt(key.replace(/\[\]/g, '.0').split('.').map((p) => (p === '0' ? 0 : p)));
+      assert.ok(spec, `planner default ${key} has no catalog field`);
+      assert.equal(spec.default, d.value, key);
+      assert.equal(spec.defaultNote, d.text, key);
+    }
+  });
+
+  it('fieldAt steps through list items and map values', () => {
+    assert.equal(fieldAt(['spec', 'strategy', 'canary', 'steps', 7, 'pause', 'duration'])?.type, 'duration');
+    assert.equal(fieldAt(['spec', 'template', 'metadata', 'labels', 'app'])?.type, 'string');
+    assert.equal(fieldAt(['spec', 'strategy', 'canary', 'nope']), undefined);
+  });
+});
+
+describe('schema JSON Schema', () => {
+  /** Walks the generated schema along a catalog path. */
+  function at(schema: Record<string, unknown>, path: (string | number)[]): Record<string, unknown> | undefined {
+    let s: Record<string, unknown> | undefined = schema;
+    for (const seg of path) {
+      if (!s) return undefined;
+      s = (typeof seg === 'number' ? s.items : (s.properties as Record<string, unknown> | undefined)?.[seg]) as Record<string, unknown> | undefined;
+    }
+    return s;
+  }
+
+  it('is generated from the catalog: every catalog field appears with its docs and default', () => {
+    const schema = rolloutJsonSchema();
+    let count = 0;
+    for (const { path, spec } of catalogFields()) {
+      const s = at(schema, path);
+      assert.ok(s, `${path.join('.')} missing from the JSON Schema`);
+      assert.ok(String(s.description).startsWith(spec.docs.replace(/`/g, '').slice(0, 20)), path.join('.'));
+      if (spec.default !== undefined) assert.deepEqual(s.default, spec.default);
+      count++;
+    }
+    assert.ok(count > 200, `only ${count} fields`);
+  });
+
+  it('closes objects that are ours and leaves open ones open', () => {
+    const schema = rolloutJsonSchema();
+    assert.equal(at(schema, ['spec', 'strategy', 'canary'])!.additionalProperties, false);
+    assert.equal(at(schema, ['spec', 'template', 'spec'])!.additionalProperties, undefined);
+    assert.deepEqual(at(schema, ['spec', 'strategy', 'blueGreen'])!.required, ['activeService']);
+  });
+
+  it('is the catalog (sanity: the root is a Rollout)', () => {
+    const spec: FieldSpec = rolloutCatalog;
+    assert.equal(spec.name, 'Rollout');
+  });
+});

@@ -1,0 +1,109 @@
+// Structural checks: each reported on the exact key or value, with a clear message.
+import { strict as assert } from 'node:assert';
+import { findingRange, parseFile, validateFile } from '../../src/schema';
+import { canaryRollout, lint, summary, yamlOf } from './support';
+
+/** The text a finding underlines. */
+function underlined(text: string, code: string): string[] {
+  const parsed = parseFile(text);
+  return validateFile(parsed)
+    .filter((f) => f.code === code)
+    .map((f) => {
+      const [s, e] = findingRange(parsed, f);
+      return text.slice(s, e);
+    });
+}
+
+const base = (steps: string) => `apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata:
+  name: demo
+spec:
+  selector:
+    matchLabels:
+      app: demo
+  template:
+    metadata:
+      labels:
+        app: demo
+    spec:
+      containers:
+      - name: demo
+        image: demo:1
+  strategy:
+    canary:
+      steps:
+${steps}`;
+
+describe('schema structure', () => {
+  it('a misspelled key is an error on the key, with the suggestion as data', () => {
+    const text = base('      - setWieght: 20\n');
+    const parsed = parseFile(text);
+    const f = validateFile(parsed).find((x) => x.code === 'unknown-field')!;
+    assert.equal(f.severity, 'error');
+    assert.match(f.message, /did you mean "setWeight"/);
+    assert.deepEqual(f.data, { suggestion: 'setWeight' });
+    assert.deepEqual(f.path, ['spec', 'strategy', 'canary', 'steps', 0, 'setWieght']);
+    const [s, e] = findingRange(parsed, f);
+    assert.equal(text.slice(s, e), 'setWieght');
+  });
+
+  it('a key with the wrong case is suggested in its right case', () => {
+    assert.deepEqual(underlined(base('      - setweight: 20\n'), 'unknown-field'), ['setweight']);
+  });
+
+  it('an unrelated unknown key is a warning (Kubernetes prunes it), not an error', () => {
+    const findings = lint(base('      - setWeight: 20\n        note: first step\n'));
+    assert.deepEqual(summary(findings), ['warning unknown-field at spec.strategy.canary.steps[0].note']);
+  });
+
+  it('wrong types are reported on the value', () => {
+    const text = base('      - setWeight: "20"\n      - pause: 5m\n');
+    assert.deepEqual(underlined(text, 'wrong-type'), ['"20"', '5m']);
+    assert.match(lint(text).find((f) => f.code === 'wrong-type')!.message, /setWeight must be a whole number, not the string "20"/);
+  });
+
+  it('bad durations are reported with the planner\'s reason', () => {
+    const text = base('      - pause: {duration: 5 minutes}\n      - pause: {duration: 1d}\n      - pause: {duration: -5}\n      - pause: {duration: 1h30m}\n      - pause: {duration: "30"}\n');
+    assert.deepEqual(underlined(text, 'bad-duration'), ['5 minutes', '1d', '-5']);
+  });
+
+  it('bad int-or-percent values are reported, and every string is a percentage as in Argo', () => {
+    const r = canaryRollout({ maxSurge: 'lots', maxUnavailable: '2%5' });
+    assert.deepEqual(summary(lint(yamlOf(r)), 'bad-int-or-percent'), ['error bad-int-or-percent at spec.strategy.canary.maxSurge']);
+    assert.deepEqual(summary(lint(yamlOf(canaryRollout({ maxSurge: -1 }))), 'bad-int-or-percent'), ['error bad-int-or-percent at spec.strategy.canary.maxSurge']);
+  });
+
+  it('enum values get a suggestion', () => {
+    const r = canaryRollout({ steps: [{ experiment: { templates: [{ name: 'a', specRef: 'Canary' }] } }] });
+    const f = lint(yamlOf(r)).find((x) => x.code === 'invalid-value')!;
+    assert.deepEqual(f.data, { suggestion: 'canary' });
+  });
+
+  it('missing required fields point at their parent key', () => {
+    const text = base('      - experiment:\n          templates:\n          - name: a\n');
+    assert.deepEqual(summary(lint(text), 'missing-field'), ['error missing-field at spec.strategy.canary.steps[0].experiment.templates[0].specRef']);
+  });
+
+  it('an explicit null is absent, as for Kubernetes', () => {
+    assert.deepEqual(summary(lint(base('      - pause:\n      - setWeight: 10\n'))), []);
+  });
+
+  it('the pod template is checked by the Kubernetes schema at the field that is wrong', () => {
+    const text = base('      - setWeight: 10\n').replace('image: demo:1', 'image: demo:1\n        ports:\n        - containerPort: http');
+    assert.deepEqual(summary(lint(text), 'pod-template-schema'), ['error pod-template-schema at spec.template.spec.containers[0].ports[0].containerPort']);
+    assert.deepEqual(underlined(text, 'pod-template-schema'), ['http']);
+    const noName = base('      - setWeight: 10\n').replace('      - name: demo\n        image', '      - image');
+    assert.deepEqual(summary(lint(noName), 'pod-template-schema'), ['error pod-template-schema at spec.template.spec.containers[0].name']);
+  });
+
+  it('aliases are followed (steps reused through an anchor)', () => {
+    const text = base('      - &gate\n        analysis:\n          templates:\n          - templateName: t\n      - setWeight: 50\n      - *gate\n');
+    assert.deepEqual(summary(lint(text)), []);
+  });
+
+  it('documents other than Rollouts are left alone', () => {
+    const text = `apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  bogus: 1\n---\napiVersion: argoproj.io/v1alpha2\nkind: Rollout\nspec: 5\n`;
+    assert.deepEqual(lint(text), []);
+  });
+});

@@ -1,0 +1,37 @@
+// The workspace index: Services by file, replaced and removed with their file.
+import { strict as assert } from 'node:assert';
+import { createWorkspaceIndex, parseFile, servicesInFile, validateFile } from '../../src/schema';
+import { blueGreenRollout, service, summary, yamlOf } from './support';
+
+describe('schema workspace index', () => {
+  it('reads name, namespace and selector of each Service document', () => {
+    const parsed = parseFile(yamlOf(service('a', { app: 'x', tier: 'web' }, 'shop'), blueGreenRollout(), service('b', undefined)));
+    assert.deepEqual(servicesInFile('f.yaml', parsed), [
+      { name: 'a', namespace: 'shop', selector: { app: 'x', tier: 'web' }, file: 'f.yaml', docIndex: 0 },
+      { name: 'b', file: 'f.yaml', docIndex: 2 },
+    ]);
+  });
+
+  it('resolves a Rollout\'s Services defined in another file, and forgets them with the file', () => {
+    const ws = createWorkspaceIndex();
+    const rollout = parseFile(yamlOf(blueGreenRollout({ previewService: 'demo-preview' })));
+    ws.setFile('services.yaml', parseFile(yamlOf(service('demo-active', { app: 'demo' }), service('demo-preview', { app: 'wrong' }))));
+    assert.deepEqual(summary(validateFile(rollout, ws)), ['error service-selector-mismatch at spec.strategy.blueGreen.previewService']);
+    ws.setFile('services.yaml', parseFile(yamlOf(service('demo-active', { app: 'demo' }), service('demo-preview', { app: 'demo' }))));
+    assert.deepEqual(summary(validateFile(rollout, ws)), []);
+    ws.removeFile('services.yaml');
+    assert.deepEqual(summary(validateFile(rollout, ws)), [
+      'warning service-not-found at spec.strategy.blueGreen.activeService',
+      'warning service-not-found at spec.strategy.blueGreen.previewService',
+    ]);
+    assert.deepEqual(ws.services(), []);
+  });
+
+  it('a Service without selector selects no pods', () => {
+    const parsed = parseFile(yamlOf(blueGreenRollout(), service('demo-active', undefined)));
+    const ws = createWorkspaceIndex();
+    ws.setFile('f', parsed);
+    const f = validateFile(parsed, ws).find((x) => x.code === 'service-selector-mismatch')!;
+    assert.match(f.message, /no selector/);
+  });
+});
