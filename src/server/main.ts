@@ -90,7 +90,7 @@ async function scan(roots: readonly string[]): Promise<void> {
   const changed = new Set<string>();
   const result = await scanFolders(roots, (path, services) => {
     if (!isOpen(path)) for (const n of workspace.setFile(path, services)) changed.add(n);
-  }, limits);
+  }, limits, isOpen);
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
 }

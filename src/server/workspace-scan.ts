@@ -7,6 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkspaceService } from '../schema';
 import { parseWhole, servicesOf } from './documents';
+import { splitDocuments } from './split-documents';
 
 export interface ScanLimits {
   maxFiles: number;
@@ -24,6 +25,8 @@ export async function scanFolders(
   folders: readonly string[],
   found: (path: string, services: WorkspaceService[]) => void,
   limits: ScanLimits = DEFAULT_SCAN_LIMITS,
+  /** Files not to read (open documents: their text is indexed from the editor). */
+  skip: (path: string) => boolean = () => false,
 ): Promise<{ files: number; truncated: boolean }> {
   let files = 0;
   const queue: { dir: string; depth: number }[] = folders.map((dir) => ({ dir, depth: 0 }));
@@ -42,7 +45,7 @@ export async function scanFolders(
       } else if (e.isFile() && isYamlFile(e.name)) {
         if (files >= limits.maxFiles) return { files, truncated: true };
         files++;
-        found(path, await servicesInPath(path, limits.maxFileBytes));
+        if (!skip(path)) found(path, await servicesInPath(path, limits.maxFileBytes));
       }
     }
   }
@@ -59,6 +62,29 @@ export async function servicesInPath(path: string, maxFileBytes = DEFAULT_SCAN_L
   } catch {
     return [];
   }
-  if (!/kind:\s*["']?Service\b/.test(text)) return [];
-  return servicesOf(parseWhole(path, text));
+  return servicesInText(path, text);
+}
+
+const mentionsService = /kind:\s*["']?Service\b/;
+const documentEnd = /^\.\.\.(?=[ \t\r\n]|$)/m;
+
+/**
+ * The Services a file's text defines, parsing only the documents that mention `kind: Service`
+ * (a 10,000-line file of Rollouts costs the few lines of its Services). A piece without a `...`
+ * line is exactly one document, so the others are counted without parsing them.
+ */
+export function servicesInText(path: string, text: string): WorkspaceService[] {
+  if (!mentionsService.test(text)) return [];
+  const out: WorkspaceService[] = [];
+  let docIndex = 0;
+  for (const piece of splitDocuments(text)) {
+    if (!mentionsService.test(piece.text) && !documentEnd.test(piece.text)) {
+      docIndex++;
+      continue;
+    }
+    const parsed = parseWhole(path, piece.text);
+    for (const s of servicesOf(parsed)) out.push({ ...s, docIndex: s.docIndex + docIndex });
+    docIndex += parsed.docCount;
+  }
+  return out;
 }

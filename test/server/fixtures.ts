@@ -71,3 +71,51 @@ export function positionOf(text: string, needle: string, delta = 0): { line: num
   const before = text.slice(0, at + delta).split('\n');
   return { line: before.length - 1, character: before[before.length - 1]!.length };
 }
+
+/**
+ * The benchmark's file: 200 documents, about 10,000 lines. 100 canary Rollouts with traffic
+ * routing, analysis and a full container, each with its stable Service (the canary Services are
+ * in largeManifestServices(), another file); every 10th has a misspelled key and every 9th a
+ * setWeight above 100.
+ */
+export function largeManifestFile(): string {
+  const docs: string[] = [];
+  for (let i = 0; docs.length < 200; i++) {
+    const name = `app-${i}`;
+    docs.push(service(`${name}-stable`, { app: name }));
+    let rollout = canaryRollout({
+      name,
+      replicas: 4 + (i % 5),
+      canaryService: `${name}-canary`,
+      stableService: `${name}-stable`,
+      canaryExtra: ['      maxSurge: "25%"', '      maxUnavailable: 0', '      dynamicStableScale: true', '      trafficRouting:', '        smi: {}'],
+      steps: [
+        'setWeight: 10', 'pause: {duration: 1m}', 'setWeight: 20', 'pause: {duration: 5m}',
+        'analysis:\n            templates:\n              - templateName: success-rate\n            args:\n              - name: service\n                value: ' + name,
+        'setWeight: 40', 'pause: {}', 'setCanaryScale:\n            weight: 60',
+        i % 9 === 0 ? 'setWeight: 120' : 'setWeight: 80', 'pause:\n            duration: 10m',
+      ],
+    });
+    rollout = rollout.replace(
+      '          image: nginx:1.27\n',
+      '          image: nginx:1.27\n' +
+        '          env:\n' +
+        ['MODE', 'LOG_LEVEL', 'REGION', 'TIMEOUT', 'RETRIES', 'POOL_SIZE', 'FEATURE_X'].map((e) => `            - name: ${e}\n              value: "${e.length}"\n`).join('') +
+        '          ports:\n            - containerPort: 8080\n              name: http\n' +
+        '          resources:\n            requests:\n              cpu: 100m\n              memory: 128Mi\n' +
+        '            limits:\n              cpu: 500m\n              memory: 256Mi\n' +
+        '          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: 8080\n            periodSeconds: 5\n' +
+        '          livenessProbe:\n            httpGet:\n              path: /livez\n              port: 8080\n' +
+        '          volumeMounts:\n            - name: config\n              mountPath: /etc/app\n            - name: cache\n              mountPath: /var/cache/app\n' +
+        '      volumes:\n        - name: config\n          configMap:\n            name: ' + name + '-config\n        - name: cache\n          emptyDir: {}\n',
+    );
+    if (i % 10 === 3) rollout = rollout.replace('maxUnavailable', 'maxUnavailabel');
+    docs.push(rollout);
+  }
+  return docs.map((d) => `---\n${d}`).join('');
+}
+
+/** The canary Services of largeManifestFile(), as another file of the workspace. */
+export function largeManifestServices(): string {
+  return Array.from({ length: 100 }, (_, i) => `---\n${service(`app-${i}-canary`, { app: `app-${i}` })}`).join('');
+}

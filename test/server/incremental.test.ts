@@ -8,7 +8,9 @@ import { createParseCache, servicesOf } from '../../src/server/documents';
 import { createPieceValidator } from '../../src/server/diagnostics';
 import { createServiceIndex } from '../../src/server/service-index';
 import { createLanguageService } from '../../src/server/service';
-import { canaryRollout, multiDoc, service } from './fixtures';
+import { servicesInText } from '../../src/server/workspace-scan';
+import { parseWhole } from '../../src/server/documents';
+import { canaryRollout, largeManifestFile, multiDoc, service } from './fixtures';
 
 const LINES = [
   '---', '--- # start', '---\r', '...', '# comment', '', '%YAML 1.2', 'a: 1', 'b:', '  - x', '  c: [1, 2', ']',
@@ -105,5 +107,20 @@ describe('re-validation', () => {
     svc.symbols(doc);
     svc.codeLenses(doc);
     assert.equal(svc.parse(doc), a);
+  });
+});
+
+describe('the workspace scan', () => {
+  it('finds the same Services, at the same document indices, as a full parse', () => {
+    const texts = [
+      largeManifestFile(),
+      multiDoc(canaryRollout(), service('a', { app: 'a' })) + '...\n' + service('b', { app: 'b' }) + '---\n' + service('c', { app: 'c' }),
+      '# only a comment\n---\n' + service('d', { app: 'd' }) + '---\n---\n' + service('e', { app: 'e' }),
+    ];
+    for (const text of texts) {
+      const expected = servicesOf(parseWhole('/f.yaml', text));
+      assert.ok(expected.length > 0);
+      assert.deepEqual(servicesInText('/f.yaml', text), expected);
+    }
   });
 });

@@ -49,13 +49,16 @@ export interface SessionOptions {
   command?: { file: string; args: string[] };
   workspaceFolders?: string[];
   initializationOptions?: unknown;
-  settings?: unknown;
+  /** Answers to workspace/configuration, by section. */
+  settings?: (section: string | undefined) => unknown;
   /** Deadline for each awaited event and request, in ms. */
   within?: number;
 }
 
 export class LspSession {
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
+  private readonly publishCounts = new Map<string, number>();
+  configurationRequests = 0;
   private readonly waiters: { test: () => boolean; resolve: () => void; reject: (e: Error) => void; what: string }[] = [];
   private readonly versions = new Map<string, number>();
   readonly stderr: string[] = [];
@@ -66,10 +69,11 @@ export class LspSession {
     readonly process: ChildProcess,
     readonly connection: MessageConnection,
     readonly within: number,
-    private readonly settings: unknown,
+    private readonly settings: ((section: string | undefined) => unknown) | undefined,
   ) {
     connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       this.diagnostics.set(p.uri, p);
+      this.publishCounts.set(p.uri, (this.publishCounts.get(p.uri) ?? 0) + 1);
       this.wake();
     });
     connection.onNotification('window/logMessage', (p: { message: string }) => {
@@ -80,7 +84,11 @@ export class LspSession {
       this.wake();
       return null;
     });
-    connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => this.settings ?? null));
+    connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => {
+      this.configurationRequests++;
+      setImmediate(() => this.wake());
+      return p.items.map((i) => this.settings?.(i.section) ?? null);
+    });
     connection.onRequest('workspace/workspaceFolders', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
     process.on('exit', (code, signal) => {
@@ -165,6 +173,22 @@ export class LspSession {
       return p !== undefined && test(p.diagnostics);
     }, what);
     return this.diagnostics.get(uri)!.diagnostics;
+  }
+
+  /** How many times diagnostics were published for the document. */
+  publishes(uri: string): number {
+    return this.publishCounts.get(uri) ?? 0;
+  }
+
+  /** The first diagnostics published after the given publish count (for servers that do not send versions). */
+  async diagnosticsAfter(uri: string, count: number): Promise<Diagnostic[]> {
+    await this.until(() => this.publishes(uri) > count, `diagnostics for ${uri} after publish ${count}`);
+    return this.diagnostics.get(uri)!.diagnostics;
+  }
+
+  /** Waits until the server has asked for its configuration (and the answer is on its way). */
+  async configured(): Promise<void> {
+    await this.until(() => this.configurationRequests > 0, 'a workspace/configuration request');
   }
 
   /** Waits for the server to register a capability dynamically. */

@@ -1,0 +1,206 @@
+/**
+ * npm run bench:lsp
+ *
+ * On one generated file of 200 YAML documents (about 10,000 lines), in one run:
+ * - our server (dist/server.js --stdio): time to first diagnostics, re-validation after a
+ *   one-character edit, hover latency;
+ * - yaml-language-server (its bin, --stdio) given our JSON Schema: the same figures;
+ * - the `yaml` package alone parsing the file.
+ * Prints the figures and the ratios against the targets (>= 10x faster than
+ * yaml-language-server, within 2x of the bare parse), and says so plainly when a target is missed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { rolloutJsonSchema } from '../src/schema';
+import { LspSession, toUri } from '../test/server/lsp-session';
+import { largeManifestFile, largeManifestServices } from '../test/server/fixtures';
+
+const root = resolve(__dirname, '..');
+const EDITS = 15;
+const HOVERS = 20;
+const ROUNDS = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+interface Figures {
+  firstDiagnosticsMs: number;
+  firstDiagnosticsCount: number;
+  revalidateMs: number;
+  hoverMs: number;
+  hoversAnswered: number;
+  /** A request the server answers without work (hover on a document it does not have): the transport's floor. */
+  roundTripMs: number;
+}
+
+/** Each edit flips one digit of a replicas value in the middle of the file and back. */
+function edits(text: string): { line: number; character: number; a: string; b: string } {
+  const lines = text.split('\n');
+  const line = lines.findIndex((l, i) => i > lines.length / 2 && /^ {2}replicas: \d$/.test(l));
+  return { line, character: '  replicas: '.length, a: lines[line]!.slice(-1), b: lines[line]!.slice(-1) === '5' ? '6' : '5' };
+}
+
+function hoverPositions(text: string): { line: number; character: number }[] {
+  const lines = text.split('\n');
+  const candidates = lines.flatMap((l, i) => (/^ {8}- setWeight: /.test(l) ? [{ line: i, character: 12 }] : /^ {2}replicas:/.test(l) ? [{ line: i, character: 4 }] : []));
+  return Array.from({ length: HOVERS }, (_, k) => candidates[Math.floor((k * candidates.length) / HOVERS)]!);
+}
+
+async function measure(session: LspSession, uri: string, text: string, versioned: boolean): Promise<Figures> {
+  const wait = async (version: number, before: number) => (versioned ? session.diagnosticsFor(uri, version) : session.diagnosticsAfter(uri, before));
+
+  let t = performance.now();
+  let before = session.publishes(uri);
+  session.open(uri, text);
+  const first = await wait(1, before);
+  const firstDiagnosticsMs = performance.now() - t;
+
+  const e = edits(text);
+  const times: number[] = [];
+  for (let k = 0; k < EDITS; k++) {
+    const newText = k % 2 === 0 ? e.b : e.a;
+    before = session.publishes(uri);
+    t = performance.now();
+    const version = session.change(uri, [{ range: { start: { line: e.line, character: e.character }, end: { line: e.line, character: e.character + 1 } }, text: newText }]);
+    await wait(version, before);
+    times.push(performance.now() - t);
+  }
+
+  const hovers: number[] = [];
+  const floors: number[] = [];
+  let answered = 0;
+  for (const p of hoverPositions(text)) {
+    t = performance.now();
+    await session.hover('file:///not-open.yaml', p);
+    floors.push(performance.now() - t);
+    t = performance.now();
+    const h = await session.hover(uri, p);
+    hovers.push(performance.now() - t);
+    if (h) answered++;
+  }
+  return {
+    firstDiagnosticsMs,
+    firstDiagnosticsCount: first.length,
+    revalidateMs: median(times),
+    hoverMs: median(hovers),
+    hoversAnswered: answered,
+    roundTripMs: median(floors),
+  };
+}
+
+/** The yaml package alone, in a fresh process: the first parse (cold, as a server's first open is) and warm ones. */
+function bareParse(file: string): { coldMs: number; warmMs: number } {
+  const script = `
+    const { parseAllDocuments } = require('yaml');
+    const text = require('fs').readFileSync(${JSON.stringify(file)}, 'utf8');
+    const { performance } = require('perf_hooks');
+    let t = performance.now(); parseAllDocuments(text); const cold = performance.now() - t;
+    const warm = [];
+    for (let i = 0; i < 7; i++) { t = performance.now(); parseAllDocuments(text); warm.push(performance.now() - t); }
+    warm.sort((a, b) => a - b);
+    console.log(JSON.stringify({ coldMs: cold, warmMs: warm[3] }));`;
+  const out = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`the bare parse failed: ${out.stderr}`);
+  return JSON.parse(out.stdout) as { coldMs: number; warmMs: number };
+}
+
+const medianOf = (runs: Figures[], key: keyof Figures) => median(runs.map((r) => r[key]));
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'rollouts-bench-'));
+  const ws = join(dir, 'workspace');
+  mkdirSync(ws);
+  const text = largeManifestFile();
+  const file = join(ws, 'rollouts.yaml');
+  writeFileSync(file, text);
+  writeFileSync(join(ws, 'canary-services.yaml'), largeManifestServices());
+  const schemaFile = join(dir, 'rollout.schema.json');
+  writeFileSync(schemaFile, JSON.stringify(rolloutJsonSchema()));
+  const uri = toUri(file);
+  const ylsBin = join(root, 'node_modules/yaml-language-server/bin/yaml-language-server');
+  const yamlSettings = {
+    schemas: { [toUri(schemaFile)]: '*.yaml' },
+    validate: true,
+    hover: true,
+    completion: true,
+    schemaStore: { enable: false },
+    kubernetesCRDStore: { enable: false },
+  };
+
+  console.log(`file: ${text.split('\n').length} lines, 200 documents, ${(text.length / 1024).toFixed(0)} KiB; ${ROUNDS} rounds, each with a fresh server process`);
+  const parses: { coldMs: number; warmMs: number }[] = [];
+  const ours: Figures[] = [];
+  const yls: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    parses.push(bareParse(file));
+
+    const a = await LspSession.start({ command: { file: process.execPath, args: [join(root, 'dist/server.js'), '--stdio'] }, workspaceFolders: [ws], within: 120_000 });
+    await a.hover('file:///not-open.yaml', { line: 0, character: 0 }); // started and initialized
+    ours.push(await measure(a, uri, text, true));
+    await a.stop();
+
+    const b = await LspSession.start({
+      command: { file: process.execPath, args: [ylsBin, '--stdio'] },
+      workspaceFolders: [ws],
+      within: 120_000,
+      settings: (section) => (section === 'yaml' ? yamlSettings : null),
+    });
+    b.notify('workspace/didChangeConfiguration', { settings: null });
+    await b.configured();
+    await b.hover('file:///not-open.yaml', { line: 0, character: 0 }); // a round trip, so the settings are applied before the file opens
+    yls.push(await measure(b, uri, text, false));
+    await b.stop();
+  }
+  rmSync(dir, { recursive: true, force: true });
+
+  const coldParse = median(parses.map((p) => p.coldMs));
+  const warmParse = median(parses.map((p) => p.warmMs));
+  const o = (k: keyof Figures) => medianOf(ours, k);
+  const y = (k: keyof Figures) => medianOf(yls, k);
+
+  console.log(`yaml parseAllDocuments alone: ${coldParse.toFixed(1)} ms first parse in a process, ${warmParse.toFixed(1)} ms warm\n`);
+  const row = (label: string, a: number, b: number) =>
+    `${label.padEnd(34)}${a.toFixed(1).padStart(10)} ms${b.toFixed(1).padStart(12)} ms${(b / a).toFixed(1).padStart(10)}x`;
+  console.log(`${''.padEnd(34)}${'ours'.padStart(13)}${'yaml-ls'.padStart(15)}${'yaml-ls/ours'.padStart(13)}`);
+  console.log(row('time to first diagnostics', o('firstDiagnosticsMs'), y('firstDiagnosticsMs')));
+  console.log(row('re-validation after 1-char edit', o('revalidateMs'), y('revalidateMs')));
+  console.log(row('hover latency', o('hoverMs'), y('hoverMs')));
+  console.log(row('  (round trip of an empty request)', o('roundTripMs'), y('roundTripMs')));
+  console.log(
+    `\nMedians over ${ROUNDS} rounds (${EDITS} edits and ${HOVERS} hovers per round). Diagnostics on open: ours ${o('firstDiagnosticsCount')}, ` +
+      `yaml-ls ${y('firstDiagnosticsCount')}; hovers answered: ours ${o('hoversAnswered')}/${HOVERS}, yaml-ls ${y('hoversAnswered')}/${HOVERS}.\n` +
+      'yaml-ls waits a fixed 200 ms after each edit before validating; that wait is part of what its users see, so it is counted.',
+  );
+
+  const firstVsCold = o('firstDiagnosticsMs') / coldParse;
+  const firstVsWarm = o('firstDiagnosticsMs') / warmParse;
+  const editVsWarm = o('revalidateMs') / warmParse;
+  console.log(
+    `\nours / bare parse: first diagnostics ${firstVsCold.toFixed(2)}x the first parse in a process (${firstVsWarm.toFixed(2)}x a warm parse); ` +
+      `re-validation after an edit ${editVsWarm.toFixed(2)}x a warm parse`,
+  );
+
+  const verdicts: [string, boolean][] = [
+    ['first diagnostics >= 10x faster than yaml-language-server', y('firstDiagnosticsMs') / o('firstDiagnosticsMs') >= 10],
+    ['re-validation >= 10x faster than yaml-language-server', y('revalidateMs') / o('revalidateMs') >= 10],
+    ['hover >= 10x faster than yaml-language-server', y('hoverMs') / o('hoverMs') >= 10],
+    ['first diagnostics within 2x of the bare parse (first parse in a process)', firstVsCold <= 2],
+    ['first diagnostics within 2x of the bare parse (warm parse)', firstVsWarm <= 2],
+    ['re-validation within 2x of the bare parse (warm parse)', editVsWarm <= 2],
+  ];
+  console.log('');
+  for (const [what, ok] of verdicts) console.log(`${ok ? 'MET   ' : 'MISSED'} ${what}`);
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
