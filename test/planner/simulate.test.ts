@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import type { SimulationFrame } from '../../src/planner';
+import { simulate } from '../../src/planner';
+import { canary, rolloutWith, service } from './reconcile-harness';
+
+const basic = () => canary({ steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: { duration: '30s' } }] }, { replicas: 5 });
+
+function last(frames: SimulationFrame[]): SimulationFrame {
+  return frames[frames.length - 1]!;
+}
+
+describe('simulate', () => {
+  it('starts from a steady state at revision 1 and ends fully promoted at revision 2', () => {
+    const result = simulate(basic());
+    assert.equal(result.outcome, 'promoted');
+    const first = result.frames[0]!;
+    assert.equal(first.time, 0);
+    assert.deepEqual(first.replicaSets.map((r) => [r.revision, r.role, r.desired, r.available]), [[1, 'stable', 5, 5]]);
+    assert.equal(first.phase, 'Healthy');
+    const end = last(result.frames);
+    assert.equal(end.phase, 'Healthy');
+    const v2 = end.replicaSets.find((r) => r.revision === 2)!;
+    assert.equal(v2.role, 'stable');
+    assert.equal(v2.available, 5);
+    assert.ok(end.services.every((s) => s.replicaSet === v2.name), 'both Services select revision 2');
+  });
+
+  it('frames are plain JSON', () => {
+    const result = simulate(basic());
+    assert.deepEqual(JSON.parse(JSON.stringify(result)), result);
+  });
+
+  it('pods become available after podReadySeconds, so the timeline stretches with it', () => {
+    const fast = simulate(basic(), { podReadySeconds: 5 });
+    const slow = simulate(basic(), { podReadySeconds: 40 });
+    assert.ok(slow.duration > fast.duration, `${slow.duration} > ${fast.duration}`);
+    // The first canary pod is available exactly podReadySeconds after the update.
+    const firstCanary = slow.frames.find((f) => f.canary.available > 0)!;
+    assert.equal(firstCanary.time, 40);
+  });
+
+  it('marks the manual promotion point and promotes there with autoPromote', () => {
+    const result = simulate(basic(), { promoteAfterSeconds: 100 });
+    const promotions = result.frames.filter((f) => f.action === 'promote');
+    assert.equal(promotions.length, 1, 'one indefinite pause');
+    const before = result.frames[result.frames.indexOf(promotions[0]!) - 1]!;
+    assert.equal(before.paused, true);
+    assert.deepEqual(before.pauseReasons, ['CanaryPauseStep']);
+    assert.ok(promotions[0]!.time - before.time >= 100);
+  });
+
+  it('without autoPromote it stops where a person has to promote', () => {
+    const result = simulate(basic(), { autoPromote: false });
+    assert.equal(result.outcome, 'waiting-for-promote');
+    const end = last(result.frames);
+    assert.equal(end.action, 'needs-promote');
+    assert.equal(end.step.index, 1);
+    assert.equal(end.weight.canary, 20, 'one canary pod of five');
+  });
+
+  it('the timed pause holds the rollout for its duration', () => {
+    const result = simulate(basic());
+    const pausedAt = result.frames.find((f) => f.step.index === 3 && f.paused)!;
+    const after = result.frames.find((f) => f.time > pausedAt.time && !f.paused && f.index > pausedAt.index)!;
+    assert.ok(after.time - pausedAt.time > 30, `${after.time} - ${pausedAt.time}`);
+  });
+
+  it('abortAtStep aborts back to the stable', () => {
+    const result = simulate(basic(), { abortAtStep: 2 });
+    assert.equal(result.outcome, 'aborted');
+    assert.ok(result.frames.some((f) => f.action === 'abort'));
+    const end = last(result.frames);
+    assert.equal(end.aborted, true);
+    assert.equal(end.canary.desired, 0);
+    assert.equal(end.stable.available, 5);
+    assert.ok(end.services.every((s) => s.replicaSet === end.replicaSets.find((r) => r.revision === 1)!.name));
+  });
+
+  it('a failing analysis aborts the update', () => {
+    const r = canary({ steps: [{ setWeight: 40 }, { analysis: { templates: [{ templateName: 'errors' }] } }, { setWeight: 80 }] }, { replicas: 5 });
+    const result = simulate(r, { analysisResult: 'Failed' });
+    assert.equal(result.outcome, 'aborted');
+    assert.match(last(result.frames).message, /Step-based analysis phase failed/);
+  });
+
+  it('traffic-routed canaries show the router weight', () => {
+    const r = canary({ steps: [{ setWeight: 25 }, { pause: { duration: 10 } }], trafficRouting: { nginx: { stableIngress: 'demo' } } }, { replicas: 4 });
+    const result = simulate(r);
+    assert.equal(result.outcome, 'promoted');
+    const weights = result.frames.filter((f) => f.weight.source === 'router').map((f) => f.weight.canary);
+    assert.ok(weights.includes(25));
+    assert.ok(weights.includes(100), 'all steps done: full weight before promotion');
+  });
+
+  it('blue-green: the preview comes up, a person promotes, the active Service switches', () => {
+    const r = rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview', autoPromotionEnabled: false } }, { replicas: 3 });
+    const result = simulate(r, { services: [service('active'), service('preview')] });
+    assert.equal(result.outcome, 'promoted');
+    assert.ok(result.frames.some((f) => f.action === 'promote'));
+    const end = last(result.frames);
+    const v2 = end.replicaSets.find((x) => x.revision === 2)!;
+    assert.equal(end.services.find((s) => s.role === 'active')?.replicaSet, v2.name);
+    assert.equal(end.weight.canary, 100);
+  });
+
+  it('makes up Services the rollout names but the manifest lacks', () => {
+    const result = simulate(basic());
+    assert.deepEqual(result.frames[0]!.services.map((s) => s.name).sort(), ['demo-canary', 'demo-stable']);
+  });
+
+  it('stops at maxFrames', () => {
+    const result = simulate(basic(), { maxFrames: 5 });
+    assert.equal(result.outcome, 'max-frames');
+    assert.equal(result.frames.length, 5);
+  });
+
+  it('uses newImage for the update when given', () => {
+    const result = simulate(basic(), { newImage: 'app:9' });
+    assert.ok(result.frames.some((f) => f.events.includes('update: image app:9')));
+  });
+});
