@@ -619,6 +619,8 @@ function fullPromotionReason(pass: BlueGreenPass, activeSelector: string, curren
 /**
  * §8 step 6: set once pre-promotion analysis succeeded, the pause is over and exactly
  * previewReplicaCount pods of the new RS are available; kept until promotion or a new template.
+ * (Upstream's status sync re-reads the previous value after resetting it, so a template change
+ * in the middle of an update can carry `true` over; we reset it, as §8 states.)
  */
 function scaleUpPreviewCheckPoint(pass: BlueGreenPass, currentPre: AnalysisRun | undefined): boolean {
   const preview = previewReplicaCountOf(pass.ctx.rollout);

@@ -876,6 +876,27 @@ describe('blue-green reconcile (§8)', () => {
       assert.deepEqual(c.pauseReasons(), ['BlueGreenPause'], 'v3 pauses like any update');
     });
 
+    it('going back to the stable template after an abort clears the abort and retires the preview', () => {
+      const { c, v1 } = steady({ autoPromotionEnabled: false });
+      const v2 = startUpdate(c);
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      c.abort();
+      c.reconcile();
+      c.setImage('demo:v1');
+      c.reconcile();
+      assert.equal(c.status.currentPodHash, v1);
+      assert.ok(!c.status.abort);
+      assert.equal(c.previewHash, v1);
+      c.advance(30);
+      c.converge();
+      assert.equal(replicasOf(c.rsByHash(v2)), 0);
+      assert.equal(replicasOf(c.rsByHash(v1)), 3);
+      assert.equal(c.activeHash, v1);
+      assert.equal(c.status.phase, 'Healthy');
+    });
+
     it('a change of spec.replicas at rest resizes the active RS', () => {
       const { c, v1 } = steady();
       c.edit((r) => {
