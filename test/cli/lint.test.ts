@@ -1,0 +1,165 @@
+// `rollouts lint` and `rollouts schema` through main(), with a captured io.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CommandIO } from '../../src/cli/command';
+import { main } from '../../src/cli/main';
+import { catalogFields } from '../../src/schema';
+
+function captured(cwd: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIO = { out: (t) => out.push(t), err: (t) => err.push(t), cwd, env: {} };
+  return { io, out: () => out.join(''), err: () => err.join('') };
+}
+
+const rollout = (body: string) => `apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata:
+  name: demo
+spec:
+  selector:
+    matchLabels:
+      app: demo
+  template:
+    metadata:
+      labels:
+        app: demo
+    spec:
+      containers:
+      - name: demo
+        image: demo:1
+  strategy:
+${body}`;
+
+describe('cli lint', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-lint-'));
+    writeFileSync(join(dir, 'good.yaml'), rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n      steps:\n      - setWeight: 20\n'));
+    writeFileSync(join(dir, 'bad.yaml'), rollout('    canary:\n      steps:\n      - setWieght: 20\n      - setWeight: 120\n'));
+    writeFileSync(join(dir, 'warn.yaml'), rollout('    blueGreen:\n      activeService: demo-active\n      autoPromotionEnabled: false\n      autoPromotionSeconds: 30\n'));
+    writeFileSync(join(dir, 'services.yaml'), ['demo-canary', 'demo-stable', 'demo-active'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: demo\n`).join('---\n'));
+    writeFileSync(join(dir, 'wrong-services.yaml'), ['demo-canary', 'demo-stable'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: other\n`).join('---\n'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits 0 with no errors, resolving Services across the files given', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'good.yaml', 'services.yaml'], c.io), 0);
+    assert.equal(c.out(), '0 errors, 0 warnings in 2 files\n');
+  });
+
+  it('warns when a Service is in none of the files given, and still exits 0', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'good.yaml'], c.io), 0);
+    assert.match(c.out(), /^good\.yaml:19:22: warning: Service "demo-canary" is not defined/m);
+  });
+
+  it('exits 1 on errors, printing file:line:col: severity: message [code]', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'bad.yaml'], c.io), 1);
+    assert.equal(
+      c.out(),
+      [
+        'bad.yaml:20:9: error: unknown field "setWieght" in spec.strategy.canary.steps[0] (did you mean "setWeight"?) [unknown-field]',
+        'bad.yaml:20:9: error: step 0 has no action: give one of setWeight, pause, setCanaryScale, analysis, experiment, setHeaderRoute, setMirrorRoute, plugin [step-one-action]',
+        'bad.yaml:21:20: error: setWeight 120 is outside 0..100 [set-weight-range]',
+        '3 errors, 0 warnings in 1 file',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('exits 1 when a Service in another file selects other pods', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'good.yaml', 'wrong-services.yaml'], c.io), 1);
+    assert.match(c.out(), /good\.yaml:19:22: error: Service "demo-canary" does not select this Rollout's pods: it selects app: other, but the pod template has app: demo \[service-selector-mismatch\]/);
+  });
+
+  it('warnings alone exit 0', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'warn.yaml', 'services.yaml'], c.io), 0);
+    assert.match(c.out(), /warn\.yaml:21:7: warning: autoPromotionSeconds is ignored/);
+  });
+
+  it('prints the JSON form with 1-based positions and field paths', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', '--format', 'json', 'bad.yaml', 'good.yaml', 'services.yaml'], c.io), 1);
+    const report = JSON.parse(c.out());
+    assert.deepEqual(report.files.map((f: { file: string }) => f.file), ['bad.yaml', 'good.yaml', 'services.yaml']);
+    assert.deepEqual(report.files[0].diagnostics[2], {
+      line: 21,
+      column: 20,
+      endLine: 21,
+      endColumn: 23,
+      severity: 'error',
+      code: 'set-weight-range',
+      message: 'setWeight 120 is outside 0..100',
+      path: 'spec.strategy.canary.steps[1].setWeight',
+    });
+    assert.deepEqual(report.files[1].diagnostics, []);
+    const c2 = captured(dir);
+    assert.equal(await main(['lint', '--format=json', 'good.yaml', 'services.yaml'], c2.io), 0);
+    assert.deepEqual(JSON.parse(c2.out()), { files: [{ file: 'good.yaml', diagnostics: [] }, { file: 'services.yaml', diagnostics: [] }] });
+  });
+
+  it('a missing field is reported at the path it should have', async () => {
+    writeFileSync(join(dir, 'noselector.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: x\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n        image: b\n  strategy:\n    canary: {}\n');
+    const c = captured(dir);
+    assert.equal(await main(['lint', '--format', 'json', 'noselector.yaml'], c.io), 1);
+    const d = JSON.parse(c.out()).files[0].diagnostics;
+    assert.deepEqual(d.map((x: { path: string; line: number; column: number }) => [x.path, x.line, x.column]), [['spec.selector', 5, 1]]);
+  });
+
+  it('exits 2 on an unreadable file, after linting the others', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'bad.yaml', 'missing.yaml', '.'], c.io), 2);
+    assert.match(c.err(), /cannot read missing\.yaml: no such file/);
+    assert.match(c.err(), /cannot read \.: it is a directory/);
+    assert.match(c.out(), /setWeight 120/);
+  });
+
+  it('exits 2 on bad usage', async () => {
+    for (const args of [['lint'], ['lint', '--format', 'xml', 'a.yaml'], ['lint', '--strict', 'a.yaml'], ['lint', '--format']]) {
+      const c = captured(dir);
+      assert.equal(await main(args, c.io), 2, args.join(' '));
+      assert.match(c.err(), /Usage: rollouts lint/);
+    }
+  });
+
+  it('a Helm template is reported once as info and exits 0', async () => {
+    writeFileSync(join(dir, 'chart.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n');
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'chart.yaml'], c.io), 0);
+    assert.match(c.out(), /^chart\.yaml:4:9: info: this file holds Helm\/Go template directives.*\[helm-template\]$/m);
+  });
+
+  it('YAML syntax errors are errors with a position', async () => {
+    writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nspec:\n  replicas: [1\n');
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'broken.yaml'], c.io), 1);
+    assert.match(c.out(), /^broken\.yaml:\d+:\d+: error: .*\[yaml-syntax\]$/m);
+  });
+});
+
+describe('cli schema', () => {
+  it('prints the JSON Schema generated from the catalog', async () => {
+    const c = captured(process.cwd());
+    assert.equal(await main(['schema'], c.io), 0);
+    const schema = JSON.parse(c.out());
+    assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
+    // Every catalog field is in the printed schema.
+    for (const { path } of catalogFields()) {
+      let s = schema;
+      for (const seg of path) s = typeof seg === 'number' ? s.items : s.properties[seg];
+      assert.ok(s, path.join('.'));
+    }
+  });
+
+  it('rejects arguments', async () => {
+    const c = captured(process.cwd());
+    assert.equal(await main(['schema', 'extra'], c.io), 2);
+  });
+});
