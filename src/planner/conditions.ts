@@ -2,7 +2,7 @@
  * Rollout conditions (semantics §12): the vocabulary of types, reasons and messages, and the
  * set/get/remove rules of Argo's `utils/conditions`.
  */
-import type { RolloutCondition } from './types';
+import type { CanaryStep, RolloutCondition } from './types';
 
 export const ConditionType = {
   Progressing: 'Progressing',
@@ -47,6 +47,21 @@ export const ConditionReason = {
   /** InvalidSpec True. */
   InvalidSpec: 'InvalidSpec',
 } as const;
+
+/** Reasons of the events the controller records (not conditions). */
+export const EventReason = {
+  RolloutStepCompleted: 'RolloutStepCompleted',
+  RolloutNotCompleted: 'RolloutNotCompleted',
+  RolloutCompleted: 'RolloutCompleted',
+  RolloutUpdated: 'RolloutUpdated',
+  ScalingReplicaSet: 'ScalingReplicaSet',
+  NewReplicaSetCreated: 'NewReplicaSetCreated',
+  TrafficWeightUpdated: 'TrafficWeightUpdated',
+  RolloutPaused: 'RolloutPaused',
+  RolloutResumed: 'RolloutResumed',
+  RolloutAborted: 'RolloutAborted',
+  SkipSteps: 'SkipSteps',
+} as const;
 export type ConditionReasonName = (typeof ConditionReason)[keyof typeof ConditionReason];
 
 /** Message patterns, as functions of what they name. */
@@ -56,6 +71,12 @@ export const ConditionMessage = {
   replicaSetProgressing: (rsName: string) => `ReplicaSet "${rsName}" is progressing.`,
   replicaSetCompleted: (rsName: string) => `ReplicaSet "${rsName}" has successfully progressed.`,
   replicaSetTimedOut: (rsName: string) => `ReplicaSet "${rsName}" has timed out progressing.`,
+  /** Progressing True/ReplicaSetUpdated when there is no new RS. */
+  rolloutProgressing: (rolloutName: string) => `Rollout "${rolloutName}" is progressing.`,
+  /** Progressing False/ProgressDeadlineExceeded when there is no new RS. */
+  rolloutTimedOut: (rolloutName: string) => `Rollout "${rolloutName}" has timed out progressing.`,
+  /** Completed True and False: upstream writes the reason itself as the message. */
+  completed: 'RolloutCompleted',
   replicaSetCreateError: (rsName: string, error: string) => `Failed to create new replica set "${rsName}": ${error}`,
   paused: 'Rollout is paused',
   resumed: 'Rollout is resumed',
@@ -69,6 +90,37 @@ export const ConditionMessage = {
   notHealthy: 'Rollout is not healthy',
   invalidSpec: (rolloutName: string, firstError: string) => `The Rollout "${rolloutName}" is invalid: ${firstError}`,
 } as const;
+
+/** Messages of the controller's events. */
+export const EventMessage = {
+  stepCompleted: (stepNumber: number, stepCount: number, step: string) => `Rollout step ${stepNumber}/${stepCount} completed (${step})`,
+  notCompleted: (revision: number, hash: string) => `Rollout not completed, started update to revision ${revision} (${hash})`,
+  completed: (revision: number, hash: string, reason: string) => `Rollout completed update to revision ${revision} (${hash}): ${reason}`,
+  updated: (revision: string | number) => `Rollout updated to revision ${revision}`,
+  newReplicaSet: (rsName: string, revision: number) => `Created ReplicaSet ${rsName} (revision ${revision})`,
+  scaling: (role: string, rsName: string, revision: number, from: number, to: number) =>
+    `Scaled ${role} ReplicaSet ${rsName} (revision ${revision}) from ${from} to ${to}`,
+  paused: (reason: string) => `Rollout is paused (${reason})`,
+  resumed: 'Rollout is resumed',
+} as const;
+
+/** How a canary step is named in events (`CanaryStepString`). */
+export function canaryStepString(step: CanaryStep): string {
+  if (step.setWeight != null) return `setWeight: ${step.setWeight}`;
+  if (step.pause != null) return step.pause.duration != null ? `pause: ${step.pause.duration}` : 'pause';
+  if (step.experiment != null) return 'experiment';
+  if (step.analysis != null) return 'analysis';
+  if (step.setCanaryScale != null) {
+    const scs = step.setCanaryScale;
+    if (scs.weight != null) return `setCanaryScale{weight: ${scs.weight}}`;
+    if (scs.matchTrafficWeight) return 'setCanaryScale{matchTrafficWeight: true}';
+    if (scs.replicas != null) return `setCanaryScale{replicas: ${scs.replicas}}`;
+  }
+  if (step.setHeaderRoute != null) return 'setHeaderRoute';
+  if (step.setMirrorRoute != null) return 'setMirrorRoute';
+  if (step.plugin != null) return 'plugin';
+  return 'invalid';
+}
 
 /** A condition stamped with `now` as both update and transition time. */
 export function newCondition(

@@ -4,6 +4,8 @@ import {
   ConditionMessage,
   ConditionReason,
   ConditionType,
+  EventMessage,
+  canaryStepString,
   getCondition,
   kubeTime,
   newCondition,
@@ -62,8 +64,30 @@ describe('conditions (§12)', () => {
       [ConditionMessage.healthy, 'Rollout is healthy'],
       [ConditionMessage.notHealthy, 'Rollout is not healthy'],
       [ConditionMessage.invalidSpec('demo', 'spec.selector: Required value'), 'The Rollout "demo" is invalid: spec.selector: Required value'],
+      [ConditionMessage.rolloutProgressing('demo'), 'Rollout "demo" is progressing.'],
+      [ConditionMessage.rolloutTimedOut('demo'), 'Rollout "demo" has timed out progressing.'],
+      [ConditionMessage.completed, 'RolloutCompleted'],
+      [EventMessage.stepCompleted(2, 4, 'pause'), 'Rollout step 2/4 completed (pause)'],
+      [EventMessage.notCompleted(3, '6b8'), 'Rollout not completed, started update to revision 3 (6b8)'],
+      [EventMessage.paused('CanaryPauseStep'), 'Rollout is paused (CanaryPauseStep)'],
     ];
     for (const [actual, expected] of messages) it(`formats "${expected}"`, () => assert.equal(actual, expected));
+  });
+
+  describe('canaryStepString (event text)', () => {
+    const table: [object, string][] = [
+      [{ setWeight: 20 }, 'setWeight: 20'],
+      [{ pause: {} }, 'pause'],
+      [{ pause: { duration: '1h' } }, 'pause: 1h'],
+      [{ pause: { duration: 30 } }, 'pause: 30'],
+      [{ analysis: {} }, 'analysis'],
+      [{ experiment: {} }, 'experiment'],
+      [{ setCanaryScale: { weight: 10 } }, 'setCanaryScale{weight: 10}'],
+      [{ setCanaryScale: { matchTrafficWeight: true } }, 'setCanaryScale{matchTrafficWeight: true}'],
+      [{ setCanaryScale: { replicas: 2 } }, 'setCanaryScale{replicas: 2}'],
+      [{}, 'invalid'],
+    ];
+    for (const [step, text] of table) it(`${JSON.stringify(step)} → ${text}`, () => assert.equal(canaryStepString(step), text));
   });
 
   describe('setCondition', () => {
