@@ -78,6 +78,7 @@ export const ConditionMessage = {
   /** Completed True and False: upstream writes the reason itself as the message. */
   completed: 'RolloutCompleted',
   replicaSetCreateError: (rsName: string, error: string) => `Failed to create new replica set "${rsName}": ${error}`,
+  /** Progressing Unknown/RolloutPaused, and the Paused condition whether True or False (upstream quirk). */
   paused: 'Rollout is paused',
   resumed: 'Rollout is resumed',
   /** "Rollout aborted update to revision N[: reason]". */
