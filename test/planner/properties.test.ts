@@ -20,13 +20,13 @@ function stepArb(routed: boolean): fc.Arbitrary<CanaryStep> {
     fc.constant({ experiment: { templates: [{ name: 'baseline', specRef: 'stable' }], duration: '1m' } }),
   ];
   if (!routed) return fc.oneof(...common);
-  return fc.oneof(
-    ...common,
-    fc.integer({ min: 0, max: 12 }).map((n) => ({ setCanaryScale: { replicas: n } })),
-    fc.integer({ min: 0, max: 100 }).map((w) => ({ setCanaryScale: { weight: w } })),
-    fc.constant({ setCanaryScale: { matchTrafficWeight: true } }),
-    fc.constant({ setHeaderRoute: { name: 'header', match: [] } }),
-  );
+  const routedOnly: fc.Arbitrary<CanaryStep>[] = [
+    fc.integer({ min: 0, max: 12 }).map((n): CanaryStep => ({ setCanaryScale: { replicas: n } })),
+    fc.integer({ min: 0, max: 100 }).map((w): CanaryStep => ({ setCanaryScale: { weight: w } })),
+    fc.constant<CanaryStep>({ setCanaryScale: { matchTrafficWeight: true } }),
+    fc.constant<CanaryStep>({ setHeaderRoute: { name: 'header', match: [] } }),
+  ];
+  return fc.oneof(...common, ...routedOnly);
 }
 
 const canaryArb: fc.Arbitrary<Rollout> = fc
