@@ -152,6 +152,16 @@ export function createApiServer(opts: ServerOptions): Server {
     if (subresource && !t.subresources.includes(subresource)) {
       throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${method} ${path})`);
     }
+    const bodyType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (bodyType.includes('protobuf') || bodyType.includes('cbor')) {
+      // Bodies are JSON only. kubectl's imperative generators (`kubectl create namespace|configmap|...`)
+      // send protobuf; `kubectl apply -f` sends JSON and works.
+      throw new ApiError(
+        415,
+        'UnsupportedMediaType',
+        `the local cluster accepts JSON bodies only, not ${bodyType} (use "kubectl apply -f FILE" instead of "kubectl create KIND ...") - accepted media types include: application/json, ${Object.keys(patchKinds).join(', ')}`,
+      );
+    }
     const dryRun = q.getAll('dryRun').includes('All');
     const table = tableRequest(accept, q);
 
