@@ -1,0 +1,336 @@
+/**
+ * The rollout view model: what `kubectl argo rollouts get rollout` shows, and more, as a pure
+ * function of the store's objects and `now`. The tree, the webview and `rollouts get` all read it.
+ */
+import {
+  ANNOTATION_SCALE_DOWN_DEADLINE,
+  autoPromotionEnabledOf,
+  autoPromotionSecondsOf,
+  canaryStepsOf,
+  clientPhase,
+  currentSetWeight,
+  hasTrafficRouting,
+  pauseDurationSeconds,
+  pauseExpiry,
+  pauseNeedsPerson,
+  podTemplateHashOf,
+  replicasOf,
+  revisionOf,
+  secondsBeforeScaleDown,
+  stepKind,
+  type AnalysisRun,
+  type CanaryStep,
+  type PauseReason,
+  type ReplicaSet,
+  type Rollout,
+  type RolloutPhase,
+} from '../planner';
+import type { Pod } from './kinds';
+import type { ClusterStores } from './store';
+
+export type ImageTag = 'stable' | 'canary' | 'active' | 'preview';
+
+export interface StepView {
+  index: number;
+  kind: string;
+  /** "setWeight: 20", "pause: 30s", "pause (until promoted)", "analysis: success-rate" ... */
+  text: string;
+  state: 'done' | 'current' | 'pending';
+}
+
+export interface PauseView {
+  reason: PauseReason | 'Manual';
+  startTime?: string;
+  /** Seconds left on a timed pause (0 when due); absent when it waits for a person. */
+  secondsLeft?: number;
+  needsPromote: boolean;
+}
+
+export interface PodView {
+  name: string;
+  status: string;
+  ready: string;
+  restarts: number;
+  createdAt?: string;
+}
+
+export interface ReplicaSetView {
+  name: string;
+  hash: string;
+  revision: number;
+  tags: ImageTag[];
+  images: string[];
+  desired: number;
+  current: number;
+  ready: number;
+  available: number;
+  /** e.g. "ScaledDown", "Healthy", "Progressing" */
+  status: string;
+  /** The scale-down deadline annotation and the seconds left to it, when set. */
+  scaleDownDeadline?: string;
+  secondsToScaleDown?: number;
+  pods: PodView[];
+}
+
+export interface AnalysisRunView {
+  name: string;
+  revision: number;
+  phase: string;
+  message?: string;
+  /** successful / failed / inconclusive / error measurement counts, when the run reports them. */
+  counts?: { successful: number; failed: number; inconclusive: number; error: number };
+}
+
+export interface RevisionView {
+  revision: number;
+  replicaSets: ReplicaSetView[];
+  analysisRuns: AnalysisRunView[];
+}
+
+export interface RolloutView {
+  name: string;
+  namespace: string;
+  phase: RolloutPhase;
+  message: string;
+  strategy: 'canary' | 'blueGreen';
+  /** Canary only. `index` = status.currentStepIndex; equal to `count` when all steps are done. */
+  step?: { index: number; count: number; steps: StepView[] };
+  /** Canary only: the setWeight in force and the weight the traffic really has. */
+  weight?: { set: number; actual: number };
+  pauses: PauseView[];
+  aborted: boolean;
+  images: { image: string; tags: ImageTag[] }[];
+  replicas: { desired: number; current: number; updated: number; ready: number; available: number };
+  revisions: RevisionView[];
+  analysisRuns: AnalysisRunView[];
+  generation?: number;
+  observedGeneration?: string;
+}
+
+/** Everything a view reads about one rollout: the objects it owns (see `relatedObjects`). */
+export interface RolloutObjects {
+  rollout: Rollout;
+  replicaSets: readonly ReplicaSet[];
+  pods: readonly Pod[];
+  analysisRuns: readonly AnalysisRun[];
+}
+
+const isOwnedBy = (o: { metadata?: { ownerReferences?: { uid?: string; kind?: string; name?: string }[] } }, kind: string, name: string, uid?: string): boolean =>
+  (o.metadata?.ownerReferences ?? []).some((r) => r.kind === kind && (uid && r.uid ? r.uid === uid : r.name === name));
+
+/** The objects one rollout owns, read from the stores. */
+export function relatedObjects(stores: ClusterStores, rollout: Rollout): RolloutObjects {
+  const ns = rollout.metadata?.namespace;
+  const name = rollout.metadata?.name ?? '';
+  const uid = rollout.metadata?.uid;
+  const replicaSets = stores.replicaSets.list(ns).filter((rs) => isOwnedBy(rs, 'Rollout', name, uid));
+  const rsNames = new Map(replicaSets.map((rs) => [rs.metadata?.name ?? '', rs.metadata?.uid]));
+  const pods = stores.pods.list(ns).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && rsNames.has(r.name)));
+  const analysisRuns = stores.analysisRuns.list(ns).filter((r) => isOwnedBy(r, 'Rollout', name, uid));
+  return { rollout, replicaSets, pods, analysisRuns };
+}
+
+/** The view of rollout NAMESPACE/NAME from the stores, or undefined if the store has no such rollout. */
+export function rolloutViewFromStores(stores: ClusterStores, namespace: string, name: string, now: Date): RolloutView | undefined {
+  const rollout = stores.rollouts.get(name, namespace);
+  return rollout ? rolloutView(relatedObjects(stores, rollout), now) : undefined;
+}
+
+export function describeCanaryStep(step: CanaryStep): string {
+  const kind = stepKind(step);
+  switch (kind) {
+    case 'setWeight':
+      return `setWeight: ${step.setWeight}`;
+    case 'pause': {
+      const d = step.pause?.duration;
+      return d === undefined || d === '' ? 'pause (until promoted)' : `pause: ${typeof d === 'number' ? `${d}s` : d}`;
+    }
+    case 'setCanaryScale': {
+      const s = step.setCanaryScale!;
+      return `setCanaryScale: ${s.replicas !== undefined ? `${s.replicas} replicas` : s.weight !== undefined ? `${s.weight}%` : 'matchTrafficWeight'}`;
+    }
+    case 'analysis':
+      return `analysis: ${(step.analysis?.templates ?? []).map((t) => t.templateName ?? t.clusterScope).join(', ')}`;
+    case 'experiment':
+      return 'experiment';
+    default:
+      return kind;
+  }
+}
+
+function podView(p: Pod): PodView {
+  const statuses = p.status?.containerStatuses ?? [];
+  const total = p.spec?.containers?.length ?? statuses.length;
+  const ready = statuses.filter((c) => c.ready).length;
+  const waiting = statuses.map((c) => c.state?.waiting?.reason).find((r) => r);
+  let status = p.metadata?.deletionTimestamp ? 'Terminating' : (waiting ?? p.status?.phase ?? 'Unknown');
+  if (status === 'Running' && !(p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')) status = 'Running (not ready)';
+  const view: PodView = { name: p.metadata?.name ?? '', status, ready: `${ready}/${total}`, restarts: statuses.reduce((n, c) => n + (c.restartCount ?? 0), 0) };
+  if (p.metadata?.creationTimestamp) view.createdAt = p.metadata.creationTimestamp;
+  return view;
+}
+
+function analysisRunView(run: AnalysisRun): AnalysisRunView {
+  const view: AnalysisRunView = {
+    name: run.metadata?.name ?? '',
+    revision: Number(run.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0) || 0,
+    phase: String(run.status?.phase ?? 'Pending'),
+  };
+  if (run.status?.message) view.message = run.status.message;
+  const metrics = (run.status as { metricResults?: { successful?: number; failed?: number; inconclusive?: number; error?: number }[] } | undefined)?.metricResults;
+  if (Array.isArray(metrics)) {
+    view.counts = { successful: 0, failed: 0, inconclusive: 0, error: 0 };
+    for (const m of metrics) {
+      view.counts.successful += m.successful ?? 0;
+      view.counts.failed += m.failed ?? 0;
+      view.counts.inconclusive += m.inconclusive ?? 0;
+      view.counts.error += m.error ?? 0;
+    }
+  }
+  return view;
+}
+
+function pauseViews(rollout: Rollout, now: Date): PauseView[] {
+  const out: PauseView[] = [];
+  if (rollout.spec?.paused) out.push({ reason: 'Manual', needsPromote: false });
+  for (const cond of rollout.status?.pauseConditions ?? []) {
+    const view: PauseView = { reason: cond.reason, startTime: cond.startTime, needsPromote: pauseNeedsPerson(rollout, cond) };
+    let seconds: number | undefined;
+    if (cond.reason === 'CanaryPauseStep') {
+      const step = canaryStepsOf(rollout)[rollout.status?.currentStepIndex ?? 0];
+      seconds = step?.pause ? pauseDurationSeconds(step.pause) : undefined;
+    } else if (cond.reason === 'BlueGreenPause' && autoPromotionEnabledOf(rollout) && autoPromotionSecondsOf(rollout) > 0) {
+      seconds = autoPromotionSecondsOf(rollout);
+    }
+    if (seconds !== undefined && !view.needsPromote) {
+      view.secondsLeft = Math.max(0, Math.ceil((pauseExpiry(cond.startTime, seconds) - now.getTime()) / 1000));
+    }
+    out.push(view);
+  }
+  return out;
+}
+
+const imagesOf = (rs: ReplicaSet): string[] => (rs.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? '').filter((i) => i !== '');
+
+function rsStatus(rs: ReplicaSet): string {
+  const desired = rs.spec?.replicas ?? 0;
+  const available = rs.status?.availableReplicas ?? 0;
+  if (desired === 0 && (rs.status?.replicas ?? 0) === 0) return 'ScaledDown';
+  if (available >= desired) return 'Healthy';
+  return 'Progressing';
+}
+
+export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
+  const { rollout } = objects;
+  const status = rollout.status ?? {};
+  const canary = rollout.spec?.strategy?.canary !== undefined || rollout.spec?.strategy?.blueGreen === undefined;
+  const { phase, message } = clientPhase(rollout);
+  const currentHash = status.currentPodHash;
+  const stableHash = status.stableRS;
+
+  const tagsFor = (hash: string): ImageTag[] => {
+    const tags: ImageTag[] = [];
+    if (canary) {
+      if (hash === stableHash) tags.push('stable');
+      if (hash === currentHash && hash !== stableHash) tags.push('canary');
+    } else {
+      if (hash === stableHash) tags.push('stable');
+      if (hash === status.blueGreen?.activeSelector) tags.push('active');
+      if (hash === status.blueGreen?.previewSelector && hash !== status.blueGreen?.activeSelector) tags.push('preview');
+    }
+    return tags;
+  };
+
+  const podsByRs = new Map<string, Pod[]>();
+  for (const p of objects.pods) {
+    const owner = (p.metadata?.ownerReferences ?? []).find((r) => r.kind === 'ReplicaSet');
+    if (owner) podsByRs.set(owner.name, [...(podsByRs.get(owner.name) ?? []), p]);
+  }
+  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+  const rsViews = objects.replicaSets.map((rs): ReplicaSetView => {
+    const hash = podTemplateHashOf(rs);
+    const view: ReplicaSetView = {
+      name: rs.metadata?.name ?? '',
+      hash,
+      revision: revisionOf(rs),
+      tags: tagsFor(hash),
+      images: imagesOf(rs),
+      desired: rs.spec?.replicas ?? 0,
+      current: rs.status?.replicas ?? 0,
+      ready: rs.status?.readyReplicas ?? 0,
+      available: rs.status?.availableReplicas ?? 0,
+      status: rsStatus(rs),
+      pods: (podsByRs.get(rs.metadata?.name ?? '') ?? []).map(podView).sort(byName),
+    };
+    const deadline = rs.metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE];
+    if (deadline) {
+      view.scaleDownDeadline = deadline;
+      const left = secondsBeforeScaleDown(rs, now);
+      if (typeof left === 'number') view.secondsToScaleDown = Math.max(0, Math.ceil(left));
+    }
+    return view;
+  });
+
+  const runs = objects.analysisRuns.map(analysisRunView).sort(byName);
+  const revisionNumbers = [...new Set([...rsViews.map((r) => r.revision), ...runs.map((r) => r.revision).filter((r) => r > 0)])].sort((a, b) => b - a);
+  const revisions = revisionNumbers.map((revision) => ({
+    revision,
+    replicaSets: rsViews.filter((r) => r.revision === revision).sort(byName),
+    analysisRuns: runs.filter((r) => r.revision === revision),
+  }));
+
+  const images = new Map<string, Set<ImageTag>>();
+  for (const rs of rsViews) {
+    if (rs.tags.length === 0) continue;
+    for (const image of rs.images) {
+      const set = images.get(image) ?? new Set<ImageTag>();
+      rs.tags.forEach((t) => set.add(t));
+      images.set(image, set);
+    }
+  }
+
+  const view: RolloutView = {
+    name: rollout.metadata?.name ?? '',
+    namespace: rollout.metadata?.namespace ?? '',
+    phase,
+    message,
+    strategy: canary ? 'canary' : 'blueGreen',
+    pauses: pauseViews(rollout, now),
+    aborted: status.abort === true,
+    images: [...images].map(([image, tags]) => ({ image, tags: [...tags] })),
+    replicas: {
+      desired: replicasOf(rollout),
+      current: status.replicas ?? 0,
+      updated: status.updatedReplicas ?? 0,
+      ready: status.readyReplicas ?? 0,
+      available: status.availableReplicas ?? 0,
+    },
+    revisions,
+    analysisRuns: runs,
+  };
+  if (rollout.metadata?.generation !== undefined) view.generation = rollout.metadata.generation;
+  if (status.observedGeneration !== undefined) view.observedGeneration = status.observedGeneration;
+
+  if (canary) {
+    const steps = canaryStepsOf(rollout);
+    const index = Math.min(status.currentStepIndex ?? (steps.length ? 0 : 0), steps.length);
+    view.step = {
+      index,
+      count: steps.length,
+      steps: steps.map((s, i) => ({ index: i, kind: stepKind(s), text: describeCanaryStep(s), state: i < index ? 'done' : i === index ? 'current' : 'pending' })),
+    };
+    view.weight = { set: currentSetWeight(rollout), actual: actualWeight(rollout, objects.replicaSets) };
+  }
+  return view;
+}
+
+/** The weight traffic really has: the router's with trafficRouting, else the canary's share of available pods. */
+function actualWeight(rollout: Rollout, rss: readonly ReplicaSet[]): number {
+  const status = rollout.status ?? {};
+  if (hasTrafficRouting(rollout)) return status.canary?.weights?.canary.weight ?? 0;
+  if (status.currentPodHash !== undefined && status.currentPodHash === status.stableRS) return 100;
+  const available = status.availableReplicas ?? 0;
+  if (available === 0) return 0;
+  const canaryRS = rss.find((rs) => podTemplateHashOf(rs) === status.currentPodHash);
+  return Math.round(((canaryRS?.status?.availableReplicas ?? 0) * 100) / available);
+}
