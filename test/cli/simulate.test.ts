@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'mocha';
+import type { CommandIO } from '../../src/cli/command';
+import { main } from '../../src/cli/main';
+import type { SimulationResult } from '../../src/planner';
+
+const repo = resolve(__dirname, '..', '..');
+
+async function run(args: string[], cwd = repo): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CommandIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), cwd, env: {} };
+  const code = await main(['simulate', ...args], io);
+  return { code, out, err };
+}
+
+const rollout = (name: string, extra = '') => `apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata:
+  name: ${name}
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+      containers:
+        - name: app
+          image: app:1
+  strategy:
+    canary:
+      steps:
+        - setWeight: 34
+        - pause: {duration: 10}${extra}
+`;
+
+describe('rollouts simulate', () => {
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-simulate-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const noStackTrace = (text: string) => assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/);
+
+  it('prints a table per Rollout for the example canary, promoted, with the manual promotion marked', async () => {
+    const { code, out, err } = await run(['examples/canary.yaml']);
+    assert.equal(err, '');
+    assert.equal(code, 0);
+    assert.match(out, /^Rollout checkout \(canary, 6 steps, 10 replicas\): fully promoted after /);
+    assert.match(out, /TIME\s+STEP\s+CANARY\s+STABLE\s+WEIGHT\s+SERVICES\s+WHAT/);
+    assert.match(out, /PROMOTE/);
+    assert.match(out, /stable→rev2 canary→rev2\s+healthy\s*$/m);
+  });
+
+  it('prints the blue-green example with its phases', async () => {
+    const { code, out } = await run(['examples/bluegreen.yaml']);
+    assert.equal(code, 0);
+    assert.match(out, /^Rollout catalog \(blue-green, 4 replicas\): fully promoted/);
+    assert.match(out, /Paused \(BlueGreenPause\)/);
+  });
+
+  it('--format json prints the frames of every Rollout', async () => {
+    const path = file('two.yaml', `${rollout('one')}---\n${rollout('two')}`);
+    const { code, out } = await run([path, '--format', 'json']);
+    assert.equal(code, 0);
+    const results = JSON.parse(out) as SimulationResult[];
+    assert.deepEqual(results.map((r) => [r.rollout, r.outcome]), [
+      ['one', 'promoted'],
+      ['two', 'promoted'],
+    ]);
+    assert.ok(results[0]!.frames.length > 3);
+  });
+
+  it('passes the simulation options through', async () => {
+    const { code, out } = await run(['examples/canary.yaml', '--format=json', '--no-auto-promote']);
+    assert.equal(code, 0);
+    assert.equal((JSON.parse(out) as SimulationResult[])[0]!.outcome, 'waiting-for-promote');
+    const aborted = await run(['examples/canary.yaml', '--abort-at-step', '2']);
+    assert.match(aborted.out, /aborted back to stable/);
+  });
+
+  it('a missing file: exit 2 and what went wrong, no stack trace', async () => {
+    const { code, err, out } = await run([join(dir, 'nope.yaml')]);
+    assert.equal(code, 2);
+    assert.equal(out, '');
+    assert.match(err, /cannot read .*nope\.yaml: no such file/);
+    noStackTrace(err);
+  });
+
+  it('a directory instead of a file', async () => {
+    const { code, err } = await run([dir]);
+    assert.equal(code, 2);
+    assert.match(err, /it is a directory/);
+  });
+
+  it('bad YAML: exit 2 with the line and column', async () => {
+    const path = file('bad.yaml', 'apiVersion: v1\nkind: [Rollout\n');
+    const { code, err } = await run([path]);
+    assert.equal(code, 2);
+    assert.match(err, /bad\.yaml:\d+:\d+: YAML error: /);
+    noStackTrace(err);
+  });
+
+  it('no Rollout in the file: exit 2 and what the file has instead', async () => {
+    const path = file('svc.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n');
+    const { code, err } = await run([path]);
+    assert.equal(code, 2);
+    assert.match(err, /no Rollout .* in the file; it has Service/);
+  });
+
+  it('an invalid Rollout: exit 2 with what and where (line and field path)', async () => {
+    const path = file('invalid.yaml', rollout('bad').replace('setWeight: 34', 'setWeight: 340'));
+    const { code, err } = await run([path]);
+    assert.equal(code, 2);
+    assert.match(err, /invalid\.yaml:19:\d+: invalid Rollout: .*340.* \(spec\.strategy\.canary\.steps\[0\]\.setWeight\)/);
+    noStackTrace(err);
+  });
+
+  it('an invalid Rollout next to a valid one: the valid one is still simulated', async () => {
+    const path = file('mixed.yaml', `${rollout('good')}---\n${rollout('bad').replace('replicas: 3', 'replicas: -2')}`);
+    const { code, out, err } = await run([path]);
+    assert.equal(code, 2);
+    assert.match(out, /Rollout good/);
+    assert.match(err, /spec\.replicas/);
+  });
+
+  it('bad usage: exit 2 with the usage', async () => {
+    for (const args of [[], ['a.yaml', 'b.yaml'], ['a.yaml', '--format', 'xml'], ['a.yaml', '--bogus'], ['a.yaml', '--pod-ready-seconds', '-1']]) {
+      const { code, err } = await run(args);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(err, /Usage: rollouts simulate FILE/);
+    }
+  });
+});
