@@ -27,7 +27,7 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position): Hover
   if (effect) sections.push(effect);
   const step = canaryStepIndex(path);
   if (step !== undefined) {
-    const preview = stepPreview(pd.doc.toJS({ maxAliasCount: 1000 }) as unknown, step);
+    const preview = stepPreview(pd, step);
     if (preview) sections.push(preview);
   }
   if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');

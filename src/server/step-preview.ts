@@ -1,6 +1,74 @@
-/** What the planner says a canary step does, as hover markdown. */
+/** What the planner says a canary step does for this manifest, as hover markdown. */
+import { plannedSteps, type PlannedStep, type Rollout } from '../planner';
+import type { ParsedDoc } from '../schema';
 
-/** Markdown for step `index` of the Rollout (plain JSON of the manifest), or undefined when the planner cannot say. */
-export function stepPreview(_rollout: unknown, _index: number): string | undefined {
-  return undefined; // wired to plannedSteps() once the planner exports it
+/** The preview drives the planner reconcile by reconcile; beyond this many pods it would take too long to be a hover. */
+const MAX_PREVIEW_PODS = 1000;
+
+const plans = new WeakMap<object, PlannedStep[] | undefined>();
+
+/** The plan of a Rollout document, computed once per parse of it (parses are immutable). */
+export function planOf(pd: ParsedDoc): PlannedStep[] | undefined {
+  if (plans.has(pd.doc)) return plans.get(pd.doc);
+  let plan: PlannedStep[] | undefined;
+  try {
+    const rollout = pd.doc.toJS({ maxAliasCount: 1000 }) as Rollout;
+    if (previewable(rollout)) plan = plannedSteps(rollout);
+  } catch {
+    plan = undefined; // a manifest the planner cannot read gets no preview; validation says what is wrong
+  }
+  plans.set(pd.doc, plan);
+  return plan;
+}
+
+function previewable(rollout: Rollout): boolean {
+  const spec = (rollout as { spec?: { replicas?: unknown; strategy?: { canary?: { maxSurge?: unknown } } } } | null)?.spec;
+  const pods = (v: unknown) => v === undefined || v === null || typeof v === 'string' || (typeof v === 'number' && v >= 0 && v <= MAX_PREVIEW_PODS);
+  return pods(spec?.replicas) && pods(spec?.strategy?.canary?.maxSurge);
+}
+
+/** Markdown for step `index`: pods per ReplicaSet and traffic once the step is reached, and the plan around it. */
+export function stepPreview(pd: ParsedDoc, index: number): string | undefined {
+  const plan = planOf(pd);
+  const step = plan?.[index];
+  if (!plan || !step) return undefined;
+  const routed = hasTrafficRouting(pd);
+  const lines = [
+    `**What happens at step ${index}** (${describe(step)}), in a plain update of this manifest:`,
+    '',
+    `- canary (new ReplicaSet): **${step.canaryReplicas}** pod${step.canaryReplicas === 1 ? '' : 's'}`,
+    `- stable: **${step.stableReplicas}** pod${step.stableReplicas === 1 ? '' : 's'}`,
+    routed
+      ? `- traffic: **${step.weight}%** to the canary, ${100 - step.weight}% to the stable (set by the traffic router)`
+      : `- traffic: no trafficRouting, so it follows the pods (canary weight ${step.weight}%)`,
+  ];
+  if (step.pause) {
+    lines.push(
+      step.pause.invalid
+        ? '- pause: the duration is not valid'
+        : step.pause.seconds === undefined
+          ? '- pause: waits here until promoted'
+          : `- pause: waits ${step.pause.seconds}s, then continues`,
+    );
+  }
+  lines.push('', '| step | action | canary | stable | weight |', '| --- | --- | --- | --- | --- |');
+  for (const s of plan) {
+    const mark = s.index === index ? '**→** ' : '';
+    lines.push(`| ${mark}${s.index} | ${describe(s)} | ${s.canaryReplicas} | ${s.stableReplicas} | ${s.weight}% |`);
+  }
+  return lines.join('\n');
+}
+
+function describe(s: PlannedStep): string {
+  if (s.kind === 'pause') {
+    if (!s.pause || s.pause.invalid) return 'pause';
+    return s.pause.seconds === undefined ? 'pause until promoted' : `pause ${s.pause.seconds}s`;
+  }
+  if (s.kind === 'setWeight') return `setWeight ${s.weight}`;
+  return s.kind;
+}
+
+function hasTrafficRouting(pd: ParsedDoc): boolean {
+  const tr = pd.doc.getIn(['spec', 'strategy', 'canary', 'trafficRouting']);
+  return tr !== undefined && tr !== null;
 }

@@ -93,6 +93,19 @@ describe('language server over stdio', () => {
       assert.match(h, /https:\/\/argoproj\.github\.io\//);
     });
 
+    it('on a canary step, shows what the planner says happens there', async () => {
+      const text = canaryRollout({ replicas: 10, steps: ['setWeight: 20', 'pause: {duration: 30s}', 'setWeight: 60'] });
+      lsp.open(uri('hover-step'), text);
+      const h = hoverText(await lsp.hover(uri('hover-step'), positionOf(text, 'setWeight: 20', 3)));
+      assert.match(h, /What happens at step 0/);
+      assert.match(h, /canary \(new ReplicaSet\): \*\*2\*\* pods/);
+      assert.match(h, /stable: \*\*8\*\* pods/);
+      assert.match(h, /\| \*\*→\*\* 0 \| setWeight 20 \| 2 \| 8 \| 20% \|/);
+      const onPause = hoverText(await lsp.hover(uri('hover-step'), positionOf(text, 'pause:', 2)));
+      assert.match(onPause, /What happens at step 1/);
+      assert.match(onPause, /waits 30s, then continues/);
+    });
+
     it('lists the defaults in effect for fields left out of an object', async () => {
       const text = canaryRollout();
       lsp.open(uri('hover-defaults'), text);
