@@ -39,7 +39,11 @@ export function pathRange(pd: ParsedDoc, path: FieldPath, target: Finding['targe
       if (item === undefined) break;
       const itemRange = nodeRange(item);
       if (last && itemRange && target !== 'missing') return itemRange;
-      if (itemRange) anchor = itemRange;
+      // A missing field under a list item: underline the item's first key, not the whole item.
+      const first = isMap(item) ? item.items[0]?.key : undefined;
+      const firstRange = nodeRange(first);
+      if (firstRange) anchor = firstRange;
+      else if (itemRange) anchor = itemRange;
       node = item;
     } else {
       break;

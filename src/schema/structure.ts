@@ -22,13 +22,42 @@ export const STRUCTURE_CODES = {
   missingField: 'missing-field',
 } as const;
 
-export function checkStructure(doc: Document.Parsed, root: FieldSpec): DocFinding[] {
-  const out: DocFinding[] = [];
-  walk(doc, doc.contents, root, [], out);
-  return out;
+/** Where each field name occurs in the catalog, to tell a misplaced field from an unknown one. */
+const placesByName = new WeakMap<FieldSpec, Map<string, string[]>>();
+function placesOf(root: FieldSpec): Map<string, string[]> {
+  let m = placesByName.get(root);
+  if (m) return m;
+  m = new Map();
+  const visit = (spec: FieldSpec, path: Path, depth: number) => {
+    if (depth > 12) return;
+    for (const c of Object.values(spec.children ?? {})) {
+      const p = [...path, c.name];
+      const list = m!.get(c.name) ?? [];
+      list.push(formatPath(p));
+      m!.set(c.name, list);
+      visit(c, p, depth + 1);
+    }
+    if (spec.items) visit(spec.items, [...path, 0], depth + 1);
+  };
+  visit(root, [], 0);
+  placesByName.set(root, m);
+  return m;
 }
 
-function walk(doc: Document.Parsed, raw: unknown, spec: FieldSpec, path: Path, out: DocFinding[]): void {
+interface Walk {
+  doc: Document.Parsed;
+  root: FieldSpec;
+  out: DocFinding[];
+}
+
+export function checkStructure(doc: Document.Parsed, root: FieldSpec): DocFinding[] {
+  const w: Walk = { doc, root, out: [] };
+  walk(w, doc.contents, root, []);
+  return w.out;
+}
+
+function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
+  const { doc, out } = w;
   const node = isAlias(raw) ? raw.resolve(doc) : raw;
   if (node === undefined || node === null) return;
   // An explicit null (`pause:` with nothing after it) means "absent" to Kubernetes.
@@ -45,9 +74,9 @@ function walk(doc: Document.Parsed, raw: unknown, spec: FieldSpec, path: Path, o
         seen.add(key);
         const child = children[key];
         if (child) {
-          walk(doc, pair.value, child, [...path, key], out);
+          walk(w, pair.value, child, [...path, key]);
         } else if (!spec.open) {
-          out.push(unknownField(key, Object.keys(children), path, spec));
+          out.push(unknownField(w, key, Object.keys(children), path, spec));
         }
       }
       for (const child of Object.values(children)) {
@@ -67,7 +96,7 @@ function walk(doc: Document.Parsed, raw: unknown, spec: FieldSpec, path: Path, o
       if (!isSeq(node)) return wrongType(out, path, spec, node);
       const items = spec.items;
       if (!items) return;
-      node.items.forEach((item, i) => walk(doc, item, items, [...path, i], out));
+      node.items.forEach((item, i) => walk(w, item, items, [...path, i]));
       return;
     }
     case 'map': {
@@ -75,7 +104,7 @@ function walk(doc: Document.Parsed, raw: unknown, spec: FieldSpec, path: Path, o
       const values = spec.values;
       if (!values) return;
       for (const pair of node.items) {
-        if (isScalar(pair.key)) walk(doc, pair.value, values, [...path, String(pair.key.value)], out);
+        if (isScalar(pair.key)) walk(w, pair.value, values, [...path, String(pair.key.value)]);
       }
       return;
     }
@@ -178,7 +207,7 @@ function describe(node: unknown): string {
   return 'this value';
 }
 
-function unknownField(key: string, known: string[], path: Path, spec: FieldSpec): DocFinding {
+function unknownField(w: Walk, key: string, known: string[], path: Path, spec: FieldSpec): DocFinding {
   const suggestion = closest(key, known);
   // A near miss of a real field is a typo that silently leaves the field at its default: an error.
   // Any other key is dropped by the API server's pruning (and refused by strict field validation):
@@ -195,10 +224,18 @@ function unknownField(key: string, known: string[], path: Path, spec: FieldSpec)
     : {
         code: STRUCTURE_CODES.unknownField,
         severity: 'warning',
-        message: `unknown field "${key}" in ${label(path, spec)}: Kubernetes drops it, so it has no effect (kubectl apply with strict field validation rejects it)`,
+        message: `unknown field "${key}" in ${label(path, spec)}${misplaced(w.root, key)}: Kubernetes drops it, so it has no effect (kubectl apply with strict field validation rejects it)`,
         path: [...path, key],
         target: 'key',
       };
+}
+
+/** " (it belongs in spec.analysis)" when the name is a field elsewhere in the Rollout. */
+function misplaced(root: FieldSpec, key: string): string {
+  const places = placesOf(root).get(key);
+  if (!places?.length) return '';
+  const shown = places.map((p) => p.replace(/\[0\]/g, '[]')).slice(0, 2);
+  return ` (it is a field of ${shown.map((p) => p.slice(0, p.lastIndexOf('.')) || 'the Rollout').join(' or ')})`;
 }
 
 /** A readable name for where a field sits: its path, or the object's name at the root. */

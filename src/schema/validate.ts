@@ -41,7 +41,11 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   if (!rollout) return out;
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
-  if (options.structure !== false && spec && !obj(spec.workloadRef)) out.push(...checkPodTemplate(spec.template, ['spec', 'template']));
+  if (options.structure !== false && spec && !obj(spec.workloadRef)) {
+    // The catalog already checks the template's labels and annotations: one finding per field.
+    const seen = new Set(out.map((f) => f.path.join('\u0000')));
+    for (const f of checkPodTemplate(spec.template, ['spec', 'template'])) if (!seen.has(f.path.join('\u0000'))) out.push(f);
+  }
   const ctx: RuleContext = { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
   for (const rule of options.rules ?? allRules) {
     try {

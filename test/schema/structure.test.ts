@@ -57,6 +57,12 @@ describe('schema structure', () => {
     assert.deepEqual(summary(findings), ['warning unknown-field at spec.strategy.canary.steps[0].note']);
   });
 
+  it('a field written at the wrong level says where it belongs', () => {
+    const f = lint(yamlOf(canaryRollout({ analysis: { templates: [{ templateName: 't' }], successfulRunHistoryLimit: 3 } }))).find((x) => x.code === 'unknown-field')!;
+    assert.equal(f.severity, 'warning');
+    assert.match(f.message, /unknown field "successfulRunHistoryLimit" in spec\.strategy\.canary\.analysis \(it is a field of spec\.analysis\)/);
+  });
+
   it('wrong types are reported on the value', () => {
     const text = base('      - setWeight: "20"\n      - pause: 5m\n');
     assert.deepEqual(underlined(text, 'wrong-type'), ['"20"', '5m']);
@@ -95,6 +101,11 @@ describe('schema structure', () => {
     assert.deepEqual(underlined(text, 'pod-template-schema'), ['http']);
     const noName = base('      - setWeight: 10\n').replace('      - name: demo\n        image', '      - image');
     assert.deepEqual(summary(lint(noName), 'pod-template-schema'), ['error pod-template-schema at spec.template.spec.containers[0].name']);
+  });
+
+  it('a label value of the wrong type is reported once, not again by the Kubernetes schema', () => {
+    const text = base('      - setWeight: 10\n').replace('      labels:\n        app: demo', '      labels:\n        app: demo\n        version: 2');
+    assert.deepEqual(summary(lint(text)), ['error wrong-type at spec.template.metadata.labels.version']);
   });
 
   it('aliases are followed (steps reused through an anchor)', () => {

@@ -1,8 +1,10 @@
 /**
+import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
 import type { DocFinding } from '../findings';
  * Services named by the strategy must exist in the workspace and select the Rollout's pods.
  * Resolved across files (upstream lint only looks within one file).
  */
+import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
 import type { DocFinding } from '../findings';
 import type { WorkspaceService } from '../workspace';
 import { BLUE_GREEN, CANARY, error, has, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
@@ -10,21 +12,23 @@ import { BLUE_GREEN, CANARY, error, has, obj, str, warning, type JsonObject, typ
 interface Reference {
   name: string;
   path: (string | number)[];
+  /** The ephemeral metadata block whose labels the pods carry while the Service points at them. */
+  roleMetadata?: string;
 }
 
 function references(ctx: RuleContext): Reference[] {
   const out: Reference[] = [];
-  const add = (v: unknown, path: (string | number)[]) => {
+  const add = (v: unknown, path: (string | number)[], roleMetadata?: string) => {
     const name = str(v);
-    if (name) out.push({ name, path });
+    if (name) out.push({ name, path, ...(roleMetadata ? { roleMetadata } : {}) });
   };
   if (ctx.blueGreen) {
-    add(ctx.blueGreen.activeService, [...BLUE_GREEN, 'activeService']);
-    add(ctx.blueGreen.previewService, [...BLUE_GREEN, 'previewService']);
+    add(ctx.blueGreen.activeService, [...BLUE_GREEN, 'activeService'], 'activeMetadata');
+    add(ctx.blueGreen.previewService, [...BLUE_GREEN, 'previewService'], 'previewMetadata');
   }
   if (ctx.canary) {
-    add(ctx.canary.canaryService, [...CANARY, 'canaryService']);
-    add(ctx.canary.stableService, [...CANARY, 'stableService']);
+    add(ctx.canary.canaryService, [...CANARY, 'canaryService'], 'canaryMetadata');
+    add(ctx.canary.stableService, [...CANARY, 'stableService'], 'stableMetadata');
     const pp = obj(ctx.canary.pingPong);
     if (pp) {
       add(pp.pingService, [...CANARY, 'pingPong', 'pingService']);
@@ -45,6 +49,8 @@ function candidates(ctx: RuleContext, name: string, namespace: string | undefine
 function mismatch(selector: Record<string, string> | undefined, labels: JsonObject): string | undefined {
   if (!selector || Object.keys(selector).length === 0) return 'it has no selector, so it selects no pods by label';
   for (const [k, v] of Object.entries(selector)) {
+    // Argo itself adds the pod-template hash to the Service's selector; it is never in the template.
+    if (k === LABEL_POD_TEMPLATE_HASH) continue;
     if (labels[k] === undefined) return `it selects ${k}: ${v}, but the pod template has no label "${k}"`;
     if (String(labels[k]) !== v) return `it selects ${k}: ${v}, but the pod template has ${k}: ${String(labels[k])}`;
   }
@@ -68,13 +74,16 @@ export const serviceSelectsPods: Rule = {
   summary: 'Services named by the strategy must select the Rollout\'s pod template labels',
   check(ctx) {
     if (!ctx.workspace || has(ctx.spec, 'workloadRef')) return [];
-    const labels = obj(obj(obj(ctx.spec?.template)?.metadata)?.labels) ?? {};
+    const templateLabels = obj(obj(obj(ctx.spec?.template)?.metadata)?.labels) ?? {};
+    const strategy = ctx.canary ?? ctx.blueGreen;
     const namespace = str(obj(ctx.rollout.metadata)?.namespace);
     const out: DocFinding[] = [];
     for (const r of references(ctx)) {
       const found = candidates(ctx, r.name, namespace);
       if (found.length === 0) continue;
       // Several definitions (overlays, environments): one that selects the pods is enough.
+      // The pods also carry the role's ephemeral labels (canaryMetadata etc.) while the Service points at them.
+      const labels = { ...templateLabels, ...(r.roleMetadata ? obj(obj(strategy?.[r.roleMetadata])?.labels) : undefined) };
       const problems = found.map((s) => mismatch(s.selector, labels));
       if (problems.some((p) => p === undefined)) continue;
       out.push(error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file }));
