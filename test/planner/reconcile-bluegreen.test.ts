@@ -548,6 +548,29 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.activeHash, v2);
     });
 
+    it('step 10: no old RS is scaled down while an inconclusive analysis waits for a person', () => {
+      const { c } = steady({ prePromotionAnalysis: analysis });
+      const v2 = startUpdate(c);
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      const v3 = startUpdate(c, 'demo:v3');
+      c.reconcile();
+      assert.ok(c.rsByHash(v2).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE], 'the interrupted v2 starts its delay');
+      c.podsReady();
+      c.reconcile();
+      const run = c.world.analysisRuns.find((r) => r.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH] === v3)!;
+      c.setAnalysisPhase(run.metadata?.name, 'Inconclusive');
+      c.reconcile();
+      assert.deepEqual(c.pauseReasons(), ['InconclusiveAnalysisRun']);
+      c.advance(60);
+      c.settle();
+      assert.equal(replicasOf(c.rsByHash(v2)), 3, 'past its deadline, v2 still waits');
+      c.promote();
+      c.reconcile();
+      assert.equal(replicasOf(c.rsByHash(v2)), 0);
+    });
+
     it('step 8: post-promotion analysis starts after the switch; stable and old-RS scale-down wait for it', () => {
       const { c, v1 } = steady({ postPromotionAnalysis: analysis });
       const v2 = startUpdate(c);
