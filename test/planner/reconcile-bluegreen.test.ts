@@ -836,6 +836,27 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.rsByHash(v1).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE], undefined);
       assert.equal(c.status.stableRS, v1);
     });
+
+    it('skips post-promotion analysis too: the RS becomes stable as soon as the active Service selects it', () => {
+      const analysis = { templates: [{ templateName: 'smoke' }] };
+      const { c, v1 } = steady({ postPromotionAnalysis: analysis });
+      const v2 = startUpdate(c);
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      c.reconcile();
+      c.setAnalysisPhase(c.world.analysisRuns[0]!.metadata?.name, 'Successful');
+      c.reconcile();
+      assert.equal(c.status.stableRS, v2);
+      c.reconcile();
+      assert.ok(c.rsByHash(v1).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE]);
+      c.setImage('demo:v1');
+      c.reconcile();
+      c.reconcile();
+      assert.equal(c.activeHash, v1);
+      assert.equal(c.status.stableRS, v1);
+      assert.equal(c.world.analysisRuns.length, 1, 'no new AnalysisRun for the rollback');
+    });
   });
 
   describe('housekeeping', () => {
