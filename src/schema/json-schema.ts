@@ -1,20 +1,30 @@
 /** A JSON Schema (draft 7) of the Rollout, generated from the catalog, for other YAML tools. */
 import { rolloutCatalog } from './catalog';
+import { ROLLOUT_API_VERSION } from './parse';
 import type { FieldSpec } from './field-spec';
 
 type Schema = Record<string, unknown>;
 
+/**
+ * The Rollout's schema applies only to Rollout documents (`if` apiVersion and kind, `then` the
+ * catalog), so a file that also holds Services and Ingresses can be mapped to it as a whole.
+ */
 export function rolloutJsonSchema(): Schema {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://argoproj.github.io/argo-rollouts/rollout.schema.json',
     title: 'Argo Rollouts Rollout',
-    ...fieldSchema(rolloutCatalog),
+    description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout; other documents are left alone.',
+    if: {
+      properties: { apiVersion: { const: ROLLOUT_API_VERSION }, kind: { const: 'Rollout' } },
+      required: ['apiVersion', 'kind'],
+    },
+    then: fieldSchema(rolloutCatalog),
   };
 }
 
 export function fieldSchema(spec: FieldSpec): Schema {
-  const s: Schema = { description: describe(spec) };
+  const s: Schema = { description: describe(spec), markdownDescription: markdown(spec) };
   if (spec.default !== undefined) s.default = spec.default;
   if (spec.link) s['x-docs-url'] = spec.link;
   switch (spec.type) {
@@ -59,6 +69,16 @@ export function fieldSchema(spec: FieldSpec): Schema {
   // A null value is "absent" to Kubernetes.
   if (s.type) s.type = [s.type as string, 'null'];
   return s;
+}
+
+/** The same words as the editor's hover, for YAML tools that render markdown. */
+function markdown(spec: FieldSpec): string {
+  const parts = [spec.docs];
+  if (spec.default !== undefined) parts.push(`Default: \`${JSON.stringify(spec.default)}\``);
+  else if (spec.defaultNote) parts.push(`Default: ${spec.defaultNote}`);
+  if (spec.example) parts.push(`\`\`\`yaml\n${spec.example}\n\`\`\``);
+  if (spec.link) parts.push(`[Documentation](${spec.link})`);
+  return parts.join('\n\n');
 }
 
 function describe(spec: FieldSpec): string {

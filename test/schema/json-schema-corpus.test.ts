@@ -1,0 +1,39 @@
+// The exported JSON Schema, checked by a real JSON Schema validator (ajv), agrees with our linter
+// on the corpus: valid Rollouts pass it, and other documents are left alone.
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import { parseFile, rolloutJsonSchema } from '../../src/schema';
+
+const PEER = join(__dirname, '../../../shared/peer');
+
+describe('schema JSON Schema against a JSON Schema validator', () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const validate = ajv.compile(rolloutJsonSchema());
+
+  const files = [
+    ...readdirSync(join(PEER, 'argo-rollouts/lint-testdata')).filter((f) => f.startsWith('valid')).map((f) => join(PEER, 'argo-rollouts/lint-testdata', f)),
+    ...['rollout-canary.yaml', 'rollout-bluegreen.yaml', 'rollout-analysis-step.yaml', 'rollout-experiment-step.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
+    ...['c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml', 'difranca__kayenta-rollout__k8s__rollout.yaml', 'horaceheaven__argo-rollouts-app__k8s__rollouts__nginx-demo-rollout.yaml'].map((f) => join(PEER, 'real-world', f)),
+  ];
+
+  for (const file of files) {
+    it(`accepts every document of ${file.split('/').pop()}`, () => {
+      for (const pd of parseFile(readFileSync(file, 'utf8')).docs) {
+        const value = pd.doc.toJS();
+        if (value === null) continue;
+        assert.ok(validate(value), `${pd.kind} #${pd.index}: ${ajv.errorsText(validate.errors)}`);
+      }
+    });
+  }
+
+  it('rejects a Rollout with a misspelled step or a wrong type', () => {
+    const rollout = (steps: unknown[]) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', spec: { strategy: { canary: { steps } } } });
+    assert.equal(validate(rollout([{ setWeight: 10 }])), true);
+    assert.equal(validate(rollout([{ setWieght: 10 }])), false);
+    assert.equal(validate(rollout([{ setWeight: 'ten' }])), false);
+    assert.equal(validate(rollout([{ pause: { duration: '1h30m' } }])), true);
+    assert.equal(validate(rollout([{ pause: { duration: '5 minutes' } }])), false);
+  });
+});
