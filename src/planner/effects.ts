@@ -147,7 +147,18 @@ function applyEffect(w: World, e: Effect): World {
   }
 }
 
-/** Deep copy of plain JSON (the planner only ever holds plain JSON). */
+/** Deep copy of plain JSON (the planner only ever holds plain JSON); undefined members are dropped, as JSON would. */
 export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  return copy(value) as T;
+}
+
+function copy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : copy(v)));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = copy(v);
+  }
+  return out;
 }
