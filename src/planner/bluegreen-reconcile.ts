@@ -416,9 +416,9 @@ function reconcileAnalysisRuns(pass: BlueGreenPass): CurrentRuns {
     for (const run of ownAnalysisRuns(pass)) terminateAnalysisRun(pass, run);
     return current;
   }
-  current.pre = reconcilePrePromotionAnalysisRun(pass);
+  current.pre = reconcileGateRun(pass, 'pre');
   setPauseOrAbort(pass, current.pre);
-  current.post = reconcilePostPromotionAnalysisRun(pass);
+  current.post = reconcileGateRun(pass, 'post');
   setPauseOrAbort(pass, current.post);
   const currentNames = new Set([current.pre, current.post].map((r) => r?.metadata?.name).filter(Boolean));
   for (const run of ownAnalysisRuns(pass)) {
@@ -487,36 +487,26 @@ function skipPostPromotionAnalysisRun(pass: BlueGreenPass): boolean {
   );
 }
 
-function reconcilePrePromotionAnalysisRun(pass: BlueGreenPass): AnalysisRun | undefined {
-  const analysis = blueGreenOf(pass.ctx.rollout)?.prePromotionAnalysis;
-  const current = pass.currentPre;
+/**
+ * One analysis gate (`reconcilePrePromotionAnalysisRun` / `reconcilePostPromotionAnalysisRun`):
+ * the current run, a new one when due, or none when the gate is not configured. A run whose
+ * gate does not apply now is stopped but stays recorded.
+ */
+function reconcileGateRun(pass: BlueGreenPass, gate: 'pre' | 'post'): AnalysisRun | undefined {
+  const bg = blueGreenOf(pass.ctx.rollout);
+  const analysis = gate === 'pre' ? bg?.prePromotionAnalysis : bg?.postPromotionAnalysis;
+  const current = gate === 'pre' ? pass.currentPre : pass.currentPost;
   if (!analysis) {
     terminateAnalysisRun(pass, current);
     return undefined;
   }
-  if (skipPrePromotionAnalysisRun(pass)) {
+  if (gate === 'pre' ? skipPrePromotionAnalysisRun(pass) : skipPostPromotionAnalysisRun(pass)) {
     terminateAnalysisRun(pass, current);
     return current;
   }
   if (getPauseCondition(pass.ctx.rollout, 'InconclusiveAnalysisRun')) return current;
-  if (needsNewAnalysisRun(pass, current)) return createAnalysisRun(pass, analysis, 'pre', ROLLOUT_TYPE_PRE_PROMOTION);
-  return current;
-}
-
-function reconcilePostPromotionAnalysisRun(pass: BlueGreenPass): AnalysisRun | undefined {
-  const analysis = blueGreenOf(pass.ctx.rollout)?.postPromotionAnalysis;
-  const current = pass.currentPost;
-  if (!analysis) {
-    terminateAnalysisRun(pass, current);
-    return undefined;
-  }
-  if (skipPostPromotionAnalysisRun(pass)) {
-    terminateAnalysisRun(pass, current);
-    return current;
-  }
-  if (getPauseCondition(pass.ctx.rollout, 'InconclusiveAnalysisRun')) return current;
-  if (needsNewAnalysisRun(pass, current)) return createAnalysisRun(pass, analysis, 'post', ROLLOUT_TYPE_POST_PROMOTION);
-  return current;
+  if (!needsNewAnalysisRun(pass, current)) return current;
+  return createAnalysisRun(pass, analysis, gate, gate === 'pre' ? ROLLOUT_TYPE_PRE_PROMOTION : ROLLOUT_TYPE_POST_PROMOTION);
 }
 
 /**
