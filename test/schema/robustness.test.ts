@@ -1,0 +1,46 @@
+// Random edits of real manifests never make parsing or validation throw, and every finding has a
+// range inside the text (the language server runs this on every keystroke).
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { createWorkspaceIndex, findingRange, parseFile, pathAt, validateFile } from '../../src/schema';
+
+const PEER = join(__dirname, '../../../shared/peer');
+const seeds = [
+  'argo-rollouts/lint-testdata/valid-istio-v1beta1.yml',
+  'argo-rollouts/lint-testdata/valid-blue-green.yml',
+  'argo-rollouts/lint-testdata/valid-alb-canary.yml',
+  'real-world/c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml',
+].map((f) => readFileSync(join(PEER, f), 'utf8'));
+
+const edit = fc.record({
+  seed: fc.nat(seeds.length - 1),
+  at: fc.double({ min: 0, max: 1, noNaN: true }),
+  remove: fc.nat(12),
+  insert: fc.array(fc.constantFrom(' ', ':', '-', '\n', '{', '}', '[', ']', '"', "'", '&', '*', '#', 'a', 'x', '1', '0', '%', '\t'), { maxLength: 8 }).map((cs) => cs.join('')),
+});
+
+describe('schema robustness', () => {
+  it('random edits never throw and every finding lies inside the text', () => {
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
+        let text = seeds[edits[0]!.seed]!;
+        for (const e of edits) {
+          const i = Math.floor(e.at * text.length);
+          text = text.slice(0, i) + e.insert + text.slice(i + e.remove);
+        }
+        const parsed = parseFile(text);
+        const ws = createWorkspaceIndex();
+        ws.setFile('f.yaml', parsed);
+        for (const f of validateFile(parsed, ws)) {
+          const [s, e] = findingRange(parsed, f);
+          assert.ok(s >= 0 && s <= e && e <= text.length, `${f.code} range ${s}-${e} outside 0-${text.length}`);
+          assert.ok(f.message.length > 0);
+        }
+        for (let k = 0; k < 5; k++) pathAt(parsed, Math.floor((k / 5) * text.length));
+      }),
+      { numRuns: 250 },
+    );
+  });
+});
