@@ -1,65 +1,138 @@
 /**
- * Quick fixes. Each comes from what the finding carries (its `data`), so a fix is offered only
- * where the finding itself says what the right text is.
+ * Quick fixes, offered only where the right text is unambiguous: the near miss the finding
+ * names (a misspelled key or value), a field that does nothing or is not allowed here
+ * (removed), `restartPolicy: Always`, a number or boolean written as a string, and a missing
+ * selector taken from the pod template's labels.
  */
+import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { fieldAt } from '../schema';
+import { docByIndex, type FileParse, type LocatedDoc } from './documents';
 import { DIAGNOSTIC_SOURCE, type DiagnosticData } from './diagnostics';
 
-export function quickFixes(doc: TextDocument, range: Range, current: readonly Diagnostic[]): CodeAction[] {
+/** Findings whose fix is to delete the underlined field: it has no effect, or is not allowed in this setup. */
+const REMOVE_FIELD = new Set([
+  'auto-promotion-seconds-ignored',
+  'no-effect-without-traffic-routing',
+  'scale-down-delay-traffic-routing',
+  'dynamic-stable-scale',
+  'max-traffic-weight-router',
+  'set-canary-scale-traffic-routing',
+]);
+
+interface Fix {
+  title: string;
+  edits: TextEdit[];
+}
+
+export function quickFixes(file: FileParse, doc: TextDocument, range: Range, current: readonly Diagnostic[]): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const d of current) {
     if (d.source !== DIAGNOSTIC_SOURCE || !overlaps(d.range, range)) continue;
-    for (const { title, edits } of fixesFor(doc, d)) {
-      actions.push({
-        title,
-        kind: CodeActionKind.QuickFix,
-        diagnostics: [d],
-        isPreferred: true,
-        edit: { changes: { [doc.uri]: edits } },
-      });
+    for (const { title, edits } of fixesFor(file, doc, d)) {
+      actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: edits } } });
     }
   }
   return actions;
 }
 
-function fixesFor(doc: TextDocument, d: Diagnostic): { title: string; edits: TextEdit[] }[] {
+function fixesFor(file: FileParse, doc: TextDocument, d: Diagnostic): Fix[] {
   const data = d.data as DiagnosticData | undefined;
-  const finding = data?.finding as Record<string, unknown> | undefined;
-  if (!finding || typeof finding !== 'object') return [];
-  const fixes: { title: string; edits: TextEdit[] }[] = [];
-  // A near miss of a known key or allowed value: replace what is underlined.
-  if (typeof finding.suggestion === 'string') {
-    const current = doc.getText(d.range);
-    const replacement = finding.suggestion;
-    if (current !== replacement) fixes.push({ title: `Change '${current}' to '${replacement}'`, edits: [{ range: d.range, newText: replacement }] });
+  if (!data) return [];
+  const finding = (data.finding ?? {}) as Record<string, unknown>;
+  const located = docByIndex(file, data.docIndex);
+  const fixes: Fix[] = [];
+  const underlined = doc.getText(d.range);
+
+  if (typeof finding.suggestion === 'string' && finding.suggestion !== underlined) {
+    fixes.push({ title: `Change '${underlined}' to '${finding.suggestion}'`, edits: [{ range: d.range, newText: finding.suggestion }] });
   }
-  // A finding that knows the exact value to write (e.g. a number given as a string).
-  if (typeof finding.replacement === 'string' && finding.replacement !== doc.getText(d.range)) {
-    fixes.push({ title: `Replace with ${finding.replacement}`, edits: [{ range: d.range, newText: finding.replacement }] });
+  if (!located) return fixes;
+  const code = String(d.code);
+  if (REMOVE_FIELD.has(code)) {
+    const edit = removeField(doc, located, data.path);
+    if (edit) fixes.push({ title: `Remove '${String(data.path[data.path.length - 1])}'`, edits: [edit] });
   }
-  // A field that does nothing here: remove its line(s).
-  if (finding.remove === true && data && data.target !== 'missing') {
-    fixes.push({ title: `Remove '${String(data.path[data.path.length - 1])}'`, edits: [removeLines(doc, d.range)] });
+  if (code === 'restart-policy-always' && data.target === 'value') {
+    fixes.push({ title: 'Set restartPolicy to Always', edits: [{ range: d.range, newText: 'Always' }] });
+  }
+  if (code === 'wrong-type') {
+    const fix = unquote(located, data.path, d.range);
+    if (fix) fixes.push(fix);
+  }
+  if (code === 'selector-required' && data.target === 'missing') {
+    const edit = selectorFromLabels(doc, located);
+    if (edit) fixes.push({ title: "Add spec.selector matching the pod template's labels", edits: [edit] });
   }
   return fixes;
 }
 
-/** Deletes the lines of a key and its block value: the key's line and every following deeper-indented line. */
-function removeLines(doc: TextDocument, keyRange: Range): TextEdit {
-  const lines = doc.getText().split('\n');
-  const first = keyRange.start.line;
-  const indent = (s: string) => s.length - s.trimStart().length;
-  const keyIndent = keyRange.start.character;
-  let last = first;
-  for (let l = first + 1; l < lines.length; l++) {
-    const text = lines[l]!;
-    if (text.trim() === '' || indent(text) > keyIndent) last = l;
-    else break;
-  }
-  // Keep trailing blank lines.
-  while (last > first && lines[last]!.trim() === '') last--;
-  return { range: { start: { line: first, character: 0 }, end: { line: last + 1, character: 0 } }, newText: '' };
+/** The map holding the field at `path`, and the field's pair. */
+function pairAt(located: LocatedDoc, path: readonly (string | number)[]): { map: YAMLMap; pair: Pair } | undefined {
+  const parent = path.length > 1 ? located.doc.doc.getIn(path.slice(0, -1), true) : located.doc.doc.contents;
+  if (!isMap(parent)) return undefined;
+  const key = String(path[path.length - 1]);
+  const pair = (parent.items as Pair[]).find((p) => isScalar(p.key) && String(p.key.value) === key);
+  return pair ? { map: parent, pair } : undefined;
+}
+
+/**
+ * Deletes a block-style field: its key's line through the end of its value. A field that is the
+ * only key of a list item takes the item with it (a step that would be left empty); a field that
+ * opens a list item with other keys, or sits in a flow mapping, is not offered.
+ */
+function removeField(doc: TextDocument, located: LocatedDoc, path: readonly (string | number)[]): TextEdit | undefined {
+  const found = pairAt(located, path);
+  if (!found || found.map.flow) return undefined;
+  const { map, pair } = found;
+  const keyRange = (pair.key as { range?: [number, number, number] }).range;
+  if (!keyRange) return undefined;
+  const valueRange = (pair.value as { range?: [number, number, number] } | null)?.range;
+  const text = doc.getText();
+  const base = located.placed.start;
+  const keyStart = base + keyRange[0];
+  const end = base + (valueRange ? valueRange[1] : keyRange[1]);
+  const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
+  const prefix = text.slice(lineStart, keyStart);
+  const alone = /^[ \t]*$/.test(prefix);
+  const onlyKeyOfItem = /^[ \t]*-[ \t]+$/.test(prefix) && map.items.length === 1;
+  if (!alone && !onlyKeyOfItem) return undefined;
+  const newline = text.indexOf('\n', Math.max(end - 1, keyStart));
+  const stop = newline < 0 ? text.length : newline + 1;
+  return { range: { start: doc.positionAt(lineStart), end: doc.positionAt(stop) }, newText: '' };
+}
+
+/** `replicas: "3"` -> `replicas: 3`, `paused: "true"` -> `paused: true`, where the catalog wants a number or a boolean. */
+function unquote(located: LocatedDoc, path: readonly (string | number)[], range: Range): Fix | undefined {
+  const spec = fieldAt(path);
+  const node = located.doc.doc.getIn(path, true);
+  if (!spec || !isScalar(node) || typeof node.value !== 'string') return undefined;
+  const v = node.value.trim();
+  if (spec.type === 'int' && /^-?\d+$/.test(v)) return { title: `Write ${v} as a number`, edits: [{ range, newText: v }] };
+  if (spec.type === 'bool' && (v === 'true' || v === 'false')) return { title: `Write ${v} as a boolean`, edits: [{ range, newText: v }] };
+  return undefined;
+}
+
+/** Inserts `selector.matchLabels` with the template's labels as spec's first field. */
+function selectorFromLabels(doc: TextDocument, located: LocatedDoc): TextEdit | undefined {
+  const labels = located.doc.doc.getIn(['spec', 'template', 'metadata', 'labels'], true);
+  if (!isMap(labels) || labels.items.length === 0) return undefined;
+  const entries = (labels.items as Pair[]).flatMap((p) => (isScalar(p.key) && isScalar(p.value) ? [[String(p.key.value), plainOrQuoted(String(p.value.value))]] : []));
+  const spec = located.doc.doc.getIn(['spec'], true);
+  if (!isMap(spec) || spec.flow || spec.items.length === 0) return undefined;
+  const firstKey = (spec.items[0] as Pair).key as { range?: [number, number, number] };
+  if (!firstKey?.range) return undefined;
+  const at = doc.positionAt(located.placed.start + firstKey.range[0]);
+  const indent = ' '.repeat(at.character);
+  const lines = [`${indent}selector:`, `${indent}  matchLabels:`, ...entries.map(([k, v]) => `${indent}    ${k}: ${v}`)];
+  return { range: { start: { line: at.line, character: 0 }, end: { line: at.line, character: 0 } }, newText: lines.join('\n') + '\n' };
+}
+
+/** A label value as YAML text that reads back as the same string. */
+function plainOrQuoted(v: string): string {
+  const plain = /^[A-Za-z_/][A-Za-z0-9._/-]*$/.test(v) && !/^(true|false|yes|no|on|off|null|y|n)$/i.test(v);
+  return plain ? v : JSON.stringify(v);
 }
 
 function overlaps(a: Range, b: Range): boolean {

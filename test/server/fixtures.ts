@@ -119,3 +119,8 @@ export function largeManifestFile(): string {
 export function largeManifestServices(): string {
   return Array.from({ length: 100 }, (_, i) => `---\n${service(`app-${i}-canary`, { app: `app-${i}` })}`).join('');
 }
+
+/** A valid blue-green Rollout (its Services are not defined). */
+export function blueGreenRollout(name = 'bg', strategyLines: string[] = ['      activeService: bg-active', '      previewService: bg-preview']): string {
+  return canaryRollout({ name }).replace(/ {2}strategy:[\s\S]*$/, ['  strategy:', '    blueGreen:', ...strategyLines, ''].join('\n'));
+}

@@ -1,0 +1,84 @@
+// Quick fixes over LSP: each is offered for its finding, and applying it removes that finding and adds none.
+import { strict as assert } from 'node:assert';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LspSession } from './lsp-session';
+import { blueGreenRollout, canaryRollout } from './fixtures';
+
+const cases: { name: string; text: string; code: string; title: string }[] = [
+  { name: 'a misspelled key', text: canaryRollout({ steps: ['setWieght: 20'] }), code: 'unknown-field', title: "Change 'setWieght' to 'setWeight'" },
+  {
+    name: 'a misspelled enum value',
+    text: canaryRollout({ steps: ['experiment:\n            templates:\n              - name: a\n                specRef: canry'] }),
+    code: 'invalid-value',
+    title: "Change 'canry' to 'canary'",
+  },
+  {
+    name: 'autoPromotionSeconds that is ignored',
+    text: blueGreenRollout('bg', ['      activeService: bg-active', '      previewService: bg-preview', '      autoPromotionEnabled: false', '      autoPromotionSeconds: 30']),
+    code: 'auto-promotion-seconds-ignored',
+    title: "Remove 'autoPromotionSeconds'",
+  },
+  { name: 'a field with no effect without trafficRouting', text: canaryRollout({ canaryExtra: ['      minPodsPerReplicaSet: 2'] }), code: 'no-effect-without-traffic-routing', title: "Remove 'minPodsPerReplicaSet'" },
+  { name: 'dynamicStableScale without trafficRouting', text: canaryRollout({ canaryExtra: ['      dynamicStableScale: true'] }), code: 'dynamic-stable-scale', title: "Remove 'dynamicStableScale'" },
+  {
+    name: 'a setCanaryScale step without trafficRouting (the whole step goes)',
+    text: canaryRollout({ steps: ['setWeight: 20', 'setCanaryScale:\n            weight: 50', 'pause: {}'] }),
+    code: 'set-canary-scale-traffic-routing',
+    title: "Remove 'setCanaryScale'",
+  },
+  {
+    name: 'a restartPolicy other than Always',
+    text: canaryRollout().replace('      containers:\n', '      restartPolicy: Never\n      containers:\n'),
+    code: 'restart-policy-always',
+    title: 'Set restartPolicy to Always',
+  },
+  { name: 'a number written as a string', text: canaryRollout().replace('replicas: 4', 'replicas: "4"'), code: 'wrong-type', title: 'Write 4 as a number' },
+  {
+    name: 'a missing selector',
+    text: canaryRollout().replace('  selector:\n    matchLabels:\n      app: demo\n', ''),
+    code: 'selector-required',
+    title: "Add spec.selector matching the pod template's labels",
+  },
+];
+
+describe('quick fixes', () => {
+  let lsp: LspSession;
+  before(async () => {
+    lsp = await LspSession.start();
+  });
+  after(async () => {
+    await lsp?.stop();
+  });
+
+  cases.forEach(({ name, text, code, title }, i) => {
+    it(`fixes ${name}`, async () => {
+      const uri = `file:///fixes/${i}.yaml`;
+      lsp.open(uri, text);
+      const before = await lsp.diagnosticsFor(uri);
+      const target = before.find((d) => d.code === code);
+      assert.ok(target, `no ${code} in ${JSON.stringify(before.map((d) => d.code))}`);
+      const actions = await lsp.codeActions(uri, target.range, [target]);
+      const action = actions.find((a) => a.title === title);
+      assert.ok(action, `"${title}" not among ${JSON.stringify(actions.map((a) => a.title))}`);
+      assert.equal(action.kind, 'quickfix');
+      const fixed = TextDocument.applyEdits(TextDocument.create(uri, 'yaml', 1, text), action.edit!.changes![uri]!);
+      const after = await lsp.diagnosticsFor(uri, lsp.change(uri, fixed));
+      // What is left is a subset of what was there without the fixed finding (a fix may resolve more, never adds).
+      const left = before.filter((d) => d !== target).map((d) => `${String(d.code)} ${d.message}`);
+      for (const d of after) {
+        const k = left.indexOf(`${String(d.code)} ${d.message}`);
+        assert.ok(k >= 0, `the fix added ${String(d.code)}: ${d.message}\n${fixed}`);
+        left.splice(k, 1);
+      }
+      assert.ok(after.length < before.length);
+    });
+  });
+
+  it('offers nothing where no fix is certain', async () => {
+    const text = canaryRollout({ steps: ['setWeight: 120'] });
+    lsp.open('file:///fixes/none.yaml', text);
+    const [d] = (await lsp.diagnosticsFor('file:///fixes/none.yaml')).filter((x) => x.code === 'set-weight-range');
+    assert.ok(d);
+    assert.deepEqual(await lsp.codeActions('file:///fixes/none.yaml', d.range, [d]), []);
+  });
+});
