@@ -262,7 +262,7 @@ function reactToRun(ctx: ReconcileContext, run: AnalysisRun, what: 'Step-based' 
  */
 function needsNewRun(ctx: ReconcileContext, run: AnalysisRun | undefined, recorded: RolloutAnalysisRunStatus | undefined): boolean {
   if (!run) return true;
-  if (ctx.rollout.status?.controllerPause) return false;
+  // Resumed: the pause this run caused (recorded as Inconclusive) has been cleared by a person.
   return run.status?.phase === 'Inconclusive' && recorded?.status === 'Inconclusive' && !getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun');
 }
 

@@ -110,6 +110,8 @@ const DEFAULT_START = '2026-01-01T00:00:00Z';
 const UPDATE_ANNOTATION = 'rollouts.simulate/revision';
 /** Reconciles at one instant before the simulation gives up on it (a reconcile that never settles). */
 const MAX_RECONCILES_PER_INSTANT = 200;
+/** Promotions at one instant before the simulation calls the rollout stuck (promoting changes nothing). */
+const MAX_PROMOTIONS_PER_INSTANT = 5;
 
 interface Pod {
   createdAt: number;
@@ -400,6 +402,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
   let outcome: SimulationOutcome | undefined;
   let nowMs = startMs;
   let reconcilesThisInstant = 0;
+  let promotionsThisInstant = 0;
 
   while (outcome === undefined) {
     if (frames.length >= maxFrames) {
@@ -443,7 +446,13 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
         outcome = 'waiting-for-promote';
         break;
       }
+      if (++promotionsThisInstant > MAX_PROMOTIONS_PER_INSTANT) {
+        // Promoting does not get it going (e.g. an experiment that keeps coming back inconclusive).
+        outcome = 'stuck';
+        break;
+      }
       nowMs += promoteAfterMs;
+      if (promoteAfterMs > 0) promotionsThisInstant = 0;
       reconcilesThisInstant = 0;
       world = syncWorkload(world, wl, nowMs, podReadyMs, minReadyMs);
       world = promote(world);
@@ -462,6 +471,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     }
     nowMs = next;
     reconcilesThisInstant = 0;
+    promotionsThisInstant = 0;
     world = syncWorkload(world, wl, nowMs, podReadyMs, minReadyMs);
   }
 
