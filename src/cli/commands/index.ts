@@ -4,5 +4,16 @@ import { clusterCommand } from './cluster';
 import { lintCommand } from './lint';
 import { schemaCommand } from './schema';
 import { simulateCommand } from './simulate';
+import { getCommand } from './get';
+import { statusCommand } from './status';
+import { promoteCommand } from './promote';
+import { abortCommand } from './abort';
+import { retryCommand } from './retry';
+import { pauseCommand } from './pause';
+import { resumeCommand } from './resume';
+import { restartCommand } from './restart';
+import { setImageCommand } from './set-image';
+import { undoCommand } from './undo';
 
-export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand];
+export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand,
+  getCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand];

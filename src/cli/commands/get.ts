@@ -1,0 +1,92 @@
+/** `rollouts get NAME [--watch]`: the rollout view model, once or on every change. */
+import type { Command, CommandIO } from '../command';
+import { UsageError } from '../command';
+import { ArgsError, connectFor, parseTargetArgs, requireName, targetUsage, type FlagSpec, type TargetArgs } from '../../cluster/command-line';
+import { KubeconfigError } from '../../cluster/kubeconfig';
+import { checkContext, watchCluster } from '../../cluster/store';
+import { lineLog } from '../../cluster/log';
+import { rolloutViewFromStores } from '../../cluster/view';
+import { formatRolloutView } from '../../cluster/view-text';
+
+/** The rollout commands' argument parsing, with bad usage reported as the CLI's UsageError (exit 2). */
+export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs {
+  try {
+    const t = parseTargetArgs(args, own);
+    requireName(t);
+    return t;
+  } catch (e) {
+    if (e instanceof ArgsError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+const usage = `Usage: rollouts get NAME [--watch] [-n NS] [--context C] [--kubeconfig F]
+
+Prints a rollout as "kubectl argo rollouts get rollout" does: status, strategy, the
+step list with the current step, set and actual weight, pauses with time left,
+images, and each revision's ReplicaSets, Pods and AnalysisRuns.
+
+Options:
+  -w, --watch          print again on every change until interrupted
+${targetUsage}
+`;
+
+/** Runs `get`; with --watch it prints on every change until `stop` resolves (SIGINT in the CLI). */
+export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
+  const t = parseRolloutArgs(args, { '--watch': 'boolean', '-w': 'boolean' });
+  const name = t.name!;
+  const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
+  let conn;
+  try {
+    conn = connectFor(t, io.env);
+  } catch (e) {
+    if (e instanceof KubeconfigError) {
+      io.err(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  const check = await checkContext(conn.rest, conn.context, conn.namespace);
+  if (!check.ok) {
+    io.err(check.message);
+    return 1;
+  }
+  const w = watchCluster({ kc: conn.kc, rest: conn.rest, log: lineLog((l) => io.err(l)), namespaces: [conn.namespace] });
+  try {
+    await w.synced;
+    const print = () => {
+      const view = rolloutViewFromStores(w.stores, conn.namespace, name, new Date());
+      if (view) io.out(formatRolloutView(view));
+      return view;
+    };
+    if (!print()) {
+      io.err(`rollout "${name}" not found in namespace "${conn.namespace}" (context "${conn.context}")`);
+      if (!watch) return 1;
+    }
+    if (!watch) return 0;
+    let queued = false;
+    const subs = Object.values(w.stores).map((s) =>
+      s.onChange(() => {
+        if (queued) return;
+        queued = true;
+        setTimeout(() => {
+          queued = false;
+          io.out('');
+          print();
+        }, 100); // coalesce a burst of watch events into one print
+      }),
+    );
+    await (stop ?? new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
+    subs.forEach((s) => s.dispose());
+    return 0;
+  } finally {
+    w.dispose();
+  }
+}
+
+export const getCommand: Command = {
+  name: 'get',
+  summary: 'show a rollout: status, steps, weights, revisions, pods (--watch to follow)',
+  usage,
+  run: (args, io) => runGet(args, io),
+};

@@ -1,0 +1,81 @@
+/** `rollouts status NAME [--timeout T]`: wait until Healthy (exit 0), or fail on Degraded, abort or timeout (exit 1). */
+import type { Command, CommandIO } from '../command';
+import { UsageError } from '../command';
+import { connectFor, targetUsage } from '../../cluster/command-line';
+import { KubeconfigError } from '../../cluster/kubeconfig';
+import { ROLLOUT } from '../../cluster/kinds';
+import { lineLog } from '../../cluster/log';
+import { awaitOutcome } from '../../cluster/rollout-status';
+import { checkContext } from '../../cluster/store';
+import { watchKind } from '../../cluster/watch-kind';
+import { checkDuration, type Rollout } from '../../planner';
+import { parseRolloutArgs } from './get';
+
+const usage = `Usage: rollouts status NAME [--timeout T] [-n NS] [--context C] [--kubeconfig F]
+
+Follows a rollout until it ends, printing each change of phase, for CI pipelines.
+Exit codes: 0 Healthy; 1 Degraded, aborted, not found or out of time; 2 bad usage.
+
+Options:
+  -t, --timeout T      give up after T (e.g. 90s, 5m); default 0 = wait for ever
+${targetUsage}
+`;
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'wait for a rollout to finish: exit 0 Healthy, 1 Degraded, aborted or timed out',
+  usage,
+  async run(args: string[], io: CommandIO) {
+    const t = parseRolloutArgs(args, { '--timeout': 'string', '-t': 'string' });
+    const raw = t.flags['--timeout'] ?? t.flags['-t'];
+    let timeoutMs = 0;
+    if (typeof raw === 'string') {
+      const d = checkDuration(raw);
+      if (!d.ok) throw new UsageError(`--timeout: ${d.message}`);
+      timeoutMs = d.seconds * 1000;
+    }
+    const name = t.name!;
+    let conn;
+    try {
+      conn = connectFor(t, io.env);
+    } catch (e) {
+      if (e instanceof KubeconfigError) {
+        io.err(e.message);
+        return 1;
+      }
+      throw e;
+    }
+    const check = await checkContext(conn.rest, conn.context, conn.namespace);
+    if (!check.ok) {
+      io.err(check.message);
+      return 1;
+    }
+    const store = watchKind<Rollout>(ROLLOUT, { kc: conn.kc, rest: conn.rest, log: lineLog((l) => io.err(l)), namespace: conn.namespace });
+    try {
+      await store.synced;
+      if (!store.get(name, conn.namespace)) {
+        io.err(`rollout "${name}" not found in namespace "${conn.namespace}" (context "${conn.context}")`);
+        return 1;
+      }
+      const outcome = await awaitOutcome(store, conn.namespace, name, { timeoutMs, onPhase: (p, m) => io.out(`${p}${m ? ` - ${m}` : ''}`) });
+      switch (outcome.kind) {
+        case 'healthy':
+          return 0;
+        case 'degraded':
+          io.err(`rollout "${name}" is Degraded: ${outcome.message}`);
+          return 1;
+        case 'aborted':
+          io.err(`rollout "${name}" was aborted: ${outcome.message}`);
+          return 1;
+        case 'timeout':
+          io.err(`rollout "${name}" did not finish within ${raw}: still ${outcome.phase}${outcome.message ? ` (${outcome.message})` : ''}`);
+          return 1;
+        case 'not-found':
+          io.err(`rollout "${name}" was deleted`);
+          return 1;
+      }
+    } finally {
+      store.dispose();
+    }
+  },
+};

@@ -1,0 +1,129 @@
+/**
+ * What the rollout commands of the CLI share: parsing `NAME [-n NS] [--context C] [--kubeconfig F]`
+ * plus each command's own flags, connecting, and running one action with the planner's refusal
+ * printed as the reason. Kept here (not in src/cli) so that the extension's command palette and
+ * the CLI report actions in the same words.
+ */
+import { describeApiError } from './rest';
+import { connect, type Connection } from './connection';
+import { KubeconfigError } from './kubeconfig';
+import { actionTitle, runAction, type ActionRequest } from './actions';
+
+/** A usage error; the CLI's main prints it with the command's usage (exit 2). */
+export class ArgsError extends Error {}
+
+export interface TargetArgs {
+  name?: string;
+  /** Further positional arguments after NAME. */
+  rest: string[];
+  namespace?: string;
+  context?: string;
+  kubeconfig?: string;
+  flags: Record<string, string | true>;
+}
+
+export type FlagSpec = Record<string, 'boolean' | 'string'>;
+
+const common: FlagSpec = { '--namespace': 'string', '-n': 'string', '--context': 'string', '--kubeconfig': 'string' };
+
+export function parseTargetArgs(args: readonly string[], own: FlagSpec = {}): TargetArgs {
+  const spec: FlagSpec = { ...common, ...own };
+  const out: TargetArgs = { rest: [], flags: {} };
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const kind = spec[flag];
+    if (!kind) throw new ArgsError(`unknown option "${flag}"`);
+    let value: string | true = true;
+    if (kind === 'string') {
+      const v = eq > 0 ? arg.slice(eq + 1) : args[++i];
+      if (v === undefined || v === '') throw new ArgsError(`${flag} needs a value`);
+      value = v;
+    } else if (eq > 0) throw new ArgsError(`${flag} takes no value`);
+    if (flag === '-n' || flag === '--namespace') out.namespace = value as string;
+    else if (flag === '--context') out.context = value as string;
+    else if (flag === '--kubeconfig') out.kubeconfig = value as string;
+    else out.flags[flag] = value;
+  }
+  out.name = positional[0];
+  out.rest = positional.slice(1);
+  return out;
+}
+
+export function requireName(t: TargetArgs, what = 'ROLLOUT'): string {
+  if (!t.name) throw new ArgsError(`name the rollout: ${what} is required`);
+  return t.name;
+}
+
+export function connectFor(t: TargetArgs, env: NodeJS.ProcessEnv): Connection {
+  const opts: Parameters<typeof connect>[0] = { env };
+  if (t.kubeconfig) opts.kubeconfigPath = t.kubeconfig;
+  if (t.context) opts.context = t.context;
+  if (t.namespace) opts.namespace = t.namespace;
+  return connect(opts);
+}
+
+export interface ActionIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Runs one action for the CLI; returns the exit code (0 done, 1 refused or failed). */
+export async function runActionCommand(t: TargetArgs, io: ActionIO, request: ActionRequest): Promise<number> {
+  const name = requireName(t);
+  let conn: Connection;
+  try {
+    conn = connectFor(t, io.env);
+  } catch (e) {
+    if (e instanceof KubeconfigError) {
+      io.err(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  const ref = { namespace: conn.namespace, name };
+  try {
+    const outcome = await runAction(conn.rest, ref, request);
+    if (!outcome.ok) {
+      io.err(`cannot ${actionTitle(request)}: ${outcome.reason}`);
+      return 1;
+    }
+    io.out(`rollout '${name}' ${pastTense(request)}`);
+    return 0;
+  } catch (e) {
+    io.err(describeApiError(e, `${actionTitle(request)} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`));
+    return 1;
+  }
+}
+
+function pastTense(r: ActionRequest): string {
+  switch (r.kind) {
+    case 'promote':
+      return r.full ? 'fully promoted' : 'promoted';
+    case 'abort':
+      return 'aborted';
+    case 'retry':
+      return 'retried';
+    case 'pause':
+      return 'paused';
+    case 'resume':
+      return 'resumed';
+    case 'restart':
+      return `restarts at ${r.at.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+    case 'setImage':
+      return `image of ${r.container} set to ${r.image}`;
+    case 'undo':
+      return r.toRevision ? `rolled back to revision ${r.toRevision}` : 'rolled back';
+  }
+}
+
+export const targetUsage = `  -n, --namespace NS   the rollout's namespace (default: the context's)
+  --context C          kubeconfig context (default: the current one)
+  --kubeconfig F       kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)`;
