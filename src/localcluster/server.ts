@@ -89,6 +89,16 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
+/** One serialisation of a watch event, shared by every watcher that receives it. */
+const lines = new WeakMap<object, Map<string, string>>();
+function eventLine(type: string, obj: object): string {
+  let byType = lines.get(obj);
+  if (!byType) lines.set(obj, (byType = new Map()));
+  let line = byType.get(type);
+  if (line === undefined) byType.set(type, (line = `${JSON.stringify({ type, object: obj })}\n`));
+  return line;
+}
+
 export function createApiServer(opts: ServerOptions): Server {
   const { api, store, registry, clock } = opts;
   const server = createServer((req, res) => {
@@ -304,14 +314,23 @@ export function createApiServer(opts: ServerOptions): Server {
     res.writeHead(200, { 'Content-Type': json, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     let first = true;
+    // Events are batched per turn of the event loop: one socket write for a burst, not one each.
+    let pending: string[] = [];
+    const flush = () => {
+      if (pending.length && !res.writableEnded) res.write(pending.join(''));
+      pending = [];
+    };
     const write = (type: string, obj: any) => {
-      const object = table && type !== 'BOOKMARK' && type !== 'ERROR' ? toTable(t, [obj], tableOpts(table, { resourceVersion: obj.metadata.resourceVersion }, first)) : obj;
-      if (table && type !== 'BOOKMARK' && type !== 'ERROR') first = false;
-      res.write(`${JSON.stringify({ type, object })}\n`);
+      if (!pending.length) setImmediate(flush);
+      if (table && type !== 'BOOKMARK' && type !== 'ERROR') {
+        pending.push(`${JSON.stringify({ type, object: toTable(t, [obj], tableOpts(table, { resourceVersion: obj.metadata.resourceVersion }, first)) })}\n`);
+        first = false;
+      } else {
+        pending.push(eventLine(type, obj));
+      }
     };
     if (replay === 'gone') {
-      write('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${store.resourceVersion()})`).toStatus());
-      res.end();
+      res.end(eventLine('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${store.resourceVersion()})`).toStatus()));
       return;
     }
     // With a selector, an object that starts matching is ADDED and one that stops is DELETED.
@@ -342,6 +361,7 @@ export function createApiServer(opts: ServerOptions): Server {
     const finish = () => {
       unsubscribe();
       for (const timer of timers) clearTimeout(timer);
+      flush();
       if (!res.writableEnded) res.end();
     };
     const timeout = Number(q.get('timeoutSeconds'));

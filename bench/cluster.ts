@@ -1,0 +1,140 @@
+// npm run bench:cluster [-- --persist] [--objects N] [--watchers N] [--concurrency N] [--url URL]
+// (--url measures a cluster that is already running, e.g. one started under a profiler)
+// Starts `rollouts cluster` as its own process, opens the watchers, creates the objects, and
+// prints create throughput and the latency from sending a create to each watcher's event.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const objects = opt('objects', 5000);
+const watchers = opt('watchers', 50);
+const concurrency = opt('concurrency', 16);
+const persist = args.includes('--persist');
+const namespace = 'bench';
+
+const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+
+function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request(`${url}${path}`, { method, agent, headers: { 'Content-Type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(JSON.stringify(body));
+    req.end();
+  });
+}
+
+async function startServer(dataDir?: string) {
+  const root = resolve(__dirname, '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'cluster', '--port', '0', ...(dataDir ? ['--data-dir', dataDir] : [])], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('server: ') && ok(l.slice(8)));
+    child.on('exit', (code) => fail(new Error(`rollouts cluster exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main() {
+  const dataDir = persist ? mkdtempSync(join(tmpdir(), 'bench-cluster-')) : undefined;
+  const urlIndex = args.indexOf('--url');
+  const { child, url } = urlIndex >= 0 ? { child: undefined, url: args[urlIndex + 1]! } : await startServer(dataDir);
+  try {
+    const ns = await call(url, 'POST', '/api/v1/namespaces', { metadata: { name: namespace } });
+    if (ns.status !== 201) throw new Error(`could not create the namespace: ${JSON.stringify(ns.body)}`);
+    const rv = ns.body.metadata.resourceVersion;
+
+    const sentAt = new Float64Array(objects);
+    const latencies: number[] = [];
+    let complete = 0;
+    const allSeen = new Promise<void>((done) => {
+      for (let w = 0; w < watchers; w++) {
+        let seen = 0;
+        const req = request(`${url}/api/v1/namespaces/${namespace}/configmaps?watch=true&resourceVersion=${rv}`, (res) => {
+          res.on('error', () => undefined); // the watch is cut on purpose once it has everything
+          res.setEncoding('utf8');
+          // The client side is kept light (no JSON.parse per event) so the bench measures the server.
+          let rest = '';
+          res.on('data', (chunk: string) => {
+            const now = performance.now();
+            const text = rest + chunk;
+            let start = 0;
+            for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+              if (!text.startsWith('{"type":"ADDED"', start)) continue;
+              const at = text.indexOf('"name":"obj-', start);
+              latencies.push(now - sentAt[Number(text.slice(at + 12, at + 17))]!);
+              if (++seen === objects) {
+                req.destroy();
+                if (++complete === watchers) done();
+                return;
+              }
+            }
+            rest = text.slice(start);
+          });
+        });
+        req.on('error', () => undefined);
+        req.end();
+      }
+    });
+
+    // Let the watch connections be established before the clock starts.
+    await call(url, 'GET', '/version');
+    const started = performance.now();
+    let next = 0;
+    let failures = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < objects) {
+          const i = next++;
+          sentAt[i] = performance.now();
+          const res = await call(url, 'POST', `/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: `obj-${String(i).padStart(5, '0')}`, labels: { bench: 'yes' } }, data: { i: String(i) } });
+          if (res.status !== 201) failures++;
+        }
+      }),
+    );
+    const createSeconds = (performance.now() - started) / 1000;
+    const deadline = setTimeout(() => {
+      console.error(`watchers did not see every event within 60 s (${latencies.length} of ${objects * watchers})`);
+      process.exit(1);
+    }, 60_000);
+    await allSeen;
+    clearTimeout(deadline);
+    const deliverSeconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const ms = (v: number) => `${v.toFixed(1)} ms`;
+    console.log(`local cluster bench: ${objects} ConfigMaps, ${watchers} watchers, ${concurrency} concurrent creates, ${persist ? 'with --data-dir (fsync per write)' : 'in memory'}`);
+    console.log(`create throughput: ${Math.round(objects / createSeconds)} objects/s (${createSeconds.toFixed(2)} s, ${failures} failed)`);
+    console.log(
+      `watch event latency (create sent -> event at watcher), ${latencies.length} events: p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1]!)}`,
+    );
+    console.log(`all ${watchers} watchers saw all ${objects} events in ${deliverSeconds.toFixed(2)} s (${Math.round((objects * watchers) / deliverSeconds)} events/s delivered)`);
+  } finally {
+    child?.kill('SIGTERM');
+    agent.destroy();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(`bench:cluster failed: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});
