@@ -188,10 +188,17 @@ function isSaturated(pass: BlueGreenPass, rs: ReplicaSet | undefined): boolean {
   return rsReplicas(rs) === r && Number(desiredRaw) === r && rsAvailable(rs) === r;
 }
 
-/** Fast-tracked updates skip the pause: rollback to an RS in its delay, promoteFull, first deploy, already active. */
+/**
+ * Fast-tracked updates skip the pause: rollback to an RS in its delay, promoteFull, first
+ * deploy, already active, and (our addition) a rollback within rollbackWindow. Upstream clears
+ * pause conditions on such a rollback without fast-tracking it, so with a controller pause
+ * (autoPromotionEnabled false or autoPromotionSeconds) the pause can never complete and the
+ * rollback never switches; fast-tracking is what the window is for.
+ */
 function isFastTracked(pass: BlueGreenPass): boolean {
   if (pass.rollbackToScaleDownDelay) return true;
   if (pass.ctx.rollout.status?.promoteFull) return true;
+  if (rollbackWithinWindow(pass.ctx)) return true;
   const active = serviceSelectedHash(findService(pass.ctx, pass.activeService));
   if (active === undefined) return true;
   return active === pass.newHash;
@@ -411,7 +418,7 @@ function reconcileAnalysisRuns(pass: BlueGreenPass): CurrentRuns {
   const { ctx } = pass;
   const old = ctx.rollout.status ?? {};
   const current: CurrentRuns = { pre: pass.currentPre, post: pass.currentPost };
-  if (isAborted(ctx) || old.promoteFull || pass.rollbackToScaleDownDelay || !old.stableRS || isRollbackWithinWindow(pass)) {
+  if (isAborted(ctx) || old.promoteFull || pass.rollbackToScaleDownDelay || !old.stableRS || rollbackWithinWindow(ctx)) {
     // No analysis gates now: every run of this rollout still going is stopped.
     for (const run of ownAnalysisRuns(pass)) terminateAnalysisRun(pass, run);
     return current;
@@ -571,9 +578,11 @@ function runStatus(run: AnalysisRun | undefined): RolloutAnalysisRunStatus | und
   return status;
 }
 
-/** A rollback to an older RS within `rollbackWindow.revisions` (`isRollbackWithinWindow`). */
-function isRollbackWithinWindow(pass: BlueGreenPass): boolean {
-  const { ctx } = pass;
+/**
+ * A rollback to an older RS within `rollbackWindow.revisions` (`isRollbackWithinWindow`): the new
+ * RS was created before the stable one, with fewer than that many RSs created in between.
+ */
+export function rollbackWithinWindow(ctx: ReconcileContext): boolean {
   const newRS = ctx.newRS;
   const stableRS = ctx.stableRS;
   const windowSize = ctx.rollout.spec?.rollbackWindow?.revisions ?? 0;
@@ -597,7 +606,7 @@ function fullPromotionReason(pass: BlueGreenPass, activeSelector: string, curren
   if (activeSelector === '') return 'Initial deploy';
   if (activeSelector !== pass.newHash) return '';
   if (ctx.rollout.status?.promoteFull) return 'Full promotion requested';
-  if (isRollbackWithinWindow(pass)) return 'Rollback within window';
+  if (rollbackWithinWindow(ctx)) return 'Rollback within window';
   if (isAborted(ctx)) return '';
   if (blueGreenOf(ctx.rollout)?.postPromotionAnalysis) {
     if (pass.rollbackToScaleDownDelay) return `Rollback to '${rsName(ctx.newRS)}' within scaleDownDelay`;
@@ -624,7 +633,7 @@ function syncBlueGreenStatus(pass: BlueGreenPass, opts: { templateChanged: boole
   const { ctx } = pass;
   const status = ctx.status;
   const old = ctx.rollout.status ?? {};
-  if (old.promoteFull || isRollbackWithinWindow(pass)) {
+  if (old.promoteFull || rollbackWithinWindow(ctx)) {
     clearPauseConditions(ctx);
     removeAbort(ctx);
   }

@@ -857,6 +857,32 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.status.stableRS, v1);
       assert.equal(c.world.analysisRuns.length, 1, 'no new AnalysisRun for the rollback');
     });
+
+    it('rollbackWindow: going back to an older revision after its delay skips pause and analysis', () => {
+      const analysis = { templates: [{ templateName: 'smoke' }] };
+      const rollout = blueGreenRollout({ autoPromotionEnabled: false, prePromotionAnalysis: analysis });
+      rollout.spec!.rollbackWindow = { revisions: 1 };
+      const c = new Cluster(rollout);
+      c.converge();
+      const v1 = c.status.stableRS!;
+      c.advance(60);
+      const v2 = startUpdate(c);
+      c.converge();
+      c.setAnalysisPhase(c.world.analysisRuns[0]!.metadata?.name, 'Successful');
+      c.converge();
+      c.promote();
+      c.converge();
+      assert.equal(c.status.stableRS, v2);
+      c.advance(60);
+      c.converge();
+      assert.equal(replicasOf(c.rsByHash(v1)), 0, 'v1 is past its scale-down delay');
+      c.setImage('demo:v1');
+      c.converge();
+      assert.equal(c.activeHash, v1);
+      assert.equal(c.status.stableRS, v1);
+      assert.deepEqual(c.pauseReasons(), []);
+      assert.equal(c.world.analysisRuns.length, 1, 'no analysis for the rollback');
+    });
   });
 
   describe('housekeeping', () => {
