@@ -131,7 +131,7 @@ describe('actions on a live rollout', () => {
       async request(method, path) {
         calls.push(`${method} ${path}`);
         if (path.endsWith('/status')) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
-        return {};
+        return {} as any;
       },
     };
     await sendRolloutPatch(rest, { namespace: 'ns', name: 'r' }, { subresource: 'status', type: 'merge', body: { status: { abort: true } } });
