@@ -23,7 +23,7 @@ import { DEFAULT_SCAN_LIMITS, isYamlFile, scanFolders, servicesInPath } from './
 import { fileKey } from './uri';
 import type { ServerOptions } from './protocol';
 
-const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
+const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
 if (!process.argv.some((a) => TRANSPORTS.some((t) => a.startsWith(t)))) {
   process.stderr.write('usage: node dist/server.js --stdio | --node-ipc | --socket=PORT | --pipe=NAME\n');
   process.exit(2);

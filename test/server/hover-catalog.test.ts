@@ -1,0 +1,46 @@
+// Hover knows every field of the catalog: for each catalog path, a minimal Rollout holding that
+// field is hovered on its key, through the language service (the LSP suites cover the transport).
+import { strict as assert } from 'node:assert';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { catalogFields } from '../../src/schema';
+import { createLanguageService } from '../../src/server/service';
+
+/** YAML with the path's keys nested (list indices become "- " items); the caret position is the last key's. */
+function manifestWith(path: readonly (string | number)[]): { text: string; line: number; character: number } {
+  const lines = ['apiVersion: argoproj.io/v1alpha1', 'kind: Rollout'];
+  if (path[0] === 'apiVersion' || path[0] === 'kind') return { text: lines.join('\n') + '\n', line: path[0] === 'kind' ? 1 : 0, character: 1 };
+  let indent = '';
+  let pendingDash = false;
+  let last = { line: 0, character: 0 };
+  for (const seg of path) {
+    if (typeof seg === 'number') {
+      pendingDash = true;
+      continue;
+    }
+    const prefix = pendingDash ? `${indent}- ` : indent;
+    lines.push(`${prefix}${seg}:`);
+    last = { line: lines.length - 1, character: prefix.length };
+    indent = pendingDash ? `${indent}    ` : `${indent}  `;
+    pendingDash = false;
+  }
+  return { text: lines.join('\n') + '\n', ...last };
+}
+
+describe('hover on every catalog field', () => {
+  it('shows the field name, its type and its docs', () => {
+    const service = createLanguageService();
+    let checked = 0;
+    const missing: string[] = [];
+    for (const { path, spec } of catalogFields()) {
+      if (path.length === 0 || typeof path[path.length - 1] === 'number') continue;
+      const { text, line, character } = manifestWith(path);
+      const doc = TextDocument.create(`file:///catalog/${checked}.yaml`, 'yaml', 1, text);
+      const h = service.hover(doc, { line, character });
+      const value = h ? (h.contents as { value: string }).value : '';
+      if (!value.includes(`**${spec.name}**`) || !value.includes(spec.docs.slice(0, 40)) || !value.includes(`\`${spec.type}`)) missing.push(path.join('.'));
+      checked++;
+    }
+    assert.deepEqual(missing, [], `no full hover for:\n${missing.join('\n')}`);
+    assert.ok(checked > 150, `only ${checked} catalog fields`);
+  });
+});
