@@ -1,6 +1,6 @@
 /** The table of semantic rules (semantics §13, Service references, surprising settings). */
 import type { Rule } from './rule';
-import { progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithinHistory, selectorMatchesTemplate, selectorRequired, strategyExactlyOne, templateRequired, workloadRefTemplate } from './spec-rules';
+import { progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithinHistory, selectorMatchesTemplate, selectorRequired, selectorWellFormed, strategyExactlyOne, templateRequired, workloadRefTemplate } from './spec-rules';
 import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
 import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
 import { serviceExists, serviceSelectsPods } from './service-references';
@@ -11,6 +11,7 @@ export type { Rule, RuleContext } from './rule';
 export const rules: readonly Rule[] = [
   // spec
   selectorRequired,
+  selectorWellFormed,
   selectorMatchesTemplate,
   templateRequired,
   workloadRefTemplate,

@@ -1,6 +1,7 @@
 /** Rules on spec's own fields (semantics §13). */
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS, DEFAULT_REVISION_HISTORY_LIMIT } from '../../planner';
-import { BLUE_GREEN, arr, error, has, int, obj, str, type JsonObject, type Rule } from './rule';
+import type { DocFinding } from '../findings';
+import { BLUE_GREEN, arr, error, has, int, obj, str, warning, type JsonObject, type Rule } from './rule';
 
 export const progressDeadlineAfterMinReady: Rule = {
   code: 'progress-deadline-after-min-ready',
@@ -85,14 +86,73 @@ export const selectorMatchesTemplate: Rule = {
 
 export const workloadRefTemplate: Rule = {
   code: 'workload-ref-template',
-  summary: 'with workloadRef, the template may only carry labels and annotations',
+  summary: 'with workloadRef, the template must be empty (its pod spec comes from the workload)',
   check({ spec }) {
     if (!has(spec, 'workloadRef')) return [];
     const template = obj(spec?.template);
     if (!template) return [];
+    const out: DocFinding[] = [];
+    const meta = obj(template.metadata);
+    // Argo's own test: a template with labels or annotations is not empty, and is refused.
+    for (const k of ['labels', 'annotations'] as const) {
+      const m = obj(meta?.[k]);
+      if (m && Object.keys(m).length > 0) {
+        out.push(error(this.code, ['spec', 'template', 'metadata', k], `spec.template must be empty when spec.workloadRef is used: put the pod ${k} on the referenced workload`, 'key'));
+      }
+    }
     const podSpec = obj(template.spec);
-    if (!podSpec || Object.keys(podSpec).length === 0) return [];
-    return [error(this.code, ['spec', 'template', 'spec'], 'spec.template.spec must be empty when spec.workloadRef is used: the pod spec comes from the referenced workload', 'key')];
+    if (podSpec && Object.keys(podSpec).length > 0) {
+      out.push(warning(this.code, ['spec', 'template', 'spec'], 'spec.template.spec is ignored when spec.workloadRef is used: the pod spec comes from the referenced workload', 'key'));
+    }
+    return out;
+  },
+};
+
+/** Kubernetes label syntax: an optional DNS-subdomain prefix and a name of at most 63 characters. */
+const LABEL_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function labelKeyProblem(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `the prefix "${prefix}" is not a DNS subdomain`;
+  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return 'a label name is 1-63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
+  return undefined;
+}
+
+function labelValueProblem(value: string): string | undefined {
+  if (value.length > 63 || !LABEL_NAME.test(value)) return 'a label value is at most 63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
+  return undefined;
+}
+
+export const selectorWellFormed: Rule = {
+  code: 'selector-well-formed',
+  summary: 'spec.selector uses valid label keys and values and well-formed expressions',
+  check({ spec }) {
+    const sel = obj(spec?.selector);
+    if (!sel) return [];
+    const out: DocFinding[] = [];
+    for (const [k, v] of Object.entries(obj(sel.matchLabels) ?? {})) {
+      const keyProblem = labelKeyProblem(k);
+      if (keyProblem) out.push(error(this.code, ['spec', 'selector', 'matchLabels', k], `invalid label key "${k}": ${keyProblem}`, 'key'));
+      const value = str(v);
+      const valueProblem = value === undefined ? undefined : labelValueProblem(value);
+      if (valueProblem) out.push(error(this.code, ['spec', 'selector', 'matchLabels', k], `invalid label value "${value}": ${valueProblem}`));
+    }
+    arr(sel.matchExpressions).forEach((e, i) => {
+      const expr = obj(e);
+      const op = str(expr?.operator);
+      if (!expr || !op) return;
+      const values = arr(expr.values);
+      const path = ['spec', 'selector', 'matchExpressions', i];
+      if ((op === 'In' || op === 'NotIn') && values.length === 0) out.push(error(this.code, [...path, 'values'], `operator ${op} needs at least one value`, 'missing'));
+      if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0) out.push(error(this.code, [...path, 'values'], `operator ${op} takes no values`, 'key'));
+      const key = str(expr.key);
+      const keyProblem = key === undefined ? undefined : labelKeyProblem(key);
+      if (keyProblem) out.push(error(this.code, [...path, 'key'], `invalid label key "${key}": ${keyProblem}`));
+    });
+    return out;
   },
 };
 
