@@ -60,6 +60,7 @@ import {
   updateReplicaSet,
   waitFor,
 } from './reconcile-context';
+import { rollbackWithinWindow } from './bluegreen-reconcile';
 import { revisionOf, rolloutOwnerReference } from './replicasets';
 import { removeScaleDownDeadlines, revisionHistoryCleanup, scaleDownOldReplicaSets } from './scale-down';
 import { stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
@@ -82,9 +83,9 @@ export function canaryTemplateOrStepsChanged(ctx: ReconcileContext, stepsHash: s
 export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {
   resetStatusForNewTemplate(ctx);
   const stepCount = canaryStepsOf(ctx.rollout).length;
-  if (stepCount > 0 && ctx.rollout.status?.stableRS && ctx.rollout.status.stableRS === ctx.newHash) {
-    ctx.status.currentStepIndex = stepCount;
-  }
+  const backToStable = !!ctx.rollout.status?.stableRS && ctx.rollout.status.stableRS === ctx.newHash;
+  const olderWithPods = ctx.newRS !== undefined && rsReplicas(ctx.newRS) > 0 && rollbackWithinWindow(ctx);
+  if (stepCount > 0 && (backToStable || olderWithPods)) ctx.status.currentStepIndex = stepCount;
 }
 
 /** One canary reconcile after the new RS exists (reconcile.ts creates it). */
@@ -505,6 +506,7 @@ function fullPromotionReason(ctx: ReconcileContext): string | undefined {
     return undefined;
   }
   if (status.promoteFull) return 'Full promotion requested';
+  if (rollbackWithinWindow(ctx)) return 'Rollback within window';
   if (stepsDone) return `Completed all ${stepCount} canary steps`;
   return undefined;
 }
@@ -514,7 +516,7 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
   const stepCount = canaryStepsOf(ctx.rollout).length;
   let index = stepCount > 0 ? (status.currentStepIndex ?? 0) : undefined;
 
-  if (status.promoteFull) {
+  if (status.promoteFull || rollbackWithinWindow(ctx)) {
     clearPauseConditions(ctx);
     removeAbort(ctx);
     if (stepCount > 0) index = stepCount;

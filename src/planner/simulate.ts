@@ -183,7 +183,8 @@ function serviceRoles(rollout: Rollout): { name: string; role: FrameService['rol
 function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: number, minReadyMs: number): World {
   const names = new Set(world.replicaSets.map((rs) => rs.metadata?.name ?? ''));
   for (const name of [...wl.pods.keys()]) if (!names.has(name)) wl.pods.delete(name);
-  const replicaSets = world.replicaSets.map((rs) => {
+  const replicaSets = world.replicaSets.map((original) => {
+    let rs = original;
     const name = rs.metadata?.name ?? '';
     const pods = wl.pods.get(name) ?? [];
     const desired = Math.max(0, rs.spec?.replicas ?? 0);
@@ -194,6 +195,8 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
       pods.splice(0, pods.length - desired);
     }
     wl.pods.set(name, pods);
+    // The API server stamps new objects; rollback windows compare creation times.
+    if (!rs.metadata?.creationTimestamp) rs = { ...rs, metadata: { ...(rs.metadata ?? {}), creationTimestamp: new Date(nowMs).toISOString().replace('.000Z', 'Z') } };
     const status = {
       replicas: pods.length,
       readyReplicas: pods.filter((p) => p.readyAt <= nowMs).length,

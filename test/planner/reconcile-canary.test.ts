@@ -149,6 +149,26 @@ describe('reconcile (canary)', () => {
     });
   });
 
+  it('going back to an older revision within rollbackWindow that still has pods skips every step', () => {
+    const r = canary({ steps: steps20pause, trafficRouting: { nginx: { stableIngress: 'demo' } }, scaleDownDelaySeconds: 600 });
+    r.spec!.rollbackWindow = { revisions: 1 };
+    const h = deployed(r);
+    advance(h, 10);
+    updateImage(h, 'app:2');
+    settle(h);
+    patchStatus(h, { pauseConditions: null });
+    settle(h);
+    assert.equal(h.world.rollout.status?.stableRS, hashOf(replicaSetByRevision(h, 2)));
+    assert.equal(replicas(h, 1), 10, 'revision 1 waits for its scale-down delay');
+    updateImage(h, 'app:1');
+    const reset = step(h);
+    assert.equal(reset.status.currentStepIndex, 3, 'all steps skipped');
+    settle(h);
+    const status = h.world.rollout.status!;
+    assert.equal(status.stableRS, hashOf(h.world.replicaSets.find((rs) => rs.spec?.template?.spec?.containers?.[0]?.image === 'app:1')));
+    assert.equal(status.pauseConditions, undefined);
+  });
+
   describe('pause steps (§6)', () => {
     it('a timed pause completes strictly after its duration and requeues for the expiry', () => {
       const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: { duration: '30s' } }, { setWeight: 40 }] }));
