@@ -18,6 +18,8 @@ export interface FieldSpec {
   /** The upstream documentation page. */
   link?: string;
   required?: boolean;
+  /** A duration that must be a Go duration string with units (`"30m"`), not a number of seconds. */
+  goDuration?: boolean;
   /** Inclusive bounds for numbers. */
   min?: number;
   max?: number;

@@ -43,9 +43,11 @@ export function fieldSchema(spec: FieldSpec): Schema {
     case 'int-or-percent':
       s.anyOf = [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]+%?$' }];
       break;
-    case 'duration':
-      s.anyOf = [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^([0-9]+|([0-9]*\\.?[0-9]+(ns|us|µs|ms|s|m|h))+)$' }];
+    case 'duration': {
+      const withUnits = { type: 'string', pattern: '^([0-9]*\\.?[0-9]+(ns|us|µs|ms|s|m|h))+$' };
+      s.anyOf = spec.goDuration ? [withUnits] : [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]+$' }, withUnits];
       break;
+    }
     case 'object': {
       s.type = 'object';
       const children = Object.values(spec.children ?? {});

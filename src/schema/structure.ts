@@ -149,6 +149,10 @@ function checkScalar(node: Scalar, spec: FieldSpec, path: Path, out: DocFinding[
     }
     case 'duration': {
       if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, path, spec, node);
+      if (spec.goDuration && (typeof v === 'number' || /^\s*-?\d+\s*$/.test(v))) {
+        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name} needs a unit, e.g. "${v}s" or "${v}m": a bare number is not a duration here`, path, target: 'value' });
+        return;
+      }
       try {
         parseDuration(v);
       } catch (e) {

@@ -74,6 +74,11 @@ describe('schema structure', () => {
     assert.deepEqual(underlined(text, 'bad-duration'), ['5 minutes', '1d', '-5']);
   });
 
+  it('an experiment duration needs units (it is a Go duration string, unlike pause)', () => {
+    const r = canaryRollout({ steps: [{ experiment: { duration: 30, templates: [{ name: 'a', specRef: 'canary' }] } }, { experiment: { duration: '1h', templates: [{ name: 'a', specRef: 'canary' }] } }] });
+    assert.deepEqual(summary(lint(yamlOf(r)), 'bad-duration'), ['error bad-duration at spec.strategy.canary.steps[0].experiment.duration']);
+  });
+
   it('bad int-or-percent values are reported, and every string is a percentage as in Argo', () => {
     const r = canaryRollout({ maxSurge: 'lots', maxUnavailable: '2%5' });
     assert.deepEqual(summary(lint(yamlOf(r)), 'bad-int-or-percent'), ['error bad-int-or-percent at spec.strategy.canary.maxSurge']);

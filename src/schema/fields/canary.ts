@@ -41,7 +41,7 @@ const experimentStep = obj('experiment', 'Runs an Experiment: extra ReplicaSets 
     labelSelector('selector', 'Overrides the ReplicaSet selector; by default the Rollout\'s selector is used.'),
     obj('service', 'Creates a Service for this template\'s pods (needed for weighted experiments).', [str('name', 'Name of the Service; defaults to a generated name.')]),
   ]), { required: true }),
-  duration('duration', 'How long the Experiment runs, e.g. `"1h"`. Without it, it runs until its required analyses finish (or forever if there are none).', { example: 'duration: 30m' }),
+  duration('duration', 'How long the Experiment runs, as a duration string with units, e.g. `"1h"` (a bare number is not accepted). Without it, it runs until its required analyses finish (or forever if there are none).', { goDuration: true, example: 'duration: 30m' }),
   list('analyses', 'Analyses run against the Experiment.', obj('analysis', 'One analysis of the Experiment.', [
     str('name', 'Name of this analysis within the Experiment.', { required: true }),
     str('templateName', 'The AnalysisTemplate to run.', { required: true }),
