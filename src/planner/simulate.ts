@@ -78,8 +78,10 @@ export interface SimulationFrame {
   stable: { desired: number; available: number };
   services: FrameService[];
   /**
-   * Traffic to the new pods in percent: the router weight with trafficRouting, otherwise the
-   * share of available pods (basic canary) or which pods the active Service selects (blue-green).
+   * Traffic to the canary (the update, while it is not yet the stable) in percent, as Argo's
+   * weights read: the router weight with trafficRouting; otherwise the canary's share of the
+   * available pods (basic canary) or 100 while the active Service already selects the not yet
+   * stable new pods (blue-green). 0 once fully promoted: then everything is stable.
    */
   weight: { canary: number; stable: number; source: 'router' | 'pods' | 'service' };
   phase: string;
@@ -287,12 +289,11 @@ function frameOf(
     weight = { canary: routed.canary.weight, stable: routed.stable.weight, source: 'router' };
   } else if (blueGreen) {
     const active = services.find((s) => s.role === 'active');
-    const toNew = active?.selects === newHash && !!active;
+    const toNew = !!active && active.selects === newHash && !fullyPromoted;
     weight = { canary: toNew ? 100 : 0, stable: toNew ? 0 : 100, source: 'service' };
   } else {
     const total = replicaSets.reduce((n, r) => n + r.available, 0);
-    const onNew = fullyPromoted ? total : canary.available;
-    const pct = total === 0 ? 0 : Math.round((onNew * 100) / total);
+    const pct = total === 0 || fullyPromoted ? 0 : Math.round((canary.available * 100) / total);
     weight = { canary: pct, stable: 100 - pct, source: 'pods' };
   }
 

@@ -101,7 +101,16 @@ describe('simulate', () => {
     const end = last(result.frames);
     const v2 = end.replicaSets.find((x) => x.revision === 2)!;
     assert.equal(end.services.find((s) => s.role === 'active')?.replicaSet, v2.name);
-    assert.equal(end.weight.canary, 100);
+    assert.equal(end.weight.canary, 0, 'fully promoted: the new pods are the stable');
+  });
+
+  it('blue-green with post-promotion analysis: the new pods take all traffic before they become the stable', () => {
+    const r = rolloutWith({ blueGreen: { activeService: 'active', postPromotionAnalysis: { templates: [{ templateName: 'soak' }] } } }, { replicas: 2 });
+    const result = simulate(r, { services: [service('active')] });
+    assert.equal(result.outcome, 'promoted');
+    const switched = result.frames.filter((f) => f.weight.canary === 100);
+    assert.ok(switched.length > 0);
+    assert.ok(switched.every((f) => f.phase === 'Progressing'), 'waiting for the post-promotion analysis');
   });
 
   it('makes up Services the rollout names but the manifest lacks', () => {

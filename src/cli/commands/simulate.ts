@@ -228,7 +228,9 @@ export function formatSimulationTable(result: SimulationResult, rollout: Rollout
   const kind = result.strategy === 'canary' ? `canary, ${steps} step${steps === 1 ? '' : 's'}` : 'blue-green';
   const newLabel = result.strategy === 'canary' ? 'CANARY' : 'PREVIEW';
   const oldLabel = result.strategy === 'canary' ? 'STABLE' : 'ACTIVE';
-  const header = ['TIME', result.strategy === 'canary' ? 'STEP' : 'PHASE', newLabel, oldLabel, 'WEIGHT', 'SERVICES', 'WHAT'];
+  // Blue-green moves traffic by switching the active Service: the SERVICES column shows it.
+  const showWeight = result.strategy === 'canary';
+  const header = ['TIME', showWeight ? 'STEP' : 'PHASE', newLabel, oldLabel, ...(showWeight ? ['WEIGHT'] : []), 'SERVICES', 'WHAT'];
   const rows: string[][] = [];
   for (const f of result.frames) {
     const row = [
@@ -236,7 +238,7 @@ export function formatSimulationTable(result: SimulationResult, rollout: Rollout
       stepCell(f),
       `${f.canary.desired}/${f.canary.available}`,
       `${f.stable.desired}/${f.stable.available}`,
-      `${f.weight.canary}%`,
+      ...(showWeight ? [`${f.weight.canary}%`] : []),
       servicesCell(f),
       whatCell(f),
     ];
@@ -252,13 +254,13 @@ export function formatSimulationTable(result: SimulationResult, rollout: Rollout
       .join('  ')
       .trimEnd();
   const weightNote = result.frames.some((f) => f.weight.source === 'router')
-    ? 'WEIGHT is the traffic router weight'
-    : result.strategy === 'canary'
-      ? 'WEIGHT is the share of available pods that are canary pods (no traffic router)'
-      : 'WEIGHT is 100% once the active Service selects the new pods';
+    ? '; WEIGHT is the canary weight sent to the traffic router'
+    : showWeight
+      ? '; WEIGHT is the canary share of the available pods (no traffic router)'
+      : '';
   return [
     `Rollout ${result.rollout} (${kind}, ${replicas} replica${replicas === 1 ? '' : 's'}): ${OUTCOME_TEXT[result.outcome]} after ${formatTime(result.duration)}`,
-    `${newLabel} and ${oldLabel} are desired/available pods; ${weightNote}.`,
+    `${newLabel} and ${oldLabel} are desired/available pods${weightNote}; SERVICES shows the revision each Service selects.`,
     '',
     line(header),
     ...rows.map(line),
