@@ -26,7 +26,7 @@ export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
 export function parseFile(text: string): ParsedFile {
   let raw: Document.Parsed[];
   try {
-    raw = Array.from(parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false, logLevel: 'error' }) as Iterable<Document.Parsed>);
+    raw = Array.from(parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false, logLevel: 'error', merge: true }) as Iterable<Document.Parsed>);
   } catch (e) {
     // The yaml package reports problems as data; this is only a guard so a library bug never reaches the editor.
     return {

@@ -3,7 +3,7 @@
  * finding has an exact key or value): unknown keys, wrong types, enums, ranges, durations,
  * int-or-percent values, missing required fields. One pass over the nodes, no re-parsing.
  */
-import { isAlias, isMap, isScalar, isSeq, type Document, type Scalar } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { parseDuration, parseIntOrPercent } from '../planner';
 import type { FieldSpec } from './field-spec';
 import type { DocFinding } from './findings';
@@ -20,7 +20,41 @@ export const STRUCTURE_CODES = {
   badDuration: 'bad-duration',
   badIntOrPercent: 'bad-int-or-percent',
   missingField: 'missing-field',
+  yaml11: 'yaml-1-1-boolean',
 } as const;
+
+/** Words that YAML 1.1 (kubectl's YAML) reads as booleans but YAML 1.2 reads as strings. */
+const YAML11_BOOL = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
+
+const isPlain = (node: Scalar): boolean => node.type === 'PLAIN' || node.type === undefined;
+
+/** The pairs of a mapping, with `<<: *anchor` merge keys expanded (local keys win), as kubectl reads them. */
+function pairsWithMerges(doc: Document.Parsed, map: YAMLMap): Pair[] {
+  if (!map.items.some(isMergePair)) return map.items as Pair[];
+  const local = map.items.filter((p) => !isMergePair(p)) as Pair[];
+  const names = new Set(local.map((p) => (isScalar(p.key) ? String(p.key.value) : '')));
+  const merged: Pair[] = [];
+  for (const p of map.items) {
+    if (!isMergePair(p)) continue;
+    const sources = isSeq(p.value) ? p.value.items : [p.value];
+    for (const src of sources) {
+      const m = isAlias(src) ? src.resolve(doc) : src;
+      if (!isMap(m)) continue;
+      for (const q of pairsWithMerges(doc, m)) {
+        const name = isScalar(q.key) ? String(q.key.value) : '';
+        if (names.has(name)) continue;
+        names.add(name);
+        merged.push(q);
+      }
+    }
+  }
+  return [...local, ...merged];
+}
+
+function isMergePair(p: unknown): boolean {
+  const key = (p as Pair).key;
+  return isScalar(key) && (key.source === '<<' || key.value === '<<' || typeof key.value === 'symbol');
+}
 
 /** Where each field name occurs in the catalog, to tell a misplaced field from an unknown one. */
 const placesByName = new WeakMap<FieldSpec, Map<string, string[]>>();
@@ -68,7 +102,7 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
       if (!isMap(node)) return wrongType(out, path, spec, node);
       const children = spec.children ?? {};
       const seen = new Set<string>();
-      for (const pair of node.items) {
+      for (const pair of pairsWithMerges(doc, node)) {
         if (!isScalar(pair.key)) continue;
         const key = String(pair.key.value);
         seen.add(key);
@@ -121,9 +155,18 @@ function checkScalar(node: Scalar, spec: FieldSpec, path: Path, out: DocFinding[
       if (typeof v !== 'number' || !Number.isInteger(v)) return wrongType(out, path, spec, node);
       return checkRange(v, spec, path, out);
     case 'bool':
+      if (typeof v === 'string' && isPlain(node) && YAML11_BOOL.test(v)) {
+        // kubectl reads YAML 1.1, where an unquoted yes/no/on/off is a boolean: it works, but only there.
+        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads ${v} as ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'} (YAML 1.1), other YAML tools read a string; write ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'}`, path, target: 'value', data: { replacement: /^(y|yes|on)$/i.test(v) } });
+        return;
+      }
       if (typeof v !== 'boolean') return wrongType(out, path, spec, node);
       return;
     case 'string':
+      if (typeof v === 'string' && isPlain(node) && YAML11_BOOL.test(v)) {
+        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads an unquoted ${v} as a boolean (YAML 1.1), not a string; quote it: "${v}"`, path, target: 'value', data: { replacement: `"${v}"` } });
+        return;
+      }
       if (typeof v !== 'string') return wrongType(out, path, spec, node);
       if (spec.enum && !spec.enum.includes(v)) {
         const suggestion = closest(v, spec.enum);

@@ -113,6 +113,16 @@ describe('schema structure', () => {
     assert.deepEqual(summary(lint(text)), ['error wrong-type at spec.template.metadata.labels.version']);
   });
 
+  it('merge keys are expanded as kubectl expands them', () => {
+    const text = base('      - &first\n        setWeight: 10\n      - <<: *first\n      - pause:\n          <<: {duration: 5m}\n');
+    assert.deepEqual(summary(lint(text)), []);
+  });
+
+  it('unquoted YAML 1.1 booleans get a warning, not a type error', () => {
+    const r = base('      - setWeight: 10\n').replace('    canary:\n', '    canary:\n      dynamicStableScale: no\n').replace('app: demo\n  template', 'app: demo\n      enabled: yes\n  template');
+    assert.deepEqual(summary(lint(r)), ['warning yaml-1-1-boolean at spec.selector.matchLabels.enabled', 'warning yaml-1-1-boolean at spec.strategy.canary.dynamicStableScale', 'error selector-matches-template at spec.selector.matchLabels.enabled']);
+  });
+
   it('aliases are followed (steps reused through an anchor)', () => {
     const text = base('      - &gate\n        analysis:\n          templates:\n          - templateName: t\n      - setWeight: 50\n      - *gate\n');
     assert.deepEqual(summary(lint(text)), []);
