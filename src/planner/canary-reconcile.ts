@@ -380,7 +380,10 @@ function reconcileStableReplicaSet(ctx: ReconcileContext): boolean {
   if (!stableIsDistinct(ctx) || !ctx.stableRS) return false;
   // The stable is sized with the router weights of the previous status: it shrinks one reconcile after the traffic moved.
   const { stable } = canaryReplicaCounts(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, ctx.rollout.status?.canary?.weights ?? null);
-  return scaleReplicaSet(ctx, ctx.stableRS, stable) && rsReplicas(ctx.stableRS) === stable;
+  // Only a change of size counts as scaled (an annotation-only write does not end the pass).
+  const before = rsReplicas(ctx.stableRS);
+  scaleReplicaSet(ctx, ctx.stableRS, stable);
+  return before !== stable;
 }
 
 function reconcileNewReplicaSet(ctx: ReconcileContext): boolean {
@@ -444,21 +447,22 @@ function reconcileCanaryPause(ctx: ReconcileContext): void {
   const step = currentCanaryStep(ctx.rollout);
   if (!step?.step.pause) return;
   const cond = getPauseCondition(ctx.rollout, 'CanaryPauseStep');
-  if (!cond && !status.controllerPause) {
-    addPauseCondition(ctx, 'CanaryPauseStep');
-    const seconds = pauseDurationSeconds(step.step.pause);
-    if (seconds !== undefined && seconds >= 0) requeueAfter(ctx, seconds + 1);
-    return;
-  }
   const seconds = pauseDurationSeconds(step.step.pause);
-  if (!cond) return;
-  if (seconds === undefined || seconds < 0) {
+  const timed = seconds !== undefined && seconds >= 0;
+  const startTime = cond?.startTime ?? rfc3339(ctx.now);
+  if (!cond) {
+    // A person cleared the condition the controller set: the step completes (status sync).
+    if (status.controllerPause) return;
+    addPauseCondition(ctx, 'CanaryPauseStep');
+  }
+  if (!timed) {
     waitFor(ctx, `paused by step ${step.index + 1} until promoted`);
     return;
   }
-  if (ctx.now.getTime() <= Date.parse(cond.startTime) + seconds * 1000) {
-    requeueForPause(ctx, cond.startTime, seconds);
-    waitFor(ctx, `paused by step ${step.index + 1} for ${seconds}s (until ${rfc3339(new Date(Date.parse(cond.startTime) + seconds * 1000))})`);
+  const expiry = Date.parse(startTime) + seconds * 1000;
+  if (ctx.now.getTime() <= expiry) {
+    requeueForPause(ctx, startTime, seconds);
+    waitFor(ctx, `paused by step ${step.index + 1} for ${seconds}s (until ${rfc3339(new Date(expiry))})`);
   }
 }
 
