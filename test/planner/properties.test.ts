@@ -39,7 +39,8 @@ const canaryArb: fc.Arbitrary<Rollout> = fc
     abortDelay: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
     scaleDownDelay: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
     background: fc.boolean(),
-    seed: fc.integer(),
+    metadata: fc.boolean(),
+    antiAffinity: fc.boolean(),
   })
   .chain((c) =>
     fc.array(stepArb(c.routed), { maxLength: 6 }).map((steps) => {
@@ -56,6 +57,11 @@ const canaryArb: fc.Arbitrary<Rollout> = fc
         strategy.maxUnavailable = zero(c.maxSurge) && zero(c.maxUnavailable) ? 1 : c.maxUnavailable;
       }
       if (c.background) strategy.analysis = { templates: [{ templateName: 'bg' }], startingStep: Math.min(1, steps.length) };
+      if (c.metadata) {
+        strategy.canaryMetadata = { labels: { role: 'canary' } };
+        strategy.stableMetadata = { labels: { role: 'stable' }, annotations: { tier: 'prod' } };
+      }
+      if (c.antiAffinity) strategy.antiAffinity = { preferredDuringSchedulingIgnoredDuringExecution: { weight: 50 } };
       return canary(strategy, { replicas: c.replicas });
     }),
   );
