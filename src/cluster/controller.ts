@@ -1,0 +1,336 @@
+/**
+ * The embedded controller: level-triggered reconcile of every Rollout it owns with the planner's
+ * `reconcile`, reading only the stores, and each effect applied as one API write with optimistic
+ * concurrency (the resourceVersion the decision was made from). On a conflict it stops, waits
+ * for the store and decides again from the new state; it never resends a write blindly. A work
+ * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
+ */
+import { reconcile, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout, type RolloutStatus } from '../planner';
+import { systemClock, type Clock } from './clock';
+import { ANALYSIS_RUN, EXPERIMENT, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type KindRef } from './kinds';
+import { errorText, type Log } from './log';
+import { mergeDiff } from './merge-diff';
+import { ApiError, isConflict, isNotFound, type Rest } from './rest';
+import type { ClusterStores } from './store';
+import type { Disposable, KindStore } from './watch-kind';
+
+export interface ControllerOptions {
+  rest: Rest;
+  stores: ClusterStores;
+  clock?: Clock;
+  log: Log;
+  /** Only reconcile rollouts in this namespace; all when absent. */
+  namespace?: string;
+  /** Rollouts reconciled at the same time (default 8). */
+  workers?: number;
+}
+
+export interface ControllerStats {
+  reconciles: number;
+  /** Reconciles that decided nothing needed to change (these write nothing). */
+  idleReconciles: number;
+  writes: number;
+  /** Writes made by reconciles that had nothing to change: 0 by construction, counted to prove it. */
+  idleWrites: number;
+  conflicts: number;
+  errors: number;
+  writesByRollout: Map<string, number>;
+}
+
+export interface Controller {
+  /** Begins reconciling (the stores should be synced). */
+  start(): void;
+  /** Stops taking work and resolves when reconciles in flight are done. */
+  stop(): Promise<void>;
+  readonly stats: ControllerStats;
+  /** Resolves when no work is queued or running (tests, benchmarks). */
+  idle(): Promise<void>;
+}
+
+const keyOf = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
+const ANALYSIS_WAIT = /AnalysisRun (\S+)/;
+
+/** What a reconcile expects the store to show after its writes: resourceVersion, or gone. */
+type Expectation = { store: KindStore<any>; namespace: string; name: string; rv?: string; gone?: boolean };
+
+function rvAtLeast(actual: string | undefined, expected: string): boolean {
+  if (actual === undefined) return false;
+  if (/^\d+$/.test(actual) && /^\d+$/.test(expected)) return BigInt(actual) >= BigInt(expected);
+  return actual === expected;
+}
+
+export function createController(opts: ControllerOptions): Controller {
+  const { rest, stores, log } = opts;
+  const clock = opts.clock ?? systemClock;
+  const workers = opts.workers ?? 8;
+  const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, idleWrites: 0, conflicts: 0, errors: 0, writesByRollout: new Map() };
+
+  const queue: string[] = [];
+  const queued = new Set<string>();
+  const running = new Set<string>();
+  const dirty = new Set<string>();
+  const timers = new Map<string, { at: number; cancel: () => void }>();
+  const failures = new Map<string, number>();
+  const expectations = new Map<string, { list: Expectation[]; since: number }>();
+  const subs: Disposable[] = [];
+  let started = false;
+  let stopping = false;
+  let idleWaiters: (() => void)[] = [];
+
+  const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
+
+  function enqueue(key: string): void {
+    if (stopping) return;
+    if (running.has(key)) {
+      dirty.add(key);
+      return;
+    }
+    if (queued.has(key)) return;
+    queued.add(key);
+    queue.push(key);
+    pump();
+  }
+
+  function enqueueAfter(key: string, ms: number): void {
+    const at = clock.now().getTime() + ms;
+    const existing = timers.get(key);
+    if (existing && existing.at <= at) return;
+    existing?.cancel();
+    const cancel = clock.setTimer(() => {
+      timers.delete(key);
+      enqueue(key);
+    }, ms);
+    timers.set(key, { at, cancel });
+  }
+
+  function pump(): void {
+    while (started && !stopping && running.size < workers && queue.length > 0) {
+      const key = queue.shift()!;
+      queued.delete(key);
+      running.add(key);
+      void process(key).finally(() => {
+        running.delete(key);
+        if (dirty.delete(key)) enqueue(key);
+        pump();
+        if (running.size === 0 && queue.length === 0) {
+          const w = idleWaiters;
+          idleWaiters = [];
+          w.forEach((f) => f());
+        }
+      });
+    }
+  }
+
+  function ownerRollout(o: { metadata?: { namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }): string | undefined {
+    const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
+    return ref ? keyOf(o.metadata?.namespace, ref.name) : undefined;
+  }
+
+  function referencesService(r: Rollout, service: string): boolean {
+    const s = r.spec?.strategy;
+    return [s?.canary?.canaryService, s?.canary?.stableService, s?.blueGreen?.activeService, s?.blueGreen?.previewService].includes(service);
+  }
+
+  function owned<T extends { metadata?: { ownerReferences?: { kind?: string; uid?: string; name?: string }[] } }>(store: KindStore<T>, r: Rollout): T[] {
+    const uid = r.metadata?.uid;
+    return store.list(r.metadata?.namespace).filter((o) => (o.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'Rollout' && (uid && ref.uid ? ref.uid === uid : ref.name === r.metadata?.name)));
+  }
+
+  /** Whether the store shows every write of this rollout's last reconcile (else it would decide from stale state). */
+  function caughtUp(key: string): boolean {
+    const e = expectations.get(key);
+    if (!e) return true;
+    const pending = e.list.filter((x) => {
+      const obj = x.store.get(x.name, x.namespace) as { metadata?: { resourceVersion?: string } } | undefined;
+      return x.gone ? obj !== undefined : !rvAtLeast(obj?.metadata?.resourceVersion, x.rv!);
+    });
+    if (pending.length === 0 || clock.now().getTime() - e.since > 5000) {
+      expectations.delete(key);
+      return true;
+    }
+    e.list = pending;
+    return false;
+  }
+
+  async function process(key: string): Promise<void> {
+    const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    const rollout = stores.rollouts.get(name, namespace);
+    if (!rollout) {
+      expectations.delete(key);
+      return;
+    }
+    if (!caughtUp(key)) {
+      enqueueAfter(key, 1000); // the watch event will come first; this is only a safety net
+      return;
+    }
+    stats.reconciles++;
+    const now = clock.now();
+    const replicaSets = owned(stores.replicaSets, rollout);
+    const analysisRuns = owned(stores.analysisRuns, rollout) as AnalysisRun[];
+    const experiments = owned(stores.experiments, rollout) as Experiment[];
+    const services = stores.services.list(namespace);
+    let result;
+    try {
+      result = reconcile(rollout, replicaSets, services, analysisRuns, now, experiments);
+    } catch (e) {
+      stats.errors++;
+      log.warn(`reconcile of rollout ${key} failed`, e);
+      return;
+    }
+    const status = withAnalysisNotice(result.status, result.waitingFor, analysisRuns);
+    const statusPatch = mergeDiff(rollout.status ?? {}, status);
+    const effects = result.effects.filter((e) => e.kind !== 'updateStatus');
+    if (effects.length === 0 && statusPatch === undefined) {
+      stats.idleReconciles++;
+      failures.delete(key);
+      if (result.requeueAfterSeconds !== undefined) enqueueAfter(key, result.requeueAfterSeconds * 1000);
+      return;
+    }
+    const expected: Expectation[] = [];
+    try {
+      for (const effect of effects) await apply(rollout, effect, expected);
+      if (statusPatch !== undefined) {
+        const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
+          patch: 'merge',
+          body: { metadata: { resourceVersion: rollout.metadata?.resourceVersion }, status: statusPatch },
+        });
+        expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
+      }
+      failures.delete(key);
+      if (result.requeueAfterSeconds !== undefined) enqueueAfter(key, result.requeueAfterSeconds * 1000);
+    } catch (e) {
+      const n = (failures.get(key) ?? 0) + 1;
+      failures.set(key, n);
+      const delay = Math.min(5000, 20 * 2 ** Math.min(n, 8));
+      if (isConflict(e) || isNotFound(e)) {
+        stats.conflicts++;
+        // Someone changed what we decided from: decide again once the store has the new state.
+        enqueueAfter(key, delay);
+      } else {
+        stats.errors++;
+        log.warn(`rollout ${key}: ${errorText(e)}; trying again in ${delay} ms`);
+        enqueueAfter(key, delay);
+      }
+    } finally {
+      if (expected.length) expectations.set(key, { list: expected, since: clock.now().getTime() });
+    }
+  }
+
+  async function write<T = any>(key: string, method: string, path: string, ro: Parameters<Rest['request']>[2] = {}): Promise<T> {
+    stats.writes++;
+    stats.writesByRollout.set(key, (stats.writesByRollout.get(key) ?? 0) + 1);
+    return rest.request<T>(method, path, ro);
+  }
+
+  async function apply(rollout: Rollout, e: Effect, expected: Expectation[]): Promise<void> {
+    const ns = rollout.metadata!.namespace!;
+    const key = keyOf(ns, rollout.metadata?.name);
+    const track = (store: KindStore<any>, obj: { metadata?: { name?: string; resourceVersion?: string } }) => {
+      if (obj?.metadata?.resourceVersion) expected.push({ store, namespace: ns, name: obj.metadata.name!, rv: obj.metadata.resourceVersion });
+    };
+    const create = async (kind: KindRef, store: KindStore<any>, body: { metadata?: { name?: string } }) => {
+      track(store, await write(key, 'POST', kindPath(kind, ns), { body: { apiVersion: apiVersionOf(kind), kind: kind.name, ...body } }));
+    };
+    const remove = async (kind: KindRef, store: KindStore<any>, name: string) => {
+      try {
+        await write(key, 'DELETE', kindPath(kind, ns, name), {});
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+      expected.push({ store, namespace: ns, name, gone: true });
+    };
+    switch (e.kind) {
+      case 'createReplicaSet':
+        return create(REPLICA_SET, stores.replicaSets, e.replicaSet);
+      case 'updateReplicaSet': {
+        const rs: ReplicaSet = { apiVersion: 'apps/v1', kind: 'ReplicaSet', ...e.replicaSet };
+        if (!rs.metadata?.resourceVersion) throw new ApiError(409, 'Conflict', 'no resourceVersion to update from');
+        track(stores.replicaSets, await write(key, 'PUT', kindPath(REPLICA_SET, ns, rs.metadata.name), { body: rs }));
+        return;
+      }
+      case 'deleteReplicaSet':
+        return remove(REPLICA_SET, stores.replicaSets, e.name);
+      case 'setServiceSelector': {
+        const svc = stores.services.get(e.service, ns);
+        if (!svc) return;
+        const metadata: Record<string, unknown> = { resourceVersion: svc.metadata?.resourceVersion };
+        if (e.annotations && Object.keys(e.annotations).length) metadata.annotations = e.annotations;
+        track(stores.services, await write(key, 'PATCH', kindPath(SERVICE, ns, e.service), { patch: 'merge', body: { metadata, spec: { selector: e.selector } } }));
+        return;
+      }
+      case 'createAnalysisRun':
+        return create(ANALYSIS_RUN, stores.analysisRuns, e.analysisRun);
+      case 'terminateAnalysisRun':
+        track(stores.analysisRuns, await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
+        return;
+      case 'deleteAnalysisRun':
+        return remove(ANALYSIS_RUN, stores.analysisRuns, e.name);
+      case 'createExperiment':
+        return create(EXPERIMENT, stores.experiments, e.experiment);
+      case 'deleteExperiment':
+        return remove(EXPERIMENT, stores.experiments, e.name);
+      case 'updateStatus':
+        return; // written by the caller as a diff with the rollout's resourceVersion
+    }
+  }
+
+  function subscribe(): void {
+    subs.push(
+      stores.rollouts.onChange((_e, r) => {
+        if (inScope(r.metadata?.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      }),
+    );
+    for (const store of [stores.replicaSets, stores.analysisRuns, stores.experiments] as KindStore<any>[]) {
+      subs.push(
+        store.onChange((_e, o) => {
+          const key = ownerRollout(o);
+          if (key && inScope(o.metadata?.namespace)) enqueue(key);
+        }),
+      );
+    }
+    subs.push(
+      stores.services.onChange((_e, svc) => {
+        const ns = svc.metadata?.namespace;
+        if (!inScope(ns)) return;
+        for (const r of stores.rollouts.list(ns)) if (referencesService(r, svc.metadata?.name ?? '')) enqueue(keyOf(ns, r.metadata?.name));
+      }),
+    );
+  }
+
+  return {
+    stats,
+    start() {
+      if (started) return;
+      started = true;
+      subscribe();
+      for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+    },
+    async stop() {
+      stopping = true;
+      subs.forEach((s) => s.dispose());
+      timers.forEach((t) => t.cancel());
+      timers.clear();
+      if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    idle() {
+      if (running.size === 0 && queue.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}
+
+/**
+ * Analysis is not run by the embedded controller yet: when the rollout waits on an AnalysisRun
+ * that nobody has started, its status message says so (the phase stays what the planner says).
+ */
+function withAnalysisNotice(status: RolloutStatus, waitingFor: readonly string[], runs: readonly AnalysisRun[]): RolloutStatus {
+  for (const why of waitingFor) {
+    const m = ANALYSIS_WAIT.exec(why);
+    if (!m) continue;
+    const run = runs.find((r) => r.metadata?.name === m[1]);
+    if (run && (run.status?.phase === undefined || run.status.phase === '' || run.status.phase === 'Pending')) {
+      return { ...status, message: `waiting for AnalysisRun ${m[1]}: analysis is not run by the embedded controller yet` };
+    }
+  }
+  return status;
+}

@@ -1,0 +1,106 @@
+// The embedded controller driving rollouts on the local cluster, end to end.
+import { strict as assert } from 'node:assert';
+import { runAction } from '../../src/cluster/actions';
+import { ROLLOUT, kindPath } from '../../src/cluster/kinds';
+import type { Rollout } from '../../src/planner';
+import { container, createRollout, createService, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { until } from './helpers';
+
+describe('embedded controller (end to end)', function () {
+  this.timeout(60_000);
+  let h: ControllerHarness;
+  before(async () => {
+    h = await startControllerHarness();
+    await createService(h.conn.rest, 'demo-stable');
+    await createService(h.conn.rest, 'demo-canary');
+    await createService(h.conn.rest, 'demo-active');
+    await createService(h.conn.rest, 'demo-preview');
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('a canary with setWeight and timed and indefinite pauses reaches Healthy with promotes', async () => {
+    await createRollout(h.conn.rest, 'canary', {
+      replicas: 4,
+      template: container('demo:v1'),
+      strategy: { canary: { stableService: 'demo-stable', canaryService: 'demo-canary', steps: [{ setWeight: 25 }, { pause: { duration: 1 } }, { setWeight: 50 }, { pause: {} }, { setWeight: 75 }] } },
+    });
+    await untilPhase(h, 'canary', 'Healthy');
+    await setImage(h.conn.rest, 'canary', 'demo:v2');
+    const paused = await untilPhase(h, 'canary', 'Paused', 20_000, (r) => r.status?.currentStepIndex === 3);
+    assert.equal(paused.status?.pauseConditions?.[0]?.reason, 'CanaryPauseStep');
+    const rss = replicaSetsOf(h, 'canary');
+    assert.equal(rss.length, 2);
+    const ref = { namespace: 'default', name: 'canary' };
+    assert.equal((await runAction(h.conn.rest, ref, { kind: 'promote' })).ok, true);
+    const healthy = await untilPhase(h, 'canary', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.currentStepIndex === 5);
+    assert.equal(healthy.status?.availableReplicas, 4);
+    // Services and rollouts are separate watch streams: wait for the Service's event too.
+    await until(h.watch.stores, () => h.watch.stores.services.get('demo-stable', 'default')?.spec?.selector?.['rollouts-pod-template-hash'] === healthy.status?.stableRS, 'the stable Service to select the new pods');
+  });
+
+  it('a reconcile with nothing to change writes nothing', async () => {
+    await untilPhase(h, 'canary', 'Healthy');
+    await h.controller.idle();
+    const before = { ...h.controller.stats, writesByRollout: undefined };
+    // Wake the rollout with a change that needs nothing from the controller.
+    await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'canary'), { patch: 'merge', body: { metadata: { labels: { touched: 'yes' } } } });
+    await until(h.watch.stores, () => h.watch.stores.rollouts.get('canary', 'default')?.metadata?.labels?.touched === 'yes', 'the label in the store');
+    await h.controller.idle(); // the store event queued the rollout before this listener ran
+    assert.ok(h.controller.stats.reconciles > before.reconciles, 'the change woke a reconcile');
+    assert.equal(h.controller.stats.writes, before.writes);
+    assert.equal(h.controller.stats.idleWrites, 0);
+  });
+
+  it('a blue-green with preview, previewReplicaCount and autoPromotionSeconds promotes itself', async () => {
+    await createRollout(h.conn.rest, 'bg', {
+      replicas: 3,
+      template: container('demo:v1'),
+      strategy: { blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', previewReplicaCount: 1, autoPromotionSeconds: 2, scaleDownDelaySeconds: 1 } },
+    });
+    const first = await untilPhase(h, 'bg', 'Healthy');
+    await setImage(h.conn.rest, 'bg', 'demo:v2');
+    const paused = await untilPhase(h, 'bg', 'Paused', 20_000, (r) => r.status?.currentPodHash !== first.status?.currentPodHash);
+    const preview = replicaSetsOf(h, 'bg').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === paused.status?.currentPodHash);
+    assert.equal(preview?.spec?.replicas, 1);
+    assert.equal(h.watch.stores.services.get('demo-preview', 'default')?.spec?.selector?.['rollouts-pod-template-hash'], paused.status?.currentPodHash);
+    const done = await untilPhase(h, 'bg', 'Healthy', 20_000, (r) => r.status?.stableRS === paused.status?.currentPodHash);
+    await until(h.watch.stores, () => h.watch.stores.services.get('demo-active', 'default')?.spec?.selector?.['rollouts-pod-template-hash'] === done.status?.stableRS, 'the active Service to select the new pods');
+  });
+
+  it('abort goes back to stable; retry finishes the update', async () => {
+    await createRollout(h.conn.rest, 'abortable', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+    });
+    const first = await untilPhase(h, 'abortable', 'Healthy');
+    await setImage(h.conn.rest, 'abortable', 'demo:v2');
+    await untilPhase(h, 'abortable', 'Paused', 20_000, (r) => r.status?.currentPodHash !== first.status?.currentPodHash);
+    const ref = { namespace: 'default', name: 'abortable' };
+    assert.equal((await runAction(h.conn.rest, ref, { kind: 'abort' })).ok, true);
+    const aborted = await untilPhase(h, 'abortable', 'Degraded', 20_000, (r) => r.status?.abort === true);
+    assert.equal(aborted.status?.stableRS, first.status?.stableRS);
+    assert.equal((await runAction(h.conn.rest, ref, { kind: 'retry' })).ok, true);
+    await untilPhase(h, 'abortable', 'Paused', 20_000, (r) => r.status?.abort !== true);
+    assert.equal((await runAction(h.conn.rest, ref, { kind: 'promote' })).ok, true);
+    const done: Rollout = await untilPhase(h, 'abortable', 'Healthy', 20_000, (r) => r.status?.stableRS !== first.status?.stableRS);
+    assert.equal(done.status?.abort ?? false, false);
+  });
+
+  it('a failing image ends Degraded after progressDeadlineSeconds with progressDeadlineAbort', async () => {
+    await createRollout(h.conn.rest, 'failing', {
+      replicas: 2,
+      progressDeadlineSeconds: 2,
+      progressDeadlineAbort: true,
+      template: container('demo:v1'),
+      strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+    });
+    const first = await untilPhase(h, 'failing', 'Healthy');
+    await setImage(h.conn.rest, 'failing', 'demo:bad-1');
+    const degraded = await untilPhase(h, 'failing', 'Degraded', 30_000);
+    assert.match(degraded.status?.message ?? '', /ProgressDeadlineExceeded|RolloutAborted/);
+    assert.equal(degraded.status?.stableRS, first.status?.stableRS);
+  });
+});
