@@ -10,7 +10,7 @@ export { findingRange, pathRange, pathAt, docAt, nodeAtPath, offsetToLineColumn,
 export { rolloutCatalog, fieldAt, catalogFields, type FieldSpec, type FieldType } from './catalog';
 export { validateFile, validateRolloutDoc, type ValidateOptions } from './validate';
 export { rules, type Rule, type RuleContext } from './rules';
-export { STRUCTURE_CODES, formatPath } from './structure';
+export { STRUCTURE_CODES, STRUCTURE_SUMMARIES, formatPath } from './structure';
 export { createWorkspaceIndex, servicesInFile, type WorkspaceIndex, type WorkspaceService, type MutableWorkspaceIndex } from './workspace';
 export { rolloutJsonSchema } from './json-schema';
 export { closest } from './suggest';

@@ -11,6 +11,23 @@ import { closest } from './suggest';
 
 type Path = (string | number)[];
 
+/** What each structural code means (the rules table holds the semantic ones). */
+export const STRUCTURE_SUMMARIES: Readonly<Record<string, string>> = {
+  'unknown-field': 'a key the Rollout does not have (an error when it is a near miss of a real field)',
+  'wrong-type': 'a value of the wrong type (a string where a number belongs, a list where a mapping belongs, ...)',
+  'invalid-value': 'a value outside the allowed set',
+  'out-of-range': 'a number outside its allowed range',
+  'bad-duration': 'a duration that does not parse',
+  'bad-int-or-percent': 'a pod count or percentage that does not parse',
+  'missing-field': 'a required field is missing',
+  'yaml-1-1-boolean': 'an unquoted yes/no/on/off, which kubectl (YAML 1.1) and other tools read differently',
+  'yaml-syntax': 'the text is not valid YAML',
+  'yaml-warning': 'the YAML parser warns about this',
+  'helm-template': 'the file holds Helm/Go template directives and is not validated until rendered',
+  'pod-template-schema': 'the pod template does not match the Kubernetes schema',
+  'rollout-api-version': 'a Rollout with an apiVersion Argo Rollouts does not serve',
+};
+
 /** Codes of the structural findings (the rules table holds the semantic ones). */
 export const STRUCTURE_CODES = {
   unknownField: 'unknown-field',
@@ -22,6 +39,8 @@ export const STRUCTURE_CODES = {
   missingField: 'missing-field',
   yaml11: 'yaml-1-1-boolean',
 } as const;
+
+const INT32_MAX = 2147483647;
 
 /** Words that YAML 1.1 (kubectl's YAML) reads as booleans but YAML 1.2 reads as strings. */
 const YAML11_BOOL = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
@@ -153,6 +172,10 @@ function checkScalar(node: Scalar, spec: FieldSpec, path: Path, out: DocFinding[
   switch (spec.type) {
     case 'int':
       if (typeof v !== 'number' || !Number.isInteger(v)) return wrongType(out, path, spec, node);
+      if (Math.abs(v) > INT32_MAX) {
+        out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} ${v} is too large: Kubernetes stores it as a 32-bit integer (at most ${INT32_MAX})`, path, target: 'value' });
+        return;
+      }
       return checkRange(v, spec, path, out);
     case 'bool':
       if (typeof v === 'string' && isPlain(node) && YAML11_BOOL.test(v)) {

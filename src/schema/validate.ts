@@ -1,7 +1,7 @@
 /** Validation of a parsed file: structure, pod template, semantic rules, references. */
 import { rolloutCatalog } from './catalog';
 import type { DocFinding, Finding } from './findings';
-import type { ParsedDoc, ParsedFile } from './parse';
+import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { checkPodTemplate } from './pod-template';
 import { rules as allRules, type Rule } from './rules';
 import { obj, type JsonObject, type RuleContext } from './rules/rule';
@@ -20,7 +20,12 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
   const out: Finding[] = [...parsed.syntaxErrors];
   if (parsed.templated) return out;
   for (const pd of parsed.docs) {
-    if (!pd.isRollout) continue;
+    if (!pd.isRollout) {
+      if (pd.kind === 'Rollout' && pd.apiVersion?.startsWith('argoproj.io/')) {
+        out.push({ code: 'rollout-api-version', severity: 'error', message: `Argo Rollouts serves Rollout only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}`, path: ['apiVersion'], target: 'value', docIndex: pd.index, data: { replacement: ROLLOUT_API_VERSION } });
+      }
+      continue;
+    }
     for (const f of validateRolloutDoc(pd, workspace, options)) out.push({ ...f, docIndex: pd.index });
   }
   return out;

@@ -128,8 +128,16 @@ describe('schema structure', () => {
     assert.deepEqual(summary(lint(text)), []);
   });
 
+  it('a Rollout under another argoproj.io version is an error on the apiVersion', () => {
+    assert.deepEqual(summary(lint('apiVersion: argoproj.io/v1\nkind: Rollout\nspec: {}\n')), ['error rollout-api-version at apiVersion']);
+  });
+
+  it('numbers beyond 32 bits are out of range', () => {
+    assert.deepEqual(summary(lint(yamlOf(canaryRollout({}, { replicas: 2 ** 31 }))), 'out-of-range'), ['error out-of-range at spec.replicas']);
+  });
+
   it('documents other than Rollouts are left alone', () => {
-    const text = `apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  bogus: 1\n---\napiVersion: argoproj.io/v1alpha2\nkind: Rollout\nspec: 5\n`;
+    const text = `apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  bogus: 1\n---\napiVersion: example.com/v1\nkind: Rollout\nspec: 5\n`;
     assert.deepEqual(lint(text), []);
   });
 });
