@@ -320,6 +320,81 @@ describe('reconcile (canary)', () => {
     });
   });
 
+  describe('traffic routing with dynamicStableScale (§3.4)', () => {
+    it('the stable shrinks one reconcile after the traffic has moved', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 40 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, dynamicStableScale: true }));
+      updateImage(h);
+      const results = settle(h);
+      // Find the reconcile that moved the traffic to 40 and check the stable was still 10 then.
+      const moved = results.findIndex((r) => r.status.canary?.weights?.canary.weight === 40);
+      assert.ok(moved >= 0);
+      const stableAt = (i: number) => {
+        const e = results[i]!.effects.find((x) => x.kind === 'updateReplicaSet' && x.replicaSet.metadata?.annotations?.['rollout.argoproj.io/revision'] === '1');
+        return e && e.kind === 'updateReplicaSet' ? e.replicaSet.spec?.replicas : undefined;
+      };
+      assert.equal(stableAt(moved), undefined, 'not in the reconcile that moved the traffic');
+      assert.equal(replicas(h, 1), 6, 'then down to its 60% share');
+      assert.equal(replicas(h, 2), 4);
+    });
+  });
+
+  describe('setCanaryScale (§5.3)', () => {
+    it('sizes the canary without moving traffic, and completes when the count is reached', () => {
+      const h = deployed(canary({ steps: [{ setCanaryScale: { replicas: 4 } }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } } }));
+      updateImage(h);
+      settle(h);
+      assert.equal(replicas(h, 2), 4);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+      assert.equal(h.world.rollout.status?.canary?.weights?.canary.weight, 0);
+    });
+
+    it('is ignored without traffic routing', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 20 }, { setCanaryScale: { replicas: 7 } }, { pause: {} }] }));
+      updateImage(h);
+      settle(h);
+      assert.equal(replicas(h, 2), 2, 'still sized by setWeight 20');
+      assert.equal(h.world.rollout.status?.currentStepIndex, 2);
+    });
+  });
+
+  describe('ReplicaSets', () => {
+    it('the new ReplicaSet is owned by the rollout and carries the next revision', () => {
+      const h = deployed(canary({ steps: steps20pause }));
+      updateImage(h);
+      settle(h);
+      const v2 = replicaSetByRevision(h, 2)!;
+      assert.equal(v2.metadata?.ownerReferences?.[0]?.name, 'demo');
+      assert.equal(v2.metadata?.ownerReferences?.[0]?.controller, true);
+      assert.equal(v2.metadata?.name, `demo-${hashOf(v2)}`);
+      assert.deepEqual(v2.spec?.selector?.matchLabels, { app: 'demo', 'rollouts-pod-template-hash': hashOf(v2) });
+    });
+
+    it('old ReplicaSets beyond revisionHistoryLimit are deleted once scaled down', () => {
+      const r = canary({ steps: [] });
+      r.spec!.revisionHistoryLimit = 1;
+      const h = deployed(r);
+      for (const image of ['app:2', 'app:3', 'app:4']) {
+        advance(h, 60); // the oldest is judged by creation time
+        updateImage(h, image);
+        settle(h);
+      }
+      const revisions = h.world.replicaSets.map((rs) => rs.metadata?.annotations?.['rollout.argoproj.io/revision']).sort();
+      assert.deepEqual(revisions, ['3', '4']);
+    });
+
+    it('traffic routing: the old stable keeps its pods for scaleDownDelaySeconds after promotion, with a requeue for it', () => {
+      const h = deployed(canary({ steps: [], trafficRouting: { nginx: { stableIngress: 'demo' } }, scaleDownDelaySeconds: 45 }));
+      updateImage(h);
+      const results = settle(h);
+      assert.equal(replicas(h, 1), 10);
+      assert.ok(replicaSetByRevision(h, 1)?.metadata?.annotations?.['scale-down-deadline']);
+      assert.equal(results[results.length - 1]!.requeueAfterSeconds, 45);
+      advance(h, 46);
+      settle(h);
+      assert.equal(replicas(h, 1), 0);
+    });
+  });
+
   describe('analysis and experiment steps (§5.3)', () => {
     const finishRun = (phase: string, message?: string) => (run: AnalysisRun): AnalysisRun => ({ ...run, status: { phase, ...(message ? { message } : {}) } });
 
@@ -375,6 +450,16 @@ describe('reconcile (canary)', () => {
       h.world = { ...h.world, experiments: h.world.experiments.map((e): Experiment => ({ ...e, status: { phase: 'Successful' } })) };
       step(h);
       assert.equal(h.world.rollout.status?.currentStepIndex, 2);
+    });
+
+    it('a Failed experiment aborts the rollout', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 20 }, { experiment: { templates: [{ name: 'baseline', specRef: 'stable' }] } }] }));
+      updateImage(h);
+      settle(h);
+      h.world = { ...h.world, experiments: h.world.experiments.map((e): Experiment => ({ ...e, status: { phase: 'Failed' } })) };
+      settle(h);
+      assert.equal(h.world.rollout.status?.abort, true);
+      assert.equal(replicas(h, 2), 0);
     });
 
     it('background analysis starts at startingStep and its failure aborts', () => {
