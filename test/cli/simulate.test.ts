@@ -85,8 +85,11 @@ describe('rollouts simulate', () => {
     const { code, out } = await run(['examples/canary.yaml', '--format=json', '--no-auto-promote']);
     assert.equal(code, 0);
     assert.equal((JSON.parse(out) as SimulationResult[])[0]!.outcome, 'waiting-for-promote');
-    const aborted = await run(['examples/canary.yaml', '--abort-at-step', '2']);
-    assert.match(aborted.out, /aborted back to stable/);
+    const aborted = await run(['examples/canary.yaml', '--abort-at-step', '3', '--format', 'json']);
+    const frames = (JSON.parse(aborted.out) as SimulationResult[])[0]!.frames;
+    const abortFrame = frames.find((f) => f.action === 'abort')!;
+    assert.equal(frames[frames.indexOf(abortFrame) - 1]!.step.index, 2, 'step 3 as the table counts is index 2');
+    assert.equal((JSON.parse(aborted.out) as SimulationResult[])[0]!.outcome, 'aborted');
   });
 
   it('a missing file: exit 2 and what went wrong, no stack trace', async () => {
@@ -135,7 +138,7 @@ describe('rollouts simulate', () => {
   });
 
   it('bad usage: exit 2 with the usage', async () => {
-    for (const args of [[], ['a.yaml', 'b.yaml'], ['a.yaml', '--format', 'xml'], ['a.yaml', '--bogus'], ['a.yaml', '--pod-ready-seconds', '-1']]) {
+    for (const args of [[], ['a.yaml', 'b.yaml'], ['a.yaml', '--format', 'xml'], ['a.yaml', '--bogus'], ['a.yaml', '--pod-ready-seconds', '-1'], ['a.yaml', '--abort-at-step', '0']]) {
       const { code, err } = await run(args);
       assert.equal(code, 2, args.join(' '));
       assert.match(err, /Usage: rollouts simulate FILE/);

@@ -24,7 +24,7 @@ Options:
   --pod-ready-seconds S   seconds from a pod's creation to ready (default 10)
   --no-auto-promote       stop at the first point that needs a person to promote
   --promote-after S       seconds a person takes to promote (default 0)
-  --abort-at-step N       abort once canary step N is reached
+  --abort-at-step N       abort once canary step N (counted from 1) is reached
   --analysis-result R     how analysis runs end: Successful (default), Failed,
                           Inconclusive or Error
   --analysis-seconds S    how long analysis runs and experiments take (default 30)
@@ -78,9 +78,13 @@ export function parseSimulateArgs(args: string[]): SimulateArgs {
       case '--promote-after':
         options.promoteAfterSeconds = numberArg(flag, value(), false);
         break;
-      case '--abort-at-step':
-        options.abortAtStep = numberArg(flag, value(), true);
+      case '--abort-at-step': {
+        // Steps are numbered from 1 here, as the STEP column shows them.
+        const n = numberArg(flag, value(), true);
+        if (n < 1) throw new UsageError('--abort-at-step counts steps from 1, as the STEP column shows them');
+        options.abortAtStep = n - 1;
         break;
+      }
       case '--analysis-result': {
         const v = value();
         const allowed = ['Successful', 'Failed', 'Inconclusive', 'Error'] as const;
