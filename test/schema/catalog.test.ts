@@ -2,6 +2,8 @@
 import { strict as assert } from 'node:assert';
 import { ROLLOUT_DEFAULTS } from '../../src/planner';
 import { catalogFields, fieldAt, rolloutCatalog, rolloutJsonSchema, type FieldSpec } from '../../src/schema';
+import { defaultsKey } from '../../src/schema/catalog';
+import { rollout as handWritten } from '../../src/schema/fields/rollout';
 
 const S = 'spec.strategy';
 const listed = [
@@ -48,6 +50,14 @@ describe('schema catalog', () => {
       assert.ok(spec, `planner default ${key} has no catalog field`);
       assert.equal(spec.default, d.value, key);
       assert.equal(spec.defaultNote, d.text, key);
+    }
+  });
+
+  it('the catalog files do not repeat a default the planner knows (one place for each default)', () => {
+    for (const { path, spec } of catalogFields(handWritten)) {
+      if (!ROLLOUT_DEFAULTS[defaultsKey(path)]) continue;
+      assert.equal(spec.default, undefined, `${defaultsKey(path)} repeats the planner's default`);
+      assert.equal(spec.defaultNote, undefined, `${defaultsKey(path)} repeats the planner's default`);
     }
   });
 

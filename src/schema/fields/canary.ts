@@ -88,7 +88,7 @@ export const canaryStep = obj('step', 'One step of the canary. Each step does ex
 
 const backgroundAnalysis = obj('analysis', 'Background analysis: one AnalysisRun that runs while the steps progress, from `startingStep` on; a failure aborts the rollout at any step.', [
   ...rolloutAnalysisChildren(),
-  int('startingStep', 'The step index at which the background analysis starts (e.g. once some traffic reaches the canary).', { default: 0, min: 0 }),
+  int('startingStep', 'The step index at which the background analysis starts (e.g. once some traffic reaches the canary).', { min: 0 }),
 ], { link: `${DOCS}/analysis/#background-analysis`, example: 'analysis:\n  templates:\n  - templateName: success-rate\n  startingStep: 2' });
 
 export const canary = obj('canary', 'The canary strategy: the new version gets a growing share of pods or traffic, step by step, while the stable version keeps serving the rest.', [
@@ -96,16 +96,16 @@ export const canary = obj('canary', 'The canary strategy: the new version gets a
   str('canaryService', 'A Service that Argo points at the canary pods only (it adds the pod-template-hash to its selector). Required by most traffic routers; useful alone for testing the canary directly.', { link: `${TM}/`, example: 'canaryService: checkout-canary' }),
   str('stableService', 'A Service that Argo points at the stable pods only. Required by most traffic routers.', { link: `${TM}/`, example: 'stableService: checkout-stable' }),
   trafficRouting,
-  intOrPercent('maxSurge', 'How many pods above spec.replicas may exist during the update: a count (`2`) or a percentage of spec.replicas rounded up (`"25%"`). Cannot be 0 together with maxUnavailable.', { default: '25%', link: `${DOCS}/specification/`, example: 'maxSurge: "20%"' }),
-  intOrPercent('maxUnavailable', 'How many pods may be unavailable during the update: a count or a percentage of spec.replicas rounded down. Cannot be 0 together with maxSurge.', { default: '25%', link: `${DOCS}/specification/`, example: 'maxUnavailable: 0' }),
+  intOrPercent('maxSurge', 'How many pods above spec.replicas may exist during the update: a count (`2`) or a percentage of spec.replicas rounded up (`"25%"`). Cannot be 0 together with maxUnavailable.', { link: `${DOCS}/specification/`, example: 'maxSurge: "20%"' }),
+  intOrPercent('maxUnavailable', 'How many pods may be unavailable during the update: a count or a percentage of spec.replicas rounded down. Cannot be 0 together with maxSurge.', { link: `${DOCS}/specification/`, example: 'maxUnavailable: 0' }),
   backgroundAnalysis,
   antiAffinity,
   podMetadata('canaryMetadata', 'Labels and annotations put on the canary pods only while they are the canary (e.g. `role: canary` for dashboards); swapped for stableMetadata once promoted.', `${DOCS}/ephemeral-metadata/`, 'canaryMetadata:\n  labels:\n    role: canary'),
   podMetadata('stableMetadata', 'Labels and annotations put on the stable pods only while they are stable.', `${DOCS}/ephemeral-metadata/`, 'stableMetadata:\n  labels:\n    role: stable'),
-  int('scaleDownDelaySeconds', 'With trafficRouting: how long the previous stable ReplicaSet is kept after promotion, so routers and clients can move off it. Not allowed without trafficRouting. Note that `0` does not scale down immediately: the old ReplicaSet is kept.', { default: 30, defaultNote: '30 with trafficRouting; not applicable without', min: 0, link: `${DOCS}/canary/`, example: 'scaleDownDelaySeconds: 60' }),
-  int('scaleDownDelayRevisionLimit', 'How many old ReplicaSets may wait for their scale-down delay at once; older ones are scaled down at once.', { example: 'scaleDownDelayRevisionLimit: 1', defaultNote: 'unlimited', min: 0, link: `${DOCS}/canary/` }),
-  int('abortScaleDownDelaySeconds', 'With trafficRouting: how long the canary is kept after an abort before it is scaled down. `0` keeps a setCanaryScale-sized canary up.', { example: 'abortScaleDownDelaySeconds: 60', default: 30, defaultNote: '30 with trafficRouting; not applicable without', min: 0, link: `${DOCS}/scaledown-aborted-rs/` }),
-  bool('dynamicStableScale', 'With trafficRouting: shrink the stable ReplicaSet as traffic moves to the canary, so the update needs fewer extra pods. Aborts then take longer, because the stable must scale back up. Excludes scaleDownDelaySeconds.', { default: false, link: `${C}#dynamic-stable-scale-with-traffic-routing`, example: 'dynamicStableScale: true' }),
+  int('scaleDownDelaySeconds', 'With trafficRouting: how long the previous stable ReplicaSet is kept after promotion, so routers and clients can move off it. Not allowed without trafficRouting. Note that `0` does not scale down immediately: the old ReplicaSet is kept.', { min: 0, link: `${DOCS}/canary/`, example: 'scaleDownDelaySeconds: 60' }),
+  int('scaleDownDelayRevisionLimit', 'How many old ReplicaSets may wait for their scale-down delay at once; older ones are scaled down at once.', { example: 'scaleDownDelayRevisionLimit: 1', min: 0, link: `${DOCS}/canary/` }),
+  int('abortScaleDownDelaySeconds', 'With trafficRouting: how long the canary is kept after an abort before it is scaled down. `0` keeps a setCanaryScale-sized canary up.', { example: 'abortScaleDownDelaySeconds: 60', min: 0, link: `${DOCS}/scaledown-aborted-rs/` }),
+  bool('dynamicStableScale', 'With trafficRouting: shrink the stable ReplicaSet as traffic moves to the canary, so the update needs fewer extra pods. Aborts then take longer, because the stable must scale back up. Excludes scaleDownDelaySeconds.', { link: `${C}#dynamic-stable-scale-with-traffic-routing`, example: 'dynamicStableScale: true' }),
   obj('pingPong', 'Ping-pong with ALB: instead of a canary and a stable Service, two Services take turns being stable, so the stable never shares a Service with the canary.', [
     str('pingService', 'The first of the two Services.', { required: true }),
     str('pongService', 'The second of the two Services.', { required: true }),

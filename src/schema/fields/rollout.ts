@@ -52,7 +52,7 @@ const podTemplate = obj('template', 'The pods to run, as in a Deployment. Changi
 const strategy = obj('strategy', 'How an update replaces the old pods: exactly one of `canary` or `blueGreen`.', [canary, blueGreen], { required: true, link: SPEC, example: 'strategy:\n  canary:\n    steps:\n    - setWeight: 20\n    - pause: {}' });
 
 export const rolloutSpec = obj('spec', 'What the Rollout should run and how it updates.', [
-  int('replicas', 'How many pods the Rollout runs when no update is in progress. Leave it out when a HorizontalPodAutoscaler scales the Rollout.', { default: 1, min: 0, link: SPEC, example: 'replicas: 5' }),
+  int('replicas', 'How many pods the Rollout runs when no update is in progress. Leave it out when a HorizontalPodAutoscaler scales the Rollout.', { min: 0, link: SPEC, example: 'replicas: 5' }),
   labelSelector('selector', 'Which pods belong to this Rollout. It must match the pod template\'s labels and should not overlap other workloads\' selectors. Required unless `workloadRef` is used.', { link: SPEC, example: 'selector:\n  matchLabels:\n    app: checkout' }),
   podTemplate,
   obj('workloadRef', 'Takes the pod template from an existing Deployment (or other workload) instead of `template`, for migrating a Deployment to a Rollout without copying its spec.', [
@@ -61,18 +61,18 @@ export const rolloutSpec = obj('spec', 'What the Rollout should run and how it u
     str('name', 'Name of the workload in the same namespace.', { required: true }),
     str('scaleDown', 'What happens to the referenced Deployment: `never` (default), `onsuccess` (scaled to 0 once the Rollout is healthy) or `progressively` (scaled down as the Rollout scales up).', { enum: ['never', 'onsuccess', 'progressively'], default: 'never' }),
   ], { link: `${DOCS}/migrating/`, example: 'workloadRef:\n  apiVersion: apps/v1\n  kind: Deployment\n  name: checkout' }),
-  int('minReadySeconds', 'Seconds a new pod must be ready, without crashing, before it counts as available.', { default: 0, min: 0, link: SPEC, example: 'minReadySeconds: 30' }),
-  int('revisionHistoryLimit', 'How many old ReplicaSets (scaled to zero) are kept for rollbacks.', { default: 10, min: 0, link: SPEC, example: 'revisionHistoryLimit: 3' }),
-  bool('paused', 'Pauses the Rollout by hand: no step advances (canary) and no promotion happens (blue-green) until it is set back to false.', { example: 'paused: true', default: false, link: SPEC }),
-  int('progressDeadlineSeconds', 'Seconds an update may go without progress before it is marked as failed (ProgressDeadlineExceeded). Must be greater than minReadySeconds.', { default: 600, min: 0, link: SPEC, example: 'progressDeadlineSeconds: 900' }),
-  bool('progressDeadlineAbort', 'Abort the update (back to the stable version) when the progress deadline is exceeded, instead of only reporting it.', { example: 'progressDeadlineSeconds: 300\nprogressDeadlineAbort: true', default: false, link: SPEC }),
+  int('minReadySeconds', 'Seconds a new pod must be ready, without crashing, before it counts as available.', { min: 0, link: SPEC, example: 'minReadySeconds: 30' }),
+  int('revisionHistoryLimit', 'How many old ReplicaSets (scaled to zero) are kept for rollbacks.', { min: 0, link: SPEC, example: 'revisionHistoryLimit: 3' }),
+  bool('paused', 'Pauses the Rollout by hand: no step advances (canary) and no promotion happens (blue-green) until it is set back to false.', { example: 'paused: true', link: SPEC }),
+  int('progressDeadlineSeconds', 'Seconds an update may go without progress before it is marked as failed (ProgressDeadlineExceeded). Must be greater than minReadySeconds.', { min: 0, link: SPEC, example: 'progressDeadlineSeconds: 900' }),
+  bool('progressDeadlineAbort', 'Abort the update (back to the stable version) when the progress deadline is exceeded, instead of only reporting it.', { example: 'progressDeadlineSeconds: 300\nprogressDeadlineAbort: true', link: SPEC }),
   str('restartAt', 'An RFC 3339 time: pods created before it are restarted, a few at a time (`kubectl argo rollouts restart` sets it).', { link: `${DOCS}/restart/`, example: 'restartAt: "2024-01-01T00:00:00Z"' }),
   obj('rollbackWindow', 'Rolling back to one of the last few revisions skips the steps and analysis (it is promoted at once).', [
     int('revisions', 'How many recent revisions count as inside the window.', { min: 0 }),
   ], { link: `${DOCS}/rollback/`, example: 'rollbackWindow:\n  revisions: 3' }),
   obj('analysis', 'How many finished AnalysisRuns and Experiments are kept.', [
-    int('successfulRunHistoryLimit', 'Successful runs kept.', { default: 5, min: 0 }),
-    int('unsuccessfulRunHistoryLimit', 'Failed, errored or inconclusive runs kept.', { default: 5, min: 0 }),
+    int('successfulRunHistoryLimit', 'Successful runs kept.', { min: 0 }),
+    int('unsuccessfulRunHistoryLimit', 'Failed, errored or inconclusive runs kept.', { min: 0 }),
   ], { link: SPEC, example: 'analysis:\n  successfulRunHistoryLimit: 3\n  unsuccessfulRunHistoryLimit: 10' }),
   strategy,
 ], { link: SPEC });

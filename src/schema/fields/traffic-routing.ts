@@ -27,7 +27,7 @@ const istio = obj('istio', 'Istio: Argo rewrites the route weights of a VirtualS
 const nginx = obj('nginx', 'NGINX Ingress Controller: Argo creates a canary copy of the stable Ingress with the canary-weight annotations. Needs canaryService and stableService.', [
   str('stableIngress', 'Name of the Ingress that routes to the stableService. Argo clones it as `<rollout>-<ingress>-canary`.', { example: 'stableIngress: checkout-ingress' }),
   list('stableIngresses', 'Several stable Ingresses (instead of `stableIngress`).', str('ingress', 'An Ingress name.')),
-  str('annotationPrefix', 'The annotation prefix your NGINX controller is configured with.', { default: 'nginx.ingress.kubernetes.io' }),
+  str('annotationPrefix', 'The annotation prefix your NGINX controller is configured with.', {}),
   stringMap('additionalIngressAnnotations', 'Extra canary annotations (without prefix) added to the canary Ingress, e.g. `canary-by-header: X-Canary`.'),
   stringMap('canaryIngressAnnotations', 'Annotations copied onto the generated canary Ingress as they are.'),
 ], { link: `${TM}/nginx/`, example: 'nginx:\n  stableIngress: checkout-ingress' });
@@ -36,8 +36,8 @@ const alb = obj('alb', 'AWS Load Balancer Controller: Argo writes a weighted for
   str('ingress', 'Name of the Ingress that the load balancer serves.', { example: 'ingress: checkout-ingress' }),
   list('ingresses', 'Several Ingresses (instead of `ingress`).', str('ingress', 'An Ingress name.')),
   int('servicePort', 'The Service port the Ingress rule forwards to.', { required: true, example: 'servicePort: 80' }),
-  str('rootService', 'The Service the Ingress rule names (the action is keyed by it).', { defaultNote: 'the stableService' }),
-  str('annotationPrefix', 'The annotation prefix your load balancer controller is configured with.', { default: 'alb.ingress.kubernetes.io' }),
+  str('rootService', 'The Service the Ingress rule names (the action is keyed by it).', {}),
+  str('annotationPrefix', 'The annotation prefix your load balancer controller is configured with.', {}),
   obj('stickinessConfig', 'Target-group stickiness for the weighted action.', [
     bool('enabled', 'Turn stickiness on.', { required: true }),
     int('durationSeconds', 'How long a client sticks to one target group, 1 to 604800 seconds.', { required: true, min: 1, max: 604800 }),
@@ -91,5 +91,5 @@ export const trafficRouting = obj('trafficRouting', 'Splits traffic by weight wi
   list('managedRoutes', 'Routes Argo may add for `setHeaderRoute` and `setMirrorRoute` steps, in precedence order. Every route a step names must be listed here.', obj('route', 'A managed route.', [
     str('name', 'Route name, as named by the steps.', { required: true }),
   ]), { link: `${TM}/#traffic-routing-with-managed-routes-and-route-based-traffic-management`, example: 'managedRoutes:\n- name: header-route' }),
-  int('maxTrafficWeight', 'The total weight that `setWeight` values are out of (e.g. 1000 for per-mille steps). Only allowed with nginx or plugins.', { default: 100, min: 1, link: `${TM}/`, example: 'maxTrafficWeight: 1000  # then setWeight: 5 means 0.5%' }),
+  int('maxTrafficWeight', 'The total weight that `setWeight` values are out of (e.g. 1000 for per-mille steps). Only allowed with nginx or plugins.', { min: 1, link: `${TM}/`, example: 'maxTrafficWeight: 1000  # then setWeight: 5 means 0.5%' }),
 ], { link: `${TM}/`, example: 'trafficRouting:\n  nginx:\n    stableIngress: checkout-ingress' });
