@@ -14,6 +14,7 @@ import { resumeCommand } from './resume';
 import { restartCommand } from './restart';
 import { setImageCommand } from './set-image';
 import { undoCommand } from './undo';
+import { controllerCommand } from './controller';
 
 export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand,
-  getCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand];
+  getCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand];

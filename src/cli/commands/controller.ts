@@ -1,0 +1,77 @@
+/** `rollouts controller`: run the embedded rollout controller against a cluster until interrupted. */
+import type { Command, CommandIO } from '../command';
+import { UsageError } from '../command';
+import { ArgsError, connectFor, parseTargetArgs, targetUsage } from '../../cluster/command-line';
+import { ControllerRefused, startEmbeddedController } from '../../cluster/embedded';
+import { KubeconfigError } from '../../cluster/kubeconfig';
+import { lineLog } from '../../cluster/log';
+
+const usage = `Usage: rollouts controller [--namespace N] [--context C] [--kubeconfig F]
+
+Runs the embedded Argo Rollouts controller: it reconciles every Rollout (or those of one
+namespace) with the same planner the editor uses, creating and scaling ReplicaSets,
+switching Services and writing status. It refuses to start where the Argo Rollouts
+controller runs, and holds a Lease so that two never run at once (a second instance
+waits and takes over if the first one stops). Stop it with Ctrl-C.
+
+Options:
+${targetUsage.replace("the rollout's namespace (default: the context's)", 'reconcile only this namespace (default: all)')}
+`;
+
+export async function runController(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
+  let t;
+  try {
+    t = parseTargetArgs(args);
+  } catch (e) {
+    if (e instanceof ArgsError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (t.name) throw new UsageError(`unexpected argument "${t.name}"`);
+  const namespace = t.namespace;
+  let conn;
+  try {
+    conn = connectFor({ ...t, namespace: undefined }, io.env);
+  } catch (e) {
+    if (e instanceof KubeconfigError) {
+      io.err(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  const log = lineLog((l) => io.err(l));
+  let running;
+  try {
+    running = await startEmbeddedController({
+      conn,
+      log,
+      ...(namespace ? { namespace } : {}),
+      onWaiting: (holder, until) => io.err(`waiting for the controller Lease, held by ${holder}${until ? ` until ${until.toISOString()}` : ''}`),
+    });
+  } catch (e) {
+    if (e instanceof ControllerRefused) {
+      io.err(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  io.out(`controller running as ${running.identity}; Ctrl-C to stop`);
+  const interrupted = stop ?? new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  const how = await Promise.race([interrupted.then(() => 'stop' as const), running.lost.then(() => 'lost' as const)]);
+  if (how === 'lost') {
+    io.err('stopped: another instance holds the controller Lease');
+    return 1;
+  }
+  await running.stop(true);
+  io.out('controller stopped; Lease released');
+  return 0;
+}
+
+export const controllerCommand: Command = {
+  name: 'controller',
+  summary: 'run the embedded rollout controller against a cluster (refuses where Argo Rollouts runs)',
+  usage,
+  run: (args, io) => runController(args, io),
+};

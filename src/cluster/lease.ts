@@ -1,0 +1,179 @@
+/**
+ * Leader election with a coordination.k8s.io/v1 Lease, so two embedded controllers never run at
+ * once: take the Lease when it is free or expired, renew it well inside its duration, step down
+ * when a renewal cannot be made in time, and hand it back on a clean stop. Every write carries
+ * the resourceVersion it read, so two candidates cannot both win.
+ */
+import type { Clock } from './clock';
+import { LEASE, kindPath } from './kinds';
+import { errorText, type Log } from './log';
+import { isConflict, isNotFound, type Rest } from './rest';
+
+export interface LeaseOptions {
+  rest: Rest;
+  clock: Clock;
+  log: Log;
+  namespace: string;
+  name?: string;
+  identity: string;
+  /** Seconds a holder owns the Lease without renewing (default 15). */
+  durationSeconds?: number;
+  /** Renew this often (default a third of the duration). */
+  renewMs?: number;
+  /** A standby tries this often (default 2 s). */
+  retryMs?: number;
+}
+
+export interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+interface LeaseObject {
+  metadata?: { name?: string; resourceVersion?: string };
+  spec?: LeaseSpec;
+}
+
+export const DEFAULT_LEASE_NAME = 'rollouts-vscode-controller';
+
+/** MicroTime as Kubernetes writes it. */
+const microTime = (d: Date): string => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+
+export type LeaseAttempt = { acquired: true } | { acquired: false; holder: string; until?: Date };
+
+export interface LeaderElector {
+  /** Resolves once this instance holds the Lease; tells `onWaiting` who holds it meanwhile. */
+  acquire(onWaiting?: (holder: string, until?: Date) => void): Promise<void>;
+  /** Called once if the Lease is lost (another holder, or no renewal within the duration). */
+  onLost(listener: () => void): void;
+  /** Stops renewing; with `release` the Lease is handed back at once for the next instance. */
+  stop(release?: boolean): Promise<void>;
+  isLeader(): boolean;
+}
+
+export function createLeaderElector(opts: LeaseOptions): LeaderElector {
+  const name = opts.name ?? DEFAULT_LEASE_NAME;
+  const duration = opts.durationSeconds ?? 15;
+  const renewMs = opts.renewMs ?? Math.floor((duration * 1000) / 3);
+  const retryMs = opts.retryMs ?? 2000;
+  const path = kindPath(LEASE, opts.namespace, name);
+  let leader = false;
+  let lastRenew = 0;
+  let cancelTimer: (() => void) | undefined;
+  let stopped = false;
+  const lostListeners: (() => void)[] = [];
+
+  async function tryAcquireOrRenew(): Promise<LeaseAttempt> {
+    const now = opts.clock.now();
+    let current: LeaseObject | undefined;
+    try {
+      current = await opts.rest.request<LeaseObject>('GET', path);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    if (!current) {
+      const spec: LeaseSpec = { holderIdentity: opts.identity, leaseDurationSeconds: duration, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
+      try {
+        await opts.rest.request('POST', kindPath(LEASE, opts.namespace), { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec } });
+        return { acquired: true };
+      } catch (e) {
+        if (isConflict(e)) return { acquired: false, holder: 'another instance (it was created at the same moment)' };
+        throw e;
+      }
+    }
+    const spec = current.spec ?? {};
+    const holder = spec.holderIdentity ?? '';
+    const renewed = spec.renewTime ? Date.parse(spec.renewTime) : 0;
+    const expires = renewed + (spec.leaseDurationSeconds ?? duration) * 1000;
+    if (holder && holder !== opts.identity && expires > now.getTime()) return { acquired: false, holder, until: new Date(expires) };
+    const takeover = holder !== opts.identity;
+    const next: LeaseSpec = {
+      ...spec,
+      holderIdentity: opts.identity,
+      leaseDurationSeconds: duration,
+      renewTime: microTime(now),
+      ...(takeover ? { acquireTime: microTime(now), leaseTransitions: (spec.leaseTransitions ?? 0) + (holder ? 1 : 0) } : {}),
+    };
+    try {
+      await opts.rest.request('PUT', path, { body: { ...current, spec: next } });
+      return { acquired: true };
+    } catch (e) {
+      if (isConflict(e)) return { acquired: false, holder: holder || 'another instance' };
+      throw e;
+    }
+  }
+
+  function lose(why: string): void {
+    if (!leader) return;
+    leader = false;
+    cancelTimer?.();
+    opts.log.warn(`lost the controller Lease ${opts.namespace}/${name}: ${why}`);
+    lostListeners.splice(0).forEach((l) => l());
+  }
+
+  function scheduleRenew(): void {
+    cancelTimer = opts.clock.setTimer(async () => {
+      if (stopped || !leader) return;
+      try {
+        const r = await tryAcquireOrRenew();
+        if (r.acquired) lastRenew = opts.clock.now().getTime();
+        else return lose(`${r.holder} holds it now`);
+      } catch (e) {
+        opts.log.warn(`renewing the controller Lease failed`, e);
+      }
+      if (opts.clock.now().getTime() - lastRenew >= duration * 1000) return lose(`not renewed for ${duration}s`);
+      if (!stopped && leader) scheduleRenew();
+    }, renewMs);
+  }
+
+  return {
+    async acquire(onWaiting) {
+      let lastHolder = '';
+      while (!stopped) {
+        let attempt: LeaseAttempt;
+        try {
+          attempt = await tryAcquireOrRenew();
+        } catch (e) {
+          opts.log.warn(`taking the controller Lease ${opts.namespace}/${name} failed: ${errorText(e)}`);
+          attempt = { acquired: false, holder: '' };
+        }
+        if (attempt.acquired) {
+          leader = true;
+          lastRenew = opts.clock.now().getTime();
+          scheduleRenew();
+          return;
+        }
+        if (attempt.holder && attempt.holder !== lastHolder) {
+          lastHolder = attempt.holder;
+          onWaiting?.(attempt.holder, attempt.until);
+        }
+        await new Promise<void>((resolve) => {
+          cancelTimer = opts.clock.setTimer(resolve, retryMs);
+        });
+      }
+      throw new Error('stopped before the controller Lease was taken');
+    },
+    onLost(listener) {
+      lostListeners.push(listener);
+    },
+    async stop(release = true) {
+      stopped = true;
+      cancelTimer?.();
+      if (!leader) return;
+      leader = false;
+      if (!release) return;
+      try {
+        const current = await opts.rest.request<LeaseObject>('GET', path);
+        if (current.spec?.holderIdentity === opts.identity) {
+          await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(0)) } } });
+        }
+      } catch (e) {
+        opts.log.warn(`handing back the controller Lease failed (it expires by itself)`, e);
+      }
+    },
+    isLeader: () => leader,
+  };
+}
