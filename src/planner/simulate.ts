@@ -151,7 +151,8 @@ export function describeStep(step: CanaryStep | undefined): string {
 /** The rollout at revision 2: the same manifest with a changed pod template. */
 function updatedRollout(rollout: Rollout, newImage: string | undefined): Rollout {
   const next = cloneJson(rollout);
-  const template = (next.spec!.template ??= {});
+  const spec = (next.spec ??= {});
+  const template = (spec.template ??= {});
   const first = template.spec?.containers?.[0];
   if (newImage !== undefined && first) first.image = newImage;
   else template.metadata = { ...(template.metadata ?? {}), annotations: { ...(template.metadata?.annotations ?? {}), [UPDATE_ANNOTATION]: '2' } };

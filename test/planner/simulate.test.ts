@@ -124,6 +124,11 @@ describe('simulate', () => {
     assert.equal(result.frames.length, 5);
   });
 
+  it('a rollout it cannot progress (no strategy Services, no spec) ends stuck instead of throwing', () => {
+    assert.equal(simulate({}).outcome, 'stuck');
+    assert.equal(simulate(rolloutWith({ blueGreen: {} })).outcome, 'stuck');
+  });
+
   it('uses newImage for the update when given', () => {
     const result = simulate(basic(), { newImage: 'app:9' });
     assert.ok(result.frames.some((f) => f.events.includes('update: image app:9')));
