@@ -89,6 +89,8 @@ export interface SimulationFrame {
   paused: boolean;
   pauseReasons: string[];
   aborted: boolean;
+  /** A manual promotion point: only a person can move the rollout on from here (promote). */
+  waitsForPerson: boolean;
   /** Why the rollout waits at this frame. */
   waitingFor: string[];
   /** What the controller did to reach this frame. */
@@ -318,6 +320,7 @@ function frameOf(
     paused: rollout.spec?.paused === true || (status.pauseConditions ?? []).length > 0,
     pauseReasons: (status.pauseConditions ?? []).map((c) => c.reason),
     aborted: status.abort === true,
+    waitsForPerson: needsPerson(rollout),
     waitingFor: [...waitingFor],
     events: [...events],
   };
@@ -487,7 +490,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
 /** Two frames show the same thing (ignoring when, and what happened to get there). */
 function sameView(a: SimulationFrame, b: SimulationFrame): boolean {
   const view = (f: SimulationFrame) =>
-    JSON.stringify([f.step, f.replicaSets, f.services, f.weight, f.phase, f.message, f.paused, f.pauseReasons, f.aborted, f.waitingFor]);
+    JSON.stringify([f.step, f.replicaSets, f.services, f.weight, f.phase, f.message, f.paused, f.pauseReasons, f.aborted, f.waitsForPerson, f.waitingFor]);
   return view(a) === view(b);
 }
 

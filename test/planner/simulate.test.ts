@@ -46,6 +46,12 @@ describe('simulate', () => {
     assert.equal(promotions.length, 1, 'one indefinite pause');
     const before = result.frames[result.frames.indexOf(promotions[0]!) - 1]!;
     assert.equal(before.paused, true);
+    assert.equal(before.waitsForPerson, true, 'the promotion point is marked');
+    assert.deepEqual(
+      result.frames.filter((f) => f.waitsForPerson).map((f) => f.step.index),
+      result.frames.filter((f) => f.waitsForPerson).map(() => 1),
+      'only the indefinite pause needs a person; the timed one does not',
+    );
     assert.deepEqual(before.pauseReasons, ['CanaryPauseStep']);
     assert.ok(promotions[0]!.time - before.time >= 100);
   });
