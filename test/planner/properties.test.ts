@@ -154,11 +154,11 @@ function worldInFlight(rollout: Rollout, moves: number, readyShare: number, seco
 }
 
 describe('planner properties', () => {
-  it('reconcile is idempotent: with the world held still it converges to a reconcile with no effects', () => {
+  it('reconcile is idempotent: with the world held still it converges to a reconcile with no effects within 6 reconciles', () => {
     fc.assert(
       fc.property(anyRollout, fc.integer({ min: 0, max: 25 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 120 }), (rollout, moves, share, seconds) => {
         const { world, now } = worldInFlight(rollout, moves, share, seconds);
-        const { world: still, results } = settleStill(world, now, 12);
+        const { world: still, results } = settleStill(world, now, 6);
         const last = results[results.length - 1]!;
         assert.deepEqual(last.effects, [], `still writing after ${results.length} reconciles: ${JSON.stringify(last.effects.map((e) => e.kind))}`);
         // And a reconcile with nothing to change writes nothing, again.
