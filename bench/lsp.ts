@@ -155,7 +155,11 @@ async function main(): Promise<void> {
     });
     b.notify('workspace/didChangeConfiguration', { settings: null });
     await b.configured();
-    await b.hover('file:///not-open.yaml', { line: 0, character: 0 }); // a round trip, so the settings are applied before the file opens
+    // The schema is in use once a small document gets a schema error; only then does the measured file open.
+    const probe = toUri(join(ws, 'probe.yaml'));
+    b.open(probe, 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nspec:\n  replicas: many\n');
+    await b.diagnosticsMatching(probe, (ds) => ds.length > 0, 'a schema error on the probe document');
+    b.close(probe);
     yls.push(await measure(b, uri, text, false));
     await b.stop();
   }

@@ -86,8 +86,9 @@ function parseText(
   const pieces: PlacedPiece[] = [];
   let docBase = 0;
   let hasRollout = false;
+  const file = fileKey(uri);
   for (const { start, text: pieceText } of splitDocuments(text)) {
-    const piece = reuse(pieceText) ?? parsePiece(uri, pieceText);
+    const piece = reuse(pieceText) ?? parsePiece(file, pieceText);
     keep.set(pieceText, piece);
     pieces.push({ start, docBase, piece });
     docBase += piece.parsed.docs.length;
@@ -96,7 +97,7 @@ function parseText(
   return { uri, version, pieces, docCount: docBase, hasRollout };
 }
 
-function parsePiece(uri: string, text: string): Piece {
+function parsePiece(file: string, text: string): Piece {
   const parsed = parseFile(text);
   const hasRollout = parsed.docs.some((d) => d.isRollout);
   const mentions = new Set<string>();
@@ -105,7 +106,7 @@ function parsePiece(uri: string, text: string): Piece {
     text,
     parsed,
     hasRollout,
-    services: Object.freeze(servicesInFile(fileKey(uri), parsed)),
+    services: Object.freeze(servicesInFile(file, parsed)),
     mentions: Object.freeze([...mentions].sort()),
   });
 }
