@@ -1,5 +1,5 @@
 /** Parsing: text -> YAML documents with source ranges. Never throws; errors are data. */
-import { parseAllDocuments, isMap, isScalar, type Document } from 'yaml';
+import { parseAllDocuments, isMap, isScalar, visit, type Document } from 'yaml';
 import type { Finding } from './findings';
 
 export interface ParsedDoc {
@@ -39,7 +39,7 @@ export function parseFile(text: string): ParsedFile {
   }
   const docs: ParsedDoc[] = [];
   const syntaxErrors: Finding[] = [];
-  const directive = HELM_DIRECTIVE.exec(text);
+  const directive = templateDirective(text, raw);
   raw.forEach((doc, index) => {
     const contents = doc.contents;
     let kind: string | undefined;
@@ -104,7 +104,48 @@ export function parseFile(text: string): ParsedFile {
  * A Helm/Go template action: `{{ .Values.x }}`, `{{- include ... }}`, `{{ if ... }}`, `{{ $x := ... }}`.
  * Argo's own placeholders (`{{args.name}}`, `{{templates.x.podTemplateHash}}`) do not match.
  */
-const HELM_DIRECTIVE = /\{\{-?\s*(?:\.|\$|"|\/\*|(?:template|include|if|else|end|range|with|define|block|toYaml|tpl|printf|default|required|quote|lookup)\b)/;
+const HELM_DIRECTIVE = /\{\{-?\s*(?:\.|\$|"|\/\*|(?:template|include|if|else|end|range|with|define|block|toYaml|tpl|printf|default|required|quote|lookup)\b)/g;
+
+/**
+ * The first template action that stands in the YAML structure itself (`name: {{ .Release.Name }}`,
+ * a `{{- if }}` line). Actions inside string values are data, as in a notifications ConfigMap whose
+ * templates Argo renders itself, and leave the file valid YAML.
+ */
+function templateDirective(text: string, docs: readonly Document.Parsed[]): { index: number } | undefined {
+  HELM_DIRECTIVE.lastIndex = 0;
+  let m = HELM_DIRECTIVE.exec(text);
+  if (!m) return undefined;
+  const strings: [number, number][] = [];
+  for (const doc of docs) {
+    visit(doc, {
+      Scalar(_key, node) {
+        if (typeof node.value === 'string' && node.range) strings.push([node.range[0], node.range[1]]);
+      },
+    });
+  }
+  strings.sort((a, b) => a[0] - b[0]);
+  const inString = (i: number) => {
+    let lo = 0;
+    let hi = strings.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [s, e] = strings[mid]!;
+      if (i < s) hi = mid - 1;
+      else if (i >= e) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  for (; m; m = HELM_DIRECTIVE.exec(text)) {
+    if (!inString(m.index) && !inComment(text, m.index)) return { index: m.index };
+  }
+  return undefined;
+}
+
+function inComment(text: string, i: number): boolean {
+  const lineStart = text.lastIndexOf('\n', i) + 1;
+  return /(^|\s)#/.test(text.slice(lineStart, i));
+}
 
 function oneLine(message: string): string {
   return message.split('\n')[0]!.trim();

@@ -42,6 +42,14 @@ describe('schema parse and ranges', () => {
     assert.match(dup.syntaxErrors[0]!.message, /unique|duplicate/i);
   });
 
+  it('a Helm template is recognised by actions in the YAML structure, not by templates inside strings', () => {
+    assert.equal(parseFile('kind: Rollout\nmetadata:\n  name: {{ .Release.Name }}\n').templated, true);
+    assert.equal(parseFile('{{- if .Values.enabled }}\nkind: Rollout\n{{- end }}\n').templated, true);
+    const configMap = 'kind: ConfigMap\ndata:\n  template.rollout-completed: |\n    message: Rollout {{.rollout.metadata.name}} done\n    {{ if .rollout.spec.paused }}paused{{ end }}\n  quoted: "{{ .x }}"\n# {{ .Values.commented }}\n';
+    assert.equal(parseFile(configMap).templated, undefined);
+    assert.equal(parseFile('value: "{{args.service-name}}"\nother: {{args.x}}\n').templated, undefined);
+  });
+
   it('never throws on arbitrary text', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (s) => {
