@@ -137,6 +137,39 @@ describe('rollouts simulate', () => {
     assert.match(err, /spec\.replicas/);
   });
 
+  it('takes the pod template of a workloadRef Deployment in the same file', async () => {
+    const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: web:1}]
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  strategy:
+    canary:
+      steps: [{setWeight: 50}, {pause: {duration: 5}}]
+`;
+    const { code, out, err } = await run([file('ref.yaml', text), '--format', 'json']);
+    assert.equal(code, 0, err);
+    assert.equal(err, '');
+    const [result] = JSON.parse(out) as SimulationResult[];
+    assert.equal(result!.outcome, 'promoted');
+    const missing = await run([file('ref-missing.yaml', text.slice(text.indexOf('---') + 4))]);
+    assert.equal(missing.code, 0);
+    assert.match(missing.err, /note: Rollout web: its pod template is in Deployment\/web \(workloadRef\), which is not in this file/);
+  });
+
   it('bad usage: exit 2 with the usage', async () => {
     for (const args of [[], ['a.yaml', 'b.yaml'], ['a.yaml', '--format', 'xml'], ['a.yaml', '--bogus'], ['a.yaml', '--pod-ready-seconds', '-1'], ['a.yaml', '--abort-at-step', '0']]) {
       const { code, err } = await run(args);

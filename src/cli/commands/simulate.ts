@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult } from '../../planner';
+import type { PodTemplateSpec, Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult } from '../../planner';
 import { simulate } from '../../planner';
 import type { ParsedFile } from '../../schema';
 import { findingRange, formatPath, lineIndex, parseFile, validateRolloutDoc } from '../../schema';
@@ -131,6 +131,8 @@ function readError(e: unknown): string {
 interface LoadedRollout {
   rollout: Rollout;
   docIndex: number;
+  /** Something the reader should know about this simulation (printed on stderr). */
+  note?: string;
 }
 
 /** Rollouts and Services of a parsed file, and the problems that stop a simulation (with line:column). */
@@ -153,10 +155,13 @@ export function rolloutsInFile(
 
   const rollouts: LoadedRollout[] = [];
   const services: Service[] = [];
+  const deployments: { metadata?: { name?: string }; spec?: { template?: PodTemplateSpec } }[] = [];
   for (const pd of parsed.docs) {
-    if (pd.kind === 'Service') {
-      const svc = pd.doc.toJS({ maxAliasCount: 1000 }) as Service;
-      if (svc && typeof svc === 'object') services.push(svc);
+    if (pd.kind === 'Service' || pd.kind === 'Deployment') {
+      const obj = pd.doc.toJS({ maxAliasCount: 1000 }) as unknown;
+      if (!obj || typeof obj !== 'object') continue;
+      if (pd.kind === 'Service') services.push(obj as Service);
+      else deployments.push(obj as (typeof deployments)[number]);
       continue;
     }
     if (!pd.isRollout) continue;
@@ -170,6 +175,14 @@ export function rolloutsInFile(
       continue;
     }
     rollouts.push({ rollout: pd.doc.toJS({ maxAliasCount: 1000 }) as Rollout, docIndex: pd.index });
+  }
+  for (const loaded of rollouts) {
+    const ref = loaded.rollout.spec?.workloadRef;
+    if (!ref) continue;
+    // The pod template lives in the referenced Deployment; use it when the file has it.
+    const deployment = ref.kind === 'Deployment' ? deployments.find((d) => d.metadata?.name === ref.name) : undefined;
+    if (deployment?.spec?.template) loaded.rollout = { ...loaded.rollout, spec: { ...loaded.rollout.spec, template: deployment.spec.template } };
+    else loaded.note = `Rollout ${loaded.rollout.metadata?.name ?? ''}: its pod template is in ${ref.kind ?? 'a workload'}/${ref.name ?? '?'} (workloadRef), which is not in this file; replica counts are simulated all the same`;
   }
   if (rollouts.length === 0 && problems.length === 0) {
     const kinds = parsed.docs.map((d) => d.kind).filter((k): k is string => !!k);
@@ -291,7 +304,8 @@ export const simulateCommand: Command = {
     const results: SimulationResult[] = [];
     const tables: string[] = [];
     let failed = problems.length > 0;
-    for (const { rollout } of rollouts) {
+    for (const { rollout, note } of rollouts) {
+      if (note) io.err(`note: ${note}`);
       try {
         const result = simulate(rollout, { ...options, services });
         results.push(result);
