@@ -135,6 +135,15 @@ interface LoadedRollout {
   note?: string;
 }
 
+/** The plain JSON of a document; undefined when the yaml library refuses it (e.g. too many aliases; validation reports it). */
+function readDoc(pd: ParsedFile['docs'][number]): unknown {
+  try {
+    return pd.doc.toJS({ maxAliasCount: 1000 });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Rollouts and Services of a parsed file, and the problems that stop a simulation (with line:column). */
 export function rolloutsInFile(
   parsed: ParsedFile,
@@ -158,7 +167,7 @@ export function rolloutsInFile(
   const deployments: { metadata?: { name?: string }; spec?: { template?: PodTemplateSpec } }[] = [];
   for (const pd of parsed.docs) {
     if (pd.kind === 'Service' || pd.kind === 'Deployment') {
-      const obj = pd.doc.toJS({ maxAliasCount: 1000 }) as unknown;
+      const obj = readDoc(pd);
       if (!obj || typeof obj !== 'object') continue;
       if (pd.kind === 'Service') services.push(obj as Service);
       else deployments.push(obj as (typeof deployments)[number]);
@@ -174,7 +183,8 @@ export function rolloutsInFile(
       }
       continue;
     }
-    rollouts.push({ rollout: pd.doc.toJS({ maxAliasCount: 1000 }) as Rollout, docIndex: pd.index });
+    const rollout = readDoc(pd);
+    if (rollout && typeof rollout === 'object') rollouts.push({ rollout: rollout as Rollout, docIndex: pd.index });
   }
   for (const loaded of rollouts) {
     const ref = loaded.rollout.spec?.workloadRef;
