@@ -30,8 +30,6 @@ export interface ControllerStats {
   /** Reconciles that decided nothing needed to change (these write nothing). */
   idleReconciles: number;
   writes: number;
-  /** Writes made by reconciles that had nothing to change: 0 by construction, counted to prove it. */
-  idleWrites: number;
   conflicts: number;
   errors: number;
   writesByRollout: Map<string, number>;
@@ -45,6 +43,8 @@ export interface Controller {
   readonly stats: ControllerStats;
   /** Resolves when no work is queued or running (tests, benchmarks). */
   idle(): Promise<void>;
+  /** Reconciles every rollout again (a periodic resync; at rest it must write nothing). */
+  resync(): void;
 }
 
 const keyOf = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
@@ -63,7 +63,7 @@ export function createController(opts: ControllerOptions): Controller {
   const { rest, stores, log } = opts;
   const clock = opts.clock ?? systemClock;
   const workers = opts.workers ?? 8;
-  const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, idleWrites: 0, conflicts: 0, errors: 0, writesByRollout: new Map() };
+  const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, writesByRollout: new Map() };
 
   const queue: string[] = [];
   const queued = new Set<string>();
@@ -311,6 +311,9 @@ export function createController(opts: ControllerOptions): Controller {
       timers.forEach((t) => t.cancel());
       timers.clear();
       if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    resync() {
+      for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
     },
     idle() {
       if (running.size === 0 && queue.length === 0) return Promise.resolve();
