@@ -172,6 +172,8 @@ function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean
   if (isAborted(ctx) || ctx.rollout.spec?.paused || (ctx.rollout.status?.pauseConditions ?? []).length > 0) return false;
   if (atIndefiniteStep(ctx) || waitingOnScaleDownDeadline(ctx)) return false;
   if (s.stableRS && s.stableRS === s.currentPodHash) return false;
+  // Progress seen now restarts the clock (it wins over a deadline that passed meanwhile).
+  if (rolloutProgressing(ctx, s)) return false;
   const from = Date.parse(cond.lastUpdateTime ?? cond.lastTransitionTime ?? '');
   if (Number.isNaN(from)) return false;
   const deadline = from + progressDeadlineSecondsOf(ctx.rollout) * 1000;

@@ -62,6 +62,22 @@ describe('rollout status (§11, §12)', () => {
     assert.equal(later?.lastTransitionTime, first?.lastTransitionTime, 'the transition time stays while the status stays True');
   });
 
+  it('progress seen in the reconcile after the deadline passed wins over the timeout', () => {
+    const r = canary({ steps: [{ setWeight: 20 }, { pause: {} }] });
+    r.spec!.progressDeadlineSeconds = 60;
+    r.spec!.progressDeadlineAbort = true;
+    const h = deployed(r);
+    h.podsReadyAtOnce = false;
+    updateImage(h);
+    settle(h);
+    advance(h, 120);
+    setPods(h, replicaSetByRevision(h, 2), 2, 2);
+    step(h);
+    const status = h.world.rollout.status!;
+    assert.equal(status.abort, undefined);
+    assert.equal(getCondition(status.conditions, 'Progressing')?.reason, 'ReplicaSetUpdated');
+  });
+
   it('Paused, Completed and Healthy follow the rollout through an update', () => {
     const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
     const conds = () => h.world.rollout.status?.conditions;
