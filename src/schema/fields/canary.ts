@@ -26,9 +26,9 @@ const pause = obj('pause', 'Stops the rollout at this step. Without a duration i
 ], { link: C, example: '- pause: {duration: 1h}\n- pause: {}  # until promoted' });
 
 const setCanaryScale = obj('setCanaryScale', 'Sizes the canary independently of its traffic weight, e.g. to bring up full capacity before sending traffic. Only has an effect with trafficRouting. Give `replicas` or `weight`, or `matchTrafficWeight: true` to go back to sizing by weight.', [
-  int('replicas', 'An exact number of canary pods (not capped at spec.replicas).', { min: 0 }),
-  int('weight', 'Canary pods as a percentage of spec.replicas.', { min: 0, max: 100 }),
-  bool('matchTrafficWeight', 'Go back to sizing the canary by the current traffic weight.', { default: false }),
+  int('replicas', 'An exact number of canary pods, e.g. to run one canary pod before any traffic reaches it. Not capped at spec.replicas; it wins over `weight` when both are given.', { min: 0 }),
+  int('weight', 'Canary pods as a percentage of spec.replicas, independent of the traffic weight (e.g. 100 to bring up full capacity before shifting traffic).', { min: 0, max: 100 }),
+  bool('matchTrafficWeight', 'Go back to sizing the canary by the current traffic weight after an earlier setCanaryScale.', { default: false }),
 ], { link: `${C}#dynamic-canary-scale-with-traffic-routing`, example: '- setCanaryScale:\n    replicas: 3' });
 
 const experimentStep = obj('experiment', 'Runs an Experiment: extra ReplicaSets (from the canary or stable template) run side by side, optionally with analyses, and the step ends when the Experiment does. Use it for baseline-versus-canary comparisons.', [

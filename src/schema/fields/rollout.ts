@@ -62,7 +62,7 @@ export const rolloutSpec = obj('spec', 'What the Rollout should run and how it u
     str('scaleDown', 'What happens to the referenced Deployment: `never` (default), `onsuccess` (scaled to 0 once the Rollout is healthy) or `progressively` (scaled down as the Rollout scales up).', { enum: ['never', 'onsuccess', 'progressively'], default: 'never' }),
   ], { link: `${DOCS}/migrating/`, example: 'workloadRef:\n  apiVersion: apps/v1\n  kind: Deployment\n  name: checkout' }),
   int('minReadySeconds', 'Seconds a new pod must be ready, without crashing, before it counts as available.', { min: 0, link: SPEC, example: 'minReadySeconds: 30' }),
-  int('revisionHistoryLimit', 'How many old ReplicaSets (scaled to zero) are kept for rollbacks.', { min: 0, link: SPEC, example: 'revisionHistoryLimit: 3' }),
+  int('revisionHistoryLimit', 'How many old ReplicaSets (scaled to zero) are kept, so `kubectl argo rollouts undo` can return to them. Lower it to keep the namespace tidy; blue-green needs it at least as large as scaleDownDelayRevisionLimit.', { min: 0, link: SPEC, example: 'revisionHistoryLimit: 3' }),
   bool('paused', 'Pauses the Rollout by hand: no step advances (canary) and no promotion happens (blue-green) until it is set back to false.', { example: 'paused: true', link: SPEC }),
   int('progressDeadlineSeconds', 'Seconds an update may go without progress before it is marked as failed (ProgressDeadlineExceeded). Must be greater than minReadySeconds.', { min: 0, link: SPEC, example: 'progressDeadlineSeconds: 900' }),
   bool('progressDeadlineAbort', 'Abort the update (back to the stable version) when the progress deadline is exceeded, instead of only reporting it.', { example: 'progressDeadlineSeconds: 300\nprogressDeadlineAbort: true', link: SPEC }),
@@ -70,9 +70,9 @@ export const rolloutSpec = obj('spec', 'What the Rollout should run and how it u
   obj('rollbackWindow', 'Rolling back to one of the last few revisions skips the steps and analysis (it is promoted at once).', [
     int('revisions', 'How many recent revisions count as inside the window.', { min: 0 }),
   ], { link: `${DOCS}/rollback/`, example: 'rollbackWindow:\n  revisions: 3' }),
-  obj('analysis', 'How many finished AnalysisRuns and Experiments are kept.', [
-    int('successfulRunHistoryLimit', 'Successful runs kept.', { min: 0 }),
-    int('unsuccessfulRunHistoryLimit', 'Failed, errored or inconclusive runs kept.', { min: 0 }),
+  obj('analysis', 'How many finished AnalysisRuns and Experiments of this Rollout are kept for inspection; older ones are deleted.', [
+    int('successfulRunHistoryLimit', 'How many successful AnalysisRuns and Experiments are kept.', { min: 0 }),
+    int('unsuccessfulRunHistoryLimit', 'How many failed, errored or inconclusive AnalysisRuns and Experiments are kept; raise it to keep more evidence of failures.', { min: 0 }),
   ], { link: SPEC, example: 'analysis:\n  successfulRunHistoryLimit: 3\n  unsuccessfulRunHistoryLimit: 10' }),
   strategy,
 ], { link: SPEC });
