@@ -36,6 +36,7 @@ const cases: Case[] = [
   { name: 'deadline not above minReadySeconds', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 30, progressDeadlineSeconds: 30 })], expect: ['error progress-deadline-after-min-ready at spec.progressDeadlineSeconds'] },
   { name: 'deadline above minReadySeconds', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 30, progressDeadlineSeconds: 31 })], expect: [] },
   { name: 'both strategies', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: { canary: {}, blueGreen: { activeService: 'a' } } })], expect: ['error strategy-exactly-one at spec.strategy.blueGreen'] },
+  { name: 'an empty canary key', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: { canary: null } })], expect: ['error strategy-exactly-one at spec.strategy.canary'] },
   { name: 'no strategy kind', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: {} })], expect: ['error strategy-exactly-one at spec.strategy'] },
   // blue-green
   { name: 'active equals preview', code: 'active-preview-distinct', docs: [blueGreenRollout({ previewService: 'demo-active' })], expect: ['error active-preview-distinct at spec.strategy.blueGreen.previewService'] },

@@ -193,7 +193,12 @@ export const strategyExactlyOne: Rule = {
     const canary = has(strategy, 'canary');
     const blueGreen = has(strategy, 'blueGreen');
     if (canary && blueGreen) return [error(this.code, [...BLUE_GREEN], 'spec.strategy has both canary and blueGreen: keep exactly one', 'key')];
-    if (!canary && !blueGreen) return [error(this.code, ['spec', 'strategy'], 'spec.strategy needs exactly one of canary or blueGreen', 'key')];
+    if (!canary && !blueGreen) {
+      // `canary:` with nothing under it is null, which Kubernetes reads as no strategy at all.
+      const empty = (['canary', 'blueGreen'] as const).find((k) => k in strategy);
+      if (empty) return [error(this.code, ['spec', 'strategy', empty], `spec.strategy.${empty} is empty (null), which counts as no strategy: write \`${empty}: {}\` or give its fields`, 'key')];
+      return [error(this.code, ['spec', 'strategy'], 'spec.strategy needs exactly one of canary or blueGreen', 'key')];
+    }
     return [];
   },
 };
