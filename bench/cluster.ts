@@ -67,6 +67,7 @@ async function main() {
     const latencies: number[] = [];
     let complete = 0;
     const allSeen = new Promise<void>((done) => {
+      if (watchers === 0) done();
       for (let w = 0; w < watchers; w++) {
         let seen = 0;
         const req = request(`${url}/api/v1/namespaces/${namespace}/configmaps?watch=true&resourceVersion=${rv}`, (res) => {
@@ -123,7 +124,8 @@ async function main() {
     const ms = (v: number) => `${v.toFixed(1)} ms`;
     console.log(`local cluster bench: ${objects} ConfigMaps, ${watchers} watchers, ${concurrency} concurrent creates, ${persist ? 'with --data-dir (fsync per write)' : 'in memory'}`);
     console.log(`create throughput: ${Math.round(objects / createSeconds)} objects/s (${createSeconds.toFixed(2)} s, ${failures} failed)`);
-    console.log(
+    if (latencies.length)
+      console.log(
       `watch event latency (create sent -> event at watcher), ${latencies.length} events: p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1]!)}`,
     );
     console.log(`all ${watchers} watchers saw all ${objects} events in ${deliverSeconds.toFixed(2)} s (${Math.round((objects * watchers) / deliverSeconds)} events/s delivered)`);
