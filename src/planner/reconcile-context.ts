@@ -114,7 +114,7 @@ export function createReplicaSet(ctx: ReconcileContext, rs: ReplicaSet): Replica
 export function updateReplicaSet(ctx: ReconcileContext, next: ReplicaSet): boolean {
   const name = rsName(next);
   const current = allReplicaSets(ctx).find((rs) => rsName(rs) === name);
-  if (current && sameObject(stripStatus(current), stripStatus(next))) return false;
+  if (current && sameObject({ ...current, status: undefined }, { ...next, status: undefined })) return false;
   const written = stripStatus(next);
   const createdNow = ctx.effects.findIndex((e) => e.kind === 'createReplicaSet' && rsName(e.replicaSet) === name);
   if (createdNow >= 0) ctx.effects[createdNow] = { kind: 'createReplicaSet', replicaSet: written };
