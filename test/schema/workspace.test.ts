@@ -1,7 +1,7 @@
 // The workspace index: Services by file, replaced and removed with their file.
 import { strict as assert } from 'node:assert';
 import { createWorkspaceIndex, parseFile, servicesInFile, validateFile } from '../../src/schema';
-import { blueGreenRollout, service, summary, yamlOf } from './support';
+import { blueGreenRollout, canaryRollout, service, summary, yamlOf } from './support';
 
 describe('schema workspace index', () => {
   it('reads name, namespace and selector of each Service document', () => {
@@ -25,6 +25,15 @@ describe('schema workspace index', () => {
       'warning service-not-found at spec.strategy.blueGreen.previewService',
     ]);
     assert.deepEqual(ws.services(), []);
+  });
+
+  it('a missing canaryService offers the workspace Services that select the pods', () => {
+    const rollout = canaryRollout({ trafficRouting: { nginx: { stableIngress: 'i' } }, stableService: 'demo-stable' });
+    const parsed = parseFile(yamlOf(rollout, service('demo-stable', { app: 'demo' }), service('demo-canary', { app: 'demo' }), service('other', { app: 'x' })));
+    const ws = createWorkspaceIndex();
+    ws.setFile('f', parsed);
+    const f = validateFile(parsed, ws).find((x) => x.code === 'traffic-routing-needs-services')!;
+    assert.deepEqual(f.data, { candidates: ['demo-canary', 'demo-stable'] });
   });
 
   it('a Service without selector selects no pods', () => {

@@ -46,7 +46,7 @@ function candidates(ctx: RuleContext, name: string, namespace: string | undefine
 }
 
 /** The first selector entry the pod labels do not satisfy, or undefined when the Service selects them. */
-function mismatch(selector: Record<string, string> | undefined, labels: JsonObject): string | undefined {
+export function mismatch(selector: Record<string, string> | undefined, labels: JsonObject): string | undefined {
   if (!selector || Object.keys(selector).length === 0) return 'it has no selector, so it selects no pods by label';
   for (const [k, v] of Object.entries(selector)) {
     // Argo itself adds the pod-template hash to the Service's selector; it is never in the template.
@@ -91,3 +91,17 @@ export const serviceSelectsPods: Rule = {
     return out;
   },
 };
+
+/** Names of workspace Services that would select the pods of a role (for quick fixes of a missing Service). */
+export function servicesSelecting(ctx: RuleContext, roleMetadata: string | undefined): string[] {
+  if (!ctx.workspace || has(ctx.spec, 'workloadRef')) return [];
+  const templateLabels = obj(obj(obj(ctx.spec?.template)?.metadata)?.labels) ?? {};
+  const strategy = ctx.canary ?? ctx.blueGreen;
+  const labels = { ...templateLabels, ...(roleMetadata ? obj(obj(strategy?.[roleMetadata])?.labels) : undefined) };
+  const namespace = str(obj(ctx.rollout.metadata)?.namespace);
+  const names = ctx.workspace
+    .services()
+    .filter((s) => (!namespace || !s.namespace || s.namespace === namespace) && s.selector && Object.keys(s.selector).length > 0 && mismatch(s.selector, labels) === undefined)
+    .map((s) => s.name);
+  return [...new Set(names)].sort();
+}

@@ -1,6 +1,7 @@
 /** Rules on the strategies' own fields (semantics §13). */
 import type { DocFinding } from '../findings';
 import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, parseIntOrPercent } from '../../planner';
+import { servicesSelecting } from './service-references';
 import { BLUE_GREEN, CANARY, error, has, hasTrafficRouting, obj, routersOf, str, type Router, type Rule } from './rule';
 
 export const activePreviewDistinct: Rule = {
@@ -69,7 +70,8 @@ const NEEDS_SERVICES: readonly Router[] = ['alb', 'smi', 'apisix', 'ambassador',
 export const trafficRoutingNeedsServices: Rule = {
   code: 'traffic-routing-needs-services',
   summary: 'most traffic routers need both canaryService and stableService',
-  check({ canary }) {
+  check(ctx) {
+    const { canary } = ctx;
     if (!canary || has(canary, 'pingPong')) return [];
     const tr = obj(canary.trafficRouting);
     if (!tr) return [];
@@ -81,7 +83,8 @@ export const trafficRoutingNeedsServices: Rule = {
     const out: DocFinding[] = [];
     for (const field of ['canaryService', 'stableService'] as const) {
       if (str(canary[field])) continue;
-      out.push(error(this.code, [...CANARY, field], `${field} is required with ${needing.join(' and ')} traffic routing`, 'missing'));
+      const candidates = servicesSelecting(ctx, field === 'canaryService' ? 'canaryMetadata' : 'stableMetadata');
+      out.push(error(this.code, [...CANARY, field], `${field} is required with ${needing.join(' and ')} traffic routing`, 'missing', candidates.length ? { candidates } : undefined));
     }
     return out;
   },
