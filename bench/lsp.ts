@@ -138,6 +138,7 @@ async function main(): Promise<void> {
   console.log(`file: ${text.split('\n').length} lines, 200 documents, ${(text.length / 1024).toFixed(0)} KiB; ${ROUNDS} rounds, each with a fresh server process`);
   const parses: { coldMs: number; warmMs: number }[] = [];
   const ours: Figures[] = [];
+  const oursAlone: number[] = [];
   const yls: Figures[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     parses.push(bareParse(file));
@@ -146,6 +147,15 @@ async function main(): Promise<void> {
     await a.hover('file:///not-open.yaml', { line: 0, character: 0 }); // started and initialized
     ours.push(await measure(a, uri, text, true));
     await a.stop();
+
+    // The same file with no workspace folder: no scan for Services in other files.
+    const alone = await LspSession.start({ command: { file: process.execPath, args: [join(root, 'dist/server.js'), '--stdio'] }, within: 120_000 });
+    await alone.hover('file:///not-open.yaml', { line: 0, character: 0 });
+    const t = performance.now();
+    alone.open(uri, text);
+    await alone.diagnosticsFor(uri, 1);
+    oursAlone.push(performance.now() - t);
+    await alone.stop();
 
     const b = await LspSession.start({
       command: { file: process.execPath, args: [ylsBin, '--stdio'] },
@@ -175,6 +185,7 @@ async function main(): Promise<void> {
     `${label.padEnd(34)}${a.toFixed(1).padStart(10)} ms${b.toFixed(1).padStart(12)} ms${(b / a).toFixed(1).padStart(10)}x`;
   console.log(`${''.padEnd(34)}${'ours'.padStart(13)}${'yaml-ls'.padStart(15)}${'yaml-ls/ours'.padStart(13)}`);
   console.log(row('time to first diagnostics', o('firstDiagnosticsMs'), y('firstDiagnosticsMs')));
+  console.log(row('  (ours without a workspace scan)', median(oursAlone), y('firstDiagnosticsMs')));
   console.log(row('re-validation after 1-char edit', o('revalidateMs'), y('revalidateMs')));
   console.log(row('hover latency', o('hoverMs'), y('hoverMs')));
   console.log(row('  (round trip of an empty request)', o('roundTripMs'), y('roundTripMs')));
@@ -187,9 +198,10 @@ async function main(): Promise<void> {
   const firstVsCold = o('firstDiagnosticsMs') / coldParse;
   const firstVsWarm = o('firstDiagnosticsMs') / warmParse;
   const editVsWarm = o('revalidateMs') / warmParse;
+  const aloneVsCold = median(oursAlone) / coldParse;
   console.log(
     `\nours / bare parse: first diagnostics ${firstVsCold.toFixed(2)}x the first parse in a process (${firstVsWarm.toFixed(2)}x a warm parse); ` +
-      `re-validation after an edit ${editVsWarm.toFixed(2)}x a warm parse`,
+      `re-validation after an edit ${editVsWarm.toFixed(2)}x a warm parse; without the workspace scan, first diagnostics ${aloneVsCold.toFixed(2)}x the first parse`,
   );
 
   const verdicts: [string, boolean][] = [

@@ -30,26 +30,33 @@ export interface PieceValidator {
   findings(piece: Piece): readonly Finding[];
 }
 
-export function createPieceValidator(index: ServiceIndex): PieceValidator {
+/**
+ * `workspaceKnown` is false while the start-up scan runs: Service references are then not
+ * checked at all (rather than reported missing), and are checked once the scan is done.
+ */
+export function createPieceValidator(index: ServiceIndex, workspaceKnown: () => boolean = () => true): PieceValidator {
   const memo = new WeakMap<Piece, { key: string; findings: readonly Finding[] }>();
+  const PENDING = '\u0000pending';
   return {
     findings(piece) {
       if (!piece.hasRollout) return piece.parsed.syntaxErrors;
+      const known = workspaceKnown();
       const relevant: WorkspaceService[] = [];
-      for (const name of piece.mentions) relevant.push(...index.servicesNamed(name));
-      const key = relevant.length === 0 ? '' : JSON.stringify(relevant);
-      const known = memo.get(piece);
-      if (known && known.key === key) return known.findings;
-      const findings = Object.freeze(withSyntaxErrors(piece, validateSafely(piece, relevant)));
+      if (known) for (const name of piece.mentions) relevant.push(...index.servicesNamed(name));
+      const key = !known ? PENDING : relevant.length === 0 ? '' : JSON.stringify(relevant);
+      const memoized = memo.get(piece);
+      if (memoized && memoized.key === key) return memoized.findings;
+      const findings = Object.freeze(withSyntaxErrors(piece, validateSafely(piece, known ? relevant : undefined)));
       memo.set(piece, { key, findings });
       return findings;
     },
   };
 }
 
-function validateSafely(piece: Piece, services: readonly WorkspaceService[]): Finding[] {
+function validateSafely(piece: Piece, services: readonly WorkspaceService[] | undefined): Finding[] {
   try {
-    return validateFile(piece.parsed, { services: () => services, servicesNamed: (name) => services.filter((s) => s.name === name) });
+    const workspace = services && { services: () => services, servicesNamed: (name: string) => services.filter((s) => s.name === name) };
+    return validateFile(piece.parsed, workspace);
   } catch (e) {
     // A bug in a rule must not take the server down with it: report it where the document starts.
     const docIndex = piece.parsed.docs.find((d) => d.isRollout)?.index ?? 0;

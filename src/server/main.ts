@@ -32,7 +32,9 @@ if (!process.argv.some((a) => TRANSPORTS.some((t) => a.startsWith(t)))) {
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const workspace = createServiceIndex();
-const service = createLanguageService({ workspace });
+/** Until the start-up scan is done, Service references are not checked (rather than reported missing). */
+let scanning = false;
+const service = createLanguageService({ workspace, workspaceKnown: () => !scanning });
 const log = (what: string, e: unknown) => connection.console.error(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 
 let options: ServerOptions = {};
@@ -121,9 +123,14 @@ connection.onInitialized(() => {
   if (watchFilesDynamically) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
   }
-  // Validation waits for the scan so first diagnostics already know the workspace's Services; a slow scan stops waiting after 2 s.
-  const scanned = scan(folders).catch((e) => log('workspace scan failed', e));
-  queue.hold(Promise.race([scanned, new Promise((r) => setTimeout(r, 2000).unref())]));
+  // Open documents are validated at once; their Service references are checked when the scan is done.
+  scanning = folders.length > 0 && options.scanWorkspace !== false;
+  void scan(folders)
+    .catch((e) => log('workspace scan failed', e))
+    .finally(() => {
+      scanning = false;
+      for (const doc of documents.all()) queue.schedule(doc.uri);
+    });
   if (folderEvents) connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const added = e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileKey(f.uri));
     folders = [...folders.filter((f) => !e.removed.some((r) => fileKey(r.uri) === f)), ...added];

@@ -33,13 +33,15 @@ export interface RolloutLanguageService {
 
 export interface ServiceDeps {
   workspace?: ServiceIndex;
+  /** False while the workspace's Services are still being found: references are then not checked yet. */
+  workspaceKnown?: () => boolean;
   parses?: ParseCache;
 }
 
 export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageService {
   const workspace = deps.workspace ?? createServiceIndex();
   const parses = deps.parses ?? createParseCache();
-  const validator = createPieceValidator(workspace);
+  const validator = createPieceValidator(workspace, deps.workspaceKnown);
   const mentions = new WeakMap<FileParse, ReadonlySet<string>>();
 
   const service: RolloutLanguageService = {

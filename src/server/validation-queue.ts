@@ -5,8 +5,6 @@
  */
 export interface ValidationQueue {
   schedule(uri: string): void;
-  /** Validations wait while held (the start-up scan), then run. */
-  hold(until: Promise<unknown>): void;
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void>;
 }
@@ -14,7 +12,6 @@ export interface ValidationQueue {
 export function createValidationQueue(opts: { delayMs: number; run(uri: string): void; onError(e: unknown): void }): ValidationQueue {
   const pending = new Set<string>();
   let armed = false;
-  let held: Promise<unknown> | undefined;
   let waiters: (() => void)[] = [];
 
   const flush = () => {
@@ -35,7 +32,7 @@ export function createValidationQueue(opts: { delayMs: number; run(uri: string):
     }
   };
   const arm = () => {
-    if (armed || held) return;
+    if (armed) return;
     armed = true;
     if (opts.delayMs > 0) setTimeout(flush, opts.delayMs);
     else setImmediate(flush);
@@ -45,17 +42,6 @@ export function createValidationQueue(opts: { delayMs: number; run(uri: string):
     schedule(uri) {
       pending.add(uri);
       arm();
-    },
-    hold(until) {
-      const mine = until.then(
-        () => undefined,
-        () => undefined,
-      );
-      held = mine;
-      void mine.then(() => {
-        if (held === mine) held = undefined;
-        if (pending.size > 0) arm();
-      });
     },
     idle() {
       if (pending.size === 0 && !armed) return Promise.resolve();

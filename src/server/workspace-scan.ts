@@ -45,7 +45,11 @@ export async function scanFolders(
       } else if (e.isFile() && isYamlFile(e.name)) {
         if (files >= limits.maxFiles) return { files, truncated: true };
         files++;
-        if (!skip(path)) found(path, await servicesInPath(path, limits.maxFileBytes));
+        if (skip(path)) continue;
+        const services = await servicesInPath(path, limits.maxFileBytes);
+        if (!skip(path)) found(path, services);
+        // Let the editor's messages in between files: an open document is validated before the scan goes on.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
   }

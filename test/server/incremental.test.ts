@@ -100,6 +100,16 @@ describe('re-validation', () => {
     assert.deepEqual(validator.findings(pieces[0]!).filter((f) => f.code === 'service-not-found').map((f) => (f.data as { service: string }).service), ['x-stable']);
   });
 
+  it('leaves Service references unchecked while the workspace is not known yet, then checks them', () => {
+    let known = false;
+    const validator = createPieceValidator(createServiceIndex(), () => known);
+    const piece = createParseCache().get(doc).pieces[0]!.piece;
+    const codes = () => validator.findings(piece).map((f) => f.code);
+    assert.ok(!codes().some((c) => c.startsWith('service-')), codes().join());
+    known = true;
+    assert.deepEqual(codes().filter((c) => c.startsWith('service-')), ['service-not-found', 'service-not-found']);
+  });
+
   it('the language service answers from the same parse for every feature of one version', () => {
     const svc = createLanguageService();
     const a = svc.parse(doc);
