@@ -297,7 +297,7 @@ export function formatSimulationTable(result: SimulationResult, rollout: Rollout
 
 export const simulateCommand: Command = {
   name: 'simulate',
-  summary: 'Show step by step what each Rollout in a file does when it is updated',
+  summary: 'show step by step what each Rollout in a file does when it is updated',
   usage,
   async run(args: string[], io: CommandIO): Promise<number> {
     const { file, format, options } = parseSimulateArgs(args);
