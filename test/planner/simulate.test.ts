@@ -119,6 +119,19 @@ describe('simulate', () => {
     assert.ok(switched.every((f) => f.phase === 'Progressing'), 'waiting for the post-promotion analysis');
   });
 
+  it('blue-green abort: the active Service stays on revision 1 and the preview is scaled down after the abort delay', () => {
+    const r = rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview', autoPromotionEnabled: false } }, { replicas: 3 });
+    const result = simulate(r, { abortAtStep: 0, podReadySeconds: 5 });
+    assert.equal(result.outcome, 'aborted');
+    const abortAt = result.frames.find((f) => f.action === 'abort')!;
+    const end = last(result.frames);
+    const v1 = end.replicaSets.find((x) => x.revision === 1)!;
+    const v2 = end.replicaSets.find((x) => x.revision === 2)!;
+    assert.equal(end.services.find((s) => s.role === 'active')?.replicaSet, v1.name);
+    assert.equal(v2.desired, 0);
+    assert.ok(end.time - abortAt.time >= 30, 'abortScaleDownDelaySeconds defaults to 30');
+  });
+
   it('makes up Services the rollout names but the manifest lacks', () => {
     const result = simulate(basic());
     assert.deepEqual(result.frames[0]!.services.map((s) => s.name).sort(), ['demo-canary', 'demo-stable']);
