@@ -1,0 +1,173 @@
+// Realistic host messages for the webview tests. The rollout views come from the real view
+// model (src/cluster/view) on cluster objects as the watches would see them, and the
+// simulations from the real planner on the example manifests, so a change to either shows up here.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { rolloutView } from '../../src/cluster/view';
+import type { Pod } from '../../src/cluster/kinds';
+import { simulate, type AnalysisRun, type ReplicaSet, type Rollout, type Service, type SimulateOptions } from '../../src/planner';
+import type { HostToView } from '../../webview/protocol';
+
+const root = join(__dirname, '..', '..');
+
+function owner(kind: string, name: string, uid: string) {
+  return { apiVersion: kind === 'Rollout' ? 'argoproj.io/v1alpha1' : 'apps/v1', kind, name, uid, controller: true };
+}
+
+function replicaSet(rollout: string, uid: string, hash: string, revision: number, image: string, replicas: number, available: number, annotations: Record<string, string> = {}): ReplicaSet {
+  return {
+    metadata: {
+      name: `${rollout}-${hash}`,
+      namespace: 'shop',
+      uid: `rs-${hash}`,
+      labels: { 'rollouts-pod-template-hash': hash },
+      annotations: { 'rollout.argoproj.io/revision': String(revision), ...annotations },
+      ownerReferences: [owner('Rollout', rollout, uid)],
+    },
+    spec: { replicas, template: { spec: { containers: [{ name: rollout, image }] } } },
+    status: { replicas, readyReplicas: available, availableReplicas: available },
+  };
+}
+
+function pods(rs: ReplicaSet, n: number, opts: { ready?: boolean; waiting?: string; restarts?: number } = {}): Pod[] {
+  const rsName = rs.metadata!.name!;
+  const ready = opts.ready ?? true;
+  return Array.from({ length: n }, (_, i) => ({
+    metadata: {
+      name: `${rsName}-${['x7k2p', 'q9d4m', 'b3n8v', 'h5t1c', 'w2r6j', 'm8f3s', 'z4g7l', 'c1v9e', 'p6y2a', 'k3u5d'][i % 10]}`,
+      namespace: 'shop',
+      creationTimestamp: '2026-03-02T09:58:00Z',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rsName, uid: rs.metadata!.uid!, controller: true }],
+    },
+    spec: { containers: [{ name: 'app' }] },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+      containerStatuses: [{ name: 'app', ready, restartCount: opts.restarts ?? 0, state: opts.waiting ? { waiting: { reason: opts.waiting } } : { running: {} } }],
+    },
+  }));
+}
+
+const NOW = new Date('2026-03-02T10:00:45Z');
+
+/** checkout: canary at step 4 of 6 (a 2m pause after setWeight 30), 45s into the pause. */
+export function canaryPaused(): HostToView {
+  const uid = 'uid-checkout';
+  const rollout: Rollout = {
+    metadata: { name: 'checkout', namespace: 'shop', uid, generation: 4 },
+    spec: {
+      replicas: 10,
+      strategy: {
+        canary: {
+          stableService: 'checkout-stable',
+          canaryService: 'checkout-canary',
+          steps: [{ setWeight: 10 }, { pause: {} }, { setWeight: 30 }, { pause: { duration: '2m' } }, { setWeight: 60 }, { pause: { duration: '2m' } }],
+        },
+      },
+      template: { spec: { containers: [{ name: 'checkout', image: 'ghcr.io/example/checkout:1.5.0' }] } },
+    },
+    status: {
+      currentPodHash: '7d9f8c6b5',
+      stableRS: '5c6b7f9d4',
+      currentStepIndex: 3,
+      pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-03-02T10:00:00Z' }],
+      controllerPause: true,
+      observedGeneration: '4',
+      phase: 'Paused',
+      message: 'CanaryPauseStep',
+      replicas: 10,
+      updatedReplicas: 3,
+      readyReplicas: 10,
+      availableReplicas: 10,
+    },
+  };
+  const stable = replicaSet('checkout', uid, '5c6b7f9d4', 3, 'ghcr.io/example/checkout:1.4.2', 7, 7);
+  const canary = replicaSet('checkout', uid, '7d9f8c6b5', 4, 'ghcr.io/example/checkout:1.5.0', 3, 3);
+  const old = replicaSet('checkout', uid, '66f4d8b7c', 2, 'ghcr.io/example/checkout:1.4.1', 0, 0);
+  const run: AnalysisRun = {
+    metadata: { name: 'checkout-7d9f8c6b5-4-2', namespace: 'shop', annotations: { 'rollout.argoproj.io/revision': '4' }, ownerReferences: [owner('Rollout', 'checkout', uid)] },
+    status: { phase: 'Successful', metricResults: [{ name: 'success-rate', successful: 5, failed: 0 }, { name: 'latency-p99', successful: 4, failed: 0, inconclusive: 1 }] } as AnalysisRun['status'],
+  };
+  const view = rolloutView({ rollout, replicaSets: [stable, canary, old], pods: [...pods(stable, 7), ...pods(canary, 3)], analysisRuns: [run] }, NOW);
+  return { kind: 'rollout', context: 'kind-dev', view };
+}
+
+/** catalog: blue-green with the preview up, waiting for a person to promote. */
+export function blueGreenWaiting(): HostToView {
+  const uid = 'uid-catalog';
+  const rollout: Rollout = {
+    metadata: { name: 'catalog', namespace: 'shop', uid, generation: 2 },
+    spec: {
+      replicas: 4,
+      strategy: { blueGreen: { activeService: 'catalog-active', previewService: 'catalog-preview', autoPromotionEnabled: false, previewReplicaCount: 2 } },
+      template: { spec: { containers: [{ name: 'catalog', image: 'ghcr.io/example/catalog:2.1.0' }] } },
+    },
+    status: {
+      currentPodHash: 'b8c7d6e5f',
+      stableRS: 'a1b2c3d4e',
+      blueGreen: { activeSelector: 'a1b2c3d4e', previewSelector: 'b8c7d6e5f' },
+      pauseConditions: [{ reason: 'BlueGreenPause', startTime: '2026-03-02T09:59:00Z' }],
+      controllerPause: true,
+      observedGeneration: '2',
+      phase: 'Paused',
+      message: 'BlueGreenPause',
+      replicas: 6,
+      updatedReplicas: 2,
+      readyReplicas: 6,
+      availableReplicas: 6,
+    },
+  };
+  const active = replicaSet('catalog', uid, 'a1b2c3d4e', 1, 'ghcr.io/example/catalog:2.0.1', 4, 4);
+  const preview = replicaSet('catalog', uid, 'b8c7d6e5f', 2, 'ghcr.io/example/catalog:2.1.0', 2, 2);
+  const view = rolloutView({ rollout, replicaSets: [active, preview], pods: [...pods(active, 4), ...pods(preview, 2)], analysisRuns: [] }, NOW);
+  return { kind: 'rollout', context: 'kind-dev', view };
+}
+
+/** payments: a canary aborted after its analysis failed; the canary pods crash-loop. */
+export function canaryDegraded(): HostToView {
+  const uid = 'uid-payments';
+  const rollout: Rollout = {
+    metadata: { name: 'payments', namespace: 'shop', uid, generation: 7 },
+    spec: {
+      replicas: 5,
+      strategy: { canary: { steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'error-rate' }] } }, { setWeight: 50 }, { pause: { duration: '5m' } }] } },
+      template: { spec: { containers: [{ name: 'payments', image: 'ghcr.io/example/payments:3.0.0' }] } },
+    },
+    status: {
+      currentPodHash: 'f00dcafe1',
+      stableRS: 'deadbeef2',
+      currentStepIndex: 0,
+      abort: true,
+      observedGeneration: '7',
+      phase: 'Degraded',
+      message: 'RolloutAborted: Rollout aborted update to revision 7: Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)',
+      replicas: 5,
+      updatedReplicas: 0,
+      readyReplicas: 5,
+      availableReplicas: 5,
+      conditions: [{ type: 'Progressing', status: 'False', reason: 'RolloutAborted', message: 'Rollout aborted update to revision 7' }],
+    } as Rollout['status'],
+  };
+  const stable = replicaSet('payments', uid, 'deadbeef2', 6, 'ghcr.io/example/payments:2.9.4', 5, 5);
+  const canary = replicaSet('payments', uid, 'f00dcafe1', 7, 'ghcr.io/example/payments:3.0.0', 0, 0);
+  canary.status = { replicas: 1, readyReplicas: 0, availableReplicas: 0 };
+  const run: AnalysisRun = {
+    metadata: { name: 'payments-f00dcafe1-7-1', namespace: 'shop', annotations: { 'rollout.argoproj.io/revision': '7' }, ownerReferences: [owner('Rollout', 'payments', uid)] },
+    status: { phase: 'Failed', message: 'Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)', metricResults: [{ name: 'error-rate', successful: 1, failed: 3 }] } as AnalysisRun['status'],
+  };
+  const view = rolloutView(
+    { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })], analysisRuns: [run] },
+    NOW,
+  );
+  return { kind: 'rollout', context: 'kind-dev', view };
+}
+
+/** The planner's simulation of an example manifest, as the host sends it. */
+export function simulationOf(example: 'canary.yaml' | 'bluegreen.yaml', options: SimulateOptions = {}): HostToView {
+  const docs = parseAllDocuments(readFileSync(join(root, 'examples', example), 'utf8')).map((d) => d.toJS() as { kind?: string });
+  const rollout = docs.find((d) => d.kind === 'Rollout') as Rollout;
+  const services = docs.filter((d) => d.kind === 'Service') as Service[];
+  const result = simulate(rollout, { services, autoPromote: true, ...options });
+  return { kind: 'simulation', manifestName: `examples/${example}`, frames: result.frames, outcome: result.outcome };
+}

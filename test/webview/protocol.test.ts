@@ -1,0 +1,76 @@
+// The webview protocol's guards: what each side accepts from the other, and what it says when it drops a message.
+import { strict as assert } from 'node:assert';
+import { hostToViewProblem, isHostToView, isViewToHost, viewToHostProblem, type HostToView } from '../../webview/protocol';
+import { blueGreenWaiting, canaryDegraded, canaryPaused, simulationOf } from './fixtures';
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+describe('webview protocol: host to view', () => {
+  it('accepts the view model of real rollouts and real simulation frames', () => {
+    for (const m of [canaryPaused(), blueGreenWaiting(), canaryDegraded(), simulationOf('canary.yaml'), simulationOf('bluegreen.yaml')]) {
+      assert.equal(hostToViewProblem(m), undefined);
+    }
+  });
+
+  it('accepts action results and a vanished rollout', () => {
+    assert.ok(isHostToView({ kind: 'actionResult', requestId: 3, ok: false, message: 'forbidden' }));
+    assert.ok(isHostToView({ kind: 'rolloutGone', target: { namespace: 'shop', name: 'checkout' }, message: 'deleted' }));
+    assert.ok(isHostToView({ kind: 'simulation', manifestName: 'x.yaml', frames: [], error: 'no Rollout in x.yaml' }));
+  });
+
+  it('names what is wrong and where', () => {
+    const m = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;
+    (m.view.revisions[0]!.replicaSets[0] as { desired: unknown }).desired = '3';
+    assert.equal(hostToViewProblem(m), 'message(rollout).view.revisions[0].replicaSets[0].desired should be a finite number, not string');
+    assert.equal(hostToViewProblem({ kind: 'explode' }), 'message.kind should be one of rollout, rolloutGone, simulation, actionResult, not "explode"');
+    assert.equal(hostToViewProblem('rollout'), 'message should be an object, not string');
+  });
+
+  it('rejects malformed messages of every kind', () => {
+    const sim = clone(simulationOf('canary.yaml')) as Extract<HostToView, { kind: 'simulation' }>;
+    (sim.frames[2] as { services: unknown }).services = [{ name: 'x', role: 'stable', selects: 5, replicaSet: null }];
+    const bad: unknown[] = [
+      null,
+      [],
+      { kind: 'rollout' },
+      { kind: 'rollout', view: { ...clone((canaryPaused() as { view: object }).view), phase: 'Exploded' } },
+      { kind: 'rollout', view: { ...clone((canaryPaused() as { view: object }).view), pauses: {} } },
+      sim,
+      { kind: 'actionResult', requestId: 1.5, ok: true },
+      { kind: 'actionResult', requestId: 1, ok: 'yes' },
+      { kind: 'rolloutGone', target: { name: 'x' }, message: '' },
+      { kind: 'toString' },
+      { kind: '__proto__' },
+    ];
+    for (const m of bad) assert.equal(isHostToView(m), false, JSON.stringify(m)?.slice(0, 80));
+  });
+});
+
+describe('webview protocol: view to host', () => {
+  const target = { context: 'kind-dev', namespace: 'shop', name: 'checkout' };
+
+  it('accepts the handshake, actions with and without arguments, and view errors', () => {
+    assert.ok(isViewToHost({ kind: 'ready' }));
+    assert.ok(isViewToHost({ kind: 'action', requestId: 1, action: 'promote', target }));
+    assert.ok(isViewToHost({ kind: 'action', requestId: 2, action: 'undo', target, args: { toRevision: 3 } }));
+    assert.ok(isViewToHost({ kind: 'action', requestId: 3, action: 'setImage', target: { namespace: 'a', name: 'b' }, args: { container: 'app', image: 'x:2' } }));
+    assert.ok(isViewToHost({ kind: 'viewError', message: 'boom' }));
+  });
+
+  it('rejects unknown actions, bad targets, bad arguments and anything else', () => {
+    const bad: unknown[] = [
+      undefined,
+      'ready',
+      { kind: 'action', requestId: 1, action: 'delete', target },
+      { kind: 'action', requestId: 1, action: 'promote' },
+      { kind: 'action', requestId: 1, action: 'promote', target: { namespace: 'shop' } },
+      { kind: 'action', requestId: '1', action: 'promote', target },
+      { kind: 'action', requestId: 1, action: 'undo', target, args: { toRevision: 'two' } },
+      { kind: 'action', requestId: 1, action: 'undo', target, args: [] },
+      { kind: 'viewError' },
+      { kind: 'eval', code: '1' },
+    ];
+    for (const m of bad) assert.equal(isViewToHost(m), false, JSON.stringify(m));
+    assert.equal(viewToHostProblem({ kind: 'action', requestId: 1, action: 'delete', target }), 'message(action).action should be one of promote, promoteFull, abort, retry, pause, resume, restart, setImage, undo, not "delete"');
+  });
+});

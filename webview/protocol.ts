@@ -1,0 +1,222 @@
+/**
+ * webview/protocol.ts: every message between the extension host and the rollout webview.
+ * Types and guards only: no DOM, no vscode, no runtime imports, so both sides can use it.
+ * Each side checks what arrives with the guards below and drops (and logs) anything else;
+ * `hostToViewProblem` / `viewToHostProblem` say what is wrong and where.
+ */
+import type { RolloutView } from '../src/cluster/view';
+import type { SimulationFrame, SimulationOutcome } from '../src/planner';
+
+export type { RolloutView, SimulationFrame, SimulationOutcome };
+
+/** Which rollout an action is for. `context` is the kubeconfig context (absent: the current one). */
+export interface RolloutRef {
+  context?: string;
+  namespace: string;
+  name: string;
+}
+
+export const ACTION_NAMES = ['promote', 'promoteFull', 'abort', 'retry', 'pause', 'resume', 'restart', 'setImage', 'undo'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+/** Extra input some actions take. Absent fields: the host asks the user (set image) or uses the default (undo: previous revision). */
+export interface ActionArgs {
+  container?: string;
+  image?: string;
+  toRevision?: number;
+}
+
+export type HostToView =
+  /** The full state of one rollout; every message re-renders everything. */
+  | { kind: 'rollout'; view: RolloutView; context?: string }
+  /** The rollout shown is gone (deleted, or its context was disconnected). */
+  | { kind: 'rolloutGone'; target: RolloutRef; message: string }
+  /** The planner's simulation of a manifest (or why it could not be simulated). */
+  | { kind: 'simulation'; manifestName: string; frames: SimulationFrame[]; outcome?: SimulationOutcome; error?: string }
+  /** The end of an action the view asked for. */
+  | { kind: 'actionResult'; requestId: number; ok: boolean; message?: string };
+
+export type ViewToHost =
+  /** The handshake: the host sends state only after this (and again after a reload). */
+  | { kind: 'ready' }
+  | { kind: 'action'; requestId: number; action: ActionName; target: RolloutRef; args?: ActionArgs }
+  /** Something went wrong inside the view; the host logs it. */
+  | { kind: 'viewError'; message: string };
+
+// ---------------------------------------------------------------------------------------------
+// Guards. A checker returns undefined when the value fits, else what is wrong and where.
+
+type Check = (v: unknown, at: string) => string | undefined;
+
+const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const str: Check = (v, at) => (typeof v === 'string' ? undefined : `${at} should be a string, not ${typeName(v)}`);
+const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${at} should be a finite number, not ${typeName(v)}`);
+const int: Check = (v, at) => (Number.isSafeInteger(v) ? undefined : `${at} should be an integer, not ${typeName(v)} ${typeof v === 'number' ? v : ''}`.trimEnd());
+const bool: Check = (v, at) => (typeof v === 'boolean' ? undefined : `${at} should be true or false, not ${typeName(v)}`);
+const oneOf =
+  (values: readonly string[]): Check =>
+  (v, at) =>
+    typeof v === 'string' && values.includes(v) ? undefined : `${at} should be one of ${values.join(', ')}, not ${JSON.stringify(v) ?? typeName(v)}`;
+const nullable =
+  (check: Check): Check =>
+  (v, at) =>
+    v === null ? undefined : check(v, at);
+const list =
+  (item: Check): Check =>
+  (v, at) => {
+    if (!Array.isArray(v)) return `${at} should be an array, not ${typeName(v)}`;
+    for (let i = 0; i < v.length; i++) {
+      const problem = item(v[i], `${at}[${i}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+
+/** An object with these fields; a key ending in '?' may be absent (or undefined). Other keys are allowed. */
+const obj =
+  (fields: Record<string, Check>): Check =>
+  (v, at) => {
+    if (!isRecord(v)) return `${at} should be an object, not ${typeName(v)}`;
+    for (const [key, check] of Object.entries(fields)) {
+      const optional = key.endsWith('?');
+      const name = optional ? key.slice(0, -1) : key;
+      const value = v[name];
+      if (value === undefined) {
+        if (optional) continue;
+        return `${at}.${name} is missing`;
+      }
+      const problem = check(value, `${at}.${name}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+
+const IMAGE_TAGS = ['stable', 'canary', 'active', 'preview'];
+const PHASES = ['Healthy', 'Progressing', 'Paused', 'Degraded'];
+
+const rolloutRef = obj({ 'context?': str, namespace: str, name: str });
+
+const analysisRunView = obj({
+  name: str,
+  revision: num,
+  phase: str,
+  'message?': str,
+  'counts?': obj({ successful: num, failed: num, inconclusive: num, error: num }),
+});
+
+const rolloutView: Check = obj({
+  name: str,
+  namespace: str,
+  phase: oneOf(PHASES),
+  message: str,
+  strategy: oneOf(['canary', 'blueGreen']),
+  'step?': obj({ index: int, count: int, steps: list(obj({ index: int, kind: str, text: str, state: oneOf(['done', 'current', 'pending']) })) }),
+  'weight?': obj({ set: num, actual: num }),
+  pauses: list(obj({ reason: str, 'startTime?': str, 'secondsLeft?': num, needsPromote: bool })),
+  aborted: bool,
+  images: list(obj({ image: str, tags: list(oneOf(IMAGE_TAGS)) })),
+  replicas: obj({ desired: num, current: num, updated: num, ready: num, available: num }),
+  revisions: list(
+    obj({
+      revision: num,
+      replicaSets: list(
+        obj({
+          name: str,
+          hash: str,
+          revision: num,
+          tags: list(oneOf(IMAGE_TAGS)),
+          images: list(str),
+          desired: num,
+          current: num,
+          ready: num,
+          available: num,
+          status: str,
+          'scaleDownDeadline?': str,
+          'secondsToScaleDown?': num,
+          pods: list(obj({ name: str, status: str, ready: str, restarts: num, 'createdAt?': str })),
+        }),
+      ),
+      analysisRuns: list(analysisRunView),
+    }),
+  ),
+  analysisRuns: list(analysisRunView),
+  'generation?': num,
+  'observedGeneration?': str,
+});
+
+const counts = obj({ desired: num, available: num });
+
+const simulationFrame: Check = obj({
+  index: int,
+  time: num,
+  at: str,
+  step: obj({ index: nullable(int), count: int, description: str }),
+  replicaSets: list(
+    obj({ name: str, revision: num, hash: str, role: oneOf(['canary', 'stable', 'preview', 'active', 'old']), desired: num, current: num, ready: num, available: num }),
+  ),
+  canary: counts,
+  stable: counts,
+  services: list(obj({ name: str, role: oneOf(['stable', 'canary', 'active', 'preview']), selects: nullable(str), replicaSet: nullable(str) })),
+  weight: obj({ canary: num, stable: num, source: oneOf(['router', 'pods', 'service']) }),
+  phase: str,
+  message: str,
+  paused: bool,
+  pauseReasons: list(str),
+  aborted: bool,
+  waitsForPerson: bool,
+  waitingFor: list(str),
+  events: list(str),
+  'action?': oneOf(['promote', 'abort', 'update', 'needs-promote']),
+});
+
+const hostToViewChecks: Record<HostToView['kind'], Check> = {
+  rollout: obj({ view: rolloutView, 'context?': str }),
+  rolloutGone: obj({ target: rolloutRef, message: str }),
+  simulation: obj({
+    manifestName: str,
+    frames: list(simulationFrame),
+    'outcome?': oneOf(['promoted', 'aborted', 'waiting-for-promote', 'stuck', 'max-frames']),
+    'error?': str,
+  }),
+  actionResult: obj({ requestId: int, ok: bool, 'message?': str }),
+};
+
+const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
+  ready: () => undefined,
+  action: obj({
+    requestId: int,
+    action: oneOf(ACTION_NAMES),
+    target: rolloutRef,
+    'args?': obj({ 'container?': str, 'image?': str, 'toRevision?': int }),
+  }),
+  viewError: obj({ message: str }),
+};
+
+function problemOf(checks: Record<string, Check>, m: unknown, what: string): string | undefined {
+  if (!isRecord(m)) return `${what} should be an object, not ${typeName(m)}`;
+  const kind = m['kind'];
+  if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(checks, kind)) {
+    return `${what}.kind should be one of ${Object.keys(checks).join(', ')}, not ${JSON.stringify(kind) ?? typeName(kind)}`;
+  }
+  return checks[kind]!(m, `${what}(${kind})`);
+}
+
+/** What is wrong with a message from the host, or undefined when it is a well-formed HostToView. */
+export function hostToViewProblem(m: unknown): string | undefined {
+  return problemOf(hostToViewChecks, m, 'message');
+}
+
+/** What is wrong with a message from the webview, or undefined when it is a well-formed ViewToHost. */
+export function viewToHostProblem(m: unknown): string | undefined {
+  return problemOf(viewToHostChecks, m, 'message');
+}
+
+export function isHostToView(m: unknown): m is HostToView {
+  return hostToViewProblem(m) === undefined;
+}
+
+export function isViewToHost(m: unknown): m is ViewToHost {
+  return viewToHostProblem(m) === undefined;
+}
