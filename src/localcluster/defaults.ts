@@ -20,17 +20,9 @@ export function applyDefaults(t: ResourceType, obj: any, allocateClusterIP: () =
   const spec = obj.spec;
   switch (`${t.group}/${t.plural}`) {
     case '/pods':
-      if (spec && typeof spec === 'object') {
-        spec.restartPolicy ??= 'Always';
-        spec.dnsPolicy ??= 'ClusterFirst';
-        spec.terminationGracePeriodSeconds ??= 30;
-        spec.schedulerName ??= 'default-scheduler';
-        for (const c of Array.isArray(spec.containers) ? spec.containers : []) {
-          if (c && typeof c === 'object' && typeof c.image === 'string') {
-            c.imagePullPolicy ??= /:latest$|^[^:]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent';
-          }
-        }
-      }
+      defaultPodSpec(spec);
+      // Scheduling is immediate: there is one node.
+      if (spec && typeof spec === 'object') spec.nodeName ??= nodeName;
       break;
     case '/services':
       if (spec && typeof spec === 'object') {
@@ -61,8 +53,29 @@ export function applyDefaults(t: ResourceType, obj: any, allocateClusterIP: () =
       break;
     case 'apps/replicasets':
     case 'apps/deployments':
-      if (spec && typeof spec === 'object') spec.replicas ??= 1;
+      if (spec && typeof spec === 'object') {
+        spec.replicas ??= 1;
+        defaultPodSpec(spec.template?.spec);
+      }
       break;
+  }
+}
+
+/** The node every Pod runs on. */
+export const nodeName = 'rollouts-local';
+
+function defaultPodSpec(spec: any): void {
+  if (!spec || typeof spec !== 'object') return;
+  spec.restartPolicy ??= 'Always';
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.schedulerName ??= 'default-scheduler';
+  for (const c of [...(Array.isArray(spec.initContainers) ? spec.initContainers : []), ...(Array.isArray(spec.containers) ? spec.containers : [])]) {
+    if (!c || typeof c !== 'object') continue;
+    if (typeof c.image === 'string') c.imagePullPolicy ??= /:latest$|^[^:]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent';
+    c.terminationMessagePath ??= '/dev/termination-log';
+    c.terminationMessagePolicy ??= 'File';
+    for (const p of Array.isArray(c.ports) ? c.ports : []) if (p && typeof p === 'object') p.protocol ??= 'TCP';
   }
 }
 
