@@ -70,7 +70,7 @@ describe('lint-testdata (upstream lint_test.go, EXPECTED.md)', () => {
 });
 
 describe('upstream examples lint without errors', () => {
-  const all = files(EXAMPLES, /\.(ya?ml)$/);
+  const all = files(EXAMPLES, /\.(ya?ml|json)$/);
   for (const file of all) {
     it(file.slice(EXAMPLES.length + 1), () => {
       // Each example folder is one application: its Services count for its Rollouts.
