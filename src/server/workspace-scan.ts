@@ -66,7 +66,13 @@ export async function servicesInPath(path: string, maxFileBytes = DEFAULT_SCAN_L
   } catch {
     return [];
   }
-  return servicesInText(path, text);
+  // Parse a piece at a time, letting the editor's messages in every few pieces.
+  const steps = serviceSteps(path, text);
+  for (let n = 1; ; n++) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (n % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 const mentionsService = /kind:\s*["']?Service\b/;
@@ -78,6 +84,15 @@ const documentEnd = /^\.\.\.(?=[ \t\r\n]|$)/m;
  * line is exactly one document, so the others are counted without parsing them.
  */
 export function servicesInText(path: string, text: string): WorkspaceService[] {
+  const steps = serviceSteps(path, text);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** servicesInText, one parsed piece per step. */
+function* serviceSteps(path: string, text: string): Generator<void, WorkspaceService[]> {
   if (!mentionsService.test(text)) return [];
   const out: WorkspaceService[] = [];
   let docIndex = 0;
@@ -89,6 +104,7 @@ export function servicesInText(path: string, text: string): WorkspaceService[] {
     const parsed = parseWhole(path, piece.text);
     for (const s of servicesOf(parsed)) out.push({ ...s, docIndex: s.docIndex + docIndex });
     docIndex += parsed.docCount;
+    yield;
   }
   return out;
 }
