@@ -110,7 +110,7 @@ connection.onInitialize((params: InitializeParams) => {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
-      completionProvider: { triggerCharacters: [' ', ':'] },
+      completionProvider: { triggerCharacters: [' '] }, // after "- " and "key: "
       documentSymbolProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       codeLensProvider: { resolveProvider: false },

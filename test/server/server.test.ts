@@ -166,6 +166,15 @@ describe('language server over stdio', () => {
       assert.ok(labels((await lsp.completion(uri('complete-duration'), dur.position))!.items).includes('10m'));
     });
 
+    it('offers the allowed values of an enum, the default preselected', async () => {
+      const rollout = canaryRollout();
+      const { text, position } = caret(rollout.replace('  template:\n', '  workloadRef:\n    name: web\n    scaleDown: |\n  template:\n'));
+      lsp.open(uri('complete-enum'), text);
+      const items = (await lsp.completion(uri('complete-enum'), position))!.items;
+      assert.deepEqual(labels(items), ['never', 'onsuccess', 'progressively']);
+      assert.deepEqual(items.filter((i) => i.preselect).map((i) => i.label), ['never']);
+    });
+
     it('offers a Rollout skeleton in an empty document', async () => {
       const { text, position } = caret('|');
       lsp.open(uri('complete-empty'), text);
