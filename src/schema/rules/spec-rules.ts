@@ -174,7 +174,8 @@ export const restartPolicyAlways: Rule = {
   summary: 'the pod template\'s restartPolicy must be Always',
   check({ spec }) {
     const policy = str(obj(obj(spec?.template)?.spec)?.restartPolicy);
-    if (policy === undefined || policy === 'Always') return [];
+    // Values outside Kubernetes' own set are reported by the pod template schema check.
+    if (policy === undefined || policy === 'Always' || (policy !== 'Never' && policy !== 'OnFailure')) return [];
     return [error(this.code, ['spec', 'template', 'spec', 'restartPolicy'], `restartPolicy must be Always for the pods of a Rollout, not ${policy}`)];
   },
 };
