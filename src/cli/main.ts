@@ -48,6 +48,13 @@ function topLevelHelp(all: readonly Command[]): string {
 }
 
 if (require.main === module) {
+  // `rollouts schema | head` closes our stdout early: that is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
   const io: CommandIO = {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
