@@ -139,4 +139,55 @@ describe('embedded controller under faults (end to end)', function () {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('the controller killed every few writes and started afresh (empty caches): no duplicate ReplicaSet, no step twice', async () => {
+    const cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 50 });
+    const conn = connect({ kubeconfigPath: cluster.kubeconfigPath, env: {} });
+    const observer = watchCluster({ kc: conn.kc, rest: conn.rest, log: recordingLog() });
+    let instances = 0;
+    try {
+      await observer.synced;
+      const seen = recordSteps(observer);
+      const names = ['k1', 'k2', 'k3'];
+      /** Runs controller instances, each dying after a few writes, until `done` holds. */
+      const runUntil = async (done: () => boolean, what: string) => {
+        const deadline = Date.now() + 40_000;
+        while (!done()) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${describeAll(observer, names)}`);
+          instances++;
+          const budget = 3 + (instances % 7); // dies at a different point of a reconcile each time
+          let writes = 0;
+          let died!: () => void;
+          const dead = new Promise<void>((resolve) => (died = resolve));
+          const mortal: Rest = {
+            server: conn.rest.server,
+            request(method, path, opts) {
+              if (method !== 'GET' && ++writes > budget) {
+                died();
+                return Promise.reject(new ApiError(0, 'Crashed', 'the controller process is gone'));
+              }
+              return conn.rest.request(method, path, opts);
+            },
+          };
+          const watch = watchCluster({ kc: conn.kc, rest: conn.rest, log: recordingLog() });
+          await watch.synced;
+          const controller = createController({ rest: mortal, stores: watch.stores, log: recordingLog() });
+          controller.start();
+          await Promise.race([dead, until(observer.stores, () => done() || undefined, what, 40_000).catch(() => undefined)]);
+          await controller.stop();
+          watch.dispose();
+        }
+      };
+      for (const n of names) await createRollout(conn.rest, n, { replicas: 4, template: container('demo:v1'), strategy: { canary: { steps } } });
+      await runUntil(() => allUpdated(observer, names, 'demo:v1'), 'the first revision everywhere');
+      for (const n of names) await setImage(conn.rest, n, 'demo:v2');
+      await runUntil(() => allUpdated(observer, names, 'demo:v2'), 'every rollout Healthy on v2');
+      assert.ok(instances > 5, `only ${instances} controller instances ran`);
+      assertNoDuplicateReplicaSets(observer, names);
+      assertStepsOnceEach(seen);
+    } finally {
+      observer.dispose();
+      await cluster.close();
+    }
+  });
 });
