@@ -331,6 +331,32 @@ describe('local cluster API (client-node)', () => {
     });
   });
 
+  describe('finalizers', () => {
+    it('an object with finalizers is only marked for deletion, and goes when the last finalizer is removed', async () => {
+      await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+      await h.core.deleteNamespacedConfigMap({ name: 'held', namespace: 'default' });
+      const marked = await h.core.readNamespacedConfigMap({ name: 'held', namespace: 'default' });
+      assert.ok(marked.metadata!.deletionTimestamp, 'deletionTimestamp is set');
+      await h.core.patchNamespacedConfigMap({ name: 'held', namespace: 'default', body: { metadata: { finalizers: null } } }, merge);
+      const s = await statusOf(h.core.readNamespacedConfigMap({ name: 'held', namespace: 'default' }));
+      assert.equal(s.code, 404);
+    });
+  });
+
+  describe('server-side printing', () => {
+    it('answers a Table request with the columns kubectl shows, and Rollouts with their CRD printer columns', async () => {
+      const accept = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' };
+      const cms = await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, accept);
+      assert.equal(cms.body.kind, 'Table');
+      assert.deepEqual(cms.body.columnDefinitions.map((c: any) => c.name), ['Name', 'Data', 'Age']);
+      assert.equal(cms.body.rows[0].object.kind, 'PartialObjectMetadata');
+      const ros = await raw(h.cluster.url, 'GET', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/gen?includeObject=Object', undefined, accept);
+      assert.deepEqual(ros.body.columnDefinitions.map((c: any) => c.name), ['Name', 'Desired', 'Current', 'Up-to-date', 'Available', 'Age']);
+      assert.deepEqual(ros.body.rows[0].cells.slice(0, 2), ['gen', 3]);
+      assert.equal(ros.body.rows[0].object.kind, 'Rollout');
+    });
+  });
+
   describe('leases', () => {
     it('creates and renews a Lease with optimistic concurrency', async () => {
       const coord = h.kc.makeApiClient(k8s.CoordinationV1Api);

@@ -87,6 +87,17 @@ describe('local cluster watch (client-node)', () => {
     assert.equal((await gone).object.metadata.name, 'sel');
   });
 
+  it('without a resourceVersion, starts with ADDED for what exists; sendInitialEvents ends them with a bookmark', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'initial' } } });
+    await h.core.createNamespacedConfigMap({ namespace: 'initial', body: { metadata: { name: 'one' } } });
+    await h.core.createNamespacedConfigMap({ namespace: 'initial', body: { metadata: { name: 'two' } } });
+    const plain = await watchToEnd(h.cluster.url, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1');
+    assert.deepEqual(plain.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED one', 'ADDED two']);
+    const listed = await watchToEnd(h.cluster.url, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
+    assert.deepEqual(listed.slice(0, 3).map((e) => e.type), ['ADDED', 'ADDED', 'BOOKMARK']);
+    assert.equal(listed[2]!.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+  });
+
   it('serves many concurrent watchers the same event', async () => {
     const rv = (await h.core.listNamespacedConfigMap({ namespace: 'default' })).metadata!.resourceVersion!;
     const watchers = Array.from({ length: 50 }, (_, i) =>
