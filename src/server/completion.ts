@@ -45,6 +45,7 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position):
   const local = offset - placed.start;
   const lineStart = text.lastIndexOf('\n', local - 1) + 1;
   const before = text.slice(lineStart, local);
+  if (before.length > 1000) return EMPTY; // a key or short value is being typed, not a long flow line
 
   const valueMatch = /^(\s*(?:-\s+)*)(?:"[^"]*"|'[^']*'|[^\s#'"][^#]*?):[ \t]+(["']?[^\s"']*)$/.exec(before);
   const keyMatch = /^(\s*(?:-\s+)*)([\w$.-]*)$/.exec(before);
