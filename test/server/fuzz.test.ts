@@ -39,7 +39,7 @@ describe('fuzzing the server with random edits', function () {
   this.timeout(60_000);
   let lsp: LspSession;
   before(async () => {
-    lsp = await LspSession.start({ within: 5_000 });
+    lsp = await LspSession.start({ within: 15_000 });
   });
   after(async () => {
     if (lsp) await lsp.stop();
