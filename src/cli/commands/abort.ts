@@ -1,6 +1,6 @@
 /** `rollouts abort`: abort an update: traffic and replicas go back to the stable version. */
 import type { Command } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { parseRolloutArgs } from './get';
 
 const usage = `Usage: rollouts abort NAME [-n NS] [--context C] [--kubeconfig F]

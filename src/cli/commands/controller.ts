@@ -1,10 +1,7 @@
 /** `rollouts controller`: run the embedded rollout controller against a cluster until interrupted. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { ArgsError, connectFor, parseTargetArgs, targetUsage } from '../../cluster/command-line';
-import { ControllerRefused, startEmbeddedController } from '../../cluster/embedded';
-import { KubeconfigError } from '../../cluster/kubeconfig';
-import { lineLog } from '../../cluster/log';
+import { ArgsError, connectFor, parseTargetArgs, targetUsage, ControllerRefused, startEmbeddedController, KubeconfigError, lineLog } from '../../cluster';
 
 const usage = `Usage: rollouts controller [--namespace N] [--context C] [--kubeconfig F]
 

@@ -1,12 +1,7 @@
 /** `rollouts get NAME [--watch]`: the rollout view model, once or on every change. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { ArgsError, connectFor, parseTargetArgs, requireName, targetUsage, type FlagSpec, type TargetArgs } from '../../cluster/command-line';
-import { KubeconfigError } from '../../cluster/kubeconfig';
-import { checkContext, watchCluster } from '../../cluster/store';
-import { lineLog } from '../../cluster/log';
-import { rolloutViewFromStores } from '../../cluster/view';
-import { formatRolloutView } from '../../cluster/view-text';
+import { ArgsError, connectFor, parseTargetArgs, requireName, targetUsage, type FlagSpec, type TargetArgs, KubeconfigError, checkContext, watchCluster, lineLog, rolloutViewFromStores, formatRolloutView } from '../../cluster';
 
 /** The rollout commands' argument parsing, with bad usage reported as the CLI's UsageError (exit 2). */
 export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs {

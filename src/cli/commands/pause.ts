@@ -1,6 +1,6 @@
 /** `rollouts pause`: pause a rollout (spec.paused). */
 import type { Command } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { parseRolloutArgs } from './get';
 
 const usage = `Usage: rollouts pause NAME [-n NS] [--context C] [--kubeconfig F]

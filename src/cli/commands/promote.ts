@@ -1,6 +1,6 @@
 /** `rollouts promote`: promote a rollout to its next step (--full: skip all steps and analysis). */
 import type { Command } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { parseRolloutArgs } from './get';
 
 const usage = `Usage: rollouts promote NAME [--full] [-n NS] [--context C] [--kubeconfig F]

@@ -1,7 +1,7 @@
 /** `rollouts restart NAME [--in DURATION | --at TIME]`: restart the rollout's pods now or later. */
 import type { Command } from '../command';
 import { UsageError } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { checkDuration } from '../../planner';
 import { parseRolloutArgs } from './get';
 

@@ -1,6 +1,6 @@
 /** `rollouts resume`: resume a rollout a person paused. */
 import type { Command } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { parseRolloutArgs } from './get';
 
 const usage = `Usage: rollouts resume NAME [-n NS] [--context C] [--kubeconfig F]

@@ -1,6 +1,6 @@
 /** `rollouts retry`: retry an aborted update. */
 import type { Command } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { parseRolloutArgs } from './get';
 
 const usage = `Usage: rollouts retry NAME [-n NS] [--context C] [--kubeconfig F]

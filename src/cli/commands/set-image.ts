@@ -1,7 +1,7 @@
 /** `rollouts set-image NAME CONTAINER=IMAGE`: change one container's image (or all with `*`). */
 import type { Command } from '../command';
 import { UsageError } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { parseRolloutArgs } from './get';
 
 const usage = `Usage: rollouts set-image NAME CONTAINER=IMAGE [-n NS] [--context C] [--kubeconfig F]

@@ -1,13 +1,7 @@
 /** `rollouts status NAME [--timeout T]`: wait until Healthy (exit 0), or fail on Degraded, abort or timeout (exit 1). */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { connectFor, targetUsage } from '../../cluster/command-line';
-import { KubeconfigError } from '../../cluster/kubeconfig';
-import { ROLLOUT } from '../../cluster/kinds';
-import { lineLog } from '../../cluster/log';
-import { awaitOutcome } from '../../cluster/rollout-status';
-import { checkContext } from '../../cluster/store';
-import { watchKind } from '../../cluster/watch-kind';
+import { connectFor, targetUsage, KubeconfigError, ROLLOUT, lineLog, awaitOutcome, checkContext, watchKind } from '../../cluster';
 import { checkDuration, type Rollout } from '../../planner';
 import { parseRolloutArgs } from './get';
 

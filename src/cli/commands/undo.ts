@@ -1,7 +1,7 @@
 /** `rollouts undo NAME [--to-revision N]`: go back to an earlier pod template. */
 import type { Command } from '../command';
 import { UsageError } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster/command-line';
+import { runActionCommand, targetUsage } from '../../cluster';
 import { parseRolloutArgs } from './get';
 
 const usage = `Usage: rollouts undo NAME [--to-revision N] [-n NS] [--context C] [--kubeconfig F]
