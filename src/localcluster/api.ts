@@ -316,19 +316,16 @@ export class Api {
 
   /** Garbage collection: dependents of a deleted owner are deleted, or orphaned on request. */
   private collectDependents(ownerUid: string, policy: PropagationPolicy): void {
-    for (const t of this.registry.all()) {
-      if (t !== this.registry.findAnyVersion(t.group, t.plural)) continue; // one pass per stored kind
-      for (const o of this.store.list(typeKey(t))) {
-        const refs = o.metadata.ownerReferences;
-        if (!Array.isArray(refs) || !refs.some((r: any) => r?.uid === ownerUid)) continue;
-        if (policy === 'Orphan') {
-          const next = structuredClone(o);
-          next.metadata.ownerReferences = refs.filter((r: any) => r?.uid !== ownerUid);
-          if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
-          this.store.put(typeKey(t), next);
-        } else {
-          this.removeIfPresent(t, o, 'Background');
-        }
+    for (const { typeKey: key, obj } of this.store.dependents(ownerUid)) {
+      if (policy === 'Orphan') {
+        const next = structuredClone(obj);
+        next.metadata.ownerReferences = next.metadata.ownerReferences.filter((r: any) => r?.uid !== ownerUid);
+        if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
+        this.store.put(key, next);
+      } else {
+        const t = this.registry.all().find((x) => typeKey(x) === key);
+        if (t) this.removeIfPresent(t, obj, 'Background');
+        else this.store.remove(key, obj.metadata.namespace, obj.metadata.name);
       }
     }
   }

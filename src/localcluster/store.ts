@@ -28,6 +28,8 @@ export class Store {
   private historyCount = 0;
   /** The oldest resourceVersion a watch can resume from (events after it are all retained). */
   private oldestResumable = 0;
+  /** Owner uid -> the objects that name it in ownerReferences, for garbage collection. */
+  private readonly byOwner = new Map<string, Map<string, { typeKey: string; namespace?: string; name: string }>>();
   private readonly listeners = new Map<string, Set<WatchListener>>();
   private readonly allListeners = new Set<WatchListener>();
 
@@ -39,7 +41,10 @@ export class Store {
       const state = persistence.load();
       this.rv = state.rv;
       this.oldestResumable = state.rv;
-      for (const { typeKey, obj } of state.objects) this.bucket(typeKey).set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+      for (const { typeKey, obj } of state.objects) {
+        this.bucket(typeKey).set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+        this.indexOwners(typeKey, undefined, obj);
+      }
       persistence.compact(this.snapshot());
     }
   }
@@ -77,6 +82,7 @@ export class Store {
     this.persistence?.append({ rv, op: 'put', typeKey, obj });
     this.rv = rv;
     bucket.set(key, obj);
+    this.indexOwners(typeKey, prev, obj);
     this.emit(prev ? { rv, type, typeKey, obj, prev } : { rv, type, typeKey, obj });
     return obj;
   }
@@ -91,6 +97,7 @@ export class Store {
     this.persistence?.append({ rv, op: 'delete', typeKey, namespace: namespace ?? '', name });
     this.rv = rv;
     bucket!.delete(key);
+    this.indexOwners(typeKey, old, undefined);
     const last = { ...old, metadata: { ...old.metadata, resourceVersion: String(rv) } };
     this.emit({ rv, type: 'DELETED', typeKey, obj: last });
     return last;
@@ -108,6 +115,32 @@ export class Store {
       if (e.rv > rv && e.typeKey === typeKey) out.push(e);
     }
     return out;
+  }
+
+  /** The objects whose ownerReferences name this uid. */
+  dependents(ownerUid: string): Array<{ typeKey: string; obj: any }> {
+    const out: Array<{ typeKey: string; obj: any }> = [];
+    for (const ref of this.byOwner.get(ownerUid)?.values() ?? []) {
+      const obj = this.get(ref.typeKey, ref.namespace, ref.name);
+      if (obj) out.push({ typeKey: ref.typeKey, obj });
+    }
+    return out;
+  }
+
+  private indexOwners(typeKey: string, before: any, after: any): void {
+    const uids = (o: any): string[] => (Array.isArray(o?.metadata?.ownerReferences) ? o.metadata.ownerReferences.map((r: any) => r?.uid).filter((u: unknown) => typeof u === 'string') : []);
+    const o = after ?? before;
+    const key = `${typeKey}|${objectKey(o.metadata.namespace, o.metadata.name)}`;
+    for (const uid of uids(before)) {
+      const set = this.byOwner.get(uid);
+      set?.delete(key);
+      if (set?.size === 0) this.byOwner.delete(uid);
+    }
+    for (const uid of uids(after)) {
+      let set = this.byOwner.get(uid);
+      if (!set) this.byOwner.set(uid, (set = new Map()));
+      set.set(key, { typeKey, namespace: o.metadata.namespace, name: o.metadata.name });
+    }
   }
 
   /** Changes to one kind, as they happen. */
