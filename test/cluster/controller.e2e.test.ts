@@ -106,4 +106,32 @@ describe('embedded controller (end to end)', function () {
     assert.match(degraded.status?.message ?? '', /ProgressDeadlineExceeded|RolloutAborted/);
     assert.equal(degraded.status?.stableRS, first.status?.stableRS);
   });
+
+  it('a rollout that reaches an analysis step waits there, and its status message says why', async () => {
+    await createRollout(h.conn.rest, 'analysed', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: { canary: { steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }, { setWeight: 100 }] } },
+    });
+    const first = await untilPhase(h, 'analysed', 'Healthy');
+    await setImage(h.conn.rest, 'analysed', 'demo:v2');
+    const waiting = await until(
+      h.watch.stores,
+      () => {
+        const r = h.watch.stores.rollouts.get('analysed', 'default');
+        return r?.status?.currentPodHash !== first.status?.currentPodHash && /analysis is not run by the embedded controller yet/.test(r?.status?.message ?? '') ? r : undefined;
+      },
+      'the analysis notice in the status message',
+    );
+    assert.equal(waiting.status?.currentStepIndex, 1);
+    assert.match(waiting.status?.message ?? '', /^waiting for AnalysisRun \S+: analysis is not run by the embedded controller yet$/);
+    const runs = h.watch.stores.analysisRuns.list('default').filter((r) => r.metadata?.ownerReferences?.some((o) => o.name === 'analysed'));
+    assert.equal(runs.length, 1);
+    // Waiting is stable: reconciling again changes nothing.
+    await h.controller.idle();
+    const writes = h.controller.stats.writes;
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.controller.stats.writes, writes);
+  });
 });
