@@ -1,6 +1,6 @@
 // One esbuild bundle per entry point. `vscode` is provided by the editor at run time.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const entries = [
   { in: 'src/planner/index.ts', out: 'planner', platform: 'neutral' },
@@ -31,3 +31,21 @@ await Promise.all(
       }),
     ),
 );
+
+// The webview runs in the editor's browser: one script (it imports its CSS, emitted beside it as
+// dist/webview.css) plus the codicon font the page links (webview/page.ts).
+if (existsSync('webview/index.ts')) {
+  await build({
+    entryPoints: { webview: 'webview/index.ts' },
+    outdir: 'dist',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  });
+  mkdirSync('dist/codicons', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+}

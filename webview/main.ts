@@ -1,0 +1,198 @@
+/**
+ * The webview app: a function of a host that takes messages, and an element to draw into.
+ * Every message from the host is checked against the protocol when it arrives; a malformed one
+ * is dropped (and reported to the host) and the page keeps showing what it showed. There is no
+ * acquireVsCodeApi here (see vscode.ts), so tests drive this with a stand-in host.
+ */
+import { h, icon } from './dom';
+import { ACTIONS } from './actions';
+import { clock } from './format';
+import { hostToViewProblem, type ActionArgs, type ActionName, type HostToView, type RolloutRef, type ViewToHost } from './protocol';
+import { renderRollout } from './rollout-view';
+import { mountSimulation, type SimulationControls } from './simulation-view';
+
+/** What the page keeps across a reload of the webview (VS Code's getState/setState). */
+export interface SavedState {
+  /** The last rollout or simulation message shown. */
+  message?: HostToView;
+  /** The simulation frame shown. */
+  frame?: number;
+  /** The next action request id, so ids stay unique across reloads. */
+  nextRequestId?: number;
+}
+
+export interface ViewHost {
+  post(m: ViewToHost): void;
+  saveState?(s: SavedState): void;
+}
+
+export interface MountedView {
+  /** Hand a message from the host to the view; anything that is not a HostToView is dropped. */
+  receive(m: unknown): void;
+  dispose(): void;
+}
+
+type Shown =
+  | { kind: 'none' }
+  | { kind: 'rollout'; message: Extract<HostToView, { kind: 'rollout' }>; receivedAt: number }
+  | { kind: 'simulation'; message: Extract<HostToView, { kind: 'simulation' }>; controls: SimulationControls }
+  | { kind: 'gone'; message: Extract<HostToView, { kind: 'rolloutGone' }> };
+
+const savedState = (s: unknown): SavedState => {
+  if (typeof s !== 'object' || s === null) return {};
+  const { message, frame, nextRequestId } = s as Record<string, unknown>;
+  const out: SavedState = {};
+  // A saved message may come from an older version of the page: it is checked like any other.
+  if (message !== undefined && hostToViewProblem(message) === undefined) out.message = message as HostToView;
+  if (Number.isSafeInteger(frame)) out.frame = frame as number;
+  if (Number.isSafeInteger(nextRequestId) && (nextRequestId as number) > 0) out.nextRequestId = nextRequestId as number;
+  return out;
+};
+
+export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknown): MountedView {
+  const restored = savedState(saved);
+  let shown: Shown = { kind: 'none' };
+  let nextRequestId = restored.nextRequestId ?? 1;
+  let frame = restored.frame ?? 0;
+  const pending = new Map<number, ActionName>();
+  const openRevisions = new Map<number, boolean>();
+  let notice: { ok: boolean; text: string } | undefined;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+
+  el.classList.add('rollouts-view');
+  el.replaceChildren(h('p', { class: 'muted waiting' }, icon('loading', 'codicon-modifier-spin'), ' Waiting for the extension…'));
+
+  const save = () => {
+    const message = shown.kind === 'none' ? undefined : shown.message;
+    host.saveState?.({ message, frame, nextRequestId });
+  };
+
+  const targetOf = (m: Extract<HostToView, { kind: 'rollout' }>): RolloutRef => {
+    const ref: RolloutRef = { namespace: m.view.namespace, name: m.view.name };
+    if (m.context !== undefined) ref.context = m.context;
+    return ref;
+  };
+
+  function requestAction(action: ActionName, args?: ActionArgs) {
+    if (shown.kind !== 'rollout') return;
+    if ([...pending.values()].includes(action)) return; // one request of a kind at a time
+    const requestId = nextRequestId++;
+    pending.set(requestId, action);
+    notice = undefined;
+    const m: ViewToHost = { kind: 'action', requestId, action, target: targetOf(shown.message) };
+    if (args) m.args = args;
+    host.post(m);
+    save();
+    renderShown();
+  }
+
+  /** Counts every countdown on the page down from its deadline; runs only while there is one. */
+  function tick() {
+    const now = Date.now();
+    const spans = el.querySelectorAll<HTMLElement>('.countdown[data-deadline]');
+    spans.forEach((s) => {
+      const text = clock((Number(s.dataset['deadline']) - now) / 1000);
+      if (s.textContent !== text) s.textContent = text;
+    });
+    if (spans.length === 0 && ticker) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  }
+
+  function renderShown() {
+    if (shown.kind === 'rollout') {
+      el.replaceChildren(
+        renderRollout(shown.message.view, {
+          context: shown.message.context,
+          receivedAt: shown.receivedAt,
+          pending: new Set(pending.values()),
+          notice,
+          onAction: requestAction,
+          openRevisions,
+          onToggleRevision: (revision, open) => openRevisions.set(revision, open),
+        }),
+      );
+    } else if (shown.kind === 'gone') {
+      const t = shown.message.target;
+      el.replaceChildren(
+        h('div', { class: 'banner banner-bad gone' }, icon('circle-slash'), ' ', `Rollout ${t.namespace}/${t.name}${t.context ? ` (${t.context})` : ''} is no longer there: ${shown.message.message}`),
+      );
+    }
+    if (el.querySelector('.countdown') && !ticker) ticker = setInterval(tick, 1000);
+    tick();
+  }
+
+  function show(m: HostToView) {
+    switch (m.kind) {
+      case 'rollout': {
+        const sameRollout = shown.kind === 'rollout' && shown.message.view.namespace === m.view.namespace && shown.message.view.name === m.view.name && shown.message.context === m.context;
+        if (!sameRollout) {
+          pending.clear();
+          openRevisions.clear();
+          notice = undefined;
+        }
+        if (shown.kind === 'simulation') shown.controls.dispose();
+        shown = { kind: 'rollout', message: m, receivedAt: Date.now() };
+        renderShown();
+        break;
+      }
+      case 'simulation': {
+        const sameManifest = shown.kind === 'simulation' && shown.message.manifestName === m.manifestName;
+        if (shown.kind === 'simulation') {
+          // A re-simulation of the same manifest (it was edited) stays at the frame shown.
+          frame = sameManifest ? shown.controls.frame : 0;
+          shown.controls.dispose();
+        }
+        const container = h('div', { class: 'simulation' });
+        el.replaceChildren(container);
+        const controls = mountSimulation(container, m, {
+          frame,
+          onFrame: (i) => {
+            frame = i;
+            save();
+          },
+        });
+        frame = controls.frame;
+        shown = { kind: 'simulation', message: m, controls };
+        break;
+      }
+      case 'rolloutGone':
+        if (shown.kind === 'simulation') shown.controls.dispose();
+        pending.clear();
+        shown = { kind: 'gone', message: m };
+        renderShown();
+        break;
+      case 'actionResult': {
+        const action = pending.get(m.requestId);
+        if (action === undefined) return; // not ours, or from before a reload
+        pending.delete(m.requestId);
+        notice = { ok: m.ok, text: m.message ?? (m.ok ? `${ACTIONS[action].label}: done.` : `${ACTIONS[action].label} failed.`) };
+        renderShown();
+        return; // nothing to save
+      }
+    }
+    save();
+  }
+
+  if (restored.message) show(restored.message);
+
+  return {
+    receive(m: unknown) {
+      const problem = hostToViewProblem(m);
+      if (problem !== undefined) {
+        host.post({ kind: 'viewError', message: `ignored a malformed message from the extension: ${problem}` });
+        return;
+      }
+      try {
+        show(m as HostToView);
+      } catch (err) {
+        host.post({ kind: 'viewError', message: `could not show a ${(m as HostToView).kind} message: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    },
+    dispose() {
+      if (ticker) clearInterval(ticker);
+      if (shown.kind === 'simulation') shown.controls.dispose();
+    },
+  };
+}
