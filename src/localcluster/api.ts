@@ -228,6 +228,44 @@ export class Api {
     return items.map((o) => this.delete(t, o.metadata.namespace, o.metadata.name, { propagationPolicy: opts.propagationPolicy, dryRun: opts.dryRun }));
   }
 
+  /** The autoscaling/v1 Scale view of an object with a scale subresource. */
+  getScale(t: ResourceType, namespace: string | undefined, name: string): any {
+    const obj = this.get(t, namespace, name);
+    const scale = t.scale!;
+    const selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : selectorString(obj.spec?.selector);
+    return {
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp },
+      spec: { replicas: Number(readPath(obj, scale.specReplicasPath) ?? 0) },
+      status: { replicas: Number(readPath(obj, scale.statusReplicasPath) ?? 0), ...(selector ? { selector } : {}) },
+    };
+  }
+
+  /** PUT or PATCH of /scale: sets the replicas the scale subresource points at. */
+  writeScale(t: ResourceType, namespace: string | undefined, name: string, change: { body?: unknown; patch?: { kind: PatchKind; raw: string } }, opts: WriteOptions = {}): any {
+    const current = this.getScale(t, namespace, name);
+    let scale: any = change.body;
+    if (change.patch) {
+      let patch: unknown;
+      try {
+        patch = JSON.parse(change.patch.raw);
+        scale = change.patch.kind === 'json' ? applyJsonPatch(current, patch) : change.patch.kind === 'strategic' ? applyStrategicMergePatch(current, patch) : applyMergePatch(current, patch);
+      } catch (e) {
+        if (e instanceof PatchError) throw new ApiError(422, 'Invalid', `the patch could not be applied to the scale of ${t.kind} "${name}": ${e.message}`);
+        throw badRequest(`error decoding patch: ${(e as Error).message}`);
+      }
+    }
+    const replicas = isObject(scale) ? scale.spec?.replicas : undefined;
+    if (!Number.isInteger(replicas) || replicas < 0) throw invalid('Scale', 'autoscaling', name, 'spec.replicas', `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);
+    const obj = structuredClone(this.get(t, namespace, name));
+    const rv = scale.metadata?.resourceVersion;
+    if (rv && rv !== obj.metadata.resourceVersion) throw conflict(t.group, t.plural, name);
+    writePath(obj, t.scale!.specReplicasPath, replicas);
+    this.replace(t, this.get(t, namespace, name), obj, { dryRun: opts.dryRun });
+    return this.getScale(t, namespace, name);
+  }
+
   /** Checks and normalises a request body: an object of this kind, in this namespace. */
   private checkBody(t: ResourceType, namespace: string | undefined, body: unknown): any {
     if (!isObject(body)) throw badRequest(`the body of the request must be a ${t.kind} object`);
@@ -365,4 +403,27 @@ export class Api {
 function typesFromCrdOk(obj: any): boolean {
   const s = obj?.spec;
   return isObject(s) && typeof s.group === 'string' && isObject(s.names) && !!s.names.plural && !!s.names.kind && Array.isArray(s.versions) && s.versions.length > 0;
+}
+
+/** Reads a `.a.b.c` path. */
+function readPath(obj: any, path: string): unknown {
+  return path.replace(/^\./, '').split('.').reduce((v, k) => v?.[k], obj);
+}
+
+function writePath(obj: any, path: string, value: unknown): void {
+  const keys = path.replace(/^\./, '').split('.');
+  let v = obj;
+  for (const k of keys.slice(0, -1)) v = v[k] = isObject(v[k]) ? v[k] : {};
+  v[keys[keys.length - 1]!] = value;
+}
+
+function selectorString(selector: any): string {
+  const parts = Object.entries(selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const e of selector?.matchExpressions ?? []) {
+    if (e.operator === 'In') parts.push(`${e.key} in (${(e.values ?? []).join(',')})`);
+    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${(e.values ?? []).join(',')})`);
+    else if (e.operator === 'Exists') parts.push(e.key);
+    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+  }
+  return parts.join(',');
 }

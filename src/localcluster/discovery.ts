@@ -59,7 +59,13 @@ export function apiResourceList(registry: Registry, group: string, version: stri
         ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
         ...(t.categories.length ? { categories: t.categories } : {}),
       },
-      ...t.subresources.map((s) => ({ name: `${t.plural}/${s}`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: subresourceVerbs })),
+      ...t.subresources.map((s) => ({
+        name: `${t.plural}/${s}`,
+        singularName: '',
+        namespaced: t.namespaced,
+        ...(s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: t.kind }),
+        verbs: subresourceVerbs,
+      })),
     ]),
   };
 }
@@ -96,7 +102,7 @@ export function aggregatedDiscovery(registry: Registry, core: boolean) {
             ? {
                 subresources: t.subresources.map((s) => ({
                   subresource: s,
-                  responseKind: { group: t.group, version: t.version, kind: t.kind },
+                  responseKind: s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: t.group, version: t.version, kind: t.kind },
                   verbs: subresourceVerbs,
                 })),
               }

@@ -21,8 +21,10 @@ export interface ResourceType {
   namespaced: boolean;
   shortNames: string[];
   categories: string[];
-  /** 'status' when the kind has a status subresource. */
+  /** 'status' and 'scale' when the kind has those subresources. */
   subresources: string[];
+  /** Where the scale subresource reads and writes, as a CRD's `subresources.scale` declares it. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Built-in kinds accept strategic merge patch; custom resources do not. */
   builtIn: boolean;
   printerColumns?: PrinterColumn[];
@@ -57,6 +59,8 @@ function builtIn(
   };
 }
 
+const builtInScale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
+
 export const builtInTypes: readonly ResourceType[] = [
   builtIn('', 'v1', 'namespaces', 'Namespace', false, { shortNames: ['ns'], subresources: ['status'] }),
   builtIn('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], subresources: ['status'] }),
@@ -65,8 +69,8 @@ export const builtInTypes: readonly ResourceType[] = [
   builtIn('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtIn('', 'v1', 'secrets', 'Secret', true),
   builtIn('', 'v1', 'endpoints', 'Endpoints', true, { shortNames: ['ep'], singular: 'endpoints' }),
-  builtIn('apps', 'v1', 'replicasets', 'ReplicaSet', true, { shortNames: ['rs'], categories: ['all'], subresources: ['status'] }),
-  builtIn('apps', 'v1', 'deployments', 'Deployment', true, { shortNames: ['deploy'], categories: ['all'], subresources: ['status'] }),
+  builtIn('apps', 'v1', 'replicasets', 'ReplicaSet', true, { shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
+  builtIn('apps', 'v1', 'deployments', 'Deployment', true, { shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
   builtIn('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
   builtIn('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
@@ -170,7 +174,8 @@ export function typesFromCrd(crd: any): ResourceType[] {
       namespaced: spec.scope !== 'Cluster',
       shortNames: Array.isArray(spec.names.shortNames) ? spec.names.shortNames : [],
       categories: Array.isArray(spec.names.categories) ? spec.names.categories : [],
-      subresources: v.subresources?.status ? ['status'] : [],
+      subresources: [...(v.subresources?.status ? ['status'] : []), ...(v.subresources?.scale?.specReplicasPath ? ['scale'] : [])],
+      scale: v.subresources?.scale?.specReplicasPath ? v.subresources.scale : undefined,
       builtIn: false,
       printerColumns: Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : undefined,
     }));

@@ -175,6 +175,16 @@ export function createApiServer(opts: ServerOptions): Server {
     const dryRun = q.getAll('dryRun').includes('All');
     const table = tableRequest(accept, q);
 
+    if (subresource === 'scale' && name) {
+      if (method === 'GET') return send(res, 200, api.getScale(t, namespace, name));
+      if (method === 'PUT') return send(res, 200, api.writeScale(t, namespace, name, { body: parseJson(await readBody(req, opts.maxBodyBytes), 'request body') }, { dryRun }));
+      if (method === 'PATCH') {
+        const kind = patchKinds[bodyType];
+        if (!kind || kind === 'apply') throw new ApiError(415, 'UnsupportedMediaType', `the scale subresource accepts ${Object.keys(patchKinds).slice(0, 3).join(', ')}, not ${bodyType || 'no Content-Type'}`);
+        return send(res, 200, api.writeScale(t, namespace, name, { patch: { kind, raw: await readBody(req, opts.maxBodyBytes) } }, { dryRun }));
+      }
+      throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
+    }
     switch (method) {
       case 'GET': {
         if (r.watchPrefix || q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(req, res, r, q, table);

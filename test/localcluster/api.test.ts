@@ -154,6 +154,25 @@ describe('local cluster API (client-node)', () => {
       assert.ok(byName['rollouts/status'], 'rollouts have a status subresource');
     });
 
+    it('the scale subresource reads and writes spec.replicas of a Rollout and a ReplicaSet', async () => {
+      await h.custom.createNamespacedCustomObject({ ...ro, body: rollout('scaled') });
+      const scale: any = await h.custom.getNamespacedCustomObjectScale({ ...ro, name: 'scaled' });
+      assert.deepEqual([scale.kind, scale.spec.replicas], ['Scale', 2]);
+      const patched: any = await h.custom.patchNamespacedCustomObjectScale({ ...ro, name: 'scaled', body: { spec: { replicas: 5 } } }, merge);
+      assert.equal(patched.spec.replicas, 5);
+      const after: any = await h.custom.getNamespacedCustomObject({ ...ro, name: 'scaled' });
+      assert.deepEqual([after.spec.replicas, after.metadata.generation], [5, 2]);
+      const bad = await statusOf(h.custom.patchNamespacedCustomObjectScale({ ...ro, name: 'scaled', body: { spec: { replicas: -1 } } }, merge));
+      assert.equal(bad.code, 422);
+
+      await h.apps.createNamespacedReplicaSet({
+        namespace: 'default',
+        body: { metadata: { name: 'scaled-rs' }, spec: { replicas: 0, selector: { matchLabels: { app: 's' } }, template: { metadata: { labels: { app: 's' } }, spec: { containers: [{ name: 'a', image: 'a:1' }] } } } },
+      });
+      const rsScale = await h.apps.replaceNamespacedReplicaSetScale({ name: 'scaled-rs', namespace: 'default', body: { metadata: { name: 'scaled-rs' }, spec: { replicas: 0 } } });
+      assert.equal(rsScale.status!.selector, 'app=s');
+    });
+
     it('a new CustomResourceDefinition makes its kind servable', async () => {
       const ext = h.kc.makeApiClient(k8s.ApiextensionsV1Api);
       await ext.createCustomResourceDefinition({

@@ -108,6 +108,11 @@ describe('kubectl against the local cluster', function () {
     assert.equal(await kubectl(['get', 'ro', 'rollout-bluegreen', '-n', 'examples', '-o', 'jsonpath={.spec.paused}']), 'true');
   });
 
+  it('scale sets a Rollout\'s replicas through its scale subresource', async () => {
+    assert.match(await kubectl(['scale', 'rollout', 'rollout-bluegreen', '-n', 'examples', '--replicas', '3']), /scaled/);
+    assert.equal(await kubectl(['get', 'ro', 'rollout-bluegreen', '-n', 'examples', '-o', 'jsonpath={.spec.replicas}']), '3');
+  });
+
   it('get -w shows a change as it happens (bounded)', async () => {
     const child = spawn(
       'kubectl',
