@@ -1,0 +1,15 @@
+// Writes package.json contributes.commands and menus.commandPalette from src/extension/command-specs.ts.
+// test/extension/manifest.test.ts fails (and names this script) when they drift.
+//   node --import tsx scripts/sync-extension-manifest.ts
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { contributedCommands, paletteMenu } from '../src/extension/command-specs';
+
+const file = join(__dirname, '..', 'package.json');
+const pkg = JSON.parse(readFileSync(file, 'utf8'));
+pkg.contributes ??= {};
+pkg.contributes.commands = contributedCommands();
+pkg.contributes.menus ??= {};
+pkg.contributes.menus.commandPalette = paletteMenu();
+writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+console.log(`package.json: ${pkg.contributes.commands.length} commands, ${pkg.contributes.menus.commandPalette.length} palette conditions`);

@@ -1,0 +1,260 @@
+/**
+ * The command table: one handler per command of command-specs.ts (the compiler keeps the keys
+ * equal; a test keeps package.json equal to the specs). Every handler runs inside
+ * withErrorBoundary; a command whose need is not met says why instead of failing.
+ */
+import * as vscode from 'vscode';
+import { actionTitle, runAction, type ActionRequest } from '../cluster/actions';
+import type { Rollout } from '../planner';
+import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
+import { withErrorBoundary, type Ctx } from './ctx';
+import { pickRollout, type RolloutRef } from './pick';
+import { readSettings, writeSetting } from './settings';
+import { VIEW_ID } from './tree';
+import type { TreeElement } from './tree-model';
+
+type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
+
+/** What an action command returns (the webview and the tests read it). */
+export interface ActionReport {
+  ok: boolean;
+  message: string;
+}
+
+/** A rollout target from a tree element, a webview/code reference, or nothing (then the palette asks). */
+function refFrom(arg: unknown): RolloutRef | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as Partial<TreeElement & RolloutRef> & { kind?: string };
+  if (a.kind !== undefined && a.kind !== 'rollout') return undefined;
+  if (typeof a.namespace !== 'string' || typeof a.name !== 'string') return undefined;
+  return { namespace: a.namespace, name: a.name, ...(typeof a.context === 'string' ? { context: a.context } : {}) };
+}
+
+/** The connected context's stores and connection, or a sentence saying why there are none. */
+function connected(ctx: Ctx): { ok: true; context: string; stores: NonNullable<Ctx['session']['stores']>; conn: NonNullable<Ctx['session']['connection']> } | { ok: false; why: string } {
+  const s = ctx.session.state;
+  if (s.kind === 'connected') return { ok: true, context: s.context, stores: s.stores, conn: s.conn };
+  if (s.kind === 'connecting') return { ok: false, why: `still connecting to context "${s.context}"` };
+  if (s.kind === 'failed') return { ok: false, why: s.message };
+  if (s.kind === 'noKubeconfig') return { ok: false, why: 'there is no kubeconfig; start the local cluster to try it' };
+  return { ok: false, why: 'no cluster context is connected' };
+}
+
+const confirmations: Partial<Record<ActionRequest['kind'] | 'promoteFull', string>> = {
+  abort: 'Abort rollout {name}? Traffic goes back to the stable version and the canary or preview pods are scaled down.',
+  promoteFull: 'Promote rollout {name} fully? It skips every remaining step, pause and analysis and moves all traffic to the new version.',
+  undo: 'Roll back rollout {name} to its previous revision? This starts a new update with the older pod template.',
+};
+
+const pastTense: Record<ActionRequest['kind'], string> = {
+  promote: 'promoted',
+  abort: 'aborted',
+  retry: 'retried',
+  pause: 'paused',
+  resume: 'resumed',
+  restart: 'restarting its pods',
+  setImage: 'updated to the new image',
+  undo: 'rolled back',
+};
+
+/** Promote, abort, ...: the target (asked for when not given), a confirmation where it matters, progress, the result. */
+async function runRolloutAction(ctx: Ctx, arg: unknown, build: (rollout: Rollout | undefined) => Promise<ActionRequest | undefined> | ActionRequest | undefined, sample: ActionRequest): Promise<ActionReport | undefined> {
+  const c = connected(ctx);
+  if (!c.ok) throw new Error(c.why);
+  const what = actionTitle(sample);
+  let ref = refFrom(arg);
+  if (ref?.context && ref.context !== c.context) throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
+  ref ??= await pickRollout(c.stores, c.context, what, sample);
+  if (!ref) return undefined;
+  const request = await build(c.stores.rollouts.get(ref.name, ref.namespace));
+  if (!request) return undefined;
+  const key = request.kind === 'promote' && request.full ? 'promoteFull' : request.kind;
+  const question = confirmations[key];
+  if (question) {
+    const yes = actionTitle(request).replace(/^\w/, (ch) => ch.toUpperCase());
+    const answer = await vscode.window.showWarningMessage(question.replace('{name}', `"${ref.name}"`), { modal: true }, yes);
+    if (answer !== yes) return undefined;
+  }
+  const target = { namespace: ref.namespace, name: ref.name };
+  const outcome = await withErrorBoundary(ctx, `${what} of rollout "${ref.name}" in namespace "${ref.namespace}"`, async () =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${what} ${ref!.name}…` }, () => runAction(c.conn.rest, target, request)),
+  );
+  if (!outcome) return { ok: false, message: `${what} failed; see the log` };
+  if (!outcome.ok) {
+    const message = `Cannot ${what} rollout "${ref.name}": ${outcome.reason}`;
+    ctx.log.info(message);
+    void vscode.window.showWarningMessage(message);
+    return { ok: false, message };
+  }
+  const message = `Rollout "${ref.name}" ${request.kind === 'promote' && request.full ? 'fully promoted' : pastTense[request.kind]}.`;
+  ctx.log.info(message);
+  void vscode.window.showInformationMessage(message);
+  return { ok: true, message };
+}
+
+const action =
+  (request: ActionRequest): Handler =>
+  (ctx, arg) =>
+    runRolloutAction(ctx, arg, () => request, request);
+
+async function askImage(rollout: Rollout | undefined): Promise<ActionRequest | undefined> {
+  const containers = rollout?.spec?.template?.spec?.containers ?? [];
+  if (containers.length === 0) throw new Error('the rollout has no containers in its pod template (a workloadRef rollout is updated through its Deployment)');
+  let container = containers[0]!;
+  if (containers.length > 1) {
+    const picked = await vscode.window.showQuickPick(
+      containers.map((c) => ({ label: c.name, description: c.image ?? '' })),
+      { title: 'Set Image: which container?' },
+    );
+    if (!picked) return undefined;
+    container = containers.find((c) => c.name === picked.label)!;
+  }
+  const image = await vscode.window.showInputBox({
+    title: `Set Image of container "${container.name}"`,
+    value: container.image ?? '',
+    prompt: 'The new image (for example argoproj/rollouts-demo:yellow)',
+    validateInput: (v) => (v.trim() === '' ? 'an image is required' : /\s/.test(v.trim()) ? 'an image name has no spaces' : undefined),
+  });
+  return image ? { kind: 'setImage', container: container.name, image: image.trim() } : undefined;
+}
+
+function requireConnected(ctx: Ctx): ReturnType<typeof connected> & { ok: true } {
+  const c = connected(ctx);
+  if (!c.ok) throw new Error(c.why);
+  return c;
+}
+
+export const commandTable: Record<CommandId, Handler> = {
+  'rollouts.promote': action({ kind: 'promote' }),
+  'rollouts.promoteFull': action({ kind: 'promote', full: true }),
+  'rollouts.abort': action({ kind: 'abort' }),
+  'rollouts.retry': action({ kind: 'retry' }),
+  'rollouts.pause': action({ kind: 'pause' }),
+  'rollouts.resume': action({ kind: 'resume' }),
+  'rollouts.restart': (ctx, arg) => runRolloutAction(ctx, arg, () => ({ kind: 'restart', at: new Date() }), { kind: 'restart', at: new Date(0) }),
+  // Explicit arguments (the webview, tests) skip the questions.
+  'rollouts.setImage': (ctx, arg, container, image) =>
+    runRolloutAction(ctx, arg, (r) => (typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(r)), { kind: 'setImage', container: '', image: '' }),
+  'rollouts.undo': (ctx, arg, toRevision) => runRolloutAction(ctx, arg, () => ({ kind: 'undo', ...(typeof toRevision === 'number' ? { toRevision } : {}) }), { kind: 'undo' }),
+
+  async 'rollouts.openRollout'(ctx, arg) {
+    const c = requireConnected(ctx);
+    const ref = refFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined));
+    if (!ref) return undefined;
+    return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
+  },
+
+  async 'rollouts.simulate'(ctx, arg) {
+    // From the code lens: { uri, docIndex }; from the palette: the active editor, at the cursor.
+    const a = (arg ?? {}) as { uri?: unknown; docIndex?: unknown };
+    if (typeof a.uri === 'string' && typeof a.docIndex === 'number') return ctx.panels.openSimulation(vscode.Uri.parse(a.uri), a.docIndex);
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.languageId !== 'yaml') throw new Error('open a Rollout manifest (a YAML file) in the editor first');
+    return ctx.panels.openSimulation(editor.document.uri, undefined, editor.document.offsetAt(editor.selection.active));
+  },
+
+  async 'rollouts.startLocalCluster'(ctx) {
+    const cluster = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Argo Rollouts: starting the local cluster…' }, () => ctx.session.startLocalCluster());
+    await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    void vscode.window.showInformationMessage(`Local cluster running at ${cluster.url} with demo rollouts${ctx.session.controller ? ' and the embedded controller' : ''}.`);
+    return cluster.url;
+  },
+
+  async 'rollouts.stopLocalCluster'(ctx) {
+    if (!ctx.session.local) return void vscode.window.showInformationMessage('The local cluster is not running.');
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Argo Rollouts: stopping the local cluster…' }, () => ctx.session.stopLocalCluster());
+    return undefined;
+  },
+
+  async 'rollouts.startController'(ctx) {
+    const c = requireConnected(ctx);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController());
+    void vscode.window.showInformationMessage(`The embedded controller reconciles Rollouts in context "${c.context}".`);
+    return undefined;
+  },
+
+  async 'rollouts.stopController'(ctx) {
+    await ctx.session.stopController();
+    return undefined;
+  },
+
+  async 'rollouts.selectContext'(ctx, arg) {
+    let context = typeof arg === 'string' ? arg : (arg as { kind?: string; context?: string } | undefined)?.context;
+    if (!context) {
+      if (ctx.session.contexts().length === 0) await ctx.session.connect();
+      const names = ctx.session.contexts();
+      if (names.length === 0) {
+        const start = 'Start Local Cluster';
+        const answer = await vscode.window.showInformationMessage('There is no kubeconfig with contexts. Start the local cluster to try the extension?', start);
+        if (answer === start) await vscode.commands.executeCommand('rollouts.startLocalCluster');
+        return undefined;
+      }
+      const current = 'context' in ctx.session.state ? ctx.session.state.context : undefined;
+      context = await vscode.window.showQuickPick(names, { title: 'Argo Rollouts: Select Context', placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context' });
+      if (!context) return undefined;
+    }
+    const state = await ctx.session.connect(context);
+    if (state.kind === 'failed') throw new Error(state.message);
+    return state.kind;
+  },
+
+  async 'rollouts.filterNamespaces'(ctx) {
+    const c = requireConnected(ctx);
+    const chosen = new Set(readSettings().namespaces);
+    const known = new Set([...chosen, ...c.stores.rollouts.list().map((r) => r.metadata?.namespace ?? '')].filter(Boolean));
+    const picked = await vscode.window.showQuickPick(
+      [...known].sort().map((ns) => ({ label: ns, picked: chosen.has(ns) })),
+      { canPickMany: true, title: 'Argo Rollouts: watch only these namespaces (none: all namespaces)' },
+    );
+    if (!picked) return undefined;
+    await writeSetting('namespaces', picked.map((p) => p.label));
+    return undefined;
+  },
+
+  async 'rollouts.toggleNeedsAttention'() {
+    await writeSetting('needsAttentionOnly', !readSettings().needsAttentionOnly);
+    return undefined;
+  },
+
+  async 'rollouts.showLog'(ctx) {
+    ctx.log.show();
+    return undefined;
+  },
+};
+
+function unmetNeed(ctx: Ctx, need: Need): string | undefined {
+  if (need === 'cluster') {
+    const c = connected(ctx);
+    return c.ok ? undefined : `it needs a connected cluster: ${c.why}`;
+  }
+  return undefined;
+}
+
+export function registerCommands(ctx: Ctx): void {
+  for (const id of commandIds) {
+    const spec = commandSpecs[id];
+    ctx.forWindow(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        const why = unmetNeed(ctx, spec.needs);
+        if (why) {
+          const start = 'Start Local Cluster';
+          void vscode.window.showWarningMessage(`Argo Rollouts: cannot run "${spec.title}": ${why}.`, start, 'Select Context').then((choice) => {
+            if (choice === start) void vscode.commands.executeCommand('rollouts.startLocalCluster');
+            else if (choice) void vscode.commands.executeCommand('rollouts.selectContext');
+          });
+          return undefined;
+        }
+        return withErrorBoundary(ctx, spec.title.toLowerCase(), () => commandTable[id](ctx, ...args));
+      }),
+    );
+  }
+}
+
+/** Keeps the `when` clauses' context keys true to the session and settings. */
+export function updateContextKeys(ctx: Ctx): void {
+  const set = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', key, value);
+  set(contextKeys.connected, ctx.session.state.kind === 'connected');
+  set(contextKeys.localClusterRunning, ctx.session.local !== undefined);
+  set(contextKeys.controllerRunning, ctx.session.controller !== undefined);
+  set(contextKeys.needsAttentionOnly, readSettings().needsAttentionOnly);
+}

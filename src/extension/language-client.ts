@@ -1,0 +1,30 @@
+/**
+ * The language client: starts dist/server.js over IPC for YAML files (beside any other YAML
+ * extension; both contribute to the same documents). All language smarts live in the server.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { ServerOptions as RolloutServerOptions } from '../server/protocol';
+import type { Settings } from './settings';
+
+/** The client, not started; `own` receives what must be disposed with it. */
+export function createLanguageClient(context: vscode.ExtensionContext, settings: Settings, own: (d: vscode.Disposable) => void): LanguageClient {
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
+  own(watcher);
+  const initializationOptions: RolloutServerOptions = { ...settings.server };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'yaml' },
+      { scheme: 'untitled', language: 'yaml' },
+    ],
+    initializationOptions,
+    // Service definitions in files that are not open reach the server's index through these events.
+    synchronize: { fileEvents: watcher },
+  };
+  return new LanguageClient('rollouts', 'Argo Rollouts Language Server', serverOptions, clientOptions);
+}

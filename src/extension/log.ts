@@ -1,0 +1,20 @@
+/** The output channel "Argo Rollouts": the extension's log, and the `Log` the cluster part writes to. */
+import * as vscode from 'vscode';
+import { errorText, type Log } from '../cluster/log';
+
+export interface ExtensionLog extends Log {
+  error(message: string, error?: unknown): void;
+  show(): void;
+  readonly channel: vscode.LogOutputChannel;
+}
+
+export function createLog(): ExtensionLog {
+  const channel = vscode.window.createOutputChannel('Argo Rollouts', { log: true });
+  return {
+    channel,
+    info: (m) => channel.info(m),
+    warn: (m, e) => channel.warn(e === undefined ? m : `${m}: ${errorText(e)}`),
+    error: (m, e) => channel.error(e === undefined ? m : `${m}: ${errorText(e)}`),
+    show: () => channel.show(true),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * "Which rollout?" for commands run from the palette: a quick pick that shows each rollout's
+ * state and offers only those where the action makes sense; when none does, the planner's
+ * reasons say why.
+ */
+import * as vscode from 'vscode';
+import { planAction, type ActionRequest } from '../cluster/actions';
+import type { ClusterStores } from '../cluster/store';
+import { relatedObjects, rolloutView } from '../cluster/view';
+import { PHASE_ICONS, rolloutDescription } from './tree-model';
+
+export interface RolloutRef {
+  context?: string;
+  namespace: string;
+  name: string;
+}
+
+interface RolloutPickItem extends vscode.QuickPickItem {
+  ref: RolloutRef;
+}
+
+const shown = new vscode.EventEmitter<{ title: string; labels: string[] }>();
+/** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */
+export const onDidShowRolloutPick = shown.event;
+
+/** The rollouts that `request` makes sense for (all when undefined), and why the others are left out. */
+export function rolloutChoices(stores: ClusterStores, context: string, request: ActionRequest | undefined, now: Date): { items: RolloutPickItem[]; refused: string[] } {
+  const items: RolloutPickItem[] = [];
+  const refused: string[] = [];
+  const all = [...stores.rollouts.list()].sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
+  for (const r of all) {
+    const objects = relatedObjects(stores, r);
+    const name = r.metadata?.name ?? '';
+    const namespace = r.metadata?.namespace ?? '';
+    if (request) {
+      const plan = planAction(request, r, objects.replicaSets);
+      if (!plan.ok) {
+        refused.push(`${namespace}/${name}: ${plan.reason}`);
+        continue;
+      }
+    }
+    const v = rolloutView(objects, now);
+    items.push({ label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`, description: namespace, detail: rolloutDescription(v), ref: { context, namespace, name } });
+  }
+  return { items, refused };
+}
+
+export async function pickRollout(stores: ClusterStores, context: string, what: string, request: ActionRequest | undefined): Promise<RolloutRef | undefined> {
+  const { items, refused } = rolloutChoices(stores, context, request, new Date());
+  if (items.length === 0) {
+    const why = refused.length ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}` : ' There are no rollouts in the watched namespaces.';
+    void vscode.window.showInformationMessage(`No rollout to ${what} in context "${context}".${why}`);
+    return undefined;
+  }
+  const qp = vscode.window.createQuickPick<RolloutPickItem>();
+  qp.title = `Argo Rollouts: ${what}`;
+  qp.placeholder = `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`;
+  qp.items = items;
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  return new Promise<RolloutRef | undefined>((resolve) => {
+    let chosen: RolloutRef | undefined;
+    qp.onDidAccept(() => {
+      chosen = qp.selectedItems[0]?.ref ?? qp.activeItems[0]?.ref;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(chosen);
+    });
+    qp.show();
+    shown.fire({ title: qp.title ?? '', labels: items.map((i) => i.label) });
+  });
+}

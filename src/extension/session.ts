@@ -1,0 +1,232 @@
+/**
+ * The cluster side of the extension, without `vscode` (so it is tested in plain Node): which
+ * kubeconfig files and context, the watches of the connected context, the embedded local cluster
+ * and the embedded controller. It owns their lifetimes; the tree, the status bar and the
+ * commands read it and listen to `onChange`.
+ */
+import { delimiter } from 'node:path';
+import { connectWith, type Connection } from '../cluster/connection';
+import { ControllerRefused, startEmbeddedController, type EmbeddedController } from '../cluster/embedded';
+import type { KubeConfig } from '../cluster/k8s';
+import { contextNames, kubeconfigFiles, loadKubeconfig, KubeconfigError } from '../cluster/kubeconfig';
+import type { Log } from '../cluster/log';
+import { checkContext, watchCluster, type ClusterStores, type ClusterWatch } from '../cluster/store';
+import type { ChangeKind, Disposable } from '../cluster/watch-kind';
+import { contextName as localContextName, demoNamespace, startLocalCluster, type LocalCluster } from '../localcluster';
+
+export type SessionState =
+  | { kind: 'idle' }
+  /** No kubeconfig at all: the welcome view offers the local cluster. */
+  | { kind: 'noKubeconfig'; message: string }
+  | { kind: 'connecting'; context: string }
+  | { kind: 'connected'; context: string; conn: Connection; stores: ClusterStores }
+  | { kind: 'failed'; context?: string; message: string };
+
+export type SessionChange = 'state' | 'local' | 'controller';
+
+export interface SessionOptions {
+  log: Log;
+  /** The user's kubeconfig setting (empty: kubectl's default files). */
+  kubeconfig?: () => string;
+  /** The context setting (empty: the kubeconfig's current context). */
+  context?: () => string;
+  namespaces?: () => readonly string[];
+  env?: NodeJS.ProcessEnv;
+  local?: () => { podReadyAfterMs: number; startController: boolean };
+}
+
+export class Session implements Disposable {
+  private current: SessionState = { kind: 'idle' };
+  private watch: ClusterWatch | undefined;
+  private kc: KubeConfig | undefined;
+  private localCluster: LocalCluster | undefined;
+  private controllerRun: { controller: EmbeddedController; context: string } | undefined;
+  private readonly changeListeners = new Set<(what: SessionChange) => void>();
+  private readonly storeListeners = new Set<(kind: keyof ClusterStores, event: ChangeKind, obj: unknown) => void>();
+  private storeSubs: Disposable[] = [];
+  /** Each connect() bumps it; a slower earlier connect that finishes late is dropped. */
+  private generation = 0;
+  /** The context the user picked in this window (wins over the setting until the setting changes). */
+  private picked: string | undefined;
+
+  constructor(private readonly opts: SessionOptions) {}
+
+  get state(): SessionState {
+    return this.current;
+  }
+  get local(): LocalCluster | undefined {
+    return this.localCluster;
+  }
+  get controller(): { controller: EmbeddedController; context: string } | undefined {
+    return this.controllerRun;
+  }
+  get stores(): ClusterStores | undefined {
+    return this.current.kind === 'connected' ? this.current.stores : undefined;
+  }
+  get connection(): Connection | undefined {
+    return this.current.kind === 'connected' ? this.current.conn : undefined;
+  }
+
+  onChange(listener: (what: SessionChange) => void): Disposable {
+    this.changeListeners.add(listener);
+    return { dispose: () => this.changeListeners.delete(listener) };
+  }
+
+  /** Every store event of the connected context; survives reconnects. */
+  onStoreChange(listener: (kind: keyof ClusterStores, event: ChangeKind, obj: unknown) => void): Disposable {
+    this.storeListeners.add(listener);
+    return { dispose: () => this.storeListeners.delete(listener) };
+  }
+
+  private emit(what: SessionChange): void {
+    for (const l of [...this.changeListeners]) {
+      try {
+        l(what);
+      } catch (e) {
+        this.opts.log.warn(`a session listener failed on ${what}`, e);
+      }
+    }
+  }
+
+  /** The kubeconfig files read: the user's, plus the local cluster's while it runs (it comes first so its context is found). */
+  kubeconfigSources(): string[] {
+    const user = kubeconfigFiles({ ...(this.opts.kubeconfig?.() ? { kubeconfigPath: this.opts.kubeconfig() } : {}), env: this.opts.env ?? process.env });
+    return this.localCluster ? [this.localCluster.kubeconfigPath, ...user] : user;
+  }
+
+  /** Context names of the kubeconfig, current first (empty when there is none). */
+  contexts(): string[] {
+    return this.kc ? contextNames(this.kc) : [];
+  }
+
+  /** Drops the picked context so the setting (or the kubeconfig's current context) applies again. */
+  forgetPickedContext(): void {
+    this.picked = undefined;
+  }
+
+  /**
+   * (Re)connects: loads the kubeconfig, picks the context (argument, else the one picked before,
+   * else the setting, else current-context), checks it and starts the watches. Never throws:
+   * a problem becomes the `failed` or `noKubeconfig` state with its sentence.
+   */
+  async connect(context?: string): Promise<SessionState> {
+    const generation = ++this.generation;
+    if (context) this.picked = context;
+    this.disconnect();
+    let kc: KubeConfig;
+    try {
+      kc = loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
+    } catch (e) {
+      this.kc = undefined;
+      return this.setState({ kind: 'noKubeconfig', message: e instanceof Error ? e.message : String(e) });
+    }
+    this.kc = kc;
+    const wanted = this.picked || this.opts.context?.() || undefined;
+    let conn: Connection;
+    try {
+      conn = connectWith(kc, wanted ? { context: wanted } : {});
+    } catch (e) {
+      return this.setState({ kind: 'failed', ...(wanted ? { context: wanted } : {}), message: e instanceof KubeconfigError ? e.message : String(e) });
+    }
+    this.setState({ kind: 'connecting', context: conn.context });
+    const check = await checkContext(conn.rest, conn.context);
+    if (generation !== this.generation) return this.current;
+    if (!check.ok) return this.setState({ kind: 'failed', context: conn.context, message: check.message });
+
+    const watch = watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: this.opts.namespaces?.() ?? [] });
+    this.watch = watch;
+    for (const kind of Object.keys(watch.stores) as (keyof ClusterStores)[]) {
+      this.storeSubs.push(
+        watch.stores[kind].onChange((event, obj) => {
+          for (const l of [...this.storeListeners]) l(kind, event, obj);
+        }),
+      );
+    }
+    await watch.synced;
+    if (generation !== this.generation) return this.current;
+    this.opts.log.info(`watching context "${conn.context}" (${conn.server})`);
+    return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores });
+  }
+
+  private setState(state: SessionState): SessionState {
+    this.current = state;
+    if (state.kind === 'failed' || state.kind === 'noKubeconfig') this.opts.log.warn(state.message);
+    this.emit('state');
+    return state;
+  }
+
+  private disconnect(): void {
+    this.storeSubs.forEach((s) => s.dispose());
+    this.storeSubs = [];
+    this.watch?.dispose();
+    this.watch = undefined;
+    if (this.current.kind !== 'idle') this.current = { kind: 'idle' };
+  }
+
+  /** Starts the local cluster with the demo rollouts, connects to it, and (by the setting) starts the embedded controller on it. */
+  async startLocalCluster(): Promise<LocalCluster> {
+    if (this.localCluster) return this.localCluster;
+    const settings = this.opts.local?.() ?? { podReadyAfterMs: 2000, startController: true };
+    this.localCluster = await startLocalCluster({ demo: true, podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
+    this.opts.log.info(`local cluster listening on ${this.localCluster.url} (kubeconfig ${this.localCluster.kubeconfigPath}, demo namespace ${demoNamespace})`);
+    this.emit('local');
+    await this.connect(localContextName);
+    if (settings.startController && this.current.kind === 'connected') await this.startController();
+    return this.localCluster;
+  }
+
+  async stopLocalCluster(): Promise<void> {
+    const cluster = this.localCluster;
+    if (!cluster) return;
+    if (this.controllerRun?.context === localContextName) await this.stopController();
+    const wasConnected = this.current.kind !== 'idle' && 'context' in this.current && this.current.context === localContextName;
+    if (wasConnected) this.disconnect();
+    this.localCluster = undefined;
+    if (this.picked === localContextName) this.picked = undefined;
+    await cluster.close();
+    this.opts.log.info('local cluster stopped');
+    this.emit('local');
+    await this.connect();
+  }
+
+  /** Starts the embedded controller on the connected context; refuses (ControllerRefused) where Argo's controller runs. */
+  async startController(): Promise<EmbeddedController> {
+    if (this.controllerRun) return this.controllerRun.controller;
+    const conn = this.connection;
+    if (!conn) throw new ControllerRefused('connect to a cluster context first');
+    const controller = await startEmbeddedController({ conn, log: this.opts.log });
+    const run = { controller, context: conn.context };
+    this.controllerRun = run;
+    void controller.lost.then(() => {
+      if (this.controllerRun !== run) return;
+      this.controllerRun = undefined;
+      this.opts.log.warn(`the embedded controller lost its Lease in context "${run.context}" and stopped`);
+      this.emit('controller');
+    });
+    this.emit('controller');
+    return controller;
+  }
+
+  async stopController(): Promise<void> {
+    const run = this.controllerRun;
+    if (!run) return;
+    this.controllerRun = undefined;
+    await run.controller.stop(true);
+    this.opts.log.info(`embedded controller stopped in context "${run.context}"`);
+    this.emit('controller');
+  }
+
+  /** Stops everything it started. */
+  async close(): Promise<void> {
+    this.generation++;
+    await this.stopController();
+    this.disconnect();
+    const cluster = this.localCluster;
+    this.localCluster = undefined;
+    await cluster?.close();
+  }
+
+  dispose(): void {
+    void this.close();
+  }
+}

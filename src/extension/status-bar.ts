@@ -1,0 +1,41 @@
+/** The status bar item: the connected context and how many rollouts are paused or degraded. */
+import * as vscode from 'vscode';
+import type { Session } from './session';
+import { attentionCounts } from './tree-model';
+
+export function statusText(session: Session): { text: string; tooltip: string; warn: boolean } {
+  const s = session.state;
+  switch (s.kind) {
+    case 'connected': {
+      const c = attentionCounts(s.stores, new Date());
+      const parts = [c.paused ? `${c.paused} paused` : '', c.degraded ? `${c.degraded} degraded` : ''].filter(Boolean);
+      return {
+        text: `$(rocket) ${s.context}${parts.length ? `: ${parts.join(', ')}` : ''}`,
+        tooltip: `Argo Rollouts: ${c.total} rollout${c.total === 1 ? '' : 's'} in context "${s.context}"; ${c.paused} paused, ${c.degraded} degraded. Click to select a context.`,
+        warn: c.degraded > 0,
+      };
+    }
+    case 'connecting':
+      return { text: `$(sync~spin) ${s.context}`, tooltip: `Argo Rollouts: connecting to "${s.context}"`, warn: false };
+    case 'failed':
+      return { text: `$(debug-disconnect) ${s.context ?? 'Rollouts'}`, tooltip: `Argo Rollouts: ${s.message}`, warn: true };
+    case 'noKubeconfig':
+      return { text: '$(rocket) no cluster', tooltip: `Argo Rollouts: ${s.message}. Start the local cluster from the Rollouts view.`, warn: false };
+    case 'idle':
+      return { text: '$(rocket) Rollouts', tooltip: 'Argo Rollouts: not connected', warn: false };
+  }
+}
+
+export function createStatusBar(session: Session): vscode.StatusBarItem & { update(): void } {
+  const item = vscode.window.createStatusBarItem('rollouts.status', vscode.StatusBarAlignment.Left, 10) as vscode.StatusBarItem & { update(): void };
+  item.name = 'Argo Rollouts';
+  item.command = 'rollouts.selectContext';
+  item.update = () => {
+    const t = statusText(session);
+    item.text = t.text;
+    item.tooltip = t.tooltip;
+    item.backgroundColor = t.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.show();
+  };
+  return item;
+}

@@ -1,0 +1,21 @@
+/**
+ * What `activate` returns when the extension runs in ExtensionMode.Test (never otherwise):
+ * typed access for the real-editor tests, with no hook in the product's own protocols.
+ */
+import type * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { Session } from './session';
+import type { RolloutsTree } from './tree';
+import type { TreeElement } from './tree-model';
+import type { WebviewHost } from './webview-host';
+
+export interface TestApi {
+  session: Session;
+  tree: RolloutsTree;
+  treeView: vscode.TreeView<TreeElement>;
+  panels: WebviewHost;
+  /** Starts the language server if no YAML file has yet, and resolves when it is running. */
+  languageClient(): Promise<LanguageClient>;
+  /** Fired when a rollout quick pick is on screen, with its item labels. */
+  onDidShowRolloutPick: vscode.Event<{ title: string; labels: string[] }>;
+}

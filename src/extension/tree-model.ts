@@ -1,0 +1,348 @@
+/**
+ * The Rollouts tree as data, without `vscode` (tested in plain Node): elements are keys, each
+ * with a stable id and a parent; items say label, description, codicon, context value and
+ * children. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
+ */
+import { planAction, type ActionRequest } from '../cluster/actions';
+import { relatedObjects, rolloutView, type RolloutView } from '../cluster/view';
+import type { ClusterStores } from '../cluster/store';
+import type { Rollout } from '../planner';
+import type { SessionState } from './session';
+import type { CommandId } from './command-specs';
+
+export type TreeElement =
+  | { kind: 'local' }
+  | { kind: 'controller' }
+  | { kind: 'context'; context: string }
+  | { kind: 'message'; context: string; text: string }
+  | { kind: 'namespace'; context: string; namespace: string }
+  | { kind: 'rollout'; context: string; namespace: string; name: string }
+  | { kind: 'revision'; context: string; namespace: string; name: string; revision: number }
+  | { kind: 'pod'; context: string; namespace: string; name: string; revision: number; pod: string }
+  | { kind: 'analysisRun'; context: string; namespace: string; name: string; revision: number; run: string };
+
+export interface TreeItemData {
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  /** A codicon id, with an optional theme colour id. */
+  icon?: { id: string; color?: string };
+  contextValue: string;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  command?: { command: CommandId; title: string; args: unknown[] };
+}
+
+/** What the tree reads; the Session provides it, tests build it by hand. */
+export interface TreeSource {
+  state: SessionState;
+  contexts: readonly string[];
+  local?: { url: string } | undefined;
+  controller?: { context: string } | undefined;
+  needsAttentionOnly: boolean;
+  now: Date;
+}
+
+export function elementId(e: TreeElement): string {
+  switch (e.kind) {
+    case 'local':
+    case 'controller':
+      return e.kind;
+    case 'context':
+      return `context:${e.context}`;
+    case 'message':
+      return `message:${e.context}`;
+    case 'namespace':
+      return `namespace:${e.context}/${e.namespace}`;
+    case 'rollout':
+      return `rollout:${e.context}/${e.namespace}/${e.name}`;
+    case 'revision':
+      return `revision:${e.context}/${e.namespace}/${e.name}#${e.revision}`;
+    case 'pod':
+      return `pod:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.pod}`;
+    case 'analysisRun':
+      return `analysisRun:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.run}`;
+  }
+}
+
+export function parentOf(e: TreeElement): TreeElement | undefined {
+  switch (e.kind) {
+    case 'local':
+    case 'context':
+      return undefined;
+    case 'controller':
+      return { kind: 'local' };
+    case 'message':
+      return { kind: 'context', context: e.context };
+    case 'namespace':
+      return { kind: 'context', context: e.context };
+    case 'rollout':
+      return { kind: 'namespace', context: e.context, namespace: e.namespace };
+    case 'revision':
+      return { kind: 'rollout', context: e.context, namespace: e.namespace, name: e.name };
+    case 'pod':
+    case 'analysisRun':
+      return { kind: 'revision', context: e.context, namespace: e.namespace, name: e.name, revision: e.revision };
+  }
+}
+
+/** The actions the tree offers on a rollout: those the planner would not refuse now. */
+export const TREE_ACTIONS: readonly { id: CommandId; request: ActionRequest }[] = [
+  { id: 'rollouts.promote', request: { kind: 'promote' } },
+  { id: 'rollouts.promoteFull', request: { kind: 'promote', full: true } },
+  { id: 'rollouts.abort', request: { kind: 'abort' } },
+  { id: 'rollouts.retry', request: { kind: 'retry' } },
+  { id: 'rollouts.pause', request: { kind: 'pause' } },
+  { id: 'rollouts.resume', request: { kind: 'resume' } },
+  { id: 'rollouts.undo', request: { kind: 'undo' } },
+];
+
+/** The context value of a rollout item: `rollout:promote:abort:` lists the actions that make sense, for the menus' `when`. */
+export function rolloutContextValue(stores: ClusterStores, rollout: Rollout): string {
+  const rss = relatedObjects(stores, rollout).replicaSets;
+  const allowed = TREE_ACTIONS.filter((a) => planAction(a.request, rollout, rss).ok).map((a) => a.id.slice('rollouts.'.length));
+  return `rollout:${allowed.map((a) => `${a}:`).join('')}`;
+}
+
+export function needsAttention(v: Pick<RolloutView, 'phase' | 'aborted'>): boolean {
+  return v.phase === 'Paused' || v.phase === 'Degraded' || v.aborted;
+}
+
+export const PHASE_ICONS: Record<RolloutView['phase'], { id: string; color: string }> = {
+  Healthy: { id: 'pass-filled', color: 'testing.iconPassed' },
+  Progressing: { id: 'sync~spin', color: 'charts.blue' },
+  Paused: { id: 'debug-pause', color: 'charts.yellow' },
+  Degraded: { id: 'error', color: 'errorForeground' },
+};
+
+/** "8s", "2m5s". */
+export function shortDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return s ? `${m}m${s}s` : `${m}m`;
+}
+
+/** One line: phase, strategy, step N/M, weight, and a timed pause's countdown. */
+export function rolloutDescription(v: RolloutView): string {
+  const parts: string[] = [v.aborted ? 'Aborted' : v.phase, v.strategy === 'canary' ? 'canary' : 'blue-green'];
+  if (v.step && v.step.count > 0) parts.push(`step ${Math.min(v.step.index, v.step.count)}/${v.step.count}`);
+  if (v.weight) parts.push(`weight ${v.weight.actual}%`);
+  for (const p of v.pauses) {
+    if (p.secondsLeft !== undefined) parts.push(`resumes in ${shortDuration(p.secondsLeft)}`);
+    else if (p.needsPromote) parts.push('waiting for promote');
+  }
+  return parts.join(' · ');
+}
+
+/** Seconds until the soonest timed pause of this view ends (for the countdown's next tick). */
+export function nextCountdown(v: RolloutView): number | undefined {
+  const left = v.pauses.map((p) => p.secondsLeft).filter((s): s is number => s !== undefined && s > 0);
+  return left.length ? Math.min(...left) : undefined;
+}
+
+export function viewOf(stores: ClusterStores, namespace: string, name: string, now: Date): RolloutView | undefined {
+  const r = stores.rollouts.get(name, namespace);
+  return r ? rolloutView(relatedObjects(stores, r), now) : undefined;
+}
+
+/** The rollouts shown under a namespace (all, or those needing attention), sorted by name. */
+export function visibleRollouts(src: TreeSource, stores: ClusterStores, namespace?: string): Rollout[] {
+  const all = [...stores.rollouts.list(namespace)].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  if (!src.needsAttentionOnly) return all;
+  return all.filter((r) => needsAttention(rolloutView(relatedObjects(stores, r), src.now)));
+}
+
+export function children(src: TreeSource, e: TreeElement | undefined): TreeElement[] {
+  const stores = src.state.kind === 'connected' ? src.state.stores : undefined;
+  if (!e) {
+    // Nothing to show at all: the view's welcome content offers the local cluster instead.
+    if (src.state.kind === 'noKubeconfig' && !src.local) return [];
+    const names = [...src.contexts];
+    const active = 'context' in src.state ? src.state.context : undefined;
+    if (active && !names.includes(active)) names.unshift(active);
+    return [{ kind: 'local' }, ...names.map((context): TreeElement => ({ kind: 'context', context }))];
+  }
+  switch (e.kind) {
+    case 'local':
+      return src.local ? [{ kind: 'controller' }] : [];
+    case 'context': {
+      if (!('context' in src.state) || src.state.context !== e.context) return [];
+      if (src.state.kind === 'failed') return [{ kind: 'message', context: e.context, text: src.state.message }];
+      if (src.state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: 'connecting…' }];
+      if (!stores) return [];
+      const namespaces = [...new Set(visibleRollouts(src, stores).map((r) => r.metadata?.namespace ?? ''))].sort();
+      if (namespaces.length === 0) {
+        return [{ kind: 'message', context: e.context, text: src.needsAttentionOnly ? 'no rollout needs attention' : 'no rollouts in the watched namespaces' }];
+      }
+      return namespaces.map((namespace) => ({ kind: 'namespace', context: e.context, namespace }));
+    }
+    case 'namespace':
+      if (!stores || !isActive(src, e.context)) return [];
+      return visibleRollouts(src, stores, e.namespace).map((r) => ({ kind: 'rollout', context: e.context, namespace: e.namespace, name: r.metadata?.name ?? '' }));
+    case 'rollout': {
+      const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
+      return (v?.revisions ?? []).map((r) => ({ kind: 'revision', ...pick(e), revision: r.revision }));
+    }
+    case 'revision': {
+      const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
+      const rev = v?.revisions.find((r) => r.revision === e.revision);
+      if (!rev) return [];
+      return [
+        ...rev.replicaSets.flatMap((rs) => rs.pods.map((p): TreeElement => ({ kind: 'pod', ...pick(e), revision: e.revision, pod: p.name }))),
+        ...rev.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...pick(e), revision: e.revision, run: a.name })),
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+const pick = (e: { context: string; namespace: string; name: string }) => ({ context: e.context, namespace: e.namespace, name: e.name });
+const isActive = (src: TreeSource, context: string) => src.state.kind === 'connected' && src.state.context === context;
+
+export function item(src: TreeSource, e: TreeElement): TreeItemData {
+  const id = elementId(e);
+  const stores = src.state.kind === 'connected' && 'context' in e && isActive(src, e.context) ? src.state.stores : undefined;
+  switch (e.kind) {
+    case 'local':
+      return src.local
+        ? { id, label: 'Local cluster', description: `running at ${src.local.url}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' }
+        : {
+            id,
+            label: 'Local cluster',
+            description: 'stopped: start it to try the demo rollouts',
+            icon: { id: 'vm-outline' },
+            contextValue: 'localCluster:stopped',
+            collapsible: 'none',
+            command: { command: 'rollouts.startLocalCluster', title: 'Start Local Cluster', args: [] },
+          };
+    case 'controller':
+      return src.controller
+        ? { id, label: 'Embedded controller', description: `reconciling in ${src.controller.context}`, icon: { id: 'run-all', color: 'charts.green' }, contextValue: 'controller:running', collapsible: 'none' }
+        : { id, label: 'Embedded controller', description: 'stopped', icon: { id: 'circle-slash' }, contextValue: 'controller:stopped', collapsible: 'none' };
+    case 'context': {
+      const active = 'context' in src.state && src.state.context === e.context ? src.state : undefined;
+      if (!active) {
+        return {
+          id,
+          label: e.context,
+          description: 'not connected',
+          icon: { id: 'plug' },
+          contextValue: 'context:inactive',
+          collapsible: 'none',
+          command: { command: 'rollouts.selectContext', title: 'Connect', args: [e.context] },
+        };
+      }
+      const description = active.kind === 'connected' ? `${active.conn.server}${src.controller?.context === e.context ? ' · embedded controller' : ''}` : active.kind === 'failed' ? 'cannot connect' : 'connecting…';
+      const icon = active.kind === 'failed' ? { id: 'debug-disconnect', color: 'errorForeground' } : { id: 'cloud', color: 'charts.green' };
+      return { id, label: e.context, description, icon, contextValue: `context:${active.kind}`, collapsible: 'expanded' };
+    }
+    case 'message':
+      return { id, label: e.text, icon: { id: 'info' }, contextValue: 'message', collapsible: 'none', tooltip: e.text };
+    case 'namespace': {
+      const count = stores ? visibleRollouts(src, stores, e.namespace).length : 0;
+      return { id, label: e.namespace, description: `${count} rollout${count === 1 ? '' : 's'}`, icon: { id: 'symbol-namespace' }, contextValue: 'namespace', collapsible: 'expanded' };
+    }
+    case 'rollout': {
+      const rollout = stores?.rollouts.get(e.name, e.namespace);
+      if (!stores || !rollout) return { id, label: e.name, description: 'gone', contextValue: 'rollout:gone', collapsible: 'none' };
+      const v = rolloutView(relatedObjects(stores, rollout), src.now);
+      return {
+        id,
+        label: e.name,
+        description: rolloutDescription(v),
+        tooltip: `${e.namespace}/${e.name}: ${v.phase}${v.message ? ` (${v.message})` : ''}\n${v.images.map((i) => `${i.image} (${i.tags.join(', ')})`).join('\n')}`,
+        icon: PHASE_ICONS[v.phase],
+        contextValue: rolloutContextValue(stores, rollout),
+        collapsible: 'collapsed',
+        command: { command: 'rollouts.openRollout', title: 'Open Rollout', args: [{ context: e.context, namespace: e.namespace, name: e.name }] },
+      };
+    }
+    case 'revision': {
+      const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
+      const rs = rev?.replicaSets[0];
+      const tags = [...new Set(rev?.replicaSets.flatMap((r) => r.tags) ?? [])];
+      const description = rs ? [tags.join(', '), `${rs.available}/${rs.desired} available`, rs.images.join(', ')].filter(Boolean).join(' · ') : '';
+      return { id, label: `revision ${e.revision}`, description, tooltip: rev?.replicaSets.map((r) => r.name).join('\n'), icon: { id: 'versions' }, contextValue: 'revision', collapsible: 'collapsed' };
+    }
+    case 'pod': {
+      const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
+      const pod = rev?.replicaSets.flatMap((r) => r.pods).find((p) => p.name === e.pod);
+      const ready = pod ? pod.ready.split('/')[0] === pod.ready.split('/')[1] && pod.status === 'Running' : false;
+      return {
+        id,
+        label: e.pod,
+        description: pod ? `${pod.status} · ready ${pod.ready}${pod.restarts ? ` · ${pod.restarts} restarts` : ''}` : 'gone',
+        icon: ready ? { id: 'circle-filled', color: 'testing.iconPassed' } : { id: 'circle-outline', color: 'charts.yellow' },
+        contextValue: 'pod',
+        collapsible: 'none',
+      };
+    }
+    case 'analysisRun': {
+      const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
+      const run = rev?.analysisRuns.find((a) => a.name === e.run);
+      const counts = run?.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
+      const failed = run?.phase === 'Failed' || run?.phase === 'Error';
+      return {
+        id,
+        label: e.run,
+        description: run ? `${run.phase}${counts}` : 'gone',
+        tooltip: run?.message,
+        icon: failed ? { id: 'graph', color: 'errorForeground' } : { id: 'graph' },
+        contextValue: 'analysisRun',
+        collapsible: 'none',
+      };
+    }
+  }
+}
+
+/**
+ * Which elements a store event changes. A rollout's own change re-renders it (its namespace too
+ * when it appears, disappears, or the attention filter may move it); a ReplicaSet, Pod or
+ * AnalysisRun re-renders the rollout that owns it.
+ */
+export function affectedElements(
+  context: string,
+  stores: ClusterStores,
+  kind: keyof ClusterStores,
+  event: 'add' | 'update' | 'delete',
+  obj: unknown,
+  needsAttentionOnly: boolean,
+): TreeElement[] {
+  const meta = (obj as { metadata?: { name?: string; namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }).metadata ?? {};
+  const namespace = meta.namespace ?? '';
+  const rolloutEl = (name: string): TreeElement => ({ kind: 'rollout', context, namespace, name });
+  switch (kind) {
+    case 'rollouts':
+      if (event !== 'update') return [{ kind: 'context', context }];
+      return needsAttentionOnly ? [{ kind: 'namespace', context, namespace }] : [rolloutEl(meta.name ?? '')];
+    case 'replicaSets':
+    case 'analysisRuns':
+    case 'experiments': {
+      const owner = (meta.ownerReferences ?? []).find((o) => o.kind === 'Rollout');
+      return owner?.name ? [rolloutEl(owner.name)] : [];
+    }
+    case 'pods': {
+      const rsName = (meta.ownerReferences ?? []).find((o) => o.kind === 'ReplicaSet')?.name;
+      const rs = rsName ? stores.replicaSets.get(rsName, namespace) : undefined;
+      const owner = (rs?.metadata?.ownerReferences ?? []).find((o) => o.kind === 'Rollout');
+      return owner?.name ? [rolloutEl(owner.name)] : [];
+    }
+    case 'services':
+      return [];
+  }
+}
+
+/** The status bar's counts over every watched rollout. */
+export function attentionCounts(stores: ClusterStores, now: Date): { total: number; paused: number; degraded: number } {
+  let paused = 0;
+  let degraded = 0;
+  const all = stores.rollouts.list();
+  for (const r of all) {
+    const v = rolloutView(relatedObjects(stores, r), now);
+    if (v.phase === 'Paused') paused++;
+    else if (v.phase === 'Degraded') degraded++;
+  }
+  return { total: all.length, paused, degraded };
+}

@@ -1,0 +1,251 @@
+/**
+ * Hosts the rollout webview (webview/**): one panel per rollout and one per manifest
+ * simulation. The html is set once (strict CSP, a fresh nonce from crypto.randomBytes, local
+ * resources from dist/ only); after the view's `ready`, state is pushed by typed messages.
+ * Every incoming message is checked with the protocol's guard before anything acts on it.
+ * Panels are revived after a window reload by the serializer.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { parseFile } from '../schema';
+import { simulate, type Rollout, type Service } from '../planner';
+import type { ActionName, HostToView, RolloutRef as ViewRolloutRef, ViewToHost } from '../../webview/protocol';
+import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
+import type { Ctx } from './ctx';
+import type { ActionReport } from './commands';
+import { viewOf } from './tree-model';
+
+export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
+export const SIMULATION_PANEL = 'rollouts.simulationPanel';
+
+/** The page around dist/webview.js: given the nonce and URIs, webview/page.ts builds it. */
+export type PageBuilder = (p: { nonce: string; cspSource: string; scriptUri: string; styleUri: string; codiconsUri: string; title: string }) => string;
+
+type PanelState = { kind: 'rollout'; ref: Required<ViewRolloutRef> } | { kind: 'simulation'; uri: string; docIndex: number };
+
+const actionCommands: Record<ActionName, string> = {
+  promote: 'rollouts.promote',
+  promoteFull: 'rollouts.promoteFull',
+  abort: 'rollouts.abort',
+  retry: 'rollouts.retry',
+  pause: 'rollouts.pause',
+  resume: 'rollouts.resume',
+  restart: 'rollouts.restart',
+  setImage: 'rollouts.setImage',
+  undo: 'rollouts.undo',
+};
+
+interface OpenPanel {
+  panel: vscode.WebviewPanel;
+  state: PanelState;
+  ready: boolean;
+  /** Messages posted to the view (the real-editor tests read the last one). */
+  posted: HostToView[];
+  push(): void;
+}
+
+export class WebviewHost implements vscode.Disposable {
+  private readonly panels = new Map<string, OpenPanel>();
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly pushSoon = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly page: PageBuilder,
+  ) {
+    this.subs.push(
+      vscode.window.registerWebviewPanelSerializer(ROLLOUT_PANEL, { deserializeWebviewPanel: (panel, state) => this.revive(panel, state) }),
+      vscode.window.registerWebviewPanelSerializer(SIMULATION_PANEL, { deserializeWebviewPanel: (panel, state) => this.revive(panel, state) }),
+      // Rollout panels follow the watches: a burst of events becomes one push per panel.
+      ctx.session.onStoreChange((_kind, _event, obj) => {
+        const ns = (obj as { metadata?: { namespace?: string } }).metadata?.namespace;
+        for (const [key, p] of this.panels) if (p.state.kind === 'rollout' && p.state.ref.namespace === ns) this.schedulePush(key);
+      }),
+      ctx.session.onChange(() => {
+        for (const [key, p] of this.panels) if (p.state.kind === 'rollout') this.schedulePush(key);
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        for (const [key, p] of this.panels) if (p.state.kind === 'simulation' && p.state.uri === e.document.uri.toString()) this.schedulePush(key, 300);
+      }),
+    );
+  }
+
+  /** The open panels (for the tests): key, kind and the messages posted to each. */
+  openPanels(): { key: string; kind: PanelState['kind']; ready: boolean; posted: readonly HostToView[]; panel: vscode.WebviewPanel }[] {
+    return [...this.panels].map(([key, p]) => ({ key, kind: p.state.kind, ready: p.ready, posted: p.posted, panel: p.panel }));
+  }
+
+  openRollout(ref: Required<ViewRolloutRef>): string {
+    return this.open({ kind: 'rollout', ref }, `${ref.name} (${ref.namespace})`);
+  }
+
+  /** Simulates the Rollout at `docIndex` of the document (or the one around `offset`). */
+  async openSimulation(uri: vscode.Uri, docIndex?: number, offset?: number): Promise<string> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const parsed = parseFile(doc.getText());
+    const rollouts = parsed.docs.filter((d) => d.isRollout);
+    const target =
+      docIndex !== undefined
+        ? rollouts.find((d) => d.index === docIndex)
+        : (rollouts.find((d) => offset !== undefined && d.range[0] <= offset && offset <= d.range[1]) ?? rollouts[0]);
+    if (!target) throw new Error(`${vscode.workspace.asRelativePath(uri)} has no Rollout${docIndex !== undefined ? ` as document ${docIndex + 1}` : ''} to simulate`);
+    const name = String((target.doc.toJS() as Rollout | null)?.metadata?.name ?? 'rollout');
+    return this.open({ kind: 'simulation', uri: uri.toString(), docIndex: target.index }, `Simulate ${name}`);
+  }
+
+  private keyOf(state: PanelState): string {
+    return state.kind === 'rollout' ? `rollout:${state.ref.context}/${state.ref.namespace}/${state.ref.name}` : `simulation:${state.uri}#${state.docIndex}`;
+  }
+
+  private open(state: PanelState, title: string): string {
+    const key = this.keyOf(state);
+    const existing = this.panels.get(key);
+    if (existing) {
+      existing.panel.reveal();
+      return key;
+    }
+    const panel = vscode.window.createWebviewPanel(state.kind === 'rollout' ? ROLLOUT_PANEL : SIMULATION_PANEL, title, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist')],
+    });
+    this.adopt(panel, state);
+    return key;
+  }
+
+  private async revive(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
+    const state = savedState(saved);
+    if (!state) {
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist')] };
+    this.adopt(panel, state);
+  }
+
+  private adopt(panel: vscode.WebviewPanel, state: PanelState): void {
+    const key = this.keyOf(state);
+    const dist = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist');
+    // Set once; everything after this is a message.
+    panel.webview.html = this.page({
+      nonce: randomBytes(16).toString('base64'),
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      codiconsUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
+      title: panel.title,
+    });
+    const open: OpenPanel = {
+      panel,
+      state,
+      ready: false,
+      posted: [],
+      push: () => {
+        if (!open.ready) return;
+        this.post(open, this.stateMessage(state));
+      },
+    };
+    this.panels.set(key, open);
+    const subs = [
+      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(open, m)),
+      panel.onDidChangeViewState(() => panel.visible && open.push()),
+    ];
+    panel.onDidDispose(() => {
+      subs.forEach((s) => s.dispose());
+      clearTimeout(this.pushSoon.get(key));
+      this.pushSoon.delete(key);
+      if (this.panels.get(key) === open) this.panels.delete(key);
+    });
+  }
+
+  private post(open: OpenPanel, m: HostToView): void {
+    open.posted.push(m);
+    if (open.posted.length > 20) open.posted.shift();
+    void open.panel.webview.postMessage(m);
+  }
+
+  private schedulePush(key: string, ms = 100): void {
+    if (this.pushSoon.has(key)) return;
+    this.pushSoon.set(
+      key,
+      setTimeout(() => {
+        this.pushSoon.delete(key);
+        this.panels.get(key)?.push();
+      }, ms),
+    );
+  }
+
+  private stateMessage(state: PanelState): HostToView {
+    if (state.kind === 'rollout') {
+      const s = this.ctx.session.state;
+      const { ref } = state;
+      if (s.kind !== 'connected' || s.context !== ref.context) return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
+      const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
+      return view ? { kind: 'rollout', view, context: ref.context } : { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
+    }
+    return this.simulationMessage(state);
+  }
+
+  private simulationMessage(state: Extract<PanelState, { kind: 'simulation' }>): HostToView {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === state.uri);
+    const manifestName = vscode.workspace.asRelativePath(vscode.Uri.parse(state.uri));
+    if (!doc) return { kind: 'simulation', manifestName, frames: [], error: 'the manifest is not open any more' };
+    const parsed = parseFile(doc.getText());
+    const target = parsed.docs.find((d) => d.index === state.docIndex && d.isRollout);
+    if (!target) return { kind: 'simulation', manifestName, frames: [], error: `document ${state.docIndex + 1} is no longer a Rollout` };
+    const services = parsed.docs.filter((d) => d.kind === 'Service').map((d) => d.doc.toJS() as Service);
+    try {
+      const rollout = target.doc.toJS() as Rollout;
+      const result = simulate(rollout, { services });
+      return { kind: 'simulation', manifestName: `${manifestName}: ${rollout.metadata?.name ?? 'rollout'}`, frames: result.frames, outcome: result.outcome };
+    } catch (e) {
+      return { kind: 'simulation', manifestName, frames: [], error: `cannot simulate: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  private receive(open: OpenPanel, m: unknown): void {
+    const problem = viewToHostProblem(m);
+    if (problem) {
+      this.ctx.log.warn(`dropped a message from the webview: ${problem}`);
+      return;
+    }
+    const msg = m as ViewToHost;
+    switch (msg.kind) {
+      case 'ready':
+        open.ready = true;
+        open.push();
+        return;
+      case 'viewError':
+        this.ctx.log.warn(`webview: ${msg.message}`);
+        return;
+      case 'action': {
+        const target = { context: msg.target.context ?? (open.state.kind === 'rollout' ? open.state.ref.context : ''), namespace: msg.target.namespace, name: msg.target.name };
+        const extra = msg.action === 'setImage' && msg.args?.container && msg.args.image ? [msg.args.container, msg.args.image] : msg.action === 'undo' && msg.args?.toRevision !== undefined ? [msg.args.toRevision] : [];
+        void (vscode.commands.executeCommand(actionCommands[msg.action], target, ...extra) as Thenable<ActionReport | undefined>).then(
+          (report) => this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: report?.ok ?? false, ...(report ? { message: report.message } : { message: 'cancelled' }) }),
+          (e: unknown) => this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: String(e) }),
+        );
+        return;
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const p of this.panels.values()) p.panel.dispose();
+    this.subs.forEach((s) => s.dispose());
+  }
+}
+
+/**
+ * Which rollout a revived panel showed: the page keeps its last message (webview/main.ts's
+ * SavedState), checked here like any message. A simulation does not say which file it came
+ * from, so its panel is closed rather than guessed.
+ */
+function savedState(saved: unknown): PanelState | undefined {
+  const message = (saved as { message?: unknown } | undefined)?.message;
+  if (message === undefined || hostToViewProblem(message) !== undefined) return undefined;
+  const m = message as HostToView;
+  if (m.kind === 'rollout' && m.context) return { kind: 'rollout', ref: { context: m.context, namespace: m.view.namespace, name: m.view.name } };
+  if (m.kind === 'rolloutGone' && m.target.context) return { kind: 'rollout', ref: { context: m.target.context, namespace: m.target.namespace, name: m.target.name } };
+  return undefined;
+}
