@@ -6,6 +6,8 @@ import { runAction, sendRolloutPatch } from '../../src/cluster/actions';
 import { REPLICA_SET, ROLLOUT, kindPath } from '../../src/cluster/kinds';
 import { ApiError, type Rest } from '../../src/cluster/rest';
 import { main } from '../../src/cli/main';
+import { runGet } from '../../src/cli/commands/get';
+import { withDeadline } from './helpers';
 import { rolloutObject, startHarness, type Harness } from './helpers';
 
 const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'demo:v2' }, { name: 'side', image: 'side:v1' }] } };
@@ -121,7 +123,11 @@ describe('actions on a live rollout', () => {
     const outcome = await runAction(h.conn.rest, { namespace: 'default', name: r.metadata!.name! }, { kind: 'undo' });
     assert.equal(outcome.ok, true);
     const after = await read(r);
-    assert.deepEqual(after.spec?.template, { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'demo:v1' }] } });
+    // The API server defaults the ReplicaSet's template; undo copies it as stored, minus the hash label.
+    const stored = await h.conn.rest.request('GET', kindPath(REPLICA_SET, 'default', `${r.metadata!.name}-old`));
+    delete stored.spec.template.metadata.labels['rollouts-pod-template-hash'];
+    assert.deepEqual(after.spec?.template, stored.spec.template);
+    assert.equal(after.spec?.template?.spec?.containers?.[0]?.image, 'demo:v1');
   });
 
   it('falls back to the main resource when the status subresource is NotFound', async () => {
@@ -176,6 +182,24 @@ describe('actions on a live rollout', () => {
       const a = collectIO();
       assert.equal(await main(['status', aborted.metadata!.name!, '--kubeconfig', h.cluster.kubeconfigPath], a.io), 1);
       assert.match(a.err.join('\n'), /was aborted: RolloutAborted: Rollout aborted update to revision 2/);
+    });
+
+    it('rollouts get --watch prints again when the rollout changes, until stopped', async () => {
+      const r = await given(pausedStatus);
+      const printed: string[] = [];
+      let onPrint: (() => void) | undefined;
+      const io = { out: (t: string) => { printed.push(t); onPrint?.(); }, err: () => {}, cwd: process.cwd(), env: {} as NodeJS.ProcessEnv };
+      const nextPrint = (match: RegExp) => new Promise<void>((resolve) => {
+        onPrint = () => { if (printed.some((p) => match.test(p))) resolve(); };
+        onPrint();
+      });
+      let stop!: () => void;
+      const running = runGet([r.metadata!.name!, '--watch', '--kubeconfig', h.cluster.kubeconfigPath], io, new Promise<void>((resolve) => (stop = resolve)));
+      await withDeadline(nextPrint(/^Step: +1\/3$/m), 5000, 'the first print');
+      await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', r.metadata!.name!, 'status'), { patch: 'merge', body: { status: { currentStepIndex: 2 } } });
+      await withDeadline(nextPrint(/^Step: +2\/3$/m), 5000, 'a print of step 2');
+      stop();
+      assert.equal(await running, 0);
     });
   });
 });
