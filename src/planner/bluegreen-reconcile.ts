@@ -9,10 +9,20 @@
  * "The status" in the comments below is the status as read (`ctx.rollout.status`): the
  * controller decides from the object it was handed. `ctx.status` is the status being built.
  */
+import {
+  analysisRunStatus,
+  cleanUpRevisionHistory,
+  createAnalysisRun,
+  needsNewAnalysisRun,
+  ownAnalysisRuns,
+  reactToAnalysisRun,
+  ROLLOUT_TYPE_POST_PROMOTION,
+  ROLLOUT_TYPE_PRE_PROMOTION,
+  terminateAnalysisRun,
+} from './analysis-runs';
 import { abortScaleDownDelayOf, autoPromotionEnabledOf, autoPromotionSecondsOf, blueGreenOf, previewReplicaCountOf } from './defaults';
 import { ephemeralMetadataUpdates } from './ephemeral-metadata';
 import {
-  addAbort,
   addPauseCondition,
   clearPauseConditions,
   getPauseCondition,
@@ -28,7 +38,6 @@ import type { ReconcileContext } from './reconcile-context';
 import {
   allReplicaSets,
   annotateReplicaSet,
-  emit,
   findAnalysisRun,
   findService,
   pointServiceAt,
@@ -44,25 +53,17 @@ import {
   updateReplicaSet,
   waitFor,
 } from './reconcile-context';
-import { replicaSetByHash, revisionOf, rolloutOwnerReference } from './replicasets';
+import { replicaSetByHash } from './replicasets';
 import type { ReplicaSetChange } from './scale-down';
 import {
   hasScaleDownDeadline,
   removeScaleDownDeadlines,
-  revisionHistoryCleanup,
   scaleDownDeadline,
   scaleDownOldReplicaSets,
   secondsBeforeScaleDown,
 } from './scale-down';
-import type { AnalysisRun, BlueGreenStatus, ReplicaSet, RolloutAnalysis, RolloutAnalysisRunStatus } from './types';
-import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_REVISION, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
-
-/** Label Argo puts on an AnalysisRun to say which gate it belongs to. */
-export const LABEL_ROLLOUT_TYPE = 'rollout-type';
-export const ROLLOUT_TYPE_PRE_PROMOTION = 'PrePromotion';
-export const ROLLOUT_TYPE_POST_PROMOTION = 'PostPromotion';
-
-const COMPLETED_ANALYSIS_PHASES = new Set(['Successful', 'Failed', 'Error', 'Inconclusive']);
+import type { AnalysisRun, BlueGreenStatus, ReplicaSet } from './types';
+import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** What one blue-green reconcile works from, read once at the start. */
 interface BlueGreenPass {
@@ -272,11 +273,12 @@ function reconcileActiveService(pass: BlueGreenPass): void {
 // ReplicaSets
 
 function reconcileReplicaSets(pass: BlueGreenPass): void {
+  const { ctx } = pass;
   removeDeadlinesFromNewAndStable(pass);
   reconcileActiveReplicaSet(pass);
   reconcileNewReplicaSet(pass);
   reconcileOtherReplicaSets(pass);
-  cleanUpRevisionHistory(pass);
+  cleanUpRevisionHistory(ctx);
 }
 
 /** The new and stable RSs never keep a scale-down deadline (unless the abort delay runs on the new RS). */
@@ -357,16 +359,6 @@ function reconcileOtherReplicaSets(pass: BlueGreenPass): void {
   if (waiting.length > 0) waitFor(ctx, `old ReplicaSets to scale down (${waiting.map((rs) => rsName(rs)).join(', ')})`);
 }
 
-/** Old RSs beyond revisionHistoryLimit that are fully scaled down go, with their AnalysisRuns. */
-function cleanUpRevisionHistory(pass: BlueGreenPass): void {
-  const { ctx } = pass;
-  const cleanup = revisionHistoryCleanup(ctx.rollout, ctx.otherRSs, ctx.analysisRuns, ctx.experiments);
-  for (const name of cleanup.replicaSets) emit(ctx, { kind: 'deleteReplicaSet', name });
-  for (const name of cleanup.analysisRuns) emit(ctx, { kind: 'deleteAnalysisRun', name });
-  for (const name of cleanup.experiments) emit(ctx, { kind: 'deleteExperiment', name });
-  ctx.otherRSs = ctx.otherRSs.filter((rs) => !cleanup.replicaSets.includes(rsName(rs) ?? ''));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Pause (§8 step 5)
 
@@ -420,57 +412,18 @@ function reconcileAnalysisRuns(pass: BlueGreenPass): CurrentRuns {
   const current: CurrentRuns = { pre: pass.currentPre, post: pass.currentPost };
   if (isAborted(ctx) || old.promoteFull || pass.rollbackToScaleDownDelay || !old.stableRS || rollbackWithinWindow(ctx)) {
     // No analysis gates now: every run of this rollout still going is stopped.
-    for (const run of ownAnalysisRuns(pass)) terminateAnalysisRun(pass, run);
+    for (const run of ownAnalysisRuns(ctx)) terminateAnalysisRun(ctx, run);
     return current;
   }
   current.pre = reconcileGateRun(pass, 'pre');
-  setPauseOrAbort(pass, current.pre);
+  reactToAnalysisRun(ctx, current.pre, current.pre?.status?.message);
   current.post = reconcileGateRun(pass, 'post');
-  setPauseOrAbort(pass, current.post);
+  reactToAnalysisRun(ctx, current.post, current.post?.status?.message);
   const currentNames = new Set([current.pre, current.post].map((r) => r?.metadata?.name).filter(Boolean));
-  for (const run of ownAnalysisRuns(pass)) {
-    if (!currentNames.has(run.metadata?.name)) terminateAnalysisRun(pass, run);
+  for (const run of ownAnalysisRuns(ctx)) {
+    if (!currentNames.has(run.metadata?.name)) terminateAnalysisRun(ctx, run);
   }
   return current;
-}
-
-/** AnalysisRuns this Rollout controls (its owner reference names it). */
-function ownAnalysisRuns(pass: BlueGreenPass): AnalysisRun[] {
-  const name = pass.ctx.rollout.metadata?.name;
-  return pass.ctx.analysisRuns.filter((run) =>
-    (run.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'Rollout' && ref.name === name && ref.controller !== false),
-  );
-}
-
-function terminateAnalysisRun(pass: BlueGreenPass, run: AnalysisRun | undefined): void {
-  if (!run?.metadata?.name) return;
-  if (run.spec?.terminate || COMPLETED_ANALYSIS_PHASES.has(run.status?.phase ?? '')) return;
-  emit(pass.ctx, { kind: 'terminateAnalysisRun', name: run.metadata.name });
-}
-
-function setPauseOrAbort(pass: BlueGreenPass, run: AnalysisRun | undefined): void {
-  switch (run?.status?.phase) {
-    case 'Inconclusive':
-      addPauseCondition(pass.ctx, 'InconclusiveAnalysisRun');
-      break;
-    case 'Failed':
-    case 'Error':
-      addAbort(pass.ctx, run.status?.message);
-      break;
-  }
-}
-
-/**
- * Argo's `needsNewAnalysisRun`: a run is created when there is none, again after a person
- * resumed an inconclusive one, and again after a retry of an aborted update.
- */
-function needsNewAnalysisRun(pass: BlueGreenPass, current: AnalysisRun | undefined): boolean {
-  if (!current) return true;
-  const old = pass.ctx.rollout.status ?? {};
-  if (old.controllerPause && !getPauseCondition(pass.ctx.rollout, 'BlueGreenPause')) {
-    return current.status?.phase === 'Inconclusive';
-  }
-  return old.abortedAt !== undefined;
 }
 
 /** Pre-promotion analysis waits for a saturated preview while the active Service still selects another RS. */
@@ -504,58 +457,16 @@ function reconcileGateRun(pass: BlueGreenPass, gate: 'pre' | 'post'): AnalysisRu
   const analysis = gate === 'pre' ? bg?.prePromotionAnalysis : bg?.postPromotionAnalysis;
   const current = gate === 'pre' ? pass.currentPre : pass.currentPost;
   if (!analysis) {
-    terminateAnalysisRun(pass, current);
+    terminateAnalysisRun(pass.ctx, current);
     return undefined;
   }
   if (gate === 'pre' ? skipPrePromotionAnalysisRun(pass) : skipPostPromotionAnalysisRun(pass)) {
-    terminateAnalysisRun(pass, current);
+    terminateAnalysisRun(pass.ctx, current);
     return current;
   }
   if (getPauseCondition(pass.ctx.rollout, 'InconclusiveAnalysisRun')) return current;
-  if (!needsNewAnalysisRun(pass, current)) return current;
-  return createAnalysisRun(pass, analysis, gate, gate === 'pre' ? ROLLOUT_TYPE_PRE_PROMOTION : ROLLOUT_TYPE_POST_PROMOTION);
-}
-
-/**
- * The AnalysisRun of a blue-green gate: named `<rollout>-<hash>-<revision>-<pre|post>` (with
- * `.N` appended when that name is taken), labelled with the new RS's hash and the gate, owned
- * by the Rollout. Templates are referenced, not resolved (the planner has no AnalysisTemplates);
- * arguments taking a pod-template hash are resolved.
- */
-function createAnalysisRun(pass: BlueGreenPass, analysis: RolloutAnalysis, infix: 'pre' | 'post', rolloutType: string): AnalysisRun {
-  const { ctx } = pass;
-  const rolloutName = ctx.rollout.metadata?.name ?? '';
-  const revision = String(revisionOf(ctx.newRS));
-  const base = `${rolloutName}-${pass.newHash}-${revision}-${infix}`;
-  const taken = new Set(ctx.analysisRuns.map((r) => r.metadata?.name));
-  let name = base;
-  for (let n = 1; taken.has(name); n++) name = `${base}.${n}`;
-  const stableHash = ctx.rollout.status?.stableRS ?? '';
-  const args = (analysis.args ?? []).map((arg) => {
-    const which = arg.valueFrom?.podTemplateHashValue;
-    if (which === 'Stable') return { name: arg.name, value: stableHash };
-    if (which === 'Latest') return { name: arg.name, value: pass.newHash };
-    return { ...arg };
-  });
-  const run: AnalysisRun = {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'AnalysisRun',
-    metadata: {
-      name,
-      ...(ctx.rollout.metadata?.namespace ? { namespace: ctx.rollout.metadata.namespace } : {}),
-      labels: { ...(analysis.analysisRunMetadata?.labels ?? {}), [LABEL_POD_TEMPLATE_HASH]: pass.newHash, [LABEL_ROLLOUT_TYPE]: rolloutType },
-      annotations: { ...(analysis.analysisRunMetadata?.annotations ?? {}), [ANNOTATION_REVISION]: revision },
-      ownerReferences: [rolloutOwnerReference(ctx.rollout)],
-    },
-    spec: {
-      templates: (analysis.templates ?? []).map((t) => ({ ...t })),
-      args,
-      ...(analysis.dryRun ? { dryRun: analysis.dryRun.map((d) => ({ ...d })) } : {}),
-      ...(analysis.measurementRetention ? { measurementRetention: analysis.measurementRetention.map((m) => ({ ...m })) } : {}),
-    },
-  };
-  emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
-  return run;
+  if (!needsNewAnalysisRun(pass.ctx.rollout, current)) return current;
+  return createAnalysisRun(pass.ctx, analysis, gate === 'pre' ? ROLLOUT_TYPE_PRE_PROMOTION : ROLLOUT_TYPE_POST_PROMOTION);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -571,12 +482,6 @@ function reconcileEphemeralMetadata(pass: BlueGreenPass): void {
 // ---------------------------------------------------------------------------------------------
 // Status (§8 step 9, §11)
 
-function runStatus(run: AnalysisRun | undefined): RolloutAnalysisRunStatus | undefined {
-  if (!run?.metadata?.name) return undefined;
-  const status: RolloutAnalysisRunStatus = { name: run.metadata.name, status: run.status?.phase ?? '' };
-  if (run.status?.message) status.message = run.status.message;
-  return status;
-}
 
 /**
  * A rollback to an older RS within `rollbackWindow.revisions` (`isRollbackWithinWindow`): the new
@@ -644,10 +549,8 @@ function syncBlueGreenStatus(pass: BlueGreenPass, opts: { templateChanged: boole
   const blueGreen: BlueGreenStatus = {};
   if (previewSelector) blueGreen.previewSelector = previewSelector;
   if (activeSelector) blueGreen.activeSelector = activeSelector;
-  const pre = runStatus(runs.pre);
-  const post = runStatus(runs.post);
-  if (pre) blueGreen.prePromotionAnalysisRunStatus = pre;
-  if (post) blueGreen.postPromotionAnalysisRunStatus = post;
+  if (runs.pre?.metadata?.name) blueGreen.prePromotionAnalysisRunStatus = analysisRunStatus(runs.pre);
+  if (runs.post?.metadata?.name) blueGreen.postPromotionAnalysisRunStatus = analysisRunStatus(runs.post);
 
   const reason = fullPromotionReason(pass, activeSelector, runs.post);
   if (reason) {

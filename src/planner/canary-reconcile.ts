@@ -10,6 +10,20 @@
  * from the object it was handed; `ctx.status` is the status being built.
  */
 import {
+  analysisRunStatus,
+  cleanUpRevisionHistory,
+  createAnalysisRun,
+  freeObjectName,
+  isAnalysisRunCompleted,
+  needsNewAnalysisRun,
+  reactToAnalysisRun,
+  ROLLOUT_TYPE_BACKGROUND,
+  ROLLOUT_TYPE_STEP,
+  runBaseName,
+  runMetadata,
+  terminateAnalysisRun,
+} from './analysis-runs';
+import {
   atDesiredReplicaCountsForCanary,
   canaryReplicaCounts,
   currentCanaryStep,
@@ -61,14 +75,11 @@ import {
   waitFor,
 } from './reconcile-context';
 import { rollbackWithinWindow } from './bluegreen-reconcile';
-import { revisionOf, rolloutOwnerReference } from './replicasets';
-import { removeScaleDownDeadlines, revisionHistoryCleanup, scaleDownOldReplicaSets } from './scale-down';
+import { removeScaleDownDeadlines, scaleDownOldReplicaSets } from './scale-down';
 import { stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
-import type { AnalysisRun, CanaryStatus, Experiment, ReplicaSet, RolloutAnalysis, RolloutAnalysisRunStatus } from './types';
-import { ANNOTATION_MANAGED_BY, ANNOTATION_REVISION, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
+import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
+import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
-
-const TERMINAL_PHASES = ['Successful', 'Failed', 'Error', 'Inconclusive'];
 
 /** The template or the steps changed since the status was written (§5.2 rule 1). */
 export function canaryTemplateOrStepsChanged(ctx: ReconcileContext, stepsHash: string): boolean {
@@ -108,17 +119,6 @@ export function reconcileCanary(ctx: ReconcileContext): void {
   else scaled = reconcileCanaryReplicaSets(ctx);
   if (!scaled) reconcileCanaryPause(ctx);
   syncCanaryStatus(ctx);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Revision history
-
-function cleanUpRevisionHistory(ctx: ReconcileContext): void {
-  const doomed = revisionHistoryCleanup(ctx.rollout, ctx.otherRSs, ctx.analysisRuns, ctx.experiments);
-  for (const name of doomed.replicaSets) emit(ctx, { kind: 'deleteReplicaSet', name });
-  for (const name of doomed.analysisRuns) emit(ctx, { kind: 'deleteAnalysisRun', name });
-  for (const name of doomed.experiments) emit(ctx, { kind: 'deleteExperiment', name });
-  ctx.otherRSs = ctx.otherRSs.filter((rs) => !doomed.replicaSets.includes(rsName(rs) ?? ''));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,79 +193,11 @@ function reconcileTrafficWeights(ctx: ReconcileContext): void {
 // ---------------------------------------------------------------------------------------------
 // Analysis runs and experiments (§5.3)
 
-/** A free object name: `base`, else `base.1`, `base.2`, … (a retried step gets a fresh run). */
-function freeName(base: string, taken: readonly { metadata?: { name?: string } }[]): string {
-  const names = new Set(taken.map((o) => o.metadata?.name));
-  if (!names.has(base)) return base;
-  for (let i = 1; ; i++) if (!names.has(`${base}.${i}`)) return `${base}.${i}`;
-}
-
-function analysisArgs(ctx: ReconcileContext, analysis: RolloutAnalysis): { name: string; value?: string }[] {
-  return (analysis.args ?? []).map((arg) => {
-    const from = arg.valueFrom?.podTemplateHashValue;
-    if (from === 'Stable') return { name: arg.name, value: ctx.rollout.status?.stableRS ?? '' };
-    if (from === 'Latest') return { name: arg.name, value: ctx.newHash };
-    return arg.value !== undefined ? { name: arg.name, value: arg.value } : { name: arg.name };
-  });
-}
-
-function newRunMetadata(ctx: ReconcileContext, name: string, type: 'Step' | 'Background', stepIndex?: number) {
-  const labels: Record<string, string> = { [LABEL_POD_TEMPLATE_HASH]: ctx.newHash, 'rollout-type': type };
-  if (stepIndex !== undefined) labels['step-index'] = String(stepIndex);
-  return {
-    name,
-    ...(ctx.rollout.metadata?.namespace !== undefined ? { namespace: ctx.rollout.metadata.namespace } : {}),
-    labels,
-    annotations: { [ANNOTATION_REVISION]: String(revisionOf(ctx.newRS)) },
-    ownerReferences: [rolloutOwnerReference(ctx.rollout)],
-  };
-}
-
-function newAnalysisRun(ctx: ReconcileContext, base: string, analysis: RolloutAnalysis, type: 'Step' | 'Background', stepIndex?: number): AnalysisRun {
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'AnalysisRun',
-    metadata: newRunMetadata(ctx, freeName(base, ctx.analysisRuns), type, stepIndex),
-    spec: { templates: analysis.templates ?? [], args: analysisArgs(ctx, analysis) },
-    status: { phase: 'Pending' },
-  };
-}
-
-function runStatus(run: AnalysisRun | Experiment): RolloutAnalysisRunStatus {
-  const out: RolloutAnalysisRunStatus = { name: run.metadata?.name ?? '', status: run.status?.phase ?? '' };
-  if (run.status?.message) out.message = run.status.message;
-  return out;
-}
-
-const isTerminal = (run: AnalysisRun | undefined): boolean => TERMINAL_PHASES.includes(run?.status?.phase ?? '');
-
-function terminate(ctx: ReconcileContext, run: AnalysisRun | undefined): void {
-  if (!run || isTerminal(run) || run.spec?.terminate) return;
-  emit(ctx, { kind: 'terminateAnalysisRun', name: run.metadata?.name ?? '' });
-}
-
-/** React to a finished run: failure aborts, inconclusive pauses for a person. */
+/** React to a step or background run: failure aborts, inconclusive pauses for a person. */
 function reactToRun(ctx: ReconcileContext, run: AnalysisRun, what: 'Step-based' | 'Background'): void {
   const phase = run.status?.phase;
   const msg = run.status?.message;
-  if (phase === 'Failed' || phase === 'Error') {
-    addAbort(ctx, `${what} analysis phase ${phase === 'Error' ? 'error' : 'failed'}${msg ? `: ${msg}` : ''}`);
-  } else if (phase === 'Inconclusive') {
-    addPauseCondition(ctx, 'InconclusiveAnalysisRun');
-    waitFor(ctx, `AnalysisRun ${run.metadata?.name} is inconclusive: waiting for promote`);
-  } else if (phase !== 'Successful') {
-    waitFor(ctx, `waiting for AnalysisRun ${run.metadata?.name} (${phase || 'Pending'})`);
-  }
-}
-
-/**
- * A run is created when there is none, and replaced when it was inconclusive, the rollout
- * paused for it (the recorded status says so) and a person has resumed since.
- */
-function needsNewRun(ctx: ReconcileContext, run: AnalysisRun | undefined, recorded: RolloutAnalysisRunStatus | undefined): boolean {
-  if (!run) return true;
-  // Resumed: the pause this run caused (recorded as Inconclusive) has been cleared by a person.
-  return run.status?.phase === 'Inconclusive' && recorded?.status === 'Inconclusive' && !getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun');
+  reactToAnalysisRun(ctx, run, `${what} analysis phase ${phase === 'Error' ? 'error' : 'failed'}${msg ? `: ${msg}` : ''}`);
 }
 
 function reconcileAnalysisRuns(ctx: ReconcileContext): void {
@@ -273,8 +205,8 @@ function reconcileAnalysisRuns(ctx: ReconcileContext): void {
   const stepRun = findAnalysisRun(ctx, status.canary?.currentStepAnalysisRunStatus?.name);
   const backgroundRun = findAnalysisRun(ctx, status.canary?.currentBackgroundAnalysisRunStatus?.name);
   if (isAborted(ctx)) {
-    terminate(ctx, stepRun);
-    terminate(ctx, backgroundRun);
+    terminateAnalysisRun(ctx, stepRun);
+    terminateAnalysisRun(ctx, backgroundRun);
     if (ctx.status.canary) {
       delete ctx.status.canary.currentStepAnalysisRunStatus;
       delete ctx.status.canary.currentBackgroundAnalysisRunStatus;
@@ -289,20 +221,19 @@ function reconcileStepAnalysis(ctx: ReconcileContext, current: AnalysisRun | und
   const status = ctx.rollout.status ?? {};
   const step = currentCanaryStep(ctx.rollout);
   if (!step?.step.analysis) {
-    terminate(ctx, current);
+    terminateAnalysisRun(ctx, current);
     if (ctx.status.canary?.currentStepAnalysisRunStatus) delete ctx.status.canary.currentStepAnalysisRunStatus;
     return;
   }
   let run = current;
   const paused = (status.pauseConditions ?? []).length > 0;
-  if (!paused && !status.promoteFull && needsNewRun(ctx, run, status.canary?.currentStepAnalysisRunStatus)) {
-    const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}-${step.index}`;
-    run = newAnalysisRun(ctx, base, step.step.analysis, 'Step', step.index);
-    emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
+  if (!paused && !status.promoteFull && needsNewAnalysisRun(ctx.rollout, run)) {
+    run = createAnalysisRun(ctx, step.step.analysis, ROLLOUT_TYPE_STEP, step.index);
   }
   if (!run) return;
-  canaryStatus(ctx).currentStepAnalysisRunStatus = runStatus(run);
+  canaryStatus(ctx).currentStepAnalysisRunStatus = analysisRunStatus(run);
   reactToRun(ctx, run, 'Step-based');
+  if (!isAnalysisRunCompleted(run)) waitFor(ctx, `waiting for AnalysisRun ${run.metadata?.name} (${run.status?.phase || 'Pending'})`);
 }
 
 function reconcileBackgroundAnalysis(ctx: ReconcileContext, current: AnalysisRun | undefined): void {
@@ -312,20 +243,18 @@ function reconcileBackgroundAnalysis(ctx: ReconcileContext, current: AnalysisRun
   const index = status.currentStepIndex ?? 0;
   const beforeStart = canaryStepsOf(ctx.rollout).length > 0 && index < analysisStartingStepOf(ctx.rollout);
   if (!analysis || (analysis.templates ?? []).length === 0 || fullyPromoted || !status.stableRS || beforeStart) {
-    terminate(ctx, current);
+    terminateAnalysisRun(ctx, current);
     if (ctx.status.canary?.currentBackgroundAnalysisRunStatus) delete ctx.status.canary.currentBackgroundAnalysisRunStatus;
     return;
   }
   let run = current;
-  if (!getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun') && needsNewRun(ctx, run, status.canary?.currentBackgroundAnalysisRunStatus)) {
-    const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}`;
-    run = newAnalysisRun(ctx, base, analysis, 'Background');
-    emit(ctx, { kind: 'createAnalysisRun', analysisRun: run });
+  if (!getPauseCondition(ctx.rollout, 'InconclusiveAnalysisRun') && needsNewAnalysisRun(ctx.rollout, run)) {
+    run = createAnalysisRun(ctx, analysis, ROLLOUT_TYPE_BACKGROUND);
   }
   if (!run) return;
-  canaryStatus(ctx).currentBackgroundAnalysisRunStatus = runStatus(run);
-  // A successful background run does not hold anything up; only failures and inconclusive results matter.
-  if (run.status?.phase !== 'Successful' && isTerminal(run)) reactToRun(ctx, run, 'Background');
+  canaryStatus(ctx).currentBackgroundAnalysisRunStatus = analysisRunStatus(run);
+  // A background run holds nothing up while it runs or once it succeeded; only failures and inconclusive results matter.
+  reactToRun(ctx, run, 'Background');
 }
 
 function reconcileExperimentStep(ctx: ReconcileContext): void {
@@ -340,13 +269,11 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
   const paused = (status.pauseConditions ?? []).length > 0;
   // An experiment compares against the stable: it needs one that is not the new RS.
   if (!experiment && !paused && ctx.stableRS && rsName(ctx.stableRS) !== rsName(ctx.newRS)) {
-    const base = `${ctx.rollout.metadata?.name ?? ''}-${ctx.newHash}-${revisionOf(ctx.newRS)}-${step.index}`;
     experiment = {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Experiment',
-      metadata: newRunMetadata(ctx, freeName(base, ctx.experiments), 'Step', step.index),
+      metadata: runMetadata(ctx, freeObjectName(runBaseName(ctx, ROLLOUT_TYPE_STEP, step.index), ctx.experiments), ROLLOUT_TYPE_STEP, step.index),
       spec: { ...step.step.experiment },
-      status: { phase: 'Pending' },
     };
     emit(ctx, { kind: 'createExperiment', experiment });
   }

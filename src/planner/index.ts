@@ -24,4 +24,5 @@ export * from './reconcile';
 export * from './pause';
 export * from './status';
 export * from './bluegreen-reconcile';
+export * from './analysis-runs';
 export * from './simulate';
