@@ -130,7 +130,7 @@ export class Api {
     delete meta.deletionTimestamp;
     delete meta.managedFields;
     if (t.subresources.includes('status')) {
-      if (t.builtIn) obj.status = initialStatus(t);
+      if (t.builtIn) obj.status = initialStatus(t) ?? obj.status; // a Node reports its own status
       else delete obj.status; // a custom resource's status is written only through /status
     }
     applyDefaults(t, obj, () => this.allocateClusterIP());

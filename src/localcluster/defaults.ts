@@ -12,6 +12,7 @@ export function initialStatus(t: ResourceType): unknown {
   if (t.builtIn && t.group === '' && t.plural === 'pods') return { phase: 'Pending', qosClass: 'BestEffort' };
   if (t.builtIn && t.group === '' && t.plural === 'namespaces') return { phase: 'Active' };
   if (t.builtIn && t.group === '' && t.plural === 'services') return { loadBalancer: {} };
+  if (t.builtIn && t.group === '' && t.plural === 'nodes') return undefined;
   return {};
 }
 

@@ -64,7 +64,7 @@ export function apiResourceList(registry: Registry, group: string, version: stri
         singularName: '',
         namespaced: t.namespaced,
         ...(s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: t.kind }),
-        verbs: subresourceVerbs,
+        verbs: s === 'log' ? ['get'] : subresourceVerbs,
       })),
     ]),
   };
@@ -103,7 +103,7 @@ export function aggregatedDiscovery(registry: Registry, core: boolean) {
                 subresources: t.subresources.map((s) => ({
                   subresource: s,
                   responseKind: s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: t.group, version: t.version, kind: t.kind },
-                  verbs: subresourceVerbs,
+                  verbs: s === 'log' ? ['get'] : subresourceVerbs,
                 })),
               }
             : {}),

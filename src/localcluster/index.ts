@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Api } from './api';
 import { systemClock, type Clock } from './clock';
+import { nodeName } from './defaults';
 import { seedDemo } from './demo';
 import { writeKubeconfigFile } from './kubeconfig';
 import { OpenApi } from './openapi';
@@ -25,6 +26,24 @@ export { demoNamespace } from './demo';
 
 /** Images whose tag starts with "bad" or "fail" (e.g. argoproj/rollouts-demo:bad-red) never become ready. */
 export const defaultFailImagePattern = /:(bad|fail)[^/]*$/;
+
+/** The one Node every Pod is scheduled on, so `kubectl get nodes` and `describe pod` look normal. */
+function nodeObject(now: number): Record<string, unknown> {
+  const at = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName, 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' } },
+    spec: {},
+    status: {
+      addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: nodeName }],
+      capacity: { cpu: '8', memory: '16Gi', pods: '1000' },
+      allocatable: { cpu: '8', memory: '16Gi', pods: '1000' },
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'simulated by the rollouts local cluster', lastHeartbeatTime: at, lastTransitionTime: at }],
+      nodeInfo: { kubeletVersion: 'v1.32.0', containerRuntimeVersion: 'simulated://1.0', operatingSystem: 'linux', architecture: 'amd64', osImage: 'rollouts local cluster', kernelVersion: '', kubeProxyVersion: '', machineID: '', systemUUID: '', bootID: '' },
+    },
+  };
+}
 
 export interface LocalClusterOptions {
   /** Loopback only; anything else is refused. Default 127.0.0.1. */
@@ -73,6 +92,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   for (const ns of ['default', 'kube-system', 'kube-public']) {
     if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns)) api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } });
   }
+  const nodes = registry.find('', 'v1', 'nodes')!;
+  if (!api.find(nodes, undefined, nodeName)) api.create(nodes, undefined, nodeObject(clock.now()));
   const crdType = registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
   for (const crd of argoCrdObjects()) {
     if (!api.find(crdType, undefined, (crd.metadata as { name: string }).name)) api.create(crdType, undefined, crd);

@@ -80,7 +80,7 @@ function pathsFor(types: ResourceType[], v3: boolean, ref: (name: string) => str
     const write = ['dryRun', 'fieldManager', 'fieldValidation'];
     paths[base] = { get: op('list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'watch', 'resourceVersion']), post: op('post', write, true), delete: op('deletecollection', ['labelSelector']) };
     paths[`${base}/{name}`] = { get: op('get', []), put: op('put', write, true), patch: op('patch', [...write, 'force'], true), delete: op('delete', ['dryRun']) };
-    for (const s of t.subresources) paths[`${base}/{name}/${s}`] = { get: op('get', []), put: op('put', write, true), patch: op('patch', [...write, 'force'], true) };
+    for (const s of t.subresources.filter((x) => x === 'status')) paths[`${base}/{name}/${s}`] = { get: op('get', []), put: op('put', write, true), patch: op('patch', [...write, 'force'], true) };
   }
   return paths;
 }

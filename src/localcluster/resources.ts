@@ -63,8 +63,9 @@ const builtInScale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '
 
 export const builtInTypes: readonly ResourceType[] = [
   builtIn('', 'v1', 'namespaces', 'Namespace', false, { shortNames: ['ns'], subresources: ['status'] }),
+  builtIn('', 'v1', 'nodes', 'Node', false, { shortNames: ['no'], subresources: ['status'] }),
   builtIn('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], subresources: ['status'] }),
-  builtIn('', 'v1', 'pods', 'Pod', true, { shortNames: ['po'], categories: ['all'], subresources: ['status'] }),
+  builtIn('', 'v1', 'pods', 'Pod', true, { shortNames: ['po'], categories: ['all'], subresources: ['status', 'log'] }),
   builtIn('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
   builtIn('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtIn('', 'v1', 'secrets', 'Secret', true),

@@ -175,6 +175,13 @@ export function createApiServer(opts: ServerOptions): Server {
     const dryRun = q.getAll('dryRun').includes('All');
     const table = tableRequest(accept, q);
 
+    if (subresource === 'log' && name && method === 'GET') {
+      // Simulated pods have no output; the log says so, so `kubectl logs` works.
+      const pod = api.get(t, namespace, name);
+      const text = `${pod.status?.startTime ?? ''} ${name}: a simulated pod of the rollouts local cluster (image ${(pod.spec?.containers ?? []).map((c: any) => c.image).join(', ')}) writes no logs\n`;
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
+      return void res.end(text);
+    }
     if (subresource === 'scale' && name) {
       if (method === 'GET') return send(res, 200, api.getScale(t, namespace, name));
       if (method === 'PUT') return send(res, 200, api.writeScale(t, namespace, name, { body: parseJson(await readBody(req, opts.maxBodyBytes), 'request body') }, { dryRun }));

@@ -83,6 +83,13 @@ const builtInColumns: Record<string, Column[]> = {
     }),
     ageColumn,
   ],
+  '/nodes': [
+    nameColumn,
+    col('Status', (n) => ((n.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True') ? 'Ready' : 'NotReady')),
+    col('Roles', (n) => Object.keys(n.metadata.labels ?? {}).filter((k) => k.startsWith('node-role.kubernetes.io/')).map((k) => k.split('/')[1]).join(',') || '<none>'),
+    ageColumn,
+    col('Version', (n) => n.status?.nodeInfo?.kubeletVersion ?? ''),
+  ],
   '/namespaces': [nameColumn, col('Status', (n) => n.status?.phase ?? 'Active'), ageColumn],
   '/configmaps': [nameColumn, col('Data', (c) => Object.keys(c.data ?? {}).length + Object.keys(c.binaryData ?? {}).length, { type: 'integer' }), ageColumn],
   '/secrets': [nameColumn, col('Type', (s) => s.type ?? 'Opaque'), col('Data', (s) => Object.keys(s.data ?? {}).length, { type: 'integer' }), ageColumn],

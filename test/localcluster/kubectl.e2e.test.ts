@@ -159,6 +159,9 @@ describe('kubectl against the local cluster', function () {
     await kubectl(['wait', '-n', 'examples', '--for=condition=Ready', 'pod', '-l', 'app=web', '--timeout=15s'], 20_000);
     const out = await kubectl(['get', 'pods', '-n', 'examples', '-l', 'app=web']);
     assert.equal(out.split('\n').filter((l) => /^web-\w{5}\s+1\/1\s+Running\s+0\s/.test(l)).length, 2, out);
+    const pod = (await kubectl(['get', 'pods', '-n', 'examples', '-l', 'app=web', '-o', 'name'])).split('\n')[0]!;
+    assert.match(await kubectl(['logs', '-n', 'examples', pod]), /simulated pod/);
+    assert.match(await kubectl(['get', 'nodes']), /\nrollouts-local\s+Ready\s/);
     // The Deployment from rollout-template-ref.yaml is stored only: it makes no Pods.
     assert.doesNotMatch(await kubectl(['get', 'pods', '-n', 'examples']), /rollout-ref-deployment/);
   });
