@@ -124,7 +124,7 @@ function steps(view: RolloutView): HTMLElement | null {
       h(
         'li',
         { class: `step step-${s.state}`, data: { state: s.state, kind: s.kind }, attrs: { 'aria-current': s.state === 'current' ? 'step' : undefined } },
-        icon(s.state === 'done' ? 'pass-filled' : s.state === 'current' ? (view.pauses.length ? 'debug-pause' : 'arrow-right') : 'circle-large-outline', 'step-marker'),
+        icon(s.state === 'done' ? 'pass-filled' : s.state === 'current' ? (view.aborted ? 'circle-slash' : view.pauses.length ? 'debug-pause' : 'arrow-right') : 'circle-large-outline', 'step-marker'),
         h('span', { class: 'step-number' }, `${i + 1}`),
         h('span', { class: 'step-text' }, s.text),
         weights[i] !== undefined ? h('span', { class: 'step-weight', title: 'canary weight in force at this step' }, `${weights[i]}%`) : null,

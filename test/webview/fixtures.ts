@@ -150,8 +150,8 @@ export function canaryDegraded(): HostToView {
     } as Rollout['status'],
   };
   const stable = replicaSet('payments', uid, 'deadbeef2', 6, 'ghcr.io/example/payments:2.9.4', 5, 5);
-  const canary = replicaSet('payments', uid, 'f00dcafe1', 7, 'ghcr.io/example/payments:3.0.0', 0, 0);
-  canary.status = { replicas: 1, readyReplicas: 0, availableReplicas: 0 };
+  // The canary is kept for abortScaleDownDelaySeconds after the abort: one pod that never got ready.
+  const canary = replicaSet('payments', uid, 'f00dcafe1', 7, 'ghcr.io/example/payments:3.0.0', 1, 0);
   const run: AnalysisRun = {
     metadata: { name: 'payments-f00dcafe1-7-1', namespace: 'shop', annotations: { 'rollout.argoproj.io/revision': '7' }, ownerReferences: [owner('Rollout', 'payments', uid)] },
     status: { phase: 'Failed', message: 'Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)', metricResults: [{ name: 'error-rate', successful: 1, failed: 3 }] } as AnalysisRun['status'],

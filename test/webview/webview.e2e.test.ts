@@ -1,0 +1,282 @@
+// The built webview page in a real headless Chromium, under the CSP webviewHtml() sets, with a
+// stand-in for VS Code's webview API. It is fed view-model messages of real rollouts and the
+// planner's simulations of the example manifests, and must render them, post the right
+// messages when clicked, shrug off malformed messages and keep its state across a reload.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { HostToView, SimulationFrame } from '../../webview/protocol';
+import { applyTheme, CHROMIUM, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
+import { blueGreenWaiting, canaryDegraded, canaryPaused, simulationOf } from './fixtures';
+
+const root = join(__dirname, '..', '..');
+const results = join(root, '.test-results');
+
+const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+const actionsShown = (page: Page) => page.locator('.toolbar vscode-button[data-action]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['action']));
+const framesOf = (m: HostToView): SimulationFrame[] => (m as Extract<HostToView, { kind: 'simulation' }>).frames;
+
+describe('webview in headless Chromium', function () {
+  let bench: Bench;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+      this.skip();
+    }
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}\n${build.stderr}`);
+    mkdirSync(results, { recursive: true });
+    bench = await startBench();
+  });
+
+  after(async () => {
+    await bench?.close();
+  });
+
+  async function openWith(message: HostToView, opts: { clock?: boolean } = {}): Promise<Page> {
+    const page = await bench.open(opts);
+    await send(page, message);
+    await page.locator(message.kind === 'simulation' ? '.simulation .frame' : '.rollout').waitFor({ timeout: 5_000 });
+    return page;
+  }
+
+  it('says ready first, before the host sends anything, and shows that it waits', async () => {
+    const page = await bench.open();
+    assert.deepEqual(await posted(page), [{ kind: 'ready' }]);
+    assert.match(await page.locator('#root').innerText(), /Waiting for the extension/);
+    await page.close();
+  });
+
+  it('shows a canary paused at a timed step: the steps with the current one marked and their weights, traffic, replicas, pods, analysis', async () => {
+    const page = await openWith(canaryPaused());
+    assert.equal(await page.locator('.rollout-name').textContent(), 'checkout');
+    assert.equal(await page.locator('.phase').textContent(), 'Paused');
+    assert.equal(await page.locator('.step-count').textContent(), 'Step 4/6');
+    assert.deepEqual(await texts(page, '.steps .step-text'), ['setWeight: 10', 'pause (until promoted)', 'setWeight: 30', 'pause: 2m', 'setWeight: 60', 'pause: 2m']);
+    assert.deepEqual(await texts(page, '.steps .step-weight'), ['10%', '10%', '30%', '30%', '60%', '60%']);
+    assert.deepEqual(await page.locator('.steps .step').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['state'])), ['done', 'done', 'done', 'current', 'pending', 'pending']);
+    assert.equal(await page.locator('.steps [aria-current=step] .step-text').textContent(), 'pause: 2m');
+    assert.equal(await page.locator('.traffic-split').textContent(), '30% canary');
+    assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['7/7', '3/3']);
+    assert.match((await page.locator('.banner').textContent()) ?? '', /Paused at step 4 · resumes in 1:15/);
+    assert.deepEqual(await texts(page, '.images li code'), ['ghcr.io/example/checkout:1.4.2', 'ghcr.io/example/checkout:1.5.0']);
+    assert.deepEqual(await page.locator('vscode-collapsible.revision').evaluateAll((els) => els.map((e) => [e.getAttribute('heading'), e.hasAttribute('open')])), [
+      ['Revision 4 (canary)', true],
+      ['Revision 3 (stable)', true],
+      ['Revision 2', false],
+    ]);
+    assert.equal(await page.locator('[data-rs=checkout-7d9f8c6b5] .pods tbody tr').count(), 3);
+    assert.equal(await page.locator('[data-section=analysis] .run-counts').textContent(), '✓ 9✗ 0? 1');
+    assert.deepEqual(await actionsShown(page), ['promote', 'promoteFull', 'abort', 'pause', 'restart', 'setImage', 'undo']);
+    await page.close();
+  });
+
+  it('counts a timed pause down as time passes', async () => {
+    const page = await openWith(canaryPaused(), { clock: true });
+    assert.equal(await page.locator('.banner .countdown').textContent(), '1:15');
+    await page.clock.runFor(10_000);
+    assert.equal(await page.locator('.banner .countdown').textContent(), '1:05');
+    await page.clock.runFor(80_000);
+    assert.equal(await page.locator('.banner .countdown').textContent(), '0:00');
+    await page.close();
+  });
+
+  it('posts an action for the rollout shown when a button is clicked, shows it busy until the answer, then the answer', async () => {
+    const page = await openWith(canaryPaused());
+    await page.locator('.toolbar vscode-button[data-action=promote]').click();
+    const [, action] = await postedAtLeast(page, 2);
+    assert.deepEqual(action, { kind: 'action', requestId: 1, action: 'promote', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' } });
+    assert.equal(await page.locator('.toolbar vscode-button[data-action=promote]').getAttribute('disabled'), '');
+    await send(page, { kind: 'actionResult', requestId: 1, ok: false, message: 'rollouts.argoproj.io "checkout" is forbidden: User "dev" cannot patch' });
+    await page.locator('.notice.bad').waitFor({ timeout: 5_000 });
+    assert.match((await page.locator('.notice').textContent()) ?? '', /forbidden: User "dev" cannot patch/);
+    assert.equal(await page.locator('.toolbar vscode-button[data-action=promote]').getAttribute('disabled'), null);
+
+    await page.locator('.toolbar vscode-button[data-action=abort]').click();
+    const [, , abort] = await postedAtLeast(page, 3);
+    assert.deepEqual(abort, { kind: 'action', requestId: 2, action: 'abort', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' } });
+    await page.close();
+  });
+
+  it('offers a roll back to an older revision as undo with that revision', async () => {
+    const page = await openWith(canaryPaused());
+    const revision2 = page.locator('vscode-collapsible[data-revision="2"]');
+    await revision2.click({ position: { x: 40, y: 10 } }); // open it by its heading
+    await revision2.locator('vscode-button[data-action=undo]').click();
+    const [, undo] = await postedAtLeast(page, 2);
+    assert.deepEqual(undo, { kind: 'action', requestId: 1, action: 'undo', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, args: { toRevision: 2 } });
+    await page.close();
+  });
+
+  it('shows a blue-green rollout that waits for a promote: active and preview, no steps', async () => {
+    const page = await openWith(blueGreenWaiting());
+    assert.equal(await page.locator('.strategy').textContent(), 'Blue-green');
+    assert.equal(await page.locator('.steps').count(), 0);
+    assert.match((await page.locator('.banner').textContent()) ?? '', /preview is up.*waits for a promote/);
+    assert.match((await page.locator('.services').textContent()) ?? '', /active Service → revision 1.*preview Service → revision 2/);
+    assert.deepEqual(await texts(page, '[data-section=traffic] .replica-label'), ['active', 'preview']);
+    assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['4/4', '2/2']);
+    assert.deepEqual(await actionsShown(page), ['promote', 'promoteFull', 'abort', 'pause', 'restart', 'setImage', 'undo']);
+    await page.close();
+  });
+
+  it('shows a degraded, aborted canary with its failed analysis and crash-looping pod, and offers retry instead of promote', async () => {
+    const page = await openWith(canaryDegraded());
+    assert.equal(await page.locator('.phase').textContent(), 'Degraded (aborted)');
+    assert.match((await page.locator('.rollout-header .message').textContent()) ?? '', /Metric "error-rate" assessed Failed/);
+    assert.equal(await page.locator('[data-section=analysis] .analysis-run').getAttribute('data-phase'), 'Failed');
+    assert.equal(await page.locator('[data-section=analysis] .run-counts').textContent(), '✓ 1✗ 3');
+    const crashing = page.locator('[data-rs=payments-f00dcafe1] .pods tbody tr td');
+    assert.deepEqual((await crashing.allTextContents()).slice(1), ['CrashLoopBackOff', '0/1', '4']);
+    assert.deepEqual(await actionsShown(page), ['retry', 'pause', 'restart', 'setImage', 'undo']);
+    await page.locator('.toolbar vscode-button[data-action=retry]').click();
+    const [, retry] = await postedAtLeast(page, 2);
+    assert.deepEqual(retry, { kind: 'action', requestId: 1, action: 'retry', target: { context: 'kind-dev', namespace: 'shop', name: 'payments' } });
+    await page.close();
+  });
+
+  it('ignores malformed host messages, reports each to the host, and keeps working', async () => {
+    const page = await openWith(canaryPaused());
+    const broken = JSON.parse(JSON.stringify(canaryPaused()));
+    broken.view.step.steps = 'all of them';
+    const malformed: unknown[] = [null, 'rollout', 42, { kind: 'rollout' }, broken, { kind: 'simulation', manifestName: 'x', frames: [{ index: 0 }] }, { kind: 'eval', code: 'alert(1)' }, { kind: 'actionResult', requestId: 'x', ok: true }];
+    for (const m of malformed) await send(page, m);
+    const all = await postedAtLeast(page, 1 + malformed.length);
+    const errors = all.filter((m) => (m as { kind: string }).kind === 'viewError');
+    assert.equal(errors.length, malformed.length);
+    assert.match((errors[4] as { message: string }).message, /view\.step\.steps should be an array/);
+    assert.equal(await page.locator('.rollout-name').textContent(), 'checkout');
+    assert.equal(await page.locator('.steps .step').count(), 6);
+    // Markup in a field is text, never markup.
+    const sneaky = JSON.parse(JSON.stringify(blueGreenWaiting()));
+    sneaky.view.message = '<img src=x onerror="window.__pwned=1">';
+    await send(page, sneaky);
+    await page.locator('.rollout-name', { hasText: 'catalog' }).waitFor({ timeout: 5_000 });
+    assert.equal(await page.locator('.rollout-header .message').textContent(), '<img src=x onerror="window.__pwned=1">');
+    assert.equal(await page.locator('.rollout img').count(), 0);
+    await page.close();
+  });
+
+  it('steps through the simulation of examples/canary.yaml: forward, back, next promote point, Services and weights per frame', async () => {
+    const sim = simulationOf('canary.yaml');
+    const frames = framesOf(sim);
+    const page = await openWith(sim);
+    const frameShown = async () => Number(await page.locator('.frame').getAttribute('data-frame'));
+    assert.equal(await frameShown(), 0);
+    assert.match((await page.locator('.sim-outcome').textContent()) ?? '', /fully promoted after 4m 52s \(23 frames\); it waits for a promote once/);
+    await page.locator('[data-control=forward]').click();
+    await page.locator('[data-control=forward]').click();
+    await page.locator('[data-control=back]').click();
+    assert.equal(await frameShown(), 1);
+
+    const promoteAt = frames.findIndex((f) => f.waitsForPerson);
+    await page.locator('[data-control=next-promote]').click();
+    assert.equal(await frameShown(), promoteAt);
+    const f = frames[promoteAt]!;
+    assert.equal(await page.locator('.frame [data-promote-point]').count(), 1);
+    assert.equal(await page.locator('.frame-step').textContent(), `step ${f.step.index! + 1}/${f.step.count}: ${f.step.description}`);
+    assert.equal(Number(await page.locator('.frame .traffic-split').getAttribute('data-weight')), f.weight.canary);
+    assert.deepEqual(await texts(page, '.sim-services tbody td.selects code'), f.services.map((s) => `rollouts-pod-template-hash=${s.selects}`));
+    assert.deepEqual(
+      await page.locator('.sim-replicasets tbody tr').evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset['role'], ...[...r.querySelectorAll('td.num')].map((c) => Number(c.textContent))])),
+      f.replicaSets.map((r) => [r.role, r.desired, r.current, r.ready, r.available]),
+    );
+    assert.equal(await page.locator('[data-control=next-promote]').getAttribute('disabled'), '', 'no promote point after the only one');
+
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await frameShown(), promoteAt + 1);
+    await page.locator('.frame-dot').nth(frames.length - 1).click();
+    assert.equal(await frameShown(), frames.length - 1);
+    assert.equal(await page.locator('.frame-phase').textContent(), 'Healthy');
+    await page.close();
+  });
+
+  it('plays the simulation and stops where it waits for a promote, then at the end', async () => {
+    const sim = simulationOf('canary.yaml');
+    const frames = framesOf(sim);
+    const page = await openWith(sim, { clock: true });
+    const promoteAt = frames.findIndex((f) => f.waitsForPerson);
+    await page.locator('[data-control=play]').click();
+    await page.clock.runFor(700 * (promoteAt + 3));
+    assert.equal(Number(await page.locator('.frame').getAttribute('data-frame')), promoteAt);
+    assert.equal(await page.locator('[data-control=play]').textContent(), 'Play');
+    await page.locator('[data-control=play]').click();
+    await page.clock.runFor(700 * (frames.length + 2));
+    assert.equal(Number(await page.locator('.frame').getAttribute('data-frame')), frames.length - 1);
+    await page.close();
+  });
+
+  it('shows the blue-green simulation waiting for a promote with the active Service still on the old pods', async () => {
+    const sim = simulationOf('bluegreen.yaml');
+    const frames = framesOf(sim);
+    const page = await openWith(sim);
+    await page.locator('[data-control=next-promote]').click();
+    const at = frames.findIndex((f) => f.waitsForPerson);
+    const f = frames[at]!;
+    const active = f.services.find((s) => s.role === 'active')!;
+    const preview = f.services.find((s) => s.role === 'preview')!;
+    assert.notEqual(active.selects, preview.selects);
+    assert.match((await page.locator(`[data-service="${active.name}"] .selects`).textContent()) ?? '', new RegExp(`${active.selects!}.*${active.replicaSet!}`));
+    assert.match((await page.locator(`[data-service="${preview.name}"] .selects`).textContent()) ?? '', new RegExp(preview.selects!));
+    assert.match((await page.locator('.waiting-for').textContent()) ?? '', /a promote \(autoPromotionEnabled is false\)/);
+    await page.close();
+  });
+
+  it('shows why a manifest cannot be simulated', async () => {
+    const page = await bench.open();
+    await send(page, { kind: 'simulation', manifestName: 'broken.yaml', frames: [], error: 'no Rollout in broken.yaml' });
+    await page.locator('.sim-error').waitFor({ timeout: 5_000 });
+    assert.match((await page.locator('.sim-error').textContent()) ?? '', /no Rollout in broken\.yaml/);
+    await page.close();
+  });
+
+  it('keeps the simulation and its frame across a reload of the webview, and says ready again', async () => {
+    const page = await openWith(simulationOf('canary.yaml'));
+    for (let i = 0; i < 5; i++) await page.locator('[data-control=forward]').click();
+    await page.reload();
+    await page.locator('.simulation .frame[data-frame="5"]').waitFor({ timeout: 5_000 });
+    assert.deepEqual(await posted(page), [{ kind: 'ready' }]);
+    await page.close();
+  });
+
+  it('loads and renders everything under its Content-Security-Policy without a single violation', async () => {
+    const page = await bench.open();
+    for (const m of [canaryPaused(), blueGreenWaiting(), canaryDegraded(), simulationOf('canary.yaml')]) await send(page, m);
+    await page.locator('.simulation .frame').waitFor({ timeout: 5_000 });
+    // The codicon font is loaded from the extension (font-src), so icons are glyphs, not boxes.
+    await page.waitForFunction(() => document.fonts.check('16px codicon'), undefined, { timeout: 5_000 });
+    assert.deepEqual(await cspViolations(page), []);
+    await page.close();
+  });
+
+  describe('screenshots (saved in .test-results/ for a person to look at)', () => {
+    const shots: [string, () => HostToView, string?][] = [
+      ['canary-paused', canaryPaused],
+      ['bluegreen-waiting', blueGreenWaiting],
+      ['canary-degraded', canaryDegraded],
+      ['simulation-canary', () => simulationOf('canary.yaml'), 'next-promote'],
+      ['simulation-bluegreen', () => simulationOf('bluegreen.yaml'), 'next-promote'],
+    ];
+    for (const theme of ['light', 'dark', 'highContrast'] as ThemeName[]) {
+      it(`in the ${theme} theme`, async () => {
+        const page = await bench.open();
+        await applyTheme(page, theme);
+        for (const [name, message, control] of shots) {
+          await send(page, message());
+          await page.locator(message().kind === 'simulation' ? '.simulation .frame' : `.rollout-name`).first().waitFor({ timeout: 5_000 });
+          if (control) await page.locator(`[data-control=${control}]`).click();
+          await page.waitForFunction(() => document.fonts.check('16px codicon'), undefined, { timeout: 5_000 });
+          const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+          assert.equal(background, { dark: 'rgb(31, 31, 31)', light: 'rgb(255, 255, 255)', highContrast: 'rgb(0, 0, 0)' }[theme]);
+          const file = join(results, `webview-${name}-${theme}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          assert.ok(statSync(file).size > 10_000, `${file} looks empty`);
+        }
+        await page.close();
+      });
+    }
+  });
+});
