@@ -108,7 +108,7 @@ export function createController(opts: ControllerOptions): Controller {
       const key = queue.shift()!;
       queued.delete(key);
       running.add(key);
-      void process(key).finally(() => {
+      void reconcileKey(key).finally(() => {
         running.delete(key);
         if (dirty.delete(key)) enqueue(key);
         pump();
@@ -171,7 +171,7 @@ export function createController(opts: ControllerOptions): Controller {
     return false;
   }
 
-  async function process(key: string): Promise<void> {
+  async function reconcileKey(key: string): Promise<void> {
     const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
     const rollout = stores.rollouts.get(name, namespace);
     if (!rollout) {

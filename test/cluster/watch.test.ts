@@ -3,8 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Rollout } from '../../src/planner';
 import { delimiter, join } from 'node:path';
-import { startLocalCluster } from '../../src/localcluster';
+import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { connect } from '../../src/cluster/connection';
 import { KubeconfigError, loadKubeconfig, selectContext } from '../../src/cluster/kubeconfig';
 import { checkContext, watchCluster } from '../../src/cluster/store';
@@ -144,6 +145,47 @@ describe('cluster store (watches into memory)', () => {
       assert.deepEqual(delays, [250, 500, 1000]);
       assert.match(store.lastError() ?? '', /ECONNREFUSED/);
       assert.match(log.lines[0]!, /^warn: Rollout watch failed \(.*ECONNREFUSED.*\); restarting in 250 ms$/);
+    } finally {
+      store.dispose();
+    }
+  });
+});
+
+describe('cluster store across a cut watch', () => {
+  let dataDir: string;
+  let cluster: LocalCluster;
+  before(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rollouts-410-'));
+  });
+  after(async () => {
+    await cluster?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('re-lists after 410 and emits delete for rollouts that vanished, update only for what changed', async () => {
+    cluster = await startLocalCluster({ port: 0, dataDir, historySize: 3 });
+    const port = cluster.port;
+    const conn = connect({ kubeconfigPath: cluster.kubeconfigPath, env: {} });
+    for (const name of ['kept', 'changed', 'vanished']) await conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject(name, { replicas: 1 }) });
+    // Restarts wait for the test: the watch stays down while the cluster moves on.
+    const pending: (() => void)[] = [];
+    let restartAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (restartAsked = resolve));
+    const log = recordingLog();
+    const store = watchKind<Rollout>(ROLLOUT, { kc: conn.kc, rest: conn.rest, log, schedule: (fn) => { pending.push(fn); restartAsked(); return () => {}; } });
+    try {
+      await store.synced;
+      const events: string[] = [];
+      store.onChange((e, o) => events.push(`${e} ${o.metadata?.name}`));
+      await cluster.close();
+      await withDeadline(asked, 5000, 'the watch to fail and ask for a restart');
+      cluster = await startLocalCluster({ port, dataDir, historySize: 3 });
+      await conn.rest.request('DELETE', kindPath(ROLLOUT, 'default', 'vanished'));
+      for (let i = 2; i <= 6; i++) await conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'changed'), { patch: 'merge', body: { spec: { replicas: i } } });
+      pending.splice(0).forEach((f) => f());
+      await until({ r: store } as any, () => events.includes('delete vanished') && store.get('changed', 'default')?.spec?.replicas === 6, 'the re-list to catch up');
+      assert.deepEqual(events.sort(), ['delete vanished', 'update changed']);
+      assert.ok(store.get('kept', 'default'));
     } finally {
       store.dispose();
     }
