@@ -181,7 +181,7 @@ describe('webview in headless Chromium', function () {
     assert.equal(Number(await page.locator('.frame .traffic-split').getAttribute('data-weight')), f.weight.canary);
     assert.deepEqual(await texts(page, '.sim-services tbody td.selects code'), f.services.map((s) => `rollouts-pod-template-hash=${s.selects}`));
     assert.deepEqual(
-      await page.locator('.sim-replicasets tbody tr').evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset['role'], ...[...r.querySelectorAll('td.num')].map((c) => Number(c.textContent))])),
+      await page.locator('.sim-replicasets tbody tr').evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset['role'], ...Array.from(r.querySelectorAll('td.num')).map((c) => Number(c.textContent))])),
       f.replicaSets.map((r) => [r.role, r.desired, r.current, r.ready, r.available]),
     );
     assert.equal(await page.locator('[data-control=next-promote]').getAttribute('disabled'), '', 'no promote point after the only one');
