@@ -10,6 +10,7 @@ import type { Clock } from './clock';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion, wantsAggregated } from './discovery';
 import { ApiError, badRequest } from './errors';
 import type { OpenApi } from './openapi';
+import { ProtobufError, decodeProtobufObject } from './protobuf';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
 import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
 import type { Store, StoreEvent } from './store';
@@ -52,7 +53,7 @@ function sendError(res: ServerResponse, e: unknown): void {
   send(res, err.code, err.toStatus());
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<string> {
+function readBodyBytes(req: IncomingMessage, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (declared > max) {
@@ -73,12 +74,16 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
       chunks.push(c);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (!failed) resolve(Buffer.concat(chunks));
     });
     req.on('error', (e) => {
       if (!failed) reject(e);
     });
   });
+}
+
+async function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return (await readBodyBytes(req, max)).toString('utf8');
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -163,9 +168,10 @@ export function createApiServer(opts: ServerOptions): Server {
       throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${method} ${path})`);
     }
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-    if (bodyType.includes('protobuf') || bodyType.includes('cbor')) {
-      // Bodies are JSON only. kubectl's imperative generators (`kubectl create namespace|configmap|...`)
-      // send protobuf; `kubectl apply -f` sends JSON and works.
+    const protobuf = bodyType === 'application/vnd.kubernetes.protobuf' && (method === 'POST' || method === 'PUT');
+    if (!protobuf && (bodyType.includes('protobuf') || bodyType.includes('cbor'))) {
+      // Bodies are JSON, plus the protobuf of the few kinds kubectl's generators create (protobuf.ts).
+      // `kubectl apply -f` sends JSON and works for every kind.
       throw new ApiError(
         415,
         'UnsupportedMediaType',
@@ -173,6 +179,16 @@ export function createApiServer(opts: ServerOptions): Server {
       );
     }
     const dryRun = q.getAll('dryRun').includes('All');
+    /** The request body as an object: JSON, or the few kinds kubectl's generators send as protobuf. */
+    const objectBody = async (): Promise<unknown> => {
+      if (!protobuf) return parseJson(await readBody(req, opts.maxBodyBytes), 'request body');
+      try {
+        return decodeProtobufObject(await readBodyBytes(req, opts.maxBodyBytes));
+      } catch (e) {
+        if (!(e instanceof ProtobufError)) throw e;
+        throw new ApiError(415, 'UnsupportedMediaType', `the local cluster cannot read this protobuf body: ${e.message}; send JSON (kubectl apply -f FILE works for every kind)`);
+      }
+    };
     const table = tableRequest(accept, q);
 
     if (subresource === 'log' && name && method === 'GET') {
@@ -215,14 +231,12 @@ export function createApiServer(opts: ServerOptions): Server {
       }
       case 'POST': {
         if (name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (POST ${path})`);
-        const body = parseJson(await readBody(req, opts.maxBodyBytes), 'request body');
-        const created = api.create(t, namespace, body, { dryRun });
+        const created = api.create(t, namespace, await objectBody(), { dryRun });
         return send(res, 201, created);
       }
       case 'PUT': {
         if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PUT ${path})`);
-        const body = parseJson(await readBody(req, opts.maxBodyBytes), 'request body');
-        return send(res, 200, api.update(t, namespace, name, body, { subresource, dryRun }));
+        return send(res, 200, api.update(t, namespace, name, await objectBody(), { subresource, dryRun }));
       }
       case 'PATCH': {
         if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PATCH ${path})`);

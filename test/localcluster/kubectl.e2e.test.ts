@@ -44,6 +44,14 @@ describe('kubectl against the local cluster', function () {
     assert.match(out, /\ndefault\s+Active\s+/);
   });
 
+  it('create namespace, configmap and secret (sent as protobuf) work', async () => {
+    assert.match(await kubectl(['create', 'namespace', 'imperative']), /created/);
+    await kubectl(['create', 'configmap', 'settings', '-n', 'imperative', '--from-literal=mode=fast']);
+    await kubectl(['create', 'secret', 'generic', 'token', '-n', 'imperative', '--from-literal=value=t0ken']);
+    assert.equal(await kubectl(['get', 'configmap', 'settings', '-n', 'imperative', '-o', 'jsonpath={.data.mode}']), 'fast');
+    assert.equal(await kubectl(['get', 'secret', 'token', '-n', 'imperative', '-o', 'jsonpath={.data.value}']), Buffer.from('t0ken').toString('base64'));
+  });
+
   it('apply -f: every Argo Rollouts example applies, and applying again changes nothing', async function () {
     const files = readdirSync(examples).filter((f) => f.endsWith('.yaml'));
     if (!files.length) this.skip();
