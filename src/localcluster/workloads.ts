@@ -139,7 +139,10 @@ export class Workloads {
       const victims = [...pods]
         .sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) || b.metadata.name.localeCompare(a.metadata.name))
         .slice(0, pods.length - want);
-      for (const p of victims) this.api.delete(this.types.pods, namespace, p.metadata.name);
+      for (const p of victims) {
+        this.api.delete(this.types.pods, namespace, p.metadata.name);
+        this.recordEvent(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`);
+      }
       pods = owned();
     }
     const now = this.clock.now();
@@ -185,7 +188,8 @@ export class Workloads {
       spec: structuredClone(template.spec ?? {}),
     };
     try {
-      this.api.create(this.types.pods, rs.metadata.namespace, pod);
+      const created = this.api.create(this.types.pods, rs.metadata.namespace, pod);
+      this.recordEvent(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       this.recordEvent(rs, 'Warning', 'FailedCreate', `Error creating: ${e.message}`);

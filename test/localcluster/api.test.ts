@@ -173,6 +173,19 @@ describe('local cluster API (client-node)', () => {
       assert.equal(rsScale.status!.selector, 'app=s');
     });
 
+    it('aggregated discovery (what kubectl asks for first) lists every kind with its short names and subresources', async () => {
+      const res = await raw(h.cluster.url, 'GET', '/apis', undefined, {
+        Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+      });
+      assert.equal(res.body.kind, 'APIGroupDiscoveryList');
+      const argo = res.body.items.find((g: any) => g.metadata.name === 'argoproj.io');
+      const rollouts = argo.versions[0].resources.find((r: any) => r.resource === 'rollouts');
+      assert.deepEqual([rollouts.scope, rollouts.shortNames, rollouts.subresources.map((s: any) => s.subresource)], ['Namespaced', ['ro'], ['status', 'scale']]);
+      const classic = await raw(h.cluster.url, 'GET', '/apis');
+      assert.equal(classic.body.kind, 'APIGroupList');
+      assert.ok(classic.body.groups.some((g: any) => g.name === 'coordination.k8s.io'));
+    });
+
     it('a new CustomResourceDefinition makes its kind servable', async () => {
       const ext = h.kc.makeApiClient(k8s.ApiextensionsV1Api);
       await ext.createCustomResourceDefinition({

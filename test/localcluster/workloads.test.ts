@@ -51,6 +51,12 @@ describe('local cluster workloads', () => {
     }
   });
 
+  it('records a SuccessfulCreate Event on the ReplicaSet for each Pod', async () => {
+    const events = await h.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=web,reason=SuccessfulCreate' });
+    assert.equal(events.items.length, 2);
+    assert.match(events.items[0]!.message!, /^Created pod: web-[a-z0-9]{5}$/);
+  });
+
   it('Pods start Running but become Ready only after the configured delay', async () => {
     const running = new Set<string>();
     await awaitEvent(
