@@ -16,6 +16,17 @@ const results = join(root, '.test-results');
 
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 const actionsShown = (page: Page) => page.locator('.toolbar vscode-button[data-action]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['action']));
+/** The icon font came from the extension (font-src) and is in use, so icons are glyphs, not boxes. */
+const codiconFontLoaded = (page: Page) =>
+  page.waitForFunction(
+    () => {
+      let loaded = false;
+      document.fonts.forEach((f) => (loaded ||= f.family.replace(/"/g, '') === 'codicon' && f.status === 'loaded'));
+      return loaded;
+    },
+    undefined,
+    { timeout: 5_000 },
+  );
 const framesOf = (m: HostToView): SimulationFrame[] => (m as Extract<HostToView, { kind: 'simulation' }>).frames;
 
 describe('webview in headless Chromium', function () {
@@ -246,8 +257,7 @@ describe('webview in headless Chromium', function () {
     const page = await bench.open();
     for (const m of [canaryPaused(), blueGreenWaiting(), canaryDegraded(), simulationOf('canary.yaml')]) await send(page, m);
     await page.locator('.simulation .frame').waitFor({ timeout: 5_000 });
-    // The codicon font is loaded from the extension (font-src), so icons are glyphs, not boxes.
-    await page.waitForFunction(() => document.fonts.check('16px codicon'), undefined, { timeout: 5_000 });
+    await codiconFontLoaded(page);
     assert.deepEqual(await cspViolations(page), []);
     await page.close();
   });
@@ -268,7 +278,7 @@ describe('webview in headless Chromium', function () {
           await send(page, message());
           await page.locator(message().kind === 'simulation' ? '.simulation .frame' : `.rollout-name`).first().waitFor({ timeout: 5_000 });
           if (control) await page.locator(`[data-control=${control}]`).click();
-          await page.waitForFunction(() => document.fonts.check('16px codicon'), undefined, { timeout: 5_000 });
+          await codiconFontLoaded(page);
           const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
           assert.equal(background, { dark: 'rgb(31, 31, 31)', light: 'rgb(255, 255, 255)', highContrast: 'rgb(0, 0, 0)' }[theme]);
           const file = join(results, `webview-${name}-${theme}.png`);
