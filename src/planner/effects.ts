@@ -4,7 +4,7 @@
  * the embedded controller's dry runs). The embedded controller turns each effect into one API
  * write with optimistic concurrency.
  */
-import type { AnalysisRun, Experiment, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+import type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 
 /** Everything one Rollout's reconcile reads. */
 export interface World {
@@ -13,6 +13,8 @@ export interface World {
   services: Service[];
   analysisRuns: AnalysisRun[];
   experiments: Experiment[];
+  /** The pods of the rollout's ReplicaSets, when the world models them (pod restarts need them, §7.5). */
+  pods?: Pod[];
 }
 
 export type Effect =
@@ -35,6 +37,8 @@ export type Effect =
   | { kind: 'deleteAnalysisRun'; name: string }
   | { kind: 'createExperiment'; experiment: Experiment }
   | { kind: 'deleteExperiment'; name: string }
+  /** Evict a pod (restart, §7.5): the Eviction API, so PodDisruptionBudgets apply; its ReplicaSet makes a new one. */
+  | { kind: 'evictPod'; name: string }
   /** Write the Rollout's status (the whole new status; the controller sends the diff). */
   | { kind: 'updateStatus'; status: RolloutStatus };
 
@@ -61,6 +65,8 @@ export function describeEffect(effect: Effect): string {
       return `create Experiment ${effect.experiment.metadata?.name ?? '?'}`;
     case 'deleteExperiment':
       return `delete Experiment ${effect.name}`;
+    case 'evictPod':
+      return `evict Pod ${effect.name}`;
     case 'updateStatus':
       return 'update Rollout status';
   }
@@ -86,6 +92,7 @@ export function applyEffects(world: World, effects: readonly Effect[]): World {
     analysisRuns: world.analysisRuns,
     experiments: world.experiments,
   };
+  if (world.pods !== undefined) next.pods = world.pods;
   for (const effect of effects) next = applyEffect(next, effect);
   return next;
 }
@@ -142,6 +149,9 @@ function applyEffect(w: World, e: Effect): World {
     }
     case 'deleteExperiment':
       return { ...w, experiments: w.experiments.filter((r) => nameOf(r) !== e.name) };
+    case 'evictPod':
+      // Evicted at once (no PodDisruptionBudget in a world of our own); a world without pods has nothing to evict.
+      return w.pods === undefined ? w : { ...w, pods: w.pods.filter((p) => nameOf(p) !== e.name) };
     case 'updateStatus':
       return { ...w, rollout: { ...w.rollout, status: cloneJson(e.status) } };
   }

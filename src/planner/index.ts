@@ -25,4 +25,5 @@ export * from './pause';
 export * from './status';
 export * from './bluegreen-reconcile';
 export * from './analysis-runs';
+export * from './pod-restarts';
 export * from './simulate';

@@ -38,7 +38,8 @@ function workloadGenerationObserved(rollout: Rollout): boolean {
   return Number(observed) === Number.parseInt(generation, 10);
 }
 
-function sameInstant(a: string, b: string): boolean {
+/** Two timestamps name the same instant (text compared when either does not parse). */
+export function sameInstant(a: string, b: string): boolean {
   const ta = Date.parse(a);
   const tb = Date.parse(b);
   return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;

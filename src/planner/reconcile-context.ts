@@ -10,7 +10,7 @@
 import type { Effect } from './effects';
 import { kubeTime } from './conditions';
 import { cloneJson } from './effects';
-import type { AnalysisRun, Experiment, PauseReason, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+import type { AnalysisRun, Experiment, PauseReason, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH } from './types';
 
 export interface ReconcileContext {
@@ -30,6 +30,11 @@ export interface ReconcileContext {
   readonly services: readonly Service[];
   readonly analysisRuns: readonly AnalysisRun[];
   readonly experiments: readonly Experiment[];
+  /**
+   * The pods of the namespace (only those of the rollout's ReplicaSets matter), or undefined when
+   * the caller does not watch pods: then pod restarts (§7.5) are not carried out.
+   */
+  readonly pods: readonly Pod[] | undefined;
   /** The status being built; starts as a copy of `rollout.status`. */
   status: RolloutStatus;
   /** Effects so far, in the order they are to be applied. `updateStatus` is added by reconcile.ts. */

@@ -14,8 +14,9 @@ import { desiredPodTemplateHash, rolloutStepsHash } from './hash';
 import type { ReconcileContext } from './reconcile-context';
 import { createReplicaSet, emptyPauseIntent, sameObject, updateReplicaSet } from './reconcile-context';
 import { findNewReplicaSet, findStableReplicaSet, newReplicaSetFor, otherReplicaSets, syncReplicaSetRevision } from './replicasets';
+import { reconcilePodRestarts } from './pod-restarts';
 import { finishStatus } from './status';
-import type { AnalysisRun, Experiment, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+import type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 
 export interface ReconcileResult {
   /** What to do, in order. Empty when nothing needs to change. */
@@ -31,7 +32,9 @@ export interface ReconcileResult {
 /**
  * Decides one reconcile of `rollout`. `replicaSets` are the ReplicaSets it owns, `services` the
  * Services of its namespace (only those it names matter), `analysisRuns` and `experiments`
- * those it owns. Pure: nothing is modified.
+ * those it owns, `pods` the pods of its namespace (or undefined when the caller does not watch
+ * pods: then a `spec.restartAt` is never carried out and the phase stays "rollout is
+ * restarting", as before pods were modelled). Pure: nothing is modified.
  */
 export function reconcile(
   rollout: Rollout,
@@ -40,18 +43,21 @@ export function reconcile(
   analysisRuns: readonly AnalysisRun[],
   now: Date,
   experiments: readonly Experiment[] = [],
+  pods?: readonly Pod[],
 ): ReconcileResult {
-  const ctx = newReconcileContext(rollout, replicaSets, services, analysisRuns, now, experiments);
+  const ctx = newReconcileContext(rollout, replicaSets, services, analysisRuns, now, experiments, pods);
   if (rollout.spec?.strategy?.canary) {
     if (canaryTemplateOrStepsChanged(ctx, rolloutStepsHash(rollout))) {
       // The reconcile that notices a new template or steps only records it (§5.2 rule 1).
       resetCanaryForNewTemplate(ctx);
     } else {
       ensureNewReplicaSet(ctx);
+      reconcilePodRestarts(ctx);
       reconcileCanary(ctx);
     }
   } else {
     ensureNewReplicaSet(ctx);
+    reconcilePodRestarts(ctx);
     reconcileBlueGreen(ctx);
   }
   finishStatus(ctx);
@@ -69,6 +75,7 @@ export function newReconcileContext(
   analysisRuns: readonly AnalysisRun[],
   now: Date,
   experiments: readonly Experiment[] = [],
+  pods?: readonly Pod[],
 ): ReconcileContext {
   const rss = replicaSets.filter((rs) => rs?.metadata?.deletionTimestamp === undefined);
   const newRS = findNewReplicaSet(rollout, rss);
@@ -84,6 +91,7 @@ export function newReconcileContext(
     services,
     analysisRuns,
     experiments,
+    pods,
     status: cloneJson(rollout.status ?? {}),
     effects: [],
     waitingFor: [],

@@ -7,16 +7,17 @@
  * the same patch `kubectl argo rollouts promote` sends. Frames are plain JSON (the webview and
  * the CLI step through them).
  */
-import { applyRolloutPatch, promoteAction, abortAction } from './actions';
+import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
 import { canaryStepsOf, minReadySecondsOf } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import type { Effect, World } from './effects';
 import { applyEffects, cloneJson, describeEffect } from './effects';
 import { desiredPodTemplateHash } from './hash';
 import { pauseNeedsPerson } from './pause';
+import { sameInstant } from './phase';
 import { reconcile } from './reconcile';
 import { revisionOf } from './replicasets';
-import type { AnalysisRun, CanaryStep, Experiment, ReplicaSet, Rollout, Service } from './types';
+import type { AnalysisRun, CanaryStep, Experiment, Pod as KubePod, ReplicaSet, Rollout, Service } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';
 
 export interface SimulateOptions {
@@ -39,6 +40,8 @@ export interface SimulateOptions {
   services?: Service[];
   /** Wall-clock time of the update (default 2026-01-01T00:00:00Z); frames count seconds from it. */
   start?: string;
+  /** A person restarts the pods (`kubectl argo rollouts restart`) this many seconds after the update. */
+  restartAfterSeconds?: number;
 }
 
 export type ReplicaSetRole = 'canary' | 'stable' | 'preview' | 'active' | 'old';
@@ -118,6 +121,7 @@ const MAX_RECONCILES_PER_INSTANT = 200;
 const MAX_PROMOTIONS_PER_INSTANT = 5;
 
 interface Pod {
+  name: string;
   createdAt: number;
   readyAt: number;
 }
@@ -126,6 +130,31 @@ interface Pod {
 interface Workload {
   pods: Map<string, Pod[]>;
   runsEndAt: Map<string, number>;
+  /** Pods made so far (for their names). */
+  podCount: number;
+}
+
+const timestamp = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** A simulated pod as the API shows it: owned by its ReplicaSet, Ready once it is ready. */
+function podObject(rs: ReplicaSet, pod: Pod, nowMs: number): KubePod {
+  const ready = pod.readyAt <= nowMs;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: pod.name,
+      ...(rs.metadata?.namespace !== undefined ? { namespace: rs.metadata.namespace } : {}),
+      labels: { ...(rs.spec?.template?.metadata?.labels ?? {}) },
+      creationTimestamp: new Date(pod.createdAt).toISOString(),
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true }],
+    },
+    status: {
+      phase: 'Running',
+      // Ready a millisecond early: Kubernetes counts minReadySeconds strictly after, the simulator from the instant.
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', ...(ready ? { lastTransitionTime: new Date(pod.readyAt - 1).toISOString() } : {}) }],
+    },
+  };
 }
 
 /** Human description of a canary step. */
@@ -188,20 +217,24 @@ function serviceRoles(rollout: Rollout): { name: string; role: FrameService['rol
 function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: number, minReadyMs: number): World {
   const names = new Set(world.replicaSets.map((rs) => rs.metadata?.name ?? ''));
   for (const name of [...wl.pods.keys()]) if (!names.has(name)) wl.pods.delete(name);
+  // Pods the controller evicted are gone from the world: the workload forgets them too.
+  const present = world.pods === undefined ? undefined : new Set(world.pods.map((p) => p.metadata?.name));
+  const podObjects: KubePod[] = [];
   const replicaSets = world.replicaSets.map((original) => {
     let rs = original;
     const name = rs.metadata?.name ?? '';
-    const pods = wl.pods.get(name) ?? [];
+    const pods = (wl.pods.get(name) ?? []).filter((p) => present === undefined || present.has(p.name));
     const desired = Math.max(0, rs.spec?.replicas ?? 0);
-    while (pods.length < desired) pods.push({ createdAt: nowMs, readyAt: nowMs + readyAfterMs });
+    while (pods.length < desired) pods.push({ name: `${name}-${(wl.podCount++).toString(36)}`, createdAt: nowMs, readyAt: nowMs + readyAfterMs });
     if (pods.length > desired) {
       // The ReplicaSet controller deletes pods that are not ready first, then the newest.
       pods.sort((a, b) => Number(a.readyAt <= nowMs) - Number(b.readyAt <= nowMs) || b.createdAt - a.createdAt);
       pods.splice(0, pods.length - desired);
     }
     wl.pods.set(name, pods);
+    for (const pod of pods) podObjects.push(podObject(rs, pod, nowMs));
     // The API server stamps new objects; rollback windows compare creation times.
-    if (!rs.metadata?.creationTimestamp) rs = { ...rs, metadata: { ...(rs.metadata ?? {}), creationTimestamp: new Date(nowMs).toISOString().replace('.000Z', 'Z') } };
+    if (!rs.metadata?.creationTimestamp) rs = { ...rs, metadata: { ...(rs.metadata ?? {}), creationTimestamp: timestamp(nowMs) } };
     const status = {
       replicas: pods.length,
       readyReplicas: pods.filter((p) => p.readyAt <= nowMs).length,
@@ -213,7 +246,7 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
       (rs.status?.availableReplicas ?? 0) === status.availableReplicas;
     return same ? rs : { ...rs, status: { ...(rs.status ?? {}), ...status } };
   });
-  return { ...world, replicaSets };
+  return { ...world, replicaSets, pods: podObjects };
 }
 
 /** AnalysisRuns and Experiments run for `analysisSeconds`, then end with the chosen result. */
@@ -377,13 +410,15 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     if (!services.some((s) => s.metadata?.name === svcName)) services.push(madeUpService(manifest, svcName));
   }
 
-  const wl: Workload = { pods: new Map(), runsEndAt: new Map() };
-  let world: World = { rollout: manifest, replicaSets: [], services, analysisRuns: [], experiments: [] };
+  const wl: Workload = { pods: new Map(), runsEndAt: new Map(), podCount: 0 };
+  let world: World = { rollout: manifest, replicaSets: [], services, analysisRuns: [], experiments: [], pods: [] };
+  const reconcileAt = (ms: number) =>
+    reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, new Date(ms), world.experiments, world.pods);
 
   // Steady state at revision 1: the initial deploy with pods ready at once, an hour before the update.
   const setupMs = startMs - 3600_000;
   for (let i = 0; i < MAX_RECONCILES_PER_INSTANT; i++) {
-    const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, new Date(setupMs), world.experiments);
+    const r = reconcileAt(setupMs);
     world = syncWorkload(applyEffects(world, r.effects), wl, setupMs, 0, 0);
     if (r.effects.length === 0) break;
   }
@@ -411,14 +446,21 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
   let nowMs = startMs;
   let reconcilesThisInstant = 0;
   let promotionsThisInstant = 0;
+  let restartAtMs = options.restartAfterSeconds === undefined ? undefined : startMs + Math.max(0, options.restartAfterSeconds) * 1000;
 
   while (outcome === undefined) {
     if (frames.length >= maxFrames) {
       outcome = 'max-frames';
       break;
     }
+    if (restartAtMs !== undefined && nowMs >= restartAtMs) {
+      restartAtMs = undefined;
+      const restart = restartAction(world.rollout, new Date(nowMs));
+      if (restart.ok) for (const patch of restart.patches) world = { ...world, rollout: applyRolloutPatch(world.rollout, patch) };
+      pendingEvents.push('restart (kubectl argo rollouts restart)');
+    }
     world = syncRuns(world, wl, nowMs, runs);
-    const result = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, new Date(nowMs), world.experiments);
+    const result = reconcileAt(nowMs);
     world = syncWorkload(applyEffects(world, result.effects), wl, nowMs, podReadyMs, minReadyMs);
     world = syncRuns(world, wl, nowMs, runs);
     if (result.effects.length > 0) {
@@ -468,10 +510,12 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
       pendingAction = 'promote';
       continue;
     }
-    const candidates = [nextWorkloadEvent(wl, nowMs, minReadyMs)];
+    const candidates = [nextWorkloadEvent(wl, nowMs, minReadyMs), restartAtMs];
     if (result.requeueAfterSeconds !== undefined) candidates.push(nowMs + Math.max(1, result.requeueAfterSeconds) * 1000);
     const next = candidates.filter((t): t is number => t !== undefined).sort((a, b) => a - b)[0];
-    const settled = status.stableRS === newHash || status.abort === true;
+    const restartAt = world.rollout.spec?.restartAt;
+    const restarted = restartAtMs === undefined && (!restartAt || (!!status.restartedAt && sameInstant(status.restartedAt, restartAt)));
+    const settled = (status.stableRS === newHash || status.abort === true) && restarted;
     if (next === undefined || (settled && quiet(world) && result.requeueAfterSeconds === undefined)) {
       outcome = status.stableRS === newHash ? 'promoted' : status.abort ? 'aborted' : 'stuck';
       if (pendingEvents.length > 0 || pendingAction) push(nowMs, result.waitingFor, pendingEvents, pendingAction);

@@ -360,6 +360,19 @@ export interface AnalysisRun {
   status?: { phase?: AnalysisPhase | string; message?: string; [k: string]: unknown };
 }
 
+/** A Pod, as far as the planner reads it (pod restarts, §7.5). */
+export interface Pod {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: { [k: string]: unknown };
+  status?: {
+    phase?: string;
+    conditions?: { type: string; status: 'True' | 'False' | 'Unknown' | string; lastTransitionTime?: string; [k: string]: unknown }[];
+    [k: string]: unknown;
+  };
+}
+
 export interface Experiment {
   apiVersion?: string;
   kind?: string;
