@@ -26,16 +26,20 @@ export function statusText(session: Session): { text: string; tooltip: string; w
   }
 }
 
-export function createStatusBar(session: Session): vscode.StatusBarItem & { update(): void } {
-  const item = vscode.window.createStatusBarItem('rollouts.status', vscode.StatusBarAlignment.Left, 10) as vscode.StatusBarItem & { update(): void };
+/** The item and its refresh. (Not a method on the item: StatusBarItem has an internal `update` of its own.) */
+export function createStatusBar(session: Session): { item: vscode.StatusBarItem; refresh(): void; dispose(): void } {
+  const item = vscode.window.createStatusBarItem('rollouts.status', vscode.StatusBarAlignment.Left, 10);
   item.name = 'Argo Rollouts';
   item.command = 'rollouts.selectContext';
-  item.update = () => {
-    const t = statusText(session);
-    item.text = t.text;
-    item.tooltip = t.tooltip;
-    item.backgroundColor = t.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    item.show();
+  return {
+    item,
+    refresh() {
+      const t = statusText(session);
+      item.text = t.text;
+      item.tooltip = t.tooltip;
+      item.backgroundColor = t.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      item.show();
+    },
+    dispose: () => item.dispose(),
   };
-  return item;
 }

@@ -48,6 +48,9 @@ export class WebviewHost implements vscode.Disposable {
   private readonly panels = new Map<string, OpenPanel>();
   private readonly subs: vscode.Disposable[] = [];
   private readonly pushSoon = new Map<string, NodeJS.Timeout>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fired when a panel opens, closes, says ready or is sent a message (the tests wait on it). */
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly ctx: Ctx,
@@ -155,13 +158,16 @@ export class WebviewHost implements vscode.Disposable {
       clearTimeout(this.pushSoon.get(key));
       this.pushSoon.delete(key);
       if (this.panels.get(key) === open) this.panels.delete(key);
+      this.changed.fire();
     });
+    this.changed.fire();
   }
 
   private post(open: OpenPanel, m: HostToView): void {
     open.posted.push(m);
     if (open.posted.length > 20) open.posted.shift();
     void open.panel.webview.postMessage(m);
+    this.changed.fire();
   }
 
   private schedulePush(key: string, ms = 100): void {
@@ -233,6 +239,7 @@ export class WebviewHost implements vscode.Disposable {
   dispose(): void {
     for (const p of this.panels.values()) p.panel.dispose();
     this.subs.forEach((s) => s.dispose());
+    this.changed.dispose();
   }
 }
 

