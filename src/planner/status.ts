@@ -273,19 +273,16 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
     }
   }
 
+  // Upstream writes "Rollout is paused" as the Paused condition's message whether it is True or False.
   if (isPausedNow) {
     set(condition(ConditionType.Paused, 'True', ConditionReason.RolloutPaused, ConditionMessage.paused));
   } else if (getCondition(conds, ConditionType.Paused)) {
-    set(condition(ConditionType.Paused, 'False', ConditionReason.RolloutPaused, ConditionMessage.resumed));
+    set(condition(ConditionType.Paused, 'False', ConditionReason.RolloutPaused, ConditionMessage.paused));
   }
 
+  // Upstream's Completed message is the reason itself, in both states (the revision goes to events only).
   const completed = !!s.stableRS && s.stableRS === s.currentPodHash;
-  const revision = `revision ${updateRevision(ctx)} (${s.currentPodHash ?? ''})`;
-  set(
-    completed
-      ? condition(ConditionType.Completed, 'True', ConditionReason.RolloutCompleted, `Rollout completed update to ${revision}`)
-      : condition(ConditionType.Completed, 'False', ConditionReason.RolloutCompleted, `Rollout not completed, started update to ${revision}`),
-  );
+  set(condition(ConditionType.Completed, completed ? 'True' : 'False', ConditionReason.RolloutCompleted, ConditionMessage.completed));
 
   s.conditions = conds;
 }

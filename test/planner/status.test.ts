@@ -96,6 +96,20 @@ describe('rollout status (§11, §12)', () => {
     assert.equal(getCondition(conds(), 'Progressing')?.reason, 'NewReplicaSetAvailable');
   });
 
+  it('the Completed condition says RolloutCompleted and the Paused condition "Rollout is paused", True or False (as upstream)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    const cond = (type: string) => getCondition(h.world.rollout.status?.conditions, type);
+    assert.deepEqual([cond('Completed')?.status, cond('Completed')?.message], ['True', 'RolloutCompleted']);
+    updateImage(h);
+    settle(h);
+    assert.deepEqual([cond('Completed')?.status, cond('Completed')?.message], ['False', 'RolloutCompleted']);
+    assert.deepEqual([cond('Paused')?.status, cond('Paused')?.message], ['True', 'Rollout is paused']);
+    patchStatus(h, { pauseConditions: null });
+    settle(h);
+    assert.deepEqual([cond('Paused')?.status, cond('Paused')?.message], ['False', 'Rollout is paused']);
+    assert.deepEqual([cond('Completed')?.status, cond('Completed')?.message], ['True', 'RolloutCompleted']);
+  });
+
   it('blue-green counts and selector describe the active ReplicaSet', () => {
     const h = harness(rolloutWith({ blueGreen: { activeService: 'active' } }, { replicas: 3 }), [service('active')]);
     settle(h);
