@@ -130,13 +130,21 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,
     onRequest: options.onRequest,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    workloads.close();
+    store.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${options.port} on ${host} is already in use`);
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 

@@ -104,7 +104,8 @@ export class Workloads {
         else if (kind === 'pod') this.reconcilePod(namespace, name);
         else this.reconcileEndpoints(namespace, name);
       } catch (e) {
-        if (e instanceof ApiError && (e.code === 409 || e.code === 404)) this.enqueueKey(key as Key); // raced with a client: try again on fresh state
+        if (e instanceof ApiError && e.code === 409) this.enqueueKey(key as Key); // raced with a client: try again on fresh state
+        else if (e instanceof ApiError && e.code === 404) continue; // the object (or its namespace) went away meanwhile
         else this.opts.onError?.(`${kind} ${namespace}/${name}: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
@@ -196,8 +197,17 @@ export class Workloads {
     }
   }
 
+  /** Best effort: an Event that cannot be written (its namespace is going away) is dropped. */
   private recordEvent(about: any, type: string, reason: string, message: string): void {
     const at = timestamp(this.clock.now());
+    try {
+      this.createEvent(about, type, reason, message, at);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+    }
+  }
+
+  private createEvent(about: any, type: string, reason: string, message: string, at: string): void {
     this.api.create(this.types.events, about.metadata.namespace, {
       metadata: { generateName: `${about.metadata.name}.`, namespace: about.metadata.namespace },
       involvedObject: { kind: about.kind, apiVersion: about.apiVersion, name: about.metadata.name, namespace: about.metadata.namespace, uid: about.metadata.uid },

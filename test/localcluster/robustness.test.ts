@@ -71,6 +71,10 @@ describe('local cluster robustness', () => {
     assert.equal(version.body.major, '1');
   });
 
+  it('says so when the port is taken', async () => {
+    await assert.rejects(startLocalCluster({ port: cluster.port }), new RegExp(`port ${cluster.port} on 127.0.0.1 is already in use`));
+  });
+
   it('refuses to listen anywhere but loopback', async () => {
     await assert.rejects(startLocalCluster({ host: '0.0.0.0' }), /loopback only/);
   });
