@@ -280,6 +280,11 @@ export class Api {
     if (obj.metadata === undefined) obj.metadata = {};
     if (!isObject(obj.metadata)) throw badRequest('metadata must be an object');
     const meta = obj.metadata;
+    for (const field of ['name', 'generateName', 'namespace', 'resourceVersion'] as const) {
+      if (meta[field] !== undefined && meta[field] !== null && typeof meta[field] !== 'string') {
+        throw badRequest(`metadata.${field} must be a string, got ${JSON.stringify(meta[field])}`);
+      }
+    }
     if (t.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) {
         throw badRequest('the namespace of the provided object does not match the namespace sent on the request');

@@ -33,6 +33,10 @@ describe('local cluster robustness', () => {
     expectStatus(await raw(cluster.url, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ kind: 'Secret', metadata: { name: 'x' } })), 400, 'BadRequest', /kind/);
   });
 
+  it('a name that is not a string is 400 BadRequest', async () => {
+    expectStatus(await raw(cluster.url, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { name: 123 } })), 400, 'BadRequest', /metadata\.name must be a string/);
+  });
+
   it('a bad patch is 400 (unparseable) or 422 (inapplicable)', async () => {
     await raw(cluster.url, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { name: 'p' } }));
     const h = { 'Content-Type': 'application/json-patch+json' };
