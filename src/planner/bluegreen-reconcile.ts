@@ -112,10 +112,6 @@ export function reconcileBlueGreen(ctx: ReconcileContext): void {
     currentPost: findAnalysisRun(ctx, old.blueGreen?.postPromotionAnalysisRunStatus?.name),
   };
 
-  // An abort of a fully promoted rollout has nothing to abort (§7.2): it is dropped, or the
-  // abort delay would scale down the RS that serves all traffic.
-  if (old.abort && old.stableRS && old.stableRS === pass.newHash) removeAbort(ctx);
-
   // §8 step 2: the preview follows the new RS at once (right after it is created).
   reconcilePreviewService(pass);
 

@@ -102,10 +102,6 @@ export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {
 
 /** One canary reconcile after the new RS exists (reconcile.ts creates it). */
 export function reconcileCanary(ctx: ReconcileContext): void {
-  const status = ctx.rollout.status ?? {};
-  // An abort of a fully promoted rollout has nothing to abort: it is dropped.
-  if (status.abort && status.stableRS && status.stableRS === ctx.newHash) removeAbort(ctx);
-
   for (const rs of ephemeralMetadataUpdates(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs)) updateReplicaSet(ctx, rs);
   cleanUpRevisionHistory(ctx);
   reconcileCanaryServices(ctx);

@@ -12,7 +12,8 @@ import type { Effect } from './effects';
 import { cloneJson } from './effects';
 import { desiredPodTemplateHash, rolloutStepsHash } from './hash';
 import type { ReconcileContext } from './reconcile-context';
-import { createReplicaSet, emptyPauseIntent, sameObject, updateReplicaSet } from './reconcile-context';
+import { createReplicaSet, emptyPauseIntent, rsHash, sameObject, updateReplicaSet } from './reconcile-context';
+import { removeAbort } from './pause';
 import { findNewReplicaSet, findStableReplicaSet, newReplicaSetFor, otherReplicaSets, syncReplicaSetRevision } from './replicasets';
 import { reconcilePodRestarts } from './pod-restarts';
 import { finishStatus } from './status';
@@ -52,11 +53,13 @@ export function reconcile(
       resetCanaryForNewTemplate(ctx);
     } else {
       ensureNewReplicaSet(ctx);
+      dropAbortOfPromotedRollout(ctx);
       reconcilePodRestarts(ctx);
       reconcileCanary(ctx);
     }
   } else {
     ensureNewReplicaSet(ctx);
+    dropAbortOfPromotedRollout(ctx);
     reconcilePodRestarts(ctx);
     reconcileBlueGreen(ctx);
   }
@@ -97,6 +100,16 @@ export function newReconcileContext(
     waitingFor: [],
     pause: emptyPauseIntent(),
   };
+}
+
+/**
+ * An abort of a fully promoted rollout has nothing to abort (§7.2): it is dropped before the
+ * strategy runs, or the abort delay would scale down the RS that serves all traffic.
+ */
+export function dropAbortOfPromotedRollout(ctx: ReconcileContext): void {
+  const status = ctx.rollout.status ?? {};
+  const newHash = rsHash(ctx.newRS) ?? ctx.newHash;
+  if (status.abort && status.stableRS && status.stableRS === newHash) removeAbort(ctx);
 }
 
 /**
