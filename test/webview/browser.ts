@@ -12,6 +12,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { webviewHtml } from '../../webview/page';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/** How long a test waits for the page to show something: generous, since a busy 2-core machine is slow, not wrong. */
+export const WAIT_MS = 20_000;
 const root = join(__dirname, '..', '..');
 
 /** The files the page may load, and nothing else. */
@@ -212,7 +214,7 @@ export async function startBench(): Promise<Bench> {
       const p = await context.newPage();
       if (opts.clock) await p.clock.install({ time: new Date('2026-03-02T10:00:45Z') });
       await p.goto(`${origin}/`);
-      await p.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0, undefined, { timeout: 10_000 });
+      await p.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0, undefined, { timeout: WAIT_MS });
       return p;
     },
     async close() {
@@ -234,7 +236,7 @@ export async function posted(page: Page): Promise<unknown[]> {
 
 /** Waits until the page has posted at least `n` messages, and returns them. */
 export async function postedAtLeast(page: Page, n: number): Promise<unknown[]> {
-  await page.waitForFunction((count) => (window as unknown as { __posted: unknown[] }).__posted.length >= count, n, { timeout: 5_000 });
+  await page.waitForFunction((count) => (window as unknown as { __posted: unknown[] }).__posted.length >= count, n, { timeout: WAIT_MS });
   return posted(page);
 }
 

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { HostToView, SimulationFrame } from '../../webview/protocol';
-import { applyTheme, CHROMIUM, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
+import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
 import { blueGreenWaiting, canaryDegraded, canaryPaused, simulationOf } from './fixtures';
 
 const root = join(__dirname, '..', '..');
@@ -25,7 +25,7 @@ const codiconFontLoaded = (page: Page) =>
       return loaded;
     },
     undefined,
-    { timeout: 5_000 },
+    { timeout: WAIT_MS },
   );
 const framesOf = (m: HostToView): SimulationFrame[] => (m as Extract<HostToView, { kind: 'simulation' }>).frames;
 
@@ -50,7 +50,7 @@ describe('webview in headless Chromium', function () {
   async function openWith(message: HostToView, opts: { clock?: boolean } = {}): Promise<Page> {
     const page = await bench.open(opts);
     await send(page, message);
-    await page.locator(message.kind === 'simulation' ? '.simulation .frame' : '.rollout').waitFor({ timeout: 5_000 });
+    await page.locator(message.kind === 'simulation' ? '.simulation .frame' : '.rollout').waitFor({ timeout: WAIT_MS });
     return page;
   }
 
@@ -102,7 +102,7 @@ describe('webview in headless Chromium', function () {
     assert.deepEqual(action, { kind: 'action', requestId: 1, action: 'promote', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' } });
     assert.equal(await page.locator('.toolbar vscode-button[data-action=promote]').getAttribute('disabled'), '');
     await send(page, { kind: 'actionResult', requestId: 1, ok: false, message: 'rollouts.argoproj.io "checkout" is forbidden: User "dev" cannot patch' });
-    await page.locator('.notice.bad').waitFor({ timeout: 5_000 });
+    await page.locator('.notice.bad').waitFor({ timeout: WAIT_MS });
     assert.match((await page.locator('.notice').textContent()) ?? '', /forbidden: User "dev" cannot patch/);
     assert.equal(await page.locator('.toolbar vscode-button[data-action=promote]').getAttribute('disabled'), null);
 
@@ -165,7 +165,7 @@ describe('webview in headless Chromium', function () {
     const sneaky = JSON.parse(JSON.stringify(blueGreenWaiting()));
     sneaky.view.message = '<img src=x onerror="window.__pwned=1">';
     await send(page, sneaky);
-    await page.locator('.rollout-name', { hasText: 'catalog' }).waitFor({ timeout: 5_000 });
+    await page.locator('.rollout-name', { hasText: 'catalog' }).waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('.rollout-header .message').textContent(), '<img src=x onerror="window.__pwned=1">');
     assert.equal(await page.locator('.rollout img').count(), 0);
     await page.close();
@@ -236,10 +236,25 @@ describe('webview in headless Chromium', function () {
     await page.close();
   });
 
+  it('says when the rollout shown is gone, offers no actions, and ignores answers to requests it never made', async () => {
+    const page = await openWith(canaryPaused());
+    await send(page, { kind: 'actionResult', requestId: 99, ok: true, message: 'not mine' });
+    const later = JSON.parse(JSON.stringify(canaryPaused()));
+    later.view.message = 'a later update';
+    await send(page, later); // messages are handled in order: once this shows, the answer above was handled
+    await page.locator('.rollout-header .message', { hasText: 'a later update' }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('.notice').count(), 0);
+    await send(page, { kind: 'rolloutGone', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, message: 'it was deleted' });
+    await page.locator('.gone').waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('.gone').textContent(), ' Rollout shop/checkout (kind-dev) is no longer there: it was deleted');
+    assert.equal(await page.locator('vscode-button[data-action]').count(), 0);
+    await page.close();
+  });
+
   it('shows why a manifest cannot be simulated', async () => {
     const page = await bench.open();
     await send(page, { kind: 'simulation', manifestName: 'broken.yaml', frames: [], error: 'no Rollout in broken.yaml' });
-    await page.locator('.sim-error').waitFor({ timeout: 5_000 });
+    await page.locator('.sim-error').waitFor({ timeout: WAIT_MS });
     assert.match((await page.locator('.sim-error').textContent()) ?? '', /no Rollout in broken\.yaml/);
     await page.close();
   });
@@ -248,7 +263,7 @@ describe('webview in headless Chromium', function () {
     const page = await openWith(simulationOf('canary.yaml'));
     for (let i = 0; i < 5; i++) await page.locator('[data-control=forward]').click();
     await page.reload();
-    await page.locator('.simulation .frame[data-frame="5"]').waitFor({ timeout: 5_000 });
+    await page.locator('.simulation .frame[data-frame="5"]').waitFor({ timeout: WAIT_MS });
     assert.deepEqual(await posted(page), [{ kind: 'ready' }]);
     await page.close();
   });
@@ -256,7 +271,7 @@ describe('webview in headless Chromium', function () {
   it('loads and renders everything under its Content-Security-Policy without a single violation', async () => {
     const page = await bench.open();
     for (const m of [canaryPaused(), blueGreenWaiting(), canaryDegraded(), simulationOf('canary.yaml')]) await send(page, m);
-    await page.locator('.simulation .frame').waitFor({ timeout: 5_000 });
+    await page.locator('.simulation .frame').waitFor({ timeout: WAIT_MS });
     await codiconFontLoaded(page);
     assert.deepEqual(await cspViolations(page), []);
     await page.close();
@@ -276,7 +291,7 @@ describe('webview in headless Chromium', function () {
         await applyTheme(page, theme);
         for (const [name, message, control] of shots) {
           await send(page, message());
-          await page.locator(message().kind === 'simulation' ? '.simulation .frame' : `.rollout-name`).first().waitFor({ timeout: 5_000 });
+          await page.locator(message().kind === 'simulation' ? '.simulation .frame' : `.rollout-name`).first().waitFor({ timeout: WAIT_MS });
           if (control) await page.locator(`[data-control=${control}]`).click();
           await codiconFontLoaded(page);
           const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
