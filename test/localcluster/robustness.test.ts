@@ -1,4 +1,5 @@
 // Malformed requests get a Status with the right code and never take the server down.
+import fc from 'fast-check';
 import { strict as assert } from 'node:assert';
 import { connect } from 'node:net';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
@@ -73,6 +74,23 @@ describe('local cluster robustness', () => {
     const version = await raw(cluster.url, 'GET', '/version');
     assert.equal(version.status, 200);
     assert.equal(version.body.major, '1');
+  });
+
+  it('any JSON as a body or a patch gets a 2xx or a 4xx Status, never a 5xx', async () => {
+    await raw(cluster.url, 'POST', '/api/v1/namespaces/default/pods', JSON.stringify({ metadata: { name: 'target' }, spec: { containers: [{ name: 'a', image: 'a:1' }] } }));
+    const contentTypes = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), fc.constantFrom(...contentTypes), fc.constantFrom('pods', 'configmaps'), async (value, contentType, plural) => {
+        const body = JSON.stringify(value);
+        const created = await raw(cluster.url, 'POST', `/api/v1/namespaces/default/${plural}`, body);
+        const patched = await raw(cluster.url, 'PATCH', '/api/v1/namespaces/default/pods/target', body, { 'Content-Type': contentType });
+        for (const res of [created, patched]) {
+          assert.ok(res.status < 500, `${res.status}: ${res.text}`);
+          if (res.status >= 400) assert.equal(res.body.kind, 'Status');
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('says so when the port is taken', async () => {
