@@ -3,6 +3,21 @@
  * simulator, so kubectl, @kubernetes/client-node and our own controller work offline.
  * Architecture invariant: imports nothing of ours. It knows nothing of Rollouts beyond storing
  * them as custom resources.
+ *
+ * Modules: store.ts (objects, resourceVersions, history, watch fan-out), persistence.ts
+ * (snapshot + fsynced change log), resources.ts (the kinds; CRDs add more), api.ts (API
+ * semantics), defaults.ts, selectors.ts, patch.ts, server.ts (HTTP), discovery.ts, openapi.ts,
+ * table.ts (kubectl's server-side printing), protobuf.ts, workloads.ts, demo.ts, kubeconfig.ts.
+ *
+ * Where it is knowingly less than a real API server:
+ * - bodies are JSON; of protobuf, only Namespace/ConfigMap/Secret (what `kubectl create` sends);
+ * - server-side apply merges the applied configuration without field ownership;
+ * - `fieldValidation=Strict` is accepted but unknown fields are not rejected;
+ * - OpenAPI schemas stop at each kind's top-level fields (`kubectl explain KIND.spec` works,
+ *   deeper paths say the field does not exist);
+ * - a continued list sees current data after the last key, not a snapshot;
+ * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
+ * - no authentication: it listens on loopback only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
