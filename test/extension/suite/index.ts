@@ -1,6 +1,6 @@
 // Runs inside the VS Code extension host: mocha over the bundled suites; each test's result goes
 // to $ROLLOUTS_E2E_RESULTS so the driver outside reports one test per test here.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Mocha = require('mocha');
@@ -14,7 +14,8 @@ export interface InnerResult {
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
-  for (const f of ['language.test.js', 'cluster.test.js']) mocha.addFile(join(__dirname, f));
+  // The suites bundled beside this file (scripts/vscode-e2e/suites.mjs).
+  for (const f of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, f));
   const results: InnerResult[] = [];
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures: number) => {
