@@ -259,6 +259,17 @@ describe('webview in headless Chromium', function () {
     await page.close();
   });
 
+  it('stays at the frame shown when the same manifest is simulated again (it was edited), and starts over for another', async () => {
+    const page = await openWith(simulationOf('canary.yaml'));
+    for (let i = 0; i < 3; i++) await page.locator('[data-control=forward]').click();
+    await send(page, simulationOf('canary.yaml', { podReadySeconds: 20 }));
+    await page.locator('.frame[data-frame="3"] .frame-time', { hasText: '+20s' }).waitFor({ timeout: WAIT_MS });
+    await send(page, simulationOf('bluegreen.yaml'));
+    await page.locator('.sim-header .where', { hasText: 'examples/bluegreen.yaml' }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('.frame').getAttribute('data-frame'), '0');
+    await page.close();
+  });
+
   it('keeps the simulation and its frame across a reload of the webview, and says ready again', async () => {
     const page = await openWith(simulationOf('canary.yaml'));
     for (let i = 0; i < 5; i++) await page.locator('[data-control=forward]').click();
