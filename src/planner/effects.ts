@@ -18,8 +18,11 @@ export interface World {
 }
 
 export type Effect =
-  /** Create a ReplicaSet (name, labels, template, replicas as given). */
-  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet }
+  /**
+   * Create a ReplicaSet (name, labels, template, replicas as given). `createdAt` is the reconcile's
+   * `now` (RFC 3339): `applyEffects` stamps it as the creationTimestamp, as the API server would.
+   */
+  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; createdAt?: string }
   /**
    * Replace a ReplicaSet's metadata and spec (a full Update). Its status is not ours to write:
    * `applyEffects` keeps the status the world already has.
@@ -101,6 +104,7 @@ function applyEffect(w: World, e: Effect): World {
   switch (e.kind) {
     case 'createReplicaSet': {
       const rs = cloneJson(e.replicaSet);
+      if (e.createdAt !== undefined && !rs.metadata?.creationTimestamp) rs.metadata = { ...(rs.metadata ?? {}), creationTimestamp: e.createdAt };
       const name = nameOf(rs);
       const rest = w.replicaSets.filter((r) => nameOf(r) !== name);
       return { ...w, replicaSets: [...rest, rs] };

@@ -106,7 +106,7 @@ function replaceView(ctx: ReconcileContext, next: ReplicaSet): void {
 /** Creates a ReplicaSet and makes it the context's new RS. */
 export function createReplicaSet(ctx: ReconcileContext, rs: ReplicaSet): ReplicaSet {
   const created = cloneJson(rs);
-  emit(ctx, { kind: 'createReplicaSet', replicaSet: created });
+  emit(ctx, { kind: 'createReplicaSet', replicaSet: created, createdAt: rfc3339(ctx.now) });
   ctx.newRS = cloneJson(created);
   if (rsHash(ctx.newRS) !== undefined && rsHash(ctx.newRS) === ctx.status.stableRS) ctx.stableRS = ctx.newRS;
   return ctx.newRS;
@@ -122,7 +122,8 @@ export function updateReplicaSet(ctx: ReconcileContext, next: ReplicaSet): boole
   if (current && sameObject({ ...current, status: undefined }, { ...next, status: undefined })) return false;
   const written = stripStatus(next);
   const createdNow = ctx.effects.findIndex((e) => e.kind === 'createReplicaSet' && rsName(e.replicaSet) === name);
-  if (createdNow >= 0) ctx.effects[createdNow] = { kind: 'createReplicaSet', replicaSet: written };
+  const creation = ctx.effects[createdNow];
+  if (creation?.kind === 'createReplicaSet') ctx.effects[createdNow] = { ...creation, replicaSet: written };
   else emit(ctx, { kind: 'updateReplicaSet', replicaSet: written });
   replaceView(ctx, { ...cloneJson(written), ...(current?.status ? { status: cloneJson(current.status) } : {}) });
   return true;

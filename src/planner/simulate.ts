@@ -134,8 +134,6 @@ interface Workload {
   podCount: number;
 }
 
-const timestamp = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-
 /** A simulated pod as the API shows it: owned by its ReplicaSet, Ready once it is ready. */
 function podObject(rs: ReplicaSet, pod: Pod, nowMs: number): KubePod {
   const ready = pod.readyAt <= nowMs;
@@ -221,7 +219,7 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
   const present = world.pods === undefined ? undefined : new Set(world.pods.map((p) => p.metadata?.name));
   const podObjects: KubePod[] = [];
   const replicaSets = world.replicaSets.map((original) => {
-    let rs = original;
+    const rs = original;
     const name = rs.metadata?.name ?? '';
     const pods = (wl.pods.get(name) ?? []).filter((p) => present === undefined || present.has(p.name));
     const desired = Math.max(0, rs.spec?.replicas ?? 0);
@@ -233,8 +231,6 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
     }
     wl.pods.set(name, pods);
     for (const pod of pods) podObjects.push(podObject(rs, pod, nowMs));
-    // The API server stamps new objects; rollback windows compare creation times.
-    if (!rs.metadata?.creationTimestamp) rs = { ...rs, metadata: { ...(rs.metadata ?? {}), creationTimestamp: timestamp(nowMs) } };
     const status = {
       replicas: pods.length,
       readyReplicas: pods.filter((p) => p.readyAt <= nowMs).length,

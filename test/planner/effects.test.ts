@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import type { ReplicaSet, World } from '../../src/planner';
-import { applyEffects, describeEffect } from '../../src/planner';
+import { applyEffects, describeEffect, reconcile } from '../../src/planner';
 
 function rs(name: string, replicas: number, available: number): ReplicaSet {
   return {
@@ -55,6 +55,23 @@ describe('applyEffects', () => {
         ['b', 2],
       ],
     );
+  });
+
+  it('a created ReplicaSet is stamped with the reconcile\'s time, as the API server would (revision history orders by it)', () => {
+    const next = applyEffects(world(), [{ kind: 'createReplicaSet', replicaSet: rs('b', 0, 0), createdAt: '2026-01-01T00:00:05Z' }]);
+    assert.equal(next.replicaSets.find((r) => r.metadata?.name === 'b')?.metadata?.creationTimestamp, '2026-01-01T00:00:05Z');
+    const rollout = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'demo', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'demo' } }, template: { metadata: { labels: { app: 'demo' } } }, strategy: { canary: {} } } };
+    const at = new Date('2026-02-03T04:05:06.789Z');
+    let w: World = { rollout, replicaSets: [], services: [], analysisRuns: [], experiments: [] };
+    // The first reconcile records the new template; the second creates its ReplicaSet.
+    for (let i = 0; i < 2; i++) w = applyEffects(w, reconcile(w.rollout, w.replicaSets, [], [], at).effects);
+    assert.equal(w.replicaSets[0]?.metadata?.creationTimestamp, '2026-02-03T04:05:06Z');
+  });
+
+  it('evicting a pod removes it from a world that models pods, and does nothing to one that does not', () => {
+    const pods = [{ metadata: { name: 'p1' } }, { metadata: { name: 'p2' } }];
+    assert.deepEqual(applyEffects({ ...world(), pods }, [{ kind: 'evictPod', name: 'p1' }]).pods, [{ metadata: { name: 'p2' } }]);
+    assert.equal(applyEffects(world(), [{ kind: 'evictPod', name: 'p1' }]).pods, undefined);
   });
 
   it('skips effects that name objects that do not exist (the write would fail with NotFound)', () => {

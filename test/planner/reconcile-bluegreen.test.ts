@@ -72,15 +72,7 @@ class Cluster {
   reconcile(): ReconcileResult {
     const w = this.world;
     this.last = reconcile(w.rollout, w.replicaSets, w.services, w.analysisRuns, this.now, w.experiments);
-    const next = applyEffects(w, this.last.effects);
-    // The API server stamps what it creates (revision history goes oldest first).
-    const stamp = new Date(this.nowMs).toISOString();
-    this.world = {
-      ...next,
-      replicaSets: next.replicaSets.map((rs) =>
-        rs.metadata?.creationTimestamp ? rs : { ...rs, metadata: { ...rs.metadata, creationTimestamp: stamp } },
-      ),
-    };
+    this.world = applyEffects(w, this.last.effects);
     return this.last;
   }
 

@@ -76,12 +76,6 @@ export function step(h: Harness): ReconcileResult {
   const w = h.world;
   const result = reconcile(w.rollout, w.replicaSets, w.services, w.analysisRuns, h.now, w.experiments);
   h.world = applyEffects(w, result.effects);
-  // The API server stamps what is created.
-  const stamp = h.now.toISOString().replace('.000Z', 'Z');
-  h.world = {
-    ...h.world,
-    replicaSets: h.world.replicaSets.map((rs) => (rs.metadata?.creationTimestamp ? rs : { ...rs, metadata: { ...rs.metadata, creationTimestamp: stamp } })),
-  };
   if (h.podsReadyAtOnce) podsReady(h);
   h.results.push(result);
   return result;
