@@ -129,6 +129,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       replicasets: registry.find('apps', 'v1', 'replicasets')!,
       services: registry.find('', 'v1', 'services')!,
       endpoints: registry.find('', 'v1', 'endpoints')!,
+      endpointslices: registry.find('discovery.k8s.io', 'v1', 'endpointslices')!,
       events: registry.find('', 'v1', 'events')!,
     },
     { podReadyAfterMs: options.podReadyAfterMs ?? 2000, failImagePattern, onError: options.onError },

@@ -83,6 +83,13 @@ const builtInColumns: Record<string, Column[]> = {
     }),
     ageColumn,
   ],
+  'discovery.k8s.io/endpointslices': [
+    nameColumn,
+    col('AddressType', (e) => e.addressType ?? ''),
+    col('Ports', (e) => (e.ports ?? []).map((p: any) => p.port).join(',') || '<unset>'),
+    col('Endpoints', (e) => (e.endpoints ?? []).flatMap((x: any) => x.addresses ?? []).slice(0, 3).join(',') || '<unset>'),
+    ageColumn,
+  ],
   '/nodes': [
     nameColumn,
     col('Status', (n) => ((n.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True') ? 'Ready' : 'NotReady')),

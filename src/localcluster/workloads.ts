@@ -42,7 +42,7 @@ export class Workloads {
     private readonly api: Api,
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly types: { pods: ResourceType; replicasets: ResourceType; services: ResourceType; endpoints: ResourceType; events: ResourceType },
+    private readonly types: { pods: ResourceType; replicasets: ResourceType; services: ResourceType; endpoints: ResourceType; endpointslices: ResourceType; events: ResourceType },
     private readonly opts: WorkloadOptions,
   ) {
     this.unsubscribe = store.onEvent((e) => this.observe(e));
@@ -357,6 +357,33 @@ export class Workloads {
     };
     if (!existing) this.api.create(this.types.endpoints, namespace, body);
     else this.api.update(this.types.endpoints, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } });
+    this.writeEndpointSlice(svc, pods, ports);
+  }
+
+  /** The EndpointSlice newer clients read (`kubectl describe service` does): one per Service, owned by it. */
+  private writeEndpointSlice(svc: any, pods: any[], ports: any[]): void {
+    const { namespace, name } = svc.metadata;
+    const existing = this.api.find(this.types.endpointslices, namespace, name);
+    const body = {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: {
+        name,
+        namespace,
+        labels: { ...(svc.metadata.labels ?? {}), 'kubernetes.io/service-name': name, 'endpointslice.kubernetes.io/managed-by': 'rollouts-local-cluster' },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      },
+      addressType: 'IPv4',
+      endpoints: pods.map((p) => ({
+        addresses: [p.status.podIP],
+        conditions: { ready: isReady(p), serving: isReady(p), terminating: false },
+        nodeName: p.spec?.nodeName,
+        targetRef: { kind: 'Pod', namespace, name: p.metadata.name, uid: p.metadata.uid },
+      })),
+      ports,
+    };
+    if (!existing) this.api.create(this.types.endpointslices, namespace, body);
+    else this.api.update(this.types.endpointslices, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } });
   }
 }
 

@@ -138,6 +138,12 @@ describe('local cluster workloads', () => {
     const [badPod] = await podsOf('bad');
     assert.equal((await moved).object.subsets[0].notReadyAddresses[0].targetRef.name, badPod!.metadata!.name);
 
+    const slices: any = await h.kc.makeApiClient(k8s.DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: 'default', labelSelector: 'kubernetes.io/service-name=web-svc' });
+    assert.deepEqual(
+      slices.items[0].endpoints.map((e: any) => [e.targetRef.name, e.conditions.ready]),
+      [[badPod!.metadata!.name, false]],
+    );
+
     const removed = awaitEvent(h.kc, '/api/v1/namespaces/default/endpoints', (e) => e.type === 'DELETED' && e.object.metadata.name === 'web-svc', 'endpoints deleted');
     await h.core.deleteNamespacedService({ name: 'web-svc', namespace: 'default' });
     await removed;
