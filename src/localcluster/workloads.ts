@@ -380,7 +380,8 @@ export class Workloads {
         nodeName: p.spec?.nodeName,
         targetRef: { kind: 'Pod', namespace, name: p.metadata.name, uid: p.metadata.uid },
       })),
-      ports,
+      // Slice port names are always present ("" when unnamed): kubectl dereferences them.
+      ports: ports.map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol })),
     };
     if (!existing) this.api.create(this.types.endpointslices, namespace, body);
     else this.api.update(this.types.endpointslices, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } });

@@ -170,6 +170,10 @@ describe('kubectl against the local cluster', function () {
     const pod = (await kubectl(['get', 'pods', '-n', 'examples', '-l', 'app=web', '-o', 'name'])).split('\n')[0]!;
     assert.match(await kubectl(['logs', '-n', 'examples', pod]), /simulated pod/);
     assert.match(await kubectl(['get', 'nodes']), /\nrollouts-local\s+Ready\s/);
+    // Regression: kubectl describe service crashed on EndpointSlice ports without a name.
+    writeFileSync(join(cacheDir, 'svc.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }));
+    await kubectl(['apply', '-n', 'examples', '-f', join(cacheDir, 'svc.json')]);
+    assert.match(await kubectl(['describe', 'service', 'web', '-n', 'examples']), /\nEndpoints:\s+10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80\n/);
     // The Deployment from rollout-template-ref.yaml is stored only: it makes no Pods.
     assert.doesNotMatch(await kubectl(['get', 'pods', '-n', 'examples']), /rollout-ref-deployment/);
   });
