@@ -1,10 +1,9 @@
 /**
  * Failures as sentences (no vscode here, so it is tested in plain Node): RBAC denied, conflicts,
- * not found, an unreachable cluster, each said in words with what was being done.
+ * not found, an unreachable cluster, each said in words with what was being done. (Kubeconfig and
+ * controller refusals already carry their sentence as the message.)
  */
-import { KubeconfigError } from '../cluster/kubeconfig';
 import { ApiError } from '../cluster/rest';
-import { ControllerRefused } from '../cluster/embedded';
 
 export function failureSentence(doing: string, e: unknown): string {
   if (e instanceof ApiError) {
@@ -23,6 +22,5 @@ export function failureSentence(doing: string, e: unknown): string {
         return `Could not finish ${doing}: ${e.message} (${e.status} ${e.reason}).`;
     }
   }
-  if (e instanceof KubeconfigError || e instanceof ControllerRefused) return `Could not finish ${doing}: ${e.message}.`;
   return `Could not finish ${doing}: ${e instanceof Error ? e.message : String(e)}.`;
 }

@@ -5,14 +5,22 @@
  * commands read it and listen to `onChange`.
  */
 import { delimiter } from 'node:path';
-import { connectWith, type Connection } from '../cluster/connection';
-import { ControllerRefused, startEmbeddedController, type EmbeddedController } from '../cluster/embedded';
+import type { Connection } from '../cluster/connection';
+import type { EmbeddedController } from '../cluster/embedded';
 import type { KubeConfig } from '../cluster/k8s';
-import { contextNames, kubeconfigFiles, loadKubeconfig, KubeconfigError } from '../cluster/kubeconfig';
 import type { Log } from '../cluster/log';
-import { checkContext, watchCluster, type ClusterStores, type ClusterWatch } from '../cluster/store';
+import type { ClusterStores, ClusterWatch } from '../cluster/store';
 import type { ChangeKind, Disposable } from '../cluster/watch-kind';
-import { contextName as localContextName, demoNamespace, startLocalCluster, type LocalCluster } from '../localcluster';
+import type { LocalCluster } from '../localcluster';
+
+type ClusterRuntime = typeof import('./cluster-runtime');
+let runtime: ClusterRuntime | undefined;
+/** Loaded on first use (see cluster-runtime.ts). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const cluster = (): ClusterRuntime => (runtime ??= require('./cluster-runtime') as ClusterRuntime);
+
+/** The local cluster's context name (as src/localcluster writes it into its kubeconfig). */
+export const LOCAL_CONTEXT = 'rollouts-local';
 
 export type SessionState =
   | { kind: 'idle' }
@@ -90,13 +98,13 @@ export class Session implements Disposable {
 
   /** The kubeconfig files read: the user's, plus the local cluster's while it runs (it comes first so its context is found). */
   kubeconfigSources(): string[] {
-    const user = kubeconfigFiles({ ...(this.opts.kubeconfig?.() ? { kubeconfigPath: this.opts.kubeconfig() } : {}), env: this.opts.env ?? process.env });
+    const user = cluster().kubeconfigFiles({ ...(this.opts.kubeconfig?.() ? { kubeconfigPath: this.opts.kubeconfig() } : {}), env: this.opts.env ?? process.env });
     return this.localCluster ? [this.localCluster.kubeconfigPath, ...user] : user;
   }
 
   /** Context names of the kubeconfig, current first (empty when there is none). */
   contexts(): string[] {
-    return this.kc ? contextNames(this.kc) : [];
+    return this.kc ? cluster().contextNames(this.kc) : [];
   }
 
   /** Drops the picked context so the setting (or the kubeconfig's current context) applies again. */
@@ -115,7 +123,7 @@ export class Session implements Disposable {
     this.disconnect();
     let kc: KubeConfig;
     try {
-      kc = loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
+      kc = cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
     } catch (e) {
       this.kc = undefined;
       return this.setState({ kind: 'noKubeconfig', message: e instanceof Error ? e.message : String(e) });
@@ -124,16 +132,16 @@ export class Session implements Disposable {
     const wanted = this.picked || this.opts.context?.() || undefined;
     let conn: Connection;
     try {
-      conn = connectWith(kc, wanted ? { context: wanted } : {});
+      conn = cluster().connectWith(kc, wanted ? { context: wanted } : {});
     } catch (e) {
-      return this.setState({ kind: 'failed', ...(wanted ? { context: wanted } : {}), message: e instanceof KubeconfigError ? e.message : String(e) });
+      return this.setState({ kind: 'failed', ...(wanted ? { context: wanted } : {}), message: e instanceof cluster().KubeconfigError ? e.message : String(e) });
     }
     this.setState({ kind: 'connecting', context: conn.context });
-    const check = await checkContext(conn.rest, conn.context);
+    const check = await cluster().checkContext(conn.rest, conn.context);
     if (generation !== this.generation) return this.current;
     if (!check.ok) return this.setState({ kind: 'failed', context: conn.context, message: check.message });
 
-    const watch = watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: this.opts.namespaces?.() ?? [] });
+    const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: this.opts.namespaces?.() ?? [] });
     this.watch = watch;
     for (const kind of Object.keys(watch.stores) as (keyof ClusterStores)[]) {
       this.storeSubs.push(
@@ -167,10 +175,10 @@ export class Session implements Disposable {
   async startLocalCluster(): Promise<LocalCluster> {
     if (this.localCluster) return this.localCluster;
     const settings = this.opts.local?.() ?? { podReadyAfterMs: 2000, startController: true };
-    this.localCluster = await startLocalCluster({ demo: true, podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
-    this.opts.log.info(`local cluster listening on ${this.localCluster.url} (kubeconfig ${this.localCluster.kubeconfigPath}, demo namespace ${demoNamespace})`);
+    this.localCluster = await cluster().startLocalCluster({ demo: true, podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
+    this.opts.log.info(`local cluster listening on ${this.localCluster.url} (kubeconfig ${this.localCluster.kubeconfigPath}, demo namespace ${cluster().demoNamespace})`);
     this.emit('local');
-    await this.connect(localContextName);
+    await this.connect(LOCAL_CONTEXT);
     if (settings.startController && this.current.kind === 'connected') await this.startController();
     return this.localCluster;
   }
@@ -178,11 +186,11 @@ export class Session implements Disposable {
   async stopLocalCluster(): Promise<void> {
     const cluster = this.localCluster;
     if (!cluster) return;
-    if (this.controllerRun?.context === localContextName) await this.stopController();
-    const wasConnected = this.current.kind !== 'idle' && 'context' in this.current && this.current.context === localContextName;
+    if (this.controllerRun?.context === LOCAL_CONTEXT) await this.stopController();
+    const wasConnected = this.current.kind !== 'idle' && 'context' in this.current && this.current.context === LOCAL_CONTEXT;
     if (wasConnected) this.disconnect();
     this.localCluster = undefined;
-    if (this.picked === localContextName) this.picked = undefined;
+    if (this.picked === LOCAL_CONTEXT) this.picked = undefined;
     await cluster.close();
     this.opts.log.info('local cluster stopped');
     this.emit('local');
@@ -193,8 +201,8 @@ export class Session implements Disposable {
   async startController(): Promise<EmbeddedController> {
     if (this.controllerRun) return this.controllerRun.controller;
     const conn = this.connection;
-    if (!conn) throw new ControllerRefused('connect to a cluster context first');
-    const controller = await startEmbeddedController({ conn, log: this.opts.log });
+    if (!conn) throw new (cluster().ControllerRefused)('connect to a cluster context first');
+    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log });
     const run = { controller, context: conn.context };
     this.controllerRun = run;
     void controller.lost.then(() => {

@@ -3,7 +3,8 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { silentLog } from '../../src/cluster/log';
-import { Session } from '../../src/extension/session';
+import { LOCAL_CONTEXT, Session } from '../../src/extension/session';
+import { contextName } from '../../src/localcluster';
 import { affectedElements, attentionCounts, children, item, parentOf, elementId, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
 import { failureSentence } from '../../src/extension/error-text';
 import { ApiError } from '../../src/cluster/rest';
@@ -44,6 +45,10 @@ describe('extension session and tree (local cluster)', function () {
     session = new Session({ log: silentLog, env: noKubeconfig, local: () => ({ podReadyAfterMs: 0, startController: true }) });
   });
   after(() => session.close());
+
+  it('knows the local cluster\'s context name without loading the cluster side at activation', () => {
+    assert.equal(LOCAL_CONTEXT, contextName);
+  });
 
   it('without a kubeconfig the tree is empty, so the view shows its welcome (offering the local cluster)', async () => {
     const state = await session.connect();
