@@ -5,9 +5,9 @@
  * for the store and decides again from the new state; it never resends a write blindly. A work
  * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
  */
-import { reconcile, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout, type RolloutStatus } from '../planner';
+import { reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout, type RolloutStatus } from '../planner';
 import { systemClock, type Clock } from './clock';
-import { ANALYSIS_RUN, EXPERIMENT, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type KindRef } from './kinds';
+import { ANALYSIS_RUN, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type KindRef, type Pod } from './kinds';
 import { errorText, type Log } from './log';
 import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
@@ -32,6 +32,10 @@ export interface ControllerStats {
   writes: number;
   conflicts: number;
   errors: number;
+  /** Reconciles put off because the store had not yet shown this controller's own last writes. */
+  staleWaits: number;
+  /** Times the store never showed them within 5 s and the controller decided anyway. */
+  staleGiveUps: number;
   writesByRollout: Map<string, number>;
 }
 
@@ -63,7 +67,7 @@ export function createController(opts: ControllerOptions): Controller {
   const { rest, stores, log } = opts;
   const clock = opts.clock ?? systemClock;
   const workers = opts.workers ?? 8;
-  const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, writesByRollout: new Map() };
+  const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, staleWaits: 0, staleGiveUps: 0, writesByRollout: new Map() };
 
   const queue: string[] = [];
   const queued = new Set<string>();
@@ -155,6 +159,28 @@ export function createController(opts: ControllerOptions): Controller {
       .filter((o): o is T => o !== undefined && (o.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'Rollout' && (uid && ref.uid ? ref.uid === uid : ref.name === r.metadata?.name)));
   }
 
+  function podsOf(namespace: string, replicaSets: readonly ReplicaSet[]): Pod[] {
+    const names = new Set(replicaSets.map((rs) => rs.metadata?.name));
+    return stores.pods.list(namespace).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && names.has(r.name)));
+  }
+
+  /** Evicts a pod (so PodDisruptionBudgets apply); where the Eviction API is not served, deletes it. */
+  async function evictPod(key: string, namespace: string, name: string, expected: Expectation[]): Promise<void> {
+    const pod = stores.pods.get(name, namespace);
+    if (!pod) return;
+    try {
+      await write(key, 'POST', `${kindPath(POD, namespace, name)}/eviction`, { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } } });
+    } catch (err) {
+      if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err;
+      try {
+        await write(key, 'DELETE', kindPath(POD, namespace, name), { body: { preconditions: { uid: pod.metadata?.uid } } });
+      } catch (e2) {
+        if (!isNotFound(e2)) throw e2;
+      }
+    }
+    expected.push({ store: stores.pods, namespace, name, gone: true });
+  }
+
   /** Whether the store shows every write of this rollout's last reconcile (else it would decide from stale state). */
   function caughtUp(key: string): boolean {
     const e = expectations.get(key);
@@ -163,10 +189,17 @@ export function createController(opts: ControllerOptions): Controller {
       const obj = x.store.get(x.name, x.namespace) as { metadata?: { resourceVersion?: string } } | undefined;
       return x.gone ? obj !== undefined : !rvAtLeast(obj?.metadata?.resourceVersion, x.rv!);
     });
-    if (pending.length === 0 || clock.now().getTime() - e.since > 5000) {
+    if (pending.length === 0) {
       expectations.delete(key);
       return true;
     }
+    if (clock.now().getTime() - e.since > 5000) {
+      stats.staleGiveUps++;
+      log.warn(`rollout ${key}: the store has not shown ${pending.map((x) => `${x.store.kind.name} ${x.name}${x.gone ? ' gone' : ` at ${x.rv}`}`).join(', ')} after 5 s; deciding anyway`);
+      expectations.delete(key);
+      return true;
+    }
+    stats.staleWaits++;
     e.list = pending;
     return false;
   }
@@ -189,8 +222,10 @@ export function createController(opts: ControllerOptions): Controller {
     const experiments = owned(stores.experiments, rollout) as Experiment[];
     const services = stores.services.list(namespace);
     let result;
+    // Pods matter only to a pending restart (spec.restartAt); reading them otherwise would cost a scan per reconcile.
+    const pods = rollout.spec?.restartAt ? podsOf(namespace, replicaSets) : undefined;
     try {
-      result = reconcile(rollout, replicaSets, services, analysisRuns, now, experiments);
+      result = reconcile(rollout, replicaSets, services, analysisRuns, now, experiments, pods as PlannerPod[] | undefined);
     } catch (e) {
       stats.errors++;
       log.warn(`reconcile of rollout ${key} failed`, e);
@@ -290,6 +325,8 @@ export function createController(opts: ControllerOptions): Controller {
         return remove(EXPERIMENT, stores.experiments, e.name);
       case 'updateStatus':
         return; // written by the caller as a diff with the rollout's resourceVersion
+      case 'evictPod':
+        return evictPod(key, ns, e.name, expected);
     }
   }
 
@@ -309,6 +346,17 @@ export function createController(opts: ControllerOptions): Controller {
       );
     }
     subs.push(
+      // Pods wake only a rollout whose restart is still under way (the planner evicts them a few at a time).
+      stores.pods.onChange((_e, pod) => {
+        const ns = pod.metadata?.namespace;
+        if (!inScope(ns)) return;
+        const rsRef = (pod.metadata?.ownerReferences ?? []).find((r) => r.kind === 'ReplicaSet');
+        const rs = rsRef ? stores.replicaSets.get(rsRef.name, ns) : undefined;
+        const key = rs ? ownerRollout(rs) : undefined;
+        if (!key) return;
+        const r = stores.rollouts.get(key.slice(key.indexOf('/') + 1), ns);
+        if (r?.spec?.restartAt && r.status?.restartedAt !== r.spec.restartAt) enqueue(key);
+      }),
       stores.services.onChange((_e, svc) => {
         const ns = svc.metadata?.namespace;
         if (!inScope(ns)) return;

@@ -134,4 +134,16 @@ describe('embedded controller (end to end)', function () {
     await h.controller.idle();
     assert.equal(h.controller.stats.writes, writes);
   });
+
+  it('restart at a time: when it comes, every pod created before it is replaced and the restart recorded', async () => {
+    await createRollout(h.conn.rest, 'restarted', { replicas: 3, template: container('demo:v1'), strategy: { canary: { steps: [{ setWeight: 50 }] } } });
+    await untilPhase(h, 'restarted', 'Healthy');
+    const podsOf = () => h.watch.stores.pods.list('default').filter((p) => replicaSetsOf(h, 'restarted').some((rs) => p.metadata?.ownerReferences?.some((o) => o.name === rs.metadata?.name)));
+    const before = new Set(podsOf().map((p) => p.metadata?.name));
+    assert.equal(before.size, 3);
+    assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'restarted' }, { kind: 'restart', at: new Date(Date.now() + 1500) })).ok, true);
+    const done = await untilPhase(h, 'restarted', 'Healthy', 20_000, (r) => r.status?.restartedAt !== undefined && r.status.restartedAt === r.spec?.restartAt);
+    assert.ok(done.status?.restartedAt);
+    await until(h.watch.stores, () => podsOf().length === 3 && podsOf().every((p) => !before.has(p.metadata?.name)) || undefined, 'three new pods');
+  });
 });
