@@ -4,6 +4,7 @@ import { UsageError } from '../../src/cli/command';
 import { parseClusterArgs } from '../../src/cli/commands/cluster';
 import { demoNamespace } from '../../src/localcluster';
 import { startHarness } from './helpers';
+import { k8s } from './k8s';
 
 describe('rollouts cluster options', () => {
   it('defaults to a free port, in memory, pods ready after 2 seconds', () => {
@@ -29,6 +30,21 @@ describe('rollouts cluster options', () => {
       [['--verbose'], /unknown option "--verbose"/],
     ];
     for (const [args, message] of cases) assert.throws(() => parseClusterArgs(args), (e: unknown) => e instanceof UsageError && message.test(e.message), args.join(' '));
+  });
+});
+
+describe('the kubeconfig it writes', () => {
+  it('works with client-node as written (plain http on loopback)', async () => {
+    const h = await startHarness();
+    try {
+      const kc = new k8s.KubeConfig();
+      kc.loadFromFile(h.cluster.kubeconfigPath);
+      assert.equal(kc.getCurrentCluster()!.server, h.cluster.url);
+      const namespaces = await kc.makeApiClient(k8s.CoreV1Api).listNamespace();
+      assert.ok(namespaces.items.some((n) => n.metadata!.name === 'default'));
+    } finally {
+      await h.cluster.close();
+    }
   });
 });
 
