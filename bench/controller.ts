@@ -8,6 +8,7 @@
  *   ROLLOUTS=200 npm run bench:controller   for a smaller run
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { connect } from '../src/cluster/connection';
 import { createController } from '../src/cluster/controller';
@@ -151,8 +152,8 @@ async function main(): Promise<void> {
   await controller.idle();
   const resyncWrites = rest.writes() - beforeResync;
 
-  console.log(`update of ${COUNT} rollouts at once: all Healthy in ${seconds.toFixed(1)} s (controller and watches: ${cpuSeconds.toFixed(1)} s of CPU; the cluster runs in its own process; wall time grows when the machine is shared)`);
-  console.log(`API writes per rollout: ${(updateWrites / COUNT).toFixed(2)} (minimum needed ${minimum}; ${updateWrites} writes in all, ${controller.stats.conflicts - conflictsBefore} conflicts, ${controller.stats.reconciles - reconcilesBefore} reconciles)`);
+  console.log(`update of ${COUNT} rollouts at once: all Healthy in ${seconds.toFixed(1)} s (controller and watches: ${cpuSeconds.toFixed(1)} s of CPU; the cluster runs in its own process; load average ${loadavg()[0]!.toFixed(1)} on this machine)`);
+  console.log(`API writes per rollout: ${(updateWrites / COUNT).toFixed(2)} (minimum needed ${minimum}; ${updateWrites} writes in all, ${controller.stats.conflicts - conflictsBefore} conflicts, ${controller.stats.reconciles - reconcilesBefore} reconciles, ${controller.stats.staleWaits} put off until the store showed the controller's own writes)`);
   console.log(`writes by reconciles with nothing to do: ${resyncWrites} over a resync of ${controller.stats.idleReconciles - idleBefore} idle reconciles (target 0)`);
 
   await controller.stop();
