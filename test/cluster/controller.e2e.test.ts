@@ -5,6 +5,14 @@ import { ROLLOUT, kindPath } from '../../src/cluster/kinds';
 import type { Rollout } from '../../src/planner';
 import { container, createRollout, createService, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
 import { until } from './helpers';
+import { main } from '../../src/cli/main';
+
+async function cli(args: string[]): Promise<{ code: number; text: string }> {
+  const lines: string[] = [];
+  const io = { out: (t: string) => lines.push(t), err: (t: string) => lines.push(t), cwd: process.cwd(), env: {} as NodeJS.ProcessEnv };
+  const code = await main(args, io);
+  return { code, text: lines.join('\n') };
+}
 
 describe('embedded controller (end to end)', function () {
   this.timeout(60_000);
@@ -36,6 +44,8 @@ describe('embedded controller (end to end)', function () {
     assert.equal((await runAction(h.conn.rest, ref, { kind: 'promote' })).ok, true);
     const healthy = await untilPhase(h, 'canary', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.currentStepIndex === 5);
     assert.equal(healthy.status?.availableReplicas, 4);
+    const status = await cli(['status', 'canary', '--timeout', '10s', '--kubeconfig', h.cluster.kubeconfigPath]);
+    assert.deepEqual(status, { code: 0, text: 'Healthy' });
     // Services and rollouts are separate watch streams: wait for the Service's event too.
     await until(h.watch.stores, () => h.watch.stores.services.get('demo-stable', 'default')?.spec?.selector?.['rollouts-pod-template-hash'] === healthy.status?.stableRS, 'the stable Service to select the new pods');
   });
@@ -105,6 +115,9 @@ describe('embedded controller (end to end)', function () {
     const degraded = await untilPhase(h, 'failing', 'Degraded', 30_000);
     assert.match(degraded.status?.message ?? '', /ProgressDeadlineExceeded|RolloutAborted/);
     assert.equal(degraded.status?.stableRS, first.status?.stableRS);
+    const status = await cli(['status', 'failing', '--timeout', '10s', '--kubeconfig', h.cluster.kubeconfigPath]);
+    assert.equal(status.code, 1);
+    assert.match(status.text, /rollout "failing" (is Degraded|was aborted): /);
   });
 
   it('a rollout that reaches an analysis step waits there, and its status message says why', async () => {
