@@ -39,10 +39,13 @@ export function injectedAntiAffinityTerm(rollout: Rollout): PodAffinityTerm {
   };
 }
 
-/** Whether a new RS made now gets the term: feature on, a stable exists and the template is not the stable's. */
-export function shouldInjectAntiAffinity(rollout: Rollout): boolean {
+/**
+ * Whether a new RS made now gets the term: feature on, a stable exists and the template is not the
+ * stable's. `hash` is the template's hash when the caller has it (computed otherwise).
+ */
+export function shouldInjectAntiAffinity(rollout: Rollout, hash?: string): boolean {
   const stable = rollout.status?.stableRS ?? '';
-  return antiAffinityKindOf(rollout) !== undefined && stable !== '' && stable !== desiredPodTemplateHash(rollout);
+  return antiAffinityKindOf(rollout) !== undefined && stable !== '' && stable !== (hash ?? desiredPodTemplateHash(rollout));
 }
 
 function clone<T>(value: T): T {
@@ -55,10 +58,14 @@ function clone<T>(value: T): T {
  * `shouldInjectAntiAffinity`; nothing is de-duplicated. Undefined when the template has none and
  * no term is due.
  */
-export function rolloutAffinity(rollout: Rollout, template: PodTemplateSpec | undefined = rollout.spec?.template): Affinity | undefined {
+export function rolloutAffinity(
+  rollout: Rollout,
+  template: PodTemplateSpec | undefined = rollout.spec?.template,
+  hash?: string,
+): Affinity | undefined {
   const affinity = clone(template?.spec?.affinity);
   const kind = antiAffinityKindOf(rollout);
-  if (!kind || !shouldInjectAntiAffinity(rollout)) return affinity;
+  if (!kind || !shouldInjectAntiAffinity(rollout, hash)) return affinity;
   const out: Affinity = affinity ?? {};
   const anti = (out.podAntiAffinity ??= {});
   const term = injectedAntiAffinityTerm(rollout);
@@ -104,10 +111,10 @@ export function findInjectedAntiAffinityTerm(
  * a term is recognised, the template is not the stable's, and the term's first hash expression has
  * a non-empty value list whose first value is not `status.stableRS`.
  */
-export function injectedAntiAffinityIsStale(affinity: Affinity | undefined, rollout: Rollout): boolean {
+export function injectedAntiAffinityIsStale(affinity: Affinity | undefined, rollout: Rollout, hash?: string): boolean {
   const found = findInjectedAntiAffinityTerm(affinity, rollout);
   const stable = rollout.status?.stableRS ?? '';
-  if (!found || stable === desiredPodTemplateHash(rollout)) return false;
+  if (!found || stable === (hash ?? desiredPodTemplateHash(rollout))) return false;
   const expr = found.term.labelSelector?.matchExpressions?.find((e) => e.key === LABEL_POD_TEMPLATE_HASH);
   const values = expr?.values ?? [];
   return values.length > 0 && values[0] !== stable;

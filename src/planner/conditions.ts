@@ -137,7 +137,8 @@ export function newCondition(
 
 /** RFC 3339 in UTC with whole seconds (sub-second part truncated), as Kubernetes writes metav1.Time. */
 export function kubeTime(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString is always YYYY-MM-DDTHH:MM:SS.sssZ for the years Kubernetes can hold.
+  return `${at.toISOString().slice(0, 19)}Z`;
 }
 
 export function getCondition(conditions: readonly RolloutCondition[] | undefined, type: string): RolloutCondition | undefined {

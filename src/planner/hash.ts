@@ -30,26 +30,43 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function utf8(text: string): number[] {
-  const bytes: number[] = [];
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) bytes.push(cp);
-    else if (cp < 0x800) bytes.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
-    else if (cp < 0x10000) bytes.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-    else bytes.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-  }
-  return bytes;
+/** One FNV-1a step: `h` (unsigned 32 bits) with one more byte. */
+function fnvStep(h: number, byte: number): number {
+  return Math.imul(h ^ (byte & 0xff), FNV32_PRIME) >>> 0;
 }
 
 /** FNV-1a, 32 bits, over the given bytes; returns an unsigned 32-bit integer. */
-export function fnv1a32(bytes: readonly number[]): number {
+export function fnv1a32(bytes: readonly number[], seed: number = FNV32_OFFSET): number {
+  let h = seed >>> 0;
+  for (const b of bytes) h = fnvStep(h, b);
+  return h;
+}
+
+/** FNV-1a, 32 bits, over the UTF-8 encoding of `text`, without building the byte array. */
+function fnv1a32Text(text: string): number {
   let h = FNV32_OFFSET;
-  for (const b of bytes) {
-    h ^= b & 0xff;
-    h = Math.imul(h, FNV32_PRIME) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp < 0x80) {
+      h = fnvStep(h, cp);
+      continue;
+    }
+    if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+        i++;
+      }
+    }
+    if (cp < 0x800) {
+      h = fnvStep(fnvStep(h, 0xc0 | (cp >> 6)), 0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+      h = fnvStep(fnvStep(fnvStep(h, 0xe0 | (cp >> 12)), 0x80 | ((cp >> 6) & 0x3f)), 0x80 | (cp & 0x3f));
+    } else {
+      h = fnvStep(fnvStep(fnvStep(fnvStep(h, 0xf0 | (cp >> 18)), 0x80 | ((cp >> 12) & 0x3f)), 0x80 | ((cp >> 6) & 0x3f)), 0x80 | (cp & 0x3f));
+    }
   }
-  return h >>> 0;
+  return h;
 }
 
 /** Kubernetes' safe encoding of a decimal string: each character becomes SAFE_ALPHABET[code mod 27]. */
@@ -64,17 +81,17 @@ export function safeEncodeString(text: string): string {
  * the count as little-endian uint32 and four zero bytes (as Argo's ComputePodTemplateHash).
  */
 export function podTemplateHash(template: PodTemplateSpec | undefined, collisionCount?: number): string {
-  const bytes = utf8(canonicalJson(template ?? {}));
+  let h = fnv1a32Text(canonicalJson(template ?? {}));
   if (collisionCount !== undefined && collisionCount !== null) {
     const c = collisionCount >>> 0;
-    bytes.push(c & 0xff, (c >>> 8) & 0xff, (c >>> 16) & 0xff, (c >>> 24) & 0xff, 0, 0, 0, 0);
+    h = fnv1a32([c & 0xff, (c >>> 8) & 0xff, (c >>> 16) & 0xff, (c >>> 24) & 0xff, 0, 0, 0, 0], h);
   }
-  return safeEncodeString(String(fnv1a32(bytes)));
+  return safeEncodeString(String(h));
 }
 
 /** Hash of a canary steps list (`status.currentStepHash`); absent steps hash as JSON `null`, as Go's nil slice. */
 export function stepsHash(steps: readonly CanaryStep[] | undefined): string {
-  return safeEncodeString(String(fnv1a32(utf8(canonicalJson(steps ?? null)))));
+  return safeEncodeString(String(fnv1a32Text(canonicalJson(steps ?? null))));
 }
 
 /** `status.currentStepHash` a reconcile writes: the steps hash for a canary, empty for anything else. */

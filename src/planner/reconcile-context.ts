@@ -21,6 +21,8 @@ export interface ReconcileContext {
   readonly replicas: number;
   /** Pod-template-hash of `spec.template` (with `status.collisionCount`). */
   readonly newHash: string;
+  /** Steps hash of the canary steps ('' for blue-green), as `status.currentStepHash` records it. */
+  readonly stepsHash: string;
   /** The ReplicaSet of `spec.template`; undefined until created. */
   newRS: ReplicaSet | undefined;
   /** The ReplicaSet whose hash is `status.stableRS` (may be the new RS). */
@@ -103,30 +105,48 @@ function replaceView(ctx: ReconcileContext, next: ReplicaSet): void {
   ctx.otherRSs = ctx.otherRSs.map((rs) => (rsName(rs) === name ? next : rs));
 }
 
-/** Creates a ReplicaSet and makes it the context's new RS. */
+/** Creates a ReplicaSet (a fresh object the context now owns) and makes it the context's new RS. */
 export function createReplicaSet(ctx: ReconcileContext, rs: ReplicaSet): ReplicaSet {
-  const created = cloneJson(rs);
-  emit(ctx, { kind: 'createReplicaSet', replicaSet: created, createdAt: rfc3339(ctx.now) });
-  ctx.newRS = cloneJson(created);
+  emit(ctx, { kind: 'createReplicaSet', replicaSet: rs, createdAt: rfc3339(ctx.now) });
+  ctx.newRS = rs;
   if (rsHash(ctx.newRS) !== undefined && rsHash(ctx.newRS) === ctx.status.stableRS) ctx.stableRS = ctx.newRS;
   return ctx.newRS;
 }
 
 /**
  * Writes a changed ReplicaSet (a full Update) unless it equals the current one. Returns
- * whether anything was written.
+ * whether anything was written. The effect gets its own copy; the context's view of the RS
+ * becomes that copy with the status as read (views are never modified in place, only replaced).
  */
 export function updateReplicaSet(ctx: ReconcileContext, next: ReplicaSet): boolean {
   const name = rsName(next);
   const current = allReplicaSets(ctx).find((rs) => rsName(rs) === name);
   if (current && sameObject({ ...current, status: undefined }, { ...next, status: undefined })) return false;
-  const written = stripStatus(next);
+  const { status: _ignored, ...spec } = next;
+  const written = cloneJson(spec) as ReplicaSet;
   const createdNow = ctx.effects.findIndex((e) => e.kind === 'createReplicaSet' && rsName(e.replicaSet) === name);
   const creation = ctx.effects[createdNow];
   if (creation?.kind === 'createReplicaSet') ctx.effects[createdNow] = { ...creation, replicaSet: written };
   else emit(ctx, { kind: 'updateReplicaSet', replicaSet: written });
-  replaceView(ctx, { ...cloneJson(written), ...(current?.status ? { status: cloneJson(current.status) } : {}) });
+  replaceView(ctx, current?.status ? { ...written, status: current.status } : written);
   return true;
+}
+
+/**
+ * `rs` with `replicas` (when given) and annotation edits (value null removes the key), built from
+ * shallow copies: `rs` itself is not changed and its template is not copied.
+ */
+function withChanges(rs: ReplicaSet, replicas: number | undefined, annotations: Record<string, string | null>): ReplicaSet {
+  const next: ReplicaSet = { ...rs };
+  if (replicas !== undefined) next.spec = { ...(rs.spec ?? {}), replicas: Math.max(0, replicas) };
+  const ann: Record<string, string> = { ...(rs.metadata?.annotations ?? {}) };
+  for (const [k, v] of Object.entries(annotations)) {
+    if (v === null) delete ann[k];
+    else ann[k] = v;
+  }
+  next.metadata = { ...(rs.metadata ?? {}), annotations: ann };
+  if (Object.keys(ann).length === 0) delete next.metadata.annotations;
+  return next;
 }
 
 /**
@@ -140,29 +160,12 @@ export function scaleReplicaSet(
   replicas: number,
   annotations: Record<string, string | null> = {},
 ): boolean {
-  const next = cloneJson(rs);
-  next.spec = { ...(next.spec ?? {}), replicas: Math.max(0, replicas) };
-  const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
-  ann[ANNOTATION_DESIRED_REPLICAS] = String(ctx.replicas);
-  for (const [k, v] of Object.entries(annotations)) {
-    if (v === null) delete ann[k];
-    else ann[k] = v;
-  }
-  next.metadata = { ...(next.metadata ?? {}), annotations: ann };
-  return updateReplicaSet(ctx, next);
+  return updateReplicaSet(ctx, withChanges(rs, replicas, { [ANNOTATION_DESIRED_REPLICAS]: String(ctx.replicas), ...annotations }));
 }
 
 /** Applies annotation changes only (value null removes the key); returns whether anything was written. */
 export function annotateReplicaSet(ctx: ReconcileContext, rs: ReplicaSet, annotations: Record<string, string | null>): boolean {
-  const next = cloneJson(rs);
-  const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
-  for (const [k, v] of Object.entries(annotations)) {
-    if (v === null) delete ann[k];
-    else ann[k] = v;
-  }
-  next.metadata = { ...(next.metadata ?? {}), annotations: ann };
-  if (Object.keys(ann).length === 0) delete next.metadata.annotations;
-  return updateReplicaSet(ctx, next);
+  return updateReplicaSet(ctx, withChanges(rs, undefined, annotations));
 }
 
 /**
@@ -175,16 +178,7 @@ export function applyReplicaSetChange(
 ): boolean {
   const rs = allReplicaSets(ctx).find((o) => rsName(o) === change.name);
   if (!rs) return false;
-  const next = cloneJson(rs);
-  if (change.replicas !== undefined) next.spec = { ...(next.spec ?? {}), replicas: Math.max(0, change.replicas) };
-  const ann: Record<string, string> = { ...(next.metadata?.annotations ?? {}) };
-  for (const [k, v] of Object.entries(change.annotations ?? {})) {
-    if (v === null) delete ann[k];
-    else ann[k] = v;
-  }
-  next.metadata = { ...(next.metadata ?? {}), annotations: ann };
-  if (Object.keys(ann).length === 0) delete next.metadata.annotations;
-  return updateReplicaSet(ctx, next);
+  return updateReplicaSet(ctx, withChanges(rs, change.replicas, change.annotations ?? {}));
 }
 
 export function findService(ctx: ReconcileContext, name: string | undefined): Service | undefined {
@@ -243,12 +237,6 @@ export function findExperiment(ctx: ReconcileContext, name: string | undefined):
 
 /** RFC 3339 in UTC, whole seconds (the one implementation is conditions.ts `kubeTime`). */
 export const rfc3339 = kubeTime;
-
-function stripStatus(rs: ReplicaSet): ReplicaSet {
-  const copy = cloneJson(rs);
-  delete copy.status;
-  return copy;
-}
 
 /** Structural equality of plain JSON, ignoring key order. */
 export function sameObject(a: unknown, b: unknown): boolean {

@@ -48,7 +48,7 @@ export function reconcile(
 ): ReconcileResult {
   const ctx = newReconcileContext(rollout, replicaSets, services, analysisRuns, now, experiments, pods);
   if (rollout.spec?.strategy?.canary) {
-    if (canaryTemplateOrStepsChanged(ctx, rolloutStepsHash(rollout))) {
+    if (canaryTemplateOrStepsChanged(ctx, ctx.stepsHash)) {
       // The reconcile that notices a new template or steps only records it (§5.2 rule 1).
       resetCanaryForNewTemplate(ctx);
     } else {
@@ -81,13 +81,16 @@ export function newReconcileContext(
   pods?: readonly Pod[],
 ): ReconcileContext {
   const rss = replicaSets.filter((rs) => rs?.metadata?.deletionTimestamp === undefined);
-  const newRS = findNewReplicaSet(rollout, rss);
+  // Hashed once per reconcile: everything below is handed these instead of hashing again.
+  const newHash = desiredPodTemplateHash(rollout);
+  const newRS = findNewReplicaSet(rollout, rss, newHash);
   const stableRS = findStableReplicaSet(rollout, rss, newRS);
   return {
     rollout,
     now,
     replicas: replicasOf(rollout),
-    newHash: desiredPodTemplateHash(rollout),
+    newHash,
+    stepsHash: rolloutStepsHash(rollout),
     newRS,
     stableRS,
     otherRSs: otherReplicaSets(rollout, rss, newRS, stableRS),
@@ -119,9 +122,9 @@ export function dropAbortOfPromotedRollout(ctx: ReconcileContext): void {
 export function ensureNewReplicaSet(ctx: ReconcileContext): void {
   const all = [ctx.newRS, ctx.stableRS, ...ctx.otherRSs].filter((rs): rs is ReplicaSet => rs !== undefined);
   if (!ctx.newRS) {
-    createReplicaSet(ctx, newReplicaSetFor(ctx.rollout, all));
+    createReplicaSet(ctx, newReplicaSetFor(ctx.rollout, all, ctx.newHash));
     return;
   }
-  const synced = syncReplicaSetRevision(ctx.rollout, ctx.newRS, all);
+  const synced = syncReplicaSetRevision(ctx.rollout, ctx.newRS, all, ctx.newHash);
   if (synced) updateReplicaSet(ctx, synced);
 }

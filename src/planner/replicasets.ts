@@ -80,33 +80,45 @@ function sameReplicaSet(a: ReplicaSet | undefined, b: ReplicaSet | undefined): b
   return a.metadata?.name === b.metadata?.name;
 }
 
+/** The template without the hash label (a shallow copy where it differs; the input is not changed). */
 function withoutHashLabel(template: PodTemplateSpec | undefined): PodTemplateSpec {
-  const t = clone(template ?? {});
-  if (t.metadata?.labels) {
-    delete t.metadata.labels[LABEL_POD_TEMPLATE_HASH];
-    if (Object.keys(t.metadata.labels).length === 0) delete t.metadata.labels;
-  }
-  return t;
+  const t = template ?? {};
+  const labels = t.metadata?.labels;
+  if (!labels || !(LABEL_POD_TEMPLATE_HASH in labels)) return t;
+  const { [LABEL_POD_TEMPLATE_HASH]: _hash, ...rest } = labels;
+  const metadata = { ...t.metadata };
+  if (Object.keys(rest).length === 0) delete metadata.labels;
+  else metadata.labels = rest;
+  return { ...t, metadata };
+}
+
+/** Canonical JSON of a template ignoring the hash label: what template comparisons compare. */
+function templateIdentity(template: PodTemplateSpec | undefined): string {
+  return canonicalJson(withoutHashLabel(template));
 }
 
 /** Templates equal ignoring the hash label (key order and absent-vs-null do not matter). */
 export function podTemplateEqualIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
-  return canonicalJson(withoutHashLabel(a)) === canonicalJson(withoutHashLabel(b));
+  return templateIdentity(a) === templateIdentity(b);
 }
 
 /**
  * Whether a live RS's template is the rollout's template once what the controller injects is
  * stripped (the ephemeral metadata its annotation lists and the recognised anti-affinity term).
  */
-export function replicaSetTemplateMatchesRollout(rollout: Rollout, rs: ReplicaSet): boolean {
+export function replicaSetTemplateMatchesRollout(rollout: Rollout, rs: ReplicaSet, rolloutIdentity?: string): boolean {
+  return liveTemplateIdentity(rollout, rs) === (rolloutIdentity ?? templateIdentity(rollout.spec?.template));
+}
+
+function liveTemplateIdentity(rollout: Rollout, rs: ReplicaSet): string {
   const stripped = syncEphemeralMetadata(rs, undefined) ?? rs;
-  const live = clone(stripped.spec?.template ?? {});
-  const affinity = removeInjectedAntiAffinityTerm(live.spec?.affinity, rollout);
-  if (live.spec) {
-    if (affinity === undefined) delete live.spec.affinity;
-    else live.spec.affinity = affinity;
-  }
-  return podTemplateEqualIgnoreHash(live, rollout.spec?.template);
+  const template = stripped.spec?.template ?? {};
+  if (!template.spec) return templateIdentity(template);
+  const spec = { ...template.spec };
+  const affinity = removeInjectedAntiAffinityTerm(spec.affinity, rollout);
+  if (affinity === undefined) delete spec.affinity;
+  else spec.affinity = affinity;
+  return templateIdentity({ ...template, spec });
 }
 
 /**
@@ -115,17 +127,17 @@ export function replicaSetTemplateMatchesRollout(rollout: Rollout, rs: ReplicaSe
  * failing that, the oldest RS whose stripped template matches. (Argo's middle step, the legacy
  * Kubernetes hash, has no counterpart here.)
  */
-export function findNewReplicaSet(rollout: Rollout, rss: readonly ReplicaSet[]): ReplicaSet | undefined {
+export function findNewReplicaSet(rollout: Rollout, rss: readonly ReplicaSet[], hash: string = desiredPodTemplateHash(rollout)): ReplicaSet | undefined {
   const list = rss.filter((rs) => rs != null).slice().sort(compareByCreation);
-  const hash = desiredPodTemplateHash(rollout);
   const byHash = replicaSetByHash(list, hash);
   if (byHash) return byHash;
+  const wanted = templateIdentity(rollout.spec?.template);
   const current = rollout.status?.currentPodHash ?? '';
   if (current !== '' && current !== hash) {
     const recorded = replicaSetByHash(list, current);
-    if (recorded && replicaSetTemplateMatchesRollout(rollout, recorded)) return recorded;
+    if (recorded && replicaSetTemplateMatchesRollout(rollout, recorded, wanted)) return recorded;
   }
-  return list.find((rs) => replicaSetTemplateMatchesRollout(rollout, rs));
+  return list.find((rs) => replicaSetTemplateMatchesRollout(rollout, rs, wanted));
 }
 
 /** The RS whose hash is `status.stableRS` (the new RS itself when it is the stable). */
@@ -212,12 +224,11 @@ function setNewReplicaSetAnnotations(
  * desired-replicas), controller owner reference, and a template copy with the anti-affinity term
  * (§15) and ephemeral metadata (§16) added after hashing.
  */
-export function newReplicaSetFor(rollout: Rollout, rss: readonly ReplicaSet[]): ReplicaSet {
-  const hash = desiredPodTemplateHash(rollout);
+export function newReplicaSetFor(rollout: Rollout, rss: readonly ReplicaSet[], hash: string = desiredPodTemplateHash(rollout)): ReplicaSet {
   const template = clone(rollout.spec?.template ?? {});
   const labels = { ...(rollout.spec?.template?.metadata?.labels ?? {}), [LABEL_POD_TEMPLATE_HASH]: hash };
   template.metadata = { ...(template.metadata ?? {}), labels: { ...labels } };
-  const affinity = rolloutAffinity(rollout);
+  const affinity = rolloutAffinity(rollout, rollout.spec?.template, hash);
   template.spec = { ...(template.spec ?? {}) };
   if (affinity === undefined) delete template.spec.affinity;
   else template.spec.affinity = affinity;
@@ -253,19 +264,25 @@ export function newReplicaSetFor(rollout: Rollout, rss: readonly ReplicaSet[]): 
  * rewritten with those fixed and its affinity regenerated from the template. Undefined when none holds.
  * `rss` are all the rollout's ReplicaSets (the new RS among them or not).
  */
-export function syncReplicaSetRevision(rollout: Rollout, newRS: ReplicaSet, rss: readonly ReplicaSet[]): ReplicaSet | undefined {
+export function syncReplicaSetRevision(
+  rollout: Rollout,
+  newRS: ReplicaSet,
+  rss: readonly ReplicaSet[],
+  hash?: string,
+): ReplicaSet | undefined {
   const older = rss.filter((rs) => !sameReplicaSet(rs, newRS));
-  const copy = clone(newRS);
-  const annotations = { ...(copy.metadata?.annotations ?? {}) };
+  // Decided on the RS as read; it is copied only when it is to be rewritten (the common case is no change).
+  const annotations = { ...(newRS.metadata?.annotations ?? {}) };
   const annotationsUpdated = setNewReplicaSetAnnotations(rollout, annotations, maxRevision(older) + 1, true);
-  const minReadyNeedsUpdate = (copy.spec?.minReadySeconds ?? 0) !== minReadySecondsOf(rollout);
-  const affinityNeedsUpdate = injectedAntiAffinityIsStale(copy.spec?.template?.spec?.affinity, rollout);
+  const minReadyNeedsUpdate = (newRS.spec?.minReadySeconds ?? 0) !== minReadySecondsOf(rollout);
+  const affinityNeedsUpdate = injectedAntiAffinityIsStale(newRS.spec?.template?.spec?.affinity, rollout, hash);
   if (!annotationsUpdated && !minReadyNeedsUpdate && !affinityNeedsUpdate) return undefined;
+  const copy = clone(newRS);
   copy.metadata = { ...(copy.metadata ?? {}), annotations };
   copy.spec = { ...(copy.spec ?? {}), minReadySeconds: minReadySecondsOf(rollout) };
   const template = (copy.spec.template ??= {});
   template.spec = { ...(template.spec ?? {}) };
-  const affinity = rolloutAffinity(rollout);
+  const affinity = rolloutAffinity(rollout, rollout.spec?.template, hash);
   if (affinity === undefined) delete template.spec.affinity;
   else template.spec.affinity = affinity;
   return copy;

@@ -6,7 +6,6 @@
  */
 import { ConditionMessage, ConditionReason, ConditionType, getCondition, setCondition } from './conditions';
 import { canaryStepsOf, progressDeadlineAbortOf, progressDeadlineSecondsOf } from './defaults';
-import { rolloutStepsHash } from './hash';
 import { addAbort, calculatePauseStatus, isAborted } from './pause';
 import { rolloutPhase } from './phase';
 import type { ReconcileContext } from './reconcile-context';
@@ -298,8 +297,7 @@ function dropEmpty(s: RolloutStatus): void {
 export function finishStatus(ctx: ReconcileContext): void {
   const s = ctx.status;
   s.currentPodHash = ctx.newHash;
-  const stepsHash = rolloutStepsHash(ctx.rollout);
-  if (stepsHash) s.currentStepHash = stepsHash;
+  if (ctx.stepsHash) s.currentStepHash = ctx.stepsHash;
   else delete s.currentStepHash;
   if (s.promoteFull && s.currentPodHash === s.stableRS) delete s.promoteFull;
   if (ctx.rollout.status?.collisionCount !== undefined) s.collisionCount = ctx.rollout.status.collisionCount;

@@ -116,4 +116,14 @@ describe('hash properties', () => {
       { numRuns: 200 },
     );
   });
+
+  it('hashes the UTF-8 bytes of the canonical JSON, for any text (multi-byte and astral characters too)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const t = { metadata: { annotations: { note: text } } } as never;
+        assert.equal(podTemplateHash(t), safeEncodeString(String(fnv1a32(bytes(canonicalJson(t))))));
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
