@@ -42,6 +42,13 @@ export interface WatchDeps {
   backoff?: (attempt: number) => number;
   /** Timer (tests pass a recording one). */
   schedule?: (fn: () => void, ms: number) => () => void;
+  /**
+   * Each watch request asks the server to end it after this many seconds (default 5 to 10
+   * minutes, spread), and is abandoned 30 s after that if the server never closed it: a
+   * half-open connection then costs minutes, not a stale store for ever. ListWatch resumes
+   * from its resourceVersion either way.
+   */
+  watchTimeoutSeconds?: number;
 }
 
 export const defaultBackoff = (attempt: number): number => Math.min(30_000, 250 * 2 ** (attempt - 1));
@@ -60,7 +67,7 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
   const backoff = deps.backoff ?? defaultBackoff;
   const schedule = deps.schedule ?? defaultSchedule;
   const listeners = new Set<(event: ChangeKind, obj: T) => void>();
-  const lw = new k8s.ListWatch<any>(path, new k8s.Watch(deps.kc), () => deps.rest.request('GET', path), false);
+  const lw = new k8s.ListWatch<any>(path, boundedWatch(deps), () => deps.rest.request('GET', path), false);
 
   let attempt = 0;
   let failedSinceStart = false;
@@ -131,6 +138,28 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
       void lw.stop();
     },
   };
+}
+
+/** client-node's Watch, with a server-side timeoutSeconds on every request and a client-side deadline behind it. */
+function boundedWatch(deps: WatchDeps): InstanceType<typeof k8s.Watch> {
+  const inner = new k8s.Watch(deps.kc);
+  const bounded = Object.create(inner) as InstanceType<typeof k8s.Watch>;
+  bounded.watch = async (path, query, callback, done) => {
+    const seconds = deps.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
+    let deadline: NodeJS.Timeout | undefined;
+    let finished = false;
+    const controller = await inner.watch(path, { ...query, timeoutSeconds: seconds }, callback, (err) => {
+      finished = true;
+      if (deadline) clearTimeout(deadline);
+      done(err);
+    });
+    if (!finished) {
+      deadline = setTimeout(() => controller.abort(), (seconds + 30) * 1000);
+      deadline.unref();
+    }
+    return controller;
+  };
+  return bounded;
 }
 
 function watchErrorText(err: unknown): string {

@@ -190,4 +190,37 @@ describe('cluster store across a cut watch', () => {
       store.dispose();
     }
   });
+
+  it('renews each watch after its timeout and keeps following changes, with nothing lost or repeated', async () => {
+    const watchRequests: string[] = [];
+    let renewed!: () => void;
+    const twoWatches = new Promise<void>((resolve) => (renewed = resolve));
+    const c = await startLocalCluster({
+      port: 0,
+      onRequest: (method, url) => {
+        if (method === 'GET' && url.startsWith('/apis/argoproj.io/v1alpha1/rollouts?') && url.includes('watch=true')) {
+          watchRequests.push(url);
+          if (watchRequests.length === 2) renewed();
+        }
+      },
+    });
+    const conn = connect({ kubeconfigPath: c.kubeconfigPath, env: {} });
+    const log = recordingLog();
+    const store = watchKind<Rollout>(ROLLOUT, { kc: conn.kc, rest: conn.rest, log, watchTimeoutSeconds: 1 });
+    try {
+      await store.synced;
+      const events: string[] = [];
+      store.onChange((e, o) => events.push(`${e} ${o.metadata?.name}`));
+      await conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject('before-renewal', { replicas: 1 }) });
+      await withDeadline(twoWatches, 5000, 'the watch to be renewed');
+      assert.match(watchRequests[0]!, /timeoutSeconds=1/);
+      await conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject('after-renewal', { replicas: 1 }) });
+      await until({ r: store } as any, () => events.includes('add after-renewal'), 'the add after the renewal');
+      assert.deepEqual(events, ['add before-renewal', 'add after-renewal']);
+      assert.deepEqual(log.lines, []);
+    } finally {
+      store.dispose();
+      await c.close();
+    }
+  });
 });
