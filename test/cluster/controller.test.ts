@@ -114,6 +114,31 @@ describe('controller decisions and writes', () => {
     assert.equal(rest.requests.filter((r) => r.method === 'POST').length, 1, 'the ReplicaSet is not created twice');
   });
 
+  it('folds a burst of events for one rollout into one more reconcile, never two at once', async () => {
+    const stores = memoryStores();
+    const base = rollout('demo:v1', []);
+    stores.rollouts.put(base);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const rest = recordingRest(async () => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await held;
+      inFlight--;
+      return { metadata: { resourceVersion: '1' } };
+    });
+    const controller = createController({ rest, stores, clock: manualClock(NOW), log: recordingLog() });
+    controller.start();
+    assert.equal(inFlight, 1, 'the first reconcile is waiting on its write');
+    for (let i = 0; i < 10; i++) stores.rollouts.put({ ...base, metadata: { ...base.metadata, labels: { n: String(i) } } });
+    release();
+    await controller.idle();
+    assert.equal(controller.stats.reconciles, 2);
+    assert.equal(maxInFlight, 1);
+  });
+
   it('mergeDiff gives the merge patch from one status to another, and nothing for equal ones', () => {
     const from = { phase: 'Progressing', pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }], canary: { weights: { canary: { weight: 10 } } }, abort: true };
     const to = { phase: 'Healthy', canary: { weights: { canary: { weight: 10 } } }, stableRS: 'abc' };
