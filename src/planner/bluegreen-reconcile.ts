@@ -53,7 +53,7 @@ import {
   updateReplicaSet,
   waitFor,
 } from './reconcile-context';
-import { replicaSetByHash } from './replicasets';
+import { isSaturated, replicaSetByHash } from './replicasets';
 import type { ReplicaSetChange } from './scale-down';
 import {
   hasScaleDownDeadline,
@@ -63,7 +63,7 @@ import {
   secondsBeforeScaleDown,
 } from './scale-down';
 import type { AnalysisRun, BlueGreenStatus, ReplicaSet } from './types';
-import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
+import { ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** What one blue-green reconcile works from, read once at the start. */
 interface BlueGreenPass {
@@ -176,15 +176,6 @@ function readyForPause(pass: BlueGreenPass): boolean {
   return rsReplicas(pass.ctx.newRS) === target && rsAvailable(pass.ctx.newRS) === target;
 }
 
-/** Spec, desired-replicas annotation and available pods all equal R (`IsSaturated`). */
-function isSaturated(pass: BlueGreenPass, rs: ReplicaSet | undefined): boolean {
-  if (!rs) return false;
-  const desiredRaw = rs.metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS];
-  if (desiredRaw === undefined || !/^[+-]?\d+$/.test(desiredRaw)) return false;
-  const r = pass.ctx.replicas;
-  return rsReplicas(rs) === r && Number(desiredRaw) === r && rsAvailable(rs) === r;
-}
-
 /**
  * Fast-tracked updates skip the pause: rollback to an RS in its delay, promoteFull, first
  * deploy, already active, and (our addition) a rollback within rollbackWindow. Upstream clears
@@ -244,7 +235,7 @@ function reconcileActiveService(pass: BlueGreenPass): void {
     waitFor(ctx, `switching the active Service: ${why}`);
     return;
   }
-  if (!readyForPause(pass) || !isSaturated(pass, ctx.newRS)) {
+  if (!readyForPause(pass) || !isSaturated(ctx.rollout, ctx.newRS)) {
     if (activeHashAsRead(pass) !== pass.newHash && !isAborted(ctx)) {
       const name = rsName(ctx.newRS);
       const size = rsReplicas(ctx.newRS);
@@ -429,7 +420,7 @@ function skipPrePromotionAnalysisRun(pass: BlueGreenPass): boolean {
   if (old.stableRS === pass.newHash || active === '' || active === pass.newHash || pass.newHash === '') return true;
   const preview = previewReplicaCountOf(pass.ctx.rollout);
   if (preview !== undefined) return rsReplicas(pass.ctx.newRS) !== preview || rsAvailable(pass.ctx.newRS) !== preview;
-  return !isSaturated(pass, pass.ctx.newRS);
+  return !isSaturated(pass.ctx.rollout, pass.ctx.newRS);
 }
 
 /** Post-promotion analysis runs once the active Service selects the saturated new RS and it is not stable yet. */
@@ -439,7 +430,7 @@ function skipPostPromotionAnalysisRun(pass: BlueGreenPass): boolean {
     old.stableRS === pass.newHash ||
     (old.blueGreen?.activeSelector ?? '') !== pass.newHash ||
     pass.newHash === '' ||
-    !isSaturated(pass, pass.ctx.newRS)
+    !isSaturated(pass.ctx.rollout, pass.ctx.newRS)
   );
 }
 

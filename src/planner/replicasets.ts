@@ -68,6 +68,18 @@ export function compareByRevision(a: ReplicaSet, b: ReplicaSet): number {
   return ra - rb;
 }
 
+/**
+ * The RS can own every replica of the rollout (`IsSaturated`): its spec, its desired-replicas
+ * annotation (a base-10 integer, as Go's ParseInt reads it) and its available pods all equal R.
+ */
+export function isSaturated(rollout: Rollout, rs: ReplicaSet | undefined): boolean {
+  if (!rs) return false;
+  const desired = rs.metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS];
+  if (desired === undefined || !/^[+-]?\d+$/.test(desired)) return false;
+  const r = replicasOf(rollout);
+  return (rs.spec?.replicas ?? 0) === r && Number(desired) === r && (rs.status?.availableReplicas ?? 0) === r;
+}
+
 /** The RS carrying the given hash label. */
 export function replicaSetByHash(rss: readonly ReplicaSet[], hash: string | undefined): ReplicaSet | undefined {
   if (!hash) return undefined;

@@ -14,9 +14,9 @@ import {
   scaleDownDelaySecondsOf,
 } from './defaults';
 import { maxUnavailableOf } from './int-or-percent';
-import { compareByCreation, compareByRevision, podTemplateHashOf } from './replicasets';
+import { compareByCreation, compareByRevision, isSaturated, podTemplateHashOf } from './replicasets';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './types';
-import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
+import { ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** A change to one ReplicaSet: a new `spec.replicas` and/or annotation edits (null = remove the key). */
 export interface ReplicaSetChange {
@@ -240,14 +240,8 @@ function scaleDownForBlueGreen(
   const newHash = podTemplateHashOf(newRS);
   // skipPostPromotionAnalysisRun, negated: the active Service is on the new RS, it is not yet
   // stable, and it is saturated (spec, desired-replicas annotation and available all at R).
-  const R = replicasOf(rollout);
-  const saturated =
-    newRS !== undefined &&
-    rsReplicas(newRS) === R &&
-    newRS.metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS] === String(R) &&
-    rsAvailable(newRS) === R;
   const postPromotionApplies =
-    newHash !== '' && (status.stableRS ?? '') !== newHash && (status.blueGreen?.activeSelector ?? '') === newHash && saturated;
+    newHash !== '' && (status.stableRS ?? '') !== newHash && (status.blueGreen?.activeSelector ?? '') === newHash && isSaturated(rollout, newRS);
   if (bg?.postPromotionAnalysis && bg.scaleDownDelaySeconds == null && postPromotionApplies && options.postPromotionAnalysisPhase !== 'Successful') {
     return; // old RSs wait for the post-promotion analysis when no delay is configured
   }

@@ -10,9 +10,8 @@ import { addAbort, calculatePauseStatus, isAborted } from './pause';
 import { rolloutPhase } from './phase';
 import type { ReconcileContext } from './reconcile-context';
 import { allReplicaSets, requeueAfter, rfc3339, rsName } from './reconcile-context';
-import { replicaSetByHash, revisionOf } from './replicasets';
+import { isSaturated, replicaSetByHash, revisionOf } from './replicasets';
 import type { LabelSelector, ReplicaSet, RolloutCondition, RolloutStatus } from './types';
-import { ANNOTATION_DESIRED_REPLICAS } from './types';
 
 const sum = (rss: readonly ReplicaSet[], f: (rs: ReplicaSet) => number | undefined): number =>
   rss.reduce((n, rs) => n + (f(rs) ?? 0), 0);
@@ -244,14 +243,8 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
   }
 
   if (ctx.rollout.spec?.strategy?.blueGreen) {
-    const active = activeReplicaSet(ctx, s);
-    const saturated =
-      active !== undefined &&
-      (active.spec?.replicas ?? 0) === ctx.replicas &&
-      active.metadata?.annotations?.[ANNOTATION_DESIRED_REPLICAS] === String(ctx.replicas) &&
-      (active.status?.availableReplicas ?? 0) === ctx.replicas;
     set(
-      saturated
+      isSaturated(ctx.rollout, activeReplicaSet(ctx, s))
         ? condition(ConditionType.Available, 'True', ConditionReason.Available, ConditionMessage.available)
         : condition(ConditionType.Available, 'False', ConditionReason.Available, ConditionMessage.notAvailable),
     );

@@ -160,6 +160,17 @@ describe('scale-down of old ReplicaSets (§9)', () => {
         { name: 'demo-v1', replicas: 0, annotations: { 'scale-down-deadline': null } },
       ]);
     });
+    it('the post-promotion gate needs the new RS saturated: spec, desired-replicas (read as a number) and available all at R', () => {
+      // §8 step 10 / §9 with upstream's skipPostPromotionAnalysisRun: an unsaturated new RS means the gate does not apply.
+      const ro = blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'v2', currentPodHash: 'v3', blueGreen: { activeSelector: 'v3' } });
+      const old = [rs('v1', 1, 3, 3, { 'scale-down-deadline': at(-5) })];
+      const held = (newRS: ReplicaSet) => scaleDownOldReplicaSets(ro, newRS, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes.length === 0;
+      assert.equal(held(rs('v3', 3, 3, 3, { 'rollout.argoproj.io/desired-replicas': '03' })), true, 'ParseInt reads 03 as 3');
+      assert.equal(held(rs('v3', 3, 3, 2, { 'rollout.argoproj.io/desired-replicas': '3' })), false, 'a pod not available');
+      assert.equal(held(rs('v3', 3, 2, 2, { 'rollout.argoproj.io/desired-replicas': '3' })), false, 'spec below R');
+      assert.equal(held(rs('v3', 3, 3, 3, { 'rollout.argoproj.io/desired-replicas': '4' })), false, 'sized for another R');
+      assert.equal(held(rs('v3', 3, 3, 3, { 'rollout.argoproj.io/desired-replicas': 'three' })), false, 'unreadable annotation');
+    });
     it('quirk #1992 applies to blue-green too: scaleDownDelaySeconds 0 keeps the old RS up', () => {
       const r = scaleDownOldReplicaSets(blueGreen({ scaleDownDelaySeconds: 0 }), active, active, [rs('v2', 2, 3)], now);
       assert.deepEqual(r.changes, []);
