@@ -44,4 +44,16 @@ describe('language server in the real editor', () => {
     assert.ok(labels.some((l) => l.startsWith('canaryService')), `labels: ${labels.slice(0, 30).join(', ')}`);
     await vscode.commands.executeCommand('undo');
   });
+
+  it('offers "Simulate rollout" as a code lens whose command opens the simulation with the planner\'s frames', async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+    const lens = lenses.find((l) => l.command?.command === 'rollouts.simulate');
+    assert.ok(lens?.command, `lenses: ${lenses.map((l) => l.command?.title).join(', ')}`);
+    const t = await api();
+    const key = await vscode.commands.executeCommand<string>(lens.command.command, ...(lens.command.arguments ?? []));
+    const panel = await until('the simulation webview to say ready and get frames', () => t.panels.openPanels().find((p) => p.key === key && p.ready && p.posted.some((m) => m.kind === 'simulation')), [t.panels.onDidChange], 20_000);
+    const sim = panel.posted.find((m) => m.kind === 'simulation');
+    assert.ok(sim?.kind === 'simulation' && sim.frames.length > 1, 'frames were sent');
+    panel.panel.dispose();
+  });
 });
