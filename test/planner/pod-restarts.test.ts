@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import type { Pod, ReconcileResult, Rollout } from '../../src/planner';
 import { applyEffects, reconcile, simulate } from '../../src/planner';
 import type { Harness } from './reconcile-harness';
-import { advance, canary, deployed, settle } from './reconcile-harness';
+import { advance, canary, deployed, rolloutWith, settle } from './reconcile-harness';
 
 /** The ReplicaSet controller and kubelet in short: each RS gets its pods; new pods are ready `ready` or not. */
 function syncPods(h: Harness, ready = true): void {
@@ -126,5 +126,15 @@ describe('pod restarts (§7.5)', () => {
     assert.equal(last.phase, 'Healthy');
     assert.ok(result.frames.some((f) => f.message === 'rollout is restarting'));
     assert.ok(result.frames.some((f) => f.events.some((e) => e.startsWith('evict Pod'))));
+  });
+
+  it('simulate: blue-green restarts too, also long after the update is promoted', () => {
+    const rollout = rolloutWith({ blueGreen: { activeService: 'a', previewService: 'p' } }, { replicas: 4 });
+    const result = simulate(rollout, { restartAfterSeconds: 600 });
+    assert.equal(result.outcome, 'promoted');
+    assert.ok(result.duration >= 600, 'the simulation waits for the restart');
+    const evictions = result.frames.flatMap((f) => f.events.filter((e) => e.startsWith('evict Pod')));
+    assert.equal(evictions.length, 4, 'each of the 4 pods of the promoted revision once');
+    assert.equal(result.frames[result.frames.length - 1]!.phase, 'Healthy');
   });
 });
