@@ -4,8 +4,10 @@
  * `reconcile` and `applyEffects` with a simulated clock; ReplicaSets get pods that become ready
  * after `podReadySeconds`, AnalysisRuns and Experiments finish after `analysisSeconds` with the
  * chosen result, and manual promotion points are marked and, with `autoPromote`, promoted with
- * the same patch `kubectl argo rollouts promote` sends. Frames are plain JSON (the webview and
- * the CLI step through them).
+ * the same patch `kubectl argo rollouts promote` sends. Pods are modelled one by one (named,
+ * owned by their ReplicaSet, Ready after `podReadySeconds`) and handed to `reconcile`, so a
+ * restart (`restartAfterSeconds`) evicts and replaces them as the controller would. Frames are
+ * plain JSON (the webview and the CLI step through them).
  */
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
 import { canaryStepsOf, minReadySecondsOf } from './defaults';
