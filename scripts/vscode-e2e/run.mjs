@@ -71,6 +71,16 @@ const USER_SETTINGS = {
   'workbench.tips.enabled': false,
 };
 
+/** Servers still running: stopped on exit and on Ctrl-C / SIGTERM, so nothing is left behind. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const stop of running) stop();
+    process.exit(130);
+  });
+}
+process.on('exit', () => running.forEach((stop) => stop()));
+
 async function startServer(state, name, { smoke, env }) {
   const port = await freePort();
   mkdirSync(join(state, `${name}-ud`, 'User'), { recursive: true });
@@ -86,12 +96,14 @@ async function startServer(state, name, { smoke, env }) {
   // Its own process group: code-server spawns helpers (agentHost...) that must go with it.
   const child = spawn(csBin, argv, { detached: true, stdio: ['ignore', out, out], env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, ...env } });
   const stop = () => {
+    running.delete(stop);
     try {
       process.kill(-child.pid, 'SIGTERM');
     } catch {
       /* already gone */
     }
   };
+  running.add(stop);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}); see ${logFile}`);
@@ -123,6 +135,7 @@ async function browser(state) {
 async function apiPass(state, ws) {
   // Inside the repository, so that the extension host resolves mocha from its node_modules.
   const suiteDir = join(CACHE, `suite-${process.pid}`);
+  process.on('exit', () => rmSync(suiteDir, { recursive: true, force: true }));
   await bundleSuites(suiteDir);
   const innerResults = join(state, 'inner-results.json');
   // Environment variables of code-server reach the extension host: the results file and an empty
@@ -201,12 +214,12 @@ async function uiPass(state, ws) {
     await step('the Rollouts view offers the local cluster when there is no kubeconfig', async () => {
       await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().click();
       // A wider side bar, so that a row's phase, strategy, step and weight show in full.
-      const sash = page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
-      const box = await sash.boundingBox().catch(() => null);
-      if (box) {
-        await page.mouse.move(box.x + box.width / 2, box.y + 300);
+      const bar = await page.locator('.part.sidebar').first().boundingBox();
+      if (bar) {
+        const x = bar.x + bar.width + 1;
+        await page.mouse.move(x, bar.y + 400);
         await page.mouse.down();
-        await page.mouse.move(box.x + 260, box.y + 300, { steps: 5 });
+        await page.mouse.move(x + 280, bar.y + 400, { steps: 8 });
         await page.mouse.up();
       }
       await page.getByRole('button', { name: 'Start Local Cluster' }).first().waitFor({ timeout: 30_000 });
@@ -251,6 +264,9 @@ async function uiPass(state, ws) {
 
 // ---- main -----------------------------------------------------------------------------------------------
 let state;
+process.on('exit', () => {
+  if (state && !keep) rmSync(state, { recursive: true, force: true });
+});
 try {
   ensureTools(log);
   log(`tools ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
