@@ -2,6 +2,8 @@
 import { ROLLOUT_DEFAULTS } from '../planner';
 import type { FieldSpec } from './field-spec';
 import { rollout } from './fields/rollout';
+import { analysisTemplate, clusterAnalysisTemplate } from './fields/analysis-template';
+import type { ParsedDoc } from './parse';
 
 export type { FieldSpec, FieldType } from './field-spec';
 
@@ -32,6 +34,25 @@ function withPlannerDefaults(spec: FieldSpec, path: (string | number)[], parentL
 }
 
 export const rolloutCatalog: FieldSpec = withPlannerDefaults(rollout, []);
+
+/** A field without its own page is documented on its parent's (for catalogs without planner defaults). */
+function withParentLinks(spec: FieldSpec, parentLink?: string): FieldSpec {
+  const out: FieldSpec = { ...spec, ...(spec.link || !parentLink ? {} : { link: parentLink }) };
+  if (spec.children) out.children = Object.fromEntries(Object.entries(spec.children).map(([k, c]) => [k, withParentLinks(c, out.link)]));
+  if (spec.items) out.items = withParentLinks(spec.items, out.link);
+  if (spec.values) out.values = withParentLinks(spec.values, out.link);
+  return out;
+}
+
+export const analysisTemplateCatalog: FieldSpec = withParentLinks(analysisTemplate);
+export const clusterAnalysisTemplateCatalog: FieldSpec = withParentLinks(clusterAnalysisTemplate);
+
+/** The catalog a document is checked and documented with: Rollout, (Cluster)AnalysisTemplate, or none (not ours). */
+export function catalogOf(pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate' | 'kind'>): FieldSpec | undefined {
+  if (pd.isRollout) return rolloutCatalog;
+  if (pd.isAnalysisTemplate) return pd.kind === 'ClusterAnalysisTemplate' ? clusterAnalysisTemplateCatalog : analysisTemplateCatalog;
+  return undefined;
+}
 
 /** The catalog entry at a manifest path; array indices step into `items`, map keys into `values`. */
 export function fieldAt(path: readonly (string | number)[], root: FieldSpec = rolloutCatalog): FieldSpec | undefined {

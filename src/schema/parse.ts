@@ -9,6 +9,8 @@ export interface ParsedDoc {
   readonly apiVersion?: string;
   /** apiVersion argoproj.io/v1alpha1 and kind Rollout: the documents we validate. */
   readonly isRollout: boolean;
+  /** apiVersion argoproj.io/v1alpha1 and kind AnalysisTemplate or ClusterAnalysisTemplate: validated with the template catalog. */
+  readonly isAnalysisTemplate: boolean;
   /** [start, end) offsets of the document in the text. */
   readonly range: [number, number];
 }
@@ -22,6 +24,7 @@ export interface ParsedFile {
 }
 
 export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
+export const ANALYSIS_TEMPLATE_KINDS: readonly string[] = ['AnalysisTemplate', 'ClusterAnalysisTemplate'];
 
 export function parseFile(text: string): ParsedFile {
   let raw: Document.Parsed[];
@@ -52,7 +55,7 @@ export function parseFile(text: string): ParsedFile {
       }
     }
     const range: [number, number] = [doc.range[0], doc.range[2]];
-    docs.push({ index, doc, kind, apiVersion, isRollout: kind === 'Rollout' && apiVersion === ROLLOUT_API_VERSION, range });
+    docs.push({ index, doc, kind, apiVersion, isRollout: kind === 'Rollout' && apiVersion === ROLLOUT_API_VERSION, isAnalysisTemplate: kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind) && apiVersion === ROLLOUT_API_VERSION, range });
     for (const err of doc.errors) {
       syntaxErrors.push({
         code: 'yaml-syntax',

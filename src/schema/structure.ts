@@ -41,6 +41,7 @@ export const STRUCTURE_CODES = {
 } as const;
 
 const INT32_MAX = 2147483647;
+const ARG_PLACEHOLDER_ONLY = /^\s*\{\{\s*args\.[\w.-]+\s*\}\}\s*$/;
 
 /** Words that YAML 1.1 (kubectl's YAML) reads as booleans but YAML 1.2 reads as strings. */
 const YAML11_BOOL = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
@@ -215,6 +216,8 @@ function checkScalar(node: Scalar, spec: FieldSpec, path: Path, out: DocFinding[
     }
     case 'duration': {
       if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, path, spec, node);
+      // An analysis template's `{{args.NAME}}` is replaced with the argument before Argo reads the duration.
+      if (typeof v === 'string' && ARG_PLACEHOLDER_ONLY.test(v)) return;
       if (spec.goDuration && (typeof v === 'number' || /^\s*-?\d+\s*$/.test(v))) {
         out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name} needs a unit, e.g. "${v}s" or "${v}m": a bare number is not a duration here`, path, target: 'value' });
         return;

@@ -1,9 +1,9 @@
 /** Validation of a parsed file: structure, pod template, semantic rules, references. */
-import { rolloutCatalog } from './catalog';
+import { catalogOf, rolloutCatalog } from './catalog';
 import type { DocFinding, Finding } from './findings';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { checkPodTemplate } from './pod-template';
-import { rules as allRules, type Rule } from './rules';
+import { rules as allRules, templateRules as allTemplateRules, type Rule, type TemplateRule } from './rules';
 import { obj, type JsonObject, type RuleContext } from './rules/rule';
 import { checkStructure } from './structure';
 import type { WorkspaceIndex } from './workspace';
@@ -11,6 +11,8 @@ import type { WorkspaceIndex } from './workspace';
 export interface ValidateOptions {
   /** The rules to run (all by default); tests pass a single rule. */
   rules?: readonly Rule[];
+  /** The AnalysisTemplate rules to run (all by default). */
+  templateRules?: readonly TemplateRule[];
   /** Skip the structural pass (tests of single rules). */
   structure?: boolean;
 }
@@ -20,6 +22,10 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
   const out: Finding[] = [...parsed.syntaxErrors];
   if (parsed.templated) return out;
   for (const pd of parsed.docs) {
+    if (pd.isAnalysisTemplate) {
+      for (const f of validateAnalysisTemplateDoc(pd, options)) out.push({ ...f, docIndex: pd.index });
+      continue;
+    }
     if (!pd.isRollout) {
       if (pd.kind === 'Rollout' && pd.apiVersion?.startsWith('argoproj.io/')) {
         out.push({ code: 'rollout-api-version', severity: 'error', message: `Argo Rollouts serves Rollout only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}`, path: ['apiVersion'], target: 'value', docIndex: pd.index, data: { replacement: ROLLOUT_API_VERSION } });
@@ -27,6 +33,31 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
       continue;
     }
     for (const f of validateRolloutDoc(pd, workspace, options)) out.push({ ...f, docIndex: pd.index });
+  }
+  return out;
+}
+
+/** The findings of one AnalysisTemplate or ClusterAnalysisTemplate document (without its docIndex). */
+export function validateAnalysisTemplateDoc(pd: ParsedDoc, options: ValidateOptions = {}): DocFinding[] {
+  const catalog = catalogOf(pd);
+  if (!catalog) return [];
+  const out: DocFinding[] = [];
+  if (options.structure !== false) out.push(...checkStructure(pd.doc, catalog));
+  let template: JsonObject | undefined;
+  try {
+    template = obj(pd.doc.toJS({ maxAliasCount: 1000 }));
+  } catch (e) {
+    out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
+    return out;
+  }
+  if (!template) return out;
+  const ctx = { template, spec: obj(template.spec), kind: pd.kind as 'AnalysisTemplate' | 'ClusterAnalysisTemplate' };
+  for (const rule of options.templateRules ?? allTemplateRules) {
+    try {
+      out.push(...rule.check(ctx));
+    } catch (e) {
+      out.push({ code: rule.code, severity: 'info', message: `rule ${rule.code} failed: ${(e as Error).message}`, path: [], target: 'value' });
+    }
   }
   return out;
 }

@@ -1,6 +1,9 @@
-/** The Services of a workspace (or of the files given to `rollouts lint`), for resolving a Rollout's Service references. */
-import { isMap, isScalar } from 'yaml';
-import type { ParsedFile } from './parse';
+/**
+ * The Services and analysis templates of a workspace (or of the files given to `rollouts lint`),
+ * for resolving a Rollout's Service and templateName references.
+ */
+import { isMap, isScalar, isSeq } from 'yaml';
+import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedFile } from './parse';
 
 export interface WorkspaceService {
   name: string;
@@ -11,14 +14,36 @@ export interface WorkspaceService {
   docIndex: number;
 }
 
+/** An AnalysisTemplate or ClusterAnalysisTemplate a Rollout can name in `templateName`. */
+export interface WorkspaceAnalysisTemplate {
+  kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate';
+  name: string;
+  /** AnalysisTemplate only; a ClusterAnalysisTemplate serves every namespace. */
+  namespace?: string;
+  /** The declared args, and whether each has a default (`value` or `valueFrom`) so a Rollout need not pass it. */
+  args: { name: string; required: boolean }[];
+  file: string;
+  docIndex: number;
+}
+
+/** What a workspace file defines that a Rollout can refer to. */
+export type WorkspaceDefinition = WorkspaceService | WorkspaceAnalysisTemplate;
+export const isAnalysisTemplateDefinition = (d: WorkspaceDefinition): d is WorkspaceAnalysisTemplate => 'kind' in d;
+
 export interface WorkspaceIndex {
   services(): readonly WorkspaceService[];
   /** Services with this name (any namespace); a map lookup, so validating many Rollouts stays linear. */
   servicesNamed?(name: string): readonly WorkspaceService[];
+  /**
+   * Analysis templates (both kinds) with this name, any namespace. An index without it knows no
+   * templates, and templateName references are then not checked.
+   */
+  analysisTemplatesNamed?(name: string): readonly WorkspaceAnalysisTemplate[];
 }
 
 export interface MutableWorkspaceIndex extends WorkspaceIndex {
   servicesNamed(name: string): readonly WorkspaceService[];
+  analysisTemplatesNamed(name: string): readonly WorkspaceAnalysisTemplate[];
   setFile(file: string, parsed: ParsedFile): void;
   removeFile(file: string): void;
 }
@@ -47,9 +72,42 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
   return out;
 }
 
+/** The AnalysisTemplate and ClusterAnalysisTemplate documents of one parsed file. */
+export function analysisTemplatesInFile(file: string, parsed: ParsedFile): WorkspaceAnalysisTemplate[] {
+  const out: WorkspaceAnalysisTemplate[] = [];
+  for (const pd of parsed.docs) {
+    if (!pd.kind || !ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== ROLLOUT_API_VERSION)) continue;
+    const root = pd.doc.contents;
+    if (!isMap(root)) continue;
+    const metadata = get(root, 'metadata');
+    const name = scalarString(get(metadata, 'name'));
+    if (!name) continue;
+    const namespace = pd.kind === 'AnalysisTemplate' ? scalarString(get(metadata, 'namespace')) : undefined;
+    const args: WorkspaceAnalysisTemplate['args'] = [];
+    const declared = get(get(root, 'spec'), 'args');
+    if (isSeq(declared)) {
+      for (const item of declared.items) {
+        const argName = scalarString(get(item, 'name'));
+        if (!argName) continue;
+        const value = get(item, 'value');
+        const hasValue = (value !== undefined && !(isScalar(value) && value.value === null)) || isMap(get(item, 'valueFrom'));
+        args.push({ name: argName, required: !hasValue });
+      }
+    }
+    out.push({ kind: pd.kind as WorkspaceAnalysisTemplate['kind'], name, ...(namespace ? { namespace } : {}), args, file, docIndex: pd.index });
+  }
+  return out;
+}
+
+/** Services and analysis templates of one parsed file. */
+export function definitionsInFile(file: string, parsed: ParsedFile): WorkspaceDefinition[] {
+  return [...servicesInFile(file, parsed), ...analysisTemplatesInFile(file, parsed)];
+}
+
 /** An in-memory index: one entry per file, replaced whole when the file changes. */
 export function createWorkspaceIndex(): MutableWorkspaceIndex {
   const byFile = new Map<string, WorkspaceService[]>();
+  const templatesByFile = new Map<string, WorkspaceAnalysisTemplate[]>();
   let byName: Map<string, WorkspaceService[]> | undefined;
   const rebuild = () => {
     byName = new Map();
@@ -65,7 +123,11 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
   return {
     services: () => [...byFile.values()].flat(),
     servicesNamed: (name) => (byName ?? rebuild()).get(name) ?? [],
+    analysisTemplatesNamed: (name) => [...templatesByFile.values()].flat().filter((t) => t.name === name),
     setFile(file, parsed) {
+      const templates = analysisTemplatesInFile(file, parsed);
+      if (templates.length > 0) templatesByFile.set(file, templates);
+      else templatesByFile.delete(file);
       const found = servicesInFile(file, parsed);
       const before = byFile.get(file);
       if (found.length === 0 && !before) return;
@@ -74,6 +136,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
       byName = undefined;
     },
     removeFile(file) {
+      templatesByFile.delete(file);
       if (byFile.delete(file)) byName = undefined;
     },
   };

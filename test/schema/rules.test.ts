@@ -1,7 +1,7 @@
 // Table tests: each rule on a minimal Rollout, with the field it must point at.
 import { strict as assert } from 'node:assert';
 import { rules } from '../../src/schema';
-import { blueGreenRollout, canaryRollout, lint, service, summary, yamlOf } from './support';
+import { analysisTemplate, blueGreenRollout, canaryRollout, lint, service, summary, yamlOf } from './support';
 
 type Obj = Record<string, unknown>;
 interface Case {
@@ -18,6 +18,16 @@ const istio = { canaryService: 'c', stableService: 's', trafficRouting: { istio:
 const alb = { canaryService: 'c', stableService: 's', trafficRouting: { alb: { ingress: 'ing', servicePort: 80 } } };
 
 const cases: Case[] = [
+  // analysis template references
+  { name: 'templateName not in the workspace', code: 'analysis-template-not-found', workspace: true, docs: [canaryRollout({ analysis: { templates: [{ templateName: 'missing' }], args: [] } })], expect: ['warning analysis-template-not-found at spec.strategy.canary.analysis.templates[0].templateName'] },
+  { name: 'templateName found', code: 'analysis-template-not-found', workspace: true, docs: [canaryRollout({ analysis: { templates: [{ templateName: 'rate' }], args: [{ name: 'service', value: 's' }] } }), analysisTemplate('rate')], expect: [] },
+  { name: 'clusterScope names an AnalysisTemplate', code: 'analysis-template-not-found', workspace: true, docs: [blueGreenRollout({ prePromotionAnalysis: { templates: [{ templateName: 'rate', clusterScope: true }], args: [{ name: 'service', value: 's' }] } }), analysisTemplate('rate')], expect: ['warning analysis-template-not-found at spec.strategy.blueGreen.prePromotionAnalysis.templates[0].templateName'] },
+  { name: 'clusterScope finds a ClusterAnalysisTemplate', code: 'analysis-template-not-found', workspace: true, docs: [blueGreenRollout({ postPromotionAnalysis: { templates: [{ templateName: 'rate', clusterScope: true }], args: [{ name: 'service', value: 's' }] } }), analysisTemplate('rate', {}, 'ClusterAnalysisTemplate')], expect: [] },
+  { name: 'template in another namespace', code: 'analysis-template-not-found', workspace: true, docs: [canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 'rate' }] } }] }, {}), { ...analysisTemplate('rate'), metadata: { name: 'rate', namespace: 'other' } }].map((d, i) => (i === 0 ? { ...d, metadata: { name: 'demo', namespace: 'shop' } } : d)), expect: ['warning analysis-template-not-found at spec.strategy.canary.steps[0].analysis.templates[0].templateName'] },
+  { name: 'not checked without a workspace', code: 'analysis-template-not-found', docs: [canaryRollout({ analysis: { templates: [{ templateName: 'missing' }] } })], expect: [] },
+  { name: 'required argument not passed', code: 'analysis-args', workspace: true, docs: [canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 'rate' }] } }] }), analysisTemplate('rate')], expect: ['error analysis-args at spec.strategy.canary.steps[0].analysis.templates[0].templateName'] },
+  { name: 'argument with a default need not be passed; unknown argument flagged', code: 'analysis-args', workspace: true, docs: [canaryRollout({ analysis: { templates: [{ templateName: 'rate' }], args: [{ name: 'service', value: 's' }, { name: 'treshold', value: '1' }] } }), analysisTemplate('rate')], expect: ['warning analysis-args at spec.strategy.canary.analysis.args[1].name'] },
+  { name: 'experiment analysis passes its args', code: 'analysis-args', workspace: true, docs: [canaryRollout({ steps: [{ experiment: { templates: [{ name: 'c', specRef: 'canary' }], analyses: [{ name: 'a', templateName: 'rate', args: [] }] } }] }), analysisTemplate('rate')], expect: ['error analysis-args at spec.strategy.canary.steps[0].experiment.analyses[0].templateName'] },
   // spec
   { name: 'selector missing', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined })], expect: ['error selector-required at spec.selector'] },
   { name: 'selector not needed with workloadRef', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined, template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' } })], expect: [] },

@@ -29,6 +29,20 @@ export function service(name: string, selector: Record<string, string> | undefin
   return { apiVersion: 'v1', kind: 'Service', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { ...(selector ? { selector } : {}), ports: [{ port: 80 }] } };
 }
 
+/** A valid AnalysisTemplate with one web metric; `spec` fields replace the defaults. */
+export function analysisTemplate(name: string, spec: Obj = {}, kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate' = 'AnalysisTemplate'): Obj {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind,
+    metadata: { name },
+    spec: {
+      args: [{ name: 'service' }, { name: 'threshold', value: '0.95' }],
+      metrics: [{ name: 'success', interval: '1m', count: 3, successCondition: 'result >= {{args.threshold}}', provider: { web: { url: 'http://{{args.service}}/rate' } } }],
+      ...spec,
+    },
+  };
+}
+
 export const yamlOf = (...docs: Obj[]): string => docs.map((d) => stringify(d)).join('---\n');
 
 /** Findings of a YAML text (one file; its own Services count as the workspace when `withWorkspace`). */

@@ -4,9 +4,12 @@ import { progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithin
 import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
 import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
 import { serviceExists, serviceSelectsPods } from './service-references';
+import { analysisArgsMatch, analysisTemplateExists } from './analysis-references';
 import { autoPromotionSecondsIgnored, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
+export { templateRules, type TemplateRule, type TemplateRuleContext } from './analysis-template-rules';
+export { analysisBlocks, type AnalysisBlock, type TemplateReference } from './analysis-references';
 
 export const rules: readonly Rule[] = [
   // spec
@@ -44,6 +47,8 @@ export const rules: readonly Rule[] = [
   // references
   serviceExists,
   serviceSelectsPods,
+  analysisTemplateExists,
+  analysisArgsMatch,
   // surprising settings
   autoPromotionSecondsIgnored,
   scaleDownDelayZero,

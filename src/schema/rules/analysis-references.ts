@@ -1,0 +1,119 @@
+/**
+ * A Rollout's analysis blocks name templates by `templateName` (ClusterAnalysisTemplates with
+ * `clusterScope: true`): they should exist in the workspace, and the Rollout must pass every
+ * argument a template declares without a default. Resolved across files, like Services.
+ */
+import type { DocFinding } from '../findings';
+import type { WorkspaceAnalysisTemplate } from '../workspace';
+import { BLUE_GREEN, CANARY, arr, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+
+type Path = (string | number)[];
+
+export interface TemplateReference {
+  name: string;
+  clusterScope: boolean;
+  /** Path of the templateName value. */
+  path: Path;
+}
+
+/** One place that creates an AnalysisRun: its templates and the args it passes them. */
+export interface AnalysisBlock {
+  path: Path;
+  templates: TemplateReference[];
+  args: { name: string; path: Path }[];
+}
+
+/** Every analysis block of a Rollout (background, steps, experiment analyses, pre/post promotion). */
+export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): AnalysisBlock[] {
+  const out: AnalysisBlock[] = [];
+  const argsOf = (block: JsonObject, path: Path) =>
+    arr(block.args).flatMap((a, i) => (str(obj(a)?.name) ? [{ name: str(obj(a)?.name)!, path: [...path, 'args', i, 'name'] }] : []));
+  const add = (v: unknown, path: Path) => {
+    const block = obj(v);
+    if (!block) return;
+    const templates = arr(block.templates).flatMap((t, i) => {
+      const ref = obj(t);
+      const name = str(ref?.templateName);
+      return name ? [{ name, clusterScope: ref?.clusterScope === true, path: [...path, 'templates', i, 'templateName'] }] : [];
+    });
+    out.push({ path, templates, args: argsOf(block, path) });
+  };
+  if (ctx.canary) {
+    add(ctx.canary.analysis, [...CANARY, 'analysis']);
+    arr(ctx.canary.steps).forEach((s, i) => {
+      const step = obj(s);
+      add(step?.analysis, [...CANARY, 'steps', i, 'analysis']);
+      arr(obj(step?.experiment)?.analyses).forEach((a, k) => {
+        const analysis = obj(a);
+        const name = str(analysis?.templateName);
+        if (!analysis || !name) return;
+        const path = [...CANARY, 'steps', i, 'experiment', 'analyses', k];
+        out.push({ path, templates: [{ name, clusterScope: analysis.clusterScope === true, path: [...path, 'templateName'] }], args: argsOf(analysis, path) });
+      });
+    });
+  }
+  if (ctx.blueGreen) {
+    add(ctx.blueGreen.prePromotionAnalysis, [...BLUE_GREEN, 'prePromotionAnalysis']);
+    add(ctx.blueGreen.postPromotionAnalysis, [...BLUE_GREEN, 'postPromotionAnalysis']);
+  }
+  return out;
+}
+
+/** The workspace templates a reference can resolve to (same namespace, or any without one). */
+export function templateCandidates(ctx: RuleContext, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
+  const named = ctx.workspace?.analysisTemplatesNamed?.(ref.name);
+  if (!named) return undefined;
+  const namespace = str(obj(ctx.rollout.metadata)?.namespace);
+  return named.filter((t) =>
+    ref.clusterScope ? t.kind === 'ClusterAnalysisTemplate' : t.kind === 'AnalysisTemplate' && (!namespace || !t.namespace || t.namespace === namespace),
+  );
+}
+
+export const analysisTemplateExists: Rule = {
+  code: 'analysis-template-not-found',
+  summary: 'templates named by analysis blocks should be defined in the workspace',
+  check(ctx) {
+    if (!ctx.workspace?.analysisTemplatesNamed) return [];
+    const out: DocFinding[] = [];
+    for (const block of analysisBlocks(ctx)) {
+      for (const ref of block.templates) {
+        if ((templateCandidates(ctx, ref) ?? []).length > 0) continue;
+        const other = (ctx.workspace.analysisTemplatesNamed(ref.name) ?? []).some((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
+        const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
+        const hint = other ? (ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`) : '';
+        out.push(warning(this.code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope }));
+      }
+    }
+    return out;
+  },
+};
+
+export const analysisArgsMatch: Rule = {
+  code: 'analysis-args',
+  summary: 'a Rollout passes every argument its templates require, and only arguments they declare',
+  check(ctx) {
+    if (!ctx.workspace?.analysisTemplatesNamed) return [];
+    const out: DocFinding[] = [];
+    for (const block of analysisBlocks(ctx)) {
+      const passed = new Set(block.args.map((a) => a.name));
+      const resolved = block.templates.map((ref) => ({ ref, found: templateCandidates(ctx, ref) ?? [] }));
+      for (const { ref, found } of resolved) {
+        if (found.length === 0) continue;
+        // Several definitions (overlays): an argument is missing only when every one requires it.
+        const missing = found
+          .map((t) => t.args.filter((a) => a.required && !passed.has(a.name)).map((a) => a.name))
+          .reduce((a, b) => a.filter((n) => b.includes(n)));
+        if (missing.length > 0) {
+          out.push(error(this.code, ref.path, `template "${ref.name}" requires ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not passed in args: the AnalysisRun fails`, 'value', { template: ref.name, missing }));
+        }
+      }
+      // Unknown args only when every template is known: otherwise the unknown one may declare them.
+      if (resolved.length === 0 || resolved.some((r) => r.found.length === 0)) continue;
+      const declared = new Set(resolved.flatMap((r) => r.found.flatMap((t) => t.args.map((a) => a.name))));
+      for (const arg of block.args) {
+        if (!declared.has(arg.name)) out.push(warning(this.code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name }));
+      }
+    }
+    return out;
+  },
+};

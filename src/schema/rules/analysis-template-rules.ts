@@ -1,0 +1,244 @@
+/**
+ * Semantic rules of AnalysisTemplate and ClusterAnalysisTemplate documents: one provider per
+ * metric, unique names, conditions that parse, counts and limits Argo accepts, arguments that
+ * are declared where they are used.
+ */
+import { checkExpression } from '../analysis-expression';
+import type { DocFinding } from '../findings';
+import { PROVIDER_NAMES } from '../fields/analysis-template';
+import { arr, error, obj, str, warning, type JsonObject } from './rule';
+
+export interface TemplateRuleContext {
+  /** The whole template document as plain data. */
+  readonly template: JsonObject;
+  readonly spec: JsonObject | undefined;
+  readonly kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate';
+}
+
+export interface TemplateRule {
+  readonly code: string;
+  readonly summary: string;
+  check(ctx: TemplateRuleContext): DocFinding[];
+}
+
+const METRICS = ['spec', 'metrics'] as const;
+const metricsOf = (ctx: TemplateRuleContext) => arr(ctx.spec?.metrics).map((m, i) => ({ metric: obj(m), i })).filter((m): m is { metric: JsonObject; i: number } => m.metric !== undefined);
+const declaredArgs = (ctx: TemplateRuleContext) => new Set(arr(ctx.spec?.args).flatMap((a) => (str(obj(a)?.name) ? [str(obj(a)?.name)!] : [])));
+
+/** `{{args.NAME}}` and `{{ args.NAME }}` in a text. */
+const ARG_PLACEHOLDER = /\{\{\s*args\.([\w.-]+)\s*\}\}/g;
+const ONLY_PLACEHOLDER = /^\s*\{\{\s*args\.[\w.-]+\s*\}\}\s*$/;
+
+export const metricProviderOne: TemplateRule = {
+  code: 'metric-provider-one',
+  summary: 'each metric names exactly one known provider',
+  check(ctx) {
+    const out: DocFinding[] = [];
+    for (const { metric, i } of metricsOf(ctx)) {
+      const provider = obj(metric.provider);
+      if (!provider) continue; // missing-field or wrong-type already says so
+      const keys = Object.keys(provider).filter((k) => provider[k] !== null && provider[k] !== undefined);
+      const known = keys.filter((k) => (PROVIDER_NAMES as readonly string[]).includes(k));
+      const path = [...METRICS, i, 'provider'];
+      if (known.length === 0) {
+        const others = keys.length ? ` (${keys.map((k) => `"${k}"`).join(', ')} ${keys.length === 1 ? 'is' : 'are'} not a provider)` : '';
+        out.push(error(this.code, path, `metric "${str(metric.name) ?? i}" has no metric provider${others}: use one of ${PROVIDER_NAMES.join(', ')}`));
+      } else if (known.length > 1) {
+        out.push(error(this.code, [...path, known[1]!], `metric "${str(metric.name) ?? i}" names ${known.length} providers (${known.join(', ')}): a metric has exactly one`, 'key'));
+      }
+    }
+    return out;
+  },
+};
+
+export const metricNameUnique: TemplateRule = {
+  code: 'metric-name-unique',
+  summary: 'metric names are unique within a template',
+  check(ctx) {
+    const seen = new Set<string>();
+    const out: DocFinding[] = [];
+    for (const { metric, i } of metricsOf(ctx)) {
+      const name = str(metric.name);
+      if (name === undefined) continue;
+      if (seen.has(name)) out.push(error(this.code, [...METRICS, i, 'name'], `metric "${name}" is defined twice: measurements are reported by name`));
+      seen.add(name);
+    }
+    return out;
+  },
+};
+
+export const analysisArgUnique: TemplateRule = {
+  code: 'analysis-arg-unique',
+  summary: 'argument names are unique and each has at most one of value and valueFrom',
+  check(ctx) {
+    const seen = new Set<string>();
+    const out: DocFinding[] = [];
+    arr(ctx.spec?.args).forEach((a, i) => {
+      const arg = obj(a);
+      const name = str(arg?.name);
+      if (!arg || name === undefined) return;
+      if (seen.has(name)) out.push(error(this.code, ['spec', 'args', i, 'name'], `argument "${name}" is declared twice`));
+      seen.add(name);
+      if (arg.value !== undefined && arg.value !== null && obj(arg.valueFrom)) out.push(error(this.code, ['spec', 'args', i, 'valueFrom'], `argument "${name}" has both value and valueFrom: give one`, 'key'));
+    });
+    return out;
+  },
+};
+
+export const conditionSyntax: TemplateRule = {
+  code: 'analysis-condition',
+  summary: 'successCondition and failureCondition are valid expressions over `result`',
+  check(ctx) {
+    const args = declaredArgs(ctx);
+    const out: DocFinding[] = [];
+    for (const { metric, i } of metricsOf(ctx)) {
+      for (const field of ['successCondition', 'failureCondition'] as const) {
+        const text = str(metric[field]);
+        if (text === undefined) continue;
+        for (const p of checkExpression(text, args)) {
+          const where = p.start < text.length ? ` at "${text.slice(p.start, Math.min(p.end, p.start + 30))}"` : '';
+          out.push({ ...(p.severity === 'error' ? error : warning)(this.code, [...METRICS, i, field], `${field}: ${p.message}${p.message.includes('"') ? '' : where}`), data: { start: p.start, end: p.end } });
+        }
+      }
+    }
+    return out;
+  },
+};
+
+/** A count or limit: an int, a numeric string, or an args placeholder; undefined when absent. */
+function limitValue(v: unknown): { ok: true; n?: number } | { ok: false } | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number') return Number.isInteger(v) ? { ok: true, n: v } : { ok: false };
+  if (typeof v === 'string') {
+    if (ONLY_PLACEHOLDER.test(v)) return { ok: true };
+    if (/^\s*-?\d+\s*$/.test(v)) return { ok: true, n: Number(v) };
+  }
+  return { ok: false };
+}
+
+const LIMITS: Record<string, number> = { count: 0, failureLimit: -1, inconclusiveLimit: -1, consecutiveErrorLimit: 0, consecutiveSuccessLimit: 0 };
+
+export const metricLimits: TemplateRule = {
+  code: 'metric-limits',
+  summary: 'count and limits are whole numbers in range; count is at least the limits; more than one measurement needs an interval',
+  check(ctx) {
+    const out: DocFinding[] = [];
+    for (const { metric, i } of metricsOf(ctx)) {
+      const values: Record<string, number | undefined> = {};
+      for (const [field, min] of Object.entries(LIMITS)) {
+        const v = limitValue(metric[field]);
+        if (!v) continue;
+        const path = [...METRICS, i, field];
+        if (!v.ok) {
+          out.push(error(this.code, path, `${field} must be a whole number or an {{args.NAME}} placeholder, not ${JSON.stringify(metric[field])}`));
+        } else if (v.n !== undefined && v.n < min) {
+          out.push(error(this.code, path, `${field} must be at least ${min}${min === -1 ? ' (-1 means no limit)' : ''}, not ${v.n}`));
+        } else {
+          values[field] = v.n;
+        }
+      }
+      const count = values.count;
+      if (count !== undefined && count > 1 && (metric.interval === undefined || metric.interval === null)) {
+        out.push(error(this.code, [...METRICS, i, 'interval'], `count is ${count} but there is no interval: Argo needs an interval to take more than one measurement`, 'missing'));
+      }
+      if (count !== undefined && count > 0) {
+        for (const field of ['failureLimit', 'inconclusiveLimit', 'consecutiveSuccessLimit']) {
+          const l = values[field];
+          if (l !== undefined && l > count) out.push(error(this.code, [...METRICS, i, field], `${field} ${l} is larger than count ${count}: it can never be reached`));
+        }
+      }
+    }
+    return out;
+  },
+};
+
+export const argsDeclared: TemplateRule = {
+  code: 'analysis-arg-undeclared',
+  summary: '{{args.NAME}} placeholders in the metrics name declared arguments',
+  check(ctx) {
+    const args = declaredArgs(ctx);
+    const out: DocFinding[] = [];
+    const walk = (v: unknown, path: (string | number)[], depth: number): void => {
+      if (depth > 40) return;
+      if (typeof v === 'string') {
+        // Conditions are checked by analysis-condition, with the exact place in the expression.
+        if (path.length === 4 && (path[3] === 'successCondition' || path[3] === 'failureCondition')) return;
+        for (const m of v.matchAll(ARG_PLACEHOLDER)) {
+          if (!args.has(m[1]!)) out.push(error(this.code, path, `{{args.${m[1]}}} names an argument that spec.args does not declare: the AnalysisRun fails to resolve it`, 'value', { arg: m[1] }));
+        }
+      } else if (Array.isArray(v)) {
+        v.forEach((x, k) => walk(x, [...path, k], depth + 1));
+      } else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) walk(x, [...path, k], depth + 1);
+      }
+    };
+    walk(ctx.spec?.metrics, [...METRICS], 0);
+    return out;
+  },
+};
+
+/** A metricName matches a metric by name or as a regular expression (Argo's dryRun and retention). */
+function matchesMetric(pattern: string, names: readonly string[]): boolean {
+  if (names.includes(pattern)) return true;
+  try {
+    const re = new RegExp(`^(?:${pattern})$`);
+    return names.some((n) => re.test(n));
+  } catch {
+    return false;
+  }
+}
+
+export const metricNameReferences: TemplateRule = {
+  code: 'metric-name-unknown',
+  summary: 'dryRun and measurementRetention name metrics of the template',
+  check(ctx) {
+    const names = metricsOf(ctx).flatMap(({ metric }) => (str(metric.name) ? [str(metric.name)!] : []));
+    const out: DocFinding[] = [];
+    for (const list of ['dryRun', 'measurementRetention'] as const) {
+      arr(ctx.spec?.[list]).forEach((e, i) => {
+        const name = str(obj(e)?.metricName);
+        if (name !== undefined && !matchesMetric(name, names)) out.push(warning(this.code, ['spec', list, i, 'metricName'], `"${name}" matches no metric of this template (${names.join(', ') || 'none'})`));
+      });
+    }
+    return out;
+  },
+};
+
+export const providerRules: TemplateRule = {
+  code: 'metric-provider-config',
+  summary: 'provider settings that cannot work together',
+  check(ctx) {
+    const out: DocFinding[] = [];
+    for (const { metric, i } of metricsOf(ctx)) {
+      const p = [...METRICS, i, 'provider'];
+      const provider = obj(metric.provider);
+      const web = obj(provider?.web);
+      if (web) {
+        if (web.body !== undefined && web.jsonBody !== undefined) out.push(error(this.code, [...p, 'web', 'jsonBody'], 'web: give either body or jsonBody, not both', 'key'));
+        const method = str(web.method) ?? 'GET';
+        if (method === 'GET' && (web.body !== undefined || web.jsonBody !== undefined)) out.push(error(this.code, [...p, 'web', 'method'], 'web: a request body needs method POST or PUT', web.method === undefined ? 'missing' : 'value'));
+        const url = str(web.url);
+        if (url && !/^(https?:\/\/|\{\{)/.test(url)) out.push(error(this.code, [...p, 'web', 'url'], `web: url must start with http:// or https://, not "${url.slice(0, 30)}"`));
+      }
+      const datadog = obj(provider?.datadog);
+      if (datadog) {
+        const v2 = str(datadog.apiVersion) === 'v2';
+        if (datadog.queries !== undefined && !v2) out.push(error(this.code, [...p, 'datadog', 'queries'], 'datadog: queries (with formula) need apiVersion: v2', 'key'));
+        if (datadog.query === undefined && datadog.queries === undefined) out.push(error(this.code, [...p, 'datadog', 'query'], 'datadog: give query (or queries with apiVersion v2)', 'missing'));
+        if (datadog.query !== undefined && datadog.queries !== undefined) out.push(error(this.code, [...p, 'datadog', 'queries'], 'datadog: give either query or queries, not both', 'key'));
+        if (datadog.formula !== undefined && datadog.queries === undefined) out.push(error(this.code, [...p, 'datadog', 'formula'], 'datadog: formula combines named queries: add queries', 'key'));
+      }
+      const threshold = obj(obj(provider?.kayenta)?.threshold);
+      if (threshold && typeof threshold.pass === 'number' && typeof threshold.marginal === 'number' && threshold.marginal > threshold.pass) {
+        out.push(error(this.code, [...p, 'kayenta', 'threshold', 'marginal'], `kayenta: marginal ${threshold.marginal} is above pass ${threshold.pass}`));
+      }
+      for (const q of ['prometheus', 'wavefront', 'graphite', 'skywalking'] as const) {
+        const address = str(obj(provider?.[q])?.address);
+        if (address && !/^(https?:\/\/|\{\{)/.test(address) && q === 'prometheus') out.push(error(this.code, [...p, q, 'address'], `${q}: address must be a URL starting with http:// or https://, not "${address.slice(0, 30)}"`));
+      }
+    }
+    return out;
+  },
+};
+
+export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, metricLimits, argsDeclared, metricNameReferences, providerRules];
