@@ -235,10 +235,33 @@ async function uiPass(state, ws) {
       await shot('1-tree.png');
     });
 
+    await step('Set Image from the palette pauses the canary at step 1; Promote from the palette moves it on', async () => {
+      await runCommand('Argo Rollouts: Set Image');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'set image' }).waitFor({ timeout: 15_000 });
+      await page.keyboard.type('canary-demo');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Image of container' }).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('argoproj/rollouts-demo:yellow');
+      await page.keyboard.press('Enter');
+      await page.locator('.monaco-list-row', { hasText: 'Paused · canary · step 1/8' }).first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(500);
+      await shot('1b-paused.png');
+      await runCommand('Argo Rollouts: Promote');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Argo Rollouts: promote' }).waitFor({ timeout: 15_000 });
+      // Only rollouts where promote makes sense are offered: the paused canary, not the healthy blue-green.
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 15_000 });
+      const offered = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+      if (offered.some((t) => t.includes('bluegreen-demo'))) throw new Error(`promote offered a healthy rollout: ${offered.join(' | ')}`);
+      await page.keyboard.press('Enter');
+      await page.locator('.monaco-list-row', { hasText: /canary-demo.*step [2-8]\/8/ }).first().waitFor({ timeout: 30_000 });
+    });
+
     await step('the rollout webview renders the canary steps', async () => {
       await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().click();
       const { frame } = await inFrames('#root *');
-      await frame.waitForFunction(() => document.body.innerText.includes('setWeight: 20'), null, { timeout: 30_000 });
+      await frame.waitForFunction(() => document.body.innerText.includes('setWeight: 40'), null, { timeout: 30_000 });
       await page.waitForTimeout(500);
       await shot('2-webview.png');
     });

@@ -8,7 +8,7 @@ import { actionTitle, runAction, type ActionRequest } from '../cluster/actions';
 import type { Rollout } from '../planner';
 import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
-import { pickRollout, type RolloutRef } from './pick';
+import { pickRollout, type Eligibility, type RolloutRef } from './pick';
 import { readSettings, writeSetting } from './settings';
 import { VIEW_ID } from './tree';
 import type { TreeElement } from './tree-model';
@@ -58,13 +58,19 @@ const pastTense: Record<ActionRequest['kind'], string> = {
 };
 
 /** Promote, abort, ...: the target (asked for when not given), a confirmation where it matters, progress, the result. */
-async function runRolloutAction(ctx: Ctx, arg: unknown, build: (rollout: Rollout | undefined) => Promise<ActionRequest | undefined> | ActionRequest | undefined, sample: ActionRequest): Promise<ActionReport | undefined> {
+async function runRolloutAction(
+  ctx: Ctx,
+  arg: unknown,
+  build: (rollout: Rollout | undefined) => Promise<ActionRequest | undefined> | ActionRequest | undefined,
+  sample: ActionRequest,
+  eligible: Eligibility = sample,
+): Promise<ActionReport | undefined> {
   const c = connected(ctx);
   if (!c.ok) throw new Error(c.why);
   const what = actionTitle(sample);
   let ref = refFrom(arg);
   if (ref?.context && ref.context !== c.context) throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
-  ref ??= await pickRollout(c.stores, c.context, what, sample);
+  ref ??= await pickRollout(c.stores, c.context, what, eligible);
   if (!ref) return undefined;
   const request = await build(c.stores.rollouts.get(ref.name, ref.namespace));
   if (!request) return undefined;
@@ -134,7 +140,14 @@ export const commandTable: Record<CommandId, Handler> = {
   'rollouts.restart': (ctx, arg) => runRolloutAction(ctx, arg, () => ({ kind: 'restart', at: new Date() }), { kind: 'restart', at: new Date(0) }),
   // Explicit arguments (the webview, tests) skip the questions.
   'rollouts.setImage': (ctx, arg, container, image) =>
-    runRolloutAction(ctx, arg, (r) => (typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(r)), { kind: 'setImage', container: '', image: '' }),
+    runRolloutAction(
+      ctx,
+      arg,
+      (r) => (typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(r)),
+      { kind: 'setImage', container: '', image: '' },
+      // The image is asked after the pick: any rollout with containers in its own pod template qualifies.
+      (r) => ((r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers in its pod template (a workloadRef rollout changes through its Deployment)'),
+    ),
   'rollouts.undo': (ctx, arg, toRevision) => runRolloutAction(ctx, arg, () => ({ kind: 'undo', ...(typeof toRevision === 'number' ? { toRevision } : {}) }), { kind: 'undo' }),
 
   async 'rollouts.openRollout'(ctx, arg) {

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { planAction, type ActionRequest } from '../cluster/actions';
 import type { ClusterStores } from '../cluster/store';
+import type { Rollout } from '../planner';
 import { relatedObjects, rolloutView } from '../cluster/view';
 import { PHASE_ICONS, rolloutDescription } from './tree-model';
 
@@ -23,8 +24,14 @@ const shown = new vscode.EventEmitter<{ title: string; labels: string[] }>();
 /** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */
 export const onDidShowRolloutPick = shown.event;
 
+/**
+ * Which rollouts an action is offered for: an ActionRequest is asked of the planner; a function
+ * (for actions whose input is asked only after the pick, like set image) returns why not, or undefined.
+ */
+export type Eligibility = ActionRequest | ((rollout: Rollout) => string | undefined);
+
 /** The rollouts that `request` makes sense for (all when undefined), and why the others are left out. */
-export function rolloutChoices(stores: ClusterStores, context: string, request: ActionRequest | undefined, now: Date): { items: RolloutPickItem[]; refused: string[] } {
+export function rolloutChoices(stores: ClusterStores, context: string, request: Eligibility | undefined, now: Date): { items: RolloutPickItem[]; refused: string[] } {
   const items: RolloutPickItem[] = [];
   const refused: string[] = [];
   const all = [...stores.rollouts.list()].sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
@@ -33,9 +40,12 @@ export function rolloutChoices(stores: ClusterStores, context: string, request: 
     const name = r.metadata?.name ?? '';
     const namespace = r.metadata?.namespace ?? '';
     if (request) {
-      const plan = planAction(request, r, objects.replicaSets);
-      if (!plan.ok) {
-        refused.push(`${namespace}/${name}: ${plan.reason}`);
+      const why = typeof request === 'function' ? request(r) : (() => {
+        const plan = planAction(request, r, objects.replicaSets);
+        return plan.ok ? undefined : plan.reason;
+      })();
+      if (why !== undefined) {
+        refused.push(`${namespace}/${name}: ${why}`);
         continue;
       }
     }
@@ -45,7 +55,7 @@ export function rolloutChoices(stores: ClusterStores, context: string, request: 
   return { items, refused };
 }
 
-export async function pickRollout(stores: ClusterStores, context: string, what: string, request: ActionRequest | undefined): Promise<RolloutRef | undefined> {
+export async function pickRollout(stores: ClusterStores, context: string, what: string, request: Eligibility | undefined): Promise<RolloutRef | undefined> {
   const { items, refused } = rolloutChoices(stores, context, request, new Date());
   if (items.length === 0) {
     const why = refused.length ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}` : ' There are no rollouts in the watched namespaces.';
