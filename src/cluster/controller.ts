@@ -5,7 +5,10 @@
  * for the store and decides again from the new state; it never resends a write blindly. A work
  * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
  */
-import { reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout, type RolloutStatus } from '../planner';
+import { reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
+import { prepareAnalysisRun } from './analysis/create';
+import { runsBeyondHistoryLimits } from './analysis/history';
 import { systemClock, type Clock } from './clock';
 import { ANALYSIS_RUN, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type KindRef, type Pod } from './kinds';
 import { errorText, type Log } from './log';
@@ -23,6 +26,8 @@ export interface ControllerOptions {
   namespace?: string;
   /** Rollouts reconciled at the same time (default 8). */
   workers?: number;
+  /** The AnalysisRun controller's HTTP and Secret access (defaults: global fetch, the API); false to not run analysis. */
+  analysis?: Pick<AnalysisControllerOptions, 'fetch' | 'readSecret'> | false;
 }
 
 export interface ControllerStats {
@@ -49,10 +54,11 @@ export interface Controller {
   idle(): Promise<void>;
   /** Reconciles every rollout again (a periodic resync; at rest it must write nothing). */
   resync(): void;
+  /** The AnalysisRun controller that measures the runs (absent with `analysis: false`). */
+  readonly analysis?: AnalysisController;
 }
 
 const keyOf = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
-const ANALYSIS_WAIT = /AnalysisRun (\S+)/;
 
 /** What a reconcile expects the store to show after its writes: resourceVersion, or gone. */
 type Expectation = { store: KindStore<any>; namespace: string; name: string; rv?: string; gone?: boolean };
@@ -231,9 +237,12 @@ export function createController(opts: ControllerOptions): Controller {
       log.warn(`reconcile of rollout ${key} failed`, e);
       return;
     }
-    const status = withAnalysisNotice(result.status, result.waitingFor, analysisRuns);
-    const statusPatch = mergeDiff(rollout.status ?? {}, status);
+    const statusPatch = mergeDiff(rollout.status ?? {}, result.status);
     const effects = result.effects.filter((e) => e.kind !== 'updateStatus');
+    const deleting = new Set(effects.flatMap((e) => (e.kind === 'deleteAnalysisRun' ? [e.name] : [])));
+    for (const name of runsBeyondHistoryLimits({ ...rollout, status: result.status }, analysisRuns)) {
+      if (!deleting.has(name)) effects.push({ kind: 'deleteAnalysisRun', name });
+    }
     if (effects.length === 0 && statusPatch === undefined) {
       stats.idleReconciles++;
       failures.delete(key);
@@ -312,8 +321,21 @@ export function createController(opts: ControllerOptions): Controller {
         track(stores.services, await write(key, 'PATCH', kindPath(SERVICE, ns, e.service), { patch: 'merge', body: { metadata, spec: { selector: e.selector } } }));
         return;
       }
-      case 'createAnalysisRun':
-        return create(ANALYSIS_RUN, stores.analysisRuns, e.analysisRun);
+      case 'createAnalysisRun': {
+        const prepared = await prepareAnalysisRun(rest, e.analysisRun, rollout);
+        const created = await write<AnalysisRun>(key, 'POST', kindPath(ANALYSIS_RUN, ns), { body: { apiVersion: apiVersionOf(ANALYSIS_RUN), kind: ANALYSIS_RUN.name, ...prepared.run } });
+        if (prepared.failure === undefined) return track(stores.analysisRuns, created);
+        log.warn(`rollout ${key}: AnalysisRun ${created.metadata?.name} cannot run: ${prepared.failure}`);
+        const body = { metadata: { resourceVersion: created.metadata?.resourceVersion }, status: { phase: 'Error', message: prepared.failure } };
+        let marked: AnalysisRun;
+        try {
+          marked = await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, created.metadata?.name, 'status'), { patch: 'merge', body });
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+          marked = await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, created.metadata?.name), { patch: 'merge', body });
+        }
+        return track(stores.analysisRuns, marked);
+      }
       case 'terminateAnalysisRun':
         track(stores.analysisRuns, await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
         return;
@@ -365,12 +387,19 @@ export function createController(opts: ControllerOptions): Controller {
     );
   }
 
+  const analysis =
+    opts.analysis === false
+      ? undefined
+      : createAnalysisController({ rest, runs: stores.analysisRuns, clock, log, ...(opts.namespace ? { namespace: opts.namespace } : {}), ...(opts.analysis ?? {}) });
+
   return {
     stats,
+    ...(analysis ? { analysis } : {}),
     start() {
       if (started) return;
       started = true;
       subscribe();
+      analysis?.start();
       for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
     },
     async stop() {
@@ -378,7 +407,9 @@ export function createController(opts: ControllerOptions): Controller {
       subs.forEach((s) => s.dispose());
       timers.forEach((t) => t.cancel());
       timers.clear();
+      const analysisStopped = analysis?.stop();
       if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await analysisStopped;
     },
     resync() {
       for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
@@ -388,20 +419,4 @@ export function createController(opts: ControllerOptions): Controller {
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
   };
-}
-
-/**
- * Analysis is not run by the embedded controller yet: when the rollout waits on an AnalysisRun
- * that nobody has started, its status message says so (the phase stays what the planner says).
- */
-function withAnalysisNotice(status: RolloutStatus, waitingFor: readonly string[], runs: readonly AnalysisRun[]): RolloutStatus {
-  for (const why of waitingFor) {
-    const m = ANALYSIS_WAIT.exec(why);
-    if (!m) continue;
-    const run = runs.find((r) => r.metadata?.name === m[1]);
-    if (run && (run.status?.phase === undefined || run.status.phase === '' || run.status.phase === 'Pending')) {
-      return { ...status, message: `waiting for AnalysisRun ${m[1]}: analysis is not run by the embedded controller yet` };
-    }
-  }
-  return status;
 }

@@ -25,6 +25,8 @@ import {
   type Rollout,
   type RolloutPhase,
 } from '../planner';
+import { isDryRun } from './analysis/assess';
+import type { FullAnalysisRun } from './analysis/types';
 import type { Pod } from './kinds';
 import type { ClusterStores } from './store';
 
@@ -72,13 +74,47 @@ export interface ReplicaSetView {
   pods: PodView[];
 }
 
+/** One measurement of a metric: what the chart plots (value over time) and the list shows. */
+export interface MeasurementView {
+  phase: string;
+  /** As the provider read it: a number as text ("0.97"), a list ("[0.97]"), or JSON. */
+  value?: string;
+  /** `value` as a number when it is one (or a one-element list of one), for charts. */
+  numeric?: number;
+  startedAt?: string;
+  finishedAt?: string;
+  message?: string;
+}
+
+export interface MetricView {
+  name: string;
+  phase: string;
+  /** The provider's key: "web", "prometheus", "job", ... */
+  provider?: string;
+  successCondition?: string;
+  failureCondition?: string;
+  dryRun: boolean;
+  message?: string;
+  counts: { successful: number; failed: number; inconclusive: number; error: number };
+  /** Oldest first (the run keeps the last 10 unless measurementRetention says otherwise). */
+  measurements: MeasurementView[];
+}
+
 export interface AnalysisRunView {
   name: string;
   revision: number;
   phase: string;
   message?: string;
+  /** Which gate the run is: "Step", "Background", "PrePromotion", "PostPromotion" (the rollout-type label). */
+  type?: string;
+  /** The canary step index of a step run. */
+  stepIndex?: number;
+  startedAt?: string;
+  completedAt?: string;
   /** successful / failed / inconclusive / error measurement counts, when the run reports them. */
   counts?: { successful: number; failed: number; inconclusive: number; error: number };
+  /** Every metric of the run (from spec.metrics, with its results when measured). */
+  metrics: MetricView[];
 }
 
 export interface RevisionView {
@@ -174,20 +210,67 @@ function analysisRunView(run: AnalysisRun): AnalysisRunView {
   const view: AnalysisRunView = {
     name: run.metadata?.name ?? '',
     revision: Number(run.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0) || 0,
-    phase: String(run.status?.phase ?? 'Pending'),
+    phase: String(run.status?.phase || 'Pending'),
+    metrics: [],
   };
   if (run.status?.message) view.message = run.status.message;
-  const metrics = (run.status as { metricResults?: { successful?: number; failed?: number; inconclusive?: number; error?: number }[] } | undefined)?.metricResults;
-  if (Array.isArray(metrics)) {
+  const labels = run.metadata?.labels ?? {};
+  if (labels['rollout-type']) view.type = labels['rollout-type'];
+  if (labels['step-index'] !== undefined && /^\d+$/.test(labels['step-index'])) view.stepIndex = Number(labels['step-index']);
+  const full = run as FullAnalysisRun;
+  if (full.status?.startedAt) view.startedAt = full.status.startedAt;
+  if (full.status?.completedAt) view.completedAt = full.status.completedAt;
+  const results = full.status?.metricResults;
+  if (Array.isArray(results)) {
     view.counts = { successful: 0, failed: 0, inconclusive: 0, error: 0 };
-    for (const m of metrics) {
+    for (const m of results) {
       view.counts.successful += m.successful ?? 0;
       view.counts.failed += m.failed ?? 0;
       view.counts.inconclusive += m.inconclusive ?? 0;
       view.counts.error += m.error ?? 0;
     }
   }
+  const specMetrics = Array.isArray(full.spec?.metrics) ? full.spec.metrics : [];
+  const names = [...specMetrics.map((m) => m.name), ...(results ?? []).map((r) => r.name).filter((n) => !specMetrics.some((m) => m.name === n))];
+  view.metrics = names.map((name) => metricView(full, name));
   return view;
+}
+
+function metricView(run: FullAnalysisRun, name: string): MetricView {
+  const spec = (run.spec?.metrics ?? []).find((m) => m.name === name);
+  const result = (run.status?.metricResults ?? []).find((r) => r.name === name);
+  const view: MetricView = {
+    name,
+    phase: result?.phase ?? 'Pending',
+    dryRun: result?.dryRun === true || isDryRun(run, name),
+    counts: { successful: result?.successful ?? 0, failed: result?.failed ?? 0, inconclusive: result?.inconclusive ?? 0, error: result?.error ?? 0 },
+    measurements: (result?.measurements ?? []).map((m) => {
+      const mv: MeasurementView = { phase: m.phase };
+      if (m.value !== undefined) {
+        mv.value = m.value;
+        const n = numericValue(m.value);
+        if (n !== undefined) mv.numeric = n;
+      }
+      if (m.startedAt) mv.startedAt = m.startedAt;
+      if (m.finishedAt) mv.finishedAt = m.finishedAt;
+      if (m.message) mv.message = m.message;
+      return mv;
+    }),
+  };
+  const provider = spec?.provider ? Object.keys(spec.provider)[0] : undefined;
+  if (provider) view.provider = provider;
+  if (spec?.successCondition) view.successCondition = spec.successCondition;
+  if (spec?.failureCondition) view.failureCondition = spec.failureCondition;
+  if (result?.message) view.message = result.message;
+  return view;
+}
+
+/** "0.97", "[0.97]" or "true" as a number for a chart; undefined for anything else. */
+function numericValue(value: string): number | undefined {
+  const inner = /^\[([^,\]]+)\]$/.exec(value.trim())?.[1] ?? value.trim();
+  if (inner === 'true' || inner === 'false') return inner === 'true' ? 1 : 0;
+  if (inner === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(inner)) return undefined;
+  return Number(inner);
 }
 
 function pauseViews(rollout: Rollout, now: Date): PauseView[] {

@@ -120,7 +120,7 @@ describe('embedded controller (end to end)', function () {
     assert.match(status.text, /rollout "failing" (is Degraded|was aborted): /);
   });
 
-  it('a rollout that reaches an analysis step waits there, and its status message says why', async () => {
+  it('an analysis step whose template does not exist: the run is Error saying so, and the rollout aborts', async () => {
     await createRollout(h.conn.rest, 'analysed', {
       replicas: 2,
       template: container('demo:v1'),
@@ -128,19 +128,13 @@ describe('embedded controller (end to end)', function () {
     });
     const first = await untilPhase(h, 'analysed', 'Healthy');
     await setImage(h.conn.rest, 'analysed', 'demo:v2');
-    const waiting = await until(
-      h.watch.stores,
-      () => {
-        const r = h.watch.stores.rollouts.get('analysed', 'default');
-        return r?.status?.currentPodHash !== first.status?.currentPodHash && /analysis is not run by the embedded controller yet/.test(r?.status?.message ?? '') ? r : undefined;
-      },
-      'the analysis notice in the status message',
-    );
-    assert.equal(waiting.status?.currentStepIndex, 1);
-    assert.match(waiting.status?.message ?? '', /^waiting for AnalysisRun \S+: analysis is not run by the embedded controller yet$/);
+    const degraded = await untilPhase(h, 'analysed', 'Degraded', 20_000, (r) => r.status?.currentPodHash !== first.status?.currentPodHash);
+    assert.equal(degraded.status?.abort, true);
     const runs = h.watch.stores.analysisRuns.list('default').filter((r) => r.metadata?.ownerReferences?.some((o) => o.name === 'analysed'));
     assert.equal(runs.length, 1);
-    // Waiting is stable: reconciling again changes nothing.
+    assert.deepEqual([runs[0]!.status?.phase, runs[0]!.status?.message], ['Error', 'AnalysisTemplate "success-rate" not found in namespace "default"']);
+    assert.match(degraded.status?.message ?? '', /AnalysisTemplate "success-rate" not found/);
+    // Aborted is stable: reconciling again changes nothing.
     await h.controller.idle();
     const writes = h.controller.stats.writes;
     h.controller.resync();

@@ -135,7 +135,62 @@ describe('rollout view model', () => {
     };
     const v = rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: [], analysisRuns: [run] }, new Date());
     assert.deepEqual(v.revisions[0]!.analysisRuns, [
-      { name: 'demo-bbb-2', revision: 2, phase: 'Failed', message: 'metric "errors" assessed Failed', counts: { successful: 2, failed: 3, inconclusive: 0, error: 0 } },
+      {
+        name: 'demo-bbb-2',
+        revision: 2,
+        phase: 'Failed',
+        message: 'metric "errors" assessed Failed',
+        counts: { successful: 2, failed: 3, inconclusive: 0, error: 0 },
+        metrics: [{ name: 'errors', phase: 'Pending', dryRun: false, counts: { successful: 2, failed: 3, inconclusive: 0, error: 0 }, measurements: [] }],
+      },
+    ]);
+  });
+
+  it('shows each metric of a run with its measurements (value, number for charts, phase, times) and the gate it belongs to', () => {
+    const run: AnalysisRun = {
+      metadata: { name: 'demo-bbb-2-1', namespace: 'shop', labels: { 'rollout-type': 'Step', 'step-index': '1' }, annotations: { 'rollout.argoproj.io/revision': '2' }, ownerReferences: [owner] },
+      spec: {
+        metrics: [
+          { name: 'success-rate', successCondition: 'result[0] >= 0.95', provider: { prometheus: { address: 'http://p', query: 'q' } } },
+          { name: 'smoke', provider: { web: { url: 'http://x' } } },
+        ],
+        dryRun: [{ metricName: 'smoke' }],
+      },
+      status: {
+        phase: 'Running',
+        startedAt: '2026-01-01T10:00:00Z',
+        metricResults: [
+          {
+            name: 'success-rate',
+            phase: 'Running',
+            count: 2,
+            successful: 1,
+            failed: 1,
+            measurements: [
+              { phase: 'Successful', value: '[0.97]', startedAt: '2026-01-01T10:00:00Z', finishedAt: '2026-01-01T10:00:01Z' },
+              { phase: 'Failed', value: '[0.5]', startedAt: '2026-01-01T10:00:10Z', finishedAt: '2026-01-01T10:00:11Z' },
+            ],
+          },
+        ],
+      },
+    };
+    const v = rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: [], analysisRuns: [run] }, new Date());
+    const view = v.analysisRuns[0]!;
+    assert.deepEqual([view.type, view.stepIndex, view.startedAt], ['Step', 1, '2026-01-01T10:00:00Z']);
+    assert.deepEqual(view.metrics, [
+      {
+        name: 'success-rate',
+        phase: 'Running',
+        provider: 'prometheus',
+        successCondition: 'result[0] >= 0.95',
+        dryRun: false,
+        counts: { successful: 1, failed: 1, inconclusive: 0, error: 0 },
+        measurements: [
+          { phase: 'Successful', value: '[0.97]', numeric: 0.97, startedAt: '2026-01-01T10:00:00Z', finishedAt: '2026-01-01T10:00:01Z' },
+          { phase: 'Failed', value: '[0.5]', numeric: 0.5, startedAt: '2026-01-01T10:00:10Z', finishedAt: '2026-01-01T10:00:11Z' },
+        ],
+      },
+      { name: 'smoke', phase: 'Pending', provider: 'web', dryRun: true, counts: { successful: 0, failed: 0, inconclusive: 0, error: 0 }, measurements: [] },
     ]);
   });
 

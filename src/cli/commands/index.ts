@@ -15,6 +15,7 @@ import { restartCommand } from './restart';
 import { setImageCommand } from './set-image';
 import { undoCommand } from './undo';
 import { controllerCommand } from './controller';
+import { terminateCommand } from './terminate';
 
 export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand,
-  getCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand];
+  getCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand, terminateCommand];

@@ -1,0 +1,55 @@
+/** `rollouts terminate analysisrun NAME`: stop a running AnalysisRun (spec.terminate). */
+import { ArgsError, connectFor, describeApiError, KubeconfigError, parseTargetArgs, targetUsage, terminateAnalysisRun } from '../../cluster';
+import { UsageError, type Command } from '../command';
+
+const usage = `Usage: rollouts terminate analysisrun NAME [-n NS] [--context C] [--kubeconfig F]
+
+Stops an AnalysisRun: sets spec.terminate, as "kubectl argo rollouts terminate analysisrun"
+does. The run takes no more measurements and ends with the worst result so far (Successful
+when nothing failed, with the message "Run Terminated").
+
+Options:
+${targetUsage.replace("the rollout's namespace", "the run's namespace")}
+`;
+
+export const terminateCommand: Command = {
+  name: 'terminate',
+  summary: 'stop a running AnalysisRun',
+  usage,
+  async run(args, io) {
+    let t;
+    try {
+      t = parseTargetArgs(args);
+    } catch (e) {
+      if (e instanceof ArgsError) throw new UsageError(e.message);
+      throw e;
+    }
+    if (t.name === undefined) throw new UsageError('say what to terminate: analysisrun NAME');
+    if (!['analysisrun', 'analysisruns', 'ar'].includes(t.name)) throw new UsageError(`cannot terminate "${t.name}": only analysisrun NAME can be terminated`);
+    const name = t.rest[0];
+    if (!name) throw new UsageError('name the AnalysisRun: analysisrun NAME');
+    if (t.rest.length > 1) throw new UsageError(`unexpected argument "${t.rest[1]}"`);
+    let conn;
+    try {
+      conn = connectFor(t, io.env);
+    } catch (e) {
+      if (e instanceof KubeconfigError) {
+        io.err(e.message);
+        return 1;
+      }
+      throw e;
+    }
+    try {
+      const outcome = await terminateAnalysisRun(conn.rest, { namespace: conn.namespace, name });
+      if (!outcome.ok) {
+        io.err(`cannot terminate: ${outcome.reason}`);
+        return 1;
+      }
+      io.out(outcome.alreadyEnded ? `analysisrun '${name}' terminated (it had already ended ${outcome.alreadyEnded})` : `analysisrun '${name}' terminated`);
+      return 0;
+    } catch (e) {
+      io.err(describeApiError(e, `terminating AnalysisRun "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`));
+      return 1;
+    }
+  },
+};

@@ -1,0 +1,267 @@
+/**
+ * The embedded AnalysisRun controller: for every run that has not ended, it takes the
+ * measurements that are due (web and prometheus, through the injected fetch), records them in
+ * status.metricResults and sets the run's phase and message, then sleeps until the next
+ * measurement is due (through the injected clock). Level-triggered like the rollout controller:
+ * each run is reconciled at most once at a time, from the store, and every status write carries
+ * the resourceVersion it was decided from.
+ */
+import { systemClock, type Clock } from '../clock';
+import { ANALYSIS_RUN, kindPath, type KindRef } from '../kinds';
+import { errorText, type Log } from '../log';
+import { mergeDiff } from '../merge-diff';
+import { ApiError, isConflict, isNotFound, type Rest } from '../rest';
+import type { Disposable, KindStore } from '../watch-kind';
+import { ArgumentError, argumentValues, substituteArgs, type ReadSecret } from './args';
+import { assessRun, dueMetrics, isoSeconds, nextWakeAt, recordMeasurement } from './assess';
+import { measure, type Fetch } from './providers';
+import { isCompletedPhase, type AnalysisRunStatus, type FullAnalysisRun, type Measurement } from './types';
+
+const SECRET: KindRef = { name: 'Secret', group: '', version: 'v1', plural: 'secrets' };
+
+export interface AnalysisControllerOptions {
+  rest: Rest;
+  runs: KindStore<FullAnalysisRun>;
+  clock?: Clock;
+  log: Log;
+  /** Only runs in this namespace; all when absent. */
+  namespace?: string;
+  /** HTTP for the providers (default: the global fetch). */
+  fetch?: Fetch;
+  /** Reads a Secret's key (default: GET through `rest`). */
+  readSecret?: ReadSecret;
+}
+
+export interface AnalysisControllerStats {
+  reconciles: number;
+  measurements: number;
+  writes: number;
+  conflicts: number;
+  errors: number;
+}
+
+export interface AnalysisController {
+  start(): void;
+  stop(): Promise<void>;
+  idle(): Promise<void>;
+  readonly stats: AnalysisControllerStats;
+}
+
+const keyOf = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
+
+function rvAtLeast(actual: string | undefined, expected: string): boolean {
+  if (actual === undefined) return false;
+  if (/^\d+$/.test(actual) && /^\d+$/.test(expected)) return BigInt(actual) >= BigInt(expected);
+  return actual === expected;
+}
+
+export function secretReader(rest: Rest): ReadSecret {
+  return async (namespace, name, key) => {
+    let secret: { data?: Record<string, string>; stringData?: Record<string, string> };
+    try {
+      secret = await rest.request('GET', kindPath(SECRET, namespace, name));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+    const data = secret.data?.[key];
+    if (data !== undefined) return Buffer.from(data, 'base64').toString('utf8');
+    return secret.stringData?.[key];
+  };
+}
+
+export function createAnalysisController(opts: AnalysisControllerOptions): AnalysisController {
+  const { rest, runs, log } = opts;
+  const clock = opts.clock ?? systemClock;
+  const fetchFn: Fetch = opts.fetch ?? ((url, init) => fetch(url, init));
+  const readSecret = opts.readSecret ?? secretReader(rest);
+  const stats: AnalysisControllerStats = { reconciles: 0, measurements: 0, writes: 0, conflicts: 0, errors: 0 };
+  const queue: string[] = [];
+  const queued = new Set<string>();
+  const running = new Set<string>();
+  const dirty = new Set<string>();
+  const timers = new Map<string, { at: number; cancel: () => void }>();
+  /** The resourceVersion of our last status write per run: decide again only once the store shows it. */
+  const written = new Map<string, { rv: string; since: number }>();
+  const subs: Disposable[] = [];
+  let started = false;
+  let stopping = false;
+  let idleWaiters: (() => void)[] = [];
+
+  const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
+
+  function enqueue(key: string): void {
+    if (stopping) return;
+    if (running.has(key)) {
+      dirty.add(key);
+      return;
+    }
+    if (queued.has(key)) return;
+    queued.add(key);
+    queue.push(key);
+    pump();
+  }
+
+  function enqueueAt(key: string, at: number): void {
+    const existing = timers.get(key);
+    if (existing && existing.at <= at) return;
+    existing?.cancel();
+    const cancel = clock.setTimer(() => {
+      timers.delete(key);
+      enqueue(key);
+    }, Math.max(0, at - clock.now().getTime()));
+    timers.set(key, { at, cancel });
+  }
+
+  function pump(): void {
+    while (started && !stopping && queue.length > 0) {
+      const key = queue.shift()!;
+      queued.delete(key);
+      running.add(key);
+      void reconcile(key)
+        .catch((e) => {
+          stats.errors++;
+          log.warn(`AnalysisRun ${key}: ${errorText(e)}`);
+          enqueueAt(key, clock.now().getTime() + 2000);
+        })
+        .finally(() => {
+          running.delete(key);
+          if (dirty.delete(key)) enqueue(key);
+          if (running.size === 0 && queue.length === 0) {
+            const w = idleWaiters;
+            idleWaiters = [];
+            w.forEach((f) => f());
+          }
+        });
+    }
+  }
+
+  async function reconcile(key: string): Promise<void> {
+    const namespace = key.slice(0, key.indexOf('/'));
+    const name = key.slice(key.indexOf('/') + 1);
+    const run = runs.get(name, namespace);
+    if (!run) {
+      written.delete(key);
+      return;
+    }
+    const w = written.get(key);
+    if (w) {
+      if (!rvAtLeast(run.metadata?.resourceVersion, w.rv) && clock.now().getTime() - w.since < 5000) {
+        enqueueAt(key, clock.now().getTime() + 1000); // the watch event comes first; a safety net
+        return;
+      }
+      written.delete(key);
+    }
+    if (isCompletedPhase(run.status?.phase)) return;
+    stats.reconciles++;
+    const now = clock.now();
+    const status: AnalysisRunStatus = structuredClone(run.status ?? {});
+    status.startedAt ??= isoSeconds(now);
+
+    const problem = await measureDue(run, status, now);
+    if (problem) {
+      status.phase = 'Error';
+      status.message = problem;
+      status.completedAt ??= isoSeconds(clock.now());
+    } else assessRun(run, status, clock.now());
+
+    const patch = mergeDiff(run.status ?? {}, status);
+    if (patch !== undefined) {
+      try {
+        const rv = await writeStatus(run, patch);
+        if (rv) written.set(key, { rv, since: clock.now().getTime() });
+      } catch (e) {
+        if (isConflict(e)) {
+          stats.conflicts++;
+          enqueueAt(key, clock.now().getTime() + 50);
+          return;
+        }
+        if (isNotFound(e)) return;
+        throw e;
+      }
+    }
+    const next = nextWakeAt(run, status);
+    if (next !== undefined) enqueueAt(key, next);
+  }
+
+  /** Takes the measurements due at `now` into `status`; returns a sentence when the run cannot run at all. */
+  async function measureDue(run: FullAnalysisRun, status: AnalysisRunStatus, now: Date): Promise<string | undefined> {
+    const metrics = run.spec?.metrics ?? [];
+    if (metrics.length === 0) return 'the run has no metrics (at least one metric is required)';
+    const due = dueMetrics(run, status, now);
+    if (due.length === 0) return undefined;
+    let args;
+    try {
+      args = await argumentValues(run.spec?.args ?? [], run.metadata?.namespace ?? 'default', readSecret);
+    } catch (e) {
+      if (e instanceof ArgumentError) return e.message;
+      throw e;
+    }
+    const taken = await Promise.all(
+      due.map(async (metric): Promise<[string, Measurement]> => {
+        let resolved;
+        try {
+          resolved = substituteArgs(metric, args.values);
+        } catch (e) {
+          const at = isoSeconds(clock.now());
+          return [metric.name, { phase: 'Error', message: (e as Error).message, startedAt: at, finishedAt: at }];
+        }
+        return [metric.name, await measure(resolved, { fetch: fetchFn, clock, secrets: args.secrets })];
+      }),
+    );
+    for (const [metric, m] of taken) {
+      stats.measurements++;
+      recordMeasurement(run, status, metric, m);
+    }
+    return undefined;
+  }
+
+  /** Writes the status through the status subresource, or the object where there is none. */
+  async function writeStatus(run: FullAnalysisRun, patch: unknown): Promise<string | undefined> {
+    const ns = run.metadata?.namespace;
+    const name = run.metadata?.name;
+    const body = { metadata: { resourceVersion: run.metadata?.resourceVersion }, status: patch };
+    stats.writes++;
+    let out: FullAnalysisRun;
+    try {
+      out = await rest.request('PATCH', kindPath(ANALYSIS_RUN, ns, name, 'status'), { patch: 'merge', body });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 404 && runs.get(name ?? '', ns))) throw e;
+      out = await rest.request('PATCH', kindPath(ANALYSIS_RUN, ns, name), { patch: 'merge', body });
+    }
+    return out?.metadata?.resourceVersion;
+  }
+
+  return {
+    stats,
+    start() {
+      if (started) return;
+      started = true;
+      subs.push(
+        runs.onChange((event, run) => {
+          const key = keyOf(run.metadata?.namespace, run.metadata?.name);
+          if (event === 'delete') {
+            timers.get(key)?.cancel();
+            timers.delete(key);
+            written.delete(key);
+            return;
+          }
+          if (inScope(run.metadata?.namespace) && !isCompletedPhase(run.status?.phase)) enqueue(key);
+        }),
+      );
+      for (const run of runs.list(opts.namespace)) if (!isCompletedPhase(run.status?.phase)) enqueue(keyOf(run.metadata?.namespace, run.metadata?.name));
+    },
+    async stop() {
+      stopping = true;
+      subs.forEach((s) => s.dispose());
+      timers.forEach((t) => t.cancel());
+      timers.clear();
+      if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    idle() {
+      if (running.size === 0 && queue.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}
+

@@ -1,0 +1,43 @@
+/**
+ * What the rollout controller creates for a createAnalysisRun effect: the run with its metrics and
+ * args resolved from the templates read from the API. When they cannot be resolved (a template
+ * is missing, an argument has no value), the run is still created, then marked Error with the
+ * reason, so the rollout reacts as Argo's does to a failed analysis and says why.
+ */
+import type { AnalysisRun, Rollout } from '../../planner';
+import { kindPath, type KindRef } from '../kinds';
+import { isNotFound, type Rest } from '../rest';
+import { resolveAnalysisRun, templateRefsOf } from './resolve';
+import type { AnalysisTemplate, FullAnalysisRun } from './types';
+
+export const ANALYSIS_TEMPLATE: KindRef = { name: 'AnalysisTemplate', group: 'argoproj.io', version: 'v1alpha1', plural: 'analysistemplates' };
+export const CLUSTER_ANALYSIS_TEMPLATE: KindRef = { name: 'ClusterAnalysisTemplate', group: 'argoproj.io', version: 'v1alpha1', plural: 'clusteranalysistemplates' };
+
+export interface PreparedRun {
+  run: FullAnalysisRun;
+  /** Set when the run cannot be resolved: its status is then written as Error with this message. */
+  failure?: string;
+}
+
+async function getOrUndefined<T>(rest: Rest, path: string): Promise<T | undefined> {
+  try {
+    return await rest.request<T>('GET', path);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+export async function prepareAnalysisRun(rest: Rest, run: AnalysisRun, rollout: Rollout): Promise<PreparedRun> {
+  const namespace = run.metadata?.namespace ?? rollout.metadata?.namespace ?? 'default';
+  const found = new Map<string, AnalysisTemplate | undefined>();
+  const keyOf = (clusterScope: boolean, name: string) => `${clusterScope ? 'cluster' : namespace}/${name}`;
+  for (const ref of templateRefsOf(run)) {
+    if (!ref.name || found.has(keyOf(ref.clusterScope, ref.name))) continue;
+    const path = ref.clusterScope ? kindPath(CLUSTER_ANALYSIS_TEMPLATE, undefined, ref.name) : kindPath(ANALYSIS_TEMPLATE, namespace, ref.name);
+    found.set(keyOf(ref.clusterScope, ref.name), await getOrUndefined<AnalysisTemplate>(rest, path));
+  }
+  const resolved = resolveAnalysisRun(run, rollout, (ref) => found.get(keyOf(ref.clusterScope, ref.name)));
+  if (resolved.ok) return { run: resolved.run };
+  return { run: run as FullAnalysisRun, failure: resolved.message };
+}

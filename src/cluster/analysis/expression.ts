@@ -1,0 +1,323 @@
+/**
+ * Evaluating successCondition / failureCondition, on the syntax tree of src/schema's parser (the
+ * editor checks the same tree, so the two agree on what an expression is). A tree walk over plain
+ * values: no eval, no Function. The semantics are expr's (github.com/expr-lang/expr) for the
+ * operators and builtins conditions use, plus Argo's asInt, asFloat, isNaN, isInf, isNil, default.
+ */
+import { parseExpression, type Expr } from '../../schema';
+
+export class ExpressionError extends Error {}
+
+const fail = (message: string): never => {
+  throw new ExpressionError(message);
+};
+
+const typeName = (v: unknown): string => (v === null || v === undefined ? 'nil' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'map' : typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v);
+
+function num(v: unknown, what: string): number {
+  if (typeof v !== 'number') fail(`${what} needs a number, got ${typeName(v)} ${show(v)}`);
+  return v as number;
+}
+function bool(v: unknown, what: string): boolean {
+  if (typeof v !== 'boolean') fail(`${what} needs a boolean, got ${typeName(v)} ${show(v)}`);
+  return v as boolean;
+}
+function list(v: unknown, what: string): unknown[] {
+  if (!Array.isArray(v)) fail(`${what} needs an array, got ${typeName(v)} ${show(v)}`);
+  return v as unknown[];
+}
+function str(v: unknown, what: string): string {
+  if (typeof v !== 'string') fail(`${what} needs a string, got ${typeName(v)} ${show(v)}`);
+  return v as string;
+}
+const show = (v: unknown): string => {
+  try {
+    const s = JSON.stringify(v) ?? String(v);
+    return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  } catch {
+    return String(v);
+  }
+};
+
+function equal(a: unknown, b: unknown): boolean {
+  if (a === undefined) a = null;
+  if (b === undefined) b = null;
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return false;
+}
+
+function compare(op: string, a: unknown, b: unknown): boolean {
+  if (!((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string'))) {
+    fail(`"${op}" compares two numbers or two strings, not ${typeName(a)} ${show(a)} and ${typeName(b)} ${show(b)}`);
+  }
+  const x = a as number | string;
+  const y = b as number | string;
+  return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
+}
+
+function parseNumber(v: unknown, integer: boolean, fn: string): number {
+  if (typeof v === 'number') return integer ? Math.trunc(v) : v;
+  if (typeof v === 'string') {
+    const t = v.trim();
+    const n = integer ? (/^[+-]?\d+$/.test(t) ? Number(t) : NaN) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(Inf|inf|NaN|nan)$/.test(t) ? Number(t.replace(/inf/i, 'Infinity').replace(/nan/i, 'NaN')) : NaN;
+    if (Number.isNaN(n) && !/nan/i.test(t)) fail(`${fn}: "${v}" is not ${integer ? 'an integer' : 'a number'}`);
+    return n;
+  }
+  return fail(`${fn} needs a number or a string, got ${typeName(v)}`);
+}
+
+type Env = { result: unknown; pointer?: unknown };
+
+const PREDICATE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex']);
+
+function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
+  const name = e.callee;
+  if (PREDICATE_FUNCTIONS.has(name)) {
+    const items = list(evaluate(e.args[0]!, env), `${name}()`);
+    const pred = e.args[1];
+    if (!pred) return fail(`${name}() needs an array and a predicate such as {# > 0}`);
+    const body = pred.kind === 'predicate' ? pred.body : pred;
+    const test = (x: unknown) => evaluate(body, { ...env, pointer: x });
+    const truth = (x: unknown) => bool(test(x), `the predicate of ${name}()`);
+    switch (name) {
+      case 'all':
+        return items.every(truth);
+      case 'any':
+        return items.some(truth);
+      case 'none':
+        return !items.some(truth);
+      case 'one':
+        return items.filter(truth).length === 1;
+      case 'filter':
+        return items.filter(truth);
+      case 'map':
+        return items.map(test);
+      case 'count':
+        return items.filter(truth).length;
+      case 'find':
+        return items.find(truth) ?? null;
+      case 'findIndex':
+        return items.findIndex(truth);
+    }
+  }
+  const args = e.args.map((a) => evaluate(a, env));
+  const one = () => {
+    if (args.length !== 1) fail(`${name}() takes one argument, got ${args.length}`);
+    return args[0];
+  };
+  switch (name) {
+    case 'asInt':
+      return parseNumber(one(), true, 'asInt');
+    case 'asFloat':
+      return parseNumber(one(), false, 'asFloat');
+    case 'isNaN':
+      return Number.isNaN(num(one(), 'isNaN'));
+    case 'isInf':
+      return Math.abs(num(one(), 'isInf')) === Infinity;
+    case 'isNil':
+      return one() === null || one() === undefined;
+    case 'default':
+      if (args.length !== 2) fail(`default() takes two arguments, got ${args.length}`);
+      return args[0] === null || args[0] === undefined ? args[1] : args[0];
+    case 'len': {
+      const v = one();
+      if (typeof v === 'string' || Array.isArray(v)) return v.length;
+      if (v && typeof v === 'object') return Object.keys(v).length;
+      return fail(`len() needs a string, an array or a map, got ${typeName(v)}`);
+    }
+    case 'abs':
+      return Math.abs(num(one(), 'abs'));
+    case 'ceil':
+      return Math.ceil(num(one(), 'ceil'));
+    case 'floor':
+      return Math.floor(num(one(), 'floor'));
+    case 'round':
+      return Math.round(num(one(), 'round'));
+    case 'int':
+      return parseNumber(one(), true, 'int');
+    case 'float':
+      return parseNumber(one(), false, 'float');
+    case 'string': {
+      const v = one();
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    }
+    case 'upper':
+      return str(one(), 'upper').toUpperCase();
+    case 'lower':
+      return str(one(), 'lower').toLowerCase();
+    case 'trim':
+      return str(one(), 'trim').trim();
+    case 'hasPrefix':
+      return str(args[0], 'hasPrefix').startsWith(str(args[1], 'hasPrefix'));
+    case 'hasSuffix':
+      return str(args[0], 'hasSuffix').endsWith(str(args[1], 'hasSuffix'));
+    case 'first':
+      return list(one(), 'first')[0] ?? null;
+    case 'last': {
+      const l = list(one(), 'last');
+      return l[l.length - 1] ?? null;
+    }
+    case 'max':
+    case 'min':
+    case 'sum':
+    case 'mean': {
+      const values = (args.length === 1 && Array.isArray(args[0]) ? args[0] : args).map((v) => num(v, `${name}()`));
+      if (name === 'sum') return values.reduce((a, b) => a + b, 0);
+      if (values.length === 0) return name === 'mean' ? 0 : fail(`${name}() of nothing`);
+      if (name === 'mean') return values.reduce((a, b) => a + b, 0) / values.length;
+      return name === 'max' ? Math.max(...values) : Math.min(...values);
+    }
+    case 'keys':
+    case 'values': {
+      const v = one();
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return fail(`${name}() needs a map, got ${typeName(v)}`);
+      return name === 'keys' ? Object.keys(v) : Object.values(v);
+    }
+    default:
+      return fail(`the function ${name}() is not supported by the embedded controller`);
+  }
+}
+
+function member(object: unknown, key: string | number, optional: boolean): unknown {
+  if (object === null || object === undefined) {
+    if (optional) return null;
+    return fail(`cannot read ${typeof key === 'number' ? `[${key}]` : `"${key}"`} of nil`);
+  }
+  if (Array.isArray(object)) {
+    if (typeof key !== 'number' || !Number.isInteger(key)) return fail(`an array is indexed by an integer, not ${show(key)}`);
+    const i = key < 0 ? object.length + key : key;
+    if (i < 0 || i >= object.length) return fail(`index ${key} out of range (length ${object.length})`);
+    return object[i];
+  }
+  if (typeof object === 'string' && typeof key === 'number') {
+    const i = key < 0 ? object.length + key : key;
+    if (i < 0 || i >= object.length) return fail(`index ${key} out of range (length ${object.length})`);
+    return object[i];
+  }
+  if (typeof object === 'object') {
+    const v = (object as Record<string, unknown>)[String(key)];
+    return v === undefined ? null : v;
+  }
+  return fail(`cannot read "${key}" of ${typeName(object)} ${show(object)}`);
+}
+
+export function evaluate(e: Expr, env: Env): unknown {
+  switch (e.kind) {
+    case 'literal':
+      return e.value;
+    case 'identifier':
+      if (e.name === 'result') return env.result;
+      return fail(`unknown name "${e.name}": a condition reads only \`result\``);
+    case 'placeholder':
+      return fail(`"{{${e.text}}}" was not replaced by an argument`);
+    case 'pointer':
+      if (!('pointer' in env)) return fail('"#" is used outside a predicate');
+      return env.pointer;
+    case 'member':
+      return member(evaluate(e.object, env), e.property, e.optional);
+    case 'index': {
+      const index = evaluate(e.index, env);
+      if (typeof index !== 'number' && typeof index !== 'string') return fail(`cannot index by ${typeName(index)}`);
+      return member(evaluate(e.object, env), index, e.optional);
+    }
+    case 'call':
+      return call(e, env);
+    case 'unary': {
+      const v = evaluate(e.operand, env);
+      if (e.op === '!') return !bool(v, '"!"');
+      return e.op === '-' ? -num(v, '"-"') : num(v, '"+"');
+    }
+    case 'conditional':
+      return bool(evaluate(e.test, env), 'a conditional (a ? b : c)') ? evaluate(e.consequent, env) : evaluate(e.alternate, env);
+    case 'array':
+      return e.items.map((i) => evaluate(i, env));
+    case 'map':
+      return Object.fromEntries(e.entries.map((en) => [en.key, evaluate(en.value, env)]));
+    case 'predicate':
+      return fail('a predicate {…} is only an argument of all, any, filter, map, …');
+    case 'binary':
+      return binary(e, env);
+  }
+}
+
+function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
+  const op = e.op;
+  if (op === '&&') return bool(evaluate(e.left, env), '"&&"') && bool(evaluate(e.right, env), '"&&"');
+  if (op === '||') return bool(evaluate(e.left, env), '"||"') || bool(evaluate(e.right, env), '"||"');
+  const left = evaluate(e.left, env);
+  if (op === '??') return left === null || left === undefined ? evaluate(e.right, env) : left;
+  const right = evaluate(e.right, env);
+  switch (op) {
+    case '==':
+      return equal(left, right);
+    case '!=':
+      return !equal(left, right);
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return compare(op, left, right);
+    case '+':
+      if (typeof left === 'string' && typeof right === 'string') return left + right;
+      return num(left, '"+"') + num(right, '"+"');
+    case '-':
+      return num(left, '"-"') - num(right, '"-"');
+    case '*':
+      return num(left, '"*"') * num(right, '"*"');
+    case '/':
+      return num(left, '"/"') / num(right, '"/"');
+    case '%': {
+      const d = num(right, '"%"');
+      if (d === 0) return fail('"%" by zero');
+      return num(left, '"%"') % d;
+    }
+    case '**':
+      return num(left, '"**"') ** num(right, '"**"');
+    case '..': {
+      const from = num(left, '".."');
+      const to = num(right, '".."');
+      if (to - from > 100_000) return fail('the range is too long');
+      const out: number[] = [];
+      for (let i = from; i <= to; i++) out.push(i);
+      return out;
+    }
+    case 'in':
+    case 'not in': {
+      let found: boolean;
+      if (Array.isArray(right)) found = right.some((x) => equal(x, left));
+      else if (right && typeof right === 'object') found = Object.prototype.hasOwnProperty.call(right, String(left));
+      else return fail(`"${op}" needs an array or a map on its right, got ${typeName(right)}`);
+      return op === 'in' ? found : !found;
+    }
+    case 'contains':
+      return str(left, '"contains"').includes(str(right, '"contains"'));
+    case 'startsWith':
+      return str(left, '"startsWith"').startsWith(str(right, '"startsWith"'));
+    case 'endsWith':
+      return str(left, '"endsWith"').endsWith(str(right, '"endsWith"'));
+    case 'matches': {
+      let re: RegExp;
+      try {
+        re = new RegExp(str(right, '"matches"'));
+      } catch (err) {
+        return fail(`"matches": bad regular expression ${show(right)}: ${(err as Error).message}`);
+      }
+      return re.test(str(left, '"matches"'));
+    }
+  }
+  return fail(`operator "${op}" is not supported`);
+}
+
+/** Evaluates a condition on `result`; it must give a boolean. Throws ExpressionError with a sentence. */
+export function evaluateCondition(text: string, result: unknown): boolean {
+  const parsed = parseExpression(text);
+  if (!parsed.ok) throw new ExpressionError(`cannot parse "${text}": ${parsed.error.message} at ${parsed.error.start}`);
+  const value = evaluate(parsed.expr, { result });
+  if (typeof value !== 'boolean') throw new ExpressionError(`"${text}" gives ${typeName(value)} ${show(value)}, not a boolean`);
+  return value;
+}
