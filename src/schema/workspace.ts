@@ -4,6 +4,7 @@
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedFile } from './parse';
+import { lineIndex, type LineColumn } from './ranges';
 
 export interface WorkspaceService {
   name: string;
@@ -24,6 +25,8 @@ export interface WorkspaceAnalysisTemplate {
   args: { name: string; required: boolean }[];
   file: string;
   docIndex: number;
+  /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
+  nameRange?: { start: LineColumn; end: LineColumn };
 }
 
 /** What a workspace file defines that a Rollout can refer to. */
@@ -75,13 +78,18 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
 /** The AnalysisTemplate and ClusterAnalysisTemplate documents of one parsed file. */
 export function analysisTemplatesInFile(file: string, parsed: ParsedFile): WorkspaceAnalysisTemplate[] {
   const out: WorkspaceAnalysisTemplate[] = [];
+  let lines: ((offset: number) => LineColumn) | undefined;
   for (const pd of parsed.docs) {
     if (!pd.kind || !ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== ROLLOUT_API_VERSION)) continue;
     const root = pd.doc.contents;
     if (!isMap(root)) continue;
     const metadata = get(root, 'metadata');
-    const name = scalarString(get(metadata, 'name'));
+    const nameNode = get(metadata, 'name');
+    const name = scalarString(nameNode);
     if (!name) continue;
+    const range = isScalar(nameNode) ? nameNode.range : undefined;
+    lines ??= lineIndex(parsed.text);
+    const nameRange = range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
     const namespace = pd.kind === 'AnalysisTemplate' ? scalarString(get(metadata, 'namespace')) : undefined;
     const args: WorkspaceAnalysisTemplate['args'] = [];
     const declared = get(get(root, 'spec'), 'args');
@@ -94,7 +102,7 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
         args.push({ name: argName, required: !hasValue });
       }
     }
-    out.push({ kind: pd.kind as WorkspaceAnalysisTemplate['kind'], name, ...(namespace ? { namespace } : {}), args, file, docIndex: pd.index });
+    out.push({ kind: pd.kind as WorkspaceAnalysisTemplate['kind'], name, ...(namespace ? { namespace } : {}), args, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
 }

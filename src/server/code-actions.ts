@@ -7,7 +7,7 @@
 import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { fieldAt } from '../schema';
+import { catalogOf, fieldAt } from '../schema';
 import { docByIndex, type FileParse, type LocatedDoc } from './documents';
 import { DIAGNOSTIC_SOURCE, type DiagnosticData } from './diagnostics';
 
@@ -105,7 +105,8 @@ function removeField(doc: TextDocument, located: LocatedDoc, path: readonly (str
 
 /** `replicas: "3"` -> `replicas: 3`, `paused: "true"` -> `paused: true`, where the catalog wants a number or a boolean. */
 function unquote(located: LocatedDoc, path: readonly (string | number)[], range: Range): Fix | undefined {
-  const spec = fieldAt(path);
+  const catalog = catalogOf(located.doc);
+  const spec = catalog && fieldAt(path, catalog);
   const node = located.doc.doc.getIn(path, true);
   if (!spec || !isScalar(node) || typeof node.value !== 'string') return undefined;
   const v = node.value.trim();

@@ -18,7 +18,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { fieldAt, parseFile, type FieldSpec } from '../schema';
+import { ANALYSIS_TEMPLATE_KINDS, analysisTemplateCatalog, catalogOf, clusterAnalysisTemplateCatalog, fieldAt, parseFile, rolloutCatalog, type FieldSpec } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 
 const PLACEHOLDER = 'zzcursorzz';
@@ -33,7 +33,8 @@ interface Context {
   present: Set<string>;
   /** The placeholder had to be made a new list item ("- " is part of what we insert). */
   newItem: boolean;
-  isRollout: boolean;
+  /** The catalog of the document's kind (Rollout or an analysis template); none for other YAML. */
+  catalog: FieldSpec | undefined;
   emptyDoc: boolean;
 }
 
@@ -64,18 +65,18 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position):
 
   if (valueMatch) {
     const ctx = tryContext(before.slice(0, before.length - typed.length) + PLACEHOLDER, 'value', false);
-    if (!ctx || !ctx.isRollout) return EMPTY;
-    return { isIncomplete: false, items: valueItems(fieldAt(ctx.path), replace) };
+    if (!ctx?.catalog) return EMPTY;
+    return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), replace) };
   }
   const indent = keyMatch![1]!;
   let ctx = tryContext(`${indent}${PLACEHOLDER}:`, 'key', false);
   // Under a list, an undashed line is a new item: read it as one.
-  if (!ctx || (ctx.path.length > 0 && typeof ctx.path[ctx.path.length - 1] !== 'number' && fieldAt(ctx.path)?.type === 'list')) {
+  if (!ctx || (ctx.path.length > 0 && typeof ctx.path[ctx.path.length - 1] !== 'number' && fieldAt(ctx.path, ctx.catalog ?? rolloutCatalog)?.type === 'list')) {
     ctx = tryContext(`${indent}- ${PLACEHOLDER}:`, 'key', true) ?? ctx;
   }
   if (!ctx) return EMPTY;
   if (ctx.emptyDoc) return { isIncomplete: false, items: [rolloutSkeleton(replace)] };
-  if (!ctx.isRollout) return EMPTY;
+  if (!ctx.catalog) return EMPTY;
   return { isIncomplete: false, items: keyItems(ctx, replace) };
 }
 
@@ -86,13 +87,15 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
     const found = findPlaceholder(pd.doc.contents, []);
     if (!found) continue;
     const onlyPlaceholder = isMap(pd.doc.contents) && pd.doc.contents.items.length === 1 && found.path.length === 0;
-    const looksLikeRollout = pd.kind === 'Rollout' && (pd.apiVersion === undefined || pd.apiVersion.startsWith('argoproj.io/'));
+    // While apiVersion is still being typed, the kind decides.
+    const argo = pd.apiVersion === undefined || pd.apiVersion.startsWith('argoproj.io/');
+    const looksLike = argo && pd.kind === 'Rollout' ? rolloutCatalog : argo && pd.kind && ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) ? (pd.kind === 'AnalysisTemplate' ? analysisTemplateCatalog : clusterAnalysisTemplateCatalog) : undefined;
     return {
       on,
       path: on === 'key' ? found.path : [...found.path, found.key],
       present: new Set(found.map ? keysOf(found.map).filter((k) => k !== PLACEHOLDER) : []),
       newItem,
-      isRollout: pd.isRollout || looksLikeRollout,
+      catalog: catalogOf(pd) ?? looksLike,
       emptyDoc: onlyPlaceholder && on === 'key',
     };
   }
@@ -131,11 +134,12 @@ function keysOf(map: YAMLMap): string[] {
 // Keys
 
 function keyItems(ctx: Context, replace: Range): CompletionItem[] {
-  const spec = fieldAt(ctx.path);
+  const spec = fieldAt(ctx.path, ctx.catalog);
   if (!spec?.children) return [];
   const prefix = ctx.newItem ? '- ' : '';
-  const isStep = isCanaryStep(ctx.path);
-  const isStrategy = ctx.path.length === 2 && ctx.path[0] === 'spec' && ctx.path[1] === 'strategy';
+  const inRollout = ctx.catalog === rolloutCatalog;
+  const isStep = inRollout && isCanaryStep(ctx.path);
+  const isStrategy = inRollout && ctx.path.length === 2 && ctx.path[0] === 'spec' && ctx.path[1] === 'strategy';
   if (isStrategy && (ctx.present.has('canary') || ctx.present.has('blueGreen'))) return []; // exactly one strategy
   const items: CompletionItem[] = [];
   let order = 0;

@@ -6,7 +6,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { findingRange, validateFile, type Finding, type Severity, type WorkspaceService } from '../schema';
+import { findingRange, isAnalysisTemplateDefinition, validateFile, type Finding, type Severity, type WorkspaceAnalysisTemplate, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 import type { ServiceIndex } from './service-index';
 
@@ -39,10 +39,10 @@ export function createPieceValidator(index: ServiceIndex, workspaceKnown: () => 
   const PENDING = '\u0000pending';
   return {
     findings(piece) {
-      if (!piece.hasRollout) return piece.parsed.syntaxErrors;
+      if (!piece.hasRollout && !piece.hasAnalysisTemplate) return piece.parsed.syntaxErrors;
       const known = workspaceKnown();
-      const relevant: WorkspaceService[] = [];
-      if (known) for (const name of piece.mentions) relevant.push(...index.servicesNamed(name));
+      const relevant: WorkspaceDefinition[] = [];
+      if (known) for (const name of piece.mentions) relevant.push(...index.definitionsNamed(name));
       const key = !known ? PENDING : relevant.length === 0 ? '' : JSON.stringify(relevant);
       const memoized = memo.get(piece);
       if (memoized && memoized.key === key) return memoized.findings;
@@ -53,13 +53,19 @@ export function createPieceValidator(index: ServiceIndex, workspaceKnown: () => 
   };
 }
 
-function validateSafely(piece: Piece, services: readonly WorkspaceService[] | undefined): Finding[] {
+function validateSafely(piece: Piece, definitions: readonly WorkspaceDefinition[] | undefined): Finding[] {
   try {
-    const workspace = services && { services: () => services, servicesNamed: (name: string) => services.filter((s) => s.name === name) };
+    const services = definitions?.filter((d): d is WorkspaceService => !isAnalysisTemplateDefinition(d)) ?? [];
+    const templates = definitions?.filter(isAnalysisTemplateDefinition) ?? [];
+    const workspace = definitions && {
+      services: () => services,
+      servicesNamed: (name: string) => services.filter((s) => s.name === name),
+      analysisTemplatesNamed: (name: string): WorkspaceAnalysisTemplate[] => templates.filter((t) => t.name === name),
+    };
     return validateFile(piece.parsed, workspace);
   } catch (e) {
     // A bug in a rule must not take the server down with it: report it where the document starts.
-    const docIndex = piece.parsed.docs.find((d) => d.isRollout)?.index ?? 0;
+    const docIndex = piece.parsed.docs.find((d) => d.isRollout || d.isAnalysisTemplate)?.index ?? 0;
     const message = `internal error while validating this document: ${e instanceof Error ? e.message : String(e)}`;
     return [{ code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
   }
@@ -75,9 +81,9 @@ function withSyntaxErrors(piece: Piece, findings: Finding[]): Finding[] {
 
 const findingKey = (f: Finding) => `${f.code}|${f.docIndex}|${f.message}|${f.offsets?.join(',') ?? f.path.join('.')}`;
 
-/** Diagnostics of a file: none unless it holds a Rollout (other YAML is not ours to judge). */
+/** Diagnostics of a file: none unless it holds a Rollout or an analysis template (other YAML is not ours to judge). */
 export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator): Diagnostic[] {
-  if (!file.hasRollout) return [];
+  if (!file.hasRollout && !file.hasAnalysisTemplate) return [];
   const out: Diagnostic[] = [];
   for (const placed of file.pieces) {
     for (const f of validator.findings(placed.piece)) out.push(toDiagnostic(f, placed, doc));

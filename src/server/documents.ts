@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseFile, servicesInFile, type ParsedFile, type ParsedDoc, type WorkspaceService } from '../schema';
+import { definitionsInFile, isAnalysisTemplateDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -16,11 +16,13 @@ export interface Piece {
   readonly text: string;
   readonly parsed: ParsedFile;
   readonly hasRollout: boolean;
-  /** Services defined here; docIndex local to the piece. */
-  readonly services: readonly WorkspaceService[];
+  /** An AnalysisTemplate or ClusterAnalysisTemplate is here: validated too. */
+  readonly hasAnalysisTemplate: boolean;
+  /** Services and analysis templates defined here; docIndex local to the piece. */
+  readonly definitions: readonly WorkspaceDefinition[];
   /**
-   * Every string value of the Rollouts' specs outside the pod template. A Service reference is
-   * one of them, so these are the only Service names validation of this piece can depend on.
+   * Every string value of the Rollouts' specs outside the pod template. A Service or template
+   * reference is one of them, so these are the only names validation of this piece can depend on.
    */
   readonly mentions: readonly string[];
 }
@@ -30,6 +32,8 @@ export interface PlacedPiece {
   readonly start: number;
   /** File-wide index of the piece's first document. */
   readonly docBase: number;
+  /** Line of the file the piece starts on (pieces start at a line's beginning). */
+  readonly startLine: number;
   readonly piece: Piece;
 }
 
@@ -39,6 +43,7 @@ export interface FileParse {
   readonly pieces: readonly PlacedPiece[];
   readonly docCount: number;
   readonly hasRollout: boolean;
+  readonly hasAnalysisTemplate: boolean;
 }
 
 /** A document of the file with where its piece sits. */
@@ -86,15 +91,21 @@ function parseText(
   const pieces: PlacedPiece[] = [];
   let docBase = 0;
   let hasRollout = false;
+  let hasAnalysisTemplate = false;
   const file = fileKey(uri);
+  let startLine = 0;
+  let counted = 0;
   for (const { start, text: pieceText } of splitDocuments(text)) {
+    for (let i = text.indexOf('\n', counted); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) startLine++;
+    counted = start;
     const piece = reuse(pieceText) ?? parsePiece(file, pieceText);
     keep.set(pieceText, piece);
-    pieces.push({ start, docBase, piece });
+    pieces.push({ start, docBase, startLine, piece });
     docBase += piece.parsed.docs.length;
     hasRollout ||= piece.hasRollout;
+    hasAnalysisTemplate ||= piece.hasAnalysisTemplate;
   }
-  return { uri, version, pieces, docCount: docBase, hasRollout };
+  return { uri, version, pieces, docCount: docBase, hasRollout, hasAnalysisTemplate };
 }
 
 function parsePiece(file: string, text: string): Piece {
@@ -106,7 +117,8 @@ function parsePiece(file: string, text: string): Piece {
     text,
     parsed,
     hasRollout,
-    services: Object.freeze(servicesInFile(file, parsed)),
+    hasAnalysisTemplate: parsed.docs.some((d) => d.isAnalysisTemplate),
+    definitions: Object.freeze(definitionsInFile(file, parsed)),
     mentions: Object.freeze([...mentions].sort()),
   });
 }
@@ -162,9 +174,23 @@ export function* allDocs(file: FileParse): Iterable<LocatedDoc> {
   }
 }
 
+/** The Services and analysis templates defined in the file, with file-wide document indices and lines. */
+export function definitionsOf(file: FileParse): WorkspaceDefinition[] {
+  return file.pieces.flatMap((p) => p.piece.definitions.map((d) => shifted(d, p.docBase, p.startLine)));
+}
+
+/** A definition found in a piece, placed in the whole file. */
+export function shifted<D extends WorkspaceDefinition>(d: D, docs: number, lines: number): D {
+  if (docs === 0 && lines === 0) return d;
+  const out = { ...d, docIndex: d.docIndex + docs };
+  if (isAnalysisTemplateDefinition(out) && out.nameRange && lines > 0) {
+    const r = out.nameRange;
+    out.nameRange = { start: { ...r.start, line: r.start.line + lines }, end: { ...r.end, line: r.end.line + lines } };
+  }
+  return out;
+}
+
 /** The Services defined in the file, with file-wide document indices. */
 export function servicesOf(file: FileParse): WorkspaceService[] {
-  return file.pieces.flatMap((p) =>
-    p.piece.services.map((s) => (p.docBase === 0 ? s : { ...s, docIndex: s.docIndex + p.docBase })),
-  );
+  return definitionsOf(file).filter((d): d is WorkspaceService => !isAnalysisTemplateDefinition(d));
 }

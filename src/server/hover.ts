@@ -5,7 +5,7 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { fieldAt, findingRange, pathAt, type FieldSpec, type ParsedDoc } from '../schema';
+import { catalogOf, fieldAt, findingRange, pathAt, type FieldSpec, type ParsedDoc } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 import { stepPreview } from './step-preview';
 
@@ -17,15 +17,16 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position): Hover
   const where = pathAt(placed.piece.parsed, local);
   if (!where || where.path.length === 0) return null;
   const pd = placed.piece.parsed.docs[where.docIndex];
-  if (!pd?.isRollout) return null;
+  const catalog = pd && catalogOf(pd);
+  if (!pd || !catalog) return null;
   const path = where.path;
-  const spec = fieldAt(path);
+  const spec = fieldAt(path, catalog);
   if (!spec) return null;
 
   const sections: string[] = [describeField(spec, path)];
   const effect = valueInEffect(pd, path, spec);
   if (effect) sections.push(effect);
-  const step = canaryStepIndex(path);
+  const step = pd.isRollout ? canaryStepIndex(path) : undefined;
   if (step !== undefined) {
     const preview = stepPreview(pd, step);
     if (preview) sections.push(preview);

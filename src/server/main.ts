@@ -19,7 +19,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from './service';
 import { createServiceIndex } from './service-index';
 import { createValidationQueue } from './validation-queue';
-import { DEFAULT_SCAN_LIMITS, isYamlFile, scanFolders, servicesInPath } from './workspace-scan';
+import { DEFAULT_SCAN_LIMITS, definitionsInPath, isYamlFile, scanFolders } from './workspace-scan';
 import { fileKey } from './uri';
 import type { ServerOptions } from './protocol';
 
@@ -81,17 +81,17 @@ const isOpen = (path: string) => documents.all().some((d) => fileKey(d.uri) === 
 
 async function reindexFromDisk(path: string): Promise<void> {
   if (isOpen(path)) return; // an open document's text wins over the disk
-  const services = await servicesInPath(path);
+  const definitions = await definitionsInPath(path);
   if (isOpen(path)) return;
-  scheduleDependents(workspace.setFile(path, services));
+  scheduleDependents(workspace.setFile(path, definitions));
 }
 
 async function scan(roots: readonly string[]): Promise<void> {
   if (options.scanWorkspace === false || roots.length === 0) return;
   const limits = { ...DEFAULT_SCAN_LIMITS, maxFiles: options.maxScannedFiles ?? DEFAULT_SCAN_LIMITS.maxFiles };
   const changed = new Set<string>();
-  const result = await scanFolders(roots, (path, services) => {
-    if (!isOpen(path)) for (const n of workspace.setFile(path, services)) changed.add(n);
+  const result = await scanFolders(roots, (path, definitions) => {
+    if (!isOpen(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
   }, limits, isOpen);
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
@@ -114,6 +114,7 @@ connection.onInitialize((params: InitializeParams) => {
       documentSymbolProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       codeLensProvider: { resolveProvider: false },
+      definitionProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'argo-rollouts-language-server' },
@@ -174,6 +175,7 @@ connection.onCompletion((p) => withDocument(p.textDocument, null, (doc) => servi
 connection.onDocumentSymbol((p) => withDocument(p.textDocument, [], (doc) => service.symbols(doc)));
 connection.onCodeAction((p) => withDocument(p.textDocument, [], (doc) => service.codeActions(doc, p.range, p.context.diagnostics)));
 connection.onCodeLens((p) => withDocument(p.textDocument, [], (doc) => service.codeLenses(doc)));
+connection.onDefinition((p) => withDocument(p.textDocument, [], (doc) => service.definition(doc, p.position)));
 
 process.on('uncaughtException', (e) => log('uncaught exception', e));
 documents.listen(connection);

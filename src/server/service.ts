@@ -2,15 +2,16 @@
  * The Rollout language service: a plain object over TextDocuments. No Connection, no editor:
  * everything it needs is passed in, so the server, the CLI and tests call the same code.
  */
-import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, Position, Range } from 'vscode-languageserver-types';
+import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { createParseCache, servicesOf, type FileParse, type ParseCache } from './documents';
+import { createParseCache, definitionsOf, type FileParse, type ParseCache } from './documents';
 import { createPieceValidator, fileDiagnostics } from './diagnostics';
 import { createServiceIndex, type ServiceIndex } from './service-index';
 import { documentSymbols } from './symbols';
 import { quickFixes } from './code-actions';
 import { hoverAt } from './hover';
 import { completionsAt } from './completion';
+import { definitionAt } from './definition';
 import { simulateLenses } from './code-lens';
 import { fileKey } from './uri';
 
@@ -21,11 +22,13 @@ export interface RolloutLanguageService {
   symbols(doc: TextDocument): DocumentSymbol[];
   codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
   codeLenses(doc: TextDocument): CodeLens[];
+  /** From a templateName to the analysis templates it names. */
+  definition(doc: TextDocument, at: Position): Location[];
   /** The parse of the document's current version (cached by URI and version). */
   parse(doc: TextDocument): FileParse;
-  /** Puts an open document's Services into the workspace index; returns the names that changed. */
+  /** Puts an open document's Services and analysis templates into the workspace index; returns the names that changed. */
   indexServices(doc: TextDocument): Set<string>;
-  /** Service names the document's Rollouts mention (their diagnostics depend on these). */
+  /** Names the document's Rollouts mention (Services, templates: their diagnostics depend on these). */
   mentionedServices(doc: TextDocument): ReadonlySet<string>;
   /** Drops what is cached for a closed document. */
   forget(uri: string): void;
@@ -51,8 +54,9 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
     codeActions: (doc, range) => quickFixes(parses.get(doc), doc, range, service.validate(doc)),
     codeLenses: (doc) => simulateLenses(parses.get(doc), doc),
+    definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
     parse: (doc) => parses.get(doc),
-    indexServices: (doc) => workspace.setFile(fileKey(doc.uri), servicesOf(parses.get(doc))),
+    indexServices: (doc) => workspace.setFile(fileKey(doc.uri), definitionsOf(parses.get(doc))),
     mentionedServices(doc) {
       const file = parses.get(doc);
       let names = mentions.get(file);

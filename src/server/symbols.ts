@@ -1,4 +1,4 @@
-/** The outline: each Rollout, and under it its fields; canary steps are named by what they do. */
+/** The outline: each Rollout and analysis template, and under it its fields; canary steps are named by what they do. */
 import { isMap, isScalar, isSeq, type Pair } from 'yaml';
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -9,7 +9,8 @@ const MAX_DEPTH = 12;
 export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   for (const { placed, doc: pd } of allDocs(file)) {
-    if (!pd.isRollout || !isMap(pd.doc.contents)) continue;
+    if ((!pd.isRollout && !pd.isAnalysisTemplate) || !isMap(pd.doc.contents)) continue;
+    const kind = pd.isRollout ? 'Rollout' : pd.kind!;
     const base = placed.start;
     const range = (a: number, b: number) => ({ start: doc.positionAt(base + a), end: doc.positionAt(base + Math.max(a, b)) });
     const root = pd.doc.contents;
@@ -59,7 +60,7 @@ export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSym
     const [start, , end] = pd.doc.range;
     const first = root.range?.[0] ?? start;
     out.push({
-      name: name ? `Rollout ${name}` : 'Rollout',
+      name: name ? `${kind} ${name}` : kind,
       kind: SymbolKind.Class,
       range: range(start, end),
       selectionRange: range(first, first),

@@ -1,12 +1,13 @@
 /**
- * The start-up scan for Services: every *.yaml / *.yml file under the workspace folders,
- * bounded in file count, file size and depth, skipping dependency and VCS folders and symlinks.
- * Only files that mention `kind: Service` are parsed.
+ * The start-up scan for Services and analysis templates: every *.yaml / *.yml file under the
+ * workspace folders, bounded in file count, file size and depth, skipping dependency and VCS
+ * folders and symlinks. Only files that mention `kind: Service`, `kind: AnalysisTemplate` or
+ * `kind: ClusterAnalysisTemplate` are parsed.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WorkspaceService } from '../schema';
-import { parseWhole, servicesOf } from './documents';
+import type { WorkspaceDefinition } from '../schema';
+import { parseWhole, definitionsOf, shifted } from './documents';
 import { splitDocuments } from './split-documents';
 
 export interface ScanLimits {
@@ -20,10 +21,10 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = { maxFiles: 5000, maxFileBytes: 2
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 export const isYamlFile = (name: string) => /\.ya?ml$/i.test(name);
 
-/** Calls `found` for each YAML file (by path) with the Services it defines (possibly none). */
+/** Calls `found` for each YAML file (by path) with the Services and templates it defines (possibly none). */
 export async function scanFolders(
   folders: readonly string[],
-  found: (path: string, services: WorkspaceService[]) => void,
+  found: (path: string, definitions: WorkspaceDefinition[]) => void,
   limits: ScanLimits = DEFAULT_SCAN_LIMITS,
   /** Files not to read (open documents: their text is indexed from the editor). */
   skip: (path: string) => boolean = () => false,
@@ -46,8 +47,8 @@ export async function scanFolders(
         if (files >= limits.maxFiles) return { files, truncated: true };
         files++;
         if (skip(path)) continue;
-        const services = await servicesInPath(path, limits.maxFileBytes);
-        if (!skip(path)) found(path, services);
+        const definitions = await definitionsInPath(path, limits.maxFileBytes);
+        if (!skip(path)) found(path, definitions);
         // Let the editor's messages in between files: an open document is validated before the scan goes on.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -56,8 +57,8 @@ export async function scanFolders(
   return { files, truncated: false };
 }
 
-/** The Services a file on disk defines; none when it cannot be read or is too large. */
-export async function servicesInPath(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<WorkspaceService[]> {
+/** The Services and templates a file on disk defines; none when it cannot be read or is too large. */
+export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<WorkspaceDefinition[]> {
   let text: string;
   try {
     const bytes = await readFile(path);
@@ -67,7 +68,7 @@ export async function servicesInPath(path: string, maxFileBytes = DEFAULT_SCAN_L
     return [];
   }
   // Parse a piece at a time, letting the editor's messages in every few pieces.
-  const steps = serviceSteps(path, text);
+  const steps = definitionSteps(path, text);
   for (let n = 1; ; n++) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -75,34 +76,38 @@ export async function servicesInPath(path: string, maxFileBytes = DEFAULT_SCAN_L
   }
 }
 
-const mentionsService = /kind:\s*["']?Service\b/;
+const mentionsDefinition = /kind:\s*["']?(?:Service|AnalysisTemplate|ClusterAnalysisTemplate)\b/;
 const documentEnd = /^\.\.\.(?=[ \t\r\n]|$)/m;
 
 /**
- * The Services a file's text defines, parsing only the documents that mention `kind: Service`
- * (a 10,000-line file of Rollouts costs the few lines of its Services). A piece without a `...`
- * line is exactly one document, so the others are counted without parsing them.
+ * The Services and templates a file's text defines, parsing only the documents that mention their
+ * kinds (a 10,000-line file of Rollouts costs the few lines of its Services). A piece without a
+ * `...` line is exactly one document, so the others are counted without parsing them.
  */
-export function servicesInText(path: string, text: string): WorkspaceService[] {
-  const steps = serviceSteps(path, text);
+export function definitionsInText(path: string, text: string): WorkspaceDefinition[] {
+  const steps = definitionSteps(path, text);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
   }
 }
 
-/** servicesInText, one parsed piece per step. */
-function* serviceSteps(path: string, text: string): Generator<void, WorkspaceService[]> {
-  if (!mentionsService.test(text)) return [];
-  const out: WorkspaceService[] = [];
+/** definitionsInText, one parsed piece per step. */
+function* definitionSteps(path: string, text: string): Generator<void, WorkspaceDefinition[]> {
+  if (!mentionsDefinition.test(text)) return [];
+  const out: WorkspaceDefinition[] = [];
   let docIndex = 0;
+  let line = 0;
+  let counted = 0;
   for (const piece of splitDocuments(text)) {
-    if (!mentionsService.test(piece.text) && !documentEnd.test(piece.text)) {
+    if (!mentionsDefinition.test(piece.text) && !documentEnd.test(piece.text)) {
       docIndex++;
       continue;
     }
+    for (let i = text.indexOf('\n', counted); i >= 0 && i < piece.start; i = text.indexOf('\n', i + 1)) line++;
+    counted = piece.start;
     const parsed = parseWhole(path, piece.text);
-    for (const s of servicesOf(parsed)) out.push({ ...s, docIndex: s.docIndex + docIndex });
+    for (const s of definitionsOf(parsed)) out.push(shifted(s, docIndex, line));
     docIndex += parsed.docCount;
     yield;
   }

@@ -4,11 +4,11 @@ import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { splitDocuments } from '../../src/server/split-documents';
-import { createParseCache, servicesOf } from '../../src/server/documents';
+import { createParseCache, definitionsOf, servicesOf } from '../../src/server/documents';
 import { createPieceValidator } from '../../src/server/diagnostics';
 import { createServiceIndex } from '../../src/server/service-index';
 import { createLanguageService } from '../../src/server/service';
-import { servicesInText } from '../../src/server/workspace-scan';
+import { definitionsInText } from '../../src/server/workspace-scan';
 import { parseWhole } from '../../src/server/documents';
 import { canaryRollout, largeManifestFile, multiDoc, service } from './fixtures';
 
@@ -121,16 +121,18 @@ describe('re-validation', () => {
 });
 
 describe('the workspace scan', () => {
-  it('finds the same Services, at the same document indices, as a full parse', () => {
+  it('finds the same Services and analysis templates, at the same document indices, as a full parse', () => {
+    const template = 'apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: rate\nspec:\n  args:\n  - name: svc\n  metrics: []\n';
     const texts = [
+      multiDoc(canaryRollout(), service('a', { app: 'a' })) + '---\n' + template,
       largeManifestFile(),
       multiDoc(canaryRollout(), service('a', { app: 'a' })) + '...\n' + service('b', { app: 'b' }) + '---\n' + service('c', { app: 'c' }),
       '# only a comment\n---\n' + service('d', { app: 'd' }) + '---\n---\n' + service('e', { app: 'e' }),
     ];
     for (const text of texts) {
-      const expected = servicesOf(parseWhole('/f.yaml', text));
+      const expected = definitionsOf(parseWhole('/f.yaml', text));
       assert.ok(expected.length > 0);
-      assert.deepEqual(servicesInText('/f.yaml', text), expected);
+      assert.deepEqual(definitionsInText('/f.yaml', text), expected);
     }
   });
 });

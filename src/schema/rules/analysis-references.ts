@@ -59,14 +59,21 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
   return out;
 }
 
-/** The workspace templates a reference can resolve to (same namespace, or any without one). */
-export function templateCandidates(ctx: RuleContext, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
-  const named = ctx.workspace?.analysisTemplatesNamed?.(ref.name);
-  if (!named) return undefined;
-  const namespace = str(obj(ctx.rollout.metadata)?.namespace);
+/**
+ * The templates a reference resolves to among those with its name: ClusterAnalysisTemplates with
+ * clusterScope, else AnalysisTemplates of the Rollout's namespace (or any, where either side has none).
+ */
+export function matchingTemplates(named: readonly WorkspaceAnalysisTemplate[], ref: { clusterScope: boolean }, namespace: string | undefined): WorkspaceAnalysisTemplate[] {
   return named.filter((t) =>
     ref.clusterScope ? t.kind === 'ClusterAnalysisTemplate' : t.kind === 'AnalysisTemplate' && (!namespace || !t.namespace || t.namespace === namespace),
   );
+}
+
+/** The workspace templates a reference can resolve to; undefined when the workspace knows no templates. */
+export function templateCandidates(ctx: RuleContext, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
+  const named = ctx.workspace?.analysisTemplatesNamed?.(ref.name);
+  if (!named) return undefined;
+  return matchingTemplates(named, ref, str(obj(ctx.rollout.metadata)?.namespace));
 }
 
 export const analysisTemplateExists: Rule = {

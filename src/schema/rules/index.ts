@@ -9,7 +9,7 @@ import { autoPromotionSecondsIgnored, noEffectWithoutTrafficRouting, scaleDownDe
 
 export type { Rule, RuleContext } from './rule';
 export { templateRules, type TemplateRule, type TemplateRuleContext } from './analysis-template-rules';
-export { analysisBlocks, type AnalysisBlock, type TemplateReference } from './analysis-references';
+export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';
 
 export const rules: readonly Rule[] = [
   // spec

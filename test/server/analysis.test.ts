@@ -1,0 +1,133 @@
+// Analysis templates through the real server over stdio: template documents get diagnostics, hover
+// and completion from their own catalog; Rollouts' templateName references are checked against the
+// workspace and lead to the template with go-to-definition.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Diagnostic, Hover, Location, MarkupContent } from 'vscode-languageserver';
+import { LspSession, toUri } from './lsp-session';
+import { canaryRollout, multiDoc, positionOf, service } from './fixtures';
+
+const template = (name: string, opts: { kind?: string; args?: string[]; condition?: string } = {}) =>
+  [
+    'apiVersion: argoproj.io/v1alpha1',
+    `kind: ${opts.kind ?? 'AnalysisTemplate'}`,
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  args:',
+    ...(opts.args ?? ['service-name']).map((a) => `  - name: ${a}`),
+    '  metrics:',
+    '  - name: success-rate',
+    '    interval: 1m',
+    '    count: 3',
+    `    successCondition: ${opts.condition ?? 'result[0] >= 0.95'}`,
+    '    provider:',
+    '      prometheus:',
+    '        address: http://prometheus:9090',
+    '        query: sum(rate(requests{service="{{args.service-name}}"}[1m]))',
+    '',
+  ].join('\n');
+
+const analysisStep = (name: string, extra: string[] = []) => [`analysis:\n            templates:\n            - templateName: ${name}${extra.map((e) => `\n              ${e}`).join('')}`];
+const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value : '');
+const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code)).sort();
+
+describe('analysis templates in the language server', () => {
+  let dir: string;
+  let lsp: LspSession;
+  const templatesFile = () => join(dir, 'templates.yaml');
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-analysis-'));
+    // The template is the third document, after a Service and a comment-only stretch: definition must land on its line.
+    writeFileSync(templatesFile(), multiDoc(service('svc', { app: 'svc' }), '# shared analysis\n' + template('success-rate'), template('global-rate', { kind: 'ClusterAnalysisTemplate', args: [] })));
+    lsp = await LspSession.start({ workspaceFolders: [dir] });
+  });
+  after(async () => {
+    await lsp?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reports a required argument the Rollout does not pass, once the scan found the template', async () => {
+    const uri = toUri(join(dir, 'missing-arg.yaml'));
+    lsp.open(uri, canaryRollout({ name: 'a', steps: ['setWeight: 20', ...analysisStep('success-rate')] }));
+    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-args'), 'the missing argument');
+    const d = ds.find((x) => x.code === 'analysis-args')!;
+    assert.match(messageOf(d), /requires argument "service-name"/);
+    assert.equal(d.range.start.line, positionOf(canaryRollout({ name: 'a', steps: ['setWeight: 20', ...analysisStep('success-rate')] }), '- templateName').line, 'on the templateName value');
+  });
+
+  it('warns about a templateName that no workspace template has, and about clusterScope pointing at the wrong kind', async () => {
+    const uri = toUri(join(dir, 'not-found.yaml'));
+    lsp.open(uri, canaryRollout({ name: 'b', steps: [...analysisStep('succes-rate'), ...analysisStep('success-rate', ['clusterScope: true'])] }));
+    const ds = await lsp.diagnosticsMatching(uri, (d) => d.filter((x) => x.code === 'analysis-template-not-found').length === 2, 'two not-found warnings');
+    const msgs = ds.filter((x) => x.code === 'analysis-template-not-found').map(messageOf);
+    assert.match(msgs[0]!, /AnalysisTemplate "succes-rate" is not defined/);
+    assert.match(msgs[1]!, /there is an AnalysisTemplate "success-rate": remove clusterScope/);
+  });
+
+  it('goes from a templateName to its template in a file on disk, and from clusterScope to the ClusterAnalysisTemplate', async () => {
+    const uri = toUri(join(dir, 'definition.yaml'));
+    const text = canaryRollout({ name: 'c', steps: [...analysisStep('success-rate'), ...analysisStep('global-rate', ['clusterScope: true'])] });
+    lsp.open(uri, text);
+    await lsp.diagnosticsFor(uri);
+    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'success-rate', 3) });
+    assert.equal(loc!.uri, toUri(templatesFile()));
+    const lines = multiDoc(service('svc', { app: 'svc' }), '# shared analysis\n' + template('success-rate')).split('\n');
+    const nameLine = lines.findIndex((l) => l === '  name: success-rate');
+    assert.deepEqual(loc!.range, { start: { line: nameLine, character: 8 }, end: { line: nameLine, character: 20 } });
+
+    const cluster = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'global-rate', 1) });
+    assert.equal(cluster.length, 1);
+    assert.ok(cluster[0]!.range.start.line > nameLine);
+
+    const none = await lsp.request<Location[] | null>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'replicas', 1) });
+    assert.deepEqual(none ?? [], []);
+  });
+
+  it('follows a template in an open, unsaved document', async () => {
+    const tUri = toUri(join(dir, 'draft-template.yaml'));
+    lsp.open(tUri, '# draft\n' + template('draft-rate', { args: ['service-name', 'extra'] }));
+    const uri = toUri(join(dir, 'uses-draft.yaml'));
+    const text = canaryRollout({ name: 'd', steps: analysisStep('draft-rate') });
+    lsp.open(uri, text);
+    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-args'), 'the missing arguments of the open template');
+    assert.match(messageOf(ds.find((x) => x.code === 'analysis-args')!), /"service-name", "extra"/);
+    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'draft-rate', 2) });
+    assert.equal(loc!.uri, tUri);
+    assert.equal(loc!.range.start.line, 4);
+  });
+
+  it('validates a template document: a condition that does not parse is reported on its value', async () => {
+    const uri = toUri(join(dir, 'bad-template.yaml'));
+    const text = template('bad', { condition: 'result[0] >=' });
+    lsp.open(uri, text);
+    const ds = await lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the condition finding');
+    assert.deepEqual(codes(ds), ['analysis-condition']);
+    assert.equal(ds[0]!.range.start.line, positionOf(text, 'successCondition').line);
+    assert.match(messageOf(ds[0]!), /ends too early/);
+  });
+
+  it('hovers template fields with their docs and completes metric keys', async () => {
+    const uri = toUri(join(dir, 'hover-template.yaml'));
+    const text = template('h');
+    lsp.open(uri, text);
+    await lsp.diagnosticsFor(uri);
+    const h = hoverText(await lsp.hover(uri, positionOf(text, 'successCondition', 2)));
+    assert.match(h, /\*\*successCondition\*\*/);
+    assert.match(h, /expression over `result`/);
+    const p = hoverText(await lsp.hover(uri, positionOf(text, 'prometheus:', 2)));
+    assert.match(p, /PromQL/);
+
+    const cUri = toUri(join(dir, 'complete-template.yaml'));
+    const partial = text.replace('    count: 3\n', '    count: 3\n    fail\n');
+    lsp.open(cUri, partial);
+    const list = await lsp.completion(cUri, positionOf(partial, '    fail\n', 8));
+    const labels = (list?.items ?? []).map((i) => i.label);
+    assert.ok(labels.includes('failureCondition') && labels.includes('failureLimit'), labels.join(', '));
+    assert.ok(!labels.includes('count'), 'keys already present are not offered');
+  });
+});
