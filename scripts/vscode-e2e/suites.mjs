@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SUITES = ['language.test', 'cluster.test'];
+// Named *.suite.ts, not *.test.ts: they need the editor, so the plain-Node suites of scripts/test.mjs must not pick them up.
+export const SUITES = ['language.suite', 'cluster.suite'];
 
 /** `outDir` must lie inside the repository so that the extension host resolves mocha from its node_modules. */
 export async function bundleSuites(outDir) {

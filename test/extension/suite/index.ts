@@ -15,7 +15,7 @@ export interface InnerResult {
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
   // The suites bundled beside this file (scripts/vscode-e2e/suites.mjs).
-  for (const f of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, f));
+  for (const f of readdirSync(__dirname).filter((n) => n.endsWith('.suite.js')).sort()) mocha.addFile(join(__dirname, f));
   const results: InnerResult[] = [];
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures: number) => {
