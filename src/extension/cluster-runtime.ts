@@ -1,10 +1,8 @@
 /**
- * The cluster side's runtime (client-node, watches, the local cluster, the controller), loaded
- * on first use by session.ts rather than at activation: @kubernetes/client-node alone takes
- * over a second to load, and a YAML file opening must not pay for it.
+ * The cluster side's runtime (src/cluster through its index, and the local cluster), loaded on
+ * first use through `cluster()` below rather than at activation: @kubernetes/client-node alone
+ * takes over a second to load, and opening a YAML file must not pay for it. Files of
+ * src/extension import cluster *types* from '../cluster' and reach its code only through here.
  */
-export { connectWith } from '../cluster/connection';
-export { ControllerRefused, startEmbeddedController } from '../cluster/embedded';
-export { contextNames, kubeconfigFiles, loadKubeconfig, KubeconfigError } from '../cluster/kubeconfig';
-export { checkContext, watchCluster } from '../cluster/store';
+export * from '../cluster';
 export { contextName as localContextName, demoNamespace, startLocalCluster } from '../localcluster';

@@ -4,13 +4,14 @@
  * withErrorBoundary; a command whose need is not met says why instead of failing.
  */
 import * as vscode from 'vscode';
-import { actionTitle, runAction, type ActionRequest } from '../cluster/actions';
+import type { ActionRequest } from '../cluster';
 import type { Rollout } from '../planner';
 import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { pickRollout, type Eligibility, type RolloutRef } from './pick';
 import { readSettings, writeSetting } from './settings';
 import { VIEW_ID } from './tree';
+import { cluster } from './lazy-cluster';
 import type { TreeElement } from './tree-model';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
@@ -67,7 +68,7 @@ async function runRolloutAction(
 ): Promise<ActionReport | undefined> {
   const c = connected(ctx);
   if (!c.ok) throw new Error(c.why);
-  const what = actionTitle(sample);
+  const what = cluster().actionTitle(sample);
   let ref = refFrom(arg);
   if (ref?.context && ref.context !== c.context) throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
   ref ??= await pickRollout(c.stores, c.context, what, eligible);
@@ -77,13 +78,13 @@ async function runRolloutAction(
   const key = request.kind === 'promote' && request.full ? 'promoteFull' : request.kind;
   const question = confirmations[key];
   if (question) {
-    const yes = actionTitle(request).replace(/^\w/, (ch) => ch.toUpperCase());
+    const yes = cluster().actionTitle(request).replace(/^\w/, (ch) => ch.toUpperCase());
     const answer = await vscode.window.showWarningMessage(question.replace('{name}', `"${ref.name}"`), { modal: true }, yes);
     if (answer !== yes) return undefined;
   }
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `${what} of rollout "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${what} ${ref!.name}…` }, () => runAction(c.conn.rest, target, request)),
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${what} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, request)),
   );
   if (!outcome) return { ok: false, message: `${what} failed; see the log` };
   if (!outcome.ok) {

@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { errorText } from '../cluster/log';
 import { failureSentence } from './error-text';
 import { createLanguageClient } from './language-client';
 import type { ExtensionLog } from './log';
@@ -55,7 +54,7 @@ export class Ctx {
     })().catch((e) => {
       this.clientStarting = undefined;
       this.log.error('the language server did not start', e);
-      void vscode.window.showErrorMessage(`Argo Rollouts: the language server did not start: ${errorText(e)}`);
+      void vscode.window.showErrorMessage(`Argo Rollouts: the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
       throw e;
     });
     return this.clientStarting;

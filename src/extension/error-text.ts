@@ -3,10 +3,13 @@
  * not found, an unreachable cluster, each said in words with what was being done. (Kubeconfig and
  * controller refusals already carry their sentence as the message.)
  */
-import { ApiError } from '../cluster/rest';
+import type { ApiError } from '../cluster';
+
+/** src/cluster's ApiError, recognised without loading the cluster side (a failure from it means it is loaded). */
+const isApiError = (e: unknown): e is ApiError => e instanceof Error && typeof (e as { status?: unknown }).status === 'number' && typeof (e as { reason?: unknown }).reason === 'string';
 
 export function failureSentence(doing: string, e: unknown): string {
-  if (e instanceof ApiError) {
+  if (isApiError(e)) {
     switch (e.status) {
       case 0:
         return `Could not finish ${doing}: the cluster cannot be reached (${e.message}).`;

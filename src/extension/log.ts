@@ -1,6 +1,9 @@
 /** The output channel "Argo Rollouts": the extension's log, and the `Log` the cluster part writes to. */
 import * as vscode from 'vscode';
-import { errorText, type Log } from '../cluster/log';
+import type { Log } from '../cluster';
+
+/** A short, secret-free text for an error (its message; never request headers or bodies). */
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : typeof e === 'string' ? e : String(e));
 
 export interface ExtensionLog extends Log {
   error(message: string, error?: unknown): void;

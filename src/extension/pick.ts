@@ -4,10 +4,9 @@
  * reasons say why.
  */
 import * as vscode from 'vscode';
-import { planAction, type ActionRequest } from '../cluster/actions';
-import type { ClusterStores } from '../cluster/store';
+import type { ActionRequest, ClusterStores } from '../cluster';
 import type { Rollout } from '../planner';
-import { relatedObjects, rolloutView } from '../cluster/view';
+import { cluster } from './lazy-cluster';
 import { PHASE_ICONS, rolloutDescription } from './tree-model';
 
 export interface RolloutRef {
@@ -36,12 +35,12 @@ export function rolloutChoices(stores: ClusterStores, context: string, request: 
   const refused: string[] = [];
   const all = [...stores.rollouts.list()].sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
   for (const r of all) {
-    const objects = relatedObjects(stores, r);
+    const objects = cluster().relatedObjects(stores, r);
     const name = r.metadata?.name ?? '';
     const namespace = r.metadata?.namespace ?? '';
     if (request) {
       const why = typeof request === 'function' ? request(r) : (() => {
-        const plan = planAction(request, r, objects.replicaSets);
+        const plan = cluster().planAction(request, r, objects.replicaSets);
         return plan.ok ? undefined : plan.reason;
       })();
       if (why !== undefined) {
@@ -49,7 +48,7 @@ export function rolloutChoices(stores: ClusterStores, context: string, request: 
         continue;
       }
     }
-    const v = rolloutView(objects, now);
+    const v = cluster().rolloutView(objects, now);
     items.push({ label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`, description: namespace, detail: rolloutDescription(v), ref: { context, namespace, name } });
   }
   return { items, refused };

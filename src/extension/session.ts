@@ -5,19 +5,9 @@
  * commands read it and listen to `onChange`.
  */
 import { delimiter } from 'node:path';
-import type { Connection } from '../cluster/connection';
-import type { EmbeddedController } from '../cluster/embedded';
-import type { KubeConfig } from '../cluster/k8s';
-import type { Log } from '../cluster/log';
-import type { ClusterStores, ClusterWatch } from '../cluster/store';
-import type { ChangeKind, Disposable } from '../cluster/watch-kind';
+import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log } from '../cluster';
 import type { LocalCluster } from '../localcluster';
-
-type ClusterRuntime = typeof import('./cluster-runtime');
-let runtime: ClusterRuntime | undefined;
-/** Loaded on first use (see cluster-runtime.ts). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const cluster = (): ClusterRuntime => (runtime ??= require('./cluster-runtime') as ClusterRuntime);
+import { cluster } from './lazy-cluster';
 
 /** The local cluster's context name (as src/localcluster writes it into its kubeconfig). */
 export const LOCAL_CONTEXT = 'rollouts-local';

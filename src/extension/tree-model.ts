@@ -3,9 +3,8 @@
  * with a stable id and a parent; items say label, description, codicon, context value and
  * children. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
  */
-import { planAction, type ActionRequest } from '../cluster/actions';
-import { relatedObjects, rolloutView, type RolloutView } from '../cluster/view';
-import type { ClusterStores } from '../cluster/store';
+import type { ActionRequest, ClusterStores, RolloutView } from '../cluster';
+import { cluster } from './lazy-cluster';
 import type { Rollout } from '../planner';
 import type { SessionState } from './session';
 import type { CommandId } from './command-specs';
@@ -99,8 +98,8 @@ export const TREE_ACTIONS: readonly { id: CommandId; request: ActionRequest }[] 
 
 /** The context value of a rollout item: `rollout:promote:abort:` lists the actions that make sense, for the menus' `when`. */
 export function rolloutContextValue(stores: ClusterStores, rollout: Rollout): string {
-  const rss = relatedObjects(stores, rollout).replicaSets;
-  const allowed = TREE_ACTIONS.filter((a) => planAction(a.request, rollout, rss).ok).map((a) => a.id.slice('rollouts.'.length));
+  const rss = cluster().relatedObjects(stores, rollout).replicaSets;
+  const allowed = TREE_ACTIONS.filter((a) => cluster().planAction(a.request, rollout, rss).ok).map((a) => a.id.slice('rollouts.'.length));
   return `rollout:${allowed.map((a) => `${a}:`).join('')}`;
 }
 
@@ -143,14 +142,14 @@ export function nextCountdown(v: RolloutView): number | undefined {
 
 export function viewOf(stores: ClusterStores, namespace: string, name: string, now: Date): RolloutView | undefined {
   const r = stores.rollouts.get(name, namespace);
-  return r ? rolloutView(relatedObjects(stores, r), now) : undefined;
+  return r ? cluster().rolloutView(cluster().relatedObjects(stores, r), now) : undefined;
 }
 
 /** The rollouts shown under a namespace (all, or those needing attention), sorted by name. */
 export function visibleRollouts(src: TreeSource, stores: ClusterStores, namespace?: string): Rollout[] {
   const all = [...stores.rollouts.list(namespace)].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
   if (!src.needsAttentionOnly) return all;
-  return all.filter((r) => needsAttention(rolloutView(relatedObjects(stores, r), src.now)));
+  return all.filter((r) => needsAttention(cluster().rolloutView(cluster().relatedObjects(stores, r), src.now)));
 }
 
 export function children(src: TreeSource, e: TreeElement | undefined): TreeElement[] {
@@ -247,7 +246,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     case 'rollout': {
       const rollout = stores?.rollouts.get(e.name, e.namespace);
       if (!stores || !rollout) return { id, label: e.name, description: 'gone', contextValue: 'rollout:gone', collapsible: 'none' };
-      const v = rolloutView(relatedObjects(stores, rollout), src.now);
+      const v = cluster().rolloutView(cluster().relatedObjects(stores, rollout), src.now);
       return {
         id,
         label: e.name,
@@ -340,7 +339,7 @@ export function attentionCounts(stores: ClusterStores, now: Date): { total: numb
   let degraded = 0;
   const all = stores.rollouts.list();
   for (const r of all) {
-    const v = rolloutView(relatedObjects(stores, r), now);
+    const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
     if (v.phase === 'Paused') paused++;
     else if (v.phase === 'Degraded') degraded++;
   }
