@@ -59,7 +59,7 @@ describe('analysis (end to end)', function () {
   before(async () => {
     metrics = await metricServer();
     h = await startControllerHarness();
-    for (const svc of ['an-stable', 'an-canary', 'an-active', 'an-preview']) await createService(h.conn.rest, svc);
+    for (const svc of ['an-stable', 'an-canary', 'an-active', 'an-preview', 'an-pre-active']) await createService(h.conn.rest, svc);
     await createTemplate('passes', { successCondition: 'result == true' });
     await createTemplate('threshold', { successCondition: 'result > 10', failureCondition: 'result < 5' });
     await createTemplate('endless', { interval: '1s', successCondition: 'result == true' });
@@ -132,6 +132,30 @@ describe('analysis (end to end)', function () {
       const [run] = runsOf('bg');
       assert.deepEqual([run?.metadata?.labels?.['rollout-type'], run?.status?.phase], ['PostPromotion', 'Failed']);
       assert.equal(degraded.status?.stableRS, first.status?.stableRS);
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('a blue-green whose pre-promotion analysis fails aborts before the switch: the active Service never selects the new version', async () => {
+    metrics.answers.set('pre', { value: false });
+    await createRollout(h.conn.rest, 'bgpre', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: { blueGreen: { activeService: 'an-pre-active', prePromotionAnalysis: { templates: [{ templateName: 'passes' }], args: args('pre') } } },
+    });
+    const first = await untilPhase(h, 'bgpre', 'Healthy');
+    const activeHashes: (string | undefined)[] = [];
+    const sub = h.watch.stores.services.onChange((_e, svc) => {
+      if (svc.metadata?.name === 'an-pre-active') activeHashes.push(svc.spec?.selector?.['rollouts-pod-template-hash']);
+    });
+    try {
+      await setImage(h.conn.rest, 'bgpre', 'demo:v2');
+      const degraded = await untilPhase(h, 'bgpre', 'Degraded', 20_000, (r) => r.status?.currentPodHash !== first.status?.currentPodHash);
+      const [run] = runsOf('bgpre');
+      assert.deepEqual([run?.metadata?.labels?.['rollout-type'], run?.status?.phase], ['PrePromotion', 'Failed']);
+      assert.ok(!activeHashes.includes(degraded.status?.currentPodHash), `the active Service never selected the new pods (saw ${activeHashes.join(', ')})`);
+      assert.equal(selectorOf('an-pre-active'), first.status?.stableRS);
     } finally {
       sub.dispose();
     }
