@@ -46,6 +46,11 @@ export function formatRolloutView(v: RolloutView): string {
     for (const a of rev.analysisRuns) {
       const counts = a.counts ? `✔ ${a.counts.successful} ✖ ${a.counts.failed}${a.counts.inconclusive ? ` ? ${a.counts.inconclusive}` : ''}` : a.message ?? '';
       lines.push(`${`#${rev.revision}`.padEnd(10)}${'AnalysisRun'.padEnd(13)}${a.name.padEnd(36)}${a.phase.padEnd(13)}${counts}`);
+      for (const m of a.metrics) {
+        const last = m.measurements[m.measurements.length - 1];
+        const info = last ? [`last ${last.value ?? '-'}${last.finishedAt ? ` at ${last.finishedAt}` : ''}`, last.message ?? ''].filter(Boolean).join(', ') : 'not measured yet';
+        lines.push(`${''.padEnd(10)}${'  Metric'.padEnd(13)}${m.name.padEnd(36)}${m.phase.padEnd(13)}${m.dryRun ? 'dry run, ' : ''}${info}`);
+      }
     }
   }
   return lines.join('\n');

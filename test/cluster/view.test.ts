@@ -192,6 +192,12 @@ describe('rollout view model', () => {
       },
       { name: 'smoke', phase: 'Pending', provider: 'web', dryRun: true, counts: { successful: 0, failed: 0, inconclusive: 0, error: 0 }, measurements: [] },
     ]);
+    const text = formatRolloutView(v).split('\n');
+    const at = text.findIndex((l) => l.includes('AnalysisRun') && l.includes('demo-bbb-2-1'));
+    assert.deepEqual(text.slice(at + 1, at + 3).map((l) => l.replace(/ +/g, ' ')), [
+      ' Metric success-rate Running last [0.5] at 2026-01-01T10:00:11Z',
+      ' Metric smoke Pending dry run, not measured yet',
+    ]);
   });
 
   it('a spec change not yet observed shows as Progressing, whatever status.phase says', () => {
