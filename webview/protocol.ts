@@ -98,12 +98,31 @@ const PHASES = ['Healthy', 'Progressing', 'Paused', 'Degraded'];
 
 const rolloutRef = obj({ 'context?': str, namespace: str, name: str });
 
+const measurementCounts = obj({ successful: num, failed: num, inconclusive: num, error: num });
+
+const metricView = obj({
+  name: str,
+  phase: str,
+  'provider?': str,
+  'successCondition?': str,
+  'failureCondition?': str,
+  dryRun: bool,
+  'message?': str,
+  counts: measurementCounts,
+  measurements: list(obj({ phase: str, 'value?': str, 'numeric?': num, 'startedAt?': str, 'finishedAt?': str, 'message?': str })),
+});
+
 const analysisRunView = obj({
   name: str,
   revision: num,
   phase: str,
   'message?': str,
-  'counts?': obj({ successful: num, failed: num, inconclusive: num, error: num }),
+  'type?': str,
+  'stepIndex?': int,
+  'startedAt?': str,
+  'completedAt?': str,
+  'counts?': measurementCounts,
+  metrics: list(metricView),
 });
 
 const rolloutView: Check = obj({

@@ -1,15 +1,15 @@
 /**
  * The live view of one rollout, rendered from the host's RolloutView: header and actions, the
  * pause with its countdown, the canary steps, traffic and replica bars, images, revisions with
- * their ReplicaSets and pods, and analysis runs. A pure function of its inputs to a DOM tree.
+ * their ReplicaSets and pods, and analysis runs with their metrics (analysis-view.ts). A pure function of its inputs to a DOM tree.
  */
 import { ACTIONS, availableActions } from './actions';
 import { bar, h, icon, type Child } from './dom';
-import { clock, phaseIcon, plural, runIcon } from './format';
+import { analysisRun } from './analysis-view';
+import { clock, phaseIcon, plural } from './format';
 import type { ActionArgs, ActionName, RolloutView } from './protocol';
 
 type ReplicaSetView = RolloutView['revisions'][number]['replicaSets'][number];
-type AnalysisRunView = RolloutView['analysisRuns'][number];
 type PauseView = RolloutView['pauses'][number];
 
 export interface RolloutRenderContext {
@@ -214,29 +214,6 @@ function images(view: RolloutView): HTMLElement | null {
   );
 }
 
-function analysisRun(run: AnalysisRunView): HTMLElement {
-  const p = runIcon(run.phase);
-  const c = run.counts;
-  return h(
-    'div',
-    { class: 'analysis-run', data: { run: run.name, phase: run.phase } },
-    icon(p.icon, p.cls),
-    h('span', { class: 'run-name' }, run.name),
-    h('span', { class: `run-phase ${p.cls}` }, run.phase),
-    c
-      ? h(
-          'span',
-          { class: 'run-counts' },
-          h('span', { class: 'ok', title: 'successful measurements' }, `✓ ${c.successful}`),
-          h('span', { class: 'bad', title: 'failed measurements' }, `✗ ${c.failed}`),
-          c.inconclusive ? h('span', { class: 'paused', title: 'inconclusive measurements' }, `? ${c.inconclusive}`) : null,
-          c.error ? h('span', { class: 'bad', title: 'measurement errors' }, `! ${c.error}`) : null,
-        )
-      : null,
-    run.message ? h('div', { class: 'run-message' }, run.message) : null,
-  );
-}
-
 function pods(rs: ReplicaSetView): HTMLElement | null {
   if (rs.pods.length === 0) return null;
   return h(
@@ -292,7 +269,7 @@ function revisions(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | 
         'div',
         { class: 'revision-body' },
         ...rev.replicaSets.map((rs) => replicaSet(rs, ctx)),
-        ...rev.analysisRuns.map(analysisRun),
+        ...rev.analysisRuns.map((run) => analysisRun(run, false)),
         !live && rev.replicaSets.length > 0 ? actionButton('undo', ctx, { toRevision: rev.revision }, `Roll back to revision ${rev.revision}`) : null,
       );
       const pods = rev.replicaSets.reduce((n, rs) => n + rs.pods.length, 0);
@@ -313,7 +290,7 @@ function revisions(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | 
 
 function analysis(view: RolloutView): HTMLElement | null {
   if (view.analysisRuns.length === 0) return null;
-  return section('Analysis runs', 'analysis', ...view.analysisRuns.map(analysisRun));
+  return section('Analysis runs', 'analysis', ...view.analysisRuns.map((run) => analysisRun(run, true)));
 }
 
 export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {

@@ -51,6 +51,15 @@ function pods(rs: ReplicaSet, n: number, opts: { ready?: boolean; waiting?: stri
 
 const NOW = new Date('2026-03-02T10:00:45Z');
 
+/** Measurements `everySeconds` apart, the last one finished just before NOW. */
+function measured(values: string[], phases: string[], everySeconds = 60): { phase: string; value: string; startedAt: string; finishedAt: string }[] {
+  return values.map((value, i) => {
+    const finished = new Date(NOW.getTime() - (values.length - i) * everySeconds * 1000);
+    const started = new Date(finished.getTime() - 1000);
+    return { phase: phases[i]!, value, startedAt: started.toISOString().replace('.000', ''), finishedAt: finished.toISOString().replace('.000', '') };
+  });
+}
+
 /** checkout: canary at step 4 of 6 (a 2m pause after setWeight 30), 45s into the pause. */
 export function canaryPaused(): HostToView {
   const uid = 'uid-checkout';
@@ -85,10 +94,22 @@ export function canaryPaused(): HostToView {
   const stable = replicaSet('checkout', uid, '5c6b7f9d4', 3, 'ghcr.io/example/checkout:1.4.2', 7, 7);
   const canary = replicaSet('checkout', uid, '7d9f8c6b5', 4, 'ghcr.io/example/checkout:1.5.0', 3, 3);
   const old = replicaSet('checkout', uid, '66f4d8b7c', 2, 'ghcr.io/example/checkout:1.4.1', 0, 0);
-  const run: AnalysisRun = {
-    metadata: { name: 'checkout-7d9f8c6b5-4-2', namespace: 'shop', annotations: { 'rollout.argoproj.io/revision': '4' }, ownerReferences: [owner('Rollout', 'checkout', uid)] },
-    status: { phase: 'Successful', metricResults: [{ name: 'success-rate', successful: 5, failed: 0 }, { name: 'latency-p99', successful: 4, failed: 0, inconclusive: 1 }] } as AnalysisRun['status'],
-  };
+  const run = {
+    metadata: { name: 'checkout-7d9f8c6b5-4-2', namespace: 'shop', labels: { 'rollout-type': 'Background' }, annotations: { 'rollout.argoproj.io/revision': '4' }, ownerReferences: [owner('Rollout', 'checkout', uid)] },
+    spec: {
+      metrics: [
+        { name: 'success-rate', interval: '1m', count: 5, successCondition: 'result[0] >= 0.95', provider: { prometheus: { address: 'http://prometheus:9090', query: 'sum(rate(ok[1m])) / sum(rate(all[1m]))' } } },
+        { name: 'latency-p99', interval: '1m', count: 5, successCondition: 'result.p99 < 300', failureCondition: 'result.p99 > 500', provider: { web: { url: 'http://checkout-canary/latency', jsonPath: '{$.p99}' } } },
+      ],
+    },
+    status: {
+      phase: 'Successful',
+      metricResults: [
+        { name: 'success-rate', phase: 'Successful', count: 5, successful: 5, failed: 0, measurements: measured(['[0.981]', '[0.975]', '[0.992]', '[0.968]', '[0.987]'], ['Successful', 'Successful', 'Successful', 'Successful', 'Successful']) },
+        { name: 'latency-p99', phase: 'Successful', count: 5, successful: 4, failed: 0, inconclusive: 1, measurements: measured(['212', '248', '351', '230', '219'], ['Successful', 'Successful', 'Inconclusive', 'Successful', 'Successful']) },
+      ],
+    },
+  } as AnalysisRun;
   const view = rolloutView({ rollout, replicaSets: [stable, canary, old], pods: [...pods(stable, 7), ...pods(canary, 3)], analysisRuns: [run] }, NOW);
   return { kind: 'rollout', context: 'kind-dev', view };
 }
@@ -152,10 +173,15 @@ export function canaryDegraded(): HostToView {
   const stable = replicaSet('payments', uid, 'deadbeef2', 6, 'ghcr.io/example/payments:2.9.4', 5, 5);
   // The canary is kept for abortScaleDownDelaySeconds after the abort: one pod that never got ready.
   const canary = replicaSet('payments', uid, 'f00dcafe1', 7, 'ghcr.io/example/payments:3.0.0', 1, 0);
-  const run: AnalysisRun = {
-    metadata: { name: 'payments-f00dcafe1-7-1', namespace: 'shop', annotations: { 'rollout.argoproj.io/revision': '7' }, ownerReferences: [owner('Rollout', 'payments', uid)] },
-    status: { phase: 'Failed', message: 'Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)', metricResults: [{ name: 'error-rate', successful: 1, failed: 3 }] } as AnalysisRun['status'],
-  };
+  const run = {
+    metadata: { name: 'payments-f00dcafe1-7-1', namespace: 'shop', labels: { 'rollout-type': 'Step', 'step-index': '1' }, annotations: { 'rollout.argoproj.io/revision': '7' }, ownerReferences: [owner('Rollout', 'payments', uid)] },
+    spec: { metrics: [{ name: 'error-rate', interval: '30s', failureLimit: 2, failureCondition: 'result > 0.05', provider: { web: { url: 'http://payments-canary/errors', jsonPath: '{$.rate}' } } }] },
+    status: {
+      phase: 'Failed',
+      message: 'Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)',
+      metricResults: [{ name: 'error-rate', phase: 'Failed', successful: 1, failed: 3, measurements: measured(['0.012', '0.081', '0.094', '0.132'], ['Successful', 'Failed', 'Failed', 'Failed'], 30) }],
+    },
+  } as AnalysisRun;
   const view = rolloutView(
     { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })], analysisRuns: [run] },
     NOW,

@@ -24,6 +24,9 @@ describe('webview protocol: host to view', () => {
     assert.equal(hostToViewProblem(m), 'message(rollout).view.revisions[0].replicaSets[0].desired should be a finite number, not string');
     assert.equal(hostToViewProblem({ kind: 'explode' }), 'message.kind should be one of rollout, rolloutGone, simulation, actionResult, not "explode"');
     assert.equal(hostToViewProblem('rollout'), 'message should be an object, not string');
+    const withMetric = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;
+    (withMetric.view.analysisRuns[0]!.metrics[1]!.measurements[2] as { numeric: unknown }).numeric = 'NaN';
+    assert.equal(hostToViewProblem(withMetric), 'message(rollout).view.analysisRuns[0].metrics[1].measurements[2].numeric should be a finite number, not string');
   });
 
   it('rejects malformed messages of every kind', () => {

@@ -80,7 +80,7 @@ describe('webview in headless Chromium', function () {
       ['Revision 2', false],
     ]);
     assert.equal(await page.locator('[data-rs=checkout-7d9f8c6b5] .pods tbody tr').count(), 3);
-    assert.equal(await page.locator('[data-section=analysis] .run-counts').textContent(), '✓ 9✗ 0? 1');
+    assert.equal(await page.locator('[data-section=analysis] .run-line .run-counts').textContent(), '✓ 9✗ 0? 1');
     assert.deepEqual(await actionsShown(page), ['promote', 'promoteFull', 'abort', 'pause', 'restart', 'setImage', 'undo']);
     await page.close();
   });
@@ -139,13 +139,62 @@ describe('webview in headless Chromium', function () {
     assert.equal(await page.locator('.phase').textContent(), 'Degraded (aborted)');
     assert.match((await page.locator('.rollout-header .message').textContent()) ?? '', /Metric "error-rate" assessed Failed/);
     assert.equal(await page.locator('[data-section=analysis] .analysis-run').getAttribute('data-phase'), 'Failed');
-    assert.equal(await page.locator('[data-section=analysis] .run-counts').textContent(), '✓ 1✗ 3');
+    assert.equal(await page.locator('[data-section=analysis] .run-line .run-counts').textContent(), '✓ 1✗ 3');
     const crashing = page.locator('[data-rs=payments-f00dcafe1] .pods tbody tr td');
     assert.deepEqual((await crashing.allTextContents()).slice(1), ['CrashLoopBackOff', '0/1', '4']);
     assert.deepEqual(await actionsShown(page), ['retry', 'pause', 'restart', 'setImage', 'undo']);
     await page.locator('.toolbar vscode-button[data-action=retry]').click();
     const [, retry] = await postedAtLeast(page, 2);
     assert.deepEqual(retry, { kind: 'action', requestId: 1, action: 'retry', target: { context: 'kind-dev', namespace: 'shop', name: 'payments' } });
+    await page.close();
+  });
+
+  it('shows each metric of an analysis run: provider, conditions, a chart of its values over time, the latest measurements', async () => {
+    const page = await openWith(canaryPaused());
+    const run = page.locator('[data-section=analysis] .analysis-run');
+    assert.match((await run.locator('.run-line').textContent()) ?? '', /checkout-7d9f8c6b5-4-2.*Successful.*background/);
+    assert.deepEqual(await texts(page, '[data-section=analysis] .metric-name'), ['success-rate', 'latency-p99']);
+    assert.deepEqual(await texts(page, '[data-section=analysis] .metric-provider'), ['prometheus', 'web']);
+    const latency = page.locator('[data-section=analysis] .metric[data-metric=latency-p99]');
+    assert.deepEqual(await latency.locator('.metric-conditions code').allTextContents(), ['success: result.p99 < 300', 'failure: result.p99 > 500']);
+
+    // The chart: one point per measurement, coloured by phase, placed by time, the value range on its axis.
+    const chart = latency.locator('svg.metric-chart');
+    assert.equal(await chart.getAttribute('aria-label'), 'latency-p99: 5 measured values, from 212 to 351');
+    const points = await chart.locator('circle.chart-point').evaluateAll((els) => els.map((e) => ({ cx: Number(e.getAttribute('cx')), cy: Number(e.getAttribute('cy')), phase: e.getAttribute('data-phase'), cls: e.getAttribute('class') })));
+    assert.equal(points.length, 5);
+    assert.deepEqual(points.map((p) => p.phase), ['Successful', 'Successful', 'Inconclusive', 'Successful', 'Successful']);
+    assert.match(points[2]!.cls!, /paused/);
+    assert.ok(points.every((p, i) => i === 0 || p.cx > points[i - 1]!.cx), 'later measurements are further right');
+    const highest = points.reduce((a, b) => (b.cy < a.cy ? b : a));
+    assert.equal(highest, points[2], 'the largest value (351) is the highest point');
+    assert.deepEqual(await chart.locator('.chart-min, .chart-max').allTextContents(), ['351', '212']);
+    assert.deepEqual(await chart.locator('.chart-start, .chart-end').allTextContents(), ['09:55:45', '09:59:45']);
+    assert.equal(await chart.locator('polyline.chart-line').count(), 1);
+
+    // The latest measurements first: time, value as the provider read it, phase.
+    const rows = await latency.locator('.measurements tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
+    assert.deepEqual(rows.slice(0, 3), [['09:59:45', '219', 'Successful'], ['09:58:45', '230', 'Successful'], ['09:57:45', '351', 'Inconclusive']]);
+    // A revision lists its runs in one line each; the metrics are in the analysis section only.
+    assert.equal(await page.locator('[data-section=revisions] .metric').count(), 0);
+    await page.close();
+  });
+
+  it('charts a failing metric with its failed points, names the step the run gates as the steps list numbers it, and renders values from the cluster as text', async () => {
+    const message = canaryDegraded();
+    const view = (message as Extract<HostToView, { kind: 'rollout' }>).view;
+    const metric = view.analysisRuns[0]!.metrics[0]!;
+    metric.measurements.push({ phase: 'Error', value: '<img src=x onerror="window.__hacked=1">', startedAt: '2026-03-02T10:00:40Z', message: '<b>timeout</b>' });
+    const page = await openWith(message);
+    // The run gates step index 1, shown as "2 analysis: error-rate" in the steps list.
+    assert.equal(await page.locator('[data-section=analysis] .run-gate').textContent(), 'step 2');
+    const chart = page.locator('[data-section=analysis] .metric[data-metric=error-rate] svg.metric-chart');
+    assert.deepEqual(await chart.locator('circle.chart-point').evaluateAll((els) => els.map((e) => e.getAttribute('data-phase'))), ['Successful', 'Failed', 'Failed', 'Failed']);
+    assert.equal(await chart.locator('circle.bad').count(), 3);
+    const cell = page.locator('[data-section=analysis] .measurements tbody tr').first();
+    assert.equal(await cell.locator('code').textContent(), '<img src=x onerror="window.__hacked=1">');
+    assert.equal(await page.locator('[data-section=analysis] img').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __hacked?: number }).__hacked), undefined);
     await page.close();
   });
 
