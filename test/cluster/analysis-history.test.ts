@@ -30,6 +30,11 @@ describe('AnalysisRun history limits', () => {
     assert.deepEqual(runsBeyondHistoryLimits(rollout(), runs), []);
   });
 
+  it('within one second of creation the higher revision is the newer run', () => {
+    const same = (name: string, revision: number): AnalysisRun => ({ metadata: { name, creationTimestamp: '2026-01-01T10:00:00Z', annotations: { 'rollout.argoproj.io/revision': String(revision) } }, status: { phase: 'Successful' } });
+    assert.deepEqual(runsBeyondHistoryLimits(rollout({ successfulRunHistoryLimit: 1 }), [same('z-2', 2), same('a-3', 3)]), ['z-2']);
+  });
+
   it('a limit of 0 keeps none of that kind', () => {
     assert.deepEqual(runsBeyondHistoryLimits(rollout({ successfulRunHistoryLimit: 0 }), runs).sort(), ['ok-1', 'ok-2', 'ok-3']);
   });

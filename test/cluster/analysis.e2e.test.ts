@@ -179,6 +179,26 @@ describe('analysis (end to end)', function () {
     assert.equal(done.status?.currentStepIndex, 3);
   });
 
+  it('successfulRunHistoryLimit: only the newest successful runs are kept', async () => {
+    metrics.answers.set('fine', { value: true });
+    await createRollout(h.conn.rest, 'kept', {
+      replicas: 1,
+      template: container('demo:v1'),
+      analysis: { successfulRunHistoryLimit: 1 },
+      strategy: { canary: { steps: [{ analysis: { templates: [{ templateName: 'passes' }], args: args('fine') } }] } },
+    });
+    await untilPhase(h, 'kept', 'Healthy');
+    const names: string[] = [];
+    for (const image of ['demo:v2', 'demo:v3']) {
+      const before = h.watch.stores.rollouts.get('kept', 'default')!.status?.currentPodHash;
+      await setImage(h.conn.rest, 'kept', image);
+      const done = await untilPhase(h, 'kept', 'Healthy', 20_000, (r) => r.status?.currentPodHash !== before && r.status?.stableRS === r.status?.currentPodHash);
+      names.push(runsOf('kept').find((r) => r.metadata?.labels?.['rollouts-pod-template-hash'] === done.status?.currentPodHash)!.metadata!.name!);
+    }
+    await until(h.watch.stores, () => runsOf('kept').length === 1 || undefined, 'the older successful run to be deleted');
+    assert.deepEqual(runsOf('kept').map((r) => r.metadata?.name), [names[1]]);
+  });
+
   it('rollouts terminate analysisrun stops an endless run: it ends Successful with "Run Terminated"', async () => {
     metrics.answers.set('forever', { value: true });
     await h.conn.rest.request('POST', kindPath(ANALYSIS_RUN, 'default'), {

@@ -6,6 +6,9 @@
 import { successfulRunHistoryLimitOf, unsuccessfulRunHistoryLimitOf, type AnalysisRun, type Rollout } from '../../planner';
 import { isCompletedPhase } from './types';
 
+/** Creation times have whole seconds: within one second the higher revision is the newer run. */
+const revision = (run: AnalysisRun): number => Number(run.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0) || 0;
+
 /** The names the rollout's status still points at (the runs of the current gates). */
 function currentRunNames(rollout: Rollout): Set<string> {
   const s = rollout.status ?? {};
@@ -21,7 +24,7 @@ export function runsBeyondHistoryLimits(rollout: Rollout, runs: readonly Analysi
   const current = currentRunNames(rollout);
   const old = runs
     .filter((r) => isCompletedPhase(r.status?.phase) && !current.has(r.metadata?.name ?? '') && !r.metadata?.deletionTimestamp)
-    .sort((a, b) => (b.metadata?.creationTimestamp ?? '').localeCompare(a.metadata?.creationTimestamp ?? '') || (b.metadata?.name ?? '').localeCompare(a.metadata?.name ?? ''));
+    .sort((a, b) => (b.metadata?.creationTimestamp ?? '').localeCompare(a.metadata?.creationTimestamp ?? '') || revision(b) - revision(a) || (b.metadata?.name ?? '').localeCompare(a.metadata?.name ?? ''));
   const limits = { ok: successfulRunHistoryLimitOf(rollout), bad: unsuccessfulRunHistoryLimitOf(rollout) };
   const kept = { ok: 0, bad: 0 };
   const out: string[] = [];
