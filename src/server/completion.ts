@@ -18,7 +18,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { ANALYSIS_TEMPLATE_KINDS, analysisTemplateCatalog, catalogOf, clusterAnalysisTemplateCatalog, fieldAt, parseFile, rolloutCatalog, type FieldSpec } from '../schema';
+import { ANALYSIS_TEMPLATE_KINDS, analysisTemplateCatalog, catalogOf, clusterAnalysisTemplateCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 
 const PLACEHOLDER = 'zzcursorzz';
@@ -36,9 +36,12 @@ interface Context {
   /** The catalog of the document's kind (Rollout or an analysis template); none for other YAML. */
   catalog: FieldSpec | undefined;
   emptyDoc: boolean;
+  /** For a templateName value: the reference's clusterScope and the Rollout's namespace. */
+  clusterScope: boolean;
+  namespace?: string;
 }
 
-export function completionsAt(file: FileParse, doc: TextDocument, at: Position): CompletionList {
+export function completionsAt(file: FileParse, doc: TextDocument, at: Position, templates: () => readonly WorkspaceAnalysisTemplate[] = () => []): CompletionList {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return EMPTY;
@@ -66,6 +69,7 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position):
   if (valueMatch) {
     const ctx = tryContext(before.slice(0, before.length - typed.length) + PLACEHOLDER, 'value', false);
     if (!ctx?.catalog) return EMPTY;
+    if (ctx.catalog === rolloutCatalog && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, templates(), replace) };
     return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), replace) };
   }
   const indent = keyMatch![1]!;
@@ -96,6 +100,8 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
       present: new Set(found.map ? keysOf(found.map).filter((k) => k !== PLACEHOLDER) : []),
       newItem,
       catalog: catalogOf(pd) ?? looksLike,
+      clusterScope: on === 'value' && pd.doc.getIn([...found.path, 'clusterScope']) === true,
+      ...(typeof pd.doc.getIn(['metadata', 'namespace']) === 'string' ? { namespace: pd.doc.getIn(['metadata', 'namespace']) as string } : {}),
       emptyDoc: onlyPlaceholder && on === 'key',
     };
   }
@@ -294,6 +300,19 @@ function valueItems(spec: FieldSpec | undefined, replace: Range): CompletionItem
     preselect: v.label === dflt,
     sortText: String(i).padStart(3, '0'),
     textEdit: { range: replace, newText: v.label },
+  }));
+}
+
+/** The workspace's templates a templateName can name here (AnalysisTemplates, or ClusterAnalysisTemplates with clusterScope). */
+function templateItems(ctx: Context, all: readonly WorkspaceAnalysisTemplate[], replace: Range): CompletionItem[] {
+  const fit = matchingTemplates(all, { clusterScope: ctx.clusterScope }, ctx.namespace);
+  const names = [...new Map(fit.map((t) => [t.name, t])).values()].sort((a, b) => a.name.localeCompare(b.name));
+  return names.map((t, i) => ({
+    label: t.name,
+    kind: CompletionItemKind.Reference,
+    detail: `${t.kind}${t.args.some((a) => a.required) ? ` · needs ${t.args.filter((a) => a.required).map((a) => a.name).join(', ')}` : ''}`,
+    sortText: String(i).padStart(3, '0'),
+    textEdit: { range: replace, newText: t.name },
   }));
 }
 

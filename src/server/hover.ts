@@ -5,11 +5,11 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, fieldAt, findingRange, pathAt, type FieldSpec, type ParsedDoc } from '../schema';
+import { catalogOf, fieldAt, findingRange, matchingTemplates, pathAt, type FieldSpec, type ParsedDoc, type WorkspaceIndex } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 import { stepPreview } from './step-preview';
 
-export function hoverAt(file: FileParse, doc: TextDocument, at: Position): Hover | null {
+export function hoverAt(file: FileParse, doc: TextDocument, at: Position, workspace?: WorkspaceIndex): Hover | null {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return null;
@@ -31,6 +31,8 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position): Hover
     const preview = stepPreview(pd, step);
     if (preview) sections.push(preview);
   }
+  const template = pd.isRollout && where.on === 'value' && path[path.length - 1] === 'templateName' ? referencedTemplate(pd, path, workspace) : undefined;
+  if (template) sections.push(template);
   if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');
   if (spec.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
 
@@ -39,6 +41,23 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position): Hover
     contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n') },
     range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) },
   };
+}
+
+/** What the templateName under the cursor resolves to: its kind, file and arguments. */
+function referencedTemplate(pd: ParsedDoc, path: readonly (string | number)[], workspace: WorkspaceIndex | undefined): string | undefined {
+  const name = pd.doc.getIn(path);
+  if (typeof name !== 'string' || !workspace?.analysisTemplatesNamed) return undefined;
+  const clusterScope = pd.doc.getIn([...path.slice(0, -1), 'clusterScope']) === true;
+  const namespace = pd.doc.getIn(['metadata', 'namespace']);
+  const found = matchingTemplates(workspace.analysisTemplatesNamed(name), { clusterScope }, typeof namespace === 'string' ? namespace : undefined);
+  if (found.length === 0) return `No ${clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate'} named \`${name}\` in the workspace.`;
+  return found
+    .map((t) => {
+      const args = t.args.length ? t.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') : 'none';
+      const file = t.file.split(/[\\/]/).pop();
+      return `${t.kind} \`${t.name}\`${t.namespace ? ` in ${t.namespace}` : ''}, defined in \`${file}\`. Arguments: ${args}.`;
+    })
+    .join('\n\n');
 }
 
 /** `spec.strategy.canary.steps[2]…` -> 2. */

@@ -11,6 +11,8 @@ export interface ServiceIndex extends WorkspaceIndex {
   servicesNamed(name: string): readonly WorkspaceService[];
   /** AnalysisTemplates and ClusterAnalysisTemplates with this name, in any file and namespace. */
   analysisTemplatesNamed(name: string): readonly WorkspaceAnalysisTemplate[];
+  /** Every analysis template of the workspace (for completing templateName). */
+  analysisTemplates(): readonly WorkspaceAnalysisTemplate[];
   /** Every definition with this name (both kinds): what a Rollout mentioning the name depends on. */
   definitionsNamed(name: string): readonly WorkspaceDefinition[];
   /** Replaces a file's definitions; returns the names whose definitions changed. */
@@ -68,6 +70,7 @@ export function createServiceIndex(): ServiceIndex {
     },
     servicesNamed: (name) => named(name).filter((d): d is WorkspaceService => !isAnalysisTemplateDefinition(d)),
     analysisTemplatesNamed: (name) => named(name).filter(isAnalysisTemplateDefinition),
+    analysisTemplates: () => [...byFile.values()].flat().filter(isAnalysisTemplateDefinition),
     definitionsNamed: named,
     setFile: (file, definitions) => update(file, definitions),
     removeFile: (file) => update(file, undefined),

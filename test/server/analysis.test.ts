@@ -88,6 +88,24 @@ describe('analysis templates in the language server', () => {
     assert.deepEqual(none ?? [], []);
   });
 
+  it('completes templateName with the workspace templates of the right kind, and hovers it with the template\'s arguments', async () => {
+    const uri = toUri(join(dir, 'complete-name.yaml'));
+    const text = canaryRollout({ name: 'e', steps: [...analysisStep('su'), ...analysisStep('gl', ['clusterScope: true'])] });
+    lsp.open(uri, text);
+    await lsp.diagnosticsFor(uri);
+    const names = await lsp.completion(uri, positionOf(text, 'templateName: su', 16));
+    assert.deepEqual((names?.items ?? []).map((i) => [i.label, i.detail]).filter(([l]) => !String(l).startsWith('draft')), [['success-rate', 'AnalysisTemplate · needs service-name']]);
+    const cluster = await lsp.completion(uri, positionOf(text, 'templateName: gl', 16));
+    assert.deepEqual((cluster?.items ?? []).map((i) => i.label), ['global-rate']);
+
+    const hUri = toUri(join(dir, 'hover-name.yaml'));
+    const hText = canaryRollout({ name: 'f', steps: analysisStep('success-rate') });
+    lsp.open(hUri, hText);
+    await lsp.diagnosticsFor(hUri);
+    const h = hoverText(await lsp.hover(hUri, positionOf(hText, 'success-rate', 2)));
+    assert.match(h, /AnalysisTemplate `success-rate`, defined in `templates.yaml`\. Arguments: `service-name` \(required\)/);
+  });
+
   it('follows a template in an open, unsaved document', async () => {
     const tUri = toUri(join(dir, 'draft-template.yaml'));
     lsp.open(tUri, '# draft\n' + template('draft-rate', { args: ['service-name', 'extra'] }));
