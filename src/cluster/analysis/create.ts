@@ -6,7 +6,7 @@
  */
 import type { AnalysisRun, Rollout } from '../../planner';
 import { kindPath, type KindRef } from '../kinds';
-import { isNotFound, type Rest } from '../rest';
+import { ApiError, describeApiError, isNotFound, type Rest } from '../rest';
 import { resolveAnalysisRun, templateRefsOf } from './resolve';
 import type { AnalysisTemplate, FullAnalysisRun } from './types';
 
@@ -35,7 +35,15 @@ export async function prepareAnalysisRun(rest: Rest, run: AnalysisRun, rollout: 
   for (const ref of templateRefsOf(run)) {
     if (!ref.name || found.has(keyOf(ref.clusterScope, ref.name))) continue;
     const path = ref.clusterScope ? kindPath(CLUSTER_ANALYSIS_TEMPLATE, undefined, ref.name) : kindPath(ANALYSIS_TEMPLATE, namespace, ref.name);
-    found.set(keyOf(ref.clusterScope, ref.name), await getOrUndefined<AnalysisTemplate>(rest, path));
+    try {
+      found.set(keyOf(ref.clusterScope, ref.name), await getOrUndefined<AnalysisTemplate>(rest, path));
+    } catch (e) {
+      // Not allowed to read it will not pass by waiting; anything else (unreachable, 5xx) is tried again.
+      if (e instanceof ApiError && e.status === 403) {
+        return { run: run as FullAnalysisRun, failure: describeApiError(e, `reading ${ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate'} "${ref.name}"`) };
+      }
+      throw e;
+    }
   }
   const resolved = resolveAnalysisRun(run, rollout, (ref) => found.get(keyOf(ref.clusterScope, ref.name)));
   if (resolved.ok) return { run: resolved.run };
