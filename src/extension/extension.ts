@@ -4,6 +4,7 @@
  * Activation does nothing heavy: the language server starts with the first YAML document, the
  * cluster connection when the Rollouts view is first shown or a command needs it.
  */
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommands, updateContextKeys } from './commands';
 import { Ctx } from './ctx';
@@ -29,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       context: () => readSettings().context,
       namespaces: () => readSettings().namespaces,
       local: () => readSettings().localCluster,
+      localKubeconfigPath: () => join(context.globalStorageUri.fsPath, `local-cluster-${process.pid}.kubeconfig`),
     });
     const ctx = new Ctx(context, log, session);
     current = ctx;

@@ -4,7 +4,8 @@
  * and the embedded controller. It owns their lifetimes; the tree, the status bar and the
  * commands read it and listen to `onChange`.
  */
-import { delimiter } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { delimiter, dirname } from 'node:path';
 import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log } from '../cluster';
 import type { LocalCluster } from '../localcluster';
 import { cluster } from './lazy-cluster';
@@ -31,6 +32,11 @@ export interface SessionOptions {
   namespaces?: () => readonly string[];
   env?: NodeJS.ProcessEnv;
   local?: () => { podReadyAfterMs: number; startController: boolean };
+  /**
+   * Where the local cluster's kubeconfig goes (the extension's storage folder, so that a killed
+   * editor leaves nothing in /tmp); a temporary folder when absent.
+   */
+  localKubeconfigPath?: () => string;
 }
 
 export class Session implements Disposable {
@@ -165,7 +171,9 @@ export class Session implements Disposable {
   async startLocalCluster(): Promise<LocalCluster> {
     if (this.localCluster) return this.localCluster;
     const settings = this.opts.local?.() ?? { podReadyAfterMs: 2000, startController: true };
-    this.localCluster = await cluster().startLocalCluster({ demo: true, podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
+    const kubeconfigPath = this.opts.localKubeconfigPath?.();
+    if (kubeconfigPath) mkdirSync(dirname(kubeconfigPath), { recursive: true });
+    this.localCluster = await cluster().startLocalCluster({ ...(kubeconfigPath ? { kubeconfigPath } : {}), demo: true, podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
     this.opts.log.info(`local cluster listening on ${this.localCluster.url} (kubeconfig ${this.localCluster.kubeconfigPath}, demo namespace ${cluster().demoNamespace})`);
     this.emit('local');
     await this.connect(LOCAL_CONTEXT);
@@ -174,14 +182,14 @@ export class Session implements Disposable {
   }
 
   async stopLocalCluster(): Promise<void> {
-    const cluster = this.localCluster;
-    if (!cluster) return;
+    const local = this.localCluster;
+    if (!local) return;
     if (this.controllerRun?.context === LOCAL_CONTEXT) await this.stopController();
     const wasConnected = this.current.kind !== 'idle' && 'context' in this.current && this.current.context === LOCAL_CONTEXT;
     if (wasConnected) this.disconnect();
     this.localCluster = undefined;
     if (this.picked === LOCAL_CONTEXT) this.picked = undefined;
-    await cluster.close();
+    await closeLocal(local);
     this.opts.log.info('local cluster stopped');
     this.emit('local');
     await this.connect();
@@ -219,12 +227,18 @@ export class Session implements Disposable {
     this.generation++;
     await this.stopController();
     this.disconnect();
-    const cluster = this.localCluster;
+    const local = this.localCluster;
     this.localCluster = undefined;
-    await cluster?.close();
+    if (local) await closeLocal(local);
   }
 
   dispose(): void {
     void this.close();
   }
+}
+
+/** Closes the local cluster and removes its kubeconfig (a given path is not removed by close()). */
+async function closeLocal(local: LocalCluster): Promise<void> {
+  await local.close();
+  rmSync(local.kubeconfigPath, { force: true });
 }

@@ -1,6 +1,7 @@
 // The extension's cluster side and its tree, in plain Node against the embedded local cluster.
 import { strict as assert } from 'node:assert';
-import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { silentLog } from '../../src/cluster/log';
 import { LOCAL_CONTEXT, Session } from '../../src/extension/session';
@@ -10,6 +11,7 @@ import { failureSentence } from '../../src/extension/error-text';
 import { ApiError } from '../../src/cluster/rest';
 
 const noKubeconfig = { KUBECONFIG: join(tmpdir(), 'rollouts-no-such-kubeconfig') };
+const kubeconfigPath = join(tmpdir(), `rollouts-session-test-${process.pid}`, 'local.kubeconfig');
 
 /** Resolves when `check` holds, re-checked on each store event; fails after `within` ms. */
 function until<T>(session: Session, what: string, check: () => T | undefined, within = 10_000): Promise<T> {
@@ -42,9 +44,12 @@ describe('extension session and tree (local cluster)', function () {
   });
 
   before(() => {
-    session = new Session({ log: silentLog, env: noKubeconfig, local: () => ({ podReadyAfterMs: 0, startController: true }) });
+    session = new Session({ log: silentLog, env: noKubeconfig, local: () => ({ podReadyAfterMs: 0, startController: true }), localKubeconfigPath: () => kubeconfigPath });
   });
-  after(() => session.close());
+  after(async () => {
+    await session.close();
+    rmSync(dirname(kubeconfigPath), { recursive: true, force: true });
+  });
 
   it('knows the local cluster\'s context name without loading the cluster side at activation', () => {
     assert.equal(LOCAL_CONTEXT, contextName);
@@ -110,8 +115,10 @@ describe('extension session and tree (local cluster)', function () {
     assert.equal(item(src(true), only[0]!).label, 'no rollout needs attention');
   });
 
-  it('stopping the local cluster stops its controller and goes back to no kubeconfig', async () => {
+  it('stopping the local cluster stops its controller, removes its kubeconfig and goes back to no kubeconfig', async () => {
+    assert.ok(existsSync(kubeconfigPath), 'the kubeconfig is where the extension asked for it');
     await session.stopLocalCluster();
+    assert.ok(!existsSync(kubeconfigPath));
     assert.equal(session.controller, undefined);
     assert.equal(session.local, undefined);
     assert.equal(session.state.kind, 'noKubeconfig');
