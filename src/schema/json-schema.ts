@@ -1,29 +1,41 @@
-/** A JSON Schema (draft 7) of the Rollout, generated from the catalog, for other YAML tools. */
-import { rolloutCatalog } from './catalog';
+/** A JSON Schema (draft 7) of the Rollout and the analysis templates, generated from the catalogs, for other YAML tools. */
+import { analysisTemplateCatalog, clusterAnalysisTemplateCatalog, rolloutCatalog } from './catalog';
 import { ROLLOUT_API_VERSION } from './parse';
 import type { FieldSpec } from './field-spec';
 
 type Schema = Record<string, unknown>;
 
+const isKind = (kind: string): Schema => ({
+  properties: { apiVersion: { const: ROLLOUT_API_VERSION }, kind: { const: kind } },
+  required: ['apiVersion', 'kind'],
+});
+
 /**
  * The Rollout's schema applies only to Rollout documents (`if` apiVersion and kind, `then` the
- * catalog), so a file that also holds Services and Ingresses can be mapped to it as a whole.
+ * catalog), and each template kind's only to its documents, so a file that also holds Services
+ * and Ingresses can be mapped to it as a whole.
  */
 export function rolloutJsonSchema(): Schema {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://argoproj.github.io/argo-rollouts/rollout.schema.json',
-    title: 'Argo Rollouts Rollout',
-    description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout; other documents are left alone.',
-    if: {
-      properties: { apiVersion: { const: ROLLOUT_API_VERSION }, kind: { const: 'Rollout' } },
-      required: ['apiVersion', 'kind'],
-    },
+    title: 'Argo Rollouts Rollout, AnalysisTemplate and ClusterAnalysisTemplate',
+    description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout, AnalysisTemplate or ClusterAnalysisTemplate; other documents are left alone.',
+    if: isKind('Rollout'),
     then: fieldSchema(rolloutCatalog),
+    allOf: [
+      { if: isKind('AnalysisTemplate'), then: fieldSchema(analysisTemplateCatalog, { argPlaceholders: true }) },
+      { if: isKind('ClusterAnalysisTemplate'), then: fieldSchema(clusterAnalysisTemplateCatalog, { argPlaceholders: true }) },
+    ],
   };
 }
 
-export function fieldSchema(spec: FieldSpec): Schema {
+interface SchemaOptions {
+  /** In templates a duration may be an `{{args.NAME}}` placeholder, replaced before Argo reads it. */
+  argPlaceholders?: boolean;
+}
+
+export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schema {
   const s: Schema = { description: describe(spec), markdownDescription: markdown(spec) };
   if (spec.default !== undefined) s.default = spec.default;
   if (spec.link) s['x-docs-url'] = spec.link;
@@ -46,12 +58,13 @@ export function fieldSchema(spec: FieldSpec): Schema {
     case 'duration': {
       const withUnits = { type: 'string', pattern: '^([0-9]*\\.?[0-9]+(ns|us|µs|ms|s|m|h))+$' };
       s.anyOf = spec.goDuration ? [withUnits] : [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]+$' }, withUnits];
+      if (options.argPlaceholders) (s.anyOf as Schema[]).push({ type: 'string', pattern: '^\\s*\\{\\{\\s*args\\.[\\w.-]+\\s*\\}\\}\\s*$' });
       break;
     }
     case 'object': {
       s.type = 'object';
       const children = Object.values(spec.children ?? {});
-      s.properties = Object.fromEntries(children.map((c) => [c.name, fieldSchema(c)]));
+      s.properties = Object.fromEntries(children.map((c) => [c.name, fieldSchema(c, options)]));
       const required = children.filter((c) => c.required).map((c) => c.name);
       if (required.length) s.required = required;
       if (!spec.open) s.additionalProperties = false;
@@ -59,11 +72,11 @@ export function fieldSchema(spec: FieldSpec): Schema {
     }
     case 'list':
       s.type = 'array';
-      if (spec.items) s.items = fieldSchema(spec.items);
+      if (spec.items) s.items = fieldSchema(spec.items, options);
       break;
     case 'map':
       s.type = 'object';
-      if (spec.values) s.additionalProperties = fieldSchema(spec.values);
+      if (spec.values) s.additionalProperties = fieldSchema(spec.values, options);
       break;
     case 'any':
       break;

@@ -15,6 +15,10 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
   const files = [
     ...readdirSync(join(PEER, 'argo-rollouts/lint-testdata')).filter((f) => f.startsWith('valid')).map((f) => join(PEER, 'argo-rollouts/lint-testdata', f)),
     ...['rollout-canary.yaml', 'rollout-bluegreen.yaml', 'rollout-analysis-step.yaml', 'rollout-experiment-step.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
+    ...['analysis-templates.yaml', 'cluster-analysis-templates.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
+    ...readdirSync(join(PEER, 'real-world'))
+      .filter((f) => /analysis/i.test(f) && !/^(quinont__.*06-fuctionaltesting|sandy0509187)/.test(f))
+      .map((f) => join(PEER, 'real-world', f)),
     ...['c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml', 'difranca__kayenta-rollout__k8s__rollout.yaml', 'horaceheaven__argo-rollouts-app__k8s__rollouts__nginx-demo-rollout.yaml'].map((f) => join(PEER, 'real-world', f)),
   ];
 
@@ -27,6 +31,15 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
       }
     });
   }
+
+  it('rejects an AnalysisTemplate with a provider that does not exist, a misspelled metric field or an integer argument value', () => {
+    const template = (metric: Record<string, unknown>, args: unknown[] = []) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: 't' }, spec: { args, metrics: [{ name: 'm', ...metric }] } });
+    assert.equal(validate(template({ initialDelay: '{{args.delay}}', provider: { web: { url: 'http://x' } } })), true);
+    assert.equal(validate(template({ provider: { kubernetes: {} } })), false);
+    assert.equal(validate(template({ sucessCondition: 'result > 1', provider: { web: { url: 'http://x' } } })), false);
+    assert.equal(validate(template({ provider: { web: { url: 'http://x' } } }, [{ name: 'a', value: 1 }])), false);
+    assert.equal(validate({ ...template({ provider: { job: { spec: {} } } }), kind: 'ClusterAnalysisTemplate' }), true);
+  });
 
   it('rejects a Rollout with a misspelled step or a wrong type', () => {
     const rollout = (steps: unknown[]) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', spec: { strategy: { canary: { steps } } } });
