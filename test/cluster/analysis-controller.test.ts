@@ -266,4 +266,15 @@ describe('AnalysisRun controller', () => {
     assert.equal(patch.status!.metricResults![0]!.measurements![0]!.message, 'GET http://slow: no answer within 3 s');
     await c.stop();
   });
+
+  it('stop() ends a measurement in flight at once and writes nothing for it', async () => {
+    const hanging: Fetch = (_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    const store = memoryStore<FullAnalysisRun>(ANALYSIS_RUN, [{ metadata: { name: 'run', namespace: 'default', resourceVersion: '1' }, spec: { metrics: [web()] } }]);
+    const rest = recordingRest();
+    const c = createAnalysisController({ rest, runs: store, clock: manualClock('2026-01-01T10:00:00Z'), log: recordingLog(), fetch: hanging, readSecret: async () => undefined });
+    c.start();
+    await new Promise((r) => setImmediate(r));
+    await c.stop();
+    assert.deepEqual(rest.requests, []);
+  });
 });

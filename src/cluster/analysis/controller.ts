@@ -85,13 +85,14 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
   const written = new Map<string, { rv: string; since: number }>();
   const subs: Disposable[] = [];
   let started = false;
-  let stopping = false;
+  /** Aborted by stop(): requests in flight end at once. */
+  const stopping = new AbortController();
   let idleWaiters: (() => void)[] = [];
 
   const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
 
   function enqueue(key: string): void {
-    if (stopping) return;
+    if (stopping.signal.aborted) return;
     if (running.has(key)) {
       dirty.add(key);
       return;
@@ -114,7 +115,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
   }
 
   function pump(): void {
-    while (started && !stopping && queue.length > 0) {
+    while (started && !stopping.signal.aborted && queue.length > 0) {
       const key = queue.shift()!;
       queued.delete(key);
       running.add(key);
@@ -159,6 +160,8 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     status.startedAt ??= isoSeconds(now);
 
     const problem = await measureDue(run, status, now);
+    // Measurements cut short by stop() are not results: the next controller takes them again.
+    if (stopping.signal.aborted) return;
     if (problem) {
       status.phase = 'Error';
       status.message = problem;
@@ -206,7 +209,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
           const at = isoSeconds(clock.now());
           return [metric.name, { phase: 'Error', message: (e as Error).message, startedAt: at, finishedAt: at }];
         }
-        return [metric.name, await measure(resolved, { fetch: fetchFn, clock, secrets: args.secrets })];
+        return [metric.name, await measure(resolved, { fetch: fetchFn, clock, secrets: args.secrets, stop: stopping.signal })];
       }),
     );
     for (const [metric, m] of taken) {
@@ -252,7 +255,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
       for (const run of runs.list(opts.namespace)) if (!isCompletedPhase(run.status?.phase)) enqueue(keyOf(run.metadata?.namespace, run.metadata?.name));
     },
     async stop() {
-      stopping = true;
+      stopping.abort();
       subs.forEach((s) => s.dispose());
       timers.forEach((t) => t.cancel());
       timers.clear();

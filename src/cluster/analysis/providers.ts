@@ -15,6 +15,8 @@ export interface MeasureDeps {
   clock: Clock;
   /** Texts never to show in a message (secret argument values). */
   secrets?: readonly string[];
+  /** Aborts requests in flight (the controller is stopping). */
+  stop?: AbortSignal;
 }
 
 const iso = (t: Date): string => t.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -77,19 +79,24 @@ function redact(text: string, secrets: readonly string[] = []): string {
 async function request(deps: MeasureDeps, url: string, init: { method: string; headers: Record<string, string>; body?: string }, timeoutSeconds: number): Promise<string> {
   const controller = new AbortController();
   const cancel = deps.clock.setTimer(() => controller.abort(), timeoutSeconds * 1000);
+  const onStop = () => controller.abort();
+  deps.stop?.addEventListener('abort', onStop);
   const what = `${init.method} ${url.replace(/\?.*$/, '')}`;
   try {
+    if (deps.stop?.aborted) throw new ProviderError(`${what}: the controller is stopping`);
     const res = await deps.fetch(url, { ...init, signal: controller.signal });
     const text = await res.text();
     if (res.status < 200 || res.status >= 300) throw new ProviderError(`${what} answered ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
     return text;
   } catch (e) {
     if (e instanceof ProviderError) throw e;
+    if (deps.stop?.aborted) throw new ProviderError(`${what}: the controller is stopping`);
     if (controller.signal.aborted) throw new ProviderError(`${what}: no answer within ${timeoutSeconds} s`);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     throw new ProviderError(`${what}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
   } finally {
     cancel();
+    deps.stop?.removeEventListener('abort', onStop);
   }
 }
 
