@@ -12,13 +12,16 @@ const seeds = [
   'argo-rollouts/lint-testdata/valid-blue-green.yml',
   'argo-rollouts/lint-testdata/valid-alb-canary.yml',
   'real-world/c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml',
+  'argo-rollouts/examples/analysis-templates.yaml',
+  'real-world/difranca__kayenta-rollout__k8s__analysis-template.yaml',
 ].map((f) => readFileSync(join(PEER, f), 'utf8'));
 
+// Characters of conditions and placeholders too, so the expression parser sees broken input.
 const edit = fc.record({
   seed: fc.nat(seeds.length - 1),
   at: fc.double({ min: 0, max: 1, noNaN: true }),
   remove: fc.nat(12),
-  insert: fc.array(fc.constantFrom(' ', ':', '-', '\n', '{', '}', '[', ']', '"', "'", '&', '*', '#', 'a', 'x', '1', '0', '%', '\t'), { maxLength: 8 }).map((cs) => cs.join('')),
+  insert: fc.array(fc.constantFrom(' ', ':', '-', '\n', '{', '}', '[', ']', '"', "'", '&', '*', '#', 'a', 'x', '1', '0', '%', '\t', '(', ')', '>', '=', '|', '&&', '{{', '}}', '#', '.'), { maxLength: 8 }).map((cs) => cs.join('')),
 });
 
 describe('schema robustness', () => {

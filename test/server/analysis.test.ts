@@ -129,7 +129,7 @@ describe('analysis templates in the language server', () => {
     assert.match(messageOf(ds[0]!), /ends too early/);
   });
 
-  it('hovers template fields with their docs and completes metric keys', async () => {
+  it('hovers template fields with their docs, outlines the template and completes metric keys', async () => {
     const uri = toUri(join(dir, 'hover-template.yaml'));
     const text = template('h');
     lsp.open(uri, text);
@@ -139,6 +139,9 @@ describe('analysis templates in the language server', () => {
     assert.match(h, /expression over `result`/);
     const p = hoverText(await lsp.hover(uri, positionOf(text, 'prometheus:', 2)));
     assert.match(p, /PromQL/);
+    const [outline] = await lsp.symbols(uri);
+    assert.equal(outline!.name, 'AnalysisTemplate h');
+    assert.ok(outline!.children!.some((c) => c.name === 'spec'));
 
     const cUri = toUri(join(dir, 'complete-template.yaml'));
     const partial = text.replace('    count: 3\n', '    count: 3\n    fail\n');
