@@ -2,9 +2,9 @@
  * Quick fixes, offered only where the right text is unambiguous: the near miss the finding
  * names (a misspelled key or value), a field that does nothing or is not allowed here
  * (removed), `restartPolicy: Always`, a number or boolean written as a string, and a missing
- * selector taken from the pod template's labels.
+ * selector taken from the pod template's labels, the arguments an analysis template requires.
  */
-import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogOf, fieldAt } from '../schema';
@@ -60,6 +60,11 @@ function fixesFor(file: FileParse, doc: TextDocument, d: Diagnostic): Fix[] {
   if (code === 'wrong-type') {
     const fix = unquote(located, data.path, d.range);
     if (fix) fixes.push(fix);
+  }
+  if (code === 'analysis-args' && Array.isArray(finding.missing) && finding.missing.length > 0) {
+    const names = finding.missing.map(String);
+    const edit = addArgs(doc, located, data.path, names);
+    if (edit) fixes.push({ title: `Pass ${names.length === 1 ? 'argument' : 'arguments'} ${names.map((n) => `'${n}'`).join(', ')}`, edits: [edit] });
   }
   if (code === 'selector-required' && data.target === 'missing') {
     const edit = selectorFromLabels(doc, located);
@@ -128,6 +133,52 @@ function selectorFromLabels(doc: TextDocument, located: LocatedDoc): TextEdit | 
   const indent = ' '.repeat(at.character);
   const lines = [`${indent}selector:`, `${indent}  matchLabels:`, ...entries.map(([k, v]) => `${indent}    ${k}: ${v}`)];
   return { range: { start: { line: at.line, character: 0 }, end: { line: at.line, character: 0 } }, newText: lines.join('\n') + '\n' };
+}
+
+/** The offset where a new line can go after a node that ends at `end` (the start of the following line). */
+function lineAfter(text: string, end: number): number {
+  if (end > 0 && text[end - 1] === '\n') return end;
+  const newline = text.indexOf('\n', end);
+  return newline < 0 ? text.length : newline + 1;
+}
+
+/**
+ * Adds `- name: X` / `value: ""` entries for the missing arguments to the analysis block that
+ * holds the templateName at `path`: appended to a block-style `args` list, or as a new `args`
+ * after the block's last field. Flow-style blocks are not offered.
+ */
+function addArgs(doc: TextDocument, located: LocatedDoc, path: readonly (string | number)[], missing: readonly string[]): TextEdit | undefined {
+  // .../templates/j/templateName (an analysis block) or .../analyses/k/templateName (an experiment analysis).
+  const blockPath = path[path.length - 3] === 'templates' ? path.slice(0, -3) : path.slice(0, -1);
+  const block = located.doc.doc.getIn(blockPath, true);
+  if (!isMap(block) || block.flow || block.items.length === 0) return undefined;
+  const text = doc.getText();
+  const base = located.placed.start;
+  const column = (offset: number) => offset - (text.lastIndexOf('\n', offset - 1) + 1);
+  const entries = (dash: string) => missing.map((m) => `${dash}- name: ${plainOrQuoted(m)}\n${dash}  value: ""\n`).join('');
+  const args = (block.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === 'args');
+  let at: number;
+  let newText: string;
+  if (args) {
+    const list = args.value;
+    if (!isSeq(list) || list.flow || list.items.length === 0 || !list.range) return undefined;
+    const first = (list.items[0] as { range?: [number, number, number] } | null)?.range;
+    if (!first) return undefined;
+    // The dash sits two columns before the first item's content.
+    const dashColumn = column(base + first[0]) - 2;
+    if (dashColumn < 0) return undefined;
+    at = lineAfter(text, base + list.range[1]);
+    newText = entries(' '.repeat(dashColumn));
+  } else {
+    const firstKey = ((block.items[0] as Pair).key as { range?: [number, number, number] }).range;
+    if (!firstKey || !block.range) return undefined;
+    const indent = ' '.repeat(column(base + firstKey[0]));
+    at = lineAfter(text, base + block.range[1]);
+    newText = `${indent}args:\n${entries(indent)}`;
+  }
+  if (at === text.length && !text.endsWith('\n')) newText = `\n${newText}`;
+  const pos = doc.positionAt(at);
+  return { range: { start: pos, end: pos }, newText };
 }
 
 /** A label value as YAML text that reads back as the same string. */

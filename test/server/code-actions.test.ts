@@ -4,6 +4,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LspSession } from './lsp-session';
 import { blueGreenRollout, canaryRollout } from './fixtures';
 
+/** An AnalysisTemplate whose args have no defaults. */
+const template = (name: string, args: string[]) =>
+  ['apiVersion: argoproj.io/v1alpha1', 'kind: AnalysisTemplate', 'metadata:', `  name: ${name}`, 'spec:', '  args:', ...args.map((a) => `  - name: ${a}`), '  metrics:', '  - name: m', '    provider:', '      web:', '        url: http://x/{{args.service}}:{{args.port}}', ''].join('\n');
+
 const cases: { name: string; text: string; code: string; title: string }[] = [
   { name: 'a misspelled key', text: canaryRollout({ steps: ['setWieght: 20'] }), code: 'unknown-field', title: "Change 'setWieght' to 'setWeight'" },
   {
@@ -33,6 +37,18 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
     title: 'Set restartPolicy to Always',
   },
   { name: 'a number written as a string', text: canaryRollout().replace('replicas: 4', 'replicas: "4"'), code: 'wrong-type', title: 'Write 4 as a number' },
+  {
+    name: 'an argument an analysis template requires (a new args list)',
+    text: `${canaryRollout({ steps: ['analysis:\n            templates:\n            - templateName: rate'] })}---\n${template('rate', ['service', 'port'])}`,
+    code: 'analysis-args',
+    title: "Pass arguments 'service', 'port'",
+  },
+  {
+    name: 'an argument an analysis template requires (appended to args)',
+    text: `${canaryRollout({ steps: ['analysis:\n            templates:\n            - templateName: rate\n            args:\n              - name: service\n                value: checkout'] })}---\n${template('rate', ['service', 'port'])}`,
+    code: 'analysis-args',
+    title: "Pass argument 'port'",
+  },
   {
     name: 'a missing selector',
     text: canaryRollout().replace('  selector:\n    matchLabels:\n      app: demo\n', ''),
