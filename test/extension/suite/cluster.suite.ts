@@ -71,6 +71,7 @@ describe('the Rollouts view on the local cluster', function () {
 
   it('the rollout webview opens, loads and receives the rollout with its steps', async () => {
     const key = await vscode.commands.executeCommand<string>('rollouts.openRollout', { ...demo, context: 'rollouts-local' });
+    assert.ok(key, 'rollouts.openRollout opened no panel (its error is in the "Argo Rollouts" log)');
     const panel = await until(
       'the webview to say ready and get the rollout',
       () => t.panels.openPanels().find((p) => p.key === key && p.ready && p.posted.some((m) => m.kind === 'rollout')),

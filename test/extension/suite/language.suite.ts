@@ -51,6 +51,7 @@ describe('language server in the real editor', () => {
     assert.ok(lens?.command, `lenses: ${lenses.map((l) => l.command?.title).join(', ')}`);
     const t = await api();
     const key = await vscode.commands.executeCommand<string>(lens.command.command, ...(lens.command.arguments ?? []));
+    assert.ok(key, 'rollouts.simulate opened no panel (its error is in the "Argo Rollouts" log)');
     const panel = await until('the simulation webview to say ready and get frames', () => t.panels.openPanels().find((p) => p.key === key && p.ready && p.posted.some((m) => m.kind === 'simulation')), [t.panels.onDidChange], 20_000);
     const sim = panel.posted.find((m) => m.kind === 'simulation');
     assert.ok(sim?.kind === 'simulation' && sim.frames.length > 1, 'frames were sent');
