@@ -277,4 +277,21 @@ describe('AnalysisRun controller', () => {
     await c.stop();
     assert.deepEqual(rest.requests, []);
   });
+
+  it('interval, count and limits may come from args', async () => {
+    const s = await setup([web({ interval: '{{args.every}}', count: '{{args.times}}' as unknown as number, successCondition: 'result' })], [{ status: 200, body: { ok: true } }], {
+      spec: { args: [{ name: 'every', value: '2s' }, { name: 'times', value: '2' }] },
+    });
+    assert.equal(s.run().status!.phase, 'Running');
+    await s.advance(2_000);
+    assert.equal(s.run().status!.phase, 'Successful');
+    assert.equal(s.fetch.calls.length, 2);
+  });
+
+  it('an interval that is not a duration makes the run Error with a sentence, without measuring', async () => {
+    const s = await setup([web({ interval: 'often' })], [{ status: 200, body: { ok: true } }]);
+    assert.equal(s.run().status!.phase, 'Error');
+    assert.match(s.run().status!.message!, /^metric "health": interval "often" is not a duration/);
+    assert.equal(s.fetch.calls.length, 0);
+  });
 });

@@ -2,7 +2,8 @@
  * A run's arguments at measurement time: values as written, Secrets read through `readSecret`
  * (never stored in the run), and `{{args.NAME}}` replaced in a metric's fields.
  */
-import type { Argument, Metric } from './types';
+import { checkDuration } from '../../planner';
+import type { Argument, FullAnalysisRun, Metric } from './types';
 
 export class ArgumentError extends Error {}
 
@@ -50,4 +51,31 @@ export function substituteArgs(metric: Metric, values: ReadonlyMap<string, strin
   const out = replace(metric) as Metric;
   // count, failureLimit and the like may be written as "{{args.count}}": numbers once replaced.
   return out;
+}
+
+/**
+ * The run as the bookkeeping reads it (interval, count, limits, initialDelay may be written as
+ * `{{args.NAME}}`): metrics with the arguments replaced, a Secret's value masked (it is read only
+ * to measure), and the durations checked. Throws ArgumentError with a sentence.
+ */
+export function runForBookkeeping(run: FullAnalysisRun): FullAnalysisRun {
+  const values = new Map<string, string>();
+  for (const arg of run.spec?.args ?? []) {
+    if (arg.value !== undefined) values.set(arg.name, arg.value);
+    else if (arg.valueFrom?.secretKeyRef) values.set(arg.name, '*****');
+  }
+  const metrics = (run.spec?.metrics ?? []).map((m) => substituteArgs(m, values));
+  for (const m of metrics) {
+    for (const field of ['interval', 'initialDelay'] as const) {
+      const v = m[field];
+      if (v === undefined || v === '') continue;
+      const checked = checkDuration(v);
+      if (!checked.ok) throw new ArgumentError(`metric "${m.name}": ${field} ${JSON.stringify(v)} is not a duration (${checked.message})`);
+    }
+    for (const field of ['count', 'failureLimit', 'inconclusiveLimit', 'consecutiveErrorLimit'] as const) {
+      const v = m[field];
+      if (v !== undefined && v !== '' && !Number.isInteger(Number(v))) throw new ArgumentError(`metric "${m.name}": ${field} ${JSON.stringify(v)} is not a whole number`);
+    }
+  }
+  return { ...run, spec: { ...(run.spec ?? {}), metrics } };
 }

@@ -12,7 +12,7 @@ import { errorText, type Log } from '../log';
 import { mergeDiff } from '../merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from '../rest';
 import type { Disposable, KindStore } from '../watch-kind';
-import { ArgumentError, argumentValues, substituteArgs, type ReadSecret } from './args';
+import { ArgumentError, argumentValues, runForBookkeeping, substituteArgs, type ReadSecret } from './args';
 import { assessRun, dueMetrics, isoSeconds, nextWakeAt, recordMeasurement } from './assess';
 import { measure, type Fetch } from './providers';
 import { isCompletedPhase, type AnalysisRunStatus, type FullAnalysisRun, type Measurement } from './types';
@@ -159,14 +159,22 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     const status: AnalysisRunStatus = structuredClone(run.status ?? {});
     status.startedAt ??= isoSeconds(now);
 
-    const problem = await measureDue(run, status, now);
+    let view: FullAnalysisRun = run;
+    let problem: string | undefined;
+    try {
+      view = runForBookkeeping(run);
+    } catch (e) {
+      if (!(e instanceof ArgumentError)) throw e;
+      problem = e.message;
+    }
+    problem ??= await measureDue(run, view, status, now);
     // Measurements cut short by stop() are not results: the next controller takes them again.
     if (stopping.signal.aborted) return;
     if (problem) {
       status.phase = 'Error';
       status.message = problem;
       status.completedAt ??= isoSeconds(clock.now());
-    } else assessRun(run, status, clock.now());
+    } else assessRun(view, status, clock.now());
 
     const patch = mergeDiff(run.status ?? {}, status);
     if (patch !== undefined) {
@@ -183,15 +191,15 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
         throw e;
       }
     }
-    const next = nextWakeAt(run, status);
+    const next = problem ? undefined : nextWakeAt(view, status);
     if (next !== undefined) enqueueAt(key, next);
   }
 
   /** Takes the measurements due at `now` into `status`; returns a sentence when the run cannot run at all. */
-  async function measureDue(run: FullAnalysisRun, status: AnalysisRunStatus, now: Date): Promise<string | undefined> {
+  async function measureDue(run: FullAnalysisRun, view: FullAnalysisRun, status: AnalysisRunStatus, now: Date): Promise<string | undefined> {
     const metrics = run.spec?.metrics ?? [];
     if (metrics.length === 0) return 'the run has no metrics (at least one metric is required)';
-    const due = dueMetrics(run, status, now);
+    const due = dueMetrics(view, status, now).map((m) => metrics.find((x) => x.name === m.name)!);
     if (due.length === 0) return undefined;
     let args;
     try {
@@ -214,7 +222,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     );
     for (const [metric, m] of taken) {
       stats.measurements++;
-      recordMeasurement(run, status, metric, m);
+      recordMeasurement(view, status, metric, m);
     }
     return undefined;
   }
