@@ -4,7 +4,7 @@
  * Each side checks what arrives with the guards below and drops (and logs) anything else;
  * `hostToViewProblem` / `viewToHostProblem` say what is wrong and where.
  */
-import type { RolloutView } from '../src/cluster/view';
+import type { RolloutView } from '../src/cluster';
 import type { SimulationFrame, SimulationOutcome } from '../src/planner';
 
 export type { RolloutView, SimulationFrame, SimulationOutcome };
