@@ -96,6 +96,14 @@ describe('architecture', () => {
     });
   }
 
+  it('only webview/ touches the DOM', () => {
+    const domUse = /(?<![.\w])window\.[A-Za-z_]|\bdocument\.(createElement|querySelector|getElementById|body|addEventListener)\b|\bacquireVsCodeApi\(/;
+    const bad = sourceFiles(join(root, 'src'))
+      .filter((file) => domUse.test(withoutComments(readFileSync(file, 'utf8'))))
+      .map((file) => relative(root, file));
+    assert.deepEqual(bad, [], `DOM use outside webview/:\n${bad.join('\n')}`);
+  });
+
   it('src/cli does not load the language server runtime', () => {
     const bad = all.filter(inPart('src/cli')).filter((i) => i.spec.startsWith('vscode-languageserver/'));
     assert.deepEqual(bad, [], fmt(bad));
