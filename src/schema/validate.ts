@@ -23,7 +23,10 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
   if (parsed.templated) return out;
   for (const pd of parsed.docs) {
     if (pd.isAnalysisTemplate) {
-      for (const f of validateAnalysisTemplateDoc(pd, options)) out.push({ ...f, docIndex: pd.index });
+      for (const f of validateAnalysisTemplateDoc(pd, options)) {
+        const offsets = expressionOffsets(parsed.text, pd, f);
+        out.push({ ...f, docIndex: pd.index, ...(offsets ? { offsets } : {}) });
+      }
       continue;
     }
     if (!pd.isRollout) {
@@ -35,6 +38,28 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
     for (const f of validateRolloutDoc(pd, workspace, options)) out.push({ ...f, docIndex: pd.index });
   }
   return out;
+}
+
+/**
+ * A condition finding points into its expression (data.start/end); where the expression stands
+ * in the text unchanged (plain or quoted on one line, or a line of a block scalar), underline
+ * just that part. Otherwise the whole value is underlined.
+ */
+function expressionOffsets(text: string, pd: ParsedDoc, f: DocFinding): [number, number] | undefined {
+  const at = f.data as { start?: unknown; end?: unknown } | undefined;
+  if (f.code !== 'analysis-condition' || typeof at?.start !== 'number' || typeof at.end !== 'number') return undefined;
+  const node = pd.doc.getIn(f.path, true) as { value?: unknown; range?: [number, number, number] } | undefined;
+  if (!node || typeof node.value !== 'string' || !node.range) return undefined;
+  const value = node.value.replace(/\n+$/, '');
+  if (value.includes('\n')) return undefined;
+  const raw = text.slice(node.range[0], node.range[1]);
+  const i = raw.indexOf(value);
+  if (i < 0 || raw.indexOf(value, i + 1) >= 0) return undefined;
+  const first = node.range[0] + i;
+  const start = first + Math.min(at.start, value.length);
+  const end = first + Math.min(at.end, value.length);
+  // "ends too early" points past the last character: underline that character instead.
+  return end > start ? [start, end] : [Math.max(first, start - 1), Math.max(first, start - 1) + (value.length > 0 ? 1 : 0)];
 }
 
 /** The findings of one AnalysisTemplate or ClusterAnalysisTemplate document (without its docIndex). */

@@ -86,6 +86,19 @@ describe('AnalysisTemplate validation', () => {
     }
   });
 
+  it('underlines the part of a condition that is wrong, where the text holds the expression as written', () => {
+    const underlined = (condition: string) => {
+      const text = yamlOf(withMetrics(metric({ successCondition: condition })));
+      const parsed = parseFile(text);
+      const f = validateFile(parsed).find((x) => x.code === 'analysis-condition')!;
+      return f.offsets ? text.slice(...f.offsets) : undefined;
+    };
+    assert.equal(underlined('isNan(result) && result > 1'), 'isNan');
+    assert.equal(underlined('result[0] >= {{args.treshold}}'), '{{args.treshold}}');
+    assert.equal(underlined('result[0] >='), '=');
+    assert.equal(underlined('value > 1'), 'value');
+  });
+
   it('finds the errors of a template in a multi-document file, in its own document', () => {
     const findings = lint(yamlOf(analysisTemplate('ok'), withMetrics(metric({ count: 'x' }))));
     const f = findings.find((x) => x.code === 'metric-limits')!;

@@ -126,6 +126,8 @@ describe('analysis templates in the language server', () => {
     const ds = await lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the condition finding');
     assert.deepEqual(codes(ds), ['analysis-condition']);
     assert.equal(ds[0]!.range.start.line, positionOf(text, 'successCondition').line);
+    const line = text.split('\n')[ds[0]!.range.start.line]!;
+    assert.equal(line.slice(ds[0]!.range.start.character, ds[0]!.range.end.character), '=', 'the last character, where the expression stops too early');
     assert.match(messageOf(ds[0]!), /ends too early/);
   });
 
