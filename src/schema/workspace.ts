@@ -117,6 +117,14 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
   const byFile = new Map<string, WorkspaceService[]>();
   const templatesByFile = new Map<string, WorkspaceAnalysisTemplate[]>();
   let byName: Map<string, WorkspaceService[]> | undefined;
+  let templatesByName: Map<string, WorkspaceAnalysisTemplate[]> | undefined;
+  const templatesNamed = (name: string) => {
+    if (!templatesByName) {
+      templatesByName = new Map();
+      for (const t of [...templatesByFile.values()].flat()) templatesByName.set(t.name, [...(templatesByName.get(t.name) ?? []), t]);
+    }
+    return templatesByName.get(name) ?? [];
+  };
   const rebuild = () => {
     byName = new Map();
     for (const list of byFile.values()) {
@@ -131,11 +139,12 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
   return {
     services: () => [...byFile.values()].flat(),
     servicesNamed: (name) => (byName ?? rebuild()).get(name) ?? [],
-    analysisTemplatesNamed: (name) => [...templatesByFile.values()].flat().filter((t) => t.name === name),
+    analysisTemplatesNamed: templatesNamed,
     setFile(file, parsed) {
       const templates = analysisTemplatesInFile(file, parsed);
       if (templates.length > 0) templatesByFile.set(file, templates);
       else templatesByFile.delete(file);
+      templatesByName = undefined;
       const found = servicesInFile(file, parsed);
       const before = byFile.get(file);
       if (found.length === 0 && !before) return;
@@ -144,7 +153,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
       byName = undefined;
     },
     removeFile(file) {
-      templatesByFile.delete(file);
+      if (templatesByFile.delete(file)) templatesByName = undefined;
       if (byFile.delete(file)) byName = undefined;
     },
   };

@@ -1,7 +1,7 @@
 // The workspace index: Services by file, replaced and removed with their file.
 import { strict as assert } from 'node:assert';
-import { createWorkspaceIndex, parseFile, servicesInFile, validateFile } from '../../src/schema';
-import { blueGreenRollout, canaryRollout, service, summary, yamlOf } from './support';
+import { analysisTemplatesInFile, createWorkspaceIndex, parseFile, servicesInFile, validateFile } from '../../src/schema';
+import { analysisTemplate, blueGreenRollout, canaryRollout, service, summary, yamlOf } from './support';
 
 describe('schema workspace index', () => {
   it('reads name, namespace and selector of each Service document', () => {
@@ -25,6 +25,28 @@ describe('schema workspace index', () => {
       'warning service-not-found at spec.strategy.blueGreen.previewService',
     ]);
     assert.deepEqual(ws.services(), []);
+  });
+
+  it('reads each analysis template: kind, name, namespace, which args need a value, where its name is', () => {
+    const text = yamlOf(service('s', { app: 's' }), { ...analysisTemplate('rate', { args: [{ name: 'svc' }, { name: 't', value: '1' }, { name: 'key', valueFrom: { secretKeyRef: { name: 'x', key: 'k' } } }] }), metadata: { name: 'rate', namespace: 'shop' } }, analysisTemplate('global', { args: [] }, 'ClusterAnalysisTemplate'));
+    const found = analysisTemplatesInFile('f.yaml', parseFile(text));
+    assert.deepEqual(found.map((t) => ({ ...t, nameRange: undefined })), [
+      { kind: 'AnalysisTemplate', name: 'rate', namespace: 'shop', args: [{ name: 'svc', required: true }, { name: 't', required: false }, { name: 'key', required: false }], file: 'f.yaml', docIndex: 1, nameRange: undefined },
+      { kind: 'ClusterAnalysisTemplate', name: 'global', args: [], file: 'f.yaml', docIndex: 2, nameRange: undefined },
+    ]);
+    const line = text.split('\n')[found[1]!.nameRange!.start.line]!;
+    assert.equal(line.slice(found[1]!.nameRange!.start.column, found[1]!.nameRange!.end.column), 'global');
+  });
+
+  it('resolves templateName in another file, follows its changes and forgets it with the file', () => {
+    const ws = createWorkspaceIndex();
+    const rollout = parseFile(yamlOf(canaryRollout({ analysis: { templates: [{ templateName: 'rate' }] } })));
+    ws.setFile('t.yaml', parseFile(yamlOf(analysisTemplate('rate'))));
+    assert.deepEqual(summary(validateFile(rollout, ws)), ['error analysis-args at spec.strategy.canary.analysis.templates[0].templateName']);
+    ws.setFile('t.yaml', parseFile(yamlOf(analysisTemplate('rate', { args: [] }))));
+    assert.deepEqual(summary(validateFile(rollout, ws)), []);
+    ws.removeFile('t.yaml');
+    assert.deepEqual(summary(validateFile(rollout, ws)), ['warning analysis-template-not-found at spec.strategy.canary.analysis.templates[0].templateName']);
   });
 
   it('a missing canaryService offers the workspace Services that select the pods', () => {
