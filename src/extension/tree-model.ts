@@ -345,3 +345,50 @@ export function attentionCounts(stores: ClusterStores, now: Date): { total: numb
   }
   return { total: all.length, paused, degraded };
 }
+
+/** Which rollout a command acts on. */
+export interface RolloutRef {
+  context?: string;
+  namespace: string;
+  name: string;
+}
+
+/** A quick pick row (the shape of vscode.QuickPickItem, without importing vscode). */
+export interface RolloutPickItem {
+  label: string;
+  description: string;
+  detail: string;
+  ref: RolloutRef;
+}
+
+/**
+ * Which rollouts an action is offered for: an ActionRequest is asked of the planner; a function
+ * (for actions whose input is asked only after the pick, like set image) returns why not, or undefined.
+ */
+export type Eligibility = ActionRequest | ((rollout: Rollout) => string | undefined);
+
+/** The rollouts that `request` makes sense for (all when undefined), and why the others are left out. */
+export function rolloutChoices(stores: ClusterStores, context: string, request: Eligibility | undefined, now: Date): { items: RolloutPickItem[]; refused: string[] } {
+  const items: RolloutPickItem[] = [];
+  const refused: string[] = [];
+  const all = [...stores.rollouts.list()].sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
+  for (const r of all) {
+    const objects = cluster().relatedObjects(stores, r);
+    const name = r.metadata?.name ?? '';
+    const namespace = r.metadata?.namespace ?? '';
+    if (request) {
+      const why = typeof request === 'function' ? request(r) : (() => {
+        const plan = cluster().planAction(request, r, objects.replicaSets);
+        return plan.ok ? undefined : plan.reason;
+      })();
+      if (why !== undefined) {
+        refused.push(`${namespace}/${name}: ${why}`);
+        continue;
+      }
+    }
+    const v = cluster().rolloutView(objects, now);
+    items.push({ label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`, description: namespace, detail: rolloutDescription(v), ref: { context, namespace, name } });
+  }
+  return { items, refused };
+}
+

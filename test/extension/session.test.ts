@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { silentLog } from '../../src/cluster/log';
 import { LOCAL_CONTEXT, Session } from '../../src/extension/session';
 import { contextName } from '../../src/localcluster';
-import { affectedElements, attentionCounts, children, item, parentOf, elementId, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import { affectedElements, attentionCounts, children, item, parentOf, elementId, rolloutChoices, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
 import { failureSentence } from '../../src/extension/error-text';
 import { ApiError } from '../../src/cluster/rest';
 
@@ -113,6 +113,23 @@ describe('extension session and tree (local cluster)', function () {
     const only = children(src(true), ctx);
     assert.equal(only.length, 1);
     assert.equal(item(src(true), only[0]!).label, 'no rollout needs attention');
+  });
+
+  it('the palette offers only rollouts where the action makes sense, and keeps the planner\'s reasons for the rest', async () => {
+    const stores = session.stores!;
+    await until(session, 'both demo rollouts Healthy', () => (attentionCounts(stores, new Date()).total === 2 && stores.rollouts.list().every((r) => r.status?.phase === 'Healthy') ? true : undefined));
+    const promote = rolloutChoices(stores, 'rollouts-local', { kind: 'promote' }, new Date());
+    assert.deepEqual(promote.items, []);
+    assert.equal(promote.refused.length, 2);
+    assert.ok(promote.refused.every((r) => /^rollouts-demo\/(bluegreen|canary)-demo: .+/.test(r)), promote.refused.join(' | '));
+    const pause = rolloutChoices(stores, 'rollouts-local', { kind: 'pause' }, new Date());
+    assert.deepEqual(pause.items.map((i) => i.ref), [
+      { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'bluegreen-demo' },
+      { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'canary-demo' },
+    ]);
+    assert.match(pause.items[1]!.detail, /^Healthy · canary · step 8\/8/);
+    const withContainers = rolloutChoices(stores, 'rollouts-local', (r) => ((r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers'), new Date());
+    assert.equal(withContainers.items.length, 2);
   });
 
   it('stopping the local cluster stops its controller, removes its kubeconfig and goes back to no kubeconfig', async () => {
