@@ -86,8 +86,16 @@ describe('npm start (headless, code-server)', function () {
     }
   });
 
-  const shot = async (name: string) => {
-    if (screenshots) await page.screenshot({ path: join(ROOT, 'media', name) });
+  const runCommand = async (title: string) => {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+  };
+
+  /** Screenshots for the README, cropped to what they show so the committed PNGs stay small. */
+  const shot = async (name: string, clip?: { x: number; y: number; width: number; height: number }) => {
+    if (screenshots) await page.screenshot({ path: join(ROOT, 'media', name), ...(clip ? { clip } : {}) });
   };
 
   it('prints where the cluster, the controller and VS Code run', () => {
@@ -114,7 +122,7 @@ describe('npm start (headless, code-server)', function () {
     await row('bluegreen-demo', /Paused/);
     await row('steady-demo', /Healthy/);
     await row('broken-demo', /Degraded/);
-    await shot('tree.png');
+    await shot('tree.png', { x: 0, y: 0, width: 610, height: 240 });
   });
 
   it('opens the paused canary in the rollout webview', async () => {
@@ -142,12 +150,13 @@ describe('npm start (headless, code-server)', function () {
     await page.keyboard.press('Control+G');
     await page.locator('.quick-input-widget input').fill(':25:25');
     await page.keyboard.press('Enter');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Show or Focus Hover');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show or Focus Hover' }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
+    await runCommand('Notifications: Clear All Notifications');
+    await runCommand('Show or Focus Hover');
     await page.locator('.monaco-hover', { hasText: 'outside 0..100' }).first().waitFor({ timeout: 15_000 });
-    await shot('hover.png');
+    // The field's docs and the step preview come with the diagnostic, in the same hover.
+    await page.locator('.monaco-hover', { hasText: 'What happens at step 0' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.monaco-hover', { hasText: 'Checking for quick fixes' }).waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+    await shot('hover.png', { x: 600, y: 30, width: 800, height: 520 });
   });
 
   it('Ctrl-C stops everything it started and removes its temp state', async () => {
