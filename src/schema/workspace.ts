@@ -23,6 +23,8 @@ export interface WorkspaceAnalysisTemplate {
   namespace?: string;
   /** The declared args, and whether each has a default (`value` or `valueFrom`) so a Rollout need not pass it. */
   args: { name: string; required: boolean }[];
+  /** Metrics that measure for ever (an interval and no count, or count 0): only background analysis may use them. */
+  endlessMetrics: string[];
   file: string;
   docIndex: number;
   /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
@@ -102,7 +104,19 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
         args.push({ name: argName, required: !hasValue });
       }
     }
-    out.push({ kind: pd.kind as WorkspaceAnalysisTemplate['kind'], name, ...(namespace ? { namespace } : {}), args, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
+    const endlessMetrics: string[] = [];
+    const metrics = get(get(root, 'spec'), 'metrics');
+    if (isSeq(metrics)) {
+      for (const m of metrics.items) {
+        const metricName = scalarString(get(m, 'name'));
+        const interval = scalarString(get(m, 'interval'));
+        const count = get(m, 'count');
+        const countValue = isScalar(count) ? count.value : undefined;
+        // Argo's effective count: absent or 0 means one measurement without an interval, for ever with one.
+        if (metricName && interval && (countValue === undefined || countValue === null || countValue === 0 || countValue === '0')) endlessMetrics.push(metricName);
+      }
+    }
+    out.push({ kind: pd.kind as WorkspaceAnalysisTemplate['kind'], name, ...(namespace ? { namespace } : {}), args, endlessMetrics, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
 }

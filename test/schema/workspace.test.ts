@@ -31,8 +31,8 @@ describe('schema workspace index', () => {
     const text = yamlOf(service('s', { app: 's' }), { ...analysisTemplate('rate', { args: [{ name: 'svc' }, { name: 't', value: '1' }, { name: 'key', valueFrom: { secretKeyRef: { name: 'x', key: 'k' } } }] }), metadata: { name: 'rate', namespace: 'shop' } }, analysisTemplate('global', { args: [] }, 'ClusterAnalysisTemplate'));
     const found = analysisTemplatesInFile('f.yaml', parseFile(text));
     assert.deepEqual(found.map((t) => ({ ...t, nameRange: undefined })), [
-      { kind: 'AnalysisTemplate', name: 'rate', namespace: 'shop', args: [{ name: 'svc', required: true }, { name: 't', required: false }, { name: 'key', required: false }], file: 'f.yaml', docIndex: 1, nameRange: undefined },
-      { kind: 'ClusterAnalysisTemplate', name: 'global', args: [], file: 'f.yaml', docIndex: 2, nameRange: undefined },
+      { kind: 'AnalysisTemplate', name: 'rate', namespace: 'shop', args: [{ name: 'svc', required: true }, { name: 't', required: false }, { name: 'key', required: false }], endlessMetrics: [], file: 'f.yaml', docIndex: 1, nameRange: undefined },
+      { kind: 'ClusterAnalysisTemplate', name: 'global', args: [], endlessMetrics: [], file: 'f.yaml', docIndex: 2, nameRange: undefined },
     ]);
     const line = text.split('\n')[found[1]!.nameRange!.start.line]!;
     assert.equal(line.slice(found[1]!.nameRange!.start.column, found[1]!.nameRange!.end.column), 'global');

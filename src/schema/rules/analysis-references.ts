@@ -19,6 +19,8 @@ export interface TemplateReference {
 /** One place that creates an AnalysisRun: its templates and the args it passes them. */
 export interface AnalysisBlock {
   path: Path;
+  /** Background analysis runs alongside the steps; every other block waits for its run to end. */
+  background: boolean;
   templates: TemplateReference[];
   args: { name: string; path: Path }[];
 }
@@ -36,7 +38,7 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
       const name = str(ref?.templateName);
       return name ? [{ name, clusterScope: ref?.clusterScope === true, path: [...path, 'templates', i, 'templateName'] }] : [];
     });
-    out.push({ path, templates, args: argsOf(block, path) });
+    out.push({ path, background: path[path.length - 1] === 'analysis' && path.length === CANARY.length + 1, templates, args: argsOf(block, path) });
   };
   if (ctx.canary) {
     add(ctx.canary.analysis, [...CANARY, 'analysis']);
@@ -48,7 +50,7 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
         const name = str(analysis?.templateName);
         if (!analysis || !name) return;
         const path = [...CANARY, 'steps', i, 'experiment', 'analyses', k];
-        out.push({ path, templates: [{ name, clusterScope: analysis.clusterScope === true, path: [...path, 'templateName'] }], args: argsOf(analysis, path) });
+        out.push({ path, background: false, templates: [{ name, clusterScope: analysis.clusterScope === true, path: [...path, 'templateName'] }], args: argsOf(analysis, path) });
       });
     });
   }
@@ -89,6 +91,27 @@ export const analysisTemplateExists: Rule = {
         const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
         const hint = other ? (ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`) : '';
         out.push(warning(this.code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope }));
+      }
+    }
+    return out;
+  },
+};
+
+export const analysisRunsForever: Rule = {
+  code: 'analysis-runs-indefinitely',
+  summary: 'analysis steps and pre/post-promotion analysis use only metrics that end (a count with every interval)',
+  check(ctx) {
+    if (!ctx.workspace?.analysisTemplatesNamed) return [];
+    const out: DocFinding[] = [];
+    for (const block of analysisBlocks(ctx)) {
+      // Experiment analyses end with the experiment; background analysis may run for ever.
+      if (block.background || block.path.includes('experiment')) continue;
+      for (const ref of block.templates) {
+        const found = templateCandidates(ctx, ref) ?? [];
+        // With several definitions, only when every one has an endless metric.
+        if (found.length === 0 || !found.every((t) => t.endlessMetrics.length > 0)) continue;
+        const metric = found[0]!.endlessMetrics[0]!;
+        out.push(error(this.code, ref.path, `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`, 'value', { template: ref.name, metric }));
       }
     }
     return out;

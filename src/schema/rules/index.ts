@@ -4,7 +4,7 @@ import { progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithin
 import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
 import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
 import { serviceExists, serviceSelectsPods } from './service-references';
-import { analysisArgsMatch, analysisTemplateExists } from './analysis-references';
+import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
 import { autoPromotionSecondsIgnored, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
@@ -49,6 +49,7 @@ export const rules: readonly Rule[] = [
   serviceSelectsPods,
   analysisTemplateExists,
   analysisArgsMatch,
+  analysisRunsForever,
   // surprising settings
   autoPromotionSecondsIgnored,
   scaleDownDelayZero,
