@@ -22,15 +22,24 @@ export interface PageOptions {
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A nonce or CSP source must not be able to end the policy or add a directive. */
-function checkPolicyToken(name: string, value: string): string {
-  if (!/^[A-Za-z0-9+/=_\-.:*]+$/.test(value.replace(/ /g, ''))) throw new Error(`webviewHtml: ${name} ${JSON.stringify(value)} contains characters a CSP cannot hold`);
+/**
+ * A CSP source list or nonce must not be able to end the policy or add a directive. A source
+ * list is host sources and quoted keywords: code-server's cspSource is "'self' https://*.vscode-cdn.net".
+ */
+const sourceToken = /^(?:'[a-z-]+'|[A-Za-z0-9+/=_\-.:*]+)$/;
+const nonceToken = /^[A-Za-z0-9+/=_-]+$/;
+
+function checkPolicyToken(name: string, value: string, token: RegExp): string {
+  const tokens = value.trim().split(/ +/);
+  if (!value.trim() || !tokens.every((t) => token.test(t))) {
+    throw new Error(`webviewHtml: ${name} ${JSON.stringify(value)} contains characters a CSP cannot hold`);
+  }
   return value;
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  const src = checkPolicyToken('cspSource', cspSource);
-  const n = checkPolicyToken('nonce', nonce);
+  const src = checkPolicyToken('cspSource', cspSource, sourceToken);
+  const n = checkPolicyToken('nonce', nonce, nonceToken);
   return [`default-src 'none'`, `script-src 'nonce-${n}'`, `style-src ${src}`, `font-src ${src}`, `img-src ${src} data:`].join('; ');
 }
 

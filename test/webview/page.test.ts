@@ -45,5 +45,14 @@ describe('webview page', () => {
   it('refuses a nonce or source that could add a directive to the policy', () => {
     assert.throws(() => webviewHtml({ ...options, nonce: "abc'; script-src *" }), /nonce "abc'; script-src \*" contains characters a CSP cannot hold/);
     assert.throws(() => webviewHtml({ ...options, cspSource: 'https://x; script-src *' }), /cspSource/);
+    assert.throws(() => webviewHtml({ ...options, cspSource: "'self' 'unsafe-inline'; script-src *" }), /cspSource/);
+    assert.throws(() => webviewHtml({ ...options, nonce: "'self'" }), /nonce/);
+    assert.throws(() => webviewHtml({ ...options, cspSource: '' }), /cspSource/);
+  });
+
+  // Regression: code-server's webview.cspSource is a quoted keyword plus a host, and the page refused it.
+  it("accepts code-server's source list with the 'self' keyword", () => {
+    const policy = contentSecurityPolicy("'self' https://*.vscode-cdn.net", options.nonce);
+    assert.ok(policy.includes("style-src 'self' https://*.vscode-cdn.net;"), policy);
   });
 });
