@@ -5,7 +5,7 @@
  * the preview can never disagree with what the controller would do.
  */
 import { canaryReplicaCounts, currentSetWeight } from './canary-replicas';
-import { canaryStepsOf, hasTrafficRouting, replicasOf } from './defaults';
+import { canaryStepsOf, hasTrafficRouting, maxTrafficWeightOf, replicasOf } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import { resolveSurgeUnavailable } from './int-or-percent';
 import { desiredTrafficWeight, stableHasCapacityForWeight, trafficWeightStatus } from './traffic-weights';
@@ -60,11 +60,16 @@ function readyReplicaSet(hash: string, replicas: number): ReplicaSet {
 
 /**
  * For each canary step, the weight and replica counts that hold once the step is reached in a
- * plain update from a fully available stable. Empty for a rollout without canary steps.
+ * plain update from a fully available stable. Empty for a rollout without canary steps, and
+ * for one with a setWeight outside 0..maxTrafficWeight: Argo refuses such a spec, so there is
+ * no progression to show (the replica arithmetic would give negative pods).
  */
 export function plannedSteps(rollout: Rollout): PlannedStep[] {
   const steps = canaryStepsOf(rollout);
   if (steps.length === 0) return [];
+  const maxWeight = maxTrafficWeightOf(rollout);
+  const weightOutOfRange = (w: unknown) => typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > maxWeight;
+  if (steps.some((step) => step.setWeight != null && weightOutOfRange(step.setWeight))) return [];
   const replicas = replicasOf(rollout);
   const routed = hasTrafficRouting(rollout);
   // Enough reconciles for the slowest progression (one pod per reconcile each way), plus slack.

@@ -10,6 +10,14 @@ const canary = (replicas: number, steps: CanaryStep[], extra: object = {}): Roll
 const summary = (r: Rollout) => plannedSteps(r).map((p) => `${p.kind} ${p.weight}% ${p.canaryReplicas}/${p.stableReplicas}`);
 
 describe('plannedSteps', () => {
+  // Regression: hover showed "stable: -2 pods" for setWeight 150, a spec Argo refuses.
+  it('plans nothing for a setWeight outside 0..maxTrafficWeight', () => {
+    assert.deepEqual(plannedSteps(canary(10, [{ setWeight: 150 }, { pause: {} }])), []);
+    assert.deepEqual(plannedSteps(canary(10, [{ setWeight: -5 }])), []);
+    assert.deepEqual(plannedSteps(canary(10, [{ setWeight: '50' as unknown as number }])), []);
+    assert.equal(plannedSteps(canary(10, [{ setWeight: 100 }])).length, 1);
+  });
+
   it('basic canary: each step with the weight in force and the replica split it settles at', () => {
     const r = canary(10, [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }, { pause: { duration: '1m' } }, { analysis: {} }, { setWeight: 100 }]);
     assert.deepEqual(summary(r), [
