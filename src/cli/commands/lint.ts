@@ -12,9 +12,10 @@ import { UsageError } from '../command';
 
 const usage = `Usage: rollouts lint [--format text|json] FILE...
 
-Checks every Rollout (apiVersion argoproj.io/v1alpha1, kind Rollout) in the given YAML
-files: structure and types, every Argo Rollouts validation rule, and the Services the
-strategy names (looked up across all the files given). Other documents are left alone.
+Checks every Rollout, AnalysisTemplate and ClusterAnalysisTemplate (apiVersion
+argoproj.io/v1alpha1) in the given YAML files: structure and types, every Argo Rollouts
+validation rule, and the Services and analysis templates a Rollout names (looked up across
+all the files given). Other documents are left alone.
 
 Options:
   --format text|json   text (default): one line per problem, file:line:col: severity: message [code]
@@ -150,7 +151,7 @@ async function run(args: string[], io: CommandIO): Promise<number> {
 
 export const lintCommand: Command = {
   name: 'lint',
-  summary: 'check Rollout manifests: structure, Argo rules, Service references',
+  summary: 'check Rollout and AnalysisTemplate manifests: structure, Argo rules, references',
   usage,
   run,
 };
