@@ -59,9 +59,28 @@ const alive = (pgid) => {
   }
 };
 
+/** Pids whose command line holds MARKER (our own temp dir): a desktop VS Code may detach its main process. */
+function pidsUsing(marker) {
+  const r = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return (r.stdout ?? '')
+    .split('\n')
+    .filter((l) => l.includes(marker))
+    .map((l) => Number(l.trim().split(/\s+/)[0]))
+    .filter((pid) => pid !== process.pid && Number.isInteger(pid));
+}
+
 /** SIGTERM to every group, SIGKILL to any still there after 5 s, then the temp state goes. */
 async function stopAll() {
   stopping ??= (async () => {
+    if (state) {
+      for (const pid of pidsUsing(join(state, 'code-ud'))) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          /* gone meanwhile */
+        }
+      }
+    }
     for (const [pgid] of groups) {
       try {
         process.kill(-pgid, 'SIGTERM');
