@@ -47,3 +47,18 @@ export function availableActions(view: RolloutView): ActionName[] {
   if (view.revisions.length > 1) out.push('undo');
   return out;
 }
+
+/** The phases in which an AnalysisRun has ended (src/cluster's COMPLETED_PHASES; a test keeps the two equal). */
+export const ENDED_ANALYSIS_PHASES: readonly string[] = ['Successful', 'Failed', 'Error', 'Inconclusive'];
+
+/** A run that has not ended (Pending or Running) can be terminated; the tree, the palette and the view all ask this. */
+export function canTerminate(run: { phase: string }): boolean {
+  return !ENDED_ANALYSIS_PHASES.includes(run.phase);
+}
+
+export const TERMINATE: ActionInfo = {
+  label: 'Terminate',
+  icon: 'debug-stop',
+  description: 'Stop this analysis run: no more measurements; it ends with the result so far',
+  secondary: true,
+};

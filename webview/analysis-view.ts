@@ -3,6 +3,7 @@
  * the analysis section each run's metrics with their conditions, a chart of the measured values
  * over time and the latest measurements (value, phase, time).
  */
+import { canTerminate, TERMINATE } from './actions';
 import { h, icon } from './dom';
 import { runIcon } from './format';
 import { metricChart, timeOfDay } from './metric-chart';
@@ -34,7 +35,28 @@ function gate(run: AnalysisRunView): string | null {
   return run.type === 'Step' && run.stepIndex !== undefined ? `${word} ${run.stepIndex + 1}` : word;
 }
 
-function runLine(run: AnalysisRunView): HTMLElement {
+/** How the view offers to stop a run: whether a request for it is under way, and what a click does. */
+export interface TerminateControl {
+  busy(run: string): boolean;
+  onTerminate(run: string): void;
+}
+
+function terminateButton(run: AnalysisRunView, control: TerminateControl): HTMLElement {
+  const busy = control.busy(run.name);
+  return h(
+    'vscode-button',
+    {
+      class: 'terminate-run',
+      title: TERMINATE.description,
+      data: { terminate: run.name },
+      attrs: { icon: busy ? 'loading' : TERMINATE.icon, secondary: TERMINATE.secondary, disabled: busy, 'icon-spin': busy },
+      on: { click: () => control.onTerminate(run.name) },
+    },
+    TERMINATE.label,
+  );
+}
+
+function runLine(run: AnalysisRunView, terminate?: TerminateControl): HTMLElement {
   const p = runIcon(run.phase);
   const g = gate(run);
   return h(
@@ -45,6 +67,7 @@ function runLine(run: AnalysisRunView): HTMLElement {
     h('span', { class: `run-phase ${p.cls}` }, run.phase),
     g ? h('span', { class: 'run-gate muted' }, g) : null,
     counts(run.counts),
+    terminate && canTerminate(run) ? terminateButton(run, terminate) : null,
   );
 }
 
@@ -94,12 +117,12 @@ function metric(m: MetricView): HTMLElement {
   );
 }
 
-/** A run: its line, and with `detailed` its message and metrics. */
-export function analysisRun(run: AnalysisRunView, detailed: boolean): HTMLElement {
+/** A run: its line, and with `detailed` its message and metrics; with `terminate`, a running run has a Terminate button. */
+export function analysisRun(run: AnalysisRunView, detailed: boolean, terminate?: TerminateControl): HTMLElement {
   return h(
     'div',
     { class: `analysis-run${detailed ? ' detailed' : ''}`, data: { run: run.name, phase: run.phase } },
-    runLine(run),
+    runLine(run, terminate),
     run.message ? h('div', { class: 'run-message' }, run.message) : null,
     ...(detailed ? run.metrics.map(metric) : []),
   );

@@ -5,7 +5,7 @@
  * acquireVsCodeApi here (see vscode.ts), so tests drive this with a stand-in host.
  */
 import { h, icon } from './dom';
-import { ACTIONS } from './actions';
+import { ACTIONS, TERMINATE } from './actions';
 import { clock } from './format';
 import { hostToViewProblem, type ActionArgs, type ActionName, type HostToView, type RolloutRef, type ViewToHost } from './protocol';
 import { renderRollout } from './rollout-view';
@@ -54,7 +54,10 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
   let shown: Shown = { kind: 'none' };
   let nextRequestId = restored.nextRequestId ?? 1;
   let frame = restored.frame ?? 0;
-  const pending = new Map<number, ActionName>();
+  /** Requests sent and not yet answered, by request id: an action, or the run being terminated. */
+  const pending = new Map<number, { kind: 'action'; action: ActionName } | { kind: 'terminate'; run: string }>();
+  const pendingActions = () => new Set([...pending.values()].flatMap((p) => (p.kind === 'action' ? [p.action] : [])));
+  const terminating = (run: string) => [...pending.values()].some((p) => p.kind === 'terminate' && p.run === run);
   const openRevisions = new Map<number, boolean>();
   let notice: { ok: boolean; text: string } | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
@@ -75,13 +78,23 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
 
   function requestAction(action: ActionName, args?: ActionArgs) {
     if (shown.kind !== 'rollout') return;
-    if ([...pending.values()].includes(action)) return; // one request of a kind at a time
+    if (pendingActions().has(action)) return; // one request of a kind at a time
     const requestId = nextRequestId++;
-    pending.set(requestId, action);
+    pending.set(requestId, { kind: 'action', action });
     notice = undefined;
     const m: ViewToHost = { kind: 'action', requestId, action, target: targetOf(shown.message) };
     if (args) m.args = args;
     host.post(m);
+    save();
+    renderShown();
+  }
+
+  function requestTerminate(run: string) {
+    if (shown.kind !== 'rollout' || terminating(run)) return;
+    const requestId = nextRequestId++;
+    pending.set(requestId, { kind: 'terminate', run });
+    notice = undefined;
+    host.post({ kind: 'terminateAnalysisRun', requestId, target: targetOf(shown.message), analysisRun: run });
     save();
     renderShown();
   }
@@ -106,9 +119,10 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
         renderRollout(shown.message.view, {
           context: shown.message.context,
           receivedAt: shown.receivedAt,
-          pending: new Set(pending.values()),
+          pending: pendingActions(),
           notice,
           onAction: requestAction,
+          terminate: { busy: terminating, onTerminate: requestTerminate },
           openRevisions,
           onToggleRevision: (revision, open) => openRevisions.set(revision, open),
         }),
@@ -164,10 +178,11 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
         renderShown();
         break;
       case 'actionResult': {
-        const action = pending.get(m.requestId);
-        if (action === undefined) return; // not ours, or from before a reload
+        const request = pending.get(m.requestId);
+        if (request === undefined) return; // not ours, or from before a reload
         pending.delete(m.requestId);
-        notice = { ok: m.ok, text: m.message ?? (m.ok ? `${ACTIONS[action].label}: done.` : `${ACTIONS[action].label} failed.`) };
+        const label = request.kind === 'action' ? ACTIONS[request.action].label : `${TERMINATE.label} ${request.run}`;
+        notice = { ok: m.ok, text: m.message ?? (m.ok ? `${label}: done.` : `${label} failed.`) };
         renderShown();
         return; // nothing to save
       }

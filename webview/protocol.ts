@@ -40,6 +40,8 @@ export type ViewToHost =
   /** The handshake: the host sends state only after this (and again after a reload). */
   | { kind: 'ready' }
   | { kind: 'action'; requestId: number; action: ActionName; target: RolloutRef; args?: ActionArgs }
+  /** Stop one of the shown rollout's AnalysisRuns (answered by an actionResult with the same requestId). */
+  | { kind: 'terminateAnalysisRun'; requestId: number; target: RolloutRef; analysisRun: string }
   /** Something went wrong inside the view; the host logs it. */
   | { kind: 'viewError'; message: string };
 
@@ -55,6 +57,9 @@ const str: Check = (v, at) => (typeof v === 'string' ? undefined : `${at} should
 const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${at} should be a finite number, not ${typeName(v)}`);
 const int: Check = (v, at) => (Number.isSafeInteger(v) ? undefined : `${at} should be an integer, not ${typeName(v)} ${typeof v === 'number' ? v : ''}`.trimEnd());
 const bool: Check = (v, at) => (typeof v === 'boolean' ? undefined : `${at} should be true or false, not ${typeName(v)}`);
+/** A Kubernetes object name (DNS subdomain: lowercase letters, digits, '-' and '.', at most 253). */
+const objectName: Check = (v, at) =>
+  typeof v === 'string' && v.length <= 253 && /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(v) ? undefined : `${at} should be a Kubernetes object name, not ${JSON.stringify(v) ?? typeName(v)}`;
 const oneOf =
   (values: readonly string[]): Check =>
   (v, at) =>
@@ -210,6 +215,7 @@ const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
     target: rolloutRef,
     'args?': obj({ 'container?': str, 'image?': str, 'toRevision?': int }),
   }),
+  terminateAnalysisRun: obj({ requestId: int, target: rolloutRef, analysisRun: objectName }),
   viewError: obj({ message: str }),
 };
 

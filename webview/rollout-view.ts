@@ -5,7 +5,7 @@
  */
 import { ACTIONS, availableActions } from './actions';
 import { bar, h, icon, type Child } from './dom';
-import { analysisRun } from './analysis-view';
+import { analysisRun, type TerminateControl } from './analysis-view';
 import { clock, phaseIcon, plural } from './format';
 import type { ActionArgs, ActionName, RolloutView } from './protocol';
 
@@ -21,6 +21,8 @@ export interface RolloutRenderContext {
   /** The answer to the last action, shown under the toolbar. */
   notice?: { ok: boolean; text: string };
   onAction(action: ActionName, args?: ActionArgs): void;
+  /** Stopping a running analysis run (absent: no Terminate buttons). */
+  terminate?: TerminateControl;
   /** Revisions the user opened or closed: kept across re-renders. */
   openRevisions: ReadonlyMap<number, boolean>;
   onToggleRevision(revision: number, open: boolean): void;
@@ -288,9 +290,9 @@ function revisions(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | 
   );
 }
 
-function analysis(view: RolloutView): HTMLElement | null {
+function analysis(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | null {
   if (view.analysisRuns.length === 0) return null;
-  return section('Analysis runs', 'analysis', ...view.analysisRuns.map((run) => analysisRun(run, true)));
+  return section('Analysis runs', 'analysis', ...view.analysisRuns.map((run) => analysisRun(run, true, ctx.terminate)));
 }
 
 export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
@@ -304,7 +306,7 @@ export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTM
     steps(view),
     traffic(view),
     images(view),
-    analysis(view),
+    analysis(view, ctx),
     revisions(view, ctx),
   );
 }

@@ -8,11 +8,11 @@ import type { ActionRequest } from '../cluster';
 import type { Rollout } from '../planner';
 import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
-import { pickRollout, type Eligibility, type RolloutRef } from './pick';
+import { pickAnalysisRun, pickRollout, type Eligibility, type RolloutRef } from './pick';
 import { readSettings, writeSetting } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
-import type { TreeElement } from './tree-model';
+import { analysisRunRefFrom, type TreeElement } from './tree-model';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 
@@ -125,6 +125,38 @@ async function askImage(rollout: Rollout | undefined): Promise<ActionRequest | u
   return image ? { kind: 'setImage', container: container.name, image: image.trim() } : undefined;
 }
 
+/** Terminate an AnalysisRun: the run (asked for when not given), a confirmation, progress, the result. */
+async function terminateRun(ctx: Ctx, arg: unknown): Promise<ActionReport | undefined> {
+  const c = requireConnected(ctx);
+  let ref = analysisRunRefFrom(arg);
+  if (ref?.context && ref.context !== c.context) throw new Error(`AnalysisRun ${ref.namespace}/${ref.run} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
+  ref ??= await pickAnalysisRun(c.stores, c.context);
+  if (!ref) return undefined;
+  const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
+  const yes = 'Terminate';
+  const answer = await vscode.window.showWarningMessage(
+    `Terminate AnalysisRun "${ref.run}"${of}? It takes no more measurements and ends with the result so far (Successful when nothing failed), and the rollout goes on from that result.`,
+    { modal: true },
+    yes,
+  );
+  if (answer !== yes) return undefined;
+  const target = { namespace: ref.namespace, name: ref.run };
+  const outcome = await withErrorBoundary(ctx, `terminating AnalysisRun "${ref.run}" in namespace "${ref.namespace}"`, async () =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating AnalysisRun ${ref!.run}…` }, () => cluster().terminateAnalysisRun(c.conn.rest, target)),
+  );
+  if (!outcome) return { ok: false, message: 'terminate failed; see the log' };
+  if (!outcome.ok) {
+    const message = `Cannot terminate AnalysisRun "${ref.run}": ${outcome.reason}`;
+    ctx.log.info(message);
+    void vscode.window.showWarningMessage(message);
+    return { ok: false, message };
+  }
+  const message = outcome.alreadyEnded ? `AnalysisRun "${ref.run}" had already ended ${outcome.alreadyEnded}; it is marked terminated.` : `AnalysisRun "${ref.run}" terminated.`;
+  ctx.log.info(message);
+  void vscode.window.showInformationMessage(message);
+  return { ok: true, message };
+}
+
 function requireConnected(ctx: Ctx): ReturnType<typeof connected> & { ok: true } {
   const c = connected(ctx);
   if (!c.ok) throw new Error(c.why);
@@ -150,6 +182,7 @@ export const commandTable: Record<CommandId, Handler> = {
       (r) => ((r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers in its pod template (a workloadRef rollout changes through its Deployment)'),
     ),
   'rollouts.undo': (ctx, arg, toRevision) => runRolloutAction(ctx, arg, () => ({ kind: 'undo', ...(typeof toRevision === 'number' ? { toRevision } : {}) }), { kind: 'undo' }),
+  'rollouts.terminateAnalysisRun': (ctx, arg) => terminateRun(ctx, arg),
 
   async 'rollouts.openRollout'(ctx, arg) {
     const c = requireConnected(ctx);

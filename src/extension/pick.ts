@@ -5,10 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { ClusterStores } from '../cluster';
-import { rolloutChoices, type Eligibility, type RolloutPickItem, type RolloutRef } from './tree-model';
+import { analysisRunChoices, rolloutChoices, type AnalysisRunPickItem, type AnalysisRunRef, type Eligibility, type RolloutPickItem, type RolloutRef } from './tree-model';
 
-export type { Eligibility, RolloutRef };
-
+export type { AnalysisRunRef, Eligibility, RolloutRef };
 
 const shown = new vscode.EventEmitter<{ title: string; labels: string[] }>();
 /** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */
@@ -21,16 +20,33 @@ export async function pickRollout(stores: ClusterStores, context: string, what: 
     void vscode.window.showInformationMessage(`No rollout to ${what} in context "${context}".${why}`);
     return undefined;
   }
-  const qp = vscode.window.createQuickPick<RolloutPickItem & vscode.QuickPickItem>();
-  qp.title = `Argo Rollouts: ${what}`;
-  qp.placeholder = `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`;
+  const picked = await showPick<RolloutPickItem>(items, `Argo Rollouts: ${what}`, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
+  return picked?.ref;
+}
+
+/** "Which AnalysisRun?": only runs that have not ended (the ones terminate can stop). */
+export async function pickAnalysisRun(stores: ClusterStores, context: string): Promise<AnalysisRunRef | undefined> {
+  const items = analysisRunChoices(stores, context, new Date());
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(`No AnalysisRun is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`);
+    return undefined;
+  }
+  const picked = await showPick<AnalysisRunPickItem>(items, 'Argo Rollouts: Terminate AnalysisRun', 'Which running AnalysisRun to terminate?');
+  return picked?.ref;
+}
+
+/** A single-choice quick pick that announces itself on `onDidShowRolloutPick` (the real-editor tests accept it). */
+function showPick<T extends { label: string }>(items: T[], title: string, placeholder: string): Promise<T | undefined> {
+  const qp = vscode.window.createQuickPick<T & vscode.QuickPickItem>();
+  qp.title = title;
+  qp.placeholder = placeholder;
   qp.items = items;
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
-  return new Promise<RolloutRef | undefined>((resolve) => {
-    let chosen: RolloutRef | undefined;
+  return new Promise<T | undefined>((resolve) => {
+    let chosen: T | undefined;
     qp.onDidAccept(() => {
-      chosen = qp.selectedItems[0]?.ref ?? qp.activeItems[0]?.ref;
+      chosen = qp.selectedItems[0] ?? qp.activeItems[0];
       qp.hide();
     });
     qp.onDidHide(() => {
@@ -38,6 +54,6 @@ export async function pickRollout(stores: ClusterStores, context: string, what: 
       resolve(chosen);
     });
     qp.show();
-    shown.fire({ title: qp.title ?? '', labels: items.map((i) => i.label) });
+    shown.fire({ title, labels: items.map((i) => i.label) });
   });
 }

@@ -8,6 +8,7 @@ import { cluster } from './lazy-cluster';
 import type { Rollout } from '../planner';
 import type { SessionState } from './session';
 import type { CommandId } from './command-specs';
+import { canTerminate } from '../../webview/actions';
 
 export type TreeElement =
   | { kind: 'local' }
@@ -289,11 +290,16 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         description: run ? `${run.phase}${counts}` : 'gone',
         tooltip: run?.message,
         icon: failed ? { id: 'graph', color: 'errorForeground' } : { id: 'graph' },
-        contextValue: 'analysisRun',
+        contextValue: analysisRunContextValue(run),
         collapsible: 'none',
       };
     }
   }
+}
+
+/** `analysisRun:running` for a run that can still be terminated (the menus' `when` reads it), else `analysisRun:ended`. */
+export function analysisRunContextValue(run: { phase: string } | undefined): string {
+  return run && canTerminate(run) ? 'analysisRun:running' : 'analysisRun:ended';
 }
 
 /**
@@ -392,3 +398,53 @@ export function rolloutChoices(stores: ClusterStores, context: string, request: 
   return { items, refused };
 }
 
+
+/** Which AnalysisRun a command acts on; `rollout` is the rollout that owns it, when known. */
+export interface AnalysisRunRef {
+  context?: string;
+  namespace: string;
+  run: string;
+  rollout?: string;
+}
+
+/** An AnalysisRun target from a tree element or a webview/test reference; undefined for anything else. */
+export function analysisRunRefFrom(arg: unknown): AnalysisRunRef | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; name?: unknown; run?: unknown };
+  if (a.kind !== undefined && a.kind !== 'analysisRun') return undefined;
+  if (typeof a.namespace !== 'string' || typeof a.run !== 'string' || a.run === '') return undefined;
+  return {
+    namespace: a.namespace,
+    run: a.run,
+    ...(typeof a.context === 'string' ? { context: a.context } : {}),
+    ...(typeof a.name === 'string' ? { rollout: a.name } : {}),
+  };
+}
+
+/** A quick pick row for an AnalysisRun. */
+export interface AnalysisRunPickItem {
+  label: string;
+  description: string;
+  detail: string;
+  ref: AnalysisRunRef;
+}
+
+/** The AnalysisRuns that can be terminated (not ended), across every watched rollout, sorted by namespace and name. */
+export function analysisRunChoices(stores: ClusterStores, context: string, now: Date): AnalysisRunPickItem[] {
+  const items: AnalysisRunPickItem[] = [];
+  for (const r of stores.rollouts.list()) {
+    const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
+    for (const run of v.analysisRuns) {
+      if (!canTerminate(run)) continue;
+      const gate = run.type ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex + 1}` : ''} analysis` : 'analysis';
+      const counts = run.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
+      items.push({
+        label: `$(graph) ${run.name}`,
+        description: `${v.namespace} · rollout ${v.name}`,
+        detail: `${run.phase} · ${gate} of revision ${run.revision}${counts}`,
+        ref: { context, namespace: v.namespace, run: run.name, rollout: v.name },
+      });
+    }
+  }
+  return items.sort((a, b) => `${a.ref.namespace}/${a.ref.run}`.localeCompare(`${b.ref.namespace}/${b.ref.run}`));
+}

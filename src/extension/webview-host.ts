@@ -14,6 +14,7 @@ import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
 import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
 import { viewOf } from './tree-model';
+import { canTerminate } from '../../webview/actions';
 
 export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
@@ -229,16 +230,52 @@ export class WebviewHost implements vscode.Disposable {
       case 'viewError':
         this.ctx.log.warn(`webview: ${msg.message}`);
         return;
+      case 'terminateAnalysisRun': {
+        const refused = this.terminateRefusal(open, msg);
+        if (refused) {
+          this.ctx.log.warn(`webview: refused to terminate AnalysisRun "${msg.analysisRun}": ${refused}`);
+          this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: `Cannot terminate AnalysisRun "${msg.analysisRun}": ${refused}` });
+          return;
+        }
+        const ref = (open.state as Extract<PanelState, { kind: 'rollout' }>).ref;
+        const target = { kind: 'analysisRun', context: ref.context, namespace: ref.namespace, name: ref.name, run: msg.analysisRun };
+        this.answer(open, msg.requestId, vscode.commands.executeCommand('rollouts.terminateAnalysisRun', target));
+        return;
+      }
       case 'action': {
         const target = { context: msg.target.context ?? (open.state.kind === 'rollout' ? open.state.ref.context : ''), namespace: msg.target.namespace, name: msg.target.name };
         const extra = msg.action === 'setImage' && msg.args?.container && msg.args.image ? [msg.args.container, msg.args.image] : msg.action === 'undo' && msg.args?.toRevision !== undefined ? [msg.args.toRevision] : [];
-        void (vscode.commands.executeCommand(actionCommands[msg.action], target, ...extra) as Thenable<ActionReport | undefined>).then(
-          (report) => this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: report?.ok ?? false, ...(report ? { message: report.message } : { message: 'cancelled' }) }),
-          (e: unknown) => this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: String(e) }),
-        );
+        this.answer(open, msg.requestId, vscode.commands.executeCommand(actionCommands[msg.action], target, ...extra));
         return;
       }
     }
+  }
+
+  /** Posts the end of a command the view asked for as its actionResult. */
+  private answer(open: OpenPanel, requestId: number, run: Thenable<unknown>): void {
+    void (run as Thenable<ActionReport | undefined>).then(
+      (report) => this.post(open, { kind: 'actionResult', requestId, ok: report?.ok ?? false, ...(report ? { message: report.message } : { message: 'cancelled' }) }),
+      (e: unknown) => this.post(open, { kind: 'actionResult', requestId, ok: false, message: String(e) }),
+    );
+  }
+
+  /**
+   * Why a terminate request from a view is refused, or undefined: the panel must show that very
+   * rollout in the connected context, and the run must be one of its runs that has not ended.
+   */
+  private terminateRefusal(open: OpenPanel, msg: Extract<ViewToHost, { kind: 'terminateAnalysisRun' }>): string | undefined {
+    if (open.state.kind !== 'rollout') return 'this panel shows no rollout';
+    const { ref } = open.state;
+    const t = msg.target;
+    if (t.namespace !== ref.namespace || t.name !== ref.name || (t.context !== undefined && t.context !== ref.context)) {
+      return `the request names rollout ${t.namespace}/${t.name}, but this panel shows ${ref.namespace}/${ref.name}`;
+    }
+    const s = this.ctx.session.state;
+    if (s.kind !== 'connected' || s.context !== ref.context) return `context "${ref.context}" is not connected`;
+    const run = viewOf(s.stores, ref.namespace, ref.name, new Date())?.analysisRuns.find((r) => r.name === msg.analysisRun);
+    if (!run) return `it is not an analysis run of rollout ${ref.namespace}/${ref.name}`;
+    if (!canTerminate(run)) return `it has already ended (${run.phase})`;
+    return undefined;
   }
 
   dispose(): void {

@@ -76,4 +76,28 @@ describe('webview protocol: view to host', () => {
     for (const m of bad) assert.equal(isViewToHost(m), false, JSON.stringify(m));
     assert.equal(viewToHostProblem({ kind: 'action', requestId: 1, action: 'delete', target }), 'message(action).action should be one of promote, promoteFull, abort, retry, pause, resume, restart, setImage, undo, not "delete"');
   });
+
+  it('accepts a request to terminate one of the rollout\'s analysis runs, named as Kubernetes names it', () => {
+    assert.ok(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 4, target, analysisRun: 'checkout-7d9f8c6b5-4-2' }));
+    assert.ok(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 5, target: { namespace: 'shop', name: 'checkout' }, analysisRun: 'checkout-7d9f8c6b5-4-2.1' }));
+  });
+
+  it('rejects a terminate request without a run, with a name Kubernetes would refuse, or without its rollout', () => {
+    const bad: unknown[] = [
+      { kind: 'terminateAnalysisRun', requestId: 1, target },
+      { kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: '' },
+      { kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: 'Checkout' },
+      { kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: '../rollouts/checkout' },
+      { kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: 'a'.repeat(254) },
+      { kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: 7 },
+      { kind: 'terminateAnalysisRun', requestId: 1, analysisRun: 'run' },
+      { kind: 'terminateAnalysisRun', requestId: 1.5, target, analysisRun: 'run' },
+      { kind: 'action', requestId: 1, action: 'terminateAnalysisRun', target },
+    ];
+    for (const m of bad) assert.equal(isViewToHost(m), false, JSON.stringify(m).slice(0, 80));
+    assert.equal(
+      viewToHostProblem({ kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: '../rollouts/checkout' }),
+      'message(terminateAnalysisRun).analysisRun should be a Kubernetes object name, not "../rollouts/checkout"',
+    );
+  });
 });

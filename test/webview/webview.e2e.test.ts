@@ -122,6 +122,34 @@ describe('webview in headless Chromium', function () {
     await page.close();
   });
 
+  it('offers Terminate on a running analysis run only; a click posts terminateAnalysisRun for that run and shows it busy until the answer', async () => {
+    const ended = await openWith(canaryPaused());
+    assert.equal(await ended.locator('vscode-button.terminate-run').count(), 0, 'a Successful run cannot be terminated');
+    await ended.close();
+
+    const message = canaryPaused() as Extract<HostToView, { kind: 'rollout' }>;
+    message.view.analysisRuns[0]!.phase = 'Running';
+    message.view.revisions.find((r) => r.revision === 4)!.analysisRuns[0]!.phase = 'Running';
+    const page = await openWith(message);
+    const button = page.locator('[data-section=analysis] vscode-button[data-terminate="checkout-7d9f8c6b5-4-2"]');
+    assert.equal(await button.textContent(), 'Terminate');
+    assert.equal(await page.locator('[data-section=revisions] vscode-button.terminate-run').count(), 0, 'offered once, in the analysis section');
+    await button.click();
+    const [, terminate] = await postedAtLeast(page, 2);
+    assert.deepEqual(terminate, { kind: 'terminateAnalysisRun', requestId: 1, target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, analysisRun: 'checkout-7d9f8c6b5-4-2' });
+    assert.equal(await button.getAttribute('disabled'), '');
+    await button.click({ force: true });
+    assert.equal((await posted(page)).length, 2, 'a second click while the first is under way posts nothing');
+    // The rollout's own actions stay available meanwhile.
+    assert.equal(await page.locator('.toolbar vscode-button[data-action=abort]').getAttribute('disabled'), null);
+
+    await send(page, { kind: 'actionResult', requestId: 1, ok: false, message: 'Not allowed: terminating AnalysisRun "checkout-7d9f8c6b5-4-2" was denied by the cluster\'s RBAC (403 Forbidden).' });
+    await page.locator('.notice.bad').waitFor({ timeout: WAIT_MS });
+    assert.match((await page.locator('.notice').textContent()) ?? '', /denied by the cluster's RBAC/);
+    assert.equal(await button.getAttribute('disabled'), null);
+    await page.close();
+  });
+
   it('shows a blue-green rollout that waits for a promote: active and preview, no steps', async () => {
     const page = await openWith(blueGreenWaiting());
     assert.equal(await page.locator('.strategy').textContent(), 'Blue-green');
