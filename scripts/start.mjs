@@ -171,7 +171,7 @@ if (!clusterOnly && !code) {
   tools = await import('./vscode-e2e/install.mjs');
   if (!existsSync(tools.csBin)) say('no desktop `code` on the PATH, so the extension opens in code-server: installing it once (node@24 and code-server from npm, about 4 minutes)');
   try {
-    tools.ensureTools((line) => say(line));
+    tools.ensureTools((line) => say(line), { browser: false });
   } catch (e) {
     say(`cannot install code-server: ${e.message}`);
     process.exit(1);

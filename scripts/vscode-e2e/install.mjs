@@ -21,8 +21,9 @@ function run(cmd, argv, opts) {
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
-export function ensureTools(log = console.log) {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`);
+/** `browser: false` (npm start): code-server only; the tests also need chromium. */
+export function ensureTools(log = console.log, { browser = true } = {}) {
+  if (browser && !existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`);
   if (!existsSync(join(nodeDir, 'bin', 'node'))) {
     log('installing node@24 from npm into .vscode-e2e/node24');
     mkdirSync(join(CACHE, 'node24'), { recursive: true });
