@@ -448,3 +448,20 @@ export function analysisRunChoices(stores: ClusterStores, context: string, now: 
   }
   return items.sort((a, b) => `${a.ref.namespace}/${a.ref.run}`.localeCompare(`${b.ref.namespace}/${b.ref.run}`));
 }
+
+/**
+ * Why the rollout webview may not terminate `run`, or undefined: the request must name the very
+ * rollout its panel shows (`shown`), that context must be connected, and the run must be one of
+ * that rollout's runs that has not ended. The host asks this before it runs the command.
+ */
+export function terminateRefusal(state: SessionState, shown: Required<RolloutRef>, requested: RolloutRef, run: string, now: Date): string | undefined {
+  if (requested.namespace !== shown.namespace || requested.name !== shown.name || (requested.context !== undefined && requested.context !== shown.context)) {
+    const where = requested.context !== undefined ? ` in context "${requested.context}"` : '';
+    return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
+  }
+  if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
+  const found = viewOf(state.stores, shown.namespace, shown.name, now)?.analysisRuns.find((r) => r.name === run);
+  if (!found) return `it is not an analysis run of rollout ${shown.namespace}/${shown.name}`;
+  if (!canTerminate(found)) return `it has already ended (${found.phase})`;
+  return undefined;
+}

@@ -13,8 +13,7 @@ import type { ActionName, HostToView, RolloutRef as ViewRolloutRef, ViewToHost }
 import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
 import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
-import { viewOf } from './tree-model';
-import { canTerminate } from '../../webview/actions';
+import { terminateRefusal, viewOf } from './tree-model';
 
 export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
@@ -231,7 +230,7 @@ export class WebviewHost implements vscode.Disposable {
         this.ctx.log.warn(`webview: ${msg.message}`);
         return;
       case 'terminateAnalysisRun': {
-        const refused = this.terminateRefusal(open, msg);
+        const refused = open.state.kind === 'rollout' ? terminateRefusal(this.ctx.session.state, open.state.ref, msg.target, msg.analysisRun, new Date()) : 'this panel shows no rollout';
         if (refused) {
           this.ctx.log.warn(`webview: refused to terminate AnalysisRun "${msg.analysisRun}": ${refused}`);
           this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: `Cannot terminate AnalysisRun "${msg.analysisRun}": ${refused}` });
@@ -257,25 +256,6 @@ export class WebviewHost implements vscode.Disposable {
       (report) => this.post(open, { kind: 'actionResult', requestId, ok: report?.ok ?? false, ...(report ? { message: report.message } : { message: 'cancelled' }) }),
       (e: unknown) => this.post(open, { kind: 'actionResult', requestId, ok: false, message: String(e) }),
     );
-  }
-
-  /**
-   * Why a terminate request from a view is refused, or undefined: the panel must show that very
-   * rollout in the connected context, and the run must be one of its runs that has not ended.
-   */
-  private terminateRefusal(open: OpenPanel, msg: Extract<ViewToHost, { kind: 'terminateAnalysisRun' }>): string | undefined {
-    if (open.state.kind !== 'rollout') return 'this panel shows no rollout';
-    const { ref } = open.state;
-    const t = msg.target;
-    if (t.namespace !== ref.namespace || t.name !== ref.name || (t.context !== undefined && t.context !== ref.context)) {
-      return `the request names rollout ${t.namespace}/${t.name}, but this panel shows ${ref.namespace}/${ref.name}`;
-    }
-    const s = this.ctx.session.state;
-    if (s.kind !== 'connected' || s.context !== ref.context) return `context "${ref.context}" is not connected`;
-    const run = viewOf(s.stores, ref.namespace, ref.name, new Date())?.analysisRuns.find((r) => r.name === msg.analysisRun);
-    if (!run) return `it is not an analysis run of rollout ${ref.namespace}/${ref.name}`;
-    if (!canTerminate(run)) return `it has already ended (${run.phase})`;
-    return undefined;
   }
 
   dispose(): void {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AnalysisRun, ClusterStores, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/cluster';
 import { commandSpecs } from '../../src/extension/command-specs';
-import { analysisRunChoices, analysisRunRefFrom, children, item, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import { analysisRunChoices, analysisRunRefFrom, children, item, terminateRefusal, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
 import { canTerminate, ENDED_ANALYSIS_PHASES } from '../../webview/actions';
 import { memoryStores } from '../cluster/fakes';
 
@@ -126,6 +126,20 @@ describe('extension: terminate an AnalysisRun', () => {
     s.rollouts.put(rollout('cart'));
     s.analysisRuns.put(run('cart-def-2-1', 'cart', 'Inconclusive'));
     assert.deepEqual(analysisRunChoices(s, CONTEXT, NOW), []);
+  });
+
+  it('the host acts on a webview\'s terminate only for a running run of the rollout its panel shows, in the connected context', () => {
+    const s = stores();
+    const state = source(s).state;
+    const shown = { context: CONTEXT, namespace: 'shop', name: 'checkout' };
+    assert.equal(terminateRefusal(state, shown, shown, 'checkout-abc-2-1', NOW), undefined);
+    assert.equal(terminateRefusal(state, shown, { namespace: 'shop', name: 'checkout' }, 'checkout-abc-2-1.1', NOW), undefined, 'a pending run, and a target without its context');
+    assert.equal(terminateRefusal(state, shown, shown, 'checkout-old-1-1', NOW), 'it has already ended (Successful)');
+    assert.equal(terminateRefusal(state, shown, shown, 'cart-def-2-1', NOW), 'it is not an analysis run of rollout shop/checkout', "another rollout's run");
+    assert.equal(terminateRefusal(state, shown, shown, 'no-such-run', NOW), 'it is not an analysis run of rollout shop/checkout');
+    assert.equal(terminateRefusal(state, shown, { ...shown, name: 'cart' }, 'cart-def-2-1', NOW), 'the request names rollout shop/cart in context "kind-dev", but this panel shows shop/checkout in context "kind-dev"');
+    assert.equal(terminateRefusal(state, shown, { ...shown, context: 'prod' }, 'checkout-abc-2-1', NOW), 'the request names rollout shop/checkout in context "prod", but this panel shows shop/checkout in context "kind-dev"');
+    assert.equal(terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, 'checkout-abc-2-1', NOW), `context "${CONTEXT}" is not connected`);
   });
 
   it('"has not ended" means the same in the editor and the view as in the controller', () => {
