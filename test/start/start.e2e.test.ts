@@ -169,4 +169,19 @@ describe('npm start (headless, code-server)', function () {
     for (const pgid of started.groups) assert.equal(alive(pgid), false, `process group ${pgid} is still running`);
     assert.equal(existsSync(started.kubeconfig), false, 'the temp state is still there');
   });
+
+  it('a second run right after starts everything again and stops cleanly (--exit-after-ready)', async () => {
+    const second = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--code-server', '--exit-after-ready'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    second.stdout!.on('data', (d) => (text += String(d)));
+    second.stderr!.on('data', (d) => (text += String(d)));
+    const code = await new Promise<number | null>((r) => second.once('exit', (c) => r(c)));
+    assert.equal(code, 0, text);
+    assert.match(text, /^ready$/m);
+    const url = /VS Code\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
+    assert.ok(url, text);
+    const groups = [...(/process groups\s+(.*)/.exec(text)?.[1] ?? '').matchAll(/(\d+)/g)].map((m) => Number(m[1]));
+    assert.equal(groups.length, 2, text);
+    for (const pgid of groups) assert.equal(alive(pgid), false, `process group ${pgid} is still running`);
+  });
 });
