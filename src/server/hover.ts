@@ -74,7 +74,10 @@ function describeField(spec: FieldSpec, path: readonly (string | number)[]): str
   const dflt = defaultLabel(spec);
   if (dflt) facts.push(`default ${dflt}`);
   if (spec.enum) facts.push(`one of ${spec.enum.map((e) => `\`${e}\``).join(', ')}`);
-  if (spec.min !== undefined || spec.max !== undefined) facts.push(`range ${spec.min ?? '…'}..${spec.max ?? '…'}`);
+  // "0..…" read as "0....." in hovers: say an open bound in words.
+  if (spec.min !== undefined && spec.max !== undefined) facts.push(`range ${spec.min}..${spec.max}`);
+  else if (spec.min !== undefined) facts.push(`at least ${spec.min}`);
+  else if (spec.max !== undefined) facts.push(`at most ${spec.max}`);
   return `**${title}** · ${facts.join(' · ')}\n\n${spec.docs}`;
 }
 

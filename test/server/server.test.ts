@@ -98,6 +98,9 @@ describe('language server over stdio', () => {
       lsp.open(uri('hover-step'), text);
       const h = hoverText(await lsp.hover(uri('hover-step'), positionOf(text, 'setWeight: 20', 3)));
       assert.match(h, /What happens at step 0/);
+      // Regression: an open range read as "range 0.....".
+      assert.match(h, /at least 0/);
+      assert.doesNotMatch(h, /\.\.…/);
       assert.match(h, /canary \(new ReplicaSet\): \*\*2\*\* pods/);
       assert.match(h, /stable: \*\*8\*\* pods/);
       assert.match(h, /\| \*\*→\*\* 0 \| setWeight 20 \| 2 \| 8 \| 20% \|/);
