@@ -6,6 +6,7 @@
  */
 import { describeApiError } from './rest';
 import { connect, type Connection } from './connection';
+import { checkContext } from './store';
 import { KubeconfigError } from './kubeconfig';
 import { actionTitle, runAction, type ActionRequest } from './actions';
 
@@ -69,6 +70,34 @@ export function connectFor(t: TargetArgs, env: NodeJS.ProcessEnv): Connection {
   return connect(opts);
 }
 
+/** Connects as kubectl would; a kubeconfig problem is said on `err` and gives undefined (exit 1). */
+export function connectOrSay(t: TargetArgs, io: { err(text: string): void; env: NodeJS.ProcessEnv }): Connection | undefined {
+  try {
+    return connectFor(t, io.env);
+  } catch (e) {
+    if (e instanceof KubeconfigError) {
+      io.err(e.message);
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** `connectOrSay`, then a check that the context answers and serves Rollouts (said on `err` when not). */
+export async function connectCheckedOrSay(
+  t: TargetArgs,
+  io: { err(text: string): void; env: NodeJS.ProcessEnv },
+): Promise<Connection | undefined> {
+  const conn = connectOrSay(t, io);
+  if (!conn) return undefined;
+  const check = await checkContext(conn.rest, conn.context, conn.namespace);
+  if (!check.ok) {
+    io.err(check.message);
+    return undefined;
+  }
+  return conn;
+}
+
 export interface ActionIO {
   out(text: string): void;
   err(text: string): void;
@@ -78,16 +107,8 @@ export interface ActionIO {
 /** Runs one action for the CLI; returns the exit code (0 done, 1 refused or failed). */
 export async function runActionCommand(t: TargetArgs, io: ActionIO, request: ActionRequest): Promise<number> {
   const name = requireName(t);
-  let conn: Connection;
-  try {
-    conn = connectFor(t, io.env);
-  } catch (e) {
-    if (e instanceof KubeconfigError) {
-      io.err(e.message);
-      return 1;
-    }
-    throw e;
-  }
+  const conn = connectOrSay(t, io);
+  if (!conn) return 1;
   const ref = { namespace: conn.namespace, name };
   try {
     const outcome = await runAction(conn.rest, ref, request);

@@ -1,7 +1,7 @@
 /** `rollouts get NAME [--watch]`: the rollout view model, once or on every change. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { ArgsError, connectFor, parseTargetArgs, requireName, targetUsage, type FlagSpec, type TargetArgs, KubeconfigError, checkContext, watchCluster, lineLog, rolloutViewFromStores, formatRolloutView } from '../../cluster';
+import { ArgsError, connectCheckedOrSay, parseTargetArgs, requireName, targetUsage, type FlagSpec, type TargetArgs, watchCluster, lineLog, rolloutViewFromStores, formatRolloutView } from '../../cluster';
 
 /** The rollout commands' argument parsing, with bad usage reported as the CLI's UsageError (exit 2). */
 export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs {
@@ -31,21 +31,8 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
   const t = parseRolloutArgs(args, { '--watch': 'boolean', '-w': 'boolean' });
   const name = t.name!;
   const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
-  let conn;
-  try {
-    conn = connectFor(t, io.env);
-  } catch (e) {
-    if (e instanceof KubeconfigError) {
-      io.err(e.message);
-      return 1;
-    }
-    throw e;
-  }
-  const check = await checkContext(conn.rest, conn.context, conn.namespace);
-  if (!check.ok) {
-    io.err(check.message);
-    return 1;
-  }
+  const conn = await connectCheckedOrSay(t, io);
+  if (!conn) return 1;
   const w = watchCluster({ kc: conn.kc, rest: conn.rest, log: lineLog((l) => io.err(l)), namespaces: [conn.namespace] });
   try {
     await w.synced;

@@ -1,7 +1,7 @@
 /** `rollouts status NAME [--timeout T]`: wait until Healthy (exit 0), or fail on Degraded, abort or timeout (exit 1). */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { connectFor, targetUsage, KubeconfigError, ROLLOUT, lineLog, awaitOutcome, checkContext, watchKind } from '../../cluster';
+import { connectCheckedOrSay, targetUsage, ROLLOUT, lineLog, awaitOutcome, watchKind } from '../../cluster';
 import { checkDuration, type Rollout } from '../../planner';
 import { parseRolloutArgs } from './get';
 
@@ -29,21 +29,8 @@ export const statusCommand: Command = {
       timeoutMs = d.seconds * 1000;
     }
     const name = t.name!;
-    let conn;
-    try {
-      conn = connectFor(t, io.env);
-    } catch (e) {
-      if (e instanceof KubeconfigError) {
-        io.err(e.message);
-        return 1;
-      }
-      throw e;
-    }
-    const check = await checkContext(conn.rest, conn.context, conn.namespace);
-    if (!check.ok) {
-      io.err(check.message);
-      return 1;
-    }
+    const conn = await connectCheckedOrSay(t, io);
+    if (!conn) return 1;
     const store = watchKind<Rollout>(ROLLOUT, { kc: conn.kc, rest: conn.rest, log: lineLog((l) => io.err(l)), namespace: conn.namespace });
     try {
       await store.synced;

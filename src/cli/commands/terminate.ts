@@ -1,5 +1,5 @@
 /** `rollouts terminate analysisrun NAME`: stop a running AnalysisRun (spec.terminate). */
-import { ArgsError, connectFor, describeApiError, KubeconfigError, parseTargetArgs, targetUsage, terminateAnalysisRun } from '../../cluster';
+import { ArgsError, connectOrSay, describeApiError, parseTargetArgs, targetUsage, terminateAnalysisRun } from '../../cluster';
 import { UsageError, type Command } from '../command';
 
 const usage = `Usage: rollouts terminate analysisrun NAME [-n NS] [--context C] [--kubeconfig F]
@@ -29,16 +29,8 @@ export const terminateCommand: Command = {
     const name = t.rest[0];
     if (!name) throw new UsageError('name the AnalysisRun: analysisrun NAME');
     if (t.rest.length > 1) throw new UsageError(`unexpected argument "${t.rest[1]}"`);
-    let conn;
-    try {
-      conn = connectFor(t, io.env);
-    } catch (e) {
-      if (e instanceof KubeconfigError) {
-        io.err(e.message);
-        return 1;
-      }
-      throw e;
-    }
+    const conn = connectOrSay(t, io);
+    if (!conn) return 1;
     try {
       const outcome = await terminateAnalysisRun(conn.rest, { namespace: conn.namespace, name });
       if (!outcome.ok) {
