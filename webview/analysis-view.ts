@@ -32,7 +32,7 @@ function gate(run: AnalysisRunView): string | null {
   if (!run.type) return null;
   const words: Record<string, string> = { Step: 'step', Background: 'background', PrePromotion: 'pre-promotion', PostPromotion: 'post-promotion' };
   const word = words[run.type] ?? run.type;
-  return run.type === 'Step' && run.stepIndex !== undefined ? `${word} ${run.stepIndex + 1}` : word;
+  return run.type === 'Step' && run.stepIndex !== undefined ? `${word} ${run.stepIndex}` : word;
 }
 
 /** How the view offers to stop a run: whether a request for it is under way, and what a click does. */

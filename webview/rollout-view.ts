@@ -71,7 +71,8 @@ function header(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
       h('span', { class: 'where' }, where),
       h('span', { class: `phase phase-${view.phase.toLowerCase()}`, data: { phase: view.phase } }, view.aborted ? `${view.phase} (aborted)` : view.phase),
       h('span', { class: 'strategy' }, view.strategy === 'canary' ? 'Canary' : 'Blue-green'),
-      view.step ? h('span', { class: 'step-count' }, `Step ${Math.min(view.step.index + 1, view.step.count)}/${view.step.count}`) : null,
+      // Steps are numbered from 0 everywhere, as Argo's status.currentStepIndex and `kubectl argo rollouts get` count them.
+      view.step ? h('span', { class: 'step-count' }, `Step ${Math.min(view.step.index, view.step.count)}/${view.step.count}`) : null,
     ),
     view.message ? h('p', { class: 'message' }, view.message) : null,
   );
@@ -88,7 +89,7 @@ function toolbar(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
 function pauseBanner(pause: PauseView, view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
   const why: Record<string, string> = {
     Manual: 'Paused by a person',
-    CanaryPauseStep: view.step ? `Paused at step ${view.step.index + 1}` : 'Paused at a pause step',
+    CanaryPauseStep: view.step ? `Paused at step ${view.step.index}` : 'Paused at a pause step',
     BlueGreenPause: 'The preview is up; the active Service still points at the stable version',
     InconclusiveAnalysisRun: 'An analysis was inconclusive',
     InconclusiveExperiment: 'An experiment was inconclusive',
@@ -127,7 +128,7 @@ function steps(view: RolloutView): HTMLElement | null {
         'li',
         { class: `step step-${s.state}`, data: { state: s.state, kind: s.kind }, attrs: { 'aria-current': s.state === 'current' ? 'step' : undefined } },
         icon(s.state === 'done' ? 'pass-filled' : s.state === 'current' ? (view.aborted ? 'circle-slash' : view.pauses.length ? 'debug-pause' : 'arrow-right') : 'circle-large-outline', 'step-marker'),
-        h('span', { class: 'step-number' }, `${i + 1}`),
+        h('span', { class: 'step-number' }, `${i}`),
         h('span', { class: 'step-text' }, s.text),
         weights[i] !== undefined ? h('span', { class: 'step-weight', title: 'canary weight in force at this step' }, `${weights[i]}%`) : null,
       ),

@@ -39,7 +39,7 @@ export const isPromotePoint = (f: SimulationFrame): boolean => f.waitsForPerson 
 
 function frameStep(f: SimulationFrame): string {
   if (f.step.count === 0) return f.step.description;
-  return f.step.index === null ? `all ${f.step.count} steps done` : `step ${f.step.index + 1}/${f.step.count}: ${f.step.description}`;
+  return f.step.index === null ? `all ${f.step.count} steps done` : `step ${f.step.index}/${f.step.count}: ${f.step.description}`;
 }
 
 function replicaSetsTable(f: SimulationFrame): HTMLElement {

@@ -60,7 +60,7 @@ function measured(values: string[], phases: string[], everySeconds = 60): { phas
   });
 }
 
-/** checkout: canary at step 4 of 6 (a 2m pause after setWeight 30), 45s into the pause. */
+/** checkout: canary at step index 3 of 6 (a 2m pause after setWeight 30), 45s into the pause. */
 export function canaryPaused(): HostToView {
   const uid = 'uid-checkout';
   const rollout: Rollout = {

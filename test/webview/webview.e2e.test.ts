@@ -65,14 +65,14 @@ describe('webview in headless Chromium', function () {
     const page = await openWith(canaryPaused());
     assert.equal(await page.locator('.rollout-name').textContent(), 'checkout');
     assert.equal(await page.locator('.phase').textContent(), 'Paused');
-    assert.equal(await page.locator('.step-count').textContent(), 'Step 4/6');
+    assert.equal(await page.locator('.step-count').textContent(), 'Step 3/6');
     assert.deepEqual(await texts(page, '.steps .step-text'), ['setWeight: 10', 'pause (until promoted)', 'setWeight: 30', 'pause: 2m', 'setWeight: 60', 'pause: 2m']);
     assert.deepEqual(await texts(page, '.steps .step-weight'), ['10%', '10%', '30%', '30%', '60%', '60%']);
     assert.deepEqual(await page.locator('.steps .step').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['state'])), ['done', 'done', 'done', 'current', 'pending', 'pending']);
     assert.equal(await page.locator('.steps [aria-current=step] .step-text').textContent(), 'pause: 2m');
     assert.equal(await page.locator('.traffic-split').textContent(), '30% canary');
     assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['7/7', '3/3']);
-    assert.match((await page.locator('.banner').textContent()) ?? '', /Paused at step 4 · resumes in 1:15/);
+    assert.match((await page.locator('.banner').textContent()) ?? '', /Paused at step 3 · resumes in 1:15/);
     assert.deepEqual(await texts(page, '.images li code'), ['ghcr.io/example/checkout:1.4.2', 'ghcr.io/example/checkout:1.5.0']);
     assert.deepEqual(await page.locator('vscode-collapsible.revision').evaluateAll((els) => els.map((e) => [e.getAttribute('heading'), e.hasAttribute('open')])), [
       ['Revision 4 (canary)', true],
@@ -214,8 +214,8 @@ describe('webview in headless Chromium', function () {
     const metric = view.analysisRuns[0]!.metrics[0]!;
     metric.measurements.push({ phase: 'Error', value: '<img src=x onerror="window.__hacked=1">', startedAt: '2026-03-02T10:00:40Z', message: '<b>timeout</b>' });
     const page = await openWith(message);
-    // The run gates step index 1, shown as "2 analysis: error-rate" in the steps list.
-    assert.equal(await page.locator('[data-section=analysis] .run-gate').textContent(), 'step 2');
+    // The run gates step index 1, shown as "1 analysis: error-rate" in the steps list.
+    assert.equal(await page.locator('[data-section=analysis] .run-gate').textContent(), 'step 1');
     const chart = page.locator('[data-section=analysis] .metric[data-metric=error-rate] svg.metric-chart');
     assert.deepEqual(await chart.locator('circle.chart-point').evaluateAll((els) => els.map((e) => e.getAttribute('data-phase'))), ['Successful', 'Failed', 'Failed', 'Failed']);
     assert.equal(await chart.locator('circle.bad').count(), 3);
@@ -265,7 +265,7 @@ describe('webview in headless Chromium', function () {
     assert.equal(await frameShown(), promoteAt);
     const f = frames[promoteAt]!;
     assert.equal(await page.locator('.frame [data-promote-point]').count(), 1);
-    assert.equal(await page.locator('.frame-step').textContent(), `step ${f.step.index! + 1}/${f.step.count}: ${f.step.description}`);
+    assert.equal(await page.locator('.frame-step').textContent(), `step ${f.step.index}/${f.step.count}: ${f.step.description}`);
     assert.equal(Number(await page.locator('.frame .traffic-split').getAttribute('data-weight')), f.weight.canary);
     assert.deepEqual(await texts(page, '.sim-services tbody td.selects code'), f.services.map((s) => `rollouts-pod-template-hash=${s.selects}`));
     assert.deepEqual(
