@@ -6,10 +6,13 @@
 //      loaded with extensionDevelopmentPath/extensionTestsPath (server started with the smoke-test
 //      driver switch, which 4.139 needs for that);
 //   2. a UI pass on a second server without that switch (toasts and dialogs work there), with the
-//      extension installed as its package would be, taking screenshots into .test-results/.
+//      extension installed as its package would be, taking screenshots into .test-results/;
+//   3. the package itself: a .vsix made by scripts/package.mjs, installed with
+//      `code-server --install-extension` into a fresh extensions dir, must activate in a third server
+//      (a diagnostic of ours in the Problems panel), and its bundled CLI must lint (exit 0 / 1).
 // Results of both go, one entry per test, to --results FILE (JSON), for test/extension/vscode.e2e.test.ts.
 //
-//   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--keep]
+//   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--package-only] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,6 +28,7 @@ const args = process.argv.slice(2);
 const resultsFile = args.includes('--results') ? resolve(args[args.indexOf('--results') + 1]) : undefined;
 const withUi = !args.includes('--no-ui');
 const keep = args.includes('--keep');
+const packageOnly = args.includes('--package-only');
 const t0 = Date.now();
 const log = (...a) => console.log(`[vscode-e2e ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
@@ -39,6 +43,7 @@ function run(cmd, argv, opts = {}) {
 
 import { CHROMIUM, csBin, ensureTools, nodeDir } from './install.mjs';
 import { bundleSuites } from './suites.mjs';
+import { packageVsix } from '../package.mjs';
 
 // ---- the extension and the suites ---------------------------------------------------------------
 /** The extension as its package holds it (package.json, dist bundles, grammar, icons). */
@@ -81,6 +86,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 process.on('exit', () => running.forEach((stop) => stop()));
 
+/** code-server's own environment: the Node 24 it was installed with comes first on its PATH. */
+const csEnv = (env = {}) => ({ ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, ...env });
+
 async function startServer(state, name, { smoke, env }) {
   const port = await freePort();
   mkdirSync(join(state, `${name}-ud`, 'User'), { recursive: true });
@@ -94,7 +102,7 @@ async function startServer(state, name, { smoke, env }) {
     ...(smoke ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ];
   // Its own process group: code-server spawns helpers (agentHost...) that must go with it.
-  const child = spawn(csBin, argv, { detached: true, stdio: ['ignore', out, out], env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, ...env } });
+  const child = spawn(csBin, argv, { detached: true, stdio: ['ignore', out, out], env: csEnv(env) });
   const stop = () => {
     running.delete(stop);
     try {
@@ -285,6 +293,106 @@ async function uiPass(state, ws) {
   }
 }
 
+// ---- pass 3: the .vsix, installed the way users install it ---------------------------------------------
+const CLEAN_ROLLOUT = `apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata:
+  name: cart
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: cart
+  template:
+    metadata:
+      labels:
+        app: cart
+    spec:
+      containers:
+        - name: cart
+          image: example/cart:1.0
+  strategy:
+    canary:
+      steps:
+        - setWeight: 20
+        - pause: {}
+`;
+const BROKEN_ROLLOUT = CLEAN_ROLLOUT.replace('setWeight: 20', 'setWeight: 250');
+
+async function packagePass(state) {
+  const step = async (title, fn) => {
+    const start = Date.now();
+    try {
+      await fn();
+      record(`package: ${title}`, 'passed', { ms: Date.now() - start });
+      log(`package ok: ${title} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      record(`package: ${title}`, 'failed', { error: String(e?.stack ?? e) });
+      log(`package FAILED: ${title}: ${e?.message ?? e}`);
+    }
+  };
+  const ws = join(state, 'package-workspace');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'clean-rollout.yaml'), CLEAN_ROLLOUT);
+  writeFileSync(join(ws, 'broken-rollout.yaml'), BROKEN_ROLLOUT);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const vsix = join(state, `${pkg.name}-${pkg.version}.vsix`);
+  try {
+    packageVsix(vsix, { quiet: true });
+  } catch (e) {
+    record('package: npm run package makes the .vsix', 'failed', { error: String(e?.stack ?? e) });
+    return;
+  }
+
+  await step('the CLI inside the .vsix lints: exit 0 on a clean Rollout, 1 on a broken one', async () => {
+    const unzipped = join(state, 'vsix-unzipped');
+    const un = spawnSync('unzip', ['-q', '-o', vsix, '-d', unzipped], { encoding: 'utf8', timeout: 30_000 });
+    if (un.status !== 0) throw new Error(`unzip ${vsix} failed (${un.error?.message ?? `exit ${un.status}`}): ${un.stderr}`);
+    const cli = join(unzipped, 'extension', 'dist', 'cli.js');
+    const lint = (file) => spawnSync(process.execPath, [cli, 'lint', join(ws, file)], { encoding: 'utf8', timeout: 30_000 });
+    const clean = lint('clean-rollout.yaml');
+    if (clean.status !== 0) throw new Error(`lint clean-rollout.yaml: exit ${clean.status ?? clean.signal}, expected 0\n${clean.stdout}${clean.stderr}`);
+    const broken = lint('broken-rollout.yaml');
+    if (broken.status !== 1) throw new Error(`lint broken-rollout.yaml: exit ${broken.status ?? broken.signal}, expected 1\n${broken.stdout}${broken.stderr}`);
+    if (!/broken-rollout\.yaml:21:\d+: error: .*250/.test(broken.stdout)) throw new Error(`lint broken-rollout.yaml did not name the bad setWeight at line 21:\n${broken.stdout}`);
+  });
+
+  await step('installed with code-server --install-extension, it activates: its diagnostic shows in the Problems panel', async () => {
+    // startServer names the extensions dir <name>-exts: a fresh directory in this run's state.
+    const exts = join(state, 'pkg-exts');
+    const inst = spawnSync(csBin, ['--install-extension', vsix, '--extensions-dir', exts, '--user-data-dir', join(state, 'pkg-ud')], { encoding: 'utf8', timeout: 90_000, env: csEnv() });
+    if (inst.status !== 0) throw new Error(`code-server --install-extension: ${inst.error?.message ?? `exit ${inst.status ?? inst.signal}`}\n${inst.stdout}${inst.stderr}`);
+    const id = `${pkg.publisher}.${pkg.name}`;
+    if (!existsSync(join(exts, `${id}-${pkg.version}`, 'dist', 'extension.js'))) throw new Error(`${id}-${pkg.version}/dist/extension.js is not in ${exts} after --install-extension:\n${inst.stdout}`);
+    const server = await startServer(state, 'pkg', { smoke: false, env: { KUBECONFIG: join(state, 'no-kubeconfig') } });
+    const ctx = await browser(state);
+    try {
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      // The Rollouts view container is contributed by the installed package.
+      await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').fill('broken-rollout.yaml');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'broken-rollout.yaml' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 45_000 });
+      await page.keyboard.press('Control+Shift+M');
+      // A fresh extensions dir holds only our extension: the marker must be its, named by its source.
+      const marker = page.locator('.markers-panel .monaco-list-row', { hasText: 'argo-rollouts' }).filter({ hasText: '250' });
+      await marker.first().waitFor({ timeout: 30_000 });
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      await page.screenshot({ path: join(RESULTS_DIR, '4-installed-vsix.png') });
+    } catch (e) {
+      await ctx.pages()[0]?.screenshot({ path: join(RESULTS_DIR, 'failed-installed-vsix.png') }).catch(() => {});
+      throw new Error(`${e?.message ?? e}; code-server log: ${server.logFile}`);
+    } finally {
+      await ctx.close();
+      server.stop();
+    }
+  });
+}
+
 // ---- main -----------------------------------------------------------------------------------------------
 let state;
 process.on('exit', () => {
@@ -297,8 +405,9 @@ try {
   state = mkdtempSync(join(tmpdir(), 'rollouts-vscode-e2e-'));
   const ws = join(state, 'workspace');
   cpSync(join(ROOT, 'test', 'extension', 'workspace'), ws, { recursive: true });
-  await apiPass(state, ws);
-  if (withUi) await uiPass(state, ws);
+  if (!packageOnly) await apiPass(state, ws);
+  if (withUi && !packageOnly) await uiPass(state, ws);
+  if (withUi) await packagePass(state);
 } catch (e) {
   record('vscode-e2e: the harness ran', 'failed', { error: String(e?.stack ?? e) });
   console.error(e);
