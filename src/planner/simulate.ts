@@ -9,6 +9,7 @@
  * restart (`restartAfterSeconds`) evicts and replaces them as the controller would. Frames are
  * plain JSON (the webview and the CLI step through them).
  */
+import type { ActionResult } from './actions';
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
 import { canaryStepsOf, minReadySecondsOf } from './defaults';
 import { pauseDurationSeconds } from './duration';
@@ -365,16 +366,8 @@ function needsPerson(rollout: Rollout): boolean {
   return (rollout.status?.pauseConditions ?? []).some((c) => pauseNeedsPerson(rollout, c));
 }
 
-function promote(world: World): World {
-  const result = promoteAction(world.rollout);
-  if (!result.ok) return world;
-  let rollout = world.rollout;
-  for (const patch of result.patches) rollout = applyRolloutPatch(rollout, patch);
-  return { ...world, rollout };
-}
-
-function abort(world: World): World {
-  const result = abortAction(world.rollout);
+/** The world after an action's patches (unchanged when the action was refused). */
+function applyAction(world: World, result: ActionResult): World {
   if (!result.ok) return world;
   let rollout = world.rollout;
   for (const patch of result.patches) rollout = applyRolloutPatch(rollout, patch);
@@ -453,8 +446,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     }
     if (restartAtMs !== undefined && nowMs >= restartAtMs) {
       restartAtMs = undefined;
-      const restart = restartAction(world.rollout, new Date(nowMs));
-      if (restart.ok) for (const patch of restart.patches) world = { ...world, rollout: applyRolloutPatch(world.rollout, patch) };
+      world = applyAction(world, restartAction(world.rollout, new Date(nowMs)));
       pendingEvents.push('restart (kubectl argo rollouts restart)');
     }
     world = syncRuns(world, wl, nowMs, runs);
@@ -482,7 +474,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
       const reached = strategy === 'canary' ? step >= options.abortAtStep : true;
       if (reached) {
         aborted = true;
-        world = abort(world);
+        world = applyAction(world, abortAction(world.rollout));
         pendingEvents.push('abort (kubectl argo rollouts abort)');
         pendingAction = 'abort';
         continue;
@@ -503,7 +495,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
       if (promoteAfterMs > 0) promotionsThisInstant = 0;
       reconcilesThisInstant = 0;
       world = syncWorkload(world, wl, nowMs, podReadyMs, minReadyMs);
-      world = promote(world);
+      world = applyAction(world, promoteAction(world.rollout));
       pendingEvents.push('promote (kubectl argo rollouts promote)');
       pendingAction = 'promote';
       continue;
