@@ -46,7 +46,7 @@ export function createPieceValidator(index: ServiceIndex, workspaceKnown: () => 
       const key = !known ? PENDING : relevant.length === 0 ? '' : JSON.stringify(relevant);
       const memoized = memo.get(piece);
       if (memoized && memoized.key === key) return memoized.findings;
-      const findings = Object.freeze(withSyntaxErrors(piece, validateSafely(piece, known ? relevant : undefined)));
+      const findings = Object.freeze(validateSafely(piece, known ? relevant : undefined));
       memo.set(piece, { key, findings });
       return findings;
     },
@@ -67,19 +67,10 @@ function validateSafely(piece: Piece, definitions: readonly WorkspaceDefinition[
     // A bug in a rule must not take the server down with it: report it where the document starts.
     const docIndex = piece.parsed.docs.find((d) => d.isRollout || d.isAnalysisTemplate)?.index ?? 0;
     const message = `internal error while validating this document: ${e instanceof Error ? e.message : String(e)}`;
-    return [{ code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
+    // validateFile reports the parse's syntax errors; keep them when it could not finish.
+    return [...piece.parsed.syntaxErrors, { code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
   }
 }
-
-/** validateFile may or may not include the parse's syntax errors; report each once. */
-function withSyntaxErrors(piece: Piece, findings: Finding[]): Finding[] {
-  const syntax = piece.parsed.syntaxErrors;
-  if (syntax.length === 0) return findings;
-  const seen = new Set(findings.map(findingKey));
-  return [...syntax.filter((f) => !seen.has(findingKey(f))), ...findings];
-}
-
-const findingKey = (f: Finding) => `${f.code}|${f.docIndex}|${f.message}|${f.offsets?.join(',') ?? f.path.join('.')}`;
 
 /** Diagnostics of a file: none unless it holds a Rollout or an analysis template (other YAML is not ours to judge). */
 export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator): Diagnostic[] {
