@@ -18,15 +18,15 @@ import {
   abortAction,
   ANNOTATION_DESIRED_REPLICAS,
   ANNOTATION_SCALE_DOWN_DEADLINE,
-  applyEffects,
   applyRolloutPatch,
   LABEL_POD_TEMPLATE_HASH,
   promoteAction,
-  reconcile,
   retryAction,
 } from '../../src/planner';
+import type { Harness } from './reconcile-harness';
+import { advance, harness, selectorOf, service, settle, step } from './reconcile-harness';
 
-const T0 = Date.parse('2026-03-01T12:00:00Z');
+const T0 = new Date('2026-03-01T12:00:00Z');
 const ACTIVE = 'demo-active';
 const PREVIEW = 'demo-preview';
 
@@ -44,42 +44,44 @@ function blueGreenRollout(blueGreen: Partial<BlueGreenStrategy> = {}, replicas =
   };
 }
 
-function service(name: string): Service {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { selector: { app: 'demo' } } };
-}
-
-/** A world with a manual clock; every change between reconciles is explicit. */
+/** The shared reconcile harness with a manual clock; every change between reconciles is explicit. */
 class Cluster {
-  world: World;
-  nowMs = T0;
-  last: ReconcileResult | undefined;
+  private readonly h: Harness;
 
   constructor(rollout: Rollout, services: Service[] = [service(ACTIVE), service(PREVIEW)]) {
-    this.world = { rollout, replicaSets: [], services, analysisRuns: [], experiments: [] };
+    this.h = harness(rollout, services);
+    this.h.now = new Date(T0);
+    // Pods become available only when a test says so.
+    this.h.podsReadyAtOnce = false;
   }
 
+  get world(): World {
+    return this.h.world;
+  }
+  set world(world: World) {
+    this.h.world = world;
+  }
+  get nowMs(): number {
+    return this.h.now.getTime();
+  }
+  /** The latest reconcile result. */
+  get last(): ReconcileResult | undefined {
+    return this.h.results[this.h.results.length - 1];
+  }
   get rollout(): Rollout {
     return this.world.rollout;
   }
   get status() {
     return this.world.rollout.status ?? {};
   }
-  get now(): Date {
-    return new Date(this.nowMs);
-  }
-
   /** One reconcile, its effects applied. */
   reconcile(): ReconcileResult {
-    const w = this.world;
-    this.last = reconcile(w.rollout, w.replicaSets, w.services, w.analysisRuns, this.now, w.experiments);
-    this.world = applyEffects(w, this.last.effects);
-    return this.last;
+    return step(this.h);
   }
 
   /** Reconciles until a reconcile changes nothing (pods do not move meanwhile). */
   settle(max = 20): void {
-    for (let i = 0; i < max; i++) if (this.reconcile().effects.length === 0) return;
-    assert.fail(`no steady state after ${max} reconciles; last effects: ${JSON.stringify(this.last?.effects)}`);
+    settle(this.h, max);
   }
 
   /** The pods of the named ReplicaSets (default: all) all run and are available. */
@@ -118,7 +120,7 @@ class Cluster {
   }
 
   advance(seconds: number): void {
-    this.nowMs += seconds * 1000;
+    advance(this.h, seconds);
   }
 
   edit(f: (r: Rollout) => void): void {
@@ -158,7 +160,7 @@ class Cluster {
     return this.rsByHash(this.status.currentPodHash);
   }
   selected(name: string): string | undefined {
-    return this.world.services.find((s) => s.metadata?.name === name)?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH];
+    return selectorOf(this.h, name);
   }
   get activeHash(): string | undefined {
     return this.selected(ACTIVE);
