@@ -16,6 +16,7 @@ import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
+import { createWorkQueue } from './work-queue';
 
 export interface ControllerOptions {
   rest: Rest;
@@ -75,61 +76,14 @@ export function createController(opts: ControllerOptions): Controller {
   const workers = opts.workers ?? 8;
   const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, staleWaits: 0, staleGiveUps: 0, writesByRollout: new Map() };
 
-  const queue: string[] = [];
-  const queued = new Set<string>();
-  const running = new Set<string>();
-  const dirty = new Set<string>();
-  const timers = new Map<string, { at: number; cancel: () => void }>();
   const failures = new Map<string, number>();
   const expectations = new Map<string, { list: Expectation[]; since: number }>();
   const subs: Disposable[] = [];
   let started = false;
-  let stopping = false;
-  let idleWaiters: (() => void)[] = [];
+  const work = createWorkQueue({ clock, workers, run: (key) => reconcileKey(key) });
+  const { enqueue, enqueueAfter } = work;
 
   const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
-
-  function enqueue(key: string): void {
-    if (stopping) return;
-    if (running.has(key)) {
-      dirty.add(key);
-      return;
-    }
-    if (queued.has(key)) return;
-    queued.add(key);
-    queue.push(key);
-    pump();
-  }
-
-  function enqueueAfter(key: string, ms: number): void {
-    const at = clock.now().getTime() + ms;
-    const existing = timers.get(key);
-    if (existing && existing.at <= at) return;
-    existing?.cancel();
-    const cancel = clock.setTimer(() => {
-      timers.delete(key);
-      enqueue(key);
-    }, ms);
-    timers.set(key, { at, cancel });
-  }
-
-  function pump(): void {
-    while (started && !stopping && running.size < workers && queue.length > 0) {
-      const key = queue.shift()!;
-      queued.delete(key);
-      running.add(key);
-      void reconcileKey(key).finally(() => {
-        running.delete(key);
-        if (dirty.delete(key)) enqueue(key);
-        pump();
-        if (running.size === 0 && queue.length === 0) {
-          const w = idleWaiters;
-          idleWaiters = [];
-          w.forEach((f) => f());
-        }
-      });
-    }
-  }
 
   function ownerRollout(o: { metadata?: { namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }): string | undefined {
     const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
@@ -400,23 +354,19 @@ export function createController(opts: ControllerOptions): Controller {
       started = true;
       subscribe();
       analysis?.start();
+      work.start();
       for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
     },
     async stop() {
-      stopping = true;
+      const stopped = work.stop();
       subs.forEach((s) => s.dispose());
-      timers.forEach((t) => t.cancel());
-      timers.clear();
       const analysisStopped = analysis?.stop();
-      if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await stopped;
       await analysisStopped;
     },
     resync() {
       for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
     },
-    idle() {
-      if (running.size === 0 && queue.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
+    idle: work.idle,
   };
 }

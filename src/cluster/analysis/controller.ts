@@ -12,6 +12,7 @@ import { errorText, type Log } from '../log';
 import { mergeDiff } from '../merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from '../rest';
 import type { Disposable, KindStore } from '../watch-kind';
+import { createWorkQueue } from '../work-queue';
 import { ArgumentError, argumentValues, runForBookkeeping, substituteArgs, type ReadSecret } from './args';
 import { assessRun, dueMetrics, isoSeconds, nextWakeAt, recordMeasurement } from './assess';
 import { measure, type Fetch } from './providers';
@@ -76,66 +77,24 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
   const fetchFn: Fetch = opts.fetch ?? ((url, init) => fetch(url, init));
   const readSecret = opts.readSecret ?? secretReader(rest);
   const stats: AnalysisControllerStats = { reconciles: 0, measurements: 0, writes: 0, conflicts: 0, errors: 0 };
-  const queue: string[] = [];
-  const queued = new Set<string>();
-  const running = new Set<string>();
-  const dirty = new Set<string>();
-  const timers = new Map<string, { at: number; cancel: () => void }>();
   /** The resourceVersion of our last status write per run: decide again only once the store shows it. */
   const written = new Map<string, { rv: string; since: number }>();
   const subs: Disposable[] = [];
   let started = false;
   /** Aborted by stop(): requests in flight end at once. */
   const stopping = new AbortController();
-  let idleWaiters: (() => void)[] = [];
+  const work = createWorkQueue({
+    clock,
+    run: (key) =>
+      reconcile(key).catch((e) => {
+        stats.errors++;
+        log.warn(`AnalysisRun ${key}: ${errorText(e)}`);
+        work.enqueueAt(key, clock.now().getTime() + 2000);
+      }),
+  });
+  const { enqueue, enqueueAt } = work;
 
   const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
-
-  function enqueue(key: string): void {
-    if (stopping.signal.aborted) return;
-    if (running.has(key)) {
-      dirty.add(key);
-      return;
-    }
-    if (queued.has(key)) return;
-    queued.add(key);
-    queue.push(key);
-    pump();
-  }
-
-  function enqueueAt(key: string, at: number): void {
-    const existing = timers.get(key);
-    if (existing && existing.at <= at) return;
-    existing?.cancel();
-    const cancel = clock.setTimer(() => {
-      timers.delete(key);
-      enqueue(key);
-    }, Math.max(0, at - clock.now().getTime()));
-    timers.set(key, { at, cancel });
-  }
-
-  function pump(): void {
-    while (started && !stopping.signal.aborted && queue.length > 0) {
-      const key = queue.shift()!;
-      queued.delete(key);
-      running.add(key);
-      void reconcile(key)
-        .catch((e) => {
-          stats.errors++;
-          log.warn(`AnalysisRun ${key}: ${errorText(e)}`);
-          enqueueAt(key, clock.now().getTime() + 2000);
-        })
-        .finally(() => {
-          running.delete(key);
-          if (dirty.delete(key)) enqueue(key);
-          if (running.size === 0 && queue.length === 0) {
-            const w = idleWaiters;
-            idleWaiters = [];
-            w.forEach((f) => f());
-          }
-        });
-    }
-  }
 
   async function reconcile(key: string): Promise<void> {
     const namespace = key.slice(0, key.indexOf('/'));
@@ -248,12 +207,12 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     start() {
       if (started) return;
       started = true;
+      work.start();
       subs.push(
         runs.onChange((event, run) => {
           const key = keyOf(run.metadata?.namespace, run.metadata?.name);
           if (event === 'delete') {
-            timers.get(key)?.cancel();
-            timers.delete(key);
+            work.cancelTimer(key);
             written.delete(key);
             return;
           }
@@ -264,15 +223,11 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     },
     async stop() {
       stopping.abort();
+      const stopped = work.stop();
       subs.forEach((s) => s.dispose());
-      timers.forEach((t) => t.cancel());
-      timers.clear();
-      if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await stopped;
     },
-    idle() {
-      if (running.size === 0 && queue.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
+    idle: work.idle,
   };
 }
 
