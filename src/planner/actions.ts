@@ -3,6 +3,7 @@
  * with the real Argo controller too, and a clear refusal where an action makes no sense in the
  * rollout's state. `applyRolloutPatch` applies them the way the API server would, for the simulator.
  */
+import { cloneJson } from './effects';
 import { kubeTime } from './conditions';
 import { canonicalJson } from './hash';
 import type { Container, PodTemplateSpec, ReplicaSet, Rollout } from './types';
@@ -143,7 +144,7 @@ export function setImageAction(rollout: Rollout, container: string, image: strin
   if (rollout.spec?.workloadRef) {
     return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; set the image there`);
   }
-  const updated = JSON.parse(JSON.stringify(rollout)) as Rollout;
+  const updated = cloneJson(rollout);
   const spec = updated.spec?.template?.spec;
   const n =
     replaceImages(spec?.initContainers, container, image) +
@@ -185,7 +186,7 @@ export function undoAction(rollout: Rollout, replicaSets: readonly ReplicaSet[],
     }
     if (!target) return refuse(`${nameOf(rollout)} has no previous revision to go back to`);
   }
-  const template: PodTemplateSpec = JSON.parse(JSON.stringify(target.rs.spec?.template ?? {}));
+  const template: PodTemplateSpec = cloneJson(target.rs.spec?.template ?? {});
   if (templateDerivesFrom(rollout.spec?.template, template)) {
     return refuse(`${nameOf(rollout)} already runs the template of revision ${target.revision}`);
   }
@@ -223,7 +224,7 @@ function derives(a: unknown, b: unknown): boolean {
 /** `equalIgnoreHash` of undo: the rollout template derives from the RS template, hash labels removed from both. */
 function templateDerivesFrom(current: PodTemplateSpec | undefined, revision: PodTemplateSpec): boolean {
   const strip = (t: PodTemplateSpec | undefined) => {
-    const c: PodTemplateSpec = JSON.parse(JSON.stringify(t ?? {}));
+    const c: PodTemplateSpec = cloneJson(t ?? {});
     if (c.metadata?.labels) delete c.metadata.labels[LABEL_POD_TEMPLATE_HASH];
     return c;
   };
@@ -244,7 +245,7 @@ export function withoutStatusSubresource(patches: readonly RolloutPatch[]): Roll
       continue;
     }
     if (!merged) {
-      merged = { type: 'merge', body: JSON.parse(JSON.stringify(p.body)) };
+      merged = { type: 'merge', body: cloneJson(p.body) };
       out.push(merged);
     } else merged.body = mergePatchBodies(merged.body, p.body);
   }
@@ -253,7 +254,7 @@ export function withoutStatusSubresource(patches: readonly RolloutPatch[]): Roll
 
 /** Two merge patches as one (later wins; nulls are kept, as they mean "remove"). */
 function mergePatchBodies(a: unknown, b: unknown): unknown {
-  if (!isObject(a) || !isObject(b)) return JSON.parse(JSON.stringify(b ?? null));
+  if (!isObject(a) || !isObject(b)) return cloneJson(b ?? null);
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) out[k] = k in out && v !== null ? mergePatchBodies(out[k], v) : v;
   return out;
@@ -270,7 +271,7 @@ function isObject(v: Json): v is Record<string, Json> {
 
 /** JSON merge patch (RFC 7386). */
 export function jsonMergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return JSON.parse(JSON.stringify(patch ?? null));
+  if (!isObject(patch)) return cloneJson(patch ?? null);
   const out: Record<string, Json> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
@@ -299,17 +300,17 @@ function parentOf(doc: Json, tokens: string[], path: string): { parent: Record<s
 
 /** JSON patch (RFC 6902): add, remove, replace and test. Throws with the failing path on an impossible op. */
 export function jsonPatch(doc: Json, ops: readonly { op: string; path: string; value?: Json }[]): Json {
-  let root: Json = JSON.parse(JSON.stringify(doc ?? null));
+  let root: Json = cloneJson(doc ?? null);
   for (const op of ops) {
     const tokens = pointer(op.path);
     if (tokens.length === 0) {
-      if (op.op === 'add' || op.op === 'replace') root = JSON.parse(JSON.stringify(op.value ?? null));
+      if (op.op === 'add' || op.op === 'replace') root = cloneJson(op.value ?? null);
       else if (op.op === 'test' && canonicalJson(root) !== canonicalJson(op.value)) throw new Error('JSON patch test failed at ""');
       else if (op.op === 'remove') root = null;
       continue;
     }
     const { parent, key } = parentOf(root, tokens, op.path);
-    const value = JSON.parse(JSON.stringify(op.value ?? null)) as Json;
+    const value = cloneJson(op.value ?? null);
     if (Array.isArray(parent)) {
       const i = key === '-' ? parent.length : Number(key);
       if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new Error(`JSON patch path "${op.path}" is out of range`);
@@ -349,10 +350,10 @@ export function applyRolloutPatch(rollout: Rollout, patch: RolloutPatch): Rollou
     patched = jsonPatch(rollout, patch.body as { op: string; path: string; value?: Json }[]) as Rollout;
   } else if (patch.type === 'update') {
     if (!isObject(patch.body)) throw new Error('an update body must be a Rollout object');
-    patched = JSON.parse(JSON.stringify(patch.body)) as Rollout;
+    patched = cloneJson(patch.body);
   } else throw new Error(`unknown patch type "${(patch as { type: string }).type}"`);
 
-  const original = JSON.parse(JSON.stringify(rollout)) as Rollout;
+  const original = cloneJson(rollout);
   if (patch.subresource === 'status') {
     const out = original;
     if (patched.status === undefined) delete out.status;

@@ -3,6 +3,7 @@
  * the stable ReplicaSet's pods. The term is added to the RS's copy of the template only; it never
  * enters the pod-template hash.
  */
+import { cloneJson } from './effects';
 import { desiredPodTemplateHash } from './hash';
 import type { Affinity, AntiAffinity, PodAffinityTerm, PodTemplateSpec, Rollout } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';
@@ -49,7 +50,7 @@ export function shouldInjectAntiAffinity(rollout: Rollout, hash?: string): boole
 }
 
 function clone<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  return cloneJson(value);
 }
 
 /**

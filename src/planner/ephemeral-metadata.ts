@@ -4,6 +4,7 @@
  * not stable, stable/active for the stable RS, nothing for any other RS. What was injected last
  * is remembered in the RS annotation `rollout.argoproj.io/ephemeral-metadata`.
  */
+import { cloneJson } from './effects';
 import { desiredPodTemplateHash } from './hash';
 import type { PodMetadata, ReplicaSet, Rollout } from './types';
 import { ANNOTATION_EPHEMERAL_METADATA, LABEL_POD_TEMPLATE_HASH } from './types';
@@ -133,7 +134,7 @@ export function syncEphemeralMetadata(rs: ReplicaSet, desired: PodMetadata | und
   const templateMeta = rs.spec?.template?.metadata ?? {};
   const { result, changed } = applyEphemeralMetadata(templateMeta, desired, previous);
   if (!changed) return undefined;
-  const out: ReplicaSet = JSON.parse(JSON.stringify(rs)) as ReplicaSet;
+  const out: ReplicaSet = cloneJson(rs);
   out.spec = { ...(out.spec ?? {}), template: { ...(out.spec?.template ?? {}), metadata: result } };
   const annotations = { ...(out.metadata?.annotations ?? {}) };
   if (desired) annotations[ANNOTATION_EPHEMERAL_METADATA] = ephemeralMetadataAnnotationValue(desired);

@@ -2,6 +2,7 @@
  * ReplicaSet identity (semantics §10, §15 rule 2): revisions, which RS is new / stable / other,
  * the new RS a rollout creates, and the revision sync of an existing new RS.
  */
+import { cloneJson } from './effects';
 import { removeInjectedAntiAffinityTerm, injectedAntiAffinityIsStale, rolloutAffinity } from './anti-affinity';
 import { minReadySecondsOf, replicasOf } from './defaults';
 import { ephemeralMetadataAtCreation, syncEphemeralMetadata } from './ephemeral-metadata';
@@ -18,10 +19,6 @@ export const ANNOTATIONS_NOT_COPIED: readonly string[] = [
   ANNOTATION_REVISION_HISTORY,
   ANNOTATION_DESIRED_REPLICAS,
 ];
-
-function clone<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
 
 /** The RS's `rollouts-pod-template-hash` label ('' when absent). */
 export function podTemplateHashOf(rs: ReplicaSet | undefined): string {
@@ -237,7 +234,7 @@ function setNewReplicaSetAnnotations(
  * (§15) and ephemeral metadata (§16) added after hashing.
  */
 export function newReplicaSetFor(rollout: Rollout, rss: readonly ReplicaSet[], hash: string = desiredPodTemplateHash(rollout)): ReplicaSet {
-  const template = clone(rollout.spec?.template ?? {});
+  const template = cloneJson(rollout.spec?.template ?? {});
   const labels = { ...(rollout.spec?.template?.metadata?.labels ?? {}), [LABEL_POD_TEMPLATE_HASH]: hash };
   template.metadata = { ...(template.metadata ?? {}), labels: { ...labels } };
   const affinity = rolloutAffinity(rollout, rollout.spec?.template, hash);
@@ -245,7 +242,7 @@ export function newReplicaSetFor(rollout: Rollout, rss: readonly ReplicaSet[], h
   if (affinity === undefined) delete template.spec.affinity;
   else template.spec.affinity = affinity;
 
-  const selector = clone(rollout.spec?.selector ?? {});
+  const selector = cloneJson(rollout.spec?.selector ?? {});
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [LABEL_POD_TEMPLATE_HASH]: hash };
 
   const annotations: Record<string, string> = {};
@@ -289,7 +286,7 @@ export function syncReplicaSetRevision(
   const minReadyNeedsUpdate = (newRS.spec?.minReadySeconds ?? 0) !== minReadySecondsOf(rollout);
   const affinityNeedsUpdate = injectedAntiAffinityIsStale(newRS.spec?.template?.spec?.affinity, rollout, hash);
   if (!annotationsUpdated && !minReadyNeedsUpdate && !affinityNeedsUpdate) return undefined;
-  const copy = clone(newRS);
+  const copy = cloneJson(newRS);
   copy.metadata = { ...(copy.metadata ?? {}), annotations };
   copy.spec = { ...(copy.spec ?? {}), minReadySeconds: minReadySecondsOf(rollout) };
   const template = (copy.spec.template ??= {});
