@@ -1,7 +1,8 @@
 /** `rollouts controller`: run the embedded rollout controller against a cluster until interrupted. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { ArgsError, connectFor, parseTargetArgs, targetUsage, ControllerRefused, startEmbeddedController, KubeconfigError, lineLog } from '../../cluster';
+import { connectFor, parseTargetArgs, targetUsage, ControllerRefused, startEmbeddedController, KubeconfigError, lineLog } from '../../cluster';
+import { parseOrUsage } from './get';
 
 const usage = `Usage: rollouts controller [--namespace N] [--context C] [--kubeconfig F]
 
@@ -16,13 +17,7 @@ ${targetUsage.replace("the rollout's namespace (default: the context's)", 'recon
 `;
 
 export async function runController(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
-  let t;
-  try {
-    t = parseTargetArgs(args);
-  } catch (e) {
-    if (e instanceof ArgsError) throw new UsageError(e.message);
-    throw e;
-  }
+  const t = parseOrUsage(() => parseTargetArgs(args));
   if (t.name) throw new UsageError(`unexpected argument "${t.name}"`);
   const namespace = t.namespace;
   let conn;

@@ -3,16 +3,23 @@ import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { ArgsError, connectCheckedOrSay, parseTargetArgs, requireName, targetUsage, type FlagSpec, type TargetArgs, watchCluster, lineLog, rolloutViewFromStores, formatRolloutView } from '../../cluster';
 
-/** The rollout commands' argument parsing, with bad usage reported as the CLI's UsageError (exit 2). */
-export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs {
+/** Runs an argument parse, with bad usage reported as the CLI's UsageError (exit 2). */
+export function parseOrUsage<T>(parse: () => T): T {
   try {
-    const t = parseTargetArgs(args, own);
-    requireName(t);
-    return t;
+    return parse();
   } catch (e) {
     if (e instanceof ArgsError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+/** The rollout commands' argument parsing: the target arguments, with a rollout name. */
+export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs {
+  return parseOrUsage(() => {
+    const t = parseTargetArgs(args, own);
+    requireName(t);
+    return t;
+  });
 }
 
 const usage = `Usage: rollouts get NAME [--watch] [-n NS] [--context C] [--kubeconfig F]

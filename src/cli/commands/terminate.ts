@@ -1,5 +1,6 @@
 /** `rollouts terminate analysisrun NAME`: stop a running AnalysisRun (spec.terminate). */
-import { ArgsError, connectOrSay, describeApiError, parseTargetArgs, targetUsage, terminateAnalysisRun } from '../../cluster';
+import { connectOrSay, describeApiError, parseTargetArgs, targetUsage, terminateAnalysisRun } from '../../cluster';
+import { parseOrUsage } from './get';
 import { UsageError, type Command } from '../command';
 
 const usage = `Usage: rollouts terminate analysisrun NAME [-n NS] [--context C] [--kubeconfig F]
@@ -17,13 +18,7 @@ export const terminateCommand: Command = {
   summary: 'stop a running AnalysisRun',
   usage,
   async run(args, io) {
-    let t;
-    try {
-      t = parseTargetArgs(args);
-    } catch (e) {
-      if (e instanceof ArgsError) throw new UsageError(e.message);
-      throw e;
-    }
+    const t = parseOrUsage(() => parseTargetArgs(args));
     if (t.name === undefined) throw new UsageError('say what to terminate: analysisrun NAME');
     if (!['analysisrun', 'analysisruns', 'ar'].includes(t.name)) throw new UsageError(`cannot terminate "${t.name}": only analysisrun NAME can be terminated`);
     const name = t.rest[0];
