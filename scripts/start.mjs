@@ -14,11 +14,11 @@
 // (kubeconfig, workspace copy, user data) is removed on exit, so a second run starts fresh.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { codeServerArgs, freePort, installedCopy, untilHealthy, writeUserSettings } from './vscode-e2e/code-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -141,16 +141,6 @@ function runStep(what, cmd, argv, opts = {}) {
   say(`${what}: done in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
 
-const freePort = () =>
-  new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-
 /** A desktop VS Code's `code` on the PATH (code-server's own `code-server` does not count). */
 function desktopCode() {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -213,44 +203,26 @@ if (!clusterOnly) {
   // The extension finds the local cluster through its setting (and KUBECONFIG, for its terminals).
   mkdirSync(join(ws, '.vscode'), { recursive: true });
   writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'rollouts.kubeconfig': kubeconfig }, null, 2));
-  const userSettings = { 'workbench.startupEditor': 'none', 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'chat.disableAIFeatures': true, 'workbench.tips.enabled': false };
   const env = { ...process.env, KUBECONFIG: kubeconfig };
   if (code) {
     // A user-data-dir of its own makes a separate VS Code instance that we own and stop with its group.
-    mkdirSync(join(state, 'code-ud', 'User'), { recursive: true });
-    writeFileSync(join(state, 'code-ud', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
+    writeUserSettings(join(state, 'code-ud'));
     startGroup('VS Code', code, ['--wait', '--new-window', '--user-data-dir', join(state, 'code-ud'), '--extensions-dir', join(state, 'code-exts'), `--extensionDevelopmentPath=${ROOT}`, ws], { stdio: 'ignore', env });
     editorLine = `VS Code         an Extension Development Host window (${code}) on ${ws}`;
   } else {
     const port = await freePort();
-    mkdirSync(join(state, 'cs-ud', 'User'), { recursive: true });
-    writeFileSync(join(state, 'cs-ud', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
-    // The extension as its package holds it, in an extensions dir of our own.
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    const ext = join(state, 'cs-exts', `${pkg.publisher}.${pkg.name}-${pkg.version}`);
-    mkdirSync(ext, { recursive: true });
-    cpSync(join(ROOT, 'package.json'), join(ext, 'package.json'));
-    cpSync(join(ROOT, 'dist'), join(ext, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
-    for (const d of ['syntaxes', 'media']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(ext, d), { recursive: true });
+    writeUserSettings(join(state, 'cs-ud'));
+    installedCopy(join(state, 'cs-exts'));
     const csLog = join(state, 'code-server.log');
     const out = openSync(csLog, 'w');
-    const argv = ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', join(state, 'cs-ud'), '--extensions-dir', join(state, 'cs-exts'), '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'];
+    const argv = codeServerArgs(port, join(state, 'cs-ud'), join(state, 'cs-exts'));
     const cs = startGroup('code-server', tools.csBin, argv, { stdio: ['ignore', out, out], env: { ...env, PATH: `${join(tools.nodeDir, 'bin')}${delimiter}${process.env.PATH}` } });
     say(`starting code-server on 127.0.0.1:${port}...`);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (cs.exitCode !== null) break; // its exit handler reports and stops the rest
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-      } catch {
-        /* not listening yet */
-      }
-      if (Date.now() > deadline) {
-        say(`code-server did not answer within 60 s; its log: ${csLog}`);
-        await stopAll();
-        process.exit(1);
-      }
-      await new Promise((r) => setTimeout(r, 200));
+    // When it exits instead, its exit handler reports and stops the rest.
+    if (!(await untilHealthy(port, cs)) && cs.exitCode === null) {
+      say(`code-server did not answer within 60 s; its log: ${csLog}`);
+      await stopAll();
+      process.exit(1);
     }
     editorLine = `VS Code         http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}   <- open this in a browser (code-server ${tools.CODE_SERVER_VERSION})`;
   }

@@ -14,8 +14,7 @@
 //
 //   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--package-only] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,39 +42,10 @@ function run(cmd, argv, opts = {}) {
 
 import { CHROMIUM, csBin, ensureTools, nodeDir } from './install.mjs';
 import { bundleSuites } from './suites.mjs';
+import { codeServerArgs, freePort, installedCopy, untilHealthy, writeUserSettings } from './code-server.mjs';
 import { packageVsix } from '../package.mjs';
 
-// ---- the extension and the suites ---------------------------------------------------------------
-/** The extension as its package holds it (package.json, dist bundles, grammar, icons). */
-function installedCopy(extsDir) {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const dir = join(extsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
-  mkdirSync(dir, { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
-  for (const d of ['syntaxes', 'media']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
-  return dir;
-}
-
 // ---- code-server ----------------------------------------------------------------------------------
-const freePort = () =>
-  new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-
-/** User settings for the test workbench: no welcome page, no chat side bar (screenshots show our parts). */
-const USER_SETTINGS = {
-  'workbench.startupEditor': 'none',
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'chat.disableAIFeatures': true,
-  'workbench.tips.enabled': false,
-};
-
 /** Servers still running: stopped on exit and on Ctrl-C / SIGTERM, so nothing is left behind. */
 const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -91,14 +61,11 @@ const csEnv = (env = {}) => ({ ...process.env, PATH: `${join(nodeDir, 'bin')}:${
 
 async function startServer(state, name, { smoke, env }) {
   const port = await freePort();
-  mkdirSync(join(state, `${name}-ud`, 'User'), { recursive: true });
-  writeFileSync(join(state, `${name}-ud`, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  writeUserSettings(join(state, `${name}-ud`));
   const logFile = join(state, `${name}.log`);
-  const out = (await import('node:fs')).openSync(logFile, 'w');
+  const out = openSync(logFile, 'w');
   const argv = [
-    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-    '--user-data-dir', join(state, `${name}-ud`), '--extensions-dir', join(state, `${name}-exts`),
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    ...codeServerArgs(port, join(state, `${name}-ud`), join(state, `${name}-exts`)),
     ...(smoke ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ];
   // Its own process group: code-server spawns helpers (agentHost...) that must go with it.
@@ -112,19 +79,10 @@ async function startServer(state, name, { smoke, env }) {
     }
   };
   running.add(stop);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  if (!(await untilHealthy(port, child))) {
     if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}); see ${logFile}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`code-server did not answer /healthz within 60 s; see ${logFile}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+    stop();
+    throw new Error(`code-server did not answer /healthz within 60 s; see ${logFile}`);
   }
   return { port, url: `http://127.0.0.1:${port}`, stop, logFile };
 }
