@@ -97,6 +97,14 @@ async function browser(state) {
   });
 }
 
+/** Opens the workspace file NAME in the workbench on PAGE through Quick Open. */
+async function quickOpen(page, name) {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
 // ---- pass 1: mocha inside the extension host ---------------------------------------------------
 async function apiPass(state, ws) {
   // Inside the repository, so that the extension host resolves mocha from its node_modules.
@@ -233,10 +241,7 @@ async function uiPass(state, ws) {
     });
 
     await step('a diagnostic shows its message on hover', async () => {
-      await page.keyboard.press('Control+P');
-      await page.locator('.quick-input-widget input').fill('bad-rollout.yaml');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'bad-rollout.yaml' }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await quickOpen(page, 'bad-rollout.yaml');
       await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
       await page.keyboard.press('Control+G');
       await page.locator('.quick-input-widget input').fill(':21:23');
@@ -330,10 +335,7 @@ async function packagePass(state) {
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       // The Rollouts view container is contributed by the installed package.
       await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().waitFor({ timeout: 30_000 });
-      await page.keyboard.press('Control+P');
-      await page.locator('.quick-input-widget input').fill('broken-rollout.yaml');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'broken-rollout.yaml' }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await quickOpen(page, 'broken-rollout.yaml');
       await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 45_000 });
       await page.keyboard.press('Control+Shift+M');
       // A fresh extensions dir holds only our extension: the marker must be its, named by its source.
