@@ -4,7 +4,7 @@
  * over time and the latest measurements (value, phase, time).
  */
 import { canTerminate, TERMINATE } from './actions';
-import { h, icon } from './dom';
+import { h, icon, table } from './dom';
 import { runIcon } from './format';
 import { metricChart, timeOfDay } from './metric-chart';
 import type { RolloutView } from './protocol';
@@ -74,24 +74,19 @@ function runLine(run: AnalysisRunView, terminate?: TerminateControl): HTMLElemen
 function measurements(metric: MetricView): HTMLElement | null {
   if (metric.measurements.length === 0) return null;
   const latest = metric.measurements.slice(-LISTED).reverse();
-  return h(
-    'table',
-    { class: 'measurements' },
-    h('thead', null, h('tr', null, h('th', null, 'Time'), h('th', null, 'Value'), h('th', null, 'Phase'))),
-    h(
-      'tbody',
-      null,
-      ...latest.map((m) => {
-        const p = runIcon(m.phase);
-        return h(
-          'tr',
-          { data: { phase: m.phase } },
-          h('td', { class: 'muted', title: m.finishedAt ?? m.startedAt ?? '' }, timeOfDay(m.finishedAt ?? m.startedAt)),
-          h('td', null, h('code', { title: m.value ?? '' }, m.value === undefined ? '—' : m.value.length > 40 ? `${m.value.slice(0, 40)}…` : m.value)),
-          h('td', { class: p.cls, title: m.message ?? '' }, m.phase),
-        );
-      }),
-    ),
+  return table(
+    'measurements',
+    ['Time', 'Value', 'Phase'],
+    latest.map((m) => {
+      const p = runIcon(m.phase);
+      return h(
+        'tr',
+        { data: { phase: m.phase } },
+        h('td', { class: 'muted', title: m.finishedAt ?? m.startedAt ?? '' }, timeOfDay(m.finishedAt ?? m.startedAt)),
+        h('td', null, h('code', { title: m.value ?? '' }, m.value === undefined ? '—' : m.value.length > 40 ? `${m.value.slice(0, 40)}…` : m.value)),
+        h('td', { class: p.cls, title: m.message ?? '' }, m.phase),
+      );
+    }),
   );
 }
 

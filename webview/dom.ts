@@ -37,6 +37,12 @@ export function append(parent: Node, children: Child[]): void {
   }
 }
 
+/** A table of class CLS: one header row (a string is a plain header cell), then the body ROWS. */
+export function table(cls: string, headers: (string | HTMLTableCellElement)[], rows: HTMLTableRowElement[]): HTMLTableElement {
+  const head = h('tr', null, ...headers.map((c) => (typeof c === 'string' ? h('th', null, c) : c)));
+  return h('table', { class: cls }, h('thead', null, head), h('tbody', null, ...rows));
+}
+
 /** A codicon (the font is linked by the page), hidden from screen readers: the text beside it says the same. */
 export function icon(name: string, extraClass = ''): HTMLElement {
   return h('span', { class: `codicon codicon-${name}${extraClass ? ` ${extraClass}` : ''}`, attrs: { 'aria-hidden': 'true' } });

@@ -4,7 +4,7 @@
  * their ReplicaSets and pods, and analysis runs with their metrics (analysis-view.ts). A pure function of its inputs to a DOM tree.
  */
 import { ACTIONS, availableActions } from './actions';
-import { bar, h, icon, type Child } from './dom';
+import { bar, h, icon, table, type Child } from './dom';
 import { analysisRun, type TerminateControl } from './analysis-view';
 import { clock, phaseIcon, plural } from './format';
 import type { ActionArgs, ActionName, RolloutView } from './protocol';
@@ -219,22 +219,17 @@ function images(view: RolloutView): HTMLElement | null {
 
 function pods(rs: ReplicaSetView): HTMLElement | null {
   if (rs.pods.length === 0) return null;
-  return h(
-    'table',
-    { class: 'pods' },
-    h('thead', null, h('tr', null, h('th', null, 'Pod'), h('th', null, 'Status'), h('th', null, 'Ready'), h('th', null, 'Restarts'))),
-    h(
-      'tbody',
-      null,
-      ...rs.pods.map((p) =>
-        h(
-          'tr',
-          { data: { pod: p.name } },
-          h('td', null, h('code', null, p.name)),
-          h('td', { class: p.status === 'Running' ? 'ok' : /Terminating|Pending|not ready/.test(p.status) ? 'paused' : 'bad' }, p.status),
-          h('td', null, p.ready),
-          h('td', { class: p.restarts > 0 ? 'paused' : '' }, String(p.restarts)),
-        ),
+  return table(
+    'pods',
+    ['Pod', 'Status', 'Ready', 'Restarts'],
+    rs.pods.map((p) =>
+      h(
+        'tr',
+        { data: { pod: p.name } },
+        h('td', null, h('code', null, p.name)),
+        h('td', { class: p.status === 'Running' ? 'ok' : /Terminating|Pending|not ready/.test(p.status) ? 'paused' : 'bad' }, p.status),
+        h('td', null, p.ready),
+        h('td', { class: p.restarts > 0 ? 'paused' : '' }, String(p.restarts)),
       ),
     ),
   );

@@ -4,7 +4,7 @@
  * shows the step, the traffic split, ReplicaSet counts, what each Service selects, what the
  * rollout waits for and what the controller did to get there.
  */
-import { bar, h, icon, type Child } from './dom';
+import { bar, h, icon, table, type Child } from './dom';
 import { phaseIcon, span } from './format';
 import type { HostToView, SimulationFrame } from './protocol';
 
@@ -44,33 +44,28 @@ function frameStep(f: SimulationFrame): string {
 
 function replicaSetsTable(f: SimulationFrame): HTMLElement {
   const max = Math.max(1, ...f.replicaSets.map((r) => Math.max(r.desired, r.current)));
-  return h(
-    'table',
-    { class: 'sim-replicasets' },
-    h('thead', null, h('tr', null, h('th', null, 'ReplicaSet'), h('th', null, 'Role'), h('th', null, 'Desired'), h('th', null, 'Current'), h('th', null, 'Ready'), h('th', null, 'Available'), h('th', { class: 'bar-cell' }, ''))),
-    h(
-      'tbody',
-      null,
-      ...f.replicaSets.map((r) =>
+  return table(
+    'sim-replicasets',
+    ['ReplicaSet', 'Role', 'Desired', 'Current', 'Ready', 'Available', h('th', { class: 'bar-cell' }, '')],
+    f.replicaSets.map((r) =>
+      h(
+        'tr',
+        { data: { rs: r.name, role: r.role } },
+        h('td', null, h('code', null, r.name), h('span', { class: 'muted' }, ` rev ${r.revision}`)),
+        h('td', null, h('span', { class: `role role-text-${r.role}` }, r.role)),
+        h('td', { class: 'num' }, String(r.desired)),
+        h('td', { class: 'num' }, String(r.current)),
+        h('td', { class: 'num' }, String(r.ready)),
+        h('td', { class: 'num' }, String(r.available)),
         h(
-          'tr',
-          { data: { rs: r.name, role: r.role } },
-          h('td', null, h('code', null, r.name), h('span', { class: 'muted' }, ` rev ${r.revision}`)),
-          h('td', null, h('span', { class: `role role-text-${r.role}` }, r.role)),
-          h('td', { class: 'num' }, String(r.desired)),
-          h('td', { class: 'num' }, String(r.current)),
-          h('td', { class: 'num' }, String(r.ready)),
-          h('td', { class: 'num' }, String(r.available)),
-          h(
-            'td',
-            { class: 'bar-cell' },
-            bar(
-              [
-                { share: (r.available / max) * 100, class: `role-${r.role}`, label: `${r.available} available` },
-                { share: (Math.max(0, r.desired - r.available) / max) * 100, class: `role-${r.role} pending`, label: `${Math.max(0, r.desired - r.available)} not yet available` },
-              ],
-              `${r.name}: ${r.available} of ${r.desired} available`,
-            ),
+          'td',
+          { class: 'bar-cell' },
+          bar(
+            [
+              { share: (r.available / max) * 100, class: `role-${r.role}`, label: `${r.available} available` },
+              { share: (Math.max(0, r.desired - r.available) / max) * 100, class: `role-${r.role} pending`, label: `${Math.max(0, r.desired - r.available)} not yet available` },
+            ],
+            `${r.name}: ${r.available} of ${r.desired} available`,
           ),
         ),
       ),
@@ -80,21 +75,16 @@ function replicaSetsTable(f: SimulationFrame): HTMLElement {
 
 function servicesTable(f: SimulationFrame): HTMLElement | null {
   if (f.services.length === 0) return null;
-  return h(
-    'table',
-    { class: 'sim-services' },
-    h('thead', null, h('tr', null, h('th', null, 'Service'), h('th', null, 'Role'), h('th', null, 'Selects'))),
-    h(
-      'tbody',
-      null,
-      ...f.services.map((s) =>
-        h(
-          'tr',
-          { data: { service: s.name } },
-          h('td', null, h('code', null, s.name)),
-          h('td', null, s.role),
-          h('td', { class: 'selects' }, s.selects === null ? h('span', { class: 'muted' }, 'all pods (no hash selector)') : h('span', null, h('code', null, `rollouts-pod-template-hash=${s.selects}`), s.replicaSet ? h('span', { class: 'muted' }, ` → ${s.replicaSet}`) : null)),
-        ),
+  return table(
+    'sim-services',
+    ['Service', 'Role', 'Selects'],
+    f.services.map((s) =>
+      h(
+        'tr',
+        { data: { service: s.name } },
+        h('td', null, h('code', null, s.name)),
+        h('td', null, s.role),
+        h('td', { class: 'selects' }, s.selects === null ? h('span', { class: 'muted' }, 'all pods (no hash selector)') : h('span', null, h('code', null, `rollouts-pod-template-hash=${s.selects}`), s.replicaSet ? h('span', { class: 'muted' }, ` → ${s.replicaSet}`) : null)),
       ),
     ),
   );
