@@ -16,7 +16,7 @@ import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
-import { createWorkQueue } from './work-queue';
+import { createWorkQueue, keyOf, rvAtLeast } from './work-queue';
 
 export interface ControllerOptions {
   rest: Rest;
@@ -59,16 +59,8 @@ export interface Controller {
   readonly analysis?: AnalysisController;
 }
 
-const keyOf = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
-
 /** What a reconcile expects the store to show after its writes: resourceVersion, or gone. */
 type Expectation = { store: KindStore<any>; namespace: string; name: string; rv?: string; gone?: boolean };
-
-function rvAtLeast(actual: string | undefined, expected: string): boolean {
-  if (actual === undefined) return false;
-  if (/^\d+$/.test(actual) && /^\d+$/.test(expected)) return BigInt(actual) >= BigInt(expected);
-  return actual === expected;
-}
 
 export function createController(opts: ControllerOptions): Controller {
   const { rest, stores, log } = opts;

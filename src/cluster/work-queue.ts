@@ -4,6 +4,16 @@
  */
 import type { Clock } from './clock';
 
+/** The queue key of a namespaced object. */
+export const keyOf = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
+
+/** Whether a store showing `actual` has caught up with our write that returned `expected`. */
+export function rvAtLeast(actual: string | undefined, expected: string): boolean {
+  if (actual === undefined) return false;
+  if (/^\d+$/.test(actual) && /^\d+$/.test(expected)) return BigInt(actual) >= BigInt(expected);
+  return actual === expected;
+}
+
 export interface WorkQueue {
   enqueue(key: string): void;
   /** Wakes `key` at clock time `at` (ms since the epoch) unless an earlier wake-up is already set. */

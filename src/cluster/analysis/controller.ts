@@ -12,7 +12,7 @@ import { errorText, type Log } from '../log';
 import { mergeDiff } from '../merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from '../rest';
 import type { Disposable, KindStore } from '../watch-kind';
-import { createWorkQueue } from '../work-queue';
+import { createWorkQueue, keyOf, rvAtLeast } from '../work-queue';
 import { ArgumentError, argumentValues, runForBookkeeping, substituteArgs, type ReadSecret } from './args';
 import { assessRun, dueMetrics, isoSeconds, nextWakeAt, recordMeasurement } from './assess';
 import { measure, type Fetch } from './providers';
@@ -46,14 +46,6 @@ export interface AnalysisController {
   stop(): Promise<void>;
   idle(): Promise<void>;
   readonly stats: AnalysisControllerStats;
-}
-
-const keyOf = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
-
-function rvAtLeast(actual: string | undefined, expected: string): boolean {
-  if (actual === undefined) return false;
-  if (/^\d+$/.test(actual) && /^\d+$/.test(expected)) return BigInt(actual) >= BigInt(expected);
-  return actual === expected;
 }
 
 export function secretReader(rest: Rest): ReadSecret {
