@@ -1,7 +1,8 @@
 /** The view model as text, for `rollouts get` (the layout of `kubectl argo rollouts get rollout`). */
 import type { RolloutView } from './view';
 
-function duration(seconds: number): string {
+/** A short span of time as `rollouts get` and the tree show it: 45s, 2m, 1m30s. */
+export function shortDuration(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   const m = Math.floor(seconds / 60);
   const s = seconds % 60;
@@ -15,7 +16,7 @@ export function formatRolloutView(v: RolloutView): string {
   row('Namespace', v.namespace);
   row('Status', `${v.phase}${v.message ? ` (${v.message})` : ''}`);
   for (const p of v.pauses) {
-    const left = p.secondsLeft !== undefined ? `, ${duration(p.secondsLeft)} left` : p.needsPromote ? ', waiting for promote' : '';
+    const left = p.secondsLeft !== undefined ? `, ${shortDuration(p.secondsLeft)} left` : p.needsPromote ? ', waiting for promote' : '';
     row('Paused', `${p.reason}${left}`);
   }
   if (v.aborted) row('Aborted', 'yes (retry to start the update again)');
@@ -37,7 +38,7 @@ export function formatRolloutView(v: RolloutView): string {
   lines.push('REVISION  KIND         NAME                                STATUS       INFO');
   for (const rev of v.revisions) {
     for (const rs of rev.replicaSets) {
-      const info = [rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${duration(rs.secondsToScaleDown)}` : '']
+      const info = [rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '']
         .filter(Boolean)
         .join(', ');
       lines.push(`${`#${rev.revision}`.padEnd(10)}${'ReplicaSet'.padEnd(13)}${rs.name.padEnd(36)}${rs.status.padEnd(13)}${info}`);

@@ -115,21 +115,13 @@ export const PHASE_ICONS: Record<RolloutView['phase'], { id: string; color: stri
   Degraded: { id: 'error', color: 'errorForeground' },
 };
 
-/** "8s", "2m5s". */
-export function shortDuration(seconds: number): string {
-  if (seconds < 60) return `${seconds}s`;
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return s ? `${m}m${s}s` : `${m}m`;
-}
-
 /** One line: phase, strategy, step N/M, weight, and a timed pause's countdown. */
 export function rolloutDescription(v: RolloutView): string {
   const parts: string[] = [v.aborted ? 'Aborted' : v.phase, v.strategy === 'canary' ? 'canary' : 'blue-green'];
   if (v.step && v.step.count > 0) parts.push(`step ${Math.min(v.step.index, v.step.count)}/${v.step.count}`);
   if (v.weight) parts.push(`weight ${v.weight.actual}%`);
   for (const p of v.pauses) {
-    if (p.secondsLeft !== undefined) parts.push(`resumes in ${shortDuration(p.secondsLeft)}`);
+    if (p.secondsLeft !== undefined) parts.push(`resumes in ${cluster().shortDuration(p.secondsLeft)}`);
     else if (p.needsPromote) parts.push('waiting for promote');
   }
   return parts.join(' · ');
