@@ -29,6 +29,7 @@ export {
   analysisTemplatesInFile,
   definitionsInFile,
   isAnalysisTemplateDefinition,
+  isServiceDefinition,
   type WorkspaceIndex,
   type WorkspaceService,
   type WorkspaceAnalysisTemplate,

@@ -34,7 +34,9 @@ export interface WorkspaceAnalysisTemplate {
 /** What a workspace file defines that a Rollout can refer to. */
 export type WorkspaceDefinition = WorkspaceService | WorkspaceAnalysisTemplate;
 export const isAnalysisTemplateDefinition = (d: WorkspaceDefinition): d is WorkspaceAnalysisTemplate => 'kind' in d;
+export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService => !('kind' in d);
 
+/** What validation reads: the workspace's definitions (the editor, `rollouts lint` over several files). */
 export interface WorkspaceIndex {
   services(): readonly WorkspaceService[];
   /** Services with this name (any namespace); a map lookup, so validating many Rollouts stays linear. */
@@ -44,13 +46,28 @@ export interface WorkspaceIndex {
    * templates, and templateName references are then not checked.
    */
   analysisTemplatesNamed?(name: string): readonly WorkspaceAnalysisTemplate[];
+  /** Every analysis template (for "did you mean" on a templateName that names none). */
+  analysisTemplates?(): readonly WorkspaceAnalysisTemplate[];
 }
 
+/**
+ * The one index of a workspace's definitions, by file, used by `rollouts lint` and the language
+ * server alike. A file's entry is replaced whole; each update answers which names changed, so the
+ * editor re-validates only the Rollouts that mention one of them.
+ */
 export interface MutableWorkspaceIndex extends WorkspaceIndex {
   servicesNamed(name: string): readonly WorkspaceService[];
   analysisTemplatesNamed(name: string): readonly WorkspaceAnalysisTemplate[];
-  setFile(file: string, parsed: ParsedFile): void;
-  removeFile(file: string): void;
+  analysisTemplates(): readonly WorkspaceAnalysisTemplate[];
+  /** Every definition with this name (both kinds): what a Rollout mentioning the name depends on. */
+  definitionsNamed(name: string): readonly WorkspaceDefinition[];
+  /** Replaces a file's definitions (definitionsInFile for a parsed file); returns the names whose definitions changed. */
+  setFile(file: string, definitions: readonly WorkspaceDefinition[]): Set<string>;
+  /** Forgets a file; returns the names it defined. */
+  removeFile(file: string): Set<string>;
+  hasFile(file: string): boolean;
+  /** The files that define something. */
+  files(): string[];
 }
 
 /** The Service documents (apiVersion v1, kind Service) of one parsed file. */
@@ -128,49 +145,62 @@ export function definitionsInFile(file: string, parsed: ParsedFile): WorkspaceDe
 
 /** An in-memory index: one entry per file, replaced whole when the file changes. */
 export function createWorkspaceIndex(): MutableWorkspaceIndex {
-  const byFile = new Map<string, WorkspaceService[]>();
-  const templatesByFile = new Map<string, WorkspaceAnalysisTemplate[]>();
-  let byName: Map<string, WorkspaceService[]> | undefined;
-  let templatesByName: Map<string, WorkspaceAnalysisTemplate[]> | undefined;
-  const templatesNamed = (name: string) => {
-    if (!templatesByName) {
-      templatesByName = new Map();
-      for (const t of [...templatesByFile.values()].flat()) templatesByName.set(t.name, [...(templatesByName.get(t.name) ?? []), t]);
+  const byFile = new Map<string, readonly WorkspaceDefinition[]>();
+  // Derived views, rebuilt on first use after a change.
+  let byName: Map<string, WorkspaceDefinition[]> | undefined;
+  let services: WorkspaceService[] | undefined;
+  let templates: WorkspaceAnalysisTemplate[] | undefined;
+
+  const update = (file: string, next: readonly WorkspaceDefinition[]): Set<string> => {
+    const changed = changedNames(byFile.get(file) ?? [], next);
+    if (next.length > 0) byFile.set(file, next);
+    else byFile.delete(file);
+    if (changed.size > 0) {
+      byName = undefined;
+      services = undefined;
+      templates = undefined;
     }
-    return templatesByName.get(name) ?? [];
+    return changed;
   };
-  const rebuild = () => {
-    byName = new Map();
-    for (const list of byFile.values()) {
-      for (const s of list) {
-        const l = byName.get(s.name);
-        if (l) l.push(s);
-        else byName.set(s.name, [s]);
+  const named = (name: string): readonly WorkspaceDefinition[] => {
+    if (!byName) {
+      byName = new Map();
+      for (const list of byFile.values()) {
+        for (const d of list) {
+          const same = byName.get(d.name);
+          if (same) same.push(d);
+          else byName.set(d.name, [d]);
+        }
       }
     }
-    return byName;
+    return byName.get(name) ?? [];
   };
   return {
-    services: () => [...byFile.values()].flat(),
-    servicesNamed: (name) => (byName ?? rebuild()).get(name) ?? [],
-    analysisTemplatesNamed: templatesNamed,
-    setFile(file, parsed) {
-      const templates = analysisTemplatesInFile(file, parsed);
-      if (templates.length > 0) templatesByFile.set(file, templates);
-      else templatesByFile.delete(file);
-      templatesByName = undefined;
-      const found = servicesInFile(file, parsed);
-      const before = byFile.get(file);
-      if (found.length === 0 && !before) return;
-      if (found.length === 0) byFile.delete(file);
-      else byFile.set(file, found);
-      byName = undefined;
-    },
-    removeFile(file) {
-      if (templatesByFile.delete(file)) templatesByName = undefined;
-      if (byFile.delete(file)) byName = undefined;
-    },
+    services: () => (services ??= [...byFile.values()].flat().filter(isServiceDefinition)),
+    servicesNamed: (name) => named(name).filter(isServiceDefinition),
+    analysisTemplatesNamed: (name) => named(name).filter(isAnalysisTemplateDefinition),
+    analysisTemplates: () => (templates ??= [...byFile.values()].flat().filter(isAnalysisTemplateDefinition)),
+    definitionsNamed: named,
+    setFile: (file, definitions) => update(file, definitions),
+    removeFile: (file) => update(file, []),
+    hasFile: (file) => byFile.has(file),
+    files: () => [...byFile.keys()],
   };
+}
+
+/** Names whose definitions differ between a file's old and new entry. */
+function changedNames(before: readonly WorkspaceDefinition[], after: readonly WorkspaceDefinition[]): Set<string> {
+  const signatures = (list: readonly WorkspaceDefinition[]) => {
+    const m = new Map<string, string>();
+    for (const d of list) m.set(d.name, (m.get(d.name) ?? '') + JSON.stringify(d));
+    return m;
+  };
+  const a = signatures(before);
+  const b = signatures(after);
+  const changed = new Set<string>();
+  for (const [name, s] of a) if (b.get(name) !== s) changed.add(name);
+  for (const [name, s] of b) if (a.get(name) !== s) changed.add(name);
+  return changed;
 }
 
 function get(node: unknown, key: string): unknown {

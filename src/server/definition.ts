@@ -5,12 +5,11 @@
 import { isScalar } from 'yaml';
 import type { Location, Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { matchingTemplates, pathAt } from '../schema';
+import { matchingTemplates, pathAt, type MutableWorkspaceIndex } from '../schema';
 import { pieceAt, type FileParse } from './documents';
-import type { ServiceIndex } from './service-index';
 import { pathToUri } from './uri';
 
-export function definitionAt(file: FileParse, doc: TextDocument, at: Position, workspace: ServiceIndex): Location[] {
+export function definitionAt(file: FileParse, doc: TextDocument, at: Position, workspace: MutableWorkspaceIndex): Location[] {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return [];

@@ -6,9 +6,8 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { findingRange, isAnalysisTemplateDefinition, validateFile, type Finding, type Severity, type WorkspaceAnalysisTemplate, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { findingRange, isAnalysisTemplateDefinition, validateFile, type Finding, type Severity, type WorkspaceAnalysisTemplate, type WorkspaceDefinition, type MutableWorkspaceIndex, type WorkspaceService } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
-import type { ServiceIndex } from './service-index';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
 
@@ -34,7 +33,7 @@ export interface PieceValidator {
  * `workspaceKnown` is false while the start-up scan runs: Service references are then not
  * checked at all (rather than reported missing), and are checked once the scan is done.
  */
-export function createPieceValidator(index: ServiceIndex, workspaceKnown: () => boolean = () => true): PieceValidator {
+export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnown: () => boolean = () => true): PieceValidator {
   const memo = new WeakMap<Piece, { key: string; findings: readonly Finding[] }>();
   const PENDING = '\u0000pending';
   return {

@@ -6,6 +6,5 @@
  * tests and any LSP client get the same answers.
  */
 export { createLanguageService, type RolloutLanguageService, type ServiceDeps } from './service';
-export { createServiceIndex, type ServiceIndex } from './service-index';
 export { DIAGNOSTIC_SOURCE, type DiagnosticData } from './diagnostics';
 export { SIMULATE_COMMAND, type SimulateArgs, type ServerOptions } from './protocol';

@@ -17,7 +17,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from './service';
-import { createServiceIndex } from './service-index';
+import { createWorkspaceIndex } from '../schema';
 import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, isYamlFile, scanFolders } from './workspace-scan';
 import { fileKey } from './uri';
@@ -31,7 +31,7 @@ if (!process.argv.some((a) => TRANSPORTS.some((t) => a.startsWith(t)))) {
 
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-const workspace = createServiceIndex();
+const workspace = createWorkspaceIndex();
 /** Until the start-up scan is done, Service references are not checked (rather than reported missing). */
 let scanning = false;
 const service = createLanguageService({ workspace, workspaceKnown: () => !scanning });

@@ -4,9 +4,9 @@
  */
 import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { createWorkspaceIndex, type MutableWorkspaceIndex } from '../schema';
 import { createParseCache, definitionsOf, type FileParse, type ParseCache } from './documents';
 import { createPieceValidator, fileDiagnostics } from './diagnostics';
-import { createServiceIndex, type ServiceIndex } from './service-index';
 import { documentSymbols } from './symbols';
 import { quickFixes } from './code-actions';
 import { hoverAt } from './hover';
@@ -35,14 +35,14 @@ export interface RolloutLanguageService {
 }
 
 export interface ServiceDeps {
-  workspace?: ServiceIndex;
+  workspace?: MutableWorkspaceIndex;
   /** False while the workspace's Services are still being found: references are then not checked yet. */
   workspaceKnown?: () => boolean;
   parses?: ParseCache;
 }
 
 export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageService {
-  const workspace = deps.workspace ?? createServiceIndex();
+  const workspace = deps.workspace ?? createWorkspaceIndex();
   const parses = deps.parses ?? createParseCache();
   const validator = createPieceValidator(workspace, deps.workspaceKnown);
   const mentions = new WeakMap<FileParse, ReadonlySet<string>>();

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createWorkspaceIndex, formatPath, parseFile, validateFile, type Finding, type ParsedFile } from '../../src/schema';
+import { createWorkspaceIndex, definitionsInFile, formatPath, parseFile, validateFile, type Finding, type ParsedFile } from '../../src/schema';
 
 const PEER = join(__dirname, '../../../shared/peer');
 const LINT = join(PEER, 'argo-rollouts/lint-testdata');
@@ -21,7 +21,7 @@ function files(dir: string, pattern: RegExp): string[] {
 function lintTogether(paths: string[]): Map<string, { parsed: ParsedFile; findings: Finding[] }> {
   const ws = createWorkspaceIndex();
   const parsed = paths.map((p) => [p, parseFile(readFileSync(p, 'utf8'))] as const);
-  for (const [p, pf] of parsed) ws.setFile(p, pf);
+  for (const [p, pf] of parsed) ws.setFile(p, definitionsInFile(p, pf));
   return new Map(parsed.map(([p, pf]) => [p, { parsed: pf, findings: validateFile(pf, ws) }]));
 }
 

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createWorkspaceIndex, findingRange, parseFile, pathAt, validateFile } from '../../src/schema';
+import { createWorkspaceIndex, definitionsInFile, findingRange, parseFile, pathAt, validateFile } from '../../src/schema';
 
 const PEER = join(__dirname, '../../../shared/peer');
 const seeds = [
@@ -35,7 +35,7 @@ describe('schema robustness', () => {
         }
         const parsed = parseFile(text);
         const ws = createWorkspaceIndex();
-        ws.setFile('f.yaml', parsed);
+        ws.setFile('f.yaml', definitionsInFile('f.yaml', parsed));
         for (const f of validateFile(parsed, ws)) {
           const [s, e] = findingRange(parsed, f);
           assert.ok(s >= 0 && s <= e && e <= text.length, `${f.code} range ${s}-${e} outside 0-${text.length}`);

@@ -1,6 +1,6 @@
 // Small builders for schema tests: a valid Rollout as plain data, changed per test, linted from YAML text.
 import { stringify } from 'yaml';
-import { createWorkspaceIndex, formatPath, parseFile, validateFile, type Finding } from '../../src/schema';
+import { createWorkspaceIndex, definitionsInFile, formatPath, parseFile, validateFile, type Finding } from '../../src/schema';
 
 type Obj = Record<string, unknown>;
 
@@ -50,7 +50,7 @@ export function lint(text: string, withWorkspace = false): Finding[] {
   const parsed = parseFile(text);
   if (!withWorkspace) return validateFile(parsed);
   const ws = createWorkspaceIndex();
-  ws.setFile('test.yaml', parsed);
+  ws.setFile('test.yaml', definitionsInFile('test.yaml', parsed));
   return validateFile(parsed, ws);
 }
 

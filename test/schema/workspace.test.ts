@@ -1,6 +1,6 @@
 // The workspace index: Services by file, replaced and removed with their file.
 import { strict as assert } from 'node:assert';
-import { analysisTemplatesInFile, createWorkspaceIndex, parseFile, servicesInFile, validateFile } from '../../src/schema';
+import { analysisTemplatesInFile, createWorkspaceIndex, definitionsInFile, parseFile, servicesInFile, validateFile } from '../../src/schema';
 import { analysisTemplate, blueGreenRollout, canaryRollout, service, summary, yamlOf } from './support';
 
 describe('schema workspace index', () => {
@@ -15,9 +15,9 @@ describe('schema workspace index', () => {
   it('resolves a Rollout\'s Services defined in another file, and forgets them with the file', () => {
     const ws = createWorkspaceIndex();
     const rollout = parseFile(yamlOf(blueGreenRollout({ previewService: 'demo-preview' })));
-    ws.setFile('services.yaml', parseFile(yamlOf(service('demo-active', { app: 'demo' }), service('demo-preview', { app: 'wrong' }))));
+    ws.setFile('services.yaml', definitionsInFile('services.yaml', parseFile(yamlOf(service('demo-active', { app: 'demo' }), service('demo-preview', { app: 'wrong' })))));
     assert.deepEqual(summary(validateFile(rollout, ws)), ['error service-selector-mismatch at spec.strategy.blueGreen.previewService']);
-    ws.setFile('services.yaml', parseFile(yamlOf(service('demo-active', { app: 'demo' }), service('demo-preview', { app: 'demo' }))));
+    ws.setFile('services.yaml', definitionsInFile('services.yaml', parseFile(yamlOf(service('demo-active', { app: 'demo' }), service('demo-preview', { app: 'demo' })))));
     assert.deepEqual(summary(validateFile(rollout, ws)), []);
     ws.removeFile('services.yaml');
     assert.deepEqual(summary(validateFile(rollout, ws)), [
@@ -41,19 +41,33 @@ describe('schema workspace index', () => {
   it('resolves templateName in another file, follows its changes and forgets it with the file', () => {
     const ws = createWorkspaceIndex();
     const rollout = parseFile(yamlOf(canaryRollout({ analysis: { templates: [{ templateName: 'rate' }] } })));
-    ws.setFile('t.yaml', parseFile(yamlOf(analysisTemplate('rate'))));
+    ws.setFile('t.yaml', definitionsInFile('t.yaml', parseFile(yamlOf(analysisTemplate('rate')))));
     assert.deepEqual(summary(validateFile(rollout, ws)), ['error analysis-args at spec.strategy.canary.analysis.templates[0].templateName']);
-    ws.setFile('t.yaml', parseFile(yamlOf(analysisTemplate('rate', { args: [] }))));
+    ws.setFile('t.yaml', definitionsInFile('t.yaml', parseFile(yamlOf(analysisTemplate('rate', { args: [] })))));
     assert.deepEqual(summary(validateFile(rollout, ws)), []);
     ws.removeFile('t.yaml');
     assert.deepEqual(summary(validateFile(rollout, ws)), ['warning analysis-template-not-found at spec.strategy.canary.analysis.templates[0].templateName']);
+  });
+
+  it('answers which names changed when a file is replaced or removed', () => {
+    const ws = createWorkspaceIndex();
+    const defs = (...docs: Parameters<typeof yamlOf>) => definitionsInFile('f.yaml', parseFile(yamlOf(...docs)));
+    assert.deepEqual([...ws.setFile('f.yaml', defs(service('a', { app: 'a' }), analysisTemplate('rate')))].sort(), ['a', 'rate']);
+    assert.deepEqual([...ws.setFile('f.yaml', defs(service('a', { app: 'a' }), analysisTemplate('rate')))], [], 'the same definitions change nothing');
+    assert.deepEqual([...ws.setFile('f.yaml', defs(service('a', { app: 'b' }), analysisTemplate('rate')))], ['a']);
+    assert.deepEqual(ws.definitionsNamed('rate').map((d) => d.file), ['f.yaml']);
+    assert.deepEqual(ws.analysisTemplates().map((t) => t.name), ['rate']);
+    assert.deepEqual(ws.files(), ['f.yaml']);
+    assert.deepEqual([...ws.removeFile('f.yaml')].sort(), ['a', 'rate']);
+    assert.equal(ws.hasFile('f.yaml'), false);
+    assert.deepEqual(ws.services(), []);
   });
 
   it('a missing canaryService offers the workspace Services that select the pods', () => {
     const rollout = canaryRollout({ trafficRouting: { nginx: { stableIngress: 'i' } }, stableService: 'demo-stable' });
     const parsed = parseFile(yamlOf(rollout, service('demo-stable', { app: 'demo' }), service('demo-canary', { app: 'demo' }), service('other', { app: 'x' })));
     const ws = createWorkspaceIndex();
-    ws.setFile('f', parsed);
+    ws.setFile('f', definitionsInFile('f', parsed));
     const f = validateFile(parsed, ws).find((x) => x.code === 'traffic-routing-needs-services')!;
     assert.deepEqual(f.data, { candidates: ['demo-canary', 'demo-stable'] });
   });
@@ -61,7 +75,7 @@ describe('schema workspace index', () => {
   it('a Service without selector selects no pods', () => {
     const parsed = parseFile(yamlOf(blueGreenRollout(), service('demo-active', undefined)));
     const ws = createWorkspaceIndex();
-    ws.setFile('f', parsed);
+    ws.setFile('f', definitionsInFile('f', parsed));
     const f = validateFile(parsed, ws).find((x) => x.code === 'service-selector-mismatch')!;
     assert.match(f.message, /no selector/);
   });

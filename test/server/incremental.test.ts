@@ -6,7 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { splitDocuments } from '../../src/server/split-documents';
 import { createParseCache, definitionsOf, servicesOf } from '../../src/server/documents';
 import { createPieceValidator } from '../../src/server/diagnostics';
-import { createServiceIndex } from '../../src/server/service-index';
+import { createWorkspaceIndex } from '../../src/schema';
 import { createLanguageService } from '../../src/server/service';
 import { definitionsInText } from '../../src/server/workspace-scan';
 import { parseWhole } from '../../src/server/documents';
@@ -84,7 +84,7 @@ describe('re-validation', () => {
   const doc = TextDocument.create('file:///r.yaml', 'yaml', 1, multiDoc(rollout, canaryRollout({ name: 'y' })));
 
   it('keeps findings while neither the text nor a Service it mentions changes', () => {
-    const index = createServiceIndex();
+    const index = createWorkspaceIndex();
     const validator = createPieceValidator(index);
     const pieces = createParseCache().get(doc).pieces.map((p) => p.piece);
     const first = pieces.map((p) => validator.findings(p));
@@ -102,7 +102,7 @@ describe('re-validation', () => {
 
   it('leaves Service references unchecked while the workspace is not known yet, then checks them', () => {
     let known = false;
-    const validator = createPieceValidator(createServiceIndex(), () => known);
+    const validator = createPieceValidator(createWorkspaceIndex(), () => known);
     const piece = createParseCache().get(doc).pieces[0]!.piece;
     const codes = () => validator.findings(piece).map((f) => f.code);
     assert.ok(!codes().some((c) => c.startsWith('service-')), codes().join());

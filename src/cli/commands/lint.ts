@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Finding, ParsedFile, Severity } from '../../schema';
-import { createWorkspaceIndex, findingRange, formatPath, lineIndex, parseFile, validateFile } from '../../schema';
+import { createWorkspaceIndex, definitionsInFile, findingRange, formatPath, lineIndex, parseFile, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 
@@ -107,7 +107,7 @@ export function lintTexts(texts: readonly { file: string; text: string }[]): Lin
   const workspace = createWorkspaceIndex();
   const parsed = texts.map(({ file, text }) => {
     const p = parseFile(text);
-    workspace.setFile(file, p);
+    workspace.setFile(file, definitionsInFile(file, p));
     return { file, parsed: p };
   });
   return { files: parsed.map(({ file, parsed: p }) => ({ file, diagnostics: toDiagnostics(p, validateFile(p, workspace)) })) };
