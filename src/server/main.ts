@@ -20,7 +20,7 @@ import { createLanguageService } from './service';
 import { createWorkspaceIndex } from '../schema';
 import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, isYamlFile, scanFolders } from './workspace-scan';
-import { fileKey } from './uri';
+import { fileKey, isInside } from './uri';
 import type { ServerOptions } from './protocol';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
@@ -78,6 +78,7 @@ function scheduleDependents(names: ReadonlySet<string>, except?: string): void {
 }
 
 const isOpen = (path: string) => documents.all().some((d) => fileKey(d.uri) === path);
+const inFolders = (path: string) => folders.some((f) => isInside(path, f));
 
 async function reindexFromDisk(path: string): Promise<void> {
   if (isOpen(path)) return; // an open document's text wins over the disk
@@ -91,7 +92,8 @@ async function scan(roots: readonly string[]): Promise<void> {
   const limits = { ...DEFAULT_SCAN_LIMITS, maxFiles: options.maxScannedFiles ?? DEFAULT_SCAN_LIMITS.maxFiles };
   const changed = new Set<string>();
   const result = await scanFolders(roots, (path, definitions) => {
-    if (!isOpen(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
+    // A folder removed while its scan ran contributes nothing.
+    if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
   }, limits, isOpen);
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
@@ -134,7 +136,16 @@ connection.onInitialized(() => {
     });
   if (folderEvents) connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const added = e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileKey(f.uri));
-    folders = [...folders.filter((f) => !e.removed.some((r) => fileKey(r.uri) === f)), ...added];
+    const removed = e.removed.map((f) => fileKey(f.uri));
+    folders = [...folders.filter((f) => !removed.includes(f)), ...added];
+    // What the removed folders' files defined leaves the workspace (an open document keeps its text's definitions),
+    // and the Rollouts that named it are validated again.
+    const changed = new Set<string>();
+    for (const path of workspace.files()) {
+      if (isOpen(path) || inFolders(path) || !removed.some((r) => isInside(path, r))) continue;
+      for (const n of workspace.removeFile(path)) changed.add(n);
+    }
+    scheduleDependents(changed);
     void scan(added).catch((err) => log('workspace scan failed', err));
   });
 });
@@ -146,8 +157,10 @@ documents.onDidClose((e) => {
   published.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const path = fileKey(e.document.uri);
-  // The closed text may never have been saved: what counts now is the disk.
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) void reindexFromDisk(path).catch((err) => log('re-reading a closed file failed', err));
+  // The closed text may never have been saved: what counts now is the disk, if the file is in the workspace
+  // (with no folders at all, every file the editor showed is).
+  if (folders.length > 0 && !inFolders(path)) scheduleDependents(workspace.removeFile(path));
+  else if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) void reindexFromDisk(path).catch((err) => log('re-reading a closed file failed', err));
   else scheduleDependents(workspace.removeFile(path));
 });
 connection.onDidChangeWatchedFiles((p) => {

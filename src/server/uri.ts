@@ -1,4 +1,5 @@
 /** The one key a file has in the workspace index, whether it came from the disk scan or an open document. */
+import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** A file URI becomes its file system path (so differently encoded URIs of one file agree); other URIs stay. */
@@ -13,4 +14,10 @@ export function fileKey(uri: string): string {
 
 export function pathToUri(path: string): string {
   return pathToFileURL(path).href;
+}
+
+/** Whether a file path is the folder or lies under it. */
+export function isInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

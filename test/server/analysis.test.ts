@@ -7,30 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic, Hover, Location, MarkupContent } from 'vscode-languageserver';
 import { LspSession, toUri } from './lsp-session';
-import { canaryRollout, multiDoc, positionOf, service } from './fixtures';
+import { analysisStep as step, analysisTemplate, canaryRollout, multiDoc, positionOf, service } from './fixtures';
 
-const template = (name: string, opts: { kind?: string; args?: string[]; condition?: string } = {}) =>
-  [
-    'apiVersion: argoproj.io/v1alpha1',
-    `kind: ${opts.kind ?? 'AnalysisTemplate'}`,
-    'metadata:',
-    `  name: ${name}`,
-    'spec:',
-    '  args:',
-    ...(opts.args ?? ['service-name']).map((a) => `  - name: ${a}`),
-    '  metrics:',
-    '  - name: success-rate',
-    '    interval: 1m',
-    '    count: 3',
-    `    successCondition: ${opts.condition ?? 'result[0] >= 0.95'}`,
-    '    provider:',
-    '      prometheus:',
-    '        address: http://prometheus:9090',
-    '        query: sum(rate(requests{service="{{args.service-name}}"}[1m]))',
-    '',
-  ].join('\n');
-
-const analysisStep = (name: string, extra: string[] = []) => [`analysis:\n            templates:\n            - templateName: ${name}${extra.map((e) => `\n              ${e}`).join('')}`];
+const template = analysisTemplate;
+const analysisStep = (name: string, extra: string[] = []) => [step(name, extra)];
 const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value : '');
 const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code)).sort();

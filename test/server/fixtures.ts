@@ -59,6 +59,33 @@ export function service(name: string, selector: Record<string, string>): string 
   ].join('\n');
 }
 
+/** A valid AnalysisTemplate (or ClusterAnalysisTemplate) with one metric; `args` are declared without defaults. */
+export function analysisTemplate(name: string, opts: { kind?: string; args?: string[]; condition?: string } = {}): string {
+  return [
+    'apiVersion: argoproj.io/v1alpha1',
+    `kind: ${opts.kind ?? 'AnalysisTemplate'}`,
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  args:',
+    ...(opts.args ?? ['service-name']).map((a) => `  - name: ${a}`),
+    '  metrics:',
+    '  - name: success-rate',
+    '    interval: 1m',
+    '    count: 3',
+    `    successCondition: ${opts.condition ?? 'result[0] >= 0.95'}`,
+    '    provider:',
+    '      prometheus:',
+    '        address: http://prometheus:9090',
+    '        query: sum(rate(requests{service="{{args.service-name}}"}[1m]))',
+    '',
+  ].join('\n');
+}
+
+/** A canary step list entry running analysis with one template (for `canaryRollout({ steps })`). */
+export const analysisStep = (name: string, extra: string[] = []): string =>
+  `analysis:\n            templates:\n            - templateName: ${name}${extra.map((e) => `\n              ${e}`).join('')}`;
+
 /** Documents joined into one multi-document file. */
 export function multiDoc(...docs: string[]): string {
   return docs.map((d) => `---\n${d}`).join('');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver';
 import { LspSession, toUri } from './lsp-session';
-import { canaryRollout, multiDoc, service } from './fixtures';
+import { analysisStep, analysisTemplate, canaryRollout, multiDoc, service } from './fixtures';
 
 const codesFor = (ds: Diagnostic[], service: string) =>
   ds.filter((d) => (d.data as { finding?: { service?: string } }).finding?.service === service).map((d) => d.code);
@@ -86,5 +86,58 @@ describe('workspace Service references', () => {
     const uri = toUri(join(dir, 'together.yaml'));
     lsp.open(uri, multiDoc(canaryRollout({ name: 'same', canaryService: 'same-c', stableService: 'same-s' }), service('same-c', { app: 'same' }), service('same-s', { app: 'same' })));
     assert.deepEqual(await lsp.diagnosticsFor(uri), []);
+  });
+});
+
+describe('workspace folders coming and going', () => {
+  let root: string;
+  let lsp: LspSession;
+  const app = () => join(root, 'app');
+  const shared = () => join(root, 'shared');
+  const notFound = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'service-not-found' || d.code === 'analysis-template-not-found').map((d) => String(d.code)).sort();
+  const rolloutText = canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', steps: ['setWeight: 20', analysisStep('web-rate')] });
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'rollouts-folders-'));
+    mkdirSync(app());
+    mkdirSync(join(shared(), 'k8s'), { recursive: true });
+    writeFileSync(join(shared(), 'k8s', 'services.yaml'), multiDoc(service('web-canary', { app: 'web' }), analysisTemplate('web-rate', { args: [] })));
+    lsp = await LspSession.start({ workspaceFolders: [app(), shared()] });
+  });
+  after(async () => {
+    await lsp?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('removing a folder drops what its files define, except what open documents define; adding it back scans it', async () => {
+    const uri = toUri(join(app(), 'rollout.yaml'));
+    lsp.open(uri, rolloutText);
+    // web-stable is defined only by an open (unsaved) document in the shared folder.
+    const openStable = toUri(join(shared(), 'stable.yaml'));
+    lsp.open(openStable, service('web-stable', { app: 'web' }));
+    await lsp.diagnosticsMatching(uri, (ds) => ds.length === 0, 'the Rollout clean once the scan found its Service and template');
+
+    lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [{ uri: toUri(shared()), name: 'shared' }] } });
+    const ds = await lsp.diagnosticsMatching(uri, (d) => notFound(d).length === 2, 'the references into the removed folder reported');
+    assert.deepEqual(notFound(ds), ['analysis-template-not-found', 'service-not-found']);
+    assert.deepEqual(codesFor(ds, 'web-canary'), ['service-not-found']);
+    assert.deepEqual(codesFor(ds, 'web-stable'), [], 'the open document still defines web-stable');
+
+    // Once closed, a file outside every folder defines nothing.
+    lsp.close(openStable);
+    await lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-stable').includes('service-not-found'), 'web-stable gone with its closed document');
+
+    lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: toUri(shared()), name: 'shared' }], removed: [] } });
+    const back = await lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-canary').length === 0 && !d.some((x) => x.code === 'analysis-template-not-found'), 'the folder scanned again');
+    assert.deepEqual(codesFor(back, 'web-stable'), ['service-not-found'], 'stable.yaml was never saved');
+  });
+
+  it('a folder added later is scanned', async () => {
+    const extra = join(root, 'extra');
+    mkdirSync(extra);
+    writeFileSync(join(extra, 'stable.yaml'), service('web-stable', { app: 'web' }));
+    const uri = toUri(join(app(), 'rollout.yaml'));
+    lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: toUri(extra), name: 'extra' }], removed: [] } });
+    await lsp.diagnosticsMatching(uri, (ds) => ds.length === 0, 'web-stable found in the added folder');
   });
 });
