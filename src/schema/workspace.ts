@@ -61,6 +61,8 @@ export interface MutableWorkspaceIndex extends WorkspaceIndex {
   analysisTemplates(): readonly WorkspaceAnalysisTemplate[];
   /** Every definition with this name (both kinds): what a Rollout mentioning the name depends on. */
   definitionsNamed(name: string): readonly WorkspaceDefinition[];
+  /** Counts the changes of the index: what was computed from the whole index at one count holds while it stays. */
+  generation(): number;
   /** Replaces a file's definitions (definitionsInFile for a parsed file); returns the names whose definitions changed. */
   setFile(file: string, definitions: readonly WorkspaceDefinition[]): Set<string>;
   /** Forgets a file; returns the names it defined. */
@@ -150,6 +152,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
   let byName: Map<string, WorkspaceDefinition[]> | undefined;
   let services: WorkspaceService[] | undefined;
   let templates: WorkspaceAnalysisTemplate[] | undefined;
+  let changes = 0;
 
   const update = (file: string, next: readonly WorkspaceDefinition[]): Set<string> => {
     const changed = changedNames(byFile.get(file) ?? [], next);
@@ -159,6 +162,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
       byName = undefined;
       services = undefined;
       templates = undefined;
+      changes++;
     }
     return changed;
   };
@@ -181,6 +185,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
     analysisTemplatesNamed: (name) => named(name).filter(isAnalysisTemplateDefinition),
     analysisTemplates: () => (templates ??= [...byFile.values()].flat().filter(isAnalysisTemplateDefinition)),
     definitionsNamed: named,
+    generation: () => changes,
     setFile: (file, definitions) => update(file, definitions),
     removeFile: (file) => update(file, []),
     hasFile: (file) => byFile.has(file),

@@ -1,6 +1,6 @@
 /**
  * Quick fixes, offered only where the right text is unambiguous: the near miss the finding
- * names (a misspelled key or value), a field that does nothing or is not allowed here
+ * names (a misspelled key or value, or a Service or templateName the workspace nearly has), a field that does nothing or is not allowed here
  * (removed), `restartPolicy: Always`, a number or boolean written as a string, and a missing
  * selector taken from the pod template's labels, the arguments an analysis template requires.
  */

@@ -1,12 +1,13 @@
 /**
  * Validation of one file as LSP diagnostics. Findings are computed per piece (one YAML
  * document) and remembered with the exact inputs they depend on: the piece's text and the
- * definitions of the Services it mentions. An edit, or a Service changing elsewhere,
- * therefore re-validates only the documents it can affect, and never serves a stale answer.
+ * definitions of the Services and templates it mentions, and, where a reference is not found, the
+ * workspace as a whole (its "did you mean"). An edit, or a Service changing elsewhere, therefore
+ * re-validates only the documents it can affect, and never serves a stale answer.
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { findingRange, isAnalysisTemplateDefinition, validateFile, type Finding, type Severity, type WorkspaceAnalysisTemplate, type WorkspaceDefinition, type MutableWorkspaceIndex, type WorkspaceService } from '../schema';
+import { findingRange, isAnalysisTemplateDefinition, isServiceDefinition, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
@@ -27,6 +28,18 @@ const severities: Record<Severity, DiagnosticSeverity> = {
 
 export interface PieceValidator {
   findings(piece: Piece): readonly Finding[];
+  /**
+   * Whether the piece's findings read the whole workspace (a reference that is not found looks
+   * at every name for a "did you mean"), so that any change of the workspace can change them.
+   */
+  readsWholeWorkspace(piece: Piece): boolean;
+}
+
+interface Memo {
+  key: string;
+  findings: readonly Finding[];
+  /** The index's generation when the findings were computed, if they read the whole index: they hold while it stays. */
+  wholeAt?: number;
 }
 
 /**
@@ -34,7 +47,7 @@ export interface PieceValidator {
  * checked at all (rather than reported missing), and are checked once the scan is done.
  */
 export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnown: () => boolean = () => true): PieceValidator {
-  const memo = new WeakMap<Piece, { key: string; findings: readonly Finding[] }>();
+  const memo = new WeakMap<Piece, Memo>();
   const PENDING = '\u0000pending';
   return {
     findings(piece) {
@@ -44,24 +57,41 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
       if (known) for (const name of piece.mentions) relevant.push(...index.definitionsNamed(name));
       const key = !known ? PENDING : relevant.length === 0 ? '' : JSON.stringify(relevant);
       const memoized = memo.get(piece);
-      if (memoized && memoized.key === key) return memoized.findings;
-      const findings = Object.freeze(validateSafely(piece, known ? relevant : undefined));
-      memo.set(piece, { key, findings });
+      if (memoized && memoized.key === key && (memoized.wholeAt === undefined || memoized.wholeAt === index.generation())) return memoized.findings;
+      let readWhole = false;
+      const whole = () => {
+        readWhole = true;
+        return index;
+      };
+      let findings = Object.freeze(validateSafely(piece, known ? { relevant, whole } : undefined));
+      // The same answer keeps its identity (a change elsewhere in the workspace that changed nothing here).
+      if (memoized && JSON.stringify(memoized.findings) === JSON.stringify(findings)) findings = memoized.findings;
+      memo.set(piece, { key, findings, ...(readWhole ? { wholeAt: index.generation() } : {}) });
       return findings;
     },
+    readsWholeWorkspace: (piece) => memo.get(piece)?.wholeAt !== undefined,
   };
 }
 
-function validateSafely(piece: Piece, definitions: readonly WorkspaceDefinition[] | undefined): Finding[] {
+/**
+ * Validates with a view of the workspace: a name resolves among the definitions of the names the piece
+ * mentions; the lists of every Service and template (for "did you mean") come from the whole index.
+ */
+function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined): Finding[] {
   try {
-    const services = definitions?.filter((d): d is WorkspaceService => !isAnalysisTemplateDefinition(d)) ?? [];
-    const templates = definitions?.filter(isAnalysisTemplateDefinition) ?? [];
-    const workspace = definitions && {
-      services: () => services,
-      servicesNamed: (name: string) => services.filter((s) => s.name === name),
-      analysisTemplatesNamed: (name: string): WorkspaceAnalysisTemplate[] => templates.filter((t) => t.name === name),
-    };
-    return validateFile(piece.parsed, workspace);
+    let view: WorkspaceIndex | undefined;
+    if (workspace) {
+      const { relevant, whole } = workspace;
+      const services = relevant.filter(isServiceDefinition);
+      const templates = relevant.filter(isAnalysisTemplateDefinition);
+      view = {
+        servicesNamed: (name) => services.filter((s) => s.name === name),
+        analysisTemplatesNamed: (name) => templates.filter((t) => t.name === name),
+        services: () => whole().services(),
+        analysisTemplates: () => whole().analysisTemplates(),
+      };
+    }
+    return validateFile(piece.parsed, view);
   } catch (e) {
     // A bug in a rule must not take the server down with it: report it where the document starts.
     const docIndex = piece.parsed.docs.find((d) => d.isRollout || d.isAnalysisTemplate)?.index ?? 0;

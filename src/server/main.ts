@@ -63,17 +63,11 @@ function validateOpen(uri: string): void {
   if (changed.size > 0) scheduleDependents(changed, uri);
 }
 
-/** Queues every open document whose Rollouts mention one of these Service names. */
+/** Queues every open document whose diagnostics can depend on definitions with these names. */
 function scheduleDependents(names: ReadonlySet<string>, except?: string): void {
+  if (names.size === 0) return;
   for (const doc of documents.all()) {
-    if (doc.uri === except) continue;
-    const mentioned = service.mentionedServices(doc);
-    for (const n of names) {
-      if (mentioned.has(n)) {
-        queue.schedule(doc.uri);
-        break;
-      }
-    }
+    if (doc.uri !== except && service.dependsOn(doc, names)) queue.schedule(doc.uri);
   }
 }
 

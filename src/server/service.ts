@@ -28,8 +28,11 @@ export interface RolloutLanguageService {
   parse(doc: TextDocument): FileParse;
   /** Puts an open document's Services and analysis templates into the workspace index; returns the names that changed. */
   indexServices(doc: TextDocument): Set<string>;
-  /** Names the document's Rollouts mention (Services, templates: their diagnostics depend on these). */
-  mentionedServices(doc: TextDocument): ReadonlySet<string>;
+  /**
+   * Whether the document's diagnostics can depend on definitions with one of these names: its
+   * Rollouts mention the name, or they name something not found (its "did you mean" reads every name).
+   */
+  dependsOn(doc: TextDocument, names: ReadonlySet<string>): boolean;
   /** Drops what is cached for a closed document. */
   forget(uri: string): void;
 }
@@ -57,14 +60,15 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
     parse: (doc) => parses.get(doc),
     indexServices: (doc) => workspace.setFile(fileKey(doc.uri), definitionsOf(parses.get(doc))),
-    mentionedServices(doc) {
+    dependsOn(doc, names) {
       const file = parses.get(doc);
-      let names = mentions.get(file);
-      if (!names) {
-        names = new Set(file.pieces.flatMap((p) => p.piece.mentions));
-        mentions.set(file, names);
+      let mentioned = mentions.get(file);
+      if (!mentioned) {
+        mentioned = new Set(file.pieces.flatMap((p) => p.piece.mentions));
+        mentions.set(file, mentioned);
       }
-      return names;
+      for (const n of names) if (mentioned.has(n)) return true;
+      return file.pieces.some((p) => validator.readsWholeWorkspace(p.piece));
     },
     forget: (uri) => parses.drop(uri),
   };

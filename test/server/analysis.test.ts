@@ -49,6 +49,21 @@ describe('analysis templates in the language server', () => {
     assert.match(msgs[1]!, /there is an AnalysisTemplate "success-rate": remove clusterScope/);
   });
 
+  it('says "did you mean" for a misspelled templateName, also when the near template appears later in another document', async () => {
+    const uri = toUri(join(dir, 'misspelled.yaml'));
+    lsp.open(uri, canaryRollout({ name: 'm', steps: [...analysisStep('succes-rate'), ...analysisStep('later-rte')] }));
+    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => messageOf(x).includes('did you mean "success-rate"')), 'the suggestion from the scanned template');
+    assert.deepEqual(ds.filter((x) => x.code === 'analysis-template-not-found').map((x) => (x.data as { finding: { suggestion?: string } }).finding.suggestion), ['success-rate', undefined]);
+
+    // A template whose name is near (not equal to) a mentioned name: the Rollout is validated again.
+    const tUri = toUri(join(dir, 'later-template.yaml'));
+    lsp.open(tUri, template('later-rate'));
+    await lsp.diagnosticsMatching(uri, (d) => d.some((x) => messageOf(x).includes('"later-rte" is not defined in the workspace (did you mean "later-rate"?)')), 'the suggestion from the opened template');
+    lsp.close(tUri);
+    await lsp.diagnosticsMatching(uri, (d) => d.some((x) => /"later-rte" is not defined in the workspace;/.test(messageOf(x))), 'no suggestion once the template is gone');
+    lsp.close(uri);
+  });
+
   it('goes from a templateName to its template in a file on disk, and from clusterScope to the ClusterAnalysisTemplate', async () => {
     const uri = toUri(join(dir, 'definition.yaml'));
     const text = canaryRollout({ name: 'c', steps: [...analysisStep('success-rate'), ...analysisStep('global-rate', ['clusterScope: true'])] });

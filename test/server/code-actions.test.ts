@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LspSession } from './lsp-session';
-import { blueGreenRollout, canaryRollout } from './fixtures';
+import { blueGreenRollout, canaryRollout, service } from './fixtures';
 
 /** An AnalysisTemplate whose args have no defaults. */
 const template = (name: string, args: string[]) =>
@@ -48,6 +48,24 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
     text: `${canaryRollout({ steps: ['analysis:\n            templates:\n            - templateName: rate\n            args:\n              - name: service\n                value: checkout'] })}---\n${template('rate', ['service', 'port'])}`,
     code: 'analysis-args',
     title: "Pass argument 'port'",
+  },
+  {
+    name: 'a misspelled templateName (a template of the workspace has the near name)',
+    text: `${canaryRollout({ steps: ['analysis:\n            templates:\n            - templateName: sucess-rate'] })}---\n${template('success-rate', [])}`,
+    code: 'analysis-template-not-found',
+    title: "Change 'sucess-rate' to 'success-rate'",
+  },
+  {
+    name: 'a misspelled prePromotionAnalysis templateName',
+    text: `${blueGreenRollout('bg', ['      activeService: bg-active', '      prePromotionAnalysis:', '        templates:', '        - templateName: smoke-tst'])}---\n${service('bg-active', { app: 'bg' })}---\n${template('smoke-test', [])}`,
+    code: 'analysis-template-not-found',
+    title: "Change 'smoke-tst' to 'smoke-test'",
+  },
+  {
+    name: 'a misspelled canaryService',
+    text: `${canaryRollout({ canaryService: 'demo-canry', stableService: 'demo-stable' })}---\n${service('demo-canary', { app: 'demo' })}---\n${service('demo-stable', { app: 'demo' })}`,
+    code: 'service-not-found',
+    title: "Change 'demo-canry' to 'demo-canary'",
   },
   {
     name: 'a missing selector',

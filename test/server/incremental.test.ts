@@ -100,6 +100,24 @@ describe('re-validation', () => {
     assert.deepEqual(validator.findings(pieces[0]!).filter((f) => f.code === 'service-not-found').map((f) => (f.data as { service: string }).service), ['x-stable']);
   });
 
+  it('a reference not found follows the whole workspace: a Service of a near name brings its "did you mean"', () => {
+    const index = createWorkspaceIndex();
+    const validator = createPieceValidator(index);
+    const [piece, other] = createParseCache().get(doc).pieces.map((p) => p.piece);
+    const suggestionFor = (name: string) =>
+      validator.findings(piece!).filter((f) => f.code === 'service-not-found' && (f.data as { service: string }).service === name).map((f) => (f.data as { suggestion?: string }).suggestion);
+    assert.deepEqual(suggestionFor('x-canary'), [undefined]);
+    assert.equal(validator.readsWholeWorkspace(piece!), true, 'its not-found reference read every name');
+    validator.findings(other!);
+    assert.equal(validator.readsWholeWorkspace(other!), false, 'a Rollout naming no Service does not');
+    // 'x-canray' is mentioned nowhere, yet the Rollout's finding changes.
+    index.setFile('/svc.yaml', servicesOf(createParseCache().get(TextDocument.create('file:///svc.yaml', 'yaml', 1, service('x-canray', { app: 'x' })))));
+    assert.deepEqual(suggestionFor('x-canary'), ['x-canray']);
+    const svc = createLanguageService({ workspace: index });
+    svc.validate(doc);
+    assert.equal(svc.dependsOn(doc, new Set(['anything'])), true, 'the editor re-validates it when any definition changes');
+  });
+
   it('leaves Service references unchecked while the workspace is not known yet, then checks them', () => {
     let known = false;
     const validator = createPieceValidator(createWorkspaceIndex(), () => known);

@@ -4,6 +4,7 @@
  * argument a template declares without a default. Resolved across files, like Services.
  */
 import type { DocFinding } from '../findings';
+import { closest } from '../suggest';
 import type { WorkspaceAnalysisTemplate } from '../workspace';
 import { BLUE_GREEN, CANARY, arr, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
 
@@ -89,13 +90,23 @@ export const analysisTemplateExists: Rule = {
         if ((templateCandidates(ctx, ref) ?? []).length > 0) continue;
         const other = (ctx.workspace.analysisTemplatesNamed(ref.name) ?? []).some((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
         const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-        const hint = other ? (ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`) : '';
-        out.push(warning(this.code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope }));
+        const suggestion = other ? undefined : nearestTemplate(ctx, ref);
+        const hint = other
+          ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
+          : suggestion ? ` (did you mean "${suggestion}"?)` : '';
+        out.push(warning(this.code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) }));
       }
     }
     return out;
   },
 };
+
+/** The workspace template of the reference's kind and namespace whose name the reference most likely misspells. */
+function nearestTemplate(ctx: RuleContext, ref: TemplateReference): string | undefined {
+  const all = ctx.workspace?.analysisTemplates?.() ?? [];
+  const names = new Set(matchingTemplates(all, ref, str(obj(ctx.rollout.metadata)?.namespace)).map((t) => t.name));
+  return closest(ref.name, [...names].sort());
+}
 
 export const analysisRunsForever: Rule = {
   code: 'analysis-runs-indefinitely',

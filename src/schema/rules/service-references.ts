@@ -6,6 +6,7 @@ import type { DocFinding } from '../findings';
  */
 import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
 import type { DocFinding } from '../findings';
+import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
 import { BLUE_GREEN, CANARY, error, has, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
 
@@ -63,9 +64,16 @@ export const serviceExists: Rule = {
   check(ctx) {
     if (!ctx.workspace) return [];
     const namespace = str(obj(ctx.rollout.metadata)?.namespace);
-    return references(ctx)
-      .filter((r) => candidates(ctx, r.name, namespace).length === 0)
-      .map((r) => warning(this.code, r.path, `Service "${r.name}" is not defined in the workspace${namespace ? ` (namespace ${namespace})` : ''}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name }));
+    const missing = references(ctx).filter((r) => candidates(ctx, r.name, namespace).length === 0);
+    if (missing.length === 0) return [];
+    // The names a misspelled reference may have meant: the Services of the Rollout's namespace.
+    const names = [...new Set(ctx.workspace.services().filter((s) => !namespace || !s.namespace || s.namespace === namespace).map((s) => s.name))].sort();
+    return missing.map((r) => {
+      const suggestion = closest(r.name, names);
+      const where = namespace ? ` (namespace ${namespace})` : '';
+      const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
+      return warning(this.code, r.path, `Service "${r.name}" is not defined in the workspace${where}${hint}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name, ...(suggestion ? { suggestion } : {}) });
+    });
   },
 };
 
