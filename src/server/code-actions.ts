@@ -1,8 +1,9 @@
 /**
  * Quick fixes, offered only where the right text is unambiguous: the near miss the finding
- * names (a misspelled key or value, or a Service or templateName the workspace nearly has), a field that does nothing or is not allowed here
- * (removed), `restartPolicy: Always`, a number or boolean written as a string, and a missing
- * selector taken from the pod template's labels, the arguments an analysis template requires.
+ * names (a misspelled key or value, or a Service or templateName the workspace nearly has), a
+ * field that does nothing or is not allowed here (removed), `restartPolicy: Always`, a number or
+ * boolean written as a string, and a missing selector taken from the pod template's labels, the
+ * arguments an analysis template requires.
  */
 import { isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
