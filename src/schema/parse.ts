@@ -1,6 +1,7 @@
 /** Parsing: text -> YAML documents with source ranges. Never throws; errors are data. */
 import { parseAllDocuments, isMap, isScalar, visit, type Document } from 'yaml';
 import type { Finding } from './findings';
+import { parseCommonYaml } from './fast-yaml';
 
 export interface ParsedDoc {
   readonly index: number;
@@ -26,10 +27,13 @@ export interface ParsedFile {
 export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
 export const ANALYSIS_TEMPLATE_KINDS: readonly string[] = ['AnalysisTemplate', 'ClusterAnalysisTemplate'];
 
+const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, logLevel: 'error', merge: true } as const;
+
 export function parseFile(text: string): ParsedFile {
   let raw: Document.Parsed[];
   try {
-    raw = Array.from(parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false, logLevel: 'error', merge: true }) as Iterable<Document.Parsed>);
+    // Most manifests take the fast path; it gives up on anything unusual and yaml reads it.
+    raw = parseCommonYaml(text, PARSE_OPTIONS) ?? Array.from(parseAllDocuments(text, PARSE_OPTIONS) as Iterable<Document.Parsed>);
   } catch (e) {
     // The yaml package reports problems as data; this is only a guard so a library bug never reaches the editor.
     return {

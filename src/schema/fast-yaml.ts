@@ -1,0 +1,714 @@
+/**
+ * A fast path for the YAML that Kubernetes manifests are written in: block maps and sequences,
+ * one-line plain and quoted scalars, literal and simple folded block scalars, one-line flow
+ * collections, comments and blank lines. It builds the same `yaml` nodes, with the same values,
+ * types and source ranges, as `parseAllDocuments` does, several times faster and with far less
+ * garbage. Anything else (anchors, aliases, tags, multi-line plain or quoted scalars, explicit
+ * keys, directives, tabs, CRLF, anything `yaml` would report as an error or warning) makes it
+ * give up and return undefined, so the caller parses with `yaml` itself: the fast path never
+ * decides what a text means, only how quickly the common case is read.
+ *
+ * What it does not build: comments (`comment`, `commentBefore`, `spaceBefore`), which nothing
+ * here reads. test/schema/fast-yaml.test.ts compares every node against `yaml`'s on every
+ * manifest of the corpora and on generated documents.
+ *
+ * How `yaml` places comment lines, which decides where a node's range ends (range[2]):
+ * - after a one-line value (scalar or flow collection), comment lines indented deeper than the
+ *   collection holding that value belong to the value, up to the first comment that is not;
+ * - the comment and blank lines after a collection's last entry stay with that collection when
+ *   one of those comments is indented at least as deep as the collection (and it is not at
+ *   column 0); the collection's range then runs up to the next content. Otherwise they pass to
+ *   the enclosing collection, which applies the same test.
+ */
+import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+
+type Options = ParseOptions & DocumentOptions & SchemaOptions;
+
+/** Thrown inside the parser when the text leaves the subset; caught at the top. Not an Error: no stack to capture. */
+class GiveUp {
+  constructor(readonly why: string) {}
+}
+
+type LineKind = 0 | 1 | 2 | 3;
+const BLANK = 0;
+const COMMENT = 1;
+const CONTENT = 2;
+/** `---` or `...` at column 0: a document's start or end. */
+const MARKER = 3;
+
+const SPACE = 32;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+
+/** The comment and blank lines [firstLine, endLine) after a collection's last entry. */
+interface Run {
+  readonly firstLine: number;
+  readonly endLine: number;
+}
+
+interface Parsed<N> {
+  readonly node: N;
+  /** Index of the first line after the node (and after comments that belong to it). */
+  readonly next: number;
+  /** The comment/blank lines after the node that its collection did not keep. */
+  readonly run?: Run;
+}
+
+export function parseCommonYaml(text: string, options: Options): Document.Parsed[] | undefined {
+  const parsed = readCommonYaml(text, options);
+  return parsed instanceof GiveUp ? undefined : parsed;
+}
+
+/** Why the fast path leaves a text to yaml (undefined when it does not): for tests and tuning. */
+export function whyNotCommonYaml(text: string, options: Options): string | undefined {
+  const parsed = readCommonYaml(text, options);
+  return parsed instanceof GiveUp ? parsed.why : undefined;
+}
+
+function readCommonYaml(text: string, options: Options): Document.Parsed[] | GiveUp {
+  if (text.length === 0) return new GiveUp('an empty text');
+  if (text.indexOf('\t') >= 0 || text.indexOf('\r') >= 0 || text.charCodeAt(0) === 0xfeff) return new GiveUp('a tab, CR or byte order mark');
+  try {
+    return new CommonYamlParser(text, options).documents();
+  } catch (e) {
+    if (e instanceof GiveUp) return e;
+    throw e;
+  }
+}
+
+class CommonYamlParser {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  /** Leading spaces of each line (of its `#` on a comment line). */
+  private readonly indents: number[] = [];
+  private readonly kinds: LineKind[] = [];
+  private readonly lineCount: number;
+  private schema!: Document['schema'];
+
+  constructor(
+    private readonly text: string,
+    private readonly options: Options,
+  ) {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      const end = nl < 0 ? text.length : nl;
+      let i = start;
+      while (i < end && text.charCodeAt(i) === SPACE) i++;
+      this.starts.push(start);
+      this.ends.push(end);
+      this.indents.push(i - start);
+      this.kinds.push(i === end ? BLANK : text.charCodeAt(i) === HASH ? COMMENT : i === start && isMarker(text, start, end) ? MARKER : CONTENT);
+      if (nl < 0) break;
+      start = nl + 1;
+    }
+    // A final newline leaves an empty last "line" that is not a line of the text.
+    if (this.starts.length > 1 && this.starts[this.starts.length - 1] === text.length) {
+      this.starts.pop();
+      this.ends.pop();
+      this.indents.pop();
+      this.kinds.pop();
+    }
+    this.lineCount = this.starts.length;
+  }
+
+  documents(): Document.Parsed[] {
+    const docs: Document.Parsed[] = [];
+    let line = this.nextContent(0);
+    while (line < this.lineCount) {
+      let docStart: number | undefined;
+      if (this.isDocumentStart(line)) {
+        docStart = this.starts[line]!;
+        this.expectLineEnd(line, this.starts[line]! + 3);
+        line = this.nextContent(line + 1);
+        if (line >= this.lineCount || this.isDocumentStart(line)) throw new GiveUp('an empty document');
+      } else if (docs.length > 0) {
+        throw new GiveUp('content after a document without ---');
+      }
+      const c = this.text.charCodeAt(this.starts[line]!);
+      if (this.indents[line] !== 0 || c === 0x25 /* % */ || this.kinds[line] === MARKER) throw new GiveUp('a directive, a document end or an indented document');
+      const doc = new Document(undefined, this.options) as Document.Parsed;
+      this.schema = doc.schema;
+      const parsed = this.blockNode(line);
+      line = this.nextContent(parsed.next);
+      if (line < this.lineCount && !this.isDocumentStart(line)) throw new GiveUp('content after the document');
+      const docEnd = line < this.lineCount ? this.starts[line]! : this.text.length;
+      if (docStart !== undefined) doc.directives.docStart = true;
+      // The nodes carry the ranges and values yaml's own would (fast-yaml.test.ts checks it).
+      doc.contents = parsed.node as unknown as Document.Parsed['contents'];
+      const range = parsed.node.range!;
+      // After an empty last value, yaml keeps the lines that follow with that value: the document ends with it.
+      doc.range = [docStart ?? range[0], range[2], endsWithEmptyValue(parsed.node) ? range[2] : docEnd];
+      docs.push(doc);
+    }
+    return docs;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lines
+
+  private isDocumentStart(line: number): boolean {
+    return this.kinds[line] === MARKER && this.text.charCodeAt(this.starts[line]!) === DASH;
+  }
+
+  /** The first line at or after `line` that is neither blank nor a comment (lineCount if none). */
+  private nextContent(line: number): number {
+    while (line < this.lineCount && (this.kinds[line] === BLANK || this.kinds[line] === COMMENT)) line++;
+    return line;
+  }
+
+  /** The indentation of a content line; -1 for a document marker or past the end (either ends every collection). */
+  private contentIndent(line: number): number {
+    return line < this.lineCount && this.kinds[line] === CONTENT ? this.indents[line]! : -1;
+  }
+
+  /** Offset just past the line's newline (the text's end on the last line). */
+  private afterLine(line: number): number {
+    return Math.min(this.ends[line]! + 1, this.text.length);
+  }
+
+  /** From `at`: only spaces, then an optional comment, to the end of the line. */
+  private expectLineEnd(line: number, at: number): void {
+    const t = this.text;
+    const end = this.ends[line]!;
+    let i = at;
+    while (i < end && t.charCodeAt(i) === SPACE) i++;
+    if (i === end) return;
+    if (t.charCodeAt(i) === HASH && i > at) return;
+    throw new GiveUp('text after an indicator');
+  }
+
+  private isSeqItem(line: number): boolean {
+    const s = this.starts[line]! + this.indents[line]!;
+    if (this.text.charCodeAt(s) !== DASH) return false;
+    return s + 1 === this.ends[line] || this.text.charCodeAt(s + 1) === SPACE;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Collections
+
+  /** A block collection whose first line is `line` (its content starts at the line's indent). */
+  private blockNode(line: number): Parsed<YAMLMap | YAMLSeq> {
+    const indent = this.indents[line]!;
+    if (this.isSeqItem(line)) return this.blockSeq(line, indent);
+    return this.blockMap(line, indent, this.starts[line]! + indent);
+  }
+
+  /**
+   * A block map at column `indent`; its first key starts at `at` on `line` (after a `- ` when the
+   * map is a sequence entry), later keys at the start of their own lines.
+   */
+  private blockMap(line: number, indent: number, at: number): Parsed<YAMLMap> {
+    const map = new YAMLMap(this.schema);
+    const keys = new Set<unknown>();
+    for (;;) {
+      const key = this.key(line, at);
+      if (keys.has(key.node.value)) throw new GiveUp('a duplicate key');
+      keys.add(key.node.value);
+      if (key.node.value === '<<') throw new GiveUp('a merge key');
+      const value = this.entryValue(line, key.after, indent, true);
+      map.items.push(new Pair(key.node, value.node));
+      const nextLine = this.nextContent(value.next);
+      if (this.contentIndent(nextLine) === indent) {
+        if (this.isSeqItem(nextLine)) throw new GiveUp('a sequence entry among map keys');
+        line = nextLine;
+        at = this.starts[line]! + indent;
+        continue;
+      }
+      if (this.contentIndent(nextLine) > indent) throw new GiveUp('content indented deeper than its map');
+      return this.closeCollection(map, this.firstKeyStart(map), value, indent, nextLine);
+    }
+  }
+
+  private firstKeyStart(map: YAMLMap): number {
+    return ((map.items[0] as Pair<Scalar>).key.range as [number, number, number])[0];
+  }
+
+  /** A block sequence whose dashes stand at column `indent`, the first on `line`. */
+  private blockSeq(line: number, indent: number): Parsed<YAMLSeq> {
+    const seq = new YAMLSeq(this.schema);
+    const start = this.starts[line]! + indent;
+    for (;;) {
+      const dash = this.starts[line]! + indent;
+      const value = this.entryValue(line, dash + 1, indent, false);
+      seq.items.push(value.node);
+      const nextLine = this.nextContent(value.next);
+      if (this.contentIndent(nextLine) === indent && this.isSeqItem(nextLine)) {
+        line = nextLine;
+        continue;
+      }
+      if (this.contentIndent(nextLine) > indent) throw new GiveUp('content indented deeper than its sequence');
+      return this.closeCollection(seq, start, value, indent, nextLine);
+    }
+  }
+
+  /**
+   * Ends a collection after its last entry: sets its range, and decides whether the comment and
+   * blank lines after the last entry stay with it or pass to the enclosing collection.
+   */
+  private closeCollection<N extends YAMLMap | YAMLSeq>(coll: N, start: number, last: Parsed<unknown>, indent: number, nextLine: number): Parsed<N> {
+    const lastEnd = ((last.node as { range: [number, number, number] }).range)[2];
+    const run = last.run;
+    if (run && indent !== 0 && this.runKeeps(run, indent)) {
+      coll.range = [start, lastEnd, nextLine < this.lineCount ? this.starts[nextLine]! + this.indents[nextLine]! : this.text.length];
+      return { node: coll, next: nextLine };
+    }
+    coll.range = [start, lastEnd, lastEnd];
+    return { node: coll, next: last.next, ...(run ? { run } : {}) };
+  }
+
+  /** Some comment of the run is indented at least `indent`. */
+  private runKeeps(run: Run, indent: number): boolean {
+    for (let l = run.firstLine; l < run.endLine; l++) {
+      if (this.kinds[l] === COMMENT && this.indents[l]! >= indent) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The value of a map entry (after its `:`) or of a sequence entry (after its `-`), starting at
+   * `at` on `line`, in a collection at column `indent`.
+   */
+  private entryValue(line: number, at: number, indent: number, inMap: boolean): Parsed<YAMLMap | YAMLSeq | Scalar> {
+    const t = this.text;
+    const end = this.ends[line]!;
+    let q = at;
+    while (q < end && t.charCodeAt(q) === SPACE) q++;
+    if (q === end || (t.charCodeAt(q) === HASH && q > at)) {
+      const hasComment = q < end;
+      const next = this.nextContent(line + 1);
+      const nested = this.contentIndent(next) > indent || (inMap && this.contentIndent(next) === indent && this.isSeqItem(next));
+      if (nested) {
+        if (!inMap && hasComment) throw new GiveUp('a comment after a bare -');
+        return this.blockNode(next);
+      }
+      // An empty value: null, placed just after the indicator and its spaces.
+      const node = new Scalar(null);
+      node.source = '';
+      node.type = 'PLAIN';
+      if (!hasComment && !this.hasComment(line + 1, next)) {
+        node.range = [q, q, q];
+        return { node, next: line + 1, run: { firstLine: line + 1, endLine: next } };
+      }
+      if (!inMap) throw new GiveUp('a comment after a bare -');
+      node.range = [q, q, this.commentedEmptyValueEnd(line, hasComment, indent, next) ?? q];
+      return { node, next, run: { firstLine: next, endLine: next } };
+    }
+    if (q === at && !inMap) throw new GiveUp('a bare - with content');
+    const c = t.charCodeAt(q);
+    if (!inMap && (c === DASH || c === 0x3f /* ? */ || c === COLON) && (q + 1 === end || t.charCodeAt(q + 1) === SPACE)) throw new GiveUp('an indicator after -');
+    if (!inMap && this.startsKey(line, q)) return this.blockMap(line, q - this.starts[line]!, q);
+    if (c === 0x7c /* | */ || c === 0x3e /* > */) return this.blockScalar(line, q, indent);
+    let node: Scalar | YAMLMap | YAMLSeq;
+    let valueEnd: number;
+    if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      const flow = this.flowCollection(line, q);
+      node = flow.node;
+      valueEnd = flow.end;
+    } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
+      const quoted = this.quoted(line, q);
+      node = quoted.node;
+      valueEnd = quoted.end;
+    } else {
+      const plain = this.plainInBlock(line, q);
+      node = plain.node;
+      valueEnd = plain.end;
+    }
+    this.expectLineEnd(line, valueEnd);
+    return this.lineValue(node, valueEnd, line, indent);
+  }
+
+  /**
+   * A value that ends on its line: its range runs to the end of the line and over the comment
+   * lines after it that are indented deeper than its collection.
+   */
+  private lineValue<N extends Scalar | YAMLMap | YAMLSeq>(node: N, valueEnd: number, line: number, indent: number): Parsed<N> {
+    let nodeEnd = this.afterLine(line);
+    let l = line + 1;
+    for (let k = l; k < this.lineCount; k++) {
+      if (this.kinds[k] === BLANK) continue;
+      if (this.kinds[k] === COMMENT && this.indents[k]! > indent) {
+        nodeEnd = this.afterLine(k);
+        l = k + 1;
+        continue;
+      }
+      break;
+    }
+    const next = this.nextContent(l);
+    // Deeper content after a one-line value continues it (a multi-line scalar) or is an error.
+    if (this.contentIndent(next) > indent) throw new GiveUp('a multi-line value');
+    node.range = [node.range![0], valueEnd, nodeEnd];
+    return { node, next: l, run: { firstLine: l, endLine: next } };
+  }
+
+  /**
+   * Where an empty map value with comments ends, or undefined when no comment stays with it.
+   * yaml gives the value every comment, blank line and indentation up to the next content.
+   * When that content is the map's next key, the lines from the second line break on go to that
+   * key instead, except that a comment indented deeper than the map restarts the count.
+   */
+  private commentedEmptyValueEnd(line: number, hasComment: boolean, indent: number, next: number): number | undefined {
+    let last = next - 1;
+    let end = next < this.lineCount ? this.starts[next]! + this.indents[next]! : this.text.length;
+    if (this.contentIndent(next) === indent) {
+      let breaks: number[] = [line];
+      for (let l = line + 1; l < next; l++) {
+        if (this.kinds[l] === COMMENT && this.indents[l]! > indent) breaks = [];
+        breaks.push(l);
+      }
+      if (breaks.length >= 2) {
+        last = breaks[1]!;
+        end = this.ends[last]!;
+      }
+    }
+    return hasComment || this.hasComment(line + 1, last + 1) ? end : undefined;
+  }
+
+  private hasComment(from: number, to: number): boolean {
+    for (let l = from; l < to; l++) if (this.kinds[l] === COMMENT) return true;
+    return false;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Keys and scalars
+
+  /** Whether a `key:` (plain or quoted) starts at `at`. */
+  private startsKey(line: number, at: number): boolean {
+    const t = this.text;
+    const end = this.ends[line]!;
+    const c = t.charCodeAt(at);
+    if (c === 0x22 || c === 0x27) {
+      const close = this.quoteEnd(line, at);
+      if (close < 0) return false;
+      let i = close;
+      while (i < end && t.charCodeAt(i) === SPACE) i++;
+      return t.charCodeAt(i) === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE);
+    }
+    if (c === 0x5b || c === 0x7b) return false;
+    for (let i = at; i < end; i++) {
+      const d = t.charCodeAt(i);
+      if (d === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) return true;
+      if (d === HASH && t.charCodeAt(i - 1) === SPACE) return false;
+    }
+    return false;
+  }
+
+  /** A map key at `at` and the offset just after its `:`. */
+  private key(line: number, at: number): { node: Scalar; after: number } {
+    const t = this.text;
+    const end = this.ends[line]!;
+    const c = t.charCodeAt(at);
+    if (c === 0x22 || c === 0x27) {
+      const quoted = this.quoted(line, at);
+      let i = quoted.end;
+      while (i < end && t.charCodeAt(i) === SPACE) i++;
+      if (t.charCodeAt(i) !== COLON || (i + 1 < end && t.charCodeAt(i + 1) !== SPACE)) throw new GiveUp('a quoted key without :');
+      quoted.node.range = [at, quoted.end, quoted.end];
+      return { node: quoted.node, after: i + 1 };
+    }
+    if (!plainCanStart(t, at, end)) throw new GiveUp('a key that cannot be plain');
+    for (let i = at; i < end; i++) {
+      const d = t.charCodeAt(i);
+      if (d === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) {
+        let e = i;
+        while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
+        const node = plainScalar(t.slice(at, e));
+        node.range = [at, e, e];
+        return { node, after: i + 1 };
+      }
+      if (d === HASH && t.charCodeAt(i - 1) === SPACE) break;
+    }
+    throw new GiveUp('a content line that is not key:');
+  }
+
+  /** A plain scalar in block context: to the end of the line or a ` #` comment. */
+  private plainInBlock(line: number, at: number): { node: Scalar; end: number } {
+    const t = this.text;
+    const end = this.ends[line]!;
+    if (!plainCanStart(t, at, end)) throw new GiveUp('a value that cannot be plain');
+    let e = end;
+    for (let i = at; i < end; i++) {
+      const d = t.charCodeAt(i);
+      if (d === HASH && t.charCodeAt(i - 1) === SPACE) {
+        e = i;
+        break;
+      }
+      // `a: b: c` is a nested map in a compact one: an error yaml reports.
+      if (d === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) throw new GiveUp('a nested map in a compact map');
+    }
+    while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
+    const node = plainScalar(t.slice(at, e));
+    node.range = [at, e, e];
+    return { node, end: e };
+  }
+
+  /** Offset just past the closing quote of the quoted scalar at `at`, on the same line; -1 if none. */
+  private quoteEnd(line: number, at: number): number {
+    const t = this.text;
+    const end = this.ends[line]!;
+    const q = t.charCodeAt(at);
+    for (let i = at + 1; i < end; i++) {
+      const d = t.charCodeAt(i);
+      if (q === 0x22 && d === 0x5c /* \ */) {
+        i++;
+        continue;
+      }
+      if (d === q) {
+        if (q === 0x27 && t.charCodeAt(i + 1) === 0x27) {
+          i++;
+          continue;
+        }
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
+  private quoted(line: number, at: number): { node: Scalar; end: number } {
+    const close = this.quoteEnd(line, at);
+    if (close < 0) throw new GiveUp('a multi-line or unterminated quoted scalar');
+    const t = this.text;
+    const inner = t.slice(at + 1, close - 1);
+    let value: string;
+    let type: Scalar.Type;
+    if (t.charCodeAt(at) === 0x27) {
+      value = inner.indexOf("'") >= 0 ? inner.replace(/''/g, "'") : inner;
+      type = 'QUOTE_SINGLE';
+    } else {
+      value = inner.indexOf('\\') >= 0 ? unescapeDoubleQuoted(inner) : inner;
+      type = 'QUOTE_DOUBLE';
+    }
+    const node = new Scalar(value);
+    node.range = [at, close, close];
+    node.source = value;
+    node.type = type;
+    return { node, end: close };
+  }
+
+  /**
+   * A literal (`|`, `|-`) or folded (`>`, `>-`) block scalar whose header is at `at`, in a
+   * collection at column `indent`. Indentation indicators, keep chomping and folded text with
+   * blank or more-indented lines are left to yaml.
+   */
+  private blockScalar(line: number, at: number, indent: number): Parsed<Scalar> {
+    const t = this.text;
+    const folded = t.charCodeAt(at) === 0x3e;
+    let h = at + 1;
+    const strip = t.charCodeAt(h) === DASH;
+    if (strip) h++;
+    if (h < this.ends[line]! && t.charCodeAt(h) !== SPACE) throw new GiveUp('a block scalar indicator');
+    this.expectLineEnd(line, h);
+    // Content: the lines after the header indented deeper than the collection; blank lines inside.
+    const first = line + 1;
+    if (first >= this.lineCount || this.kinds[first] === BLANK) throw new GiveUp('a block scalar starting blank');
+    const contentIndent = this.indents[first]!;
+    if (contentIndent <= indent) throw new GiveUp('an empty block scalar');
+    let last = first;
+    let l = first;
+    for (; l < this.lineCount; l++) {
+      const width = this.ends[l]! - this.starts[l]!;
+      if (this.kinds[l] === BLANK) {
+        // A blank line: part of the scalar only if content follows; more spaces than the
+        // content's indentation would be content, which is left to yaml.
+        if (width > contentIndent) throw new GiveUp('a block scalar with spaces on a blank line');
+        continue;
+      }
+      if (this.kinds[l] === MARKER || this.indents[l]! < contentIndent) break;
+      last = l;
+    }
+    const lines: string[] = [];
+    for (let k = first; k <= last; k++) {
+      const s = this.starts[k]!;
+      lines.push(this.ends[k]! - s <= contentIndent ? '' : t.slice(s + contentIndent, this.ends[k]!));
+    }
+    let value: string;
+    if (folded) {
+      if (lines.some((x) => x === '' || x.charCodeAt(0) === SPACE)) throw new GiveUp('folded text with blank or more-indented lines');
+      value = lines.join(' ');
+    } else {
+      value = lines.join('\n');
+    }
+    if (!strip) value += '\n';
+    const node = new Scalar(value);
+    const end = this.afterLine(last);
+    // A last line without a newline ends the text: yaml then keeps no final newline.
+    if (end === this.ends[last] && !strip) throw new GiveUp('a block scalar ending the text');
+    node.range = [at, end, end];
+    node.source = value;
+    node.type = folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL';
+    const next = this.nextContent(last + 1);
+    if (this.contentIndent(next) > indent) throw new GiveUp('content after a block scalar');
+    return { node, next: last + 1, run: { firstLine: last + 1, endLine: next } };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Flow collections (on one line)
+
+  private flowCollection(line: number, at: number): { node: YAMLMap | YAMLSeq; end: number } {
+    const t = this.text;
+    const end = this.ends[line]!;
+    const isMap = t.charCodeAt(at) === 0x7b;
+    const close = isMap ? 0x7d : 0x5d;
+    const coll = isMap ? new YAMLMap(this.schema) : new YAMLSeq(this.schema);
+    coll.flow = true;
+    const keys = new Set<unknown>();
+    let i = at + 1;
+    for (;;) {
+      while (i < end && t.charCodeAt(i) === SPACE) i++;
+      if (i >= end) throw new GiveUp('a multi-line flow collection');
+      if (t.charCodeAt(i) === close) break;
+      if (isMap) {
+        const key = this.flowItem(line, i, true);
+        if (!(key.node instanceof Scalar) || keys.has(key.node.value) || key.node.value === '<<') throw new GiveUp('a flow map key');
+        keys.add(key.node.value);
+        i = key.end;
+        if (t.charCodeAt(i) !== COLON || t.charCodeAt(i + 1) !== SPACE) throw new GiveUp('a flow map entry without ": "');
+        i += 2;
+        while (i < end && t.charCodeAt(i) === SPACE) i++;
+        const value = this.flowItem(line, i, false);
+        (coll as YAMLMap).items.push(new Pair(key.node, value.node));
+        i = value.end;
+        while (i < end && t.charCodeAt(i) === SPACE) i++;
+        // A value's range runs over the spaces after it; a key's does not.
+        value.node.range![2] = i;
+      } else {
+        const item = this.flowItem(line, i, false);
+        (coll as YAMLSeq).items.push(item.node);
+        i = item.end;
+        while (i < end && t.charCodeAt(i) === SPACE) i++;
+        item.node.range![2] = i;
+      }
+      const d = t.charCodeAt(i);
+      if (d === 0x2c /* , */) {
+        i++;
+        continue;
+      }
+      if (d === close) break;
+      throw new GiveUp('text in a flow collection');
+    }
+    coll.range = [at, i + 1, i + 1];
+    return { node: coll, end: i + 1 };
+  }
+
+  private flowItem(line: number, at: number, asKey: boolean): { node: Scalar | YAMLMap | YAMLSeq; end: number } {
+    const t = this.text;
+    const c = t.charCodeAt(at);
+    if (c === 0x5b || c === 0x7b) {
+      if (asKey) throw new GiveUp('a flow collection as a key');
+      return this.flowCollection(line, at);
+    }
+    if (c === 0x22 || c === 0x27) return this.quoted(line, at);
+    const end = this.ends[line]!;
+    if (!plainCanStart(t, at, end) || c === 0x2c || c === 0x5d || c === 0x7d) throw new GiveUp('a flow item that cannot be plain');
+    let e = end;
+    for (let i = at; i < end; i++) {
+      const d = t.charCodeAt(i);
+      if (d === 0x2c || d === 0x5b || d === 0x5d || d === 0x7b || d === 0x7d) {
+        e = i;
+        break;
+      }
+      if (d === COLON) {
+        const n = t.charCodeAt(i + 1);
+        if (n === SPACE || n === 0x2c || n === 0x5d || n === 0x7d || i + 1 === end) {
+          if (!asKey) throw new GiveUp('a pair in a flow sequence');
+          e = i;
+          break;
+        }
+      }
+      if (d === HASH && t.charCodeAt(i - 1) === SPACE) throw new GiveUp('a comment in a flow collection');
+    }
+    while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
+    if (e === at) throw new GiveUp('an empty flow item');
+    const node = plainScalar(t.slice(at, e));
+    node.range = [at, e, e];
+    return { node, end: e };
+  }
+}
+
+function endsWithEmptyValue(node: YAMLMap | YAMLSeq): boolean {
+  let last: unknown = node;
+  while (last instanceof YAMLMap || last instanceof YAMLSeq) {
+    const item: unknown = last.items[last.items.length - 1];
+    last = item instanceof Pair ? item.value : item;
+  }
+  return last instanceof Scalar && last.value === null && last.source === '';
+}
+
+function isMarker(t: string, start: number, end: number): boolean {
+  const c = t.charCodeAt(start);
+  if ((c !== DASH && c !== 0x2e) || t.charCodeAt(start + 1) !== c || t.charCodeAt(start + 2) !== c) return false;
+  return start + 3 === end || t.charCodeAt(start + 3) === SPACE;
+}
+
+/** A plain scalar may start here: not an indicator (or `-`, `?`, `:` followed by a space). */
+function plainCanStart(t: string, at: number, end: number): boolean {
+  const c = t.charCodeAt(at);
+  switch (c) {
+    case 0x2d: // -
+    case 0x3f: // ?
+    case 0x3a: // :
+      return at + 1 < end && t.charCodeAt(at + 1) !== SPACE;
+    case 0x2c: // ,
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x23: // #
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case 0x27: // '
+    case 0x22: // "
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+      return false;
+  }
+  return true;
+}
+
+const NULL = /^(?:~|[Nn]ull|NULL)$/;
+const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const INT = /^[-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+/** Octal, hexadecimal, exponent, infinity and NaN forms: rare in manifests, left to yaml. */
+const OTHER_NUMBER = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF)$|\.(?:nan|NaN|NAN)$|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE])/;
+
+/** A plain scalar's value by the YAML 1.2 core schema, as yaml resolves it. */
+function plainScalar(source: string): Scalar {
+  const c = source.charCodeAt(0);
+  let node: Scalar;
+  // Only a digit, sign, dot or one of n N t T f F ~ can start a non-string.
+  if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
+    if (INT.test(source)) node = new Scalar(parseInt(source, 10));
+    else if (FLOAT.test(source)) {
+      node = new Scalar(parseFloat(source));
+      const dot = source.indexOf('.');
+      if (source.charCodeAt(source.length - 1) === 0x30) node.minFractionDigits = source.length - dot - 1;
+    } else if (OTHER_NUMBER.test(source)) throw new GiveUp('an octal, hexadecimal, exponent, infinite or NaN number');
+    else node = new Scalar(source);
+  } else if (NULL.test(source)) node = new Scalar(null);
+  else if (BOOL.test(source)) node = new Scalar(c === 0x74 || c === 0x54);
+  else node = new Scalar(source);
+  node.source = source;
+  node.type = 'PLAIN';
+  return node;
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f', ' ': ' ' };
+
+/** The common escapes of a one-line double-quoted scalar; any other is left to yaml. */
+function unescapeDoubleQuoted(inner: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = inner.indexOf('\\'); i >= 0; i = inner.indexOf('\\', from)) {
+    const e = ESCAPES[inner[i + 1] ?? ''];
+    if (e === undefined) throw new GiveUp('an escape beyond the common ones');
+    out += inner.slice(from, i) + e;
+    from = i + 2;
+  }
+  return out + inner.slice(from);
+}
