@@ -5,12 +5,65 @@ import type { ParsedDoc, ParsedFile } from './parse';
 
 export type FieldPath = (string | number)[];
 
-/** [start, end) offsets that a finding should underline. */
+/** [start, end) offsets that a finding should underline: never empty while the text has a character to show. */
 export function findingRange(parsed: ParsedFile, finding: Finding): [number, number] {
-  if (finding.offsets) return finding.offsets;
   const pd = parsed.docs[finding.docIndex];
-  if (!pd) return [0, 0];
-  return pathRange(pd, finding.path, finding.target);
+  const [start, end] = finding.offsets ?? (pd ? pathRange(pd, finding.path, finding.target) : [0, 0]);
+  // A problem past its document's end (on the next `---`) belongs to what was left open in the document.
+  const outside = pd !== undefined && start >= pd.range[1] && start > pd.range[0];
+  return end > start && !outside ? [start, end] : visibleAt(parsed.text, pd, start, end);
+}
+
+/**
+ * A non-empty range for a problem placed between characters. The parser puts an unterminated
+ * quoted string or flow collection at the very end of its text (it runs to the end of its
+ * document), where an editor shows nothing, on the line of the next document's `---`: such a
+ * problem is underlined where the unterminated node opens, to the end of that line. Otherwise
+ * the character at the offset, or the last one before it when only line breaks follow.
+ */
+function visibleAt(text: string, pd: ParsedDoc | undefined, at: number, end: number): [number, number] {
+  const open = pd ? unterminatedNodeAt(text, pd, at) : undefined;
+  if (open !== undefined) {
+    let lineEnd = text.indexOf('\n', open);
+    if (lineEnd < 0) lineEnd = text.length;
+    while (lineEnd > open + 1 && /\s/.test(text[lineEnd - 1]!)) lineEnd--;
+    return [open, lineEnd];
+  }
+  if (end > at) return [at, end];
+  if (at < text.length && text[at] !== '\n' && text[at] !== '\r') return [at, at + 1];
+  let last = Math.min(at, text.length) - 1;
+  while (last >= 0 && /\s/.test(text[last]!)) last--;
+  return last >= 0 ? [last, last + 1] : [at, at];
+}
+
+const CLOSER: Record<string, string> = { QUOTE_DOUBLE: '"', QUOTE_SINGLE: "'", map: '}', seq: ']' };
+
+/** Where the outermost quoted scalar or flow collection that reaches `at` without its closing character opens. */
+function unterminatedNodeAt(text: string, pd: ParsedDoc, at: number): number | undefined {
+  let found: number | undefined;
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 200 || found !== undefined) return;
+    if (isPair(node)) {
+      visit(node.key, depth + 1);
+      visit(node.value, depth + 1);
+      return;
+    }
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    if (!range || range[0] > at) return;
+    let closer: string | undefined;
+    if (isScalar(node)) closer = CLOSER[String(node.type)];
+    else if ((isMap(node) || isSeq(node)) && node.flow) closer = CLOSER[isMap(node) ? 'map' : 'seq'];
+    if (closer !== undefined && range[1] >= at) {
+      const source = text.slice(range[0], range[1]).trimEnd();
+      if (source.length < 2 || !source.endsWith(closer)) {
+        found = range[0];
+        return;
+      }
+    }
+    if (isMap(node) || isSeq(node)) for (const item of node.items) visit(item, depth + 1);
+  };
+  visit(pd.doc.contents, 0);
+  return found;
 }
 
 /** The range of a path in one document: its key, its value, or (missing) the nearest existing parent's key. */

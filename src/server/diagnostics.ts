@@ -101,7 +101,12 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
   }
 }
 
-/** Diagnostics of a file: none unless it holds a Rollout or an analysis template (other YAML is not ours to judge). */
+/**
+ * Diagnostics of a file: none unless it holds a Rollout or an analysis template. Other YAML is not
+ * ours to judge, syntax errors included: the editor's YAML extension reports those, and a second
+ * report would only repeat it. (`rollouts lint` differs on purpose: a file the user names gets its
+ * syntax errors, see lintTexts.)
+ */
 export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator): Diagnostic[] {
   if (!file.hasRollout && !file.hasAnalysisTemplate) return [];
   const out: Diagnostic[] = [];

@@ -136,6 +136,26 @@ describe('cli lint', () => {
     assert.match(c.out(), /^chart\.yaml:4:9: info: this file holds Helm\/Go template directives.*\[helm-template\]$/m);
   });
 
+  // The editor leaves YAML without a Rollout or analysis template alone (test/server/server.test.ts);
+  // a file named on the command line is the user's explicit question, so its syntax errors are answered.
+  it('a file named explicitly gets its YAML syntax errors even when it holds no Rollout', async () => {
+    writeFileSync(join(dir, 'service.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports: [80\n');
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'service.yaml'], c.io), 1);
+    assert.match(c.out(), /^service\.yaml:6:\d+: error: .*\[yaml-syntax\]$/m);
+  });
+
+  it('an unterminated string before the next document is reported where it opens, as in the editor', async () => {
+    const text = rollout('    canary:\n      steps:\n      - pause:\n          duration: "30s\n') + '---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n';
+    writeFileSync(join(dir, 'unterminated.yaml'), text);
+    const c = captured(dir);
+    assert.equal(await main(['lint', '--format', 'json', 'unterminated.yaml'], c.io), 1);
+    const [d] = (JSON.parse(c.out()) as { files: { diagnostics: { code: string; line: number; column: number; endLine: number; endColumn: number }[] }[] }).files[0]!.diagnostics.filter((x) => x.code === 'yaml-syntax');
+    const line = text.split('\n').findIndex((l) => l.includes('"30s')) + 1;
+    assert.deepEqual([d!.line, d!.column, d!.endLine], [line, text.split('\n')[line - 1]!.indexOf('"30s') + 1, line]);
+    assert.ok(d!.endColumn > d!.column);
+  });
+
   it('YAML syntax errors are errors with a position', async () => {
     writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nspec:\n  replicas: [1\n');
     const c = captured(dir);

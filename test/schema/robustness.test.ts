@@ -25,7 +25,7 @@ const edit = fc.record({
 });
 
 describe('schema robustness', () => {
-  it('random edits never throw and every finding lies inside the text', () => {
+  it('random edits never throw, and every finding lies inside the text with a non-empty range', () => {
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
         let text = seeds[edits[0]!.seed]!;
@@ -39,6 +39,8 @@ describe('schema robustness', () => {
         for (const f of validateFile(parsed, ws)) {
           const [s, e] = findingRange(parsed, f);
           assert.ok(s >= 0 && s <= e && e <= text.length, `${f.code} range ${s}-${e} outside 0-${text.length}`);
+          // Something to see: an empty range only where the text has nothing but blanks to show.
+          assert.ok(e > s || !/\S/.test(text), `${f.code} has an empty range at ${s}`);
           assert.ok(f.message.length > 0);
         }
         for (let k = 0; k < 5; k++) pathAt(parsed, Math.floor((k / 5) * text.length));

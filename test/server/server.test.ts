@@ -49,7 +49,32 @@ describe('language server over stdio', () => {
       assert.ok(ds.some((d) => d.code === 'yaml-syntax' && d.severity === 1), JSON.stringify(ds));
     });
 
-    it('leaves YAML without a Rollout alone', async () => {
+    // A syntax error that runs to the end of its document (the next `---` ends it) is underlined
+    // where the unterminated quote or flow collection opens, never as an empty range on the `---` line.
+    const unterminated = [
+      { what: 'an unterminated double-quoted string', text: canaryRollout().replace('image: nginx:1.27', 'image: "nginx:1.27'), at: '"nginx:1.27' },
+      { what: 'an unterminated single-quoted string', text: canaryRollout().replace('image: nginx:1.27', "image: 'nginx:1.27"), at: "'nginx:1.27" },
+      { what: 'an unterminated flow mapping', text: canaryRollout().replace('pause: {duration: 30s}', 'pause: {duration: 30s'), at: '{duration: 30s' },
+      { what: 'an unterminated flow sequence on the last line', text: canaryRollout({ steps: ['setWeight: 20', 'pause: {}'] }) + '  revisionHistoryLimit: [3\n', at: '[3' },
+    ];
+    unterminated.forEach(({ what, text: rollout, at }, i) => {
+      it(`underlines ${what} followed by another document on its own line, not as an empty range`, async () => {
+        const text = multiDoc(rollout, service('web', { app: 'web' }));
+        lsp.open(uri(`unterminated-${i}`), text);
+        const ds = (await lsp.diagnosticsFor(uri(`unterminated-${i}`))).filter((d) => d.code === 'yaml-syntax');
+        assert.ok(ds.length > 0, 'a syntax error is reported');
+        const opening = positionOf(text, at);
+        for (const d of ds) {
+          assert.equal(d.range.start.line, opening.line, `${d.message} on the line where it opens: ${JSON.stringify(d.range)}`);
+          assert.equal(d.range.end.line, opening.line, JSON.stringify(d.range));
+          assert.ok(d.range.end.character > d.range.start.character, `a visible range: ${JSON.stringify(d.range)}`);
+          const underlined = text.split('\n')[opening.line]!.slice(d.range.start.character, d.range.end.character);
+          assert.ok(at.startsWith(underlined) || underlined.startsWith(at), `underlines "${underlined}"`);
+        }
+      });
+    });
+
+    it('leaves YAML without a Rollout alone, syntax errors included (the CLI reports them: see the lint tests)', async () => {
       lsp.open(uri('other'), service('web', { app: 'web' }) + 'bogus: [\n');
       assert.deepEqual(await lsp.diagnosticsFor(uri('other')), []);
     });

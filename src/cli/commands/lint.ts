@@ -102,7 +102,11 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
     .map((x) => x.d);
 }
 
-/** Lints texts already read (file name -> text); Services resolve across all of them. */
+/**
+ * Lints texts already read (file name -> text); Services resolve across all of them. Unlike the
+ * editor, which leaves YAML without a Rollout or analysis template to other tools, lint reports a
+ * named file's YAML syntax errors whatever it holds: the user asked about that file.
+ */
 export function lintTexts(texts: readonly { file: string; text: string }[]): LintReport {
   const workspace = createWorkspaceIndex();
   const parsed = texts.map(({ file, text }) => {
