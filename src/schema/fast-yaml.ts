@@ -60,6 +60,34 @@ export function parseCommonYaml(text: string, options: Options): Document.Parsed
   return parsed instanceof GiveUp ? undefined : parsed;
 }
 
+/** The documents the fast path built: they hold no alias, tag or merge key. */
+const built = new WeakSet<Document>();
+
+/**
+ * The document's JavaScript value, equal to `doc.toJS({ maxAliasCount: 1000 })`. Documents the
+ * fast path built are converted directly: there is nothing in them for yaml's general
+ * conversion (aliases, merge keys, custom tags) to resolve.
+ */
+export function documentValue(doc: Document): unknown {
+  return built.has(doc) ? plainValue(doc.contents) : doc.toJS({ maxAliasCount: 1000 });
+}
+
+function plainValue(node: unknown): unknown {
+  if (node instanceof Scalar) return node.value;
+  if (node instanceof YAMLSeq) return node.items.map(plainValue);
+  if (!(node instanceof YAMLMap)) return node;
+  const out: Record<string, unknown> = {};
+  for (const pair of node.items as Pair<Scalar, unknown>[]) {
+    const k = pair.key.value;
+    const key = k === null ? '' : String(k);
+    const value = plainValue(pair.value);
+    // As yaml does: a key the object already has (`__proto__`, `toString`) becomes an own property.
+    if (key in out) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out;
+}
+
 /** Why the fast path leaves a text to yaml (undefined when it does not): for tests and tuning. */
 export function whyNotCommonYaml(text: string, options: Options): string | undefined {
   const parsed = readCommonYaml(text, options);
@@ -140,6 +168,7 @@ class CommonYamlParser {
       const range = parsed.node.range!;
       // After an empty last value, yaml keeps the lines that follow with that value: the document ends with it.
       doc.range = [docStart ?? range[0], range[2], endsWithEmptyValue(parsed.node) ? range[2] : docEnd];
+      built.add(doc);
       docs.push(doc);
     }
     return docs;

@@ -1,6 +1,7 @@
 /** Validation of a parsed file: structure, pod template, semantic rules, references. */
 import { catalogOf, rolloutCatalog } from './catalog';
 import type { DocFinding, Finding } from './findings';
+import { documentValue } from './fast-yaml';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { checkPodTemplate } from './pod-template';
 import { rules as allRules, templateRules as allTemplateRules, type Rule, type TemplateRule } from './rules';
@@ -70,7 +71,7 @@ export function validateAnalysisTemplateDoc(pd: ParsedDoc, options: ValidateOpti
   if (options.structure !== false) out.push(...checkStructure(pd.doc, catalog));
   let template: JsonObject | undefined;
   try {
-    template = obj(pd.doc.toJS({ maxAliasCount: 1000 }));
+    template = obj(documentValue(pd.doc));
   } catch (e) {
     out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
     return out;
@@ -93,7 +94,7 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   if (options.structure !== false) out.push(...checkStructure(pd.doc, rolloutCatalog));
   let rollout: JsonObject | undefined;
   try {
-    rollout = obj(pd.doc.toJS({ maxAliasCount: 1000 }));
+    rollout = obj(documentValue(pd.doc));
   } catch (e) {
     // Too many aliases (a "billion laughs" document) or a similar refusal of the yaml library.
     out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });

@@ -1,6 +1,6 @@
 /** What the planner says a canary step does for this manifest, as hover markdown. */
 import { plannedSteps, type PlannedStep, type Rollout } from '../planner';
-import type { ParsedDoc } from '../schema';
+import { documentValue, type ParsedDoc } from '../schema';
 
 /** The preview drives the planner reconcile by reconcile; beyond this many pods it would take too long to be a hover. */
 const MAX_PREVIEW_PODS = 1000;
@@ -12,7 +12,7 @@ export function planOf(pd: ParsedDoc): PlannedStep[] | undefined {
   if (plans.has(pd.doc)) return plans.get(pd.doc);
   let plan: PlannedStep[] | undefined;
   try {
-    const rollout = pd.doc.toJS({ maxAliasCount: 1000 }) as Rollout;
+    const rollout = documentValue(pd.doc) as Rollout;
     if (previewable(rollout)) plan = plannedSteps(rollout);
   } catch {
     plan = undefined; // a manifest the planner cannot read gets no preview; validation says what is wrong

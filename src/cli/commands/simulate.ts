@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { PodTemplateSpec, Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult } from '../../planner';
 import { simulate } from '../../planner';
 import type { ParsedFile } from '../../schema';
-import { findingRange, formatPath, lineIndex, parseFile, validateRolloutDoc } from '../../schema';
+import { documentValue, findingRange, formatPath, lineIndex, parseFile, validateRolloutDoc } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 
@@ -138,7 +138,7 @@ interface LoadedRollout {
 /** The plain JSON of a document; undefined when the yaml library refuses it (e.g. too many aliases; validation reports it). */
 function readDoc(pd: ParsedFile['docs'][number]): unknown {
   try {
-    return pd.doc.toJS({ maxAliasCount: 1000 });
+    return documentValue(pd.doc);
   } catch {
     return undefined;
   }
