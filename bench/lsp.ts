@@ -41,6 +41,12 @@ const median = (xs: number[]) => {
 
 interface Figures {
   firstDiagnosticsMs: number;
+  /**
+   * Until the published diagnostics are the complete set (as many as a validation that knows the
+   * whole workspace gives). Ours publishes at once and checks Service references when its scan
+   * of the workspace is done; this is when that second, complete set arrives.
+   */
+  completeDiagnosticsMs: number;
   firstDiagnosticsCount: number;
   revalidateMs: number;
   hoverMs: number;
@@ -62,7 +68,7 @@ function hoverPositions(text: string): { line: number; character: number }[] {
   return Array.from({ length: HOVERS }, (_, k) => candidates[Math.floor((k * candidates.length) / HOVERS)]!);
 }
 
-async function measure(session: LspSession, uri: string, text: string, versioned: boolean): Promise<Figures> {
+async function measure(session: LspSession, uri: string, text: string, versioned: boolean, completeCount?: number): Promise<Figures> {
   const wait = async (version: number, before: number) => (versioned ? session.diagnosticsFor(uri, version) : session.diagnosticsAfter(uri, before));
 
   let t = performance.now();
@@ -70,6 +76,8 @@ async function measure(session: LspSession, uri: string, text: string, versioned
   session.open(uri, text);
   const first = await wait(1, before);
   const firstDiagnosticsMs = performance.now() - t;
+  if (completeCount !== undefined) await session.diagnosticsMatching(uri, (ds) => ds.length === completeCount, `the complete ${completeCount} diagnostics`);
+  const completeDiagnosticsMs = performance.now() - t;
 
   const e = edits(text);
   const times: number[] = [];
@@ -96,6 +104,7 @@ async function measure(session: LspSession, uri: string, text: string, versioned
   }
   return {
     firstDiagnosticsMs,
+    completeDiagnosticsMs,
     firstDiagnosticsCount: first.length,
     revalidateMs: median(times),
     hoverMs: median(hovers),
@@ -150,6 +159,15 @@ async function timeHovers(hover: (at: { line: number; character: number }) => Ho
     if (hasContent(h)) answered++;
   }
   return { hoverMs: median(times), firstHoverMs: times[0]!, hoversAnswered: answered };
+}
+
+/** How many diagnostics the file has once every Service of the workspace is known. */
+function completeDiagnosticsCount(uri: string, text: string, servicesUri: string, servicesText: string): number {
+  const service = createLanguageService();
+  service.indexServices(TextDocument.create(servicesUri, 'yaml', 1, servicesText));
+  const doc = TextDocument.create(uri, 'yaml', 1, text);
+  service.indexServices(doc);
+  return service.validate(doc).length;
 }
 
 /** Ours, as the server does it: the other file's Services indexed, then the file indexed and validated once. */
@@ -215,6 +233,7 @@ async function main(): Promise<void> {
   const schemaFile = join(dir, 'rollout.schema.json');
   writeFileSync(schemaFile, JSON.stringify(rolloutJsonSchema()));
   const uri = toUri(file);
+  const completeCount = completeDiagnosticsCount(uri, text, toUri(servicesFile), largeManifestServices());
   const ylsBin = join(root, 'node_modules/yaml-language-server/bin/yaml-language-server');
   const yamlSettings = {
     schemas: { [toUri(schemaFile)]: '*.yaml' },
@@ -237,7 +256,7 @@ async function main(): Promise<void> {
 
     const a = await LspSession.start({ command: { file: process.execPath, args: [join(root, 'dist/server.js'), '--stdio'] }, workspaceFolders: [ws], within: 120_000 });
     await a.hover('file:///not-open.yaml', { line: 0, character: 0 }); // started and initialized
-    ours.push(await measure(a, uri, text, true));
+    ours.push(await measure(a, uri, text, true, completeCount));
     await a.stop();
 
     // The same file with no workspace folder: no scan for Services in other files.
@@ -283,6 +302,7 @@ async function main(): Promise<void> {
     `${label.padEnd(34)}${a.toFixed(digits).padStart(10)} ms${b.toFixed(digits).padStart(12)} ms${(b / a).toFixed(1).padStart(10)}x`;
   console.log(`${''.padEnd(34)}${'ours'.padStart(13)}${'yaml-ls'.padStart(15)}${'yaml-ls/ours'.padStart(13)}`);
   console.log(row('time to first diagnostics', o('firstDiagnosticsMs'), y('firstDiagnosticsMs')));
+  console.log(row('time to complete diagnostics', o('completeDiagnosticsMs'), y('completeDiagnosticsMs')));
   console.log(row('  (ours without a workspace scan)', median(oursAlone), y('firstDiagnosticsMs')));
   console.log(row('re-validation after 1-char edit', o('revalidateMs'), y('revalidateMs')));
   console.log(row('hover latency', o('hoverMs'), y('hoverMs')));
@@ -290,7 +310,7 @@ async function main(): Promise<void> {
   console.log(row('hover, in process (work per hover)', oi('hoverMs'), yi('hoverMs'), 3));
   console.log(row('validate whole file, in process', oi('validateMs'), yi('validateMs')));
   console.log(
-    `\nMedians over ${ROUNDS} rounds (${EDITS} edits and ${HOVERS} hovers per round). Diagnostics on open: ours ${o('firstDiagnosticsCount')}, ` +
+    `\nMedians over ${ROUNDS} rounds (${EDITS} edits and ${HOVERS} hovers per round). Diagnostics on open: ours ${o('firstDiagnosticsCount')} (then ${completeCount} once Service references are checked), ` +
       `yaml-ls ${y('firstDiagnosticsCount')}; hovers answered: ours ${o('hoversAnswered')}/${HOVERS}, yaml-ls ${y('hoversAnswered')}/${HOVERS}.\n` +
       'yaml-ls waits a fixed 200 ms after each edit before validating; that wait is part of what its users see, so it is counted.',
   );
@@ -312,6 +332,7 @@ async function main(): Promise<void> {
 
   const verdicts: [string, boolean][] = [
     ['first diagnostics >= 10x faster than yaml-language-server', y('firstDiagnosticsMs') / o('firstDiagnosticsMs') >= 10],
+    ['complete diagnostics (Service references checked) >= 10x faster than yaml-language-server', y('completeDiagnosticsMs') / o('completeDiagnosticsMs') >= 10],
     ['re-validation >= 10x faster than yaml-language-server', y('revalidateMs') / o('revalidateMs') >= 10],
     ['hover >= 10x faster than yaml-language-server (end-to-end latency over JSON-RPC)', y('hoverMs') / o('hoverMs') >= 10],
     ['hover >= 10x faster than yaml-language-server (in-process work per hover)', yi('hoverMs') / oi('hoverMs') >= 10],
