@@ -9,7 +9,7 @@ export { documentValue } from './fast-yaml';
 export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, pathRange, pathAt, docAt, nodeAtPath, offsetToLineColumn, lineIndex, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, catalogOf, fieldAt, catalogFields, type FieldSpec, type FieldType } from './catalog';
-export { validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, type ValidateOptions } from './validate';
+export { mergeParts, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, type ValidateOptions } from './validate';
 export { rules, templateRules, analysisBlocks, matchingTemplates, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type AnalysisBlock, type TemplateReference } from './rules';
 export {
   parseExpression,

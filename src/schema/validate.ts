@@ -16,13 +16,21 @@ export interface ValidateOptions {
   templateRules?: readonly TemplateRule[];
   /** Skip the structural pass (tests of single rules). */
   structure?: boolean;
+  /**
+   * Only part of the findings: 'document' for what the document alone decides (syntax, structure,
+   * the pod template, the rules that do not read the workspace), 'workspace' for the rules that
+   * do. Both by default; mergeParts puts the two parts back in this order.
+   */
+  part?: 'document' | 'workspace';
 }
 
 /** Every finding of a file: YAML syntax problems first, then each Rollout document's. Never throws. */
 export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, options: ValidateOptions = {}): Finding[] {
-  const out: Finding[] = [...parsed.syntaxErrors];
+  const onlyWorkspace = options.part === 'workspace';
+  const out: Finding[] = onlyWorkspace ? [] : [...parsed.syntaxErrors];
   if (parsed.templated) return out;
   for (const pd of parsed.docs) {
+    if (onlyWorkspace && !pd.isRollout) continue;
     if (pd.isAnalysisTemplate) {
       for (const f of validateAnalysisTemplateDoc(pd, options)) {
         const offsets = expressionOffsets(parsed.text, pd, f);
@@ -39,6 +47,25 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
     for (const f of validateRolloutDoc(pd, workspace, options)) out.push({ ...f, docIndex: pd.index });
   }
   return out;
+}
+
+/**
+ * The findings of both parts (ValidateOptions.part) of one parsed file, in the order validateFile
+ * gives them all: syntax errors, then document by document its own findings and then its
+ * workspace ones (the rules that read the workspace come last in the rules table).
+ */
+export function mergeParts(parsed: ParsedFile, document: readonly Finding[], workspace: readonly Finding[]): Finding[] {
+  if (workspace.length === 0) return [...document];
+  const head = parsed.syntaxErrors.length;
+  const out = document.slice(0, head);
+  let i = head;
+  let j = 0;
+  for (const pd of parsed.docs) {
+    while (i < document.length && document[i]!.docIndex === pd.index) out.push(document[i++]!);
+    while (j < workspace.length && workspace[j]!.docIndex === pd.index) out.push(workspace[j++]!);
+  }
+  // Anything out of that order (never expected) is kept rather than lost.
+  return out.concat(document.slice(i), workspace.slice(j));
 }
 
 /**
@@ -91,25 +118,28 @@ export function validateAnalysisTemplateDoc(pd: ParsedDoc, options: ValidateOpti
 /** The findings of one Rollout document (without its docIndex). */
 export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, options: ValidateOptions = {}): DocFinding[] {
   const out: DocFinding[] = [];
-  if (options.structure !== false) out.push(...checkStructure(pd.doc, rolloutCatalog));
+  const part = options.part;
+  const ownChecks = options.structure !== false && part !== 'workspace';
+  if (ownChecks) out.push(...checkStructure(pd.doc, rolloutCatalog));
   let rollout: JsonObject | undefined;
   try {
     rollout = obj(documentValue(pd.doc));
   } catch (e) {
     // Too many aliases (a "billion laughs" document) or a similar refusal of the yaml library.
-    out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
+    if (part !== 'workspace') out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
     return out;
   }
   if (!rollout) return out;
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
-  if (options.structure !== false && spec && !obj(spec.workloadRef)) {
+  if (ownChecks && spec && !obj(spec.workloadRef)) {
     // The catalog already checks the template's labels and annotations: one finding per field.
     const seen = new Set(out.map((f) => f.path.join('\u0000')));
     for (const f of checkPodTemplate(spec.template, ['spec', 'template'])) if (!seen.has(f.path.join('\u0000'))) out.push(f);
   }
   const ctx: RuleContext = { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
   for (const rule of options.rules ?? allRules) {
+    if (part !== undefined && (part === 'workspace') !== (rule.readsWorkspace === true)) continue;
     try {
       out.push(...rule.check(ctx));
     } catch (e) {

@@ -1,13 +1,15 @@
 /**
  * Validation of one file as LSP diagnostics. Findings are computed per piece (one YAML
- * document) and remembered with the exact inputs they depend on: the piece's text and the
- * definitions of the Services and templates it mentions, and, where a reference is not found, the
- * workspace as a whole (its "did you mean"). An edit, or a Service changing elsewhere, therefore
- * re-validates only the documents it can affect, and never serves a stale answer.
+ * document) and remembered with the exact inputs they depend on. What the document alone decides
+ * depends on the piece's text only; the rules that read the workspace depend on the definitions
+ * of the Services and templates it mentions and, where a reference is not found, on the workspace
+ * as a whole (its "did you mean"). An edit re-validates only the document it touches, a Service
+ * changing elsewhere re-runs only the workspace rules of the documents it can affect, and no
+ * answer is ever stale.
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { findingRange, isAnalysisTemplateDefinition, isServiceDefinition, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { findingRange, isAnalysisTemplateDefinition, isServiceDefinition, mergeParts, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
@@ -37,6 +39,7 @@ export interface PieceValidator {
 
 interface Memo {
   key: string;
+  /** Both parts merged. */
   findings: readonly Finding[];
   /** The index's generation when the findings were computed, if they read the whole index: they hold while it stays. */
   wholeAt?: number;
@@ -48,10 +51,16 @@ interface Memo {
  */
 export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnown: () => boolean = () => true): PieceValidator {
   const memo = new WeakMap<Piece, Memo>();
+  const own = new WeakMap<Piece, readonly Finding[]>();
   const PENDING = '\u0000pending';
   return {
     findings(piece) {
       if (!piece.hasRollout && !piece.hasAnalysisTemplate) return piece.parsed.syntaxErrors;
+      let document = own.get(piece);
+      if (!document) {
+        document = Object.freeze(validateSafely(piece, undefined, 'document'));
+        own.set(piece, document);
+      }
       const known = workspaceKnown();
       const relevant: WorkspaceDefinition[] = [];
       if (known) for (const name of piece.mentions) relevant.push(...index.definitionsNamed(name));
@@ -63,7 +72,7 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
         readWhole = true;
         return index;
       };
-      let findings = Object.freeze(validateSafely(piece, known ? { relevant, whole } : undefined));
+      let findings = Object.freeze(known ? mergeParts(piece.parsed, document, validateSafely(piece, { relevant, whole }, 'workspace')) : document);
       // The same answer keeps its identity (a change elsewhere in the workspace that changed nothing here).
       if (memoized && JSON.stringify(memoized.findings) === JSON.stringify(findings)) findings = memoized.findings;
       memo.set(piece, { key, findings, ...(readWhole ? { wholeAt: index.generation() } : {}) });
@@ -77,7 +86,7 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
  * Validates with a view of the workspace: a name resolves among the definitions of the names the piece
  * mentions; the lists of every Service and template (for "did you mean") come from the whole index.
  */
-function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined): Finding[] {
+function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined, part: 'document' | 'workspace'): Finding[] {
   try {
     let view: WorkspaceIndex | undefined;
     if (workspace) {
@@ -91,13 +100,13 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
         analysisTemplates: () => whole().analysisTemplates(),
       };
     }
-    return validateFile(piece.parsed, view);
+    return validateFile(piece.parsed, view, { part });
   } catch (e) {
     // A bug in a rule must not take the server down with it: report it where the document starts.
     const docIndex = piece.parsed.docs.find((d) => d.isRollout || d.isAnalysisTemplate)?.index ?? 0;
     const message = `internal error while validating this document: ${e instanceof Error ? e.message : String(e)}`;
-    // validateFile reports the parse's syntax errors; keep them when it could not finish.
-    return [...piece.parsed.syntaxErrors, { code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
+    // validateFile reports the parse's syntax errors (in the document part); keep them when it could not finish.
+    return [...(part === 'document' ? piece.parsed.syntaxErrors : []), { code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
   }
 }
 

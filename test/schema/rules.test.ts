@@ -114,6 +114,30 @@ describe('schema rules', () => {
     });
   }
 
+  it('a rule reads the workspace exactly when it says so (readsWorkspace), and such rules come last in the table', () => {
+    const reads = new Set<string>();
+    const workspace = { services: () => [], servicesNamed: () => [], analysisTemplatesNamed: () => [], analysisTemplates: () => [] };
+    for (const c of cases) {
+      for (const doc of c.docs.filter((d) => d.kind === 'Rollout')) {
+        const spec = doc.spec as Obj | undefined;
+        const strategy = spec?.strategy as Obj | undefined;
+        for (const rule of rules) {
+          const ctx = { rollout: doc, spec, canary: strategy?.canary, blueGreen: strategy?.blueGreen } as Record<string, unknown>;
+          Object.defineProperty(ctx, 'workspace', { get: () => (reads.add(rule.code), workspace) });
+          try {
+            rule.check(ctx as never);
+          } catch {
+            // A rule may throw on an odd case; only what it read matters here.
+          }
+        }
+      }
+    }
+    // The editor re-runs only the flagged rules when the workspace changes: an unflagged reader would go stale.
+    assert.deepEqual(rules.filter((r) => r.readsWorkspace).map((r) => r.code).sort(), [...reads].sort());
+    const firstReader = rules.findIndex((r) => r.readsWorkspace);
+    assert.ok(rules.slice(firstReader).every((r) => r.readsWorkspace), 'the workspace rules are not all at the end of the table');
+  });
+
   it('every rule of the table has a case here, and codes are unique kebab-case', () => {
     const codes = rules.map((r) => r.code);
     assert.equal(new Set(codes).size, codes.length);

@@ -81,6 +81,7 @@ export function templateCandidates(ctx: RuleContext, ref: Pick<TemplateReference
 
 export const analysisTemplateExists: Rule = {
   code: 'analysis-template-not-found',
+  readsWorkspace: true,
   summary: 'templates named by analysis blocks should be defined in the workspace',
   check(ctx) {
     if (!ctx.workspace?.analysisTemplatesNamed) return [];
@@ -110,6 +111,7 @@ function nearestTemplate(ctx: RuleContext, ref: TemplateReference): string | und
 
 export const analysisRunsForever: Rule = {
   code: 'analysis-runs-indefinitely',
+  readsWorkspace: true,
   summary: 'analysis steps and pre/post-promotion analysis use only metrics that end (a count with every interval)',
   check(ctx) {
     if (!ctx.workspace?.analysisTemplatesNamed) return [];
@@ -131,6 +133,7 @@ export const analysisRunsForever: Rule = {
 
 export const analysisArgsMatch: Rule = {
   code: 'analysis-args',
+  readsWorkspace: true,
   summary: 'a Rollout passes every argument its templates require, and only arguments they declare',
   check(ctx) {
     if (!ctx.workspace?.analysisTemplatesNamed) return [];

@@ -29,7 +29,6 @@ export const rules: readonly Rule[] = [
   // canary
   surgeUnavailableNotBothZero,
   canaryStableDistinct,
-  trafficRoutingNeedsServices,
   pingPongRules,
   scaleDownDelayNeedsTrafficRouting,
   dynamicStableScaleRules,
@@ -44,14 +43,15 @@ export const rules: readonly Rule[] = [
   routeManaged,
   experimentWeightRouter,
   analysisFieldRef,
-  // references
+  // surprising settings
+  autoPromotionSecondsIgnored,
+  scaleDownDelayZero,
+  noEffectWithoutTrafficRouting,
+  // What the workspace decides comes last, so that the editor, which computes it apart (ValidateOptions.part), keeps this order.
+  trafficRoutingNeedsServices,
   serviceExists,
   serviceSelectsPods,
   analysisTemplateExists,
   analysisArgsMatch,
   analysisRunsForever,
-  // surprising settings
-  autoPromotionSecondsIgnored,
-  scaleDownDelayZero,
-  noEffectWithoutTrafficRouting,
 ];

@@ -19,6 +19,12 @@ export interface Rule {
   /** Stable kebab-case code; filters, quick fixes and docs key on it. */
   readonly code: string;
   readonly summary: string;
+  /**
+   * Its findings depend on ctx.workspace (the Services and templates defined elsewhere). The
+   * editor re-runs only these rules when the workspace changes; test/schema/rules.test.ts checks
+   * that no other rule reads it.
+   */
+  readonly readsWorkspace?: true;
   check(ctx: RuleContext): DocFinding[];
 }
 

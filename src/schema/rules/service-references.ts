@@ -60,6 +60,7 @@ export function mismatch(selector: Record<string, string> | undefined, labels: J
 
 export const serviceExists: Rule = {
   code: 'service-not-found',
+  readsWorkspace: true,
   summary: 'Services named by the strategy should be defined in the workspace',
   check(ctx) {
     if (!ctx.workspace) return [];
@@ -79,6 +80,7 @@ export const serviceExists: Rule = {
 
 export const serviceSelectsPods: Rule = {
   code: 'service-selector-mismatch',
+  readsWorkspace: true,
   summary: 'Services named by the strategy must select the Rollout\'s pod template labels',
   check(ctx) {
     if (!ctx.workspace || has(ctx.spec, 'workloadRef')) return [];

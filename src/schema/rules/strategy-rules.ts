@@ -69,6 +69,7 @@ const NEEDS_SERVICES: readonly Router[] = ['alb', 'smi', 'apisix', 'ambassador',
 
 export const trafficRoutingNeedsServices: Rule = {
   code: 'traffic-routing-needs-services',
+  readsWorkspace: true,
   summary: 'most traffic routers need both canaryService and stableService',
   check(ctx) {
     const { canary } = ctx;
