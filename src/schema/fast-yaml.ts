@@ -29,6 +29,8 @@ class GiveUp {
   constructor(readonly why: string) {}
 }
 
+const LONE_CR = /\r(?!\n)/;
+
 type LineKind = 0 | 1 | 2 | 3;
 const BLANK = 0;
 const COMMENT = 1;
@@ -96,7 +98,7 @@ export function whyNotCommonYaml(text: string, options: Options): string | undef
 
 function readCommonYaml(text: string, options: Options): Document.Parsed[] | GiveUp {
   if (text.length === 0) return new GiveUp('an empty text');
-  if (text.indexOf('\t') >= 0 || text.indexOf('\r') >= 0 || text.charCodeAt(0) === 0xfeff) return new GiveUp('a tab, CR or byte order mark');
+  if (text.indexOf('\t') >= 0 || LONE_CR.test(text) || text.charCodeAt(0) === 0xfeff) return new GiveUp('a tab, a CR without LF or a byte order mark');
   try {
     return new CommonYamlParser(text, options).documents();
   } catch (e) {
@@ -121,7 +123,8 @@ class CommonYamlParser {
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
-      const end = nl < 0 ? text.length : nl;
+      // A line's content ends before its line break, CRLF or LF.
+      const end = nl < 0 ? text.length : nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
       let i = start;
       while (i < end && text.charCodeAt(i) === SPACE) i++;
       this.starts.push(start);
@@ -192,9 +195,9 @@ class CommonYamlParser {
     return line < this.lineCount && this.kinds[line] === CONTENT ? this.indents[line]! : -1;
   }
 
-  /** Offset just past the line's newline (the text's end on the last line). */
+  /** Offset just past the line's line break (the text's end on the last line). */
   private afterLine(line: number): number {
-    return Math.min(this.ends[line]! + 1, this.text.length);
+    return line + 1 < this.lineCount ? this.starts[line + 1]! : this.text.length;
   }
 
   /** From `at`: only spaces, then an optional comment, to the end of the line. */

@@ -81,6 +81,12 @@ describe('fast YAML path', () => {
     assert.ok(taken / pieces > 0.85, `only ${taken} of ${pieces} documents took the fast path`);
   });
 
+  it('reads the corpora with CRLF line breaks (as saved on Windows) as yaml does', () => {
+    let taken = 0;
+    for (const { file, text } of texts) if (agrees(text.replace(/\r?\n/g, '\r\n'), `${file} with CRLF`)) taken++;
+    assert.ok(taken / texts.length > 0.8, `only ${taken} of ${texts.length} files with CRLF took the fast path`);
+  });
+
   it('takes every document of the generated benchmark file', () => {
     for (const text of [largeManifestFile(), largeManifestServices()]) {
       assert.equal(whyNotCommonYaml(text, OPTIONS), undefined);
@@ -117,6 +123,7 @@ describe('fast YAML path', () => {
       }
       let text = ls.join('\n');
       if (rnd() < 0.3) text = text.replace(/\n*$/, rnd() < 0.5 ? '' : '\n\n');
+      if (rnd() < 0.2) text = text.replace(/\n/g, '\r\n');
       if (agrees(text, `random edit #${n}`)) taken++;
     }
     // Enough of the edited texts stay in the subset for the comparison to mean something.
@@ -130,7 +137,7 @@ describe('fast YAML path', () => {
     ['a: "b\n  c"\n', 'a multi-line quoted scalar'],
     ['a: 1\na: 2\n', 'a duplicate key (yaml reports it)'],
     ['a:\n\tb: 1\n', 'a tab'],
-    ['a: 1\r\nb: 2\r\n', 'CRLF line ends'],
+    ['a: 1\rb: 2\r', 'CR line ends'],
     ['%YAML 1.2\n---\na: 1\n', 'a directive'],
     ['? a\n: 1\n', 'an explicit key'],
     ['a: [1,\n  2]\n', 'a flow collection over several lines'],
@@ -155,6 +162,7 @@ describe('fast YAML path', () => {
     "q: 'it''s'\nd: \"tab\\tquote\\\"\"\nn: [~, null, true, False, -1, +2, 1.50, .5, 007, -0]\n",
     '__proto__: 1\ntoString: 2\n1: a\ntrue: b\n~: c\n',
     '---\n# c\nkind: A\n---\nkind: B\nlist:\n- a\n-\n- b: 1\n  c:\n',
+    'a: 1\r\nb:\r\n  c: x # c\r\n  d: |\r\n    l1\r\n    l2\r\n  e: [1, 2]\r\n\r\n# t\r\nf:\r\n# c\r\ng: 1\r\n',
   ]) {
     it(`reads ${JSON.stringify(text.slice(0, 40))}... as yaml does`, () => {
       assert.equal(whyNotCommonYaml(text, OPTIONS), undefined);
