@@ -233,12 +233,10 @@ class CommonYamlParser {
    */
   private blockMap(line: number, indent: number, at: number): Parsed<YAMLMap> {
     const map = new YAMLMap(this.schema);
-    const keys = new Set<unknown>();
     for (;;) {
       const key = this.key(line, at);
-      if (keys.has(key.node.value)) throw new GiveUp('a duplicate key');
-      keys.add(key.node.value);
       if (key.node.value === '<<') throw new GiveUp('a merge key');
+      if (hasKey(map, key.node.value)) throw new GiveUp('a duplicate key');
       const value = this.entryValue(line, key.after, indent, true);
       map.items.push(new Pair(key.node, value.node));
       const nextLine = this.nextContent(value.next);
@@ -584,7 +582,6 @@ class CommonYamlParser {
     const close = isMap ? 0x7d : 0x5d;
     const coll = isMap ? new YAMLMap(this.schema) : new YAMLSeq(this.schema);
     coll.flow = true;
-    const keys = new Set<unknown>();
     let i = at + 1;
     for (;;) {
       while (i < end && t.charCodeAt(i) === SPACE) i++;
@@ -592,8 +589,7 @@ class CommonYamlParser {
       if (t.charCodeAt(i) === close) break;
       if (isMap) {
         const key = this.flowItem(line, i, true);
-        if (!(key.node instanceof Scalar) || keys.has(key.node.value) || key.node.value === '<<') throw new GiveUp('a flow map key');
-        keys.add(key.node.value);
+        if (!(key.node instanceof Scalar) || key.node.value === '<<' || hasKey(coll as YAMLMap, key.node.value)) throw new GiveUp('a flow map key');
         i = key.end;
         if (t.charCodeAt(i) !== COLON || t.charCodeAt(i + 1) !== SPACE) throw new GiveUp('a flow map entry without ": "');
         i += 2;
@@ -656,6 +652,12 @@ class CommonYamlParser {
     node.range = [at, e, e];
     return { node, end: e };
   }
+}
+
+/** The map has a key of this value (maps in manifests are small: a scan beats building a set for each). */
+function hasKey(map: YAMLMap, value: unknown): boolean {
+  for (const pair of map.items as Pair<Scalar, unknown>[]) if (pair.key.value === value) return true;
+  return false;
 }
 
 function endsWithEmptyValue(node: YAMLMap | YAMLSeq): boolean {
@@ -722,8 +724,8 @@ function plainScalar(source: string): Scalar {
       if (source.charCodeAt(source.length - 1) === 0x30) node.minFractionDigits = source.length - dot - 1;
     } else if (OTHER_NUMBER.test(source)) throw new GiveUp('an octal, hexadecimal, exponent, infinite or NaN number');
     else node = new Scalar(source);
-  } else if (NULL.test(source)) node = new Scalar(null);
-  else if (BOOL.test(source)) node = new Scalar(c === 0x74 || c === 0x54);
+  } else if ((c === 0x6e || c === 0x4e || c === 0x7e) && NULL.test(source)) node = new Scalar(null);
+  else if ((c === 0x74 || c === 0x54 || c === 0x66 || c === 0x46) && BOOL.test(source)) node = new Scalar(c === 0x74 || c === 0x54);
   else node = new Scalar(source);
   node.source = source;
   node.type = 'PLAIN';
