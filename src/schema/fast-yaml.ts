@@ -74,6 +74,8 @@ export function documentValue(doc: Document): unknown {
   return built.has(doc) ? plainValue(doc.contents) : doc.toJS({ maxAliasCount: 1000 });
 }
 
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 function plainValue(node: unknown): unknown {
   if (node instanceof Scalar) return node.value;
   if (node instanceof YAMLSeq) return node.items.map(plainValue);
@@ -83,8 +85,8 @@ function plainValue(node: unknown): unknown {
     const k = pair.key.value;
     const key = k === null ? '' : String(k);
     const value = plainValue(pair.value);
-    // As yaml does: a key the object already has (`__proto__`, `toString`) becomes an own property.
-    if (key in out) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+    // As yaml does: a key the object already has (`__proto__`, `toString`: keys are never repeated here) becomes an own property.
+    if (INHERITED.has(key)) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
     else out[key] = value;
   }
   return out;

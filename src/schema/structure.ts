@@ -98,6 +98,17 @@ function placesOf(root: FieldSpec): Map<string, string[]> {
   return m;
 }
 
+/** The required children of each object field: most have none, and the walk visits every mapping. */
+const requiredByField = new WeakMap<FieldSpec, readonly FieldSpec[]>();
+function requiredChildren(spec: FieldSpec): readonly FieldSpec[] {
+  let list = requiredByField.get(spec);
+  if (!list) {
+    list = Object.values(spec.children ?? {}).filter((c) => c.required);
+    requiredByField.set(spec, list);
+  }
+  return list;
+}
+
 interface Walk {
   doc: Document.Parsed;
   root: FieldSpec;
@@ -121,11 +132,12 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
     case 'object': {
       if (!isMap(node)) return wrongType(out, path, spec, node);
       const children = spec.children ?? {};
-      const seen = new Set<string>();
+      const required = requiredChildren(spec);
+      const seen = required.length > 0 ? new Set<string>() : undefined;
       for (const pair of pairsWithMerges(doc, node)) {
         if (!isScalar(pair.key)) continue;
         const key = String(pair.key.value);
-        seen.add(key);
+        seen?.add(key);
         const child = children[key];
         if (child) {
           walk(w, pair.value, child, [...path, key]);
@@ -133,8 +145,8 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
           out.push(unknownField(w, key, Object.keys(children), path, spec));
         }
       }
-      for (const child of Object.values(children)) {
-        if (child.required && !seen.has(child.name)) {
+      for (const child of required) {
+        if (!seen!.has(child.name)) {
           out.push({
             code: STRUCTURE_CODES.missingField,
             severity: 'error',
