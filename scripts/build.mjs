@@ -5,7 +5,10 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 const entries = [
   { in: 'src/planner/index.ts', out: 'planner', platform: 'neutral' },
   { in: 'src/cli/main.ts', out: 'cli', platform: 'node', banner: '#!/usr/bin/env node' },
-  { in: 'src/extension/extension.ts', out: 'extension', platform: 'node' },
+  { in: 'src/extension/extension.ts', out: 'extension', platform: 'node', define: { CLUSTER_RUNTIME_BUNDLE: '"./extension-cluster.js"' } },
+  // The extension's cluster side in a bundle of its own, loaded on first use (src/extension/lazy-cluster.ts):
+  // @kubernetes/client-node is most of its size, and activation must not parse it.
+  { in: 'src/extension/cluster-runtime.ts', out: 'extension-cluster', platform: 'node' },
   { in: 'src/server/main.ts', out: 'server', platform: 'node' },
 ];
 
@@ -27,6 +30,7 @@ await Promise.all(
         sourcemap: !production,
         minify: production,
         banner: e.banner ? { js: e.banner } : undefined,
+        define: e.define,
         logLevel: 'warning',
       }),
     ),
