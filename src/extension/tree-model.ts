@@ -6,7 +6,7 @@
 import type { ActionRequest, ClusterStores, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
 import type { Rollout } from '../planner';
-import type { SessionState } from './session';
+import { LOCAL_CONTEXT, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { canTerminate } from '../../webview/actions';
 
@@ -198,17 +198,20 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
   const stores = src.state.kind === 'connected' && 'context' in e && isActive(src, e.context) ? src.state.stores : undefined;
   switch (e.kind) {
     case 'local':
-      return src.local
-        ? { id, label: 'Local cluster', description: `running at ${src.local.url}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' }
-        : {
-            id,
-            label: 'Local cluster',
-            description: 'stopped: start it to try the demo rollouts',
-            icon: { id: 'vm-outline' },
-            contextValue: 'localCluster:stopped',
-            collapsible: 'none',
-            command: { command: 'rollouts.startLocalCluster', title: 'Start Local Cluster', args: [] },
-          };
+      if (src.local) return { id, label: 'Local cluster', description: `running at ${src.local.url}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' };
+      // Connected to a local cluster this window did not start (`npm start`, `rollouts cluster`): it runs, elsewhere.
+      if (src.state.kind === 'connected' && src.state.context === LOCAL_CONTEXT) {
+        return { id, label: 'Local cluster', description: `running in another process at ${src.state.conn.server}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:external', collapsible: 'none', tooltip: 'Started outside this window (npm start or `rollouts cluster`): stop it where it was started.' };
+      }
+      return {
+        id,
+        label: 'Local cluster',
+        description: 'stopped: start it to try the demo rollouts',
+        icon: { id: 'vm-outline' },
+        contextValue: 'localCluster:stopped',
+        collapsible: 'none',
+        command: { command: 'rollouts.startLocalCluster', title: 'Start Local Cluster', args: [] },
+      };
     case 'controller':
       return src.controller
         ? { id, label: 'Embedded controller', description: `reconciling in ${src.controller.context}`, icon: { id: 'run-all', color: 'charts.green' }, contextValue: 'controller:running', collapsible: 'none' }

@@ -72,6 +72,15 @@ describe('extension session and tree (local cluster)', function () {
     assert.deepEqual(children(src(), roots[0]).map(elementId), ['controller']);
   });
 
+  it('connected to a local cluster another process serves (npm start), the row says so and offers no start', () => {
+    const elsewhere: TreeSource = { ...src(), local: undefined, controller: undefined };
+    const row = item(elsewhere, { kind: 'local' });
+    assert.match(row.description!, /^running in another process at http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(row.contextValue, 'localCluster:external');
+    assert.equal(row.command, undefined);
+    assert.deepEqual(children(elsewhere, { kind: 'local' }), []);
+  });
+
   it('lists contexts -> namespaces -> rollouts -> revisions -> pods, each with its parent', async () => {
     const ctx: TreeElement = { kind: 'context', context: 'rollouts-local' };
     const [ns] = children(src(), ctx);
