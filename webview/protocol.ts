@@ -26,13 +26,19 @@ export interface ActionArgs {
   toRevision?: number;
 }
 
+/** Which manifest document a simulation shows, so its panel can be revived after a window reload. */
+export interface SimulationSource {
+  uri: string;
+  docIndex: number;
+}
+
 export type HostToView =
   /** The full state of one rollout; every message re-renders everything. */
   | { kind: 'rollout'; view: RolloutView; context?: string }
   /** The rollout shown is gone (deleted, or its context was disconnected). */
   | { kind: 'rolloutGone'; target: RolloutRef; message: string }
   /** The planner's simulation of a manifest (or why it could not be simulated). */
-  | { kind: 'simulation'; manifestName: string; frames: SimulationFrame[]; outcome?: SimulationOutcome; error?: string }
+  | { kind: 'simulation'; manifestName: string; frames: SimulationFrame[]; outcome?: SimulationOutcome; error?: string; source?: SimulationSource }
   /** The end of an action the view asked for. */
   | { kind: 'actionResult'; requestId: number; ok: boolean; message?: string };
 
@@ -195,6 +201,8 @@ const simulationFrame: Check = obj({
   'action?': oneOf(['promote', 'abort', 'update', 'needs-promote']),
 });
 
+const simulationSource: Check = obj({ uri: str, docIndex: int });
+
 const hostToViewChecks: Record<HostToView['kind'], Check> = {
   rollout: obj({ view: rolloutView, 'context?': str }),
   rolloutGone: obj({ target: rolloutRef, message: str }),
@@ -203,6 +211,7 @@ const hostToViewChecks: Record<HostToView['kind'], Check> = {
     frames: list(simulationFrame),
     'outcome?': oneOf(['promoted', 'aborted', 'waiting-for-promote', 'stuck', 'max-frames']),
     'error?': str,
+    'source?': simulationSource,
   }),
   actionResult: obj({ requestId: int, ok: bool, 'message?': str }),
 };

@@ -250,6 +250,23 @@ async function uiPass(state, ws) {
       await page.locator('.monaco-hover', { hasText: 'outside 0..100' }).first().waitFor({ timeout: 15_000 });
       await shot('3-hover.png');
     });
+
+    await step('a simulation panel comes back, rendered again, after the window reloads', async () => {
+      await page.keyboard.press('Escape');
+      await runCommand('Argo Rollouts: Simulate Rollout');
+      const shows = async () => {
+        const { frame } = await inFrames('.simulation h1');
+        await frame.waitForFunction(() => document.body.innerText.includes('bad-rollout.yaml'), null, { timeout: 30_000 });
+      };
+      await shows();
+      // The workbench's own reload: it saves the open editors first, as closing the window does.
+      await runCommand('Developer: Reload Window');
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.tab', { hasText: 'Simulate' }).first().waitFor({ timeout: 30_000 });
+      await shows();
+      await page.waitForTimeout(500);
+      await shot('4-simulation-revived.png');
+    });
   } finally {
     await ctx.close();
     server.stop();

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { parseFile } from '../schema';
+import { documentValue, parseFile } from '../schema';
 import { simulate, type Rollout, type Service } from '../planner';
 import type { ActionName, HostToView, RolloutRef as ViewRolloutRef, ViewToHost } from '../../webview/protocol';
 import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
@@ -92,7 +92,7 @@ export class WebviewHost implements vscode.Disposable {
         ? rollouts.find((d) => d.index === docIndex)
         : (rollouts.find((d) => offset !== undefined && d.range[0] <= offset && offset <= d.range[1]) ?? rollouts[0]);
     if (!target) throw new Error(`${vscode.workspace.asRelativePath(uri)} has no Rollout${docIndex !== undefined ? ` as document ${docIndex + 1}` : ''} to simulate`);
-    const name = String((target.doc.toJS() as Rollout | null)?.metadata?.name ?? 'rollout');
+    const name = String((documentValue(target.doc) as Rollout | null)?.metadata?.name ?? 'rollout');
     return this.open({ kind: 'simulation', uri: uri.toString(), docIndex: target.index }, `Simulate ${name}`);
   }
 
@@ -123,6 +123,8 @@ export class WebviewHost implements vscode.Disposable {
       return;
     }
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist')] };
+    // After a reload the manifest may not be loaded yet: load it, or the panel says it is not open.
+    if (state.kind === 'simulation') await Promise.resolve(vscode.workspace.openTextDocument(vscode.Uri.parse(state.uri))).catch(() => undefined);
     this.adopt(panel, state);
   }
 
@@ -198,19 +200,21 @@ export class WebviewHost implements vscode.Disposable {
   }
 
   private simulationMessage(state: Extract<PanelState, { kind: 'simulation' }>): HostToView {
+    // The page keeps this message across a window reload: `source` tells the revived panel what it showed.
+    const source = { uri: state.uri, docIndex: state.docIndex };
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === state.uri);
     const manifestName = vscode.workspace.asRelativePath(vscode.Uri.parse(state.uri));
-    if (!doc) return { kind: 'simulation', manifestName, frames: [], error: 'the manifest is not open any more' };
+    if (!doc) return { kind: 'simulation', manifestName, frames: [], error: 'the manifest is not open any more', source };
     const parsed = parseFile(doc.getText());
     const target = parsed.docs.find((d) => d.index === state.docIndex && d.isRollout);
-    if (!target) return { kind: 'simulation', manifestName, frames: [], error: `document ${state.docIndex + 1} is no longer a Rollout` };
-    const services = parsed.docs.filter((d) => d.kind === 'Service').map((d) => d.doc.toJS() as Service);
+    if (!target) return { kind: 'simulation', manifestName, frames: [], error: `document ${state.docIndex + 1} is no longer a Rollout`, source };
+    const services = parsed.docs.filter((d) => d.kind === 'Service').map((d) => documentValue(d.doc) as Service);
     try {
-      const rollout = target.doc.toJS() as Rollout;
+      const rollout = documentValue(target.doc) as Rollout;
       const result = simulate(rollout, { services });
-      return { kind: 'simulation', manifestName: `${manifestName}: ${rollout.metadata?.name ?? 'rollout'}`, frames: result.frames, outcome: result.outcome };
+      return { kind: 'simulation', manifestName: `${manifestName}: ${rollout.metadata?.name ?? 'rollout'}`, frames: result.frames, outcome: result.outcome, source };
     } catch (e) {
-      return { kind: 'simulation', manifestName, frames: [], error: `cannot simulate: ${e instanceof Error ? e.message : String(e)}` };
+      return { kind: 'simulation', manifestName, frames: [], error: `cannot simulate: ${e instanceof Error ? e.message : String(e)}`, source };
     }
   }
 
@@ -266,9 +270,9 @@ export class WebviewHost implements vscode.Disposable {
 }
 
 /**
- * Which rollout a revived panel showed: the page keeps its last message (webview/main.ts's
- * SavedState), checked here like any message. A simulation does not say which file it came
- * from, so its panel is closed rather than guessed.
+ * What a revived panel showed: the page keeps its last message (webview/main.ts's SavedState),
+ * checked here like any message. A simulation names its manifest by URI; only a file or an
+ * unsaved editor is opened again, anything else closes the panel.
  */
 function savedState(saved: unknown): PanelState | undefined {
   const message = (saved as { message?: unknown } | undefined)?.message;
@@ -276,5 +280,6 @@ function savedState(saved: unknown): PanelState | undefined {
   const m = message as HostToView;
   if (m.kind === 'rollout' && m.context) return { kind: 'rollout', ref: { context: m.context, namespace: m.view.namespace, name: m.view.name } };
   if (m.kind === 'rolloutGone' && m.target.context) return { kind: 'rollout', ref: { context: m.target.context, namespace: m.target.namespace, name: m.target.name } };
+  if (m.kind === 'simulation' && m.source && /^(file|untitled):/.test(m.source.uri) && m.source.docIndex >= 0) return { kind: 'simulation', uri: m.source.uri, docIndex: m.source.docIndex };
   return undefined;
 }

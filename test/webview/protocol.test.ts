@@ -16,6 +16,15 @@ describe('webview protocol: host to view', () => {
     assert.ok(isHostToView({ kind: 'actionResult', requestId: 3, ok: false, message: 'forbidden' }));
     assert.ok(isHostToView({ kind: 'rolloutGone', target: { namespace: 'shop', name: 'checkout' }, message: 'deleted' }));
     assert.ok(isHostToView({ kind: 'simulation', manifestName: 'x.yaml', frames: [], error: 'no Rollout in x.yaml' }));
+    assert.ok(isHostToView({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { uri: 'file:///w/x.yaml', docIndex: 2 } }));
+  });
+
+  it("checks a simulation's source, which a revived panel reopens", () => {
+    assert.equal(
+      hostToViewProblem({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { uri: 'file:///w/x.yaml', docIndex: '2' } }),
+      'message(simulation).source.docIndex should be an integer, not string',
+    );
+    assert.equal(hostToViewProblem({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { docIndex: 0 } }), 'message(simulation).source.uri is missing');
   });
 
   it('names what is wrong and where', () => {
