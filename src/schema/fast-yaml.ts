@@ -1,12 +1,12 @@
 /**
  * A fast path for the YAML that Kubernetes manifests are written in: block maps and sequences,
  * one-line plain and quoted scalars, literal and simple folded block scalars, one-line flow
- * collections, comments and blank lines. It builds the same `yaml` nodes, with the same values,
- * types and source ranges, as `parseAllDocuments` does, several times faster and with far less
- * garbage. Anything else (anchors, aliases, tags, multi-line plain or quoted scalars, explicit
- * keys, directives, tabs, CRLF, anything `yaml` would report as an error or warning) makes it
- * give up and return undefined, so the caller parses with `yaml` itself: the fast path never
- * decides what a text means, only how quickly the common case is read.
+ * collections, comments and blank lines, with LF or CRLF line breaks. It builds the same `yaml`
+ * nodes, with the same values, types and source ranges, as `parseAllDocuments` does, several
+ * times faster and with far less garbage. Anything else (anchors, aliases, tags, multi-line plain
+ * or quoted scalars, explicit keys, directives, tabs, anything `yaml` would report as an error or
+ * warning) makes it give up and return undefined, so the caller parses with `yaml` itself: the
+ * fast path never decides what a text means, only how quickly the common case is read.
  *
  * What it does not build: comments (`comment`, `commentBefore`, `spaceBefore`), which nothing
  * here reads. test/schema/fast-yaml.test.ts compares every node against `yaml`'s on every
