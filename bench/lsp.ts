@@ -62,9 +62,15 @@ function edits(text: string): { line: number; character: number; a: string; b: s
   return { line, character: '  replicas: '.length, a: lines[line]!.slice(-1), b: lines[line]!.slice(-1) === '5' ? '6' : '5' };
 }
 
+/**
+ * Keys (field docs), and the values of canary steps: there our hover adds what the planner says
+ * happens at that step (replica counts and traffic), computed for the manifest.
+ */
 function hoverPositions(text: string): { line: number; character: number }[] {
   const lines = text.split('\n');
-  const candidates = lines.flatMap((l, i) => (/^ {8}- setWeight: /.test(l) ? [{ line: i, character: 12 }] : /^ {2}replicas:/.test(l) ? [{ line: i, character: 4 }] : []));
+  const candidates = lines.flatMap((l, i) =>
+    /^ {8}- setWeight: /.test(l) ? [{ line: i, character: 12 }, { line: i, character: l.length - 1 }] : /^ {2}replicas:/.test(l) ? [{ line: i, character: 4 }] : [],
+  );
   return Array.from({ length: HOVERS }, (_, k) => candidates[Math.floor((k * candidates.length) / HOVERS)]!);
 }
 
