@@ -4,7 +4,9 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const entries = [
   { in: 'src/planner/index.ts', out: 'planner', platform: 'neutral' },
-  { in: 'src/cli/main.ts', out: 'cli', platform: 'node', banner: '#!/usr/bin/env node' },
+  { in: 'src/cli/main.ts', out: 'cli', platform: 'node', banner: '#!/usr/bin/env node', define: { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"' } },
+  // Likewise for the command line: `rollouts lint` starts without parsing the cluster side.
+  { in: 'src/cli/cluster-runtime.ts', out: 'cli-cluster', platform: 'node' },
   { in: 'src/extension/extension.ts', out: 'extension', platform: 'node', define: { CLUSTER_RUNTIME_BUNDLE: '"./extension-cluster.js"' } },
   // The extension's cluster side in a bundle of its own, loaded on first use (src/extension/lazy-cluster.ts):
   // @kubernetes/client-node is most of its size, and activation must not parse it.

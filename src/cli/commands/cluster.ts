@@ -1,7 +1,7 @@
 /** `rollouts cluster`: runs the embedded local cluster until SIGINT or SIGTERM. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { startLocalCluster } from '../../localcluster';
+import { cluster as clusterRuntime } from '../lazy-cluster';
 
 const usage = `Usage: rollouts cluster [--port N] [--data-dir DIR] [--demo] [--pod-ready-seconds S] [--fail-image REGEX]
 
@@ -82,7 +82,7 @@ export const clusterCommand: Command = {
   usage,
   async run(args: string[], io: CommandIO): Promise<number> {
     const opts = parseClusterArgs(args);
-    const cluster = await startLocalCluster({
+    const cluster = await clusterRuntime().startLocalCluster({
       host: '127.0.0.1',
       port: opts.port,
       dataDir: opts.dataDir,

@@ -1,10 +1,10 @@
 /** `rollouts controller`: run the embedded rollout controller against a cluster until interrupted. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { connectFor, parseTargetArgs, targetUsage, ControllerRefused, startEmbeddedController, KubeconfigError, lineLog } from '../../cluster';
+import { cluster } from '../lazy-cluster';
 import { parseOrUsage } from './get';
 
-const usage = `Usage: rollouts controller [--namespace N] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts controller [--namespace N] [--context C] [--kubeconfig F]
 
 Runs the embedded Argo Rollouts controller: it reconciles every Rollout (or those of one
 namespace) with the same planner the editor uses, creating and scaling ReplicaSets,
@@ -13,34 +13,34 @@ controller runs, and holds a Lease so that two never run at once (a second insta
 waits and takes over if the first one stops). Stop it with Ctrl-C.
 
 Options:
-${targetUsage.replace("the rollout's namespace (default: the context's)", 'reconcile only this namespace (default: all)')}
+${cluster().targetUsage.replace("the rollout's namespace (default: the context's)", 'reconcile only this namespace (default: all)')}
 `;
 
 export async function runController(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
-  const t = parseOrUsage(() => parseTargetArgs(args));
+  const t = parseOrUsage(() => cluster().parseTargetArgs(args));
   if (t.name) throw new UsageError(`unexpected argument "${t.name}"`);
   const namespace = t.namespace;
   let conn;
   try {
-    conn = connectFor({ ...t, namespace: undefined }, io.env);
+    conn = cluster().connectFor({ ...t, namespace: undefined }, io.env);
   } catch (e) {
-    if (e instanceof KubeconfigError) {
+    if (e instanceof cluster().KubeconfigError) {
       io.err(e.message);
       return 1;
     }
     throw e;
   }
-  const log = lineLog((l) => io.err(l));
+  const log = cluster().lineLog((l) => io.err(l));
   let running;
   try {
-    running = await startEmbeddedController({
+    running = await cluster().startEmbeddedController({
       conn,
       log,
       ...(namespace ? { namespace } : {}),
       onWaiting: (holder, until) => io.err(`waiting for the controller Lease, held by ${holder}${until ? ` until ${until.toISOString()}` : ''}`),
     });
   } catch (e) {
-    if (e instanceof ControllerRefused) {
+    if (e instanceof cluster().ControllerRefused) {
       io.err(e.message);
       return 1;
     }
@@ -64,6 +64,8 @@ export async function runController(args: string[], io: CommandIO, stop?: Promis
 export const controllerCommand: Command = {
   name: 'controller',
   summary: 'run the embedded rollout controller against a cluster (refuses where Argo Rollouts runs)',
-  usage,
+  get usage() {
+    return usage();
+  },
   run: (args, io) => runController(args, io),
 };

@@ -1,14 +1,15 @@
 /** `rollouts get NAME [--watch]`: the rollout view model, once or on every change. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { ArgsError, connectCheckedOrSay, parseTargetArgs, requireName, targetUsage, type FlagSpec, type TargetArgs, watchCluster, lineLog, rolloutViewFromStores, formatRolloutView } from '../../cluster';
+import type { FlagSpec, TargetArgs } from '../../cluster';
+import { cluster } from '../lazy-cluster';
 
 /** Runs an argument parse, with bad usage reported as the CLI's UsageError (exit 2). */
 export function parseOrUsage<T>(parse: () => T): T {
   try {
     return parse();
   } catch (e) {
-    if (e instanceof ArgsError) throw new UsageError(e.message);
+    if (e instanceof cluster().ArgsError) throw new UsageError(e.message);
     throw e;
   }
 }
@@ -16,13 +17,13 @@ export function parseOrUsage<T>(parse: () => T): T {
 /** The rollout commands' argument parsing: the target arguments, with a rollout name. */
 export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs {
   return parseOrUsage(() => {
-    const t = parseTargetArgs(args, own);
-    requireName(t);
+    const t = cluster().parseTargetArgs(args, own);
+    cluster().requireName(t);
     return t;
   });
 }
 
-const usage = `Usage: rollouts get NAME [--watch] [-n NS] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts get NAME [--watch] [-n NS] [--context C] [--kubeconfig F]
 
 Prints a rollout as "kubectl argo rollouts get rollout" does: status, strategy, the
 step list with the current step, set and actual weight, pauses with time left,
@@ -30,7 +31,7 @@ images, and each revision's ReplicaSets, Pods and AnalysisRuns.
 
 Options:
   -w, --watch          print again on every change until interrupted
-${targetUsage}
+${cluster().targetUsage}
 `;
 
 /** Runs `get`; with --watch it prints on every change until `stop` resolves (SIGINT in the CLI). */
@@ -38,14 +39,14 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
   const t = parseRolloutArgs(args, { '--watch': 'boolean', '-w': 'boolean' });
   const name = t.name!;
   const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
-  const conn = await connectCheckedOrSay(t, io);
+  const conn = await cluster().connectCheckedOrSay(t, io);
   if (!conn) return 1;
-  const w = watchCluster({ kc: conn.kc, rest: conn.rest, log: lineLog((l) => io.err(l)), namespaces: [conn.namespace] });
+  const w = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), namespaces: [conn.namespace] });
   try {
     await w.synced;
     const print = () => {
-      const view = rolloutViewFromStores(w.stores, conn.namespace, name, new Date());
-      if (view) io.out(formatRolloutView(view));
+      const view = cluster().rolloutViewFromStores(w.stores, conn.namespace, name, new Date());
+      if (view) io.out(cluster().formatRolloutView(view));
       return view;
     };
     if (!print()) {
@@ -76,6 +77,8 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
 export const getCommand: Command = {
   name: 'get',
   summary: 'show a rollout: status, steps, weights, revisions, pods (--watch to follow)',
-  usage,
+  get usage() {
+    return usage();
+  },
   run: (args, io) => runGet(args, io),
 };

@@ -1,22 +1,24 @@
 /** `rollouts pause`: pause a rollout (spec.paused). */
 import type { Command } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster';
+import { cluster } from '../lazy-cluster';
 import { parseRolloutArgs } from './get';
 
-const usage = `Usage: rollouts pause NAME [-n NS] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts pause NAME [-n NS] [--context C] [--kubeconfig F]
 
 Sets spec.paused, as "kubectl argo rollouts pause" does. Resume with "rollouts resume".
 
 Options:
-${targetUsage}
+${cluster().targetUsage}
 `;
 
 export const pauseCommand: Command = {
   name: 'pause',
   summary: 'pause a rollout (spec.paused)',
-  usage,
+  get usage() {
+    return usage();
+  },
   run(args, io) {
     const t = parseRolloutArgs(args, {});
-    return runActionCommand(t, io, { kind: 'pause' });
+    return cluster().runActionCommand(t, io, { kind: 'pause' });
   },
 };

@@ -1,9 +1,9 @@
 /** `rollouts promote`: promote a rollout to its next step (--full: skip all steps and analysis). */
 import type { Command } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster';
+import { cluster } from '../lazy-cluster';
 import { parseRolloutArgs } from './get';
 
-const usage = `Usage: rollouts promote NAME [--full] [-n NS] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts promote NAME [--full] [-n NS] [--context C] [--kubeconfig F]
 
 Moves a paused rollout on: past a pause step, or with --full straight to the new version
 (skipping remaining steps, pauses and analysis). Sends the same patches as
@@ -11,15 +11,17 @@ Moves a paused rollout on: past a pause step, or with --full straight to the new
 
 Options:
   --full               skip remaining steps, pauses and analysis
-${targetUsage}
+${cluster().targetUsage}
 `;
 
 export const promoteCommand: Command = {
   name: 'promote',
   summary: 'promote a rollout to its next step (--full: skip all steps and analysis)',
-  usage,
+  get usage() {
+    return usage();
+  },
   run(args, io) {
     const t = parseRolloutArgs(args, { '--full': 'boolean' });
-    return runActionCommand(t, io, { kind: 'promote', full: t.flags['--full'] === true });
+    return cluster().runActionCommand(t, io, { kind: 'promote', full: t.flags['--full'] === true });
   },
 };

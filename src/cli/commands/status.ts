@@ -1,24 +1,26 @@
 /** `rollouts status NAME [--timeout T]`: wait until Healthy (exit 0), or fail on Degraded, abort or timeout (exit 1). */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { connectCheckedOrSay, targetUsage, ROLLOUT, lineLog, awaitOutcome, watchKind } from '../../cluster';
+import { cluster } from '../lazy-cluster';
 import { checkDuration, type Rollout } from '../../planner';
 import { parseRolloutArgs } from './get';
 
-const usage = `Usage: rollouts status NAME [--timeout T] [-n NS] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts status NAME [--timeout T] [-n NS] [--context C] [--kubeconfig F]
 
 Follows a rollout until it ends, printing each change of phase, for CI pipelines.
 Exit codes: 0 Healthy; 1 Degraded, aborted, not found or out of time; 2 bad usage.
 
 Options:
   -t, --timeout T      give up after T (e.g. 90s, 5m); default 0 = wait for ever
-${targetUsage}
+${cluster().targetUsage}
 `;
 
 export const statusCommand: Command = {
   name: 'status',
   summary: 'wait for a rollout to finish: exit 0 Healthy, 1 Degraded, aborted or timed out',
-  usage,
+  get usage() {
+    return usage();
+  },
   async run(args: string[], io: CommandIO) {
     const t = parseRolloutArgs(args, { '--timeout': 'string', '-t': 'string' });
     const raw = t.flags['--timeout'] ?? t.flags['-t'];
@@ -29,16 +31,16 @@ export const statusCommand: Command = {
       timeoutMs = d.seconds * 1000;
     }
     const name = t.name!;
-    const conn = await connectCheckedOrSay(t, io);
+    const conn = await cluster().connectCheckedOrSay(t, io);
     if (!conn) return 1;
-    const store = watchKind<Rollout>(ROLLOUT, { kc: conn.kc, rest: conn.rest, log: lineLog((l) => io.err(l)), namespace: conn.namespace });
+    const store = cluster().watchKind<Rollout>(cluster().ROLLOUT, { kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), namespace: conn.namespace });
     try {
       await store.synced;
       if (!store.get(name, conn.namespace)) {
         io.err(`rollout "${name}" not found in namespace "${conn.namespace}" (context "${conn.context}")`);
         return 1;
       }
-      const outcome = await awaitOutcome(store, conn.namespace, name, { timeoutMs, onPhase: (p, m) => io.out(`${p}${m ? ` - ${m}` : ''}`) });
+      const outcome = await cluster().awaitOutcome(store, conn.namespace, name, { timeoutMs, onPhase: (p, m) => io.out(`${p}${m ? ` - ${m}` : ''}`) });
       switch (outcome.kind) {
         case 'healthy':
           return 0;

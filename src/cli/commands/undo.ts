@@ -1,23 +1,25 @@
 /** `rollouts undo NAME [--to-revision N]`: go back to an earlier pod template. */
 import type { Command } from '../command';
 import { UsageError } from '../command';
-import { runActionCommand, targetUsage } from '../../cluster';
+import { cluster } from '../lazy-cluster';
 import { parseRolloutArgs } from './get';
 
-const usage = `Usage: rollouts undo NAME [--to-revision N] [-n NS] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts undo NAME [--to-revision N] [-n NS] [--context C] [--kubeconfig F]
 
 Puts the pod template of an earlier revision back into the Rollout (a JSON patch of
 spec.template, as "kubectl argo rollouts undo" does), which starts an update to it.
 
 Options:
   --to-revision N      the revision to go back to (default: the previous one)
-${targetUsage}
+${cluster().targetUsage}
 `;
 
 export const undoCommand: Command = {
   name: 'undo',
   summary: 'roll a rollout back to a previous revision',
-  usage,
+  get usage() {
+    return usage();
+  },
   run(args, io) {
     const t = parseRolloutArgs(args, { '--to-revision': 'string' });
     const raw = t.flags['--to-revision'];
@@ -26,6 +28,6 @@ export const undoCommand: Command = {
       toRevision = Number(raw);
       if (!Number.isInteger(toRevision) || toRevision < 1) throw new UsageError(`--to-revision must be a revision number (1 or more), got "${raw}"`);
     }
-    return runActionCommand(t, io, toRevision === undefined ? { kind: 'undo' } : { kind: 'undo', toRevision });
+    return cluster().runActionCommand(t, io, toRevision === undefined ? { kind: 'undo' } : { kind: 'undo', toRevision });
   },
 };
