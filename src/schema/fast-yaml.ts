@@ -267,6 +267,8 @@ class CommonYamlParser {
       seq.items.push(value.node);
       const nextLine = this.nextContent(value.next);
       if (this.contentIndent(nextLine) === indent && this.isSeqItem(nextLine)) {
+        // yaml gives a comment line before a bare `-` to the empty entry, and lengthens its range.
+        if (this.hasComment(value.next, nextLine) && this.bareDash(nextLine, indent)) throw new GiveUp('a comment before an empty sequence entry');
         line = nextLine;
         continue;
       }
@@ -383,7 +385,9 @@ class CommonYamlParser {
   private commentedEmptyValueEnd(line: number, hasComment: boolean, indent: number, next: number): number | undefined {
     let last = next - 1;
     let end = next < this.lineCount ? this.starts[next]! + this.indents[next]! : this.text.length;
-    if (this.contentIndent(next) === indent) {
+    // The map's next key, or for a map at column 0 the next document's `---`, which yaml reads at the same place.
+    const nextItem = this.contentIndent(next) === indent || (indent === 0 && this.isDocumentStart(next));
+    if (nextItem) {
       let breaks: number[] = [line];
       for (let l = line + 1; l < next; l++) {
         if (this.kinds[l] === COMMENT && this.indents[l]! > indent) breaks = [];
@@ -395,6 +399,15 @@ class CommonYamlParser {
       }
     }
     return hasComment || this.hasComment(line + 1, last + 1) ? end : undefined;
+  }
+
+  /** The sequence entry on `line` has no value on its line (`-` alone, or with a comment). */
+  private bareDash(line: number, indent: number): boolean {
+    const t = this.text;
+    const end = this.ends[line]!;
+    let i = this.starts[line]! + indent + 1;
+    while (i < end && t.charCodeAt(i) === SPACE) i++;
+    return i === end || t.charCodeAt(i) === HASH;
   }
 
   private hasComment(from: number, to: number): boolean {

@@ -130,6 +130,57 @@ describe('fast YAML path', () => {
     assert.ok(taken > 1500, `only ${taken} of 6000 edited texts took the fast path`);
   });
 
+  it('agrees with yaml on 5,000 generated documents (nesting, compact maps in sequences, empty values, comments at every indentation)', () => {
+    const rnd = random(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const scalars = ['x', 'a b', '1', '-2', '1.50', 'true', 'null', '~', '"q"', "'s'", '"a\\"b"', "'it''s'", '[]', '{}', '[a, 1]', '{a: 1, b: [x]}', '[ x , "y" ]', 'http://h:1/p', '-x', ':x', '?x', 'on', '"#"', 'a#b'];
+    const comment = () => (rnd() < 0.5 ? ' # c' : '');
+    const noteAt = (indent: number) => `${' '.repeat(Math.floor(rnd() * (indent + 4)))}# note`;
+    const block = (indent: number, depth: number, out: string[]): void => {
+      const pad = ' '.repeat(indent);
+      const asSequence = depth < 4 && rnd() < 0.3;
+      for (let i = 0, n = 1 + Math.floor(rnd() * 4); i < n; i++) {
+        if (rnd() < 0.15) out.push(noteAt(indent));
+        if (rnd() < 0.1) out.push('');
+        const r = rnd();
+        if (asSequence) {
+          if (r < 0.4) out.push(`${pad}- ${pick(scalars)}${comment()}`);
+          else if (r < 0.7) {
+            out.push(`${pad}- k${i}: ${pick(scalars)}${comment()}`);
+            if (rnd() < 0.5) out.push(`${pad}  j${i}: ${pick(scalars)}`);
+          } else if (r < 0.85) {
+            out.push(`${pad}-${comment()}`);
+            block(indent + 2, depth + 1, out);
+          } else out.push(`${pad}- |${rnd() < 0.5 ? '-' : ''}`, `${pad}  line one`, ...(rnd() < 0.5 ? [''] : []), `${pad}  line two`);
+        } else {
+          const k = pick([`k${i}`, `k${i}`, `"q k${i}"`, `'s k${i}'`, `sp${i} `]); // the last with a space before its colon
+          if (depth >= 4 || r < 0.45) out.push(`${pad}${k}: ${pick(scalars)}${comment()}`);
+          else if (r < 0.55) out.push(`${pad}${k}:${comment()}`);
+          else if (r < 0.65) out.push(`${pad}${k}: ${pick(['|', '|-', '>', '>-'])}`, `${pad}  text a`, `${pad}  text b`);
+          else if (r < 0.85) {
+            out.push(`${pad}${k}:${comment()}`);
+            block(indent + 2, depth + 1, out);
+          } else {
+            out.push(`${pad}${k}:${comment()}`, `${pad}- in ${i}`, `${pad}- k: v`);
+          }
+        }
+      }
+      if (rnd() < 0.2) out.push(noteAt(indent));
+    };
+    let taken = 0;
+    for (let n = 0; n < 5000; n++) {
+      const out: string[] = [];
+      for (let d = 0, docs = 1 + Math.floor(rnd() * 2); d < docs; d++) {
+        if (d > 0 || rnd() < 0.3) out.push('---');
+        block(0, 0, out);
+      }
+      let text = out.map((l) => l.trimEnd()).join('\n') + (rnd() < 0.8 ? '\n' : '');
+      if (rnd() < 0.2) text = text.replace(/\n/g, '\r\n');
+      if (agrees(text, `generated document #${n}`)) taken++;
+    }
+    assert.ok(taken > 3000, `only ${taken} of 5000 generated documents took the fast path`);
+  });
+
   for (const [text, why] of [
     ['a: &x 1\nb: *x\n', 'anchors and aliases'],
     ['a: !!str 1\n', 'tags'],
@@ -144,6 +195,7 @@ describe('fast YAML path', () => {
     ['a: |+\n  x\n\nb: 1\n', 'keep chomping'],
     ['a: 0x1f\n', 'a hexadecimal number'],
     ['<<: {a: 1}\n', 'a merge key'],
+    ['- k: x\n # note\n-\n- y\n', 'a comment line before an empty sequence entry (yaml gives it to that entry)'],
   ] as const) {
     it(`leaves ${why} to yaml`, () => {
       assert.notEqual(whyNotCommonYaml(text, OPTIONS), undefined, text);
@@ -162,6 +214,7 @@ describe('fast YAML path', () => {
     "q: 'it''s'\nd: \"tab\\tquote\\\"\"\nn: [~, null, true, False, -1, +2, 1.50, .5, 007, -0]\n",
     '__proto__: 1\ntoString: 2\n1: a\ntrue: b\n~: c\n',
     '---\n# c\nkind: A\n---\nkind: B\nlist:\n- a\n-\n- b: 1\n  c:\n',
+    'k: # c\n# tail\n---\nk3: 1\n',
     'a: 1\r\nb:\r\n  c: x # c\r\n  d: |\r\n    l1\r\n    l2\r\n  e: [1, 2]\r\n\r\n# t\r\nf:\r\n# c\r\ng: 1\r\n',
   ]) {
     it(`reads ${JSON.stringify(text.slice(0, 40))}... as yaml does`, () => {
