@@ -48,6 +48,8 @@ export const commandIds = Object.keys(commandSpecs) as CommandId[];
 export const contextKeys = {
   connected: 'rollouts.connected',
   localClusterRunning: 'rollouts.localClusterRunning',
+  /** Connected to a local cluster another process serves: no offer to start one. */
+  localClusterElsewhere: 'rollouts.localClusterElsewhere',
   controllerRunning: 'rollouts.controllerRunning',
   needsAttentionOnly: 'rollouts.needsAttentionOnly',
 } as const;

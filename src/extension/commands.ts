@@ -12,7 +12,7 @@ import { pickAnalysisRun, pickRollout, type Eligibility, type RolloutRef } from 
 import { readSettings, writeSetting } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
-import { analysisRunRefFrom, type TreeElement } from './tree-model';
+import { analysisRunRefFrom, localClusterElsewhere, type TreeElement } from './tree-model';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 
@@ -302,6 +302,7 @@ export function updateContextKeys(ctx: Ctx): void {
   const set = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', key, value);
   set(contextKeys.connected, ctx.session.state.kind === 'connected');
   set(contextKeys.localClusterRunning, ctx.session.local !== undefined);
+  set(contextKeys.localClusterElsewhere, localClusterElsewhere(ctx.session));
   set(contextKeys.controllerRunning, ctx.session.controller !== undefined);
   set(contextKeys.needsAttentionOnly, readSettings().needsAttentionOnly);
 }

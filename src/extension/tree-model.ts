@@ -193,14 +193,17 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
 const pick = (e: { context: string; namespace: string; name: string }) => ({ context: e.context, namespace: e.namespace, name: e.name });
 const isActive = (src: TreeSource, context: string) => src.state.kind === 'connected' && src.state.context === context;
 
+/** Connected to a local cluster this window did not start (`npm start`, `rollouts cluster`): it runs, elsewhere. */
+export const localClusterElsewhere = (src: Pick<TreeSource, 'state' | 'local'>): boolean =>
+  !src.local && src.state.kind === 'connected' && src.state.context === LOCAL_CONTEXT;
+
 export function item(src: TreeSource, e: TreeElement): TreeItemData {
   const id = elementId(e);
   const stores = src.state.kind === 'connected' && 'context' in e && isActive(src, e.context) ? src.state.stores : undefined;
   switch (e.kind) {
     case 'local':
       if (src.local) return { id, label: 'Local cluster', description: `running at ${src.local.url}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' };
-      // Connected to a local cluster this window did not start (`npm start`, `rollouts cluster`): it runs, elsewhere.
-      if (src.state.kind === 'connected' && src.state.context === LOCAL_CONTEXT) {
+      if (localClusterElsewhere(src) && src.state.kind === 'connected') {
         return { id, label: 'Local cluster', description: `running in another process at ${src.state.conn.server}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:external', collapsible: 'none', tooltip: 'Started outside this window (npm start or `rollouts cluster`): stop it where it was started.' };
       }
       return {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { silentLog } from '../../src/cluster/log';
 import { LOCAL_CONTEXT, Session } from '../../src/extension/session';
 import { contextName } from '../../src/localcluster';
-import { affectedElements, attentionCounts, children, item, parentOf, elementId, rolloutChoices, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import { affectedElements, attentionCounts, children, item, localClusterElsewhere, parentOf, elementId, rolloutChoices, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
 import { failureSentence } from '../../src/extension/error-text';
 import { ApiError } from '../../src/cluster/rest';
 
@@ -79,6 +79,9 @@ describe('extension session and tree (local cluster)', function () {
     assert.equal(row.contextValue, 'localCluster:external');
     assert.equal(row.command, undefined);
     assert.deepEqual(children(elsewhere, { kind: 'local' }), []);
+    // The view's title bar offers no start either (the rollouts.localClusterElsewhere context key).
+    assert.equal(localClusterElsewhere(elsewhere), true);
+    assert.equal(localClusterElsewhere(src()), false);
   });
 
   it('lists contexts -> namespaces -> rollouts -> revisions -> pods, each with its parent', async () => {
