@@ -313,10 +313,7 @@ class CommonYamlParser {
       const hasComment = q < end;
       const next = this.nextContent(line + 1);
       const nested = this.contentIndent(next) > indent || (inMap && this.contentIndent(next) === indent && this.isSeqItem(next));
-      if (nested) {
-        if (!inMap && hasComment) throw new GiveUp('a comment after a bare -');
-        return this.blockNode(next);
-      }
+      if (nested) return this.blockNode(next);
       // An empty value: null, placed just after the indicator and its spaces.
       const node = new Scalar(null);
       node.source = '';
