@@ -1,5 +1,5 @@
 /** The kinds we watch and write, and their API paths. */
-import type { AnalysisRun, Experiment, ObjectMeta, ReplicaSet, Rollout, Service } from '../planner';
+import type { AnalysisRun, Experiment, LabelSelector, ObjectMeta, PodTemplateSpec, ReplicaSet, Rollout, Service } from '../planner';
 
 export interface KindRef {
   /** The Kind, as in messages. */
@@ -42,6 +42,15 @@ export interface Pod {
     containerStatuses?: { name: string; ready?: boolean; restartCount?: number; image?: string; state?: Record<string, { reason?: string; message?: string } | undefined> }[];
     [k: string]: unknown;
   };
+}
+
+/** The parts of an apps/v1 Deployment the controller reads for a Rollout's spec.workloadRef. */
+export interface Deployment {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: { replicas?: number; selector?: LabelSelector; template?: PodTemplateSpec; [k: string]: unknown };
+  status?: { [k: string]: unknown };
 }
 
 export type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service };

@@ -1,0 +1,120 @@
+/**
+ * `spec.workloadRef`: a Rollout that takes its pod template (and, when it has none, its selector)
+ * from an existing Deployment, Argo's way to migrate one. The controller resolves the reference
+ * into an effective Rollout before the planner sees it, so the planner stays unaware of it; these
+ * helpers are pure (the Deployment comes from the store, time is an argument).
+ */
+import {
+  ANNOTATION_WORKLOAD_GENERATION,
+  ConditionType,
+  newCondition,
+  removeCondition,
+  replicasOf,
+  rolloutPhase,
+  type Rollout,
+  type RolloutStatus,
+} from '../planner';
+import type { Deployment } from './kinds';
+
+/** Marks the InvalidSpec conditions this module writes, so a resolved reference removes only those. */
+const MESSAGE_PREFIX = 'spec.workloadRef: ';
+
+export type WorkloadResolution =
+  /** No spec.workloadRef: the rollout is reconciled as it is. */
+  | { kind: 'none' }
+  /** The reference cannot be used (what is missing, in a sentence). Nothing but the status is written. */
+  | { kind: 'unresolved'; message: string }
+  /** `rollout` is the effective Rollout: the Deployment's template (and selector) and the observed generation in its status. */
+  | { kind: 'resolved'; rollout: Rollout; deployment: Deployment; generation: string };
+
+/**
+ * Resolves `rollout`'s workloadRef against `deployment` (the store's Deployment of that name in
+ * the rollout's namespace, or undefined). `watching` is false when the controller has no
+ * Deployment store at all.
+ */
+export function resolveWorkloadRef(rollout: Rollout, deployment: Deployment | undefined, watching = true): WorkloadResolution {
+  const ref = rollout.spec?.workloadRef;
+  if (!ref) return { kind: 'none' };
+  const ns = rollout.metadata?.namespace ?? 'default';
+  const unresolved = (what: string): WorkloadResolution => ({ kind: 'unresolved', message: MESSAGE_PREFIX + what });
+  if (!ref.name) return unresolved('no name is set; name the Deployment to take the pod template from');
+  if (ref.kind !== 'Deployment' || (ref.apiVersion !== undefined && ref.apiVersion !== 'apps/v1')) {
+    return unresolved(`${ref.apiVersion ?? '(no apiVersion)'} ${ref.kind ?? '(no kind)'} "${ref.name}" is not supported here; the embedded controller resolves only apps/v1 Deployment`);
+  }
+  if (hasContent(rollout.spec?.template)) return unresolved(`spec.template must be empty when the pod template comes from Deployment "${ref.name}"`);
+  if (!watching) return unresolved(`this controller does not watch Deployments, so it cannot read Deployment "${ref.name}"`);
+  if (!deployment) return unresolved(`Deployment "${ref.name}" does not exist in namespace "${ns}"; the Rollout waits for it`);
+  const template = deployment.spec?.template;
+  if (!hasContent(template)) return unresolved(`Deployment "${ref.name}" has no spec.template`);
+
+  const generation = String(deployment.metadata?.generation ?? 0);
+  const status: RolloutStatus = { ...(rollout.status ?? {}), workloadObservedGeneration: generation };
+  const conditions = ownInvalidSpec(rollout.status) ? removeCondition(status.conditions, ConditionType.InvalidSpec) : status.conditions;
+  if (conditions && conditions.length) status.conditions = conditions;
+  else delete status.conditions;
+  const spec = { ...rollout.spec, template };
+  if (!rollout.spec?.selector && deployment.spec?.selector) spec.selector = deployment.spec.selector;
+  // The planner copies the rollout's annotations onto its new ReplicaSet: without this one there,
+  // a Deployment change that is not its template (a scale-down) does not rewrite the ReplicaSet.
+  const { [ANNOTATION_WORKLOAD_GENERATION]: _generation, ...annotations } = rollout.metadata?.annotations ?? {};
+  const metadata = { ...rollout.metadata, annotations };
+  return { kind: 'resolved', rollout: { ...rollout, metadata, spec, status }, deployment, generation };
+}
+
+/** The workload-generation annotation to write before anything else, or undefined when the rollout already carries it. */
+export function staleWorkloadGeneration(rollout: Rollout, resolution: WorkloadResolution): string | undefined {
+  if (resolution.kind !== 'resolved') return undefined;
+  return rollout.metadata?.annotations?.[ANNOTATION_WORKLOAD_GENERATION] === resolution.generation ? undefined : resolution.generation;
+}
+
+/**
+ * The status of a rollout whose reference cannot be resolved: an InvalidSpec condition saying
+ * what is missing (replacing an earlier one of ours with another message), the spec observed,
+ * and the phase that follows (Degraded).
+ */
+export function unresolvedStatus(rollout: Rollout, message: string, now: Date): RolloutStatus {
+  const status: RolloutStatus = { ...(rollout.status ?? {}) };
+  const current = (status.conditions ?? []).find((c) => c.type === ConditionType.InvalidSpec);
+  if (!current || current.message !== message) {
+    status.conditions = [...removeCondition(status.conditions, ConditionType.InvalidSpec), newCondition(ConditionType.InvalidSpec, 'True', ConditionType.InvalidSpec, message, now)];
+  }
+  const generation = rollout.metadata?.generation;
+  if (typeof generation === 'number') status.observedGeneration = String(generation);
+  const phase = rolloutPhase({ ...rollout, status });
+  status.phase = phase.phase;
+  status.message = phase.message;
+  return status;
+}
+
+/**
+ * The replicas to give the referenced Deployment after a reconcile that left the rollout with
+ * `status`, or undefined to leave it alone. `never` (the default) never touches it; `onsuccess`
+ * scales it to 0 once the rollout is fully promoted and Healthy; `progressively` lowers it as the
+ * rollout's available replicas come up (spec.replicas - available, at least 0). Neither ever
+ * scales it up again: a Deployment someone scaled by hand, or a later update of the rollout,
+ * does not bring its pods back.
+ */
+export function deploymentScaleTarget(rollout: Rollout, deployment: Deployment, status: RolloutStatus): number | undefined {
+  const mode = (rollout.spec?.workloadRef?.scaleDown ?? 'never').toLowerCase();
+  const current = deployment.spec?.replicas ?? 1;
+  let target: number | undefined;
+  if (mode === 'onsuccess') {
+    const promoted = status.phase === 'Healthy' && status.stableRS !== undefined && status.stableRS === status.currentPodHash;
+    target = promoted ? 0 : undefined;
+  } else if (mode === 'progressively') {
+    target = Math.max(0, replicasOf(rollout) - (status.availableReplicas ?? 0));
+  }
+  return target !== undefined && target < current ? target : undefined;
+}
+
+function ownInvalidSpec(status: RolloutStatus | undefined): boolean {
+  return (status?.conditions ?? []).some((c) => c.type === ConditionType.InvalidSpec && (c.message ?? '').startsWith(MESSAGE_PREFIX));
+}
+
+/** Whether a template holds anything (an empty object, list or string counts as nothing). */
+function hasContent(v: unknown): boolean {
+  if (v === undefined || v === null || v === '') return false;
+  if (Array.isArray(v)) return v.some(hasContent);
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).some(hasContent);
+  return true;
+}
