@@ -4,19 +4,21 @@
  * concurrency (the resourceVersion the decision was made from). On a conflict it stops, waits
  * for the store and decides again from the new state; it never resends a write blindly. A work
  * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
+ * A Rollout with spec.workloadRef is decided from its Deployment's template (workload-ref.ts).
  */
-import { reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_WORKLOAD_GENERATION, reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { prepareAnalysisRun } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
 import { systemClock, type Clock } from './clock';
-import { ANALYSIS_RUN, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type KindRef, type Pod } from './kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type Pod } from './kinds';
 import { errorText, type Log } from './log';
 import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
 import { createWorkQueue, keyOf, rvAtLeast } from './work-queue';
+import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus } from './workload-ref';
 
 export interface ControllerOptions {
   rest: Rest;
@@ -29,6 +31,8 @@ export interface ControllerOptions {
   workers?: number;
   /** The AnalysisRun controller's HTTP and Secret access (defaults: global fetch, the API); false to not run analysis. */
   analysis?: Pick<AnalysisControllerOptions, 'fetch' | 'readSecret'> | false;
+  /** The Deployments a Rollout's spec.workloadRef names (without them such a Rollout only gets a status saying so). */
+  deployments?: KindStore<Deployment>;
 }
 
 export interface ControllerStats {
@@ -72,6 +76,7 @@ export function createController(opts: ControllerOptions): Controller {
   const expectations = new Map<string, { list: Expectation[]; since: number }>();
   const subs: Disposable[] = [];
   let started = false;
+  let deploymentsListed = false;
   const work = createWorkQueue({ clock, workers, run: (key) => reconcileKey(key) });
   const { enqueue, enqueueAfter } = work;
 
@@ -80,6 +85,12 @@ export function createController(opts: ControllerOptions): Controller {
   function ownerRollout(o: { metadata?: { namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }): string | undefined {
     const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
     return ref ? keyOf(o.metadata?.namespace, ref.name) : undefined;
+  }
+
+  /** The Deployment a rollout's workloadRef names, if it names one. */
+  function referencedDeployment(r: Rollout): string | undefined {
+    const ref = r.spec?.workloadRef;
+    return ref?.kind === 'Deployment' && ref.name ? ref.name : undefined;
   }
 
   function referencesService(r: Rollout, service: string): boolean {
@@ -158,7 +169,7 @@ export function createController(opts: ControllerOptions): Controller {
 
   async function reconcileKey(key: string): Promise<void> {
     const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-    const rollout = stores.rollouts.get(name, namespace);
+    let rollout = stores.rollouts.get(name, namespace);
     if (!rollout) {
       expectations.delete(key);
       return;
@@ -169,6 +180,53 @@ export function createController(opts: ControllerOptions): Controller {
     }
     stats.reconciles++;
     const now = clock.now();
+    const live = rollout; // as stored: what every write's resourceVersion and the status diff come from
+    let deployment: Deployment | undefined;
+    if (live.spec?.workloadRef) {
+      const deployments = opts.deployments;
+      const ref = live.spec.workloadRef;
+      const listError = deployments && !deploymentsListed ? deployments.lastError() : undefined;
+      if (deployments && !deploymentsListed && listError === undefined) {
+        stats.idleReconciles++; // decided once the Deployments are listed (that wakes every such rollout)
+        return;
+      }
+      const resolution = listError
+        ? { kind: 'unresolved' as const, message: `spec.workloadRef: cannot read Deployment "${ref.name ?? ''}": the Deployment watch failed (${listError})` }
+        : resolveWorkloadRef(live, ref.name ? deployments?.get(ref.name, namespace) : undefined, deployments !== undefined);
+      if (resolution.kind === 'unresolved') {
+        // Nothing is created from a template the controller cannot read: only the status says why.
+        const statusPatch = mergeDiff(live.status ?? {}, unresolvedStatus(live, resolution.message, now));
+        if (statusPatch === undefined) {
+          stats.idleReconciles++;
+          failures.delete(key);
+          return;
+        }
+        await writing(key, undefined, async (expected) => {
+          const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
+            patch: 'merge',
+            body: { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch },
+          });
+          expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
+        });
+        return;
+      }
+      if (resolution.kind === 'resolved') {
+        const generation = staleWorkloadGeneration(live, resolution);
+        if (generation !== undefined) {
+          // The Deployment's generation is recorded first, on its own: the next reconcile (woken by this write) decides from it.
+          await writing(key, undefined, async (expected) => {
+            const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name), {
+              patch: 'merge',
+              body: { metadata: { resourceVersion: live.metadata?.resourceVersion, annotations: { [ANNOTATION_WORKLOAD_GENERATION]: generation } } },
+            });
+            expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
+          });
+          return;
+        }
+        rollout = resolution.rollout;
+        deployment = resolution.deployment;
+      }
+    }
     const replicaSets = owned(stores.replicaSets, rollout);
     const analysisRuns = owned(stores.analysisRuns, rollout) as AnalysisRun[];
     const experiments = owned(stores.experiments, rollout) as Experiment[];
@@ -183,30 +241,50 @@ export function createController(opts: ControllerOptions): Controller {
       log.warn(`reconcile of rollout ${key} failed`, e);
       return;
     }
-    const statusPatch = mergeDiff(rollout.status ?? {}, result.status);
+    const statusPatch = mergeDiff(live.status ?? {}, result.status);
     const effects = result.effects.filter((e) => e.kind !== 'updateStatus');
     const deleting = new Set(effects.flatMap((e) => (e.kind === 'deleteAnalysisRun' ? [e.name] : [])));
     for (const name of runsBeyondHistoryLimits({ ...rollout, status: result.status }, analysisRuns)) {
       if (!deleting.has(name)) effects.push({ kind: 'deleteAnalysisRun', name });
     }
-    if (effects.length === 0 && statusPatch === undefined) {
+    const scaleTo = deployment ? deploymentScaleTarget(rollout, deployment, result.status) : undefined;
+    if (effects.length === 0 && statusPatch === undefined && scaleTo === undefined) {
       stats.idleReconciles++;
       failures.delete(key);
       if (result.requeueAfterSeconds !== undefined) enqueueAfter(key, result.requeueAfterSeconds * 1000);
       return;
     }
-    const expected: Expectation[] = [];
-    try {
-      for (const effect of effects) await apply(rollout, effect, expected);
+    const decided = rollout;
+    await writing(key, result.requeueAfterSeconds, async (expected) => {
+      for (const effect of effects) await apply(decided, effect, expected);
+      if (scaleTo !== undefined && deployment) {
+        const scaled = await write<Deployment>(key, 'PATCH', kindPath(DEPLOYMENT, namespace, deployment.metadata?.name), {
+          patch: 'merge',
+          body: { metadata: { resourceVersion: deployment.metadata?.resourceVersion }, spec: { replicas: scaleTo } },
+        });
+        expected.push({ store: opts.deployments!, namespace, name: deployment.metadata!.name!, rv: scaled.metadata!.resourceVersion! });
+      }
       if (statusPatch !== undefined) {
         const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
           patch: 'merge',
-          body: { metadata: { resourceVersion: rollout.metadata?.resourceVersion }, status: statusPatch },
+          body: { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch },
         });
         expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
       }
+    });
+  }
+
+  /**
+   * Runs one reconcile's writes: on success the rollout is looked at again after `requeueAfterSeconds`
+   * (if set); on a conflict or a vanished object it decides again from the store after a backoff, on
+   * other errors too, with a warning. What the writes returned becomes what the store must show first.
+   */
+  async function writing(key: string, requeueAfterSeconds: number | undefined, writes: (expected: Expectation[]) => Promise<void>): Promise<void> {
+    const expected: Expectation[] = [];
+    try {
+      await writes(expected);
       failures.delete(key);
-      if (result.requeueAfterSeconds !== undefined) enqueueAfter(key, result.requeueAfterSeconds * 1000);
+      if (requeueAfterSeconds !== undefined) enqueueAfter(key, requeueAfterSeconds * 1000);
     } catch (e) {
       const n = (failures.get(key) ?? 0) + 1;
       failures.set(key, n);
@@ -331,6 +409,23 @@ export function createController(opts: ControllerOptions): Controller {
         for (const r of stores.rollouts.list(ns)) if (referencesService(r, svc.metadata?.name ?? '')) enqueue(keyOf(ns, r.metadata?.name));
       }),
     );
+    const deployments = opts.deployments;
+    if (deployments) {
+      const wakeReferring = (ns: string | undefined, deploymentName?: string) => {
+        for (const r of stores.rollouts.list(ns)) {
+          if (r.spec?.workloadRef && (deploymentName === undefined || referencedDeployment(r) === deploymentName)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+        }
+      };
+      subs.push(
+        deployments.onChange((_e, d) => {
+          if (inScope(d.metadata?.namespace)) wakeReferring(d.metadata?.namespace, d.metadata?.name ?? '');
+        }),
+      );
+      void deployments.synced.then(() => {
+        deploymentsListed = true;
+        wakeReferring(opts.namespace);
+      });
+    }
   }
 
   const analysis =

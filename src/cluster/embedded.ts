@@ -53,9 +53,18 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
   await elector.acquire(opts.onWaiting);
   opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${opts.namespace ? `namespace ${opts.namespace}` : 'all namespaces'} of context "${context}"`);
 
-  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [] });
+  // Deployments too: a Rollout's spec.workloadRef takes its pod template from one.
+  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [], deployments: true });
   await watch.synced;
-  const controller = createController({ rest, stores: watch.stores, clock, log: opts.log, ...(opts.namespace ? { namespace: opts.namespace } : {}), ...(opts.workers ? { workers: opts.workers } : {}) });
+  const controller = createController({
+    rest,
+    stores: watch.stores,
+    clock,
+    log: opts.log,
+    ...(watch.deployments ? { deployments: watch.deployments } : {}),
+    ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    ...(opts.workers ? { workers: opts.workers } : {}),
+  });
   controller.start();
   let stopped = false;
   const halt = async (release: boolean) => {

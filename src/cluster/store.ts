@@ -1,9 +1,9 @@
 /**
  * One context's store: one watch per kind (Rollouts, ReplicaSets, Pods, Services, AnalysisRuns,
- * Experiments), for all namespaces or a chosen set, and the reachability check that turns an
+ * Experiments, and Deployments when asked), for all namespaces or a chosen set, and the reachability check that turns an
  * unreachable or unauthorised context into one clear sentence.
  */
-import { ANALYSIS_RUN, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type KindRef, type Pod } from './kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Deployment, type KindRef, type Pod } from './kinds';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './kinds';
 import type { KubeConfig } from './k8s';
 import { ApiError, type Rest } from './rest';
@@ -21,11 +21,19 @@ export interface ClusterStores {
 export interface WatchClusterOptions extends Omit<WatchDeps, 'namespace'> {
   /** Watch only these namespaces (one watch per kind per namespace); all when absent or empty. */
   namespaces?: readonly string[];
+  /** Also watch Deployments (the embedded controller reads them for spec.workloadRef); the tree does not need them. */
+  deployments?: boolean;
 }
 
 export interface ClusterWatch extends Disposable {
   stores: ClusterStores;
-  /** Resolves when every kind has its first list. */
+  /**
+   * The Deployments, when asked for with `deployments: true`: kept apart from `stores` (which the
+   * tree walks kind by kind) and from `synced` (a context where Deployments may not be listed must
+   * not keep the rest from starting); its own `synced` tells when it has its first list.
+   */
+  deployments?: KindStore<Deployment>;
+  /** Resolves when every kind of `stores` has its first list. */
   synced: Promise<void>;
 }
 
@@ -45,9 +53,12 @@ export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
     analysisRuns: make(ANALYSIS_RUN),
     experiments: make(EXPERIMENT),
   };
+  const synced = Promise.all(running.map((r) => r.synced)).then(() => undefined);
+  const deployments = opts.deployments ? make<Deployment>(DEPLOYMENT) : undefined;
   return {
     stores,
-    synced: Promise.all(running.map((r) => r.synced)).then(() => undefined),
+    ...(deployments ? { deployments } : {}),
+    synced,
     dispose: () => running.forEach((r) => r.dispose()),
   };
 }
