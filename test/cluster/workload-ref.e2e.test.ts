@@ -5,6 +5,7 @@ import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { runAction } from '../../src/cluster/actions';
 import { connect, type Connection } from '../../src/cluster/connection';
 import { createController, type Controller } from '../../src/cluster/controller';
+import { startEmbeddedController } from '../../src/cluster/embedded';
 import { DEPLOYMENT, ROLLOUT, kindPath, type Deployment } from '../../src/cluster/kinds';
 import { watchCluster, type ClusterWatch } from '../../src/cluster/store';
 import { ANNOTATION_WORKLOAD_GENERATION, clientPhase, type ReplicaSet, type Rollout } from '../../src/planner';
@@ -188,5 +189,39 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     for (let i = 1; i < scaled.length; i++) assert.ok(scaled[i]! <= scaled[i - 1]!, `never scaled back up: ${scaled.join(' -> ')}`);
     // Each scale-down was decided from availability the shared store had already shown.
     for (const s of seen) assert.ok(s.deployment + s.available >= 4, `capacity kept: ${JSON.stringify(seen)}`);
+  });
+});
+
+describe('workloadRef through the embedded controller as the extension and the CLI start it (end to end)', function () {
+  this.timeout(30_000);
+
+  it('watches Deployments itself: a Rollout created before its Deployment proceeds once the Deployment exists', async () => {
+    const cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0 });
+    const conn = connect({ kubeconfigPath: cluster.kubeconfigPath, env: {} });
+    const running = await startEmbeddedController({ conn, log: recordingLog(), lease: { durationSeconds: 5, renewMs: 500, retryMs: 100 } });
+    try {
+      const stores = running.watch.stores;
+      const deployments = running.watch.deployments;
+      assert.ok(deployments, 'the embedded controller watches Deployments');
+      const all = { ...stores, deployments } as unknown as ClusterWatch['stores'];
+      await conn.rest.request('POST', kindPath(ROLLOUT, NS), {
+        body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'shop' }, spec: { replicas: 2, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'shop', scaleDown: 'onsuccess' }, strategy: { canary: {} } } },
+      });
+      await until(all, () => clientPhase(stores.rollouts.get('shop', NS) ?? {}).message.includes('Deployment "shop" does not exist'), 'the status to name the missing Deployment');
+      await conn.rest.request('POST', kindPath(DEPLOYMENT, NS), {
+        body: { metadata: { name: 'shop' }, spec: { replicas: 2, selector: { matchLabels: { app: 'shop' } }, template: { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'app', image: 'shop:v1' }] } } } },
+      });
+      await until(
+        all,
+        () => {
+          const r = stores.rollouts.get('shop', NS);
+          return r && clientPhase(r).phase === 'Healthy' && r.status?.availableReplicas === 2 && deployments.get('shop', NS)?.spec?.replicas === 0;
+        },
+        'the rollout Healthy and the Deployment scaled to 0',
+      );
+    } finally {
+      await running.stop();
+      await cluster.close();
+    }
   });
 });
