@@ -63,8 +63,8 @@ export function apiResourceList(registry: Registry, group: string, version: stri
         name: `${t.plural}/${s}`,
         singularName: '',
         namespaced: t.namespaced,
-        ...(s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: t.kind }),
-        verbs: s === 'log' ? ['get'] : subresourceVerbs,
+        ...(s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : s === 'eviction' ? { group: 'policy', version: 'v1', kind: 'Eviction' } : { kind: t.kind }),
+        verbs: s === 'log' ? ['get'] : s === 'eviction' ? ['create'] : subresourceVerbs,
       })),
     ]),
   };
@@ -102,8 +102,9 @@ export function aggregatedDiscovery(registry: Registry, core: boolean) {
             ? {
                 subresources: t.subresources.map((s) => ({
                   subresource: s,
-                  responseKind: s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: t.group, version: t.version, kind: t.kind },
-                  verbs: s === 'log' ? ['get'] : subresourceVerbs,
+                  responseKind:
+                    s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : s === 'eviction' ? { group: 'policy', version: 'v1', kind: 'Eviction' } : { group: t.group, version: t.version, kind: t.kind },
+                  verbs: s === 'log' ? ['get'] : s === 'eviction' ? ['create'] : subresourceVerbs,
                 })),
               }
             : {}),

@@ -17,6 +17,7 @@
  *   deeper paths say the field does not exist);
  * - a continued list sees current data after the last key, not a snapshot;
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
+ * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
  * - no authentication: it listens on loopback only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -65,7 +65,7 @@ export const builtInTypes: readonly ResourceType[] = [
   builtIn('', 'v1', 'namespaces', 'Namespace', false, { shortNames: ['ns'], subresources: ['status'] }),
   builtIn('', 'v1', 'nodes', 'Node', false, { shortNames: ['no'], subresources: ['status'] }),
   builtIn('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], subresources: ['status'] }),
-  builtIn('', 'v1', 'pods', 'Pod', true, { shortNames: ['po'], categories: ['all'], subresources: ['status', 'log'] }),
+  builtIn('', 'v1', 'pods', 'Pod', true, { shortNames: ['po'], categories: ['all'], subresources: ['status', 'log', 'eviction'] }),
   builtIn('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
   builtIn('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtIn('', 'v1', 'secrets', 'Secret', true),

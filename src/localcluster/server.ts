@@ -198,6 +198,21 @@ export function createApiServer(opts: ServerOptions): Server {
       res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
       return void res.end(text);
     }
+    if (subresource === 'eviction' && name) {
+      // The Eviction API: the pod is deleted (no PodDisruptionBudgets are modelled, so none refuses it).
+      if (method !== 'POST') throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
+      const eviction = parseJson(await readBody(req, opts.maxBodyBytes), 'request body') as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown }; deleteOptions?: { preconditions?: unknown; dryRun?: unknown } } | null;
+      if (eviction?.kind !== 'Eviction' || (eviction.apiVersion !== 'policy/v1' && eviction.apiVersion !== 'policy/v1beta1')) {
+        throw badRequest(`an eviction needs a body of kind Eviction (apiVersion policy/v1), not ${JSON.stringify(eviction?.apiVersion ?? null)} ${JSON.stringify(eviction?.kind ?? null)}`);
+      }
+      if (eviction.metadata?.name !== name) throw badRequest(`the Eviction's metadata.name (${JSON.stringify(eviction.metadata?.name ?? null)}) does not match the pod "${name}"`);
+      const del = eviction.deleteOptions ?? {};
+      api.delete(t, namespace, name, {
+        preconditions: del.preconditions as DeleteOptions['preconditions'],
+        dryRun: dryRun || (Array.isArray(del.dryRun) && del.dryRun.includes('All')),
+      });
+      return send(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+    }
     if (subresource === 'scale' && name) {
       if (method === 'GET') return send(res, 200, api.getScale(t, namespace, name));
       if (method === 'PUT') return send(res, 200, api.writeScale(t, namespace, name, { body: parseJson(await readBody(req, opts.maxBodyBytes), 'request body') }, { dryRun }));

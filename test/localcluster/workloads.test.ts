@@ -2,7 +2,7 @@
 // failing images never do, and Endpoints follow Service selectors.
 import { strict as assert } from 'node:assert';
 import { createManualClock, type ManualClock } from '../../src/localcluster';
-import { awaitEvent, isReady, startHarness, type Harness } from './helpers';
+import { awaitEvent, isReady, raw, startHarness, statusOf, type Harness } from './helpers';
 import { k8s } from './k8s';
 
 const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
@@ -120,6 +120,35 @@ describe('local cluster workloads', () => {
     await h.apps.deleteNamespacedReplicaSet({ name: 'slow', namespace: 'default' });
     await gone;
     assert.deepEqual(await podsOf('slow'), []);
+  });
+
+  it('the Eviction API deletes a pod, and its ReplicaSet makes a new one', async () => {
+    const up = rsWhere('evict', '2 replicas', (rs) => rs.status?.replicas === 2);
+    await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: replicaSet('evict', 2) });
+    await up;
+    const [victim] = await podsOf('evict');
+    const name = victim!.metadata!.name!;
+    const replaced = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.type === 'ADDED' && e.object.metadata.labels?.app === 'evict' && e.object.metadata.name !== name, 'a replacement pod', { query: { labelSelector: 'app=evict' } });
+    await h.core.createNamespacedPodEviction({ name, namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } } });
+    await replaced;
+    const names = (await podsOf('evict')).map((p) => p.metadata!.name);
+    assert.ok(!names.includes(name), `${name} is still there: ${names.join(', ')}`);
+    assert.equal(names.length, 2);
+  });
+
+  it('an eviction of a pod that does not exist is 404, one for another pod or of another kind is 400, dry run keeps the pod', async () => {
+    assert.equal((await statusOf(h.core.createNamespacedPodEviction({ name: 'nope', namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'nope' } } }))).code, 404);
+    const [pod] = await podsOf('evict');
+    const name = pod!.metadata!.name!;
+    const other = await statusOf(h.core.createNamespacedPodEviction({ name, namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other' } } }));
+    assert.equal(other.code, 400);
+    assert.match(other.message, /does not match the pod/);
+    const wrongKind = await raw(h.cluster.url, 'POST', `/api/v1/namespaces/default/pods/${name}/eviction`, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name } }), { 'Content-Type': 'application/json' });
+    assert.equal(wrongKind.status, 400);
+    await h.core.createNamespacedPodEviction({ name, namespace: 'default', dryRun: 'All', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } } });
+    assert.ok((await podsOf('evict')).some((p) => p.metadata!.name === name), 'a dry-run eviction removed the pod');
+    const discovery = (await raw(h.cluster.url, 'GET', '/api/v1')).body as { resources: { name: string; verbs: string[] }[] };
+    assert.deepEqual(discovery.resources.find((r) => r.name === 'pods/eviction')?.verbs, ['create']);
   });
 
   it("a Service's Endpoints list the Pods its selector picks, split by readiness", async () => {
