@@ -1,25 +1,38 @@
 /** "Did you mean": the closest known name to a misspelled one. */
 
+/** Rows of the distance table, kept between calls: "did you mean" over a workspace measures thousands of pairs. */
+let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
+
 /**
  * Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). Past
  * `max` the exact figure does not matter: it returns as soon as the distance must exceed it.
  */
 export function editDistance(a: string, b: string, max = Infinity): number {
-  const m = a.length;
-  const n = b.length;
+  // A common prefix or suffix never takes part in an edit (names such as app-12-canary share long ones).
+  let from = 0;
+  while (from < a.length && from < b.length && a.charCodeAt(from) === b.charCodeAt(from)) from++;
+  let aEnd = a.length;
+  let bEnd = b.length;
+  while (aEnd > from && bEnd > from && a.charCodeAt(aEnd - 1) === b.charCodeAt(bEnd - 1)) {
+    aEnd--;
+    bEnd--;
+  }
+  const m = aEnd - from;
+  const n = bEnd - from;
   if (m === 0) return n;
   if (n === 0) return m;
   if (Math.abs(m - n) > max) return max + 1;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let cur = new Array<number>(n + 1).fill(0);
+  if (rows[0]!.length <= n) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  let [prev2, prev, cur] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= m; i++) {
+    const ai = a.charCodeAt(from + i - 1);
     cur[0] = i;
     let rowMin = i;
     for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      const bj = b.charCodeAt(from + j - 1);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(from + j - 2) && a.charCodeAt(from + i - 2) === bj) v = Math.min(v, prev2[j - 2]! + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
@@ -36,10 +49,11 @@ export function closest(name: string, known: Iterable<string>): string | undefin
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
-    if (k.toLowerCase() === lower) return k;
+    const kLower = k.toLowerCase();
+    if (kLower === lower) return k;
     // Allow about one edit per four characters, at least one, at most three.
     const allowed = Math.min(3, Math.max(1, Math.floor(Math.max(k.length, name.length) / 4)));
-    const d = editDistance(lower, k.toLowerCase(), allowed);
+    const d = editDistance(lower, kLower, allowed);
     if (d <= allowed && d < bestDistance) {
       best = k;
       bestDistance = d;
