@@ -1,8 +1,9 @@
 /**
- * The Services and analysis templates of a workspace (or of the files given to `rollouts lint`),
- * for resolving a Rollout's Service and templateName references.
+ * The Services, analysis templates and workloads of a workspace (or of the files given to
+ * `rollouts lint`), for resolving a Rollout's Service, templateName and workloadRef references.
  */
 import { isMap, isScalar, isSeq } from 'yaml';
+import { documentValue } from './fast-yaml';
 import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedFile } from './parse';
 import { lineIndex, type LineColumn } from './ranges';
 
@@ -31,10 +32,29 @@ export interface WorkspaceAnalysisTemplate {
   nameRange?: { start: LineColumn; end: LineColumn };
 }
 
+/** The kinds a Rollout's `workloadRef` can name (Argo resolves these three), with their apiVersion. */
+export const WORKLOAD_KINDS = { Deployment: 'apps/v1', ReplicaSet: 'apps/v1', PodTemplate: 'v1' } as const;
+export type WorkloadKind = keyof typeof WORKLOAD_KINDS;
+export const isWorkloadKind = (kind: unknown): kind is WorkloadKind => typeof kind === 'string' && Object.hasOwn(WORKLOAD_KINDS, kind);
+
+/** A Deployment, ReplicaSet or PodTemplate a Rollout can take its pod template from (`workloadRef`). */
+export interface WorkspaceWorkload {
+  workloadKind: WorkloadKind;
+  name: string;
+  namespace?: string;
+  /** The labels of its pod template: the Rollout's pods carry them. */
+  labels: Record<string, string>;
+  file: string;
+  docIndex: number;
+  /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
+  nameRange?: { start: LineColumn; end: LineColumn };
+}
+
 /** What a workspace file defines that a Rollout can refer to. */
-export type WorkspaceDefinition = WorkspaceService | WorkspaceAnalysisTemplate;
+export type WorkspaceDefinition = WorkspaceService | WorkspaceAnalysisTemplate | WorkspaceWorkload;
 export const isAnalysisTemplateDefinition = (d: WorkspaceDefinition): d is WorkspaceAnalysisTemplate => 'kind' in d;
-export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService => !('kind' in d);
+export const isWorkloadDefinition = (d: WorkspaceDefinition): d is WorkspaceWorkload => 'workloadKind' in d;
+export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService => !('kind' in d) && !('workloadKind' in d);
 
 /** What validation reads: the workspace's definitions (the editor, `rollouts lint` over several files). */
 export interface WorkspaceIndex {
@@ -48,6 +68,10 @@ export interface WorkspaceIndex {
   analysisTemplatesNamed?(name: string): readonly WorkspaceAnalysisTemplate[];
   /** Every analysis template (for "did you mean" on a templateName that names none). */
   analysisTemplates?(): readonly WorkspaceAnalysisTemplate[];
+  /** Workloads with this name, any kind and namespace. An index without it knows no workloads, and workloadRef is then not checked. */
+  workloadsNamed?(name: string): readonly WorkspaceWorkload[];
+  /** Every workload (for "did you mean" on a workloadRef that names none). */
+  workloads?(): readonly WorkspaceWorkload[];
 }
 
 /**
@@ -59,7 +83,9 @@ export interface MutableWorkspaceIndex extends WorkspaceIndex {
   servicesNamed(name: string): readonly WorkspaceService[];
   analysisTemplatesNamed(name: string): readonly WorkspaceAnalysisTemplate[];
   analysisTemplates(): readonly WorkspaceAnalysisTemplate[];
-  /** Every definition with this name (both kinds): what a Rollout mentioning the name depends on. */
+  workloadsNamed(name: string): readonly WorkspaceWorkload[];
+  workloads(): readonly WorkspaceWorkload[];
+  /** Every definition with this name (all kinds): what a Rollout mentioning the name depends on. */
   definitionsNamed(name: string): readonly WorkspaceDefinition[];
   /** Counts the changes of the index: what was computed from the whole index at one count holds while it stays. */
   generation(): number;
@@ -140,9 +166,45 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
   return out;
 }
 
-/** Services and analysis templates of one parsed file. */
+/** The Deployment, ReplicaSet and PodTemplate documents of one parsed file. */
+export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWorkload[] {
+  const out: WorkspaceWorkload[] = [];
+  let lines: ((offset: number) => LineColumn) | undefined;
+  for (const pd of parsed.docs) {
+    if (!isWorkloadKind(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== WORKLOAD_KINDS[pd.kind])) continue;
+    // The plain value, so that labels shared with the selector through an anchor are read too.
+    let value: unknown;
+    try {
+      value = documentValue(pd.doc);
+    } catch {
+      continue; // too many aliases: nothing can be read from it
+    }
+    const metadata = field(value, 'metadata');
+    const name = scalarText(field(metadata, 'name'));
+    if (!name) continue;
+    const namespace = scalarText(field(metadata, 'namespace'));
+    // A PodTemplate holds its template at the top; the other two under spec.
+    const template = pd.kind === 'PodTemplate' ? field(value, 'template') : field(field(value, 'spec'), 'template');
+    const labels: Record<string, string> = {};
+    const labelMap = field(field(template, 'metadata'), 'labels');
+    if (labelMap && typeof labelMap === 'object' && !Array.isArray(labelMap)) {
+      for (const [k, v] of Object.entries(labelMap)) if (v !== null && v !== undefined && typeof v !== 'object') labels[k] = String(v);
+    }
+    const nameNode = get(get(pd.doc.contents, 'metadata'), 'name');
+    const range = isScalar(nameNode) ? nameNode.range : undefined;
+    lines ??= lineIndex(parsed.text);
+    const nameRange = range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
+    out.push({ workloadKind: pd.kind, name, ...(namespace ? { namespace } : {}), labels, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
+  }
+  return out;
+}
+
+const field = (v: unknown, key: string): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined);
+const scalarText = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+
+/** Services, analysis templates and workloads of one parsed file. */
 export function definitionsInFile(file: string, parsed: ParsedFile): WorkspaceDefinition[] {
-  return [...servicesInFile(file, parsed), ...analysisTemplatesInFile(file, parsed)];
+  return [...servicesInFile(file, parsed), ...analysisTemplatesInFile(file, parsed), ...workloadsInFile(file, parsed)];
 }
 
 /** An in-memory index: one entry per file, replaced whole when the file changes. */
@@ -152,6 +214,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
   let byName: Map<string, WorkspaceDefinition[]> | undefined;
   let services: WorkspaceService[] | undefined;
   let templates: WorkspaceAnalysisTemplate[] | undefined;
+  let workloads: WorkspaceWorkload[] | undefined;
   let changes = 0;
 
   const update = (file: string, next: readonly WorkspaceDefinition[]): Set<string> => {
@@ -162,6 +225,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
       byName = undefined;
       services = undefined;
       templates = undefined;
+      workloads = undefined;
       changes++;
     }
     return changed;
@@ -184,6 +248,8 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
     servicesNamed: (name) => named(name).filter(isServiceDefinition),
     analysisTemplatesNamed: (name) => named(name).filter(isAnalysisTemplateDefinition),
     analysisTemplates: () => (templates ??= [...byFile.values()].flat().filter(isAnalysisTemplateDefinition)),
+    workloadsNamed: (name) => named(name).filter(isWorkloadDefinition),
+    workloads: () => (workloads ??= [...byFile.values()].flat().filter(isWorkloadDefinition)),
     definitionsNamed: named,
     generation: () => changes,
     setFile: (file, definitions) => update(file, definitions),

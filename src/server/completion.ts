@@ -18,7 +18,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { ANALYSIS_TEMPLATE_KINDS, analysisTemplateCatalog, catalogOf, clusterAnalysisTemplateCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate } from '../schema';
+import { ANALYSIS_TEMPLATE_KINDS, analysisTemplateCatalog, catalogOf, clusterAnalysisTemplateCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type WorkspaceWorkload } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 
 const PLACEHOLDER = 'zzcursorzz';
@@ -39,9 +39,19 @@ interface Context {
   /** For a templateName value: the reference's clusterScope and the Rollout's namespace. */
   clusterScope: boolean;
   namespace?: string;
+  /** For a value: the `kind` beside it (a workloadRef's kind for its name). */
+  siblingKind?: string;
 }
 
-export function completionsAt(file: FileParse, doc: TextDocument, at: Position, templates: () => readonly WorkspaceAnalysisTemplate[] = () => []): CompletionList {
+/** What the workspace offers for reference values. */
+export interface CompletionReferences {
+  templates(): readonly WorkspaceAnalysisTemplate[];
+  workloads(): readonly WorkspaceWorkload[];
+}
+
+const NO_REFERENCES: CompletionReferences = { templates: () => [], workloads: () => [] };
+
+export function completionsAt(file: FileParse, doc: TextDocument, at: Position, references: CompletionReferences = NO_REFERENCES): CompletionList {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return EMPTY;
@@ -69,7 +79,8 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
   if (valueMatch) {
     const ctx = tryContext(before.slice(0, before.length - typed.length) + PLACEHOLDER, 'value', false);
     if (!ctx?.catalog) return EMPTY;
-    if (ctx.catalog === rolloutCatalog && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, templates(), replace) };
+    if (ctx.catalog === rolloutCatalog && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, references.templates(), replace) };
+    if (ctx.catalog === rolloutCatalog && ctx.path.join('.') === 'spec.workloadRef.name') return { isIncomplete: false, items: workloadItems(ctx, references.workloads(), replace) };
     return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), replace) };
   }
   const indent = keyMatch![1]!;
@@ -102,6 +113,7 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
       catalog: catalogOf(pd) ?? looksLike,
       clusterScope: on === 'value' && pd.doc.getIn([...found.path, 'clusterScope']) === true,
       ...(typeof pd.doc.getIn(['metadata', 'namespace']) === 'string' ? { namespace: pd.doc.getIn(['metadata', 'namespace']) as string } : {}),
+      ...(on === 'value' && typeof pd.doc.getIn([...found.path, 'kind']) === 'string' ? { siblingKind: pd.doc.getIn([...found.path, 'kind']) as string } : {}),
       emptyDoc: onlyPlaceholder && on === 'key',
     };
   }
@@ -313,6 +325,19 @@ function templateItems(ctx: Context, all: readonly WorkspaceAnalysisTemplate[], 
     detail: `${t.kind}${t.args.some((a) => a.required) ? ` · needs ${t.args.filter((a) => a.required).map((a) => a.name).join(', ')}` : ''}`,
     sortText: String(i).padStart(3, '0'),
     textEdit: { range: replace, newText: t.name },
+  }));
+}
+
+/** The workspace's workloads of the workloadRef's kind, in the Rollout's namespace. */
+function workloadItems(ctx: Context, all: readonly WorkspaceWorkload[], replace: Range): CompletionItem[] {
+  const fit = all.filter((w) => w.workloadKind === ctx.siblingKind && (!ctx.namespace || !w.namespace || w.namespace === ctx.namespace));
+  const names = [...new Map(fit.map((w) => [w.name, w])).values()].sort((a, b) => a.name.localeCompare(b.name));
+  return names.map((w, i) => ({
+    label: w.name,
+    kind: CompletionItemKind.Reference,
+    detail: `${w.workloadKind}${Object.keys(w.labels).length ? ` · ${Object.entries(w.labels).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}`,
+    sortText: String(i).padStart(3, '0'),
+    textEdit: { range: replace, newText: w.name },
   }));
 }
 

@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { definitionsInFile, isAnalysisTemplateDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { definitionsInFile, isServiceDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -18,7 +18,7 @@ export interface Piece {
   readonly hasRollout: boolean;
   /** An AnalysisTemplate or ClusterAnalysisTemplate is here: validated too. */
   readonly hasAnalysisTemplate: boolean;
-  /** Services and analysis templates defined here; docIndex local to the piece. */
+  /** Services, analysis templates and workloads defined here; docIndex local to the piece. */
   readonly definitions: readonly WorkspaceDefinition[];
   /**
    * Every string value of the Rollouts' specs outside the pod template. A Service or template
@@ -174,7 +174,7 @@ export function* allDocs(file: FileParse): Iterable<LocatedDoc> {
   }
 }
 
-/** The Services and analysis templates defined in the file, with file-wide document indices and lines. */
+/** The Services, analysis templates and workloads defined in the file, with file-wide document indices and lines. */
 export function definitionsOf(file: FileParse): WorkspaceDefinition[] {
   return file.pieces.flatMap((p) => p.piece.definitions.map((d) => shifted(d, p.docBase, p.startLine)));
 }
@@ -183,7 +183,7 @@ export function definitionsOf(file: FileParse): WorkspaceDefinition[] {
 export function shifted<D extends WorkspaceDefinition>(d: D, docs: number, lines: number): D {
   if (docs === 0 && lines === 0) return d;
   const out = { ...d, docIndex: d.docIndex + docs };
-  if (isAnalysisTemplateDefinition(out) && out.nameRange && lines > 0) {
+  if (!isServiceDefinition(out) && out.nameRange && lines > 0) {
     const r = out.nameRange;
     out.nameRange = { start: { ...r.start, line: r.start.line + lines }, end: { ...r.end, line: r.end.line + lines } };
   }
@@ -192,5 +192,5 @@ export function shifted<D extends WorkspaceDefinition>(d: D, docs: number, lines
 
 /** The Services defined in the file, with file-wide document indices. */
 export function servicesOf(file: FileParse): WorkspaceService[] {
-  return definitionsOf(file).filter((d): d is WorkspaceService => !isAnalysisTemplateDefinition(d));
+  return definitionsOf(file).filter(isServiceDefinition);
 }

@@ -33,6 +33,8 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   }
   const template = pd.isRollout && where.on === 'value' && path[path.length - 1] === 'templateName' ? referencedTemplate(pd, path, workspace) : undefined;
   if (template) sections.push(template);
+  const workload = pd.isRollout && where.on === 'value' && path.join('.') === 'spec.workloadRef.name' ? referencedWorkload(pd, workspace) : undefined;
+  if (workload) sections.push(workload);
   if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');
   if (spec.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
 
@@ -56,6 +58,22 @@ function referencedTemplate(pd: ParsedDoc, path: readonly (string | number)[], w
       const args = t.args.length ? t.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') : 'none';
       const file = t.file.split(/[\\/]/).pop();
       return `${t.kind} \`${t.name}\`${t.namespace ? ` in ${t.namespace}` : ''}, defined in \`${file}\`. Arguments: ${args}.`;
+    })
+    .join('\n\n');
+}
+
+/** What the workloadRef under the cursor resolves to: its kind, file and pod labels. */
+function referencedWorkload(pd: ParsedDoc, workspace: WorkspaceIndex | undefined): string | undefined {
+  const name = pd.doc.getIn(['spec', 'workloadRef', 'name']);
+  const kind = pd.doc.getIn(['spec', 'workloadRef', 'kind']);
+  if (typeof name !== 'string' || typeof kind !== 'string' || !workspace?.workloadsNamed) return undefined;
+  const namespace = pd.doc.getIn(['metadata', 'namespace']);
+  const found = workspace.workloadsNamed(name).filter((w) => w.workloadKind === kind && (typeof namespace !== 'string' || !w.namespace || w.namespace === namespace));
+  if (found.length === 0) return `No ${kind} named \`${name}\` in the workspace.`;
+  return found
+    .map((w) => {
+      const labels = Object.entries(w.labels).map(([k, v]) => `\`${k}: ${v}\``).join(', ') || 'none';
+      return `${w.workloadKind} \`${w.name}\`${w.namespace ? ` in ${w.namespace}` : ''}, defined in \`${w.file.split(/[\\/]/).pop()}\`. Pod labels: ${labels}.`;
     })
     .join('\n\n');
 }

@@ -1,8 +1,8 @@
 /**
- * The start-up scan for Services and analysis templates: every *.yaml / *.yml file under the
- * workspace folders, bounded in file count, file size and depth, skipping dependency and VCS
- * folders and symlinks. Only files that mention `kind: Service`, `kind: AnalysisTemplate` or
- * `kind: ClusterAnalysisTemplate` are parsed.
+ * The start-up scan for Services, analysis templates and workloads: every *.yaml / *.yml file
+ * under the workspace folders, bounded in file count, file size and depth, skipping dependency and
+ * VCS folders and symlinks. Only files that mention one of their kinds (`kind: Service`,
+ * `kind: AnalysisTemplate`, `kind: Deployment`, ...) are parsed.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,7 +57,7 @@ export async function scanFolders(
   return { files, truncated: false };
 }
 
-/** The Services and templates a file on disk defines; none when it cannot be read or is too large. */
+/** The Services, templates and workloads a file on disk defines; none when it cannot be read or is too large. */
 export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<WorkspaceDefinition[]> {
   let text: string;
   try {
@@ -76,11 +76,11 @@ export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCA
   }
 }
 
-const mentionsDefinition = /kind:\s*["']?(?:Service|AnalysisTemplate|ClusterAnalysisTemplate)\b/;
+const mentionsDefinition = /kind:\s*["']?(?:Service|AnalysisTemplate|ClusterAnalysisTemplate|Deployment|ReplicaSet|PodTemplate)\b/;
 const documentEnd = /^\.\.\.(?=[ \t\r\n]|$)/m;
 
 /**
- * The Services and templates a file's text defines, parsing only the documents that mention their
+ * The Services, templates and workloads a file's text defines, parsing only the documents that mention their
  * kinds (a 10,000-line file of Rollouts costs the few lines of its Services). A piece without a
  * `...` line is exactly one document, so the others are counted without parsing them.
  */

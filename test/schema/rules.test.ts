@@ -1,7 +1,7 @@
 // Table tests: each rule on a minimal Rollout, with the field it must point at.
 import { strict as assert } from 'node:assert';
 import { rules } from '../../src/schema';
-import { analysisTemplate, blueGreenRollout, canaryRollout, lint, service, summary, yamlOf } from './support';
+import { analysisTemplate, blueGreenRollout, canaryRollout, lint, service, summary, workload, workloadRefRollout, yamlOf } from './support';
 
 type Obj = Record<string, unknown>;
 interface Case {
@@ -89,6 +89,21 @@ const cases: Case[] = [
   { name: 'bad metadata fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: 'metadata.bogus' } } }] } }] })], expect: ['error analysis-field-ref at spec.strategy.canary.steps[0].analysis.args[0].valueFrom.fieldRef.fieldPath'] },
   { name: 'label fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }] } })], expect: [] },
   // references
+  // workloadRef
+  { name: 'Deployment not in the workspace', code: 'workload-not-found', workspace: true, docs: [workloadRefRollout()], expect: ['warning workload-not-found at spec.workloadRef.name'] },
+  { name: 'Deployment found', code: 'workload-not-found', workspace: true, docs: [workloadRefRollout(), workload('demo-deploy', { app: 'demo' })], expect: [] },
+  { name: 'a ReplicaSet or PodTemplate of that name', code: 'workload-not-found', workspace: true, docs: [workloadRefRollout({ kind: 'PodTemplate', apiVersion: 'v1' }), workload('demo-deploy', { app: 'demo' }, 'PodTemplate')], expect: [] },
+  { name: 'a workload of another kind does not count', code: 'workload-not-found', workspace: true, docs: [workloadRefRollout({ kind: 'ReplicaSet' }), workload('demo-deploy', { app: 'demo' })], expect: ['warning workload-not-found at spec.workloadRef.name'] },
+  { name: 'Deployment in another namespace does not count', code: 'workload-not-found', workspace: true, docs: [{ ...workloadRefRollout(), metadata: { name: 'demo', namespace: 'shop' } }, workload('demo-deploy', { app: 'demo' }, 'Deployment', 'elsewhere')], expect: ['warning workload-not-found at spec.workloadRef.name'] },
+  { name: 'a kind Argo does not resolve is left alone', code: 'workload-not-found', workspace: true, docs: [workloadRefRollout({ kind: 'StatefulSet' })], expect: [] },
+  { name: 'workloadRef not checked without a workspace', code: 'workload-not-found', docs: [workloadRefRollout()], expect: [] },
+  { name: 'selector that misses the Deployment\'s pods', code: 'workload-selector-mismatch', workspace: true, docs: [workloadRefRollout(), workload('demo-deploy', { app: 'other' })], expect: ['error workload-selector-mismatch at spec.selector.matchLabels.app'] },
+  { name: 'selector that selects the Deployment\'s pods', code: 'workload-selector-mismatch', workspace: true, docs: [workloadRefRollout(), workload('demo-deploy', { app: 'demo', tier: 'web' })], expect: [] },
+  { name: 'workloadRef without a selector', code: 'workload-selector-mismatch', workspace: true, docs: [workloadRefRollout({}, { selector: null }), workload('demo-deploy', { app: 'other' })], expect: [] },
+  { name: 'Service selecting the Deployment\'s pods', code: 'service-selector-mismatch', workspace: true, docs: [workloadRefRollout({}, { strategy: { blueGreen: { activeService: 'web' } } }), workload('demo-deploy', { app: 'demo' }), service('web', { app: 'demo' })], expect: [] },
+  { name: 'Service selecting other pods than the Deployment\'s', code: 'service-selector-mismatch', workspace: true, docs: [workloadRefRollout({}, { strategy: { blueGreen: { activeService: 'web' } } }), workload('demo-deploy', { app: 'demo' }), service('web', { app: 'api' })], expect: ['error service-selector-mismatch at spec.strategy.blueGreen.activeService'] },
+  { name: 'Service with a workloadRef that is not found: not judged', code: 'service-selector-mismatch', workspace: true, docs: [workloadRefRollout({}, { strategy: { blueGreen: { activeService: 'web' } } }), service('web', { app: 'api' })], expect: [] },
+  // Services
   { name: 'Service not in the workspace', code: 'service-not-found', workspace: true, docs: [blueGreenRollout()], expect: ['warning service-not-found at spec.strategy.blueGreen.activeService'] },
   { name: 'Service selecting other pods', code: 'service-selector-mismatch', workspace: true, docs: [blueGreenRollout(), service('demo-active', { app: 'other' })], expect: ['error service-selector-mismatch at spec.strategy.blueGreen.activeService'] },
   { name: 'Service selecting the pods', code: 'service-selector-mismatch', workspace: true, docs: [blueGreenRollout(), service('demo-active', { app: 'demo' })], expect: [] },
@@ -116,7 +131,7 @@ describe('schema rules', () => {
 
   it('a rule reads the workspace exactly when it says so (readsWorkspace), and such rules come last in the table', () => {
     const reads = new Set<string>();
-    const workspace = { services: () => [], servicesNamed: () => [], analysisTemplatesNamed: () => [], analysisTemplates: () => [] };
+    const workspace = { services: () => [], servicesNamed: () => [], analysisTemplatesNamed: () => [], analysisTemplates: () => [], workloadsNamed: () => [], workloads: () => [] };
     for (const c of cases) {
       for (const doc of c.docs.filter((d) => d.kind === 'Rollout')) {
         const spec = doc.spec as Obj | undefined;

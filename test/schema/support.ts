@@ -29,6 +29,24 @@ export function service(name: string, selector: Record<string, string> | undefin
   return { apiVersion: 'v1', kind: 'Service', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { ...(selector ? { selector } : {}), ports: [{ port: 80 }] } };
 }
 
+/** A Rollout that takes its pod template from a workload (`workloadRef`), with no template of its own. */
+export function workloadRefRollout(ref: Obj = {}, spec: Obj = {}): Obj {
+  const r = canaryRollout({}, spec);
+  const s = r.spec as Obj;
+  delete s.template;
+  s.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'demo-deploy', ...ref };
+  return r;
+}
+
+/** A Deployment (or ReplicaSet, or PodTemplate) whose pod template carries these labels. */
+export function workload(name: string, labels: Record<string, string>, kind: 'Deployment' | 'ReplicaSet' | 'PodTemplate' = 'Deployment', namespace?: string): Obj {
+  const metadata = { name, ...(namespace ? { namespace } : {}) };
+  // Copies, so that yaml writes no anchor (workspace.test.ts has the anchored case).
+  const template = { metadata: { labels: { ...labels } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+  if (kind === 'PodTemplate') return { apiVersion: 'v1', kind, metadata, template };
+  return { apiVersion: 'apps/v1', kind, metadata, spec: { replicas: 0, selector: { matchLabels: { ...labels } }, template } };
+}
+
 /** A valid AnalysisTemplate with one web metric; `spec` fields replace the defaults. */
 export function analysisTemplate(name: string, spec: Obj = {}, kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate' = 'AnalysisTemplate'): Obj {
   return {

@@ -1,7 +1,7 @@
 // The workspace index: Services by file, replaced and removed with their file.
 import { strict as assert } from 'node:assert';
-import { analysisTemplatesInFile, createWorkspaceIndex, definitionsInFile, parseFile, servicesInFile, validateFile } from '../../src/schema';
-import { analysisTemplate, blueGreenRollout, canaryRollout, service, summary, yamlOf } from './support';
+import { analysisTemplatesInFile, createWorkspaceIndex, definitionsInFile, parseFile, servicesInFile, validateFile, workloadsInFile } from '../../src/schema';
+import { analysisTemplate, blueGreenRollout, canaryRollout, service, summary, workload, workloadRefRollout, yamlOf } from './support';
 
 describe('schema workspace index', () => {
   it('reads name, namespace and selector of each Service document', () => {
@@ -36,6 +36,52 @@ describe('schema workspace index', () => {
     ]);
     const line = text.split('\n')[found[1]!.nameRange!.start.line]!;
     assert.equal(line.slice(found[1]!.nameRange!.start.column, found[1]!.nameRange!.end.column), 'global');
+  });
+
+  it('reads each workload a workloadRef can name: kind, name, namespace, its pod labels, where its name is', () => {
+    const text = yamlOf(
+      workload('web', { app: 'web' }, 'Deployment', 'shop'),
+      workload('rs', { app: 'rs' }, 'ReplicaSet'),
+      workload('pt', { app: 'pt' }, 'PodTemplate'),
+      { ...workload('sts', { app: 'sts' }), kind: 'StatefulSet' },
+      { ...workload('old', { app: 'old' }), apiVersion: 'extensions/v1beta1' },
+      service('s', { app: 'web' }),
+    );
+    const found = workloadsInFile('f.yaml', parseFile(text));
+    assert.deepEqual(found.map((w) => ({ ...w, nameRange: undefined })), [
+      { workloadKind: 'Deployment', name: 'web', namespace: 'shop', labels: { app: 'web' }, file: 'f.yaml', docIndex: 0, nameRange: undefined },
+      { workloadKind: 'ReplicaSet', name: 'rs', labels: { app: 'rs' }, file: 'f.yaml', docIndex: 1, nameRange: undefined },
+      { workloadKind: 'PodTemplate', name: 'pt', labels: { app: 'pt' }, file: 'f.yaml', docIndex: 2, nameRange: undefined },
+    ]);
+    const line = text.split('\n')[found[2]!.nameRange!.start.line]!;
+    assert.equal(line.slice(found[2]!.nameRange!.start.column, found[2]!.nameRange!.end.column), 'pt');
+  });
+
+  it('reads a workload\'s pod labels shared with its selector through an anchor', () => {
+    const text = ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  selector:', '    matchLabels: &labels', '      app: web', '  template:', '    metadata:', '      labels: *labels', ''].join('\n');
+    assert.deepEqual(workloadsInFile('f.yaml', parseFile(text)).map((w) => w.labels), [{ app: 'web' }]);
+  });
+
+  it('resolves workloadRef in another file, follows its changes and forgets it with the file', () => {
+    const ws = createWorkspaceIndex();
+    const rollout = parseFile(yamlOf(workloadRefRollout({ name: 'web' }, { selector: { matchLabels: { app: 'web' } } })));
+    assert.deepEqual(summary(validateFile(rollout, ws)), ['warning workload-not-found at spec.workloadRef.name']);
+    ws.setFile('deploy.yaml', definitionsInFile('deploy.yaml', parseFile(yamlOf(workload('web', { app: 'web' })))));
+    assert.deepEqual(summary(validateFile(rollout, ws)), []);
+    ws.setFile('deploy.yaml', definitionsInFile('deploy.yaml', parseFile(yamlOf(workload('web', { app: 'api' })))));
+    assert.deepEqual(summary(validateFile(rollout, ws)), ['error workload-selector-mismatch at spec.selector.matchLabels.app']);
+    ws.removeFile('deploy.yaml');
+    assert.deepEqual(summary(validateFile(rollout, ws)), ['warning workload-not-found at spec.workloadRef.name']);
+    assert.deepEqual(ws.workloads(), []);
+  });
+
+  it('a misspelled workloadRef name suggests the workload of that kind it likely means', () => {
+    const ws = createWorkspaceIndex();
+    ws.setFile('deploy.yaml', definitionsInFile('deploy.yaml', parseFile(yamlOf(workload('checkout', { app: 'demo' }), workload('checkout-v2', { app: 'demo' }, 'ReplicaSet')))));
+    const [finding] = validateFile(parseFile(yamlOf(workloadRefRollout({ name: 'chekout' }))), ws);
+    assert.equal(finding?.code, 'workload-not-found');
+    assert.match(finding!.message, /Deployment "chekout" is not defined in the workspace \(did you mean "checkout"\?\)/);
+    assert.deepEqual(finding!.data, { workload: 'chekout', suggestion: 'checkout' });
   });
 
   it('resolves templateName in another file, follows its changes and forgets it with the file', () => {

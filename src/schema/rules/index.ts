@@ -5,6 +5,7 @@ import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynam
 import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
 import { serviceExists, serviceSelectsPods } from './service-references';
 import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
+import { workloadExists, workloadSelectorMatches } from './workload-references';
 import { autoPromotionSecondsIgnored, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
@@ -49,6 +50,8 @@ export const rules: readonly Rule[] = [
   noEffectWithoutTrafficRouting,
   // What the workspace decides comes last, so that the editor, which computes it apart (ValidateOptions.part), keeps this order.
   trafficRoutingNeedsServices,
+  workloadExists,
+  workloadSelectorMatches,
   serviceExists,
   serviceSelectsPods,
   analysisTemplateExists,

@@ -8,7 +8,8 @@ import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
-import { BLUE_GREEN, CANARY, error, has, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, error, obj, str, warning, type Rule, type RuleContext } from './rule';
+import { podLabelSets } from './workload-references';
 
 interface Reference {
   name: string;
@@ -47,7 +48,7 @@ function candidates(ctx: RuleContext, name: string, namespace: string | undefine
 }
 
 /** The first selector entry the pod labels do not satisfy, or undefined when the Service selects them. */
-export function mismatch(selector: Record<string, string> | undefined, labels: JsonObject): string | undefined {
+export function mismatch(selector: Record<string, string> | undefined, labels: Record<string, unknown>): string | undefined {
   if (!selector || Object.keys(selector).length === 0) return 'it has no selector, so it selects no pods by label';
   for (const [k, v] of Object.entries(selector)) {
     // Argo itself adds the pod-template hash to the Service's selector; it is never in the template.
@@ -83,8 +84,10 @@ export const serviceSelectsPods: Rule = {
   readsWorkspace: true,
   summary: 'Services named by the strategy must select the Rollout\'s pod template labels',
   check(ctx) {
-    if (!ctx.workspace || has(ctx.spec, 'workloadRef')) return [];
-    const templateLabels = obj(obj(obj(ctx.spec?.template)?.metadata)?.labels) ?? {};
+    if (!ctx.workspace) return [];
+    // With a workloadRef the pods' labels are known only once its workload is found.
+    const labelSets = podLabelSets(ctx);
+    if (labelSets.length === 0) return [];
     const strategy = ctx.canary ?? ctx.blueGreen;
     const namespace = str(obj(ctx.rollout.metadata)?.namespace);
     const out: DocFinding[] = [];
@@ -93,8 +96,8 @@ export const serviceSelectsPods: Rule = {
       if (found.length === 0) continue;
       // Several definitions (overlays, environments): one that selects the pods is enough.
       // The pods also carry the role's ephemeral labels (canaryMetadata etc.) while the Service points at them.
-      const labels = { ...templateLabels, ...(r.roleMetadata ? obj(obj(strategy?.[r.roleMetadata])?.labels) : undefined) };
-      const problems = found.map((s) => mismatch(s.selector, labels));
+      const roleLabels = r.roleMetadata ? obj(obj(strategy?.[r.roleMetadata])?.labels) : undefined;
+      const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
       out.push(error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file }));
     }
@@ -104,14 +107,14 @@ export const serviceSelectsPods: Rule = {
 
 /** Names of workspace Services that would select the pods of a role (for quick fixes of a missing Service). */
 export function servicesSelecting(ctx: RuleContext, roleMetadata: string | undefined): string[] {
-  if (!ctx.workspace || has(ctx.spec, 'workloadRef')) return [];
-  const templateLabels = obj(obj(obj(ctx.spec?.template)?.metadata)?.labels) ?? {};
+  if (!ctx.workspace) return [];
   const strategy = ctx.canary ?? ctx.blueGreen;
-  const labels = { ...templateLabels, ...(roleMetadata ? obj(obj(strategy?.[roleMetadata])?.labels) : undefined) };
+  const roleLabels = roleMetadata ? obj(obj(strategy?.[roleMetadata])?.labels) : undefined;
+  const labelSets = podLabelSets(ctx).map((labels) => ({ ...labels, ...roleLabels }));
   const namespace = str(obj(ctx.rollout.metadata)?.namespace);
   const names = ctx.workspace
     .services()
-    .filter((s) => (!namespace || !s.namespace || s.namespace === namespace) && s.selector && Object.keys(s.selector).length > 0 && mismatch(s.selector, labels) === undefined)
+    .filter((s) => (!namespace || !s.namespace || s.namespace === namespace) && s.selector && Object.keys(s.selector).length > 0 && labelSets.some((labels) => mismatch(s.selector, labels) === undefined))
     .map((s) => s.name);
   return [...new Set(names)].sort();
 }
