@@ -40,7 +40,8 @@ function run(cmd, argv, opts = {}) {
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
-import { CHROMIUM, csBin, ensureTools, nodeDir } from './install.mjs';
+import { csBin, ensureTools, nodeDir } from './install.mjs';
+import { launchChromium, quickOpen, runCommand, widenSideBar } from './browser.mjs';
 import { bundleSuites } from './suites.mjs';
 import { codeServerArgs, freePort, installedCopy, untilHealthy, writeUserSettings } from './code-server.mjs';
 import { packageVsix } from '../package.mjs';
@@ -87,23 +88,8 @@ async function startServer(state, name, { smoke, env }) {
   return { port, url: `http://127.0.0.1:${port}`, stop, logFile };
 }
 
-async function browser(state) {
-  const { chromium } = await import('playwright-core');
-  return chromium.launchPersistentContext(mkdtempSync(join(state, 'chromium-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1400, height: 850 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
-
-/** Opens the workspace file NAME in the workbench on PAGE through Quick Open. */
-async function quickOpen(page, name) {
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-}
+/** Chromium with its profile in this run's state, so that it goes with it. */
+const browser = (state) => launchChromium(mkdtempSync(join(state, 'chromium-')));
 
 // ---- pass 1: mocha inside the extension host ---------------------------------------------------
 async function apiPass(state, ws) {
@@ -164,12 +150,6 @@ async function uiPass(state, ws) {
       await shot(`failed-${title.replace(/\W+/g, '-').slice(0, 40)}.png`).catch(() => {});
     }
   };
-  const runCommand = async (title) => {
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
-  };
   const inFrames = async (selector, within = 30_000) => {
     const deadline = Date.now() + within;
     while (Date.now() < deadline) {
@@ -187,21 +167,15 @@ async function uiPass(state, ws) {
 
     await step('the Rollouts view offers the local cluster when there is no kubeconfig', async () => {
       await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().click();
-      // A wider side bar, so that a row's phase, strategy, step and weight show in full.
-      const bar = await page.locator('.part.sidebar').first().boundingBox();
-      if (bar) {
-        const x = bar.x + bar.width + 1;
-        await page.mouse.move(x, bar.y + 400);
-        await page.mouse.down();
-        await page.mouse.move(x + 280, bar.y + 400, { steps: 8 });
-        await page.mouse.up();
-      }
+      // A wider side bar, so that a row's phase, strategy, step and weight show in full (280 px: no
+      // screenshot here is cropped to the side bar, unlike the README's in test/start, which widens by 260).
+      await widenSideBar(page, 280);
       await page.getByRole('button', { name: 'Start Local Cluster' }).first().waitFor({ timeout: 30_000 });
       await shot('0-welcome.png');
     });
 
     await step('Start Local Cluster from the palette shows the demo rollouts, Healthy, in the tree', async () => {
-      await runCommand('Argo Rollouts: Start Local Cluster');
+      await runCommand(page, 'Argo Rollouts: Start Local Cluster');
       await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 30_000 });
       await page.locator('.monaco-list-row', { hasText: 'Healthy · canary' }).first().waitFor({ timeout: 30_000 });
       await page.locator('.monaco-list-row', { hasText: 'Healthy · blue-green' }).first().waitFor({ timeout: 30_000 });
@@ -210,7 +184,7 @@ async function uiPass(state, ws) {
     });
 
     await step('Set Image from the palette pauses the canary at step 1; Promote from the palette moves it on', async () => {
-      await runCommand('Argo Rollouts: Set Image');
+      await runCommand(page, 'Argo Rollouts: Set Image');
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'set image' }).waitFor({ timeout: 15_000 });
       await page.keyboard.type('canary-demo');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 15_000 });
@@ -222,7 +196,7 @@ async function uiPass(state, ws) {
       await page.locator('.monaco-list-row', { hasText: 'Paused · canary · step 1/8' }).first().waitFor({ timeout: 30_000 });
       await page.waitForTimeout(500);
       await shot('1b-paused.png');
-      await runCommand('Argo Rollouts: Promote');
+      await runCommand(page, 'Argo Rollouts: Promote');
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Argo Rollouts: promote' }).waitFor({ timeout: 15_000 });
       // Only rollouts where promote makes sense are offered: the paused canary, not the healthy blue-green.
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 15_000 });
@@ -246,21 +220,21 @@ async function uiPass(state, ws) {
       await page.keyboard.press('Control+G');
       await page.locator('.quick-input-widget input').fill(':21:23');
       await page.keyboard.press('Enter');
-      await runCommand('Show or Focus Hover');
+      await runCommand(page, 'Show or Focus Hover');
       await page.locator('.monaco-hover', { hasText: 'outside 0..100' }).first().waitFor({ timeout: 15_000 });
       await shot('3-hover.png');
     });
 
     await step('a simulation panel comes back, rendered again, after the window reloads', async () => {
       await page.keyboard.press('Escape');
-      await runCommand('Argo Rollouts: Simulate Rollout');
+      await runCommand(page, 'Argo Rollouts: Simulate Rollout');
       const shows = async () => {
         const { frame } = await inFrames('.simulation h1');
         await frame.waitForFunction(() => document.body.innerText.includes('bad-rollout.yaml'), null, { timeout: 30_000 });
       };
       await shows();
       // The workbench's own reload: it saves the open editors first, as closing the window does.
-      await runCommand('Developer: Reload Window');
+      await runCommand(page, 'Developer: Reload Window');
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page.locator('.tab', { hasText: 'Simulate' }).first().waitFor({ timeout: 30_000 });
       await shows();

@@ -14,7 +14,8 @@ import { createInterface } from 'node:readline';
 import type { BrowserContext, Page } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** The chromium launch and gestures shared with the real-editor tests: an ES module, so import() from this CommonJS test. */
+const loadBrowser = () => import('../../scripts/vscode-e2e/browser.mjs');
 const CODE_SERVER = join(ROOT, '.vscode-e2e', 'cs', 'node_modules', '.bin', 'code-server');
 const screenshots = process.env.ROLLOUTS_README_SCREENSHOTS === '1';
 
@@ -55,23 +56,20 @@ describe('npm start (headless, code-server)', function () {
   let ctx: BrowserContext | undefined;
   let page: Page;
   let profile: string;
+  let browser: Awaited<ReturnType<typeof loadBrowser>>;
+  const runCommand = (title: string) => browser.runCommand(page, title);
 
   before(async function () {
-    if (!existsSync(CHROMIUM) || !existsSync(CODE_SERVER)) {
+    browser = await loadBrowser();
+    if (!existsSync(browser.CHROMIUM) || !existsSync(CODE_SERVER)) {
       // The vscode suite installs code-server (scripts/vscode-e2e/install.mjs); without it there is nothing to open.
-      console.log(`    skipped: needs ${CHROMIUM} and code-server (node scripts/vscode-e2e/install.mjs)`);
+      console.log(`    skipped: needs ${browser.CHROMIUM} and code-server (node scripts/vscode-e2e/install.mjs)`);
       this.skip();
     }
     run = startRun();
     started = await run.ready;
-    const { chromium } = await import('playwright-core');
     profile = mkdtempSync(join(tmpdir(), 'rollouts-start-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 850 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ctx = await browser.launchChromium(profile);
     page = ctx.pages()[0] ?? (await ctx.newPage());
     await page.goto(started.url);
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
@@ -85,13 +83,6 @@ describe('npm start (headless, code-server)', function () {
       await new Promise((r) => run!.child.once('exit', r));
     }
   });
-
-  const runCommand = async (title: string) => {
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
-  };
 
   /** Screenshots for the README, cropped to what they show so the committed PNGs stay small. */
   const shot = async (name: string, clip?: { x: number; y: number; width: number; height: number }) => {
@@ -108,15 +99,9 @@ describe('npm start (headless, code-server)', function () {
 
   it('shows the four demo rollouts in the Rollouts tree, each in its state', async () => {
     await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().click();
-    // A wider side bar, so that each row's phase, strategy, step and weight show in full.
-    const bar = await page.locator('.part.sidebar').first().boundingBox();
-    if (bar) {
-      const x = bar.x + bar.width + 1;
-      await page.mouse.move(x, bar.y + 400);
-      await page.mouse.down();
-      await page.mouse.move(x + 260, bar.y + 400, { steps: 8 });
-      await page.mouse.up();
-    }
+    // A wider side bar, so that each row's phase, strategy, step and weight show in full: by 260 px, the
+    // width the README's tree.png below is cropped to (610 px); the UI pass, cropping nothing, widens by 280.
+    await browser.widenSideBar(page, 260);
     const row = (name: string, state: RegExp) => page.locator('.monaco-list-row', { hasText: name }).filter({ hasText: state }).first().waitFor({ timeout: 60_000 });
     await row('canary-demo', /Paused/);
     await row('bluegreen-demo', /Paused/);
@@ -142,10 +127,7 @@ describe('npm start (headless, code-server)', function () {
   });
 
   it('shows a diagnostic of demo/mistakes.yaml with its hover', async () => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('mistakes.yaml');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mistakes.yaml' }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
+    await browser.quickOpen(page, 'mistakes.yaml');
     await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 60_000 });
     await page.keyboard.press('Control+G');
     await page.locator('.quick-input-widget input').fill(':25:25');
