@@ -147,6 +147,17 @@ export function largeManifestServices(): string {
   return Array.from({ length: 100 }, (_, i) => `---\n${service(`app-${i}-canary`, { app: `app-${i}` })}`).join('');
 }
 
+/** A canary Rollout whose pods come from Deployment `deploymentName` (`workloadRef`) instead of a template of its own. */
+export function workloadRefRollout(name: string, deploymentName: string, canaryExtra: string[] = []): string {
+  const ref = ['  workloadRef:', '    apiVersion: apps/v1', '    kind: Deployment', `    name: ${deploymentName}`].join('\n');
+  return canaryRollout({ name, replicas: 3, canaryExtra, steps: ['setWeight: 20', 'pause: {}'] }).replace(/ {2}template:\n[\s\S]*?(?=\n {2}strategy:)/, ref);
+}
+
+/** A Deployment whose selector and pod template carry `app: <app>`. */
+export function deployment(name: string, app: string): string {
+  return ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${name}`, 'spec:', '  replicas: 0', '  selector:', '    matchLabels:', `      app: ${app}`, '  template:', '    metadata:', '      labels:', `        app: ${app}`, '    spec:', '      containers:', '        - name: app', '          image: app:1', ''].join('\n');
+}
+
 /** A valid blue-green Rollout (its Services are not defined). */
 export function blueGreenRollout(name = 'bg', strategyLines: string[] = ['      activeService: bg-active', '      previewService: bg-preview']): string {
   return canaryRollout({ name }).replace(/ {2}strategy:[\s\S]*$/, ['  strategy:', '    blueGreen:', ...strategyLines, ''].join('\n'));

@@ -7,39 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic, Location, MarkupContent } from 'vscode-languageserver';
 import { LspSession, toUri } from './lsp-session';
-import { multiDoc, positionOf, service } from './fixtures';
+import { deployment, multiDoc, positionOf, service, workloadRefRollout } from './fixtures';
 
 const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code)).sort();
-
-function deployment(name: string, app: string): string {
-  return ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${name}`, 'spec:', '  replicas: 0', '  selector:', '    matchLabels:', `      app: ${app}`, '  template:', '    metadata:', '      labels:', `        app: ${app}`, '    spec:', '      containers:', '        - name: app', '          image: app:1', ''].join('\n');
-}
-
-function workloadRefRollout(name: string, deploymentName: string, extra: string[] = []): string {
-  return [
-    'apiVersion: argoproj.io/v1alpha1',
-    'kind: Rollout',
-    'metadata:',
-    `  name: ${name}`,
-    'spec:',
-    '  replicas: 3',
-    '  selector:',
-    '    matchLabels:',
-    '      app: web',
-    '  workloadRef:',
-    '    apiVersion: apps/v1',
-    '    kind: Deployment',
-    `    name: ${deploymentName}`,
-    '  strategy:',
-    '    canary:',
-    ...extra,
-    '      steps:',
-    '        - setWeight: 20',
-    '        - pause: {}',
-    '',
-  ].join('\n');
-}
 
 describe('workloadRef in the language server', () => {
   let dir: string;
@@ -59,7 +30,7 @@ describe('workloadRef in the language server', () => {
 
   it('finds the Deployment the scan read from disk: no warning, and the Services are checked against its pod labels', async () => {
     const uri = toUri(join(dir, 'found.yaml'));
-    const text = workloadRefRollout('a', 'web', ['      canaryService: web', '      stableService: api-svc']);
+    const text = workloadRefRollout('web', 'web', ['      canaryService: web', '      stableService: api-svc']);
     lsp.open(uri, multiDoc(text, service('api-svc', { app: 'api' })));
     const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'service-selector-mismatch'), 'the Service that selects other pods');
     assert.deepEqual(codes(ds), ['service-selector-mismatch']);
@@ -69,7 +40,7 @@ describe('workloadRef in the language server', () => {
 
   it('warns about a Deployment the workspace does not have, with "did you mean" and its quick fix', async () => {
     const uri = toUri(join(dir, 'missing.yaml'));
-    const text = workloadRefRollout('b', 'wbe');
+    const text = workloadRefRollout('web', 'wbe');
     lsp.open(uri, text);
     const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'workload-not-found'), 'the not-found warning');
     const d = ds.find((x) => x.code === 'workload-not-found')!;
@@ -86,7 +57,7 @@ describe('workloadRef in the language server', () => {
     const dUri = toUri(join(dir, 'draft-deploy.yaml'));
     lsp.open(dUri, deployment('draft', 'web'));
     const uri = toUri(join(dir, 'uses-draft.yaml'));
-    lsp.open(uri, workloadRefRollout('c', 'draft'));
+    lsp.open(uri, workloadRefRollout('web', 'draft'));
     await lsp.diagnosticsMatching(uri, (d) => d.length === 0, 'no findings with the matching Deployment');
     // The pod template's label (the second `app: web`, under template.metadata.labels).
     const labelLine = deployment('draft', 'web').split('\n').lastIndexOf('        app: web');
@@ -100,19 +71,19 @@ describe('workloadRef in the language server', () => {
 
   it('goes to the Deployment, completes its name and hovers it with its pod labels', async () => {
     const uri = toUri(join(dir, 'navigate.yaml'));
-    const text = workloadRefRollout('d', 'web');
+    const text = workloadRefRollout('web', 'web');
     lsp.open(uri, text);
     await lsp.diagnosticsFor(uri);
-    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'name: web', 7) });
+    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, '    name: web', 11) });
     assert.equal(loc!.uri, toUri(deployFile()));
     const lines = multiDoc(service('web', { app: 'web' }), deployment('web', 'web')).split('\n');
     const nameLine = lines.lastIndexOf('  name: web');
     assert.deepEqual(loc!.range, { start: { line: nameLine, character: 8 }, end: { line: nameLine, character: 11 } });
 
-    const names = await lsp.completion(uri, positionOf(text, 'name: web', 7));
+    const names = await lsp.completion(uri, positionOf(text, '    name: web', 11));
     assert.deepEqual((names?.items ?? []).map((i) => [i.label, i.detail]).filter(([l]) => l === 'web' || l === 'api'), [['api', 'Deployment · app=api'], ['web', 'Deployment · app=web']]);
 
-    const h = await lsp.hover(uri, positionOf(text, 'name: web', 7));
+    const h = await lsp.hover(uri, positionOf(text, '    name: web', 11));
     assert.match((h!.contents as MarkupContent).value, /Deployment `web`, defined in `deploy.yaml`\. Pod labels: `app: web`\./);
     lsp.close(uri);
   });
