@@ -444,7 +444,8 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
   const stepCount = canaryStepsOf(ctx.rollout).length;
   let index = stepCount > 0 ? (status.currentStepIndex ?? 0) : undefined;
 
-  if (status.promoteFull || rollbackWithinWindow(ctx)) {
+  const skipAllSteps = status.promoteFull || rollbackWithinWindow(ctx);
+  if (skipAllSteps) {
     clearPauseConditions(ctx);
     removeAbort(ctx);
     if (stepCount > 0) index = stepCount;
@@ -464,8 +465,8 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     return;
   }
 
-  // At most one step completes per reconcile.
-  if (index !== undefined && completedCurrentStep(ctx)) {
+  // At most one step completes per reconcile; none once every step is skipped (§5.2 rule 2 matched first).
+  if (!skipAllSteps && index !== undefined && completedCurrentStep(ctx)) {
     index++;
     if (ctx.status.canary) delete ctx.status.canary.currentStepAnalysisRunStatus;
     removePauseCondition(ctx, 'CanaryPauseStep');
