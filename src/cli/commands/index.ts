@@ -5,6 +5,7 @@ import { lintCommand } from './lint';
 import { schemaCommand } from './schema';
 import { simulateCommand } from './simulate';
 import { getCommand } from './get';
+import { listCommand } from './list';
 import { statusCommand } from './status';
 import { promoteCommand } from './promote';
 import { abortCommand } from './abort';
@@ -18,4 +19,4 @@ import { controllerCommand } from './controller';
 import { terminateCommand } from './terminate';
 
 export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand,
-  getCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand, terminateCommand];
+  getCommand, listCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand, terminateCommand];

@@ -11,6 +11,7 @@ import type { ParsedFile } from '../../schema';
 import { documentValue, findingRange, formatPath, lineIndex, parseFile, validateRolloutDoc } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { formatTable } from '../table';
 
 const usage = `Usage: rollouts simulate FILE [options]
 
@@ -274,12 +275,6 @@ export function formatSimulationTable(result: SimulationResult, rollout: Rollout
     if (previous && previous.every((cell, i) => cell === row[i])) continue;
     rows.push(row);
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
   const weightNote = result.frames.some((f) => f.weight.source === 'router')
     ? '; WEIGHT is the canary weight sent to the traffic router'
     : showWeight
@@ -289,8 +284,7 @@ export function formatSimulationTable(result: SimulationResult, rollout: Rollout
     `Rollout ${result.rollout} (${kind}, ${replicas} replica${replicas === 1 ? '' : 's'}): ${OUTCOME_TEXT[result.outcome]} after ${formatTime(result.duration)}`,
     `${newLabel} and ${oldLabel} are desired/available pods${weightNote}; SERVICES shows the revision each Service selects.`,
     '',
-    line(header),
-    ...rows.map(line),
+    ...formatTable(header, rows),
     '',
   ].join('\n');
 }
