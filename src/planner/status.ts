@@ -220,19 +220,25 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
   }
 
   const healthy = rolloutHealthy(ctx, s);
+  let becameUnhealthy = false;
   if (!isPausedNow && healthy) {
     set(condition(ConditionType.Healthy, 'True', ConditionReason.RolloutHealthy, ConditionMessage.healthy));
   } else if (getCondition(conds, ConditionType.Healthy)) {
+    becameUnhealthy = getCondition(conds, ConditionType.Healthy)?.status !== 'False';
     set(condition(ConditionType.Healthy, 'False', ConditionReason.RolloutHealthy, ConditionMessage.notHealthy));
   }
 
   if (!aborted) {
     if (healthy) {
       set(condition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetAvailable, ConditionMessage.replicaSetCompleted(newRSName)));
-    } else if (rolloutProgressing(ctx, s)) {
+    } else if (rolloutProgressing(ctx, s) || becameUnhealthy) {
       // Progress refreshes lastUpdateTime even when the reason stays the same: the deadline counts from here.
+      // A fully promoted rollout that just lost its health (pods evicted) says so instead.
       const current = getCondition(conds, ConditionType.Progressing);
-      const next = condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetUpdated, ConditionMessage.replicaSetProgressing(newRSName));
+      const lostAvailability = becameUnhealthy && (s.stableRS ?? '') === (s.currentPodHash ?? '');
+      const next = lostAvailability
+        ? condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetNotAvailable, ConditionMessage.notAvailable)
+        : condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetUpdated, ConditionMessage.replicaSetProgressing(newRSName));
       const stamp = rfc3339(now);
       next.lastUpdateTime = stamp;
       next.lastTransitionTime = current?.status === 'True' ? (current.lastTransitionTime ?? stamp) : stamp;

@@ -5,8 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'mocha';
-import type { Rollout } from '../../src/planner';
-import { advance, canary, deployed, patchStatus, step, updateImage } from './reconcile-harness';
+import { getCondition } from '../../src/planner';
+import { advance, canary, deployed, patchStatus, setPods, step, updateImage } from './reconcile-harness';
 
 describe('§5.2 how status.currentStepIndex moves', () => {
   it('rule 2 (promoteFull) wins over rule 5: the index goes to the number of steps, never past it, even when the current step completes in that reconcile', () => {
@@ -22,5 +22,21 @@ describe('§5.2 how status.currentStepIndex moves', () => {
     h.podsReadyAtOnce = false; // the new RS is not fully available yet, so promotion itself waits
     const r = step(h);
     assert.equal(r.status.currentStepIndex, 3);
+  });
+});
+
+describe('§12 conditions and phase', () => {
+  it('Progressing True ReplicaSetNotAvailable: a fully promoted rollout that lost availability', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    const rs = h.world.replicaSets[0];
+    assert.equal(getCondition(h.world.rollout.status?.conditions, 'Healthy')?.status, 'True');
+    h.podsReadyAtOnce = false;
+    setPods(h, rs, 10, 7); // pods evicted: still fully promoted, no longer available
+    const r = step(h);
+    const progressing = getCondition(r.status.conditions, 'Progressing');
+    assert.equal(progressing?.status, 'True');
+    assert.equal(progressing?.reason, 'ReplicaSetNotAvailable');
+    assert.equal(progressing?.message, 'Rollout does not have minimum availability');
+    assert.equal(getCondition(r.status.conditions, 'Healthy')?.status, 'False');
   });
 });
