@@ -2,7 +2,7 @@
  * The Rollout language service: a plain object over TextDocuments. No Connection, no editor:
  * everything it needs is passed in, so the server, the CLI and tests call the same code.
  */
-import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
+import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, InlayHint, Location, Position, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { createWorkspaceIndex, type MutableWorkspaceIndex } from '../schema';
 import { createParseCache, definitionsOf, type FileParse, type ParseCache } from './documents';
@@ -13,6 +13,7 @@ import { hoverAt } from './hover';
 import { completionsAt } from './completion';
 import { definitionAt } from './definition';
 import { simulateLenses } from './code-lens';
+import { inlayHintsIn } from './inlay-hints';
 import { fileKey } from './uri';
 
 export interface RolloutLanguageService {
@@ -22,6 +23,8 @@ export interface RolloutLanguageService {
   symbols(doc: TextDocument): DocumentSymbol[];
   codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
   codeLenses(doc: TextDocument): CodeLens[];
+  /** What each setWeight / setCanaryScale step in `range` leads to (pods and weight), as inlay hints. */
+  inlayHints(doc: TextDocument, range: Range): InlayHint[];
   /** From a templateName to the analysis templates it names. */
   definition(doc: TextDocument, at: Position): Location[];
   /** The parse of the document's current version (cached by URI and version). */
@@ -57,6 +60,7 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
     codeActions: (doc, range) => quickFixes(parses.get(doc), doc, range, service.validate(doc)),
     codeLenses: (doc) => simulateLenses(parses.get(doc), doc),
+    inlayHints: (doc, range) => inlayHintsIn(parses.get(doc), doc, range),
     definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
     parse: (doc) => parses.get(doc),
     indexServices: (doc) => workspace.setFile(fileKey(doc.uri), definitionsOf(parses.get(doc))),

@@ -101,6 +101,7 @@ describe('fuzzing the server with random edits', function () {
           lsp.symbols(d.uri),
           lsp.codeLenses(d.uri),
           lsp.codeActions(d.uri, { start: p, end: p }, []),
+          lsp.request('textDocument/inlayHint', { textDocument: { uri: d.uri }, range: { start: { line: 0, character: 0 }, end: at(d, d.getText().length) } }),
         ]);
         if (symbols.length > 0) rolloutsSeen++;
       }
