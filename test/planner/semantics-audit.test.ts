@@ -5,8 +5,43 @@
  */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'mocha';
-import { getCondition } from '../../src/planner';
-import { advance, canary, deployed, patchStatus, setPods, step, updateImage } from './reconcile-harness';
+import type { Rollout } from '../../src/planner';
+import {
+  DEFAULT_CONSECUTIVE_ERROR_LIMIT,
+  DEFAULT_MAX_SURGE,
+  DEFAULT_MAX_UNAVAILABLE,
+  albAnnotationPrefixOf,
+  analysisStartingStepOf,
+  autoPromotionSecondsOf,
+  canonicalJson,
+  dynamicStableScaleOf,
+  fnv1a32,
+  getCondition,
+  nginxAnnotationPrefixOf,
+  podTemplateHash,
+  previewReplicaCountOf,
+  progressDeadlineAbortOf,
+  resolveSurgeUnavailable,
+  safeEncodeString,
+  successfulRunHistoryLimitOf,
+  unsuccessfulRunHistoryLimitOf,
+} from '../../src/planner';
+import type { Harness } from './reconcile-harness';
+import {
+  advance,
+  canary,
+  deployed,
+  hashOf,
+  patchStatus,
+  replicaSetByRevision,
+  replicas,
+  rolloutWith,
+  service,
+  setPods,
+  settle,
+  step,
+  updateImage,
+} from './reconcile-harness';
 
 describe('§5.2 how status.currentStepIndex moves', () => {
   it('rule 2 (promoteFull) wins over rule 5: the index goes to the number of steps, never past it, even when the current step completes in that reconcile', () => {
@@ -38,5 +73,237 @@ describe('§12 conditions and phase', () => {
     assert.equal(progressing?.reason, 'ReplicaSetNotAvailable');
     assert.equal(progressing?.message, 'Rollout does not have minimum availability');
     assert.equal(getCondition(r.status.conditions, 'Healthy')?.status, 'False');
+  });
+});
+
+describe('§1 defaults', () => {
+  it('the rest of the defaults table: progressDeadlineAbort false, run history 5/5, surge/unavailable stored as "25", autoPromotionSeconds 0, previewReplicaCount none, startingStep 0, annotation prefixes, consecutiveErrorLimit 4', () => {
+    const empty: Rollout = {};
+    assert.equal(progressDeadlineAbortOf(empty), false);
+    assert.equal(successfulRunHistoryLimitOf(empty), 5);
+    assert.equal(unsuccessfulRunHistoryLimitOf(empty), 5);
+    assert.equal(DEFAULT_MAX_SURGE, '25');
+    assert.equal(DEFAULT_MAX_UNAVAILABLE, '25');
+    assert.equal(autoPromotionSecondsOf(empty), 0);
+    assert.equal(previewReplicaCountOf(empty), undefined);
+    assert.equal(analysisStartingStepOf(empty), 0);
+    assert.equal(dynamicStableScaleOf(empty), false);
+    assert.equal(nginxAnnotationPrefixOf(empty), 'nginx.ingress.kubernetes.io');
+    assert.equal(albAnnotationPrefixOf(empty), 'alb.ingress.kubernetes.io');
+    assert.equal(DEFAULT_CONSECUTIVE_ERROR_LIMIT, 4);
+  });
+  it('the stored default "25" (no %) is a percentage: 10 replicas give surge 3 and unavailable 2', () => {
+    assert.deepEqual(resolveSurgeUnavailable({ spec: { replicas: 10, strategy: { canary: { maxSurge: DEFAULT_MAX_SURGE, maxUnavailable: DEFAULT_MAX_UNAVAILABLE } } } }), {
+      maxSurge: 3,
+      maxUnavailable: 2,
+    });
+  });
+});
+
+describe('§2 maxSurge / maxUnavailable resolution', () => {
+  it('any string is a percentage, every % removed: "2%5" on a canary of 10 is surge ceil(2.5)=3 and unavailable floor(2.5)=2', () => {
+    assert.deepEqual(resolveSurgeUnavailable({ spec: { replicas: 10, strategy: { canary: { maxSurge: '2%5', maxUnavailable: '2%5' } } } }), {
+      maxSurge: 3,
+      maxUnavailable: 2,
+    });
+  });
+});
+
+describe('§3.3 basic canary worked progressions, through the whole reconcile', () => {
+  /** (canary, stable) replica changes as reconciles make them, one ReplicaSet at a time. */
+  function changes(h: Harness, max = 40): string[] {
+    const seen: string[] = [];
+    let before = [replicas(h, 2) ?? 0, replicas(h, 1) ?? 0];
+    for (let i = 0; i < max; i++) {
+      const r = step(h);
+      const after = [replicas(h, 2) ?? 0, replicas(h, 1) ?? 0];
+      if (after[1] !== before[1]) seen.push(`stable→${after[1]}`);
+      if (after[0] !== before[0]) seen.push(`canary→${after[0]}`);
+      before = after;
+      if (r.effects.length === 0) break;
+    }
+    return seen;
+  }
+  it('R=10, 25%/25%, setWeight 20, from 0/10: stable→8, canary→2', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    updateImage(h);
+    assert.deepEqual(changes(h), ['stable→8', 'canary→2']);
+  });
+  it('R=10, 25%/25%, aborted at 50 from 5/5: stable→8, canary→0, stable→10', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }] }));
+    updateImage(h);
+    settle(h);
+    assert.deepEqual([replicas(h, 2), replicas(h, 1)], [5, 5]);
+    patchStatus(h, { abort: true });
+    assert.deepEqual(changes(h), ['stable→8', 'canary→0', 'stable→10']);
+  });
+  it('R=4, 25%/25%, setWeight 100 from 0/4: stable→3, canary→2, stable→1, canary→4, stable→0', () => {
+    const h = deployed(canary({ maxSurge: '25%', maxUnavailable: '25%', steps: [{ setWeight: 100 }, { pause: {} }] }, { replicas: 4 }));
+    updateImage(h);
+    assert.deepEqual(changes(h), ['stable→3', 'canary→2', 'stable→1', 'canary→4', 'stable→0']);
+  });
+});
+
+describe('§3.4 traffic-routed canary, through the whole reconcile', () => {
+  it('trafficWeightToReplicas rounds up: 10 replicas at setWeight 33 give a canary of 4 and the stable stays at 10', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 33 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } } }));
+    updateImage(h);
+    settle(h);
+    assert.equal(replicas(h, 2), 4);
+    assert.equal(replicas(h, 1), 10);
+    assert.equal(h.world.rollout.status?.canary?.weights?.canary.weight, 33);
+    assert.equal(h.world.rollout.status?.canary?.weights?.stable.weight, 67);
+  });
+});
+
+describe('§5.1 one reconcile', () => {
+  it('replica-set scaling is skipped while an InconclusiveAnalysisRun pause condition exists', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    updateImage(h);
+    step(h); // records the new template
+    step(h); // creates the new RS (and scales the stable down, stable first)
+    const before = [replicas(h, 2), replicas(h, 1)];
+    assert.deepEqual(before, [0, 8]);
+    patchStatus(h, { pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: '2026-01-01T00:00:00Z' }], controllerPause: true });
+    for (let i = 0; i < 3; i++) step(h);
+    assert.deepEqual([replicas(h, 2), replicas(h, 1)], before, 'the canary would otherwise grow to 2');
+  });
+});
+
+describe('§6 pause semantics, through the whole reconcile', () => {
+  it('a 0-second pause completes on the next (later) reconcile, not in the one that adds it', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: { duration: 0 } }, { setWeight: 40 }, { pause: {} }] }));
+    updateImage(h);
+    for (let i = 0; i < 10 && h.world.rollout.status?.currentStepIndex !== 1; i++) step(h);
+    const adding = step(h);
+    assert.equal(adding.status.pauseConditions?.[0]?.reason, 'CanaryPauseStep');
+    assert.equal(adding.status.currentStepIndex, 1);
+    advance(h, 1);
+    assert.equal(step(h).status.currentStepIndex, 2);
+  });
+  it('"1500ms" is a 1-second pause (truncated toward zero): still paused at +1 s, done strictly after', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: { duration: '1500ms' } }, { setWeight: 40 }, { pause: {} }] }));
+    updateImage(h);
+    for (let i = 0; i < 10 && h.world.rollout.status?.currentStepIndex !== 1; i++) step(h);
+    step(h); // adds the condition at T
+    advance(h, 1);
+    assert.equal(step(h).status.currentStepIndex, 1, 'now = start + 1 s is not strictly later');
+    advance(h, 1);
+    assert.equal(step(h).status.currentStepIndex, 2);
+  });
+});
+
+describe('§7.3 retry', () => {
+  it('clears abortedAt and sets Progressing Unknown RolloutRetry "Retrying Rollout after abort"', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    updateImage(h);
+    settle(h);
+    patchStatus(h, { abort: true });
+    settle(h);
+    patchStatus(h, { abort: false });
+    h.podsReadyAtOnce = false;
+    const r = step(h);
+    assert.equal(r.status.abortedAt, undefined);
+    const progressing = getCondition(r.status.conditions, 'Progressing');
+    assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ['Unknown', 'RolloutRetry', 'Retrying Rollout after abort']);
+    assert.notEqual(r.status.phase, 'Degraded');
+  });
+});
+
+describe('§10 pod template hash', () => {
+  it('with collisionCount, 8 more bytes: the count as little-endian uint32, then four zero bytes', () => {
+    const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+    const base = [...Buffer.from(canonicalJson(template), 'utf8')];
+    const encode = (n: number) => safeEncodeString(String(n));
+    assert.equal(podTemplateHash(template), encode(fnv1a32(base)));
+    assert.equal(podTemplateHash(template, 5), encode(fnv1a32([...base, 5, 0, 0, 0, 0, 0, 0, 0])));
+    assert.equal(podTemplateHash(template, 258), encode(fnv1a32([...base, 2, 1, 0, 0, 0, 0, 0, 0])));
+  });
+  it('a hash has as many characters as the decimal number has digits, all in 456789bcdf', () => {
+    const template = { spec: { containers: [{ name: 'x', image: 'y' }] } };
+    const decimal = String(fnv1a32([...Buffer.from(canonicalJson(template), 'utf8')]));
+    const hash = podTemplateHash(template);
+    assert.equal(hash.length, decimal.length);
+    assert.match(hash, /^[456789bcdf]+$/);
+  });
+});
+
+describe('§11 status fields', () => {
+  it('currentStepIndex is absent for a canary without steps, also during an update', () => {
+    const h = deployed(canary({}));
+    assert.equal(h.world.rollout.status?.currentStepIndex, undefined);
+    updateImage(h);
+    for (const r of settle(h)) assert.equal(r.status.currentStepIndex, undefined);
+  });
+  it('currentStepHash is empty (absent) for blue-green', () => {
+    const h = deployed(rolloutWith({ blueGreen: { activeService: 'demo-active' } }), [service('demo-active')]);
+    assert.equal(h.world.rollout.status?.currentStepHash, undefined);
+    assert.ok(h.world.rollout.status?.currentPodHash);
+  });
+});
+
+describe('§12 conditions, through the whole reconcile', () => {
+  it('Progressing Unknown RolloutPaused "Rollout is paused" while held at a pause step', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    updateImage(h);
+    settle(h);
+    const progressing = getCondition(h.world.rollout.status?.conditions, 'Progressing');
+    assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ['Unknown', 'RolloutPaused', 'Rollout is paused']);
+    const paused = getCondition(h.world.rollout.status?.conditions, 'Paused');
+    assert.deepEqual([paused?.status, paused?.reason], ['True', 'RolloutPaused']);
+  });
+  it('Healthy is False while spec.paused, even at rest', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }] }));
+    h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, paused: true } } };
+    const r = step(h);
+    assert.equal(getCondition(r.status.conditions, 'Healthy')?.status, 'False');
+    assert.deepEqual([r.status.phase, r.status.message], ['Paused', 'manually paused']);
+  });
+  it('Completed is True exactly when stableRS == currentPodHash', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    assert.equal(getCondition(h.world.rollout.status?.conditions, 'Completed')?.status, 'True');
+    updateImage(h);
+    settle(h);
+    assert.equal(getCondition(h.world.rollout.status?.conditions, 'Completed')?.status, 'False');
+  });
+});
+
+describe('§14.14 / §15 anti-affinity, through the whole reconcile', () => {
+  it('the new RS gets a term naming the stable hash, which stays on it after its promotion', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } }));
+    const v1 = replicaSetByRevision(h, 1);
+    assert.equal(v1?.spec?.template?.spec?.affinity, undefined, 'no term on the first RS (no stable yet)');
+    updateImage(h);
+    settle(h);
+    const term = replicaSetByRevision(h, 2)?.spec?.template?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    assert.deepEqual(term, [
+      {
+        labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'In', values: [hashOf(v1)] }] },
+        namespaces: ['default'],
+        topologyKey: 'kubernetes.io/hostname',
+      },
+    ]);
+    patchStatus(h, { pauseConditions: null });
+    settle(h);
+    assert.equal(h.world.rollout.status?.stableRS, hashOf(replicaSetByRevision(h, 2)));
+    assert.deepEqual(replicaSetByRevision(h, 2)?.spec?.template?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, term);
+    assert.equal(hashOf(replicaSetByRevision(h, 2)), h.world.rollout.status?.currentPodHash, 'the term never enters the hash');
+  });
+});
+
+describe('§16 ephemeral metadata, through the whole reconcile', () => {
+  it('canary A→B: B carries canaryMetadata and A stableMetadata during the update; after promotion B gets stableMetadata and A loses its keys', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], canaryMetadata: { labels: { role: 'canary' } }, stableMetadata: { labels: { role: 'stable' } } }));
+    const labels = (rev: number) => replicaSetByRevision(h, rev)?.spec?.template?.metadata?.labels ?? {};
+    assert.equal(labels(1).role, 'stable');
+    updateImage(h);
+    settle(h);
+    assert.equal(labels(2).role, 'canary');
+    assert.equal(labels(1).role, 'stable');
+    patchStatus(h, { pauseConditions: null });
+    settle(h);
+    assert.equal(labels(2).role, 'stable');
+    assert.equal(labels(1).role, undefined);
+    assert.equal(replicaSetByRevision(h, 2)?.metadata?.labels?.role, undefined, "the RS's own labels are never touched");
   });
 });
