@@ -165,7 +165,15 @@ function updateRevision(ctx: ReconcileContext): number {
  */
 function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean {
   const cond = getCondition(ctx.rollout.status?.conditions, ConditionType.Progressing);
-  if (!cond || cond.status !== 'True') return cond?.reason === ConditionReason.ProgressDeadlineExceeded;
+  if (cond?.reason === ConditionReason.ProgressDeadlineExceeded) {
+    // Already timed out: progressDeadlineAbort set since then still aborts the update in flight.
+    const inFlight = !(s.stableRS && s.stableRS === s.currentPodHash) && !atIndefiniteStep(ctx) && !rolloutProgressing(ctx, s);
+    if (progressDeadlineAbortOf(ctx.rollout) && !isAborted(ctx) && inFlight) {
+      addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
+    }
+    return true;
+  }
+  if (!cond || cond.status !== 'True') return false;
   if (cond.reason === ConditionReason.NewReplicaSetAvailable) return false;
   if (isAborted(ctx) || ctx.rollout.spec?.paused || (ctx.rollout.status?.pauseConditions ?? []).length > 0) return false;
   if (atIndefiniteStep(ctx) || waitingOnScaleDownDeadline(ctx)) return false;

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'mocha';
-import type { Rollout } from '../../src/planner';
+import type { ReplicaSet, Rollout } from '../../src/planner';
 import {
   DEFAULT_CONSECUTIVE_ERROR_LIMIT,
   DEFAULT_MAX_SURGE,
@@ -24,6 +24,7 @@ import {
   resolveSurgeUnavailable,
   safeEncodeString,
   successfulRunHistoryLimitOf,
+  syncReplicaSetRevision,
   unsuccessfulRunHistoryLimitOf,
 } from '../../src/planner';
 import type { Harness } from './reconcile-harness';
@@ -305,5 +306,61 @@ describe('§16 ephemeral metadata, through the whole reconcile', () => {
     assert.equal(labels(2).role, 'stable');
     assert.equal(labels(1).role, undefined);
     assert.equal(replicaSetByRevision(h, 2)?.metadata?.labels?.role, undefined, "the RS's own labels are never touched");
+  });
+});
+
+describe('§12 progress deadline', () => {
+  it('without progressDeadlineAbort a timeout only degrades; the update is not aborted', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    h.world.rollout.spec!.progressDeadlineSeconds = 60;
+    h.podsReadyAtOnce = false;
+    updateImage(h);
+    settle(h);
+    advance(h, 61);
+    settle(h);
+    const status = h.world.rollout.status!;
+    assert.equal(getCondition(status.conditions, 'Progressing')?.reason, 'ProgressDeadlineExceeded');
+    assert.equal(status.abort, undefined);
+    assert.equal(status.phase, 'Degraded');
+  });
+  it('progressDeadlineAbort set on a rollout that has already timed out aborts it (an in-flight update that timed out)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    h.world.rollout.spec!.progressDeadlineSeconds = 60;
+    h.podsReadyAtOnce = false;
+    updateImage(h);
+    settle(h);
+    advance(h, 61);
+    settle(h);
+    assert.equal(getCondition(h.world.rollout.status?.conditions, 'Progressing')?.reason, 'ProgressDeadlineExceeded');
+    h.world.rollout.spec!.progressDeadlineAbort = true;
+    advance(h, 1);
+    settle(h);
+    assert.equal(h.world.rollout.status?.abort, true);
+  });
+});
+
+describe('§15 anti-affinity removal', () => {
+  it('the stale term goes only when rule 2 rewrites the RS while it is both new and stable (here: a changed Rollout annotation)', () => {
+    const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'app:2' }] } };
+    const hash = podTemplateHash(template);
+    const term = {
+      labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'In', values: ['oldstable'] }] },
+      namespaces: ['default'],
+      topologyKey: 'kubernetes.io/hostname',
+    };
+    const rollout: Rollout = {
+      metadata: { name: 'demo', namespace: 'default', annotations: { team: 'web' } },
+      spec: { selector: { matchLabels: { app: 'demo' } }, template, strategy: { canary: { antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } } } },
+      status: { stableRS: hash, currentPodHash: hash },
+    };
+    const rs: ReplicaSet = {
+      metadata: { name: `demo-${hash}`, labels: { app: 'demo', 'rollouts-pod-template-hash': hash }, annotations: { 'rollout.argoproj.io/revision': '2', team: 'web' } },
+      spec: { replicas: 1, minReadySeconds: 0, template: { ...template, spec: { ...template.spec, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } } } },
+    };
+    assert.equal(syncReplicaSetRevision(rollout, rs, [rs], hash), undefined, 'promoted: the staleness test is off, nothing rewrites the term away');
+    const changed: Rollout = { ...rollout, metadata: { ...rollout.metadata, annotations: { team: 'shop' } } };
+    const rewritten = syncReplicaSetRevision(changed, rs, [rs], hash);
+    assert.ok(rewritten);
+    assert.equal(rewritten.spec?.template?.spec?.affinity, undefined);
   });
 });
