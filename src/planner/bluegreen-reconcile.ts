@@ -305,7 +305,7 @@ function reconcileNewReplicaSet(pass: BlueGreenPass): void {
     if (remaining === undefined) {
       // The deadline starts once the stable is back at full strength; until then the preview stays.
       const seconds = abortScaleDownDelayOf(ctx.rollout).seconds ?? 0;
-      if (rsAvailable(ctx.stableRS) === ctx.replicas) {
+      if (rsAvailable(ctx.stableRS) >= ctx.replicas) {
         annotateReplicaSet(ctx, newRS, { [ANNOTATION_SCALE_DOWN_DEADLINE]: scaleDownDeadline(ctx.now, seconds) });
         requeueAfter(ctx, seconds);
         waitFor(ctx, `the aborted preview ReplicaSet ${rsName(newRS)} to reach its scale-down deadline`);

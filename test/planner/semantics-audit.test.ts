@@ -364,3 +364,18 @@ describe('§15 anti-affinity removal', () => {
     assert.equal(rewritten.spec?.template?.spec?.affinity, undefined);
   });
 });
+
+describe('§3.7 / §8 abort: the preview or canary waits for the stable', () => {
+  const bgServices = () => [service('demo-active'), service('demo-preview')];
+  it('blue-green: the preview scale-down deadline is written once the stable has available ≥ R (more than R counts too)', () => {
+    const h = deployed(rolloutWith({ blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', autoPromotionEnabled: false } }, { replicas: 3 }), bgServices());
+    updateImage(h);
+    settle(h);
+    assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((p) => p.reason), ['BlueGreenPause']);
+    patchStatus(h, { abort: true });
+    h.podsReadyAtOnce = false;
+    setPods(h, replicaSetByRevision(h, 1), 4, 4); // a surplus pod still available
+    step(h);
+    assert.equal(replicaSetByRevision(h, 2)?.metadata?.annotations?.['scale-down-deadline'], '2026-01-01T00:00:30Z');
+  });
+});
