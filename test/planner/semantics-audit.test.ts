@@ -379,3 +379,49 @@ describe('§3.7 / §8 abort: the preview or canary waits for the stable', () => 
     assert.equal(replicaSetByRevision(h, 2)?.metadata?.annotations?.['scale-down-deadline'], '2026-01-01T00:00:30Z');
   });
 });
+
+describe('§5.2 rule 1: template or steps changed', () => {
+  it('new steps during an update reset the index to 0 and clear the pause conditions', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    updateImage(h);
+    settle(h);
+    assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+    assert.equal(h.world.rollout.status?.pauseConditions?.length, 1);
+    const r = h.world.rollout;
+    h.world = { ...h.world, rollout: { ...r, spec: { ...r.spec, strategy: { canary: { ...r.spec!.strategy!.canary, steps: [{ setWeight: 10 }, { setWeight: 20 }, { pause: {} }] } } } } };
+    const reset = step(h);
+    assert.equal(reset.status.currentStepIndex, 0);
+    assert.equal(reset.status.pauseConditions, undefined);
+    assert.equal(reset.status.controllerPause, undefined);
+  });
+  it('an empty recorded steps hash counts as changed; at rest (the template is the stable) every step is skipped again', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    const hash = h.world.rollout.status?.currentStepHash;
+    patchStatus(h, { currentStepHash: null });
+    const r = step(h);
+    assert.equal(r.status.currentStepHash, hash);
+    assert.equal(r.status.currentStepIndex, 2);
+    assert.equal(r.effects.filter((e) => e.kind !== 'updateStatus').length, 0);
+  });
+});
+
+describe('§16 role swap timing', () => {
+  it('the reconcile that promotes B only writes stableRS = B; the next one gives B stableMetadata and strips A', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], canaryMetadata: { labels: { role: 'canary' } }, stableMetadata: { labels: { role: 'stable' } } }));
+    const labels = (rev: number) => replicaSetByRevision(h, rev)?.spec?.template?.metadata?.labels ?? {};
+    updateImage(h);
+    settle(h);
+    patchStatus(h, { pauseConditions: null });
+    let promoting;
+    for (let i = 0; i < 20 && !promoting; i++) {
+      const r = step(h);
+      if (r.status.stableRS === h.world.rollout.status?.currentPodHash && hashOf(replicaSetByRevision(h, 2)) === r.status.stableRS) promoting = r;
+    }
+    assert.ok(promoting, 'promoted');
+    assert.equal(labels(2).role, 'canary', 'nothing swapped in the promoting reconcile');
+    assert.equal(labels(1).role, 'stable');
+    step(h);
+    assert.equal(labels(2).role, 'stable');
+    assert.equal(labels(1).role, undefined);
+  });
+});
