@@ -4,6 +4,7 @@
  * the document's rule or worked example.
  */
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { describe, it } from 'mocha';
 import type { ReplicaSet, Rollout } from '../../src/planner';
 import {
@@ -26,6 +27,7 @@ import {
   successfulRunHistoryLimitOf,
   syncReplicaSetRevision,
   unsuccessfulRunHistoryLimitOf,
+  weightedReplicaCounts,
 } from '../../src/planner';
 import type { Harness } from './reconcile-harness';
 import {
@@ -423,5 +425,29 @@ describe('§16 role swap timing', () => {
     step(h);
     assert.equal(labels(2).role, 'stable');
     assert.equal(labels(1).role, undefined);
+  });
+});
+
+describe('§3.2 weight → replica counts, the stated consequence', () => {
+  it('a weight strictly between 0 and M never yields 0 canary or 0 stable pods when a surge is allowed; without surge (R ≥ 2) only the step-6 quirk gives 0 canary (and then all R stable)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 999 }), fc.constantFrom(100, 1000), fc.integer({ min: 0, max: 4 }), (r, w, m, s) => {
+        fc.pre(w < m);
+        const { canary: c, stable: st } = weightedReplicaCounts(r, w, m, s);
+        if (s > 0) return c >= 1 && st >= 1;
+        if (r < 2) return true;
+        return st >= 1 && (c >= 1 || st === r);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('totals are R, or R + 1 only when a surge is possible', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 4 }), (r, w, s) => {
+        const { canary: c, stable: st } = weightedReplicaCounts(r, w, 100, s);
+        return c + st === r || (s > 0 && c + st === r + 1);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
