@@ -1,7 +1,8 @@
 /**
  * API semantics over the store: create, get, list, update, patch and delete with the rules the
  * Kubernetes API server applies (uids, timestamps, generation, optimistic concurrency, namespaces
- * that must exist, status subresources, finalizers, garbage collection of dependents).
+ * that must exist, status subresources, finalizers, garbage collection of dependents, field
+ * ownership in metadata.managedFields and server-side apply (managed-fields.ts)).
  * The HTTP router and the workload simulator both go through here.
  */
 import { randomUUID, randomInt } from 'node:crypto';
@@ -9,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { timestamp, type Clock } from './clock';
 import { applyDefaults, initialStatus, validate } from './defaults';
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './errors';
+import { applyConfiguration, conflictError, syncLastApplied, updateManagedFields, type ManagedFieldsEntry, type Scope, type Writer } from './managed-fields';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from './patch';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
 import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
@@ -31,7 +33,17 @@ export interface ListResult {
 export interface WriteOptions {
   subresource?: string;
   dryRun?: boolean;
+  /** Who writes, for metadata.managedFields (the fieldManager parameter or the User-Agent). Default defaultManager. */
+  manager?: string;
+  /** Apply only: take over fields other managers own instead of failing with a conflict. */
+  force?: boolean;
 }
+
+/** The manager of writes that name none (the local cluster's own, when no caller says who it is). */
+export const defaultManager = 'rollouts-local-cluster';
+
+/** How a write changes metadata.managedFields: recorded as an Update, or already computed by an apply. */
+type FieldsChange = { kind: 'update'; subresource?: string } | { kind: 'applied'; managedFields: ManagedFieldsEntry[] | undefined };
 
 export type PatchKind = 'merge' | 'json' | 'strategic' | 'apply';
 
@@ -61,8 +73,9 @@ function specPart(obj: any): unknown {
   return rest;
 }
 
+/** The object but its resourceVersion: equal means a write changes nothing (managedFields included). */
 function withoutVersion(obj: any): unknown {
-  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = obj.metadata ?? {};
+  const { resourceVersion: _rv, ...metadata } = obj.metadata ?? {};
   return { ...obj, metadata };
 }
 
@@ -113,8 +126,13 @@ export class Api {
   }
 
   create(t: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions = {}): any {
+    return this.createObject(t, namespace, body, opts, { kind: 'update' });
+  }
+
+  private createObject(t: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions, fields: FieldsChange): any {
     const obj = this.checkBody(t, namespace, body);
     const meta = obj.metadata;
+    const requestedManagedFields = meta.managedFields;
     if (!meta.name) {
       if (typeof meta.generateName !== 'string' || !meta.generateName) throw invalid(t.kind, t.group, '', 'metadata.name', 'Required value: name or generateName is required');
       do {
@@ -136,6 +154,11 @@ export class Api {
     applyDefaults(t, obj, () => this.allocateClusterIP());
     validate(t, obj);
     if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(obj);
+    const managedFields =
+      fields.kind === 'applied'
+        ? fields.managedFields
+        : updateManagedFields({ live: undefined, next: obj, requested: requestedManagedFields, writer: this.writer(t, opts, undefined), now: timestamp(this.clock.now()) });
+    if (managedFields) meta.managedFields = managedFields;
     if (opts.dryRun) return obj;
     const stored = this.store.put(typeKey(t), obj);
     if (t.group === crdType.group && t.plural === crdType.plural) this.registry.setCrd(meta.name, stored);
@@ -151,7 +174,7 @@ export class Api {
     if ((rv === undefined || rv === '') && !t.builtIn) {
       throw invalid(t.kind, t.group, name, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
     }
-    return this.replace(t, old, obj, opts);
+    return this.replace(t, old, obj, opts, { kind: 'update', subresource: opts.subresource });
   }
 
   patch(t: ResourceType, namespace: string | undefined, name: string, kind: PatchKind, raw: string, opts: WriteOptions = {}): any {
@@ -162,10 +185,8 @@ export class Api {
       throw badRequest(`error decoding patch: ${(e as Error).message}`);
     }
     const old = this.find(t, namespace, name);
-    if (!old) {
-      if (kind === 'apply') return this.create(t, namespace, patch, opts); // server-side apply creates
-      throw notFound(t.group, t.plural, name);
-    }
+    if (kind === 'apply') return this.apply(t, namespace, name, old, patch, opts);
+    if (!old) throw notFound(t.group, t.plural, name);
     let patched: unknown;
     try {
       switch (kind) {
@@ -186,13 +207,6 @@ export class Api {
           }
           patched = applyStrategicMergePatch(old, patch);
           break;
-        case 'apply':
-          // A simplification of server-side apply: the applied configuration is merged in
-          // (strategic merge for built-in kinds), without field ownership.
-          if (!isObject(patch)) throw new PatchError('an apply configuration must be an object');
-          patched = t.builtIn ? applyStrategicMergePatch(old, patch) : applyMergePatch(old, patch);
-          if (isObject(patched) && isObject(patched.metadata)) patched.metadata.resourceVersion = old.metadata.resourceVersion;
-          break;
       }
     } catch (e) {
       if (e instanceof PatchError) throw new ApiError(422, 'Invalid', `the patch could not be applied to ${t.kind} "${name}": ${e.message}`);
@@ -200,7 +214,36 @@ export class Api {
     }
     const obj = this.checkBody(t, namespace, patched);
     if (obj.metadata.name !== name) throw badRequest(`the patch changes the name of ${t.kind} "${name}"; names are immutable`);
-    return this.replace(t, old, obj, opts);
+    return this.replace(t, old, obj, opts, { kind: 'update', subresource: opts.subresource });
+  }
+
+  /** Server-side apply: merges the configuration with field ownership; creates a missing object. */
+  private apply(t: ResourceType, namespace: string | undefined, name: string, old: any | undefined, patch: unknown, opts: WriteOptions): any {
+    if (!isObject(patch)) throw badRequest(`the applied configuration must be a ${t.kind} object, got ${JSON.stringify(patch)}`);
+    if (isObject(patch.metadata) && patch.metadata.managedFields !== undefined && patch.metadata.managedFields !== null) {
+      throw badRequest('metadata.managedFields must be nil');
+    }
+    const config = this.checkBody(t, namespace, patch);
+    if (config.metadata.name === undefined || config.metadata.name === null) config.metadata.name = name;
+    if (config.metadata.name !== name) throw badRequest(`the name of the object (${config.metadata.name}) does not match the name on the URL (${name})`);
+    if (!old) {
+      if (opts.subresource) throw notFound(t.group, t.plural, name);
+    } else if (opts.subresource && opts.subresource !== 'status') throw notFound(t.group, `${t.plural}/${opts.subresource}`, name);
+    const result = applyConfiguration({ live: old, config, writer: this.writer(t, opts, opts.subresource), force: opts.force === true, now: timestamp(this.clock.now()) });
+    if (!result.ok) throw conflictError(result.conflicts);
+    syncLastApplied(result.object, patch, opts.manager ?? defaultManager);
+    const applied: FieldsChange = { kind: 'applied', managedFields: result.managedFields };
+    if (!old) return this.createObject(t, namespace, result.object, opts, applied);
+    const obj = this.checkBody(t, namespace, result.object);
+    // A resourceVersion in the configuration is a precondition; without one the apply is unconditional.
+    obj.metadata.resourceVersion = config.metadata.resourceVersion || old.metadata.resourceVersion;
+    return this.replace(t, old, obj, opts, applied);
+  }
+
+  /** Who writes, and which part of the object the write can own. */
+  private writer(t: ResourceType, opts: WriteOptions, subresource: string | undefined): Writer {
+    const scope: Scope = !t.subresources.includes('status') ? 'object' : subresource === 'status' ? 'status' : 'main';
+    return { manager: opts.manager ?? defaultManager, apiVersion: groupVersion(t), ...(subresource ? { subresource } : {}), scope, builtIn: t.builtIn };
   }
 
   delete(t: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): any {
@@ -262,7 +305,7 @@ export class Api {
     const rv = scale.metadata?.resourceVersion;
     if (rv && rv !== obj.metadata.resourceVersion) throw conflict(t.group, t.plural, name);
     writePath(obj, t.scale!.specReplicasPath, replicas);
-    this.replace(t, this.get(t, namespace, name), obj, { dryRun: opts.dryRun });
+    this.replace(t, this.get(t, namespace, name), obj, { dryRun: opts.dryRun, manager: opts.manager }, { kind: 'update', subresource: 'scale' });
     return this.getScale(t, namespace, name);
   }
 
@@ -297,8 +340,9 @@ export class Api {
     return obj;
   }
 
-  private replace(t: ResourceType, old: any, obj: any, opts: WriteOptions): any {
+  private replace(t: ResourceType, old: any, obj: any, opts: WriteOptions, fields: FieldsChange): any {
     const rv = obj.metadata.resourceVersion;
+    const requestedManagedFields = obj.metadata.managedFields;
     if (rv !== undefined && rv !== '' && rv !== old.metadata.resourceVersion) throw conflict(t.group, t.plural, old.metadata.name);
     let next: any;
     if (opts.subresource === 'status') {
@@ -324,6 +368,12 @@ export class Api {
       validate(t, next);
       if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(next);
     }
+    const managedFields =
+      fields.kind === 'applied'
+        ? fields.managedFields
+        : updateManagedFields({ live: old, next, requested: requestedManagedFields, writer: this.writer(t, opts, fields.subresource), now: timestamp(this.clock.now()) });
+    if (managedFields) next.metadata.managedFields = managedFields;
+    else delete next.metadata.managedFields;
     if (!deepEqual(specPart(old), specPart(next))) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     if (deepEqual(withoutVersion(old), withoutVersion(next))) return old; // a no-op write changes nothing
     if (opts.dryRun) return next;

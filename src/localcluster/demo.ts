@@ -73,11 +73,18 @@ export function demoObjects(): Array<{ group: string; plural: string; obj: Recor
   ];
 }
 
-/** Creates whatever of the demo is missing (a restart with --data-dir keeps the user's changes). */
+/**
+ * Creates whatever of the demo is missing (a restart with --data-dir keeps the user's changes).
+ * The objects are applied as `kubectl apply --server-side` would apply them (manager "kubectl"),
+ * so a user's own server-side apply of them takes over without conflicts.
+ */
 export function seedDemo(api: Api, registry: Registry): void {
   for (const { group, plural, obj } of demoObjects()) {
     const t = registry.findAnyVersion(group, plural)!;
     const meta = obj.metadata as { name: string; namespace?: string };
-    if (!api.find(t, meta.namespace, meta.name)) api.create(t, meta.namespace, obj);
+    if (!api.find(t, meta.namespace, meta.name)) api.patch(t, meta.namespace, meta.name, 'apply', JSON.stringify(obj), { manager: demoManager });
   }
 }
+
+/** The manager of the demo's objects: kubectl's server-side apply. */
+export const demoManager = 'kubectl';

@@ -6,12 +6,15 @@
  *
  * Modules: store.ts (objects, resourceVersions, history, watch fan-out), persistence.ts
  * (snapshot + fsynced change log), resources.ts (the kinds; CRDs add more), api.ts (API
- * semantics), defaults.ts, selectors.ts, patch.ts, server.ts (HTTP), discovery.ts, openapi.ts,
- * table.ts (kubectl's server-side printing), protobuf.ts, workloads.ts, demo.ts, kubeconfig.ts.
+ * semantics), managed-fields.ts (field ownership, server-side apply), defaults.ts, selectors.ts,
+ * patch.ts, server.ts (HTTP), discovery.ts, openapi.ts, table.ts (kubectl's server-side
+ * printing), protobuf.ts, workloads.ts, demo.ts, kubeconfig.ts.
  *
  * Where it is knowingly less than a real API server:
  * - bodies are JSON; of protobuf, only Namespace/ConfigMap/Secret (what `kubectl create` sends);
- * - server-side apply merges the applied configuration without field ownership;
+ * - field ownership (managedFields, server-side apply) treats every list as atomic: the built-in
+ *   kinds' associative lists (containers by name...) are owned and replaced whole, not by item;
+ *   Update entries beyond ten per object are not merged into "ancient-changes";
  * - `fieldValidation=Strict` is accepted but unknown fields are not rejected;
  * - OpenAPI schemas stop at each kind's top-level fields (`kubectl explain KIND.spec` works,
  *   deeper paths say the field does not exist);
@@ -106,13 +109,15 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 
   // A fresh cluster has the usual namespaces and Argo's CRDs; a restored one keeps what it had.
   for (const ns of ['default', 'kube-system', 'kube-public']) {
-    if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns)) api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } });
+    if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns)) api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } }, { manager: 'kube-apiserver' });
   }
   const nodes = registry.find('', 'v1', 'nodes')!;
-  if (!api.find(nodes, undefined, nodeName)) api.create(nodes, undefined, nodeObject(clock.now()));
+  if (!api.find(nodes, undefined, nodeName)) api.create(nodes, undefined, nodeObject(clock.now()), { manager: 'kubelet' });
+  // The CRDs as `kubectl apply --server-side -f install.yaml` leaves them.
   const crdType = registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
   for (const crd of argoCrdObjects()) {
-    if (!api.find(crdType, undefined, (crd.metadata as { name: string }).name)) api.create(crdType, undefined, crd);
+    const name = (crd.metadata as { name: string }).name;
+    if (!api.find(crdType, undefined, name)) api.patch(crdType, undefined, name, 'apply', JSON.stringify(crd), { manager: 'kubectl' });
   }
 
   const failImagePattern =

@@ -4,11 +4,12 @@
  * `Status` object; nothing a client sends can take the server down.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Api, DeleteOptions, PropagationPolicy } from './api';
+import type { Api, DeleteOptions, PropagationPolicy, WriteOptions } from './api';
 import { patchKinds } from './api';
 import type { Clock } from './clock';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion, wantsAggregated } from './discovery';
 import { ApiError, badRequest } from './errors';
+import { checkWriteOptions, managerFromUserAgent } from './managed-fields';
 import type { OpenApi } from './openapi';
 import { ProtobufError, decodeProtobufObject } from './protobuf';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
@@ -190,6 +191,17 @@ export function createApiServer(opts: ServerOptions): Server {
       }
     };
     const table = tableRequest(accept, q);
+    /**
+     * dryRun, and who writes (for managedFields): the fieldManager parameter, else the User-Agent's
+     * prefix; checked as the API server checks its Create/Update/PatchOptions.
+     */
+    const writeOptions = (kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', apply = false): WriteOptions => {
+      const fieldManager = q.get('fieldManager') ?? '';
+      const force = q.get('force');
+      const err = checkWriteOptions({ fieldManager, force, apply, kind });
+      if (err) throw err;
+      return { dryRun, manager: fieldManager || managerFromUserAgent(req.headers['user-agent']), ...(apply && (force === 'true' || force === '1') ? { force: true } : {}) };
+    };
 
     if (subresource === 'log' && name && method === 'GET') {
       // Simulated pods have no output; the log says so, so `kubectl logs` works.
@@ -215,11 +227,12 @@ export function createApiServer(opts: ServerOptions): Server {
     }
     if (subresource === 'scale' && name) {
       if (method === 'GET') return send(res, 200, api.getScale(t, namespace, name));
-      if (method === 'PUT') return send(res, 200, api.writeScale(t, namespace, name, { body: parseJson(await readBody(req, opts.maxBodyBytes), 'request body') }, { dryRun }));
+      if (method === 'PUT') return send(res, 200, api.writeScale(t, namespace, name, { body: parseJson(await readBody(req, opts.maxBodyBytes), 'request body') }, writeOptions('UpdateOptions')));
       if (method === 'PATCH') {
         const kind = patchKinds[bodyType];
         if (!kind || kind === 'apply') throw new ApiError(415, 'UnsupportedMediaType', `the scale subresource accepts ${Object.keys(patchKinds).slice(0, 3).join(', ')}, not ${bodyType || 'no Content-Type'}`);
-        return send(res, 200, api.writeScale(t, namespace, name, { patch: { kind, raw: await readBody(req, opts.maxBodyBytes) } }, { dryRun }));
+        const options = writeOptions('PatchOptions');
+        return send(res, 200, api.writeScale(t, namespace, name, { patch: { kind, raw: await readBody(req, opts.maxBodyBytes) } }, options));
       }
       throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
     }
@@ -246,12 +259,14 @@ export function createApiServer(opts: ServerOptions): Server {
       }
       case 'POST': {
         if (name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (POST ${path})`);
-        const created = api.create(t, namespace, await objectBody(), { dryRun });
+        const options = writeOptions('CreateOptions');
+        const created = api.create(t, namespace, await objectBody(), options);
         return send(res, 201, created);
       }
       case 'PUT': {
         if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PUT ${path})`);
-        return send(res, 200, api.update(t, namespace, name, await objectBody(), { subresource, dryRun }));
+        const options = writeOptions('UpdateOptions');
+        return send(res, 200, api.update(t, namespace, name, await objectBody(), { ...options, subresource }));
       }
       case 'PATCH': {
         if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PATCH ${path})`);
@@ -264,8 +279,9 @@ export function createApiServer(opts: ServerOptions): Server {
             `the body of the request was in an unknown format (${contentType || 'no Content-Type'}) - accepted media types include: ${Object.keys(patchKinds).join(', ')}`,
           );
         }
+        const options = writeOptions('PatchOptions', kind === 'apply');
         const raw = await readBody(req, opts.maxBodyBytes);
-        return send(res, 200, api.patch(t, namespace, name, kind, raw, { subresource, dryRun }));
+        return send(res, 200, api.patch(t, namespace, name, kind, raw, { ...options, subresource }));
       }
       case 'DELETE': {
         const raw = await readBody(req, opts.maxBodyBytes);

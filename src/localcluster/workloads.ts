@@ -5,6 +5,9 @@
  * Endpoints list the Pods its selector picks, ready or not).
  * It is level-triggered: every change only queues a key; the reconcile reads the whole state.
  * Its time comes from the injected Clock, so tests can make pods ready without sleeping.
+ * Its writes carry the field managers a real cluster shows for them (managedFields): the
+ * controllers' as kube-controller-manager, pod status as kubelet. They create objects and write
+ * status, so they never own the spec fields users apply to their workloads.
  */
 import type { Api } from './api';
 import { timestamp, type Clock } from './clock';
@@ -22,6 +25,10 @@ export interface WorkloadOptions {
 type Key = `${'rs' | 'pod' | 'svc'}|${string}|${string}`;
 
 const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+
+/** The field managers of a real cluster's components, which the simulator stands in for. */
+const controllerManager = { manager: 'kube-controller-manager' };
+const kubelet = { manager: 'kubelet' };
 
 function controllerOf(obj: any): any | undefined {
   return (obj.metadata.ownerReferences ?? []).find((r: any) => r?.controller === true);
@@ -171,7 +178,7 @@ export class Workloads {
     const same = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'].every(
       (k) => current.status?.[k] === (status as any)[k],
     );
-    if (!same) this.api.update(this.types.replicasets, namespace, name, { ...current, status }, { subresource: 'status' });
+    if (!same) this.api.update(this.types.replicasets, namespace, name, { ...current, status }, { ...controllerManager, subresource: 'status' });
   }
 
   private createPod(rs: any): void {
@@ -189,7 +196,7 @@ export class Workloads {
       spec: structuredClone(template.spec ?? {}),
     };
     try {
-      const created = this.api.create(this.types.pods, rs.metadata.namespace, pod);
+      const created = this.api.create(this.types.pods, rs.metadata.namespace, pod, controllerManager);
       this.recordEvent(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
@@ -218,7 +225,7 @@ export class Workloads {
       firstTimestamp: at,
       lastTimestamp: at,
       count: 1,
-    });
+    }, controllerManager);
   }
 
   // ---------- Pods ----------
@@ -283,7 +290,7 @@ export class Workloads {
       })),
     };
     status.podIPs = [{ ip: status.podIP }];
-    this.api.update(this.types.pods, namespace, name, { ...pod, status }, { subresource: 'status' });
+    this.api.update(this.types.pods, namespace, name, { ...pod, status }, { ...kubelet, subresource: 'status' });
   }
 
   private makeReady(namespace: string, name: string): void {
@@ -297,7 +304,7 @@ export class Workloads {
       c.type === 'Ready' || c.type === 'ContainersReady' ? { type: c.type, status: 'True', lastTransitionTime: at } : c,
     );
     status.containerStatuses = (status.containerStatuses ?? []).map((c: any) => ({ ...c, ready: true, started: true }));
-    this.api.update(this.types.pods, namespace, name, { ...pod, status }, { subresource: 'status' });
+    this.api.update(this.types.pods, namespace, name, { ...pod, status }, { ...kubelet, subresource: 'status' });
   }
 
   private forgetPod(p: any): void {
@@ -355,8 +362,8 @@ export class Workloads {
       metadata: { name, namespace, ...(svc.metadata.labels ? { labels: { ...svc.metadata.labels } } : {}) },
       subsets,
     };
-    if (!existing) this.api.create(this.types.endpoints, namespace, body);
-    else this.api.update(this.types.endpoints, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } });
+    if (!existing) this.api.create(this.types.endpoints, namespace, body, controllerManager);
+    else this.api.update(this.types.endpoints, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } }, controllerManager);
     this.writeEndpointSlice(svc, pods, ports);
   }
 
@@ -383,8 +390,8 @@ export class Workloads {
       // Slice port names are always present ("" when unnamed): kubectl dereferences them.
       ports: ports.map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol })),
     };
-    if (!existing) this.api.create(this.types.endpointslices, namespace, body);
-    else this.api.update(this.types.endpointslices, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } });
+    if (!existing) this.api.create(this.types.endpointslices, namespace, body, controllerManager);
+    else this.api.update(this.types.endpointslices, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } }, controllerManager);
   }
 }
 
