@@ -91,7 +91,7 @@ export function runMetadata(
  * Arguments of a new run: those taking a pod-template hash get the stable or the new hash; any
  * other argument is passed on as written (a value, or a valueFrom the analysis controller resolves).
  */
-function runArguments(ctx: ReconcileContext, analysis: RolloutAnalysis): AnalysisArgument[] {
+export function runArguments(ctx: ReconcileContext, analysis: Pick<RolloutAnalysis, 'args'>): AnalysisArgument[] {
   return (analysis.args ?? []).map((arg) => {
     const which = arg.valueFrom?.podTemplateHashValue;
     if (which === 'Stable') return { name: arg.name, value: ctx.rollout.status?.stableRS ?? '' };

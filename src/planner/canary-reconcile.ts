@@ -19,6 +19,7 @@ import {
   reactToAnalysisRun,
   ROLLOUT_TYPE_BACKGROUND,
   ROLLOUT_TYPE_STEP,
+  runArguments,
   runBaseName,
   runMetadata,
   terminateAnalysisRun,
@@ -39,6 +40,7 @@ import {
   maxTrafficWeightOf,
 } from './defaults';
 import { pauseDurationSeconds } from './duration';
+import { experimentSpecFromStep } from './experiments';
 import { ephemeralMetadataUpdates } from './ephemeral-metadata';
 import {
   addAbort,
@@ -269,7 +271,7 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Experiment',
       metadata: runMetadata(ctx, freeObjectName(runBaseName(ctx, ROLLOUT_TYPE_STEP, step.index), ctx.experiments), ROLLOUT_TYPE_STEP, step.index),
-      spec: { ...step.step.experiment },
+      spec: { ...experimentSpecFromStep(step.step.experiment, ctx.stableRS, ctx.newRS, ctx.rollout.spec?.progressDeadlineSeconds, (args) => runArguments(ctx, { args })) },
     };
     emit(ctx, { kind: 'createExperiment', experiment });
   }

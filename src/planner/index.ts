@@ -25,5 +25,6 @@ export * from './pause';
 export * from './status';
 export * from './bluegreen-reconcile';
 export * from './analysis-runs';
+export * from './experiments';
 export * from './pod-restarts';
 export * from './simulate';
