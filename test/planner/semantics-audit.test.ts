@@ -14,10 +14,12 @@ import {
   albAnnotationPrefixOf,
   analysisStartingStepOf,
   autoPromotionSecondsOf,
+  blueGreenNewReplicaCount,
   canonicalJson,
   dynamicStableScaleOf,
   fnv1a32,
   getCondition,
+  newReconcileContext,
   nginxAnnotationPrefixOf,
   podTemplateHash,
   previewReplicaCountOf,
@@ -450,4 +452,48 @@ describe('§3.2 weight → replica counts, the stated consequence', () => {
       { numRuns: 3000 },
     );
   });
+});
+
+describe('§8 step 3: the size of the new (preview) ReplicaSet', () => {
+  const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'app:2' }] } };
+  const newHash = podTemplateHash(template);
+  const rsWith = (hash: string, replicas: number): ReplicaSet => ({
+    metadata: { name: `demo-${hash}`, labels: { app: 'demo', 'rollouts-pod-template-hash': hash } },
+    spec: { replicas },
+    status: { replicas, availableReplicas: replicas },
+  });
+  function size(opts: { preview?: number; paused?: boolean; pause?: boolean; checkpoint?: boolean; current?: string; promoteFull?: boolean; active?: string }): number {
+    const rollout: Rollout = {
+      metadata: { name: 'demo', namespace: 'default' },
+      spec: {
+        replicas: 3,
+        paused: opts.paused,
+        selector: { matchLabels: { app: 'demo' } },
+        template,
+        strategy: { blueGreen: { activeService: 'active', previewReplicaCount: 'preview' in opts ? opts.preview : 1 } },
+      },
+      status: {
+        stableRS: 'old',
+        currentPodHash: opts.current ?? newHash,
+        promoteFull: opts.promoteFull,
+        pauseConditions: opts.pause ? [{ reason: 'BlueGreenPause', startTime: '2026-01-01T00:00:00Z' }] : undefined,
+        blueGreen: { activeSelector: opts.active ?? 'old', scaleUpPreviewCheckPoint: opts.checkpoint ?? true },
+      },
+    };
+    const ctx = newReconcileContext(rollout, [rsWith('old', 3), rsWith(newHash, 1)], [], [], new Date('2026-01-01T00:00:00Z'));
+    return blueGreenNewReplicaCount(ctx);
+  }
+  it('R once scaleUpPreviewCheckPoint is set and nothing pauses', () => assert.equal(size({}), 3));
+  it('previewReplicaCount while spec.paused, even with the checkpoint', () => assert.equal(size({ paused: true }), 1));
+  it('previewReplicaCount while a pause condition exists, even with the checkpoint', () => assert.equal(size({ pause: true }), 1));
+  it('previewReplicaCount until the checkpoint is set', () => assert.equal(size({ checkpoint: false }), 1));
+  it('previewReplicaCount in the reconcile that detects the update (new hash ≠ status.currentPodHash), even with the checkpoint', () => {
+    assert.equal(size({ current: 'older' }), 1);
+  });
+  it('R with promoteFull', () => assert.equal(size({ checkpoint: false, promoteFull: true }), 3));
+  it('R when no RS carries the active selector, or the active RS is the new RS', () => {
+    assert.equal(size({ checkpoint: false, active: 'gone' }), 3);
+    assert.equal(size({ checkpoint: false, active: newHash }), 3);
+  });
+  it('R without previewReplicaCount', () => assert.equal(size({ checkpoint: false, preview: undefined }), 3));
 });
