@@ -10,7 +10,7 @@ export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, type ParsedDoc
 export { findingRange, pathRange, pathAt, docAt, nodeAtPath, offsetToLineColumn, lineIndex, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, catalogOf, fieldAt, catalogFields, type FieldSpec, type FieldType } from './catalog';
 export { mergeParts, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, type ValidateOptions } from './validate';
-export { rules, templateRules, analysisBlocks, matchingTemplates, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type AnalysisBlock, type TemplateReference } from './rules';
+export { rules, templateRules, analysisBlocks, matchingTemplates, rolloutReferences, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
 export {
   parseExpression,
   checkExpression,

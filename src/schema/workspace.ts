@@ -14,6 +14,8 @@ export interface WorkspaceService {
   selector?: Record<string, string>;
   file: string;
   docIndex: number;
+  /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
+  nameRange?: { start: LineColumn; end: LineColumn };
 }
 
 /** An AnalysisTemplate or ClusterAnalysisTemplate a Rollout can name in `templateName`. */
@@ -101,14 +103,17 @@ export interface MutableWorkspaceIndex extends WorkspaceIndex {
 /** The Service documents (apiVersion v1, kind Service) of one parsed file. */
 export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceService[] {
   const out: WorkspaceService[] = [];
+  const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (pd.kind !== 'Service' || (pd.apiVersion !== undefined && pd.apiVersion !== 'v1')) continue;
     const root = pd.doc.contents;
     if (!isMap(root)) continue;
     const metadata = get(root, 'metadata');
-    const name = scalarString(get(metadata, 'name'));
+    const nameNode = get(metadata, 'name');
+    const name = scalarString(nameNode);
     if (!name) continue;
     const namespace = scalarString(get(metadata, 'namespace'));
+    const nameRange = rangeOf(nameNode, lines);
     const sel = get(get(root, 'spec'), 'selector');
     let selector: Record<string, string> | undefined;
     if (isMap(sel)) {
@@ -117,7 +122,7 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
         if (isScalar(pair.key) && isScalar(pair.value) && pair.value.value !== null) selector[String(pair.key.value)] = String(pair.value.value);
       }
     }
-    out.push({ name, ...(namespace ? { namespace } : {}), ...(selector ? { selector } : {}), file, docIndex: pd.index });
+    out.push({ name, ...(namespace ? { namespace } : {}), ...(selector ? { selector } : {}), file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
 }
@@ -125,7 +130,7 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
 /** The AnalysisTemplate and ClusterAnalysisTemplate documents of one parsed file. */
 export function analysisTemplatesInFile(file: string, parsed: ParsedFile): WorkspaceAnalysisTemplate[] {
   const out: WorkspaceAnalysisTemplate[] = [];
-  let lines: ((offset: number) => LineColumn) | undefined;
+  const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (!pd.kind || !ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== ROLLOUT_API_VERSION)) continue;
     const root = pd.doc.contents;
@@ -134,9 +139,7 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
     const nameNode = get(metadata, 'name');
     const name = scalarString(nameNode);
     if (!name) continue;
-    const range = isScalar(nameNode) ? nameNode.range : undefined;
-    lines ??= lineIndex(parsed.text);
-    const nameRange = range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
+    const nameRange = rangeOf(nameNode, lines);
     const namespace = pd.kind === 'AnalysisTemplate' ? scalarString(get(metadata, 'namespace')) : undefined;
     const args: WorkspaceAnalysisTemplate['args'] = [];
     const declared = get(get(root, 'spec'), 'args');
@@ -169,7 +172,7 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
 /** The Deployment, ReplicaSet and PodTemplate documents of one parsed file. */
 export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWorkload[] {
   const out: WorkspaceWorkload[] = [];
-  let lines: ((offset: number) => LineColumn) | undefined;
+  const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (!isWorkloadKind(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== WORKLOAD_KINDS[pd.kind])) continue;
     // The plain value, so that labels shared with the selector through an anchor are read too.
@@ -190,13 +193,22 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
     if (labelMap && typeof labelMap === 'object' && !Array.isArray(labelMap)) {
       for (const [k, v] of Object.entries(labelMap)) if (v !== null && v !== undefined && typeof v !== 'object') labels[k] = String(v);
     }
-    const nameNode = get(get(pd.doc.contents, 'metadata'), 'name');
-    const range = isScalar(nameNode) ? nameNode.range : undefined;
-    lines ??= lineIndex(parsed.text);
-    const nameRange = range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
+    const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
     out.push({ workloadKind: pd.kind, name, ...(namespace ? { namespace } : {}), labels, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
+}
+
+/** The file's line index, built on first use (most files define nothing). */
+function lazyLineIndex(parsed: ParsedFile): (offset: number) => LineColumn {
+  let index: ((offset: number) => LineColumn) | undefined;
+  return (offset) => (index ??= lineIndex(parsed.text))(offset);
+}
+
+/** Where a name's scalar stands, as lines and columns. */
+function rangeOf(node: unknown, lines: (offset: number) => LineColumn): { start: LineColumn; end: LineColumn } | undefined {
+  const range = isScalar(node) ? node.range : undefined;
+  return range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
 }
 
 const field = (v: unknown, key: string): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined);

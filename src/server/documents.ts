@@ -183,7 +183,7 @@ export function definitionsOf(file: FileParse): WorkspaceDefinition[] {
 export function shifted<D extends WorkspaceDefinition>(d: D, docs: number, lines: number): D {
   if (docs === 0 && lines === 0) return d;
   const out = { ...d, docIndex: d.docIndex + docs };
-  if (!isServiceDefinition(out) && out.nameRange && lines > 0) {
+  if (out.nameRange && lines > 0) {
     const r = out.nameRange;
     out.nameRange = { start: { ...r.start, line: r.start.line + lines }, end: { ...r.end, line: r.end.line + lines } };
   }

@@ -19,8 +19,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from './service';
 import { createWorkspaceIndex } from '../schema';
 import { createValidationQueue } from './validation-queue';
-import { DEFAULT_SCAN_LIMITS, definitionsInPath, isYamlFile, scanFolders } from './workspace-scan';
-import { fileKey, isInside } from './uri';
+import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, readYamlFile, scanFolders } from './workspace-scan';
+import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
@@ -81,9 +81,11 @@ async function reindexFromDisk(path: string): Promise<void> {
   scheduleDependents(workspace.setFile(path, definitions));
 }
 
+const scanLimits = () => ({ ...DEFAULT_SCAN_LIMITS, maxFiles: options.maxScannedFiles ?? DEFAULT_SCAN_LIMITS.maxFiles });
+
 async function scan(roots: readonly string[]): Promise<void> {
   if (options.scanWorkspace === false || roots.length === 0) return;
-  const limits = { ...DEFAULT_SCAN_LIMITS, maxFiles: options.maxScannedFiles ?? DEFAULT_SCAN_LIMITS.maxFiles };
+  const limits = scanLimits();
   const changed = new Set<string>();
   const result = await scanFolders(roots, (path, definitions) => {
     // A folder removed while its scan ran contributes nothing.
@@ -111,6 +113,7 @@ connection.onInitialize((params: InitializeParams) => {
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       codeLensProvider: { resolveProvider: false },
       definitionProvider: true,
+      referencesProvider: true,
       inlayHintProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -184,6 +187,21 @@ connection.onDocumentSymbol((p) => withDocument(p.textDocument, [], (doc) => ser
 connection.onCodeAction((p) => withDocument(p.textDocument, [], (doc) => service.codeActions(doc, p.range, p.context.diagnostics)));
 connection.onCodeLens((p) => withDocument(p.textDocument, [], (doc) => service.codeLenses(doc)));
 connection.onDefinition((p) => withDocument(p.textDocument, [], (doc) => service.definition(doc, p.position)));
+connection.onReferences(async (p) => {
+  const target = withDocument(p.textDocument, undefined, (doc) => service.referenceTarget(doc, p.position));
+  if (!target) return [];
+  const found = documents.all().flatMap((doc) => withDocument(doc, [], () => service.references(doc, target)));
+  // The workspace's other files are read now (the start-up scan keeps only definitions), within the scan's limits.
+  if (options.scanWorkspace !== false) {
+    const limits = scanLimits();
+    await forEachYamlFile(folders, limits, async (path) => {
+      if (isOpen(path)) return;
+      const text = await readYamlFile(path, limits.maxFileBytes);
+      if (text !== undefined) found.push(...service.referencesInText(pathToUri(path), text, target));
+    });
+  }
+  return p.context.includeDeclaration ? [...service.declarations(target), ...found] : found;
+});
 connection.languages.inlayHint.on((p) => withDocument(p.textDocument, [], (doc) => service.inlayHints(doc, p.range)));
 
 process.on('uncaughtException', (e) => log('uncaught exception', e));

@@ -3,9 +3,9 @@
  * everything it needs is passed in, so the server, the CLI and tests call the same code.
  */
 import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, InlayHint, Location, Position, Range } from 'vscode-languageserver-types';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createWorkspaceIndex, type MutableWorkspaceIndex } from '../schema';
-import { createParseCache, definitionsOf, type FileParse, type ParseCache } from './documents';
+import { createParseCache, definitionsOf as fileDefinitions, parseWhole, type FileParse, type ParseCache } from './documents';
 import { createPieceValidator, fileDiagnostics } from './diagnostics';
 import { documentSymbols } from './symbols';
 import { quickFixes } from './code-actions';
@@ -14,6 +14,7 @@ import { completionsAt } from './completion';
 import { definitionAt } from './definition';
 import { simulateLenses } from './code-lens';
 import { inlayHintsIn } from './inlay-hints';
+import { definitionsOf, referencesIn, referenceTargetAt, resolvedTarget, type ReferenceTarget } from './references';
 import { fileKey } from './uri';
 
 export interface RolloutLanguageService {
@@ -25,8 +26,16 @@ export interface RolloutLanguageService {
   codeLenses(doc: TextDocument): CodeLens[];
   /** What each setWeight / setCanaryScale step in `range` leads to (pods and weight), as inlay hints. */
   inlayHints(doc: TextDocument, range: Range): InlayHint[];
-  /** From a templateName to the analysis templates it names. */
+  /** From a Rollout's reference (a Service, templateName, workloadRef.name) to what it names. */
   definition(doc: TextDocument, at: Position): Location[];
+  /** What the cursor stands for that Rollouts can name: a definition's name or a reference to one. */
+  referenceTarget(doc: TextDocument, at: Position): ReferenceTarget | undefined;
+  /** The Rollout values in the document that name the target. */
+  references(doc: TextDocument, target: ReferenceTarget): Location[];
+  /** The same, in the text of a file that is not open (read from disk by the server). */
+  referencesInText(uri: string, text: string, target: ReferenceTarget): Location[];
+  /** Where the workspace defines the target. */
+  declarations(target: ReferenceTarget): Location[];
   /** The parse of the document's current version (cached by URI and version). */
   parse(doc: TextDocument): FileParse;
   /** Puts an open document's Services and analysis templates into the workspace index; returns the names that changed. */
@@ -62,8 +71,19 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     codeLenses: (doc) => simulateLenses(parses.get(doc), doc),
     inlayHints: (doc, range) => inlayHintsIn(parses.get(doc), doc, range),
     definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
+    referenceTarget(doc, at) {
+      const target = referenceTargetAt(parses.get(doc), doc, at);
+      return target && resolvedTarget(workspace, target);
+    },
+    references: (doc, target) => referencesIn(parses.get(doc), doc, target),
+    referencesInText(uri, text, target) {
+      // Only a text that has the name can refer to it; the rest is not parsed.
+      if (!text.includes(target.name)) return [];
+      return referencesIn(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target);
+    },
+    declarations: (target) => definitionsOf(workspace, target),
     parse: (doc) => parses.get(doc),
-    indexServices: (doc) => workspace.setFile(fileKey(doc.uri), definitionsOf(parses.get(doc))),
+    indexServices: (doc) => workspace.setFile(fileKey(doc.uri), fileDefinitions(parses.get(doc))),
     dependsOn(doc, names) {
       const file = parses.get(doc);
       let mentioned = mentions.get(file);

@@ -21,14 +21,11 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = { maxFiles: 5000, maxFileBytes: 2
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 export const isYamlFile = (name: string) => /\.ya?ml$/i.test(name);
 
-/** Calls `found` for each YAML file (by path) with the Services and templates it defines (possibly none). */
-export async function scanFolders(
-  folders: readonly string[],
-  found: (path: string, definitions: WorkspaceDefinition[]) => void,
-  limits: ScanLimits = DEFAULT_SCAN_LIMITS,
-  /** Files not to read (open documents: their text is indexed from the editor). */
-  skip: (path: string) => boolean = () => false,
-): Promise<{ files: number; truncated: boolean }> {
+/**
+ * Calls `visit` for each YAML file under the folders, breadth first, awaiting it before the next;
+ * bounded by `limits` (the files past maxFiles are not visited, and `truncated` says so).
+ */
+export async function forEachYamlFile(folders: readonly string[], limits: ScanLimits, visit: (path: string) => Promise<void>): Promise<{ files: number; truncated: boolean }> {
   let files = 0;
   const queue: { dir: string; depth: number }[] = folders.map((dir) => ({ dir, depth: 0 }));
   while (queue.length > 0) {
@@ -46,27 +43,44 @@ export async function scanFolders(
       } else if (e.isFile() && isYamlFile(e.name)) {
         if (files >= limits.maxFiles) return { files, truncated: true };
         files++;
-        if (skip(path)) continue;
-        const definitions = await definitionsInPath(path, limits.maxFileBytes);
-        if (!skip(path)) found(path, definitions);
-        // Let the editor's messages in between files: an open document is validated before the scan goes on.
-        await new Promise((resolve) => setImmediate(resolve));
+        await visit(path);
       }
     }
   }
   return { files, truncated: false };
 }
 
-/** The Services, templates and workloads a file on disk defines; none when it cannot be read or is too large. */
-export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<WorkspaceDefinition[]> {
-  let text: string;
+/** Calls `found` for each YAML file (by path) with the Services, templates and workloads it defines (possibly none). */
+export function scanFolders(
+  folders: readonly string[],
+  found: (path: string, definitions: WorkspaceDefinition[]) => void,
+  limits: ScanLimits = DEFAULT_SCAN_LIMITS,
+  /** Files not to read (open documents: their text is indexed from the editor). */
+  skip: (path: string) => boolean = () => false,
+): Promise<{ files: number; truncated: boolean }> {
+  return forEachYamlFile(folders, limits, async (path) => {
+    if (skip(path)) return;
+    const definitions = await definitionsInPath(path, limits.maxFileBytes);
+    if (!skip(path)) found(path, definitions);
+    // Let the editor's messages in between files: an open document is validated before the scan goes on.
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+}
+
+/** A YAML file's text, or undefined when it cannot be read or is larger than `maxFileBytes`. */
+export async function readYamlFile(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<string | undefined> {
   try {
     const bytes = await readFile(path);
-    if (bytes.length > maxFileBytes) return [];
-    text = bytes.toString('utf8');
+    return bytes.length > maxFileBytes ? undefined : bytes.toString('utf8');
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+/** The Services, templates and workloads a file on disk defines; none when it cannot be read or is too large. */
+export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<WorkspaceDefinition[]> {
+  const text = await readYamlFile(path, maxFileBytes);
+  if (text === undefined) return [];
   // Parse a piece at a time, letting the editor's messages in every few pieces.
   const steps = definitionSteps(path, text);
   for (let n = 1; ; n++) {

@@ -4,12 +4,15 @@ import { analysisTemplatesInFile, createWorkspaceIndex, definitionsInFile, parse
 import { analysisTemplate, blueGreenRollout, canaryRollout, service, summary, workload, workloadRefRollout, yamlOf } from './support';
 
 describe('schema workspace index', () => {
-  it('reads name, namespace and selector of each Service document', () => {
-    const parsed = parseFile(yamlOf(service('a', { app: 'x', tier: 'web' }, 'shop'), blueGreenRollout(), service('b', undefined)));
-    assert.deepEqual(servicesInFile('f.yaml', parsed), [
-      { name: 'a', namespace: 'shop', selector: { app: 'x', tier: 'web' }, file: 'f.yaml', docIndex: 0 },
-      { name: 'b', file: 'f.yaml', docIndex: 2 },
+  it('reads name, namespace, selector and where the name is of each Service document', () => {
+    const text = yamlOf(service('a', { app: 'x', tier: 'web' }, 'shop'), blueGreenRollout(), service('b', undefined));
+    const found = servicesInFile('f.yaml', parseFile(text));
+    assert.deepEqual(found.map((s) => ({ ...s, nameRange: undefined })), [
+      { name: 'a', namespace: 'shop', selector: { app: 'x', tier: 'web' }, file: 'f.yaml', docIndex: 0, nameRange: undefined },
+      { name: 'b', file: 'f.yaml', docIndex: 2, nameRange: undefined },
     ]);
+    const r = found[1]!.nameRange!;
+    assert.equal(text.split('\n')[r.start.line]!.slice(r.start.column, r.end.column), 'b');
   });
 
   it('resolves a Rollout\'s Services defined in another file, and forgets them with the file', () => {

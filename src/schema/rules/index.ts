@@ -11,6 +11,7 @@ import { autoPromotionSecondsIgnored, noEffectWithoutTrafficRouting, scaleDownDe
 export type { Rule, RuleContext } from './rule';
 export { templateRules, type TemplateRule, type TemplateRuleContext } from './analysis-template-rules';
 export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';
+export { rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
 
 export const rules: readonly Rule[] = [
   // spec

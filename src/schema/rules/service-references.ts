@@ -11,14 +11,15 @@ import type { WorkspaceService } from '../workspace';
 import { BLUE_GREEN, CANARY, error, obj, str, warning, type Rule, type RuleContext } from './rule';
 import { podLabelSets } from './workload-references';
 
-interface Reference {
+export interface Reference {
   name: string;
   path: (string | number)[];
   /** The ephemeral metadata block whose labels the pods carry while the Service points at them. */
   roleMetadata?: string;
 }
 
-function references(ctx: RuleContext): Reference[] {
+/** The Services the strategy names, with where. */
+export function serviceReferences(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): Reference[] {
   const out: Reference[] = [];
   const add = (v: unknown, path: (string | number)[], roleMetadata?: string) => {
     const name = str(v);
@@ -66,7 +67,7 @@ export const serviceExists: Rule = {
   check(ctx) {
     if (!ctx.workspace) return [];
     const namespace = str(obj(ctx.rollout.metadata)?.namespace);
-    const missing = references(ctx).filter((r) => candidates(ctx, r.name, namespace).length === 0);
+    const missing = serviceReferences(ctx).filter((r) => candidates(ctx, r.name, namespace).length === 0);
     if (missing.length === 0) return [];
     // The names a misspelled reference may have meant: the Services of the Rollout's namespace.
     const names = [...new Set(ctx.workspace.services().filter((s) => !namespace || !s.namespace || s.namespace === namespace).map((s) => s.name))].sort();
@@ -91,7 +92,7 @@ export const serviceSelectsPods: Rule = {
     const strategy = ctx.canary ?? ctx.blueGreen;
     const namespace = str(obj(ctx.rollout.metadata)?.namespace);
     const out: DocFinding[] = [];
-    for (const r of references(ctx)) {
+    for (const r of serviceReferences(ctx)) {
       const found = candidates(ctx, r.name, namespace);
       if (found.length === 0) continue;
       // Several definitions (overlays, environments): one that selects the pods is enough.

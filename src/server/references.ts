@@ -1,0 +1,132 @@
+/**
+ * Find references and go to definition between Rollouts and what they name: a Service, an
+ * (Cluster)AnalysisTemplate or a workload. The cursor may be on a definition's `metadata.name` or
+ * on a Rollout's reference (`canaryService`, `templateName`, `workloadRef.name`, ...); either way
+ * it stands for a target, and the references are the Rollout values that name that target. What
+ * counts as a reference is rolloutReferences' one list (src/schema).
+ */
+import type { Location, Position } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  documentValue,
+  findingRange,
+  isAnalysisTemplateDefinition,
+  isServiceDefinition,
+  matchingTemplates,
+  pathAt,
+  rolloutReferences,
+  type MutableWorkspaceIndex,
+  type ReferenceKind,
+  type RolloutReference,
+  type WorkspaceDefinition,
+} from '../schema';
+import { allDocs, pieceAt, type FileParse } from './documents';
+import { pathToUri } from './uri';
+
+export interface ReferenceTarget {
+  kind: ReferenceKind;
+  name: string;
+  /** The namespace it is in (a definition) or looked up in (a reference); none for a ClusterAnalysisTemplate. */
+  namespace?: string;
+}
+
+const kindOf = (d: WorkspaceDefinition): ReferenceKind => (isServiceDefinition(d) ? 'Service' : isAnalysisTemplateDefinition(d) ? d.kind : d.workloadKind);
+const namespaceOf = (value: unknown): string | undefined => {
+  const ns = (value as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
+  return typeof ns === 'string' ? ns : undefined;
+};
+const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+/** The references of a Rollout document; none when it cannot be read as plain data. */
+function referencesOf(value: unknown): RolloutReference[] {
+  return value && typeof value === 'object' && !Array.isArray(value) ? rolloutReferences(value as Parameters<typeof rolloutReferences>[0]) : [];
+}
+
+function plainValue(doc: Parameters<typeof documentValue>[0]): unknown {
+  try {
+    return documentValue(doc);
+  } catch {
+    return undefined; // too many aliases: nothing to read
+  }
+}
+
+/** The target under the cursor: a definition's name, or a Rollout's reference to one. */
+export function referenceTargetAt(file: FileParse, doc: TextDocument, at: Position): ReferenceTarget | undefined {
+  const offset = doc.offsetAt(at);
+  const placed = pieceAt(file, offset);
+  if (!placed) return undefined;
+  const where = pathAt(placed.piece.parsed, offset - placed.start);
+  const pd = where && placed.piece.parsed.docs[where.docIndex];
+  if (!where || !pd) return undefined;
+  if (samePath(where.path, ['metadata', 'name'])) {
+    const d = placed.piece.definitions.find((x) => x.docIndex === where.docIndex);
+    if (!d) return undefined;
+    return { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) };
+  }
+  if (!pd.isRollout) return undefined;
+  const value = plainValue(pd.doc);
+  const ref = referencesOf(value).find((r) => samePath(r.path, where.path));
+  if (!ref) return undefined;
+  const namespace = namespaceOf(value);
+  return { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) };
+}
+
+/** Whether a reference from a Rollout in `namespace` names the target. */
+function names(ref: RolloutReference, namespace: string | undefined, target: ReferenceTarget): boolean {
+  if (ref.kind !== target.kind || ref.name !== target.name) return false;
+  // Without a namespace on either side the manifest lands in the same (default) namespace.
+  return target.kind === 'ClusterAnalysisTemplate' || !namespace || !target.namespace || namespace === target.namespace;
+}
+
+/** The places in a file whose Rollouts name the target. */
+export function referencesIn(file: FileParse, doc: TextDocument, target: ReferenceTarget): Location[] {
+  const out: Location[] = [];
+  for (const { placed, doc: pd } of allDocs(file)) {
+    if (!pd.isRollout) continue;
+    // Cheap first: a Rollout that does not mention the name has no reference to it.
+    if (!placed.piece.mentions.includes(target.name)) continue;
+    const value = plainValue(pd.doc);
+    const namespace = namespaceOf(value);
+    for (const ref of referencesOf(value)) {
+      if (!names(ref, namespace, target)) continue;
+      const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: ref.path, target: 'value', docIndex: pd.index });
+      out.push({ uri: file.uri, range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) } });
+    }
+  }
+  return out;
+}
+
+/** The workspace's definitions of the target. */
+function definitionsFor(workspace: MutableWorkspaceIndex, target: ReferenceTarget): WorkspaceDefinition[] {
+  const inNamespace = (d: { namespace?: string }) => !target.namespace || !d.namespace || d.namespace === target.namespace;
+  if (target.kind === 'Service') return workspace.servicesNamed(target.name).filter(inNamespace);
+  if (target.kind === 'AnalysisTemplate' || target.kind === 'ClusterAnalysisTemplate') {
+    return matchingTemplates(workspace.analysisTemplatesNamed(target.name), { clusterScope: target.kind === 'ClusterAnalysisTemplate' }, target.namespace);
+  }
+  return workspace.workloadsNamed(target.name).filter((w) => w.workloadKind === target.kind && inNamespace(w));
+}
+
+/**
+ * A reference from a Rollout without a namespace stands for what it resolves to: when every
+ * definition it finds is in one namespace, the target is in that namespace (so the Rollouts of
+ * other namespaces that use the same name are not its references).
+ */
+export function resolvedTarget(workspace: MutableWorkspaceIndex, target: ReferenceTarget): ReferenceTarget {
+  if (target.namespace || target.kind === 'ClusterAnalysisTemplate') return target;
+  const namespaces = new Set(definitionsFor(workspace, target).map((d) => d.namespace));
+  const [only] = namespaces;
+  return namespaces.size === 1 && only ? { ...target, namespace: only } : target;
+}
+
+/** Where the workspace defines the target: its `metadata.name` in each file that has it. */
+export function definitionsOf(workspace: MutableWorkspaceIndex, target: ReferenceTarget): Location[] {
+  return definitionsFor(workspace, target).map((d) => {
+    const r = d.nameRange ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } };
+    return { uri: toUri(d.file), range: { start: { line: r.start.line, character: r.start.column }, end: { line: r.end.line, character: r.end.column } } };
+  });
+}
+
+/** The index keys a file by its path (or by its URI when it has no path, e.g. an untitled document). */
+function toUri(file: string): string {
+  return file.startsWith('/') || /^[A-Za-z]:[\\/]/.test(file) ? pathToUri(file) : file;
+}

@@ -1,0 +1,93 @@
+// Find references and go to definition through the real server over stdio: from a Service,
+// template or Deployment (its metadata.name) or from a Rollout's reference to one, to every
+// Rollout value that names it, in open documents and in the workspace's files on disk.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Location } from 'vscode-languageserver';
+import { LspSession, toUri } from './lsp-session';
+import { analysisStep, analysisTemplate, canaryRollout, deployment, multiDoc, positionOf, service, workloadRefRollout } from './fixtures';
+
+/** `file.yaml:line:character` of each location, sorted, for readable assertions. */
+const where = (dir: string, locs: Location[] | null) =>
+  (locs ?? []).map((l) => `${l.uri.slice(toUri(dir).length + 1)}:${l.range.start.line}:${l.range.start.character}-${l.range.end.character}`).sort();
+const at = (text: string, needle: string, delta = 0) => {
+  const p = positionOf(text, needle, delta);
+  return `${p.line}:${p.character}`;
+};
+
+describe('references in the language server', () => {
+  let dir: string;
+  let lsp: LspSession;
+  const definitions = multiDoc(service('web', { app: 'a' }), analysisTemplate('rate'), deployment('web-deploy', 'w'));
+  // On disk only: a canary naming the Service twice and the template once.
+  const a = canaryRollout({ name: 'a', canaryService: 'web', stableService: 'web', steps: ['setWeight: 20', analysisStep('rate')] });
+  // On disk, and open with an unsaved change that names the Service.
+  const bDisk = canaryRollout({ name: 'b' });
+  const bOpen = canaryRollout({ name: 'b', canaryService: 'web' });
+  // In another namespace than the Service's: not a reference to it.
+  const c = canaryRollout({ name: 'c', canaryService: 'web' }).replace('  name: c\n', '  name: c\n  namespace: other\n');
+  const w = workloadRefRollout('w', 'web-deploy');
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-references-'));
+    writeFileSync(join(dir, 'definitions.yaml'), definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n'));
+    writeFileSync(join(dir, 'a.yaml'), a.replace('  name: a\n', '  name: a\n  namespace: shop\n'));
+    writeFileSync(join(dir, 'b.yaml'), bDisk);
+    writeFileSync(join(dir, 'c.yaml'), c);
+    writeFileSync(join(dir, 'w.yaml'), w);
+    writeFileSync(join(dir, 'notes.yaml'), 'web: not a Rollout\n');
+    lsp = await LspSession.start({ workspaceFolders: [dir] });
+  });
+  after(async () => {
+    await lsp?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const references = (uri: string, position: { line: number; character: number }, includeDeclaration: boolean) =>
+    lsp.request<Location[] | null>('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration } });
+
+  it('from a Service\'s name: every Rollout value that names it, on disk and in open documents, in its namespace', async () => {
+    const defsText = definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n');
+    const defs = toUri(join(dir, 'definitions.yaml'));
+    lsp.open(defs, defsText);
+    const b = toUri(join(dir, 'b.yaml'));
+    lsp.open(b, bOpen);
+    await lsp.diagnosticsFor(b);
+    const found = await references(defs, positionOf(defsText, 'name: web', 7), false);
+    const aText = a.replace('  name: a\n', '  name: a\n  namespace: shop\n');
+    assert.deepEqual(where(dir, found), [
+      `a.yaml:${at(aText, 'canaryService: web', 15)}-${positionOf(aText, 'canaryService: web', 18).character}`,
+      `a.yaml:${at(aText, 'stableService: web', 15)}-${positionOf(aText, 'stableService: web', 18).character}`,
+      `b.yaml:${at(bOpen, 'canaryService: web', 15)}-${positionOf(bOpen, 'canaryService: web', 18).character}`,
+    ].sort());
+    const withDeclaration = await references(defs, positionOf(defsText, 'name: web', 7), true);
+    assert.equal(withDeclaration!.length, 4);
+    assert.ok(where(dir, withDeclaration).includes(`definitions.yaml:${at(defsText, 'name: web', 6)}-${positionOf(defsText, 'name: web', 9).character}`));
+  });
+
+  it('from a Rollout\'s reference: the same references, and go to definition lands on the Service', async () => {
+    const b = toUri(join(dir, 'b.yaml'));
+    const fromUse = await references(b, positionOf(bOpen, 'canaryService: web', 16), false);
+    assert.equal(fromUse!.length, 3);
+    const [def] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri: b }, position: positionOf(bOpen, 'canaryService: web', 16) });
+    assert.equal(def!.uri, toUri(join(dir, 'definitions.yaml')));
+    assert.equal(def!.range.start.line, positionOf(definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n'), 'name: web').line);
+  });
+
+  it('from an AnalysisTemplate and from a Deployment: the templateName and workloadRef.name values', async () => {
+    const defsText = definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n');
+    const defs = toUri(join(dir, 'definitions.yaml'));
+    const rate = await references(defs, positionOf(defsText, 'name: rate', 7), false);
+    assert.deepEqual(where(dir, rate).map((l) => l.split(':')[0]), ['a.yaml']);
+    const deploy = await references(defs, positionOf(defsText, 'name: web-deploy', 7), false);
+    assert.deepEqual(where(dir, deploy), [`w.yaml:${at(w, '    name: web-deploy', 10)}-${positionOf(w, '    name: web-deploy', 20).character}`]);
+  });
+
+  it('nothing where the cursor names nothing a Rollout can refer to', async () => {
+    const b = toUri(join(dir, 'b.yaml'));
+    assert.deepEqual((await references(b, positionOf(bOpen, 'replicas'), true)) ?? [], []);
+    assert.deepEqual((await references(b, positionOf(bOpen, 'image: nginx', 8), true)) ?? [], []);
+  });
+});
