@@ -211,6 +211,9 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
 
   if (ctx.effects.some((e) => e.kind === 'createReplicaSet')) {
     set(condition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetCreated, ConditionMessage.newReplicaSetCreated(newRSName)));
+  } else if (!prevProgressing && ctx.newRS) {
+    // An existing new RS and no Progressing yet (status written by something else, or lost): progress is estimated from now.
+    set(condition(ConditionType.Progressing, 'True', ConditionReason.FoundNewReplicaSet, ConditionMessage.foundNewReplicaSet(newRSName)));
   }
 
   // checkPausedConditions: pause toggles show on Progressing as Unknown, retry after an abort likewise.

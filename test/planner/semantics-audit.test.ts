@@ -497,3 +497,17 @@ describe('§8 step 3: the size of the new (preview) ReplicaSet', () => {
   });
   it('R without previewReplicaCount', () => assert.equal(size({ checkpoint: false, preview: undefined }), 3));
 });
+
+describe('§12 Progressing FoundNewReplicaSet', () => {
+  it('an existing new RS and no Progressing condition yet: Progressing True FoundNewReplicaSet "Found new replica set \\"X\\""', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    h.podsReadyAtOnce = false;
+    updateImage(h);
+    settle(h); // waiting for the canary pods, nothing moves
+    patchStatus(h, { conditions: null });
+    const r = step(h);
+    const name = replicaSetByRevision(h, 2)?.metadata?.name;
+    const progressing = getCondition(r.status.conditions, 'Progressing');
+    assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ['True', 'FoundNewReplicaSet', `Found new replica set "${name}"`]);
+  });
+});
