@@ -159,8 +159,8 @@ export function setToFieldsV1(set: FieldSet): FieldsV1 {
 // ---------- the fields of an object, and what a write changed ----------
 
 /**
- * The fields an applied configuration sets: every leaf, every list (atomic), every empty map.
- * A map with fields is not owned itself, as the server's field set of an apply.
+ * The fields an applied configuration sets: every leaf and every list (atomic). A map is not
+ * owned itself, not even an empty one (as for a built-in kind's struct fields: `labels: {}`).
  */
 export function fieldsOf(obj: Record<string, unknown>): FieldSet {
   const out: FieldSet = new Set();
@@ -169,7 +169,7 @@ export function fieldsOf(obj: Record<string, unknown>): FieldSet {
       const v = m[k];
       if (v === undefined) continue;
       const key = childKey(prefix, `f:${k}`);
-      if (isMap(v) && !isEmptyMap(v)) walk(v, key);
+      if (isMap(v)) walk(v, key);
       else out.add(key);
     }
   };
@@ -429,7 +429,13 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
     if (identity(o) === id) continue;
     for (const key of o.fields) if (changed.has(key)) conflicts.push({ owner: o, path: key });
   }
-  if (conflicts.length > 0 && !force) return { ok: false, conflicts: sortConflicts(conflicts) };
+  if (conflicts.length > 0 && !force) {
+    // kubectl moving from client-side to server-side apply: what its annotation says it last
+    // applied, unchanged since, is kubectl's to take (the server's last-applied manager).
+    const allowed = writer.manager === 'kubectl' && live ? allowedByLastApplied(live) : undefined;
+    const remaining = allowed ? conflicts.filter((c) => !allowed.has(c.path)) : conflicts;
+    if (remaining.length > 0) return { ok: false, conflicts: sortConflicts(remaining) };
+  }
   owners = owners.map((o) => (identity(o) === id ? o : { ...o, fields: minus(o.fields, changed) }));
   owners = owners.map((o) => ({ ...o, fields: minus(o.fields, c.removed) }));
   const objectChanged = c.added.size + c.modified.size + c.removed.size > 0;
@@ -442,6 +448,21 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
 }
 
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** The fields client-side apply's annotation sets to the values the object still has. */
+function allowedByLastApplied(live: Record<string, any>): FieldSet | undefined {
+  const text = live.metadata?.annotations?.[lastAppliedAnnotation];
+  if (typeof text !== 'string' || !text) return undefined;
+  let last: unknown;
+  try {
+    last = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isMap(last) || last.apiVersion !== live.apiVersion) return undefined;
+  const c = compareObjects(last, live);
+  return minus(minus(minus(fieldsOf(last), c.modified), c.added), c.removed);
+}
 
 /**
  * After kubectl's server-side apply, an object that carries client-side apply's annotation gets

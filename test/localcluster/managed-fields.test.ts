@@ -15,7 +15,9 @@ import {
   managerFromUserAgent,
   ownable,
   pathString,
+  lastAppliedAnnotation,
   setToFieldsV1,
+  syncLastApplied,
   updateManagedFields,
   type ApplyResult,
   type ManagedFieldsEntry,
@@ -69,9 +71,9 @@ describe('managed fields: the fieldsV1 format', () => {
     assert.equal(pathString(fieldPath('metadata', 'labels', 'app.kubernetes.io/name')), '.metadata.labels.app.kubernetes.io/name');
   });
 
-  it('an applied configuration owns its leaves, lists whole and empty maps, and never the server\'s metadata', () => {
+  it('an applied configuration owns its leaves and lists whole, not its maps, and never the server\'s metadata', () => {
     const set = ownable(fieldsOf({ ...cm({ a: '1' }, { app: 'x' }), spec: { ports: [{ port: 80 }], selector: {} } }), 'object');
-    assert.deepEqual(setToFieldsV1(set), { 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:ports': {}, 'f:selector': {} } });
+    assert.deepEqual(setToFieldsV1(set), { 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:ports': {} } });
   });
 
   it('a comparison names leaves added, changed and removed, and maps that appear or go away', () => {
@@ -213,6 +215,28 @@ describe('managed fields: server-side apply', () => {
     const r = apply(cm({ a: '1' }), cm({ a: '2' }), 'kubectl');
     assert.ok(!r.ok);
     assert.equal(conflictError(r.conflicts).message, 'Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.a');
+  });
+
+  it('kubectl may take over what its client-side apply annotation last set, while the value is unchanged', () => {
+    const annotated = (data: Record<string, string>) => ({ ...cm(data), metadata: { ...cm(data).metadata, annotations: { [lastAppliedAnnotation]: JSON.stringify(cm({ a: '1' })) } } });
+    const live = annotated({ a: '1' });
+    const mf = updateManagedFields({ live: undefined, next: live, requested: undefined, writer: writer('kubectl-client-side-apply'), now: t0 });
+    assert.ok(applied(apply(stored(live, mf), cm({ a: '2' }), 'kubectl')).object.data.a === '2');
+    assert.ok(!apply(stored(live, mf), cm({ a: '2' }), 'someone-else').ok, 'only kubectl gets the allowance');
+    const edited = annotated({ a: 'edited' }); // the value moved on since: the annotation no longer vouches for it
+    const mf2 = updateManagedFields({ live: undefined, next: edited, requested: undefined, writer: writer('kubectl-client-side-apply'), now: t0 });
+    assert.ok(!apply(stored(edited, mf2), cm({ a: '2' }), 'kubectl').ok);
+  });
+
+  it("kubectl's server-side apply rewrites client-side apply's annotation to what it applied; others leave it", () => {
+    const obj = { ...cm({ a: '1' }), metadata: { ...cm({}).metadata, annotations: { [lastAppliedAnnotation]: '{"old":true}', other: 'x' } } };
+    const config = { ...cm({ b: '2' }), metadata: { name: 'x', annotations: { [lastAppliedAnnotation]: 'ignored' } } };
+    const byOther = structuredClone(obj);
+    syncLastApplied(byOther, config, 'helm');
+    assert.equal(byOther.metadata.annotations[lastAppliedAnnotation], '{"old":true}');
+    syncLastApplied(obj, config, 'kubectl');
+    assert.equal(obj.metadata.annotations[lastAppliedAnnotation], '{"apiVersion":"v1","data":{"b":"2"},"kind":"ConfigMap","metadata":{"name":"x"}}');
+    assert.equal(obj.metadata.annotations.other, 'x');
   });
 
   it('lists are atomic: an applied list replaces the live one whole', () => {
