@@ -57,6 +57,7 @@ export function applyDefaults(t: ResourceType, obj: any, allocateClusterIP: () =
       if (spec && typeof spec === 'object') {
         spec.replicas ??= 1;
         defaultPodSpec(spec.template?.spec);
+        if (t.plural === 'deployments') defaultDeploymentSpec(spec);
       }
       break;
   }
@@ -65,8 +66,20 @@ export function applyDefaults(t: ResourceType, obj: any, allocateClusterIP: () =
 /** The node every Pod runs on. */
 export const nodeName = 'rollouts-local';
 
+/** apps/v1's defaults: a rolling update of 25% each way, 10 old ReplicaSets kept, 600 s to make progress. */
+function defaultDeploymentSpec(spec: any): void {
+  spec.strategy = spec.strategy && typeof spec.strategy === 'object' ? spec.strategy : {};
+  spec.strategy.type ??= 'RollingUpdate';
+  if (spec.strategy.type === 'RollingUpdate') {
+    spec.strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...(spec.strategy.rollingUpdate ?? {}) };
+  }
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+}
+
 function defaultPodSpec(spec: any): void {
   if (!spec || typeof spec !== 'object') return;
+  spec.securityContext ??= {};
   spec.restartPolicy ??= 'Always';
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.terminationGracePeriodSeconds ??= 30;

@@ -82,6 +82,22 @@ describe('local cluster API (client-node)', () => {
       assert.match(s.message, /metadata\.name/);
     });
 
+    it('a Deployment gets the defaults of apps/v1: a 25% rolling update, 10 revisions, 600 s deadline, the pod spec\'s', async () => {
+      const template = { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+      const d = await h.apps.createNamespacedDeployment({ namespace: 'default', body: { metadata: { name: 'defaults' }, spec: { selector: { matchLabels: { app: 'd' } }, template } } });
+      assert.equal(d.spec?.replicas, 1);
+      const plain = (v: unknown) => JSON.parse(JSON.stringify(v)); // client-node reads into its model classes
+      assert.deepEqual(plain(d.spec?.strategy), { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+      assert.equal(d.spec?.revisionHistoryLimit, 10);
+      assert.equal(d.spec?.progressDeadlineSeconds, 600);
+      assert.deepEqual(plain(d.spec?.template.spec?.securityContext), {});
+      assert.equal(d.spec?.template.spec?.restartPolicy, 'Always');
+      // What the client chose stays: Recreate gets no rollingUpdate, a given limit is kept.
+      const r = await h.apps.createNamespacedDeployment({ namespace: 'default', body: { metadata: { name: 'recreate' }, spec: { selector: { matchLabels: { app: 'd' } }, template, strategy: { type: 'Recreate' }, revisionHistoryLimit: 2 } } });
+      assert.deepEqual(plain(r.spec?.strategy), { type: 'Recreate' });
+      assert.equal(r.spec?.revisionHistoryLimit, 2);
+    });
+
     it('generateName makes a unique name', async () => {
       const a = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'gen-' } } });
       const b = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'gen-' } } });
