@@ -511,3 +511,28 @@ describe('§12 Progressing FoundNewReplicaSet', () => {
     assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ['True', 'FoundNewReplicaSet', `Found new replica set "${name}"`]);
   });
 });
+
+describe('§9 scaling down old ReplicaSets, through the whole reconcile', () => {
+  it('traffic-routed canary, interrupted update V1→V2→V3: the V2 goes to 0 without a scale-down deadline once nothing references it', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } } }));
+    updateImage(h, 'app:2');
+    settle(h);
+    assert.equal(replicas(h, 2), 5);
+    updateImage(h, 'app:3');
+    settle(h);
+    const v2 = replicaSetByRevision(h, 2);
+    assert.equal(v2?.spec?.replicas, 0);
+    assert.equal(v2?.metadata?.annotations?.['scale-down-deadline'], undefined);
+    assert.equal(replicas(h, 3), 5);
+    assert.equal(replicas(h, 1), 10);
+  });
+  it('basic canary, interrupted update V1→V2→V3: the V2 is scaled to 0 and the V3 reaches the setWeight 50 split against the stable', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }] }));
+    updateImage(h, 'app:2');
+    settle(h);
+    assert.deepEqual([replicas(h, 1), replicas(h, 2)], [5, 5]);
+    updateImage(h, 'app:3');
+    settle(h);
+    assert.deepEqual([replicas(h, 1), replicas(h, 2), replicas(h, 3)], [5, 0, 5]);
+  });
+});
