@@ -41,6 +41,7 @@ import {
   replicaSetByRevision,
   replicas,
   rolloutWith,
+  selectorOf,
   service,
   setPods,
   settle,
@@ -534,5 +535,52 @@ describe('§9 scaling down old ReplicaSets, through the whole reconcile', () => 
     updateImage(h, 'app:3');
     settle(h);
     assert.deepEqual([replicas(h, 1), replicas(h, 2), replicas(h, 3)], [5, 0, 5]);
+  });
+});
+
+describe('§7.1 promote --full skips remaining steps, pauses and analysis', () => {
+  const failed = (h: Harness) => {
+    h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map((run) => ({ ...run, status: { phase: 'Failed', message: 'boom' } })) };
+  };
+  it('a step analysis that fails after promoteFull does not abort; the new RS is promoted', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 't' }] } }, { setWeight: 40 }] }));
+    updateImage(h);
+    settle(h);
+    assert.equal(h.world.analysisRuns.length, 1);
+    patchStatus(h, { promoteFull: true });
+    failed(h);
+    settle(h);
+    const status = h.world.rollout.status!;
+    assert.equal(status.abort, undefined);
+    assert.equal(status.stableRS, hashOf(replicaSetByRevision(h, 2)));
+    assert.equal(replicas(h, 2), 10);
+  });
+  it('a background analysis that fails after promoteFull does not abort; the new RS is promoted', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }] } }));
+    updateImage(h);
+    settle(h);
+    assert.equal(h.world.analysisRuns.length, 1);
+    patchStatus(h, { promoteFull: true });
+    failed(h);
+    settle(h);
+    const status = h.world.rollout.status!;
+    assert.equal(status.abort, undefined);
+    assert.equal(status.stableRS, hashOf(replicaSetByRevision(h, 2)));
+  });
+});
+
+describe('§7.1 promote --full: a failed run is not an abort, not even for one reconcile', () => {
+  it('the canary Service stays on the new RS and nothing is written as aborted while promoting fully', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }] } }));
+    updateImage(h);
+    settle(h);
+    const v2 = hashOf(replicaSetByRevision(h, 2));
+    assert.equal(selectorOf(h, 'demo-canary'), v2);
+    patchStatus(h, { promoteFull: true });
+    h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map((run) => ({ ...run, status: { phase: 'Failed' } })) };
+    h.podsReadyAtOnce = false;
+    const r = step(h);
+    assert.equal(r.status.abort, undefined);
+    assert.equal(selectorOf(h, 'demo-canary'), v2);
   });
 });
