@@ -584,3 +584,60 @@ describe('§7.1 promote --full: a failed run is not an abort, not even for one r
     assert.equal(selectorOf(h, 'demo-canary'), v2);
   });
 });
+
+describe('§7.1 / §8 step 9: promote --full of an aborted blue-green rollout', () => {
+  it('un-aborts, skips the pause and promotes once the new RS is saturated', () => {
+    const h = deployed(rolloutWith({ blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', autoPromotionEnabled: false } }, { replicas: 3 }), [
+      service('demo-active'),
+      service('demo-preview'),
+    ]);
+    updateImage(h);
+    settle(h);
+    patchStatus(h, { abort: true });
+    settle(h);
+    assert.equal(h.world.rollout.status?.abort, true);
+    assert.equal(selectorOf(h, 'demo-active'), hashOf(replicaSetByRevision(h, 1)));
+    patchStatus(h, { promoteFull: true });
+    settle(h);
+    const v2 = hashOf(replicaSetByRevision(h, 2));
+    const status = h.world.rollout.status!;
+    assert.equal(status.abort, undefined);
+    assert.equal(status.pauseConditions, undefined);
+    assert.equal(status.stableRS, v2);
+    assert.equal(selectorOf(h, 'demo-active'), v2);
+    assert.equal(replicas(h, 2), 3);
+  });
+  it('canary: promote --full of an aborted update un-aborts and promotes', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    updateImage(h);
+    settle(h);
+    patchStatus(h, { abort: true });
+    settle(h);
+    assert.equal(replicas(h, 2), 0);
+    patchStatus(h, { promoteFull: true });
+    settle(h);
+    const status = h.world.rollout.status!;
+    assert.equal(status.abort, undefined);
+    assert.equal(status.stableRS, hashOf(replicaSetByRevision(h, 2)));
+    assert.equal(replicas(h, 2), 10);
+    assert.equal(status.phase, 'Healthy');
+  });
+});
+
+describe('§4 traffic weights, through the whole reconcile', () => {
+  it('a traffic-routed canary without steps keeps weight 0 until promoted, then the stable Service is on the new RS', () => {
+    const h = deployed(canary({ trafficRouting: { nginx: { stableIngress: 'demo' } } }));
+    updateImage(h);
+    const results = settle(h);
+    for (const r of results) assert.equal(r.status.canary?.weights?.canary.weight ?? 0, 0);
+    const v2 = hashOf(replicaSetByRevision(h, 2));
+    assert.equal(h.world.rollout.status?.stableRS, v2);
+    assert.equal(selectorOf(h, 'demo-stable'), v2);
+    assert.equal(h.world.rollout.status?.canary?.weights?.stable.podTemplateHash, v2);
+  });
+  it('without trafficRouting status.canary.weights is absent', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    updateImage(h);
+    for (const r of settle(h)) assert.equal(r.status.canary?.weights, undefined);
+  });
+});
