@@ -641,3 +641,41 @@ describe('§4 traffic weights, through the whole reconcile', () => {
     for (const r of settle(h)) assert.equal(r.status.canary?.weights, undefined);
   });
 });
+
+describe('§5.4 promotion to stable with replicaProgressThreshold', () => {
+  it('all steps done and the threshold met (Pods 8 of 10 available): promoted before every pod is available', () => {
+    const h = deployed(canary({ replicaProgressThreshold: { type: 'Pods', value: 8 } }));
+    h.podsReadyAtOnce = false;
+    updateImage(h);
+    settle(h);
+    const v2 = replicaSetByRevision(h, 2);
+    assert.notEqual(h.world.rollout.status?.stableRS, hashOf(v2));
+    setPods(h, v2, 10, 7);
+    step(h);
+    assert.notEqual(h.world.rollout.status?.stableRS, hashOf(v2), '7 available is below the threshold');
+    setPods(h, replicaSetByRevision(h, 2), 10, 8);
+    step(h);
+    assert.equal(h.world.rollout.status?.stableRS, hashOf(v2));
+  });
+});
+
+describe('§3.6 gradual abort with dynamicStableScale, through the whole reconcile', () => {
+  it('the canary Service goes back to the stable only once no traffic is left on the canary; ends with weight 0, stable 10, canary 0', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, dynamicStableScale: true }));
+    updateImage(h);
+    settle(h);
+    assert.deepEqual([replicas(h, 2), replicas(h, 1)], [5, 5]);
+    const v1 = hashOf(replicaSetByRevision(h, 1));
+    const v2 = hashOf(replicaSetByRevision(h, 2));
+    patchStatus(h, { abort: true });
+    for (let i = 0; i < 40; i++) {
+      const weightBefore = h.world.rollout.status?.canary?.weights?.canary.weight ?? 0;
+      const r = step(h);
+      if (weightBefore > 0) assert.equal(selectorOf(h, 'demo-canary'), v2, `reconcile ${i}: traffic ${weightBefore} still on the canary`);
+      if (r.effects.length === 0) break;
+    }
+    assert.equal(h.world.rollout.status?.canary?.weights?.canary.weight, 0);
+    assert.equal(selectorOf(h, 'demo-canary'), v1);
+    assert.deepEqual([replicas(h, 2), replicas(h, 1)], [0, 10]);
+  });
+});
