@@ -13,8 +13,8 @@
  * Where it is knowingly less than a real API server:
  * - bodies are JSON; of protobuf, only Namespace/ConfigMap/Secret (what `kubectl create` sends);
  * - field ownership (managedFields, server-side apply) treats every list as atomic: the built-in
- *   kinds' associative lists (containers by name...) are owned and replaced whole, not by item;
- *   Update entries beyond ten per object are not merged into "ancient-changes";
+ *   kinds' associative lists (containers by name...) are owned and replaced whole, not by item,
+ *   and without the kinds' schemas an Update marks nested structs it creates with "." too;
  * - `fieldValidation=Strict` is accepted but unknown fields are not rejected;
  * - OpenAPI schemas stop at each kind's top-level fields (`kubectl explain KIND.spec` works,
  *   deeper paths say the field does not exist);

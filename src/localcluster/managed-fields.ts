@@ -375,7 +375,46 @@ export function recordUpdate(owners: readonly Owner[], before: Record<string, an
       mine.time = now;
     } else out.push({ ...me, time: now, fields });
   }
-  return out.filter((o) => o.fields.size > 0);
+  return capUpdateEntries(out.filter((o) => o.fields.size > 0));
+}
+
+/** The manager the oldest Update entries are merged into when an object has too many. */
+export const ancientChanges = 'ancient-changes';
+export const maxUpdateEntries = 10;
+
+/**
+ * At most ten Update entries: the oldest are merged, per API version, into one
+ * "ancient-changes" entry, which takes the time of the newest entry merged into it.
+ */
+function capUpdateEntries(owners: Owner[]): Owner[] {
+  const updates = owners.filter((o) => o.operation === 'Update');
+  if (updates.length <= maxUpdateEntries) return owners;
+  const seconds = (o: Owner) => (o.time ? Math.floor(Date.parse(o.time) / 1000) : 0);
+  updates.sort((a, b) => seconds(a) - seconds(b) || (identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0));
+  const merged = new Set<Owner>();
+  /** Per API version: the oldest entry, then the bucket the next ones are merged into. */
+  const heads = new Map<string, Owner>();
+  let count = updates.length;
+  for (const o of updates) {
+    if (count <= maxUpdateEntries) break;
+    const head = heads.get(o.apiVersion);
+    if (!head) {
+      heads.set(o.apiVersion, o);
+      continue;
+    }
+    merged.add(head).add(o);
+    heads.set(o.apiVersion, { manager: ancientChanges, operation: 'Update', apiVersion: o.apiVersion, ...(o.time ? { time: o.time } : {}), fields: union(head.fields, o.fields) });
+    count--;
+  }
+  const buckets = [...heads.values()].filter((h) => !owners.includes(h));
+  const out = owners.filter((o) => !merged.has(o));
+  for (const bucket of buckets) {
+    // An older bucket of the same version that was not merged this time joins the new one.
+    const older = out.findIndex((o) => identity(o) === identity(bucket));
+    if (older >= 0) bucket.fields = union(bucket.fields, out.splice(older, 1)[0]!.fields);
+    out.push(bucket);
+  }
+  return out;
 }
 
 export interface ApplyInput {

@@ -139,6 +139,21 @@ describe('managed fields: create, update and patch record an Update entry', () =
     assert.equal(updateManagedFields({ live: v1, next: cm({ a: '3' }), requested: undefined, writer: writer('x'), now: t2 }), undefined);
   });
 
+  it('beyond ten Update entries, the oldest are merged into "ancient-changes"', () => {
+    let live: Record<string, any> = cm({});
+    let mf = updateManagedFields({ live: undefined, next: live, requested: undefined, writer: writer('m00'), now: t0 });
+    for (let i = 1; i <= 11; i++) {
+      const next = cm({ ...live.data, [`k${i}`]: 'v' });
+      mf = updateManagedFields({ live: stored(live, mf), next, requested: undefined, writer: writer(`m${String(i).padStart(2, '0')}`), now: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z` });
+      live = next;
+    }
+    assert.equal(mf!.length, 10);
+    const ancient = entry(mf, 'ancient-changes')!;
+    assert.deepEqual(ancient.fieldsV1, { 'f:data': { '.': {}, 'f:k1': {}, 'f:k2': {} } }, 'm01 (which created data) and m02, the oldest with fields left');
+    assert.equal(ancient.time, '2026-01-01T00:00:02Z');
+    assert.deepEqual(mf!.map((e) => e.manager).slice(1), ['m03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', 'm10', 'm11']);
+  });
+
   it('a write through /status is recorded with subresource "status" and owns status only', () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } };
     const mf1 = updateManagedFields({ live: undefined, next: pod, requested: undefined, writer: writer('kube-controller-manager', { scope: 'main' }), now: t0 });
