@@ -57,4 +57,30 @@ describe('language server in the real editor', () => {
     assert.ok(sim?.kind === 'simulation' && sim.frames.length > 1, 'frames were sent');
     panel.panel.dispose();
   });
+
+  describe('across a Rollout and its Services (checkout.yaml)', () => {
+    let routed: vscode.TextDocument;
+    const lineOf = (needle: string) => routed.getText().split('\n').findIndex((l) => l.includes(needle));
+    before(async () => {
+      routed = await vscode.workspace.openTextDocument(workspaceFile('checkout.yaml'));
+      await vscode.window.showTextDocument(routed);
+    });
+
+    it('shows the pods and weight of a setWeight step as an inlay hint', async () => {
+      const line = lineOf('setWeight: 20');
+      const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', routed.uri, new vscode.Range(0, 0, routed.lineCount, 0));
+      const label = (h: vscode.InlayHint) => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
+      assert.deepEqual(hints.map((h) => [h.position.line, label(h)]), [[line, '2 canary · 10 stable · 20%']]);
+    });
+
+    it('finds the Rollout\'s reference from the Service, and goes back to the Service by definition', async () => {
+      const nameLine = lineOf('name: checkout-canary');
+      const refs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', routed.uri, new vscode.Position(nameLine, 10));
+      const use = lineOf('canaryService: checkout-canary');
+      assert.deepEqual(refs.map((r) => r.range.start.line).filter((l) => l !== nameLine), [use]);
+      const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', routed.uri, new vscode.Position(use, 24));
+      const target = defs.map((d) => ('targetRange' in d ? d.targetRange : d.range).start.line);
+      assert.deepEqual(target, [nameLine]);
+    });
+  });
 });
