@@ -9,6 +9,7 @@ import { describe, it } from 'mocha';
 import type { ReplicaSet, Rollout } from '../../src/planner';
 import {
   DEFAULT_CONSECUTIVE_ERROR_LIMIT,
+  ROLLOUT_DEFAULTS,
   DEFAULT_MAX_SURGE,
   DEFAULT_MAX_UNAVAILABLE,
   albAnnotationPrefixOf,
@@ -677,5 +678,75 @@ describe('§3.6 gradual abort with dynamicStableScale, through the whole reconci
     assert.equal(h.world.rollout.status?.canary?.weights?.canary.weight, 0);
     assert.equal(selectorOf(h, 'demo-canary'), v1);
     assert.deepEqual([replicas(h, 2), replicas(h, 1)], [0, 10]);
+  });
+});
+
+describe('§6 the pause condition is added only in a reconcile where no ReplicaSet had to be scaled', () => {
+  it('skipping to a pause step whose weight still needs pods: the stable and canary are scaled first, then the pause is added', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }] }));
+    updateImage(h);
+    step(h); // records the new template
+    patchStatus(h, { currentStepIndex: 1 }); // promote --skip-current-step before anything moved
+    const seen: { scaled: boolean; paused: boolean }[] = [];
+    for (let i = 0; i < 10; i++) {
+      const r = step(h);
+      const scaled = r.effects.some((e) => e.kind === 'createReplicaSet' || e.kind === 'updateReplicaSet');
+      const paused = (r.status.pauseConditions ?? []).length > 0;
+      seen.push({ scaled, paused });
+      if (paused) break;
+    }
+    const last = seen[seen.length - 1]!;
+    assert.equal(last.paused, true);
+    assert.equal(last.scaled, false, 'the reconcile that pauses scales nothing');
+    assert.ok(seen.length > 1, 'pods were scaled before the pause');
+    assert.deepEqual([replicas(h, 2), replicas(h, 1)], [5, 5]);
+  });
+});
+
+describe('§1 defaults table as people read it (ROLLOUT_DEFAULTS, used by hovers)', () => {
+  const rows: [string, string | number | boolean | undefined][] = [
+    ['spec.replicas', 1],
+    ['spec.minReadySeconds', 0],
+    ['spec.revisionHistoryLimit', 10],
+    ['spec.progressDeadlineSeconds', 600],
+    ['spec.progressDeadlineAbort', false],
+    ['spec.paused', false],
+    ['spec.analysis.successfulRunHistoryLimit', 5],
+    ['spec.analysis.unsuccessfulRunHistoryLimit', 5],
+    ['spec.strategy.canary.maxSurge', '25%'],
+    ['spec.strategy.canary.maxUnavailable', '25%'],
+    ['spec.strategy.blueGreen.maxUnavailable', '25%'],
+    ['spec.strategy.canary.steps', undefined],
+    ['spec.strategy.canary.trafficRouting.maxTrafficWeight', 100],
+    ['spec.strategy.canary.scaleDownDelaySeconds', undefined],
+    ['spec.strategy.canary.abortScaleDownDelaySeconds', undefined],
+    ['spec.strategy.canary.scaleDownDelayRevisionLimit', undefined],
+    ['spec.strategy.canary.dynamicStableScale', false],
+    ['spec.strategy.canary.minPodsPerReplicaSet', undefined],
+    ['spec.strategy.canary.replicaProgressThreshold', undefined],
+    ['spec.strategy.canary.analysis.startingStep', 0],
+    ['spec.strategy.blueGreen.autoPromotionEnabled', true],
+    ['spec.strategy.blueGreen.autoPromotionSeconds', 0],
+    ['spec.strategy.blueGreen.previewReplicaCount', undefined],
+    ['spec.strategy.blueGreen.scaleDownDelaySeconds', 30],
+    ['spec.strategy.blueGreen.scaleDownDelayRevisionLimit', undefined],
+    ['spec.strategy.blueGreen.abortScaleDownDelaySeconds', 30],
+    ['spec.strategy.canary.steps[].pause.duration', undefined],
+    ['spec.strategy.canary.trafficRouting.nginx.annotationPrefix', 'nginx.ingress.kubernetes.io'],
+    ['spec.strategy.canary.trafficRouting.alb.annotationPrefix', 'alb.ingress.kubernetes.io'],
+    ['spec.strategy.canary.trafficRouting.alb.rootService', undefined],
+  ];
+  for (const [path, value] of rows) {
+    it(`${path}: ${value === undefined ? 'no plain value' : JSON.stringify(value)}`, () => {
+      const entry = ROLLOUT_DEFAULTS[path];
+      assert.ok(entry, `no entry for ${path}`);
+      assert.equal(entry.value, value);
+    });
+  }
+  it('the texts say what §1 says for the conditional defaults', () => {
+    assert.match(ROLLOUT_DEFAULTS['spec.strategy.canary.scaleDownDelaySeconds']!.text, /30 with trafficRouting/);
+    assert.match(ROLLOUT_DEFAULTS['spec.strategy.canary.abortScaleDownDelaySeconds']!.text, /30 with trafficRouting/);
+    assert.match(ROLLOUT_DEFAULTS['spec.strategy.canary.trafficRouting.alb.rootService']!.text, /stableService/);
+    assert.match(ROLLOUT_DEFAULTS['spec.strategy.canary.scaleDownDelayRevisionLimit']!.text, /unlimited/);
   });
 });
