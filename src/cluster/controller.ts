@@ -8,8 +8,9 @@
  */
 import { ANNOTATION_WORKLOAD_GENERATION, reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
-import { prepareAnalysisRun } from './analysis/create';
+import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
+import { createExperimentController, type ExperimentController } from './experiment-controller';
 import { systemClock, type Clock } from './clock';
 import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type Pod } from './kinds';
 import { errorText, type Log } from './log';
@@ -31,6 +32,8 @@ export interface ControllerOptions {
   workers?: number;
   /** The AnalysisRun controller's HTTP and Secret access (defaults: global fetch, the API); false to not run analysis. */
   analysis?: Pick<AnalysisControllerOptions, 'fetch' | 'readSecret'> | false;
+  /** false to not run Experiments (their template ReplicaSets, AnalysisRuns and status). */
+  experiments?: false;
   /** The Deployments a Rollout's spec.workloadRef names (without them such a Rollout only gets a status saying so). */
   deployments?: KindStore<Deployment>;
 }
@@ -61,6 +64,8 @@ export interface Controller {
   resync(): void;
   /** The AnalysisRun controller that measures the runs (absent with `analysis: false`). */
   readonly analysis?: AnalysisController;
+  /** The Experiment controller that runs experiments (absent with `experiments: false`). */
+  readonly experiments?: ExperimentController;
 }
 
 /** What a reconcile expects the store to show after its writes: resourceVersion, or gone. */
@@ -346,19 +351,9 @@ export function createController(opts: ControllerOptions): Controller {
         return;
       }
       case 'createAnalysisRun': {
-        const prepared = await prepareAnalysisRun(rest, e.analysisRun, rollout);
-        const created = await write<AnalysisRun>(key, 'POST', kindPath(ANALYSIS_RUN, ns), { body: { apiVersion: apiVersionOf(ANALYSIS_RUN), kind: ANALYSIS_RUN.name, ...prepared.run } });
-        if (prepared.failure === undefined) return track(stores.analysisRuns, created);
-        log.warn(`rollout ${key}: AnalysisRun ${created.metadata?.name} cannot run: ${prepared.failure}`);
-        const body = { metadata: { resourceVersion: created.metadata?.resourceVersion }, status: { phase: 'Error', message: prepared.failure } };
-        let marked: AnalysisRun;
-        try {
-          marked = await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, created.metadata?.name, 'status'), { patch: 'merge', body });
-        } catch (err) {
-          if (!isNotFound(err)) throw err;
-          marked = await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, created.metadata?.name), { patch: 'merge', body });
-        }
-        return track(stores.analysisRuns, marked);
+        const { written, failure } = await createAnalysisRunFor(rest, (method, path, ro) => write(key, method, path, ro), e.analysisRun, rollout);
+        if (failure !== undefined) log.warn(`rollout ${key}: AnalysisRun ${written.metadata?.name} cannot run: ${failure}`);
+        return track(stores.analysisRuns, written);
       }
       case 'terminateAnalysisRun':
         track(stores.analysisRuns, await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
@@ -433,14 +428,19 @@ export function createController(opts: ControllerOptions): Controller {
       ? undefined
       : createAnalysisController({ rest, runs: stores.analysisRuns, clock, log, ...(opts.namespace ? { namespace: opts.namespace } : {}), ...(opts.analysis ?? {}) });
 
+  const experiments =
+    opts.experiments === false ? undefined : createExperimentController({ rest, stores, clock, log, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+
   return {
     stats,
     ...(analysis ? { analysis } : {}),
+    ...(experiments ? { experiments } : {}),
     start() {
       if (started) return;
       started = true;
       subscribe();
       analysis?.start();
+      experiments?.start();
       work.start();
       for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
     },
@@ -448,12 +448,17 @@ export function createController(opts: ControllerOptions): Controller {
       const stopped = work.stop();
       subs.forEach((s) => s.dispose());
       const analysisStopped = analysis?.stop();
+      const experimentsStopped = experiments?.stop();
       await stopped;
       await analysisStopped;
+      await experimentsStopped;
     },
     resync() {
       for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      experiments?.resync();
     },
-    idle: work.idle,
+    async idle() {
+      await Promise.all([work.idle(), experiments?.idle()]);
+    },
   };
 }

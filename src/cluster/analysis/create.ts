@@ -4,10 +4,10 @@
  * is missing, an argument has no value), the run is still created, then marked Error with the
  * reason, so the rollout reacts as Argo's does to a failed analysis and says why.
  */
-import type { AnalysisRun, Rollout } from '../../planner';
-import { kindPath, type KindRef } from '../kinds';
+import type { AnalysisRun } from '../../planner';
+import { ANALYSIS_RUN, apiVersionOf, kindPath, type KindRef } from '../kinds';
 import { ApiError, describeApiError, isNotFound, type Rest } from '../rest';
-import { resolveAnalysisRun, templateRefsOf } from './resolve';
+import { resolveAnalysisRun, templateRefsOf, type RunOwner } from './resolve';
 import type { AnalysisTemplate, FullAnalysisRun } from './types';
 
 export const ANALYSIS_TEMPLATE: KindRef = { name: 'AnalysisTemplate', group: 'argoproj.io', version: 'v1alpha1', plural: 'analysistemplates' };
@@ -28,7 +28,7 @@ async function getOrUndefined<T>(rest: Rest, path: string): Promise<T | undefine
   }
 }
 
-export async function prepareAnalysisRun(rest: Rest, run: AnalysisRun, rollout: Rollout): Promise<PreparedRun> {
+export async function prepareAnalysisRun(rest: Rest, run: AnalysisRun, rollout: RunOwner): Promise<PreparedRun> {
   const namespace = run.metadata?.namespace ?? rollout.metadata?.namespace ?? 'default';
   const found = new Map<string, AnalysisTemplate | undefined>();
   const keyOf = (clusterScope: boolean, name: string) => `${clusterScope ? 'cluster' : namespace}/${name}`;
@@ -48,4 +48,28 @@ export async function prepareAnalysisRun(rest: Rest, run: AnalysisRun, rollout: 
   const resolved = resolveAnalysisRun(run, rollout, (ref) => found.get(keyOf(ref.clusterScope, ref.name)));
   if (resolved.ok) return { run: resolved.run };
   return { run: run as FullAnalysisRun, failure: resolved.message };
+}
+
+/** One API write, as the calling controller counts it. */
+export type Write = <T>(method: string, path: string, ro?: Parameters<Rest['request']>[2]) => Promise<T>;
+
+/**
+ * Creates the run of a createAnalysisRun effect for `owner` (a Rollout or an Experiment): resolved
+ * from its templates, or, when it cannot be, created and then marked Error with the reason. Returns
+ * the run as last written, and that reason.
+ */
+export async function createAnalysisRunFor(rest: Rest, write: Write, run: AnalysisRun, owner: RunOwner): Promise<{ written: AnalysisRun; failure?: string }> {
+  const ns = run.metadata?.namespace ?? owner.metadata?.namespace ?? 'default';
+  const prepared = await prepareAnalysisRun(rest, run, owner);
+  const created = await write<AnalysisRun>('POST', kindPath(ANALYSIS_RUN, ns), { body: { apiVersion: apiVersionOf(ANALYSIS_RUN), kind: ANALYSIS_RUN.name, ...prepared.run } });
+  if (prepared.failure === undefined) return { written: created };
+  const body = { metadata: { resourceVersion: created.metadata?.resourceVersion }, status: { phase: 'Error', message: prepared.failure } };
+  let marked: AnalysisRun;
+  try {
+    marked = await write('PATCH', kindPath(ANALYSIS_RUN, ns, created.metadata?.name, 'status'), { patch: 'merge', body });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    marked = await write('PATCH', kindPath(ANALYSIS_RUN, ns, created.metadata?.name), { patch: 'merge', body });
+  }
+  return { written: marked, failure: prepared.failure };
 }

@@ -7,13 +7,21 @@
  * `secretKeyRef` stays a reference: the analysis controller reads the Secret when it measures, so
  * a secret's value is never written into the run. Pure: the templates are passed in.
  */
-import type { AnalysisRun, Rollout } from '../../planner';
+import type { AnalysisRun, Experiment, Rollout } from '../../planner';
 import type { AnalysisTemplate, Argument, FullAnalysisRun, Metric } from './types';
 
 export interface TemplateRef {
   templateName?: string;
   clusterScope?: boolean;
 }
+
+/**
+ * What a run is made for: the Rollout, or the Experiment that runs it (its owning Rollout when it
+ * has one, whose fields `fieldRef` then reads, as Argo resolves them when it makes the experiment).
+ */
+export type RunOwner = Rollout | Experiment;
+
+const ownerWord = (owner: RunOwner) => (owner.kind === 'Experiment' ? 'experiment' : 'rollout');
 
 /** Finds a referenced template; undefined when it does not exist. */
 export type TemplateLookup = (ref: { name: string; clusterScope: boolean; namespace: string }) => AnalysisTemplate | undefined;
@@ -29,7 +37,7 @@ export function templateRefsOf(run: AnalysisRun): { name: string; clusterScope: 
 const kindName = (clusterScope: boolean) => (clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate');
 
 /** Fills in a run's metrics and args from its templates. The input is not modified. */
-export function resolveAnalysisRun(run: AnalysisRun, rollout: Rollout, lookup: TemplateLookup): Resolution {
+export function resolveAnalysisRun(run: AnalysisRun, rollout: RunOwner, lookup: TemplateLookup): Resolution {
   const namespace = run.metadata?.namespace ?? rollout.metadata?.namespace ?? 'default';
   const refs = templateRefsOf(run);
   if (refs.length === 0) return { ok: false, message: 'the analysis names no templates' };
@@ -71,11 +79,11 @@ export function resolveAnalysisRun(run: AnalysisRun, rollout: Rollout, lookup: T
     const fieldPath = arg.valueFrom?.fieldRef?.fieldPath;
     if (fieldPath !== undefined) {
       const value = rolloutField(rollout, fieldPath);
-      if (value === undefined) return { ok: false, message: `argument "${arg.name}": the rollout has no field ${fieldPath}` };
+      if (value === undefined) return { ok: false, message: `argument "${arg.name}": the ${ownerWord(rollout)} has no field ${fieldPath}` };
       arg.value = value;
       delete arg.valueFrom;
     }
-    if (arg.value === undefined && arg.valueFrom?.secretKeyRef === undefined) return { ok: false, message: `argument "${arg.name}" has no value: the rollout must supply it` };
+    if (arg.value === undefined && arg.valueFrom?.secretKeyRef === undefined) return { ok: false, message: `argument "${arg.name}" has no value: the ${ownerWord(rollout)} must supply it` };
     args.push(arg);
   }
 
@@ -103,7 +111,7 @@ export function resolveAnalysisRun(run: AnalysisRun, rollout: Rollout, lookup: T
  * `['key']` (`metadata.labels['app']`, `spec.template.spec.containers[0].image`). Strings as they
  * are, other values as JSON; undefined when the field is absent.
  */
-export function rolloutField(rollout: Rollout, fieldPath: string): string | undefined {
+export function rolloutField(rollout: RunOwner, fieldPath: string): string | undefined {
   let value: unknown = rollout;
   const parts = /^[^.[\]]+(?:\.[^.[\]]+|\[\d+\]|\['[^']*'\]|\["[^"]*"\])*$/.test(fieldPath) ? fieldPath.match(/[^.[\]'"]+|\[\d+\]|\['[^']*'\]|\["[^"]*"\]/g) ?? [] : null;
   if (!parts) return undefined;

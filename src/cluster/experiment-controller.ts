@@ -1,0 +1,251 @@
+/**
+ * The embedded Experiment controller: runs every Experiment (those a Rollout's experiment step
+ * creates, and any other) with the planner's `reconcileExperiment`: template ReplicaSets,
+ * AnalysisRuns and the status, each effect one API write carrying the resourceVersion it was
+ * decided from, the Experiment as owner. Woken by changes to the Experiment and to what it owns,
+ * and at its next deadline (duration end, progress deadline, scale-down delay). Like the rollout
+ * controller: level-triggered, each experiment reconciled at most once at a time, it decides again
+ * only once the store shows its own last writes, and a reconcile with nothing to change writes nothing.
+ */
+import { reconcileExperiment, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { createAnalysisRunFor } from './analysis/create';
+import { systemClock, type Clock } from './clock';
+import { ANALYSIS_RUN, EXPERIMENT, REPLICA_SET, apiVersionOf, kindPath } from './kinds';
+import { errorText, type Log } from './log';
+import { mergeDiff } from './merge-diff';
+import { ApiError, isConflict, isNotFound, type Rest } from './rest';
+import type { ClusterStores } from './store';
+import type { Disposable, KindStore } from './watch-kind';
+import { createWorkQueue, keyOf, rvAtLeast } from './work-queue';
+
+export interface ExperimentControllerOptions {
+  rest: Rest;
+  stores: Pick<ClusterStores, 'experiments' | 'replicaSets' | 'analysisRuns' | 'rollouts'>;
+  clock?: Clock;
+  log: Log;
+  /** Only experiments in this namespace; all when absent. */
+  namespace?: string;
+}
+
+export interface ExperimentControllerStats {
+  reconciles: number;
+  /** Reconciles that decided nothing needed to change (these write nothing). */
+  idleReconciles: number;
+  writes: number;
+  conflicts: number;
+  errors: number;
+}
+
+export interface ExperimentController {
+  start(): void;
+  stop(): Promise<void>;
+  /** Resolves when no work is queued or running. */
+  idle(): Promise<void>;
+  /** Reconciles every experiment again (at rest it must write nothing). */
+  resync(): void;
+  readonly stats: ExperimentControllerStats;
+}
+
+type Expectation = { store: KindStore<any>; namespace: string; name: string; rv: string };
+type Owned = { metadata?: { name?: string; namespace?: string; ownerReferences?: { kind?: string; name?: string; uid?: string }[] } };
+
+export function createExperimentController(opts: ExperimentControllerOptions): ExperimentController {
+  const { rest, stores, log } = opts;
+  const clock = opts.clock ?? systemClock;
+  const stats: ExperimentControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0 };
+  const failures = new Map<string, number>();
+  const expectations = new Map<string, { list: Expectation[]; since: number }>();
+  const subs: Disposable[] = [];
+  let started = false;
+  const work = createWorkQueue({ clock, run: (key) => reconcileKey(key) });
+  const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
+
+  const ownerExperiment = (o: Owned): string | undefined => {
+    const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Experiment');
+    return ref ? keyOf(o.metadata?.namespace, ref.name) : undefined;
+  };
+
+  /** Experiment key -> names of the objects of one kind it owns, kept from store events. */
+  const ownedIndex = new Map<KindStore<any>, Map<string, Set<string>>>();
+  function indexObject(store: KindStore<any>, event: 'add' | 'update' | 'delete', o: Owned): string | undefined {
+    const key = ownerExperiment(o);
+    if (!key) return undefined;
+    let byOwner = ownedIndex.get(store);
+    if (!byOwner) ownedIndex.set(store, (byOwner = new Map()));
+    const names = byOwner.get(key) ?? new Set<string>();
+    if (event === 'delete') names.delete(o.metadata?.name ?? '');
+    else names.add(o.metadata?.name ?? '');
+    if (names.size) byOwner.set(key, names);
+    else byOwner.delete(key);
+    return key;
+  }
+
+  function owned<T extends Owned>(store: KindStore<T>, ex: Experiment): T[] {
+    const ns = ex.metadata?.namespace;
+    const uid = ex.metadata?.uid;
+    const names = ownedIndex.get(store)?.get(keyOf(ns, ex.metadata?.name)) ?? new Set<string>();
+    return [...names]
+      .map((n) => store.get(n, ns))
+      .filter((o): o is T => o !== undefined && (o.metadata?.ownerReferences ?? []).some((r) => r.kind === 'Experiment' && (uid && r.uid ? r.uid === uid : r.name === ex.metadata?.name)));
+  }
+
+  /** Whom the experiment's analyses are for: its Rollout when it has one (fieldRef arguments read the rollout), else itself. */
+  function runOwner(ex: Experiment): Rollout | Experiment {
+    const ref = (ex.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
+    return (ref && stores.rollouts.get(ref.name, ex.metadata?.namespace)) || ex;
+  }
+
+  function caughtUp(key: string): boolean {
+    const e = expectations.get(key);
+    if (!e) return true;
+    const pending = e.list.filter((x) => !rvAtLeast((x.store.get(x.name, x.namespace) as Owned & { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion, x.rv));
+    if (pending.length === 0 || clock.now().getTime() - e.since > 5000) {
+      if (pending.length) log.warn(`experiment ${key}: the store has not shown ${pending.map((x) => `${x.store.kind.name} ${x.name} at ${x.rv}`).join(', ')} after 5 s; deciding anyway`);
+      expectations.delete(key);
+      return true;
+    }
+    e.list = pending;
+    return false;
+  }
+
+  async function write<T>(method: string, path: string, ro: Parameters<Rest['request']>[2] = {}): Promise<T> {
+    stats.writes++;
+    return rest.request<T>(method, path, ro);
+  }
+
+  async function reconcileKey(key: string): Promise<void> {
+    const namespace = key.slice(0, key.indexOf('/'));
+    const name = key.slice(key.indexOf('/') + 1);
+    const ex = stores.experiments.get(name, namespace);
+    if (!ex) {
+      expectations.delete(key);
+      failures.delete(key);
+      return;
+    }
+    if (!caughtUp(key)) {
+      work.enqueueAfter(key, 1000); // the watch event comes first; this is only a safety net
+      return;
+    }
+    stats.reconciles++;
+    let result;
+    try {
+      result = reconcileExperiment(ex, owned(stores.replicaSets, ex) as ReplicaSet[], owned(stores.analysisRuns, ex) as AnalysisRun[], clock.now());
+    } catch (e) {
+      stats.errors++;
+      log.warn(`experiment ${key}: ${errorText(e)}`);
+      work.enqueueAfter(key, 5000);
+      return;
+    }
+    const statusPatch = mergeDiff(ex.status ?? {}, result.status);
+    const requeue = () => {
+      if (result.requeueAfterSeconds !== undefined) work.enqueueAfter(key, result.requeueAfterSeconds * 1000);
+    };
+    if (result.effects.length === 0 && statusPatch === undefined) {
+      stats.idleReconciles++;
+      failures.delete(key);
+      requeue();
+      return;
+    }
+    const expected: Expectation[] = [];
+    const track = (store: KindStore<any>, obj: { metadata?: { name?: string; resourceVersion?: string } }) => {
+      if (obj?.metadata?.resourceVersion) expected.push({ store, namespace, name: obj.metadata.name!, rv: obj.metadata.resourceVersion });
+    };
+    try {
+      for (const effect of result.effects) await apply(ex, effect, track);
+      if (statusPatch !== undefined) track(stores.experiments, await writeStatus(ex, statusPatch));
+      failures.delete(key);
+      requeue();
+    } catch (e) {
+      const n = (failures.get(key) ?? 0) + 1;
+      failures.set(key, n);
+      const delay = Math.min(5000, 20 * 2 ** Math.min(n, 8));
+      if (isConflict(e) || isNotFound(e)) stats.conflicts++;
+      else {
+        stats.errors++;
+        log.warn(`experiment ${key}: ${errorText(e)}; trying again in ${delay} ms`);
+      }
+      work.enqueueAfter(key, delay);
+    } finally {
+      if (expected.length) expectations.set(key, { list: expected, since: clock.now().getTime() });
+    }
+  }
+
+  async function apply(ex: Experiment, e: Effect, track: (store: KindStore<any>, obj: any) => void): Promise<void> {
+    const ns = ex.metadata!.namespace!;
+    switch (e.kind) {
+      case 'createReplicaSet':
+        track(stores.replicaSets, await write('POST', kindPath(REPLICA_SET, ns), { body: { apiVersion: apiVersionOf(REPLICA_SET), kind: REPLICA_SET.name, ...e.replicaSet } }));
+        return;
+      case 'updateReplicaSet': {
+        if (!e.replicaSet.metadata?.resourceVersion) throw new ApiError(409, 'Conflict', 'no resourceVersion to update from');
+        const body = { apiVersion: apiVersionOf(REPLICA_SET), kind: REPLICA_SET.name, ...e.replicaSet };
+        track(stores.replicaSets, await write('PUT', kindPath(REPLICA_SET, ns, e.replicaSet.metadata.name), { body }));
+        return;
+      }
+      case 'createAnalysisRun': {
+        const { written, failure } = await createAnalysisRunFor(rest, write, e.analysisRun, runOwner(ex));
+        if (failure !== undefined) log.warn(`experiment ${keyOf(ns, ex.metadata?.name)}: AnalysisRun ${written.metadata?.name} cannot run: ${failure}`);
+        track(stores.analysisRuns, written);
+        return;
+      }
+      case 'terminateAnalysisRun':
+        track(stores.analysisRuns, await write('PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
+        return;
+      default:
+        throw new Error(`the experiment controller does not apply ${e.kind}`);
+    }
+  }
+
+  /** The status as a merge patch through the status subresource (the object itself where there is none). */
+  async function writeStatus(ex: Experiment, patch: unknown): Promise<Experiment> {
+    const ns = ex.metadata?.namespace;
+    const body = { metadata: { resourceVersion: ex.metadata?.resourceVersion }, status: patch };
+    try {
+      return await write('PATCH', kindPath(EXPERIMENT, ns, ex.metadata?.name, 'status'), { patch: 'merge', body });
+    } catch (e) {
+      if (!(isNotFound(e) && stores.experiments.get(ex.metadata?.name ?? '', ns))) throw e;
+      return write('PATCH', kindPath(EXPERIMENT, ns, ex.metadata?.name), { patch: 'merge', body });
+    }
+  }
+
+  function enqueueAll(): void {
+    for (const ex of stores.experiments.list(opts.namespace)) work.enqueue(keyOf(ex.metadata?.namespace, ex.metadata?.name));
+  }
+
+  return {
+    stats,
+    start() {
+      if (started) return;
+      started = true;
+      subs.push(
+        stores.experiments.onChange((event, ex) => {
+          const key = keyOf(ex.metadata?.namespace, ex.metadata?.name);
+          if (event === 'delete') {
+            work.cancelTimer(key);
+            expectations.delete(key);
+            return;
+          }
+          if (inScope(ex.metadata?.namespace)) work.enqueue(key);
+        }),
+      );
+      for (const store of [stores.replicaSets, stores.analysisRuns] as KindStore<any>[]) {
+        for (const o of store.list(opts.namespace)) indexObject(store, 'add', o);
+        subs.push(
+          store.onChange((event, o) => {
+            const key = indexObject(store, event, o);
+            if (key && inScope(o.metadata?.namespace)) work.enqueue(key);
+          }),
+        );
+      }
+      work.start();
+      enqueueAll();
+    },
+    async stop() {
+      const stopped = work.stop();
+      subs.forEach((s) => s.dispose());
+      await stopped;
+    },
+    idle: work.idle,
+    resync: enqueueAll,
+  };
+}
