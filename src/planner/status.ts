@@ -167,7 +167,8 @@ function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean
   const cond = getCondition(ctx.rollout.status?.conditions, ConditionType.Progressing);
   if (cond?.reason === ConditionReason.ProgressDeadlineExceeded) {
     // Already timed out: progressDeadlineAbort set since then still aborts the update in flight.
-    const inFlight = !(s.stableRS && s.stableRS === s.currentPodHash) && !atIndefiniteStep(ctx) && !rolloutProgressing(ctx, s);
+    const inFlight =
+      !(s.stableRS && s.stableRS === s.currentPodHash) && !atIndefiniteStep(ctx) && !waitingOnScaleDownDeadline(ctx) && !rolloutProgressing(ctx, s);
     if (progressDeadlineAbortOf(ctx.rollout) && !isAborted(ctx) && inFlight) {
       addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
     }
