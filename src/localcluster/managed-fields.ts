@@ -88,9 +88,17 @@ const isEmptyMap = (v: Record<string, unknown>): boolean => {
 const childKey = (parent: string, element: string): string => (parent === '' ? JSON.stringify(element) : `${parent},${JSON.stringify(element)}`);
 const isUnder = (key: string, prefix: string): boolean => key.length > prefix.length && key.startsWith(prefix) && key[prefix.length] === ',';
 
+/** Parsed paths: the same few hundred paths recur on every write. Bounded; the arrays are never changed. */
+const parsedPaths = new Map<string, readonly string[]>();
+
 /** The fieldsV1 keys of a path, from the root. */
-export function pathElements(key: string): string[] {
-  return JSON.parse(`[${key}]`) as string[];
+export function pathElements(key: string): readonly string[] {
+  let elements = parsedPaths.get(key);
+  if (elements === undefined) {
+    if (parsedPaths.size >= 10_000) parsedPaths.clear();
+    parsedPaths.set(key, (elements = JSON.parse(`[${key}]`) as string[]));
+  }
+  return elements;
 }
 
 /** A path of field names, as a set member: fieldPath('spec', 'replicas'). */
@@ -276,7 +284,7 @@ function minus(a: FieldSet, b: FieldSet): FieldSet {
 
 /** Entries with the same identity are one owner; an Apply entry keeps it across API versions. */
 function identity(o: Pick<Owner, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  return JSON.stringify([o.manager, o.operation, o.operation === 'Apply' ? '' : o.apiVersion, o.subresource ?? '']);
+  return `${o.operation}\u0000${o.manager}\u0000${o.operation === 'Apply' ? '' : o.apiVersion}\u0000${o.subresource ?? ''}`;
 }
 
 /** The decoded entries, or undefined when `list` is not a valid managedFields list. */
@@ -549,7 +557,7 @@ function mergeApplied(live: Record<string, any>, config: Record<string, any>): R
 }
 
 /** Removes a field, and the maps that removing it leaves empty (the object is a fresh copy). */
-function removePath(obj: Record<string, any>, elements: string[]): void {
+function removePath(obj: Record<string, any>, elements: readonly string[]): void {
   if (elements.some((e) => !e.startsWith('f:'))) return; // an item of a list we keep atomic
   const names = elements.map((e) => e.slice(2));
   const parents: Array<Record<string, any>> = [];

@@ -281,7 +281,8 @@ export function createApiServer(opts: ServerOptions): Server {
         }
         const options = writeOptions('PatchOptions', kind === 'apply');
         const raw = await readBody(req, opts.maxBodyBytes);
-        return send(res, 200, api.patch(t, namespace, name, kind, raw, { ...options, subresource }));
+        const creates = kind === 'apply' && !subresource && !api.find(t, namespace, name); // an apply that creates answers 201
+        return send(res, creates ? 201 : 200, api.patch(t, namespace, name, kind, raw, { ...options, subresource }));
       }
       case 'DELETE': {
         const raw = await readBody(req, opts.maxBodyBytes);

@@ -347,7 +347,7 @@ describe('managed fields through the API server', () => {
       const first = await startLocalCluster({ port: 0, dataDir });
       const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept, namespace: default}\ndata: {a: "1"}\n';
       const res = await raw(first.url, 'PATCH', '/api/v1/namespaces/default/configmaps/kept?fieldManager=keeper', body, { 'Content-Type': 'application/apply-patch+yaml' });
-      assert.equal(res.status, 200, res.text);
+      assert.equal(res.status, 201, `an apply that creates is 201 Created: ${res.text}`);
       await first.close();
       const second = await startLocalCluster({ port: 0, dataDir });
       try {
