@@ -6,9 +6,9 @@ import type { Location, Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { MutableWorkspaceIndex } from '../schema';
 import type { FileParse } from './documents';
-import { definitionsOf, referenceTargetAt } from './references';
+import { definitionsOf, referenceAt } from './references';
 
 export function definitionAt(file: FileParse, doc: TextDocument, at: Position, workspace: MutableWorkspaceIndex): Location[] {
-  const target = referenceTargetAt(file, doc, at);
-  return target ? definitionsOf(workspace, target) : [];
+  const found = referenceAt(file, doc, at);
+  return found ? definitionsOf(workspace, found.target) : [];
 }

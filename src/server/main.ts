@@ -11,12 +11,17 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   CodeActionKind,
+  LSPErrorCodes,
+  ResponseError,
   type Connection,
+  type Location,
+  type TextEdit,
   type InitializeParams,
   type TextDocumentIdentifier,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from './service';
+import { renameProblem, type ReferenceTarget } from './references';
 import { createWorkspaceIndex } from '../schema';
 import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, readYamlFile, scanFolders } from './workspace-scan';
@@ -114,6 +119,7 @@ connection.onInitialize((params: InitializeParams) => {
       codeLensProvider: { resolveProvider: false },
       definitionProvider: true,
       referencesProvider: true,
+      renameProvider: { prepareProvider: true },
       inlayHintProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -187,11 +193,9 @@ connection.onDocumentSymbol((p) => withDocument(p.textDocument, [], (doc) => ser
 connection.onCodeAction((p) => withDocument(p.textDocument, [], (doc) => service.codeActions(doc, p.range, p.context.diagnostics)));
 connection.onCodeLens((p) => withDocument(p.textDocument, [], (doc) => service.codeLenses(doc)));
 connection.onDefinition((p) => withDocument(p.textDocument, [], (doc) => service.definition(doc, p.position)));
-connection.onReferences(async (p) => {
-  const target = withDocument(p.textDocument, undefined, (doc) => service.referenceTarget(doc, p.position));
-  if (!target) return [];
+/** Every Rollout value that names the target: in open documents, then in the workspace's other files (read now: the scan keeps only definitions). */
+async function referencesTo(target: ReferenceTarget): Promise<Location[]> {
   const found = documents.all().flatMap((doc) => withDocument(doc, [], () => service.references(doc, target)));
-  // The workspace's other files are read now (the start-up scan keeps only definitions), within the scan's limits.
   if (options.scanWorkspace !== false) {
     const limits = scanLimits();
     await forEachYamlFile(folders, limits, async (path) => {
@@ -200,7 +204,24 @@ connection.onReferences(async (p) => {
       if (text !== undefined) found.push(...service.referencesInText(pathToUri(path), text, target));
     });
   }
-  return p.context.includeDeclaration ? [...service.declarations(target), ...found] : found;
+  return found;
+}
+connection.onReferences(async (p) => {
+  const at = withDocument(p.textDocument, undefined, (doc) => service.referenceAt(doc, p.position));
+  if (!at) return [];
+  const found = await referencesTo(at.target);
+  return p.context.includeDeclaration ? [...service.declarations(at.target), ...found] : found;
+});
+connection.onPrepareRename((p) => withDocument(p.textDocument, null, (doc) => service.referenceAt(doc, p.position)?.range ?? null));
+connection.onRenameRequest(async (p) => {
+  const at = withDocument(p.textDocument, undefined, (doc) => service.referenceAt(doc, p.position));
+  if (!at) throw new ResponseError(LSPErrorCodes.RequestFailed, 'Only the name of a Service, an analysis template or a workload, or a Rollout value that names one, can be renamed here');
+  const problem = renameProblem(at.target.kind, p.newName);
+  if (problem) throw new ResponseError(LSPErrorCodes.RequestFailed, problem);
+  // The definitions and every Rollout value that names them change together.
+  const changes: Record<string, TextEdit[]> = {};
+  for (const l of [...service.declarations(at.target), ...(await referencesTo(at.target))]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
+  return { changes };
 });
 connection.languages.inlayHint.on((p) => withDocument(p.textDocument, [], (doc) => service.inlayHints(doc, p.range)));
 

@@ -5,7 +5,7 @@
  * it stands for a target, and the references are the Rollout values that name that target. What
  * counts as a reference is rolloutReferences' one list (src/schema).
  */
-import type { Location, Position } from 'vscode-languageserver-types';
+import type { Location, Position, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   documentValue,
@@ -50,25 +50,38 @@ function plainValue(doc: Parameters<typeof documentValue>[0]): unknown {
   }
 }
 
-/** The target under the cursor: a definition's name, or a Rollout's reference to one. */
-export function referenceTargetAt(file: FileParse, doc: TextDocument, at: Position): ReferenceTarget | undefined {
+/** The target under the cursor (a definition's name, or a Rollout's reference to one) and the range of that name. */
+export function referenceAt(file: FileParse, doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range } | undefined {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return undefined;
   const where = pathAt(placed.piece.parsed, offset - placed.start);
   const pd = where && placed.piece.parsed.docs[where.docIndex];
-  if (!where || !pd) return undefined;
+  if (!where || !pd || where.on !== 'value') return undefined;
+  const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: where.path, target: 'value', docIndex: where.docIndex });
+  const range = { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) };
   if (samePath(where.path, ['metadata', 'name'])) {
     const d = placed.piece.definitions.find((x) => x.docIndex === where.docIndex);
     if (!d) return undefined;
-    return { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) };
+    return { target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) }, range };
   }
   if (!pd.isRollout) return undefined;
   const value = plainValue(pd.doc);
   const ref = referencesOf(value).find((r) => samePath(r.path, where.path));
   if (!ref) return undefined;
   const namespace = namespaceOf(value);
-  return { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) };
+  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range };
+}
+
+/** Why `name` cannot be the new name of a target of this kind (Kubernetes' name rules), or undefined. */
+export function renameProblem(kind: ReferenceKind, name: string): string | undefined {
+  if (kind === 'Service') {
+    // Services are DNS labels (RFC 1035): they become host names.
+    return /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 63 ? undefined : `"${name}" is not a valid Service name: at most 63 lower-case letters, digits and "-", starting with a letter and ending with a letter or digit`;
+  }
+  return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(name) && name.length <= 253
+    ? undefined
+    : `"${name}" is not a valid ${kind} name: lower-case letters, digits, "-" and ".", starting and ending with a letter or digit`;
 }
 
 /** Whether a reference from a Rollout in `namespace` names the target. */

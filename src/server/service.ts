@@ -14,7 +14,7 @@ import { completionsAt } from './completion';
 import { definitionAt } from './definition';
 import { simulateLenses } from './code-lens';
 import { inlayHintsIn } from './inlay-hints';
-import { definitionsOf, referencesIn, referenceTargetAt, resolvedTarget, type ReferenceTarget } from './references';
+import { definitionsOf, referenceAt, referencesIn, resolvedTarget, type ReferenceTarget } from './references';
 import { fileKey } from './uri';
 
 export interface RolloutLanguageService {
@@ -28,8 +28,8 @@ export interface RolloutLanguageService {
   inlayHints(doc: TextDocument, range: Range): InlayHint[];
   /** From a Rollout's reference (a Service, templateName, workloadRef.name) to what it names. */
   definition(doc: TextDocument, at: Position): Location[];
-  /** What the cursor stands for that Rollouts can name: a definition's name or a reference to one. */
-  referenceTarget(doc: TextDocument, at: Position): ReferenceTarget | undefined;
+  /** What the cursor stands for that Rollouts can name (a definition's name or a reference to one), and where that name is. */
+  referenceAt(doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range } | undefined;
   /** The Rollout values in the document that name the target. */
   references(doc: TextDocument, target: ReferenceTarget): Location[];
   /** The same, in the text of a file that is not open (read from disk by the server). */
@@ -71,9 +71,9 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     codeLenses: (doc) => simulateLenses(parses.get(doc), doc),
     inlayHints: (doc, range) => inlayHintsIn(parses.get(doc), doc, range),
     definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
-    referenceTarget(doc, at) {
-      const target = referenceTargetAt(parses.get(doc), doc, at);
-      return target && resolvedTarget(workspace, target);
+    referenceAt(doc, at) {
+      const found = referenceAt(parses.get(doc), doc, at);
+      return found && { ...found, target: resolvedTarget(workspace, found.target) };
     },
     references: (doc, target) => referencesIn(parses.get(doc), doc, target),
     referencesInText(uri, text, target) {

@@ -90,4 +90,21 @@ describe('references in the language server', () => {
     assert.deepEqual((await references(b, positionOf(bOpen, 'replicas'), true)) ?? [], []);
     assert.deepEqual((await references(b, positionOf(bOpen, 'image: nginx', 8), true)) ?? [], []);
   });
+
+  it('renames a Service with every Rollout value that names it, in open documents and on disk; refuses a name Kubernetes refuses', async () => {
+    const b = toUri(join(dir, 'b.yaml'));
+    const use = positionOf(bOpen, 'canaryService: web', 16);
+    const range = await lsp.request<{ start: { line: number; character: number }; end: { line: number; character: number } } | null>('textDocument/prepareRename', { textDocument: { uri: b }, position: use });
+    assert.deepEqual(range, { start: positionOf(bOpen, 'canaryService: web', 15), end: positionOf(bOpen, 'canaryService: web', 18) });
+    assert.equal(await lsp.request('textDocument/prepareRename', { textDocument: { uri: b }, position: positionOf(bOpen, 'replicas: 4', 11) }), null);
+
+    const edit = await lsp.request<{ changes: Record<string, { range: { start: { line: number } }; newText: string }[]> }>('textDocument/rename', { textDocument: { uri: b }, position: use, newName: 'storefront' });
+    const byFile = Object.fromEntries(Object.entries(edit.changes).map(([uri, edits]) => [uri.slice(toUri(dir).length + 1), edits.map((e) => e.newText)]));
+    assert.deepEqual(byFile, { 'definitions.yaml': ['storefront'], 'a.yaml': ['storefront', 'storefront'], 'b.yaml': ['storefront'] });
+
+    await assert.rejects(
+      lsp.request('textDocument/rename', { textDocument: { uri: b }, position: use, newName: 'Store_Front' }),
+      /"Store_Front" is not a valid Service name/,
+    );
+  });
 });

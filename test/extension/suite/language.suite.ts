@@ -82,5 +82,11 @@ describe('language server in the real editor', () => {
       const target = defs.map((d) => ('targetRange' in d ? d.targetRange : d.range).start.line);
       assert.deepEqual(target, [nameLine]);
     });
+
+    it('renames the Service together with the Rollout value that names it', async () => {
+      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', routed.uri, new vscode.Position(lineOf('name: checkout-canary'), 10), 'checkout-preview');
+      const lines = edit.get(routed.uri).map((e) => [e.range.start.line, e.newText]);
+      assert.deepEqual(lines.sort(), [[lineOf('name: checkout-canary'), 'checkout-preview'], [lineOf('canaryService: checkout-canary'), 'checkout-preview']].sort());
+    });
   });
 });
