@@ -364,6 +364,9 @@ export function createController(opts: ControllerOptions): Controller {
         return create(EXPERIMENT, stores.experiments, e.experiment);
       case 'deleteExperiment':
         return remove(EXPERIMENT, stores.experiments, e.name);
+      case 'terminateExperiment':
+        track(stores.experiments, await write(key, 'PATCH', kindPath(EXPERIMENT, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
+        return;
       case 'updateStatus':
         return; // written by the caller as a diff with the rollout's resourceVersion
       case 'evictPod':

@@ -40,7 +40,7 @@ import {
   maxTrafficWeightOf,
 } from './defaults';
 import { pauseDurationSeconds } from './duration';
-import { experimentSpecFromStep } from './experiments';
+import { experimentSpecFromStep, isExperimentFinished } from './experiments';
 import { ephemeralMetadataUpdates } from './ephemeral-metadata';
 import {
   addAbort,
@@ -259,6 +259,11 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
   const status = ctx.rollout.status ?? {};
   const step = currentCanaryStep(ctx.rollout);
   const current = findExperiment(ctx, status.canary?.currentExperiment);
+  // Experiments that no longer apply are stopped (cancelExperiments): all once aborted or fully promoted, else all but this step's.
+  const keep = !isAborted(ctx) && !status.promoteFull && step?.step.experiment ? current : undefined;
+  for (const ex of ctx.experiments) {
+    if (ex !== keep && !ex.spec?.terminate && !isExperimentFinished(ex)) emit(ctx, { kind: 'terminateExperiment', name: ex.metadata?.name ?? '' });
+  }
   if (isAborted(ctx) || !step?.step.experiment) {
     if (ctx.status.canary?.currentExperiment) delete ctx.status.canary.currentExperiment;
     return;

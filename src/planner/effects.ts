@@ -40,6 +40,8 @@ export type Effect =
   | { kind: 'deleteAnalysisRun'; name: string }
   | { kind: 'createExperiment'; experiment: Experiment }
   | { kind: 'deleteExperiment'; name: string }
+  /** Ask a running Experiment to stop (spec.terminate = true). */
+  | { kind: 'terminateExperiment'; name: string }
   /** Evict a pod (restart, §7.5): the Eviction API, so PodDisruptionBudgets apply; its ReplicaSet makes a new one. */
   | { kind: 'evictPod'; name: string }
   /** Write the Rollout's status (the whole new status; the controller sends the diff). */
@@ -68,6 +70,8 @@ export function describeEffect(effect: Effect): string {
       return `create Experiment ${effect.experiment.metadata?.name ?? '?'}`;
     case 'deleteExperiment':
       return `delete Experiment ${effect.name}`;
+    case 'terminateExperiment':
+      return `terminate Experiment ${effect.name}`;
     case 'evictPod':
       return `evict Pod ${effect.name}`;
     case 'updateStatus':
@@ -153,6 +157,11 @@ function applyEffect(w: World, e: Effect): World {
     }
     case 'deleteExperiment':
       return { ...w, experiments: w.experiments.filter((r) => nameOf(r) !== e.name) };
+    case 'terminateExperiment':
+      return {
+        ...w,
+        experiments: replaceByName(w.experiments, e.name, (old) => ({ ...cloneJson(old), spec: { ...(old.spec ?? {}), terminate: true } })),
+      };
     case 'evictPod':
       // Evicted at once (no PodDisruptionBudget in a world of our own); a world without pods has nothing to evict.
       return w.pods === undefined ? w : { ...w, pods: w.pods.filter((p) => nameOf(p) !== e.name) };

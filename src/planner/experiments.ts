@@ -160,6 +160,9 @@ function requiredAnalysesSuccessful(ex: Experiment, status: ExperimentStatus): b
   return required.length > 0 && required.every((a) => status.analysisRuns?.find((r) => r.name === a.name)?.phase === 'Successful');
 }
 
+/** The experiment has ended (Argo's HasFinished): its phase is Successful, Failed, Error or Inconclusive. */
+export const isExperimentFinished = (ex: Experiment): boolean => isCompletedPhase(experimentStatusOf(ex).phase);
+
 /** Argo's IsTerminating: asked to stop, ended, a template failed, an analysis went wrong, or every required analysis passed. */
 export function isExperimentTerminating(ex: Experiment, status: ExperimentStatus = experimentStatusOf(ex)): boolean {
   if (experimentSpecOf(ex).terminate) return true;

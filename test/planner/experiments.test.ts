@@ -13,6 +13,7 @@ import {
   type ExperimentStatus,
   type ReplicaSet,
 } from '../../src/planner';
+import { canary, deployed, patchStatus, settle, step, updateImage } from './reconcile-harness';
 
 const T0 = Date.parse('2026-01-01T10:00:00Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
@@ -328,5 +329,39 @@ describe('experimentSpecFromStep (a Rollout experiment step as an Experiment spe
     assert.deepEqual(spec.templates![1]!.template!.metadata!.labels, { app: 'demo', 'rollouts-pod-template-hash': 'bbb', role: 'exp' });
     assert.deepEqual(spec.templates![1]!.selector!.matchLabels, { app: 'demo', 'rollouts-pod-template-hash': 'bbb', role: 'exp' });
     assert.deepEqual(spec.analyses, [{ name: 'a', templateName: 't', args: [{ name: 'h', value: 'resolved' }], requiredForCompletion: true }]);
+  });
+});
+
+describe('a Rollout and the Experiment of its experiment step (rollout/experiment.go)', () => {
+  const withExperiment = () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { experiment: { duration: '1m', templates: [{ name: 'baseline', specRef: 'stable' }, { name: 'canary', specRef: 'canary' }] } }, { setWeight: 40 }] }));
+    updateImage(h);
+    settle(h);
+    return h;
+  };
+
+  it('the Experiment it creates carries the stable and canary templates, owned by the rollout', () => {
+    const h = withExperiment();
+    const ex = h.world.experiments[0]!;
+    const spec = ex.spec as { duration?: string; templates?: { name: string; template?: { spec?: { containers?: { image?: string }[] } } }[] };
+    assert.equal(spec.duration, '1m');
+    assert.deepEqual(spec.templates?.map((t) => [t.name, t.template?.spec?.containers?.[0]?.image]), [['baseline', 'app:1'], ['canary', 'app:2']]);
+    assert.equal(ex.metadata?.ownerReferences?.[0]?.kind, 'Rollout');
+  });
+
+  it('an abort terminates the running Experiment (cancelExperiments); an ended one is left alone', () => {
+    const h = withExperiment();
+    h.world = { ...h.world, experiments: h.world.experiments.map((e) => ({ ...e, status: { phase: 'Running' } })) };
+    patchStatus(h, { abort: true });
+    const r = step(h);
+    assert.deepEqual(r.effects.filter((e) => e.kind === 'terminateExperiment'), [{ kind: 'terminateExperiment', name: h.world.experiments[0]!.metadata?.name }]);
+    assert.equal(h.world.experiments[0]!.spec?.terminate, true);
+    assert.ok(!step(h).effects.some((e) => e.kind === 'terminateExperiment'), 'asked once');
+  });
+
+  it('the running Experiment of the current step is kept', () => {
+    const h = withExperiment();
+    h.world = { ...h.world, experiments: h.world.experiments.map((e) => ({ ...e, status: { phase: 'Running' } })) };
+    assert.ok(!step(h).effects.some((e) => e.kind === 'terminateExperiment'));
   });
 });
