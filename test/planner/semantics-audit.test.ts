@@ -750,3 +750,17 @@ describe('§1 defaults table as people read it (ROLLOUT_DEFAULTS, used by hovers
     assert.match(ROLLOUT_DEFAULTS['spec.strategy.canary.scaleDownDelayRevisionLimit']!.text, /unlimited/);
   });
 });
+
+describe('§12 Available for blue-green: the active RS is saturated', () => {
+  it('False while the active RS has fewer than R available, True once spec, desired-replicas and available all equal R', () => {
+    const h = deployed(rolloutWith({ blueGreen: { activeService: 'demo-active' } }, { replicas: 3 }), [service('demo-active')]);
+    assert.equal(getCondition(h.world.rollout.status?.conditions, 'Available')?.status, 'True');
+    h.podsReadyAtOnce = false;
+    setPods(h, replicaSetByRevision(h, 1), 3, 2);
+    const r = step(h);
+    const available = getCondition(r.status.conditions, 'Available');
+    assert.deepEqual([available?.status, available?.reason, available?.message], ['False', 'AvailableReason', 'Rollout does not have minimum availability']);
+    setPods(h, replicaSetByRevision(h, 1), 3, 3);
+    assert.equal(getCondition(step(h).status.conditions, 'Available')?.status, 'True');
+  });
+});
