@@ -5,6 +5,8 @@
  * for the store and decides again from the new state; it never resends a write blindly. A work
  * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
  * A Rollout with spec.workloadRef is decided from its Deployment's template (workload-ref.ts).
+ * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
+ * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
 import { ANNOTATION_WORKLOAD_GENERATION, reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
