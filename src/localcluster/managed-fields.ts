@@ -115,9 +115,19 @@ export function pathString(key: string): string {
 
 // ---------- fieldsV1 <-> sets ----------
 
+/**
+ * Trees and sets already converted: a write decodes every entry of the object and encodes them
+ * again, and most entries come out unchanged. Sets are never changed in place, and
+ * stored trees are never changed (the API copies an object before it changes it).
+ */
+const setOfTree = new WeakMap<object, FieldSet>();
+const treeOfSet = new WeakMap<FieldSet, FieldsV1>();
+
 /** The set a fieldsV1 tree describes, or undefined when it is not a fieldsV1 tree. */
 export function fieldsV1ToSet(tree: unknown): FieldSet | undefined {
   if (!isMap(tree)) return undefined;
+  const known = setOfTree.get(tree);
+  if (known) return known;
   const out: FieldSet = new Set();
   const walk = (node: Record<string, unknown>, prefix: string): boolean => {
     for (const k in node) {
@@ -133,7 +143,9 @@ export function fieldsV1ToSet(tree: unknown): FieldSet | undefined {
     }
     return true;
   };
-  return walk(tree, '') ? out : undefined;
+  if (!walk(tree, '')) return undefined;
+  setOfTree.set(tree, out); // (not the other way: a client's tree is written again in the server's order)
+  return out;
 }
 
 const elementRank = (e: string): number => ({ 'f:': 0, 'k:': 1, 'v:': 2, 'i:': 3 })[e.slice(0, 2)] ?? 4;
@@ -141,6 +153,15 @@ const compareElements = (a: string, b: string): number => elementRank(a) - eleme
 
 /** The fieldsV1 tree of a set: "." first, then the children in the server's order. */
 export function setToFieldsV1(set: FieldSet): FieldsV1 {
+  const known = treeOfSet.get(set);
+  if (known) return known;
+  const tree = buildFieldsV1(set);
+  treeOfSet.set(set, tree);
+  setOfTree.set(tree, set);
+  return tree;
+}
+
+function buildFieldsV1(set: FieldSet): FieldsV1 {
   interface Node {
     member: boolean;
     children: Map<string, Node>;
