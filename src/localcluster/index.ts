@@ -8,10 +8,14 @@
  * (snapshot + fsynced change log), resources.ts (the kinds; CRDs add more), api.ts (API
  * semantics), managed-fields.ts (field ownership, server-side apply), defaults.ts, selectors.ts,
  * patch.ts, server.ts (HTTP), discovery.ts, openapi.ts, table.ts (kubectl's server-side
- * printing), protobuf.ts, workloads.ts, demo.ts, kubeconfig.ts.
+ * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
+ * Deployment controller), demo.ts, kubeconfig.ts.
  *
  * Where it is knowingly less than a real API server:
- * - bodies are JSON; of protobuf, only Namespace/ConfigMap/Secret (what `kubectl create` sends);
+ * - of protobuf bodies, only the kinds kubectl's imperative commands send (Namespace, ConfigMap,
+ *   Secret, Deployment, ReplicaSet, Service, Endpoints, Pod); any other kind is 415: send JSON;
+ * - Deployments roll out (RollingUpdate within maxSurge/maxUnavailable, or Recreate), but progress
+ *   deadlines are not modelled and a paused Deployment simply stops;
  * - field ownership (managedFields, server-side apply) treats every list as atomic: the built-in
  *   kinds' associative lists (containers by name...) are owned and replaced whole, not by item,
  *   and without the kinds' schemas an Update marks nested structs it creates with "." too;
@@ -38,6 +42,7 @@ import { Registry, argoCrdObjects, typeKey } from './resources';
 import { createApiServer } from './server';
 import { Store } from './store';
 import { Workloads } from './workloads';
+import { Deployments } from './deployments';
 
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock';
 export { kubeconfigFor, contextName } from './kubeconfig';
@@ -140,6 +145,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     },
     { podReadyAfterMs: options.podReadyAfterMs ?? 2000, failImagePattern, onError: options.onError },
   );
+  const deployments = new Deployments(
+    api,
+    store,
+    clock,
+    { deployments: registry.find('apps', 'v1', 'deployments')!, replicasets: registry.find('apps', 'v1', 'replicasets')!, events: registry.find('', 'v1', 'events')! },
+    options.onError,
+  );
   if (options.demo) seedDemo(api, registry);
 
   const server = createApiServer({
@@ -162,6 +174,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     });
   } catch (e) {
     workloads.close();
+    deployments.close();
     store.close();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${options.port} on ${host} is already in use`);
@@ -187,6 +200,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     close() {
       closing ??= new Promise<void>((resolve) => {
         workloads.close();
+        deployments.close();
         server.close(() => resolve());
         server.closeAllConnections(); // watches are long-lived; end them so close completes
       }).finally(() => {
