@@ -155,11 +155,19 @@ const compareElements = (a: string, b: string): number => elementRank(a) - eleme
 export function setToFieldsV1(set: FieldSet): FieldsV1 {
   const known = treeOfSet.get(set);
   if (known) return known;
-  const tree = buildFieldsV1(set);
+  // Objects of one shape written by one client have the same fields: one tree serves them all.
+  let signature = '';
+  for (const key of set) signature += `${key}\n`;
+  let tree = treeOfSignature.get(signature);
+  if (!tree) {
+    if (treeOfSignature.size >= 1000) treeOfSignature.clear();
+    treeOfSignature.set(signature, (tree = buildFieldsV1(set)));
+  }
   treeOfSet.set(set, tree);
   setOfTree.set(tree, set);
   return tree;
 }
+const treeOfSignature = new Map<string, FieldsV1>();
 
 function buildFieldsV1(set: FieldSet): FieldsV1 {
   interface Node {
