@@ -33,9 +33,9 @@ export interface FieldsV1 {
 }
 
 export interface ManagedFieldsEntry {
-  manager: string;
+  manager?: string;
   operation: Operation;
-  apiVersion: string;
+  apiVersion?: string;
   time?: string;
   fieldsType: 'FieldsV1';
   fieldsV1: FieldsV1;
@@ -350,10 +350,11 @@ export function encodeManagedFields(owners: readonly Owner[]): ManagedFieldsEntr
     (a, b) =>
       cmp(a.operation, b.operation) || seconds(a) - seconds(b) || cmp(a.manager, b.manager) || cmp(a.apiVersion, b.apiVersion) || cmp(a.subresource ?? '', b.subresource ?? ''),
   );
+  // Empty strings are left out, as the server's JSON leaves them (omitempty).
   return live.map((o) => ({
-    manager: o.manager,
+    ...(o.manager ? { manager: o.manager } : {}),
     operation: o.operation,
-    apiVersion: o.apiVersion,
+    ...(o.apiVersion ? { apiVersion: o.apiVersion } : {}),
     ...(o.time ? { time: o.time } : {}),
     fieldsType: 'FieldsV1',
     fieldsV1: setToFieldsV1(o.fields),

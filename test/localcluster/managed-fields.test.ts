@@ -313,6 +313,8 @@ describe('managed fields through the API server', () => {
       raw(h.cluster.url, 'POST', `/api/v1/namespaces/default/configmaps${query}`, JSON.stringify({ metadata: { name }, data: { a: '1' } }), headers);
     assert.equal((await post('by-param', '?fieldManager=my-tool', { 'User-Agent': 'ignored/1.0' })).body.metadata.managedFields[0].manager, 'my-tool');
     assert.equal((await post('by-agent', '', { 'User-Agent': 'rollouts-controller/0.1 (linux)' })).body.metadata.managedFields[0].manager, 'rollouts-controller');
+    const anonymous = (await post('no-agent', '', {})).body.metadata.managedFields[0];
+    assert.equal('manager' in anonymous, false, 'no User-Agent: the entry has no manager, as the server omits an empty one');
     const got = await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps/by-agent');
     assert.deepEqual(got.body.metadata.managedFields[0].fieldsV1, { 'f:data': { '.': {}, 'f:a': {} } });
     const list = await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dby-param');
