@@ -1,5 +1,5 @@
 /** The view model as text, for `rollouts get` (the layout of `kubectl argo rollouts get rollout`). */
-import type { RolloutView } from './view';
+import type { AnalysisRunView, ReplicaSetView, RolloutView } from './view';
 
 /** A short span of time as `rollouts get` and the tree show it: 45s, 2m, 1m30s. */
 export function shortDuration(seconds: number): string {
@@ -8,6 +8,9 @@ export function shortDuration(seconds: number): string {
   const s = seconds % 60;
   return s ? `${m}m${s}s` : `${m}m`;
 }
+
+/** A cell padded to its column, with at least one space after it when it is wider. */
+const column = (text: string, width: number): string => (text.length >= width ? `${text} ` : text.padEnd(width));
 
 export function formatRolloutView(v: RolloutView): string {
   const lines: string[] = [];
@@ -36,23 +39,35 @@ export function formatRolloutView(v: RolloutView): string {
   lines.push(`  Desired: ${r.desired}  Current: ${r.current}  Updated: ${r.updated}  Ready: ${r.ready}  Available: ${r.available}`);
   lines.push('');
   lines.push('REVISION  KIND         NAME                                STATUS       INFO');
+  // Under each revision, as upstream's tree: its ReplicaSets, its Experiments (each with its template ReplicaSets and runs), its AnalysisRuns.
+  const treeRow = (revision: string, kind: string, name: string, status: string, info: string) =>
+    lines.push(`${column(revision, 10)}${column(kind, 13)}${column(name, 36)}${column(status, 13)}${info}`.trimEnd());
+  const replicaSetRows = (revision: string, indent: string, rs: ReplicaSetView) => {
+    const info = [rs.template ? `template ${rs.template}` : '', rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '']
+      .filter(Boolean)
+      .join(', ');
+    treeRow(revision, `${indent}ReplicaSet`, rs.name, rs.status, info);
+    for (const p of rs.pods) treeRow('', `${indent}  Pod`, p.name, p.status, `ready ${p.ready}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
+  };
+  const analysisRunRows = (revision: string, indent: string, a: AnalysisRunView) => {
+    const counts = a.counts ? `✔ ${a.counts.successful} ✖ ${a.counts.failed}${a.counts.inconclusive ? ` ? ${a.counts.inconclusive}` : ''}` : a.message ?? '';
+    treeRow(revision, `${indent}AnalysisRun`, a.name, a.phase, counts);
+    for (const m of a.metrics) {
+      const last = m.measurements[m.measurements.length - 1];
+      const info = last ? [`last ${last.value ?? '-'}${last.finishedAt ? ` at ${last.finishedAt}` : ''}`, last.message ?? ''].filter(Boolean).join(', ') : 'not measured yet';
+      treeRow('', `${indent}  Metric`, m.name, m.phase, `${m.dryRun ? 'dry run, ' : ''}${info}`);
+    }
+  };
   for (const rev of v.revisions) {
-    for (const rs of rev.replicaSets) {
-      const info = [rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '']
-        .filter(Boolean)
-        .join(', ');
-      lines.push(`${`#${rev.revision}`.padEnd(10)}${'ReplicaSet'.padEnd(13)}${rs.name.padEnd(36)}${rs.status.padEnd(13)}${info}`);
-      for (const p of rs.pods) lines.push(`${''.padEnd(10)}${'  Pod'.padEnd(13)}${p.name.padEnd(36)}${p.status.padEnd(13)}ready ${p.ready}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
+    const revision = `#${rev.revision}`;
+    for (const rs of rev.replicaSets) replicaSetRows(revision, '', rs);
+    for (const ex of rev.experiments) {
+      const info = [ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '', ex.message ?? ''].filter(Boolean).join(', ');
+      treeRow(revision, 'Experiment', ex.name, ex.phase, info);
+      for (const rs of ex.replicaSets) replicaSetRows('', '  ', rs);
+      for (const a of ex.analysisRuns) analysisRunRows('', '  ', a);
     }
-    for (const a of rev.analysisRuns) {
-      const counts = a.counts ? `✔ ${a.counts.successful} ✖ ${a.counts.failed}${a.counts.inconclusive ? ` ? ${a.counts.inconclusive}` : ''}` : a.message ?? '';
-      lines.push(`${`#${rev.revision}`.padEnd(10)}${'AnalysisRun'.padEnd(13)}${a.name.padEnd(36)}${a.phase.padEnd(13)}${counts}`);
-      for (const m of a.metrics) {
-        const last = m.measurements[m.measurements.length - 1];
-        const info = last ? [`last ${last.value ?? '-'}${last.finishedAt ? ` at ${last.finishedAt}` : ''}`, last.message ?? ''].filter(Boolean).join(', ') : 'not measured yet';
-        lines.push(`${''.padEnd(10)}${'  Metric'.padEnd(13)}${m.name.padEnd(36)}${m.phase.padEnd(13)}${m.dryRun ? 'dry run, ' : ''}${info}`);
-      }
-    }
+    for (const a of rev.analysisRuns) analysisRunRows(revision, '', a);
   }
   return lines.join('\n');
 }

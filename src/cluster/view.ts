@@ -15,11 +15,16 @@ import {
   pauseNeedsPerson,
   podTemplateHashOf,
   replicasOf,
+  ANNOTATION_EXPERIMENT_TEMPLATE_NAME,
+  ANNOTATION_REVISION,
+  LABEL_POD_TEMPLATE_HASH,
+  LABEL_STEP_INDEX,
   revisionOf,
   secondsBeforeScaleDown,
   stepKind,
   type AnalysisRun,
   type CanaryStep,
+  type Experiment,
   type PauseReason,
   type ReplicaSet,
   type Rollout,
@@ -71,6 +76,8 @@ export interface ReplicaSetView {
   /** The scale-down deadline annotation and the seconds left to it, when set. */
   scaleDownDeadline?: string;
   secondsToScaleDown?: number;
+  /** An Experiment's ReplicaSet: the name of the experiment template it runs. */
+  template?: string;
   pods: PodView[];
 }
 
@@ -117,10 +124,28 @@ export interface AnalysisRunView {
   metrics: MetricView[];
 }
 
+/** An Experiment a canary's experiment step started: its template ReplicaSets (with pods) and its AnalysisRuns. */
+export interface ExperimentView {
+  name: string;
+  /** The rollout revision it was started for (its revision annotation, as upstream reads it). */
+  revision: number;
+  /** Pending, Running, Successful, Failed, Error, Inconclusive. */
+  phase: string;
+  message?: string;
+  /** The canary step index of the experiment step that started it. */
+  stepIndex?: number;
+  createdAt?: string;
+  /** One per template, by template name. */
+  replicaSets: ReplicaSetView[];
+  analysisRuns: AnalysisRunView[];
+}
+
 export interface RevisionView {
   revision: number;
   replicaSets: ReplicaSetView[];
   analysisRuns: AnalysisRunView[];
+  /** The Experiments started for this revision, oldest first. */
+  experiments: ExperimentView[];
 }
 
 export interface RolloutView {
@@ -149,21 +174,33 @@ export interface RolloutObjects {
   replicaSets: readonly ReplicaSet[];
   pods: readonly Pod[];
   analysisRuns: readonly AnalysisRun[];
+  /** The Experiments the rollout owns (absent: none). */
+  experiments?: readonly Experiment[];
+  /** The ReplicaSets those Experiments own; their pods are in `pods`. */
+  experimentReplicaSets?: readonly ReplicaSet[];
+  /** The AnalysisRuns those Experiments own. */
+  experimentAnalysisRuns?: readonly AnalysisRun[];
 }
 
 const isOwnedBy = (o: { metadata?: { ownerReferences?: { uid?: string; kind?: string; name?: string }[] } }, kind: string, name: string, uid?: string): boolean =>
   (o.metadata?.ownerReferences ?? []).some((r) => r.kind === kind && (uid && r.uid ? r.uid === uid : r.name === name));
 
-/** The objects one rollout owns, read from the stores. */
+/** The objects one rollout owns, read from the stores: its own, and those of the Experiments it owns. */
 export function relatedObjects(stores: ClusterStores, rollout: Rollout): RolloutObjects {
   const ns = rollout.metadata?.namespace;
   const name = rollout.metadata?.name ?? '';
   const uid = rollout.metadata?.uid;
-  const replicaSets = stores.replicaSets.list(ns).filter((rs) => isOwnedBy(rs, 'Rollout', name, uid));
-  const rsNames = new Map(replicaSets.map((rs) => [rs.metadata?.name ?? '', rs.metadata?.uid]));
+  const allReplicaSets = stores.replicaSets.list(ns);
+  const allRuns = stores.analysisRuns.list(ns);
+  const replicaSets = allReplicaSets.filter((rs) => isOwnedBy(rs, 'Rollout', name, uid));
+  const analysisRuns = allRuns.filter((r) => isOwnedBy(r, 'Rollout', name, uid));
+  const experiments = stores.experiments.list(ns).filter((ex) => isOwnedBy(ex, 'Rollout', name, uid));
+  const ownedByExperiment = (o: Parameters<typeof isOwnedBy>[0]) => experiments.some((ex) => isOwnedBy(o, 'Experiment', ex.metadata?.name ?? '', ex.metadata?.uid));
+  const experimentReplicaSets = experiments.length ? allReplicaSets.filter(ownedByExperiment) : [];
+  const experimentAnalysisRuns = experiments.length ? allRuns.filter(ownedByExperiment) : [];
+  const rsNames = new Set([...replicaSets, ...experimentReplicaSets].map((rs) => rs.metadata?.name ?? ''));
   const pods = stores.pods.list(ns).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && rsNames.has(r.name)));
-  const analysisRuns = stores.analysisRuns.list(ns).filter((r) => isOwnedBy(r, 'Rollout', name, uid));
-  return { rollout, replicaSets, pods, analysisRuns };
+  return { rollout, replicaSets, pods, analysisRuns, experiments, experimentReplicaSets, experimentAnalysisRuns };
 }
 
 /** The view of rollout NAMESPACE/NAME from the stores, or undefined if the store has no such rollout. */
@@ -303,6 +340,70 @@ function rsStatus(rs: ReplicaSet): string {
   return 'Progressing';
 }
 
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+/** Oldest first; the name breaks ties (and orders those without a creation time). */
+const byAge = (a: { name: string; createdAt?: string }, b: { name: string; createdAt?: string }) =>
+  (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || byName(a, b);
+
+function replicaSetView(rs: ReplicaSet, revision: number, tags: ImageTag[], podsByRs: ReadonlyMap<string, Pod[]>, now: Date): ReplicaSetView {
+  const view: ReplicaSetView = {
+    name: rs.metadata?.name ?? '',
+    hash: podTemplateHashOf(rs),
+    revision,
+    tags,
+    images: imagesOf(rs),
+    desired: rs.spec?.replicas ?? 0,
+    current: rs.status?.replicas ?? 0,
+    ready: rs.status?.readyReplicas ?? 0,
+    available: rs.status?.availableReplicas ?? 0,
+    status: rsStatus(rs),
+    pods: (podsByRs.get(rs.metadata?.name ?? '') ?? []).map(podView).sort(byName),
+  };
+  const deadline = rs.metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE];
+  if (deadline) {
+    view.scaleDownDeadline = deadline;
+    const left = secondsBeforeScaleDown(rs, now);
+    if (typeof left === 'number') view.secondsToScaleDown = Math.max(0, Math.ceil(left));
+  }
+  const template = rs.metadata?.annotations?.[ANNOTATION_EXPERIMENT_TEMPLATE_NAME];
+  if (template) view.template = template;
+  return view;
+}
+
+/**
+ * The revision an Experiment belongs to: its revision annotation (the planner writes the new
+ * ReplicaSet's revision there, as upstream does), else that of the rollout's ReplicaSet whose
+ * pod-template hash its label carries; 0 when neither says.
+ */
+function experimentRevision(ex: Experiment, replicaSets: readonly ReplicaSet[]): number {
+  const annotated = Number(ex.metadata?.annotations?.[ANNOTATION_REVISION]);
+  if (Number.isSafeInteger(annotated) && annotated > 0) return annotated;
+  const hash = ex.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH];
+  const rs = hash ? replicaSets.find((r) => podTemplateHashOf(r) === hash) : undefined;
+  return rs ? revisionOf(rs) : 0;
+}
+
+function experimentView(ex: Experiment, objects: RolloutObjects, podsByRs: ReadonlyMap<string, Pod[]>, now: Date): ExperimentView {
+  const name = ex.metadata?.name ?? '';
+  const uid = ex.metadata?.uid;
+  const revision = experimentRevision(ex, objects.replicaSets);
+  // The template ReplicaSets and runs carry no revision of their own: they show under the experiment's.
+  const replicaSets = (objects.experimentReplicaSets ?? [])
+    .filter((rs) => isOwnedBy(rs, 'Experiment', name, uid))
+    .map((rs) => replicaSetView(rs, revision, [], podsByRs, now))
+    .sort((a, b) => (a.template ?? a.name).localeCompare(b.template ?? b.name));
+  const analysisRuns = (objects.experimentAnalysisRuns ?? [])
+    .filter((r) => isOwnedBy(r, 'Experiment', name, uid))
+    .map((r) => ({ ...analysisRunView(r), revision }))
+    .sort(byName);
+  const view: ExperimentView = { name, revision, phase: String(ex.status?.phase || 'Pending'), replicaSets, analysisRuns };
+  if (ex.status?.message) view.message = ex.status.message;
+  const step = ex.metadata?.labels?.[LABEL_STEP_INDEX];
+  if (step !== undefined && /^\d+$/.test(step)) view.stepIndex = Number(step);
+  if (ex.metadata?.creationTimestamp) view.createdAt = ex.metadata.creationTimestamp;
+  return view;
+}
+
 export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
   const { rollout } = objects;
   const status = rollout.status ?? {};
@@ -329,37 +430,18 @@ export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
     const owner = (p.metadata?.ownerReferences ?? []).find((r) => r.kind === 'ReplicaSet');
     if (owner) podsByRs.set(owner.name, [...(podsByRs.get(owner.name) ?? []), p]);
   }
-  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-  const rsViews = objects.replicaSets.map((rs): ReplicaSetView => {
-    const hash = podTemplateHashOf(rs);
-    const view: ReplicaSetView = {
-      name: rs.metadata?.name ?? '',
-      hash,
-      revision: revisionOf(rs),
-      tags: tagsFor(hash),
-      images: imagesOf(rs),
-      desired: rs.spec?.replicas ?? 0,
-      current: rs.status?.replicas ?? 0,
-      ready: rs.status?.readyReplicas ?? 0,
-      available: rs.status?.availableReplicas ?? 0,
-      status: rsStatus(rs),
-      pods: (podsByRs.get(rs.metadata?.name ?? '') ?? []).map(podView).sort(byName),
-    };
-    const deadline = rs.metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE];
-    if (deadline) {
-      view.scaleDownDeadline = deadline;
-      const left = secondsBeforeScaleDown(rs, now);
-      if (typeof left === 'number') view.secondsToScaleDown = Math.max(0, Math.ceil(left));
-    }
-    return view;
-  });
+  const rsViews = objects.replicaSets.map((rs) => replicaSetView(rs, revisionOf(rs), tagsFor(podTemplateHashOf(rs)), podsByRs, now));
 
   const runs = objects.analysisRuns.map(analysisRunView).sort(byName);
-  const revisionNumbers = [...new Set([...rsViews.map((r) => r.revision), ...runs.map((r) => r.revision).filter((r) => r > 0)])].sort((a, b) => b - a);
+  const experiments = (objects.experiments ?? []).map((ex) => experimentView(ex, objects, podsByRs, now)).sort(byAge);
+  const revisionNumbers = [
+    ...new Set([...rsViews.map((r) => r.revision), ...[...runs, ...experiments].map((r) => r.revision).filter((r) => r > 0)]),
+  ].sort((a, b) => b - a);
   const revisions = revisionNumbers.map((revision) => ({
     revision,
     replicaSets: rsViews.filter((r) => r.revision === revision).sort(byName),
     analysisRuns: runs.filter((r) => r.revision === revision),
+    experiments: experiments.filter((e) => e.revision === revision),
   }));
 
   const images = new Map<string, Set<ImageTag>>();

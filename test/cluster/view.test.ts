@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { rolloutView, relatedObjects } from '../../src/cluster/view';
 import { formatRolloutView } from '../../src/cluster/view-text';
 import type { Pod } from '../../src/cluster/kinds';
-import type { AnalysisRun, ReplicaSet, Rollout } from '../../src/planner';
+import { experimentOwnerReference, experimentSpecFromStep, templateReplicaSet, type AnalysisRun, type Experiment, type ExperimentTemplate, type ReplicaSet, type Rollout } from '../../src/planner';
 
 const uid = 'uid-demo';
 const owner = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'demo', uid, controller: true };
@@ -211,7 +211,7 @@ describe('rollout view model', () => {
     const foreign = rs('fff', 1, 'x', 1, 1);
     foreign.metadata!.ownerReferences = [{ ...owner, name: 'other', uid: 'uid-other' }];
     const objs = relatedObjects(
-      { replicaSets: store([...canaryRSs, foreign]), pods: store(canaryPods), analysisRuns: store([]) } as any,
+      { replicaSets: store([...canaryRSs, foreign]), pods: store(canaryPods), analysisRuns: store([]), experiments: store([]) } as any,
       canaryRollout,
     );
     assert.deepEqual(objs.replicaSets.map((r) => r.metadata?.name), ['demo-aaa', 'demo-bbb', 'demo-zzz']);
@@ -226,5 +226,120 @@ describe('rollout view model', () => {
     assert.match(text, /^  ▶ 1: pause: 1m$/m);
     assert.match(text, /^#2 +ReplicaSet +demo-bbb +Healthy +canary, 1\/1 available$/m);
     assert.match(text, /^ +Pod +demo-bbb-1 +Running +ready 1\/1, 3 restarts$/m);
+  });
+
+  describe('experiments', () => {
+    // As the planner makes them: the Experiment of step 1 labelled with the new hash and annotated with
+    // its revision, its template ReplicaSets from templateReplicaSet, its run owned by it.
+    const experiment: Experiment = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Experiment',
+      metadata: {
+        name: 'demo-bbb-2-1',
+        namespace: 'shop',
+        uid: 'uid-exp',
+        creationTimestamp: '2026-01-01T09:59:00Z',
+        labels: { 'rollouts-pod-template-hash': 'bbb', 'rollout-type': 'Step', 'step-index': '1' },
+        annotations: { 'rollout.argoproj.io/revision': '2' },
+        ownerReferences: [owner],
+      },
+      spec: {
+        ...experimentSpecFromStep(
+          { duration: '5m', templates: [{ name: 'canary', specRef: 'canary' }, { name: 'baseline', specRef: 'stable' }], analyses: [{ name: 'check', templateName: 'passes' }] },
+          canaryRSs[0],
+          canaryRSs[1],
+          undefined,
+          (a) => a,
+        ),
+      },
+      status: { phase: 'Running', message: 'waiting for duration' },
+    };
+    const templates = (experiment.spec as { templates: ExperimentTemplate[] }).templates;
+    const templateRSs = templates.map((t) => {
+      const made = templateReplicaSet(experiment, t);
+      return { ...made, spec: { ...made.spec, replicas: 1 }, status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } };
+    });
+    const [canaryTemplate, baselineTemplate] = templateRSs.map((r) => r.metadata!.name!);
+    const expRun: AnalysisRun = {
+      metadata: { name: 'demo-bbb-2-1-check', namespace: 'shop', labels: {}, annotations: {}, ownerReferences: [experimentOwnerReference(experiment)] },
+      spec: { metrics: [{ name: 'value', provider: { web: { url: 'http://x' } } }] },
+      status: { phase: 'Running', metricResults: [{ name: 'value', phase: 'Running', successful: 2, failed: 0 }] },
+    } as AnalysisRun;
+    const expPods = [pod(`${baselineTemplate}-p1`, baselineTemplate!, true), pod(`${canaryTemplate}-p1`, canaryTemplate!, false)];
+    const objects = {
+      rollout: canaryRollout,
+      replicaSets: canaryRSs,
+      pods: [...canaryPods, ...expPods],
+      analysisRuns: [],
+      experiments: [experiment],
+      experimentReplicaSets: templateRSs,
+      experimentAnalysisRuns: [expRun],
+    };
+
+    it('shows an Experiment under the revision it was started for, with its template ReplicaSets, their pods and its runs', () => {
+      const v = rolloutView(objects, new Date('2026-01-01T10:00:45Z'));
+      assert.deepEqual(v.revisions.map((r) => [r.revision, r.experiments.map((e) => e.name)]), [[2, ['demo-bbb-2-1']], [1, []], [0, []]]);
+      const ex = v.revisions[0]!.experiments[0]!;
+      assert.deepEqual([ex.phase, ex.message, ex.stepIndex, ex.revision, ex.createdAt], ['Running', 'waiting for duration', 1, 2, '2026-01-01T09:59:00Z']);
+      assert.deepEqual(ex.replicaSets.map((r) => [r.template, r.name, r.status, `${r.available}/${r.desired}`, r.tags, r.images, r.pods.map((p) => `${p.name} ${p.status}`)]), [
+        ['baseline', 'demo-bbb-2-1-baseline', 'Healthy', '1/1', [], ['shop:v1'], ['demo-bbb-2-1-baseline-p1 Running']],
+        ['canary', 'demo-bbb-2-1-canary', 'Healthy', '1/1', [], ['shop:v2'], ['demo-bbb-2-1-canary-p1 Running (not ready)']],
+      ]);
+      assert.deepEqual(ex.analysisRuns.map((r) => [r.name, r.phase, r.revision, r.counts]), [['demo-bbb-2-1-check', 'Running', 2, { successful: 2, failed: 0, inconclusive: 0, error: 0 }]]);
+      // Not the rollout's own: its run list, images and weight are as before.
+      assert.deepEqual(v.analysisRuns, []);
+      assert.deepEqual(v.revisions[0]!.replicaSets.map((r) => r.name), ['demo-bbb']);
+      assert.deepEqual(v.weight, { set: 20, actual: 20 });
+    });
+
+    it('without a revision annotation, places the Experiment by the pod-template hash it carries', () => {
+      const unannotated = { ...experiment, metadata: { ...experiment.metadata, annotations: {} } };
+      const v = rolloutView({ ...objects, experiments: [unannotated] }, new Date());
+      assert.deepEqual(v.revisions.find((r) => r.experiments.length)?.revision, 2);
+    });
+
+    it('has no experiments when there are none', () => {
+      const v = rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: [], analysisRuns: [] }, new Date());
+      assert.ok(v.revisions.every((r) => Array.isArray(r.experiments) && r.experiments.length === 0));
+    });
+
+    it('picks the Experiments the rollout owns, and their ReplicaSets, pods and runs, from the stores', () => {
+      const store = <T>(items: T[]) => ({ list: () => items }) as any;
+      const foreignExp: Experiment = { ...experiment, metadata: { ...experiment.metadata, name: 'other-exp', uid: 'uid-other-exp', ownerReferences: [{ ...owner, name: 'other', uid: 'uid-other' }] } };
+      const foreignRS = templateReplicaSet(foreignExp, templates[0]!);
+      const foreignRun = { ...expRun, metadata: { ...expRun.metadata, name: 'other-exp-check', ownerReferences: [experimentOwnerReference(foreignExp)] } };
+      const objs = relatedObjects(
+        {
+          replicaSets: store([...canaryRSs, ...templateRSs, foreignRS]),
+          pods: store([...canaryPods, ...expPods, pod('other-exp-canary-p1', 'other-exp-canary', true)]),
+          analysisRuns: store([expRun, foreignRun]),
+          experiments: store([experiment, foreignExp]),
+        } as any,
+        canaryRollout,
+      );
+      assert.deepEqual(objs.replicaSets.map((r) => r.metadata?.name), ['demo-aaa', 'demo-bbb', 'demo-zzz'], 'the rollout\'s own ReplicaSets stay apart');
+      assert.deepEqual(objs.analysisRuns, []);
+      assert.deepEqual(objs.experiments?.map((e) => e.metadata?.name), ['demo-bbb-2-1']);
+      assert.deepEqual(objs.experimentReplicaSets?.map((r) => r.metadata?.name), ['demo-bbb-2-1-canary', 'demo-bbb-2-1-baseline']);
+      assert.deepEqual(objs.experimentAnalysisRuns?.map((r) => r.metadata?.name), ['demo-bbb-2-1-check']);
+      assert.deepEqual(objs.pods.map((p) => p.metadata?.name), ['demo-aaa-1', 'demo-bbb-1', 'demo-bbb-2-1-baseline-p1', 'demo-bbb-2-1-canary-p1']);
+    });
+
+    it('rollouts get prints the Experiment under its revision, after its ReplicaSets, with its ReplicaSets, pods and runs', () => {
+      const text = formatRolloutView(rolloutView(objects, new Date('2026-01-01T10:00:45Z'))).split('\n');
+      const at = text.findIndex((l) => /^#2 +Experiment/.test(l));
+      assert.ok(at > text.findIndex((l) => /^#2 +ReplicaSet +demo-bbb /.test(l)), text.join('\n'));
+      assert.deepEqual(text.slice(at, at + 7).map((l) => l.replace(/ +/g, ' ')), [
+        '#2 Experiment demo-bbb-2-1 Running step 1, waiting for duration',
+        ' ReplicaSet demo-bbb-2-1-baseline Healthy template baseline, 1/1 available',
+        ' Pod demo-bbb-2-1-baseline-p1 Running ready 1/1',
+        ' ReplicaSet demo-bbb-2-1-canary Healthy template canary, 1/1 available',
+        ' Pod demo-bbb-2-1-canary-p1 Running (not ready) ready 0/1',
+        ' AnalysisRun demo-bbb-2-1-check Running ✔ 2 ✖ 0',
+        ' Metric value Running not measured yet',
+      ]);
+      assert.match(text[at + 1]!, /^ {12}ReplicaSet demo/, 'nested one level under the Experiment');
+      assert.match(text[at + 2]!, /^ {14}Pod +demo/);
+    });
   });
 });
