@@ -24,6 +24,7 @@
  *   creates; a real server does not for the struct fields a built-in kind always carries, which
  *   is modelled for the top-level ones only (`spec`, but `data` of a ConfigMap is a map).
  */
+import { timestamp } from './clock';
 import { ApiError } from './errors';
 import { deepEqual } from './patch';
 
@@ -330,7 +331,7 @@ export function decodeManagedFields(list: unknown): Owner[] | undefined {
       operation: e.operation,
       apiVersion: typeof e.apiVersion === 'string' ? e.apiVersion : '',
       ...(typeof e.subresource === 'string' && e.subresource ? { subresource: e.subresource } : {}),
-      ...(typeof e.time === 'string' ? { time: e.time } : {}),
+      ...(typeof e.time === 'string' ? { time: secondsTime(e.time) } : {}),
       fields,
     };
     const id = identity(owner);
@@ -338,6 +339,15 @@ export function decodeManagedFields(list: unknown): Owner[] | undefined {
     byIdentity.set(id, owner);
   }
   return [...byIdentity.values()];
+}
+
+/**
+ * A time as the server writes it (RFC 3339, seconds): a client that read "…:00Z" into a date may
+ * send it back as "…:00.000Z", and that must not make an unchanged object look changed.
+ */
+function secondsTime(text: string): string {
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? text : timestamp(ms);
 }
 
 /** The managedFields list, in the server's order: Apply before Update, then oldest first. */
