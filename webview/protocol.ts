@@ -136,6 +136,34 @@ const analysisRunView = obj({
   metrics: list(metricView),
 });
 
+const replicaSetView = obj({
+  name: str,
+  hash: str,
+  revision: num,
+  tags: list(oneOf(IMAGE_TAGS)),
+  images: list(str),
+  desired: num,
+  current: num,
+  ready: num,
+  available: num,
+  status: str,
+  'scaleDownDeadline?': str,
+  'secondsToScaleDown?': num,
+  'template?': str,
+  pods: list(obj({ name: str, status: str, ready: str, restarts: num, 'createdAt?': str })),
+});
+
+const experimentView = obj({
+  name: str,
+  revision: num,
+  phase: str,
+  'message?': str,
+  'stepIndex?': int,
+  'createdAt?': str,
+  replicaSets: list(replicaSetView),
+  analysisRuns: list(analysisRunView),
+});
+
 const rolloutView: Check = obj({
   name: str,
   namespace: str,
@@ -151,24 +179,9 @@ const rolloutView: Check = obj({
   revisions: list(
     obj({
       revision: num,
-      replicaSets: list(
-        obj({
-          name: str,
-          hash: str,
-          revision: num,
-          tags: list(oneOf(IMAGE_TAGS)),
-          images: list(str),
-          desired: num,
-          current: num,
-          ready: num,
-          available: num,
-          status: str,
-          'scaleDownDeadline?': str,
-          'secondsToScaleDown?': num,
-          pods: list(obj({ name: str, status: str, ready: str, restarts: num, 'createdAt?': str })),
-        }),
-      ),
+      replicaSets: list(replicaSetView),
       analysisRuns: list(analysisRunView),
+      experiments: list(experimentView),
     }),
   ),
   analysisRuns: list(analysisRunView),

@@ -1,15 +1,17 @@
 /**
  * The live view of one rollout, rendered from the host's RolloutView: header and actions, the
  * pause with its countdown, the canary steps, traffic and replica bars, images, revisions with
- * their ReplicaSets and pods, and analysis runs with their metrics (analysis-view.ts). A pure function of its inputs to a DOM tree.
+ * their ReplicaSets and pods, the Experiments started for them (template ReplicaSets, pods, runs),
+ * and analysis runs with their metrics (analysis-view.ts). A pure function of its inputs to a DOM tree.
  */
 import { ACTIONS, availableActions } from './actions';
 import { bar, h, icon, table, type Child } from './dom';
 import { analysisRun, type TerminateControl } from './analysis-view';
-import { clock, phaseIcon, plural } from './format';
+import { clock, phaseIcon, plural, runIcon } from './format';
 import type { ActionArgs, ActionName, RolloutView } from './protocol';
 
 type ReplicaSetView = RolloutView['revisions'][number]['replicaSets'][number];
+type ExperimentView = RolloutView['revisions'][number]['experiments'][number];
 type PauseView = RolloutView['pauses'][number];
 
 export interface RolloutRenderContext {
@@ -244,6 +246,7 @@ function replicaSet(rs: ReplicaSetView, ctx: RolloutRenderContext): HTMLElement 
       { class: 'rs-line' },
       icon('layers'),
       h('code', { class: 'rs-name' }, rs.name),
+      rs.template ? h('span', { class: 'rs-template muted', title: 'experiment template' }, `template ${rs.template}`) : null,
       ...rs.tags.map(tag),
       h('span', { class: 'rs-status' }, rs.status),
       h('span', { class: 'rs-counts', title: 'available / desired' }, `${rs.available}/${rs.desired} available`),
@@ -251,6 +254,25 @@ function replicaSet(rs: ReplicaSetView, ctx: RolloutRenderContext): HTMLElement 
     ),
     rs.images.length ? h('div', { class: 'rs-images' }, ...rs.images.map((i) => h('code', null, i))) : null,
     pods(rs),
+  );
+}
+
+/** An Experiment of the revision: its phase, then its template ReplicaSets (with pods) and its runs. */
+function experiment(ex: ExperimentView, ctx: RolloutRenderContext): HTMLElement {
+  const p = runIcon(ex.phase);
+  return h(
+    'div',
+    { class: 'experiment', data: { experiment: ex.name, phase: ex.phase } },
+    h(
+      'div',
+      { class: 'experiment-line' },
+      icon('beaker'),
+      h('code', { class: 'experiment-name' }, ex.name),
+      h('span', { class: `experiment-phase ${p.cls}` }, ex.phase),
+      ex.stepIndex !== undefined ? h('span', { class: 'muted' }, `step ${ex.stepIndex}`) : null,
+    ),
+    ex.message ? h('div', { class: 'run-message' }, ex.message) : null,
+    h('div', { class: 'experiment-body' }, ...ex.replicaSets.map((rs) => replicaSet(rs, ctx)), ...ex.analysisRuns.map((run) => analysisRun(run, false, ctx.terminate))),
   );
 }
 
@@ -267,16 +289,18 @@ function revisions(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | 
         'div',
         { class: 'revision-body' },
         ...rev.replicaSets.map((rs) => replicaSet(rs, ctx)),
+        ...rev.experiments.map((ex) => experiment(ex, ctx)),
         ...rev.analysisRuns.map((run) => analysisRun(run, false)),
         !live && rev.replicaSets.length > 0 ? actionButton('undo', ctx, { toRevision: rev.revision }, `Roll back to revision ${rev.revision}`) : null,
       );
       const pods = rev.replicaSets.reduce((n, rs) => n + rs.pods.length, 0);
+      const description = [plural(pods, 'pod'), rev.experiments.length ? plural(rev.experiments.length, 'experiment') : ''].filter(Boolean).join(' · ');
       const el = h(
         'vscode-collapsible',
         {
           class: 'revision',
           data: { revision: rev.revision },
-          attrs: { heading: `Revision ${rev.revision}${tags.length ? ` (${tags.join(', ')})` : ''}`, description: plural(pods, 'pod'), open: ctx.openRevisions.get(rev.revision) ?? live },
+          attrs: { heading: `Revision ${rev.revision}${tags.length ? ` (${tags.join(', ')})` : ''}`, description, open: ctx.openRevisions.get(rev.revision) ?? live },
         },
         body,
       );

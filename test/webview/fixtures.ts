@@ -6,7 +6,19 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { rolloutView } from '../../src/cluster/view';
 import type { Pod } from '../../src/cluster/kinds';
-import { simulate, type AnalysisRun, type ReplicaSet, type Rollout, type Service, type SimulateOptions } from '../../src/planner';
+import {
+  experimentOwnerReference,
+  experimentSpecFromStep,
+  simulate,
+  templateReplicaSet,
+  type AnalysisRun,
+  type Experiment,
+  type ExperimentTemplate,
+  type ReplicaSet,
+  type Rollout,
+  type Service,
+  type SimulateOptions,
+} from '../../src/planner';
 import type { HostToView } from '../../webview/protocol';
 
 const root = join(__dirname, '..', '..');
@@ -184,6 +196,76 @@ export function canaryDegraded(): HostToView {
   } as AnalysisRun;
   const view = rolloutView(
     { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })], analysisRuns: [run] },
+    NOW,
+  );
+  return { kind: 'rollout', context: 'kind-dev', view };
+}
+
+/**
+ * search: a canary at its experiment step (index 1): the Experiment the planner made (labelled with
+ * the new hash, annotated with its revision) runs a baseline and a canary template, each with a
+ * pod, and an analysis that is still measuring.
+ */
+export function canaryExperiment(): HostToView {
+  const uid = 'uid-search';
+  const step = { duration: '10m', templates: [{ name: 'baseline', specRef: 'stable' as const }, { name: 'canary', specRef: 'canary' as const }], analyses: [{ name: 'compare', templateName: 'compare' }] };
+  const rollout: Rollout = {
+    metadata: { name: 'search', namespace: 'shop', uid, generation: 3 },
+    spec: {
+      replicas: 4,
+      strategy: { canary: { steps: [{ setWeight: 25 }, { experiment: step }, { setWeight: 100 }] } },
+      template: { spec: { containers: [{ name: 'search', image: 'ghcr.io/example/search:2.0.0' }] } },
+    },
+    status: {
+      currentPodHash: '9a8b7c6d5',
+      stableRS: '1e2f3a4b5',
+      currentStepIndex: 1,
+      canary: { currentExperiment: 'search-9a8b7c6d5-3-1' },
+      observedGeneration: '3',
+      phase: 'Progressing',
+      message: 'waiting for Experiment search-9a8b7c6d5-3-1 (Running)',
+      replicas: 4,
+      updatedReplicas: 1,
+      readyReplicas: 4,
+      availableReplicas: 4,
+    } as Rollout['status'],
+  };
+  const stable = replicaSet('search', uid, '1e2f3a4b5', 2, 'ghcr.io/example/search:1.9.0', 3, 3);
+  const canary = replicaSet('search', uid, '9a8b7c6d5', 3, 'ghcr.io/example/search:2.0.0', 1, 1);
+  const experiment: Experiment = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Experiment',
+    metadata: {
+      name: 'search-9a8b7c6d5-3-1',
+      namespace: 'shop',
+      uid: 'uid-search-exp',
+      creationTimestamp: '2026-03-02T09:59:30Z',
+      labels: { 'rollouts-pod-template-hash': '9a8b7c6d5', 'rollout-type': 'Step', 'step-index': '1' },
+      annotations: { 'rollout.argoproj.io/revision': '3' },
+      ownerReferences: [owner('Rollout', 'search', uid)],
+    },
+    spec: { ...experimentSpecFromStep(step, stable, canary, undefined, (a) => a) },
+    status: { phase: 'Running' },
+  };
+  const templateRSs = (experiment.spec as { templates: ExperimentTemplate[] }).templates.map((t, i) => {
+    const made = templateReplicaSet(experiment, t);
+    return { ...made, metadata: { ...made.metadata, uid: `rs-exp-${i}` }, spec: { ...made.spec, replicas: 1 }, status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } };
+  });
+  const run = {
+    metadata: { name: 'search-9a8b7c6d5-3-1-compare', namespace: 'shop', labels: {}, annotations: {}, ownerReferences: [experimentOwnerReference(experiment)] },
+    spec: { metrics: [{ name: 'latency', interval: '1m', successCondition: 'result < 200', provider: { web: { url: 'http://search-canary/latency', jsonPath: '{$.p95}' } } }] },
+    status: { phase: 'Running', metricResults: [{ name: 'latency', phase: 'Running', successful: 2, failed: 0, measurements: measured(['121', '133'], ['Successful', 'Successful']) }] },
+  } as AnalysisRun;
+  const view = rolloutView(
+    {
+      rollout,
+      replicaSets: [stable, canary],
+      pods: [...pods(stable, 3), ...pods(canary, 1), ...templateRSs.flatMap((rs) => pods(rs, 1))],
+      analysisRuns: [],
+      experiments: [experiment],
+      experimentReplicaSets: templateRSs,
+      experimentAnalysisRuns: [run],
+    },
     NOW,
   );
   return { kind: 'rollout', context: 'kind-dev', view };

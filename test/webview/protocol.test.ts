@@ -1,13 +1,13 @@
 // The webview protocol's guards: what each side accepts from the other, and what it says when it drops a message.
 import { strict as assert } from 'node:assert';
 import { hostToViewProblem, isHostToView, isViewToHost, viewToHostProblem, type HostToView } from '../../webview/protocol';
-import { blueGreenWaiting, canaryDegraded, canaryPaused, simulationOf } from './fixtures';
+import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf } from './fixtures';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe('webview protocol: host to view', () => {
   it('accepts the view model of real rollouts and real simulation frames', () => {
-    for (const m of [canaryPaused(), blueGreenWaiting(), canaryDegraded(), simulationOf('canary.yaml'), simulationOf('bluegreen.yaml')]) {
+    for (const m of [canaryPaused(), blueGreenWaiting(), canaryDegraded(), canaryExperiment(), simulationOf('canary.yaml'), simulationOf('bluegreen.yaml')]) {
       assert.equal(hostToViewProblem(m), undefined);
     }
   });
@@ -36,6 +36,28 @@ describe('webview protocol: host to view', () => {
     const withMetric = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;
     (withMetric.view.analysisRuns[0]!.metrics[1]!.measurements[2] as { numeric: unknown }).numeric = 'NaN';
     assert.equal(hostToViewProblem(withMetric), 'message(rollout).view.analysisRuns[0].metrics[1].measurements[2].numeric should be a finite number, not string');
+  });
+
+  it("checks every field of a revision's Experiments, their ReplicaSets, pods and runs", () => {
+    const experimentOf = (m: Extract<HostToView, { kind: 'rollout' }>) => m.view.revisions[0]!.experiments[0]!;
+    const base = canaryExperiment() as Extract<HostToView, { kind: 'rollout' }>;
+    assert.equal(experimentOf(base).name, 'search-9a8b7c6d5-3-1', 'the fixture has its Experiment under the newest revision');
+    const cases: [(m: Extract<HostToView, { kind: 'rollout' }>) => void, string][] = [
+      [(m) => delete (m.view.revisions[0] as { experiments?: unknown }).experiments, 'message(rollout).view.revisions[0].experiments is missing'],
+      [(m) => ((m.view.revisions[0] as { experiments: unknown }).experiments = {}), 'message(rollout).view.revisions[0].experiments should be an array, not object'],
+      [(m) => ((experimentOf(m) as { phase: unknown }).phase = 3), 'message(rollout).view.revisions[0].experiments[0].phase should be a string, not number'],
+      [(m) => ((experimentOf(m) as { stepIndex: unknown }).stepIndex = 1.5), 'message(rollout).view.revisions[0].experiments[0].stepIndex should be an integer, not number 1.5'],
+      [(m) => ((experimentOf(m) as { message: unknown }).message = null), 'message(rollout).view.revisions[0].experiments[0].message should be a string, not null'],
+      [(m) => ((experimentOf(m).replicaSets[1] as { template: unknown }).template = ['canary']), 'message(rollout).view.revisions[0].experiments[0].replicaSets[1].template should be a string, not an array'],
+      [(m) => ((experimentOf(m).replicaSets[0]!.pods[0] as { ready: unknown }).ready = 1), 'message(rollout).view.revisions[0].experiments[0].replicaSets[0].pods[0].ready should be a string, not number'],
+      [(m) => delete (experimentOf(m) as { analysisRuns?: unknown }).analysisRuns, 'message(rollout).view.revisions[0].experiments[0].analysisRuns is missing'],
+      [(m) => ((experimentOf(m).analysisRuns[0]!.metrics[0] as { dryRun: unknown }).dryRun = 'no'), 'message(rollout).view.revisions[0].experiments[0].analysisRuns[0].metrics[0].dryRun should be true or false, not string'],
+    ];
+    for (const [spoil, problem] of cases) {
+      const m = clone(base);
+      spoil(m);
+      assert.equal(hostToViewProblem(m), problem);
+    }
   });
 
   it('rejects malformed messages of every kind', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { HostToView, SimulationFrame } from '../../webview/protocol';
 import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
-import { blueGreenWaiting, canaryDegraded, canaryPaused, simulationOf } from './fixtures';
+import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf } from './fixtures';
 
 const root = join(__dirname, '..', '..');
 const results = join(root, '.test-results');
@@ -119,6 +119,27 @@ describe('webview in headless Chromium', function () {
     await revision2.locator('vscode-button[data-action=undo]').click();
     const [, undo] = await postedAtLeast(page, 2);
     assert.deepEqual(undo, { kind: 'action', requestId: 1, action: 'undo', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, args: { toRevision: 2 } });
+    await page.close();
+  });
+
+  it("shows a canary's Experiment in its revision: its phase, its template ReplicaSets with their pods, and its run, which can be terminated", async () => {
+    const page = await openWith(canaryExperiment());
+    const revision3 = page.locator('vscode-collapsible[data-revision="3"]');
+    assert.equal(await revision3.getAttribute('description'), '1 pod · 1 experiment');
+    const ex = revision3.locator('.experiment[data-experiment="search-9a8b7c6d5-3-1"]');
+    assert.equal(await ex.locator('.experiment-name').textContent(), 'search-9a8b7c6d5-3-1');
+    assert.equal(await ex.locator('.experiment-phase').textContent(), 'Running');
+    assert.deepEqual(await ex.locator('.replica-set .rs-name').allTextContents(), ['search-9a8b7c6d5-3-1-baseline', 'search-9a8b7c6d5-3-1-canary']);
+    assert.deepEqual(await ex.locator('.replica-set .rs-template').allTextContents(), ['template baseline', 'template canary']);
+    assert.deepEqual(await ex.locator('.replica-set .rs-images code').allTextContents(), ['ghcr.io/example/search:1.9.0', 'ghcr.io/example/search:2.0.0']);
+    assert.equal(await ex.locator('[data-rs="search-9a8b7c6d5-3-1-canary"] .pods tbody tr').count(), 1);
+    assert.equal(await ex.locator('.analysis-run .run-name').textContent(), 'search-9a8b7c6d5-3-1-compare');
+    assert.equal(await page.locator('vscode-collapsible[data-revision="2"] .experiment').count(), 0, 'only under the revision it was started for');
+    // Its ReplicaSets are not the rollout's: the traffic bars show the stable and the canary only.
+    assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['3/3', '1/1']);
+    await ex.locator('vscode-button[data-terminate="search-9a8b7c6d5-3-1-compare"]').click();
+    const [, terminate] = await postedAtLeast(page, 2);
+    assert.deepEqual(terminate, { kind: 'terminateAnalysisRun', requestId: 1, target: { context: 'kind-dev', namespace: 'shop', name: 'search' }, analysisRun: 'search-9a8b7c6d5-3-1-compare' });
     await page.close();
   });
 
