@@ -343,6 +343,20 @@ describe('managed fields through the API server', () => {
     assert.equal(replaced.metadata!.resourceVersion, created.metadata!.resourceVersion);
   });
 
+  it('a write through /scale is recorded with subresource "scale" and takes spec.replicas', async () => {
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'scaled' }, spec: { replicas: 1, selector: { matchLabels: { app: 'scaled' } }, template: { metadata: { labels: { app: 'scaled' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+    const created = await raw(h.cluster.url, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=creator', JSON.stringify(deployment));
+    assert.equal(created.status, 201, created.text);
+    const scaled = await raw(h.cluster.url, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/scaled/scale?fieldManager=kubectl-scale', JSON.stringify({ spec: { replicas: 3 } }), { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(scaled.status, 200, scaled.text);
+    const got = (await raw(h.cluster.url, 'GET', '/apis/apps/v1/namespaces/default/deployments/scaled')).body;
+    const scaler = got.metadata.managedFields.find((e: any) => e.manager === 'kubectl-scale');
+    assert.equal(scaler.subresource, 'scale');
+    assert.deepEqual(scaler.fieldsV1, { 'f:spec': { 'f:replicas': {} } });
+    const creator = got.metadata.managedFields.find((e: any) => e.manager === 'creator');
+    assert.equal('f:replicas' in creator.fieldsV1['f:spec'], false, 'the creator lost spec.replicas to the scale');
+  });
+
   it('a PUT with managedFields [{}] clears them', async () => {
     await raw(h.cluster.url, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=a', JSON.stringify({ metadata: { name: 'reset' }, data: { a: '1' } }));
     const res = await raw(h.cluster.url, 'PUT', '/api/v1/namespaces/default/configmaps/reset', JSON.stringify({ metadata: { name: 'reset', managedFields: [{}] }, data: { a: '2' } }));
