@@ -3,7 +3,7 @@
  * with a stable id and a parent; items say label, description, codicon, context value and
  * children. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
  */
-import type { ActionRequest, ClusterStores, RolloutView } from '../cluster';
+import type { ActionRequest, ClusterStores, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
 import type { Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
@@ -18,8 +18,13 @@ export type TreeElement =
   | { kind: 'namespace'; context: string; namespace: string }
   | { kind: 'rollout'; context: string; namespace: string; name: string }
   | { kind: 'revision'; context: string; namespace: string; name: string; revision: number }
-  | { kind: 'pod'; context: string; namespace: string; name: string; revision: number; pod: string }
-  | { kind: 'analysisRun'; context: string; namespace: string; name: string; revision: number; run: string };
+  | { kind: 'experiment'; context: string; namespace: string; name: string; revision: number; experiment: string }
+  /** An Experiment's template ReplicaSet (the rollout's own show as their pods directly under the revision). */
+  | { kind: 'replicaSet'; context: string; namespace: string; name: string; revision: number; experiment: string; replicaSet: string }
+  /** A pod of the rollout's ReplicaSet, or with `experiment` and `replicaSet`, of an Experiment's template ReplicaSet. */
+  | { kind: 'pod'; context: string; namespace: string; name: string; revision: number; pod: string; experiment?: string; replicaSet?: string }
+  /** A run of the rollout, or with `experiment`, of that Experiment. */
+  | { kind: 'analysisRun'; context: string; namespace: string; name: string; revision: number; run: string; experiment?: string };
 
 export interface TreeItemData {
   id: string;
@@ -58,10 +63,14 @@ export function elementId(e: TreeElement): string {
       return `rollout:${e.context}/${e.namespace}/${e.name}`;
     case 'revision':
       return `revision:${e.context}/${e.namespace}/${e.name}#${e.revision}`;
+    case 'experiment':
+      return `experiment:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}`;
+    case 'replicaSet':
+      return `replicaSet:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}/${e.replicaSet}`;
     case 'pod':
-      return `pod:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.pod}`;
+      return `pod:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment !== undefined ? `${e.experiment}/${e.replicaSet ?? ''}/` : ''}${e.pod}`;
     case 'analysisRun':
-      return `analysisRun:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.run}`;
+      return `analysisRun:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment !== undefined ? `${e.experiment}/` : ''}${e.run}`;
   }
 }
 
@@ -81,8 +90,15 @@ export function parentOf(e: TreeElement): TreeElement | undefined {
     case 'revision':
       return { kind: 'rollout', context: e.context, namespace: e.namespace, name: e.name };
     case 'pod':
+      if (e.experiment !== undefined && e.replicaSet !== undefined) return { kind: 'replicaSet', ...pick(e), revision: e.revision, experiment: e.experiment, replicaSet: e.replicaSet };
+      return { kind: 'revision', ...pick(e), revision: e.revision };
     case 'analysisRun':
-      return { kind: 'revision', context: e.context, namespace: e.namespace, name: e.name, revision: e.revision };
+      if (e.experiment !== undefined) return { kind: 'experiment', ...pick(e), revision: e.revision, experiment: e.experiment };
+      return { kind: 'revision', ...pick(e), revision: e.revision };
+    case 'experiment':
+      return { kind: 'revision', ...pick(e), revision: e.revision };
+    case 'replicaSet':
+      return { kind: 'experiment', ...pick(e), revision: e.revision, experiment: e.experiment };
   }
 }
 
@@ -180,10 +196,26 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
       const rev = v?.revisions.find((r) => r.revision === e.revision);
       if (!rev) return [];
+      // Upstream's order: the ReplicaSets (here their pods), the Experiments, the runs.
       return [
         ...rev.replicaSets.flatMap((rs) => rs.pods.map((p): TreeElement => ({ kind: 'pod', ...pick(e), revision: e.revision, pod: p.name }))),
+        ...rev.experiments.map((x): TreeElement => ({ kind: 'experiment', ...pick(e), revision: e.revision, experiment: x.name })),
         ...rev.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...pick(e), revision: e.revision, run: a.name })),
       ];
+    }
+    case 'experiment': {
+      const ex = stores && isActive(src, e.context) ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment) : undefined;
+      if (!ex) return [];
+      const at = { ...pick(e), revision: e.revision, experiment: e.experiment };
+      return [
+        ...ex.replicaSets.map((rs): TreeElement => ({ kind: 'replicaSet', ...at, replicaSet: rs.name })),
+        ...ex.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...at, run: a.name })),
+      ];
+    }
+    case 'replicaSet': {
+      const ex = stores && isActive(src, e.context) ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment) : undefined;
+      const rs = ex?.replicaSets.find((r) => r.name === e.replicaSet);
+      return (rs?.pods ?? []).map((p) => ({ kind: 'pod', ...pick(e), revision: e.revision, experiment: e.experiment, replicaSet: e.replicaSet, pod: p.name }));
     }
     default:
       return [];
@@ -191,6 +223,16 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
 }
 
 const pick = (e: { context: string; namespace: string; name: string }) => ({ context: e.context, namespace: e.namespace, name: e.name });
+/** Experiment NAME of revision REVISION in a rollout's view. */
+const experimentOf = (v: RolloutView | undefined, revision: number, name: string): ExperimentView | undefined =>
+  v?.revisions.find((r) => r.revision === revision)?.experiments.find((x) => x.name === name);
+/** An Experiment's phase as a codicon, with a colour when it has ended. */
+function experimentIcon(phase: string): { id: string; color?: string } {
+  if (phase === 'Successful') return { id: 'beaker', color: 'testing.iconPassed' };
+  if (phase === 'Failed' || phase === 'Error') return { id: 'beaker', color: 'errorForeground' };
+  if (phase === 'Inconclusive') return { id: 'beaker', color: 'charts.yellow' };
+  return { id: 'beaker', color: 'charts.blue' };
+}
 const isActive = (src: TreeSource, context: string) => src.state.kind === 'connected' && src.state.context === context;
 
 /** Connected to a local cluster this window did not start (`npm start`, `rollouts cluster`): it runs, elsewhere. */
@@ -264,9 +306,27 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       const description = rs ? [tags.join(', '), `${rs.available}/${rs.desired} available`, rs.images.join(', ')].filter(Boolean).join(' · ') : '';
       return { id, label: `revision ${e.revision}`, description, tooltip: rev?.replicaSets.map((r) => r.name).join('\n'), icon: { id: 'versions' }, contextValue: 'revision', collapsible: 'collapsed' };
     }
+    case 'experiment': {
+      const ex = stores ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment) : undefined;
+      const description = ex ? [ex.phase, ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '', `${ex.replicaSets.length} template${ex.replicaSets.length === 1 ? '' : 's'}`].filter(Boolean).join(' · ') : 'gone';
+      return {
+        id,
+        label: e.experiment,
+        description,
+        tooltip: ex ? `Experiment ${ex.name}: ${ex.phase}${ex.message ? ` (${ex.message})` : ''}` : undefined,
+        icon: experimentIcon(ex?.phase ?? ''),
+        contextValue: 'experiment',
+        collapsible: ex && ex.replicaSets.length + ex.analysisRuns.length > 0 ? 'collapsed' : 'none',
+      };
+    }
+    case 'replicaSet': {
+      const rs = stores ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment)?.replicaSets.find((r) => r.name === e.replicaSet) : undefined;
+      const description = rs ? [rs.template ? `template ${rs.template}` : '', rs.status, `${rs.available}/${rs.desired} available`, rs.images.join(', ')].filter(Boolean).join(' · ') : 'gone';
+      return { id, label: e.replicaSet, description, icon: { id: 'layers' }, contextValue: 'replicaSet', collapsible: rs && rs.pods.length > 0 ? 'collapsed' : 'none' };
+    }
     case 'pod': {
       const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
-      const pod = rev?.replicaSets.flatMap((r) => r.pods).find((p) => p.name === e.pod);
+      const pod = [...(rev?.replicaSets ?? []), ...(rev?.experiments.flatMap((x) => x.replicaSets) ?? [])].flatMap((r) => r.pods).find((p) => p.name === e.pod);
       const ready = pod ? pod.ready.split('/')[0] === pod.ready.split('/')[1] && pod.status === 'Running' : false;
       return {
         id,
@@ -279,7 +339,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     }
     case 'analysisRun': {
       const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
-      const run = rev?.analysisRuns.find((a) => a.name === e.run);
+      const runs = e.experiment !== undefined ? (rev?.experiments.find((x) => x.name === e.experiment)?.analysisRuns ?? []) : (rev?.analysisRuns ?? []);
+      const run = runs.find((a) => a.name === e.run);
       const counts = run?.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
       const failed = run?.phase === 'Failed' || run?.phase === 'Error';
       return {
@@ -302,8 +363,8 @@ export function analysisRunContextValue(run: { phase: string } | undefined): str
 
 /**
  * Which elements a store event changes. A rollout's own change re-renders it (its namespace too
- * when it appears, disappears, or the attention filter may move it); a ReplicaSet, Pod or
- * AnalysisRun re-renders the rollout that owns it.
+ * when it appears, disappears, or the attention filter may move it); a ReplicaSet, Pod,
+ * AnalysisRun or Experiment re-renders the rollout that owns it, directly or through an Experiment.
  */
 export function affectedElements(
   context: string,
@@ -313,24 +374,28 @@ export function affectedElements(
   obj: unknown,
   needsAttentionOnly: boolean,
 ): TreeElement[] {
-  const meta = (obj as { metadata?: { name?: string; namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }).metadata ?? {};
+  type Owners = { ownerReferences?: { kind?: string; name?: string }[] } | undefined;
+  const meta = (obj as { metadata?: { name?: string; namespace?: string } & Owners }).metadata ?? {};
   const namespace = meta.namespace ?? '';
   const rolloutEl = (name: string): TreeElement => ({ kind: 'rollout', context, namespace, name });
+  const ownerName = (m: Owners, kind: string) => (m?.ownerReferences ?? []).find((o) => o.kind === kind)?.name;
+  /** The rollout owning an object, itself or through the Experiment that owns it. */
+  const owningRollout = (m: Owners): TreeElement[] => {
+    const experiment = ownerName(m, 'Experiment');
+    const rollout = ownerName(m, 'Rollout') ?? (experiment ? ownerName(stores.experiments.get(experiment, namespace)?.metadata, 'Rollout') : undefined);
+    return rollout ? [rolloutEl(rollout)] : [];
+  };
   switch (kind) {
     case 'rollouts':
       if (event !== 'update') return [{ kind: 'context', context }];
       return needsAttentionOnly ? [{ kind: 'namespace', context, namespace }] : [rolloutEl(meta.name ?? '')];
     case 'replicaSets':
     case 'analysisRuns':
-    case 'experiments': {
-      const owner = (meta.ownerReferences ?? []).find((o) => o.kind === 'Rollout');
-      return owner?.name ? [rolloutEl(owner.name)] : [];
-    }
+    case 'experiments':
+      return owningRollout(meta);
     case 'pods': {
-      const rsName = (meta.ownerReferences ?? []).find((o) => o.kind === 'ReplicaSet')?.name;
-      const rs = rsName ? stores.replicaSets.get(rsName, namespace) : undefined;
-      const owner = (rs?.metadata?.ownerReferences ?? []).find((o) => o.kind === 'Rollout');
-      return owner?.name ? [rolloutEl(owner.name)] : [];
+      const rsName = ownerName(meta, 'ReplicaSet');
+      return owningRollout(rsName ? stores.replicaSets.get(rsName, namespace)?.metadata : undefined);
     }
     case 'services':
       return [];
@@ -427,14 +492,19 @@ export interface AnalysisRunPickItem {
   ref: AnalysisRunRef;
 }
 
-/** The AnalysisRuns that can be terminated (not ended), across every watched rollout, sorted by namespace and name. */
+/** Every run of a rollout's view: its own, then its Experiments' (each with the Experiment it belongs to). */
+export function runsOfView(v: RolloutView): { run: RolloutView['analysisRuns'][number]; experiment?: string }[] {
+  return [...v.analysisRuns.map((run) => ({ run })), ...v.revisions.flatMap((rev) => rev.experiments.flatMap((x) => x.analysisRuns.map((run) => ({ run, experiment: x.name }))))];
+}
+
+/** The AnalysisRuns that can be terminated (not ended), the rollouts' own and their Experiments', across every watched rollout, sorted by namespace and name. */
 export function analysisRunChoices(stores: ClusterStores, context: string, now: Date): AnalysisRunPickItem[] {
   const items: AnalysisRunPickItem[] = [];
   for (const r of stores.rollouts.list()) {
     const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
-    for (const run of v.analysisRuns) {
+    for (const { run, experiment } of runsOfView(v)) {
       if (!canTerminate(run)) continue;
-      const gate = run.type ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex + 1}` : ''} analysis` : 'analysis';
+      const gate = experiment !== undefined ? `analysis of Experiment ${experiment}` : run.type ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex + 1}` : ''} analysis` : 'analysis';
       const counts = run.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
       items.push({
         label: `$(graph) ${run.name}`,
@@ -458,7 +528,8 @@ export function terminateRefusal(state: SessionState, shown: Required<RolloutRef
     return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
   }
   if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
-  const found = viewOf(state.stores, shown.namespace, shown.name, now)?.analysisRuns.find((r) => r.name === run);
+  const view = viewOf(state.stores, shown.namespace, shown.name, now);
+  const found = view ? runsOfView(view).find((r) => r.run.name === run)?.run : undefined;
   if (!found) return `it is not an analysis run of rollout ${shown.namespace}/${shown.name}`;
   if (!canTerminate(found)) return `it has already ended (${found.phase})`;
   return undefined;
