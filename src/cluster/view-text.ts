@@ -38,10 +38,10 @@ export function formatRolloutView(v: RolloutView): string {
   lines.push('Replicas:');
   lines.push(`  Desired: ${r.desired}  Current: ${r.current}  Updated: ${r.updated}  Ready: ${r.ready}  Available: ${r.available}`);
   lines.push('');
-  lines.push('REVISION  KIND         NAME                                STATUS       INFO');
-  // Under each revision, as upstream's tree: its ReplicaSets, its Experiments (each with its template ReplicaSets and runs), its AnalysisRuns.
+  lines.push(`${column('REVISION', 10)}${column('KIND', 15)}${column('NAME', 36)}${column('STATUS', 13)}INFO`);
+  // KIND leaves room for a nested "  AnalysisRun". Under each revision, as upstream's tree: its ReplicaSets, its Experiments (each with its template ReplicaSets and runs), its AnalysisRuns.
   const treeRow = (revision: string, kind: string, name: string, status: string, info: string) =>
-    lines.push(`${column(revision, 10)}${column(kind, 13)}${column(name, 36)}${column(status, 13)}${info}`.trimEnd());
+    lines.push(`${column(revision, 10)}${column(kind, 15)}${column(name, 36)}${column(status, 13)}${info}`.trimEnd());
   const replicaSetRows = (revision: string, indent: string, rs: ReplicaSetView) => {
     const info = [rs.template ? `template ${rs.template}` : '', rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '']
       .filter(Boolean)

@@ -338,7 +338,11 @@ describe('rollout view model', () => {
         ' AnalysisRun demo-bbb-2-1-check Running ✔ 2 ✖ 0',
         ' Metric value Running not measured yet',
       ]);
-      assert.match(text[at + 1]!, /^ {12}ReplicaSet demo/, 'nested one level under the Experiment');
+      assert.match(text[at + 1]!, /^ {12}ReplicaSet +demo/, 'nested one level under the Experiment');
+      const nameColumn = text.find((l) => l.startsWith('REVISION'))!.indexOf('NAME');
+      for (const [i, name] of ['demo-bbb-2-1', 'demo-bbb-2-1-baseline', 'demo-bbb-2-1-baseline-p1', 'demo-bbb-2-1-canary', 'demo-bbb-2-1-canary-p1', 'demo-bbb-2-1-check'].entries()) {
+        assert.equal(text[at + i]!.indexOf(name), nameColumn, `${name} in the NAME column: ${text[at + i]}`);
+      }
       assert.match(text[at + 2]!, /^ {14}Pod +demo/);
     });
   });
