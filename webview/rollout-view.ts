@@ -269,7 +269,7 @@ function experiment(ex: ExperimentView, ctx: RolloutRenderContext): HTMLElement 
       icon('beaker'),
       h('code', { class: 'experiment-name' }, ex.name),
       h('span', { class: `experiment-phase ${p.cls}` }, ex.phase),
-      ex.stepIndex !== undefined ? h('span', { class: 'muted' }, `step ${ex.stepIndex}`) : null,
+      h('span', { class: 'experiment-kind muted' }, ex.stepIndex !== undefined ? `experiment of step ${ex.stepIndex}` : 'experiment'),
     ),
     ex.message ? h('div', { class: 'run-message' }, ex.message) : null,
     h('div', { class: 'experiment-body' }, ...ex.replicaSets.map((rs) => replicaSet(rs, ctx)), ...ex.analysisRuns.map((run) => analysisRun(run, false, ctx.terminate))),

@@ -129,6 +129,7 @@ describe('webview in headless Chromium', function () {
     const ex = revision3.locator('.experiment[data-experiment="search-9a8b7c6d5-3-1"]');
     assert.equal(await ex.locator('.experiment-name').textContent(), 'search-9a8b7c6d5-3-1');
     assert.equal(await ex.locator('.experiment-phase').textContent(), 'Running');
+    assert.equal(await ex.locator('.experiment-kind').textContent(), 'experiment of step 1');
     assert.deepEqual(await ex.locator('.replica-set .rs-name').allTextContents(), ['search-9a8b7c6d5-3-1-baseline', 'search-9a8b7c6d5-3-1-canary']);
     assert.deepEqual(await ex.locator('.replica-set .rs-template').allTextContents(), ['template baseline', 'template canary']);
     assert.deepEqual(await ex.locator('.replica-set .rs-images code').allTextContents(), ['ghcr.io/example/search:1.9.0', 'ghcr.io/example/search:2.0.0']);
