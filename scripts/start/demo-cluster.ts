@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { connect, isAlreadyExists, lineLog, runAction, startEmbeddedController, type ActionRequest, type EmbeddedController, type Rest } from '../../src/cluster';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
+import { argoCrdSchemas } from '../../src/schema';
 
 export const demoNamespace = 'rollouts-demo';
 /** demo/ files that are not applied: the one with mistakes on purpose. */
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => void stop(0));
 
   try {
-    cluster = await startLocalCluster({ host: '127.0.0.1', port: 0, podReadyAfterMs: 1000, kubeconfigPath, onError: (m) => process.stderr.write(`cluster: ${m}\n`) });
+    cluster = await startLocalCluster({ host: '127.0.0.1', port: 0, podReadyAfterMs: 1000, crdSchemas: argoCrdSchemas(), kubeconfigPath, onError: (m) => process.stderr.write(`cluster: ${m}\n`) });
     say(`server: ${cluster.url}`);
     say(`kubeconfig: ${cluster.kubeconfigPath}`);
     const conn = connect({ kubeconfigPath: cluster.kubeconfigPath });

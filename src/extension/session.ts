@@ -8,6 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
 import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log } from '../cluster';
 import type { LocalCluster } from '../localcluster';
+import { argoCrdSchemas } from '../schema';
 import { cluster } from './lazy-cluster';
 
 /** The local cluster's context name (as src/localcluster writes it into its kubeconfig). */
@@ -173,7 +174,7 @@ export class Session implements Disposable {
     const settings = this.opts.local?.() ?? { podReadyAfterMs: 2000, startController: true };
     const kubeconfigPath = this.opts.localKubeconfigPath?.();
     if (kubeconfigPath) mkdirSync(dirname(kubeconfigPath), { recursive: true });
-    this.localCluster = await cluster().startLocalCluster({ ...(kubeconfigPath ? { kubeconfigPath } : {}), demo: true, podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
+    this.localCluster = await cluster().startLocalCluster({ ...(kubeconfigPath ? { kubeconfigPath } : {}), demo: true, crdSchemas: argoCrdSchemas(), podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
     this.opts.log.info(`local cluster listening on ${this.localCluster.url} (kubeconfig ${this.localCluster.kubeconfigPath}, demo namespace ${cluster().demoNamespace})`);
     this.emit('local');
     await this.connect(LOCAL_CONTEXT);

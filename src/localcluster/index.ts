@@ -20,8 +20,8 @@
  *   kinds' associative lists (containers by name...) are owned and replaced whole, not by item,
  *   and without the kinds' schemas an Update marks nested structs it creates with "." too;
  * - `fieldValidation=Strict` is accepted but unknown fields are not rejected;
- * - OpenAPI schemas stop at each kind's top-level fields (`kubectl explain KIND.spec` works,
- *   deeper paths say the field does not exist);
+ * - OpenAPI schemas of built-in kinds stop at their top-level fields (`kubectl explain KIND.spec`
+ *   works, deeper paths say the field does not exist); custom resources get their CRD's schema;
  * - a continued list sees current data after the last key, not a snapshot;
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
  * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
@@ -83,6 +83,11 @@ export interface LocalClusterOptions {
   dataDir?: string;
   /** Seeds a demo namespace with Services and a canary and a blue-green Rollout. */
   demo?: boolean;
+  /**
+   * The `openAPIV3Schema` of Argo's CRDs, by CRD name (`rollouts.argoproj.io`...), published in
+   * OpenAPI for `kubectl explain`; the caller generates them. Without, each keeps every field.
+   */
+  crdSchemas?: Readonly<Record<string, unknown>>;
   /** Where to write the kubeconfig. Default: DATA_DIR/kubeconfig, or a temporary file. */
   kubeconfigPath?: string;
   /** How many changes a watch can resume across before it gets 410 Gone. Default 10000. */
@@ -120,7 +125,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if (!api.find(nodes, undefined, nodeName)) api.create(nodes, undefined, nodeObject(clock.now()), { manager: 'kubelet' });
   // The CRDs as `kubectl apply --server-side -f install.yaml` leaves them.
   const crdType = registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-  for (const crd of argoCrdObjects()) {
+  for (const crd of argoCrdObjects(options.crdSchemas)) {
     const name = (crd.metadata as { name: string }).name;
     if (!api.find(crdType, undefined, name)) api.patch(crdType, undefined, name, 'apply', JSON.stringify(crd), { manager: 'kubectl' });
   }

@@ -3,8 +3,9 @@
  * whose PATCH operations declare `fieldValidation`, so `kubectl apply` validates on the server,
  * and one schema per kind with top-level fields, so `kubectl explain KIND` and `KIND.spec` work)
  * and `/openapi/v2` (the same in Swagger 2 form, kubectl's fallback).
- * Schemas stop at the top-level fields: `kubectl explain rollout.spec.strategy` degrades to
- * "field does not exist", and strategic merge patches for apply use kubectl's built-in types.
+ * Built-in kinds' schemas stop at the top-level fields (`kubectl explain deployment.spec.template`
+ * says "field does not exist"); a custom resource whose CRD has a schema is published with it, to
+ * any depth. Strategic merge patches for apply use kubectl's built-in types.
  */
 import { createHash } from 'node:crypto';
 import { groupVersion, type Registry, type ResourceType } from './resources';
@@ -16,6 +17,20 @@ function schemaName(t: ResourceType): string {
   if (t.group === 'apiextensions.k8s.io') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${t.version}.${t.kind}`;
   const g = t.group === '' ? 'core' : t.group.split('.')[0];
   return `io.k8s.api.${g}.${t.version}.${t.kind}`;
+}
+
+/**
+ * A custom resource's schema as its CRD declares it (`kubectl explain` reads it to any depth), with
+ * the standard apiVersion, kind and metadata, as the API server publishes CRD schemas.
+ */
+function crdKindSchema(t: ResourceType, crdSchema: Record<string, any>, ref: (name: string) => string) {
+  const standard = kindSchema(t, ref);
+  return {
+    ...crdSchema,
+    type: 'object',
+    properties: { ...(crdSchema.properties ?? {}), apiVersion: standard.properties.apiVersion, kind: standard.properties.kind, metadata: standard.properties.metadata },
+    'x-kubernetes-group-version-kind': standard['x-kubernetes-group-version-kind'],
+  };
 }
 
 function kindSchema(t: ResourceType, ref: (name: string) => string) {
@@ -92,13 +107,19 @@ function gvPath(t: Pick<ResourceType, 'group' | 'version'>): string {
 export class OpenApi {
   constructor(private readonly registry: Registry) {}
 
+  /** A kind's schema: its CRD's when that has properties, else the top-level fields. */
+  private schemaFor(t: ResourceType, ref: (name: string) => string) {
+    const crd = this.registry.schemaOf(t) as Record<string, any> | undefined;
+    return crd?.properties && typeof crd.properties === 'object' ? crdKindSchema(t, crd, ref) : kindSchema(t, ref);
+  }
+
   private v3Doc(types: ResourceType[]) {
     const ref = (n: string) => `#/components/schemas/${n}`;
     return {
       openapi: '3.0.0',
       info: { title: 'Kubernetes (rollouts local cluster)', version: 'v1.32.0' },
       paths: pathsFor(types, true, ref),
-      components: { schemas: { [metaRef]: objectMetaSchema, ...Object.fromEntries(types.map((t) => [schemaName(t), kindSchema(t, ref)])) } },
+      components: { schemas: { [metaRef]: objectMetaSchema, ...Object.fromEntries(types.map((t) => [schemaName(t), this.schemaFor(t, ref)])) } },
     };
   }
 
@@ -111,7 +132,7 @@ export class OpenApi {
         swagger: '2.0',
         info: { title: 'Kubernetes (rollouts local cluster)', version: 'v1.32.0' },
         paths: pathsFor(all, false, ref),
-        definitions: { [metaRef]: objectMetaSchema, ...Object.fromEntries(all.map((t) => [schemaName(t), kindSchema(t, ref)])) },
+        definitions: { [metaRef]: objectMetaSchema, ...Object.fromEntries(all.map((t) => [schemaName(t), this.schemaFor(t, ref)])) },
       };
     }
     if (segs[0] !== 'v3') return undefined;

@@ -131,7 +131,11 @@ function ageColumn(): PrinterColumn {
 }
 
 /** The CustomResourceDefinition objects for Argo's kinds, as stored at start. */
-export function argoCrdObjects(): Record<string, unknown>[] {
+/**
+ * Argo's CRDs as objects. `schemas` (by CRD name) are their `openAPIV3Schema`s, which the caller
+ * generates (this module knows no Rollout fields); without one a version keeps every field.
+ */
+export function argoCrdObjects(schemas: Readonly<Record<string, unknown>> = {}): Record<string, unknown>[] {
   return argoCrdSpecs.map((c) => ({
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -153,7 +157,7 @@ export function argoCrdObjects(): Record<string, unknown>[] {
           storage: true,
           additionalPrinterColumns: c.columns,
           subresources: c.plural === 'rollouts' ? { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.HPAReplicas', labelSelectorPath: '.status.selector' } } : { status: {} },
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          schema: { openAPIV3Schema: schemas[`${c.plural}.argoproj.io`] ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
         },
       ],
     },
@@ -187,6 +191,8 @@ export function typesFromCrd(crd: any): ResourceType[] {
 export class Registry {
   private readonly fixed: ResourceType[] = [...builtInTypes];
   private readonly fromCrds = new Map<string, ResourceType[]>(); // CRD name -> its types
+  /** Each CRD's `openAPIV3Schema` per served version ("group/version/plural" -> schema), as OpenAPI publishes them. */
+  private readonly crdSchemas = new Map<string, Map<string, unknown>>(); // CRD name -> its versions' schemas
 
   all(): ResourceType[] {
     return [...this.fixed, ...[...this.fromCrds.values()].flat()];
@@ -213,12 +219,29 @@ export class Registry {
   }
 
   setCrd(name: string, crd: unknown): void {
-    const types = typesFromCrd(crd).filter((t) => !this.fixed.some((f) => f.group === t.group && f.plural === t.plural));
+    const all = typesFromCrd(crd);
+    const types = all.filter((t) => !this.fixed.some((f) => f.group === t.group && f.plural === t.plural));
     if (types.length) this.fromCrds.set(name, types);
     else this.fromCrds.delete(name);
+    // The schema is published for the kinds served as fixed types too (Argo's, whose CRDs are seeded).
+    const versions: any[] = Array.isArray((crd as any)?.spec?.versions) ? (crd as any).spec.versions : [];
+    const schemas = new Map<string, unknown>();
+    for (const t of all) {
+      const schema = versions.find((v) => v?.name === t.version)?.schema?.openAPIV3Schema;
+      if (schema && typeof schema === 'object') schemas.set(`${t.group}/${t.version}/${t.plural}`, schema);
+    }
+    this.crdSchemas.set(name, schemas);
   }
 
   removeCrd(name: string): void {
     this.fromCrds.delete(name);
+    this.crdSchemas.delete(name);
+  }
+
+  /** The openAPIV3Schema a CRD gives this kind, if it is a custom resource with one. */
+  schemaOf(t: Pick<ResourceType, 'group' | 'version' | 'plural'>): unknown {
+    const key = `${t.group}/${t.version}/${t.plural}`;
+    for (const schemas of this.crdSchemas.values()) if (schemas.has(key)) return schemas.get(key);
+    return undefined;
   }
 }

@@ -42,5 +42,5 @@ export {
   type WorkspaceDefinition,
   type MutableWorkspaceIndex,
 } from './workspace';
-export { rolloutJsonSchema } from './json-schema';
+export { argoCrdSchemas, rolloutJsonSchema } from './json-schema';
 export { closest } from './suggest';

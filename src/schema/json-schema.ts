@@ -102,3 +102,65 @@ function describe(spec: FieldSpec): string {
   else if (spec.defaultNote) parts.push(`Default: ${spec.defaultNote}.`);
   return parts.join(' ');
 }
+
+/**
+ * The `openAPIV3Schema` of each Argo Rollouts CRD (keyed by CRD name), from the same catalogs:
+ * structural, as Kubernetes wants CRD schemas (int-or-string as `x-kubernetes-int-or-string`,
+ * open objects and the pod spec as `x-kubernetes-preserve-unknown-fields`), with our docs as
+ * descriptions, so `kubectl explain rollout.spec.strategy.canary.steps` works on the local cluster.
+ */
+export function argoCrdSchemas(): Record<string, Schema> {
+  const crd = (catalog: FieldSpec): Schema => {
+    const spec = catalog.children?.spec;
+    return {
+      type: 'object',
+      description: describe(catalog),
+      properties: {
+        ...(spec ? { spec: structural(spec) } : {}),
+        status: { type: 'object', description: 'Written by the controller.', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    };
+  };
+  return {
+    'rollouts.argoproj.io': crd(rolloutCatalog),
+    'analysistemplates.argoproj.io': crd(analysisTemplateCatalog),
+    'clusteranalysistemplates.argoproj.io': crd(clusterAnalysisTemplateCatalog),
+  };
+}
+
+/** An int-or-string field as CRD generators write it. */
+const INT_OR_STRING = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+
+function structural(spec: FieldSpec): Schema {
+  const s: Schema = { description: describe(spec) };
+  if (spec.kubernetes === 'PodSpec') return { ...s, type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  switch (spec.type) {
+    case 'int':
+      return { ...s, type: 'integer', format: 'int32', ...(spec.min !== undefined ? { minimum: spec.min } : {}), ...(spec.max !== undefined ? { maximum: spec.max } : {}) };
+    case 'string':
+      return { ...s, type: 'string', ...(spec.enum ? { enum: [...spec.enum] } : {}) };
+    case 'bool':
+      return { ...s, type: 'boolean' };
+    case 'int-or-percent':
+      return { ...s, ...INT_OR_STRING };
+    case 'duration':
+      return spec.goDuration ? { ...s, type: 'string' } : { ...s, ...INT_OR_STRING };
+    case 'object': {
+      const children = Object.values(spec.children ?? {});
+      const required = children.filter((c) => c.required).map((c) => c.name);
+      return {
+        ...s,
+        type: 'object',
+        properties: Object.fromEntries(children.map((c) => [c.name, structural(c)])),
+        ...(required.length ? { required } : {}),
+        ...(spec.open ? { 'x-kubernetes-preserve-unknown-fields': true } : {}),
+      };
+    }
+    case 'list':
+      return { ...s, type: 'array', items: spec.items ? structural(spec.items) : { 'x-kubernetes-preserve-unknown-fields': true } };
+    case 'map':
+      return { ...s, type: 'object', additionalProperties: spec.values ? structural(spec.values) : { 'x-kubernetes-preserve-unknown-fields': true } };
+    case 'any':
+      return { ...s, 'x-kubernetes-preserve-unknown-fields': true };
+  }
+}

@@ -1,6 +1,7 @@
 /** `rollouts cluster`: runs the embedded local cluster until SIGINT or SIGTERM. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { argoCrdSchemas } from '../../schema';
 import { cluster as clusterRuntime } from '../lazy-cluster';
 
 const usage = `Usage: rollouts cluster [--port N] [--data-dir DIR] [--demo] [--pod-ready-seconds S] [--fail-image REGEX]
@@ -87,6 +88,7 @@ export const clusterCommand: Command = {
       port: opts.port,
       dataDir: opts.dataDir,
       demo: opts.demo,
+      crdSchemas: argoCrdSchemas(),
       podReadyAfterMs: opts.podReadySeconds * 1000,
       failImagePattern: opts.failImage,
       onError: (m) => io.err(`cluster: ${m}`),
