@@ -135,7 +135,7 @@ async function terminateRun(ctx: Ctx, arg: unknown): Promise<ActionReport | unde
   const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
   const yes = 'Terminate';
   const answer = await vscode.window.showWarningMessage(
-    `Terminate AnalysisRun "${ref.run}"${of}? It takes no more measurements and ends with the result so far (Successful when nothing failed), and the rollout goes on from that result.`,
+    `Terminate AnalysisRun "${ref.run}"${of}? It takes no more measurements and ends with the result so far (Successful when nothing failed), and what started it (the rollout, or an Experiment of it) goes on from that result.`,
     { modal: true },
     yes,
   );

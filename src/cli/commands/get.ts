@@ -27,7 +27,7 @@ const usage = (): string => `Usage: rollouts get NAME [--watch] [-n NS] [--conte
 
 Prints a rollout as "kubectl argo rollouts get rollout" does: status, strategy, the
 step list with the current step, set and actual weight, pauses with time left,
-images, and each revision's ReplicaSets, Pods and AnalysisRuns.
+images, and each revision's ReplicaSets, Pods, Experiments and AnalysisRuns.
 
 Options:
   -w, --watch          print again on every change until interrupted
