@@ -49,6 +49,9 @@ export interface RestOptions {
   onRequest?: (method: string, path: string) => void;
 }
 
+/** Who our requests say they are; the API server takes it (up to a `/`) as the field manager of our writes. */
+export const USER_AGENT = 'argo-rollouts-vscode';
+
 export function createRest(kc: KubeConfig, opts: RestOptions = {}): Rest {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error(`context "${kc.currentContext}" has no cluster`);
@@ -63,7 +66,8 @@ export function createRest(kc: KubeConfig, opts: RestOptions = {}): Rest {
       opts.onRequest?.(method, path);
       const url = new URL(server + path);
       for (const [k, v] of Object.entries(ro.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-      const reqOpts: https.RequestOptions = { method, headers: { Accept: 'application/json' } };
+      // The User-Agent names us in the server's audit log and, as the field manager, in managedFields.
+      const reqOpts: https.RequestOptions = { method, headers: { Accept: 'application/json', 'User-Agent': USER_AGENT } };
       await kc.applyToHTTPSOptions(reqOpts);
       if (plainAgent) reqOpts.agent = plainAgent;
       const body = ro.body === undefined ? undefined : Buffer.from(JSON.stringify(ro.body));

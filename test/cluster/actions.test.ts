@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { abortAction, promoteAction, type Rollout } from '../../src/planner';
 import { runAction, sendRolloutPatch } from '../../src/cluster/actions';
 import { REPLICA_SET, ROLLOUT, kindPath } from '../../src/cluster/kinds';
-import { ApiError, type Rest } from '../../src/cluster/rest';
+import { ApiError, USER_AGENT, type Rest } from '../../src/cluster/rest';
 import { main } from '../../src/cli/main';
 import { runGet } from '../../src/cli/commands/get';
 import { withDeadline } from './helpers';
@@ -143,6 +143,14 @@ describe('actions on a live rollout', () => {
     await sendRolloutPatch(rest, { namespace: 'ns', name: 'r' }, { subresource: 'status', type: 'merge', body: { status: { abort: true } } });
     const base = '/apis/argoproj.io/v1alpha1/namespaces/ns/rollouts/r';
     assert.deepEqual(calls, [`PATCH ${base}/status`, `GET ${base}`, `PATCH ${base}`]);
+  });
+
+  it('our writes carry our User-Agent, so the server records them under our name as field manager', async () => {
+    const r = await given(pausedStatus);
+    await runAction(h.conn.rest, { namespace: 'default', name: r.metadata!.name! }, { kind: 'promote' });
+    const after = await read(r);
+    const managers = (after.metadata as { managedFields?: { manager: string; subresource?: string }[] }).managedFields ?? [];
+    assert.ok(managers.some((m) => m.manager === USER_AGENT), `managers: ${JSON.stringify(managers.map((m) => m.manager))}`);
   });
 
   describe('from the command line', () => {
