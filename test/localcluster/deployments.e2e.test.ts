@@ -1,23 +1,18 @@
 // The local cluster's Deployment controller, driven by the real kubectl: create, rollout status,
 // set image, undo, history, scale, Recreate, a rollout that cannot finish, revisionHistoryLimit.
 import { strict as assert } from 'node:assert';
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
-
-const kubectlPresent = !spawnSync('kubectl', ['version', '--client'], { timeout: 10_000 }).error;
+import { kubectlOk, skipWithoutKubectl } from './helpers';
 
 describe('Deployments in the local cluster (real kubectl)', function () {
   let cluster: LocalCluster;
   let dir: string;
 
   before(async function () {
-    if (!kubectlPresent) {
-      console.log('    (skipped: kubectl is not on PATH)');
-      this.skip();
-    }
+    skipWithoutKubectl(this);
     cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'deployments-'));
   });
@@ -26,15 +21,8 @@ describe('Deployments in the local cluster (real kubectl)', function () {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Runs kubectl with our kubeconfig; resolves with stdout, rejects with stderr. */
-  function kubectl(args: string[], timeoutMs = 30_000): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile('kubectl', ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', join(dir, 'cache'), ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr || err.message}`));
-        else resolve(stdout);
-      });
-    });
-  }
+  /** kubectl with our kubeconfig: its stdout, or a rejection with its stderr. */
+  const kubectl = (args: string[]) => kubectlOk(cluster.kubeconfigPath, join(dir, 'cache'), args, 30_000);
   const json = async (args: string[]) => JSON.parse(await kubectl([...args, '-o', 'json']));
   const replicaSetsOf = async (deployment: string) =>
     ((await json(['get', 'replicasets'])).items as any[])

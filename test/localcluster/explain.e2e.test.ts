@@ -1,14 +1,12 @@
 // `kubectl explain` against the local cluster: a custom resource's CRD schema is published in
 // OpenAPI, so explain reads it to any depth, as on a real API server.
 import { strict as assert } from 'node:assert';
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { argoCrdSchemas } from '../../src/schema';
-
-const kubectlPresent = !spawnSync('kubectl', ['version', '--client'], { timeout: 10_000 }).error;
+import { kubectlOk, skipWithoutKubectl } from './helpers';
 
 const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -49,10 +47,7 @@ describe('kubectl explain with CRD schemas (real kubectl)', function () {
   let dir: string;
 
   before(async function () {
-    if (!kubectlPresent) {
-      console.log('    (skipped: kubectl is not on PATH)');
-      this.skip();
-    }
+    skipWithoutKubectl(this);
     cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0, crdSchemas: argoCrdSchemas() });
     dir = mkdtempSync(join(tmpdir(), 'explain-'));
   });
@@ -61,15 +56,8 @@ describe('kubectl explain with CRD schemas (real kubectl)', function () {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  function kubectl(args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      // A fresh cache each time: kubectl caches OpenAPI documents by their hash, and the test changes them.
-      execFile('kubectl', ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', mkdtempSync(join(dir, 'cache-')), ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr || err.message}`));
-        else resolve(stdout);
-      });
-    });
-  }
+  // A fresh cache each time: kubectl caches discovery and OpenAPI documents, and the test changes them.
+  const kubectl = (args: string[]) => kubectlOk(cluster.kubeconfigPath, mkdtempSync(join(dir, 'cache-')), args, 30_000);
 
   it('explains a custom resource\'s fields to any depth from its CRD, and forgets them with the CRD', async () => {
     writeFileSync(join(dir, 'crd.json'), JSON.stringify(widgetCrd));

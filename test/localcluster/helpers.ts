@@ -1,6 +1,7 @@
 // Shared setup for the local cluster suites: a cluster on 127.0.0.1:0, a client-node KubeConfig
 // pointed at it, raw HTTP for malformed requests, and waiting on watch events with a deadline.
 import { k8s, type K8s } from './k8s';
+import { execFile, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/localcluster';
 
@@ -127,3 +128,37 @@ export function awaitEvent(
 }
 
 export const isReady = (pod: any): boolean => (pod?.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+
+/** Whether the real kubectl is on the PATH; the kubectl suites skip (and say so) without it. */
+export const kubectlPresent = !spawnSync('kubectl', ['version', '--client'], { timeout: 10_000 }).error;
+
+/** In a suite's `before`: skips the suite, saying why, when kubectl is not on the PATH. */
+export function skipWithoutKubectl(ctx: Mocha.Context): void {
+  if (kubectlPresent) return;
+  console.log('    (skipped: kubectl is not on PATH)');
+  ctx.skip();
+}
+
+/** One run of kubectl: its exit code and output, whether it succeeded or not. */
+export interface KubectlRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real kubectl with this kubeconfig and cache folder (argument arrays, never a shell). */
+export function runKubectl(kubeconfigPath: string, cacheDir: string, args: string[], timeoutMs = 20_000): Promise<KubectlRun> {
+  return new Promise((resolve) => {
+    execFile('kubectl', ['--kubeconfig', kubeconfigPath, '--cache-dir', cacheDir, ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, stdout, stderr: stderr || (err ? err.message : '') });
+    });
+  });
+}
+
+/** runKubectl where success is expected: its stdout, or a rejection that carries its stderr. */
+export async function kubectlOk(kubeconfigPath: string, cacheDir: string, args: string[], timeoutMs?: number): Promise<string> {
+  const run = await runKubectl(kubeconfigPath, cacheDir, args, timeoutMs);
+  if (run.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${run.stderr}`);
+  return run.stdout;
+}

@@ -1,18 +1,15 @@
 // kubectl's imperative commands (which send protobuf, or JSON for run and expose) against the
-// local cluster: each succeeds, and the stored object has what the command meant.
-//
-// Left out: `kubectl rollout status deployment/...` waits for a Deployment controller to report
-// status.observedGeneration, and the local cluster has none (it simulates ReplicaSets, Pods and
-// Endpoints; a Deployment is stored only).
+// local cluster: each succeeds, and the stored object has what the command meant. (How a
+// Deployment then rolls out is deployments.e2e.test.ts.)
 import { strict as assert } from 'node:assert';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
+import { kubectlOk, skipWithoutKubectl } from './helpers';
 
-const kubectlPresent = !spawnSync('kubectl', ['version', '--client'], { timeout: 10_000 }).error;
 const opensslPresent = !spawnSync('openssl', ['version'], { timeout: 10_000 }).error;
 const ns = 'imperative';
 
@@ -21,10 +18,7 @@ describe('kubectl imperative commands against the local cluster', function () {
   let dir: string;
 
   before(async function () {
-    if (!kubectlPresent) {
-      console.log('    (skipped: kubectl is not on PATH)');
-      this.skip();
-    }
+    skipWithoutKubectl(this);
     cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'kubectl-imperative-'));
     await kubectl(['create', 'namespace', ns]);
@@ -34,15 +28,8 @@ describe('kubectl imperative commands against the local cluster', function () {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Runs kubectl with our kubeconfig; resolves with stdout, rejects with stderr. */
-  function kubectl(args: string[], timeoutMs = 20_000): Promise<string> {
-    return new Promise((resolvePromise, reject) => {
-      execFile('kubectl', ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', join(dir, 'cache'), ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr || err.message}`));
-        else resolvePromise(stdout);
-      });
-    });
-  }
+  /** kubectl with our kubeconfig: its stdout, or a rejection with its stderr. */
+  const kubectl = (args: string[], timeoutMs?: number) => kubectlOk(cluster.kubeconfigPath, join(dir, 'cache'), args, timeoutMs);
   const get = async (kind: string, name: string, namespace = ns): Promise<any> => JSON.parse(await kubectl(['get', kind, name, '-n', namespace, '-o', 'json']));
 
   describe('create deployment', () => {

@@ -1,25 +1,22 @@
 // The real kubectl against the local cluster: discovery, OpenAPI, tables, apply, patch, watch.
 import { strict as assert } from 'node:assert';
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse as parseYaml } from 'yaml';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
+import { kubectlOk, skipWithoutKubectl } from './helpers';
 
 const examples = resolve(__dirname, '../../../shared/peer/argo-rollouts/examples');
-const kubectlPresent = !spawnSync('kubectl', ['version', '--client'], { timeout: 10_000 }).error;
 
 describe('kubectl against the local cluster', function () {
   let cluster: LocalCluster;
   let cacheDir: string;
 
   before(async function () {
-    if (!kubectlPresent) {
-      console.log('    (skipped: kubectl is not on PATH)');
-      this.skip();
-    }
+    skipWithoutKubectl(this);
     cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0 });
     cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
   });
@@ -28,15 +25,8 @@ describe('kubectl against the local cluster', function () {
     if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  /** Runs kubectl with our kubeconfig; resolves with stdout, rejects with stderr. */
-  function kubectl(args: string[], timeoutMs = 20_000): Promise<string> {
-    return new Promise((resolvePromise, reject) => {
-      execFile('kubectl', ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', cacheDir, ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr || err.message}`));
-        else resolvePromise(stdout);
-      });
-    });
-  }
+  /** kubectl with our kubeconfig: its stdout, or a rejection with its stderr. */
+  const kubectl = (args: string[], timeoutMs?: number) => kubectlOk(cluster.kubeconfigPath, cacheDir, args, timeoutMs);
 
   it('get: lists namespaces as a table', async () => {
     const out = await kubectl(['get', 'namespaces']);

@@ -2,32 +2,20 @@
 // field ownership as a real cluster keeps it (removal of fields no longer applied, conflicts,
 // --force-conflicts, --show-managed-fields).
 import { strict as assert } from 'node:assert';
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { demoNamespace, startLocalCluster, type LocalCluster } from '../../src/localcluster';
-import { kubeConfigFor } from './helpers';
+import { kubeConfigFor, runKubectl, skipWithoutKubectl } from './helpers';
 import { k8s } from './k8s';
-
-const kubectlPresent = !spawnSync('kubectl', ['version', '--client'], { timeout: 10_000 }).error;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe('server-side apply with kubectl and client-node', function () {
   let cluster: LocalCluster;
   let dir: string;
 
   before(async function () {
-    if (!kubectlPresent) {
-      console.log('    (skipped: kubectl is not on PATH)');
-      this.skip();
-    }
+    skipWithoutKubectl(this);
     cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0, demo: true });
     dir = mkdtempSync(join(tmpdir(), 'ssa-e2e-'));
   });
@@ -36,15 +24,8 @@ describe('server-side apply with kubectl and client-node', function () {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Runs kubectl with our kubeconfig and resolves with its exit code and output, failing or not. */
-  function kubectl(args: string[]): Promise<Run> {
-    return new Promise((resolve) => {
-      execFile('kubectl', ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
-  }
+  /** kubectl with our kubeconfig: its exit code and output, failing or not. */
+  const kubectl = (args: string[]) => runKubectl(cluster.kubeconfigPath, join(dir, 'cache'), args);
   async function ok(args: string[]): Promise<string> {
     const run = await kubectl(args);
     assert.equal(run.code, 0, `kubectl ${args.join(' ')} failed: ${run.stderr}`);
