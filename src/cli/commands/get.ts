@@ -1,7 +1,7 @@
 /** `rollouts get NAME [--watch]`: the rollout view model, once or on every change. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import type { FlagSpec, TargetArgs } from '../../cluster';
+import type { ClusterStores, FlagSpec, TargetArgs } from '../../cluster';
 import { cluster } from '../lazy-cluster';
 
 /** Runs an argument parse, with bad usage reported as the CLI's UsageError (exit 2). */
@@ -21,6 +21,26 @@ export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs
     cluster().requireName(t);
     return t;
   });
+}
+
+/**
+ * For --watch: calls `onChange` after each burst of changes in the stores (coalesced, so a burst of
+ * watch events prints once), until `stop` resolves (SIGINT in the CLI).
+ */
+export async function followChanges(stores: ClusterStores, onChange: () => void, stop?: Promise<void>): Promise<void> {
+  let queued = false;
+  const subs = Object.values(stores).map((s) =>
+    s.onChange(() => {
+      if (queued) return;
+      queued = true;
+      setTimeout(() => {
+        queued = false;
+        onChange();
+      }, 100);
+    }),
+  );
+  await (stop ?? new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
+  subs.forEach((s) => s.dispose());
 }
 
 const usage = (): string => `Usage: rollouts get NAME [--watch] [-n NS] [--context C] [--kubeconfig F]
@@ -54,20 +74,10 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
       if (!watch) return 1;
     }
     if (!watch) return 0;
-    let queued = false;
-    const subs = Object.values(w.stores).map((s) =>
-      s.onChange(() => {
-        if (queued) return;
-        queued = true;
-        setTimeout(() => {
-          queued = false;
-          io.out('');
-          print();
-        }, 100); // coalesce a burst of watch events into one print
-      }),
-    );
-    await (stop ?? new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
-    subs.forEach((s) => s.dispose());
+    await followChanges(w.stores, () => {
+      io.out('');
+      print();
+    }, stop);
     return 0;
   } finally {
     w.dispose();

@@ -4,7 +4,7 @@ import { UsageError } from '../command';
 import type { RolloutView } from '../../cluster';
 import { cluster } from '../lazy-cluster';
 import { columnWidths, formatTable, tableLine } from '../table';
-import { parseOrUsage } from './get';
+import { followChanges, parseOrUsage } from './get';
 
 const usage = (): string => `Usage: rollouts list [-A] [--watch] [-n NS] [--context C] [--kubeconfig F]
 
@@ -67,25 +67,14 @@ export async function runList(args: string[], io: CommandIO, stop?: Promise<void
     else io.out(formatTable(header, [...shown.values()]).join('\n'));
     if (!watch) return 0;
     let widths = columnWidths(header, [...shown.values()]);
-    let queued = false;
-    const subs = Object.values(w.stores).map((s) =>
-      s.onChange(() => {
-        if (queued) return;
-        queued = true;
-        setTimeout(() => {
-          queued = false;
-          const next = rows();
-          const changed = [...next].filter(([key, row]) => shown.get(key)?.join('\u0000') !== row.join('\u0000')).map(([, row]) => row);
-          shown = next;
-          if (changed.length === 0) return;
-          // Columns only widen, so the lines stay aligned with what was printed before.
-          widths = widths.map((n, i) => Math.max(n, ...changed.map((r) => r[i]!.length)));
-          for (const row of changed) io.out(tableLine(row, widths));
-        }, 100); // coalesce a burst of watch events into one print
-      }),
-    );
-    await (stop ?? new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
-    subs.forEach((s) => s.dispose());
+    await followChanges(w.stores, () => {
+      const next = rows();
+      const changed = [...next].filter(([key, row]) => shown.get(key)?.join('\u0000') !== row.join('\u0000')).map(([, row]) => row);
+      shown = next;
+      // Columns only widen, so the lines stay aligned with what was printed before.
+      widths = widths.map((n, i) => Math.max(n, ...changed.map((r) => r[i]!.length)));
+      for (const row of changed) io.out(tableLine(row, widths));
+    }, stop);
     return 0;
   } finally {
     w.dispose();
