@@ -20,6 +20,7 @@ import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
+import { createOwnerIndex, type Owned } from './owner-index';
 import { createWorkQueue, keyOf, rvAtLeast } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus } from './workload-ref';
 
@@ -105,29 +106,9 @@ export function createController(opts: ControllerOptions): Controller {
     return [s?.canary?.canaryService, s?.canary?.stableService, s?.blueGreen?.activeService, s?.blueGreen?.previewService].includes(service);
   }
 
-  /** Owner index: rollout key -> names of the objects of one kind it owns, kept from store events (no scan per reconcile). */
-  const ownedIndex = new Map<KindStore<any>, Map<string, Set<string>>>();
-  function indexObject(store: KindStore<any>, event: 'add' | 'update' | 'delete', o: { metadata?: { name?: string; namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }): string | undefined {
-    const key = ownerRollout(o);
-    if (!key) return undefined;
-    let byOwner = ownedIndex.get(store);
-    if (!byOwner) ownedIndex.set(store, (byOwner = new Map()));
-    const names = byOwner.get(key) ?? new Set<string>();
-    if (event === 'delete') names.delete(o.metadata?.name ?? '');
-    else names.add(o.metadata?.name ?? '');
-    if (names.size) byOwner.set(key, names);
-    else byOwner.delete(key);
-    return key;
-  }
-
-  function owned<T extends { metadata?: { ownerReferences?: { kind?: string; uid?: string; name?: string }[] } }>(store: KindStore<T>, r: Rollout): T[] {
-    const uid = r.metadata?.uid;
-    const ns = r.metadata?.namespace;
-    const names = ownedIndex.get(store)?.get(keyOf(ns, r.metadata?.name)) ?? new Set<string>();
-    return [...names]
-      .map((n) => store.get(n, ns))
-      .filter((o): o is T => o !== undefined && (o.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'Rollout' && (uid && ref.uid ? ref.uid === uid : ref.name === r.metadata?.name)));
-  }
+  /** The objects each rollout owns, kept from store events (no scan per reconcile). */
+  const ownedBy = createOwnerIndex('Rollout');
+  const owned = <T extends Owned>(store: KindStore<T>, r: Rollout): T[] => ownedBy.owned(store, r);
 
   function podsOf(namespace: string, replicaSets: readonly ReplicaSet[]): Pod[] {
     const names = new Set(replicaSets.map((rs) => rs.metadata?.name));
@@ -383,10 +364,10 @@ export function createController(opts: ControllerOptions): Controller {
       }),
     );
     for (const store of [stores.replicaSets, stores.analysisRuns, stores.experiments] as KindStore<any>[]) {
-      for (const o of store.list(opts.namespace)) indexObject(store, 'add', o);
+      for (const o of store.list(opts.namespace)) ownedBy.record(store, 'add', o);
       subs.push(
         store.onChange((e, o) => {
-          const key = indexObject(store, e, o);
+          const key = ownedBy.record(store, e, o);
           if (key && inScope(o.metadata?.namespace)) enqueue(key);
         }),
       );

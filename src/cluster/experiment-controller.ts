@@ -16,6 +16,7 @@ import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
+import { createOwnerIndex, type Owned } from './owner-index';
 import { createWorkQueue, keyOf, rvAtLeast } from './work-queue';
 
 export interface ExperimentControllerOptions {
@@ -47,8 +48,6 @@ export interface ExperimentController {
 }
 
 type Expectation = { store: KindStore<any>; namespace: string; name: string; rv: string };
-type Owned = { metadata?: { name?: string; namespace?: string; ownerReferences?: { kind?: string; name?: string; uid?: string }[] } };
-
 export function createExperimentController(opts: ExperimentControllerOptions): ExperimentController {
   const { rest, stores, log } = opts;
   const clock = opts.clock ?? systemClock;
@@ -60,34 +59,9 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
   const work = createWorkQueue({ clock, run: (key) => reconcileKey(key) });
   const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
 
-  const ownerExperiment = (o: Owned): string | undefined => {
-    const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Experiment');
-    return ref ? keyOf(o.metadata?.namespace, ref.name) : undefined;
-  };
-
-  /** Experiment key -> names of the objects of one kind it owns, kept from store events. */
-  const ownedIndex = new Map<KindStore<any>, Map<string, Set<string>>>();
-  function indexObject(store: KindStore<any>, event: 'add' | 'update' | 'delete', o: Owned): string | undefined {
-    const key = ownerExperiment(o);
-    if (!key) return undefined;
-    let byOwner = ownedIndex.get(store);
-    if (!byOwner) ownedIndex.set(store, (byOwner = new Map()));
-    const names = byOwner.get(key) ?? new Set<string>();
-    if (event === 'delete') names.delete(o.metadata?.name ?? '');
-    else names.add(o.metadata?.name ?? '');
-    if (names.size) byOwner.set(key, names);
-    else byOwner.delete(key);
-    return key;
-  }
-
-  function owned<T extends Owned>(store: KindStore<T>, ex: Experiment): T[] {
-    const ns = ex.metadata?.namespace;
-    const uid = ex.metadata?.uid;
-    const names = ownedIndex.get(store)?.get(keyOf(ns, ex.metadata?.name)) ?? new Set<string>();
-    return [...names]
-      .map((n) => store.get(n, ns))
-      .filter((o): o is T => o !== undefined && (o.metadata?.ownerReferences ?? []).some((r) => r.kind === 'Experiment' && (uid && r.uid ? r.uid === uid : r.name === ex.metadata?.name)));
-  }
+  /** The objects each Experiment owns, kept from store events. */
+  const ownedBy = createOwnerIndex('Experiment');
+  const owned = <T extends Owned>(store: KindStore<T>, ex: Experiment): T[] => ownedBy.owned(store, ex);
 
   /** Whom the experiment's analyses are for: its Rollout when it has one (fieldRef arguments read the rollout), else itself. */
   function runOwner(ex: Experiment): Rollout | Experiment {
@@ -229,10 +203,10 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
         }),
       );
       for (const store of [stores.replicaSets, stores.analysisRuns] as KindStore<any>[]) {
-        for (const o of store.list(opts.namespace)) indexObject(store, 'add', o);
+        for (const o of store.list(opts.namespace)) ownedBy.record(store, 'add', o);
         subs.push(
           store.onChange((event, o) => {
-            const key = indexObject(store, event, o);
+            const key = ownedBy.record(store, event, o);
             if (key && inScope(o.metadata?.namespace)) work.enqueue(key);
           }),
         );
