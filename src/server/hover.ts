@@ -5,7 +5,7 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, fieldAt, findingRange, matchingTemplates, pathAt, type FieldSpec, type ParsedDoc, type WorkspaceIndex } from '../schema';
+import { catalogOf, documentValue, fieldAt, findingRange, matchingTemplates, pathAt, rolloutReferences, type FieldSpec, type ParsedDoc, type WorkspaceIndex } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 import { stepPreview } from './step-preview';
 
@@ -35,6 +35,8 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   if (template) sections.push(template);
   const workload = pd.isRollout && where.on === 'value' && path.join('.') === 'spec.workloadRef.name' ? referencedWorkload(pd, workspace) : undefined;
   if (workload) sections.push(workload);
+  const service = pd.isRollout && where.on === 'value' ? referencedService(pd, path, workspace) : undefined;
+  if (service) sections.push(service);
   if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');
   if (spec.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
 
@@ -58,6 +60,32 @@ function referencedTemplate(pd: ParsedDoc, path: readonly (string | number)[], w
       const args = t.args.length ? t.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') : 'none';
       const file = t.file.split(/[\\/]/).pop();
       return `${t.kind} \`${t.name}\`${t.namespace ? ` in ${t.namespace}` : ''}, defined in \`${file}\`. Arguments: ${args}.`;
+    })
+    .join('\n\n');
+}
+
+/** What a Service reference of the strategy under the cursor resolves to: its file and selector. */
+function referencedService(pd: ParsedDoc, path: readonly (string | number)[], workspace: WorkspaceIndex | undefined): string | undefined {
+  if (!workspace) return undefined;
+  let value: unknown;
+  try {
+    value = documentValue(pd.doc);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const same = (p: readonly (string | number)[]) => p.length === path.length && p.every((seg, i) => seg === path[i]);
+  const ref = rolloutReferences(value as Parameters<typeof rolloutReferences>[0]).find((r) => r.kind === 'Service' && same(r.path));
+  if (!ref) return undefined;
+  const namespace = pd.doc.getIn(['metadata', 'namespace']);
+  const found = (workspace.servicesNamed ? workspace.servicesNamed(ref.name) : workspace.services().filter((s) => s.name === ref.name)).filter(
+    (s) => typeof namespace !== 'string' || !s.namespace || s.namespace === namespace,
+  );
+  if (found.length === 0) return `No Service named \`${ref.name}\` in the workspace.`;
+  return found
+    .map((s) => {
+      const selector = Object.entries(s.selector ?? {}).map(([k, v]) => `\`${k}: ${v}\``).join(', ') || 'nothing (no selector)';
+      return `Service \`${s.name}\`${s.namespace ? ` in ${s.namespace}` : ''}, defined in \`${s.file.split(/[\\/]/).pop()}\`. Selects ${selector}.`;
     })
     .join('\n\n');
 }

@@ -107,4 +107,16 @@ describe('references in the language server', () => {
       /"Store_Front" is not a valid Service name/,
     );
   });
+
+  it('hovers a Service reference with the Service\'s file and selector, or says the workspace has none', async () => {
+    const b = toUri(join(dir, 'b.yaml'));
+    const h = await lsp.hover(b, positionOf(bOpen, 'canaryService: web', 16));
+    assert.match((h!.contents as { value: string }).value, /Service `web` in shop, defined in `definitions.yaml`\. Selects `app: a`\./);
+    const missing = canaryRollout({ name: 'm', canaryService: 'nowhere' });
+    const m = toUri(join(dir, 'missing-service.yaml'));
+    lsp.open(m, missing);
+    await lsp.diagnosticsFor(m);
+    const none = await lsp.hover(m, positionOf(missing, 'canaryService: nowhere', 16));
+    assert.match((none!.contents as { value: string }).value, /No Service named `nowhere` in the workspace\./);
+  });
 });
