@@ -65,8 +65,11 @@ function referencedTemplate(pd: ParsedDoc, path: readonly (string | number)[], w
 }
 
 /** What a Service reference of the strategy under the cursor resolves to: its file and selector. */
+const SERVICE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService']);
+
 function referencedService(pd: ParsedDoc, path: readonly (string | number)[], workspace: WorkspaceIndex | undefined): string | undefined {
-  if (!workspace) return undefined;
+  // Cheap first: only these keys can name a Service (rolloutReferences says which of them do here).
+  if (!workspace || !SERVICE_KEYS.has(String(path[path.length - 1]))) return undefined;
   let value: unknown;
   try {
     value = documentValue(pd.doc);
