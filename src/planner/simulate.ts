@@ -2,9 +2,11 @@
  * A rollout's timeline before it exists: from a steady state at revision 1, through an update
  * to revision 2, to full promotion (or an abort), frame by frame. It drives the real
  * `reconcile` and `applyEffects` with a simulated clock; ReplicaSets get pods that become ready
- * after `podReadySeconds`, AnalysisRuns and Experiments finish after `analysisSeconds` with the
- * chosen result, and manual promotion points are marked and, with `autoPromote`, promoted with
- * the same patch `kubectl argo rollouts promote` sends. Pods are modelled one by one (named,
+ * after `podReadySeconds`, AnalysisRuns finish after `analysisSeconds` with the chosen result, and
+ * manual promotion points are marked and, with `autoPromote`, promoted with the same patch
+ * `kubectl argo rollouts promote` sends. Experiments run as the experiment controller runs them
+ * (`reconcileExperiment`): their template ReplicaSets get pods like the rollout's, their
+ * AnalysisRuns end like the rollout's, and the clock stops at their deadlines. Pods are modelled one by one (named,
  * owned by their ReplicaSet, Ready after `podReadySeconds`) and handed to `reconcile`, so a
  * restart (`restartAfterSeconds`) evicts and replaces them as the controller would. Frames are
  * plain JSON (the webview and the CLI step through them).
@@ -16,9 +18,11 @@ import { pauseDurationSeconds } from './duration';
 import type { Effect, World } from './effects';
 import { applyEffects, cloneJson, describeEffect } from './effects';
 import { desiredPodTemplateHash } from './hash';
+import { ANNOTATION_EXPERIMENT_TEMPLATE_NAME, reconcileExperiment } from './experiments';
 import { pauseNeedsPerson } from './pause';
 import { sameInstant } from './phase';
 import { reconcile } from './reconcile';
+import { sameObject } from './reconcile-context';
 import { revisionOf } from './replicasets';
 import type { AnalysisRun, CanaryStep, Experiment, Pod as KubePod, ReplicaSet, Rollout, Service } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';
@@ -34,7 +38,7 @@ export interface SimulateOptions {
   abortAtStep?: number;
   /** Stop after this many frames (default 500). */
   maxFrames?: number;
-  /** How AnalysisRuns and Experiments end (default Successful), and after how many seconds (default 30). */
+  /** How AnalysisRuns end (default Successful), and after how many seconds (default 30); an Experiment's own AnalysisRuns too. */
   analysisResult?: 'Successful' | 'Failed' | 'Inconclusive' | 'Error';
   analysisSeconds?: number;
   /** The update: the image of the first container becomes this (default: a template annotation marks revision 2). */
@@ -71,6 +75,16 @@ export interface FrameService {
   replicaSet: string | null;
 }
 
+/** An Experiment (of an experiment step) as its controller left it at this frame. */
+export interface FrameExperiment {
+  name: string;
+  phase: string;
+  message: string;
+  /** Its template ReplicaSets, counted like the rollout's. */
+  templates: { name: string; replicaSet: string; desired: number; current: number; ready: number; available: number }[];
+  analysisRuns: { name: string; phase: string }[];
+}
+
 export interface SimulationFrame {
   index: number;
   /** Seconds since the update was applied (negative: before it). */
@@ -78,7 +92,10 @@ export interface SimulationFrame {
   at: string;
   /** Current canary step (null for blue-green, or when all steps are done) and the step count. */
   step: { index: number | null; count: number; description: string };
+  /** The rollout's ReplicaSets (an Experiment's template ReplicaSets are under `experiments`). */
   replicaSets: FrameReplicaSet[];
+  /** The rollout's Experiments, present once it has one. */
+  experiments?: FrameExperiment[];
   /** The new (canary/preview) and stable ReplicaSet in short. */
   canary: { desired: number; available: number };
   stable: { desired: number; available: number };
@@ -132,10 +149,17 @@ interface Pod {
 /** The workload simulator's state: pods per ReplicaSet and run completion times. */
 interface Workload {
   pods: Map<string, Pod[]>;
+  /** minReadySeconds (ms) per ReplicaSet, for when its pods count as available. */
+  minReadyMs: Map<string, number>;
   runsEndAt: Map<string, number>;
   /** Pods made so far (for their names). */
   podCount: number;
 }
+
+const controllerOf = (o: { metadata?: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] } }) =>
+  (o.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
+/** An Experiment's template ReplicaSet or AnalysisRun (the rollout's controller does not see these). */
+const ownedByExperiment = (o: Parameters<typeof controllerOf>[0]) => controllerOf(o)?.kind === 'Experiment';
 
 /** A simulated pod as the API shows it: owned by its ReplicaSet, Ready once it is ready. */
 function podObject(rs: ReplicaSet, pod: Pod, nowMs: number): KubePod {
@@ -218,12 +242,16 @@ function serviceRoles(rollout: Rollout): { name: string; role: FrameService['rol
 function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: number, minReadyMs: number): World {
   const names = new Set(world.replicaSets.map((rs) => rs.metadata?.name ?? ''));
   for (const name of [...wl.pods.keys()]) if (!names.has(name)) wl.pods.delete(name);
+  for (const name of [...wl.minReadyMs.keys()]) if (!names.has(name)) wl.minReadyMs.delete(name);
   // Pods the controller evicted are gone from the world: the workload forgets them too.
   const present = world.pods === undefined ? undefined : new Set(world.pods.map((p) => p.metadata?.name));
   const podObjects: KubePod[] = [];
   const replicaSets = world.replicaSets.map((original) => {
     const rs = original;
     const name = rs.metadata?.name ?? '';
+    // A template ReplicaSet has its own minReadySeconds (the one its specRef ReplicaSet had).
+    const minMs = ownedByExperiment(rs) ? Math.max(0, rs.spec?.minReadySeconds ?? 0) * 1000 : minReadyMs;
+    wl.minReadyMs.set(name, minMs);
     const pods = (wl.pods.get(name) ?? []).filter((p) => present === undefined || present.has(p.name));
     const desired = Math.max(0, rs.spec?.replicas ?? 0);
     while (pods.length < desired) pods.push({ name: `${name}-${(wl.podCount++).toString(36)}`, createdAt: nowMs, readyAt: nowMs + readyAfterMs });
@@ -237,7 +265,7 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
     const status = {
       replicas: pods.length,
       readyReplicas: pods.filter((p) => p.readyAt <= nowMs).length,
-      availableReplicas: pods.filter((p) => p.readyAt + minReadyMs <= nowMs).length,
+      availableReplicas: pods.filter((p) => p.readyAt + minMs <= nowMs).length,
     };
     const same =
       rs.status?.replicas === status.replicas &&
@@ -248,18 +276,64 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
   return { ...world, replicaSets, pods: podObjects };
 }
 
-/** AnalysisRuns and Experiments run for `analysisSeconds`, then end with the chosen result. */
+/** AnalysisRuns (the rollout's and its Experiments') run for `analysisSeconds`, then end with the chosen result. */
 function syncRuns(world: World, wl: Workload, nowMs: number, options: Required<Pick<SimulateOptions, 'analysisResult' | 'analysisSeconds'>>): World {
-  const step = <T extends AnalysisRun | Experiment>(run: T): T => {
+  const step = (run: AnalysisRun): AnalysisRun => {
     const name = `${run.kind}/${run.metadata?.name ?? ''}`;
     const phase = run.status?.phase;
     if (phase && ['Successful', 'Failed', 'Error', 'Inconclusive'].includes(phase)) return run;
-    if ((run as AnalysisRun).spec?.terminate) return { ...run, status: { ...(run.status ?? {}), phase: 'Successful', message: 'terminated' } };
+    if (run.spec?.terminate) return { ...run, status: { ...(run.status ?? {}), phase: 'Successful', message: 'terminated' } };
     if (!wl.runsEndAt.has(name)) wl.runsEndAt.set(name, nowMs + options.analysisSeconds * 1000);
     if (nowMs >= wl.runsEndAt.get(name)!) return { ...run, status: { ...(run.status ?? {}), phase: options.analysisResult } };
     return phase === 'Running' ? run : { ...run, status: { ...(run.status ?? {}), phase: 'Running' } };
   };
-  return { ...world, analysisRuns: world.analysisRuns.map(step), experiments: world.experiments.map(step) };
+  return { ...world, analysisRuns: world.analysisRuns.map(step) };
+}
+
+/** What one pass of the experiment controller did. */
+interface ExperimentPass {
+  world: World;
+  /** Its writes, described (its status writes are not listed, as the rollout's are not). */
+  events: string[];
+  /** Anything changed (a write or a status). */
+  changed: boolean;
+  /** The earliest instant an Experiment asked to be looked at again (duration end, scale-down or progress deadline). */
+  wakeAtMs?: number;
+}
+
+/**
+ * The experiment controller: every Experiment reconciled once by `reconcileExperiment` from the
+ * ReplicaSets and AnalysisRuns it owns; its effects applied (`sync` gives new ReplicaSets their
+ * pods) and its status written.
+ */
+function syncExperiments(world: World, nowMs: number, sync: (w: World) => World): ExperimentPass {
+  const pass: ExperimentPass = { world, events: [], changed: false };
+  const now = new Date(nowMs);
+  for (const name of world.experiments.map((ex) => ex.metadata?.name ?? '')) {
+    const ex = pass.world.experiments.find((e) => (e.metadata?.name ?? '') === name);
+    if (!ex) continue;
+    const owns = (o: Parameters<typeof controllerOf>[0]) => {
+      const owner = controllerOf(o);
+      return owner?.kind === 'Experiment' && owner.name === name;
+    };
+    const result = reconcileExperiment(ex, pass.world.replicaSets.filter(owns), pass.world.analysisRuns.filter(owns), now);
+    if (result.effects.length > 0) {
+      pass.world = sync(applyEffects(pass.world, result.effects));
+      pass.events.push(...result.effects.map(describeEffect));
+      pass.changed = true;
+    }
+    if (!sameObject(result.status, ex.status ?? {})) {
+      const status = cloneJson(result.status) as Experiment['status'];
+      pass.world = { ...pass.world, experiments: pass.world.experiments.map((e) => (e === ex ? { ...ex, status } : e)) };
+      pass.changed = true;
+    }
+    if (result.requeueAfterSeconds !== undefined) {
+      // Whole seconds at least, as the rollout's own requeue: the duration ends strictly after its last second.
+      const at = nowMs + Math.max(1, Math.ceil(result.requeueAfterSeconds)) * 1000;
+      if (pass.wakeAtMs === undefined || at < pass.wakeAtMs) pass.wakeAtMs = at;
+    }
+  }
+  return pass;
 }
 
 /** The next moment something changes by itself: a pod becomes available, a run ends. */
@@ -268,7 +342,10 @@ function nextWorkloadEvent(wl: Workload, nowMs: number, minReadyMs: number): num
   const consider = (t: number) => {
     if (t > nowMs && (next === undefined || t < next)) next = t;
   };
-  for (const pods of wl.pods.values()) for (const p of pods) { consider(p.readyAt); consider(p.readyAt + minReadyMs); }
+  for (const [name, pods] of wl.pods) {
+    const minMs = wl.minReadyMs.get(name) ?? minReadyMs;
+    for (const p of pods) { consider(p.readyAt); consider(p.readyAt + minMs); }
+  }
   for (const t of wl.runsEndAt.values()) consider(t);
   return next;
 }
@@ -289,7 +366,7 @@ function frameOf(
   const stableHash = status.stableRS ?? '';
   const steps = canaryStepsOf(rollout);
   const hashOf = (rs: ReplicaSet) => rs.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
-  const rsList = [...world.replicaSets].sort((a, b) => revisionOf(a) - revisionOf(b));
+  const rsList = world.replicaSets.filter((rs) => !ownedByExperiment(rs)).sort((a, b) => revisionOf(a) - revisionOf(b));
   const replicaSets: FrameReplicaSet[] = rsList.map((rs) => {
     const hash = hashOf(rs);
     let role: ReplicaSetRole = 'old';
@@ -356,8 +433,26 @@ function frameOf(
     waitingFor: [...waitingFor],
     events: [...events],
   };
+  if (world.experiments.length > 0) frame.experiments = world.experiments.map((ex) => frameExperiment(world, ex));
   if (action) frame.action = action;
   return frame;
+}
+
+function frameExperiment(world: World, ex: Experiment): FrameExperiment {
+  const name = ex.metadata?.name ?? '';
+  const status = (ex.status ?? {}) as { phase?: string; message?: string; analysisRuns?: { name: string; analysisRun: string; phase: string }[] };
+  const owned = <T extends Parameters<typeof controllerOf>[0]>(list: readonly T[]) =>
+    list.filter((o) => ownedByExperiment(o) && controllerOf(o)?.name === name);
+  const templates = owned(world.replicaSets).map((rs) => ({
+    name: rs.metadata?.annotations?.[ANNOTATION_EXPERIMENT_TEMPLATE_NAME] ?? '',
+    replicaSet: rs.metadata?.name ?? '',
+    desired: rs.spec?.replicas ?? 0,
+    current: rs.status?.replicas ?? 0,
+    ready: rs.status?.readyReplicas ?? 0,
+    available: rs.status?.availableReplicas ?? 0,
+  }));
+  const analysisRuns = owned(world.analysisRuns).map((run) => ({ name: run.metadata?.name ?? '', phase: run.status?.phase ?? '' }));
+  return { name, phase: status.phase ?? '', message: status.message ?? '', templates, analysisRuns };
 }
 
 /** A person is needed to go on: a pause only a person clears, or spec.paused. */
@@ -401,10 +496,16 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     if (!services.some((s) => s.metadata?.name === svcName)) services.push(madeUpService(manifest, svcName));
   }
 
-  const wl: Workload = { pods: new Map(), runsEndAt: new Map(), podCount: 0 };
+  const wl: Workload = { pods: new Map(), minReadyMs: new Map(), runsEndAt: new Map(), podCount: 0 };
   let world: World = { rollout: manifest, replicaSets: [], services, analysisRuns: [], experiments: [], pods: [] };
-  const reconcileAt = (ms: number) =>
-    reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, new Date(ms), world.experiments, world.pods);
+  // The rollout's controller reads what the rollout owns: not its Experiments' ReplicaSets, pods and AnalysisRuns.
+  const reconcileAt = (ms: number) => {
+    const replicaSets = world.replicaSets.filter((rs) => !ownedByExperiment(rs));
+    const names = new Set(replicaSets.map((rs) => rs.metadata?.name));
+    const pods = world.pods?.filter((p) => names.has(controllerOf(p)?.name));
+    const runs = world.analysisRuns.filter((r) => !ownedByExperiment(r));
+    return reconcile(world.rollout, replicaSets, world.services, runs, new Date(ms), world.experiments, pods);
+  };
 
   // Steady state at revision 1: the initial deploy with pods ready at once, an hour before the update.
   const setupMs = startMs - 3600_000;
@@ -438,6 +539,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
   let reconcilesThisInstant = 0;
   let promotionsThisInstant = 0;
   let restartAtMs = options.restartAfterSeconds === undefined ? undefined : startMs + Math.max(0, options.restartAfterSeconds) * 1000;
+  const syncPods = (w: World) => syncWorkload(w, wl, nowMs, podReadyMs, minReadyMs);
 
   while (outcome === undefined) {
     if (frames.length >= maxFrames) {
@@ -450,11 +552,13 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
       pendingEvents.push('restart (kubectl argo rollouts restart)');
     }
     world = syncRuns(world, wl, nowMs, runs);
+    const experiments = syncExperiments(world, nowMs, syncPods);
+    world = experiments.world;
     const result = reconcileAt(nowMs);
     world = syncWorkload(applyEffects(world, result.effects), wl, nowMs, podReadyMs, minReadyMs);
     world = syncRuns(world, wl, nowMs, runs);
-    if (result.effects.length > 0) {
-      pendingEvents.push(...nonStatusEvents(result.effects));
+    if (result.effects.length > 0 || experiments.changed) {
+      pendingEvents.push(...experiments.events, ...nonStatusEvents(result.effects));
       // One frame per reconcile that changed something people see (not status-only bookkeeping).
       push(nowMs, result.waitingFor, pendingEvents, pendingAction);
       pendingEvents = [];
@@ -500,13 +604,13 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
       pendingAction = 'promote';
       continue;
     }
-    const candidates = [nextWorkloadEvent(wl, nowMs, minReadyMs), restartAtMs];
+    const candidates = [nextWorkloadEvent(wl, nowMs, minReadyMs), restartAtMs, experiments.wakeAtMs];
     if (result.requeueAfterSeconds !== undefined) candidates.push(nowMs + Math.max(1, result.requeueAfterSeconds) * 1000);
     const next = candidates.filter((t): t is number => t !== undefined).sort((a, b) => a - b)[0];
     const restartAt = world.rollout.spec?.restartAt;
     const restarted = restartAtMs === undefined && (!restartAt || (!!status.restartedAt && sameInstant(status.restartedAt, restartAt)));
     const settled = (status.stableRS === newHash || status.abort === true) && restarted;
-    if (next === undefined || (settled && quiet(world) && result.requeueAfterSeconds === undefined)) {
+    if (next === undefined || (settled && quiet(world) && result.requeueAfterSeconds === undefined && experiments.wakeAtMs === undefined)) {
       outcome = status.stableRS === newHash ? 'promoted' : status.abort ? 'aborted' : 'stuck';
       if (pendingEvents.length > 0 || pendingAction) push(nowMs, result.waitingFor, pendingEvents, pendingAction);
       break;
@@ -524,7 +628,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
 /** Two frames show the same thing (ignoring when, and what happened to get there). */
 function sameView(a: SimulationFrame, b: SimulationFrame): boolean {
   const view = (f: SimulationFrame) =>
-    JSON.stringify([f.step, f.replicaSets, f.services, f.weight, f.phase, f.message, f.paused, f.pauseReasons, f.aborted, f.waitsForPerson, f.waitingFor]);
+    JSON.stringify([f.step, f.replicaSets, f.experiments, f.services, f.weight, f.phase, f.message, f.paused, f.pauseReasons, f.aborted, f.waitsForPerson, f.waitingFor]);
   return view(a) === view(b);
 }
 
