@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'mocha';
@@ -67,6 +67,59 @@ describe('rollouts simulate', () => {
     assert.equal(code, 0);
     assert.match(out, /^Rollout catalog \(blue-green, 4 replicas\): fully promoted/);
     assert.match(out, /Paused \(BlueGreenPause\)/);
+  });
+
+  describe("upstream's experiment step example (runs the Experiment as its controller does)", () => {
+    const example = join(__dirname, '../../../shared/peer/argo-rollouts/examples/rollout-experiment-step.yaml');
+    const exampleText = () => readFileSync(example, 'utf8');
+    const json = (out: string) => (JSON.parse(out) as SimulationResult[])[0]!;
+
+    it('as written: no duration and no required analysis, so the Experiment runs until terminated and the rollout waits for it', async () => {
+      const { code, out, err } = await run([example]);
+      assert.equal(err, '');
+      assert.equal(code, 0);
+      assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): stopped: it cannot progress after /);
+      assert.match(out, /2\/2 experiment .*waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\)\s*$/);
+      const result = json((await run([example, '--format', 'json'])).out);
+      const last = result.frames[result.frames.length - 1]!;
+      assert.equal(last.step.index, 1);
+      const experiment = last.experiments?.[0];
+      assert.equal(experiment?.phase, 'Running');
+      assert.deepEqual(experiment.templates.map((t) => [t.name, t.available]), [['canary', 1]], 'its one template pod is up');
+      assert.deepEqual(experiment.analysisRuns.map((r) => r.phase), ['Successful'], 'a successful analysis that is not required does not end it');
+    });
+
+    it('with requiredForCompletion on its analysis it simulates to completion', async () => {
+      const text = exampleText().replace('templateName: random-fail', 'templateName: random-fail\n            requiredForCompletion: true');
+      assert.notEqual(text, exampleText());
+      const { code, out } = await run([file('experiment-required.yaml', text)]);
+      assert.equal(code, 0);
+      assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): fully promoted after /);
+      assert.match(out, /healthy\s*$/);
+    });
+
+    it('with a duration it simulates to completion, the experiment step lasting pod-ready time + duration', async () => {
+      const text = exampleText().replace('      - experiment:\n', '      - experiment:\n          duration: 45s\n');
+      assert.notEqual(text, exampleText());
+      const { code, out } = await run([file('experiment-duration.yaml', text), '--pod-ready-seconds', '5', '--format', 'json']);
+      assert.equal(code, 0);
+      const result = json(out);
+      assert.equal(result.outcome, 'promoted');
+      const start = result.frames.find((f) => f.step.index === 1)!;
+      const done = result.frames.find((f) => f.step.index === null && f.index > start.index)!;
+      // Template pods ready after 5 s, then 45 s counted strictly after availableAt: the next whole second.
+      assert.equal(done.time - start.time, 5 + 45 + 1);
+    });
+
+    it('a failing analysis fails the Experiment and aborts the rollout', async () => {
+      const { code, out } = await run([example, '--analysis-result', 'Failed']);
+      assert.equal(code, 0);
+      assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): aborted back to stable after /);
+      const result = json((await run([example, '--analysis-result', 'Failed', '--format', 'json'])).out);
+      const last = result.frames[result.frames.length - 1]!;
+      assert.match(last.message, /Experiment 'rollout-experiment-step-\S+' failed/);
+      assert.equal(last.experiments?.[0]?.phase, 'Failed');
+    });
   });
 
   it('--format json prints the frames of every Rollout', async () => {
