@@ -4,12 +4,12 @@
  * `reconcile` and `applyEffects` with a simulated clock; ReplicaSets get pods that become ready
  * after `podReadySeconds`, AnalysisRuns finish after `analysisSeconds` with the chosen result, and
  * manual promotion points are marked and, with `autoPromote`, promoted with the same patch
- * `kubectl argo rollouts promote` sends. Experiments run as the experiment controller runs them
- * (`reconcileExperiment`): their template ReplicaSets get pods like the rollout's, their
- * AnalysisRuns end like the rollout's, and the clock stops at their deadlines. Pods are modelled one by one (named,
- * owned by their ReplicaSet, Ready after `podReadySeconds`) and handed to `reconcile`, so a
- * restart (`restartAfterSeconds`) evicts and replaces them as the controller would. Frames are
- * plain JSON (the webview and the CLI step through them).
+ * `kubectl argo rollouts promote` sends. Experiments run as the embedded experiment controller
+ * runs them (`reconcileExperiment`): their template ReplicaSets get pods like the rollout's,
+ * their AnalysisRuns end like the rollout's, and the clock stops at their deadlines. Pods are
+ * modelled one by one (named, owned by their ReplicaSet, Ready after `podReadySeconds`) and
+ * handed to `reconcile`, so a restart (`restartAfterSeconds`) evicts and replaces them as the
+ * controller would. Frames are plain JSON (the webview and the CLI step through them).
  */
 import type { ActionResult } from './actions';
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
