@@ -28,7 +28,8 @@ Options:
   --abort-at-step N       abort once canary step N (counted from 1) is reached
   --analysis-result R     how analysis runs end: Successful (default), Failed,
                           Inconclusive or Error
-  --analysis-seconds S    how long analysis runs and experiments take (default 30)
+  --analysis-seconds S    how long each analysis run takes, an experiment's too (default
+                          30); an experiment itself lasts its duration once its pods are up
   --max-frames N          stop after N frames (default 500)
 
 Exit codes: 0 simulated; 2 the file cannot be read, is not YAML, has no Rollout,
