@@ -225,6 +225,6 @@ describe('analysis (end to end)', function () {
     assert.deepEqual(missing, { code: 1, text: 'cannot terminate: AnalysisRun "nope" not found in namespace "default"' });
     const wrongKind = await cli(['terminate', 'rollout', 'x', '--kubeconfig', h.cluster.kubeconfigPath]);
     assert.equal(wrongKind.code, 2);
-    assert.match(wrongKind.text, /only analysisrun NAME can be terminated/);
+    assert.match(wrongKind.text, /only analysisrun NAME or experiment NAME can be terminated/);
   });
 });

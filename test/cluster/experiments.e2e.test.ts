@@ -5,7 +5,8 @@ import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ANALYSIS_TEMPLATE } from '../../src/cluster/analysis/create';
-import { EXPERIMENT, kindPath } from '../../src/cluster/kinds';
+import { kindPath } from '../../src/cluster/kinds';
+import { main } from '../../src/cli/main';
 import type { Experiment, ExperimentStatus, ReplicaSet } from '../../src/planner';
 import { container, createRollout, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
 import { until } from './helpers';
@@ -111,10 +112,13 @@ describe('experiments (end to end)', function () {
     assert.match(r.status?.conditions?.find((c) => c.type === 'Progressing')?.message ?? '', /Experiment/);
   });
 
-  it('a terminated experiment ends (Successful, as upstream) and the rollout goes on', async () => {
+  it('an experiment terminated from the command line ends (Successful, as upstream) and the rollout goes on', async () => {
     await updatedRollout('term-exp', [{ experiment: { templates: [{ name: 'baseline', specRef: 'stable' }] } }, { setWeight: 100 }]);
     const running = await untilExperiment('term-exp', 'to run', (ex) => statusOf(ex).phase === 'Running');
-    await h.conn.rest.request('PATCH', kindPath(EXPERIMENT, 'default', running.metadata?.name), { patch: 'merge', body: { spec: { terminate: true } } });
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t), cwd: process.cwd(), env: {} as NodeJS.ProcessEnv };
+    assert.equal(await main(['terminate', 'experiment', running.metadata!.name!, '--kubeconfig', h.cluster.kubeconfigPath], io), 0);
+    assert.deepEqual(out, [`experiment '${running.metadata!.name}' terminated`]);
     const ended = await untilExperiment('term-exp', 'to end', (ex) => statusOf(ex).phase === 'Successful');
     assert.equal(statusOf(ended).templateStatuses?.[0]?.status, 'Successful');
     await untilPhase(h, 'term-exp', 'Healthy', 20_000, (r) => r.status?.currentStepIndex === 2);

@@ -113,6 +113,9 @@ const cases: Case[] = [
   // surprises
   { name: 'autoPromotionSeconds with autoPromotionEnabled false', code: 'auto-promotion-seconds-ignored', docs: [blueGreenRollout({ autoPromotionEnabled: false, autoPromotionSeconds: 30 })], expect: ['warning auto-promotion-seconds-ignored at spec.strategy.blueGreen.autoPromotionSeconds'] },
   { name: 'scaleDownDelaySeconds 0', code: 'scale-down-delay-zero', docs: [blueGreenRollout({ scaleDownDelaySeconds: 0 })], expect: ['warning scale-down-delay-zero at spec.strategy.blueGreen.scaleDownDelaySeconds'] },
+  { name: 'experiment with neither duration nor a required analysis', code: 'experiment-never-ends', docs: [canaryRollout({ steps: [{ setWeight: 20 }, { experiment: { templates: [{ name: 'c', specRef: 'canary' }], analyses: [{ name: 'a', templateName: 'rate' }] } }] })], expect: ['info experiment-never-ends at spec.strategy.canary.steps[1].experiment'] },
+  { name: 'experiment with a duration', code: 'experiment-never-ends', docs: [canaryRollout({ steps: [{ experiment: { duration: '10m', templates: [{ name: 'c', specRef: 'canary' }] } }] })], expect: [] },
+  { name: 'experiment ended by a required analysis', code: 'experiment-never-ends', docs: [canaryRollout({ steps: [{ experiment: { templates: [{ name: 'c', specRef: 'canary' }], analyses: [{ name: 'a', templateName: 'rate', requiredForCompletion: true }] } }] })], expect: [] },
   { name: 'abort delay without trafficRouting', code: 'no-effect-without-traffic-routing', docs: [canaryRollout({ abortScaleDownDelaySeconds: 10 })], expect: ['warning no-effect-without-traffic-routing at spec.strategy.canary.abortScaleDownDelaySeconds'] },
 ];
 

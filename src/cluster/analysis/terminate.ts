@@ -1,19 +1,26 @@
-/** Stopping an AnalysisRun by hand (`rollouts terminate analysisrun`, the editor's command): spec.terminate = true. */
-import { ANALYSIS_RUN, kindPath } from '../kinds';
+/**
+ * Stopping an AnalysisRun or an Experiment by hand (`rollouts terminate analysisrun|experiment`,
+ * the editor's command): spec.terminate = true, as Argo's plugin does.
+ */
+import { ANALYSIS_RUN, EXPERIMENT, kindPath, type KindRef } from '../kinds';
 import { isNotFound, type Rest } from '../rest';
-import { isCompletedPhase, type FullAnalysisRun } from './types';
+import { isCompletedPhase } from './types';
 
 export type TerminateOutcome = { ok: true; alreadyEnded?: string } | { ok: false; reason: string };
 
-export async function terminateAnalysisRun(rest: Rest, ref: { namespace: string; name: string }): Promise<TerminateOutcome> {
-  let run: FullAnalysisRun;
+async function terminate(rest: Rest, kind: KindRef, ref: { namespace: string; name: string }): Promise<TerminateOutcome> {
+  let object: { status?: { phase?: string } };
   try {
-    run = await rest.request('GET', kindPath(ANALYSIS_RUN, ref.namespace, ref.name));
+    object = await rest.request('GET', kindPath(kind, ref.namespace, ref.name));
   } catch (e) {
-    if (isNotFound(e)) return { ok: false, reason: `AnalysisRun "${ref.name}" not found in namespace "${ref.namespace}"` };
+    if (isNotFound(e)) return { ok: false, reason: `${kind.name} "${ref.name}" not found in namespace "${ref.namespace}"` };
     throw e;
   }
-  // Set even on a run that ended, as Argo's plugin does: harmless, and the run says it was asked.
-  await rest.request('PATCH', kindPath(ANALYSIS_RUN, ref.namespace, ref.name), { patch: 'merge', body: { spec: { terminate: true } } });
-  return isCompletedPhase(run.status?.phase) ? { ok: true, alreadyEnded: String(run.status?.phase) } : { ok: true };
+  // Set even on one that ended, as Argo's plugin does: harmless, and it says it was asked.
+  await rest.request('PATCH', kindPath(kind, ref.namespace, ref.name), { patch: 'merge', body: { spec: { terminate: true } } });
+  // AnalysisRuns and Experiments end in the same phases (Successful, Failed, Error, Inconclusive).
+  return isCompletedPhase(object.status?.phase) ? { ok: true, alreadyEnded: String(object.status?.phase) } : { ok: true };
 }
+
+export const terminateAnalysisRun = (rest: Rest, ref: { namespace: string; name: string }): Promise<TerminateOutcome> => terminate(rest, ANALYSIS_RUN, ref);
+export const terminateExperiment = (rest: Rest, ref: { namespace: string; name: string }): Promise<TerminateOutcome> => terminate(rest, EXPERIMENT, ref);

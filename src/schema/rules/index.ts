@@ -6,7 +6,7 @@ import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRout
 import { serviceExists, serviceSelectsPods } from './service-references';
 import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
 import { workloadExists, workloadSelectorMatches } from './workload-references';
-import { autoPromotionSecondsIgnored, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
+import { autoPromotionSecondsIgnored, experimentNeverEnds, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
 export { templateRules, type TemplateRule, type TemplateRuleContext } from './analysis-template-rules';
@@ -49,6 +49,7 @@ export const rules: readonly Rule[] = [
   autoPromotionSecondsIgnored,
   scaleDownDelayZero,
   noEffectWithoutTrafficRouting,
+  experimentNeverEnds,
   // What the workspace decides comes last, so that the editor, which computes it apart (ValidateOptions.part), keeps this order.
   trafficRoutingNeedsServices,
   workloadExists,

@@ -46,6 +46,9 @@ export const error = (code: string, path: Path, message: string, target: 'key' |
 export const warning = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
   code, severity: 'warning', message, path, target, ...(data !== undefined ? { data } : {}),
 });
+export const info = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
+  code, severity: 'info', message, path, target, ...(data !== undefined ? { data } : {}),
+});
 
 /** The traffic routers configured (keys of trafficRouting with a value), e.g. ['nginx', 'smi']. */
 export const ROUTERS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins'] as const;

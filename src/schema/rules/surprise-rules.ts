@@ -1,6 +1,6 @@
 /** Warnings for settings that do nothing or do something other than they seem to. */
 import type { DocFinding } from '../findings';
-import { BLUE_GREEN, CANARY, has, hasTrafficRouting, int, warning, type Rule } from './rule';
+import { BLUE_GREEN, CANARY, arr, has, hasTrafficRouting, info, int, obj, warning, type Rule } from './rule';
 
 export const autoPromotionSecondsIgnored: Rule = {
   code: 'auto-promotion-seconds-ignored',
@@ -32,5 +32,30 @@ export const noEffectWithoutTrafficRouting: Rule = {
     return (['abortScaleDownDelaySeconds', 'minPodsPerReplicaSet', 'pingPong'] as const)
       .filter((f) => has(canary, f))
       .map((f) => warning(this.code, [...CANARY, f], `${f} has no effect on a canary without trafficRouting`, 'key'));
+  },
+};
+
+export const experimentNeverEnds: Rule = {
+  code: 'experiment-never-ends',
+  summary: 'an experiment step without duration and without a requiredForCompletion analysis runs until terminated (or an analysis fails)',
+  check({ canary }) {
+    const out: DocFinding[] = [];
+    arr(canary?.steps).forEach((s, i) => {
+      const experiment = obj(obj(s)?.experiment);
+      if (!experiment || has(experiment, 'duration')) return;
+      // Argo's experiment ends by itself only once its duration has passed or every requiredForCompletion analysis succeeded.
+      if (arr(experiment.analyses).some((a) => obj(a)?.requiredForCompletion === true)) return;
+      // A preview stack that runs until someone terminates it is a pattern of its own (upstream's canary-preview
+      // example), so this is information, not a warning.
+      out.push(
+        info(
+          this.code,
+          [...CANARY, 'steps', i, 'experiment'],
+          'this experiment has no duration and no analysis with requiredForCompletion: true: it runs, and the rollout waits at this step, until it is terminated (`rollouts terminate experiment NAME`), the rollout is promoted past the step, or an analysis fails. For an experiment that ends by itself, give it a duration or mark the analysis that decides it requiredForCompletion',
+          'key',
+        ),
+      );
+    });
+    return out;
   },
 };
