@@ -79,7 +79,7 @@ describe('rollouts simulate', () => {
       assert.equal(err, '');
       assert.equal(code, 0);
       assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): stopped: it cannot progress after /);
-      assert.match(out, /2\/2 experiment .*waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\)\s*$/);
+      assert.match(out, /2\/2 experiment .*experiment pods: canary 1\/1; waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\), which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails\s*$/m);
       const result = json((await run([example, '--format', 'json'])).out);
       const last = result.frames[result.frames.length - 1]!;
       assert.equal(last.step.index, 1);

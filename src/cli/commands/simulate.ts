@@ -236,6 +236,11 @@ function whatCell(f: SimulationFrame): string {
   if (f.action === 'abort') parts.push('ABORT');
   if (f.action === 'needs-promote') parts.push('NEEDS PROMOTE');
   if (f.action === 'update') parts.push('UPDATE');
+  // A running Experiment's pods are not in CANARY/STABLE: say how far its templates are.
+  for (const ex of f.experiments ?? []) {
+    if (['Successful', 'Failed', 'Error', 'Inconclusive'].includes(ex.phase) || ex.templates.length === 0) continue;
+    parts.push(`experiment pods: ${ex.templates.map((t) => `${t.name} ${t.available}/${t.desired}`).join(', ')};`);
+  }
   if (f.waitingFor.length > 0) parts.push(`waits: ${f.waitingFor.join('; ')}`);
   else if (f.paused) parts.push(`paused: ${f.pauseReasons.join(', ') || 'spec.paused'}`);
   else if (f.phase === 'Healthy') parts.push('healthy');
