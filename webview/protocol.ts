@@ -212,6 +212,15 @@ const simulationFrame: Check = obj({
   waitingFor: list(str),
   events: list(str),
   'action?': oneOf(['promote', 'abort', 'update', 'needs-promote']),
+  'experiments?': list(
+    obj({
+      name: str,
+      phase: str,
+      message: str,
+      templates: list(obj({ name: str, replicaSet: str, desired: num, current: num, ready: num, available: num })),
+      analysisRuns: list(obj({ name: str, phase: str })),
+    }),
+  ),
 });
 
 const simulationSource: Check = obj({ uri: str, docIndex: int });

@@ -90,6 +90,33 @@ function servicesTable(f: SimulationFrame): HTMLElement | null {
   );
 }
 
+/** The rollout's Experiments at this frame: phase, each template's pods, each analysis. */
+function experimentsList(f: SimulationFrame): HTMLElement | null {
+  const experiments = f.experiments ?? [];
+  if (experiments.length === 0) return null;
+  return h(
+    'div',
+    { class: 'experiments' },
+    h('h3', null, 'Experiments'),
+    ...experiments.map((ex) =>
+      h(
+        'div',
+        { class: 'experiment', data: { experiment: ex.name } },
+        h('span', { class: 'experiment-name' }, ex.name),
+        ' ',
+        h('span', { class: 'experiment-phase' }, ex.phase || 'Pending'),
+        h(
+          'ul',
+          null,
+          ...ex.templates.map((t) => h('li', { data: { template: t.name } }, `template ${t.name}: ${t.available}/${t.desired} pods available`)),
+          ...ex.analysisRuns.map((r) => h('li', { data: { run: r.name } }, `analysis ${r.name}: ${r.phase || 'Pending'}`)),
+        ),
+        ex.message ? h('p', { class: 'muted' }, ex.message) : null,
+      ),
+    ),
+  );
+}
+
 function list(title: string, cls: string, items: string[]): HTMLElement | null {
   if (items.length === 0) return null;
   return h('div', { class: cls }, h('h3', null, title), h('ul', null, ...items.map((i) => h('li', null, i))));
@@ -130,6 +157,7 @@ function frameDetails(f: SimulationFrame, total: number): HTMLElement {
       h('span', { class: 'muted', title: 'where the split comes from' }, ` (${f.weight.source === 'router' ? 'router weight' : f.weight.source === 'pods' ? 'share of pods' : 'Service selector'})`),
     ),
     replicaSetsTable(f),
+    experimentsList(f),
     servicesTable(f),
     f.message ? h('p', { class: 'message' }, f.message) : null,
     list('Waiting for', 'waiting-for', f.waitingFor),

@@ -279,3 +279,21 @@ export function simulationOf(example: 'canary.yaml' | 'bluegreen.yaml', options:
   const result = simulate(rollout, { services, autoPromote: true, ...options });
   return { kind: 'simulation', manifestName: `examples/${example}`, frames: result.frames, outcome: result.outcome };
 }
+
+/** The planner's simulation of a canary with an experiment step (one template, a 20 s duration), as the host sends it. */
+export function simulationWithExperiment(): HostToView {
+  const rollout: Rollout = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Rollout',
+    metadata: { name: 'exp-demo', namespace: 'default' },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'exp-demo' } },
+      template: { metadata: { labels: { app: 'exp-demo' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+      strategy: { canary: { steps: [{ experiment: { duration: '20s', templates: [{ name: 'preview', specRef: 'canary' }] } }, { setWeight: 50 }] } },
+    },
+  };
+  const result = simulate(rollout, { autoPromote: true });
+  return { kind: 'simulation', manifestName: 'exp-demo.yaml', frames: result.frames, outcome: result.outcome };
+}
+

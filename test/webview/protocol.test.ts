@@ -1,7 +1,7 @@
 // The webview protocol's guards: what each side accepts from the other, and what it says when it drops a message.
 import { strict as assert } from 'node:assert';
 import { hostToViewProblem, isHostToView, isViewToHost, viewToHostProblem, type HostToView } from '../../webview/protocol';
-import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf } from './fixtures';
+import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf, simulationWithExperiment } from './fixtures';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
@@ -17,6 +17,16 @@ describe('webview protocol: host to view', () => {
     assert.ok(isHostToView({ kind: 'rolloutGone', target: { namespace: 'shop', name: 'checkout' }, message: 'deleted' }));
     assert.ok(isHostToView({ kind: 'simulation', manifestName: 'x.yaml', frames: [], error: 'no Rollout in x.yaml' }));
     assert.ok(isHostToView({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { uri: 'file:///w/x.yaml', docIndex: 2 } }));
+  });
+
+  it("checks the Experiments of a simulation's frames", () => {
+    const sim = simulationWithExperiment() as Extract<HostToView, { kind: 'simulation' }>;
+    const at = sim.frames.findIndex((f) => (f.experiments?.[0]?.templates.length ?? 0) > 0);
+    assert.ok(at >= 0, 'a frame with an Experiment');
+    assert.ok(isHostToView(sim));
+    const broken = JSON.parse(JSON.stringify(sim));
+    broken.frames[at].experiments[0].templates[0].available = 'all';
+    assert.equal(hostToViewProblem(broken), `message(simulation).frames[${at}].experiments[0].templates[0].available should be a finite number, not string`);
   });
 
   it("checks a simulation's source, which a revived panel reopens", () => {

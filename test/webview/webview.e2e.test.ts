@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { HostToView, SimulationFrame } from '../../webview/protocol';
 import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
-import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf } from './fixtures';
+import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf, simulationWithExperiment } from './fixtures';
 
 const root = join(__dirname, '..', '..');
 const results = join(root, '.test-results');
@@ -267,6 +267,25 @@ describe('webview in headless Chromium', function () {
     await page.locator('.rollout-name', { hasText: 'catalog' }).waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('.rollout-header .message').textContent(), '<img src=x onerror="window.__pwned=1">');
     assert.equal(await page.locator('.rollout img').count(), 0);
+    await page.close();
+  });
+
+  it('shows the Experiment of an experiment step in the frames that have it: phase, template pods, and its end', async () => {
+    const sim = simulationWithExperiment();
+    const frames = framesOf(sim);
+    const page = await openWith(sim);
+    const running = frames.findIndex((f) => f.experiments?.[0]?.phase === 'Running');
+    assert.ok(running > 0, 'the simulation has a frame with the Experiment running');
+    await page.locator('.frame-dot').nth(running).click();
+    const ex = frames[running]!.experiments![0]!;
+    await page.locator(`.frame[data-frame="${running}"] .experiment`).waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('.experiment .experiment-name').textContent(), ex.name);
+    assert.equal(await page.locator('.experiment .experiment-phase').textContent(), 'Running');
+    assert.deepEqual(await texts(page, '.experiment li[data-template]'), ex.templates.map((t) => `template ${t.name}: ${t.available}/${t.desired} pods available`));
+    // Before the step, no Experiment is shown.
+    await page.locator('.frame-dot').nth(0).click();
+    await page.locator('.frame[data-frame="0"]').waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('.experiment').count(), 0);
     await page.close();
   });
 
