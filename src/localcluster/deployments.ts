@@ -13,6 +13,7 @@ import type { Api } from './api';
 import { timestamp, type Clock } from './clock';
 import { ApiError } from './errors';
 import type { ResourceType } from './resources';
+import { ReconcileQueue } from './reconcile-queue';
 import type { Store, StoreEvent } from './store';
 
 const REVISION = 'deployment.kubernetes.io/revision';
@@ -76,9 +77,7 @@ const revisionOf = (rs: any): number => Number(rs.metadata.annotations?.[REVISIO
 const ownedBy = (o: any, owner: any) => (o.metadata.ownerReferences ?? []).some((r: any) => r?.controller === true && r.uid === owner.metadata.uid);
 
 export class Deployments {
-  private readonly queue = new Set<string>();
-  private scheduled = false;
-  private closed = false;
+  private readonly queue: ReconcileQueue;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -88,12 +87,19 @@ export class Deployments {
     private readonly types: { deployments: ResourceType; replicasets: ResourceType; events: ResourceType },
     private readonly onError?: (message: string) => void,
   ) {
+    this.queue = new ReconcileQueue(
+      (key) => {
+        const [namespace, name] = key.split('|') as [string, string];
+        this.reconcile(namespace, name);
+      },
+      (key, message) => this.onError?.(`deployment ${key.replace('|', '/')}: ${message}`),
+    );
     this.unsubscribe = store.onEvent((e) => this.observe(e));
     for (const d of store.list('apps/deployments')) this.enqueue(d.metadata.namespace, d.metadata.name);
   }
 
   close(): void {
-    this.closed = true;
+    this.queue.close();
     this.unsubscribe();
   }
 
@@ -106,28 +112,7 @@ export class Deployments {
   }
 
   private enqueue(namespace: string, name: string): void {
-    if (this.closed) return;
     this.queue.add(`${namespace}|${name}`);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.drain());
-    }
-  }
-
-  private drain(): void {
-    this.scheduled = false;
-    if (this.closed) return;
-    const keys = [...this.queue];
-    this.queue.clear();
-    for (const key of keys) {
-      const [namespace, name] = key.split('|') as [string, string];
-      try {
-        this.reconcile(namespace, name);
-      } catch (e) {
-        if (e instanceof ApiError && e.code === 409) this.enqueue(namespace, name); // raced with a client: again on fresh state
-        else if (!(e instanceof ApiError && e.code === 404)) this.onError?.(`deployment ${namespace}/${name}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
   }
 
   private reconcile(namespace: string, name: string): void {

@@ -9,7 +9,7 @@
  * semantics), managed-fields.ts (field ownership, server-side apply), defaults.ts, selectors.ts,
  * patch.ts, server.ts (HTTP), discovery.ts, openapi.ts, table.ts (kubectl's server-side
  * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
- * Deployment controller), demo.ts, kubeconfig.ts.
+ * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts.
  *
  * Where it is knowingly less than a real API server:
  * - of protobuf bodies, only the kinds kubectl's imperative commands send (Namespace, ConfigMap,

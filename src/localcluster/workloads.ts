@@ -14,6 +14,7 @@ import { timestamp, type Clock } from './clock';
 import { ApiError } from './errors';
 import type { ResourceType } from './resources';
 import { labelSelectorRequirements, matchesMapSelector, matchesRequirements } from './selectors';
+import { ReconcileQueue } from './reconcile-queue';
 import type { Store, StoreEvent } from './store';
 
 export interface WorkloadOptions {
@@ -35,8 +36,7 @@ function controllerOf(obj: any): any | undefined {
 }
 
 export class Workloads {
-  private readonly queue = new Set<Key>();
-  private scheduled = false;
+  private readonly queue: ReconcileQueue;
   private closed = false;
   private readonly timers = new Map<string, unknown>();
   /** Precise times (the stored timestamps have second precision). */
@@ -52,6 +52,13 @@ export class Workloads {
     private readonly types: { pods: ResourceType; replicasets: ResourceType; services: ResourceType; endpoints: ResourceType; endpointslices: ResourceType; events: ResourceType },
     private readonly opts: WorkloadOptions,
   ) {
+    this.queue = new ReconcileQueue(
+      (key) => this.reconcileKey(key as Key),
+      (key, message) => {
+        const [kind, namespace, name] = key.split('|');
+        this.opts.onError?.(`${kind} ${namespace}/${name}: ${message}`);
+      },
+    );
     this.unsubscribe = store.onEvent((e) => this.observe(e));
     // Level-triggered start: whatever was persisted is brought up to date.
     for (const p of store.list('/pods')) this.enqueue('pod', p);
@@ -61,6 +68,7 @@ export class Workloads {
 
   close(): void {
     this.closed = true;
+    this.queue.close();
     this.unsubscribe();
     for (const t of this.timers.values()) this.clock.clearTimeout(t);
     this.timers.clear();
@@ -91,31 +99,14 @@ export class Workloads {
   }
 
   private enqueueKey(key: Key): void {
-    if (this.closed) return;
     this.queue.add(key);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.drain());
-    }
   }
 
-  private drain(): void {
-    this.scheduled = false;
-    if (this.closed) return;
-    const keys = [...this.queue];
-    this.queue.clear();
-    for (const key of keys) {
-      const [kind, namespace, name] = key.split('|') as ['rs' | 'pod' | 'svc', string, string];
-      try {
-        if (kind === 'rs') this.reconcileReplicaSet(namespace, name);
-        else if (kind === 'pod') this.reconcilePod(namespace, name);
-        else this.reconcileEndpoints(namespace, name);
-      } catch (e) {
-        if (e instanceof ApiError && e.code === 409) this.enqueueKey(key as Key); // raced with a client: try again on fresh state
-        else if (e instanceof ApiError && e.code === 404) continue; // the object (or its namespace) went away meanwhile
-        else this.opts.onError?.(`${kind} ${namespace}/${name}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
+  private reconcileKey(key: Key): void {
+    const [kind, namespace, name] = key.split('|') as ['rs' | 'pod' | 'svc', string, string];
+    if (kind === 'rs') this.reconcileReplicaSet(namespace, name);
+    else if (kind === 'pod') this.reconcilePod(namespace, name);
+    else this.reconcileEndpoints(namespace, name);
   }
 
   private after(id: string, ms: number, fn: () => void): void {
