@@ -13,6 +13,7 @@ import { DEFAULT_PROGRESS_DEADLINE_SECONDS } from './defaults';
 import { parseDuration } from './duration';
 import { cloneJson, type Effect } from './effects';
 import { podTemplateHash } from './hash';
+import { controllerReference } from './replicasets';
 import type { AnalysisArgument, AnalysisRun, Experiment, LabelSelector, OwnerReference, PodMetadata, PodTemplateSpec, ReplicaSet, RolloutExperimentStep } from './types';
 import { ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
@@ -115,16 +116,7 @@ export const experimentSpecOf = (ex: Experiment): ExperimentSpec => (ex.spec ?? 
 export const experimentStatusOf = (ex: Experiment): ExperimentStatus => (ex.status ?? {}) as ExperimentStatus;
 
 /** The controller owner reference an Experiment puts on its ReplicaSets and AnalysisRuns. */
-export function experimentOwnerReference(ex: Experiment): OwnerReference {
-  return {
-    apiVersion: ex.apiVersion ?? 'argoproj.io/v1alpha1',
-    kind: ex.kind ?? 'Experiment',
-    name: ex.metadata?.name ?? '',
-    uid: ex.metadata?.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
+export const experimentOwnerReference = (ex: Experiment): OwnerReference => controllerReference(ex, 'Experiment');
 
 /** Seconds of `spec.duration` (a Go duration or whole seconds); undefined when absent or unreadable (runs until stopped). */
 export function experimentDurationSeconds(ex: Experiment): number | undefined {

@@ -167,17 +167,20 @@ export function otherReplicaSets(
   return rss.filter((rs) => !sameReplicaSet(rs, newRS) && !sameReplicaSet(rs, stableRS));
 }
 
-/** The controller owner reference a Rollout puts on its ReplicaSets. */
-export function rolloutOwnerReference(rollout: Rollout): OwnerReference {
+/** The controller owner reference an Argo object (a Rollout, an Experiment) of `kind` puts on what it creates. */
+export function controllerReference(owner: Pick<Rollout, 'apiVersion' | 'kind' | 'metadata'>, kind: string): OwnerReference {
   return {
-    apiVersion: rollout.apiVersion ?? 'argoproj.io/v1alpha1',
-    kind: rollout.kind ?? 'Rollout',
-    name: rollout.metadata?.name ?? '',
-    uid: rollout.metadata?.uid ?? '',
+    apiVersion: owner.apiVersion ?? 'argoproj.io/v1alpha1',
+    kind: owner.kind ?? kind,
+    name: owner.metadata?.name ?? '',
+    uid: owner.metadata?.uid ?? '',
     controller: true,
     blockOwnerDeletion: true,
   };
 }
+
+/** The controller owner reference a Rollout puts on its ReplicaSets and AnalysisRuns. */
+export const rolloutOwnerReference = (rollout: Rollout): OwnerReference => controllerReference(rollout, 'Rollout');
 
 /** Copies the rollout's annotations (but not ANNOTATIONS_NOT_COPIED) onto `annotations`; true if any changed. */
 function copyRolloutAnnotations(rollout: Rollout, annotations: Record<string, string>): boolean {
