@@ -21,7 +21,8 @@ import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
 import { createOwnerIndex, type Owned } from './owner-index';
-import { createWorkQueue, keyOf, rvAtLeast } from './work-queue';
+import { createExpectations, type Expectation } from './expectations';
+import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus } from './workload-ref';
 
 export interface ControllerOptions {
@@ -71,9 +72,6 @@ export interface Controller {
   readonly experiments?: ExperimentController;
 }
 
-/** What a reconcile expects the store to show after its writes: resourceVersion, or gone. */
-type Expectation = { store: KindStore<any>; namespace: string; name: string; rv?: string; gone?: boolean };
-
 export function createController(opts: ControllerOptions): Controller {
   const { rest, stores, log } = opts;
   const clock = opts.clock ?? systemClock;
@@ -81,7 +79,8 @@ export function createController(opts: ControllerOptions): Controller {
   const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, staleWaits: 0, staleGiveUps: 0, writesByRollout: new Map() };
 
   const failures = new Map<string, number>();
-  const expectations = new Map<string, { list: Expectation[]; since: number }>();
+  /** Whether the store shows every write of a rollout's last reconcile (else it would decide from stale state). */
+  const expectations = createExpectations(clock, log, 'rollout');
   const subs: Disposable[] = [];
   let started = false;
   let deploymentsListed = false;
@@ -132,37 +131,17 @@ export function createController(opts: ControllerOptions): Controller {
     expected.push({ store: stores.pods, namespace, name, gone: true });
   }
 
-  /** Whether the store shows every write of this rollout's last reconcile (else it would decide from stale state). */
-  function caughtUp(key: string): boolean {
-    const e = expectations.get(key);
-    if (!e) return true;
-    const pending = e.list.filter((x) => {
-      const obj = x.store.get(x.name, x.namespace) as { metadata?: { resourceVersion?: string } } | undefined;
-      return x.gone ? obj !== undefined : !rvAtLeast(obj?.metadata?.resourceVersion, x.rv!);
-    });
-    if (pending.length === 0) {
-      expectations.delete(key);
-      return true;
-    }
-    if (clock.now().getTime() - e.since > 5000) {
-      stats.staleGiveUps++;
-      log.warn(`rollout ${key}: the store has not shown ${pending.map((x) => `${x.store.kind.name} ${x.name}${x.gone ? ' gone' : ` at ${x.rv}`}`).join(', ')} after 5 s; deciding anyway`);
-      expectations.delete(key);
-      return true;
-    }
-    stats.staleWaits++;
-    e.list = pending;
-    return false;
-  }
-
   async function reconcileKey(key: string): Promise<void> {
     const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
     let rollout = stores.rollouts.get(name, namespace);
     if (!rollout) {
-      expectations.delete(key);
+      expectations.forget(key);
       return;
     }
-    if (!caughtUp(key)) {
+    const caughtUp = expectations.caughtUp(key);
+    if (caughtUp === 'gave-up') stats.staleGiveUps++;
+    if (caughtUp === 'wait') {
+      stats.staleWaits++;
       enqueueAfter(key, 1000); // the watch event will come first; this is only a safety net
       return;
     }
@@ -287,7 +266,7 @@ export function createController(opts: ControllerOptions): Controller {
         enqueueAfter(key, delay);
       }
     } finally {
-      if (expected.length) expectations.set(key, { list: expected, since: clock.now().getTime() });
+      expectations.set(key, expected);
     }
   }
 

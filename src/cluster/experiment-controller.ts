@@ -17,7 +17,8 @@ import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
 import { createOwnerIndex, type Owned } from './owner-index';
-import { createWorkQueue, keyOf, rvAtLeast } from './work-queue';
+import { createExpectations, type Expectation } from './expectations';
+import { createWorkQueue, keyOf } from './work-queue';
 
 export interface ExperimentControllerOptions {
   rest: Rest;
@@ -47,13 +48,12 @@ export interface ExperimentController {
   readonly stats: ExperimentControllerStats;
 }
 
-type Expectation = { store: KindStore<any>; namespace: string; name: string; rv: string };
 export function createExperimentController(opts: ExperimentControllerOptions): ExperimentController {
   const { rest, stores, log } = opts;
   const clock = opts.clock ?? systemClock;
   const stats: ExperimentControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0 };
   const failures = new Map<string, number>();
-  const expectations = new Map<string, { list: Expectation[]; since: number }>();
+  const expectations = createExpectations(clock, log, 'experiment');
   const subs: Disposable[] = [];
   let started = false;
   const work = createWorkQueue({ clock, run: (key) => reconcileKey(key) });
@@ -69,19 +69,6 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
     return (ref && stores.rollouts.get(ref.name, ex.metadata?.namespace)) || ex;
   }
 
-  function caughtUp(key: string): boolean {
-    const e = expectations.get(key);
-    if (!e) return true;
-    const pending = e.list.filter((x) => !rvAtLeast((x.store.get(x.name, x.namespace) as Owned & { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion, x.rv));
-    if (pending.length === 0 || clock.now().getTime() - e.since > 5000) {
-      if (pending.length) log.warn(`experiment ${key}: the store has not shown ${pending.map((x) => `${x.store.kind.name} ${x.name} at ${x.rv}`).join(', ')} after 5 s; deciding anyway`);
-      expectations.delete(key);
-      return true;
-    }
-    e.list = pending;
-    return false;
-  }
-
   async function write<T>(method: string, path: string, ro: Parameters<Rest['request']>[2] = {}): Promise<T> {
     stats.writes++;
     return rest.request<T>(method, path, ro);
@@ -92,11 +79,11 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
     const name = key.slice(key.indexOf('/') + 1);
     const ex = stores.experiments.get(name, namespace);
     if (!ex) {
-      expectations.delete(key);
+      expectations.forget(key);
       failures.delete(key);
       return;
     }
-    if (!caughtUp(key)) {
+    if (expectations.caughtUp(key) === 'wait') {
       work.enqueueAfter(key, 1000); // the watch event comes first; this is only a safety net
       return;
     }
@@ -140,7 +127,7 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
       }
       work.enqueueAfter(key, delay);
     } finally {
-      if (expected.length) expectations.set(key, { list: expected, since: clock.now().getTime() });
+      expectations.set(key, expected);
     }
   }
 
@@ -196,7 +183,7 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
           const key = keyOf(ex.metadata?.namespace, ex.metadata?.name);
           if (event === 'delete') {
             work.cancelTimer(key);
-            expectations.delete(key);
+            expectations.forget(key);
             return;
           }
           if (inScope(ex.metadata?.namespace)) work.enqueue(key);
