@@ -1,15 +1,17 @@
 /**
  * Hover: the catalog entry of the field under the cursor (docs, type, default, the value in
- * effect here) and, on a canary step, what the planner says that step does for this manifest.
+ * effect here); on a canary step, what the planner says that step does for this manifest; on a
+ * reference, what it names in the workspace.
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, documentValue, fieldAt, findingRange, matchingTemplates, pathAt, rolloutReferences, type FieldSpec, type ParsedDoc, type WorkspaceIndex } from '../schema';
+import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
+import { definitionsFor, referenceAt, type ReferenceTarget } from './references';
 import { pieceAt, type FileParse } from './documents';
 import { stepPreview } from './step-preview';
 
-export function hoverAt(file: FileParse, doc: TextDocument, at: Position, workspace?: WorkspaceIndex): Hover | null {
+export function hoverAt(file: FileParse, doc: TextDocument, at: Position, workspace?: MutableWorkspaceIndex): Hover | null {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return null;
@@ -31,12 +33,8 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
     const preview = stepPreview(pd, step);
     if (preview) sections.push(preview);
   }
-  const template = pd.isRollout && where.on === 'value' && path[path.length - 1] === 'templateName' ? referencedTemplate(pd, path, workspace) : undefined;
-  if (template) sections.push(template);
-  const workload = pd.isRollout && where.on === 'value' && path.join('.') === 'spec.workloadRef.name' ? referencedWorkload(pd, workspace) : undefined;
-  if (workload) sections.push(workload);
-  const service = pd.isRollout && where.on === 'value' ? referencedService(pd, path, workspace) : undefined;
-  if (service) sections.push(service);
+  const reference = workspace && pd.isRollout ? referenceAt(file, doc, at) : undefined;
+  if (reference && workspace) sections.push(referencedDefinitions(reference.target, definitionsFor(workspace, reference.target)));
   if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');
   if (spec.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
 
@@ -47,64 +45,19 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   };
 }
 
-/** What the templateName under the cursor resolves to: its kind, file and arguments. */
-function referencedTemplate(pd: ParsedDoc, path: readonly (string | number)[], workspace: WorkspaceIndex | undefined): string | undefined {
-  const name = pd.doc.getIn(path);
-  if (typeof name !== 'string' || !workspace?.analysisTemplatesNamed) return undefined;
-  const clusterScope = pd.doc.getIn([...path.slice(0, -1), 'clusterScope']) === true;
-  const namespace = pd.doc.getIn(['metadata', 'namespace']);
-  const found = matchingTemplates(workspace.analysisTemplatesNamed(name), { clusterScope }, typeof namespace === 'string' ? namespace : undefined);
-  if (found.length === 0) return `No ${clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate'} named \`${name}\` in the workspace.`;
+/** What a Rollout's reference (a Service, templateName, workloadRef.name) names in the workspace: each definition's file and what matters in it. */
+function referencedDefinitions(target: ReferenceTarget, found: readonly WorkspaceDefinition[]): string {
+  if (found.length === 0) return `No ${target.kind} named \`${target.name}\` in the workspace.`;
   return found
-    .map((t) => {
-      const args = t.args.length ? t.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') : 'none';
-      const file = t.file.split(/[\\/]/).pop();
-      return `${t.kind} \`${t.name}\`${t.namespace ? ` in ${t.namespace}` : ''}, defined in \`${file}\`. Arguments: ${args}.`;
-    })
-    .join('\n\n');
-}
-
-/** What a Service reference of the strategy under the cursor resolves to: its file and selector. */
-const SERVICE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService']);
-
-function referencedService(pd: ParsedDoc, path: readonly (string | number)[], workspace: WorkspaceIndex | undefined): string | undefined {
-  // Cheap first: only these keys can name a Service (rolloutReferences says which of them do here).
-  if (!workspace || !SERVICE_KEYS.has(String(path[path.length - 1]))) return undefined;
-  let value: unknown;
-  try {
-    value = documentValue(pd.doc);
-  } catch {
-    return undefined;
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const same = (p: readonly (string | number)[]) => p.length === path.length && p.every((seg, i) => seg === path[i]);
-  const ref = rolloutReferences(value as Parameters<typeof rolloutReferences>[0]).find((r) => r.kind === 'Service' && same(r.path));
-  if (!ref) return undefined;
-  const namespace = pd.doc.getIn(['metadata', 'namespace']);
-  const found = (workspace.servicesNamed ? workspace.servicesNamed(ref.name) : workspace.services().filter((s) => s.name === ref.name)).filter(
-    (s) => typeof namespace !== 'string' || !s.namespace || s.namespace === namespace,
-  );
-  if (found.length === 0) return `No Service named \`${ref.name}\` in the workspace.`;
-  return found
-    .map((s) => {
-      const selector = Object.entries(s.selector ?? {}).map(([k, v]) => `\`${k}: ${v}\``).join(', ') || 'nothing (no selector)';
-      return `Service \`${s.name}\`${s.namespace ? ` in ${s.namespace}` : ''}, defined in \`${s.file.split(/[\\/]/).pop()}\`. Selects ${selector}.`;
-    })
-    .join('\n\n');
-}
-
-/** What the workloadRef under the cursor resolves to: its kind, file and pod labels. */
-function referencedWorkload(pd: ParsedDoc, workspace: WorkspaceIndex | undefined): string | undefined {
-  const name = pd.doc.getIn(['spec', 'workloadRef', 'name']);
-  const kind = pd.doc.getIn(['spec', 'workloadRef', 'kind']);
-  if (typeof name !== 'string' || typeof kind !== 'string' || !workspace?.workloadsNamed) return undefined;
-  const namespace = pd.doc.getIn(['metadata', 'namespace']);
-  const found = workspace.workloadsNamed(name).filter((w) => w.workloadKind === kind && (typeof namespace !== 'string' || !w.namespace || w.namespace === namespace));
-  if (found.length === 0) return `No ${kind} named \`${name}\` in the workspace.`;
-  return found
-    .map((w) => {
-      const labels = Object.entries(w.labels).map(([k, v]) => `\`${k}: ${v}\``).join(', ') || 'none';
-      return `${w.workloadKind} \`${w.name}\`${w.namespace ? ` in ${w.namespace}` : ''}, defined in \`${w.file.split(/[\\/]/).pop()}\`. Pod labels: ${labels}.`;
+    .map((d) => {
+      const where = `\`${d.name}\`${d.namespace ? ` in ${d.namespace}` : ''}, defined in \`${d.file.split(/[\\/]/).pop()}\`.`;
+      const pairs = (m: Record<string, string> | undefined) => Object.entries(m ?? {}).map(([k, v]) => `\`${k}: ${v}\``).join(', ');
+      if (isServiceDefinition(d)) return `Service ${where} Selects ${pairs(d.selector) || 'nothing (no selector)'}.`;
+      if (isAnalysisTemplateDefinition(d)) {
+        const args = d.args.length ? d.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') : 'none';
+        return `${d.kind} ${where} Arguments: ${args}.`;
+      }
+      return `${d.workloadKind} ${where} Pod labels: ${pairs(d.labels) || 'none'}.`;
     })
     .join('\n\n');
 }

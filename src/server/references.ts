@@ -35,6 +35,8 @@ const namespaceOf = (value: unknown): string | undefined => {
   const ns = (value as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
   return typeof ns === 'string' ? ns : undefined;
 };
+/** The last key of every path rolloutReferences gives (the Services of a strategy, templateName, workloadRef.name), and metadata.name. */
+const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name']);
 const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 /** The references of a Rollout document; none when it cannot be read as plain data. */
@@ -57,7 +59,8 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
   if (!placed) return undefined;
   const where = pathAt(placed.piece.parsed, offset - placed.start);
   const pd = where && placed.piece.parsed.docs[where.docIndex];
-  if (!where || !pd || where.on !== 'value') return undefined;
+  // Cheap first (hover asks on every value): only these keys can hold a name a Rollout refers by, or a definition's name.
+  if (!where || !pd || where.on !== 'value' || !REFERENCE_KEYS.has(String(where.path[where.path.length - 1]))) return undefined;
   const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: where.path, target: 'value', docIndex: where.docIndex });
   const range = { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) };
   if (samePath(where.path, ['metadata', 'name'])) {
@@ -110,7 +113,7 @@ export function referencesIn(file: FileParse, doc: TextDocument, target: Referen
 }
 
 /** The workspace's definitions of the target. */
-function definitionsFor(workspace: MutableWorkspaceIndex, target: ReferenceTarget): WorkspaceDefinition[] {
+export function definitionsFor(workspace: MutableWorkspaceIndex, target: ReferenceTarget): WorkspaceDefinition[] {
   const inNamespace = (d: { namespace?: string }) => !target.namespace || !d.namespace || d.namespace === target.namespace;
   if (target.kind === 'Service') return workspace.servicesNamed(target.name).filter(inNamespace);
   if (target.kind === 'AnalysisTemplate' || target.kind === 'ClusterAnalysisTemplate') {
