@@ -106,22 +106,14 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (pd.kind !== 'Service' || (pd.apiVersion !== undefined && pd.apiVersion !== 'v1')) continue;
-    const root = pd.doc.contents;
-    if (!isMap(root)) continue;
-    const metadata = get(root, 'metadata');
-    const nameNode = get(metadata, 'name');
-    const name = scalarString(nameNode);
+    const value = plainValueOf(pd);
+    const metadata = field(value, 'metadata');
+    const name = scalarText(field(metadata, 'name'));
     if (!name) continue;
-    const namespace = scalarString(get(metadata, 'namespace'));
-    const nameRange = rangeOf(nameNode, lines);
-    const sel = get(get(root, 'spec'), 'selector');
-    let selector: Record<string, string> | undefined;
-    if (isMap(sel)) {
-      selector = {};
-      for (const pair of sel.items) {
-        if (isScalar(pair.key) && isScalar(pair.value) && pair.value.value !== null) selector[String(pair.key.value)] = String(pair.value.value);
-      }
-    }
+    const namespace = scalarText(field(metadata, 'namespace'));
+    const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
+    const sel = field(field(value, 'spec'), 'selector');
+    const selector = isPlainObject(sel) ? stringsOf(sel) : undefined;
     out.push({ name, ...(namespace ? { namespace } : {}), ...(selector ? { selector } : {}), file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
@@ -175,24 +167,15 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (!isWorkloadKind(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== WORKLOAD_KINDS[pd.kind])) continue;
-    // The plain value, so that labels shared with the selector through an anchor are read too.
-    let value: unknown;
-    try {
-      value = documentValue(pd.doc);
-    } catch {
-      continue; // too many aliases: nothing can be read from it
-    }
+    const value = plainValueOf(pd);
     const metadata = field(value, 'metadata');
     const name = scalarText(field(metadata, 'name'));
     if (!name) continue;
     const namespace = scalarText(field(metadata, 'namespace'));
     // A PodTemplate holds its template at the top; the other two under spec.
     const template = pd.kind === 'PodTemplate' ? field(value, 'template') : field(field(value, 'spec'), 'template');
-    const labels: Record<string, string> = {};
     const labelMap = field(field(template, 'metadata'), 'labels');
-    if (labelMap && typeof labelMap === 'object' && !Array.isArray(labelMap)) {
-      for (const [k, v] of Object.entries(labelMap)) if (v !== null && v !== undefined && typeof v !== 'object') labels[k] = String(v);
-    }
+    const labels = isPlainObject(labelMap) ? stringsOf(labelMap) : {};
     const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
     out.push({ workloadKind: pd.kind, name, ...(namespace ? { namespace } : {}), labels, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
@@ -211,7 +194,28 @@ function rangeOf(node: unknown, lines: (offset: number) => LineColumn): { start:
   return range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
 }
 
-const field = (v: unknown, key: string): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined);
+/**
+ * A definition document as plain data, so that maps shared through a YAML anchor (labels and
+ * selectors often are) read like any other; nothing when it cannot be read (too many aliases).
+ */
+function plainValueOf(pd: ParsedFile['docs'][number]): unknown {
+  try {
+    return documentValue(pd.doc);
+  } catch {
+    return undefined;
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A map's scalar entries as strings (labels, selectors); null and nested values are left out. */
+function stringsOf(m: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m)) if (v !== null && v !== undefined && typeof v !== 'object') out[k] = String(v);
+  return out;
+}
+
+const field = (v: unknown, key: string): unknown => (isPlainObject(v) ? v[key] : undefined);
 const scalarText = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
 
 /** Services, analysis templates and workloads of one parsed file. */

@@ -60,6 +60,11 @@ describe('schema workspace index', () => {
     assert.equal(line.slice(found[2]!.nameRange!.start.column, found[2]!.nameRange!.end.column), 'pt');
   });
 
+  it('reads a Service\'s selector given through an anchor', () => {
+    const text = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', '  labels: &app', '    app: web', 'spec:', '  selector: *app', ''].join('\n');
+    assert.deepEqual(servicesInFile('f.yaml', parseFile(text)).map((s) => s.selector), [{ app: 'web' }]);
+  });
+
   it('reads a workload\'s pod labels shared with its selector through an anchor', () => {
     const text = ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  selector:', '    matchLabels: &labels', '      app: web', '  template:', '    metadata:', '      labels: *labels', ''].join('\n');
     assert.deepEqual(workloadsInFile('f.yaml', parseFile(text)).map((w) => w.labels), [{ app: 'web' }]);
