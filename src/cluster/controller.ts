@@ -8,7 +8,7 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_WORKLOAD_GENERATION, reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
@@ -199,8 +199,9 @@ export function createController(opts: ControllerOptions): Controller {
     const experiments = owned(stores.experiments, rollout) as Experiment[];
     const services = stores.services.list(namespace);
     let result;
-    // Pods matter only to a pending restart (spec.restartAt); reading them otherwise would cost a scan per reconcile.
-    const pods = rollout.spec?.restartAt ? podsOf(namespace, replicaSets) : undefined;
+    // Pods matter only to a pending restart (spec.restartAt) and to ephemeral metadata, which relabels existing
+    // pods; reading them otherwise would cost a scan per reconcile.
+    const pods = rollout.spec?.restartAt || ephemeralMetadataEnabled(rollout) ? podsOf(namespace, replicaSets) : undefined;
     try {
       result = reconcile(rollout, replicaSets, services, analysisRuns, now, experiments, pods as PlannerPod[] | undefined);
     } catch (e) {
@@ -331,6 +332,15 @@ export function createController(opts: ControllerOptions): Controller {
         return;
       case 'updateStatus':
         return; // written by the caller as a diff with the rollout's resourceVersion
+      case 'patchPodMetadata': {
+        const metadata = { ...(e.labels ? { labels: e.labels } : {}), ...(e.annotations ? { annotations: e.annotations } : {}) };
+        try {
+          track(stores.pods, await write(key, 'PATCH', kindPath(POD, ns, e.name), { patch: 'merge', body: { metadata } }));
+        } catch (err) {
+          if (!isNotFound(err)) throw err; // a pod that is gone needs no labels
+        }
+        return;
+      }
       case 'evictPod':
         return evictPod(key, ns, e.name, expected);
     }

@@ -21,7 +21,7 @@ import {
   terminateAnalysisRun,
 } from './analysis-runs';
 import { abortScaleDownDelayOf, autoPromotionEnabledOf, autoPromotionSecondsOf, blueGreenOf, previewReplicaCountOf } from './defaults';
-import { ephemeralMetadataUpdates } from './ephemeral-metadata';
+import { reconcileEphemeralMetadata } from './ephemeral-metadata';
 import {
   addPauseCondition,
   clearPauseConditions,
@@ -50,7 +50,6 @@ import {
   scaleReplicaSet,
   serviceSelectedHash,
   serviceSelectorAfter,
-  updateReplicaSet,
   waitFor,
 } from './reconcile-context';
 import { isSaturated, replicaSetByHash } from './replicasets';
@@ -128,7 +127,7 @@ export function reconcileBlueGreen(ctx: ReconcileContext): void {
   reconcileBlueGreenPause(pass);
   reconcileActiveService(pass);
   const runs = reconcileAnalysisRuns(pass);
-  reconcileEphemeralMetadata(pass);
+  reconcileEphemeralMetadata(pass.ctx);
   syncBlueGreenStatus(pass, { templateChanged: false, runs });
 }
 
@@ -454,16 +453,6 @@ function reconcileGateRun(pass: BlueGreenPass, gate: 'pre' | 'post'): AnalysisRu
   if (getPauseCondition(pass.ctx.rollout, 'InconclusiveAnalysisRun')) return current;
   if (!needsNewAnalysisRun(pass.ctx.rollout, current)) return current;
   return createAnalysisRun(pass.ctx, analysis, gate === 'pre' ? ROLLOUT_TYPE_PRE_PROMOTION : ROLLOUT_TYPE_POST_PROMOTION);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Ephemeral metadata (§16)
-
-function reconcileEphemeralMetadata(pass: BlueGreenPass): void {
-  const { ctx } = pass;
-  for (const updated of ephemeralMetadataUpdates(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs)) {
-    updateReplicaSet(ctx, updated);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ import {
 } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import { experimentSpecFromStep, experimentSpecOf, isExperimentFinished } from './experiments';
-import { ephemeralMetadataUpdates } from './ephemeral-metadata';
+import { reconcileEphemeralMetadata } from './ephemeral-metadata';
 import {
   addAbort,
   addPauseCondition,
@@ -73,7 +73,6 @@ import {
   rsReplicas,
   scaleReplicaSet,
   serviceSelectedHash,
-  updateReplicaSet,
   waitFor,
 } from './reconcile-context';
 import { rollbackWithinWindow } from './bluegreen-reconcile';
@@ -104,7 +103,7 @@ export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {
 
 /** One canary reconcile after the new RS exists (reconcile.ts creates it). */
 export function reconcileCanary(ctx: ReconcileContext): void {
-  for (const rs of ephemeralMetadataUpdates(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs)) updateReplicaSet(ctx, rs);
+  reconcileEphemeralMetadata(ctx);
   cleanUpRevisionHistory(ctx);
   reconcileCanaryServices(ctx);
   reconcileTrafficWeights(ctx);

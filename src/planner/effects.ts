@@ -42,6 +42,11 @@ export type Effect =
   | { kind: 'deleteExperiment'; name: string }
   /** Ask a running Experiment to stop (spec.terminate = true). */
   | { kind: 'terminateExperiment'; name: string }
+  /**
+   * Bring an existing pod's labels and annotations to its ReplicaSet's role (ephemeral metadata,
+   * §16): a JSON merge patch of those two maps (null removes a key). The pod is not recreated.
+   */
+  | { kind: 'patchPodMetadata'; name: string; labels?: Record<string, string | null>; annotations?: Record<string, string | null> }
   /** Evict a pod (restart, §7.5): the Eviction API, so PodDisruptionBudgets apply; its ReplicaSet makes a new one. */
   | { kind: 'evictPod'; name: string }
   /** Write the Rollout's status (the whole new status; the controller sends the diff). */
@@ -72,6 +77,10 @@ export function describeEffect(effect: Effect): string {
       return `delete Experiment ${effect.name}`;
     case 'terminateExperiment':
       return `terminate Experiment ${effect.name}`;
+    case 'patchPodMetadata': {
+      const keys = { ...effect.labels, ...effect.annotations };
+      return `relabel Pod ${effect.name}: ${Object.entries(keys).map(([k, v]) => (v === null ? `-${k}` : `${k}=${v}`)).join(',')}`;
+    }
     case 'evictPod':
       return `evict Pod ${effect.name}`;
     case 'updateStatus':
@@ -162,6 +171,27 @@ function applyEffect(w: World, e: Effect): World {
         ...w,
         experiments: replaceByName(w.experiments, e.name, (old) => ({ ...cloneJson(old), spec: { ...(old.spec ?? {}), terminate: true } })),
       };
+    case 'patchPodMetadata':
+      return w.pods === undefined
+        ? w
+        : {
+            ...w,
+            pods: replaceByName(w.pods, e.name, (old) => {
+              const pod = cloneJson(old);
+              const metadata = { ...(pod.metadata ?? {}) };
+              for (const field of ['labels', 'annotations'] as const) {
+                const patch = e[field];
+                if (!patch) continue;
+                const map: Record<string, string> = { ...(metadata[field] ?? {}) };
+                for (const [k, v] of Object.entries(patch)) {
+                  if (v === null) delete map[k];
+                  else map[k] = v;
+                }
+                metadata[field] = map;
+              }
+              return { ...pod, metadata };
+            }),
+          };
     case 'evictPod':
       // Evicted at once (no PodDisruptionBudget in a world of our own); a world without pods has nothing to evict.
       return w.pods === undefined ? w : { ...w, pods: w.pods.filter((p) => nameOf(p) !== e.name) };

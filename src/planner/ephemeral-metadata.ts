@@ -6,7 +6,8 @@
  */
 import { cloneJson } from './effects';
 import { desiredPodTemplateHash } from './hash';
-import type { PodMetadata, ReplicaSet, Rollout } from './types';
+import { emit, rsReplicas, updateReplicaSet, type ReconcileContext } from './reconcile-context';
+import type { Pod, PodMetadata, ReplicaSet, Rollout } from './types';
 import { ANNOTATION_EPHEMERAL_METADATA, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** The two blocks of the strategy in use: `next` for the new RS while not stable, `stable` for the stable RS. */
@@ -166,4 +167,62 @@ export function ephemeralMetadataUpdates(
     if (updated) updates.push(updated);
   }
   return updates;
+}
+
+/** A JSON merge patch of a pod's labels and annotations: a value sets the key, null removes it. */
+export interface PodMetadataPatch {
+  name: string;
+  labels?: Record<string, string | null>;
+  annotations?: Record<string, string | null>;
+}
+
+/** The keys whose value differs between two maps: the new value, or null where the key is gone. */
+function mapPatch(before: Record<string, string> | undefined, after: Record<string, string> | undefined): Record<string, string | null> | undefined {
+  const patch: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(after ?? {})) if (before?.[k] !== v) patch[k] = v;
+  for (const k of Object.keys(before ?? {})) if (after?.[k] === undefined) patch[k] = null;
+  return Object.keys(patch).length > 0 ? patch : undefined;
+}
+
+/**
+ * The existing pods' part of the step (upstream's `syncEphemeralMetadata`): every pod whose
+ * controller is one of `replicaSets` (as read, before this reconcile writes them), unless that RS
+ * has 0 replicas, gets its RS's desired metadata D, and loses the keys of what the RS records as
+ * injected last time (E) that D lacks. Pods are patched in place, never recreated; a pod that
+ * already carries the right keys gets no patch, so a settled rollout writes nothing.
+ */
+export function ephemeralPodPatches(rollout: Rollout, replicaSets: readonly ReplicaSet[], newRS: ReplicaSet | undefined, pods: readonly Pod[]): PodMetadataPatch[] {
+  if (!ephemeralMetadataEnabled(rollout)) return [];
+  const patches: PodMetadataPatch[] = [];
+  const seen = new Set<string>();
+  for (const rs of replicaSets) {
+    const rsName = rs.metadata?.name;
+    if (rsName === undefined || seen.has(rsName)) continue;
+    seen.add(rsName);
+    if (rsReplicas(rs) === 0) continue;
+    const desired = desiredEphemeralMetadata(rollout, rs, newRS);
+    const previous = injectedEphemeralMetadata(rs);
+    for (const pod of pods) {
+      const owner = pod.metadata?.ownerReferences?.find((ref) => ref.controller === true);
+      if (owner?.kind !== 'ReplicaSet' || owner.name !== rsName) continue;
+      if (rs.metadata?.uid && owner.uid && owner.uid !== rs.metadata.uid) continue;
+      const meta = pod.metadata ?? {};
+      const { result } = applyEphemeralMetadata({ labels: meta.labels, annotations: meta.annotations }, desired, previous);
+      const labels = mapPatch(meta.labels, result.labels);
+      const annotations = mapPatch(meta.annotations, result.annotations);
+      if (labels || annotations) patches.push({ name: meta.name ?? '', ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) });
+    }
+  }
+  return patches;
+}
+
+/**
+ * One reconcile's ephemeral-metadata step, canary and blue-green alike: the ReplicaSets that
+ * change, then (when the caller gives pods) their existing pods.
+ */
+export function reconcileEphemeralMetadata(ctx: ReconcileContext): void {
+  const before = [ctx.newRS, ctx.stableRS, ...ctx.otherRSs].filter((rs): rs is ReplicaSet => rs !== undefined);
+  const podPatches = ctx.pods ? ephemeralPodPatches(ctx.rollout, before, ctx.newRS, ctx.pods) : [];
+  for (const rs of ephemeralMetadataUpdates(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs)) updateReplicaSet(ctx, rs);
+  for (const patch of podPatches) emit(ctx, { kind: 'patchPodMetadata', ...patch });
 }

@@ -171,6 +171,7 @@ function podObject(rs: ReplicaSet, pod: Pod, nowMs: number): KubePod {
       name: pod.name,
       ...(rs.metadata?.namespace !== undefined ? { namespace: rs.metadata.namespace } : {}),
       labels: { ...(rs.spec?.template?.metadata?.labels ?? {}) },
+      ...(rs.spec?.template?.metadata?.annotations ? { annotations: { ...rs.spec.template.metadata.annotations } } : {}),
       creationTimestamp: new Date(pod.createdAt).toISOString(),
       ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true }],
     },

@@ -153,4 +153,31 @@ describe('embedded controller (end to end)', function () {
     assert.ok(done.status?.restartedAt);
     await until(h.watch.stores, () => podsOf().length === 3 && podsOf().every((p) => !before.has(p.metadata?.name)) || undefined, 'three new pods');
   });
+
+  it('ephemeral metadata: pods carry their ReplicaSet\'s role, and the canary pods are relabelled in place when promoted', async () => {
+    await createRollout(h.conn.rest, 'labelled', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: { canary: { canaryMetadata: { labels: { role: 'canary' } }, stableMetadata: { labels: { role: 'stable' } }, steps: [{ setWeight: 50 }, { pause: {} }] } },
+    });
+    await untilPhase(h, 'labelled', 'Healthy');
+    const podsOf = (hash: string | undefined) =>
+      h.watch.stores.pods.list('default').filter((p) => p.metadata?.labels?.['rollouts-pod-template-hash'] === hash && p.metadata?.ownerReferences?.some((o) => o.name === `labelled-${hash}`));
+    const rolesOf = (hash: string | undefined) => podsOf(hash).map((p) => p.metadata?.labels?.role).sort().join(',');
+    await setImage(h.conn.rest, 'labelled', 'demo:v2');
+    const paused = await untilPhase(h, 'labelled', 'Paused', 20_000, (r) => r.status?.currentStepIndex === 1);
+    const [v1, v2] = [paused.status?.stableRS, paused.status?.currentPodHash];
+    await until(h.watch.stores, () => (rolesOf(v1) === 'stable' && rolesOf(v2) === 'canary') || undefined, 'one stable and one canary pod');
+    const canaryPod = podsOf(v2)[0]!.metadata?.name;
+    assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'labelled' }, { kind: 'promote' })).ok, true);
+    await untilPhase(h, 'labelled', 'Healthy', 20_000, (r) => r.status?.stableRS === v2);
+    await until(h.watch.stores, () => rolesOf(v2) === 'stable,stable' || undefined, 'both new pods labelled stable');
+    assert.ok(podsOf(v2).some((p) => p.metadata?.name === canaryPod), 'the canary pod was relabelled, not replaced');
+    // At rest, nothing more to write (the relabelled pods need nothing).
+    await h.controller.idle();
+    const writes = h.controller.stats.writes;
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.controller.stats.writes, writes);
+  });
 });

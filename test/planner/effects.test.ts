@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import type { ReplicaSet, World } from '../../src/planner';
+import type { Pod, ReplicaSet, World } from '../../src/planner';
 import { applyEffects, describeEffect, reconcile } from '../../src/planner';
 
 function rs(name: string, replicas: number, available: number): ReplicaSet {
@@ -72,6 +72,15 @@ describe('applyEffects', () => {
     const pods = [{ metadata: { name: 'p1' } }, { metadata: { name: 'p2' } }];
     assert.deepEqual(applyEffects({ ...world(), pods }, [{ kind: 'evictPod', name: 'p1' }]).pods, [{ metadata: { name: 'p2' } }]);
     assert.equal(applyEffects(world(), [{ kind: 'evictPod', name: 'p1' }]).pods, undefined);
+  });
+
+  it('a pod metadata patch sets and removes keys of that pod only, and does nothing to a world without pods', () => {
+    const pods: Pod[] = [{ metadata: { name: 'p1', labels: { app: 'demo', role: 'canary' }, annotations: { note: 'c' } } }, { metadata: { name: 'p2', labels: { role: 'canary' } } }];
+    const patch = { kind: 'patchPodMetadata' as const, name: 'p1', labels: { role: 'stable' }, annotations: { note: null } };
+    assert.deepEqual(applyEffects({ ...world(), pods }, [patch]).pods, [{ metadata: { name: 'p1', labels: { app: 'demo', role: 'stable' }, annotations: {} } }, pods[1]]);
+    assert.equal(pods[0]!.metadata?.labels?.role, 'canary', 'the input is not modified');
+    assert.equal(applyEffects(world(), [patch]).pods, undefined);
+    assert.equal(describeEffect(patch), 'relabel Pod p1: role=stable,-note');
   });
 
   it('skips effects that name objects that do not exist (the write would fail with NotFound)', () => {
