@@ -1,7 +1,7 @@
 /**
  * The embedded Experiment controller: runs every Experiment (those a Rollout's experiment step
- * creates, and any other) with the planner's `reconcileExperiment`: template ReplicaSets,
- * AnalysisRuns and the status, each effect one API write carrying the resourceVersion it was
+ * creates, and any other) with the planner's `reconcileExperiment`: template ReplicaSets, the
+ * Services of templates with `service`, AnalysisRuns and the status, each effect one API write carrying the resourceVersion it was
  * decided from, the Experiment as owner. Woken by changes to the Experiment and to what it owns,
  * and at its next deadline (duration end, progress deadline, scale-down delay). Like the rollout
  * controller: level-triggered, each experiment reconciled at most once at a time, it decides again
@@ -10,7 +10,7 @@
 import { reconcileExperiment, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisRunFor } from './analysis/create';
 import { systemClock, type Clock } from './clock';
-import { ANALYSIS_RUN, EXPERIMENT, REPLICA_SET, apiVersionOf, kindPath } from './kinds';
+import { ANALYSIS_RUN, EXPERIMENT, REPLICA_SET, SERVICE, apiVersionOf, kindPath } from './kinds';
 import { errorText, type Log } from './log';
 import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
@@ -22,7 +22,7 @@ import { createWorkQueue, keyOf } from './work-queue';
 
 export interface ExperimentControllerOptions {
   rest: Rest;
-  stores: Pick<ClusterStores, 'experiments' | 'replicaSets' | 'analysisRuns' | 'rollouts'>;
+  stores: Pick<ClusterStores, 'experiments' | 'replicaSets' | 'analysisRuns' | 'rollouts' | 'services'>;
   clock?: Clock;
   log: Log;
   /** Only experiments in this namespace; all when absent. */
@@ -90,7 +90,7 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
     stats.reconciles++;
     let result;
     try {
-      result = reconcileExperiment(ex, owned(stores.replicaSets, ex) as ReplicaSet[], owned(stores.analysisRuns, ex) as AnalysisRun[], clock.now());
+      result = reconcileExperiment(ex, owned(stores.replicaSets, ex) as ReplicaSet[], owned(stores.analysisRuns, ex) as AnalysisRun[], clock.now(), stores.services.list(namespace));
     } catch (e) {
       stats.errors++;
       log.warn(`experiment ${key}: ${errorText(e)}`);
@@ -112,7 +112,8 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
       if (obj?.metadata?.resourceVersion) expected.push({ store, namespace, name: obj.metadata.name!, rv: obj.metadata.resourceVersion });
     };
     try {
-      for (const effect of result.effects) await apply(ex, effect, track);
+      const gone = (store: KindStore<any>, name: string) => expected.push({ store, namespace, name, gone: true });
+      for (const effect of result.effects) await apply(ex, effect, track, gone);
       if (statusPatch !== undefined) track(stores.experiments, await writeStatus(ex, statusPatch));
       failures.delete(key);
       requeue();
@@ -131,7 +132,7 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
     }
   }
 
-  async function apply(ex: Experiment, e: Effect, track: (store: KindStore<any>, obj: any) => void): Promise<void> {
+  async function apply(ex: Experiment, e: Effect, track: (store: KindStore<any>, obj: any) => void, gone: (store: KindStore<any>, name: string) => void): Promise<void> {
     const ns = ex.metadata!.namespace!;
     switch (e.kind) {
       case 'createReplicaSet':
@@ -151,6 +152,17 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
       }
       case 'terminateAnalysisRun':
         track(stores.analysisRuns, await write('PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
+        return;
+      case 'createService':
+        track(stores.services, await write('POST', kindPath(SERVICE, ns), { body: { apiVersion: apiVersionOf(SERVICE), kind: SERVICE.name, ...e.service } }));
+        return;
+      case 'deleteService':
+        try {
+          await write('DELETE', kindPath(SERVICE, ns, e.name), {});
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+        gone(stores.services, e.name);
         return;
       default:
         throw new Error(`the experiment controller does not apply ${e.kind}`);
@@ -189,7 +201,7 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
           if (inScope(ex.metadata?.namespace)) work.enqueue(key);
         }),
       );
-      for (const store of [stores.replicaSets, stores.analysisRuns] as KindStore<any>[]) {
+      for (const store of [stores.replicaSets, stores.analysisRuns, stores.services] as KindStore<any>[]) {
         for (const o of store.list(opts.namespace)) ownedBy.record(store, 'add', o);
         subs.push(
           store.onChange((event, o) => {

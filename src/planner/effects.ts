@@ -34,6 +34,9 @@ export type Effect =
    * only adds or replaces the pod-template-hash key) and merge `annotations` into its metadata.
    */
   | { kind: 'setServiceSelector'; service: string; selector: Record<string, string>; annotations?: Record<string, string> }
+  /** Create a Service (an experiment template's, owned by its Experiment). */
+  | { kind: 'createService'; service: Service }
+  | { kind: 'deleteService'; name: string }
   | { kind: 'createAnalysisRun'; analysisRun: AnalysisRun }
   /** Ask a running AnalysisRun to stop (spec.terminate = true). */
   | { kind: 'terminateAnalysisRun'; name: string }
@@ -65,6 +68,10 @@ export function describeEffect(effect: Effect): string {
       return `delete ReplicaSet ${effect.name}`;
     case 'setServiceSelector':
       return `Service ${effect.service} selects ${Object.entries(effect.selector).map(([k, v]) => `${k}=${v}`).join(',')}`;
+    case 'createService':
+      return `create Service ${effect.service.metadata?.name ?? '?'}`;
+    case 'deleteService':
+      return `delete Service ${effect.name}`;
     case 'createAnalysisRun':
       return `create AnalysisRun ${effect.analysisRun.metadata?.name ?? '?'}`;
     case 'terminateAnalysisRun':
@@ -149,6 +156,12 @@ function applyEffect(w: World, e: Effect): World {
           return svc;
         }),
       };
+    case 'createService': {
+      const name = nameOf(e.service);
+      return { ...w, services: [...w.services.filter((s) => nameOf(s) !== name), cloneJson(e.service)] };
+    }
+    case 'deleteService':
+      return { ...w, services: w.services.filter((s) => nameOf(s) !== e.name) };
     case 'createAnalysisRun': {
       const name = nameOf(e.analysisRun);
       return { ...w, analysisRuns: [...w.analysisRuns.filter((r) => nameOf(r) !== name), cloneJson(e.analysisRun)] };

@@ -2,7 +2,7 @@
  * Experiments, run as Argo's experiment controller runs them (`experiments/experiment.go`,
  * `experiments/replicaset.go`, `utils/experiment`, `utils/conditions/experiments.go`): one
  * ReplicaSet per template, owned by the Experiment, created at 0 and then scaled to the template's
- * replicas; `status.availableAt` once every template is available; `spec.duration` counted from
+ * replicas; a Service for each template with `service` (`experiments/service.go`); `status.availableAt` once every template is available; `spec.duration` counted from
  * then; AnalysisRuns started once available; the phase decided from the templates and analyses;
  * on completion the ReplicaSets are scaled down after `scaleDownDelaySeconds` and runs still
  * going are terminated. Also how a Rollout's experiment step becomes an Experiment's spec
@@ -14,7 +14,7 @@ import { parseDuration } from './duration';
 import { cloneJson, type Effect } from './effects';
 import { podTemplateHash } from './hash';
 import { controllerReference } from './replicasets';
-import type { AnalysisArgument, AnalysisRun, Experiment, LabelSelector, OwnerReference, PodMetadata, PodTemplateSpec, ReplicaSet, RolloutExperimentStep } from './types';
+import type { AnalysisArgument, AnalysisRun, Experiment, LabelSelector, OwnerReference, PodMetadata, PodTemplateSpec, ReplicaSet, RolloutExperimentStep, Service } from './types';
 import { ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** Annotations that tie a ReplicaSet to its Experiment and template (Argo's names). */
@@ -96,7 +96,7 @@ export interface ExperimentStatus {
 export interface ExperimentReconcileResult {
   /** The whole new status (the controller writes the difference; equal means nothing to write). */
   status: ExperimentStatus;
-  /** createReplicaSet / updateReplicaSet / createAnalysisRun / terminateAnalysisRun, in order. */
+  /** createReplicaSet / updateReplicaSet / createService / deleteService / createAnalysisRun / terminateAnalysisRun, in order. */
   effects: Effect[];
   /** Look at the experiment again after this many seconds (duration end, progress deadline, scale-down deadline). */
   requeueAfterSeconds?: number;
@@ -173,24 +173,51 @@ function desiredReplicas(ex: Experiment, status: ExperimentStatus, t: Experiment
 }
 
 /**
- * The template ReplicaSets: owned by the experiment (by uid when both have one), annotated with its
- * name and a template it defines. Two for one template is an error, as upstream.
+ * The objects of each template (ReplicaSets or Services): owned by the experiment (by uid when both
+ * have one), annotated with its name and a template it defines. Two for one template is an error, as upstream.
  */
-export function templateReplicaSets(ex: Experiment, replicaSets: readonly ReplicaSet[]): Map<string, ReplicaSet> {
+function byTemplate<T extends ReplicaSet | Service>(ex: Experiment, objects: readonly T[], what: string): Map<string, T> {
   const uid = ex.metadata?.uid;
   const names = new Set((experimentSpecOf(ex).templates ?? []).map((t) => t.name));
-  const out = new Map<string, ReplicaSet>();
-  for (const rs of replicaSets) {
-    const owner = (rs.metadata?.ownerReferences ?? []).find((o) => o.controller && o.kind === 'Experiment');
+  const out = new Map<string, T>();
+  for (const o of objects) {
+    const owner = (o.metadata?.ownerReferences ?? []).find((r) => r.controller && r.kind === 'Experiment');
     if (!owner || (uid && owner.uid ? owner.uid !== uid : owner.name !== ex.metadata?.name)) continue;
-    const annotations = rs.metadata?.annotations ?? {};
+    const annotations = o.metadata?.annotations ?? {};
     if (annotations[ANNOTATION_EXPERIMENT_NAME] !== ex.metadata?.name) continue;
     const template = annotations[ANNOTATION_EXPERIMENT_TEMPLATE_NAME];
     if (!template || !names.has(template)) continue;
-    if (out.has(template)) throw new Error(`multiple ReplicaSets match single experiment template: ${template}`);
-    out.set(template, rs);
+    if (out.has(template)) throw new Error(`multiple ${what} match single experiment template: ${template}`);
+    out.set(template, o);
   }
   return out;
+}
+
+/** The template ReplicaSets (see byTemplate). */
+export const templateReplicaSets = (ex: Experiment, replicaSets: readonly ReplicaSet[]): Map<string, ReplicaSet> => byTemplate(ex, replicaSets, 'ReplicaSets');
+
+/**
+ * The Service of a template with `service` (createTemplateService): named `service.name` or after
+ * its ReplicaSet, selecting the ReplicaSet's labels (so its pods alone, by their hash), with a port
+ * for each container port; owned by the experiment. Undefined when the pods declare no port.
+ */
+export function templateService(ex: Experiment, t: ExperimentTemplate, rs: ReplicaSet): Service | undefined {
+  const containers = (rs.spec?.template?.spec?.containers ?? []) as { ports?: { containerPort?: number; protocol?: string; name?: string }[] }[];
+  const ports = containers.flatMap((c) =>
+    (c.ports ?? []).map((p) => ({ ...(p.name ? { name: p.name } : {}), ...(p.protocol ? { protocol: p.protocol } : {}), port: p.containerPort, targetPort: p.containerPort })),
+  );
+  if (ports.length === 0) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: t.service?.name || (rs.metadata?.name ?? ''),
+      ...(ex.metadata?.namespace !== undefined ? { namespace: ex.metadata.namespace } : {}),
+      annotations: { [ANNOTATION_EXPERIMENT_NAME]: ex.metadata?.name ?? '', [ANNOTATION_EXPERIMENT_TEMPLATE_NAME]: t.name },
+      ownerReferences: [experimentOwnerReference(ex)],
+    },
+    spec: { selector: { ...(rs.metadata?.labels ?? {}) }, ports },
+  };
 }
 
 /**
@@ -295,7 +322,8 @@ function newExperimentCondition(type: string, status: ExperimentCondition['statu
 
 /**
  * One reconcile of an Experiment, from the objects as read: `replicaSets` and `analysisRuns` are
- * those it owns (others are ignored). Returns the new status, the writes to make, and when to look
+ * those it owns (others are ignored); `services` those of its namespace (a template's Service must
+ * not take the name of another one). Returns the new status, the writes to make, and when to look
  * again. Nothing changes and nothing is written for an experiment that is being deleted.
  */
 export function reconcileExperiment(
@@ -303,6 +331,7 @@ export function reconcileExperiment(
   replicaSets: readonly ReplicaSet[],
   analysisRuns: readonly AnalysisRun[],
   now: Date,
+  services: readonly Service[] = [],
 ): ExperimentReconcileResult {
   const ex = experiment;
   const old = experimentStatusOf(ex);
@@ -328,6 +357,7 @@ export function reconcileExperiment(
   const spec = experimentSpecOf(ex);
   const terminating = isExperimentTerminating(ex, old);
   const rss = templateReplicaSets(ex, replicaSets);
+  const svcs = byTemplate(ex, services, 'Services');
   const nowText = kubeTime(now);
 
   for (const t of spec.templates ?? []) {
@@ -341,6 +371,8 @@ export function reconcileExperiment(
       rss.set(t.name, rs);
       ts.lastTransitionTime = nowText;
     } else {
+      if (t.service && desired !== 0) reconcileTemplateService(ex, t, rs, ts, svcs.get(t.name), services, effects);
+      else if (!t.service) deleteTemplateService(svcs.get(t.name), ts, effects);
       let next = rs;
       let target = desired;
       if (desired === 0) {
@@ -375,6 +407,8 @@ export function reconcileExperiment(
         rs = next;
         rss.set(t.name, rs);
       }
+      // The Service goes once its pods have: scaled to 0 and none available.
+      if (desired === 0 && (rs.spec?.replicas ?? 1) === 0 && (rs.status?.availableReplicas ?? 0) === 0) deleteTemplateService(svcs.get(t.name), ts, effects);
     }
     ts.replicas = rs.status?.replicas ?? 0;
     ts.updatedReplicas = rs.status?.replicas ?? 0;
@@ -423,6 +457,37 @@ export function reconcileExperiment(
     }
   }
   return result();
+}
+
+/**
+ * Creates the template's Service unless it has it. A Service of that name that is not this
+ * template's is left alone and fails the template (Error), as upstream.
+ */
+function reconcileTemplateService(ex: Experiment, t: ExperimentTemplate, rs: ReplicaSet, ts: ExperimentTemplateStatus, claimed: Service | undefined, services: readonly Service[], effects: Effect[]): void {
+  const wanted = templateService(ex, t, rs);
+  if (!wanted) return;
+  const name = wanted.metadata!.name!;
+  const hash = rs.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH];
+  const record = () => {
+    ts.serviceName = name;
+    if (hash !== undefined) ts.podTemplateHash = hash;
+  };
+  if (claimed?.metadata?.name === name) return record();
+  if (services.some((s) => s.metadata?.name === name)) {
+    ts.status = 'Error';
+    ts.message = `Failed to create Service ${name} for template '${t.name}': Service ${name} already exists and is not owned by experiment template ${t.name}`;
+    return;
+  }
+  if (claimed) deleteTemplateService(claimed, ts, effects); // named otherwise before: replaced
+  effects.push({ kind: 'createService', service: wanted });
+  record();
+}
+
+function deleteTemplateService(claimed: Service | undefined, ts: ExperimentTemplateStatus, effects: Effect[]): void {
+  if (!claimed?.metadata?.name) return;
+  effects.push({ kind: 'deleteService', name: claimed.metadata.name });
+  delete ts.serviceName;
+  delete ts.podTemplateHash;
 }
 
 function setByName<T extends { name: string }>(list: T[], item: T): void {

@@ -317,7 +317,7 @@ function syncExperiments(world: World, nowMs: number, sync: (w: World) => World)
       const owner = controllerOf(o);
       return owner?.kind === 'Experiment' && owner.name === name;
     };
-    const result = reconcileExperiment(ex, pass.world.replicaSets.filter(owns), pass.world.analysisRuns.filter(owns), now);
+    const result = reconcileExperiment(ex, pass.world.replicaSets.filter(owns), pass.world.analysisRuns.filter(owns), now, pass.world.services);
     if (result.effects.length > 0) {
       pass.world = sync(applyEffects(pass.world, result.effects));
       pass.events.push(...result.effects.map(describeEffect));

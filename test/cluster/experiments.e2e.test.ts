@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ANALYSIS_TEMPLATE } from '../../src/cluster/analysis/create';
-import { kindPath } from '../../src/cluster/kinds';
+import { EXPERIMENT, kindPath } from '../../src/cluster/kinds';
 import { main } from '../../src/cli/main';
 import type { Experiment, ExperimentStatus, ReplicaSet } from '../../src/planner';
 import { container, createRollout, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
@@ -122,5 +122,39 @@ describe('experiments (end to end)', function () {
     const ended = await untilExperiment('term-exp', 'to end', (ex) => statusOf(ex).phase === 'Successful');
     assert.equal(statusOf(ended).templateStatuses?.[0]?.status, 'Successful');
     await untilPhase(h, 'term-exp', 'Healthy', 20_000, (r) => r.status?.currentStepIndex === 2);
+  });
+
+  it('a template with `service` gets a Service that reaches its pods while it runs, and loses it once its pods are gone', async () => {
+    const labels = { app: 'svc-demo' };
+    const template = { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'demo:v1', ports: [{ name: 'http', containerPort: 8080 }] }] } };
+    await h.conn.rest.request('POST', kindPath(EXPERIMENT, 'default'), {
+      body: {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Experiment',
+        metadata: { name: 'with-svc' },
+        spec: { duration: '2s', scaleDownDelaySeconds: 0, templates: [{ name: 'web', selector: { matchLabels: labels }, template, service: {} }] },
+      },
+    });
+    const svcName = 'with-svc-web';
+    const svc = await until(h.watch.stores, () => h.watch.stores.services.get(svcName, 'default'), 'the template Service');
+    assert.deepEqual(svc.metadata?.ownerReferences?.map((o) => `${o.kind}/${o.name}`), ['Experiment/with-svc']);
+    assert.deepEqual((svc.spec?.ports as { name?: string; port?: number; targetPort?: unknown }[] | undefined)?.map((p) => [p.name, p.port, p.targetPort]), [['http', 8080, 8080]]);
+    const running = await until(h.watch.stores, () => { const ex = h.watch.stores.experiments.get('with-svc', 'default'); return ex && statusOf(ex).phase === 'Running' ? ex : undefined; }, 'the experiment to run');
+    const web = statusOf(running).templateStatuses?.[0];
+    assert.equal(web?.serviceName, svcName);
+    // The local cluster's endpoints controller finds the template's pod behind the Service.
+    const pod = h.watch.stores.pods.list('default').find((p) => p.metadata?.ownerReferences?.some((o) => o.name === 'with-svc-web'));
+    assert.ok(pod, 'the template pod');
+    const listed = async () => {
+      const ep = await h.conn.rest.request<{ subsets?: { addresses?: { targetRef?: { name?: string } }[] }[] }>('GET', `/api/v1/namespaces/default/endpoints/${svcName}`);
+      return (ep.subsets ?? []).flatMap((sub) => sub.addresses ?? []).map((a) => a.targetRef?.name);
+    };
+    for (let i = 0; i < 100 && !(await listed()).includes(pod.metadata?.name); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await listed(), [pod.metadata?.name]);
+    // Ended, scaled down at once (scaleDownDelaySeconds 0): the Service goes with the pods.
+    await until(h.watch.stores, () => h.watch.stores.services.get(svcName, 'default') === undefined || undefined, 'the template Service to be deleted', 20_000);
+    const ended = h.watch.stores.experiments.get('with-svc', 'default')!;
+    assert.equal(statusOf(ended).phase, 'Successful');
+    await until(h.watch.stores, () => statusOf(h.watch.stores.experiments.get('with-svc', 'default')!).templateStatuses?.[0]?.serviceName === undefined || undefined, 'the status to drop the Service name');
   });
 });

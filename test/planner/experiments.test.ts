@@ -12,6 +12,7 @@ import {
   type ExperimentReconcileResult,
   type ExperimentStatus,
   type ReplicaSet,
+  type Service,
 } from '../../src/planner';
 import { canary, deployed, patchStatus, settle, step, updateImage } from './reconcile-harness';
 
@@ -40,10 +41,12 @@ function experiment(spec: Record<string, unknown> = {}): Experiment {
 class World {
   rss: ReplicaSet[] = [];
   runs: AnalysisRun[] = [];
+  /** The namespace's Services (the experiment's own and others). */
+  svcs: Service[] = [];
   last!: ExperimentReconcileResult;
   constructor(public ex: Experiment) {}
   reconcile(seconds: number): ExperimentReconcileResult {
-    this.last = reconcileExperiment(this.ex, this.rss, this.runs, at(seconds));
+    this.last = reconcileExperiment(this.ex, this.rss, this.runs, at(seconds), this.svcs);
     for (const e of this.last.effects) this.apply(e);
     this.ex = { ...this.ex, status: this.last.status as Experiment['status'] };
     return this.last;
@@ -61,6 +64,12 @@ class World {
         return;
       case 'terminateAnalysisRun':
         this.runs = this.runs.map((r) => (r.metadata?.name === e.name ? { ...r, spec: { ...r.spec, terminate: true } } : r));
+        return;
+      case 'createService':
+        this.svcs.push(structuredClone(e.service));
+        return;
+      case 'deleteService':
+        this.svcs = this.svcs.filter((svc) => svc.metadata?.name !== e.name);
         return;
       default:
         throw new Error(`unexpected effect ${e.kind}`);
@@ -293,6 +302,90 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
     assert.deepEqual(r.effects, []);
     assert.deepEqual(r.status, { conditions: [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: "Rollout has missing field '.Spec.Templates[0].Selector'", lastUpdateTime: iso(0), lastTransitionTime: iso(0) }] });
     assert.deepEqual(w.reconcile(5).status, r.status, 'unchanged while the spec stays invalid');
+  });
+
+  describe('template Services (experiments/service.go)', () => {
+    // The canary template with a Service and two container ports; the baseline without a Service.
+    const withService = (service: Record<string, unknown>, ports = [{ containerPort: 8080, name: 'http' }, { containerPort: 9090, protocol: 'TCP' }]) => {
+      const e = experiment({ duration: '10s' });
+      const templates = (e.spec!.templates as Record<string, unknown>[]).map((t) =>
+        t.name === 'canary' ? { ...t, service, template: { ...podTemplate('demo:v2'), spec: { containers: [{ name: 'app', image: 'demo:v2', ports }] } } } : t,
+      );
+      return new World({ ...e, spec: { ...e.spec, templates } });
+    };
+
+    it('once its ReplicaSet exists, a template with `service` gets a Service selecting its pods, one port per container port', () => {
+      const w = withService({});
+      w.reconcile(0);
+      assert.deepEqual(w.svcs, [], 'not with the ReplicaSet that does not exist yet');
+      w.reconcile(1);
+      assert.deepEqual(w.kinds(), ['updateReplicaSet', 'createService', 'updateReplicaSet']);
+      const rs = w.rs('canary');
+      assert.deepEqual(w.svcs, [{
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: {
+          name: 'ex-canary',
+          namespace: 'default',
+          annotations: { 'experiment.argoproj.io/name': 'ex', 'experiment.argoproj.io/template-name': 'canary' },
+          ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', name: 'ex', uid: 'ex-uid', controller: true, blockOwnerDeletion: true }],
+        },
+        spec: { selector: rs.metadata!.labels!, ports: [{ name: 'http', port: 8080, targetPort: 8080 }, { protocol: 'TCP', port: 9090, targetPort: 9090 }] },
+      }]);
+      assert.equal(w.template('canary').serviceName, 'ex-canary');
+      assert.equal(w.template('canary').podTemplateHash, rs.metadata!.labels!['rollouts-pod-template-hash']);
+      assert.equal(w.template('baseline').serviceName, undefined);
+      w.podsUp();
+      w.reconcile(5);
+      w.reconcile(6);
+      assert.deepEqual(w.kinds(), [], 'a reconcile at rest writes nothing');
+    });
+
+    it('`service.name` names it; pods without ports get none', () => {
+      const named = withService({ name: 'canary-preview' });
+      named.reconcile(0);
+      named.reconcile(1);
+      assert.deepEqual(named.svcs.map((svc) => svc.metadata?.name), ['canary-preview']);
+      const portless = withService({}, []);
+      portless.reconcile(0);
+      portless.reconcile(1);
+      assert.deepEqual(portless.svcs, []);
+      assert.equal(portless.template('canary').serviceName, undefined);
+    });
+
+    it('a Service of that name that is not the template\'s is left alone and fails the template and the experiment', () => {
+      const w = withService({ name: 'taken' });
+      w.svcs.push({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'taken', namespace: 'default' }, spec: { selector: { app: 'other' } } });
+      w.reconcile(0);
+      w.reconcile(1);
+      assert.ok(!w.kinds().includes('createService'));
+      assert.equal(w.template('canary').status, 'Error');
+      assert.equal(w.template('canary').message, "Failed to create Service taken for template 'canary': Service taken already exists and is not owned by experiment template canary");
+      assert.equal(w.status.phase, 'Error');
+      assert.deepEqual(w.svcs[0]!.spec, { selector: { app: 'other' } }, 'untouched');
+    });
+
+    it('when the experiment ends the Service goes once the template\'s pods have', () => {
+      const w = withService({});
+      w.reconcile(0);
+      w.reconcile(1);
+      w.podsUp();
+      w.reconcile(5);
+      w.reconcile(16);
+      assert.equal(w.status.phase, 'Successful');
+      w.reconcile(17); // marked to scale down after the 30 s delay: the Service stays meanwhile
+      w.reconcile(48);
+      assert.equal(w.rs('canary').spec?.replicas, 0);
+      assert.deepEqual(w.svcs.map((svc) => svc.metadata?.name), ['ex-canary'], 'its pods are still available');
+      w.podsUp(); // the ReplicaSet controller reports the pods gone
+      w.reconcile(49);
+      assert.deepEqual(w.kinds(), ['deleteService']);
+      assert.deepEqual(w.svcs, []);
+      assert.equal(w.template('canary').serviceName, undefined);
+      assert.equal(w.template('canary').podTemplateHash, undefined);
+      w.reconcile(50);
+      assert.deepEqual(w.kinds(), []);
+    });
   });
 
   it('a ReplicaSet the status lost track of is found again by owner and annotations, not created twice', () => {
