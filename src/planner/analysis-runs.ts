@@ -27,11 +27,14 @@ export type RolloutRunType =
   | typeof ROLLOUT_TYPE_PRE_PROMOTION
   | typeof ROLLOUT_TYPE_POST_PROMOTION;
 
-const COMPLETED_PHASES: readonly string[] = ['Successful', 'Failed', 'Error', 'Inconclusive'];
+export const COMPLETED_PHASES: readonly string[] = ['Successful', 'Failed', 'Error', 'Inconclusive'];
+
+/** An AnalysisRun's or Experiment's phase that is final: Successful, Failed, Error or Inconclusive. */
+export const isCompletedPhase = (phase: string | undefined): boolean => COMPLETED_PHASES.includes(phase ?? '');
 
 /** The run has ended (Successful, Failed, Error or Inconclusive). */
 export function isAnalysisRunCompleted(run: AnalysisRun | undefined): boolean {
-  return COMPLETED_PHASES.includes(run?.status?.phase ?? '');
+  return isCompletedPhase(run?.status?.phase);
 }
 
 /** A free object name: `base`, else `base.1`, `base.2`, … (a retried gate gets a fresh run). */

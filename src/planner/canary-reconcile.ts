@@ -40,7 +40,7 @@ import {
   maxTrafficWeightOf,
 } from './defaults';
 import { pauseDurationSeconds } from './duration';
-import { experimentSpecFromStep, experimentSpecOf, isExperimentFinished } from './experiments';
+import { experimentEndsByItself, experimentSpecFromStep, experimentSpecOf, isExperimentFinished } from './experiments';
 import { reconcileEphemeralMetadata } from './ephemeral-metadata';
 import {
   addAbort,
@@ -289,8 +289,7 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
     waitFor(ctx, `Experiment ${experiment.metadata?.name} is inconclusive: waiting for promote`);
   } else if (phase !== 'Successful') {
     // An Experiment with neither a duration nor a required analysis never ends by itself: say so, or the wait looks stuck.
-    const spec = experimentSpecOf(experiment);
-    const endless = !spec.duration && !(spec.analyses ?? []).some((a) => a.requiredForCompletion === true);
+    const endless = !experimentEndsByItself(experimentSpecOf(experiment));
     waitFor(ctx, `waiting for Experiment ${experiment.metadata?.name} (${phase || 'Pending'})${endless ? ', which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails' : ''}`);
   }
 }

@@ -8,6 +8,7 @@
  * going are terminated. Also how a Rollout's experiment step becomes an Experiment's spec
  * (`rollout/experiment.go` GetExperimentFromTemplate). Pure: `now` is an argument.
  */
+import { isCompletedPhase } from './analysis-runs';
 import { getCondition, kubeTime } from './conditions';
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS } from './defaults';
 import { parseDuration } from './duration';
@@ -102,8 +103,6 @@ export interface ExperimentReconcileResult {
   requeueAfterSeconds?: number;
 }
 
-const COMPLETED_PHASES: readonly string[] = ['Successful', 'Failed', 'Error', 'Inconclusive'];
-const isCompletedPhase = (phase: string | undefined): boolean => COMPLETED_PHASES.includes(phase ?? '');
 const isCompletedTemplate = (status: string | undefined): boolean => status === 'Successful' || status === 'Failed' || status === 'Error';
 
 // Best to worst; a value not in the list ranks as the best (Argo's IsWorse / TemplateIsWorse).
@@ -113,6 +112,16 @@ const rank = (order: readonly string[], v: string | undefined) => Math.max(0, or
 const isWorse = (order: readonly string[], current: string | undefined, next: string | undefined) => rank(order, next) > rank(order, current);
 
 export const experimentSpecOf = (ex: Experiment): ExperimentSpec => (ex.spec ?? {}) as ExperimentSpec;
+
+/**
+ * Whether an Experiment, or the experiment step it comes from, ends by itself: it has a duration, or
+ * an analysis it must complete (upstream's `PassedDurations`, `RequiredAnalysisRunsSuccessful`).
+ * Otherwise it runs until terminated, promoted past, or failed by an analysis.
+ */
+export function experimentEndsByItself(spec: { duration?: unknown; analyses?: unknown }): boolean {
+  if (spec.duration !== undefined && spec.duration !== null && spec.duration !== '') return true;
+  return Array.isArray(spec.analyses) && spec.analyses.some((a: unknown) => (a as { requiredForCompletion?: unknown } | null)?.requiredForCompletion === true);
+}
 export const experimentStatusOf = (ex: Experiment): ExperimentStatus => (ex.status ?? {}) as ExperimentStatus;
 
 /** The controller owner reference an Experiment puts on its ReplicaSets and AnalysisRuns. */

@@ -2,6 +2,7 @@
  * Rollout phase (semantics §12): what the controller stores in status.phase/message
  * (`CalculateRolloutPhase`) and what the CLI and UI show (`GetRolloutPhase`).
  */
+import { isCompletedPhase } from './analysis-runs';
 import { ConditionReason, ConditionType } from './conditions';
 import { replicasOf } from './defaults';
 import type { Rollout } from './types';
@@ -45,13 +46,12 @@ export function sameInstant(a: string, b: string): boolean {
   return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
 }
 
-const COMPLETED_ANALYSIS_PHASES = ['Successful', 'Failed', 'Error', 'Inconclusive'];
 
 /** Blue-green post-promotion analysis is configured and its run is absent or not completed. */
 function waitingForPostPromotionAnalysis(rollout: Rollout): boolean {
   if (!rollout.spec?.strategy?.blueGreen?.postPromotionAnalysis) return false;
   const run = rollout.status?.blueGreen?.postPromotionAnalysisRunStatus;
-  return !run || !COMPLETED_ANALYSIS_PHASES.includes(run.status);
+  return !run || !isCompletedPhase(run.status);
 }
 
 /** The phase the controller computes from spec and status (first match of §12's list). */

@@ -18,7 +18,8 @@ import { pauseDurationSeconds } from './duration';
 import type { Effect, World } from './effects';
 import { applyEffects, cloneJson, describeEffect } from './effects';
 import { desiredPodTemplateHash } from './hash';
-import { ANNOTATION_EXPERIMENT_TEMPLATE_NAME, reconcileExperiment } from './experiments';
+import { isCompletedPhase } from './analysis-runs';
+import { ANNOTATION_EXPERIMENT_TEMPLATE_NAME, experimentEndsByItself, experimentSpecOf, experimentStatusOf, reconcileExperiment } from './experiments';
 import { pauseNeedsPerson } from './pause';
 import { sameInstant } from './phase';
 import { reconcile } from './reconcile';
@@ -282,7 +283,7 @@ function syncRuns(world: World, wl: Workload, nowMs: number, options: Required<P
   const step = (run: AnalysisRun): AnalysisRun => {
     const name = `${run.kind}/${run.metadata?.name ?? ''}`;
     const phase = run.status?.phase;
-    if (phase && ['Successful', 'Failed', 'Error', 'Inconclusive'].includes(phase)) return run;
+    if (isCompletedPhase(phase)) return run;
     if (run.spec?.terminate) return { ...run, status: { ...(run.status ?? {}), phase: 'Successful', message: 'terminated' } };
     if (!wl.runsEndAt.has(name)) wl.runsEndAt.set(name, nowMs + options.analysisSeconds * 1000);
     if (nowMs >= wl.runsEndAt.get(name)!) return { ...run, status: { ...(run.status ?? {}), phase: options.analysisResult } };
@@ -430,7 +431,7 @@ function frameOf(
     paused: rollout.spec?.paused === true || (status.pauseConditions ?? []).length > 0,
     pauseReasons: (status.pauseConditions ?? []).map((c) => c.reason),
     aborted: status.abort === true,
-    waitsForPerson: needsPerson(rollout),
+    waitsForPerson: needsPerson(world),
     waitingFor: [...waitingFor],
     events: [...events],
   };
@@ -456,10 +457,20 @@ function frameExperiment(world: World, ex: Experiment): FrameExperiment {
   return { name, phase: status.phase ?? '', message: status.message ?? '', templates, analysisRuns };
 }
 
-/** A person is needed to go on: a pause only a person clears, or spec.paused. */
-function needsPerson(rollout: Rollout): boolean {
+/**
+ * A person is needed to go on: a pause only a person clears, spec.paused, or the running Experiment
+ * of the current step when it cannot end by itself. That person waits for what the Experiment can
+ * tell (its analyses, until each has ended) and then promotes past the step.
+ */
+function needsPerson(world: World): boolean {
+  const rollout = world.rollout;
   if (rollout.spec?.paused) return true;
-  return (rollout.status?.pauseConditions ?? []).some((c) => pauseNeedsPerson(rollout, c));
+  if ((rollout.status?.pauseConditions ?? []).some((c) => pauseNeedsPerson(rollout, c))) return true;
+  const current = rollout.status?.canary?.currentExperiment;
+  const experiment = current ? world.experiments.find((ex) => ex.metadata?.name === current) : undefined;
+  if (!experiment || experiment.status?.phase !== 'Running' || experimentEndsByItself(experimentSpecOf(experiment))) return false;
+  const runs = experimentStatusOf(experiment).analysisRuns ?? [];
+  return runs.length === (experimentSpecOf(experiment).analyses ?? []).length && runs.every((r) => isCompletedPhase(r.phase));
 }
 
 /** The world after an action's patches (unchanged when the action was refused). */
@@ -585,7 +596,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
         continue;
       }
     }
-    if (needsPerson(world.rollout)) {
+    if (needsPerson(world)) {
       if (!autoPromote) {
         push(nowMs, result.waitingFor, ['waiting for a person to promote'], 'needs-promote');
         outcome = 'waiting-for-promote';

@@ -74,14 +74,25 @@ describe('rollouts simulate', () => {
     const exampleText = () => readFileSync(example, 'utf8');
     const json = (out: string) => (JSON.parse(out) as SimulationResult[])[0]!;
 
-    it('as written: no duration and no required analysis, so the Experiment runs until terminated and the rollout waits for it', async () => {
+    it('as written: no duration and no required analysis, so the Experiment runs until a person promotes past it, once its analysis has ended', async () => {
       const { code, out, err } = await run([example]);
       assert.equal(err, '');
       assert.equal(code, 0);
-      assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): stopped: it cannot progress after /);
+      assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): fully promoted after /);
       assert.match(out, /2\/2 experiment .*experiment pods: canary 1\/1; waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\), which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails\s*$/m);
       const result = json((await run([example, '--format', 'json'])).out);
-      const last = result.frames[result.frames.length - 1]!;
+      const promoted = result.frames.findIndex((f) => f.action === 'promote');
+      assert.ok(promoted > 0, 'a person promoted');
+      const before = result.frames[promoted - 1]!;
+      assert.equal(before.step.index, 1, 'at the experiment step');
+      assert.equal(before.waitsForPerson, true);
+      assert.deepEqual(before.experiments?.[0]?.analysisRuns.map((r) => r.phase), ['Successful'], 'not before its analysis has ended');
+      assert.equal(result.frames[result.frames.length - 1]!.experiments?.[0]?.phase, 'Successful', 'promoting past the step terminated it');
+
+      // Without a person, the simulation stops there, the Experiment running with its pod up.
+      const waiting = json((await run([example, '--format', 'json', '--no-auto-promote'])).out);
+      assert.equal(waiting.outcome, 'waiting-for-promote');
+      const last = waiting.frames[waiting.frames.length - 1]!;
       assert.equal(last.step.index, 1);
       const experiment = last.experiments?.[0];
       assert.equal(experiment?.phase, 'Running');

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalysisRun, ClusterStores, Rollout } from '../../src/cluster';
-import { COMPLETED_PHASES } from '../../src/cluster';
+import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
 import { analysisRunChoices, analysisRunRefFrom, children, item, terminateRefusal, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
 import { canTerminate, ENDED_ANALYSIS_PHASES } from '../../webview/actions';

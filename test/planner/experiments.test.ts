@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import {
   ANNOTATION_SCALE_DOWN_DEADLINE,
+  experimentEndsByItself,
   experimentSpecFromStep,
   podTemplateHash,
   reconcileExperiment,
@@ -386,6 +387,18 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
       w.reconcile(50);
       assert.deepEqual(w.kinds(), []);
     });
+  });
+
+  it('ends by itself with a duration or a requiredForCompletion analysis, not otherwise (an empty duration is none)', () => {
+    const table: [Record<string, unknown>, boolean][] = [
+      [{}, false],
+      [{ duration: '' }, false],
+      [{ duration: '10m' }, true],
+      [{ analyses: [{ name: 'a' }, { name: 'b', requiredForCompletion: false }] }, false],
+      [{ analyses: [{ name: 'a' }, { name: 'b', requiredForCompletion: true }] }, true],
+      [{ analyses: 'not a list' }, false],
+    ];
+    for (const [spec, ends] of table) assert.equal(experimentEndsByItself(spec), ends, JSON.stringify(spec));
   });
 
   it('a ReplicaSet the status lost track of is found again by owner and annotations, not created twice', () => {

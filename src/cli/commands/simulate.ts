@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PodTemplateSpec, Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult } from '../../planner';
-import { simulate } from '../../planner';
+import { isCompletedPhase, simulate } from '../../planner';
 import type { ParsedFile } from '../../schema';
 import { documentValue, findingRange, formatPath, lineIndex, parseFile, validateRolloutDoc } from '../../schema';
 import type { Command, CommandIO } from '../command';
@@ -238,7 +238,7 @@ function whatCell(f: SimulationFrame): string {
   if (f.action === 'update') parts.push('UPDATE');
   // A running Experiment's pods are not in CANARY/STABLE: say how far its templates are.
   for (const ex of f.experiments ?? []) {
-    if (['Successful', 'Failed', 'Error', 'Inconclusive'].includes(ex.phase) || ex.templates.length === 0) continue;
+    if (isCompletedPhase(ex.phase) || ex.templates.length === 0) continue;
     parts.push(`experiment pods: ${ex.templates.map((t) => `${t.name} ${t.available}/${t.desired}`).join(', ')};`);
   }
   if (f.waitingFor.length > 0) parts.push(`waits: ${f.waitingFor.join('; ')}`);

@@ -6,9 +6,8 @@
  * inconclusiveLimit, consecutiveErrorLimit, count), the run's phase and message from the worst
  * metric that is not a dry run, terminate, measurement retention, and when to look again.
  */
-import { parseDuration } from '../../planner';
+import { isCompletedPhase, parseDuration } from '../../planner';
 import type { AnalysisRunStatus, FullAnalysisRun, Measurement, MeasurementPhase, Metric, MetricResult, RunSummary } from './types';
-import { isCompletedPhase } from './types';
 
 /** A failed measurement is retried after this (or the metric's interval if shorter). */
 export const ERROR_RETRY_SECONDS = 10;

@@ -16,7 +16,8 @@ import { createWorkQueue, keyOf, rvAtLeast } from '../work-queue';
 import { ArgumentError, argumentValues, runForBookkeeping, substituteArgs, type ReadSecret } from './args';
 import { assessRun, dueMetrics, isoSeconds, nextWakeAt, recordMeasurement } from './assess';
 import { measure, type Fetch } from './providers';
-import { isCompletedPhase, type AnalysisRunStatus, type FullAnalysisRun, type Measurement } from './types';
+import { isCompletedPhase } from '../../planner';
+import type { AnalysisRunStatus, FullAnalysisRun, Measurement } from './types';
 
 const SECRET: KindRef = { name: 'Secret', group: '', version: 'v1', plural: 'secrets' };
 

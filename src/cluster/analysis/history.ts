@@ -3,8 +3,7 @@
  * of a rollout's ended AnalysisRuns that are no longer the current run of a gate, the newest
  * `limit` Successful ones and the newest `limit` others are kept; the rest are deleted.
  */
-import { successfulRunHistoryLimitOf, unsuccessfulRunHistoryLimitOf, type AnalysisRun, type Rollout } from '../../planner';
-import { isCompletedPhase } from './types';
+import { isCompletedPhase, successfulRunHistoryLimitOf, unsuccessfulRunHistoryLimitOf, type AnalysisRun, type Rollout } from '../../planner';
 
 /** Creation times have whole seconds: within one second the higher revision is the newer run. */
 const revision = (run: AnalysisRun): number => Number(run.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0) || 0;

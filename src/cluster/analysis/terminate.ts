@@ -4,7 +4,7 @@
  */
 import { ANALYSIS_RUN, EXPERIMENT, kindPath, type KindRef } from '../kinds';
 import { isNotFound, type Rest } from '../rest';
-import { isCompletedPhase } from './types';
+import { isCompletedPhase } from '../../planner';
 
 export type TerminateOutcome = { ok: true; alreadyEnded?: string } | { ok: false; reason: string };
 

@@ -116,5 +116,3 @@ export interface FullAnalysisRun extends AnalysisRun {
   status?: AnalysisRunStatus;
 }
 
-export const COMPLETED_PHASES: readonly string[] = ['Successful', 'Failed', 'Error', 'Inconclusive'];
-export const isCompletedPhase = (phase: string | undefined): boolean => COMPLETED_PHASES.includes(phase ?? '');

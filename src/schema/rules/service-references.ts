@@ -1,6 +1,4 @@
 /**
-import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
-import type { DocFinding } from '../findings';
  * Services named by the strategy must exist in the workspace and select the Rollout's pods.
  * Resolved across files (upstream lint only looks within one file).
  */

@@ -1,4 +1,5 @@
 /** Warnings for settings that do nothing or do something other than they seem to. */
+import { experimentEndsByItself } from '../../planner';
 import type { DocFinding } from '../findings';
 import { BLUE_GREEN, CANARY, arr, has, hasTrafficRouting, info, int, obj, warning, type Rule } from './rule';
 
@@ -42,9 +43,7 @@ export const experimentNeverEnds: Rule = {
     const out: DocFinding[] = [];
     arr(canary?.steps).forEach((s, i) => {
       const experiment = obj(obj(s)?.experiment);
-      if (!experiment || has(experiment, 'duration')) return;
-      // Argo's experiment ends by itself only once its duration has passed or every requiredForCompletion analysis succeeded.
-      if (arr(experiment.analyses).some((a) => obj(a)?.requiredForCompletion === true)) return;
+      if (!experiment || experimentEndsByItself(experiment)) return;
       // A preview stack that runs until someone terminates it is a pattern of its own (upstream's canary-preview
       // example), so this is information, not a warning.
       out.push(
