@@ -1,5 +1,5 @@
-/** The view model as text, for `rollouts get` (the layout of `kubectl argo rollouts get rollout`). */
-import type { AnalysisRunView, ReplicaSetView, RolloutView } from './view';
+/** The view models as text, for `rollouts get` (the layouts of `kubectl argo rollouts get rollout` and `get experiment`). */
+import type { AnalysisRunView, ExperimentView, ReplicaSetView, RolloutView } from './view';
 
 /** A short span of time as `rollouts get` and the tree show it: 45s, 2m, 1m30s. */
 export function shortDuration(seconds: number): string {
@@ -9,12 +9,76 @@ export function shortDuration(seconds: number): string {
   return s ? `${m}m${s}s` : `${m}m`;
 }
 
+/**
+ * A span of time as kubectl prints ages (apimachinery's HumanDuration): seconds up to 2 minutes,
+ * then minutes and seconds up to 10 minutes, minutes up to 3 hours, hours and minutes up to 8
+ * hours, hours up to 2 days, days and hours up to 8 days, then days, then years and days.
+ */
+export function humanDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const both = (a: number, unitA: string, b: number, unitB: string) => (b === 0 ? `${a}${unitA}` : `${a}${unitA}${b}${unitB}`);
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 10) return both(m, 'm', s % 60, 's');
+  if (m < 180) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 8) return both(h, 'h', m % 60, 'm');
+  if (h < 48) return `${h}h`;
+  const d = Math.floor(h / 24);
+  if (h < 192) return both(d, 'd', h % 24, 'h');
+  if (d < 730) return `${d}d`;
+  const y = Math.floor(d / 365);
+  return y < 8 ? both(y, 'y', d % 365, 'd') : `${y}y`;
+}
+
 /** A cell padded to its column, with at least one space after it when it is wider. */
 const column = (text: string, width: number): string => (text.length >= width ? `${text} ` : text.padEnd(width));
 
+/** Writes the rows of the tree under `rollouts get`: REVISION, KIND, NAME, STATUS, INFO. */
+class TreeRows {
+  readonly lines: string[] = [];
+
+  constructor() {
+    this.lines.push(`${column('REVISION', 10)}${column('KIND', 15)}${column('NAME', 36)}${column('STATUS', 13)}INFO`);
+  }
+
+  // KIND leaves room for a nested "  AnalysisRun".
+  row(revision: string, kind: string, name: string, status: string, info: string): void {
+    this.lines.push(`${column(revision, 10)}${column(kind, 15)}${column(name, 36)}${column(status, 13)}${info}`.trimEnd());
+  }
+
+  replicaSet(revision: string, indent: string, rs: ReplicaSetView): void {
+    const info = [rs.template ? `template ${rs.template}` : '', rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '']
+      .filter(Boolean)
+      .join(', ');
+    this.row(revision, `${indent}ReplicaSet`, rs.name, rs.status, info);
+    for (const p of rs.pods) this.row('', `${indent}  Pod`, p.name, p.status, `ready ${p.ready}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
+  }
+
+  analysisRun(revision: string, indent: string, a: AnalysisRunView): void {
+    const counts = a.counts ? `✔ ${a.counts.successful} ✖ ${a.counts.failed}${a.counts.inconclusive ? ` ? ${a.counts.inconclusive}` : ''}` : a.message ?? '';
+    this.row(revision, `${indent}AnalysisRun`, a.name, a.phase, counts);
+    for (const m of a.metrics) {
+      const last = m.measurements[m.measurements.length - 1];
+      const info = last ? [`last ${last.value ?? '-'}${last.finishedAt ? ` at ${last.finishedAt}` : ''}`, last.message ?? ''].filter(Boolean).join(', ') : 'not measured yet';
+      this.row('', `${indent}  Metric`, m.name, m.phase, `${m.dryRun ? 'dry run, ' : ''}${info}`);
+    }
+  }
+
+  /** An Experiment, with its template ReplicaSets (and their pods) and its AnalysisRuns below it. */
+  experiment(revision: string, ex: ExperimentView): void {
+    const info = [ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '', ex.message ?? ''].filter(Boolean).join(', ');
+    this.row(revision, 'Experiment', ex.name, ex.phase, info);
+    for (const rs of ex.replicaSets) this.replicaSet('', '  ', rs);
+    for (const a of ex.analysisRuns) this.analysisRun('', '  ', a);
+  }
+}
+
+const labelled = (lines: string[]) => (label: string, value: string) => lines.push(`${`${label}:`.padEnd(15)}${value}`);
+
 export function formatRolloutView(v: RolloutView): string {
   const lines: string[] = [];
-  const row = (label: string, value: string) => lines.push(`${`${label}:`.padEnd(15)}${value}`);
+  const row = labelled(lines);
   row('Name', v.name);
   row('Namespace', v.namespace);
   row('Status', `${v.phase}${v.message ? ` (${v.message})` : ''}`);
@@ -38,36 +102,28 @@ export function formatRolloutView(v: RolloutView): string {
   lines.push('Replicas:');
   lines.push(`  Desired: ${r.desired}  Current: ${r.current}  Updated: ${r.updated}  Ready: ${r.ready}  Available: ${r.available}`);
   lines.push('');
-  lines.push(`${column('REVISION', 10)}${column('KIND', 15)}${column('NAME', 36)}${column('STATUS', 13)}INFO`);
-  // KIND leaves room for a nested "  AnalysisRun". Under each revision, as upstream's tree: its ReplicaSets, its Experiments (each with its template ReplicaSets and runs), its AnalysisRuns.
-  const treeRow = (revision: string, kind: string, name: string, status: string, info: string) =>
-    lines.push(`${column(revision, 10)}${column(kind, 15)}${column(name, 36)}${column(status, 13)}${info}`.trimEnd());
-  const replicaSetRows = (revision: string, indent: string, rs: ReplicaSetView) => {
-    const info = [rs.template ? `template ${rs.template}` : '', rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '']
-      .filter(Boolean)
-      .join(', ');
-    treeRow(revision, `${indent}ReplicaSet`, rs.name, rs.status, info);
-    for (const p of rs.pods) treeRow('', `${indent}  Pod`, p.name, p.status, `ready ${p.ready}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
-  };
-  const analysisRunRows = (revision: string, indent: string, a: AnalysisRunView) => {
-    const counts = a.counts ? `✔ ${a.counts.successful} ✖ ${a.counts.failed}${a.counts.inconclusive ? ` ? ${a.counts.inconclusive}` : ''}` : a.message ?? '';
-    treeRow(revision, `${indent}AnalysisRun`, a.name, a.phase, counts);
-    for (const m of a.metrics) {
-      const last = m.measurements[m.measurements.length - 1];
-      const info = last ? [`last ${last.value ?? '-'}${last.finishedAt ? ` at ${last.finishedAt}` : ''}`, last.message ?? ''].filter(Boolean).join(', ') : 'not measured yet';
-      treeRow('', `${indent}  Metric`, m.name, m.phase, `${m.dryRun ? 'dry run, ' : ''}${info}`);
-    }
-  };
+  // Under each revision, as upstream's tree: its ReplicaSets, its Experiments (each with its template ReplicaSets and runs), its AnalysisRuns.
+  const tree = new TreeRows();
   for (const rev of v.revisions) {
     const revision = `#${rev.revision}`;
-    for (const rs of rev.replicaSets) replicaSetRows(revision, '', rs);
-    for (const ex of rev.experiments) {
-      const info = [ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '', ex.message ?? ''].filter(Boolean).join(', ');
-      treeRow(revision, 'Experiment', ex.name, ex.phase, info);
-      for (const rs of ex.replicaSets) replicaSetRows('', '  ', rs);
-      for (const a of ex.analysisRuns) analysisRunRows('', '  ', a);
-    }
-    for (const a of rev.analysisRuns) analysisRunRows(revision, '', a);
+    for (const rs of rev.replicaSets) tree.replicaSet(revision, '', rs);
+    for (const ex of rev.experiments) tree.experiment(revision, ex);
+    for (const a of rev.analysisRuns) tree.analysisRun(revision, '', a);
   }
-  return lines.join('\n');
+  return [...lines, ...tree.lines].join('\n');
+}
+
+/** An Experiment as `rollouts get experiment` prints it: status, each template's images, then its tree. */
+export function formatExperimentView(v: ExperimentView, namespace: string): string {
+  const lines: string[] = [];
+  const row = labelled(lines);
+  row('Name', v.name);
+  row('Namespace', namespace);
+  row('Status', `${v.phase}${v.message ? ` (${v.message})` : ''}`);
+  lines.push('Images:');
+  for (const rs of v.replicaSets) for (const image of rs.images) lines.push(`  ${image} (${rs.template ?? rs.name})`);
+  lines.push('');
+  const tree = new TreeRows();
+  tree.experiment(v.revision > 0 ? `#${v.revision}` : '', v);
+  return [...lines, ...tree.lines].join('\n');
 }

@@ -383,7 +383,12 @@ function experimentRevision(ex: Experiment, replicaSets: readonly ReplicaSet[]):
   return rs ? revisionOf(rs) : 0;
 }
 
-function experimentView(ex: Experiment, objects: RolloutObjects, podsByRs: ReadonlyMap<string, Pod[]>, now: Date): ExperimentView {
+function experimentView(
+  ex: Experiment,
+  objects: Pick<RolloutObjects, 'replicaSets' | 'experimentReplicaSets' | 'experimentAnalysisRuns'>,
+  podsByRs: ReadonlyMap<string, Pod[]>,
+  now: Date,
+): ExperimentView {
   const name = ex.metadata?.name ?? '';
   const uid = ex.metadata?.uid;
   const revision = experimentRevision(ex, objects.replicaSets);
@@ -402,6 +407,36 @@ function experimentView(ex: Experiment, objects: RolloutObjects, podsByRs: Reado
   if (step !== undefined && /^\d+$/.test(step)) view.stepIndex = Number(step);
   if (ex.metadata?.creationTimestamp) view.createdAt = ex.metadata.creationTimestamp;
   return view;
+}
+
+/** Pods by the name of the ReplicaSet that owns them. */
+function podsByReplicaSet(pods: readonly Pod[]): Map<string, Pod[]> {
+  const out = new Map<string, Pod[]>();
+  for (const p of pods) {
+    const owner = (p.metadata?.ownerReferences ?? []).find((r) => r.kind === 'ReplicaSet');
+    if (owner) out.set(owner.name, [...(out.get(owner.name) ?? []), p]);
+  }
+  return out;
+}
+
+/**
+ * The view of experiment NAMESPACE/NAME from the stores (`rollouts get experiment`), whether a
+ * rollout's step started it or it stands alone; undefined if the store has no such experiment.
+ */
+export function experimentViewFromStores(stores: ClusterStores, namespace: string, name: string, now: Date): ExperimentView | undefined {
+  const ex = stores.experiments.get(name, namespace);
+  if (!ex) return undefined;
+  const uid = ex.metadata?.uid;
+  const owned = (o: Parameters<typeof isOwnedBy>[0]) => isOwnedBy(o, 'Experiment', name, uid);
+  const allReplicaSets = stores.replicaSets.list(namespace);
+  const experimentReplicaSets = allReplicaSets.filter(owned);
+  const rsNames = new Set(experimentReplicaSets.map((rs) => rs.metadata?.name ?? ''));
+  const pods = stores.pods.list(namespace).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && rsNames.has(r.name)));
+  // Its revision is read from its rollout's ReplicaSets when a rollout owns it.
+  const rollout = (ex.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
+  const replicaSets = rollout ? allReplicaSets.filter((rs) => isOwnedBy(rs, 'Rollout', rollout.name, rollout.uid)) : [];
+  const experimentAnalysisRuns = stores.analysisRuns.list(namespace).filter(owned);
+  return experimentView(ex, { replicaSets, experimentReplicaSets, experimentAnalysisRuns }, podsByReplicaSet(pods), now);
 }
 
 export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
@@ -425,11 +460,7 @@ export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
     return tags;
   };
 
-  const podsByRs = new Map<string, Pod[]>();
-  for (const p of objects.pods) {
-    const owner = (p.metadata?.ownerReferences ?? []).find((r) => r.kind === 'ReplicaSet');
-    if (owner) podsByRs.set(owner.name, [...(podsByRs.get(owner.name) ?? []), p]);
-  }
+  const podsByRs = podsByReplicaSet(objects.pods);
   const rsViews = objects.replicaSets.map((rs) => replicaSetView(rs, revisionOf(rs), tagsFor(podTemplateHashOf(rs)), podsByRs, now));
 
   const runs = objects.analysisRuns.map(analysisRunView).sort(byName);

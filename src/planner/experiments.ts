@@ -156,6 +156,14 @@ function passedDuration(ex: Experiment, status: ExperimentStatus, now: Date): { 
   return { passed: now.getTime() > end, remainingMs: end - now.getTime() };
 }
 
+/** Seconds until the duration runs out (`list experiments` REMAINING): undefined without a duration, before availableAt, once ended or run out. */
+export function experimentSecondsRemaining(ex: Experiment, now: Date): number | undefined {
+  const status = experimentStatusOf(ex);
+  if (isCompletedPhase(status.phase)) return undefined;
+  const { passed, remainingMs } = passedDuration(ex, status, now);
+  return !passed && remainingMs > 0 ? Math.ceil(remainingMs / 1000) : undefined;
+}
+
 function requiredAnalysesSuccessful(ex: Experiment, status: ExperimentStatus): boolean {
   const required = (experimentSpecOf(ex).analyses ?? []).filter((a) => a.requiredForCompletion);
   return required.length > 0 && required.every((a) => status.analysisRuns?.find((r) => r.name === a.name)?.phase === 'Successful');

@@ -1,11 +1,13 @@
 // `rollouts get` shows a running Experiment, end to end: the embedded controller on the local
 // cluster runs the Experiment a canary's experiment step creates, and `rollouts get` prints it under
 // the revision it was started for, with its template ReplicaSets, their pods and its AnalysisRun,
-// as `kubectl argo rollouts get rollout` does.
+// as `kubectl argo rollouts get rollout` does; `rollouts get experiment` and `list experiments` show it
+// on its own, as the plugin's `get experiment` and `list experiments` do.
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runGet } from '../../src/cli/commands/get';
+import { runList } from '../../src/cli/commands/list';
 import type { CommandIO } from '../../src/cli/command';
 import { ANALYSIS_TEMPLATE } from '../../src/cluster/analysis/create';
 import { kindPath } from '../../src/cluster/kinds';
@@ -17,6 +19,14 @@ describe('rollouts get shows a running Experiment (end to end)', function () {
   this.timeout(60_000);
   let h: ControllerHarness;
   let metrics: Server;
+  /** The running Experiment the first test waits for. */
+  let name: string;
+  const collect = () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CommandIO = { out: (t) => out.push(t), err: (t) => err.push(t), cwd: process.cwd(), env: {} };
+    return { out, err, io };
+  };
 
   before(async () => {
     metrics = createServer((_req, res) => {
@@ -55,7 +65,7 @@ describe('rollouts get shows a running Experiment (end to end)', function () {
       },
       'the experiment running with both template pods and its run',
     );
-    const name = ex.metadata!.name!;
+    name = ex.metadata!.name!;
 
     const out: string[] = [];
     const err: string[] = [];
@@ -75,5 +85,33 @@ describe('rollouts get shows a running Experiment (end to end)', function () {
     assert.match(lines.slice(at + 1).join('\n'), new RegExp(`^ +AnalysisRun +${name}-check +\\w+`, 'm'), text);
     // The template ReplicaSets are the Experiment's, not revisions of the rollout.
     assert.doesNotMatch(text, new RegExp(`^#\\d+ +ReplicaSet +${name}-`, 'm'), text);
+  });
+
+  it('get experiment NAME prints it on its own: status, each template\'s image, and its tree', async () => {
+    const c = collect();
+    assert.equal(await runGet(['experiment', name, '--kubeconfig', h.cluster.kubeconfigPath], c.io), 0, c.err.join('\n'));
+    const text = c.out.join('\n');
+    const lines = text.split('\n');
+    assert.deepEqual(lines.slice(0, 6), [`Name:          ${name}`, 'Namespace:     default', 'Status:        Running', 'Images:', '  demo:v1 (baseline)', '  demo:v2 (canary)']);
+    assert.match(text, new RegExp(`^#2 +Experiment +${name} +Running +step 1$`, 'm'));
+    assert.match(text, new RegExp(`^ +ReplicaSet +${name}-canary +Healthy +template canary, 1/1 available$`, 'm'));
+    assert.match(text, new RegExp(`^ +AnalysisRun +${name}-check +\\w+`, 'm'));
+    // `get rollout NAME` is the plugin's spelling of `get NAME`; an unknown experiment is said plainly.
+    const ro = collect();
+    assert.equal(await runGet(['rollout', 'shown', '--kubeconfig', h.cluster.kubeconfigPath], ro.io), 0);
+    assert.match(ro.out.join('\n'), /^Name: +shown$/m);
+    const missing = collect();
+    assert.equal(await runGet(['experiment', 'nope', '--kubeconfig', h.cluster.kubeconfigPath], missing.io), 1);
+    assert.deepEqual(missing.err, ['experiment "nope" not found in namespace "default" (context "rollouts-local")']);
+  });
+
+  it('list experiments prints its line: status, no duration or time remaining (it has none), its age', async () => {
+    const c = collect();
+    assert.equal(await runList(['experiments', '--kubeconfig', h.cluster.kubeconfigPath], c.io), 0, c.err.join('\n'));
+    const rows = c.out.join('\n').split('\n').map((l) => l.split(/ {2,}/));
+    assert.deepEqual(rows[0], ['NAME', 'STATUS', 'DURATION', 'REMAINING', 'AGE']);
+    assert.equal(rows.length, 2);
+    assert.deepEqual(rows[1]!.slice(0, 4), [name, 'Running', '-', '-']);
+    assert.match(rows[1]![4]!, /^\d+s$/);
   });
 });

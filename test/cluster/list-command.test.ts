@@ -1,7 +1,7 @@
 // `rollouts list` against the local cluster over real HTTP: the columns of
 // "kubectl argo rollouts list rollouts", one namespace or all, and --watch.
 import { strict as assert } from 'node:assert';
-import { ROLLOUT, kindPath } from '../../src/cluster/kinds';
+import { EXPERIMENT, ROLLOUT, kindPath } from '../../src/cluster/kinds';
 import { main } from '../../src/cli/main';
 import { runList } from '../../src/cli/commands/list';
 import { rolloutObject, startHarness, withDeadline, type Harness } from './helpers';
@@ -85,6 +85,35 @@ describe('rollouts list', () => {
     const extra = collectIO();
     assert.equal(await main(['list', 'web', ...kubeconfig()], extra.io), 2);
     assert.match(extra.err.join('\n'), /unexpected argument "web"/);
+    const twoKinds = collectIO();
+    assert.equal(await main(['list', 'experiments', 'web', ...kubeconfig()], twoKinds.io), 2);
+    assert.match(twoKinds.err.join('\n'), /unexpected argument "web"/);
+  });
+
+  it('list experiments: status, duration, the time left of a running one, age; "list rollouts" is plain list', async () => {
+    const minuteAgo = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const experiment = async (name: string, spec: Record<string, unknown>, status: Record<string, unknown>) => {
+      await h.conn.rest.request('POST', kindPath(EXPERIMENT, 'shop'), { body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', metadata: { name }, spec: { templates: [], ...spec } } });
+      await h.conn.rest.request('PATCH', kindPath(EXPERIMENT, 'shop', name, 'status'), { patch: 'merge', body: { status } });
+    };
+    await experiment('timed', { duration: '5m' }, { phase: 'Running', availableAt: minuteAgo });
+    await experiment('done', { duration: '30s' }, { phase: 'Successful', availableAt: minuteAgo });
+    await experiment('open', {}, { phase: 'Running', availableAt: minuteAgo });
+    const c = collectIO();
+    assert.equal(await main(['list', 'experiments', '-n', 'shop', ...kubeconfig()], c.io), 0);
+    const table = cells(c.out.join('\n'));
+    assert.deepEqual(table[0], ['NAME', 'STATUS', 'DURATION', 'REMAINING', 'AGE']);
+    // Sorted by name; 4 of the 5 minutes left (up to the second, printed as kubectl prints ages).
+    assert.deepEqual(table.slice(1).map((r) => r.slice(0, 3)), [['done', 'Successful', '30s'], ['open', 'Running', '-'], ['timed', 'Running', '5m']]);
+    assert.deepEqual(table.slice(1, 3).map((r) => r[3]), ['-', '-']);
+    assert.match(table[3]![3]!, /^(4m|3m5\ds)$/);
+    assert.ok(table.slice(1).every((r) => /^\d+s$/.test(r[4]!)), 'ages');
+    const none = collectIO();
+    assert.equal(await main(['list', 'exp', ...kubeconfig()], none.io), 0);
+    assert.deepEqual(none.err, ['No experiments found in namespace "default".']);
+    const rollouts = collectIO();
+    assert.equal(await main(['list', 'rollouts', '-n', 'shop', ...kubeconfig()], rollouts.io), 0);
+    assert.deepEqual(cells(rollouts.out.join('\n')).slice(1).map((r) => r[0]), ['cart']);
   });
 
   it('--watch prints the line of a rollout that changes, and only that one, until stopped', async () => {

@@ -1,7 +1,7 @@
 // The rollout view model: a pure function of the store's objects and now, tested without a cluster.
 import { strict as assert } from 'node:assert';
 import { rolloutView, relatedObjects } from '../../src/cluster/view';
-import { formatRolloutView } from '../../src/cluster/view-text';
+import { formatRolloutView, humanDuration } from '../../src/cluster/view-text';
 import type { Pod } from '../../src/cluster/kinds';
 import { experimentOwnerReference, experimentSpecFromStep, templateReplicaSet, type AnalysisRun, type Experiment, type ExperimentTemplate, type ReplicaSet, type Rollout } from '../../src/planner';
 
@@ -345,5 +345,16 @@ describe('rollout view model', () => {
       }
       assert.match(text[at + 2]!, /^ {14}Pod +demo/);
     });
+  });
+});
+
+describe('humanDuration (ages as kubectl prints them)', () => {
+  it('follows apimachinery\'s HumanDuration at each boundary', () => {
+    const table: [number, string][] = [
+      [-5, '0s'], [0, '0s'], [59, '59s'], [119, '119s'], [120, '2m'], [150, '2m30s'], [599, '9m59s'], [600, '10m'], [10799, '179m'],
+      [10800, '3h'], [12600, '3h30m'], [28800, '8h'], [172799, '47h'], [172800, '2d'], [180000, '2d2h'], [691200, '8d'],
+      [729 * 86400, '729d'], [730 * 86400, '2y'], [800 * 86400, '2y70d'], [8 * 365 * 86400, '8y'],
+    ];
+    for (const [seconds, text] of table) assert.equal(humanDuration(seconds), text, `${seconds} s`);
   });
 });

@@ -43,21 +43,36 @@ export async function followChanges(stores: ClusterStores, onChange: () => void,
   subs.forEach((s) => s.dispose());
 }
 
-const usage = (): string => `Usage: rollouts get NAME [--watch] [-n NS] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts get [rollout] NAME [--watch] [-n NS] [--context C] [--kubeconfig F]
+       rollouts get experiment NAME [--watch] [-n NS] [--context C] [--kubeconfig F]
 
 Prints a rollout as "kubectl argo rollouts get rollout" does: status, strategy, the
 step list with the current step, set and actual weight, pauses with time left,
 images, and each revision's ReplicaSets, Pods, Experiments and AnalysisRuns.
+With "experiment", an Experiment as "get experiment" does: its status, each
+template's images, ReplicaSet and pods, and its AnalysisRuns.
 
 Options:
   -w, --watch          print again on every change until interrupted
 ${cluster().targetUsage}
 `;
 
+/** The kind words `get` and `list` take before a name, as the kubectl plugin does (`get rollout NAME`, `list experiments`). */
+export function kindWord(word: string | undefined): 'rollout' | 'experiment' | undefined {
+  if (word === undefined) return undefined;
+  if (['rollout', 'rollouts', 'ro'].includes(word)) return 'rollout';
+  if (['experiment', 'experiments', 'exp'].includes(word)) return 'experiment';
+  return undefined;
+}
+
 /** Runs `get`; with --watch it prints on every change until `stop` resolves (SIGINT in the CLI). */
 export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
   const t = parseRolloutArgs(args, { '--watch': 'boolean', '-w': 'boolean' });
-  const name = t.name!;
+  // `get NAME` is a rollout's; `get rollout NAME` and `get experiment NAME` name the kind first.
+  const kind = t.rest.length > 0 ? kindWord(t.name) : 'rollout';
+  if (!kind) throw new UsageError(`unexpected argument "${t.rest[0]}": give a rollout NAME, or rollout NAME or experiment NAME`);
+  if (t.rest.length > 1) throw new UsageError(`unexpected argument "${t.rest[1]}"`);
+  const name = t.rest.length > 0 ? t.rest[0]! : t.name!;
   const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
   const conn = await cluster().connectCheckedOrSay(t, io);
   if (!conn) return 1;
@@ -65,12 +80,17 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
   try {
     await w.synced;
     const print = () => {
+      if (kind === 'experiment') {
+        const view = cluster().experimentViewFromStores(w.stores, conn.namespace, name, new Date());
+        if (view) io.out(cluster().formatExperimentView(view, conn.namespace));
+        return view;
+      }
       const view = cluster().rolloutViewFromStores(w.stores, conn.namespace, name, new Date());
       if (view) io.out(cluster().formatRolloutView(view));
       return view;
     };
     if (!print()) {
-      io.err(`rollout "${name}" not found in namespace "${conn.namespace}" (context "${conn.context}")`);
+      io.err(`${kind} "${name}" not found in namespace "${conn.namespace}" (context "${conn.context}")`);
       if (!watch) return 1;
     }
     if (!watch) return 0;
@@ -86,7 +106,7 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
 
 export const getCommand: Command = {
   name: 'get',
-  summary: 'show a rollout: status, steps, weights, revisions, pods (--watch to follow)',
+  summary: 'show a rollout (or an experiment): status, steps, weights, revisions, pods (--watch to follow)',
   get usage() {
     return usage();
   },

@@ -1,24 +1,30 @@
-/** `rollouts list [-A] [--watch]`: one line per rollout, the columns of "kubectl argo rollouts list rollouts". */
+/**
+ * `rollouts list [rollouts|experiments] [-A] [--watch]`: one line per rollout (or experiment), the
+ * columns of "kubectl argo rollouts list rollouts" ("list experiments").
+ */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import type { RolloutView } from '../../cluster';
+import type { ClusterStores, RolloutView } from '../../cluster';
+import { experimentDurationSeconds, experimentSecondsRemaining, type Experiment } from '../../planner';
 import { cluster } from '../lazy-cluster';
 import { columnWidths, formatTable, tableLine } from '../table';
-import { followChanges, parseOrUsage } from './get';
+import { followChanges, kindWord, parseOrUsage } from './get';
 
-const usage = (): string => `Usage: rollouts list [-A] [--watch] [-n NS] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts list [rollouts|experiments] [-A] [--watch] [-n NS] [--context C] [--kubeconfig F]
 
 Lists rollouts one per line, as "kubectl argo rollouts list rollouts" does:
 strategy, status, step, set weight, ready/current, desired, up-to-date and
-available pods.
+available pods. With "experiments", the Experiments, as "list experiments" does:
+status, duration, the time remaining and age.
 
 Options:
-  -A, --all-namespaces  the rollouts of every namespace (adds a NAMESPACE column)
-  -w, --watch           then print the line of each rollout that changes, until interrupted
+  -A, --all-namespaces  those of every namespace (adds a NAMESPACE column)
+  -w, --watch           then print the line of each one that changes, until interrupted
 ${cluster().targetUsage}
 `;
 
-const HEADER = ['NAME', 'STRATEGY', 'STATUS', 'STEP', 'SET-WEIGHT', 'READY', 'DESIRED', 'UP-TO-DATE', 'AVAILABLE'];
+const ROLLOUT_HEADER = ['NAME', 'STRATEGY', 'STATUS', 'STEP', 'SET-WEIGHT', 'READY', 'DESIRED', 'UP-TO-DATE', 'AVAILABLE'];
+const EXPERIMENT_HEADER = ['NAME', 'STATUS', 'DURATION', 'REMAINING', 'AGE'];
 
 /** The cells of one rollout's line. */
 export function listRow(v: RolloutView, withNamespace: boolean): string[] {
@@ -39,10 +45,41 @@ export function listRow(v: RolloutView, withNamespace: boolean): string[] {
   ];
 }
 
+/** The cells of one experiment's line: its duration, and the time left of it while it runs. */
+export function experimentRow(ex: Experiment, withNamespace: boolean, now: Date): string[] {
+  const c = cluster();
+  const duration = experimentDurationSeconds(ex);
+  const remaining = experimentSecondsRemaining(ex, now);
+  const created = Date.parse(ex.metadata?.creationTimestamp ?? '');
+  return [
+    ...(withNamespace ? [ex.metadata?.namespace ?? ''] : []),
+    ex.metadata?.name ?? '',
+    String(ex.status?.phase || 'Pending'),
+    duration === undefined ? '-' : c.humanDuration(duration),
+    remaining === undefined ? '-' : c.humanDuration(remaining),
+    Number.isNaN(created) ? '-' : c.humanDuration((now.getTime() - created) / 1000),
+  ];
+}
+
+/** Each listed object's line, by namespace/name, in that order. */
+function rowsOf(kind: 'rollout' | 'experiment', stores: ClusterStores, namespace: string | undefined, all: boolean): Map<string, string[]> {
+  const now = new Date();
+  const rows: [string, string[]][] =
+    kind === 'experiment'
+      ? stores.experiments.list(namespace).map((ex) => [`${ex.metadata?.namespace}/${ex.metadata?.name}`, experimentRow(ex, all, now)])
+      : stores.rollouts.list(namespace).map((ro) => {
+          const view = cluster().rolloutView(cluster().relatedObjects(stores, ro), now);
+          return [`${view.namespace}/${view.name}`, listRow(view, all)];
+        });
+  return new Map(rows.sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** Runs `list`; with --watch it prints changed lines until `stop` resolves (SIGINT in the CLI). */
 export async function runList(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
   const t = parseOrUsage(() => cluster().parseTargetArgs(args, { '--watch': 'boolean', '-w': 'boolean', '--all-namespaces': 'boolean', '-A': 'boolean' }));
-  if (t.name) throw new UsageError(`unexpected argument "${t.name}"`);
+  const kind = t.name === undefined ? 'rollout' : kindWord(t.name);
+  if (!kind) throw new UsageError(`unexpected argument "${t.name}": list rollouts or list experiments`);
+  if (t.rest.length > 0) throw new UsageError(`unexpected argument "${t.rest[0]}"`);
   const all = t.flags['--all-namespaces'] === true || t.flags['-A'] === true;
   if (all && t.namespace) throw new UsageError('give either --all-namespaces or --namespace, not both');
   const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
@@ -51,19 +88,12 @@ export async function runList(args: string[], io: CommandIO, stop?: Promise<void
   const w = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), ...(all ? {} : { namespaces: [conn.namespace] }) });
   try {
     await w.synced;
-    const header = all ? ['NAMESPACE', ...HEADER] : HEADER;
-    const rows = () => {
-      const now = new Date();
-      const byKey = new Map<string, string[]>();
-      const rollouts = w.stores.rollouts.list(all ? undefined : conn.namespace);
-      for (const ro of rollouts) {
-        const view = cluster().rolloutView(cluster().relatedObjects(w.stores, ro), now);
-        byKey.set(`${view.namespace}/${view.name}`, listRow(view, all));
-      }
-      return new Map([...byKey].sort(([a], [b]) => a.localeCompare(b)));
-    };
+    const base = kind === 'experiment' ? EXPERIMENT_HEADER : ROLLOUT_HEADER;
+    const header = all ? ['NAMESPACE', ...base] : base;
+    const rows = () => rowsOf(kind, w.stores, all ? undefined : conn.namespace, all);
     let shown = rows();
-    if (shown.size === 0) io.err(all ? 'No rollouts found.' : `No rollouts found in namespace "${conn.namespace}".`);
+    const what = kind === 'experiment' ? 'experiments' : 'rollouts';
+    if (shown.size === 0) io.err(all ? `No ${what} found.` : `No ${what} found in namespace "${conn.namespace}".`);
     else io.out(formatTable(header, [...shown.values()]).join('\n'));
     if (!watch) return 0;
     let widths = columnWidths(header, [...shown.values()]);
@@ -83,7 +113,7 @@ export async function runList(args: string[], io: CommandIO, stop?: Promise<void
 
 export const listCommand: Command = {
   name: 'list',
-  summary: 'list rollouts: strategy, status, step, weight, pods (-A for every namespace, --watch to follow)',
+  summary: 'list rollouts (or experiments): strategy, status, step, weight, pods (-A for every namespace, --watch to follow)',
   get usage() {
     return usage();
   },
