@@ -7,6 +7,7 @@
  * Readers never call the API to read: they read the stores.
  */
 export * from './actions';
+export * from './apply';
 export * from './analysis';
 export * from './clock';
 export * from './command-line';

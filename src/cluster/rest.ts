@@ -8,12 +8,14 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfig } from './k8s';
 
-export type PatchType = 'merge' | 'json' | 'strategic';
+/** `apply`: server-side apply (the body is JSON, which is YAML too). */
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 const patchContentType: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',
   json: 'application/json-patch+json',
   strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
 };
 
 export interface RequestOptions {
