@@ -29,6 +29,7 @@ export const commandSpecs = {
   'rollouts.setImage': { title: 'Set Image', needs: 'cluster', icon: 'package' },
   'rollouts.undo': { title: 'Undo (Roll Back)', needs: 'cluster', icon: 'discard' },
   'rollouts.terminateAnalysisRun': { title: 'Terminate AnalysisRun', needs: 'cluster', icon: 'debug-stop' },
+  'rollouts.terminateExperiment': { title: 'Terminate Experiment', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.openRollout': { title: 'Open Rollout', needs: 'cluster', icon: 'open-preview' },
   'rollouts.simulate': { title: 'Simulate Rollout', needs: 'yamlEditor', icon: 'play-circle' },
   'rollouts.startLocalCluster': { title: 'Start Local Cluster', needs: 'nothing', icon: 'vm-running', palette: '!rollouts.localClusterRunning' },

@@ -4,15 +4,15 @@
  * withErrorBoundary; a command whose need is not met says why instead of failing.
  */
 import * as vscode from 'vscode';
-import type { ActionRequest } from '../cluster';
+import type { ActionRequest, Rest, TerminateOutcome } from '../cluster';
 import type { Rollout } from '../planner';
 import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
-import { pickAnalysisRun, pickRollout, type Eligibility, type RolloutRef } from './pick';
+import { pickAnalysisRun, pickExperiment, pickRollout, type Eligibility, type RolloutRef } from './pick';
 import { readSettings, writeSetting } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
-import { analysisRunRefFrom, localClusterElsewhere, type TreeElement } from './tree-model';
+import { analysisRunRefFrom, experimentRefFrom, localClusterElsewhere, type TreeElement } from './tree-model';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 
@@ -125,33 +125,77 @@ async function askImage(rollout: Rollout | undefined): Promise<ActionRequest | u
   return image ? { kind: 'setImage', container: container.name, image: image.trim() } : undefined;
 }
 
-/** Terminate an AnalysisRun: the run (asked for when not given), a confirmation, progress, the result. */
-async function terminateRun(ctx: Ctx, arg: unknown): Promise<ActionReport | undefined> {
+/** An object a terminate command acts on, whatever its kind; `rollout` is the rollout it belongs to, when known. */
+interface TerminateTarget {
+  context?: string;
+  namespace: string;
+  name: string;
+  rollout?: string;
+}
+
+/** What differs between terminating an AnalysisRun and an Experiment. */
+interface TerminateKind {
+  kind: 'AnalysisRun' | 'Experiment';
+  refFrom: (arg: unknown) => TerminateTarget | undefined;
+  pick: (stores: NonNullable<Ctx['session']['stores']>, context: string) => Promise<TerminateTarget | undefined>;
+  /** What terminating does, for the confirmation. */
+  consequence: string;
+  call: (rest: Rest, target: { namespace: string; name: string }) => Promise<TerminateOutcome>;
+}
+
+const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
+  AnalysisRun: {
+    kind: 'AnalysisRun',
+    refFrom: (arg) => {
+      const r = analysisRunRefFrom(arg);
+      return r && { ...r, name: r.run };
+    },
+    pick: async (stores, context) => {
+      const r = await pickAnalysisRun(stores, context);
+      return r && { ...r, name: r.run };
+    },
+    consequence: 'It takes no more measurements and ends with the result so far (Successful when nothing failed), and what started it (the rollout, or an Experiment of it) goes on from that result.',
+    call: (rest, target) => cluster().terminateAnalysisRun(rest, target),
+  },
+  Experiment: {
+    kind: 'Experiment',
+    refFrom: (arg) => {
+      const r = experimentRefFrom(arg);
+      return r && { ...r, name: r.experiment };
+    },
+    pick: async (stores, context) => {
+      const r = await pickExperiment(stores, context);
+      return r && { ...r, name: r.experiment };
+    },
+    consequence:
+      "Its template ReplicaSets are scaled down (after its scaleDownDelaySeconds) and its running analyses are terminated; it ends Successful unless an analysis failed, and the rollout's experiment step goes on from that result.",
+    call: (rest, target) => cluster().terminateExperiment(rest, target),
+  },
+};
+
+/** Terminate an AnalysisRun or an Experiment: the object (asked for when not given), a confirmation, progress, the result. */
+async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promise<ActionReport | undefined> {
   const c = requireConnected(ctx);
-  let ref = analysisRunRefFrom(arg);
-  if (ref?.context && ref.context !== c.context) throw new Error(`AnalysisRun ${ref.namespace}/${ref.run} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
-  ref ??= await pickAnalysisRun(c.stores, c.context);
+  let ref = k.refFrom(arg);
+  if (ref?.context && ref.context !== c.context) throw new Error(`${k.kind} ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
+  ref ??= await k.pick(c.stores, c.context);
   if (!ref) return undefined;
   const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
   const yes = 'Terminate';
-  const answer = await vscode.window.showWarningMessage(
-    `Terminate AnalysisRun "${ref.run}"${of}? It takes no more measurements and ends with the result so far (Successful when nothing failed), and what started it (the rollout, or an Experiment of it) goes on from that result.`,
-    { modal: true },
-    yes,
-  );
+  const answer = await vscode.window.showWarningMessage(`Terminate ${k.kind} "${ref.name}"${of}? ${k.consequence}`, { modal: true }, yes);
   if (answer !== yes) return undefined;
-  const target = { namespace: ref.namespace, name: ref.run };
-  const outcome = await withErrorBoundary(ctx, `terminating AnalysisRun "${ref.run}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating AnalysisRun ${ref!.run}…` }, () => cluster().terminateAnalysisRun(c.conn.rest, target)),
+  const target = { namespace: ref.namespace, name: ref.name };
+  const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () => k.call(c.conn.rest, target)),
   );
   if (!outcome) return { ok: false, message: 'terminate failed; see the log' };
   if (!outcome.ok) {
-    const message = `Cannot terminate AnalysisRun "${ref.run}": ${outcome.reason}`;
+    const message = `Cannot terminate ${k.kind} "${ref.name}": ${outcome.reason}`;
     ctx.log.info(message);
     void vscode.window.showWarningMessage(message);
     return { ok: false, message };
   }
-  const message = outcome.alreadyEnded ? `AnalysisRun "${ref.run}" had already ended ${outcome.alreadyEnded}; it is marked terminated.` : `AnalysisRun "${ref.run}" terminated.`;
+  const message = outcome.alreadyEnded ? `${k.kind} "${ref.name}" had already ended ${outcome.alreadyEnded}; it is marked terminated.` : `${k.kind} "${ref.name}" terminated.`;
   ctx.log.info(message);
   void vscode.window.showInformationMessage(message);
   return { ok: true, message };
@@ -182,7 +226,8 @@ export const commandTable: Record<CommandId, Handler> = {
       (r) => ((r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers in its pod template (a workloadRef rollout changes through its Deployment)'),
     ),
   'rollouts.undo': (ctx, arg, toRevision) => runRolloutAction(ctx, arg, () => ({ kind: 'undo', ...(typeof toRevision === 'number' ? { toRevision } : {}) }), { kind: 'undo' }),
-  'rollouts.terminateAnalysisRun': (ctx, arg) => terminateRun(ctx, arg),
+  'rollouts.terminateAnalysisRun': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.AnalysisRun),
+  'rollouts.terminateExperiment': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.Experiment),
 
   async 'rollouts.openRollout'(ctx, arg) {
     const c = requireConnected(ctx);

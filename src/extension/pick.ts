@@ -5,9 +5,20 @@
  */
 import * as vscode from 'vscode';
 import type { ClusterStores } from '../cluster';
-import { analysisRunChoices, rolloutChoices, type AnalysisRunPickItem, type AnalysisRunRef, type Eligibility, type RolloutPickItem, type RolloutRef } from './tree-model';
+import {
+  analysisRunChoices,
+  experimentChoices,
+  rolloutChoices,
+  type AnalysisRunPickItem,
+  type AnalysisRunRef,
+  type Eligibility,
+  type ExperimentPickItem,
+  type ExperimentRef,
+  type RolloutPickItem,
+  type RolloutRef,
+} from './tree-model';
 
-export type { AnalysisRunRef, Eligibility, RolloutRef };
+export type { AnalysisRunRef, Eligibility, ExperimentRef, RolloutRef };
 
 const shown = new vscode.EventEmitter<{ title: string; labels: string[] }>();
 /** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */
@@ -32,6 +43,17 @@ export async function pickAnalysisRun(stores: ClusterStores, context: string): P
     return undefined;
   }
   const picked = await showPick<AnalysisRunPickItem>(items, 'Argo Rollouts: Terminate AnalysisRun', 'Which running AnalysisRun to terminate?');
+  return picked?.ref;
+}
+
+/** "Which Experiment?": only Experiments that have not ended (the ones terminate can stop). */
+export async function pickExperiment(stores: ClusterStores, context: string): Promise<ExperimentRef | undefined> {
+  const items = experimentChoices(stores, context, new Date());
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(`No Experiment is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`);
+    return undefined;
+  }
+  const picked = await showPick<ExperimentPickItem>(items, 'Argo Rollouts: Terminate Experiment', 'Which running Experiment to terminate?');
   return picked?.ref;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ActionRequest, ClusterStores, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
-import type { Rollout } from '../planner';
+import { isCompletedPhase, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { canTerminate } from '../../webview/actions';
@@ -315,7 +315,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         description,
         tooltip: ex ? `Experiment ${ex.name}: ${ex.phase}${ex.message ? ` (${ex.message})` : ''}` : undefined,
         icon: experimentIcon(ex?.phase ?? ''),
-        contextValue: 'experiment',
+        contextValue: experimentContextValue(ex),
         collapsible: ex && ex.replicaSets.length + ex.analysisRuns.length > 0 ? 'collapsed' : 'none',
       };
     }
@@ -359,6 +359,11 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
 /** `analysisRun:running` for a run that can still be terminated (the menus' `when` reads it), else `analysisRun:ended`. */
 export function analysisRunContextValue(run: { phase: string } | undefined): string {
   return run && canTerminate(run) ? 'analysisRun:running' : 'analysisRun:ended';
+}
+
+/** `experiment:running` for an Experiment that has not ended (Terminate Experiment's menus read it), else `experiment:ended`. */
+export function experimentContextValue(ex: { phase: string } | undefined): string {
+  return ex && !isCompletedPhase(ex.phase) ? 'experiment:running' : 'experiment:ended';
 }
 
 /**
@@ -515,6 +520,56 @@ export function analysisRunChoices(stores: ClusterStores, context: string, now: 
     }
   }
   return items.sort((a, b) => `${a.ref.namespace}/${a.ref.run}`.localeCompare(`${b.ref.namespace}/${b.ref.run}`));
+}
+
+/** Which Experiment a command acts on; `rollout` is the rollout that started it, when known. */
+export interface ExperimentRef {
+  context?: string;
+  namespace: string;
+  experiment: string;
+  rollout?: string;
+}
+
+/** An Experiment target from a tree element or a plain `{ namespace, experiment }` reference; undefined for anything else (a run or ReplicaSet row of an Experiment too). */
+export function experimentRefFrom(arg: unknown): ExperimentRef | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; name?: unknown; experiment?: unknown };
+  if (a.kind !== undefined && a.kind !== 'experiment') return undefined;
+  if (typeof a.namespace !== 'string' || typeof a.experiment !== 'string' || a.experiment === '') return undefined;
+  return {
+    namespace: a.namespace,
+    experiment: a.experiment,
+    ...(typeof a.context === 'string' ? { context: a.context } : {}),
+    ...(typeof a.name === 'string' ? { rollout: a.name } : {}),
+  };
+}
+
+/** A quick pick row for an Experiment. */
+export interface ExperimentPickItem {
+  label: string;
+  description: string;
+  detail: string;
+  ref: ExperimentRef;
+}
+
+/** The Experiments that have not ended, across every watched rollout, each with its rollout, sorted by namespace and name. */
+export function experimentChoices(stores: ClusterStores, context: string, now: Date): ExperimentPickItem[] {
+  const items: ExperimentPickItem[] = [];
+  for (const r of stores.rollouts.list()) {
+    const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
+    for (const ex of v.revisions.flatMap((rev) => rev.experiments)) {
+      if (isCompletedPhase(ex.phase)) continue;
+      // The step as the tree's Experiment row shows it.
+      const step = ex.stepIndex !== undefined ? ` · step ${ex.stepIndex}` : '';
+      items.push({
+        label: `$(beaker) ${ex.name}`,
+        description: `${v.namespace} · rollout ${v.name}`,
+        detail: `${ex.phase}${step} of revision ${ex.revision}`,
+        ref: { context, namespace: v.namespace, experiment: ex.name, rollout: v.name },
+      });
+    }
+  }
+  return items.sort((a, b) => `${a.ref.namespace}/${a.ref.experiment}`.localeCompare(`${b.ref.namespace}/${b.ref.experiment}`));
 }
 
 /**

@@ -115,7 +115,7 @@ describe('extension: Experiments in the tree', () => {
   it('shows the Experiment with its phase and step; its children are its template ReplicaSets, then its runs', () => {
     const src = source(stores());
     const ex = item(src, experimentEl);
-    assert.deepEqual([ex.label, ex.description, ex.icon, ex.contextValue, ex.collapsible], [EXP, 'Running · step 1 · 2 templates', { id: 'beaker', color: 'charts.blue' }, 'experiment', 'collapsed']);
+    assert.deepEqual([ex.label, ex.description, ex.icon, ex.contextValue, ex.collapsible], [EXP, 'Running · step 1 · 2 templates', { id: 'beaker', color: 'charts.blue' }, 'experiment:running', 'collapsed']);
     assert.equal(ex.tooltip, `Experiment ${EXP}: Running (waiting for duration)`);
     assert.deepEqual(children(src, experimentEl), [rsEl(BASELINE), rsEl(CANARY), runEl]);
   });
