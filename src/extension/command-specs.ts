@@ -32,6 +32,7 @@ export const commandSpecs = {
   'rollouts.terminateExperiment': { title: 'Terminate Experiment', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.openRollout': { title: 'Open Rollout', needs: 'cluster', icon: 'open-preview' },
   'rollouts.simulate': { title: 'Simulate Rollout', needs: 'yamlEditor', icon: 'play-circle' },
+  'rollouts.applyFile': { title: 'Apply File to Cluster', needs: 'cluster', icon: 'cloud-upload', palette: 'editorLangId == yaml' },
   'rollouts.startLocalCluster': { title: 'Start Local Cluster', needs: 'nothing', icon: 'vm-running', palette: '!rollouts.localClusterRunning' },
   'rollouts.stopLocalCluster': { title: 'Stop Local Cluster', needs: 'nothing', icon: 'vm-outline', palette: 'rollouts.localClusterRunning' },
   'rollouts.startController': { title: 'Start Embedded Controller', needs: 'cluster', icon: 'run-all', palette: '!rollouts.controllerRunning' },

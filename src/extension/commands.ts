@@ -4,6 +4,7 @@
  * withErrorBoundary; a command whose need is not met says why instead of failing.
  */
 import * as vscode from 'vscode';
+import { applyFile } from './apply-file';
 import type { ActionRequest, Rest, TerminateOutcome } from '../cluster';
 import type { Rollout } from '../planner';
 import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
@@ -244,6 +245,9 @@ export const commandTable: Record<CommandId, Handler> = {
     if (!editor || editor.document.languageId !== 'yaml') throw new Error('open a Rollout manifest (a YAML file) in the editor first');
     return ctx.panels.openSimulation(editor.document.uri, undefined, editor.document.offsetAt(editor.selection.active));
   },
+
+  // From the editor's title bar or the explorer (a Uri), or the palette (the active editor).
+  'rollouts.applyFile': (ctx, arg) => applyFile(ctx, requireConnected(ctx), arg),
 
   async 'rollouts.startLocalCluster'(ctx) {
     const cluster = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Argo Rollouts: starting the local cluster…' }, () => ctx.session.startLocalCluster());

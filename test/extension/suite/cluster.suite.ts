@@ -84,6 +84,30 @@ describe('the Rollouts view on the local cluster', function () {
     assert.match(panel.panel.webview.html, /default-src (?:'|&#39;)none(?:'|&#39;); script-src (?:'|&#39;)nonce-[A-Za-z0-9+/=]{16,}(?:'|&#39;)/);
   });
 
+  it('Apply File to Cluster sends the manifest in the editor (unsaved) to the local cluster, where the controller runs it', async () => {
+    const manifest = [
+      'apiVersion: argoproj.io/v1alpha1',
+      'kind: Rollout',
+      'metadata: {name: applied-demo, namespace: rollouts-demo}',
+      'spec:',
+      '  replicas: 2',
+      '  selector: {matchLabels: {app: applied-demo}}',
+      '  template:',
+      '    metadata: {labels: {app: applied-demo}}',
+      '    spec: {containers: [{name: app, image: "argoproj/rollouts-demo:blue"}]}',
+      '  strategy: {canary: {steps: [{setWeight: 50}, {pause: {duration: 1}}]}}',
+      '',
+    ].join('\n');
+    const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: manifest });
+    await vscode.window.showTextDocument(doc);
+    // The local cluster's context: nothing to confirm.
+    const report = await vscode.commands.executeCommand<{ ok: boolean; message: string; applied: string[] }>('rollouts.applyFile');
+    assert.ok(report?.ok, report?.message);
+    assert.deepEqual(report.applied, ['Rollout applied-demo']);
+    await until('applied-demo Healthy', () => (t.session.stores?.rollouts.get('applied-demo', 'rollouts-demo')?.status?.phase === 'Healthy' ? true : undefined), [t.tree.onDidRefresh], 30_000);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   after(async () => {
     await vscode.commands.executeCommand('rollouts.stopLocalCluster');
   });
