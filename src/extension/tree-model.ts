@@ -509,7 +509,7 @@ export function analysisRunChoices(stores: ClusterStores, context: string, now: 
     const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
     for (const { run, experiment } of runsOfView(v)) {
       if (!canTerminate(run)) continue;
-      const gate = experiment !== undefined ? `analysis of Experiment ${experiment}` : run.type ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex + 1}` : ''} analysis` : 'analysis';
+      const gate = experiment !== undefined ? `analysis of Experiment ${experiment}` : run.type ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex}` : ''} analysis` : 'analysis';
       const counts = run.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
       items.push({
         label: `$(graph) ${run.name}`,

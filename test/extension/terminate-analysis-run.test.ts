@@ -117,8 +117,9 @@ describe('extension: terminate an AnalysisRun', () => {
       ],
     );
     assert.equal(items[0]!.description, 'shop · rollout checkout');
-    assert.equal(items[0]!.detail, 'Running · Step 2 analysis of revision 2');
-    assert.equal(items[1]!.detail, 'Pending · Step 2 analysis of revision 2');
+    // The step as the webview, the tree's Experiment rows and the run's step-index label number it.
+    assert.equal(items[0]!.detail, 'Running · Step 1 analysis of revision 2');
+    assert.equal(items[1]!.detail, 'Pending · Step 1 analysis of revision 2');
   });
 
   it('the palette offers nothing when every run has ended', () => {
