@@ -48,17 +48,28 @@ export function availableActions(view: RolloutView): ActionName[] {
   return out;
 }
 
-/** The phases in which an AnalysisRun has ended (src/cluster's COMPLETED_PHASES; a test keeps the two equal). */
+/** The phases in which an AnalysisRun or an Experiment has ended (src/planner's COMPLETED_PHASES; a test keeps the two equal). */
 export const ENDED_ANALYSIS_PHASES: readonly string[] = ['Successful', 'Failed', 'Error', 'Inconclusive'];
 
-/** A run that has not ended (Pending or Running) can be terminated; the tree, the palette and the view all ask this. */
-export function canTerminate(run: { phase: string }): boolean {
-  return !ENDED_ANALYSIS_PHASES.includes(run.phase);
+/** A run or an Experiment that has not ended (Pending or Running) can be terminated; the tree, the palette, the view and the host all ask this. */
+export function canTerminate(object: { phase: string }): boolean {
+  return !ENDED_ANALYSIS_PHASES.includes(object.phase);
 }
 
-export const TERMINATE: ActionInfo = {
-  label: 'Terminate',
-  icon: 'debug-stop',
-  description: 'Stop this analysis run: no more measurements; it ends with the result so far',
-  secondary: true,
+/** What the view can terminate: one of the shown rollout's AnalysisRuns or Experiments (the kind of its request message). */
+export type TerminateKind = 'analysisRun' | 'experiment';
+
+export const TERMINATE: Record<TerminateKind, ActionInfo> = {
+  analysisRun: {
+    label: 'Terminate',
+    icon: 'debug-stop',
+    description: 'Stop this analysis run: no more measurements; it ends with the result so far',
+    secondary: true,
+  },
+  experiment: {
+    label: 'Terminate',
+    icon: 'debug-stop',
+    description: 'Stop this Experiment: its template ReplicaSets scale down, its running analyses end, and the step goes on from the result',
+    secondary: true,
+  },
 };

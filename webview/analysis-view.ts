@@ -3,7 +3,7 @@
  * the analysis section each run's metrics with their conditions, a chart of the measured values
  * over time and the latest measurements (value, phase, time).
  */
-import { canTerminate, TERMINATE } from './actions';
+import { canTerminate, TERMINATE, type TerminateKind } from './actions';
 import { h, icon, table } from './dom';
 import { runIcon } from './format';
 import { metricChart, timeOfDay } from './metric-chart';
@@ -35,24 +35,26 @@ function gate(run: AnalysisRunView): string | null {
   return run.type === 'Step' && run.stepIndex !== undefined ? `${word} ${run.stepIndex}` : word;
 }
 
-/** How the view offers to stop a run: whether a request for it is under way, and what a click does. */
+/** How the view offers to stop a run or an Experiment: whether a request for it is under way, and what a click does. */
 export interface TerminateControl {
-  busy(run: string): boolean;
-  onTerminate(run: string): void;
+  busy(kind: TerminateKind, name: string): boolean;
+  onTerminate(kind: TerminateKind, name: string): void;
 }
 
-function terminateButton(run: AnalysisRunView, control: TerminateControl): HTMLElement {
-  const busy = control.busy(run.name);
+/** The Terminate button of a run (class terminate-run) or an Experiment (class terminate-experiment); data-terminate names it. */
+export function terminateButton(kind: TerminateKind, name: string, control: TerminateControl): HTMLElement {
+  const info = TERMINATE[kind];
+  const busy = control.busy(kind, name);
   return h(
     'vscode-button',
     {
-      class: 'terminate-run',
-      title: TERMINATE.description,
-      data: { terminate: run.name },
-      attrs: { icon: busy ? 'loading' : TERMINATE.icon, secondary: TERMINATE.secondary, disabled: busy, 'icon-spin': busy },
-      on: { click: () => control.onTerminate(run.name) },
+      class: kind === 'analysisRun' ? 'terminate-run' : 'terminate-experiment',
+      title: info.description,
+      data: { terminate: name },
+      attrs: { icon: busy ? 'loading' : info.icon, secondary: info.secondary, disabled: busy, 'icon-spin': busy },
+      on: { click: () => control.onTerminate(kind, name) },
     },
-    TERMINATE.label,
+    info.label,
   );
 }
 
@@ -67,7 +69,7 @@ function runLine(run: AnalysisRunView, terminate?: TerminateControl): HTMLElemen
     h('span', { class: `run-phase ${p.cls}` }, run.phase),
     g ? h('span', { class: 'run-gate muted' }, g) : null,
     counts(run.counts),
-    terminate && canTerminate(run) ? terminateButton(run, terminate) : null,
+    terminate && canTerminate(run) ? terminateButton('analysisRun', run.name, terminate) : null,
   );
 }
 

@@ -5,7 +5,7 @@
  * acquireVsCodeApi here (see vscode.ts), so tests drive this with a stand-in host.
  */
 import { h, icon } from './dom';
-import { ACTIONS, TERMINATE } from './actions';
+import { ACTIONS, TERMINATE, type TerminateKind } from './actions';
 import { clock } from './format';
 import { hostToViewProblem, type ActionArgs, type ActionName, type HostToView, type RolloutRef, type ViewToHost } from './protocol';
 import { renderRollout } from './rollout-view';
@@ -54,10 +54,10 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
   let shown: Shown = { kind: 'none' };
   let nextRequestId = restored.nextRequestId ?? 1;
   let frame = restored.frame ?? 0;
-  /** Requests sent and not yet answered, by request id: an action, or the run being terminated. */
-  const pending = new Map<number, { kind: 'action'; action: ActionName } | { kind: 'terminate'; run: string }>();
+  /** Requests sent and not yet answered, by request id: an action, or the run or Experiment being terminated. */
+  const pending = new Map<number, { kind: 'action'; action: ActionName } | { kind: 'terminate'; what: TerminateKind; name: string }>();
   const pendingActions = () => new Set([...pending.values()].flatMap((p) => (p.kind === 'action' ? [p.action] : [])));
-  const terminating = (run: string) => [...pending.values()].some((p) => p.kind === 'terminate' && p.run === run);
+  const terminating = (what: TerminateKind, name: string) => [...pending.values()].some((p) => p.kind === 'terminate' && p.what === what && p.name === name);
   const openRevisions = new Map<number, boolean>();
   let notice: { ok: boolean; text: string } | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
@@ -89,12 +89,13 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
     renderShown();
   }
 
-  function requestTerminate(run: string) {
-    if (shown.kind !== 'rollout' || terminating(run)) return;
+  function requestTerminate(what: TerminateKind, name: string) {
+    if (shown.kind !== 'rollout' || terminating(what, name)) return;
     const requestId = nextRequestId++;
-    pending.set(requestId, { kind: 'terminate', run });
+    pending.set(requestId, { kind: 'terminate', what, name });
     notice = undefined;
-    host.post({ kind: 'terminateAnalysisRun', requestId, target: targetOf(shown.message), analysisRun: run });
+    const target = targetOf(shown.message);
+    host.post(what === 'analysisRun' ? { kind: 'terminateAnalysisRun', requestId, target, analysisRun: name } : { kind: 'terminateExperiment', requestId, target, experiment: name });
     save();
     renderShown();
   }
@@ -181,7 +182,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
         const request = pending.get(m.requestId);
         if (request === undefined) return; // not ours, or from before a reload
         pending.delete(m.requestId);
-        const label = request.kind === 'action' ? ACTIONS[request.action].label : `${TERMINATE.label} ${request.run}`;
+        const label = request.kind === 'action' ? ACTIONS[request.action].label : `${TERMINATE[request.what].label} ${request.name}`;
         notice = { ok: m.ok, text: m.message ?? (m.ok ? `${label}: done.` : `${label} failed.`) };
         renderShown();
         return; // nothing to save

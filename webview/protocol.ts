@@ -48,6 +48,8 @@ export type ViewToHost =
   | { kind: 'action'; requestId: number; action: ActionName; target: RolloutRef; args?: ActionArgs }
   /** Stop one of the shown rollout's AnalysisRuns (answered by an actionResult with the same requestId). */
   | { kind: 'terminateAnalysisRun'; requestId: number; target: RolloutRef; analysisRun: string }
+  /** Stop one of the shown rollout's Experiments (answered by an actionResult with the same requestId). */
+  | { kind: 'terminateExperiment'; requestId: number; target: RolloutRef; experiment: string }
   /** Something went wrong inside the view; the host logs it. */
   | { kind: 'viewError'; message: string };
 
@@ -104,10 +106,24 @@ const obj =
     return undefined;
   };
 
+/** Like obj, but a key it does not list is an error too: a request that changes the cluster says exactly what it asks. */
+const exact =
+  (fields: Record<string, Check>): Check => {
+    const known = new Set(Object.keys(fields).map((k) => (k.endsWith('?') ? k.slice(0, -1) : k)));
+    const shape = obj(fields);
+    return (v, at) => {
+      const problem = shape(v, at);
+      if (problem) return problem;
+      const unknown = Object.keys(v as Record<string, unknown>).find((k) => !known.has(k));
+      return unknown === undefined ? undefined : `${at}.${unknown} is not a field it has (it has ${[...known].join(', ')})`;
+    };
+  };
+
 const IMAGE_TAGS = ['stable', 'canary', 'active', 'preview'];
 const PHASES = ['Healthy', 'Progressing', 'Paused', 'Degraded'];
 
 const rolloutRef = obj({ 'context?': str, namespace: str, name: str });
+const exactRolloutRef = exact({ 'context?': str, namespace: str, name: str });
 
 const measurementCounts = obj({ successful: num, failed: num, inconclusive: num, error: num });
 
@@ -246,7 +262,8 @@ const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
     target: rolloutRef,
     'args?': obj({ 'container?': str, 'image?': str, 'toRevision?': int }),
   }),
-  terminateAnalysisRun: obj({ requestId: int, target: rolloutRef, analysisRun: objectName }),
+  terminateAnalysisRun: exact({ kind: str, requestId: int, target: exactRolloutRef, analysisRun: objectName }),
+  terminateExperiment: exact({ kind: str, requestId: int, target: exactRolloutRef, experiment: objectName }),
   viewError: obj({ message: str }),
 };
 

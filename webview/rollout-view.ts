@@ -4,9 +4,9 @@
  * their ReplicaSets and pods, the Experiments started for them (template ReplicaSets, pods, runs),
  * and analysis runs with their metrics (analysis-view.ts). A pure function of its inputs to a DOM tree.
  */
-import { ACTIONS, availableActions } from './actions';
+import { ACTIONS, availableActions, canTerminate } from './actions';
 import { bar, h, icon, table, type Child } from './dom';
-import { analysisRun, type TerminateControl } from './analysis-view';
+import { analysisRun, terminateButton, type TerminateControl } from './analysis-view';
 import { clock, phaseIcon, plural, runIcon } from './format';
 import type { ActionArgs, ActionName, RolloutView } from './protocol';
 
@@ -23,7 +23,7 @@ export interface RolloutRenderContext {
   /** The answer to the last action, shown under the toolbar. */
   notice?: { ok: boolean; text: string };
   onAction(action: ActionName, args?: ActionArgs): void;
-  /** Stopping a running analysis run (absent: no Terminate buttons). */
+  /** Stopping a running analysis run or Experiment (absent: no Terminate buttons). */
   terminate?: TerminateControl;
   /** Revisions the user opened or closed: kept across re-renders. */
   openRevisions: ReadonlyMap<number, boolean>;
@@ -257,7 +257,7 @@ function replicaSet(rs: ReplicaSetView, ctx: RolloutRenderContext): HTMLElement 
   );
 }
 
-/** An Experiment of the revision: its phase, then its template ReplicaSets (with pods) and its runs. */
+/** An Experiment of the revision: its phase (and Terminate while it runs), then its template ReplicaSets (with pods) and its runs. */
 function experiment(ex: ExperimentView, ctx: RolloutRenderContext): HTMLElement {
   const p = runIcon(ex.phase);
   return h(
@@ -270,6 +270,7 @@ function experiment(ex: ExperimentView, ctx: RolloutRenderContext): HTMLElement 
       h('code', { class: 'experiment-name' }, ex.name),
       h('span', { class: `experiment-phase ${p.cls}` }, ex.phase),
       h('span', { class: 'experiment-kind muted' }, ex.stepIndex !== undefined ? `experiment of step ${ex.stepIndex}` : 'experiment'),
+      ctx.terminate && canTerminate(ex) ? terminateButton('experiment', ex.name, ctx.terminate) : null,
     ),
     ex.message ? h('div', { class: 'run-message' }, ex.message) : null,
     h('div', { class: 'experiment-body' }, ...ex.replicaSets.map((rs) => replicaSet(rs, ctx)), ...ex.analysisRuns.map((run) => analysisRun(run, false, ctx.terminate))),

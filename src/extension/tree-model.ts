@@ -8,7 +8,7 @@ import { cluster } from './lazy-cluster';
 import { isCompletedPhase, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
 import type { CommandId } from './command-specs';
-import { canTerminate } from '../../webview/actions';
+import { canTerminate, type TerminateKind } from '../../webview/actions';
 
 export type TreeElement =
   | { kind: 'local' }
@@ -572,20 +572,30 @@ export function experimentChoices(stores: ClusterStores, context: string, now: D
   return items.sort((a, b) => `${a.ref.namespace}/${a.ref.experiment}`.localeCompare(`${b.ref.namespace}/${b.ref.experiment}`));
 }
 
+/** What the rollout webview asks to terminate: one of its rollout's AnalysisRuns or Experiments, by name. */
+export interface TerminateRequest {
+  kind: TerminateKind;
+  name: string;
+}
+
 /**
- * Why the rollout webview may not terminate `run`, or undefined: the request must name the very
- * rollout its panel shows (`shown`), that context must be connected, and the run must be one of
- * that rollout's runs that has not ended. The host asks this before it runs the command.
+ * Why the rollout webview may not terminate what it asks for, or undefined: the request must name
+ * the very rollout its panel shows (`shown`), that context must be connected, and the run or
+ * Experiment must be one of that rollout's that has not ended. The host asks this before it runs
+ * the command.
  */
-export function terminateRefusal(state: SessionState, shown: Required<RolloutRef>, requested: RolloutRef, run: string, now: Date): string | undefined {
+export function terminateRefusal(state: SessionState, shown: Required<RolloutRef>, requested: RolloutRef, what: TerminateRequest, now: Date): string | undefined {
   if (requested.namespace !== shown.namespace || requested.name !== shown.name || (requested.context !== undefined && requested.context !== shown.context)) {
     const where = requested.context !== undefined ? ` in context "${requested.context}"` : '';
     return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
   }
   if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
   const view = viewOf(state.stores, shown.namespace, shown.name, now);
-  const found = view ? runsOfView(view).find((r) => r.run.name === run)?.run : undefined;
-  if (!found) return `it is not an analysis run of rollout ${shown.namespace}/${shown.name}`;
+  const found =
+    what.kind === 'analysisRun'
+      ? view && runsOfView(view).find((r) => r.run.name === what.name)?.run
+      : view?.revisions.flatMap((rev) => rev.experiments).find((ex) => ex.name === what.name);
+  if (!found) return `it is not ${what.kind === 'analysisRun' ? 'an analysis run' : 'an Experiment'} of rollout ${shown.namespace}/${shown.name}`;
   if (!canTerminate(found)) return `it has already ended (${found.phase})`;
   return undefined;
 }

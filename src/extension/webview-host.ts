@@ -13,7 +13,7 @@ import type { ActionName, HostToView, RolloutRef as ViewRolloutRef, ViewToHost }
 import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
 import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
-import { terminateRefusal, viewOf } from './tree-model';
+import { terminateRefusal, viewOf, type TerminateRequest } from './tree-model';
 
 export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
@@ -233,18 +233,12 @@ export class WebviewHost implements vscode.Disposable {
       case 'viewError':
         this.ctx.log.warn(`webview: ${msg.message}`);
         return;
-      case 'terminateAnalysisRun': {
-        const refused = open.state.kind === 'rollout' ? terminateRefusal(this.ctx.session.state, open.state.ref, msg.target, msg.analysisRun, new Date()) : 'this panel shows no rollout';
-        if (refused) {
-          this.ctx.log.warn(`webview: refused to terminate AnalysisRun "${msg.analysisRun}": ${refused}`);
-          this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: `Cannot terminate AnalysisRun "${msg.analysisRun}": ${refused}` });
-          return;
-        }
-        const ref = (open.state as Extract<PanelState, { kind: 'rollout' }>).ref;
-        const target = { kind: 'analysisRun', context: ref.context, namespace: ref.namespace, name: ref.name, run: msg.analysisRun };
-        this.answer(open, msg.requestId, vscode.commands.executeCommand('rollouts.terminateAnalysisRun', target));
+      case 'terminateAnalysisRun':
+        this.terminate(open, msg.requestId, msg.target, { kind: 'analysisRun', name: msg.analysisRun });
         return;
-      }
+      case 'terminateExperiment':
+        this.terminate(open, msg.requestId, msg.target, { kind: 'experiment', name: msg.experiment });
+        return;
       case 'action': {
         const target = { context: msg.target.context ?? (open.state.kind === 'rollout' ? open.state.ref.context : ''), namespace: msg.target.namespace, name: msg.target.name };
         const extra = msg.action === 'setImage' && msg.args?.container && msg.args.image ? [msg.args.container, msg.args.image] : msg.action === 'undo' && msg.args?.toRevision !== undefined ? [msg.args.toRevision] : [];
@@ -252,6 +246,27 @@ export class WebviewHost implements vscode.Disposable {
         return;
       }
     }
+  }
+
+  /**
+   * The view's Terminate on a run or an Experiment: refused (logged, and answered with why) unless
+   * it is a running one of the rollout this panel shows in the connected context; else the
+   * command the tree and the palette run, with that target, answered with its result.
+   */
+  private terminate(open: OpenPanel, requestId: number, requested: ViewRolloutRef, what: TerminateRequest): void {
+    const noun = what.kind === 'analysisRun' ? 'AnalysisRun' : 'Experiment';
+    const refused = open.state.kind === 'rollout' ? terminateRefusal(this.ctx.session.state, open.state.ref, requested, what, new Date()) : 'this panel shows no rollout';
+    if (refused || open.state.kind !== 'rollout') {
+      this.ctx.log.warn(`webview: refused to terminate ${noun} "${what.name}": ${refused}`);
+      this.post(open, { kind: 'actionResult', requestId, ok: false, message: `Cannot terminate ${noun} "${what.name}": ${refused}` });
+      return;
+    }
+    const { ref } = open.state;
+    const run =
+      what.kind === 'analysisRun'
+        ? vscode.commands.executeCommand('rollouts.terminateAnalysisRun', { kind: 'analysisRun', context: ref.context, namespace: ref.namespace, name: ref.name, run: what.name })
+        : vscode.commands.executeCommand('rollouts.terminateExperiment', { context: ref.context, namespace: ref.namespace, experiment: what.name, rollout: ref.name });
+    this.answer(open, requestId, run);
   }
 
   /** Posts the end of a command the view asked for as its actionResult. */

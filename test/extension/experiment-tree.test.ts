@@ -154,10 +154,10 @@ describe('extension: Experiments in the tree', () => {
     assert.deepEqual(analysisRunRefFrom(runEl), { context: CONTEXT, namespace: 'shop', run: RUN, rollout: 'search' });
     const choices = analysisRunChoices(s, CONTEXT, NOW);
     assert.deepEqual(choices.map((c) => [c.ref.run, c.detail]), [[RUN, `Running · analysis of Experiment ${EXP} of revision 2 · ✔ 2 ✖ 0`]]);
-    assert.equal(terminateRefusal(src.state, { ...at }, { ...at }, RUN, NOW), undefined);
+    assert.equal(terminateRefusal(src.state, { ...at }, { ...at }, { kind: 'analysisRun', name: RUN }, NOW), undefined);
     s.analysisRuns.put({ ...expRun, status: { ...expRun.status, phase: 'Successful' } });
     assert.equal(item(src, runEl).contextValue, 'analysisRun:ended');
-    assert.equal(terminateRefusal(src.state, { ...at }, { ...at }, RUN, NOW), 'it has already ended (Successful)');
+    assert.equal(terminateRefusal(src.state, { ...at }, { ...at }, { kind: 'analysisRun', name: RUN }, NOW), 'it has already ended (Successful)');
     assert.deepEqual(analysisRunChoices(s, CONTEXT, NOW), []);
   });
 

@@ -133,14 +133,14 @@ describe('extension: terminate an AnalysisRun', () => {
     const s = stores();
     const state = source(s).state;
     const shown = { context: CONTEXT, namespace: 'shop', name: 'checkout' };
-    assert.equal(terminateRefusal(state, shown, shown, 'checkout-abc-2-1', NOW), undefined);
-    assert.equal(terminateRefusal(state, shown, { namespace: 'shop', name: 'checkout' }, 'checkout-abc-2-1.1', NOW), undefined, 'a pending run, and a target without its context');
-    assert.equal(terminateRefusal(state, shown, shown, 'checkout-old-1-1', NOW), 'it has already ended (Successful)');
-    assert.equal(terminateRefusal(state, shown, shown, 'cart-def-2-1', NOW), 'it is not an analysis run of rollout shop/checkout', "another rollout's run");
-    assert.equal(terminateRefusal(state, shown, shown, 'no-such-run', NOW), 'it is not an analysis run of rollout shop/checkout');
-    assert.equal(terminateRefusal(state, shown, { ...shown, name: 'cart' }, 'cart-def-2-1', NOW), 'the request names rollout shop/cart in context "kind-dev", but this panel shows shop/checkout in context "kind-dev"');
-    assert.equal(terminateRefusal(state, shown, { ...shown, context: 'prod' }, 'checkout-abc-2-1', NOW), 'the request names rollout shop/checkout in context "prod", but this panel shows shop/checkout in context "kind-dev"');
-    assert.equal(terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, 'checkout-abc-2-1', NOW), `context "${CONTEXT}" is not connected`);
+    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW), undefined);
+    assert.equal(terminateRefusal(state, shown, { namespace: 'shop', name: 'checkout' }, { kind: 'analysisRun', name: 'checkout-abc-2-1.1' }, NOW), undefined, 'a pending run, and a target without its context');
+    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'checkout-old-1-1' }, NOW), 'it has already ended (Successful)');
+    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'cart-def-2-1' }, NOW), 'it is not an analysis run of rollout shop/checkout', "another rollout's run");
+    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'no-such-run' }, NOW), 'it is not an analysis run of rollout shop/checkout');
+    assert.equal(terminateRefusal(state, shown, { ...shown, name: 'cart' }, { kind: 'analysisRun', name: 'cart-def-2-1' }, NOW), 'the request names rollout shop/cart in context "kind-dev", but this panel shows shop/checkout in context "kind-dev"');
+    assert.equal(terminateRefusal(state, shown, { ...shown, context: 'prod' }, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW), 'the request names rollout shop/checkout in context "prod", but this panel shows shop/checkout in context "kind-dev"');
+    assert.equal(terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW), `context "${CONTEXT}" is not connected`);
   });
 
   it('"has not ended" means the same in the editor and the view as in the controller', () => {

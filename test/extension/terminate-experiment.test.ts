@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ClusterStores, Experiment, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
-import { children, experimentChoices, experimentContextValue, experimentRefFrom, item, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import { children, experimentChoices, experimentContextValue, experimentRefFrom, item, terminateRefusal, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
 import { memoryStores } from '../cluster/fakes';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
@@ -168,5 +168,32 @@ describe('extension: terminate an Experiment', () => {
     ended.rollouts.put(rollout('cart', 'shop'));
     ended.experiments.put(experiment('cart-def-2-1', 'cart', 'shop', 'Error', 2, 1));
     assert.deepEqual(experimentChoices(ended, CONTEXT, NOW), []);
+  });
+  it("the host acts on a webview's Terminate only for an Experiment of the rollout its panel shows that has not ended, in the connected context", () => {
+    const s = stores();
+    const state = source(s).state;
+    const shown = { context: CONTEXT, namespace: 'shop', name: 'search' };
+    const ex = (name: string) => ({ kind: 'experiment' as const, name });
+    assert.equal(terminateRefusal(state, shown, shown, ex('search-abc-2-1'), NOW), undefined, 'a running Experiment');
+    assert.equal(terminateRefusal(state, shown, { namespace: 'shop', name: 'search' }, ex('search-abc-2-3'), NOW), undefined, 'a pending one, and a target without its context');
+    assert.equal(terminateRefusal(state, shown, shown, ex('search-old-1-1'), NOW), 'it has already ended (Successful)');
+    assert.equal(terminateRefusal(state, shown, shown, ex('cart-def-2-2'), NOW), 'it is not an Experiment of rollout shop/search', "another rollout's running Experiment");
+    assert.equal(terminateRefusal(state, shown, shown, ex('api-x-3-2'), NOW), 'it is not an Experiment of rollout shop/search', 'a running Experiment of a rollout in another namespace');
+    assert.equal(terminateRefusal(state, shown, shown, ex('no-such-experiment'), NOW), 'it is not an Experiment of rollout shop/search');
+    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'search-abc-2-1' }, NOW), 'it is not an analysis run of rollout shop/search', 'an Experiment is not a run: the kind asked for counts');
+    assert.equal(
+      terminateRefusal(state, shown, { ...shown, name: 'cart' }, ex('cart-def-2-2'), NOW),
+      'the request names rollout shop/cart in context "kind-dev", but this panel shows shop/search in context "kind-dev"',
+      'a request for another rollout than the panel shows',
+    );
+    assert.equal(
+      terminateRefusal(state, shown, { ...shown, context: 'prod' }, ex('search-abc-2-1'), NOW),
+      'the request names rollout shop/search in context "prod", but this panel shows shop/search in context "kind-dev"',
+    );
+    assert.equal(terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, ex('search-abc-2-1'), NOW), `context "${CONTEXT}" is not connected`);
+    assert.equal(terminateRefusal({ ...state, context: 'prod' } as typeof state, shown, shown, ex('search-abc-2-1'), NOW), `context "${CONTEXT}" is not connected`, 'another context is connected');
+    // The refusal follows the store: once the Experiment ends, the same request is refused.
+    s.experiments.put(experiment('search-abc-2-1', 'search', 'shop', 'Error', 2, 1));
+    assert.equal(terminateRefusal(state, shown, shown, ex('search-abc-2-1'), NOW), 'it has already ended (Error)');
   });
 });

@@ -141,4 +141,48 @@ describe('webview protocol: view to host', () => {
       'message(terminateAnalysisRun).analysisRun should be a Kubernetes object name, not "../rollouts/checkout"',
     );
   });
+  it('accepts a request to terminate one of the rollout\'s Experiments, named as Kubernetes names it', () => {
+    assert.ok(isViewToHost({ kind: 'terminateExperiment', requestId: 6, target, experiment: 'search-9a8b7c6d5-3-1' }));
+    assert.ok(isViewToHost({ kind: 'terminateExperiment', requestId: 7, target: { namespace: 'shop', name: 'search' }, experiment: 'search.exp-1' }));
+  });
+
+  it('rejects a terminate Experiment request that lacks a field, has one of the wrong type, a name Kubernetes would refuse, or a field it does not have', () => {
+    const bad: unknown[] = [
+      { kind: 'terminateExperiment', requestId: 1, target },
+      { kind: 'terminateExperiment', requestId: 1, experiment: 'exp' },
+      { kind: 'terminateExperiment', target, experiment: 'exp' },
+      { kind: 'terminateExperiment', requestId: '1', target, experiment: 'exp' },
+      { kind: 'terminateExperiment', requestId: 1.5, target, experiment: 'exp' },
+      { kind: 'terminateExperiment', requestId: 1, target: 'shop/search', experiment: 'exp' },
+      { kind: 'terminateExperiment', requestId: 1, target: { namespace: 'shop' }, experiment: 'exp' },
+      { kind: 'terminateExperiment', requestId: 1, target: { ...target, context: 7 }, experiment: 'exp' },
+      { kind: 'terminateExperiment', requestId: 1, target, experiment: '' },
+      { kind: 'terminateExperiment', requestId: 1, target, experiment: 'Exp' },
+      { kind: 'terminateExperiment', requestId: 1, target, experiment: '../experiments/exp' },
+      { kind: 'terminateExperiment', requestId: 1, target, experiment: 'a'.repeat(254) },
+      { kind: 'terminateExperiment', requestId: 1, target, experiment: ['exp'] },
+      { kind: 'terminateExperiment', requestId: 1, target, analysisRun: 'exp' },
+      { kind: 'terminateExperiment', requestId: 1, target, experiment: 'exp', namespace: 'kube-system' },
+      { kind: 'terminateExperiment', requestId: 1, target: { ...target, uid: 'x' }, experiment: 'exp' },
+      { kind: 'action', requestId: 1, action: 'terminateExperiment', target },
+    ];
+    for (const m of bad) assert.equal(isViewToHost(m), false, JSON.stringify(m).slice(0, 120));
+    assert.equal(
+      viewToHostProblem({ kind: 'terminateExperiment', requestId: 1, target, experiment: '../experiments/exp' }),
+      'message(terminateExperiment).experiment should be a Kubernetes object name, not "../experiments/exp"',
+    );
+    assert.equal(
+      viewToHostProblem({ kind: 'terminateExperiment', requestId: 1, target, experiment: 'exp', namespace: 'kube-system' }),
+      'message(terminateExperiment).namespace is not a field it has (it has kind, requestId, target, experiment)',
+    );
+    assert.equal(
+      viewToHostProblem({ kind: 'terminateExperiment', requestId: 1, target: { ...target, uid: 'x' }, experiment: 'exp' }),
+      'message(terminateExperiment).target.uid is not a field it has (it has context, namespace, name)',
+    );
+  });
+
+  it('holds a terminate AnalysisRun request, its twin, to the same exact shape', () => {
+    assert.equal(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: 'run', experiment: 'exp' }), false);
+    assert.equal(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 1, target: { ...target, extra: true }, analysisRun: 'run' }), false);
+  });
 });

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { HostToView, SimulationFrame } from '../../webview/protocol';
+import { viewToHostProblem, type HostToView, type SimulationFrame } from '../../webview/protocol';
 import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
 import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf, simulationWithExperiment } from './fixtures';
 
@@ -141,6 +141,52 @@ describe('webview in headless Chromium', function () {
     await ex.locator('vscode-button[data-terminate="search-9a8b7c6d5-3-1-compare"]').click();
     const [, terminate] = await postedAtLeast(page, 2);
     assert.deepEqual(terminate, { kind: 'terminateAnalysisRun', requestId: 1, target: { context: 'kind-dev', namespace: 'shop', name: 'search' }, analysisRun: 'search-9a8b7c6d5-3-1-compare' });
+    await page.close();
+  });
+
+  it('offers Terminate on a running Experiment only; a click posts a valid terminateExperiment for it and shows it busy until the answer', async () => {
+    const endedMessage = canaryExperiment() as Extract<HostToView, { kind: 'rollout' }>;
+    const endedEx = endedMessage.view.revisions.flatMap((r) => r.experiments).find((x) => x.name === 'search-9a8b7c6d5-3-1')!;
+    for (const phase of ['Successful', 'Failed', 'Error', 'Inconclusive']) {
+      endedEx.phase = phase;
+      const ended = await openWith(endedMessage);
+      const line = ended.locator('.experiment[data-experiment="search-9a8b7c6d5-3-1"] .experiment-line');
+      await line.waitFor({ timeout: WAIT_MS });
+      assert.equal(await line.locator('.experiment-phase').textContent(), phase);
+      assert.equal(await ended.locator('vscode-button.terminate-experiment').count(), 0, `a ${phase} Experiment cannot be terminated`);
+      await ended.close();
+    }
+
+    const page = await openWith(canaryExperiment());
+    const ex = page.locator('.experiment[data-experiment="search-9a8b7c6d5-3-1"]');
+    const button = ex.locator('.experiment-line vscode-button.terminate-experiment');
+    assert.equal(await button.count(), 1);
+    assert.equal(await button.textContent(), 'Terminate');
+    assert.equal(await button.getAttribute('data-terminate'), 'search-9a8b7c6d5-3-1');
+    assert.equal(await button.getAttribute('icon'), 'debug-stop');
+    assert.equal(await page.locator('vscode-button.terminate-experiment').count(), 1, 'one button, on the Experiment\'s own line');
+    await button.click();
+    const [, terminate] = await postedAtLeast(page, 2);
+    assert.deepEqual(terminate, { kind: 'terminateExperiment', requestId: 1, target: { context: 'kind-dev', namespace: 'shop', name: 'search' }, experiment: 'search-9a8b7c6d5-3-1' });
+    assert.equal(viewToHostProblem(terminate), undefined, 'the host accepts what the view posts');
+    assert.equal(await button.getAttribute('disabled'), '');
+    assert.equal(await button.getAttribute('icon'), 'loading');
+    await button.click({ force: true });
+    assert.equal((await posted(page)).length, 2, 'a second click while the first is under way posts nothing');
+    // Its run's Terminate is another request, still offered meanwhile.
+    const runButton = ex.locator('vscode-button.terminate-run[data-terminate="search-9a8b7c6d5-3-1-compare"]');
+    assert.equal(await runButton.getAttribute('disabled'), null);
+
+    await send(page, { kind: 'actionResult', requestId: 1, ok: true, message: 'Experiment "search-9a8b7c6d5-3-1" terminated.' });
+    await page.locator('.notice.ok').waitFor({ timeout: WAIT_MS });
+    assert.equal(((await page.locator('.notice').textContent()) ?? '').trim(), 'Experiment "search-9a8b7c6d5-3-1" terminated.');
+    assert.equal(await button.getAttribute('disabled'), null);
+    await button.click();
+    const all = await postedAtLeast(page, 3);
+    assert.deepEqual(all[2], { kind: 'terminateExperiment', requestId: 2, target: { context: 'kind-dev', namespace: 'shop', name: 'search' }, experiment: 'search-9a8b7c6d5-3-1' });
+    await send(page, { kind: 'actionResult', requestId: 2, ok: false });
+    await page.locator('.notice.bad').waitFor({ timeout: WAIT_MS });
+    assert.equal(((await page.locator('.notice').textContent()) ?? '').trim(), 'Terminate search-9a8b7c6d5-3-1 failed.');
     await page.close();
   });
 
