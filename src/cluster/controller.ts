@@ -4,7 +4,7 @@
  * concurrency (the resourceVersion the decision was made from). On a conflict it stops, waits
  * for the store and decides again from the new state; it never resends a write blindly. A work
  * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
- * A Rollout with spec.workloadRef is decided from its Deployment's template (workload-ref.ts).
+ * A Rollout with spec.workloadRef is decided from its Deployment's, ReplicaSet's or PodTemplate's template (workload-ref.ts).
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
@@ -14,7 +14,7 @@ import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
 import { createExperimentController, type ExperimentController } from './experiment-controller';
 import { systemClock, type Clock } from './clock';
-import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type Pod } from './kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type Pod, type PodTemplate } from './kinds';
 import { errorText, type Log } from './log';
 import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
@@ -23,7 +23,7 @@ import type { Disposable, KindStore } from './watch-kind';
 import { createOwnerIndex, type Owned } from './owner-index';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
-import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus } from './workload-ref';
+import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
 
 export interface ControllerOptions {
   rest: Rest;
@@ -40,6 +40,8 @@ export interface ControllerOptions {
   experiments?: false;
   /** The Deployments a Rollout's spec.workloadRef names (without them such a Rollout only gets a status saying so). */
   deployments?: KindStore<Deployment>;
+  /** The PodTemplates a workloadRef names, the same way. (A ReplicaSet it names is read from `stores`.) */
+  podTemplates?: KindStore<PodTemplate>;
 }
 
 export interface ControllerStats {
@@ -83,7 +85,8 @@ export function createController(opts: ControllerOptions): Controller {
   const expectations = createExpectations(clock, log, 'rollout');
   const subs: Disposable[] = [];
   let started = false;
-  let deploymentsListed = false;
+  /** The workload stores that have their first list: a workloadRef is not judged missing before. */
+  const workloadsListed = new Set<KindStore<any>>([stores.replicaSets]);
   const work = createWorkQueue({ clock, workers, run: (key) => reconcileKey(key) });
   const { enqueue, enqueueAfter } = work;
 
@@ -94,10 +97,18 @@ export function createController(opts: ControllerOptions): Controller {
     return ref ? keyOf(o.metadata?.namespace, ref.name) : undefined;
   }
 
-  /** The Deployment a rollout's workloadRef names, if it names one. */
-  function referencedDeployment(r: Rollout): string | undefined {
+  /** Where the objects of each kind a workloadRef may name are read from (undefined: not watched). */
+  const workloadStores: Record<WorkloadKind, KindStore<Workload> | undefined> = {
+    Deployment: opts.deployments,
+    ReplicaSet: stores.replicaSets as KindStore<Workload>,
+    PodTemplate: opts.podTemplates,
+  };
+
+  /** The workload a rollout's workloadRef names, as `Kind/name`, if it names one this controller resolves. */
+  function referencedWorkload(r: Rollout): string | undefined {
     const ref = r.spec?.workloadRef;
-    return ref?.kind === 'Deployment' && ref.name ? ref.name : undefined;
+    const kind = workloadKindOf(ref);
+    return kind && ref?.name ? `${kind}/${ref.name}` : undefined;
   }
 
   function referencesService(r: Rollout, service: string): boolean {
@@ -150,16 +161,17 @@ export function createController(opts: ControllerOptions): Controller {
     const live = rollout; // as stored: what every write's resourceVersion and the status diff come from
     let deployment: Deployment | undefined;
     if (live.spec?.workloadRef) {
-      const deployments = opts.deployments;
       const ref = live.spec.workloadRef;
-      const listError = deployments && !deploymentsListed ? deployments.lastError() : undefined;
-      if (deployments && !deploymentsListed && listError === undefined) {
-        stats.idleReconciles++; // decided once the Deployments are listed (that wakes every such rollout)
+      const kind = workloadKindOf(ref);
+      const store = kind ? workloadStores[kind] : undefined;
+      const listError = store && !workloadsListed.has(store) ? store.lastError() : undefined;
+      if (store && !workloadsListed.has(store) && listError === undefined) {
+        stats.idleReconciles++; // decided once that kind is listed (that wakes every such rollout)
         return;
       }
       const resolution = listError
-        ? { kind: 'unresolved' as const, message: `spec.workloadRef: cannot read Deployment "${ref.name ?? ''}": the Deployment watch failed (${listError})` }
-        : resolveWorkloadRef(live, ref.name ? deployments?.get(ref.name, namespace) : undefined, deployments !== undefined);
+        ? { kind: 'unresolved' as const, message: `spec.workloadRef: cannot read ${kind} "${ref.name ?? ''}": the ${kind} watch failed (${listError})` }
+        : resolveWorkloadRef(live, ref.name && store ? store.get(ref.name, namespace) : undefined, kind === undefined || store !== undefined);
       if (resolution.kind === 'unresolved') {
         // Nothing is created from a template the controller cannot read: only the status says why.
         const statusPatch = mergeDiff(live.status ?? {}, unresolvedStatus(live, resolution.message, now));
@@ -180,7 +192,7 @@ export function createController(opts: ControllerOptions): Controller {
       if (resolution.kind === 'resolved') {
         const generation = staleWorkloadGeneration(live, resolution);
         if (generation !== undefined) {
-          // The Deployment's generation is recorded first, on its own: the next reconcile (woken by this write) decides from it.
+          // The workload's generation is recorded first, on its own: the next reconcile (woken by this write) decides from it.
           await writing(key, undefined, async (expected) => {
             const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name), {
               patch: 'merge',
@@ -379,22 +391,28 @@ export function createController(opts: ControllerOptions): Controller {
         for (const r of stores.rollouts.list(ns)) if (referencesService(r, svc.metadata?.name ?? '')) enqueue(keyOf(ns, r.metadata?.name));
       }),
     );
-    const deployments = opts.deployments;
-    if (deployments) {
-      const wakeReferring = (ns: string | undefined, deploymentName?: string) => {
-        for (const r of stores.rollouts.list(ns)) {
-          if (r.spec?.workloadRef && (deploymentName === undefined || referencedDeployment(r) === deploymentName)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
-        }
-      };
+    // A workload change wakes the rollouts that name it; a kind's first list wakes every rollout that names one of that kind.
+    const wakeReferring = (ns: string | undefined, kind: WorkloadKind, name?: string) => {
+      for (const r of stores.rollouts.list(ns)) {
+        const named = referencedWorkload(r);
+        if (named && (name === undefined ? named.startsWith(`${kind}/`) : named === `${kind}/${name}`)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      }
+    };
+    for (const kind of ['Deployment', 'ReplicaSet', 'PodTemplate'] as const) {
+      const store = workloadStores[kind];
+      if (!store) continue;
       subs.push(
-        deployments.onChange((_e, d) => {
-          if (inScope(d.metadata?.namespace)) wakeReferring(d.metadata?.namespace, d.metadata?.name ?? '');
+        store.onChange((_e, w) => {
+          // A ReplicaSet of the rollout's own is not its workload: only one a workloadRef could name wakes it here.
+          if (inScope(w.metadata?.namespace) && !(kind === 'ReplicaSet' && ownerRollout(w))) wakeReferring(w.metadata?.namespace, kind, w.metadata?.name ?? '');
         }),
       );
-      void deployments.synced.then(() => {
-        deploymentsListed = true;
-        wakeReferring(opts.namespace);
-      });
+      if (!workloadsListed.has(store)) {
+        void store.synced.then(() => {
+          workloadsListed.add(store);
+          wakeReferring(opts.namespace, kind);
+        });
+      }
     }
   }
 

@@ -53,7 +53,7 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
   await elector.acquire(opts.onWaiting);
   opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${opts.namespace ? `namespace ${opts.namespace}` : 'all namespaces'} of context "${context}"`);
 
-  // Deployments too: a Rollout's spec.workloadRef takes its pod template from one.
+  // Deployments and PodTemplates too: a Rollout's spec.workloadRef may take its pod template from one.
   const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [], deployments: true });
   await watch.synced;
   const controller = createController({
@@ -62,6 +62,7 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
     clock,
     log: opts.log,
     ...(watch.deployments ? { deployments: watch.deployments } : {}),
+    ...(watch.podTemplates ? { podTemplates: watch.podTemplates } : {}),
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(opts.workers ? { workers: opts.workers } : {}),
   });

@@ -17,6 +17,7 @@ export const POD: KindRef = { name: 'Pod', group: '', version: 'v1', plural: 'po
 export const SERVICE: KindRef = { name: 'Service', group: '', version: 'v1', plural: 'services' };
 export const LEASE: KindRef = { name: 'Lease', group: 'coordination.k8s.io', version: 'v1', plural: 'leases' };
 export const DEPLOYMENT: KindRef = { name: 'Deployment', group: 'apps', version: 'v1', plural: 'deployments' };
+export const POD_TEMPLATE: KindRef = { name: 'PodTemplate', group: '', version: 'v1', plural: 'podtemplates' };
 
 /** The collection path (all namespaces when `namespace` is absent), or one object's path with `name`. */
 export function kindPath(kind: KindRef, namespace?: string, name?: string, subresource?: string): string {
@@ -51,6 +52,14 @@ export interface Deployment {
   metadata?: ObjectMeta;
   spec?: { replicas?: number; selector?: LabelSelector; template?: PodTemplateSpec; [k: string]: unknown };
   status?: { [k: string]: unknown };
+}
+
+/** A v1 PodTemplate (a Rollout's spec.workloadRef may name one): a pod template and nothing else. */
+export interface PodTemplate {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  template?: PodTemplateSpec;
 }
 
 export type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service };

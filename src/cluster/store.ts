@@ -1,9 +1,9 @@
 /**
  * One context's store: one watch per kind (Rollouts, ReplicaSets, Pods, Services, AnalysisRuns,
- * Experiments, and Deployments when asked), for all namespaces or a chosen set, and the reachability check that turns an
+ * Experiments, and Deployments and PodTemplates when asked), for all namespaces or a chosen set, and the reachability check that turns an
  * unreachable or unauthorised context into one clear sentence.
  */
-import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Deployment, type KindRef, type Pod } from './kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, POD_TEMPLATE, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Deployment, type KindRef, type Pod, type PodTemplate } from './kinds';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './kinds';
 import type { KubeConfig } from './k8s';
 import { ApiError, type Rest } from './rest';
@@ -21,7 +21,7 @@ export interface ClusterStores {
 export interface WatchClusterOptions extends Omit<WatchDeps, 'namespace'> {
   /** Watch only these namespaces (one watch per kind per namespace); all when absent or empty. */
   namespaces?: readonly string[];
-  /** Also watch Deployments (the embedded controller reads them for spec.workloadRef); the tree does not need them. */
+  /** Also watch Deployments and PodTemplates (the embedded controller reads them for spec.workloadRef); the tree does not need them. */
   deployments?: boolean;
 }
 
@@ -33,6 +33,8 @@ export interface ClusterWatch extends Disposable {
    * not keep the rest from starting); its own `synced` tells when it has its first list.
    */
   deployments?: KindStore<Deployment>;
+  /** The PodTemplates, with the Deployments and as they are. */
+  podTemplates?: KindStore<PodTemplate>;
   /** Resolves when every kind of `stores` has its first list. */
   synced: Promise<void>;
 }
@@ -55,9 +57,11 @@ export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
   };
   const synced = Promise.all(running.map((r) => r.synced)).then(() => undefined);
   const deployments = opts.deployments ? make<Deployment>(DEPLOYMENT) : undefined;
+  const podTemplates = opts.deployments ? make<PodTemplate>(POD_TEMPLATE) : undefined;
   return {
     stores,
     ...(deployments ? { deployments } : {}),
+    ...(podTemplates ? { podTemplates } : {}),
     synced,
     dispose: () => running.forEach((r) => r.dispose()),
   };

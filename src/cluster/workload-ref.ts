@@ -1,8 +1,9 @@
 /**
  * `spec.workloadRef`: a Rollout that takes its pod template (and, when it has none, its selector)
- * from an existing Deployment, Argo's way to migrate one. The controller resolves the reference
- * into an effective Rollout before the planner sees it, so the planner stays unaware of it; these
- * helpers are pure (the Deployment comes from the store, time is an argument).
+ * from an existing Deployment, ReplicaSet or PodTemplate, Argo's way to migrate one (upstream's
+ * rollout/templateref.go). The controller resolves the reference into an effective Rollout before
+ * the planner sees it, so the planner stays unaware of it; these helpers are pure (the workload
+ * comes from the store, time is an argument). Only a Deployment is ever scaled down (`scaleDown`).
  */
 import {
   ANNOTATION_WORKLOAD_GENERATION,
@@ -14,51 +15,69 @@ import {
   type Rollout,
   type RolloutStatus,
 } from '../planner';
-import type { Deployment } from './kinds';
+import type { Deployment, PodTemplate, ReplicaSet } from './kinds';
 
 /** Marks the InvalidSpec conditions this module writes, so a resolved reference removes only those. */
 const MESSAGE_PREFIX = 'spec.workloadRef: ';
+
+/** The kinds a workloadRef may name, as upstream resolves them: apps/v1 Deployment and ReplicaSet, v1 PodTemplate. */
+export type WorkloadKind = 'Deployment' | 'ReplicaSet' | 'PodTemplate';
+export type Workload = Deployment | ReplicaSet | PodTemplate;
+
+/** The kind a rollout's workloadRef names, when it is one this controller resolves. */
+export function workloadKindOf(ref: { apiVersion?: string; kind?: string } | undefined): WorkloadKind | undefined {
+  if (!ref) return undefined;
+  if ((ref.kind === 'Deployment' || ref.kind === 'ReplicaSet') && (ref.apiVersion === undefined || ref.apiVersion === 'apps/v1')) return ref.kind;
+  if (ref.kind === 'PodTemplate' && (ref.apiVersion === undefined || ref.apiVersion === 'v1')) return 'PodTemplate';
+  return undefined;
+}
 
 export type WorkloadResolution =
   /** No spec.workloadRef: the rollout is reconciled as it is. */
   | { kind: 'none' }
   /** The reference cannot be used (what is missing, in a sentence). Nothing but the status is written. */
   | { kind: 'unresolved'; message: string }
-  /** `rollout` is the effective Rollout: the Deployment's template (and selector) and the observed generation in its status. */
-  | { kind: 'resolved'; rollout: Rollout; deployment: Deployment; generation: string };
+  /**
+   * `rollout` is the effective Rollout: the workload's template (and selector) and the observed
+   * generation in its status. `deployment` when the workload is a Deployment (the only kind `scaleDown` scales).
+   */
+  | { kind: 'resolved'; rollout: Rollout; deployment?: Deployment; generation: string };
 
 /**
- * Resolves `rollout`'s workloadRef against `deployment` (the store's Deployment of that name in
- * the rollout's namespace, or undefined). `watching` is false when the controller has no
- * Deployment store at all.
+ * Resolves `rollout`'s workloadRef against `workload` (the store's object of that kind and name in
+ * the rollout's namespace, or undefined). `watching` is false when the controller has no store of
+ * that kind at all.
  */
-export function resolveWorkloadRef(rollout: Rollout, deployment: Deployment | undefined, watching = true): WorkloadResolution {
+export function resolveWorkloadRef(rollout: Rollout, workload: Workload | undefined, watching = true): WorkloadResolution {
   const ref = rollout.spec?.workloadRef;
   if (!ref) return { kind: 'none' };
   const ns = rollout.metadata?.namespace ?? 'default';
   const unresolved = (what: string): WorkloadResolution => ({ kind: 'unresolved', message: MESSAGE_PREFIX + what });
-  if (!ref.name) return unresolved('no name is set; name the Deployment to take the pod template from');
-  if (ref.kind !== 'Deployment' || (ref.apiVersion !== undefined && ref.apiVersion !== 'apps/v1')) {
-    return unresolved(`${ref.apiVersion ?? '(no apiVersion)'} ${ref.kind ?? '(no kind)'} "${ref.name}" is not supported here; the embedded controller resolves only apps/v1 Deployment`);
+  const kind = workloadKindOf(ref);
+  if (!ref.name) return unresolved(`no name is set; name the ${kind ?? 'Deployment'} to take the pod template from`);
+  if (!kind) {
+    return unresolved(`${ref.apiVersion ?? '(no apiVersion)'} ${ref.kind ?? '(no kind)'} "${ref.name}" is not supported; a workloadRef names an apps/v1 Deployment or ReplicaSet, or a v1 PodTemplate`);
   }
-  if (hasContent(rollout.spec?.template)) return unresolved(`spec.template must be empty when the pod template comes from Deployment "${ref.name}"`);
-  if (!watching) return unresolved(`this controller does not watch Deployments, so it cannot read Deployment "${ref.name}"`);
-  if (!deployment) return unresolved(`Deployment "${ref.name}" does not exist in namespace "${ns}"; the Rollout waits for it`);
-  const template = deployment.spec?.template;
-  if (!hasContent(template)) return unresolved(`Deployment "${ref.name}" has no spec.template`);
+  if (hasContent(rollout.spec?.template)) return unresolved(`spec.template must be empty when the pod template comes from ${kind} "${ref.name}"`);
+  if (!watching) return unresolved(`this controller does not watch ${kind}s, so it cannot read ${kind} "${ref.name}"`);
+  if (!workload) return unresolved(`${kind} "${ref.name}" does not exist in namespace "${ns}"; the Rollout waits for it`);
+  const template = kind === 'PodTemplate' ? (workload as PodTemplate).template : (workload as Deployment | ReplicaSet).spec?.template;
+  if (!hasContent(template)) return unresolved(`${kind} "${ref.name}" has no ${kind === 'PodTemplate' ? 'template' : 'spec.template'}`);
 
-  const generation = String(deployment.metadata?.generation ?? 0);
+  const generation = String(workload.metadata?.generation ?? 0);
   const status: RolloutStatus = { ...(rollout.status ?? {}), workloadObservedGeneration: generation };
   const conditions = ownInvalidSpec(rollout.status) ? removeCondition(status.conditions, ConditionType.InvalidSpec) : status.conditions;
   if (conditions && conditions.length) status.conditions = conditions;
   else delete status.conditions;
   const spec = { ...rollout.spec, template };
-  if (!rollout.spec?.selector && deployment.spec?.selector) spec.selector = deployment.spec.selector;
+  // A PodTemplate has no selector: the Rollout's own (or none) stands.
+  const selector = kind === 'PodTemplate' ? undefined : (workload as Deployment | ReplicaSet).spec?.selector;
+  if (!rollout.spec?.selector && selector) spec.selector = selector;
   // The planner copies the rollout's annotations onto its new ReplicaSet: without this one there,
-  // a Deployment change that is not its template (a scale-down) does not rewrite the ReplicaSet.
+  // a workload change that is not its template (a scale-down) does not rewrite the ReplicaSet.
   const { [ANNOTATION_WORKLOAD_GENERATION]: _generation, ...annotations } = rollout.metadata?.annotations ?? {};
   const metadata = { ...rollout.metadata, annotations };
-  return { kind: 'resolved', rollout: { ...rollout, metadata, spec, status }, deployment, generation };
+  return { kind: 'resolved', rollout: { ...rollout, metadata, spec, status }, ...(kind === 'Deployment' ? { deployment: workload as Deployment } : {}), generation };
 }
 
 /** The workload-generation annotation to write before anything else, or undefined when the rollout already carries it. */

@@ -70,6 +70,7 @@ export const builtInTypes: readonly ResourceType[] = [
   builtIn('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtIn('', 'v1', 'secrets', 'Secret', true),
   builtIn('', 'v1', 'endpoints', 'Endpoints', true, { shortNames: ['ep'], singular: 'endpoints' }),
+  builtIn('', 'v1', 'podtemplates', 'PodTemplate', true),
   builtIn('apps', 'v1', 'replicasets', 'ReplicaSet', true, { shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
   builtIn('apps', 'v1', 'deployments', 'Deployment', true, { shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
   builtIn('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),

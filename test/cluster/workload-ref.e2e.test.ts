@@ -1,12 +1,13 @@
-// spec.workloadRef end to end: a Rollout that takes its pod template from a Deployment, reconciled
-// by the embedded controller against the local cluster, with the Deployment scaled down as asked.
+// spec.workloadRef end to end: a Rollout that takes its pod template from a Deployment (or a
+// ReplicaSet or PodTemplate), reconciled by the embedded controller against the local cluster, with
+// the Deployment scaled down as asked.
 import { strict as assert } from 'node:assert';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { runAction } from '../../src/cluster/actions';
 import { connect, type Connection } from '../../src/cluster/connection';
 import { createController, type Controller } from '../../src/cluster/controller';
 import { startEmbeddedController } from '../../src/cluster/embedded';
-import { DEPLOYMENT, ROLLOUT, kindPath, type Deployment } from '../../src/cluster/kinds';
+import { DEPLOYMENT, POD_TEMPLATE, REPLICA_SET, ROLLOUT, kindPath, type Deployment } from '../../src/cluster/kinds';
 import { watchCluster, type ClusterWatch } from '../../src/cluster/store';
 import { ANNOTATION_WORKLOAD_GENERATION, clientPhase, type ReplicaSet, type Rollout } from '../../src/planner';
 import { recordingLog, until } from './helpers';
@@ -31,8 +32,10 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     await watch.synced;
     deployments = watch.deployments!;
     await deployments.synced;
-    allStores = { ...watch.stores, deployments } as unknown as ClusterWatch['stores'];
-    controller = createController({ rest: conn.rest, stores: watch.stores, log, deployments });
+    const podTemplates = watch.podTemplates!;
+    await podTemplates.synced;
+    allStores = { ...watch.stores, deployments, podTemplates } as unknown as ClusterWatch['stores'];
+    controller = createController({ rest: conn.rest, stores: watch.stores, log, deployments, podTemplates });
     controller.start();
   });
   after(async () => {
@@ -143,7 +146,29 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     assert.equal(imageOf(replicaSetsOf('later')[0]), 'demo:v1');
   });
 
-  it('a workloadRef to a kind other than Deployment says it is not supported', async () => {
+  it('a ReplicaSet or a PodTemplate gives the template too; a change of it updates the Rollout', async () => {
+    const podTemplate = (image: string) => ({ metadata: { labels: labels('from-ref') }, spec: { containers: [{ name: 'app', image }] } });
+    // A ReplicaSet kept at 0 replicas, as one being migrated from would be once scaled down.
+    await conn.rest.request('POST', kindPath(REPLICA_SET, NS), {
+      body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'from-rs' }, spec: { replicas: 0, selector: { matchLabels: labels('from-ref') }, template: podTemplate('demo:rs') } },
+    });
+    await createRefRollout('from-rs', { kind: 'ReplicaSet', name: 'from-rs' }, { replicas: 2, strategy: { canary: {} } });
+    await untilRollout('from-rs', 'Healthy', healthy);
+    assert.equal(imageOf(replicaSetsOf('from-rs')[0]), 'demo:rs');
+    assert.equal(replicaSetsOf('from-rs')[0]!.spec?.selector?.matchLabels?.app, 'from-ref', "the ReplicaSet's selector");
+
+    // A PodTemplate has no selector: the Rollout brings its own.
+    await conn.rest.request('POST', kindPath(POD_TEMPLATE, NS), { body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'from-pt' }, template: podTemplate('demo:pt1') } });
+    await createRefRollout('from-pt', { apiVersion: 'v1', kind: 'PodTemplate', name: 'from-pt' }, { replicas: 2, selector: { matchLabels: labels('from-ref') }, strategy: { canary: {} } });
+    const first = await untilRollout('from-pt', 'Healthy', healthy);
+    assert.equal(imageOf(replicaSetsOf('from-pt')[0]), 'demo:pt1');
+    await conn.rest.request('PATCH', kindPath(POD_TEMPLATE, NS, 'from-pt'), { patch: 'merge', body: { template: podTemplate('demo:pt2') } });
+    const updated = await untilRollout('from-pt', 'Healthy on the new template', (r) => healthy(r) && r.status?.stableRS !== first.status?.stableRS);
+    const stable = replicaSetsOf('from-pt').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === updated.status?.stableRS);
+    assert.equal(imageOf(stable), 'demo:pt2');
+  });
+
+  it('a workloadRef to a kind no controller resolves says it is not supported', async () => {
     await createRefRollout('odd', { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, { replicas: 1, strategy: { canary: {} } });
     const r = await untilRollout('odd', 'Degraded', (x) => clientPhase(x).phase === 'Degraded');
     assert.match(clientPhase(r).message, /apps\/v1 StatefulSet "db" is not supported/);

@@ -1,7 +1,8 @@
-// The pure half of spec.workloadRef: resolving the reference into the Rollout the planner sees,
-// the status of a reference that cannot be resolved, and how far to scale the Deployment down.
+// The pure half of spec.workloadRef: resolving the reference (to a Deployment, ReplicaSet or PodTemplate)
+// into the Rollout the planner sees, the status of a reference that cannot be resolved, and how far to
+// scale the Deployment down.
 import { strict as assert } from 'node:assert';
-import type { Deployment } from '../../src/cluster/kinds';
+import type { Deployment, PodTemplate, ReplicaSet } from '../../src/cluster/kinds';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus } from '../../src/cluster/workload-ref';
 import { ANNOTATION_WORKLOAD_GENERATION, type Rollout, type RolloutStatus } from '../../src/planner';
 
@@ -54,13 +55,34 @@ describe('workloadRef resolution', () => {
     const cases: [string, Rollout, Deployment | undefined, boolean, RegExp][] = [
       ['no Deployment', rollout(), undefined, true, /^spec\.workloadRef: Deployment "web" does not exist in namespace "shop"/],
       ['no name', rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment' } }), deployment(), true, /no name is set/],
-      ['another kind', rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web' } }), deployment(), true, /apps\/v1 ReplicaSet "web" is not supported/],
+      ['another kind', rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' } }), deployment(), true, /apps\/v1 StatefulSet "web" is not supported; a workloadRef names an apps\/v1 Deployment or ReplicaSet, or a v1 PodTemplate$/],
       ['another apiVersion', rollout({ workloadRef: { apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'web' } }), deployment(), true, /extensions\/v1beta1 Deployment "web" is not supported/],
       ['a template of its own', rollout({ template }), deployment(), true, /spec\.template must be empty/],
       ['a Deployment without a template', rollout(), deployment({ template: {} }), true, /Deployment "web" has no spec\.template/],
       ['no Deployment watch', rollout(), deployment(), false, /does not watch Deployments/],
     ];
     for (const [what, r, d, watching, expected] of cases) assert.match(messageOf(resolveWorkloadRef(r, d, watching)), expected, what);
+  });
+
+  it("a ReplicaSet gives its template and selector as a Deployment does; only a Deployment is there to scale down", () => {
+    const rs: ReplicaSet = { metadata: { name: 'web', namespace: 'shop', generation: 7 }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template } };
+    const r = resolveWorkloadRef(rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', scaleDown: 'onsuccess' } }), rs);
+    assert.equal(r.kind, 'resolved');
+    if (r.kind !== 'resolved') return;
+    assert.deepEqual([r.rollout.spec?.template, r.rollout.spec?.selector, r.generation, r.deployment], [template, { matchLabels: { app: 'web' } }, '7', undefined]);
+    const fromDeployment = resolveWorkloadRef(rollout(), deployment());
+    assert.ok(fromDeployment.kind === 'resolved' && fromDeployment.deployment, 'a Deployment is');
+  });
+
+  it('a PodTemplate gives its template and no selector: the Rollout\'s own stands, and without one the planner is left to say so', () => {
+    const pt: PodTemplate = { metadata: { name: 'web', namespace: 'shop' }, template };
+    const ref = { apiVersion: 'v1', kind: 'PodTemplate', name: 'web' };
+    const own = resolveWorkloadRef(rollout({ workloadRef: ref, selector: { matchLabels: { app: 'web' } } }), pt);
+    assert.deepEqual(own.kind === 'resolved' && [own.rollout.spec?.template, own.rollout.spec?.selector, own.generation], [template, { matchLabels: { app: 'web' } }, '0']);
+    const none = resolveWorkloadRef(rollout({ workloadRef: ref }), pt);
+    assert.equal(none.kind === 'resolved' && none.rollout.spec?.selector, undefined);
+    assert.match(messageOf(resolveWorkloadRef(rollout({ workloadRef: ref }), { metadata: { name: 'web' } })), /PodTemplate "web" has no template$/);
+    assert.match(messageOf(resolveWorkloadRef(rollout({ workloadRef: ref }), undefined, false)), /does not watch PodTemplates, so it cannot read PodTemplate "web"$/);
   });
 
   it('an empty template on the Rollout does not count as one of its own', () => {
