@@ -29,11 +29,12 @@ async function documentFor(arg: unknown): Promise<vscode.TextDocument> {
 export async function applyFile(ctx: Ctx, target: { context: string; conn: Connection }, arg: unknown): Promise<ApplyReport | undefined> {
   const document = await documentFor(arg);
   const file = vscode.workspace.asRelativePath(document.uri);
-  const { objects, problems } = manifestObjects(document.getText());
+  const { objects, problems, refused } = manifestObjects(document.getText());
   const at = (line: number) => `${file}:${line}`;
   if (objects.length === 0) {
-    const message = problems.length ? `Nothing applied: ${at(problems[0]!.line)}: ${problems[0]!.message}` : `Nothing applied: ${file} holds no Kubernetes object.`;
-    for (const p of problems) ctx.log.warn(`apply: ${at(p.line)}: ${p.message}`);
+    const first = refused ?? problems[0];
+    const message = first ? `Nothing applied: ${at(first.line)}: ${first.message}` : `Nothing applied: ${file} holds no Kubernetes object.`;
+    for (const p of [...(refused ? [refused] : []), ...problems]) ctx.log.warn(`apply: ${at(p.line)}: ${p.message}`);
     void vscode.window.showErrorMessage(message);
     return { ok: false, message, applied: [] };
   }

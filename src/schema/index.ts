@@ -43,5 +43,5 @@ export {
   type MutableWorkspaceIndex,
 } from './workspace';
 export { argoCrdSchemas, rolloutJsonSchema } from './json-schema';
-export { manifestObjects, type ManifestObject, type ManifestProblem } from './manifest';
+export { manifestObjects, type ManifestObject, type ManifestObjects, type ManifestProblem } from './manifest';
 export { closest } from './suggest';

@@ -23,19 +23,27 @@ export interface ManifestProblem {
   message: string;
 }
 
+export interface ManifestObjects {
+  objects: ManifestObject[];
+  /** Documents that are no Kubernetes object; the others are still taken. */
+  problems: ManifestProblem[];
+  /** Why nothing of the file may be sent (a YAML error, template directives); then there are no objects. */
+  refused?: ManifestProblem;
+}
+
 /**
  * The objects of a manifest text. A YAML error, or template directives (Helm), refuse the whole
  * file: nothing is sent from a file that does not read as its author meant. A document that is
  * no Kubernetes object (not a map, or without apiVersion, kind or metadata.name) is a problem at
  * its line, and the others are still taken. Empty documents are skipped.
  */
-export function manifestObjects(text: string): { objects: ManifestObject[]; problems: ManifestProblem[] } {
+export function manifestObjects(text: string): ManifestObjects {
   const parsed = parseFile(text);
   const lineAt = lineIndex(text);
   const line = (offset: number) => lineAt(offset).line + 1;
-  if (parsed.templated) return { objects: [], problems: [{ line: line(parsed.syntaxErrors[0]?.offsets?.[0] ?? 0), message: 'the file holds Helm/Go template directives: render it first (helm template) and apply the output' }] };
+  if (parsed.templated) return { objects: [], problems: [], refused: { line: line(parsed.syntaxErrors[0]?.offsets?.[0] ?? 0), message: 'the file holds Helm/Go template directives: render it first (helm template) and apply the output' } };
   const error = parsed.syntaxErrors.find((f) => f.severity === 'error');
-  if (error) return { objects: [], problems: [{ line: line(findingRange(parsed, error)[0]), message: `YAML error: ${error.message}` }] };
+  if (error) return { objects: [], problems: [], refused: { line: line(findingRange(parsed, error)[0]), message: `YAML error: ${error.message}` } };
 
   const objects: ManifestObject[] = [];
   const problems: ManifestProblem[] = [];

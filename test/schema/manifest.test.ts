@@ -5,8 +5,8 @@ import { manifest } from './manifest-fixture';
 
 describe('manifestObjects', () => {
   it('one object per document, with the line it starts on; empty documents skipped', () => {
-    const { objects, problems } = manifestObjects(manifest);
-    assert.deepEqual(problems, []);
+    const { objects, problems, refused } = manifestObjects(manifest);
+    assert.deepEqual([problems, refused], [[], undefined]);
     assert.deepEqual(objects.map((o) => [o.line, o.kind, o.name, o.namespace]), [[2, 'Service', 'web-stable', undefined], [10, 'Rollout', 'web', undefined], [22, 'ClusterAnalysisTemplate', 'always', undefined]]);
   });
   it('a document that is no Kubernetes object is named by its line and what it lacks; the others are kept', () => {
@@ -18,15 +18,14 @@ describe('manifestObjects', () => {
     assert.deepEqual(objects.map((o) => [o.kind, o.name, o.namespace]), [['ConfigMap', 'c', 'shop']]);
   });
   it('a YAML error refuses the whole file, at its line', () => {
-    const { objects, problems } = manifestObjects('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n---\napiVersion: v1\nkind: [unclosed\n');
-    assert.deepEqual(objects, []);
-    assert.equal(problems.length, 1);
-    assert.equal(problems[0]!.line, 6);
-    assert.match(problems[0]!.message, /^YAML error: /);
+    const { objects, problems, refused } = manifestObjects('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n---\napiVersion: v1\nkind: [unclosed\n');
+    assert.deepEqual([objects, problems], [[], []]);
+    assert.equal(refused?.line, 6);
+    assert.match(refused?.message ?? '', /^YAML error: /);
   });
   it('a Helm template is refused as a whole: it is not YAML until rendered', () => {
-    const { objects, problems } = manifestObjects('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n');
+    const { objects, refused } = manifestObjects('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n');
     assert.deepEqual(objects, []);
-    assert.deepEqual(problems, [{ line: 4, message: 'the file holds Helm/Go template directives: render it first (helm template) and apply the output' }]);
+    assert.deepEqual(refused, { line: 4, message: 'the file holds Helm/Go template directives: render it first (helm template) and apply the output' });
   });
 });

@@ -17,6 +17,7 @@ import { setImageCommand } from './set-image';
 import { undoCommand } from './undo';
 import { controllerCommand } from './controller';
 import { terminateCommand } from './terminate';
+import { applyCommand } from './apply';
 
 export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand,
-  getCommand, listCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand, terminateCommand];
+  getCommand, listCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand, terminateCommand, applyCommand];

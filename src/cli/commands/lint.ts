@@ -9,6 +9,7 @@ import type { Finding, ParsedFile, Severity } from '../../schema';
 import { createWorkspaceIndex, definitionsInFile, findingRange, formatPath, lineIndex, parseFile, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { readError } from '../files';
 
 const usage = `Usage: rollouts lint [--format text|json] FILE...
 
@@ -142,9 +143,7 @@ async function run(args: string[], io: CommandIO): Promise<number> {
       texts.push({ file, text: await readFile(resolve(io.cwd, file), 'utf8') });
     } catch (e) {
       unreadable = true;
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-      io.err(`rollouts lint: cannot read ${file}: ${why}`);
+      io.err(`rollouts lint: cannot read ${file}: ${readError(e)}`);
     }
   }
   const report = lintTexts(texts);

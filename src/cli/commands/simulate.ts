@@ -11,6 +11,7 @@ import type { ParsedFile } from '../../schema';
 import { documentValue, findingRange, formatPath, lineIndex, parseFile, validateRolloutDoc } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { readError } from '../files';
 import { formatTable } from '../table';
 
 const usage = `Usage: rollouts simulate FILE [options]
@@ -114,21 +115,6 @@ export function parseSimulateArgs(args: string[]): SimulateArgs {
   return { file, format, options };
 }
 
-/** A readable reason for a failed read ("no such file", "is a directory", ...). */
-function readError(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EISDIR':
-      return 'it is a directory, not a file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return e instanceof Error ? e.message : String(e);
-  }
-}
 
 interface LoadedRollout {
   rollout: Rollout;
