@@ -1,8 +1,9 @@
-/** The field catalog: every Rollout field outside the pod spec's own contents, with our docs. */
+/** The field catalogs: every field of a Rollout (outside the pod spec's own contents), analysis template and Experiment, with our docs. */
 import { ROLLOUT_DEFAULTS } from '../planner';
 import type { FieldSpec } from './field-spec';
 import { rollout } from './fields/rollout';
 import { analysisTemplate, clusterAnalysisTemplate } from './fields/analysis-template';
+import { experiment } from './fields/experiment';
 import type { ParsedDoc } from './parse';
 
 export type { FieldSpec, FieldType } from './field-spec';
@@ -46,12 +47,23 @@ function withParentLinks(spec: FieldSpec, parentLink?: string): FieldSpec {
 
 export const analysisTemplateCatalog: FieldSpec = withParentLinks(analysisTemplate);
 export const clusterAnalysisTemplateCatalog: FieldSpec = withParentLinks(clusterAnalysisTemplate);
+export const experimentCatalog: FieldSpec = withParentLinks(experiment);
 
-/** The catalog a document is checked and documented with: Rollout, (Cluster)AnalysisTemplate, or none (not ours). */
-export function catalogOf(pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate' | 'kind'>): FieldSpec | undefined {
-  if (pd.isRollout) return rolloutCatalog;
-  if (pd.isAnalysisTemplate) return pd.kind === 'ClusterAnalysisTemplate' ? clusterAnalysisTemplateCatalog : analysisTemplateCatalog;
-  return undefined;
+const CATALOG_OF_KIND: Readonly<Record<string, FieldSpec>> = {
+  Rollout: rolloutCatalog,
+  AnalysisTemplate: analysisTemplateCatalog,
+  ClusterAnalysisTemplate: clusterAnalysisTemplateCatalog,
+  Experiment: experimentCatalog,
+};
+
+/** The catalog of an argoproj.io kind (completion asks while apiVersion is still being typed). */
+export function catalogOfKind(kind: string | undefined): FieldSpec | undefined {
+  return kind !== undefined && Object.hasOwn(CATALOG_OF_KIND, kind) ? CATALOG_OF_KIND[kind] : undefined;
+}
+
+/** The catalog a document is checked and documented with: Rollout, (Cluster)AnalysisTemplate, Experiment, or none (not ours). */
+export function catalogOf(pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate' | 'isExperiment' | 'kind'>): FieldSpec | undefined {
+  return pd.isRollout || pd.isAnalysisTemplate || pd.isExperiment ? catalogOfKind(pd.kind) : undefined;
 }
 
 /** The catalog entry at a manifest path; array indices step into `items`, map keys into `values`. */

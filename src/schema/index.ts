@@ -1,16 +1,16 @@
 /**
- * src/schema: the Rollout and AnalysisTemplate field catalogs, the condition expression parser, validation with field paths, and the JSON Schema export.
+ * src/schema: the Rollout, AnalysisTemplate and Experiment field catalogs, the condition expression parser, validation with field paths, and the JSON Schema export.
  * Architecture invariant: pure. No I/O, no clock, no LSP types; imports only the planner (through
  * its index) and libraries. Findings carry field paths; src/server maps them to editor ranges.
  * Other parts import from this file only.
  */
 export type { Finding, DocFinding, Severity } from './findings';
 export { documentValue } from './fast-yaml';
-export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, type ParsedDoc, type ParsedFile } from './parse';
+export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, pathRange, pathAt, docAt, nodeAtPath, offsetToLineColumn, lineIndex, type PathAt, type LineColumn, type FieldPath } from './ranges';
-export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, catalogOf, fieldAt, catalogFields, type FieldSpec, type FieldType } from './catalog';
-export { mergeParts, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, type ValidateOptions } from './validate';
-export { rules, templateRules, analysisBlocks, matchingTemplates, rolloutReferences, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
+export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, catalogOfKind, fieldAt, catalogFields, type FieldSpec, type FieldType } from './catalog';
+export { mergeParts, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
+export { rules, templateRules, experimentRules, analysisBlocks, matchingTemplates, rolloutReferences, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type ExperimentRule, type ExperimentRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
 export {
   parseExpression,
   checkExpression,

@@ -12,6 +12,8 @@ export interface ParsedDoc {
   readonly isRollout: boolean;
   /** apiVersion argoproj.io/v1alpha1 and kind AnalysisTemplate or ClusterAnalysisTemplate: validated with the template catalog. */
   readonly isAnalysisTemplate: boolean;
+  /** apiVersion argoproj.io/v1alpha1 and kind Experiment: validated with the Experiment catalog. */
+  readonly isExperiment: boolean;
   /** [start, end) offsets of the document in the text. */
   readonly range: [number, number];
 }
@@ -26,6 +28,7 @@ export interface ParsedFile {
 
 export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
 export const ANALYSIS_TEMPLATE_KINDS: readonly string[] = ['AnalysisTemplate', 'ClusterAnalysisTemplate'];
+export const EXPERIMENT_KIND = 'Experiment';
 
 const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, logLevel: 'error', merge: true } as const;
 
@@ -59,7 +62,8 @@ export function parseFile(text: string): ParsedFile {
       }
     }
     const range: [number, number] = [doc.range[0], doc.range[2]];
-    docs.push({ index, doc, kind, apiVersion, isRollout: kind === 'Rollout' && apiVersion === ROLLOUT_API_VERSION, isAnalysisTemplate: kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind) && apiVersion === ROLLOUT_API_VERSION, range });
+    const argo = apiVersion === ROLLOUT_API_VERSION;
+    docs.push({ index, doc, kind, apiVersion, isRollout: argo && kind === 'Rollout', isAnalysisTemplate: argo && kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind), isExperiment: argo && kind === EXPERIMENT_KIND, range });
     for (const err of doc.errors) {
       syntaxErrors.push({
         code: 'yaml-syntax',

@@ -1,11 +1,11 @@
 /** Validation of a parsed file: structure, pod template, semantic rules, references. */
-import { catalogOf, rolloutCatalog } from './catalog';
+import { catalogOf, experimentCatalog, rolloutCatalog } from './catalog';
 import type { DocFinding, Finding } from './findings';
 import { documentValue } from './fast-yaml';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { checkPodTemplate } from './pod-template';
-import { rules as allRules, templateRules as allTemplateRules, type Rule, type TemplateRule } from './rules';
-import { obj, type JsonObject, type RuleContext } from './rules/rule';
+import { experimentRules as allExperimentRules, rules as allRules, templateRules as allTemplateRules, type ExperimentRule, type Rule, type TemplateRule } from './rules';
+import { arr, obj, type JsonObject, type RuleContext } from './rules/rule';
 import { checkStructure } from './structure';
 import type { WorkspaceIndex } from './workspace';
 
@@ -14,6 +14,8 @@ export interface ValidateOptions {
   rules?: readonly Rule[];
   /** The AnalysisTemplate rules to run (all by default). */
   templateRules?: readonly TemplateRule[];
+  /** The Experiment rules to run (all by default). */
+  experimentRules?: readonly ExperimentRule[];
   /** Skip the structural pass (tests of single rules). */
   structure?: boolean;
   /**
@@ -30,7 +32,11 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
   const out: Finding[] = onlyWorkspace ? [] : [...parsed.syntaxErrors];
   if (parsed.templated) return out;
   for (const pd of parsed.docs) {
-    if (onlyWorkspace && !pd.isRollout) continue;
+    if (onlyWorkspace && !pd.isRollout && !pd.isExperiment) continue;
+    if (pd.isExperiment) {
+      for (const f of validateExperimentDoc(pd, workspace, options)) out.push({ ...f, docIndex: pd.index });
+      continue;
+    }
     if (pd.isAnalysisTemplate) {
       for (const f of validateAnalysisTemplateDoc(pd, options)) {
         const offsets = expressionOffsets(parsed.text, pd, f);
@@ -96,22 +102,28 @@ export function validateAnalysisTemplateDoc(pd: ParsedDoc, options: ValidateOpti
   if (!catalog) return [];
   const out: DocFinding[] = [];
   if (options.structure !== false) out.push(...checkStructure(pd.doc, catalog));
-  let template: JsonObject | undefined;
-  try {
-    template = obj(documentValue(pd.doc));
-  } catch (e) {
-    out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
-    return out;
-  }
+  const template = readDocument(pd, out, true);
   if (!template) return out;
   const ctx = { template, spec: obj(template.spec), kind: pd.kind as 'AnalysisTemplate' | 'ClusterAnalysisTemplate' };
-  for (const rule of options.templateRules ?? allTemplateRules) {
-    try {
-      out.push(...rule.check(ctx));
-    } catch (e) {
-      out.push({ code: rule.code, severity: 'info', message: `rule ${rule.code} failed: ${(e as Error).message}`, path: [], target: 'value' });
-    }
+  out.push(...runRules(options.templateRules ?? allTemplateRules, ctx, undefined));
+  return out;
+}
+
+/** The findings of one Experiment document (without its docIndex): structure, each template's pod template, the Experiment rules. */
+export function validateExperimentDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, options: ValidateOptions = {}): DocFinding[] {
+  const out: DocFinding[] = [];
+  const part = options.part;
+  const ownChecks = options.structure !== false && part !== 'workspace';
+  if (ownChecks) out.push(...checkStructure(pd.doc, experimentCatalog));
+  const experiment = readDocument(pd, out, part !== 'workspace');
+  if (!experiment) return out;
+  const spec = obj(experiment.spec);
+  if (ownChecks) {
+    arr(spec?.templates).forEach((t, i) => addUnreported(out, checkPodTemplate(obj(t)?.template, ['spec', 'templates', i, 'template'])));
   }
+  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}) };
+  // A template without a selector is both a missing field and a refusal of the controller: one finding.
+  addUnreported(out, runRules(options.experimentRules ?? allExperimentRules, ctx, part));
   return out;
 }
 
@@ -121,24 +133,34 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   const part = options.part;
   const ownChecks = options.structure !== false && part !== 'workspace';
   if (ownChecks) out.push(...checkStructure(pd.doc, rolloutCatalog));
-  let rollout: JsonObject | undefined;
-  try {
-    rollout = obj(documentValue(pd.doc));
-  } catch (e) {
-    // Too many aliases (a "billion laughs" document) or a similar refusal of the yaml library.
-    if (part !== 'workspace') out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
-    return out;
-  }
+  const rollout = readDocument(pd, out, part !== 'workspace');
   if (!rollout) return out;
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
-  if (ownChecks && spec && !obj(spec.workloadRef)) {
-    // The catalog already checks the template's labels and annotations: one finding per field.
-    const seen = new Set(out.map((f) => f.path.join('\u0000')));
-    for (const f of checkPodTemplate(spec.template, ['spec', 'template'])) if (!seen.has(f.path.join('\u0000'))) out.push(f);
-  }
+  // The catalog already checks the template's labels and annotations: one finding per field.
+  if (ownChecks && spec && !obj(spec.workloadRef)) addUnreported(out, checkPodTemplate(spec.template, ['spec', 'template']));
   const ctx: RuleContext = { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
-  for (const rule of options.rules ?? allRules) {
+  out.push(...runRules(options.rules ?? allRules, ctx, part));
+  return out;
+}
+
+/**
+ * The document as plain data (aliases resolved). The yaml library refuses a document with too many
+ * aliases (a "billion laughs"): that is reported (when `report`) and the document is not checked further.
+ */
+function readDocument(pd: ParsedDoc, out: DocFinding[], report: boolean): JsonObject | undefined {
+  try {
+    return obj(documentValue(pd.doc));
+  } catch (e) {
+    if (report) out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
+    return undefined;
+  }
+}
+
+/** The findings of the rules of one part (ValidateOptions.part; all when undefined). */
+function runRules<C>(rules: readonly { code: string; readsWorkspace?: true; check(ctx: C): DocFinding[] }[], ctx: C, part: ValidateOptions['part']): DocFinding[] {
+  const out: DocFinding[] = [];
+  for (const rule of rules) {
     if (part !== undefined && (part === 'workspace') !== (rule.readsWorkspace === true)) continue;
     try {
       out.push(...rule.check(ctx));
@@ -148,4 +170,11 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
     }
   }
   return out;
+}
+
+/** Adds the findings on fields that have none yet: one finding per field. */
+function addUnreported(out: DocFinding[], more: readonly DocFinding[]): void {
+  if (more.length === 0) return;
+  const seen = new Set(out.map((f) => f.path.join('\u0000')));
+  for (const f of more) if (!seen.has(f.path.join('\u0000'))) out.push(f);
 }

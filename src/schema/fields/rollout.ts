@@ -24,7 +24,7 @@ const podSpecField = (name: string, type: FieldSpec['type'], docs: string): Fiel
   ...(type === 'list' ? { items: { name: 'item', type: 'any', docs: 'Checked against the Kubernetes schema.' } } : {}),
 });
 
-const podTemplate = obj('template', 'The pods to run, as in a Deployment. Changing it starts an update that follows the strategy; the new pods are compared by the hash of this template. Leave it out (or only give labels/annotations) when `workloadRef` names a Deployment.', [
+export const podTemplate = obj('template', 'The pods to run, as in a Deployment. Changing it starts an update that follows the strategy; the new pods are compared by the hash of this template. Leave it out (or only give labels/annotations) when `workloadRef` names a Deployment.', [
   obj('metadata', 'Labels and annotations of the pods. The labels must match `spec.selector`, and the Services the strategy names must select them.', [
     stringMap('labels', 'Pod labels; they must satisfy `spec.selector`.', { example: 'labels:\n  app: checkout' }),
     stringMap('annotations', 'Pod annotations.'),

@@ -1,11 +1,12 @@
 /**
- * A Rollout's analysis blocks name templates by `templateName` (ClusterAnalysisTemplates with
- * `clusterScope: true`): they should exist in the workspace, and the Rollout must pass every
- * argument a template declares without a default. Resolved across files, like Services.
+ * A Rollout's analysis blocks (and an Experiment's analyses) name templates by `templateName`
+ * (ClusterAnalysisTemplates with `clusterScope: true`): they should exist in the workspace, and
+ * the document must pass every argument a template declares without a default. Resolved across
+ * files, like Services.
  */
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
-import type { WorkspaceAnalysisTemplate } from '../workspace';
+import type { WorkspaceAnalysisTemplate, WorkspaceIndex } from '../workspace';
 import { BLUE_GREEN, CANARY, arr, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
 
 type Path = (string | number)[];
@@ -29,8 +30,6 @@ export interface AnalysisBlock {
 /** Every analysis block of a Rollout (background, steps, experiment analyses, pre/post promotion). */
 export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): AnalysisBlock[] {
   const out: AnalysisBlock[] = [];
-  const argsOf = (block: JsonObject, path: Path) =>
-    arr(block.args).flatMap((a, i) => (str(obj(a)?.name) ? [{ name: str(obj(a)?.name)!, path: [...path, 'args', i, 'name'] }] : []));
   const add = (v: unknown, path: Path) => {
     const block = obj(v);
     if (!block) return;
@@ -46,13 +45,7 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
     arr(ctx.canary.steps).forEach((s, i) => {
       const step = obj(s);
       add(step?.analysis, [...CANARY, 'steps', i, 'analysis']);
-      arr(obj(step?.experiment)?.analyses).forEach((a, k) => {
-        const analysis = obj(a);
-        const name = str(analysis?.templateName);
-        if (!analysis || !name) return;
-        const path = [...CANARY, 'steps', i, 'experiment', 'analyses', k];
-        out.push({ path, background: false, templates: [{ name, clusterScope: analysis.clusterScope === true, path: [...path, 'templateName'] }], args: argsOf(analysis, path) });
-      });
+      out.push(...experimentAnalysisBlocks(obj(step?.experiment)?.analyses, [...CANARY, 'steps', i, 'experiment', 'analyses']));
     });
   }
   if (ctx.blueGreen) {
@@ -60,6 +53,20 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
     add(ctx.blueGreen.postPromotionAnalysis, [...BLUE_GREEN, 'postPromotionAnalysis']);
   }
   return out;
+}
+
+const argsOf = (block: JsonObject, path: Path) =>
+  arr(block.args).flatMap((a, i) => (str(obj(a)?.name) ? [{ name: str(obj(a)?.name)!, path: [...path, 'args', i, 'name'] }] : []));
+
+/** The analyses of an experiment (a Rollout's experiment step or an Experiment's spec), under `path`: one template each. */
+export function experimentAnalysisBlocks(analyses: unknown, path: Path): AnalysisBlock[] {
+  return arr(analyses).flatMap((a, k) => {
+    const analysis = obj(a);
+    const name = str(analysis?.templateName);
+    if (!analysis || !name) return [];
+    const at = [...path, k];
+    return [{ path: at, background: false, templates: [{ name, clusterScope: analysis.clusterScope === true, path: [...at, 'templateName'] }], args: argsOf(analysis, at) }];
+  });
 }
 
 /**
@@ -72,11 +79,40 @@ export function matchingTemplates(named: readonly WorkspaceAnalysisTemplate[], r
   );
 }
 
+/** What the reference checks read: a document's analysis blocks, its namespace and the workspace. */
+export interface ReferenceScope {
+  blocks: readonly AnalysisBlock[];
+  namespace: string | undefined;
+  workspace: WorkspaceIndex | undefined;
+}
+
+const rolloutScope = (ctx: RuleContext): ReferenceScope => ({ blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace });
+
 /** The workspace templates a reference can resolve to; undefined when the workspace knows no templates. */
-export function templateCandidates(ctx: RuleContext, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
-  const named = ctx.workspace?.analysisTemplatesNamed?.(ref.name);
+function templateCandidates(scope: ReferenceScope, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
+  const named = scope.workspace?.analysisTemplatesNamed?.(ref.name);
   if (!named) return undefined;
-  return matchingTemplates(named, ref, str(obj(ctx.rollout.metadata)?.namespace));
+  return matchingTemplates(named, ref, scope.namespace);
+}
+
+/** `analysis-template-not-found` on every templateName of the blocks that names no template of the workspace. */
+export function templatesNotFound(code: string, scope: ReferenceScope): DocFinding[] {
+  const workspace = scope.workspace;
+  if (!workspace?.analysisTemplatesNamed) return [];
+  const out: DocFinding[] = [];
+  for (const block of scope.blocks) {
+    for (const ref of block.templates) {
+      if ((templateCandidates(scope, ref) ?? []).length > 0) continue;
+      const other = (workspace.analysisTemplatesNamed(ref.name) ?? []).some((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
+      const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
+      const suggestion = other ? undefined : nearestTemplate(scope, ref);
+      const hint = other
+        ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
+        : suggestion ? ` (did you mean "${suggestion}"?)` : '';
+      out.push(warning(code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) }));
+    }
+  }
+  return out;
 }
 
 export const analysisTemplateExists: Rule = {
@@ -84,28 +120,14 @@ export const analysisTemplateExists: Rule = {
   readsWorkspace: true,
   summary: 'templates named by analysis blocks should be defined in the workspace',
   check(ctx) {
-    if (!ctx.workspace?.analysisTemplatesNamed) return [];
-    const out: DocFinding[] = [];
-    for (const block of analysisBlocks(ctx)) {
-      for (const ref of block.templates) {
-        if ((templateCandidates(ctx, ref) ?? []).length > 0) continue;
-        const other = (ctx.workspace.analysisTemplatesNamed(ref.name) ?? []).some((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
-        const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-        const suggestion = other ? undefined : nearestTemplate(ctx, ref);
-        const hint = other
-          ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
-          : suggestion ? ` (did you mean "${suggestion}"?)` : '';
-        out.push(warning(this.code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) }));
-      }
-    }
-    return out;
+    return templatesNotFound(this.code, rolloutScope(ctx));
   },
 };
 
 /** The workspace template of the reference's kind and namespace whose name the reference most likely misspells. */
-function nearestTemplate(ctx: RuleContext, ref: TemplateReference): string | undefined {
-  const all = ctx.workspace?.analysisTemplates?.() ?? [];
-  const names = new Set(matchingTemplates(all, ref, str(obj(ctx.rollout.metadata)?.namespace)).map((t) => t.name));
+function nearestTemplate(scope: ReferenceScope, ref: TemplateReference): string | undefined {
+  const all = scope.workspace?.analysisTemplates?.() ?? [];
+  const names = new Set(matchingTemplates(all, ref, scope.namespace).map((t) => t.name));
   return closest(ref.name, [...names].sort());
 }
 
@@ -115,12 +137,13 @@ export const analysisRunsForever: Rule = {
   summary: 'analysis steps and pre/post-promotion analysis use only metrics that end (a count with every interval)',
   check(ctx) {
     if (!ctx.workspace?.analysisTemplatesNamed) return [];
+    const scope = rolloutScope(ctx);
     const out: DocFinding[] = [];
-    for (const block of analysisBlocks(ctx)) {
+    for (const block of scope.blocks) {
       // Experiment analyses end with the experiment; background analysis may run for ever.
       if (block.background || block.path.includes('experiment')) continue;
       for (const ref of block.templates) {
-        const found = templateCandidates(ctx, ref) ?? [];
+        const found = templateCandidates(scope, ref) ?? [];
         // With several definitions, only when every one has an endless metric.
         if (found.length === 0 || !found.every((t) => t.endlessMetrics.length > 0)) continue;
         const metric = found[0]!.endlessMetrics[0]!;
@@ -131,33 +154,38 @@ export const analysisRunsForever: Rule = {
   },
 };
 
+/** `analysis-args`: every argument a block's templates require is passed, and only declared ones. */
+export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] {
+  if (!scope.workspace?.analysisTemplatesNamed) return [];
+  const out: DocFinding[] = [];
+  for (const block of scope.blocks) {
+    const passed = new Set(block.args.map((a) => a.name));
+    const resolved = block.templates.map((ref) => ({ ref, found: templateCandidates(scope, ref) ?? [] }));
+    for (const { ref, found } of resolved) {
+      if (found.length === 0) continue;
+      // Several definitions (overlays): an argument is missing only when every one requires it.
+      const missing = found
+        .map((t) => t.args.filter((a) => a.required && !passed.has(a.name)).map((a) => a.name))
+        .reduce((a, b) => a.filter((n) => b.includes(n)));
+      if (missing.length > 0) {
+        out.push(error(code, ref.path, `template "${ref.name}" requires ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not passed in args: the AnalysisRun fails`, 'value', { template: ref.name, missing }));
+      }
+    }
+    // Unknown args only when every template is known: otherwise the unknown one may declare them.
+    if (resolved.length === 0 || resolved.some((r) => r.found.length === 0)) continue;
+    const declared = new Set(resolved.flatMap((r) => r.found.flatMap((t) => t.args.map((a) => a.name))));
+    for (const arg of block.args) {
+      if (!declared.has(arg.name)) out.push(warning(code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name }));
+    }
+  }
+  return out;
+}
+
 export const analysisArgsMatch: Rule = {
   code: 'analysis-args',
   readsWorkspace: true,
   summary: 'a Rollout passes every argument its templates require, and only arguments they declare',
   check(ctx) {
-    if (!ctx.workspace?.analysisTemplatesNamed) return [];
-    const out: DocFinding[] = [];
-    for (const block of analysisBlocks(ctx)) {
-      const passed = new Set(block.args.map((a) => a.name));
-      const resolved = block.templates.map((ref) => ({ ref, found: templateCandidates(ctx, ref) ?? [] }));
-      for (const { ref, found } of resolved) {
-        if (found.length === 0) continue;
-        // Several definitions (overlays): an argument is missing only when every one requires it.
-        const missing = found
-          .map((t) => t.args.filter((a) => a.required && !passed.has(a.name)).map((a) => a.name))
-          .reduce((a, b) => a.filter((n) => b.includes(n)));
-        if (missing.length > 0) {
-          out.push(error(this.code, ref.path, `template "${ref.name}" requires ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not passed in args: the AnalysisRun fails`, 'value', { template: ref.name, missing }));
-        }
-      }
-      // Unknown args only when every template is known: otherwise the unknown one may declare them.
-      if (resolved.length === 0 || resolved.some((r) => r.found.length === 0)) continue;
-      const declared = new Set(resolved.flatMap((r) => r.found.flatMap((t) => t.args.map((a) => a.name))));
-      for (const arg of block.args) {
-        if (!declared.has(arg.name)) out.push(warning(this.code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name }));
-      }
-    }
-    return out;
+    return argsMismatch(this.code, rolloutScope(ctx));
   },
 };

@@ -1,0 +1,163 @@
+/**
+ * Semantic rules of Experiment documents: what the controller refuses in a template (the planner's
+ * own check), unique names, selectors that select their pods, the analyses' template references
+ * (the Rollout's reference checks, on spec.analyses), and an Experiment that never ends by itself.
+ */
+import { experimentEndsByItself, invalidExperimentSpecMessage, type Experiment } from '../../planner';
+import type { DocFinding } from '../findings';
+import type { WorkspaceIndex } from '../workspace';
+import { argsMismatch, experimentAnalysisBlocks, templatesNotFound, type ReferenceScope } from './analysis-references';
+import { arr, error, info, int, obj, str, type Json, type JsonObject } from './rule';
+import { selectorMatches } from './spec-rules';
+
+export interface ExperimentRuleContext {
+  /** The whole Experiment document as plain data (aliases resolved). */
+  readonly experiment: JsonObject;
+  readonly spec: JsonObject | undefined;
+  /** The workspace's definitions, when known (editor, `rollouts lint`). */
+  readonly workspace?: WorkspaceIndex;
+}
+
+export interface ExperimentRule {
+  readonly code: string;
+  readonly summary: string;
+  /** Its findings depend on ctx.workspace (as Rule.readsWorkspace). */
+  readonly readsWorkspace?: true;
+  check(ctx: ExperimentRuleContext): DocFinding[];
+}
+
+const TEMPLATES = ['spec', 'templates'] as const;
+const ANALYSES = ['spec', 'analyses'] as const;
+
+const itemsOf = (list: Json | undefined) =>
+  arr(list).map((v, i) => ({ item: obj(v), i })).filter((x): x is { item: JsonObject; i: number } => x.item !== undefined);
+
+/**
+ * Which template field each of the planner's refusals is about. The planner words what upstream
+ * says; this only places it. A message no entry knows is reported on the template itself.
+ */
+const REFUSALS: readonly { about: RegExp; field: string; says: string }[] = [
+  { about: /Selector'|selecting all pods/, field: 'selector', says: 'a template needs a selector with matchLabels or matchExpressions' },
+  { about: /MinReadySeconds/, field: 'minReadySeconds', says: 'minReadySeconds must not be longer than progressDeadlineSeconds' },
+  { about: /template name/, field: 'name', says: 'a template needs a name' },
+];
+
+export const experimentInvalidSpec: ExperimentRule = {
+  code: 'experiment-invalid-spec',
+  summary: 'what the controller refuses in a template (the planner\'s check): no selector or an empty one, minReadySeconds above progressDeadlineSeconds, no name',
+  check({ experiment, spec }) {
+    const out: DocFinding[] = [];
+    const progressDeadlineSeconds = int(spec?.progressDeadlineSeconds);
+    for (const { item: template, i } of itemsOf(spec?.templates)) {
+      // One template at a time, so each gets its own finding (the planner stops at the first problem).
+      const alone = { metadata: obj(experiment.metadata) ?? {}, spec: { templates: [template], ...(progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds } : {}) } } as unknown as Experiment;
+      const refusal = invalidExperimentSpecMessage(alone);
+      if (refusal === undefined) continue;
+      const known = REFUSALS.find((r) => r.about.test(refusal));
+      const present = known !== undefined && template[known.field] !== undefined && template[known.field] !== null;
+      const path = known ? [...TEMPLATES, i, known.field] : [...TEMPLATES, i];
+      const name = str(template.name);
+      out.push(error(this.code, path, `${name ? `template "${name}": ` : ''}${known?.says ?? 'the controller refuses this template'} (the Experiment would fail with InvalidSpec: ${refusal})`, !known ? 'key' : present ? (known.field === 'selector' ? 'key' : 'value') : 'missing'));
+    }
+    return out;
+  },
+};
+
+/** Each repetition of a name after its first, at `<list>[i].name`. */
+function repeatedNames(list: Json | undefined, base: readonly string[], code: string, what: string, why: string): DocFinding[] {
+  const seen = new Set<string>();
+  const out: DocFinding[] = [];
+  for (const { item, i } of itemsOf(list)) {
+    const name = str(item.name);
+    if (name === undefined) continue;
+    if (seen.has(name)) out.push(error(code, [...base, i, 'name'], `${what} "${name}" is defined twice: ${why}`));
+    seen.add(name);
+  }
+  return out;
+}
+
+export const experimentTemplateNameUnique: ExperimentRule = {
+  code: 'experiment-template-name-unique',
+  summary: 'template names are unique within an Experiment',
+  check({ spec }) {
+    return repeatedNames(spec?.templates, TEMPLATES, this.code, 'template', 'each template makes a ReplicaSet named after it, and the controller refuses the Experiment (InvalidSpec)');
+  },
+};
+
+export const experimentAnalysisNameUnique: ExperimentRule = {
+  code: 'experiment-analysis-name-unique',
+  summary: 'analysis names are unique within an Experiment',
+  check({ spec }) {
+    return repeatedNames(spec?.analyses, ANALYSES, this.code, 'analysis', 'each analysis makes an AnalysisRun named after it and is reported by name in the status');
+  },
+};
+
+export const experimentSelectorMatchesTemplate: ExperimentRule = {
+  code: 'experiment-selector-matches-template',
+  summary: 'a template\'s selector must select the labels of its pod template',
+  check({ spec }) {
+    const out: DocFinding[] = [];
+    for (const { item, i } of itemsOf(spec?.templates)) {
+      const selector = obj(item.selector);
+      const podTemplate = obj(item.template);
+      if (!selector || !podTemplate) continue;
+      const m = selectorMatches(selector, obj(obj(podTemplate.metadata)?.labels) ?? {});
+      if (m.ok) continue;
+      const name = str(item.name);
+      out.push(error(this.code, [...TEMPLATES, i, 'selector', ...m.path], `the selector of template${name ? ` "${name}"` : ''} does not match its pod template's labels: ${m.why}. The ReplicaSet is refused`, 'key'));
+    }
+    return out;
+  },
+};
+
+const referenceScope = (ctx: ExperimentRuleContext): ReferenceScope => ({
+  blocks: experimentAnalysisBlocks(ctx.spec?.analyses, [...ANALYSES]),
+  namespace: str(obj(ctx.experiment.metadata)?.namespace),
+  workspace: ctx.workspace,
+});
+
+export const experimentAnalysisTemplateExists: ExperimentRule = {
+  code: 'analysis-template-not-found',
+  readsWorkspace: true,
+  summary: 'templates named by the analyses should be defined in the workspace (the Rollout rule of the same code)',
+  check(ctx) {
+    return templatesNotFound(this.code, referenceScope(ctx));
+  },
+};
+
+export const experimentAnalysisArgs: ExperimentRule = {
+  code: 'analysis-args',
+  readsWorkspace: true,
+  summary: 'each analysis passes every argument its template requires, and only arguments it declares (the Rollout rule of the same code)',
+  check(ctx) {
+    return argsMismatch(this.code, referenceScope(ctx));
+  },
+};
+
+export const experimentRunsUntilTerminated: ExperimentRule = {
+  code: 'experiment-never-ends',
+  summary: 'an Experiment without duration and without a requiredForCompletion analysis runs until terminated (or an analysis fails)',
+  check({ spec }) {
+    if (!spec || spec.terminate === true || experimentEndsByItself(spec)) return [];
+    // Running until someone stops it can be the point (a preview stack): information, not a warning.
+    return [
+      info(
+        this.code,
+        ['spec'],
+        'this Experiment has no duration and no analysis with requiredForCompletion: true: it runs until it is terminated (`rollouts terminate experiment NAME`, or `terminate: true`) or an analysis fails. For an Experiment that ends by itself, give it a duration or mark the analysis that decides it requiredForCompletion',
+        'key',
+      ),
+    ];
+  },
+};
+
+/** The Experiment rules, those that read the workspace last (as in `rules`). */
+export const experimentRules: readonly ExperimentRule[] = [
+  experimentInvalidSpec,
+  experimentTemplateNameUnique,
+  experimentAnalysisNameUnique,
+  experimentSelectorMatchesTemplate,
+  experimentRunsUntilTerminated,
+  experimentAnalysisTemplateExists,
+  experimentAnalysisArgs,
+];
