@@ -1,11 +1,11 @@
 /**
  * The README's generated tables (habit 5: a mirror with a check). The rule tables come from
- * src/schema's `rules` and `templateRules`; test/start/readme.test.ts fails when README.md drifts.
+ * src/schema's `rules`, `templateRules` and `experimentRules`; test/start/readme.test.ts fails when README.md drifts.
  * Regenerate: node --import tsx scripts/start/readme-tables.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rules, templateRules } from '../../src/schema';
+import { experimentRules, rules, templateRules } from '../../src/schema';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -33,7 +33,7 @@ export function generatedBlocks(): Record<string, string> {
     '| --- | --- | --- |',
     ...Object.entries(m.contributes.configuration.properties).map(([k, p]) => `| \`${k}\` | \`${JSON.stringify(p.default)}\` | ${cell(p.markdownDescription ?? p.description ?? '')} |`),
   ].join('\n');
-  return { 'rollout-rules': table(rules), 'template-rules': table(templateRules), commands, settings };
+  return { 'rollout-rules': table(rules), 'template-rules': table(templateRules), 'experiment-rules': table(experimentRules), commands, settings };
 }
 
 const marker = (name: string) => new RegExp(`(<!-- generated:${name} -->\\n)([\\s\\S]*?)(<!-- /generated:${name} -->)`);

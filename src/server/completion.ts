@@ -18,7 +18,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { ANALYSIS_TEMPLATE_KINDS, analysisTemplateCatalog, catalogOf, clusterAnalysisTemplateCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type WorkspaceWorkload } from '../schema';
+import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type WorkspaceWorkload } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 
 const PLACEHOLDER = 'zzcursorzz';
@@ -79,7 +79,7 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
   if (valueMatch) {
     const ctx = tryContext(before.slice(0, before.length - typed.length) + PLACEHOLDER, 'value', false);
     if (!ctx?.catalog) return EMPTY;
-    if (ctx.catalog === rolloutCatalog && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, references.templates(), replace) };
+    if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, references.templates(), replace) };
     if (ctx.catalog === rolloutCatalog && ctx.path.join('.') === 'spec.workloadRef.name') return { isIncomplete: false, items: workloadItems(ctx, references.workloads(), replace) };
     return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), replace) };
   }
@@ -104,7 +104,7 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
     const onlyPlaceholder = isMap(pd.doc.contents) && pd.doc.contents.items.length === 1 && found.path.length === 0;
     // While apiVersion is still being typed, the kind decides.
     const argo = pd.apiVersion === undefined || pd.apiVersion.startsWith('argoproj.io/');
-    const looksLike = argo && pd.kind === 'Rollout' ? rolloutCatalog : argo && pd.kind && ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) ? (pd.kind === 'AnalysisTemplate' ? analysisTemplateCatalog : clusterAnalysisTemplateCatalog) : undefined;
+    const looksLike = argo ? catalogOfKind(pd.kind) : undefined;
     return {
       on,
       path: on === 'key' ? found.path : [...found.path, found.key],

@@ -9,7 +9,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { findingRange, isAnalysisTemplateDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { catalogOf, findingRange, isAnalysisTemplateDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
@@ -55,7 +55,7 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
   const PENDING = '\u0000pending';
   return {
     findings(piece) {
-      if (!piece.hasRollout && !piece.hasAnalysisTemplate) return piece.parsed.syntaxErrors;
+      if (!piece.validated) return piece.parsed.syntaxErrors;
       let document = own.get(piece);
       if (!document) {
         document = Object.freeze(validateSafely(piece, undefined, 'document'));
@@ -106,7 +106,7 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
     return validateFile(piece.parsed, view, { part });
   } catch (e) {
     // A bug in a rule must not take the server down with it: report it where the document starts.
-    const docIndex = piece.parsed.docs.find((d) => d.isRollout || d.isAnalysisTemplate)?.index ?? 0;
+    const docIndex = piece.parsed.docs.find((d) => catalogOf(d) !== undefined)?.index ?? 0;
     const message = `internal error while validating this document: ${e instanceof Error ? e.message : String(e)}`;
     // validateFile reports the parse's syntax errors (in the document part); keep them when it could not finish.
     return [...(part === 'document' ? piece.parsed.syntaxErrors : []), { code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
@@ -114,13 +114,13 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
 }
 
 /**
- * Diagnostics of a file: none unless it holds a Rollout or an analysis template. Other YAML is not
+ * Diagnostics of a file: none unless it holds a Rollout, an analysis template or an Experiment. Other YAML is not
  * ours to judge, syntax errors included: the editor's YAML extension reports those, and a second
  * report would only repeat it. (`rollouts lint` differs on purpose: a file the user names gets its
  * syntax errors, see lintTexts.)
  */
 export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator): Diagnostic[] {
-  if (!file.hasRollout && !file.hasAnalysisTemplate) return [];
+  if (!file.validated) return [];
   const out: Diagnostic[] = [];
   for (const placed of file.pieces) {
     for (const f of validator.findings(placed.piece)) out.push(toDiagnostic(f, placed, doc));

@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { definitionsInFile, isServiceDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { catalogOf, definitionsInFile, isServiceDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -16,13 +16,14 @@ export interface Piece {
   readonly text: string;
   readonly parsed: ParsedFile;
   readonly hasRollout: boolean;
-  /** An AnalysisTemplate or ClusterAnalysisTemplate is here: validated too. */
-  readonly hasAnalysisTemplate: boolean;
+  /** A document with a catalog (Rollout, analysis template, Experiment) is here: the piece is validated. */
+  readonly validated: boolean;
   /** Services, analysis templates and workloads defined here; docIndex local to the piece. */
   readonly definitions: readonly WorkspaceDefinition[];
   /**
-   * Every string value of the Rollouts' specs outside the pod template. A Service or template
-   * reference is one of them, so these are the only names validation of this piece can depend on.
+   * Every string value of the Rollouts' specs outside the pod template, and of the Experiments'
+   * analyses. A Service or template reference is one of them, so these are the only names
+   * validation of this piece can depend on.
    */
   readonly mentions: readonly string[];
 }
@@ -43,7 +44,8 @@ export interface FileParse {
   readonly pieces: readonly PlacedPiece[];
   readonly docCount: number;
   readonly hasRollout: boolean;
-  readonly hasAnalysisTemplate: boolean;
+  /** Some piece is validated (Piece.validated). */
+  readonly validated: boolean;
 }
 
 /** A document of the file with where its piece sits. */
@@ -91,7 +93,7 @@ function parseText(
   const pieces: PlacedPiece[] = [];
   let docBase = 0;
   let hasRollout = false;
-  let hasAnalysisTemplate = false;
+  let validated = false;
   const file = fileKey(uri);
   let startLine = 0;
   let counted = 0;
@@ -103,44 +105,58 @@ function parseText(
     pieces.push({ start, docBase, startLine, piece });
     docBase += piece.parsed.docs.length;
     hasRollout ||= piece.hasRollout;
-    hasAnalysisTemplate ||= piece.hasAnalysisTemplate;
+    validated ||= piece.validated;
   }
-  return { uri, version, pieces, docCount: docBase, hasRollout, hasAnalysisTemplate };
+  return { uri, version, pieces, docCount: docBase, hasRollout, validated };
 }
 
 function parsePiece(file: string, text: string): Piece {
   const parsed = parseFile(text);
   const hasRollout = parsed.docs.some((d) => d.isRollout);
   const mentions = new Set<string>();
-  for (const d of parsed.docs) if (d.isRollout) collectMentions(d, mentions);
+  for (const d of parsed.docs) {
+    if (d.isRollout) collectMentions(d, mentions);
+    // An Experiment refers to templates only from its analyses (its pod templates name nothing).
+    else if (d.isExperiment) collectMentions(d, mentions, 'analyses');
+  }
   return Object.freeze({
     text,
     parsed,
     hasRollout,
-    hasAnalysisTemplate: parsed.docs.some((d) => d.isAnalysisTemplate),
+    validated: parsed.docs.some((d) => catalogOf(d) !== undefined),
     definitions: Object.freeze(definitionsInFile(file, parsed)),
     mentions: Object.freeze([...mentions].sort()),
   });
 }
 
-function collectMentions(pd: ParsedDoc, into: Set<string>): void {
+/** The string values under spec (only under spec.<under> when given), leaving out a Rollout's pod template. */
+function collectMentions(pd: ParsedDoc, into: Set<string>, under?: string): void {
   const root = pd.doc.contents;
   if (!isMap(root)) return;
   const spec = root.items.find((p) => isScalar(p.key) && p.key.value === 'spec')?.value;
+  if (under !== undefined) {
+    if (!isMap(spec)) return;
+    collectStrings(spec.items.find((p) => isScalar(p.key) && p.key.value === under)?.value, into, false);
+    return;
+  }
+  collectStrings(spec, into, true);
+}
+
+function collectStrings(from: unknown, into: Set<string>, skipTemplate: boolean): void {
   const walk = (node: unknown, depth: number): void => {
     if (depth > 50 || !node) return;
     if (isScalar(node)) {
       if (typeof node.value === 'string') into.add(node.value);
     } else if (isMap(node)) {
       for (const pair of node.items) {
-        if (depth === 0 && isScalar(pair.key) && pair.key.value === 'template') continue;
+        if (skipTemplate && depth === 0 && isScalar(pair.key) && pair.key.value === 'template') continue;
         walk(pair.value, depth + 1);
       }
     } else if (isSeq(node)) {
       for (const item of node.items) walk(item, depth + 1);
     }
   };
-  walk(spec as Node | undefined, 0);
+  walk(from as Node | undefined, 0);
 }
 
 /** The piece holding a file offset (pieces are in text order). */

@@ -1,7 +1,8 @@
-/** The outline: each Rollout and analysis template, and under it its fields; canary steps are named by what they do. */
+/** The outline: each Rollout, analysis template and Experiment, and under it its fields; canary steps are named by what they do. */
 import { isMap, isScalar, isSeq, type Pair } from 'yaml';
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { catalogOf } from '../schema';
 import { allDocs, type FileParse } from './documents';
 
 const MAX_DEPTH = 12;
@@ -9,7 +10,7 @@ const MAX_DEPTH = 12;
 export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   for (const { placed, doc: pd } of allDocs(file)) {
-    if ((!pd.isRollout && !pd.isAnalysisTemplate) || !isMap(pd.doc.contents)) continue;
+    if (!catalogOf(pd) || !isMap(pd.doc.contents)) continue;
     const kind = pd.isRollout ? 'Rollout' : pd.kind!;
     const base = placed.start;
     const range = (a: number, b: number) => ({ start: doc.positionAt(base + a), end: doc.positionAt(base + Math.max(a, b)) });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rules, templateRules } from '../../src/schema';
+import { experimentRules, rules, templateRules } from '../../src/schema';
 import { commands } from '../../src/cli/commands';
 import { generatedBlocks, readmeBlocks } from '../../scripts/start/readme-tables';
 
@@ -26,6 +26,7 @@ describe('README.md', () => {
     const codes = (block: string | undefined) => [...(block ?? '').matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
     assert.deepEqual(codes(inReadme['rollout-rules']), rules.map((r) => r.code), regen);
     assert.deepEqual(codes(inReadme['template-rules']), templateRules.map((r) => r.code), regen);
+    assert.deepEqual(codes(inReadme['experiment-rules']), experimentRules.map((r) => r.code), regen);
   });
 
   it('names only npm scripts that package.json has', () => {

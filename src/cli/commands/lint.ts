@@ -13,10 +13,10 @@ import { readError } from '../files';
 
 const usage = `Usage: rollouts lint [--format text|json] FILE...
 
-Checks every Rollout, AnalysisTemplate and ClusterAnalysisTemplate (apiVersion
+Checks every Rollout, AnalysisTemplate, ClusterAnalysisTemplate and Experiment (apiVersion
 argoproj.io/v1alpha1) in the given YAML files: structure and types, every Argo Rollouts
-validation rule, and the Services and analysis templates a Rollout names (looked up across
-all the files given). Other documents are left alone.
+validation rule, and the Services and analysis templates a Rollout or an Experiment names
+(looked up across all the files given). Other documents are left alone.
 
 Options:
   --format text|json   text (default): one line per problem, file:line:col: severity: message [code]
@@ -154,7 +154,7 @@ async function run(args: string[], io: CommandIO): Promise<number> {
 
 export const lintCommand: Command = {
   name: 'lint',
-  summary: 'check Rollout and AnalysisTemplate manifests: structure, Argo rules, references',
+  summary: 'check Rollout, AnalysisTemplate and Experiment manifests: structure, Argo rules, references',
   usage,
   run,
 };
