@@ -43,6 +43,7 @@ import { createApiServer } from './server';
 import { Store } from './store';
 import { Workloads } from './workloads';
 import { Deployments } from './deployments';
+import { ApiError } from './errors';
 
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock';
 export { kubeconfigFor, contextName } from './kubeconfig';
@@ -123,11 +124,17 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   }
   const nodes = registry.find('', 'v1', 'nodes')!;
   if (!api.find(nodes, undefined, nodeName)) api.create(nodes, undefined, nodeObject(clock.now()), { manager: 'kubelet' });
-  // The CRDs as `kubectl apply --server-side -f install.yaml` leaves them.
+  // The CRDs as `kubectl apply --server-side -f install.yaml` leaves them. A restored cluster gets
+  // them applied again, so a newer release's schemas (what `kubectl explain` shows) replace the ones
+  // it was saved with; fields someone else took over are theirs (the conflict keeps them).
   const crdType = registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
   for (const crd of argoCrdObjects(options.crdSchemas)) {
     const name = (crd.metadata as { name: string }).name;
-    if (!api.find(crdType, undefined, name)) api.patch(crdType, undefined, name, 'apply', JSON.stringify(crd), { manager: 'kubectl' });
+    try {
+      api.patch(crdType, undefined, name, 'apply', JSON.stringify(crd), { manager: 'kubectl' });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === 409)) throw e;
+    }
   }
 
   const failImagePattern =

@@ -385,4 +385,28 @@ describe('managed fields through the API server', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('a restart with --data-dir brings Argo\'s CRDs to the schemas it is given, and changes nothing when they are the same', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'crd-persist-'));
+    const schema = (description: string) => ({ 'rollouts.argoproj.io': { type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true } });
+    const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/rollouts.argoproj.io';
+    const descriptionOf = (crd: any) => crd.spec.versions[0].schema.openAPIV3Schema.description;
+    try {
+      const first = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the old release') });
+      const saved = (await raw(first.url, 'GET', crdPath)).body;
+      assert.equal(descriptionOf(saved), 'the old release');
+      await first.close();
+      const second = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the old release') });
+      assert.equal((await raw(second.url, 'GET', crdPath)).body.metadata.resourceVersion, saved.metadata.resourceVersion, 'the same schemas: not written again');
+      await second.close();
+      const third = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the new release') });
+      try {
+        assert.equal(descriptionOf((await raw(third.url, 'GET', crdPath)).body), 'the new release');
+      } finally {
+        await third.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
