@@ -1,9 +1,9 @@
 // Hover knows every field of the catalogs: for each catalog path, a minimal Rollout (or
-// AnalysisTemplate, ClusterAnalysisTemplate) holding that field is hovered on its key, through the
+// AnalysisTemplate, ClusterAnalysisTemplate, Experiment) holding that field is hovered on its key, through the
 // language service (the LSP suites cover the transport).
 import { strict as assert } from 'node:assert';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analysisTemplateCatalog, catalogFields, clusterAnalysisTemplateCatalog, rolloutCatalog, type FieldSpec } from '../../src/schema';
+import { analysisTemplateCatalog, catalogFields, clusterAnalysisTemplateCatalog, experimentCatalog, rolloutCatalog, type FieldSpec } from '../../src/schema';
 import { createLanguageService } from '../../src/server/service';
 
 /** YAML with the path's keys nested (list indices become "- " items); the caret position is the last key's. */
@@ -32,6 +32,7 @@ describe('hover on every catalog field', () => {
     ['Rollout', rolloutCatalog, 150],
     ['AnalysisTemplate', analysisTemplateCatalog, 120],
     ['ClusterAnalysisTemplate', clusterAnalysisTemplateCatalog, 120],
+    ['Experiment', experimentCatalog, 50],
   ];
   for (const [kind, catalog, atLeast] of catalogs) {
     it(`shows the field name, its type and its docs (${kind})`, () => {
