@@ -32,7 +32,7 @@ describe('hover on every catalog field', () => {
     ['Rollout', rolloutCatalog, 150],
     ['AnalysisTemplate', analysisTemplateCatalog, 120],
     ['ClusterAnalysisTemplate', clusterAnalysisTemplateCatalog, 120],
-    ['Experiment', experimentCatalog, 50],
+    ['Experiment', experimentCatalog, 60],
   ];
   for (const [kind, catalog, atLeast] of catalogs) {
     it(`shows the field name, its type and its docs (${kind})`, () => {
