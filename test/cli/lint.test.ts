@@ -113,6 +113,39 @@ describe('cli lint', () => {
     assert.deepEqual(d.map((x: { path: string; line: number; column: number }) => [x.path, x.line, x.column]), [['spec.selector', 5, 1]]);
   });
 
+  it('lints the upstream and real-world Experiments without errors, resolving their templates across the files given', async () => {
+    const peer = join(__dirname, '../../../shared/peer');
+    const files = [
+      join(peer, 'argo-rollouts/examples/experiment-with-analysis.yaml'),
+      join(peer, 'real-world/JoshDanielWalker__argo-rollout__experiment.yaml'),
+      join(peer, 'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'),
+    ];
+    const c = captured(dir);
+    assert.equal(await main(['lint', '--format', 'json', ...files, join(peer, 'argo-rollouts/examples/analysis-templates.yaml')], c.io), 0);
+    const report = JSON.parse(c.out()) as { files: { diagnostics: { severity: string; code: string; path: string }[] }[] };
+    const [upstream, josh, yohanb] = report.files.map((f) => f.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.path}`));
+    // No duration and no required analysis: information only. Its templates are in analysis-templates.yaml.
+    assert.deepEqual(upstream, ['info experiment-never-ends at spec']);
+    // http-benchmark is in none of the files given.
+    assert.deepEqual(josh, ['warning analysis-template-not-found at spec.analyses[0].templateName', 'warning analysis-template-not-found at spec.analyses[1].templateName']);
+    assert.deepEqual(yohanb, ['info experiment-never-ends at spec']);
+  });
+
+  it('exits 1 on an Experiment with errors, at their lines', async () => {
+    writeFileSync(join(dir, 'experiment.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: x\nspec:\n  duration: 60\n  templates:\n  - name: a\n    template:\n      spec:\n        containers:\n        - name: a\n          image: b\n');
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'experiment.yaml'], c.io), 1);
+    assert.equal(
+      c.out(),
+      [
+        'experiment.yaml:6:13: error: duration needs a unit, e.g. "60s" or "60m": a bare number is not a duration here [bad-duration]',
+        'experiment.yaml:8:5: error: selector is required in spec.templates[0] [missing-field]',
+        '2 errors, 0 warnings in 1 file',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('exits 2 on an unreadable file, after linting the others', async () => {
     const c = captured(dir);
     assert.equal(await main(['lint', 'bad.yaml', 'missing.yaml', '.'], c.io), 2);
