@@ -5,7 +5,9 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver';
+import type { CodeAction, Diagnostic, Hover, MarkupContent } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createLanguageService } from '../../src/server/service';
 import { LspSession, toUri } from './lsp-session';
 import { analysisTemplate, multiDoc, positionOf, service } from './fixtures';
 
@@ -143,5 +145,31 @@ describe('Experiments in the language server', () => {
     assert.equal(args.length, 1, 'the found template requires an argument the analysis does not pass');
     assert.equal(args[0]!.range.start.line, positionOf(text, 'templateName: success-rate').line);
     lsp.close(uri);
+  });
+});
+
+describe('Experiments in the language service', () => {
+  it('completes the Experiment\'s own keys, and templateName from the workspace\'s templates', () => {
+    const service = createLanguageService();
+    service.indexServices(TextDocument.create('file:///w/t.yaml', 'yaml', 1, analysisTemplate('success-rate')));
+    const keys = 'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: e\nspec:\n  \n';
+    const labels = service.complete(TextDocument.create('file:///w/e.yaml', 'yaml', 1, keys), { line: 5, character: 2 }).items.map((i) => i.label);
+    assert.deepEqual([...labels].sort(), ['analyses', 'analysisRunMetadata', 'dryRun', 'duration', 'measurementRetention', 'progressDeadlineSeconds', 'scaleDownDelaySeconds', 'templates', 'terminate']);
+
+    const value = 'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: e\nspec:\n  analyses:\n  - name: a\n    templateName: su\n';
+    const names = service.complete(TextDocument.create('file:///w/v.yaml', 'yaml', 1, value), { line: 7, character: 20 }).items.map((i) => i.label);
+    assert.deepEqual(names, ['success-rate']);
+  });
+
+  it('outlines an Experiment, and offers the "did you mean" fix for a misspelled key', () => {
+    const service = createLanguageService();
+    const doc = TextDocument.create('file:///w/broken.yaml', 'yaml', 1, broken);
+    const [symbol] = service.symbols(doc);
+    assert.equal(symbol!.name, 'Experiment compare');
+    assert.deepEqual(symbol!.children!.map((c) => c.name), ['apiVersion', 'kind', 'metadata', 'spec']);
+
+    const diagnostic = service.validate(doc).find((d) => d.code === 'unknown-field')!;
+    const fixes: CodeAction[] = service.codeActions(doc, diagnostic.range, [diagnostic]);
+    assert.ok(fixes.some((f) => f.edit?.changes?.[doc.uri]?.some((e) => e.newText === 'duration')), `no fix to "duration" in ${JSON.stringify(fixes.map((f) => f.title))}`);
   });
 });
