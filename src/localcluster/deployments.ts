@@ -5,8 +5,10 @@
  * first, revisions in `deployment.kubernetes.io/revision`, old ReplicaSets pruned past
  * revisionHistoryLimit, and the status `kubectl rollout status` reads. The ReplicaSets' pods come
  * from the workload simulator (workloads.ts). Level-triggered like it: every change queues the
- * Deployment; a reconcile reads the whole state. Not modelled: paused rollouts' special cases,
- * progress deadlines (Progressing never turns False), proportional scaling during a rollout.
+ * Deployment; a reconcile reads the whole state. A rollout that makes no progress for
+ * progressDeadlineSeconds gets Progressing False, ProgressDeadlineExceeded (what `kubectl rollout
+ * status` stops at). Not modelled: paused rollouts' special cases, proportional scaling during a
+ * rollout.
  */
 import { createHash } from 'node:crypto';
 import type { Api } from './api';
@@ -79,6 +81,8 @@ const ownedBy = (o: any, owner: any) => (o.metadata.ownerReferences ?? []).some(
 export class Deployments {
   private readonly queue: ReconcileQueue;
   private readonly unsubscribe: () => void;
+  /** One wake-up per Deployment waiting for its progress deadline. */
+  private readonly deadlines = new Map<string, unknown>();
 
   constructor(
     private readonly api: Api,
@@ -101,6 +105,19 @@ export class Deployments {
   close(): void {
     this.queue.close();
     this.unsubscribe();
+    for (const t of this.deadlines.values()) this.clock.clearTimeout(t);
+    this.deadlines.clear();
+  }
+
+  /** Looks at the Deployment again when its progress deadline passes (one timer each, the latest wins). */
+  private wakeAt(namespace: string, name: string, atMs: number): void {
+    const key = `${namespace}|${name}`;
+    const before = this.deadlines.get(key);
+    if (before !== undefined) this.clock.clearTimeout(before);
+    this.deadlines.set(key, this.clock.setTimeout(() => {
+      this.deadlines.delete(key);
+      this.enqueue(namespace, name);
+    }, Math.max(0, atMs - this.clock.now()) + 1));
   }
 
   private observe(e: StoreEvent): void {
@@ -257,19 +274,46 @@ export class Deployments {
     };
     const availableOk = available >= desired - unavailable;
     const rsName = fresh?.metadata.name ?? '';
+    const ready = sum((rs) => rs.status?.readyReplicas ?? 0);
+    // Progress as Kubernetes counts it: more updated, ready or available pods, fewer old ones, or a new spec.
+    const was = latest.status ?? {};
+    const progressed =
+      latest.metadata.generation !== was.observedGeneration ||
+      updated > (was.updatedReplicas ?? 0) ||
+      ready > (was.readyReplicas ?? 0) ||
+      available > (was.availableReplicas ?? 0) ||
+      replicas < (was.replicas ?? 0);
+    const deadlineSeconds = Number.isInteger(latest.spec?.progressDeadlineSeconds) ? latest.spec.progressDeadlineSeconds : 600;
+    const progressing = (): any => {
+      if (complete) return condition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`);
+      const before = previous.get('Progressing');
+      if (before?.reason === 'ProgressDeadlineExceeded' && !progressed) return before;
+      // A rollout that starts (or starts again after being complete) counts from now.
+      if (progressed || before?.reason !== 'ReplicaSetUpdated') {
+        const c = condition('Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`);
+        return { ...c, lastUpdateTime: now };
+      }
+      const since = Date.parse(before.lastUpdateTime ?? '');
+      if (!Number.isNaN(since) && this.clock.now() > since + deadlineSeconds * 1000) {
+        return condition('Progressing', 'False', 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`);
+      }
+      return before;
+    };
+    const progressingCondition = progressing();
+    if (progressingCondition.status === 'True' && progressingCondition.reason === 'ReplicaSetUpdated') {
+      this.wakeAt(namespace, d.metadata.name, Date.parse(progressingCondition.lastUpdateTime) + deadlineSeconds * 1000);
+    }
     const status = {
       observedGeneration: latest.metadata.generation,
       replicas,
       updatedReplicas: updated,
-      readyReplicas: sum((rs) => rs.status?.readyReplicas ?? 0),
+      readyReplicas: ready,
       availableReplicas: available,
       unavailableReplicas: Math.max(0, desired - available),
       ...(latest.status?.collisionCount !== undefined ? { collisionCount: latest.status.collisionCount } : {}),
       conditions: [
         condition('Available', availableOk ? 'True' : 'False', availableOk ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable', availableOk ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.'),
-        complete
-          ? condition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`)
-          : condition('Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`),
+        progressingCondition,
       ],
     };
     if (stableJson(latest.status ?? {}) === stableJson(status)) return;

@@ -1,5 +1,6 @@
 // The local cluster's Deployment controller, driven by the real kubectl: create, rollout status,
-// set image, undo, history, scale, Recreate, a rollout that cannot finish, revisionHistoryLimit.
+// set image, undo, history, scale, Recreate, a rollout that cannot finish, its progress deadline,
+// revisionHistoryLimit.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,20 @@ describe('Deployments in the local cluster (real kubectl)', function () {
     assert.ok(images.filter((i) => i === 'app:bad').length <= 2, `at most 4 + 1 pods in all: ${images.join(', ')}`);
     const d = await json(['get', 'deployment', 'stuck']);
     assert.equal(d.status.availableReplicas, 3);
+  });
+
+  it('a rollout that makes no progress for progressDeadlineSeconds is reported so, and rollout status stops at it', async () => {
+    await kubectl(['create', 'deployment', 'late', '--image=app:1', '--replicas=2']);
+    await kubectl(['rollout', 'status', 'deployment/late', '--timeout=20s']);
+    await kubectl(['patch', 'deployment/late', '--type=merge', '-p', JSON.stringify({ spec: { progressDeadlineSeconds: 1, template: { spec: { containers: [{ name: 'app', image: 'app:bad' }] } } } })]);
+    // kubectl's own check, with a timeout far past the deadline: it returns at the deadline, with its error.
+    await assert.rejects(kubectl(['rollout', 'status', 'deployment/late', '--timeout=30s']), /deployment "late" exceeded its progress deadline/);
+    const progressing = (await json(['get', 'deployment', 'late'])).status.conditions.find((c: { type: string }) => c.type === 'Progressing');
+    assert.deepEqual([progressing.status, progressing.reason], ['False', 'ProgressDeadlineExceeded']);
+    assert.match(progressing.message, /^ReplicaSet "late-\w+" has timed out progressing\.$/);
+    // A new template is progress again.
+    await kubectl(['set', 'image', 'deployment/late', 'app=app:2']);
+    assert.match(await kubectl(['rollout', 'status', 'deployment/late', '--timeout=20s']), /successfully rolled out/);
   });
 
   it('keeps revisionHistoryLimit old ReplicaSets and deletes older ones', async () => {
