@@ -35,7 +35,7 @@ export interface ManifestObjects {
  * The objects of a manifest text. A YAML error, or template directives (Helm), refuse the whole
  * file: nothing is sent from a file that does not read as its author meant. A document that is
  * no Kubernetes object (not a map, or without apiVersion, kind or metadata.name) is a problem at
- * its line, and the others are still taken. Empty documents are skipped.
+ * its line, and the others are still taken. Empty documents are skipped; a v1 List gives its items.
  */
 export function manifestObjects(text: string): ManifestObjects {
   const parsed = parseFile(text);
@@ -57,24 +57,38 @@ export function manifestObjects(text: string): ManifestObjects {
       continue;
     }
     if (value === null || value === undefined) continue;
-    if (typeof value !== 'object' || Array.isArray(value)) {
-      problems.push({ line: at, message: 'the document is not an object (a Kubernetes object is a map with apiVersion, kind and metadata)' });
+    // A v1 List (what `kubectl get -o yaml` prints) stands for its items, as kubectl apply reads it.
+    const list = value as { apiVersion?: unknown; kind?: unknown; items?: unknown };
+    if (list.apiVersion === 'v1' && list.kind === 'List' && Array.isArray(list.items)) {
+      list.items.forEach((item, i) => {
+        const node = pd.doc.getIn(['items', i], true) as { range?: [number, number, number] } | undefined;
+        take(item, node?.range ? line(node.range[0]) : at, 'the item', objects, problems);
+      });
       continue;
     }
-    const body = value as Record<string, unknown>;
-    const metadata = body.metadata as { name?: unknown; namespace?: unknown } | undefined;
-    const missing = [
-      typeof body.apiVersion === 'string' && body.apiVersion ? '' : 'apiVersion',
-      typeof body.kind === 'string' && body.kind ? '' : 'kind',
-      typeof metadata?.name === 'string' && metadata.name ? '' : 'metadata.name',
-    ].filter(Boolean);
-    if (missing.length) {
-      problems.push({ line: at, message: `the document has no ${missing.join(', ')}` });
-      continue;
-    }
-    const object: ManifestObject = { line: at, apiVersion: body.apiVersion as string, kind: body.kind as string, name: metadata!.name as string, body };
-    if (typeof metadata?.namespace === 'string' && metadata.namespace) object.namespace = metadata.namespace;
-    objects.push(object);
+    take(value, at, 'the document', objects, problems);
   }
   return { objects, problems };
+}
+
+/** One object of the file (a document, or an item of a List), or the problem that keeps it out. */
+function take(value: unknown, line: number, what: string, objects: ManifestObject[], problems: ManifestProblem[]): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push({ line, message: `${what} is not an object (a Kubernetes object is a map with apiVersion, kind and metadata)` });
+    return;
+  }
+  const body = value as Record<string, unknown>;
+  const metadata = body.metadata as { name?: unknown; namespace?: unknown } | undefined;
+  const missing = [
+    typeof body.apiVersion === 'string' && body.apiVersion ? '' : 'apiVersion',
+    typeof body.kind === 'string' && body.kind ? '' : 'kind',
+    typeof metadata?.name === 'string' && metadata.name ? '' : 'metadata.name',
+  ].filter(Boolean);
+  if (missing.length) {
+    problems.push({ line, message: `${what} has no ${missing.join(', ')}` });
+    return;
+  }
+  const object: ManifestObject = { line, apiVersion: body.apiVersion as string, kind: body.kind as string, name: metadata!.name as string, body };
+  if (typeof metadata?.namespace === 'string' && metadata.namespace) object.namespace = metadata.namespace;
+  objects.push(object);
 }

@@ -28,4 +28,10 @@ describe('manifestObjects', () => {
     assert.deepEqual(objects, []);
     assert.deepEqual(refused, { line: 4, message: 'the file holds Helm/Go template directives: render it first (helm template) and apply the output' });
   });
+  it('a v1 List (kubectl get -o yaml) gives its items, each with its own line', () => {
+    const text = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: b, namespace: shop}\n- not an object\n';
+    const { objects, problems } = manifestObjects(text);
+    assert.deepEqual(objects.map((o) => [o.line, o.kind, o.name, o.namespace]), [[4, 'ConfigMap', 'a', undefined], [7, 'Secret', 'b', 'shop']]);
+    assert.deepEqual(problems, [{ line: 10, message: 'the item is not an object (a Kubernetes object is a map with apiVersion, kind and metadata)' }]);
+  });
 });
