@@ -1,5 +1,5 @@
-/** A JSON Schema (draft 7) of the Rollout and the analysis templates, generated from the catalogs, for other YAML tools. */
-import { analysisTemplateCatalog, clusterAnalysisTemplateCatalog, rolloutCatalog } from './catalog';
+/** A JSON Schema (draft 7) of the Rollout, the analysis templates and the Experiment, generated from the catalogs, for other YAML tools. */
+import { analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, rolloutCatalog } from './catalog';
 import { ROLLOUT_API_VERSION } from './parse';
 import type { FieldSpec } from './field-spec';
 
@@ -12,20 +12,21 @@ const isKind = (kind: string): Schema => ({
 
 /**
  * The Rollout's schema applies only to Rollout documents (`if` apiVersion and kind, `then` the
- * catalog), and each template kind's only to its documents, so a file that also holds Services
+ * catalog), and each other kind's only to its documents, so a file that also holds Services
  * and Ingresses can be mapped to it as a whole.
  */
 export function rolloutJsonSchema(): Schema {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://argoproj.github.io/argo-rollouts/rollout.schema.json',
-    title: 'Argo Rollouts Rollout, AnalysisTemplate and ClusterAnalysisTemplate',
-    description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout, AnalysisTemplate or ClusterAnalysisTemplate; other documents are left alone.',
+    title: 'Argo Rollouts Rollout, AnalysisTemplate, ClusterAnalysisTemplate and Experiment',
+    description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment; other documents are left alone.',
     if: isKind('Rollout'),
     then: fieldSchema(rolloutCatalog),
     allOf: [
       { if: isKind('AnalysisTemplate'), then: fieldSchema(analysisTemplateCatalog, { argPlaceholders: true }) },
       { if: isKind('ClusterAnalysisTemplate'), then: fieldSchema(clusterAnalysisTemplateCatalog, { argPlaceholders: true }) },
+      { if: isKind('Experiment'), then: fieldSchema(experimentCatalog) },
     ],
   };
 }

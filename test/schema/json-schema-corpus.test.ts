@@ -15,7 +15,8 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
   const files = [
     ...readdirSync(join(PEER, 'argo-rollouts/lint-testdata')).filter((f) => f.startsWith('valid')).map((f) => join(PEER, 'argo-rollouts/lint-testdata', f)),
     ...['rollout-canary.yaml', 'rollout-bluegreen.yaml', 'rollout-analysis-step.yaml', 'rollout-experiment-step.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
-    ...['analysis-templates.yaml', 'cluster-analysis-templates.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
+    ...['analysis-templates.yaml', 'cluster-analysis-templates.yaml', 'experiment-with-analysis.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
+    ...['JoshDanielWalker__argo-rollout__experiment.yaml', 'yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'].map((f) => join(PEER, 'real-world', f)),
     ...readdirSync(join(PEER, 'real-world'))
       .filter((f) => /analysis/i.test(f) && !/^(quinont__.*06-fuctionaltesting|sandy0509187)/.test(f))
       .map((f) => join(PEER, 'real-world', f)),
@@ -39,6 +40,15 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
     assert.equal(validate(template({ sucessCondition: 'result > 1', provider: { web: { url: 'http://x' } } })), false);
     assert.equal(validate(template({ provider: { web: { url: 'http://x' } } }, [{ name: 'a', value: 1 }])), false);
     assert.equal(validate({ ...template({ provider: { job: { spec: {} } } }), kind: 'ClusterAnalysisTemplate' }), true);
+  });
+
+  it('rejects an Experiment with a misspelled field, a bare-number duration or a template without selector', () => {
+    const template = { name: 'a', selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'a', image: 'a' }] } } };
+    const experiment = (spec: Record<string, unknown>) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', metadata: { name: 'e' }, spec: { templates: [template], ...spec } });
+    assert.equal(validate(experiment({ duration: '10m', analyses: [{ name: 'x', templateName: 't', requiredForCompletion: true }] })), true);
+    assert.equal(validate(experiment({ duraton: '10m' })), false);
+    assert.equal(validate(experiment({ duration: 600 })), false);
+    assert.equal(validate(experiment({ templates: [{ ...template, selector: undefined }] })), false);
   });
 
   it('rejects a Rollout with a misspelled step or a wrong type', () => {
