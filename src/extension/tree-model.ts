@@ -3,7 +3,7 @@
  * with a stable id and a parent; items say label, description, codicon, context value and
  * children. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
  */
-import type { ActionRequest, ClusterStores, ExperimentView, RolloutView } from '../cluster';
+import type { ActionRequest, ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
 import { isCompletedPhase, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
@@ -18,13 +18,24 @@ export type TreeElement =
   | { kind: 'namespace'; context: string; namespace: string }
   | { kind: 'rollout'; context: string; namespace: string; name: string }
   | { kind: 'revision'; context: string; namespace: string; name: string; revision: number }
-  | { kind: 'experiment'; context: string; namespace: string; name: string; revision: number; experiment: string }
+  /** An Experiment: one a rollout's step started is under that revision; one no rollout owns is under its namespace. */
+  | ({ kind: 'experiment'; context: string; namespace: string } & InExperiment)
   /** An Experiment's template ReplicaSet (the rollout's own show as their pods directly under the revision). */
-  | { kind: 'replicaSet'; context: string; namespace: string; name: string; revision: number; experiment: string; replicaSet: string }
+  | ({ kind: 'replicaSet'; context: string; namespace: string; replicaSet: string } & InExperiment)
   /** A pod of the rollout's ReplicaSet, or with `experiment` and `replicaSet`, of an Experiment's template ReplicaSet. */
-  | { kind: 'pod'; context: string; namespace: string; name: string; revision: number; pod: string; experiment?: string; replicaSet?: string }
+  | ({ kind: 'pod'; context: string; namespace: string; pod: string } & (OfRollout | (InExperiment & { replicaSet: string })))
   /** A run of the rollout, or with `experiment`, of that Experiment. */
-  | { kind: 'analysisRun'; context: string; namespace: string; name: string; revision: number; run: string; experiment?: string };
+  | ({ kind: 'analysisRun'; context: string; namespace: string; run: string } & (OfRollout | InExperiment));
+
+/** A row of a rollout's revision itself (not of an Experiment). */
+type OfRollout = { name: string; revision: number; experiment?: undefined; replicaSet?: undefined };
+/**
+ * A row of Experiment `experiment` or beneath it: with `name` and `revision`, the rollout and revision
+ * whose step started it; with neither, an Experiment no rollout owns (shown under its namespace).
+ */
+type InExperiment = { experiment: string } & ({ name: string; revision: number } | { name?: undefined; revision?: undefined });
+/** Where an Experiment's rows are: under a rollout's revision, or standalone. */
+type ExperimentAt = { context: string; namespace: string } & InExperiment;
 
 export interface TreeItemData {
   id: string;
@@ -64,15 +75,25 @@ export function elementId(e: TreeElement): string {
     case 'revision':
       return `revision:${e.context}/${e.namespace}/${e.name}#${e.revision}`;
     case 'experiment':
-      return `experiment:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}`;
+      return `experiment:${experimentPath(e)}`;
     case 'replicaSet':
-      return `replicaSet:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}/${e.replicaSet}`;
+      return `replicaSet:${experimentPath(e)}/${e.replicaSet}`;
     case 'pod':
-      return `pod:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment !== undefined ? `${e.experiment}/${e.replicaSet ?? ''}/` : ''}${e.pod}`;
+      return `pod:${e.experiment !== undefined ? `${experimentPath(e)}/${e.replicaSet}` : `${e.context}/${e.namespace}/${e.name}#${e.revision}`}/${e.pod}`;
     case 'analysisRun':
-      return `analysisRun:${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment !== undefined ? `${e.experiment}/` : ''}${e.run}`;
+      return `analysisRun:${e.experiment !== undefined ? experimentPath(e) : `${e.context}/${e.namespace}/${e.name}#${e.revision}`}/${e.run}`;
   }
 }
+
+/** An Experiment's place in ids: `context/namespace/rollout#revision/experiment`, or `context/namespace/experiment` standalone (names hold no `#`, so the two never meet). */
+const experimentPath = (e: ExperimentAt): string =>
+  e.name !== undefined ? `${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}` : `${e.context}/${e.namespace}/${e.experiment}`;
+
+/** The fields that place a row in Experiment `e`'s subtree (its rollout and revision only when it has them). */
+const inExperiment = (e: ExperimentAt): ExperimentAt =>
+  e.name !== undefined
+    ? { context: e.context, namespace: e.namespace, name: e.name, revision: e.revision, experiment: e.experiment }
+    : { context: e.context, namespace: e.namespace, experiment: e.experiment };
 
 export function parentOf(e: TreeElement): TreeElement | undefined {
   switch (e.kind) {
@@ -90,15 +111,16 @@ export function parentOf(e: TreeElement): TreeElement | undefined {
     case 'revision':
       return { kind: 'rollout', context: e.context, namespace: e.namespace, name: e.name };
     case 'pod':
-      if (e.experiment !== undefined && e.replicaSet !== undefined) return { kind: 'replicaSet', ...pick(e), revision: e.revision, experiment: e.experiment, replicaSet: e.replicaSet };
+      if (e.experiment !== undefined) return { kind: 'replicaSet', ...inExperiment(e), replicaSet: e.replicaSet };
       return { kind: 'revision', ...pick(e), revision: e.revision };
     case 'analysisRun':
-      if (e.experiment !== undefined) return { kind: 'experiment', ...pick(e), revision: e.revision, experiment: e.experiment };
+      if (e.experiment !== undefined) return { kind: 'experiment', ...inExperiment(e) };
       return { kind: 'revision', ...pick(e), revision: e.revision };
     case 'experiment':
+      if (e.name === undefined) return { kind: 'namespace', context: e.context, namespace: e.namespace };
       return { kind: 'revision', ...pick(e), revision: e.revision };
     case 'replicaSet':
-      return { kind: 'experiment', ...pick(e), revision: e.revision, experiment: e.experiment };
+      return { kind: 'experiment', ...inExperiment(e) };
   }
 }
 
@@ -161,6 +183,27 @@ export function visibleRollouts(src: TreeSource, stores: ClusterStores, namespac
   return all.filter((r) => needsAttention(cluster().rolloutView(cluster().relatedObjects(stores, r), src.now)));
 }
 
+/** An Experiment no rollout owns (created on its own); a rollout's step's Experiments show under its revision instead. */
+export const isStandaloneExperiment = (ex: Experiment): boolean => !(ex.metadata?.ownerReferences ?? []).some((o) => o.kind === 'Rollout');
+
+/**
+ * A standalone Experiment needs attention when it ended without success (Failed, Error,
+ * Inconclusive), as a Degraded rollout does; Pending and Running are its normal course.
+ */
+export function experimentNeedsAttention(v: Pick<ExperimentView, 'phase'>): boolean {
+  return v.phase === 'Failed' || v.phase === 'Error' || v.phase === 'Inconclusive';
+}
+
+/** The standalone Experiments shown under a namespace (all, or those needing attention), sorted by name. */
+export function visibleStandaloneExperiments(src: Pick<TreeSource, 'needsAttentionOnly' | 'now'>, stores: ClusterStores, namespace?: string): Experiment[] {
+  const all = stores.experiments.list(namespace).filter(isStandaloneExperiment).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  if (!src.needsAttentionOnly) return all;
+  return all.filter((ex) => {
+    const v = cluster().experimentViewFromStores(stores, ex.metadata?.namespace ?? '', ex.metadata?.name ?? '', src.now);
+    return v !== undefined && experimentNeedsAttention(v);
+  });
+}
+
 export function children(src: TreeSource, e: TreeElement | undefined): TreeElement[] {
   const stores = src.state.kind === 'connected' ? src.state.stores : undefined;
   if (!e) {
@@ -179,7 +222,9 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       if (src.state.kind === 'failed') return [{ kind: 'message', context: e.context, text: src.state.message }];
       if (src.state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: 'connecting…' }];
       if (!stores) return [];
-      const namespaces = [...new Set(visibleRollouts(src, stores).map((r) => r.metadata?.namespace ?? ''))].sort();
+      const namespaces = [
+        ...new Set([...visibleRollouts(src, stores).map((r) => r.metadata?.namespace ?? ''), ...visibleStandaloneExperiments(src, stores).map((x) => x.metadata?.namespace ?? '')]),
+      ].sort();
       if (namespaces.length === 0) {
         return [{ kind: 'message', context: e.context, text: src.needsAttentionOnly ? 'no rollout needs attention' : 'no rollouts in the watched namespaces' }];
       }
@@ -187,7 +232,11 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
     }
     case 'namespace':
       if (!stores || !isActive(src, e.context)) return [];
-      return visibleRollouts(src, stores, e.namespace).map((r) => ({ kind: 'rollout', context: e.context, namespace: e.namespace, name: r.metadata?.name ?? '' }));
+      // The rollouts, then the Experiments no rollout owns.
+      return [
+        ...visibleRollouts(src, stores, e.namespace).map((r): TreeElement => ({ kind: 'rollout', context: e.context, namespace: e.namespace, name: r.metadata?.name ?? '' })),
+        ...visibleStandaloneExperiments(src, stores, e.namespace).map((x): TreeElement => ({ kind: 'experiment', context: e.context, namespace: e.namespace, experiment: x.metadata?.name ?? '' })),
+      ];
     case 'rollout': {
       const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
       return (v?.revisions ?? []).map((r) => ({ kind: 'revision', ...pick(e), revision: r.revision }));
@@ -204,18 +253,18 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       ];
     }
     case 'experiment': {
-      const ex = stores && isActive(src, e.context) ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment) : undefined;
+      const ex = stores && isActive(src, e.context) ? experimentAt(stores, e, src.now) : undefined;
       if (!ex) return [];
-      const at = { ...pick(e), revision: e.revision, experiment: e.experiment };
+      const at = inExperiment(e);
       return [
         ...ex.replicaSets.map((rs): TreeElement => ({ kind: 'replicaSet', ...at, replicaSet: rs.name })),
         ...ex.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...at, run: a.name })),
       ];
     }
     case 'replicaSet': {
-      const ex = stores && isActive(src, e.context) ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment) : undefined;
+      const ex = stores && isActive(src, e.context) ? experimentAt(stores, e, src.now) : undefined;
       const rs = ex?.replicaSets.find((r) => r.name === e.replicaSet);
-      return (rs?.pods ?? []).map((p) => ({ kind: 'pod', ...pick(e), revision: e.revision, experiment: e.experiment, replicaSet: e.replicaSet, pod: p.name }));
+      return (rs?.pods ?? []).map((p) => ({ kind: 'pod', ...inExperiment(e), replicaSet: e.replicaSet, pod: p.name }));
     }
     default:
       return [];
@@ -226,6 +275,16 @@ const pick = (e: { context: string; namespace: string; name: string }) => ({ con
 /** Experiment NAME of revision REVISION in a rollout's view. */
 const experimentOf = (v: RolloutView | undefined, revision: number, name: string): ExperimentView | undefined =>
   v?.revisions.find((r) => r.revision === revision)?.experiments.find((x) => x.name === name);
+/** The view of the Experiment a row is in: from its rollout's revision, or for a standalone one, from the stores by name. */
+function experimentAt(stores: ClusterStores, e: ExperimentAt, now: Date): ExperimentView | undefined {
+  if (e.name !== undefined) return experimentOf(viewOf(stores, e.namespace, e.name, now), e.revision, e.experiment);
+  const ex = cluster().experimentViewFromStores(stores, e.namespace, e.experiment, now);
+  // A standalone row names no rollout: an Experiment a rollout owns is shown under that rollout, not here.
+  return ex && isStandaloneExperiment(stores.experiments.get(e.experiment, e.namespace)!) ? ex : undefined;
+}
+/** An Experiment row's description: phase, the step that started it (if any), its template count. */
+const experimentDescription = (ex: ExperimentView): string =>
+  [ex.phase, ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '', `${ex.replicaSets.length} template${ex.replicaSets.length === 1 ? '' : 's'}`].filter(Boolean).join(' · ');
 /** An Experiment's phase as a codicon, with a colour when it has ended. */
 function experimentIcon(phase: string): { id: string; color?: string } {
   if (phase === 'Successful') return { id: 'beaker', color: 'testing.iconPassed' };
@@ -282,7 +341,9 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       return { id, label: e.text, icon: { id: 'info' }, contextValue: 'message', collapsible: 'none', tooltip: e.text };
     case 'namespace': {
       const count = stores ? visibleRollouts(src, stores, e.namespace).length : 0;
-      return { id, label: e.namespace, description: `${count} rollout${count === 1 ? '' : 's'}`, icon: { id: 'symbol-namespace' }, contextValue: 'namespace', collapsible: 'expanded' };
+      const experiments = stores ? visibleStandaloneExperiments(src, stores, e.namespace).length : 0;
+      const description = `${count} rollout${count === 1 ? '' : 's'}${experiments ? ` · ${experiments} experiment${experiments === 1 ? '' : 's'}` : ''}`;
+      return { id, label: e.namespace, description, icon: { id: 'symbol-namespace' }, contextValue: 'namespace', collapsible: 'expanded' };
     }
     case 'rollout': {
       const rollout = stores?.rollouts.get(e.name, e.namespace);
@@ -307,8 +368,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       return { id, label: `revision ${e.revision}`, description, tooltip: rev?.replicaSets.map((r) => r.name).join('\n'), icon: { id: 'versions' }, contextValue: 'revision', collapsible: 'collapsed' };
     }
     case 'experiment': {
-      const ex = stores ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment) : undefined;
-      const description = ex ? [ex.phase, ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '', `${ex.replicaSets.length} template${ex.replicaSets.length === 1 ? '' : 's'}`].filter(Boolean).join(' · ') : 'gone';
+      const ex = stores ? experimentAt(stores, e, src.now) : undefined;
+      const description = ex ? experimentDescription(ex) : 'gone';
       return {
         id,
         label: e.experiment,
@@ -320,13 +381,17 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     }
     case 'replicaSet': {
-      const rs = stores ? experimentOf(viewOf(stores, e.namespace, e.name, src.now), e.revision, e.experiment)?.replicaSets.find((r) => r.name === e.replicaSet) : undefined;
+      const rs = stores ? experimentAt(stores, e, src.now)?.replicaSets.find((r) => r.name === e.replicaSet) : undefined;
       const description = rs ? [rs.template ? `template ${rs.template}` : '', rs.status, `${rs.available}/${rs.desired} available`, rs.images.join(', ')].filter(Boolean).join(' · ') : 'gone';
       return { id, label: e.replicaSet, description, icon: { id: 'layers' }, contextValue: 'replicaSet', collapsible: rs && rs.pods.length > 0 ? 'collapsed' : 'none' };
     }
     case 'pod': {
-      const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
-      const pod = [...(rev?.replicaSets ?? []), ...(rev?.experiments.flatMap((x) => x.replicaSets) ?? [])].flatMap((r) => r.pods).find((p) => p.name === e.pod);
+      const replicaSets = !stores
+        ? []
+        : e.experiment !== undefined
+          ? (experimentAt(stores, e, src.now)?.replicaSets.filter((r) => r.name === e.replicaSet) ?? [])
+          : (viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision)?.replicaSets ?? []);
+      const pod = replicaSets.flatMap((r) => r.pods).find((p) => p.name === e.pod);
       const ready = pod ? pod.ready.split('/')[0] === pod.ready.split('/')[1] && pod.status === 'Running' : false;
       return {
         id,
@@ -338,8 +403,11 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     }
     case 'analysisRun': {
-      const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
-      const runs = e.experiment !== undefined ? (rev?.experiments.find((x) => x.name === e.experiment)?.analysisRuns ?? []) : (rev?.analysisRuns ?? []);
+      const runs = !stores
+        ? []
+        : e.experiment !== undefined
+          ? (experimentAt(stores, e, src.now)?.analysisRuns ?? [])
+          : (viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision)?.analysisRuns ?? []);
       const run = runs.find((a) => a.name === e.run);
       const counts = run?.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
       const failed = run?.phase === 'Failed' || run?.phase === 'Error';
@@ -370,6 +438,8 @@ export function experimentContextValue(ex: { phase: string } | undefined): strin
  * Which elements a store event changes. A rollout's own change re-renders it (its namespace too
  * when it appears, disappears, or the attention filter may move it); a ReplicaSet, Pod,
  * AnalysisRun or Experiment re-renders the rollout that owns it, directly or through an Experiment.
+ * A standalone Experiment is like a rollout: its own change re-renders its row (its context when
+ * it appears or disappears, its namespace under the attention filter), its objects' re-render its row.
  */
 export function affectedElements(
   context: string,
@@ -384,23 +454,30 @@ export function affectedElements(
   const namespace = meta.namespace ?? '';
   const rolloutEl = (name: string): TreeElement => ({ kind: 'rollout', context, namespace, name });
   const ownerName = (m: Owners, kind: string) => (m?.ownerReferences ?? []).find((o) => o.kind === kind)?.name;
-  /** The rollout owning an object, itself or through the Experiment that owns it. */
-  const owningRollout = (m: Owners): TreeElement[] => {
+  /** The row showing an object: the rollout owning it, itself or through its Experiment, or the standalone Experiment owning it. */
+  const owningRow = (m: Owners): TreeElement[] => {
+    const rollout = ownerName(m, 'Rollout');
+    if (rollout) return [rolloutEl(rollout)];
     const experiment = ownerName(m, 'Experiment');
-    const rollout = ownerName(m, 'Rollout') ?? (experiment ? ownerName(stores.experiments.get(experiment, namespace)?.metadata, 'Rollout') : undefined);
-    return rollout ? [rolloutEl(rollout)] : [];
+    const ex = experiment ? stores.experiments.get(experiment, namespace) : undefined;
+    if (!experiment || !ex) return [];
+    const exRollout = ownerName(ex.metadata, 'Rollout');
+    return [exRollout ? rolloutEl(exRollout) : { kind: 'experiment', context, namespace, experiment }];
   };
   switch (kind) {
     case 'rollouts':
       if (event !== 'update') return [{ kind: 'context', context }];
       return needsAttentionOnly ? [{ kind: 'namespace', context, namespace }] : [rolloutEl(meta.name ?? '')];
+    case 'experiments':
+      if (ownerName(meta, 'Rollout')) return owningRow(meta);
+      if (event !== 'update') return [{ kind: 'context', context }];
+      return needsAttentionOnly ? [{ kind: 'namespace', context, namespace }] : [{ kind: 'experiment', context, namespace, experiment: meta.name ?? '' }];
     case 'replicaSets':
     case 'analysisRuns':
-    case 'experiments':
-      return owningRollout(meta);
+      return owningRow(meta);
     case 'pods': {
       const rsName = ownerName(meta, 'ReplicaSet');
-      return owningRollout(rsName ? stores.replicaSets.get(rsName, namespace)?.metadata : undefined);
+      return owningRow(rsName ? stores.replicaSets.get(rsName, namespace)?.metadata : undefined);
     }
     case 'services':
       return [];
@@ -552,7 +629,7 @@ export interface ExperimentPickItem {
   ref: ExperimentRef;
 }
 
-/** The Experiments that have not ended, across every watched rollout, each with its rollout, sorted by namespace and name. */
+/** The Experiments that have not ended, across every watched rollout (each with its rollout) and standalone, sorted by namespace and name. */
 export function experimentChoices(stores: ClusterStores, context: string, now: Date): ExperimentPickItem[] {
   const items: ExperimentPickItem[] = [];
   for (const r of stores.rollouts.list()) {
@@ -568,6 +645,12 @@ export function experimentChoices(stores: ClusterStores, context: string, now: D
         ref: { context, namespace: v.namespace, experiment: ex.name, rollout: v.name },
       });
     }
+  }
+  for (const x of stores.experiments.list().filter(isStandaloneExperiment)) {
+    const namespace = x.metadata?.namespace ?? '';
+    const ex = cluster().experimentViewFromStores(stores, namespace, x.metadata?.name ?? '', now);
+    if (!ex || isCompletedPhase(ex.phase)) continue;
+    items.push({ label: `$(beaker) ${ex.name}`, description: `${namespace} · standalone`, detail: experimentDescription(ex), ref: { context, namespace, experiment: ex.name } });
   }
   return items.sort((a, b) => `${a.ref.namespace}/${a.ref.experiment}`.localeCompare(`${b.ref.namespace}/${b.ref.experiment}`));
 }
