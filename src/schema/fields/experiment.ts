@@ -3,9 +3,9 @@
  * optionally judged by analyses. Defaults come from the planner, which runs Experiments.
  */
 import { DEFAULT_EXPERIMENT_SCALE_DOWN_DELAY_SECONDS, DEFAULT_PROGRESS_DEADLINE_SECONDS } from '../../planner';
-import { bool, duration, int, list, map, obj, renamed, str, stringMap, type FieldSpec } from '../field-spec';
+import { bool, duration, int, list, map, obj, str, stringMap, type FieldSpec } from '../field-spec';
 import { labelSelector } from './common';
-import { podTemplate } from './rollout';
+import { podSpec, podTemplateMetadata } from './rollout';
 
 export const EXPERIMENT_DOCS = 'https://argo-rollouts.readthedocs.io/en/stable/features/experiment/';
 const ANALYSIS_DOCS = 'https://argo-rollouts.readthedocs.io/en/stable/features/analysis/';
@@ -23,8 +23,10 @@ const template = obj('template', 'One ReplicaSet of the Experiment: a named pod 
   int('replicas', 'How many pods this template runs while the Experiment is running; they are scaled to zero when it ends. Set 0 to keep a template defined but idle.', { min: 0, default: 1, example: 'replicas: 2' }),
   int('minReadySeconds', 'Seconds a pod must be ready, without crashing, before it counts as available. The Experiment\'s duration starts counting only once every template is available; must not exceed `progressDeadlineSeconds`.', { min: 0, default: 0, example: 'minReadySeconds: 10' }),
   labelSelector('selector', 'Which pods belong to this template\'s ReplicaSet; it must select the labels of `template.metadata.labels`. Argo refuses a template without a selector, or with an empty one. Templates may share labels: Argo adds the pod-template hash to tell their pods apart.', { required: true, example: 'selector:\n  matchLabels:\n    app: checkout\n    role: canary' }),
-  renamed(podTemplate, 'template', {
-    docs: 'The pods this template runs, as in a Deployment: labels that the selector selects, and the pod spec, checked against the Kubernetes schema.',
+  obj('template', 'The pods this template runs, as in a Deployment: labels that the selector selects, and the pod spec, checked against the Kubernetes schema.', [
+    podTemplateMetadata('Labels and annotations of this template\'s pods. The labels must match the template\'s `selector`.', 'Pod labels; the template\'s `selector` must select them.', EXPERIMENT_DOCS),
+    podSpec,
+  ], {
     required: true,
     example: 'template:\n  metadata:\n    labels:\n      app: checkout\n      role: canary\n  spec:\n    containers:\n    - name: checkout\n      image: example/checkout:1.3.0',
     link: EXPERIMENT_DOCS,

@@ -24,29 +24,36 @@ const podSpecField = (name: string, type: FieldSpec['type'], docs: string): Fiel
   ...(type === 'list' ? { items: { name: 'item', type: 'any', docs: 'Checked against the Kubernetes schema.' } } : {}),
 });
 
-export const podTemplate = obj('template', 'The pods to run, as in a Deployment. Changing it starts an update that follows the strategy; the new pods are compared by the hash of this template. Leave it out (or only give labels/annotations) when `workloadRef` names a Deployment.', [
-  obj('metadata', 'Labels and annotations of the pods. The labels must match `spec.selector`, and the Services the strategy names must select them.', [
-    stringMap('labels', 'Pod labels; they must satisfy `spec.selector`.', { example: 'labels:\n  app: checkout' }),
+/** A pod template's metadata: `docs` and `labelsDocs` say which selector the labels must satisfy. */
+export const podTemplateMetadata = (docs: string, labelsDocs: string, link = SPEC): FieldSpec =>
+  obj('metadata', docs, [
+    stringMap('labels', labelsDocs, { example: 'labels:\n  app: checkout' }),
     stringMap('annotations', 'Pod annotations.'),
     str('name', 'Ignored for pods of a ReplicaSet.'),
-  ], { open: true, kubernetes: 'ObjectMeta', link: SPEC }),
-  obj('spec', 'The pod specification: containers, volumes, scheduling, security. Checked against the Kubernetes schema.', [
-    podSpecField('containers', 'list', 'The containers of the pod; at least one.'),
-    podSpecField('initContainers', 'list', 'Containers that run to completion before the main containers start.'),
-    podSpecField('volumes', 'list', 'Volumes the containers can mount.'),
-    podSpecField('serviceAccountName', 'string', 'The ServiceAccount the pods run as.'),
-    podSpecField('nodeSelector', 'map', 'Node labels a node must have to run the pods.'),
-    podSpecField('affinity', 'object', 'Node and pod (anti-)affinity. Argo appends its own anti-affinity term when `antiAffinity` is set.'),
-    podSpecField('tolerations', 'list', 'Taints the pods tolerate.'),
-    podSpecField('topologySpreadConstraints', 'list', 'How pods spread across zones or nodes.'),
-    podSpecField('imagePullSecrets', 'list', 'Secrets for pulling images from private registries.'),
-    podSpecField('securityContext', 'object', 'Pod-level security settings.'),
-    podSpecField('terminationGracePeriodSeconds', 'int', 'Seconds a pod gets to shut down after SIGTERM.'),
-    podSpecField('restartPolicy', 'string', 'Must be `Always` (the default) for pods of a Rollout.'),
-    podSpecField('priorityClassName', 'string', 'The PriorityClass of the pods.'),
-    podSpecField('dnsPolicy', 'string', 'How the pods resolve names.'),
-    podSpecField('hostNetwork', 'bool', 'Run in the node\'s network namespace.'),
-  ], { open: true, kubernetes: 'PodSpec', link: K8S }),
+  ], { open: true, kubernetes: 'ObjectMeta', link });
+
+/** The pod spec of a pod template (a Rollout's, an Experiment template's): its contents are the Kubernetes schema's. */
+export const podSpec = obj('spec', 'The pod specification: containers, volumes, scheduling, security. Checked against the Kubernetes schema.', [
+  podSpecField('containers', 'list', 'The containers of the pod; at least one.'),
+  podSpecField('initContainers', 'list', 'Containers that run to completion before the main containers start.'),
+  podSpecField('volumes', 'list', 'Volumes the containers can mount.'),
+  podSpecField('serviceAccountName', 'string', 'The ServiceAccount the pods run as.'),
+  podSpecField('nodeSelector', 'map', 'Node labels a node must have to run the pods.'),
+  podSpecField('affinity', 'object', 'Node and pod (anti-)affinity. In a Rollout, Argo appends its own anti-affinity term when `antiAffinity` is set.'),
+  podSpecField('tolerations', 'list', 'Taints the pods tolerate.'),
+  podSpecField('topologySpreadConstraints', 'list', 'How pods spread across zones or nodes.'),
+  podSpecField('imagePullSecrets', 'list', 'Secrets for pulling images from private registries.'),
+  podSpecField('securityContext', 'object', 'Pod-level security settings.'),
+  podSpecField('terminationGracePeriodSeconds', 'int', 'Seconds a pod gets to shut down after SIGTERM.'),
+  podSpecField('restartPolicy', 'string', 'Must be `Always` (the default): the pods belong to a ReplicaSet.'),
+  podSpecField('priorityClassName', 'string', 'The PriorityClass of the pods.'),
+  podSpecField('dnsPolicy', 'string', 'How the pods resolve names.'),
+  podSpecField('hostNetwork', 'bool', 'Run in the node\'s network namespace.'),
+], { open: true, kubernetes: 'PodSpec', link: K8S });
+
+const podTemplate = obj('template', 'The pods to run, as in a Deployment. Changing it starts an update that follows the strategy; the new pods are compared by the hash of this template. Leave it out (or only give labels/annotations) when `workloadRef` names a Deployment.', [
+  podTemplateMetadata('Labels and annotations of the pods. The labels must match `spec.selector`, and the Services the strategy names must select them.', 'Pod labels; they must satisfy `spec.selector`.'),
+  podSpec,
 ], { link: SPEC, example: 'template:\n  metadata:\n    labels:\n      app: checkout\n  spec:\n    containers:\n    - name: checkout\n      image: example/checkout:1.2.0' });
 
 const strategy = obj('strategy', 'How an update replaces the old pods: exactly one of `canary` or `blueGreen`.', [canary, blueGreen], { required: true, link: SPEC, example: 'strategy:\n  canary:\n    steps:\n    - setWeight: 20\n    - pause: {}' });
