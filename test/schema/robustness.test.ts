@@ -14,6 +14,8 @@ const seeds = [
   'real-world/c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml',
   'argo-rollouts/examples/analysis-templates.yaml',
   'real-world/difranca__kayenta-rollout__k8s__analysis-template.yaml',
+  'argo-rollouts/examples/experiment-with-analysis.yaml',
+  'real-world/JoshDanielWalker__argo-rollout__experiment.yaml',
 ].map((f) => readFileSync(join(PEER, f), 'utf8'));
 
 // Characters of conditions and placeholders too, so the expression parser sees broken input.
@@ -42,6 +44,8 @@ describe('schema robustness', () => {
           // Something to see: an empty range only where the text has nothing but blanks to show.
           assert.ok(e > s || !/\S/.test(text), `${f.code} has an empty range at ${s}`);
           assert.ok(f.message.length > 0);
+          // A rule that throws is reported as "rule X failed": a bug, never an answer.
+          assert.ok(!/^rule [a-z-]+ failed:/.test(f.message), f.message);
         }
         for (let k = 0; k < 5; k++) pathAt(parsed, Math.floor((k / 5) * text.length));
       }),
