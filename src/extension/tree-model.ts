@@ -579,21 +579,28 @@ export function runsOfView(v: RolloutView): { run: RolloutView['analysisRuns'][n
   return [...v.analysisRuns.map((run) => ({ run })), ...v.revisions.flatMap((rev) => rev.experiments.flatMap((x) => x.analysisRuns.map((run) => ({ run, experiment: x.name }))))];
 }
 
-/** The AnalysisRuns that can be terminated (not ended), the rollouts' own and their Experiments', across every watched rollout, sorted by namespace and name. */
+/** The AnalysisRuns that can be terminated (not ended), the rollouts' own and their Experiments', across every watched rollout, and those of standalone Experiments, sorted by namespace and name. */
 export function analysisRunChoices(stores: ClusterStores, context: string, now: Date): AnalysisRunPickItem[] {
   const items: AnalysisRunPickItem[] = [];
+  const counts = (run: RolloutView['analysisRuns'][number]) => (run.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '');
   for (const r of stores.rollouts.list()) {
     const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
     for (const { run, experiment } of runsOfView(v)) {
       if (!canTerminate(run)) continue;
       const gate = experiment !== undefined ? `analysis of Experiment ${experiment}` : run.type ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex}` : ''} analysis` : 'analysis';
-      const counts = run.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
       items.push({
         label: `$(graph) ${run.name}`,
         description: `${v.namespace} · rollout ${v.name}`,
-        detail: `${run.phase} · ${gate} of revision ${run.revision}${counts}`,
+        detail: `${run.phase} · ${gate} of revision ${run.revision}${counts(run)}`,
         ref: { context, namespace: v.namespace, run: run.name, rollout: v.name },
       });
+    }
+  }
+  for (const x of stores.experiments.list().filter(isStandaloneExperiment)) {
+    const namespace = x.metadata?.namespace ?? '';
+    const ex = cluster().experimentViewFromStores(stores, namespace, x.metadata?.name ?? '', now);
+    for (const run of ex?.analysisRuns.filter(canTerminate) ?? []) {
+      items.push({ label: `$(graph) ${run.name}`, description: `${namespace} · standalone`, detail: `${run.phase} · analysis of Experiment ${ex!.name}${counts(run)}`, ref: { context, namespace, run: run.name } });
     }
   }
   return items.sort((a, b) => `${a.ref.namespace}/${a.ref.run}`.localeCompare(`${b.ref.namespace}/${b.ref.run}`));

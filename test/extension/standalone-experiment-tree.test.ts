@@ -7,6 +7,7 @@ import type { Pod } from '../../src/cluster/kinds';
 import { experimentOwnerReference, templateReplicaSet, type AnalysisRun, type Experiment, type ExperimentTemplate, type ReplicaSet, type Rollout } from '../../src/planner';
 import {
   affectedElements,
+  analysisRunChoices,
   analysisRunRefFrom,
   children,
   elementId,
@@ -224,6 +225,19 @@ describe('extension: standalone Experiments in the tree', () => {
     assert.deepEqual(experimentRefFrom(items[0]!.ref), items[0]!.ref);
     s.experiments.put(standalone(EXP, 'shop', 'Inconclusive'));
     assert.deepEqual(experimentChoices(s, CONTEXT, NOW).map((i) => i.ref.experiment), ['search-abc-2-1']);
+  });
+
+  it("Terminate AnalysisRun's palette offers its running run (not its ended one), naming the Experiment", () => {
+    const s = stores();
+    const runs = analysisRunChoices(s, CONTEXT, NOW);
+    assert.deepEqual(
+      runs.map((i) => [i.label, i.description, i.detail]),
+      [[`$(graph) ${RANDOM.metadata!.name}`, 'shop · standalone', `Running · analysis of Experiment ${EXP} · ✔ 1 ✖ 0`]],
+    );
+    assert.deepEqual(runs[0]!.ref, { context: CONTEXT, namespace: 'shop', run: RANDOM.metadata!.name });
+    assert.deepEqual(analysisRunRefFrom(runs[0]!.ref), runs[0]!.ref);
+    s.analysisRuns.put(run(lab, 'random-fail', 'Failed'));
+    assert.deepEqual(analysisRunChoices(s, CONTEXT, NOW), []);
   });
 
   it('"needs attention only" keeps a standalone Experiment that ended without success and hides a running one', () => {
