@@ -169,7 +169,7 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
       return r && { ...r, name: r.experiment };
     },
     consequence:
-      "Its template ReplicaSets are scaled down (after its scaleDownDelaySeconds) and its running analyses are terminated; it ends Successful unless an analysis failed, and the rollout's experiment step goes on from that result.",
+      "Its template ReplicaSets are scaled down (after its scaleDownDelaySeconds) and its running analyses are terminated; it ends Successful unless an analysis failed, and a rollout's experiment step that started it goes on from that result.",
     call: (rest, target) => cluster().terminateExperiment(rest, target),
   },
 };
