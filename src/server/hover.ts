@@ -33,7 +33,7 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
     const preview = stepPreview(pd, step);
     if (preview) sections.push(preview);
   }
-  const reference = workspace && pd.isRollout ? referenceAt(file, doc, at) : undefined;
+  const reference = workspace && (pd.isRollout || pd.isExperiment) ? referenceAt(file, doc, at) : undefined;
   if (reference && workspace) sections.push(referencedDefinitions(reference.target, definitionsFor(workspace, reference.target)));
   if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');
   if (spec.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);

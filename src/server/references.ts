@@ -1,9 +1,9 @@
 /**
- * Find references and go to definition between Rollouts and what they name: a Service, an
- * (Cluster)AnalysisTemplate or a workload. The cursor may be on a definition's `metadata.name` or
- * on a Rollout's reference (`canaryService`, `templateName`, `workloadRef.name`, ...); either way
- * it stands for a target, and the references are the Rollout values that name that target. What
- * counts as a reference is rolloutReferences' one list (src/schema).
+ * Find references and go to definition between Rollouts (and Experiments) and what they name: a
+ * Service, an (Cluster)AnalysisTemplate or a workload. The cursor may be on a definition's
+ * `metadata.name` or on a reference (`canaryService`, `templateName`, `workloadRef.name`, ...);
+ * either way it stands for a target, and the references are the values that name that target.
+ * What counts as a reference is documentReferences' one list (src/schema).
  */
 import type { Location, Position, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -14,7 +14,7 @@ import {
   isServiceDefinition,
   matchingTemplates,
   pathAt,
-  rolloutReferences,
+  documentReferences,
   type MutableWorkspaceIndex,
   type ReferenceKind,
   type RolloutReference,
@@ -35,13 +35,13 @@ const namespaceOf = (value: unknown): string | undefined => {
   const ns = (value as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
   return typeof ns === 'string' ? ns : undefined;
 };
-/** The last key of every path rolloutReferences gives (the Services of a strategy, templateName, workloadRef.name), and metadata.name. */
+/** The last key of every path documentReferences gives (the Services of a strategy, templateName, workloadRef.name), and metadata.name. */
 const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name']);
 const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
-/** The references of a Rollout document; none when it cannot be read as plain data. */
-function referencesOf(value: unknown): RolloutReference[] {
-  return value && typeof value === 'object' && !Array.isArray(value) ? rolloutReferences(value as Parameters<typeof rolloutReferences>[0]) : [];
+/** The references of a Rollout or Experiment document; none when it cannot be read as plain data. */
+function referencesOf(pd: { isRollout: boolean; isExperiment: boolean }, value: unknown): RolloutReference[] {
+  return value && typeof value === 'object' && !Array.isArray(value) ? documentReferences(pd, value as Parameters<typeof documentReferences>[1]) : [];
 }
 
 function plainValue(doc: Parameters<typeof documentValue>[0]): unknown {
@@ -68,9 +68,9 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
     if (!d) return undefined;
     return { target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) }, range };
   }
-  if (!pd.isRollout) return undefined;
+  if (!pd.isRollout && !pd.isExperiment) return undefined;
   const value = plainValue(pd.doc);
-  const ref = referencesOf(value).find((r) => samePath(r.path, where.path));
+  const ref = referencesOf(pd, value).find((r) => samePath(r.path, where.path));
   if (!ref) return undefined;
   const namespace = namespaceOf(value);
   return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range };
@@ -98,12 +98,12 @@ function names(ref: RolloutReference, namespace: string | undefined, target: Ref
 export function referencesIn(file: FileParse, doc: TextDocument, target: ReferenceTarget): Location[] {
   const out: Location[] = [];
   for (const { placed, doc: pd } of allDocs(file)) {
-    if (!pd.isRollout) continue;
-    // Cheap first: a Rollout that does not mention the name has no reference to it.
+    if (!pd.isRollout && !pd.isExperiment) continue;
+    // Cheap first: a document that does not mention the name has no reference to it.
     if (!placed.piece.mentions.includes(target.name)) continue;
     const value = plainValue(pd.doc);
     const namespace = namespaceOf(value);
-    for (const ref of referencesOf(value)) {
+    for (const ref of referencesOf(pd, value)) {
       if (!names(ref, namespace, target)) continue;
       const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: ref.path, target: 'value', docIndex: pd.index });
       out.push({ uri: file.uri, range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) } });

@@ -29,6 +29,22 @@ describe('references in the language server', () => {
   // In another namespace than the Service's: not a reference to it.
   const c = canaryRollout({ name: 'c', canaryService: 'web' }).replace('  name: c\n', '  name: c\n  namespace: other\n');
   const w = workloadRefRollout('w', 'web-deploy');
+  // An Experiment whose analysis names the template too.
+  const e = [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: Experiment',
+    'metadata:',
+    '  name: e',
+    'spec:',
+    '  templates:',
+    '    - name: baseline',
+    '      selector: {matchLabels: {app: e}}',
+    '      template: {metadata: {labels: {app: e}}, spec: {containers: [{name: app, image: "app:1"}]}}',
+    '  analyses:',
+    '    - name: check',
+    '      templateName: rate',
+    '',
+  ].join('\n');
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rollouts-references-'));
@@ -37,6 +53,7 @@ describe('references in the language server', () => {
     writeFileSync(join(dir, 'b.yaml'), bDisk);
     writeFileSync(join(dir, 'c.yaml'), c);
     writeFileSync(join(dir, 'w.yaml'), w);
+    writeFileSync(join(dir, 'e.yaml'), e);
     writeFileSync(join(dir, 'notes.yaml'), 'web: not a Rollout\n');
     lsp = await LspSession.start({ workspaceFolders: [dir] });
   });
@@ -80,9 +97,19 @@ describe('references in the language server', () => {
     const defsText = definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n');
     const defs = toUri(join(dir, 'definitions.yaml'));
     const rate = await references(defs, positionOf(defsText, 'name: rate', 7), false);
-    assert.deepEqual(where(dir, rate).map((l) => l.split(':')[0]), ['a.yaml']);
+    assert.deepEqual(where(dir, rate).map((l) => l.split(':')[0]), ['a.yaml', 'e.yaml'], "a Rollout's analysis step and an Experiment's analysis");
     const deploy = await references(defs, positionOf(defsText, 'name: web-deploy', 7), false);
     assert.deepEqual(where(dir, deploy), [`w.yaml:${at(w, '    name: web-deploy', 10)}-${positionOf(w, '    name: web-deploy', 20).character}`]);
+  });
+
+  it("from an Experiment's templateName: go to definition lands on the template, and its references include the Rollout's", async () => {
+    const uri = toUri(join(dir, 'e.yaml'));
+    lsp.open(uri, e);
+    await lsp.diagnosticsFor(uri);
+    const position = positionOf(e, 'templateName: rate', 16);
+    const [def] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position });
+    assert.equal(def!.uri, toUri(join(dir, 'definitions.yaml')));
+    assert.deepEqual(where(dir, await references(uri, position, false)).map((l) => l.split(':')[0]), ['a.yaml', 'e.yaml']);
   });
 
   it('nothing where the cursor names nothing a Rollout can refer to', async () => {

@@ -12,7 +12,7 @@ export type { Rule, RuleContext } from './rule';
 export { templateRules, type TemplateRule, type TemplateRuleContext } from './analysis-template-rules';
 export { experimentRules, type ExperimentRule, type ExperimentRuleContext } from './experiment-rules';
 export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';
-export { rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
+export { documentReferences, rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
 
 export const rules: readonly Rule[] = [
   // spec

@@ -1,10 +1,11 @@
 /**
  * Every name a Rollout refers to in its workspace, with where it stands: the Services of the
- * strategy, the templates of its analysis blocks and the workload of `workloadRef`. One list for
- * find-references and go-to-definition; the rules check each kind of reference in their own file.
+ * strategy, the templates of its analysis blocks and the workload of `workloadRef`; and the
+ * templates an Experiment's analyses name. One list for find-references, go-to-definition and
+ * rename; the rules check each kind of reference in their own file.
  */
 import { isWorkloadKind, type WorkloadKind } from '../workspace';
-import { analysisBlocks } from './analysis-references';
+import { analysisBlocks, experimentAnalysisBlocks } from './analysis-references';
 import { obj, str, type JsonObject } from './rule';
 import { serviceReferences } from './service-references';
 
@@ -29,4 +30,13 @@ export function rolloutReferences(rollout: JsonObject): RolloutReference[] {
   const name = str(ref?.name);
   if (name && isWorkloadKind(ref?.kind)) out.push({ kind: ref.kind, name, path: ['spec', 'workloadRef', 'name'] });
   return out;
+}
+
+/** What a document names in its workspace: a Rollout's references, an Experiment's analysis templates, nothing for other kinds. */
+export function documentReferences(pd: { isRollout: boolean; isExperiment: boolean }, value: JsonObject): RolloutReference[] {
+  if (pd.isRollout) return rolloutReferences(value);
+  if (!pd.isExperiment) return [];
+  return experimentAnalysisBlocks(obj(value.spec)?.analyses, ['spec', 'analyses']).flatMap((block) =>
+    block.templates.map((t) => ({ kind: t.clusterScope ? ('ClusterAnalysisTemplate' as const) : ('AnalysisTemplate' as const), name: t.name, path: t.path })),
+  );
 }
