@@ -305,23 +305,34 @@ export function resolveExperimentArgValue(value: string, ex: Experiment, status:
   }
 }
 
-/** Argo's VerifyExperimentSpec: the message of the first problem, or undefined. */
-export function invalidExperimentSpecMessage(ex: Experiment): string | undefined {
+/** What the controller refuses in an Experiment's templates: the template, the field it is about, and upstream's words. */
+export interface ExperimentSpecRefusal {
+  index: number;
+  field: 'selector' | 'minReadySeconds' | 'name';
+  message: string;
+}
+
+/** Argo's VerifyExperimentSpec: the first refusal (templates in order), or undefined. */
+export function invalidExperimentSpec(ex: Experiment): ExperimentSpecRefusal | undefined {
   const seen = new Set<string>();
   const templates = experimentSpecOf(ex).templates ?? [];
   for (let i = 0; i < templates.length; i++) {
     const t = templates[i]!;
-    if (!t.selector) return `Rollout has missing field '.Spec.Templates[${i}].Selector'`;
+    const refuse = (field: ExperimentSpecRefusal['field'], message: string): ExperimentSpecRefusal => ({ index: i, field, message });
+    if (!t.selector) return refuse('selector', `Rollout has missing field '.Spec.Templates[${i}].Selector'`);
     if (Object.keys(t.selector.matchLabels ?? {}).length === 0 && (t.selector.matchExpressions ?? []).length === 0) {
-      return `This experiment is selecting all pods at index ${i}. A non-empty selector is required.`;
+      return refuse('selector', `This experiment is selecting all pods at index ${i}. A non-empty selector is required.`);
     }
-    if ((t.minReadySeconds ?? 0) > progressDeadlineOf(ex)) return `MinReadySeconds cannot be longer than ProgressDeadlineSeconds. Check template index ${i}`;
-    if (!t.name) return `Experiment ${ex.metadata?.name ?? ''} has empty template name at index ${i}`;
-    if (seen.has(t.name)) return `Experiment ${ex.metadata?.name ?? ''} has repeated template name '${t.name}' in templates`;
+    if ((t.minReadySeconds ?? 0) > progressDeadlineOf(ex)) return refuse('minReadySeconds', `MinReadySeconds cannot be longer than ProgressDeadlineSeconds. Check template index ${i}`);
+    if (!t.name) return refuse('name', `Experiment ${ex.metadata?.name ?? ''} has empty template name at index ${i}`);
+    if (seen.has(t.name)) return refuse('name', `Experiment ${ex.metadata?.name ?? ''} has repeated template name '${t.name}' in templates`);
     seen.add(t.name);
   }
   return undefined;
 }
+
+/** The message of the first refusal (the InvalidSpec condition's), or undefined. */
+export const invalidExperimentSpecMessage = (ex: Experiment): string | undefined => invalidExperimentSpec(ex)?.message;
 
 /** Sets a condition as Argo's SetExperimentCondition: same status and reason is a no-op; same status keeps lastTransitionTime. */
 function setExperimentCondition(status: ExperimentStatus, cond: ExperimentCondition): void {

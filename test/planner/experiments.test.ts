@@ -5,6 +5,7 @@ import {
   ANNOTATION_SCALE_DOWN_DEADLINE,
   experimentEndsByItself,
   experimentSpecFromStep,
+  invalidExperimentSpec,
   podTemplateHash,
   reconcileExperiment,
   type AnalysisRun,
@@ -399,6 +400,20 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
       [{ analyses: 'not a list' }, false],
     ];
     for (const [spec, ends] of table) assert.equal(experimentEndsByItself(spec), ends, JSON.stringify(spec));
+  });
+
+  it('an invalid spec says which template and field: no or an empty selector, minReadySeconds past the deadline, no or a repeated name', () => {
+    const t = (over: Record<string, unknown>) => ({ name: 'a', selector: { matchLabels: { app: 'demo' } }, template: podTemplate('x'), ...over });
+    const refusal = (templates: unknown[], spec: Record<string, unknown> = {}) => {
+      const r = invalidExperimentSpec(experiment({ templates, ...spec }));
+      return r && [r.index, r.field];
+    };
+    assert.deepEqual(refusal([t({}), t({ name: 'b', selector: undefined })]), [1, 'selector']);
+    assert.deepEqual(refusal([t({ selector: {} })]), [0, 'selector']);
+    assert.deepEqual(refusal([t({ minReadySeconds: 61 })], { progressDeadlineSeconds: 60 }), [0, 'minReadySeconds']);
+    assert.deepEqual(refusal([t({ name: '' })]), [0, 'name']);
+    assert.deepEqual(refusal([t({}), t({})]), [1, 'name']);
+    assert.equal(refusal([t({}), t({ name: 'b' })]), undefined);
   });
 
   it('a ReplicaSet the status lost track of is found again by owner and annotations, not created twice', () => {

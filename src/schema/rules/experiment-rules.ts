@@ -3,7 +3,7 @@
  * own check), unique names, selectors that select their pods, the analyses' template references
  * (the Rollout's reference checks, on spec.analyses), and an Experiment that never ends by itself.
  */
-import { experimentEndsByItself, invalidExperimentSpecMessage, type Experiment } from '../../planner';
+import { experimentEndsByItself, invalidExperimentSpec, type Experiment, type ExperimentSpecRefusal } from '../../planner';
 import type { DocFinding } from '../findings';
 import type { WorkspaceIndex } from '../workspace';
 import { argsMismatch, experimentAnalysisBlocks, templatesNotFound, type ReferenceScope } from './analysis-references';
@@ -32,15 +32,12 @@ const ANALYSES = ['spec', 'analyses'] as const;
 const itemsOf = (list: Json | undefined) =>
   arr(list).map((v, i) => ({ item: obj(v), i })).filter((x): x is { item: JsonObject; i: number } => x.item !== undefined);
 
-/**
- * Which template field each of the planner's refusals is about. The planner words what upstream
- * says; this only places it. A message no entry knows is reported on the template itself.
- */
-const REFUSALS: readonly { about: RegExp; field: string; says: string }[] = [
-  { about: /Selector'|selecting all pods/, field: 'selector', says: 'a template needs a selector with matchLabels or matchExpressions' },
-  { about: /MinReadySeconds/, field: 'minReadySeconds', says: 'minReadySeconds must not be longer than progressDeadlineSeconds' },
-  { about: /template name/, field: 'name', says: 'a template needs a name' },
-];
+/** What each of the planner's refusals asks of the template, in our words (the planner words what upstream says). */
+const REFUSALS: Record<ExperimentSpecRefusal['field'], string> = {
+  selector: 'a template needs a selector with matchLabels or matchExpressions',
+  minReadySeconds: 'minReadySeconds must not be longer than progressDeadlineSeconds',
+  name: 'a template needs a name',
+};
 
 export const experimentInvalidSpec: ExperimentRule = {
   code: 'experiment-invalid-spec',
@@ -51,13 +48,12 @@ export const experimentInvalidSpec: ExperimentRule = {
     for (const { item: template, i } of itemsOf(spec?.templates)) {
       // One template at a time, so each gets its own finding (the planner stops at the first problem).
       const alone = { metadata: obj(experiment.metadata) ?? {}, spec: { templates: [template], ...(progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds } : {}) } } as unknown as Experiment;
-      const refusal = invalidExperimentSpecMessage(alone);
+      const refusal = invalidExperimentSpec(alone);
       if (refusal === undefined) continue;
-      const known = REFUSALS.find((r) => r.about.test(refusal));
-      const present = known !== undefined && template[known.field] !== undefined && template[known.field] !== null;
-      const path = known ? [...TEMPLATES, i, known.field] : [...TEMPLATES, i];
+      const { field } = refusal;
+      const present = template[field] !== undefined && template[field] !== null;
       const name = str(template.name);
-      out.push(error(this.code, path, `${name ? `template "${name}": ` : ''}${known?.says ?? 'the controller refuses this template'} (the Experiment would fail with InvalidSpec: ${refusal})`, !known ? 'key' : present ? (known.field === 'selector' ? 'key' : 'value') : 'missing'));
+      out.push(error(this.code, [...TEMPLATES, i, field], `${name ? `template "${name}": ` : ''}${REFUSALS[field]} (the Experiment would fail with InvalidSpec: ${refusal.message})`, present ? (field === 'selector' ? 'key' : 'value') : 'missing'));
     }
     return out;
   },
