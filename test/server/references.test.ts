@@ -110,6 +110,8 @@ describe('references in the language server', () => {
     const [def] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position });
     assert.equal(def!.uri, toUri(join(dir, 'definitions.yaml')));
     assert.deepEqual(where(dir, await references(uri, position, false)).map((l) => l.split(':')[0]), ['a.yaml', 'e.yaml']);
+    const hover = await lsp.hover(uri, position);
+    assert.match((hover!.contents as { value: string }).value, /AnalysisTemplate `rate`, defined in `definitions\.yaml`/);
   });
 
   it('nothing where the cursor names nothing a Rollout can refer to', async () => {
