@@ -31,7 +31,7 @@ const template = obj('template', 'One ReplicaSet of the Experiment: a named pod 
     example: 'template:\n  metadata:\n    labels:\n      app: checkout\n      role: canary\n  spec:\n    containers:\n    - name: checkout\n      image: example/checkout:1.3.0',
     link: EXPERIMENT_DOCS,
   }),
-  obj('service', 'Creates a ClusterIP Service selecting this template\'s pods, so an analysis (a job running a load test, say) can reach them by a stable name. The Service is deleted when the Experiment ends.', [
+  obj('service', 'Creates a ClusterIP Service selecting this template\'s pods, so an analysis (a job running a load test, say) can reach them by a stable name. It needs a container port to expose, and is deleted once the template is scaled down after the Experiment ends.', [
     str('name', 'The Service\'s name; without it the Service takes the ReplicaSet\'s name.', { example: 'name: checkout-canary' }),
   ], { example: 'service:\n  name: checkout-canary' }),
 ], { link: EXPERIMENT_DOCS });
