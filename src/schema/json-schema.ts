@@ -126,6 +126,7 @@ export function argoCrdSchemas(): Record<string, Schema> {
     'rollouts.argoproj.io': crd(rolloutCatalog),
     'analysistemplates.argoproj.io': crd(analysisTemplateCatalog),
     'clusteranalysistemplates.argoproj.io': crd(clusterAnalysisTemplateCatalog),
+    'experiments.argoproj.io': crd(experimentCatalog),
   };
 }
 

@@ -83,7 +83,17 @@ describe('kubectl explain with CRD schemas (real kubectl)', function () {
     assert.match(surge, /Default: "25%"/);
     const template = await kubectl(['explain', 'analysistemplate.spec.metrics.provider']);
     assert.match(template, /FIELD:\s+provider <Object>/);
+    const experiment = await kubectl(['explain', 'experiment.spec.templates.service']);
+    assert.match(experiment, /FIELD:\s+service <Object>/);
+    assert.match(experiment, /ClusterIP Service selecting this template's pods/);
     const crd = JSON.parse(await kubectl(['get', 'crd', 'rollouts.argoproj.io', '-o', 'json']));
     assert.ok(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.strategy, 'the stored CRD carries the schema');
+  });
+
+  it('kubectl applies the peers\' Experiments against the published schema (kubectl validates what it sends)', async () => {
+    const peers = ['argo-rollouts/examples/experiment-with-analysis.yaml', 'real-world/JoshDanielWalker__argo-rollout__experiment.yaml', 'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'];
+    for (const peer of peers) await kubectl(['apply', '-f', join(__dirname, '../../../shared/peer', peer)]);
+    const names = JSON.parse(await kubectl(['get', 'experiments', '-o', 'json'])).items.map((e: { metadata: { name: string } }) => e.metadata.name);
+    assert.ok(names.length >= peers.length, `applied: ${names.join(', ')}`);
   });
 });
