@@ -1,10 +1,12 @@
 // One esbuild bundle per entry point. `vscode` is provided by the editor at run time.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 const entries = [
   { in: 'src/planner/index.ts', out: 'planner', platform: 'neutral' },
-  { in: 'src/cli/main.ts', out: 'cli', platform: 'node', banner: '#!/usr/bin/env node', define: { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"' } },
+  { in: 'src/cli/main.ts', out: 'cli', platform: 'node', banner: '#!/usr/bin/env node', define: { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"', ROLLOUTS_VERSION: JSON.stringify(version) } },
   // Likewise for the command line: `rollouts lint` starts without parsing the cluster side.
   { in: 'src/cli/cluster-runtime.ts', out: 'cli-cluster', platform: 'node' },
   { in: 'src/extension/extension.ts', out: 'extension', platform: 'node', define: { CLUSTER_RUNTIME_BUNDLE: '"./extension-cluster.js"' } },

@@ -12,7 +12,8 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     io.out(topLevelHelp(commands));
     return name ? 0 : 2;
   }
-  const command = commands.find((c) => c.name === name);
+  // `--version` as most tools take it; `rollouts version` is the plugin's spelling.
+  const command = commands.find((c) => c.name === (name === '--version' ? 'version' : name));
   if (!command) {
     io.err(`rollouts: unknown command "${name}"\n\n${topLevelHelp(commands)}`);
     return 2;

@@ -18,6 +18,7 @@ import { undoCommand } from './undo';
 import { controllerCommand } from './controller';
 import { terminateCommand } from './terminate';
 import { applyCommand } from './apply';
+import { versionCommand } from './version';
 
 export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand,
-  getCommand, listCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand, terminateCommand, applyCommand];
+  getCommand, listCommand, statusCommand, promoteCommand, abortCommand, retryCommand, pauseCommand, resumeCommand, restartCommand, setImageCommand, undoCommand, controllerCommand, terminateCommand, applyCommand, versionCommand];
