@@ -2,7 +2,8 @@
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 
-const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+// The repository's package.json, beside this script's folder (a packaging build runs elsewhere, see package.mjs).
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 const entries = [
   { in: 'src/planner/index.ts', out: 'planner', platform: 'neutral' },
