@@ -74,6 +74,18 @@ export function documentValue(doc: Document): unknown {
   return built.has(doc) ? plainValue(doc.contents) : doc.toJS({ maxAliasCount: 1000 });
 }
 
+/**
+ * The document's value, or undefined where the yaml library refuses to build it (too many aliases,
+ * a "billion laughs"): for readers that only look, while validation reports the refusal.
+ */
+export function readableDocumentValue(doc: Document): unknown {
+  try {
+    return documentValue(doc);
+  } catch {
+    return undefined;
+  }
+}
+
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 function plainValue(node: unknown): unknown {

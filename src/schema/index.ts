@@ -5,7 +5,7 @@
  * Other parts import from this file only.
  */
 export type { Finding, DocFinding, Severity } from './findings';
-export { documentValue } from './fast-yaml';
+export { documentValue, readableDocumentValue } from './fast-yaml';
 export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, pathRange, pathAt, docAt, nodeAtPath, offsetToLineColumn, lineIndex, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, catalogOfKind, fieldAt, catalogFields, type FieldSpec, type FieldType } from './catalog';

@@ -3,7 +3,7 @@
  * `rollouts lint`), for resolving a Rollout's Service, templateName and workloadRef references.
  */
 import { isMap, isScalar, isSeq } from 'yaml';
-import { documentValue } from './fast-yaml';
+import { readableDocumentValue } from './fast-yaml';
 import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedFile } from './parse';
 import { lineIndex, type LineColumn } from './ranges';
 
@@ -106,7 +106,8 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (pd.kind !== 'Service' || (pd.apiVersion !== undefined && pd.apiVersion !== 'v1')) continue;
-    const value = plainValueOf(pd);
+    // Plain data: maps shared through a YAML anchor (labels and selectors often are) read like any other.
+    const value = readableDocumentValue(pd.doc);
     const metadata = field(value, 'metadata');
     const name = scalarText(field(metadata, 'name'));
     if (!name) continue;
@@ -167,7 +168,7 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (!isWorkloadKind(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== WORKLOAD_KINDS[pd.kind])) continue;
-    const value = plainValueOf(pd);
+    const value = readableDocumentValue(pd.doc);
     const metadata = field(value, 'metadata');
     const name = scalarText(field(metadata, 'name'));
     if (!name) continue;
@@ -192,18 +193,6 @@ function lazyLineIndex(parsed: ParsedFile): (offset: number) => LineColumn {
 function rangeOf(node: unknown, lines: (offset: number) => LineColumn): { start: LineColumn; end: LineColumn } | undefined {
   const range = isScalar(node) ? node.range : undefined;
   return range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
-}
-
-/**
- * A definition document as plain data, so that maps shared through a YAML anchor (labels and
- * selectors often are) read like any other; nothing when it cannot be read (too many aliases).
- */
-function plainValueOf(pd: ParsedFile['docs'][number]): unknown {
-  try {
-    return documentValue(pd.doc);
-  } catch {
-    return undefined;
-  }
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

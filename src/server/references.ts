@@ -8,7 +8,7 @@
 import type { Location, Position, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  documentValue,
+  readableDocumentValue,
   findingRange,
   isAnalysisTemplateDefinition,
   isServiceDefinition,
@@ -44,14 +44,6 @@ function referencesOf(pd: { isRollout: boolean; isExperiment: boolean }, value: 
   return value && typeof value === 'object' && !Array.isArray(value) ? documentReferences(pd, value as Parameters<typeof documentReferences>[1]) : [];
 }
 
-function plainValue(doc: Parameters<typeof documentValue>[0]): unknown {
-  try {
-    return documentValue(doc);
-  } catch {
-    return undefined; // too many aliases: nothing to read
-  }
-}
-
 /** The target under the cursor (a definition's name, or a Rollout's reference to one) and the range of that name. */
 export function referenceAt(file: FileParse, doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range } | undefined {
   const offset = doc.offsetAt(at);
@@ -69,7 +61,7 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
     return { target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) }, range };
   }
   if (!pd.isRollout && !pd.isExperiment) return undefined;
-  const value = plainValue(pd.doc);
+  const value = readableDocumentValue(pd.doc);
   const ref = referencesOf(pd, value).find((r) => samePath(r.path, where.path));
   if (!ref) return undefined;
   const namespace = namespaceOf(value);
@@ -101,7 +93,7 @@ export function referencesIn(file: FileParse, doc: TextDocument, target: Referen
     if (!pd.isRollout && !pd.isExperiment) continue;
     // Cheap first: a document that does not mention the name has no reference to it.
     if (!placed.piece.mentions.includes(target.name)) continue;
-    const value = plainValue(pd.doc);
+    const value = readableDocumentValue(pd.doc);
     const namespace = namespaceOf(value);
     for (const ref of referencesOf(pd, value)) {
       if (!names(ref, namespace, target)) continue;

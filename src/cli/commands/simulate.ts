@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { PodTemplateSpec, Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult } from '../../planner';
 import { isCompletedPhase, simulate } from '../../planner';
 import type { ParsedFile } from '../../schema';
-import { documentValue, findingRange, formatPath, lineIndex, parseFile, validateRolloutDoc } from '../../schema';
+import { findingRange, formatPath, lineIndex, parseFile, readableDocumentValue, validateRolloutDoc } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError } from '../files';
@@ -123,15 +123,6 @@ interface LoadedRollout {
   note?: string;
 }
 
-/** The plain JSON of a document; undefined when the yaml library refuses it (e.g. too many aliases; validation reports it). */
-function readDoc(pd: ParsedFile['docs'][number]): unknown {
-  try {
-    return documentValue(pd.doc);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Rollouts and Services of a parsed file, and the problems that stop a simulation (with line:column). */
 export function rolloutsInFile(
   parsed: ParsedFile,
@@ -155,7 +146,7 @@ export function rolloutsInFile(
   const deployments: { metadata?: { name?: string }; spec?: { template?: PodTemplateSpec } }[] = [];
   for (const pd of parsed.docs) {
     if (pd.kind === 'Service' || pd.kind === 'Deployment') {
-      const obj = readDoc(pd);
+      const obj = readableDocumentValue(pd.doc);
       if (!obj || typeof obj !== 'object') continue;
       if (pd.kind === 'Service') services.push(obj as Service);
       else deployments.push(obj as (typeof deployments)[number]);
@@ -171,7 +162,7 @@ export function rolloutsInFile(
       }
       continue;
     }
-    const rollout = readDoc(pd);
+    const rollout = readableDocumentValue(pd.doc);
     if (rollout && typeof rollout === 'object') rollouts.push({ rollout: rollout as Rollout, docIndex: pd.index });
   }
   for (const loaded of rollouts) {
