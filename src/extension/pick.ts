@@ -9,10 +9,8 @@ import {
   analysisRunChoices,
   experimentChoices,
   rolloutChoices,
-  type AnalysisRunPickItem,
   type AnalysisRunRef,
   type Eligibility,
-  type ExperimentPickItem,
   type ExperimentRef,
   type RolloutPickItem,
   type RolloutRef,
@@ -36,24 +34,20 @@ export async function pickRollout(stores: ClusterStores, context: string, what: 
 }
 
 /** "Which AnalysisRun?": only runs that have not ended (the ones terminate can stop). */
-export async function pickAnalysisRun(stores: ClusterStores, context: string): Promise<AnalysisRunRef | undefined> {
-  const items = analysisRunChoices(stores, context, new Date());
-  if (items.length === 0) {
-    void vscode.window.showInformationMessage(`No AnalysisRun is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`);
-    return undefined;
-  }
-  const picked = await showPick<AnalysisRunPickItem>(items, 'Argo Rollouts: Terminate AnalysisRun', 'Which running AnalysisRun to terminate?');
-  return picked?.ref;
-}
+export const pickAnalysisRun = (stores: ClusterStores, context: string): Promise<AnalysisRunRef | undefined> =>
+  pickToTerminate(analysisRunChoices(stores, context, new Date()), 'AnalysisRun', context);
 
 /** "Which Experiment?": only Experiments that have not ended (the ones terminate can stop). */
-export async function pickExperiment(stores: ClusterStores, context: string): Promise<ExperimentRef | undefined> {
-  const items = experimentChoices(stores, context, new Date());
+export const pickExperiment = (stores: ClusterStores, context: string): Promise<ExperimentRef | undefined> =>
+  pickToTerminate(experimentChoices(stores, context, new Date()), 'Experiment', context);
+
+/** The pick of what to terminate, or a message saying there is nothing running. */
+async function pickToTerminate<R>(items: { label: string; ref: R }[], kind: 'AnalysisRun' | 'Experiment', context: string): Promise<R | undefined> {
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`No Experiment is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`);
+    void vscode.window.showInformationMessage(`No ${kind} is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`);
     return undefined;
   }
-  const picked = await showPick<ExperimentPickItem>(items, 'Argo Rollouts: Terminate Experiment', 'Which running Experiment to terminate?');
+  const picked = await showPick(items, `Argo Rollouts: Terminate ${kind}`, `Which running ${kind} to terminate?`);
   return picked?.ref;
 }
 
