@@ -14,11 +14,11 @@ import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
 import { createExperimentController, type ExperimentController } from './experiment-controller';
 import { systemClock, type Clock } from './clock';
-import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type Pod, type PodTemplate } from './kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type PodTemplate } from './kinds';
 import { errorText, type Log } from './log';
 import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
-import type { ClusterStores } from './store';
+import { podsOfReplicaSets, type ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';
 import { createOwnerIndex, type Owned } from './owner-index';
 import { createExpectations, type Expectation } from './expectations';
@@ -120,11 +120,6 @@ export function createController(opts: ControllerOptions): Controller {
   const ownedBy = createOwnerIndex('Rollout');
   const owned = <T extends Owned>(store: KindStore<T>, r: Rollout): T[] => ownedBy.owned(store, r);
 
-  function podsOf(namespace: string, replicaSets: readonly ReplicaSet[]): Pod[] {
-    const names = new Set(replicaSets.map((rs) => rs.metadata?.name));
-    return stores.pods.list(namespace).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && names.has(r.name)));
-  }
-
   /** Evicts a pod (so PodDisruptionBudgets apply); where the Eviction API is not served, deletes it. */
   async function evictPod(key: string, namespace: string, name: string, expected: Expectation[]): Promise<void> {
     const pod = stores.pods.get(name, namespace);
@@ -213,7 +208,7 @@ export function createController(opts: ControllerOptions): Controller {
     let result;
     // Pods matter only to a pending restart (spec.restartAt) and to ephemeral metadata, which relabels existing
     // pods; reading them otherwise would cost a scan per reconcile.
-    const pods = rollout.spec?.restartAt || ephemeralMetadataEnabled(rollout) ? podsOf(namespace, replicaSets) : undefined;
+    const pods = rollout.spec?.restartAt || ephemeralMetadataEnabled(rollout) ? podsOfReplicaSets(stores, namespace, replicaSets) : undefined;
     try {
       result = reconcile(rollout, replicaSets, services, analysisRuns, now, experiments, pods as PlannerPod[] | undefined);
     } catch (e) {

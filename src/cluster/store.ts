@@ -39,6 +39,12 @@ export interface ClusterWatch extends Disposable {
   synced: Promise<void>;
 }
 
+/** The pods of a namespace that these ReplicaSets own. */
+export function podsOfReplicaSets(stores: Pick<ClusterStores, 'pods'>, namespace: string | undefined, replicaSets: readonly ReplicaSet[]): Pod[] {
+  const names = new Set(replicaSets.map((rs) => rs.metadata?.name ?? ''));
+  return stores.pods.list(namespace).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && names.has(r.name)));
+}
+
 export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
   const running: RunningKindStore<any>[] = [];
   const make = <T extends Watched>(kind: KindRef): KindStore<T> => {

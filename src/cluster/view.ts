@@ -33,7 +33,7 @@ import {
 import { isDryRun } from './analysis/assess';
 import type { FullAnalysisRun } from './analysis/types';
 import type { Pod } from './kinds';
-import type { ClusterStores } from './store';
+import { podsOfReplicaSets, type ClusterStores } from './store';
 
 export type ImageTag = 'stable' | 'canary' | 'active' | 'preview';
 
@@ -198,8 +198,7 @@ export function relatedObjects(stores: ClusterStores, rollout: Rollout): Rollout
   const ownedByExperiment = (o: Parameters<typeof isOwnedBy>[0]) => experiments.some((ex) => isOwnedBy(o, 'Experiment', ex.metadata?.name ?? '', ex.metadata?.uid));
   const experimentReplicaSets = experiments.length ? allReplicaSets.filter(ownedByExperiment) : [];
   const experimentAnalysisRuns = experiments.length ? allRuns.filter(ownedByExperiment) : [];
-  const rsNames = new Set([...replicaSets, ...experimentReplicaSets].map((rs) => rs.metadata?.name ?? ''));
-  const pods = stores.pods.list(ns).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && rsNames.has(r.name)));
+  const pods = podsOfReplicaSets(stores, ns, [...replicaSets, ...experimentReplicaSets]);
   return { rollout, replicaSets, pods, analysisRuns, experiments, experimentReplicaSets, experimentAnalysisRuns };
 }
 
@@ -430,8 +429,7 @@ export function experimentViewFromStores(stores: ClusterStores, namespace: strin
   const owned = (o: Parameters<typeof isOwnedBy>[0]) => isOwnedBy(o, 'Experiment', name, uid);
   const allReplicaSets = stores.replicaSets.list(namespace);
   const experimentReplicaSets = allReplicaSets.filter(owned);
-  const rsNames = new Set(experimentReplicaSets.map((rs) => rs.metadata?.name ?? ''));
-  const pods = stores.pods.list(namespace).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && rsNames.has(r.name)));
+  const pods = podsOfReplicaSets(stores, namespace, experimentReplicaSets);
   // Its revision is read from its rollout's ReplicaSets when a rollout owns it.
   const rollout = (ex.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
   const replicaSets = rollout ? allReplicaSets.filter((rs) => isOwnedBy(rs, 'Rollout', rollout.name, rollout.uid)) : [];
