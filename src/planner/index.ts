@@ -28,3 +28,4 @@ export * from './analysis-runs';
 export * from './experiments';
 export * from './pod-restarts';
 export * from './simulate';
+export * from './routers';

@@ -1,0 +1,53 @@
+/**
+ * The traffic routers the embedded controller drives, and the ones it only records weights for.
+ * Several routers may be configured together (nginx and smi, say): each is brought to the same weights.
+ */
+import type { Rollout, TrafficWeights } from '../types';
+import { istioReads, istioWrites } from './istio';
+import { nginxReads, nginxWrites } from './nginx';
+import { smiReads, smiWrites } from './smi';
+import type { ObservedRouterObjects, RouterDecision, RouterObjectRef, RouterWrite } from './types';
+
+export * from './types';
+export { SMI_API_VERSION } from './smi';
+
+interface Router {
+  reads(rollout: Rollout): RouterObjectRef[];
+  writes(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision;
+}
+
+const DRIVEN: Record<string, Router> = {
+  smi: { reads: smiReads, writes: smiWrites },
+  nginx: { reads: nginxReads, writes: nginxWrites },
+  istio: { reads: istioReads, writes: istioWrites },
+};
+
+/** Keys of trafficRouting that configure something other than a router. */
+const NOT_ROUTERS = new Set(['maxTrafficWeight', 'managedRoutes']);
+
+export interface TrafficRouters {
+  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`). */
+  driven: string[];
+  /** The configured routers it does not (their weights are only recorded in status): `alb`, `plugins`... */
+  notDriven: string[];
+  /** Every object the driven routers need read before routerWrites. */
+  reads: RouterObjectRef[];
+}
+
+export function trafficRoutersOf(rollout: Rollout): TrafficRouters {
+  const routing = rollout.spec?.strategy?.canary?.trafficRouting;
+  const configured = Object.keys(routing ?? {}).filter((k) => !NOT_ROUTERS.has(k) && routing?.[k] != null);
+  const driven = configured.filter((k) => DRIVEN[k] !== undefined);
+  return { driven, notDriven: configured.filter((k) => DRIVEN[k] === undefined), reads: driven.flatMap((k) => DRIVEN[k]!.reads(rollout)) };
+}
+
+/** The writes that bring every driven router to `weights`, or the first router's problem. */
+export function routerWrites(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
+  const writes: RouterWrite[] = [];
+  for (const name of trafficRoutersOf(rollout).driven) {
+    const decision = DRIVEN[name]!.writes(rollout, weights, observed);
+    if ('problem' in decision) return { problem: `trafficRouting.${name}: ${decision.problem}` };
+    writes.push(...decision.writes);
+  }
+  return { writes };
+}

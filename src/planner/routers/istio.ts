@@ -1,0 +1,11 @@
+/** Istio: not driven yet (a helper replaces this file). */
+import type { Rollout, TrafficWeights } from '../types';
+import type { ObservedRouterObjects, RouterDecision, RouterObjectRef } from './types';
+
+export function istioReads(_rollout: Rollout): RouterObjectRef[] {
+  return [];
+}
+
+export function istioWrites(_rollout: Rollout, _weights: TrafficWeights, _observed: ObservedRouterObjects): RouterDecision {
+  return { writes: [] };
+}

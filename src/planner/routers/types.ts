@@ -1,0 +1,53 @@
+/**
+ * What the traffic routers share (semantics §4): the planner decides the weight and records it in
+ * `status.canary.weights`; a router turns those weights into the objects of its mesh or ingress.
+ * Pure: the caller reads the objects a router names and sends the writes it returns.
+ */
+
+/** A router object as the API serves it (only the parts the routers read are typed). */
+export interface RouterObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: { apiVersion?: string; kind?: string; name?: string; uid?: string; controller?: boolean }[];
+  };
+  spec?: any;
+  [k: string]: unknown;
+}
+
+/** Where a router object lives: enough for its API path. */
+export interface RouterObjectRef {
+  /** `group/version` (`split.smi-spec.io/v1alpha1`, `networking.k8s.io/v1`, `networking.istio.io/v1alpha3`). */
+  apiVersion: string;
+  kind: string;
+  /** The resource in the API path (`trafficsplits`, `ingresses`, `virtualservices`). */
+  plural: string;
+  namespace: string;
+  name: string;
+}
+
+export type RouterWrite =
+  /** POST the object (it does not exist yet). */
+  | { action: 'create'; ref: RouterObjectRef; object: RouterObject }
+  /** A JSON merge patch of an existing object; it carries the resourceVersion it was decided from. */
+  | { action: 'patch'; ref: RouterObjectRef; patch: RouterObject };
+
+/**
+ * The objects as read, by routerObjectKey: null where the API said 404 (absent, or its kind not
+ * served). Every object a router's `reads` named is in it.
+ */
+export type ObservedRouterObjects = ReadonlyMap<string, RouterObject | null>;
+
+/** The writes that bring the router to the weights, or why it cannot (shown to the user, retried). */
+export type RouterDecision = { writes: RouterWrite[] } | { problem: string };
+
+export const routerObjectKey = (ref: RouterObjectRef): string => `${ref.apiVersion}/${ref.kind}/${ref.namespace}/${ref.name}`;
+
+/** `Kind "namespace/name"`: how messages name a router object. */
+export const describeRef = (ref: RouterObjectRef): string => `${ref.kind} "${ref.namespace}/${ref.name}"`;
