@@ -458,6 +458,13 @@ describe('routers: Istio VirtualService (host-level)', () => {
     it('a VirtualService with no route at all', () => {
       assert.equal(problemOf(reconcileWith({}, istio({ name: 'web-vsvc' }))), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has no http, tls or tcp route to split');
     });
+    it('a VirtualService without a name, or a Service missing (host-level needs both)', () => {
+      assert.equal(problemOf(new FakeCluster().reconcile(rolloutWith({ istio: { virtualServices: [{ name: 'web-vsvc' }, {}] } }), weights(20))), 'trafficRouting.istio: every VirtualService needs a name');
+      assert.equal(
+        problemOf(new FakeCluster(virtualService('web-vsvc', { http: [primary()] })).reconcile(rolloutWith({ istio: { virtualService: { name: 'web-vsvc' } } }, { canaryService: 'web-canary' }), weights(20))),
+        'trafficRouting.istio: needs both canaryService and stableService (or a destinationRule)',
+      );
+    });
     it('both virtualService and virtualServices', () => {
       const rollout = rolloutWith({ istio: { virtualService: { name: 'a' }, virtualServices: [{ name: 'b' }] } });
       assert.equal(problemOf(new FakeCluster().reconcile(rollout, weights(20))), 'trafficRouting.istio: set either virtualService or virtualServices, not both');
@@ -505,6 +512,8 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
       problemOf(new FakeCluster(vs, destinationRule([{ name: 'stable' }])).reconcile(rollout, weights(25))),
       'trafficRouting.istio: DestinationRule "shop/web-dr" has no subset named "canary" (the canary subset)',
     );
+    const incomplete = rolloutWith({ istio: { virtualService: { name: 'web-vsvc' }, destinationRule: { name: 'web-dr', canarySubsetName: 'canary' } } });
+    assert.equal(problemOf(new FakeCluster(vs, destinationRule(subsets)).reconcile(incomplete, weights(25))), 'trafficRouting.istio: destinationRule needs name, canarySubsetName and stableSubsetName');
     const hostOnly = virtualService('web-vsvc', { http: [primary()] });
     assert.equal(
       problemOf(new FakeCluster(hostOnly, destinationRule(subsets)).reconcile(rollout, weights(25))),
