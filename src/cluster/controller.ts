@@ -8,7 +8,7 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
@@ -24,6 +24,7 @@ import { createOwnerIndex, type Owned } from './owner-index';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
+import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
 
 export interface ControllerOptions {
   rest: Rest;
@@ -81,6 +82,10 @@ export function createController(opts: ControllerOptions): Controller {
   const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, staleWaits: 0, staleGiveUps: 0, writesByRollout: new Map() };
 
   const failures = new Map<string, number>();
+  /** The last router problem logged per rollout: a problem that persists is logged once, not at every retry. */
+  const routerProblems = new Map<string, string>();
+  /** Rollouts already told that a router of theirs is not driven (logged once each). */
+  const notDrivenLogged = new Set<string>();
   /** Whether the store shows every write of a rollout's last reconcile (else it would decide from stale state). */
   const expectations = createExpectations(clock, log, 'rollout');
   const subs: Disposable[] = [];
@@ -223,8 +228,19 @@ export function createController(opts: ControllerOptions): Controller {
       if (!deleting.has(name)) effects.push({ kind: 'deleteAnalysisRun', name });
     }
     const scaleTo = deployment ? deploymentScaleTarget(rollout, deployment, result.status) : undefined;
-    if (effects.length === 0 && statusPatch === undefined && scaleTo === undefined) {
+    // The routers are brought to the weights the status records; while they cannot be, nothing is written
+    // (as upstream, whose reconcile stops at a router error), so the status never claims weights not set.
+    const routing = trafficRoutersOf(rollout);
+    if (routing.notDriven.length > 0) noteRoutersNotDriven(key, routing.notDriven);
+    const weights = result.status.canary?.weights;
+    const router = routing.driven.length > 0 && weights ? await routerWritesFor(rest, rollout, routing, weights) : { writes: [] };
+    if ('problem' in router) {
+      putOffForRouter(key, router.problem);
+      return;
+    }
+    if (effects.length === 0 && statusPatch === undefined && scaleTo === undefined && router.writes.length === 0) {
       stats.idleReconciles++;
+      routerProblems.delete(key);
       failures.delete(key);
       if (result.requeueAfterSeconds !== undefined) enqueueAfter(key, result.requeueAfterSeconds * 1000);
       return;
@@ -232,6 +248,8 @@ export function createController(opts: ControllerOptions): Controller {
     const decided = rollout;
     await writing(key, result.requeueAfterSeconds, async (expected) => {
       for (const effect of effects) await apply(decided, effect, expected);
+      for (const w of router.writes) await sendRouterWrite((method, path, ro) => write(key, method, path, ro), w);
+      routerProblems.delete(key);
       if (scaleTo !== undefined && deployment) {
         const scaled = await write<Deployment>(key, 'PATCH', kindPath(DEPLOYMENT, namespace, deployment.metadata?.name), {
           patch: 'merge',
@@ -249,6 +267,22 @@ export function createController(opts: ControllerOptions): Controller {
     });
   }
 
+  /** A router that cannot be brought to the weights: said once per distinct problem, tried again with backoff. */
+  function putOffForRouter(key: string, problem: string): void {
+    const n = (failures.get(key) ?? 0) + 1;
+    failures.set(key, n);
+    const delay = Math.min(5000, 20 * 2 ** Math.min(n, 8));
+    if (routerProblems.get(key) !== problem) log.warn(`rollout ${key}: ${problem}; the rollout does not go on until it can (tried again every few seconds)`);
+    routerProblems.set(key, problem);
+    enqueueAfter(key, delay);
+  }
+
+  function noteRoutersNotDriven(key: string, notDriven: readonly string[]): void {
+    if (notDrivenLogged.has(key)) return;
+    notDrivenLogged.add(key);
+    log.info(`rollout ${key}: the embedded controller does not configure trafficRouting.${notDriven.join(', trafficRouting.')}; status.canary.weights records the weights, the router is left as it is`);
+  }
+
   /**
    * Runs one reconcile's writes: on success the rollout is looked at again after `requeueAfterSeconds`
    * (if set); on a conflict or a vanished object it decides again from the store after a backoff, on
@@ -261,6 +295,7 @@ export function createController(opts: ControllerOptions): Controller {
       failures.delete(key);
       if (requeueAfterSeconds !== undefined) enqueueAfter(key, requeueAfterSeconds * 1000);
     } catch (e) {
+      if (e instanceof RouterProblem) return putOffForRouter(key, e.message);
       const n = (failures.get(key) ?? 0) + 1;
       failures.set(key, n);
       const delay = Math.min(5000, 20 * 2 ** Math.min(n, 8));

@@ -74,6 +74,7 @@ export const builtInTypes: readonly ResourceType[] = [
   builtIn('apps', 'v1', 'replicasets', 'ReplicaSet', true, { shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
   builtIn('apps', 'v1', 'deployments', 'Deployment', true, { shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
   builtIn('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
+  builtIn('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, { shortNames: ['ing'], subresources: ['status'] }),
   builtIn('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
   builtIn('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],

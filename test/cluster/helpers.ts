@@ -42,13 +42,34 @@ export function until<T>(stores: ClusterStores, check: () => T | undefined | fal
   });
 }
 
-/** A Log that keeps its lines, for asserting on warnings. */
-export function recordingLog(): Log & { lines: string[] } {
+/** A Log that keeps its lines, for asserting on warnings; `line` awaits the first line that matches. */
+export function recordingLog(): Log & { lines: string[]; line(test: (l: string) => boolean, what: string, within?: number): Promise<string> } {
   const lines: string[] = [];
+  const waiters = new Set<(l: string) => void>();
+  const add = (l: string) => {
+    lines.push(l);
+    for (const w of [...waiters]) w(l);
+  };
   return {
     lines,
-    info: (m) => lines.push(m),
-    warn: (m, e) => lines.push(`warn: ${m}${e === undefined ? '' : `: ${e instanceof Error ? e.message : String(e)}`}`),
+    info: (m) => add(m),
+    warn: (m, e) => add(`warn: ${m}${e === undefined ? '' : `: ${e instanceof Error ? e.message : String(e)}`}`),
+    line(test, what, within = 10_000) {
+      const seen = lines.find(test);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return withDeadline(
+        new Promise<string>((resolve) => {
+          const w = (l: string) => {
+            if (!test(l)) return;
+            waiters.delete(w);
+            resolve(l);
+          };
+          waiters.add(w);
+        }),
+        within,
+        `a log line with ${what}`,
+      );
+    },
   };
 }
 

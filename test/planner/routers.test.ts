@@ -151,7 +151,7 @@ describe('routers: SMI TrafficSplit', () => {
       metadata: { name: 'web', namespace: 'shop', ownerReferences: [{ ...ownerRef, uid: 'someone-else' }] },
       spec: { service: 'web', backends: [] },
     });
-    assert.equal(problemOf(cluster.reconcile(smi, weights(20))), 'trafficRouting.smi: TrafficSplit "shop/web" exists and is not owned by this Rollout, so its weights are not changed');
+    assert.equal(problemOf(cluster.reconcile(smi, weights(20))), 'trafficRouting.smi: TrafficSplit "shop/web" exists and is not owned by this Rollout, so it is not changed');
   });
 });
 

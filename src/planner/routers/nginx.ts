@@ -8,7 +8,7 @@
 import { canonicalJson } from '../hash';
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import { controlledBy, describeRef, notOwnedProblem, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 export const INGRESS_API_VERSION = 'networking.k8s.io/v1';
 export const DEFAULT_NGINX_ANNOTATION_PREFIX = 'nginx.ingress.kubernetes.io';
@@ -83,10 +83,7 @@ export function nginxWrites(rollout: Rollout, weights: TrafficWeights, observed:
       writes.push({ action: 'create', ref: pair.canary, object });
       continue;
     }
-    const uid = rollout.metadata?.uid;
-    if (!(existing.metadata?.ownerReferences ?? []).some((o) => o.controller === true && o.uid === uid)) {
-      return { problem: `${describeRef(pair.canary)} exists and is not owned by this Rollout, so it is not changed` };
-    }
+    if (!controlledBy(existing, rollout)) return { problem: notOwnedProblem(pair.canary) };
     const patch = canaryIngressPatch(existing, desired);
     if (patch) writes.push({ action: 'patch', ref: pair.canary, patch });
   }

@@ -6,7 +6,7 @@
  */
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef } from './types';
+import { controlledBy, notOwnedProblem, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef } from './types';
 
 /** The TrafficSplit version upstream's controller uses unless told otherwise. */
 export const SMI_API_VERSION = 'split.smi-spec.io/v1alpha1';
@@ -37,10 +37,7 @@ export function smiWrites(rollout: Rollout, weights: TrafficWeights, observed: O
     const object = { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace, ownerReferences: [rolloutOwnerReference(rollout)] }, spec };
     return { writes: [{ action: 'create', ref, object }] };
   }
-  const uid = rollout.metadata?.uid;
-  if (!(existing.metadata?.ownerReferences ?? []).some((o) => o.controller === true && o.uid === uid)) {
-    return { problem: `${describeRef(ref)} exists and is not owned by this Rollout, so its weights are not changed` };
-  }
+  if (!controlledBy(existing, rollout)) return { problem: notOwnedProblem(ref) };
   if (sameSplit(existing.spec, spec)) return { writes: [] };
   return { writes: [{ action: 'patch', ref, patch: { metadata: { resourceVersion: existing.metadata?.resourceVersion }, spec } }] };
 }

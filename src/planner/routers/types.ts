@@ -51,3 +51,10 @@ export const routerObjectKey = (ref: RouterObjectRef): string => `${ref.apiVersi
 
 /** `Kind "namespace/name"`: how messages name a router object. */
 export const describeRef = (ref: RouterObjectRef): string => `${ref.kind} "${ref.namespace}/${ref.name}"`;
+
+/** The object's controller is this Rollout (by uid): only then may a router change it. */
+export const controlledBy = (object: RouterObject, rollout: { metadata?: { uid?: string } }): boolean =>
+  (object.metadata?.ownerReferences ?? []).some((o) => o.controller === true && o.uid === rollout.metadata?.uid);
+
+/** Why a router leaves an object of the name it manages alone. */
+export const notOwnedProblem = (ref: RouterObjectRef): string => `${describeRef(ref)} exists and is not owned by this Rollout, so it is not changed`;

@@ -1,0 +1,54 @@
+/**
+ * The I/O of the traffic routers (the decisions are the planner's, planner/routers): reading the
+ * objects a Rollout's routers name, and sending the writes that bring them to the weights the
+ * planner recorded. Router objects are not watched: they are read at each reconcile of a Rollout
+ * that has a driven router, so a change made by someone else is put right at the next reconcile.
+ */
+import { describeRef, routerObjectKey, routerWrites, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout, type TrafficWeights } from '../planner';
+import { errorText } from './log';
+import { ApiError, isNotFound, type Rest } from './rest';
+
+/** A router that cannot be driven as things are (its kind not served, say): reported once, retried, not a crash. */
+export class RouterProblem extends Error {}
+
+/** The API path of a router object (or of its collection, without `name`). */
+export function routerPath(ref: RouterObjectRef, name?: string): string {
+  const base = ref.apiVersion.includes('/') ? `/apis/${ref.apiVersion}` : `/api/${ref.apiVersion}`;
+  return `${base}/namespaces/${encodeURIComponent(ref.namespace)}/${ref.plural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+}
+
+/**
+ * The writes that bring the Rollout's driven routers (`routing`, from trafficRoutersOf) to
+ * `weights`, or why they cannot be decided (an object unreadable, or the router's own problem).
+ */
+export async function routerWritesFor(rest: Rest, rollout: Rollout, routing: TrafficRouters, weights: TrafficWeights): Promise<{ writes: RouterWrite[] } | { problem: string }> {
+  const observed = new Map<string, RouterObject | null>();
+  for (const ref of routing.reads) {
+    try {
+      observed.set(routerObjectKey(ref), await rest.request<RouterObject>('GET', routerPath(ref, ref.name)));
+    } catch (e) {
+      if (!isNotFound(e)) return { problem: `cannot read ${describeRef(ref)}: ${errorText(e)}` };
+      observed.set(routerObjectKey(ref), null);
+    }
+  }
+  return routerWrites(rollout, weights, observed);
+}
+
+/**
+ * Sends one router write. A 404 on a create means the cluster does not serve the kind (the mesh or
+ * its CRDs are not installed): that is said plainly rather than retried as a vanished object.
+ */
+export async function sendRouterWrite(request: (method: string, path: string, ro: Parameters<Rest['request']>[2]) => Promise<unknown>, w: RouterWrite): Promise<void> {
+  if (w.action === 'patch') {
+    await request('PATCH', routerPath(w.ref, w.ref.name), { patch: 'merge', body: w.patch });
+    return;
+  }
+  try {
+    await request('POST', routerPath(w.ref), { body: w.object });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      throw new RouterProblem(`cannot create ${describeRef(w.ref)}: this cluster does not serve ${w.ref.kind} ${w.ref.apiVersion} (are its CRDs installed?)`);
+    }
+    throw e;
+  }
+}

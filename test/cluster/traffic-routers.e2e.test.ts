@@ -1,0 +1,192 @@
+// The embedded controller driving traffic routers on the local cluster, end to end: the router
+// objects follow status.canary.weights, are put right when someone changes them, and a router
+// that cannot be driven stops the rollout with a message instead of recording weights not set.
+import { strict as assert } from 'node:assert';
+import { runAction } from '../../src/cluster/actions';
+import type { Rest } from '../../src/cluster/rest';
+import type { Rollout } from '../../src/planner';
+import { container, createRollout, createService, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { until } from './helpers';
+import { kubectlOk } from '../localcluster/helpers';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SPLITS = '/apis/split.smi-spec.io/v1alpha1/namespaces/default/trafficsplits';
+const INGRESSES = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
+const VIRTUAL_SERVICES = '/apis/networking.istio.io/v1alpha3/namespaces/default/virtualservices';
+
+/** A CRD that serves its kind with any content, as a mesh's own CRD would for what we write. */
+async function installCrd(rest: Rest, group: string, version: string, kind: string, plural: string): Promise<void> {
+  await rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+        versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    },
+  });
+}
+
+const backends = (split: { spec?: { backends?: { service: string; weight: unknown }[] } }) => (split.spec?.backends ?? []).map((b) => `${b.service}=${Number(b.weight)}`).join(' ');
+
+describe('traffic routers (end to end)', function () {
+  this.timeout(60_000);
+  let h: ControllerHarness;
+  before(async () => {
+    h = await startControllerHarness();
+    await createService(h.conn.rest, 'mesh-stable');
+    await createService(h.conn.rest, 'mesh-canary');
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  /** Until the store shows the rollout as the API has it and no reconcile runs: the next one decides from the latest state. */
+  async function settled(name: string): Promise<void> {
+    const rv = (await h.conn.rest.request<Rollout>('GET', `/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/${name}`)).metadata?.resourceVersion;
+    await until(h.watch.stores, () => h.watch.stores.rollouts.get(name, 'default')?.metadata?.resourceVersion === rv || undefined, `the store to show rollout ${name} at ${rv}`);
+    await h.controller.idle();
+  }
+
+  const meshed = (name: string, trafficRouting: Record<string, unknown>) =>
+    createRollout(h.conn.rest, name, {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: { canary: { canaryService: 'mesh-canary', stableService: 'mesh-stable', trafficRouting, steps: [{ setWeight: 20 }, { pause: {} }] } },
+    });
+
+  it('SMI without its CRDs: no weights are recorded, and the log says once that the cluster does not serve TrafficSplit', async () => {
+    await meshed('unserved', { smi: {} });
+    await h.log.line((l) => l.includes('this cluster does not serve TrafficSplit split.smi-spec.io/v1alpha1 (are its CRDs installed?)'), 'the warning');
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.log.lines.filter((l) => l.includes('does not serve TrafficSplit')).length, 1, 'logged once, not at every retry');
+    const r = h.watch.stores.rollouts.get('unserved', 'default');
+    assert.equal(r?.status?.canary?.weights, undefined, 'no weights recorded that no router has');
+    await h.conn.rest.request('DELETE', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/unserved');
+  });
+
+  it('SMI: the TrafficSplit follows each step, is put back when changed by hand, and nothing is written at rest', async () => {
+    await installCrd(h.conn.rest, 'split.smi-spec.io', 'v1alpha1', 'TrafficSplit', 'trafficsplits');
+    await meshed('meshed', { smi: {} });
+    const healthy = await untilPhase(h, 'meshed', 'Healthy');
+    let split = await h.conn.rest.request<any>('GET', `${SPLITS}/meshed`);
+    assert.equal(split.spec.service, 'mesh-stable', 'the root Service defaults to the stable Service');
+    assert.equal(backends(split), 'mesh-canary=0 mesh-stable=100');
+    assert.deepEqual(split.metadata.ownerReferences.map((o: { kind: string; uid: string; controller: boolean }) => [o.kind, o.uid, o.controller]), [['Rollout', healthy.metadata?.uid, true]]);
+
+    await setImage(h.conn.rest, 'meshed', 'demo:v2');
+    // The router is written before the status in the same reconcile: once the status has the weight, the split has it.
+    await untilPhase(h, 'meshed', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    split = await h.conn.rest.request<any>('GET', `${SPLITS}/meshed`);
+    assert.equal(backends(split), 'mesh-canary=20 mesh-stable=80');
+
+    assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'meshed' }, { kind: 'promote' })).ok, true);
+    const promoted = await untilPhase(h, 'meshed', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    assert.equal(replicaSetsOf(h, 'meshed').length, 2);
+    split = await h.conn.rest.request<any>('GET', `${SPLITS}/meshed`);
+    assert.equal(backends(split), 'mesh-canary=0 mesh-stable=100');
+    assert.equal(split.spec.backends[0].service, 'mesh-canary');
+    assert.ok(promoted.status?.canary?.weights);
+
+    // Someone sends half the traffic to the canary by hand: the next reconcile puts the split back.
+    await settled('meshed');
+    await h.conn.rest.request('PATCH', `${SPLITS}/meshed`, { patch: 'merge', body: { spec: { backends: [{ service: 'mesh-canary', weight: 50 }, { service: 'mesh-stable', weight: 50 }] } } });
+    await h.controller.idle();
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(backends(await h.conn.rest.request<any>('GET', `${SPLITS}/meshed`)), 'mesh-canary=0 mesh-stable=100');
+
+    const writes = h.controller.stats.writes;
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.controller.stats.writes, writes, 'no write at rest');
+  });
+
+  it('SMI: a TrafficSplit of that name the Rollout does not own is left alone, and the rollout waits saying why', async () => {
+    await h.conn.rest.request('POST', SPLITS, { body: { apiVersion: 'split.smi-spec.io/v1alpha1', kind: 'TrafficSplit', metadata: { name: 'theirs' }, spec: { service: 'mesh-stable', backends: [{ service: 'mesh-stable', weight: 100 }] } } });
+    await meshed('intruder', { smi: { trafficSplitName: 'theirs' } });
+    await h.log.line((l) => l.includes('rollout default/intruder: trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout'), 'the warning');
+    assert.equal(replicaSetsOf(h, 'intruder').length, 0, 'nothing is created while the router cannot be driven');
+    const split = await h.conn.rest.request<any>('GET', `${SPLITS}/theirs`);
+    assert.equal(backends(split), 'mesh-stable=100');
+    // Each reconcile meets the same problem; it is logged once.
+    for (let i = 0; i < 2; i++) {
+      h.controller.resync();
+      await h.controller.idle();
+    }
+    assert.equal(h.log.lines.filter((l) => l.includes('"default/theirs" exists')).length, 1, 'logged once, not at every retry');
+  });
+  /** Steps a meshed rollout to its setWeight 20 pause, calls `atStep`, promotes, waits until it is Healthy on v2 with weight 0. */
+  async function stepThrough(name: string, atStep: () => Promise<void>): Promise<void> {
+    await setImage(h.conn.rest, name, 'demo:v2');
+    await untilPhase(h, name, 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    await atStep();
+    assert.equal((await runAction(h.conn.rest, { namespace: 'default', name }, { kind: 'promote' })).ok, true);
+    await untilPhase(h, name, 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+  }
+
+  it('NGINX: a canary Ingress owned by the Rollout carries the weight, and kubectl lists it', async () => {
+    await h.conn.rest.request('POST', INGRESSES, {
+      body: {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'web', annotations: { 'kubernetes.io/ingress.class': 'nginx' } },
+        spec: { rules: [{ host: 'web.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'mesh-stable', port: { number: 80 } } } }] } }] },
+      },
+    });
+    await meshed('ingressed', { nginx: { stableIngress: 'web' } });
+    const healthy = await untilPhase(h, 'ingressed', 'Healthy');
+    const canaryIngress = () => h.conn.rest.request<any>('GET', `${INGRESSES}/ingressed-web-canary`);
+    let canary = await canaryIngress();
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary'], 'true');
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '0');
+    assert.equal(canary.metadata.annotations['kubernetes.io/ingress.class'], 'nginx');
+    assert.equal(canary.spec.rules[0].http.paths[0].backend.service.name, 'mesh-canary');
+    assert.equal(canary.metadata.ownerReferences[0].uid, healthy.metadata?.uid);
+    await stepThrough('ingressed', async () => {
+      assert.equal((await canaryIngress()).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '20');
+    });
+    canary = await canaryIngress();
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '0');
+    const stable = await h.conn.rest.request<any>('GET', `${INGRESSES}/web`);
+    assert.equal(stable.spec.rules[0].http.paths[0].backend.service.name, 'mesh-stable', 'the stable Ingress is not changed');
+    const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
+    try {
+      const listed = await kubectlOk(h.cluster.kubeconfigPath, cacheDir, ['get', 'ingress', '-o', 'name']);
+      assert.deepEqual(listed.trim().split('\n').sort(), ['ingress.networking.k8s.io/ingressed-web-canary', 'ingress.networking.k8s.io/web']);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('Istio: the named route of the VirtualService is reweighted at each step; a missing route stops the rollout saying so', async () => {
+    await installCrd(h.conn.rest, 'networking.istio.io', 'v1alpha3', 'VirtualService', 'virtualservices');
+    const route = (name: string) => ({ name, route: [{ destination: { host: 'mesh-stable' }, weight: 100 }, { destination: { host: 'mesh-canary' }, weight: 0 }] });
+    await h.conn.rest.request('POST', VIRTUAL_SERVICES, {
+      body: { apiVersion: 'networking.istio.io/v1alpha3', kind: 'VirtualService', metadata: { name: 'web-vsvc' }, spec: { hosts: ['web'], http: [route('primary'), route('other')] } },
+    });
+    await meshed('istioed', { istio: { virtualService: { name: 'web-vsvc', routes: ['primary'] } } });
+    await untilPhase(h, 'istioed', 'Healthy');
+    const weightsOf = async () => {
+      const vs = await h.conn.rest.request<any>('GET', `${VIRTUAL_SERVICES}/web-vsvc`);
+      return vs.spec.http.map((r: { name: string; route: { destination: { host: string }; weight?: number }[] }) => `${r.name}: ${r.route.map((d) => `${d.destination.host}=${d.weight ?? 0}`).join(' ')}`);
+    };
+    await stepThrough('istioed', async () => {
+      assert.deepEqual(await weightsOf(), ['primary: mesh-stable=80 mesh-canary=20', 'other: mesh-stable=100 mesh-canary=0']);
+    });
+    assert.deepEqual(await weightsOf(), ['primary: mesh-stable=100 mesh-canary=0', 'other: mesh-stable=100 mesh-canary=0']);
+
+    await meshed('misrouted', { istio: { virtualService: { name: 'web-vsvc', routes: ['missing'] } } });
+    const warning = await h.log.line((l) => l.startsWith('warn: rollout default/misrouted: trafficRouting.istio:'), 'the Istio problem');
+    assert.match(warning, /missing/);
+    assert.match(warning, /web-vsvc/);
+    assert.equal(replicaSetsOf(h, 'misrouted').length, 0, 'nothing is created while the router cannot be driven');
+  });
+});
