@@ -77,7 +77,7 @@ import {
 } from './reconcile-context';
 import { rollbackWithinWindow } from './bluegreen-reconcile';
 import { removeScaleDownDeadlines, scaleDownOldReplicaSets } from './scale-down';
-import { stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
+import { experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
 import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
 import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
@@ -183,7 +183,8 @@ function reconcileTrafficWeights(ctx: ReconcileContext): void {
     return;
   }
   const stableHash = ctx.rollout.status?.stableRS || ctx.newHash;
-  const weights = trafficWeightStatus(ctx.rollout, decision.weight, decision.canaryHash ?? ctx.newHash, stableHash);
+  const additional = experimentWeightDestinations(ctx.rollout, decision.case, findExperiment(ctx, ctx.rollout.status?.canary?.currentExperiment));
+  const weights = trafficWeightStatus(ctx.rollout, decision.weight, decision.canaryHash ?? ctx.newHash, stableHash, additional);
   if (trafficWeightsChanged(ctx.rollout.status?.canary?.weights, weights)) canaryStatus(ctx).weights = weights;
 }
 

@@ -11,7 +11,7 @@ import {
 } from './canary-replicas';
 import { canaryOf, canaryStepsOf, dynamicStableScaleOf, maxTrafficWeightOf, replicasOf } from './defaults';
 import { rsAvailable, rsHash } from './reconcile-context';
-import type { ReplicaSet, Rollout, TrafficWeights, WeightDestination } from './types';
+import type { Experiment, ReplicaSet, Rollout, TrafficWeights, WeightDestination } from './types';
 
 /**
  * `calculateDesiredWeightOnAbortOrStableRollback` (§3.6): without dynamicStableScale the canary
@@ -113,6 +113,27 @@ export function trafficDecision(
   }
   if (currentCanaryStep(rollout)) return decide(currentSetWeight(rollout), 'step');
   return decide(maxWeight, 'allStepsDone');
+}
+
+/** The cases whose weights also send the running experiment step's templates their `weight` (calculateWeightDestinationsFromExperiment). */
+const EXPERIMENT_WEIGHT_CASES: ReadonlySet<TrafficWeightCase> = new Set(['canaryUnavailable', 'stepNotReached', 'step']);
+
+/**
+ * The additional destinations of decision `c`: while the current step is an experiment step and its
+ * Experiment runs, each template that has a `weight` gets it, at the Service and pods of its template
+ * status (the stable gets what is left, trafficWeightStatus). None in the other cases.
+ */
+export function experimentWeightDestinations(rollout: Rollout, c: TrafficWeightCase, experiment: Experiment | undefined): WeightDestination[] {
+  const step = currentCanaryStep(rollout)?.step.experiment;
+  if (!EXPERIMENT_WEIGHT_CASES.has(c) || !step || experiment?.status?.phase !== 'Running') return [];
+  const out: WeightDestination[] = [];
+  const templateStatuses = (experiment.status.templateStatuses ?? []) as { name?: string; podTemplateHash?: string; serviceName?: string }[];
+  for (const ts of templateStatuses) {
+    const weight = step.templates?.find((t) => t.name === ts.name)?.weight;
+    if (weight == null) continue;
+    out.push({ weight, ...(ts.podTemplateHash ? { podTemplateHash: ts.podTemplateHash } : {}), ...(ts.serviceName ? { serviceName: ts.serviceName } : {}) });
+  }
+  return out;
 }
 
 /** The nearest setWeight strictly before step `index` (0 if none). */

@@ -301,6 +301,43 @@ describe('reconcile (canary)', () => {
   });
 
   describe('traffic routing (§4)', () => {
+    it('a running experiment step sends each weighted template its weight, taken from the stable; none once it ended', () => {
+      const h = deployed(
+        canary({
+          steps: [{ setWeight: 20 }, { experiment: { templates: [{ name: 'baseline', specRef: 'stable', weight: 5 }, { name: 'candidate', specRef: 'canary', weight: 10 }, { name: 'unweighted', specRef: 'canary' }] } }],
+          trafficRouting: { smi: {} },
+        }),
+      );
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.experiments.length, 1);
+      const running = (e: Experiment): Experiment => ({
+        ...e,
+        status: {
+          phase: 'Running',
+          templateStatuses: [
+            { name: 'baseline', podTemplateHash: 'b-hash', serviceName: 'ex-baseline' },
+            { name: 'candidate', podTemplateHash: 'c-hash', serviceName: 'ex-candidate' },
+            { name: 'unweighted', podTemplateHash: 'u-hash' },
+          ],
+        },
+      });
+      h.world = { ...h.world, experiments: h.world.experiments.map(running) };
+      settle(h);
+      let weights = h.world.rollout.status?.canary?.weights;
+      assert.equal(weights?.canary.weight, 20);
+      assert.deepEqual(weights?.additional, [
+        { weight: 5, podTemplateHash: 'b-hash', serviceName: 'ex-baseline' },
+        { weight: 10, podTemplateHash: 'c-hash', serviceName: 'ex-candidate' },
+      ]);
+      assert.equal(weights?.stable.weight, 65);
+      h.world = { ...h.world, experiments: h.world.experiments.map((e): Experiment => ({ ...e, status: { ...e.status, phase: 'Successful' } })) };
+      settle(h);
+      weights = h.world.rollout.status?.canary?.weights;
+      assert.equal(weights?.additional, undefined, 'an ended experiment gets no traffic');
+      assert.equal(weights!.canary.weight + weights!.stable.weight, 100);
+    });
+
     it('records the step weight in status.canary.weights once the counts are reached, and 0 once promoted', () => {
       const h = deployed(canary({ steps: [{ setWeight: 30 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } } }));
       updateImage(h);
