@@ -109,6 +109,32 @@ describe('traffic routers (end to end)', function () {
     assert.equal(h.controller.stats.writes, writes, 'no write at rest');
   });
 
+  it('SMI: a running experiment step gives its weighted template a backend of its own, at its Service', async () => {
+    // A template Service has a port per container port: the pods need one.
+    const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'demo:v1', ports: [{ containerPort: 8080 }] }] } };
+    await createRollout(h.conn.rest, 'experimented', {
+      replicas: 2,
+      template,
+      strategy: {
+        canary: {
+          canaryService: 'mesh-canary',
+          stableService: 'mesh-stable',
+          trafficRouting: { smi: {} },
+          steps: [{ setWeight: 20 }, { experiment: { duration: '1h', templates: [{ name: 'preview', specRef: 'canary', weight: 10 }] } }],
+        },
+      },
+    });
+    await untilPhase(h, 'experimented', 'Healthy');
+    await setImage(h.conn.rest, 'experimented', 'demo:v2');
+    const r = await until(h.watch.stores, () => {
+      const got = h.watch.stores.rollouts.get('experimented', 'default');
+      return got?.status?.canary?.weights?.additional?.[0]?.serviceName ? got : undefined;
+    }, 'an experiment weight at the template Service in the status', 20_000);
+    const service = r!.status!.canary!.weights!.additional![0]!.serviceName;
+    assert.ok(h.watch.stores.services.get(service!, 'default'), 'the Service exists');
+    assert.equal(backends(await h.conn.rest.request<any>('GET', `${SPLITS}/experimented`)), `mesh-canary=20 ${service}=10 mesh-stable=70`);
+  });
+
   it('SMI: a TrafficSplit of that name the Rollout does not own is left alone, and the rollout waits saying why', async () => {
     await h.conn.rest.request('POST', SPLITS, { body: { apiVersion: 'split.smi-spec.io/v1alpha1', kind: 'TrafficSplit', metadata: { name: 'theirs' }, spec: { service: 'mesh-stable', backends: [{ service: 'mesh-stable', weight: 100 }] } } });
     await meshed('intruder', { smi: { trafficSplitName: 'theirs' } });
