@@ -233,7 +233,8 @@ export function createController(opts: ControllerOptions): Controller {
     const routing = trafficRoutersOf(rollout);
     if (routing.notDriven.length > 0) noteRoutersNotDriven(key, routing.notDriven);
     const weights = result.status.canary?.weights;
-    const router = routing.driven.length > 0 && weights ? await routerWritesFor(rest, rollout, routing, weights) : { writes: [] };
+    // The routers see the rollout as this reconcile decided it (its step, abort, promotion), not as it was.
+    const router = routing.driven.length > 0 && weights ? await routerWritesFor(rest, { ...rollout, status: result.status }, routing, weights) : { writes: [] };
     if ('problem' in router) {
       putOffForRouter(key, router.problem);
       return;
