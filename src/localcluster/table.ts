@@ -124,6 +124,14 @@ const builtInColumns: Record<string, Column[]> = {
     col('Available', (d) => int(d.status?.availableReplicas), { type: 'integer' }),
     ageColumn,
   ],
+  'networking.k8s.io/ingresses': [
+    nameColumn,
+    col('Class', (i) => i.spec?.ingressClassName ?? '<none>'),
+    col('Hosts', (i) => (i.spec?.rules ?? []).map((r: any) => r.host || '*').join(',') || '*'),
+    col('Address', (i) => (i.status?.loadBalancer?.ingress ?? []).map((a: any) => a.ip || a.hostname).filter(Boolean).join(',')),
+    col('Ports', (i) => ((i.spec?.tls ?? []).length ? '80, 443' : '80')),
+    ageColumn,
+  ],
   'coordination.k8s.io/leases': [nameColumn, col('Holder', (l) => l.spec?.holderIdentity ?? ''), ageColumn],
   'apiextensions.k8s.io/customresourcedefinitions': [nameColumn, col('Created At', (c) => c.metadata.creationTimestamp ?? '', { type: 'date' })],
 };

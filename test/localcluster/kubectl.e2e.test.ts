@@ -67,6 +67,25 @@ describe('kubectl against the local cluster', function () {
     assert.match(short, /^rollout\.argoproj\.io\/rollout-canary$/m);
   });
 
+  it('apply and get of an Ingress: the columns kubectl shows for it', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const ingress = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'front', namespace: 'default' },
+      spec: {
+        ingressClassName: 'nginx',
+        tls: [{ hosts: ['shop.example'] }],
+        rules: [{ host: 'shop.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'shop', port: { number: 80 } } } }] } }, { http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'shop', port: { number: 80 } } } }] } }],
+      },
+    };
+    writeFileSync(join(cacheDir, 'ingress.json'), JSON.stringify(ingress));
+    assert.match(await kubectl(['apply', '-f', join(cacheDir, 'ingress.json')]), /ingress.networking.k8s.io\/front created/);
+    const out = await kubectl(['get', 'ingress', 'front']);
+    assert.match(out, /^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\n/);
+    assert.match(out, /\nfront\s+nginx\s+shop\.example,\*\s+80, 443\s+\d+s\n/);
+  });
+
   it('get -o yaml returns the stored object', async () => {
     const doc = parseYaml(await kubectl(['get', 'rollout', 'rollout-canary', '-n', 'examples', '-o', 'yaml']));
     assert.equal(doc.kind, 'Rollout');
