@@ -3,6 +3,7 @@
  * Several routers may be configured together (nginx and smi, say): each is brought to the same weights.
  */
 import type { Rollout, TrafficWeights } from '../types';
+import { GATEWAY_API_PLUGIN, gatewayApiReads, gatewayApiWrites } from './gateway-api';
 import { istioReads, istioWrites } from './istio';
 import { nginxReads, nginxWrites } from './nginx';
 import { smiReads, smiWrites } from './smi';
@@ -10,6 +11,7 @@ import type { ObservedRouterObjects, RouterDecision, RouterObjectRef, RouterWrit
 
 export * from './types';
 export { SMI_API_VERSION } from './smi';
+export { GATEWAY_API_GROUP, GATEWAY_API_PLUGIN } from './gateway-api';
 
 interface Router {
   reads(rollout: Rollout): RouterObjectRef[];
@@ -20,15 +22,16 @@ const DRIVEN: Record<string, Router> = {
   smi: { reads: smiReads, writes: smiWrites },
   nginx: { reads: nginxReads, writes: nginxWrites },
   istio: { reads: istioReads, writes: istioWrites },
+  [`plugins.${GATEWAY_API_PLUGIN}`]: { reads: gatewayApiReads, writes: gatewayApiWrites },
 };
 
 /** Keys of trafficRouting that configure something other than a router. */
 const NOT_ROUTERS = new Set(['maxTrafficWeight', 'managedRoutes']);
 
 export interface TrafficRouters {
-  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`). */
+  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `plugins.argoproj-labs/gatewayAPI`). */
   driven: string[];
-  /** The configured routers it does not (their weights are only recorded in status): `alb`, `plugins`... */
+  /** The configured routers it does not (their weights are only recorded in status): `alb`, `plugins.<name>`... */
   notDriven: string[];
   /** Every object the driven routers need read before routerWrites. */
   reads: RouterObjectRef[];
@@ -36,9 +39,17 @@ export interface TrafficRouters {
 
 export function trafficRoutersOf(rollout: Rollout): TrafficRouters {
   const routing = rollout.spec?.strategy?.canary?.trafficRouting;
-  const configured = Object.keys(routing ?? {}).filter((k) => !NOT_ROUTERS.has(k) && routing?.[k] != null);
+  const configured = Object.keys(routing ?? {})
+    .filter((k) => !NOT_ROUTERS.has(k) && routing?.[k] != null)
+    .flatMap((k) => (k === 'plugins' ? pluginRouters(routing!.plugins) : [k]));
   const driven = configured.filter((k) => DRIVEN[k] !== undefined);
   return { driven, notDriven: configured.filter((k) => DRIVEN[k] === undefined), reads: driven.flatMap((k) => DRIVEN[k]!.reads(rollout)) };
+}
+
+/** Each plugin is a router of its own, `plugins.<name>`, so the log says which one is not driven. */
+function pluginRouters(plugins: unknown): string[] {
+  if (plugins === null || typeof plugins !== 'object' || Array.isArray(plugins)) return ['plugins'];
+  return Object.keys(plugins).map((name) => `plugins.${name}`);
 }
 
 /** The writes that bring every driven router to `weights`, or the first router's problem. */
