@@ -1,0 +1,124 @@
+// The embedded controller driving the Gateway API plugin config on the local cluster, end to end:
+// the HTTPRoute's backendRef weights follow status.canary.weights (the route is the user's, only
+// its rules' weights change), and a route that cannot be driven stops the rollout saying why.
+import { strict as assert } from 'node:assert';
+import { runAction } from '../../src/cluster/actions';
+import type { Rest } from '../../src/cluster/rest';
+import type { Rollout } from '../../src/planner';
+import { container, createRollout, createService, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+
+const HTTP_ROUTES = '/apis/gateway.networking.k8s.io/v1/namespaces/default/httproutes';
+
+/** A CRD that serves its kind with any content, as the Gateway API's own CRD would for what we write. */
+async function installCrd(rest: Rest, group: string, version: string, kind: string, plural: string): Promise<void> {
+  await rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+        versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    },
+  });
+}
+
+/** `name=weight` of each backendRef of each rule. */
+const weightsOf = (route: { spec?: { rules?: { backendRefs?: { name: string; weight?: number }[] }[] } }) =>
+  (route.spec?.rules ?? []).map((r) => (r.backendRefs ?? []).map((b) => `${b.name}=${b.weight ?? '-'}`).join(' '));
+
+describe('Gateway API plugin router (end to end)', function () {
+  this.timeout(60_000);
+  let h: ControllerHarness;
+  before(async () => {
+    h = await startControllerHarness();
+    await createService(h.conn.rest, 'gw-stable');
+    await createService(h.conn.rest, 'gw-canary');
+    await installCrd(h.conn.rest, 'gateway.networking.k8s.io', 'v1', 'HTTPRoute', 'httproutes');
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  // The plugin config as the real-world manifests give it (SaneshSabu's kong-gateway rollout).
+  const routed = (name: string, httpRoute: string) =>
+    createRollout(h.conn.rest, name, {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: {
+        canary: {
+          canaryService: 'gw-canary',
+          stableService: 'gw-stable',
+          trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute, namespace: 'default' } } },
+          steps: [{ setWeight: 20 }, { pause: {} }],
+        },
+      },
+    });
+
+  it('the HTTPRoute backendRef weights follow setWeight 20 and go back to 0 after promote; nothing else in the route changes', async () => {
+    const spec = {
+      parentRefs: [{ name: 'kong', namespace: 'default' }],
+      hostnames: ['web.example'],
+      rules: [
+        {
+          matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+          backendRefs: [
+            { name: 'gw-stable', kind: 'Service', port: 80 },
+            { name: 'gw-canary', kind: 'Service', port: 80 },
+          ],
+        },
+        { matches: [{ path: { type: 'PathPrefix', value: '/docs' } }], backendRefs: [{ name: 'docs', kind: 'Service', port: 80, weight: 1 }] },
+      ],
+    };
+    await h.conn.rest.request('POST', HTTP_ROUTES, { body: { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'web-route' }, spec } });
+    const route = () => h.conn.rest.request<any>('GET', `${HTTP_ROUTES}/web-route`);
+
+    await routed('gatewayed', 'web-route');
+    await untilPhase(h, 'gatewayed', 'Healthy');
+    assert.deepEqual(weightsOf(await route()), ['gw-stable=100 gw-canary=0', 'docs=1'], 'at the start, all to the stable');
+
+    await setImage(h.conn.rest, 'gatewayed', 'demo:v2');
+    // The route is written before the status in the same reconcile: once the status has the weight, the route has it.
+    await untilPhase(h, 'gatewayed', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    assert.deepEqual(weightsOf(await route()), ['gw-stable=80 gw-canary=20', 'docs=1']);
+
+    assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'gatewayed' }, { kind: 'promote' })).ok, true);
+    await untilPhase(h, 'gatewayed', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    const after = await route();
+    assert.deepEqual(weightsOf(after), ['gw-stable=100 gw-canary=0', 'docs=1']);
+    assert.deepEqual(after.spec.parentRefs, spec.parentRefs);
+    assert.deepEqual(after.spec.hostnames, spec.hostnames);
+    assert.deepEqual(after.spec.rules[0].matches, spec.rules[0]!.matches);
+    assert.equal(after.metadata.ownerReferences, undefined, 'the route stays the user\'s');
+
+    const writes = h.controller.stats.writes;
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.controller.stats.writes, writes, 'no write at rest');
+  });
+
+  it('a route that is not there stops the rollout, and the log names it once; other plugins are said not driven', async () => {
+    await createRollout(h.conn.rest, 'unrouted', {
+      replicas: 1,
+      template: container('demo:v1'),
+      strategy: {
+        canary: {
+          canaryService: 'gw-canary',
+          stableService: 'gw-stable',
+          trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'nowhere' }, 'acme/mesh': {} } },
+          steps: [{ setWeight: 20 }, { pause: {} }],
+        },
+      },
+    });
+    const warning = await h.log.line((l) => l.startsWith('warn: rollout default/unrouted: trafficRouting.plugins.argoproj-labs/gatewayAPI:'), 'the Gateway API problem');
+    assert.match(warning, /HTTPRoute "default\/nowhere" was not found/);
+    await h.log.line((l) => l.includes('rollout default/unrouted: the embedded controller does not configure trafficRouting.plugins.acme/mesh'), 'the not-driven note');
+    assert.equal(replicaSetsOf(h, 'unrouted').length, 0, 'nothing is created while the router cannot be driven');
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.log.lines.filter((l) => l.includes('"default/nowhere" was not found')).length, 1, 'logged once, not at every retry');
+  });
+});
