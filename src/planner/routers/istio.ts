@@ -3,10 +3,11 @@
  * VirtualService. Host-level splitting weighs the destinations whose host is the canaryService or the
  * stableService; subset-level splitting (`destinationRule`) weighs the canary and stable subsets and
  * points those subsets of the DestinationRule at the canary and stable pod-template hashes.
- * Header and mirror routes are not driven.
+ * The managed (header and mirror) routes are arranged in the same write (istio-managed-routes.ts).
  */
 import { canonicalJson } from '../hash';
 import { ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH, type Rollout, type TrafficWeights } from '../types';
+import { managedRouteNames, managedRoutesPlan, withManagedRoutes, type CanaryDestination, type ManagedRoutesPlan } from './istio-managed-routes';
 import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 /** The Istio API version upstream's controller uses unless told otherwise. */
@@ -68,6 +69,8 @@ interface Targets {
   canarySubset: string;
   stableSubset: string;
   weights: TrafficWeights;
+  /** Where header and mirror routes send. */
+  canaryDestination: CanaryDestination;
 }
 
 export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
@@ -85,6 +88,7 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
     canarySubset: rule?.canarySubsetName ?? '',
     stableSubset: rule?.stableSubsetName ?? '',
     weights,
+    canaryDestination: { host: canary?.canaryService ?? '' },
   };
   if (!rule && (!targets.canaryService || !targets.stableService)) return { problem: 'needs both canaryService and stableService (or a destinationRule)' };
 
@@ -93,12 +97,17 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
     const decision = destinationRuleWrite(rollout, rule, weights, observed);
     if ('problem' in decision) return decision;
     writes.push(...decision.writes);
+    // At subset level the managed routes send to the DestinationRule's host (upstream), at the canary subset.
+    const ruleHost = observed.get(routerObjectKey(destinationRuleRef(rollout, rule)))?.spec?.host;
+    targets.canaryDestination = { host: typeof ruleHost === 'string' && ruleHost !== '' ? ruleHost : targets.canaryService, subset: targets.canarySubset };
   }
+  const plan = managedRoutesPlan(rollout);
+  if ('problem' in plan) return plan;
   for (const config of configs) {
     const ref = virtualServiceRef(rollout, config.name!);
     const vs = observed.get(routerObjectKey(ref));
     if (!vs) return { problem: `${describeRef(ref)} was not found` };
-    const decision = virtualServiceWrite(rollout, config, ref, vs, targets);
+    const decision = virtualServiceWrite(rollout, config, ref, vs, targets, plan);
     if ('problem' in decision) return decision;
     writes.push(...decision.writes);
   }
@@ -107,10 +116,11 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
 
 type RouteKind = 'http' | 'tls' | 'tcp';
 
-function virtualServiceWrite(rollout: Rollout, config: VirtualServiceConfig, ref: RouterObjectRef, vs: RouterObject, targets: Targets): RouterDecision {
+function virtualServiceWrite(rollout: Rollout, config: VirtualServiceConfig, ref: RouterObjectRef, vs: RouterObject, targets: Targets, plan: ManagedRoutesPlan): RouterDecision {
   const spec = (vs.spec ?? {}) as Record<string, unknown>;
   const where = describeRef(ref);
-  const managed = new Set((rollout.spec?.strategy?.canary?.trafficRouting?.managedRoutes ?? []).flatMap((r) => (typeof r?.name === 'string' ? [r.name] : [])));
+  const managedNames = managedRouteNames(rollout);
+  const managed = new Set(managedNames);
 
   const chosen: Record<RouteKind, number[] | { problem: string }> = {
     http: httpRouteIndexes(where, spec.http, config.routes, managed),
@@ -122,16 +132,21 @@ function virtualServiceWrite(rollout: Rollout, config: VirtualServiceConfig, ref
   for (const kind of ['http', 'tls', 'tcp'] as const) {
     const indexes = chosen[kind];
     if (!Array.isArray(indexes)) return indexes;
-    if (indexes.length === 0) continue;
-    anyRoute = true;
-    const routes = spec[kind] as unknown[];
-    const next = routes.slice();
+    if (indexes.length > 0) anyRoute = true;
+    const routes = Array.isArray(spec[kind]) ? (spec[kind] as unknown[]) : undefined;
+    let next = routes?.slice();
     for (const i of indexes) {
-      const reweighed = reweighRoute(`${where} ${routeLabel(kind, routes[i], i)}`, routes[i], targets);
+      const reweighed = reweighRoute(`${where} ${routeLabel(kind, routes![i], i)}`, routes![i], targets);
       if ('problem' in reweighed) return reweighed;
-      next[i] = reweighed.route;
+      next![i] = reweighed.route;
     }
-    if (canonicalJson(next) !== canonicalJson(routes)) patchSpec[kind] = next;
+    if (kind === 'http' && 'routes' in plan) {
+      const weighted = indexes.length > 0 ? next![indexes[0]!] : undefined;
+      const arranged = withManagedRoutes(where, next, managedNames, plan.routes, weighted, targets.canaryDestination);
+      if (arranged !== undefined && !Array.isArray(arranged)) return arranged;
+      next = arranged;
+    }
+    if (next && canonicalJson(next) !== canonicalJson(routes)) patchSpec[kind] = next;
   }
   if (!anyRoute) return { problem: `${where} has no http, tls or tcp route to split` };
   if (Object.keys(patchSpec).length === 0) return { writes: [] };

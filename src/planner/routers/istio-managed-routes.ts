@@ -1,0 +1,184 @@
+/**
+ * Istio managed routes (upstream `SetHeaderRoute`, `SetMirrorRoute`, `RemoveManagedRoutes` in
+ * `rollout/trafficrouting/istio/istio.go`): the http routes a Rollout adds to a VirtualService for its
+ * `setHeaderRoute` and `setMirrorRoute` steps, named in `trafficRouting.managedRoutes`.
+ *
+ * Level-based, as the weights are: from the status this reconcile decided, the routes that should
+ * exist now are what the steps up to the current one last set for each managed name; the VirtualService
+ * gets exactly those, before its other routes, in managedRoutes order. Upstream configures a route
+ * only while its step is the current one and from generation 2 on, and removes them all once the
+ * rollout is fully promoted, aborted or promoted in full; the result is the same.
+ */
+import type { CanaryStep, Rollout } from '../types';
+
+/** The names listed in trafficRouting.managedRoutes, in their order (precedence), each once. */
+export function managedRouteNames(rollout: Rollout): string[] {
+  const names = (rollout.spec?.strategy?.canary?.trafficRouting?.managedRoutes ?? []).flatMap((r) => (typeof r?.name === 'string' && r.name !== '' ? [r.name] : []));
+  return [...new Set(names)];
+}
+
+interface StringMatchSpec {
+  exact?: unknown;
+  prefix?: unknown;
+  regex?: unknown;
+}
+
+interface HeaderRouteStep {
+  name?: string;
+  match?: { headerName?: unknown; headerValue?: StringMatchSpec }[];
+}
+
+interface MirrorRouteStep {
+  name?: string;
+  match?: { method?: StringMatchSpec; path?: StringMatchSpec; headers?: Record<string, StringMatchSpec> }[];
+  percentage?: number;
+}
+
+/** A managed route a step asks for, with where it was asked (for messages). */
+export type WantedRoute = { kind: 'header'; at: string; step: HeaderRouteStep } | { kind: 'mirror'; at: string; step: MirrorRouteStep };
+
+/**
+ * What to do with the managed routes now: `leave` them as they are (the status has decided nothing
+ * yet: no currentPodHash), or make the VirtualService carry exactly `routes` (by name).
+ */
+export type ManagedRoutesPlan = { leave: true } | { routes: Map<string, WantedRoute> } | { problem: string };
+
+/** Fully promoted as upstream's IsFullyPromoted: the stable ReplicaSet is the current one. */
+const fullyPromoted = (rollout: Rollout): boolean => (rollout.status?.stableRS ?? '') === (rollout.status?.currentPodHash ?? '');
+
+export function managedRoutesPlan(rollout: Rollout): ManagedRoutesPlan {
+  const status = rollout.status;
+  if (!status?.currentPodHash) return { leave: true };
+  const routes = new Map<string, WantedRoute>();
+  // Generation 1 is the first install, whose steps are skipped: upstream sets no route there.
+  if ((rollout.metadata?.generation ?? 0) < 2) return { routes };
+  if (fullyPromoted(rollout) || status.abort === true || status.promoteFull === true) return { routes };
+
+  const managed = new Set(managedRouteNames(rollout));
+  const steps: CanaryStep[] = rollout.spec?.strategy?.canary?.steps ?? [];
+  const reached = Math.min(Math.max(status.currentStepIndex ?? 0, 0) + 1, steps.length);
+  for (let i = 0; i < reached; i++) {
+    const step = steps[i];
+    for (const kind of ['header', 'mirror'] as const) {
+      const key = kind === 'header' ? 'setHeaderRoute' : 'setMirrorRoute';
+      const routeStep = step?.[key] as HeaderRouteStep | MirrorRouteStep | undefined | null;
+      if (!routeStep) continue;
+      const at = `steps[${i}].${key}`;
+      const name = routeStep.name;
+      if (typeof name !== 'string' || name === '') return { problem: `${at} needs a name` };
+      if (!managed.has(name)) return { problem: `${at} names route "${name}", which trafficRouting.managedRoutes does not list` };
+      // No match removes the route; an empty match too, as a match-all route would take every request.
+      if (Array.isArray(routeStep.match) && routeStep.match.length > 0) routes.set(name, { kind, at, step: routeStep } as WantedRoute);
+      else routes.delete(name);
+    }
+  }
+  return { routes };
+}
+
+/** Where managed routes send: the canary host (the DestinationRule's host at subset level) and subset. */
+export interface CanaryDestination {
+  host: string;
+  subset?: string;
+}
+
+/** An Istio StringMatch from a step's: its exact, regex and prefix values that are set. */
+function stringMatch(value: StringMatchSpec | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['exact', 'regex', 'prefix'] as const) {
+    const v = value?.[k];
+    if (typeof v === 'string' && v !== '') out[k] = v;
+  }
+  return out;
+}
+
+const nameOf = (route: unknown): unknown => (route as { name?: unknown } | null)?.name;
+
+interface RouteDestination {
+  destination?: { host?: unknown; subset?: unknown; port?: { number?: unknown } };
+  weight?: unknown;
+}
+
+const portOf = (d: RouteDestination | undefined): number | undefined => {
+  const n = Number(d?.destination?.port?.number ?? 0);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/** A destination at the canary: the port of the weighted route's first destination, when it has one. */
+function canaryTarget(canary: CanaryDestination, port: number | undefined): Record<string, unknown> {
+  return { host: canary.host, ...(port !== undefined ? { port: { number: port } } : {}), ...(canary.subset ? { subset: canary.subset } : {}) };
+}
+
+/** The weighted route's destinations as upstream copies them into a mirror route: host, subset, port and weight only. */
+function copiedDestinations(weighted: RouteDestination[]): RouteDestination[] {
+  return weighted.map((d) => {
+    const destination: Record<string, unknown> = {};
+    if (typeof d?.destination?.host === 'string' && d.destination.host !== '') destination.host = d.destination.host;
+    if (typeof d?.destination?.subset === 'string' && d.destination.subset !== '') destination.subset = d.destination.subset;
+    const port = portOf(d);
+    if (port !== undefined) destination.port = { number: port };
+    const weight = Number(d?.weight ?? 0);
+    return weight !== 0 ? { destination, weight } : { destination };
+  });
+}
+
+function headerRoute(name: string, wanted: Extract<WantedRoute, { kind: 'header' }>, canary: CanaryDestination, port: number | undefined): unknown | { problem: string } {
+  const match: unknown[] = [];
+  for (const [j, m] of (wanted.step.match ?? []).entries()) {
+    if (typeof m?.headerName !== 'string' || m.headerName === '') return { problem: `${wanted.at}.match[${j}] needs a headerName` };
+    match.push({ headers: { [m.headerName]: stringMatch(m.headerValue) } });
+  }
+  return { name, match, route: [{ destination: canaryTarget(canary, port), weight: 100 }] };
+}
+
+function mirrorRoute(name: string, wanted: Extract<WantedRoute, { kind: 'mirror' }>, canary: CanaryDestination, weighted: RouteDestination[]): unknown {
+  const match = (wanted.step.match ?? []).map((m) => {
+    const out: Record<string, unknown> = {};
+    if (m?.method) out.method = stringMatch(m.method);
+    if (m?.path) out.uri = stringMatch(m.path);
+    const headers = Object.entries(m?.headers ?? {});
+    if (headers.length > 0) out.headers = Object.fromEntries(headers.map(([h, v]) => [h, stringMatch(v)]));
+    return out;
+  });
+  const percentage = typeof wanted.step.percentage === 'number' ? wanted.step.percentage : 100;
+  return {
+    name,
+    match,
+    // Requests matching the mirror route are still served as the weighted route serves them.
+    route: copiedDestinations(weighted),
+    mirror: canaryTarget(canary, portOf(weighted[0])),
+    mirrorPercentage: { value: percentage },
+  };
+}
+
+/**
+ * The http routes with the planned managed routes first (in managedRoutes order), then the other
+ * routes as they are. `weighted` is the (reweighed) route the weights are set on, if any: a mirror
+ * route copies its destinations, and both kinds take the port of its first destination.
+ */
+export function withManagedRoutes(
+  where: string,
+  http: unknown[] | undefined,
+  names: string[],
+  routes: Map<string, WantedRoute>,
+  weighted: unknown,
+  canary: CanaryDestination,
+): unknown[] | undefined | { problem: string } {
+  if (routes.size === 0 && !(http ?? []).some((r) => names.includes(nameOf(r) as string))) return http;
+  if (!http) return { problem: `${where} has no http routes, so the managed route "${[...routes.keys()][0]}" cannot be added` };
+  const weightedDestinations = Array.isArray((weighted as { route?: unknown } | undefined)?.route) ? ((weighted as { route: RouteDestination[] }).route) : [];
+  const managed: unknown[] = [];
+  for (const name of names) {
+    const wanted = routes.get(name);
+    if (!wanted) continue;
+    if (wanted.kind === 'header') {
+      const route = headerRoute(name, wanted, canary, portOf(weightedDestinations[0]));
+      if (route && typeof route === 'object' && 'problem' in route) return route as { problem: string };
+      managed.push(route);
+    } else {
+      if (weightedDestinations.length === 0) return { problem: `${where} has no weighted http route for the mirror route "${name}" to copy (${wanted.at})` };
+      managed.push(mirrorRoute(name, wanted, canary, weightedDestinations));
+    }
+  }
+  if (!canary.host && managed.length > 0) return { problem: 'needs a canaryService (or a DestinationRule host) for the managed routes to send to' };
+  return [...managed, ...http.filter((r) => !names.includes(nameOf(r) as string))];
+}
