@@ -121,13 +121,13 @@ function copiedDestinations(weighted: RouteDestination[]): RouteDestination[] {
   });
 }
 
-function headerRoute(name: string, wanted: Extract<WantedRoute, { kind: 'header' }>, canary: CanaryDestination, port: number | undefined): unknown | { problem: string } {
+function headerRoute(name: string, wanted: Extract<WantedRoute, { kind: 'header' }>, canary: CanaryDestination, port: number | undefined): { route: unknown } | { problem: string } {
   const match: unknown[] = [];
   for (const [j, m] of (wanted.step.match ?? []).entries()) {
     if (typeof m?.headerName !== 'string' || m.headerName === '') return { problem: `${wanted.at}.match[${j}] needs a headerName` };
     match.push({ headers: { [m.headerName]: stringMatch(m.headerValue) } });
   }
-  return { name, match, route: [{ destination: canaryTarget(canary, port), weight: 100 }] };
+  return { route: { name, match, route: [{ destination: canaryTarget(canary, port), weight: 100 }] } };
 }
 
 function mirrorRoute(name: string, wanted: Extract<WantedRoute, { kind: 'mirror' }>, canary: CanaryDestination, weighted: RouteDestination[]): unknown {
@@ -171,9 +171,9 @@ export function withManagedRoutes(
     const wanted = routes.get(name);
     if (!wanted) continue;
     if (wanted.kind === 'header') {
-      const route = headerRoute(name, wanted, canary, portOf(weightedDestinations[0]));
-      if (route && typeof route === 'object' && 'problem' in route) return route as { problem: string };
-      managed.push(route);
+      const built = headerRoute(name, wanted, canary, portOf(weightedDestinations[0]));
+      if ('problem' in built) return built;
+      managed.push(built.route);
     } else {
       if (weightedDestinations.length === 0) return { problem: `${where} has no weighted http route for the mirror route "${name}" to copy (${wanted.at})` };
       managed.push(mirrorRoute(name, wanted, canary, weightedDestinations));
