@@ -79,3 +79,20 @@ export function replicaSetsOf(h: ControllerHarness, name: string): ReplicaSet[] 
 }
 
 export const REPLICA_SETS_PATH = kindPath(REPLICA_SET, 'default');
+
+/** A CRD that serves its kind with any content, as a mesh's or gateway's own CRD does for what the routers write. */
+export async function installCrd(rest: Rest, group: string, version: string, kind: string, plural: string): Promise<void> {
+  await rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+        versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    },
+  });
+}

@@ -3,28 +3,11 @@
 // its rules' weights change), and a route that cannot be driven stops the rollout saying why.
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
-import type { Rest } from '../../src/cluster/rest';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { container, createRollout, createService, installCrd, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
 
 const HTTP_ROUTES = '/apis/gateway.networking.k8s.io/v1/namespaces/default/httproutes';
 
-/** A CRD that serves its kind with any content, as the Gateway API's own CRD would for what we write. */
-async function installCrd(rest: Rest, group: string, version: string, kind: string, plural: string): Promise<void> {
-  await rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    body: {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `${plural}.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-        versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    },
-  });
-}
 
 /** `name=weight` of each backendRef of each rule. */
 const weightsOf = (route: { spec?: { rules?: { backendRefs?: { name: string; weight?: number }[] }[] } }) =>

@@ -3,28 +3,11 @@
 // its weights), it stays through the pause, and promotion removes it; nothing is written at rest.
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
-import type { Rest } from '../../src/cluster/rest';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { container, createRollout, createService, installCrd, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
 
 const VIRTUAL_SERVICES = '/apis/networking.istio.io/v1alpha3/namespaces/default/virtualservices';
 
-/** The VirtualService CRD, serving any content as Istio's own CRD does for what we write. */
-async function installVirtualServiceCrd(rest: Rest): Promise<void> {
-  await rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    body: {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'virtualservices.networking.istio.io' },
-      spec: {
-        group: 'networking.istio.io',
-        scope: 'Namespaced',
-        names: { kind: 'VirtualService', plural: 'virtualservices', singular: 'virtualservice', listKind: 'VirtualServiceList' },
-        versions: [{ name: 'v1alpha3', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    },
-  });
-}
 
 describe('Istio managed routes (end to end)', function () {
   this.timeout(60_000);
@@ -33,7 +16,7 @@ describe('Istio managed routes (end to end)', function () {
     h = await startControllerHarness();
     await createService(h.conn.rest, 'routed-stable');
     await createService(h.conn.rest, 'routed-canary');
-    await installVirtualServiceCrd(h.conn.rest);
+    await installCrd(h.conn.rest, 'networking.istio.io', 'v1alpha3', 'VirtualService', 'virtualservices');
   });
   after(async () => {
     await h?.close();

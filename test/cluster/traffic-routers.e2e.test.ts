@@ -3,9 +3,8 @@
 // that cannot be driven stops the rollout with a message instead of recording weights not set.
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
-import type { Rest } from '../../src/cluster/rest';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { container, createRollout, createService, installCrd, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
 import { until } from './helpers';
 import { kubectlOk } from '../localcluster/helpers';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,22 +15,6 @@ const SPLITS = '/apis/split.smi-spec.io/v1alpha1/namespaces/default/trafficsplit
 const INGRESSES = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
 const VIRTUAL_SERVICES = '/apis/networking.istio.io/v1alpha3/namespaces/default/virtualservices';
 
-/** A CRD that serves its kind with any content, as a mesh's own CRD would for what we write. */
-async function installCrd(rest: Rest, group: string, version: string, kind: string, plural: string): Promise<void> {
-  await rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    body: {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `${plural}.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-        versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    },
-  });
-}
 
 const backends = (split: { spec?: { backends?: { service: string; weight: unknown }[] } }) => (split.spec?.backends ?? []).map((b) => `${b.service}=${Number(b.weight)}`).join(' ');
 
