@@ -1,6 +1,7 @@
 /**
- * The Services, analysis templates and workloads of a workspace (or of the files given to
- * `rollouts lint`), for resolving a Rollout's Service, templateName and workloadRef references.
+ * The Services, analysis templates, workloads and traffic-router objects (Ingresses, Istio
+ * VirtualServices) of a workspace (or of the files given to `rollouts lint`), for resolving a
+ * Rollout's Service, templateName, workloadRef and trafficRouting references.
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { readableDocumentValue } from './fast-yaml';
@@ -52,11 +53,62 @@ export interface WorkspaceWorkload {
   nameRange?: { start: LineColumn; end: LineColumn };
 }
 
+/** The apiVersions an Ingress is read under (Argo's NGINX router reads the networking and the legacy extensions API). */
+export const INGRESS_API_VERSIONS: readonly string[] = ['networking.k8s.io/v1', 'networking.k8s.io/v1beta1', 'extensions/v1beta1'];
+/** Istio's API group: a VirtualService of any of its versions is read. */
+export const ISTIO_NETWORKING_GROUP = 'networking.istio.io';
+/** The kinds of traffic-router objects a Rollout's trafficRouting names. */
+export const ROUTER_OBJECT_KINDS = ['Ingress', 'VirtualService'] as const;
+export type RouterObjectKind = (typeof ROUTER_OBJECT_KINDS)[number];
+
+/** An Ingress a Rollout's `trafficRouting.nginx.stableIngress(es)` can name. */
+export interface WorkspaceIngress {
+  routerKind: 'Ingress';
+  name: string;
+  namespace?: string;
+  /** The Services its rules' path backends point at, in order, without repeats (what Argo looks at for the stable Service). */
+  backends: string[];
+  /** The Service of its defaultBackend (`backend` in the legacy API), if any. */
+  defaultBackend?: string;
+  file: string;
+  docIndex: number;
+  /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
+  nameRange?: { start: LineColumn; end: LineColumn };
+}
+
+/** One http route of a VirtualService: its name (when it has one) and where it sends traffic. */
+export interface VirtualServiceHttpRoute {
+  name?: string;
+  destinations: { host: string; subset?: string }[];
+}
+
+/** An Istio VirtualService a Rollout's `trafficRouting.istio.virtualService(s)` can name. */
+export interface WorkspaceVirtualService {
+  routerKind: 'VirtualService';
+  name: string;
+  namespace?: string;
+  /** spec.http, in order. */
+  httpRoutes: VirtualServiceHttpRoute[];
+  /** How many spec.tls and spec.tcp routes it has (Argo shifts those by port and SNI, not by name). */
+  tlsRoutes: number;
+  tcpRoutes: number;
+  file: string;
+  docIndex: number;
+  /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
+  nameRange?: { start: LineColumn; end: LineColumn };
+}
+
+export type WorkspaceRouterObject = WorkspaceIngress | WorkspaceVirtualService;
+
 /** What a workspace file defines that a Rollout can refer to. */
-export type WorkspaceDefinition = WorkspaceService | WorkspaceAnalysisTemplate | WorkspaceWorkload;
+export type WorkspaceDefinition = WorkspaceService | WorkspaceAnalysisTemplate | WorkspaceWorkload | WorkspaceRouterObject;
 export const isAnalysisTemplateDefinition = (d: WorkspaceDefinition): d is WorkspaceAnalysisTemplate => 'kind' in d;
 export const isWorkloadDefinition = (d: WorkspaceDefinition): d is WorkspaceWorkload => 'workloadKind' in d;
-export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService => !('kind' in d) && !('workloadKind' in d);
+export const isRouterObjectDefinition = (d: WorkspaceDefinition): d is WorkspaceRouterObject => 'routerKind' in d;
+export const isIngressDefinition = (d: WorkspaceDefinition): d is WorkspaceIngress => 'routerKind' in d && d.routerKind === 'Ingress';
+export const isVirtualServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceVirtualService => 'routerKind' in d && d.routerKind === 'VirtualService';
+/** A Service carries none of the other kinds' discriminating fields. */
+export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService => !('kind' in d) && !('workloadKind' in d) && !('routerKind' in d);
 
 /** What validation reads: the workspace's definitions (the editor, `rollouts lint` over several files). */
 export interface WorkspaceIndex {
@@ -74,6 +126,13 @@ export interface WorkspaceIndex {
   workloadsNamed?(name: string): readonly WorkspaceWorkload[];
   /** Every workload (for "did you mean" on a workloadRef that names none). */
   workloads?(): readonly WorkspaceWorkload[];
+  /**
+   * Ingresses and VirtualServices with this name, any namespace. An index without it knows no
+   * router objects, and trafficRouting references are then not checked.
+   */
+  routerObjectsNamed?(name: string): readonly WorkspaceRouterObject[];
+  /** Every Ingress and VirtualService (for "did you mean" on a reference that names none). */
+  routerObjects?(): readonly WorkspaceRouterObject[];
 }
 
 /**
@@ -87,6 +146,8 @@ export interface MutableWorkspaceIndex extends WorkspaceIndex {
   analysisTemplates(): readonly WorkspaceAnalysisTemplate[];
   workloadsNamed(name: string): readonly WorkspaceWorkload[];
   workloads(): readonly WorkspaceWorkload[];
+  routerObjectsNamed(name: string): readonly WorkspaceRouterObject[];
+  routerObjects(): readonly WorkspaceRouterObject[];
   /** Every definition with this name (all kinds): what a Rollout mentioning the name depends on. */
   definitionsNamed(name: string): readonly WorkspaceDefinition[];
   /** Counts the changes of the index: what was computed from the whole index at one count holds while it stays. */
@@ -183,6 +244,56 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
   return out;
 }
 
+/** The Ingress (networking.k8s.io, extensions/v1beta1) and Istio VirtualService documents of one parsed file. */
+export function routerObjectsInFile(file: string, parsed: ParsedFile): WorkspaceRouterObject[] {
+  const out: WorkspaceRouterObject[] = [];
+  const lines = lazyLineIndex(parsed);
+  for (const pd of parsed.docs) {
+    const ingress = pd.kind === 'Ingress' && (pd.apiVersion === undefined || INGRESS_API_VERSIONS.includes(pd.apiVersion));
+    const virtualService = pd.kind === 'VirtualService' && (pd.apiVersion === undefined || pd.apiVersion.startsWith(`${ISTIO_NETWORKING_GROUP}/`));
+    if (!ingress && !virtualService) continue;
+    const value = readableDocumentValue(pd.doc);
+    const metadata = field(value, 'metadata');
+    const name = scalarText(field(metadata, 'name'));
+    if (!name) continue;
+    const namespace = scalarText(field(metadata, 'namespace'));
+    const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
+    const spec = field(value, 'spec');
+    const where = { file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) };
+    if (ingress) {
+      const backends = new Set<string>();
+      for (const rule of list(field(spec, 'rules'))) {
+        for (const path of list(field(field(rule, 'http'), 'paths'))) {
+          const service = backendService(field(path, 'backend'));
+          if (service) backends.add(service);
+        }
+      }
+      // networking.k8s.io/v1 calls it defaultBackend; the legacy APIs, backend.
+      const defaultBackend = backendService(field(spec, 'defaultBackend') ?? field(spec, 'backend'));
+      out.push({ routerKind: 'Ingress', name, ...(namespace ? { namespace } : {}), backends: [...backends], ...(defaultBackend ? { defaultBackend } : {}), ...where });
+    } else {
+      const httpRoutes = list(field(spec, 'http')).map((route): VirtualServiceHttpRoute => {
+        const routeName = scalarText(field(route, 'name'));
+        const destinations = list(field(route, 'route')).flatMap((d) => {
+          const host = scalarText(field(field(d, 'destination'), 'host'));
+          const subset = scalarText(field(field(d, 'destination'), 'subset'));
+          return host === undefined ? [] : [{ host, ...(subset ? { subset } : {}) }];
+        });
+        return { ...(routeName ? { name: routeName } : {}), destinations };
+      });
+      out.push({ routerKind: 'VirtualService', name, ...(namespace ? { namespace } : {}), httpRoutes, tlsRoutes: list(field(spec, 'tls')).length, tcpRoutes: list(field(spec, 'tcp')).length, ...where });
+    }
+  }
+  return out;
+}
+
+/** The Service an Ingress backend names: `service.name` (networking.k8s.io/v1) or `serviceName` (the legacy APIs). */
+function backendService(backend: unknown): string | undefined {
+  return scalarText(field(field(backend, 'service'), 'name')) ?? scalarText(field(backend, 'serviceName'));
+}
+
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
 /** The file's line index, built on first use (most files define nothing). */
 function lazyLineIndex(parsed: ParsedFile): (offset: number) => LineColumn {
   let index: ((offset: number) => LineColumn) | undefined;
@@ -207,9 +318,9 @@ function stringsOf(m: Record<string, unknown>): Record<string, string> {
 const field = (v: unknown, key: string): unknown => (isPlainObject(v) ? v[key] : undefined);
 const scalarText = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
 
-/** Services, analysis templates and workloads of one parsed file. */
+/** Services, analysis templates, workloads and router objects of one parsed file. */
 export function definitionsInFile(file: string, parsed: ParsedFile): WorkspaceDefinition[] {
-  return [...servicesInFile(file, parsed), ...analysisTemplatesInFile(file, parsed), ...workloadsInFile(file, parsed)];
+  return [...servicesInFile(file, parsed), ...analysisTemplatesInFile(file, parsed), ...workloadsInFile(file, parsed), ...routerObjectsInFile(file, parsed)];
 }
 
 /** An in-memory index: one entry per file, replaced whole when the file changes. */
@@ -220,6 +331,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
   let services: WorkspaceService[] | undefined;
   let templates: WorkspaceAnalysisTemplate[] | undefined;
   let workloads: WorkspaceWorkload[] | undefined;
+  let routers: WorkspaceRouterObject[] | undefined;
   let changes = 0;
 
   const update = (file: string, next: readonly WorkspaceDefinition[]): Set<string> => {
@@ -231,6 +343,7 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
       services = undefined;
       templates = undefined;
       workloads = undefined;
+      routers = undefined;
       changes++;
     }
     return changed;
@@ -255,6 +368,8 @@ export function createWorkspaceIndex(): MutableWorkspaceIndex {
     analysisTemplates: () => (templates ??= [...byFile.values()].flat().filter(isAnalysisTemplateDefinition)),
     workloadsNamed: (name) => named(name).filter(isWorkloadDefinition),
     workloads: () => (workloads ??= [...byFile.values()].flat().filter(isWorkloadDefinition)),
+    routerObjectsNamed: (name) => named(name).filter(isRouterObjectDefinition),
+    routerObjects: () => (routers ??= [...byFile.values()].flat().filter(isRouterObjectDefinition)),
     definitionsNamed: named,
     generation: () => changes,
     setFile: (file, definitions) => update(file, definitions),

@@ -9,7 +9,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, findingRange, isAnalysisTemplateDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { catalogOf, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
@@ -84,7 +84,7 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
 
 /**
  * Validates with a view of the workspace: a name resolves among the definitions of the names the piece
- * mentions; the lists of every Service, template and workload (for "did you mean") come from the whole index.
+ * mentions; the lists of every Service, template, workload and router object (for "did you mean") come from the whole index.
  */
 function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined, part: 'document' | 'workspace'): Finding[] {
   try {
@@ -94,13 +94,16 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
       const services = relevant.filter(isServiceDefinition);
       const templates = relevant.filter(isAnalysisTemplateDefinition);
       const workloads = relevant.filter(isWorkloadDefinition);
+      const routers = relevant.filter(isRouterObjectDefinition);
       view = {
         servicesNamed: (name) => services.filter((s) => s.name === name),
         analysisTemplatesNamed: (name) => templates.filter((t) => t.name === name),
         workloadsNamed: (name) => workloads.filter((w) => w.name === name),
+        routerObjectsNamed: (name) => routers.filter((r) => r.name === name),
         services: () => whole().services(),
         analysisTemplates: () => whole().analysisTemplates(),
         workloads: () => whole().workloads(),
+        routerObjects: () => whole().routerObjects(),
       };
     }
     return validateFile(piece.parsed, view, { part });

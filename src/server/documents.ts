@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, definitionsInFile, isServiceDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { catalogOf, definitionsInFile, isServiceDefinition, parseFile, readableDocumentValue, rolloutReferences, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -22,8 +22,9 @@ export interface Piece {
   readonly definitions: readonly WorkspaceDefinition[];
   /**
    * Every string value of the Rollouts' specs outside the pod template, and of the Experiments'
-   * analyses. A Service or template reference is one of them, so these are the only names
-   * validation of this piece can depend on.
+   * analyses, and the name each reference stands for (`vs` of a VirtualService written
+   * `vs.namespace`). A reference names one of them, so these are the only names validation of
+   * this piece can depend on.
    */
   readonly mentions: readonly string[];
 }
@@ -115,7 +116,12 @@ function parsePiece(file: string, text: string): Piece {
   const hasRollout = parsed.docs.some((d) => d.isRollout);
   const mentions = new Set<string>();
   for (const d of parsed.docs) {
-    if (d.isRollout) collectMentions(d, mentions);
+    if (d.isRollout) {
+      collectMentions(d, mentions);
+      // A reference's name is not always a whole value: VirtualService `name.namespace`.
+      const value = readableDocumentValue(d.doc);
+      if (value && typeof value === 'object' && !Array.isArray(value)) for (const r of rolloutReferences(value as Parameters<typeof rolloutReferences>[0])) mentions.add(r.name);
+    }
     // An Experiment refers to templates only from its analyses (its pod templates name nothing).
     else if (d.isExperiment) collectMentions(d, mentions, 'analyses');
   }

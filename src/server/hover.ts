@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
+import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
 import { definitionsFor, referenceAt, type ReferenceTarget } from './references';
 import { pieceAt, type FileParse } from './documents';
 import { stepPreview } from './step-preview';
@@ -45,7 +45,7 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   };
 }
 
-/** What a Rollout's reference (a Service, templateName, workloadRef.name) names in the workspace: each definition's file and what matters in it. */
+/** What a Rollout's reference (a Service, templateName, workloadRef.name, an Ingress, a VirtualService) names in the workspace: each definition's file and what matters in it. */
 function referencedDefinitions(target: ReferenceTarget, found: readonly WorkspaceDefinition[]): string {
   if (found.length === 0) return `No ${target.kind} named \`${target.name}\` in the workspace.`;
   return found
@@ -56,6 +56,18 @@ function referencedDefinitions(target: ReferenceTarget, found: readonly Workspac
       if (isAnalysisTemplateDefinition(d)) {
         const args = d.args.length ? d.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') : 'none';
         return `${d.kind} ${where} Arguments: ${args}.`;
+      }
+      if (isRouterObjectDefinition(d)) {
+        const names = (list: readonly string[]) => list.map((n) => `\`${n}\``).join(', ');
+        if (d.routerKind === 'Ingress') {
+          const rules = d.backends.length ? `Routes to ${names(d.backends)}` : 'No rule routes to a Service';
+          return `Ingress ${where} ${rules}${d.defaultBackend ? `; default backend \`${d.defaultBackend}\`` : ''}.`;
+        }
+        const named = d.httpRoutes.flatMap((r) => (r.name ? [r.name] : []));
+        const unnamed = d.httpRoutes.length - named.length;
+        const routes = d.httpRoutes.length === 0 ? 'none' : [names(named), unnamed ? `${unnamed} unnamed` : ''].filter(Boolean).join(', ');
+        const others = [d.tlsRoutes ? `${d.tlsRoutes} tls` : '', d.tcpRoutes ? `${d.tcpRoutes} tcp` : ''].filter(Boolean).join(', ');
+        return `VirtualService ${where} HTTP routes: ${routes}${others ? ` (and ${others} routes)` : ''}.`;
       }
       return `${d.workloadKind} ${where} Pod labels: ${pairs(d.labels) || 'none'}.`;
     })

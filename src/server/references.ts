@@ -1,7 +1,8 @@
 /**
  * Find references and go to definition between Rollouts (and Experiments) and what they name: a
- * Service, an (Cluster)AnalysisTemplate or a workload. The cursor may be on a definition's
- * `metadata.name` or on a reference (`canaryService`, `templateName`, `workloadRef.name`, ...);
+ * Service, an (Cluster)AnalysisTemplate, a workload, an Ingress or a VirtualService. The cursor may
+ * be on a definition's `metadata.name` or on a reference (`canaryService`, `templateName`,
+ * `workloadRef.name`, `stableIngress`, `virtualService.name`, ...);
  * either way it stands for a target, and the references are the values that name that target.
  * What counts as a reference is documentReferences' one list (src/schema).
  */
@@ -11,6 +12,7 @@ import {
   readableDocumentValue,
   findingRange,
   isAnalysisTemplateDefinition,
+  isRouterObjectDefinition,
   isServiceDefinition,
   matchingTemplates,
   pathAt,
@@ -20,7 +22,7 @@ import {
   type RolloutReference,
   type WorkspaceDefinition,
 } from '../schema';
-import { allDocs, pieceAt, type FileParse } from './documents';
+import { allDocs, pieceAt, type FileParse, type PlacedPiece } from './documents';
 import { pathToUri } from './uri';
 
 export interface ReferenceTarget {
@@ -30,13 +32,22 @@ export interface ReferenceTarget {
   namespace?: string;
 }
 
-const kindOf = (d: WorkspaceDefinition): ReferenceKind => (isServiceDefinition(d) ? 'Service' : isAnalysisTemplateDefinition(d) ? d.kind : d.workloadKind);
+const kindOf = (d: WorkspaceDefinition): ReferenceKind =>
+  isServiceDefinition(d) ? 'Service' : isAnalysisTemplateDefinition(d) ? d.kind : isRouterObjectDefinition(d) ? d.routerKind : d.workloadKind;
 const namespaceOf = (value: unknown): string | undefined => {
   const ns = (value as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
   return typeof ns === 'string' ? ns : undefined;
 };
-/** The last key of every path documentReferences gives (the Services of a strategy, templateName, workloadRef.name), and metadata.name. */
-const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name']);
+/**
+ * The last key of every path documentReferences gives (the Services of a strategy, templateName,
+ * workloadRef.name, stableIngress, virtualService(s)[i].name), and metadata.name; a path ending in
+ * a list index (stableIngresses[0]) counts by the list's key.
+ */
+const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name', 'stableIngress', 'stableIngresses']);
+const lastKey = (path: readonly (string | number)[]): string | undefined => {
+  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
+  return undefined;
+};
 const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 /** The references of a Rollout or Experiment document; none when it cannot be read as plain data. */
@@ -52,10 +63,10 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
   const where = pathAt(placed.piece.parsed, offset - placed.start);
   const pd = where && placed.piece.parsed.docs[where.docIndex];
   // Cheap first (hover asks on every value): only these keys can hold a name a Rollout refers by, or a definition's name.
-  if (!where || !pd || where.on !== 'value' || !REFERENCE_KEYS.has(String(where.path[where.path.length - 1]))) return undefined;
-  const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: where.path, target: 'value', docIndex: where.docIndex });
-  const range = { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) };
+  if (!where || !pd || where.on !== 'value' || !REFERENCE_KEYS.has(lastKey(where.path) ?? '')) return undefined;
   if (samePath(where.path, ['metadata', 'name'])) {
+    const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: where.path, target: 'value', docIndex: where.docIndex });
+    const range = { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) };
     const d = placed.piece.definitions.find((x) => x.docIndex === where.docIndex);
     if (!d) return undefined;
     return { target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) }, range };
@@ -64,12 +75,30 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
   const value = readableDocumentValue(pd.doc);
   const ref = referencesOf(pd, value).find((r) => samePath(r.path, where.path));
   if (!ref) return undefined;
-  const namespace = namespaceOf(value);
-  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range };
+  const namespace = ref.namespace ?? namespaceOf(value);
+  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range: nameRange(placed, doc, pd.index, ref) };
+}
+
+/**
+ * Where a reference's name stands: its whole value, except that of a `name.namespace` value only
+ * `name` is the name (so a rename keeps `.namespace`).
+ */
+function nameRange(placed: PlacedPiece, doc: TextDocument, docIndex: number, ref: RolloutReference): Range {
+  let [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: ref.path, target: 'value', docIndex });
+  if (ref.namespace) {
+    // The value may be quoted: the name is where its text first appears in the scalar's source.
+    const at = placed.piece.text.slice(start, end).indexOf(ref.name);
+    if (at >= 0) [start, end] = [start + at, start + at + ref.name.length];
+  }
+  return { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) };
 }
 
 /** Why `name` cannot be the new name of a target of this kind (Kubernetes' name rules), or undefined. */
 export function renameProblem(kind: ReferenceKind, name: string): string | undefined {
+  if (kind === 'VirtualService' && name.includes('.')) {
+    // Argo reads `a.b` in virtualService.name as VirtualService `a` in namespace `b`.
+    return `"${name}" cannot be the name of a VirtualService a Rollout names: Argo reads "name.namespace" in virtualService.name, so the name must have no "."`;
+  }
   if (kind === 'Service') {
     // Services are DNS labels (RFC 1035): they become host names.
     return /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 63 ? undefined : `"${name}" is not a valid Service name: at most 63 lower-case letters, digits and "-", starting with a letter and ending with a letter or digit`;
@@ -80,8 +109,9 @@ export function renameProblem(kind: ReferenceKind, name: string): string | undef
 }
 
 /** Whether a reference from a Rollout in `namespace` names the target. */
-function names(ref: RolloutReference, namespace: string | undefined, target: ReferenceTarget): boolean {
+function names(ref: RolloutReference, documentNamespace: string | undefined, target: ReferenceTarget): boolean {
   if (ref.kind !== target.kind || ref.name !== target.name) return false;
+  const namespace = ref.namespace ?? documentNamespace;
   // Without a namespace on either side the manifest lands in the same (default) namespace.
   return target.kind === 'ClusterAnalysisTemplate' || !namespace || !target.namespace || namespace === target.namespace;
 }
@@ -96,9 +126,7 @@ export function referencesIn(file: FileParse, doc: TextDocument, target: Referen
     const value = readableDocumentValue(pd.doc);
     const namespace = namespaceOf(value);
     for (const ref of referencesOf(pd, value)) {
-      if (!names(ref, namespace, target)) continue;
-      const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: ref.path, target: 'value', docIndex: pd.index });
-      out.push({ uri: file.uri, range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) } });
+      if (names(ref, namespace, target)) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, ref) });
     }
   }
   return out;
@@ -111,6 +139,7 @@ export function definitionsFor(workspace: MutableWorkspaceIndex, target: Referen
   if (target.kind === 'AnalysisTemplate' || target.kind === 'ClusterAnalysisTemplate') {
     return matchingTemplates(workspace.analysisTemplatesNamed(target.name), { clusterScope: target.kind === 'ClusterAnalysisTemplate' }, target.namespace);
   }
+  if (target.kind === 'Ingress' || target.kind === 'VirtualService') return workspace.routerObjectsNamed(target.name).filter((d) => d.routerKind === target.kind && inNamespace(d));
   return workspace.workloadsNamed(target.name).filter((w) => w.workloadKind === target.kind && inNamespace(w));
 }
 

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ANALYSIS_TEMPLATE_KINDS, WORKLOAD_KINDS, type WorkspaceDefinition } from '../schema';
+import { ANALYSIS_TEMPLATE_KINDS, WORKLOAD_KINDS, ROUTER_OBJECT_KINDS, type WorkspaceDefinition } from '../schema';
 import { parseWhole, definitionsOf, shifted } from './documents';
 import { splitDocuments } from './split-documents';
 
@@ -91,7 +91,7 @@ export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCA
 }
 
 /** A text that names none of the kinds the index keeps (definitionsInFile) defines nothing: it is not parsed. */
-const mentionsDefinition = new RegExp(`kind:\\s*["']?(?:${['Service', ...ANALYSIS_TEMPLATE_KINDS, ...Object.keys(WORKLOAD_KINDS)].join('|')})\\b`);
+const mentionsDefinition = new RegExp(`kind:\\s*["']?(?:${['Service', ...ANALYSIS_TEMPLATE_KINDS, ...Object.keys(WORKLOAD_KINDS), ...ROUTER_OBJECT_KINDS].join('|')})\\b`);
 const documentEnd = /^\.\.\.(?=[ \t\r\n]|$)/m;
 
 /**

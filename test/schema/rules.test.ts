@@ -1,7 +1,7 @@
 // Table tests: each rule on a minimal Rollout, with the field it must point at.
 import { strict as assert } from 'node:assert';
 import { rules } from '../../src/schema';
-import { analysisTemplate, blueGreenRollout, canaryRollout, lint, service, summary, workload, workloadRefRollout, yamlOf } from './support';
+import { analysisTemplate, blueGreenRollout, canaryRollout, ingress, lint, service, summary, virtualService, workload, workloadRefRollout, yamlOf } from './support';
 
 type Obj = Record<string, unknown>;
 interface Case {
@@ -32,6 +32,13 @@ const cases: Case[] = [
   { name: 'pre-promotion analysis with count', code: 'analysis-runs-indefinitely', workspace: true, docs: [blueGreenRollout({ prePromotionAnalysis: { templates: [{ templateName: 'rate' }], args: [{ name: 'service', value: 's' }] } }), analysisTemplate('rate')], expect: [] },
   { name: 'post-promotion analysis with count 0 and an interval', code: 'analysis-runs-indefinitely', workspace: true, docs: [blueGreenRollout({ postPromotionAnalysis: { templates: [{ templateName: 'rate' }], args: [{ name: 'service', value: 's' }] } }), analysisTemplate('rate', { metrics: [{ name: 'm', interval: '1m', count: 0, provider: { web: { url: 'http://x/{{args.service}}' } } }] })], expect: ['error analysis-runs-indefinitely at spec.strategy.blueGreen.postPromotionAnalysis.templates[0].templateName'] },
   { name: 'experiment analysis passes its args', code: 'analysis-args', workspace: true, docs: [canaryRollout({ steps: [{ experiment: { templates: [{ name: 'c', specRef: 'canary' }], analyses: [{ name: 'a', templateName: 'rate', args: [] }] } }] }), analysisTemplate('rate')], expect: ['error analysis-args at spec.strategy.canary.steps[0].experiment.analyses[0].templateName'] },
+  // traffic-router objects (test/schema/router-references.test.ts has the details)
+  { name: 'stable Ingress not in the workspace', code: 'router-object-not-found', workspace: true, docs: [canaryRollout(nginx)], expect: ['warning router-object-not-found at spec.strategy.canary.trafficRouting.nginx.stableIngress'] },
+  { name: 'stable Ingress found', code: 'router-object-not-found', workspace: true, docs: [canaryRollout(nginx), ingress('ing', ['s'])], expect: [] },
+  { name: 'VirtualService route not in it', code: 'virtualservice-route', workspace: true, docs: [canaryRollout({ ...istio, trafficRouting: { istio: { virtualService: { name: 'vs', routes: ['primary'] } } } }), virtualService('vs', [{ name: 'main', hosts: ['s', 'c'] }])], expect: ['error virtualservice-route at spec.strategy.canary.trafficRouting.istio.virtualService.routes[0]'] },
+  { name: 'VirtualService route with both destinations', code: 'virtualservice-route', workspace: true, docs: [canaryRollout({ ...istio, trafficRouting: { istio: { virtualService: { name: 'vs', routes: ['primary'] } } } }), virtualService('vs', [{ name: 'primary', hosts: ['s', 'c'] }])], expect: [] },
+  { name: 'stable Ingress without the stable Service', code: 'ingress-stable-backend', workspace: true, docs: [canaryRollout(nginx), ingress('ing', ['other'])], expect: ['warning ingress-stable-backend at spec.strategy.canary.trafficRouting.nginx.stableIngress'] },
+  { name: 'stable Ingress routing to the stable Service', code: 'ingress-stable-backend', workspace: true, docs: [canaryRollout(nginx), ingress('ing', ['s'])], expect: [] },
   // spec
   { name: 'selector missing', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined })], expect: ['error selector-required at spec.selector'] },
   { name: 'selector not needed with workloadRef', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined, template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' } })], expect: [] },

@@ -47,6 +47,21 @@ export function workload(name: string, labels: Record<string, string>, kind: 'De
   return { apiVersion: 'apps/v1', kind, metadata, spec: { replicas: 0, selector: { matchLabels: { ...labels } }, template } };
 }
 
+/** A networking.k8s.io/v1 Ingress with one rule whose paths route to these Services. */
+export function ingress(name: string, backends: string[], namespace?: string): Obj {
+  const paths = backends.map((svc, i) => ({ path: `/${i}`, pathType: 'Prefix', backend: { service: { name: svc, port: { number: 80 } } } }));
+  return { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { rules: [{ host: 'demo.example', http: { paths } }] } };
+}
+
+/** An Istio VirtualService with these http routes (name, then the hosts of its destinations, or [host, subset] pairs). */
+export function virtualService(name: string, routes: { name?: string; hosts: (string | [string, string])[] }[], namespace?: string): Obj {
+  const http = routes.map((r) => ({
+    ...(r.name ? { name: r.name } : {}),
+    route: r.hosts.map((h, i) => ({ destination: typeof h === 'string' ? { host: h } : { host: h[0], subset: h[1] }, weight: i === 0 ? 100 : 0 })),
+  }));
+  return { apiVersion: 'networking.istio.io/v1beta1', kind: 'VirtualService', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { hosts: ['demo.example'], http } };
+}
+
 /** A valid AnalysisTemplate with one web metric; `spec` fields replace the defaults. */
 export function analysisTemplate(name: string, spec: Obj = {}, kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate' = 'AnalysisTemplate'): Obj {
   return {

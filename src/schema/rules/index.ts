@@ -6,6 +6,7 @@ import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRout
 import { serviceExists, serviceSelectsPods } from './service-references';
 import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
 import { workloadExists, workloadSelectorMatches } from './workload-references';
+import { ingressStableBackend, routerObjectExists, virtualServiceRoutes } from './router-references';
 import { autoPromotionSecondsIgnored, experimentNeverEnds, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
@@ -13,6 +14,7 @@ export { templateRules, type TemplateRule, type TemplateRuleContext } from './an
 export { experimentRules, type ExperimentRule, type ExperimentRuleContext } from './experiment-rules';
 export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';
 export { documentReferences, rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
+export { routerReferences, splitVirtualServiceName, type RouterReference } from './router-references';
 
 export const rules: readonly Rule[] = [
   // spec
@@ -60,4 +62,7 @@ export const rules: readonly Rule[] = [
   analysisTemplateExists,
   analysisArgsMatch,
   analysisRunsForever,
+  routerObjectExists,
+  virtualServiceRoutes,
+  ingressStableBackend,
 ];

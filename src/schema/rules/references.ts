@@ -1,20 +1,25 @@
 /**
  * Every name a Rollout refers to in its workspace, with where it stands: the Services of the
- * strategy, the templates of its analysis blocks and the workload of `workloadRef`; and the
+ * strategy, the templates of its analysis blocks, the workload of `workloadRef` and the Ingresses
+ * and VirtualServices of its trafficRouting; and the
  * templates an Experiment's analyses name. One list for find-references, go-to-definition and
  * rename; the rules check each kind of reference in their own file.
  */
-import { isWorkloadKind, type WorkloadKind } from '../workspace';
+import { isWorkloadKind, type RouterObjectKind, type WorkloadKind } from '../workspace';
 import { analysisBlocks, experimentAnalysisBlocks } from './analysis-references';
 import { obj, str, type JsonObject } from './rule';
+import { routerReferences } from './router-references';
 import { serviceReferences } from './service-references';
 
-export type ReferenceKind = 'Service' | 'AnalysisTemplate' | 'ClusterAnalysisTemplate' | WorkloadKind;
+export type ReferenceKind = 'Service' | 'AnalysisTemplate' | 'ClusterAnalysisTemplate' | WorkloadKind | RouterObjectKind;
 
 export interface RolloutReference {
   kind: ReferenceKind;
+  /** The name it refers to (for a VirtualService written `name.namespace`, `name`). */
   name: string;
-  /** Path of the value that names it. */
+  /** The namespace the value itself names (a VirtualService's `name.namespace`); otherwise the document's applies. */
+  namespace?: string;
+  /** Path of the value that names it (the whole value, `name.namespace` included). */
   path: (string | number)[];
 }
 
@@ -29,6 +34,7 @@ export function rolloutReferences(rollout: JsonObject): RolloutReference[] {
   const ref = obj(spec?.workloadRef);
   const name = str(ref?.name);
   if (name && isWorkloadKind(ref?.kind)) out.push({ kind: ref.kind, name, path: ['spec', 'workloadRef', 'name'] });
+  for (const r of routerReferences(ctx.canary)) out.push({ kind: r.kind, name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}), path: r.path });
   return out;
 }
 

@@ -1,0 +1,217 @@
+/**
+ * The traffic-router objects a canary's trafficRouting names (the NGINX stable Ingress, the Istio
+ * VirtualServices) must exist in the workspace and fit the Rollout: Argo's controller fails at run
+ * time when a named http route is missing from the VirtualService, when a route has no destination
+ * for the canary or the stable Service (or subset), or when the stable Ingress has no rule for the
+ * stable Service. These rules say so while typing, on the value that names the object or route.
+ */
+import type { DocFinding } from '../findings';
+import { closest } from '../suggest';
+import type { RouterObjectKind, WorkspaceIndex, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
+import { arr, CANARY, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+
+type Path = (string | number)[];
+
+export interface RouterReference {
+  kind: RouterObjectKind;
+  /** The object's name; for a VirtualService written `name.namespace`, the part before the first ".". */
+  name: string;
+  /** The namespace the value itself names (a VirtualService's `name.namespace`); otherwise the Rollout's applies. */
+  namespace?: string;
+  /** Path of the value that names it. */
+  path: Path;
+  /** A VirtualService's `routes` (the http routes Argo shifts), with where; undefined or empty when omitted. */
+  routes?: { name: string; path: Path }[];
+}
+
+const TRAFFIC_ROUTING = [...CANARY, 'trafficRouting'];
+
+/**
+ * Argo reads a VirtualService reference as `name` or `name.namespace` (it splits on "." and takes
+ * the first two fields). Undefined when no name is left.
+ */
+export function splitVirtualServiceName(value: string): { name: string; namespace?: string } | undefined {
+  const [name, namespace] = value.split('.');
+  if (!name) return undefined;
+  return namespace ? { name, namespace } : { name };
+}
+
+/** The Ingresses and VirtualServices the canary's trafficRouting names, with where. */
+export function routerReferences(canary: JsonObject | undefined): RouterReference[] {
+  const out: RouterReference[] = [];
+  const tr = obj(canary?.trafficRouting);
+  const nginx = obj(tr?.nginx);
+  if (nginx) {
+    const single = str(nginx.stableIngress);
+    if (single) out.push({ kind: 'Ingress', name: single, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngress'] });
+    arr(nginx.stableIngresses).forEach((v, i) => {
+      const name = str(v);
+      if (name) out.push({ kind: 'Ingress', name, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngresses', i] });
+    });
+  }
+  const istio = obj(tr?.istio);
+  if (istio) {
+    const add = (vs: JsonObject | undefined, at: Path) => {
+      const value = str(vs?.name);
+      const split = value === undefined ? undefined : splitVirtualServiceName(value);
+      if (!vs || !split) return;
+      const routes = arr(vs.routes).flatMap((r, i) => {
+        const name = str(r);
+        return name ? [{ name, path: [...at, 'routes', i] }] : [];
+      });
+      out.push({ kind: 'VirtualService', ...split, path: [...at, 'name'], routes });
+    };
+    add(obj(istio.virtualService), [...TRAFFIC_ROUTING, 'istio', 'virtualService']);
+    arr(istio.virtualServices).forEach((vs, i) => add(obj(vs), [...TRAFFIC_ROUTING, 'istio', 'virtualServices', i]));
+  }
+  return out;
+}
+
+/** The namespace a reference is looked up in: the one its value names, else the Rollout's. */
+const lookupNamespace = (ctx: RuleContext, ref: RouterReference): string | undefined => ref.namespace ?? str(obj(ctx.rollout.metadata)?.namespace);
+// Without a namespace on either side the manifest lands in the same (default) namespace.
+const inNamespace = (d: { namespace?: string }, namespace: string | undefined) => !namespace || !d.namespace || d.namespace === namespace;
+
+/** The workspace's objects the reference can mean; undefined when the index knows no router objects. */
+function resolve(ws: WorkspaceIndex | undefined, ref: RouterReference, namespace: string | undefined): readonly WorkspaceRouterObject[] | undefined {
+  return ws?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace));
+}
+
+const fileName = (file: string) => file.split(/[\\/]/).pop() ?? file;
+const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
+
+export const routerObjectExists: Rule = {
+  code: 'router-object-not-found',
+  readsWorkspace: true,
+  summary: 'the Ingresses and VirtualServices named by trafficRouting should be defined in the workspace',
+  check(ctx) {
+    if (!ctx.workspace?.routerObjectsNamed) return [];
+    const out: DocFinding[] = [];
+    for (const ref of routerReferences(ctx.canary)) {
+      const namespace = lookupNamespace(ctx, ref);
+      if ((resolve(ctx.workspace, ref, namespace) ?? []).length > 0) continue;
+      // The names a misspelled reference may have meant: the objects of that kind in its namespace.
+      const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace)).map((d) => d.name))].sort();
+      const suggestion = closest(ref.name, names);
+      const where = namespace ? ` (namespace ${namespace})` : '';
+      const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
+      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined in the workspace${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(suggestion ? { suggestion } : {}) }));
+    }
+    return out;
+  },
+};
+
+/** Argo compares a destination's host up to its first "." with the Service name (`svc.ns.svc.cluster.local` is `svc`). */
+export function hostService(host: string): string {
+  const dot = host.indexOf('.');
+  return dot < 0 ? host : host.slice(0, dot);
+}
+
+interface RouteProblem {
+  path: Path;
+  message: string;
+}
+
+/** Why one definition of a VirtualService does not fit the Rollout; empty when it does. */
+function virtualServiceProblems(ctx: RuleContext, ref: RouterReference, vs: WorkspaceVirtualService): RouteProblem[] {
+  const problems: RouteProblem[] = [];
+  const about = `VirtualService "${vs.name}" (${fileName(vs.file)})`;
+  const named = vs.httpRoutes.flatMap((r) => (r.name ? [r.name] : []));
+  const chosen: { route: VirtualServiceHttpRoute; path: Path }[] = [];
+  const routes = ref.routes ?? [];
+  if (routes.length > 0) {
+    for (const r of routes) {
+      const route = vs.httpRoutes.find((h) => h.name === r.name);
+      if (route) {
+        chosen.push({ route, path: r.path });
+        continue;
+      }
+      const suggestion = closest(r.name, named);
+      const has = named.length > 0 ? `its named http routes are ${quoted(named)}` : 'it has no named http route';
+      problems.push({ path: r.path, message: `HTTP route "${r.name}" is not in ${about}: ${has}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; Argo fails to set weights until it is` });
+    }
+  } else {
+    // Without `routes` Argo shifts the first unnamed http route, and needs it to be the only one
+    // besides the routes it manages itself (setHeaderRoute, setMirrorRoute).
+    const managed = new Set(arr(obj(ctx.canary?.trafficRouting)?.managedRoutes).flatMap((m) => str(obj(m)?.name) ?? []));
+    const unmanaged = vs.httpRoutes.filter((r) => !r.name || !managed.has(r.name));
+    if (unmanaged.length > 1) {
+      const list = unmanaged.map((r) => (r.name ? `"${r.name}"` : 'an unnamed route')).join(', ');
+      problems.push({ path: ref.path, message: `${about} has ${unmanaged.length} http routes (${list}); without "routes" Argo needs exactly one: list the routes to shift under "routes"` });
+    }
+    const first = vs.httpRoutes.find((r) => !r.name);
+    if (first) chosen.push({ route: first, path: ref.path });
+  }
+  for (const { route, path } of chosen) {
+    const which = route.name ? `HTTP route "${route.name}"` : 'The unnamed http route';
+    const missing = missingDestinations(ctx, route);
+    if (missing.length > 0) problems.push({ path, message: `${which} of ${about} has no destination for ${missing.join(' and no destination for ')}; Argo shifts weight between the two and fails without them` });
+  }
+  return problems;
+}
+
+/** What a route lacks: the canary and stable destinations, by subset with a destinationRule, else by host. */
+function missingDestinations(ctx: RuleContext, route: VirtualServiceHttpRoute): string[] {
+  const istio = obj(obj(ctx.canary?.trafficRouting)?.istio);
+  const rule = obj(istio?.destinationRule);
+  const missing: string[] = [];
+  if (rule) {
+    for (const [role, key] of [['canary', 'canarySubsetName'], ['stable', 'stableSubsetName']] as const) {
+      const subset = str(rule[key]);
+      if (subset && !route.destinations.some((d) => d.subset === subset)) missing.push(`the ${role} subset "${subset}"`);
+    }
+    return missing;
+  }
+  for (const [role, key] of [['canary', 'canaryService'], ['stable', 'stableService']] as const) {
+    // A missing Service is another rule's finding (traffic routing needs both).
+    const service = str(ctx.canary?.[key]);
+    if (service && !route.destinations.some((d) => hostService(d.host) === service)) missing.push(`the ${role} Service "${service}" (host "${service}" or "${service}.<namespace>...")`);
+  }
+  return missing;
+}
+
+export const virtualServiceRoutes: Rule = {
+  code: 'virtualservice-route',
+  readsWorkspace: true,
+  summary: 'the http routes a Rollout shifts must be in its VirtualService, with destinations for the canary and stable Services (or subsets)',
+  check(ctx) {
+    const out: DocFinding[] = [];
+    for (const ref of routerReferences(ctx.canary)) {
+      if (ref.kind !== 'VirtualService') continue;
+      const found = (resolve(ctx.workspace, ref, lookupNamespace(ctx, ref)) ?? []) as WorkspaceVirtualService[];
+      if (found.length === 0) continue;
+      // Several definitions (overlays, environments): one that fits is enough.
+      const problems = found.map((vs) => virtualServiceProblems(ctx, ref, vs));
+      if (problems.some((p) => p.length === 0)) continue;
+      for (const p of problems[0]!) out.push(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file }));
+    }
+    return out;
+  },
+};
+
+/**
+ * A warning, though the controller refuses such a Rollout (InvalidSpec): upstream's own lint test
+ * data holds a valid NGINX Rollout whose Ingress routes to another Service, so the Ingress in the
+ * workspace may not be the one the cluster has (overlays, another environment).
+ */
+export const ingressStableBackend: Rule = {
+  code: 'ingress-stable-backend',
+  readsWorkspace: true,
+  summary: 'the stable Ingress of NGINX traffic routing must have a rule whose path backend is the stableService',
+  check(ctx) {
+    const stable = str(ctx.canary?.stableService);
+    if (!stable) return [];
+    const out: DocFinding[] = [];
+    for (const ref of routerReferences(ctx.canary)) {
+      if (ref.kind !== 'Ingress') continue;
+      const found = (resolve(ctx.workspace, ref, lookupNamespace(ctx, ref)) ?? []) as WorkspaceIngress[];
+      if (found.length === 0 || found.some((ing) => ing.backends.includes(stable))) continue;
+      const ing = found[0]!;
+      const routes = ing.backends.length > 0 ? `its rules route to ${quoted(ing.backends)}` : 'it has no rule with a path backend';
+      // Argo looks only at the rules' paths (it copies them for the canary Ingress).
+      const byDefault = ing.defaultBackend === stable ? `; its defaultBackend names "${stable}", but Argo looks only at the rules' paths` : '';
+      out.push(warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the stable Service "${stable}": ${routes}${byDefault}; Argo fails with "has no rules using service ${stable} backend"`, 'value', { ingress: ref.name, file: ing.file }));
+    }
+    return out;
+  },
+};
