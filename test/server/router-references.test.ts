@@ -1,0 +1,131 @@
+// Traffic-router references through the real server over stdio: a Rollout names a VirtualService
+// (as `name.namespace`) and an Ingress defined in other files; the route it names is checked
+// against the VirtualService while typing, go-to-definition, hover and rename follow the names.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Diagnostic, Location, MarkupContent, WorkspaceEdit } from 'vscode-languageserver';
+import { LspSession, toUri } from './lsp-session';
+import { canaryRollout, multiDoc, positionOf, service } from './fixtures';
+
+const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+
+/** A VirtualService in namespace shop whose one http route is named `route` and splits between the two Services. */
+const virtualService = (route: string) =>
+  [
+    'apiVersion: networking.istio.io/v1beta1',
+    'kind: VirtualService',
+    'metadata:',
+    '  name: web-vs',
+    '  namespace: shop',
+    'spec:',
+    '  hosts: [web.example]',
+    '  http:',
+    `    - name: ${route}`,
+    '      route:',
+    '        - destination: {host: web-stable.shop.svc.cluster.local}',
+    '          weight: 100',
+    '        - destination: {host: web-canary}',
+    '          weight: 0',
+    '',
+  ].join('\n');
+
+const ingress = [
+  'apiVersion: networking.k8s.io/v1',
+  'kind: Ingress',
+  'metadata:',
+  '  name: web-ingress',
+  'spec:',
+  '  rules:',
+  '    - http:',
+  '        paths:',
+  '          - {path: /, pathType: Prefix, backend: {service: {name: web-stable, port: {number: 80}}}}',
+  '',
+].join('\n');
+
+const rollout = canaryRollout({
+  name: 'web',
+  canaryService: 'web-canary',
+  stableService: 'web-stable',
+  canaryExtra: ['      trafficRouting:', '        istio:', '          virtualService:', '            name: web-vs.shop', '            routes: [primary]'],
+});
+
+describe('traffic-router references in the language server', () => {
+  let dir: string;
+  let lsp: LspSession;
+  const vsFile = () => join(dir, 'virtualservice.yaml');
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-routers-'));
+    // On disk: the start-up scan must read it. The route is misnamed at first.
+    writeFileSync(vsFile(), virtualService('main'));
+    writeFileSync(join(dir, 'services.yaml'), multiDoc(service('web-canary', { app: 'web' }), service('web-stable', { app: 'web' })));
+    writeFileSync(join(dir, 'ingress.yaml'), ingress);
+    lsp = await LspSession.start({ workspaceFolders: [dir] });
+  });
+  after(async () => {
+    await lsp?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reports a route the VirtualService lacks on the route name; definition and hover reach the VirtualService; fixing it clears the error', async () => {
+    const uri = toUri(join(dir, 'rollout.yaml'));
+    lsp.open(uri, rollout);
+    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'virtualservice-route'), 'the missing route');
+    assert.deepEqual(ds.map((d) => d.code), ['virtualservice-route']);
+    const d = ds[0]!;
+    assert.deepEqual(d.range, { start: positionOf(rollout, 'primary'), end: positionOf(rollout, 'primary', 'primary'.length) });
+    assert.equal(messageOf(d), 'HTTP route "primary" is not in VirtualService "web-vs" (virtualservice.yaml): its named http routes are "main"; Argo fails to set weights until it is');
+
+    // From the `name.namespace` value to the VirtualService's metadata.name.
+    const [loc, ...more] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 2) });
+    assert.equal(more.length, 0);
+    assert.equal(loc!.uri, toUri(vsFile()));
+    assert.deepEqual(loc!.range, { start: positionOf(virtualService('main'), 'web-vs'), end: positionOf(virtualService('main'), 'web-vs', 6) });
+    const h = await lsp.hover(uri, positionOf(rollout, 'web-vs.shop', 2));
+    assert.match((h!.contents as MarkupContent).value, /VirtualService `web-vs` in shop, defined in `virtualservice\.yaml`\. HTTP routes: `main`\./);
+
+    // The VirtualService, opened and edited (unsaved): the Rollout is validated again, the error goes.
+    const vsUri = toUri(vsFile());
+    lsp.open(vsUri, virtualService('main'));
+    lsp.change(vsUri, virtualService('primary'));
+    await lsp.diagnosticsMatching(uri, (x) => x.length === 0, 'no diagnostics once the VirtualService has the route');
+    lsp.close(vsUri);
+    lsp.close(uri);
+  });
+
+  it('renames a VirtualService and the name part of a `name.namespace` reference, keeping the namespace', async () => {
+    const uri = toUri(join(dir, 'rename.yaml'));
+    lsp.open(uri, rollout);
+    await lsp.diagnosticsFor(uri);
+    const edit = await lsp.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front-vs' });
+    const start = positionOf(rollout, 'web-vs.shop');
+    assert.deepEqual(edit.changes![uri], [{ range: { start, end: { line: start.line, character: start.character + 'web-vs'.length } }, newText: 'front-vs' }]);
+    assert.deepEqual(edit.changes![toUri(vsFile())]!.map((e) => e.newText), ['front-vs']);
+    // A name with a dot would read as name.namespace: refused, with why.
+    await assert.rejects(
+      lsp.request('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front.vs' }),
+      /Argo reads "name\.namespace" in virtualService\.name/,
+    );
+    lsp.close(uri);
+  });
+
+  it('goes from an entry of stableIngresses to the Ingress, and hovers it with the Services it routes to', async () => {
+    const uri = toUri(join(dir, 'nginx.yaml'));
+    const text = canaryRollout({
+      name: 'web',
+      canaryService: 'web-canary',
+      stableService: 'web-stable',
+      canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngresses:', '            - web-ingress'],
+    });
+    lsp.open(uri, text);
+    assert.deepEqual(await lsp.diagnosticsFor(uri), []);
+    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, '- web-ingress', 4) });
+    assert.equal(loc!.uri, toUri(join(dir, 'ingress.yaml')));
+    assert.deepEqual(loc!.range.start, positionOf(ingress, 'web-ingress'));
+    const h = await lsp.hover(uri, positionOf(text, '- web-ingress', 4));
+    assert.match((h!.contents as MarkupContent).value, /Ingress `web-ingress`, defined in `ingress\.yaml`\. Routes to `web-stable`\./);
+    lsp.close(uri);
+  });
+});
