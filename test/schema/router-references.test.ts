@@ -131,6 +131,12 @@ describe('router-object-not-found', () => {
     assert.deepEqual(lines(check(istio({ virtualService: { name: 'vs.other' } }), [vs])), ['warning router-object-not-found at spec.strategy.canary.trafficRouting.istio.virtualService.name']);
   });
 
+  it('the suggestion for a misspelled name.namespace value keeps its namespace (the quick fix replaces the whole value)', () => {
+    const [found] = check(istio({ virtualService: { name: 'vss.mesh' } }), [virtualService('vs', [{ hosts: ['demo-stable', 'demo-canary'] }], 'mesh')]);
+    assert.match(found!.message, /^VirtualService "vss" is not defined in the workspace \(namespace mesh\) \(did you mean "vs"\?\)/);
+    assert.deepEqual(found!.data, { kind: 'VirtualService', name: 'vss', suggestion: 'vs.mesh' });
+  });
+
   it('an Ingress does not stand for a VirtualService of the same name', () => {
     assert.deepEqual(lines(check(istio({ virtualService: { name: 'web' } }), [ingress('web', ['demo-stable'])])), ['warning router-object-not-found at spec.strategy.canary.trafficRouting.istio.virtualService.name']);
   });
@@ -147,6 +153,7 @@ describe('virtualservice-route', () => {
     const found = check(istio({ virtualService: { name: 'vs', routes: ['primary', 'secondry'] } }), [virtualService('vs', [{ name: 'primary', hosts: both }, { name: 'secondary', hosts: both }])]);
     assert.deepEqual(lines(found), ['error virtualservice-route at spec.strategy.canary.trafficRouting.istio.virtualService.routes[1]']);
     assert.equal(found[0]!.message, 'HTTP route "secondry" is not in VirtualService "vs" (routers.yaml): its named http routes are "primary", "secondary" (did you mean "secondary"?); Argo fails to set weights until it is');
+    assert.deepEqual(found[0]!.data, { virtualService: 'vs', file: 'routers.yaml', suggestion: 'secondary' });
   });
 
   it('checks each of virtualServices with its own routes', () => {

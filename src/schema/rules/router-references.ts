@@ -20,6 +20,8 @@ export interface RouterReference {
   namespace?: string;
   /** Path of the value that names it. */
   path: Path;
+  /** The value as written (`name.namespace` for such a VirtualService reference). */
+  value: string;
   /** A VirtualService's `routes` (the http routes Argo shifts), with where; undefined or empty when omitted. */
   routes?: { name: string; path: Path }[];
 }
@@ -43,10 +45,10 @@ export function routerReferences(canary: JsonObject | undefined): RouterReferenc
   const nginx = obj(tr?.nginx);
   if (nginx) {
     const single = str(nginx.stableIngress);
-    if (single) out.push({ kind: 'Ingress', name: single, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngress'] });
+    if (single) out.push({ kind: 'Ingress', name: single, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngress'], value: single });
     arr(nginx.stableIngresses).forEach((v, i) => {
       const name = str(v);
-      if (name) out.push({ kind: 'Ingress', name, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngresses', i] });
+      if (name) out.push({ kind: 'Ingress', name, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngresses', i], value: name });
     });
   }
   const istio = obj(tr?.istio);
@@ -54,12 +56,12 @@ export function routerReferences(canary: JsonObject | undefined): RouterReferenc
     const add = (vs: JsonObject | undefined, at: Path) => {
       const value = str(vs?.name);
       const split = value === undefined ? undefined : splitVirtualServiceName(value);
-      if (!vs || !split) return;
+      if (!vs || value === undefined || !split) return;
       const routes = arr(vs.routes).flatMap((r, i) => {
         const name = str(r);
         return name ? [{ name, path: [...at, 'routes', i] }] : [];
       });
-      out.push({ kind: 'VirtualService', ...split, path: [...at, 'name'], routes });
+      out.push({ kind: 'VirtualService', ...split, path: [...at, 'name'], value, routes });
     };
     add(obj(istio.virtualService), [...TRAFFIC_ROUTING, 'istio', 'virtualService']);
     arr(istio.virtualServices).forEach((vs, i) => add(obj(vs), [...TRAFFIC_ROUTING, 'istio', 'virtualServices', i]));
@@ -95,7 +97,9 @@ export const routerObjectExists: Rule = {
       const suggestion = closest(ref.name, names);
       const where = namespace ? ` (namespace ${namespace})` : '';
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
-      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined in the workspace${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(suggestion ? { suggestion } : {}) }));
+      // The quick fix replaces the whole value: a `name.namespace` value keeps its `.namespace`.
+      const replacement = suggestion && suggestion + ref.value.slice(ref.name.length);
+      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined in the workspace${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(replacement ? { suggestion: replacement } : {}) }));
     }
     return out;
   },
@@ -110,6 +114,8 @@ export function hostService(host: string): string {
 interface RouteProblem {
   path: Path;
   message: string;
+  /** The route name it likely means (a quick fix offers it). */
+  suggestion?: string;
 }
 
 /** Why one definition of a VirtualService does not fit the Rollout; empty when it does. */
@@ -128,7 +134,7 @@ function virtualServiceProblems(ctx: RuleContext, ref: RouterReference, vs: Work
       }
       const suggestion = closest(r.name, named);
       const has = named.length > 0 ? `its named http routes are ${quoted(named)}` : 'it has no named http route';
-      problems.push({ path: r.path, message: `HTTP route "${r.name}" is not in ${about}: ${has}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; Argo fails to set weights until it is` });
+      problems.push({ path: r.path, message: `HTTP route "${r.name}" is not in ${about}: ${has}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; Argo fails to set weights until it is`, ...(suggestion ? { suggestion } : {}) });
     }
   } else {
     // Without `routes` Argo shifts the first unnamed http route, and needs it to be the only one
@@ -183,7 +189,7 @@ export const virtualServiceRoutes: Rule = {
       // Several definitions (overlays, environments): one that fits is enough.
       const problems = found.map((vs) => virtualServiceProblems(ctx, ref, vs));
       if (problems.some((p) => p.length === 0)) continue;
-      for (const p of problems[0]!) out.push(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file }));
+      for (const p of problems[0]!) out.push(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file, ...(p.suggestion ? { suggestion: p.suggestion } : {}) }));
     }
     return out;
   },
