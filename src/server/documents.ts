@@ -18,7 +18,7 @@ export interface Piece {
   readonly hasRollout: boolean;
   /** A document with a catalog (Rollout, analysis template, Experiment) is here: the piece is validated. */
   readonly validated: boolean;
-  /** Services, analysis templates and workloads defined here; docIndex local to the piece. */
+  /** Services, analysis templates, workloads and router objects defined here; docIndex local to the piece. */
   readonly definitions: readonly WorkspaceDefinition[];
   /**
    * Every string value of the Rollouts' specs outside the pod template, and of the Experiments'
@@ -196,7 +196,7 @@ export function* allDocs(file: FileParse): Iterable<LocatedDoc> {
   }
 }
 
-/** The Services, analysis templates and workloads defined in the file, with file-wide document indices and lines. */
+/** The Services, analysis templates, workloads and router objects defined in the file, with file-wide document indices and lines. */
 export function definitionsOf(file: FileParse): WorkspaceDefinition[] {
   return file.pieces.flatMap((p) => p.piece.definitions.map((d) => shifted(d, p.docBase, p.startLine)));
 }
