@@ -215,7 +215,7 @@ connection.onReferences(async (p) => {
 connection.onPrepareRename((p) => withDocument(p.textDocument, null, (doc) => service.referenceAt(doc, p.position)?.range ?? null));
 connection.onRenameRequest(async (p) => {
   const at = withDocument(p.textDocument, undefined, (doc) => service.referenceAt(doc, p.position));
-  if (!at) throw new ResponseError(LSPErrorCodes.RequestFailed, 'Only the name of a Service, an analysis template or a workload, or a Rollout value that names one, can be renamed here');
+  if (!at) throw new ResponseError(LSPErrorCodes.RequestFailed, 'Only the name of a Service, an analysis template, a workload, an Ingress or a VirtualService, or a Rollout value that names one, can be renamed here');
   const problem = renameProblem(at.target.kind, p.newName);
   if (problem) throw new ResponseError(LSPErrorCodes.RequestFailed, problem);
   // The definitions and every Rollout value that names them change together.

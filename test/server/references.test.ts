@@ -135,6 +135,10 @@ describe('references in the language server', () => {
       lsp.request('textDocument/rename', { textDocument: { uri: b }, position: use, newName: 'Store_Front' }),
       /"Store_Front" is not a valid Service name/,
     );
+    await assert.rejects(
+      lsp.request('textDocument/rename', { textDocument: { uri: b }, position: positionOf(bOpen, 'replicas: 4', 11), newName: 'five' }),
+      /Only the name of a Service, an analysis template, a workload, an Ingress or a VirtualService, or a Rollout value that names one, can be renamed here/,
+    );
   });
 
   it('hovers a Service reference with the Service\'s file and selector, or says the workspace has none', async () => {
