@@ -43,10 +43,20 @@ function virtualServiceConfigs(istio: IstioConfig): VirtualServiceConfig[] {
   return istio.virtualService ? [istio.virtualService] : [];
 }
 
-/** `name` or `name.namespace` (as upstream, anything after a second dot is ignored); the Rollout's namespace by default. */
+/**
+ * Argo reads a VirtualService reference as `name` or `name.namespace` (it splits on "." and takes
+ * the first two fields). Undefined when no name is left.
+ */
+export function splitVirtualServiceName(value: string): { name: string; namespace?: string } | undefined {
+  const [name, namespace] = value.split('.');
+  if (!name) return undefined;
+  return namespace ? { name, namespace } : { name };
+}
+
+/** The VirtualService a reference names, in the Rollout's namespace unless it names one. */
 function virtualServiceRef(rollout: Rollout, configured: string): RouterObjectRef {
-  const [name = '', namespace] = configured.split('.');
-  return { apiVersion: ISTIO_API_VERSION, kind: 'VirtualService', plural: 'virtualservices', namespace: namespace || namespaceOf(rollout), name };
+  const split = splitVirtualServiceName(configured);
+  return { apiVersion: ISTIO_API_VERSION, kind: 'VirtualService', plural: 'virtualservices', namespace: split?.namespace || namespaceOf(rollout), name: split?.name ?? '' };
 }
 
 function destinationRuleRef(rollout: Rollout, rule: DestinationRuleConfig): RouterObjectRef {
@@ -251,7 +261,7 @@ function tcpRouteIndexes(where: string, tcp: unknown, selectors: { port?: number
 }
 
 /** Upstream compares the host up to its first dot, so `web-canary` and `web-canary.ns.svc.cluster.local` are one Service. */
-function shortHost(host: unknown): string {
+export function shortHost(host: unknown): string {
   if (typeof host !== 'string') return '';
   const dot = host.indexOf('.');
   return dot < 0 ? host : host.slice(0, dot);

@@ -14,7 +14,7 @@ export { templateRules, type TemplateRule, type TemplateRuleContext } from './an
 export { experimentRules, type ExperimentRule, type ExperimentRuleContext } from './experiment-rules';
 export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';
 export { documentReferences, rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
-export { routerReferences, splitVirtualServiceName, type RouterReference } from './router-references';
+export { routerReferences, type RouterReference } from './router-references';
 
 export const rules: readonly Rule[] = [
   // spec

@@ -5,6 +5,7 @@
  * for the canary or the stable Service (or subset), or when the stable Ingress has no rule for the
  * stable Service. These rules say so while typing, on the value that names the object or route.
  */
+import { shortHost, splitVirtualServiceName } from '../../planner';
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
 import type { RouterObjectKind, WorkspaceIndex, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
@@ -27,16 +28,6 @@ export interface RouterReference {
 }
 
 const TRAFFIC_ROUTING = [...CANARY, 'trafficRouting'];
-
-/**
- * Argo reads a VirtualService reference as `name` or `name.namespace` (it splits on "." and takes
- * the first two fields). Undefined when no name is left.
- */
-export function splitVirtualServiceName(value: string): { name: string; namespace?: string } | undefined {
-  const [name, namespace] = value.split('.');
-  if (!name) return undefined;
-  return namespace ? { name, namespace } : { name };
-}
 
 /** The Ingresses and VirtualServices the canary's trafficRouting names, with where. */
 export function routerReferences(canary: JsonObject | undefined): RouterReference[] {
@@ -105,12 +96,6 @@ export const routerObjectExists: Rule = {
   },
 };
 
-/** Argo compares a destination's host up to its first "." with the Service name (`svc.ns.svc.cluster.local` is `svc`). */
-export function hostService(host: string): string {
-  const dot = host.indexOf('.');
-  return dot < 0 ? host : host.slice(0, dot);
-}
-
 interface RouteProblem {
   path: Path;
   message: string;
@@ -171,7 +156,7 @@ function missingDestinations(ctx: RuleContext, route: VirtualServiceHttpRoute): 
   for (const [role, key] of [['canary', 'canaryService'], ['stable', 'stableService']] as const) {
     // A missing Service is another rule's finding (traffic routing needs both).
     const service = str(ctx.canary?.[key]);
-    if (service && !route.destinations.some((d) => hostService(d.host) === service)) missing.push(`the ${role} Service "${service}" (host "${service}" or "${service}.<namespace>...")`);
+    if (service && !route.destinations.some((d) => shortHost(d.host) === service)) missing.push(`the ${role} Service "${service}" (host "${service}" or "${service}.<namespace>...")`);
   }
   return missing;
 }
