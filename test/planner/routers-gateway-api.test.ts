@@ -1,71 +1,20 @@
 import { strict as assert } from 'node:assert';
+import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 import { GATEWAY_API_PLUGIN, routerObjectKey, routerWrites, trafficRoutersOf } from '../../src/planner';
-import type { RouterDecision, RouterObject, RouterObjectRef, RouterWrite, Rollout, TrafficRouting, TrafficWeights } from '../../src/planner';
-
-// ---------------------------------------------------------------------------------------------
-// A stand-in for the API: it serves the routes the router reads (null when absent), frozen so a
-// router that edits what it read fails, and applies JSON merge patches guarded by resourceVersion.
-
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
+import type { RouterObject, RouterObjectRef, RouterWrite, Rollout, TrafficRouting, TrafficWeights } from '../../src/planner';
 
 const HTTP = 'gateway.networking.k8s.io/v1';
 const routeRef = (name: string, namespace = 'shop', kind = 'HTTPRoute', plural = 'httproutes', apiVersion = HTTP): RouterObjectRef => ({ apiVersion, kind, plural, namespace, name });
 
-class FakeCluster {
-  private readonly objects = new Map<string, RouterObject>();
-  private version = 100;
-
-  put(ref: RouterObjectRef, spec: unknown): void {
-    const object = { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace }, spec };
-    this.store(ref, object);
+/** The cluster of these tests: routes are the user's, so a write is only ever a patch of spec.rules. */
+class Routes extends FakeCluster {
+  putRoute(ref: RouterObjectRef, spec: unknown): void {
+    this.put({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace }, spec });
   }
-  private store(ref: RouterObjectRef, o: RouterObject): void {
-    this.objects.set(routerObjectKey(ref), { ...o, metadata: { ...o.metadata, resourceVersion: String(this.version++) } });
+  protected override checkWrite(w: RouterWrite): void {
+    assert.equal(w.action, 'patch', 'routes are the user\'s: never created');
+    if (w.action === 'patch') assert.deepEqual(Object.keys(w.patch.spec ?? {}), ['rules'], 'only spec.rules is patched');
   }
-  get(ref: RouterObjectRef): RouterObject | undefined {
-    return this.objects.get(routerObjectKey(ref));
-  }
-  reconcile(rollout: Rollout, w: TrafficWeights): RouterDecision {
-    const observed = new Map(trafficRoutersOf(rollout).reads.map((ref) => [routerObjectKey(ref), deepFreeze(structuredClone(this.get(ref) ?? null))]));
-    const decision = routerWrites(rollout, w, observed);
-    if ('writes' in decision) {
-      for (const write of decision.writes) {
-        assert.equal(write.action, 'patch', 'routes are the user\'s: never created');
-        if (write.action !== 'patch') continue;
-        const current = this.get(write.ref);
-        assert.ok(current, `patch of a missing ${write.ref.name}`);
-        assert.equal(write.patch.metadata?.resourceVersion, current.metadata?.resourceVersion, 'a patch carries the resourceVersion it was decided from');
-        assert.deepEqual(Object.keys(write.patch.spec ?? {}), ['rules'], 'only spec.rules is patched');
-        this.store(write.ref, mergePatch(current, write.patch) as RouterObject);
-      }
-    }
-    return decision;
-  }
-}
-
-function writesOf(decision: RouterDecision): RouterWrite[] {
-  assert.ok('writes' in decision, `expected writes, got the problem: ${'problem' in decision ? decision.problem : ''}`);
-  return decision.writes;
-}
-function problemOf(decision: RouterDecision): string {
-  assert.ok('problem' in decision, `expected a problem, got writes: ${JSON.stringify(decision)}`);
-  return decision.problem;
 }
 
 function rolloutWith(trafficRouting: TrafficRouting, services: { canaryService?: string; stableService?: string } = { canaryService: 'web-canary', stableService: 'web-stable' }): Rollout {
@@ -109,8 +58,8 @@ describe('routers: Gateway API plugin (argoproj-labs/gatewayAPI)', () => {
   });
 
   it('patches the backendRef weights of the route (the whole rules list, nothing else changed), then rests', () => {
-    const cluster = new FakeCluster();
-    cluster.put(routeRef('web-route'), httpRouteSpec());
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('web-route'), httpRouteSpec());
     const [write, ...more] = writesOf(cluster.reconcile(single, weights(20)));
     assert.equal(more.length, 0);
     assert.equal(write!.action, 'patch');
@@ -127,15 +76,15 @@ describe('routers: Gateway API plugin (argoproj-labs/gatewayAPI)', () => {
   });
 
   it('an absent weight (1 by Gateway API default) is written explicitly', () => {
-    const cluster = new FakeCluster();
-    cluster.put(routeRef('web-route'), { rules: [{ backendRefs: [{ name: 'web-stable' }, { name: 'web-canary' }] }] });
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('web-route'), { rules: [{ backendRefs: [{ name: 'web-stable' }, { name: 'web-canary' }] }] });
     writesOf(cluster.reconcile(single, weights(0)));
     assert.deepEqual(weightsIn(cluster.get(routeRef('web-route'))), ['web-stable=100 web-canary=0']);
   });
 
   it('weighs the canary and stable backendRefs of every rule, and leaves rules and backends for other Services alone', () => {
-    const cluster = new FakeCluster();
-    cluster.put(routeRef('web-route'), {
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('web-route'), {
       rules: [
         { matches: [{ path: { value: '/api' } }], backendRefs: [backend('web-stable', 100), backend('web-canary', 0)] },
         { matches: [{ path: { value: '/static' } }], backendRefs: [backend('cdn', 1)] },
@@ -149,9 +98,9 @@ describe('routers: Gateway API plugin (argoproj-labs/gatewayAPI)', () => {
   it('httpRoutes: each route, patched only where it differs', () => {
     const rollout = gatewayApi({ httpRoutes: [{ name: 'public' }, { name: 'internal', useHeaderRoutes: true }], namespace: 'shop' });
     assert.deepEqual(trafficRoutersOf(rollout).reads, [routeRef('public'), routeRef('internal')]);
-    const cluster = new FakeCluster();
-    cluster.put(routeRef('public'), httpRouteSpec(80, 20));
-    cluster.put(routeRef('internal'), httpRouteSpec());
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('public'), httpRouteSpec(80, 20));
+    cluster.putRoute(routeRef('internal'), httpRouteSpec());
     const writes = writesOf(cluster.reconcile(rollout, weights(20)));
     assert.deepEqual(writes.map((w) => w.ref.name), ['internal'], 'the route already at the weights is not written');
     assert.deepEqual(weightsIn(cluster.get(routeRef('internal'))), ['web-stable=80 web-canary=20']);
@@ -169,22 +118,22 @@ describe('routers: Gateway API plugin (argoproj-labs/gatewayAPI)', () => {
     const tcp = routeRef('db', 'shop', 'TCPRoute', 'tcproutes', 'gateway.networking.k8s.io/v1alpha2');
     const tls = routeRef('tls', 'shop', 'TLSRoute', 'tlsroutes', 'gateway.networking.k8s.io/v1alpha2');
     assert.deepEqual(trafficRoutersOf(rollout).reads, [grpc, tcp, tls]);
-    const cluster = new FakeCluster();
-    for (const ref of [grpc, tcp, tls]) cluster.put(ref, { rules: [{ backendRefs: [backend('web-stable', 100), backend('web-canary', 0)] }] });
+    const cluster = new Routes();
+    for (const ref of [grpc, tcp, tls]) cluster.putRoute(ref, { rules: [{ backendRefs: [backend('web-stable', 100), backend('web-canary', 0)] }] });
     assert.equal(writesOf(cluster.reconcile(rollout, weights(40))).length, 3);
     for (const ref of [grpc, tcp, tls]) assert.deepEqual(weightsIn(cluster.get(ref)), ['web-stable=60 web-canary=40'], ref.kind);
   });
 
   it('an experiment\'s share stays with the stable (its backends are not added to the route)', () => {
-    const cluster = new FakeCluster();
-    cluster.put(routeRef('web-route'), httpRouteSpec());
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('web-route'), httpRouteSpec());
     writesOf(cluster.reconcile(single, weights(20, [{ serviceName: 'web-preview', weight: 10 }])));
     assert.deepEqual(weightsIn(cluster.get(routeRef('web-route'))), ['web-stable=80 web-canary=20']);
   });
 
   it('maxTrafficWeight: the stable gets the rest of the total, not of 100', () => {
-    const cluster = new FakeCluster();
-    cluster.put(routeRef('web-route'), httpRouteSpec());
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('web-route'), httpRouteSpec());
     const w: TrafficWeights = { canary: { weight: 200, serviceName: 'web-canary' }, stable: { weight: 800, serviceName: 'web-stable' } };
     writesOf(cluster.reconcile(single, w));
     assert.deepEqual(weightsIn(cluster.get(routeRef('web-route'))), ['web-stable=800 web-canary=200']);
@@ -192,40 +141,40 @@ describe('routers: Gateway API plugin (argoproj-labs/gatewayAPI)', () => {
 
   describe('problems (naming the route)', () => {
     it('a route that is not there', () => {
-      const problem = problemOf(new FakeCluster().reconcile(single, weights(20)));
+      const problem = problemOf(new Routes().reconcile(single, weights(20)));
       assert.match(problem, new RegExp(`^trafficRouting\\.plugins\\.argoproj-labs/gatewayAPI: HTTPRoute "shop/web-route" was not found`));
       assert.match(problem, /gateway\.networking\.k8s\.io\/v1/);
     });
     it('a route with no backendRef to the canary, or to the stable Service', () => {
-      const cluster = new FakeCluster();
-      cluster.put(routeRef('web-route'), { rules: [{ backendRefs: [backend('web-stable', 100)] }] });
+      const cluster = new Routes();
+      cluster.putRoute(routeRef('web-route'), { rules: [{ backendRefs: [backend('web-stable', 100)] }] });
       assert.match(problemOf(cluster.reconcile(single, weights(20))), /HTTPRoute "shop\/web-route" has no rule with a backendRef to the canary Service "web-canary"/);
-      cluster.put(routeRef('web-route'), { rules: [{ backendRefs: [backend('web-canary', 0)] }] });
+      cluster.putRoute(routeRef('web-route'), { rules: [{ backendRefs: [backend('web-canary', 0)] }] });
       assert.match(problemOf(cluster.reconcile(single, weights(20))), /HTTPRoute "shop\/web-route" has no rule with a backendRef to the stable Service "web-stable"/);
-      cluster.put(routeRef('web-route'), {});
+      cluster.putRoute(routeRef('web-route'), {});
       assert.match(problemOf(cluster.reconcile(single, weights(20))), /no rule with a backendRef to the canary Service/);
     });
     it('one bad route of several stops the whole decision (nothing half-written)', () => {
       const rollout = gatewayApi({ httpRoutes: [{ name: 'public' }, { name: 'missing' }] });
-      const cluster = new FakeCluster();
-      cluster.put(routeRef('public'), httpRouteSpec());
+      const cluster = new Routes();
+      cluster.putRoute(routeRef('public'), httpRouteSpec());
       assert.match(problemOf(cluster.reconcile(rollout, weights(20))), /HTTPRoute "shop\/missing" was not found/);
       assert.deepEqual(weightsIn(cluster.get(routeRef('public'))), ['web-stable=100 web-canary=0']);
     });
     it('no route named, an entry without a name, a route name that is not a string', () => {
-      assert.match(problemOf(new FakeCluster().reconcile(gatewayApi({ namespace: 'shop' }), weights(20))), /names no route: set httpRoute\(s\)/);
-      assert.match(problemOf(new FakeCluster().reconcile(gatewayApi({ httpRoutes: [{ name: 'a' }, { useHeaderRoutes: true }] }), weights(20))), /httpRoutes\[1\] needs a name/);
-      assert.match(problemOf(new FakeCluster().reconcile(gatewayApi({ httpRoutes: 'a' }), weights(20))), /httpRoutes must be a list/);
-      assert.match(problemOf(new FakeCluster().reconcile(gatewayApi({ tcpRoute: 7 }), weights(20))), /tcpRoute must be the name of a TCPRoute/);
-      assert.match(problemOf(new FakeCluster().reconcile(gatewayApi('web-route'), weights(20))), /the plugin config must be an object/);
+      assert.match(problemOf(new Routes().reconcile(gatewayApi({ namespace: 'shop' }), weights(20))), /names no route: set httpRoute\(s\)/);
+      assert.match(problemOf(new Routes().reconcile(gatewayApi({ httpRoutes: [{ name: 'a' }, { useHeaderRoutes: true }] }), weights(20))), /httpRoutes\[1\] needs a name/);
+      assert.match(problemOf(new Routes().reconcile(gatewayApi({ httpRoutes: 'a' }), weights(20))), /httpRoutes must be a list/);
+      assert.match(problemOf(new Routes().reconcile(gatewayApi({ tcpRoute: 7 }), weights(20))), /tcpRoute must be the name of a TCPRoute/);
+      assert.match(problemOf(new Routes().reconcile(gatewayApi('web-route'), weights(20))), /the plugin config must be an object/);
     });
     it('routes found by label selector are not driven, and it says so', () => {
-      const problem = problemOf(new FakeCluster().reconcile(gatewayApi({ httpRouteSelector: { matchLabels: { app: 'web' } } }), weights(20)));
+      const problem = problemOf(new Routes().reconcile(gatewayApi({ httpRouteSelector: { matchLabels: { app: 'web' } } }), weights(20)));
       assert.match(problem, /httpRouteSelector\) is not driven by the embedded controller: name the routes/);
     });
     it('a Service missing, or canary and stable the same Service', () => {
-      assert.match(problemOf(new FakeCluster().reconcile(gatewayApi({ httpRoute: 'web-route' }, { stableService: 'web-stable' }), weights(20))), /needs both canaryService and stableService/);
-      assert.match(problemOf(new FakeCluster().reconcile(gatewayApi({ httpRoute: 'web-route' }, { canaryService: 'web', stableService: 'web' }), weights(20))), /both "web"/);
+      assert.match(problemOf(new Routes().reconcile(gatewayApi({ httpRoute: 'web-route' }, { stableService: 'web-stable' }), weights(20))), /needs both canaryService and stableService/);
+      assert.match(problemOf(new Routes().reconcile(gatewayApi({ httpRoute: 'web-route' }, { canaryService: 'web', stableService: 'web' }), weights(20))), /both "web"/);
     });
   });
 });
@@ -244,8 +193,8 @@ describe('routers: trafficRoutersOf with plugins', () => {
     const routers = trafficRoutersOf(rollout);
     assert.deepEqual(routers.driven, ['smi', 'plugins.argoproj-labs/gatewayAPI']);
     assert.deepEqual(routers.reads.map((r) => r.kind), ['TrafficSplit', 'HTTPRoute']);
-    const cluster = new FakeCluster();
-    cluster.put(routeRef('web-route'), httpRouteSpec());
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('web-route'), httpRouteSpec());
     const observed = new Map(routers.reads.map((ref) => [routerObjectKey(ref), cluster.get(ref) ?? null]));
     const writes = writesOf(routerWrites(rollout, weights(20), observed));
     assert.deepEqual(writes.map((w) => `${w.action} ${w.ref.kind}`), ['create TrafficSplit', 'patch HTTPRoute']);

@@ -2,74 +2,22 @@
 // VirtualService carries the routes those steps last set, before its other routes, in managedRoutes
 // order, in the same write as the weights; gone once the rollout is promoted, aborted or promoted in full.
 import { strict as assert } from 'node:assert';
-import { routerObjectKey, routerWrites, trafficRoutersOf } from '../../src/planner';
-import type { CanaryStep, RouterDecision, RouterObject, RouterObjectRef, RouterWrite, Rollout, RolloutStatus, TrafficWeights } from '../../src/planner';
-
-// ---------------------------------------------------------------------------------------------
-// A stand-in for the API: serves what a router reads (frozen, so a router that edits it fails) and
-// applies its writes as the API would (JSON merge patch, guarded by resourceVersion).
+import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
+import { trafficRoutersOf } from '../../src/planner';
+import type { CanaryStep, RouterObject, RouterObjectRef, RouterWrite, Rollout, RolloutStatus, TrafficWeights } from '../../src/planner';
 
 const ISTIO = 'networking.istio.io/v1alpha3';
 const vsRef = (name: string, namespace = 'shop'): RouterObjectRef => ({ apiVersion: ISTIO, kind: 'VirtualService', plural: 'virtualservices', namespace, name });
 const drRef = (name: string): RouterObjectRef => ({ apiVersion: ISTIO, kind: 'DestinationRule', plural: 'destinationrules', namespace: 'shop', name });
-const refOf = (o: RouterObject): RouterObjectRef => ({ apiVersion: o.apiVersion!, kind: o.kind!, plural: '', namespace: o.metadata!.namespace!, name: o.metadata!.name! });
 
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-class FakeCluster {
-  private readonly objects = new Map<string, RouterObject>();
-  private version = 100;
-  constructor(...objects: RouterObject[]) {
-    for (const o of objects) this.put(o);
-  }
-  private put(o: RouterObject): void {
-    this.objects.set(routerObjectKey(refOf(o)), { ...o, metadata: { ...o.metadata, resourceVersion: String(this.version++) } });
-  }
-  get(ref: RouterObjectRef): RouterObject | undefined {
-    return this.objects.get(routerObjectKey(ref));
-  }
+/** The cluster of these tests: one VirtualService whose http routes they read. */
+class VirtualServices extends FakeCluster {
   http(name = 'web-vsvc', namespace = 'shop'): any[] {
     return this.get(vsRef(name, namespace))!.spec.http;
   }
-  reconcile(rollout: Rollout, w: TrafficWeights): RouterDecision {
-    const observed = new Map(trafficRoutersOf(rollout).reads.map((ref) => [routerObjectKey(ref), deepFreeze(structuredClone(this.get(ref) ?? null))]));
-    const decision = routerWrites(rollout, w, observed);
-    if ('writes' in decision) {
-      for (const write of decision.writes) {
-        assert.equal(write.action, 'patch');
-        const current = this.get(write.ref);
-        assert.ok(current && write.action === 'patch');
-        assert.equal(write.patch.metadata?.resourceVersion, current.metadata?.resourceVersion, 'a patch carries the resourceVersion it was decided from');
-        this.put(mergePatch(current, write.patch) as RouterObject);
-      }
-    }
-    return decision;
+  protected override checkWrite(w: RouterWrite): void {
+    assert.equal(w.action, 'patch', 'a VirtualService is the user\'s: never created');
   }
-}
-
-function writesOf(decision: RouterDecision): RouterWrite[] {
-  assert.ok('writes' in decision, `expected writes, got the problem: ${'problem' in decision ? decision.problem : ''}`);
-  return decision.writes;
-}
-function problemOf(decision: RouterDecision): string {
-  assert.ok('problem' in decision, `expected a problem, got writes: ${JSON.stringify(decision)}`);
-  return decision.problem;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,7 +87,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   const steps: CanaryStep[] = [{ setWeight: 20 }, header('header', { exact: 'yes' }), { pause: {} }, header('header', { regex: '^(yes|true)$' }), { pause: {} }, { setHeaderRoute: { name: 'header' } }, { pause: {} }];
 
   it('a header route appears at its step, before the other routes, sending to the canary; the steps after it keep it without a write', () => {
-    const cluster = new FakeCluster(virtualService([primary(), other]));
+    const cluster = new VirtualServices(virtualService([primary(), other]));
     writesOf(cluster.reconcile(rollout({ steps, at: 0 }), weights(20)));
     assert.deepEqual(cluster.http(), [primary(20, 80), other], 'not before its step');
 
@@ -153,7 +101,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   });
 
   it('a later step of the same name replaces it, and one without match removes it', () => {
-    const cluster = new FakeCluster(virtualService([primary(), other]));
+    const cluster = new VirtualServices(virtualService([primary(), other]));
     writesOf(cluster.reconcile(rollout({ steps, at: 2 }), weights(20)));
     writesOf(cluster.reconcile(rollout({ steps, at: 3 }), weights(20)));
     assert.deepEqual(cluster.http(), [headerRoute('header', { regex: '^(yes|true)$' }), primary(20, 80), other]);
@@ -163,7 +111,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   });
 
   it('header values map to Istio string matches: exact, regex, prefix; each match entry is one Istio match', () => {
-    const cluster = new FakeCluster(virtualService([primary()]));
+    const cluster = new VirtualServices(virtualService([primary()]));
     const multi: CanaryStep = { setHeaderRoute: { name: 'header', match: [{ headerName: 'X-A', headerValue: { prefix: 'beta-' } }, { headerName: 'X-B', headerValue: { exact: '1' } }] } };
     writesOf(cluster.reconcile(rollout({ steps: [multi], at: 0 }), weights(0)));
     assert.deepEqual(cluster.http()[0].match, [{ headers: { 'X-A': { prefix: 'beta-' } } }, { headers: { 'X-B': { exact: '1' } } }]);
@@ -171,7 +119,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
 
   it('a mirror route mirrors its share to the canary and serves its requests as the weighted route does, following the weight', () => {
     const mirrorSteps = [{ setWeight: 20 }, mirror('mirror', [{ method: { exact: 'GET' }, path: { prefix: '/api' }, headers: { 'x-debug': { regex: '.+' } } }], 35), { setWeight: 50 }, { pause: {} }];
-    const cluster = new FakeCluster(virtualService([primary(), other]));
+    const cluster = new VirtualServices(virtualService([primary(), other]));
     writesOf(cluster.reconcile(rollout({ steps: mirrorSteps, at: 1 }), weights(20)));
     const mirrorRoute = (canary: number) => ({
       name: 'mirror',
@@ -188,7 +136,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
 
   it('a mirror route without percentage mirrors all; one without match is removed; a destination at weight 0 is copied without its weight (as upstream)', () => {
     const mirrorSteps = [mirror('mirror', [{ method: { exact: 'POST' } }]), { pause: {} }, mirror('mirror', undefined)];
-    const cluster = new FakeCluster(virtualService([primary()]));
+    const cluster = new VirtualServices(virtualService([primary()]));
     writesOf(cluster.reconcile(rollout({ steps: mirrorSteps, at: 1 }), weights(0)));
     assert.deepEqual(cluster.http()[0], {
       name: 'mirror',
@@ -202,7 +150,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   });
 
   it('an empty match removes the route rather than send every request to the canary', () => {
-    const cluster = new FakeCluster(virtualService([primary()]));
+    const cluster = new VirtualServices(virtualService([primary()]));
     const emptySteps = [header('header', { exact: 'yes' }), { setHeaderRoute: { name: 'header', match: [] } }];
     writesOf(cluster.reconcile(rollout({ steps: emptySteps, at: 0 }), weights(0)));
     assert.deepEqual(names(cluster.http()), ['header', 'primary']);
@@ -219,7 +167,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
     ];
     for (const [when, status] of cases) {
       it(`when ${when}; other routes stay`, () => {
-        const cluster = new FakeCluster(virtualService([primary(), other]));
+        const cluster = new VirtualServices(virtualService([primary(), other]));
         writesOf(cluster.reconcile(rollout({ steps: both, at: 2 }), weights(0)));
         assert.deepEqual(names(cluster.http()), ['header', 'mirror', 'primary', 'other']);
         writesOf(cluster.reconcile(rollout({ steps: both, at: 2, status }), weights(0)));
@@ -230,7 +178,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   });
 
   it('not at generation 1 (the first install), as upstream', () => {
-    const cluster = new FakeCluster(virtualService([primary()]));
+    const cluster = new VirtualServices(virtualService([primary()]));
     assert.deepEqual(writesOf(cluster.reconcile(rollout({ steps, at: 1, generation: 1 }), weights(0))), []);
     writesOf(cluster.reconcile(rollout({ steps, at: 1, generation: 2 }), weights(0)));
     assert.deepEqual(names(cluster.http()), ['header', 'primary']);
@@ -238,19 +186,19 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
 
   it('while the status has decided nothing (no currentPodHash), managed routes are left as they are', () => {
     const existing = headerRoute('header', { exact: 'old' });
-    const cluster = new FakeCluster(virtualService([primary(), existing]));
+    const cluster = new VirtualServices(virtualService([primary(), existing]));
     writesOf(cluster.reconcile(rollout({ steps, at: 0, status: { currentPodHash: undefined, stableRS: undefined } }), weights(30)));
     assert.deepEqual(cluster.http(), [primary(30, 70), existing]);
   });
 
   it('none wanted and none there: no write', () => {
-    const cluster = new FakeCluster(virtualService([primary(20, 80), other]));
+    const cluster = new VirtualServices(virtualService([primary(20, 80), other]));
     assert.deepEqual(writesOf(cluster.reconcile(rollout({ steps, at: 0 }), weights(20))), []);
     assert.deepEqual(writesOf(cluster.reconcile(rollout({ steps: [{ setWeight: 20 }], at: 0, managedRoutes: [] }), weights(20))), []);
   });
 
   it('a new weight and a new route in the same reconcile: one write', () => {
-    const cluster = new FakeCluster(virtualService([primary(), other]));
+    const cluster = new VirtualServices(virtualService([primary(), other]));
     const writes = writesOf(cluster.reconcile(rollout({ steps, at: 1 }), weights(20)));
     assert.equal(writes.length, 1);
     assert.deepEqual(cluster.http(), [headerRoute('header', { exact: 'yes' }), primary(20, 80), other]);
@@ -259,7 +207,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   it('ordering: managed routes first, in managedRoutes order (not step order), the others after in their own order', () => {
     const ordered = [mirror('mirror', [{ method: { exact: 'GET' } }]), header('header', { exact: 'yes' }), { pause: {} }];
     const stray = headerRoute('header', { exact: 'stale' });
-    const cluster = new FakeCluster(virtualService([other, primary(), stray]));
+    const cluster = new VirtualServices(virtualService([other, primary(), stray]));
     writesOf(cluster.reconcile(rollout({ steps: ordered, at: 0, managedRoutes: ['header', 'mirror'] }), weights(10)));
     assert.deepEqual(names(cluster.http()), ['mirror', 'other', 'primary'], 'a managed route no step has set is removed');
     writesOf(cluster.reconcile(rollout({ steps: ordered, at: 2, managedRoutes: ['header', 'mirror'] }), weights(10)));
@@ -270,7 +218,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   });
 
   it('the weighted route is unaffected: with routes omitted the one unmanaged route is weighed, the header route keeps 100 to the canary', () => {
-    const cluster = new FakeCluster(virtualService([primary()]));
+    const cluster = new VirtualServices(virtualService([primary()]));
     const defaultRoute = rollout({ steps, at: 1, istio: { virtualService: { name: 'web-vsvc' } } });
     writesOf(cluster.reconcile(defaultRoute, weights(20)));
     assert.deepEqual(cluster.http(), [headerRoute('header', { exact: 'yes' }), primary(20, 80)]);
@@ -289,7 +237,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
     };
     const istio = { virtualService: { name: 'web-vsvc', routes: ['primary'] }, destinationRule: { name: 'web-dr', canarySubsetName: 'canary', stableSubsetName: 'stable' } };
     const subsetSteps = [{ setWeight: 10 }, header('header', { exact: 'yes' }), mirror('mirror', [{ path: { exact: '/checkout' } }], 5), { pause: {} }];
-    const cluster = new FakeCluster(dr, virtualService([subsetRoute(0, 100)]));
+    const cluster = new VirtualServices(dr, virtualService([subsetRoute(0, 100)]));
     const r = rollout({ steps: subsetSteps, at: 3, istio });
     assert.deepEqual(trafficRoutersOf(r).reads, [drRef('web-dr'), vsRef('web-vsvc')]);
     writesOf(cluster.reconcile(r, weights(10)));
@@ -310,7 +258,7 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
 
   it('every VirtualService gets the routes', () => {
     const istio = { virtualServices: [{ name: 'web-vsvc', routes: ['primary'] }, { name: 'edge.mesh', routes: ['primary'] }] };
-    const cluster = new FakeCluster(virtualService([primary()]), virtualService([primary()], 'edge', 'mesh'));
+    const cluster = new VirtualServices(virtualService([primary()]), virtualService([primary()], 'edge', 'mesh'));
     const writes = writesOf(cluster.reconcile(rollout({ steps, at: 1, istio }), weights(0)));
     assert.deepEqual(writes.map((w) => `${w.ref.namespace}/${w.ref.name}`), ['shop/web-vsvc', 'mesh/edge']);
     assert.deepEqual(names(cluster.http('edge', 'mesh')), ['header', 'primary']);
@@ -318,20 +266,20 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
 
   describe('problems', () => {
     it('a step naming a route managedRoutes does not list', () => {
-      const cluster = new FakeCluster(virtualService([primary()]));
+      const cluster = new VirtualServices(virtualService([primary()]));
       assert.equal(
         problemOf(cluster.reconcile(rollout({ steps: [header('debug', { exact: 'yes' })], at: 0 }), weights(0))),
         'trafficRouting.istio: steps[0].setHeaderRoute names route "debug", which trafficRouting.managedRoutes does not list',
       );
     });
     it('a header match without headerName', () => {
-      const cluster = new FakeCluster(virtualService([primary()]));
+      const cluster = new VirtualServices(virtualService([primary()]));
       const step: CanaryStep = { setHeaderRoute: { name: 'header', match: [{ headerValue: { exact: 'yes' } }] } };
       assert.equal(problemOf(cluster.reconcile(rollout({ steps: [step], at: 0 }), weights(0))), 'trafficRouting.istio: steps[0].setHeaderRoute.match[0] needs a headerName');
     });
     it('a mirror route with no weighted http route to copy', () => {
       const tcpOnly: RouterObject = { apiVersion: ISTIO, kind: 'VirtualService', metadata: { name: 'web-vsvc', namespace: 'shop' }, spec: { http: [], tcp: [{ route: [dest('web-stable', 100), dest('web-canary', 0)] }] } };
-      const cluster = new FakeCluster(tcpOnly);
+      const cluster = new VirtualServices(tcpOnly);
       const r = rollout({ steps: [mirror('mirror', [{ method: { exact: 'GET' } }])], at: 0, istio: { virtualService: { name: 'web-vsvc' } } });
       assert.equal(
         problemOf(cluster.reconcile(r, weights(0))),
