@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { readableDocumentValue } from './fast-yaml';
-import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedFile } from './parse';
+import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { lineIndex, type LineColumn } from './ranges';
 
 export interface WorkspaceService {
@@ -167,13 +167,9 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (pd.kind !== 'Service' || (pd.apiVersion !== undefined && pd.apiVersion !== 'v1')) continue;
-    // Plain data: maps shared through a YAML anchor (labels and selectors often are) read like any other.
-    const value = readableDocumentValue(pd.doc);
-    const metadata = field(value, 'metadata');
-    const name = scalarText(field(metadata, 'name'));
-    if (!name) continue;
-    const namespace = scalarText(field(metadata, 'namespace'));
-    const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
+    const named = namedObject(pd, lines);
+    if (!named) continue;
+    const { value, name, namespace, nameRange } = named;
     const sel = field(field(value, 'spec'), 'selector');
     const selector = isPlainObject(sel) ? stringsOf(sel) : undefined;
     out.push({ name, ...(namespace ? { namespace } : {}), ...(selector ? { selector } : {}), file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
@@ -229,16 +225,13 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (!isWorkloadKind(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== WORKLOAD_KINDS[pd.kind])) continue;
-    const value = readableDocumentValue(pd.doc);
-    const metadata = field(value, 'metadata');
-    const name = scalarText(field(metadata, 'name'));
-    if (!name) continue;
-    const namespace = scalarText(field(metadata, 'namespace'));
+    const named = namedObject(pd, lines);
+    if (!named) continue;
+    const { value, name, namespace, nameRange } = named;
     // A PodTemplate holds its template at the top; the other two under spec.
     const template = pd.kind === 'PodTemplate' ? field(value, 'template') : field(field(value, 'spec'), 'template');
     const labelMap = field(field(template, 'metadata'), 'labels');
     const labels = isPlainObject(labelMap) ? stringsOf(labelMap) : {};
-    const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
     out.push({ workloadKind: pd.kind, name, ...(namespace ? { namespace } : {}), labels, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
@@ -252,12 +245,9 @@ export function routerObjectsInFile(file: string, parsed: ParsedFile): Workspace
     const ingress = pd.kind === 'Ingress' && (pd.apiVersion === undefined || INGRESS_API_VERSIONS.includes(pd.apiVersion));
     const virtualService = pd.kind === 'VirtualService' && (pd.apiVersion === undefined || pd.apiVersion.startsWith(`${ISTIO_NETWORKING_GROUP}/`));
     if (!ingress && !virtualService) continue;
-    const value = readableDocumentValue(pd.doc);
-    const metadata = field(value, 'metadata');
-    const name = scalarText(field(metadata, 'name'));
-    if (!name) continue;
-    const namespace = scalarText(field(metadata, 'namespace'));
-    const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
+    const named = namedObject(pd, lines);
+    if (!named) continue;
+    const { value, name, namespace, nameRange } = named;
     const spec = field(value, 'spec');
     const where = { file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) };
     if (ingress) {
@@ -293,6 +283,20 @@ function backendService(backend: unknown): string | undefined {
 }
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/**
+ * A definition's document as plain data (maps shared through a YAML anchor read like any other),
+ * with its name, namespace and where the name stands; undefined without a name.
+ */
+function namedObject(pd: ParsedDoc, lines: (offset: number) => LineColumn): { value: unknown; name: string; namespace?: string; nameRange?: { start: LineColumn; end: LineColumn } } | undefined {
+  const value = readableDocumentValue(pd.doc);
+  const metadata = field(value, 'metadata');
+  const name = scalarText(field(metadata, 'name'));
+  if (!name) return undefined;
+  const namespace = scalarText(field(metadata, 'namespace'));
+  const nameRange = rangeOf(get(get(pd.doc.contents, 'metadata'), 'name'), lines);
+  return { value, name, ...(namespace ? { namespace } : {}), ...(nameRange ? { nameRange } : {}) };
+}
 
 /** The file's line index, built on first use (most files define nothing). */
 function lazyLineIndex(parsed: ParsedFile): (offset: number) => LineColumn {
