@@ -18,7 +18,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type WorkspaceWorkload } from '../schema';
+import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
 import { pieceAt, type FileParse } from './documents';
 
 const PLACEHOLDER = 'zzcursorzz';
@@ -47,9 +47,23 @@ interface Context {
 export interface CompletionReferences {
   templates(): readonly WorkspaceAnalysisTemplate[];
   workloads(): readonly WorkspaceWorkload[];
+  services(): readonly WorkspaceService[];
+  routerObjects(): readonly WorkspaceRouterObject[];
 }
 
-const NO_REFERENCES: CompletionReferences = { templates: () => [], workloads: () => [] };
+const NO_REFERENCES: CompletionReferences = { templates: () => [], workloads: () => [], services: () => [], routerObjects: () => [] };
+
+/** The keys whose value names a Service of the strategy. */
+const SERVICE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService']);
+
+/** Which kind of workspace object a Rollout value at `path` names, if any (the references of documentReferences that are typed as `key: value`). */
+function namedKind(path: readonly (string | number)[]): 'Service' | 'Ingress' | 'VirtualService' | undefined {
+  const [last, parent, grand] = [path[path.length - 1], path[path.length - 2], path[path.length - 3]];
+  if (typeof last === 'string' && SERVICE_KEYS.has(last)) return 'Service';
+  if (last === 'stableIngress' && parent === 'nginx') return 'Ingress';
+  if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices'))) return 'VirtualService';
+  return undefined;
+}
 
 export function completionsAt(file: FileParse, doc: TextDocument, at: Position, references: CompletionReferences = NO_REFERENCES): CompletionList {
   const offset = doc.offsetAt(at);
@@ -81,6 +95,8 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
     if (!ctx?.catalog) return EMPTY;
     if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, references.templates(), replace) };
     if (ctx.catalog === rolloutCatalog && ctx.path.join('.') === 'spec.workloadRef.name') return { isIncomplete: false, items: workloadItems(ctx, references.workloads(), replace) };
+    const named = ctx.catalog === rolloutCatalog ? namedKind(ctx.path) : undefined;
+    if (named) return { isIncomplete: false, items: namedItems(ctx, named, references, replace) };
     return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), replace) };
   }
   const indent = keyMatch![1]!;
@@ -339,6 +355,20 @@ function workloadItems(ctx: Context, all: readonly WorkspaceWorkload[], replace:
     sortText: String(i).padStart(3, '0'),
     textEdit: { range: replace, newText: w.name },
   }));
+}
+
+/** The workspace's Services, Ingresses or VirtualServices in the Rollout's namespace, with what each selects or routes. */
+function namedItems(ctx: Context, kind: 'Service' | 'Ingress' | 'VirtualService', references: CompletionReferences, replace: Range): CompletionItem[] {
+  const inNamespace = (d: { namespace?: string }) => !ctx.namespace || !d.namespace || d.namespace === ctx.namespace;
+  const candidates: { name: string; detail: string }[] =
+    kind === 'Service'
+      ? references.services().filter(inNamespace).map((s) => ({ name: s.name, detail: `Service${s.selector ? ` · selects ${Object.entries(s.selector).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}` }))
+      : references
+          .routerObjects()
+          .filter((o) => o.routerKind === kind && inNamespace(o))
+          .map((o) => ({ name: o.name, detail: o.routerKind === 'Ingress' ? `Ingress · routes to ${o.backends.join(', ') || 'no Service'}` : `VirtualService · http routes ${o.httpRoutes.map((r) => r.name ?? '(unnamed)').join(', ') || 'none'}` }));
+  const unique = [...new Map(candidates.map((c) => [c.name, c])).values()].sort((a, b) => a.name.localeCompare(b.name));
+  return unique.map((c, i) => ({ label: c.name, kind: CompletionItemKind.Reference, detail: c.detail, sortText: String(i).padStart(3, '0'), textEdit: { range: replace, newText: c.name } }));
 }
 
 function escapeSnippet(s: string): string {

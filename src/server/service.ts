@@ -65,7 +65,8 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
   const service: RolloutLanguageService = {
     validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator),
     hover: (doc, at) => hoverAt(parses.get(doc), doc, at, workspace),
-    complete: (doc, at) => completionsAt(parses.get(doc), doc, at, { templates: () => workspace.analysisTemplates(), workloads: () => workspace.workloads() }),
+    complete: (doc, at) =>
+      completionsAt(parses.get(doc), doc, at, { templates: () => workspace.analysisTemplates(), workloads: () => workspace.workloads(), services: () => workspace.services(), routerObjects: () => workspace.routerObjects() }),
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
     codeActions: (doc, range) => quickFixes(parses.get(doc), doc, range, service.validate(doc)),
     codeLenses: (doc) => simulateLenses(parses.get(doc), doc),

@@ -128,4 +128,24 @@ describe('traffic-router references in the language server', () => {
     assert.match((h!.contents as MarkupContent).value, /Ingress `web-ingress`, defined in `ingress\.yaml`\. Routes to `web-stable`\./);
     lsp.close(uri);
   });
+
+  it('completes the names of the workspace\'s Services, Ingresses and VirtualServices where a Rollout names one', async () => {
+    const uri = toUri(join(dir, 'complete.yaml'));
+    const text = canaryRollout({
+      name: 'web',
+      canaryService: 'web-canary',
+      stableService: 'web-stable',
+      canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngress: web-ingress', '        istio:', '          virtualService:', '            name: web-vs'],
+    });
+    lsp.open(uri, text);
+    await lsp.diagnosticsFor(uri);
+    const offered = async (line: string) => {
+      const list = await lsp.completion(uri, positionOf(text, line, line.length));
+      return (list?.items ?? []).map((i) => `${i.label} (${i.detail})`);
+    };
+    assert.deepEqual(await offered('canaryService: web-canary'), ['web-canary (Service · selects app=web)', 'web-stable (Service · selects app=web)']);
+    assert.deepEqual(await offered('stableIngress: web-ingress'), ['web-ingress (Ingress · routes to web-stable)']);
+    assert.deepEqual(await offered('name: web-vs'), ['web-vs (VirtualService · http routes main)']);
+    lsp.close(uri);
+  });
 });
