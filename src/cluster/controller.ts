@@ -14,7 +14,7 @@ import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
 import { createExperimentController, type ExperimentController } from './experiment-controller';
 import { systemClock, type Clock } from './clock';
-import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type PodTemplate } from './kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, EVENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type PodTemplate } from './kinds';
 import { errorText, type Log } from './log';
 import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
@@ -25,6 +25,9 @@ import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
 import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
+
+/** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
+const EVENT_SOURCE = 'rollouts-controller';
 
 export interface ControllerOptions {
   rest: Rest;
@@ -86,6 +89,8 @@ export function createController(opts: ControllerOptions): Controller {
   const routerProblems = new Map<string, string>();
   /** Rollouts already told that a router of theirs is not driven (logged once each). */
   const notDrivenLogged = new Set<string>();
+  /** Events being recorded: idle() waits for them too. */
+  const eventsInFlight = new Set<Promise<void>>();
   /** Whether the store shows every write of a rollout's last reconcile (else it would decide from stale state). */
   const expectations = createExpectations(clock, log, 'rollout');
   const subs: Disposable[] = [];
@@ -268,14 +273,49 @@ export function createController(opts: ControllerOptions): Controller {
     });
   }
 
-  /** A router that cannot be brought to the weights: said once per distinct problem, tried again with backoff. */
+  /**
+   * A router that cannot be brought to the weights: said once per distinct problem (in the log and,
+   * as Argo's controller does, as a Warning Event on the Rollout that `kubectl describe` shows), tried again with backoff.
+   */
   function putOffForRouter(key: string, problem: string): void {
     const n = (failures.get(key) ?? 0) + 1;
     failures.set(key, n);
     const delay = Math.min(5000, 20 * 2 ** Math.min(n, 8));
-    if (routerProblems.get(key) !== problem) log.warn(`rollout ${key}: ${problem}; the rollout does not go on until it can (tried again every few seconds)`);
+    if (routerProblems.get(key) !== problem) {
+      log.warn(`rollout ${key}: ${problem}; the rollout does not go on until it can (tried again every few seconds)`);
+      const recording = recordWarning(key, 'TrafficRoutingError', problem).finally(() => eventsInFlight.delete(recording));
+      eventsInFlight.add(recording);
+    }
     routerProblems.set(key, problem);
     enqueueAfter(key, delay);
+  }
+
+  /** A Warning Event about the rollout; best effort (a cluster that refuses it only loses the Event). */
+  async function recordWarning(key: string, reason: string, message: string): Promise<void> {
+    const rollout = stores.rollouts.get(key.slice(key.indexOf('/') + 1), key.slice(0, key.indexOf('/')));
+    const namespace = rollout?.metadata?.namespace;
+    const name = rollout?.metadata?.name;
+    if (!namespace || !name) return;
+    const now = new Date(clock.now()).toISOString();
+    try {
+      await write(key, 'POST', kindPath(EVENT, namespace), {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { generateName: `${name}.`, namespace },
+          involvedObject: { apiVersion: apiVersionOf(ROLLOUT), kind: ROLLOUT.name, name, namespace, uid: rollout.metadata?.uid },
+          reason,
+          message,
+          type: 'Warning',
+          source: { component: EVENT_SOURCE },
+          firstTimestamp: now,
+          lastTimestamp: now,
+          count: 1,
+        },
+      });
+    } catch (e) {
+      log.info(`rollout ${key}: the ${reason} Event could not be recorded: ${errorText(e)}`);
+    }
   }
 
   function noteRoutersNotDriven(key: string, notDriven: readonly string[]): void {
@@ -482,7 +522,7 @@ export function createController(opts: ControllerOptions): Controller {
       experiments?.resync();
     },
     async idle() {
-      await Promise.all([work.idle(), experiments?.idle()]);
+      await Promise.all([work.idle(), experiments?.idle(), ...eventsInFlight]);
     },
   };
 }

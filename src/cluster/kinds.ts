@@ -18,6 +18,7 @@ export const SERVICE: KindRef = { name: 'Service', group: '', version: 'v1', plu
 export const LEASE: KindRef = { name: 'Lease', group: 'coordination.k8s.io', version: 'v1', plural: 'leases' };
 export const DEPLOYMENT: KindRef = { name: 'Deployment', group: 'apps', version: 'v1', plural: 'deployments' };
 export const POD_TEMPLATE: KindRef = { name: 'PodTemplate', group: '', version: 'v1', plural: 'podtemplates' };
+export const EVENT: KindRef = { name: 'Event', group: '', version: 'v1', plural: 'events' };
 
 /** The collection path (all namespaces when `namespace` is absent), or one object's path with `name`. */
 export function kindPath(kind: KindRef, namespace?: string, name?: string, subresource?: string): string {

@@ -131,6 +131,22 @@ describe('traffic routers (end to end)', function () {
       await h.controller.idle();
     }
     assert.equal(h.log.lines.filter((l) => l.includes('"default/theirs" exists')).length, 1, 'logged once, not at every retry');
+    // As Argo's controller does, a Warning Event on the Rollout says it too, once: kubectl describe shows it.
+    const events = await h.conn.rest.request<{ items: { type: string; reason: string; message: string; involvedObject: { kind: string } }[] }>(
+      'GET',
+      `/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent('involvedObject.name=intruder')}`,
+    );
+    assert.deepEqual(
+      events.items.map((e) => [e.type, e.reason, e.involvedObject.kind, e.message]),
+      [['Warning', 'TrafficRoutingError', 'Rollout', 'trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout, so it is not changed']],
+    );
+    const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
+    try {
+      const described = await kubectlOk(h.cluster.kubeconfigPath, cacheDir, ['describe', 'rollout', 'intruder']);
+      assert.match(described, /Warning\s+TrafficRoutingError\s+\S+\s+rollouts-controller\s+trafficRouting\.smi: TrafficSplit "default\/theirs" exists/);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
   /** Steps a meshed rollout to its setWeight 20 pause, calls `atStep`, promotes, waits until it is Healthy on v2 with weight 0. */
   async function stepThrough(name: string, atStep: () => Promise<void>): Promise<void> {
