@@ -3,6 +3,7 @@
  * Several routers may be configured together (nginx and smi, say): each is brought to the same weights.
  */
 import type { Rollout, TrafficWeights } from '../types';
+import { albReads, albWrites } from './alb';
 import { GATEWAY_API_PLUGIN, gatewayApiReads, gatewayApiWrites } from './gateway-api';
 import { istioReads, istioWrites } from './istio';
 import { nginxReads, nginxWrites } from './nginx';
@@ -24,15 +25,16 @@ const DRIVEN: Record<string, Router> = {
   nginx: { reads: nginxReads, writes: nginxWrites },
   istio: { reads: istioReads, writes: istioWrites },
   [`plugins.${GATEWAY_API_PLUGIN}`]: { reads: gatewayApiReads, writes: gatewayApiWrites },
+  alb: { reads: albReads, writes: albWrites },
 };
 
 /** Keys of trafficRouting that configure something other than a router. */
 const NOT_ROUTERS = new Set(['maxTrafficWeight', 'managedRoutes']);
 
 export interface TrafficRouters {
-  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `plugins.argoproj-labs/gatewayAPI`). */
+  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `plugins.argoproj-labs/gatewayAPI`). */
   driven: string[];
-  /** The configured routers it does not (their weights are only recorded in status): `alb`, `plugins.<name>`... */
+  /** The configured routers it does not (their weights are only recorded in status): `ambassador`, `plugins.<name>`... */
   notDriven: string[];
   /** Every object the driven routers need read before routerWrites. */
   reads: RouterObjectRef[];
