@@ -5,6 +5,7 @@
  * for the store and decides again from the new state; it never resends a write blindly. A work
  * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
  * A Rollout with spec.workloadRef is decided from its Deployment's, ReplicaSet's or PodTemplate's template (workload-ref.ts).
+ * A canary's traffic routers are brought to the weights each reconcile decides, before its status (traffic-routers.ts).
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
@@ -273,14 +274,19 @@ export function createController(opts: ControllerOptions): Controller {
     });
   }
 
+  /** Counts one more failure in a row for the rollout: how long to wait before deciding again (20 ms doubling, at most 5 s). */
+  function nextBackoff(key: string): number {
+    const n = (failures.get(key) ?? 0) + 1;
+    failures.set(key, n);
+    return Math.min(5000, 20 * 2 ** Math.min(n, 8));
+  }
+
   /**
    * A router that cannot be brought to the weights: said once per distinct problem (in the log and,
    * as Argo's controller does, as a Warning Event on the Rollout that `kubectl describe` shows), tried again with backoff.
    */
   function putOffForRouter(key: string, problem: string): void {
-    const n = (failures.get(key) ?? 0) + 1;
-    failures.set(key, n);
-    const delay = Math.min(5000, 20 * 2 ** Math.min(n, 8));
+    const delay = nextBackoff(key);
     if (routerProblems.get(key) !== problem) {
       log.warn(`rollout ${key}: ${problem}; the rollout does not go on until it can (tried again every few seconds)`);
       const recording = recordWarning(key, 'TrafficRoutingError', problem).finally(() => eventsInFlight.delete(recording));
@@ -337,9 +343,7 @@ export function createController(opts: ControllerOptions): Controller {
       if (requeueAfterSeconds !== undefined) enqueueAfter(key, requeueAfterSeconds * 1000);
     } catch (e) {
       if (e instanceof RouterProblem) return putOffForRouter(key, e.message);
-      const n = (failures.get(key) ?? 0) + 1;
-      failures.set(key, n);
-      const delay = Math.min(5000, 20 * 2 ** Math.min(n, 8));
+      const delay = nextBackoff(key);
       if (isConflict(e) || isNotFound(e)) {
         stats.conflicts++;
         // Someone changed what we decided from: decide again once the store has the new state.

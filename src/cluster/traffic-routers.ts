@@ -6,15 +6,15 @@
  */
 import { describeRef, routerObjectKey, routerWrites, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout, type TrafficWeights } from '../planner';
 import { errorText } from './log';
-import { ApiError, isNotFound, type Rest } from './rest';
+import { isNotFound, type Rest } from './rest';
 
 /** A router that cannot be driven as things are (its kind not served, say): reported once, retried, not a crash. */
 export class RouterProblem extends Error {}
 
-/** The API path of a router object (or of its collection, without `name`). */
-export function routerPath(ref: RouterObjectRef, name?: string): string {
+/** The API path of a router object, or of its kind's collection in its namespace. */
+export function routerPath(ref: RouterObjectRef, collection = false): string {
   const base = ref.apiVersion.includes('/') ? `/apis/${ref.apiVersion}` : `/api/${ref.apiVersion}`;
-  return `${base}/namespaces/${encodeURIComponent(ref.namespace)}/${ref.plural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+  return `${base}/namespaces/${encodeURIComponent(ref.namespace)}/${ref.plural}${collection ? '' : `/${encodeURIComponent(ref.name)}`}`;
 }
 
 /**
@@ -25,7 +25,7 @@ export async function routerWritesFor(rest: Rest, rollout: Rollout, routing: Tra
   const observed = new Map<string, RouterObject | null>();
   for (const ref of routing.reads) {
     try {
-      observed.set(routerObjectKey(ref), await rest.request<RouterObject>('GET', routerPath(ref, ref.name)));
+      observed.set(routerObjectKey(ref), await rest.request<RouterObject>('GET', routerPath(ref)));
     } catch (e) {
       if (!isNotFound(e)) return { problem: `cannot read ${describeRef(ref)}: ${errorText(e)}` };
       observed.set(routerObjectKey(ref), null);
@@ -40,13 +40,13 @@ export async function routerWritesFor(rest: Rest, rollout: Rollout, routing: Tra
  */
 export async function sendRouterWrite(request: (method: string, path: string, ro: Parameters<Rest['request']>[2]) => Promise<unknown>, w: RouterWrite): Promise<void> {
   if (w.action === 'patch') {
-    await request('PATCH', routerPath(w.ref, w.ref.name), { patch: 'merge', body: w.patch });
+    await request('PATCH', routerPath(w.ref), { patch: 'merge', body: w.patch });
     return;
   }
   try {
-    await request('POST', routerPath(w.ref), { body: w.object });
+    await request('POST', routerPath(w.ref, true), { body: w.object });
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) {
+    if (isNotFound(e)) {
       throw new RouterProblem(`cannot create ${describeRef(w.ref)}: this cluster does not serve ${w.ref.kind} ${w.ref.apiVersion} (are its CRDs installed?)`);
     }
     throw e;
