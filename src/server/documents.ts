@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, definitionsInFile, isServiceDefinition, parseFile, readableDocumentValue, rolloutReferences, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { catalogOf, definitionsInFile, isServiceDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -116,12 +116,7 @@ function parsePiece(file: string, text: string): Piece {
   const hasRollout = parsed.docs.some((d) => d.isRollout);
   const mentions = new Set<string>();
   for (const d of parsed.docs) {
-    if (d.isRollout) {
-      collectMentions(d, mentions);
-      // A reference's name is not always a whole value: VirtualService `name.namespace`.
-      const value = readableDocumentValue(d.doc);
-      if (value && typeof value === 'object' && !Array.isArray(value)) for (const r of rolloutReferences(value as Parameters<typeof rolloutReferences>[0])) mentions.add(r.name);
-    }
+    if (d.isRollout) collectMentions(d, mentions);
     // An Experiment refers to templates only from its analyses (its pod templates name nothing).
     else if (d.isExperiment) collectMentions(d, mentions, 'analyses');
   }
@@ -152,7 +147,12 @@ function collectStrings(from: unknown, into: Set<string>, skipTemplate: boolean)
   const walk = (node: unknown, depth: number): void => {
     if (depth > 50 || !node) return;
     if (isScalar(node)) {
-      if (typeof node.value === 'string') into.add(node.value);
+      if (typeof node.value === 'string') {
+        into.add(node.value);
+        // A reference's name is not always a whole value: a VirtualService written `name.namespace` names `name`.
+        const dot = node.value.indexOf('.');
+        if (dot > 0) into.add(node.value.slice(0, dot));
+      }
     } else if (isMap(node)) {
       for (const pair of node.items) {
         if (skipTemplate && depth === 0 && isScalar(pair.key) && pair.key.value === 'template') continue;
