@@ -22,9 +22,9 @@ export interface Piece {
   readonly definitions: readonly WorkspaceDefinition[];
   /**
    * Every string value of the Rollouts' specs outside the pod template, and of the Experiments'
-   * analyses, and the name each reference stands for (`vs` of a VirtualService written
-   * `vs.namespace`). A reference names one of them, so these are the only names validation of
-   * this piece can depend on.
+   * analyses, and of each its part before the first "." (a VirtualService written `vs.namespace`
+   * names `vs`). A reference names one of them, so these are the only names validation of this
+   * piece can depend on.
    */
   readonly mentions: readonly string[];
 }
