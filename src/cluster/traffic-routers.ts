@@ -31,7 +31,12 @@ export async function routerWritesFor(rest: Rest, rollout: Rollout, routing: Tra
       observed.set(routerObjectKey(ref), null);
     }
   }
-  return routerWrites(rollout, weights, observed);
+  try {
+    return routerWrites(rollout, weights, observed);
+  } catch (e) {
+    // A router bug must not take the reconcile (and the work queue) down: it holds this rollout, said like any problem.
+    return { problem: `the traffic routers could not be decided (${errorText(e)})` };
+  }
 }
 
 /**

@@ -57,6 +57,12 @@ function pluginRouters(plugins: unknown): string[] {
 
 /** The writes that bring every driven router to `weights`, or the first router's problem. */
 export function routerWrites(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
+  // Every router names the two Services: they must be names (the CRD says so; a cluster without its schema may not).
+  const canary = rollout.spec?.strategy?.canary;
+  for (const key of ['canaryService', 'stableService'] as const) {
+    const value: unknown = canary?.[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') return { problem: `spec.strategy.canary.${key} must be the name of a Service` };
+  }
   const writes: RouterWrite[] = [];
   for (const name of trafficRoutersOf(rollout).driven) {
     const decision = DRIVEN[name]!.writes(rollout, weights, observed);

@@ -201,8 +201,8 @@ function matchOf(route: unknown): { ports: Set<number>; sniHosts: Set<string> } 
   const sniHosts = new Set<string>();
   const matches = (route as { match?: unknown } | null)?.match;
   for (const m of Array.isArray(matches) ? (matches as RouteMatch[]) : []) {
-    if (m?.port !== undefined && m.port !== null) ports.add(Number(m.port));
-    for (const h of Array.isArray(m?.sniHosts) ? m.sniHosts : []) sniHosts.add(String(h));
+    if (typeof m?.port === 'number' || typeof m?.port === 'string') ports.add(Number(m.port));
+    for (const h of Array.isArray(m?.sniHosts) ? m.sniHosts : []) if (typeof h === 'string') sniHosts.add(h);
   }
   return { ports, sniHosts };
 }

@@ -36,7 +36,7 @@ const nginxConfig = (rollout: Rollout): NginxConfig => (rollout.spec?.strategy?.
 /** `stableIngresses` when given (even empty, as upstream), else `stableIngress`. */
 function stableIngressNames(nginx: NginxConfig): string[] {
   if (Array.isArray(nginx.stableIngresses)) return nginx.stableIngresses.filter((n) => typeof n === 'string' && n !== '');
-  return nginx.stableIngress ? [nginx.stableIngress] : [];
+  return typeof nginx.stableIngress === 'string' && nginx.stableIngress !== '' ? [nginx.stableIngress] : [];
 }
 
 const ingressRef = (namespace: string, name: string): RouterObjectRef => ({ apiVersion: INGRESS_API_VERSION, kind: 'Ingress', plural: 'ingresses', namespace, name });
@@ -130,12 +130,20 @@ function desiredCanaryIngress(
   const annotations: Record<string, string> = {};
   const stableClass = stable.metadata?.annotations?.[INGRESS_CLASS_ANNOTATION];
   if (stableClass !== undefined) annotations[INGRESS_CLASS_ANNOTATION] = stableClass;
-  for (const [k, v] of Object.entries(nginx.canaryIngressAnnotations ?? {})) annotations[k] = String(v);
-  for (const [k, v] of Object.entries(nginx.additionalIngressAnnotations ?? {})) annotations[k.startsWith(prefix) ? k : `${prefix}/${k}`] = String(v);
+  for (const field of ['canaryIngressAnnotations', 'additionalIngressAnnotations'] as const) {
+    const given: unknown = nginx[field];
+    if (given === undefined || given === null) continue;
+    if (typeof given !== 'object' || Array.isArray(given)) return { problem: `${field} must map annotation names to values` };
+    for (const [k, v] of Object.entries(given)) {
+      // Annotations are strings; a number or true/false reads as its text, anything else is a mistake.
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return { problem: `${field}.${k} must be a string` };
+      annotations[field === 'canaryIngressAnnotations' || k.startsWith(prefix) ? k : `${prefix}/${k}`] = String(v);
+    }
+  }
   annotations[`${prefix}/canary`] = 'true';
   annotations[`${prefix}/canary-weight`] = String(weights.canary.weight);
-  const total = rollout.spec?.strategy?.canary?.trafficRouting?.maxTrafficWeight;
-  if (total !== undefined && total !== null) annotations[`${prefix}/canary-weight-total`] = String(total);
+  const total: unknown = rollout.spec?.strategy?.canary?.trafficRouting?.maxTrafficWeight;
+  if (typeof total === 'number') annotations[`${prefix}/canary-weight-total`] = String(total);
   return { annotations, spec };
 }
 

@@ -12,13 +12,16 @@ import { controlledBy, notOwnedProblem, routerObjectKey, type ObservedRouterObje
 export const SMI_API_VERSION = 'split.smi-spec.io/v1alpha1';
 
 interface SmiConfig {
-  trafficSplitName?: string;
-  rootService?: string;
+  trafficSplitName?: unknown;
+  rootService?: unknown;
 }
+
+/** A configured name, or undefined when it is not a (non-empty) string. */
+const nameOf = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 export function smiReads(rollout: Rollout): RouterObjectRef[] {
   const smi = (rollout.spec?.strategy?.canary?.trafficRouting?.smi ?? {}) as SmiConfig;
-  const name = smi.trafficSplitName || rollout.metadata?.name || '';
+  const name = nameOf(smi.trafficSplitName) ?? rollout.metadata?.name ?? '';
   return [{ apiVersion: SMI_API_VERSION, kind: 'TrafficSplit', plural: 'trafficsplits', namespace: rollout.metadata?.namespace ?? 'default', name }];
 }
 
@@ -31,7 +34,7 @@ export function smiWrites(rollout: Rollout, weights: TrafficWeights, observed: O
     ...(weights.additional ?? []).map((d) => ({ service: d.serviceName ?? '', weight: d.weight })),
     { service: canary?.stableService ?? '', weight: weights.stable.weight },
   ];
-  const spec = { service: smi.rootService || canary?.stableService || '', backends };
+  const spec = { service: nameOf(smi.rootService) ?? canary?.stableService ?? '', backends };
   const existing = observed.get(routerObjectKey(ref));
   if (!existing) {
     const object = { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace, ownerReferences: [rolloutOwnerReference(rollout)] }, spec };
