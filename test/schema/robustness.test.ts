@@ -11,6 +11,9 @@ const seeds = [
   'argo-rollouts/lint-testdata/valid-istio-v1beta1.yml',
   'argo-rollouts/lint-testdata/valid-blue-green.yml',
   'argo-rollouts/lint-testdata/valid-alb-canary.yml',
+  // A Rollout with the Ingress and the VirtualServices it names (the router reference rules and the index).
+  'argo-rollouts/lint-testdata/valid-nginx-canary.yml',
+  'argo-rollouts/lint-testdata/valid-istio-v1beta1-mulitiple-virtualsvcs.yml',
   'real-world/c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml',
   'argo-rollouts/examples/analysis-templates.yaml',
   'real-world/difranca__kayenta-rollout__k8s__analysis-template.yaml',
