@@ -15,7 +15,7 @@
 import { albAnnotationPrefixOf, albRootServiceOf, DEFAULT_ALB_ANNOTATION_PREFIX } from '../defaults';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite, isObject } from './types';
 import { INGRESS_API_VERSION } from './nginx';
 
 /** Which Rollout manages which ALB annotations of an Ingress: JSON, `{ "<rollout>": ["<annotation key>", ...] }`. */
@@ -33,7 +33,6 @@ interface AlbConfig {
   stickinessConfig?: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 const albConfig = (rollout: Rollout): AlbConfig => {

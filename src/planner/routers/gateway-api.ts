@@ -9,8 +9,9 @@
  * rules), route discovery by label selector (a problem), the plugin's in-progress label, and the backends
  * it adds for experiment templates (their share stays with the stable).
  */
+import { cloneJson } from '../effects';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef, type RouterWrite } from './types';
+import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef, type RouterWrite, isObject } from './types';
 
 /** The plugin's name as the Rollout's `trafficRouting.plugins` keys it. */
 export const GATEWAY_API_PLUGIN = 'argoproj-labs/gatewayAPI';
@@ -31,7 +32,6 @@ function gatewayApiConfig(rollout: Rollout): unknown {
   return plugins !== null && typeof plugins === 'object' ? plugins[GATEWAY_API_PLUGIN] : undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The routes the config names (`httpRoutes` entries, then `httpRoute`, as the plugin lists them), each once; or what is wrong with it. */
 function configuredRoutes(rollout: Rollout, config: GatewayApiConfig): RouterObjectRef[] | { problem: string } {
@@ -89,7 +89,7 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
   for (const ref of routes) {
     const route = observed.get(routerObjectKey(ref));
     if (!route) return { problem: `${describeRef(ref)} was not found (routes are not created: is it there, and does the cluster serve ${ref.kind} ${ref.apiVersion}?)` };
-    const rules: unknown[] = Array.isArray(route.spec?.rules) ? clone(route.spec.rules) : [];
+    const rules: unknown[] = Array.isArray(route.spec?.rules) ? cloneJson(route.spec.rules) : [];
     const canaryRefs = backendRefsNamed(rules, canary.canaryService);
     const stableRefs = backendRefsNamed(rules, canary.stableService);
     if (canaryRefs.length === 0) return { problem: `${describeRef(ref)} has no rule with a backendRef to the canary Service "${canary.canaryService}"` };
@@ -114,4 +114,3 @@ function backendRefsNamed(rules: unknown[], service: string): { name?: unknown; 
   });
 }
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -5,6 +5,7 @@
  * Only `networking.k8s.io/v1` Ingresses. A canary Ingress of that name that the Rollout does not
  * own is left alone and reported.
  */
+import { cloneJson } from '../effects';
 import { canonicalJson } from '../hash';
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';
@@ -110,7 +111,7 @@ function desiredCanaryIngress(
   // Only the rules that send something to the stable Service are carried over, pointed at the canary.
   const rules: unknown[] = [];
   for (const rule of Array.isArray(stableSpec.rules) ? stableSpec.rules : []) {
-    const copy = clone(rule) as { http?: { paths?: { backend?: { service?: { name?: string } } }[] } };
+    const copy = cloneJson(rule) as { http?: { paths?: { backend?: { service?: { name?: string } } }[] } };
     let usesStable = false;
     for (const path of Array.isArray(copy?.http?.paths) ? copy.http.paths : []) {
       if (path?.backend?.service?.name === stableService) {
@@ -123,7 +124,7 @@ function desiredCanaryIngress(
   if (rules.length === 0) return { problem: `${describeRef(stableRef)} has no rule whose backend is the stable Service "${stableService}"` };
 
   const spec: Record<string, unknown> = { rules };
-  if (stableSpec.tls !== undefined && stableSpec.tls !== null) spec.tls = clone(stableSpec.tls);
+  if (stableSpec.tls !== undefined && stableSpec.tls !== null) spec.tls = cloneJson(stableSpec.tls);
   if (stableSpec.ingressClassName !== undefined && stableSpec.ingressClassName !== null) spec.ingressClassName = stableSpec.ingressClassName;
 
   // Later entries win: the weight annotations are always the router's own.
@@ -175,4 +176,3 @@ function canaryIngressPatch(existing: RouterObject, desired: CanaryIngressConten
   return changed ? patch : undefined;
 }
 
-const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));

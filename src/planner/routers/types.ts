@@ -58,3 +58,6 @@ export const controlledBy = (object: RouterObject, rollout: { metadata?: { uid?:
 
 /** Why a router leaves an object of the name it manages alone. */
 export const notOwnedProblem = (ref: RouterObjectRef): string => `${describeRef(ref)} exists and is not owned by this Rollout, so it is not changed`;
+
+/** A JSON object (not null, not a list): what a router object's parts are read as. */
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
