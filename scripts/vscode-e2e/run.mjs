@@ -161,6 +161,22 @@ async function uiPass(state, ws) {
     }
     throw new Error(`no frame has ${selector}`);
   };
+  /**
+   * Waits until a frame that has `selector` passes `test`. A webview revived after a reload may be
+   * rendered twice, so the frame first found can go away under the wait: then the new one is waited on.
+   */
+  const frameWhere = async (selector, test, within = 30_000) => {
+    const deadline = Date.now() + within;
+    for (;;) {
+      const { frame } = await inFrames(selector, Math.max(1000, deadline - Date.now()));
+      try {
+        await frame.waitForFunction(test, null, { timeout: Math.max(1000, deadline - Date.now()) });
+        return frame;
+      } catch (e) {
+        if (!/detached|context was destroyed/i.test(String(e?.message)) || Date.now() > deadline) throw e;
+      }
+    }
+  };
   try {
     await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -208,8 +224,7 @@ async function uiPass(state, ws) {
 
     await step('the rollout webview renders the canary steps', async () => {
       await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().click();
-      const { frame } = await inFrames('#root *');
-      await frame.waitForFunction(() => document.body.innerText.includes('setWeight: 40'), null, { timeout: 30_000 });
+      await frameWhere('#root *', () => document.body.innerText.includes('setWeight: 40'));
       await page.waitForTimeout(500);
       await shot('2-webview.png');
     });
@@ -228,10 +243,7 @@ async function uiPass(state, ws) {
     await step('a simulation panel comes back, rendered again, after the window reloads', async () => {
       await page.keyboard.press('Escape');
       await runCommand(page, 'Argo Rollouts: Simulate Rollout');
-      const shows = async () => {
-        const { frame } = await inFrames('.simulation h1');
-        await frame.waitForFunction(() => document.body.innerText.includes('bad-rollout.yaml'), null, { timeout: 30_000 });
-      };
+      const shows = () => frameWhere('.simulation h1', () => document.body.innerText.includes('bad-rollout.yaml'));
       await shows();
       // The workbench's own reload: it saves the open editors first, as closing the window does.
       await runCommand(page, 'Developer: Reload Window');
