@@ -93,6 +93,13 @@ const cases: Case[] = [
   { name: 'route in managedRoutes', code: 'route-not-managed', docs: [canaryRollout({ ...istio, trafficRouting: { ...istio.trafficRouting, managedRoutes: [{ name: 'h' }] }, steps: [{ setHeaderRoute: { name: 'h' } }] })], expect: [] },
   { name: 'experiment weight with nginx', code: 'experiment-weight-router', docs: [canaryRollout({ ...nginx, steps: [{ experiment: { templates: [{ name: 'x', specRef: 'canary', weight: 5 }] } }] })], expect: ['error experiment-weight-router at spec.strategy.canary.steps[0].experiment.templates[0].weight'] },
   { name: 'experiment weight with SMI', code: 'experiment-weight-router', docs: [canaryRollout({ canaryService: 'c', stableService: 's', trafficRouting: { smi: {} }, steps: [{ experiment: { templates: [{ name: 'x', specRef: 'canary', weight: 5 }] } }] })], expect: [] },
+  { name: 'experiment weight without container ports', code: 'experiment-weight-without-ports', docs: [canaryRollout({ canaryService: 'c', stableService: 's', trafficRouting: { smi: {} }, steps: [{ experiment: { templates: [{ name: 'x', specRef: 'canary', weight: 5 }] } }] })], expect: ['warning experiment-weight-without-ports at spec.strategy.canary.steps[0].experiment.templates[0].weight'] },
+  {
+    name: 'experiment weight with a container port',
+    code: 'experiment-weight-without-ports',
+    docs: [canaryRollout({ canaryService: 'c', stableService: 's', trafficRouting: { smi: {} }, steps: [{ experiment: { templates: [{ name: 'x', specRef: 'canary', weight: 5 }] } }] }, { template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'demo', image: 'demo:1', ports: [{ containerPort: 8080 }] }] } } })],
+    expect: [],
+  },
   { name: 'bad metadata fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: 'metadata.bogus' } } }] } }] })], expect: ['error analysis-field-ref at spec.strategy.canary.steps[0].analysis.args[0].valueFrom.fieldRef.fieldPath'] },
   { name: 'label fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }] } })], expect: [] },
   // references

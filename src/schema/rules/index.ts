@@ -2,7 +2,7 @@
 import type { Rule } from './rule';
 import { progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithinHistory, selectorMatchesTemplate, selectorRequired, selectorWellFormed, strategyExactlyOne, templateRequired, workloadRefTemplate } from './spec-rules';
 import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
-import { analysisFieldRef, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
+import { analysisFieldRef, experimentWeightNeedsPorts, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
 import { serviceExists, serviceSelectsPods } from './service-references';
 import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
 import { workloadExists, workloadSelectorMatches } from './workload-references';
@@ -47,6 +47,7 @@ export const rules: readonly Rule[] = [
   routeMatchOneOf,
   routeManaged,
   experimentWeightRouter,
+  experimentWeightNeedsPorts,
   analysisFieldRef,
   // surprising settings
   autoPromotionSecondsIgnored,

@@ -1,7 +1,7 @@
 /** Rules on canary steps (semantics §13). */
 import type { DocFinding } from '../findings';
 import { DEFAULT_MAX_TRAFFIC_WEIGHT } from '../../planner';
-import { CANARY, arr, error, has, hasTrafficRouting, int, obj, routersOf, str, type Json, type JsonObject, type Router, type Rule } from './rule';
+import { CANARY, arr, error, has, hasTrafficRouting, int, obj, routersOf, str, warning, type Json, type JsonObject, type Router, type Rule } from './rule';
 
 const STEP_ACTIONS = ['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin'] as const;
 /** Of these, a step may hold at most one (upstream's rule). */
@@ -160,6 +160,32 @@ export const experimentWeightRouter: Rule = {
       arr(obj(step.experiment)?.templates).forEach((t, j) => {
         if (!has(obj(t), 'weight')) return;
         out.push(error(this.code, stepPath(i, 'experiment', 'templates', j, 'weight'), `experiment template weight needs SMI, ALB, Istio or plugin traffic routing${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+      });
+    }
+    return out;
+  },
+};
+
+export const experimentWeightNeedsPorts: Rule = {
+  code: 'experiment-weight-without-ports',
+  summary: 'an experiment template with a weight gets a Service only if its pods declare a container port',
+  check({ canary, spec }) {
+    // With a workloadRef the pod template is elsewhere: its ports are not known here.
+    const containers = arr(obj(obj(spec?.template)?.spec)?.containers);
+    if (!obj(spec?.template) || containers.some((c) => arr(obj(c)?.ports).length > 0)) return [];
+    const out: DocFinding[] = [];
+    for (const { step, i } of steps(canary)) {
+      arr(obj(step.experiment)?.templates).forEach((t, j) => {
+        const weight = int(obj(t)?.weight);
+        if (weight === undefined || weight <= 0) return;
+        out.push(
+          warning(
+            this.code,
+            stepPath(i, 'experiment', 'templates', j, 'weight'),
+            `no container of the pod template declares a port, so Argo creates no Service for this template and the ${weight}% sent to it reaches no pod: add a containerPort (ports) to the container`,
+            'key',
+          ),
+        );
       });
     }
     return out;
