@@ -90,6 +90,11 @@ describe('traffic routers (end to end)', function () {
     h.controller.resync();
     await h.controller.idle();
     assert.equal(h.controller.stats.writes, writes, 'no write at rest');
+
+    // Owned by the Rollout: deleting the Rollout deletes its TrafficSplit (the cluster's garbage collection).
+    await h.conn.rest.request('DELETE', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/meshed');
+    await until(h.watch.stores, () => !h.watch.stores.rollouts.get('meshed', 'default') || undefined, 'the rollout to be gone');
+    await assert.rejects(h.conn.rest.request('GET', `${SPLITS}/meshed`), (e: { status?: number }) => e.status === 404);
   });
 
   it('SMI: a running experiment step gives its weighted template a backend of its own, at its Service', async () => {
