@@ -71,6 +71,10 @@ export interface Controller {
   readonly stats: ControllerStats;
   /** Resolves when no work is queued or running (tests, benchmarks). */
   idle(): Promise<void>;
+  /** Rollouts it cannot move on, by `namespace/name`, with why (a traffic router it cannot drive): for the editor to show. */
+  readonly blocked: ReadonlyMap<string, string>;
+  /** Called after `blocked` changes. */
+  onBlockedChange(listener: () => void): Disposable;
   /** Reconciles every rollout again (a periodic resync; at rest it must write nothing). */
   resync(): void;
   /** The AnalysisRun controller that measures the runs (absent with `analysis: false`). */
@@ -86,8 +90,15 @@ export function createController(opts: ControllerOptions): Controller {
   const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, staleWaits: 0, staleGiveUps: 0, writesByRollout: new Map() };
 
   const failures = new Map<string, number>();
-  /** The last router problem logged per rollout: a problem that persists is logged once, not at every retry. */
+  /** The last router problem per rollout: a problem that persists is logged once, not at every retry; `blocked` shows them. */
   const routerProblems = new Map<string, string>();
+  const blockedListeners = new Set<() => void>();
+  const setRouterProblem = (key: string, problem: string | undefined) => {
+    if (routerProblems.get(key) === problem) return;
+    if (problem === undefined) routerProblems.delete(key);
+    else routerProblems.set(key, problem);
+    for (const l of [...blockedListeners]) l();
+  };
   /** Rollouts already told that a router of theirs is not driven (logged once each). */
   const notDrivenLogged = new Set<string>();
   /** Events being recorded: idle() waits for them too. */
@@ -153,6 +164,7 @@ export function createController(opts: ControllerOptions): Controller {
     let rollout = stores.rollouts.get(name, namespace);
     if (!rollout) {
       expectations.forget(key);
+      setRouterProblem(key, undefined);
       return;
     }
     const caughtUp = expectations.caughtUp(key);
@@ -247,7 +259,7 @@ export function createController(opts: ControllerOptions): Controller {
     }
     if (effects.length === 0 && statusPatch === undefined && scaleTo === undefined && router.writes.length === 0) {
       stats.idleReconciles++;
-      routerProblems.delete(key);
+      setRouterProblem(key, undefined);
       failures.delete(key);
       if (result.requeueAfterSeconds !== undefined) enqueueAfter(key, result.requeueAfterSeconds * 1000);
       return;
@@ -256,7 +268,7 @@ export function createController(opts: ControllerOptions): Controller {
     await writing(key, result.requeueAfterSeconds, async (expected) => {
       for (const effect of effects) await apply(decided, effect, expected);
       for (const w of router.writes) await sendRouterWrite((method, path, ro) => write(key, method, path, ro), w);
-      routerProblems.delete(key);
+      setRouterProblem(key, undefined);
       if (scaleTo !== undefined && deployment) {
         const scaled = await write<Deployment>(key, 'PATCH', kindPath(DEPLOYMENT, namespace, deployment.metadata?.name), {
           patch: 'merge',
@@ -292,7 +304,7 @@ export function createController(opts: ControllerOptions): Controller {
       const recording = recordWarning(key, 'TrafficRoutingError', problem).finally(() => eventsInFlight.delete(recording));
       eventsInFlight.add(recording);
     }
-    routerProblems.set(key, problem);
+    setRouterProblem(key, problem);
     enqueueAfter(key, delay);
   }
 
@@ -527,6 +539,11 @@ export function createController(opts: ControllerOptions): Controller {
     },
     async idle() {
       await Promise.all([work.idle(), experiments?.idle(), ...eventsInFlight]);
+    },
+    blocked: routerProblems,
+    onBlockedChange(listener) {
+      blockedListeners.add(listener);
+      return { dispose: () => blockedListeners.delete(listener) };
     },
   };
 }

@@ -204,6 +204,10 @@ export class Session implements Disposable {
     const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log });
     const run = { controller, context: conn.context };
     this.controllerRun = run;
+    // A rollout it cannot move on (or can again) changes what the tree says of it. (A stopped controller changes nothing more.)
+    controller.controller.onBlockedChange(() => {
+      if (this.controllerRun === run) this.emit('controller');
+    });
     void controller.lost.then(() => {
       if (this.controllerRun !== run) return;
       this.controllerRun = undefined;

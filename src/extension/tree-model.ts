@@ -54,7 +54,8 @@ export interface TreeSource {
   state: SessionState;
   contexts: readonly string[];
   local?: { url: string } | undefined;
-  controller?: { context: string } | undefined;
+  /** The embedded controller, where it runs, and the rollouts it cannot move on (`namespace/name` -> why). */
+  controller?: { context: string; blocked?: ReadonlyMap<string, string> } | undefined;
   needsAttentionOnly: boolean;
   now: Date;
 }
@@ -349,12 +350,15 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       const rollout = stores?.rollouts.get(e.name, e.namespace);
       if (!stores || !rollout) return { id, label: e.name, description: 'gone', contextValue: 'rollout:gone', collapsible: 'none' };
       const v = cluster().rolloutView(cluster().relatedObjects(stores, rollout), src.now);
+      // The embedded controller of this context holds it (a traffic router it cannot drive): said where it is seen.
+      const blocked = src.controller?.context === e.context ? src.controller.blocked?.get(`${e.namespace}/${e.name}`) : undefined;
+      const tooltip = `${e.namespace}/${e.name}: ${v.phase}${v.message ? ` (${v.message})` : ''}\n${v.images.map((i) => `${i.image} (${i.tags.join(', ')})`).join('\n')}`;
       return {
         id,
         label: e.name,
-        description: rolloutDescription(v),
-        tooltip: `${e.namespace}/${e.name}: ${v.phase}${v.message ? ` (${v.message})` : ''}\n${v.images.map((i) => `${i.image} (${i.tags.join(', ')})`).join('\n')}`,
-        icon: PHASE_ICONS[v.phase],
+        description: blocked ? `${rolloutDescription(v)} · held by the embedded controller` : rolloutDescription(v),
+        tooltip: blocked ? `${tooltip}\nThe embedded controller holds it: ${blocked}` : tooltip,
+        icon: blocked ? { id: 'warning', color: 'list.warningForeground' } : PHASE_ICONS[v.phase],
         contextValue: rolloutContextValue(stores, rollout),
         collapsible: 'collapsed',
         command: { command: 'rollouts.openRollout', title: 'Open Rollout', args: [{ context: e.context, namespace: e.namespace, name: e.name }] },

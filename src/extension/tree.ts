@@ -42,7 +42,7 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
       state: this.session.state,
       contexts: this.session.contexts(),
       local: this.session.local,
-      controller: this.session.controller,
+      controller: this.session.controller && { context: this.session.controller.context, blocked: this.session.controller.controller.controller.blocked },
       needsAttentionOnly: this.attentionOnly(),
       now: new Date(),
     };

@@ -145,6 +145,16 @@ describe('traffic routers (end to end)', function () {
       events.items.map((e) => [e.type, e.reason, e.involvedObject.kind, e.message]),
       [['Warning', 'TrafficRoutingError', 'Rollout', 'trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout, so it is not changed']],
     );
+    // The editor shows what holds it (the tree reads `blocked`); once the name is free, the rollout goes on.
+    assert.match(h.controller.blocked.get('default/intruder') ?? '', /TrafficSplit "default\/theirs" exists and is not owned by this Rollout/);
+    let told = 0;
+    const sub = h.controller.onBlockedChange(() => told++);
+    await h.conn.rest.request('DELETE', `${SPLITS}/theirs`);
+    h.controller.resync();
+    await untilPhase(h, 'intruder', 'Healthy');
+    sub.dispose();
+    assert.equal(h.controller.blocked.has('default/intruder'), false);
+    assert.equal(told, 1, 'told once that it is no longer held');
     const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
     try {
       const described = await kubectlOk(h.cluster.kubeconfigPath, cacheDir, ['describe', 'rollout', 'intruder']);
