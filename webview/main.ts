@@ -119,6 +119,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
       el.replaceChildren(
         renderRollout(shown.message.view, {
           context: shown.message.context,
+          ...(shown.message.heldBy ? { heldBy: shown.message.heldBy } : {}),
           receivedAt: shown.receivedAt,
           pending: pendingActions(),
           notice,

@@ -33,8 +33,8 @@ export interface SimulationSource {
 }
 
 export type HostToView =
-  /** The full state of one rollout; every message re-renders everything. */
-  | { kind: 'rollout'; view: RolloutView; context?: string }
+  /** The full state of one rollout; every message re-renders everything. `heldBy`: why the embedded controller cannot move it on. */
+  | { kind: 'rollout'; view: RolloutView; context?: string; heldBy?: string }
   /** The rollout shown is gone (deleted, or its context was disconnected). */
   | { kind: 'rolloutGone'; target: RolloutRef; message: string }
   /** The planner's simulation of a manifest (or why it could not be simulated). */
@@ -242,7 +242,7 @@ const simulationFrame: Check = obj({
 const simulationSource: Check = obj({ uri: str, docIndex: int });
 
 const hostToViewChecks: Record<HostToView['kind'], Check> = {
-  rollout: obj({ view: rolloutView, 'context?': str }),
+  rollout: obj({ view: rolloutView, 'context?': str, 'heldBy?': str }),
   rolloutGone: obj({ target: rolloutRef, message: str }),
   simulation: obj({
     manifestName: str,

@@ -22,6 +22,8 @@ export interface RolloutRenderContext {
   pending: ReadonlySet<ActionName>;
   /** The answer to the last action, shown under the toolbar. */
   notice?: { ok: boolean; text: string };
+  /** Why the embedded controller cannot move this rollout on (a traffic router it cannot drive). */
+  heldBy?: string;
   onAction(action: ActionName, args?: ActionArgs): void;
   /** Stopping a running analysis run or Experiment (absent: no Terminate buttons). */
   terminate?: TerminateControl;
@@ -323,6 +325,7 @@ export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTM
     header(view, ctx),
     toolbar(view, ctx),
     ctx.notice ? h('div', { class: `notice ${ctx.notice.ok ? 'ok' : 'bad'}`, attrs: { role: 'status' } }, icon(ctx.notice.ok ? 'check' : 'error'), ' ', ctx.notice.text) : null,
+    ctx.heldBy ? h('div', { class: 'banner banner-held', attrs: { role: 'alert' } }, icon('warning'), ' ', h('span', { class: 'held-why' }, `The embedded controller holds this rollout: ${ctx.heldBy}`)) : null,
     ...view.pauses.map((p) => pauseBanner(p, view, ctx)),
     steps(view),
     traffic(view),

@@ -194,7 +194,9 @@ export class WebviewHost implements vscode.Disposable {
       const { ref } = state;
       if (s.kind !== 'connected' || s.context !== ref.context) return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
       const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
-      return view ? { kind: 'rollout', view, context: ref.context } : { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
+      const controller = this.ctx.session.controller;
+      const heldBy = controller?.context === ref.context ? controller.controller.controller.blocked.get(`${ref.namespace}/${ref.name}`) : undefined;
+      return view ? { kind: 'rollout', view, context: ref.context, ...(heldBy ? { heldBy } : {}) } : { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
     }
     return this.simulationMessage(state);
   }

@@ -12,6 +12,11 @@ describe('webview protocol: host to view', () => {
     }
   });
 
+  it("accepts why the embedded controller holds a rollout, as text only", () => {
+    assert.equal(hostToViewProblem({ ...canaryPaused(), heldBy: 'trafficRouting.istio: VirtualService "shop/web" was not found' }), undefined);
+    assert.equal(hostToViewProblem({ ...canaryPaused(), heldBy: { html: '<b>' } }), 'message(rollout).heldBy should be a string, not object');
+  });
+
   it('accepts action results and a vanished rollout', () => {
     assert.ok(isHostToView({ kind: 'actionResult', requestId: 3, ok: false, message: 'forbidden' }));
     assert.ok(isHostToView({ kind: 'rolloutGone', target: { namespace: 'shop', name: 'checkout' }, message: 'deleted' }));

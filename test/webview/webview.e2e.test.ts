@@ -85,6 +85,17 @@ describe('webview in headless Chromium', function () {
     await page.close();
   });
 
+  it('says why the embedded controller holds the rollout, above everything else, as text', async () => {
+    const why = 'trafficRouting.istio: VirtualService "shop/<web>" was not found';
+    const page = await openWith({ ...(canaryPaused() as Extract<HostToView, { kind: 'rollout' }>), heldBy: why });
+    assert.equal(await page.locator('.banner-held[role=alert]').count(), 1);
+    assert.equal(await page.locator('.banner-held .held-why').textContent(), `The embedded controller holds this rollout: ${why}`);
+    await page.close();
+    const free = await openWith(canaryPaused());
+    assert.equal(await free.locator('.banner-held').count(), 0);
+    await free.close();
+  });
+
   it('counts a timed pause down as time passes', async () => {
     const page = await openWith(canaryPaused(), { clock: true });
     assert.equal(await page.locator('.banner .countdown').textContent(), '1:15');
