@@ -34,6 +34,15 @@ spec:
 ${body}`;
 
 describe('cli lint', () => {
+  it("lints this repository's examples with neither errors nor warnings", async () => {
+    const root = join(__dirname, '../..');
+    for (const file of ['examples/canary.yaml', 'examples/bluegreen.yaml', 'examples/traffic-routing.yaml']) {
+      const c = captured(root);
+      assert.equal(await main(['lint', file], c.io), 0, c.out() + c.err());
+      assert.match(c.out(), /^0 errors, 0 warnings in 1 file/m, `${file}: ${c.out()}`);
+    }
+  });
+
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'rollouts-lint-'));

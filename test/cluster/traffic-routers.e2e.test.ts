@@ -3,11 +3,13 @@
 // that cannot be driven stops the rollout with a message instead of recording weights not set.
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
+import { applyObjects } from '../../src/cluster/apply';
+import { manifestObjects } from '../../src/schema';
 import type { Rollout } from '../../src/planner';
 import { container, createRollout, createService, installCrd, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
 import { until } from './helpers';
 import { kubectlOk } from '../localcluster/helpers';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -228,5 +230,31 @@ describe('traffic routers (end to end)', function () {
     assert.match(warning, /missing/);
     assert.match(warning, /web-vsvc/);
     assert.equal(replicaSetsOf(h, 'misrouted').length, 0, 'nothing is created while the router cannot be driven');
+  });
+});
+
+describe('examples/traffic-routing.yaml on the local cluster (end to end)', function () {
+  this.timeout(60_000);
+  let h: ControllerHarness;
+  before(async () => {
+    h = await startControllerHarness();
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('applies as a user applies it, and its canary Ingress follows the steps', async () => {
+    const text = readFileSync(join(__dirname, '../../examples/traffic-routing.yaml'), 'utf8');
+    const { objects, problems, refused } = manifestObjects(text);
+    assert.equal(refused, undefined);
+    assert.deepEqual(problems, []);
+    const applied = await applyObjects(h.conn.rest, objects, 'default');
+    assert.deepEqual(applied.problems, []);
+    await untilPhase(h, 'web', 'Healthy');
+    const canaryWeight = async () => (await h.conn.rest.request<any>('GET', `${INGRESSES}/web-front-canary`)).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'];
+    assert.equal(await canaryWeight(), '0');
+    await setImage(h.conn.rest, 'web', 'ghcr.io/example/web:1.1.0');
+    await untilPhase(h, 'web', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    assert.equal(await canaryWeight(), '20');
   });
 });
