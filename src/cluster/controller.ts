@@ -5,7 +5,9 @@
  * for the store and decides again from the new state; it never resends a write blindly. A work
  * queue runs each rollout at most once at a time and folds repeated wake-ups into one.
  * A Rollout with spec.workloadRef is decided from its Deployment's, ReplicaSet's or PodTemplate's template (workload-ref.ts).
- * A canary's traffic routers are brought to the weights each reconcile decides, before its status (traffic-routers.ts).
+ * A canary's traffic routers are brought to the weights each reconcile decides, before its status (traffic-routers.ts);
+ * their objects (TrafficSplits, Ingresses, VirtualServices, routes) are the one thing read from the API rather than a store:
+ * their kinds may not be served at all, so they are read when a routed rollout is reconciled.
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
