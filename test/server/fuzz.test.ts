@@ -33,6 +33,12 @@ const seedDocs = [
     service('bg-active', { app: 'bg' }),
     canaryRollout({ name: 'bg' }).replace(/ {2}strategy:[\s\S]*$/, '  strategy:\n    blueGreen:\n      activeService: bg-active\n      previewService: bg-active\n      autoPromotionEnabled: false\n      autoPromotionSeconds: 30\n'),
   ),
+  // Traffic routing with its router objects in the same file: the Ingress and VirtualService references and rules.
+  [
+    'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: front\nspec:\n  rules:\n    - http:\n        paths:\n          - {path: /, pathType: Prefix, backend: {service: {name: web-stable, port: {number: 80}}}}\n',
+    'apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nmetadata:\n  name: web-vs\nspec:\n  http:\n    - name: primary\n      route:\n        - destination: {host: web-stable}\n          weight: 100\n        - destination: {host: web-canary}\n          weight: 0\n',
+    canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngress: front', '        istio:', '          virtualService: {name: web-vs.default, routes: [primary]}'] }),
+  ].join('---\n'),
 ];
 
 describe('fuzzing the server with random edits', function () {
