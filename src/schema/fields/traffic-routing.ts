@@ -14,7 +14,7 @@ const istioVirtualService = (name: string, docs: string): FieldSpec =>
     list('tcpRoutes', 'TCP routes to manage, identified by port.', obj('tcpRoute', 'A TCP route selector.', [int('port', 'Port of the TCP route.')])),
   ], { link: `${TM}/istio/`, example: `${name}:\n  name: checkout-vsvc\n  routes:\n  - primary` });
 
-const istio = obj('istio', 'Istio: Argo rewrites the route weights of a VirtualService (host-level splitting between canaryService and stableService), or, with a DestinationRule, the subsets (subset-level splitting, no extra Services needed).', [
+const istio = obj('istio', 'Istio: Argo rewrites the route weights of a VirtualService (host-level splitting between canaryService and stableService), or, with a DestinationRule, the subsets (subset-level splitting, no extra Services needed). The embedded controller of this extension drives it too (on the local cluster as well).', [
   istioVirtualService('virtualService', 'The one VirtualService to manage. Use `virtualServices` for several.'),
   { ...list('virtualServices', 'Several VirtualServices to manage together (instead of `virtualService`).', istioVirtualService('virtualService', 'One VirtualService to manage.')), link: `${TM}/istio/#multicluster-setup` },
   obj('destinationRule', 'For subset-level splitting: Argo points the two subsets of this DestinationRule at the canary and stable pod-template hashes.', [
@@ -24,7 +24,7 @@ const istio = obj('istio', 'Istio: Argo rewrites the route weights of a VirtualS
   ], { link: `${TM}/istio/#subset-level-traffic-splitting`, example: 'destinationRule:\n  name: checkout-destrule\n  canarySubsetName: canary\n  stableSubsetName: stable' }),
 ], { link: `${TM}/istio/`, example: 'istio:\n  virtualService:\n    name: checkout-vsvc\n    routes:\n    - primary' });
 
-const nginx = obj('nginx', 'NGINX Ingress Controller: Argo creates a canary copy of the stable Ingress with the canary-weight annotations. Needs canaryService and stableService.', [
+const nginx = obj('nginx', 'NGINX Ingress Controller: Argo creates a canary copy of the stable Ingress with the canary-weight annotations. Needs canaryService and stableService. The embedded controller of this extension drives it too (on the local cluster as well).', [
   str('stableIngress', 'Name of the Ingress that routes to the stableService. Argo clones it as `<rollout>-<ingress>-canary`.', { example: 'stableIngress: checkout-ingress' }),
   list('stableIngresses', 'Several stable Ingresses (instead of `stableIngress`).', str('ingress', 'An Ingress name.')),
   str('annotationPrefix', 'The annotation prefix your NGINX controller is configured with.', {}),
@@ -32,7 +32,7 @@ const nginx = obj('nginx', 'NGINX Ingress Controller: Argo creates a canary copy
   stringMap('canaryIngressAnnotations', 'Annotations copied onto the generated canary Ingress as they are.'),
 ], { link: `${TM}/nginx/`, example: 'nginx:\n  stableIngress: checkout-ingress' });
 
-const alb = obj('alb', 'AWS Load Balancer Controller: Argo writes a weighted forward action into the Ingress annotations. Needs canaryService and stableService (or pingPong).', [
+const alb = obj('alb', 'AWS Load Balancer Controller: Argo writes a weighted forward action into the Ingress annotations. Needs canaryService and stableService (or pingPong). The embedded controller of this extension drives it too (on the local cluster as well).', [
   str('ingress', 'Name of the Ingress that the load balancer serves.', { example: 'ingress: checkout-ingress' }),
   list('ingresses', 'Several Ingresses (instead of `ingress`).', str('ingress', 'An Ingress name.')),
   int('servicePort', 'The Service port the Ingress rule forwards to.', { required: true, example: 'servicePort: 80' }),
@@ -44,16 +44,16 @@ const alb = obj('alb', 'AWS Load Balancer Controller: Argo writes a weighted for
   ]),
 ], { link: `${TM}/alb/`, example: 'alb:\n  ingress: checkout-ingress\n  servicePort: 80' });
 
-const smi = obj('smi', 'Service Mesh Interface (e.g. Linkerd): Argo manages a TrafficSplit between canaryService and stableService.', [
+const smi = obj('smi', 'Service Mesh Interface (e.g. Linkerd): Argo manages a TrafficSplit between canaryService and stableService. The embedded controller of this extension drives it too (on the local cluster as well).', [
   str('rootService', 'The Service that clients call; the TrafficSplit is attached to it.', { example: 'rootService: checkout' }),
   str('trafficSplitName', 'Name of the TrafficSplit Argo creates.', { defaultNote: 'the Rollout\'s name' }),
 ], { link: `${TM}/smi/`, example: 'smi:\n  rootService: checkout' });
 
-const ambassador = obj('ambassador', 'Ambassador / Emissary: Argo creates a canary Mapping beside each listed Mapping with the canary weight.', [
+const ambassador = obj('ambassador', 'Ambassador / Emissary: Argo creates a canary Mapping beside each listed Mapping with the canary weight. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
   list('mappings', 'Names of the Ambassador Mappings to split.', str('mapping', 'A Mapping name.'), { required: true }),
 ], { link: `${TM}/ambassador/`, example: 'ambassador:\n  mappings:\n  - checkout-mapping' });
 
-const appMesh = obj('appMesh', 'AWS App Mesh: Argo sets the weights of a VirtualRouter\'s routes between two VirtualNodes.', [
+const appMesh = obj('appMesh', 'AWS App Mesh: Argo sets the weights of a VirtualRouter\'s routes between two VirtualNodes. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
   obj('virtualService', 'The App Mesh VirtualService (and its VirtualRouter) to manage.', [
     str('name', 'Name of the VirtualService.', { required: true }),
     list('routes', 'Route names in the VirtualRouter to manage; may be omitted when there is one.', str('route', 'A route name.')),
@@ -64,11 +64,11 @@ const appMesh = obj('appMesh', 'AWS App Mesh: Argo sets the weights of a Virtual
   ]),
 ], { link: `${TM}/app-mesh/`, example: 'appMesh:\n  virtualService:\n    name: checkout\n  virtualNodeGroup:\n    canaryVirtualNodeRef:\n      name: checkout-canary\n    stableVirtualNodeRef:\n      name: checkout-stable' });
 
-const traefik = obj('traefik', 'Traefik: Argo sets the weights of a weighted TraefikService.', [
+const traefik = obj('traefik', 'Traefik: Argo sets the weights of a weighted TraefikService. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
   str('weightedTraefikServiceName', 'Name of the weighted TraefikService.', { required: true }),
 ], { link: `${TM}/traefik/`, example: 'traefik:\n  weightedTraefikServiceName: checkout-weighted' });
 
-const apisix = obj('apisix', 'Apache APISIX: Argo sets the backend weights of an ApisixRoute.', [
+const apisix = obj('apisix', 'Apache APISIX: Argo sets the backend weights of an ApisixRoute. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
   obj('route', 'The ApisixRoute to manage.', [
     str('name', 'Name of the ApisixRoute.', { required: true }),
     list('rules', 'HTTP rule names in the route to manage.', str('rule', 'A rule name.')),
@@ -84,7 +84,7 @@ export const trafficRouting = obj('trafficRouting', 'Splits traffic by weight wi
   appMesh,
   traefik,
   apisix,
-  map('plugins', 'Traffic router plugins, keyed by plugin name (e.g. `argoproj-labs/gatewayAPI`); each value is the plugin\'s own configuration. The plugin must be registered in the controller\'s ConfigMap.', any('config', 'Plugin configuration, passed to the plugin as it is.'), {
+  map('plugins', 'Traffic router plugins, keyed by plugin name (e.g. `argoproj-labs/gatewayAPI`); each value is the plugin\'s own configuration. The plugin must be registered in the controller\'s ConfigMap. The embedded controller of this extension drives `argoproj-labs/gatewayAPI` itself (the weights of the named routes) and only records the weights for other plugins.', any('config', 'Plugin configuration, passed to the plugin as it is.'), {
     link: `${TM}/plugins/`,
     example: 'plugins:\n  argoproj-labs/gatewayAPI:\n    httpRoute: checkout-route\n    namespace: default',
   }),
