@@ -1,9 +1,10 @@
 /**
  * The Services, analysis templates, workloads and traffic-router objects (Ingresses, Istio
- * VirtualServices) of a workspace (or of the files given to `rollouts lint`), for resolving a
+ * VirtualServices, Gateway API routes) of a workspace (or of the files given to `rollouts lint`), for resolving a
  * Rollout's Service, templateName, workloadRef and trafficRouting references.
  */
 import { isMap, isScalar, isSeq } from 'yaml';
+import { GATEWAY_API_GROUP } from '../planner';
 import { readableDocumentValue } from './fast-yaml';
 import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { lineIndex, type LineColumn } from './ranges';
@@ -57,8 +58,12 @@ export interface WorkspaceWorkload {
 export const INGRESS_API_VERSIONS: readonly string[] = ['networking.k8s.io/v1', 'networking.k8s.io/v1beta1', 'extensions/v1beta1'];
 /** Istio's API group: a VirtualService of any of its versions is read. */
 export const ISTIO_NETWORKING_GROUP = 'networking.istio.io';
+/** The Gateway API route kinds the gatewayAPI traffic-router plugin weighs. */
+export const GATEWAY_ROUTE_KINDS = ['HTTPRoute', 'GRPCRoute', 'TCPRoute', 'TLSRoute'] as const;
+export type GatewayRouteKind = (typeof GATEWAY_ROUTE_KINDS)[number];
+const isGatewayRouteKind = (k: unknown): k is GatewayRouteKind => (GATEWAY_ROUTE_KINDS as readonly unknown[]).includes(k);
 /** The kinds of traffic-router objects a Rollout's trafficRouting names. */
-export const ROUTER_OBJECT_KINDS = ['Ingress', 'VirtualService'] as const;
+export const ROUTER_OBJECT_KINDS = ['Ingress', 'VirtualService', ...GATEWAY_ROUTE_KINDS] as const;
 export type RouterObjectKind = (typeof ROUTER_OBJECT_KINDS)[number];
 
 /** An Ingress a Rollout's `trafficRouting.nginx.stableIngress(es)` can name. */
@@ -98,7 +103,20 @@ export interface WorkspaceVirtualService {
   nameRange?: { start: LineColumn; end: LineColumn };
 }
 
-export type WorkspaceRouterObject = WorkspaceIngress | WorkspaceVirtualService;
+/** A Gateway API route (HTTPRoute, GRPCRoute, TCPRoute, TLSRoute) the gatewayAPI plugin config can name. */
+export interface WorkspaceGatewayRoute {
+  routerKind: GatewayRouteKind;
+  name: string;
+  namespace?: string;
+  /** The names of the backendRefs of its rules, in order, without repeats (the plugin weighs those of the canary and stable Services). */
+  backends: string[];
+  file: string;
+  docIndex: number;
+  /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
+  nameRange?: { start: LineColumn; end: LineColumn };
+}
+
+export type WorkspaceRouterObject = WorkspaceIngress | WorkspaceVirtualService | WorkspaceGatewayRoute;
 
 /** What a workspace file defines that a Rollout can refer to. */
 export type WorkspaceDefinition = WorkspaceService | WorkspaceAnalysisTemplate | WorkspaceWorkload | WorkspaceRouterObject;
@@ -107,6 +125,7 @@ export const isWorkloadDefinition = (d: WorkspaceDefinition): d is WorkspaceWork
 export const isRouterObjectDefinition = (d: WorkspaceDefinition): d is WorkspaceRouterObject => 'routerKind' in d;
 export const isIngressDefinition = (d: WorkspaceDefinition): d is WorkspaceIngress => 'routerKind' in d && d.routerKind === 'Ingress';
 export const isVirtualServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceVirtualService => 'routerKind' in d && d.routerKind === 'VirtualService';
+export const isGatewayRouteDefinition = (d: WorkspaceDefinition): d is WorkspaceGatewayRoute => 'routerKind' in d && isGatewayRouteKind(d.routerKind);
 /** A Service carries none of the other kinds' discriminating fields. */
 export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService => !('kind' in d) && !('workloadKind' in d) && !('routerKind' in d);
 
@@ -127,11 +146,11 @@ export interface WorkspaceIndex {
   /** Every workload (for "did you mean" on a workloadRef that names none). */
   workloads?(): readonly WorkspaceWorkload[];
   /**
-   * Ingresses and VirtualServices with this name, any namespace. An index without it knows no
+   * Ingresses, VirtualServices and Gateway API routes with this name, any namespace. An index without it knows no
    * router objects, and trafficRouting references are then not checked.
    */
   routerObjectsNamed?(name: string): readonly WorkspaceRouterObject[];
-  /** Every Ingress and VirtualService (for "did you mean" on a reference that names none). */
+  /** Every Ingress, VirtualService and Gateway API route (for "did you mean" on a reference that names none). */
   routerObjects?(): readonly WorkspaceRouterObject[];
 }
 
@@ -237,14 +256,16 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
   return out;
 }
 
-/** The Ingress (networking.k8s.io, extensions/v1beta1) and Istio VirtualService documents of one parsed file. */
+/** The Ingress (networking.k8s.io, extensions/v1beta1), Istio VirtualService and Gateway API route documents of one parsed file. */
 export function routerObjectsInFile(file: string, parsed: ParsedFile): WorkspaceRouterObject[] {
   const out: WorkspaceRouterObject[] = [];
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     const ingress = pd.kind === 'Ingress' && (pd.apiVersion === undefined || INGRESS_API_VERSIONS.includes(pd.apiVersion));
     const virtualService = pd.kind === 'VirtualService' && (pd.apiVersion === undefined || pd.apiVersion.startsWith(`${ISTIO_NETWORKING_GROUP}/`));
-    if (!ingress && !virtualService) continue;
+    // Gateway API routes of any version are read.
+    const gatewayRoute = isGatewayRouteKind(pd.kind) && (pd.apiVersion === undefined || pd.apiVersion.startsWith(`${GATEWAY_API_GROUP}/`));
+    if (!ingress && !virtualService && !gatewayRoute) continue;
     const named = namedObject(pd, lines);
     if (!named) continue;
     const { value, name, namespace, nameRange } = named;
@@ -261,6 +282,16 @@ export function routerObjectsInFile(file: string, parsed: ParsedFile): Workspace
       // networking.k8s.io/v1 calls it defaultBackend; the legacy APIs, backend.
       const defaultBackend = backendService(field(spec, 'defaultBackend') ?? field(spec, 'backend'));
       out.push({ routerKind: 'Ingress', name, ...(namespace ? { namespace } : {}), backends: [...backends], ...(defaultBackend ? { defaultBackend } : {}), ...where });
+    } else if (gatewayRoute) {
+      // The plugin matches backendRefs by name alone (kind, group and port are not compared).
+      const backends = new Set<string>();
+      for (const rule of list(field(spec, 'rules'))) {
+        for (const ref of list(field(rule, 'backendRefs'))) {
+          const service = scalarText(field(ref, 'name'));
+          if (service) backends.add(service);
+        }
+      }
+      out.push({ routerKind: pd.kind as GatewayRouteKind, name, ...(namespace ? { namespace } : {}), backends: [...backends], ...where });
     } else {
       const httpRoutes = list(field(spec, 'http')).map((route): VirtualServiceHttpRoute => {
         const routeName = scalarText(field(route, 'name'));

@@ -18,7 +18,8 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
+import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
+import { GATEWAY_API_PLUGIN } from '../planner';
 import { pieceAt, type FileParse } from './documents';
 
 const PLACEHOLDER = 'zzcursorzz';
@@ -56,12 +57,20 @@ const NO_REFERENCES: CompletionReferences = { templates: () => [], workloads: ()
 /** The keys whose value names a Service of the strategy. */
 const SERVICE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService']);
 
+type NamedKind = 'Service' | 'Ingress' | 'VirtualService' | GatewayRouteKind;
+const GATEWAY_ROUTE_KEYS: readonly [string, GatewayRouteKind][] = [['httpRoute', 'HTTPRoute'], ['grpcRoute', 'GRPCRoute'], ['tcpRoute', 'TCPRoute'], ['tlsRoute', 'TLSRoute']];
+
 /** Which kind of workspace object a Rollout value at `path` names, if any (the references of documentReferences that are typed as `key: value`). */
-function namedKind(path: readonly (string | number)[]): 'Service' | 'Ingress' | 'VirtualService' | undefined {
-  const [last, parent, grand] = [path[path.length - 1], path[path.length - 2], path[path.length - 3]];
+function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
+  const [last, parent, grand, great] = [path[path.length - 1], path[path.length - 2], path[path.length - 3], path[path.length - 4]];
   if (typeof last === 'string' && SERVICE_KEYS.has(last)) return 'Service';
   if (last === 'stableIngress' && parent === 'nginx') return 'Ingress';
   if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices'))) return 'VirtualService';
+  // The gatewayAPI plugin config: httpRoute, or httpRoutes[i].name (and the grpc, tcp and tls ones).
+  for (const [one, kind] of GATEWAY_ROUTE_KEYS) {
+    if (parent === GATEWAY_API_PLUGIN && grand === 'plugins' && last === one) return kind;
+    if (last === 'name' && typeof parent === 'number' && grand === `${one}s` && great === GATEWAY_API_PLUGIN) return kind;
+  }
   return undefined;
 }
 
@@ -357,8 +366,8 @@ function workloadItems(ctx: Context, all: readonly WorkspaceWorkload[], replace:
   }));
 }
 
-/** The workspace's Services, Ingresses or VirtualServices in the Rollout's namespace, with what each selects or routes. */
-function namedItems(ctx: Context, kind: 'Service' | 'Ingress' | 'VirtualService', references: CompletionReferences, replace: Range): CompletionItem[] {
+/** The workspace's Services, Ingresses, VirtualServices or Gateway API routes in the Rollout's namespace, with what each selects or routes. */
+function namedItems(ctx: Context, kind: NamedKind, references: CompletionReferences, replace: Range): CompletionItem[] {
   const inNamespace = (d: { namespace?: string }) => !ctx.namespace || !d.namespace || d.namespace === ctx.namespace;
   const candidates: { name: string; detail: string }[] =
     kind === 'Service'
@@ -366,7 +375,15 @@ function namedItems(ctx: Context, kind: 'Service' | 'Ingress' | 'VirtualService'
       : references
           .routerObjects()
           .filter((o) => o.routerKind === kind && inNamespace(o))
-          .map((o) => ({ name: o.name, detail: o.routerKind === 'Ingress' ? `Ingress · routes to ${o.backends.join(', ') || 'no Service'}` : `VirtualService · http routes ${o.httpRoutes.map((r) => r.name ?? '(unnamed)').join(', ') || 'none'}` }));
+          .map((o) => ({
+            name: o.name,
+            detail:
+              o.routerKind === 'Ingress'
+                ? `Ingress · routes to ${o.backends.join(', ') || 'no Service'}`
+                : o.routerKind === 'VirtualService'
+                  ? `VirtualService · http routes ${o.httpRoutes.map((r) => r.name ?? '(unnamed)').join(', ') || 'none'}`
+                  : `${o.routerKind} · backends ${o.backends.join(', ') || 'none'}`,
+          }));
   const unique = [...new Map(candidates.map((c) => [c.name, c])).values()].sort((a, b) => a.name.localeCompare(b.name));
   return unique.map((c, i) => ({ label: c.name, kind: CompletionItemKind.Reference, detail: c.detail, sortText: String(i).padStart(3, '0'), textEdit: { range: replace, newText: c.name } }));
 }

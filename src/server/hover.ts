@@ -45,7 +45,7 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   };
 }
 
-/** What a Rollout's reference (a Service, templateName, workloadRef.name, an Ingress, a VirtualService) names in the workspace: each definition's file and what matters in it. */
+/** What a Rollout's reference (a Service, templateName, workloadRef.name, an Ingress, a VirtualService, a Gateway API route) names in the workspace: each definition's file and what matters in it. */
 function referencedDefinitions(target: ReferenceTarget, found: readonly WorkspaceDefinition[]): string {
   if (found.length === 0) return `No ${target.kind} named \`${target.name}\` in the workspace.`;
   return found
@@ -63,6 +63,7 @@ function referencedDefinitions(target: ReferenceTarget, found: readonly Workspac
           const rules = d.backends.length ? `Routes to ${names(d.backends)}` : 'No rule routes to a Service';
           return `Ingress ${where} ${rules}${d.defaultBackend ? `; default backend \`${d.defaultBackend}\`` : ''}.`;
         }
+        if (d.routerKind !== 'VirtualService') return `${d.routerKind} ${where} Backends: ${d.backends.length ? names(d.backends) : 'none'}.`;
         const named = d.httpRoutes.flatMap((r) => (r.name ? [r.name] : []));
         const unnamed = d.httpRoutes.length - named.length;
         const routes = d.httpRoutes.length === 0 ? 'none' : [names(named), unnamed ? `${unnamed} unnamed` : ''].filter(Boolean).join(', ');

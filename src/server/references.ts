@@ -1,8 +1,8 @@
 /**
  * Find references and go to definition between Rollouts (and Experiments) and what they name: a
- * Service, an (Cluster)AnalysisTemplate, a workload, an Ingress or a VirtualService. The cursor may
- * be on a definition's `metadata.name` or on a reference (`canaryService`, `templateName`,
- * `workloadRef.name`, `stableIngress`, `virtualService.name`, ...);
+ * Service, an (Cluster)AnalysisTemplate, a workload, an Ingress, a VirtualService or a Gateway API
+ * route. The cursor may be on a definition's `metadata.name` or on a reference (`canaryService`,
+ * `templateName`, `workloadRef.name`, `stableIngress`, `virtualService.name`, `httpRoute`, ...);
  * either way it stands for a target, and the references are the values that name that target.
  * What counts as a reference is documentReferences' one list (src/schema).
  */
@@ -17,6 +17,7 @@ import {
   matchingTemplates,
   pathAt,
   documentReferences,
+  ROUTER_OBJECT_KINDS,
   type MutableWorkspaceIndex,
   type ReferenceKind,
   type RolloutReference,
@@ -40,10 +41,11 @@ const namespaceOf = (value: unknown): string | undefined => {
 };
 /**
  * The last key of every path documentReferences gives (the Services of a strategy, templateName,
- * workloadRef.name, stableIngress, virtualService(s)[i].name), and metadata.name; a path ending in
- * a list index (stableIngresses[0]) counts by the list's key.
+ * workloadRef.name, stableIngress, virtualService(s)[i].name, the gatewayAPI plugin's httpRoute and
+ * httpRoutes[i].name and the like), and metadata.name; a path ending in a list index
+ * (stableIngresses[0]) counts by the list's key.
  */
-const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name', 'stableIngress', 'stableIngresses']);
+const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name', 'stableIngress', 'stableIngresses', 'httpRoute', 'grpcRoute', 'tcpRoute', 'tlsRoute']);
 const lastKey = (path: readonly (string | number)[]): string | undefined => {
   for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
   return undefined;
@@ -139,7 +141,7 @@ export function definitionsFor(workspace: MutableWorkspaceIndex, target: Referen
   if (target.kind === 'AnalysisTemplate' || target.kind === 'ClusterAnalysisTemplate') {
     return matchingTemplates(workspace.analysisTemplatesNamed(target.name), { clusterScope: target.kind === 'ClusterAnalysisTemplate' }, target.namespace);
   }
-  if (target.kind === 'Ingress' || target.kind === 'VirtualService') return workspace.routerObjectsNamed(target.name).filter((d) => d.routerKind === target.kind && inNamespace(d));
+  if ((ROUTER_OBJECT_KINDS as readonly string[]).includes(target.kind)) return workspace.routerObjectsNamed(target.name).filter((d) => d.routerKind === target.kind && inNamespace(d));
   return workspace.workloadsNamed(target.name).filter((w) => w.workloadKind === target.kind && inNamespace(w));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The start-up scan for Services, analysis templates, workloads and router objects (Ingresses,
- * VirtualServices): every *.yaml / *.yml file under the workspace folders, bounded in file count,
+ * VirtualServices, Gateway API routes): every *.yaml / *.yml file under the workspace folders, bounded in file count,
  * file size and depth, skipping dependency and VCS folders and symlinks. Only files that mention
  * one of their kinds (`kind: Service`, `kind: AnalysisTemplate`, `kind: Deployment`, ...) are parsed.
  */

@@ -1,7 +1,7 @@
 // Table tests: each rule on a minimal Rollout, with the field it must point at.
 import { strict as assert } from 'node:assert';
 import { rules } from '../../src/schema';
-import { analysisTemplate, blueGreenRollout, canaryRollout, ingress, lint, service, summary, virtualService, workload, workloadRefRollout, yamlOf } from './support';
+import { analysisTemplate, blueGreenRollout, canaryRollout, gatewayRoute, ingress, lint, service, summary, virtualService, workload, workloadRefRollout, yamlOf } from './support';
 
 type Obj = Record<string, unknown>;
 interface Case {
@@ -15,6 +15,7 @@ interface Case {
 
 const nginx = { canaryService: 'c', stableService: 's', trafficRouting: { nginx: { stableIngress: 'ing' } } };
 const istio = { canaryService: 'c', stableService: 's', trafficRouting: { istio: { virtualService: { name: 'vs' } } } };
+const gatewayApi = { canaryService: 'c', stableService: 's', trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'route' } } } };
 const alb = { canaryService: 'c', stableService: 's', trafficRouting: { alb: { ingress: 'ing', servicePort: 80 } } };
 
 const cases: Case[] = [
@@ -39,6 +40,9 @@ const cases: Case[] = [
   { name: 'VirtualService route with both destinations', code: 'virtualservice-route', workspace: true, docs: [canaryRollout({ ...istio, trafficRouting: { istio: { virtualService: { name: 'vs', routes: ['primary'] } } } }), virtualService('vs', [{ name: 'primary', hosts: ['s', 'c'] }])], expect: [] },
   { name: 'stable Ingress without the stable Service', code: 'ingress-stable-backend', workspace: true, docs: [canaryRollout(nginx), ingress('ing', ['other'])], expect: ['warning ingress-stable-backend at spec.strategy.canary.trafficRouting.nginx.stableIngress'] },
   { name: 'stable Ingress routing to the stable Service', code: 'ingress-stable-backend', workspace: true, docs: [canaryRollout(nginx), ingress('ing', ['s'])], expect: [] },
+  { name: 'HTTPRoute not in the workspace', code: 'router-object-not-found', workspace: true, docs: [canaryRollout(gatewayApi)], expect: ['warning router-object-not-found at spec.strategy.canary.trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute'] },
+  { name: 'HTTPRoute without a backendRef for the canary Service', code: 'gateway-route-backends', workspace: true, docs: [canaryRollout(gatewayApi), gatewayRoute('route', [['s']])], expect: ['error gateway-route-backends at spec.strategy.canary.trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute'] },
+  { name: 'HTTPRoute with backendRefs for both Services', code: 'gateway-route-backends', workspace: true, docs: [canaryRollout(gatewayApi), gatewayRoute('route', [['s', 'c']])], expect: [] },
   // spec
   { name: 'selector missing', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined })], expect: ['error selector-required at spec.selector'] },
   { name: 'selector not needed with workloadRef', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined, template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' } })], expect: [] },

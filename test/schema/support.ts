@@ -62,6 +62,17 @@ export function virtualService(name: string, routes: { name?: string; hosts: (st
   return { apiVersion: 'networking.istio.io/v1beta1', kind: 'VirtualService', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { hosts: ['demo.example'], http } };
 }
 
+/** A Gateway API route (HTTPRoute unless told) with one rule per list of backendRef names. */
+export function gatewayRoute(name: string, rules: string[][], namespace?: string, kind: 'HTTPRoute' | 'GRPCRoute' | 'TCPRoute' | 'TLSRoute' = 'HTTPRoute'): Obj {
+  const apiVersion = kind === 'TCPRoute' || kind === 'TLSRoute' ? 'gateway.networking.k8s.io/v1alpha2' : 'gateway.networking.k8s.io/v1';
+  return {
+    apiVersion,
+    kind,
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: { parentRefs: [{ name: 'gateway' }], rules: rules.map((refs) => ({ backendRefs: refs.map((svc) => ({ name: svc, port: 80 })) })) },
+  };
+}
+
 /** A valid AnalysisTemplate with one web metric; `spec` fields replace the defaults. */
 export function analysisTemplate(name: string, spec: Obj = {}, kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate' = 'AnalysisTemplate'): Obj {
   return {

@@ -6,7 +6,7 @@ import { analysisFieldRef, experimentWeightNeedsPorts, experimentWeightRouter, h
 import { serviceExists, serviceSelectsPods } from './service-references';
 import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
 import { workloadExists, workloadSelectorMatches } from './workload-references';
-import { ingressStableBackend, routerObjectExists, virtualServiceRoutes } from './router-references';
+import { gatewayRouteBackends, ingressStableBackend, routerObjectExists, virtualServiceRoutes } from './router-references';
 import { autoPromotionSecondsIgnored, experimentNeverEnds, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
@@ -66,4 +66,5 @@ export const rules: readonly Rule[] = [
   routerObjectExists,
   virtualServiceRoutes,
   ingressStableBackend,
+  gatewayRouteBackends,
 ];

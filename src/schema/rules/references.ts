@@ -1,7 +1,7 @@
 /**
  * Every name a Rollout refers to in its workspace, with where it stands: the Services of the
- * strategy, the templates of its analysis blocks, the workload of `workloadRef` and the Ingresses
- * and VirtualServices of its trafficRouting; and the
+ * strategy, the templates of its analysis blocks, the workload of `workloadRef` and the Ingresses,
+ * VirtualServices and Gateway API routes of its trafficRouting; and the
  * templates an Experiment's analyses name. One list for find-references, go-to-definition and
  * rename; the rules check each kind of reference in their own file.
  */
@@ -17,7 +17,7 @@ export interface RolloutReference {
   kind: ReferenceKind;
   /** The name it refers to (for a VirtualService written `name.namespace`, `name`). */
   name: string;
-  /** The namespace the value itself names (a VirtualService's `name.namespace`); otherwise the document's applies. */
+  /** The namespace the reference names (a VirtualService's `name.namespace`, the gatewayAPI config's `namespace`); otherwise the document's applies. */
   namespace?: string;
   /** Path of the value that names it (the whole value, `name.namespace` included). */
   path: (string | number)[];

@@ -1,14 +1,15 @@
 /**
  * The traffic-router objects a canary's trafficRouting names (the NGINX stable Ingress, the Istio
- * VirtualServices) must exist in the workspace and fit the Rollout: Argo's controller fails at run
+ * VirtualServices, the Gateway API routes of the gatewayAPI plugin config) must exist in the workspace and fit the Rollout: Argo's controller fails at run
  * time when a named http route is missing from the VirtualService, when a route has no destination
  * for the canary or the stable Service (or subset), or when the stable Ingress has no rule for the
- * stable Service. These rules say so while typing, on the value that names the object or route.
+ * stable Service, or (the embedded controller and the plugin) when a Gateway API route has no backendRef
+ * for one of them. These rules say so while typing, on the value that names the object or route.
  */
-import { shortHost, splitVirtualServiceName } from '../../planner';
+import { GATEWAY_API_PLUGIN, shortHost, splitVirtualServiceName } from '../../planner';
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
-import type { RouterObjectKind, WorkspaceIndex, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
+import type { GatewayRouteKind, RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIndex, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
 import { arr, CANARY, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
 
 type Path = (string | number)[];
@@ -17,7 +18,10 @@ export interface RouterReference {
   kind: RouterObjectKind;
   /** The object's name; for a VirtualService written `name.namespace`, the part before the first ".". */
   name: string;
-  /** The namespace the value itself names (a VirtualService's `name.namespace`); otherwise the Rollout's applies. */
+  /**
+   * The namespace the reference names: a VirtualService's `name.namespace`, or the gatewayAPI plugin
+   * config's `namespace`; otherwise the Rollout's applies.
+   */
   namespace?: string;
   /** Path of the value that names it. */
   path: Path;
@@ -29,7 +33,15 @@ export interface RouterReference {
 
 const TRAFFIC_ROUTING = [...CANARY, 'trafficRouting'];
 
-/** The Ingresses and VirtualServices the canary's trafficRouting names, with where. */
+/** The gatewayAPI plugin config's keys that name routes: one by name, or a list of { name }. */
+const GATEWAY_ROUTE_KEYS: readonly { one: string; many: string; kind: GatewayRouteKind }[] = [
+  { one: 'httpRoute', many: 'httpRoutes', kind: 'HTTPRoute' },
+  { one: 'grpcRoute', many: 'grpcRoutes', kind: 'GRPCRoute' },
+  { one: 'tcpRoute', many: 'tcpRoutes', kind: 'TCPRoute' },
+  { one: 'tlsRoute', many: 'tlsRoutes', kind: 'TLSRoute' },
+];
+
+/** The Ingresses, VirtualServices and Gateway API routes the canary's trafficRouting names, with where. */
 export function routerReferences(canary: JsonObject | undefined): RouterReference[] {
   const out: RouterReference[] = [];
   const tr = obj(canary?.trafficRouting);
@@ -57,6 +69,21 @@ export function routerReferences(canary: JsonObject | undefined): RouterReferenc
     add(obj(istio.virtualService), [...TRAFFIC_ROUTING, 'istio', 'virtualService']);
     arr(istio.virtualServices).forEach((vs, i) => add(obj(vs), [...TRAFFIC_ROUTING, 'istio', 'virtualServices', i]));
   }
+  const gateway = obj(obj(tr?.plugins)?.[GATEWAY_API_PLUGIN]);
+  if (gateway) {
+    const at = [...TRAFFIC_ROUTING, 'plugins', GATEWAY_API_PLUGIN];
+    // The plugin looks the routes up in the config's namespace, else the Rollout's.
+    const namespace = str(gateway.namespace) || undefined;
+    const ns = namespace ? { namespace } : {};
+    for (const k of GATEWAY_ROUTE_KEYS) {
+      const single = str(gateway[k.one]);
+      if (single) out.push({ kind: k.kind, name: single, ...ns, path: [...at, k.one], value: single });
+      arr(gateway[k.many]).forEach((entry, i) => {
+        const name = str(obj(entry)?.name);
+        if (name) out.push({ kind: k.kind, name, ...ns, path: [...at, k.many, i, 'name'], value: name });
+      });
+    }
+  }
   return out;
 }
 
@@ -76,7 +103,7 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
 export const routerObjectExists: Rule = {
   code: 'router-object-not-found',
   readsWorkspace: true,
-  summary: 'the Ingresses and VirtualServices named by trafficRouting should be defined in the workspace',
+  summary: 'the Ingresses, VirtualServices and Gateway API routes named by trafficRouting should be defined in the workspace',
   check(ctx) {
     if (!ctx.workspace?.routerObjectsNamed) return [];
     const out: DocFinding[] = [];
@@ -202,6 +229,36 @@ export const ingressStableBackend: Rule = {
       // Argo looks only at the rules' paths (it copies them for the canary Ingress).
       const byDefault = ing.defaultBackend === stable ? `; its defaultBackend names "${stable}", but Argo looks only at the rules' paths` : '';
       out.push(warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the stable Service "${stable}": ${routes}${byDefault}; Argo fails with "has no rules using service ${stable} backend"`, 'value', { ingress: ref.name, file: ing.file }));
+    }
+    return out;
+  },
+};
+
+/**
+ * The plugin (and the embedded controller) weighs the backendRefs named the canary and the stable
+ * Service in the route's rules, and fails when either has none.
+ */
+export const gatewayRouteBackends: Rule = {
+  code: 'gateway-route-backends',
+  readsWorkspace: true,
+  summary: 'a Gateway API route the gatewayAPI plugin config names must have backendRefs named the canaryService and the stableService',
+  check(ctx) {
+    const services = ([['canary', 'canaryService'], ['stable', 'stableService']] as const).flatMap(([role, key]) => {
+      // A missing Service is another rule's finding (traffic routing needs both).
+      const name = str(ctx.canary?.[key]);
+      return name ? [{ role, name }] : [];
+    });
+    if (services.length === 0) return [];
+    const out: DocFinding[] = [];
+    for (const ref of routerReferences(ctx.canary)) {
+      if (ref.kind === 'Ingress' || ref.kind === 'VirtualService') continue;
+      const found = (resolve(ctx.workspace, ref, lookupNamespace(ctx, ref)) ?? []) as WorkspaceGatewayRoute[];
+      // Several definitions (overlays, environments): one that fits is enough.
+      if (found.length === 0 || found.some((route) => services.every((s) => route.backends.includes(s.name)))) continue;
+      const route = found[0]!;
+      const missing = services.filter((s) => !route.backends.includes(s.name)).map((s) => `the ${s.role} Service "${s.name}"`);
+      const has = route.backends.length > 0 ? `its rules' backendRefs name ${quoted(route.backends)}` : 'its rules have no backendRef';
+      out.push(error(this.code, ref.path, `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`, 'value', { route: ref.name, file: route.file }));
     }
     return out;
   },
