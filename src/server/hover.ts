@@ -23,20 +23,21 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   if (!pd || !catalog) return null;
   const path = where.path;
   const spec = fieldAt(path, catalog);
-  if (!spec) return null;
+  // A plugin's config has no catalog entry, yet the gatewayAPI plugin's route names are references.
+  const reference = workspace && (pd.isRollout || pd.isExperiment) ? referenceAt(file, doc, at) : undefined;
+  if (!spec && !reference) return null;
 
-  const sections: string[] = [describeField(spec, path)];
-  const effect = valueInEffect(pd, path, spec);
+  const sections: string[] = spec ? [describeField(spec, path)] : [];
+  const effect = spec && valueInEffect(pd, path, spec);
   if (effect) sections.push(effect);
   const step = pd.isRollout ? canaryStepIndex(path) : undefined;
   if (step !== undefined) {
     const preview = stepPreview(pd, step);
     if (preview) sections.push(preview);
   }
-  const reference = workspace && (pd.isRollout || pd.isExperiment) ? referenceAt(file, doc, at) : undefined;
   if (reference && workspace) sections.push(referencedDefinitions(reference.target, definitionsFor(workspace, reference.target)));
-  if (spec.example) sections.push('```yaml\n' + spec.example + '\n```');
-  if (spec.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
+  if (spec?.example) sections.push('```yaml\n' + spec.example + '\n```');
+  if (spec?.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
 
   const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: where.on, docIndex: where.docIndex });
   return {
