@@ -78,7 +78,7 @@ describe('Gateway API route references in the language server', () => {
     lsp.close(uri);
   });
 
-  it('renames the HTTPRoute from the Rollout: the reference and the route\'s metadata.name', async () => {
+  it('renames the HTTPRoute from the Rollout (the reference and the route\'s metadata.name); find references from the route reaches the Rollout', async () => {
     const uri = toUri(join(dir, 'rename.yaml'));
     lsp.open(uri, rollout);
     await lsp.diagnosticsFor(uri);
@@ -86,6 +86,14 @@ describe('Gateway API route references in the language server', () => {
     const start = positionOf(rollout, 'httpRoute: web-route', VALUE);
     assert.deepEqual(edit.changes![uri], [{ range: { start, end: { line: start.line, character: start.character + 'web-route'.length } }, newText: 'front-route' }]);
     assert.deepEqual(edit.changes![toUri(routeFile())]!.map((e) => e.newText), ['front-route']);
+
+    // From the route's metadata.name: the Rollouts' values that name it (the open documents).
+    const routeUri = toUri(routeFile());
+    const defined = httpRoute(['web-stable']);
+    lsp.open(routeUri, defined);
+    const refs = await lsp.request<Location[]>('textDocument/references', { textDocument: { uri: routeUri }, position: positionOf(defined, 'web-route', 1), context: { includeDeclaration: false } });
+    assert.deepEqual(refs.filter((l) => l.uri === uri).map((l) => l.range.start), [start]);
+    lsp.close(routeUri);
     lsp.close(uri);
   });
 
