@@ -42,6 +42,8 @@ interface Context {
   namespace?: string;
   /** For a value: the `kind` beside it (a workloadRef's kind for its name). */
   siblingKind?: string;
+  /** The gatewayAPI plugin config's `namespace`: its routes are looked up there instead of the Rollout's. */
+  pluginNamespace?: string;
 }
 
 /** What the workspace offers for reference values. */
@@ -59,6 +61,7 @@ const SERVICE_KEYS = new Set(['canaryService', 'stableService', 'activeService',
 
 type NamedKind = 'Service' | 'Ingress' | 'VirtualService' | GatewayRouteKind;
 const GATEWAY_ROUTE_KEYS: readonly [string, GatewayRouteKind][] = [['httpRoute', 'HTTPRoute'], ['grpcRoute', 'GRPCRoute'], ['tcpRoute', 'TCPRoute'], ['tlsRoute', 'TLSRoute']];
+const GATEWAY_NAMESPACE_PATH = ['spec', 'strategy', 'canary', 'trafficRouting', 'plugins', GATEWAY_API_PLUGIN, 'namespace'];
 
 /** Which kind of workspace object a Rollout value at `path` names, if any (the references of documentReferences that are typed as `key: value`). */
 function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
@@ -139,6 +142,7 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
       clusterScope: on === 'value' && pd.doc.getIn([...found.path, 'clusterScope']) === true,
       ...(typeof pd.doc.getIn(['metadata', 'namespace']) === 'string' ? { namespace: pd.doc.getIn(['metadata', 'namespace']) as string } : {}),
       ...(on === 'value' && typeof pd.doc.getIn([...found.path, 'kind']) === 'string' ? { siblingKind: pd.doc.getIn([...found.path, 'kind']) as string } : {}),
+      ...(on === 'value' && typeof pd.doc.getIn(GATEWAY_NAMESPACE_PATH) === 'string' && pd.doc.getIn(GATEWAY_NAMESPACE_PATH) !== '' ? { pluginNamespace: pd.doc.getIn(GATEWAY_NAMESPACE_PATH) as string } : {}),
       emptyDoc: onlyPlaceholder && on === 'key',
     };
   }
@@ -366,9 +370,10 @@ function workloadItems(ctx: Context, all: readonly WorkspaceWorkload[], replace:
   }));
 }
 
-/** The workspace's Services, Ingresses, VirtualServices or Gateway API routes in the Rollout's namespace, with what each selects or routes. */
+/** The workspace's Services, Ingresses, VirtualServices or Gateway API routes in the Rollout's namespace (a route: the plugin config's, if it names one), with what each selects or routes. */
 function namedItems(ctx: Context, kind: NamedKind, references: CompletionReferences, replace: Range): CompletionItem[] {
-  const inNamespace = (d: { namespace?: string }) => !ctx.namespace || !d.namespace || d.namespace === ctx.namespace;
+  const namespace = kind !== 'Service' && kind !== 'Ingress' && kind !== 'VirtualService' ? (ctx.pluginNamespace ?? ctx.namespace) : ctx.namespace;
+  const inNamespace = (d: { namespace?: string }) => !namespace || !d.namespace || d.namespace === namespace;
   const candidates: { name: string; detail: string }[] =
     kind === 'Service'
       ? references.services().filter(inNamespace).map((s) => ({ name: s.name, detail: `Service${s.selector ? ` · selects ${Object.entries(s.selector).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}` }))

@@ -97,7 +97,7 @@ describe('Gateway API route references in the language server', () => {
     lsp.close(uri);
   });
 
-  it('completes the workspace\'s HTTPRoutes where the plugin config names one', async () => {
+  it('completes the workspace\'s HTTPRoutes where the plugin config names one, in the config\'s namespace if given', async () => {
     const uri = toUri(join(dir, 'complete.yaml'));
     const text = canaryRollout({
       name: 'web',
@@ -110,5 +110,19 @@ describe('Gateway API route references in the language server', () => {
     const list = await lsp.completion(uri, positionOf(text, '- name: web-route', '- name: web-route'.length));
     assert.deepEqual((list?.items ?? []).map((i) => `${i.label} (${i.detail})`), ['web-route (HTTPRoute · backends web-stable)']);
     lsp.close(uri);
+
+    // A Rollout in another namespace: the route (in shop) is offered only when the config's namespace names shop.
+    const elsewhere = toUri(join(dir, 'complete-namespaced.yaml'));
+    const inFront = (config: string[]) =>
+      canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', canaryExtra: ['      trafficRouting:', '        plugins:', '          argoproj-labs/gatewayAPI:', ...config] }).replace('  name: web\n', '  name: web\n  namespace: front\n');
+    const offered = async (text: string) => {
+      lsp.open(elsewhere, text);
+      await lsp.diagnosticsFor(elsewhere);
+      const items = (await lsp.completion(elsewhere, positionOf(text, 'httpRoute: web-route', 'httpRoute: web-route'.length)))?.items ?? [];
+      lsp.close(elsewhere);
+      return items.map((i) => i.label);
+    };
+    assert.deepEqual(await offered(inFront(['            httpRoute: web-route'])), []);
+    assert.deepEqual(await offered(inFront(['            namespace: shop', '            httpRoute: web-route'])), ['web-route']);
   });
 });
