@@ -4,7 +4,7 @@
  * Rollout's Service, templateName, workloadRef and trafficRouting references.
  */
 import { isMap, isScalar, isSeq } from 'yaml';
-import { GATEWAY_API_GROUP } from '../planner';
+import { GATEWAY_API_GROUP, GATEWAY_ROUTES } from '../planner';
 import { readableDocumentValue } from './fast-yaml';
 import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { lineIndex, type LineColumn } from './ranges';
@@ -58,9 +58,9 @@ export interface WorkspaceWorkload {
 export const INGRESS_API_VERSIONS: readonly string[] = ['networking.k8s.io/v1', 'networking.k8s.io/v1beta1', 'extensions/v1beta1'];
 /** Istio's API group: a VirtualService of any of its versions is read. */
 export const ISTIO_NETWORKING_GROUP = 'networking.istio.io';
-/** The Gateway API route kinds the gatewayAPI traffic-router plugin weighs. */
-export const GATEWAY_ROUTE_KINDS = ['HTTPRoute', 'GRPCRoute', 'TCPRoute', 'TLSRoute'] as const;
-export type GatewayRouteKind = (typeof GATEWAY_ROUTE_KINDS)[number];
+/** The Gateway API route kinds the gatewayAPI traffic-router plugin weighs (the planner's router says which). */
+export type GatewayRouteKind = (typeof GATEWAY_ROUTES)[number]['kind'];
+export const GATEWAY_ROUTE_KINDS: readonly GatewayRouteKind[] = GATEWAY_ROUTES.map((r) => r.kind);
 const isGatewayRouteKind = (k: unknown): k is GatewayRouteKind => (GATEWAY_ROUTE_KINDS as readonly unknown[]).includes(k);
 /** The kinds of traffic-router objects a Rollout's trafficRouting names. */
 export const ROUTER_OBJECT_KINDS = ['Ingress', 'VirtualService', ...GATEWAY_ROUTE_KINDS] as const;

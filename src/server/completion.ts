@@ -19,7 +19,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
-import { GATEWAY_API_PLUGIN } from '../planner';
+import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { pieceAt, type FileParse } from './documents';
 
 const PLACEHOLDER = 'zzcursorzz';
@@ -60,7 +60,6 @@ const NO_REFERENCES: CompletionReferences = { templates: () => [], workloads: ()
 const SERVICE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService']);
 
 type NamedKind = 'Service' | 'Ingress' | 'VirtualService' | GatewayRouteKind;
-const GATEWAY_ROUTE_KEYS: readonly [string, GatewayRouteKind][] = [['httpRoute', 'HTTPRoute'], ['grpcRoute', 'GRPCRoute'], ['tcpRoute', 'TCPRoute'], ['tlsRoute', 'TLSRoute']];
 const GATEWAY_NAMESPACE_PATH = ['spec', 'strategy', 'canary', 'trafficRouting', 'plugins', GATEWAY_API_PLUGIN, 'namespace'];
 
 /** Which kind of workspace object a Rollout value at `path` names, if any (the references of documentReferences that are typed as `key: value`). */
@@ -70,9 +69,9 @@ function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
   if (last === 'stableIngress' && parent === 'nginx') return 'Ingress';
   if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices'))) return 'VirtualService';
   // The gatewayAPI plugin config: httpRoute, or httpRoutes[i].name (and the grpc, tcp and tls ones).
-  for (const [one, kind] of GATEWAY_ROUTE_KEYS) {
+  for (const { one, many, kind } of GATEWAY_ROUTES) {
     if (parent === GATEWAY_API_PLUGIN && grand === 'plugins' && last === one) return kind;
-    if (last === 'name' && typeof parent === 'number' && grand === `${one}s` && great === GATEWAY_API_PLUGIN) return kind;
+    if (last === 'name' && typeof parent === 'number' && grand === many && great === GATEWAY_API_PLUGIN) return kind;
   }
   return undefined;
 }

@@ -18,7 +18,7 @@ export const GATEWAY_API_PLUGIN = 'argoproj-labs/gatewayAPI';
 export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
 
 /** The route kinds the plugin weighs, with the config keys that name them and the version it uses. */
-const ROUTE_KINDS = [
+export const GATEWAY_ROUTES = [
   { one: 'httpRoute', many: 'httpRoutes', selector: 'httpRouteSelector', kind: 'HTTPRoute', plural: 'httproutes', version: 'v1' },
   { one: 'grpcRoute', many: 'grpcRoutes', selector: 'grpcRouteSelector', kind: 'GRPCRoute', plural: 'grpcroutes', version: 'v1' },
   { one: 'tcpRoute', many: 'tcpRoutes', selector: 'tcpRouteSelector', kind: 'TCPRoute', plural: 'tcproutes', version: 'v1alpha2' },
@@ -37,7 +37,7 @@ function gatewayApiConfig(rollout: Rollout): unknown {
 function configuredRoutes(rollout: Rollout, config: GatewayApiConfig): RouterObjectRef[] | { problem: string } {
   const namespace = typeof config.namespace === 'string' && config.namespace !== '' ? config.namespace : (rollout.metadata?.namespace ?? 'default');
   const refs = new Map<string, RouterObjectRef>();
-  for (const k of ROUTE_KINDS) {
+  for (const k of GATEWAY_ROUTES) {
     const names: string[] = [];
     const many = config[k.many];
     if (many !== undefined && many !== null) {
@@ -71,7 +71,7 @@ export function gatewayApiReads(rollout: Rollout): RouterObjectRef[] {
 export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
   const config = gatewayApiConfig(rollout);
   if (!isObject(config)) return { problem: 'the plugin config must be an object (httpRoute, httpRoutes, namespace...)' };
-  const selectors = ROUTE_KINDS.filter((k) => config[k.selector] !== undefined && config[k.selector] !== null).map((k) => k.selector);
+  const selectors = GATEWAY_ROUTES.filter((k) => config[k.selector] !== undefined && config[k.selector] !== null).map((k) => k.selector);
   if (selectors.length > 0) {
     return { problem: `finding routes by label (${selectors.join(', ')}) is not driven by the embedded controller: name the routes (httpRoutes, grpcRoutes, tcpRoutes, tlsRoutes)` };
   }

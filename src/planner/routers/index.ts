@@ -13,7 +13,7 @@ import type { ObservedRouterObjects, RouterDecision, RouterObjectRef, RouterWrit
 export * from './types';
 export { SMI_API_VERSION } from './smi';
 export { shortHost, splitVirtualServiceName } from './istio';
-export { GATEWAY_API_GROUP, GATEWAY_API_PLUGIN } from './gateway-api';
+export { GATEWAY_API_GROUP, GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from './gateway-api';
 
 interface Router {
   reads(rollout: Rollout): RouterObjectRef[];

@@ -6,10 +6,10 @@
  * stable Service, or (the embedded controller and the plugin) when a Gateway API route has no backendRef
  * for one of them. These rules say so while typing, on the value that names the object or route.
  */
-import { GATEWAY_API_PLUGIN, shortHost, splitVirtualServiceName } from '../../planner';
+import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName } from '../../planner';
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
-import type { GatewayRouteKind, RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIndex, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
+import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIndex, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
 import { arr, CANARY, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
 
 type Path = (string | number)[];
@@ -33,13 +33,6 @@ export interface RouterReference {
 
 const TRAFFIC_ROUTING = [...CANARY, 'trafficRouting'];
 
-/** The gatewayAPI plugin config's keys that name routes: one by name, or a list of { name }. */
-const GATEWAY_ROUTE_KEYS: readonly { one: string; many: string; kind: GatewayRouteKind }[] = [
-  { one: 'httpRoute', many: 'httpRoutes', kind: 'HTTPRoute' },
-  { one: 'grpcRoute', many: 'grpcRoutes', kind: 'GRPCRoute' },
-  { one: 'tcpRoute', many: 'tcpRoutes', kind: 'TCPRoute' },
-  { one: 'tlsRoute', many: 'tlsRoutes', kind: 'TLSRoute' },
-];
 
 /** The Ingresses, VirtualServices and Gateway API routes the canary's trafficRouting names, with where. */
 export function routerReferences(canary: JsonObject | undefined): RouterReference[] {
@@ -75,7 +68,7 @@ export function routerReferences(canary: JsonObject | undefined): RouterReferenc
     // The plugin looks the routes up in the config's namespace, else the Rollout's.
     const namespace = str(gateway.namespace) || undefined;
     const ns = namespace ? { namespace } : {};
-    for (const k of GATEWAY_ROUTE_KEYS) {
+    for (const k of GATEWAY_ROUTES) {
       const single = str(gateway[k.one]);
       if (single) out.push({ kind: k.kind, name: single, ...ns, path: [...at, k.one], value: single });
       arr(gateway[k.many]).forEach((entry, i) => {
