@@ -4,23 +4,14 @@
  * for its apiVersion and kind. One the server does not serve, or refuses, is reported with its
  * line, and the others still go.
  */
+import type { ManifestObject, ManifestProblem } from '../schema';
 import { describeApiError, USER_AGENT, type Rest } from './rest';
 
-/** An object to send, with the line of the file it comes from (src/schema's `manifestObjects` reads them). */
-export interface ObjectToApply {
-  line: number;
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  body: Record<string, unknown>;
-}
+/** An object to send, with the line of the file it comes from: what src/schema's `manifestObjects` reads. */
+export type ObjectToApply = ManifestObject;
 
-/** What could not be applied: the line of its document, and why. */
-export interface ApplyProblem {
-  line: number;
-  message: string;
-}
+/** What could not be applied: the line of its document, and why (the shape of a manifest's own problems, so both list together). */
+export type ApplyProblem = ManifestProblem;
 
 export interface AppliedObject {
   kind: string;
