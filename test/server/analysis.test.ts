@@ -6,13 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic, Hover, Location, MarkupContent } from 'vscode-languageserver';
-import { LspSession, toUri } from './lsp-session';
+import { LspSession, toUri, messageOf } from './lsp-session';
 import { analysisStep as step, analysisTemplate, canaryRollout, multiDoc, positionOf, service } from './fixtures';
 
 const template = analysisTemplate;
 const analysisStep = (name: string, extra: string[] = []) => [step(name, extra)];
 const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value : '');
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code)).sort();
 
 describe('analysis templates in the language server', () => {

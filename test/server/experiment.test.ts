@@ -5,14 +5,13 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CodeAction, Diagnostic, Hover, MarkupContent } from 'vscode-languageserver';
+import type { CodeAction, Hover, MarkupContent } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from '../../src/server/service';
-import { LspSession, toUri } from './lsp-session';
+import { LspSession, toUri, messageOf } from './lsp-session';
 import { analysisTemplate, multiDoc, positionOf, service } from './fixtures';
 
 const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value : '');
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 
 /** An Experiment with a misspelled `duraton`, a template without selector and one with an empty selector. */
 const broken = `apiVersion: argoproj.io/v1alpha1

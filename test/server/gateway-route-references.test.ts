@@ -5,11 +5,10 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Diagnostic, Location, MarkupContent, WorkspaceEdit } from 'vscode-languageserver';
-import { LspSession, toUri } from './lsp-session';
+import type { Location, MarkupContent, WorkspaceEdit } from 'vscode-languageserver';
+import { LspSession, toUri, messageOf } from './lsp-session';
 import { canaryRollout, multiDoc, positionOf, service } from './fixtures';
 
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 
 /** An HTTPRoute in namespace shop whose one rule has backendRefs to these Services. */
 const httpRoute = (backends: string[]) =>

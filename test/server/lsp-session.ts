@@ -281,3 +281,6 @@ export function caret(textWithCaret: string): { text: string; position: Position
   const before = text.slice(0, at).split('\n');
   return { text, position: { line: before.length - 1, character: before[before.length - 1]!.length } };
 }
+
+/** A diagnostic's message as text (LSP allows a string or markup). */
+export const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);

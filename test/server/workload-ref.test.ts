@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic, Location, MarkupContent } from 'vscode-languageserver';
-import { LspSession, toUri } from './lsp-session';
+import { LspSession, toUri, messageOf } from './lsp-session';
 import { deployment, multiDoc, positionOf, service, workloadRefRollout } from './fixtures';
 
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code)).sort();
 
 describe('workloadRef in the language server', () => {
