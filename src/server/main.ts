@@ -27,6 +27,7 @@ import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, readYamlFile, scanFolders } from './workspace-scan';
 import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
+import { warmUp } from './warm-up';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
 if (!process.argv.some((a) => TRANSPORTS.some((t) => a.startsWith(t)))) {
@@ -129,6 +130,14 @@ connection.onInitialize((params: InitializeParams) => {
 connection.onInitialized(() => {
   if (watchFilesDynamically) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
+  }
+  // Until a document opens, the idle server validates a sample so that the first file meets compiled code.
+  if (options.warmUp !== false) {
+    const started = performance.now();
+    warmUp({
+      stop: () => documents.all().length > 0,
+      done: (slices) => connection.console.log(`warm-up: ${slices} sample slices validated in ${Math.round(performance.now() - started)} ms`),
+    });
   }
   // Open documents are validated at once; their Service references are checked when the scan is done.
   scanning = folders.length > 0 && options.scanWorkspace !== false;

@@ -21,4 +21,6 @@ export interface ServerOptions {
   scanWorkspace?: boolean;
   /** At most this many YAML files are read by the scan (default 5000). */
   maxScannedFiles?: number;
+  /** Validate a built-in sample while no document is open yet, so the first file opened meets compiled code (default true). */
+  warmUp?: boolean;
 }

@@ -78,6 +78,7 @@ export class LspSession {
     });
     connection.onNotification('window/logMessage', (p: { message: string }) => {
       this.stderr.push(p.message);
+      this.wake();
     });
     connection.onRequest('client/registerCapability', (p: { registrations: unknown[] }) => {
       this.registrations.push(...p.registrations);
@@ -175,6 +176,11 @@ export class LspSession {
     return this.diagnostics.get(uri)!.diagnostics;
   }
 
+  /** Every document the server has published diagnostics for. */
+  publishedUris(): string[] {
+    return [...this.publishCounts.keys()];
+  }
+
   /** How many times diagnostics were published for the document. */
   publishes(uri: string): number {
     return this.publishCounts.get(uri) ?? 0;
@@ -235,7 +241,8 @@ export class LspSession {
     this.connection.dispose();
   }
 
-  private until(test: () => boolean, what: string): Promise<void> {
+  /** Resolves once the test holds (checked at each message from the server), fails at the session's deadline. */
+  until(test: () => boolean, what: string): Promise<void> {
     if (test()) return Promise.resolve();
     if (this.exited) return Promise.reject(new Error(`server exited (${JSON.stringify(this.exited)}) while waiting for ${what}\n${this.stderr.join('')}`));
     return withDeadline(

@@ -1,0 +1,109 @@
+// The idle warm-up (src/server/warm-up.ts): it stops for real work, its sample exercises the
+// validation it is there to warm, and nothing it computes reaches the editor or the workspace.
+import { strict as assert } from 'node:assert';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createLanguageService } from '../../src/server/service';
+import { sampleManifests, warmUp } from '../../src/server/warm-up';
+import { parseFile } from '../../src/schema';
+import { parseCommonYaml } from '../../src/schema/fast-yaml';
+import { LspSession, messageOf, toUri } from './lsp-session';
+import { canaryRollout } from './fixtures';
+
+/** Runs a warm-up to its end; deferred slices run at once, in order. */
+function runWarmUp(slices: number, stopAfter: number): Promise<{ ran: number; stopChecks: number }> {
+  return new Promise((resolve) => {
+    let stopChecks = 0;
+    warmUp({
+      slices,
+      stop: () => ++stopChecks > stopAfter,
+      defer: (next) => setImmediate(next),
+      done: (ran) => resolve({ ran, stopChecks }),
+    });
+  });
+}
+
+describe('warm-up while idle', () => {
+  it('runs every slice when nothing arrives, then says how many ran', async () => {
+    assert.deepEqual(await runWarmUp(3, Infinity), { ran: 3, stopChecks: 3 });
+  });
+
+  it('runs no slice when work is already there', async () => {
+    assert.equal((await runWarmUp(3, 0)).ran, 0);
+  });
+
+  it('stops for good once work arrives, before the next slice', async () => {
+    assert.equal((await runWarmUp(10, 2)).ran, 2);
+  });
+
+  it('its sample takes the parser fast path and yields findings as real manifests do', () => {
+    const text = sampleManifests(0, 24);
+    const parsed = parseFile(text);
+    assert.equal(parsed.docs.length, 24);
+    assert.deepEqual(parsed.syntaxErrors, []);
+    assert.notEqual(parseCommonYaml(text, { merge: true }), undefined, 'the fast path reads it (it gives up with undefined)');
+    assert.ok(parsed.docs.filter((d) => d.isRollout).length >= 10, 'mostly Rollouts');
+    assert.ok(parsed.docs.some((d) => d.isAnalysisTemplate));
+    assert.ok(parsed.docs.some((d) => d.kind === 'Service'));
+
+    const service = createLanguageService({ workspaceKnown: () => true });
+    const doc = TextDocument.create('warm-up:///sample.yaml', 'yaml', 1, text);
+    service.indexServices(doc);
+    const codes = new Set(service.validate(doc).map((d) => d.code));
+    // The misspelled step and the missing canary Service: the finding and suggestion code runs too.
+    assert.ok(codes.has('unknown-field'), [...codes].join(', '));
+    assert.ok(codes.has('service-not-found'), [...codes].join(', '));
+  });
+
+  it('varies the names with the seed, so no slice reuses a cached parse', () => {
+    assert.notEqual(sampleManifests(1, 4), sampleManifests(2, 4));
+  });
+});
+
+describe('warm-up in the server', function () {
+  this.timeout(30_000);
+
+  it('publishes nothing of its own and leaves the workspace index alone', async () => {
+    const lsp = await LspSession.start();
+    try {
+      await lsp.until(() => lsp.stderr.some((l) => l.startsWith('warm-up: ')), 'the warm-up to end');
+      const line = lsp.stderr.find((l) => l.startsWith('warm-up: '))!;
+      assert.match(line, /^warm-up: [1-9]\d* sample slices validated in \d+ ms$/, 'it ran before anything was opened');
+
+      // The sample defines Service app-0-0-stable; the workspace must not know it.
+      const uri = toUri('/tmp/warm-up-check.yaml');
+      lsp.open(uri, canaryRollout({ name: 'app-0-0', stableService: 'app-0-0-stable', canaryService: 'app-0-0-stable' }));
+      const ds = await lsp.diagnosticsFor(uri, 1);
+      const missing = ds.filter((d) => d.code === 'service-not-found');
+      assert.equal(missing.length, 2, ds.map(messageOf).join('\n'));
+      assert.deepEqual(lsp.publishedUris(), [uri]);
+    } finally {
+      await lsp.stop();
+    }
+  });
+
+  it('does not run when the client turns it off', async () => {
+    const lsp = await LspSession.start({ initializationOptions: { warmUp: false } });
+    try {
+      const uri = toUri('/tmp/warm-up-off.yaml');
+      lsp.open(uri, canaryRollout());
+      await lsp.diagnosticsFor(uri, 1);
+      assert.ok(!lsp.stderr.some((l) => l.startsWith('warm-up: ')), lsp.stderr.join('\n'));
+    } finally {
+      await lsp.stop();
+    }
+  });
+
+  it('gives way to a document opened at once: that document is validated first', async () => {
+    const lsp = await LspSession.start();
+    try {
+      const uri = toUri('/tmp/warm-up-first.yaml');
+      lsp.open(uri, canaryRollout());
+      await lsp.diagnosticsFor(uri, 1);
+      await lsp.until(() => lsp.stderr.some((l) => l.startsWith('warm-up: ')), 'the warm-up to end');
+      // At most the slice already running when the document came: the warm-up stopped for it.
+      assert.match(lsp.stderr.find((l) => l.startsWith('warm-up: '))!, /^warm-up: [01] sample slices/);
+    } finally {
+      await lsp.stop();
+    }
+  });
+});
