@@ -246,13 +246,13 @@ class CommonYamlParser {
    * map is a sequence entry), later keys at the start of their own lines.
    */
   private blockMap(line: number, indent: number, at: number): Parsed<YAMLMap> {
-    const map = new YAMLMap(this.schema);
+    const map = mapNode(this.schema);
     for (;;) {
       const key = this.key(line, at);
       if (key.node.value === '<<') throw new GiveUp('a merge key');
       if (hasKey(map, key.node.value)) throw new GiveUp('a duplicate key');
       const value = this.entryValue(line, key.after, indent, true);
-      map.items.push(new Pair(key.node, value.node));
+      map.items.push(pairNode(key.node, value.node));
       const nextLine = this.nextContent(value.next);
       if (this.contentIndent(nextLine) === indent) {
         if (this.isSeqItem(nextLine)) throw new GiveUp('a sequence entry among map keys');
@@ -271,7 +271,7 @@ class CommonYamlParser {
 
   /** A block sequence whose dashes stand at column `indent`, the first on `line`. */
   private blockSeq(line: number, indent: number): Parsed<YAMLSeq> {
-    const seq = new YAMLSeq(this.schema);
+    const seq = seqNode(this.schema);
     const start = this.starts[line]! + indent;
     for (;;) {
       const dash = this.starts[line]! + indent;
@@ -327,15 +327,11 @@ class CommonYamlParser {
       const nested = this.contentIndent(next) > indent || (inMap && this.contentIndent(next) === indent && this.isSeqItem(next));
       if (nested) return this.blockNode(next);
       // An empty value: null, placed just after the indicator and its spaces.
-      const node = new Scalar(null);
-      node.source = '';
-      node.type = 'PLAIN';
       if (!hasComment && !this.hasComment(line + 1, next)) {
-        node.range = [q, q, q];
-        return { node, next: line + 1, run: { firstLine: line + 1, endLine: next } };
+        return { node: scalarNode(null, '', 'PLAIN', [q, q, q]), next: line + 1, run: { firstLine: line + 1, endLine: next } };
       }
       if (!inMap) throw new GiveUp('a comment after a bare -');
-      node.range = [q, q, this.commentedEmptyValueEnd(line, hasComment, indent, next) ?? q];
+      const node = scalarNode(null, '', 'PLAIN', [q, q, this.commentedEmptyValueEnd(line, hasComment, indent, next) ?? q]);
       return { node, next, run: { firstLine: next, endLine: next } };
     }
     if (q === at && !inMap) throw new GiveUp('a bare - with content');
@@ -467,8 +463,7 @@ class CommonYamlParser {
       if (d === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) {
         let e = i;
         while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
-        const node = plainScalar(t.slice(at, e));
-        node.range = [at, e, e];
+        const node = plainScalar(t.slice(at, e), [at, e, e]);
         return { node, after: i + 1 };
       }
       if (d === HASH && t.charCodeAt(i - 1) === SPACE) break;
@@ -492,8 +487,7 @@ class CommonYamlParser {
       if (d === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) throw new GiveUp('a nested map in a compact map');
     }
     while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
-    const node = plainScalar(t.slice(at, e));
-    node.range = [at, e, e];
+    const node = plainScalar(t.slice(at, e), [at, e, e]);
     return { node, end: e };
   }
 
@@ -533,11 +527,7 @@ class CommonYamlParser {
       value = inner.indexOf('\\') >= 0 ? unescapeDoubleQuoted(inner) : inner;
       type = 'QUOTE_DOUBLE';
     }
-    const node = new Scalar(value);
-    node.range = [at, close, close];
-    node.source = value;
-    node.type = type;
-    return { node, end: close };
+    return { node: scalarNode(value, value, type, [at, close, close]), end: close };
   }
 
   /**
@@ -584,13 +574,10 @@ class CommonYamlParser {
       value = lines.join('\n');
     }
     if (!strip) value += '\n';
-    const node = new Scalar(value);
     const end = this.afterLine(last);
     // A last line without a newline ends the text: yaml then keeps no final newline.
     if (end === this.ends[last] && !strip) throw new GiveUp('a block scalar ending the text');
-    node.range = [at, end, end];
-    node.source = value;
-    node.type = folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL';
+    const node = scalarNode(value, value, folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL', [at, end, end]);
     const next = this.nextContent(last + 1);
     if (this.contentIndent(next) > indent) throw new GiveUp('content after a block scalar');
     return { node, next: last + 1, run: { firstLine: last + 1, endLine: next } };
@@ -604,7 +591,7 @@ class CommonYamlParser {
     const end = this.ends[line]!;
     const isMap = t.charCodeAt(at) === 0x7b;
     const close = isMap ? 0x7d : 0x5d;
-    const coll = isMap ? new YAMLMap(this.schema) : new YAMLSeq(this.schema);
+    const coll = isMap ? mapNode(this.schema) : seqNode(this.schema);
     coll.flow = true;
     let i = at + 1;
     for (;;) {
@@ -619,7 +606,7 @@ class CommonYamlParser {
         i += 2;
         while (i < end && t.charCodeAt(i) === SPACE) i++;
         const value = this.flowItem(line, i, false);
-        (coll as YAMLMap).items.push(new Pair(key.node, value.node));
+        (coll as YAMLMap).items.push(pairNode(key.node, value.node));
         i = value.end;
         while (i < end && t.charCodeAt(i) === SPACE) i++;
         // A value's range runs over the spaces after it; a key's does not.
@@ -672,8 +659,7 @@ class CommonYamlParser {
     }
     while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
     if (e === at) throw new GiveUp('an empty flow item');
-    const node = plainScalar(t.slice(at, e));
-    node.range = [at, e, e];
+    const node = plainScalar(t.slice(at, e), [at, e, e]);
     return { node, end: e };
   }
 }
@@ -735,25 +721,89 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 /** Octal, hexadecimal, exponent, infinity and NaN forms: rare in manifests, left to yaml. */
 const OTHER_NUMBER = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF)$|\.(?:nan|NaN|NAN)$|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE])/;
 
-/** A plain scalar's value by the YAML 1.2 core schema, as yaml resolves it. */
-function plainScalar(source: string): Scalar {
-  const c = source.charCodeAt(0);
+/*
+ * Node factories. yaml's constructors mark each node's type with Object.defineProperty (and a
+ * collection's schema likewise), a call into the runtime that costs about half of this parse.
+ * These make the same objects (yaml's prototypes, its global type symbols) by plain assignment.
+ * The type symbol and `schema` are then enumerable own properties: nothing reads nodes by
+ * enumerating them (yaml reads the symbol by name, and the fast-yaml tests run yaml's own toJS on
+ * these nodes). Should a yaml version mark nodes some other way, its constructors are used.
+ */
+const NODE_TYPE = Symbol.for('yaml.node.type');
+const SCALAR_TAG = Symbol.for('yaml.scalar');
+const PAIR_TAG = Symbol.for('yaml.pair');
+const MAP_TAG = Symbol.for('yaml.map');
+const SEQ_TAG = Symbol.for('yaml.seq');
+type Tagged = Record<symbol, unknown>;
+const TAGS_KNOWN =
+  (new Scalar(null) as unknown as Tagged)[NODE_TYPE] === SCALAR_TAG &&
+  (new Pair(null) as unknown as Tagged)[NODE_TYPE] === PAIR_TAG &&
+  (new YAMLMap() as unknown as Tagged)[NODE_TYPE] === MAP_TAG &&
+  (new YAMLSeq() as unknown as Tagged)[NODE_TYPE] === SEQ_TAG;
+
+type Range = [number, number, number];
+
+/** Every scalar gets its properties in one order, so that code reading them sees one shape. */
+function scalarNode(value: unknown, source: string, type: Scalar.Type, range: Range): Scalar {
   let node: Scalar;
+  if (TAGS_KNOWN) {
+    node = Object.create(Scalar.prototype) as Scalar;
+    (node as Scalar & Tagged)[NODE_TYPE] = SCALAR_TAG;
+  } else {
+    node = new Scalar(value);
+  }
+  node.value = value;
+  node.source = source;
+  node.type = type;
+  node.range = range;
+  return node;
+}
+
+function pairNode(key: unknown, value: unknown): Pair {
+  if (!TAGS_KNOWN) return new Pair(key, value);
+  const node = Object.create(Pair.prototype) as Pair & Tagged;
+  node[NODE_TYPE] = PAIR_TAG;
+  node.key = key;
+  node.value = value;
+  return node;
+}
+
+function mapNode(schema: Document['schema']): YAMLMap {
+  if (!TAGS_KNOWN) return new YAMLMap(schema);
+  const node = Object.create(YAMLMap.prototype) as YAMLMap & Tagged;
+  node[NODE_TYPE] = MAP_TAG;
+  node.schema = schema;
+  node.items = [];
+  return node;
+}
+
+function seqNode(schema: Document['schema']): YAMLSeq {
+  if (!TAGS_KNOWN) return new YAMLSeq(schema);
+  const node = Object.create(YAMLSeq.prototype) as YAMLSeq & Tagged;
+  node[NODE_TYPE] = SEQ_TAG;
+  node.schema = schema;
+  node.items = [];
+  return node;
+}
+
+/** A plain scalar's value by the YAML 1.2 core schema, as yaml resolves it. */
+function plainScalar(source: string, range: Range): Scalar {
+  const c = source.charCodeAt(0);
   // Only a digit, sign, dot or one of n N t T f F ~ can start a non-string.
   if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
-    if (INT.test(source)) node = new Scalar(parseInt(source, 10));
-    else if (FLOAT.test(source)) {
-      node = new Scalar(parseFloat(source));
+    if (INT.test(source)) return scalarNode(parseInt(source, 10), source, 'PLAIN', range);
+    if (FLOAT.test(source)) {
+      const node = scalarNode(parseFloat(source), source, 'PLAIN', range);
       const dot = source.indexOf('.');
       if (source.charCodeAt(source.length - 1) === 0x30) node.minFractionDigits = source.length - dot - 1;
-    } else if (OTHER_NUMBER.test(source)) throw new GiveUp('an octal, hexadecimal, exponent, infinite or NaN number');
-    else node = new Scalar(source);
-  } else if ((c === 0x6e || c === 0x4e || c === 0x7e) && NULL.test(source)) node = new Scalar(null);
-  else if ((c === 0x74 || c === 0x54 || c === 0x66 || c === 0x46) && BOOL.test(source)) node = new Scalar(c === 0x74 || c === 0x54);
-  else node = new Scalar(source);
-  node.source = source;
-  node.type = 'PLAIN';
-  return node;
+      return node;
+    }
+    if (OTHER_NUMBER.test(source)) throw new GiveUp('an octal, hexadecimal, exponent, infinite or NaN number');
+    return scalarNode(source, source, 'PLAIN', range);
+  }
+  if ((c === 0x6e || c === 0x4e || c === 0x7e) && NULL.test(source)) return scalarNode(null, source, 'PLAIN', range);
+  if ((c === 0x74 || c === 0x54 || c === 0x66 || c === 0x46) && BOOL.test(source)) return scalarNode(c === 0x74 || c === 0x54, source, 'PLAIN', range);
+  return scalarNode(source, source, 'PLAIN', range);
 }
 
 const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f', ' ': ' ' };
