@@ -31,7 +31,35 @@ function withPlannerDefaults(spec: FieldSpec, path: (string | number)[], parentL
   }
   if (spec.items) out.items = withPlannerDefaults(spec.items, [...path, 0], out.link);
   if (spec.values) out.values = withPlannerDefaults(spec.values, [...path, 0], out.link);
-  return out;
+  return uniform(out);
+}
+
+/**
+ * The spec with every property of FieldSpec, in one order (absent ones undefined). Validation reads
+ * thousands of specs per file; V8 keeps that code optimized only while they all have one shape,
+ * and a catalog part the first files did not reach would otherwise throw it back to slow code.
+ */
+function uniform(s: FieldSpec): FieldSpec {
+  return {
+    name: s.name,
+    type: s.type,
+    default: s.default,
+    defaultNote: s.defaultNote,
+    defaultMeaning: s.defaultMeaning,
+    enum: s.enum,
+    docs: s.docs,
+    example: s.example,
+    link: s.link,
+    required: s.required,
+    goDuration: s.goDuration,
+    min: s.min,
+    max: s.max,
+    children: s.children,
+    items: s.items,
+    values: s.values,
+    open: s.open,
+    kubernetes: s.kubernetes,
+  };
 }
 
 export const rolloutCatalog: FieldSpec = withPlannerDefaults(rollout, []);
@@ -42,7 +70,7 @@ function withParentLinks(spec: FieldSpec, parentLink?: string): FieldSpec {
   if (spec.children) out.children = Object.fromEntries(Object.entries(spec.children).map(([k, c]) => [k, withParentLinks(c, out.link)]));
   if (spec.items) out.items = withParentLinks(spec.items, out.link);
   if (spec.values) out.values = withParentLinks(spec.values, out.link);
-  return out;
+  return uniform(out);
 }
 
 export const analysisTemplateCatalog: FieldSpec = withParentLinks(analysisTemplate);

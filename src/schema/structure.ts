@@ -98,12 +98,17 @@ function placesOf(root: FieldSpec): Map<string, string[]> {
   return m;
 }
 
-/** The required children of each object field: most have none, and the walk visits every mapping. */
-const requiredByField = new WeakMap<FieldSpec, readonly FieldSpec[]>();
-function requiredChildren(spec: FieldSpec): readonly FieldSpec[] {
+/**
+ * The required children of each object field, or null when it has none (most have none, and the
+ * walk visits every mapping). Null rather than an empty list: an empty array has another V8 map than
+ * a list of specs, and reading both at one place throws the walk out of optimized code.
+ */
+const requiredByField = new WeakMap<FieldSpec, readonly FieldSpec[] | null>();
+function requiredChildren(spec: FieldSpec): readonly FieldSpec[] | null {
   let list = requiredByField.get(spec);
-  if (!list) {
-    list = Object.values(spec.children ?? {}).filter((c) => c.required);
+  if (list === undefined) {
+    const found = Object.values(spec.children ?? {}).filter((c) => c.required);
+    list = found.length > 0 ? found : null;
     requiredByField.set(spec, list);
   }
   return list;
@@ -133,7 +138,7 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
       if (!isMap(node)) return wrongType(out, path, spec, node);
       const children = spec.children ?? {};
       const required = requiredChildren(spec);
-      const seen = required.length > 0 ? new Set<string>() : undefined;
+      const seen = required ? new Set<string>() : undefined;
       for (const pair of pairsWithMerges(doc, node)) {
         if (!isScalar(pair.key)) continue;
         const key = String(pair.key.value);
@@ -145,7 +150,7 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
           out.push(unknownField(w, key, Object.keys(children), path, spec));
         }
       }
-      for (const child of required) {
+      if (required) for (const child of required) {
         if (!seen!.has(child.name)) {
           out.push({
             code: STRUCTURE_CODES.missingField,

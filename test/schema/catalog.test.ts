@@ -1,7 +1,7 @@
 // The catalog covers every field the issue lists, with our docs, and its defaults are the planner's.
 import { strict as assert } from 'node:assert';
 import { ROLLOUT_DEFAULTS } from '../../src/planner';
-import { catalogFields, fieldAt, rolloutCatalog, rolloutJsonSchema, type FieldSpec } from '../../src/schema';
+import { analysisTemplateCatalog, catalogFields, experimentCatalog, fieldAt, rolloutCatalog, rolloutJsonSchema, type FieldSpec } from '../../src/schema';
 import { defaultsKey } from '../../src/schema/catalog';
 import { rollout as handWritten } from '../../src/schema/fields/rollout';
 
@@ -59,6 +59,18 @@ describe('schema catalog', () => {
       assert.equal(spec.default, undefined, `${defaultsKey(path)} repeats the planner's default`);
       assert.equal(spec.defaultNote, undefined, `${defaultsKey(path)} repeats the planner's default`);
     }
+  });
+
+  it('every spec of every catalog has the same properties in the same order (one shape for V8, catalog.ts)', () => {
+    const shapes = new Set<string>();
+    const visit = (spec: FieldSpec) => {
+      shapes.add(Object.keys(spec).join(','));
+      for (const c of Object.values(spec.children ?? {})) visit(c);
+      if (spec.items) visit(spec.items);
+      if (spec.values) visit(spec.values);
+    };
+    for (const root of [rolloutCatalog, analysisTemplateCatalog, experimentCatalog]) visit(root);
+    assert.deepEqual([...shapes], [Object.keys(rolloutCatalog).join(',')]);
   });
 
   it('fieldAt steps through list items and map values', () => {
