@@ -16,7 +16,7 @@ export interface WarmUpOptions {
   stop(): boolean;
   /** Slices to run at most. */
   slices?: number;
-  /** Runs the next slice after pending I/O (setImmediate in the server). */
+  /** Runs the next slice once pending messages are handled (a zero timeout in the server: it lets I/O and its callbacks run first). */
   defer?: (next: () => void) => void;
   /** Called once, when the warm-up ends for either reason. */
   done?: (slicesRun: number) => void;
@@ -24,11 +24,11 @@ export interface WarmUpOptions {
 
 /** About as many documents as a busy manifest file: enough, over the slices, for V8 to optimize the hot loops. */
 const DOCUMENTS_PER_SLICE = 24;
-const DEFAULT_SLICES = 40;
+export const WARM_UP_SLICES = 40;
 
 export function warmUp(options: WarmUpOptions): void {
-  const slices = options.slices ?? DEFAULT_SLICES;
-  const defer = options.defer ?? ((next) => setImmediate(next));
+  const slices = options.slices ?? WARM_UP_SLICES;
+  const defer = options.defer ?? ((next) => setTimeout(next, 0));
   let run = 0;
   const step = () => {
     if (run >= slices || options.stop()) {
@@ -47,149 +47,167 @@ export function warmUp(options: WarmUpOptions): void {
 }
 
 /**
- * Services, canary and blue-green Rollouts and an analysis template, in the shapes real
- * manifests have (flow maps, quoted strings, a block scalar, a misspelled key and a reference to
- * a missing Service, so the code that reports findings runs too). `seed` varies the names.
+ * Services, canary and blue-green Rollouts and analysis templates, in the shapes real manifests
+ * have: flow maps, quoted strings, block scalars, comments, `---` before the first document, and a
+ * misspelled key and references to missing objects, so the code that reports findings runs too.
+ * `seed` varies the names, and with them the order of keys and which optional parts appear: the
+ * warmed code must have seen objects of many shapes, or the first real file, whose keys come in
+ * its own order, throws it back to slow code.
  */
 export function sampleManifests(seed: number, documents: number): string {
   const parts: string[] = [];
   for (let i = 0; parts.length < documents; i++) {
+    const k = seed + i;
     const app = `app-${seed}-${i}`;
-    parts.push(
-      [
-        'apiVersion: v1',
-        'kind: Service',
-        'metadata:',
-        `  name: ${app}-stable`,
-        'spec:',
-        '  selector:',
-        `    app: ${app}`,
-        '  ports:',
-        '    - name: http',
-        '      port: 80',
-        '      targetPort: 8080',
-      ].join('\n'),
-      [
-        'apiVersion: argoproj.io/v1alpha1',
-        'kind: Rollout',
-        'metadata:',
-        `  name: ${app}`,
-        '  labels:',
-        `    app: "${app}"`,
-        'spec:',
-        `  replicas: ${(i % 9) + 1}`,
-        '  revisionHistoryLimit: 3',
-        '  selector:',
-        '    matchLabels:',
-        `      app: ${app}`,
-        '  template:',
-        '    metadata:',
-        '      labels:',
-        `        app: ${app}`,
-        '    spec:',
-        '      containers:',
-        `        - name: ${app}`,
-        `          image: 'registry.example/${app}:1.${i}'`,
-        '          args: ["--port", "8080"]',
-        '          env:',
-        '            - name: LOG_LEVEL',
-        '              value: info',
-        '            - name: POD_NAME',
-        '              valueFrom:',
-        '                fieldRef:',
-        '                  fieldPath: metadata.name',
-        '          ports:',
-        '            - containerPort: 8080',
-        '              name: http',
-        '          resources:',
-        '            requests: { cpu: 100m, memory: 64Mi }',
-        '            limits:',
-        '              memory: 256Mi',
-        '          readinessProbe:',
-        '            httpGet:',
-        '              path: /healthz',
-        '              port: http',
-        '            periodSeconds: 5',
-        '          volumeMounts:',
-        '            - name: config',
-        '              mountPath: /etc/app',
-        '      volumes:',
-        '        - name: config',
-        '          configMap:',
-        `            name: ${app}-config`,
-        '  strategy:',
-        '    canary:',
-        `      stableService: ${app}-stable`,
-        `      canaryService: ${app}-canary`,
-        '      maxSurge: "25%"',
-        '      maxUnavailable: 0',
-        '      trafficRouting:',
-        '        nginx:',
-        `          stableIngress: ${app}-ingress`,
-        '      analysis:',
-        '        templates:',
-        `          - templateName: success-rate-${seed}`,
-        '        startingStep: 2',
-        '      steps:',
-        '        - setWeight: 10',
-        '        - pause: {}',
-        '        - setWeight: 40',
-        '        - analysis:',
-        '            templates:',
-        '              - templateName: error-rate',
-        '            args:',
-        '              - name: service-name',
-        `                value: ${app}-canary`,
-        '        - pause: { duration: 30s }',
-        '        - setCanaryScale: { weight: 50 }',
-        '        - setWeigth: 80',
-      ].join('\n'),
-      [
-        'apiVersion: argoproj.io/v1alpha1',
-        'kind: Rollout',
-        'metadata:',
-        `  name: ${app}-bg`,
-        'spec:',
-        '  replicas: 2',
-        '  selector:',
-        '    matchLabels:',
-        `      app: ${app}-bg`,
-        '  template:',
-        '    metadata:',
-        '      labels:',
-        `        app: ${app}-bg`,
-        '    spec:',
-        '      containers:',
-        '        - name: web',
-        '          image: nginx:1.27',
-        '  strategy:',
-        '    blueGreen:',
-        `      activeService: ${app}-stable`,
-        `      previewService: ${app}-preview`,
-        '      autoPromotionEnabled: false',
-        '      scaleDownDelaySeconds: 30',
-      ].join('\n'),
-      [
-        'apiVersion: argoproj.io/v1alpha1',
-        'kind: AnalysisTemplate',
-        'metadata:',
-        `  name: success-rate-${seed}-${i}`,
-        'spec:',
-        '  args:',
-        '    - name: service-name',
-        '  metrics:',
-        '    - name: success-rate',
-        '      interval: 1m',
-        '      successCondition: result[0] >= 0.95',
-        '      failureLimit: 3',
-        '      provider:',
-        '        prometheus:',
-        '          address: http://prometheus.example:9090',
-        '          query: |',
-        '            sum(rate(requests{service="{{args.service-name}}",code!~"5.."}[5m]))',
-        '            / sum(rate(requests{service="{{args.service-name}}"}[5m]))',
-      ].join('\n'),
-    );
+    parts.push(serviceDoc(app), canaryDoc(app, seed, k), blueGreenDoc(app, k), analysisTemplateDoc(`success-rate-${seed}-${i}`, k));
   }
-  return parts.slice(0, documents).join('\n---\n') + '\n';
+  return (seed % 2 === 0 ? '---\n' : '# generated sample\n') + parts.slice(0, documents).join('\n---\n') + '\n';
+}
+
+/** The blocks in one of several orders: people write the same fields in many. */
+const rotate = <T>(blocks: T[], by: number): T[] => blocks.map((_, j) => blocks[(j + by) % blocks.length]!);
+const indent = (lines: string[], by: string) => lines.map((l) => by + l);
+
+function serviceDoc(app: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    `  name: ${app}-stable`,
+    'spec:',
+    '  selector:',
+    `    app: ${app}`,
+    '  ports:',
+    '    - name: http',
+    '      port: 80',
+    '      targetPort: 8080',
+  ].join('\n');
+}
+
+function containerLines(app: string, i: number): string[] {
+  const blocks: string[][] = [
+    [`- name: ${app}`, `  image: 'registry.example/${app}:1.${i}'`],
+    ['  args: ["--port", "8080"]'],
+    ['  env:', '    - name: LOG_LEVEL', `      value: "${i % 3}"`, '    - name: POD_NAME', '      valueFrom:', '        fieldRef:', '          fieldPath: metadata.name'],
+    ['  ports:', '    - containerPort: 8080', '      name: http'],
+    ['  resources:', '    requests: { cpu: 100m, memory: 64Mi }', '    limits:', '      memory: 256Mi'],
+    ['  readinessProbe:', '    httpGet:', '      path: /healthz', '      port: http', '    periodSeconds: 5'],
+    ['  livenessProbe:', '    httpGet:', '      path: /livez', '      port: 8080'],
+    ['  volumeMounts:', '    - name: config', '      mountPath: /etc/app'],
+  ];
+  // The first block names the container; the others come in turn, some left out.
+  const rest = rotate(blocks.slice(1), i).filter((_, j) => (i + j) % 4 !== 3);
+  return [...blocks[0]!, ...rest.flat()];
+}
+
+function canaryDoc(app: string, seed: number, i: number): string {
+  const routers = [
+    ['nginx:', `  stableIngress: ${app}-ingress`],
+    ['smi: {}'],
+    ['istio:', '  virtualService:', `    name: ${app}-vsvc`, '    routes:', '      - primary'],
+  ];
+  const canaryFields: string[][] = [
+    [`stableService: ${app}-stable`, `canaryService: ${app}-canary`],
+    ['maxSurge: "25%"', `maxUnavailable: ${i % 2}`],
+    ['trafficRouting:', ...indent(routers[i % routers.length]!, '  ')],
+    ...(i % 2 === 0 ? [['dynamicStableScale: true']] : []),
+    ['analysis:', '  templates:', `    - templateName: success-rate-${seed}`, '  startingStep: 2', '  args:', '    - name: service-name', `      value: ${app}-canary`],
+    [
+      'steps:',
+      '  - setWeight: 10',
+      '  - pause: {}',
+      `  - setWeight: ${20 + (i % 5) * 10}`,
+      `  - pause: { duration: ${i % 3 === 0 ? '30s' : '1m'} }`,
+      '  - analysis:',
+      '      templates:',
+      '        - templateName: error-rate',
+      '      args:',
+      '        - name: service-name',
+      `          value: ${app}-canary`,
+      '  - setCanaryScale:',
+      '      weight: 50',
+      ...(i % 3 === 1 ? ['  - experiment:', '      duration: 5m', '      templates:', '        - name: baseline', '          specRef: stable'] : []),
+      '  - setWeigth: 80',
+      '  - pause:',
+      '      duration: 10m',
+    ],
+  ];
+  const template = [
+    'template:',
+    '  metadata:',
+    '    labels:',
+    `      app: ${app}`,
+    '  spec:',
+    '    containers:',
+    ...indent(containerLines(app, i), '      '),
+    '    volumes:',
+    '      - name: config',
+    '        configMap:',
+    `          name: ${app}-config`,
+    '      - name: cache',
+    '        emptyDir: {}',
+  ];
+  const specBlocks: string[][] = [
+    [`replicas: ${(i % 9) + 1}`],
+    ['revisionHistoryLimit: 3'],
+    ['selector:', '  matchLabels:', `    app: ${app}`],
+    template,
+    ['strategy:', '  canary:', ...indent(rotate(canaryFields, i).flat(), '    ')],
+  ];
+  const head = ['apiVersion: argoproj.io/v1alpha1', 'kind: Rollout'];
+  const metadata = ['metadata:', `  name: ${app}`, '  labels:', `    app: "${app}"`];
+  const spec = ['spec:', ...indent(rotate(specBlocks, i).flat(), '  ')];
+  return [...(i % 2 === 0 ? [...head, ...metadata] : [...metadata, ...head]), '# the rollout', ...spec].join('\n');
+}
+
+function blueGreenDoc(app: string, i: number): string {
+  const fields = rotate(
+    [[`activeService: ${app}-stable`], [`previewService: ${app}-preview`], ['autoPromotionEnabled: false'], ['scaleDownDelaySeconds: 30'], ...(i % 2 ? [['prePromotionAnalysis:', '  templates:', '    - templateName: smoke']] : [])],
+    i,
+  ).flat();
+  return [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: Rollout',
+    'metadata:',
+    `  name: ${app}-bg`,
+    'spec:',
+    '  replicas: 2',
+    '  selector:',
+    '    matchLabels:',
+    `      app: ${app}-bg`,
+    '  template:',
+    '    metadata:',
+    '      labels:',
+    `        app: ${app}-bg`,
+    '    spec:',
+    '      containers:',
+    '        - name: web',
+    '          image: nginx:1.27',
+    '  strategy:',
+    '    blueGreen:',
+    ...indent(fields, '      '),
+  ].join('\n');
+}
+
+function analysisTemplateDoc(name: string, i: number): string {
+  return [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: AnalysisTemplate',
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  args:',
+    '    - name: service-name',
+    '  metrics:',
+    '    - name: success-rate',
+    `      interval: ${i % 2 ? '1m' : '30s'}`,
+    '      successCondition: result[0] >= 0.95',
+    '      failureLimit: 3',
+    '      provider:',
+    '        prometheus:',
+    '          address: http://prometheus.example:9090',
+    '          query: |',
+    '            sum(rate(requests{service="{{args.service-name}}",code!~"5.."}[5m]))',
+    '            / sum(rate(requests{service="{{args.service-name}}"}[5m]))',
+  ].join('\n');
 }
