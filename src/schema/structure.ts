@@ -114,6 +114,18 @@ function requiredChildren(spec: FieldSpec): readonly FieldSpec[] | null {
   return list;
 }
 
+/**
+ * Where the walk is, as a chain of segments up to the root: one small object per node visited
+ * instead of a copied array; the array is built only for a finding.
+ */
+type PathLink = { readonly up: PathLink; readonly seg: string | number } | null;
+
+function pathOf(at: PathLink): Path {
+  const path: Path = [];
+  for (let l = at; l !== null; l = l.up) path.push(l.seg);
+  return path.reverse();
+}
+
 interface Walk {
   doc: Document.Parsed;
   root: FieldSpec;
@@ -122,11 +134,11 @@ interface Walk {
 
 export function checkStructure(doc: Document.Parsed, root: FieldSpec): DocFinding[] {
   const w: Walk = { doc, root, out: [] };
-  walk(w, doc.contents, root, []);
+  walk(w, doc.contents, root, null);
   return w.out;
 }
 
-function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
+function walk(w: Walk, raw: unknown, spec: FieldSpec, at: PathLink): void {
   const { doc, out } = w;
   const node = isAlias(raw) ? raw.resolve(doc) : raw;
   if (node === undefined || node === null) return;
@@ -135,7 +147,7 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
   if (spec.type === 'any' || spec.kubernetes === 'PodSpec') return;
   switch (spec.type) {
     case 'object': {
-      if (!isMap(node)) return wrongType(out, path, spec, node);
+      if (!isMap(node)) return wrongType(out, pathOf(at), spec, node);
       const children = spec.children ?? {};
       const required = requiredChildren(spec);
       const seen = required ? new Set<string>() : undefined;
@@ -145,13 +157,14 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
         seen?.add(key);
         const child = children[key];
         if (child) {
-          walk(w, pair.value, child, [...path, key]);
+          walk(w, pair.value, child, { up: at, seg: key });
         } else if (!spec.open) {
-          out.push(unknownField(w, key, Object.keys(children), path, spec));
+          out.push(unknownField(w, key, Object.keys(children), pathOf(at), spec));
         }
       }
       if (required) for (const child of required) {
         if (!seen!.has(child.name)) {
+          const path = pathOf(at);
           out.push({
             code: STRUCTURE_CODES.missingField,
             severity: 'error',
@@ -164,92 +177,92 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, path: Path): void {
       return;
     }
     case 'list': {
-      if (!isSeq(node)) return wrongType(out, path, spec, node);
+      if (!isSeq(node)) return wrongType(out, pathOf(at), spec, node);
       const items = spec.items;
       if (!items) return;
-      node.items.forEach((item, i) => walk(w, item, items, [...path, i]));
+      node.items.forEach((item, i) => walk(w, item, items, { up: at, seg: i }));
       return;
     }
     case 'map': {
-      if (!isMap(node)) return wrongType(out, path, spec, node);
+      if (!isMap(node)) return wrongType(out, pathOf(at), spec, node);
       const values = spec.values;
       if (!values) return;
       for (const pair of node.items) {
-        if (isScalar(pair.key)) walk(w, pair.value, values, [...path, String(pair.key.value)]);
+        if (isScalar(pair.key)) walk(w, pair.value, values, { up: at, seg: String(pair.key.value) });
       }
       return;
     }
     default:
-      if (!isScalar(node)) return wrongType(out, path, spec, node);
-      checkScalar(node, spec, path, out);
+      if (!isScalar(node)) return wrongType(out, pathOf(at), spec, node);
+      checkScalar(node, spec, at, out);
   }
 }
 
-function checkScalar(node: Scalar, spec: FieldSpec, path: Path, out: DocFinding[]): void {
+function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFinding[]): void {
   const v = node.value;
   switch (spec.type) {
     case 'int':
-      if (typeof v !== 'number' || !Number.isInteger(v)) return wrongType(out, path, spec, node);
+      if (typeof v !== 'number' || !Number.isInteger(v)) return wrongType(out, pathOf(at), spec, node);
       if (Math.abs(v) > INT32_MAX) {
-        out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} ${v} is too large: Kubernetes stores it as a 32-bit integer (at most ${INT32_MAX})`, path, target: 'value' });
+        out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} ${v} is too large: Kubernetes stores it as a 32-bit integer (at most ${INT32_MAX})`, path: pathOf(at), target: 'value' });
         return;
       }
-      return checkRange(v, spec, path, out);
+      return checkRange(v, spec, at, out);
     case 'bool':
       if (typeof v === 'string' && isPlain(node) && YAML11_BOOL.test(v)) {
         // kubectl reads YAML 1.1, where an unquoted yes/no/on/off is a boolean: it works, but only there.
-        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads ${v} as ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'} (YAML 1.1), other YAML tools read a string; write ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'}`, path, target: 'value', data: { replacement: /^(y|yes|on)$/i.test(v) } });
+        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads ${v} as ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'} (YAML 1.1), other YAML tools read a string; write ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'}`, path: pathOf(at), target: 'value', data: { replacement: /^(y|yes|on)$/i.test(v) } });
         return;
       }
-      if (typeof v !== 'boolean') return wrongType(out, path, spec, node);
+      if (typeof v !== 'boolean') return wrongType(out, pathOf(at), spec, node);
       return;
     case 'string':
       if (typeof v === 'string' && isPlain(node) && YAML11_BOOL.test(v)) {
-        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads an unquoted ${v} as a boolean (YAML 1.1), not a string; quote it: "${v}"`, path, target: 'value', data: { replacement: `"${v}"` } });
+        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads an unquoted ${v} as a boolean (YAML 1.1), not a string; quote it: "${v}"`, path: pathOf(at), target: 'value', data: { replacement: `"${v}"` } });
         return;
       }
-      if (typeof v !== 'string') return wrongType(out, path, spec, node);
+      if (typeof v !== 'string') return wrongType(out, pathOf(at), spec, node);
       if (spec.enum && !spec.enum.includes(v)) {
         const suggestion = closest(v, spec.enum);
         out.push({
           code: STRUCTURE_CODES.invalidValue,
           severity: 'error',
           message: `"${v}" is not a valid ${spec.name}: expected ${spec.enum.map((e) => `"${e}"`).join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
-          path,
+          path: pathOf(at),
           target: 'value',
           ...(suggestion ? { data: { suggestion } } : {}),
         });
       }
       return;
     case 'int-or-percent': {
-      if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, path, spec, node);
+      if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, pathOf(at), spec, node);
       try {
         const parsed = parseIntOrPercent(v);
         if (parsed.value < 0) throw new Error(`${spec.name} must not be negative`);
       } catch (e) {
-        out.push({ code: STRUCTURE_CODES.badIntOrPercent, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path, target: 'value' });
+        out.push({ code: STRUCTURE_CODES.badIntOrPercent, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path: pathOf(at), target: 'value' });
       }
       return;
     }
     case 'duration': {
-      if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, path, spec, node);
+      if (typeof v !== 'number' && typeof v !== 'string') return wrongType(out, pathOf(at), spec, node);
       // An analysis template's `{{args.NAME}}` is replaced with the argument before Argo reads the duration.
       if (typeof v === 'string' && ARG_PLACEHOLDER_ONLY.test(v)) return;
       if (spec.goDuration && (typeof v === 'number' || /^\s*-?\d+\s*$/.test(v))) {
-        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name} needs a unit, e.g. "${v}s" or "${v}m": a bare number is not a duration here`, path, target: 'value' });
+        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name} needs a unit, e.g. "${v}s" or "${v}m": a bare number is not a duration here`, path: pathOf(at), target: 'value' });
         return;
       }
       try {
         parseDuration(v);
       } catch (e) {
-        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path, target: 'value' });
+        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path: pathOf(at), target: 'value' });
       }
       return;
     }
   }
 }
 
-function checkRange(v: number, spec: FieldSpec, path: Path, out: DocFinding[]): void {
+function checkRange(v: number, spec: FieldSpec, at: PathLink, out: DocFinding[]): void {
   const low = spec.min !== undefined && v < spec.min;
   const high = spec.max !== undefined && v > spec.max;
   if (!low && !high) return;
@@ -259,7 +272,7 @@ function checkRange(v: number, spec: FieldSpec, path: Path, out: DocFinding[]): 
       : spec.min !== undefined
         ? spec.min === 0 ? 'not negative' : `at least ${spec.min}`
         : `at most ${spec.max}`;
-  out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} must be ${bounds}, not ${v}`, path, target: 'value' });
+  out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} must be ${bounds}, not ${v}`, path: pathOf(at), target: 'value' });
 }
 
 const TYPE_WORDS: Record<FieldSpec['type'], string> = {
