@@ -43,9 +43,11 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
   if (ctx.canary) {
     add(ctx.canary.analysis, [...CANARY, 'analysis']);
     arr(ctx.canary.steps).forEach((s, i) => {
+      // Most steps are neither: their paths are not built.
       const step = obj(s);
-      add(step?.analysis, [...CANARY, 'steps', i, 'analysis']);
-      out.push(...experimentAnalysisBlocks(obj(step?.experiment)?.analyses, [...CANARY, 'steps', i, 'experiment', 'analyses']));
+      if (step?.analysis !== undefined) add(step.analysis, [...CANARY, 'steps', i, 'analysis']);
+      const experiment = obj(step?.experiment);
+      if (experiment?.analyses !== undefined) out.push(...experimentAnalysisBlocks(experiment.analyses, [...CANARY, 'steps', i, 'experiment', 'analyses']));
     });
   }
   if (ctx.blueGreen) {
@@ -86,7 +88,16 @@ export interface ReferenceScope {
   workspace: WorkspaceIndex | undefined;
 }
 
-const rolloutScope = (ctx: RuleContext): ReferenceScope => ({ blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace });
+/** Once per document: three rules read it. */
+const scopes = new WeakMap<RuleContext, ReferenceScope>();
+function rolloutScope(ctx: RuleContext): ReferenceScope {
+  let scope = scopes.get(ctx);
+  if (!scope) {
+    scope = { blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace };
+    scopes.set(ctx, scope);
+  }
+  return scope;
+}
 
 /** The workspace templates a reference can resolve to; undefined when the workspace knows no templates. */
 function templateCandidates(scope: ReferenceScope, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
