@@ -261,6 +261,7 @@ async function main(): Promise<void> {
   const oursAtOnce: Figures[] = [];
   const oursAlone: number[] = [];
   const yls: Figures[] = [];
+  const ylsAtOnce: { ms: number; count: number }[] = [];
   const oursIn: InProcessFigures[] = [];
   const ylsIn: InProcessFigures[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -291,14 +292,28 @@ async function main(): Promise<void> {
     oursAlone.push(performance.now() - t);
     await alone.stop();
 
-    const b = await LspSession.start({
-      command: { file: process.execPath, args: [ylsBin, '--stdio'] },
-      workspaceFolders: [ws],
-      within: 120_000,
-      settings: (section) => (section === 'yaml' ? yamlSettings : null),
-    });
-    b.notify('workspace/didChangeConfiguration', { settings: null });
-    await b.configured();
+    const startYls = async () => {
+      const session = await LspSession.start({
+        command: { file: process.execPath, args: [ylsBin, '--stdio'] },
+        workspaceFolders: [ws],
+        within: 120_000,
+        settings: (section) => (section === 'yaml' ? yamlSettings : null),
+      });
+      session.notify('workspace/didChangeConfiguration', { settings: null });
+      await session.configured();
+      return session;
+    };
+
+    // yaml-ls opened at once too, as soon as it has its settings: its first work, schema loading included.
+    const bAtOnce = await startYls();
+    const before = bAtOnce.publishes(uri);
+    const tAtOnce = performance.now();
+    bAtOnce.open(uri, text);
+    const atOnceDiagnostics = await bAtOnce.diagnosticsAfter(uri, before);
+    ylsAtOnce.push({ ms: performance.now() - tAtOnce, count: atOnceDiagnostics.length });
+    await bAtOnce.stop();
+
+    const b = await startYls();
     // The schema is in use once a small document gets a schema error; only then does the measured file open.
     const probe = toUri(join(ws, 'probe.yaml'));
     b.open(probe, 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nspec:\n  replicas: many\n');
@@ -328,9 +343,10 @@ async function main(): Promise<void> {
   const c = (k: keyof Figures) => medianOf(oursAtOnce, k);
   console.log(row('time to first diagnostics', o('firstDiagnosticsMs'), y('firstDiagnosticsMs')));
   console.log(row('time to complete diagnostics', o('completeDiagnosticsMs'), y('completeDiagnosticsMs')));
-  console.log(row('  (ours opened at once after start)', c('firstDiagnosticsMs'), y('firstDiagnosticsMs')));
-  console.log(row('  (the same, complete diagnostics)', c('completeDiagnosticsMs'), y('completeDiagnosticsMs')));
-  console.log(row('  (at once, no workspace scan)', median(oursAlone), y('firstDiagnosticsMs')));
+  const ya = median(ylsAtOnce.map((r) => r.ms));
+  console.log(row('  (both opened at once after start)', c('firstDiagnosticsMs'), ya));
+  console.log(row('  (the same, complete diagnostics)', c('completeDiagnosticsMs'), ya));
+  console.log(row('  (at once, ours with no workspace)', median(oursAlone), ya));
   console.log(row('re-validation after 1-char edit', o('revalidateMs'), y('revalidateMs')));
   console.log(row('hover latency', o('hoverMs'), y('hoverMs')));
   console.log(row('  (round trip of an empty request)', o('roundTripMs'), y('roundTripMs')));
@@ -340,7 +356,7 @@ async function main(): Promise<void> {
     `\nMedians over ${ROUNDS} rounds (${EDITS} edits and ${HOVERS} hovers per round). Before the measured open each server was idle for ${SETTLE_MS} ms after start-up ` +
       `(yaml-ls after validating a small probe document, which shows its schema is loaded; ours warms up on a built-in sample in that time, src/server/warm-up.ts). ` +
       `Diagnostics on open: ours ${o('firstDiagnosticsCount')} (opened at once: ${c('firstDiagnosticsCount')}, then ${completeCount} once Service references are checked after the workspace scan), ` +
-      `yaml-ls ${y('firstDiagnosticsCount')}; hovers answered: ours ${o('hoversAnswered')}/${HOVERS}, yaml-ls ${y('hoversAnswered')}/${HOVERS}.\n` +
+      `yaml-ls ${y('firstDiagnosticsCount')} (opened at once: ${ylsAtOnce.map((r) => r.count).join(', ')}); hovers answered: ours ${o('hoversAnswered')}/${HOVERS}, yaml-ls ${y('hoversAnswered')}/${HOVERS}.\n` +
       'yaml-ls waits a fixed 200 ms after each edit before validating; that wait is part of what its users see, so it is counted.',
   );
   console.log(
@@ -362,7 +378,7 @@ async function main(): Promise<void> {
 
   const verdicts: [string, boolean][] = [
     ['first diagnostics >= 10x faster than yaml-language-server', y('firstDiagnosticsMs') / o('firstDiagnosticsMs') >= 10],
-    ['first diagnostics >= 10x faster than yaml-language-server, ours opened at once after start', y('firstDiagnosticsMs') / c('firstDiagnosticsMs') >= 10],
+    ['first diagnostics >= 10x faster than yaml-language-server, both opened at once after start', ya / c('firstDiagnosticsMs') >= 10],
     ['complete diagnostics (Service references checked) >= 10x faster than yaml-language-server', y('completeDiagnosticsMs') / o('completeDiagnosticsMs') >= 10],
     ['re-validation >= 10x faster than yaml-language-server', y('revalidateMs') / o('revalidateMs') >= 10],
     ['hover >= 10x faster than yaml-language-server (end-to-end latency over JSON-RPC)', y('hoverMs') / o('hoverMs') >= 10],
