@@ -30,8 +30,13 @@ export function warmUp(options: WarmUpOptions): void {
   const slices = options.slices ?? WARM_UP_SLICES;
   const defer = options.defer ?? ((next) => setTimeout(next, 0));
   let run = 0;
+  // Each slice's parse is kept until the end, as an open document's parse lives on: the
+  // collector then sees these objects survive as a real file's do, and the first real file
+  // opened after the warm-up was about 6 ms faster for it (of about 45, bench/lsp.ts's file).
+  let kept: unknown[] = [];
   const step = () => {
     if (run >= slices || options.stop()) {
+      kept = [];
       options.done?.(run);
       return;
     }
@@ -40,6 +45,7 @@ export function warmUp(options: WarmUpOptions): void {
     const doc = TextDocument.create(`warm-up:///sample-${run}.yaml`, 'yaml', 1, sampleManifests(run, DOCUMENTS_PER_SLICE));
     service.indexServices(doc);
     JSON.stringify(service.validate(doc));
+    kept.push(service.parse(doc));
     run++;
     defer(step);
   };
