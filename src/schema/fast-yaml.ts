@@ -768,23 +768,18 @@ function pairNode(key: unknown, value: unknown): Pair {
   return node;
 }
 
-function mapNode(schema: Document['schema']): YAMLMap {
-  if (!TAGS_KNOWN) return new YAMLMap(schema);
-  const node = Object.create(YAMLMap.prototype) as YAMLMap & Tagged;
-  node[NODE_TYPE] = MAP_TAG;
+/** A block or flow collection with no items yet: the schema and items, as yaml's constructors set them. */
+function collectionNode<C extends YAMLMap | YAMLSeq>(Kind: new (schema: Document['schema']) => C, tag: symbol, schema: Document['schema']): C {
+  if (!TAGS_KNOWN) return new Kind(schema);
+  const node = Object.create(Kind.prototype) as C & Tagged;
+  node[NODE_TYPE] = tag;
   node.schema = schema;
   node.items = [];
   return node;
 }
 
-function seqNode(schema: Document['schema']): YAMLSeq {
-  if (!TAGS_KNOWN) return new YAMLSeq(schema);
-  const node = Object.create(YAMLSeq.prototype) as YAMLSeq & Tagged;
-  node[NODE_TYPE] = SEQ_TAG;
-  node.schema = schema;
-  node.items = [];
-  return node;
-}
+const mapNode = (schema: Document['schema']): YAMLMap => collectionNode(YAMLMap, MAP_TAG, schema);
+const seqNode = (schema: Document['schema']): YAMLSeq => collectionNode(YAMLSeq, SEQ_TAG, schema);
 
 /** A plain scalar's value by the YAML 1.2 core schema, as yaml resolves it. */
 function plainScalar(source: string, range: Range): Scalar {
