@@ -66,7 +66,7 @@ const GATEWAY_NAMESPACE_PATH = ['spec', 'strategy', 'canary', 'trafficRouting', 
 function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
   const [last, parent, grand, great] = [path[path.length - 1], path[path.length - 2], path[path.length - 3], path[path.length - 4]];
   if (typeof last === 'string' && SERVICE_KEYS.has(last)) return 'Service';
-  if (last === 'stableIngress' && parent === 'nginx') return 'Ingress';
+  if ((last === 'stableIngress' && parent === 'nginx') || (typeof last === 'number' && parent === 'stableIngresses' && grand === 'nginx')) return 'Ingress';
   if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices'))) return 'VirtualService';
   // The gatewayAPI plugin config: httpRoute, or httpRoutes[i].name (and the grpc, tcp and tls ones).
   for (const { one, many, kind } of GATEWAY_ROUTES) {
@@ -111,6 +111,12 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
     return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), replace) };
   }
   const indent = keyMatch![1]!;
+  // A list entry that is a name (`- web-ingress` under stableIngresses): the names it can be.
+  if (/-\s+$/.test(indent)) {
+    const item = tryContext(`${indent}${PLACEHOLDER}`, 'value', false);
+    const named = item?.catalog === rolloutCatalog ? namedKind(item.path) : undefined;
+    if (item && named) return { isIncomplete: false, items: namedItems(item, named, references, replace) };
+  }
   let ctx = tryContext(`${indent}${PLACEHOLDER}:`, 'key', false);
   // Under a list, an undashed line is a new item: read it as one.
   if (!ctx || (ctx.path.length > 0 && typeof ctx.path[ctx.path.length - 1] !== 'number' && fieldAt(ctx.path, ctx.catalog ?? rolloutCatalog)?.type === 'list')) {
@@ -150,7 +156,8 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
 
 interface Found {
   path: Path;
-  key: string;
+  /** The key whose value is the placeholder, or the list index of a placeholder entry. */
+  key: string | number;
   map?: YAMLMap;
 }
 
@@ -165,7 +172,9 @@ function findPlaceholder(node: unknown, path: Path): Found | undefined {
     }
   } else if (isSeq(node)) {
     for (let i = 0; i < node.items.length; i++) {
-      const inner = findPlaceholder(node.items[i], [...path, i]);
+      const item = node.items[i];
+      if (isScalar(item) && item.value === PLACEHOLDER) return { path, key: i };
+      const inner = findPlaceholder(item, [...path, i]);
       if (inner) return inner;
     }
   }

@@ -147,4 +147,26 @@ describe('traffic-router references in the language server', () => {
     assert.deepEqual(await offered('name: web-vs'), ['web-vs (VirtualService · http routes main)']);
     lsp.close(uri);
   });
+
+  it('completes the Ingress names of a stableIngresses entry, and still keys on a list of maps', async () => {
+    const uri = toUri(join(dir, 'complete-list.yaml'));
+    const text = canaryRollout({
+      name: 'web',
+      canaryService: 'web-canary',
+      stableService: 'web-stable',
+      canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngresses:', '            - web-ing', '        istio:', '          virtualServices:', '            - ro'],
+    });
+    lsp.open(uri, text);
+    await lsp.diagnosticsFor(uri);
+    const offered = async (line: string) => {
+      const list = await lsp.completion(uri, positionOf(text, line, line.length));
+      return (list?.items ?? []).map((i) => `${i.label}${i.detail ? ` (${i.detail})` : ''}`);
+    };
+    assert.deepEqual(await offered('- web-ing'), ['web-ingress (Ingress · routes to web-stable)']);
+    // A virtualServices entry is a map: its keys are offered, not names.
+    const keys = await offered('- ro');
+    assert.ok(keys.some((k) => k.startsWith('routes')), JSON.stringify(keys));
+    assert.ok(!keys.some((k) => k.startsWith('web-')), keys.join(', '));
+    lsp.close(uri);
+  });
 });
