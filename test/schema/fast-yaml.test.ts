@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
 import { documentValue, parseCommonYaml, whyNotCommonYaml } from '../../src/schema/fast-yaml';
 import { splitDocuments } from '../../src/server/split-documents';
 import { largeManifestFile, largeManifestServices } from '../server/fixtures';
@@ -37,6 +37,11 @@ function shape(node: unknown): unknown {
   return { other: (node as object).constructor.name };
 }
 
+function collections(node: unknown): (YAMLMap | YAMLSeq)[] {
+  if (!isMap(node) && !isSeq(node)) return [];
+  return [node, ...node.items.flatMap((it) => (isPair(it) ? [...collections(it.key), ...collections(it.value)] : collections(it)))];
+}
+
 const docsShape = (docs: readonly Document.Parsed[]) => docs.map((d) => ({ range: d.range, contents: shape(d.contents) }));
 
 /** Fast path and yaml agree, or the fast path gave up. Returns whether it took the text. */
@@ -50,8 +55,10 @@ function agrees(text: string, label: string): boolean {
   fast.forEach((d, i) => {
     const expected = slow[i]!.toJS({ maxAliasCount: 1000 });
     assert.deepStrictEqual(documentValue(d), expected, `${label}: documentValue differs from yaml's toJS for:\n${text}`);
-    // The fast path makes its nodes without yaml's constructors: yaml's own methods must still work on them.
+    // The fast path makes its nodes without yaml's constructors: yaml's own methods must still work on them,
+    // and each collection carries its document's schema as yaml's do (yaml reads it to create nodes).
     assert.deepStrictEqual(d.toJS({ maxAliasCount: 1000 }), expected, `${label}: yaml's toJS of the fast path's nodes differs for:\n${text}`);
+    assert.ok(collections(d.contents).every((c) => c.schema === d.schema), `${label}: a collection without its document's schema`);
   });
   return true;
 }
