@@ -128,45 +128,34 @@ describe('traffic-router references in the language server', () => {
     lsp.close(uri);
   });
 
-  it('completes the names of the workspace\'s Services, Ingresses and VirtualServices where a Rollout names one', async () => {
-    const uri = toUri(join(dir, 'complete.yaml'));
-    const text = canaryRollout({
-      name: 'web',
-      canaryService: 'web-canary',
-      stableService: 'web-stable',
-      canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngress: web-ingress', '        istio:', '          virtualService:', '            name: web-vs'],
-    });
-    lsp.open(uri, text);
-    await lsp.diagnosticsFor(uri);
-    const offered = async (line: string) => {
-      const list = await lsp.completion(uri, positionOf(text, line, line.length));
-      return (list?.items ?? []).map((i) => `${i.label} (${i.detail})`);
-    };
-    assert.deepEqual(await offered('canaryService: web-canary'), ['web-canary (Service · selects app=web)', 'web-stable (Service · selects app=web)']);
-    assert.deepEqual(await offered('stableIngress: web-ingress'), ['web-ingress (Ingress · routes to web-stable)']);
-    assert.deepEqual(await offered('name: web-vs'), ['web-vs (VirtualService · http routes main)']);
-    lsp.close(uri);
-  });
-
-  it('completes the Ingress names of a stableIngresses entry, and still keys on a list of maps', async () => {
-    const uri = toUri(join(dir, 'complete-list.yaml'));
-    const text = canaryRollout({
-      name: 'web',
-      canaryService: 'web-canary',
-      stableService: 'web-stable',
-      canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngresses:', '            - web-ing', '        istio:', '          virtualServices:', '            - ro'],
-    });
+  /** Opens a web Rollout with these trafficRouting lines; `offered(line)` lists the completions at the end of that line. */
+  async function openForCompletion(name: string, routing: string[]) {
+    const uri = toUri(join(dir, name));
+    const text = canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', canaryExtra: ['      trafficRouting:', ...routing] });
     lsp.open(uri, text);
     await lsp.diagnosticsFor(uri);
     const offered = async (line: string) => {
       const list = await lsp.completion(uri, positionOf(text, line, line.length));
       return (list?.items ?? []).map((i) => `${i.label}${i.detail ? ` (${i.detail})` : ''}`);
     };
+    return { offered, close: () => lsp.close(uri) };
+  }
+
+  it('completes the names of the workspace\'s Services, Ingresses and VirtualServices where a Rollout names one', async () => {
+    const { offered, close } = await openForCompletion('complete.yaml', ['        nginx:', '          stableIngress: web-ingress', '        istio:', '          virtualService:', '            name: web-vs']);
+    assert.deepEqual(await offered('canaryService: web-canary'), ['web-canary (Service · selects app=web)', 'web-stable (Service · selects app=web)']);
+    assert.deepEqual(await offered('stableIngress: web-ingress'), ['web-ingress (Ingress · routes to web-stable)']);
+    assert.deepEqual(await offered('name: web-vs'), ['web-vs (VirtualService · http routes main)']);
+    close();
+  });
+
+  it('completes the Ingress names of a stableIngresses entry, and still keys on a list of maps', async () => {
+    const { offered, close } = await openForCompletion('complete-list.yaml', ['        nginx:', '          stableIngresses:', '            - web-ing', '        istio:', '          virtualServices:', '            - ro']);
     assert.deepEqual(await offered('- web-ing'), ['web-ingress (Ingress · routes to web-stable)']);
     // A virtualServices entry is a map: its keys are offered, not names.
     const keys = await offered('- ro');
     assert.ok(keys.some((k) => k.startsWith('routes')), JSON.stringify(keys));
-    assert.ok(!keys.some((k) => k.startsWith('web-')), keys.join(', '));
-    lsp.close(uri);
+    assert.ok(!keys.some((k) => k.startsWith('web-')), JSON.stringify(keys));
+    close();
   });
 });
