@@ -137,6 +137,7 @@ connection.onInitialized(() => {
     warmUp({
       stop: () => documents.all().length > 0,
       done: (slices) => connection.console.log(`warm-up: ${slices} sample slices validated in ${Math.round(performance.now() - started)} ms`),
+      failed: (e) => log('warm-up failed', e),
     });
   }
   // Open documents are validated at once; their Service references are checked when the scan is done.

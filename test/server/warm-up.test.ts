@@ -35,6 +35,24 @@ describe('warm-up while idle', () => {
     assert.equal((await runWarmUp(10, 2)).ran, 2);
   });
 
+  it('a slice that throws ends the warm-up with the error reported, and nothing escapes', async () => {
+    const ended = await new Promise<{ ran: number; error: unknown }>((resolve) => {
+      let error: unknown;
+      warmUp({
+        slices: 5,
+        stop: () => false,
+        slice: (i) => {
+          if (i === 1) throw new Error('a rule bug');
+          return i;
+        },
+        failed: (e) => (error = e),
+        done: (ran) => resolve({ ran, error }),
+      });
+    });
+    assert.equal(ended.ran, 1);
+    assert.match(String(ended.error), /a rule bug/);
+  });
+
   it('its sample takes the parser fast path and yields findings as real manifests do', () => {
     const text = sampleManifests(0, 24);
     const parsed = parseFile(text);
