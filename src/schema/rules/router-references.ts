@@ -9,7 +9,7 @@
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName } from '../../planner';
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
-import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIndex, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
+import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
 import { arr, CANARY, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
 
 type Path = (string | number)[];
@@ -85,9 +85,10 @@ const lookupNamespace = (ctx: RuleContext, ref: RouterReference): string | undef
 // Without a namespace on either side the manifest lands in the same (default) namespace.
 const inNamespace = (d: { namespace?: string }, namespace: string | undefined) => !namespace || !d.namespace || d.namespace === namespace;
 
-/** The workspace's objects the reference can mean; undefined when the index knows no router objects. */
-function resolve(ws: WorkspaceIndex | undefined, ref: RouterReference, namespace: string | undefined): readonly WorkspaceRouterObject[] | undefined {
-  return ws?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace));
+/** The workspace's objects the reference can mean, in its lookup namespace; none when the index knows no router objects. */
+function resolve(ctx: RuleContext, ref: RouterReference): readonly WorkspaceRouterObject[] {
+  const namespace = lookupNamespace(ctx, ref);
+  return ctx.workspace?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace)) ?? [];
 }
 
 const fileName = (file: string) => file.split(/[\\/]/).pop() ?? file;
@@ -102,7 +103,7 @@ export const routerObjectExists: Rule = {
     const out: DocFinding[] = [];
     for (const ref of routerReferences(ctx.canary)) {
       const namespace = lookupNamespace(ctx, ref);
-      if ((resolve(ctx.workspace, ref, namespace) ?? []).length > 0) continue;
+      if (resolve(ctx, ref).length > 0) continue;
       // The names a misspelled reference may have meant: the objects of that kind in its namespace.
       const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace)).map((d) => d.name))].sort();
       const suggestion = closest(ref.name, names);
@@ -189,7 +190,7 @@ export const virtualServiceRoutes: Rule = {
     const out: DocFinding[] = [];
     for (const ref of routerReferences(ctx.canary)) {
       if (ref.kind !== 'VirtualService') continue;
-      const found = (resolve(ctx.workspace, ref, lookupNamespace(ctx, ref)) ?? []) as WorkspaceVirtualService[];
+      const found = resolve(ctx, ref) as WorkspaceVirtualService[];
       if (found.length === 0) continue;
       // Several definitions (overlays, environments): one that fits is enough.
       const problems = found.map((vs) => virtualServiceProblems(ctx, ref, vs));
@@ -215,7 +216,7 @@ export const ingressStableBackend: Rule = {
     const out: DocFinding[] = [];
     for (const ref of routerReferences(ctx.canary)) {
       if (ref.kind !== 'Ingress') continue;
-      const found = (resolve(ctx.workspace, ref, lookupNamespace(ctx, ref)) ?? []) as WorkspaceIngress[];
+      const found = resolve(ctx, ref) as WorkspaceIngress[];
       if (found.length === 0 || found.some((ing) => ing.backends.includes(stable))) continue;
       const ing = found[0]!;
       const routes = ing.backends.length > 0 ? `its rules route to ${quoted(ing.backends)}` : 'it has no rule with a path backend';
@@ -245,7 +246,7 @@ export const gatewayRouteBackends: Rule = {
     const out: DocFinding[] = [];
     for (const ref of routerReferences(ctx.canary)) {
       if (ref.kind === 'Ingress' || ref.kind === 'VirtualService') continue;
-      const found = (resolve(ctx.workspace, ref, lookupNamespace(ctx, ref)) ?? []) as WorkspaceGatewayRoute[];
+      const found = resolve(ctx, ref) as WorkspaceGatewayRoute[];
       // Several definitions (overlays, environments): one that fits is enough.
       if (found.length === 0 || found.some((route) => services.every((s) => route.backends.includes(s.name)))) continue;
       const route = found[0]!;
