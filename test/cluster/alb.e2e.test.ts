@@ -3,10 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { container, createRollout, createService, setImage, startControllerHarness, untilPhase, INGRESSES_PATH, type ControllerHarness } from './controller-harness';
 import { until } from './helpers';
 
-const INGRESSES = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
 const ACTION = 'alb.ingress.kubernetes.io/actions.alb-root';
 
 /** The action's target groups as `service:port=weight`. */
@@ -30,7 +29,7 @@ describe('ALB router (end to end)', function () {
 
   it('the action annotation carries 80/20 at the setWeight 20 pause and 100/0 after promote; nothing is written at rest', async () => {
     // As the real-world manifests have it: the rule's backend is the rootService with port use-annotation.
-    await h.conn.rest.request('POST', INGRESSES, {
+    await h.conn.rest.request('POST', INGRESSES_PATH, {
       body: {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'Ingress',
@@ -41,7 +40,7 @@ describe('ALB router (end to end)', function () {
         },
       },
     });
-    const ingress = () => h.conn.rest.request<any>('GET', `${INGRESSES}/alb-web`);
+    const ingress = () => h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/alb-web`);
     await createRollout(h.conn.rest, 'albed', {
       replicas: 2,
       template: container('demo:v1'),

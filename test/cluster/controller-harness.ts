@@ -79,6 +79,9 @@ export function replicaSetsOf(h: ControllerHarness, name: string): ReplicaSet[] 
 }
 
 export const REPLICA_SETS_PATH = kindPath(REPLICA_SET, 'default');
+/** The default namespace's Ingresses and Istio VirtualServices, for the router tests. */
+export const INGRESSES_PATH = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
+export const VIRTUAL_SERVICES_PATH = '/apis/networking.istio.io/v1alpha3/namespaces/default/virtualservices';
 
 /** A CRD that serves its kind with any content, as a mesh's or gateway's own CRD does for what the routers write. */
 export async function installCrd(rest: Rest, group: string, version: string, kind: string, plural: string): Promise<void> {

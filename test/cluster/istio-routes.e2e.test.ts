@@ -4,9 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, installCrd, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { container, createRollout, createService, installCrd, setImage, startControllerHarness, untilPhase, VIRTUAL_SERVICES_PATH, type ControllerHarness } from './controller-harness';
 
-const VIRTUAL_SERVICES = '/apis/networking.istio.io/v1alpha3/namespaces/default/virtualservices';
 
 
 describe('Istio managed routes (end to end)', function () {
@@ -24,7 +23,7 @@ describe('Istio managed routes (end to end)', function () {
 
   it('a setHeaderRoute step adds its route to the VirtualService; promotion removes it', async () => {
     const primary = { name: 'primary', route: [{ destination: { host: 'routed-stable', port: { number: 80 } }, weight: 100 }, { destination: { host: 'routed-canary', port: { number: 80 } }, weight: 0 }] };
-    await h.conn.rest.request('POST', VIRTUAL_SERVICES, {
+    await h.conn.rest.request('POST', VIRTUAL_SERVICES_PATH, {
       body: { apiVersion: 'networking.istio.io/v1alpha3', kind: 'VirtualService', metadata: { name: 'routed-vsvc' }, spec: { hosts: ['web'], http: [primary] } },
     });
     await createRollout(h.conn.rest, 'routed', {
@@ -40,7 +39,7 @@ describe('Istio managed routes (end to end)', function () {
       },
     });
     await untilPhase(h, 'routed', 'Healthy');
-    const http = async (): Promise<any[]> => (await h.conn.rest.request<any>('GET', `${VIRTUAL_SERVICES}/routed-vsvc`)).spec.http;
+    const http = async (): Promise<any[]> => (await h.conn.rest.request<any>('GET', `${VIRTUAL_SERVICES_PATH}/routed-vsvc`)).spec.http;
     assert.deepEqual((await http()).map((r) => r.name), ['primary'], 'the first install sets no route');
 
     await setImage(h.conn.rest, 'routed', 'demo:v2');

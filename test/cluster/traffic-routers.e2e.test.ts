@@ -6,7 +6,7 @@ import { runAction } from '../../src/cluster/actions';
 import { applyObjects } from '../../src/cluster/apply';
 import { manifestObjects } from '../../src/schema';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, installCrd, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import { container, createRollout, createService, installCrd, replicaSetsOf, setImage, startControllerHarness, untilPhase, INGRESSES_PATH, VIRTUAL_SERVICES_PATH, type ControllerHarness } from './controller-harness';
 import { until } from './helpers';
 import { kubectlOk } from '../localcluster/helpers';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,8 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SPLITS = '/apis/split.smi-spec.io/v1alpha1/namespaces/default/trafficsplits';
-const INGRESSES = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
-const VIRTUAL_SERVICES = '/apis/networking.istio.io/v1alpha3/namespaces/default/virtualservices';
 
 
 const backends = (split: { spec?: { backends?: { service: string; weight: unknown }[] } }) => (split.spec?.backends ?? []).map((b) => `${b.service}=${Number(b.weight)}`).join(' ');
@@ -175,7 +173,7 @@ describe('traffic routers (end to end)', function () {
   }
 
   it('NGINX: a canary Ingress owned by the Rollout carries the weight, and kubectl lists it', async () => {
-    await h.conn.rest.request('POST', INGRESSES, {
+    await h.conn.rest.request('POST', INGRESSES_PATH, {
       body: {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'Ingress',
@@ -185,7 +183,7 @@ describe('traffic routers (end to end)', function () {
     });
     await meshed('ingressed', { nginx: { stableIngress: 'web' } });
     const healthy = await untilPhase(h, 'ingressed', 'Healthy');
-    const canaryIngress = () => h.conn.rest.request<any>('GET', `${INGRESSES}/ingressed-web-canary`);
+    const canaryIngress = () => h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/ingressed-web-canary`);
     let canary = await canaryIngress();
     assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary'], 'true');
     assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '0');
@@ -197,7 +195,7 @@ describe('traffic routers (end to end)', function () {
     });
     canary = await canaryIngress();
     assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '0');
-    const stable = await h.conn.rest.request<any>('GET', `${INGRESSES}/web`);
+    const stable = await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/web`);
     assert.equal(stable.spec.rules[0].http.paths[0].backend.service.name, 'mesh-stable', 'the stable Ingress is not changed');
     const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
     try {
@@ -211,13 +209,13 @@ describe('traffic routers (end to end)', function () {
   it('Istio: the named route of the VirtualService is reweighted at each step; a missing route stops the rollout saying so', async () => {
     await installCrd(h.conn.rest, 'networking.istio.io', 'v1alpha3', 'VirtualService', 'virtualservices');
     const route = (name: string) => ({ name, route: [{ destination: { host: 'mesh-stable' }, weight: 100 }, { destination: { host: 'mesh-canary' }, weight: 0 }] });
-    await h.conn.rest.request('POST', VIRTUAL_SERVICES, {
+    await h.conn.rest.request('POST', VIRTUAL_SERVICES_PATH, {
       body: { apiVersion: 'networking.istio.io/v1alpha3', kind: 'VirtualService', metadata: { name: 'web-vsvc' }, spec: { hosts: ['web'], http: [route('primary'), route('other')] } },
     });
     await meshed('istioed', { istio: { virtualService: { name: 'web-vsvc', routes: ['primary'] } } });
     await untilPhase(h, 'istioed', 'Healthy');
     const weightsOf = async () => {
-      const vs = await h.conn.rest.request<any>('GET', `${VIRTUAL_SERVICES}/web-vsvc`);
+      const vs = await h.conn.rest.request<any>('GET', `${VIRTUAL_SERVICES_PATH}/web-vsvc`);
       return vs.spec.http.map((r: { name: string; route: { destination: { host: string }; weight?: number }[] }) => `${r.name}: ${r.route.map((d) => `${d.destination.host}=${d.weight ?? 0}`).join(' ')}`);
     };
     await stepThrough('istioed', async () => {
@@ -251,7 +249,7 @@ describe('examples/traffic-routing.yaml on the local cluster (end to end)', func
     const applied = await applyObjects(h.conn.rest, objects, 'default');
     assert.deepEqual(applied.problems, []);
     await untilPhase(h, 'web', 'Healthy');
-    const canaryWeight = async () => (await h.conn.rest.request<any>('GET', `${INGRESSES}/web-front-canary`)).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'];
+    const canaryWeight = async () => (await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/web-front-canary`)).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'];
     assert.equal(await canaryWeight(), '0');
     await setImage(h.conn.rest, 'web', 'ghcr.io/example/web:1.1.0');
     await untilPhase(h, 'web', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
