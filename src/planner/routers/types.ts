@@ -3,20 +3,13 @@
  * `status.canary.weights`; a router turns those weights into the objects of its mesh or ingress.
  * Pure: the caller reads the objects a router names and sends the writes it returns.
  */
+import type { ObjectMeta } from '../types';
 
 /** A router object as the API serves it (only the parts the routers read are typed). */
 export interface RouterObject {
   apiVersion?: string;
   kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: { apiVersion?: string; kind?: string; name?: string; uid?: string; controller?: boolean }[];
-  };
+  metadata?: ObjectMeta;
   spec?: any;
   [k: string]: unknown;
 }
