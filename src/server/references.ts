@@ -67,30 +67,28 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
   // Cheap first (hover asks on every value): only these keys can hold a name a Rollout refers by, or a definition's name.
   if (!where || !pd || where.on !== 'value' || !REFERENCE_KEYS.has(lastKey(where.path) ?? '')) return undefined;
   if (samePath(where.path, ['metadata', 'name'])) {
-    const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: where.path, target: 'value', docIndex: where.docIndex });
-    const range = { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) };
     const d = placed.piece.definitions.find((x) => x.docIndex === where.docIndex);
     if (!d) return undefined;
-    return { target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) }, range };
+    return { target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) }, range: nameRange(placed, doc, where.docIndex, where.path) };
   }
   if (!pd.isRollout && !pd.isExperiment) return undefined;
   const value = readableDocumentValue(pd.doc);
   const ref = referencesOf(pd, value).find((r) => samePath(r.path, where.path));
   if (!ref) return undefined;
   const namespace = ref.namespace ?? namespaceOf(value);
-  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range: nameRange(placed, doc, pd.index, ref) };
+  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined) };
 }
 
 /**
- * Where a reference's name stands: its whole value, except that of a `name.namespace` value only
- * `name` is the name (so a rename keeps `.namespace`).
+ * Where a name stands (a reference's, or a definition's metadata.name): the whole value at `path`,
+ * or within it only `within`, the name part of a `name.namespace` reference (so a rename keeps `.namespace`).
  */
-function nameRange(placed: PlacedPiece, doc: TextDocument, docIndex: number, ref: RolloutReference): Range {
-  let [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path: ref.path, target: 'value', docIndex });
-  if (ref.namespace) {
+function nameRange(placed: PlacedPiece, doc: TextDocument, docIndex: number, path: RolloutReference['path'], within?: string): Range {
+  let [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: 'value', docIndex });
+  if (within !== undefined) {
     // The value may be quoted: the name is where its text first appears in the scalar's source.
-    const at = placed.piece.text.slice(start, end).indexOf(ref.name);
-    if (at >= 0) [start, end] = [start + at, start + at + ref.name.length];
+    const at = placed.piece.text.slice(start, end).indexOf(within);
+    if (at >= 0) [start, end] = [start + at, start + at + within.length];
   }
   return { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) };
 }
@@ -128,7 +126,7 @@ export function referencesIn(file: FileParse, doc: TextDocument, target: Referen
     const value = readableDocumentValue(pd.doc);
     const namespace = namespaceOf(value);
     for (const ref of referencesOf(pd, value)) {
-      if (names(ref, namespace, target)) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, ref) });
+      if (names(ref, namespace, target)) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined) });
     }
   }
   return out;
