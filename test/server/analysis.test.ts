@@ -2,11 +2,8 @@
 // and completion from their own catalog; Rollouts' templateName references are checked against the
 // workspace and lead to the template with go-to-definition.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Diagnostic, Hover, Location, MarkupContent } from 'vscode-languageserver';
-import { LspSession, toUri, messageOf } from './lsp-session';
+import { serverInWorkspace, messageOf } from './lsp-session';
 import { analysisStep as step, analysisTemplate, canaryRollout, multiDoc, positionOf, service } from './fixtures';
 
 const template = analysisTemplate;
@@ -15,109 +12,99 @@ const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value 
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code)).sort();
 
 describe('analysis templates in the language server', () => {
-  let dir: string;
-  let lsp: LspSession;
-  const templatesFile = () => join(dir, 'templates.yaml');
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rollouts-analysis-'));
+  const ws = serverInWorkspace({
     // The template is the third document, after a Service and a comment-only stretch: definition must land on its line.
-    writeFileSync(templatesFile(), multiDoc(service('svc', { app: 'svc' }), '# shared analysis\n' + template('success-rate'), template('global-rate', { kind: 'ClusterAnalysisTemplate', args: [] })));
-    lsp = await LspSession.start({ workspaceFolders: [dir] });
-  });
-  after(async () => {
-    await lsp?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    'templates.yaml': multiDoc(service('svc', { app: 'svc' }), '# shared analysis\n' + template('success-rate'), template('global-rate', { kind: 'ClusterAnalysisTemplate', args: [] })),
   });
 
   it('reports a required argument the Rollout does not pass, once the scan found the template', async () => {
-    const uri = toUri(join(dir, 'missing-arg.yaml'));
-    lsp.open(uri, canaryRollout({ name: 'a', steps: ['setWeight: 20', ...analysisStep('success-rate')] }));
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-args'), 'the missing argument');
+    const uri = ws.uri('missing-arg.yaml');
+    ws.lsp.open(uri, canaryRollout({ name: 'a', steps: ['setWeight: 20', ...analysisStep('success-rate')] }));
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-args'), 'the missing argument');
     const d = ds.find((x) => x.code === 'analysis-args')!;
     assert.match(messageOf(d), /requires argument "service-name"/);
     assert.equal(d.range.start.line, positionOf(canaryRollout({ name: 'a', steps: ['setWeight: 20', ...analysisStep('success-rate')] }), '- templateName').line, 'on the templateName value');
   });
 
   it('warns about a templateName that no workspace template has, and about clusterScope pointing at the wrong kind', async () => {
-    const uri = toUri(join(dir, 'not-found.yaml'));
-    lsp.open(uri, canaryRollout({ name: 'b', steps: [...analysisStep('succes-rate'), ...analysisStep('success-rate', ['clusterScope: true'])] }));
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.filter((x) => x.code === 'analysis-template-not-found').length === 2, 'two not-found warnings');
+    const uri = ws.uri('not-found.yaml');
+    ws.lsp.open(uri, canaryRollout({ name: 'b', steps: [...analysisStep('succes-rate'), ...analysisStep('success-rate', ['clusterScope: true'])] }));
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.filter((x) => x.code === 'analysis-template-not-found').length === 2, 'two not-found warnings');
     const msgs = ds.filter((x) => x.code === 'analysis-template-not-found').map(messageOf);
     assert.match(msgs[0]!, /AnalysisTemplate "succes-rate" is not defined/);
     assert.match(msgs[1]!, /there is an AnalysisTemplate "success-rate": remove clusterScope/);
   });
 
   it('says "did you mean" for a misspelled templateName, also when the near template appears later in another document', async () => {
-    const uri = toUri(join(dir, 'misspelled.yaml'));
-    lsp.open(uri, canaryRollout({ name: 'm', steps: [...analysisStep('succes-rate'), ...analysisStep('later-rte')] }));
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => messageOf(x).includes('did you mean "success-rate"')), 'the suggestion from the scanned template');
+    const uri = ws.uri('misspelled.yaml');
+    ws.lsp.open(uri, canaryRollout({ name: 'm', steps: [...analysisStep('succes-rate'), ...analysisStep('later-rte')] }));
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => messageOf(x).includes('did you mean "success-rate"')), 'the suggestion from the scanned template');
     assert.deepEqual(ds.filter((x) => x.code === 'analysis-template-not-found').map((x) => (x.data as { finding: { suggestion?: string } }).finding.suggestion), ['success-rate', undefined]);
 
     // A template whose name is near (not equal to) a mentioned name: the Rollout is validated again.
-    const tUri = toUri(join(dir, 'later-template.yaml'));
-    lsp.open(tUri, template('later-rate'));
-    await lsp.diagnosticsMatching(uri, (d) => d.some((x) => messageOf(x).includes('"later-rte" is not defined in the workspace (did you mean "later-rate"?)')), 'the suggestion from the opened template');
-    lsp.close(tUri);
-    await lsp.diagnosticsMatching(uri, (d) => d.some((x) => /"later-rte" is not defined in the workspace;/.test(messageOf(x))), 'no suggestion once the template is gone');
-    lsp.close(uri);
+    const tUri = ws.uri('later-template.yaml');
+    ws.lsp.open(tUri, template('later-rate'));
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => messageOf(x).includes('"later-rte" is not defined in the workspace (did you mean "later-rate"?)')), 'the suggestion from the opened template');
+    ws.lsp.close(tUri);
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => /"later-rte" is not defined in the workspace;/.test(messageOf(x))), 'no suggestion once the template is gone');
+    ws.lsp.close(uri);
   });
 
   it('goes from a templateName to its template in a file on disk, and from clusterScope to the ClusterAnalysisTemplate', async () => {
-    const uri = toUri(join(dir, 'definition.yaml'));
+    const uri = ws.uri('definition.yaml');
     const text = canaryRollout({ name: 'c', steps: [...analysisStep('success-rate'), ...analysisStep('global-rate', ['clusterScope: true'])] });
-    lsp.open(uri, text);
-    await lsp.diagnosticsFor(uri);
-    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'success-rate', 3) });
-    assert.equal(loc!.uri, toUri(templatesFile()));
+    ws.lsp.open(uri, text);
+    await ws.lsp.diagnosticsFor(uri);
+    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'success-rate', 3) });
+    assert.equal(loc!.uri, ws.uri('templates.yaml'));
     const lines = multiDoc(service('svc', { app: 'svc' }), '# shared analysis\n' + template('success-rate')).split('\n');
     const nameLine = lines.findIndex((l) => l === '  name: success-rate');
     assert.deepEqual(loc!.range, { start: { line: nameLine, character: 8 }, end: { line: nameLine, character: 20 } });
 
-    const cluster = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'global-rate', 1) });
+    const cluster = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'global-rate', 1) });
     assert.equal(cluster.length, 1);
     assert.ok(cluster[0]!.range.start.line > nameLine);
 
-    const none = await lsp.request<Location[] | null>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'replicas', 1) });
+    const none = await ws.lsp.request<Location[] | null>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'replicas', 1) });
     assert.deepEqual(none ?? [], []);
   });
 
   it('completes templateName with the workspace templates of the right kind, and hovers it with the template\'s arguments', async () => {
-    const uri = toUri(join(dir, 'complete-name.yaml'));
+    const uri = ws.uri('complete-name.yaml');
     const text = canaryRollout({ name: 'e', steps: [...analysisStep('su'), ...analysisStep('gl', ['clusterScope: true'])] });
-    lsp.open(uri, text);
-    await lsp.diagnosticsFor(uri);
-    const names = await lsp.completion(uri, positionOf(text, 'templateName: su', 16));
+    ws.lsp.open(uri, text);
+    await ws.lsp.diagnosticsFor(uri);
+    const names = await ws.lsp.completion(uri, positionOf(text, 'templateName: su', 16));
     assert.deepEqual((names?.items ?? []).map((i) => [i.label, i.detail]).filter(([l]) => !String(l).startsWith('draft')), [['success-rate', 'AnalysisTemplate · needs service-name']]);
-    const cluster = await lsp.completion(uri, positionOf(text, 'templateName: gl', 16));
+    const cluster = await ws.lsp.completion(uri, positionOf(text, 'templateName: gl', 16));
     assert.deepEqual((cluster?.items ?? []).map((i) => i.label), ['global-rate']);
 
-    const hUri = toUri(join(dir, 'hover-name.yaml'));
+    const hUri = ws.uri('hover-name.yaml');
     const hText = canaryRollout({ name: 'f', steps: analysisStep('success-rate') });
-    lsp.open(hUri, hText);
-    await lsp.diagnosticsFor(hUri);
-    const h = hoverText(await lsp.hover(hUri, positionOf(hText, 'success-rate', 2)));
+    ws.lsp.open(hUri, hText);
+    await ws.lsp.diagnosticsFor(hUri);
+    const h = hoverText(await ws.lsp.hover(hUri, positionOf(hText, 'success-rate', 2)));
     assert.match(h, /AnalysisTemplate `success-rate`, defined in `templates.yaml`\. Arguments: `service-name` \(required\)/);
   });
 
   it('follows a template in an open, unsaved document', async () => {
-    const tUri = toUri(join(dir, 'draft-template.yaml'));
-    lsp.open(tUri, '# draft\n' + template('draft-rate', { args: ['service-name', 'extra'] }));
-    const uri = toUri(join(dir, 'uses-draft.yaml'));
+    const tUri = ws.uri('draft-template.yaml');
+    ws.lsp.open(tUri, '# draft\n' + template('draft-rate', { args: ['service-name', 'extra'] }));
+    const uri = ws.uri('uses-draft.yaml');
     const text = canaryRollout({ name: 'd', steps: analysisStep('draft-rate') });
-    lsp.open(uri, text);
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-args'), 'the missing arguments of the open template');
+    ws.lsp.open(uri, text);
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-args'), 'the missing arguments of the open template');
     assert.match(messageOf(ds.find((x) => x.code === 'analysis-args')!), /"service-name", "extra"/);
-    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'draft-rate', 2) });
+    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'draft-rate', 2) });
     assert.equal(loc!.uri, tUri);
     assert.equal(loc!.range.start.line, 4);
   });
 
   it('validates a template document: a condition that does not parse is reported on its value', async () => {
-    const uri = toUri(join(dir, 'bad-template.yaml'));
+    const uri = ws.uri('bad-template.yaml');
     const text = template('bad', { condition: 'result[0] >=' });
-    lsp.open(uri, text);
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the condition finding');
+    ws.lsp.open(uri, text);
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the condition finding');
     assert.deepEqual(codes(ds), ['analysis-condition']);
     assert.equal(ds[0]!.range.start.line, positionOf(text, 'successCondition').line);
     const line = text.split('\n')[ds[0]!.range.start.line]!;
@@ -126,23 +113,23 @@ describe('analysis templates in the language server', () => {
   });
 
   it('hovers template fields with their docs, outlines the template and completes metric keys', async () => {
-    const uri = toUri(join(dir, 'hover-template.yaml'));
+    const uri = ws.uri('hover-template.yaml');
     const text = template('h');
-    lsp.open(uri, text);
-    await lsp.diagnosticsFor(uri);
-    const h = hoverText(await lsp.hover(uri, positionOf(text, 'successCondition', 2)));
+    ws.lsp.open(uri, text);
+    await ws.lsp.diagnosticsFor(uri);
+    const h = hoverText(await ws.lsp.hover(uri, positionOf(text, 'successCondition', 2)));
     assert.match(h, /\*\*successCondition\*\*/);
     assert.match(h, /expression over `result`/);
-    const p = hoverText(await lsp.hover(uri, positionOf(text, 'prometheus:', 2)));
+    const p = hoverText(await ws.lsp.hover(uri, positionOf(text, 'prometheus:', 2)));
     assert.match(p, /PromQL/);
-    const [outline] = await lsp.symbols(uri);
+    const [outline] = await ws.lsp.symbols(uri);
     assert.equal(outline!.name, 'AnalysisTemplate h');
     assert.ok(outline!.children!.some((c) => c.name === 'spec'));
 
-    const cUri = toUri(join(dir, 'complete-template.yaml'));
+    const cUri = ws.uri('complete-template.yaml');
     const partial = text.replace('    count: 3\n', '    count: 3\n    fail\n');
-    lsp.open(cUri, partial);
-    const list = await lsp.completion(cUri, positionOf(partial, '    fail\n', 8));
+    ws.lsp.open(cUri, partial);
+    const list = await ws.lsp.completion(cUri, positionOf(partial, '    fail\n', 8));
     const labels = (list?.items ?? []).map((i) => i.label);
     assert.ok(labels.includes('failureCondition') && labels.includes('failureLimit'), labels.join(', '));
     assert.ok(!labels.includes('count'), 'keys already present are not offered');

@@ -2,13 +2,10 @@
 // catalog and rules at the right ranges, hover shows our docs for its fields, and its analyses'
 // templateName references are checked against the workspace's templates.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CodeAction, Hover, MarkupContent } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from '../../src/server/service';
-import { LspSession, toUri, messageOf } from './lsp-session';
+import { serverInWorkspace, messageOf } from './lsp-session';
 import { analysisTemplate, multiDoc, positionOf, service } from './fixtures';
 
 const hoverText = (h: Hover | null) => (h ? (h.contents as MarkupContent).value : '');
@@ -73,25 +70,14 @@ spec:
 ${analyses}`;
 
 describe('Experiments in the language server', () => {
-  let dir: string;
-  let lsp: LspSession;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rollouts-experiment-'));
-    writeFileSync(join(dir, 'templates.yaml'), analysisTemplate('success-rate'));
-    lsp = await LspSession.start({ workspaceFolders: [dir] });
-  });
-  after(async () => {
-    await lsp?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ws = serverInWorkspace({ 'templates.yaml': analysisTemplate('success-rate') });
 
   it('reports a misspelled key and templates without a usable selector, each on its own range', async () => {
     // After a Service, so that the ranges are the file's, not the document's.
     const text = multiDoc(service('demo', { app: 'demo' }), broken);
-    const uri = toUri(join(dir, 'broken.yaml'));
-    lsp.open(uri, text);
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'experiment-invalid-spec'), 'the Experiment findings');
+    const uri = ws.uri('broken.yaml');
+    ws.lsp.open(uri, text);
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'experiment-invalid-spec'), 'the Experiment findings');
 
     const unknown = ds.find((d) => d.code === 'unknown-field')!;
     assert.match(messageOf(unknown), /unknown field "duraton" in spec \(did you mean "duration"\?\)/);
@@ -112,15 +98,15 @@ describe('Experiments in the language server', () => {
     const selector = positionOf(text, 'selector: {}');
     assert.deepEqual(refused[0]!.range, { start: selector, end: { line: selector.line, character: selector.character + 'selector'.length } });
     assert.equal(ds.filter((d) => d.code === 'experiment-never-ends').length, 1, 'no duration (it is misspelled): it runs until terminated');
-    lsp.close(uri);
+    ws.lsp.close(uri);
   });
 
   it('shows our docs on hover over duration', async () => {
     const text = valid('');
-    const uri = toUri(join(dir, 'hover.yaml'));
-    lsp.open(uri, text);
-    await lsp.diagnosticsFor(uri);
-    const h = await lsp.hover(uri, positionOf(text, 'duration', 2));
+    const uri = ws.uri('hover.yaml');
+    ws.lsp.open(uri, text);
+    await ws.lsp.diagnosticsFor(uri);
+    const h = await ws.lsp.hover(uri, positionOf(text, 'duration', 2));
     const value = hoverText(h);
     assert.match(value, /\*\*duration\*\* · `duration`/);
     assert.match(value, /How long the Experiment runs once every template is available/);
@@ -128,14 +114,14 @@ describe('Experiments in the language server', () => {
     assert.match(value, /argo-rollouts\.readthedocs\.io\/en\/stable\/features\/experiment\//);
     const at = positionOf(text, 'duration');
     assert.deepEqual(h!.range, { start: at, end: { line: at.line, character: at.character + 'duration'.length } });
-    lsp.close(uri);
+    ws.lsp.close(uri);
   });
 
   it('checks the analyses\' templateName against the workspace\'s templates', async () => {
     const text = valid('  analyses:\n  - name: rate\n    templateName: success-rate\n  - name: typo\n    templateName: succes-rate\n');
-    const uri = toUri(join(dir, 'references.yaml'));
-    lsp.open(uri, text);
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-template-not-found'), 'the reference findings');
+    const uri = ws.uri('references.yaml');
+    ws.lsp.open(uri, text);
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-template-not-found'), 'the reference findings');
     const notFound = ds.filter((d) => d.code === 'analysis-template-not-found');
     assert.equal(notFound.length, 1);
     assert.match(messageOf(notFound[0]!), /"succes-rate" is not defined in the workspace \(did you mean "success-rate"\?\)/);
@@ -143,7 +129,7 @@ describe('Experiments in the language server', () => {
     const args = ds.filter((d) => d.code === 'analysis-args');
     assert.equal(args.length, 1, 'the found template requires an argument the analysis does not pass');
     assert.equal(args[0]!.range.start.line, positionOf(text, 'templateName: success-rate').line);
-    lsp.close(uri);
+    ws.lsp.close(uri);
   });
 });
 

@@ -3,9 +3,9 @@
  * its stdio with vscode-jsonrpc, and turns notifications into awaitable events with deadlines.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   CodeAction,
@@ -264,6 +264,55 @@ export class LspSession {
       }
     }
   }
+}
+
+/** What `serverInWorkspace` gives a suite; both are set once its `before` hook has run. */
+export interface WorkspaceServer {
+  /** The workspace's folder (a new temporary one). */
+  readonly dir: string;
+  readonly lsp: LspSession;
+  /** The URI of a file of the workspace, by its path in the folder. */
+  uri(path: string): string;
+}
+
+/**
+ * A server over a workspace of the suite's own, for a mocha suite: its `before` hook writes
+ * `files` (paths relative to a new temporary folder; folders are made as needed) and then starts
+ * the server, so that the start-up scan reads them; its `after` hook stops the server and removes
+ * the folder. `folders` are the workspace folders, relative to that folder (default: the folder).
+ */
+export function serverInWorkspace(files: Readonly<Record<string, string>>, options: { folders?: readonly string[] } = {}): WorkspaceServer {
+  let dir: string | undefined;
+  let lsp: LspSession | undefined;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-workspace-'));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const folders = (options.folders ?? ['.']).map((f) => join(dir!, f));
+    for (const folder of folders) mkdirSync(folder, { recursive: true });
+    lsp = await LspSession.start({ workspaceFolders: folders });
+  });
+  after(async () => {
+    await lsp?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`serverInWorkspace: ${what} is read before the suite's before hook ran`);
+    return value;
+  };
+  return {
+    get dir() {
+      return ready(dir, 'dir');
+    },
+    get lsp() {
+      return ready(lsp, 'lsp');
+    },
+    uri(path) {
+      return toUri(join(ready(dir, 'dir'), path));
+    },
+  };
 }
 
 export function toUri(path: string): string {

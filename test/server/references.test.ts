@@ -2,11 +2,8 @@
 // template or Deployment (its metadata.name) or from a Rollout's reference to one, to every
 // Rollout value that names it, in open documents and in the workspace's files on disk.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Location } from 'vscode-languageserver';
-import { LspSession, toUri } from './lsp-session';
+import { serverInWorkspace, toUri } from './lsp-session';
 import { analysisStep, analysisTemplate, canaryRollout, deployment, multiDoc, positionOf, service, workloadRefRollout } from './fixtures';
 
 /** `file.yaml:line:character` of each location, sorted, for readable assertions. */
@@ -18,8 +15,6 @@ const at = (text: string, needle: string, delta = 0) => {
 };
 
 describe('references in the language server', () => {
-  let dir: string;
-  let lsp: LspSession;
   const definitions = multiDoc(service('web', { app: 'a' }), analysisTemplate('rate'), deployment('web-deploy', 'w'));
   // On disk only: a canary naming the Service twice and the template once.
   const a = canaryRollout({ name: 'a', canaryService: 'web', stableService: 'web', steps: ['setWeight: 20', analysisStep('rate')] });
@@ -46,110 +41,104 @@ describe('references in the language server', () => {
     '',
   ].join('\n');
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rollouts-references-'));
-    writeFileSync(join(dir, 'definitions.yaml'), definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n'));
-    writeFileSync(join(dir, 'a.yaml'), a.replace('  name: a\n', '  name: a\n  namespace: shop\n'));
-    writeFileSync(join(dir, 'b.yaml'), bDisk);
-    writeFileSync(join(dir, 'c.yaml'), c);
-    writeFileSync(join(dir, 'w.yaml'), w);
-    writeFileSync(join(dir, 'e.yaml'), e);
-    writeFileSync(join(dir, 'notes.yaml'), 'web: not a Rollout\n');
-    lsp = await LspSession.start({ workspaceFolders: [dir] });
-  });
-  after(async () => {
-    await lsp?.stop();
-    rmSync(dir, { recursive: true, force: true });
+  const ws = serverInWorkspace({
+    'definitions.yaml': definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n'),
+    'a.yaml': a.replace('  name: a\n', '  name: a\n  namespace: shop\n'),
+    'b.yaml': bDisk,
+    'c.yaml': c,
+    'w.yaml': w,
+    'e.yaml': e,
+    'notes.yaml': 'web: not a Rollout\n',
   });
 
   const references = (uri: string, position: { line: number; character: number }, includeDeclaration: boolean) =>
-    lsp.request<Location[] | null>('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration } });
+    ws.lsp.request<Location[] | null>('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration } });
 
   it('from a Service\'s name: every Rollout value that names it, on disk and in open documents, in its namespace', async () => {
     const defsText = definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n');
-    const defs = toUri(join(dir, 'definitions.yaml'));
-    lsp.open(defs, defsText);
-    const b = toUri(join(dir, 'b.yaml'));
-    lsp.open(b, bOpen);
-    await lsp.diagnosticsFor(b);
+    const defs = ws.uri('definitions.yaml');
+    ws.lsp.open(defs, defsText);
+    const b = ws.uri('b.yaml');
+    ws.lsp.open(b, bOpen);
+    await ws.lsp.diagnosticsFor(b);
     const found = await references(defs, positionOf(defsText, 'name: web', 7), false);
     const aText = a.replace('  name: a\n', '  name: a\n  namespace: shop\n');
-    assert.deepEqual(where(dir, found), [
+    assert.deepEqual(where(ws.dir, found), [
       `a.yaml:${at(aText, 'canaryService: web', 15)}-${positionOf(aText, 'canaryService: web', 18).character}`,
       `a.yaml:${at(aText, 'stableService: web', 15)}-${positionOf(aText, 'stableService: web', 18).character}`,
       `b.yaml:${at(bOpen, 'canaryService: web', 15)}-${positionOf(bOpen, 'canaryService: web', 18).character}`,
     ].sort());
     const withDeclaration = await references(defs, positionOf(defsText, 'name: web', 7), true);
     assert.equal(withDeclaration!.length, 4);
-    assert.ok(where(dir, withDeclaration).includes(`definitions.yaml:${at(defsText, 'name: web', 6)}-${positionOf(defsText, 'name: web', 9).character}`));
+    assert.ok(where(ws.dir, withDeclaration).includes(`definitions.yaml:${at(defsText, 'name: web', 6)}-${positionOf(defsText, 'name: web', 9).character}`));
   });
 
   it('from a Rollout\'s reference: the same references, and go to definition lands on the Service', async () => {
-    const b = toUri(join(dir, 'b.yaml'));
+    const b = ws.uri('b.yaml');
     const fromUse = await references(b, positionOf(bOpen, 'canaryService: web', 16), false);
     assert.equal(fromUse!.length, 3);
-    const [def] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri: b }, position: positionOf(bOpen, 'canaryService: web', 16) });
-    assert.equal(def!.uri, toUri(join(dir, 'definitions.yaml')));
+    const [def] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri: b }, position: positionOf(bOpen, 'canaryService: web', 16) });
+    assert.equal(def!.uri, ws.uri('definitions.yaml'));
     assert.equal(def!.range.start.line, positionOf(definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n'), 'name: web').line);
   });
 
   it('from an AnalysisTemplate and from a Deployment: the templateName and workloadRef.name values', async () => {
     const defsText = definitions.replace('  name: web\n', '  name: web\n  namespace: shop\n');
-    const defs = toUri(join(dir, 'definitions.yaml'));
+    const defs = ws.uri('definitions.yaml');
     const rate = await references(defs, positionOf(defsText, 'name: rate', 7), false);
-    assert.deepEqual(where(dir, rate).map((l) => l.split(':')[0]), ['a.yaml', 'e.yaml'], "a Rollout's analysis step and an Experiment's analysis");
+    assert.deepEqual(where(ws.dir, rate).map((l) => l.split(':')[0]), ['a.yaml', 'e.yaml'], "a Rollout's analysis step and an Experiment's analysis");
     const deploy = await references(defs, positionOf(defsText, 'name: web-deploy', 7), false);
-    assert.deepEqual(where(dir, deploy), [`w.yaml:${at(w, '    name: web-deploy', 10)}-${positionOf(w, '    name: web-deploy', 20).character}`]);
+    assert.deepEqual(where(ws.dir, deploy), [`w.yaml:${at(w, '    name: web-deploy', 10)}-${positionOf(w, '    name: web-deploy', 20).character}`]);
   });
 
   it("from an Experiment's templateName: go to definition lands on the template, and its references include the Rollout's", async () => {
-    const uri = toUri(join(dir, 'e.yaml'));
-    lsp.open(uri, e);
-    await lsp.diagnosticsFor(uri);
+    const uri = ws.uri('e.yaml');
+    ws.lsp.open(uri, e);
+    await ws.lsp.diagnosticsFor(uri);
     const position = positionOf(e, 'templateName: rate', 16);
-    const [def] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position });
-    assert.equal(def!.uri, toUri(join(dir, 'definitions.yaml')));
-    assert.deepEqual(where(dir, await references(uri, position, false)).map((l) => l.split(':')[0]), ['a.yaml', 'e.yaml']);
-    const hover = await lsp.hover(uri, position);
+    const [def] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position });
+    assert.equal(def!.uri, ws.uri('definitions.yaml'));
+    assert.deepEqual(where(ws.dir, await references(uri, position, false)).map((l) => l.split(':')[0]), ['a.yaml', 'e.yaml']);
+    const hover = await ws.lsp.hover(uri, position);
     assert.match((hover!.contents as { value: string }).value, /AnalysisTemplate `rate`, defined in `definitions\.yaml`/);
   });
 
   it('nothing where the cursor names nothing a Rollout can refer to', async () => {
-    const b = toUri(join(dir, 'b.yaml'));
+    const b = ws.uri('b.yaml');
     assert.deepEqual((await references(b, positionOf(bOpen, 'replicas'), true)) ?? [], []);
     assert.deepEqual((await references(b, positionOf(bOpen, 'image: nginx', 8), true)) ?? [], []);
   });
 
   it('renames a Service with every Rollout value that names it, in open documents and on disk; refuses a name Kubernetes refuses', async () => {
-    const b = toUri(join(dir, 'b.yaml'));
+    const b = ws.uri('b.yaml');
     const use = positionOf(bOpen, 'canaryService: web', 16);
-    const range = await lsp.request<{ start: { line: number; character: number }; end: { line: number; character: number } } | null>('textDocument/prepareRename', { textDocument: { uri: b }, position: use });
+    const range = await ws.lsp.request<{ start: { line: number; character: number }; end: { line: number; character: number } } | null>('textDocument/prepareRename', { textDocument: { uri: b }, position: use });
     assert.deepEqual(range, { start: positionOf(bOpen, 'canaryService: web', 15), end: positionOf(bOpen, 'canaryService: web', 18) });
-    assert.equal(await lsp.request('textDocument/prepareRename', { textDocument: { uri: b }, position: positionOf(bOpen, 'replicas: 4', 11) }), null);
+    assert.equal(await ws.lsp.request('textDocument/prepareRename', { textDocument: { uri: b }, position: positionOf(bOpen, 'replicas: 4', 11) }), null);
 
-    const edit = await lsp.request<{ changes: Record<string, { range: { start: { line: number } }; newText: string }[]> }>('textDocument/rename', { textDocument: { uri: b }, position: use, newName: 'storefront' });
-    const byFile = Object.fromEntries(Object.entries(edit.changes).map(([uri, edits]) => [uri.slice(toUri(dir).length + 1), edits.map((e) => e.newText)]));
+    const edit = await ws.lsp.request<{ changes: Record<string, { range: { start: { line: number } }; newText: string }[]> }>('textDocument/rename', { textDocument: { uri: b }, position: use, newName: 'storefront' });
+    const byFile = Object.fromEntries(Object.entries(edit.changes).map(([uri, edits]) => [uri.slice(toUri(ws.dir).length + 1), edits.map((e) => e.newText)]));
     assert.deepEqual(byFile, { 'definitions.yaml': ['storefront'], 'a.yaml': ['storefront', 'storefront'], 'b.yaml': ['storefront'] });
 
     await assert.rejects(
-      lsp.request('textDocument/rename', { textDocument: { uri: b }, position: use, newName: 'Store_Front' }),
+      ws.lsp.request('textDocument/rename', { textDocument: { uri: b }, position: use, newName: 'Store_Front' }),
       /"Store_Front" is not a valid Service name/,
     );
     await assert.rejects(
-      lsp.request('textDocument/rename', { textDocument: { uri: b }, position: positionOf(bOpen, 'replicas: 4', 11), newName: 'five' }),
+      ws.lsp.request('textDocument/rename', { textDocument: { uri: b }, position: positionOf(bOpen, 'replicas: 4', 11), newName: 'five' }),
       /Only the name of a Service, an analysis template, a workload, an Ingress or a VirtualService, or a Rollout value that names one, can be renamed here/,
     );
   });
 
   it('hovers a Service reference with the Service\'s file and selector, or says the workspace has none', async () => {
-    const b = toUri(join(dir, 'b.yaml'));
-    const h = await lsp.hover(b, positionOf(bOpen, 'canaryService: web', 16));
+    const b = ws.uri('b.yaml');
+    const h = await ws.lsp.hover(b, positionOf(bOpen, 'canaryService: web', 16));
     assert.match((h!.contents as { value: string }).value, /Service `web` in shop, defined in `definitions.yaml`\. Selects `app: a`\./);
     const missing = canaryRollout({ name: 'm', canaryService: 'nowhere' });
-    const m = toUri(join(dir, 'missing-service.yaml'));
-    lsp.open(m, missing);
-    await lsp.diagnosticsFor(m);
-    const none = await lsp.hover(m, positionOf(missing, 'canaryService: nowhere', 16));
+    const m = ws.uri('missing-service.yaml');
+    ws.lsp.open(m, missing);
+    await ws.lsp.diagnosticsFor(m);
+    const none = await ws.lsp.hover(m, positionOf(missing, 'canaryService: nowhere', 16));
     assert.match((none!.contents as { value: string }).value, /No Service named `nowhere` in the workspace\./);
   });
 });

@@ -2,11 +2,8 @@
 // (as `name.namespace`) and an Ingress defined in other files; the route it names is checked
 // against the VirtualService while typing, go-to-definition, hover and rename follow the names.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Location, MarkupContent, WorkspaceEdit } from 'vscode-languageserver';
-import { LspSession, toUri, messageOf } from './lsp-session';
+import { serverInWorkspace, messageOf } from './lsp-session';
 import { canaryRollout, multiDoc, positionOf, service } from './fixtures';
 
 
@@ -51,94 +48,84 @@ const rollout = canaryRollout({
 });
 
 describe('traffic-router references in the language server', () => {
-  let dir: string;
-  let lsp: LspSession;
-  const vsFile = () => join(dir, 'virtualservice.yaml');
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rollouts-routers-'));
+  const ws = serverInWorkspace({
     // On disk: the start-up scan must read it. The route is misnamed at first.
-    writeFileSync(vsFile(), virtualService('main'));
-    writeFileSync(join(dir, 'services.yaml'), multiDoc(service('web-canary', { app: 'web' }), service('web-stable', { app: 'web' })));
-    writeFileSync(join(dir, 'ingress.yaml'), ingress);
-    lsp = await LspSession.start({ workspaceFolders: [dir] });
-  });
-  after(async () => {
-    await lsp?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    'virtualservice.yaml': virtualService('main'),
+    'services.yaml': multiDoc(service('web-canary', { app: 'web' }), service('web-stable', { app: 'web' })),
+    'ingress.yaml': ingress,
   });
 
   it('reports a route the VirtualService lacks on the route name; definition and hover reach the VirtualService; fixing it clears the error', async () => {
-    const uri = toUri(join(dir, 'rollout.yaml'));
-    lsp.open(uri, rollout);
-    const ds = await lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'virtualservice-route'), 'the missing route');
+    const uri = ws.uri('rollout.yaml');
+    ws.lsp.open(uri, rollout);
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'virtualservice-route'), 'the missing route');
     assert.deepEqual(ds.map((d) => d.code), ['virtualservice-route']);
     const d = ds[0]!;
     assert.deepEqual(d.range, { start: positionOf(rollout, 'primary'), end: positionOf(rollout, 'primary', 'primary'.length) });
     assert.equal(messageOf(d), 'HTTP route "primary" is not in VirtualService "web-vs" (virtualservice.yaml): its named http routes are "main"; Argo fails to set weights until it is');
 
     // From the `name.namespace` value to the VirtualService's metadata.name.
-    const [loc, ...more] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 2) });
+    const [loc, ...more] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 2) });
     assert.equal(more.length, 0);
-    assert.equal(loc!.uri, toUri(vsFile()));
+    assert.equal(loc!.uri, ws.uri('virtualservice.yaml'));
     assert.deepEqual(loc!.range, { start: positionOf(virtualService('main'), 'web-vs'), end: positionOf(virtualService('main'), 'web-vs', 6) });
-    const h = await lsp.hover(uri, positionOf(rollout, 'web-vs.shop', 2));
+    const h = await ws.lsp.hover(uri, positionOf(rollout, 'web-vs.shop', 2));
     assert.match((h!.contents as MarkupContent).value, /VirtualService `web-vs` in shop, defined in `virtualservice\.yaml`\. HTTP routes: `main`\./);
 
     // The VirtualService, opened and edited (unsaved): the Rollout is validated again, the error goes.
-    const vsUri = toUri(vsFile());
-    lsp.open(vsUri, virtualService('main'));
-    lsp.change(vsUri, virtualService('primary'));
-    await lsp.diagnosticsMatching(uri, (x) => x.length === 0, 'no diagnostics once the VirtualService has the route');
-    lsp.close(vsUri);
-    lsp.close(uri);
+    const vsUri = ws.uri('virtualservice.yaml');
+    ws.lsp.open(vsUri, virtualService('main'));
+    ws.lsp.change(vsUri, virtualService('primary'));
+    await ws.lsp.diagnosticsMatching(uri, (x) => x.length === 0, 'no diagnostics once the VirtualService has the route');
+    ws.lsp.close(vsUri);
+    ws.lsp.close(uri);
   });
 
   it('renames a VirtualService and the name part of a `name.namespace` reference, keeping the namespace', async () => {
-    const uri = toUri(join(dir, 'rename.yaml'));
-    lsp.open(uri, rollout);
-    await lsp.diagnosticsFor(uri);
-    const edit = await lsp.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front-vs' });
+    const uri = ws.uri('rename.yaml');
+    ws.lsp.open(uri, rollout);
+    await ws.lsp.diagnosticsFor(uri);
+    const edit = await ws.lsp.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front-vs' });
     const start = positionOf(rollout, 'web-vs.shop');
     assert.deepEqual(edit.changes![uri], [{ range: { start, end: { line: start.line, character: start.character + 'web-vs'.length } }, newText: 'front-vs' }]);
-    assert.deepEqual(edit.changes![toUri(vsFile())]!.map((e) => e.newText), ['front-vs']);
+    assert.deepEqual(edit.changes![ws.uri('virtualservice.yaml')]!.map((e) => e.newText), ['front-vs']);
     // A name with a dot would read as name.namespace: refused, with why.
     await assert.rejects(
-      lsp.request('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front.vs' }),
+      ws.lsp.request('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front.vs' }),
       /Argo reads "name\.namespace" in virtualService\.name/,
     );
-    lsp.close(uri);
+    ws.lsp.close(uri);
   });
 
   it('goes from an entry of stableIngresses to the Ingress, and hovers it with the Services it routes to', async () => {
-    const uri = toUri(join(dir, 'nginx.yaml'));
+    const uri = ws.uri('nginx.yaml');
     const text = canaryRollout({
       name: 'web',
       canaryService: 'web-canary',
       stableService: 'web-stable',
       canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngresses:', '            - web-ingress'],
     });
-    lsp.open(uri, text);
-    assert.deepEqual(await lsp.diagnosticsFor(uri), []);
-    const [loc] = await lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, '- web-ingress', 4) });
-    assert.equal(loc!.uri, toUri(join(dir, 'ingress.yaml')));
+    ws.lsp.open(uri, text);
+    assert.deepEqual(await ws.lsp.diagnosticsFor(uri), []);
+    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, '- web-ingress', 4) });
+    assert.equal(loc!.uri, ws.uri('ingress.yaml'));
     assert.deepEqual(loc!.range.start, positionOf(ingress, 'web-ingress'));
-    const h = await lsp.hover(uri, positionOf(text, '- web-ingress', 4));
+    const h = await ws.lsp.hover(uri, positionOf(text, '- web-ingress', 4));
     assert.match((h!.contents as MarkupContent).value, /Ingress `web-ingress`, defined in `ingress\.yaml`\. Routes to `web-stable`\./);
-    lsp.close(uri);
+    ws.lsp.close(uri);
   });
 
   /** Opens a web Rollout with these trafficRouting lines; `offered(line)` lists the completions at the end of that line. */
   async function openForCompletion(name: string, routing: string[]) {
-    const uri = toUri(join(dir, name));
+    const uri = ws.uri(name);
     const text = canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', canaryExtra: ['      trafficRouting:', ...routing] });
-    lsp.open(uri, text);
-    await lsp.diagnosticsFor(uri);
+    ws.lsp.open(uri, text);
+    await ws.lsp.diagnosticsFor(uri);
     const offered = async (line: string) => {
-      const list = await lsp.completion(uri, positionOf(text, line, line.length));
+      const list = await ws.lsp.completion(uri, positionOf(text, line, line.length));
       return (list?.items ?? []).map((i) => `${i.label}${i.detail ? ` (${i.detail})` : ''}`);
     };
-    return { offered, close: () => lsp.close(uri) };
+    return { offered, close: () => ws.lsp.close(uri) };
   }
 
   it('completes the names of the workspace\'s Services, Ingresses and VirtualServices where a Rollout names one', async () => {

@@ -1,143 +1,121 @@
 // Service references across files: the start-up scan, open documents, and file events.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver';
-import { LspSession, toUri } from './lsp-session';
+import { serverInWorkspace, toUri } from './lsp-session';
 import { analysisStep, analysisTemplate, canaryRollout, multiDoc, service } from './fixtures';
 
 const codesFor = (ds: Diagnostic[], service: string) =>
   ds.filter((d) => (d.data as { finding?: { service?: string } }).finding?.service === service).map((d) => d.code);
 
 describe('workspace Service references', () => {
-  let dir: string;
-  let lsp: LspSession;
-  const servicesFile = () => join(dir, 'k8s', 'services.yaml');
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rollouts-ws-'));
-    mkdirSync(join(dir, 'k8s'));
-    mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true });
-    writeFileSync(servicesFile(), multiDoc(service('demo-canary', { app: 'demo' }), service('demo-stable', { app: 'other' })));
-    writeFileSync(join(dir, 'node_modules', 'pkg', 'svc.yaml'), service('vendored', { app: 'demo' }));
-    lsp = await LspSession.start({ workspaceFolders: [dir] });
+  const ws = serverInWorkspace({
+    'k8s/services.yaml': multiDoc(service('demo-canary', { app: 'demo' }), service('demo-stable', { app: 'other' })),
+    'node_modules/pkg/svc.yaml': service('vendored', { app: 'demo' }),
   });
-  after(async () => {
-    await lsp?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const servicesFile = () => join(ws.dir, 'k8s', 'services.yaml');
 
   it('registers for YAML file events', async () => {
-    const r = (await lsp.registration('workspace/didChangeWatchedFiles')) as { registerOptions: unknown };
+    const r = (await ws.lsp.registration('workspace/didChangeWatchedFiles')) as { registerOptions: unknown };
     assert.deepEqual(r.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
   });
 
   it('resolves Services found by the start-up scan, and skips node_modules', async () => {
-    const uri = toUri(join(dir, 'rollout.yaml'));
-    lsp.open(uri, canaryRollout({ canaryService: 'demo-canary', stableService: 'demo-stable', canaryExtra: ['      trafficRouting:', '        smi: {}'] }));
+    const uri = ws.uri('rollout.yaml');
+    ws.lsp.open(uri, canaryRollout({ canaryService: 'demo-canary', stableService: 'demo-stable', canaryExtra: ['      trafficRouting:', '        smi: {}'] }));
     // References are checked once the scan is done (before that they are left out, never reported missing).
-    const ds = await lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'demo-stable').length > 0, 'the reference findings');
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'demo-stable').length > 0, 'the reference findings');
     assert.deepEqual(codesFor(ds, 'demo-canary'), [], JSON.stringify(ds));
     assert.deepEqual(codesFor(ds, 'demo-stable'), ['service-selector-mismatch']);
     const mismatch = ds.find((d) => d.code === 'service-selector-mismatch')!;
     assert.equal(mismatch.range.start.line, 20, 'on the stableService value');
 
-    const vendored = toUri(join(dir, 'vendored.yaml'));
-    lsp.open(vendored, canaryRollout({ name: 'v', canaryService: 'vendored', stableService: 'demo-canary' }));
-    const vds = await lsp.diagnosticsMatching(vendored, (d) => codesFor(d, 'vendored').length > 0, 'the reference findings');
+    const vendored = ws.uri('vendored.yaml');
+    ws.lsp.open(vendored, canaryRollout({ name: 'v', canaryService: 'vendored', stableService: 'demo-canary' }));
+    const vds = await ws.lsp.diagnosticsMatching(vendored, (d) => codesFor(d, 'vendored').length > 0, 'the reference findings');
     assert.deepEqual(codesFor(vds, 'vendored'), ['service-not-found']);
-    lsp.close(vendored);
+    ws.lsp.close(vendored);
   });
 
   it('re-validates an open Rollout when a Service file changes on disk', async () => {
-    const uri = toUri(join(dir, 'rollout.yaml'));
+    const uri = ws.uri('rollout.yaml');
     writeFileSync(servicesFile(), multiDoc(service('demo-canary', { app: 'demo' }), service('demo-stable', { app: 'demo' })));
-    lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: toUri(servicesFile()), type: 2 }] });
-    await lsp.diagnosticsMatching(uri, (ds) => codesFor(ds, 'demo-stable').length === 0, 'the mismatch to go away');
+    ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: toUri(servicesFile()), type: 2 }] });
+    await ws.lsp.diagnosticsMatching(uri, (ds) => codesFor(ds, 'demo-stable').length === 0, 'the mismatch to go away');
 
     unlinkSync(servicesFile());
-    lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: toUri(servicesFile()), type: 3 }] });
-    const ds = await lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'demo-stable').length > 0, 'not-found after delete');
+    ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: toUri(servicesFile()), type: 3 }] });
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'demo-stable').length > 0, 'not-found after delete');
     assert.deepEqual(codesFor(ds, 'demo-stable'), ['service-not-found']);
     assert.deepEqual(codesFor(ds, 'demo-canary'), ['service-not-found']);
   });
 
   it('follows a Service defined in another open document as it is edited', async () => {
-    const rollout = toUri(join(dir, 'uses-late.yaml'));
-    lsp.open(rollout, canaryRollout({ name: 'late', canaryService: 'late-canary', stableService: 'late-stable' }));
-    assert.deepEqual(codesFor(await lsp.diagnosticsFor(rollout), 'late-canary'), ['service-not-found']);
+    const rollout = ws.uri('uses-late.yaml');
+    ws.lsp.open(rollout, canaryRollout({ name: 'late', canaryService: 'late-canary', stableService: 'late-stable' }));
+    assert.deepEqual(codesFor(await ws.lsp.diagnosticsFor(rollout), 'late-canary'), ['service-not-found']);
 
-    const svcUri = toUri(join(dir, 'late-services.yaml'));
+    const svcUri = ws.uri('late-services.yaml');
     const good = multiDoc(service('late-canary', { app: 'late' }), service('late-stable', { app: 'late' }));
-    lsp.open(svcUri, good);
-    await lsp.diagnosticsMatching(rollout, (ds) => ds.length === 0, 'no diagnostics once both Services exist');
+    ws.lsp.open(svcUri, good);
+    await ws.lsp.diagnosticsMatching(rollout, (ds) => ds.length === 0, 'no diagnostics once both Services exist');
 
-    lsp.change(svcUri, good.replace('app: late', 'app: early'));
-    const ds = await lsp.diagnosticsMatching(rollout, (d) => d.length > 0, 'the mismatch from the edited Service');
+    ws.lsp.change(svcUri, good.replace('app: late', 'app: early'));
+    const ds = await ws.lsp.diagnosticsMatching(rollout, (d) => d.length > 0, 'the mismatch from the edited Service');
     assert.deepEqual(ds.map((d) => d.code), ['service-selector-mismatch']);
 
     // Closing the unsaved Service file: what is on disk counts again, and there is nothing there.
-    lsp.close(svcUri);
-    await lsp.diagnosticsMatching(rollout, (d) => codesFor(d, 'late-canary').includes('service-not-found'), 'not-found after close');
+    ws.lsp.close(svcUri);
+    await ws.lsp.diagnosticsMatching(rollout, (d) => codesFor(d, 'late-canary').includes('service-not-found'), 'not-found after close');
   });
 
   it('resolves a Service defined in the same file', async () => {
-    const uri = toUri(join(dir, 'together.yaml'));
-    lsp.open(uri, multiDoc(canaryRollout({ name: 'same', canaryService: 'same-c', stableService: 'same-s' }), service('same-c', { app: 'same' }), service('same-s', { app: 'same' })));
-    assert.deepEqual(await lsp.diagnosticsFor(uri), []);
+    const uri = ws.uri('together.yaml');
+    ws.lsp.open(uri, multiDoc(canaryRollout({ name: 'same', canaryService: 'same-c', stableService: 'same-s' }), service('same-c', { app: 'same' }), service('same-s', { app: 'same' })));
+    assert.deepEqual(await ws.lsp.diagnosticsFor(uri), []);
   });
 });
 
 describe('workspace folders coming and going', () => {
-  let root: string;
-  let lsp: LspSession;
-  const app = () => join(root, 'app');
-  const shared = () => join(root, 'shared');
+  const ws = serverInWorkspace(
+    { 'shared/k8s/services.yaml': multiDoc(service('web-canary', { app: 'web' }), analysisTemplate('web-rate', { args: [] })) },
+    { folders: ['app', 'shared'] },
+  );
+  const app = () => join(ws.dir, 'app');
+  const shared = () => join(ws.dir, 'shared');
   const notFound = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'service-not-found' || d.code === 'analysis-template-not-found').map((d) => String(d.code)).sort();
   const rolloutText = canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', steps: ['setWeight: 20', analysisStep('web-rate')] });
 
-  before(async () => {
-    root = mkdtempSync(join(tmpdir(), 'rollouts-folders-'));
-    mkdirSync(app());
-    mkdirSync(join(shared(), 'k8s'), { recursive: true });
-    writeFileSync(join(shared(), 'k8s', 'services.yaml'), multiDoc(service('web-canary', { app: 'web' }), analysisTemplate('web-rate', { args: [] })));
-    lsp = await LspSession.start({ workspaceFolders: [app(), shared()] });
-  });
-  after(async () => {
-    await lsp?.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('removing a folder drops what its files define, except what open documents define; adding it back scans it', async () => {
     const uri = toUri(join(app(), 'rollout.yaml'));
-    lsp.open(uri, rolloutText);
+    ws.lsp.open(uri, rolloutText);
     // web-stable is defined only by an open (unsaved) document in the shared folder.
     const openStable = toUri(join(shared(), 'stable.yaml'));
-    lsp.open(openStable, service('web-stable', { app: 'web' }));
-    await lsp.diagnosticsMatching(uri, (ds) => ds.length === 0, 'the Rollout clean once the scan found its Service and template');
+    ws.lsp.open(openStable, service('web-stable', { app: 'web' }));
+    await ws.lsp.diagnosticsMatching(uri, (ds) => ds.length === 0, 'the Rollout clean once the scan found its Service and template');
 
-    lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [{ uri: toUri(shared()), name: 'shared' }] } });
-    const ds = await lsp.diagnosticsMatching(uri, (d) => notFound(d).length === 2, 'the references into the removed folder reported');
+    ws.lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [{ uri: toUri(shared()), name: 'shared' }] } });
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => notFound(d).length === 2, 'the references into the removed folder reported');
     assert.deepEqual(notFound(ds), ['analysis-template-not-found', 'service-not-found']);
     assert.deepEqual(codesFor(ds, 'web-canary'), ['service-not-found']);
     assert.deepEqual(codesFor(ds, 'web-stable'), [], 'the open document still defines web-stable');
 
     // Once closed, a file outside every folder defines nothing.
-    lsp.close(openStable);
-    await lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-stable').includes('service-not-found'), 'web-stable gone with its closed document');
+    ws.lsp.close(openStable);
+    await ws.lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-stable').includes('service-not-found'), 'web-stable gone with its closed document');
 
-    lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: toUri(shared()), name: 'shared' }], removed: [] } });
-    const back = await lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-canary').length === 0 && !d.some((x) => x.code === 'analysis-template-not-found'), 'the folder scanned again');
+    ws.lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: toUri(shared()), name: 'shared' }], removed: [] } });
+    const back = await ws.lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-canary').length === 0 && !d.some((x) => x.code === 'analysis-template-not-found'), 'the folder scanned again');
     assert.deepEqual(codesFor(back, 'web-stable'), ['service-not-found'], 'stable.yaml was never saved');
   });
 
   it('a folder added later is scanned', async () => {
-    const extra = join(root, 'extra');
+    const extra = join(ws.dir, 'extra');
     mkdirSync(extra);
     writeFileSync(join(extra, 'stable.yaml'), service('web-stable', { app: 'web' }));
     const uri = toUri(join(app(), 'rollout.yaml'));
-    lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: toUri(extra), name: 'extra' }], removed: [] } });
-    await lsp.diagnosticsMatching(uri, (ds) => ds.length === 0, 'web-stable found in the added folder');
+    ws.lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: toUri(extra), name: 'extra' }], removed: [] } });
+    await ws.lsp.diagnosticsMatching(uri, (ds) => ds.length === 0, 'web-stable found in the added folder');
   });
 });
