@@ -3,7 +3,7 @@
  * VirtualServices, Gateway API routes) of a workspace (or of the files given to `rollouts lint`), for resolving a
  * Rollout's Service, templateName, workloadRef and trafficRouting references.
  */
-import { isMap, isScalar, isSeq } from 'yaml';
+import { isMap, isScalar } from 'yaml';
 import { GATEWAY_API_GROUP, GATEWAY_ROUTES } from '../planner';
 import { readableDocumentValue } from './fast-yaml';
 import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
@@ -202,36 +202,27 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     if (!pd.kind || !ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== ROLLOUT_API_VERSION)) continue;
-    const root = pd.doc.contents;
-    if (!isMap(root)) continue;
-    const metadata = get(root, 'metadata');
-    const nameNode = get(metadata, 'name');
-    const name = scalarString(nameNode);
-    if (!name) continue;
-    const nameRange = rangeOf(nameNode, lines);
-    const namespace = pd.kind === 'AnalysisTemplate' ? scalarString(get(metadata, 'namespace')) : undefined;
+    const named = namedObject(pd, lines);
+    if (!named) continue;
+    const { value, name, nameRange } = named;
+    // A ClusterAnalysisTemplate has no namespace, whatever its metadata says.
+    const namespace = pd.kind === 'AnalysisTemplate' ? named.namespace : undefined;
+    const spec = field(value, 'spec');
     const args: WorkspaceAnalysisTemplate['args'] = [];
-    const declared = get(get(root, 'spec'), 'args');
-    if (isSeq(declared)) {
-      for (const item of declared.items) {
-        const argName = scalarString(get(item, 'name'));
-        if (!argName) continue;
-        const value = get(item, 'value');
-        const hasValue = (value !== undefined && !(isScalar(value) && value.value === null)) || isMap(get(item, 'valueFrom'));
-        args.push({ name: argName, required: !hasValue });
-      }
+    for (const arg of list(field(spec, 'args'))) {
+      const argName = scalarText(field(arg, 'name'));
+      if (!argName) continue;
+      const argValue = field(arg, 'value');
+      const hasValue = (argValue !== undefined && argValue !== null) || isPlainObject(field(arg, 'valueFrom'));
+      args.push({ name: argName, required: !hasValue });
     }
     const endlessMetrics: string[] = [];
-    const metrics = get(get(root, 'spec'), 'metrics');
-    if (isSeq(metrics)) {
-      for (const m of metrics.items) {
-        const metricName = scalarString(get(m, 'name'));
-        const interval = scalarString(get(m, 'interval'));
-        const count = get(m, 'count');
-        const countValue = isScalar(count) ? count.value : undefined;
-        // Argo's effective count: absent or 0 means one measurement without an interval, for ever with one.
-        if (metricName && interval && (countValue === undefined || countValue === null || countValue === 0 || countValue === '0')) endlessMetrics.push(metricName);
-      }
+    for (const metric of list(field(spec, 'metrics'))) {
+      const metricName = scalarText(field(metric, 'name'));
+      const interval = scalarText(field(metric, 'interval'));
+      const count = field(metric, 'count');
+      // Argo's effective count: absent or 0 means one measurement without an interval, for ever with one.
+      if (metricName && interval && (count === undefined || count === null || count === 0 || count === '0')) endlessMetrics.push(metricName);
     }
     out.push({ kind: pd.kind as WorkspaceAnalysisTemplate['kind'], name, ...(namespace ? { namespace } : {}), args, endlessMetrics, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
@@ -432,8 +423,4 @@ function changedNames(before: readonly WorkspaceDefinition[], after: readonly Wo
 function get(node: unknown, key: string): unknown {
   if (!isMap(node)) return undefined;
   return node.items.find((p) => isScalar(p.key) && p.key.value === key)?.value;
-}
-
-function scalarString(node: unknown): string | undefined {
-  return isScalar(node) && node.value !== null && node.value !== undefined ? String(node.value) : undefined;
 }

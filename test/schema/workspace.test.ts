@@ -65,6 +65,27 @@ describe('schema workspace index', () => {
     assert.deepEqual(servicesInFile('f.yaml', parseFile(text)).map((s) => s.selector), [{ app: 'web' }]);
   });
 
+  it('reads an analysis template\'s args and metrics given through anchors', () => {
+    const text = [
+      'apiVersion: argoproj.io/v1alpha1',
+      'kind: AnalysisTemplate',
+      'metadata:',
+      '  name: rate',
+      'x-shared:',
+      '  args: &args',
+      '    - name: service',
+      '  metric: &metric',
+      '    name: errors',
+      '    interval: 1m',
+      'spec:',
+      '  args: *args',
+      '  metrics:',
+      '    - *metric',
+      '',
+    ].join('\n');
+    assert.deepEqual(analysisTemplatesInFile('f.yaml', parseFile(text)).map((t) => [t.args, t.endlessMetrics]), [[[{ name: 'service', required: true }], ['errors']]]);
+  });
+
   it('reads a workload\'s pod labels shared with its selector through an anchor', () => {
     const text = ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  selector:', '    matchLabels: &labels', '      app: web', '  template:', '    metadata:', '      labels: *labels', ''].join('\n');
     assert.deepEqual(workloadsInFile('f.yaml', parseFile(text)).map((w) => w.labels), [{ app: 'web' }]);
