@@ -4,6 +4,7 @@ import type { FieldSpec } from './field-spec';
 import { rollout } from './fields/rollout';
 import { analysisTemplate, clusterAnalysisTemplate } from './fields/analysis-template';
 import { experiment } from './fields/experiment';
+import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
 import type { ParsedDoc } from './parse';
 
 export type { FieldSpec, FieldType } from './field-spec';
@@ -102,7 +103,7 @@ export function fieldAt(path: readonly (string | number)[], root: FieldSpec = ro
     if (typeof seg === 'number') {
       spec = spec.type === 'list' ? spec.items : undefined;
     } else if (spec.type === 'object') {
-      spec = spec.children?.[seg];
+      spec = spec.kubernetes ? kubernetesChild(spec, seg) : spec.children?.[seg];
     } else if (spec.type === 'map') {
       spec = spec.values;
     } else {
@@ -110,6 +111,35 @@ export function fieldAt(path: readonly (string | number)[], root: FieldSpec = ro
     }
   }
   return spec;
+}
+
+/**
+ * A field of an object the catalog leaves to Kubernetes (the pod spec, object metadata, label
+ * selectors): the Kubernetes type's field (kubernetes-fields.ts), with the catalog's own docs
+ * where the catalog documents it. Its structure below comes from the Kubernetes type when the
+ * catalog's entry stops short (`containers` is a list of any item in the catalog).
+ */
+function kubernetesChild(spec: FieldSpec, seg: string): FieldSpec | undefined {
+  const own = spec.children?.[seg];
+  const fields = modelChildren(KUBERNETES_ROOTS[spec.kubernetes!]);
+  const k8s = Object.hasOwn(fields, seg) ? fields[seg] : undefined;
+  if (!own || !k8s) return own ?? k8s;
+  return {
+    ...own,
+    type: own.type === 'any' ? k8s.type : own.type,
+    ...(!own.children && k8s.children ? { children: k8s.children } : {}),
+    ...((!own.items || own.items.type === 'any') && k8s.items ? { items: k8s.items } : {}),
+    ...(!own.values && k8s.values ? { values: k8s.values } : {}),
+  };
+}
+
+/** An object's fields: the catalog's, then, where it leaves the object to Kubernetes, the Kubernetes type's others. */
+export function fieldChildren(spec: FieldSpec): Readonly<Record<string, FieldSpec>> | undefined {
+  if (!spec.kubernetes) return spec.children;
+  const out: Record<string, FieldSpec> = {};
+  for (const name of Object.keys(spec.children ?? {})) out[name] = kubernetesChild(spec, name)!;
+  for (const [name, field] of Object.entries(modelChildren(KUBERNETES_ROOTS[spec.kubernetes]))) if (!Object.hasOwn(out, name)) out[name] = field;
+  return out;
 }
 
 /** Every field of the catalog with its path (list items as index 0), depth first. */

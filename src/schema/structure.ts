@@ -7,6 +7,7 @@ import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type Scalar,
 import { parseDuration, parseIntOrPercent } from '../planner';
 import type { FieldSpec } from './field-spec';
 import type { DocFinding } from './findings';
+import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
 import { closest } from './suggest';
 
 type Path = (string | number)[];
@@ -144,7 +145,9 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, at: PathLink): void {
   if (node === undefined || node === null) return;
   // An explicit null (`pause:` with nothing after it) means "absent" to Kubernetes.
   if (isScalar(node) && node.value === null) return;
-  if (spec.type === 'any' || spec.kubernetes === 'PodSpec') return;
+  if (spec.type === 'any') return;
+  // The pod spec's values are kubernetes-models' to check (pod-template.ts); its keys are checked here.
+  if (spec.kubernetes === 'PodSpec') return kubernetesKeys(w, node, modelChildren(KUBERNETES_ROOTS.PodSpec), spec, at);
   switch (spec.type) {
     case 'object': {
       if (!isMap(node)) return wrongType(out, pathOf(at), spec, node);
@@ -160,6 +163,10 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, at: PathLink): void {
           walk(w, pair.value, child, { up: at, seg: key });
         } else if (!spec.open) {
           out.push(unknownField(w, key, Object.keys(children), pathOf(at), spec));
+        } else if (spec.kubernetes) {
+          // Metadata and selectors are open to the Kubernetes type's other fields, and only to those.
+          const fields = modelChildren(KUBERNETES_ROOTS[spec.kubernetes]);
+          if (!Object.hasOwn(fields, key)) out.push(unknownField(w, key, Object.keys(fields), pathOf(at), spec));
         }
       }
       if (required) for (const child of required) {
@@ -308,6 +315,29 @@ function describe(node: unknown): string {
     return String(v);
   }
   return 'this value';
+}
+
+/**
+ * Unknown keys of a Kubernetes object at any depth, by its type's `fields` (kubernetes-fields.ts).
+ * `spec` is the catalog entry the object hangs from, for the findings' wording.
+ */
+function kubernetesKeys(w: Walk, raw: unknown, fields: Readonly<Record<string, FieldSpec>>, spec: FieldSpec, at: PathLink): void {
+  const node = isAlias(raw) ? raw.resolve(w.doc) : raw;
+  if (!isMap(node)) return; // kubernetes-models reports a value of the wrong type
+  for (const pair of pairsWithMerges(w.doc, node)) {
+    if (!isScalar(pair.key)) continue;
+    const key = String(pair.key.value);
+    const field = Object.hasOwn(fields, key) ? fields[key]! : undefined;
+    const here = { up: at, seg: key };
+    if (!field) {
+      w.out.push(unknownField(w, key, Object.keys(fields), pathOf(at), spec));
+    } else if (field.type === 'object' && field.children) {
+      kubernetesKeys(w, pair.value, field.children, spec, here);
+    } else if (field.type === 'list' && field.items?.children) {
+      const list = isAlias(pair.value) ? pair.value.resolve(w.doc) : pair.value;
+      if (isSeq(list)) list.items.forEach((item, i) => kubernetesKeys(w, item, field.items!.children!, spec, { up: here, seg: i }));
+    }
+  }
 }
 
 function unknownField(w: Walk, key: string, known: string[], path: Path, spec: FieldSpec): DocFinding {

@@ -1,0 +1,149 @@
+// The pod template's Kubernetes types, read from @kubernetes/client-node: the table is complete,
+// and it drives "unknown field" in the pod spec, the pod template's metadata and label selectors.
+import { strict as assert } from 'node:assert';
+import { fieldAt, fieldChildren, formatPath, parseFile, validateFile } from '../../src/schema';
+import { KUBERNETES_MODELS, KUBERNETES_ROOTS, modelChildren } from '../../src/schema/kubernetes-fields';
+import { k8s } from '../../src/cluster/k8s';
+import { canaryRollout, lint, summary, yamlOf } from './support';
+
+type Obj = Record<string, unknown>;
+
+/** The model types a type string of an attributeTypeMap names (none for scalars). */
+function modelsIn(type: string): string[] {
+  const inner = type.replace(/^Array<(.+)>$/, '$1').replace(/^\{ \[key: string\]: (.+); \}$/, '$1');
+  return ['string', 'number', 'boolean', 'Date', 'IntOrString', 'any', 'object'].includes(inner) ? [] : [inner];
+}
+
+/** A Rollout whose pod template is `template`. */
+const withTemplate = (template: Obj): string => yamlOf(canaryRollout({}, { template }));
+
+describe('Kubernetes fields of the pod template', () => {
+  it('lists exactly the models a pod template reaches, each the library\'s own class', () => {
+    const reached = new Set<string>();
+    const queue = ['V1PodTemplateSpec'];
+    while (queue.length) {
+      const model = queue.pop()!;
+      if (reached.has(model)) continue;
+      reached.add(model);
+      assert.ok(Object.hasOwn(KUBERNETES_MODELS, model), `${model} is referred to but not listed in KUBERNETES_MODELS`);
+      const cls = KUBERNETES_MODELS[model]!();
+      assert.equal(cls, (k8s as unknown as Record<string, unknown>)[model], `${model} is client-node's exported class`);
+      for (const a of cls.attributeTypeMap) queue.push(...modelsIn(a.type));
+    }
+    assert.deepEqual(Object.keys(KUBERNETES_MODELS).filter((m) => !reached.has(m)), [], 'listed but never reached');
+    for (const root of Object.values(KUBERNETES_ROOTS)) assert.ok(reached.has(root), root);
+  });
+
+  it('gives each field its catalog type, down to nested types', () => {
+    const container = modelChildren('V1Container');
+    assert.equal(container.image?.type, 'string');
+    assert.equal(container.stdin?.type, 'bool');
+    assert.equal(container.ports?.type, 'list');
+    assert.equal(container.ports?.items?.children?.containerPort?.type, 'int');
+    assert.equal(container.resources?.children?.limits?.type, 'map');
+    assert.equal(container.livenessProbe?.children?.httpGet?.children?.port?.type, 'any', 'an int-or-string port');
+    assert.match(container.livenessProbe!.docs, /Kubernetes Container: a Probe\./);
+    assert.match(container.env!.docs, /a list of EnvVar/);
+    assert.equal(container.image?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#container-v1-core');
+    assert.equal(modelChildren('V1LabelSelector').matchLabels?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselector-v1-meta');
+    assert.deepEqual(modelChildren('V1NoSuchThing'), {});
+  });
+
+  it('reaches Kubernetes fields below the catalog\'s, keeping the catalog\'s docs where it has them', () => {
+    const containers = fieldAt(['spec', 'template', 'spec', 'containers']);
+    assert.equal(containers?.docs, 'The containers of the pod; at least one.', 'the catalog\'s words');
+    assert.equal(fieldAt(['spec', 'template', 'spec', 'containers', 0, 'readinessProbe', 'periodSeconds'])?.type, 'int');
+    assert.equal(fieldAt(['spec', 'template', 'spec', 'hostAliases', 0, 'ip'])?.type, 'string', 'a pod spec field the catalog does not list');
+    assert.equal(fieldAt(['spec', 'template', 'metadata', 'generateName'])?.type, 'string');
+    assert.equal(fieldAt(['spec', 'template', 'spec', 'containers', 0, 'nonsense']), undefined);
+    const podSpec = fieldChildren(fieldAt(['spec', 'template', 'spec'])!)!;
+    const names = Object.keys(podSpec);
+    assert.deepEqual(names.slice(0, 3), ['containers', 'initContainers', 'volumes'], 'the catalog\'s own fields first');
+    assert.ok(names.includes('runtimeClassName') && names.includes('hostAliases'), names.join());
+    assert.equal(new Set(names).size, names.length);
+  });
+
+  it('reports a misspelled key anywhere in the pod spec as an error with its suggestion, on the key', () => {
+    const text = withTemplate({
+      metadata: { labels: { app: 'demo' } },
+      spec: {
+        containers: [{ name: 'demo', image: 'demo:1', imagePullPolicyy: 'Always', resources: { limit: { cpu: '1' } }, livenessProbe: { httpGet: { path: '/', port: 'http', hots: 'x' } } }],
+        volumes: [{ name: 'v', configMap: { name: 'c', itemz: [] } }],
+      },
+    });
+    const findings = lint(text).filter((f) => f.code === 'unknown-field');
+    assert.deepEqual(
+      findings.map((f) => [f.severity, formatPath(f.path), (f.data as { suggestion?: string } | undefined)?.suggestion]),
+      [
+        ['error', 'spec.template.spec.containers[0].imagePullPolicyy', 'imagePullPolicy'],
+        ['error', 'spec.template.spec.containers[0].resources.limit', 'limits'],
+        ['error', 'spec.template.spec.containers[0].livenessProbe.httpGet.hots', 'host'],
+        ['error', 'spec.template.spec.volumes[0].configMap.itemz', 'items'],
+      ],
+    );
+    assert.match(findings[0]!.message, /unknown field "imagePullPolicyy" in spec\.template\.spec\.containers\[0\] \(did you mean "imagePullPolicy"\?\)/);
+  });
+
+  it('warns of a key that is no near miss: it has no effect', () => {
+    const text = withTemplate({ metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'demo', image: 'demo:1', resources: { requests: { cpu: '5m' }, timeoutSeconds: 30 } }] } });
+    const [f, ...more] = lint(text).filter((x) => x.code === 'unknown-field');
+    assert.equal(more.length, 0);
+    assert.equal(f!.severity, 'warning');
+    assert.equal(formatPath(f!.path), 'spec.template.spec.containers[0].resources.timeoutSeconds');
+  });
+
+  it('checks the keys of object metadata and label selectors against their Kubernetes types', () => {
+    const rollout = canaryRollout({}, { selector: { matchLabels: { app: 'demo' }, matchLabel: {} } }) as { metadata: Obj; spec: { template: { metadata: Obj } } };
+    rollout.metadata.lables = { a: 'b' };
+    rollout.metadata.finalizers = ['x']; // a Kubernetes field the catalog does not list
+    rollout.spec.template.metadata.namespace = 'shop';
+    rollout.spec.template.metadata.annotation = { a: 'b' };
+    assert.deepEqual(summary(lint(yamlOf(rollout)), 'unknown-field'), [
+      'error unknown-field at metadata.lables',
+      'error unknown-field at spec.selector.matchLabel',
+      'error unknown-field at spec.template.metadata.annotation',
+    ]);
+  });
+
+  it('reads keys given through aliases and merge keys, and leaves a full pod spec clean', () => {
+    const text = [
+      'apiVersion: argoproj.io/v1alpha1',
+      'kind: Rollout',
+      'metadata:',
+      '  name: demo',
+      'spec:',
+      '  selector:',
+      '    matchLabels: {app: demo}',
+      '  template:',
+      '    metadata:',
+      '      labels: {app: demo}',
+      '    spec:',
+      '      affinity:',
+      '        podAntiAffinity:',
+      '          preferredDuringSchedulingIgnoredDuringExecution:',
+      '          - weight: 100',
+      '            podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: demo}}}',
+      '      containers:',
+      '      - &main',
+      '        name: demo',
+      '        image: demo:1',
+      '        env:',
+      '        - name: POD',
+      '          valueFrom: {fieldRef: {fieldPath: metadata.name}}',
+      '        ports: [{name: http, containerPort: 8080, protocol: TCP}]',
+      '        readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 5}',
+      '        volumeMounts: [{name: config, mountPath: /etc/app, readOnly: true}]',
+      '        securityContext: {runAsNonRoot: true, capabilities: {drop: [ALL]}}',
+      '      - <<: *main',
+      '        name: sidecar',
+      '        imagePullPolicyy: Always',
+      '      volumes:',
+      '      - name: config',
+      '        configMap: {name: app-config, items: [{key: a, path: a}]}',
+      '  strategy:',
+      '    canary: {}',
+      '',
+    ].join('\n');
+    assert.deepEqual(summary(validateFile(parseFile(text)), 'unknown-field'), ['error unknown-field at spec.template.spec.containers[1].imagePullPolicyy']);
+  });
+});
