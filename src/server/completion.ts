@@ -18,7 +18,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
+import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { pieceAt, type FileParse } from './documents';
 
@@ -190,7 +190,8 @@ function keysOf(map: YAMLMap): string[] {
 
 function keyItems(ctx: Context, replace: Range): CompletionItem[] {
   const spec = fieldAt(ctx.path, ctx.catalog);
-  if (!spec?.children) return [];
+  const children = spec && fieldChildren(spec);
+  if (!spec || !children) return [];
   const prefix = ctx.newItem ? '- ' : '';
   const inRollout = ctx.catalog === rolloutCatalog;
   const isStep = inRollout && isCanaryStep(ctx.path);
@@ -198,7 +199,7 @@ function keyItems(ctx: Context, replace: Range): CompletionItem[] {
   if (isStrategy && (ctx.present.has('canary') || ctx.present.has('blueGreen'))) return []; // exactly one strategy
   const items: CompletionItem[] = [];
   let order = 0;
-  for (const child of Object.values(spec.children)) {
+  for (const child of Object.values(children)) {
     if (ctx.present.has(child.name)) continue;
     const snippets = (isStep ? STEP_SNIPPETS[child.name] : isStrategy ? STRATEGY_SNIPPETS[child.name] : undefined) ?? [
       { label: child.name, body: keySnippet(child) },

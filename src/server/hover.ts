@@ -37,7 +37,7 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   }
   if (reference && workspace) sections.push(referencedDefinitions(reference.target, definitionsFor(workspace, reference.target)));
   if (spec?.example) sections.push('```yaml\n' + spec.example + '\n```');
-  if (spec?.link) sections.push(`[Argo Rollouts documentation](${spec.link})`);
+  if (spec?.link) sections.push(`[${spec.link.startsWith('https://kubernetes.io/') ? 'Kubernetes documentation' : 'Argo Rollouts documentation'}](${spec.link})`);
 
   const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: where.on, docIndex: where.docIndex });
   return {

@@ -11,6 +11,12 @@ const template = (name: string, args: string[]) =>
 const cases: { name: string; text: string; code: string; title: string }[] = [
   { name: 'a misspelled key', text: canaryRollout({ steps: ['setWieght: 20'] }), code: 'unknown-field', title: "Change 'setWieght' to 'setWeight'" },
   {
+    name: 'a misspelled key of a container',
+    text: canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePullPolicyy: Always\n'),
+    code: 'unknown-field',
+    title: "Change 'imagePullPolicyy' to 'imagePullPolicy'",
+  },
+  {
     name: 'a misspelled enum value',
     text: canaryRollout({ steps: ['experiment:\n            templates:\n              - name: a\n                specRef: canry'] }),
     code: 'invalid-value',

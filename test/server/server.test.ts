@@ -118,6 +118,16 @@ describe('language server over stdio', () => {
       assert.match(h, /https:\/\/argoproj\.github\.io\//);
     });
 
+    it('shows the Kubernetes type and reference of a pod template field', async () => {
+      const text = canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          readinessProbe:\n            periodSeconds: 5\n');
+      lsp.open(uri('hover-pod'), text);
+      const h = hoverText(await lsp.hover(uri('hover-pod'), positionOf(text, 'periodSeconds', 2)));
+      assert.match(h, /\*\*periodSeconds\*\* · `int`/);
+      assert.match(h, /A field of the Kubernetes Probe: a whole number/);
+      assert.match(h, /Value here: `5`/);
+      assert.match(h, /\[Kubernetes documentation\]\(https:\/\/kubernetes\.io\/docs\/reference\/generated\/kubernetes-api\/v1\.34\/#probe-v1-core\)/);
+    });
+
     it('on a canary step, shows what the planner says happens there', async () => {
       const text = canaryRollout({ replicas: 10, steps: ['setWeight: 20', 'pause: {duration: 30s}', 'setWeight: 60'] });
       lsp.open(uri('hover-step'), text);
@@ -160,6 +170,24 @@ describe('language server over stdio', () => {
       assert.ok(!names.includes('steps'), 'steps is already present');
       const surge = items.find((i) => i.label === 'maxSurge')!;
       assert.deepEqual((surge.textEdit as TextEdit).range, { start: { line: position.line, character: 6 }, end: position });
+    });
+
+    it('offers the Kubernetes fields of a container, and of the pod spec beyond the catalog\'s', async () => {
+      const { text, position } = caret(canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          re|\n'));
+      lsp.open(uri('complete-container'), text);
+      const items = (await lsp.completion(uri('complete-container'), position))!.items;
+      const names = labels(items);
+      assert.ok(['resources', 'readinessProbe', 'env', 'ports', 'volumeMounts'].every((n) => names.includes(n)), names.join());
+      assert.ok(!names.includes('image') && !names.includes('name'), 'already present');
+      const resources = items.find((i) => i.label === 'resources')!;
+      assert.equal((resources.textEdit as TextEdit).newText, 'resources:\n  $0');
+      assert.match((resources.documentation as { value: string }).value, /Kubernetes Container: a ResourceRequirements/);
+
+      const pod = caret(canaryRollout().replace('      containers:\n', '      runtime|\n      containers:\n'));
+      lsp.open(uri('complete-pod-spec'), pod.text);
+      const podNames = labels((await lsp.completion(uri('complete-pod-spec'), pod.position))!.items);
+      assert.ok(podNames.includes('runtimeClassName') && podNames.includes('serviceAccountName'), podNames.join());
+      assert.ok(!podNames.includes('containers'));
     });
 
     it('offers step snippets in a new list item', async () => {
