@@ -9,7 +9,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { catalogOf, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
@@ -120,13 +120,14 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
  * Diagnostics of a file: none unless it holds a Rollout, an analysis template or an Experiment. Other YAML is not
  * ours to judge, syntax errors included: the editor's YAML extension reports those, and a second
  * report would only repeat it. (`rollouts lint` differs on purpose: a file the user names gets its
- * syntax errors, see lintTexts.)
+ * syntax errors, see lintTexts.) A Kustomize patch (`patch`) keeps the findings that hold for part of an object.
  */
-export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator): Diagnostic[] {
+export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator, patch = false): Diagnostic[] {
   if (!file.validated) return [];
   const out: Diagnostic[] = [];
   for (const placed of file.pieces) {
-    for (const f of validator.findings(placed.piece)) out.push(toDiagnostic(f, placed, doc));
+    const findings = validator.findings(placed.piece);
+    for (const f of patch ? patchFindings(findings) : findings) out.push(toDiagnostic(f, placed, doc));
   }
   return out;
 }

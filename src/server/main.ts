@@ -19,15 +19,17 @@ import {
   type InitializeParams,
   type TextDocumentIdentifier,
 } from 'vscode-languageserver/node';
+import { dirname, isAbsolute, join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from './service';
 import { renameProblem, type ReferenceTarget } from './references';
-import { createWorkspaceIndex } from '../schema';
+import { createWorkspaceIndex, KUSTOMIZATION_FILE_NAMES } from '../schema';
 import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, readYamlFile, scanFolders } from './workspace-scan';
 import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
 import { warmUp } from './warm-up';
+import { createKustomizePatches, isKustomizationFile } from './kustomize-patches';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
 if (!process.argv.some((a) => TRANSPORTS.some((t) => a.startsWith(t)))) {
@@ -40,7 +42,9 @@ const documents = new TextDocuments(TextDocument);
 const workspace = createWorkspaceIndex();
 /** Until the start-up scan is done, Service references are not checked (rather than reported missing). */
 let scanning = false;
-const service = createLanguageService({ workspace, workspaceKnown: () => !scanning });
+/** The files kustomizations use as patches: they are validated as parts of objects. */
+const patches = createKustomizePatches();
+const service = createLanguageService({ workspace, workspaceKnown: () => !scanning, isPatch: (uri) => patches.isPatch(fileKey(uri)) });
 const log = (what: string, e: unknown) => connection.console.error(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 
 let options: ServerOptions = {};
@@ -93,12 +97,26 @@ async function scan(roots: readonly string[]): Promise<void> {
   if (options.scanWorkspace === false || roots.length === 0) return;
   const limits = scanLimits();
   const changed = new Set<string>();
+  let patchesChanged = false;
   const result = await scanFolders(roots, (path, definitions) => {
     // A folder removed while its scan ran contributes nothing.
     if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
-  }, limits, isOpen);
+  }, limits, isOpen, (path, text) => {
+    if (inFolders(path)) patchesChanged = patches.set(path, text) || patchesChanged;
+  });
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
+  if (patchesChanged) scheduleAll();
+}
+
+const scheduleAll = () => {
+  for (const doc of documents.all()) queue.schedule(doc.uri);
+};
+
+/** A kustomization changed on disk (or went): the open documents are validated again if it changes which files are patches. */
+async function rereadKustomization(path: string, deleted: boolean): Promise<void> {
+  const text = deleted ? undefined : await readYamlFile(path, scanLimits().maxFileBytes);
+  if (patches.set(path, text)) scheduleAll();
 }
 
 // Lifecycle
@@ -146,7 +164,7 @@ connection.onInitialized(() => {
     .catch((e) => log('workspace scan failed', e))
     .finally(() => {
       scanning = false;
-      for (const doc of documents.all()) queue.schedule(doc.uri);
+      scheduleAll();
     });
   if (folderEvents) connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const added = e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileKey(f.uri));
@@ -160,12 +178,24 @@ connection.onInitialized(() => {
       for (const n of workspace.removeFile(path)) changed.add(n);
     }
     scheduleDependents(changed);
+    let patchesChanged = false;
+    for (const k of patches.kustomizations()) if (!inFolders(k)) patchesChanged = patches.set(k, undefined) || patchesChanged;
+    if (patchesChanged) scheduleAll();
     void scan(added).catch((err) => log('workspace scan failed', err));
   });
 });
 
 // Documents
 documents.onDidChangeContent((e) => queue.schedule(e.document.uri));
+// The kustomization beside an opened file is read at once, not when the scan reaches it (or, with no folders, never).
+documents.onDidOpen((e) => {
+  const path = fileKey(e.document.uri);
+  if (!isAbsolute(path)) return;
+  for (const name of KUSTOMIZATION_FILE_NAMES) {
+    const k = join(dirname(path), name);
+    if (folders.length === 0 || inFolders(k)) void rereadKustomization(k, false).catch((err) => log('reading a kustomization failed', err));
+  }
+});
 documents.onDidClose((e) => {
   service.forget(e.document.uri);
   published.delete(e.document.uri);
@@ -180,6 +210,8 @@ documents.onDidClose((e) => {
 connection.onDidChangeWatchedFiles((p) => {
   for (const change of p.changes) {
     const path = fileKey(change.uri);
+    // A kustomization counts as saved on disk, open or not.
+    if (isKustomizationFile(path) && (folders.length === 0 || inFolders(path))) void rereadKustomization(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomization failed', e));
     if (!isYamlFile(path) || isOpen(path)) continue;
     if (change.type === FileChangeType.Deleted) scheduleDependents(workspace.removeFile(path));
     else void reindexFromDisk(path).catch((e) => log('re-reading a changed file failed', e));

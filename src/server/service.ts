@@ -54,6 +54,8 @@ export interface ServiceDeps {
   /** False while the workspace's Services are still being found: references are then not checked yet. */
   workspaceKnown?: () => boolean;
   parses?: ParseCache;
+  /** Whether a kustomization uses the file (by URI) as a patch: it then gets only the findings that hold for part of an object. */
+  isPatch?: (uri: string) => boolean;
 }
 
 export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageService {
@@ -63,7 +65,7 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
   const mentions = new WeakMap<FileParse, ReadonlySet<string>>();
 
   const service: RolloutLanguageService = {
-    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator),
+    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator, deps.isPatch?.(doc.uri) === true),
     hover: (doc, at) => hoverAt(parses.get(doc), doc, at, workspace),
     complete: (doc, at) =>
       completionsAt(parses.get(doc), doc, at, { templates: () => workspace.analysisTemplates(), workloads: () => workspace.workloads(), services: () => workspace.services(), routerObjects: () => workspace.routerObjects() }),

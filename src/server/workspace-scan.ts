@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANALYSIS_TEMPLATE_KINDS, WORKLOAD_KINDS, ROUTER_OBJECT_KINDS, type WorkspaceDefinition } from '../schema';
 import { parseWhole, definitionsOf, shifted } from './documents';
+import { isKustomizationFile } from './kustomize-patches';
 import { splitDocuments } from './split-documents';
 
 export interface ScanLimits {
@@ -50,15 +51,18 @@ export async function forEachYamlFile(folders: readonly string[], limits: ScanLi
   return { files, truncated: false };
 }
 
-/** Calls `found` for each YAML file (by path) with the Services, templates and workloads it defines (possibly none). */
+/** Calls `found` for each YAML file (by path) with the Services, templates and workloads it defines (possibly none), and `kustomization` for each kustomization. */
 export function scanFolders(
   folders: readonly string[],
   found: (path: string, definitions: WorkspaceDefinition[]) => void,
   limits: ScanLimits = DEFAULT_SCAN_LIMITS,
   /** Files not to read (open documents: their text is indexed from the editor). */
   skip: (path: string) => boolean = () => false,
+  /** Called with each kustomization's text from disk (undefined when unreadable), open or not. */
+  kustomization: (path: string, text: string | undefined) => void = () => {},
 ): Promise<{ files: number; truncated: boolean }> {
   return forEachYamlFile(folders, limits, async (path) => {
+    if (isKustomizationFile(path)) kustomization(path, await readYamlFile(path, limits.maxFileBytes));
     if (skip(path)) return;
     const definitions = await definitionsInPath(path, limits.maxFileBytes);
     if (!skip(path)) found(path, definitions);

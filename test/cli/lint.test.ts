@@ -1,6 +1,6 @@
 // `rollouts lint` and `rollouts schema` through main(), with a captured io.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandIO } from '../../src/cli/command';
@@ -153,6 +153,26 @@ describe('cli lint', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('lints a file the kustomization beside it lists as a patch as part of a Rollout', async () => {
+    const overlay = join(dir, 'overlay');
+    mkdirSync(overlay);
+    const patch = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  replicas: 5\n  strategy:\n    canary:\n      steps:\n      - setWeight: 20\n';
+    writeFileSync(join(overlay, 'replicas.yaml'), patch);
+    writeFileSync(join(overlay, 'typo.yaml'), patch.replace('replicas: 5', 'replica: 5'));
+    writeFileSync(join(overlay, 'whole.yaml'), patch);
+    writeFileSync(join(overlay, 'kustomization.yaml'), 'resources:\n- ../base\npatches:\n- path: replicas.yaml\n  target: {kind: Rollout}\npatchesStrategicMerge:\n- typo.yaml\n');
+    const ok = captured(dir);
+    assert.equal(await main(['lint', 'overlay/replicas.yaml'], ok.io), 0, ok.out());
+    assert.equal(ok.out(), '0 errors, 0 warnings in 1 file\n');
+    const typo = captured(overlay);
+    assert.equal(await main(['lint', 'typo.yaml'], typo.io), 1);
+    assert.match(typo.out(), /^typo\.yaml:6:3: error: unknown field "replica" in spec \(did you mean "replicas"\?\) \[unknown-field\]\n1 error, 0 warnings in 1 file\n$/);
+    // Not listed: a whole Rollout, which lacks its selector and template.
+    const whole = captured(dir);
+    assert.equal(await main(['lint', 'overlay/whole.yaml'], whole.io), 1);
+    assert.match(whole.out(), /\[selector-required\]/);
   });
 
   it('exits 2 on an unreadable file, after linting the others', async () => {

@@ -4,9 +4,9 @@
  * the workspace.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Finding, ParsedFile, Severity } from '../../schema';
-import { createWorkspaceIndex, definitionsInFile, findingRange, formatPath, lineIndex, parseFile, validateFile } from '../../schema';
+import { createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, kustomizationPatchPaths, lineIndex, parseFile, patchFindings, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError } from '../files';
@@ -108,14 +108,34 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
  * editor, which leaves YAML without a Rollout or analysis template to other tools, lint reports a
  * named file's YAML syntax errors whatever it holds: the user asked about that file.
  */
-export function lintTexts(texts: readonly { file: string; text: string }[]): LintReport {
+export function lintTexts(texts: readonly { file: string; text: string }[], isPatch: (file: string) => boolean = () => false): LintReport {
   const workspace = createWorkspaceIndex();
   const parsed = texts.map(({ file, text }) => {
     const p = parseFile(text);
     workspace.setFile(file, definitionsInFile(file, p));
     return { file, parsed: p };
   });
-  return { files: parsed.map(({ file, parsed: p }) => ({ file, diagnostics: toDiagnostics(p, validateFile(p, workspace)) })) };
+  return {
+    files: parsed.map(({ file, parsed: p }) => {
+      const findings = validateFile(p, workspace);
+      return { file, diagnostics: toDiagnostics(p, isPatch(file) ? patchFindings(findings) : findings) };
+    }),
+  };
+}
+
+/**
+ * The files (absolute paths) that kustomizations use as patches: those of the kustomizations
+ * among the linted files and of the one beside each linted file, if any.
+ */
+async function kustomizePatches(files: readonly string[]): Promise<Set<string>> {
+  const kustomizations = new Set(files.filter((f) => KUSTOMIZATION_FILE_NAMES.includes(basename(f))));
+  for (const f of files) for (const name of KUSTOMIZATION_FILE_NAMES) kustomizations.add(join(dirname(f), name));
+  const patches = new Set<string>();
+  for (const k of kustomizations) {
+    const text = await readFile(k, 'utf8').catch(() => undefined);
+    if (text !== undefined) for (const p of kustomizationPatchPaths(text)) patches.add(resolve(dirname(k), p));
+  }
+  return patches;
 }
 
 export function formatText(report: LintReport): string {
@@ -146,7 +166,8 @@ async function run(args: string[], io: CommandIO): Promise<number> {
       io.err(`rollouts lint: cannot read ${file}: ${readError(e)}`);
     }
   }
-  const report = lintTexts(texts);
+  const patches = await kustomizePatches(files.map((f) => resolve(io.cwd, f)));
+  const report = lintTexts(texts, (file) => patches.has(resolve(io.cwd, file)));
   io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
   if (unreadable) return 2;
   return report.files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;

@@ -1,0 +1,97 @@
+// Kustomize patches in the language server: a file that a kustomization of the workspace lists as a
+// patch is checked as part of a Rollout, and follows the kustomization as it changes on disk.
+import { strict as assert } from 'node:assert';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from 'vscode-languageserver';
+import { LspSession, messageOf, serverInWorkspace } from './lsp-session';
+import { canaryRollout, service } from './fixtures';
+
+const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code)).sort();
+
+/** An overlay's patch: replicas, a container's image (with a misspelled key) and the canary's steps. */
+const patch = [
+  'apiVersion: argoproj.io/v1alpha1',
+  'kind: Rollout',
+  'metadata:',
+  '  name: demo',
+  'spec:',
+  '  replicas: 5',
+  '  template:',
+  '    spec:',
+  '      containers:',
+  '      - name: demo',
+  '        image: demo:2',
+  '        imagePullPolicyy: Always',
+  '  strategy:',
+  '    canary:',
+  '      canaryService: demo-canary',
+  '      steps:',
+  '      - setWeight: 50',
+  '      - pause: {duration: 1 hour}',
+  '',
+].join('\n');
+
+const kustomization = (patches: string[]) => ['resources:', '- ../../base', 'patches:', ...patches.map((p) => `- path: ${p}`), ''].join('\n');
+
+describe('Kustomize patches in the language server', () => {
+  const ws = serverInWorkspace({
+    'base/rollout.yaml': canaryRollout(),
+    'base/services.yaml': service('demo-canary', { app: 'demo' }),
+    'overlays/prod/kustomization.yaml': kustomization(['rollout-patch.yaml']),
+    'overlays/prod/rollout-patch.yaml': patch,
+    'overlays/prod/other.yaml': patch,
+  });
+  const kustomizationFile = () => join(ws.dir, 'overlays/prod/kustomization.yaml');
+  const changed = (type: 1 | 2 | 3) => ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: ws.uri('overlays/prod/kustomization.yaml'), type }] });
+
+  it('checks a listed patch as part of a Rollout: its values and keys, not the fields it leaves to the base', async () => {
+    const uri = ws.uri('overlays/prod/rollout-patch.yaml');
+    ws.lsp.open(uri, patch);
+    // Once the kustomization beside it is read (at once, not only when the scan reaches it).
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => !d.some((x) => x.code === 'selector-required'), 'the patch diagnostics');
+    assert.deepEqual(codes(ds), ['bad-duration', 'unknown-field'], JSON.stringify(ds));
+    assert.match(messageOf(ds.find((d) => d.code === 'unknown-field')!), /did you mean "imagePullPolicy"/);
+    ws.lsp.close(uri);
+
+    // The same text, not listed by the kustomization, is a whole Rollout that lacks its selector and template.
+    const other = ws.uri('overlays/prod/other.yaml');
+    ws.lsp.open(other, patch);
+    const whole = await ws.lsp.diagnosticsMatching(other, (d) => d.some((x) => x.code === 'selector-required'), 'the whole-Rollout diagnostics');
+    assert.deepEqual(codes(whole), ['bad-duration', 'selector-required', 'unknown-field']);
+    ws.lsp.close(other);
+  });
+
+  it('follows the kustomization on disk: a patch no longer listed is a whole Rollout again, and listed again a patch', async () => {
+    const uri = ws.uri('overlays/prod/rollout-patch.yaml');
+    ws.lsp.open(uri, patch);
+    await ws.lsp.diagnosticsMatching(uri, (d) => codes(d).join() === 'bad-duration,unknown-field', 'the patch diagnostics');
+
+    writeFileSync(kustomizationFile(), kustomization([]));
+    changed(2);
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'selector-required'), 'whole-Rollout findings once not listed');
+
+    writeFileSync(kustomizationFile(), kustomization(['./rollout-patch.yaml']));
+    changed(2);
+    await ws.lsp.diagnosticsMatching(uri, (d) => codes(d).join() === 'bad-duration,unknown-field', 'patch findings once listed again');
+
+    unlinkSync(kustomizationFile());
+    changed(3);
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'selector-required'), 'whole-Rollout findings once the kustomization is gone');
+    ws.lsp.close(uri);
+  });
+
+  it('with no workspace folder, reads the kustomization beside an opened file', async () => {
+    writeFileSync(kustomizationFile(), kustomization(['rollout-patch.yaml']));
+    const solo = await LspSession.start();
+    try {
+      const uri = ws.uri('overlays/prod/rollout-patch.yaml');
+      solo.open(uri, patch);
+      // Services are not known without a workspace: the reference is reported missing, as for any file.
+      const ds = await solo.diagnosticsMatching(uri, (d) => !d.some((x) => x.code === 'selector-required'), 'the patch diagnostics');
+      assert.deepEqual(codes(ds), ['bad-duration', 'service-not-found', 'unknown-field'], JSON.stringify(ds));
+    } finally {
+      await solo.stop();
+    }
+  });
+});
