@@ -63,16 +63,18 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
   const parses = deps.parses ?? createParseCache();
   const validator = createPieceValidator(workspace, deps.workspaceKnown);
   const mentions = new WeakMap<FileParse, ReadonlySet<string>>();
+  const isPatch = (doc: TextDocument) => deps.isPatch?.(doc.uri) === true;
 
   const service: RolloutLanguageService = {
-    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator, deps.isPatch?.(doc.uri) === true),
+    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator, isPatch(doc)),
     hover: (doc, at) => hoverAt(parses.get(doc), doc, at, workspace),
     complete: (doc, at) =>
       completionsAt(parses.get(doc), doc, at, { templates: () => workspace.analysisTemplates(), workloads: () => workspace.workloads(), services: () => workspace.services(), routerObjects: () => workspace.routerObjects() }),
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
     codeActions: (doc, range) => quickFixes(parses.get(doc), doc, range, service.validate(doc)),
-    codeLenses: (doc) => simulateLenses(parses.get(doc), doc),
-    inlayHints: (doc, range) => inlayHintsIn(parses.get(doc), doc, range),
+    // A patch is not a Rollout to simulate: its replicas and steps meet the base's only in `kustomize build`.
+    codeLenses: (doc) => (isPatch(doc) ? [] : simulateLenses(parses.get(doc), doc)),
+    inlayHints: (doc, range) => (isPatch(doc) ? [] : inlayHintsIn(parses.get(doc), doc, range)),
     definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
     referenceAt(doc, at) {
       const found = referenceAt(parses.get(doc), doc, at);

@@ -52,6 +52,9 @@ describe('Kustomize patches in the language server', () => {
     const ds = await ws.lsp.diagnosticsMatching(uri, (d) => !d.some((x) => x.code === 'selector-required'), 'the patch diagnostics');
     assert.deepEqual(codes(ds), ['bad-duration', 'unknown-field'], JSON.stringify(ds));
     assert.match(messageOf(ds.find((d) => d.code === 'unknown-field')!), /did you mean "imagePullPolicy"/);
+    // Nothing to simulate or preview: the patch's steps meet the base's replicas only in `kustomize build`.
+    assert.deepEqual(await ws.lsp.request('textDocument/codeLens', { textDocument: { uri } }), []);
+    assert.deepEqual(await ws.lsp.request('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 30, character: 0 } } }), []);
     ws.lsp.close(uri);
 
     // The same text, not listed by the kustomization, is a whole Rollout that lacks its selector and template.
@@ -59,6 +62,7 @@ describe('Kustomize patches in the language server', () => {
     ws.lsp.open(other, patch);
     const whole = await ws.lsp.diagnosticsMatching(other, (d) => d.some((x) => x.code === 'selector-required'), 'the whole-Rollout diagnostics');
     assert.deepEqual(codes(whole), ['bad-duration', 'selector-required', 'unknown-field']);
+    assert.equal(((await ws.lsp.request('textDocument/codeLens', { textDocument: { uri: other } })) as unknown[]).length, 1, 'a whole Rollout gets its Simulate lens');
     ws.lsp.close(other);
   });
 
