@@ -3,7 +3,10 @@
  * schema compiled to validators), not a hand-written copy; its errors are mapped to field paths.
  */
 import { PodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import type { FieldSpec } from './field-spec';
 import type { DocFinding } from './findings';
+import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
+import { formatPath, unknownFieldFinding } from './structure';
 
 interface SchemaError {
   instancePath?: string;
@@ -14,9 +17,38 @@ interface SchemaError {
 
 export const POD_TEMPLATE_CODE = 'pod-template-schema';
 
-/** Findings for `spec.template` (given as plain data) under `basePath`. */
+/**
+ * Findings for `spec.template` (given as plain data) under `basePath`: what the Kubernetes schema
+ * says of its values, and the keys of its pod spec that its Kubernetes types do not have.
+ */
 export function checkPodTemplate(template: unknown, basePath: (string | number)[]): DocFinding[] {
-  if (template === null || typeof template !== 'object' || Array.isArray(template)) return [];
+  if (!isObject(template)) return [];
+  const out = schemaFindings(template, basePath);
+  unknownKeys(template.spec, modelChildren(KUBERNETES_ROOTS.PodSpec), [...basePath, 'spec'], out);
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Unknown keys of plain data of a Kubernetes type (its `fields`), at any depth; a value of the wrong type is the schema's to report. */
+function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>, path: (string | number)[], out: DocFinding[]): void {
+  if (!isObject(value)) return;
+  for (const key of Object.keys(value)) {
+    const field = Object.hasOwn(fields, key) ? fields[key]! : undefined;
+    if (!field) {
+      out.push(unknownFieldFinding(key, Object.keys(fields), path, formatPath(path)));
+    } else if (field.type === 'object') {
+      const children = field.children;
+      if (children) unknownKeys(value[key], children, [...path, key], out);
+    } else if (field.type === 'list') {
+      const children = field.items?.children;
+      const list = value[key];
+      if (children && Array.isArray(list)) for (let i = 0; i < list.length; i++) unknownKeys(list[i], children, [...path, key, i], out);
+    }
+  }
+}
+
+function schemaFindings(template: object, basePath: (string | number)[]): DocFinding[] {
   try {
     // The model's constructor only deep-copies its input to drop undefined values, which parsed
     // YAML never holds: validating the data as it is gives the same errors without the copy.

@@ -145,9 +145,8 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, at: PathLink): void {
   if (node === undefined || node === null) return;
   // An explicit null (`pause:` with nothing after it) means "absent" to Kubernetes.
   if (isScalar(node) && node.value === null) return;
-  if (spec.type === 'any') return;
-  // The pod spec's values are kubernetes-models' to check (pod-template.ts); its keys are checked here.
-  if (spec.kubernetes === 'PodSpec') return kubernetesKeys(w, node, modelChildren(KUBERNETES_ROOTS.PodSpec), spec, at);
+  // The pod spec is checked against its Kubernetes types on plain data (pod-template.ts).
+  if (spec.type === 'any' || spec.kubernetes === 'PodSpec') return;
   switch (spec.type) {
     case 'object': {
       if (!isMap(node)) return wrongType(out, pathOf(at), spec, node);
@@ -317,30 +316,15 @@ function describe(node: unknown): string {
   return 'this value';
 }
 
-/**
- * Unknown keys of a Kubernetes object at any depth, by its type's `fields` (kubernetes-fields.ts).
- * `spec` is the catalog entry the object hangs from, for the findings' wording.
- */
-function kubernetesKeys(w: Walk, raw: unknown, fields: Readonly<Record<string, FieldSpec>>, spec: FieldSpec, at: PathLink): void {
-  const node = isAlias(raw) ? raw.resolve(w.doc) : raw;
-  if (!isMap(node)) return; // kubernetes-models reports a value of the wrong type
-  for (const pair of pairsWithMerges(w.doc, node)) {
-    if (!isScalar(pair.key)) continue;
-    const key = String(pair.key.value);
-    const field = Object.hasOwn(fields, key) ? fields[key]! : undefined;
-    const here = { up: at, seg: key };
-    if (!field) {
-      w.out.push(unknownField(w, key, Object.keys(fields), pathOf(at), spec));
-    } else if (field.type === 'object' && field.children) {
-      kubernetesKeys(w, pair.value, field.children, spec, here);
-    } else if (field.type === 'list' && field.items?.children) {
-      const list = isAlias(pair.value) ? pair.value.resolve(w.doc) : pair.value;
-      if (isSeq(list)) list.items.forEach((item, i) => kubernetesKeys(w, item, field.items!.children!, spec, { up: here, seg: i }));
-    }
-  }
+function unknownField(w: Walk, key: string, known: string[], path: Path, spec: FieldSpec): DocFinding {
+  return unknownFieldFinding(key, known, path, label(path, spec), () => misplaced(w.root, key));
 }
 
-function unknownField(w: Walk, key: string, known: string[], path: Path, spec: FieldSpec): DocFinding {
+/**
+ * "Unknown field" for `key` in the object at `path` (`where` names it), with a "did you mean"
+ * among `known`. `hint` adds to the warning, e.g. where else the name is a field.
+ */
+export function unknownFieldFinding(key: string, known: readonly string[], path: Path, where: string, hint: () => string = () => ''): DocFinding {
   const suggestion = closest(key, known);
   // A near miss of a real field is a typo that silently leaves the field at its default: an error.
   // Any other key is dropped by the API server's pruning (and refused by strict field validation):
@@ -349,7 +333,7 @@ function unknownField(w: Walk, key: string, known: string[], path: Path, spec: F
     ? {
         code: STRUCTURE_CODES.unknownField,
         severity: 'error',
-        message: `unknown field "${key}" in ${label(path, spec)} (did you mean "${suggestion}"?)`,
+        message: `unknown field "${key}" in ${where} (did you mean "${suggestion}"?)`,
         path: [...path, key],
         target: 'key',
         data: { suggestion },
@@ -357,7 +341,7 @@ function unknownField(w: Walk, key: string, known: string[], path: Path, spec: F
     : {
         code: STRUCTURE_CODES.unknownField,
         severity: 'warning',
-        message: `unknown field "${key}" in ${label(path, spec)}${misplaced(w.root, key)}: Kubernetes drops it, so it has no effect (kubectl apply with strict field validation rejects it)`,
+        message: `unknown field "${key}" in ${where}${hint()}: Kubernetes drops it, so it has no effect (kubectl apply with strict field validation rejects it)`,
         path: [...path, key],
         target: 'key',
       };

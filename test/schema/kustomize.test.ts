@@ -46,8 +46,8 @@ describe('Kustomize patches', () => {
     assert.ok(summary(all).includes('error selector-required at spec.selector'), summary(all).join('\n'));
     assert.deepEqual(summary(patchFindings(all)), [
       'error wrong-type at spec.replicas',
-      'error unknown-field at spec.template.spec.containers[0].imagePullPolicyy',
       'error pod-template-schema at spec.template.spec.containers[0].imagePullPolicy',
+      'error unknown-field at spec.template.spec.containers[0].imagePullPolicyy',
       'error canary-stable-distinct at spec.strategy.canary.stableService',
       'error step-one-action at spec.strategy.canary.steps[0].pause',
       'warning service-not-found at spec.strategy.canary.canaryService',
