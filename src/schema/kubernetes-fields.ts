@@ -4,7 +4,8 @@
  * lists its fields' JSON names and types (`attributeTypeMap`). Read from the library rather than
  * copied, they give the pod template what the catalog gives the rest of a Rollout: completion of
  * keys, the type on hover, and "unknown field" (with "did you mean") where a key is misspelled
- * (structure.ts). Its values are checked by kubernetes-models (pod-template.ts).
+ * (pod-template.ts for the pod spec, structure.ts for metadata and selectors). Values are checked
+ * by kubernetes-models (pod-template.ts).
  */
 import type { FieldSpec, FieldType } from './field-spec';
 
