@@ -64,12 +64,15 @@ const PATCH_RULES = new Set(
 const RULE_CODES = new Set([...rules, ...templateRules, ...experimentRules].map((r) => r.code));
 
 /**
- * The findings that hold for a patch: YAML and structure (unknown fields, types, values) but no
- * missing field, the pod template's values but not its required fields, and the rules of PATCH_RULES.
+ * The findings that hold for a patch: YAML and structure (unknown fields other than merge
+ * directives, types, values) but no missing field, the pod template's values but not its required
+ * fields, and the rules of PATCH_RULES.
  */
 export function patchFindings(findings: readonly Finding[]): Finding[] {
   return findings.filter((f) => {
     if (f.code === STRUCTURE_CODES.missingField) return false;
+    // Strategic-merge directives ($patch: delete, $retainKeys, $setElementOrder/...) are keys a patch may have.
+    if (f.code === STRUCTURE_CODES.unknownField && String(f.path[f.path.length - 1]).startsWith('$')) return false;
     if (f.code === POD_TEMPLATE_CODE) return f.target !== 'missing';
     return !RULE_CODES.has(f.code) || PATCH_RULES.has(f.code);
   });

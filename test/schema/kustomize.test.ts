@@ -38,7 +38,7 @@ describe('Kustomize patches', () => {
       spec: {
         replicas: 'five',
         minReadySeconds: 900, // above the default progressDeadlineSeconds: the base may set that
-        template: { spec: { containers: [{ image: 'web:2', imagePullPolicy: 'Sometimes', imagePullPolicyy: 'Always' }] } },
+        template: { spec: { containers: [{ image: 'web:2', imagePullPolicy: 'Sometimes', imagePullPolicyy: 'Always' }, { name: 'sidecar', $patch: 'delete' }] } },
         strategy: { canary: { canaryService: 'web-canary', stableService: 'web-canary', steps: [{ setWeight: 20, pause: {} }, { setCanaryScale: { weight: 20 } }] } },
       },
     });
@@ -56,6 +56,7 @@ describe('Kustomize patches', () => {
     // A container's required name, the selector, the steps' need for trafficRouting: the base's to give.
     for (const gone of ['selector-required', 'progress-deadline-after-min-ready', 'set-canary-scale-traffic-routing']) assert.ok(summary(all).some((s) => s.includes(gone)), gone);
     assert.ok(all.some((f) => f.code === 'pod-template-schema' && f.target === 'missing'), 'the container has no name');
+    assert.ok(summary(all).includes('warning unknown-field at spec.template.spec.containers[1]["$patch"]'), 'a merge directive is no field of a whole Rollout');
   });
 
   it('leaves a whole valid Rollout as it is', () => {
