@@ -1,4 +1,6 @@
 /** Reading the files a command names, with one wording for why one cannot be read. */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /** A readable reason for a failed read ("no such file", "it is a directory, not a file", ...). */
 export function readError(e: unknown): string {
@@ -14,4 +16,19 @@ export function readError(e: unknown): string {
     default:
       return e instanceof Error ? e.message : String(e);
   }
+}
+
+/**
+ * The YAML files (`.yaml`, `.yml`) under a folder, at any depth, sorted, as paths joined onto
+ * `dir` as given: what `rollouts lint DIR` means by the folder. Hidden folders (`.git`, ...) and
+ * `node_modules` are passed over, and links are not followed.
+ */
+export async function yamlFilesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') out.push(...(await yamlFilesUnder(join(dir, e.name))));
+    else if (e.isFile() && /\.ya?ml$/i.test(e.name)) out.push(join(dir, e.name));
+  }
+  return out;
 }

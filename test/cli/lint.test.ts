@@ -175,11 +175,40 @@ describe('cli lint', () => {
     assert.match(whole.out(), /\[selector-required\]/);
   });
 
+  it('lints a folder\'s YAML files at any depth, leaving alone those without a Rollout and hidden folders', async () => {
+    const tree = join(dir, 'tree');
+    mkdirSync(join(tree, 'apps/web'), { recursive: true });
+    mkdirSync(join(tree, 'chart/templates'), { recursive: true });
+    mkdirSync(join(tree, '.git'));
+    mkdirSync(join(tree, 'empty'));
+    writeFileSync(join(tree, 'apps/web/rollout.yaml'), rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n'));
+    writeFileSync(join(tree, 'apps/services.yml'), ['demo-canary', 'demo-stable'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: demo\n`).join('---\n'));
+    writeFileSync(join(tree, 'apps/web/broken.yaml'), rollout('    canary:\n      steps:\n      - setWieght: 20\n'));
+    writeFileSync(join(tree, 'chart/templates/deployment.yaml'), 'kind: Deployment\nmetadata:\n  labels: {{ include "labels" . | nindent 4 }}\n');
+    writeFileSync(join(tree, '.git/config.yaml'), 'not: [yaml\n');
+    writeFileSync(join(tree, 'notes.txt'), 'not YAML');
+    const c = captured(dir);
+    assert.equal(await main(['lint', '--format', 'json', 'tree'], c.io), 1, c.err());
+    const report = JSON.parse(c.out()) as { files: { file: string; diagnostics: { code: string }[] }[] };
+    assert.deepEqual(
+      report.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]),
+      [
+        ['tree/apps/services.yml', []],
+        ['tree/apps/web/broken.yaml', ['unknown-field', 'step-one-action']],
+        ['tree/apps/web/rollout.yaml', []],
+        ['tree/chart/templates/deployment.yaml', []],
+      ],
+      'sorted; Services resolved across the folder; the Helm template is no Rollout and is left alone',
+    );
+    const empty = captured(dir);
+    assert.equal(await main(['lint', 'tree/empty'], empty.io), 2);
+    assert.match(empty.err(), /no YAML files under tree\/empty/);
+  });
+
   it('exits 2 on an unreadable file, after linting the others', async () => {
     const c = captured(dir);
-    assert.equal(await main(['lint', 'bad.yaml', 'missing.yaml', '.'], c.io), 2);
+    assert.equal(await main(['lint', 'bad.yaml', 'missing.yaml'], c.io), 2);
     assert.match(c.err(), /cannot read missing\.yaml: no such file/);
-    assert.match(c.err(), /cannot read \.: it is a directory/);
     assert.match(c.out(), /setWeight 120/);
   });
 

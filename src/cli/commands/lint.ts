@@ -3,28 +3,32 @@
  * Service references are resolved across all the files given, as the editor resolves them across
  * the workspace.
  */
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Finding, ParsedFile, Severity } from '../../schema';
-import { createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, kustomizationPatchPaths, lineIndex, parseFile, patchFindings, validateFile } from '../../schema';
+import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, kustomizationPatchPaths, lineIndex, parseFile, patchFindings, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { readError } from '../files';
+import { readError, yamlFilesUnder } from '../files';
 
-const usage = `Usage: rollouts lint [--format text|json] FILE...
+const usage = `Usage: rollouts lint [--format text|json] FILE|DIR...
 
 Checks every Rollout, AnalysisTemplate, ClusterAnalysisTemplate and Experiment (apiVersion
 argoproj.io/v1alpha1) in the given YAML files: structure and types, every Argo Rollouts
 validation rule, and the Services and analysis templates a Rollout or an Experiment names
-(looked up across all the files given). Other documents are left alone.
+(looked up across all the files given). Other documents are left alone. A folder stands for
+its .yaml and .yml files at any depth (not hidden folders or node_modules); of those, files
+without a Rollout, template or Experiment are left alone, YAML errors included. A file that
+a kustomization.yaml beside it (or among the files) lists as a patch is checked as part of a
+Rollout.
 
 Options:
   --format text|json   text (default): one line per problem, file:line:col: severity: message [code]
                        json: {"files":[{"file","diagnostics":[{"line","column","endLine","endColumn",
                              "severity","code","message","path"}]}]} (lines and columns 1-based)
 
-Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 bad usage or a file
-that cannot be read.
+Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 bad usage, a file that
+cannot be read, or a folder without YAML files.
 `;
 
 /** One problem as the JSON output shows it (a published surface: keep it stable). */
@@ -73,7 +77,7 @@ export function parseLintArgs(args: string[]): LintArgs {
       files.push(arg);
     }
   }
-  if (files.length === 0) throw new UsageError('give at least one FILE to lint');
+  if (files.length === 0) throw new UsageError('give at least one FILE or DIR to lint');
   return { format, files };
 }
 
@@ -108,19 +112,28 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
  * editor, which leaves YAML without a Rollout or analysis template to other tools, lint reports a
  * named file's YAML syntax errors whatever it holds: the user asked about that file.
  */
-export function lintTexts(texts: readonly { file: string; text: string }[], isPatch: (file: string) => boolean = () => false): LintReport {
+export function lintTexts(texts: readonly LintInput[], isPatch: (file: string) => boolean = () => false): LintReport {
   const workspace = createWorkspaceIndex();
-  const parsed = texts.map(({ file, text }) => {
+  const parsed = texts.map(({ file, text, named }) => {
     const p = parseFile(text);
     workspace.setFile(file, definitionsInFile(file, p));
-    return { file, parsed: p };
+    return { file, named, parsed: p };
   });
   return {
-    files: parsed.map(({ file, parsed: p }) => {
+    files: parsed.map(({ file, named, parsed: p }) => {
+      // A file found in a folder is left alone unless it holds something of ours, as in the editor.
+      if (named === false && !p.docs.some((d) => catalogOf(d) !== undefined)) return { file, diagnostics: [] };
       const findings = validateFile(p, workspace);
       return { file, diagnostics: toDiagnostics(p, isPatch(file) ? patchFindings(findings) : findings) };
     }),
   };
+}
+
+/** A file to lint: its name as shown, its text, and whether it was named (rather than found in a folder). */
+export interface LintInput {
+  file: string;
+  text: string;
+  named?: boolean;
 }
 
 /**
@@ -155,18 +168,34 @@ export function formatText(report: LintReport): string {
 }
 
 async function run(args: string[], io: CommandIO): Promise<number> {
-  const { format, files } = parseLintArgs(args);
-  const texts: { file: string; text: string }[] = [];
+  const { format, files: paths } = parseLintArgs(args);
+  const texts: LintInput[] = [];
   let unreadable = false;
-  for (const file of files) {
+  const files: { file: string; named: boolean }[] = [];
+  for (const arg of paths) {
+    const folder = await stat(resolve(io.cwd, arg)).then((s) => s.isDirectory(), () => false);
+    if (!folder) {
+      files.push({ file: arg, named: true });
+      continue;
+    }
+    const root = resolve(io.cwd, arg);
+    const found = await yamlFilesUnder(root).catch((e: unknown) => {
+      io.err(`rollouts lint: cannot read ${arg}: ${readError(e)}`);
+      return undefined;
+    });
+    if (found?.length === 0) io.err(`rollouts lint: no YAML files under ${arg}`);
+    if (!found?.length) unreadable = true;
+    for (const f of found ?? []) files.push({ file: join(arg, relative(root, f)), named: false });
+  }
+  for (const { file, named } of files) {
     try {
-      texts.push({ file, text: await readFile(resolve(io.cwd, file), 'utf8') });
+      texts.push({ file, named, text: await readFile(resolve(io.cwd, file), 'utf8') });
     } catch (e) {
       unreadable = true;
       io.err(`rollouts lint: cannot read ${file}: ${readError(e)}`);
     }
   }
-  const patches = await kustomizePatches(files.map((f) => resolve(io.cwd, f)));
+  const patches = await kustomizePatches(files.map((f) => resolve(io.cwd, f.file)));
   const report = lintTexts(texts, (file) => patches.has(resolve(io.cwd, file)));
   io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
   if (unreadable) return 2;
