@@ -24,26 +24,36 @@ export const POD_TEMPLATE_CODE = 'pod-template-schema';
 export function checkPodTemplate(template: unknown, basePath: (string | number)[]): DocFinding[] {
   if (!isObject(template)) return [];
   const out = schemaFindings(template, basePath);
-  unknownKeys(template.spec, modelChildren(KUBERNETES_ROOTS.PodSpec), [...basePath, 'spec'], out);
+  unknownKeys(template.spec, modelChildren(KUBERNETES_ROOTS.PodSpec), [...basePath, 'spec'], null, out);
   return out;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** Where a value sits below the pod spec, as a chain (a path is built only for a finding). */
+type At = { readonly up: At; readonly seg: string | number } | null;
+
+function pathOf(base: readonly (string | number)[], at: At): (string | number)[] {
+  const tail: (string | number)[] = [];
+  for (let a = at; a !== null; a = a.up) tail.push(a.seg);
+  return [...base, ...tail.reverse()];
+}
+
 /** Unknown keys of plain data of a Kubernetes type (its `fields`), at any depth; a value of the wrong type is the schema's to report. */
-function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>, path: (string | number)[], out: DocFinding[]): void {
+function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>, base: readonly (string | number)[], at: At, out: DocFinding[]): void {
   if (!isObject(value)) return;
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     const field = Object.hasOwn(fields, key) ? fields[key]! : undefined;
     if (!field) {
+      const path = pathOf(base, at);
       out.push(unknownFieldFinding(key, Object.keys(fields), path, formatPath(path)));
     } else if (field.type === 'object') {
       const children = field.children;
-      if (children) unknownKeys(value[key], children, [...path, key], out);
+      if (children) unknownKeys(value[key], children, base, { up: at, seg: key }, out);
     } else if (field.type === 'list') {
       const children = field.items?.children;
       const list = value[key];
-      if (children && Array.isArray(list)) for (let i = 0; i < list.length; i++) unknownKeys(list[i], children, [...path, key, i], out);
+      if (children && Array.isArray(list)) for (let i = 0; i < list.length; i++) unknownKeys(list[i], children, base, { up: { up: at, seg: key }, seg: i }, out);
     }
   }
 }
