@@ -6,7 +6,7 @@ import { PodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import type { FieldSpec } from './field-spec';
 import type { DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
-import { formatPath, unknownFieldFinding } from './structure';
+import { formatPath, pathOf, unknownFieldFinding, type PathLink } from './structure';
 
 interface SchemaError {
   instancePath?: string;
@@ -30,22 +30,16 @@ export function checkPodTemplate(template: unknown, basePath: (string | number)[
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Where a value sits below the pod spec, as a chain (a path is built only for a finding). */
-type At = { readonly up: At; readonly seg: string | number } | null;
-
-function pathOf(base: readonly (string | number)[], at: At): (string | number)[] {
-  const tail: (string | number)[] = [];
-  for (let a = at; a !== null; a = a.up) tail.push(a.seg);
-  return [...base, ...tail.reverse()];
-}
-
-/** Unknown keys of plain data of a Kubernetes type (its `fields`), at any depth; a value of the wrong type is the schema's to report. */
-function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>, base: readonly (string | number)[], at: At, out: DocFinding[]): void {
+/**
+ * Unknown keys of plain data of a Kubernetes type (its `fields`), at any depth below `base`; `at`
+ * is where below it, as the structure walk keeps its place. A value of the wrong type is the schema's to report.
+ */
+function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>, base: readonly (string | number)[], at: PathLink, out: DocFinding[]): void {
   if (!isObject(value)) return;
   for (const key in value) {
     const field = Object.hasOwn(fields, key) ? fields[key]! : undefined;
     if (!field) {
-      const path = pathOf(base, at);
+      const path = [...base, ...pathOf(at)];
       out.push(unknownFieldFinding(key, Object.keys(fields), path, formatPath(path)));
     } else if (field.type === 'object') {
       const children = field.children;

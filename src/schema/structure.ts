@@ -119,9 +119,9 @@ function requiredChildren(spec: FieldSpec): readonly FieldSpec[] | null {
  * Where the walk is, as a chain of segments up to the root: one small object per node visited
  * instead of a copied array; the array is built only for a finding.
  */
-type PathLink = { readonly up: PathLink; readonly seg: string | number } | null;
+export type PathLink = { readonly up: PathLink; readonly seg: string | number } | null;
 
-function pathOf(at: PathLink): Path {
+export function pathOf(at: PathLink): Path {
   const path: Path = [];
   for (let l = at; l !== null; l = l.up) path.push(l.seg);
   return path.reverse();
