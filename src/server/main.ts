@@ -4,9 +4,11 @@
  * for Services, file events). Start: `node dist/server.js --stdio` or `--node-ipc`.
  */
 import {
+  CodeLensRefreshRequest,
   createConnection,
   DidChangeWatchedFilesNotification,
   FileChangeType,
+  InlayHintRefreshRequest,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
@@ -50,6 +52,9 @@ const log = (what: string, e: unknown) => connection.console.error(`${what}: ${e
 let options: ServerOptions = {};
 let folders: string[] = [];
 let watchFilesDynamically = false;
+/** The client asks again for code lenses and inlay hints when told to (they change when a file becomes a patch or stops being one). */
+let refreshLenses = false;
+let refreshHints = false;
 
 /** What was last published per document, so a re-validation that changes nothing sends nothing. */
 const published = new Map<string, { version: number; json: string }>();
@@ -97,26 +102,33 @@ async function scan(roots: readonly string[]): Promise<void> {
   if (options.scanWorkspace === false || roots.length === 0) return;
   const limits = scanLimits();
   const changed = new Set<string>();
-  let patchesChanged = false;
+  let patchesDiffer = false;
   const result = await scanFolders(roots, (path, definitions) => {
     // A folder removed while its scan ran contributes nothing.
     if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
   }, limits, isOpen, (path, text) => {
-    if (inFolders(path)) patchesChanged = patches.set(path, text) || patchesChanged;
+    if (inFolders(path)) patchesDiffer = patches.set(path, text) || patchesDiffer;
   });
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
-  if (patchesChanged) scheduleAll();
+  if (patchesDiffer) patchesChanged();
 }
 
 const scheduleAll = () => {
   for (const doc of documents.all()) queue.schedule(doc.uri);
 };
 
+/** Which files are patches changed: their diagnostics, lenses and hints are not what they were. */
+function patchesChanged(): void {
+  scheduleAll();
+  if (refreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch((e) => log('code lens refresh failed', e));
+  if (refreshHints) void connection.sendRequest(InlayHintRefreshRequest.type).catch((e) => log('inlay hint refresh failed', e));
+}
+
 /** A kustomization changed on disk (or went): the open documents are validated again if it changes which files are patches. */
 async function rereadKustomization(path: string, deleted: boolean): Promise<void> {
   const text = deleted ? undefined : await readYamlFile(path, scanLimits().maxFileBytes);
-  if (patches.set(path, text)) scheduleAll();
+  if (patches.set(path, text)) patchesChanged();
 }
 
 // Lifecycle
@@ -126,6 +138,8 @@ connection.onInitialize((params: InitializeParams) => {
     .filter((f) => f.uri.startsWith('file:'))
     .map((f) => fileKey(f.uri));
   watchFilesDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+  refreshLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+  refreshHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   folderEvents = params.capabilities.workspace?.workspaceFolders === true;
   queue = newQueue(Math.max(0, Number(options.validationDelayMs ?? 0)) || 0);
   return {
@@ -178,9 +192,9 @@ connection.onInitialized(() => {
       for (const n of workspace.removeFile(path)) changed.add(n);
     }
     scheduleDependents(changed);
-    let patchesChanged = false;
-    for (const k of patches.kustomizations()) if (!inFolders(k)) patchesChanged = patches.set(k, undefined) || patchesChanged;
-    if (patchesChanged) scheduleAll();
+    let patchesDiffer = false;
+    for (const k of patches.kustomizations()) if (!inFolders(k)) patchesDiffer = patches.set(k, undefined) || patchesDiffer;
+    if (patchesDiffer) patchesChanged();
     void scan(added).catch((err) => log('workspace scan failed', err));
   });
 });

@@ -59,6 +59,8 @@ export class LspSession {
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private readonly publishCounts = new Map<string, number>();
   configurationRequests = 0;
+  /** The refresh requests the server sent (`workspace/codeLens/refresh`, `workspace/inlayHint/refresh`), in order. */
+  readonly refreshes: string[] = [];
   private readonly waiters: { test: () => boolean; resolve: () => void; reject: (e: Error) => void; what: string }[] = [];
   private readonly versions = new Map<string, number>();
   readonly stderr: string[] = [];
@@ -91,6 +93,13 @@ export class LspSession {
       return p.items.map((i) => this.settings?.(i.section) ?? null);
     });
     connection.onRequest('workspace/workspaceFolders', () => null);
+    for (const method of ['workspace/codeLens/refresh', 'workspace/inlayHint/refresh']) {
+      connection.onRequest(method, () => {
+        this.refreshes.push(method);
+        this.wake();
+        return null;
+      });
+    }
     connection.onRequest('window/workDoneProgress/create', () => null);
     process.on('exit', (code, signal) => {
       this.exited = { code, signal };
@@ -112,7 +121,7 @@ export class LspSession {
       workspaceFolders: folders.length ? folders : null,
       initializationOptions: opts.initializationOptions,
       capabilities: {
-        workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true, configuration: true },
+        workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true, configuration: true, codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
         textDocument: {
           publishDiagnostics: { versionSupport: true, dataSupport: true, relatedInformation: true },
           hover: { contentFormat: ['markdown', 'plaintext'] },
