@@ -6,6 +6,7 @@ import { PodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import type { FieldSpec } from './field-spec';
 import type { DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
+import { obj } from './rules/rule';
 import { formatPath, pathOf, unknownFieldFinding, type PathLink } from './structure';
 
 interface SchemaError {
@@ -22,31 +23,31 @@ export const POD_TEMPLATE_CODE = 'pod-template-schema';
  * says of its values, and the keys of its pod spec that its Kubernetes types do not have.
  */
 export function checkPodTemplate(template: unknown, basePath: (string | number)[]): DocFinding[] {
-  if (!isObject(template)) return [];
-  const out = schemaFindings(template, basePath);
-  unknownKeys(template.spec, modelChildren(KUBERNETES_ROOTS.PodSpec), [...basePath, 'spec'], null, out);
+  const t = obj(template);
+  if (!t) return [];
+  const out = schemaFindings(t, basePath);
+  unknownKeys(t.spec, modelChildren(KUBERNETES_ROOTS.PodSpec), [...basePath, 'spec'], null, out);
   return out;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Unknown keys of plain data of a Kubernetes type (its `fields`), at any depth below `base`; `at`
  * is where below it, as the structure walk keeps its place. A value of the wrong type is the schema's to report.
  */
 function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>, base: readonly (string | number)[], at: PathLink, out: DocFinding[]): void {
-  if (!isObject(value)) return;
-  for (const key in value) {
+  const o = obj(value);
+  if (!o) return;
+  for (const key in o) {
     const field = Object.hasOwn(fields, key) ? fields[key]! : undefined;
     if (!field) {
       const path = [...base, ...pathOf(at)];
       out.push(unknownFieldFinding(key, Object.keys(fields), path, formatPath(path)));
     } else if (field.type === 'object') {
       const children = field.children;
-      if (children) unknownKeys(value[key], children, base, { up: at, seg: key }, out);
+      if (children) unknownKeys(o[key], children, base, { up: at, seg: key }, out);
     } else if (field.type === 'list') {
       const children = field.items?.children;
-      const list = value[key];
+      const list = o[key];
       if (children && Array.isArray(list)) for (let i = 0; i < list.length; i++) unknownKeys(list[i], children, base, { up: { up: at, seg: key }, seg: i }, out);
     }
   }

@@ -8,6 +8,7 @@ import { GATEWAY_API_GROUP, GATEWAY_ROUTES } from '../planner';
 import { readableDocumentValue } from './fast-yaml';
 import { ANALYSIS_TEMPLATE_KINDS, ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { lineIndex, type LineColumn } from './ranges';
+import { obj } from './rules/rule';
 
 export interface WorkspaceService {
   name: string;
@@ -189,8 +190,8 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
     const named = namedObject(pd, lines);
     if (!named) continue;
     const { value, name, namespace, nameRange } = named;
-    const sel = field(field(value, 'spec'), 'selector');
-    const selector = isPlainObject(sel) ? stringsOf(sel) : undefined;
+    const sel = obj(field(field(value, 'spec'), 'selector'));
+    const selector = sel && stringsOf(sel);
     out.push({ name, ...(namespace ? { namespace } : {}), ...(selector ? { selector } : {}), file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
@@ -213,7 +214,7 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
       const argName = scalarText(field(arg, 'name'));
       if (!argName) continue;
       const argValue = field(arg, 'value');
-      const hasValue = (argValue !== undefined && argValue !== null) || isPlainObject(field(arg, 'valueFrom'));
+      const hasValue = (argValue !== undefined && argValue !== null) || obj(field(arg, 'valueFrom')) !== undefined;
       args.push({ name: argName, required: !hasValue });
     }
     const endlessMetrics: string[] = [];
@@ -241,7 +242,7 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
     // A PodTemplate holds its template at the top; the other two under spec.
     const template = pd.kind === 'PodTemplate' ? field(value, 'template') : field(field(value, 'spec'), 'template');
     const labelMap = field(field(template, 'metadata'), 'labels');
-    const labels = isPlainObject(labelMap) ? stringsOf(labelMap) : {};
+    const labels = stringsOf(obj(labelMap) ?? {});
     out.push({ workloadKind: pd.kind, name, ...(namespace ? { namespace } : {}), labels, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
   }
   return out;
@@ -332,8 +333,6 @@ function rangeOf(node: unknown, lines: (offset: number) => LineColumn): { start:
   return range ? { start: lines(range[0]), end: lines(range[1]) } : undefined;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
 /** A map's scalar entries as strings (labels, selectors); null and nested values are left out. */
 function stringsOf(m: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -341,7 +340,7 @@ function stringsOf(m: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-const field = (v: unknown, key: string): unknown => (isPlainObject(v) ? v[key] : undefined);
+const field = (v: unknown, key: string): unknown => obj(v)?.[key];
 const scalarText = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
 
 /** Services, analysis templates, workloads and router objects of one parsed file. */
