@@ -62,9 +62,13 @@ export function scanFolders(
   kustomization: (path: string, text: string | undefined) => void = () => {},
 ): Promise<{ files: number; truncated: boolean }> {
   return forEachYamlFile(folders, limits, async (path) => {
-    if (isKustomizationFile(path)) kustomization(path, await readYamlFile(path, limits.maxFileBytes));
+    const isKustomization = isKustomizationFile(path);
+    if (!isKustomization && skip(path)) return;
+    // One read serves both: a kustomization may define something too.
+    const text = await readYamlFile(path, limits.maxFileBytes);
+    if (isKustomization) kustomization(path, text);
     if (skip(path)) return;
-    const definitions = await definitionsInPath(path, limits.maxFileBytes);
+    const definitions = text === undefined ? [] : await definitionsYielding(path, text);
     if (!skip(path)) found(path, definitions);
     // Let the editor's messages in between files: an open document is validated before the scan goes on.
     await new Promise((resolve) => setImmediate(resolve));
@@ -84,8 +88,11 @@ export async function readYamlFile(path: string, maxFileBytes = DEFAULT_SCAN_LIM
 /** The Services, templates and workloads a file on disk defines; none when it cannot be read or is too large. */
 export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCAN_LIMITS.maxFileBytes): Promise<WorkspaceDefinition[]> {
   const text = await readYamlFile(path, maxFileBytes);
-  if (text === undefined) return [];
-  // Parse a piece at a time, letting the editor's messages in every few pieces.
+  return text === undefined ? [] : definitionsYielding(path, text);
+}
+
+/** definitionsInText, a parsed piece at a time, letting the editor's messages in every few pieces. */
+async function definitionsYielding(path: string, text: string): Promise<WorkspaceDefinition[]> {
   const steps = definitionSteps(path, text);
   for (let n = 1; ; n++) {
     const step = steps.next();
