@@ -4,7 +4,7 @@
  * the workspace.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Finding, ParsedFile, Severity } from '../../schema';
 import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, kustomizationPatchPaths, lineIndex, parseFile, patchFindings, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
@@ -137,15 +137,15 @@ export interface LintInput {
 }
 
 /**
- * The files (absolute paths) that kustomizations use as patches: those of the kustomizations
- * among the linted files and of the one beside each linted file, if any.
+ * The files (absolute paths) that kustomizations use as patches: those of the kustomization beside
+ * each linted file, if any (a kustomization linted is the one beside itself). `read` holds the texts
+ * already read, by absolute path.
  */
-async function kustomizePatches(files: readonly string[]): Promise<Set<string>> {
-  const kustomizations = new Set(files.filter((f) => KUSTOMIZATION_FILE_NAMES.includes(basename(f))));
-  for (const f of files) for (const name of KUSTOMIZATION_FILE_NAMES) kustomizations.add(join(dirname(f), name));
+async function kustomizePatches(files: readonly string[], read: ReadonlyMap<string, string>): Promise<Set<string>> {
+  const kustomizations = new Set(files.flatMap((f) => KUSTOMIZATION_FILE_NAMES.map((name) => join(dirname(f), name))));
   const patches = new Set<string>();
   for (const k of kustomizations) {
-    const text = await readFile(k, 'utf8').catch(() => undefined);
+    const text = read.get(k) ?? (await readFile(k, 'utf8').catch(() => undefined));
     if (text !== undefined) for (const p of kustomizationPatchPaths(text)) patches.add(resolve(dirname(k), p));
   }
   return patches;
@@ -195,7 +195,7 @@ async function run(args: string[], io: CommandIO): Promise<number> {
       io.err(`rollouts lint: cannot read ${file}: ${readError(e)}`);
     }
   }
-  const patches = await kustomizePatches(files.map((f) => resolve(io.cwd, f.file)));
+  const patches = await kustomizePatches(files.map((f) => resolve(io.cwd, f.file)), new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])));
   const report = lintTexts(texts, (file) => patches.has(resolve(io.cwd, file)));
   io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
   if (unreadable) return 2;
