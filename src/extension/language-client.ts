@@ -14,8 +14,9 @@ export function createLanguageClient(context: vscode.ExtensionContext, settings:
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
-  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
-  own(watcher);
+  // YAML files, and kustomizations named without an extension.
+  const watchers = ['**/*.{yaml,yml}', '**/Kustomization'].map((glob) => vscode.workspace.createFileSystemWatcher(glob));
+  watchers.forEach(own);
   const initializationOptions: RolloutServerOptions = { ...settings.server };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
@@ -24,7 +25,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, settings:
     ],
     initializationOptions,
     // Service definitions in files that are not open reach the server's index through these events.
-    synchronize: { fileEvents: watcher },
+    synchronize: { fileEvents: watchers },
   };
   return new LanguageClient('rollouts', 'Argo Rollouts Language Server', serverOptions, clientOptions);
 }

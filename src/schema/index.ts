@@ -60,4 +60,4 @@ export {
 export { argoCrdSchemas, rolloutJsonSchema } from './json-schema';
 export { manifestObjects, type ManifestObject, type ManifestObjects, type ManifestProblem } from './manifest';
 export { closest } from './suggest';
-export { KUSTOMIZATION_FILE_NAMES, kustomizationPatchPaths, patchFindings } from './kustomize';
+export { KUSTOMIZATION_FILE_NAMES, labelsAddedByFile, patchFindings, readKustomization, type AddedLabels, type Kustomization } from './kustomize';

@@ -5,10 +5,12 @@
  * required, the steps need trafficRouting) would be wrong there. A file that a kustomization in
  * the workspace lists as a patch keeps only the findings that hold for part of an object.
  */
+import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { Finding } from './findings';
 import { POD_TEMPLATE_CODE } from './pod-template';
 import { rules, templateRules, experimentRules } from './rules';
+import { arr, obj, type JsonObject } from './rules/rule';
 import { analysisRunsForever, analysisTemplateExists } from './rules/analysis-references';
 import { routerObjectExists } from './rules/router-references';
 import { serviceExists } from './rules/service-references';
@@ -22,32 +24,103 @@ import { STRUCTURE_CODES } from './structure';
 /** The names kustomize reads a kustomization from, in a folder. */
 export const KUSTOMIZATION_FILE_NAMES: readonly string[] = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
-/**
- * The patch files a kustomization's text lists (`patches[].path`, `patchesStrategicMerge`, and
- * `patchesJson6902[].path`), as written: relative to the kustomization's folder. None when the text
- * is not a readable kustomization.
- */
-export function kustomizationPatchPaths(text: string): string[] {
+/** Labels kustomize adds to a Rollout: to its selector's matchLabels and to its pod template's labels. */
+export interface AddedLabels {
+  readonly selector: Readonly<Record<string, string>>;
+  readonly template: Readonly<Record<string, string>>;
+}
+
+/** What a kustomization says that matters to validation, with every path absolute. */
+export interface Kustomization {
+  /** The files it uses as patches (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902[].path`). */
+  readonly patches: readonly string[];
+  /** Its resources: files, and folders that hold kustomizations. */
+  readonly resources: readonly string[];
+  /** The labels it adds to its resources' selectors and pod templates (`commonLabels`, `labels` with `includeSelectors` or `includeTemplates`). */
+  readonly labels: AddedLabels | undefined;
+  /**
+   * Whether it names transformer configurations. Kustomize knows where a Deployment keeps its selector
+   * and pod labels, not a Rollout: only with Argo's `rollout-transform.yaml` among the configurations
+   * (which we cannot read when it is a URL) do its labels reach them.
+   */
+  readonly configured: boolean;
+}
+
+const NOTHING: Kustomization = { patches: [], resources: [], labels: undefined, configured: false };
+
+/** The kustomization at `path` (absolute), read from its text; nothing when the text is not a readable kustomization. */
+export function readKustomization(path: string, text: string): Kustomization {
   let k: unknown;
   try {
     k = parse(text, { maxAliasCount: 100 });
   } catch {
-    return [];
+    return NOTHING;
   }
-  if (k === null || typeof k !== 'object' || Array.isArray(k)) return [];
-  const { patches, patchesStrategicMerge, patchesJson6902 } = k as Record<string, unknown>;
-  const out: string[] = [];
-  const pathsOf = (list: unknown) => {
-    if (!Array.isArray(list)) return;
-    for (const entry of list) {
-      const path = typeof entry === 'string' ? entry : entry !== null && typeof entry === 'object' ? (entry as { path?: unknown }).path : undefined;
+  const top = obj(k);
+  if (!top) return NOTHING;
+  const folder = dirname(path);
+  const paths = (list: unknown, pick: (entry: unknown) => unknown) =>
+    arr(list).flatMap((entry) => {
+      const p = pick(entry);
       // A strategic-merge entry may hold the patch itself instead of naming a file.
-      if (typeof path === 'string' && path !== '' && !path.includes('\n')) out.push(path);
-    }
+      return typeof p === 'string' && p !== '' && !p.includes('\n') ? [resolve(folder, p)] : [];
+    });
+  const pathOf = (entry: unknown) => (typeof entry === 'string' ? entry : obj(entry)?.path);
+  const patches = [...new Set([...paths(top.patches, pathOf), ...paths(top.patchesStrategicMerge, pathOf), ...paths(top.patchesJson6902, pathOf)])];
+  const resources = paths(top.resources, (entry) => entry);
+  return { patches, resources, labels: labelsOf(top), configured: arr(top.configurations).length > 0 };
+}
+
+function labelsOf(k: JsonObject): AddedLabels | undefined {
+  const selector: Record<string, string> = {};
+  const template: Record<string, string> = {};
+  const add = (to: Record<string, string>[], pairs: unknown) => {
+    for (const [key, value] of Object.entries(obj(pairs) ?? {})) if (value !== null && typeof value !== 'object') for (const t of to) t[key] = String(value);
   };
-  pathsOf(patches);
-  pathsOf(patchesStrategicMerge);
-  pathsOf(patchesJson6902);
+  add([selector, template], k.commonLabels);
+  for (const entry of arr(k.labels)) {
+    const e = obj(entry);
+    if (e?.includeSelectors === true) add([selector, template], e.pairs);
+    else if (e?.includeTemplates === true) add([template], e.pairs);
+  }
+  return Object.keys(template).length > 0 ? { selector, template } : undefined;
+}
+
+/**
+ * The labels kustomize adds to the Rollouts of each file (by absolute path), given the
+ * kustomizations known (by path). A kustomization's labels reach the files among its resources
+ * and, through a folder it lists, the resources of that folder's kustomization, at any depth;
+ * but only where it or a kustomization it reaches is configured (Kustomization.configured: kustomize
+ * merges the configurations of what a kustomization builds on into its own). A file that several
+ * kustomizations reach gets all their labels.
+ */
+export function labelsAddedByFile(kustomizations: ReadonlyMap<string, Kustomization>): Map<string, AddedLabels> {
+  const inFolder = (folder: string) => KUSTOMIZATION_FILE_NAMES.map((name) => kustomizations.get(join(folder, name))).find((k) => k !== undefined);
+  /** The kustomizations and files a kustomization reaches, itself included. */
+  const reach = (from: Kustomization) => {
+    const ks = new Set([from]);
+    const files = new Set<string>();
+    for (const k of ks) {
+      for (const resource of k.resources) {
+        const nested = inFolder(resource);
+        if (nested) ks.add(nested);
+        else files.add(resource);
+      }
+    }
+    return { ks, files };
+  };
+  const out = new Map<string, { selector: Record<string, string>; template: Record<string, string> }>();
+  for (const k of kustomizations.values()) {
+    if (!k.labels) continue;
+    const { ks, files } = reach(k);
+    if (![...ks].some((r) => r.configured)) continue;
+    for (const file of files) {
+      const to = out.get(file) ?? { selector: {}, template: {} };
+      Object.assign(to.selector, k.labels.selector);
+      Object.assign(to.template, k.labels.template);
+      out.set(file, to);
+    }
+  }
   return out;
 }
 

@@ -5,7 +5,8 @@ import { documentValue } from './fast-yaml';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { checkPodTemplate } from './pod-template';
 import { experimentRules as allExperimentRules, rules as allRules, templateRules as allTemplateRules, type ExperimentRule, type Rule, type TemplateRule } from './rules';
-import { arr, obj, type JsonObject, type RuleContext } from './rules/rule';
+import { arr, has, obj, type JsonObject, type RuleContext } from './rules/rule';
+import type { AddedLabels } from './kustomize';
 import { checkStructure } from './structure';
 import type { WorkspaceIndex } from './workspace';
 
@@ -24,6 +25,8 @@ export interface ValidateOptions {
    * do. Both by default; mergeParts puts the two parts back in this order.
    */
   part?: 'document' | 'workspace';
+  /** Labels a kustomization adds to the file's Rollouts (schema/kustomize.ts): rules see the selector and pod labels with them. */
+  addedLabels?: AddedLabels;
 }
 
 /** Every finding of a file: YAML syntax problems first, then each Rollout document's. Never throws. */
@@ -133,8 +136,9 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   const part = options.part;
   const ownChecks = options.structure !== false && part !== 'workspace';
   if (ownChecks) out.push(...checkStructure(pd.doc, rolloutCatalog));
-  const rollout = readDocument(pd, out, part !== 'workspace');
-  if (!rollout) return out;
+  const read = readDocument(pd, out, part !== 'workspace');
+  if (!read) return out;
+  const rollout = options.addedLabels ? withAddedLabels(read, options.addedLabels) : read;
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
   // The catalog already checks the template's labels and annotations: one finding per field.
@@ -142,6 +146,23 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   const ctx: RuleContext = { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
   out.push(...runRules(options.rules ?? allRules, ctx, part));
   return out;
+}
+
+/**
+ * The Rollout as `kustomize build` makes it: the added labels in its selector's matchLabels
+ * (created if missing) and in its pod template's labels, over its own. A Rollout with a
+ * workloadRef gets its pods from the workload, and a missing template is not created.
+ */
+function withAddedLabels(rollout: JsonObject, added: AddedLabels): JsonObject {
+  const spec = obj(rollout.spec);
+  if (!spec || has(spec, 'workloadRef')) return rollout;
+  const merged: JsonObject = { ...spec };
+  const selector = spec.selector === undefined || spec.selector === null ? {} : obj(spec.selector);
+  if (selector && Object.keys(added.selector).length > 0) merged.selector = { ...selector, matchLabels: { ...obj(selector.matchLabels), ...added.selector } };
+  const template = obj(spec.template);
+  const metadata = template && (template.metadata === undefined || template.metadata === null ? {} : obj(template.metadata));
+  if (template && metadata) merged.template = { ...template, metadata: { ...metadata, labels: { ...obj(metadata.labels), ...added.template } } };
+  return { ...rollout, spec: merged };
 }
 
 /**

@@ -31,7 +31,7 @@ import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, re
 import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
 import { warmUp } from './warm-up';
-import { createKustomizePatches, isKustomizationFile } from './kustomize-patches';
+import { createKustomizations, isKustomizationFile } from './kustomizations';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
 if (!process.argv.some((a) => TRANSPORTS.some((t) => a.startsWith(t)))) {
@@ -44,9 +44,14 @@ const documents = new TextDocuments(TextDocument);
 const workspace = createWorkspaceIndex();
 /** Until the start-up scan is done, Service references are not checked (rather than reported missing). */
 let scanning = false;
-/** The files kustomizations use as patches: they are validated as parts of objects. */
-const patches = createKustomizePatches();
-const service = createLanguageService({ workspace, workspaceKnown: () => !scanning, isPatch: (uri) => patches.isPatch(fileKey(uri)) });
+/** What kustomizations say of files: patches are validated as parts of objects, resources with the labels they add. */
+const kustomizations = createKustomizations();
+const service = createLanguageService({
+  workspace,
+  workspaceKnown: () => !scanning,
+  isPatch: (uri) => kustomizations.isPatch(fileKey(uri)),
+  addedLabels: (uri) => kustomizations.addedLabels(fileKey(uri)),
+});
 const log = (what: string, e: unknown) => connection.console.error(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 
 let options: ServerOptions = {};
@@ -102,33 +107,33 @@ async function scan(roots: readonly string[]): Promise<void> {
   if (options.scanWorkspace === false || roots.length === 0) return;
   const limits = scanLimits();
   const changed = new Set<string>();
-  let patchesDiffer = false;
+  let kustomizeDiffers = false;
   const result = await scanFolders(roots, (path, definitions) => {
     // A folder removed while its scan ran contributes nothing.
     if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
   }, limits, isOpen, (path, text) => {
-    if (inFolders(path)) patchesDiffer = patches.set(path, text) || patchesDiffer;
+    if (inFolders(path)) kustomizeDiffers = kustomizations.set(path, text) || kustomizeDiffers;
   });
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
-  if (patchesDiffer) patchesChanged();
+  if (kustomizeDiffers) kustomizeChanged();
 }
 
 const scheduleAll = () => {
   for (const doc of documents.all()) queue.schedule(doc.uri);
 };
 
-/** Which files are patches changed: their diagnostics, lenses and hints are not what they were. */
-function patchesChanged(): void {
+/** What kustomizations say of files changed (which are patches, what labels are added): diagnostics, lenses and hints may change. */
+function kustomizeChanged(): void {
   scheduleAll();
   if (refreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch((e) => log('code lens refresh failed', e));
   if (refreshHints) void connection.sendRequest(InlayHintRefreshRequest.type).catch((e) => log('inlay hint refresh failed', e));
 }
 
-/** A kustomization changed on disk (or went): the open documents are validated again if it changes which files are patches. */
+/** A kustomization changed on disk (or went): the open documents are validated again if that changes what it says of files. */
 async function rereadKustomization(path: string, deleted: boolean): Promise<void> {
   const text = deleted ? undefined : await readYamlFile(path, scanLimits().maxFileBytes);
-  if (patches.set(path, text)) patchesChanged();
+  if (kustomizations.set(path, text)) kustomizeChanged();
 }
 
 // Lifecycle
@@ -161,7 +166,7 @@ connection.onInitialize((params: InitializeParams) => {
 });
 connection.onInitialized(() => {
   if (watchFilesDynamically) {
-    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
+    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/Kustomization' }] });
   }
   // Until a document opens, the idle server validates a sample so that the first file meets compiled code.
   if (options.warmUp !== false) {
@@ -192,9 +197,9 @@ connection.onInitialized(() => {
       for (const n of workspace.removeFile(path)) changed.add(n);
     }
     scheduleDependents(changed);
-    let patchesDiffer = false;
-    for (const k of patches.kustomizations()) if (!inFolders(k)) patchesDiffer = patches.set(k, undefined) || patchesDiffer;
-    if (patchesDiffer) patchesChanged();
+    let kustomizeDiffers = false;
+    for (const k of kustomizations.paths()) if (!inFolders(k)) kustomizeDiffers = kustomizations.set(k, undefined) || kustomizeDiffers;
+    if (kustomizeDiffers) kustomizeChanged();
     void scan(added).catch((err) => log('workspace scan failed', err));
   });
 });

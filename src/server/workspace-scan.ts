@@ -1,6 +1,7 @@
 /**
  * The start-up scan for Services, analysis templates, workloads and router objects (Ingresses,
- * VirtualServices, Gateway API routes): every *.yaml / *.yml file under the workspace folders, bounded in file count,
+ * VirtualServices, Gateway API routes), and for kustomizations: every *.yaml / *.yml file (and
+ * `Kustomization`) under the workspace folders, bounded in file count,
  * file size and depth, skipping dependency and VCS folders and symlinks. Only files that mention
  * one of their kinds (`kind: Service`, `kind: AnalysisTemplate`, `kind: Deployment`, ...) are parsed.
  */
@@ -8,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANALYSIS_TEMPLATE_KINDS, WORKLOAD_KINDS, ROUTER_OBJECT_KINDS, type WorkspaceDefinition } from '../schema';
 import { parseWhole, definitionsOf, shifted } from './documents';
-import { isKustomizationFile } from './kustomize-patches';
+import { isKustomizationFile } from './kustomizations';
 import { splitDocuments } from './split-documents';
 
 export interface ScanLimits {
@@ -41,7 +42,7 @@ export async function forEachYamlFile(folders: readonly string[], limits: ScanLi
       const path = join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIPPED_DIRS.has(e.name) && depth < limits.maxDepth) queue.push({ dir: path, depth: depth + 1 });
-      } else if (e.isFile() && isYamlFile(e.name)) {
+      } else if (e.isFile() && (isYamlFile(e.name) || isKustomizationFile(e.name))) {
         if (files >= limits.maxFiles) return { files, truncated: true };
         files++;
         await visit(path);

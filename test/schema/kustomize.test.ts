@@ -1,7 +1,12 @@
-// Kustomize patches: which files a kustomization lists, and which findings hold for part of a Rollout.
+// Kustomize: which files a kustomization lists as patches and resources, which findings hold for part of a
+// Rollout, and the labels a kustomization adds to its resources' Rollouts.
 import { strict as assert } from 'node:assert';
-import { kustomizationPatchPaths, parseFile, patchFindings, validateFile } from '../../src/schema';
+import { join } from 'node:path';
+import { createWorkspaceIndex, definitionsInFile, labelsAddedByFile, parseFile, patchFindings, readKustomization, validateFile, type AddedLabels, type Kustomization } from '../../src/schema';
 import { lint, summary, yamlOf } from './support';
+
+const root = join('/', 'ws');
+const at = (path: string) => join(root, path);
 
 describe('Kustomize patches', () => {
   it('reads the patch files of every form a kustomization lists them in', () => {
@@ -26,8 +31,14 @@ describe('Kustomize patches', () => {
       '  target: {kind: Rollout}',
       '',
     ].join('\n');
-    assert.deepEqual(kustomizationPatchPaths(text), ['replicas.yaml', 'image.yaml', 'ops.yaml']);
-    for (const bad of ['', 'not: [closed', '- a list', 'patches: nope', 'patches: [{path: 3}, {path: ""}]']) assert.deepEqual(kustomizationPatchPaths(bad), [], bad);
+    const k = readKustomization(at('overlays/prod/kustomization.yaml'), text);
+    assert.deepEqual(k.patches, [at('overlays/prod/replicas.yaml'), at('overlays/prod/image.yaml'), at('overlays/prod/ops.yaml')]);
+    assert.deepEqual(k.resources, [at('base')]);
+    assert.equal(k.labels, undefined);
+    assert.equal(k.configured, false);
+    for (const bad of ['', 'not: [closed', '- a list', 'patches: nope', 'patches: [{path: 3}, {path: ""}]', 'resources: {a: b}\ncommonLabels: [x]']) {
+      assert.deepEqual(readKustomization(at('kustomization.yaml'), bad), { patches: [], resources: [], labels: undefined, configured: false }, bad);
+    }
   });
 
   it('keeps what holds for part of a Rollout: values, keys and references, not required fields or rules across fields', () => {
@@ -62,5 +73,77 @@ describe('Kustomize patches', () => {
   it('leaves a whole valid Rollout as it is', () => {
     const parsed = parseFile(yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } }, strategy: { canary: {} } } }));
     assert.deepEqual(patchFindings(validateFile(parsed)), validateFile(parsed));
+  });
+});
+
+describe('Kustomize labels', () => {
+  const kustomization = (path: string, text: string): [string, Kustomization] => [at(path), readKustomization(at(path), text)];
+
+  it('reads the labels a kustomization adds to selectors and pod templates', () => {
+    const [, k] = kustomization('base/kustomization.yaml', [
+      'configurations: [rollout-transform.yaml]',
+      'resources: [rollout.yaml, services.yaml]',
+      'commonLabels: {app: web, tier: 2}',
+      'labels:',
+      '- pairs: {team: shop}',
+      '  includeSelectors: true',
+      '- pairs: {version: v2}',
+      '  includeTemplates: true',
+      '- pairs: {owner: me}', // metadata only
+      '',
+    ].join('\n'));
+    assert.deepEqual(k.labels, { selector: { app: 'web', tier: '2', team: 'shop' }, template: { app: 'web', tier: '2', team: 'shop', version: 'v2' } });
+    assert.equal(k.configured, true);
+    assert.deepEqual(k.resources, [at('base/rollout.yaml'), at('base/services.yaml')]);
+    assert.equal(readKustomization(at('k.yaml'), 'labels:\n- pairs: {owner: me}\n').labels, undefined, 'labels on metadata only change no selector');
+  });
+
+  it('gives each file the labels of the kustomizations that reach it, through folders, where the Rollout transform is configured on the way', () => {
+    const known = new Map([
+      kustomization('base/kustomization.yaml', 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\ncommonLabels: {app: web}\n'),
+      kustomization('overlays/prod/kustomization.yaml', 'resources: [../../base, extra.yaml]\ncommonLabels: {env: prod}\n'),
+      // Not configured anywhere on the way: kustomize leaves a Rollout's selector alone.
+      kustomization('plain/kustomization.yaml', 'resources: [rollout.yaml]\ncommonLabels: {app: plain}\n'),
+      // Two kustomizations that list each other's folders end.
+      kustomization('loop/a/kustomization.yaml', 'configurations: [t.yaml]\nresources: [../b, a.yaml]\ncommonLabels: {a: "1"}\n'),
+      kustomization('loop/b/Kustomization', 'resources: [../a, b.yaml]\ncommonLabels: {b: "2"}\n'),
+    ]);
+    const labels = labelsAddedByFile(known);
+    assert.deepEqual(labels.get(at('base/rollout.yaml')), { selector: { app: 'web', env: 'prod' }, template: { app: 'web', env: 'prod' } }, 'the overlay reaches the base through its folder');
+    assert.deepEqual(labels.get(at('overlays/prod/extra.yaml')), { selector: { env: 'prod' }, template: { env: 'prod' } }, 'the base\'s configuration counts in the overlay');
+    assert.equal(labels.get(at('plain/rollout.yaml')), undefined);
+    assert.deepEqual(labels.get(at('loop/b/b.yaml')), { selector: { a: '1', b: '2' }, template: { a: '1', b: '2' } }, 'b is configured through a');
+    assert.deepEqual(labels.get(at('loop/a/a.yaml')), { selector: { a: '1', b: '2' }, template: { a: '1', b: '2' } });
+    assert.deepEqual([...labels.keys()].sort(), [at('base/rollout.yaml'), at('loop/a/a.yaml'), at('loop/b/b.yaml'), at('overlays/prod/extra.yaml')]);
+  });
+
+  const added: AddedLabels = { selector: { app: 'web', env: 'prod' }, template: { app: 'web', env: 'prod' } };
+  const rollout = (spec: Record<string, unknown>) =>
+    yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { template: { spec: { containers: [{ name: 'web', image: 'web:1' }] } }, strategy: { canary: { stableService: 'web' } }, ...spec } });
+  const validate = (text: string, addedLabels?: AddedLabels) => {
+    const parsed = parseFile(text);
+    const ws = createWorkspaceIndex();
+    ws.setFile('test.yaml', definitionsInFile('test.yaml', parsed));
+    return summary(validateFile(parsed, ws, addedLabels ? { addedLabels } : {}));
+  };
+  const webService = yamlOf({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' } } });
+
+  it('checks a Rollout that leaves its selector and pod labels to the kustomization as kustomize builds it', () => {
+    const text = `${rollout({})}---\n${webService}`;
+    assert.deepEqual(validate(text), ['error selector-required at spec.selector', 'error service-selector-mismatch at spec.strategy.canary.stableService']);
+    assert.deepEqual(validate(text, added), []);
+  });
+
+  it('still reports what the added labels do not mend', () => {
+    // The selector wants a label the pods do not have, and the kustomization does not add.
+    const own = rollout({ selector: { matchLabels: { app: 'web', track: 'stable' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } });
+    assert.deepEqual(validate(`${own}---\n${webService}`, added), ['error selector-matches-template at spec.selector.matchLabels.track']);
+    // An empty selector object gets the labels, as kustomize creates matchLabels.
+    assert.deepEqual(validate(`${rollout({ selector: {} })}---\n${webService}`, added), []);
+    // No template is created, and a Rollout that takes its pods from a workload is left as it is.
+    const noTemplate = yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { strategy: { canary: {} } } });
+    assert.ok(validate(noTemplate, added).includes('error template-required at spec.template'), validate(noTemplate, added).join('\n'));
+    const workload = yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, strategy: { canary: {} } } });
+    assert.deepEqual(validate(workload, added), validate(workload));
   });
 });

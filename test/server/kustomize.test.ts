@@ -105,3 +105,52 @@ describe('Kustomize patches in the language server', () => {
     }
   });
 });
+
+describe('Kustomize labels in the language server', () => {
+  /** A base Rollout that leaves its selector and pod labels to the kustomization's commonLabels. */
+  const rollout = [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: Rollout',
+    'metadata:',
+    '  name: shop',
+    'spec:',
+    '  replicas: 2',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    '      - name: shop',
+    '        image: shop:1',
+    '  strategy:',
+    '    canary:',
+    '      canaryService: shop-canary',
+    '      steps:',
+    '      - setWeight: 50',
+    '',
+  ].join('\n');
+  // The overlay's kustomization, named without an extension, is found only by the workspace scan.
+  const overlay = 'resources:\n- ../../base\ncommonLabels:\n  app: shop\n';
+  const ws = serverInWorkspace({
+    'base/kustomization.yaml': 'configurations:\n- rollout-transform.yaml\nresources:\n- rollout.yaml\n- services.yaml\n',
+    'base/rollout.yaml': rollout,
+    'base/services.yaml': `${service('shop-canary', { app: 'shop' })}---\n${service('other', { app: 'other' })}`,
+    'overlays/prod/Kustomization': overlay,
+    // A Rollout whose Service selects other pods: its finding shows that the scan is done.
+    'probe/rollout.yaml': canaryRollout({ name: 'probe', canaryService: 'other' }),
+  });
+
+  it('checks a Rollout as kustomize builds it with the labels an overlay adds, and again when they change on disk', async () => {
+    const probe = ws.uri('probe/rollout.yaml');
+    ws.lsp.open(probe, canaryRollout({ name: 'probe', canaryService: 'other' }));
+    await ws.lsp.diagnosticsMatching(probe, (d) => d.some((x) => x.code === 'service-selector-mismatch'), 'the probe\'s Service finding, once the scan is done');
+
+    const uri = ws.uri('base/rollout.yaml');
+    ws.lsp.open(uri, rollout);
+    assert.deepEqual(await ws.lsp.diagnosticsFor(uri, 1), [], 'the selector and pod labels come from the overlay\'s commonLabels');
+
+    // Without those labels the findings are those of the file as written.
+    writeFileSync(join(ws.dir, 'overlays/prod/Kustomization'), 'resources:\n- ../../base\n');
+    ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: ws.uri('overlays/prod/Kustomization'), type: 2 }] });
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the findings once the labels are not added');
+    assert.deepEqual(codes(ds), ['selector-required', 'service-selector-mismatch']);
+  });
+});

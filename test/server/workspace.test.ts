@@ -16,9 +16,9 @@ describe('workspace Service references', () => {
   });
   const servicesFile = () => join(ws.dir, 'k8s', 'services.yaml');
 
-  it('registers for YAML file events', async () => {
+  it('registers for YAML and Kustomization file events', async () => {
     const r = (await ws.lsp.registration('workspace/didChangeWatchedFiles')) as { registerOptions: unknown };
-    assert.deepEqual(r.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
+    assert.deepEqual(r.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/Kustomization' }] });
   });
 
   it('resolves Services found by the start-up scan, and skips node_modules', async () => {

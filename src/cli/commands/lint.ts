@@ -5,8 +5,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Finding, ParsedFile, Severity } from '../../schema';
-import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, kustomizationPatchPaths, lineIndex, parseFile, patchFindings, validateFile } from '../../schema';
+import type { AddedLabels, Finding, Kustomization, ParsedFile, Severity } from '../../schema';
+import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, labelsAddedByFile, lineIndex, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError, yamlFilesUnder } from '../files';
@@ -20,7 +20,10 @@ validation rule, and the Services and analysis templates a Rollout or an Experim
 its .yaml and .yml files at any depth (not hidden folders or node_modules); of those, files
 without a Rollout, template or Experiment are left alone, YAML errors included. A file that
 a kustomization.yaml beside it (or among the files) lists as a patch is checked as part of a
-Rollout.
+Rollout. A file such a kustomization reaches as a resource (directly or through the folders it
+lists) is checked with the labels kustomize adds to a Rollout's selector and pod template:
+commonLabels, or labels with includeSelectors or includeTemplates, where the kustomizations
+name configurations (such as Argo Rollouts' rollout-transform.yaml).
 
 Options:
   --format text|json   text (default): one line per problem, file:line:col: severity: message [code]
@@ -112,7 +115,7 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
  * editor, which leaves YAML without a Rollout or analysis template to other tools, lint reports a
  * named file's YAML syntax errors whatever it holds: the user asked about that file.
  */
-export function lintTexts(texts: readonly LintInput[], isPatch: (file: string) => boolean = () => false): LintReport {
+export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts = { isPatch: () => false, addedLabels: () => undefined }): LintReport {
   const workspace = createWorkspaceIndex();
   const parsed = texts.map(({ file, text, named }) => {
     const p = parseFile(text);
@@ -123,8 +126,9 @@ export function lintTexts(texts: readonly LintInput[], isPatch: (file: string) =
     files: parsed.map(({ file, named, parsed: p }) => {
       // A file found in a folder is left alone unless it holds something of ours, as in the editor.
       if (named === false && !p.docs.some((d) => catalogOf(d) !== undefined)) return { file, diagnostics: [] };
-      const findings = validateFile(p, workspace);
-      return { file, diagnostics: toDiagnostics(p, isPatch(file) ? patchFindings(findings) : findings) };
+      const addedLabels = kustomize.addedLabels(file);
+      const findings = validateFile(p, workspace, addedLabels ? { addedLabels } : {});
+      return { file, diagnostics: toDiagnostics(p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
     }),
   };
 }
@@ -136,19 +140,34 @@ export interface LintInput {
   named?: boolean;
 }
 
+/** What kustomizations say of the linted files (by absolute path): which are patches, and the labels they add to Rollouts. */
+interface KustomizeFacts {
+  isPatch(file: string): boolean;
+  addedLabels(file: string): AddedLabels | undefined;
+}
+
 /**
- * The files (absolute paths) that kustomizations use as patches: those of the kustomization beside
- * each linted file, if any (a kustomization linted is the one beside itself). `read` holds the texts
- * already read, by absolute path.
+ * What the kustomizations say of the linted files: the kustomization beside each linted file (a
+ * kustomization linted is the one beside itself), and those of the folders they list as
+ * resources, at any depth. `read` holds the texts already read, by absolute path.
  */
-async function kustomizePatches(files: readonly string[], read: ReadonlyMap<string, string>): Promise<Set<string>> {
-  const kustomizations = new Set(files.flatMap((f) => KUSTOMIZATION_FILE_NAMES.map((name) => join(dirname(f), name))));
-  const patches = new Set<string>();
-  for (const k of kustomizations) {
-    const text = read.get(k) ?? (await readFile(k, 'utf8').catch(() => undefined));
-    if (text !== undefined) for (const p of kustomizationPatchPaths(text)) patches.add(resolve(dirname(k), p));
-  }
-  return patches;
+async function kustomizeFacts(files: readonly string[], read: ReadonlyMap<string, string>): Promise<KustomizeFacts> {
+  const known = new Map<string, Kustomization>();
+  const readIn = async (folder: string) => {
+    for (const name of KUSTOMIZATION_FILE_NAMES) {
+      const path = join(folder, name);
+      if (known.has(path)) continue;
+      const text = read.get(path) ?? (await readFile(path, 'utf8').catch(() => undefined));
+      if (text === undefined) continue;
+      const k = readKustomization(path, text);
+      known.set(path, k);
+      for (const resource of k.resources) await readIn(resource);
+    }
+  };
+  for (const folder of new Set(files.map((f) => dirname(f)))) await readIn(folder);
+  const patches = new Set([...known.values()].flatMap((k) => k.patches));
+  const labels = labelsAddedByFile(known);
+  return { isPatch: (file) => patches.has(file), addedLabels: (file) => labels.get(file) };
 }
 
 export function formatText(report: LintReport): string {
@@ -195,8 +214,8 @@ async function run(args: string[], io: CommandIO): Promise<number> {
       io.err(`rollouts lint: cannot read ${file}: ${readError(e)}`);
     }
   }
-  const patches = await kustomizePatches(files.map((f) => resolve(io.cwd, f.file)), new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])));
-  const report = lintTexts(texts, (file) => patches.has(resolve(io.cwd, file)));
+  const kustomize = await kustomizeFacts(files.map((f) => resolve(io.cwd, f.file)), new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])));
+  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), addedLabels: (file) => kustomize.addedLabels(resolve(io.cwd, file)) });
   io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
   if (unreadable) return 2;
   return report.files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;

@@ -1,0 +1,45 @@
+// The registry of what the workspace's kustomizations say of its files: patches and added labels.
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { createKustomizations, isKustomizationFile } from '../../src/server/kustomizations';
+
+describe('kustomization registry', () => {
+  const root = join('/', 'ws');
+  const prod = join(root, 'overlays/prod/kustomization.yaml');
+  const staging = join(root, 'overlays/staging/kustomization.yml');
+  const base = join(root, 'base/kustomization.yaml');
+  const shared = join(root, 'overlays/shared/replicas.yaml');
+
+  it('resolves patch paths against the kustomization\'s folder and keeps a file a patch while any kustomization lists it', () => {
+    const k = createKustomizations();
+    assert.equal(k.set(prod, 'patches:\n- path: ../shared/replicas.yaml\n- path: image.yaml\n'), true);
+    assert.equal(k.set(staging, 'patchesStrategicMerge:\n- ../shared/replicas.yaml\n'), false, 'a file already a patch');
+    assert.ok(k.isPatch(shared) && k.isPatch(join(root, 'overlays/prod/image.yaml')));
+    assert.equal(k.set(prod, 'patches:\n- path: ../shared/replicas.yaml\n- path: image.yaml\n'), false, 'the same text changes nothing');
+
+    assert.equal(k.set(prod, undefined), true);
+    assert.ok(k.isPatch(shared), 'staging still lists it');
+    assert.ok(!k.isPatch(join(root, 'overlays/prod/image.yaml')));
+    assert.equal(k.set(staging, 'resources: [../../base]\n'), true);
+    assert.ok(!k.isPatch(shared));
+    assert.deepEqual(k.paths(), [staging]);
+  });
+
+  it('follows the labels kustomizations add, through the folders they list, as each one changes', () => {
+    const k = createKustomizations();
+    const rollout = join(root, 'base/rollout.yaml');
+    assert.equal(k.set(prod, 'resources: [../../base]\ncommonLabels: {env: prod}\n'), false, 'the base is not known yet');
+    assert.equal(k.addedLabels(rollout), undefined);
+    assert.equal(k.set(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n'), true, 'the overlay now reaches a configured base');
+    assert.deepEqual(k.addedLabels(rollout), { selector: { env: 'prod' }, template: { env: 'prod' } });
+    assert.equal(k.set(prod, 'resources: [../../base]\ncommonLabels: {env: production}\n'), true);
+    assert.deepEqual(k.addedLabels(rollout)?.selector, { env: 'production' });
+    assert.equal(k.set(base, undefined), true);
+    assert.equal(k.addedLabels(rollout), undefined);
+  });
+
+  it('knows kustomization files by name', () => {
+    assert.ok(isKustomizationFile(prod) && isKustomizationFile(staging) && isKustomizationFile('/a/Kustomization'));
+    assert.ok(!isKustomizationFile('/a/kustomization-notes.yaml') && !isKustomizationFile('/a/rollout.yaml'));
+  });
+});
