@@ -41,7 +41,8 @@ export interface Kustomization {
   /**
    * Whether it names transformer configurations. Kustomize knows where a Deployment keeps its selector
    * and pod labels, not a Rollout: only with Argo's `rollout-transform.yaml` among the configurations
-   * (which we cannot read when it is a URL) do its labels reach them.
+   * (which we cannot read when it is a URL) do its labels reach them. (`includeTemplates` needs the
+   * transform for kustomize v5, which adds `templateLabels`; with the older one it reaches no Rollout.)
    */
   readonly configured: boolean;
 }
