@@ -1,6 +1,7 @@
 // One esbuild bundle per entry point. `vscode` is provided by the editor at run time.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeKubernetesDocs } from './kubernetes-docs.mjs';
 
 // The repository's package.json, beside this script's folder (a packaging build runs elsewhere, see package.mjs).
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -58,3 +59,6 @@ if (existsSync('webview/index.ts')) {
   mkdirSync('dist/codicons', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
 }
+
+// The descriptions of the pod template's Kubernetes fields, which the language server shows on hover.
+writeKubernetesDocs('dist/kubernetes-docs.json');

@@ -33,6 +33,11 @@ export interface FieldSpec {
   open?: boolean;
   /** The contents are checked by the Kubernetes schema (kubernetes-models), not by this catalog. */
   kubernetes?: 'PodSpec' | 'ObjectMeta' | 'LabelSelector';
+  /**
+   * A field of a Kubernetes type (kubernetes-fields.ts): the model that has it, its name there, and
+   * the model it holds (of a list's items too), by which the editor finds the Kubernetes descriptions.
+   */
+  kubernetesField?: { readonly model: string; readonly field: string; readonly holds?: string };
 }
 
 export const DOCS = 'https://argoproj.github.io/argo-rollouts/features';

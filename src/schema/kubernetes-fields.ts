@@ -159,17 +159,17 @@ const SCALARS: Readonly<Record<string, { type: FieldType; text: string }>> = {
 };
 
 /** What a field of the model holds, from its attributeTypeMap entry. */
-function fieldSpec(owner: string, name: string, type: string, format: string): FieldSpec {
-  const docs = (text: string) =>
-    `A field of the Kubernetes ${kindName(owner)}: ${text}. Its value is checked against the Kubernetes schema; the API reference describes it.`;
-  const base = { name, link: referenceLink(owner) };
+function fieldSpec(owner: string, name: string, type: string, format: string, field = name): FieldSpec {
+  const docs = (text: string) => `A field of the Kubernetes ${kindName(owner)}: ${text}, checked against the Kubernetes schema.`;
+  const held = /^Array<(.+)>$/.exec(type)?.[1] ?? /^\{ \[key: string\]: (.+); \}$/.exec(type)?.[1] ?? type;
+  const base = { name, link: referenceLink(owner), kubernetesField: { model: owner, field, ...(Object.hasOwn(KUBERNETES_MODELS, held) ? { holds: held } : {}) } };
   const list = /^Array<(.+)>$/.exec(type);
   if (list) {
-    const items = fieldSpec(owner, 'item', list[1]!, format);
+    const items = fieldSpec(owner, 'item', list[1]!, format, field);
     return { ...base, type: 'list', docs: docs(`a list of ${typeText(list[1]!, format)}`), items };
   }
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (map) return { ...base, type: 'map', docs: docs(`a map of ${typeText(map[1]!, format)} values`), values: fieldSpec(owner, 'value', map[1]!, format) };
+  if (map) return { ...base, type: 'map', docs: docs(`a map of ${typeText(map[1]!, format)} values`), values: fieldSpec(owner, 'value', map[1]!, format, field) };
   if (type === 'number') {
     const integer = format === 'int32' || format === 'int64';
     return { ...base, type: integer ? 'int' : 'any', docs: docs(integer ? 'a whole number' : 'a number') };

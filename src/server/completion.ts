@@ -21,6 +21,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { pieceAt, type FileParse } from './documents';
+import { fieldDocs } from './kubernetes-docs';
 
 const PLACEHOLDER = 'zzcursorzz';
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
@@ -209,7 +210,7 @@ function keyItems(ctx: Context, replace: Range): CompletionItem[] {
         label: s.label,
         kind: isStep || isStrategy ? CompletionItemKind.Snippet : CompletionItemKind.Property,
         detail: detailOf(child),
-        documentation: { kind: MarkupKind.Markdown, value: child.docs },
+        documentation: { kind: MarkupKind.Markdown, value: fieldDocs(child) },
         filterText: child.name,
         sortText: String(order++).padStart(3, '0'),
         insertTextFormat: InsertTextFormat.Snippet,

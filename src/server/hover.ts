@@ -9,6 +9,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
 import { definitionsFor, referenceAt, type ReferenceTarget } from './references';
 import { pieceAt, type FileParse } from './documents';
+import { fieldDocs } from './kubernetes-docs';
 import { stepPreview } from './step-preview';
 
 export function hoverAt(file: FileParse, doc: TextDocument, at: Position, workspace?: MutableWorkspaceIndex): Hover | null {
@@ -94,7 +95,7 @@ function describeField(spec: FieldSpec, path: readonly (string | number)[]): str
   if (spec.min !== undefined && spec.max !== undefined) facts.push(`range ${spec.min}..${spec.max}`);
   else if (spec.min !== undefined) facts.push(`at least ${spec.min}`);
   else if (spec.max !== undefined) facts.push(`at most ${spec.max}`);
-  return `**${title}** · ${facts.join(' · ')}\n\n${spec.docs}`;
+  return `**${title}** · ${facts.join(' · ')}\n\n${fieldDocs(spec)}`;
 }
 
 function typeLabel(spec: FieldSpec): string {

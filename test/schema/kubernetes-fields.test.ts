@@ -42,8 +42,13 @@ describe('Kubernetes fields of the pod template', () => {
     assert.equal(container.ports?.items?.children?.containerPort?.type, 'int');
     assert.equal(container.resources?.children?.limits?.type, 'map');
     assert.equal(container.livenessProbe?.children?.httpGet?.children?.port?.type, 'any', 'an int-or-string port');
-    assert.match(container.livenessProbe!.docs, /Kubernetes Container: a Probe\./);
+    assert.match(container.livenessProbe!.docs, /Kubernetes Container: a Probe,/);
     assert.match(container.env!.docs, /a list of EnvVar/);
+    // What the editor looks the Kubernetes descriptions up by.
+    assert.deepEqual(container.image?.kubernetesField, { model: 'V1Container', field: 'image' });
+    assert.deepEqual(container.env?.kubernetesField, { model: 'V1Container', field: 'env', holds: 'V1EnvVar' });
+    assert.deepEqual(container.env?.items?.kubernetesField, { model: 'V1Container', field: 'env', holds: 'V1EnvVar' });
+    assert.deepEqual(container.resources?.children?.limits?.kubernetesField, { model: 'V1ResourceRequirements', field: 'limits' });
     assert.equal(container.image?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#container-v1-core');
     assert.equal(modelChildren('V1LabelSelector').matchLabels?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselector-v1-meta');
     assert.deepEqual(modelChildren('V1NoSuchThing'), {});
@@ -145,5 +150,40 @@ describe('Kubernetes fields of the pod template', () => {
       '',
     ].join('\n');
     assert.deepEqual(summary(validateFile(parseFile(text)), 'unknown-field'), ['error unknown-field at spec.template.spec.containers[1].imagePullPolicyy']);
+  });
+});
+
+describe('Kubernetes descriptions of the pod template (scripts/kubernetes-docs.mjs)', () => {
+  it('reads a description for every model the table holds, and for their fields, from the library\'s declarations', async () => {
+    const { kubernetesDocs, installedDeclaration, ROOT_MODELS } = await import('../../scripts/kubernetes-docs.mjs');
+    const docs = kubernetesDocs(installedDeclaration);
+    assert.deepEqual(Object.keys(docs).sort(), Object.keys(KUBERNETES_MODELS).sort(), 'the same models the table reaches');
+    assert.deepEqual([...ROOT_MODELS].sort(), ['V1LabelSelector', 'V1ObjectMeta', 'V1PodTemplateSpec']);
+    for (const [model, fields] of Object.entries(docs)) assert.ok(fields.$, `${model} has a description`);
+    assert.match(docs.V1Container!.image!, /^Container image name\./);
+    // The generator's escaped quotes are undone.
+    assert.match(docs.V1Container!.args!, /The container image's CMD is used/);
+    // Every scalar field of a container is described; a field of a model type may leave it to its type.
+    const container = modelChildren('V1Container');
+    for (const [name, spec] of Object.entries(container)) if (!spec.kubernetesField?.holds) assert.ok(docs.V1Container![name], `V1Container.${name}`);
+  });
+
+  it('takes the description of a class and of each commented field', async () => {
+    const { readDeclaration } = await import('../../scripts/kubernetes-docs.mjs');
+    const text = [
+      "import { V1Probe } from '../models/V1Probe.js';",
+      '/**',
+      '* A thing.',
+      '*/',
+      'export declare class V1Thing {',
+      '    /**',
+      "    * First line, it\\'s \\\"quoted\\\".",
+      '    * Second line.',
+      '    */',
+      "    'name'?: string;",
+      "    'probe'?: V1Probe;",
+      '}',
+    ].join('\n');
+    assert.deepEqual(readDeclaration(text), { descriptions: { $: 'A thing.', name: 'First line, it\'s "quoted". Second line.' }, imports: ['V1Probe'] });
   });
 });

@@ -39,6 +39,9 @@ export function serverBundle(): Promise<string> {
       sourcemap: true,
       logLevel: 'error',
     });
+    // As the build does: the Kubernetes descriptions beside the bundle.
+    const { writeKubernetesDocs } = await import('../../scripts/kubernetes-docs.mjs');
+    writeKubernetesDocs(join(dirname(outfile), 'kubernetes-docs.json'));
     return outfile;
   })();
   return bundle;

@@ -118,12 +118,13 @@ describe('language server over stdio', () => {
       assert.match(h, /https:\/\/argoproj\.github\.io\//);
     });
 
-    it('shows the Kubernetes type and reference of a pod template field', async () => {
+    it('shows the Kubernetes description, type and reference of a pod template field', async () => {
       const text = canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          readinessProbe:\n            periodSeconds: 5\n');
       lsp.open(uri('hover-pod'), text);
       const h = hoverText(await lsp.hover(uri('hover-pod'), positionOf(text, 'periodSeconds', 2)));
       assert.match(h, /\*\*periodSeconds\*\* · `int`/);
-      assert.match(h, /A field of the Kubernetes Probe: a whole number/);
+      // Kubernetes' own description, from the library's declarations (dist/kubernetes-docs.json), then ours.
+      assert.match(h, /How often \(in seconds\) to perform the probe\. Default to 10 seconds\. Minimum value is 1\.\n\nA field of the Kubernetes Probe: a whole number/);
       assert.match(h, /Value here: `5`/);
       assert.match(h, /\[Kubernetes documentation\]\(https:\/\/kubernetes\.io\/docs\/reference\/generated\/kubernetes-api\/v1\.34\/#probe-v1-core\)/);
     });
@@ -181,7 +182,11 @@ describe('language server over stdio', () => {
       assert.ok(!names.includes('image') && !names.includes('name'), 'already present');
       const resources = items.find((i) => i.label === 'resources')!;
       assert.equal((resources.textEdit as TextEdit).newText, 'resources:\n  $0');
-      assert.match((resources.documentation as { value: string }).value, /Kubernetes Container: a ResourceRequirements/);
+      // A field without a description of its own gets that of the type it holds.
+      assert.match((resources.documentation as { value: string }).value, /^ResourceRequirements describes the compute resource requirements\.\n\nA field of the Kubernetes Container: a ResourceRequirements/);
+      // Markup characters in the Kubernetes text are shown as they are.
+      const env = items.find((i) => i.label === 'env')!;
+      assert.match((env.documentation as { value: string }).value, /^List of environment variables to set in the container\./);
 
       const pod = caret(canaryRollout().replace('      containers:\n', '      runtime|\n      containers:\n'));
       lsp.open(uri('complete-pod-spec'), pod.text);

@@ -34,6 +34,14 @@ describe('language server in the real editor', () => {
     assert.ok(text.length > 40, `hover too short: ${text}`);
   });
 
+  it('hovers on a container field with its Kubernetes description, which the package carries', async () => {
+    const line = doc.getText().split('\n').findIndex((l) => l.trim().startsWith('image:'));
+    const at = new vscode.Position(line, doc.lineAt(line).text.indexOf('image') + 2);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /Container image name\./);
+  });
+
   it('completes strategy fields under canary', async () => {
     const line = doc.getText().split('\n').findIndex((l) => l.trim() === 'canary:');
     const edit = new vscode.WorkspaceEdit();
