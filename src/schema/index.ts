@@ -61,3 +61,4 @@ export { argoCrdSchemas, rolloutJsonSchema } from './json-schema';
 export { manifestObjects, type ManifestObject, type ManifestObjects, type ManifestProblem } from './manifest';
 export { closest } from './suggest';
 export { KUSTOMIZATION_FILE_NAMES, labelsAddedByFile, patchFindings, readKustomization, type AddedLabels, type Kustomization } from './kustomize';
+export { allowedValues } from './pod-template';

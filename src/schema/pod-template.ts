@@ -3,6 +3,7 @@
  * schema compiled to validators), not a hand-written copy; its errors are mapped to field paths.
  */
 import { PodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import { fieldAt } from './catalog';
 import type { FieldSpec } from './field-spec';
 import type { DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
@@ -51,6 +52,58 @@ function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>
       if (children && Array.isArray(list)) for (let i = 0; i < list.length; i++) unknownKeys(list[i], children, base, { up: { up: at, seg: key }, seg: i }, out);
     }
   }
+}
+
+/**
+ * The values a field allows, by its path in a document of `catalog`: the catalog's enum, or for a
+ * string of the pod template's Kubernetes types, the Kubernetes schema's (podTemplateEnum).
+ */
+export function allowedValues(path: readonly (string | number)[], catalog: FieldSpec): readonly string[] | undefined {
+  const spec = fieldAt(path, catalog);
+  if (spec?.enum) return spec.enum;
+  if (!spec?.kubernetesField || spec.type !== 'string') return undefined;
+  // The pod template is the object that holds the pod spec.
+  for (let i = path.length - 1; i > 0; i--) if (fieldAt(path.slice(0, i), catalog)?.kubernetes === 'PodSpec') return podTemplateEnum(path.slice(i - 1));
+  return undefined;
+}
+
+const enums = new Map<string, readonly string[] | null>();
+
+/**
+ * The values the Kubernetes schema allows at `path` below a pod template (`['spec', 'containers',
+ * 0, 'imagePullPolicy']`), where it names them. Asked of the schema's own validator: a template
+ * with a value no list holds at that place, whose `enum` error lists the allowed ones.
+ */
+export function podTemplateEnum(path: readonly (string | number)[]): readonly string[] | undefined {
+  const shape = path.map((s) => (typeof s === 'number' ? 0 : s));
+  const key = shape.join('\u0000');
+  let found = enums.get(key);
+  if (found === undefined) {
+    found = askEnum(shape);
+    enums.set(key, found);
+  }
+  return found ?? undefined;
+}
+
+function askEnum(path: readonly (string | number)[]): readonly string[] | null {
+  if (path.length === 0) return null;
+  const template: Record<string, unknown> = {};
+  let at: Record<string | number, unknown> = template;
+  for (let i = 0; i < path.length - 1; i++) {
+    const next = typeof path[i + 1] === 'number' ? [] : {};
+    at[path[i]!] = next;
+    at = next as Record<string | number, unknown>;
+  }
+  at[path[path.length - 1]!] = '\u0000';
+  const where = path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  try {
+    PodTemplateSpec.prototype.validate.call(template);
+  } catch (e) {
+    const errors = (e as { errors?: SchemaError[] }).errors ?? [];
+    const allowed = errors.find((err) => err.keyword === 'enum' && err.instancePath === where)?.params?.allowedValues;
+    if (allowed) return allowed.filter((v): v is string => typeof v === 'string');
+  }
+  return null;
 }
 
 function schemaFindings(template: object, basePath: (string | number)[]): DocFinding[] {

@@ -18,7 +18,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, catalogOfKind, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
+import { allowedValues, catalogOf, catalogOfKind, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { pieceAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
@@ -109,7 +109,7 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
     if (ctx.catalog === rolloutCatalog && ctx.path.join('.') === 'spec.workloadRef.name') return { isIncomplete: false, items: workloadItems(ctx, references.workloads(), replace) };
     const named = ctx.catalog === rolloutCatalog ? namedKind(ctx.path) : undefined;
     if (named) return { isIncomplete: false, items: namedItems(ctx, named, references, replace) };
-    return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), replace) };
+    return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), allowedValues(ctx.path, ctx.catalog), replace) };
   }
   const indent = keyMatch![1]!;
   // A list entry that is a name (`- web-ingress` under stableIngresses): the names it can be.
@@ -203,7 +203,7 @@ function keyItems(ctx: Context, replace: Range): CompletionItem[] {
   for (const child of Object.values(children)) {
     if (ctx.present.has(child.name)) continue;
     const snippets = (isStep ? STEP_SNIPPETS[child.name] : isStrategy ? STRATEGY_SNIPPETS[child.name] : undefined) ?? [
-      { label: child.name, body: keySnippet(child) },
+      { label: child.name, body: keySnippet(child, allowedValues([...ctx.path, child.name], ctx.catalog ?? rolloutCatalog)) },
     ];
     for (const s of snippets) {
       items.push({
@@ -230,10 +230,10 @@ function detailOf(spec: FieldSpec): string {
   return `${spec.type === 'list' && spec.items ? `list of ${spec.items.type}` : spec.type}${dflt}${spec.required ? ' (required)' : ''}`;
 }
 
-/** `key: $0`, `key:\n  $0`, a choice for booleans and enums. */
-function keySnippet(spec: FieldSpec): string {
+/** `key: $0`, `key:\n  $0`, a choice for booleans and the values a field allows (`allowed`). */
+function keySnippet(spec: FieldSpec, allowed: readonly string[] | undefined): string {
   const name = escapeSnippet(spec.name);
-  if (spec.enum?.length) return `${name}: \${1|${spec.enum.map(escapeChoice).join(',')}|}`;
+  if (allowed?.length) return `${name}: \${1|${allowed.map(escapeChoice).join(',')}|}`;
   switch (spec.type) {
     case 'bool':
       return `${name}: \${1|${spec.default === true ? 'true,false' : 'false,true'}|}`;
@@ -336,10 +336,11 @@ function rolloutSkeleton(replace: Range): CompletionItem {
 
 const DURATIONS = ['30s', '1m', '5m', '10m', '1h'];
 
-function valueItems(spec: FieldSpec | undefined, replace: Range): CompletionItem[] {
+/** Values for a field: those it allows (`allowed`), or the common ones of its type. */
+function valueItems(spec: FieldSpec | undefined, allowed: readonly string[] | undefined, replace: Range): CompletionItem[] {
   if (!spec) return [];
   const values: { label: string; detail?: string }[] = [];
-  if (spec.enum) values.push(...spec.enum.map((v) => ({ label: v })));
+  if (allowed) values.push(...allowed.map((v) => ({ label: v })));
   else if (spec.type === 'bool') values.push({ label: 'true' }, { label: 'false' });
   else if (spec.type === 'duration') values.push(...DURATIONS.map((d) => ({ label: d, detail: 'duration' })), { label: '30', detail: 'seconds' });
   else if (spec.type === 'int-or-percent') values.push({ label: '25%', detail: 'percent of replicas' }, { label: '1', detail: 'pods' }, { label: '0', detail: 'pods' });

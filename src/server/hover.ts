@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
+import { allowedValues, catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
 import { definitionsFor, referenceAt, type ReferenceTarget } from './references';
 import { pieceAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
@@ -28,7 +28,7 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   const reference = workspace && (pd.isRollout || pd.isExperiment) ? referenceAt(file, doc, at) : undefined;
   if (!spec && !reference) return null;
 
-  const sections: string[] = spec ? [describeField(spec, path)] : [];
+  const sections: string[] = spec ? [describeField(spec, path, allowedValues(path, catalog))] : [];
   const effect = spec && valueInEffect(pd, path, spec);
   if (effect) sections.push(effect);
   const step = pd.isRollout ? canaryStepIndex(path) : undefined;
@@ -84,13 +84,13 @@ export function canaryStepIndex(path: readonly (string | number)[]): number | un
   return undefined;
 }
 
-function describeField(spec: FieldSpec, path: readonly (string | number)[]): string {
+function describeField(spec: FieldSpec, path: readonly (string | number)[], allowed: readonly string[] | undefined): string {
   const title = typeof path[path.length - 1] === 'number' ? `${String(path[path.length - 2])}[${String(path[path.length - 1])}]` : spec.name;
   const facts = [`\`${typeLabel(spec)}\``];
   if (spec.required) facts.push('required');
   const dflt = defaultLabel(spec);
   if (dflt) facts.push(`default ${dflt}`);
-  if (spec.enum) facts.push(`one of ${spec.enum.map((e) => `\`${e}\``).join(', ')}`);
+  if (allowed) facts.push(`one of ${allowed.map((e) => `\`${e}\``).join(', ')}`);
   // "0..…" read as "0....." in hovers: say an open bound in words.
   if (spec.min !== undefined && spec.max !== undefined) facts.push(`range ${spec.min}..${spec.max}`);
   else if (spec.min !== undefined) facts.push(`at least ${spec.min}`);

@@ -1,7 +1,7 @@
 // The pod template's Kubernetes types, read from @kubernetes/client-node: the table is complete,
 // and it drives "unknown field" in the pod spec, the pod template's metadata and label selectors.
 import { strict as assert } from 'node:assert';
-import { fieldAt, fieldChildren, formatPath, parseFile, validateFile } from '../../src/schema';
+import { allowedValues, analysisTemplateCatalog, experimentCatalog, fieldAt, fieldChildren, formatPath, parseFile, rolloutCatalog, validateFile } from '../../src/schema';
 import { KUBERNETES_MODELS, KUBERNETES_ROOTS, modelChildren } from '../../src/schema/kubernetes-fields';
 import { k8s } from '../../src/cluster/k8s';
 import { canaryRollout, lint, summary, yamlOf } from './support';
@@ -185,5 +185,21 @@ describe('Kubernetes descriptions of the pod template (scripts/kubernetes-docs.m
       '}',
     ].join('\n');
     assert.deepEqual(readDeclaration(text), { descriptions: { $: 'A thing.', name: 'First line, it\'s "quoted". Second line.' }, imports: ['V1Probe'] });
+  });
+});
+
+describe('the values a field allows', () => {
+  it('are the catalog\'s enum, or what the Kubernetes schema of the pod template allows', () => {
+    assert.deepEqual(allowedValues(['spec', 'strategy', 'canary', 'trafficRouting', 'istio', 'virtualService', 'name'], rolloutCatalog), undefined);
+    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'containers', 2, 'imagePullPolicy'], rolloutCatalog), ['Always', 'IfNotPresent', 'Never']);
+    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'protocol'], rolloutCatalog), ['SCTP', 'TCP', 'UDP']);
+    assert.deepEqual(allowedValues(['spec', 'templates', 1, 'template', 'spec', 'containers', 0, 'terminationMessagePolicy'], experimentCatalog), ['FallbackToLogsOnError', 'File']);
+    // A pod spec field of the catalog keeps the catalog's say: a Rollout's pods restart Always, whatever Kubernetes allows elsewhere.
+    assert.equal(allowedValues(['spec', 'template', 'spec', 'restartPolicy'], rolloutCatalog), undefined);
+    // A string the schema does not restrict, and a label value.
+    assert.equal(allowedValues(['spec', 'template', 'spec', 'containers', 0, 'image'], rolloutCatalog), undefined);
+    assert.equal(allowedValues(['spec', 'template', 'metadata', 'labels', 'app'], rolloutCatalog), undefined);
+    // The catalog's own enums.
+    assert.deepEqual(allowedValues(['spec', 'metrics', 0, 'provider', 'web', 'method'], analysisTemplateCatalog), ['GET', 'POST', 'PUT']);
   });
 });

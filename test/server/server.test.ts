@@ -195,6 +195,22 @@ describe('language server over stdio', () => {
       assert.ok(!podNames.includes('containers'));
     });
 
+    it('offers the values the Kubernetes schema allows for a pod template field, and says them on hover', async () => {
+      const value = caret(canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePullPolicy: |\n'));
+      lsp.open(uri('complete-pull-policy'), value.text);
+      assert.deepEqual(labels((await lsp.completion(uri('complete-pull-policy'), value.position))!.items), ['Always', 'IfNotPresent', 'Never']);
+
+      const key = caret(canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePull|\n'));
+      lsp.open(uri('complete-pull-policy-key'), key.text);
+      const item = (await lsp.completion(uri('complete-pull-policy-key'), key.position))!.items.find((i) => i.label === 'imagePullPolicy')!;
+      assert.equal((item.textEdit as TextEdit).newText, 'imagePullPolicy: ${1|Always,IfNotPresent,Never|}');
+
+      const text = canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePullPolicy: Always\n');
+      lsp.open(uri('hover-pull-policy'), text);
+      const h = hoverText(await lsp.hover(uri('hover-pull-policy'), positionOf(text, 'imagePullPolicy', 2)));
+      assert.match(h, /\*\*imagePullPolicy\*\* · `string` · one of `Always`, `IfNotPresent`, `Never`/);
+    });
+
     it('offers step snippets in a new list item', async () => {
       const { text, position } = caret(canaryRollout({ steps: ['setWeight: 20'] }) + '        - |\n');
       lsp.open(uri('complete-steps'), text);
