@@ -1,5 +1,6 @@
 /** A JSON Schema (draft 7) of the Rollout, the analysis templates and the Experiment, generated from the catalogs, for other YAML tools. */
-import { analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, rolloutCatalog } from './catalog';
+import { analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, fieldChildren, rolloutCatalog } from './catalog';
+import { kindName, modelChildren } from './kubernetes-fields';
 import { ROLLOUT_API_VERSION } from './parse';
 import type { FieldSpec } from './field-spec';
 
@@ -16,24 +17,41 @@ const isKind = (kind: string): Schema => ({
  * and Ingresses can be mapped to it as a whole.
  */
 export function rolloutJsonSchema(): Schema {
+  const definitions: Record<string, Schema> = {};
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://argoproj.github.io/argo-rollouts/rollout.schema.json',
     title: 'Argo Rollouts Rollout, AnalysisTemplate, ClusterAnalysisTemplate and Experiment',
     description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment; other documents are left alone.',
     if: isKind('Rollout'),
-    then: fieldSchema(rolloutCatalog),
+    then: fieldSchema(rolloutCatalog, { definitions }),
     allOf: [
-      { if: isKind('AnalysisTemplate'), then: fieldSchema(analysisTemplateCatalog, { argPlaceholders: true }) },
-      { if: isKind('ClusterAnalysisTemplate'), then: fieldSchema(clusterAnalysisTemplateCatalog, { argPlaceholders: true }) },
-      { if: isKind('Experiment'), then: fieldSchema(experimentCatalog) },
+      { if: isKind('AnalysisTemplate'), then: fieldSchema(analysisTemplateCatalog, { argPlaceholders: true, definitions }) },
+      { if: isKind('ClusterAnalysisTemplate'), then: fieldSchema(clusterAnalysisTemplateCatalog, { argPlaceholders: true, definitions }) },
+      { if: isKind('Experiment'), then: fieldSchema(experimentCatalog, { definitions }) },
     ],
+    definitions,
   };
 }
 
 interface SchemaOptions {
   /** In templates a duration may be an `{{args.NAME}}` placeholder, replaced before Argo reads it. */
   argPlaceholders?: boolean;
+  /**
+   * The pod template's Kubernetes types (kubernetes-fields.ts), one definition each, which the
+   * fields that hold one refer to (`#/definitions/V1Container`). Without it they are left open.
+   */
+  definitions?: Record<string, Schema>;
+}
+
+/** The definition of a Kubernetes type, added once to `definitions` (types refer to each other). */
+function kubernetesDefinition(model: string, options: SchemaOptions & { definitions: Record<string, Schema> }): Schema {
+  const ref = { $ref: `#/definitions/${model}` };
+  if (Object.hasOwn(options.definitions, model)) return ref;
+  const definition: Schema = { description: `The Kubernetes ${kindName(model)}.`, type: ['object', 'null'], additionalProperties: false };
+  options.definitions[model] = definition;
+  definition.properties = Object.fromEntries(Object.entries(modelChildren(model)).map(([name, field]) => [name, fieldSchema(field, options)]));
+  return ref;
 }
 
 export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schema {
@@ -63,12 +81,21 @@ export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schem
       break;
     }
     case 'object': {
+      const { definitions } = options;
+      // A field that holds a Kubernetes type refers to its definition (allOf: a $ref's siblings are not read).
+      const model = spec.kubernetesField?.holds;
+      if (model && definitions) {
+        s.allOf = [kubernetesDefinition(model, { ...options, definitions })];
+        return s;
+      }
       s.type = 'object';
-      const children = Object.values(spec.children ?? {});
+      // Where the catalog leaves an object to Kubernetes (the pod spec, metadata, selectors), the Kubernetes type's fields close it.
+      const kubernetes = spec.kubernetes !== undefined && definitions !== undefined;
+      const children = Object.values((kubernetes ? fieldChildren(spec) : spec.children) ?? {});
       s.properties = Object.fromEntries(children.map((c) => [c.name, fieldSchema(c, options)]));
       const required = children.filter((c) => c.required).map((c) => c.name);
       if (required.length) s.required = required;
-      if (!spec.open) s.additionalProperties = false;
+      if (!spec.open || kubernetes) s.additionalProperties = false;
       break;
     }
     case 'list':

@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { ROLLOUT_DEFAULTS } from '../../src/planner';
 import { analysisTemplateCatalog, catalogFields, experimentCatalog, fieldAt, rolloutCatalog, rolloutJsonSchema, type FieldSpec } from '../../src/schema';
 import { defaultsKey } from '../../src/schema/catalog';
+import { KUBERNETES_MODELS } from '../../src/schema/kubernetes-fields';
 import { rollout as handWritten } from '../../src/schema/fields/rollout';
 
 const S = 'spec.strategy';
@@ -97,18 +98,30 @@ describe('schema JSON Schema', () => {
     for (const { path, spec } of catalogFields()) {
       const s = at(schema, path);
       assert.ok(s, `${path.join('.')} missing from the JSON Schema`);
-      assert.ok(String(s.description).startsWith(spec.docs.replace(/`/g, '').slice(0, 20)), path.join('.'));
+      // The field as the editor shows it: where the catalog leaves an entry to Kubernetes (a container), the Kubernetes type's.
+      const shown = fieldAt(path, rolloutCatalog) ?? spec;
+      assert.ok(String(s.description).startsWith(shown.docs.replace(/`/g, '').slice(0, 20)), path.join('.'));
       if (spec.default !== undefined) assert.deepEqual(s.default, spec.default);
       count++;
     }
     assert.ok(count > 200, `only ${count} fields`);
   });
 
-  it('closes objects that are ours and leaves open ones open', () => {
-    const schema = rolloutJsonSchema().then as Record<string, unknown>;
+  it('closes objects that are ours, and the pod template by its Kubernetes types', () => {
+    const root = rolloutJsonSchema();
+    const schema = root.then as Record<string, unknown>;
     assert.equal(at(schema, ['spec', 'strategy', 'canary'])!.additionalProperties, false);
-    assert.equal(at(schema, ['spec', 'template', 'spec'])!.additionalProperties, undefined);
     assert.deepEqual(at(schema, ['spec', 'strategy', 'blueGreen'])!.required, ['activeService']);
+    const podSpec = at(schema, ['spec', 'template', 'spec'])!;
+    assert.equal(podSpec.additionalProperties, false);
+    assert.ok(at(schema, ['spec', 'template', 'spec', 'runtimeClassName']), 'a pod spec field beyond the catalog\'s');
+    assert.deepEqual(at(schema, ['spec', 'template', 'spec', 'containers', 0])!.allOf, [{ $ref: '#/definitions/V1Container' }]);
+    const definitions = root.definitions as Record<string, Record<string, unknown>>;
+    // One definition per Kubernetes type a field holds (the pod spec itself, affinity and the pod's securityContext are the catalog's, inline).
+    assert.ok(Object.keys(definitions).every((m) => Object.hasOwn(KUBERNETES_MODELS, m)), Object.keys(definitions).join());
+    assert.equal(Object.keys(definitions).length, Object.keys(KUBERNETES_MODELS).length - 4);
+    assert.equal(definitions.V1Container!.additionalProperties, false);
+    assert.ok((definitions.V1Container!.properties as Record<string, unknown>).imagePullPolicy);
   });
 
   it('applies only to Rollout documents', () => {

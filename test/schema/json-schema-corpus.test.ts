@@ -51,6 +51,20 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
     assert.equal(validate(experiment({ templates: [{ ...template, selector: undefined }] })), false);
   });
 
+  it('rejects a misspelled key or a wrong type anywhere in the pod template, by its Kubernetes types', () => {
+    const rollout = (container: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      spec: { strategy: { canary: {} }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'a', image: 'a:1', ...container }], ...pod } } },
+    });
+    assert.equal(validate(rollout({ readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 }, resources: { limits: { cpu: '1' } } }, { runtimeClassName: 'gvisor' })), true, ajv.errorsText(validate.errors));
+    assert.equal(validate(rollout({ imagePullPolicyy: 'Always' })), false);
+    assert.equal(validate(rollout({ readinessProbe: { httpGet: { hots: 'x' } } })), false);
+    assert.equal(validate(rollout({ resources: { limit: { cpu: '1' } } })), false);
+    assert.equal(validate(rollout({ ports: [{ containerPort: 'eighty' }] })), false);
+    assert.equal(validate(rollout({}, { runtimeClass: 'gvisor' })), false);
+  });
+
   it('rejects a Rollout with a misspelled step or a wrong type', () => {
     const rollout = (steps: unknown[]) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', spec: { strategy: { canary: { steps } } } });
     assert.equal(validate(rollout([{ setWeight: 10 }])), true);
