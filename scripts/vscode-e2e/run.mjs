@@ -310,8 +310,8 @@ async function packagePass(state) {
     return;
   }
 
+  const unzipped = join(state, 'vsix-unzipped');
   await step('the CLI inside the .vsix lints: exit 0 on a clean Rollout, 1 on a broken one', async () => {
-    const unzipped = join(state, 'vsix-unzipped');
     const un = spawnSync('unzip', ['-q', '-o', vsix, '-d', unzipped], { encoding: 'utf8', timeout: 30_000 });
     if (un.status !== 0) throw new Error(`unzip ${vsix} failed (${un.error?.message ?? `exit ${un.status}`}): ${un.stderr}`);
     const cli = join(unzipped, 'extension', 'dist', 'cli.js');
@@ -321,6 +321,13 @@ async function packagePass(state) {
     const broken = lint('broken-rollout.yaml');
     if (broken.status !== 1) throw new Error(`lint broken-rollout.yaml: exit ${broken.status ?? broken.signal}, expected 1\n${broken.stdout}${broken.stderr}`);
     if (!/broken-rollout\.yaml:21:\d+: error: .*250/.test(broken.stdout)) throw new Error(`lint broken-rollout.yaml did not name the bad setWeight at line 21:\n${broken.stdout}`);
+  });
+
+  await step('the .vsix carries the Kubernetes descriptions that hover shows, beside the server', async () => {
+    const file = join(unzipped, 'extension', 'dist', 'kubernetes-docs.json');
+    if (!existsSync(file)) throw new Error(`${file} is not in the .vsix: .vscodeignore leaves it out`);
+    const image = JSON.parse(readFileSync(file, 'utf8')).V1Container?.image;
+    if (!/^Container image name/.test(image ?? '')) throw new Error(`kubernetes-docs.json has no description of V1Container.image: ${String(image)}`);
   });
 
   await step('installed with code-server --install-extension, it activates: its diagnostic shows in the Problems panel', async () => {

@@ -34,7 +34,7 @@ describe('language server in the real editor', () => {
     assert.ok(text.length > 40, `hover too short: ${text}`);
   });
 
-  it('hovers on a container field with its Kubernetes description, which the package carries', async () => {
+  it('hovers on a container field with its Kubernetes description', async () => {
     const line = doc.getText().split('\n').findIndex((l) => l.trim().startsWith('image:'));
     const at = new vscode.Position(line, doc.lineAt(line).text.indexOf('image') + 2);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
