@@ -161,14 +161,14 @@ const SCALARS: Readonly<Record<string, { type: FieldType; text: string }>> = {
 /** What a field of the model holds, from its attributeTypeMap entry. */
 function fieldSpec(owner: string, name: string, type: string, format: string, field = name): FieldSpec {
   const docs = (text: string) => `A field of the Kubernetes ${kindName(owner)}: ${text}, checked against the Kubernetes schema.`;
-  const held = /^Array<(.+)>$/.exec(type)?.[1] ?? /^\{ \[key: string\]: (.+); \}$/.exec(type)?.[1] ?? type;
-  const base = { name, link: referenceLink(owner), kubernetesField: { model: owner, field, ...(Object.hasOwn(KUBERNETES_MODELS, held) ? { holds: held } : {}) } };
   const list = /^Array<(.+)>$/.exec(type);
+  const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
+  const held = list?.[1] ?? map?.[1] ?? type;
+  const base = { name, link: referenceLink(owner), kubernetesField: { model: owner, field, ...(Object.hasOwn(KUBERNETES_MODELS, held) ? { holds: held } : {}) } };
   if (list) {
     const items = fieldSpec(owner, 'item', list[1]!, format, field);
     return { ...base, type: 'list', docs: docs(`a list of ${typeText(list[1]!, format)}`), items };
   }
-  const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
   if (map) return { ...base, type: 'map', docs: docs(`a map of ${typeText(map[1]!, format)} values`), values: fieldSpec(owner, 'value', map[1]!, format, field) };
   if (type === 'number') {
     const integer = format === 'int32' || format === 'int64';
