@@ -9,6 +9,7 @@ import type { DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
 import { obj } from './rules/rule';
 import { formatPath, pathOf, unknownFieldFinding, type PathLink } from './structure';
+import { closest } from './suggest';
 
 interface SchemaError {
   instancePath?: string;
@@ -120,7 +121,7 @@ function schemaFindings(template: object, basePath: (string | number)[]): DocFin
     const out: DocFinding[] = [];
     const seen = new Set<string>();
     for (const err of errors) {
-      const finding = toFinding(err, basePath);
+      const finding = toFinding(err, basePath, template);
       const key = `${finding.path.join('\u0000')}|${finding.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -130,7 +131,7 @@ function schemaFindings(template: object, basePath: (string | number)[]): DocFin
   }
 }
 
-function toFinding(err: SchemaError, basePath: (string | number)[]): DocFinding {
+function toFinding(err: SchemaError, basePath: (string | number)[], template: object): DocFinding {
   const rel = (err.instancePath ?? '')
     .split('/')
     .slice(1)
@@ -142,7 +143,11 @@ function toFinding(err: SchemaError, basePath: (string | number)[]): DocFinding 
     return { code: POD_TEMPLATE_CODE, severity: 'error', message: `${err.params.missingProperty} is required here (Kubernetes pod template)`, path: [...path, err.params.missingProperty], target: 'missing' };
   }
   if (err.keyword === 'enum' && err.params?.allowedValues) {
-    return { code: POD_TEMPLATE_CODE, severity: 'error', message: `${field} must be one of ${err.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`, path, target: 'value' };
+    // A near miss (`always`, `TPC`) gets its "did you mean" and, in the editor, its quick fix.
+    const value = rel.reduce<unknown>((at, seg) => (at !== null && typeof at === 'object' ? (at as Record<string | number, unknown>)[seg] : undefined), template);
+    const suggestion = typeof value === 'string' ? closest(value, err.params.allowedValues.filter((v): v is string => typeof v === 'string')) : undefined;
+    const message = `${field} must be one of ${err.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`;
+    return { code: POD_TEMPLATE_CODE, severity: 'error', message, path, target: 'value', ...(suggestion ? { data: { suggestion } } : {}) };
   }
   if (err.keyword === 'type' && err.params?.type) {
     return { code: POD_TEMPLATE_CODE, severity: 'error', message: `${field} must be ${article(err.params.type)}`, path, target: 'value' };

@@ -108,6 +108,16 @@ describe('schema structure', () => {
     assert.deepEqual(summary(lint(noName), 'pod-template-schema'), ['error pod-template-schema at spec.template.spec.containers[0].name']);
   });
 
+  it('a value the Kubernetes schema does not allow gets the allowed ones, and a "did you mean" for a near miss', () => {
+    const withPolicy = (policy: string) => base('      - setWeight: 10\n').replace('image: demo:1', `image: demo:1\n        imagePullPolicy: ${policy}`);
+    const [near] = lint(withPolicy('always')).filter((f) => f.code === 'pod-template-schema');
+    assert.equal(near?.message, 'imagePullPolicy must be one of "Always", "IfNotPresent", "Never" (did you mean "Always"?)');
+    assert.deepEqual(near?.data, { suggestion: 'Always' });
+    const [far] = lint(withPolicy('Sometimes')).filter((f) => f.code === 'pod-template-schema');
+    assert.equal(far?.message, 'imagePullPolicy must be one of "Always", "IfNotPresent", "Never"');
+    assert.equal(far?.data, undefined);
+  });
+
   it('a label value of the wrong type is reported once, not again by the Kubernetes schema', () => {
     const text = base('      - setWeight: 10\n').replace('      labels:\n        app: demo', '      labels:\n        app: demo\n        version: 2');
     assert.deepEqual(summary(lint(text)), ['error wrong-type at spec.template.metadata.labels.version']);

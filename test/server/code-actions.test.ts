@@ -17,6 +17,12 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
     title: "Change 'imagePullPolicyy' to 'imagePullPolicy'",
   },
   {
+    name: 'a near miss of a value the Kubernetes schema allows',
+    text: canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          ports:\n            - containerPort: 80\n              protocol: tcp\n'),
+    code: 'pod-template-schema',
+    title: "Change 'tcp' to 'TCP'",
+  },
+  {
     name: 'a misspelled enum value',
     text: canaryRollout({ steps: ['experiment:\n            templates:\n              - name: a\n                specRef: canry'] }),
     code: 'invalid-value',
