@@ -31,7 +31,7 @@ import { largeManifestFile, largeManifestServices } from '../test/server/fixture
 const root = resolve(__dirname, '..');
 const EDITS = 15;
 const HOVERS = 20;
-const ROUNDS = 3;
+const ROUNDS = 5;
 /** Idle time each server has between start-up and the measured open, as in an editor that is already running. */
 const SETTLE_MS = 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
