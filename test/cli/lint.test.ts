@@ -177,20 +177,20 @@ describe('cli lint', () => {
 
   it('lints a Rollout with the labels the kustomizations over it add, as kustomize builds it', async () => {
     const app = join(dir, 'labelled');
-    mkdirSync(join(app, 'base'), { recursive: true });
-    mkdirSync(join(app, 'overlays/prod'), { recursive: true });
-    // The selector and pod labels come from the overlay's commonLabels; the base configures the Rollout transform.
-    writeFileSync(join(app, 'base/rollout.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  template:\n    spec:\n      containers:\n      - name: shop\n        image: shop:1\n  strategy:\n    canary: {}\n');
-    writeFileSync(join(app, 'base/kustomization.yaml'), 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n');
+    for (const d of ['app', 'base', 'overlays/prod']) mkdirSync(join(app, d), { recursive: true });
+    // The selector and pod labels come from the overlay's labels; the base between them configures the Rollout
+    // transform, and is beside none of the files linted: it is found through the overlay's resources.
+    writeFileSync(join(app, 'app/rollout.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  template:\n    spec:\n      containers:\n      - name: shop\n        image: shop:1\n  strategy:\n    canary: {}\n');
+    writeFileSync(join(app, 'app/kustomization.yaml'), 'resources: [rollout.yaml]\n');
+    writeFileSync(join(app, 'base/kustomization.yaml'), 'configurations: [rollout-transform.yaml]\nresources: [../app]\n');
     writeFileSync(join(app, 'overlays/prod/kustomization.yaml'), 'resources: [../../base]\nlabels:\n- pairs: {app: shop}\n  includeSelectors: true\n');
-    // Linted alone, the base has no selector: the overlay over it is not among the files.
+    // Linted alone, the Rollout has no selector: no kustomization over it is known.
     const alone = captured(app);
-    assert.equal(await main(['lint', 'base/rollout.yaml'], alone.io), 1);
+    assert.equal(await main(['lint', 'app/rollout.yaml'], alone.io), 1);
     assert.match(alone.out(), /\[selector-required\]/);
-    // The folder holds the overlay, which reaches the base through its resources.
-    const all = captured(dir);
-    assert.equal(await main(['lint', 'labelled'], all.io), 0, all.out());
-    assert.equal(all.out(), '0 errors, 0 warnings in 3 files\n');
+    const withOverlay = captured(app);
+    assert.equal(await main(['lint', 'overlays/prod', 'app/rollout.yaml'], withOverlay.io), 0, withOverlay.out());
+    assert.equal(withOverlay.out(), '0 errors, 0 warnings in 2 files\n');
   });
 
   it('lints a folder\'s YAML files at any depth, leaving alone those without a Rollout and hidden folders', async () => {
