@@ -62,3 +62,4 @@ export { manifestObjects, type ManifestObject, type ManifestObjects, type Manife
 export { closest } from './suggest';
 export { KUSTOMIZATION_FILE_NAMES, labelsAddedByFile, patchFindings, readKustomization, type AddedLabels, type Kustomization } from './kustomize';
 export { allowedValues } from './pod-template';
+export { escapeMarkdown, kubernetesDescription, type KubernetesDescriptions } from './kubernetes-fields';

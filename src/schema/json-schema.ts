@@ -1,6 +1,7 @@
 /** A JSON Schema (draft 7) of the Rollout, the analysis templates and the Experiment, generated from the catalogs, for other YAML tools. */
 import { analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, fieldChildren, rolloutCatalog } from './catalog';
-import { kindName, modelChildren } from './kubernetes-fields';
+import { escapeMarkdown, kindName, kubernetesDescription, modelChildren, type KubernetesDescriptions } from './kubernetes-fields';
+import { kubernetesFieldEnum } from './pod-template';
 import { ROLLOUT_API_VERSION } from './parse';
 import type { FieldSpec } from './field-spec';
 
@@ -16,19 +17,20 @@ const isKind = (kind: string): Schema => ({
  * catalog), and each other kind's only to its documents, so a file that also holds Services
  * and Ingresses can be mapped to it as a whole.
  */
-export function rolloutJsonSchema(): Schema {
+export function rolloutJsonSchema(kubernetes: { descriptions?: KubernetesDescriptions } = {}): Schema {
   const definitions: Record<string, Schema> = {};
+  const options = { definitions, ...(kubernetes.descriptions ? { kubernetesDescriptions: kubernetes.descriptions } : {}) };
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://argoproj.github.io/argo-rollouts/rollout.schema.json',
     title: 'Argo Rollouts Rollout, AnalysisTemplate, ClusterAnalysisTemplate and Experiment',
     description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment; other documents are left alone.',
     if: isKind('Rollout'),
-    then: fieldSchema(rolloutCatalog, { definitions }),
+    then: fieldSchema(rolloutCatalog, options),
     allOf: [
-      { if: isKind('AnalysisTemplate'), then: fieldSchema(analysisTemplateCatalog, { argPlaceholders: true, definitions }) },
-      { if: isKind('ClusterAnalysisTemplate'), then: fieldSchema(clusterAnalysisTemplateCatalog, { argPlaceholders: true, definitions }) },
-      { if: isKind('Experiment'), then: fieldSchema(experimentCatalog, { definitions }) },
+      { if: isKind('AnalysisTemplate'), then: fieldSchema(analysisTemplateCatalog, { ...options, argPlaceholders: true }) },
+      { if: isKind('ClusterAnalysisTemplate'), then: fieldSchema(clusterAnalysisTemplateCatalog, { ...options, argPlaceholders: true }) },
+      { if: isKind('Experiment'), then: fieldSchema(experimentCatalog, options) },
     ],
     definitions,
   };
@@ -39,23 +41,31 @@ interface SchemaOptions {
   argPlaceholders?: boolean;
   /**
    * The pod template's Kubernetes types (kubernetes-fields.ts), one definition each, which the
-   * fields that hold one refer to (`#/definitions/V1Container`). Without it they are left open.
+   * fields that hold one refer to (`#/definitions/V1Container`), and the values the Kubernetes
+   * schema allows for their strings. Without it they are left open.
    */
   definitions?: Record<string, Schema>;
+  /** Kubernetes' descriptions of those types, put before ours on their fields. */
+  kubernetesDescriptions?: KubernetesDescriptions;
 }
 
 /** The definition of a Kubernetes type, added once to `definitions` (types refer to each other). */
 function kubernetesDefinition(model: string, options: SchemaOptions & { definitions: Record<string, Schema> }): Schema {
   const ref = { $ref: `#/definitions/${model}` };
   if (Object.hasOwn(options.definitions, model)) return ref;
-  const definition: Schema = { description: `The Kubernetes ${kindName(model)}.`, type: ['object', 'null'], additionalProperties: false };
+  const own = options.kubernetesDescriptions && Object.hasOwn(options.kubernetesDescriptions, model) ? options.kubernetesDescriptions[model]!.$ : undefined;
+  const definition: Schema = { description: own ?? `The Kubernetes ${kindName(model)}.`, type: ['object', 'null'], additionalProperties: false };
   options.definitions[model] = definition;
   definition.properties = Object.fromEntries(Object.entries(modelChildren(model)).map(([name, field]) => [name, fieldSchema(field, options)]));
   return ref;
 }
 
 export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schema {
-  const s: Schema = { description: describe(spec), markdownDescription: markdown(spec) };
+  const kubernetes = options.kubernetesDescriptions && kubernetesDescription(options.kubernetesDescriptions, spec);
+  const s: Schema = {
+    description: kubernetes ? `${kubernetes} ${describe(spec)}` : describe(spec),
+    markdownDescription: kubernetes ? `${escapeMarkdown(kubernetes)}\n\n${markdown(spec)}` : markdown(spec),
+  };
   if (spec.default !== undefined) s.default = spec.default;
   if (spec.link) s['x-docs-url'] = spec.link;
   switch (spec.type) {
@@ -64,10 +74,13 @@ export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schem
       if (spec.min !== undefined) s.minimum = spec.min;
       if (spec.max !== undefined) s.maximum = spec.max;
       break;
-    case 'string':
+    case 'string': {
       s.type = 'string';
-      if (spec.enum) s.enum = [...spec.enum];
+      const field = options.definitions && spec.kubernetesField;
+      const allowed = spec.enum ?? (field ? kubernetesFieldEnum(field.model, field.field) : undefined);
+      if (allowed) s.enum = [...allowed];
       break;
+    }
     case 'bool':
       s.type = 'boolean';
       break;
@@ -90,12 +103,12 @@ export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schem
       }
       s.type = 'object';
       // Where the catalog leaves an object to Kubernetes (the pod spec, metadata, selectors), the Kubernetes type's fields close it.
-      const kubernetes = spec.kubernetes !== undefined && definitions !== undefined;
-      const children = Object.values((kubernetes ? fieldChildren(spec) : spec.children) ?? {});
+      const closedByKubernetes = spec.kubernetes !== undefined && definitions !== undefined;
+      const children = Object.values((closedByKubernetes ? fieldChildren(spec) : spec.children) ?? {});
       s.properties = Object.fromEntries(children.map((c) => [c.name, fieldSchema(c, options)]));
       const required = children.filter((c) => c.required).map((c) => c.name);
       if (required.length) s.required = required;
-      if (!spec.open || kubernetes) s.additionalProperties = false;
+      if (!spec.open || closedByKubernetes) s.additionalProperties = false;
       break;
     }
     case 'list':

@@ -188,6 +188,26 @@ function fieldSpec(owner: string, name: string, type: string, format: string, fi
   };
 }
 
+/**
+ * Kubernetes' own descriptions of these types, by model: `$` for the type, then one per field.
+ * The library ships them only in its declarations' comments; the build reads them into
+ * dist/kubernetes-docs.json (scripts/kubernetes-docs.mjs), which the server and the CLI read.
+ */
+export type KubernetesDescriptions = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+const own = (o: Readonly<Record<string, string>> | undefined, key: string) => (o && Object.hasOwn(o, key) ? o[key] : undefined);
+
+/** The Kubernetes description of a field of a Kubernetes type: its own, or else that of the type it holds. */
+export function kubernetesDescription(descriptions: KubernetesDescriptions, spec: FieldSpec): string | undefined {
+  const at = spec.kubernetesField;
+  if (!at) return undefined;
+  const of = (model: string) => (Object.hasOwn(descriptions, model) ? descriptions[model] : undefined);
+  return own(of(at.model), at.field) ?? (at.holds ? own(of(at.holds), '$') : undefined);
+}
+
+/** Kubernetes' prose is plain text: characters that markdown would read as markup are shown as they are. */
+export const escapeMarkdown = (text: string): string => text.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`);
+
 const withArticle = (noun: string): string => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 
 function typeText(type: string, format: string): string {

@@ -68,6 +68,32 @@ export function allowedValues(path: readonly (string | number)[], catalog: Field
   return undefined;
 }
 
+/**
+ * The values the Kubernetes schema allows for a string field of a Kubernetes type (`V1Container`,
+ * `imagePullPolicy`), wherever the type stands in a pod template: asked at the first place a pod
+ * spec reaches it (the schema checks a type the same way wherever it stands).
+ */
+export function kubernetesFieldEnum(model: string, field: string): readonly string[] | undefined {
+  const at = pathsToModels().get(model);
+  return at ? podTemplateEnum([...at, field]) : undefined;
+}
+
+let modelPaths: Map<string, (string | number)[]> | undefined;
+
+/** A path below the pod template to each Kubernetes type the pod spec reaches, breadth first. */
+function pathsToModels(): Map<string, (string | number)[]> {
+  if (modelPaths) return modelPaths;
+  const paths = new Map<string, (string | number)[]>([[KUBERNETES_ROOTS.PodSpec, ['spec']]]);
+  for (const [model, path] of paths) {
+    for (const [name, field] of Object.entries(modelChildren(model))) {
+      const holds = field.kubernetesField?.holds;
+      if (!holds || paths.has(holds)) continue;
+      paths.set(holds, field.type === 'list' ? [...path, name, 0] : field.type === 'map' ? [...path, name, 'key'] : [...path, name]);
+    }
+  }
+  return (modelPaths = paths);
+}
+
 const enums = new Map<string, readonly string[] | null>();
 
 /**

@@ -1,5 +1,6 @@
 // `rollouts lint` and `rollouts schema` through main(), with a captured io.
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -290,5 +291,30 @@ describe('cli schema', () => {
   it('rejects arguments', async () => {
     const c = captured(process.cwd());
     assert.equal(await main(['schema', 'extra'], c.io), 2);
+  });
+
+  it('bundled as the build bundles it, gives the pod template Kubernetes\' own descriptions and allowed values', async function () {
+    this.timeout(60_000);
+    // The CLI reads the descriptions the build writes beside its bundle: bundle it so, in a folder of its own.
+    const { build } = await import('esbuild');
+    const out = mkdtempSync(join(tmpdir(), 'rollouts-cli-'));
+    try {
+      await build({ entryPoints: [join(__dirname, '../../src/cli/main.ts')], outfile: join(out, 'cli.js'), bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'error', define: { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"', ROLLOUTS_VERSION: '"test"' } });
+      const { writeKubernetesDocs } = await import('../../scripts/kubernetes-docs.mjs');
+      writeKubernetesDocs(join(out, 'kubernetes-docs.json'));
+      const run = spawnSync(process.execPath, [join(out, 'cli.js'), 'schema'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      assert.equal(run.status, 0, run.stderr);
+      const schema = JSON.parse(run.stdout) as { definitions: Record<string, { description: string; properties: Record<string, { description: string; markdownDescription: string; enum?: string[] }> }> };
+      const container = schema.definitions.V1Container!;
+      assert.equal(container.description, 'A single application container that you want to run within a pod.');
+      assert.match(container.properties.image!.description, /^Container image name\. .* A field of the Kubernetes Container: a string/);
+      assert.deepEqual(container.properties.imagePullPolicy!.enum, ['Always', 'IfNotPresent', 'Never']);
+      // Markup in Kubernetes' text is escaped in the markdown form, not in the plain one.
+      const value = schema.definitions.V1EnvVar!.properties.value!;
+      assert.ok(value.markdownDescription.includes('$(VAR\\_NAME)'), value.markdownDescription);
+      assert.ok(value.description.includes('$(VAR_NAME)'), value.description);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -63,6 +63,10 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
     assert.equal(validate(rollout({ resources: { limit: { cpu: '1' } } })), false);
     assert.equal(validate(rollout({ ports: [{ containerPort: 'eighty' }] })), false);
     assert.equal(validate(rollout({}, { runtimeClass: 'gvisor' })), false);
+    // The values the Kubernetes schema allows.
+    assert.equal(validate(rollout({ imagePullPolicy: 'IfNotPresent', ports: [{ containerPort: 80, protocol: 'UDP' }] })), true);
+    assert.equal(validate(rollout({ imagePullPolicy: 'Sometimes' })), false);
+    assert.equal(validate(rollout({ ports: [{ containerPort: 80, protocol: 'tcp' }] })), false);
   });
 
   it('rejects a Rollout with a misspelled step or a wrong type', () => {

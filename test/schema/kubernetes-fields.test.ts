@@ -2,7 +2,8 @@
 // and it drives "unknown field" in the pod spec, the pod template's metadata and label selectors.
 import { strict as assert } from 'node:assert';
 import { allowedValues, analysisTemplateCatalog, experimentCatalog, fieldAt, fieldChildren, formatPath, parseFile, rolloutCatalog, validateFile } from '../../src/schema';
-import { KUBERNETES_MODELS, KUBERNETES_ROOTS, modelChildren } from '../../src/schema/kubernetes-fields';
+import { escapeMarkdown, kubernetesDescription, KUBERNETES_MODELS, KUBERNETES_ROOTS, modelChildren } from '../../src/schema/kubernetes-fields';
+import { kubernetesFieldEnum } from '../../src/schema/pod-template';
 import { k8s } from '../../src/cluster/k8s';
 import { canaryRollout, lint, summary, yamlOf } from './support';
 
@@ -168,6 +169,16 @@ describe('Kubernetes descriptions of the pod template (scripts/kubernetes-docs.m
     for (const [name, spec] of Object.entries(container)) if (!spec.kubernetesField?.holds) assert.ok(docs.V1Container![name], `V1Container.${name}`);
   });
 
+  it('looks a field\'s description up by its Kubernetes type, or by the type it holds', () => {
+    const descriptions = { V1Container: { $: 'A container.', image: 'The image.' }, V1Probe: { $: 'A probe.' } };
+    const container = modelChildren('V1Container');
+    assert.equal(kubernetesDescription(descriptions, container.image!), 'The image.');
+    assert.equal(kubernetesDescription(descriptions, container.livenessProbe!), 'A probe.');
+    assert.equal(kubernetesDescription(descriptions, container.ports!), undefined);
+    assert.equal(kubernetesDescription(descriptions, fieldAt(['spec', 'replicas'])!), undefined, 'not a Kubernetes field');
+    assert.equal(escapeMarkdown('a_b *c* <d> [e] `f` \\'), 'a\\_b \\*c\\* \\<d\\> \\[e\\] \\`f\\` \\\\');
+  });
+
   it('takes the description of a class and of each commented field', async () => {
     const { readDeclaration } = await import('../../scripts/kubernetes-docs.mjs');
     const text = [
@@ -199,6 +210,11 @@ describe('the values a field allows', () => {
     // A string the schema does not restrict, and a label value.
     assert.equal(allowedValues(['spec', 'template', 'spec', 'containers', 0, 'image'], rolloutCatalog), undefined);
     assert.equal(allowedValues(['spec', 'template', 'metadata', 'labels', 'app'], rolloutCatalog), undefined);
+    // By type, wherever it stands (what the exported JSON Schema's definitions carry).
+    assert.deepEqual(kubernetesFieldEnum('V1ContainerPort', 'protocol'), ['SCTP', 'TCP', 'UDP']);
+    assert.deepEqual(kubernetesFieldEnum('V1NodeSelectorRequirement', 'operator'), ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn']);
+    assert.equal(kubernetesFieldEnum('V1Container', 'image'), undefined);
+    assert.equal(kubernetesFieldEnum('V1NoSuchThing', 'x'), undefined);
     // The catalog's own enums.
     assert.deepEqual(allowedValues(['spec', 'metrics', 0, 'provider', 'web', 'method'], analysisTemplateCatalog), ['GET', 'POST', 'PUT']);
   });
