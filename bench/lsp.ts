@@ -23,7 +23,6 @@ import { performance } from 'node:perf_hooks';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hover } from 'vscode-languageserver-types';
 import { getLanguageService } from 'yaml-language-server';
-import { rolloutJsonSchema } from '../src/schema';
 import { createLanguageService } from '../src/server';
 import { LspSession, toUri } from '../test/server/lsp-session';
 import { largeManifestFile, largeManifestServices } from '../test/server/fixtures';
@@ -199,8 +198,7 @@ async function oursInProcess(uri: string, text: string, servicesUri: string, ser
  * `replicas: many` must get a diagnostic, and every measured hover must have content.
  * Its parse cache is global and keyed by URI and version, so each round passes its own version.
  */
-async function yamlLsInProcess(uri: string, text: string, version: number, schemaUri: string): Promise<InProcessFigures & { schemaRequests: number }> {
-  const schemaText = JSON.stringify(rolloutJsonSchema());
+async function yamlLsInProcess(uri: string, text: string, version: number, schemaUri: string, schemaText: string): Promise<InProcessFigures & { schemaRequests: number }> {
   let schemaRequests = 0;
   const ls = getLanguageService({
     schemaRequestService: async (requested) => {
@@ -241,8 +239,12 @@ async function main(): Promise<void> {
   writeFileSync(file, text);
   const servicesFile = join(ws, 'canary-services.yaml');
   writeFileSync(servicesFile, largeManifestServices());
+  // yaml-ls gets what users give it: `rollouts schema` of the build (with Kubernetes' descriptions of the pod template).
+  const schema = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'schema'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (schema.status !== 0) throw new Error(`rollouts schema failed: ${schema.stderr}`);
+  const schemaText = JSON.stringify(JSON.parse(schema.stdout));
   const schemaFile = join(dir, 'rollout.schema.json');
-  writeFileSync(schemaFile, JSON.stringify(rolloutJsonSchema()));
+  writeFileSync(schemaFile, schemaText);
   const uri = toUri(file);
   const completeCount = completeDiagnosticsCount(uri, text, toUri(servicesFile), largeManifestServices());
   const ylsBin = join(root, 'node_modules/yaml-language-server/bin/yaml-language-server');
@@ -325,7 +327,7 @@ async function main(): Promise<void> {
 
     // In this process, once the servers are gone; both services are new each round.
     oursIn.push(await oursInProcess(uri, text, toUri(servicesFile), largeManifestServices()));
-    ylsIn.push(await yamlLsInProcess(uri, text, round + 1, toUri(schemaFile)));
+    ylsIn.push(await yamlLsInProcess(uri, text, round + 1, toUri(schemaFile), schemaText));
   }
   rmSync(dir, { recursive: true, force: true });
 
