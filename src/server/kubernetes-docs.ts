@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { escapeMarkdown, kubernetesDescription, type FieldSpec, type KubernetesDescriptions } from '../schema';
 
+/** Undefined until first needed; null when the file is not there (then never read again). */
 let descriptions: KubernetesDescriptions | null | undefined;
 
 function load(): KubernetesDescriptions | null {
@@ -20,7 +21,8 @@ function load(): KubernetesDescriptions | null {
 
 /** A field's documentation as markdown: for a Kubernetes field its Kubernetes description, then the catalog's words. */
 export function fieldDocs(spec: FieldSpec): string {
-  descriptions ??= load();
+  if (!spec.kubernetesField) return spec.docs;
+  if (descriptions === undefined) descriptions = load();
   const description = descriptions ? kubernetesDescription(descriptions, spec) : undefined;
   return description ? `${escapeMarkdown(description)}\n\n${spec.docs}` : spec.docs;
 }
