@@ -35,9 +35,10 @@ export interface FieldSpec {
   kubernetes?: 'PodSpec' | 'ObjectMeta' | 'LabelSelector';
   /**
    * A field of a Kubernetes type (kubernetes-fields.ts): the model that has it, its name there, and
-   * the model it holds (of a list's items too), by which the editor finds the Kubernetes descriptions.
+   * the model it holds (of a list's items too), by which the Kubernetes descriptions and allowed
+   * values are found; `part` when this is an item of the field's list or a value of its map.
    */
-  kubernetesField?: { readonly model: string; readonly field: string; readonly holds?: string };
+  kubernetesField?: { readonly model: string; readonly field: string; readonly holds?: string; readonly part?: 'item' | 'value' };
 }
 
 export const DOCS = 'https://argoproj.github.io/argo-rollouts/features';

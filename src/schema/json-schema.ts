@@ -77,7 +77,7 @@ export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schem
     case 'string': {
       s.type = 'string';
       const field = options.definitions && spec.kubernetesField;
-      const allowed = spec.enum ?? (field ? kubernetesFieldEnum(field.model, field.field) : undefined);
+      const allowed = spec.enum ?? (field ? kubernetesFieldEnum(field) : undefined);
       if (allowed) s.enum = [...allowed];
       break;
     }

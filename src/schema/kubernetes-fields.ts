@@ -159,17 +159,17 @@ const SCALARS: Readonly<Record<string, { type: FieldType; text: string }>> = {
 };
 
 /** What a field of the model holds, from its attributeTypeMap entry. */
-function fieldSpec(owner: string, name: string, type: string, format: string, field = name): FieldSpec {
+function fieldSpec(owner: string, name: string, type: string, format: string, field = name, part?: 'item' | 'value'): FieldSpec {
   const docs = (text: string) => `A field of the Kubernetes ${kindName(owner)}: ${text}, checked against the Kubernetes schema.`;
   const list = /^Array<(.+)>$/.exec(type);
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
   const held = list?.[1] ?? map?.[1] ?? type;
-  const base = { name, link: referenceLink(owner), kubernetesField: { model: owner, field, ...(Object.hasOwn(KUBERNETES_MODELS, held) ? { holds: held } : {}) } };
+  const base = { name, link: referenceLink(owner), kubernetesField: { model: owner, field, ...(Object.hasOwn(KUBERNETES_MODELS, held) ? { holds: held } : {}), ...(part ? { part } : {}) } };
   if (list) {
-    const items = fieldSpec(owner, 'item', list[1]!, format, field);
+    const items = fieldSpec(owner, 'item', list[1]!, format, field, 'item');
     return { ...base, type: 'list', docs: docs(`a list of ${typeText(list[1]!, format)}`), items };
   }
-  if (map) return { ...base, type: 'map', docs: docs(`a map of ${typeText(map[1]!, format)} values`), values: fieldSpec(owner, 'value', map[1]!, format, field) };
+  if (map) return { ...base, type: 'map', docs: docs(`a map of ${typeText(map[1]!, format)} values`), values: fieldSpec(owner, 'value', map[1]!, format, field, 'value') };
   if (type === 'number') {
     const integer = format === 'int32' || format === 'int64';
     return { ...base, type: integer ? 'int' : 'any', docs: docs(integer ? 'a whole number' : 'a number') };

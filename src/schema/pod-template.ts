@@ -57,26 +57,28 @@ function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>
 
 /**
  * The values a field allows, by its path in a document of `catalog`: the catalog's enum, or for a
- * string of the pod template's Kubernetes types, the Kubernetes schema's (podTemplateEnum).
+ * string of the pod template's Kubernetes types, the Kubernetes schema's (kubernetesFieldEnum).
  */
 export function allowedValues(path: readonly (string | number)[], catalog: FieldSpec): readonly string[] | undefined {
   const spec = fieldAt(path, catalog);
   if (spec?.enum) return spec.enum;
-  if (!spec?.kubernetesField || spec.type !== 'string') return undefined;
-  // The pod template is the object that holds the pod spec.
-  for (let i = path.length - 1; i > 0; i--) if (fieldAt(path.slice(0, i), catalog)?.kubernetes === 'PodSpec') return podTemplateEnum(path.slice(i - 1));
-  return undefined;
+  return spec?.kubernetesField && spec.type === 'string' ? kubernetesFieldEnum(spec.kubernetesField) : undefined;
 }
 
 /**
- * The values the Kubernetes schema allows for a string field of a Kubernetes type (`V1Container`,
- * `imagePullPolicy`), wherever the type stands in a pod template: asked at the first place a pod
- * spec reaches it (the schema checks a type the same way wherever it stands).
+ * The values the Kubernetes schema allows for a string of a Kubernetes type (`V1Container`'s
+ * `imagePullPolicy`, an item of `V1PersistentVolumeClaimSpec`'s `accessModes`), wherever the type
+ * stands: asked at the first place a pod spec reaches it, since the schema checks a type the same
+ * way wherever it stands.
  */
-export function kubernetesFieldEnum(model: string, field: string): readonly string[] | undefined {
-  const at = pathsToModels().get(model);
-  return at ? podTemplateEnum([...at, field]) : undefined;
+export function kubernetesFieldEnum(at: NonNullable<FieldSpec['kubernetesField']>): readonly string[] | undefined {
+  const typePath = pathsToModels().get(at.model);
+  if (!typePath) return undefined;
+  return podTemplateEnum([...typePath, ...inField(at.field, at.part)]);
 }
+
+/** Where, below an object, its field's value is, or an item of its list, or a value of its map. */
+const inField = (field: string, part: 'item' | 'value' | undefined): (string | number)[] => (part === 'item' ? [field, 0] : part === 'value' ? [field, 'key'] : [field]);
 
 let modelPaths: Map<string, (string | number)[]> | undefined;
 
@@ -88,7 +90,7 @@ function pathsToModels(): Map<string, (string | number)[]> {
     for (const [name, field] of Object.entries(modelChildren(model))) {
       const holds = field.kubernetesField?.holds;
       if (!holds || paths.has(holds)) continue;
-      paths.set(holds, field.type === 'list' ? [...path, name, 0] : field.type === 'map' ? [...path, name, 'key'] : [...path, name]);
+      paths.set(holds, [...path, ...inField(name, field.type === 'list' ? 'item' : field.type === 'map' ? 'value' : undefined)]);
     }
   }
   return (modelPaths = paths);

@@ -122,6 +122,10 @@ describe('schema JSON Schema', () => {
     assert.equal(Object.keys(definitions).length, Object.keys(KUBERNETES_MODELS).length - 4);
     assert.equal(definitions.V1Container!.additionalProperties, false);
     assert.ok((definitions.V1Container!.properties as Record<string, unknown>).imagePullPolicy);
+    // The values the Kubernetes schema allows, for a field and for the items of a list of strings.
+    const props = (model: string) => definitions[model]!.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(props('V1Container').imagePullPolicy!.enum, ['Always', 'IfNotPresent', 'Never']);
+    assert.deepEqual((props('V1PersistentVolumeClaimSpec').accessModes!.items as Record<string, unknown>).enum, ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod']);
   });
 
   it('applies only to Rollout documents', () => {

@@ -48,7 +48,7 @@ describe('Kubernetes fields of the pod template', () => {
     // What the editor looks the Kubernetes descriptions up by.
     assert.deepEqual(container.image?.kubernetesField, { model: 'V1Container', field: 'image' });
     assert.deepEqual(container.env?.kubernetesField, { model: 'V1Container', field: 'env', holds: 'V1EnvVar' });
-    assert.deepEqual(container.env?.items?.kubernetesField, { model: 'V1Container', field: 'env', holds: 'V1EnvVar' });
+    assert.deepEqual(container.env?.items?.kubernetesField, { model: 'V1Container', field: 'env', holds: 'V1EnvVar', part: 'item' });
     assert.deepEqual(container.resources?.children?.limits?.kubernetesField, { model: 'V1ResourceRequirements', field: 'limits' });
     assert.equal(container.image?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#container-v1-core');
     assert.equal(modelChildren('V1LabelSelector').matchLabels?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselector-v1-meta');
@@ -211,10 +211,14 @@ describe('the values a field allows', () => {
     assert.equal(allowedValues(['spec', 'template', 'spec', 'containers', 0, 'image'], rolloutCatalog), undefined);
     assert.equal(allowedValues(['spec', 'template', 'metadata', 'labels', 'app'], rolloutCatalog), undefined);
     // By type, wherever it stands (what the exported JSON Schema's definitions carry).
-    assert.deepEqual(kubernetesFieldEnum('V1ContainerPort', 'protocol'), ['SCTP', 'TCP', 'UDP']);
-    assert.deepEqual(kubernetesFieldEnum('V1NodeSelectorRequirement', 'operator'), ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn']);
-    assert.equal(kubernetesFieldEnum('V1Container', 'image'), undefined);
-    assert.equal(kubernetesFieldEnum('V1NoSuchThing', 'x'), undefined);
+    assert.deepEqual(kubernetesFieldEnum({ model: 'V1ContainerPort', field: 'protocol' }), ['SCTP', 'TCP', 'UDP']);
+    assert.deepEqual(kubernetesFieldEnum({ model: 'V1NodeSelectorRequirement', field: 'operator' }), ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn']);
+    assert.equal(kubernetesFieldEnum({ model: 'V1Container', field: 'image' }), undefined);
+    assert.equal(kubernetesFieldEnum({ model: 'V1NoSuchThing', field: 'x' }), undefined);
+    // An item of a list of strings has its own allowed values.
+    const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+    assert.deepEqual(kubernetesFieldEnum({ model: 'V1PersistentVolumeClaimSpec', field: 'accessModes', part: 'item' }), accessModes);
+    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'volumes', 0, 'ephemeral', 'volumeClaimTemplate', 'spec', 'accessModes', 1], rolloutCatalog), accessModes);
     // The catalog's own enums.
     assert.deepEqual(allowedValues(['spec', 'metrics', 0, 'provider', 'web', 'method'], analysisTemplateCatalog), ['GET', 'POST', 'PUT']);
   });
