@@ -3,10 +3,11 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CommandIO } from '../../src/cli/command';
 import { main } from '../../src/cli/main';
 import { catalogFields } from '../../src/schema';
+import { bundleAsBuilt } from '../support/bundle';
 
 function captured(cwd: string) {
   const out: string[] = [];
@@ -296,13 +297,9 @@ describe('cli schema', () => {
   it('bundled as the build bundles it, gives the pod template Kubernetes\' own descriptions and allowed values', async function () {
     this.timeout(60_000);
     // The CLI reads the descriptions the build writes beside its bundle: bundle it so, in a folder of its own.
-    const { build } = await import('esbuild');
-    const out = mkdtempSync(join(tmpdir(), 'rollouts-cli-'));
+    const cli = await bundleAsBuilt('src/cli/main.ts', 'cli', { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"', ROLLOUTS_VERSION: '"test"' });
     try {
-      await build({ entryPoints: [join(__dirname, '../../src/cli/main.ts')], outfile: join(out, 'cli.js'), bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'error', define: { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"', ROLLOUTS_VERSION: '"test"' } });
-      const { writeKubernetesDocs } = await import('../../scripts/kubernetes-docs.mjs');
-      writeKubernetesDocs(join(out, 'kubernetes-docs.json'));
-      const run = spawnSync(process.execPath, [join(out, 'cli.js'), 'schema'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const run = spawnSync(process.execPath, [cli, 'schema'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       assert.equal(run.status, 0, run.stderr);
       const schema = JSON.parse(run.stdout) as { definitions: Record<string, { description: string; properties: Record<string, { description: string; markdownDescription: string; enum?: string[] }> }> };
       const container = schema.definitions.V1Container!;
@@ -314,7 +311,7 @@ describe('cli schema', () => {
       assert.ok(value.markdownDescription.includes('$(VAR\\_NAME)'), value.markdownDescription);
       assert.ok(value.description.includes('$(VAR_NAME)'), value.description);
     } finally {
-      rmSync(out, { recursive: true, force: true });
+      rmSync(dirname(cli), { recursive: true, force: true });
     }
   });
 });

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { bundleAsBuilt } from '../support/bundle';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   CodeAction,
@@ -21,29 +22,10 @@ import type {
   TextDocumentContentChangeEvent,
 } from 'vscode-languageserver';
 
-const root = resolve(__dirname, '../..');
-
 let bundle: Promise<string> | undefined;
 /** Bundles src/server/main.ts once per process (only this entry, so others' work in progress cannot break it). */
 export function serverBundle(): Promise<string> {
-  bundle ??= (async () => {
-    const { build } = await import('esbuild');
-    const outfile = join(mkdtempSync(join(tmpdir(), 'rollouts-server-')), 'server.js');
-    await build({
-      entryPoints: [join(root, 'src/server/main.ts')],
-      outfile,
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      sourcemap: true,
-      logLevel: 'error',
-    });
-    // As the build does: the Kubernetes descriptions beside the bundle.
-    const { writeKubernetesDocs } = await import('../../scripts/kubernetes-docs.mjs');
-    writeKubernetesDocs(join(dirname(outfile), 'kubernetes-docs.json'));
-    return outfile;
-  })();
+  bundle ??= bundleAsBuilt('src/server/main.ts', 'server');
   return bundle;
 }
 
