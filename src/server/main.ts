@@ -107,16 +107,15 @@ async function scan(roots: readonly string[]): Promise<void> {
   if (options.scanWorkspace === false || roots.length === 0) return;
   const limits = scanLimits();
   const changed = new Set<string>();
-  let kustomizeDiffers = false;
   const result = await scanFolders(roots, (path, definitions) => {
     // A folder removed while its scan ran contributes nothing.
     if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
   }, limits, isOpen, (path, text) => {
-    if (inFolders(path)) kustomizeDiffers = kustomizations.set(path, text) || kustomizeDiffers;
+    if (inFolders(path)) kustomizations.record(path, text);
   });
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
-  if (kustomizeDiffers) kustomizeChanged();
+  if (kustomizations.settle()) kustomizeChanged();
 }
 
 const scheduleAll = () => {
@@ -197,9 +196,8 @@ connection.onInitialized(() => {
       for (const n of workspace.removeFile(path)) changed.add(n);
     }
     scheduleDependents(changed);
-    let kustomizeDiffers = false;
-    for (const k of kustomizations.paths()) if (!inFolders(k)) kustomizeDiffers = kustomizations.set(k, undefined) || kustomizeDiffers;
-    if (kustomizeDiffers) kustomizeChanged();
+    for (const k of kustomizations.paths()) if (!inFolders(k)) kustomizations.record(k, undefined);
+    if (kustomizations.settle()) kustomizeChanged();
     void scan(added).catch((err) => log('workspace scan failed', err));
   });
 });

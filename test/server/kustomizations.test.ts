@@ -38,6 +38,24 @@ describe('kustomization registry', () => {
     assert.equal(k.addedLabels(rollout), undefined);
   });
 
+  it('counts recorded kustomizations from the next settle, and settles once for many (as the scan does)', () => {
+    const k = createKustomizations();
+    const rollout = join(root, 'base/rollout.yaml');
+    k.record(prod, 'resources: [../../base]\ncommonLabels: {env: prod}\npatches: [{path: image.yaml}]\n');
+    k.record(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n');
+    assert.equal(k.addedLabels(rollout), undefined, 'not before settle');
+    assert.ok(!k.isPatch(join(root, 'overlays/prod/image.yaml')));
+    assert.equal(k.settle(), true);
+    assert.deepEqual(k.addedLabels(rollout), { selector: { env: 'prod' }, template: { env: 'prod' } });
+    assert.ok(k.isPatch(join(root, 'overlays/prod/image.yaml')));
+    assert.equal(k.settle(), false, 'nothing recorded since');
+    k.record(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n');
+    assert.equal(k.settle(), false, 'the same text again changes nothing');
+    k.record(base, undefined);
+    k.record(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n');
+    assert.equal(k.settle(), false, 'gone and back before a settle is no change');
+  });
+
   it('knows kustomization files by name', () => {
     assert.ok(isKustomizationFile(prod) && isKustomizationFile(staging) && isKustomizationFile('/a/Kustomization'));
     assert.ok(!isKustomizationFile('/a/kustomization-notes.yaml') && !isKustomizationFile('/a/rollout.yaml'));
