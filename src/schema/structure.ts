@@ -297,11 +297,14 @@ function wrongType(out: DocFinding[], path: Path, spec: FieldSpec, node: unknown
   out.push({
     code: STRUCTURE_CODES.wrongType,
     severity: 'error',
-    message: `${spec.name} must be ${TYPE_WORDS[spec.type]}, not ${describe(node)}`,
+    message: `${spec.name} must be ${TYPE_WORDS[spec.type]}, not ${describe(node)}${spec.type === 'string' && isPlainNonString(node) ? `: quote it ("${(node as Scalar).source}") to keep it a string` : ''}`,
     path,
     target: 'value',
   });
 }
+
+/** `1.0`, `true` or `0755` written unquoted where a string belongs: YAML reads a number or a boolean. */
+const isPlainNonString = (node: unknown): boolean => isScalar(node) && node.type === 'PLAIN' && typeof node.value !== 'string' && node.value !== null && typeof node.source === 'string';
 
 function describe(node: unknown): string {
   if (isMap(node)) return 'a mapping';
@@ -309,7 +312,9 @@ function describe(node: unknown): string {
   if (isScalar(node)) {
     const v = node.value;
     if (typeof v === 'string') return `the string "${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
-    if (typeof v === 'number') return Number.isInteger(v) ? `the number ${v}` : `the fraction ${v}`;
+    // As written: `1.0` is read as 1.
+    const written = node.type === 'PLAIN' && typeof node.source === 'string' ? node.source : String(v);
+    if (typeof v === 'number') return Number.isInteger(v) ? `the number ${written}` : `the fraction ${written}`;
     if (typeof v === 'boolean') return `the boolean ${v}`;
     return String(v);
   }

@@ -59,7 +59,7 @@ function fixesFor(file: FileParse, doc: TextDocument, d: Diagnostic): Fix[] {
     fixes.push({ title: 'Set restartPolicy to Always', edits: [{ range: d.range, newText: 'Always' }] });
   }
   if (code === 'wrong-type') {
-    const fix = unquote(located, data.path, d.range);
+    const fix = requote(located, data.path, d.range);
     if (fix) fixes.push(fix);
   }
   if (code === 'analysis-args' && Array.isArray(finding.missing) && finding.missing.length > 0) {
@@ -110,11 +110,16 @@ function removeField(doc: TextDocument, located: LocatedDoc, path: readonly (str
 }
 
 /** `replicas: "3"` -> `replicas: 3`, `paused: "true"` -> `paused: true`, where the catalog wants a number or a boolean. */
-function unquote(located: LocatedDoc, path: readonly (string | number)[], range: Range): Fix | undefined {
+/** A scalar of the wrong type that its quotes make (`"3"` where a number belongs) or would make (`1.0` where a string belongs) right. */
+function requote(located: LocatedDoc, path: readonly (string | number)[], range: Range): Fix | undefined {
   const catalog = catalogOf(located.doc);
   const spec = catalog && fieldAt(path, catalog);
   const node = located.doc.doc.getIn(path, true);
-  if (!spec || !isScalar(node) || typeof node.value !== 'string') return undefined;
+  if (!spec || !isScalar(node)) return undefined;
+  if (spec.type === 'string' && node.type === 'PLAIN' && (typeof node.value === 'number' || typeof node.value === 'boolean') && node.source) {
+    return { title: `Quote ${node.source} to keep it a string`, edits: [{ range, newText: JSON.stringify(node.source) }] };
+  }
+  if (typeof node.value !== 'string') return undefined;
   const v = node.value.trim();
   if (spec.type === 'int' && /^-?\d+$/.test(v)) return { title: `Write ${v} as a number`, edits: [{ range, newText: v }] };
   if (spec.type === 'bool' && (v === 'true' || v === 'false')) return { title: `Write ${v} as a boolean`, edits: [{ range, newText: v }] };

@@ -69,6 +69,12 @@ describe('schema structure', () => {
     assert.match(lint(text).find((f) => f.code === 'wrong-type')!.message, /setWeight must be a whole number, not the string "20"/);
   });
 
+  it('a number or boolean written where a string belongs is shown as written, with the quoting that keeps it a string', () => {
+    const text = yamlOf(canaryRollout()).replace('metadata:\n  name: demo\n', 'metadata:\n  name: demo\n  labels:\n    version: 1.0\n    canary: true\n');
+    const messages = lint(text).filter((f) => f.code === 'wrong-type').map((f) => f.message);
+    assert.deepEqual(messages, ['value must be a string, not the number 1.0: quote it ("1.0") to keep it a string', 'value must be a string, not the boolean true: quote it ("true") to keep it a string']);
+  });
+
   it('bad durations are reported with the planner\'s reason', () => {
     const text = base('      - pause: {duration: 5 minutes}\n      - pause: {duration: 1d}\n      - pause: {duration: -5}\n      - pause: {duration: 1h30m}\n      - pause: {duration: "30"}\n');
     assert.deepEqual(underlined(text, 'bad-duration'), ['5 minutes', '1d', '-5']);
@@ -97,7 +103,9 @@ describe('schema structure', () => {
   });
 
   it('an explicit null is absent, as for Kubernetes', () => {
-    assert.deepEqual(summary(lint(base('      - pause:\n      - setWeight: 10\n'))), []);
+    assert.deepEqual(summary(lint(base('      - pause:\n          duration:\n      - setWeight: 10\n'))), []);
+    // An action left null is no action: the step is empty for Argo.
+    assert.deepEqual(summary(lint(base('      - pause:\n      - setWeight: 10\n'))), ['error step-one-action at spec.strategy.canary.steps[0].pause']);
   });
 
   it('the pod template is checked by the Kubernetes schema at the field that is wrong', () => {

@@ -49,6 +49,7 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
     title: 'Set restartPolicy to Always',
   },
   { name: 'a number written as a string', text: canaryRollout().replace('replicas: 4', 'replicas: "4"'), code: 'wrong-type', title: 'Write 4 as a number' },
+  { name: 'a label value YAML reads as a number', text: canaryRollout().replace('        app: demo\n', '        app: demo\n        version: 1.10\n'), code: 'wrong-type', title: 'Quote 1.10 to keep it a string' },
   {
     name: 'an argument an analysis template requires (a new args list)',
     text: `${canaryRollout({ steps: ['analysis:\n            templates:\n            - templateName: rate'] })}---\n${template('rate', ['service', 'port'])}`,

@@ -1,7 +1,7 @@
 /** The table of semantic rules (semantics §13, Service references, surprising settings). */
 import type { Rule } from './rule';
-import { progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithinHistory, selectorMatchesTemplate, selectorRequired, selectorWellFormed, strategyExactlyOne, templateRequired, workloadRefTemplate } from './spec-rules';
-import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
+import { namesWellFormed, progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithinHistory, selectorMatchesTemplate, selectorRequired, selectorWellFormed, strategyExactlyOne, templateRequired, workloadRefTemplate } from './spec-rules';
+import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, ingressNamed, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
 import { analysisFieldRef, experimentWeightNeedsPorts, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
 import { serviceExists, serviceSelectsPods } from './service-references';
 import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
@@ -20,6 +20,7 @@ export const rules: readonly Rule[] = [
   // spec
   selectorRequired,
   selectorWellFormed,
+  namesWellFormed,
   selectorMatchesTemplate,
   templateRequired,
   workloadRefTemplate,
@@ -38,6 +39,7 @@ export const rules: readonly Rule[] = [
   scaleDownDelayNeedsTrafficRouting,
   dynamicStableScaleRules,
   maxTrafficWeightRouter,
+  ingressNamed,
   // canary steps
   stepOneAction,
   setWeightRange,

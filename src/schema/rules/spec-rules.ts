@@ -1,7 +1,7 @@
 /** Rules on spec's own fields (semantics §13). */
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS, DEFAULT_REVISION_HISTORY_LIMIT } from '../../planner';
 import type { DocFinding } from '../findings';
-import { BLUE_GREEN, arr, error, has, int, obj, str, warning, type JsonObject, type Rule } from './rule';
+import { BLUE_GREEN, CANARY, arr, error, has, int, obj, str, warning, type JsonObject, type Rule } from './rule';
 
 export const progressDeadlineAfterMinReady: Rule = {
   code: 'progress-deadline-after-min-ready',
@@ -125,6 +125,62 @@ function labelValueProblem(value: string): string | undefined {
   if (value.length > 63 || !LABEL_NAME.test(value)) return 'a label value is at most 63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
   return undefined;
 }
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsLabelProblem = (v: string) => (v.length <= 63 && DNS_LABEL.test(v) ? undefined : 'it must be a DNS label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit');
+const dnsSubdomainProblem = (v: string) => (v.length <= 253 && DNS_SUBDOMAIN.test(v) ? undefined : 'it must be a DNS subdomain: at most 253 lower-case letters, digits, "-" or ".", each part starting and ending with a letter or digit');
+/** Kubernetes' IANA service name: a port name that a Service's targetPort can use. */
+function portNameProblem(v: string): string | undefined {
+  if (v.length <= 15 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v) && /[a-z]/.test(v) && !v.includes('--')) return undefined;
+  return 'a port name is at most 15 lower-case letters, digits or "-", with at least one letter, starting and ending with a letter or digit, without "--"';
+}
+/** A value meant to be substituted before it is applied (envsubst and Flux's `${VAR}`, a template's `{{ }}`): its final form is unknown. */
+const substituted = (v: string) => v.includes('${') || v.includes('{{');
+
+type Path = (string | number)[];
+
+export const namesWellFormed: Rule = {
+  code: 'names-well-formed',
+  summary: 'names, labels and annotation keys follow Kubernetes\' syntax (the API server rejects the Rollout otherwise)',
+  check({ rollout, spec, canary, blueGreen }) {
+    const out: DocFinding[] = [];
+    const value = (v: unknown, path: Path, what: string, problem: (v: string) => string | undefined) => {
+      const s = str(v);
+      const p = s === undefined || substituted(s) ? undefined : problem(s);
+      if (p) out.push(error(this.code, path, `invalid ${what} "${s}": ${p}`));
+    };
+    const labelsAndAnnotations = (metadata: unknown, at: Path) => {
+      for (const [k, v] of Object.entries(obj(obj(metadata)?.labels) ?? {})) {
+        const keyProblem = substituted(k) ? undefined : labelKeyProblem(k);
+        if (keyProblem) out.push(error(this.code, [...at, 'labels', k], `invalid label key "${k}": ${keyProblem}`, 'key'));
+        value(v, [...at, 'labels', k], 'label value', labelValueProblem);
+      }
+      for (const k of Object.keys(obj(obj(metadata)?.annotations) ?? {})) {
+        const keyProblem = substituted(k) ? undefined : labelKeyProblem(k);
+        if (keyProblem) out.push(error(this.code, [...at, 'annotations', k], `invalid annotation key "${k}": ${keyProblem.replace('label name', 'key name')}`, 'key'));
+      }
+    };
+    const metadata = obj(rollout.metadata);
+    value(metadata?.name, ['metadata', 'name'], 'name', dnsSubdomainProblem);
+    value(metadata?.namespace, ['metadata', 'namespace'], 'namespace', dnsLabelProblem);
+    labelsAndAnnotations(metadata, ['metadata']);
+    const template = obj(spec?.template);
+    labelsAndAnnotations(template?.metadata, ['spec', 'template', 'metadata']);
+    // The metadata the strategies add to the pods of one side.
+    for (const k of ['canaryMetadata', 'stableMetadata'] as const) labelsAndAnnotations(canary?.[k], [...CANARY, k]);
+    for (const k of ['previewMetadata', 'activeMetadata'] as const) labelsAndAnnotations(blueGreen?.[k], [...BLUE_GREEN, k]);
+    const pod = obj(template?.spec);
+    for (const list of ['initContainers', 'containers'] as const) {
+      arr(pod?.[list]).forEach((c, i) => {
+        const at = ['spec', 'template', 'spec', list, i];
+        value(obj(c)?.name, [...at, 'name'], 'container name', dnsLabelProblem);
+        arr(obj(c)?.ports).forEach((port, j) => value(obj(port)?.name, [...at, 'ports', j, 'name'], 'port name', portNameProblem));
+      });
+    }
+    arr(pod?.volumes).forEach((v, i) => value(obj(v)?.name, ['spec', 'template', 'spec', 'volumes', i, 'name'], 'volume name', dnsLabelProblem));
+    return out;
+  },
+};
 
 export const selectorWellFormed: Rule = {
   code: 'selector-well-formed',

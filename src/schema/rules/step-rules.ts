@@ -18,12 +18,16 @@ export const stepOneAction: Rule = {
   check({ canary }) {
     const out: DocFinding[] = [];
     for (const { step, i } of steps(canary)) {
-      const present = STEP_ACTIONS.filter((a) => step[a] !== undefined);
+      // A key without a value (`- analysis:` with its fields indented too little) is no action:
+      // Kubernetes drops the null, and Argo then sees an empty step.
+      const present = STEP_ACTIONS.filter((a) => has(step, a));
       if (present.length === 0) {
-        out.push(error(this.code, stepPath(i), `step ${i} has no action: give one of ${STEP_ACTIONS.join(', ')}`));
+        const empty = STEP_ACTIONS.find((a) => step[a] === null);
+        if (empty) out.push(error(this.code, stepPath(i, empty), `step ${i} has no action: ${empty} is empty (null), which Kubernetes drops: give its fields, indented under it${empty === 'pause' ? ', or write `pause: {}`' : ''}`, 'key'));
+        else out.push(error(this.code, stepPath(i), `step ${i} has no action: give one of ${STEP_ACTIONS.join(', ')}`));
         continue;
       }
-      const exclusive = EXCLUSIVE.filter((a) => step[a] !== undefined);
+      const exclusive = EXCLUSIVE.filter((a) => has(step, a));
       if (exclusive.length > 1) {
         out.push(error(this.code, stepPath(i, exclusive[1]!), `step ${i} has both ${exclusive[0]} and ${exclusive[1]}: put each in its own step (a step does one thing)`, 'key'));
       }

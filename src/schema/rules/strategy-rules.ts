@@ -144,3 +144,25 @@ export const maxTrafficWeightRouter: Rule = {
     return [error(this.code, [...CANARY, 'trafficRouting', 'maxTrafficWeight'], `maxTrafficWeight is only supported with the nginx router or plugins${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key')];
   },
 };
+
+/** The routers that drive Ingresses, with the field that names one and the list that names several. */
+const INGRESS_FIELDS = [
+  { router: 'nginx', one: 'stableIngress', many: 'stableIngresses' },
+  { router: 'alb', one: 'ingress', many: 'ingresses' },
+] as const;
+
+export const ingressNamed: Rule = {
+  code: 'ingress-required',
+  summary: 'the nginx and alb routers must name the Ingress they drive',
+  check({ canary }) {
+    const tr = obj(canary?.trafficRouting);
+    const out: DocFinding[] = [];
+    for (const { router, one, many } of INGRESS_FIELDS) {
+      const config = obj(tr?.[router]);
+      // The schema accepts neither field; the controller then looks up an Ingress named "" and marks the Rollout invalid.
+      if (!config || str(config[one]) || has(config, many)) continue;
+      out.push(error(this.code, [...CANARY, 'trafficRouting', router], `${router} names no Ingress: give ${one} (or ${many}); Argo looks the Ingress up by that name and rejects the Rollout without it`, 'key'));
+    }
+    return out;
+  },
+};
