@@ -1,12 +1,14 @@
 /**
- * Kustomize patches. An overlay changes a Rollout with a patch file that holds only the fields it
+ * Kustomize. An overlay changes a Rollout with a patch file that holds only the fields it
  * changes (`spec.replicas`, a container's image); `kustomize build` merges it into the base. Such
  * a file is not a whole Rollout, so most of what validation says of a whole one (a selector is
  * required, the steps need trafficRouting) would be wrong there. A file that a kustomization in
- * the workspace lists as a patch keeps only the findings that hold for part of an object.
+ * the workspace lists as a patch keeps only the findings that hold for part of an object. The
+ * other way round, a base may leave fields to its overlays (their labels, their patches' fields):
+ * what kustomize adds is not missing from it (kustomizedFiles).
  */
 import { dirname, join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import type { Finding } from './findings';
 import { POD_TEMPLATE_CODE } from './pod-template';
 import { rules, templateRules, experimentRules } from './rules';
@@ -14,7 +16,7 @@ import { arr, obj, type JsonObject } from './rules/rule';
 import { analysisRunsForever, analysisTemplateExists } from './rules/analysis-references';
 import { routerObjectExists } from './rules/router-references';
 import { serviceExists } from './rules/service-references';
-import { selectorWellFormed } from './rules/spec-rules';
+import { namesWellFormed, selectorWellFormed } from './rules/spec-rules';
 import { analysisFieldRef, routeMatchOneOf, stepOneAction } from './rules/step-rules';
 import { activePreviewDistinct, canaryStableDistinct } from './rules/strategy-rules';
 import { experimentNeverEnds } from './rules/surprise-rules';
@@ -30,10 +32,30 @@ export interface AddedLabels {
   readonly template: Readonly<Record<string, string>>;
 }
 
+/** A patch a kustomization applies: a file or text written in the kustomization, and the objects it names as its target. */
+export interface PatchSource {
+  /** The patch file (absolute); undefined for a patch written in the kustomization. */
+  readonly file?: string;
+  /** The patch written in the kustomization (`patches[].patch`, a `patchesStrategicMerge` entry that is not a path). */
+  readonly text?: string;
+  /** The entry's `target` (`patches`, `patchesJson6902`); without one a patch names its object itself. */
+  readonly target?: { readonly kind?: string; readonly name?: string };
+}
+
+/**
+ * What kustomize does to the Rollouts of a file it builds from: the labels it adds, and the fields
+ * its patches give each Rollout (by name; each field a path as JSON, `["spec","strategy"]`).
+ * Plain data, so that it can key a cache.
+ */
+export interface Kustomized {
+  readonly labels?: AddedLabels;
+  readonly patched?: Readonly<Record<string, readonly string[]>>;
+}
+
 /** What a kustomization says that matters to validation, with every path absolute. */
 export interface Kustomization {
-  /** The files it uses as patches (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902[].path`). */
-  readonly patches: readonly string[];
+  /** Its patches (`patches`, `patchesStrategicMerge`, `patchesJson6902`). */
+  readonly patches: readonly PatchSource[];
   /** Its resources: files, and folders that hold kustomizations. */
   readonly resources: readonly string[];
   /** The labels it adds to its resources' selectors and pod templates (`commonLabels`, `labels` with `includeSelectors` or `includeTemplates`). */
@@ -60,16 +82,79 @@ export function readKustomization(path: string, text: string): Kustomization {
   const top = obj(k);
   if (!top) return NOTHING;
   const folder = dirname(path);
-  const paths = (list: unknown, pick: (entry: unknown) => unknown) =>
-    arr(list).flatMap((entry) => {
-      const p = pick(entry);
-      // A strategic-merge entry may hold the patch itself instead of naming a file.
-      return typeof p === 'string' && p !== '' && !p.includes('\n') ? [resolve(folder, p)] : [];
-    });
-  const pathOf = (entry: unknown) => (typeof entry === 'string' ? entry : obj(entry)?.path);
-  const patches = [...new Set([...paths(top.patches, pathOf), ...paths(top.patchesStrategicMerge, pathOf), ...paths(top.patchesJson6902, pathOf)])];
-  const resources = paths(top.resources, (entry) => entry);
+  const isPath = (p: unknown): p is string => typeof p === 'string' && p !== '' && !p.includes('\n');
+  const patches: PatchSource[] = [];
+  for (const entry of [...arr(top.patches), ...arr(top.patchesStrategicMerge), ...arr(top.patchesJson6902)]) {
+    const e = obj(entry);
+    const t = obj(e?.target);
+    const target = t && { ...(typeof t.kind === 'string' ? { kind: t.kind } : {}), ...(typeof t.name === 'string' ? { name: t.name } : {}) };
+    const file = typeof entry === 'string' ? entry : e?.path;
+    // A strategic-merge entry may hold the patch itself instead of naming a file.
+    const text = typeof entry === 'string' ? entry : e?.patch;
+    if (isPath(file)) patches.push({ file: resolve(folder, file), ...(target ? { target } : {}) });
+    else if (typeof text === 'string' && text.trim() !== '') patches.push({ text, ...(target ? { target } : {}) });
+  }
+  const resources = arr(top.resources).flatMap((r) => (isPath(r) ? [resolve(folder, r)] : []));
   return { patches, resources, labels: labelsOf(top), configured: arr(top.configurations).length > 0 };
+}
+
+/** The files a kustomization uses as patches. */
+export const patchFiles = (k: Kustomization): string[] => k.patches.flatMap((p) => (p.file ? [p.file] : []));
+
+/**
+ * The fields a patch gives each Rollout it applies to, by name (paths as JSON). A strategic-merge
+ * patch gives every field it holds, to the Rollout its target or its own kind and name say; a JSON
+ * patch (a list of operations, which needs a target) gives the paths it adds or replaces, with
+ * the fields of their values. `text` is the patch file's text, or the patch written inline.
+ */
+export function fieldsPatched(source: PatchSource, text: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  let values: unknown[];
+  try {
+    values = parseAllDocuments(text).map((d) => (d.errors.length > 0 ? undefined : d.toJS({ maxAliasCount: 100 })));
+  } catch {
+    return out;
+  }
+  const add = (name: string | undefined, path: (string | number)[], value: unknown) => {
+    if (!name) return;
+    const fields = out.get(name) ?? new Set<string>();
+    out.set(name, fields);
+    if (path.length > 0) fields.add(JSON.stringify(path));
+    addFieldsWithin(value, path, fields);
+  };
+  const target = source.target;
+  const targetsRollout = target?.kind === undefined || target.kind === 'Rollout';
+  for (const value of values) {
+    if (Array.isArray(value)) {
+      if (!target?.name || !targetsRollout) continue;
+      for (const op of value) {
+        const o = obj(op);
+        if (!o || typeof o.path !== 'string' || !['add', 'replace', 'copy', 'move'].includes(String(o.op))) continue;
+        const path = o.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+        if (path.length > 0 && path[path.length - 1] !== '-') add(target.name, path, o.value);
+      }
+      continue;
+    }
+    const doc = obj(value);
+    if (!doc) continue;
+    const kind = typeof doc.kind === 'string' ? doc.kind : target?.kind;
+    if (kind !== 'Rollout') continue;
+    const name = target?.name ?? obj(doc.metadata)?.name;
+    add(typeof name === 'string' ? name : undefined, [], doc);
+  }
+  return out;
+}
+
+function addFieldsWithin(value: unknown, at: (string | number)[], fields: Set<string>, depth = 0): void {
+  if (depth > 20) return;
+  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(obj(value) ?? {});
+  for (const [key, v] of entries) {
+    // Strategic-merge directives ($patch, $retainKeys, ...) are not fields.
+    if (typeof key === 'string' && key.startsWith('$')) continue;
+    const path = [...at, key];
+    fields.add(JSON.stringify(path));
+    addFieldsWithin(v, path, fields, depth + 1);
+  }
 }
 
 function labelsOf(k: JsonObject): AddedLabels | undefined {
@@ -88,14 +173,16 @@ function labelsOf(k: JsonObject): AddedLabels | undefined {
 }
 
 /**
- * The labels kustomize adds to the Rollouts of each file (by absolute path), given the
- * kustomizations known (by path). A kustomization's labels reach the files among its resources
- * and, through a folder it lists, the resources of that folder's kustomization, at any depth;
- * but only where it or a kustomization it reaches is configured (Kustomization.configured: kustomize
- * merges the configurations of what a kustomization builds on into its own). A file that several
- * kustomizations reach gets all their labels.
+ * What kustomize does to the Rollouts of each file (by absolute path), given the kustomizations
+ * known (by path) and the text of a patch file (undefined when not read). A kustomization reaches
+ * the files among its resources and, through a folder it lists, the resources of that folder's
+ * kustomization, at any depth. Its labels reach them only where it or a kustomization it reaches is
+ * configured (Kustomization.configured: kustomize merges the configurations of what a kustomization
+ * builds on into its own); its patches reach them by the Rollout's name. A file that several
+ * kustomizations reach gets what each of them does (an overlay per environment, each with its own
+ * patch: a field one of them gives is not missing from the base).
  */
-export function labelsAddedByFile(kustomizations: ReadonlyMap<string, Kustomization>): Map<string, AddedLabels> {
+export function kustomizedFiles(kustomizations: ReadonlyMap<string, Kustomization>, patchText: (file: string) => string | undefined): Map<string, Kustomized> {
   const inFolder = (folder: string) => KUSTOMIZATION_FILE_NAMES.map((name) => kustomizations.get(join(folder, name))).find((k) => k !== undefined);
   /** The kustomizations and files a kustomization reaches, itself included. */
   const reach = (from: Kustomization) => {
@@ -110,19 +197,48 @@ export function labelsAddedByFile(kustomizations: ReadonlyMap<string, Kustomizat
     }
     return { ks, files };
   };
-  const out = new Map<string, { selector: Record<string, string>; template: Record<string, string> }>();
+  const labels = new Map<string, { selector: Record<string, string>; template: Record<string, string> }>();
+  const patched = new Map<string, Map<string, Set<string>>>();
   for (const k of kustomizations.values()) {
-    if (!k.labels) continue;
+    const fields = new Map<string, Set<string>>();
+    for (const source of k.patches) {
+      const text = source.file ? patchText(source.file) : source.text;
+      if (text === undefined) continue;
+      for (const [name, paths] of fieldsPatched(source, text)) fields.set(name, new Set([...(fields.get(name) ?? []), ...paths]));
+    }
+    if (!k.labels && fields.size === 0) continue;
     const { ks, files } = reach(k);
-    if (![...ks].some((r) => r.configured)) continue;
+    const labelled = k.labels && [...ks].some((r) => r.configured) ? k.labels : undefined;
     for (const file of files) {
-      const to = out.get(file) ?? { selector: {}, template: {} };
-      Object.assign(to.selector, k.labels.selector);
-      Object.assign(to.template, k.labels.template);
-      out.set(file, to);
+      if (labelled) {
+        const to = labels.get(file) ?? { selector: {}, template: {} };
+        Object.assign(to.selector, labelled.selector);
+        Object.assign(to.template, labelled.template);
+        labels.set(file, to);
+      }
+      if (fields.size === 0) continue;
+      const byName = patched.get(file) ?? new Map<string, Set<string>>();
+      patched.set(file, byName);
+      for (const [name, paths] of fields) byName.set(name, new Set([...(byName.get(name) ?? []), ...paths]));
     }
   }
+  const out = new Map<string, Kustomized>();
+  for (const file of new Set([...labels.keys(), ...patched.keys()])) {
+    const l = labels.get(file);
+    const p = patched.get(file);
+    out.set(file, {
+      ...(l ? { labels: l } : {}),
+      ...(p ? { patched: Object.fromEntries([...p].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, paths]) => [name, [...paths].sort()])) } : {}),
+    });
+  }
   return out;
+}
+
+/** The findings a kustomization's patch makes wrong: a field the Rollout lacks that a patch gives it. */
+export function withoutPatchedFields<F extends { path: readonly (string | number)[]; target: string }>(findings: F[], patched: readonly string[] | undefined): F[] {
+  if (!patched || patched.length === 0) return findings;
+  const given = new Set(patched);
+  return findings.filter((f) => f.target !== 'missing' || !given.has(JSON.stringify(f.path)));
 }
 
 /**
@@ -131,7 +247,7 @@ export function labelsAddedByFile(kustomizations: ReadonlyMap<string, Kustomizat
  * looks at a field the patch may leave to the base (a selector, trafficRouting, a default) is not here.
  */
 const PATCH_RULES = new Set(
-  [selectorWellFormed, stepOneAction, routeMatchOneOf, analysisFieldRef, activePreviewDistinct, canaryStableDistinct, experimentNeverEnds, serviceExists, analysisTemplateExists, workloadExists, routerObjectExists, analysisRunsForever].map(
+  [selectorWellFormed, namesWellFormed, stepOneAction, routeMatchOneOf, analysisFieldRef, activePreviewDistinct, canaryStableDistinct, experimentNeverEnds, serviceExists, analysisTemplateExists, workloadExists, routerObjectExists, analysisRunsForever].map(
     (r) => r.code,
   ),
 );

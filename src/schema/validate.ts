@@ -6,7 +6,7 @@ import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { checkPodTemplate } from './pod-template';
 import { experimentRules as allExperimentRules, rules as allRules, templateRules as allTemplateRules, type ExperimentRule, type Rule, type TemplateRule } from './rules';
 import { arr, has, obj, type JsonObject, type RuleContext } from './rules/rule';
-import type { AddedLabels } from './kustomize';
+import { withoutPatchedFields, type AddedLabels, type Kustomized } from './kustomize';
 import { checkStructure } from './structure';
 import type { WorkspaceIndex } from './workspace';
 
@@ -25,8 +25,11 @@ export interface ValidateOptions {
    * do. Both by default; mergeParts puts the two parts back in this order.
    */
   part?: 'document' | 'workspace';
-  /** Labels a kustomization adds to the file's Rollouts (schema/kustomize.ts): rules see the selector and pod labels with them. */
-  addedLabels?: AddedLabels;
+  /**
+   * What kustomizations do to the file's Rollouts (schema/kustomize.ts): rules see the selector and
+   * pod labels with the labels they add, and a field a patch gives a Rollout is not missing.
+   */
+  kustomized?: Kustomized;
 }
 
 /** Every finding of a file: YAML syntax problems first, then each Rollout document's. Never throws. */
@@ -138,14 +141,16 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   if (ownChecks) out.push(...checkStructure(pd.doc, rolloutCatalog));
   const read = readDocument(pd, out, part !== 'workspace');
   if (!read) return out;
-  const rollout = options.addedLabels ? withAddedLabels(read, options.addedLabels) : read;
+  const labels = options.kustomized?.labels;
+  const rollout = labels ? withAddedLabels(read, labels) : read;
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
   // The catalog already checks the template's labels and annotations: one finding per field.
   if (ownChecks && spec && !obj(spec.workloadRef)) addUnreported(out, checkPodTemplate(spec.template, ['spec', 'template']));
   const ctx: RuleContext = { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
   out.push(...runRules(options.rules ?? allRules, ctx, part));
-  return out;
+  const name = obj(read.metadata)?.name;
+  return typeof name === 'string' ? withoutPatchedFields(out, options.kustomized?.patched?.[name]) : out;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type AddedLabels, type Finding, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { catalogOf, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
@@ -29,8 +29,8 @@ const severities: Record<Severity, DiagnosticSeverity> = {
 };
 
 export interface PieceValidator {
-  /** `addedLabels`: what kustomize adds to the file's Rollouts (schema/kustomize.ts). */
-  findings(piece: Piece, addedLabels?: AddedLabels): readonly Finding[];
+  /** `kustomized`: what kustomize does to the file's Rollouts (schema/kustomize.ts). */
+  findings(piece: Piece, kustomized?: Kustomized): readonly Finding[];
   /**
    * Whether the piece's findings read the whole workspace (a reference that is not found looks
    * at every name for a "did you mean"), so that any change of the workspace can change them.
@@ -39,7 +39,7 @@ export interface PieceValidator {
 }
 
 interface Memo {
-  /** The added labels and the relevant definitions the findings were computed with. */
+  /** What kustomize does and the relevant definitions the findings were computed with. */
   key: string;
   /** Both parts merged. */
   findings: readonly Finding[];
@@ -53,22 +53,29 @@ interface Memo {
  */
 export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnown: () => boolean = () => true): PieceValidator {
   const memo = new WeakMap<Piece, Memo>();
-  const own = new WeakMap<Piece, { labels: string; findings: readonly Finding[] }>();
+  const own = new WeakMap<Piece, { kustomize: string; findings: readonly Finding[] }>();
   const PENDING = '\u0000pending';
+  // The registry hands out one object per file until kustomizations change: its key is worked out once.
+  const keys = new WeakMap<Kustomized, string>();
+  const keyOf = (k: Kustomized) => {
+    let key = keys.get(k);
+    if (key === undefined) keys.set(k, (key = JSON.stringify(k)));
+    return key;
+  };
   return {
-    findings(piece, addedLabels) {
+    findings(piece, kustomized) {
       if (!piece.validated) return piece.parsed.syntaxErrors;
-      const labels = addedLabels ? JSON.stringify(addedLabels) : '';
+      const kustomize = kustomized ? keyOf(kustomized) : '';
       const cached = own.get(piece);
-      let document = cached?.labels === labels ? cached.findings : undefined;
+      let document = cached?.kustomize === kustomize ? cached.findings : undefined;
       if (!document) {
-        document = Object.freeze(validateSafely(piece, undefined, 'document', addedLabels));
-        own.set(piece, { labels, findings: document });
+        document = Object.freeze(validateSafely(piece, undefined, 'document', kustomized));
+        own.set(piece, { kustomize, findings: document });
       }
       const known = workspaceKnown();
       const relevant: WorkspaceDefinition[] = [];
       if (known) for (const name of piece.mentions) relevant.push(...index.definitionsNamed(name));
-      const key = `${labels}\u0000${!known ? PENDING : relevant.length === 0 ? '' : JSON.stringify(relevant)}`;
+      const key = `${kustomize}\u0000${!known ? PENDING : relevant.length === 0 ? '' : JSON.stringify(relevant)}`;
       const memoized = memo.get(piece);
       if (memoized && memoized.key === key && (memoized.wholeAt === undefined || memoized.wholeAt === index.generation())) return memoized.findings;
       let readWhole = false;
@@ -76,7 +83,7 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
         readWhole = true;
         return index;
       };
-      let findings = Object.freeze(known ? mergeParts(piece.parsed, document, validateSafely(piece, { relevant, whole }, 'workspace', addedLabels)) : document);
+      let findings = Object.freeze(known ? mergeParts(piece.parsed, document, validateSafely(piece, { relevant, whole }, 'workspace', kustomized)) : document);
       // The same answer keeps its identity (a change elsewhere in the workspace that changed nothing here).
       if (memoized && JSON.stringify(memoized.findings) === JSON.stringify(findings)) findings = memoized.findings;
       memo.set(piece, { key, findings, ...(readWhole ? { wholeAt: index.generation() } : {}) });
@@ -90,7 +97,7 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
  * Validates with a view of the workspace: a name resolves among the definitions of the names the piece
  * mentions; the lists of every Service, template, workload and router object (for "did you mean") come from the whole index.
  */
-function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined, part: 'document' | 'workspace', addedLabels: AddedLabels | undefined): Finding[] {
+function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined, part: 'document' | 'workspace', kustomized: Kustomized | undefined): Finding[] {
   try {
     let view: WorkspaceIndex | undefined;
     if (workspace) {
@@ -110,7 +117,7 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
         routerObjects: () => whole().routerObjects(),
       };
     }
-    return validateFile(piece.parsed, view, { part, ...(addedLabels ? { addedLabels } : {}) });
+    return validateFile(piece.parsed, view, { part, ...(kustomized ? { kustomized } : {}) });
   } catch (e) {
     // A bug in a rule must not take the server down with it: report it where the document starts.
     const docIndex = piece.parsed.docs.find((d) => catalogOf(d) !== undefined)?.index ?? 0;
@@ -125,13 +132,14 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
  * ours to judge, syntax errors included: the editor's YAML extension reports those, and a second
  * report would only repeat it. (`rollouts lint` differs on purpose: a file the user names gets its
  * syntax errors, see lintTexts.) What kustomizations say of the file (schema/kustomize.ts): a patch
- * keeps the findings that hold for part of an object; a resource's Rollouts get the labels they add.
+ * keeps the findings that hold for part of an object; a resource's Rollouts get the labels they add
+ * and the fields their patches give.
  */
-export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator, kustomize: { patch?: boolean; addedLabels?: AddedLabels | undefined } = {}): Diagnostic[] {
+export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator, kustomize: { patch?: boolean; kustomized?: Kustomized | undefined } = {}): Diagnostic[] {
   if (!file.validated) return [];
   const out: Diagnostic[] = [];
   for (const placed of file.pieces) {
-    const findings = validator.findings(placed.piece, kustomize.addedLabels);
+    const findings = validator.findings(placed.piece, kustomize.kustomized);
     for (const f of kustomize.patch ? patchFindings(findings) : findings) out.push(toDiagnostic(f, placed, doc));
   }
   return out;

@@ -1,56 +1,69 @@
 /**
  * What the workspace's kustomizations say about its files (schema/kustomize.ts says why it
- * matters): which files are patches, and which labels kustomize adds to a file's Rollouts.
- * Kustomizations are read from disk, by the start-up scan and on file events; each one replaces
- * what it said before.
+ * matters): which files are patches, and what kustomize does to a file's Rollouts (the labels it
+ * adds, the fields its patches give). Kustomizations and the patch files they name are read from
+ * disk, by the start-up scan and on file events; each one replaces what it said before.
  */
 import { basename } from 'node:path';
-import { KUSTOMIZATION_FILE_NAMES, labelsAddedByFile, readKustomization, type AddedLabels, type Kustomization } from '../schema';
+import { KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, readKustomization, type Kustomization, type Kustomized } from '../schema';
 
 export const isKustomizationFile = (path: string): boolean => KUSTOMIZATION_FILE_NAMES.includes(basename(path));
 
 export interface Kustomizations {
   /** Records a kustomization's text (undefined when it is gone); it counts from the next settle(). */
   record(kustomization: string, text: string | undefined): void;
+  /** Records the text of a file the kustomizations use as a patch (undefined when it cannot be read); it counts from the next settle(). */
+  recordPatch(file: string, text: string | undefined): void;
   /**
-   * Works out again what the recorded kustomizations say of files, if any was recorded since the
-   * last time; true when that changes what any file is validated with. A scan records every
+   * Works out again what the recorded kustomizations say of files, if anything was recorded since
+   * the last time; true when that changes what any file is validated with. A scan records every
    * kustomization it finds and settles once: settling after each would cost the square of their number.
    */
   settle(): boolean;
   /** record() and settle() for one kustomization. */
   set(kustomization: string, text: string | undefined): boolean;
   isPatch(path: string): boolean;
-  addedLabels(path: string): AddedLabels | undefined;
+  /** The patch files whose text has not been recorded. */
+  unreadPatches(): string[];
+  kustomized(path: string): Kustomized | undefined;
   /** The kustomizations recorded, by path. */
   paths(): string[];
 }
 
 export function createKustomizations(): Kustomizations {
   const byPath = new Map<string, Kustomization>();
+  const patchTexts = new Map<string, string | undefined>();
   let recorded = false;
   let patches = new Set<string>();
-  let labels = new Map<string, AddedLabels>();
+  let byFile = new Map<string, Kustomized>();
+  const said = () => JSON.stringify([[...patches].sort(), [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
   const registry: Kustomizations = {
     record(path, text) {
       if (text === undefined) byPath.delete(path);
       else byPath.set(path, readKustomization(path, text));
       recorded = true;
     },
+    recordPatch(file, text) {
+      patchTexts.set(file, text);
+      recorded = true;
+    },
     settle() {
       if (!recorded) return false;
       recorded = false;
-      const before = JSON.stringify([[...patches].sort(), [...labels].sort()]);
-      patches = new Set([...byPath.values()].flatMap((k) => k.patches));
-      labels = labelsAddedByFile(byPath);
-      return JSON.stringify([[...patches].sort(), [...labels].sort()]) !== before;
+      const before = said();
+      patches = new Set([...byPath.values()].flatMap(patchFiles));
+      // Texts of files no longer patches are forgotten (read again if they become patches).
+      for (const file of patchTexts.keys()) if (!patches.has(file)) patchTexts.delete(file);
+      byFile = kustomizedFiles(byPath, (file) => patchTexts.get(file));
+      return said() !== before;
     },
     set(path, text) {
       registry.record(path, text);
       return registry.settle();
     },
     isPatch: (path) => patches.has(path),
-    addedLabels: (path) => labels.get(path),
+    unreadPatches: () => [...patches].filter((file) => !patchTexts.has(file)),
+    kustomized: (path) => byFile.get(path),
     paths: () => [...byPath.keys()],
   };
   return registry;

@@ -50,7 +50,7 @@ const service = createLanguageService({
   workspace,
   workspaceKnown: () => !scanning,
   isPatch: (uri) => kustomizations.isPatch(fileKey(uri)),
-  addedLabels: (uri) => kustomizations.addedLabels(fileKey(uri)),
+  kustomized: (uri) => kustomizations.kustomized(fileKey(uri)),
 });
 const log = (what: string, e: unknown) => connection.console.error(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 
@@ -115,14 +115,29 @@ async function scan(roots: readonly string[]): Promise<void> {
   });
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
-  if (kustomizations.settle()) kustomizeChanged();
+  await kustomizationsRecorded();
 }
 
 const scheduleAll = () => {
   for (const doc of documents.all()) queue.schedule(doc.uri);
 };
 
-/** What kustomizations say of files changed (which are patches, what labels are added): diagnostics, lenses and hints may change. */
+/**
+ * Kustomizations were recorded: works out what they say of files, with the patch files they name
+ * read first, and validates again if that changed.
+ */
+async function kustomizationsRecorded(): Promise<void> {
+  let changed = kustomizations.settle();
+  const unread = kustomizations.unreadPatches();
+  if (unread.length > 0) {
+    const { maxFileBytes } = scanLimits();
+    for (const file of unread) kustomizations.recordPatch(file, await readYamlFile(file, maxFileBytes));
+    changed = kustomizations.settle() || changed;
+  }
+  if (changed) kustomizeChanged();
+}
+
+/** What kustomizations say of files changed (which are patches, what they add to Rollouts): diagnostics, lenses and hints may change. */
 function kustomizeChanged(): void {
   scheduleAll();
   if (refreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch((e) => log('code lens refresh failed', e));
@@ -132,7 +147,14 @@ function kustomizeChanged(): void {
 /** A kustomization changed on disk (or went): the open documents are validated again if that changes what it says of files. */
 async function rereadKustomization(path: string, deleted: boolean): Promise<void> {
   const text = deleted ? undefined : await readYamlFile(path, scanLimits().maxFileBytes);
-  if (kustomizations.set(path, text)) kustomizeChanged();
+  kustomizations.record(path, text);
+  await kustomizationsRecorded();
+}
+
+/** A patch file changed on disk (or went): the Rollouts it gives fields to may be validated again. */
+async function rereadPatch(path: string, deleted: boolean): Promise<void> {
+  kustomizations.recordPatch(path, deleted ? undefined : await readYamlFile(path, scanLimits().maxFileBytes));
+  await kustomizationsRecorded();
 }
 
 // Lifecycle
@@ -197,7 +219,7 @@ connection.onInitialized(() => {
     }
     scheduleDependents(changed);
     for (const k of kustomizations.paths()) if (!inFolders(k)) kustomizations.record(k, undefined);
-    if (kustomizations.settle()) kustomizeChanged();
+    void kustomizationsRecorded().catch((err) => log('reading kustomize patches failed', err));
     void scan(added).catch((err) => log('workspace scan failed', err));
   });
 });
@@ -229,6 +251,8 @@ connection.onDidChangeWatchedFiles((p) => {
     const path = fileKey(change.uri);
     // A kustomization counts as saved on disk, open or not.
     if (isKustomizationFile(path) && (folders.length === 0 || inFolders(path))) void rereadKustomization(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomization failed', e));
+    // So does a patch file: what it gives a base's Rollouts is read from disk.
+    if (kustomizations.isPatch(path)) void rereadPatch(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomize patch failed', e));
     if (!isYamlFile(path) || isOpen(path)) continue;
     if (change.type === FileChangeType.Deleted) scheduleDependents(workspace.removeFile(path));
     else void reindexFromDisk(path).catch((e) => log('re-reading a changed file failed', e));

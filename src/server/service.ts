@@ -4,7 +4,7 @@
  */
 import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, InlayHint, Location, Position, Range } from 'vscode-languageserver-types';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createWorkspaceIndex, type AddedLabels, type MutableWorkspaceIndex } from '../schema';
+import { createWorkspaceIndex, type Kustomized, type MutableWorkspaceIndex } from '../schema';
 import { createParseCache, definitionsOf as fileDefinitions, parseWhole, type FileParse, type ParseCache } from './documents';
 import { createPieceValidator, fileDiagnostics } from './diagnostics';
 import { documentSymbols } from './symbols';
@@ -56,8 +56,8 @@ export interface ServiceDeps {
   parses?: ParseCache;
   /** Whether a kustomization uses the file (by URI) as a patch: it then gets only the findings that hold for part of an object. */
   isPatch?: (uri: string) => boolean;
-  /** The labels kustomizations add to the file's (by URI) Rollouts. */
-  addedLabels?: (uri: string) => AddedLabels | undefined;
+  /** What kustomizations do to the file's (by URI) Rollouts: labels they add, fields their patches give. */
+  kustomized?: (uri: string) => Kustomized | undefined;
 }
 
 export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageService {
@@ -68,7 +68,7 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
   const isPatch = (doc: TextDocument) => deps.isPatch?.(doc.uri) === true;
 
   const service: RolloutLanguageService = {
-    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator, { patch: isPatch(doc), addedLabels: deps.addedLabels?.(doc.uri) }),
+    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator, { patch: isPatch(doc), kustomized: deps.kustomized?.(doc.uri) }),
     hover: (doc, at) => hoverAt(parses.get(doc), doc, at, workspace),
     complete: (doc, at) =>
       completionsAt(parses.get(doc), doc, at, { templates: () => workspace.analysisTemplates(), workloads: () => workspace.workloads(), services: () => workspace.services(), routerObjects: () => workspace.routerObjects() }),

@@ -195,6 +195,21 @@ describe('cli lint', () => {
     assert.equal(withOverlay.out(), '0 errors, 0 warnings in 2 files\n');
   });
 
+  it('lints a base with the fields its overlays\' patches give it, when they are linted with it', async () => {
+    const app = join(dir, 'patched');
+    for (const d of ['base', 'overlays/prod']) mkdirSync(join(app, d), { recursive: true });
+    // The base leaves its strategy to the overlay's patch.
+    writeFileSync(join(app, 'base/rollout.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  selector:\n    matchLabels: {app: shop}\n  template:\n    metadata:\n      labels: {app: shop}\n    spec:\n      containers:\n      - name: shop\n        image: shop:1\n');
+    writeFileSync(join(app, 'base/kustomization.yaml'), 'resources: [rollout.yaml]\n');
+    writeFileSync(join(app, 'overlays/prod/strategy.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 20\n');
+    writeFileSync(join(app, 'overlays/prod/kustomization.yaml'), 'resources: [../../base]\npatches:\n- path: strategy.yaml\n');
+    const alone = captured(app);
+    assert.equal(await main(['lint', 'base'], alone.io), 1);
+    assert.match(alone.out(), /base\/rollout\.yaml:5:1: error: .*strategy.*\[missing-field\]/);
+    const withOverlay = captured(app);
+    assert.equal(await main(['lint', 'base', 'overlays/prod'], withOverlay.io), 0, withOverlay.out());
+  });
+
   it('lints a folder\'s YAML files at any depth, leaving alone those without a Rollout and hidden folders', async () => {
     const tree = join(dir, 'tree');
     mkdirSync(join(tree, 'apps/web'), { recursive: true });

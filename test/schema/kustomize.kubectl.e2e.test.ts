@@ -1,12 +1,13 @@
-// The labels we say kustomize adds to a Rollout (labelsAddedByFile) against what the real `kubectl kustomize`
-// builds from the same kustomizations: the selector and pod labels of each built Rollout must be its own with ours.
+// What we say kustomize does to a Rollout (kustomizedFiles) against what the real `kubectl kustomize` builds from
+// the same kustomizations: the selector and pod labels of each built Rollout must be its own with the labels we say
+// are added, and each field we say a patch gives must be in it.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { labelsAddedByFile, readKustomization, type Kustomization } from '../../src/schema';
+import { kustomizedFiles, readKustomization, type Kustomization } from '../../src/schema';
 import { skipWithoutKubectl } from '../localcluster/helpers';
 
 /**
@@ -75,7 +76,7 @@ function kustomize(folder: string): Promise<string> {
   );
 }
 
-describe('Kustomize labels against the real kubectl kustomize', function () {
+describe('Kustomize labels and patches against the real kubectl kustomize', function () {
   before(function () {
     skipWithoutKubectl(this);
   });
@@ -93,7 +94,7 @@ describe('Kustomize labels against the real kubectl kustomize', function () {
       }
       const file = join(dir, Object.keys(c.files).find((p) => p.endsWith('rollout.yaml'))!);
       const own = JSON.parse(readFileSync(file, 'utf8')) as { spec: { selector?: { matchLabels: Record<string, string> }; template: { metadata?: { labels: Record<string, string> } } } };
-      const added = labelsAddedByFile(known).get(file);
+      const added = kustomizedFiles(known, () => undefined).get(file)?.labels;
 
       const built = parseAllDocuments(await kustomize(join(dir, c.build))).map((d) => d.toJS()).find((o) => o?.kind === 'Rollout');
       assert.ok(built, 'kustomize built the Rollout');
@@ -101,4 +102,43 @@ describe('Kustomize labels against the real kubectl kustomize', function () {
       assert.deepEqual(built.spec.template.metadata?.labels ?? {}, { ...own.spec.template.metadata?.labels, ...added?.template }, 'pod labels');
     });
   }
+
+  it('every field we say an overlay\'s patches give a base\'s Rollout is in the Rollout kustomize builds', async () => {
+    const files: Record<string, string> = {
+      'base/kustomization.yaml': 'resources: [rollout.yaml]\n',
+      'base/rollout.yaml': rollout({ app: 'shop' }, { app: 'shop' }),
+      'overlays/prod/kustomization.yaml': [
+        'resources: [../../base]',
+        'patchesStrategicMerge: [strategy.yaml]',
+        'patches:',
+        '- target: {kind: Rollout, name: shop}',
+        '  patch: |-',
+        '    - op: add',
+        '      path: /spec/strategy/canary/steps',
+        '      value: [{setWeight: 20}, {pause: {duration: 1m}}]',
+        '    - op: add',
+        '      path: /spec/template/metadata/labels/app.kubernetes.io~1name',
+        '      value: shop',
+        '- path: replicas.yaml',
+        '  target: {kind: Rollout}',
+        '',
+      ].join('\n'),
+      'overlays/prod/strategy.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  strategy:\n    canary:\n      maxSurge: 1\n      canaryMetadata:\n        labels: {role: canary}\n',
+      'overlays/prod/replicas.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  replicas: 3\n',
+    };
+    const known = new Map<string, Kustomization>();
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+      if (path.endsWith('kustomization.yaml')) known.set(join(dir, path), readKustomization(join(dir, path), text));
+    }
+    const patched = kustomizedFiles(known, (file) => readFileSync(file, 'utf8')).get(join(dir, 'base/rollout.yaml'))?.patched?.shop ?? [];
+    assert.ok(patched.includes('["spec","strategy","canary","steps",1,"pause","duration"]') && patched.includes('["spec","replicas"]'), patched.join('\n'));
+    const built = parseAllDocuments(await kustomize(join(dir, 'overlays/prod'))).map((d) => d.toJS()).find((o) => o?.kind === 'Rollout');
+    for (const field of patched) {
+      const path = JSON.parse(field) as (string | number)[];
+      const value = path.reduce<unknown>((at, key) => (at === null || typeof at !== 'object' ? undefined : (at as Record<string | number, unknown>)[key]), built);
+      assert.notEqual(value, undefined, `${field} is not in the built Rollout`);
+    }
+  });
 });

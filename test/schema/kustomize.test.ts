@@ -2,7 +2,8 @@
 // Rollout, and the labels a kustomization adds to its resources' Rollouts.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { createWorkspaceIndex, definitionsInFile, labelsAddedByFile, parseFile, patchFindings, readKustomization, validateFile, type AddedLabels, type Kustomization } from '../../src/schema';
+import { createWorkspaceIndex, definitionsInFile, kustomizedFiles, parseFile, patchFindings, readKustomization, validateFile, type AddedLabels, type Kustomization, type Kustomized } from '../../src/schema';
+import { fieldsPatched } from '../../src/schema/kustomize';
 import { lint, summary, yamlOf } from './support';
 
 const root = join('/', 'ws');
@@ -32,7 +33,13 @@ describe('Kustomize patches', () => {
       '',
     ].join('\n');
     const k = readKustomization(at('overlays/prod/kustomization.yaml'), text);
-    assert.deepEqual(k.patches, [at('overlays/prod/replicas.yaml'), at('overlays/prod/image.yaml'), at('overlays/prod/ops.yaml')]);
+    assert.deepEqual(k.patches, [
+      { file: at('overlays/prod/replicas.yaml'), target: { kind: 'Rollout', name: 'web' } },
+      { text: '- op: replace\n  path: /spec/replicas\n  value: 3' },
+      { file: at('overlays/prod/image.yaml') },
+      { text: 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout' },
+      { file: at('overlays/prod/ops.yaml'), target: { kind: 'Rollout' } },
+    ]);
     assert.deepEqual(k.resources, [at('base')]);
     assert.equal(k.labels, undefined);
     assert.equal(k.configured, false);
@@ -108,7 +115,7 @@ describe('Kustomize labels', () => {
       kustomization('loop/a/kustomization.yaml', 'configurations: [t.yaml]\nresources: [../b, a.yaml]\ncommonLabels: {a: "1"}\n'),
       kustomization('loop/b/Kustomization', 'resources: [../a, b.yaml]\ncommonLabels: {b: "2"}\n'),
     ]);
-    const labels = labelsAddedByFile(known);
+    const labels = new Map([...kustomizedFiles(known, () => undefined)].map(([file, k]) => [file, k.labels]));
     assert.deepEqual(labels.get(at('base/rollout.yaml')), { selector: { app: 'web', env: 'prod' }, template: { app: 'web', env: 'prod' } }, 'the overlay reaches the base through its folder');
     assert.deepEqual(labels.get(at('overlays/prod/extra.yaml')), { selector: { env: 'prod' }, template: { env: 'prod' } }, 'the base\'s configuration counts in the overlay');
     assert.equal(labels.get(at('plain/rollout.yaml')), undefined);
@@ -120,11 +127,11 @@ describe('Kustomize labels', () => {
   const added: AddedLabels = { selector: { app: 'web', env: 'prod' }, template: { app: 'web', env: 'prod' } };
   const rollout = (spec: Record<string, unknown>) =>
     yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { template: { spec: { containers: [{ name: 'web', image: 'web:1' }] } }, strategy: { canary: { stableService: 'web' } }, ...spec } });
-  const validate = (text: string, addedLabels?: AddedLabels) => {
+  const validate = (text: string, addedLabels?: AddedLabels, patched?: Kustomized['patched']) => {
     const parsed = parseFile(text);
     const ws = createWorkspaceIndex();
     ws.setFile('test.yaml', definitionsInFile('test.yaml', parsed));
-    return summary(validateFile(parsed, ws, addedLabels ? { addedLabels } : {}));
+    return summary(validateFile(parsed, ws, { kustomized: { ...(addedLabels ? { labels: addedLabels } : {}), ...(patched ? { patched } : {}) } }));
   };
   const webService = yamlOf({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' } } });
 
@@ -145,5 +152,45 @@ describe('Kustomize labels', () => {
     assert.ok(validate(noTemplate, added).includes('error template-required at spec.template'), validate(noTemplate, added).join('\n'));
     const workload = yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, strategy: { canary: {} } } });
     assert.deepEqual(validate(workload, added), validate(workload));
+  });
+
+  it('reads the fields a patch gives each Rollout it applies to', () => {
+    const paths = (m: Map<string, Set<string>>) => Object.fromEntries([...m].map(([name, set]) => [name, [...set].sort()]));
+    const merge = ['apiVersion: argoproj.io/v1alpha1', 'kind: Rollout', 'metadata: {name: web}', 'spec:', '  strategy:', '    $retainKeys: [canary]', '    canary:', '      steps: [{setWeight: 20}]', '---', 'apiVersion: v1', 'kind: Service', 'metadata: {name: web}', 'spec: {type: NodePort}'].join('\n');
+    assert.deepEqual(paths(fieldsPatched({ file: at('p.yaml') }, merge)), {
+      web: ['["apiVersion"]', '["kind"]', '["metadata"]', '["metadata","name"]', '["spec"]', '["spec","strategy"]', '["spec","strategy","canary"]', '["spec","strategy","canary","steps"]', '["spec","strategy","canary","steps",0]', '["spec","strategy","canary","steps",0,"setWeight"]'].sort(),
+    }, 'a Service in the same patch gives a Rollout nothing; a merge directive is not a field');
+    assert.deepEqual(Object.keys(paths(fieldsPatched({ file: at('p.yaml'), target: { kind: 'Rollout', name: 'api' } }, merge))), ['api'], 'the target names the Rollout');
+    const ops = '- op: add\n  path: /spec/strategy\n  value: {blueGreen: {activeService: web}}\n- op: replace\n  path: /spec/template/metadata/labels/app.kubernetes.io~1name\n  value: web\n- op: add\n  path: /spec/steps/-\n  value: {pause: {}}\n- op: remove\n  path: /spec/paused\n';
+    assert.deepEqual(paths(fieldsPatched({ text: ops, target: { kind: 'Rollout', name: 'web' } }, ops)), {
+      web: ['["spec","strategy"]', '["spec","strategy","blueGreen"]', '["spec","strategy","blueGreen","activeService"]', '["spec","template","metadata","labels","app.kubernetes.io/name"]'].sort(),
+    });
+    assert.equal(fieldsPatched({ text: ops }, ops).size, 0, 'a JSON patch without a target applies to nothing we can name');
+    assert.equal(fieldsPatched({ text: ops, target: { kind: 'Deployment', name: 'web' } }, ops).size, 0);
+    assert.equal(fieldsPatched({ file: at('p.yaml') }, 'kind: Rollout\nspec: [unclosed').size, 0, 'a patch that does not parse gives nothing');
+  });
+
+  it('gives the files a kustomization reaches the fields its patches give, by Rollout name', () => {
+    const known = new Map([
+      kustomization('base/kustomization.yaml', 'resources: [rollout.yaml]\n'),
+      kustomization('overlays/prod/kustomization.yaml', 'resources: [../../base]\npatchesStrategicMerge: [strategy.yaml]\n'),
+      kustomization('overlays/dev/kustomization.yaml', 'resources: [../../base]\npatches:\n- target: {kind: Rollout, name: web}\n  patch: |-\n    - op: add\n      path: /spec/paused\n      value: true\n'),
+    ]);
+    const texts: Record<string, string> = { [at('overlays/prod/strategy.yaml')]: 'kind: Rollout\nmetadata: {name: web}\nspec: {strategy: {canary: {}}}\n' };
+    const byFile = kustomizedFiles(known, (file) => texts[file]);
+    assert.deepEqual(byFile.get(at('base/rollout.yaml')), {
+      patched: { web: ['["kind"]', '["metadata"]', '["metadata","name"]', '["spec"]', '["spec","paused"]', '["spec","strategy"]', '["spec","strategy","canary"]'].sort() },
+    }, 'both overlays reach the base; a patch file not read gives nothing');
+    assert.equal(kustomizedFiles(known, () => undefined).get(at('base/rollout.yaml'))?.patched?.web?.includes('["spec","strategy"]'), false);
+  });
+
+  it('does not call missing what an overlay\'s patch gives the Rollout, and still reports the rest', () => {
+    const base = yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } } });
+    assert.deepEqual(validate(base), ['error missing-field at spec.strategy']);
+    assert.deepEqual(validate(base, undefined, { web: ['["spec"]', '["spec","strategy"]', '["spec","strategy","canary"]'] }), []);
+    assert.deepEqual(validate(base, undefined, { api: ['["spec","strategy"]'] }), ['error missing-field at spec.strategy'], 'a patch of another Rollout');
+    // A patch that gives the strategy does not mend a wrong value the base has itself.
+    const wrong = base.replace('name: web\n', 'name: web\n  namespace: Prod\n');
+    assert.deepEqual(validate(wrong, undefined, { web: ['["spec","strategy"]'] }), ['error names-well-formed at metadata.namespace']);
   });
 });

@@ -29,13 +29,13 @@ describe('kustomization registry', () => {
     const k = createKustomizations();
     const rollout = join(root, 'base/rollout.yaml');
     assert.equal(k.set(prod, 'resources: [../../base]\ncommonLabels: {env: prod}\n'), false, 'the base is not known yet');
-    assert.equal(k.addedLabels(rollout), undefined);
+    assert.equal(k.kustomized(rollout)?.labels, undefined);
     assert.equal(k.set(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n'), true, 'the overlay now reaches a configured base');
-    assert.deepEqual(k.addedLabels(rollout), { selector: { env: 'prod' }, template: { env: 'prod' } });
+    assert.deepEqual(k.kustomized(rollout)?.labels, { selector: { env: 'prod' }, template: { env: 'prod' } });
     assert.equal(k.set(prod, 'resources: [../../base]\ncommonLabels: {env: production}\n'), true);
-    assert.deepEqual(k.addedLabels(rollout)?.selector, { env: 'production' });
+    assert.deepEqual(k.kustomized(rollout)?.labels?.selector, { env: 'production' });
     assert.equal(k.set(base, undefined), true);
-    assert.equal(k.addedLabels(rollout), undefined);
+    assert.equal(k.kustomized(rollout)?.labels, undefined);
   });
 
   it('counts recorded kustomizations from the next settle, and settles once for many (as the scan does)', () => {
@@ -43,10 +43,10 @@ describe('kustomization registry', () => {
     const rollout = join(root, 'base/rollout.yaml');
     k.record(prod, 'resources: [../../base]\ncommonLabels: {env: prod}\npatches: [{path: image.yaml}]\n');
     k.record(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n');
-    assert.equal(k.addedLabels(rollout), undefined, 'not before settle');
+    assert.equal(k.kustomized(rollout)?.labels, undefined, 'not before settle');
     assert.ok(!k.isPatch(join(root, 'overlays/prod/image.yaml')));
     assert.equal(k.settle(), true);
-    assert.deepEqual(k.addedLabels(rollout), { selector: { env: 'prod' }, template: { env: 'prod' } });
+    assert.deepEqual(k.kustomized(rollout)?.labels, { selector: { env: 'prod' }, template: { env: 'prod' } });
     assert.ok(k.isPatch(join(root, 'overlays/prod/image.yaml')));
     assert.equal(k.settle(), false, 'nothing recorded since');
     k.record(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n');
@@ -54,6 +54,28 @@ describe('kustomization registry', () => {
     k.record(base, undefined);
     k.record(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n');
     assert.equal(k.settle(), false, 'gone and back before a settle is no change');
+  });
+
+  it('reads the fields an overlay\'s patch gives a base\'s Rollout once the patch file\'s text is recorded', () => {
+    const k = createKustomizations();
+    const rollout = join(root, 'base/rollout.yaml');
+    const patch = join(root, 'overlays/prod/strategy.yaml');
+    k.record(base, 'resources: [rollout.yaml]\n');
+    k.record(prod, 'resources: [../../base]\npatches: [{path: strategy.yaml}]\n');
+    assert.equal(k.settle(), true, 'the patch file is a patch');
+    assert.deepEqual(k.unreadPatches(), [patch]);
+    assert.equal(k.kustomized(rollout), undefined);
+    k.recordPatch(patch, 'kind: Rollout\nmetadata: {name: web}\nspec: {strategy: {canary: {}}}\n');
+    assert.deepEqual(k.unreadPatches(), []);
+    assert.equal(k.settle(), true);
+    assert.ok(k.kustomized(rollout)?.patched?.web?.includes('["spec","strategy"]'));
+    k.recordPatch(patch, 'kind: Rollout\nmetadata: {name: web}\nspec: {replicas: 3}\n');
+    assert.equal(k.settle(), true, 'the patch changed on disk');
+    assert.ok(!k.kustomized(rollout)?.patched?.web?.includes('["spec","strategy"]'));
+    k.record(prod, 'resources: [../../base]\n');
+    assert.equal(k.settle(), true);
+    assert.equal(k.kustomized(rollout), undefined, 'no longer a patch: what it gave is gone');
+    assert.deepEqual(k.unreadPatches(), []);
   });
 
   it('knows kustomization files by name', () => {

@@ -154,3 +154,33 @@ describe('Kustomize labels in the language server', () => {
     assert.deepEqual(codes(ds), ['selector-required', 'service-selector-mismatch']);
   });
 });
+
+describe('Kustomize patches that complete a base in the language server', () => {
+  /** A base that leaves its strategy to each overlay's patch. */
+  const base = canaryRollout().replace(/ {2}strategy:\n[\s\S]*$/, '');
+  const strategyPatch = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 50\n';
+  const ws = serverInWorkspace({
+    'base/kustomization.yaml': 'resources:\n- rollout.yaml\n',
+    'base/rollout.yaml': base,
+    'overlays/prod/kustomization.yml': 'resources:\n- ../../base\npatchesStrategicMerge:\n- strategy.yaml\n',
+    'overlays/prod/strategy.yaml': strategyPatch,
+    'probe/rollout.yaml': canaryRollout({ name: 'probe', canaryService: 'missing' }),
+  });
+
+  it('does not call missing the strategy an overlay\'s patch file gives, and follows that file on disk', async () => {
+    const probe = ws.uri('probe/rollout.yaml');
+    ws.lsp.open(probe, canaryRollout({ name: 'probe', canaryService: 'missing' }));
+    await ws.lsp.diagnosticsMatching(probe, (d) => d.some((x) => x.code === 'service-not-found'), 'the probe\'s Service finding, once the scan is done');
+
+    const uri = ws.uri('base/rollout.yaml');
+    ws.lsp.open(uri, base);
+    assert.deepEqual(await ws.lsp.diagnosticsMatching(uri, (d) => d.length === 0, 'no findings once the patch is read'), []);
+
+    // The patch no longer gives the strategy: the base lacks it again.
+    writeFileSync(join(ws.dir, 'overlays/prod/strategy.yaml'), strategyPatch.replace(/ {2}strategy:[\s\S]*$/, '  replicas: 3\n'));
+    ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: ws.uri('overlays/prod/strategy.yaml'), type: 2 }] });
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the findings once the patch gives no strategy');
+    assert.deepEqual(codes(ds), ['missing-field']);
+    assert.match(messageOf(ds[0]!), /strategy/);
+  });
+});

@@ -5,8 +5,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { AddedLabels, Finding, Kustomization, ParsedFile, Severity } from '../../schema';
-import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, labelsAddedByFile, lineIndex, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
+import type { Finding, Kustomization, Kustomized, ParsedFile, Severity } from '../../schema';
+import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError, yamlFilesUnder } from '../files';
@@ -23,7 +23,10 @@ a kustomization.yaml beside it (or among the files) lists as a patch is checked 
 Rollout. A file such a kustomization reaches as a resource (directly or through the folders it
 lists) is checked with the labels kustomize adds to a Rollout's selector and pod template:
 commonLabels, or labels with includeSelectors or includeTemplates, where the kustomizations
-name configurations (such as Argo Rollouts' rollout-transform.yaml).
+name configurations (such as Argo Rollouts' rollout-transform.yaml); and a field that such a
+kustomization's patch gives a Rollout (spec.strategy in a base left to its overlays) is not
+missing. A kustomization is known when it is beside a file or among the files: lint a base
+together with its overlays.
 
 Options:
   --format text|json   text (default): one line per problem, file:line:col: severity: message [code]
@@ -115,7 +118,7 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
  * editor, which leaves YAML without a Rollout or analysis template to other tools, lint reports a
  * named file's YAML syntax errors whatever it holds: the user asked about that file.
  */
-export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts = { isPatch: () => false, addedLabels: () => undefined }): LintReport {
+export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts = { isPatch: () => false, kustomized: () => undefined }): LintReport {
   const workspace = createWorkspaceIndex();
   const parsed = texts.map(({ file, text, named }) => {
     const p = parseFile(text);
@@ -126,8 +129,8 @@ export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts
     files: parsed.map(({ file, named, parsed: p }) => {
       // A file found in a folder is left alone unless it holds something of ours, as in the editor.
       if (named === false && !p.docs.some((d) => catalogOf(d) !== undefined)) return { file, diagnostics: [] };
-      const addedLabels = kustomize.addedLabels(file);
-      const findings = validateFile(p, workspace, addedLabels ? { addedLabels } : {});
+      const kustomized = kustomize.kustomized(file);
+      const findings = validateFile(p, workspace, kustomized ? { kustomized } : {});
       return { file, diagnostics: toDiagnostics(p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
     }),
   };
@@ -140,16 +143,16 @@ export interface LintInput {
   named?: boolean;
 }
 
-/** What kustomizations say of the linted files (by absolute path): which are patches, and the labels they add to Rollouts. */
+/** What kustomizations say of the linted files (by absolute path): which are patches, and what they do to Rollouts. */
 interface KustomizeFacts {
   isPatch(file: string): boolean;
-  addedLabels(file: string): AddedLabels | undefined;
+  kustomized(file: string): Kustomized | undefined;
 }
 
 /**
  * What the kustomizations say of the linted files: the kustomization beside each linted file (a
  * kustomization linted is the one beside itself), and those of the folders they list as
- * resources, at any depth. `read` holds the texts already read, by absolute path.
+ * resources, at any depth, with the patch files they name. `read` holds the texts already read, by absolute path.
  */
 async function kustomizeFacts(files: readonly string[], read: ReadonlyMap<string, string>): Promise<KustomizeFacts> {
   const known = new Map<string, Kustomization>();
@@ -165,9 +168,11 @@ async function kustomizeFacts(files: readonly string[], read: ReadonlyMap<string
     }
   };
   for (const folder of new Set(files.map((f) => dirname(f)))) await readIn(folder);
-  const patches = new Set([...known.values()].flatMap((k) => k.patches));
-  const labels = labelsAddedByFile(known);
-  return { isPatch: (file) => patches.has(file), addedLabels: (file) => labels.get(file) };
+  const patches = new Set([...known.values()].flatMap(patchFiles));
+  const patchTexts = new Map<string, string | undefined>();
+  for (const file of patches) patchTexts.set(file, read.get(file) ?? (await readFile(file, 'utf8').catch(() => undefined)));
+  const byFile = kustomizedFiles(known, (file) => patchTexts.get(file));
+  return { isPatch: (file) => patches.has(file), kustomized: (file) => byFile.get(file) };
 }
 
 export function formatText(report: LintReport): string {
@@ -215,7 +220,7 @@ async function run(args: string[], io: CommandIO): Promise<number> {
     }
   }
   const kustomize = await kustomizeFacts(files.map((f) => resolve(io.cwd, f.file)), new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])));
-  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), addedLabels: (file) => kustomize.addedLabels(resolve(io.cwd, file)) });
+  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), kustomized: (file) => kustomize.kustomized(resolve(io.cwd, file)) });
   io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
   if (unreadable) return 2;
   return report.files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
