@@ -109,8 +109,11 @@ function removeField(doc: TextDocument, located: LocatedDoc, path: readonly (str
   return { range: { start: doc.positionAt(lineStart), end: doc.positionAt(stop) }, newText: '' };
 }
 
-/** `replicas: "3"` -> `replicas: 3`, `paused: "true"` -> `paused: true`, where the catalog wants a number or a boolean. */
-/** A scalar of the wrong type that its quotes make (`"3"` where a number belongs) or would make (`1.0` where a string belongs) right. */
+/**
+ * A scalar of the wrong type that its quotes make or would make right: `replicas: "3"` -> `replicas: 3`,
+ * `paused: "true"` -> `paused: true` where the catalog wants a number or a boolean, `version: 1.0` ->
+ * `version: "1.0"` where it wants a string.
+ */
 function requote(located: LocatedDoc, path: readonly (string | number)[], range: Range): Fix | undefined {
   const catalog = catalogOf(located.doc);
   const spec = catalog && fieldAt(path, catalog);
