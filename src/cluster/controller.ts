@@ -26,8 +26,9 @@ import type { Disposable, KindStore } from './watch-kind';
 import { createOwnerIndex, type Owned } from './owner-index';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
-import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
+import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
 import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
+import { invalidSpecMessage, refusedStatus, withoutSpecRefusal } from './spec-validation';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
 const EVENT_SOURCE = 'rollouts-controller';
@@ -161,11 +162,47 @@ export function createController(opts: ControllerOptions): Controller {
     expected.push({ store: stores.pods, namespace, name, gone: true });
   }
 
+  /**
+   * Each rollout's spec refusal (undefined: valid), kept for its spec's generation and its workload's:
+   * the rules run once per change of the spec, not on every reconcile.
+   */
+  const specVerdicts = new Map<string, { stamp: string; message: string | undefined }>();
+  function specVerdict(key: string, live: Rollout, rollout: Rollout): string | undefined {
+    const generation = live.metadata?.generation;
+    if (typeof generation !== 'number') return invalidSpecMessage(rollout);
+    // The stored rollout carries the generation of the workload its template came from (workload-ref.ts).
+    const stamp = `${live.metadata?.uid ?? ''}/${generation}/${live.metadata?.annotations?.[ANNOTATION_WORKLOAD_GENERATION] ?? ''}`;
+    const known = specVerdicts.get(key);
+    if (known?.stamp === stamp) return known.message;
+    const message = invalidSpecMessage(rollout);
+    specVerdicts.set(key, { stamp, message });
+    return message;
+  }
+
+  /** Writes the status of a rollout the controller will not act on: an InvalidSpec condition with `message`, phase Degraded. */
+  async function refuse(key: string, live: Rollout, message: string, now: Date): Promise<void> {
+    const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    const statusPatch = mergeDiff(live.status ?? {}, refusedStatus(live, message, now));
+    if (statusPatch === undefined) {
+      stats.idleReconciles++;
+      failures.delete(key);
+      return;
+    }
+    await writing(key, undefined, async (expected) => {
+      const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
+        patch: 'merge',
+        body: { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch },
+      });
+      expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
+    });
+  }
+
   async function reconcileKey(key: string): Promise<void> {
     const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
     let rollout = stores.rollouts.get(name, namespace);
     if (!rollout) {
       expectations.forget(key);
+      specVerdicts.delete(key);
       setRouterProblem(key, undefined);
       return;
     }
@@ -192,23 +229,8 @@ export function createController(opts: ControllerOptions): Controller {
       const resolution = listError
         ? { kind: 'unresolved' as const, message: `spec.workloadRef: cannot read ${kind} "${ref.name ?? ''}": the ${kind} watch failed (${listError})` }
         : resolveWorkloadRef(live, ref.name && store ? store.get(ref.name, namespace) : undefined, kind === undefined || store !== undefined);
-      if (resolution.kind === 'unresolved') {
-        // Nothing is created from a template the controller cannot read: only the status says why.
-        const statusPatch = mergeDiff(live.status ?? {}, unresolvedStatus(live, resolution.message, now));
-        if (statusPatch === undefined) {
-          stats.idleReconciles++;
-          failures.delete(key);
-          return;
-        }
-        await writing(key, undefined, async (expected) => {
-          const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
-            patch: 'merge',
-            body: { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch },
-          });
-          expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
-        });
-        return;
-      }
+      // Nothing is created from a template the controller cannot read: only the status says why.
+      if (resolution.kind === 'unresolved') return refuse(key, live, resolution.message, now);
       if (resolution.kind === 'resolved') {
         const generation = staleWorkloadGeneration(live, resolution);
         if (generation !== undefined) {
@@ -226,6 +248,10 @@ export function createController(opts: ControllerOptions): Controller {
         deployment = resolution.deployment;
       }
     }
+    // An invalid spec is refused as upstream does: nothing is created or scaled, the status says why.
+    const invalid = specVerdict(key, live, rollout);
+    if (invalid) return refuse(key, live, invalid, now);
+    rollout = withoutSpecRefusal(rollout);
     const replicaSets = owned(stores.replicaSets, rollout);
     const analysisRuns = owned(stores.analysisRuns, rollout) as AnalysisRun[];
     const experiments = owned(stores.experiments, rollout) as Experiment[];

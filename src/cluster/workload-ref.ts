@@ -8,10 +8,8 @@
 import {
   ANNOTATION_WORKLOAD_GENERATION,
   ConditionType,
-  newCondition,
   removeCondition,
   replicasOf,
-  rolloutPhase,
   type Rollout,
   type RolloutStatus,
 } from '../planner';
@@ -84,25 +82,6 @@ export function resolveWorkloadRef(rollout: Rollout, workload: Workload | undefi
 export function staleWorkloadGeneration(rollout: Rollout, resolution: WorkloadResolution): string | undefined {
   if (resolution.kind !== 'resolved') return undefined;
   return rollout.metadata?.annotations?.[ANNOTATION_WORKLOAD_GENERATION] === resolution.generation ? undefined : resolution.generation;
-}
-
-/**
- * The status of a rollout whose reference cannot be resolved: an InvalidSpec condition saying
- * what is missing (replacing an earlier one of ours with another message), the spec observed,
- * and the phase that follows (Degraded).
- */
-export function unresolvedStatus(rollout: Rollout, message: string, now: Date): RolloutStatus {
-  const status: RolloutStatus = { ...(rollout.status ?? {}) };
-  const current = (status.conditions ?? []).find((c) => c.type === ConditionType.InvalidSpec);
-  if (!current || current.message !== message) {
-    status.conditions = [...removeCondition(status.conditions, ConditionType.InvalidSpec), newCondition(ConditionType.InvalidSpec, 'True', ConditionType.InvalidSpec, message, now)];
-  }
-  const generation = rollout.metadata?.generation;
-  if (typeof generation === 'number') status.observedGeneration = String(generation);
-  const phase = rolloutPhase({ ...rollout, status });
-  status.phase = phase.phase;
-  status.message = phase.message;
-  return status;
 }
 
 /**

@@ -20,3 +20,14 @@ export interface Finding {
 
 /** A finding before it is placed in a document: rules do not know their document's index. */
 export type DocFinding = Omit<Finding, 'docIndex'>;
+
+/** `spec.strategy.canary.steps[0].setWeight` */
+export function formatPath(path: readonly (string | number)[]): string {
+  let s = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') s += `[${seg}]`;
+    else if (/^[A-Za-z_][\w-]*$/.test(seg)) s += s ? `.${seg}` : seg;
+    else s += `[${JSON.stringify(seg)}]`;
+  }
+  return s;
+}

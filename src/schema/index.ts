@@ -4,12 +4,12 @@
  * its index) and libraries. Findings carry field paths; src/server maps them to editor ranges.
  * Other parts import from this file only.
  */
-export type { Finding, DocFinding, Severity } from './findings';
+export { formatPath, type Finding, type DocFinding, type Severity } from './findings';
 export { documentValue, readableDocumentValue } from './fast-yaml';
 export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, pathRange, pathAt, docAt, nodeAtPath, offsetToLineColumn, lineIndex, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';
-export { mergeParts, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
+export { mergeParts, rolloutObjectFindings, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
 export { rules, templateRules, experimentRules, analysisBlocks, matchingTemplates, documentReferences, rolloutReferences, routerReferences, type RouterReference, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type ExperimentRule, type ExperimentRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
 export {
   parseExpression,
@@ -23,7 +23,7 @@ export {
   type ExpressionError,
   type ExpressionProblem,
 } from './analysis-expression';
-export { STRUCTURE_CODES, STRUCTURE_SUMMARIES, formatPath } from './structure';
+export { STRUCTURE_CODES, STRUCTURE_SUMMARIES } from './structure';
 export {
   createWorkspaceIndex,
   servicesInFile,

@@ -5,10 +5,10 @@
 import { PodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import { fieldAt } from './catalog';
 import type { FieldSpec } from './field-spec';
-import type { DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
 import { obj } from './rules/rule';
-import { formatPath, pathOf, unknownFieldFinding, type PathLink } from './structure';
+import { formatPath, type DocFinding } from './findings';
+import { pathOf, unknownFieldFinding, type PathLink } from './structure';
 import { closest } from './suggest';
 
 interface SchemaError {

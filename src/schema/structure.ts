@@ -6,7 +6,7 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { parseDuration, parseIntOrPercent } from '../planner';
 import type { FieldSpec } from './field-spec';
-import type { DocFinding } from './findings';
+import { formatPath, type DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
 import { closest } from './suggest';
 
@@ -365,13 +365,3 @@ export function label(path: Path, spec: FieldSpec): string {
   return path.length === 0 ? spec.name : formatPath(path);
 }
 
-/** `spec.strategy.canary.steps[0].setWeight` */
-export function formatPath(path: readonly (string | number)[]): string {
-  let s = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') s += `[${seg}]`;
-    else if (/^[A-Za-z_][\w-]*$/.test(seg)) s += s ? `.${seg}` : seg;
-    else s += `[${JSON.stringify(seg)}]`;
-  }
-  return s;
-}

@@ -143,14 +143,26 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   if (!read) return out;
   const labels = options.kustomized?.labels;
   const rollout = labels ? withAddedLabels(read, labels) : read;
-  const spec = obj(rollout.spec);
-  const strategy = obj(spec?.strategy);
+  const ctx = ruleContext(rollout, workspace);
   // The catalog already checks the template's labels and annotations: one finding per field.
-  if (ownChecks && spec && !obj(spec.workloadRef)) addUnreported(out, checkPodTemplate(spec.template, ['spec', 'template']));
-  const ctx: RuleContext = { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
+  if (ownChecks && ctx.spec && !obj(ctx.spec.workloadRef)) addUnreported(out, checkPodTemplate(ctx.spec.template, ['spec', 'template']));
   out.push(...runRules(options.rules ?? allRules, ctx, part));
   const name = obj(read.metadata)?.name;
   return typeof name === 'string' ? withoutPatchedFields(out, options.kustomized?.patched?.[name]) : out;
+}
+
+function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex): RuleContext {
+  const spec = obj(rollout.spec);
+  const strategy = obj(spec?.strategy);
+  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
+}
+
+/**
+ * What the rules that read no workspace say of a Rollout held as plain data (an object of a
+ * cluster, where the API server has already checked its structure), in the table's order.
+ */
+export function rolloutObjectFindings(rollout: object): DocFinding[] {
+  return runRules(allRules, ruleContext(rollout as JsonObject), 'document');
 }
 
 /**

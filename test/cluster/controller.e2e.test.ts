@@ -50,6 +50,28 @@ describe('embedded controller (end to end)', function () {
     await until(h.watch.stores, () => h.watch.stores.services.get('demo-stable', 'default')?.spec?.selector?.['rollouts-pod-template-hash'] === healthy.status?.stableRS, 'the stable Service to select the new pods');
   });
 
+  it('an invalid spec is refused as upstream does: InvalidSpec, nothing created; made valid, it rolls out', async () => {
+    await createRollout(h.conn.rest, 'invalid', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: { canary: { steps: [{ setWeight: 120 }] } },
+    });
+    const refused = await untilPhase(h, 'invalid', 'Degraded');
+    const condition = refused.status?.conditions?.find((c) => c.type === 'InvalidSpec');
+    assert.equal(condition?.status, 'True');
+    assert.equal(condition?.message, 'The Rollout "invalid" is invalid: spec.strategy.canary.steps[0].setWeight: setWeight 120 is outside 0..100');
+    await h.controller.idle();
+    assert.deepEqual(replicaSetsOf(h, 'invalid'), [], 'no ReplicaSet for an invalid spec');
+    const writes = h.controller.stats.writes;
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.controller.stats.writes, writes, 'the refusal is written once');
+    await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'invalid'), { patch: 'json', body: [{ op: 'replace', path: '/spec/strategy/canary/steps/0/setWeight', value: 50 }] });
+    const healthy = await untilPhase(h, 'invalid', 'Healthy');
+    assert.equal(healthy.status?.conditions?.some((c) => c.type === 'InvalidSpec'), false);
+    assert.equal(healthy.status?.availableReplicas, 2);
+  });
+
   it('a reconcile with nothing to change writes nothing', async () => {
     await untilPhase(h, 'canary', 'Healthy');
     await h.controller.idle();

@@ -3,7 +3,8 @@
 // scale the Deployment down.
 import { strict as assert } from 'node:assert';
 import type { Deployment, PodTemplate, ReplicaSet } from '../../src/cluster/kinds';
-import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, unresolvedStatus } from '../../src/cluster/workload-ref';
+import { refusedStatus } from '../../src/cluster/spec-validation';
+import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration } from '../../src/cluster/workload-ref';
 import { ANNOTATION_WORKLOAD_GENERATION, type Rollout, type RolloutStatus } from '../../src/planner';
 
 const NOW = new Date('2026-01-02T03:04:05.678Z');
@@ -106,7 +107,7 @@ describe('workloadRef unresolved status', () => {
   const message = 'spec.workloadRef: Deployment "web" does not exist in namespace "shop"; the Rollout waits for it';
 
   it('is Degraded with an InvalidSpec condition saying what is missing, the spec observed', () => {
-    const s = unresolvedStatus(rollout(), message, NOW);
+    const s = refusedStatus(rollout(), message, NOW);
     assert.equal(s.phase, 'Degraded');
     assert.equal(s.message, `InvalidSpec: ${message}`);
     assert.equal(s.observedGeneration, '2');
@@ -114,14 +115,14 @@ describe('workloadRef unresolved status', () => {
   });
 
   it('is the same status when computed again later (nothing to write at rest)', () => {
-    const first = unresolvedStatus(rollout(), message, NOW);
-    assert.deepEqual(unresolvedStatus(rollout({}, first), message, new Date(NOW.getTime() + 60_000)), first);
+    const first = refusedStatus(rollout(), message, NOW);
+    assert.deepEqual(refusedStatus(rollout({}, first), message, new Date(NOW.getTime() + 60_000)), first);
   });
 
   it('replaces the condition when what is missing changes', () => {
-    const first = unresolvedStatus(rollout(), message, NOW);
+    const first = refusedStatus(rollout(), message, NOW);
     const later = new Date(NOW.getTime() + 60_000);
-    const s = unresolvedStatus(rollout({}, first), 'spec.workloadRef: Deployment "web" has no spec.template', later);
+    const s = refusedStatus(rollout({}, first), 'spec.workloadRef: Deployment "web" has no spec.template', later);
     assert.equal(s.conditions?.length, 1);
     assert.equal(s.conditions?.[0]?.message, 'spec.workloadRef: Deployment "web" has no spec.template');
     assert.equal(s.conditions?.[0]?.lastUpdateTime, '2026-01-02T03:05:05Z');
