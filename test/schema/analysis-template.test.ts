@@ -42,6 +42,26 @@ const cases: Case[] = [
   // analysis-arg-unique
   { name: 'duplicate argument', code: 'analysis-arg-unique', doc: analysisTemplate('t', { args: [{ name: 'a' }, { name: 'a', value: 'x' }] }), expect: ['error analysis-arg-unique at spec.args[1].name'] },
   { name: 'value and valueFrom', code: 'analysis-arg-unique', doc: analysisTemplate('t', { args: [{ name: 'a', value: 'x', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }, { name: 'service' }, { name: 'threshold' }] }), expect: ['error analysis-arg-unique at spec.args[0].valueFrom'] },
+  // prometheus-vector-result
+  {
+    name: 'a Prometheus result compared as a number',
+    code: 'prometheus-vector-result',
+    doc: withMetrics(
+      metric({ successCondition: 'result >= 0.95' }, { prometheus: { address: 'http://prom:9090', query: 'sum(rate(ok[5m])) / sum(rate(all[5m]))' } }),
+      metric({ name: 'n', failureCondition: 'default(result, 0) > {{args.threshold}} || result[0] < 0' }, { prometheus: { address: 'http://prom:9090', query: 'sum(up)' } }),
+    ),
+    expect: ['warning prometheus-vector-result at spec.metrics[0].successCondition', 'warning prometheus-vector-result at spec.metrics[1].failureCondition'],
+  },
+  {
+    name: 'a Prometheus result indexed, measured by length, or of a scalar query',
+    code: 'prometheus-vector-result',
+    doc: withMetrics(
+      metric({ successCondition: 'result[0] >= 0.95 && len(result) > 0 && all(result, {# < 1})' }, { prometheus: { address: 'http://prom:9090', query: 'sum(up)' } }),
+      metric({ name: 'n', successCondition: 'result >= 0.95' }, { prometheus: { address: 'http://prom:9090', query: ' scalar(sum(up))' } }),
+      metric({ name: 'w', successCondition: 'result >= 0.95' }),
+    ),
+    expect: [],
+  },
   // analysis-condition
   { name: 'condition that does not parse', code: 'analysis-condition', doc: withMetrics(metric({ successCondition: 'result[0] >= ' })), expect: ['error analysis-condition at spec.metrics[0].successCondition'] },
   { name: 'condition reading an unknown name', code: 'analysis-condition', doc: withMetrics(metric({ failureCondition: 'results[0] > 1' })), expect: ['error analysis-condition at spec.metrics[0].failureCondition'] },

@@ -3,7 +3,7 @@
  * metric, unique names, conditions that parse, counts and limits Argo accepts, arguments that
  * are declared where they are used.
  */
-import { checkExpression } from '../analysis-expression';
+import { checkExpression, parseExpression, type Expr } from '../analysis-expression';
 import type { DocFinding } from '../findings';
 import { PROVIDER_NAMES } from '../fields/analysis-template';
 import { arr, error, obj, str, warning, type JsonObject } from './rule';
@@ -241,4 +241,50 @@ export const providerRules: TemplateRule = {
   },
 };
 
-export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, metricLimits, argsDeclared, metricNameReferences, providerRules];
+/** A query whose answer is a scalar, not an instant vector: `scalar(...)`, `time()`, a number. */
+const SCALAR_QUERY = /^\s*(scalar\s*\(|time\s*\(\s*\)\s*$|-?\d+(\.\d+)?\s*$)/;
+const NUMERIC_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', '**']);
+
+/** The `result` that a comparison or arithmetic in `e` takes as a number, if one does. */
+function resultUsedAsNumber(e: Expr): Expr | undefined {
+  const isResult = (x: Expr) => (x.kind === 'identifier' && x.name === 'result') || (x.kind === 'call' && x.callee === 'default' && x.args[0]?.kind === 'identifier' && x.args[0].name === 'result');
+  const isNumber = (x: Expr): boolean => (x.kind === 'literal' && typeof x.value === 'number') || x.kind === 'placeholder' || (x.kind === 'unary' && isNumber(x.operand));
+  switch (e.kind) {
+    case 'binary':
+      if (NUMERIC_OPS.has(e.op) && ((isResult(e.left) && isNumber(e.right)) || (isResult(e.right) && isNumber(e.left)))) return isResult(e.left) ? e.left : e.right;
+      return resultUsedAsNumber(e.left) ?? resultUsedAsNumber(e.right);
+    case 'unary':
+      return resultUsedAsNumber(e.operand);
+    case 'conditional':
+      return resultUsedAsNumber(e.test) ?? resultUsedAsNumber(e.consequent) ?? resultUsedAsNumber(e.alternate);
+    default:
+      return undefined;
+  }
+}
+
+export const prometheusVectorResult: TemplateRule = {
+  code: 'prometheus-vector-result',
+  summary: 'with prometheus, `result` is a list unless the query returns a scalar: compare `result[0]`',
+  check(ctx) {
+    const out: DocFinding[] = [];
+    for (const { metric, i } of metricsOf(ctx)) {
+      const query = str(obj(obj(metric.provider)?.prometheus)?.query);
+      // Argo hands the condition an instant vector as a list of numbers, whatever its length.
+      if (query === undefined || SCALAR_QUERY.test(query)) continue;
+      for (const field of ['successCondition', 'failureCondition'] as const) {
+        const text = str(metric[field]);
+        const parsed = text === undefined ? undefined : parseExpression(text);
+        const used = parsed?.ok ? resultUsedAsNumber(parsed.expr) : undefined;
+        if (!used || text === undefined) continue;
+        const written = text.slice(used.start, used.end);
+        out.push({
+          ...warning(this.code, [...METRICS, i, field], `${field}: Prometheus gives \`result\` as a list (the query returns an instant vector), so \`${written}\` compared with a number fails every measurement; write \`${written.replace(/\bresult\b/, 'result[0]')}\`, or wrap the query in scalar()`),
+          data: { start: used.start, end: used.end },
+        });
+      }
+    }
+    return out;
+  },
+};
+
+export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, prometheusVectorResult, metricLimits, argsDeclared, metricNameReferences, providerRules];
