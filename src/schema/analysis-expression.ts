@@ -85,7 +85,10 @@ const fail = (message: string, start: number, end: number): never => {
 };
 
 // Longest first, so `**` wins over `*` and `..` over `.`.
-const OPERATORS = ['?.', '??', '**', '..', '==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '[', ']', '{', '}', ',', ':', '.', '?', '#'];
+const OPERATORS = ['?.', '??', '**', '..', '==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '[', ']', '{', '}', ',', ':', '.', '?', '#', '|'];
+
+/** The builtins whose second argument is a closure over each element (`#`), with or without braces. */
+const CLOSURE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -132,6 +135,13 @@ function tokenize(text: string): Token[] {
       if (j >= text.length) fail(`string starting here is not closed (missing ${c})`, start, text.length);
       out.push({ kind: 'string', text: text.slice(start, j + 1), value, start, end: j + 1 });
       i = j + 1;
+      continue;
+    }
+    // Inside a closure, `#index` is the element's index and `#acc` reduce's accumulator: names of their own.
+    const closureName = /^#(index|acc)\b/.exec(text.slice(i));
+    if (closureName) {
+      out.push({ kind: 'name', text: closureName[0], start, end: i + closureName[0].length });
+      i += closureName[0].length;
       continue;
     }
     if (/[A-Za-z_$]/.test(c)) {
@@ -190,6 +200,16 @@ class Parser {
     let left = this.unary();
     for (;;) {
       const t = this.peek();
+      // `a | f(b)` is `f(a, b)`, the loosest of all operators.
+      if (t.kind === 'op' && t.text === '|' && minPower === 0) {
+        this.next();
+        const fn = this.next();
+        if (fn.kind !== 'name' || !this.isOp('(')) fail(`expected a function call after "|", found ${describe(fn)}`, fn.start, fn.end);
+        this.next();
+        const call = this.callAfter(fn, [left]);
+        left = { ...call, start: left.start };
+        continue;
+      }
       if (t.kind === 'op' && t.text === '?' && minPower === 0) {
         this.next();
         const consequent = this.expression(0);
@@ -275,9 +295,7 @@ class Parser {
         if (BINARY[t.text] !== undefined || t.text === 'not') fail(`"${t.text}" is an operator, not a value`, t.start, t.end);
         if (this.isOp('(')) {
           this.next();
-          const args = this.list(')', 'the arguments');
-          const close = this.expect(')', `to close the call of ${t.text}`);
-          return { kind: 'call', callee: t.text, args, start: t.start, end: close.end };
+          return this.callAfter(t, []);
         }
         return { kind: 'identifier', name: t.text, start: t.start, end: t.end };
       }
@@ -304,6 +322,19 @@ class Parser {
       case 'end':
         return fail('the expression ends too early', t.start, t.end);
     }
+  }
+
+  /**
+   * The rest of a call, after its "(": the arguments (after `before`, what a pipe feeds in). A
+   * closure function's closure may be written without braces (`all(result, # > 0.9)`), as expr
+   * allows: it becomes a predicate all the same.
+   */
+  private callAfter(name: Token, before: Expr[]): Expr {
+    const args = [...before, ...this.list(')', 'the arguments')];
+    const close = this.expect(')', `to close the call of ${name.text}`);
+    const closure = args[1];
+    if (CLOSURE_FUNCTIONS.has(name.text) && closure && closure.kind !== 'predicate') args[1] = { kind: 'predicate', body: closure, start: closure.start, end: closure.end };
+    return { kind: 'call', callee: name.text, args, start: name.start, end: close.end };
   }
 
   /** `{ # > 1 }` (a predicate) or `{a: 1, "b": 2}` (a map). */

@@ -13,6 +13,7 @@ describe('condition evaluation', () => {
     ['result.status == "ok" and not (result.latency >= 200)', { status: 'ok', latency: 250 }, false],
     ['len(result) > 0 && all(result, {# > 0.9})', [0.95, 0.99], true],
     ['any(result, # < 0.5)', [0.95, 0.4], true],
+    ['result | all(# > 0.9) && len(result | filter(# > 0.96)) == 1', [0.95, 0.99], true],
     ['asInt(result) == 3', '3', true],
     ['asFloat(result) > 0.5', '0.75', true],
     ['isNaN(result)', NaN, true],

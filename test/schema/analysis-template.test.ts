@@ -197,6 +197,13 @@ describe('condition expressions', () => {
     ['result == nil', '(result == null)'],
     ['{a: 1}.a == 1', '({a: 1}.a == 1)'],
     ['1..3', '(1 .. 3)'],
+    // expr lets a closure go without braces, and pipes a value into a call's first argument.
+    ['filter(result, # > 0.5)', 'filter(result, {(# > 0.5)})'],
+    ['all(result, .ok)', 'all(result, {#.ok})'],
+    ['result | all(# >= 0.95) && true', '(all(result, {(# >= 0.95)}) && true)'],
+    ['len(result | filter(# > 1)) > 0', '(len(filter(result, {(# > 1)})) > 0)'],
+    ['reduce(result, #acc + #, 0) > 1', '(reduce(result, {(#acc + #)}, 0) > 1)'],
+    ['all(result, #index < 3)', 'all(result, {(#index < 3)})'],
   ];
   for (const [text, tree] of parses) {
     it(`parses ${text}`, () => {
@@ -215,6 +222,7 @@ describe('condition expressions', () => {
     ['result[0] >= {{args.x', 'without a closing', 13],
     ['', 'empty', 0],
     ['result and', 'ends too early', 10],
+    ['result | 1', 'expected a function call after "|"', 9],
   ];
   for (const [text, message, at] of rejects) {
     it(`rejects ${JSON.stringify(text)} at offset ${at}`, () => {
@@ -236,6 +244,8 @@ describe('condition expressions', () => {
     assert.deepEqual(checkExpression('result > 1'), []);
     assert.match(checkExpression('value > 1')[0]!.message, /unknown name "value"/);
     assert.match(checkExpression('# > 1')[0]!.message, /predicate/);
+    assert.match(checkExpression('#acc > 1')[0]!.message, /unknown name "#acc"/);
+    assert.deepEqual(checkExpression('result | any(# > 1)'), []);
     assert.match(checkExpression('result > {{inputs.x}}')[0]!.message, /only \{\{args.NAME\}\}/);
     assert.deepEqual(checkExpression('result > {{args.x}}', new Set(['x'])), []);
     assert.match(checkExpression('result > {{args.y}}', new Set(['x']))[0]!.message, /"y" is not declared/);
