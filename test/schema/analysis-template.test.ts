@@ -62,6 +62,13 @@ const cases: Case[] = [
     ),
     expect: [],
   },
+  // job-condition-ignored
+  {
+    name: 'conditions on a job metric',
+    code: 'job-condition-ignored',
+    doc: withMetrics(metric({ successCondition: 'result == "ok"' }, { job: { spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'Never' } } } } }), metric({ name: 'n', successCondition: 'result[0] > 1' })),
+    expect: ['warning job-condition-ignored at spec.metrics[0].successCondition'],
+  },
   // analysis-condition
   { name: 'condition that does not parse', code: 'analysis-condition', doc: withMetrics(metric({ successCondition: 'result[0] >= ' })), expect: ['error analysis-condition at spec.metrics[0].successCondition'] },
   { name: 'condition reading an unknown name', code: 'analysis-condition', doc: withMetrics(metric({ failureCondition: 'results[0] > 1' })), expect: ['error analysis-condition at spec.metrics[0].failureCondition'] },

@@ -287,4 +287,21 @@ export const prometheusVectorResult: TemplateRule = {
   },
 };
 
-export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, prometheusVectorResult, metricLimits, argsDeclared, metricNameReferences, providerRules];
+export const jobConditionIgnored: TemplateRule = {
+  code: 'job-condition-ignored',
+  summary: 'a job metric succeeds or fails with its Job: successCondition and failureCondition are never evaluated',
+  check(ctx) {
+    const out: DocFinding[] = [];
+    for (const { metric, i } of metricsOf(ctx)) {
+      // Upstream's job provider sets the measurement from the Job's Complete or Failed condition alone.
+      if (!obj(obj(metric.provider)?.job)) continue;
+      for (const field of ['successCondition', 'failureCondition'] as const) {
+        if (str(metric[field]) === undefined) continue;
+        out.push(warning(this.code, [...METRICS, i, field], `${field} has no effect on a job metric: the measurement is Successful when the Job completes and Failed when it fails; make the Job's exit code decide`, 'key'));
+      }
+    }
+    return out;
+  },
+};
+
+export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, prometheusVectorResult, jobConditionIgnored, metricLimits, argsDeclared, metricNameReferences, providerRules];
