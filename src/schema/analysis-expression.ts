@@ -41,6 +41,8 @@ export type Expr = Span &
     | { readonly kind: 'map'; readonly entries: readonly { readonly key: string; readonly value: Expr }[] }
     /** `{ # > 0.9 }`, the second argument of all/any/filter/map/...: evaluated once per element. */
     | { readonly kind: 'predicate'; readonly body: Expr }
+    /** `let name = value; body`: `body` reads `name` as `value`. */
+    | { readonly kind: 'let'; readonly name: string; readonly value: Expr; readonly body: Expr }
   );
 
 export interface ExpressionError {
@@ -85,7 +87,7 @@ const fail = (message: string, start: number, end: number): never => {
 };
 
 // Longest first, so `**` wins over `*` and `..` over `.`.
-const OPERATORS = ['?.', '??', '**', '..', '==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '[', ']', '{', '}', ',', ':', '.', '?', '#', '|'];
+const OPERATORS = ['?.', '??', '**', '..', '==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '[', ']', '{', '}', ',', ':', '.', '?', '#', '|', '=', ';'];
 
 /** The builtins whose second argument is a closure over each element (`#`), with or without braces. */
 const CLOSURE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
@@ -197,6 +199,16 @@ class Parser {
   }
 
   private expression(minPower: number): Expr {
+    const first = this.peek();
+    if (minPower === 0 && first.kind === 'name' && first.text === 'let' && this.peek(1).kind === 'name' && this.isOp('=', 2)) {
+      this.next();
+      const name = this.next();
+      this.next();
+      const value = this.expression(0);
+      this.expect(';', `after the value of ${name.text}`);
+      const body = this.expression(0);
+      return { kind: 'let', name: name.text, value, body, start: first.start, end: body.end };
+    }
     let left = this.unary();
     for (;;) {
       const t = this.peek();
@@ -403,11 +415,15 @@ export function checkExpression(text: string, args?: ReadonlySet<string>): Expre
   const parsed = parseExpression(text);
   if (!parsed.ok) return [{ ...parsed.error, severity: 'error' }];
   const out: ExpressionProblem[] = [];
-  const visit = (e: Expr, inPredicate: boolean): void => {
+  // `names`: those a `let` around the expression defines.
+  const visit = (e: Expr, inPredicate: boolean, names: ReadonlySet<string> = new Set()): void => {
     switch (e.kind) {
       case 'identifier':
-        if (!inPredicate && !EXPRESSION_VARIABLES.includes(e.name)) out.push({ severity: 'error', start: e.start, end: e.end, message: `unknown name "${e.name}": a condition can read only \`result\`` });
+        if (!inPredicate && !EXPRESSION_VARIABLES.includes(e.name) && !names.has(e.name)) out.push({ severity: 'error', start: e.start, end: e.end, message: `unknown name "${e.name}": a condition can read only \`result\`` });
         return;
+      case 'let':
+        visit(e.value, inPredicate, names);
+        return visit(e.body, inPredicate, new Set([...names, e.name]));
       case 'pointer':
         if (!inPredicate) out.push({ severity: 'error', start: e.start, end: Math.max(e.end, e.start + 1), message: '"#" is the element inside a predicate such as all(result, {# > 0.9}); here there is none' });
         return;
@@ -419,28 +435,28 @@ export function checkExpression(text: string, args?: ReadonlySet<string>): Expre
       }
       case 'call':
         if (!EXPRESSION_FUNCTIONS.includes(e.callee)) out.push({ severity: 'error', start: e.start, end: e.start + e.callee.length, message: `unknown function "${e.callee}"` });
-        e.args.forEach((a) => visit(a, inPredicate));
+        e.args.forEach((a) => visit(a, inPredicate, names));
         return;
       case 'member':
-        return visit(e.object, inPredicate);
+        return visit(e.object, inPredicate, names);
       case 'index':
-        visit(e.object, inPredicate);
-        return visit(e.index, inPredicate);
+        visit(e.object, inPredicate, names);
+        return visit(e.index, inPredicate, names);
       case 'unary':
-        return visit(e.operand, inPredicate);
+        return visit(e.operand, inPredicate, names);
       case 'binary':
-        visit(e.left, inPredicate);
-        return visit(e.right, inPredicate);
+        visit(e.left, inPredicate, names);
+        return visit(e.right, inPredicate, names);
       case 'conditional':
-        visit(e.test, inPredicate);
-        visit(e.consequent, inPredicate);
-        return visit(e.alternate, inPredicate);
+        visit(e.test, inPredicate, names);
+        visit(e.consequent, inPredicate, names);
+        return visit(e.alternate, inPredicate, names);
       case 'array':
-        return e.items.forEach((i) => visit(i, inPredicate));
+        return e.items.forEach((i) => visit(i, inPredicate, names));
       case 'map':
-        return e.entries.forEach((en) => visit(en.value, inPredicate));
+        return e.entries.forEach((en) => visit(en.value, inPredicate, names));
       case 'predicate':
-        return visit(e.body, true);
+        return visit(e.body, true, names);
       case 'literal':
         return;
     }

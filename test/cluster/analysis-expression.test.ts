@@ -14,6 +14,7 @@ describe('condition evaluation', () => {
     ['len(result) > 0 && all(result, {# > 0.9})', [0.95, 0.99], true],
     ['any(result, # < 0.5)', [0.95, 0.4], true],
     ['result | all(# > 0.9) && len(result | filter(# > 0.96)) == 1', [0.95, 0.99], true],
+    ['let first = result[0]; let last = result[-1]; first < last && last - first < 0.1', [0.95, 0.99], true],
     ['asInt(result) == 3', '3', true],
     ['asFloat(result) > 0.5', '0.75', true],
     ['isNaN(result)', NaN, true],

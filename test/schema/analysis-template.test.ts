@@ -178,6 +178,7 @@ function show(e: Expr): string {
     case 'array': return `[${e.items.map(show).join(', ')}]`;
     case 'map': return `{${e.entries.map((x) => `${x.key}: ${show(x.value)}`).join(', ')}}`;
     case 'predicate': return `{${show(e.body)}}`;
+    case 'let': return `let ${e.name} = ${show(e.value)}; ${show(e.body)}`;
   }
 }
 
@@ -211,6 +212,8 @@ describe('condition expressions', () => {
     ['len(result | filter(# > 1)) > 0', '(len(filter(result, {(# > 1)})) > 0)'],
     ['reduce(result, #acc + #, 0) > 1', '(reduce(result, {(#acc + #)}, 0) > 1)'],
     ['all(result, #index < 3)', 'all(result, {(#index < 3)})'],
+    ['let rate = result[0]; rate >= 0.95 && rate < 2', 'let rate = result[0]; ((rate >= 0.95) && (rate < 2))'],
+    ['let a = 1; let b = a + 1; b > a', 'let a = 1; let b = (a + 1); (b > a)'],
   ];
   for (const [text, tree] of parses) {
     it(`parses ${text}`, () => {
@@ -230,6 +233,7 @@ describe('condition expressions', () => {
     ['', 'empty', 0],
     ['result and', 'ends too early', 10],
     ['result | 1', 'expected a function call after "|"', 9],
+    ['let x = 1 x > 0', 'expected ";" after the value of x', 10],
   ];
   for (const [text, message, at] of rejects) {
     it(`rejects ${JSON.stringify(text)} at offset ${at}`, () => {
@@ -253,6 +257,9 @@ describe('condition expressions', () => {
     assert.match(checkExpression('# > 1')[0]!.message, /predicate/);
     assert.match(checkExpression('#acc > 1')[0]!.message, /unknown name "#acc"/);
     assert.deepEqual(checkExpression('result | any(# > 1)'), []);
+    assert.deepEqual(checkExpression('let r = result[0]; r > 1'), []);
+    assert.match(checkExpression('let r = result[0]; s > 1')[0]!.message, /unknown name "s"/);
+    assert.match(checkExpression('(let r = 1; r) + r')[0]?.message ?? '', /unknown name "r"/, 'a name holds only in its body');
     assert.match(checkExpression('result > {{inputs.x}}')[0]!.message, /only \{\{args.NAME\}\}/);
     assert.deepEqual(checkExpression('result > {{args.x}}', new Set(['x'])), []);
     assert.match(checkExpression('result > {{args.y}}', new Set(['x']))[0]!.message, /"y" is not declared/);

@@ -71,7 +71,8 @@ function parseNumber(v: unknown, integer: boolean, fn: string): number {
   return fail(`${fn} needs a number or a string, got ${typeName(v)}`);
 }
 
-type Env = { result: unknown; pointer?: unknown };
+/** `vars`: the names `let` defines around the expression being evaluated. */
+type Env = { result: unknown; pointer?: unknown; vars?: Readonly<Record<string, unknown>> };
 
 const PREDICATE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex']);
 
@@ -211,6 +212,7 @@ export function evaluate(e: Expr, env: Env): unknown {
     case 'literal':
       return e.value;
     case 'identifier':
+      if (env.vars && Object.prototype.hasOwnProperty.call(env.vars, e.name)) return env.vars[e.name];
       if (e.name === 'result') return env.result;
       return fail(`unknown name "${e.name}": a condition reads only \`result\``);
     case 'placeholder':
@@ -242,6 +244,8 @@ export function evaluate(e: Expr, env: Env): unknown {
       return fail('a predicate {…} is only an argument of all, any, filter, map, …');
     case 'binary':
       return binary(e, env);
+    case 'let':
+      return evaluate(e.body, { ...env, vars: { ...env.vars, [e.name]: evaluate(e.value, env) } });
   }
 }
 

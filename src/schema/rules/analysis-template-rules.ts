@@ -257,6 +257,8 @@ function resultUsedAsNumber(e: Expr): Expr | undefined {
       return resultUsedAsNumber(e.operand);
     case 'conditional':
       return resultUsedAsNumber(e.test) ?? resultUsedAsNumber(e.consequent) ?? resultUsedAsNumber(e.alternate);
+    case 'let':
+      return resultUsedAsNumber(e.value) ?? resultUsedAsNumber(e.body);
     default:
       return undefined;
   }
