@@ -23,6 +23,14 @@ export interface TemplateRule {
 
 const METRICS = ['spec', 'metrics'] as const;
 const metricsOf = (ctx: TemplateRuleContext) => arr(ctx.spec?.metrics).map((m, i) => ({ metric: obj(m), i })).filter((m): m is { metric: JsonObject; i: number } => m.metric !== undefined);
+/** Each metric's successCondition and failureCondition that is a string, with where. */
+const conditionsOf = (ctx: TemplateRuleContext) =>
+  metricsOf(ctx).flatMap(({ metric, i }) =>
+    (['successCondition', 'failureCondition'] as const).flatMap((field) => {
+      const text = str(metric[field]);
+      return text === undefined ? [] : [{ metric, i, field, text }];
+    }),
+  );
 const declaredArgs = (ctx: TemplateRuleContext) => new Set(arr(ctx.spec?.args).flatMap((a) => (str(obj(a)?.name) ? [str(obj(a)?.name)!] : [])));
 
 /** `{{args.NAME}}` and `{{ args.NAME }}` in a text. */
@@ -91,14 +99,10 @@ export const conditionSyntax: TemplateRule = {
   check(ctx) {
     const args = declaredArgs(ctx);
     const out: DocFinding[] = [];
-    for (const { metric, i } of metricsOf(ctx)) {
-      for (const field of ['successCondition', 'failureCondition'] as const) {
-        const text = str(metric[field]);
-        if (text === undefined) continue;
-        for (const p of checkExpression(text, args)) {
-          const where = p.start < text.length ? ` at "${text.slice(p.start, Math.min(p.end, p.start + 30))}"` : '';
-          out.push({ ...(p.severity === 'error' ? error : warning)(this.code, [...METRICS, i, field], `${field}: ${p.message}${p.message.includes('"') ? '' : where}`), data: { start: p.start, end: p.end } });
-        }
+    for (const { i, field, text } of conditionsOf(ctx)) {
+      for (const p of checkExpression(text, args)) {
+        const where = p.start < text.length ? ` at "${text.slice(p.start, Math.min(p.end, p.start + 30))}"` : '';
+        out.push({ ...(p.severity === 'error' ? error : warning)(this.code, [...METRICS, i, field], `${field}: ${p.message}${p.message.includes('"') ? '' : where}`), data: { start: p.start, end: p.end } });
       }
     }
     return out;
@@ -269,21 +273,18 @@ export const prometheusVectorResult: TemplateRule = {
   summary: 'with prometheus, `result` is a list unless the query returns a scalar: compare `result[0]`',
   check(ctx) {
     const out: DocFinding[] = [];
-    for (const { metric, i } of metricsOf(ctx)) {
+    for (const { metric, i, field, text } of conditionsOf(ctx)) {
       const query = str(obj(obj(metric.provider)?.prometheus)?.query);
       // Argo hands the condition an instant vector as a list of numbers, whatever its length.
       if (query === undefined || SCALAR_QUERY.test(query)) continue;
-      for (const field of ['successCondition', 'failureCondition'] as const) {
-        const text = str(metric[field]);
-        const parsed = text === undefined ? undefined : parseExpression(text);
-        const used = parsed?.ok ? resultUsedAsNumber(parsed.expr) : undefined;
-        if (!used || text === undefined) continue;
-        const written = text.slice(used.start, used.end);
-        out.push({
-          ...warning(this.code, [...METRICS, i, field], `${field}: Prometheus gives \`result\` as a list (the query returns an instant vector), so \`${written}\` compared with a number fails every measurement; write \`${written.replace(/\bresult\b/, 'result[0]')}\`, or wrap the query in scalar()`),
-          data: { start: used.start, end: used.end },
-        });
-      }
+      const parsed = parseExpression(text);
+      const used = parsed.ok ? resultUsedAsNumber(parsed.expr) : undefined;
+      if (!used) continue;
+      const written = text.slice(used.start, used.end);
+      out.push({
+        ...warning(this.code, [...METRICS, i, field], `${field}: Prometheus gives \`result\` as a list (the query returns an instant vector), so \`${written}\` compared with a number fails every measurement; write \`${written.replace(/\bresult\b/, 'result[0]')}\`, or wrap the query in scalar()`),
+        data: { start: used.start, end: used.end },
+      });
     }
     return out;
   },
@@ -293,16 +294,10 @@ export const jobConditionIgnored: TemplateRule = {
   code: 'job-condition-ignored',
   summary: 'a job metric succeeds or fails with its Job: successCondition and failureCondition are never evaluated',
   check(ctx) {
-    const out: DocFinding[] = [];
-    for (const { metric, i } of metricsOf(ctx)) {
-      // Upstream's job provider sets the measurement from the Job's Complete or Failed condition alone.
-      if (!obj(obj(metric.provider)?.job)) continue;
-      for (const field of ['successCondition', 'failureCondition'] as const) {
-        if (str(metric[field]) === undefined) continue;
-        out.push(warning(this.code, [...METRICS, i, field], `${field} has no effect on a job metric: the measurement is Successful when the Job completes and Failed when it fails; make the Job's exit code decide`, 'key'));
-      }
-    }
-    return out;
+    // Upstream's job provider sets the measurement from the Job's Complete or Failed condition alone.
+    return conditionsOf(ctx)
+      .filter(({ metric }) => obj(obj(metric.provider)?.job))
+      .map(({ i, field }) => warning(this.code, [...METRICS, i, field], `${field} has no effect on a job metric: the measurement is Successful when the Job completes and Failed when it fails; make the Job's exit code decide`, 'key'));
   },
 };
 
