@@ -31,19 +31,24 @@ export interface Kustomizations {
 }
 
 export function createKustomizations(): Kustomizations {
-  const byPath = new Map<string, Kustomization>();
+  const byPath = new Map<string, { text: string; kustomization: Kustomization }>();
   const patchTexts = new Map<string, string | undefined>();
   let recorded = false;
   let patches = new Set<string>();
   let byFile = new Map<string, Kustomized>();
   const said = () => JSON.stringify([[...patches].sort(), [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
   const registry: Kustomizations = {
+    // What is recorded as it was changes nothing: an opened file re-reads the kustomizations beside it,
+    // and settling again for each would redo the work for all of them.
     record(path, text) {
-      if (text === undefined) byPath.delete(path);
-      else byPath.set(path, readKustomization(path, text));
+      if (byPath.get(path)?.text === text) return;
+      if (text === undefined) {
+        if (!byPath.delete(path)) return;
+      } else byPath.set(path, { text, kustomization: readKustomization(path, text) });
       recorded = true;
     },
     recordPatch(file, text) {
+      if (patchTexts.has(file) && patchTexts.get(file) === text) return;
       patchTexts.set(file, text);
       recorded = true;
     },
@@ -51,10 +56,11 @@ export function createKustomizations(): Kustomizations {
       if (!recorded) return false;
       recorded = false;
       const before = said();
-      patches = new Set([...byPath.values()].flatMap(patchFiles));
+      const kustomizations = new Map([...byPath].map(([path, k]) => [path, k.kustomization]));
+      patches = new Set([...kustomizations.values()].flatMap(patchFiles));
       // Texts of files no longer patches are forgotten (read again if they become patches).
       for (const file of patchTexts.keys()) if (!patches.has(file)) patchTexts.delete(file);
-      byFile = kustomizedFiles(byPath, (file) => patchTexts.get(file));
+      byFile = kustomizedFiles(kustomizations, (file) => patchTexts.get(file));
       return said() !== before;
     },
     set(path, text) {
