@@ -12,7 +12,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import type { Finding } from './findings';
 import { POD_TEMPLATE_CODE } from './pod-template';
 import { rules, templateRules, experimentRules } from './rules';
-import { arr, obj, type JsonObject } from './rules/rule';
+import { arr, has, obj, type JsonObject } from './rules/rule';
 import { analysisRunsForever, analysisTemplateExists } from './rules/analysis-references';
 import { routerObjectExists } from './rules/router-references';
 import { serviceExists } from './rules/service-references';
@@ -232,6 +232,23 @@ export function kustomizedFiles(kustomizations: ReadonlyMap<string, Kustomizatio
     });
   }
   return out;
+}
+
+/**
+ * The Rollout as `kustomize build` makes it: the added labels in its selector's matchLabels
+ * (created if missing) and in its pod template's labels, over its own. A Rollout with a
+ * workloadRef gets its pods from the workload, and a missing template is not created.
+ */
+export function withAddedLabels(rollout: JsonObject, added: AddedLabels): JsonObject {
+  const spec = obj(rollout.spec);
+  if (!spec || has(spec, 'workloadRef')) return rollout;
+  const merged: JsonObject = { ...spec };
+  const selector = spec.selector === undefined || spec.selector === null ? {} : obj(spec.selector);
+  if (selector && Object.keys(added.selector).length > 0) merged.selector = { ...selector, matchLabels: { ...obj(selector.matchLabels), ...added.selector } };
+  const template = obj(spec.template);
+  const metadata = template && (template.metadata === undefined || template.metadata === null ? {} : obj(template.metadata));
+  if (template && metadata) merged.template = { ...template, metadata: { ...metadata, labels: { ...obj(metadata.labels), ...added.template } } };
+  return { ...rollout, spec: merged };
 }
 
 /** The findings a kustomization's patch makes wrong: a field the Rollout lacks that a patch gives it. */

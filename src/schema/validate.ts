@@ -5,8 +5,8 @@ import { documentValue } from './fast-yaml';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { checkPodTemplate } from './pod-template';
 import { experimentRules as allExperimentRules, rules as allRules, templateRules as allTemplateRules, type ExperimentRule, type Rule, type TemplateRule } from './rules';
-import { arr, has, obj, type JsonObject, type RuleContext } from './rules/rule';
-import { withoutPatchedFields, type AddedLabels, type Kustomized } from './kustomize';
+import { arr, obj, type JsonObject, type RuleContext } from './rules/rule';
+import { withAddedLabels, withoutPatchedFields, type Kustomized } from './kustomize';
 import { checkStructure } from './structure';
 import type { WorkspaceIndex } from './workspace';
 
@@ -163,23 +163,6 @@ function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex): RuleConte
  */
 export function rolloutObjectFindings(rollout: object): DocFinding[] {
   return runRules(allRules, ruleContext(rollout as JsonObject), 'document');
-}
-
-/**
- * The Rollout as `kustomize build` makes it: the added labels in its selector's matchLabels
- * (created if missing) and in its pod template's labels, over its own. A Rollout with a
- * workloadRef gets its pods from the workload, and a missing template is not created.
- */
-function withAddedLabels(rollout: JsonObject, added: AddedLabels): JsonObject {
-  const spec = obj(rollout.spec);
-  if (!spec || has(spec, 'workloadRef')) return rollout;
-  const merged: JsonObject = { ...spec };
-  const selector = spec.selector === undefined || spec.selector === null ? {} : obj(spec.selector);
-  if (selector && Object.keys(added.selector).length > 0) merged.selector = { ...selector, matchLabels: { ...obj(selector.matchLabels), ...added.selector } };
-  const template = obj(spec.template);
-  const metadata = template && (template.metadata === undefined || template.metadata === null ? {} : obj(template.metadata));
-  if (template && metadata) merged.template = { ...template, metadata: { ...metadata, labels: { ...obj(metadata.labels), ...added.template } } };
-  return { ...rollout, spec: merged };
 }
 
 /**
