@@ -32,6 +32,27 @@ describe('condition evaluation', () => {
     ['result + "!" == "ok!"', 'ok', true],
     ['max(result) - min(result) < 0.1', [0.9, 0.95], true],
     ['(result ?? 4) == 4', null, true],
+    // The closure builtins, with #index and reduce's #acc.
+    ['findLast(result, # > 1) == 3 && findLastIndex(result, # < 1) == 2 && findLastIndex(result, # > 9) == -1', [1, 3, 0.5], true],
+    ['reduce(result, #acc + #) == 6 && reduce(result, #acc + #, 10) == 16', [1, 2, 3], true],
+    ['reduce(result, #acc + #index, 0) == 3', [7, 7, 7], true],
+    ['all(result, # >= #index) && map(result, #index) == [0, 1, 2]', [0, 1, 5], true],
+    ['len(groupBy(result, .zone).a) == 2 && len(groupBy(result, .zone).b) == 1', [{ zone: 'a' }, { zone: 'b' }, { zone: 'a' }], true],
+    ['sortBy(result, .latency)[0].name == "fast" && sortBy(result, .latency, "desc")[0].name == "slow"', [{ name: 'slow', latency: 900 }, { name: 'fast', latency: 5 }, { name: 'mid', latency: 50 }], true],
+    ['result | sortBy(#) | first() == 1', [3, 1, 2], true],
+    // The other builtins the editor accepts.
+    ['median(result) == 2 && median([1, 2, 3, 4]) == 2.5', [3, 1, 2], true],
+    ['trimPrefix(result, "v") == "12" && trimSuffix(result, "2") == "v1" && indexOf(result, "1") == 1 && lastIndexOf(result, "x") == -1', 'v12', true],
+    ['split(result, ",") == ["a", "b", "c"] && split(result, ",", 2) == ["a", "b,c"] && splitAfter(result, ",") == ["a,", "b,", "c"]', 'a,b,c', true],
+    ['replace(result, "-", "+") == "a+b+c" && repeat("ab", 2) == "abab"', 'a-b-c', true],
+    ['join(sort(result), "-") == "a-b-c" && join(sort(result, "desc")) == "cba" && reverse(result) == ["b", "a", "c"]', ['c', 'a', 'b'], true],
+    ['uniq(result) == [1, 2] && take(result, 2) == [1, 1] && concat(result, [3]) == [1, 1, 2, 3]', [1, 1, 2], true],
+    ['flatten(result) == [1, 2, 3]', [[1], [2, [3]]], true],
+    ['fromPairs(toPairs(result)) == result && get(result, "a") == 1 && get(result, "b") == nil && get([5], -1) == 5', { a: 1 }, true],
+    ['type(result) == "bool" && type(1) == "int" && type(1.5) == "float" && type([]) == "array" && type(nil) == "nil"', true, true],
+    ['fromJSON(result).ok && toJSON(fromJSON(result)) == "{\\n  \\"ok\\": true\\n}"', '{"ok":true}', true],
+    ['fromBase64(toBase64(result)) == result && toBase64(result) == "b2s="', 'ok', true],
+    ['bitand(result, 4) == 4 && bitor(result, 1) == 7 && bitxor(result, 2) == 4 && bitnot(0) == -1 && bitshl(1, 3) == 8 && bitshr(result, 1) == 3', 6, true],
   ];
   for (const [text, result, expected] of holds) {
     it(`${text} on ${JSON.stringify(result) ?? String(result)} is ${expected}`, () => {
@@ -47,7 +68,14 @@ describe('condition evaluation', () => {
     ['result ==', 1, /cannot parse "result ==": /],
     ['asInt(result) > 1', 'x1', /asInt: "x1" is not an integer/],
     ['result.a.b', {}, /cannot read "b" of nil/],
-    ['toJSON(result) == "[1]"', [1], /toJSON\(\) is not supported by the embedded controller/],
+    ['now() != nil', 1, /now\(\) is not supported by the embedded controller/],
+    ['reduce(result, #acc + #) > 0', [], /reduce\(\) of an empty array needs an initial value/],
+    ['sortBy(result, #, "up")[0] > 0', [1], /sortBy\(\): the order is "asc" or "desc", not "up"/],
+    ['sort(result)[0] > 0', [1, 'a'], /sort\(\) sorts numbers or strings, not (int 1 and string "a"|string "a" and int 1)/],
+    ['#acc > 0', 1, /unknown name "#acc"/],
+    ['fromJSON(result).ok', '{ok', /fromJSON: /],
+    ['fromBase64(result) == ""', 'not base64!', /fromBase64: "not base64!" is not base64/],
+    ['bitand(result, 1) == 0', 1.5, /bitand needs an integer, got float 1.5/],
   ];
   for (const [text, result, message] of errors) {
     it(`${text} on ${JSON.stringify(result)} is an error that says why`, () => {

@@ -26,6 +26,11 @@ function list(v: unknown, what: string): unknown[] {
   if (!Array.isArray(v)) fail(`${what} needs an array, got ${typeName(v)} ${show(v)}`);
   return v as unknown[];
 }
+/** The bit functions work on integers (here 32-bit, where Go's are 64). */
+function integer(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${what} needs an integer, got ${typeName(v)} ${show(v)}`);
+  return v as number;
+}
 function str(v: unknown, what: string): string {
   if (typeof v !== 'string') fail(`${what} needs a string, got ${typeName(v)} ${show(v)}`);
   return v as string;
@@ -74,38 +79,94 @@ function parseNumber(v: unknown, integer: boolean, fn: string): number {
 /** `vars`: the names `let` defines around the expression being evaluated. */
 type Env = { result: unknown; pointer?: unknown; vars?: Readonly<Record<string, unknown>> };
 
-const PREDICATE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex']);
+/** The builtins whose second argument is a closure, run on each element with `#` (and `#index`; `#acc` in reduce). */
+const CLOSURE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
+
+/** What expr's sort and sortBy order: numbers, or strings. */
+function ordering(what: string): (a: unknown, b: unknown) => number {
+  return (a, b) => {
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+    return fail(`${what} sorts numbers or strings, not ${typeName(a)} ${show(a)} and ${typeName(b)} ${show(b)}`);
+  };
+}
+
+function sortOrder(v: unknown, what: string): 1 | -1 {
+  if (v === undefined || v === 'asc') return 1;
+  if (v === 'desc') return -1;
+  return fail(`${what}: the order is "asc" or "desc", not ${show(v)}`);
+}
+
+function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
+  const name = e.callee;
+  const items = list(evaluate(e.args[0]!, env), `${name}()`);
+  const closure = e.args[1];
+  if (!closure) return fail(`${name}() needs an array and a predicate such as {# > 0}`);
+  const body = closure.kind === 'predicate' ? closure.body : closure;
+  const at = (x: unknown, index: number, acc?: unknown) =>
+    evaluate(body, { ...env, pointer: x, vars: { ...env.vars, '#index': index, ...(acc === undefined ? {} : { '#acc': acc }) } });
+  const truth = (x: unknown, index: number) => bool(at(x, index), `the predicate of ${name}()`);
+  switch (name) {
+    case 'all':
+      return items.every(truth);
+    case 'any':
+      return items.some(truth);
+    case 'none':
+      return !items.some(truth);
+    case 'one':
+      return items.filter(truth).length === 1;
+    case 'filter':
+      return items.filter(truth);
+    case 'map':
+      return items.map((x, i) => at(x, i));
+    case 'count':
+      return items.filter(truth).length;
+    case 'find':
+      return items.find(truth) ?? null;
+    case 'findIndex':
+      return items.findIndex(truth);
+    case 'findLast':
+    case 'findLastIndex':
+      for (let i = items.length - 1; i >= 0; i--) if (truth(items[i], i)) return name === 'findLast' ? items[i] : i;
+      return name === 'findLast' ? null : -1;
+    case 'groupBy': {
+      const groups: Record<string, unknown[]> = {};
+      items.forEach((x, i) => (groups[String(at(x, i))] ??= []).push(x));
+      return groups;
+    }
+    case 'sortBy': {
+      const sign = sortOrder(e.args[2] && evaluate(e.args[2], env), 'sortBy()');
+      const order = ordering('sortBy()');
+      return items
+        .map((x, i) => ({ x, key: at(x, i) }))
+        .sort((a, b) => sign * order(a.key, b.key))
+        .map((k) => k.x);
+    }
+    case 'reduce': {
+      // As expr: without an initial value the first element is the accumulator and the walk starts at the second.
+      const initial = e.args[2] !== undefined;
+      if (!initial && items.length === 0) return fail('reduce() of an empty array needs an initial value (its third argument)');
+      let acc = initial ? evaluate(e.args[2]!, env) : items[0];
+      for (let i = initial ? 0 : 1; i < items.length; i++) acc = at(items[i], i, acc ?? null);
+      return acc;
+    }
+  }
+  return fail(`${name}() is not a closure builtin`);
+}
+
+/** expr's names of types, as type() gives them. */
+const exprType = (v: unknown): string => (typeof v === 'boolean' ? 'bool' : typeName(v));
+
+/** JSON as expr's toJSON writes it (Go's encoder: keys sorted, two-space indent). */
+function toJson(v: unknown): string {
+  const sorted = (x: unknown): unknown =>
+    Array.isArray(x) ? x.map(sorted) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted((x as Record<string, unknown>)[k])])) : x;
+  return JSON.stringify(sorted(v === undefined ? null : v), null, 2);
+}
 
 function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const name = e.callee;
-  if (PREDICATE_FUNCTIONS.has(name)) {
-    const items = list(evaluate(e.args[0]!, env), `${name}()`);
-    const pred = e.args[1];
-    if (!pred) return fail(`${name}() needs an array and a predicate such as {# > 0}`);
-    const body = pred.kind === 'predicate' ? pred.body : pred;
-    const test = (x: unknown) => evaluate(body, { ...env, pointer: x });
-    const truth = (x: unknown) => bool(test(x), `the predicate of ${name}()`);
-    switch (name) {
-      case 'all':
-        return items.every(truth);
-      case 'any':
-        return items.some(truth);
-      case 'none':
-        return !items.some(truth);
-      case 'one':
-        return items.filter(truth).length === 1;
-      case 'filter':
-        return items.filter(truth);
-      case 'map':
-        return items.map(test);
-      case 'count':
-        return items.filter(truth).length;
-      case 'find':
-        return items.find(truth) ?? null;
-      case 'findIndex':
-        return items.findIndex(truth);
-    }
-  }
+  if (CLOSURE_FUNCTIONS.has(name)) return closureCall(e, env);
   const args = e.args.map((a) => evaluate(a, env));
   const one = () => {
     if (args.length !== 1) fail(`${name}() takes one argument, got ${args.length}`);
@@ -179,6 +240,109 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
       if (!v || typeof v !== 'object' || Array.isArray(v)) return fail(`${name}() needs a map, got ${typeName(v)}`);
       return name === 'keys' ? Object.keys(v) : Object.values(v);
     }
+    case 'median': {
+      const values = (args.length === 1 && Array.isArray(args[0]) ? args[0] : args).map((v) => num(v, 'median()')).sort((a, b) => a - b);
+      if (values.length === 0) return 0;
+      const mid = values.length >> 1;
+      return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+    }
+    case 'trimPrefix':
+    case 'trimSuffix': {
+      const [s, affix] = [str(args[0], name), str(args[1], name)];
+      if (name === 'trimPrefix') return s.startsWith(affix) ? s.slice(affix.length) : s;
+      return affix && s.endsWith(affix) ? s.slice(0, -affix.length) : s;
+    }
+    case 'split':
+    case 'splitAfter': {
+      const [s, sep] = [str(args[0], name), str(args[1], name)];
+      // Go's SplitN: at most n parts, the last holding the rest; all of them when n is absent or negative.
+      const n = args.length > 2 ? num(args[2], name) : -1;
+      let parts = s.split(sep);
+      if (n === 0) return [];
+      if (n > 0 && parts.length > n) parts = [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
+      return name === 'split' ? parts : parts.map((p, i) => (i < parts.length - 1 ? p + sep : p));
+    }
+    case 'replace':
+      return str(args[0], 'replace').split(str(args[1], 'replace')).join(str(args[2], 'replace'));
+    case 'repeat': {
+      const times = num(args[1], 'repeat');
+      if (times < 0 || times > 10_000) return fail(`repeat: ${times} times is out of range`);
+      return str(args[0], 'repeat').repeat(times);
+    }
+    case 'indexOf':
+      return str(args[0], 'indexOf').indexOf(str(args[1], 'indexOf'));
+    case 'lastIndexOf':
+      return str(args[0], 'lastIndexOf').lastIndexOf(str(args[1], 'lastIndexOf'));
+    case 'join':
+      return list(args[0], 'join')
+        .map((x) => str(x, 'join'))
+        .join(args.length > 1 ? str(args[1], 'join') : '');
+    case 'take':
+      return list(args[0], 'take').slice(0, Math.max(0, num(args[1], 'take')));
+    case 'reverse':
+      return [...list(one(), 'reverse')].reverse();
+    case 'sort': {
+      const sign = sortOrder(args[1], 'sort()');
+      const order = ordering('sort()');
+      return [...list(args[0], 'sort')].sort((a, b) => sign * order(a, b));
+    }
+    case 'uniq':
+      return list(one(), 'uniq').filter((x, i, all) => all.findIndex((y) => equal(x, y)) === i);
+    case 'concat':
+      return args.flatMap((a) => list(a, 'concat'));
+    case 'flatten': {
+      const flat = (xs: unknown[]): unknown[] => xs.flatMap((x) => (Array.isArray(x) ? flat(x) : [x]));
+      return flat(list(one(), 'flatten'));
+    }
+    case 'toPairs': {
+      const v = one();
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return fail(`toPairs() needs a map, got ${typeName(v)}`);
+      return Object.entries(v);
+    }
+    case 'fromPairs':
+      return Object.fromEntries(
+        list(one(), 'fromPairs').map((p) => {
+          const pair = list(p, 'fromPairs');
+          if (pair.length !== 2) fail(`fromPairs() needs pairs [key, value], got ${show(p)}`);
+          return [String(pair[0]), pair[1]];
+        }),
+      );
+    case 'get': {
+      const [object, key] = args;
+      if (Array.isArray(object)) {
+        const i = typeof key === 'number' ? (key < 0 ? object.length + key : key) : -1;
+        return i >= 0 && i < object.length ? object[i] : null;
+      }
+      return object && typeof object === 'object' && Object.prototype.hasOwnProperty.call(object, String(key)) ? (object as Record<string, unknown>)[String(key)] : null;
+    }
+    case 'type':
+      return exprType(one());
+    case 'toJSON':
+      return toJson(one());
+    case 'fromJSON':
+      try {
+        return JSON.parse(str(one(), 'fromJSON'));
+      } catch (err) {
+        return err instanceof ExpressionError ? fail(err.message) : fail(`fromJSON: ${(err as Error).message}`);
+      }
+    case 'toBase64':
+      return Buffer.from(str(one(), 'toBase64'), 'utf8').toString('base64');
+    case 'fromBase64': {
+      const s = str(one(), 'fromBase64');
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) return fail(`fromBase64: "${s}" is not base64`);
+      return Buffer.from(s, 'base64').toString('utf8');
+    }
+    case 'bitand':
+    case 'bitor':
+    case 'bitxor':
+    case 'bitshl':
+    case 'bitshr': {
+      const [a, b] = [integer(args[0], name), integer(args[1], name)];
+      const ops = { bitand: a & b, bitor: a | b, bitxor: a ^ b, bitshl: a << b, bitshr: a >> b };
+      return ops[name];
+    }
+    case 'bitnot':
+      return ~integer(one(), 'bitnot');
     default:
       return fail(`the function ${name}() is not supported by the embedded controller`);
   }
