@@ -406,6 +406,41 @@ export interface ExpressionProblem extends ExpressionError {
   readonly severity: 'error' | 'warning';
 }
 
+/** The expression and every expression inside it, outermost first. */
+export function* subexpressions(e: Expr): Generator<Expr> {
+  yield e;
+  switch (e.kind) {
+    case 'member':
+      return yield* subexpressions(e.object);
+    case 'index':
+      yield* subexpressions(e.object);
+      return yield* subexpressions(e.index);
+    case 'call':
+      for (const a of e.args) yield* subexpressions(a);
+      return;
+    case 'unary':
+      return yield* subexpressions(e.operand);
+    case 'binary':
+      yield* subexpressions(e.left);
+      return yield* subexpressions(e.right);
+    case 'conditional':
+      yield* subexpressions(e.test);
+      yield* subexpressions(e.consequent);
+      return yield* subexpressions(e.alternate);
+    case 'array':
+      for (const i of e.items) yield* subexpressions(i);
+      return;
+    case 'map':
+      for (const en of e.entries) yield* subexpressions(en.value);
+      return;
+    case 'predicate':
+      return yield* subexpressions(e.body);
+    case 'let':
+      yield* subexpressions(e.value);
+      return yield* subexpressions(e.body);
+  }
+}
+
 /**
  * Problems of a condition beyond syntax: calls of functions that do not exist, variables other
  * than `result`, `#` outside a predicate, placeholders other than `{{args.NAME}}` (Argo leaves

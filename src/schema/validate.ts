@@ -80,6 +80,9 @@ export function mergeParts(parsed: ParsedFile, document: readonly Finding[], wor
   return out.concat(document.slice(i), workspace.slice(j));
 }
 
+/** The template rules whose findings on a condition point into its expression (data.start/end). */
+const EXPRESSION_CODES = new Set(['analysis-condition', 'prometheus-vector-result', 'cloudwatch-result-list']);
+
 /**
  * A condition finding points into its expression (data.start/end); where the expression stands
  * in the text unchanged (plain or quoted on one line, or a line of a block scalar), underline
@@ -87,7 +90,7 @@ export function mergeParts(parsed: ParsedFile, document: readonly Finding[], wor
  */
 function expressionOffsets(text: string, pd: ParsedDoc, f: DocFinding): [number, number] | undefined {
   const at = f.data as { start?: unknown; end?: unknown } | undefined;
-  if (f.code !== 'analysis-condition' || typeof at?.start !== 'number' || typeof at.end !== 'number') return undefined;
+  if (!EXPRESSION_CODES.has(f.code) || typeof at?.start !== 'number' || typeof at.end !== 'number') return undefined;
   const node = pd.doc.getIn(f.path, true) as { value?: unknown; range?: [number, number, number] } | undefined;
   if (!node || typeof node.value !== 'string' || !node.range) return undefined;
   const value = node.value.replace(/\n+$/, '');

@@ -62,6 +62,25 @@ const cases: Case[] = [
     ),
     expect: [],
   },
+  // cloudwatch-result-list
+  {
+    name: 'a CloudWatch result compared as a number, or a field misspelled',
+    code: 'cloudwatch-result-list',
+    doc: withMetrics(
+      metric({ successCondition: 'result[0] < 80' }, { cloudWatch: { metricDataQueries: [{ id: 'cpu', expression: 'x' }] } }),
+      metric({ name: 'n', failureCondition: 'len(result) > 0 && 0.5 < result', successCondition: 'all(result[0].values, {# < 1})' }, { cloudWatch: { metricDataQueries: [{ id: 'cpu', expression: 'x' }] } }),
+    ),
+    expect: ['warning cloudwatch-result-list at spec.metrics[0].successCondition', 'warning cloudwatch-result-list at spec.metrics[1].successCondition', 'warning cloudwatch-result-list at spec.metrics[1].failureCondition'],
+  },
+  {
+    name: 'a CloudWatch result read through Values, as upstream documents it; a number result of another provider',
+    code: 'cloudwatch-result-list',
+    doc: withMetrics(
+      metric({ successCondition: 'all(result[0].Values, {# <= 0.01}) && result[0].StatusCode == "Complete" && len(result[0].Values) > 0 && result[0].Values[0] < 80' }, { cloudWatch: { interval: '5m', metricDataQueries: [{ id: 'rate', expression: 'x' }] } }),
+      metric({ name: 'w', successCondition: 'result[0] < 80' }),
+    ),
+    expect: [],
+  },
   // job-condition-ignored
   {
     name: 'conditions on a job metric',
@@ -124,6 +143,25 @@ describe('AnalysisTemplate validation', () => {
     assert.equal(underlined('result[0] >= {{args.treshold}}'), '{{args.treshold}}');
     assert.equal(underlined('result[0] >='), '=');
     assert.equal(underlined('value > 1'), 'value');
+  });
+
+  it('underlines the comparison or the field that the result of a provider cannot have, and says what to write', () => {
+    const findingOn = (condition: string, provider: Obj) => {
+      const text = yamlOf(withMetrics(metric({ successCondition: condition }, provider)));
+      const f = validateFile(parseFile(text)).find((x) => x.code !== 'unknown-field' && x.severity === 'warning')!;
+      return { underlined: f.offsets ? text.slice(...f.offsets) : undefined, message: f.message };
+    };
+    const cloudWatch = { cloudWatch: { metricDataQueries: [{ id: 'cpu', expression: 'x' }] } };
+    assert.deepEqual(findingOn('len(result) > 0 && result[0] < 80', cloudWatch), {
+      underlined: 'result[0] < 80',
+      message: 'successCondition: CloudWatch gives `result` as a list of MetricDataResults, so `result[0]` compared with a number fails every measurement; the numbers are in Values: write `all(result[0].Values, {# < 80})`',
+    });
+    assert.deepEqual(findingOn('{{args.threshold}} >= result', cloudWatch).message.split('write ')[1], '`all(result[0].Values, {{{args.threshold}} >= #})`');
+    assert.deepEqual(findingOn('all(result[1].values, {# < 1})', cloudWatch), {
+      underlined: 'result[1].values',
+      message: 'successCondition: a MetricDataResult has no field "values": write Values (expr reads the Go field names as written), so every measurement fails',
+    });
+    assert.equal(findingOn('result >= 0.95', { prometheus: { address: 'http://prom:9090', query: 'sum(up)' } }).underlined, 'result');
   });
 
   it('finds the errors of a template in a multi-document file, in its own document', () => {

@@ -3,7 +3,7 @@
  * metric, unique names, conditions that parse, counts and limits Argo accepts, arguments that
  * are declared where they are used.
  */
-import { checkExpression, parseExpression, type Expr } from '../analysis-expression';
+import { checkExpression, parseExpression, subexpressions, type Expr } from '../analysis-expression';
 import type { DocFinding } from '../findings';
 import { PROVIDER_NAMES } from '../fields/analysis-template';
 import { arr, error, obj, str, warning, type JsonObject } from './rule';
@@ -248,14 +248,16 @@ export const providerRules: TemplateRule = {
 /** A query whose answer is a scalar, not an instant vector: `scalar(...)`, `time()`, a number. */
 const SCALAR_QUERY = /^\s*(scalar\s*\(|time\s*\(\s*\)\s*$|-?\d+(\.\d+)?\s*$)/;
 const NUMERIC_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', '**']);
+const isResult = (x: Expr) => x.kind === 'identifier' && x.name === 'result';
+/** A number in a condition: a literal, maybe negated, or an argument's placeholder. */
+const isNumber = (x: Expr): boolean => (x.kind === 'literal' && typeof x.value === 'number') || x.kind === 'placeholder' || (x.kind === 'unary' && isNumber(x.operand));
 
 /** The `result` that a comparison or arithmetic in `e` takes as a number, if one does. */
 function resultUsedAsNumber(e: Expr): Expr | undefined {
-  const isResult = (x: Expr) => (x.kind === 'identifier' && x.name === 'result') || (x.kind === 'call' && x.callee === 'default' && x.args[0]?.kind === 'identifier' && x.args[0].name === 'result');
-  const isNumber = (x: Expr): boolean => (x.kind === 'literal' && typeof x.value === 'number') || x.kind === 'placeholder' || (x.kind === 'unary' && isNumber(x.operand));
+  const isWholeResult = (x: Expr) => isResult(x) || (x.kind === 'call' && x.callee === 'default' && x.args[0] !== undefined && isResult(x.args[0]));
   switch (e.kind) {
     case 'binary':
-      if (NUMERIC_OPS.has(e.op) && ((isResult(e.left) && isNumber(e.right)) || (isResult(e.right) && isNumber(e.left)))) return isResult(e.left) ? e.left : e.right;
+      if (NUMERIC_OPS.has(e.op) && ((isWholeResult(e.left) && isNumber(e.right)) || (isWholeResult(e.right) && isNumber(e.left)))) return isWholeResult(e.left) ? e.left : e.right;
       return resultUsedAsNumber(e.left) ?? resultUsedAsNumber(e.right);
     case 'unary':
       return resultUsedAsNumber(e.operand);
@@ -301,4 +303,40 @@ export const jobConditionIgnored: TemplateRule = {
   },
 };
 
-export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, prometheusVectorResult, jobConditionIgnored, metricLimits, argsDeclared, metricNameReferences, providerRules];
+/** The fields of CloudWatch's MetricDataResult, as expr reads them: Go's names, case and all. */
+const METRIC_DATA_RESULT_FIELDS = ['Id', 'Label', 'Messages', 'StatusCode', 'Timestamps', 'Values'];
+/** `result[i]`: one MetricDataResult. */
+const isOneResult = (x: Expr) => x.kind === 'index' && isResult(x.object);
+
+export const cloudWatchResultList: TemplateRule = {
+  code: 'cloudwatch-result-list',
+  summary: 'with cloudWatch, `result` is a list of MetricDataResults: the numbers are in `result[0].Values`',
+  check(ctx) {
+    const out: DocFinding[] = [];
+    for (const { metric, i, field, text } of conditionsOf(ctx)) {
+      if (!obj(obj(metric.provider)?.cloudWatch)) continue;
+      const parsed = parseExpression(text);
+      if (!parsed.ok) continue;
+      const at = (e: Expr, message: string) => out.push({ ...warning(this.code, [...METRICS, i, field], `${field}: ${message}`), data: { start: e.start, end: e.end } });
+      for (const e of subexpressions(parsed.expr)) {
+        // Argo hands the condition GetMetricData's MetricDataResults: a list of objects, never a number.
+        if (e.kind === 'binary' && NUMERIC_OPS.has(e.op)) {
+          const onLeft = isResult(e.left) || isOneResult(e.left);
+          const used = onLeft ? e.left : isResult(e.right) || isOneResult(e.right) ? e.right : undefined;
+          const other = onLeft ? e.right : e.left;
+          if (!used || !isNumber(other)) continue;
+          const one = isOneResult(used) ? text.slice(used.start, used.end) : 'result[0]';
+          const number = text.slice(other.start, other.end);
+          const instead = onLeft ? `all(${one}.Values, {# ${e.op} ${number}})` : `all(${one}.Values, {${number} ${e.op} #})`;
+          at(e, `CloudWatch gives \`result\` as a list of MetricDataResults, so \`${text.slice(used.start, used.end)}\` compared with a number fails every measurement; the numbers are in Values: write \`${instead}\``);
+        } else if (e.kind === 'member' && isOneResult(e.object) && !METRIC_DATA_RESULT_FIELDS.includes(e.property)) {
+          const meant = METRIC_DATA_RESULT_FIELDS.find((f) => f.toLowerCase() === e.property.toLowerCase());
+          at(e, `a MetricDataResult has no field "${e.property}"${meant ? `: write ${meant} (expr reads the Go field names as written)` : ` (it has ${METRIC_DATA_RESULT_FIELDS.join(', ')})`}, so every measurement fails`);
+        }
+      }
+    }
+    return out;
+  },
+};
+
+export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, prometheusVectorResult, cloudWatchResultList, jobConditionIgnored, metricLimits, argsDeclared, metricNameReferences, providerRules];
