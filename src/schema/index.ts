@@ -60,6 +60,6 @@ export {
 export { argoCrdSchemas, rolloutJsonSchema } from './json-schema';
 export { manifestObjects, type ManifestObject, type ManifestObjects, type ManifestProblem } from './manifest';
 export { closest } from './suggest';
-export { KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, patchFindings, readKustomization, type AddedLabels, type Kustomization, type Kustomized } from './kustomize';
+export { fieldsPatched, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, patchFindings, readKustomization, type AddedLabels, type Kustomization, type Kustomized, type PatchSource } from './kustomize';
 export { allowedValues } from './pod-template';
 export { escapeMarkdown, kubernetesDescription, type KubernetesDescriptions } from './kubernetes-fields';

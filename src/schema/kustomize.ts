@@ -182,7 +182,12 @@ function labelsOf(k: JsonObject): AddedLabels | undefined {
  * kustomizations reach gets what each of them does (an overlay per environment, each with its own
  * patch: a field one of them gives is not missing from the base).
  */
-export function kustomizedFiles(kustomizations: ReadonlyMap<string, Kustomization>, patchText: (file: string) => string | undefined): Map<string, Kustomized> {
+export function kustomizedFiles(
+  kustomizations: ReadonlyMap<string, Kustomization>,
+  patchText: (file: string) => string | undefined,
+  /** fieldsPatched, or a caller's memo of it (a registry that keeps its answer per patch and text). */
+  fieldsOf: (source: PatchSource, text: string) => ReadonlyMap<string, ReadonlySet<string>> = fieldsPatched,
+): Map<string, Kustomized> {
   const inFolder = (folder: string) => KUSTOMIZATION_FILE_NAMES.map((name) => kustomizations.get(join(folder, name))).find((k) => k !== undefined);
   /** The kustomizations and files a kustomization reaches, itself included. */
   const reach = (from: Kustomization) => {
@@ -204,7 +209,7 @@ export function kustomizedFiles(kustomizations: ReadonlyMap<string, Kustomizatio
     for (const source of k.patches) {
       const text = source.file ? patchText(source.file) : source.text;
       if (text === undefined) continue;
-      for (const [name, paths] of fieldsPatched(source, text)) fields.set(name, new Set([...(fields.get(name) ?? []), ...paths]));
+      for (const [name, paths] of fieldsOf(source, text)) fields.set(name, new Set([...(fields.get(name) ?? []), ...paths]));
     }
     if (!k.labels && fields.size === 0) continue;
     const { ks, files } = reach(k);

@@ -1,11 +1,12 @@
 /**
  * What the workspace's kustomizations say about its files (schema/kustomize.ts says why it
  * matters): which files are patches, and what kustomize does to a file's Rollouts (the labels it
- * adds, the fields its patches give). Kustomizations and the patch files they name are read from
- * disk, by the start-up scan and on file events; each one replaces what it said before.
+ * adds, the fields its patches give). Kustomizations and the patch files they name are recorded as
+ * the editor shows them (main.ts: an open one as typed, the others from disk, by the start-up scan
+ * and on file events); each one replaces what it said before.
  */
 import { basename } from 'node:path';
-import { KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, readKustomization, type Kustomization, type Kustomized } from '../schema';
+import { fieldsPatched, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, readKustomization, type Kustomization, type Kustomized, type PatchSource } from '../schema';
 
 export const isKustomizationFile = (path: string): boolean => KUSTOMIZATION_FILE_NAMES.includes(basename(path));
 
@@ -36,6 +37,16 @@ export function createKustomizations(): Kustomizations {
   let recorded = false;
   let patches = new Set<string>();
   let byFile = new Map<string, Kustomized>();
+  // What each patch gives, kept with the text it was read from: a settle after one change parses only what changed.
+  // A kustomization read again has new sources, so its patches are read again with it.
+  const patched = new WeakMap<PatchSource, { text: string; fields: ReturnType<typeof fieldsPatched> }>();
+  const fieldsOf = (source: PatchSource, text: string) => {
+    const known = patched.get(source);
+    if (known?.text === text) return known.fields;
+    const fields = fieldsPatched(source, text);
+    patched.set(source, { text, fields });
+    return fields;
+  };
   const said = () => JSON.stringify([[...patches].sort(), [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
   const registry: Kustomizations = {
     // What is recorded as it was changes nothing: an opened file re-reads the kustomizations beside it,
@@ -60,7 +71,7 @@ export function createKustomizations(): Kustomizations {
       patches = new Set([...kustomizations.values()].flatMap(patchFiles));
       // Texts of files no longer patches are forgotten (read again if they become patches).
       for (const file of patchTexts.keys()) if (!patches.has(file)) patchTexts.delete(file);
-      byFile = kustomizedFiles(kustomizations, (file) => patchTexts.get(file));
+      byFile = kustomizedFiles(kustomizations, (file) => patchTexts.get(file), fieldsOf);
       return said() !== before;
     },
     set(path, text) {

@@ -91,7 +91,13 @@ function scheduleDependents(names: ReadonlySet<string>, except?: string): void {
   }
 }
 
-const isOpen = (path: string) => documents.all().some((d) => fileKey(d.uri) === path);
+const openDocument = (path: string) => documents.all().find((d) => fileKey(d.uri) === path);
+const isOpen = (path: string) => openDocument(path) !== undefined;
+/** What a kustomization or patch file says is what the editor shows: an open document's text, else the file on disk. */
+const currentText = (path: string): Promise<string | undefined> => {
+  const doc = openDocument(path);
+  return doc ? Promise.resolve(doc.getText()) : readYamlFile(path, scanLimits().maxFileBytes);
+};
 const inFolders = (path: string) => folders.some((f) => isInside(path, f));
 
 async function reindexFromDisk(path: string): Promise<void> {
@@ -111,7 +117,7 @@ async function scan(roots: readonly string[]): Promise<void> {
     // A folder removed while its scan ran contributes nothing.
     if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
   }, limits, isOpen, (path, text) => {
-    if (inFolders(path)) kustomizations.record(path, text);
+    if (inFolders(path) && !isOpen(path)) kustomizations.record(path, text);
   });
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
@@ -130,8 +136,7 @@ async function kustomizationsRecorded(): Promise<void> {
   let changed = kustomizations.settle();
   const unread = kustomizations.unreadPatches();
   if (unread.length > 0) {
-    const { maxFileBytes } = scanLimits();
-    for (const file of unread) kustomizations.recordPatch(file, await readYamlFile(file, maxFileBytes));
+    for (const file of unread) kustomizations.recordPatch(file, await currentText(file));
     changed = kustomizations.settle() || changed;
   }
   if (changed) kustomizeChanged();
@@ -144,18 +149,20 @@ function kustomizeChanged(): void {
   if (refreshHints) void connection.sendRequest(InlayHintRefreshRequest.type).catch((e) => log('inlay hint refresh failed', e));
 }
 
-/** A kustomization changed on disk (or went): the open documents are validated again if that changes what it says of files. */
+/** A kustomization changed (in the editor, or on disk) or went: the open documents are validated again if that changes what it says of files. */
 async function rereadKustomization(path: string, deleted: boolean): Promise<void> {
-  const text = deleted ? undefined : await readYamlFile(path, scanLimits().maxFileBytes);
-  kustomizations.record(path, text);
+  kustomizations.record(path, deleted ? undefined : await currentText(path));
   await kustomizationsRecorded();
 }
 
-/** A patch file changed on disk (or went): the Rollouts it gives fields to may be validated again. */
+/** A patch file changed (in the editor, or on disk) or went: the Rollouts it gives fields to may be validated again. */
 async function rereadPatch(path: string, deleted: boolean): Promise<void> {
-  kustomizations.recordPatch(path, deleted ? undefined : await readYamlFile(path, scanLimits().maxFileBytes));
+  kustomizations.recordPatch(path, deleted ? undefined : await currentText(path));
   await kustomizationsRecorded();
 }
+
+/** A kustomization of the workspace (with no folders, any the editor shows). */
+const isWorkspaceKustomization = (path: string) => isKustomizationFile(path) && (folders.length === 0 || inFolders(path));
 
 // Lifecycle
 connection.onInitialize((params: InitializeParams) => {
@@ -225,14 +232,20 @@ connection.onInitialized(() => {
 });
 
 // Documents
-documents.onDidChangeContent((e) => queue.schedule(e.document.uri));
+documents.onDidChangeContent((e) => {
+  queue.schedule(e.document.uri);
+  // An open kustomization or patch counts as typed, saved or not, as an open manifest's Services do.
+  const path = fileKey(e.document.uri);
+  if (isWorkspaceKustomization(path)) void rereadKustomization(path, false).catch((err) => log('reading an open kustomization failed', err));
+  if (kustomizations.isPatch(path)) void rereadPatch(path, false).catch((err) => log('reading an open kustomize patch failed', err));
+});
 // The kustomization beside an opened file is read at once, not when the scan reaches it (or, with no folders, never).
 documents.onDidOpen((e) => {
   const path = fileKey(e.document.uri);
   if (!isAbsolute(path)) return;
   for (const name of KUSTOMIZATION_FILE_NAMES) {
     const k = join(dirname(path), name);
-    if (folders.length === 0 || inFolders(k)) void rereadKustomization(k, false).catch((err) => log('reading a kustomization failed', err));
+    if (isWorkspaceKustomization(k)) void rereadKustomization(k, false).catch((err) => log('reading a kustomization failed', err));
   }
 });
 documents.onDidClose((e) => {
@@ -240,6 +253,9 @@ documents.onDidClose((e) => {
   published.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const path = fileKey(e.document.uri);
+  // A closed kustomization or patch: its text on disk counts again (undefined, as gone, when it was never saved).
+  if (isWorkspaceKustomization(path)) void rereadKustomization(path, false).catch((err) => log('re-reading a closed kustomization failed', err));
+  if (kustomizations.isPatch(path)) void rereadPatch(path, false).catch((err) => log('re-reading a closed kustomize patch failed', err));
   // The closed text may never have been saved: what counts now is the disk, if the file is in the workspace
   // (with no folders at all, every file the editor showed is).
   if (folders.length > 0 && !inFolders(path)) scheduleDependents(workspace.removeFile(path));
@@ -249,11 +265,11 @@ documents.onDidClose((e) => {
 connection.onDidChangeWatchedFiles((p) => {
   for (const change of p.changes) {
     const path = fileKey(change.uri);
-    // A kustomization counts as saved on disk, open or not.
-    if (isKustomizationFile(path) && (folders.length === 0 || inFolders(path))) void rereadKustomization(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomization failed', e));
-    // So does a patch file: what it gives a base's Rollouts is read from disk.
+    // The disk counts for a kustomization or patch file that is not open (an open one counts as the editor shows it).
+    if (isOpen(path)) continue;
+    if (isWorkspaceKustomization(path)) void rereadKustomization(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomization failed', e));
     if (kustomizations.isPatch(path)) void rereadPatch(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomize patch failed', e));
-    if (!isYamlFile(path) || isOpen(path)) continue;
+    if (!isYamlFile(path)) continue;
     if (change.type === FileChangeType.Deleted) scheduleDependents(workspace.removeFile(path));
     else void reindexFromDisk(path).catch((e) => log('re-reading a changed file failed', e));
   }

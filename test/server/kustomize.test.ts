@@ -184,3 +184,52 @@ describe('Kustomize patches that complete a base in the language server', () => 
     assert.match(messageOf(ds[0]!), /strategy/);
   });
 });
+
+describe('Open kustomizations and patches in the language server', () => {
+  const base = canaryRollout().replace(/ {2}strategy:\n[\s\S]*$/, '');
+  const strategyPatch = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 50\n';
+  const noStrategy = strategyPatch.replace(/ {2}strategy:[\s\S]*$/, '  replicas: 3\n');
+  const overlay = 'resources:\n- ../../base\npatches:\n- path: strategy.yaml\n';
+  const ws = serverInWorkspace({
+    'base/kustomization.yaml': 'resources:\n- rollout.yaml\n',
+    'base/rollout.yaml': base,
+    'overlays/prod/kustomization.yaml': overlay,
+    'overlays/prod/strategy.yaml': strategyPatch,
+    'overlays/prod/replicas.yaml': noStrategy,
+  });
+  const missingStrategy = (d: Diagnostic[]) => d.length === 1 && d[0]!.code === 'missing-field' && /strategy/.test(messageOf(d[0]!));
+
+  it('counts a patch as the editor shows it, saved or not, and the disk again once it is closed', async () => {
+    const uri = ws.uri('base/rollout.yaml');
+    ws.lsp.open(uri, base);
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.length === 0, 'no findings: the patch on disk gives the strategy');
+
+    const patchUri = ws.uri('overlays/prod/strategy.yaml');
+    ws.lsp.open(patchUri, strategyPatch);
+    ws.lsp.change(patchUri, noStrategy);
+    await ws.lsp.diagnosticsMatching(uri, missingStrategy, 'the strategy missing once the unsaved patch drops it');
+    ws.lsp.change(patchUri, strategyPatch);
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.length === 0, 'no findings once the unsaved patch gives it again');
+
+    // A change on disk does not count while the patch is open; closed unsaved, the disk counts.
+    writeFileSync(join(ws.dir, 'overlays/prod/strategy.yaml'), noStrategy);
+    ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: patchUri, type: 2 }] });
+    ws.lsp.change(uri, base + '\n');
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.length === 0, 'no findings: the open patch still gives the strategy');
+    ws.lsp.close(patchUri);
+    await ws.lsp.diagnosticsMatching(uri, missingStrategy, 'the strategy missing once the patch is closed: the disk has none');
+    writeFileSync(join(ws.dir, 'overlays/prod/strategy.yaml'), strategyPatch);
+    ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: patchUri, type: 2 }] });
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.length === 0, 'no findings once the disk gives it again');
+  });
+
+  it('counts a kustomization as the editor shows it: a patch it lists unsaved is read, and forgotten when it is closed', async () => {
+    const uri = ws.uri('base/rollout.yaml');
+    const kustomizationUri = ws.uri('overlays/prod/kustomization.yaml');
+    ws.lsp.open(kustomizationUri, overlay);
+    ws.lsp.change(kustomizationUri, overlay.replace('strategy.yaml', 'replicas.yaml'));
+    await ws.lsp.diagnosticsMatching(uri, missingStrategy, 'the strategy missing once the kustomization lists the other patch, unsaved');
+    ws.lsp.close(kustomizationUri);
+    await ws.lsp.diagnosticsMatching(uri, (d) => d.length === 0, 'no findings once the kustomization on disk counts again');
+  });
+});
