@@ -7,9 +7,9 @@
  * changing elsewhere re-runs only the workspace rules of the documents it can affect, and no
  * answer is ever stale.
  */
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
@@ -145,15 +145,35 @@ export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: P
   return out;
 }
 
+/** Findings about settings that do nothing: the editor shows them faded, as it does unused code. */
+const NO_EFFECT_CODES = new Set(['auto-promotion-seconds-ignored', 'no-effect-without-traffic-routing', 'job-condition-ignored']);
+/** An unknown field that is no near miss of a real one is a warning: Kubernetes drops it, so it has no effect (a near miss is an error, a typo). */
+const hasNoEffect = (f: Finding) => NO_EFFECT_CODES.has(f.code) || (f.code === 'unknown-field' && f.severity === 'warning');
+
+/** The upstream page that documents the field a finding is about, or the nearest field above it that has one: the code's link. */
+function docsLink(f: Finding, piece: Piece): string | undefined {
+  const pd = piece.parsed.docs.find((d) => d.index === f.docIndex);
+  const root = pd && catalogOf(pd);
+  if (!root) return undefined;
+  for (let n = f.path.length; n >= 0; n--) {
+    const link = fieldAt(f.path.slice(0, n), root)?.link;
+    if (link) return link;
+  }
+  return undefined;
+}
+
 export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument): Diagnostic {
   const [start, end] = findingRange(placed.piece.parsed, f);
   const data: DiagnosticData = { path: f.path, docIndex: f.docIndex + placed.docBase, target: f.target };
   if (f.data !== undefined) data.finding = f.data;
+  const href = docsLink(f, placed.piece);
   return {
     range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + Math.max(start, end)) },
     severity: severities[f.severity] ?? DiagnosticSeverity.Error,
     source: DIAGNOSTIC_SOURCE,
     code: f.code,
+    ...(href ? { codeDescription: { href } } : {}),
+    ...(hasNoEffect(f) ? { tags: [DiagnosticTag.Unnecessary] } : {}),
     message: f.message,
     data,
   };

@@ -33,6 +33,20 @@ describe('language server over stdio', () => {
       assert.deepEqual(d!.range.end, positionOf(text, 'setWeigth', 'setWeigth'.length));
     });
 
+    it('links each code to the upstream page of its field, and fades a setting that has no effect', async () => {
+      const text = canaryRollout({ steps: ['setWeight: 120'], canaryExtra: ['      abortScaleDownDelaySeconds: 30'] }).replace('spec:\n', 'spec:\n  leftover: 1\n');
+      lsp.open(uri('links'), text);
+      const ds = await lsp.diagnosticsFor(uri('links'));
+      const byCode = new Map(ds.map((d) => [String(d.code), d]));
+      assert.match(byCode.get('set-weight-range')?.codeDescription?.href ?? '', /^https:\/\/argoproj\.github\.io\/argo-rollouts\/features\/canary/, JSON.stringify(ds));
+      assert.equal(byCode.get('set-weight-range')?.tags, undefined, 'an error that changes what happens is not faded');
+      // An unknown field: the link of the object it is in; dropped by Kubernetes, it is faded.
+      const leftover = byCode.get('unknown-field');
+      assert.ok(leftover?.codeDescription?.href, JSON.stringify(leftover));
+      assert.deepEqual(leftover?.tags, [1], 'DiagnosticTag.Unnecessary');
+      assert.deepEqual(byCode.get('no-effect-without-traffic-routing')?.tags, [1], JSON.stringify(ds));
+    });
+
     it('reports a bad duration on the value', async () => {
       const text = canaryRollout({ steps: ['pause: {duration: 5 minutes}'] });
       lsp.open(uri('duration'), text);

@@ -23,6 +23,9 @@ describe('language server in the real editor', () => {
     assert.ok(weight, `no set-weight-range among: ${diags.map((d) => d.message).join(' | ')}`);
     assert.equal(weight.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(doc.getText(weight.range), '150');
+    // The code links to the upstream page of canary steps (LSP codeDescription, as the real client maps it).
+    assert.ok(typeof weight.code === 'object', `code without its link: ${JSON.stringify(weight.code)}`);
+    assert.match(String(weight.code.target), /^https:\/\/argoproj\.github\.io\/argo-rollouts\/features\/canary/);
   });
 
   it('hovers on a step with its documentation', async () => {
