@@ -1,6 +1,7 @@
 /**
  * Completion of keys valid at the cursor (catalog children not yet present, with snippets for
- * steps and strategies) and of values (booleans, enums, durations).
+ * steps and strategies) and of values (booleans, enums, durations); in a metric's condition, of
+ * what its expression can use (conditions.ts).
  *
  * Where the cursor is in the YAML structure is found by the parser, not by counting spaces:
  * the word at the cursor is replaced by a placeholder key (or value) and the document is
@@ -22,6 +23,7 @@ import { allowedValues, catalogOf, catalogOfKind, experimentCatalog, fieldAt, fi
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { pieceAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
+import { conditionAt, conditionCompletions } from './conditions';
 
 const PLACEHOLDER = 'zzcursorzz';
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
@@ -86,6 +88,14 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
   const lineStart = text.lastIndexOf('\n', local - 1) + 1;
   const before = text.slice(lineStart, local);
   if (before.length > 1000) return EMPTY; // a key or short value is being typed, not a long flow line
+
+  // In a metric's condition: what an expression can use there.
+  const condition = conditionAt(placed.piece.parsed, text, local);
+  if (condition) {
+    const { items, from } = conditionCompletions(condition);
+    const range: Range = { start: doc.positionAt(placed.start + from), end: at };
+    return { isIncomplete: false, items: items.map(({ insertText, ...item }) => ({ ...item, textEdit: { range, newText: insertText ?? item.label } })) };
+  }
 
   const valueMatch = /^(\s*(?:-\s+)*)(?:"[^"]*"|'[^']*'|[^\s#'"][^#]*?):[ \t]+(["']?[^\s"']*)$/.exec(before);
   const keyMatch = /^(\s*(?:-\s+)*)([\w$.-]*)$/.exec(before);

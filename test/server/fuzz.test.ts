@@ -24,6 +24,8 @@ const SNIPPETS = [
   ':', ' ', '  ', '\n', '-', '- ', '---\n', '"', "'", '{', '}', '[', ']', '#', '&a ', '*a', '!!str ', '|', '>', '%', '\t', ',',
   'é', '😀', '\r\n', 'setWeight: ', 'pause: {}', 'duration: 5m', 'canary:', 'blueGreen:', 'steps:', 'replicas: -1', '120', '25%',
   'activeService: a', 'previewService: a', 'kind: Rollout', 'apiVersion: argoproj.io/v1alpha1', 'null', '~', 'true', '<<: *a',
+  // Inside conditions: what their completion and hover read.
+  '{{args.', 'result[0].', ' && ', 'all(result, {# > 0})', '#acc',
 ];
 
 const seedDocs = [
@@ -39,6 +41,13 @@ const seedDocs = [
     'apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nmetadata:\n  name: web-vs\nspec:\n  http:\n    - name: primary\n      route:\n        - destination: {host: web-stable}\n          weight: 100\n        - destination: {host: web-canary}\n          weight: 0\n',
     canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngress: front', '        istio:', '          virtualService: {name: web-vs.default, routes: [primary]}'] }),
   ].join('---\n'),
+  // An analysis template whose conditions the edits reach.
+  [
+    'apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: rate\nspec:\n  args:\n  - name: threshold\n    value: "0.95"\n  metrics:',
+    '  - name: rate\n    successCondition: result[0] >= {{args.threshold}} && all(result, {# > 0})\n    failureCondition: "isNaN(result[0])"',
+    '    provider:\n      prometheus: {address: "http://prom:9090", query: "sum(up)"}',
+    '  - name: cpu\n    successCondition: all(result[0].Values, {# < 80})\n    provider:\n      cloudWatch:\n        metricDataQueries: [{id: cpu, expression: x}]\n',
+  ].join('\n'),
 ];
 
 describe('fuzzing the server with random edits', function () {
