@@ -1,6 +1,7 @@
 /**
  * Quick fixes, offered only where the right text is unambiguous: the near miss the finding
- * names (a misspelled key or value, or a Service or templateName the workspace nearly has), a
+ * names (a misspelled key or value, or a Service or templateName the workspace nearly has, or
+ * the part of a condition that a provider's result cannot be read as), a
  * field that does nothing or is not allowed here (removed), `restartPolicy: Always`, a number or
  * boolean written as a string, and a missing selector taken from the pod template's labels, the
  * arguments an analysis template requires.
@@ -46,7 +47,9 @@ function fixesFor(file: FileParse, doc: TextDocument, d: Diagnostic): Fix[] {
   const fixes: Fix[] = [];
   const underlined = doc.getText(d.range);
 
-  if (typeof finding.suggestion === 'string' && finding.suggestion !== underlined) {
+  // `replaces`: the text the suggestion is for; where the underline is wider (a condition the text does not hold as written), no fix.
+  const replacesUnderlined = finding.replaces === undefined || finding.replaces === underlined;
+  if (typeof finding.suggestion === 'string' && finding.suggestion !== underlined && replacesUnderlined) {
     fixes.push({ title: `Change '${underlined}' to '${finding.suggestion}'`, edits: [{ range: d.range, newText: finding.suggestion }] });
   }
   if (!located) return fixes;

@@ -8,7 +8,16 @@ import { blueGreenRollout, canaryRollout, service } from './fixtures';
 const template = (name: string, args: string[]) =>
   ['apiVersion: argoproj.io/v1alpha1', 'kind: AnalysisTemplate', 'metadata:', `  name: ${name}`, 'spec:', '  args:', ...args.map((a) => `  - name: ${a}`), '  metrics:', '  - name: m', '    provider:', '      web:', '        url: http://x/{{args.service}}:{{args.port}}', ''].join('\n');
 
+/** An AnalysisTemplate with one metric: its condition line(s) and its provider's lines. */
+const conditionTemplate = (condition: string[], provider: string[]) =>
+  ['apiVersion: argoproj.io/v1alpha1', 'kind: AnalysisTemplate', 'metadata:', '  name: conditions', 'spec:', '  metrics:', '  - name: m', ...condition.map((l) => `    ${l}`), '    provider:', ...provider.map((l) => `      ${l}`), ''].join('\n');
+const PROMETHEUS = ['prometheus:', '  address: http://prometheus:9090', '  query: sum(rate(ok[5m])) / sum(rate(all[5m]))'];
+const CLOUDWATCH = ['cloudWatch:', '  metricDataQueries:', '  - id: cpu', '    expression: x'];
+
 const cases: { name: string; text: string; code: string; title: string }[] = [
+  { name: 'a Prometheus result compared as a number', text: conditionTemplate(['successCondition: "len(result) > 0 && result >= 0.95"'], PROMETHEUS), code: 'prometheus-vector-result', title: "Change 'result' to 'result[0]'" },
+  { name: 'a CloudWatch result compared as a number', text: conditionTemplate(['successCondition: result[0] < 80'], CLOUDWATCH), code: 'cloudwatch-result-list', title: "Change 'result[0] < 80' to 'all(result[0].Values, {# < 80})'" },
+  { name: 'a CloudWatch field misspelled', text: conditionTemplate(['failureCondition: any(result[0].values, {# > 95})'], CLOUDWATCH), code: 'cloudwatch-result-list', title: "Change 'result[0].values' to 'result[0].Values'" },
   { name: 'a misspelled key', text: canaryRollout({ steps: ['setWieght: 20'] }), code: 'unknown-field', title: "Change 'setWieght' to 'setWeight'" },
   {
     name: 'a misspelled key of a container',
@@ -119,6 +128,14 @@ describe('quick fixes', () => {
       }
       assert.ok(after.length < before.length);
     });
+  });
+
+  it('offers no condition fix where the underline is the whole condition (written over several lines)', async () => {
+    const uri = 'file:///fixes/multi-line-condition.yaml';
+    lsp.open(uri, conditionTemplate(['successCondition: |', '  len(result) > 0 &&', '  result >= 0.95'], PROMETHEUS));
+    const [d] = (await lsp.diagnosticsFor(uri)).filter((x) => x.code === 'prometheus-vector-result');
+    assert.ok(d);
+    assert.deepEqual(await lsp.codeActions(uri, d.range, [d]), []);
   });
 
   it('offers nothing where no fix is certain', async () => {

@@ -283,9 +283,10 @@ export const prometheusVectorResult: TemplateRule = {
       const used = parsed.ok ? resultUsedAsNumber(parsed.expr) : undefined;
       if (!used) continue;
       const written = text.slice(used.start, used.end);
+      const suggestion = written.replace(/\bresult\b/, 'result[0]');
       out.push({
-        ...warning(this.code, [...METRICS, i, field], `${field}: Prometheus gives \`result\` as a list (the query returns an instant vector), so \`${written}\` compared with a number fails every measurement; write \`${written.replace(/\bresult\b/, 'result[0]')}\`, or wrap the query in scalar()`),
-        data: { start: used.start, end: used.end },
+        ...warning(this.code, [...METRICS, i, field], `${field}: Prometheus gives \`result\` as a list (the query returns an instant vector), so \`${written}\` compared with a number fails every measurement; write \`${suggestion}\`, or wrap the query in scalar()`),
+        data: { start: used.start, end: used.end, replaces: written, suggestion },
       });
     }
     return out;
@@ -317,7 +318,9 @@ export const cloudWatchResultList: TemplateRule = {
       if (!obj(obj(metric.provider)?.cloudWatch)) continue;
       const parsed = parseExpression(text);
       if (!parsed.ok) continue;
-      const at = (e: Expr, message: string) => out.push({ ...warning(this.code, [...METRICS, i, field], `${field}: ${message}`), data: { start: e.start, end: e.end } });
+      // `suggestion` replaces the expression's text from start to end (the quick fix, where the text holds it as written).
+      const at = (e: Expr, message: string, suggestion?: string) =>
+        out.push({ ...warning(this.code, [...METRICS, i, field], `${field}: ${message}`), data: { start: e.start, end: e.end, ...(suggestion ? { replaces: text.slice(e.start, e.end), suggestion } : {}) } });
       for (const e of subexpressions(parsed.expr)) {
         // Argo hands the condition GetMetricData's MetricDataResults: a list of objects, never a number.
         if (e.kind === 'binary' && NUMERIC_OPS.has(e.op)) {
@@ -328,10 +331,11 @@ export const cloudWatchResultList: TemplateRule = {
           const one = isOneResult(used) ? text.slice(used.start, used.end) : 'result[0]';
           const number = text.slice(other.start, other.end);
           const instead = onLeft ? `all(${one}.Values, {# ${e.op} ${number}})` : `all(${one}.Values, {${number} ${e.op} #})`;
-          at(e, `CloudWatch gives \`result\` as a list of MetricDataResults, so \`${text.slice(used.start, used.end)}\` compared with a number fails every measurement; the numbers are in Values: write \`${instead}\``);
+          at(e, `CloudWatch gives \`result\` as a list of MetricDataResults, so \`${text.slice(used.start, used.end)}\` compared with a number fails every measurement; the numbers are in Values: write \`${instead}\``, instead);
         } else if (e.kind === 'member' && isOneResult(e.object) && !METRIC_DATA_RESULT_FIELDS.includes(e.property)) {
           const meant = METRIC_DATA_RESULT_FIELDS.find((f) => f.toLowerCase() === e.property.toLowerCase());
-          at(e, `a MetricDataResult has no field "${e.property}"${meant ? `: write ${meant} (expr reads the Go field names as written)` : ` (it has ${METRIC_DATA_RESULT_FIELDS.join(', ')})`}, so every measurement fails`);
+          const suggestion = meant && `${text.slice(e.start, e.end).slice(0, -e.property.length)}${meant}`;
+          at(e, `a MetricDataResult has no field "${e.property}"${meant ? `: write ${meant} (expr reads the Go field names as written)` : ` (it has ${METRIC_DATA_RESULT_FIELDS.join(', ')})`}, so every measurement fails`, suggestion);
         }
       }
     }
