@@ -2,7 +2,7 @@
  * Hover: the catalog entry of the field under the cursor (docs, type, default, the value in
  * effect here); on a canary step, what the planner says that step does for this manifest; on a
  * reference, what it names in the workspace; on a function or `result` in a metric's condition,
- * what it is (conditions.ts).
+ * what it is (conditions.ts); on an analysis template's `{{args.NAME}}`, the argument (template-args.ts).
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
@@ -13,6 +13,7 @@ import { pieceAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
 import { stepPreview } from './step-preview';
 import { conditionAt, conditionHover } from './conditions';
+import { argumentHover } from './template-args';
 
 export function hoverAt(file: FileParse, doc: TextDocument, at: Position, workspace?: MutableWorkspaceIndex): Hover | null {
   const offset = doc.offsetAt(at);
@@ -25,14 +26,18 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   const catalog = pd && catalogOf(pd);
   if (!pd || !catalog) return null;
   const path = where.path;
-  // On a function or `result` in a metric's condition: what it is, rather than the field's docs.
-  const condition = pd.isAnalysisTemplate ? conditionAt(placed.piece.parsed, placed.piece.text, local) : undefined;
-  const inCondition = condition && conditionHover(condition);
-  if (inCondition) {
-    return {
-      contents: { kind: MarkupKind.Markdown, value: inCondition.markdown },
-      range: { start: doc.positionAt(placed.start + inCondition.start), end: doc.positionAt(placed.start + inCondition.end) },
-    };
+  // On `{{args.NAME}}`, or on a function or `result` in a metric's condition: what it is, rather than the field's docs.
+  if (pd.isAnalysisTemplate) {
+    const arg = argumentHover(file, doc, at);
+    if (arg) return { contents: { kind: MarkupKind.Markdown, value: arg.markdown }, range: { start: doc.positionAt(arg.start), end: doc.positionAt(arg.end) } };
+    const condition = conditionAt(placed.piece.parsed, placed.piece.text, local);
+    const inCondition = condition && conditionHover(condition);
+    if (inCondition) {
+      return {
+        contents: { kind: MarkupKind.Markdown, value: inCondition.markdown },
+        range: { start: doc.positionAt(placed.start + inCondition.start), end: doc.positionAt(placed.start + inCondition.end) },
+      };
+    }
   }
   const spec = fieldAt(path, catalog);
   // A plugin's config has no catalog entry, yet the gatewayAPI plugin's route names are references.

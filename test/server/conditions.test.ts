@@ -104,6 +104,37 @@ describe('conditions: completion and hover in the expression', () => {
   });
 });
 
+describe('{{args.NAME}} in an analysis template', () => {
+  /** A web metric whose URL names an argument, and a block scalar query. */
+  const withArgs = (url: string, condition = 'successCondition: result[0] >= {{args.threshold}}') =>
+    template(condition, 'successCondition: "true"').replace(
+      '  metrics:\n',
+      `  - name: token\n    valueFrom:\n      secretKeyRef: {name: web-token, key: token}\n  metrics:\n  - name: web\n    provider:\n      web:\n        url: ${url}\n        jsonPath: "{$.rate}"\n`,
+    );
+  const definition = (textWithCaret: string) => {
+    const { doc, position } = at(textWithCaret);
+    return { doc, locations: service.definition(doc, position) };
+  };
+
+  it('goes from the placeholder to the argument in spec.args, in a URL and in a condition', () => {
+    for (const textWithCaret of [withArgs('http://{{args.service-na|me}}/rate'), withArgs('http://{{args.service-name}}/rate', 'successCondition: result[0] >= {{ args.thresh|old }}')]) {
+      const { doc, locations } = definition(textWithCaret);
+      assert.equal(locations.length, 1, JSON.stringify(locations));
+      const line = doc.getText().split('\n')[locations[0]!.range.start.line]!;
+      assert.match(line, /^ {2}- name: (service-name|threshold)$/);
+      assert.equal(doc.getText(locations[0]!.range), textWithCaret.includes('thresh|old') ? 'threshold' : 'service-name');
+    }
+    assert.deepEqual(definition(withArgs('http://{{args.undeclar|ed}}/rate')).locations, []);
+  });
+
+  it('says on hover where the value comes from', () => {
+    assert.match(hover(withArgs('http://{{args.service-na|me}}/rate')), /No default: every Rollout and Experiment using this template must pass it/);
+    assert.match(hover(withArgs('http://x/rate', 'successCondition: result[0] >= {{args.thr|eshold}}')), /Default `0\.95`/);
+    assert.match(hover(withArgs('http://x/{{args.tok|en}}')), /From the Secret `web-token`, key `token`/);
+    assert.match(hover(withArgs('http://x/{{args.nob|ody}}')), /Not declared in `spec.args`/);
+  });
+});
+
 describe('conditions over LSP', () => {
   let lsp: LspSession;
   before(async () => {
@@ -120,5 +151,12 @@ describe('conditions over LSP', () => {
     assert.ok(list.items.some((i) => i.label === 'isNaN' && i.textEdit), JSON.stringify(list.items.slice(0, 3)));
     const h = (await lsp.request('textDocument/hover', { textDocument: { uri: 'file:///virtual/condition.yaml' }, position: { line: position.line, character: position.character - 30 } })) as Hover;
     assert.match((h.contents as { value: string }).value, /^`default\(value, fallback\)`/);
+  });
+
+  it('goes to the argument an {{args.NAME}} names', async () => {
+    const { text, position } = caret(template('successCondition: result[0] >= {{args.thres|hold}}', 'successCondition: "true"'));
+    lsp.open('file:///virtual/arg.yaml', text);
+    const [location] = (await lsp.request('textDocument/definition', { textDocument: { uri: 'file:///virtual/arg.yaml' }, position })) as { range: { start: { line: number } } }[];
+    assert.equal(text.split('\n')[location!.range.start.line], '  - name: threshold');
   });
 });
