@@ -232,3 +232,19 @@ function nodeRange(node: unknown): [number, number] | undefined {
   const r = (node as { range?: [number, number, number] } | null)?.range;
   return r ? [r[0], r[1]] : undefined;
 }
+
+/**
+ * A one-line string value and the offset where it stands in `text` exactly as written: a plain or
+ * quoted scalar on one line, or a block scalar of one line. Undefined for anything else (escapes,
+ * several lines, a value that is not a string), where offsets into the value are not offsets of the text.
+ */
+export function valueAsWritten(text: string, pd: ParsedDoc, path: FieldPath): { value: string; start: number } | undefined {
+  const node = pd.doc.getIn(path, true);
+  if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
+  const value = node.value.replace(/\n+$/, '');
+  if (value.includes('\n')) return undefined;
+  const raw = text.slice(node.range[0], node.range[1]);
+  const i = raw.indexOf(value);
+  if (i < 0 || raw.indexOf(value, i + 1) >= 0) return undefined;
+  return { value, start: node.range[0] + i };
+}

@@ -3,6 +3,7 @@ import { catalogOf, experimentCatalog, rolloutCatalog } from './catalog';
 import type { DocFinding, Finding } from './findings';
 import { documentValue } from './fast-yaml';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
+import { valueAsWritten } from './ranges';
 import { checkPodTemplate } from './pod-template';
 import { experimentRules as allExperimentRules, rules as allRules, templateRules as allTemplateRules, type ExperimentRule, type Rule, type TemplateRule } from './rules';
 import { arr, obj, type JsonObject, type RuleContext } from './rules/rule';
@@ -91,14 +92,9 @@ const EXPRESSION_CODES = new Set(['analysis-condition', 'prometheus-vector-resul
 function expressionOffsets(text: string, pd: ParsedDoc, f: DocFinding): [number, number] | undefined {
   const at = f.data as { start?: unknown; end?: unknown } | undefined;
   if (!EXPRESSION_CODES.has(f.code) || typeof at?.start !== 'number' || typeof at.end !== 'number') return undefined;
-  const node = pd.doc.getIn(f.path, true) as { value?: unknown; range?: [number, number, number] } | undefined;
-  if (!node || typeof node.value !== 'string' || !node.range) return undefined;
-  const value = node.value.replace(/\n+$/, '');
-  if (value.includes('\n')) return undefined;
-  const raw = text.slice(node.range[0], node.range[1]);
-  const i = raw.indexOf(value);
-  if (i < 0 || raw.indexOf(value, i + 1) >= 0) return undefined;
-  const first = node.range[0] + i;
+  const written = valueAsWritten(text, pd, f.path);
+  if (!written) return undefined;
+  const { value, start: first } = written;
   const start = first + Math.min(at.start, value.length);
   const end = first + Math.min(at.end, value.length);
   // "ends too early" points past the last character: underline that character instead.

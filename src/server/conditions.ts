@@ -2,12 +2,12 @@
  * Inside a metric's successCondition or failureCondition: completion of what a condition can use
  * (`result`, expr's and Argo's functions, expr's operators, the template's `{{args.NAME}}`) and
  * hover on a function or on `result`, which says what the metric's provider hands the condition.
- * A condition is found where its expression stands in the text as written: a plain or quoted value
- * on one line, or a block scalar of one line (as the template rules underline a part of it).
+ * A condition is found where its expression stands in the text as written (valueAsWritten: on one
+ * line, as the template rules underline a part of it).
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem } from 'vscode-languageserver-types';
-import { EXPRESSION_FUNCTIONS, pathAt, type ParsedDoc, type ParsedFile } from '../schema';
+import { EXPRESSION_FUNCTIONS, pathAt, valueAsWritten, type ParsedDoc, type ParsedFile } from '../schema';
 
 const CONDITION_FIELDS = new Set(['successCondition', 'failureCondition']);
 
@@ -33,16 +33,10 @@ export function conditionAt(parsed: ParsedFile, text: string, local: number): Co
     return { pd, metric, expression: '', start: local, at: 0 };
   }
   if (where.path.length !== 4 || where.on !== 'value' || !CONDITION_FIELDS.has(String(field))) return undefined;
-  const node = pd.doc.getIn(where.path, true);
-  if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
-  const expression = node.value.replace(/\n+$/, '');
-  if (expression.includes('\n')) return undefined;
-  const raw = text.slice(node.range[0], node.range[1]);
-  const i = raw.indexOf(expression);
-  if (i < 0 || raw.indexOf(expression, i + 1) >= 0) return undefined;
-  const start = node.range[0] + i;
-  const at = local - start;
-  return at < 0 || at > expression.length ? undefined : { pd, metric, expression, start, at };
+  const written = valueAsWritten(text, pd, where.path);
+  if (!written) return undefined;
+  const at = local - written.start;
+  return at < 0 || at > written.value.length ? undefined : { pd, metric, expression: written.value, start: written.start, at };
 }
 
 /** Our words for each function a condition can call: its signature and what it gives. */
