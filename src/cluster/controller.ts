@@ -28,7 +28,7 @@ import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
 import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
-import { invalidSpecMessage, refusedStatus, withoutSpecRefusal } from './spec-validation';
+import { invalidSpecMessage, missingServiceMessage, refusedStatus, withoutSpecRefusal } from './spec-validation';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
 const EVENT_SOURCE = 'rollouts-controller';
@@ -138,7 +138,8 @@ export function createController(opts: ControllerOptions): Controller {
 
   function referencesService(r: Rollout, service: string): boolean {
     const s = r.spec?.strategy;
-    return [s?.canary?.canaryService, s?.canary?.stableService, s?.blueGreen?.activeService, s?.blueGreen?.previewService].includes(service);
+    const pingPong = s?.canary?.pingPong;
+    return [s?.canary?.canaryService, s?.canary?.stableService, s?.blueGreen?.activeService, s?.blueGreen?.previewService, pingPong?.pingService, pingPong?.pongService].includes(service);
   }
 
   /** The objects each rollout owns, kept from store events (no scan per reconcile). */
@@ -249,7 +250,7 @@ export function createController(opts: ControllerOptions): Controller {
       }
     }
     // An invalid spec is refused as upstream does: nothing is created or scaled, the status says why.
-    const invalid = specVerdict(key, live, rollout);
+    const invalid = specVerdict(key, live, rollout) ?? missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined);
     if (invalid) return refuse(key, live, invalid, now);
     rollout = withoutSpecRefusal(rollout);
     const replicaSets = owned(stores.replicaSets, rollout);

@@ -3,7 +3,8 @@
  * InvalidSpec condition with the first error (so the phase is Degraded) and does nothing else with
  * it until the spec changes. The errors are those of the linter's own rules (src/schema/rules),
  * whose errors are what Argo rejects, so the editor, `rollouts lint` and this controller agree.
- * Rules that read the workspace are left out: the controller meets a missing object when it needs it.
+ * Then, as upstream, the Services the strategy names must exist (missingServiceMessage); the other
+ * objects a Rollout names (templates, router objects) are met when they are needed.
  */
 import { ConditionMessage, ConditionType, newCondition, removeCondition, rolloutPhase, type Rollout, type RolloutStatus } from '../planner';
 import { formatPath, rolloutObjectFindings } from '../schema';
@@ -17,6 +18,25 @@ export function invalidSpecMessage(rollout: Rollout): string | undefined {
   const judged = spec?.workloadRef && spec.template ? { ...rollout, spec: { ...spec, workloadRef: undefined } } : rollout;
   const error = rolloutObjectFindings(judged).find((f) => f.severity === 'error');
   return error && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${formatPath(error.path)}: ${error.message}`);
+}
+
+/**
+ * The InvalidSpec message for the first Service the strategy names that its namespace does not
+ * have, as upstream's controller checks them before it acts (getReferencedServices, in its order:
+ * active and preview, or stable, canary, ping and pong). A Rollout applied before its Service is
+ * Degraded until the Service comes; a Service event wakes it.
+ */
+export function missingServiceMessage(rollout: Rollout, hasService: (name: string) => boolean): string | undefined {
+  const strategy = rollout.spec?.strategy;
+  const bg = strategy?.blueGreen;
+  const canary = strategy?.canary;
+  const named: [path: string, name: string | undefined][] = bg
+    ? [['blueGreen.activeService', bg.activeService], ['blueGreen.previewService', bg.previewService]]
+    : canary
+      ? [['canary.stableService', canary.stableService], ['canary.canaryService', canary.canaryService], ['canary.pingPong.pingService', canary.pingPong?.pingService], ['canary.pingPong.pongService', canary.pingPong?.pongService]]
+      : [];
+  const missing = named.find(([, name]) => typeof name === 'string' && name !== '' && !hasService(name));
+  return missing && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `spec.strategy.${missing[0]}: Invalid value: "${missing[1]}": service "${missing[1]}" not found`);
 }
 
 /**

@@ -72,6 +72,22 @@ describe('embedded controller (end to end)', function () {
     assert.equal(healthy.status?.availableReplicas, 2);
   });
 
+  it('a Rollout applied before its Service is refused as upstream does, and rolls out once the Service comes', async () => {
+    await createRollout(h.conn.rest, 'early', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: { blueGreen: { activeService: 'early-active' } },
+    });
+    const refused = await untilPhase(h, 'early', 'Degraded');
+    assert.equal(refused.status?.conditions?.find((c) => c.type === 'InvalidSpec')?.message, 'The Rollout "early" is invalid: spec.strategy.blueGreen.activeService: Invalid value: "early-active": service "early-active" not found');
+    await h.controller.idle();
+    assert.deepEqual(replicaSetsOf(h, 'early'), [], 'nothing is created while the Service is missing');
+    await createService(h.conn.rest, 'early-active');
+    const healthy = await untilPhase(h, 'early', 'Healthy');
+    assert.equal(healthy.status?.conditions?.some((c) => c.type === 'InvalidSpec'), false);
+    assert.equal(healthy.status?.availableReplicas, 2);
+  });
+
   it('a reconcile with nothing to change writes nothing', async () => {
     await untilPhase(h, 'canary', 'Healthy');
     await h.controller.idle();

@@ -1,6 +1,6 @@
 // The embedded controller's refusal of an invalid spec: the first error of the linter's rules, as upstream's InvalidSpec.
 import { strict as assert } from 'node:assert';
-import { invalidSpecMessage, refusedStatus, withoutSpecRefusal } from '../../src/cluster/spec-validation';
+import { invalidSpecMessage, missingServiceMessage, refusedStatus, withoutSpecRefusal } from '../../src/cluster/spec-validation';
 import type { Rollout } from '../../src/planner';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -22,6 +22,19 @@ describe('spec validation in the embedded controller', () => {
     );
     // Warnings and what needs the workspace (a Service that is not there) do not refuse a rollout.
     assert.equal(invalidSpecMessage(rollout({ strategy: { blueGreen: { activeService: 'missing', scaleDownDelaySeconds: 0 } } })), undefined);
+  });
+
+  it('names the first Service the strategy names that is not there, in upstream\'s order and words', () => {
+    const has = (...names: string[]) => (name: string) => names.includes(name);
+    const bg = rollout({ strategy: { blueGreen: { activeService: 'web-active', previewService: 'web-preview' } } });
+    assert.equal(missingServiceMessage(bg, has('web-active', 'web-preview')), undefined);
+    assert.equal(missingServiceMessage(bg, has()), 'The Rollout "web" is invalid: spec.strategy.blueGreen.activeService: Invalid value: "web-active": service "web-active" not found');
+    assert.equal(missingServiceMessage(bg, has('web-active')), 'The Rollout "web" is invalid: spec.strategy.blueGreen.previewService: Invalid value: "web-preview": service "web-preview" not found');
+    const canary = rollout({ strategy: { canary: { canaryService: 'web-canary', stableService: 'web-stable', trafficRouting: { alb: { ingress: 'web', rootService: 'web-root' } }, pingPong: { pingService: 'web-ping', pongService: 'web-pong' } } } });
+    assert.match(missingServiceMessage(canary, has('web-canary'))!, /spec\.strategy\.canary\.stableService: Invalid value: "web-stable"/);
+    assert.match(missingServiceMessage(canary, has('web-canary', 'web-stable', 'web-ping'))!, /spec\.strategy\.canary\.pingPong\.pongService: Invalid value: "web-pong"/);
+    // A canary without Services names none.
+    assert.equal(missingServiceMessage(rollout({ strategy: { canary: { steps: [{ setWeight: 20 }] } } }), has()), undefined);
   });
 
   it("judges a rollout whose workloadRef was resolved by the workload's template, as its own", () => {
