@@ -150,16 +150,20 @@ const NO_EFFECT_CODES = new Set(['auto-promotion-seconds-ignored', 'no-effect-wi
 /** An unknown field that is no near miss of a real one is a warning: Kubernetes drops it, so it has no effect (a near miss is an error, a typo). */
 const hasNoEffect = (f: Finding) => NO_EFFECT_CODES.has(f.code) || (f.code === 'unknown-field' && f.severity === 'warning');
 
+/** Each finding's link, worked out once: a piece's findings are kept (and published again) until it changes. */
+const links = new WeakMap<Finding, string | null>();
+
 /** The upstream page that documents the field a finding is about, or the nearest field above it that has one: the code's link. */
 function docsLink(f: Finding, piece: Piece): string | undefined {
-  const pd = piece.parsed.docs.find((d) => d.index === f.docIndex);
-  const root = pd && catalogOf(pd);
-  if (!root) return undefined;
-  for (let n = f.path.length; n >= 0; n--) {
-    const link = fieldAt(f.path.slice(0, n), root)?.link;
-    if (link) return link;
+  let link = links.get(f);
+  if (link === undefined) {
+    const pd = piece.parsed.docs.find((d) => d.index === f.docIndex);
+    const root = pd && catalogOf(pd);
+    link = null;
+    for (let n = f.path.length; root && n >= 0 && !link; n--) link = fieldAt(f.path.slice(0, n), root)?.link ?? null;
+    links.set(f, link);
   }
-  return undefined;
+  return link ?? undefined;
 }
 
 export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument): Diagnostic {
