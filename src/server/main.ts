@@ -179,7 +179,7 @@ connection.onInitialize((params: InitializeParams) => {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
-      completionProvider: { triggerCharacters: [' '] }, // after "- " and "key: "
+      completionProvider: { triggerCharacters: [' ', '.', '{'] }, // after "- " and "key: "; in a condition, after `result[0].` and `{{`
       documentSymbolProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       codeLensProvider: { resolveProvider: false },
