@@ -90,7 +90,7 @@ const fail = (message: string, start: number, end: number): never => {
 const OPERATORS = ['?.', '??', '**', '..', '==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '[', ']', '{', '}', ',', ':', '.', '?', '#', '|', '=', ';'];
 
 /** The builtins whose second argument is a closure over each element (`#`), with or without braces. */
-const CLOSURE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
+export const CLOSURE_FUNCTIONS: ReadonlySet<string> = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];

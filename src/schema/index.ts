@@ -16,6 +16,7 @@ export {
   checkExpression,
   EXPRESSION_FUNCTIONS,
   EXPRESSION_VARIABLES,
+  CLOSURE_FUNCTIONS,
   type Expr,
   type BinaryOp,
   type UnaryOp,

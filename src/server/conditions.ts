@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem } from 'vscode-languageserver-types';
-import { EXPRESSION_FUNCTIONS, pathAt, valueAsWritten, type ParsedDoc, type ParsedFile } from '../schema';
+import { CLOSURE_FUNCTIONS, EXPRESSION_FUNCTIONS, pathAt, valueAsWritten, type ParsedDoc, type ParsedFile } from '../schema';
 
 const CONDITION_FIELDS = new Set(['successCondition', 'failureCondition']);
 
@@ -123,8 +123,6 @@ const FUNCTION_DOCS: Readonly<Record<string, readonly [signature: string, doc: s
   bitshr: ['bitshr(a, n)', 'The integer shifted right by n bits.'],
 };
 
-/** The functions whose second argument is a closure: their snippet writes one. */
-const CLOSURE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
 const KEYWORDS = ['and', 'or', 'not', 'in', 'matches', 'contains', 'startsWith', 'endsWith', 'true', 'false', 'nil', 'let'];
 /** What a MetricDataResult holds, by the Go field names expr reads. */
 const METRIC_DATA_RESULT = [
@@ -215,6 +213,7 @@ export function conditionCompletions(c: ConditionAt): { items: CompletionItem[];
       kind: CompletionItemKind.Function,
       detail: signature,
       documentation: markdown(doc),
+      // A closure builtin's snippet writes its closure.
       insertText: CLOSURE_FUNCTIONS.has(name) ? `${name}(\${1:result}, {\${2:# > 0}})` : name === 'default' ? 'default(${1:result}, ${2:0})' : `${name}($1)`,
       insertTextFormat: InsertTextFormat.Snippet,
       sortText: `1${name}`,

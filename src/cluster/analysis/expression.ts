@@ -4,7 +4,7 @@
  * values: no eval, no Function. The semantics are expr's (github.com/expr-lang/expr) for the
  * operators and builtins conditions use, plus Argo's asInt, asFloat, isNaN, isInf, isNil, default.
  */
-import { parseExpression, type Expr } from '../../schema';
+import { CLOSURE_FUNCTIONS, parseExpression, type Expr } from '../../schema';
 
 export class ExpressionError extends Error {}
 
@@ -79,8 +79,6 @@ function parseNumber(v: unknown, integer: boolean, fn: string): number {
 /** `vars`: the names `let` defines around the expression being evaluated. */
 type Env = { result: unknown; pointer?: unknown; vars?: Readonly<Record<string, unknown>> };
 
-/** The builtins whose second argument is a closure, run on each element with `#` (and `#index`; `#acc` in reduce). */
-const CLOSURE_FUNCTIONS = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
 
 /** What expr's sort and sortBy order: numbers, or strings. */
 function ordering(what: string): (a: unknown, b: unknown) => number {
@@ -97,6 +95,7 @@ function sortOrder(v: unknown, what: string): 1 | -1 {
   return fail(`${what}: the order is "asc" or "desc", not ${show(v)}`);
 }
 
+/** A builtin whose second argument is a closure, run on each element with `#` (and `#index`; `#acc` in reduce). */
 function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const name = e.callee;
   const items = list(evaluate(e.args[0]!, env), `${name}()`);
@@ -338,8 +337,7 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
     case 'bitshl':
     case 'bitshr': {
       const [a, b] = [integer(args[0], name), integer(args[1], name)];
-      const ops = { bitand: a & b, bitor: a | b, bitxor: a ^ b, bitshl: a << b, bitshr: a >> b };
-      return ops[name];
+      return name === 'bitand' ? a & b : name === 'bitor' ? a | b : name === 'bitxor' ? a ^ b : name === 'bitshl' ? a << b : a >> b;
     }
     case 'bitnot':
       return ~integer(one(), 'bitnot');
