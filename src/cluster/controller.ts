@@ -22,13 +22,13 @@ import { errorText, type Log } from './log';
 import { mergeDiff } from './merge-diff';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import { podsOfReplicaSets, type ClusterStores } from './store';
-import type { Disposable, KindStore } from './watch-kind';
+import type { Disposable, KindStore, Watched } from './watch-kind';
 import { createOwnerIndex, type Owned } from './owner-index';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
 import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
-import { invalidSpecMessage, missingServiceMessage, refusedStatus, withoutSpecRefusal } from './spec-validation';
+import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, withoutSpecRefusal } from './spec-validation';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
 const EVENT_SOURCE = 'rollouts-controller';
@@ -50,6 +50,12 @@ export interface ControllerOptions {
   deployments?: KindStore<Deployment>;
   /** The PodTemplates a workloadRef names, the same way. (A ReplicaSet it names is read from `stores`.) */
   podTemplates?: KindStore<PodTemplate>;
+  /**
+   * The AnalysisTemplates and ClusterAnalysisTemplates, to refuse a Rollout whose analysis names a
+   * missing one, as upstream does. Without them (or until they are listed) a missing template fails its run.
+   */
+  analysisTemplates?: KindStore<Watched>;
+  clusterAnalysisTemplates?: KindStore<Watched>;
 }
 
 export interface ControllerStats {
@@ -112,6 +118,10 @@ export function createController(opts: ControllerOptions): Controller {
   let started = false;
   /** The workload stores that have their first list: a workloadRef is not judged missing before. */
   const workloadsListed = new Set<KindStore<any>>([stores.replicaSets]);
+  /** The template stores that have their first list and no watch error: only they can say a template is missing. */
+  const templatesListed = new Set<KindStore<Watched>>();
+  const listedTemplates = (store: KindStore<Watched> | undefined, namespace: string) =>
+    store && templatesListed.has(store) && store.lastError() === undefined ? (name: string) => store.get(name, namespace) !== undefined : undefined;
   const work = createWorkQueue({ clock, workers, run: (key) => reconcileKey(key) });
   const { enqueue, enqueueAfter } = work;
 
@@ -250,7 +260,10 @@ export function createController(opts: ControllerOptions): Controller {
       }
     }
     // An invalid spec is refused as upstream does: nothing is created or scaled, the status says why.
-    const invalid = specVerdict(key, live, rollout) ?? missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined);
+    const invalid =
+      specVerdict(key, live, rollout) ??
+      missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined) ??
+      missingTemplateMessage(rollout, { template: listedTemplates(opts.analysisTemplates, namespace), clusterTemplate: listedTemplates(opts.clusterAnalysisTemplates, namespace) });
     if (invalid) return refuse(key, live, invalid, now);
     rollout = withoutSpecRefusal(rollout);
     const replicaSets = owned(stores.replicaSets, rollout);
@@ -507,6 +520,23 @@ export function createController(opts: ControllerOptions): Controller {
         for (const r of stores.rollouts.list(ns)) if (referencesService(r, svc.metadata?.name ?? '')) enqueue(keyOf(ns, r.metadata?.name));
       }),
     );
+    // A template change wakes the rollouts whose analysis names it; a template kind's first list wakes every rollout.
+    for (const [store, clusterScope] of [[opts.analysisTemplates, false], [opts.clusterAnalysisTemplates, true]] as const) {
+      if (!store) continue;
+      subs.push(
+        store.onChange((_e, t) => {
+          const ns = clusterScope ? opts.namespace : t.metadata?.namespace;
+          if (!clusterScope && !inScope(ns)) return;
+          for (const r of stores.rollouts.list(ns)) {
+            if (referencedTemplates(r).some((ref) => ref.clusterScope === clusterScope && ref.name === t.metadata?.name)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+          }
+        }),
+      );
+      void store.synced.then(() => {
+        templatesListed.add(store);
+        for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      });
+    }
     // A workload change wakes the rollouts that name it; a kind's first list wakes every rollout that names one of that kind.
     const wakeReferring = (ns: string | undefined, kind: WorkloadKind, name?: string) => {
       for (const r of stores.rollouts.list(ns)) {

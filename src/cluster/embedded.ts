@@ -53,8 +53,9 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
   await elector.acquire(opts.onWaiting);
   opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${opts.namespace ? `namespace ${opts.namespace}` : 'all namespaces'} of context "${context}"`);
 
-  // Deployments and PodTemplates too: a Rollout's spec.workloadRef may take its pod template from one.
-  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [], deployments: true });
+  // Deployments and PodTemplates too: a Rollout's spec.workloadRef may take its pod template from one. And the
+  // analysis templates: a Rollout whose analysis names a missing one is refused, as upstream does.
+  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [], deployments: true, analysisTemplates: true });
   await watch.synced;
   const controller = createController({
     rest,
@@ -63,6 +64,8 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
     log: opts.log,
     ...(watch.deployments ? { deployments: watch.deployments } : {}),
     ...(watch.podTemplates ? { podTemplates: watch.podTemplates } : {}),
+    ...(watch.analysisTemplates ? { analysisTemplates: watch.analysisTemplates } : {}),
+    ...(watch.clusterAnalysisTemplates ? { clusterAnalysisTemplates: watch.clusterAnalysisTemplates } : {}),
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(opts.workers ? { workers: opts.workers } : {}),
   });

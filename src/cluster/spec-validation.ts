@@ -3,11 +3,11 @@
  * InvalidSpec condition with the first error (so the phase is Degraded) and does nothing else with
  * it until the spec changes. The errors are those of the linter's own rules (src/schema/rules),
  * whose errors are what Argo rejects, so the editor, `rollouts lint` and this controller agree.
- * Then, as upstream, the Services the strategy names must exist (missingServiceMessage); the other
- * objects a Rollout names (templates, router objects) are met when they are needed.
+ * Then, as upstream, the Services the strategy names and the analysis templates it runs must exist
+ * (missingServiceMessage, missingTemplateMessage); router objects are met when they are needed.
  */
 import { ConditionMessage, ConditionType, newCondition, removeCondition, rolloutPhase, type Rollout, type RolloutStatus } from '../planner';
-import { formatPath, rolloutObjectFindings } from '../schema';
+import { analysisBlocks, formatPath, rolloutObjectFindings } from '../schema';
 
 /**
  * The InvalidSpec message for the rollout's first spec error, or undefined when its spec is valid.
@@ -37,6 +37,33 @@ export function missingServiceMessage(rollout: Rollout, hasService: (name: strin
       : [];
   const missing = named.find(([, name]) => typeof name === 'string' && name !== '' && !hasService(name));
   return missing && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `spec.strategy.${missing[0]}: Invalid value: "${missing[1]}": service "${missing[1]}" not found`);
+}
+
+/**
+ * The templates a Rollout's analysis runs from, as upstream's controller checks them before it acts
+ * (getReferencedRolloutAnalyses): background analysis, analysis steps, pre- and post-promotion
+ * analysis; an experiment step's analyses are not checked there. Each with upstream's field path.
+ */
+export function referencedTemplates(rollout: Rollout): { name: string; clusterScope: boolean; path: string }[] {
+  const strategy = rollout.spec?.strategy as Parameters<typeof analysisBlocks>[0] | undefined;
+  return analysisBlocks({ canary: strategy?.canary, blueGreen: strategy?.blueGreen })
+    .filter((b) => !b.path.includes('experiment'))
+    .flatMap((b) => b.templates.map((t) => ({ name: t.name, clusterScope: t.clusterScope, path: formatPath(t.path.slice(0, -1)) })));
+}
+
+/**
+ * The InvalidSpec message for the first template a Rollout's analysis runs from that does not
+ * exist, in upstream's words. `has` answers for a kind only once its store has its first list;
+ * a kind it cannot answer for (undefined) is not checked, and a missing template then fails its run.
+ */
+export function missingTemplateMessage(rollout: Rollout, has: { template?: (name: string) => boolean; clusterTemplate?: (name: string) => boolean }): string | undefined {
+  const missing = referencedTemplates(rollout).find((t) => {
+    const exists = t.clusterScope ? has.clusterTemplate : has.template;
+    return exists !== undefined && !exists(t.name);
+  });
+  if (!missing) return undefined;
+  const resource = missing.clusterScope ? 'clusteranalysistemplate.argoproj.io' : 'analysistemplate.argoproj.io';
+  return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${missing.path}: Invalid value: "${missing.name}": ${resource} "${missing.name}" not found`);
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * One context's store: one watch per kind (Rollouts, ReplicaSets, Pods, Services, AnalysisRuns,
- * Experiments, and Deployments and PodTemplates when asked), for all namespaces or a chosen set, and the reachability check that turns an
+ * Experiments, and when asked Deployments and PodTemplates, and AnalysisTemplates and ClusterAnalysisTemplates), for all namespaces or a chosen set, and the reachability check that turns an
  * unreachable or unauthorised context into one clear sentence.
  */
-import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, POD_TEMPLATE, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Deployment, type KindRef, type Pod, type PodTemplate } from './kinds';
+import { ANALYSIS_RUN, ANALYSIS_TEMPLATE, CLUSTER_ANALYSIS_TEMPLATE, DEPLOYMENT, EXPERIMENT, POD, POD_TEMPLATE, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Deployment, type KindRef, type Pod, type PodTemplate } from './kinds';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './kinds';
 import type { KubeConfig } from './k8s';
 import { ApiError, type Rest } from './rest';
@@ -23,6 +23,8 @@ export interface WatchClusterOptions extends Omit<WatchDeps, 'namespace'> {
   namespaces?: readonly string[];
   /** Also watch Deployments and PodTemplates (the embedded controller reads them for spec.workloadRef); the tree does not need them. */
   deployments?: boolean;
+  /** Also watch AnalysisTemplates and ClusterAnalysisTemplates (the embedded controller checks that a Rollout's exist). */
+  analysisTemplates?: boolean;
 }
 
 export interface ClusterWatch extends Disposable {
@@ -35,6 +37,9 @@ export interface ClusterWatch extends Disposable {
   deployments?: KindStore<Deployment>;
   /** The PodTemplates, with the Deployments and as they are. */
   podTemplates?: KindStore<PodTemplate>;
+  /** The AnalysisTemplates and ClusterAnalysisTemplates, when asked for, apart from `stores` and `synced` as the Deployments are. */
+  analysisTemplates?: KindStore<Watched>;
+  clusterAnalysisTemplates?: KindStore<Watched>;
   /** Resolves when every kind of `stores` has its first list. */
   synced: Promise<void>;
 }
@@ -64,10 +69,16 @@ export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
   const synced = Promise.all(running.map((r) => r.synced)).then(() => undefined);
   const deployments = opts.deployments ? make<Deployment>(DEPLOYMENT) : undefined;
   const podTemplates = opts.deployments ? make<PodTemplate>(POD_TEMPLATE) : undefined;
+  const analysisTemplates = opts.analysisTemplates ? make<Watched>(ANALYSIS_TEMPLATE) : undefined;
+  // Cluster-scoped: one watch, whatever the namespaces.
+  const clusterAnalysisTemplates = opts.analysisTemplates ? watchKind<Watched>(CLUSTER_ANALYSIS_TEMPLATE, { ...opts, namespace: undefined }) : undefined;
+  if (clusterAnalysisTemplates) running.push(clusterAnalysisTemplates);
   return {
     stores,
     ...(deployments ? { deployments } : {}),
     ...(podTemplates ? { podTemplates } : {}),
+    ...(analysisTemplates ? { analysisTemplates } : {}),
+    ...(clusterAnalysisTemplates ? { clusterAnalysisTemplates } : {}),
     synced,
     dispose: () => running.forEach((r) => r.dispose()),
   };

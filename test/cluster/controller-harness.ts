@@ -24,9 +24,16 @@ export async function startControllerHarness(
   const cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 50, ...options });
   const conn = connect({ kubeconfigPath: cluster.kubeconfigPath, env: {} });
   const log = recordingLog();
-  const watch = watchCluster({ kc: conn.kc, rest: conn.rest, log, backoff: () => 100 });
+  // The analysis templates too, as the embedded controller watches them (src/cluster/embedded.ts).
+  const watch = watchCluster({ kc: conn.kc, rest: conn.rest, log, backoff: () => 100, analysisTemplates: true });
   await watch.synced;
-  const controller = createController({ rest: wrapRest(conn.rest), stores: watch.stores, log });
+  const controller = createController({
+    rest: wrapRest(conn.rest),
+    stores: watch.stores,
+    log,
+    ...(watch.analysisTemplates ? { analysisTemplates: watch.analysisTemplates } : {}),
+    ...(watch.clusterAnalysisTemplates ? { clusterAnalysisTemplates: watch.clusterAnalysisTemplates } : {}),
+  });
   controller.start();
   return {
     cluster,

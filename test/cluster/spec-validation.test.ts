@@ -1,6 +1,6 @@
 // The embedded controller's refusal of an invalid spec: the first error of the linter's rules, as upstream's InvalidSpec.
 import { strict as assert } from 'node:assert';
-import { invalidSpecMessage, missingServiceMessage, refusedStatus, withoutSpecRefusal } from '../../src/cluster/spec-validation';
+import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, withoutSpecRefusal } from '../../src/cluster/spec-validation';
 import type { Rollout } from '../../src/planner';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -35,6 +35,36 @@ describe('spec validation in the embedded controller', () => {
     assert.match(missingServiceMessage(canary, has('web-canary', 'web-stable', 'web-ping'))!, /spec\.strategy\.canary\.pingPong\.pongService: Invalid value: "web-pong"/);
     // A canary without Services names none.
     assert.equal(missingServiceMessage(rollout({ strategy: { canary: { steps: [{ setWeight: 20 }] } } }), has()), undefined);
+  });
+
+  it('names the first analysis template that is not there, of the analyses upstream checks, and only for a kind it can answer for', () => {
+    const analysed = rollout({
+      strategy: {
+        canary: {
+          analysis: { templates: [{ templateName: 'background' }] },
+          steps: [{ experiment: { templates: [], analyses: [{ name: 'e', templateName: 'in-experiment' }] } }, { analysis: { templates: [{ templateName: 'rate' }, { templateName: 'shared', clusterScope: true }] } }],
+        },
+      },
+    });
+    assert.deepEqual(
+      referencedTemplates(analysed).map((t) => `${t.path} ${t.name}${t.clusterScope ? ' (cluster)' : ''}`),
+      ['spec.strategy.canary.analysis.templates[0] background', 'spec.strategy.canary.steps[1].analysis.templates[0] rate', 'spec.strategy.canary.steps[1].analysis.templates[1] shared (cluster)'],
+      "an experiment step's analyses are not checked",
+    );
+    const has = (...names: string[]) => (name: string) => names.includes(name);
+    assert.equal(missingTemplateMessage(analysed, { template: has('background', 'rate'), clusterTemplate: has('shared') }), undefined);
+    assert.equal(
+      missingTemplateMessage(analysed, { template: has('background'), clusterTemplate: has('shared') }),
+      'The Rollout "web" is invalid: spec.strategy.canary.steps[1].analysis.templates[0]: Invalid value: "rate": analysistemplate.argoproj.io "rate" not found',
+    );
+    assert.equal(
+      missingTemplateMessage(analysed, { template: has('background', 'rate'), clusterTemplate: has() }),
+      'The Rollout "web" is invalid: spec.strategy.canary.steps[1].analysis.templates[1]: Invalid value: "shared": clusteranalysistemplate.argoproj.io "shared" not found',
+    );
+    // A kind whose store cannot answer (not listed, or its watch failing) is not checked.
+    assert.equal(missingTemplateMessage(analysed, { clusterTemplate: has('shared') }), undefined);
+    const blueGreen = rollout({ strategy: { blueGreen: { activeService: 'a', prePromotionAnalysis: { templates: [{ templateName: 'smoke' }] }, postPromotionAnalysis: { templates: [{ templateName: 'soak' }] } } } });
+    assert.match(missingTemplateMessage(blueGreen, { template: has('smoke') })!, /spec\.strategy\.blueGreen\.postPromotionAnalysis\.templates\[0\]: Invalid value: "soak"/);
   });
 
   it("judges a rollout whose workloadRef was resolved by the workload's template, as its own", () => {

@@ -5,13 +5,12 @@
  * reason, so the rollout reacts as Argo's does to a failed analysis and says why.
  */
 import type { AnalysisRun } from '../../planner';
-import { ANALYSIS_RUN, apiVersionOf, kindPath, type KindRef } from '../kinds';
+import { ANALYSIS_RUN, ANALYSIS_TEMPLATE, CLUSTER_ANALYSIS_TEMPLATE, apiVersionOf, kindPath } from '../kinds';
 import { ApiError, describeApiError, isNotFound, type Rest } from '../rest';
 import { resolveAnalysisRun, templateRefsOf, type RunOwner } from './resolve';
 import type { AnalysisTemplate, FullAnalysisRun } from './types';
 
-export const ANALYSIS_TEMPLATE: KindRef = { name: 'AnalysisTemplate', group: 'argoproj.io', version: 'v1alpha1', plural: 'analysistemplates' };
-export const CLUSTER_ANALYSIS_TEMPLATE: KindRef = { name: 'ClusterAnalysisTemplate', group: 'argoproj.io', version: 'v1alpha1', plural: 'clusteranalysistemplates' };
+export { ANALYSIS_TEMPLATE, CLUSTER_ANALYSIS_TEMPLATE };
 
 export interface PreparedRun {
   run: FullAnalysisRun;
