@@ -120,7 +120,8 @@ export function createController(opts: ControllerOptions): Controller {
   const workloadsListed = new Set<KindStore<any>>([stores.replicaSets]);
   /** The template stores that have their first list and no watch error: only they can say a template is missing. */
   const templatesListed = new Set<KindStore<Watched>>();
-  const listedTemplates = (store: KindStore<Watched> | undefined, namespace: string) =>
+  /** `namespace` undefined for the cluster-scoped kind: its objects are kept under no namespace. */
+  const listedTemplates = (store: KindStore<Watched> | undefined, namespace: string | undefined) =>
     store && templatesListed.has(store) && store.lastError() === undefined ? (name: string) => store.get(name, namespace) !== undefined : undefined;
   const work = createWorkQueue({ clock, workers, run: (key) => reconcileKey(key) });
   const { enqueue, enqueueAfter } = work;
@@ -263,7 +264,7 @@ export function createController(opts: ControllerOptions): Controller {
     const invalid =
       specVerdict(key, live, rollout) ??
       missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined) ??
-      missingTemplateMessage(rollout, { template: listedTemplates(opts.analysisTemplates, namespace), clusterTemplate: listedTemplates(opts.clusterAnalysisTemplates, namespace) });
+      missingTemplateMessage(rollout, { template: listedTemplates(opts.analysisTemplates, namespace), clusterTemplate: listedTemplates(opts.clusterAnalysisTemplates, undefined) });
     if (invalid) return refuse(key, live, invalid, now);
     rollout = withoutSpecRefusal(rollout);
     const replicaSets = owned(stores.replicaSets, rollout);

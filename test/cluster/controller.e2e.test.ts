@@ -1,7 +1,7 @@
 // The embedded controller driving rollouts on the local cluster, end to end.
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
-import { ANALYSIS_TEMPLATE, ROLLOUT, kindPath } from '../../src/cluster/kinds';
+import { ANALYSIS_TEMPLATE, CLUSTER_ANALYSIS_TEMPLATE, ROLLOUT, kindPath } from '../../src/cluster/kinds';
 import type { Rollout } from '../../src/planner';
 import { container, createRollout, createService, replicaSetsOf, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
 import { until } from './helpers';
@@ -177,6 +177,19 @@ describe('embedded controller (end to end)', function () {
     });
     const healthy = await untilPhase(h, 'analysed', 'Healthy');
     assert.equal(healthy.status?.conditions?.some((c) => c.type === 'InvalidSpec'), false);
+
+    // The same with a ClusterAnalysisTemplate, which has no namespace.
+    await createRollout(h.conn.rest, 'cluster-analysed', {
+      replicas: 1,
+      template: container('demo:v1'),
+      strategy: { canary: { steps: [{ analysis: { templates: [{ templateName: 'shared-rate', clusterScope: true }] } }] } },
+    });
+    const refusedToo = await untilPhase(h, 'cluster-analysed', 'Degraded');
+    assert.match(refusedToo.status?.message ?? '', /clusteranalysistemplate\.argoproj\.io "shared-rate" not found/);
+    await h.conn.rest.request('POST', kindPath(CLUSTER_ANALYSIS_TEMPLATE), {
+      body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ClusterAnalysisTemplate', metadata: { name: 'shared-rate' }, spec: { metrics: [{ name: 'ok', provider: { web: { url: 'http://127.0.0.1:9/ok' } } }] } },
+    });
+    await untilPhase(h, 'cluster-analysed', 'Healthy');
   });
 
   it('restart at a time: when it comes, every pod created before it is replaced and the restart recorded', async () => {
