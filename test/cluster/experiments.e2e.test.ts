@@ -4,8 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANALYSIS_TEMPLATE } from '../../src/cluster/analysis/create';
-import { EXPERIMENT, kindPath } from '../../src/cluster/kinds';
+import { ANALYSIS_TEMPLATE, EXPERIMENT, kindPath } from '../../src/cluster/kinds';
 import { main } from '../../src/cli/main';
 import type { Experiment, ExperimentStatus, ReplicaSet } from '../../src/planner';
 import { container, createRollout, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';

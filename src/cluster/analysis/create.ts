@@ -10,8 +10,6 @@ import { ApiError, describeApiError, isNotFound, type Rest } from '../rest';
 import { resolveAnalysisRun, templateRefsOf, type RunOwner } from './resolve';
 import type { AnalysisTemplate, FullAnalysisRun } from './types';
 
-export { ANALYSIS_TEMPLATE, CLUSTER_ANALYSIS_TEMPLATE };
-
 export interface PreparedRun {
   run: FullAnalysisRun;
   /** Set when the run cannot be resolved: its status is then written as Error with this message. */
