@@ -28,7 +28,7 @@ import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
 import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
-import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, withoutSpecRefusal } from './spec-validation';
+import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, referencesOf, refusedStatus, withoutSpecRefusal } from './spec-validation';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
 const EVENT_SOURCE = 'rollouts-controller';
@@ -147,11 +147,7 @@ export function createController(opts: ControllerOptions): Controller {
     return kind && ref?.name ? `${kind}/${ref.name}` : undefined;
   }
 
-  function referencesService(r: Rollout, service: string): boolean {
-    const s = r.spec?.strategy;
-    const pingPong = s?.canary?.pingPong;
-    return [s?.canary?.canaryService, s?.canary?.stableService, s?.blueGreen?.activeService, s?.blueGreen?.previewService, pingPong?.pingService, pingPong?.pongService].includes(service);
-  }
+  const referencesService = (r: Rollout, service: string): boolean => referencesOf(r).some((ref) => ref.kind === 'Service' && ref.name === service);
 
   /** The objects each rollout owns, kept from store events (no scan per reconcile). */
   const ownedBy = createOwnerIndex('Rollout');

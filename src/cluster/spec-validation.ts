@@ -7,7 +7,7 @@
  * (missingServiceMessage, missingTemplateMessage); router objects are met when they are needed.
  */
 import { ConditionMessage, ConditionType, newCondition, removeCondition, rolloutPhase, type Rollout, type RolloutStatus } from '../planner';
-import { analysisBlocks, formatPath, rolloutObjectFindings } from '../schema';
+import { formatPath, rolloutObjectFindings, rolloutReferences, type RolloutReference } from '../schema';
 
 /**
  * The InvalidSpec message for the rollout's first spec error, or undefined when its spec is valid.
@@ -20,6 +20,12 @@ export function invalidSpecMessage(rollout: Rollout): string | undefined {
   return error && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${formatPath(error.path)}: ${error.message}`);
 }
 
+/** What a Rollout names (schema's one list of references: Services, templates, workload, router objects). */
+export const referencesOf = (rollout: Rollout): RolloutReference[] => rolloutReferences(rollout as unknown as Parameters<typeof rolloutReferences>[0]);
+
+/** The order in which upstream's controller looks the Services up (getReferencedServices). */
+const SERVICE_CHECK_ORDER = ['activeService', 'previewService', 'stableService', 'canaryService', 'pingService', 'pongService'];
+
 /**
  * The InvalidSpec message for the first Service the strategy names that its namespace does not
  * have, as upstream's controller checks them before it acts (getReferencedServices, in its order:
@@ -27,28 +33,21 @@ export function invalidSpecMessage(rollout: Rollout): string | undefined {
  * Degraded until the Service comes; a Service event wakes it.
  */
 export function missingServiceMessage(rollout: Rollout, hasService: (name: string) => boolean): string | undefined {
-  const strategy = rollout.spec?.strategy;
-  const bg = strategy?.blueGreen;
-  const canary = strategy?.canary;
-  const named: [path: string, name: string | undefined][] = bg
-    ? [['blueGreen.activeService', bg.activeService], ['blueGreen.previewService', bg.previewService]]
-    : canary
-      ? [['canary.stableService', canary.stableService], ['canary.canaryService', canary.canaryService], ['canary.pingPong.pingService', canary.pingPong?.pingService], ['canary.pingPong.pongService', canary.pingPong?.pongService]]
-      : [];
-  const missing = named.find(([, name]) => typeof name === 'string' && name !== '' && !hasService(name));
-  return missing && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `spec.strategy.${missing[0]}: Invalid value: "${missing[1]}": service "${missing[1]}" not found`);
+  const missing = referencesOf(rollout).filter((r) => r.kind === 'Service' && !hasService(r.name));
+  const first = SERVICE_CHECK_ORDER.map((key) => missing.find((r) => r.path[r.path.length - 1] === key)).find((r) => r !== undefined);
+  return first && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${formatPath(first.path)}: Invalid value: "${first.name}": service "${first.name}" not found`);
 }
 
 /**
  * The templates a Rollout's analysis runs from, as upstream's controller checks them before it acts
  * (getReferencedRolloutAnalyses): background analysis, analysis steps, pre- and post-promotion
- * analysis; an experiment step's analyses are not checked there. Each with upstream's field path.
+ * analysis; an experiment step's analyses are not checked there. Each with upstream's field path
+ * (the template entry, `...analysis.templates[0]`).
  */
 export function referencedTemplates(rollout: Rollout): { name: string; clusterScope: boolean; path: string }[] {
-  const strategy = rollout.spec?.strategy as Parameters<typeof analysisBlocks>[0] | undefined;
-  return analysisBlocks({ canary: strategy?.canary, blueGreen: strategy?.blueGreen })
-    .filter((b) => !b.path.includes('experiment'))
-    .flatMap((b) => b.templates.map((t) => ({ name: t.name, clusterScope: t.clusterScope, path: formatPath(t.path.slice(0, -1)) })));
+  return referencesOf(rollout)
+    .filter((r) => (r.kind === 'AnalysisTemplate' || r.kind === 'ClusterAnalysisTemplate') && !r.path.includes('experiment'))
+    .map((r) => ({ name: r.name, clusterScope: r.kind === 'ClusterAnalysisTemplate', path: formatPath(r.path.slice(0, -1)) }));
 }
 
 /**
