@@ -21,8 +21,6 @@ export interface Kustomizations {
    * kustomization it finds and settles once: settling after each would cost the square of their number.
    */
   settle(): boolean;
-  /** record() and settle() for one kustomization. */
-  set(kustomization: string, text: string | undefined): boolean;
   isPatch(path: string): boolean;
   /** The patch files whose text has not been recorded. */
   unreadPatches(): string[];
@@ -48,7 +46,7 @@ export function createKustomizations(): Kustomizations {
     return fields;
   };
   const said = () => JSON.stringify([[...patches].sort(), [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
-  const registry: Kustomizations = {
+  return {
     // What is recorded as it was changes nothing: an opened file re-reads the kustomizations beside it,
     // and settling again for each would redo the work for all of them.
     record(path, text) {
@@ -74,14 +72,9 @@ export function createKustomizations(): Kustomizations {
       byFile = kustomizedFiles(kustomizations, (file) => patchTexts.get(file), fieldsOf);
       return said() !== before;
     },
-    set(path, text) {
-      registry.record(path, text);
-      return registry.settle();
-    },
     isPatch: (path) => patches.has(path),
     unreadPatches: () => [...patches].filter((file) => !patchTexts.has(file)),
     kustomized: (path) => byFile.get(path),
     paths: () => [...byPath.keys()],
   };
-  return registry;
 }

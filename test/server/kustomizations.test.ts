@@ -1,7 +1,13 @@
 // The registry of what the workspace's kustomizations say of its files: patches and added labels.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { createKustomizations, isKustomizationFile } from '../../src/server/kustomizations';
+import { createKustomizations, isKustomizationFile, type Kustomizations } from '../../src/server/kustomizations';
+
+/** Records one kustomization and settles, as the server does for a single change: true when that changes what any file is validated with. */
+const set = (k: Kustomizations, path: string, text: string | undefined) => {
+  k.record(path, text);
+  return k.settle();
+};
 
 describe('kustomization registry', () => {
   const root = join('/', 'ws');
@@ -12,15 +18,15 @@ describe('kustomization registry', () => {
 
   it('resolves patch paths against the kustomization\'s folder and keeps a file a patch while any kustomization lists it', () => {
     const k = createKustomizations();
-    assert.equal(k.set(prod, 'patches:\n- path: ../shared/replicas.yaml\n- path: image.yaml\n'), true);
-    assert.equal(k.set(staging, 'patchesStrategicMerge:\n- ../shared/replicas.yaml\n'), false, 'a file already a patch');
+    assert.equal(set(k, prod, 'patches:\n- path: ../shared/replicas.yaml\n- path: image.yaml\n'), true);
+    assert.equal(set(k, staging, 'patchesStrategicMerge:\n- ../shared/replicas.yaml\n'), false, 'a file already a patch');
     assert.ok(k.isPatch(shared) && k.isPatch(join(root, 'overlays/prod/image.yaml')));
-    assert.equal(k.set(prod, 'patches:\n- path: ../shared/replicas.yaml\n- path: image.yaml\n'), false, 'the same text changes nothing');
+    assert.equal(set(k, prod, 'patches:\n- path: ../shared/replicas.yaml\n- path: image.yaml\n'), false, 'the same text changes nothing');
 
-    assert.equal(k.set(prod, undefined), true);
+    assert.equal(set(k, prod, undefined), true);
     assert.ok(k.isPatch(shared), 'staging still lists it');
     assert.ok(!k.isPatch(join(root, 'overlays/prod/image.yaml')));
-    assert.equal(k.set(staging, 'resources: [../../base]\n'), true);
+    assert.equal(set(k, staging, 'resources: [../../base]\n'), true);
     assert.ok(!k.isPatch(shared));
     assert.deepEqual(k.paths(), [staging]);
   });
@@ -28,13 +34,13 @@ describe('kustomization registry', () => {
   it('follows the labels kustomizations add, through the folders they list, as each one changes', () => {
     const k = createKustomizations();
     const rollout = join(root, 'base/rollout.yaml');
-    assert.equal(k.set(prod, 'resources: [../../base]\ncommonLabels: {env: prod}\n'), false, 'the base is not known yet');
+    assert.equal(set(k, prod, 'resources: [../../base]\ncommonLabels: {env: prod}\n'), false, 'the base is not known yet');
     assert.equal(k.kustomized(rollout)?.labels, undefined);
-    assert.equal(k.set(base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n'), true, 'the overlay now reaches a configured base');
+    assert.equal(set(k, base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n'), true, 'the overlay now reaches a configured base');
     assert.deepEqual(k.kustomized(rollout)?.labels, { selector: { env: 'prod' }, template: { env: 'prod' } });
-    assert.equal(k.set(prod, 'resources: [../../base]\ncommonLabels: {env: production}\n'), true);
+    assert.equal(set(k, prod, 'resources: [../../base]\ncommonLabels: {env: production}\n'), true);
     assert.deepEqual(k.kustomized(rollout)?.labels?.selector, { env: 'production' });
-    assert.equal(k.set(base, undefined), true);
+    assert.equal(set(k, base, undefined), true);
     assert.equal(k.kustomized(rollout)?.labels, undefined);
   });
 
