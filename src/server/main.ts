@@ -164,6 +164,12 @@ async function rereadPatch(path: string, deleted: boolean): Promise<void> {
 /** A kustomization of the workspace (with no folders, any the editor shows). */
 const isWorkspaceKustomization = (path: string) => isKustomizationFile(path) && (folders.length === 0 || inFolders(path));
 
+/** A file changed, was closed, or went: if it is a kustomization or a patch, what it says is read again (its text as the editor shows it). */
+function kustomizeFileChanged(path: string, deleted: boolean): void {
+  if (isWorkspaceKustomization(path)) void rereadKustomization(path, deleted).catch((err) => log('reading a kustomization failed', err));
+  if (kustomizations.isPatch(path)) void rereadPatch(path, deleted).catch((err) => log('reading a kustomize patch failed', err));
+}
+
 // Lifecycle
 connection.onInitialize((params: InitializeParams) => {
   options = (params.initializationOptions ?? {}) as ServerOptions;
@@ -235,18 +241,13 @@ connection.onInitialized(() => {
 documents.onDidChangeContent((e) => {
   queue.schedule(e.document.uri);
   // An open kustomization or patch counts as typed, saved or not, as an open manifest's Services do.
-  const path = fileKey(e.document.uri);
-  if (isWorkspaceKustomization(path)) void rereadKustomization(path, false).catch((err) => log('reading an open kustomization failed', err));
-  if (kustomizations.isPatch(path)) void rereadPatch(path, false).catch((err) => log('reading an open kustomize patch failed', err));
+  kustomizeFileChanged(fileKey(e.document.uri), false);
 });
 // The kustomization beside an opened file is read at once, not when the scan reaches it (or, with no folders, never).
 documents.onDidOpen((e) => {
   const path = fileKey(e.document.uri);
   if (!isAbsolute(path)) return;
-  for (const name of KUSTOMIZATION_FILE_NAMES) {
-    const k = join(dirname(path), name);
-    if (isWorkspaceKustomization(k)) void rereadKustomization(k, false).catch((err) => log('reading a kustomization failed', err));
-  }
+  for (const name of KUSTOMIZATION_FILE_NAMES) kustomizeFileChanged(join(dirname(path), name), false);
 });
 documents.onDidClose((e) => {
   service.forget(e.document.uri);
@@ -254,8 +255,7 @@ documents.onDidClose((e) => {
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const path = fileKey(e.document.uri);
   // A closed kustomization or patch: its text on disk counts again (undefined, as gone, when it was never saved).
-  if (isWorkspaceKustomization(path)) void rereadKustomization(path, false).catch((err) => log('re-reading a closed kustomization failed', err));
-  if (kustomizations.isPatch(path)) void rereadPatch(path, false).catch((err) => log('re-reading a closed kustomize patch failed', err));
+  kustomizeFileChanged(path, false);
   // The closed text may never have been saved: what counts now is the disk, if the file is in the workspace
   // (with no folders at all, every file the editor showed is).
   if (folders.length > 0 && !inFolders(path)) scheduleDependents(workspace.removeFile(path));
@@ -267,8 +267,7 @@ connection.onDidChangeWatchedFiles((p) => {
     const path = fileKey(change.uri);
     // The disk counts for a kustomization or patch file that is not open (an open one counts as the editor shows it).
     if (isOpen(path)) continue;
-    if (isWorkspaceKustomization(path)) void rereadKustomization(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomization failed', e));
-    if (kustomizations.isPatch(path)) void rereadPatch(path, change.type === FileChangeType.Deleted).catch((e) => log('re-reading a kustomize patch failed', e));
+    kustomizeFileChanged(path, change.type === FileChangeType.Deleted);
     if (!isYamlFile(path)) continue;
     if (change.type === FileChangeType.Deleted) scheduleDependents(workspace.removeFile(path));
     else void reindexFromDisk(path).catch((e) => log('re-reading a changed file failed', e));
