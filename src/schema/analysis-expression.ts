@@ -444,10 +444,10 @@ export function* subexpressions(e: Expr): Generator<Expr> {
 /**
  * Problems of a condition beyond syntax: calls of functions that do not exist, variables other
  * than `result`, `#` outside a predicate, placeholders other than `{{args.NAME}}` (Argo leaves
- * those unreplaced, so the condition never parses at run time).
+ * those unreplaced, so the condition never parses at run time). `parsed`: the text's parse, where
+ * the caller has it.
  */
-export function checkExpression(text: string, args?: ReadonlySet<string>): ExpressionProblem[] {
-  const parsed = parseExpression(text);
+export function checkExpression(text: string, args?: ReadonlySet<string>, parsed: ParseResult = parseExpression(text)): ExpressionProblem[] {
   if (!parsed.ok) return [{ ...parsed.error, severity: 'error' }];
   const out: ExpressionProblem[] = [];
   // `names`: those a `let` around the expression defines.

@@ -3,7 +3,7 @@
  * metric, unique names, conditions that parse, counts and limits Argo accepts, arguments that
  * are declared where they are used.
  */
-import { checkExpression, parseExpression, subexpressions, type Expr } from '../analysis-expression';
+import { checkExpression, parseExpression, subexpressions, type Expr, type ParseResult } from '../analysis-expression';
 import type { DocFinding } from '../findings';
 import { PROVIDER_NAMES } from '../fields/analysis-template';
 import { arr, error, obj, str, warning, type JsonObject } from './rule';
@@ -23,14 +23,29 @@ export interface TemplateRule {
 
 const METRICS = ['spec', 'metrics'] as const;
 const metricsOf = (ctx: TemplateRuleContext) => arr(ctx.spec?.metrics).map((m, i) => ({ metric: obj(m), i })).filter((m): m is { metric: JsonObject; i: number } => m.metric !== undefined);
-/** Each metric's successCondition and failureCondition that is a string, with where. */
-const conditionsOf = (ctx: TemplateRuleContext) =>
-  metricsOf(ctx).flatMap(({ metric, i }) =>
-    (['successCondition', 'failureCondition'] as const).flatMap((field) => {
-      const text = str(metric[field]);
-      return text === undefined ? [] : [{ metric, i, field, text }];
-    }),
-  );
+interface Condition {
+  metric: JsonObject;
+  i: number;
+  field: 'successCondition' | 'failureCondition';
+  text: string;
+  parsed: ParseResult;
+}
+/** Several rules read a template's conditions: each is parsed once per template. */
+const conditionsByTemplate = new WeakMap<TemplateRuleContext, readonly Condition[]>();
+/** Each metric's successCondition and failureCondition that is a string, with where, and its parse. */
+function conditionsOf(ctx: TemplateRuleContext): readonly Condition[] {
+  let conditions = conditionsByTemplate.get(ctx);
+  if (!conditions) {
+    conditions = metricsOf(ctx).flatMap(({ metric, i }) =>
+      (['successCondition', 'failureCondition'] as const).flatMap((field) => {
+        const text = str(metric[field]);
+        return text === undefined ? [] : [{ metric, i, field, text, parsed: parseExpression(text) }];
+      }),
+    );
+    conditionsByTemplate.set(ctx, conditions);
+  }
+  return conditions;
+}
 const declaredArgs = (ctx: TemplateRuleContext) => new Set(arr(ctx.spec?.args).flatMap((a) => (str(obj(a)?.name) ? [str(obj(a)?.name)!] : [])));
 
 /** `{{args.NAME}}` and `{{ args.NAME }}` in a text. */
@@ -99,8 +114,8 @@ export const conditionSyntax: TemplateRule = {
   check(ctx) {
     const args = declaredArgs(ctx);
     const out: DocFinding[] = [];
-    for (const { i, field, text } of conditionsOf(ctx)) {
-      for (const p of checkExpression(text, args)) {
+    for (const { i, field, text, parsed } of conditionsOf(ctx)) {
+      for (const p of checkExpression(text, args, parsed)) {
         const where = p.start < text.length ? ` at "${text.slice(p.start, Math.min(p.end, p.start + 30))}"` : '';
         out.push({ ...(p.severity === 'error' ? error : warning)(this.code, [...METRICS, i, field], `${field}: ${p.message}${p.message.includes('"') ? '' : where}`), data: { start: p.start, end: p.end } });
       }
@@ -275,11 +290,10 @@ export const prometheusVectorResult: TemplateRule = {
   summary: 'with prometheus, `result` is a list unless the query returns a scalar: compare `result[0]`',
   check(ctx) {
     const out: DocFinding[] = [];
-    for (const { metric, i, field, text } of conditionsOf(ctx)) {
+    for (const { metric, i, field, text, parsed } of conditionsOf(ctx)) {
       const query = str(obj(obj(metric.provider)?.prometheus)?.query);
       // Argo hands the condition an instant vector as a list of numbers, whatever its length.
       if (query === undefined || SCALAR_QUERY.test(query)) continue;
-      const parsed = parseExpression(text);
       const used = parsed.ok ? resultUsedAsNumber(parsed.expr) : undefined;
       if (!used) continue;
       const written = text.slice(used.start, used.end);
@@ -314,10 +328,8 @@ export const cloudWatchResultList: TemplateRule = {
   summary: 'with cloudWatch, `result` is a list of MetricDataResults: the numbers are in `result[0].Values`',
   check(ctx) {
     const out: DocFinding[] = [];
-    for (const { metric, i, field, text } of conditionsOf(ctx)) {
-      if (!obj(obj(metric.provider)?.cloudWatch)) continue;
-      const parsed = parseExpression(text);
-      if (!parsed.ok) continue;
+    for (const { metric, i, field, text, parsed } of conditionsOf(ctx)) {
+      if (!obj(obj(metric.provider)?.cloudWatch) || !parsed.ok) continue;
       // `suggestion` replaces the expression's text from start to end (the quick fix, where the text holds it as written).
       const at = (e: Expr, message: string, suggestion?: string) =>
         out.push({ ...warning(this.code, [...METRICS, i, field], `${field}: ${message}`), data: { start: e.start, end: e.end, ...(suggestion ? { replaces: text.slice(e.start, e.end), suggestion } : {}) } });
