@@ -12,6 +12,7 @@ import {
   readableDocumentValue,
   findingRange,
   isAnalysisTemplateDefinition,
+  isDnsSubdomain,
   isRouterObjectDefinition,
   isServiceDefinition,
   matchingTemplates,
@@ -103,7 +104,7 @@ export function renameProblem(kind: ReferenceKind, name: string): string | undef
     // Services are DNS labels (RFC 1035): they become host names.
     return /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 63 ? undefined : `"${name}" is not a valid Service name: at most 63 lower-case letters, digits and "-", starting with a letter and ending with a letter or digit`;
   }
-  return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(name) && name.length <= 253
+  return isDnsSubdomain(name)
     ? undefined
     : `"${name}" is not a valid ${kind} name: lower-case letters, digits, "-" and ".", starting and ending with a letter or digit`;
 }

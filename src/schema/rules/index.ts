@@ -15,6 +15,7 @@ export { experimentRules, type ExperimentRule, type ExperimentRuleContext } from
 export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';
 export { documentReferences, rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
 export { routerReferences, type RouterReference } from './router-references';
+export { isDnsSubdomain } from './spec-rules';
 
 export const rules: readonly Rule[] = [
   // spec

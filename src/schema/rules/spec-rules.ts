@@ -111,12 +111,14 @@ export const workloadRefTemplate: Rule = {
 /** Kubernetes label syntax: an optional DNS-subdomain prefix and a name of at most 63 characters. */
 const LABEL_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** Kubernetes' DNS subdomain (RFC 1123), what most object names are. */
+export const isDnsSubdomain = (v: string): boolean => v.length <= 253 && DNS_SUBDOMAIN.test(v);
 
 function labelKeyProblem(key: string): string | undefined {
   const slash = key.indexOf('/');
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `the prefix "${prefix}" is not a DNS subdomain`;
+  if (prefix !== undefined && !isDnsSubdomain(prefix)) return `the prefix "${prefix}" is not a DNS subdomain`;
   if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return 'a label name is 1-63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
   return undefined;
 }
@@ -128,10 +130,10 @@ function labelValueProblem(value: string): string | undefined {
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const dnsLabelProblem = (v: string) => (v.length <= 63 && DNS_LABEL.test(v) ? undefined : 'it must be a DNS label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit');
-const dnsSubdomainProblem = (v: string) => (v.length <= 253 && DNS_SUBDOMAIN.test(v) ? undefined : 'it must be a DNS subdomain: at most 253 lower-case letters, digits, "-" or ".", each part starting and ending with a letter or digit');
+const dnsSubdomainProblem = (v: string) => (isDnsSubdomain(v) ? undefined : 'it must be a DNS subdomain: at most 253 lower-case letters, digits, "-" or ".", each part starting and ending with a letter or digit');
 /** Kubernetes' IANA service name: a port name that a Service's targetPort can use. */
 function portNameProblem(v: string): string | undefined {
-  if (v.length <= 15 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v) && /[a-z]/.test(v) && !v.includes('--')) return undefined;
+  if (v.length <= 15 && DNS_LABEL.test(v) && /[a-z]/.test(v) && !v.includes('--')) return undefined;
   return 'a port name is at most 15 lower-case letters, digits or "-", with at least one letter, starting and ending with a letter or digit, without "--"';
 }
 /** A value meant to be substituted before it is applied (envsubst and Flux's `${VAR}`, a template's `{{ }}`): its final form is unknown. */
