@@ -31,7 +31,7 @@ class GiveUp {
 
 const LONE_CR = /\r(?!\n)/;
 
-type LineKind = 0 | 1 | 2 | 3;
+// The kinds of line (CommonYamlParser.kinds).
 const BLANK = 0;
 const COMMENT = 1;
 const CONTENT = 2;
@@ -43,18 +43,17 @@ const HASH = 35;
 const COLON = 58;
 const DASH = 45;
 
-/** The comment and blank lines [firstLine, endLine) after a collection's last entry. */
-interface Run {
-  readonly firstLine: number;
-  readonly endLine: number;
-}
-
 interface Parsed<N> {
   readonly node: N;
   /** Index of the first line after the node (and after comments that belong to it). */
   readonly next: number;
-  /** The comment/blank lines after the node that its collection did not keep. */
-  readonly run?: Run;
+  /**
+   * The comment and blank lines [next, runEnd) after the node, which its collection did not keep
+   * (none when runEnd is next). The parse makes one such object per entry and no other wrapper:
+   * a scalar's end is its range[1], a key's `:` is in `afterKey`. Garbage is what drives the
+   * collector during a large file's parse.
+   */
+  readonly runEnd: number;
 }
 
 export function parseCommonYaml(text: string, options: Options): Document.Parsed[] | undefined {
@@ -122,18 +121,28 @@ function readCommonYaml(text: string, options: Options): Document.Parsed[] | Giv
 }
 
 class CommonYamlParser {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  // Per line, in typed arrays: their memory lies outside the young heap that a large file's parse fills.
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
   /** Leading spaces of each line (of its `#` on a comment line). */
-  private readonly indents: number[] = [];
-  private readonly kinds: LineKind[] = [];
+  private readonly indents: Int32Array;
+  private readonly kinds: Uint8Array;
   private readonly lineCount: number;
   private schema!: Document['schema'];
+  /** Set by key(): the offset just after the key's `:`. */
+  private afterKey = 0;
 
   constructor(
     private readonly text: string,
     private readonly options: Options,
   ) {
+    let lines = 1;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) lines++;
+    const starts = new Int32Array(lines);
+    const ends = new Int32Array(lines);
+    const indents = new Int32Array(lines);
+    const kinds = new Uint8Array(lines);
+    let n = 0;
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
@@ -141,21 +150,22 @@ class CommonYamlParser {
       const end = nl < 0 ? text.length : nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
       let i = start;
       while (i < end && text.charCodeAt(i) === SPACE) i++;
-      this.starts.push(start);
-      this.ends.push(end);
-      this.indents.push(i - start);
-      this.kinds.push(i === end ? BLANK : text.charCodeAt(i) === HASH ? COMMENT : i === start && isMarker(text, start, end) ? MARKER : CONTENT);
+      starts[n] = start;
+      ends[n] = end;
+      indents[n] = i - start;
+      kinds[n] = i === end ? BLANK : text.charCodeAt(i) === HASH ? COMMENT : i === start && isMarker(text, start, end) ? MARKER : CONTENT;
+      n++;
       if (nl < 0) break;
       start = nl + 1;
     }
     // A final newline leaves an empty last "line" that is not a line of the text.
-    if (this.starts.length > 1 && this.starts[this.starts.length - 1] === text.length) {
-      this.starts.pop();
-      this.ends.pop();
-      this.indents.pop();
-      this.kinds.pop();
-    }
-    this.lineCount = this.starts.length;
+    if (n > 1 && starts[n - 1] === text.length) n--;
+    // Views of exactly the lines, so that reading past the last gives undefined.
+    this.starts = starts.subarray(0, n);
+    this.ends = ends.subarray(0, n);
+    this.indents = indents.subarray(0, n);
+    this.kinds = kinds.subarray(0, n);
+    this.lineCount = n;
   }
 
   documents(): Document.Parsed[] {
@@ -249,10 +259,10 @@ class CommonYamlParser {
     const map = mapNode(this.schema);
     for (;;) {
       const key = this.key(line, at);
-      if (key.node.value === '<<') throw new GiveUp('a merge key');
-      if (hasKey(map, key.node.value)) throw new GiveUp('a duplicate key');
-      const value = this.entryValue(line, key.after, indent, true);
-      map.items.push(pairNode(key.node, value.node));
+      if (key.value === '<<') throw new GiveUp('a merge key');
+      if (hasKey(map, key.value)) throw new GiveUp('a duplicate key');
+      const value = this.entryValue(line, this.afterKey, indent, true);
+      map.items.push(pairNode(key, value.node));
       const nextLine = this.nextContent(value.next);
       if (this.contentIndent(nextLine) === indent) {
         if (this.isSeqItem(nextLine)) throw new GiveUp('a sequence entry among map keys');
@@ -295,18 +305,17 @@ class CommonYamlParser {
    */
   private closeCollection<N extends YAMLMap | YAMLSeq>(coll: N, start: number, last: Parsed<unknown>, indent: number, nextLine: number): Parsed<N> {
     const lastEnd = ((last.node as { range: [number, number, number] }).range)[2];
-    const run = last.run;
-    if (run && indent !== 0 && this.runKeeps(run, indent)) {
+    if (indent !== 0 && this.runKeeps(last.next, last.runEnd, indent)) {
       coll.range = [start, lastEnd, nextLine < this.lineCount ? this.starts[nextLine]! + this.indents[nextLine]! : this.text.length];
-      return { node: coll, next: nextLine };
+      return { node: coll, next: nextLine, runEnd: nextLine };
     }
     coll.range = [start, lastEnd, lastEnd];
-    return { node: coll, next: last.next, ...(run ? { run } : {}) };
+    return { node: coll, next: last.next, runEnd: last.runEnd };
   }
 
-  /** Some comment of the run is indented at least `indent`. */
-  private runKeeps(run: Run, indent: number): boolean {
-    for (let l = run.firstLine; l < run.endLine; l++) {
+  /** Some comment of the lines [from, to) is indented at least `indent`. */
+  private runKeeps(from: number, to: number, indent: number): boolean {
+    for (let l = from; l < to; l++) {
       if (this.kinds[l] === COMMENT && this.indents[l]! >= indent) return true;
     }
     return false;
@@ -328,32 +337,20 @@ class CommonYamlParser {
       if (nested) return this.blockNode(next);
       // An empty value: null, placed just after the indicator and its spaces.
       if (!hasComment && !this.hasComment(line + 1, next)) {
-        return { node: scalarNode(null, '', 'PLAIN', [q, q, q]), next: line + 1, run: { firstLine: line + 1, endLine: next } };
+        return { node: scalarNode(null, '', 'PLAIN', [q, q, q]), next: line + 1, runEnd: next };
       }
       if (!inMap) throw new GiveUp('a comment after a bare -');
       const node = scalarNode(null, '', 'PLAIN', [q, q, this.commentedEmptyValueEnd(line, hasComment, indent, next) ?? q]);
-      return { node, next, run: { firstLine: next, endLine: next } };
+      return { node, next, runEnd: next };
     }
     if (q === at && !inMap) throw new GiveUp('a bare - with content');
     const c = t.charCodeAt(q);
     if (!inMap && (c === DASH || c === 0x3f /* ? */ || c === COLON) && (q + 1 === end || t.charCodeAt(q + 1) === SPACE)) throw new GiveUp('an indicator after -');
     if (!inMap && this.startsKey(line, q)) return this.blockMap(line, q - this.starts[line]!, q);
     if (c === 0x7c /* | */ || c === 0x3e /* > */) return this.blockScalar(line, q, indent);
-    let node: Scalar | YAMLMap | YAMLSeq;
-    let valueEnd: number;
-    if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-      const flow = this.flowCollection(line, q);
-      node = flow.node;
-      valueEnd = flow.end;
-    } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
-      const quoted = this.quoted(line, q);
-      node = quoted.node;
-      valueEnd = quoted.end;
-    } else {
-      const plain = this.plainInBlock(line, q);
-      node = plain.node;
-      valueEnd = plain.end;
-    }
+    const node =
+      c === 0x5b /* [ */ || c === 0x7b /* { */ ? this.flowCollection(line, q) : c === 0x22 /* " */ || c === 0x27 /* ' */ ? this.quoted(line, q) : this.plainInBlock(line, q);
+    const valueEnd = node.range![1];
     this.expectLineEnd(line, valueEnd);
     return this.lineValue(node, valueEnd, line, indent);
   }
@@ -377,8 +374,11 @@ class CommonYamlParser {
     const next = this.nextContent(l);
     // Deeper content after a one-line value continues it (a multi-line scalar) or is an error.
     if (this.contentIndent(next) > indent) throw new GiveUp('a multi-line value');
-    node.range = [node.range![0], valueEnd, nodeEnd];
-    return { node, next: l, run: { firstLine: l, endLine: next } };
+    // The node's own range, made when it was read: no other node shares it.
+    const range = node.range!;
+    range[1] = valueEnd;
+    range[2] = nodeEnd;
+    return { node, next: l, runEnd: next };
   }
 
   /**
@@ -444,18 +444,18 @@ class CommonYamlParser {
     return false;
   }
 
-  /** A map key at `at` and the offset just after its `:`. */
-  private key(line: number, at: number): { node: Scalar; after: number } {
+  /** A map key at `at`; the offset just after its `:` goes to `afterKey`. */
+  private key(line: number, at: number): Scalar {
     const t = this.text;
     const end = this.ends[line]!;
     const c = t.charCodeAt(at);
     if (c === 0x22 || c === 0x27) {
       const quoted = this.quoted(line, at);
-      let i = quoted.end;
+      let i = quoted.range![1];
       while (i < end && t.charCodeAt(i) === SPACE) i++;
       if (t.charCodeAt(i) !== COLON || (i + 1 < end && t.charCodeAt(i + 1) !== SPACE)) throw new GiveUp('a quoted key without :');
-      quoted.node.range = [at, quoted.end, quoted.end];
-      return { node: quoted.node, after: i + 1 };
+      this.afterKey = i + 1;
+      return quoted;
     }
     if (!plainCanStart(t, at, end)) throw new GiveUp('a key that cannot be plain');
     for (let i = at; i < end; i++) {
@@ -463,16 +463,16 @@ class CommonYamlParser {
       if (d === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) {
         let e = i;
         while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
-        const node = plainScalar(t.slice(at, e), [at, e, e]);
-        return { node, after: i + 1 };
+        this.afterKey = i + 1;
+        return plainScalar(t.slice(at, e), [at, e, e]);
       }
       if (d === HASH && t.charCodeAt(i - 1) === SPACE) break;
     }
     throw new GiveUp('a content line that is not key:');
   }
 
-  /** A plain scalar in block context: to the end of the line or a ` #` comment. */
-  private plainInBlock(line: number, at: number): { node: Scalar; end: number } {
+  /** A plain scalar in block context: to the end of the line or a ` #` comment (where its range[1] ends). */
+  private plainInBlock(line: number, at: number): Scalar {
     const t = this.text;
     const end = this.ends[line]!;
     if (!plainCanStart(t, at, end)) throw new GiveUp('a value that cannot be plain');
@@ -487,8 +487,7 @@ class CommonYamlParser {
       if (d === COLON && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) throw new GiveUp('a nested map in a compact map');
     }
     while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
-    const node = plainScalar(t.slice(at, e), [at, e, e]);
-    return { node, end: e };
+    return plainScalar(t.slice(at, e), [at, e, e]);
   }
 
   /** Offset just past the closing quote of the quoted scalar at `at`, on the same line; -1 if none. */
@@ -513,7 +512,8 @@ class CommonYamlParser {
     return -1;
   }
 
-  private quoted(line: number, at: number): { node: Scalar; end: number } {
+  /** A one-line quoted scalar; its range[1] is just past the closing quote. */
+  private quoted(line: number, at: number): Scalar {
     const close = this.quoteEnd(line, at);
     if (close < 0) throw new GiveUp('a multi-line or unterminated quoted scalar');
     const t = this.text;
@@ -527,7 +527,7 @@ class CommonYamlParser {
       value = inner.indexOf('\\') >= 0 ? unescapeDoubleQuoted(inner) : inner;
       type = 'QUOTE_DOUBLE';
     }
-    return { node: scalarNode(value, value, type, [at, close, close]), end: close };
+    return scalarNode(value, value, type, [at, close, close]);
   }
 
   /**
@@ -580,13 +580,14 @@ class CommonYamlParser {
     const node = scalarNode(value, value, folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL', [at, end, end]);
     const next = this.nextContent(last + 1);
     if (this.contentIndent(next) > indent) throw new GiveUp('content after a block scalar');
-    return { node, next: last + 1, run: { firstLine: last + 1, endLine: next } };
+    return { node, next: last + 1, runEnd: next };
   }
 
   // -------------------------------------------------------------------------------------------
   // Flow collections (on one line)
 
-  private flowCollection(line: number, at: number): { node: YAMLMap | YAMLSeq; end: number } {
+  /** A flow collection on one line; its range[1] is just past its closing bracket. */
+  private flowCollection(line: number, at: number): YAMLMap | YAMLSeq {
     const t = this.text;
     const end = this.ends[line]!;
     const isMap = t.charCodeAt(at) === 0x7b;
@@ -600,23 +601,23 @@ class CommonYamlParser {
       if (t.charCodeAt(i) === close) break;
       if (isMap) {
         const key = this.flowItem(line, i, true);
-        if (!(key.node instanceof Scalar) || key.node.value === '<<' || hasKey(coll as YAMLMap, key.node.value)) throw new GiveUp('a flow map key');
-        i = key.end;
+        if (!(key instanceof Scalar) || key.value === '<<' || hasKey(coll as YAMLMap, key.value)) throw new GiveUp('a flow map key');
+        i = key.range![1];
         if (t.charCodeAt(i) !== COLON || t.charCodeAt(i + 1) !== SPACE) throw new GiveUp('a flow map entry without ": "');
         i += 2;
         while (i < end && t.charCodeAt(i) === SPACE) i++;
         const value = this.flowItem(line, i, false);
-        (coll as YAMLMap).items.push(pairNode(key.node, value.node));
-        i = value.end;
+        (coll as YAMLMap).items.push(pairNode(key, value));
+        i = value.range![1];
         while (i < end && t.charCodeAt(i) === SPACE) i++;
         // A value's range runs over the spaces after it; a key's does not.
-        value.node.range![2] = i;
+        value.range![2] = i;
       } else {
         const item = this.flowItem(line, i, false);
-        (coll as YAMLSeq).items.push(item.node);
-        i = item.end;
+        (coll as YAMLSeq).items.push(item);
+        i = item.range![1];
         while (i < end && t.charCodeAt(i) === SPACE) i++;
-        item.node.range![2] = i;
+        item.range![2] = i;
       }
       const d = t.charCodeAt(i);
       if (d === 0x2c /* , */) {
@@ -627,10 +628,11 @@ class CommonYamlParser {
       throw new GiveUp('text in a flow collection');
     }
     coll.range = [at, i + 1, i + 1];
-    return { node: coll, end: i + 1 };
+    return coll;
   }
 
-  private flowItem(line: number, at: number, asKey: boolean): { node: Scalar | YAMLMap | YAMLSeq; end: number } {
+  /** An item of a flow collection; its range[1] is where it ends. */
+  private flowItem(line: number, at: number, asKey: boolean): Scalar | YAMLMap | YAMLSeq {
     const t = this.text;
     const c = t.charCodeAt(at);
     if (c === 0x5b || c === 0x7b) {
@@ -659,8 +661,7 @@ class CommonYamlParser {
     }
     while (e > at && t.charCodeAt(e - 1) === SPACE) e--;
     if (e === at) throw new GiveUp('an empty flow item');
-    const node = plainScalar(t.slice(at, e), [at, e, e]);
-    return { node, end: e };
+    return plainScalar(t.slice(at, e), [at, e, e]);
   }
 }
 
@@ -721,13 +722,18 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 /** Octal, hexadecimal, exponent, infinity and NaN forms: rare in manifests, left to yaml. */
 const OTHER_NUMBER = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF)$|\.(?:nan|NaN|NAN)$|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE])/;
 
-/*
+/**
  * Node factories. yaml's constructors mark each node's type with Object.defineProperty (and a
  * collection's schema likewise), a call into the runtime that costs about half of this parse.
  * These make the same objects (yaml's prototypes, its global type symbols) by plain assignment.
  * The type symbol and `schema` are then enumerable own properties: nothing reads nodes by
  * enumerating them (yaml reads the symbol by name, and the fast-yaml tests run yaml's own toJS on
  * these nodes). Should a yaml version mark nodes some other way, its constructors are used.
+ *
+ * They are constructor functions over yaml's prototypes rather than Object.create: V8 sizes a
+ * constructor's objects by the properties they end up with, so a scalar's range, or a
+ * collection's range and flow, sit in the object itself. Object.create's objects hold four and
+ * put the rest in a second allocation.
  */
 const NODE_TYPE = Symbol.for('yaml.node.type');
 const SCALAR_TAG = Symbol.for('yaml.scalar');
@@ -743,43 +749,49 @@ const TAGS_KNOWN =
 
 type Range = [number, number, number];
 
+/** A constructor function whose instances have `proto` as their prototype and are set up by `init`. */
+function over<T, A extends unknown[]>(proto: object, init: (this: T & Tagged, ...args: A) => void): new (...args: A) => T {
+  init.prototype = proto;
+  return init as unknown as new (...args: A) => T;
+}
+
 /** Every scalar gets its properties in one order, so that code reading them sees one shape. */
+const PlainScalar = over<Scalar, [unknown, string, Scalar.Type, Range]>(Scalar.prototype, function (value, source, type, range) {
+  this[NODE_TYPE] = SCALAR_TAG;
+  this.value = value;
+  this.source = source;
+  this.type = type;
+  this.range = range;
+});
+const PlainPair = over<Pair, [unknown, unknown]>(Pair.prototype, function (key, value) {
+  this[NODE_TYPE] = PAIR_TAG;
+  this.key = key;
+  this.value = value;
+});
+/** A block or flow collection with no items yet: the schema and items, as yaml's constructors set them. */
+const PlainMap = over<YAMLMap, [Document['schema']]>(YAMLMap.prototype, function (schema) {
+  this[NODE_TYPE] = MAP_TAG;
+  this.schema = schema;
+  this.items = [];
+});
+const PlainSeq = over<YAMLSeq, [Document['schema']]>(YAMLSeq.prototype, function (schema) {
+  this[NODE_TYPE] = SEQ_TAG;
+  this.schema = schema;
+  this.items = [];
+});
+
 function scalarNode(value: unknown, source: string, type: Scalar.Type, range: Range): Scalar {
-  let node: Scalar;
-  if (TAGS_KNOWN) {
-    node = Object.create(Scalar.prototype) as Scalar;
-    (node as Scalar & Tagged)[NODE_TYPE] = SCALAR_TAG;
-  } else {
-    node = new Scalar(value);
-  }
-  node.value = value;
+  if (TAGS_KNOWN) return new PlainScalar(value, source, type, range);
+  const node = new Scalar(value);
   node.source = source;
   node.type = type;
   node.range = range;
   return node;
 }
 
-function pairNode(key: unknown, value: unknown): Pair {
-  if (!TAGS_KNOWN) return new Pair(key, value);
-  const node = Object.create(Pair.prototype) as Pair & Tagged;
-  node[NODE_TYPE] = PAIR_TAG;
-  node.key = key;
-  node.value = value;
-  return node;
-}
-
-/** A block or flow collection with no items yet: the schema and items, as yaml's constructors set them. */
-function collectionNode<C extends YAMLMap | YAMLSeq>(Kind: new (schema: Document['schema']) => C, tag: symbol, schema: Document['schema']): C {
-  if (!TAGS_KNOWN) return new Kind(schema);
-  const node = Object.create(Kind.prototype) as C & Tagged;
-  node[NODE_TYPE] = tag;
-  node.schema = schema;
-  node.items = [];
-  return node;
-}
-
-const mapNode = (schema: Document['schema']): YAMLMap => collectionNode(YAMLMap, MAP_TAG, schema);
-const seqNode = (schema: Document['schema']): YAMLSeq => collectionNode(YAMLSeq, SEQ_TAG, schema);
+const pairNode = (key: unknown, value: unknown): Pair => (TAGS_KNOWN ? new PlainPair(key, value) : new Pair(key, value));
+const mapNode = (schema: Document['schema']): YAMLMap => (TAGS_KNOWN ? new PlainMap(schema) : new YAMLMap(schema));
+const seqNode = (schema: Document['schema']): YAMLSeq => (TAGS_KNOWN ? new PlainSeq(schema) : new YAMLSeq(schema));
 
 /** A plain scalar's value by the YAML 1.2 core schema, as yaml resolves it. */
 function plainScalar(source: string, range: Range): Scalar {
