@@ -7,8 +7,20 @@ const STEP_ACTIONS = ['setWeight', 'pause', 'setCanaryScale', 'analysis', 'exper
 /** Of these, a step may hold at most one (upstream's rule). */
 const EXCLUSIVE = ['setWeight', 'pause', 'experiment', 'analysis'] as const;
 
-function steps(canary: JsonObject | undefined): { step: JsonObject; i: number }[] {
-  return arr(canary?.steps).flatMap((s, i) => (obj(s) ? [{ step: obj(s)!, i }] : []));
+/** Once per canary: ten rules walk its steps. */
+const stepsOf = new WeakMap<JsonObject, readonly { step: JsonObject; i: number }[]>();
+function steps(canary: JsonObject | undefined): readonly { step: JsonObject; i: number }[] {
+  if (!canary) return [];
+  let known = stepsOf.get(canary);
+  if (!known) {
+    const list: { step: JsonObject; i: number }[] = [];
+    arr(canary.steps).forEach((s, i) => {
+      const step = obj(s);
+      if (step) list.push({ step, i });
+    });
+    stepsOf.set(canary, (known = list));
+  }
+  return known;
 }
 const stepPath = (i: number, ...rest: (string | number)[]) => [...CANARY, 'steps', i, ...rest];
 
@@ -20,16 +32,16 @@ export const stepOneAction: Rule = {
     for (const { step, i } of steps(canary)) {
       // A key without a value (`- analysis:` with its fields indented too little) is no action:
       // Kubernetes drops the null, and Argo then sees an empty step.
-      const present = STEP_ACTIONS.filter((a) => has(step, a));
-      if (present.length === 0) {
+      if (!STEP_ACTIONS.some((a) => has(step, a))) {
         const empty = STEP_ACTIONS.find((a) => step[a] === null);
         if (empty) out.push(error(this.code, stepPath(i, empty), `step ${i} has no action: ${empty} is empty (null), which Kubernetes drops: give its fields, indented under it${empty === 'pause' ? ', or write `pause: {}`' : ''}`, 'key'));
         else out.push(error(this.code, stepPath(i), `step ${i} has no action: give one of ${STEP_ACTIONS.join(', ')}`));
         continue;
       }
-      const exclusive = EXCLUSIVE.filter((a) => has(step, a));
-      if (exclusive.length > 1) {
-        out.push(error(this.code, stepPath(i, exclusive[1]!), `step ${i} has both ${exclusive[0]} and ${exclusive[1]}: put each in its own step (a step does one thing)`, 'key'));
+      const first = EXCLUSIVE.find((a) => has(step, a));
+      const second = first && EXCLUSIVE.find((a) => a !== first && has(step, a));
+      if (second) {
+        out.push(error(this.code, stepPath(i, second), `step ${i} has both ${first} and ${second}: put each in its own step (a step does one thing)`, 'key'));
       }
     }
     return out;
@@ -203,16 +215,20 @@ export const analysisFieldRef: Rule = {
   code: 'analysis-field-ref',
   summary: 'analysis argument fieldRefs into metadata must be valid downward-API paths',
   check({ canary, blueGreen }) {
-    const blocks: { args: Json | undefined; path: (string | number)[] }[] = [];
+    const blocks: { args: Json; path: (string | number)[] }[] = [];
+    // Most blocks pass no args: their paths are not built.
+    const add = (args: Json | undefined, path: () => (string | number)[]) => {
+      if (args !== undefined) blocks.push({ args, path: path() });
+    };
     if (canary) {
-      blocks.push({ args: obj(canary.analysis)?.args, path: [...CANARY, 'analysis', 'args'] });
+      add(obj(canary.analysis)?.args, () => [...CANARY, 'analysis', 'args']);
       for (const { step, i } of steps(canary)) {
-        blocks.push({ args: obj(step.analysis)?.args, path: stepPath(i, 'analysis', 'args') });
-        arr(obj(step.experiment)?.analyses).forEach((a, j) => blocks.push({ args: obj(a)?.args, path: stepPath(i, 'experiment', 'analyses', j, 'args') }));
+        add(obj(step.analysis)?.args, () => stepPath(i, 'analysis', 'args'));
+        arr(obj(step.experiment)?.analyses).forEach((a, j) => add(obj(a)?.args, () => stepPath(i, 'experiment', 'analyses', j, 'args')));
       }
     }
     for (const k of ['prePromotionAnalysis', 'postPromotionAnalysis'] as const) {
-      if (blueGreen) blocks.push({ args: obj(blueGreen[k])?.args, path: ['spec', 'strategy', 'blueGreen', k, 'args'] });
+      if (blueGreen) add(obj(blueGreen[k])?.args, () => ['spec', 'strategy', 'blueGreen', k, 'args']);
     }
     const out: DocFinding[] = [];
     for (const { args, path } of blocks) {
