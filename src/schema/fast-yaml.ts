@@ -64,13 +64,18 @@ export function parseCommonYaml(text: string, options: Options): Document.Parsed
 /** The documents the fast path built: they hold no alias, tag or merge key. */
 const built = new WeakSet<Document>();
 
+/** The fast path built the document: it holds no alias, tag or merge key, so readers need not resolve any. */
+export function isCommonYaml(doc: Document): boolean {
+  return built.has(doc);
+}
+
 /**
  * The document's JavaScript value, equal to `doc.toJS({ maxAliasCount: 1000 })`. Documents the
  * fast path built are converted directly: there is nothing in them for yaml's general
  * conversion (aliases, merge keys, custom tags) to resolve.
  */
 export function documentValue(doc: Document): unknown {
-  return built.has(doc) ? plainValue(doc.contents) : doc.toJS({ maxAliasCount: 1000 });
+  return isCommonYaml(doc) ? plainValue(doc.contents) : doc.toJS({ maxAliasCount: 1000 });
 }
 
 /**

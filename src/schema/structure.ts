@@ -6,6 +6,7 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { parseDuration, parseIntOrPercent } from '../planner';
 import type { FieldSpec } from './field-spec';
+import { isCommonYaml } from './fast-yaml';
 import { formatPath, type DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
 import { closest } from './suggest';
@@ -131,10 +132,12 @@ interface Walk {
   doc: Document.Parsed;
   root: FieldSpec;
   out: DocFinding[];
+  /** The document may hold merge keys (it did not come from the fast path, which has none). */
+  merges: boolean;
 }
 
 export function checkStructure(doc: Document.Parsed, root: FieldSpec): DocFinding[] {
-  const w: Walk = { doc, root, out: [] };
+  const w: Walk = { doc, root, out: [], merges: !isCommonYaml(doc) };
   walk(w, doc.contents, root, null);
   return w.out;
 }
@@ -153,7 +156,7 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, at: PathLink): void {
       const children = spec.children ?? {};
       const required = requiredChildren(spec);
       const seen = required ? new Set<string>() : undefined;
-      for (const pair of pairsWithMerges(doc, node)) {
+      for (const pair of w.merges ? pairsWithMerges(doc, node) : (node.items as Pair[])) {
         if (!isScalar(pair.key)) continue;
         const key = String(pair.key.value);
         seen?.add(key);

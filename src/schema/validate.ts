@@ -1,4 +1,5 @@
 /** Validation of a parsed file: structure, pod template, semantic rules, references. */
+import type { Document } from 'yaml';
 import { catalogOf, experimentCatalog, rolloutCatalog } from './catalog';
 import type { DocFinding, Finding } from './findings';
 import { documentValue } from './fast-yaml';
@@ -165,12 +166,21 @@ export function rolloutObjectFindings(rollout: object): DocFinding[] {
 }
 
 /**
+ * The last document read, and its value: the editor validates a document's two parts one after
+ * the other, and both read the same value. Rules only read it.
+ */
+let lastRead: { doc: Document; value: JsonObject | undefined } | undefined;
+
+/**
  * The document as plain data (aliases resolved). The yaml library refuses a document with too many
  * aliases (a "billion laughs"): that is reported (when `report`) and the document is not checked further.
  */
 function readDocument(pd: ParsedDoc, out: DocFinding[], report: boolean): JsonObject | undefined {
+  if (lastRead?.doc === pd.doc) return lastRead.value;
   try {
-    return obj(documentValue(pd.doc));
+    const value = obj(documentValue(pd.doc));
+    lastRead = { doc: pd.doc, value };
+    return value;
   } catch (e) {
     if (report) out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
     return undefined;
