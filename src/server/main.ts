@@ -25,6 +25,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from './service';
 import { renameProblem, type ReferenceTarget } from './references';
+import { argumentRenameProblem } from './template-args';
 import { createWorkspaceIndex, KUSTOMIZATION_FILE_NAMES } from '../schema';
 import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, readYamlFile, scanFolders } from './workspace-scan';
@@ -291,15 +292,18 @@ connection.onDocumentSymbol((p) => withDocument(p.textDocument, [], (doc) => ser
 connection.onCodeAction((p) => withDocument(p.textDocument, [], (doc) => service.codeActions(doc, p.range, p.context.diagnostics)));
 connection.onCodeLens((p) => withDocument(p.textDocument, [], (doc) => service.codeLenses(doc)));
 connection.onDefinition((p) => withDocument(p.textDocument, [], (doc) => service.definition(doc, p.position)));
-/** Every Rollout value that names the target: in open documents, then in the workspace's other files (read now: the scan keeps only definitions). */
-async function referencesTo(target: ReferenceTarget): Promise<Location[]> {
-  const found = documents.all().flatMap((doc) => withDocument(doc, [], () => service.references(doc, target)));
+/**
+ * Every value that names the target: in open documents, then in the workspace's other files (read
+ * now: the scan keeps only definitions). An argument's declaration is among them with `withDeclaration`.
+ */
+async function referencesTo(target: ReferenceTarget, withDeclaration: boolean): Promise<Location[]> {
+  const found = documents.all().flatMap((doc) => withDocument(doc, [], () => service.references(doc, target, withDeclaration)));
   if (options.scanWorkspace !== false) {
     const limits = scanLimits();
     await forEachYamlFile(folders, limits, async (path) => {
       if (isOpen(path)) return;
       const text = await readYamlFile(path, limits.maxFileBytes);
-      if (text !== undefined) found.push(...service.referencesInText(pathToUri(path), text, target));
+      if (text !== undefined) found.push(...service.referencesInText(pathToUri(path), text, target, withDeclaration));
     });
   }
   return found;
@@ -307,18 +311,23 @@ async function referencesTo(target: ReferenceTarget): Promise<Location[]> {
 connection.onReferences(async (p) => {
   const at = withDocument(p.textDocument, undefined, (doc) => service.referenceAt(doc, p.position));
   if (!at) return [];
-  const found = await referencesTo(at.target);
+  const found = await referencesTo(at.target, p.context.includeDeclaration);
   return p.context.includeDeclaration ? [...service.declarations(at.target), ...found] : found;
 });
 connection.onPrepareRename((p) => withDocument(p.textDocument, null, (doc) => service.referenceAt(doc, p.position)?.range ?? null));
 connection.onRenameRequest(async (p) => {
   const at = withDocument(p.textDocument, undefined, (doc) => service.referenceAt(doc, p.position));
-  if (!at) throw new ResponseError(LSPErrorCodes.RequestFailed, 'Only the name of a Service, an analysis template, a workload, an Ingress or a VirtualService, or a Rollout value that names one, can be renamed here');
-  const problem = renameProblem(at.target.kind, p.newName);
+  if (!at) {
+    throw new ResponseError(
+      LSPErrorCodes.RequestFailed,
+      "Only the name of a Service, an analysis template, a workload, an Ingress or a VirtualService, or a Rollout value that names one, or an analysis template's argument, can be renamed here",
+    );
+  }
+  const problem = at.target.argument === undefined ? renameProblem(at.target.kind, p.newName) : argumentRenameProblem(p.newName);
   if (problem) throw new ResponseError(LSPErrorCodes.RequestFailed, problem);
   // The definitions and every Rollout value that names them change together.
   const changes: Record<string, TextEdit[]> = {};
-  for (const l of [...service.declarations(at.target), ...(await referencesTo(at.target))]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
+  for (const l of [...service.declarations(at.target), ...(await referencesTo(at.target, true))]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
   return { changes };
 });
 connection.languages.inlayHint.on((p) => withDocument(p.textDocument, [], (doc) => service.inlayHints(doc, p.range)));

@@ -32,11 +32,13 @@ export interface ReferenceTarget {
   name: string;
   /** The namespace it is in (a definition) or looked up in (a reference); none for a ClusterAnalysisTemplate. */
   namespace?: string;
+  /** For an analysis template: one of its arguments rather than the template itself (template-args.ts). */
+  argument?: string;
 }
 
 const kindOf = (d: WorkspaceDefinition): ReferenceKind =>
   isServiceDefinition(d) ? 'Service' : isAnalysisTemplateDefinition(d) ? d.kind : isRouterObjectDefinition(d) ? d.routerKind : d.workloadKind;
-const namespaceOf = (value: unknown): string | undefined => {
+export const namespaceOf = (value: unknown): string | undefined => {
   const ns = (value as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
   return typeof ns === 'string' ? ns : undefined;
 };
@@ -51,7 +53,7 @@ const lastKey = (path: readonly (string | number)[]): string | undefined => {
   for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
   return undefined;
 };
-const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+export const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 /** The references of a Rollout or Experiment document; none when it cannot be read as plain data. */
 function referencesOf(pd: { isRollout: boolean; isExperiment: boolean }, value: unknown): RolloutReference[] {
@@ -84,7 +86,7 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
  * Where a name stands (a reference's, or a definition's metadata.name): the whole value at `path`,
  * or within it only `within`, the name part of a `name.namespace` reference (so a rename keeps `.namespace`).
  */
-function nameRange(placed: PlacedPiece, doc: TextDocument, docIndex: number, path: RolloutReference['path'], within?: string): Range {
+export function nameRange(placed: PlacedPiece, doc: TextDocument, docIndex: number, path: RolloutReference['path'], within?: string): Range {
   let [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: 'value', docIndex });
   if (within !== undefined) {
     // The value may be quoted: the name is where its text first appears in the scalar's source.
@@ -111,9 +113,11 @@ export function renameProblem(kind: ReferenceKind, name: string): string | undef
 
 /** Whether a reference from a Rollout in `namespace` names the target. */
 function names(ref: RolloutReference, documentNamespace: string | undefined, target: ReferenceTarget): boolean {
-  if (ref.kind !== target.kind || ref.name !== target.name) return false;
-  const namespace = ref.namespace ?? documentNamespace;
-  // Without a namespace on either side the manifest lands in the same (default) namespace.
+  return ref.kind === target.kind && ref.name === target.name && inTargetNamespace(ref.namespace ?? documentNamespace, target);
+}
+
+/** Whether something in `namespace` sees the target. Without a namespace on either side the manifests land in the same (default) namespace. */
+export function inTargetNamespace(namespace: string | undefined, target: ReferenceTarget): boolean {
   return target.kind === 'ClusterAnalysisTemplate' || !namespace || !target.namespace || namespace === target.namespace;
 }
 

@@ -15,6 +15,7 @@ import { definitionAt } from './definition';
 import { simulateLenses } from './code-lens';
 import { inlayHintsIn } from './inlay-hints';
 import { definitionsOf, referenceAt, referencesIn, resolvedTarget, type ReferenceTarget } from './references';
+import { argumentAt, argumentReferences } from './template-args';
 import { fileKey } from './uri';
 
 export interface RolloutLanguageService {
@@ -28,13 +29,19 @@ export interface RolloutLanguageService {
   inlayHints(doc: TextDocument, range: Range): InlayHint[];
   /** From a Rollout's reference (a Service, templateName, workloadRef.name) to what it names. */
   definition(doc: TextDocument, at: Position): Location[];
-  /** What the cursor stands for that Rollouts can name (a definition's name or a reference to one), and where that name is. */
+  /**
+   * What the cursor stands for that Rollouts can name (a definition's name or a reference to one,
+   * or an analysis template's argument), and where that name is.
+   */
   referenceAt(doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range } | undefined;
-  /** The Rollout values in the document that name the target. */
-  references(doc: TextDocument, target: ReferenceTarget): Location[];
+  /**
+   * The values in the document that name the target. An argument's declaration (its name in the
+   * template's `spec.args`) is found in the text too: with `withDeclaration` it is among them.
+   */
+  references(doc: TextDocument, target: ReferenceTarget, withDeclaration?: boolean): Location[];
   /** The same, in the text of a file that is not open (read from disk by the server). */
-  referencesInText(uri: string, text: string, target: ReferenceTarget): Location[];
-  /** Where the workspace defines the target. */
+  referencesInText(uri: string, text: string, target: ReferenceTarget, withDeclaration?: boolean): Location[];
+  /** Where the workspace defines the target (an object's metadata.name; for an argument, none: see references). */
   declarations(target: ReferenceTarget): Location[];
   /** The parse of the document's current version (cached by URI and version). */
   parse(doc: TextDocument): FileParse;
@@ -60,6 +67,11 @@ export interface ServiceDeps {
   kustomized?: (uri: string) => Kustomized | undefined;
 }
 
+function referencesInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget, withDeclaration: boolean): Location[] {
+  const { argument } = target;
+  return argument === undefined ? referencesIn(file, doc, target) : argumentReferences(file, doc, { ...target, argument }, withDeclaration);
+}
+
 export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageService {
   const workspace = deps.workspace ?? createWorkspaceIndex();
   const parses = deps.parses ?? createParseCache();
@@ -79,16 +91,17 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     inlayHints: (doc, range) => (isPatch(doc) ? [] : inlayHintsIn(parses.get(doc), doc, range)),
     definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
     referenceAt(doc, at) {
-      const found = referenceAt(parses.get(doc), doc, at);
+      const file = parses.get(doc);
+      const found = referenceAt(file, doc, at) ?? argumentAt(file, doc, at, workspace);
       return found && { ...found, target: resolvedTarget(workspace, found.target) };
     },
-    references: (doc, target) => referencesIn(parses.get(doc), doc, target),
-    referencesInText(uri, text, target) {
+    references: (doc, target, withDeclaration = false) => referencesInFile(parses.get(doc), doc, target, withDeclaration),
+    referencesInText(uri, text, target, withDeclaration = false) {
       // Only a text that has the name can refer to it; the rest is not parsed.
-      if (!text.includes(target.name)) return [];
-      return referencesIn(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target);
+      if (!text.includes(target.name) || (target.argument !== undefined && !text.includes(target.argument))) return [];
+      return referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target, withDeclaration);
     },
-    declarations: (target) => definitionsOf(workspace, target),
+    declarations: (target) => (target.argument === undefined ? definitionsOf(workspace, target) : []),
     parse: (doc) => parses.get(doc),
     indexServices: (doc) => workspace.setFile(fileKey(doc.uri), fileDefinitions(parses.get(doc))),
     dependsOn(doc, names) {

@@ -1,22 +1,33 @@
 /**
- * `{{args.NAME}}` in an analysis template: go to definition reaches the argument in `spec.args`,
- * and hover says what it is (its default, where its value comes from, or that a Rollout must
- * pass it). The placeholder is found in the line's text, where Argo finds it: in a query, a URL,
- * a condition or any other string of the template.
+ * An analysis template's arguments in the editor.
+ * - `{{args.NAME}}`: go to definition reaches the argument in `spec.args`, and hover says what it
+ *   is (its default, where its value comes from, or that a Rollout must pass it). The placeholder
+ *   is found in the text, where Argo finds it: in a query, a URL, a condition or any other string
+ *   of the template.
+ * - Find references and rename of an argument, from its name in `spec.args`, from a placeholder,
+ *   or from the `args[].name` with which a Rollout or an Experiment passes it: the three change
+ *   together, in every file of the workspace.
  */
-import { isMap, isScalar, isSeq, type Scalar } from 'yaml';
+import { isMap, isScalar, isSeq, visit, type Scalar } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Location, Position } from 'vscode-languageserver-types';
-import { pathAt, type ParsedDoc } from '../schema';
-import { pieceAt, type FileParse } from './documents';
+import type { Location, Position, Range } from 'vscode-languageserver-types';
+import { documentAnalysisBlocks, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
+import { allDocs, pieceAt, type FileParse } from './documents';
+import { inTargetNamespace, nameRange, namespaceOf, samePath, type ReferenceTarget } from './references';
 
 const PLACEHOLDER = /\{\{\s*args\.([\w.-]+)\s*\}\}/g;
+/** What a placeholder can name (PLACEHOLDER's name part): the names an argument can be renamed to. */
+const ARGUMENT_NAME = /^[\w.-]+$/;
 
 interface ArgAt {
   readonly name: string;
   /** The placeholder's span, as offsets of the file. */
   readonly start: number;
   readonly end: number;
+  /** Where NAME stands in it, as offsets of the file. */
+  readonly nameStart: number;
+  /** The template it is in. */
+  readonly template: ParsedDoc;
   /** The `name` value of the argument in spec.args, if the template declares it. */
   readonly declared?: Scalar;
   readonly entry?: unknown;
@@ -42,10 +53,13 @@ function argAt(file: FileParse, doc: TextDocument, at: Position): ArgAt | undefi
   const args = pd.doc.getIn(['spec', 'args'], true);
   const entry = isSeq(args) ? args.items.find((a) => isMap(a) && a.get('name') === name) : undefined;
   const declared = isMap(entry) ? (entry.get('name', true) as Scalar | undefined) : undefined;
+  const start = placed.start + lineStart + match.index;
   return {
     name,
-    start: placed.start + lineStart + match.index,
-    end: placed.start + lineStart + match.index + match[0].length,
+    start,
+    end: start + match[0].length,
+    nameStart: start + match[0].indexOf('args.') + 'args.'.length,
+    template: pd,
     base: placed.start,
     ...(declared && isScalar(declared) ? { declared } : {}),
     ...(entry ? { entry } : {}),
@@ -80,4 +94,112 @@ export function argumentHover(file: FileParse, doc: TextDocument, at: Position):
           ? `Default \`${value}\`; a Rollout or Experiment may pass another value.`
           : 'No default: every Rollout and Experiment using this template must pass it.';
   return { markdown: `**argument \`${arg.name}\`**\n\n${what}`, ...span };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Find references and rename
+
+/** The template a document defines, as a reference target; undefined for a document that is no template or has no name. */
+function templateTarget(pd: ParsedDoc, argument: string): ReferenceTarget | undefined {
+  if (!pd.isAnalysisTemplate) return undefined;
+  const name = pd.doc.getIn(['metadata', 'name']);
+  const namespace = pd.doc.getIn(['metadata', 'namespace']);
+  if (typeof name !== 'string') return undefined;
+  const kind = pd.kind === 'ClusterAnalysisTemplate' ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
+  return { kind, name, ...(kind === 'AnalysisTemplate' && typeof namespace === 'string' ? { namespace } : {}), argument };
+}
+
+const isArgsName = (path: readonly (string | number)[]) => path.length >= 3 && path[path.length - 1] === 'name' && typeof path[path.length - 2] === 'number' && path[path.length - 3] === 'args';
+
+/**
+ * The argument under the cursor and where its name stands: on a placeholder or `spec.args[i].name`
+ * of a template, or on the `args[i].name` of a Rollout's or an Experiment's analysis block. A
+ * block passes its args to each of its templates: the target is the first that declares the
+ * argument (by the workspace's index), else the block's first template.
+ */
+export function argumentAt(file: FileParse, doc: TextDocument, at: Position, workspace: MutableWorkspaceIndex): { target: ReferenceTarget; range: Range } | undefined {
+  const placeholder = argAt(file, doc, at);
+  if (placeholder) {
+    const target = templateTarget(placeholder.template, placeholder.name);
+    return target && { target, range: { start: doc.positionAt(placeholder.nameStart), end: doc.positionAt(placeholder.nameStart + placeholder.name.length) } };
+  }
+  const offset = doc.offsetAt(at);
+  const placed = pieceAt(file, offset);
+  const where = placed && pathAt(placed.piece.parsed, offset - placed.start);
+  if (!placed || !where || where.on !== 'value' || !isArgsName(where.path)) return undefined;
+  const pd = placed.piece.parsed.docs[where.docIndex]!;
+  const name = pd.doc.getIn(where.path);
+  if (typeof name !== 'string' || name === '') return undefined;
+  const range = nameRange(placed, doc, pd.index, where.path, name);
+  if (pd.isAnalysisTemplate) {
+    const target = where.path.length === 4 && where.path[0] === 'spec' ? templateTarget(pd, name) : undefined;
+    return target && { target, range };
+  }
+  const value = readableDocumentValue(pd.doc);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const block = documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1]).find((b) => b.args.some((a) => samePath(a.path, where.path)));
+  if (!block || block.templates.length === 0) return undefined;
+  const namespace = namespaceOf(value);
+  const declaring = block.templates.find((t) => matchingTemplates(workspace.analysisTemplatesNamed(t.name), t, namespace).some((d) => d.args.some((a) => a.name === name)));
+  const ref = declaring ?? block.templates[0]!;
+  const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
+  return { target: { kind, name: ref.name, ...(kind === 'AnalysisTemplate' && namespace ? { namespace } : {}), argument: name }, range };
+}
+
+/**
+ * Where a file names the target argument: in the template, its placeholders (and with
+ * `withDeclaration` its name in `spec.args`); in Rollouts and Experiments, the `args[].name` of the
+ * analysis blocks that run the template.
+ */
+export function argumentReferences(file: FileParse, doc: TextDocument, target: ReferenceTarget & { argument: string }, withDeclaration: boolean): Location[] {
+  const out: Location[] = [];
+  const at = (start: number, end: number): Location => ({ uri: file.uri, range: { start: doc.positionAt(start), end: doc.positionAt(end) } });
+  for (const { placed, doc: pd } of allDocs(file)) {
+    if (pd.isAnalysisTemplate) {
+      const own = templateTarget(pd, target.argument);
+      if (!own || own.kind !== target.kind || own.name !== target.name || !inTargetNamespace(own.namespace, target)) continue;
+      if (withDeclaration) {
+        const args = pd.doc.getIn(['spec', 'args'], true);
+        if (isSeq(args)) {
+          args.items.forEach((a, i) => {
+            if (isMap(a) && a.get('name') === target.argument) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, ['spec', 'args', i, 'name'], target.argument) });
+          });
+        }
+      }
+      visit(pd.doc, {
+        Scalar(_key, node) {
+          if (typeof node.value !== 'string' || !node.value.includes('{{') || !node.range) return;
+          const source = placed.piece.text.slice(node.range[0], node.range[1]);
+          for (const m of source.matchAll(PLACEHOLDER)) {
+            if (m[1] !== target.argument) continue;
+            const nameStart = placed.start + node.range[0] + m.index + m[0].indexOf('args.') + 'args.'.length;
+            out.push(at(nameStart, nameStart + target.argument.length));
+          }
+        },
+      });
+      continue;
+    }
+    if (!pd.isRollout && !pd.isExperiment) continue;
+    // Cheap first: a document that names neither the template nor the argument passes it nothing.
+    const mentions = placed.piece.mentions;
+    if (!mentions.includes(target.name) || !mentions.includes(target.argument)) continue;
+    const value = readableDocumentValue(pd.doc);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+    const namespace = namespaceOf(value);
+    for (const block of documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1])) {
+      if (!block.templates.some((t) => runsTarget(t, namespace, target))) continue;
+      for (const a of block.args) if (a.name === target.argument) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, a.path, a.name) });
+    }
+  }
+  return out;
+}
+
+/** Why `name` cannot be an argument's new name, or undefined. */
+export function argumentRenameProblem(name: string): string | undefined {
+  return ARGUMENT_NAME.test(name) ? undefined : `"${name}" cannot be an argument's name: {{args.NAME}} holds letters, digits, "_", "-" and "." only`;
+}
+
+function runsTarget(t: TemplateReference, namespace: string | undefined, target: ReferenceTarget): boolean {
+  if (t.name !== target.name || t.clusterScope !== (target.kind === 'ClusterAnalysisTemplate')) return false;
+  return inTargetNamespace(namespace, target);
 }

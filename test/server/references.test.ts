@@ -126,7 +126,7 @@ describe('references in the language server', () => {
     );
     await assert.rejects(
       ws.lsp.request('textDocument/rename', { textDocument: { uri: b }, position: positionOf(bOpen, 'replicas: 4', 11), newName: 'five' }),
-      /Only the name of a Service, an analysis template, a workload, an Ingress or a VirtualService, or a Rollout value that names one, can be renamed here/,
+      /Only the name of a Service, an analysis template, a workload, an Ingress or a VirtualService, or a Rollout value that names one, or an analysis template's argument, can be renamed here/,
     );
   });
 

@@ -13,7 +13,7 @@ export type { Rule, RuleContext } from './rule';
 export { templateRules, type TemplateRule, type TemplateRuleContext } from './analysis-template-rules';
 export { experimentRules, type ExperimentRule, type ExperimentRuleContext } from './experiment-rules';
 export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';
-export { documentReferences, rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
+export { documentAnalysisBlocks, documentReferences, rolloutReferences, type ReferenceKind, type RolloutReference } from './references';
 export { routerReferences, type RouterReference } from './router-references';
 export { isDnsSubdomain } from './spec-rules';
 

@@ -6,7 +6,7 @@
  * rename; the rules check each kind of reference in their own file.
  */
 import { isWorkloadKind, type RouterObjectKind, type WorkloadKind } from '../workspace';
-import { analysisBlocks, experimentAnalysisBlocks } from './analysis-references';
+import { analysisBlocks, experimentAnalysisBlocks, type AnalysisBlock } from './analysis-references';
 import { obj, str, type JsonObject } from './rule';
 import { routerReferences } from './router-references';
 import { serviceReferences } from './service-references';
@@ -41,8 +41,15 @@ export function rolloutReferences(rollout: JsonObject): RolloutReference[] {
 /** What a document names in its workspace: a Rollout's references, an Experiment's analysis templates, nothing for other kinds. */
 export function documentReferences(pd: { isRollout: boolean; isExperiment: boolean }, value: JsonObject): RolloutReference[] {
   if (pd.isRollout) return rolloutReferences(value);
-  if (!pd.isExperiment) return [];
-  return experimentAnalysisBlocks(obj(value.spec)?.analyses, ['spec', 'analyses']).flatMap((block) =>
+  return documentAnalysisBlocks(pd, value).flatMap((block) =>
     block.templates.map((t) => ({ kind: t.clusterScope ? ('ClusterAnalysisTemplate' as const) : ('AnalysisTemplate' as const), name: t.name, path: t.path })),
   );
+}
+
+/** The places a Rollout or an Experiment runs analysis templates from, with the args each passes; none for other kinds. */
+export function documentAnalysisBlocks(pd: { isRollout: boolean; isExperiment: boolean }, value: JsonObject): AnalysisBlock[] {
+  if (pd.isExperiment) return experimentAnalysisBlocks(obj(value.spec)?.analyses, ['spec', 'analyses']);
+  if (!pd.isRollout) return [];
+  const strategy = obj(obj(value.spec)?.strategy);
+  return analysisBlocks({ canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen) });
 }
