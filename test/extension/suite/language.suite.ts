@@ -100,4 +100,18 @@ describe('language server in the real editor', () => {
       assert.deepEqual(lines.sort(), [[lineOf('name: checkout-canary'), 'checkout-preview'], [lineOf('canaryService: checkout-canary'), 'checkout-preview']].sort());
     });
   });
+
+  it("renames an analysis template's argument from a {{args.NAME}}: its declaration, both placeholders and the Rollout's args (analysis.yaml)", async () => {
+    const analysed = await vscode.workspace.openTextDocument(workspaceFile('analysis.yaml'));
+    await vscode.window.showTextDocument(analysed);
+    const text = analysed.getText();
+    const placeholder = analysed.positionAt(text.indexOf('{{args.service-name}}') + '{{args.'.length + 2);
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', analysed.uri, placeholder, 'service');
+    const edits = edit.get(analysed.uri);
+    assert.ok(edits.every((e) => analysed.getText(e.range) === 'service-name' && e.newText === 'service'), JSON.stringify(edits));
+    const lines = edits.map((e) => e.range.start.line).sort((a, b) => a - b);
+    const lineOf = (needle: string, from = 0) => text.split('\n').findIndex((l, i) => i >= from && l.includes(needle));
+    const query = lineOf('query:');
+    assert.deepEqual(lines, [lineOf('- name: service-name'), query, query, lineOf('- name: service-name', query)]);
+  });
 });
