@@ -27,8 +27,11 @@ export interface WorkspaceAnalysisTemplate {
   name: string;
   /** AnalysisTemplate only; a ClusterAnalysisTemplate serves every namespace. */
   namespace?: string;
-  /** The declared args, and whether each has a default (`value` or `valueFrom`) so a Rollout need not pass it. */
-  args: { name: string; required: boolean }[];
+  /**
+   * The declared args, whether each has a default (`value` or `valueFrom`) so a Rollout need not
+   * pass it, and where its name stands in the file (go to definition and rename of an argument).
+   */
+  args: { name: string; required: boolean; nameRange?: { start: LineColumn; end: LineColumn } }[];
   /** Metrics that measure for ever (an interval and no count, or count 0): only background analysis may use them. */
   endlessMetrics: string[];
   file: string;
@@ -210,13 +213,14 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
     const namespace = pd.kind === 'AnalysisTemplate' ? named.namespace : undefined;
     const spec = field(value, 'spec');
     const args: WorkspaceAnalysisTemplate['args'] = [];
-    for (const arg of list(field(spec, 'args'))) {
+    list(field(spec, 'args')).forEach((arg, i) => {
       const argName = scalarText(field(arg, 'name'));
-      if (!argName) continue;
+      if (!argName) return;
       const argValue = field(arg, 'value');
       const hasValue = (argValue !== undefined && argValue !== null) || obj(field(arg, 'valueFrom')) !== undefined;
-      args.push({ name: argName, required: !hasValue });
-    }
+      const argRange = rangeOf(pd.doc.getIn(['spec', 'args', i, 'name'], true), lines);
+      args.push({ name: argName, required: !hasValue, ...(argRange ? { nameRange: argRange } : {}) });
+    });
     const endlessMetrics: string[] = [];
     for (const metric of list(field(spec, 'metrics'))) {
       const metricName = scalarText(field(metric, 'name'));

@@ -1,16 +1,22 @@
 /**
  * Go to definition: from a Rollout's reference (a Service of its strategy, a `templateName`,
  * `workloadRef.name`) to where the workspace defines what it names; from an analysis template's
- * `{{args.NAME}}` to the argument in its spec.args.
+ * `{{args.NAME}}`, and from the `args[].name` with which a Rollout or an Experiment passes an
+ * argument, to the argument in its template's spec.args.
  */
 import type { Location, Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { MutableWorkspaceIndex } from '../schema';
 import type { FileParse } from './documents';
 import { definitionsOf, referenceAt } from './references';
-import { argumentDefinition } from './template-args';
+import { argumentAt, argumentDefinition } from './template-args';
 
 export function definitionAt(file: FileParse, doc: TextDocument, at: Position, workspace: MutableWorkspaceIndex): Location[] {
   const found = referenceAt(file, doc, at);
-  return found ? definitionsOf(workspace, found.target) : argumentDefinition(file, doc, at);
+  if (found) return definitionsOf(workspace, found.target);
+  // A placeholder's argument is in the same template: read there, it needs no index.
+  const local = argumentDefinition(file, doc, at);
+  if (local.length > 0) return local;
+  const argument = argumentAt(file, doc, at, workspace);
+  return argument ? definitionsOf(workspace, argument.target) : [];
 }

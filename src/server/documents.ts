@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, definitionsInFile, isServiceDefinition, parseFile, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { catalogOf, definitionsInFile, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -205,9 +205,11 @@ export function definitionsOf(file: FileParse): WorkspaceDefinition[] {
 export function shifted<D extends WorkspaceDefinition>(d: D, docs: number, lines: number): D {
   if (docs === 0 && lines === 0) return d;
   const out = { ...d, docIndex: d.docIndex + docs };
-  if (out.nameRange && lines > 0) {
-    const r = out.nameRange;
-    out.nameRange = { start: { ...r.start, line: r.start.line + lines }, end: { ...r.end, line: r.end.line + lines } };
+  if (lines > 0) {
+    const down = (r: { start: LineColumn; end: LineColumn }) => ({ start: { ...r.start, line: r.start.line + lines }, end: { ...r.end, line: r.end.line + lines } });
+    if (out.nameRange) out.nameRange = down(out.nameRange);
+    // A template's args say where their names stand too.
+    if (isAnalysisTemplateDefinition(out)) out.args = out.args.map((a) => (a.nameRange ? { ...a, nameRange: down(a.nameRange) } : a));
   }
   return out;
 }

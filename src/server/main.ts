@@ -292,18 +292,15 @@ connection.onDocumentSymbol((p) => withDocument(p.textDocument, [], (doc) => ser
 connection.onCodeAction((p) => withDocument(p.textDocument, [], (doc) => service.codeActions(doc, p.range, p.context.diagnostics)));
 connection.onCodeLens((p) => withDocument(p.textDocument, [], (doc) => service.codeLenses(doc)));
 connection.onDefinition((p) => withDocument(p.textDocument, [], (doc) => service.definition(doc, p.position)));
-/**
- * Every value that names the target: in open documents, then in the workspace's other files (read
- * now: the scan keeps only definitions). An argument's declaration is among them with `withDeclaration`.
- */
-async function referencesTo(target: ReferenceTarget, withDeclaration: boolean): Promise<Location[]> {
-  const found = documents.all().flatMap((doc) => withDocument(doc, [], () => service.references(doc, target, withDeclaration)));
+/** Every value that names the target: in open documents, then in the workspace's other files (read now: the scan keeps only definitions). */
+async function referencesTo(target: ReferenceTarget): Promise<Location[]> {
+  const found = documents.all().flatMap((doc) => withDocument(doc, [], () => service.references(doc, target)));
   if (options.scanWorkspace !== false) {
     const limits = scanLimits();
     await forEachYamlFile(folders, limits, async (path) => {
       if (isOpen(path)) return;
       const text = await readYamlFile(path, limits.maxFileBytes);
-      if (text !== undefined) found.push(...service.referencesInText(pathToUri(path), text, target, withDeclaration));
+      if (text !== undefined) found.push(...service.referencesInText(pathToUri(path), text, target));
     });
   }
   return found;
@@ -311,7 +308,7 @@ async function referencesTo(target: ReferenceTarget, withDeclaration: boolean): 
 connection.onReferences(async (p) => {
   const at = withDocument(p.textDocument, undefined, (doc) => service.referenceAt(doc, p.position));
   if (!at) return [];
-  const found = await referencesTo(at.target, p.context.includeDeclaration);
+  const found = await referencesTo(at.target);
   return p.context.includeDeclaration ? [...service.declarations(at.target), ...found] : found;
 });
 connection.onPrepareRename((p) => withDocument(p.textDocument, null, (doc) => service.referenceAt(doc, p.position)?.range ?? null));
@@ -327,7 +324,7 @@ connection.onRenameRequest(async (p) => {
   if (problem) throw new ResponseError(LSPErrorCodes.RequestFailed, problem);
   // The definitions and every Rollout value that names them change together.
   const changes: Record<string, TextEdit[]> = {};
-  for (const l of [...service.declarations(at.target), ...(await referencesTo(at.target, true))]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
+  for (const l of [...service.declarations(at.target), ...(await referencesTo(at.target))]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
   return { changes };
 });
 connection.languages.inlayHint.on((p) => withDocument(p.textDocument, [], (doc) => service.inlayHints(doc, p.range)));

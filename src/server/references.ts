@@ -19,6 +19,7 @@ import {
   pathAt,
   documentReferences,
   ROUTER_OBJECT_KINDS,
+  type LineColumn,
   type MutableWorkspaceIndex,
   type ReferenceKind,
   type RolloutReference,
@@ -160,12 +161,16 @@ export function resolvedTarget(workspace: MutableWorkspaceIndex, target: Referen
   return namespaces.size === 1 && only ? { ...target, namespace: only } : target;
 }
 
-/** Where the workspace defines the target: its `metadata.name` in each file that has it. */
+/** Where the workspace defines the target: its `metadata.name` in each file that has it; for an argument, its name in the template's `spec.args`. */
 export function definitionsOf(workspace: MutableWorkspaceIndex, target: ReferenceTarget): Location[] {
-  return definitionsFor(workspace, target).map((d) => {
-    const r = d.nameRange ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } };
-    return { uri: toUri(d.file), range: { start: { line: r.start.line, character: r.start.column }, end: { line: r.end.line, character: r.end.column } } };
+  const at = (file: string, r: { start: LineColumn; end: LineColumn } = { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } }): Location => ({
+    uri: toUri(file),
+    range: { start: { line: r.start.line, character: r.start.column }, end: { line: r.end.line, character: r.end.column } },
   });
+  const found = definitionsFor(workspace, target);
+  const { argument } = target;
+  if (argument === undefined) return found.map((d) => at(d.file, d.nameRange));
+  return found.filter(isAnalysisTemplateDefinition).flatMap((d) => d.args.filter((a) => a.name === argument && a.nameRange).map((a) => at(d.file, a.nameRange)));
 }
 
 /** The index keys a file by its path (or by its URI when it has no path, e.g. an untitled document). */

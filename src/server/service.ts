@@ -34,14 +34,11 @@ export interface RolloutLanguageService {
    * or an analysis template's argument), and where that name is.
    */
   referenceAt(doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range } | undefined;
-  /**
-   * The values in the document that name the target. An argument's declaration (its name in the
-   * template's `spec.args`) is found in the text too: with `withDeclaration` it is among them.
-   */
-  references(doc: TextDocument, target: ReferenceTarget, withDeclaration?: boolean): Location[];
+  /** The values in the document that name the target. */
+  references(doc: TextDocument, target: ReferenceTarget): Location[];
   /** The same, in the text of a file that is not open (read from disk by the server). */
-  referencesInText(uri: string, text: string, target: ReferenceTarget, withDeclaration?: boolean): Location[];
-  /** Where the workspace defines the target (an object's metadata.name; for an argument, none: see references). */
+  referencesInText(uri: string, text: string, target: ReferenceTarget): Location[];
+  /** Where the workspace defines the target (an object's metadata.name; an argument's name in its template's spec.args). */
   declarations(target: ReferenceTarget): Location[];
   /** The parse of the document's current version (cached by URI and version). */
   parse(doc: TextDocument): FileParse;
@@ -67,9 +64,9 @@ export interface ServiceDeps {
   kustomized?: (uri: string) => Kustomized | undefined;
 }
 
-function referencesInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget, withDeclaration: boolean): Location[] {
+function referencesInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget): Location[] {
   const { argument } = target;
-  return argument === undefined ? referencesIn(file, doc, target) : argumentReferences(file, doc, { ...target, argument }, withDeclaration);
+  return argument === undefined ? referencesIn(file, doc, target) : argumentReferences(file, doc, { ...target, argument });
 }
 
 export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageService {
@@ -95,13 +92,13 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
       const found = referenceAt(file, doc, at) ?? argumentAt(file, doc, at, workspace);
       return found && { ...found, target: resolvedTarget(workspace, found.target) };
     },
-    references: (doc, target, withDeclaration = false) => referencesInFile(parses.get(doc), doc, target, withDeclaration),
-    referencesInText(uri, text, target, withDeclaration = false) {
+    references: (doc, target) => referencesInFile(parses.get(doc), doc, target),
+    referencesInText(uri, text, target) {
       // Only a text that has the name can refer to it; the rest is not parsed.
       if (!text.includes(target.name) || (target.argument !== undefined && !text.includes(target.argument))) return [];
-      return referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target, withDeclaration);
+      return referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target);
     },
-    declarations: (target) => (target.argument === undefined ? definitionsOf(workspace, target) : []),
+    declarations: (target) => definitionsOf(workspace, target),
     parse: (doc) => parses.get(doc),
     indexServices: (doc) => workspace.setFile(fileKey(doc.uri), fileDefinitions(parses.get(doc))),
     dependsOn(doc, names) {

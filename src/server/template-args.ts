@@ -147,25 +147,17 @@ export function argumentAt(file: FileParse, doc: TextDocument, at: Position, wor
 }
 
 /**
- * Where a file names the target argument: in the template, its placeholders (and with
- * `withDeclaration` its name in `spec.args`); in Rollouts and Experiments, the `args[].name` of the
- * analysis blocks that run the template.
+ * Where a file names the target argument: in the template, its placeholders (its name in
+ * `spec.args` is its declaration, from the workspace's index); in Rollouts and Experiments, the
+ * `args[].name` of the analysis blocks that run the template.
  */
-export function argumentReferences(file: FileParse, doc: TextDocument, target: ReferenceTarget & { argument: string }, withDeclaration: boolean): Location[] {
+export function argumentReferences(file: FileParse, doc: TextDocument, target: ReferenceTarget & { argument: string }): Location[] {
   const out: Location[] = [];
   const at = (start: number, end: number): Location => ({ uri: file.uri, range: { start: doc.positionAt(start), end: doc.positionAt(end) } });
   for (const { placed, doc: pd } of allDocs(file)) {
     if (pd.isAnalysisTemplate) {
       const own = templateTarget(pd, target.argument);
       if (!own || own.kind !== target.kind || own.name !== target.name || !inTargetNamespace(own.namespace, target)) continue;
-      if (withDeclaration) {
-        const args = pd.doc.getIn(['spec', 'args'], true);
-        if (isSeq(args)) {
-          args.items.forEach((a, i) => {
-            if (isMap(a) && a.get('name') === target.argument) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, ['spec', 'args', i, 'name'], target.argument) });
-          });
-        }
-      }
       visit(pd.doc, {
         Scalar(_key, node) {
           if (typeof node.value !== 'string' || !node.value.includes('{{') || !node.range) return;

@@ -30,15 +30,15 @@ describe('schema workspace index', () => {
     assert.deepEqual(ws.services(), []);
   });
 
-  it('reads each analysis template: kind, name, namespace, which args need a value, where its name is', () => {
+  it("reads each analysis template: kind, name, namespace, which args need a value, where its name and its args' names are", () => {
     const text = yamlOf(service('s', { app: 's' }), { ...analysisTemplate('rate', { args: [{ name: 'svc' }, { name: 't', value: '1' }, { name: 'key', valueFrom: { secretKeyRef: { name: 'x', key: 'k' } } }] }), metadata: { name: 'rate', namespace: 'shop' } }, analysisTemplate('global', { args: [] }, 'ClusterAnalysisTemplate'));
     const found = analysisTemplatesInFile('f.yaml', parseFile(text));
-    assert.deepEqual(found.map((t) => ({ ...t, nameRange: undefined })), [
-      { kind: 'AnalysisTemplate', name: 'rate', namespace: 'shop', args: [{ name: 'svc', required: true }, { name: 't', required: false }, { name: 'key', required: false }], endlessMetrics: [], file: 'f.yaml', docIndex: 1, nameRange: undefined },
-      { kind: 'ClusterAnalysisTemplate', name: 'global', args: [], endlessMetrics: [], file: 'f.yaml', docIndex: 2, nameRange: undefined },
+    const lines = text.split('\n');
+    const named = (r: { start: { line: number; column: number }; end: { column: number } } | undefined) => r && lines[r.start.line]!.slice(r.start.column, r.end.column);
+    assert.deepEqual(found.map((t) => ({ ...t, nameRange: named(t.nameRange), args: t.args.map((a) => ({ ...a, nameRange: named(a.nameRange) })) })), [
+      { kind: 'AnalysisTemplate', name: 'rate', namespace: 'shop', args: [{ name: 'svc', required: true, nameRange: 'svc' }, { name: 't', required: false, nameRange: 't' }, { name: 'key', required: false, nameRange: 'key' }], endlessMetrics: [], file: 'f.yaml', docIndex: 1, nameRange: 'rate' },
+      { kind: 'ClusterAnalysisTemplate', name: 'global', args: [], endlessMetrics: [], file: 'f.yaml', docIndex: 2, nameRange: 'global' },
     ]);
-    const line = text.split('\n')[found[1]!.nameRange!.start.line]!;
-    assert.equal(line.slice(found[1]!.nameRange!.start.column, found[1]!.nameRange!.end.column), 'global');
   });
 
   it('reads each workload a workloadRef can name: kind, name, namespace, its pod labels, where its name is', () => {

@@ -120,7 +120,7 @@ describe("an analysis template's arguments: find references and rename", () => {
     assert.deepEqual(where(ws.dir, await references(uri, position, true)), [declaration, ...uses].sort());
   });
 
-  it('from a placeholder and from a Rollout that passes it: the same places', async () => {
+  it('from a placeholder and from a Rollout that passes it: the same places; go to definition from the Rollout', async () => {
     const uri = ws.uri('templates.yaml');
     assert.deepEqual(where(ws.dir, await references(uri, nth(templates, '{{ args.service-name }}', 0, 12), true)), [declaration, ...uses].sort());
     const aUri = ws.uri('a.yaml');
@@ -131,6 +131,9 @@ describe("an analysis template's arguments: find references and rename", () => {
     ws.lsp.open(dUri, d);
     await ws.lsp.diagnosticsFor(dUri);
     assert.deepEqual(where(ws.dir, await references(dUri, nth(d, '- name: service-name', 0, 10), true)), [declaration, ...uses].sort());
+    // Go to definition from the Rollout's args[].name lands on the argument in the template.
+    const [definition] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri: aUri }, position: nth(a, '- name: service-name', 1, 10) });
+    assert.deepEqual(where(ws.dir, [definition!]), [declaration]);
     // The background analysis passes service-name to `latency`: that argument's own places, none of `rate`'s.
     assert.deepEqual(where(ws.dir, await references(aUri, nth(a, '- name: service-name', 0, 10), false)), [
       `a.yaml:${span(a, '- name: service-name', 0, 8, 12)}`,
