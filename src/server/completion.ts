@@ -47,6 +47,8 @@ interface Context {
   siblingKind?: string;
   /** The gatewayAPI plugin config's `namespace`: its routes are looked up there instead of the Rollout's. */
   pluginNamespace?: string;
+  /** For the `name` of an analysis block's `args[i]`: the templates the block runs and the names its other args pass. */
+  analysisArgs?: { templates: { name: string; clusterScope: boolean }[]; passed: Set<string> };
 }
 
 /** What the workspace offers for reference values. */
@@ -117,6 +119,7 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
     if (!ctx?.catalog) return EMPTY;
     if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, references.templates(), replace) };
     if (ctx.catalog === rolloutCatalog && ctx.path.join('.') === 'spec.workloadRef.name') return { isIncomplete: false, items: workloadItems(ctx, references.workloads(), replace) };
+    if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.analysisArgs) return { isIncomplete: false, items: argumentItems(ctx, ctx.analysisArgs, references.templates(), replace) };
     const named = ctx.catalog === rolloutCatalog ? namedKind(ctx.path) : undefined;
     if (named) return { isIncomplete: false, items: namedItems(ctx, named, references, replace) };
     return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), allowedValues(ctx.path, ctx.catalog), replace) };
@@ -159,6 +162,7 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
       ...(typeof pd.doc.getIn(['metadata', 'namespace']) === 'string' ? { namespace: pd.doc.getIn(['metadata', 'namespace']) as string } : {}),
       ...(on === 'value' && typeof pd.doc.getIn([...found.path, 'kind']) === 'string' ? { siblingKind: pd.doc.getIn([...found.path, 'kind']) as string } : {}),
       ...(on === 'value' && typeof pd.doc.getIn(GATEWAY_NAMESPACE_PATH) === 'string' && pd.doc.getIn(GATEWAY_NAMESPACE_PATH) !== '' ? { pluginNamespace: pd.doc.getIn(GATEWAY_NAMESPACE_PATH) as string } : {}),
+      ...(on === 'value' && found.key === 'name' ? argumentsContext(pd.doc.contents, found.path) : {}),
       emptyDoc: onlyPlaceholder && on === 'key',
     };
   }
@@ -190,6 +194,31 @@ function findPlaceholder(node: unknown, path: Path): Found | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Where the placeholder is the `name` of `args[i]` of an analysis block (a Rollout's, whose
+ * templates are a list, or an Experiment's analysis, which names one), that block's templates and
+ * the names its other args already pass.
+ */
+function argumentsContext(root: unknown, path: Path): Pick<Context, 'analysisArgs'> {
+  const index = path[path.length - 1];
+  if (typeof index !== 'number' || path[path.length - 2] !== 'args') return {};
+  const block = nodeAt(root, path.slice(0, -2));
+  if (!isMap(block)) return {};
+  const ref = (m: unknown) => (isMap(m) && typeof m.get('templateName') === 'string' ? [{ name: m.get('templateName') as string, clusterScope: m.get('clusterScope') === true }] : []);
+  const listed = block.get('templates');
+  const templates = isSeq(listed) ? listed.items.flatMap(ref) : ref(block);
+  if (templates.length === 0) return {};
+  const args = block.get('args');
+  const passed = new Set(isSeq(args) ? args.items.flatMap((a, i) => (i !== index && isMap(a) && typeof a.get('name') === 'string' ? [a.get('name') as string] : [])) : []);
+  return { analysisArgs: { templates, passed } };
+}
+
+function nodeAt(root: unknown, path: Path): unknown {
+  let node = root;
+  for (const seg of path) node = isMap(node) || isSeq(node) ? node.get(seg, true) : undefined;
+  return node;
 }
 
 function keysOf(map: YAMLMap): string[] {
@@ -375,6 +404,33 @@ function templateItems(ctx: Context, all: readonly WorkspaceAnalysisTemplate[], 
     detail: `${t.kind}${t.args.some((a) => a.required) ? ` · needs ${t.args.filter((a) => a.required).map((a) => a.name).join(', ')}` : ''}`,
     sortText: String(i).padStart(3, '0'),
     textEdit: { range: replace, newText: t.name },
+  }));
+}
+
+/**
+ * The arguments an analysis block can pass: those its templates declare (found in the workspace)
+ * and it does not pass yet, the ones without a default first.
+ */
+function argumentItems(ctx: Context, block: NonNullable<Context['analysisArgs']>, all: readonly WorkspaceAnalysisTemplate[], replace: Range): CompletionItem[] {
+  // Per argument, the templates that need it and those that have a default for it.
+  const declared = new Map<string, { needs: Set<string>; defaults: Set<string> }>();
+  for (const ref of block.templates) {
+    for (const t of matchingTemplates(all.filter((x) => x.name === ref.name), ref, ctx.namespace)) {
+      for (const a of t.args) {
+        if (block.passed.has(a.name)) continue;
+        const known = declared.get(a.name) ?? { needs: new Set(), defaults: new Set() };
+        (a.required ? known.needs : known.defaults).add(t.name);
+        declared.set(a.name, known);
+      }
+    }
+  }
+  const sorted = [...declared].sort(([a, x], [b, y]) => Number(y.needs.size > 0) - Number(x.needs.size > 0) || a.localeCompare(b));
+  return sorted.map(([name, a], i) => ({
+    label: name,
+    kind: CompletionItemKind.Variable,
+    detail: a.needs.size > 0 ? `needed by ${[...a.needs].join(', ')}` : `has a default in ${[...a.defaults].join(', ')}`,
+    sortText: String(i).padStart(3, '0'),
+    textEdit: { range: replace, newText: name },
   }));
 }
 

@@ -1,4 +1,4 @@
-// Find references and rename of an analysis template's argument, through the real server over
+// Find references, rename, go to definition and completion of an analysis template's argument, through the real server over
 // stdio: its name in spec.args, the {{args.NAME}} placeholders of that template, and the args[].name
 // with which Rollouts and Experiments pass it, in open documents and on disk; nothing of another
 // template, of the ClusterAnalysisTemplate of the same name, or of another namespace.
@@ -50,7 +50,7 @@ function template(kind: string, name: string, namespace?: string): string {
   ].join('\n');
 }
 
-describe("an analysis template's arguments: find references and rename", () => {
+describe("an analysis template's arguments: find references, rename, go to definition, completion", () => {
   // The target, with a template of another name, a ClusterAnalysisTemplate of the same name and the same name in another namespace beside it.
   const templates = multiDoc(
     template('AnalysisTemplate', 'rate', 'shop'),
@@ -165,6 +165,23 @@ describe("an analysis template's arguments: find references and rename", () => {
       ws.lsp.request('textDocument/rename', { textDocument: { uri }, position: placeholder, newName: 'service name' }),
       /"service name" cannot be an argument's name: \{\{args\.NAME\}\} holds letters, digits, "_", "-" and "\." only/,
     );
+  });
+
+  it("completes an analysis block's args[].name with what its templates declare and it does not pass yet, needed ones first", async () => {
+    const uri = ws.uri('typing.yaml');
+    const block = (args: string) => `analysis:\n            templates:\n            - templateName: rate\n            - templateName: latency\n            args:\n${args}`;
+    const text = passes(canaryRollout({ name: 't', steps: [block('            - name: threshold\n              value: "0.9"\n            - name: s')] }), 'shop');
+    ws.lsp.open(uri, text);
+    await ws.lsp.diagnosticsFor(uri);
+    const items = (await ws.lsp.completion(uri, nth(text, '- name: s\n', 0, 9)))?.items ?? [];
+    assert.deepEqual(items.map((i) => [i.label, i.detail]), [['service-name', 'needed by rate, latency']]);
+
+    const experiment = e.replace('        - name: service-name\n          value: e\n', '        - name: \n');
+    const eUri = ws.uri('e-typing.yaml');
+    ws.lsp.open(eUri, experiment);
+    await ws.lsp.diagnosticsFor(eUri);
+    const all = (await ws.lsp.completion(eUri, nth(experiment, '- name: \n', 0, 8)))?.items ?? [];
+    assert.deepEqual(all.map((i) => [i.label, i.detail]), [['service-name', 'needed by rate'], ['threshold', 'has a default in rate']]);
   });
 
   it('the argument of a ClusterAnalysisTemplate is its own: not the namespaced template of the same name', async () => {
