@@ -2,7 +2,8 @@
  * Hover: the catalog entry of the field under the cursor (docs, type, default, the value in
  * effect here); on a canary step, what the planner says that step does for this manifest; on a
  * reference, what it names in the workspace; on a function or `result` in a metric's condition,
- * what it is (conditions.ts); on an analysis template's `{{args.NAME}}`, the argument (template-args.ts).
+ * what it is (conditions.ts); on an analysis template's `{{args.NAME}}`, the argument, and on the
+ * `args[].name` with which a Rollout passes one, what its template makes of it (template-args.ts).
  */
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
@@ -13,7 +14,7 @@ import { pieceAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
 import { stepPreview } from './step-preview';
 import { conditionAt, conditionHover } from './conditions';
-import { argumentHover } from './template-args';
+import { argumentAt, argumentHover } from './template-args';
 
 export function hoverAt(file: FileParse, doc: TextDocument, at: Position, workspace?: MutableWorkspaceIndex): Hover | null {
   const offset = doc.offsetAt(at);
@@ -53,6 +54,8 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
     if (preview) sections.push(preview);
   }
   if (reference && workspace) sections.push(referencedDefinitions(reference.target, definitionsFor(workspace, reference.target)));
+  const argument = !reference && workspace && (pd.isRollout || pd.isExperiment) ? argumentAt(file, doc, at, workspace) : undefined;
+  if (argument && workspace) sections.push(passedArgument(argument.target, definitionsFor(workspace, argument.target)));
   if (spec?.example) sections.push('```yaml\n' + spec.example + '\n```');
   if (spec?.link) sections.push(`[${spec.link.startsWith('https://kubernetes.io/') ? 'Kubernetes documentation' : 'Argo Rollouts documentation'}](${spec.link})`);
 
@@ -61,6 +64,19 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
     contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n') },
     range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) },
   };
+}
+
+/** What the templates a Rollout passes an argument to make of it. */
+function passedArgument(target: ReferenceTarget, found: readonly WorkspaceDefinition[]): string {
+  if (found.length === 0) return `Passed to ${target.kind} \`${target.name}\`, which is not in the workspace.`;
+  return found
+    .filter(isAnalysisTemplateDefinition)
+    .map((d) => {
+      const arg = d.args.find((a) => a.name === target.argument);
+      const what = !arg ? 'which declares no such argument: it is ignored' : arg.required ? 'which needs it (it has no default)' : 'which has a default for it: this value replaces it';
+      return `Passed to ${d.kind} \`${d.name}\`${d.namespace ? ` in ${d.namespace}` : ''} (\`${d.file.split(/[\\/]/).pop()}\`), ${what}.`;
+    })
+    .join('\n\n');
 }
 
 /** What a Rollout's reference (a Service, templateName, workloadRef.name, an Ingress, a VirtualService, a Gateway API route) names in the workspace: each definition's file and what matters in it. */

@@ -1,4 +1,4 @@
-// Find references, rename, go to definition and completion of an analysis template's argument, through the real server over
+// Find references, rename, go to definition, completion and hover of an analysis template's argument, through the real server over
 // stdio: its name in spec.args, the {{args.NAME}} placeholders of that template, and the args[].name
 // with which Rollouts and Experiments pass it, in open documents and on disk; nothing of another
 // template, of the ClusterAnalysisTemplate of the same name, or of another namespace.
@@ -50,7 +50,7 @@ function template(kind: string, name: string, namespace?: string): string {
   ].join('\n');
 }
 
-describe("an analysis template's arguments: find references, rename, go to definition, completion", () => {
+describe("an analysis template's arguments: find references, rename, go to definition, completion, hover", () => {
   // The target, with a template of another name, a ClusterAnalysisTemplate of the same name and the same name in another namespace beside it.
   const templates = multiDoc(
     template('AnalysisTemplate', 'rate', 'shop'),
@@ -167,7 +167,7 @@ describe("an analysis template's arguments: find references, rename, go to defin
     );
   });
 
-  it("completes an analysis block's args[].name with what its templates declare and it does not pass yet, needed ones first", async () => {
+  it("completes an analysis block's args[].name with what its templates declare and it does not pass yet, needed ones first; hovers it with what the template makes of it", async () => {
     const uri = ws.uri('typing.yaml');
     const block = (args: string) => `analysis:\n            templates:\n            - templateName: rate\n            - templateName: latency\n            args:\n${args}`;
     const text = passes(canaryRollout({ name: 't', steps: [block('            - name: threshold\n              value: "0.9"\n            - name: s')] }), 'shop');
@@ -175,6 +175,11 @@ describe("an analysis template's arguments: find references, rename, go to defin
     await ws.lsp.diagnosticsFor(uri);
     const items = (await ws.lsp.completion(uri, nth(text, '- name: s\n', 0, 9)))?.items ?? [];
     assert.deepEqual(items.map((i) => [i.label, i.detail]), [['service-name', 'needed by rate, latency']]);
+
+    // Hover on a passed argument: what its template makes of it.
+    const hover = async (u: string, p: { line: number; character: number }) => String((((await ws.lsp.hover(u, p))?.contents ?? '') as { value?: string }).value);
+    assert.match(await hover(uri, nth(text, '- name: threshold', 0, 10)), /Passed to AnalysisTemplate `rate` in shop \(`templates\.yaml`\), which has a default for it: this value replaces it\./);
+    assert.match(await hover(ws.uri('a.yaml'), nth(a, '- name: service-name', 1, 10)), /Passed to AnalysisTemplate `rate` in shop \(`templates\.yaml`\), which needs it \(it has no default\)\./);
 
     const experiment = e.replace('        - name: service-name\n          value: e\n', '        - name: \n');
     const eUri = ws.uri('e-typing.yaml');
