@@ -21,7 +21,7 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { allowedValues, catalogOf, catalogOfKind, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
-import { pieceAt, type FileParse } from './documents';
+import { cursorAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
 import { conditionAt, conditionCompletions } from './conditions';
 
@@ -82,12 +82,10 @@ function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
 }
 
 export function completionsAt(file: FileParse, doc: TextDocument, at: Position, references: CompletionReferences = NO_REFERENCES): CompletionList {
-  const offset = doc.offsetAt(at);
-  const placed = pieceAt(file, offset);
-  if (!placed) return EMPTY;
+  const cursor = cursorAt(file, doc, at);
+  if (!cursor) return EMPTY;
+  const { placed, offset, local, lineStart, lineEnd } = cursor;
   const text = placed.piece.text;
-  const local = offset - placed.start;
-  const lineStart = text.lastIndexOf('\n', local - 1) + 1;
   const before = text.slice(lineStart, local);
   if (before.length > 1000) return EMPTY; // a key or short value is being typed, not a long flow line
 
@@ -104,10 +102,6 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
   if (!valueMatch && !keyMatch) return EMPTY;
   const typed = valueMatch ? valueMatch[2]! : keyMatch![2]!;
   const replace: Range = { start: doc.positionAt(offset - typed.length), end: at };
-  const lineEnd = (() => {
-    const i = text.indexOf('\n', local);
-    return i < 0 ? text.length : i;
-  })();
 
   const tryContext = (line: string, on: 'key' | 'value', newItem: boolean): Context | undefined => {
     const probe = text.slice(0, lineStart) + line + text.slice(lineEnd);

@@ -7,6 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position } from 'vscode-languageserver-types';
 import { catalogOf, definitionsInFile, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
@@ -176,6 +177,26 @@ export function pieceAt(file: FileParse, offset: number): PlacedPiece | undefine
     else hi = mid - 1;
   }
   return pieces[lo];
+}
+
+/** Where a cursor is: its piece, its offset in the file and in the piece's text, and the bounds of its line there. */
+export interface CursorAt {
+  readonly placed: PlacedPiece;
+  readonly offset: number;
+  readonly local: number;
+  readonly lineStart: number;
+  /** Where the line's text ends (before its line break). */
+  readonly lineEnd: number;
+}
+
+export function cursorAt(file: FileParse, doc: TextDocument, at: Position): CursorAt | undefined {
+  const offset = doc.offsetAt(at);
+  const placed = pieceAt(file, offset);
+  if (!placed) return undefined;
+  const text = placed.piece.text;
+  const local = offset - placed.start;
+  const next = text.indexOf('\n', local);
+  return { placed, offset, local, lineStart: text.lastIndexOf('\n', local - 1) + 1, lineEnd: next < 0 ? text.length : next };
 }
 
 /** The document with a file-wide index. */

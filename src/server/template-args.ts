@@ -12,7 +12,7 @@ import { isMap, isScalar, isSeq, visit, type Scalar } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location, Position, Range } from 'vscode-languageserver-types';
 import { documentAnalysisBlocks, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
-import { allDocs, pieceAt, type FileParse } from './documents';
+import { allDocs, cursorAt, pieceAt, type FileParse } from './documents';
 import { inTargetNamespace, nameRange, namespaceOf, samePath, type ReferenceTarget } from './references';
 
 const PLACEHOLDER = /\{\{\s*args\.([\w.-]+)\s*\}\}/g;
@@ -36,14 +36,10 @@ interface ArgAt {
 }
 
 function argAt(file: FileParse, doc: TextDocument, at: Position): ArgAt | undefined {
-  const offset = doc.offsetAt(at);
-  const placed = pieceAt(file, offset);
-  if (!placed) return undefined;
-  const text = placed.piece.text;
-  const local = offset - placed.start;
-  const lineStart = text.lastIndexOf('\n', local - 1) + 1;
-  const lineEnd = text.indexOf('\n', local) < 0 ? text.length : text.indexOf('\n', local);
-  const line = text.slice(lineStart, lineEnd);
+  const cursor = cursorAt(file, doc, at);
+  if (!cursor) return undefined;
+  const { placed, local, lineStart, lineEnd } = cursor;
+  const line = placed.piece.text.slice(lineStart, lineEnd);
   const match = [...line.matchAll(PLACEHOLDER)].find((m) => lineStart + m.index <= local && local <= lineStart + m.index + m[0].length);
   if (!match) return undefined;
   const where = pathAt(placed.piece.parsed, local);
