@@ -11,8 +11,8 @@
 import { isMap, isScalar, isSeq, visit, type Scalar } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location, Position, Range } from 'vscode-languageserver-types';
-import { documentAnalysisBlocks, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
-import { allDocs, cursorAt, pieceAt, type FileParse } from './documents';
+import { documentAnalysisBlocks, isAnalysisTemplateDefinition, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
+import { allDocs, cursorAt, pieceAt, type FileParse, type Piece } from './documents';
 import { inTargetNamespace, nameRange, namespaceOf, samePath, type ReferenceTarget } from './references';
 
 const PLACEHOLDER = /\{\{\s*args\.([\w.-]+)\s*\}\}/g;
@@ -26,8 +26,9 @@ interface ArgAt {
   readonly end: number;
   /** Where NAME stands in it, as offsets of the file. */
   readonly nameStart: number;
-  /** The template it is in. */
+  /** The template it is in, and the piece holding it. */
   readonly template: ParsedDoc;
+  readonly piece: Piece;
   /** The `name` value of the argument in spec.args, if the template declares it. */
   readonly declared?: Scalar;
   readonly entry?: unknown;
@@ -56,6 +57,7 @@ function argAt(file: FileParse, doc: TextDocument, at: Position): ArgAt | undefi
     end: start + match[0].length,
     nameStart: start + match[0].indexOf('args.') + 'args.'.length,
     template: pd,
+    piece: placed.piece,
     base: placed.start,
     ...(declared && isScalar(declared) ? { declared } : {}),
     ...(entry ? { entry } : {}),
@@ -95,14 +97,11 @@ export function argumentHover(file: FileParse, doc: TextDocument, at: Position):
 // ---------------------------------------------------------------------------------------------
 // Find references and rename
 
-/** The template a document defines, as a reference target; undefined for a document that is no template or has no name. */
-function templateTarget(pd: ParsedDoc, argument: string): ReferenceTarget | undefined {
-  if (!pd.isAnalysisTemplate) return undefined;
-  const name = pd.doc.getIn(['metadata', 'name']);
-  const namespace = pd.doc.getIn(['metadata', 'namespace']);
-  if (typeof name !== 'string') return undefined;
-  const kind = pd.kind === 'ClusterAnalysisTemplate' ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-  return { kind, name, ...(kind === 'AnalysisTemplate' && typeof namespace === 'string' ? { namespace } : {}), argument };
+/** The template a document of the piece defines (as the workspace index has it), as a reference target for one of its arguments. */
+function templateTarget(piece: Piece, pd: ParsedDoc, argument: string): ReferenceTarget | undefined {
+  const d = pd.isAnalysisTemplate ? piece.definitions.find((x) => x.docIndex === pd.index) : undefined;
+  if (!d || !isAnalysisTemplateDefinition(d)) return undefined;
+  return { kind: d.kind, name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}), argument };
 }
 
 const isArgsName = (path: readonly (string | number)[]) => path.length >= 3 && path[path.length - 1] === 'name' && typeof path[path.length - 2] === 'number' && path[path.length - 3] === 'args';
@@ -116,7 +115,7 @@ const isArgsName = (path: readonly (string | number)[]) => path.length >= 3 && p
 export function argumentAt(file: FileParse, doc: TextDocument, at: Position, workspace: MutableWorkspaceIndex): { target: ReferenceTarget; range: Range } | undefined {
   const placeholder = argAt(file, doc, at);
   if (placeholder) {
-    const target = templateTarget(placeholder.template, placeholder.name);
+    const target = templateTarget(placeholder.piece, placeholder.template, placeholder.name);
     return target && { target, range: { start: doc.positionAt(placeholder.nameStart), end: doc.positionAt(placeholder.nameStart + placeholder.name.length) } };
   }
   const offset = doc.offsetAt(at);
@@ -128,7 +127,7 @@ export function argumentAt(file: FileParse, doc: TextDocument, at: Position, wor
   if (typeof name !== 'string' || name === '') return undefined;
   const range = nameRange(placed, doc, pd.index, where.path, name);
   if (pd.isAnalysisTemplate) {
-    const target = where.path.length === 4 && where.path[0] === 'spec' ? templateTarget(pd, name) : undefined;
+    const target = where.path.length === 4 && where.path[0] === 'spec' ? templateTarget(placed.piece, pd, name) : undefined;
     return target && { target, range };
   }
   const value = readableDocumentValue(pd.doc);
@@ -152,7 +151,7 @@ export function argumentReferences(file: FileParse, doc: TextDocument, target: R
   const at = (start: number, end: number): Location => ({ uri: file.uri, range: { start: doc.positionAt(start), end: doc.positionAt(end) } });
   for (const { placed, doc: pd } of allDocs(file)) {
     if (pd.isAnalysisTemplate) {
-      const own = templateTarget(pd, target.argument);
+      const own = templateTarget(placed.piece, pd, target.argument);
       if (!own || own.kind !== target.kind || own.name !== target.name || !inTargetNamespace(own.namespace, target)) continue;
       visit(pd.doc, {
         Scalar(_key, node) {
