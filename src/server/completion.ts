@@ -19,9 +19,10 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { allowedValues, catalogOf, catalogOfKind, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, rolloutCatalog, type FieldSpec, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
+import { allowedValues, catalogOf, catalogOfKind, documentAnalysisBlocks, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, readableDocumentValue, rolloutCatalog, type FieldSpec, type ParsedDoc, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { cursorAt, type FileParse } from './documents';
+import { samePath } from './references';
 import { fieldDocs } from './kubernetes-docs';
 import { conditionAt, conditionCompletions } from './conditions';
 
@@ -156,7 +157,7 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
       ...(typeof pd.doc.getIn(['metadata', 'namespace']) === 'string' ? { namespace: pd.doc.getIn(['metadata', 'namespace']) as string } : {}),
       ...(on === 'value' && typeof pd.doc.getIn([...found.path, 'kind']) === 'string' ? { siblingKind: pd.doc.getIn([...found.path, 'kind']) as string } : {}),
       ...(on === 'value' && typeof pd.doc.getIn(GATEWAY_NAMESPACE_PATH) === 'string' && pd.doc.getIn(GATEWAY_NAMESPACE_PATH) !== '' ? { pluginNamespace: pd.doc.getIn(GATEWAY_NAMESPACE_PATH) as string } : {}),
-      ...(on === 'value' && found.key === 'name' ? argumentsContext(pd.doc.contents, found.path) : {}),
+      ...(on === 'value' && found.key === 'name' ? argumentsContext(pd, found.path) : {}),
       emptyDoc: onlyPlaceholder && on === 'key',
     };
   }
@@ -191,28 +192,18 @@ function findPlaceholder(node: unknown, path: Path): Found | undefined {
 }
 
 /**
- * Where the placeholder is the `name` of `args[i]` of an analysis block (a Rollout's, whose
- * templates are a list, or an Experiment's analysis, which names one), that block's templates and
- * the names its other args already pass.
+ * Where the placeholder is the `name` of `args[i]` of an analysis block of a Rollout or an
+ * Experiment (documentAnalysisBlocks), that block's templates and the names its other args pass.
  */
-function argumentsContext(root: unknown, path: Path): Pick<Context, 'analysisArgs'> {
-  const index = path[path.length - 1];
-  if (typeof index !== 'number' || path[path.length - 2] !== 'args') return {};
-  const block = nodeAt(root, path.slice(0, -2));
-  if (!isMap(block)) return {};
-  const ref = (m: unknown) => (isMap(m) && typeof m.get('templateName') === 'string' ? [{ name: m.get('templateName') as string, clusterScope: m.get('clusterScope') === true }] : []);
-  const listed = block.get('templates');
-  const templates = isSeq(listed) ? listed.items.flatMap(ref) : ref(block);
-  if (templates.length === 0) return {};
-  const args = block.get('args');
-  const passed = new Set(isSeq(args) ? args.items.flatMap((a, i) => (i !== index && isMap(a) && typeof a.get('name') === 'string' ? [a.get('name') as string] : [])) : []);
-  return { analysisArgs: { templates, passed } };
-}
-
-function nodeAt(root: unknown, path: Path): unknown {
-  let node = root;
-  for (const seg of path) node = isMap(node) || isSeq(node) ? node.get(seg, true) : undefined;
-  return node;
+function argumentsContext(pd: ParsedDoc, path: Path): Pick<Context, 'analysisArgs'> {
+  if (!(pd.isRollout || pd.isExperiment) || path[path.length - 2] !== 'args' || typeof path[path.length - 1] !== 'number') return {};
+  const value = readableDocumentValue(pd.doc);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const at = [...path, 'name'];
+  const block = documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1]).find((b) => b.args.some((a) => samePath(a.path, at)));
+  if (!block || block.templates.length === 0) return {};
+  const passed = new Set(block.args.filter((a) => a.name !== PLACEHOLDER).map((a) => a.name));
+  return { analysisArgs: { templates: block.templates, passed } };
 }
 
 function keysOf(map: YAMLMap): string[] {
