@@ -292,17 +292,27 @@ connection.onDocumentSymbol((p) => withDocument(p.textDocument, [], (doc) => ser
 connection.onCodeAction((p) => withDocument(p.textDocument, [], (doc) => service.codeActions(doc, p.range, p.context.diagnostics)));
 connection.onCodeLens((p) => withDocument(p.textDocument, [], (doc) => service.codeLenses(doc)));
 connection.onDefinition((p) => withDocument(p.textDocument, [], (doc) => service.definition(doc, p.position)));
-/** Every value that names the target: in open documents, then in the workspace's other files (read now: the scan keeps only definitions). */
+/**
+ * Calls `open` on each open document and `onDisk` on the text of each of the workspace's other
+ * YAML files (read now: the scan keeps only definitions).
+ */
+async function forEachWorkspaceText(open: (doc: TextDocument) => void, onDisk: (uri: string, text: string) => void): Promise<void> {
+  for (const doc of documents.all()) withDocument(doc, undefined, () => open(doc));
+  if (options.scanWorkspace === false) return;
+  const limits = scanLimits();
+  await forEachYamlFile(folders, limits, async (path) => {
+    if (isOpen(path)) return;
+    const text = await readYamlFile(path, limits.maxFileBytes);
+    if (text !== undefined) onDisk(pathToUri(path), text);
+  });
+}
+/** Every value that names the target. */
 async function referencesTo(target: ReferenceTarget): Promise<Location[]> {
-  const found = documents.all().flatMap((doc) => withDocument(doc, [], () => service.references(doc, target)));
-  if (options.scanWorkspace !== false) {
-    const limits = scanLimits();
-    await forEachYamlFile(folders, limits, async (path) => {
-      if (isOpen(path)) return;
-      const text = await readYamlFile(path, limits.maxFileBytes);
-      if (text !== undefined) found.push(...service.referencesInText(pathToUri(path), text, target));
-    });
-  }
+  const found: Location[] = [];
+  await forEachWorkspaceText(
+    (doc) => found.push(...service.references(doc, target)),
+    (uri, text) => found.push(...service.referencesInText(uri, text, target)),
+  );
   return found;
 }
 connection.onReferences(async (p) => {
@@ -322,9 +332,23 @@ connection.onRenameRequest(async (p) => {
   }
   const problem = at.target.argument === undefined ? renameProblem(at.target.kind, p.newName) : argumentRenameProblem(p.newName);
   if (problem) throw new ResponseError(LSPErrorCodes.RequestFailed, problem);
-  // The definitions and every Rollout value that names them change together.
+  const { target } = at;
+  // The definitions and every Rollout value that names them change together, unless a value also names something else.
+  const found: Location[] = [];
+  const problems: string[] = [];
+  await forEachWorkspaceText(
+    (doc) => {
+      found.push(...service.references(doc, target));
+      problems.push(...service.renameProblems(doc, target));
+    },
+    (uri, text) => {
+      found.push(...service.referencesInText(uri, text, target));
+      problems.push(...service.renameProblemsInText(uri, text, target));
+    },
+  );
+  if (problems.length > 0) throw new ResponseError(LSPErrorCodes.RequestFailed, `Cannot rename "${target.argument ?? target.name}": ${problems.join('; ')}.`);
   const changes: Record<string, TextEdit[]> = {};
-  for (const l of [...service.declarations(at.target), ...(await referencesTo(at.target))]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
+  for (const l of [...service.declarations(target), ...found]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
   return { changes };
 });
 connection.languages.inlayHint.on((p) => withDocument(p.textDocument, [], (doc) => service.inlayHints(doc, p.range)));

@@ -15,7 +15,7 @@ import { definitionAt } from './definition';
 import { simulateLenses } from './code-lens';
 import { inlayHintsIn } from './inlay-hints';
 import { definitionsOf, referenceAt, referencesIn, resolvedTarget, type ReferenceTarget } from './references';
-import { argumentAt, argumentReferences } from './template-args';
+import { argumentAt, argumentReferences, sharedArgumentProblems } from './template-args';
 import { fileKey } from './uri';
 
 export interface RolloutLanguageService {
@@ -38,6 +38,14 @@ export interface RolloutLanguageService {
   references(doc: TextDocument, target: ReferenceTarget): Location[];
   /** The same, in the text of a file that is not open (read from disk by the server). */
   referencesInText(uri: string, text: string, target: ReferenceTarget): Location[];
+  /**
+   * Why renaming the target would break a manifest of the document, one line per place; none
+   * when the rename is safe. Only arguments have such places: an analysis block that passes the
+   * argument to two templates declaring it (template-args.ts).
+   */
+  renameProblems(doc: TextDocument, target: ReferenceTarget): string[];
+  /** The same, in the text of a file that is not open. */
+  renameProblemsInText(uri: string, text: string, target: ReferenceTarget): string[];
   /** Where the workspace defines the target (an object's metadata.name; an argument's name in its template's spec.args). */
   declarations(target: ReferenceTarget): Location[];
   /** The parse of the document's current version (cached by URI and version). */
@@ -63,6 +71,14 @@ export interface ServiceDeps {
   /** What kustomizations do to the file's (by URI) Rollouts: labels they add, fields their patches give. */
   kustomized?: (uri: string) => Kustomized | undefined;
 }
+
+function renameProblemsInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget, workspace: MutableWorkspaceIndex): string[] {
+  const { argument } = target;
+  return argument === undefined ? [] : sharedArgumentProblems(file, doc, { ...target, argument }, workspace);
+}
+
+/** Only a text that has the target's name (and its argument's) can refer to it; the rest is not parsed. */
+const mayName = (text: string, target: ReferenceTarget) => text.includes(target.name) && (target.argument === undefined || text.includes(target.argument));
 
 function referencesInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget): Location[] {
   const { argument } = target;
@@ -93,11 +109,10 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
       return found && { ...found, target: resolvedTarget(workspace, found.target) };
     },
     references: (doc, target) => referencesInFile(parses.get(doc), doc, target),
-    referencesInText(uri, text, target) {
-      // Only a text that has the name can refer to it; the rest is not parsed.
-      if (!text.includes(target.name) || (target.argument !== undefined && !text.includes(target.argument))) return [];
-      return referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target);
-    },
+    referencesInText: (uri, text, target) => (mayName(text, target) ? referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target) : []),
+    renameProblems: (doc, target) => renameProblemsInFile(parses.get(doc), doc, target, workspace),
+    renameProblemsInText: (uri, text, target) =>
+      target.argument !== undefined && mayName(text, target) ? renameProblemsInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target, workspace) : [],
     declarations: (target) => definitionsOf(workspace, target),
     parse: (doc) => parses.get(doc),
     indexServices: (doc) => workspace.setFile(fileKey(doc.uri), fileDefinitions(parses.get(doc))),

@@ -8,12 +8,14 @@
  *   or from the `args[].name` with which a Rollout or an Experiment passes it: the three change
  *   together, in every file of the workspace.
  */
+import { basename } from 'node:path';
 import { isMap, isScalar, isSeq, visit, type Scalar } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location, Position, Range } from 'vscode-languageserver-types';
 import { documentAnalysisBlocks, isAnalysisTemplateDefinition, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
 import { allDocs, cursorAt, pieceAt, type FileParse, type Piece } from './documents';
 import { inTargetNamespace, nameRange, namespaceOf, samePath, type ReferenceTarget } from './references';
+import { fileKey } from './uri';
 
 const PLACEHOLDER = /\{\{\s*args\.([\w.-]+)\s*\}\}/g;
 /** What a placeholder can name (PLACEHOLDER's name part): the names an argument can be renamed to. */
@@ -150,35 +152,65 @@ export function argumentReferences(file: FileParse, doc: TextDocument, target: R
   const out: Location[] = [];
   const at = (start: number, end: number): Location => ({ uri: file.uri, range: { start: doc.positionAt(start), end: doc.positionAt(end) } });
   for (const { placed, doc: pd } of allDocs(file)) {
-    if (pd.isAnalysisTemplate) {
-      const own = templateTarget(placed.piece, pd, target.argument);
-      if (!own || own.kind !== target.kind || own.name !== target.name || !inTargetNamespace(own.namespace, target)) continue;
-      visit(pd.doc, {
-        Scalar(_key, node) {
-          if (typeof node.value !== 'string' || !node.value.includes('{{') || !node.range) return;
-          const source = placed.piece.text.slice(node.range[0], node.range[1]);
-          for (const m of source.matchAll(PLACEHOLDER)) {
-            if (m[1] !== target.argument) continue;
-            const nameStart = placed.start + node.range[0] + m.index + m[0].indexOf('args.') + 'args.'.length;
-            out.push(at(nameStart, nameStart + target.argument.length));
-          }
-        },
-      });
-      continue;
-    }
-    if (!pd.isRollout && !pd.isExperiment) continue;
+    if (!pd.isAnalysisTemplate) continue;
+    const own = templateTarget(placed.piece, pd, target.argument);
+    if (!own || own.kind !== target.kind || own.name !== target.name || !inTargetNamespace(own.namespace, target)) continue;
+    visit(pd.doc, {
+      Scalar(_key, node) {
+        if (typeof node.value !== 'string' || !node.value.includes('{{') || !node.range) return;
+        const source = placed.piece.text.slice(node.range[0], node.range[1]);
+        for (const m of source.matchAll(PLACEHOLDER)) {
+          if (m[1] !== target.argument) continue;
+          const nameStart = placed.start + node.range[0] + m.index + m[0].indexOf('args.') + 'args.'.length;
+          out.push(at(nameStart, nameStart + target.argument.length));
+        }
+      },
+    });
+  }
+  for (const pass of argumentPasses(file, target)) out.push({ uri: file.uri, range: nameRange(pass.placed, doc, pass.doc.index, pass.arg.path, pass.arg.name) });
+  return out;
+}
+
+/**
+ * Why renaming the target argument would break a manifest of the file, one line per block, or
+ * none: a block that passes it to the target's template and also runs another template that
+ * declares it. The one `args[].name` feeds both, so renaming it for the target would leave the
+ * other template without its value (and renaming only the target's side would leave the block
+ * passing the target nothing).
+ */
+export function sharedArgumentProblems(file: FileParse, doc: TextDocument, target: ReferenceTarget & { argument: string }, workspace: MutableWorkspaceIndex): string[] {
+  const out: string[] = [];
+  for (const { placed, doc: pd, value, block, arg, namespace } of argumentPasses(file, target)) {
+    const others = block.templates.filter(
+      (t) => !runsTarget(t, namespace, target) && matchingTemplates(workspace.analysisTemplatesNamed(t.name), t, namespace).some((d) => d.args.some((a) => a.name === target.argument)),
+    );
+    if (others.length === 0) continue;
+    const name = (value as { metadata?: { name?: unknown } }).metadata?.name;
+    const line = nameRange(placed, doc, pd.index, arg.path, arg.name).start.line + 1;
+    const to = others.map((t) => `"${t.name}"`).join(' and ');
+    out.push(
+      `${pd.kind ?? 'a document'}${typeof name === 'string' ? ` "${name}"` : ''} (${basename(fileKey(file.uri))}:${line}) passes it to ${to} too, ` +
+        `which ${others.length > 1 ? 'declare' : 'declares'} it as well and would be left without its value`,
+    );
+  }
+  return out;
+}
+
+/** Each `args[]` entry of the file's Rollouts and Experiments that passes the target argument to the target's template. */
+function* argumentPasses(file: FileParse, target: ReferenceTarget & { argument: string }) {
+  for (const { placed, doc } of allDocs(file)) {
+    if (!doc.isRollout && !doc.isExperiment) continue;
     // Cheap first: a document that names neither the template nor the argument passes it nothing.
     const mentions = placed.piece.mentions;
     if (!mentions.includes(target.name) || !mentions.includes(target.argument)) continue;
-    const value = readableDocumentValue(pd.doc);
+    const value = readableDocumentValue(doc.doc);
     if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
     const namespace = namespaceOf(value);
-    for (const block of documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1])) {
+    for (const block of documentAnalysisBlocks(doc, value as Parameters<typeof documentAnalysisBlocks>[1])) {
       if (!block.templates.some((t) => runsTarget(t, namespace, target))) continue;
-      for (const a of block.args) if (a.name === target.argument) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, a.path, a.name) });
+      for (const arg of block.args) if (arg.name === target.argument) yield { placed, doc, value, namespace, block, arg };
     }
   }
-  return out;
 }
 
 /** Why `name` cannot be an argument's new name, or undefined. */

@@ -189,6 +189,26 @@ describe("an analysis template's arguments: find references, rename, go to defin
     assert.deepEqual(all.map((i) => [i.label, i.detail]), [['service-name', 'needed by rate'], ['threshold', 'has a default in rate']]);
   });
 
+  it('refuses to rename an argument that a block passes to another template declaring it too, and renames it once that block is gone', async () => {
+    // `latency` declares service-name as well: one args entry feeds both templates.
+    const shared = passes(canaryRollout({ name: 's', steps: ['setWeight: 10', step('rate', 's').replace('- templateName: rate', '- templateName: rate\n            - templateName: latency')] }), 'shop');
+    const sUri = ws.uri('shared.yaml');
+    ws.lsp.open(sUri, shared);
+    await ws.lsp.diagnosticsFor(sUri);
+    const uri = ws.uri('templates.yaml');
+    const placeholder = nth(templates, '{{args.service-name}}', 0, 9);
+    const refusal = new RegExp(
+      `^Cannot rename "service-name": Rollout "s" \\(shared\\.yaml:${nth(shared, '- name: service-name', 0).line + 1}\\) passes it to "latency" too, which declares it as well and would be left without its value\\.$`,
+    );
+    await assert.rejects(ws.lsp.request('textDocument/rename', { textDocument: { uri }, position: placeholder, newName: 'service' }), (e: Error) => refusal.test(e.message));
+    // From the shared entry itself: the same refusal.
+    await assert.rejects(ws.lsp.request('textDocument/rename', { textDocument: { uri: sUri }, position: nth(shared, '- name: service-name', 0, 10), newName: 'service' }), (e: Error) => refusal.test(e.message));
+    // Closed (it was never on disk), the block is gone and the rename goes through.
+    ws.lsp.close(sUri);
+    const edit = await ws.lsp.request<{ changes: Record<string, TextEdit[]> }>('textDocument/rename', { textDocument: { uri }, position: placeholder, newName: 'service' });
+    assert.deepEqual(where(ws.dir, Object.entries(edit.changes).flatMap(([u, edits]) => edits.map((x) => ({ uri: u, range: x.range })))), [declaration, ...uses].sort());
+  });
+
   it('the argument of a ClusterAnalysisTemplate is its own: not the namespaced template of the same name', async () => {
     const uri = ws.uri('templates.yaml');
     const found = await references(uri, nth(templates, '- name: threshold', 2, 10), true);
