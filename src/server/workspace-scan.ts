@@ -69,7 +69,8 @@ export function scanFolders(
     const text = await readYamlFile(path, limits.maxFileBytes);
     if (isKustomization) kustomization(path, text);
     if (skip(path)) return;
-    const definitions = text === undefined ? [] : await definitionsYielding(path, text);
+    // A file opened while it is read is left to the editor's text at once: the rest of a large file is not parsed for nothing.
+    const definitions = text === undefined ? [] : await definitionsYielding(path, text, () => skip(path));
     if (!skip(path)) found(path, definitions);
     // Let the editor's messages in between files: an open document is validated before the scan goes on.
     await new Promise((resolve) => setImmediate(resolve));
@@ -92,13 +93,19 @@ export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCA
   return text === undefined ? [] : definitionsYielding(path, text);
 }
 
-/** definitionsInText, a parsed piece at a time, letting the editor's messages in every few pieces. */
-async function definitionsYielding(path: string, text: string): Promise<WorkspaceDefinition[]> {
+/**
+ * definitionsInText, a parsed piece at a time, letting the editor's messages in every few pieces;
+ * none once `abandoned` says the file's definitions are no longer wanted.
+ */
+export async function definitionsYielding(path: string, text: string, abandoned: () => boolean = () => false): Promise<WorkspaceDefinition[]> {
   const steps = definitionSteps(path, text);
   for (let n = 1; ; n++) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (n % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (n % 10 === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (abandoned()) return [];
+    }
   }
 }
 

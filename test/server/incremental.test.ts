@@ -8,7 +8,7 @@ import { createParseCache, definitionsOf, servicesOf } from '../../src/server/do
 import { createPieceValidator } from '../../src/server/diagnostics';
 import { createWorkspaceIndex } from '../../src/schema';
 import { createLanguageService } from '../../src/server/service';
-import { definitionsInText } from '../../src/server/workspace-scan';
+import { definitionsInText, definitionsYielding } from '../../src/server/workspace-scan';
 import { parseWhole } from '../../src/server/documents';
 import { canaryRollout, largeManifestFile, multiDoc, service } from './fixtures';
 
@@ -152,5 +152,18 @@ describe('the workspace scan', () => {
       assert.ok(expected.length > 0);
       assert.deepEqual(definitionsInText('/f.yaml', text), expected);
     }
+  });
+
+  it('stops reading a large file once it is no longer wanted (the editor opened it), between pieces', async () => {
+    const text = largeManifestFile();
+    let asked = 0;
+    // Wanted throughout: every definition, and asked at each pause (every 10 parsed pieces).
+    assert.deepEqual(await definitionsYielding('/f.yaml', text, () => (asked++, false)), definitionsInText('/f.yaml', text));
+    const pauses = asked;
+    assert.ok(pauses >= 5, `asked ${pauses} times`);
+    // Opened at the first pause: nothing, and no piece parsed after it (it is not asked again).
+    asked = 0;
+    assert.deepEqual(await definitionsYielding('/f.yaml', text, () => ++asked > 0), []);
+    assert.equal(asked, 1);
   });
 });
