@@ -47,7 +47,8 @@ function argAt(file: FileParse, doc: TextDocument, at: Position): ArgAt | undefi
   if (!match) return undefined;
   const where = pathAt(placed.piece.parsed, local);
   const pd: ParsedDoc | undefined = where && placed.piece.parsed.docs[where.docIndex];
-  if (!pd?.isAnalysisTemplate) return undefined;
+  // In a comment it is no placeholder: Argo replaces them in the template's strings only (as argumentReferences finds them).
+  if (!pd?.isAnalysisTemplate || !inScalar(pd, lineStart + match.index)) return undefined;
   const name = match[1]!;
   const args = pd.doc.getIn(['spec', 'args'], true);
   const entry = isSeq(args) ? args.items.find((a) => isMap(a) && a.get('name') === name) : undefined;
@@ -64,6 +65,21 @@ function argAt(file: FileParse, doc: TextDocument, at: Position): ArgAt | undefi
     ...(declared && isScalar(declared) ? { declared } : {}),
     ...(entry ? { entry } : {}),
   };
+}
+
+/** Whether a scalar of the document (a key or a value) holds the offset. */
+function inScalar(pd: ParsedDoc, offset: number): boolean {
+  let found = false;
+  visit(pd.doc, {
+    Scalar(_key, node) {
+      if (node.range && node.range[0] <= offset && offset < node.range[1]) {
+        found = true;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** From `{{args.NAME}}` to the argument's name in spec.args, in the same template. */

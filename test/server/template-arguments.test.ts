@@ -209,6 +209,34 @@ describe("an analysis template's arguments: find references, rename, go to defin
     assert.deepEqual(where(ws.dir, Object.entries(edit.changes).flatMap(([u, edits]) => edits.map((x) => ({ uri: u, range: x.range })))), [declaration, ...uses].sort());
   });
 
+  it('a {{args.NAME}} in a comment is no placeholder: nothing to rename or define there and no argument hover, as Argo replaces none', async () => {
+    const text = template('AnalysisTemplate', 'commented', 'shop')
+      .replace('  metrics:\n', '  # the query reads {{args.service-name}}\n  metrics:\n')
+      .replace('{{args.threshold}}"\n', '{{args.threshold}}" # and {{args.service-name}} here\n')
+      // In a block scalar a `#` is text: Argo replaces that one.
+      .replace('code!~"5.."}[1m]))\n', 'code!~"5.."}[1m])) # per {{args.service-name}}\n');
+    const uri = ws.uri('commented.yaml');
+    ws.lsp.open(uri, text);
+    await ws.lsp.diagnosticsFor(uri);
+    const inComments = [nth(text, '{{args.service-name}}', 0, 9), nth(text, '{{args.service-name}}', 1, 9)];
+    assert.equal(nth(text, '# the query', 0).line, inComments[0]!.line);
+    assert.equal(nth(text, 'successCondition', 0).line, inComments[1]!.line);
+    for (const position of inComments) {
+      assert.equal(await ws.lsp.request('textDocument/prepareRename', { textDocument: { uri }, position }), null);
+      assert.deepEqual(await ws.lsp.request('textDocument/definition', { textDocument: { uri }, position }), []);
+      // The hover is the field's around it, not the argument's.
+      const hover = (((await ws.lsp.hover(uri, position))?.contents ?? '') as { value?: string }).value ?? '';
+      assert.doesNotMatch(hover, /\*\*argument/);
+    }
+    // The query's placeholders, the one after its `#` included.
+    for (const n of [2, 3]) {
+      const range = await ws.lsp.request('textDocument/prepareRename', { textDocument: { uri }, position: nth(text, '{{args.service-name}}', n, 9) });
+      assert.deepEqual(range, { start: nth(text, '{{args.service-name}}', n, 7), end: nth(text, '{{args.service-name}}', n, 19) });
+    }
+    assert.equal(nth(text, '# per', 0).line, nth(text, '{{args.service-name}}', 3).line);
+    ws.lsp.close(uri);
+  });
+
   it('the argument of a ClusterAnalysisTemplate is its own: not the namespaced template of the same name', async () => {
     const uri = ws.uri('templates.yaml');
     const found = await references(uri, nth(templates, '- name: threshold', 2, 10), true);
