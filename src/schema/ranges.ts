@@ -1,5 +1,5 @@
 /** Field paths <-> text offsets, on a ParsedFile. The only place that knows how paths map to YAML nodes. */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { Finding } from './findings';
 import type { ParsedDoc, ParsedFile } from './parse';
 
@@ -117,6 +117,29 @@ export interface PathAt {
   docIndex: number;
   path: FieldPath;
   on: 'key' | 'value';
+}
+
+/** Whether a scalar of the document (a key or a value, a block scalar's every line included) holds the offset. */
+export function inScalar(doc: Document, offset: number): boolean {
+  let found = false;
+  visit(doc, {
+    Scalar(_key, node) {
+      if (!node.range || node.range[0] > offset || offset >= node.range[1]) return undefined;
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * Whether the offset of `text` (the document's parsed text) is in a comment: after a `#` that
+ * starts one on its line (at its start or after a space), and in no scalar, where `#` is text.
+ */
+export function inComment(doc: Document, text: string, offset: number): boolean {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const hash = text.slice(lineStart, offset).search(/(?:^|[ \t])#/);
+  return hash >= 0 && !inScalar(doc, offset);
 }
 
 /** Which field the offset is on (for hover and completion). */

@@ -8,7 +8,7 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { allowedValues, catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
+import { allowedValues, catalogOf, fieldAt, findingRange, inComment, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
 import { definitionsFor, referenceAt, type ReferenceTarget } from './references';
 import { pieceAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
@@ -25,7 +25,8 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   if (!where || where.path.length === 0) return null;
   const pd = placed.piece.parsed.docs[where.docIndex];
   const catalog = pd && catalogOf(pd);
-  if (!pd || !catalog) return null;
+  // A comment is the writer's, not a field: pathAt would give the field around it.
+  if (!pd || !catalog || inComment(pd.doc, placed.piece.text, local)) return null;
   const path = where.path;
   // On `{{args.NAME}}`, or on a function or `result` in a metric's condition: what it is, rather than the field's docs.
   if (pd.isAnalysisTemplate) {

@@ -12,7 +12,7 @@ import { basename } from 'node:path';
 import { isMap, isScalar, isSeq, visit, type Scalar } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location, Position, Range } from 'vscode-languageserver-types';
-import { documentAnalysisBlocks, isAnalysisTemplateDefinition, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
+import { documentAnalysisBlocks, inScalar, isAnalysisTemplateDefinition, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
 import { allDocs, cursorAt, pieceAt, type FileParse, type Piece } from './documents';
 import { inTargetNamespace, nameRange, namespaceOf, samePath, type ReferenceTarget } from './references';
 import { fileKey } from './uri';
@@ -48,7 +48,7 @@ function argAt(file: FileParse, doc: TextDocument, at: Position): ArgAt | undefi
   const where = pathAt(placed.piece.parsed, local);
   const pd: ParsedDoc | undefined = where && placed.piece.parsed.docs[where.docIndex];
   // In a comment it is no placeholder: Argo replaces them in the template's strings only (as argumentReferences finds them).
-  if (!pd?.isAnalysisTemplate || !inScalar(pd, lineStart + match.index)) return undefined;
+  if (!pd?.isAnalysisTemplate || !inScalar(pd.doc, lineStart + match.index)) return undefined;
   const name = match[1]!;
   const args = pd.doc.getIn(['spec', 'args'], true);
   const entry = isSeq(args) ? args.items.find((a) => isMap(a) && a.get('name') === name) : undefined;
@@ -65,21 +65,6 @@ function argAt(file: FileParse, doc: TextDocument, at: Position): ArgAt | undefi
     ...(declared && isScalar(declared) ? { declared } : {}),
     ...(entry ? { entry } : {}),
   };
-}
-
-/** Whether a scalar of the document (a key or a value) holds the offset. */
-function inScalar(pd: ParsedDoc, offset: number): boolean {
-  let found = false;
-  visit(pd.doc, {
-    Scalar(_key, node) {
-      if (node.range && node.range[0] <= offset && offset < node.range[1]) {
-        found = true;
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
 }
 
 /** From `{{args.NAME}}` to the argument's name in spec.args, in the same template. */

@@ -1,7 +1,7 @@
 // Parsing never throws; paths map to exact ranges and back.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { findingRange, lineIndex, offsetToLineColumn, parseFile, pathAt, validateFile, type Finding } from '../../src/schema';
+import { findingRange, inComment, lineIndex, offsetToLineColumn, parseFile, pathAt, validateFile, type Finding } from '../../src/schema';
 
 const text = `apiVersion: v1
 kind: Service
@@ -84,6 +84,29 @@ describe('schema parse and ranges', () => {
     assert.deepEqual(at('setWeight', 2), { docIndex: 1, path: ['spec', 'strategy', 'canary', 'steps', 0, 'setWeight'], on: 'key' });
     assert.deepEqual(at('20', 1), { docIndex: 1, path: ['spec', 'strategy', 'canary', 'steps', 0, 'setWeight'], on: 'value' });
     assert.deepEqual(at('name: s', 1), { docIndex: 0, path: ['metadata', 'name'], on: 'key' });
+  });
+
+  it('inComment: after a # that starts a comment, and in no scalar (in a quoted or block scalar, # is text)', () => {
+    const t = [
+      '# first',
+      'a: 1 # after a value',
+      'b: "x #y" # after quotes',
+      'c: |',
+      '  text # of the block',
+      'd: x#y',
+      '  # indented, after d',
+      '',
+    ].join('\n');
+    const doc = parseFile(t).docs[0]!.doc;
+    const at = (needle: string, delta = 0) => inComment(doc, t, t.indexOf(needle) + delta);
+    assert.equal(at('first'), true);
+    assert.equal(at('after a value'), true);
+    assert.equal(at('a: 1'), false);
+    assert.equal(at('y" #'), false);
+    assert.equal(at('after quotes'), true);
+    assert.equal(at('of the block'), false);
+    assert.equal(at('x#y', 2), false);
+    assert.equal(at('indented'), true);
   });
 
   it('converts offsets to 0-based lines and UTF-16 columns', () => {
