@@ -133,12 +133,12 @@ export function inScalar(doc: Document, offset: number): boolean {
 }
 
 /**
- * Whether the offset of `text` (the document's parsed text) is in a comment: after a `#` that
- * starts one on its line (at its start or after a space), and in no scalar, where `#` is text.
+ * Whether the offset of `text` (the document's parsed text) is in a comment: on or after a `#`
+ * that starts one on its line (at its start or after a space), and in no scalar, where `#` is text.
  */
 export function inComment(doc: Document, text: string, offset: number): boolean {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const hash = text.slice(lineStart, offset).search(/(?:^|[ \t])#/);
+  const hash = text.slice(lineStart, offset + 1).search(/(?:^|[ \t])#/);
   return hash >= 0 && !inScalar(doc, offset);
 }
 

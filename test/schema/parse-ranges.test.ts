@@ -100,6 +100,8 @@ describe('schema parse and ranges', () => {
     const doc = parseFile(t).docs[0]!.doc;
     const at = (needle: string, delta = 0) => inComment(doc, t, t.indexOf(needle) + delta);
     assert.equal(at('first'), true);
+    assert.equal(at('# after a value'), true);
+    assert.equal(at(' # after a value'), false);
     assert.equal(at('after a value'), true);
     assert.equal(at('a: 1'), false);
     assert.equal(at('y" #'), false);
