@@ -325,8 +325,21 @@ function describe(node: unknown): string {
 }
 
 function unknownField(w: Walk, key: string, known: string[], path: Path, spec: FieldSpec): DocFinding {
-  return unknownFieldFinding(key, known, path, label(path, spec), () => misplaced(w.root, key));
+  const where = label(path, spec);
+  return unknownFieldFinding(key, known, path, where, () => DEPLOYMENT_LEFTOVERS[`${where}.${key}`] ?? misplaced(w.root, key));
 }
+
+/**
+ * A Deployment's fields that a Rollout does not have, as they are left behind when a Deployment
+ * becomes a Rollout, and what a Rollout writes instead. (Elsewhere these names are fields of
+ * something else: replicaProgressThreshold.type would be no help.)
+ */
+const DEPLOYMENT_LEFTOVERS: Readonly<Record<string, string>> = {
+  'spec.strategy.type':
+    " (a Deployment's field: a Rollout's strategy is the one of canary or blueGreen that it writes; a canary without steps replaces the pods as a rolling update does)",
+  'spec.strategy.rollingUpdate':
+    " (a Deployment's field: write canary instead, with maxSurge and maxUnavailable as rollingUpdate has them; without steps it replaces the pods as a rolling update does)",
+};
 
 /**
  * "Unknown field" for `key` in the object at `path` (`where` names it), with a "did you mean"

@@ -63,6 +63,15 @@ describe('schema structure', () => {
     assert.match(f.message, /unknown field "successfulRunHistoryLimit" in spec\.strategy\.canary\.analysis \(it is a field of spec\.analysis\)/);
   });
 
+  it("a Deployment's strategy.type and rollingUpdate, left behind when it became a Rollout, say what a Rollout writes instead", () => {
+    const text = base('      - setWeight: 20\n').replace('  strategy:\n', '  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 1\n');
+    const found = lint(text).filter((x) => x.code === 'unknown-field');
+    assert.deepEqual(found.map((f) => [f.severity, f.path.join('.')]), [['warning', 'spec.strategy.type'], ['warning', 'spec.strategy.rollingUpdate']]);
+    assert.match(found[0]!.message, /unknown field "type" in spec\.strategy \(a Deployment's field: a Rollout's strategy is the one of canary or blueGreen that it writes;/);
+    assert.doesNotMatch(found[0]!.message, /replicaProgressThreshold/);
+    assert.match(found[1]!.message, /unknown field "rollingUpdate" in spec\.strategy \(a Deployment's field: write canary instead, with maxSurge and maxUnavailable/);
+  });
+
   it('wrong types are reported on the value', () => {
     const text = base('      - setWeight: "20"\n      - pause: 5m\n');
     assert.deepEqual(underlined(text, 'wrong-type'), ['"20"', '5m']);
