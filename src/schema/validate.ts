@@ -1,5 +1,5 @@
 /** Validation of a parsed file: structure, pod template, semantic rules, references. */
-import type { Document } from 'yaml';
+import { isScalar, type Document } from 'yaml';
 import { catalogOf, experimentCatalog, rolloutCatalog } from './catalog';
 import type { DocFinding, Finding } from './findings';
 import { documentValue } from './fast-yaml';
@@ -47,7 +47,7 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
     }
     if (pd.isAnalysisTemplate) {
       for (const f of validateAnalysisTemplateDoc(pd, options)) {
-        const offsets = expressionOffsets(parsed.text, pd, f);
+        const offsets = expressionOffsets(parsed.text, pd, f) ?? placeholderOffsets(parsed.text, pd, f);
         out.push({ ...f, docIndex: pd.index, ...(offsets ? { offsets } : {}) });
       }
       continue;
@@ -100,6 +100,24 @@ function expressionOffsets(text: string, pd: ParsedDoc, f: DocFinding): [number,
   const end = first + Math.min(at.end, value.length);
   // "ends too early" points past the last character: underline that character instead.
   return end > start ? [start, end] : [Math.max(first, start - 1), Math.max(first, start - 1) + (value.length > 0 ? 1 : 0)];
+}
+
+/**
+ * A placeholder finding names its `{{args.NAME}}` as written and which occurrence of it in the
+ * value it is (data.placeholder, data.nth): underline that one. A placeholder holds nothing YAML
+ * escapes, so it stands in the text as in the value, in a block scalar as in a quoted one.
+ */
+function placeholderOffsets(text: string, pd: ParsedDoc, f: DocFinding): [number, number] | undefined {
+  const data = f.data as { placeholder?: unknown; nth?: unknown } | undefined;
+  if (typeof data?.placeholder !== 'string' || typeof data.nth !== 'number') return undefined;
+  const node = pd.doc.getIn(f.path, true);
+  if (!isScalar(node) || !node.range) return undefined;
+  let at = node.range[0] - 1;
+  for (let k = 0; k <= data.nth; k++) {
+    at = text.indexOf(data.placeholder, at + 1);
+    if (at < 0 || at + data.placeholder.length > node.range[1]) return undefined;
+  }
+  return [at, at + data.placeholder.length];
 }
 
 /** The findings of one AnalysisTemplate or ClusterAnalysisTemplate document (without its docIndex). */

@@ -145,6 +145,22 @@ describe('AnalysisTemplate validation', () => {
     assert.equal(underlined('value > 1'), 'value');
   });
 
+  it('underlines each placeholder of an undeclared argument, in a block scalar as in a quoted value', () => {
+    const underlines = (query: string) => {
+      const text = yamlOf(withMetrics(metric({}, { prometheus: { address: 'http://p:9090', query } })));
+      return validateFile(parseFile(text))
+        .filter((x) => x.code === 'analysis-arg-undeclared')
+        .map((f) => (f.offsets ? `${text.slice(0, f.offsets[0]).split('\n').length}:${text.slice(...f.offsets)}` : 'whole value'));
+    };
+    // Twice the same, and a declared one between: two findings, each on its own occurrence.
+    const multiLine = 'sum(rate(x{app="{{args.app}}"}[1m]))\n/ sum(rate(x{svc="{{args.service}}",app="{{args.app}}"}[1m]))\n';
+    const text = yamlOf(withMetrics(metric({}, { prometheus: { address: 'http://p:9090', query: multiLine } })));
+    assert.match(text, /query: \|/);
+    const line = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
+    assert.deepEqual(underlines(multiLine), [`${line('sum(rate')}:{{args.app}}`, `${line('/ sum')}:{{args.app}}`]);
+    assert.deepEqual(underlines('x{app="{{ args.app }}"}'), [`${line('query')}:{{ args.app }}`]);
+  });
+
   it('underlines the comparison or the field that the result of a provider cannot have, and says what to write', () => {
     const findingOn = (condition: string, provider: Obj) => {
       const text = yamlOf(withMetrics(metric({ successCondition: condition }, provider)));

@@ -182,8 +182,12 @@ export const argsDeclared: TemplateRule = {
       if (typeof v === 'string') {
         // Conditions are checked by analysis-condition, with the exact place in the expression.
         if (path.length === 4 && (path[3] === 'successCondition' || path[3] === 'failureCondition')) return;
+        // Which occurrence of its text each placeholder is: validate.ts finds it in the value as written.
+        const seen = new Map<string, number>();
         for (const m of v.matchAll(ARG_PLACEHOLDER)) {
-          if (!args.has(m[1]!)) out.push(error(this.code, path, `{{args.${m[1]}}} names an argument that spec.args does not declare: the AnalysisRun fails to resolve it`, 'value', { arg: m[1] }));
+          const nth = seen.get(m[0]) ?? 0;
+          seen.set(m[0], nth + 1);
+          if (!args.has(m[1]!)) out.push(error(this.code, path, `{{args.${m[1]}}} names an argument that spec.args does not declare: the AnalysisRun fails to resolve it`, 'value', { arg: m[1], placeholder: m[0], nth }));
         }
       } else if (Array.isArray(v)) {
         v.forEach((x, k) => walk(x, [...path, k], depth + 1));
