@@ -65,14 +65,15 @@ export function parseFile(text: string): ParsedFile {
     const argo = apiVersion === ROLLOUT_API_VERSION;
     docs.push({ index, doc, kind, apiVersion, isRollout: argo && kind === 'Rollout', isAnalysisTemplate: argo && kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind), isExperiment: argo && kind === EXPERIMENT_KIND, range });
     for (const err of doc.errors) {
+      const duplicate = err.code === 'DUPLICATE_KEY' ? duplicateKey(doc, err.pos[0]) : undefined;
       syntaxErrors.push({
         code: 'yaml-syntax',
         severity: 'error',
-        message: oneLine(err.message),
+        message: duplicate?.message ?? oneLine(err.message),
         path: [],
         target: 'value',
         docIndex: index,
-        offsets: clampRange(err.pos, text.length),
+        offsets: clampRange(duplicate?.range ?? err.pos, text.length),
       });
     }
     for (const warn of doc.warnings) {
@@ -156,6 +157,28 @@ function templateDirective(text: string, docs: readonly Document.Parsed[]): { in
 function inComment(text: string, i: number): boolean {
   const lineStart = text.lastIndexOf('\n', i) + 1;
   return /(^|\s)#/.test(text.slice(lineStart, i));
+}
+
+/**
+ * The key at `offset`, which its map has earlier: a message that names it, and the key's range
+ * (yaml points at its first character). No line for the first place: the server parses a file a
+ * document at a time, and this text may be one document of it.
+ */
+function duplicateKey(doc: Document, offset: number): { message: string; range: [number, number] } | undefined {
+  let found: { message: string; range: [number, number] } | undefined;
+  visit(doc, {
+    Map(_key, map) {
+      const key = map.items.find((p) => isScalar(p.key) && p.key.range?.[0] === offset)?.key;
+      if (!isScalar(key) || !key.range) return undefined;
+      const name = String(key.value);
+      found = {
+        message: `duplicate key "${name}": this map has "${name}" earlier. YAML forbids it; tools that read the file anyway keep only the last one`,
+        range: [key.range[0], key.range[1]],
+      };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function oneLine(message: string): string {

@@ -111,6 +111,15 @@ describe('schema parse and ranges', () => {
     assert.equal(at('indented'), true);
   });
 
+  it('a duplicate key is named, on its second place, in block and flow maps', () => {
+    const t = 'a: 1\n---\nspec:\n  revisionHistoryLimit: 1\n  replicas: 2\n  revisionHistoryLimit: 2\nlist:\n  - {x: 1, x: 2}\n';
+    const found = parseFile(t).syntaxErrors.map((f) => [f.code, f.docIndex, t.slice(...f.offsets!), t.slice(0, f.offsets![0]).split('\n').length, f.message]);
+    assert.deepEqual(found, [
+      ['yaml-syntax', 1, 'revisionHistoryLimit', 6, 'duplicate key "revisionHistoryLimit": this map has "revisionHistoryLimit" earlier. YAML forbids it; tools that read the file anyway keep only the last one'],
+      ['yaml-syntax', 1, 'x', 8, 'duplicate key "x": this map has "x" earlier. YAML forbids it; tools that read the file anyway keep only the last one'],
+    ]);
+  });
+
   it('converts offsets to 0-based lines and UTF-16 columns', () => {
     const t = 'a: 1\nb: "😀x"\n';
     assert.deepEqual(offsetToLineColumn(t, 0), { line: 0, column: 0 });
