@@ -16,6 +16,8 @@ export interface Finding {
   data?: unknown;
   /** Explicit text offsets [start, end), for findings with no field path (YAML syntax errors). */
   offsets?: [number, number];
+  /** Other places in the same text that the problem involves, e.g. a duplicate key's first place (the editor's related information). */
+  related?: { offsets: [number, number]; message: string }[];
 }
 
 /** A finding before it is placed in a document: rules do not know their document's index. */

@@ -74,6 +74,7 @@ export function parseFile(text: string): ParsedFile {
         target: 'value',
         docIndex: index,
         offsets: clampRange(duplicate?.range ?? err.pos, text.length),
+        ...(duplicate?.first ? { related: [{ offsets: duplicate.first, message: `the first "${duplicate.name}" of this map` }] } : {}),
       });
     }
     for (const warn of doc.warnings) {
@@ -160,20 +161,23 @@ function inComment(text: string, i: number): boolean {
 }
 
 /**
- * The key at `offset`, which its map has earlier: a message that names it, and the key's range
- * (yaml points at its first character). No line for the first place: the server parses a file a
- * document at a time, and this text may be one document of it.
+ * The key at `offset`, which its map has earlier: a message that names it, the key's range (yaml
+ * points at its first character) and the range of its first place. The message has no line: the
+ * server parses a file a document at a time, and this text may be one document of it.
  */
-function duplicateKey(doc: Document, offset: number): { message: string; range: [number, number] } | undefined {
-  let found: { message: string; range: [number, number] } | undefined;
+function duplicateKey(doc: Document, offset: number): { name: string; message: string; range: [number, number]; first?: [number, number] } | undefined {
+  let found: ReturnType<typeof duplicateKey>;
   visit(doc, {
     Map(_key, map) {
       const key = map.items.find((p) => isScalar(p.key) && p.key.range?.[0] === offset)?.key;
       if (!isScalar(key) || !key.range) return undefined;
       const name = String(key.value);
+      const first = map.items.find((p) => isScalar(p.key) && p.key.value === key.value)?.key;
       found = {
+        name,
         message: `duplicate key "${name}": this map has "${name}" earlier. YAML forbids it; tools that read the file anyway keep only the last one`,
         range: [key.range[0], key.range[1]],
+        ...(isScalar(first) && first !== key && first.range ? { first: [first.range[0], first.range[1]] as [number, number] } : {}),
       };
       return visit.BREAK;
     },

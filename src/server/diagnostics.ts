@@ -171,14 +171,16 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
   const data: DiagnosticData = { path: f.path, docIndex: f.docIndex + placed.docBase, target: f.target };
   if (f.data !== undefined) data.finding = f.data;
   const href = docsLink(f, placed.piece);
+  const at = (offset: number) => doc.positionAt(placed.start + offset);
   return {
-    range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + Math.max(start, end)) },
+    range: { start: at(start), end: at(Math.max(start, end)) },
     severity: severities[f.severity] ?? DiagnosticSeverity.Error,
     source: DIAGNOSTIC_SOURCE,
     code: f.code,
     ...(href ? { codeDescription: { href } } : {}),
     ...(hasNoEffect(f) ? { tags: [DiagnosticTag.Unnecessary] } : {}),
     message: f.message,
+    ...(f.related ? { relatedInformation: f.related.map((r) => ({ location: { uri: doc.uri, range: { start: at(r.offsets[0]), end: at(r.offsets[1]) } }, message: r.message })) } : {}),
     data,
   };
 }

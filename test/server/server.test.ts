@@ -63,6 +63,22 @@ describe('language server over stdio', () => {
       assert.ok(ds.some((d) => d.code === 'yaml-syntax' && d.severity === 1), JSON.stringify(ds));
     });
 
+    it('names a duplicate key on its second place, with the first as related information, in the second document of a file', async () => {
+      const second = canaryRollout().replace('spec:\n', 'spec:\n  revisionHistoryLimit: 3\n').replace(/\n$/, '\n  revisionHistoryLimit: 5\n');
+      const text = multiDoc(service('svc', { app: 'demo' }), second);
+      lsp.open(uri('duplicate'), text);
+      const d = (await lsp.diagnosticsFor(uri('duplicate'))).find((x) => x.code === 'yaml-syntax');
+      assert.ok(d, 'no yaml-syntax diagnostic');
+      const lines = text.split('\n');
+      const where = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) => [r.start.line, lines[r.start.line]!.slice(r.start.character, r.end.character)];
+      assert.equal(d.message, 'duplicate key "revisionHistoryLimit": this map has "revisionHistoryLimit" earlier. YAML forbids it; tools that read the file anyway keep only the last one');
+      assert.deepEqual(where(d.range), [lines.indexOf('  revisionHistoryLimit: 5'), 'revisionHistoryLimit']);
+      assert.deepEqual(
+        d.relatedInformation?.map((r) => [r.location.uri, ...where(r.location.range), r.message]),
+        [[uri('duplicate'), lines.indexOf('  revisionHistoryLimit: 3'), 'revisionHistoryLimit', 'the first "revisionHistoryLimit" of this map']],
+      );
+    });
+
     // A syntax error that runs to the end of its document (the next `---` ends it) is underlined
     // where the unterminated quote or flow collection opens, never as an empty range on the `---` line.
     const unterminated = [
