@@ -1,4 +1,6 @@
 /** What validation reports: a field path in the manifest, never an editor range (src/server maps paths to ranges). */
+import type { LineColumn } from './ranges';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
@@ -16,9 +18,14 @@ export interface Finding {
   data?: unknown;
   /** Explicit text offsets [start, end), for findings with no field path (YAML syntax errors). */
   offsets?: [number, number];
-  /** Other places in the same text that the problem involves, e.g. a duplicate key's first place (the editor's related information). */
-  related?: { offsets: [number, number]; message: string }[];
+  /** Other places the problem involves, e.g. a duplicate key's first place (the editor's related information). */
+  related?: RelatedPlace[];
 }
+
+/** A place a problem involves besides its own: in the same text, or in a file of the workspace index. */
+export type RelatedPlace =
+  | { message: string; offsets: [number, number] }
+  | { message: string; file: string; range: { start: LineColumn; end: LineColumn } };
 
 /** A finding before it is placed in a document: rules do not know their document's index. */
 export type DocFinding = Omit<Finding, 'docIndex'>;

@@ -11,6 +11,7 @@ import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-langu
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
+import { indexedLocation } from './uri';
 
 export const DIAGNOSTIC_SOURCE = 'argo-rollouts';
 
@@ -180,7 +181,14 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
     ...(href ? { codeDescription: { href } } : {}),
     ...(hasNoEffect(f) ? { tags: [DiagnosticTag.Unnecessary] } : {}),
     message: f.message,
-    ...(f.related ? { relatedInformation: f.related.map((r) => ({ location: { uri: doc.uri, range: { start: at(r.offsets[0]), end: at(r.offsets[1]) } }, message: r.message })) } : {}),
+    ...(f.related
+      ? {
+          relatedInformation: f.related.map((r) => ({
+            location: 'offsets' in r ? { uri: doc.uri, range: { start: at(r.offsets[0]), end: at(r.offsets[1]) } } : indexedLocation(r.file, r.range),
+            message: r.message,
+          })),
+        }
+      : {}),
     data,
   };
 }

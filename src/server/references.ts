@@ -19,14 +19,13 @@ import {
   pathAt,
   documentReferences,
   ROUTER_OBJECT_KINDS,
-  type LineColumn,
   type MutableWorkspaceIndex,
   type ReferenceKind,
   type RolloutReference,
   type WorkspaceDefinition,
 } from '../schema';
 import { allDocs, pieceAt, type FileParse, type PlacedPiece } from './documents';
-import { pathToUri } from './uri';
+import { indexedLocation } from './uri';
 
 export interface ReferenceTarget {
   kind: ReferenceKind;
@@ -163,17 +162,9 @@ export function resolvedTarget(workspace: MutableWorkspaceIndex, target: Referen
 
 /** Where the workspace defines the target: its `metadata.name` in each file that has it; for an argument, its name in the template's `spec.args`. */
 export function definitionsOf(workspace: MutableWorkspaceIndex, target: ReferenceTarget): Location[] {
-  const at = (file: string, r: { start: LineColumn; end: LineColumn } = { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } }): Location => ({
-    uri: toUri(file),
-    range: { start: { line: r.start.line, character: r.start.column }, end: { line: r.end.line, character: r.end.column } },
-  });
   const found = definitionsFor(workspace, target);
   const { argument } = target;
-  if (argument === undefined) return found.map((d) => at(d.file, d.nameRange));
-  return found.filter(isAnalysisTemplateDefinition).flatMap((d) => d.args.filter((a) => a.name === argument && a.nameRange).map((a) => at(d.file, a.nameRange)));
+  if (argument === undefined) return found.map((d) => indexedLocation(d.file, d.nameRange));
+  return found.filter(isAnalysisTemplateDefinition).flatMap((d) => d.args.filter((a) => a.name === argument && a.nameRange).map((a) => indexedLocation(d.file, a.nameRange)));
 }
 
-/** The index keys a file by its path (or by its URI when it has no path, e.g. an untitled document). */
-function toUri(file: string): string {
-  return file.startsWith('/') || /^[A-Za-z]:[\\/]/.test(file) ? pathToUri(file) : file;
-}

@@ -30,6 +30,12 @@ describe('workspace Service references', () => {
     assert.deepEqual(codesFor(ds, 'demo-stable'), ['service-selector-mismatch']);
     const mismatch = ds.find((d) => d.code === 'service-selector-mismatch')!;
     assert.equal(mismatch.range.start.line, 20, 'on the stableService value');
+    // The Service's name in its file, as related information: the second document's metadata.name.
+    const services = multiDoc(service('demo-canary', { app: 'demo' }), service('demo-stable', { app: 'other' })).split('\n');
+    const line = services.indexOf('  name: demo-stable');
+    assert.deepEqual(mismatch.relatedInformation, [
+      { location: { uri: toUri(servicesFile()), range: { start: { line, character: 8 }, end: { line, character: 19 } } }, message: 'Service "demo-stable" is defined here' },
+    ]);
 
     const vendored = ws.uri('vendored.yaml');
     ws.lsp.open(vendored, canaryRollout({ name: 'v', canaryService: 'vendored', stableService: 'demo-canary' }));

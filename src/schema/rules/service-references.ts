@@ -98,7 +98,9 @@ export const serviceSelectsPods: Rule = {
       const roleLabels = r.roleMetadata ? obj(obj(strategy?.[r.roleMetadata])?.labels) : undefined;
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
-      out.push(error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file }));
+      const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
+      const defined = found.flatMap((s) => (s.nameRange ? [{ message: `Service "${s.name}" is defined here`, file: s.file, range: s.nameRange }] : []));
+      out.push(defined.length > 0 ? { ...finding, related: defined } : finding);
     }
     return out;
   },
