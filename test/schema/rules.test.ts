@@ -196,6 +196,14 @@ describe('schema rules', () => {
     });
   }
 
+  it('a finding about a template links its definition, in the file the index has it in', () => {
+    const template = analysisTemplate('rate', { metrics: [{ name: 'm', interval: '1m', provider: { web: { url: 'http://x/{{args.service}}' } } }] });
+    const text = yamlOf(canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 'rate' }], args: [{ name: 'service', value: 's' }] } }] }), template);
+    const f = lint(text, true).find((x) => x.code === 'analysis-runs-indefinitely')!;
+    const line = text.split('\n').indexOf('  name: rate');
+    assert.deepEqual(f.related, [{ message: 'AnalysisTemplate "rate" is defined here', file: 'test.yaml', range: { start: { line, column: 8 }, end: { line, column: 12 } } }]);
+  });
+
   it('a rule reads the workspace exactly when it says so (readsWorkspace), and such rules come last in the table', () => {
     const reads = new Set<string>();
     const workspace = { services: () => [], servicesNamed: () => [], analysisTemplatesNamed: () => [], analysisTemplates: () => [], workloadsNamed: () => [], workloads: () => [] };

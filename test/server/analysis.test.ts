@@ -24,6 +24,15 @@ describe('analysis templates in the language server', () => {
     const d = ds.find((x) => x.code === 'analysis-args')!;
     assert.match(messageOf(d), /requires argument "service-name"/);
     assert.equal(d.range.start.line, positionOf(canaryRollout({ name: 'a', steps: ['setWeight: 20', ...analysisStep('success-rate')] }), '- templateName').line, 'on the templateName value');
+    // Related information: where the template declares the argument, in templates.yaml.
+    const templates = multiDoc(service('svc', { app: 'svc' }), '# shared analysis\n' + template('success-rate'), template('global-rate', { kind: 'ClusterAnalysisTemplate', args: [] }));
+    const declared = positionOf(templates, 'service-name');
+    assert.deepEqual(d.relatedInformation, [
+      {
+        location: { uri: ws.uri('templates.yaml'), range: { start: declared, end: { line: declared.line, character: declared.character + 'service-name'.length } } },
+        message: '"service-name" is declared here, without a default',
+      },
+    ]);
   });
 
   it('warns about a templateName that no workspace template has, and about clusterScope pointing at the wrong kind', async () => {

@@ -4,10 +4,10 @@
  * the document must pass every argument a template declares without a default. Resolved across
  * files, like Services.
  */
-import type { DocFinding } from '../findings';
+import type { DocFinding, RelatedPlace } from '../findings';
 import { closest } from '../suggest';
 import type { WorkspaceAnalysisTemplate, WorkspaceIndex } from '../workspace';
-import { BLUE_GREEN, CANARY, arr, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, arr, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext } from './rule';
 
 type Path = (string | number)[];
 
@@ -158,12 +158,17 @@ export const analysisRunsForever: Rule = {
         // With several definitions, only when every one has an endless metric.
         if (found.length === 0 || !found.every((t) => t.endlessMetrics.length > 0)) continue;
         const metric = found[0]!.endlessMetrics[0]!;
-        out.push(error(this.code, ref.path, `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`, 'value', { template: ref.name, metric }));
+        const finding = error(this.code, ref.path, `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`, 'value', { template: ref.name, metric });
+        out.push(withRelated(finding, definedHere(found)));
       }
     }
     return out;
   },
 };
+
+/** The templates' definitions (their metadata.name), as places a finding about them involves. */
+const definedHere = (found: readonly WorkspaceAnalysisTemplate[]): RelatedPlace[] =>
+  found.flatMap((t) => (t.nameRange ? [{ message: `${t.kind} "${t.name}" is defined here`, file: t.file, range: t.nameRange }] : []));
 
 /** `analysis-args`: every argument a block's templates require is passed, and only declared ones. */
 export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] {
@@ -179,7 +184,11 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
         .map((t) => t.args.filter((a) => a.required && !passed.has(a.name)).map((a) => a.name))
         .reduce((a, b) => a.filter((n) => b.includes(n)));
       if (missing.length > 0) {
-        out.push(error(code, ref.path, `template "${ref.name}" requires ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not passed in args: the AnalysisRun fails`, 'value', { template: ref.name, missing }));
+        const finding = error(code, ref.path, `template "${ref.name}" requires ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not passed in args: the AnalysisRun fails`, 'value', { template: ref.name, missing });
+        const declaredHere = found.flatMap((t) =>
+          t.args.flatMap((a) => (missing.includes(a.name) && a.nameRange ? [{ message: `"${a.name}" is declared here, without a default`, file: t.file, range: a.nameRange }] : [])),
+        );
+        out.push(withRelated(finding, declaredHere));
       }
     }
     // Unknown args only when every template is known: otherwise the unknown one may declare them.

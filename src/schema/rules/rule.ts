@@ -1,5 +1,5 @@
 /** What a semantic rule is: a small module with a stable code that reads the Rollout as plain data. */
-import type { DocFinding } from '../findings';
+import type { DocFinding, RelatedPlace } from '../findings';
 import type { WorkspaceIndex } from '../workspace';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -43,6 +43,9 @@ type Path = (string | number)[];
 export const error = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
   code, severity: 'error', message, path, target, ...(data !== undefined ? { data } : {}),
 });
+/** The finding with the other places it involves (the editor's related information), when there are any. */
+export const withRelated = (f: DocFinding, related: readonly RelatedPlace[]): DocFinding =>
+  related.length > 0 ? { ...f, related: [...related] } : f;
 export const warning = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
   code, severity: 'warning', message, path, target, ...(data !== undefined ? { data } : {}),
 });

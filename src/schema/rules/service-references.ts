@@ -6,7 +6,7 @@ import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
-import { BLUE_GREEN, CANARY, error, obj, str, warning, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, error, obj, str, warning, withRelated, type Rule, type RuleContext } from './rule';
 import { podLabelSets } from './workload-references';
 
 export interface Reference {
@@ -99,8 +99,7 @@ export const serviceSelectsPods: Rule = {
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
       const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
-      const defined = found.flatMap((s) => (s.nameRange ? [{ message: `Service "${s.name}" is defined here`, file: s.file, range: s.nameRange }] : []));
-      out.push(defined.length > 0 ? { ...finding, related: defined } : finding);
+      out.push(withRelated(finding, found.flatMap((s) => (s.nameRange ? [{ message: `Service "${s.name}" is defined here`, file: s.file, range: s.nameRange }] : []))));
     }
     return out;
   },
