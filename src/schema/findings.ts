@@ -22,8 +22,9 @@ export interface Finding {
   related?: RelatedPlace[];
 }
 
-/** A place a problem involves besides its own: in the same text, or in a file of the workspace index. */
+/** A place a problem involves besides its own: a field of the same document, a stretch of the same text, or a place in a file of the workspace index. */
 export type RelatedPlace =
+  | { message: string; path: (string | number)[] }
   | { message: string; offsets: [number, number] }
   | { message: string; file: string; range: { start: LineColumn; end: LineColumn } };
 

@@ -7,9 +7,9 @@
  * changing elsewhere re-runs only the workspace rules of the documents it can affect, and no
  * answer is ever stale.
  */
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Location } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, fieldAt, findingRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { catalogOf, fieldAt, findingRange, pathRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type RelatedPlace, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 import { indexedLocation } from './uri';
 
@@ -173,6 +173,12 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
   if (f.data !== undefined) data.finding = f.data;
   const href = docsLink(f, placed.piece);
   const at = (offset: number) => doc.positionAt(placed.start + offset);
+  const relatedLocation = (r: RelatedPlace): Location => {
+    if ('file' in r) return indexedLocation(r.file, r.range);
+    const pd = 'path' in r ? placed.piece.parsed.docs.find((d) => d.index === f.docIndex) : undefined;
+    const [start, end] = 'offsets' in r ? r.offsets : pd ? pathRange(pd, r.path, 'value') : [0, 0];
+    return { uri: doc.uri, range: { start: at(start), end: at(end) } };
+  };
   return {
     range: { start: at(start), end: at(Math.max(start, end)) },
     severity: severities[f.severity] ?? DiagnosticSeverity.Error,
@@ -183,10 +189,7 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
     message: f.message,
     ...(f.related
       ? {
-          relatedInformation: f.related.map((r) => ({
-            location: 'offsets' in r ? { uri: doc.uri, range: { start: at(r.offsets[0]), end: at(r.offsets[1]) } } : indexedLocation(r.file, r.range),
-            message: r.message,
-          })),
+          relatedInformation: f.related.map((r) => ({ location: relatedLocation(r), message: r.message })),
         }
       : {}),
     data,

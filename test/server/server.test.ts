@@ -79,6 +79,21 @@ describe('language server over stdio', () => {
       );
     });
 
+    it('links the other field of a rule about two fields, and the first of a repeated name, as related information', async () => {
+      const text = multiDoc(
+        service('svc', { app: 'demo' }),
+        canaryRollout({ canaryService: 'same', stableService: 'same' }),
+        'apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: t\nspec:\n  args:\n    - name: a\n    - name: b\n    - name: a\n  metrics: []\n',
+      );
+      lsp.open(uri('related'), text);
+      const ds = await lsp.diagnosticsFor(uri('related'));
+      const lines = text.split('\n');
+      const related = (code: string) =>
+        ds.find((d) => d.code === code)?.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line, lines[r.location.range.start.line]!.slice(r.location.range.start.character, r.location.range.end.character), r.message]);
+      assert.deepEqual(related('canary-stable-distinct'), [[uri('related'), lines.indexOf('      canaryService: same'), 'same', 'canaryService is "same"']]);
+      assert.deepEqual(related('analysis-arg-unique'), [[uri('related'), lines.indexOf('    - name: a'), 'a', 'the first argument "a"']]);
+    });
+
     // A syntax error that runs to the end of its document (the next `---` ends it) is underlined
     // where the unterminated quote or flow collection opens, never as an empty range on the `---` line.
     const unterminated = [

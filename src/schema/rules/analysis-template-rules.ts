@@ -6,7 +6,7 @@
 import { checkExpression, parseExpression, subexpressions, type Expr, type ParseResult } from '../analysis-expression';
 import type { DocFinding } from '../findings';
 import { PROVIDER_NAMES } from '../fields/analysis-template';
-import { arr, error, obj, str, warning, type JsonObject } from './rule';
+import { arr, error, obj, str, warning, withRelated, type JsonObject } from './rule';
 
 export interface TemplateRuleContext {
   /** The whole template document as plain data. */
@@ -78,13 +78,14 @@ export const metricNameUnique: TemplateRule = {
   code: 'metric-name-unique',
   summary: 'metric names are unique within a template',
   check(ctx) {
-    const seen = new Set<string>();
+    const first = new Map<string, number>();
     const out: DocFinding[] = [];
     for (const { metric, i } of metricsOf(ctx)) {
       const name = str(metric.name);
       if (name === undefined) continue;
-      if (seen.has(name)) out.push(error(this.code, [...METRICS, i, 'name'], `metric "${name}" is defined twice: measurements are reported by name`));
-      seen.add(name);
+      const at = first.get(name);
+      if (at === undefined) first.set(name, i);
+      else out.push(withRelated(error(this.code, [...METRICS, i, 'name'], `metric "${name}" is defined twice: measurements are reported by name`), [{ message: `the first metric "${name}"`, path: [...METRICS, at, 'name'] }]));
     }
     return out;
   },
@@ -94,14 +95,15 @@ export const analysisArgUnique: TemplateRule = {
   code: 'analysis-arg-unique',
   summary: 'argument names are unique and each has at most one of value and valueFrom',
   check(ctx) {
-    const seen = new Set<string>();
+    const first = new Map<string, number>();
     const out: DocFinding[] = [];
     arr(ctx.spec?.args).forEach((a, i) => {
       const arg = obj(a);
       const name = str(arg?.name);
       if (!arg || name === undefined) return;
-      if (seen.has(name)) out.push(error(this.code, ['spec', 'args', i, 'name'], `argument "${name}" is declared twice`));
-      seen.add(name);
+      const at = first.get(name);
+      if (at === undefined) first.set(name, i);
+      else out.push(withRelated(error(this.code, ['spec', 'args', i, 'name'], `argument "${name}" is declared twice`), [{ message: `the first argument "${name}"`, path: ['spec', 'args', at, 'name'] }]));
       if (arg.value !== undefined && arg.value !== null && obj(arg.valueFrom)) out.push(error(this.code, ['spec', 'args', i, 'valueFrom'], `argument "${name}" has both value and valueFrom: give one`, 'key'));
     });
     return out;

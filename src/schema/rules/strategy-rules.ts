@@ -2,7 +2,7 @@
 import type { DocFinding } from '../findings';
 import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, parseIntOrPercent } from '../../planner';
 import { servicesSelecting } from './service-references';
-import { BLUE_GREEN, CANARY, error, has, hasTrafficRouting, obj, routersOf, str, type Router, type Rule } from './rule';
+import { BLUE_GREEN, CANARY, error, has, hasTrafficRouting, obj, routersOf, str, withRelated, type Router, type Rule } from './rule';
 
 export const activePreviewDistinct: Rule = {
   code: 'active-preview-distinct',
@@ -11,7 +11,7 @@ export const activePreviewDistinct: Rule = {
     const active = str(blueGreen?.activeService);
     const preview = str(blueGreen?.previewService);
     if (!active || active !== preview) return [];
-    return [error(this.code, [...BLUE_GREEN, 'previewService'], `previewService and activeService are both "${active}": the preview needs its own Service`)];
+    return [withRelated(error(this.code, [...BLUE_GREEN, 'previewService'], `previewService and activeService are both "${active}": the preview needs its own Service`), [{ message: `activeService is "${active}"`, path: [...BLUE_GREEN, 'activeService'] }])];
   },
 };
 
@@ -60,7 +60,7 @@ export const canaryStableDistinct: Rule = {
     const c = str(canary?.canaryService);
     const s = str(canary?.stableService);
     if (!c || c !== s) return [];
-    return [error(this.code, [...CANARY, 'stableService'], `canaryService and stableService are both "${c}": Argo points each at different pods, so they must be two Services`)];
+    return [withRelated(error(this.code, [...CANARY, 'stableService'], `canaryService and stableService are both "${c}": Argo points each at different pods, so they must be two Services`), [{ message: `canaryService is "${c}"`, path: [...CANARY, 'canaryService'] }])];
   },
 };
 
