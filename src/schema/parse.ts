@@ -2,6 +2,7 @@
 import { parseAllDocuments, isMap, isScalar, visit, type Document } from 'yaml';
 import type { Finding } from './findings';
 import { parseCommonYaml } from './fast-yaml';
+import { hashBefore } from './ranges';
 
 export interface ParsedDoc {
   readonly index: number;
@@ -150,14 +151,9 @@ function templateDirective(text: string, docs: readonly Document.Parsed[]): { in
     return false;
   };
   for (; m; m = HELM_DIRECTIVE.exec(text)) {
-    if (!inString(m.index) && !inComment(text, m.index)) return { index: m.index };
+    if (!inString(m.index) && !hashBefore(text, m.index)) return { index: m.index };
   }
   return undefined;
-}
-
-function inComment(text: string, i: number): boolean {
-  const lineStart = text.lastIndexOf('\n', i) + 1;
-  return /(^|\s)#/.test(text.slice(lineStart, i));
 }
 
 /**

@@ -133,13 +133,17 @@ export function inScalar(doc: Document, offset: number): boolean {
 }
 
 /**
- * Whether the offset of `text` (the document's parsed text) is in a comment: on or after a `#`
- * that starts one on its line (at its start or after a space), and in no scalar, where `#` is text.
+ * Whether a `#` that would start a comment (at its line's start or after a space) stands on the
+ * offset's line, at or before it. Text only: in a scalar `#` is text, which callers rule out.
  */
-export function inComment(doc: Document, text: string, offset: number): boolean {
+export function hashBefore(text: string, offset: number): boolean {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const hash = text.slice(lineStart, offset + 1).search(/(?:^|[ \t])#/);
-  return hash >= 0 && !inScalar(doc, offset);
+  return /(?:^|\s)#/.test(text.slice(lineStart, offset + 1));
+}
+
+/** Whether the offset of `text` (the document's parsed text) is in a comment: after a `#` that starts one, and in no scalar. */
+export function inComment(doc: Document, text: string, offset: number): boolean {
+  return hashBefore(text, offset) && !inScalar(doc, offset);
 }
 
 /** Which field the offset is on (for hover and completion). */
