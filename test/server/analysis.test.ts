@@ -42,6 +42,11 @@ describe('analysis templates in the language server', () => {
     const msgs = ds.filter((x) => x.code === 'analysis-template-not-found').map(messageOf);
     assert.match(msgs[0]!, /AnalysisTemplate "succes-rate" is not defined/);
     assert.match(msgs[1]!, /there is an AnalysisTemplate "success-rate": remove clusterScope/);
+    // Both hints name the template in templates.yaml, which each links.
+    const templates = multiDoc(service('svc', { app: 'svc' }), '# shared analysis\n' + template('success-rate'), template('global-rate', { kind: 'ClusterAnalysisTemplate', args: [] }));
+    const name = positionOf(templates, 'success-rate');
+    const defined = { location: { uri: ws.uri('templates.yaml'), range: { start: name, end: { line: name.line, character: name.character + 'success-rate'.length } } }, message: 'AnalysisTemplate "success-rate" is defined here' };
+    assert.deepEqual(ds.filter((x) => x.code === 'analysis-template-not-found').map((x) => x.relatedInformation), [[defined], [defined]]);
   });
 
   it('says "did you mean" for a misspelled templateName, also when the near template appears later in another document', async () => {

@@ -113,6 +113,10 @@ describe('re-validation', () => {
     // 'x-canray' is mentioned nowhere, yet the Rollout's finding changes.
     index.setFile('/svc.yaml', servicesOf(createParseCache().get(TextDocument.create('file:///svc.yaml', 'yaml', 1, service('x-canray', { app: 'x' })))));
     assert.deepEqual(suggestionFor('x-canary'), ['x-canray']);
+    // The suggested Service, where it is: its metadata.name in /svc.yaml.
+    const found = validator.findings(piece!).find((f) => f.code === 'service-not-found' && (f.data as { service: string }).service === 'x-canary')!;
+    const line = service('x-canray', { app: 'x' }).split('\n').indexOf('  name: x-canray');
+    assert.deepEqual(found.related, [{ message: 'Service "x-canray" is defined here', file: '/svc.yaml', range: { start: { line, column: 8 }, end: { line, column: 16 } } }]);
     const svc = createLanguageService({ workspace: index });
     svc.validate(doc);
     assert.equal(svc.dependsOn(doc, new Set(['anything'])), true, 'the editor re-validates it when any definition changes');

@@ -114,13 +114,17 @@ export function templatesNotFound(code: string, scope: ReferenceScope): DocFindi
   for (const block of scope.blocks) {
     for (const ref of block.templates) {
       if ((templateCandidates(scope, ref) ?? []).length > 0) continue;
-      const other = (workspace.analysisTemplatesNamed(ref.name) ?? []).some((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
+      const others = (workspace.analysisTemplatesNamed(ref.name) ?? []).filter((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
       const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-      const suggestion = other ? undefined : nearestTemplate(scope, ref);
-      const hint = other
-        ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
-        : suggestion ? ` (did you mean "${suggestion}"?)` : '';
-      out.push(warning(code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) }));
+      const suggestion = others.length > 0 ? undefined : nearestTemplate(scope, ref);
+      const hint =
+        others.length > 0
+          ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
+          : suggestion ? ` (did you mean "${suggestion}"?)` : '';
+      const finding = warning(code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) });
+      // What the hint names, where it is.
+      const meant = others.length > 0 ? others : suggestion ? matchingTemplates(workspace.analysisTemplates?.() ?? [], ref, scope.namespace).filter((t) => t.name === suggestion) : [];
+      out.push(withRelated(finding, definedHere(meant)));
     }
   }
   return out;
@@ -195,7 +199,10 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
     if (resolved.length === 0 || resolved.some((r) => r.found.length === 0)) continue;
     const declared = new Set(resolved.flatMap((r) => r.found.flatMap((t) => t.args.map((a) => a.name))));
     for (const arg of block.args) {
-      if (!declared.has(arg.name)) out.push(warning(code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name }));
+      if (!declared.has(arg.name)) {
+        const finding = warning(code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name });
+        out.push(withRelated(finding, definedHere(resolved.flatMap((r) => r.found))));
+      }
     }
   }
   return out;

@@ -3,7 +3,7 @@
  * Resolved across files (upstream lint only looks within one file).
  */
 import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
-import type { DocFinding } from '../findings';
+import type { DocFinding, RelatedPlace } from '../findings';
 import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
 import { BLUE_GREEN, CANARY, error, obj, str, warning, withRelated, type Rule, type RuleContext } from './rule';
@@ -58,6 +58,10 @@ export function mismatch(selector: Record<string, string> | undefined, labels: R
   return undefined;
 }
 
+/** The Services' definitions (their metadata.name), as places a finding about them involves. */
+const definedHere = (found: readonly WorkspaceService[]): RelatedPlace[] =>
+  found.flatMap((s) => (s.nameRange ? [{ message: `Service "${s.name}" is defined here`, file: s.file, range: s.nameRange }] : []));
+
 export const serviceExists: Rule = {
   code: 'service-not-found',
   readsWorkspace: true,
@@ -68,12 +72,14 @@ export const serviceExists: Rule = {
     const missing = serviceReferences(ctx).filter((r) => candidates(ctx, r.name, namespace).length === 0);
     if (missing.length === 0) return [];
     // The names a misspelled reference may have meant: the Services of the Rollout's namespace.
-    const names = [...new Set(ctx.workspace.services().filter((s) => !namespace || !s.namespace || s.namespace === namespace).map((s) => s.name))].sort();
+    const inNamespace = ctx.workspace.services().filter((s) => !namespace || !s.namespace || s.namespace === namespace);
+    const names = [...new Set(inNamespace.map((s) => s.name))].sort();
     return missing.map((r) => {
       const suggestion = closest(r.name, names);
       const where = namespace ? ` (namespace ${namespace})` : '';
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
-      return warning(this.code, r.path, `Service "${r.name}" is not defined in the workspace${where}${hint}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name, ...(suggestion ? { suggestion } : {}) });
+      const finding = warning(this.code, r.path, `Service "${r.name}" is not defined in the workspace${where}${hint}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name, ...(suggestion ? { suggestion } : {}) });
+      return suggestion ? withRelated(finding, definedHere(inNamespace.filter((s) => s.name === suggestion))) : finding;
     });
   },
 };
@@ -99,7 +105,7 @@ export const serviceSelectsPods: Rule = {
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
       const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
-      out.push(withRelated(finding, found.flatMap((s) => (s.nameRange ? [{ message: `Service "${s.name}" is defined here`, file: s.file, range: s.nameRange }] : []))));
+      out.push(withRelated(finding, definedHere(found)));
     }
     return out;
   },
