@@ -1,6 +1,8 @@
 /**
- * The language client: starts dist/server.js over IPC for YAML files (beside any other YAML
+ * The language client: starts dist/server.js over stdio for YAML files (beside any other YAML
  * extension; both contribute to the same documents). All language smarts live in the server.
+ * stdio rather than IPC: the server sees the bytes of a message as they arrive and holds its
+ * idle warm-up until the message is in (warm-up.ts), which IPC hides until the message is whole.
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
@@ -11,8 +13,8 @@ import type { Settings } from './settings';
 export function createLanguageClient(context: vscode.ExtensionContext, settings: Settings, own: (d: vscode.Disposable) => void): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    run: { module, transport: TransportKind.stdio },
+    debug: { module, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   // YAML files, and kustomizations named without an extension.
   const watchers = ['**/*.{yaml,yml}', '**/Kustomization'].map((glob) => vscode.workspace.createFileSystemWatcher(glob));

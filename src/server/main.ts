@@ -32,6 +32,7 @@ import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, re
 import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
 import { warmUp } from './warm-up';
+import { createInputWatch } from './input-watch';
 import { createKustomizations, isKustomizationFile } from './kustomizations';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
@@ -67,6 +68,8 @@ const published = new Map<string, { version: number; json: string }>();
 const newQueue = (delayMs: number) =>
   createValidationQueue({ delayMs, run: (uri) => validateOpen(uri), onError: (e) => log('validation failed', e) });
 let queue = newQueue(0);
+/** The client's bytes (over stdio): idle work gives way to a message that is arriving. */
+const input = createInputWatch();
 let folderEvents = false;
 
 /** Validates an open document at its current version and re-queues the documents that depend on its Services. */
@@ -119,7 +122,7 @@ async function scan(roots: readonly string[]): Promise<void> {
     if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
   }, limits, isOpen, (path, text) => {
     if (inFolders(path) && !isOpen(path)) kustomizations.record(path, text);
-  });
+  }, input.untilQuiet);
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
   await kustomizationsRecorded();
@@ -203,11 +206,14 @@ connection.onInitialized(() => {
   if (watchFilesDynamically) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/Kustomization' }] });
   }
+  // The connection listens by now, so its reader has every byte this listener sees.
+  if (process.argv.includes('--stdio')) input.watch(process.stdin);
   // Until a document opens, the idle server validates a sample so that the first file meets compiled code.
   if (options.warmUp !== false) {
     const started = performance.now();
     warmUp({
       stop: () => documents.all().length > 0,
+      inputQuietFor: input.quietFor,
       done: (slices) => connection.console.log(`warm-up: ${slices} sample slices validated in ${Math.round(performance.now() - started)} ms`),
       failed: (e) => log('warm-up failed', e),
     });

@@ -61,6 +61,8 @@ export function scanFolders(
   skip: (path: string) => boolean = () => false,
   /** Called with each kustomization's text from disk (undefined when unreadable), open or not. */
   kustomization: (path: string, text: string | undefined) => void = () => {},
+  /** Between steps: lets the editor's messages in (the server also waits for one that is arriving, input-watch.ts). */
+  pause: () => Promise<void> = nextTurn,
 ): Promise<{ files: number; truncated: boolean }> {
   return forEachYamlFile(folders, limits, async (path) => {
     const isKustomization = isKustomizationFile(path);
@@ -70,10 +72,10 @@ export function scanFolders(
     if (isKustomization) kustomization(path, text);
     if (skip(path)) return;
     // A file opened while it is read is left to the editor's text at once: the rest of a large file is not parsed for nothing.
-    const definitions = text === undefined ? [] : await definitionsYielding(path, text, () => skip(path));
+    const definitions = text === undefined ? [] : await definitionsYielding(path, text, () => skip(path), pause);
     if (!skip(path)) found(path, definitions);
     // Let the editor's messages in between files: an open document is validated before the scan goes on.
-    await new Promise((resolve) => setImmediate(resolve));
+    await pause();
   });
 }
 
@@ -93,17 +95,20 @@ export async function definitionsInPath(path: string, maxFileBytes = DEFAULT_SCA
   return text === undefined ? [] : definitionsYielding(path, text);
 }
 
+/** One turn of the event loop: pending I/O and its callbacks run first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * definitionsInText, a parsed piece at a time, letting the editor's messages in every few pieces;
- * none once `abandoned` says the file's definitions are no longer wanted.
+ * definitionsInText, a parsed piece at a time, letting the editor's messages in every few pieces
+ * (`pause`); none once `abandoned` says the file's definitions are no longer wanted.
  */
-export async function definitionsYielding(path: string, text: string, abandoned: () => boolean = () => false): Promise<WorkspaceDefinition[]> {
+export async function definitionsYielding(path: string, text: string, abandoned: () => boolean = () => false, pause: () => Promise<void> = nextTurn): Promise<WorkspaceDefinition[]> {
   const steps = definitionSteps(path, text);
   for (let n = 1; ; n++) {
     const step = steps.next();
     if (step.done) return step.value;
     if (n % 10 === 0) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await pause();
       if (abandoned()) return [];
     }
   }

@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService } from '../../src/server/service';
 import { sampleManifests, warmUp, WARM_UP_SLICES } from '../../src/server/warm-up';
+import { INPUT_QUIET_MS } from '../../src/server/input-watch';
 import { parseFile } from '../../src/schema';
 import { parseCommonYaml } from '../../src/schema/fast-yaml';
 import { LspSession, messageOf, toUri } from './lsp-session';
@@ -33,6 +34,27 @@ describe('warm-up while idle', () => {
 
   it('stops for good once work arrives, before the next slice', async () => {
     assert.equal((await runWarmUp(10, 2)).ran, 2);
+  });
+
+  it('starts no slice while the client\'s input is arriving: it waits until the input has been quiet long enough', async () => {
+    // How long the input has been quiet at each check: a message arriving, still arriving, then in.
+    const quiet = [0, INPUT_QUIET_MS - 4, INPUT_QUIET_MS + 2];
+    const events: string[] = [];
+    await new Promise<void>((resolve) =>
+      warmUp({
+        slices: 2,
+        stop: () => false,
+        defer: (next) => setImmediate(next),
+        inputQuietFor: () => quiet.shift() ?? Infinity,
+        after: (ms, next) => {
+          events.push(`wait ${ms}`);
+          setImmediate(next);
+        },
+        slice: (i) => events.push(`slice ${i}`),
+        done: () => resolve(),
+      }),
+    );
+    assert.deepEqual(events, [`wait ${INPUT_QUIET_MS}`, 'wait 4', 'slice 0', 'slice 1']);
   });
 
   it('a slice that throws ends the warm-up with the error reported, and nothing escapes', async () => {
