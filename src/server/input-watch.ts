@@ -8,11 +8,13 @@
 
 /** Longer than the gap between two reads of one message; short enough that the idle work loses little. */
 export const INPUT_QUIET_MS = 10;
+/** untilQuiet waits no longer than this: a client that never stops sending does not stall the scan. */
+export const INPUT_WAIT_MAX_MS = 200;
 
 export interface InputWatch {
   /** Milliseconds since the last bytes arrived (Infinity when none were seen). */
   quietFor(): number;
-  /** Resolves once the input has been quiet for INPUT_QUIET_MS, after pending I/O (at once when it has been). */
+  /** Resolves once the input has been quiet for INPUT_QUIET_MS (or after INPUT_WAIT_MAX_MS), after pending I/O. */
   untilQuiet(): Promise<void>;
   /** Starts watching a stream; attach it after the connection listens, so that no bytes reach this listener alone. */
   watch(input: NodeJS.ReadableStream): void;
@@ -25,9 +27,10 @@ export function createInputWatch(now: () => number = () => performance.now()): I
     quietFor,
     untilQuiet: () =>
       new Promise<void>((resolve) => {
+        const since = now();
         const check = () => {
           const quiet = quietFor();
-          if (quiet < INPUT_QUIET_MS) setTimeout(check, INPUT_QUIET_MS - quiet);
+          if (quiet < INPUT_QUIET_MS && now() - since < INPUT_WAIT_MAX_MS) setTimeout(check, INPUT_QUIET_MS - quiet);
           else resolve();
         };
         setImmediate(check);

@@ -1,7 +1,7 @@
 // The watch on the client's bytes (src/server/input-watch.ts), with a stream and a clock of the test's own.
 import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
-import { createInputWatch, INPUT_QUIET_MS } from '../../src/server/input-watch';
+import { createInputWatch, INPUT_QUIET_MS, INPUT_WAIT_MAX_MS } from '../../src/server/input-watch';
 
 describe('input watch', () => {
   it('counts the quiet time from the last bytes, Infinity before any', async () => {
@@ -36,5 +36,24 @@ describe('input watch', () => {
     assert.equal(resolved, true);
     // Quiet already: it resolves after pending I/O, without waiting.
     await watch.untilQuiet();
+  });
+
+  it('untilQuiet gives up waiting after INPUT_WAIT_MAX_MS of input that never stops', async () => {
+    let t = 0;
+    const watch = createInputWatch(() => t);
+    const stream = new PassThrough();
+    watch.watch(stream);
+    let resolved = false;
+    const done = watch.untilQuiet().then(() => (resolved = true));
+    // Bytes keep coming, 1 ms apart on the test's clock.
+    for (; t < INPUT_WAIT_MAX_MS - 1; t += 1) {
+      stream.write('x');
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(resolved, false);
+    t = INPUT_WAIT_MAX_MS;
+    stream.write('x');
+    await done;
+    assert.equal(resolved, true);
   });
 });
