@@ -31,7 +31,7 @@ import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, readYamlFile, scanFolders } from './workspace-scan';
 import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
-import { warmUp } from './warm-up';
+import { warmUp, type WarmUp } from './warm-up';
 import { createInputWatch } from './input-watch';
 import { createKustomizations, isKustomizationFile } from './kustomizations';
 
@@ -70,6 +70,8 @@ const newQueue = (delayMs: number) =>
 let queue = newQueue(0);
 /** The client's bytes (over stdio): idle work gives way to a message that is arriving. */
 const input = createInputWatch();
+/** The idle warm-up while it may run: the first opened document ends it. */
+let warming: WarmUp | undefined;
 let folderEvents = false;
 
 /** Validates an open document at its current version and re-queues the documents that depend on its Services. */
@@ -211,7 +213,7 @@ connection.onInitialized(() => {
   // Until a document opens, the idle server validates a sample so that the first file meets compiled code.
   if (options.warmUp !== false) {
     const started = performance.now();
-    warmUp({
+    warming = warmUp({
       stop: () => documents.all().length > 0,
       inputQuietFor: input.quietFor,
       done: (slices) => connection.console.log(`warm-up: ${slices} sample slices validated in ${Math.round(performance.now() - started)} ms`),
@@ -252,6 +254,7 @@ documents.onDidChangeContent((e) => {
 });
 // The kustomization beside an opened file is read at once, not when the scan reaches it (or, with no folders, never).
 documents.onDidOpen((e) => {
+  warming?.stop();
   const path = fileKey(e.document.uri);
   if (!isAbsolute(path)) return;
   for (const name of KUSTOMIZATION_FILE_NAMES) kustomizeFileChanged(join(dirname(path), name), false);

@@ -57,6 +57,30 @@ describe('warm-up while idle', () => {
     assert.deepEqual(events, [`wait ${INPUT_QUIET_MS}`, 'wait 4', 'slice 0', 'slice 1']);
   });
 
+  it('stop() ends it at once, between slices: done is called once, and no slice runs after', async () => {
+    const events: string[] = [];
+    let warm: ReturnType<typeof warmUp> | undefined;
+    await new Promise<void>((resolve) => {
+      warm = warmUp({
+        slices: 10,
+        stop: () => false,
+        defer: (next) => setImmediate(next),
+        slice: (i) => {
+          events.push(`slice ${i}`);
+          if (i === 1) setImmediate(() => warm!.stop());
+        },
+        done: (ran) => {
+          events.push(`done ${ran}`);
+          setImmediate(resolve);
+        },
+      });
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(events, ['slice 0', 'slice 1', 'done 2']);
+    warm!.stop();
+    assert.deepEqual(events, ['slice 0', 'slice 1', 'done 2'], 'a second stop does nothing');
+  });
+
   it('a slice that throws ends the warm-up with the error reported, and nothing escapes', async () => {
     const ended = await new Promise<{ ran: number; error: unknown }>((resolve) => {
       let error: unknown;
