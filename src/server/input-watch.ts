@@ -16,7 +16,11 @@ export interface InputWatch {
   quietFor(): number;
   /** Resolves once the input has been quiet for INPUT_QUIET_MS (or after INPUT_WAIT_MAX_MS), after pending I/O. */
   untilQuiet(): Promise<void>;
-  /** Starts watching a stream; attach it after the connection listens, so that no bytes reach this listener alone. */
+  /**
+   * Starts watching a stream; attach it after the connection listens, so that no bytes reach this
+   * listener alone. Attaching counts as input: it follows a message just read (the server attaches
+   * on `initialized`, which a client follows at once with the documents it restores).
+   */
   watch(input: NodeJS.ReadableStream): void;
 }
 
@@ -36,6 +40,7 @@ export function createInputWatch(now: () => number = () => performance.now()): I
         setImmediate(check);
       }),
     watch(input) {
+      last = now();
       input.on('data', () => (last = now()));
     },
   };

@@ -4,18 +4,20 @@ import { PassThrough } from 'node:stream';
 import { createInputWatch, INPUT_QUIET_MS, INPUT_WAIT_MAX_MS } from '../../src/server/input-watch';
 
 describe('input watch', () => {
-  it('counts the quiet time from the last bytes, Infinity before any', async () => {
+  it('counts the quiet time from the last bytes, or from when it began to watch (after a message), Infinity before', async () => {
     let t = 1000;
     const watch = createInputWatch(() => t);
+    assert.equal(watch.quietFor(), Infinity);
     const stream = new PassThrough();
     // The connection's reader listens first; the watch takes no bytes from it.
     const read: string[] = [];
     stream.on('data', (chunk) => read.push(String(chunk)));
     watch.watch(stream);
-    assert.equal(watch.quietFor(), Infinity);
+    t = 1002;
+    assert.equal(watch.quietFor(), 2);
     stream.write('Content-Length: 2\r\n\r\n{}');
     await new Promise((r) => setImmediate(r));
-    t = 1004;
+    t = 1006;
     assert.equal(watch.quietFor(), 4);
     assert.deepEqual(read, ['Content-Length: 2\r\n\r\n{}']);
   });
