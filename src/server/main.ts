@@ -23,7 +23,7 @@ import {
 } from 'vscode-languageserver/node';
 import { dirname, isAbsolute, join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createLanguageService } from './service';
+import { createLanguageService, type RenamePlaces } from './service';
 import { renameProblem, type ReferenceTarget } from './references';
 import { argumentRenameProblem } from './template-args';
 import { createWorkspaceIndex, KUSTOMIZATION_FILE_NAMES } from '../schema';
@@ -345,15 +345,13 @@ connection.onRenameRequest(async (p) => {
   // The definitions and every Rollout value that names them change together, unless a value also names something else.
   const found: Location[] = [];
   const problems: string[] = [];
+  const add = (places: RenamePlaces) => {
+    found.push(...places.references);
+    problems.push(...places.problems);
+  };
   await forEachWorkspaceText(
-    (doc) => {
-      found.push(...service.references(doc, target));
-      problems.push(...service.renameProblems(doc, target));
-    },
-    (uri, text) => {
-      found.push(...service.referencesInText(uri, text, target));
-      problems.push(...service.renameProblemsInText(uri, text, target));
-    },
+    (doc) => add(service.renamePlaces(doc, target)),
+    (uri, text) => add(service.renamePlacesInText(uri, text, target)),
   );
   if (problems.length > 0) throw new ResponseError(LSPErrorCodes.RequestFailed, `Cannot rename "${target.argument ?? target.name}": ${problems.join('; ')}.`);
   const changes: Record<string, TextEdit[]> = {};

@@ -39,13 +39,14 @@ export interface RolloutLanguageService {
   /** The same, in the text of a file that is not open (read from disk by the server). */
   referencesInText(uri: string, text: string, target: ReferenceTarget): Location[];
   /**
-   * Why renaming the target would break a manifest of the document, one line per place; none
-   * when the rename is safe. Only arguments have such places: an analysis block that passes the
-   * argument to two templates declaring it (template-args.ts).
+   * What renaming the target touches in the document: the values that name it (as `references`
+   * gives them), and why the rename would break a manifest, one line per place (none when it is
+   * safe; only arguments have such places: an analysis block that passes the argument to two
+   * templates declaring it, template-args.ts).
    */
-  renameProblems(doc: TextDocument, target: ReferenceTarget): string[];
-  /** The same, in the text of a file that is not open. */
-  renameProblemsInText(uri: string, text: string, target: ReferenceTarget): string[];
+  renamePlaces(doc: TextDocument, target: ReferenceTarget): RenamePlaces;
+  /** The same, in the text of a file that is not open (parsed once for both). */
+  renamePlacesInText(uri: string, text: string, target: ReferenceTarget): RenamePlaces;
   /** Where the workspace defines the target (an object's metadata.name; an argument's name in its template's spec.args). */
   declarations(target: ReferenceTarget): Location[];
   /** The parse of the document's current version (cached by URI and version). */
@@ -72,9 +73,14 @@ export interface ServiceDeps {
   kustomized?: (uri: string) => Kustomized | undefined;
 }
 
-function renameProblemsInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget, workspace: MutableWorkspaceIndex): string[] {
+export interface RenamePlaces {
+  references: Location[];
+  problems: string[];
+}
+
+function renamePlacesInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget, workspace: MutableWorkspaceIndex): RenamePlaces {
   const { argument } = target;
-  return argument === undefined ? [] : sharedArgumentProblems(file, doc, { ...target, argument }, workspace);
+  return { references: referencesInFile(file, doc, target), problems: argument === undefined ? [] : sharedArgumentProblems(file, doc, { ...target, argument }, workspace) };
 }
 
 /** Only a text that has the target's name (and its argument's) can refer to it; the rest is not parsed. */
@@ -110,9 +116,9 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     },
     references: (doc, target) => referencesInFile(parses.get(doc), doc, target),
     referencesInText: (uri, text, target) => (mayName(text, target) ? referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target) : []),
-    renameProblems: (doc, target) => renameProblemsInFile(parses.get(doc), doc, target, workspace),
-    renameProblemsInText: (uri, text, target) =>
-      target.argument !== undefined && mayName(text, target) ? renameProblemsInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target, workspace) : [],
+    renamePlaces: (doc, target) => renamePlacesInFile(parses.get(doc), doc, target, workspace),
+    renamePlacesInText: (uri, text, target) =>
+      mayName(text, target) ? renamePlacesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target, workspace) : { references: [], problems: [] },
     declarations: (target) => definitionsOf(workspace, target),
     parse: (doc) => parses.get(doc),
     indexServices: (doc) => workspace.setFile(fileKey(doc.uri), fileDefinitions(parses.get(doc))),
