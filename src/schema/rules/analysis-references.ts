@@ -4,10 +4,10 @@
  * the document must pass every argument a template declares without a default. Resolved across
  * files, like Services.
  */
-import type { DocFinding, RelatedPlace } from '../findings';
+import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
 import type { WorkspaceAnalysisTemplate, WorkspaceIndex } from '../workspace';
-import { BLUE_GREEN, CANARY, arr, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, arr, definedHere, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext } from './rule';
 
 type Path = (string | number)[];
 
@@ -124,7 +124,7 @@ export function templatesNotFound(code: string, scope: ReferenceScope): DocFindi
       const finding = warning(code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) });
       // What the hint names, where it is.
       const meant = others.length > 0 ? others : suggestion ? matchingTemplates(workspace.analysisTemplates?.() ?? [], ref, scope.namespace).filter((t) => t.name === suggestion) : [];
-      out.push(withRelated(finding, definedHere(meant)));
+      out.push(withRelated(finding, definedHere(meant, (t) => t.kind)));
     }
   }
   return out;
@@ -163,16 +163,12 @@ export const analysisRunsForever: Rule = {
         if (found.length === 0 || !found.every((t) => t.endlessMetrics.length > 0)) continue;
         const metric = found[0]!.endlessMetrics[0]!;
         const finding = error(this.code, ref.path, `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`, 'value', { template: ref.name, metric });
-        out.push(withRelated(finding, definedHere(found)));
+        out.push(withRelated(finding, definedHere(found, (t) => t.kind)));
       }
     }
     return out;
   },
 };
-
-/** The templates' definitions (their metadata.name), as places a finding about them involves. */
-const definedHere = (found: readonly WorkspaceAnalysisTemplate[]): RelatedPlace[] =>
-  found.flatMap((t) => (t.nameRange ? [{ message: `${t.kind} "${t.name}" is defined here`, file: t.file, range: t.nameRange }] : []));
 
 /** `analysis-args`: every argument a block's templates require is passed, and only declared ones. */
 export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] {
@@ -201,7 +197,7 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
     for (const arg of block.args) {
       if (!declared.has(arg.name)) {
         const finding = warning(code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name });
-        out.push(withRelated(finding, definedHere(resolved.flatMap((r) => r.found))));
+        out.push(withRelated(finding, definedHere(resolved.flatMap((r) => r.found), (t) => t.kind)));
       }
     }
   }

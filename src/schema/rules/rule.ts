@@ -1,5 +1,6 @@
 /** What a semantic rule is: a small module with a stable code that reads the Rollout as plain data. */
 import type { DocFinding, RelatedPlace } from '../findings';
+import type { LineColumn } from '../ranges';
 import type { WorkspaceIndex } from '../workspace';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -43,6 +44,11 @@ type Path = (string | number)[];
 export const error = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
   code, severity: 'error', message, path, target, ...(data !== undefined ? { data } : {}),
 });
+/** Where each definition's metadata.name stands in its file (`Kind "name" is defined here`), as places a finding about them involves. */
+export function definedHere<D extends { name: string; file: string; nameRange?: { start: LineColumn; end: LineColumn } }>(found: readonly D[], kind: (d: D) => string): RelatedPlace[] {
+  return found.flatMap((d) => (d.nameRange ? [{ message: `${kind(d)} "${d.name}" is defined here`, file: d.file, range: d.nameRange }] : []));
+}
+
 /** The finding with the other places it involves (the editor's related information), when there are any. */
 export const withRelated = (f: DocFinding, related: readonly RelatedPlace[]): DocFinding =>
   related.length > 0 ? { ...f, related: [...related] } : f;

@@ -3,10 +3,10 @@
  * Resolved across files (upstream lint only looks within one file).
  */
 import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
-import type { DocFinding, RelatedPlace } from '../findings';
+import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
-import { BLUE_GREEN, CANARY, error, obj, str, warning, withRelated, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, definedHere, error, obj, str, warning, withRelated, type Rule, type RuleContext } from './rule';
 import { podLabelSets } from './workload-references';
 
 export interface Reference {
@@ -58,10 +58,6 @@ export function mismatch(selector: Record<string, string> | undefined, labels: R
   return undefined;
 }
 
-/** The Services' definitions (their metadata.name), as places a finding about them involves. */
-const definedHere = (found: readonly WorkspaceService[]): RelatedPlace[] =>
-  found.flatMap((s) => (s.nameRange ? [{ message: `Service "${s.name}" is defined here`, file: s.file, range: s.nameRange }] : []));
-
 export const serviceExists: Rule = {
   code: 'service-not-found',
   readsWorkspace: true,
@@ -79,7 +75,7 @@ export const serviceExists: Rule = {
       const where = namespace ? ` (namespace ${namespace})` : '';
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
       const finding = warning(this.code, r.path, `Service "${r.name}" is not defined in the workspace${where}${hint}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name, ...(suggestion ? { suggestion } : {}) });
-      return suggestion ? withRelated(finding, definedHere(inNamespace.filter((s) => s.name === suggestion))) : finding;
+      return suggestion ? withRelated(finding, definedHere(inNamespace.filter((s) => s.name === suggestion), () => 'Service')) : finding;
     });
   },
 };
@@ -105,7 +101,7 @@ export const serviceSelectsPods: Rule = {
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
       const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
-      out.push(withRelated(finding, definedHere(found)));
+      out.push(withRelated(finding, definedHere(found, () => 'Service')));
     }
     return out;
   },
