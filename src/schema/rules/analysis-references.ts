@@ -116,15 +116,15 @@ export function templatesNotFound(code: string, scope: ReferenceScope): DocFindi
       if ((templateCandidates(scope, ref) ?? []).length > 0) continue;
       const others = (workspace.analysisTemplatesNamed(ref.name) ?? []).filter((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
       const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-      const suggestion = others.length > 0 ? undefined : nearestTemplate(scope, ref);
+      const near = others.length > 0 ? [] : nearestTemplates(scope, ref);
+      const suggestion = near[0]?.name;
       const hint =
         others.length > 0
           ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
           : suggestion ? ` (did you mean "${suggestion}"?)` : '';
       const finding = warning(code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) });
       // What the hint names, where it is.
-      const meant = others.length > 0 ? others : suggestion ? matchingTemplates(workspace.analysisTemplates?.() ?? [], ref, scope.namespace).filter((t) => t.name === suggestion) : [];
-      out.push(withRelated(finding, definedHere(meant, (t) => t.kind)));
+      out.push(withRelated(finding, definedHere(others.length > 0 ? others : near, (t) => t.kind)));
     }
   }
   return out;
@@ -139,11 +139,11 @@ export const analysisTemplateExists: Rule = {
   },
 };
 
-/** The workspace template of the reference's kind and namespace whose name the reference most likely misspells. */
-function nearestTemplate(scope: ReferenceScope, ref: TemplateReference): string | undefined {
-  const all = scope.workspace?.analysisTemplates?.() ?? [];
-  const names = new Set(matchingTemplates(all, ref, scope.namespace).map((t) => t.name));
-  return closest(ref.name, [...names].sort());
+/** The workspace templates of the reference's kind and namespace whose name the reference most likely misspells (none when no name is near). */
+function nearestTemplates(scope: ReferenceScope, ref: TemplateReference): WorkspaceAnalysisTemplate[] {
+  const candidates = matchingTemplates(scope.workspace?.analysisTemplates?.() ?? [], ref, scope.namespace);
+  const name = closest(ref.name, [...new Set(candidates.map((t) => t.name))].sort());
+  return name === undefined ? [] : candidates.filter((t) => t.name === name);
 }
 
 export const analysisRunsForever: Rule = {
