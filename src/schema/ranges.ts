@@ -1,6 +1,6 @@
 /** Field paths <-> text offsets, on a ParsedFile. The only place that knows how paths map to YAML nodes. */
 import { isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
-import type { Finding } from './findings';
+import type { Finding, RelatedPlace } from './findings';
 import type { ParsedDoc, ParsedFile } from './parse';
 
 export type FieldPath = (string | number)[];
@@ -12,6 +12,13 @@ export function findingRange(parsed: ParsedFile, finding: Finding): [number, num
   // A problem past its document's end (on the next `---`) belongs to what was left open in the document.
   const outside = pd !== undefined && start >= pd.range[1] && start > pd.range[0];
   return end > start && !outside ? [start, end] : visibleAt(parsed.text, pd, start, end);
+}
+
+/** [start, end) offsets of a place a finding links in its own text (a place in another file carries its own range). */
+export function relatedRange(parsed: ParsedFile, finding: Finding, place: Exclude<RelatedPlace, { file: string }>): [number, number] {
+  if ('offsets' in place) return place.offsets;
+  const pd = parsed.docs.find((d) => d.index === finding.docIndex);
+  return pd ? pathRange(pd, place.path, 'value') : [0, 0];
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Location } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, fieldAt, findingRange, pathRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type RelatedPlace, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { catalogOf, fieldAt, findingRange, relatedRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type RelatedPlace, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 import { indexedLocation } from './uri';
 
@@ -175,8 +175,7 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
   const at = (offset: number) => doc.positionAt(placed.start + offset);
   const relatedLocation = (r: RelatedPlace): Location => {
     if ('file' in r) return indexedLocation(r.file, r.range);
-    const pd = 'path' in r ? placed.piece.parsed.docs.find((d) => d.index === f.docIndex) : undefined;
-    const [start, end] = 'offsets' in r ? r.offsets : pd ? pathRange(pd, r.path, 'value') : [0, 0];
+    const [start, end] = relatedRange(placed.piece.parsed, f, r);
     return { uri: doc.uri, range: { start: at(start), end: at(end) } };
   };
   return {

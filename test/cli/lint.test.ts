@@ -89,6 +89,25 @@ describe('cli lint', () => {
     assert.match(c.out(), /good\.yaml:19:22: error: Service "demo-canary" does not select this Rollout's pods: it selects app: other, but the pod template has app: demo \[service-selector-mismatch\]/);
   });
 
+  it('follows a problem with a note for each other place it involves, in this file or another', async () => {
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'good.yaml', 'wrong-services.yaml'], c.io), 1);
+    const lines = c.out().split('\n');
+    const mismatch = lines.findIndex((l) => l.startsWith('good.yaml:19:22: error: Service "demo-canary"'));
+    assert.ok(mismatch >= 0, c.out());
+    // wrong-services.yaml line 4 is `  name: demo-canary`: the Service's name is where it is defined.
+    assert.equal(lines[mismatch + 1], '  wrong-services.yaml:4:9: note: Service "demo-canary" is defined here');
+
+    const text = rollout('    canary:\n      steps:\n      - pause: {}\n').replace('  replicas: 1\n', '').replace('spec:\n', 'spec:\n  replicas: 2\n  replicas: 3\n');
+    writeFileSync(join(dir, 'twice.yaml'), text);
+    const j = captured(dir);
+    assert.equal(await main(['lint', '--format', 'json', 'twice.yaml'], j.io), 1);
+    const [duplicate] = JSON.parse(j.out()).files[0].diagnostics;
+    assert.match(duplicate.message, /^duplicate key "replicas"/);
+    assert.deepEqual([duplicate.line, duplicate.column], [7, 3]);
+    assert.deepEqual(duplicate.related, [{ file: 'twice.yaml', line: 6, column: 3, endLine: 6, endColumn: 11, message: 'the first "replicas" of this map' }]);
+  });
+
   it('warnings alone exit 0', async () => {
     const c = captured(dir);
     assert.equal(await main(['lint', 'warn.yaml', 'services.yaml'], c.io), 0);

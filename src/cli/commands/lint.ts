@@ -5,8 +5,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Finding, Kustomization, Kustomized, ParsedFile, Severity } from '../../schema';
-import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
+import type { Finding, Kustomization, Kustomized, ParsedFile, RelatedPlace, Severity } from '../../schema';
+import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError, yamlFilesUnder } from '../files';
@@ -29,9 +29,12 @@ missing. A kustomization is known when it is beside a file or among the files: l
 together with its overlays.
 
 Options:
-  --format text|json   text (default): one line per problem, file:line:col: severity: message [code]
+  --format text|json   text (default): one line per problem, file:line:col: severity: message [code],
+                             then a "note:" line for each other place the problem involves
                        json: {"files":[{"file","diagnostics":[{"line","column","endLine","endColumn",
-                             "severity","code","message","path"}]}]} (lines and columns 1-based)
+                             "severity","code","message","path"}]}]} (lines and columns 1-based);
+                             a diagnostic with other places also has "related": [{"file","line",
+                             "column","endLine","endColumn","message"}]
 
 Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 bad usage, a file that
 cannot be read, or a folder without YAML files.
@@ -48,6 +51,18 @@ export interface LintDiagnostic {
   message: string;
   /** `spec.strategy.canary.steps[0].setWeight`; for a missing field the path it should have. */
   path: string;
+  /** Other places the problem involves (a duplicate key's first place, the Service a selector misses); absent when none. */
+  related?: LintRelated[];
+}
+
+/** A place a problem involves besides its own, in the file linted or another of the files given. */
+export interface LintRelated {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
 }
 
 export interface LintFileResult {
@@ -87,9 +102,16 @@ export function parseLintArgs(args: string[]): LintArgs {
   return { format, files };
 }
 
-/** The diagnostics of one parsed file, in text order, with 1-based positions. */
-export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]): LintDiagnostic[] {
+/** The diagnostics of one parsed file (named `file`), in text order, with 1-based positions. */
+export function toDiagnostics(file: string, parsed: ParsedFile, findings: readonly Finding[]): LintDiagnostic[] {
   const at = lineIndex(parsed.text);
+  const related = (f: Finding, r: RelatedPlace): LintRelated => {
+    if ('file' in r) return { file: r.file, line: r.range.start.line + 1, column: r.range.start.column + 1, endLine: r.range.end.line + 1, endColumn: r.range.end.column + 1, message: r.message };
+    const [start, end] = relatedRange(parsed, f, r);
+    const s = at(start);
+    const e = at(end);
+    return { file, line: s.line + 1, column: s.column + 1, endLine: e.line + 1, endColumn: e.column + 1, message: r.message };
+  };
   return findings
     .map((f) => {
       const [start, end] = findingRange(parsed, f);
@@ -106,6 +128,7 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
           code: f.code,
           message: f.message,
           path: formatPath(f.path),
+          ...(f.related?.length ? { related: f.related.map((r) => related(f, r)) } : {}),
         },
       };
     })
@@ -131,7 +154,7 @@ export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts
       if (named === false && !p.docs.some((d) => catalogOf(d) !== undefined)) return { file, diagnostics: [] };
       const kustomized = kustomize.kustomized(file);
       const findings = validateFile(p, workspace, kustomized ? { kustomized } : {});
-      return { file, diagnostics: toDiagnostics(p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
+      return { file, diagnostics: toDiagnostics(file, p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
     }),
   };
 }
@@ -184,6 +207,7 @@ export function formatText(report: LintReport): string {
       if (d.severity === 'error') errors++;
       if (d.severity === 'warning') warnings++;
       lines.push(`${f.file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]`);
+      for (const r of d.related ?? []) lines.push(`  ${r.file}:${r.line}:${r.column}: note: ${r.message}`);
     }
   }
   const n = report.files.length;
