@@ -19,7 +19,7 @@ export function pathToUri(path: string): string {
 }
 
 /** fileKey's inverse: the URI of a file the index keys by its path (or by its URI when it has no path, e.g. an untitled document). */
-export function keyToUri(file: string): string {
+function keyToUri(file: string): string {
   return file.startsWith('/') || /^[A-Za-z]:[\\/]/.test(file) ? pathToUri(file) : file;
 }
 
