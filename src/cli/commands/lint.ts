@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Finding, Kustomization, Kustomized, ParsedFile, RelatedPlace, Severity } from '../../schema';
+import type { Finding, Kustomization, Kustomized, LineColumn, ParsedFile, RelatedPlace, Severity } from '../../schema';
 import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
@@ -102,28 +102,23 @@ export function parseLintArgs(args: string[]): LintArgs {
   return { format, files };
 }
 
+const oneBased = (s: LineColumn, e: LineColumn) => ({ line: s.line + 1, column: s.column + 1, endLine: e.line + 1, endColumn: e.column + 1 });
+
 /** The diagnostics of one parsed file (named `file`), in text order, with 1-based positions. */
 export function toDiagnostics(file: string, parsed: ParsedFile, findings: readonly Finding[]): LintDiagnostic[] {
   const at = lineIndex(parsed.text);
   const related = (f: Finding, r: RelatedPlace): LintRelated => {
-    if ('file' in r) return { file: r.file, line: r.range.start.line + 1, column: r.range.start.column + 1, endLine: r.range.end.line + 1, endColumn: r.range.end.column + 1, message: r.message };
+    if ('file' in r) return { file: r.file, ...oneBased(r.range.start, r.range.end), message: r.message };
     const [start, end] = relatedRange(parsed, f, r);
-    const s = at(start);
-    const e = at(end);
-    return { file, line: s.line + 1, column: s.column + 1, endLine: e.line + 1, endColumn: e.column + 1, message: r.message };
+    return { file, ...oneBased(at(start), at(end)), message: r.message };
   };
   return findings
     .map((f) => {
       const [start, end] = findingRange(parsed, f);
-      const s = at(start);
-      const e = at(end);
       return {
         start,
         d: {
-          line: s.line + 1,
-          column: s.column + 1,
-          endLine: e.line + 1,
-          endColumn: e.column + 1,
+          ...oneBased(at(start), at(end)),
           severity: f.severity,
           code: f.code,
           message: f.message,
