@@ -6,7 +6,7 @@
 import { checkExpression, parseExpression, subexpressions, type Expr, type ParseResult } from '../analysis-expression';
 import type { DocFinding } from '../findings';
 import { PROVIDER_NAMES } from '../fields/analysis-template';
-import { arr, error, obj, str, warning, withRelated, type JsonObject } from './rule';
+import { arr, error, nameRepeats, obj, str, warning, type JsonObject } from './rule';
 
 export interface TemplateRuleContext {
   /** The whole template document as plain data. */
@@ -78,14 +78,12 @@ export const metricNameUnique: TemplateRule = {
   code: 'metric-name-unique',
   summary: 'metric names are unique within a template',
   check(ctx) {
-    const first = new Map<string, number>();
+    const repeat = nameRepeats(this.code, METRICS, 'metric');
     const out: DocFinding[] = [];
     for (const { metric, i } of metricsOf(ctx)) {
       const name = str(metric.name);
-      if (name === undefined) continue;
-      const at = first.get(name);
-      if (at === undefined) first.set(name, i);
-      else out.push(withRelated(error(this.code, [...METRICS, i, 'name'], `metric "${name}" is defined twice: measurements are reported by name`), [{ message: `the first metric "${name}"`, path: [...METRICS, at, 'name'] }]));
+      const found = name === undefined ? undefined : repeat(name, i, () => `metric "${name}" is defined twice: measurements are reported by name`);
+      if (found) out.push(found);
     }
     return out;
   },
@@ -95,15 +93,14 @@ export const analysisArgUnique: TemplateRule = {
   code: 'analysis-arg-unique',
   summary: 'argument names are unique and each has at most one of value and valueFrom',
   check(ctx) {
-    const first = new Map<string, number>();
+    const repeat = nameRepeats(this.code, ['spec', 'args'], 'argument');
     const out: DocFinding[] = [];
     arr(ctx.spec?.args).forEach((a, i) => {
       const arg = obj(a);
       const name = str(arg?.name);
       if (!arg || name === undefined) return;
-      const at = first.get(name);
-      if (at === undefined) first.set(name, i);
-      else out.push(withRelated(error(this.code, ['spec', 'args', i, 'name'], `argument "${name}" is declared twice`), [{ message: `the first argument "${name}"`, path: ['spec', 'args', at, 'name'] }]));
+      const found = repeat(name, i, () => `argument "${name}" is declared twice`);
+      if (found) out.push(found);
       if (arg.value !== undefined && arg.value !== null && obj(arg.valueFrom)) out.push(error(this.code, ['spec', 'args', i, 'valueFrom'], `argument "${name}" has both value and valueFrom: give one`, 'key'));
     });
     return out;

@@ -7,7 +7,7 @@ import { experimentEndsByItself, invalidExperimentSpec, type Experiment, type Ex
 import type { DocFinding } from '../findings';
 import type { WorkspaceIndex } from '../workspace';
 import { argsMismatch, experimentAnalysisBlocks, templatesNotFound, type ReferenceScope } from './analysis-references';
-import { arr, error, info, int, obj, str, withRelated, type Json, type JsonObject } from './rule';
+import { arr, error, info, int, nameRepeats, obj, str, type Json, type JsonObject } from './rule';
 import { selectorMatches } from './spec-rules';
 
 export interface ExperimentRuleContext {
@@ -61,14 +61,12 @@ export const experimentInvalidSpec: ExperimentRule = {
 
 /** Each repetition of a name after its first, at `<list>[i].name`. */
 function repeatedNames(list: Json | undefined, base: readonly string[], code: string, what: string, why: string): DocFinding[] {
-  const first = new Map<string, number>();
+  const repeat = nameRepeats(code, base, what);
   const out: DocFinding[] = [];
   for (const { item, i } of itemsOf(list)) {
     const name = str(item.name);
-    if (name === undefined) continue;
-    const at = first.get(name);
-    if (at === undefined) first.set(name, i);
-    else out.push(withRelated(error(code, [...base, i, 'name'], `${what} "${name}" is defined twice: ${why}`), [{ message: `the first ${what} "${name}"`, path: [...base, at, 'name'] }]));
+    const found = name === undefined ? undefined : repeat(name, i, () => `${what} "${name}" is defined twice: ${why}`);
+    if (found) out.push(found);
   }
   return out;
 }

@@ -52,6 +52,23 @@ export function definedHere<D extends { name: string; file: string; nameRange?: 
 /** The finding with the other places it involves (the editor's related information), when there are any. */
 export const withRelated = (f: DocFinding, related: readonly RelatedPlace[]): DocFinding =>
   related.length > 0 ? { ...f, related: [...related] } : f;
+
+/**
+ * For a list whose items' names must differ, read in order: `repeat(name, i, message)` notes item
+ * i's name and, when an earlier item has it, gives the error at `<base>[i].name` that links the
+ * first of them (`the first <what> "name"`).
+ */
+export function nameRepeats(code: string, base: readonly (string | number)[], what: string): (name: string, i: number, message: () => string) => DocFinding | undefined {
+  const first = new Map<string, number>();
+  return (name, i, message) => {
+    const at = first.get(name);
+    if (at === undefined) {
+      first.set(name, i);
+      return undefined;
+    }
+    return withRelated(error(code, [...base, i, 'name'], message()), [{ message: `the first ${what} "${name}"`, path: [...base, at, 'name'] }]);
+  };
+}
 export const warning = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
   code, severity: 'warning', message, path, target, ...(data !== undefined ? { data } : {}),
 });
