@@ -38,9 +38,12 @@ export function ensureTools(log = console.log, { browser = true } = {}) {
     mkdirSync(csDir, { recursive: true });
     writeFileSync(join(csDir, 'package.json'), '{"private":true}\n');
     // npm_config_nodedir: build native modules against Node 24's headers, not ~/.npmrc's nodedir.
+    // Under `npm test` the environment carries the outer npm's npm_config_user_agent (".. node/v20 .."), which the
+    // inner npm would take as its own config and hand to code-server's postinstall, whose Node version check reads it.
+    const { npm_config_user_agent: _outerAgent, ...env } = process.env;
     run('npm', ['i', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], {
       cwd: csDir,
-      env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir },
+      env: { ...env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir },
     });
   }
 }
