@@ -11,7 +11,7 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_MANAGED_BY, ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
@@ -28,7 +28,7 @@ import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
 import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
-import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, referencesOf, refusedStatus, withoutSpecRefusal } from './spec-validation';
+import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, referencesOf, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from './spec-validation';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
 const EVENT_SOURCE = 'rollouts-controller';
@@ -262,6 +262,13 @@ export function createController(opts: ControllerOptions): Controller {
       missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined) ??
       missingTemplateMessage(rollout, { template: listedTemplates(opts.analysisTemplates, namespace), clusterTemplate: listedTemplates(opts.clusterAnalysisTemplates, undefined) });
     if (invalid) return refuse(key, live, invalid, now);
+    const managedElsewhere = serviceManagedElsewhereMessage(rollout, (service) => {
+      const manager = stores.services.get(service, namespace)?.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
+      if (manager === undefined || manager === name) return undefined;
+      const other = stores.rollouts.get(manager, namespace);
+      return other && referencesService(other, service) ? manager : undefined;
+    });
+    if (managedElsewhere) return refuse(key, live, managedElsewhere, now);
     rollout = withoutSpecRefusal(rollout);
     const replicaSets = owned(stores.replicaSets, rollout);
     const analysisRuns = owned(stores.analysisRuns, rollout) as AnalysisRun[];
@@ -486,8 +493,16 @@ export function createController(opts: ControllerOptions): Controller {
 
   function subscribe(): void {
     subs.push(
-      stores.rollouts.onChange((_e, r) => {
-        if (inScope(r.metadata?.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      stores.rollouts.onChange((e, r) => {
+        const ns = r.metadata?.namespace;
+        if (!inScope(ns)) return;
+        enqueue(keyOf(ns, r.metadata?.name));
+        // A Rollout gone, or no longer naming a Service it managed, frees that Service: wake those refused for it.
+        for (const svc of stores.services.list(ns)) {
+          const service = svc.metadata?.name ?? '';
+          if (svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY] !== r.metadata?.name || (e !== 'delete' && referencesService(r, service))) continue;
+          for (const other of stores.rollouts.list(ns)) if (other.metadata?.name !== r.metadata?.name && referencesService(other, service)) enqueue(keyOf(ns, other.metadata?.name));
+        }
       }),
     );
     for (const store of [stores.replicaSets, stores.analysisRuns, stores.experiments] as KindStore<any>[]) {

@@ -5,6 +5,7 @@
  * whose errors are what Argo rejects, so the editor, `rollouts lint` and this controller agree.
  * Then, as upstream, the Services the strategy names and the analysis templates it runs must exist
  * (missingServiceMessage, missingTemplateMessage); router objects are met when they are needed.
+ * Last, no Service it names may be managed by another Rollout (serviceManagedElsewhereMessage).
  */
 import { ConditionMessage, ConditionType, newCondition, removeCondition, rolloutPhase, type Rollout, type RolloutStatus } from '../planner';
 import { formatPath, rolloutObjectFindings, rolloutReferences, type RolloutReference } from '../schema';
@@ -26,6 +27,12 @@ export const referencesOf = (rollout: Rollout): RolloutReference[] => rolloutRef
 /** The order in which upstream's controller looks the Services up (getReferencedServices). */
 const SERVICE_CHECK_ORDER = ['activeService', 'previewService', 'stableService', 'canaryService', 'pingService', 'pongService'];
 
+/** The first Service reference, in upstream's order, whose name `failing` holds for. */
+function firstServiceChecked(rollout: Rollout, failing: (name: string) => boolean): RolloutReference | undefined {
+  const failed = referencesOf(rollout).filter((r) => r.kind === 'Service' && failing(r.name));
+  return SERVICE_CHECK_ORDER.map((key) => failed.find((r) => r.path[r.path.length - 1] === key)).find((r) => r !== undefined);
+}
+
 /**
  * The InvalidSpec message for the first Service the strategy names that its namespace does not
  * have, as upstream's controller checks them before it acts (getReferencedServices, in its order:
@@ -33,9 +40,20 @@ const SERVICE_CHECK_ORDER = ['activeService', 'previewService', 'stableService',
  * Degraded until the Service comes; a Service event wakes it.
  */
 export function missingServiceMessage(rollout: Rollout, hasService: (name: string) => boolean): string | undefined {
-  const missing = referencesOf(rollout).filter((r) => r.kind === 'Service' && !hasService(r.name));
-  const first = SERVICE_CHECK_ORDER.map((key) => missing.find((r) => r.path[r.path.length - 1] === key)).find((r) => r !== undefined);
+  const first = firstServiceChecked(rollout, (name) => !hasService(name));
   return first && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${formatPath(first.path)}: Invalid value: "${first.name}": service "${first.name}" not found`);
+}
+
+/**
+ * The InvalidSpec message for the first Service the strategy names that another Rollout manages
+ * (upstream's ValidateService: the Service's managed-by annotation names another Rollout), so two
+ * Rollouts never take turns at one Service's selector. `managerOf` gives that other Rollout's
+ * name, or undefined. Upstream's Service controller drops the annotation once the Rollout it names
+ * is gone or no longer names the Service; the caller leaves such a stale annotation uncounted.
+ */
+export function serviceManagedElsewhereMessage(rollout: Rollout, managerOf: (service: string) => string | undefined): string | undefined {
+  const first = firstServiceChecked(rollout, (name) => managerOf(name) !== undefined);
+  return first && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${formatPath(first.path)}: Invalid value: "${first.name}": Service "${first.name}" is managed by another Rollout`);
 }
 
 /**

@@ -88,6 +88,32 @@ describe('embedded controller (end to end)', function () {
     assert.equal(healthy.status?.availableReplicas, 2);
   });
 
+  it("a Rollout naming a Service another Rollout manages is refused as upstream does, and rolls out once that Rollout is gone", async () => {
+    await createService(h.conn.rest, 'shared-active');
+    const blueGreen = { replicas: 1, template: container('demo:v1'), strategy: { blueGreen: { activeService: 'shared-active' } } };
+    await createRollout(h.conn.rest, 'first-owner', blueGreen);
+    await untilPhase(h, 'first-owner', 'Healthy');
+    await createRollout(h.conn.rest, 'second-owner', blueGreen);
+    const refused = await untilPhase(h, 'second-owner', 'Degraded');
+    assert.equal(
+      refused.status?.conditions?.find((c) => c.type === 'InvalidSpec')?.message,
+      'The Rollout "second-owner" is invalid: spec.strategy.blueGreen.activeService: Invalid value: "shared-active": Service "shared-active" is managed by another Rollout',
+    );
+    await h.controller.idle();
+    assert.deepEqual(replicaSetsOf(h, 'second-owner'), [], 'nothing is created while the Service is taken');
+    const writes = h.controller.stats.writesByRollout.get('default/second-owner');
+    h.controller.resync();
+    await h.controller.idle();
+    assert.equal(h.controller.stats.writesByRollout.get('default/second-owner'), writes, 'a refused rollout writes nothing more');
+    // Deleting the first frees the Service (upstream's Service controller drops its annotation): the second takes it over.
+    await h.conn.rest.request('DELETE', kindPath(ROLLOUT, 'default', 'first-owner'));
+    const healthy = await untilPhase(h, 'second-owner', 'Healthy');
+    assert.equal(healthy.status?.conditions?.some((c) => c.type === 'InvalidSpec'), false);
+    const service = await h.conn.rest.request<{ metadata: { annotations?: Record<string, string> }; spec: { selector: Record<string, string> } }>('GET', '/api/v1/namespaces/default/services/shared-active');
+    assert.equal(service.metadata.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], 'second-owner');
+    assert.equal(service.spec.selector['rollouts-pod-template-hash'], healthy.status?.currentPodHash);
+  });
+
   it('a reconcile with nothing to change writes nothing', async () => {
     await untilPhase(h, 'canary', 'Healthy');
     await h.controller.idle();

@@ -84,13 +84,16 @@ describe('Gateway API plugin router (end to end)', function () {
   });
 
   it('a route that is not there stops the rollout, and the log names it once; other plugins are said not driven', async () => {
+    // Services of its own: the other test's Rollout manages gw-stable and gw-canary, which refuses another (as upstream).
+    await createService(h.conn.rest, 'unrouted-stable');
+    await createService(h.conn.rest, 'unrouted-canary');
     await createRollout(h.conn.rest, 'unrouted', {
       replicas: 1,
       template: container('demo:v1'),
       strategy: {
         canary: {
-          canaryService: 'gw-canary',
-          stableService: 'gw-stable',
+          canaryService: 'unrouted-canary',
+          stableService: 'unrouted-stable',
           trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'nowhere' }, 'acme/mesh': {} } },
           steps: [{ setWeight: 20 }, { pause: {} }],
         },

@@ -1,6 +1,6 @@
 // The embedded controller's refusal of an invalid spec: the first error of the linter's rules, as upstream's InvalidSpec.
 import { strict as assert } from 'node:assert';
-import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, withoutSpecRefusal } from '../../src/cluster/spec-validation';
+import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from '../../src/cluster/spec-validation';
 import type { Rollout } from '../../src/planner';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -35,6 +35,17 @@ describe('spec validation in the embedded controller', () => {
     assert.match(missingServiceMessage(canary, has('web-canary', 'web-stable', 'web-ping'))!, /spec\.strategy\.canary\.pingPong\.pongService: Invalid value: "web-pong"/);
     // A canary without Services names none.
     assert.equal(missingServiceMessage(rollout({ strategy: { canary: { steps: [{ setWeight: 20 }] } } }), has()), undefined);
+  });
+
+  it("names the first Service the strategy names that another Rollout manages, in upstream's order and words", () => {
+    const managers = (byService: Record<string, string>) => (service: string) => byService[service];
+    const canary = rollout({ strategy: { canary: { canaryService: 'web-canary', stableService: 'web-stable', steps: [{ setWeight: 20 }] } } });
+    assert.equal(serviceManagedElsewhereMessage(canary, managers({})), undefined);
+    assert.equal(
+      serviceManagedElsewhereMessage(canary, managers({ 'web-canary': 'other', 'web-stable': 'other' })),
+      'The Rollout "web" is invalid: spec.strategy.canary.stableService: Invalid value: "web-stable": Service "web-stable" is managed by another Rollout',
+    );
+    assert.match(serviceManagedElsewhereMessage(canary, managers({ 'web-canary': 'other' }))!, /canaryService: Invalid value: "web-canary"/);
   });
 
   it('names the first analysis template that is not there, of the analyses upstream checks, and only for a kind it can answer for', () => {

@@ -37,6 +37,15 @@ describe('traffic routers (end to end)', function () {
     await h.controller.idle();
   }
 
+  /**
+   * Deletes the rollout and waits until the controller's store has it gone. The tests' rollouts share
+   * the mesh Services, and as upstream a Service managed by another live Rollout refuses the next one.
+   */
+  async function removeRollout(name: string): Promise<void> {
+    await h.conn.rest.request('DELETE', `/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/${name}`);
+    await until(h.watch.stores, () => !h.watch.stores.rollouts.get(name, 'default') || undefined, `rollout ${name} to be gone`);
+  }
+
   const meshed = (name: string, trafficRouting: Record<string, unknown>) =>
     createRollout(h.conn.rest, name, {
       replicas: 2,
@@ -121,6 +130,7 @@ describe('traffic routers (end to end)', function () {
     const service = r!.status!.canary!.weights!.additional![0]!.serviceName;
     assert.ok(h.watch.stores.services.get(service!, 'default'), 'the Service exists');
     assert.equal(backends(await h.conn.rest.request<any>('GET', `${SPLITS}/experimented`)), `mesh-canary=20 ${service}=10 mesh-stable=70`);
+    await removeRollout('experimented');
   });
 
   it('SMI: a TrafficSplit of that name the Rollout does not own is left alone, and the rollout waits saying why', async () => {
@@ -162,6 +172,7 @@ describe('traffic routers (end to end)', function () {
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
+    await removeRollout('intruder');
   });
   /** Steps a meshed rollout to its setWeight 20 pause, calls `atStep`, promotes, waits until it is Healthy on v2 with weight 0. */
   async function stepThrough(name: string, atStep: () => Promise<void>): Promise<void> {
@@ -204,6 +215,7 @@ describe('traffic routers (end to end)', function () {
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
+    await removeRollout('ingressed');
   });
 
   it('Istio: the named route of the VirtualService is reweighted at each step; a missing route stops the rollout saying so', async () => {
@@ -222,6 +234,7 @@ describe('traffic routers (end to end)', function () {
       assert.deepEqual(await weightsOf(), ['primary: mesh-stable=80 mesh-canary=20', 'other: mesh-stable=100 mesh-canary=0']);
     });
     assert.deepEqual(await weightsOf(), ['primary: mesh-stable=100 mesh-canary=0', 'other: mesh-stable=100 mesh-canary=0']);
+    await removeRollout('istioed');
 
     await meshed('misrouted', { istio: { virtualService: { name: 'web-vsvc', routes: ['missing'] } } });
     const warning = await h.log.line((l) => l.startsWith('warn: rollout default/misrouted: trafficRouting.istio:'), 'the Istio problem');
