@@ -11,7 +11,7 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_MANAGED_BY, ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_MANAGED_BY, ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type ObservedRouterObjects, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
@@ -27,8 +27,8 @@ import { createOwnerIndex, type Owned } from './owner-index';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
-import { RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
-import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, referencesOf, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from './spec-validation';
+import { readAsMissing, readRouterObjects, RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
+import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, referencesOf, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from './spec-validation';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
 const EVENT_SOURCE = 'rollouts-controller';
@@ -91,6 +91,9 @@ export interface Controller {
   /** The Experiment controller that runs experiments (absent with `experiments: false`). */
   readonly experiments?: ExperimentController;
 }
+
+/** The longest wait before a rollout held by a failure is decided again (nextBackoff); also how often one refused for a missing router object looks again. */
+const RETRY_MAX_MS = 5000;
 
 export function createController(opts: ControllerOptions): Controller {
   const { rest, stores, log } = opts;
@@ -262,6 +265,21 @@ export function createController(opts: ControllerOptions): Controller {
       missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined) ??
       missingTemplateMessage(rollout, { template: listedTemplates(opts.analysisTemplates, namespace), clusterTemplate: listedTemplates(opts.clusterAnalysisTemplates, undefined) });
     if (invalid) return refuse(key, live, invalid, now);
+    // The router objects are read before anything is decided: as upstream, a missing Ingress or VirtualService refuses the rollout.
+    const routing = trafficRoutersOf(rollout);
+    let observed: ObservedRouterObjects = new Map();
+    if (routing.driven.length > 0) {
+      const read = await readRouterObjects(rest, routing);
+      if ('problem' in read) return putOffForRouter(key, read.problem);
+      observed = read.observed;
+      const missing = missingRouterObjectMessage(rollout, (kind, ns, objectName) => !readAsMissing(routing, read.observed, kind, ns, objectName));
+      if (missing) {
+        setRouterProblem(key, undefined);
+        // Router objects are not watched: the rollout looks again as often as a router problem is retried.
+        enqueueAfter(key, RETRY_MAX_MS);
+        return refuse(key, live, missing, now);
+      }
+    }
     const managedElsewhere = serviceManagedElsewhereMessage(rollout, (service) => {
       const manager = stores.services.get(service, namespace)?.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
       if (manager === undefined || manager === name) return undefined;
@@ -294,11 +312,10 @@ export function createController(opts: ControllerOptions): Controller {
     const scaleTo = deployment ? deploymentScaleTarget(rollout, deployment, result.status) : undefined;
     // The routers are brought to the weights the status records; while they cannot be, nothing is written
     // (as upstream, whose reconcile stops at a router error), so the status never claims weights not set.
-    const routing = trafficRoutersOf(rollout);
     if (routing.notDriven.length > 0) noteRoutersNotDriven(key, routing.notDriven);
     const weights = result.status.canary?.weights;
     // The routers see the rollout as this reconcile decided it (its step, abort, promotion), not as it was.
-    const router = routing.driven.length > 0 && weights ? await routerWritesFor(rest, { ...rollout, status: result.status }, routing, weights) : { writes: [] };
+    const router = routing.driven.length > 0 && weights ? routerWritesFor({ ...rollout, status: result.status }, weights, observed) : { writes: [] };
     if ('problem' in router) {
       putOffForRouter(key, router.problem);
       return;
@@ -336,7 +353,7 @@ export function createController(opts: ControllerOptions): Controller {
   function nextBackoff(key: string): number {
     const n = (failures.get(key) ?? 0) + 1;
     failures.set(key, n);
-    return Math.min(5000, 20 * 2 ** Math.min(n, 8));
+    return Math.min(RETRY_MAX_MS, 20 * 2 ** Math.min(n, 8));
   }
 
   /**

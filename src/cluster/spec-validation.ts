@@ -4,7 +4,8 @@
  * it until the spec changes. The errors are those of the linter's own rules (src/schema/rules),
  * whose errors are what Argo rejects, so the editor, `rollouts lint` and this controller agree.
  * Then, as upstream, the Services the strategy names and the analysis templates it runs must exist
- * (missingServiceMessage, missingTemplateMessage); router objects are met when they are needed.
+ * (missingServiceMessage, missingTemplateMessage), and so must the Ingresses and VirtualServices its
+ * traffic routing names (missingRouterObjectMessage); the other router objects are met when needed.
  * Last, no Service it names may be managed by another Rollout (serviceManagedElsewhereMessage).
  */
 import { ConditionMessage, ConditionType, newCondition, removeCondition, rolloutPhase, type Rollout, type RolloutStatus } from '../planner';
@@ -81,6 +82,37 @@ export function missingTemplateMessage(rollout: Rollout, has: { template?: (name
   if (!missing) return undefined;
   const resource = missing.clusterScope ? 'clusteranalysistemplate.argoproj.io' : 'analysistemplate.argoproj.io';
   return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${missing.path}: Invalid value: "${missing.name}": ${resource} "${missing.name}" not found`);
+}
+
+/**
+ * How upstream's controller names a missing router object it looks up before it acts
+ * (getReferencedIngresses, GetReferencedVirtualServices): the NotFound error of its lister.
+ */
+const ROUTER_RESOURCES: Partial<Record<RolloutReference['kind'], string>> = { Ingress: 'ingress.networking.k8s.io', VirtualService: 'virtualservices.networking.istio.io' };
+
+/**
+ * The InvalidSpec message for the first Ingress (NGINX's stable Ingresses) or Istio VirtualService
+ * the canary's traffic routing names that does not exist, in upstream's order and words (its field
+ * paths included: a list of Ingresses is `nginx.StableIngresses` with the whole list as the value,
+ * a list of VirtualServices `istio.virtualServices.name` with the bare name). `exists` answers in
+ * the namespace the reference names, else the Rollout's.
+ */
+export function missingRouterObjectMessage(rollout: Rollout, exists: (kind: string, namespace: string, name: string) => boolean): string | undefined {
+  const namespace = rollout.metadata?.namespace ?? 'default';
+  const references = referencesOf(rollout);
+  const missing = references.find((r) => r.kind in ROUTER_RESOURCES && !exists(r.kind, r.namespace ?? namespace, r.name));
+  if (!missing) return undefined;
+  const listed = missing.path.includes('stableIngresses') || missing.path.includes('virtualServices');
+  let at = formatPath(missing.path);
+  let value = `"${missing.name}"`;
+  if (listed && missing.kind === 'Ingress') {
+    at = `${formatPath(missing.path.slice(0, -2))}.StableIngresses`;
+    const names = references.filter((r) => r.kind === 'Ingress' && r.path.includes('stableIngresses')).map((r) => `"${r.name}"`);
+    value = `[]string{${names.join(', ')}}`;
+  } else if (listed) {
+    at = `${formatPath(missing.path.slice(0, -3))}.virtualServices.name`;
+  }
+  return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${at}: Invalid value: ${value}: ${ROUTER_RESOURCES[missing.kind]} "${missing.name}" not found`);
 }
 
 /**

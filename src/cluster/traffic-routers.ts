@@ -4,7 +4,7 @@
  * planner recorded. Router objects are not watched: they are read at each reconcile of a Rollout
  * that has a driven router, so a change made by someone else is put right at the next reconcile.
  */
-import { describeRef, routerObjectKey, routerWrites, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout, type TrafficWeights } from '../planner';
+import { describeRef, routerObjectKey, routerWrites, type ObservedRouterObjects, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout, type TrafficWeights } from '../planner';
 import { errorText } from './log';
 import { isNotFound, type Rest } from './rest';
 
@@ -18,10 +18,10 @@ export function routerPath(ref: RouterObjectRef, collection = false): string {
 }
 
 /**
- * The writes that bring the Rollout's driven routers (`routing`, from trafficRoutersOf) to
- * `weights`, or why they cannot be decided (an object unreadable, or the router's own problem).
+ * The objects the Rollout's driven routers name (`routing.reads`, from trafficRoutersOf), read from
+ * the API: null where it said 404. Or why they cannot be read.
  */
-export async function routerWritesFor(rest: Rest, rollout: Rollout, routing: TrafficRouters, weights: TrafficWeights): Promise<{ writes: RouterWrite[] } | { problem: string }> {
+export async function readRouterObjects(rest: Rest, routing: TrafficRouters): Promise<{ observed: ObservedRouterObjects } | { problem: string }> {
   const observed = new Map<string, RouterObject | null>();
   for (const ref of routing.reads) {
     try {
@@ -31,6 +31,16 @@ export async function routerWritesFor(rest: Rest, rollout: Rollout, routing: Tra
       observed.set(routerObjectKey(ref), null);
     }
   }
+  return { observed };
+}
+
+/** Whether the object of this kind, namespace and name was read (readRouterObjects) and the API said 404. */
+export function readAsMissing(routing: TrafficRouters, observed: ObservedRouterObjects, kind: string, namespace: string, name: string): boolean {
+  return routing.reads.some((ref) => ref.kind === kind && ref.namespace === namespace && ref.name === name && observed.get(routerObjectKey(ref)) === null);
+}
+
+/** The writes that bring the driven routers to `weights` from the `observed` objects, or why they cannot be decided. */
+export function routerWritesFor(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): { writes: RouterWrite[] } | { problem: string } {
   try {
     return routerWrites(rollout, weights, observed);
   } catch (e) {

@@ -1,6 +1,6 @@
 // The embedded controller's refusal of an invalid spec: the first error of the linter's rules, as upstream's InvalidSpec.
 import { strict as assert } from 'node:assert';
-import { invalidSpecMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from '../../src/cluster/spec-validation';
+import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from '../../src/cluster/spec-validation';
 import type { Rollout } from '../../src/planner';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -46,6 +46,36 @@ describe('spec validation in the embedded controller', () => {
       'The Rollout "web" is invalid: spec.strategy.canary.stableService: Invalid value: "web-stable": Service "web-stable" is managed by another Rollout',
     );
     assert.match(serviceManagedElsewhereMessage(canary, managers({ 'web-canary': 'other' }))!, /canaryService: Invalid value: "web-canary"/);
+  });
+
+  it("names the first Ingress or VirtualService the traffic routing names that is not there, in upstream's order and words", () => {
+    const present = (...keys: string[]) => (kind: string, namespace: string, name: string) => keys.includes(`${kind} ${namespace}/${name}`);
+    const routed = (trafficRouting: Record<string, unknown>) => rollout({ strategy: { canary: { canaryService: 'c', stableService: 's', trafficRouting } } });
+    const nginx = routed({ nginx: { stableIngress: 'web' } });
+    assert.equal(missingRouterObjectMessage(nginx, present('Ingress default/web')), undefined);
+    assert.equal(
+      missingRouterObjectMessage(nginx, present()),
+      'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.nginx.stableIngress: Invalid value: "web": ingress.networking.k8s.io "web" not found',
+    );
+    // Several Ingresses: upstream's path is `StableIngresses` (sic) and its value the whole list.
+    assert.equal(
+      missingRouterObjectMessage(routed({ nginx: { stableIngresses: ['a', 'b'] } }), present('Ingress default/a')),
+      'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.nginx.StableIngresses: Invalid value: []string{"a", "b"}: ingress.networking.k8s.io "b" not found',
+    );
+    // A VirtualService written `name.namespace` is looked up there, and named without its namespace.
+    const istio = routed({ istio: { virtualService: { name: 'vs.mesh', routes: ['primary'] } } });
+    assert.equal(missingRouterObjectMessage(istio, present('VirtualService mesh/vs')), undefined);
+    assert.equal(
+      missingRouterObjectMessage(istio, present('VirtualService default/vs')),
+      'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.istio.virtualService.name: Invalid value: "vs": virtualservices.networking.istio.io "vs" not found',
+    );
+    assert.equal(
+      missingRouterObjectMessage(routed({ istio: { virtualServices: [{ name: 'one' }, { name: 'two' }] } }), present('VirtualService default/one')),
+      'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.istio.virtualServices.name: Invalid value: "two": virtualservices.networking.istio.io "two" not found',
+    );
+    // Ingresses are looked up before VirtualServices; objects upstream does not look up (a Gateway API route) are not checked.
+    assert.match(missingRouterObjectMessage(routed({ nginx: { stableIngress: 'web' }, istio: { virtualService: { name: 'vs' } } }), present())!, /nginx\.stableIngress/);
+    assert.equal(missingRouterObjectMessage(routed({ plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'route' } } }), present()), undefined);
   });
 
   it('names the first analysis template that is not there, of the analyses upstream checks, and only for a kind it can answer for', () => {

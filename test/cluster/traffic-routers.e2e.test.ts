@@ -218,6 +218,30 @@ describe('traffic routers (end to end)', function () {
     await removeRollout('ingressed');
   });
 
+  it('NGINX: a Rollout applied before its stable Ingress is refused as upstream does, and rolls out once the Ingress comes', async () => {
+    await meshed('early-ingress', { nginx: { stableIngress: 'late' } });
+    const refused = await untilPhase(h, 'early-ingress', 'Degraded');
+    assert.equal(
+      refused.status?.conditions?.find((c) => c.type === 'InvalidSpec')?.message,
+      'The Rollout "early-ingress" is invalid: spec.strategy.canary.trafficRouting.nginx.stableIngress: Invalid value: "late": ingress.networking.k8s.io "late" not found',
+    );
+    await h.controller.idle();
+    assert.deepEqual(replicaSetsOf(h, 'early-ingress'), [], 'nothing is created while the Ingress is missing');
+    await h.conn.rest.request('POST', INGRESSES_PATH, {
+      body: {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'late' },
+        spec: { rules: [{ host: 'late.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'mesh-stable', port: { number: 80 } } } }] } }] },
+      },
+    });
+    // Ingresses are not watched: the refused rollout looks again by itself.
+    const healthy = await untilPhase(h, 'early-ingress', 'Healthy');
+    assert.equal(healthy.status?.conditions?.some((c) => c.type === 'InvalidSpec'), false);
+    assert.equal((await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/early-ingress-late-canary`)).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '0');
+    await removeRollout('early-ingress');
+  });
+
   it('Istio: the named route of the VirtualService is reweighted at each step; a missing route stops the rollout saying so', async () => {
     await installCrd(h.conn.rest, 'networking.istio.io', 'v1alpha3', 'VirtualService', 'virtualservices');
     const route = (name: string) => ({ name, route: [{ destination: { host: 'mesh-stable' }, weight: 100 }, { destination: { host: 'mesh-canary' }, weight: 0 }] });
