@@ -11,7 +11,7 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_MANAGED_BY, ANNOTATION_WORKLOAD_GENERATION, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type ObservedRouterObjects, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_MANAGED_BY, ANNOTATION_WORKLOAD_GENERATION, LABEL_POD_TEMPLATE_HASH, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type ObservedRouterObjects, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
@@ -92,6 +92,9 @@ export interface Controller {
   readonly experiments?: ExperimentController;
 }
 
+/** Work-queue keys of Services to look at (releaseService), beside the Rollouts' own `namespace/name` keys. */
+const SERVICE_KEY = 'service:';
+
 /** The longest wait before a rollout held by a failure is decided again (nextBackoff); also how often one refused for a missing router object looks again. */
 const RETRY_MAX_MS = 5000;
 
@@ -126,7 +129,7 @@ export function createController(opts: ControllerOptions): Controller {
   /** `namespace` undefined for the cluster-scoped kind: its objects are kept under no namespace. */
   const listedTemplates = (store: KindStore<Watched> | undefined, namespace: string | undefined) =>
     store && templatesListed.has(store) && store.lastError() === undefined ? (name: string) => store.get(name, namespace) !== undefined : undefined;
-  const work = createWorkQueue({ clock, workers, run: (key) => reconcileKey(key) });
+  const work = createWorkQueue({ clock, workers, run: (key) => (key.startsWith(SERVICE_KEY) ? releaseService(key.slice(SERVICE_KEY.length)) : reconcileKey(key)) });
   const { enqueue, enqueueAfter } = work;
 
   const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
@@ -206,6 +209,35 @@ export function createController(opts: ControllerOptions): Controller {
       });
       expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
     });
+  }
+
+  /**
+   * As upstream's Service controller: a Service that carries what a Rollout put on it (the
+   * pod-template-hash selector, the managed-by annotation) while the Rollout it names is gone or
+   * no longer names it (or, unannotated, no Rollout names it) gets its own selector back, so it
+   * selects the app's pods again rather than a ReplicaSet's that is gone. That change wakes the
+   * Rollouts that name it, one of which may then take it over.
+   */
+  async function releaseService(key: string): Promise<void> {
+    const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    const svc = stores.services.get(name, namespace);
+    // A Service with a controller of its own (an Experiment's template Service) is that controller's to keep.
+    if (svc?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] === undefined || svc.metadata?.ownerReferences?.some((o) => o.controller)) return;
+    const manager = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
+    const users = stores.rollouts.list(namespace).filter((r) => referencesService(r, name));
+    if (manager === undefined ? users.length > 0 : users.some((r) => r.metadata?.name === manager)) return;
+    const body = { ...(manager === undefined ? {} : { metadata: { annotations: { [ANNOTATION_MANAGED_BY]: null } } }), spec: { selector: { [LABEL_POD_TEMPLATE_HASH]: null } } };
+    try {
+      stats.writes++; // not a Rollout's write: writesByRollout leaves it out
+      await rest.request('PATCH', kindPath(SERVICE, namespace, name), { patch: 'merge', body });
+      failures.delete(SERVICE_KEY + key);
+      log.info(`service ${key}: no Rollout that names it manages it now, so its ${LABEL_POD_TEMPLATE_HASH} selector is removed`);
+    } catch (e) {
+      if (!isNotFound(e)) {
+        log.warn(`service ${key}: cannot remove its ${LABEL_POD_TEMPLATE_HASH} selector: ${errorText(e)}`);
+        enqueueAfter(SERVICE_KEY + key, nextBackoff(SERVICE_KEY + key));
+      }
+    }
   }
 
   async function reconcileKey(key: string): Promise<void> {
@@ -514,11 +546,11 @@ export function createController(opts: ControllerOptions): Controller {
         const ns = r.metadata?.namespace;
         if (!inScope(ns)) return;
         enqueue(keyOf(ns, r.metadata?.name));
-        // A Rollout gone, or no longer naming a Service it managed, frees that Service: wake those refused for it.
+        // A Rollout gone, or no longer naming a Service it managed, leaves that Service to be released (releaseService).
         for (const svc of stores.services.list(ns)) {
           const service = svc.metadata?.name ?? '';
-          if (svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY] !== r.metadata?.name || (e !== 'delete' && referencesService(r, service))) continue;
-          for (const other of stores.rollouts.list(ns)) if (other.metadata?.name !== r.metadata?.name && referencesService(other, service)) enqueue(keyOf(ns, other.metadata?.name));
+          const managed = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY] === r.metadata?.name;
+          if (e === 'delete' ? managed || referencesService(r, service) : managed && !referencesService(r, service)) enqueue(SERVICE_KEY + keyOf(ns, service));
         }
       }),
     );
@@ -543,10 +575,11 @@ export function createController(opts: ControllerOptions): Controller {
         const r = stores.rollouts.get(key.slice(key.indexOf('/') + 1), ns);
         if (r?.spec?.restartAt && r.status?.restartedAt !== r.spec.restartAt) enqueue(key);
       }),
-      stores.services.onChange((_e, svc) => {
+      stores.services.onChange((e, svc) => {
         const ns = svc.metadata?.namespace;
         if (!inScope(ns)) return;
         for (const r of stores.rollouts.list(ns)) if (referencesService(r, svc.metadata?.name ?? '')) enqueue(keyOf(ns, r.metadata?.name));
+        if (e !== 'delete' && svc.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] !== undefined) enqueue(SERVICE_KEY + keyOf(ns, svc.metadata?.name));
       }),
     );
     // A template change wakes the rollouts whose analysis names it; a template kind's first list wakes every rollout.

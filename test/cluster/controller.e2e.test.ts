@@ -114,6 +114,32 @@ describe('embedded controller (end to end)', function () {
     assert.equal(service.spec.selector['rollouts-pod-template-hash'], healthy.status?.currentPodHash);
   });
 
+  it("a deleted Rollout's Services get their own selectors back, as upstream's Service controller gives them", async () => {
+    await createService(h.conn.rest, 'left-stable');
+    await createService(h.conn.rest, 'left-canary');
+    await createRollout(h.conn.rest, 'leaving', {
+      replicas: 1,
+      template: container('demo:v1'),
+      strategy: { canary: { stableService: 'left-stable', canaryService: 'left-canary', steps: [{ setWeight: 50 }, { pause: {} }] } },
+    });
+    const healthy = await untilPhase(h, 'leaving', 'Healthy');
+    type Svc = { metadata: { annotations?: Record<string, string> }; spec: { selector: Record<string, string> } };
+    const service = (name: string) => h.conn.rest.request<Svc>('GET', `/api/v1/namespaces/default/services/${name}`);
+    assert.deepEqual((await service('left-stable')).spec.selector, { app: 'demo', 'rollouts-pod-template-hash': healthy.status?.stableRS });
+    await h.conn.rest.request('DELETE', kindPath(ROLLOUT, 'default', 'leaving'));
+    for (const name of ['left-stable', 'left-canary']) {
+      const released = await until(h.watch.stores, () => {
+        const s = h.watch.stores.services.get(name, 'default');
+        return s && s.spec?.selector?.['rollouts-pod-template-hash'] === undefined ? s : undefined;
+      }, `Service ${name} without the hash selector`);
+      assert.deepEqual(released.spec?.selector, { app: 'demo' }, `${name} selects the app's pods again`);
+      assert.equal(released.metadata?.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], undefined);
+    }
+    // The Services of a Rollout still there (the first test's) keep theirs.
+    await h.controller.idle();
+    assert.equal((await service('demo-stable')).spec.selector['rollouts-pod-template-hash'], h.watch.stores.rollouts.get('canary', 'default')?.status?.stableRS);
+  });
+
   it('a reconcile with nothing to change writes nothing', async () => {
     await untilPhase(h, 'canary', 'Healthy');
     await h.controller.idle();
