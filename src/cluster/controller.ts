@@ -211,6 +211,13 @@ export function createController(opts: ControllerOptions): Controller {
     });
   }
 
+  /** The Rollout the Service's managed-by annotation names, while that Rollout exists and still names the Service. */
+  function liveManagerOf(namespace: string, service: string): string | undefined {
+    const manager = stores.services.get(service, namespace)?.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
+    const rollout = manager === undefined ? undefined : stores.rollouts.get(manager, namespace);
+    return rollout && referencesService(rollout, service) ? manager : undefined;
+  }
+
   /**
    * As upstream's Service controller: a Service that carries what a Rollout put on it (the
    * pod-template-hash selector, the managed-by annotation) while the Rollout it names is gone or
@@ -224,8 +231,7 @@ export function createController(opts: ControllerOptions): Controller {
     // A Service with a controller of its own (an Experiment's template Service) is that controller's to keep.
     if (svc?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] === undefined || svc.metadata?.ownerReferences?.some((o) => o.controller)) return;
     const manager = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
-    const users = stores.rollouts.list(namespace).filter((r) => referencesService(r, name));
-    if (manager === undefined ? users.length > 0 : users.some((r) => r.metadata?.name === manager)) return;
+    if (manager === undefined ? stores.rollouts.list(namespace).some((r) => referencesService(r, name)) : liveManagerOf(namespace, name) !== undefined) return;
     const body = { ...(manager === undefined ? {} : { metadata: { annotations: { [ANNOTATION_MANAGED_BY]: null } } }), spec: { selector: { [LABEL_POD_TEMPLATE_HASH]: null } } };
     try {
       stats.writes++; // not a Rollout's write: writesByRollout leaves it out
@@ -313,10 +319,8 @@ export function createController(opts: ControllerOptions): Controller {
       }
     }
     const managedElsewhere = serviceManagedElsewhereMessage(rollout, (service) => {
-      const manager = stores.services.get(service, namespace)?.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
-      if (manager === undefined || manager === name) return undefined;
-      const other = stores.rollouts.get(manager, namespace);
-      return other && referencesService(other, service) ? manager : undefined;
+      const manager = liveManagerOf(namespace, service);
+      return manager === name ? undefined : manager;
     });
     if (managedElsewhere) return refuse(key, live, managedElsewhere, now);
     rollout = withoutSpecRefusal(rollout);
