@@ -90,26 +90,30 @@ export function missingTemplateMessage(rollout: Rollout, has: { template?: (name
  */
 const ROUTER_RESOURCES: Partial<Record<RolloutReference['kind'], string>> = { Ingress: 'ingress.networking.k8s.io', VirtualService: 'virtualservices.networking.istio.io' };
 
+/** Upstream's field name for a list of Ingresses in its InvalidSpec message: NGINX's is capitalized there (sic). */
+const INGRESS_LIST_FIELDS: Readonly<Record<string, string>> = { stableIngresses: 'StableIngresses', ingresses: 'ingresses' };
+
 /**
- * The InvalidSpec message for the first Ingress (NGINX's stable Ingresses) or Istio VirtualService
- * the canary's traffic routing names that does not exist, in upstream's order and words (its field
- * paths included: a list of Ingresses is `nginx.StableIngresses` with the whole list as the value,
- * a list of VirtualServices `istio.virtualServices.name` with the bare name). `exists` answers in
- * the namespace the reference names, else the Rollout's.
+ * The InvalidSpec message for the first Ingress (ALB's, then NGINX's stable Ingresses) or Istio
+ * VirtualService the canary's traffic routing names that does not exist, in upstream's order and
+ * words, its field paths included: a list of Ingresses is `alb.ingresses` or `nginx.StableIngresses`
+ * with the whole list as the value, a list of VirtualServices `istio.virtualServices.name` with the
+ * bare name. `exists` answers in the namespace the reference names, else the Rollout's.
  */
 export function missingRouterObjectMessage(rollout: Rollout, exists: (kind: string, namespace: string, name: string) => boolean): string | undefined {
   const namespace = rollout.metadata?.namespace ?? 'default';
   const references = referencesOf(rollout);
   const missing = references.find((r) => r.kind in ROUTER_RESOURCES && !exists(r.kind, r.namespace ?? namespace, r.name));
   if (!missing) return undefined;
-  const listed = missing.path.includes('stableIngresses') || missing.path.includes('virtualServices');
   let at = formatPath(missing.path);
   let value = `"${missing.name}"`;
-  if (listed && missing.kind === 'Ingress') {
-    at = `${formatPath(missing.path.slice(0, -2))}.StableIngresses`;
-    const names = references.filter((r) => r.kind === 'Ingress' && r.path.includes('stableIngresses')).map((r) => `"${r.name}"`);
-    value = `[]string{${names.join(', ')}}`;
-  } else if (listed) {
+  const list = missing.kind === 'Ingress' ? missing.path[missing.path.length - 2] : undefined;
+  if (typeof list === 'string' && list in INGRESS_LIST_FIELDS) {
+    const parent = missing.path.slice(0, -2);
+    at = `${formatPath(parent)}.${INGRESS_LIST_FIELDS[list]}`;
+    const names = references.filter((r) => r.kind === 'Ingress' && r.path.length === missing.path.length && formatPath(r.path.slice(0, -1)) === formatPath(missing.path.slice(0, -1)));
+    value = `[]string{${names.map((r) => `"${r.name}"`).join(', ')}}`;
+  } else if (missing.path.includes('virtualServices')) {
     at = `${formatPath(missing.path.slice(0, -3))}.virtualServices.name`;
   }
   return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${at}: Invalid value: ${value}: ${ROUTER_RESOURCES[missing.kind]} "${missing.name}" not found`);

@@ -70,7 +70,7 @@ const isGatewayRouteKind = (k: unknown): k is GatewayRouteKind => (GATEWAY_ROUTE
 export const ROUTER_OBJECT_KINDS = ['Ingress', 'VirtualService', ...GATEWAY_ROUTE_KINDS] as const;
 export type RouterObjectKind = (typeof ROUTER_OBJECT_KINDS)[number];
 
-/** An Ingress a Rollout's `trafficRouting.nginx.stableIngress(es)` can name. */
+/** An Ingress a Rollout's `trafficRouting.nginx.stableIngress(es)` or `trafficRouting.alb.ingress(es)` can name. */
 export interface WorkspaceIngress {
   routerKind: 'Ingress';
   name: string;

@@ -73,6 +73,7 @@ function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
   const [last, parent, grand, great] = [path[path.length - 1], path[path.length - 2], path[path.length - 3], path[path.length - 4]];
   if (typeof last === 'string' && SERVICE_KEYS.has(last)) return 'Service';
   if ((last === 'stableIngress' && parent === 'nginx') || (typeof last === 'number' && parent === 'stableIngresses' && grand === 'nginx')) return 'Ingress';
+  if ((last === 'ingress' && parent === 'alb') || (typeof last === 'number' && parent === 'ingresses' && grand === 'alb')) return 'Ingress';
   if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices'))) return 'VirtualService';
   // The gatewayAPI plugin config: httpRoute, or httpRoutes[i].name (and the grpc, tcp and tls ones).
   for (const { one, many, kind } of GATEWAY_ROUTES) {

@@ -44,11 +44,11 @@ export const namespaceOf = (value: unknown): string | undefined => {
 };
 /**
  * The last key of every path documentReferences gives (the Services of a strategy, templateName,
- * workloadRef.name, stableIngress, virtualService(s)[i].name, the gatewayAPI plugin's httpRoute and
+ * workloadRef.name, stableIngress, ALB's ingress, virtualService(s)[i].name, the gatewayAPI plugin's httpRoute and
  * httpRoutes[i].name and the like), and metadata.name; a path ending in a list index
  * (stableIngresses[0]) counts by the list's key.
  */
-const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name', 'stableIngress', 'stableIngresses', 'httpRoute', 'grpcRoute', 'tcpRoute', 'tlsRoute']);
+const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name', 'stableIngress', 'stableIngresses', 'ingress', 'ingresses', 'httpRoute', 'grpcRoute', 'tcpRoute', 'tlsRoute']);
 const lastKey = (path: readonly (string | number)[]): string | undefined => {
   for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
   return undefined;

@@ -62,6 +62,15 @@ describe('spec validation in the embedded controller', () => {
       missingRouterObjectMessage(routed({ nginx: { stableIngresses: ['a', 'b'] } }), present('Ingress default/a')),
       'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.nginx.StableIngresses: Invalid value: []string{"a", "b"}: ingress.networking.k8s.io "b" not found',
     );
+    // ALB's Ingresses are looked up first; a list of them is `alb.ingresses`.
+    assert.equal(
+      missingRouterObjectMessage(routed({ alb: { ingress: 'front', rootService: 'root' } }), present()),
+      'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.alb.ingress: Invalid value: "front": ingress.networking.k8s.io "front" not found',
+    );
+    assert.equal(
+      missingRouterObjectMessage(routed({ alb: { ingresses: ['x', 'y'] } }), present('Ingress default/y')),
+      'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.alb.ingresses: Invalid value: []string{"x", "y"}: ingress.networking.k8s.io "x" not found',
+    );
     // A VirtualService written `name.namespace` is looked up there, and named without its namespace.
     const istio = routed({ istio: { virtualService: { name: 'vs.mesh', routes: ['primary'] } } });
     assert.equal(missingRouterObjectMessage(istio, present('VirtualService mesh/vs')), undefined);

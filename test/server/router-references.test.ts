@@ -115,6 +115,32 @@ describe('traffic-router references in the language server', () => {
     ws.lsp.close(uri);
   });
 
+  it("goes from ALB's ingress to the Ingress, and warns while its rule routes to neither the rootService nor the stableService", async () => {
+    const uri = ws.uri('alb.yaml');
+    const text = canaryRollout({
+      name: 'web',
+      canaryService: 'web-canary',
+      stableService: 'web-stable',
+      canaryExtra: ['      trafficRouting:', '        alb:', '          ingress: web-ingress', '          rootService: web-root', '          servicePort: 80'],
+    });
+    ws.lsp.open(uri, text);
+    const diagnostics = await ws.lsp.diagnosticsFor(uri);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line, messageOf(d)]),
+      [['ingress-stable-backend', positionOf(text, 'web-ingress').line, 'Ingress "web-ingress" (ingress.yaml) has no rule whose path backend is the root Service "web-root": its rules route to "web-stable"; Argo fails with "has no rules using service web-root backend"']],
+    );
+    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'web-ingress', 2) });
+    assert.equal(loc!.uri, ws.uri('ingress.yaml'));
+    assert.deepEqual(loc!.range.start, positionOf(ingress, 'web-ingress'));
+    const edit = await ws.lsp.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: positionOf(text, 'web-ingress', 2), newName: 'front-ingress' });
+    assert.deepEqual(edit.changes![uri]!.map((e) => [e.range.start, e.newText]), [[positionOf(text, 'web-ingress'), 'front-ingress']]);
+    assert.deepEqual(edit.changes![ws.uri('ingress.yaml')]!.map((e) => e.newText), ['front-ingress']);
+    ws.lsp.close(uri);
+    const { offered, close } = await openForCompletion('alb-complete.yaml', ['        alb:', '          ingress: web-ingress', '          servicePort: 80']);
+    assert.deepEqual(await offered('ingress: web-ingress'), ['web-ingress (Ingress · routes to web-stable)']);
+    close();
+  });
+
   /** Opens a web Rollout with these trafficRouting lines; `offered(line)` lists the completions at the end of that line. */
   async function openForCompletion(name: string, routing: string[]) {
     const uri = ws.uri(name);

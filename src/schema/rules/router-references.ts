@@ -1,9 +1,9 @@
 /**
- * The traffic-router objects a canary's trafficRouting names (the NGINX stable Ingress, the Istio
+ * The traffic-router objects a canary's trafficRouting names (the ALB and NGINX Ingresses, the Istio
  * VirtualServices, the Gateway API routes of the gatewayAPI plugin config) must exist in the workspace and fit the Rollout: Argo's controller fails at run
  * time when a named http route is missing from the VirtualService, when a route has no destination
- * for the canary or the stable Service (or subset), or when the stable Ingress has no rule for the
- * stable Service, or (the embedded controller and the plugin) when a Gateway API route has no backendRef
+ * for the canary or the stable Service (or subset), or when an Ingress has no rule for the Service
+ * it routes through (NGINX: the stableService; ALB: the rootService, else the stableService), or (the embedded controller and the plugin) when a Gateway API route has no backendRef
  * for one of them. These rules say so while typing, on the value that names the object or route.
  */
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName } from '../../planner';
@@ -38,6 +38,16 @@ const TRAFFIC_ROUTING = [...CANARY, 'trafficRouting'];
 export function routerReferences(canary: JsonObject | undefined): RouterReference[] {
   const out: RouterReference[] = [];
   const tr = obj(canary?.trafficRouting);
+  // ALB's Ingresses first: Argo's controller looks them up before NGINX's (getReferencedIngresses).
+  const alb = obj(tr?.alb);
+  if (alb) {
+    const single = str(alb.ingress);
+    if (single) out.push({ kind: 'Ingress', name: single, path: [...TRAFFIC_ROUTING, 'alb', 'ingress'], value: single });
+    arr(alb.ingresses).forEach((v, i) => {
+      const name = str(v);
+      if (name) out.push({ kind: 'Ingress', name, path: [...TRAFFIC_ROUTING, 'alb', 'ingresses', i], value: name });
+    });
+  }
   const nginx = obj(tr?.nginx);
   if (nginx) {
     const single = str(nginx.stableIngress);
@@ -202,6 +212,18 @@ export const virtualServiceRoutes: Rule = {
 };
 
 /**
+ * The Service an Ingress reference must route through, and what the message calls it: Argo's
+ * ValidateIngress asks NGINX's stable Ingresses for the stableService, ALB's Ingresses for the
+ * rootService, else the stableService.
+ */
+function ingressBackend(ctx: RuleContext, ref: RouterReference): { service: string; role: string } | undefined {
+  const stable = str(ctx.canary?.stableService);
+  const root = ref.path.includes('alb') ? str(obj(obj(ctx.canary?.trafficRouting)?.alb)?.rootService) : undefined;
+  if (root) return { service: root, role: 'root' };
+  return stable ? { service: stable, role: 'stable' } : undefined;
+}
+
+/**
  * A warning, though the controller refuses such a Rollout (InvalidSpec): upstream's own lint test
  * data holds a valid NGINX Rollout whose Ingress routes to another Service, so the Ingress in the
  * workspace may not be the one the cluster has (overlays, another environment).
@@ -209,20 +231,20 @@ export const virtualServiceRoutes: Rule = {
 export const ingressStableBackend: Rule = {
   code: 'ingress-stable-backend',
   readsWorkspace: true,
-  summary: 'the stable Ingress of NGINX traffic routing must have a rule whose path backend is the stableService',
+  summary: 'an Ingress of NGINX or ALB traffic routing must have a rule whose path backend is the stableService (ALB: the rootService, if set)',
   check(ctx) {
-    const stable = str(ctx.canary?.stableService);
-    if (!stable) return [];
     const out: DocFinding[] = [];
     for (const ref of routerReferences(ctx.canary)) {
       if (ref.kind !== 'Ingress') continue;
+      const backend = ingressBackend(ctx, ref);
       const found = resolve(ctx, ref) as WorkspaceIngress[];
-      if (found.length === 0 || found.some((ing) => ing.backends.includes(stable))) continue;
+      if (!backend || found.length === 0 || found.some((ing) => ing.backends.includes(backend.service))) continue;
+      const { service, role } = backend;
       const ing = found[0]!;
       const routes = ing.backends.length > 0 ? `its rules route to ${quoted(ing.backends)}` : 'it has no rule with a path backend';
-      // Argo looks only at the rules' paths (it copies them for the canary Ingress).
-      const byDefault = ing.defaultBackend === stable ? `; its defaultBackend names "${stable}", but Argo looks only at the rules' paths` : '';
-      out.push(warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the stable Service "${stable}": ${routes}${byDefault}; Argo fails with "has no rules using service ${stable} backend"`, 'value', { ingress: ref.name, file: ing.file }));
+      // Argo looks only at the rules' paths (NGINX's router copies them for the canary Ingress).
+      const byDefault = ing.defaultBackend === service ? `; its defaultBackend names "${service}", but Argo looks only at the rules' paths` : '';
+      out.push(warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`, 'value', { ingress: ref.name, file: ing.file }));
     }
     return out;
   },
