@@ -10,7 +10,7 @@ import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName 
 import type { DocFinding } from '../findings';
 import { closest } from '../suggest';
 import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
-import { arr, CANARY, error, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
 
 type Path = (string | number)[];
 
@@ -38,23 +38,13 @@ const TRAFFIC_ROUTING = [...CANARY, 'trafficRouting'];
 export function routerReferences(canary: JsonObject | undefined): RouterReference[] {
   const out: RouterReference[] = [];
   const tr = obj(canary?.trafficRouting);
-  // ALB's Ingresses first: Argo's controller looks them up before NGINX's (getReferencedIngresses).
-  const alb = obj(tr?.alb);
-  if (alb) {
-    const single = str(alb.ingress);
-    if (single) out.push({ kind: 'Ingress', name: single, path: [...TRAFFIC_ROUTING, 'alb', 'ingress'], value: single });
-    arr(alb.ingresses).forEach((v, i) => {
+  for (const { router, one, many } of INGRESS_FIELDS) {
+    const config = obj(tr?.[router]);
+    const single = str(config?.[one]);
+    if (single) out.push({ kind: 'Ingress', name: single, path: [...TRAFFIC_ROUTING, router, one], value: single });
+    arr(config?.[many]).forEach((v, i) => {
       const name = str(v);
-      if (name) out.push({ kind: 'Ingress', name, path: [...TRAFFIC_ROUTING, 'alb', 'ingresses', i], value: name });
-    });
-  }
-  const nginx = obj(tr?.nginx);
-  if (nginx) {
-    const single = str(nginx.stableIngress);
-    if (single) out.push({ kind: 'Ingress', name: single, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngress'], value: single });
-    arr(nginx.stableIngresses).forEach((v, i) => {
-      const name = str(v);
-      if (name) out.push({ kind: 'Ingress', name, path: [...TRAFFIC_ROUTING, 'nginx', 'stableIngresses', i], value: name });
+      if (name) out.push({ kind: 'Ingress', name, path: [...TRAFFIC_ROUTING, router, many, i], value: name });
     });
   }
   const istio = obj(tr?.istio);

@@ -78,6 +78,15 @@ export const info = (code: string, path: Path, message: string, target: 'key' | 
 
 /** The traffic routers configured (keys of trafficRouting with a value), e.g. ['nginx', 'smi']. */
 export const ROUTERS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins'] as const;
+
+/**
+ * The routers that drive Ingresses, with the field that names one and the list that names several,
+ * in the order Argo's controller looks their Ingresses up (getReferencedIngresses).
+ */
+export const INGRESS_FIELDS = [
+  { router: 'alb', one: 'ingress', many: 'ingresses' },
+  { router: 'nginx', one: 'stableIngress', many: 'stableIngresses' },
+] as const;
 export type Router = (typeof ROUTERS)[number];
 export function routersOf(canary: JsonObject | undefined): Router[] {
   const tr = obj(canary?.trafficRouting);

@@ -2,7 +2,7 @@
 import type { DocFinding } from '../findings';
 import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, parseIntOrPercent } from '../../planner';
 import { servicesSelecting } from './service-references';
-import { BLUE_GREEN, CANARY, error, has, hasTrafficRouting, obj, routersOf, str, withRelated, type Router, type Rule } from './rule';
+import { BLUE_GREEN, CANARY, error, has, hasTrafficRouting, INGRESS_FIELDS, obj, routersOf, str, withRelated, type Router, type Rule } from './rule';
 
 export const activePreviewDistinct: Rule = {
   code: 'active-preview-distinct',
@@ -144,12 +144,6 @@ export const maxTrafficWeightRouter: Rule = {
     return [error(this.code, [...CANARY, 'trafficRouting', 'maxTrafficWeight'], `maxTrafficWeight is only supported with the nginx router or plugins${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key')];
   },
 };
-
-/** The routers that drive Ingresses, with the field that names one and the list that names several. */
-const INGRESS_FIELDS = [
-  { router: 'nginx', one: 'stableIngress', many: 'stableIngresses' },
-  { router: 'alb', one: 'ingress', many: 'ingresses' },
-] as const;
 
 export const ingressNamed: Rule = {
   code: 'ingress-required',
