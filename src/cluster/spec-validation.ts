@@ -58,21 +58,22 @@ export function serviceManagedElsewhereMessage(rollout: Rollout, managerOf: (ser
 }
 
 /**
- * The templates a Rollout's analysis runs from, as upstream's controller checks them before it acts
- * (getReferencedRolloutAnalyses): background analysis, analysis steps, pre- and post-promotion
- * analysis; an experiment step's analyses are not checked there. Each with upstream's field path
- * (the template entry, `...analysis.templates[0]`).
+ * The templates a Rollout's analysis runs from, in the order upstream's controller checks them
+ * before it acts (getReferencedRolloutAnalyses): pre- and post-promotion analysis, or the analysis
+ * steps and then background analysis; an experiment step's analyses are not checked there. Each
+ * with upstream's field path, the list the template is in (`...analysis.templates`).
  */
 export function referencedTemplates(rollout: Rollout): { name: string; clusterScope: boolean; path: string }[] {
-  return referencesOf(rollout)
-    .filter((r) => (r.kind === 'AnalysisTemplate' || r.kind === 'ClusterAnalysisTemplate') && !r.path.includes('experiment'))
-    .map((r) => ({ name: r.name, clusterScope: r.kind === 'ClusterAnalysisTemplate', path: formatPath(r.path.slice(0, -1)) }));
+  const refs = referencesOf(rollout).filter((r) => (r.kind === 'AnalysisTemplate' || r.kind === 'ClusterAnalysisTemplate') && !r.path.includes('experiment'));
+  const isBackground = (r: RolloutReference) => r.path[2] === 'canary' && r.path[3] === 'analysis';
+  return [...refs.filter((r) => !isBackground(r)), ...refs.filter(isBackground)].map((r) => ({ name: r.name, clusterScope: r.kind === 'ClusterAnalysisTemplate', path: formatPath(r.path.slice(0, -2)) }));
 }
 
 /**
  * The InvalidSpec message for the first template a Rollout's analysis runs from that does not
- * exist, in upstream's words. `has` answers for a kind only once its store has its first list;
- * a kind it cannot answer for (undefined) is not checked, and a missing template then fails its run.
+ * exist, in upstream's words (`AnalysisTemplate 'x' not found`). `has` answers for a kind only once
+ * its store has its first list; a kind it cannot answer for (undefined) is not checked, and a
+ * missing template then fails its run.
  */
 export function missingTemplateMessage(rollout: Rollout, has: { template?: (name: string) => boolean; clusterTemplate?: (name: string) => boolean }): string | undefined {
   const missing = referencedTemplates(rollout).find((t) => {
@@ -80,8 +81,8 @@ export function missingTemplateMessage(rollout: Rollout, has: { template?: (name
     return exists !== undefined && !exists(t.name);
   });
   if (!missing) return undefined;
-  const resource = missing.clusterScope ? 'clusteranalysistemplate.argoproj.io' : 'analysistemplate.argoproj.io';
-  return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${missing.path}: Invalid value: "${missing.name}": ${resource} "${missing.name}" not found`);
+  const kind = missing.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
+  return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${missing.path}: Invalid value: "${missing.name}": ${kind} '${missing.name}' not found`);
 }
 
 /**

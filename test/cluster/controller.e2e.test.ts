@@ -219,7 +219,7 @@ describe('embedded controller (end to end)', function () {
     const refused = await untilPhase(h, 'analysed', 'Degraded');
     assert.equal(
       refused.status?.conditions?.find((c) => c.type === 'InvalidSpec')?.message,
-      'The Rollout "analysed" is invalid: spec.strategy.canary.steps[1].analysis.templates[0]: Invalid value: "success-rate": analysistemplate.argoproj.io "success-rate" not found',
+      "The Rollout \"analysed\" is invalid: spec.strategy.canary.steps[1].analysis.templates: Invalid value: \"success-rate\": AnalysisTemplate 'success-rate' not found",
     );
     await h.controller.idle();
     assert.deepEqual(replicaSetsOf(h, 'analysed'), [], 'nothing is created while the template is missing');
@@ -237,7 +237,7 @@ describe('embedded controller (end to end)', function () {
       strategy: { canary: { steps: [{ analysis: { templates: [{ templateName: 'shared-rate', clusterScope: true }] } }] } },
     });
     const refusedToo = await untilPhase(h, 'cluster-analysed', 'Degraded');
-    assert.match(refusedToo.status?.message ?? '', /clusteranalysistemplate\.argoproj\.io "shared-rate" not found/);
+    assert.match(refusedToo.status?.message ?? '', /ClusterAnalysisTemplate 'shared-rate' not found/);
     await h.conn.rest.request('POST', kindPath(CLUSTER_ANALYSIS_TEMPLATE), {
       body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ClusterAnalysisTemplate', metadata: { name: 'shared-rate' }, spec: { metrics: [{ name: 'ok', provider: { web: { url: 'http://127.0.0.1:9/ok' } } }] } },
     });

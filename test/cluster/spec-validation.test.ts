@@ -98,23 +98,23 @@ describe('spec validation in the embedded controller', () => {
     });
     assert.deepEqual(
       referencedTemplates(analysed).map((t) => `${t.path} ${t.name}${t.clusterScope ? ' (cluster)' : ''}`),
-      ['spec.strategy.canary.analysis.templates[0] background', 'spec.strategy.canary.steps[1].analysis.templates[0] rate', 'spec.strategy.canary.steps[1].analysis.templates[1] shared (cluster)'],
-      "an experiment step's analyses are not checked",
+      ['spec.strategy.canary.steps[1].analysis.templates rate', 'spec.strategy.canary.steps[1].analysis.templates shared (cluster)', 'spec.strategy.canary.analysis.templates background'],
+      "the steps come before background analysis, as upstream looks them up; an experiment step's analyses are not checked",
     );
     const has = (...names: string[]) => (name: string) => names.includes(name);
     assert.equal(missingTemplateMessage(analysed, { template: has('background', 'rate'), clusterTemplate: has('shared') }), undefined);
     assert.equal(
       missingTemplateMessage(analysed, { template: has('background'), clusterTemplate: has('shared') }),
-      'The Rollout "web" is invalid: spec.strategy.canary.steps[1].analysis.templates[0]: Invalid value: "rate": analysistemplate.argoproj.io "rate" not found',
+      "The Rollout \"web\" is invalid: spec.strategy.canary.steps[1].analysis.templates: Invalid value: \"rate\": AnalysisTemplate 'rate' not found",
     );
     assert.equal(
       missingTemplateMessage(analysed, { template: has('background', 'rate'), clusterTemplate: has() }),
-      'The Rollout "web" is invalid: spec.strategy.canary.steps[1].analysis.templates[1]: Invalid value: "shared": clusteranalysistemplate.argoproj.io "shared" not found',
+      "The Rollout \"web\" is invalid: spec.strategy.canary.steps[1].analysis.templates: Invalid value: \"shared\": ClusterAnalysisTemplate 'shared' not found",
     );
     // A kind whose store cannot answer (not listed, or its watch failing) is not checked.
     assert.equal(missingTemplateMessage(analysed, { clusterTemplate: has('shared') }), undefined);
     const blueGreen = rollout({ strategy: { blueGreen: { activeService: 'a', prePromotionAnalysis: { templates: [{ templateName: 'smoke' }] }, postPromotionAnalysis: { templates: [{ templateName: 'soak' }] } } } });
-    assert.match(missingTemplateMessage(blueGreen, { template: has('smoke') })!, /spec\.strategy\.blueGreen\.postPromotionAnalysis\.templates\[0\]: Invalid value: "soak"/);
+    assert.match(missingTemplateMessage(blueGreen, { template: has('smoke') })!, /spec\.strategy\.blueGreen\.postPromotionAnalysis\.templates: Invalid value: "soak"/);
   });
 
   it("judges a rollout whose workloadRef was resolved by the workload's template, as its own", () => {
