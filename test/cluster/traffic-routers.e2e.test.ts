@@ -101,8 +101,7 @@ describe('traffic routers (end to end)', function () {
     assert.equal(h.controller.stats.writes, writes, 'no write at rest');
 
     // Owned by the Rollout: deleting the Rollout deletes its TrafficSplit (the cluster's garbage collection).
-    await h.conn.rest.request('DELETE', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/meshed');
-    await until(h.watch.stores, () => !h.watch.stores.rollouts.get('meshed', 'default') || undefined, 'the rollout to be gone');
+    await removeRollout('meshed');
     await assert.rejects(h.conn.rest.request('GET', `${SPLITS}/meshed`), (e: { status?: number }) => e.status === 404);
   });
 
