@@ -10,7 +10,7 @@ export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIN
 export { findingRange, relatedRange, pathRange, pathAt, inComment, inScalar, docAt, nodeAtPath, offsetToLineColumn, lineIndex, valueAsWritten, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';
 export { mergeParts, rolloutObjectFindings, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
-export { rules, templateRules, experimentRules, isDnsSubdomain, analysisBlocks, matchingTemplates, documentAnalysisBlocks, documentReferences, rolloutReferences, routerReferences, type RouterReference, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type ExperimentRule, type ExperimentRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
+export { rules, templateRules, experimentRules, INGRESS_FIELDS, isDnsSubdomain, analysisBlocks, matchingTemplates, documentAnalysisBlocks, documentReferences, rolloutReferences, routerReferences, type RouterReference, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type ExperimentRule, type ExperimentRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
 export {
   parseExpression,
   checkExpression,

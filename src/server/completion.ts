@@ -19,7 +19,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { allowedValues, catalogOf, catalogOfKind, documentAnalysisBlocks, experimentCatalog, fieldAt, fieldChildren, matchingTemplates, parseFile, readableDocumentValue, rolloutCatalog, type FieldSpec, type ParsedDoc, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
+import { allowedValues, catalogOf, catalogOfKind, documentAnalysisBlocks, experimentCatalog, fieldAt, fieldChildren, INGRESS_FIELDS, matchingTemplates, parseFile, readableDocumentValue, rolloutCatalog, type FieldSpec, type ParsedDoc, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { cursorAt, type FileParse } from './documents';
 import { samePath } from './references';
@@ -72,8 +72,7 @@ const GATEWAY_NAMESPACE_PATH = ['spec', 'strategy', 'canary', 'trafficRouting', 
 function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
   const [last, parent, grand, great] = [path[path.length - 1], path[path.length - 2], path[path.length - 3], path[path.length - 4]];
   if (typeof last === 'string' && SERVICE_KEYS.has(last)) return 'Service';
-  if ((last === 'stableIngress' && parent === 'nginx') || (typeof last === 'number' && parent === 'stableIngresses' && grand === 'nginx')) return 'Ingress';
-  if ((last === 'ingress' && parent === 'alb') || (typeof last === 'number' && parent === 'ingresses' && grand === 'alb')) return 'Ingress';
+  if (INGRESS_FIELDS.some(({ router, one, many }) => (last === one && parent === router) || (typeof last === 'number' && parent === many && grand === router))) return 'Ingress';
   if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices'))) return 'VirtualService';
   // The gatewayAPI plugin config: httpRoute, or httpRoutes[i].name (and the grpc, tcp and tls ones).
   for (const { one, many, kind } of GATEWAY_ROUTES) {

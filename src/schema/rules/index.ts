@@ -10,6 +10,7 @@ import { gatewayRouteBackends, ingressStableBackend, routerObjectExists, virtual
 import { autoPromotionSecondsIgnored, experimentNeverEnds, noEffectWithoutTrafficRouting, scaleDownDelayZero } from './surprise-rules';
 
 export type { Rule, RuleContext } from './rule';
+export { INGRESS_FIELDS } from './rule';
 export { templateRules, type TemplateRule, type TemplateRuleContext } from './analysis-template-rules';
 export { experimentRules, type ExperimentRule, type ExperimentRuleContext } from './experiment-rules';
 export { analysisBlocks, matchingTemplates, type AnalysisBlock, type TemplateReference } from './analysis-references';

@@ -78,6 +78,11 @@ export const info = (code: string, path: Path, message: string, target: 'key' | 
 
 /** The traffic routers configured (keys of trafficRouting with a value), e.g. ['nginx', 'smi']. */
 export const ROUTERS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins'] as const;
+export type Router = (typeof ROUTERS)[number];
+export function routersOf(canary: JsonObject | undefined): Router[] {
+  const tr = obj(canary?.trafficRouting);
+  return tr ? ROUTERS.filter((r) => has(tr, r)) : [];
+}
 
 /**
  * The routers that drive Ingresses, with the field that names one and the list that names several,
@@ -87,11 +92,7 @@ export const INGRESS_FIELDS = [
   { router: 'alb', one: 'ingress', many: 'ingresses' },
   { router: 'nginx', one: 'stableIngress', many: 'stableIngresses' },
 ] as const;
-export type Router = (typeof ROUTERS)[number];
-export function routersOf(canary: JsonObject | undefined): Router[] {
-  const tr = obj(canary?.trafficRouting);
-  return tr ? ROUTERS.filter((r) => has(tr, r)) : [];
-}
+
 export function hasTrafficRouting(canary: JsonObject | undefined): boolean {
   return has(canary, 'trafficRouting');
 }
