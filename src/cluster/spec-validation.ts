@@ -112,7 +112,7 @@ export function missingRouterObjectMessage(rollout: Rollout, exists: (kind: stri
   if (typeof list === 'string' && list in INGRESS_LIST_FIELDS) {
     const parent = missing.path.slice(0, -2);
     at = `${formatPath(parent)}.${INGRESS_LIST_FIELDS[list]}`;
-    const names = references.filter((r) => r.kind === 'Ingress' && r.path.length === missing.path.length && formatPath(r.path.slice(0, -1)) === formatPath(missing.path.slice(0, -1)));
+    const names = references.filter((r) => r.kind === 'Ingress' && r.path[r.path.length - 2] === list && formatPath(r.path.slice(0, -2)) === formatPath(parent));
     value = `[]string{${names.map((r) => `"${r.name}"`).join(', ')}}`;
   } else if (missing.path.includes('virtualServices')) {
     at = `${formatPath(missing.path.slice(0, -3))}.virtualServices.name`;
