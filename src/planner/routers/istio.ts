@@ -3,11 +3,12 @@
  * VirtualService. Host-level splitting weighs the destinations whose host is the canaryService or the
  * stableService; subset-level splitting (`destinationRule`) weighs the canary and stable subsets and
  * points those subsets of the DestinationRule at the canary and stable pod-template hashes.
- * The managed (header and mirror) routes are arranged in the same write (istio-managed-routes.ts).
+ * The managed (header and mirror) routes are arranged in the same write (managed-routes.ts, istio-managed-routes.ts).
  */
 import { canonicalJson } from '../hash';
 import { ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH, type Rollout, type TrafficWeights } from '../types';
-import { managedRouteNames, managedRoutesPlan, withManagedRoutes, type CanaryDestination, type ManagedRoutesPlan } from './istio-managed-routes';
+import { withManagedRoutes, type CanaryDestination } from './istio-managed-routes';
+import { managedRouteNames, managedRoutesPlan, type ManagedRoutesPlan } from './managed-routes';
 import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 /** The Istio API version upstream's controller uses unless told otherwise. */
