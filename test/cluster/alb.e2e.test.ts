@@ -1,5 +1,6 @@
 // The embedded controller driving the ALB router on the local cluster, end to end: the forward
-// action annotation on the user's Ingress follows status.canary.weights, and nothing is written at rest.
+// action annotation on the user's Ingress follows status.canary.weights, nothing is written at rest,
+// and a setHeaderRoute step adds its action, conditions and path until the rollout is promoted.
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import type { Rollout } from '../../src/planner';
@@ -21,7 +22,7 @@ describe('ALB router (end to end)', function () {
   let h: ControllerHarness;
   before(async () => {
     h = await startControllerHarness();
-    for (const name of ['alb-root', 'alb-stable', 'alb-canary']) await createService(h.conn.rest, name);
+    for (const name of ['alb-root', 'alb-stable', 'alb-canary', 'albr-stable', 'albr-canary']) await createService(h.conn.rest, name);
   });
   after(async () => {
     await h?.close();
@@ -81,5 +82,55 @@ describe('ALB router (end to end)', function () {
     await h.controller.idle();
     assert.equal(h.controller.stats.writes, writes, 'no write at rest');
     assert.equal((await ingress()).metadata.resourceVersion, ingressVersion, 'the Ingress is not written at rest');
+  });
+
+  it('a setHeaderRoute step adds the route’s action, conditions and path at its step, and promote removes them', async () => {
+    await h.conn.rest.request('POST', INGRESSES_PATH, {
+      body: {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'alb-routes' },
+        spec: {
+          ingressClassName: 'alb',
+          rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'albr-stable', port: { name: 'use-annotation' } } } }] } }],
+        },
+      },
+    });
+    const ingress = () => h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/alb-routes`);
+    const backends = (i: any): string[] => i.spec.rules[0].http.paths.map((p: any) => `${p.path} ${p.backend.service.name}`);
+    await createRollout(h.conn.rest, 'routed', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: {
+        canary: {
+          canaryService: 'albr-canary',
+          stableService: 'albr-stable',
+          trafficRouting: { alb: { ingress: 'alb-routes', servicePort: 80 }, managedRoutes: [{ name: 'beta' }] },
+          steps: [{ setWeight: 20 }, { setHeaderRoute: { name: 'beta', match: [{ headerName: 'X-Beta', headerValue: { exact: 'yes' } }] } }, { pause: {} }],
+        },
+      },
+    });
+    await untilPhase(h, 'routed', 'Healthy');
+    assert.deepEqual(backends(await ingress()), ['/ albr-stable'], 'no route on the first install');
+
+    await setImage(h.conn.rest, 'routed', 'demo:v2');
+    await untilPhase(h, 'routed', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 2);
+    let current = await ingress();
+    assert.deepEqual(backends(current), ['/* beta', '/ albr-stable']);
+    const annotations = current.metadata.annotations;
+    assert.deepEqual(JSON.parse(annotations['alb.ingress.kubernetes.io/conditions.beta']), [{ field: 'http-header', httpHeaderConfig: { httpHeaderName: 'X-Beta', values: ['yes'] } }]);
+    assert.deepEqual(JSON.parse(annotations['alb.ingress.kubernetes.io/actions.beta']).ForwardConfig.TargetGroups, [{ ServiceName: 'albr-canary', ServicePort: '80', Weight: 100 }]);
+    assert.deepEqual(JSON.parse(annotations['rollouts.argoproj.io/managed-alb-annotations']), {
+      routed: ['alb.ingress.kubernetes.io/actions.albr-stable', 'alb.ingress.kubernetes.io/actions.beta', 'alb.ingress.kubernetes.io/conditions.beta'],
+    });
+
+    assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'routed' }, { kind: 'promote' })).ok, true);
+    // The router is written before the status: once the status says fully promoted, the route is gone.
+    await untilPhase(h, 'routed', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash);
+    current = await ingress();
+    assert.equal(current.metadata.annotations['alb.ingress.kubernetes.io/actions.beta'], undefined);
+    assert.deepEqual(backends(current), ['/ albr-stable']);
+    assert.equal(current.metadata.annotations['alb.ingress.kubernetes.io/conditions.beta'], undefined);
+    assert.deepEqual(JSON.parse(current.metadata.annotations['rollouts.argoproj.io/managed-alb-annotations']), { routed: ['alb.ingress.kubernetes.io/actions.albr-stable'] });
   });
 });

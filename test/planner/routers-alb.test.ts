@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { trafficRoutersOf } from '../../src/planner';
-import type { RouterObject, RouterObjectRef, Rollout, TrafficRouting, TrafficWeights } from '../../src/planner';
+import type { CanaryStep, RouterObject, RouterObjectRef, Rollout, RolloutStatus, TrafficRouting, TrafficWeights } from '../../src/planner';
 import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 
 const MANAGED = 'rollouts.argoproj.io/managed-alb-annotations';
@@ -159,6 +159,137 @@ describe('routers: AWS ALB Ingress', () => {
     assert.deepEqual(JSON.parse(cluster.get(ingressRef('web'))!.metadata!.annotations![ACTION]!).ForwardConfig.TargetGroupStickinessConfig, { Enabled: true, DurationSeconds: 3600 });
     assert.deepEqual(writesOf(cluster.reconcile(sticky(3600), weights(20))), []);
     assert.equal(problemOf(cluster.reconcile(sticky(0), weights(20))), 'trafficRouting.alb: stickinessConfig.durationSeconds must be between 1 and 604800 (7 days)');
+  });
+
+  describe('header routes (setHeaderRoute, as upstream SetHeaderRoute and RemoveManagedRoutes)', () => {
+    const ROUTE_ACTION = 'alb.ingress.kubernetes.io/actions.beta';
+    const ROUTE_CONDITIONS = 'alb.ingress.kubernetes.io/conditions.beta';
+    const header = (name: string, exact?: string, headerName = 'X-Beta'): CanaryStep => ({ setHeaderRoute: { name, ...(exact === undefined ? {} : { match: [{ headerName, headerValue: { exact } }] }) } });
+    const steps: CanaryStep[] = [{ setWeight: 20 }, header('beta', 'yes'), { pause: {} }, header('beta', 'true'), { pause: {} }, header('beta'), { pause: {} }];
+
+    /** A rollout whose status (as this reconcile decided it) is at step `at` of a canary update. */
+    function routed(at: number, status: Partial<RolloutStatus> = {}, alb: Record<string, unknown> = { ingress: 'web', servicePort: 80 }, managedRoutes = ['gamma', 'beta'], generation = 2): Rollout {
+      const r = rolloutWith(alb, undefined, { managedRoutes: managedRoutes.map((name) => ({ name })) });
+      r.metadata!.generation = generation;
+      r.spec!.strategy!.canary!.steps = steps;
+      r.status = { currentPodHash: 'hash-canary', stableRS: 'hash-stable', currentStepIndex: at, ...status };
+      return r;
+    }
+    /** Each rule's paths as `path -> backend:port`. */
+    const paths = (cluster: FakeCluster) =>
+      (cluster.get(ingressRef('web'))!.spec.rules as { http: { paths: { path: string; backend: { service: { name: string; port: { name?: string } } } }[] } }[]).map((r) =>
+        r.http.paths.map((p) => `${p.path} -> ${p.backend.service.name}:${p.backend.service.port.name}`),
+      );
+    const annotations = (cluster: FakeCluster) => cluster.get(ingressRef('web'))!.metadata!.annotations!;
+    const conditions = (cluster: FakeCluster) => JSON.parse(annotations(cluster)[ROUTE_CONDITIONS]!);
+    /** Two rules (two hosts), each sending to the action's Service. */
+    const twoRules = (): RouterObject => {
+      const one = ingress('web');
+      return { ...one, spec: { rules: [{ host: 'a.example.com', ...one.spec.rules[0] }, { host: 'b.example.com', ...one.spec.rules[0] }] } };
+    };
+
+    it('at its step: the action (all to the canary) and conditions annotations, recorded as managed, and a path first in every rule', () => {
+      const cluster = new FakeCluster(twoRules());
+      writesOf(cluster.reconcile(routed(0), weights(20)));
+      assert.equal(annotations(cluster)[ROUTE_ACTION], undefined, 'not before its step');
+      assert.deepEqual(paths(cluster), [['/* -> web-stable:use-annotation'], ['/* -> web-stable:use-annotation']]);
+
+      const [write, ...more] = writesOf(cluster.reconcile(routed(1), weights(20)));
+      assert.equal(more.length, 0, 'one patch');
+      assert.ok(write!.action === 'patch' && write!.patch.spec?.rules, 'the rules are in the same patch');
+      assert.deepEqual(targetGroups(cluster, 'web', ROUTE_ACTION), ['web-canary:80=100']);
+      assert.deepEqual(conditions(cluster), [{ field: 'http-header', httpHeaderConfig: { httpHeaderName: 'X-Beta', values: ['yes'] } }]);
+      assert.deepEqual(managed(cluster, 'web'), { web: [ACTION, ROUTE_ACTION, ROUTE_CONDITIONS] });
+      assert.deepEqual(paths(cluster), [
+        ['/* -> beta:use-annotation', '/* -> web-stable:use-annotation'],
+        ['/* -> beta:use-annotation', '/* -> web-stable:use-annotation'],
+      ]);
+      assert.deepEqual((cluster.get(ingressRef('web'))!.spec.rules as { host: string }[]).map((r) => r.host), ['a.example.com', 'b.example.com'], 'the rules keep their hosts');
+      assert.deepEqual(targetGroups(cluster, 'web'), ['web-canary:80=20', 'web-stable:80=80'], 'the weights are as before');
+
+      assert.deepEqual(writesOf(cluster.reconcile(routed(1), weights(20))), [], 'no write at rest');
+      assert.deepEqual(writesOf(cluster.reconcile(routed(2), weights(20))), [], 'the pause after it keeps it as it is');
+    });
+
+    it('a later step of the same name changes the conditions only; one without match removes the annotations, record entries and paths', () => {
+      const cluster = new FakeCluster(ingress('web'));
+      writesOf(cluster.reconcile(routed(2), weights(20)));
+      const [write] = writesOf(cluster.reconcile(routed(3), weights(20)));
+      assert.deepEqual(write!.action === 'patch' && Object.keys(write!.patch.metadata!.annotations!), [ROUTE_CONDITIONS]);
+      assert.equal(write!.action === 'patch' && write!.patch.spec, undefined, 'the path is there already');
+      assert.deepEqual(conditions(cluster)[0].httpHeaderConfig.values, ['true']);
+
+      writesOf(cluster.reconcile(routed(5), weights(20)));
+      assert.equal(annotations(cluster)[ROUTE_ACTION], undefined);
+      assert.equal(annotations(cluster)[ROUTE_CONDITIONS], undefined);
+      assert.deepEqual(managed(cluster, 'web'), { web: [ACTION] });
+      assert.deepEqual(paths(cluster), [['/* -> web-stable:use-annotation']]);
+      assert.deepEqual(writesOf(cluster.reconcile(routed(6), weights(20))), []);
+    });
+
+    for (const [why, status] of [
+      ['fully promoted (the stable is the current ReplicaSet)', { stableRS: 'hash-canary', currentStepIndex: 7 }],
+      ['aborted', { abort: true, currentStepIndex: 0 }],
+      ['promoted in full', { promoteFull: true }],
+    ] as const) {
+      it(`removed once ${why}`, () => {
+        const cluster = new FakeCluster(ingress('web'));
+        writesOf(cluster.reconcile(routed(2), weights(20)));
+        assert.ok(annotations(cluster)[ROUTE_ACTION], 'the route is there at its pause');
+        writesOf(cluster.reconcile(routed(2, status), weights(0)));
+        assert.equal(annotations(cluster)[ROUTE_ACTION], undefined);
+        assert.deepEqual(paths(cluster), [['/* -> web-stable:use-annotation']]);
+        assert.deepEqual(managed(cluster, 'web'), { web: [ACTION] });
+      });
+    }
+
+    it('not at generation 1 (the first install), and left as they are while the status has decided nothing', () => {
+      const cluster = new FakeCluster(ingress('web'));
+      writesOf(cluster.reconcile(routed(1, {}, undefined, undefined, 1), weights(0)));
+      assert.equal(annotations(cluster)[ROUTE_ACTION], undefined);
+      writesOf(cluster.reconcile(routed(1), weights(20)));
+      const undecided = routed(1, { currentPodHash: undefined });
+      assert.deepEqual(writesOf(cluster.reconcile(undecided, weights(20))), []);
+      assert.deepEqual(paths(cluster), [['/* -> beta:use-annotation', '/* -> web-stable:use-annotation']]);
+    });
+
+    it('managed paths go first in managedRoutes order; the rules’ own paths keep theirs; a path the user wrote for the route is kept', () => {
+      const own = ingress('web');
+      const userPaths = [
+        { path: '/api', pathType: 'Prefix', backend: { service: { name: 'web-stable', port: { name: 'use-annotation' } } } },
+        { path: '/*', pathType: 'ImplementationSpecific', backend: { service: { name: 'gamma', port: { name: 'use-annotation' } } } },
+        { path: '/static', pathType: 'Prefix', backend: { service: { name: 'assets', port: { number: 80 } } } },
+        { path: '/beta', pathType: 'Prefix', backend: { service: { name: 'beta', port: { name: 'use-annotation' } } } },
+      ];
+      const cluster = new FakeCluster({ ...own, spec: { rules: [{ http: { paths: userPaths } }] } });
+      writesOf(cluster.reconcile(routed(1), weights(20)));
+      // gamma is not planned (no step sets it): its path goes. beta's own path is the route's: none is added.
+      assert.deepEqual(paths(cluster), [['/beta -> beta:use-annotation', '/api -> web-stable:use-annotation', '/static -> assets:undefined']]);
+    });
+
+    it('with annotationPrefix and stickiness, as the forward action has them', () => {
+      const cluster = new FakeCluster(ingress('web'));
+      const alb = { ingress: 'web', servicePort: 80, annotationPrefix: 'custom.alb.io', stickinessConfig: { enabled: true, durationSeconds: 60 } };
+      writesOf(cluster.reconcile(routed(1, {}, alb), weights(20)));
+      const action = JSON.parse(annotations(cluster)['custom.alb.io/actions.beta']!);
+      assert.deepEqual(action.ForwardConfig, { TargetGroups: [{ ServiceName: 'web-canary', ServicePort: '80', Weight: 100 }], TargetGroupStickinessConfig: { Enabled: true, DurationSeconds: 60 } });
+      assert.ok(annotations(cluster)['custom.alb.io/conditions.beta']);
+    });
+
+    it('a route of another Rollout on the same Ingress is left alone', () => {
+      const cluster = new FakeCluster(ingress('web', 'web-stable', { [MANAGED]: JSON.stringify({ other: ['alb.ingress.kubernetes.io/actions.other-route'] }), 'alb.ingress.kubernetes.io/actions.other-route': '{}' }));
+      writesOf(cluster.reconcile(routed(1), weights(20)));
+      assert.deepEqual(managed(cluster, 'web'), { other: ['alb.ingress.kubernetes.io/actions.other-route'], web: [ACTION, ROUTE_ACTION, ROUTE_CONDITIONS] });
+      writesOf(cluster.reconcile(routed(5), weights(20)));
+      assert.equal(annotations(cluster)['alb.ingress.kubernetes.io/actions.other-route'], '{}');
+      assert.deepEqual(managed(cluster, 'web'), { other: ['alb.ingress.kubernetes.io/actions.other-route'], web: [ACTION] });
+    });
+
+    it('a match without a headerName is a problem', () => {
+      const r = routed(1);
+      r.spec!.strategy!.canary!.steps = [{ setWeight: 20 }, { setHeaderRoute: { name: 'beta', match: [{ headerValue: { exact: 'yes' } }] } }];
+      assert.equal(problemOf(new FakeCluster(ingress('web')).reconcile(r, weights(20))), 'trafficRouting.alb: setHeaderRoute "beta" match[0] needs a headerName');
+    });
   });
 
   describe('problems (the rollout waits, the message says what and which object)', () => {

@@ -4,18 +4,26 @@
  * Service, each weighted experiment Service, the stable Service, at each service port) with their
  * weights, and `rollouts.argoproj.io/managed-alb-annotations` records that this Rollout manages that
  * annotation (upstream `rollout/trafficrouting/alb/alb.go`). The Ingresses are the user's: only
- * those two annotations are patched, never anything else, and nothing is created.
+ * these annotations (and the header routes' below) are patched, and nothing is created.
+ *
+ * Header routes (upstream `SetHeaderRoute`, `RemoveManagedRoutes`): for each route of the managed
+ * routes plan (managed-routes.ts), the annotations `<prefix>/actions.<route>` (everything to the
+ * canary) and `<prefix>/conditions.<route>` (its header matches), recorded as managed too, and in
+ * each rule a path `/*` to the backend `<route>` at port `use-annotation`, the paths of managed
+ * routes first in managedRoutes order. A route no longer planned loses its annotations and paths.
+ * These paths are the only change to the Ingress's rules. Mirror routes are a no-op with ALB, as
+ * upstream (and the linter refuses them there).
  *
  * Weights are not verified against AWS (upstream reads the load balancer's target groups when
  * weight verification is on): the embedded controller cannot reach AWS, so
  * `status.canary.weights.verified` stays unset and `status.alb(s)` are not written.
- * Not driven: header routes (setHeaderRoute's conditions annotations), pingPong (a problem), and
- * `extensions/v1beta1` Ingresses.
+ * Not driven: pingPong (a problem), and `extensions/v1beta1` Ingresses.
  */
 import { albAnnotationPrefixOf, albRootServiceOf, DEFAULT_ALB_ANNOTATION_PREFIX } from '../defaults';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
 import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite, isObject } from './types';
+import { managedRouteNames, managedRoutesPlan, type HeaderRouteStep, type ManagedRoutesPlan, type WantedRoute } from './managed-routes';
 import { INGRESS_API_VERSION } from './nginx';
 
 /** Which Rollout manages which ALB annotations of an Ingress: JSON, `{ "<rollout>": ["<annotation key>", ...] }`. */
@@ -114,10 +122,14 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
   const unnamed = additional.find((d) => !d.serviceName);
   if (unnamed) return { problem: `an experiment template at weight ${unnamed.weight} has no Service yet: its target group cannot be named` };
 
+  const plan = managedRoutesPlan(rollout);
+  if ('problem' in plan) return plan;
+
   // The action is named after the Service the Ingress's rules send to: the ALB controller reads it there.
   // An empty rootService or annotationPrefix counts as unset, as upstream reads them.
   const actionService = albRootServiceOf(rollout) || canary.stableService;
-  const actionKey = `${albAnnotationPrefixOf(rollout) || DEFAULT_ALB_ANNOTATION_PREFIX}/actions.${actionService}`;
+  const prefix = albAnnotationPrefixOf(rollout) || DEFAULT_ALB_ANNOTATION_PREFIX;
+  const actionKey = `${prefix}/actions.${actionService}`;
   const rolloutName = rollout.metadata?.name ?? '';
   const namespace = rollout.metadata?.namespace ?? 'default';
 
@@ -133,35 +145,109 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
       return { problem: `${describeRef(ref)} has no rule whose backend is the Service "${actionService}" (the ${from}), so the ALB would not use the action ${actionKey}` };
     }
 
-    const targetGroups: TargetGroup[] = [];
-    const add = (service: string, weight: number) => {
-      for (const port of ports) targetGroups.push({ ServiceName: service, ServicePort: String(port), Weight: weight });
-    };
-    add(canary.canaryService, weights.canary.weight);
-    for (const d of additional) add(d.serviceName!, d.weight);
+    const forward = (groups: [service: string, weight: number][]) => ({
+      Type: 'forward',
+      ForwardConfig: {
+        TargetGroups: groups.flatMap(([service, weight]) => ports.map((port): TargetGroup => ({ ServiceName: service, ServicePort: String(port), Weight: weight }))),
+        ...(stickiness ? { TargetGroupStickinessConfig: stickiness } : {}),
+      },
+    });
     // The stable gets what the others leave out of maxTrafficWeight (status.canary.weights), which is 100 by default.
-    add(canary.stableService, weights.stable.weight);
-    const action = { Type: 'forward', ForwardConfig: { TargetGroups: targetGroups, ...(stickiness ? { TargetGroupStickinessConfig: stickiness } : {}) } };
+    const action = forward([[canary.canaryService, weights.canary.weight], ...additional.map((d): [string, number] => [d.serviceName!, d.weight]), [canary.stableService, weights.stable.weight]]);
+
+    // Every annotation this Rollout wants (a string) or wants gone (null).
+    const wanted = new Map<string, unknown>([[actionKey, action]]);
+    const routes = headerRoutes(plan, managedRouteNames(rollout));
+    if (routes) {
+      for (const [name, route] of routes) {
+        const conditions = route && headerConditions(route);
+        if (conditions && 'problem' in conditions) return conditions;
+        wanted.set(`${prefix}/actions.${name}`, conditions ? forward([[canary.canaryService, 100]]) : null);
+        wanted.set(`${prefix}/conditions.${name}`, conditions ?? null);
+      }
+    }
 
     const have = ingress.metadata?.annotations ?? {};
-    const annotations: Record<string, string> = {};
-    if (!sameJson(have[actionKey], action)) annotations[actionKey] = JSON.stringify(action);
+    const annotations: Record<string, string | null> = {};
+    for (const [key, value] of wanted) {
+      if (value === null) {
+        if (have[key] !== undefined) annotations[key] = null;
+      } else if (!sameJson(have[key], value)) annotations[key] = JSON.stringify(value);
+    }
     const managed = managedAnnotations(have[ALB_MANAGED_ANNOTATIONS]);
     if ('problem' in managed) return { problem: `${describeRef(ref)}: ${managed.problem}` };
     const mine = managed.value[rolloutName] ?? [];
-    if (!mine.includes(actionKey)) annotations[ALB_MANAGED_ANNOTATIONS] = sortedJson({ ...managed.value, [rolloutName]: [...mine, actionKey] });
+    const recorded = [...mine.filter((k) => wanted.get(k) !== null), ...[...wanted].filter(([k, v]) => v !== null && !mine.includes(k)).map(([k]) => k)];
+    if (recorded.join('\n') !== mine.join('\n')) annotations[ALB_MANAGED_ANNOTATIONS] = sortedJson({ ...managed.value, [rolloutName]: recorded });
 
-    if (Object.keys(annotations).length > 0) writes.push({ action: 'patch', ref, patch: { metadata: { resourceVersion: ingress.metadata?.resourceVersion, annotations } } });
+    const rules = routes && rulesWithRoutes(ingress, routes);
+    const patch: RouterObject = { metadata: { resourceVersion: ingress.metadata?.resourceVersion } };
+    // A null in a merge patch removes the annotation.
+    if (Object.keys(annotations).length > 0) patch.metadata!.annotations = annotations as Record<string, string>;
+    if (rules) patch.spec = { rules };
+    if (patch.metadata!.annotations || patch.spec) writes.push({ action: 'patch', ref, patch });
   }
   return { writes };
 }
+
+/**
+ * Each managed route name in managedRoutes order, with the header route planned for it or null
+ * (none: its annotations and paths go); undefined while the plan leaves the routes as they are.
+ * A mirror route is not an ALB thing: upstream's SetMirrorRoute does nothing for ALB.
+ */
+function headerRoutes(plan: Exclude<ManagedRoutesPlan, { problem: string }>, names: string[]): Map<string, HeaderRouteStep | null> | undefined {
+  if ('leave' in plan) return undefined;
+  return new Map(names.map((name) => [name, headerStep(plan.routes.get(name))]));
+}
+
+const headerStep = (route: WantedRoute | undefined): HeaderRouteStep | null => (route?.kind === 'header' ? route.step : null);
+
+/** The conditions annotation's value: one http-header condition per match, by its exact value (ALB matches no other way). */
+function headerConditions(step: HeaderRouteStep): { field: string; httpHeaderConfig: { httpHeaderName: string; values: string[] } }[] | { problem: string } {
+  const out = [];
+  for (const [j, m] of (step.match ?? []).entries()) {
+    if (typeof m?.headerName !== 'string' || m.headerName === '') return { problem: `setHeaderRoute "${step.name}" match[${j}] needs a headerName` };
+    const exact = m.headerValue?.exact;
+    out.push({ field: 'http-header', httpHeaderConfig: { httpHeaderName: m.headerName, values: [typeof exact === 'string' ? exact : ''] } });
+  }
+  return out;
+}
+
+/**
+ * The Ingress's rules with a path for each planned header route (prepended to every rule, when no
+ * rule has one yet) and none for the managed routes not planned, managed paths first in
+ * managedRoutes order; undefined when that is what the rules already are.
+ */
+function rulesWithRoutes(ingress: RouterObject, routes: Map<string, HeaderRouteStep | null>): unknown[] | undefined {
+  const rules: unknown[] = Array.isArray(ingress.spec?.rules) ? ingress.spec.rules : [];
+  const order = [...routes.keys()];
+  const rank = (path: unknown) => {
+    const i = order.indexOf(backendServiceOf(path) as string);
+    return i < 0 ? order.length : i;
+  };
+  const next = rules.map((rule) => {
+    if (!isObject(rule) || !isObject(rule.http) || !Array.isArray(rule.http.paths)) return rule;
+    let paths = rule.http.paths.filter((p) => routes.get(backendServiceOf(p) as string) !== null);
+    for (const [name, route] of routes) {
+      if (route && !hasRuleWithService(ingress, name)) paths = [annotationPath(name), ...paths];
+    }
+    paths.sort((a, b) => rank(a) - rank(b)); // stable: the other paths keep their order
+    return { ...rule, http: { ...rule.http, paths } };
+  });
+  return canonicalJson(next) === canonicalJson(rules) ? undefined : next;
+}
+
+/** The path the ALB controller sends to an action annotation: upstream's CreateAnnotationBasedPath. */
+const annotationPath = (action: string) => ({ path: '/*', pathType: 'ImplementationSpecific', backend: { service: { name: action, port: { name: 'use-annotation' } } } });
+
+const backendServiceOf = (path: unknown): unknown => (isObject(path) && isObject(path.backend) && isObject(path.backend.service) ? path.backend.service.name : undefined);
 
 /** Some rule's HTTP path has `service` as its backend (by name, as upstream checks). */
 function hasRuleWithService(ingress: RouterObject, service: string): boolean {
   const rules: unknown[] = Array.isArray(ingress.spec?.rules) ? ingress.spec.rules : [];
   return rules.some((rule) => {
     const paths = isObject(rule) && isObject(rule.http) && Array.isArray(rule.http.paths) ? rule.http.paths : [];
-    return paths.some((p) => isObject(p) && isObject(p.backend) && isObject(p.backend.service) && p.backend.service.name === service);
+    return paths.some((p) => backendServiceOf(p) === service);
   });
 }
 
