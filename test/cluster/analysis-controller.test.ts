@@ -205,6 +205,14 @@ describe('AnalysisRun controller', () => {
     assert.match(m.measurements![0]!.message!, /the datadog provider is not run by the embedded controller/);
   });
 
+  it('a prometheus rangeQuery ends Inconclusive, not measured as an instant query', async () => {
+    const rangeQuery = { start: 'now() - duration("5m")', end: 'now()', step: '1m' };
+    const s = await setup([{ name: 'p', successCondition: 'len(result) > 0', provider: { prometheus: { address: 'http://prom', query: 'up', rangeQuery } } }], []);
+    assert.equal(s.run().status!.phase, 'Inconclusive');
+    assert.equal(s.run().status!.metricResults![0]!.measurements![0]!.message, 'a prometheus rangeQuery is not run by the embedded controller (it runs instant queries)');
+    assert.equal(s.fetch.calls.length, 0, 'no query is sent');
+  });
+
   it('substitutes args (values and Secrets) into the request; a Secret never shows in a message', async () => {
     const metric: Metric = {
       name: 'api',

@@ -1,8 +1,9 @@
 /**
  * Taking one measurement of a metric: the `web` provider (an HTTP request whose JSON answer is
  * read at `jsonPath`) and the `prometheus` provider (its HTTP query API), then the metric's
- * successCondition / failureCondition on the value. Every other provider ends Inconclusive with a
- * message naming it. HTTP goes through the injected `fetch`; time through the injected clock.
+ * successCondition / failureCondition on the value. Every other provider, and a Prometheus range
+ * query, ends Inconclusive with a message naming it. HTTP goes through the injected `fetch`; time
+ * through the injected clock.
  */
 import type { Clock } from '../clock';
 import { evaluateCondition } from './expression';
@@ -42,6 +43,8 @@ export async function measure(metric: Metric, deps: MeasureDeps): Promise<Measur
   let reading: Reading;
   try {
     if (provider.web) reading = await measureWeb(provider.web, deps);
+    // An instant query in its place would give the conditions a value of another shape, and pass or fail them wrongly.
+    else if (provider.prometheus?.rangeQuery != null) return done('Inconclusive', { message: 'a prometheus rangeQuery is not run by the embedded controller (it runs instant queries)' });
     else if (provider.prometheus) reading = await measurePrometheus(provider.prometheus, deps);
     else {
       const names = Object.keys(provider);

@@ -33,6 +33,7 @@ export interface PrometheusMetric {
   timeout?: number;
   headers?: { key: string; value: string }[];
   insecure?: boolean;
+  rangeQuery?: unknown;
 }
 
 export interface Metric {
