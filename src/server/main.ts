@@ -119,12 +119,18 @@ async function scan(roots: readonly string[]): Promise<void> {
   if (options.scanWorkspace === false || roots.length === 0) return;
   const limits = scanLimits();
   const changed = new Set<string>();
-  const result = await scanFolders(roots, (path, definitions) => {
-    // A folder removed while its scan ran contributes nothing.
-    if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
-  }, limits, isOpen, (path, text) => {
-    if (inFolders(path) && !isOpen(path)) kustomizations.record(path, text);
-  }, input.untilQuiet);
+  const result = await scanFolders(roots, {
+    found: (path, definitions) => {
+      // A folder removed while its scan ran contributes nothing.
+      if (!isOpen(path) && inFolders(path)) for (const n of workspace.setFile(path, definitions)) changed.add(n);
+    },
+    limits,
+    skip: isOpen,
+    kustomization: (path, text) => {
+      if (inFolders(path) && !isOpen(path)) kustomizations.record(path, text);
+    },
+    pause: input.untilQuiet,
+  });
   if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
   await kustomizationsRecorded();

@@ -52,18 +52,21 @@ export async function forEachYamlFile(folders: readonly string[], limits: ScanLi
   return { files, truncated: false };
 }
 
-/** Calls `found` for each YAML file (by path) with the Services, templates and workloads it defines (possibly none), and `kustomization` for each kustomization. */
-export function scanFolders(
-  folders: readonly string[],
-  found: (path: string, definitions: WorkspaceDefinition[]) => void,
-  limits: ScanLimits = DEFAULT_SCAN_LIMITS,
+export interface ScanOptions {
+  /** Called with each YAML file's definitions (not for the files `skip` names). */
+  found(path: string, definitions: WorkspaceDefinition[]): void;
+  limits?: ScanLimits;
   /** Files not to read (open documents: their text is indexed from the editor). */
-  skip: (path: string) => boolean = () => false,
+  skip?(path: string): boolean;
   /** Called with each kustomization's text from disk (undefined when unreadable), open or not. */
-  kustomization: (path: string, text: string | undefined) => void = () => {},
+  kustomization?(path: string, text: string | undefined): void;
   /** Between steps: lets the editor's messages in (the server also waits for one that is arriving, input-watch.ts). */
-  pause: () => Promise<void> = nextTurn,
-): Promise<{ files: number; truncated: boolean }> {
+  pause?(): Promise<void>;
+}
+
+/** Calls `found` for each YAML file (by path) with the Services, templates and workloads it defines (possibly none), and `kustomization` for each kustomization. */
+export function scanFolders(folders: readonly string[], options: ScanOptions): Promise<{ files: number; truncated: boolean }> {
+  const { found, limits = DEFAULT_SCAN_LIMITS, skip = () => false, kustomization = () => {}, pause = nextTurn } = options;
   return forEachYamlFile(folders, limits, async (path) => {
     const isKustomization = isKustomizationFile(path);
     if (!isKustomization && skip(path)) return;
