@@ -1,6 +1,7 @@
 // The embedded controller driving the Gateway API plugin config on the local cluster, end to end:
 // the HTTPRoute's backendRef weights follow status.canary.weights (the route is the user's, only
-// its rules' weights change), and a route that cannot be driven stops the rollout saying why.
+// its rules' weights change), a setHeaderRoute step adds a rule of its own recorded in the plugin's
+// ConfigMap until promote, and a route that cannot be driven stops the rollout saying why.
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import type { Rollout } from '../../src/planner';
@@ -106,5 +107,44 @@ describe('Gateway API plugin router (end to end)', function () {
     h.controller.resync();
     await h.controller.idle();
     assert.equal(h.log.lines.filter((l) => l.includes('"default/nowhere" was not found')).length, 1, 'logged once, not at every retry');
+  });
+
+  it('a setHeaderRoute step appends a rule to the canary and records it in the plugin\'s ConfigMap; promote removes both', async () => {
+    // As lm-academy's header-based-routing course has it: one httpRoute, one managed route, an exact header match.
+    await createService(h.conn.rest, 'hdr-stable');
+    await createService(h.conn.rest, 'hdr-canary');
+    const rule = { matches: [{ path: { type: 'PathPrefix', value: '/' } }], backendRefs: [{ name: 'hdr-stable', kind: 'Service', port: 80 }, { name: 'hdr-canary', kind: 'Service', port: 80 }] };
+    await h.conn.rest.request('POST', HTTP_ROUTES, { body: { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'hdr-route' }, spec: { rules: [rule] } } });
+    const route = () => h.conn.rest.request<any>('GET', `${HTTP_ROUTES}/hdr-route`);
+    const record = async () => {
+      const cm = await h.conn.rest.request<any>('GET', '/api/v1/namespaces/default/configmaps/argo-gatewayapi-configmap');
+      return JSON.parse(cm.data.httpManagedRoutes);
+    };
+    await createRollout(h.conn.rest, 'headered', {
+      replicas: 2,
+      template: container('demo:v1'),
+      strategy: {
+        canary: {
+          canaryService: 'hdr-canary',
+          stableService: 'hdr-stable',
+          trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'hdr-route', namespace: 'default' } }, managedRoutes: [{ name: 'qa-override' }] },
+          steps: [{ setWeight: 10 }, { setHeaderRoute: { name: 'qa-override', match: [{ headerName: 'x-canary', headerValue: { exact: 'true' } }] } }, { pause: {} }],
+        },
+      },
+    });
+    await untilPhase(h, 'headered', 'Healthy');
+    assert.equal((await route()).spec.rules.length, 1, 'no header rule on the first install');
+
+    await setImage(h.conn.rest, 'headered', 'demo:v2');
+    await untilPhase(h, 'headered', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 2);
+    const paused = await route();
+    assert.deepEqual(weightsOf(paused), ['hdr-stable=90 hdr-canary=10', 'hdr-canary=-']);
+    assert.deepEqual(paused.spec.rules[1].matches, [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', type: 'Exact', value: 'true' }] }]);
+    assert.deepEqual(await record(), { 'qa-override': { 'hdr-route': 1 } });
+
+    assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'headered' }, { kind: 'promote' })).ok, true);
+    await untilPhase(h, 'headered', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    assert.deepEqual(weightsOf(await route()), ['hdr-stable=100 hdr-canary=0']);
+    assert.deepEqual(await record(), {});
   });
 });

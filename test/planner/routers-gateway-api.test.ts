@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 import { GATEWAY_API_PLUGIN, routerObjectKey, routerWrites, trafficRoutersOf } from '../../src/planner';
-import type { RouterObject, RouterObjectRef, RouterWrite, Rollout, TrafficRouting, TrafficWeights } from '../../src/planner';
+import type { CanaryStep, RouterObject, RouterObjectRef, RouterWrite, Rollout, RolloutStatus, TrafficRouting, TrafficWeights } from '../../src/planner';
 
 const HTTP = 'gateway.networking.k8s.io/v1';
 const routeRef = (name: string, namespace = 'shop', kind = 'HTTPRoute', plural = 'httproutes', apiVersion = HTTP): RouterObjectRef => ({ apiVersion, kind, plural, namespace, name });
@@ -175,6 +175,163 @@ describe('routers: Gateway API plugin (argoproj-labs/gatewayAPI)', () => {
     it('a Service missing, or canary and stable the same Service', () => {
       assert.match(problemOf(new Routes().reconcile(gatewayApi({ httpRoute: 'web-route' }, { stableService: 'web-stable' }), weights(20))), /needs both canaryService and stableService/);
       assert.match(problemOf(new Routes().reconcile(gatewayApi({ httpRoute: 'web-route' }, { canaryService: 'web', stableService: 'web' }), weights(20))), /both "web"/);
+    });
+  });
+});
+
+describe('routers: Gateway API plugin header routes (setHeaderRoute, the plugin\'s managed rules)', () => {
+  const CONFIG_MAP = (name = 'argo-gatewayapi-configmap', namespace = 'shop'): RouterObjectRef => ({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespace, name });
+  const header = (name: string, headerValue?: Record<string, string>, headerName = 'X-Beta'): CanaryStep => ({ setHeaderRoute: { name, ...(headerValue ? { match: [{ headerName, headerValue }] } : {}) } });
+  const steps: CanaryStep[] = [{ setWeight: 20 }, header('beta', { exact: 'yes' }), { pause: {} }, header('beta', { regex: '^(yes|true)$' }), { pause: {} }, header('beta'), { pause: {} }];
+
+  /** The routes are the user's (only spec.rules patched); the plugin's ConfigMap is created or has its data patched. */
+  class RoutesAndRecord extends Routes {
+    protected override checkWrite(w: RouterWrite): void {
+      if (w.ref.kind === 'ConfigMap') {
+        if (w.action === 'patch') assert.deepEqual(Object.keys(w.patch).sort(), ['data', 'metadata']);
+        return;
+      }
+      super.checkWrite(w);
+    }
+    record(ref = CONFIG_MAP()): unknown {
+      const text = (this.get(ref)?.data as Record<string, string> | undefined)?.httpManagedRoutes;
+      return text === undefined ? undefined : JSON.parse(text);
+    }
+  }
+
+  /** A rollout whose status (as this reconcile decided it) is at step `at` of a canary update. */
+  function routed(at: number, config: Record<string, unknown> = { httpRoute: 'web-route' }, status: Partial<RolloutStatus> = {}, managedRoutes = ['beta']): Rollout {
+    const r = gatewayApi(config);
+    r.metadata!.generation = 2;
+    r.spec!.strategy!.canary!.trafficRouting!.managedRoutes = managedRoutes.map((name) => ({ name }));
+    r.spec!.strategy!.canary!.steps = structuredClone(steps);
+    r.status = { currentPodHash: 'hash-canary', stableRS: 'hash-stable', currentStepIndex: at, ...status };
+    return r;
+  }
+  const cluster = () => {
+    const c = new RoutesAndRecord();
+    c.putRoute(routeRef('web-route'), httpRouteSpec());
+    return c;
+  };
+  /** The header rule the plugin builds: the first rule's path, the step's headers, all of it to the canary at its port. */
+  const headerRule = (headers: unknown[]) => ({ matches: [{ path: { type: 'PathPrefix', value: '/' }, headers }], backendRefs: [{ group: '', kind: 'Service', name: 'web-canary', port: 80 }] });
+  const rules = (c: Routes, name = 'web-route') => c.get(routeRef(name))!.spec.rules;
+
+  it('reads the plugin\'s ConfigMap (configMap, or argo-gatewayapi-configmap) only with managedRoutes and a route that takes header routes', () => {
+    assert.deepEqual(trafficRoutersOf(routed(0)).reads, [routeRef('web-route'), CONFIG_MAP()]);
+    assert.deepEqual(trafficRoutersOf(routed(0, { httpRoute: 'web-route', namespace: 'edge', configMap: 'mine' })).reads, [routeRef('web-route', 'edge'), CONFIG_MAP('mine', 'edge')]);
+    assert.deepEqual(trafficRoutersOf(routed(0, { httpRoutes: [{ name: 'web-route' }] })).reads, [routeRef('web-route')], 'no entry uses header routes');
+    assert.deepEqual(trafficRoutersOf(routed(0, undefined, undefined, [])).reads, [routeRef('web-route')], 'no managedRoutes');
+  });
+
+  it('at its step: the record goes in the ConfigMap (created), then a rule of its own is appended; the weights leave it alone', () => {
+    const c = cluster();
+    writesOf(c.reconcile(routed(0), weights(20)));
+    assert.equal(rules(c).length, 1, 'not before its step');
+    assert.equal(c.get(CONFIG_MAP()), undefined, 'nothing to record: no ConfigMap');
+
+    const writes = writesOf(c.reconcile(routed(1), weights(20)));
+    assert.deepEqual(writes.map((w) => `${w.action} ${w.ref.kind}`), ['create ConfigMap', 'patch HTTPRoute'], 'the record first');
+    assert.deepEqual(c.record(), { beta: { 'web-route': 1 } });
+    assert.deepEqual(rules(c)[1], headerRule([{ name: 'X-Beta', type: 'Exact', value: 'yes' }]));
+    assert.deepEqual(weightsIn(c.get(routeRef('web-route'))), ['web-stable=80 web-canary=20', 'web-canary=-']);
+
+    assert.deepEqual(writesOf(c.reconcile(routed(1), weights(20))), [], 'no write at rest');
+    assert.deepEqual(writesOf(c.reconcile(routed(2), weights(20))), [], 'the pause after it keeps it');
+    writesOf(c.reconcile(routed(2), weights(40)));
+    assert.deepEqual(weightsIn(c.get(routeRef('web-route'))), ['web-stable=60 web-canary=40', 'web-canary=-'], 'a new weight leaves the header rule alone');
+  });
+
+  it('a later step of the same name changes the rule in place (prefix and regex as RegularExpression); one without match removes rule and record entry', () => {
+    const c = cluster();
+    writesOf(c.reconcile(routed(2), weights(20)));
+    const [write, ...more] = writesOf(c.reconcile(routed(3), weights(20)));
+    assert.equal(more.length, 0, 'the record is unchanged');
+    assert.equal(write!.ref.kind, 'HTTPRoute');
+    assert.deepEqual(rules(c)[1], headerRule([{ name: 'X-Beta', type: 'RegularExpression', value: '^(yes|true)$' }]));
+
+    writesOf(c.reconcile(routed(5), weights(20)));
+    assert.equal(rules(c).length, 1);
+    assert.deepEqual(c.record(), {});
+    assert.deepEqual(writesOf(c.reconcile(routed(6), weights(20))), []);
+
+    const prefixed = routed(1);
+    prefixed.spec!.strategy!.canary!.steps![1] = header('beta', { prefix: 'ye' });
+    writesOf(c.reconcile(prefixed, weights(20)));
+    assert.deepEqual(rules(c)[1].matches[0].headers, [{ name: 'X-Beta', type: 'RegularExpression', value: 'ye.*' }]);
+  });
+
+  for (const [why, status] of [
+    ['fully promoted', { stableRS: 'hash-canary', currentStepIndex: 7 }],
+    ['aborted', { abort: true, currentStepIndex: 0 }],
+  ] as const) {
+    it(`removed once ${why}`, () => {
+      const c = cluster();
+      writesOf(c.reconcile(routed(2), weights(20)));
+      assert.equal(rules(c).length, 2);
+      writesOf(c.reconcile(routed(2, undefined, status), weights(0)));
+      assert.deepEqual(weightsIn(c.get(routeRef('web-route'))), ['web-stable=100 web-canary=0']);
+      assert.deepEqual(c.record(), {});
+    });
+  }
+
+  it('with two managed routes, removing the first moves the second\'s index down; a rule of another Rollout is kept and not weighed', () => {
+    const c = cluster();
+    const other = { ...httpRouteSpec(), rules: [...httpRouteSpec().rules, { backendRefs: [{ name: 'web-canary', port: 80 }] }] };
+    c.putRoute(routeRef('web-route'), other);
+    c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argo-gatewayapi-configmap', namespace: 'shop' }, data: { httpManagedRoutes: JSON.stringify({ theirs: { 'web-route': 1 } }) } });
+    const two = (at: number) => {
+      const r = routed(at, undefined, undefined, ['alpha', 'beta']);
+      r.spec!.strategy!.canary!.steps = [{ setWeight: 20 }, header('alpha', { exact: 'a' }), header('beta', { exact: 'b' }), { pause: {} }, header('alpha'), { pause: {} }];
+      return r;
+    };
+    writesOf(c.reconcile(two(3), weights(20)));
+    assert.deepEqual(c.record(), { theirs: { 'web-route': 1 }, alpha: { 'web-route': 2 }, beta: { 'web-route': 3 } });
+    assert.deepEqual(weightsIn(c.get(routeRef('web-route'))), ['web-stable=80 web-canary=20', 'web-canary=-', 'web-canary=-', 'web-canary=-']);
+    writesOf(c.reconcile(two(5), weights(20)));
+    assert.deepEqual(c.record(), { theirs: { 'web-route': 1 }, beta: { 'web-route': 2 } });
+    assert.deepEqual(rules(c)[2].matches[0].headers, [{ name: 'X-Beta', type: 'Exact', value: 'b' }]);
+  });
+
+  it('httpRoutes: only the entries with useHeaderRoutes get the rule', () => {
+    const c = cluster();
+    c.putRoute(routeRef('admin-route'), httpRouteSpec());
+    writesOf(c.reconcile(routed(1, { httpRoutes: [{ name: 'web-route', useHeaderRoutes: true }, { name: 'admin-route' }] }), weights(20)));
+    assert.equal(rules(c).length, 2);
+    assert.equal(rules(c, 'admin-route').length, 1);
+    assert.deepEqual(c.record(), { beta: { 'web-route': 1 } });
+  });
+
+  it('a recorded rule that is not there (the route write failed, or it was deleted by hand) is added again', () => {
+    const c = cluster();
+    c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argo-gatewayapi-configmap', namespace: 'shop' }, data: { httpManagedRoutes: JSON.stringify({ beta: { 'web-route': 1 } }) } });
+    const writes = writesOf(c.reconcile(routed(1), weights(20)));
+    assert.deepEqual(writes.map((w) => w.ref.kind), ['HTTPRoute'], 'the record already says index 1');
+    assert.deepEqual(rules(c)[1], headerRule([{ name: 'X-Beta', type: 'Exact', value: 'yes' }]));
+  });
+
+  it('while the status has decided nothing (no currentPodHash), header rules are left, and still not weighed', () => {
+    const c = cluster();
+    writesOf(c.reconcile(routed(1), weights(20)));
+    writesOf(c.reconcile(routed(1, undefined, { currentPodHash: undefined }), weights(50)));
+    assert.deepEqual(weightsIn(c.get(routeRef('web-route'))), ['web-stable=50 web-canary=50', 'web-canary=-']);
+  });
+
+  describe('problems', () => {
+    it('a record that is not the plugin\'s JSON', () => {
+      const c = cluster();
+      c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argo-gatewayapi-configmap', namespace: 'shop' }, data: { httpManagedRoutes: '[1]' } });
+      assert.equal(
+        problemOf(c.reconcile(routed(1), weights(20))),
+        'trafficRouting.plugins.argoproj-labs/gatewayAPI: ConfigMap "shop/argo-gatewayapi-configmap": its httpManagedRoutes is not the plugin\'s JSON of rule indexes by managed route and HTTPRoute',
+      );
+    });
+    it('a match without a header value, or without a headerName', () => {
+      const r = routed(1);
+      r.spec!.strategy!.canary!.steps![1] = { setHeaderRoute: { name: 'beta', match: [{ headerName: 'X-Beta', headerValue: {} }] } };
+      assert.equal(problemOf(cluster().reconcile(r, weights(20))), 'trafficRouting.plugins.argoproj-labs/gatewayAPI: setHeaderRoute "beta" match[0] needs an exact, prefix or regex headerValue');
+      r.spec!.strategy!.canary!.steps![1] = { setHeaderRoute: { name: 'beta', match: [{ headerValue: { exact: 'x' } }] } };
+      assert.equal(problemOf(cluster().reconcile(r, weights(20))), 'trafficRouting.plugins.argoproj-labs/gatewayAPI: setHeaderRoute "beta" match[0] needs a headerName');
     });
   });
 });

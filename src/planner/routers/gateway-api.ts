@@ -3,14 +3,19 @@
  * as the plugin `argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi` sets weights: in each named
  * route (HTTPRoute, GRPCRoute, TCPRoute, TLSRoute), every backendRef of any rule that names the
  * canaryService gets the canary weight and every one that names the stableService the rest.
- * The routes are the user's: they are never created, only their `spec.rules` patched.
+ * The routes are the user's: they are never created, only their `spec.rules` patched. Header
+ * routes add rules of their own to the HTTPRoutes that use them (gateway-api-header-routes.ts),
+ * which the weights leave alone.
  *
- * Not driven: header routes (`useHeaderRoutes`, setHeaderRoute and the plugin's `configMap` of managed
- * rules), route discovery by label selector (a problem), the plugin's in-progress label, and the backends
- * it adds for experiment templates (their share stays with the stable).
+ * Not driven: GRPCRoute header routes, route discovery by label selector (a problem), the plugin's
+ * in-progress label, and the backends it adds for experiment templates (their share stays with the
+ * stable).
  */
 import { cloneJson } from '../effects';
+import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
+import { configMapRef, plannedHeaderRoutes, readRecord, recordWrite, withHeaderRules, type ManagedRuleRecord } from './gateway-api-header-routes';
+import { managedRouteNames, managedRoutesPlan } from './managed-routes';
 import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef, type RouterWrite, isObject } from './types';
 
 /** The plugin's name as the Rollout's `trafficRouting.plugins` keys it. */
@@ -33,39 +38,57 @@ function gatewayApiConfig(rollout: Rollout): unknown {
 }
 
 
+const namespaceOf = (rollout: Rollout, config: GatewayApiConfig): string =>
+  typeof config.namespace === 'string' && config.namespace !== '' ? config.namespace : (rollout.metadata?.namespace ?? 'default');
+
+interface ConfiguredRoute {
+  ref: RouterObjectRef;
+  /** Header routes go into it: an `httpRoute`, or an `httpRoutes` entry with `useHeaderRoutes: true` (as the plugin reads them). */
+  useHeaderRoutes: boolean;
+}
+
 /** The routes the config names (`httpRoutes` entries, then `httpRoute`, as the plugin lists them), each once; or what is wrong with it. */
-function configuredRoutes(rollout: Rollout, config: GatewayApiConfig): RouterObjectRef[] | { problem: string } {
-  const namespace = typeof config.namespace === 'string' && config.namespace !== '' ? config.namespace : (rollout.metadata?.namespace ?? 'default');
-  const refs = new Map<string, RouterObjectRef>();
+function configuredRoutes(rollout: Rollout, config: GatewayApiConfig): ConfiguredRoute[] | { problem: string } {
+  const namespace = namespaceOf(rollout, config);
+  const routes = new Map<string, ConfiguredRoute>();
   for (const k of GATEWAY_ROUTES) {
-    const names: string[] = [];
+    const named: [string, boolean][] = [];
     const many = config[k.many];
     if (many !== undefined && many !== null) {
       if (!Array.isArray(many)) return { problem: `${k.many} must be a list of { name } entries` };
       for (const [i, entry] of many.entries()) {
         const name = isObject(entry) ? entry.name : undefined;
         if (typeof name !== 'string' || name === '') return { problem: `${k.many}[${i}] needs a name` };
-        names.push(name);
+        named.push([name, isObject(entry) && entry.useHeaderRoutes === true]);
       }
     }
     const one = config[k.one];
     if (one !== undefined && one !== null && one !== '') {
       if (typeof one !== 'string') return { problem: `${k.one} must be the name of a ${k.kind}` };
-      names.push(one);
+      named.push([one, true]);
     }
-    for (const name of names) {
+    for (const [name, headers] of named) {
       const ref: RouterObjectRef = { apiVersion: `${GATEWAY_API_GROUP}/${k.version}`, kind: k.kind, plural: k.plural, namespace, name };
-      refs.set(routerObjectKey(ref), ref);
+      const key = routerObjectKey(ref);
+      routes.set(key, { ref, useHeaderRoutes: k.kind === 'HTTPRoute' && (headers || routes.get(key)?.useHeaderRoutes === true) });
     }
   }
-  return [...refs.values()];
+  return [...routes.values()];
+}
+
+/** The ConfigMap of header rules, read when the Rollout has managed routes and an HTTPRoute that takes them. */
+function recordRef(rollout: Rollout, config: GatewayApiConfig, routes: ConfiguredRoute[]): RouterObjectRef | undefined {
+  if (managedRouteNames(rollout).length === 0 || !routes.some((r) => r.useHeaderRoutes)) return undefined;
+  return configMapRef(namespaceOf(rollout, config), config.configMap);
 }
 
 export function gatewayApiReads(rollout: Rollout): RouterObjectRef[] {
   const config = gatewayApiConfig(rollout);
   if (!isObject(config)) return [];
   const routes = configuredRoutes(rollout, config);
-  return Array.isArray(routes) ? routes : [];
+  if (!Array.isArray(routes)) return [];
+  const record = recordRef(rollout, config, routes);
+  return [...routes.map((r) => r.ref), ...(record ? [record] : [])];
 }
 
 export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
@@ -82,28 +105,60 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
   if (!canary?.canaryService || !canary.stableService) return { problem: 'needs both canaryService and stableService' };
   if (canary.canaryService === canary.stableService) return { problem: `canaryService and stableService are both "${canary.stableService}": their backendRefs cannot be told apart` };
 
+  const plan = managedRoutesPlan(rollout);
+  if ('problem' in plan) return plan;
+  const planned = plannedHeaderRoutes(rollout, plan);
+  const configMap = recordRef(rollout, config, routes);
+  const read = configMap ? readRecord(configMap, observed.get(routerObjectKey(configMap))) : { record: {} };
+  if ('problem' in read) return read;
+  const record: ManagedRuleRecord = cloneJson(read.record);
+
   // What the canary does not get goes to the stable: experiment backends are not added to the routes.
   const canaryWeight = weights.canary.weight;
   const stableWeight = weights.stable.weight + (weights.additional ?? []).reduce((sum, d) => sum + d.weight, 0);
-  const writes: RouterWrite[] = [];
-  for (const ref of routes) {
+  const routeWrites: RouterWrite[] = [];
+  for (const { ref, useHeaderRoutes } of routes) {
     const route = observed.get(routerObjectKey(ref));
     if (!route) return { problem: `${describeRef(ref)} was not found (routes are not created: is it there, and does the cluster serve ${ref.kind} ${ref.apiVersion}?)` };
-    const rules: unknown[] = Array.isArray(route.spec?.rules) ? cloneJson(route.spec.rules) : [];
-    const canaryRefs = backendRefsNamed(rules, canary.canaryService);
-    const stableRefs = backendRefsNamed(rules, canary.stableService);
+    let rules: unknown[] = Array.isArray(route.spec?.rules) ? cloneJson(route.spec.rules) : [];
+    // The header rules recorded for this route (by any Rollout): the weights leave them alone.
+    let headerRules = ref.kind === 'HTTPRoute' ? recordedFor(record, ref.name) : new Map<string, number>();
+    if (useHeaderRoutes && planned) {
+      const placed = withHeaderRules(ref, rules, headerRules, planned, canary.canaryService);
+      if ('problem' in placed) return placed;
+      rules = placed.rules;
+      setRecordedFor(record, ref.name, placed.indexes);
+      headerRules = placed.indexes;
+    }
+    const weighed = rules.filter((_, i) => ![...headerRules.values()].includes(i));
+    const canaryRefs = backendRefsNamed(weighed, canary.canaryService);
+    const stableRefs = backendRefsNamed(weighed, canary.stableService);
     if (canaryRefs.length === 0) return { problem: `${describeRef(ref)} has no rule with a backendRef to the canary Service "${canary.canaryService}"` };
     if (stableRefs.length === 0) return { problem: `${describeRef(ref)} has no rule with a backendRef to the stable Service "${canary.stableService}"` };
-    let changed = false;
-    for (const [backendRef, weight] of [...canaryRefs.map((b) => [b, canaryWeight] as const), ...stableRefs.map((b) => [b, stableWeight] as const)]) {
-      if (backendRef.weight === weight) continue;
-      backendRef.weight = weight;
-      changed = true;
+    for (const b of canaryRefs) b.weight = canaryWeight;
+    for (const b of stableRefs) b.weight = stableWeight;
+    // A merge patch replaces a list whole: the rules go as read, with only the weights (and header rules) changed.
+    if (canonicalJson(rules) !== canonicalJson(route.spec?.rules ?? [])) {
+      routeWrites.push({ action: 'patch', ref, patch: { metadata: { resourceVersion: route.metadata?.resourceVersion }, spec: { rules } } });
     }
-    // A merge patch replaces a list whole: the rules go as read, with only the weights changed.
-    if (changed) writes.push({ action: 'patch', ref, patch: { metadata: { resourceVersion: route.metadata?.resourceVersion }, spec: { rules } } });
   }
-  return { writes };
+  // The record goes first: should a route's write then fail, the rule it records is added at the next reconcile.
+  const recordWrites = configMap ? recordWrite(configMap, observed.get(routerObjectKey(configMap)), read.record, record) : [];
+  return { writes: [...recordWrites, ...routeWrites] };
+}
+
+/** The record's entries for one HTTPRoute: rule index by managed route name. */
+function recordedFor(record: ManagedRuleRecord, route: string): Map<string, number> {
+  return new Map(Object.entries(record).flatMap(([name, byRoute]) => (byRoute[route] !== undefined ? [[name, byRoute[route]!] as const] : [])));
+}
+
+/** Sets the route's entries of the record to `indexes`; a managed route left with no HTTPRoute goes, as the plugin drops it. */
+function setRecordedFor(record: ManagedRuleRecord, route: string, indexes: Map<string, number>): void {
+  for (const name of Object.keys(record)) {
+    delete record[name]![route];
+    if (Object.keys(record[name]!).length === 0) delete record[name];
+  }
+  for (const [name, index] of indexes) record[name] = { ...record[name], [route]: index };
 }
 
 /** The backendRefs of all rules that name `service` (by name, as the plugin matches them). */
