@@ -84,7 +84,7 @@ export const trafficRouting = obj('trafficRouting', 'Splits traffic by weight wi
   appMesh,
   traefik,
   apisix,
-  map('plugins', 'Traffic router plugins, keyed by plugin name (e.g. `argoproj-labs/gatewayAPI`); each value is the plugin\'s own configuration. The plugin must be registered in the controller\'s ConfigMap. The embedded controller of this extension drives `argoproj-labs/gatewayAPI` itself (the weights of the named routes) and only records the weights for other plugins.', any('config', 'Plugin configuration, passed to the plugin as it is.'), {
+  map('plugins', 'Traffic router plugins, keyed by plugin name (e.g. `argoproj-labs/gatewayAPI`); each value is the plugin\'s own configuration. The plugin must be registered in the controller\'s ConfigMap. The embedded controller of this extension drives `argoproj-labs/gatewayAPI` itself (the weights of the named routes, and the rules of header routes) and only records the weights for other plugins.', any('config', 'Plugin configuration, passed to the plugin as it is.'), {
     link: `${TM}/plugins/`,
     example: 'plugins:\n  argoproj-labs/gatewayAPI:\n    httpRoute: checkout-route\n    namespace: default',
   }),
