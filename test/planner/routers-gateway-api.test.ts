@@ -302,6 +302,22 @@ describe('routers: Gateway API plugin header routes (setHeaderRoute, the plugin\
     assert.deepEqual(c.record(), { beta: { 'web-route': 1 } });
   });
 
+  it('grpcRoute too: the rule copies the gRPC method of each match, recorded under grpcManagedRoutes in the same ConfigMap write', () => {
+    const GRPC = routeRef('web-grpc', 'shop', 'GRPCRoute', 'grpcroutes');
+    const c = cluster();
+    c.putRoute(GRPC, { rules: [{ matches: [{ method: { service: 'shop.Cart', method: 'Add' } }], backendRefs: [backend('web-stable'), backend('web-canary')] }] });
+    const writes = writesOf(c.reconcile(routed(1, { httpRoute: 'web-route', grpcRoute: 'web-grpc' }), weights(20)));
+    assert.deepEqual(writes.map((w) => `${w.action} ${w.ref.kind}`), ['create ConfigMap', 'patch HTTPRoute', 'patch GRPCRoute']);
+    assert.deepEqual(c.get(GRPC)!.spec.rules[1], {
+      matches: [{ method: { service: 'shop.Cart', method: 'Add' }, headers: [{ name: 'X-Beta', type: 'Exact', value: 'yes' }] }],
+      backendRefs: [{ group: '', kind: 'Service', name: 'web-canary', port: 80 }],
+    });
+    const data = c.get(CONFIG_MAP())!.data as Record<string, string>;
+    assert.deepEqual(JSON.parse(data.grpcManagedRoutes!), { beta: { 'web-grpc': 1 } });
+    assert.deepEqual(JSON.parse(data.httpManagedRoutes!), { beta: { 'web-route': 1 } });
+    assert.deepEqual(weightsIn(c.get(GRPC)), ['web-stable=80 web-canary=20', 'web-canary=-']);
+  });
+
   it('a recorded rule that is not there (the route write failed, or it was deleted by hand) is added again', () => {
     const c = cluster();
     c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argo-gatewayapi-configmap', namespace: 'shop' }, data: { httpManagedRoutes: JSON.stringify({ beta: { 'web-route': 1 } }) } });

@@ -1,17 +1,18 @@
 /**
- * Header routes of the Gateway API plugin (its `setHTTPHeaderRoute` and `removeHTTPManagedRoutes`):
- * for each header route of the managed routes plan (managed-routes.ts), an HTTPRoute whose config
- * entry uses header routes (`httpRoute`, or an `httpRoutes` entry with `useHeaderRoutes: true`) gets
- * one more rule: the matches of its first rule to the canary, each with the step's header matches
- * added, sending everything to the canary Service. The plugin records which rule is whose in a
- * ConfigMap (`configMap`, `argo-gatewayapi-configmap` by default) under `httpManagedRoutes`:
- * `{ "<managed route>": { "<HTTPRoute>": <rule index> } }`; the weights leave those rules alone.
+ * Header routes of the Gateway API plugin (its `setHTTPHeaderRoute`, `setGRPCHeaderRoute` and
+ * `remove...ManagedRoutes`): for each header route of the managed routes plan (managed-routes.ts), an
+ * HTTPRoute or GRPCRoute whose config entry uses header routes (`httpRoute`, or an `httpRoutes`
+ * entry with `useHeaderRoutes: true`; the same for gRPC) gets one more rule: the matches of its first
+ * rule to the canary (their path and query params, or their gRPC method), each with the step's header
+ * matches, sending everything to the canary Service. The plugin records which rule is whose in a
+ * ConfigMap (`configMap`, `argo-gatewayapi-configmap` by default) under `httpManagedRoutes` and
+ * `grpcManagedRoutes`: `{ "<managed route>": { "<route>": <rule index> } }`; the weights leave those
+ * rules alone.
  *
  * Level-based, as the other routers: a planned route is added once (the plugin appends again each
  * time its step runs), changed in place when a later step sets it again, and removed with its
  * record entry when the plan drops it (a step without match, promotion, abort). The ConfigMap is
  * created only when there is something to record (the plugin creates it on its first weight).
- * GRPCRoute header routes are not driven.
  */
 import { cloneJson } from '../effects';
 import type { Rollout } from '../types';
@@ -19,11 +20,19 @@ import { describeRef, isObject, type RouterObject, type RouterObjectRef, type Ro
 import { managedRouteNames, type HeaderRouteStep, type ManagedRoutesPlan } from './managed-routes';
 
 export const GATEWAY_API_CONFIG_MAP = 'argo-gatewayapi-configmap';
-/** The ConfigMap key of the HTTPRoute header rules. */
-const HTTP_RECORD_KEY = 'httpManagedRoutes';
 
-/** Rule indexes by managed route name, then by HTTPRoute name. */
+/** The route kinds that take header rules: the ConfigMap key of their record, and what a header rule copies of each match. */
+export const HEADER_ROUTE_KINDS = {
+  HTTPRoute: { recordKey: 'httpManagedRoutes', copied: ['path', 'queryParams'] },
+  GRPCRoute: { recordKey: 'grpcManagedRoutes', copied: ['method'] },
+} as const;
+export type HeaderRouteKind = keyof typeof HEADER_ROUTE_KINDS;
+export const takesHeaderRoutes = (kind: string): kind is HeaderRouteKind => Object.hasOwn(HEADER_ROUTE_KINDS, kind);
+
+/** Rule indexes by managed route name, then by route name. */
 export type ManagedRuleRecord = Record<string, Record<string, number>>;
+/** The records of the ConfigMap, by route kind. */
+export type ManagedRuleRecords = Record<HeaderRouteKind, ManagedRuleRecord>;
 
 export const configMapRef = (namespace: string, name: unknown): RouterObjectRef => ({
   apiVersion: 'v1',
@@ -33,32 +42,41 @@ export const configMapRef = (namespace: string, name: unknown): RouterObjectRef 
   name: typeof name === 'string' && name !== '' ? name : GATEWAY_API_CONFIG_MAP,
 });
 
-/** The record as the ConfigMap holds it (empty when there is none), or why it cannot be read. */
-export function readRecord(ref: RouterObjectRef, configMap: RouterObject | null | undefined): { record: ManagedRuleRecord } | { problem: string } {
-  const text: unknown = (configMap?.data as Record<string, unknown> | undefined)?.[HTTP_RECORD_KEY];
-  if (text === undefined || text === '') return { record: {} };
-  const bad = { problem: `${describeRef(ref)}: its ${HTTP_RECORD_KEY} is not the plugin's JSON of rule indexes by managed route and HTTPRoute` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(String(text));
-  } catch {
-    return bad;
+const kinds = Object.keys(HEADER_ROUTE_KINDS) as HeaderRouteKind[];
+
+/** The records as the ConfigMap holds them (empty where it has none), or why one cannot be read. */
+export function readRecords(ref: RouterObjectRef, configMap: RouterObject | null | undefined): { records: ManagedRuleRecords } | { problem: string } {
+  const records = { HTTPRoute: {}, GRPCRoute: {} } as ManagedRuleRecords;
+  for (const kind of kinds) {
+    const key = HEADER_ROUTE_KINDS[kind].recordKey;
+    const text: unknown = (configMap?.data as Record<string, unknown> | undefined)?.[key];
+    if (text === undefined || text === '') continue;
+    const bad = { problem: `${describeRef(ref)}: its ${key} is not the plugin's JSON of rule indexes by managed route and ${kind}` };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(text));
+    } catch {
+      return bad;
+    }
+    if (!isObject(parsed)) return bad;
+    for (const [name, byRoute] of Object.entries(parsed)) {
+      if (!isObject(byRoute) || !Object.values(byRoute).every((i) => typeof i === 'number' && Number.isInteger(i))) return bad;
+      records[kind][name] = byRoute as Record<string, number>;
+    }
   }
-  if (!isObject(parsed)) return bad;
-  const record: ManagedRuleRecord = {};
-  for (const [name, byRoute] of Object.entries(parsed)) {
-    if (!isObject(byRoute) || !Object.values(byRoute).every((i) => typeof i === 'number' && Number.isInteger(i))) return bad;
-    record[name] = byRoute as Record<string, number>;
-  }
-  return { record };
+  return { records };
 }
 
-/** The write of the record into the ConfigMap (created when absent), or none when it is what the ConfigMap has. */
-export function recordWrite(ref: RouterObjectRef, configMap: RouterObject | null | undefined, before: ManagedRuleRecord, after: ManagedRuleRecord): RouterWrite[] {
-  const text = JSON.stringify(after);
-  if (JSON.stringify(before) === text) return [];
-  if (!configMap) return [{ action: 'create', ref, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ref.name, namespace: ref.namespace }, data: { [HTTP_RECORD_KEY]: text } } }];
-  return [{ action: 'patch', ref, patch: { metadata: { resourceVersion: configMap.metadata?.resourceVersion }, data: { [HTTP_RECORD_KEY]: text } } }];
+/** The write of the changed records into the ConfigMap (created when absent), or none when it has them already. */
+export function recordsWrite(ref: RouterObjectRef, configMap: RouterObject | null | undefined, before: ManagedRuleRecords, after: ManagedRuleRecords): RouterWrite[] {
+  const data: Record<string, string> = {};
+  for (const kind of kinds) {
+    const text = JSON.stringify(after[kind]);
+    if (text !== JSON.stringify(before[kind])) data[HEADER_ROUTE_KINDS[kind].recordKey] = text;
+  }
+  if (Object.keys(data).length === 0) return [];
+  if (!configMap) return [{ action: 'create', ref, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ref.name, namespace: ref.namespace }, data } }];
+  return [{ action: 'patch', ref, patch: { metadata: { resourceVersion: configMap.metadata?.resourceVersion }, data } }];
 }
 
 /** The header route steps the plan wants, by managed route name in managedRoutes order (null: none); undefined to leave them. */
@@ -96,7 +114,7 @@ const backendNamed = (rule: unknown, service: string): Record<string, unknown> |
  * record (managed route name -> rule index). `recorded` is the record's entries for this route.
  */
 export function withHeaderRules(
-  ref: RouterObjectRef,
+  ref: RouterObjectRef & { kind: HeaderRouteKind },
   rules: unknown[],
   recorded: Map<string, number>,
   planned: Map<string, HeaderRouteStep | null>,
@@ -114,8 +132,9 @@ export function withHeaderRules(
     // A rule without matches matches every path (Gateway API's default): the header rule then matches on the headers alone.
     const baseMatches: unknown[] = Array.isArray(base.matches) && base.matches.length > 0 ? base.matches : [{}];
     const matches = baseMatches.map((m) => {
-      const { path, queryParams } = isObject(m) ? m : {};
-      return { ...(path !== undefined ? { path: cloneJson(path) } : {}), headers, ...(queryParams !== undefined ? { queryParams: cloneJson(queryParams) } : {}) };
+      const match: Record<string, unknown> = {};
+      for (const k of HEADER_ROUTE_KINDS[ref.kind].copied) if (isObject(m) && m[k] !== undefined) match[k] = cloneJson(m[k]);
+      return { ...match, headers };
     });
     const port = backendNamed(base, canaryService)!.port;
     return { rule: { matches, backendRefs: [{ group: '', kind: 'Service', name: canaryService, ...(port !== undefined ? { port } : {}) }] } };

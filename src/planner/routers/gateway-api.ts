@@ -4,17 +4,16 @@
  * route (HTTPRoute, GRPCRoute, TCPRoute, TLSRoute), every backendRef of any rule that names the
  * canaryService gets the canary weight and every one that names the stableService the rest.
  * The routes are the user's: they are never created, only their `spec.rules` patched. Header
- * routes add rules of their own to the HTTPRoutes that use them (gateway-api-header-routes.ts),
- * which the weights leave alone.
+ * routes add rules of their own to the HTTPRoutes and GRPCRoutes that use them
+ * (gateway-api-header-routes.ts), which the weights leave alone.
  *
- * Not driven: GRPCRoute header routes, route discovery by label selector (a problem), the plugin's
- * in-progress label, and the backends it adds for experiment templates (their share stays with the
- * stable).
+ * Not driven: route discovery by label selector (a problem), the plugin's in-progress label, and
+ * the backends it adds for experiment templates (their share stays with the stable).
  */
 import { cloneJson } from '../effects';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
-import { configMapRef, plannedHeaderRoutes, readRecord, recordWrite, withHeaderRules, type ManagedRuleRecord } from './gateway-api-header-routes';
+import { configMapRef, plannedHeaderRoutes, readRecords, recordsWrite, takesHeaderRoutes, withHeaderRules, type ManagedRuleRecord, type ManagedRuleRecords } from './gateway-api-header-routes';
 import { managedRouteNames, managedRoutesPlan } from './managed-routes';
 import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef, type RouterWrite, isObject } from './types';
 
@@ -43,7 +42,7 @@ const namespaceOf = (rollout: Rollout, config: GatewayApiConfig): string =>
 
 interface ConfiguredRoute {
   ref: RouterObjectRef;
-  /** Header routes go into it: an `httpRoute`, or an `httpRoutes` entry with `useHeaderRoutes: true` (as the plugin reads them). */
+  /** Header routes go into it: an `httpRoute`, or an `httpRoutes` entry with `useHeaderRoutes: true`; the same for gRPC (as the plugin reads them). */
   useHeaderRoutes: boolean;
 }
 
@@ -70,13 +69,13 @@ function configuredRoutes(rollout: Rollout, config: GatewayApiConfig): Configure
     for (const [name, headers] of named) {
       const ref: RouterObjectRef = { apiVersion: `${GATEWAY_API_GROUP}/${k.version}`, kind: k.kind, plural: k.plural, namespace, name };
       const key = routerObjectKey(ref);
-      routes.set(key, { ref, useHeaderRoutes: k.kind === 'HTTPRoute' && (headers || routes.get(key)?.useHeaderRoutes === true) });
+      routes.set(key, { ref, useHeaderRoutes: takesHeaderRoutes(k.kind) && (headers || routes.get(key)?.useHeaderRoutes === true) });
     }
   }
   return [...routes.values()];
 }
 
-/** The ConfigMap of header rules, read when the Rollout has managed routes and an HTTPRoute that takes them. */
+/** The ConfigMap of header rules, read when the Rollout has managed routes and a route that takes them. */
 function recordRef(rollout: Rollout, config: GatewayApiConfig, routes: ConfiguredRoute[]): RouterObjectRef | undefined {
   if (managedRouteNames(rollout).length === 0 || !routes.some((r) => r.useHeaderRoutes)) return undefined;
   return configMapRef(namespaceOf(rollout, config), config.configMap);
@@ -109,9 +108,9 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
   if ('problem' in plan) return plan;
   const planned = plannedHeaderRoutes(rollout, plan);
   const configMap = recordRef(rollout, config, routes);
-  const read = configMap ? readRecord(configMap, observed.get(routerObjectKey(configMap))) : { record: {} };
+  const read = configMap ? readRecords(configMap, observed.get(routerObjectKey(configMap))) : { records: { HTTPRoute: {}, GRPCRoute: {} } };
   if ('problem' in read) return read;
-  const record: ManagedRuleRecord = cloneJson(read.record);
+  const records: ManagedRuleRecords = cloneJson(read.records);
 
   // What the canary does not get goes to the stable: experiment backends are not added to the routes.
   const canaryWeight = weights.canary.weight;
@@ -122,12 +121,13 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
     if (!route) return { problem: `${describeRef(ref)} was not found (routes are not created: is it there, and does the cluster serve ${ref.kind} ${ref.apiVersion}?)` };
     let rules: unknown[] = Array.isArray(route.spec?.rules) ? cloneJson(route.spec.rules) : [];
     // The header rules recorded for this route (by any Rollout): the weights leave them alone.
-    let headerRules = ref.kind === 'HTTPRoute' ? recordedFor(record, ref.name) : new Map<string, number>();
-    if (useHeaderRoutes && planned) {
-      const placed = withHeaderRules(ref, rules, headerRules, planned, canary.canaryService);
+    const kind = ref.kind;
+    let headerRules = takesHeaderRoutes(kind) ? recordedFor(records[kind], ref.name) : new Map<string, number>();
+    if (useHeaderRoutes && planned && takesHeaderRoutes(kind)) {
+      const placed = withHeaderRules({ ...ref, kind }, rules, headerRules, planned, canary.canaryService);
       if ('problem' in placed) return placed;
       rules = placed.rules;
-      setRecordedFor(record, ref.name, placed.indexes);
+      setRecordedFor(records[kind], ref.name, placed.indexes);
       headerRules = placed.indexes;
     }
     const weighed = rules.filter((_, i) => ![...headerRules.values()].includes(i));
@@ -143,11 +143,11 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
     }
   }
   // The record goes first: should a route's write then fail, the rule it records is added at the next reconcile.
-  const recordWrites = configMap ? recordWrite(configMap, observed.get(routerObjectKey(configMap)), read.record, record) : [];
+  const recordWrites = configMap ? recordsWrite(configMap, observed.get(routerObjectKey(configMap)), read.records, records) : [];
   return { writes: [...recordWrites, ...routeWrites] };
 }
 
-/** The record's entries for one HTTPRoute: rule index by managed route name. */
+/** The record's entries for one route: rule index by managed route name. */
 function recordedFor(record: ManagedRuleRecord, route: string): Map<string, number> {
   return new Map(Object.entries(record).flatMap(([name, byRoute]) => (byRoute[route] !== undefined ? [[name, byRoute[route]!] as const] : [])));
 }
