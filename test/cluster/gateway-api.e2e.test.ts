@@ -67,7 +67,9 @@ describe('Gateway API plugin router (end to end)', function () {
     await setImage(h.conn.rest, 'gatewayed', 'demo:v2');
     // The route is written before the status in the same reconcile: once the status has the weight, the route has it.
     await untilPhase(h, 'gatewayed', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
-    assert.deepEqual(weightsOf(await route()), ['gw-stable=80 gw-canary=20', 'docs=1']);
+    const paused = await route();
+    assert.deepEqual(weightsOf(paused), ['gw-stable=80 gw-canary=20', 'docs=1']);
+    assert.equal(paused.metadata.labels?.['rollouts.argoproj.io/gatewayapi-canary'], 'in-progress', 'the plugin\'s label while the canary has weight');
 
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'gatewayed' }, { kind: 'promote' })).ok, true);
     await untilPhase(h, 'gatewayed', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
@@ -77,6 +79,7 @@ describe('Gateway API plugin router (end to end)', function () {
     assert.deepEqual(after.spec.hostnames, spec.hostnames);
     assert.deepEqual(after.spec.rules[0].matches, spec.rules[0]!.matches);
     assert.equal(after.metadata.ownerReferences, undefined, 'the route stays the user\'s');
+    assert.equal(after.metadata.labels?.['rollouts.argoproj.io/gatewayapi-canary'], undefined, 'the label goes with the weight');
 
     const writes = h.controller.stats.writes;
     h.controller.resync();

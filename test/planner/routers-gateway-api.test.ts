@@ -6,14 +6,19 @@ import type { CanaryStep, RouterObject, RouterObjectRef, RouterWrite, Rollout, R
 const HTTP = 'gateway.networking.k8s.io/v1';
 const routeRef = (name: string, namespace = 'shop', kind = 'HTTPRoute', plural = 'httproutes', apiVersion = HTTP): RouterObjectRef => ({ apiVersion, kind, plural, namespace, name });
 
-/** The cluster of these tests: routes are the user's, so a write is only ever a patch of spec.rules. */
+const IN_PROGRESS = 'rollouts.argoproj.io/gatewayapi-canary';
+
+/** The cluster of these tests: routes are the user's, so a write is only ever a patch of spec.rules and of the in-progress label. */
 class Routes extends FakeCluster {
-  putRoute(ref: RouterObjectRef, spec: unknown): void {
-    this.put({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace }, spec });
+  putRoute(ref: RouterObjectRef, spec: unknown, labels?: Record<string, string>): void {
+    this.put({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace, ...(labels ? { labels } : {}) }, spec });
   }
   protected override checkWrite(w: RouterWrite): void {
     assert.equal(w.action, 'patch', 'routes are the user\'s: never created');
-    if (w.action === 'patch') assert.deepEqual(Object.keys(w.patch.spec ?? {}), ['rules'], 'only spec.rules is patched');
+    if (w.action !== 'patch') return;
+    for (const k of Object.keys(w.patch.spec ?? {})) assert.equal(k, 'rules', 'only spec.rules is patched');
+    for (const k of Object.keys(w.patch.metadata ?? {})) assert.ok(['resourceVersion', 'labels'].includes(k), `metadata.${k} is not patched`);
+    assert.ok(w.patch.spec || w.patch.metadata?.labels, 'a patch changes something');
   }
 }
 
@@ -99,12 +104,33 @@ describe('routers: Gateway API plugin (argoproj-labs/gatewayAPI)', () => {
     const rollout = gatewayApi({ httpRoutes: [{ name: 'public' }, { name: 'internal', useHeaderRoutes: true }], namespace: 'shop' });
     assert.deepEqual(trafficRoutersOf(rollout).reads, [routeRef('public'), routeRef('internal')]);
     const cluster = new Routes();
-    cluster.putRoute(routeRef('public'), httpRouteSpec(80, 20));
+    cluster.putRoute(routeRef('public'), httpRouteSpec(80, 20), { [IN_PROGRESS]: 'in-progress' });
     cluster.putRoute(routeRef('internal'), httpRouteSpec());
     const writes = writesOf(cluster.reconcile(rollout, weights(20)));
     assert.deepEqual(writes.map((w) => w.ref.name), ['internal'], 'the route already at the weights is not written');
     assert.deepEqual(weightsIn(cluster.get(routeRef('internal'))), ['web-stable=80 web-canary=20']);
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(20))), []);
+  });
+
+  it('the plugin\'s in-progress label is on the route while the canary has weight, and goes with it (its key and value as configured, or not at all)', () => {
+    const cluster = new Routes();
+    cluster.putRoute(routeRef('web-route'), httpRouteSpec(), { team: 'shop' });
+    const labels = () => cluster.get(routeRef('web-route'))!.metadata!.labels;
+    writesOf(cluster.reconcile(single, weights(0)));
+    assert.deepEqual(labels(), { team: 'shop' }, 'not at weight 0');
+    writesOf(cluster.reconcile(single, weights(20)));
+    assert.deepEqual(labels(), { team: 'shop', [IN_PROGRESS]: 'in-progress' });
+    writesOf(cluster.reconcile(single, weights(50)));
+    assert.deepEqual(writesOf(cluster.reconcile(single, weights(50))), [], 'no write at rest');
+    writesOf(cluster.reconcile(single, weights(0)));
+    assert.deepEqual(labels(), { team: 'shop' }, 'removed at weight 0; the user\'s labels stay');
+
+    const custom = gatewayApi({ httpRoute: 'web-route', inProgressLabelKey: 'example.com/canary', inProgressLabelValue: 'yes' });
+    writesOf(cluster.reconcile(custom, weights(20)));
+    assert.deepEqual(labels(), { team: 'shop', 'example.com/canary': 'yes' });
+    const disabled = gatewayApi({ httpRoute: 'web-route', disableInProgressLabel: true });
+    writesOf(cluster.reconcile(disabled, weights(30)));
+    assert.deepEqual(labels(), { team: 'shop', 'example.com/canary': 'yes' }, 'disabled: left as it is');
   });
 
   it('httpRoutes and httpRoute together: both, and a route named twice is read and written once', () => {

@@ -3,23 +3,27 @@
  * as the plugin `argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi` sets weights: in each named
  * route (HTTPRoute, GRPCRoute, TCPRoute, TLSRoute), every backendRef of any rule that names the
  * canaryService gets the canary weight and every one that names the stableService the rest.
- * The routes are the user's: they are never created, only their `spec.rules` patched. Header
- * routes add rules of their own to the HTTPRoutes and GRPCRoutes that use them
- * (gateway-api-header-routes.ts), which the weights leave alone.
+ * The routes are the user's: they are never created, only their `spec.rules` patched, and the
+ * plugin's in-progress label (`rollouts.argoproj.io/gatewayapi-canary: in-progress` unless
+ * `inProgressLabelKey`/`inProgressLabelValue` say otherwise or `disableInProgressLabel` is set) put
+ * on while the canary has weight, so that a GitOps tool can tell. Header routes add rules of their
+ * own to the HTTPRoutes and GRPCRoutes that use them (gateway-api-header-routes.ts), which the
+ * weights leave alone.
  *
- * Not driven: route discovery by label selector (a problem), the plugin's in-progress label, and
- * the backends it adds for experiment templates (their share stays with the stable).
+ * Not driven: route discovery by label selector (a problem), and the backends the plugin adds for
+ * experiment templates (their share stays with the stable).
  */
 import { cloneJson } from '../effects';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
 import { configMapRef, plannedHeaderRoutes, readRecords, recordsWrite, takesHeaderRoutes, withHeaderRules, type ManagedRuleRecord, type ManagedRuleRecords } from './gateway-api-header-routes';
 import { managedRouteNames, managedRoutesPlan } from './managed-routes';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef, type RouterWrite, isObject } from './types';
+import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite, isObject } from './types';
 
 /** The plugin's name as the Rollout's `trafficRouting.plugins` keys it. */
 export const GATEWAY_API_PLUGIN = 'argoproj-labs/gatewayAPI';
 export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+const IN_PROGRESS_LABEL = { key: 'rollouts.argoproj.io/gatewayapi-canary', value: 'in-progress' };
 
 /** The route kinds the plugin weighs, with the config keys that name them and the version it uses. */
 export const GATEWAY_ROUTES = [
@@ -137,14 +141,26 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
     if (stableRefs.length === 0) return { problem: `${describeRef(ref)} has no rule with a backendRef to the stable Service "${canary.stableService}"` };
     for (const b of canaryRefs) b.weight = canaryWeight;
     for (const b of stableRefs) b.weight = stableWeight;
+    const patch: RouterObject = { metadata: { resourceVersion: route.metadata?.resourceVersion } };
     // A merge patch replaces a list whole: the rules go as read, with only the weights (and header rules) changed.
-    if (canonicalJson(rules) !== canonicalJson(route.spec?.rules ?? [])) {
-      routeWrites.push({ action: 'patch', ref, patch: { metadata: { resourceVersion: route.metadata?.resourceVersion }, spec: { rules } } });
-    }
+    if (canonicalJson(rules) !== canonicalJson(route.spec?.rules ?? [])) patch.spec = { rules };
+    const label = inProgressLabel(config, route, canaryWeight > 0);
+    if (label) patch.metadata!.labels = label;
+    if (patch.spec || label) routeWrites.push({ action: 'patch', ref, patch });
   }
   // The record goes first: should a route's write then fail, the rule it records is added at the next reconcile.
   const recordWrites = configMap ? recordsWrite(configMap, observed.get(routerObjectKey(configMap)), read.records, records) : [];
   return { writes: [...recordWrites, ...routeWrites] };
+}
+
+/** The in-progress label's change (null removes it, in a merge patch), or undefined when the route has it as it should. */
+function inProgressLabel(config: GatewayApiConfig, route: RouterObject, inProgress: boolean): Record<string, string> | undefined {
+  if (config.disableInProgressLabel === true) return undefined;
+  const key = typeof config.inProgressLabelKey === 'string' && config.inProgressLabelKey !== '' ? config.inProgressLabelKey : IN_PROGRESS_LABEL.key;
+  const value = typeof config.inProgressLabelValue === 'string' && config.inProgressLabelValue !== '' ? config.inProgressLabelValue : IN_PROGRESS_LABEL.value;
+  const have = route.metadata?.labels?.[key];
+  if (inProgress) return have === value ? undefined : { [key]: value };
+  return have === undefined ? undefined : ({ [key]: null } as unknown as Record<string, string>);
 }
 
 /** The record's entries for one route: rule index by managed route name. */
