@@ -58,6 +58,14 @@ export async function sendRouterWrite(request: (method: string, path: string, ro
     await request('PATCH', routerPath(w.ref), { patch: 'merge', body: w.patch });
     return;
   }
+  if (w.action === 'delete') {
+    try {
+      await request('DELETE', routerPath(w.ref), {});
+    } catch (e) {
+      if (!isNotFound(e)) throw e; // gone already: what the write wanted
+    }
+    return;
+  }
   try {
     await request('POST', routerPath(w.ref, true), { body: w.object });
   } catch (e) {

@@ -51,7 +51,10 @@ export class FakeCluster {
     for (const w of writes) {
       this.checkWrite(w);
       const current = this.get(w.ref);
-      if (w.action === 'create') {
+      if (w.action === 'delete') {
+        assert.ok(current, `delete of a missing ${w.ref.name}`);
+        this.objects.delete(routerObjectKey(w.ref));
+      } else if (w.action === 'create') {
         assert.equal(current, undefined, `create of an existing ${w.ref.name}`);
         assert.equal(keyOf(w.object), routerObjectKey(w.ref), 'the created object is the one its ref names');
         this.put(w.object);

@@ -4,6 +4,7 @@
  */
 import type { Rollout, TrafficWeights } from '../types';
 import { albReads, albWrites } from './alb';
+import { ambassadorReads, ambassadorWrites } from './ambassador';
 import { GATEWAY_API_PLUGIN, gatewayApiReads, gatewayApiWrites } from './gateway-api';
 import { istioReads, istioWrites } from './istio';
 import { nginxReads, nginxWrites } from './nginx';
@@ -26,15 +27,16 @@ const DRIVEN: Record<string, Router> = {
   istio: { reads: istioReads, writes: istioWrites },
   [`plugins.${GATEWAY_API_PLUGIN}`]: { reads: gatewayApiReads, writes: gatewayApiWrites },
   alb: { reads: albReads, writes: albWrites },
+  ambassador: { reads: ambassadorReads, writes: ambassadorWrites },
 };
 
 /** Keys of trafficRouting that configure something other than a router. */
 const NOT_ROUTERS = new Set(['maxTrafficWeight', 'managedRoutes']);
 
 export interface TrafficRouters {
-  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `plugins.argoproj-labs/gatewayAPI`). */
+  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `ambassador`, `plugins.argoproj-labs/gatewayAPI`). */
   driven: string[];
-  /** The configured routers it does not (their weights are only recorded in status): `ambassador`, `plugins.<name>`... */
+  /** The configured routers it does not (their weights are only recorded in status): `appMesh`, `traefik`, `plugins.<name>`... */
   notDriven: string[];
   /** Every object the driven routers need read before routerWrites. */
   reads: RouterObjectRef[];

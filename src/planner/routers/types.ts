@@ -29,7 +29,9 @@ export type RouterWrite =
   /** POST the object (it does not exist yet). */
   | { action: 'create'; ref: RouterObjectRef; object: RouterObject }
   /** A JSON merge patch of an existing object; it carries the resourceVersion it was decided from. */
-  | { action: 'patch'; ref: RouterObjectRef; patch: RouterObject };
+  | { action: 'patch'; ref: RouterObjectRef; patch: RouterObject }
+  /** DELETE the object (one the router created, which the weights no longer need). */
+  | { action: 'delete'; ref: RouterObjectRef };
 
 /**
  * The objects as read, by routerObjectKey: null where the API said 404 (absent, or its kind not

@@ -49,7 +49,7 @@ const smi = obj('smi', 'Service Mesh Interface (e.g. Linkerd): Argo manages a Tr
   str('trafficSplitName', 'Name of the TrafficSplit Argo creates.', { defaultNote: 'the Rollout\'s name' }),
 ], { link: `${TM}/smi/`, example: 'smi:\n  rootService: checkout' });
 
-const ambassador = obj('ambassador', 'Ambassador / Emissary: Argo creates a canary Mapping beside each listed Mapping with the canary weight. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
+const ambassador = obj('ambassador', 'Ambassador / Emissary: Argo creates a canary Mapping beside each listed Mapping with the canary weight (`<mapping>-canary`, deleted again at weight 0); the embedded controller of this extension does the same.', [
   list('mappings', 'Names of the Ambassador Mappings to split.', str('mapping', 'A Mapping name.'), { required: true }),
 ], { link: `${TM}/ambassador/`, example: 'ambassador:\n  mappings:\n  - checkout-mapping' });
 
