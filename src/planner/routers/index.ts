@@ -5,10 +5,12 @@
 import type { Rollout, TrafficWeights } from '../types';
 import { albReads, albWrites } from './alb';
 import { ambassadorReads, ambassadorWrites } from './ambassador';
+import { apisixReads, apisixWrites } from './apisix';
 import { GATEWAY_API_PLUGIN, gatewayApiReads, gatewayApiWrites } from './gateway-api';
 import { istioReads, istioWrites } from './istio';
 import { nginxReads, nginxWrites } from './nginx';
 import { smiReads, smiWrites } from './smi';
+import { traefikReads, traefikWrites } from './traefik';
 import type { ObservedRouterObjects, RouterDecision, RouterObjectRef, RouterWrite } from './types';
 
 export * from './types';
@@ -28,15 +30,17 @@ const DRIVEN: Record<string, Router> = {
   [`plugins.${GATEWAY_API_PLUGIN}`]: { reads: gatewayApiReads, writes: gatewayApiWrites },
   alb: { reads: albReads, writes: albWrites },
   ambassador: { reads: ambassadorReads, writes: ambassadorWrites },
+  traefik: { reads: traefikReads, writes: traefikWrites },
+  apisix: { reads: apisixReads, writes: apisixWrites },
 };
 
 /** Keys of trafficRouting that configure something other than a router. */
 const NOT_ROUTERS = new Set(['maxTrafficWeight', 'managedRoutes']);
 
 export interface TrafficRouters {
-  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `ambassador`, `plugins.argoproj-labs/gatewayAPI`). */
+  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `ambassador`, `traefik`, `apisix`, `plugins.argoproj-labs/gatewayAPI`). */
   driven: string[];
-  /** The configured routers it does not (their weights are only recorded in status): `appMesh`, `traefik`, `plugins.<name>`... */
+  /** The configured routers it does not (their weights are only recorded in status): `appMesh`, `plugins.<name>`... */
   notDriven: string[];
   /** Every object the driven routers need read before routerWrites. */
   reads: RouterObjectRef[];

@@ -64,11 +64,11 @@ const appMesh = obj('appMesh', 'AWS App Mesh: Argo sets the weights of a Virtual
   ]),
 ], { link: `${TM}/app-mesh/`, example: 'appMesh:\n  virtualService:\n    name: checkout\n  virtualNodeGroup:\n    canaryVirtualNodeRef:\n      name: checkout-canary\n    stableVirtualNodeRef:\n      name: checkout-stable' });
 
-const traefik = obj('traefik', 'Traefik: Argo sets the weights of a weighted TraefikService. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
+const traefik = obj('traefik', 'Traefik: Argo sets the weights of the canary and stable Services in a weighted TraefikService; the embedded controller of this extension does the same.', [
   str('weightedTraefikServiceName', 'Name of the weighted TraefikService.', { required: true }),
 ], { link: `${TM}/traefik/`, example: 'traefik:\n  weightedTraefikServiceName: checkout-weighted' });
 
-const apisix = obj('apisix', 'Apache APISIX: Argo sets the backend weights of an ApisixRoute. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
+const apisix = obj('apisix', 'Apache APISIX: Argo sets the backend weights of an ApisixRoute, and puts each header route in an ApisixRoute of its own; the embedded controller of this extension does the same.', [
   obj('route', 'The ApisixRoute to manage.', [
     str('name', 'Name of the ApisixRoute.', { required: true }),
     list('rules', 'HTTP rule names in the route to manage.', str('rule', 'A rule name.')),
