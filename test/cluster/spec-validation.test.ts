@@ -24,6 +24,13 @@ describe('spec validation in the embedded controller', () => {
     assert.equal(invalidSpecMessage(rollout({ strategy: { blueGreen: { activeService: 'missing', scaleDownDelaySeconds: 0 } } })), undefined);
   });
 
+  it('refuses traffic routing without the two Services, as upstream (the stableService first), though the rule reads the workspace for suggestions', () => {
+    const routed = (services: Record<string, string>) => rollout({ strategy: { canary: { ...services, trafficRouting: { nginx: { stableIngress: 'web' } }, steps: [{ setWeight: 20 }] } } });
+    assert.match(invalidSpecMessage(routed({}))!, /spec\.strategy\.canary\.stableService: stableService is required with nginx traffic routing/);
+    assert.match(invalidSpecMessage(routed({ stableService: 'web-stable' }))!, /spec\.strategy\.canary\.canaryService: canaryService is required with nginx traffic routing/);
+    assert.equal(invalidSpecMessage(routed({ stableService: 'web-stable', canaryService: 'web-canary' })), undefined);
+  });
+
   it('names the first Service the strategy names that is not there, in upstream\'s order and words', () => {
     const has = (...names: string[]) => (name: string) => names.includes(name);
     const bg = rollout({ strategy: { blueGreen: { activeService: 'web-active', previewService: 'web-preview' } } });

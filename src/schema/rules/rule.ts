@@ -26,6 +26,11 @@ export interface Rule {
    * that no other rule reads it.
    */
   readonly readsWorkspace?: true;
+  /**
+   * Its errors judge the spec alone: it reads the workspace only for suggestions. The embedded
+   * controller's spec verdict (rolloutObjectFindings) runs it too, with no workspace.
+   */
+  readonly judgesSpecAlone?: true;
   check(ctx: RuleContext): DocFinding[];
 }
 

@@ -70,6 +70,7 @@ const NEEDS_SERVICES: readonly Router[] = ['alb', 'smi', 'apisix', 'ambassador',
 export const trafficRoutingNeedsServices: Rule = {
   code: 'traffic-routing-needs-services',
   readsWorkspace: true,
+  judgesSpecAlone: true,
   summary: 'most traffic routers need both canaryService and stableService',
   check(ctx) {
     const { canary } = ctx;
@@ -82,7 +83,8 @@ export const trafficRoutingNeedsServices: Rule = {
     const needing = routers.filter((r) => NEEDS_SERVICES.includes(r) || (r === 'istio' && istioNeeds));
     if (needing.length === 0) return [];
     const out: DocFinding[] = [];
-    for (const field of ['canaryService', 'stableService'] as const) {
+    // The stableService first, as upstream checks them (its InvalidSpec names the first).
+    for (const field of ['stableService', 'canaryService'] as const) {
       if (str(canary[field])) continue;
       const candidates = servicesSelecting(ctx, field === 'canaryService' ? 'canaryMetadata' : 'stableMetadata');
       out.push(error(this.code, [...CANARY, field], `${field} is required with ${needing.join(' and ')} traffic routing`, 'missing', candidates.length ? { candidates } : undefined));
