@@ -307,7 +307,7 @@ export function createController(opts: ControllerOptions): Controller {
     const routing = trafficRoutersOf(rollout);
     let observed: ObservedRouterObjects = new Map();
     if (routing.driven.length > 0) {
-      const read = await readRouterObjects(rest, routing);
+      const read = await readRouterObjects(rest, rollout, routing);
       if ('problem' in read) return putOffForRouter(key, read.problem);
       observed = read.observed;
       const missing = missingRouterObjectMessage(rollout, (kind, ns, objectName) => !readAsMissing(routing, read.observed, kind, ns, objectName));

@@ -4,7 +4,7 @@
  * planner recorded. Router objects are not watched: they are read at each reconcile of a Rollout
  * that has a driven router, so a change made by someone else is put right at the next reconcile.
  */
-import { describeRef, routerObjectKey, routerWrites, type ObservedRouterObjects, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout, type TrafficWeights } from '../planner';
+import { describeRef, followingReads, routerObjectKey, routerWrites, type ObservedRouterObjects, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout, type TrafficWeights } from '../planner';
 import { errorText } from './log';
 import { isNotFound, type Rest } from './rest';
 
@@ -18,17 +18,19 @@ export function routerPath(ref: RouterObjectRef, collection = false): string {
 }
 
 /**
- * The objects the Rollout's driven routers name (`routing.reads`, from trafficRoutersOf), read from
- * the API: null where it said 404. Or why they cannot be read.
+ * The objects the Rollout's driven routers name (`routing.reads`, from trafficRoutersOf), then the
+ * ones those name (followingReads), read from the API: null where it said 404. Or why they cannot be read.
  */
-export async function readRouterObjects(rest: Rest, routing: TrafficRouters): Promise<{ observed: ObservedRouterObjects } | { problem: string }> {
+export async function readRouterObjects(rest: Rest, rollout: Rollout, routing: TrafficRouters): Promise<{ observed: ObservedRouterObjects } | { problem: string }> {
   const observed = new Map<string, RouterObject | null>();
-  for (const ref of routing.reads) {
-    try {
-      observed.set(routerObjectKey(ref), await rest.request<RouterObject>('GET', routerPath(ref)));
-    } catch (e) {
-      if (!isNotFound(e)) return { problem: `cannot read ${describeRef(ref)}: ${errorText(e)}` };
-      observed.set(routerObjectKey(ref), null);
+  for (const refs of [() => routing.reads, () => followingReads(rollout, observed)]) {
+    for (const ref of refs()) {
+      try {
+        observed.set(routerObjectKey(ref), await rest.request<RouterObject>('GET', routerPath(ref)));
+      } catch (e) {
+        if (!isNotFound(e)) return { problem: `cannot read ${describeRef(ref)}: ${errorText(e)}` };
+        observed.set(routerObjectKey(ref), null);
+      }
     }
   }
   return { observed };

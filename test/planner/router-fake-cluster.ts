@@ -2,7 +2,7 @@
 // when absent; frozen, so a router that edits what it read fails loudly) and applies the writes as
 // the API would (create; JSON merge patch guarded by resourceVersion).
 import { strict as assert } from 'node:assert';
-import { routerObjectKey, routerWrites, trafficRoutersOf } from '../../src/planner';
+import { followingReads, routerObjectKey, routerWrites, trafficRoutersOf } from '../../src/planner';
 import type { RouterDecision, RouterObject, RouterObjectRef, RouterWrite, Rollout, TrafficWeights } from '../../src/planner';
 
 const keyOf = (o: RouterObject): string =>
@@ -42,8 +42,13 @@ export class FakeCluster {
   find(kind: string, namespace: string, name: string): RouterObject | undefined {
     return [...this.objects.values()].find((o) => o.kind === kind && o.metadata?.namespace === namespace && o.metadata?.name === name);
   }
+  /** What the controller reads: the routers' reads, then the objects those name (followingReads). */
   observe(rollout: Rollout): Map<string, RouterObject | null> {
-    return new Map(trafficRoutersOf(rollout).reads.map((ref) => [routerObjectKey(ref), deepFreeze(structuredClone(this.get(ref) ?? null))]));
+    const observed = new Map<string, RouterObject | null>();
+    const read = (refs: RouterObjectRef[]) => refs.forEach((ref) => observed.set(routerObjectKey(ref), deepFreeze(structuredClone(this.get(ref) ?? null))));
+    read(trafficRoutersOf(rollout).reads);
+    read(followingReads(rollout, observed));
+    return observed;
   }
   /** What a suite asserts of every write it sees (routes that are never created, say). */
   protected checkWrite(_w: RouterWrite): void {}

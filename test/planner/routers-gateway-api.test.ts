@@ -380,10 +380,10 @@ describe('routers: Gateway API plugin header routes (setHeaderRoute, the plugin\
 
 describe('routers: trafficRoutersOf with plugins', () => {
   it('argoproj-labs/gatewayAPI is driven; any other plugin is not, named plugins.<name>', () => {
-    const rollout = rolloutWith({ plugins: { [GATEWAY_API_PLUGIN]: { httpRoute: 'web-route' }, 'acme/mesh': { x: 1 } }, appMesh: { virtualService: { name: 'web' } } });
+    const rollout = rolloutWith({ plugins: { [GATEWAY_API_PLUGIN]: { httpRoute: 'web-route' }, 'acme/mesh': { x: 1 } } });
     const routers = trafficRoutersOf(rollout);
     assert.deepEqual(routers.driven, ['plugins.argoproj-labs/gatewayAPI']);
-    assert.deepEqual(routers.notDriven, ['plugins.acme/mesh', 'appMesh']);
+    assert.deepEqual(routers.notDriven, ['plugins.acme/mesh']);
     assert.deepEqual(routers.reads, [routeRef('web-route')]);
   });
 

@@ -6,12 +6,13 @@ import type { Rollout, TrafficWeights } from '../types';
 import { albReads, albWrites } from './alb';
 import { ambassadorReads, ambassadorWrites } from './ambassador';
 import { apisixReads, apisixWrites } from './apisix';
+import { appMeshFollowReads, appMeshReads, appMeshWrites } from './app-mesh';
 import { GATEWAY_API_PLUGIN, gatewayApiReads, gatewayApiWrites } from './gateway-api';
 import { istioReads, istioWrites } from './istio';
 import { nginxReads, nginxWrites } from './nginx';
 import { smiReads, smiWrites } from './smi';
 import { traefikReads, traefikWrites } from './traefik';
-import type { ObservedRouterObjects, RouterDecision, RouterObjectRef, RouterWrite } from './types';
+import { routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef, type RouterWrite } from './types';
 
 export * from './types';
 export { SMI_API_VERSION } from './smi';
@@ -20,6 +21,8 @@ export { GATEWAY_API_GROUP, GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from './gateway
 
 interface Router {
   reads(rollout: Rollout): RouterObjectRef[];
+  /** What to read once `reads` are in: objects those name (an App Mesh VirtualService's VirtualRouter). */
+  followReads?(rollout: Rollout, observed: ObservedRouterObjects): RouterObjectRef[];
   writes(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision;
 }
 
@@ -32,15 +35,16 @@ const DRIVEN: Record<string, Router> = {
   ambassador: { reads: ambassadorReads, writes: ambassadorWrites },
   traefik: { reads: traefikReads, writes: traefikWrites },
   apisix: { reads: apisixReads, writes: apisixWrites },
+  appMesh: { reads: appMeshReads, followReads: appMeshFollowReads, writes: appMeshWrites },
 };
 
 /** Keys of trafficRouting that configure something other than a router. */
 const NOT_ROUTERS = new Set(['maxTrafficWeight', 'managedRoutes']);
 
 export interface TrafficRouters {
-  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `ambassador`, `traefik`, `apisix`, `plugins.argoproj-labs/gatewayAPI`). */
+  /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `ambassador`, `traefik`, `apisix`, `appMesh`, `plugins.argoproj-labs/gatewayAPI`). */
   driven: string[];
-  /** The configured routers it does not (their weights are only recorded in status): `appMesh`, `plugins.<name>`... */
+  /** The configured routers it does not (their weights are only recorded in status): other plugins, `plugins.<name>` */
   notDriven: string[];
   /** Every object the driven routers need read before routerWrites. */
   reads: RouterObjectRef[];
@@ -53,6 +57,13 @@ export function trafficRoutersOf(rollout: Rollout): TrafficRouters {
     .flatMap((k) => (k === 'plugins' ? pluginRouters(routing!.plugins) : [k]));
   const driven = configured.filter((k) => DRIVEN[k] !== undefined);
   return { driven, notDriven: configured.filter((k) => DRIVEN[k] === undefined), reads: driven.flatMap((k) => DRIVEN[k]!.reads(rollout)) };
+}
+
+/** The objects the driven routers need read once the first reads (`observed`) are in, and were not read yet. */
+export function followingReads(rollout: Rollout, observed: ObservedRouterObjects): RouterObjectRef[] {
+  return trafficRoutersOf(rollout)
+    .driven.flatMap((k) => DRIVEN[k]!.followReads?.(rollout, observed) ?? [])
+    .filter((ref) => !observed.has(routerObjectKey(ref)));
 }
 
 /** Each plugin is a router of its own, `plugins.<name>`, so the log says which one is not driven. */

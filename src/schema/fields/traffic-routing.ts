@@ -53,7 +53,7 @@ const ambassador = obj('ambassador', 'Ambassador / Emissary: Argo creates a cana
   list('mappings', 'Names of the Ambassador Mappings to split.', str('mapping', 'A Mapping name.'), { required: true }),
 ], { link: `${TM}/ambassador/`, example: 'ambassador:\n  mappings:\n  - checkout-mapping' });
 
-const appMesh = obj('appMesh', 'AWS App Mesh: Argo sets the weights of a VirtualRouter\'s routes between two VirtualNodes. The embedded controller of this extension only records the weights in status.canary.weights for it.', [
+const appMesh = obj('appMesh', 'AWS App Mesh: Argo sets the weights of a VirtualRouter\'s routes between two VirtualNodes. It also points each VirtualNode\'s pod selector at its ReplicaSet\'s pods; the embedded controller of this extension does the same.', [
   obj('virtualService', 'The App Mesh VirtualService (and its VirtualRouter) to manage.', [
     str('name', 'Name of the VirtualService.', { required: true }),
     list('routes', 'Route names in the VirtualRouter to manage; may be omitted when there is one.', str('route', 'A route name.')),
