@@ -64,8 +64,8 @@ export const canaryStableDistinct: Rule = {
   },
 };
 
-/** Routers that need both canaryService and stableService (istio only without a DestinationRule). */
-const NEEDS_SERVICES: readonly Router[] = ['alb', 'smi', 'apisix', 'ambassador', 'nginx', 'appMesh', 'traefik'];
+/** Routers that need both canaryService and stableService: all but istio with a DestinationRule (upstream's requireCanaryStableServices). */
+const NEEDS_SERVICES: readonly Router[] = ['alb', 'smi', 'apisix', 'ambassador', 'nginx', 'appMesh', 'traefik', 'plugins'];
 
 export const trafficRoutingNeedsServices: Rule = {
   code: 'traffic-routing-needs-services',
