@@ -175,6 +175,9 @@ function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex): RuleConte
   return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
 }
 
+/** The rules whose errors judge the spec alone, with no workspace: what the controller refuses a Rollout for. */
+const specRules = allRules.filter((r) => !r.readsWorkspace || r.judgesSpecAlone);
+
 /**
  * What the rules that judge the spec alone say of a Rollout held as plain data (an object of a
  * cluster, where the API server has already checked its structure), in the table's order.
@@ -182,9 +185,6 @@ function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex): RuleConte
 export function rolloutObjectFindings(rollout: object): DocFinding[] {
   return runRules(specRules, ruleContext(rollout as JsonObject), undefined);
 }
-
-/** The rules whose errors judge the spec alone, with no workspace: what the controller refuses a Rollout for. */
-const specRules = allRules.filter((r) => !r.readsWorkspace || r.judgesSpecAlone);
 
 /**
  * The last document read, and its value: the editor validates a document's two parts one after

@@ -44,7 +44,7 @@ const NOT_ROUTERS = new Set(['maxTrafficWeight', 'managedRoutes']);
 export interface TrafficRouters {
   /** The configured routers the embedded controller drives (`smi`, `nginx`, `istio`, `alb`, `ambassador`, `traefik`, `apisix`, `appMesh`, `plugins.argoproj-labs/gatewayAPI`). */
   driven: string[];
-  /** The configured routers it does not (their weights are only recorded in status): other plugins, `plugins.<name>` */
+  /** The configured routers it does not (their weights are only recorded in status): plugins other than gatewayAPI, `plugins.<name>`. */
   notDriven: string[];
   /** Every object the driven routers need read before routerWrites. */
   reads: RouterObjectRef[];
