@@ -1,10 +1,11 @@
 // The routers read what users write (trafficRouting) and what the cluster holds (Ingresses,
-// VirtualServices, routes, TrafficSplits), neither checked beforehand: whatever they are given, a
-// router answers with writes or a problem, and never throws (a throw would take a reconcile down).
+// VirtualServices, routes, TrafficSplits, Mappings, TraefikServices, ApisixRoutes, App Mesh objects,
+// the Gateway API plugin's ConfigMap), neither checked beforehand: whatever they are given, a router
+// answers with writes or a problem, and never throws (a throw would take a reconcile down).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describe, it } from 'mocha';
-import { routerObjectKey, routerWrites, trafficRoutersOf, type RouterObject, type Rollout, type TrafficWeights } from '../../src/planner';
+import { followingReads, routerObjectKey, routerWrites, trafficRoutersOf, type RouterObject, type RouterObjectRef, type Rollout, type TrafficWeights } from '../../src/planner';
 
 /** Plausible values with noise at every level: well-formed pieces, wrong types, nulls, anything. */
 const noisy = <T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: fc.anything() });
@@ -52,7 +53,7 @@ const routers = {
           'argoproj-labs/gatewayAPI': noisy(
             fc.oneof(
               fc.record({ httpRoute: noisy(name), namespace: noisy(name) }, { requiredKeys: ['httpRoute'] }),
-              fc.record({ httpRoutes: noisy(fc.array(noisy(fc.record({ name: noisy(name) }, { requiredKeys: ['name'] })), { maxLength: 2 })), namespace: noisy(name) }, { requiredKeys: ['httpRoutes'] }),
+              fc.record({ httpRoutes: noisy(fc.array(noisy(fc.record({ name: noisy(name), useHeaderRoutes: noisy(fc.boolean()) }, { requiredKeys: ['name'] })), { maxLength: 2 })), namespace: noisy(name), configMap: noisy(name) }, { requiredKeys: ['httpRoutes'] }),
             ),
           ),
           'acme/mesh': fc.anything(),
@@ -60,13 +61,20 @@ const routers = {
         { requiredKeys: ['argoproj-labs/gatewayAPI'] },
       ),
     ),
+    ambassador: noisy(fc.record({ mappings: noisy(fc.array(noisy(fc.constantFrom('web', 'api', '')), { maxLength: 2 })) }, { requiredKeys: ['mappings'] })),
+    traefik: noisy(fc.record({ weightedTraefikServiceName: noisy(name) })),
+    apisix: noisy(fc.record({ route: noisy(fc.record({ name: noisy(name), rules: noisy(fc.array(fc.constantFrom('rule1', 'web'), { maxLength: 2 })) }, { requiredKeys: ['name'] })) })),
+    appMesh: noisy(
+      fc.record({
+        virtualService: noisy(fc.record({ name: noisy(name), routes: noisy(fc.array(routeName, { maxLength: 2 })) }, { requiredKeys: ['name'] })),
+        virtualNodeGroup: noisy(fc.record({ canaryVirtualNodeRef: noisy(fc.record({ name: noisy(fc.constant('web-canary')) })), stableVirtualNodeRef: noisy(fc.record({ name: noisy(fc.constant('web-stable')) })) })),
+      }),
+    ),
 };
 const shared = { managedRoutes: noisy(fc.array(noisy(fc.record({ name: noisy(routeName) }, { requiredKeys: [] })), { maxLength: 2 })), maxTrafficWeight: noisy(fc.integer({ min: 0, max: 1000 })) };
-/** Mostly one router (each gets runs of its own), sometimes all of them and more together. */
-const trafficRouting = fc.oneof(
-  { weight: 5, arbitrary: fc.oneof(...Object.entries(routers).map(([key, config]) => fc.tuple(config, fc.record(shared, { requiredKeys: [] })).map(([c, rest]) => ({ [key]: c, ...rest })))) },
-  { weight: 1, arbitrary: fc.record({ ...routers, ...shared }, { requiredKeys: [] }) },
-);
+/** One router (each gets runs of its own, so each is reached), or all of them and more together. */
+const oneRouter = (key: keyof typeof routers) => fc.tuple(routers[key], fc.record(shared, { requiredKeys: [] })).map(([c, rest]) => ({ [key]: c, ...rest }));
+const allRouters = fc.record({ ...routers, ...shared }, { requiredKeys: [] });
 
 const step = noisy(
   fc.oneof(
@@ -77,7 +85,7 @@ const step = noisy(
   ),
 );
 
-const rollout: fc.Arbitrary<Rollout> = fc
+const rolloutWith = (trafficRouting: fc.Arbitrary<unknown>): fc.Arbitrary<Rollout> => fc
   .record({
     trafficRouting,
     steps: fc.array(step, { maxLength: 4 }),
@@ -128,6 +136,18 @@ const virtualServiceSpec = fc.oneof(
 );
 const destinationRuleSpec = fc.record({ host: noisy(svc), subsets: noisy(fc.array(noisy(fc.record({ name: noisy(fc.constantFrom('canary', 'stable', 'other')), labels: noisy(fc.dictionary(name, name)) }, { requiredKeys: ['name'] })), { maxLength: 3 })) }, { requiredKeys: ['subsets'] });
 const routeSpec = fc.record({ rules: noisy(fc.array(noisy(fc.record({ backendRefs: noisy(fc.array(noisy(fc.record({ name: noisy(svc), port: noisy(fc.integer()), weight: noisy(fc.integer({ min: -5, max: 105 })) }, { requiredKeys: ['name'] })), { maxLength: 3 })) }, { requiredKeys: ['backendRefs'] })), { maxLength: 2 })) }, { requiredKeys: ['rules'] });
+const weight = noisy(fc.integer({ min: -5, max: 105 }));
+const mappingSpec = fc.record({ prefix: noisy(name), service: noisy(fc.constantFrom('web-stable', 'web-stable:8080', 'http://web-stable:http')), weight: fc.option(noisy(fc.integer({ min: 0, max: 3 })), { nil: undefined }) }, { requiredKeys: [] });
+const traefikServiceSpec = fc.record({ weighted: noisy(fc.record({ services: noisy(fc.array(noisy(fc.record({ name: noisy(svc), weight }, { requiredKeys: ['name'] })), { maxLength: 3 })) })) });
+const apisixRouteSpec = fc.record({
+  http: noisy(fc.array(noisy(fc.record({ name: noisy(fc.constantFrom('rule1', 'web')), priority: noisy(fc.integer({ min: 0, max: 3 })), backends: noisy(fc.array(noisy(fc.record({ serviceName: noisy(svc), weight }, { requiredKeys: ['serviceName'] })), { maxLength: 3 })) }, { requiredKeys: ['name', 'backends'] })), { maxLength: 2 })),
+});
+const meshServiceSpec = fc.record({ provider: noisy(fc.record({ virtualRouter: noisy(fc.record({ virtualRouterRef: noisy(fc.record({ name: noisy(fc.constant('web-router')), namespace: fc.option(name, { nil: undefined }) }, { requiredKeys: ['name'] })) })) })) });
+const weightedTargets = noisy(fc.array(noisy(fc.record({ virtualNodeRef: noisy(fc.record({ name: noisy(fc.constantFrom('web-canary', 'web-stable')), namespace: fc.option(fc.constantFrom('shop', 'other'), { nil: undefined }) }, { requiredKeys: ['name'] })), weight })), { maxLength: 3 }));
+const virtualRouterSpec = fc.record({ routes: noisy(fc.array(noisy(fc.record({ name: noisy(routeName), httpRoute: noisy(fc.record({ action: noisy(fc.record({ weightedTargets })) })) }, { requiredKeys: ['name'] })), { maxLength: 2 })) });
+const virtualNodeSpec = fc.record({ podSelector: noisy(fc.record({ matchLabels: noisy(fc.dictionary(name, name)) })) });
+/** The Gateway API plugin's ConfigMap: its data, a record that fits or junk. */
+const recordData = fc.record({ httpManagedRoutes: noisy(fc.oneof(fc.constant('{}'), fc.constant(JSON.stringify({ header: { web: 1 } })), fc.json())) }, { requiredKeys: [] });
 const splitSpec = fc.record({ service: noisy(svc), backends: noisy(fc.array(noisy(fc.record({ service: noisy(svc), weight: noisy(fc.oneof(fc.integer(), fc.string())) }, { requiredKeys: [] })), { maxLength: 3 })) }, { requiredKeys: [] });
 /** What the cluster may hold under a router object's name, by kind: mostly a plausible one, sometimes junk. */
 const specs = fc.record({
@@ -136,6 +156,13 @@ const specs = fc.record({
   DestinationRule: noisy(destinationRuleSpec),
   Route: noisy(routeSpec),
   TrafficSplit: noisy(splitSpec),
+  Mapping: noisy(mappingSpec),
+  TraefikService: noisy(traefikServiceSpec),
+  ApisixRoute: noisy(apisixRouteSpec),
+  MeshVirtualService: noisy(meshServiceSpec),
+  VirtualRouter: noisy(virtualRouterSpec),
+  VirtualNode: noisy(virtualNodeSpec),
+  ConfigMap: noisy(recordData),
 });
 /** Metadata as the API server serves it (it checks ObjectMeta's types): annotations are strings, though any string. */
 const metadata = fc.record(
@@ -160,35 +187,48 @@ describe('routers under arbitrary input', () => {
   it('answer writes or a problem, and never throw, whatever the Rollout and the objects served', () => {
     // The generators must reach both answers for every router, or the property says little.
     const seen = new Set<string>();
-    fc.assert(
-      fc.property(rollout, weights, fc.infiniteStream(fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), specs, metadata)), (r, w, objects) => {
-        const observed = new Map<string, RouterObject | null>();
-        let reads;
-        try {
-          reads = trafficRoutersOf(r).reads;
-        } catch (e) {
-          assert.fail(`trafficRoutersOf threw: ${(e as Error).stack}`);
-        }
-        for (const ref of reads) {
-          const [present, byKind, meta] = objects.next().value as [boolean, Record<string, unknown>, unknown];
-          const spec = byKind[ref.kind] ?? byKind.Route;
-          const base = { apiVersion: ref.apiVersion, kind: ref.kind };
-          observed.set(routerObjectKey(ref), present ? ({ ...base, metadata: { name: ref.name, namespace: ref.namespace, ...(meta as object) }, spec } as RouterObject) : null);
-        }
-        let decision;
-        try {
-          decision = routerWrites(r, w, observed);
-        } catch (e) {
-          assert.fail(`routerWrites threw: ${(e as Error).stack}\nrollout: ${JSON.stringify(r.spec)}\nobserved: ${JSON.stringify([...observed])}`);
-        }
-        assert.ok(('writes' in decision && Array.isArray(decision.writes)) || ('problem' in decision && typeof decision.problem === 'string' && decision.problem.length > 0));
-        const driven = trafficRoutersOf(r).driven;
-        if ('problem' in decision) seen.add(`problem ${decision.problem.slice('trafficRouting.'.length).split(':')[0]}`);
-        else if (decision.writes.length > 0 && driven.length === 1) seen.add(`writes ${driven[0]}`);
-      }),
-      { numRuns: 4000, seed: 20261122 },
-    );
-    for (const router of ['smi', 'nginx', 'alb', 'istio', 'plugins.argoproj-labs/gatewayAPI']) {
+    const runs = [...(Object.keys(routers) as (keyof typeof routers)[]).map((key) => ({ rollouts: rolloutWith(oneRouter(key)), numRuns: 1500 })), { rollouts: rolloutWith(allRouters), numRuns: 1000 }];
+    for (const [i, { rollouts, numRuns }] of runs.entries()) {
+      fc.assert(
+        fc.property(rollouts, weights, fc.infiniteStream(fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), specs, metadata)), (r, w, objects) => {
+          const observed = new Map<string, RouterObject | null>();
+          let reads;
+          try {
+            reads = trafficRoutersOf(r).reads;
+          } catch (e) {
+            assert.fail(`trafficRoutersOf threw: ${(e as Error).stack}`);
+          }
+          const serve = (refs: RouterObjectRef[]) => {
+            for (const ref of refs) {
+              const [present, byKind, meta] = objects.next().value as [boolean, Record<string, unknown>, unknown];
+              // App Mesh and Istio both have a VirtualService; a ConfigMap holds data, not a spec.
+              const kind = ref.kind === 'VirtualService' && ref.apiVersion.startsWith('appmesh') ? 'MeshVirtualService' : ref.kind;
+              const content = byKind[kind] ?? byKind.Route;
+              const base = { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace, ...(meta as object) } };
+              observed.set(routerObjectKey(ref), present ? ({ ...base, ...(kind === 'ConfigMap' ? { data: content } : { spec: content }) } as RouterObject) : null);
+            }
+          };
+          serve(reads);
+          try {
+            serve(followingReads(r, observed));
+          } catch (e) {
+            assert.fail(`followingReads threw: ${(e as Error).stack}`);
+          }
+          let decision;
+          try {
+            decision = routerWrites(r, w, observed);
+          } catch (e) {
+            assert.fail(`routerWrites threw: ${(e as Error).stack}\nrollout: ${JSON.stringify(r.spec)}\nobserved: ${JSON.stringify([...observed])}`);
+          }
+          assert.ok(('writes' in decision && Array.isArray(decision.writes)) || ('problem' in decision && typeof decision.problem === 'string' && decision.problem.length > 0));
+          const driven = trafficRoutersOf(r).driven;
+          if ('problem' in decision) seen.add(`problem ${decision.problem.slice('trafficRouting.'.length).split(':')[0]}`);
+          else if (decision.writes.length > 0 && driven.length === 1) seen.add(`writes ${driven[0]}`);
+        }),
+        { numRuns, seed: 20261122 + i },
+      );
+    }
+    for (const router of ['smi', 'nginx', 'alb', 'istio', 'plugins.argoproj-labs/gatewayAPI', 'ambassador', 'traefik', 'apisix', 'appMesh']) {
       assert.ok(seen.has(`writes ${router}`), `some run gave ${router} writes`);
       assert.ok(seen.has(`problem ${router}`), `some run gave ${router} a problem`);
     }
