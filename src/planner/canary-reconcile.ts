@@ -38,6 +38,7 @@ import {
   dynamicStableScaleOf,
   hasTrafficRouting,
   maxTrafficWeightOf,
+  stableAndCanaryServices,
 } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import { experimentEndsByItself, experimentSpecFromStep, experimentSpecOf, isExperimentFinished } from './experiments';
@@ -126,8 +127,11 @@ function isFullyAvailable(rs: ReplicaSet): boolean {
   return replicas !== 0 && rsAvailable(rs) !== 0 && replicas <= rsAvailable(rs);
 }
 
-/** `ensureSVCTargets`: switch a Service only to an RS with available pods (fully, the first time). */
-function ensureServiceTargets(ctx: ReconcileContext, serviceName: string | undefined, rs: ReplicaSet | undefined): void {
+/**
+ * `ensureSVCTargets`: switch a Service only to an RS with available pods (fully, the first time);
+ * without `checkAvailability` (the canary of ping and pong, as upstream) at once.
+ */
+function ensureServiceTargets(ctx: ReconcileContext, serviceName: string | undefined, rs: ReplicaSet | undefined, checkAvailability = true): void {
   if (!serviceName || !rs) return;
   const svc = findService(ctx, serviceName);
   if (!svc) {
@@ -136,6 +140,10 @@ function ensureServiceTargets(ctx: ReconcileContext, serviceName: string | undef
   }
   const desired = rsHash(rs);
   if (!desired || serviceSelectedHash(svc) === desired) return;
+  if (!checkAvailability) {
+    pointServiceAt(ctx, serviceName, desired);
+    return;
+  }
   const managed = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY] !== undefined;
   if (!managed && !isFullyAvailable(rs)) {
     waitFor(ctx, `Service ${serviceName} switches to ${rsName(rs)} once it is fully available`);
@@ -151,6 +159,10 @@ function ensureServiceTargets(ctx: ReconcileContext, serviceName: string | undef
 function reconcileCanaryServices(ctx: ReconcileContext): void {
   const canary = canaryOf(ctx.rollout);
   if (!canary) return;
+  // Ping-pong (upstream reconcilePingAndPongService): while an update runs, the one of ping and pong
+  // that is not stable takes the new pods; the stable one keeps the pods it took as the last canary.
+  const status = ctx.rollout.status ?? {};
+  if (canary.pingPong && (status.stableRS ?? '') !== (status.currentPodHash ?? '')) ensureServiceTargets(ctx, stableAndCanaryServices(ctx.rollout).canary, ctx.newRS, false);
   ensureServiceTargets(ctx, canary.stableService, ctx.stableRS);
   if (isAborted(ctx)) {
     // Aborted: the canary Service goes back to the stable pods (with dynamicStableScale, once no traffic is left on the canary).
@@ -464,6 +476,10 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     clearPauseConditions(ctx);
     removeAbort(ctx);
     ctx.status.currentStepIndex = stepCount > 0 ? stepCount : undefined;
+    // A new stable: ping and pong swap, as upstream's promoteStable (the first deploy too).
+    if (canaryOf(ctx.rollout)?.pingPong && ctx.status.stableRS !== ctx.newHash) {
+      canaryStatus(ctx).stablePingPong = ctx.rollout.status?.canary?.stablePingPong === 'pong' ? 'ping' : 'pong';
+    }
     ctx.status.stableRS = ctx.newHash;
     return;
   }

@@ -148,6 +148,18 @@ export function albAnnotationPrefixOf(rollout: Rollout): string {
   return canaryOf(rollout)?.trafficRouting?.alb?.annotationPrefix ?? DEFAULT_ALB_ANNOTATION_PREFIX;
 }
 
+/**
+ * The Services the stable and the canary traffic go to (upstream GetStableAndCanaryServices): with
+ * pingPong, the one of ping and pong that is stable now (status.canary.stablePingPong, ping until
+ * it says pong) and the other; else stableService and canaryService.
+ */
+export function stableAndCanaryServices(rollout: Rollout): { stable?: string; canary?: string } {
+  const canary = canaryOf(rollout);
+  const pingPong = canary?.pingPong;
+  if (!pingPong) return { stable: canary?.stableService, canary: canary?.canaryService };
+  return rollout.status?.canary?.stablePingPong === 'pong' ? { stable: pingPong.pongService, canary: pingPong.pingService } : { stable: pingPong.pingService, canary: pingPong.pongService };
+}
+
 /** The Service the ALB action annotation is keyed by. */
 export function albRootServiceOf(rollout: Rollout): string | undefined {
   const canary = canaryOf(rollout);

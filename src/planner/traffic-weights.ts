@@ -9,7 +9,7 @@ import {
   desiredCanaryWeight,
   replicaProgressThresholdMet,
 } from './canary-replicas';
-import { canaryOf, canaryStepsOf, dynamicStableScaleOf, maxTrafficWeightOf, replicasOf } from './defaults';
+import { canaryStepsOf, dynamicStableScaleOf, maxTrafficWeightOf, replicasOf, stableAndCanaryServices } from './defaults';
 import { rsAvailable, rsHash } from './reconcile-context';
 import type { Experiment, ReplicaSet, Rollout, TrafficWeights, WeightDestination } from './types';
 
@@ -187,11 +187,11 @@ export function trafficWeightStatus(
   stableHash: string | undefined,
   additional: readonly WeightDestination[] = [],
 ): TrafficWeights {
-  const canary = canaryOf(rollout);
+  const services = stableAndCanaryServices(rollout);
   const stableWeight = additional.reduce((w, d) => w - d.weight, maxTrafficWeightOf(rollout) - weight);
   const weights: TrafficWeights = {
-    canary: destination(weight, newHash, canary?.canaryService),
-    stable: destination(stableWeight, stableHash, canary?.stableService),
+    canary: destination(weight, newHash, services.canary),
+    stable: destination(stableWeight, stableHash, services.stable),
   };
   if (additional.length > 0) weights.additional = additional.map((d) => ({ ...d }));
   return weights;

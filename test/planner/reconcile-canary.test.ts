@@ -13,6 +13,7 @@ import {
   replicaSetByRevision,
   replicas,
   selectorOf,
+  service,
   setPods,
   settle,
   step,
@@ -541,6 +542,31 @@ describe('reconcile (canary)', () => {
       step(h);
       assert.equal(selectorOf(h, 'demo-canary'), hashOf(replicaSetByRevision(h, 2)));
       assert.equal(h.world.services.find((s) => s.metadata?.name === 'demo-canary')?.metadata?.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], 'demo');
+    });
+
+    it('ping-pong: the first deploy makes pong stable; an update points ping at the new pods at once (no wait for availability) and weighs ping against pong; the promotion swaps them', () => {
+      const rollout = canary({ steps: steps20pause, pingPong: { pingService: 'ping', pongService: 'pong' }, trafficRouting: { alb: { ingress: 'web', rootService: 'root', servicePort: 80 } } });
+      delete rollout.spec!.strategy!.canary!.stableService;
+      delete rollout.spec!.strategy!.canary!.canaryService;
+      const h = deployed(rollout, [service('ping'), service('pong'), service('root')]);
+      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'pong', 'the first deploy is a promotion, as upstream');
+      const v1 = hashOf(replicaSetByRevision(h, 1));
+      h.podsReadyAtOnce = false;
+      updateImage(h);
+      settle(h);
+      const v2 = replicaSetByRevision(h, 2);
+      assert.equal(selectorOf(h, 'ping'), hashOf(v2), 'ping, the canary, selects the new pods before any is available');
+      assert.equal(selectorOf(h, 'pong'), v1, 'pong, the stable, keeps the first pods');
+      setPods(h, v2, 1, 1);
+      settle(h);
+      const weights = h.world.rollout.status?.canary?.weights;
+      assert.deepEqual([weights?.canary.serviceName, weights?.stable.serviceName], ['ping', 'pong']);
+      h.podsReadyAtOnce = true;
+      patchStatus(h, { promoteFull: true });
+      settle(h);
+      assert.equal(h.world.rollout.status?.stableRS, hashOf(v2));
+      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'ping');
+      assert.deepEqual([h.world.rollout.status?.canary?.weights?.canary.serviceName, h.world.rollout.status?.canary?.weights?.stable.serviceName], ['pong', 'ping']);
     });
   });
 

@@ -292,6 +292,16 @@ describe('routers: AWS ALB Ingress', () => {
     });
   });
 
+  it('pingPong: the target groups are ping\'s and pong\'s as the weights name them, keyed by the rootService', () => {
+    const pingPong = rolloutWith({ ingress: 'web', servicePort: 80, rootService: 'web-root' }, { pingPong: { pingService: 'ping', pongService: 'pong' } });
+    const cluster = new FakeCluster(ingress('web', 'web-root'));
+    const w = (canary: string, stable: string, weight: number): TrafficWeights => ({ canary: { weight, serviceName: canary, podTemplateHash: 'b' }, stable: { weight: 100 - weight, serviceName: stable, podTemplateHash: 'a' } });
+    writesOf(cluster.reconcile(pingPong, w('pong', 'ping', 20)));
+    assert.deepEqual(targetGroups(cluster, 'web', 'alb.ingress.kubernetes.io/actions.web-root'), ['pong:80=20', 'ping:80=80']);
+    writesOf(cluster.reconcile(pingPong, w('ping', 'pong', 0)));
+    assert.deepEqual(targetGroups(cluster, 'web', 'alb.ingress.kubernetes.io/actions.web-root'), ['ping:80=0', 'pong:80=100'], 'after a promotion they swap');
+  });
+
   describe('problems (the rollout waits, the message says what and which object)', () => {
     const problem = (rollout: Rollout, ...objects: RouterObject[]) => problemOf(new FakeCluster(...objects).reconcile(rollout, weights(20)));
 
@@ -323,9 +333,10 @@ describe('routers: AWS ALB Ingress', () => {
     it('a Service missing', () => {
       assert.equal(problem(rolloutWith({ ingress: 'web', servicePort: 80 }, { stableService: 'web-stable' }), ingress('web')), 'trafficRouting.alb: needs both canaryService and stableService');
     });
-    it('pingPong, which the embedded controller does not drive', () => {
-      const pingPong = rolloutWith({ ingress: 'web', servicePort: 80, rootService: 'web-root' }, { pingPong: { pingService: 'ping', pongService: 'pong' } });
-      assert.equal(problem(pingPong, ingress('web', 'web-root')), 'trafficRouting.alb: pingPong with ALB is not driven by the embedded controller');
+    it('pingPong without a rootService (its action cannot be keyed by ping or pong, which swap)', () => {
+      const pingPong = rolloutWith({ ingress: 'web', servicePort: 80 }, { pingPong: { pingService: 'ping', pongService: 'pong' } });
+      const w: TrafficWeights = { canary: { weight: 20, serviceName: 'pong', podTemplateHash: 'b' }, stable: { weight: 80, serviceName: 'ping', podTemplateHash: 'a' } };
+      assert.equal(problemOf(new FakeCluster(ingress('web', 'ping')).reconcile(pingPong, w)), 'trafficRouting.alb: pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap');
     });
     it('a managed-annotations record that is not the JSON upstream writes', () => {
       assert.equal(

@@ -292,6 +292,16 @@ describe('routers: Istio VirtualService (host-level)', () => {
     assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http, [primary(100, 0), other]);
   });
 
+  it('pingPong: the destinations of ping and pong, as the weights name the canary and the stable', () => {
+    const pingPong = istio();
+    pingPong.spec!.strategy!.canary = { ...pingPong.spec!.strategy!.canary, canaryService: undefined, stableService: undefined, pingPong: { pingService: 'web-ping', pongService: 'web-pong' } };
+    const route = { name: 'primary', route: [dest('web-ping', 100), dest('web-pong', 0)] };
+    const cluster = new FakeCluster(virtualService('web-vsvc', { http: [route] }));
+    const w: TrafficWeights = { canary: { weight: 30, serviceName: 'web-pong', podTemplateHash: 'b' }, stable: { weight: 70, serviceName: 'web-ping', podTemplateHash: 'a' } };
+    writesOf(cluster.reconcile(pingPong, w));
+    assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http[0].route, [dest('web-ping', 70), dest('web-pong', 30)]);
+  });
+
   it('an absent weight counts as 0: nothing to write for a canary at 0', () => {
     const route = { name: 'primary', route: [dest('web-stable', 100), dest('web-canary')] };
     const cluster = new FakeCluster(virtualService('web-vsvc', { http: [route] }));

@@ -14,10 +14,13 @@
  * These paths are the only change to the Ingress's rules. Mirror routes are a no-op with ALB, as
  * upstream (and the linter refuses them there).
  *
+ * With pingPong, the target groups are ping's and pong's, as the weights name them (the stable one
+ * and the other, status.canary.stablePingPong); the action is keyed by the rootService.
+ *
  * Weights are not verified against AWS (upstream reads the load balancer's target groups when
  * weight verification is on): the embedded controller cannot reach AWS, so
  * `status.canary.weights.verified` stays unset and `status.alb(s)` are not written.
- * Not driven: pingPong (a problem), and `extensions/v1beta1` Ingresses.
+ * Not driven: `extensions/v1beta1` Ingresses.
  */
 import { albAnnotationPrefixOf, albRootServiceOf, DEFAULT_ALB_ANNOTATION_PREFIX } from '../defaults';
 import { canonicalJson } from '../hash';
@@ -112,8 +115,10 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
   const alb = albConfig(rollout);
   const names = ingressNames(alb);
   if (!Array.isArray(names)) return names;
-  if (canary?.pingPong) return { problem: 'pingPong with ALB is not driven by the embedded controller' };
-  if (!canary?.canaryService || !canary.stableService) return { problem: 'needs both canaryService and stableService' };
+  // The weights name the Services they are for: with pingPong, ping's and pong's (upstream GetStableAndCanaryServices).
+  const [stableService, canaryService] = canary?.pingPong ? [weights.stable.serviceName, weights.canary.serviceName] : [canary?.stableService, canary?.canaryService];
+  if (!canaryService || !stableService) return { problem: canary?.pingPong ? 'pingPong needs both pingService and pongService' : 'needs both canaryService and stableService' };
+  if (canary?.pingPong && !albRootServiceOf(rollout)) return { problem: 'pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap' };
   if (alb.rootService !== undefined && alb.rootService !== null && typeof alb.rootService !== 'string') return { problem: 'rootService must be the name of a Service' };
   if (alb.annotationPrefix !== undefined && alb.annotationPrefix !== null && typeof alb.annotationPrefix !== 'string') return { problem: 'annotationPrefix must be a string' };
   const stickiness = stickinessOf(alb);
@@ -127,7 +132,7 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
 
   // The action is named after the Service the Ingress's rules send to: the ALB controller reads it there.
   // An empty rootService or annotationPrefix counts as unset, as upstream reads them.
-  const actionService = albRootServiceOf(rollout) || canary.stableService;
+  const actionService = albRootServiceOf(rollout) || stableService;
   const prefix = albAnnotationPrefixOf(rollout) || DEFAULT_ALB_ANNOTATION_PREFIX;
   const actionKey = `${prefix}/actions.${actionService}`;
   const rolloutName = rollout.metadata?.name ?? '';
@@ -153,7 +158,7 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
       },
     });
     // The stable gets what the others leave out of maxTrafficWeight (status.canary.weights), which is 100 by default.
-    const action = forward([[canary.canaryService, weights.canary.weight], ...additional.map((d): [string, number] => [d.serviceName!, d.weight]), [canary.stableService, weights.stable.weight]]);
+    const action = forward([[canaryService, weights.canary.weight], ...additional.map((d): [string, number] => [d.serviceName!, d.weight]), [stableService, weights.stable.weight]]);
 
     // Every annotation this Rollout wants (a string) or wants gone (null).
     const wanted = new Map<string, unknown>([[actionKey, action]]);
@@ -162,7 +167,7 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
       for (const [name, route] of routes) {
         const conditions = route && headerConditions(route);
         if (conditions && 'problem' in conditions) return conditions;
-        wanted.set(`${prefix}/actions.${name}`, conditions ? forward([[canary.canaryService, 100]]) : null);
+        wanted.set(`${prefix}/actions.${name}`, conditions ? forward([[canaryService, 100]]) : null);
         wanted.set(`${prefix}/conditions.${name}`, conditions ?? null);
       }
     }

@@ -93,13 +93,15 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
   if (configs.some((vs) => typeof vs?.name !== 'string' || vs.name === '')) return { problem: 'every VirtualService needs a name' };
 
   const rule = istio.destinationRule;
+  // The weights name the Services they are for: with pingPong, ping's and pong's, which swap at each promotion.
+  const [stableService, canaryService] = canary?.pingPong ? [weights.stable.serviceName, weights.canary.serviceName] : [canary?.stableService, canary?.canaryService];
   const targets: Targets = {
-    canaryService: canary?.canaryService ?? '',
-    stableService: canary?.stableService ?? '',
+    canaryService: canaryService ?? '',
+    stableService: stableService ?? '',
     canarySubset: rule?.canarySubsetName ?? '',
     stableSubset: rule?.stableSubsetName ?? '',
     weights,
-    canaryDestination: { host: canary?.canaryService ?? '' },
+    canaryDestination: { host: canaryService ?? '' },
   };
   if (!rule && (!targets.canaryService || !targets.stableService)) return { problem: 'needs both canaryService and stableService (or a destinationRule)' };
 
