@@ -13,7 +13,7 @@
  */
 import type { ActionResult } from './actions';
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
-import { canaryStepsOf, minReadySecondsOf } from './defaults';
+import { canaryStepsOf, minReadySecondsOf, stableAndCanaryServices } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import type { Effect, World } from './effects';
 import { applyEffects, cloneJson, describeEffect } from './effects';
@@ -231,8 +231,10 @@ function serviceRoles(rollout: Rollout): { name: string; role: FrameService['rol
   const s = rollout.spec?.strategy;
   const out: { name: string; role: FrameService['role'] }[] = [];
   if (s?.canary) {
-    if (s.canary.stableService) out.push({ name: s.canary.stableService, role: 'stable' });
-    if (s.canary.canaryService) out.push({ name: s.canary.canaryService, role: 'canary' });
+    // With pingPong, ping's and pong's, in the roles they have now.
+    const { stable, canary } = stableAndCanaryServices(rollout);
+    if (stable) out.push({ name: stable, role: 'stable' });
+    if (canary) out.push({ name: canary, role: 'canary' });
   } else if (s?.blueGreen) {
     if (s.blueGreen.activeService) out.push({ name: s.blueGreen.activeService, role: 'active' });
     if (s.blueGreen.previewService) out.push({ name: s.blueGreen.previewService, role: 'preview' });

@@ -99,6 +99,21 @@ describe('simulate', () => {
     assert.ok(weights.includes(100), 'all steps done: full weight before promotion');
   });
 
+  it('ping-pong: the simulation has ping and pong, and ends with the one that took the new pods as the stable', () => {
+    const r = canary({ steps: [{ setWeight: 25 }, { pause: { duration: 10 } }], pingPong: { pingService: 'demo-ping', pongService: 'demo-pong' }, trafficRouting: { alb: { ingress: 'demo', rootService: 'demo-root', servicePort: 80 } } }, { replicas: 4 });
+    delete r.spec!.strategy!.canary!.stableService;
+    delete r.spec!.strategy!.canary!.canaryService;
+    const result = simulate(r);
+    assert.equal(result.outcome, 'promoted');
+    const during = result.frames.find((f) => f.weight.canary === 25)!;
+    assert.ok(during, 'a frame at 25%');
+    const v2 = last(result.frames).replicaSets.find((x) => x.revision === 2)!;
+    assert.deepEqual(during.services.map((s) => [s.name, s.role]).sort(), [['demo-ping', 'canary'], ['demo-pong', 'stable']], 'pong is stable after the first deploy');
+    assert.equal(during.services.find((s) => s.name === 'demo-ping')?.replicaSet, v2.name);
+    const end = last(result.frames);
+    assert.deepEqual(end.services.find((s) => s.role === 'stable'), { name: 'demo-ping', role: 'stable', selects: end.services.find((s) => s.name === 'demo-ping')!.selects, replicaSet: v2.name });
+  });
+
   it('blue-green: the preview comes up, a person promotes, the active Service switches', () => {
     const r = rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview', autoPromotionEnabled: false } }, { replicas: 3 });
     const result = simulate(r, { services: [service('active'), service('preview')] });
