@@ -104,8 +104,9 @@ describe('routers: Apache APISIX ApisixRoute', () => {
       assert.equal(cluster.get(routeRef('beta')), undefined, 'deleted on abort');
     });
 
-    it('an ApisixRoute of that name the Rollout does not own is a problem, and is not touched', () => {
+    it('an ApisixRoute of that name the Rollout does not own is a problem at its step, and is never touched', () => {
       const theirs: RouterObject = { ...apisixRoute(), metadata: { name: 'beta', namespace: 'shop' } };
+      assert.deepEqual(writesOf(new FakeCluster(apisixRoute(), theirs).reconcile(routed(5), weights(20))).map((w) => `${w.action} ${w.ref.name}`), ['patch web-route'], 'not deleted when no step wants it');
       assert.equal(
         problemOf(new FakeCluster(apisixRoute(), theirs).reconcile(routed(1), weights(20))),
         'trafficRouting.apisix: ApisixRoute "shop/beta" exists and is not owned by this Rollout, so it is not changed: it cannot be the header route "beta"',

@@ -89,12 +89,14 @@ export function apisixWrites(rollout: Rollout, weights: TrafficWeights, observed
   for (const name of managedRouteNames(rollout)) {
     const headerRef = routeRef(namespace, name);
     const existing = observed.get(routerObjectKey(headerRef)) ?? undefined;
-    if (existing && !controlledBy(existing, rollout)) return { problem: `${notOwnedProblem(headerRef)}: it cannot be the header route "${name}"` };
+    const owned = existing !== undefined && controlledBy(existing, rollout);
     const wanted = plan.routes.get(name);
     if (wanted?.kind !== 'header') {
-      if (existing) writes.push({ action: 'delete', ref: headerRef });
+      // Only the Rollout's own goes; another of that name is someone else's, as upstream leaves it.
+      if (owned) writes.push({ action: 'delete', ref: headerRef });
       continue;
     }
+    if (existing && !owned) return { problem: `${notOwnedProblem(headerRef)}: it cannot be the header route "${name}"` };
     const built = headerRoute(existing ?? copyOf(route, name, rollout), config.rules, wanted.step, canary.canaryService, canary.stableService, !existing);
     if ('problem' in built) return { problem: `${describeRef(headerRef)}: ${built.problem}` };
     if (!existing) writes.push({ action: 'create', ref: headerRef, object: built.route });
