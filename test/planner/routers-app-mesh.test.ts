@@ -100,6 +100,8 @@ describe('routers: AWS App Mesh', () => {
       assert.equal(problem(r), 'trafficRouting.appMesh: virtualNodeGroup must name the canaryVirtualNodeRef and the stableVirtualNodeRef');
       r.spec!.strategy!.canary!.trafficRouting!.appMesh = {};
       assert.equal(problem(r), 'trafficRouting.appMesh: virtualService.name must name the App Mesh VirtualService');
+      r.spec!.strategy!.canary!.trafficRouting!.appMesh = { virtualService: { name: 'web' }, virtualNodeGroup: { canaryVirtualNodeRef: { name: 'web-node' }, stableVirtualNodeRef: { name: 'web-node' } } };
+      assert.equal(problem(r), 'trafficRouting.appMesh: the canary and the stable VirtualNode are both "web-node": they select different pods, so they must be two');
     });
     it('a VirtualNode, the VirtualService or its VirtualRouter missing', () => {
       assert.equal(problem(rollout, vs, vr, canaryNode), 'trafficRouting.appMesh: VirtualNode "shop/web-stable" was not found');

@@ -42,6 +42,7 @@ function appMeshConfig(rollout: Rollout): AppMeshConfig | { problem: string } {
   const canaryNode = nodeName('canaryVirtualNodeRef');
   const stableNode = nodeName('stableVirtualNodeRef');
   if (!canaryNode || !stableNode) return { problem: 'virtualNodeGroup must name the canaryVirtualNodeRef and the stableVirtualNodeRef' };
+  if (canaryNode === stableNode) return { problem: `the canary and the stable VirtualNode are both "${canaryNode}": they select different pods, so they must be two` };
   return { virtualService: vs.name, routes: routes as string[], canaryNode, stableNode };
 }
 
