@@ -25,7 +25,7 @@
 import { albAnnotationPrefixOf, albRootServiceOf, DEFAULT_ALB_ANNOTATION_PREFIX } from '../defaults';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite, isObject } from './types';
+import { describeRef, routedServices, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite, isObject } from './types';
 import { managedRouteNames, managedRoutesPlan, type HeaderRouteStep, type ManagedRoutesPlan, type WantedRoute } from './managed-routes';
 import { INGRESS_API_VERSION } from './nginx';
 
@@ -115,8 +115,7 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
   const alb = albConfig(rollout);
   const names = ingressNames(alb);
   if (!Array.isArray(names)) return names;
-  // The weights name the Services they are for: with pingPong, ping's and pong's (upstream GetStableAndCanaryServices).
-  const [stableService, canaryService] = canary?.pingPong ? [weights.stable.serviceName, weights.canary.serviceName] : [canary?.stableService, canary?.canaryService];
+  const { stable: stableService, canary: canaryService } = routedServices(rollout, weights);
   if (!canaryService || !stableService) return { problem: canary?.pingPong ? 'pingPong needs both pingService and pongService' : 'needs both canaryService and stableService' };
   if (canary?.pingPong && !albRootServiceOf(rollout)) return { problem: 'pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap' };
   if (alb.rootService !== undefined && alb.rootService !== null && typeof alb.rootService !== 'string') return { problem: 'rootService must be the name of a Service' };

@@ -9,7 +9,7 @@ import { canonicalJson } from '../hash';
 import { ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH, type Rollout, type TrafficWeights } from '../types';
 import { withManagedRoutes, type CanaryDestination } from './istio-managed-routes';
 import { managedRouteNames, managedRoutesPlan, type ManagedRoutesPlan } from './managed-routes';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import { describeRef, routedServices, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 /** The Istio API version upstream's controller uses unless told otherwise. */
 export const ISTIO_API_VERSION = 'networking.istio.io/v1alpha3';
@@ -85,7 +85,6 @@ interface Targets {
 }
 
 export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
-  const canary = rollout.spec?.strategy?.canary;
   const istio = istioConfig(rollout);
   if (istio.virtualService && istio.virtualServices) return { problem: 'set either virtualService or virtualServices, not both' };
   const configs = virtualServiceConfigs(istio);
@@ -93,8 +92,7 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
   if (configs.some((vs) => typeof vs?.name !== 'string' || vs.name === '')) return { problem: 'every VirtualService needs a name' };
 
   const rule = istio.destinationRule;
-  // The weights name the Services they are for: with pingPong, ping's and pong's, which swap at each promotion.
-  const [stableService, canaryService] = canary?.pingPong ? [weights.stable.serviceName, weights.canary.serviceName] : [canary?.stableService, canary?.canaryService];
+  const { stable: stableService, canary: canaryService } = routedServices(rollout, weights);
   const targets: Targets = {
     canaryService: canaryService ?? '',
     stableService: stableService ?? '',

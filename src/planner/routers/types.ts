@@ -3,7 +3,7 @@
  * `status.canary.weights`; a router turns those weights into the objects of its mesh or ingress.
  * Pure: the caller reads the objects a router names and sends the writes it returns.
  */
-import type { ObjectMeta } from '../types';
+import type { ObjectMeta, Rollout, TrafficWeights } from '../types';
 
 /** A router object as the API serves it (only the parts the routers read are typed). */
 export interface RouterObject {
@@ -56,3 +56,13 @@ export const notOwnedProblem = (ref: RouterObjectRef): string => `${describeRef(
 
 /** A JSON object (not null, not a list): what a router object's parts are read as. */
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The stable and canary Services a router sends to: with pingPong, ping's and pong's as the weights
+ * name them (they swap at each promotion, and the weights were decided with the roles of the time);
+ * else stableService and canaryService.
+ */
+export function routedServices(rollout: Rollout, weights: TrafficWeights): { stable?: string; canary?: string } {
+  const canary = rollout.spec?.strategy?.canary;
+  return canary?.pingPong ? { stable: weights.stable.serviceName, canary: weights.canary.serviceName } : { stable: canary?.stableService, canary: canary?.canaryService };
+}
