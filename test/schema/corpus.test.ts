@@ -5,10 +5,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorkspaceIndex, definitionsInFile, formatPath, parseFile, validateFile, type Finding, type ParsedFile } from '../../src/schema';
 
-const PEER = join(__dirname, '../../../shared/peer');
-const LINT = join(PEER, 'argo-rollouts/lint-testdata');
-const EXAMPLES = join(PEER, 'argo-rollouts/examples');
-const REAL = join(PEER, 'real-world');
+import { REAL_WORLD as REAL, UPSTREAM, describeRealWorld } from '../support/peer';
+
+const LINT = join(UPSTREAM, 'lint-testdata');
+const EXAMPLES = join(UPSTREAM, 'examples');
 
 function files(dir: string, pattern: RegExp): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -31,7 +31,7 @@ const errorLines = (findings: Finding[]) => findings.filter((f) => f.severity ==
 const upstreamPath = (path: string) => path.replace(/^spec\.strategy\.(canary|blueGreen)\./, 'spec.strategy.');
 
 describe('lint-testdata (upstream lint_test.go, EXPECTED.md)', () => {
-  const expected = readFileSync(join(PEER, 'argo-rollouts/EXPECTED.md'), 'utf8');
+  const expected = readFileSync(join(UPSTREAM, 'EXPECTED.md'), 'utf8');
   const valid = expected.split('Must lint clean')[1]!.split('Must be rejected')[0]!.match(/[\w.-]+\.(?:ya?ml|json)/g)!;
   const invalid = [...expected.matchAll(/^\| (invalid[\w.-]+) \| ([^|]+) \|/gm)].map((m) => ({ file: m[1]!, path: m[2]!.trim() }));
 
@@ -83,7 +83,7 @@ describe('upstream examples lint without errors', () => {
   }
 });
 
-describe('real-world manifests (SOURCE.md)', () => {
+describeRealWorld('real-world manifests (SOURCE.md)', () => {
   const source = readFileSync(join(REAL, 'SOURCE.md'), 'utf8');
   const rows = [...source.matchAll(/^\| `([^`]+\.yaml)` \|.*\| (expected: [^|]*)\|$/gm)].map((m) => ({ file: m[1]!, invalid: m[2]!.startsWith('expected: invalid'), kinds: m[0]!.split('|')[6]!.trim() }));
 
