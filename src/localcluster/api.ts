@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { timestamp, type Clock } from './clock';
 import { applyDefaults, initialStatus, validate } from './defaults';
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './errors';
+import { atomicLists, builtInListTypes, schemaListTypes } from './list-types';
 import { applyConfiguration, conflictError, syncLastApplied, updateManagedFields, type ManagedFieldsEntry, type Scope, type Writer } from './managed-fields';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from './patch';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
@@ -243,7 +244,9 @@ export class Api {
   /** Who writes, and which part of the object the write can own. */
   private writer(t: ResourceType, opts: WriteOptions, subresource: string | undefined): Writer {
     const scope: Scope = !t.subresources.includes('status') ? 'object' : subresource === 'status' ? 'status' : 'main';
-    return { manager: opts.manager ?? defaultManager, apiVersion: groupVersion(t), ...(subresource ? { subresource } : {}), scope, builtIn: t.builtIn };
+    const schema = t.builtIn ? undefined : this.registry.schemaOf(t);
+    const listTypes = t.builtIn ? builtInListTypes(t.kind) : schema ? schemaListTypes(schema) : atomicLists;
+    return { manager: opts.manager ?? defaultManager, apiVersion: groupVersion(t), ...(subresource ? { subresource } : {}), scope, builtIn: t.builtIn, listTypes };
   }
 
   delete(t: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): any {

@@ -16,9 +16,10 @@
  *   Secret, Deployment, ReplicaSet, Service, Endpoints, Pod); any other kind is 415: send JSON;
  * - Deployments roll out (RollingUpdate within maxSurge/maxUnavailable, or Recreate), but progress
  *   deadlines are not modelled and a paused Deployment simply stops;
- * - field ownership (managedFields, server-side apply) treats every list as atomic: the built-in
- *   kinds' associative lists (containers by name...) are owned and replaced whole, not by item,
- *   and without the kinds' schemas an Update marks nested structs it creates with "." too;
+ * - field ownership (managedFields, server-side apply) keys the associative lists of the built-in
+ *   kinds that Rollouts and their pods use (containers, ports, env, volumes...: list-types.ts)
+ *   and those a CRD's schema types; other lists are atomic, and without the kinds' schemas an
+ *   Update marks nested structs it creates with "." too;
  * - `fieldValidation=Strict` is accepted but unknown fields are not rejected;
  * - OpenAPI schemas of built-in kinds stop at their top-level fields (`kubectl explain KIND.spec`
  *   works, deeper paths say the field does not exist); custom resources get their CRD's schema;

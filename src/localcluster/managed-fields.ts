@@ -17,15 +17,17 @@
  *   takes it over. The first apply to an object without managedFields gives its fields to
  *   `before-first-apply`.
  * Where this is knowingly less than a real server:
- * - every list is atomic: owned and replaced whole. That is what a real server does for a CRD
- *   list without `x-kubernetes-list-type`; the built-in kinds' associative lists (containers
- *   and ports by name, env, volumes...) are tracked item by item there (`k:{"name":"app"}`).
+ * - lists are owned and merged as the kind's list types say (list-types.ts): an associative
+ *   list item by item (`k:{"name":"app"}`), a set value by value (`v:"a"`), any other list
+ *   whole. The built-in kinds' list types are those of the fields Rollouts and pods use, not
+ *   of every Kubernetes type.
  * - without the kinds' schemas, a map is a map: an Update marks with "." every map the write
  *   creates; a real server does not for the struct fields a built-in kind always carries, which
  *   is modelled for the top-level ones only (`spec`, but `data` of a ConfigMap is a map).
  */
 import { timestamp } from './clock';
 import { ApiError } from './errors';
+import { atomicLists, listKeys, type ListTypes } from './list-types';
 import { deepEqual } from './patch';
 
 export type Operation = 'Apply' | 'Update';
@@ -71,6 +73,8 @@ export interface Writer {
   scope: Scope;
   /** Built-in kinds carry their top-level structs even when empty (see createBase). */
   builtIn: boolean;
+  /** How the kind's lists are owned and merged (atomic when not given). */
+  listTypes?: ListTypes;
 }
 
 /** The manager of the fields an object had before its first apply. */
@@ -110,8 +114,22 @@ export function fieldPath(...names: string[]): string {
 /** The path as the API server prints it in conflicts: `.spec.replicas`. */
 export function pathString(key: string): string {
   return pathElements(key)
-    .map((e) => (e.startsWith('f:') ? `.${e.slice(2)}` : e.startsWith('i:') ? `[${e.slice(2)}]` : e.startsWith('v:') ? `[=${e.slice(2)}]` : `[${e.slice(2)}]`))
+    .map((e) => (e.startsWith('f:') ? `.${e.slice(2)}` : e.startsWith('i:') ? `[${e.slice(2)}]` : e.startsWith('v:') ? `[=${e.slice(2)}]` : e.startsWith('k:') ? keyString(e.slice(2)) : `[${e.slice(2)}]`))
     .join('');
+}
+
+/** An item's keys as the server prints them: `[port=80,protocol="TCP"]`. */
+function keyString(json: string): string {
+  let key: unknown;
+  try {
+    key = JSON.parse(json);
+  } catch {
+    return `[${json}]`;
+  }
+  if (!isMap(key)) return `[${json}]`;
+  return `[${Object.keys(key)
+    .map((k) => `${k}=${JSON.stringify(key[k])}`)
+    .join(',')}]`;
 }
 
 // ---------- fieldsV1 <-> sets ----------
@@ -197,22 +215,42 @@ function buildFieldsV1(set: FieldSet): FieldsV1 {
 // ---------- the fields of an object, and what a write changed ----------
 
 /**
- * The fields an applied configuration sets: every leaf and every list (atomic). A map is not
- * owned itself, not even an empty one (as for a built-in kind's struct fields: `labels: {}`).
+ * The fields an applied configuration sets: every leaf, every atomic list, and each item of an
+ * associative list or set with the fields of the item. A map is not owned itself, not even an
+ * empty one (as for a built-in kind's struct fields: `labels: {}`).
  */
-export function fieldsOf(obj: Record<string, unknown>): FieldSet {
+export function fieldsOf(obj: Record<string, unknown>, listTypes: ListTypes = atomicLists): FieldSet {
   const out: FieldSet = new Set();
-  const walk = (m: Record<string, unknown>, prefix: string): void => {
-    for (const k in m) {
-      const v = m[k];
-      if (v === undefined) continue;
-      const key = childKey(prefix, `f:${k}`);
-      if (isMap(v)) walk(v, key);
-      else out.add(key);
-    }
-  };
-  walk(obj, '');
+  addFields(obj, '', [], listTypes, out);
   return out;
+}
+
+/** Adds to `out` the fields of the map `m` at `prefix` (field names `fields`). */
+function addFields(m: Record<string, unknown>, prefix: string, fields: readonly string[], listTypes: ListTypes, out: FieldSet): void {
+  for (const k in m) {
+    if (!Object.hasOwn(m, k)) continue;
+    const v = m[k];
+    if (v === undefined) continue;
+    const key = childKey(prefix, `f:${k}`);
+    if (isMap(v)) addFields(v, key, [...fields, k], listTypes, out);
+    else if (Array.isArray(v)) addListFields(v, key, [...fields, k], listTypes, out);
+    else out.add(key);
+  }
+}
+
+/** A keyed list's items (each owned, with its fields); an atomic or empty list is one field. */
+function addListFields(list: readonly unknown[], key: string, fields: readonly string[], listTypes: ListTypes, out: FieldSet): void {
+  const type = listTypes(fields);
+  const keys = list.length > 0 ? listKeys(list, type) : undefined;
+  if (!keys) {
+    out.add(key);
+    return;
+  }
+  keys.forEach((element, i) => {
+    const itemKey = childKey(key, element);
+    out.add(itemKey);
+    if (type.type === 'map') addFields(list[i] as Record<string, unknown>, itemKey, fields, listTypes, out);
+  });
 }
 
 export interface Comparison {
@@ -222,32 +260,74 @@ export interface Comparison {
 }
 
 /**
- * What changed from `before` to `after`: leaves added, changed or removed, and the maps that
- * appeared or went away (a map present on both sides is not itself added or modified).
+ * What changed from `before` to `after`: leaves added, changed or removed, the maps that
+ * appeared or went away (a map present on both sides is not itself added or modified), and the
+ * items of associative lists and sets that appeared or went away, with their fields.
  */
-export function compareObjects(before: Record<string, unknown>, after: Record<string, unknown>): Comparison {
+export function compareObjects(before: Record<string, unknown>, after: Record<string, unknown>, listTypes: ListTypes = atomicLists): Comparison {
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
-  const children = (o: Record<string, unknown> | undefined, n: Record<string, unknown> | undefined, prefix: string): void => {
-    if (o) for (const k in o) visit(o[k], n?.[k], childKey(prefix, `f:${k}`));
-    if (n) for (const k in n) if (!o || o[k] === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`));
+  const own = (m: Record<string, unknown> | undefined, k: string): unknown => (m && Object.hasOwn(m, k) ? m[k] : undefined);
+  const children = (o: Record<string, unknown> | undefined, n: Record<string, unknown> | undefined, prefix: string, fields: readonly string[]): void => {
+    if (o) for (const k in o) if (Object.hasOwn(o, k)) visit(o[k], own(n, k), childKey(prefix, `f:${k}`), [...fields, k]);
+    if (n) for (const k in n) if (Object.hasOwn(n, k) && own(o, k) === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`), [...fields, k]);
   };
-  const visit = (o: unknown, n: unknown, key: string): void => {
+  /** A keyed list on one side only: each of its items (and their fields) appear or go. */
+  const wholeList = (list: readonly unknown[], key: string, fields: readonly string[], side: 'added' | 'removed'): boolean => {
+    const type = listTypes(fields);
+    const keys = list.length > 0 ? listKeys(list, type) : undefined;
+    if (!keys) return false;
+    keys.forEach((element, i) => {
+      const itemKey = childKey(key, element);
+      const item = list[i] as Record<string, unknown>;
+      if (type.type === 'map') children(side === 'removed' ? item : undefined, side === 'added' ? item : undefined, itemKey, fields);
+      c[side].add(itemKey);
+    });
+    return true;
+  };
+  const lists = (o: readonly unknown[], n: readonly unknown[], key: string, fields: readonly string[]): boolean => {
+    const type = listTypes(fields);
+    const oKeys = listKeys(o, type);
+    const nKeys = listKeys(n, type);
+    if (!oKeys || !nKeys) return false;
+    const nAt = new Map(nKeys.map((k, i) => [k, i]));
+    const oAt = new Map(oKeys.map((k, i) => [k, i]));
+    oKeys.forEach((element, i) => {
+      const itemKey = childKey(key, element);
+      const j = nAt.get(element);
+      if (j === undefined) {
+        if (type.type === 'map') children(o[i] as Record<string, unknown>, undefined, itemKey, fields);
+        c.removed.add(itemKey);
+      } else if (type.type === 'map') children(o[i] as Record<string, unknown>, n[j] as Record<string, unknown>, itemKey, fields);
+    });
+    nKeys.forEach((element, j) => {
+      if (oAt.has(element)) return;
+      const itemKey = childKey(key, element);
+      if (type.type === 'map') children(undefined, n[j] as Record<string, unknown>, itemKey, fields);
+      c.added.add(itemKey);
+    });
+    return true;
+  };
+  const visit = (o: unknown, n: unknown, key: string, fields: readonly string[]): void => {
     if (o === undefined && n === undefined) return;
     const oMap = isMap(o);
     const nMap = isMap(n);
     if (oMap && nMap) {
-      if (!(isEmptyMap(o) && isEmptyMap(n))) children(o, n, key);
+      if (!(isEmptyMap(o) && isEmptyMap(n))) children(o, n, key, fields);
     } else if (oMap) {
-      children(o, undefined, key);
+      children(o, undefined, key, fields);
       (n === undefined ? c.removed : c.modified).add(key);
     } else if (nMap) {
-      children(undefined, n, key);
+      children(undefined, n, key, fields);
       (o === undefined ? c.added : c.modified).add(key);
-    } else if (o === undefined) c.added.add(key);
-    else if (n === undefined) c.removed.add(key);
-    else if (!deepEqual(o, n)) c.modified.add(key);
+    } else if (Array.isArray(o) && Array.isArray(n)) {
+      if (!lists(o, n, key, fields) && !deepEqual(o, n)) c.modified.add(key);
+    } else if (o === undefined) {
+      if (!(Array.isArray(n) && wholeList(n, key, fields, 'added'))) c.added.add(key);
+    } else if (n === undefined) {
+      if (!(Array.isArray(o) && wholeList(o, key, fields, 'removed'))) c.removed.add(key);
+    } else if (!deepEqual(o, n)) c.modified.add(key);
   };
-  children(before, after, '');
+  children(before, after, '', []);
   return c;
 }
 
@@ -409,7 +489,7 @@ export function updateManagedFields(input: UpdateInput): ManagedFieldsEntry[] | 
 
 /** The owners after `writer` changed `before` into `after` with an Update. */
 export function recordUpdate(owners: readonly Owner[], before: Record<string, any>, after: Record<string, any>, writer: Writer, now: string): Owner[] {
-  const c = compareObjects(view(before, writer.scope), view(after, writer.scope));
+  const c = compareObjects(view(before, writer.scope), view(after, writer.scope), writer.listTypes);
   const changed = ownable(union(c.added, c.modified), writer.scope);
   const out = owners.map((o) => ({ ...o, fields: minus(minus(o.fields, changed), c.removed) }));
   if (changed.size > 0) {
@@ -496,20 +576,21 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
   const me = { manager: writer.manager, operation: 'Apply' as const, apiVersion: String(config.apiVersion ?? writer.apiVersion), ...(writer.subresource ? { subresource: writer.subresource } : {}) };
   const id = identity(me);
   const previous = owners.find((o) => identity(o) === id);
-  const applied = ownable(fieldsOf(config), writer.scope);
+  const listTypes = writer.listTypes ?? atomicLists;
+  const applied = ownable(fieldsOf(config, listTypes), writer.scope);
   const { managedFields: _mf, ...configMetadata } = isMap(config.metadata) ? config.metadata : {};
-  const object = mergeApplied(before, { ...config, metadata: configMetadata });
+  const object = mergeApplied(before, { ...config, metadata: configMetadata }, listTypes, []);
   owners = [...owners.filter((o) => identity(o) !== id), { ...me, ...(previous?.time ? { time: previous.time } : {}), fields: applied }];
 
   // Fields this manager applied before and no longer applies go, unless someone else owns them.
   if (previous) {
     for (const key of previous.fields) {
       if (applied.has(key) || owners.some((o) => o.fields.has(key) || someUnder(o.fields, key))) continue;
-      removePath(object, pathElements(key));
+      removePath(object, pathElements(key), listTypes);
     }
   }
 
-  const c = compareObjects(view(before, writer.scope), view(object, writer.scope));
+  const c = compareObjects(view(before, writer.scope), view(object, writer.scope), listTypes);
   const changed = ownable(union(c.added, c.modified), writer.scope);
   const conflicts: FieldConflict[] = [];
   for (const o of owners) {
@@ -519,7 +600,7 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
   if (conflicts.length > 0 && !force) {
     // kubectl moving from client-side to server-side apply: what its annotation says it last
     // applied, unchanged since, is kubectl's to take (the server's last-applied manager).
-    const allowed = writer.manager === 'kubectl' && live ? allowedByLastApplied(live) : undefined;
+    const allowed = writer.manager === 'kubectl' && live ? allowedByLastApplied(live, listTypes) : undefined;
     const remaining = allowed ? conflicts.filter((c) => !allowed.has(c.path)) : conflicts;
     if (remaining.length > 0) return { ok: false, conflicts: sortConflicts(remaining) };
   }
@@ -537,7 +618,7 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** The fields client-side apply's annotation sets to the values the object still has. */
-function allowedByLastApplied(live: Record<string, any>): FieldSet | undefined {
+function allowedByLastApplied(live: Record<string, any>, listTypes: ListTypes): FieldSet | undefined {
   const text = live.metadata?.annotations?.[lastAppliedAnnotation];
   if (typeof text !== 'string' || !text) return undefined;
   let last: unknown;
@@ -547,8 +628,8 @@ function allowedByLastApplied(live: Record<string, any>): FieldSet | undefined {
     return undefined;
   }
   if (!isMap(last) || last.apiVersion !== live.apiVersion) return undefined;
-  const c = compareObjects(last, live);
-  return minus(minus(minus(fieldsOf(last), c.modified), c.added), c.removed);
+  const c = compareObjects(last, live, listTypes);
+  return minus(minus(minus(fieldsOf(last, listTypes), c.modified), c.added), c.removed);
 }
 
 /**
@@ -583,38 +664,87 @@ function someUnder(set: FieldSet, prefix: string): boolean {
   return false;
 }
 
-/** An applied configuration merged into the live object: maps merge, everything else replaces, null removes. */
-function mergeApplied(live: Record<string, any>, config: Record<string, any>): Record<string, any> {
-  const out: Record<string, any> = { ...live };
+/** Sets an own property, `__proto__` included (an assignment would set the prototype instead). */
+function setOwn(obj: Record<string, any>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * An applied configuration merged into the live object: maps merge, associative lists and sets
+ * merge item by item (by their keys), everything else replaces, null removes.
+ */
+function mergeApplied(live: Record<string, any>, config: Record<string, any>, listTypes: ListTypes, fields: readonly string[]): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const k in live) if (Object.hasOwn(live, k)) setOwn(out, k, live[k]);
   for (const k in config) {
+    if (!Object.hasOwn(config, k)) continue;
     const v = config[k];
     if (v === undefined) continue;
+    const current = Object.hasOwn(out, k) ? out[k] : undefined;
     if (v === null) delete out[k];
-    else if (isMap(v) && isMap(out[k])) out[k] = mergeApplied(out[k], v);
-    else out[k] = structuredClone(v);
+    else if (isMap(v) && isMap(current)) setOwn(out, k, mergeApplied(current, v, listTypes, [...fields, k]));
+    else if (Array.isArray(v) && Array.isArray(current)) setOwn(out, k, mergeList(current, v, listTypes, [...fields, k]) ?? structuredClone(v));
+    else setOwn(out, k, structuredClone(v));
   }
   return out;
 }
 
-/** Removes a field, and the maps that removing it leaves empty (the object is a fresh copy). */
-function removePath(obj: Record<string, any>, elements: readonly string[]): void {
-  if (elements.some((e) => !e.startsWith('f:'))) return; // an item of a list we keep atomic
-  const names = elements.map((e) => e.slice(2));
-  const parents: Array<Record<string, any>> = [];
-  let node: Record<string, any> = obj;
-  for (const name of names.slice(0, -1)) {
-    if (!isMap(node[name])) return;
-    parents.push(node);
-    node[name] = { ...node[name] }; // copy on the way down: the live object is shared
-    node = node[name];
+/** An applied list merged into the live one by its items' keys; undefined when either cannot be keyed (replace it). */
+function mergeList(live: readonly unknown[], applied: readonly unknown[], listTypes: ListTypes, fields: readonly string[]): unknown[] | undefined {
+  const type = listTypes(fields);
+  const liveKeys = listKeys(live, type);
+  const appliedKeys = listKeys(applied, type);
+  if (!liveKeys || !appliedKeys) return undefined;
+  const out = [...live];
+  const at = new Map(liveKeys.map((k, i) => [k, i]));
+  appliedKeys.forEach((key, i) => {
+    const j = at.get(key);
+    if (j === undefined) out.push(structuredClone(applied[i]));
+    else if (type.type === 'map') out[j] = mergeApplied(live[j] as Record<string, any>, applied[i] as Record<string, any>, listTypes, fields);
+  });
+  return out;
+}
+
+/**
+ * Removes a field or a list item, and the maps that removing it leaves empty (the object is a
+ * fresh copy, but what it shares with the live object is copied on the way down).
+ */
+function removePath(obj: Record<string, any>, elements: readonly string[], listTypes: ListTypes): void {
+  const fields: string[] = [];
+  const trail: Array<{ container: Record<string, any> | unknown[]; at: string | number }> = [];
+  let node: Record<string, any> | unknown[] = obj;
+  for (let i = 0; i < elements.length; i++) {
+    const e = elements[i]!;
+    let at: string | number;
+    if (e.startsWith('f:')) {
+      if (!isMap(node) || !Object.hasOwn(node, e.slice(2))) return;
+      at = e.slice(2);
+      fields.push(at);
+    } else {
+      if (!Array.isArray(node)) return;
+      at = listKeys(node, listTypes(fields))?.indexOf(e) ?? -1;
+      if (at < 0) return;
+    }
+    if (i === elements.length - 1) {
+      if (typeof at === 'number') (node as unknown[]).splice(at, 1);
+      else delete (node as Record<string, any>)[at];
+      break;
+    }
+    const child: unknown = (node as any)[at];
+    const copy = Array.isArray(child) ? [...child] : isMap(child) ? { ...child } : undefined;
+    if (copy === undefined) return;
+    if (typeof at === 'number') (node as unknown[])[at] = copy;
+    else setOwn(node as Record<string, any>, at, copy);
+    trail.push({ container: node, at });
+    node = copy;
   }
-  const last = names[names.length - 1]!;
-  if (!(last in node)) return;
-  delete node[last];
-  for (let i = names.length - 2; i >= 0; i--) {
-    const parent = parents[i]!;
-    if (!isEmptyMap(parent[names[i]!]) || (i === 0 && names[0] === 'metadata')) break;
-    delete parent[names[i]!];
+  // Maps left empty go too, up to the first that is not (metadata stays).
+  for (let i = trail.length - 1; i >= 0; i--) {
+    const { container, at } = trail[i]!;
+    if (typeof at === 'number' || Array.isArray(container)) break;
+    const child = (container as Record<string, any>)[at];
+    if (!isMap(child) || !isEmptyMap(child) || (i === 0 && at === 'metadata')) break;
+    delete (container as Record<string, any>)[at];
   }
 }
 

@@ -23,6 +23,7 @@ import {
   type ManagedFieldsEntry,
   type Writer,
 } from '../../src/localcluster/managed-fields';
+import { builtInListTypes, schemaListTypes } from '../../src/localcluster/list-types';
 import { startLocalCluster } from '../../src/localcluster';
 import { awaitEvent, isReady, raw, startHarness, type Harness } from './helpers';
 
@@ -259,6 +260,106 @@ describe('managed fields: server-side apply', () => {
     const first = applied(apply(undefined, svc([{ port: 80 }, { port: 81 }]), 'kubectl'));
     const second = applied(apply(first.object, svc([{ port: 90 }]), 'kubectl'));
     assert.deepEqual(second.object.spec.ports, [{ port: 90 }]);
+  });
+});
+
+describe('managed fields: associative lists (x-kubernetes-list-type and list-map-keys)', () => {
+  const typed = (manager: string, kind: string) => writer(manager, { listTypes: builtInListTypes(kind) });
+  const apply = (live: Record<string, any> | undefined, config: Record<string, any>, manager: string, opts: { force?: boolean } = {}) =>
+    applyConfiguration({ live, config, writer: typed(manager, config.kind), force: opts.force ?? false, now: t1 });
+  const service = (ports: unknown[]) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { selector: { app: 'a' }, ports } });
+  const deployment = (containers: unknown[]) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', namespace: 'default' },
+    spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers } } },
+  });
+  /** As a loader creates it (an Update), then as the server stores it: protocol defaulted. */
+  const createdService = () => {
+    const created = service([{ name: 'http', port: 80, protocol: 'TCP', targetPort: 'http' }]);
+    return stored(created, updateManagedFields({ live: undefined, next: created, requested: undefined, writer: typed('rollouts-demo', 'Service'), now: t0 }));
+  };
+
+  it("a Service's ports are owned item by item, keyed by port and the defaulted protocol", () => {
+    const mf = createdService().metadata.managedFields;
+    assert.deepEqual(entry(mf, 'rollouts-demo')!.fieldsV1['f:spec']['f:ports'], {
+      'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} },
+    });
+  });
+
+  it('applying the same ports without the defaulted protocol is no conflict (the demo files applied over the demo loader)', () => {
+    const r = applied(apply(createdService(), service([{ name: 'http', port: 80, targetPort: 'http' }]), 'argo-rollouts-vscode'));
+    assert.deepEqual(r.object.spec.ports, [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 'http' }]);
+    assert.deepEqual(entry(r.managedFields, 'argo-rollouts-vscode')!.fieldsV1['f:spec']['f:ports'], {
+      'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:targetPort': {} },
+    });
+  });
+
+  it('changing a field of an item another manager owns is a conflict at that field, printed as kube-apiserver prints keys', () => {
+    const r = apply(createdService(), service([{ name: 'http', port: 80, targetPort: 8080 }]), 'argo-rollouts-vscode');
+    assert.ok(!r.ok);
+    assert.equal(conflictError(r.conflicts).message, 'Apply failed with 1 conflict: conflict with "rollouts-demo" using v1: .spec.ports[port=80,protocol="TCP"].targetPort');
+  });
+
+  it("containers merge by name: another manager's container stays, and each owns its own", () => {
+    const first = applied(apply(undefined, deployment([{ name: 'app', image: 'app:1' }]), 'kubectl'));
+    const injected = applied(apply(first.object, deployment([{ name: 'sidecar', image: 'proxy:1' }]), 'injector'));
+    assert.deepEqual(injected.object.spec.template.spec.containers.map((c: any) => c.name), ['app', 'sidecar']);
+    const updated = applied(apply(injected.object, deployment([{ name: 'app', image: 'app:2' }]), 'kubectl'));
+    assert.deepEqual(updated.object.spec.template.spec.containers, [{ name: 'app', image: 'app:2' }, { name: 'sidecar', image: 'proxy:1' }]);
+    const containers = (m: string) => Object.keys(entry(updated.managedFields, m)!.fieldsV1['f:spec']['f:template']['f:spec']['f:containers']);
+    assert.deepEqual([containers('kubectl'), containers('injector')], [['k:{"name":"app"}'], ['k:{"name":"sidecar"}']]);
+  });
+
+  it('an item the manager no longer applies is removed, unless another manager owns it', () => {
+    const first = applied(apply(undefined, deployment([{ name: 'app', image: 'a' }, { name: 'debug', image: 'b' }]), 'kubectl'));
+    const second = applied(apply(first.object, deployment([{ name: 'app', image: 'a' }]), 'kubectl'));
+    assert.deepEqual(second.object.spec.template.spec.containers.map((c: any) => c.name), ['app']);
+    assert.deepEqual(first.object.spec.template.spec.containers.map((c: any) => c.name), ['app', 'debug'], 'the live object is not changed');
+    const shared = applied(apply(first.object, deployment([{ name: 'debug', image: 'b' }]), 'other'));
+    const kept = applied(apply(shared.object, deployment([{ name: 'app', image: 'a' }]), 'kubectl'));
+    assert.deepEqual(kept.object.spec.template.spec.containers.map((c: any) => c.name), ['app', 'debug']);
+  });
+
+  it("a container's ports are keyed by containerPort and protocol, env by name", () => {
+    const r = applied(apply(undefined, deployment([{ name: 'app', image: 'a', ports: [{ containerPort: 8080 }], env: [{ name: 'A', value: '1' }] }]), 'kubectl'));
+    const app = entry(r.managedFields, 'kubectl')!.fieldsV1['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"app"}'];
+    assert.deepEqual(Object.keys(app['f:ports']), ['k:{"containerPort":8080,"protocol":"TCP"}']);
+    assert.deepEqual(Object.keys(app['f:env']), ['k:{"name":"A"}']);
+  });
+
+  it('finalizers are a set: each value owned on its own', () => {
+    const obj = { ...cm({ a: '1' }), metadata: { ...cm({}).metadata, finalizers: ['x/a', 'x/b'] } };
+    assert.deepEqual(Object.keys(entry(applied(apply(undefined, obj, 'kubectl')).managedFields, 'kubectl')!.fieldsV1['f:metadata']['f:finalizers']), ['v:"x/a"', 'v:"x/b"']);
+  });
+
+  it("a custom resource's lists follow its CRD's schema: map lists by their keys, others atomic", () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            routes: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, weight: { type: 'integer' } } } },
+            hosts: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+    };
+    const types = schemaListTypes(schema);
+    assert.deepEqual(types(['spec', 'routes']), { type: 'map', keys: ['name'] });
+    assert.deepEqual(types(['spec', 'hosts']), { type: 'atomic' });
+    const cr = (routes: unknown[]) => ({ apiVersion: 'example.com/v1', kind: 'Route', metadata: { name: 'r' }, spec: { routes, hosts: ['a'] } });
+    const w = (m: string): Writer => ({ ...writer(m), builtIn: false, listTypes: types });
+    const first = applied(applyConfiguration({ live: undefined, config: cr([{ name: 'stable', weight: 100 }]), writer: w('argo'), force: false, now: t1 }));
+    const second = applied(applyConfiguration({ live: first.object, config: cr([{ name: 'canary', weight: 0 }]), writer: w('other'), force: false, now: t1 }));
+    assert.deepEqual(second.object.spec.routes.map((x: any) => x.name), ['stable', 'canary']);
+  });
+
+  it('items without their keys, or with duplicate keys, leave the list atomic', () => {
+    const r = applied(apply(undefined, service([{ port: 80 }, { port: 80 }]), 'kubectl'));
+    assert.deepEqual(entry(r.managedFields, 'kubectl')!.fieldsV1['f:spec']['f:ports'], {});
+    assert.deepEqual(compareObjects({ spec: { ports: [{ name: 'x' }] } }, { spec: { ports: [{ name: 'y' }] } }, builtInListTypes('Service')).modified, new Set([fieldPath('spec', 'ports')]));
   });
 });
 

@@ -2,7 +2,7 @@
 // field ownership as a real cluster keeps it (removal of fields no longer applied, conflicts,
 // --force-conflicts, --show-managed-fields).
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -94,6 +94,19 @@ describe('server-side apply with kubectl and client-node', function () {
     const config = { apiVersion: rollout.apiVersion, kind: rollout.kind, metadata: { name: 'canary-demo', namespace: demoNamespace }, spec: { ...rollout.spec, replicas: 3 } };
     await ok(['apply', '--server-side', '-f', file('demo.json', JSON.stringify(config))]);
     assert.equal(parseYaml(await ok(['get', 'rollout', 'canary-demo', '-n', demoNamespace, '-o', 'yaml'])).spec.replicas, 3);
+  });
+
+  it("a loader's objects (created, an Update) take a server-side apply of the same file: list items are keyed, a defaulted protocol is no conflict", async () => {
+    await ok(['create', 'namespace', 'loaded']);
+    const yaml = readFileSync(join(__dirname, '../../demo/steady-demo.yaml'), 'utf8').replaceAll('namespace: rollouts-demo', 'namespace: loaded');
+    const path = file('steady.yaml', yaml);
+    await ok(['create', '--field-manager=rollouts-demo', '-f', path]);
+    assert.match(await ok(['apply', '--server-side', '--dry-run=server', '--field-manager=argo-rollouts-vscode', '-f', path]), /service\/steady-demo serverside-applied \(server dry run\)/);
+    assert.match(await ok(['apply', '--server-side', '--field-manager=argo-rollouts-vscode', '-f', path]), /rollout.argoproj.io\/steady-demo serverside-applied/);
+    const changed = file('steady-changed.yaml', yaml.replace('targetPort: http', 'targetPort: 8080'));
+    const refused = await kubectl(['apply', '--server-side', '--field-manager=argo-rollouts-vscode', '-f', changed]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /conflict with "rollouts-demo" using v1: \.spec\.ports\[port=80,protocol="TCP"\]\.targetPort/);
   });
 
   it('client-node: an application/apply-patch+yaml patch with a fieldManager creates, then conflicts unless forced', async () => {
