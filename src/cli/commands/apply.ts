@@ -1,6 +1,7 @@
 /** `rollouts apply -f FILE...`: send manifests to a cluster by server-side apply (the editor's "Apply File to Cluster"). */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { ApplyProblem } from '../../cluster';
 import { manifestObjects, type ManifestObjects } from '../../schema';
 import { UsageError, type Command } from '../command';
 import { readError } from '../files';
@@ -82,9 +83,10 @@ export const applyCommand: Command = {
     for (const { file, objects, problems } of read) {
       const result = await cluster().applyObjects(conn.rest, objects, conn.namespace, { force: t.flags['--force-conflicts'] === true });
       for (const o of result.applied) io.out(`${o.kind.toLowerCase()}/${o.name}${o.namespace ? ` (namespace ${o.namespace})` : ''} applied`);
-      for (const p of [...problems, ...result.problems].sort((a, b) => a.line - b.line)) {
+      const all: ApplyProblem[] = [...problems, ...result.problems];
+      for (const p of all.sort((a, b) => a.line - b.line)) {
         failed = true;
-        io.err(`${file}:${p.line}: ${p.message}`);
+        io.err(`${file}:${p.line}: ${p.message}${p.conflicts?.length ? ' (--force-conflicts takes them over)' : ''}`);
       }
     }
     return failed ? 1 : 0;
