@@ -95,7 +95,8 @@ async function main(): Promise<void> {
       if (!isAlreadyExists(e)) throw e;
     });
     const objs = demoManifests(demoDir);
-    for (const o of objs) await conn.rest.request('POST', collectionPath(o), { body: o });
+    // Under a field manager of its own, so an Apply that conflicts with it says "the demo loader".
+    for (const o of objs) await conn.rest.request('POST', collectionPath(o), { body: o, query: { fieldManager: 'rollouts-demo' } });
     say(`applied ${objs.length} objects from ${demoDir} to namespace ${demoNamespace}`);
 
     controller = await startEmbeddedController({ conn, log: lineLog((l) => process.stderr.write(`controller: ${l}\n`)), lease: { namespace: demoNamespace } });

@@ -2,11 +2,15 @@
  * "Apply File to Cluster": the YAML file in the editor (its text as shown, unsaved edits
  * included) sent to the connected context by server-side apply, as `kubectl apply
  * --server-side` would, so a manifest can be tried on the local cluster and its embedded
- * controller without a terminal. Anywhere but the local cluster it asks first.
+ * controller without a terminal. Anywhere but the local cluster it first shows, in a diff
+ * editor, what the apply will change (the server's dry run) and asks. When fields that another
+ * manager set stand in the way, it says whose they are and offers to show what forcing would
+ * change, then to apply with force (kubectl's --force-conflicts).
  */
 import * as vscode from 'vscode';
-import type { Connection } from '../cluster';
-import { manifestObjects } from '../schema';
+import { stringify } from 'yaml';
+import type { ApplyProblem, Connection, ObjectChange } from '../cluster';
+import { manifestObjects, type ManifestObject } from '../schema';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { cluster } from './lazy-cluster';
 import { LOCAL_CONTEXT } from './session';
@@ -41,32 +45,85 @@ export async function applyFile(ctx: Ctx, target: { context: string; conn: Conne
 
   const where = `context "${target.context}" (namespace "${target.conn.namespace}" for objects without one)`;
   const list = objects.map((o) => `${o.kind} ${o.name}`).join(', ');
-  if (target.context !== LOCAL_CONTEXT || problems.length > 0) {
+  const remote = target.context !== LOCAL_CONTEXT;
+  if (remote || problems.length > 0) {
+    // On a real cluster, what will change is shown before the question.
+    if (remote) await showChanges(ctx, target, objects, document.uri, { force: false });
     const skipped = problems.length ? `\n\nLeft out, as they are not Kubernetes objects: ${problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}.` : '';
+    const shown = remote ? '\n\nThe diff editor shows what changes.' : '';
     const yes = 'Apply';
-    const answer = await vscode.window.showWarningMessage(`Apply ${objects.length} object${objects.length === 1 ? '' : 's'} of ${file} to ${where}?\n\n${list}${skipped}`, { modal: true }, yes);
+    const answer = await vscode.window.showWarningMessage(`Apply ${objects.length} object${objects.length === 1 ? '' : 's'} of ${file} to ${where}?\n\n${list}${skipped}${shown}`, { modal: true }, yes);
     if (answer !== yes) return undefined;
   }
+  return send(ctx, target, document, objects, problems, { force: false });
+}
 
+/** Applies, reports, and on conflicts offers to show what forcing changes and to force. */
+async function send(ctx: Ctx, target: { context: string; conn: Connection }, document: vscode.TextDocument, objects: ManifestObject[], problems: ApplyProblem[], opts: { force: boolean }): Promise<ApplyReport> {
+  const file = vscode.workspace.asRelativePath(document.uri);
+  const at = (line: number) => `${file}:${line}`;
   const result = await withErrorBoundary(ctx, `applying ${file} to context "${target.context}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: applying ${file}…` }, () =>
-      cluster().applyObjects(target.conn.rest, objects, target.conn.namespace),
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: applying ${file}${opts.force ? ' with force' : ''}…` }, () =>
+      cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force }),
     ),
   );
   if (!result) return { ok: false, message: 'apply failed; see the log', applied: [] };
-  const failed = [...problems, ...result.problems].sort((a, b) => a.line - b.line);
+  const failed: ApplyProblem[] = [...problems, ...result.problems].sort((a, b) => a.line - b.line);
   const applied = result.applied.map((o) => `${o.kind} ${o.name}`);
   ctx.log.info(`applied ${file} to context "${target.context}": ${applied.join(', ') || 'nothing'}`);
   for (const p of failed) ctx.log.warn(`apply: ${at(p.line)}: ${p.message}`);
 
-  const done = applied.length ? `Applied ${applied.join(', ')} to context "${target.context}".` : 'Nothing applied.';
+  const done = applied.length ? `Applied ${applied.join(', ')} to context "${target.context}"${opts.force ? ' with force' : ''}.` : 'Nothing applied.';
   const message = failed.length ? `${done} Not applied: ${failed.map((p) => `${at(p.line)}: ${p.message}`).join('; ')}` : done;
   // A Rollout just applied is what the user wants to watch next.
   const rollout = result.applied.find((o) => o.kind === 'Rollout');
   const open = rollout ? 'Open Rollout' : undefined;
+  // Objects refused for fields others set can be forced, once the user has seen what that changes.
+  const conflicted = objects.filter((o) => failed.some((p) => p.line === o.line && p.conflicts?.length));
+  const force = conflicted.length && !opts.force ? 'Show Changes and Force…' : undefined;
   const show = failed.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  void show(message, ...(open ? [open] : [])).then((choice) => {
+  void show(message, ...(force ? [force] : []), ...(open ? [open] : [])).then(async (choice) => {
+    if (choice === undefined) return; // dismissed
     if (choice === open && rollout) void vscode.commands.executeCommand('rollouts.openRollout', { context: target.context, namespace: rollout.namespace, name: rollout.name });
+    if (choice === force) {
+      await showChanges(ctx, target, conflicted, document.uri, { force: true });
+      const yes = 'Apply with Force';
+      const owners = [...new Set(failed.flatMap((p) => p.conflicts ?? []).map((c) => c.owner))].join(', ');
+      const answer = await vscode.window.showWarningMessage(
+        `Apply ${conflicted.map((o) => `${o.kind} ${o.name}`).join(', ')} to context "${target.context}" with force? The fields that ${owners} set become yours (as kubectl apply --server-side --force-conflicts).\n\nThe diff editor shows what changes.`,
+        { modal: true },
+        yes,
+      );
+      if (answer === yes) await send(ctx, target, document, conflicted, [], { force: true });
+    }
   });
   return { ok: failed.length === 0, message, applied };
+}
+
+/** The YAML a person compares, per change URI (the diff editor's two sides). */
+const shownText = new Map<string, string>();
+let provider: vscode.Disposable | undefined;
+const scheme = 'rollouts-apply';
+
+/**
+ * Opens a diff editor of the objects as they are and as the apply would leave them (the
+ * server's dry run, which writes nothing). A dry run that fails is logged; the question follows anyway.
+ */
+async function showChanges(ctx: Ctx, target: { context: string; conn: Connection }, objects: ManifestObject[], source: vscode.Uri, opts: { force: boolean }): Promise<void> {
+  provider ??= ctx.forWindow(vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => shownText.get(uri.toString()) ?? '' }));
+  const preview = await withErrorBoundary(ctx, `previewing the apply to context "${target.context}"`, () => cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force, dryRun: true }));
+  if (!preview?.changes) return;
+  for (const p of preview.problems) ctx.log.warn(`apply preview: line ${p.line}: ${p.message}`);
+  const name = source.path.split('/').pop() ?? 'manifest';
+  const side = (which: 'before' | 'after') => {
+    const uri = vscode.Uri.from({ scheme, path: `/${target.context}/${which}/${name}`, query: String(Date.now()) });
+    shownText.set(uri.toString(), documentsText(preview.changes!, which));
+    return uri;
+  };
+  await vscode.commands.executeCommand('vscode.diff', side('before'), side('after'), `${name}: context "${target.context}" now ↔ after the apply${opts.force ? ' with force' : ''}`, { preview: true });
+}
+
+/** The objects of one side as a YAML stream, in file order ("# new" where there is none yet). */
+export function documentsText(changes: readonly ObjectChange[], which: 'before' | 'after'): string {
+  return changes.map((c) => (c[which] ? stringify(c[which], { sortMapEntries: true }) : `# ${c.kind} ${c.name}: not in the cluster yet\n`)).join('---\n');
 }

@@ -108,6 +108,26 @@ describe('the Rollouts view on the local cluster', function () {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('Apply File takes a Service another manager created with the same ports; a changed field is refused, saying who set it', async () => {
+    // As npm start's demo loader creates its objects: a POST under its own field manager.
+    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'loaded', namespace: 'rollouts-demo' }, spec: { selector: { app: 'loaded' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } };
+    await t.session.connection!.rest.request('POST', '/api/v1/namespaces/rollouts-demo/services', { body: service, query: { fieldManager: 'rollouts-demo' } });
+    const yamlOf = (targetPort: string) =>
+      ['apiVersion: v1', 'kind: Service', 'metadata: {name: loaded, namespace: rollouts-demo}', 'spec:', '  selector: {app: loaded}', '  ports:', '  - name: http', '    port: 80', `    targetPort: ${targetPort}`, ''].join('\n');
+    const apply = async (text: string) => {
+      const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: text });
+      await vscode.window.showTextDocument(doc);
+      const report = await vscode.commands.executeCommand<{ ok: boolean; message: string; applied: string[] }>('rollouts.applyFile');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      return report!;
+    };
+    const same = await apply(yamlOf('http'));
+    assert.ok(same.ok, same.message);
+    const changed = await apply(yamlOf('8080'));
+    assert.equal(changed.ok, false);
+    assert.match(changed.message, /\.spec\.ports\[port=80,protocol="TCP"\]\.targetPort \(set by the demo loader \(npm start\)\)/);
+  });
+
   after(async () => {
     await vscode.commands.executeCommand('rollouts.stopLocalCluster');
   });
