@@ -9,7 +9,7 @@ import type { FieldSpec } from './field-spec';
 import { isCommonYaml } from './fast-yaml';
 import { formatPath, type DocFinding } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
-import { closest } from './suggest';
+import { closest, suggestDuration } from './suggest';
 
 type Path = (string | number)[];
 
@@ -264,7 +264,10 @@ function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFindin
       try {
         parseDuration(v);
       } catch (e) {
-        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path: pathOf(at), target: 'value' });
+        // "30 seconds" or "30sec": Argo's form is certain.
+        const suggestion = typeof v === 'string' ? suggestDuration(v) : undefined;
+        const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
+        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name}: ${(e as Error).message}${hint}`, path: pathOf(at), target: 'value', ...(suggestion ? { data: { suggestion } } : {}) });
       }
       return;
     }

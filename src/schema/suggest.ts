@@ -61,3 +61,25 @@ export function closest(name: string, known: Iterable<string>): string | undefin
   }
   return best;
 }
+
+/** Units as people write them, by the unit Go's durations use. */
+const DURATION_UNITS: Record<string, string> = {
+  ms: 'ms', msec: 'ms', msecs: 'ms', millisecond: 'ms', milliseconds: 'ms',
+  s: 's', sec: 's', secs: 's', second: 's', seconds: 's',
+  m: 'm', min: 'm', mins: 'm', minute: 'm', minutes: 'm',
+  h: 'h', hr: 'h', hrs: 'h', hour: 'h', hours: 'h',
+};
+
+/**
+ * A duration written with words or a unit Go does not know, in Argo's form: "30 seconds",
+ * "30sec" and "30S" are "30s"; "5 mins" is "5m". Only a single number and unit: anything else
+ * has no certain fix (undefined).
+ */
+export function suggestDuration(text: string): string | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*$/.exec(text);
+  if (!m) return undefined;
+  const unit = DURATION_UNITS[m[2]!.toLowerCase()];
+  if (!unit) return undefined;
+  const fixed = `${m[1]}${unit}`;
+  return fixed === text ? undefined : fixed;
+}

@@ -1,13 +1,15 @@
 /**
  * Quick fixes, offered only where the right text is unambiguous: the near miss the finding
  * names (a misspelled key or value, or a Service or templateName the workspace nearly has, or
- * the part of a condition that a provider's result cannot be read as), a
- * field that does nothing or is not allowed here (removed), `restartPolicy: Always`, a number or
- * boolean written as a string, and a missing selector taken from the pod template's labels, the
- * arguments an analysis template requires.
+ * the part of a condition that a provider's result cannot be read as, a duration written in
+ * words, a weight past its bound), a field that does nothing or is not allowed here (removed),
+ * `restartPolicy: Always`, a number or boolean written as a string, a missing selector taken
+ * from the pod template's labels, the arguments an analysis template requires; and, for a
+ * Service or analysis template the workspace does not have at all, a new one (in this file or
+ * a new file beside it) that selects the pod template's labels or declares the arguments passed.
  */
-import { isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
-import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
+import { isMap, isScalar, isSeq, stringify, type Pair, type YAMLMap } from 'yaml';
+import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogOf, fieldAt } from '../schema';
 import { docByIndex, type FileParse, type LocatedDoc } from './documents';
@@ -35,9 +37,95 @@ export function quickFixes(file: FileParse, doc: TextDocument, range: Range, cur
     for (const { title, edits } of fixesFor(file, doc, d)) {
       actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: edits } } });
     }
+    for (const { title, edit } of missingObjectFixes(file, doc, d)) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit });
   }
   return actions;
 }
+
+/**
+ * A Service or analysis template the workspace lacks (no near name to correct to): a new document
+ * for it, appended to this file or in a new file beside it named after it.
+ */
+function missingObjectFixes(file: FileParse, doc: TextDocument, d: Diagnostic): { title: string; edit: WorkspaceEdit }[] {
+  const data = d.data as DiagnosticData | undefined;
+  const finding = (data?.finding ?? {}) as Record<string, unknown>;
+  const located = data && docByIndex(file, data.docIndex);
+  if (!data || !located || typeof finding.suggestion === 'string') return [];
+  const code = String(d.code);
+  let made: { kind: string; name: string; yaml: string } | undefined;
+  if (code === 'service-not-found' && typeof finding.service === 'string') made = newService(located, finding.service);
+  if (code === 'analysis-template-not-found' && typeof finding.template === 'string') made = newAnalysisTemplate(located, data.path, finding.template, finding.clusterScope === true);
+  if (!made) return [];
+  const text = doc.getText();
+  const end = doc.positionAt(text.length);
+  const separator = text.length === 0 || text.endsWith('\n') ? '---\n' : '\n---\n';
+  const sibling = doc.uri.replace(/[^/]*$/, `${encodeURIComponent(made.name)}.yaml`);
+  return [
+    { title: `Add ${made.kind} '${made.name}' to this file`, edit: { changes: { [doc.uri]: [{ range: { start: end, end }, newText: separator + made.yaml }] } } },
+    {
+      title: `Create ${made.kind} '${made.name}' in ${sibling.split('/').pop()}`,
+      edit: {
+        documentChanges: [
+          { kind: 'create', uri: sibling, options: { ignoreIfExists: true } },
+          { textDocument: { uri: sibling, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: made.yaml }] },
+        ],
+      },
+    },
+  ];
+}
+
+/** A ClusterIP Service named `name` selecting the pod template's labels, on its first container port. */
+function newService(located: LocatedDoc, name: string): { kind: string; name: string; yaml: string } | undefined {
+  const rollout = located.doc.doc.toJS() as Record<string, any> | null;
+  const labels = rollout?.spec?.template?.metadata?.labels;
+  if (!labels || typeof labels !== 'object' || Object.keys(labels).length === 0) return undefined;
+  const containers: any[] = Array.isArray(rollout?.spec?.template?.spec?.containers) ? rollout.spec.template.spec.containers : [];
+  const port = containers.flatMap((c) => (Array.isArray(c?.ports) ? c.ports : []))[0];
+  const targetPort = port?.name ?? port?.containerPort ?? 80;
+  const namespace = rollout?.metadata?.namespace;
+  const service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, ...(typeof namespace === 'string' ? { namespace } : {}) },
+    spec: { selector: labels, ports: [{ name: 'http', port: 80, targetPort }] },
+  };
+  return { kind: 'Service', name, yaml: stringify(service) };
+}
+
+/**
+ * An analysis template skeleton named `name`: the arguments the analysis block passes, and one
+ * Prometheus metric that ends (interval and count) for the user to fill in.
+ */
+function newAnalysisTemplate(located: LocatedDoc, path: readonly (string | number)[], name: string, clusterScope: boolean): { kind: string; name: string; yaml: string } | undefined {
+  const blockPath = path[path.length - 3] === 'templates' ? path.slice(0, -3) : path.slice(0, -1);
+  const js = located.doc.doc.toJS() as unknown;
+  const block = blockPath.reduce<unknown>((node, key) => (isRecord(node) || Array.isArray(node) ? (node as any)[key] : undefined), js);
+  const passed: string[] = isRecord(block) && Array.isArray(block.args) ? block.args.flatMap((a: unknown) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
+  const namespace = isRecord(js) && isRecord(js.metadata) ? js.metadata.namespace : undefined;
+  const service = passed.length ? `service="{{args.${passed[0]}}}"` : '';
+  const kind = clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
+  const template = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind,
+    metadata: { name, ...(!clusterScope && typeof namespace === 'string' ? { namespace } : {}) },
+    spec: {
+      ...(passed.length ? { args: passed.map((n: string) => ({ name: n })) } : {}),
+      metrics: [
+        {
+          name,
+          interval: '1m',
+          count: 5,
+          failureLimit: 1,
+          successCondition: 'result[0] >= 0.95',
+          provider: { prometheus: { address: 'http://prometheus.monitoring:9090', query: `sum(rate(http_requests_total{${service ? `${service},` : ''}code!~"5.."}[5m])) / sum(rate(http_requests_total${service ? `{${service}}` : ''}[5m]))` } },
+        },
+      ],
+    },
+  };
+  return { kind, name, yaml: stringify(template) };
+}
+
+const isRecord = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function fixesFor(file: FileParse, doc: TextDocument, d: Diagnostic): Fix[] {
   const data = d.data as DiagnosticData | undefined;

@@ -89,6 +89,21 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
     code: 'service-not-found',
     title: "Change 'demo-canry' to 'demo-canary'",
   },
+  { name: 'a duration written in words', text: canaryRollout({ steps: ['setWeight: 20', 'pause: {duration: 30 seconds}'] }), code: 'bad-duration', title: "Change '30 seconds' to '30s'" },
+  { name: 'a duration with a unit Go does not know', text: canaryRollout({ steps: ['setWeight: 20', 'pause:\n            duration: 5mins'] }), code: 'bad-duration', title: "Change '5mins' to '5m'" },
+  { name: 'a weight above the maximum', text: canaryRollout({ steps: ['setWeight: 150', 'pause: {}'] }), code: 'set-weight-range', title: "Change '150' to '100'" },
+  {
+    name: 'a Service the workspace does not have (a new one in this file, selecting the pod labels)',
+    text: `${canaryRollout({ name: 'shop', canaryService: 'shop-canary', stableService: 'shop-stable' })}---\n${service('shop-canary', { app: 'shop' })}`,
+    code: 'service-not-found',
+    title: "Add Service 'shop-stable' to this file",
+  },
+  {
+    name: 'an analysis template the workspace does not have (a skeleton declaring the arguments passed)',
+    text: canaryRollout({ steps: ['setWeight: 20', 'analysis:\n            templates:\n            - templateName: checkout-errors\n            args:\n            - name: service\n              value: demo'] }),
+    code: 'analysis-template-not-found',
+    title: "Add AnalysisTemplate 'checkout-errors' to this file",
+  },
   {
     name: 'a missing selector',
     text: canaryRollout().replace('  selector:\n    matchLabels:\n      app: demo\n', ''),
@@ -139,10 +154,34 @@ describe('quick fixes', () => {
   });
 
   it('offers nothing where no fix is certain', async () => {
-    const text = canaryRollout({ steps: ['setWeight: 120'] });
+    const text = canaryRollout({ steps: ['setWeight: 20', 'pause: {duration: soon}'] });
     lsp.open('file:///fixes/none.yaml', text);
-    const [d] = (await lsp.diagnosticsFor('file:///fixes/none.yaml')).filter((x) => x.code === 'set-weight-range');
+    const [d] = (await lsp.diagnosticsFor('file:///fixes/none.yaml')).filter((x) => x.code === 'bad-duration');
     assert.ok(d);
     assert.deepEqual(await lsp.codeActions('file:///fixes/none.yaml', d.range, [d]), []);
+  });
+
+  it('creates a missing Service in a new file beside this one, whose text lints clean with the Rollout', async () => {
+    const uri = 'file:///fixes/app/rollout.yaml';
+    const text = canaryRollout({ name: 'cart', canaryService: 'cart-canary', stableService: 'cart-stable' }).replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          ports:\n          - name: web\n            containerPort: 8080\n');
+    lsp.open(uri, `${text}---\n${service('cart-stable', { app: 'cart' })}`);
+    const d = (await lsp.diagnosticsFor(uri)).find((x) => x.code === 'service-not-found')!;
+    const action = (await lsp.codeActions(uri, d.range, [d])).find((a) => a.title === "Create Service 'cart-canary' in cart-canary.yaml");
+    assert.ok(action?.edit?.documentChanges, 'a new file');
+    const [create, edit] = action.edit.documentChanges as any[];
+    assert.deepEqual(create, { kind: 'create', uri: 'file:///fixes/app/cart-canary.yaml', options: { ignoreIfExists: true } });
+    assert.equal(edit.textDocument.uri, 'file:///fixes/app/cart-canary.yaml');
+    assert.match(edit.edits[0].newText, /targetPort: web/, 'on the container port');
+    // The new file, opened as the editor would: the Rollout's Service is found and selects its pods.
+    lsp.open(edit.textDocument.uri, edit.edits[0].newText);
+    const after = await lsp.diagnosticsFor(uri, lsp.change(uri, `${text}---\n${service('cart-stable', { app: 'cart' })} `));
+    assert.deepEqual(after.map((x) => x.code), []);
+  });
+
+  it('a misspelled step key is one mistake, one diagnostic (not also "step has no action")', async () => {
+    const uri = 'file:///fixes/one-mistake.yaml';
+    lsp.open(uri, canaryRollout({ steps: ['setWieght: 20', 'pause: {}'] }));
+    const codes = (await lsp.diagnosticsFor(uri)).map((x) => x.code);
+    assert.deepEqual(codes, ['unknown-field']);
   });
 });

@@ -35,6 +35,8 @@ export const stepOneAction: Rule = {
       if (!STEP_ACTIONS.some((a) => has(step, a))) {
         const empty = STEP_ACTIONS.find((a) => step[a] === null);
         if (empty) out.push(error(this.code, stepPath(i, empty), `step ${i} has no action: ${empty} is empty (null), which Kubernetes drops: give its fields, indented under it${empty === 'pause' ? ', or write `pause: {}`' : ''}`, 'key'));
+        // A misspelled action (`setWieght`) is one mistake: its unknown-field finding says it.
+        else if (Object.keys(step).some((k) => !(STEP_ACTIONS as readonly string[]).includes(k))) continue;
         else out.push(error(this.code, stepPath(i), `step ${i} has no action: give one of ${STEP_ACTIONS.join(', ')}`));
         continue;
       }
@@ -57,7 +59,9 @@ export const setWeightRange: Rule = {
     for (const { step, i } of steps(canary)) {
       const w = int(step.setWeight);
       if (w === undefined || (w >= 0 && w <= max)) continue;
-      out.push(error(this.code, stepPath(i, 'setWeight'), `setWeight ${w} is outside 0..${max}${max === DEFAULT_MAX_TRAFFIC_WEIGHT ? '' : ' (maxTrafficWeight)'}`));
+      // The nearest weight Argo takes: the bound it passed.
+      const suggestion = String(w < 0 ? 0 : max);
+      out.push(error(this.code, stepPath(i, 'setWeight'), `setWeight ${w} is outside 0..${max}${max === DEFAULT_MAX_TRAFFIC_WEIGHT ? '' : ' (maxTrafficWeight)'}`, 'value', { suggestion }));
     }
     return out;
   },
