@@ -32,6 +32,8 @@ export interface PlannedStep {
   stableReplicas: number;
   /** For a pause step: its length; `seconds` absent = until promoted; `invalid` = a duration that does not parse. */
   pause?: { seconds?: number; invalid?: boolean };
+  /** Why this step cannot be planned (a setWeight outside 0..maxTrafficWeight): the counts are those of the step before. */
+  invalid?: string;
 }
 
 export function stepKind(step: CanaryStep): PlannedStepKind {
@@ -44,6 +46,13 @@ export function stepKind(step: CanaryStep): PlannedStepKind {
   if (step.setMirrorRoute != null) return 'setMirrorRoute';
   if (step.plugin != null) return 'plugin';
   return 'unknown';
+}
+
+/** The rollout with other canary steps (the rest as given). */
+function withCanarySteps(rollout: Rollout, steps: CanaryStep[]): Rollout {
+  const spec = rollout.spec ?? {};
+  const strategy = spec.strategy ?? {};
+  return { ...rollout, spec: { ...spec, strategy: { ...strategy, canary: { ...(strategy.canary ?? {}), steps } } } } as Rollout;
 }
 
 const PLAN_STABLE_HASH = 'planned-stable';
@@ -60,16 +69,20 @@ function readyReplicaSet(hash: string, replicas: number): ReplicaSet {
 
 /**
  * For each canary step, the weight and replica counts that hold once the step is reached in a
- * plain update from a fully available stable. Empty for a rollout without canary steps, and
- * for one with a setWeight outside 0..maxTrafficWeight: Argo refuses such a spec, so there is
- * no progression to show (the replica arithmetic would give negative pods).
+ * plain update from a fully available stable. Empty for a rollout without canary steps. A
+ * setWeight outside 0..maxTrafficWeight cannot be planned (Argo refuses such a spec, and the
+ * replica arithmetic would give negative pods): that step is marked `invalid` and changes
+ * nothing, so the steps that can be planned still are, as a person reading the file expects.
  */
-export function plannedSteps(rollout: Rollout): PlannedStep[] {
-  const steps = canaryStepsOf(rollout);
-  if (steps.length === 0) return [];
-  const maxWeight = maxTrafficWeightOf(rollout);
+export function plannedSteps(input: Rollout): PlannedStep[] {
+  const given = canaryStepsOf(input);
+  if (given.length === 0) return [];
+  const maxWeight = maxTrafficWeightOf(input);
   const weightOutOfRange = (w: unknown) => typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > maxWeight;
-  if (steps.some((step) => step.setWeight != null && weightOutOfRange(step.setWeight))) return [];
+  const why = (w: unknown) => (typeof w === 'number' ? `setWeight ${w} is outside 0..${maxWeight}` : `setWeight ${JSON.stringify(w)} is not a number`);
+  const invalid = given.map((step) => (step.setWeight != null && weightOutOfRange(step.setWeight) ? why(step.setWeight) : undefined));
+  const steps = given.map((step, i) => (invalid[i] ? {} : step));
+  const rollout = invalid.some(Boolean) ? withCanarySteps(input, steps) : input;
   const replicas = replicasOf(rollout);
   const routed = hasTrafficRouting(rollout);
   // Enough reconciles for the slowest progression (one pod per reconcile each way), plus slack.
@@ -113,7 +126,8 @@ export function plannedSteps(rollout: Rollout): PlannedStep[] {
     }
     const planned: PlannedStep = {
       index,
-      kind: stepKind(step),
+      kind: stepKind(given[index]!),
+      ...(invalid[index] ? { invalid: invalid[index] } : {}),
       weight: weights ? weights.canary.weight : currentSetWeight(at),
       canaryReplicas: newRS.spec!.replicas!,
       stableReplicas: stableRS.spec!.replicas!,

@@ -46,18 +46,17 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   const reference = workspace && (pd.isRollout || pd.isExperiment) ? referenceAt(file, doc, at) : undefined;
   if (!spec && !reference) return null;
 
-  const sections: string[] = spec ? [describeField(spec, path, allowedValues(path, catalog))] : [];
+  // On a canary step, what it does comes first (the table fits the hover without scrolling); the field's docs after it.
+  const step = pd.isRollout ? canaryStepIndex(path) : undefined;
+  const preview = step !== undefined ? stepPreview(pd, step) : undefined;
+  const sections: string[] = preview ? [preview] : [];
+  if (spec) sections.push(describeField(spec, path, allowedValues(path, catalog)));
   const effect = spec && valueInEffect(pd, path, spec);
   if (effect) sections.push(effect);
-  const step = pd.isRollout ? canaryStepIndex(path) : undefined;
-  if (step !== undefined) {
-    const preview = stepPreview(pd, step);
-    if (preview) sections.push(preview);
-  }
   if (reference && workspace) sections.push(referencedDefinitions(reference.target, definitionsFor(workspace, reference.target)));
   const argument = !reference && workspace && (pd.isRollout || pd.isExperiment) ? argumentAt(file, doc, at, workspace) : undefined;
   if (argument && workspace) sections.push(passedArgument(argument.target, definitionsFor(workspace, argument.target)));
-  if (spec?.example) sections.push('```yaml\n' + spec.example + '\n```');
+  if (spec?.example && !preview) sections.push('```yaml\n' + spec.example + '\n```');
   if (spec?.link) sections.push(`[${spec.link.startsWith('https://kubernetes.io/') ? 'Kubernetes documentation' : 'Argo Rollouts documentation'}](${spec.link})`);
 
   const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: where.on, docIndex: where.docIndex });

@@ -28,7 +28,7 @@ export function inlayHintsIn(file: FileParse, doc: TextDocument, range: Range): 
       if (!plan) continue;
       steps.items.forEach((item, index) => {
         const step = plan[index];
-        if (!step || !HINTED.has(step.kind) || !onLine(item, text, placed.start, from, to)) return;
+        if (!step || step.invalid || !HINTED.has(step.kind) || !onLine(item, text, placed.start, from, to)) return;
         const at = firstLineEnd(item as Node, text);
         if (at === undefined) return;
         const preview = stepPreview(pd, index);

@@ -33,8 +33,17 @@ export function stepPreview(pd: ParsedDoc, index: number): string | undefined {
   const step = plan?.[index];
   if (!plan || !step) return undefined;
   const routed = hasTrafficRouting(pd);
+  const table = ['| step | action | canary | stable | weight |', '| --- | --- | --- | --- | --- |'];
+  for (const s of plan) {
+    const mark = s.index === index ? '**→** ' : '';
+    table.push(s.invalid ? `| ${mark}${s.index} | ${describe(s)} (not valid) | | | |` : `| ${mark}${s.index} | ${describe(s)} | ${s.canaryReplicas} | ${s.stableReplicas} | ${s.weight}% |`);
+  }
+  // The table first: it is what a person hovers a step for.
+  if (step.invalid) return [`**Step ${index} cannot be planned**: ${step.invalid}. The other steps, as if it did nothing:`, '', ...table].join('\n');
   const lines = [
     `**What happens at step ${index}** (${describe(step)}), in a plain update of this manifest:`,
+    '',
+    ...table,
     '',
     `- canary (new ReplicaSet): **${step.canaryReplicas}** pod${step.canaryReplicas === 1 ? '' : 's'}`,
     `- stable: **${step.stableReplicas}** pod${step.stableReplicas === 1 ? '' : 's'}`,
@@ -51,11 +60,6 @@ export function stepPreview(pd: ParsedDoc, index: number): string | undefined {
           : `- pause: waits ${step.pause.seconds}s, then continues`,
     );
   }
-  lines.push('', '| step | action | canary | stable | weight |', '| --- | --- | --- | --- | --- |');
-  for (const s of plan) {
-    const mark = s.index === index ? '**→** ' : '';
-    lines.push(`| ${mark}${s.index} | ${describe(s)} | ${s.canaryReplicas} | ${s.stableReplicas} | ${s.weight}% |`);
-  }
   return lines.join('\n');
 }
 
@@ -64,7 +68,7 @@ function describe(s: PlannedStep): string {
     if (!s.pause || s.pause.invalid) return 'pause';
     return s.pause.seconds === undefined ? 'pause until promoted' : `pause ${s.pause.seconds}s`;
   }
-  if (s.kind === 'setWeight') return `setWeight ${s.weight}`;
+  if (s.kind === 'setWeight') return s.invalid ? 'setWeight' : `setWeight ${s.weight}`;
   return s.kind;
 }
 

@@ -10,12 +10,29 @@ const canary = (replicas: number, steps: CanaryStep[], extra: object = {}): Roll
 const summary = (r: Rollout) => plannedSteps(r).map((p) => `${p.kind} ${p.weight}% ${p.canaryReplicas}/${p.stableReplicas}`);
 
 describe('plannedSteps', () => {
-  // Regression: hover showed "stable: -2 pods" for setWeight 150, a spec Argo refuses.
-  it('plans nothing for a setWeight outside 0..maxTrafficWeight', () => {
-    assert.deepEqual(plannedSteps(canary(10, [{ setWeight: 150 }, { pause: {} }])), []);
-    assert.deepEqual(plannedSteps(canary(10, [{ setWeight: -5 }])), []);
-    assert.deepEqual(plannedSteps(canary(10, [{ setWeight: '50' as unknown as number }])), []);
-    assert.equal(plannedSteps(canary(10, [{ setWeight: 100 }])).length, 1);
+  // Regression: hover showed "stable: -2 pods" for setWeight 150, a spec Argo refuses; then no step at all was shown.
+  it('marks a setWeight outside 0..maxTrafficWeight as not planned, and plans every other step as if it did nothing', () => {
+    const plan = plannedSteps(canary(10, [{ setWeight: 150 }, { pause: {} }, { setWeight: 50 }, { pause: {} }]));
+    assert.deepEqual(plan.map((p) => [p.kind, p.invalid, p.weight, p.canaryReplicas, p.stableReplicas]), [
+      ['setWeight', 'setWeight 150 is outside 0..100', 0, 0, 10],
+      ['pause', undefined, 0, 0, 10],
+      ['setWeight', undefined, 50, 5, 5],
+      ['pause', undefined, 50, 5, 5],
+    ]);
+    assert.equal(plannedSteps(canary(10, [{ setWeight: -5 }]))[0]!.invalid, 'setWeight -5 is outside 0..100');
+    assert.equal(plannedSteps(canary(10, [{ setWeight: '50' as unknown as number }]))[0]!.invalid, 'setWeight "50" is not a number');
+    assert.equal(plannedSteps(canary(10, [{ setWeight: 100 }]))[0]!.invalid, undefined);
+  });
+
+  it('never plans a negative count, whatever the weights (any integers)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 50 }), fc.array(fc.integer({ min: -200, max: 300 }), { minLength: 1, maxLength: 6 }), (replicas, weights) => {
+        for (const p of plannedSteps(canary(replicas, weights.map((w) => ({ setWeight: w }))))) {
+          assert.ok(p.canaryReplicas >= 0 && p.stableReplicas >= 0 && p.weight >= 0 && p.weight <= 100, JSON.stringify(p));
+        }
+      }),
+      { seed: 31, numRuns: 300 },
+    );
   });
 
   it('basic canary: each step with the weight in force and the replica split it settles at', () => {

@@ -67,7 +67,8 @@ describe('inlay hints in the language server', () => {
     assert.equal(hints[0]!.position.character, '        - setWeight: 20'.length, 'after the value, not after the comment');
     assert.equal(hints[2]!.position.character, '        - setCanaryScale:'.length);
     assert.ok(hints.every((h) => h.paddingLeft));
-    assert.match((hints[1]!.tooltip as MarkupContent).value, /\*\*What happens at step 2\*\* \(setWeight 33\)/);
+    const tooltip = (hints[1]!.tooltip as MarkupContent).value;
+    assert.match(tooltip, /^\*\*What happens at step 2\*\* \(setWeight 33\)[^\n]*\n\n\| step \| action/, 'the step table comes first');
   });
 
   it('computes only the steps in the requested range, and nothing for documents that are not Rollouts', async () => {
@@ -82,13 +83,22 @@ describe('inlay hints in the language server', () => {
     assert.deepEqual(serviceOnly, []);
   });
 
-  it('gives no hints where the planner cannot plan (a weight out of range) and for a document being typed', async () => {
+  it('gives no hint to a step the planner cannot plan (a weight out of range) but still to the others, and none for a document being typed', async () => {
     const uri = 'file:///hints/bad.yaml';
     const bad = routed.replace('setWeight: 33', 'setWeight: 330');
     lsp.open(uri, bad);
     await lsp.diagnosticsFor(uri);
     const hints = await lsp.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } } });
-    assert.deepEqual(hints, []);
+    assert.deepEqual(
+      hints.map((h) => [h.position.line, h.label]),
+      [
+        [lineOf(bad, 'setWeight: 20'), '2 canary · 10 stable · 20%'],
+        [lineOf(bad, 'setCanaryScale'), '6 canary · 10 stable · 20%'],
+      ],
+    );
+    const hover = await lsp.request<{ contents: MarkupContent }>('textDocument/hover', { textDocument: { uri }, position: { line: lineOf(bad, 'setWeight: 330'), character: 12 } });
+    assert.match(hover.contents.value, /^\*\*Step 2 cannot be planned\*\*: setWeight 330 is outside 0\.\.100/);
+    assert.match(hover.contents.value, /\| \*\*→\*\* 2 \| setWeight \(not valid\) \| \| \| \|/);
     const half = 'file:///hints/half.yaml';
     lsp.open(half, routed.slice(0, routed.indexOf('      steps:') + 20));
     await lsp.diagnosticsFor(half);
