@@ -144,7 +144,7 @@ describe('Kustomize labels', () => {
   it('still reports what the added labels do not mend', () => {
     // The selector wants a label the pods do not have, and the kustomization does not add.
     const own = rollout({ selector: { matchLabels: { app: 'web', track: 'stable' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } });
-    assert.deepEqual(validate(`${own}---\n${webService}`, added), ['error selector-matches-template at spec.selector.matchLabels.track']);
+    assert.deepEqual(validate(`${own}---\n${webService}`, added), ['error selector-matches-template at spec.template.metadata.labels']);
     // An empty selector object gets the labels, as kustomize creates matchLabels.
     assert.deepEqual(validate(`${rollout({ selector: {} })}---\n${webService}`, added), []);
     // No template is created, and a Rollout that takes its pods from a workload is left as it is.

@@ -86,7 +86,8 @@ export const ROUTERS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh',
 export type Router = (typeof ROUTERS)[number];
 export function routersOf(canary: JsonObject | undefined): Router[] {
   const tr = obj(canary?.trafficRouting);
-  return tr ? ROUTERS.filter((r) => has(tr, r)) : [];
+  // Upstream tests plugins by count (`len(Plugins) == 0`): an empty map configures no router.
+  return tr ? ROUTERS.filter((r) => (r === 'plugins' ? Object.keys(obj(tr.plugins) ?? {}).length > 0 : has(tr, r))) : [];
 }
 
 /**
