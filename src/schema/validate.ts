@@ -53,8 +53,9 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
       continue;
     }
     if (!pd.isRollout) {
-      if (pd.kind === 'Rollout' && pd.apiVersion?.startsWith('argoproj.io/')) {
-        out.push({ code: 'rollout-api-version', severity: 'error', message: `Argo Rollouts serves Rollout only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}`, path: ['apiVersion'], target: 'value', docIndex: pd.index, data: { replacement: ROLLOUT_API_VERSION } });
+      // Not served: the API server refuses it (without the CRD of that version), so it is reported, not checked further.
+      if (pd.unservedVersion && !onlyWorkspace) {
+        out.push({ code: 'rollout-api-version', severity: 'error', message: `Argo Rollouts serves ${pd.kind} only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}: the API server refuses it`, path: ['apiVersion'], target: 'value', docIndex: pd.index, data: { replacement: ROLLOUT_API_VERSION } });
       }
       continue;
     }

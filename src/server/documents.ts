@@ -8,7 +8,7 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-types';
-import { catalogOf, definitionsInFile, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { definitionsInFile, isArgoDocument, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -125,7 +125,7 @@ function parsePiece(file: string, text: string): Piece {
     text,
     parsed,
     hasRollout,
-    validated: parsed.docs.some((d) => catalogOf(d) !== undefined),
+    validated: parsed.docs.some(isArgoDocument),
     definitions: Object.freeze(definitionsInFile(file, parsed)),
     mentions: Object.freeze([...mentions].sort()),
   });

@@ -259,6 +259,16 @@ describe('cli lint', () => {
     assert.match(empty.err(), /no YAML files under tree\/empty/);
   });
 
+  // Regression: a document of ours under an apiVersion Argo does not serve was left alone in a folder (as if it were not ours).
+  it('reports an Argo kind under an unserved apiVersion in a folder, naming the version that serves it', async () => {
+    const tree = join(dir, 'unserved');
+    mkdirSync(tree, { recursive: true });
+    writeFileSync(join(tree, 'template.yaml'), 'apiVersion: argoproj.io/v1\nkind: AnalysisTemplate\nmetadata:\n  name: t\nspec: {}\n');
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'unserved'], c.io), 1, c.out() + c.err());
+    assert.match(c.out(), /template\.yaml:1:13: error: Argo Rollouts serves AnalysisTemplate only as argoproj\.io\/v1alpha1, not argoproj\.io\/v1/);
+  });
+
   it('exits 2 on an unreadable file, after linting the others', async () => {
     const c = captured(dir);
     assert.equal(await main(['lint', 'bad.yaml', 'missing.yaml'], c.io), 2);

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Finding, Kustomization, Kustomized, LineColumn, ParsedFile, RelatedPlace, Severity } from '../../schema';
-import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
+import { createWorkspaceIndex, isArgoDocument, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError, yamlFilesUnder } from '../files';
@@ -146,7 +146,7 @@ export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts
   return {
     files: parsed.map(({ file, named, parsed: p }) => {
       // A file found in a folder is left alone unless it holds something of ours, as in the editor.
-      if (named === false && !p.docs.some((d) => catalogOf(d) !== undefined)) return { file, diagnostics: [] };
+      if (named === false && !p.docs.some(isArgoDocument)) return { file, diagnostics: [] };
       const kustomized = kustomize.kustomized(file);
       const findings = validateFile(p, workspace, kustomized ? { kustomized } : {});
       return { file, diagnostics: toDiagnostics(file, p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
