@@ -32,6 +32,8 @@ export interface ValidateOptions {
    * pod labels with the labels they add, and a field a patch gives a Rollout is not missing.
    */
   kustomized?: Kustomized;
+  /** The file validated, as the workspace index keys it: references resolve to the definitions nearest to it. */
+  file?: string;
 }
 
 /** Every finding of a file: YAML syntax problems first, then each Rollout document's. Never throws. */
@@ -146,7 +148,7 @@ export function validateExperimentDoc(pd: ParsedDoc, workspace?: WorkspaceIndex,
   if (ownChecks) {
     arr(spec?.templates).forEach((t, i) => addUnreported(out, checkPodTemplate(obj(t)?.template, ['spec', 'templates', i, 'template'])));
   }
-  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}) };
+  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}), ...(options.file !== undefined ? { file: options.file } : {}) };
   // A template without a selector is both a missing field and a refusal of the controller: one finding.
   addUnreported(out, runRules(options.experimentRules ?? allExperimentRules, ctx, part));
   return out;
@@ -162,7 +164,7 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   if (!read) return out;
   const labels = options.kustomized?.labels;
   const rollout = labels ? withAddedLabels(read, labels) : read;
-  const ctx = ruleContext(rollout, workspace);
+  const ctx = ruleContext(rollout, workspace, options.file);
   // The catalog already checks the template's labels and annotations: one finding per field.
   if (ownChecks && ctx.spec && !obj(ctx.spec.workloadRef)) addUnreported(out, checkPodTemplate(ctx.spec.template, ['spec', 'template']));
   out.push(...runRules(options.rules ?? allRules, ctx, part));
@@ -170,10 +172,10 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   return typeof name === 'string' ? withoutPatchedFields(out, options.kustomized?.patched?.[name]) : out;
 }
 
-function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex): RuleContext {
+function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex, file?: string): RuleContext {
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
-  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
+  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}), ...(file !== undefined ? { file } : {}) };
 }
 
 /** The rules whose errors judge the spec alone, with no workspace: what the controller refuses a Rollout for. */

@@ -14,6 +14,8 @@ import { fileKey } from './uri';
 
 /** One YAML document's text (rarely several, see split-documents.ts), parsed with offsets local to it. */
 export interface Piece {
+  /** The file it is a piece of, as the workspace index keys it (references resolve to the definitions nearest to it). */
+  readonly file: string;
   readonly text: string;
   readonly parsed: ParsedFile;
   readonly hasRollout: boolean;
@@ -122,6 +124,7 @@ function parsePiece(file: string, text: string): Piece {
     else if (d.isExperiment) collectMentions(d, mentions, 'analyses');
   }
   return Object.freeze({
+    file,
     text,
     parsed,
     hasRollout,

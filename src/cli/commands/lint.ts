@@ -148,7 +148,7 @@ export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts
       // A file found in a folder is left alone unless it holds something of ours, as in the editor.
       if (named === false && !p.docs.some(isArgoDocument)) return { file, diagnostics: [] };
       const kustomized = kustomize.kustomized(file);
-      const findings = validateFile(p, workspace, kustomized ? { kustomized } : {});
+      const findings = validateFile(p, workspace, { file, ...(kustomized ? { kustomized } : {}) });
       return { file, diagnostics: toDiagnostics(file, p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
     }),
   };

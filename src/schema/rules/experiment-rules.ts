@@ -16,6 +16,8 @@ export interface ExperimentRuleContext {
   readonly spec: JsonObject | undefined;
   /** The workspace's definitions, when known (editor, `rollouts lint`). */
   readonly workspace?: WorkspaceIndex;
+  /** The document's file, as the workspace index keys it: references resolve to the nearest definitions. */
+  readonly file?: string;
 }
 
 export interface ExperimentRule {
@@ -109,6 +111,7 @@ const referenceScope = (ctx: ExperimentRuleContext): ReferenceScope => ({
   blocks: experimentAnalysisBlocks(ctx.spec?.analyses, [...ANALYSES]),
   namespace: str(obj(ctx.experiment.metadata)?.namespace),
   workspace: ctx.workspace,
+  file: ctx.file,
 });
 
 export const experimentAnalysisTemplateExists: ExperimentRule = {

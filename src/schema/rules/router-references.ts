@@ -8,6 +8,7 @@
  */
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName } from '../../planner';
 import type { DocFinding } from '../findings';
+import { elsewhereNote, inSomeNamespaceOf, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
 import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
@@ -82,13 +83,12 @@ export function routerReferences(canary: JsonObject | undefined): RouterReferenc
 
 /** The namespace a reference is looked up in: the one its value names, else the Rollout's. */
 const lookupNamespace = (ctx: RuleContext, ref: RouterReference): string | undefined => ref.namespace ?? str(obj(ctx.rollout.metadata)?.namespace);
-// Without a namespace on either side the manifest lands in the same (default) namespace.
-const inNamespace = (d: { namespace?: string }, namespace: string | undefined) => !namespace || !d.namespace || d.namespace === namespace;
+/** The workspace's objects of the reference's name and kind, any namespace. */
+const named = (ctx: RuleContext, ref: RouterReference) => ctx.workspace?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind) ?? [];
 
-/** The workspace's objects the reference can mean, in its lookup namespace; none when the index knows no router objects. */
+/** The workspace's objects the reference means: the nearest in its lookup namespace (nearest.ts); none when the index knows no router objects. */
 function resolve(ctx: RuleContext, ref: RouterReference): readonly WorkspaceRouterObject[] {
-  const namespace = lookupNamespace(ctx, ref);
-  return ctx.workspace?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace)) ?? [];
+  return nearestDefinitions(named(ctx, ref), { file: ctx.file, namespace: lookupNamespace(ctx, ref) });
 }
 
 const fileName = (file: string) => file.split(/[\\/]/).pop() ?? file;
@@ -105,13 +105,15 @@ export const routerObjectExists: Rule = {
       const namespace = lookupNamespace(ctx, ref);
       if (resolve(ctx, ref).length > 0) continue;
       // The names a misspelled reference may have meant: the objects of that kind in its namespace.
-      const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace)).map((d) => d.name))].sort();
-      const suggestion = closest(ref.name, names);
-      const where = namespace ? ` (namespace ${namespace})` : '';
+      const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inSomeNamespaceOf(d, namespace)).map((d) => d.name))].sort();
+      // Defined, but in another namespace (or far from a Rollout without one).
+      const note = elsewhereNote(named(ctx, ref), { file: ctx.file, namespace });
+      const suggestion = note ? undefined : closest(ref.name, names);
+      const where = note ? ` where this Rollout is applied (${note})` : namespace ? ` (namespace ${namespace})` : '';
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
       // The quick fix replaces the whole value: a `name.namespace` value keeps its `.namespace`.
       const replacement = suggestion && suggestion + ref.value.slice(ref.name.length);
-      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined in the workspace${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(replacement ? { suggestion: replacement } : {}) }));
+      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined${note ? '' : ' in the workspace'}${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(replacement ? { suggestion: replacement } : {}) }));
     }
     return out;
   },

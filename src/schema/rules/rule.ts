@@ -14,6 +14,8 @@ export interface RuleContext {
   readonly blueGreen: JsonObject | undefined;
   /** Services of the workspace, when known (editor, `rollouts lint` with several files). */
   readonly workspace?: WorkspaceIndex;
+  /** The document's file, as the workspace index keys it: references resolve to the nearest definitions (nearest.ts). */
+  readonly file?: string;
 }
 
 export interface Rule {

@@ -1,0 +1,92 @@
+/**
+ * Which definitions a reference means. A workspace (or a folder given to `rollouts lint`) often
+ * holds several applications, and two of them may define a Service or a template of the same name:
+ * a reference means the definition nearest to it, as the application it belongs to is deployed
+ * together. Nearest is: the same file, then the same folder, then anywhere in the workspace; at
+ * each distance a definition in the reference's own namespace (or, both without one, in the same
+ * unnamed one) before one where only one side names a namespace. The rules and the editor resolve
+ * every reference through `nearestDefinitions`, so `rollouts lint` and the editor agree, and linting
+ * many applications at once gives each the verdicts it gets alone.
+ */
+
+/** Where a reference is made from. */
+export interface ReferenceSite {
+  /** The referring document's file, as the workspace index keys it; unknown: every definition is equally far. */
+  readonly file?: string;
+  /** The namespace it is looked up in: the one the reference names, else the document's. */
+  readonly namespace?: string;
+}
+
+/** What a definition has that nearness reads. */
+export interface Placed {
+  readonly file: string;
+  readonly namespace?: string;
+}
+
+/** The folder of a file key (a path or a URI). */
+function folderOf(file: string): string {
+  const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  return i < 0 ? '' : file.slice(0, i);
+}
+
+/**
+ * How near a definition is to a reference, lower is nearer; undefined when it cannot be what the
+ * reference means. A definition in another namespace than the reference's never is. A reference
+ * from a document that names no namespace lands wherever it is applied: a definition that names a
+ * namespace is taken for it only from the same file (applied together, evidently to that
+ * namespace); elsewhere it belongs to another application or another namespace. A cluster-scoped
+ * definition (ClusterAnalysisTemplate) has no namespace to compare.
+ */
+export function nearness(d: Placed, site: ReferenceSite, clusterScoped = false): number | undefined {
+  const sameFile = site.file !== undefined && d.file === site.file;
+  let loose = 0;
+  if (!clusterScoped) {
+    if (site.namespace && d.namespace && site.namespace !== d.namespace) return undefined;
+    if (!site.namespace && d.namespace && !sameFile) return undefined;
+    loose = (site.namespace ?? '') === (d.namespace ?? '') ? 0 : 1;
+  }
+  const distance = sameFile ? 0 : site.file !== undefined && folderOf(d.file) === folderOf(site.file) ? 1 : 2;
+  return distance * 2 + loose;
+}
+
+/**
+ * The definitions a reference means among the candidates (those of its name and kind): all those
+ * at the least nearness. Several equally near are judged together: a rule reports only what holds
+ * for every one of them.
+ */
+export function nearestDefinitions<D extends Placed>(candidates: readonly D[], site: ReferenceSite, clusterScoped = false): D[] {
+  let best = Infinity;
+  let out: D[] = [];
+  for (const d of candidates) {
+    const n = nearness(d, site, clusterScoped);
+    if (n === undefined || n > best) continue;
+    if (n < best) {
+      best = n;
+      out = [];
+    }
+    out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Whether a definition could be meant at all from this namespace, at any distance (no namespace on
+ * one side matches any): the lists a misspelled name is compared with for a "did you mean".
+ */
+export function inSomeNamespaceOf(d: { readonly namespace?: string }, namespace: string | undefined): boolean {
+  return !namespace || !d.namespace || d.namespace === namespace;
+}
+
+/**
+ * For a reference that resolves to nothing although definitions of its name exist (in other
+ * namespaces, or named ones far from a document without a namespace): the words that say so, or
+ * undefined when there are none.
+ */
+export function elsewhereNote(named: readonly Placed[], site: ReferenceSite): string | undefined {
+  const namespaces = [...new Set(named.map((d) => d.namespace).filter((n): n is string => !!n))].sort();
+  if (namespaces.length === 0) return undefined;
+  const list = namespaces.map((n) => `"${n}"`).join(', ');
+  return site.namespace
+    ? `it is defined only in namespace ${list}, not in "${site.namespace}"`
+    : `it is defined in namespace ${list} elsewhere, and this document names no namespace (give metadata.namespace if it is applied there)`;
+}
