@@ -8,6 +8,7 @@ import type { CommandIO } from '../../src/cli/command';
 import { main } from '../../src/cli/main';
 import { catalogFields } from '../../src/schema';
 import { bundleAsBuilt } from '../support/bundle';
+import { itRealWorld, peerPath } from '../support/peer';
 
 function captured(cwd: string) {
   const out: string[] = [];
@@ -143,15 +144,14 @@ describe('cli lint', () => {
     assert.deepEqual(d.map((x: { path: string; line: number; column: number }) => [x.path, x.line, x.column]), [['spec.selector', 5, 1]]);
   });
 
-  it('lints the upstream and real-world Experiments without errors, resolving their templates across the files given', async () => {
-    const peer = join(__dirname, '../../../shared/peer');
+  itRealWorld('lints the upstream and real-world Experiments without errors, resolving their templates across the files given', async () => {
     const files = [
-      join(peer, 'argo-rollouts/examples/experiment-with-analysis.yaml'),
-      join(peer, 'real-world/JoshDanielWalker__argo-rollout__experiment.yaml'),
-      join(peer, 'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'),
+      peerPath('argo-rollouts/examples/experiment-with-analysis.yaml'),
+      peerPath('real-world/JoshDanielWalker__argo-rollout__experiment.yaml'),
+      peerPath('real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'),
     ];
     const c = captured(dir);
-    assert.equal(await main(['lint', '--format', 'json', ...files, join(peer, 'argo-rollouts/examples/analysis-templates.yaml')], c.io), 0);
+    assert.equal(await main(['lint', '--format', 'json', ...files, peerPath('argo-rollouts/examples/analysis-templates.yaml')], c.io), 0);
     const report = JSON.parse(c.out()) as { files: { diagnostics: { severity: string; code: string; path: string }[] }[] };
     const [upstream, josh, yohanb] = report.files.map((f) => f.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.path}`));
     // No duration and no required analysis: information only. Its templates are in analysis-templates.yaml.

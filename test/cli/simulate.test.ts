@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'mocha';
 import type { CommandIO } from '../../src/cli/command';
 import { main } from '../../src/cli/main';
 import type { SimulationResult } from '../../src/planner';
+import { UPSTREAM } from '../support/peer';
 
 const repo = resolve(__dirname, '..', '..');
 
@@ -70,7 +71,7 @@ describe('rollouts simulate', () => {
   });
 
   describe("upstream's experiment step example (runs the Experiment as its controller does)", () => {
-    const example = join(__dirname, '../../../shared/peer/argo-rollouts/examples/rollout-experiment-step.yaml');
+    const example = join(UPSTREAM, 'examples/rollout-experiment-step.yaml');
     const exampleText = () => readFileSync(example, 'utf8');
     const json = (out: string) => (JSON.parse(out) as SimulationResult[])[0]!;
 

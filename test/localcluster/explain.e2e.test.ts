@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { argoCrdSchemas } from '../../src/schema';
 import { kubectlOk, skipWithoutKubectl } from './helpers';
+import { availablePeers, peerPath } from '../support/peer';
 
 const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -91,8 +92,8 @@ describe('kubectl explain with CRD schemas (real kubectl)', function () {
   });
 
   it('kubectl applies the peers\' Experiments against the published schema (kubectl validates what it sends)', async () => {
-    const peers = ['argo-rollouts/examples/experiment-with-analysis.yaml', 'real-world/JoshDanielWalker__argo-rollout__experiment.yaml', 'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'];
-    for (const peer of peers) await kubectl(['apply', '-f', join(__dirname, '../../../shared/peer', peer)]);
+    const peers = availablePeers(['argo-rollouts/examples/experiment-with-analysis.yaml', 'real-world/JoshDanielWalker__argo-rollout__experiment.yaml', 'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml']);
+    for (const peer of peers) await kubectl(['apply', '-f', peerPath(peer)]);
     const names = JSON.parse(await kubectl(['get', 'experiments', '-o', 'json'])).items.map((e: { metadata: { name: string } }) => e.metadata.name);
     assert.ok(names.length >= peers.length, `applied: ${names.join(', ')}`);
   });

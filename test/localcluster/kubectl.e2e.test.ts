@@ -3,13 +3,14 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse as parseYaml } from 'yaml';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { kubectlOk, skipWithoutKubectl } from './helpers';
+import { UPSTREAM } from '../support/peer';
 
-const examples = resolve(__dirname, '../../../shared/peer/argo-rollouts/examples');
+const examples = join(UPSTREAM, 'examples');
 
 describe('kubectl against the local cluster', function () {
   let cluster: LocalCluster;

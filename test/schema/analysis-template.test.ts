@@ -5,9 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analysisTemplateCatalog, catalogFields, checkExpression, fieldAt, parseExpression, parseFile, templateRules, validateFile, type Expr } from '../../src/schema';
 import { analysisTemplate, lint, summary, yamlOf } from './support';
+import { UPSTREAM } from '../support/peer';
 
 type Obj = Record<string, unknown>;
-const EXAMPLES = join(__dirname, '../../../shared/peer/argo-rollouts/examples');
+const EXAMPLES = join(UPSTREAM, 'examples');
 
 const metric = (extra: Obj = {}, provider: Obj = { web: { url: 'http://svc/rate' } }): Obj => ({ name: 'm', provider, ...extra });
 const withMetrics = (...metrics: Obj[]) => analysisTemplate('t', { args: [{ name: 'service' }, { name: 'threshold', value: '0.95' }], metrics });

@@ -3,17 +3,16 @@
 // analyses' template references against the workspace, and the upstream and real-world Experiments.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { catalogFields, catalogOf, experimentCatalog, experimentRules, fieldAt, mergeParts, parseFile, validateFile, type ExperimentRuleContext } from '../../src/schema';
 import { analysisTemplate, lint, summary, yamlOf } from './support';
+import { availablePeers, peerPath } from '../support/peer';
 
 type Obj = Record<string, unknown>;
-const PEER = join(__dirname, '../../../shared/peer');
-const PEER_EXPERIMENTS = [
+const PEER_EXPERIMENTS = availablePeers([
   'argo-rollouts/examples/experiment-with-analysis.yaml',
   'real-world/JoshDanielWalker__argo-rollout__experiment.yaml',
   'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml',
-];
+]);
 
 /** One template whose selector selects its pods (`role: <name>`); `extra` replaces fields. */
 const template = (name: string, extra: Obj = {}): Obj => ({
@@ -145,14 +144,14 @@ describe('Experiment validation', () => {
   });
 
   it('the upstream and real-world Experiments give no errors, and name the upstream example templates', () => {
-    const templates = readFileSync(join(PEER, 'argo-rollouts/examples/analysis-templates.yaml'), 'utf8');
+    const templates = readFileSync(peerPath('argo-rollouts/examples/analysis-templates.yaml'), 'utf8');
     for (const file of PEER_EXPERIMENTS) {
-      const text = readFileSync(join(PEER, file), 'utf8');
+      const text = readFileSync(peerPath(file), 'utf8');
       const parsed = parseFile(text);
       assert.ok(parsed.docs.some((d) => d.isExperiment), `${file} holds an Experiment`);
       assert.deepEqual(summary(lint(text)).filter((s) => s.startsWith('error')), [], file);
     }
-    const withTemplates = lint(`${readFileSync(join(PEER, PEER_EXPERIMENTS[0]!), 'utf8')}\n---\n${templates}`, true);
+    const withTemplates = lint(`${readFileSync(peerPath(PEER_EXPERIMENTS[0]!), 'utf8')}\n---\n${templates}`, true);
     assert.deepEqual(summary(withTemplates).filter((s) => !s.startsWith('info')), []);
   });
 });

@@ -10,10 +10,10 @@ import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type 
 import { documentValue, parseCommonYaml, whyNotCommonYaml } from '../../src/schema/fast-yaml';
 import { splitDocuments } from '../../src/server/split-documents';
 import { largeManifestFile, largeManifestServices } from '../server/fixtures';
+import { REAL_WORLD, UPSTREAM } from '../support/peer';
 
 const OPTIONS = { prettyErrors: false, keepSourceTokens: false, logLevel: 'error', merge: true } as const;
 const ROOT = join(__dirname, '../..');
-const PEER = join(ROOT, '../shared/peer');
 
 function yamlFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -75,7 +75,7 @@ function random(seed: number): () => number {
 }
 
 describe('fast YAML path', () => {
-  const files = [...yamlFiles(PEER), ...yamlFiles(join(ROOT, 'examples')), ...yamlFiles(join(ROOT, 'demo'))];
+  const files = [...yamlFiles(UPSTREAM), ...yamlFiles(REAL_WORLD), ...yamlFiles(join(ROOT, 'examples')), ...yamlFiles(join(ROOT, 'demo'))];
   const texts = files.map((f) => ({ file: f, text: readFileSync(f, 'utf8') }));
 
   it('reads every manifest of the corpora, whole and cut into pieces, as yaml does or leaves it to yaml', () => {

@@ -5,23 +5,30 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { parseFile, rolloutJsonSchema } from '../../src/schema';
-
-const PEER = join(__dirname, '../../../shared/peer');
+import { REAL_WORLD, UPSTREAM, hasRealWorld } from '../support/peer';
 
 describe('schema JSON Schema against a JSON Schema validator', () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   const validate = ajv.compile(rolloutJsonSchema());
 
   const files = [
-    ...readdirSync(join(PEER, 'argo-rollouts/lint-testdata')).filter((f) => f.startsWith('valid')).map((f) => join(PEER, 'argo-rollouts/lint-testdata', f)),
-    ...['rollout-canary.yaml', 'rollout-bluegreen.yaml', 'rollout-analysis-step.yaml', 'rollout-experiment-step.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
-    ...['analysis-templates.yaml', 'cluster-analysis-templates.yaml', 'experiment-with-analysis.yaml'].map((f) => join(PEER, 'argo-rollouts/examples', f)),
-    ...['JoshDanielWalker__argo-rollout__experiment.yaml', 'yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'].map((f) => join(PEER, 'real-world', f)),
-    ...readdirSync(join(PEER, 'real-world'))
-      .filter((f) => /analysis/i.test(f) && !/^(quinont__.*06-fuctionaltesting|sandy0509187)/.test(f))
-      .map((f) => join(PEER, 'real-world', f)),
-    ...['c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml', 'difranca__kayenta-rollout__k8s__rollout.yaml', 'horaceheaven__argo-rollouts-app__k8s__rollouts__nginx-demo-rollout.yaml'].map((f) => join(PEER, 'real-world', f)),
+    ...readdirSync(join(UPSTREAM, 'lint-testdata')).filter((f) => f.startsWith('valid')).map((f) => join(UPSTREAM, 'lint-testdata', f)),
+    ...['rollout-canary.yaml', 'rollout-bluegreen.yaml', 'rollout-analysis-step.yaml', 'rollout-experiment-step.yaml'].map((f) => join(UPSTREAM, 'examples', f)),
+    ...['analysis-templates.yaml', 'cluster-analysis-templates.yaml', 'experiment-with-analysis.yaml'].map((f) => join(UPSTREAM, 'examples', f)),
+    ...realWorld(),
   ];
+
+  /** Real users' Experiments, AnalysisTemplates and Rollouts, where they are beside this clone. */
+  function realWorld(): string[] {
+    if (!hasRealWorld) return [];
+    return [
+      ...['JoshDanielWalker__argo-rollout__experiment.yaml', 'yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'].map((f) => join(REAL_WORLD, f)),
+      ...readdirSync(REAL_WORLD)
+        .filter((f) => /analysis/i.test(f) && !/^(quinont__.*06-fuctionaltesting|sandy0509187)/.test(f))
+        .map((f) => join(REAL_WORLD, f)),
+      ...['c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml', 'difranca__kayenta-rollout__k8s__rollout.yaml', 'horaceheaven__argo-rollouts-app__k8s__rollouts__nginx-demo-rollout.yaml'].map((f) => join(REAL_WORLD, f)),
+    ];
+  }
 
   for (const file of files) {
     it(`accepts every document of ${file.split('/').pop()}`, () => {

@@ -6,20 +6,24 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { createWorkspaceIndex, definitionsInFile, findingRange, parseFile, pathAt, validateFile } from '../../src/schema';
 
-const PEER = join(__dirname, '../../../shared/peer');
+import { REAL_WORLD, UPSTREAM, hasRealWorld } from '../support/peer';
+
+// Upstream's files always; the real-world ones where they are beside this clone.
 const seeds = [
-  'argo-rollouts/lint-testdata/valid-istio-v1beta1.yml',
-  'argo-rollouts/lint-testdata/valid-blue-green.yml',
-  'argo-rollouts/lint-testdata/valid-alb-canary.yml',
+  'lint-testdata/valid-istio-v1beta1.yml',
+  'lint-testdata/valid-blue-green.yml',
+  'lint-testdata/valid-alb-canary.yml',
   // A Rollout with the Ingress and the VirtualServices it names (the router reference rules and the index).
-  'argo-rollouts/lint-testdata/valid-nginx-canary.yml',
-  'argo-rollouts/lint-testdata/valid-istio-v1beta1-mulitiple-virtualsvcs.yml',
+  'lint-testdata/valid-nginx-canary.yml',
+  'lint-testdata/valid-istio-v1beta1-mulitiple-virtualsvcs.yml',
   'real-world/c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml',
-  'argo-rollouts/examples/analysis-templates.yaml',
+  'examples/analysis-templates.yaml',
   'real-world/difranca__kayenta-rollout__k8s__analysis-template.yaml',
-  'argo-rollouts/examples/experiment-with-analysis.yaml',
+  'examples/experiment-with-analysis.yaml',
   'real-world/JoshDanielWalker__argo-rollout__experiment.yaml',
-].map((f) => readFileSync(join(PEER, f), 'utf8'));
+]
+  .filter((f) => hasRealWorld || !f.startsWith('real-world/'))
+  .map((f) => readFileSync(f.startsWith('real-world/') ? join(REAL_WORLD, f.slice('real-world/'.length)) : join(UPSTREAM, f), 'utf8'));
 
 // Characters of conditions and placeholders too, so the expression parser sees broken input.
 const edit = fc.record({
