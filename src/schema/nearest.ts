@@ -4,7 +4,7 @@
  * a reference means the definition nearest to it, as the application it belongs to is deployed
  * together. Nearest is: the same file, then the same folder, then anywhere in the workspace; at
  * each distance a definition in the reference's own namespace (or, both without one, in the same
- * unnamed one) before one where only one side names a namespace. The rules and the editor resolve
+ * unnamed one) before one where only one side names a namespace (see nearness). The rules and the editor resolve
  * every reference through `nearestDefinitions`, so `rollouts lint` and the editor agree, and linting
  * many applications at once gives each the verdicts it gets alone.
  */
@@ -29,24 +29,24 @@ function folderOf(file: string): string {
   return i < 0 ? '' : file.slice(0, i);
 }
 
+/** Where the uncertain matches rank (`uncertainMatch`): after every other. */
+const UNCERTAIN = 10;
+
 /**
  * How near a definition is to a reference, lower is nearer; undefined when it cannot be what the
- * reference means. A definition in another namespace than the reference's never is. A reference
- * from a document that names no namespace lands wherever it is applied: a definition that names a
- * namespace is taken for it only from the same file (applied together, evidently to that
- * namespace); elsewhere it belongs to another application or another namespace. A cluster-scoped
- * definition (ClusterAnalysisTemplate) has no namespace to compare.
+ * reference means: a definition in another namespace than the reference's never is. A document
+ * that names no namespace lands wherever it is applied: a definition that names one is taken for
+ * it from its own file (applied together), and elsewhere only when no definition without a
+ * namespace exists, as an uncertain match (`uncertainMatch`). A cluster-scoped definition
+ * (ClusterAnalysisTemplate) has no namespace to compare.
  */
 export function nearness(d: Placed, site: ReferenceSite, clusterScoped = false): number | undefined {
   const sameFile = site.file !== undefined && d.file === site.file;
-  let loose = 0;
-  if (!clusterScoped) {
-    if (site.namespace && d.namespace && site.namespace !== d.namespace) return undefined;
-    if (!site.namespace && d.namespace && !sameFile) return undefined;
-    loose = (site.namespace ?? '') === (d.namespace ?? '') ? 0 : 1;
-  }
   const distance = sameFile ? 0 : site.file !== undefined && folderOf(d.file) === folderOf(site.file) ? 1 : 2;
-  return distance * 2 + loose;
+  if (clusterScoped) return distance * 2;
+  if (site.namespace && d.namespace && site.namespace !== d.namespace) return undefined;
+  if (!site.namespace && d.namespace && !sameFile) return UNCERTAIN + distance;
+  return distance * 2 + ((site.namespace ?? '') === (d.namespace ?? '') ? 0 : 1);
 }
 
 /**
@@ -78,15 +78,31 @@ export function inSomeNamespaceOf(d: { readonly namespace?: string }, namespace:
 }
 
 /**
- * For a reference that resolves to nothing although definitions of its name exist (in other
- * namespaces, or named ones far from a document without a namespace): the words that say so, or
- * undefined when there are none.
+ * Whether the definitions a reference resolved to are an uncertain match: the document names no
+ * namespace and they name one, in another file. They are what it means only if it is applied in
+ * their namespace; what they say against it is information, not an error.
+ */
+export function uncertainMatch(found: readonly Placed[], site: ReferenceSite): boolean {
+  return found.length > 0 && !site.namespace && found.every((d) => d.namespace && d.file !== site.file);
+}
+
+/** A finding judged against an uncertain match, as information that says on what it depends. */
+export function asUncertain<F extends { severity: string; message: string }>(f: F, found: readonly Placed[]): F {
+  const namespaces = [...new Set(found.map((d) => d.namespace))].map((n) => `"${n}"`).join(' or ');
+  return { ...f, severity: 'info', message: `${f.message} (if this document is applied in namespace ${namespaces}, where that is defined: it names no namespace)` };
+}
+
+/** The finding as judged against what the reference resolved to: information when that is an uncertain match. */
+export function judged<F extends { severity: string; message: string }>(f: F, found: readonly Placed[], site: ReferenceSite): F {
+  return uncertainMatch(found, site) ? asUncertain(f, found) : f;
+}
+
+/**
+ * For a reference that resolves to nothing although definitions of its name and kind exist in
+ * other namespaces: the words that say so, or undefined when there are none.
  */
 export function elsewhereNote(named: readonly Placed[], site: ReferenceSite): string | undefined {
   const namespaces = [...new Set(named.map((d) => d.namespace).filter((n): n is string => !!n))].sort();
-  if (namespaces.length === 0) return undefined;
-  const list = namespaces.map((n) => `"${n}"`).join(', ');
-  return site.namespace
-    ? `it is defined only in namespace ${list}, not in "${site.namespace}"`
-    : `it is defined in namespace ${list} elsewhere, and this document names no namespace (give metadata.namespace if it is applied there)`;
+  if (namespaces.length === 0 || !site.namespace) return undefined;
+  return `it is defined only in namespace ${namespaces.map((n) => `"${n}"`).join(', ')}, not in "${site.namespace}"`;
 }

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createWorkspaceIndex, definitionsInFile, formatPath, parseFile, validateFile, type Finding } from '../../src/schema';
-import { nearestDefinitions } from '../../src/schema/nearest';
+import { nearestDefinitions, uncertainMatch } from '../../src/schema/nearest';
 import { itRealWorld, REAL_WORLD, UPSTREAM } from '../support/peer';
 import { analysisTemplate, blueGreenRollout, canaryRollout, service, summary, yamlOf } from './support';
 
@@ -40,10 +40,14 @@ describe('references resolve to the nearest definitions', () => {
     assert.deepEqual(nearestDefinitions([at('r.yaml'), at('b/y.yaml', 'shop')], { file: 'r.yaml', namespace: 'shop' }), [at('r.yaml')]);
   });
 
-  it('a document without a namespace takes a definition that names one only from its own file', () => {
-    assert.deepEqual(nearestDefinitions([at('a/x.yaml', 'shop')], { file: 'a/r.yaml' }), []);
-    assert.deepEqual(nearestDefinitions([at('a/r.yaml', 'shop')], { file: 'a/r.yaml' }), [at('a/r.yaml', 'shop')]);
-    assert.deepEqual(nearestDefinitions([at('a/x.yaml', 'shop'), at('b/y.yaml')], { file: 'a/r.yaml' }), [at('b/y.yaml')]);
+  it('a document without a namespace takes one that names a namespace from its own file, else only where none without one exists, as an uncertain match', () => {
+    assert.deepEqual(nearestDefinitions([at('a/r.yaml', 'shop'), at('a/x.yaml')], { file: 'a/r.yaml' }), [at('a/r.yaml', 'shop')]);
+    assert.deepEqual(nearestDefinitions([at('a/x.yaml', 'shop'), at('b/y.yaml')], { file: 'a/r.yaml' }), [at('b/y.yaml')], 'one without a namespace, though farther');
+    const far = nearestDefinitions([at('a/x.yaml', 'shop'), at('b/y.yaml', 'web')], { file: 'a/r.yaml' });
+    assert.deepEqual(far, [at('a/x.yaml', 'shop')], 'the nearer of those that name a namespace');
+    assert.equal(uncertainMatch(far, { file: 'a/r.yaml' }), true);
+    assert.equal(uncertainMatch([at('a/r.yaml', 'shop')], { file: 'a/r.yaml' }), false, 'its own file is applied with it');
+    assert.equal(uncertainMatch(far, { file: 'a/r.yaml', namespace: 'shop' }), false);
     // A cluster-scoped definition has no namespace to compare.
     assert.deepEqual(nearestDefinitions([at('a/x.yaml')], { file: 'a/r.yaml', namespace: 'shop' }, true), [at('a/x.yaml')]);
   });
@@ -75,17 +79,20 @@ describe('references resolve to the nearest definitions', () => {
     assert.deepEqual(summary(noneFits['app/rollout.yaml']!), ['error service-selector-mismatch at spec.strategy.blueGreen.activeService']);
   });
 
-  // Regression: a Rollout of one repository was judged against another namespace's template (real-world corpus).
-  it('a Rollout without a namespace is not judged against a template that names a namespace in another file, and says where that one is', () => {
-    const rollout = yamlOf(canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 'rate' }] } }] }));
-    const found = lintFiles({ 'corpus/one.yaml': rollout, 'corpus/two.yaml': yamlOf(inNamespace(analysisTemplate('rate'), 'analysis-lab')) });
+  // Regression: a Rollout of one repository was judged against another namespace's template (real-world corpus): an error.
+  it('a Rollout without a namespace, judged against a template that names one in another file, gets information, not an error', () => {
+    const rollout = canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 'rate' }] } }] });
+    const found = lintFiles({ 'corpus/one.yaml': yamlOf(rollout), 'corpus/two.yaml': yamlOf(inNamespace(analysisTemplate('rate'), 'analysis-lab')) });
     const findings = found['corpus/one.yaml']!;
-    assert.deepEqual(summary(findings), ['warning analysis-template-not-found at spec.strategy.canary.steps[0].analysis.templates[0].templateName']);
-    assert.match(findings[0]!.message, /^AnalysisTemplate "rate" is not defined where this document is applied \(it is defined in namespace "analysis-lab" elsewhere, and this document names no namespace/);
+    assert.deepEqual(summary(findings), ['info analysis-args at spec.strategy.canary.steps[0].analysis.templates[0].templateName']);
+    assert.match(findings[0]!.message, /requires argument "service".* \(if this document is applied in namespace "analysis-lab", where that is defined: it names no namespace\)$/);
     assert.deepEqual(findings[0]!.related?.map((r) => ('file' in r ? r.file : '')), ['corpus/two.yaml']);
-    // In its own file it is taken: the two are applied together.
-    const together = lintFiles({ 'corpus/one.yaml': yamlOf(canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 'rate' }] } }] }), inNamespace(analysisTemplate('rate'), 'analysis-lab')) });
+    // In its own file it is taken as it is: the two are applied together.
+    const together = lintFiles({ 'corpus/one.yaml': yamlOf(rollout, inNamespace(analysisTemplate('rate'), 'analysis-lab')) });
     assert.deepEqual(summary(together['corpus/one.yaml']!), ['error analysis-args at spec.strategy.canary.steps[0].analysis.templates[0].templateName']);
+    // And so is one without a namespace, wherever it is.
+    const plain = lintFiles({ 'corpus/one.yaml': yamlOf(rollout), 'corpus/two.yaml': yamlOf(inNamespace(analysisTemplate('rate'), 'analysis-lab')), 'other/three.yaml': yamlOf(analysisTemplate('rate')) });
+    assert.deepEqual(summary(plain['corpus/one.yaml']!), ['error analysis-args at spec.strategy.canary.steps[0].analysis.templates[0].templateName']);
   });
 
   it('a Service in another namespace is named as such when not found', () => {

@@ -8,7 +8,7 @@
  */
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName } from '../../planner';
 import type { DocFinding } from '../findings';
-import { elsewhereNote, inSomeNamespaceOf, nearestDefinitions } from '../nearest';
+import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
 import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
@@ -197,7 +197,8 @@ export const virtualServiceRoutes: Rule = {
       // Several definitions (overlays, environments): one that fits is enough.
       const problems = found.map((vs) => virtualServiceProblems(ctx, ref, vs));
       if (problems.some((p) => p.length === 0)) continue;
-      for (const p of problems[0]!) out.push(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file, ...(p.suggestion ? { suggestion: p.suggestion } : {}) }));
+      const site = { file: ctx.file, namespace: lookupNamespace(ctx, ref) };
+      for (const p of problems[0]!) out.push(judged(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file, ...(p.suggestion ? { suggestion: p.suggestion } : {}) }), found, site));
     }
     return out;
   },
@@ -236,7 +237,8 @@ export const ingressStableBackend: Rule = {
       const routes = ing.backends.length > 0 ? `its rules route to ${quoted(ing.backends)}` : 'it has no rule with a path backend';
       // Argo looks only at the rules' paths (NGINX's router copies them for the canary Ingress).
       const byDefault = ing.defaultBackend === service ? `; its defaultBackend names "${service}", but Argo looks only at the rules' paths` : '';
-      out.push(warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`, 'value', { ingress: ref.name, file: ing.file }));
+      const finding = warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`, 'value', { ingress: ref.name, file: ing.file });
+      out.push(judged(finding, found, { file: ctx.file, namespace: lookupNamespace(ctx, ref) }));
     }
     return out;
   },
@@ -266,7 +268,8 @@ export const gatewayRouteBackends: Rule = {
       const route = found[0]!;
       const missing = services.filter((s) => !route.backends.includes(s.name)).map((s) => `the ${s.role} Service "${s.name}"`);
       const has = route.backends.length > 0 ? `its rules' backendRefs name ${quoted(route.backends)}` : 'its rules have no backendRef';
-      out.push(error(this.code, ref.path, `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`, 'value', { route: ref.name, file: route.file }));
+      const finding = error(this.code, ref.path, `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`, 'value', { route: ref.name, file: route.file });
+      out.push(judged(finding, found, { file: ctx.file, namespace: lookupNamespace(ctx, ref) }));
     }
     return out;
   },

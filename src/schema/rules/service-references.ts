@@ -4,7 +4,7 @@
  */
 import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
 import type { DocFinding } from '../findings';
-import { elsewhereNote, inSomeNamespaceOf, nearestDefinitions } from '../nearest';
+import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
 import { BLUE_GREEN, CANARY, definedHere, error, obj, str, warning, withRelated, type Rule, type RuleContext } from './rule';
@@ -110,7 +110,7 @@ export const serviceSelectsPods: Rule = {
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
       const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
-      out.push(withRelated(finding, definedHere(found, () => 'Service')));
+      out.push(withRelated(judged(finding, found, { file: ctx.file, namespace }), definedHere(found, () => 'Service')));
     }
     return out;
   },

@@ -3,7 +3,7 @@
  * in the workspace, and the Rollout's selector must select the pods of its template. Its pods
  * carry that template's labels, so the Service rules read them from here too.
  */
-import { elsewhereNote, inSomeNamespaceOf, nearestDefinitions } from '../nearest';
+import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import { isWorkloadKind, type WorkloadKind, type WorkspaceWorkload } from '../workspace';
 import { error, obj, str, warning, type RuleContext, type Rule } from './rule';
@@ -76,6 +76,6 @@ export const workloadSelectorMatches: Rule = {
     // One definition whose pods the selector selects is enough.
     const first = selectorMatches(sel, found[0]!.labels);
     if (first.ok || found.slice(1).some((w) => selectorMatches(sel, w.labels).ok)) return [];
-    return [error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.why}`, 'key', { workload: ref.name, file: found[0]!.file })];
+    return [judged(error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.why}`, 'key', { workload: ref.name, file: found[0]!.file }), found, { file: ctx.file, namespace: ref.namespace })];
   },
 };
