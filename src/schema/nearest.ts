@@ -2,7 +2,8 @@
  * Which definitions a reference means. A workspace (or a folder given to `rollouts lint`) often
  * holds several applications, and two of them may define a Service or a template of the same name:
  * a reference means the definition nearest to it, as the application it belongs to is deployed
- * together. Nearest is: the same file, then the same folder, then anywhere in the workspace; at
+ * together. Nearest is: the same file, then the same folder (or a file a kustomization builds with
+ * it), then anywhere in the workspace; at
  * each distance a definition in the reference's own namespace (or, both without one, in the same
  * unnamed one) before one where only one side names a namespace (see nearness). The rules and the editor resolve
  * every reference through `nearestDefinitions`, so `rollouts lint` and the editor agree, and linting
@@ -15,6 +16,8 @@ export interface ReferenceSite {
   readonly file?: string;
   /** The namespace it is looked up in: the one the reference names, else the document's. */
   readonly namespace?: string;
+  /** The files a kustomization builds together with the document's (Kustomized.peers): as near as its folder. */
+  readonly peers?: readonly string[];
 }
 
 /** What a definition has that nearness reads. */
@@ -42,7 +45,7 @@ const UNCERTAIN = 10;
  */
 export function nearness(d: Placed, site: ReferenceSite, clusterScoped = false): number | undefined {
   const sameFile = site.file !== undefined && d.file === site.file;
-  const distance = sameFile ? 0 : site.file !== undefined && folderOf(d.file) === folderOf(site.file) ? 1 : 2;
+  const distance = sameFile ? 0 : (site.file !== undefined && folderOf(d.file) === folderOf(site.file)) || site.peers?.includes(d.file) ? 1 : 2;
   if (clusterScoped) return distance * 2;
   if (site.namespace && d.namespace && site.namespace !== d.namespace) return undefined;
   if (!site.namespace && d.namespace && !sameFile) return UNCERTAIN + distance;

@@ -148,7 +148,8 @@ export function validateExperimentDoc(pd: ParsedDoc, workspace?: WorkspaceIndex,
   if (ownChecks) {
     arr(spec?.templates).forEach((t, i) => addUnreported(out, checkPodTemplate(obj(t)?.template, ['spec', 'templates', i, 'template'])));
   }
-  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}), ...(options.file !== undefined ? { file: options.file } : {}) };
+  const peers = options.kustomized?.peers;
+  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}), ...(options.file !== undefined ? { file: options.file } : {}), ...(peers ? { peers } : {}) };
   // A template without a selector is both a missing field and a refusal of the controller: one finding.
   addUnreported(out, runRules(options.experimentRules ?? allExperimentRules, ctx, part));
   return out;
@@ -164,7 +165,7 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   if (!read) return out;
   const labels = options.kustomized?.labels;
   const rollout = labels ? withAddedLabels(read, labels) : read;
-  const ctx = ruleContext(rollout, workspace, options.file);
+  const ctx = ruleContext(rollout, workspace, options.file, options.kustomized?.peers);
   // The catalog already checks the template's labels and annotations: one finding per field.
   if (ownChecks && ctx.spec && !obj(ctx.spec.workloadRef)) addUnreported(out, checkPodTemplate(ctx.spec.template, ['spec', 'template']));
   out.push(...runRules(options.rules ?? allRules, ctx, part));
@@ -172,10 +173,10 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   return typeof name === 'string' ? withoutPatchedFields(out, options.kustomized?.patched?.[name]) : out;
 }
 
-function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex, file?: string): RuleContext {
+function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex, file?: string, peers?: readonly string[]): RuleContext {
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
-  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}), ...(file !== undefined ? { file } : {}) };
+  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}), ...(file !== undefined ? { file } : {}), ...(peers ? { peers } : {}) };
 }
 
 /** The rules whose errors judge the spec alone, with no workspace: what the controller refuses a Rollout for. */

@@ -31,6 +31,12 @@ describe('references resolve to the nearest definitions', () => {
     assert.deepEqual(nearestDefinitions(defs, {}), defs, 'an unknown file: every definition equally far');
   });
 
+  it('a file a kustomization builds with the document is as near as its folder', () => {
+    const defs = [at('shared/services.yaml'), at('other/services.yaml')];
+    assert.deepEqual(nearestDefinitions(defs, { file: 'apps/web/rollout.yaml', peers: ['shared/services.yaml'] }), [at('shared/services.yaml')]);
+    assert.deepEqual(nearestDefinitions([...defs, at('apps/web/svc.yaml')], { file: 'apps/web/rollout.yaml', peers: ['shared/services.yaml'] }), [at('shared/services.yaml'), at('apps/web/svc.yaml')]);
+  });
+
   it('at one distance, the reference\'s own namespace before one that only one side names; never another namespace', () => {
     const defs = [at('a/x.yaml'), at('a/y.yaml', 'shop'), at('a/z.yaml', 'other')];
     assert.deepEqual(nearestDefinitions(defs, { file: 'a/r.yaml', namespace: 'shop' }), [at('a/y.yaml', 'shop')]);

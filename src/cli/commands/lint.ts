@@ -239,7 +239,13 @@ async function run(args: string[], io: CommandIO): Promise<number> {
     }
   }
   const kustomize = await kustomizeFacts(files.map((f) => resolve(io.cwd, f.file)), new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])));
-  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), kustomized: (file) => kustomize.kustomized(resolve(io.cwd, file)) });
+  // The kustomizations name files by absolute path; the workspace index by the names given here.
+  const given = new Map(files.map(({ file }) => [resolve(io.cwd, file), file]));
+  const kustomized = (file: string): Kustomized | undefined => {
+    const k = kustomize.kustomized(resolve(io.cwd, file));
+    return k?.peers ? { ...k, peers: k.peers.map((peer) => given.get(peer) ?? peer) } : k;
+  };
+  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), kustomized });
   io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
   if (unreadable) return 2;
   return report.files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;

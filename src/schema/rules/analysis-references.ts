@@ -8,7 +8,7 @@ import type { DocFinding } from '../findings';
 import { elsewhereNote, judged, nearestDefinitions, type ReferenceSite } from '../nearest';
 import { closest } from '../suggest';
 import type { WorkspaceAnalysisTemplate, WorkspaceIndex } from '../workspace';
-import { BLUE_GREEN, CANARY, arr, definedHere, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, arr, definedHere, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext, siteOf } from './rule';
 
 type Path = (string | number)[];
 
@@ -97,6 +97,7 @@ export interface ReferenceScope {
   namespace: string | undefined;
   workspace: WorkspaceIndex | undefined;
   file: string | undefined;
+  peers: readonly string[] | undefined;
 }
 
 /** Once per document: three rules read it. */
@@ -104,7 +105,7 @@ const scopes = new WeakMap<RuleContext, ReferenceScope>();
 function rolloutScope(ctx: RuleContext): ReferenceScope {
   let scope = scopes.get(ctx);
   if (!scope) {
-    scope = { blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace, file: ctx.file };
+    scope = { blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace, file: ctx.file, peers: ctx.peers };
     scopes.set(ctx, scope);
   }
   return scope;
@@ -114,10 +115,10 @@ function rolloutScope(ctx: RuleContext): ReferenceScope {
 function templateCandidates(scope: ReferenceScope, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
   const named = scope.workspace?.analysisTemplatesNamed?.(ref.name);
   if (!named) return undefined;
-  return resolveTemplates(named, ref, siteOf(scope));
+  return resolveTemplates(named, ref, scopeSite(scope));
 }
 
-const siteOf = (scope: ReferenceScope): ReferenceSite => ({ file: scope.file, namespace: scope.namespace });
+const scopeSite = (scope: ReferenceScope): ReferenceSite => siteOf(scope, scope.namespace);
 
 /** `analysis-template-not-found` on every templateName of the blocks that names no template of the workspace. */
 export function templatesNotFound(code: string, scope: ReferenceScope): DocFinding[] {
@@ -132,7 +133,7 @@ export function templatesNotFound(code: string, scope: ReferenceScope): DocFindi
       const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
       // Of its name and kind, but in another namespace (or far from a document without one).
       const elsewhere = named.filter((t) => t.kind === kind);
-      const note = elsewhere.length > 0 ? elsewhereNote(elsewhere, siteOf(scope)) : undefined;
+      const note = elsewhere.length > 0 ? elsewhereNote(elsewhere, scopeSite(scope)) : undefined;
       const near = others.length > 0 || note ? [] : nearestTemplates(scope, ref);
       const suggestion = near[0]?.name;
       const hint =
@@ -181,7 +182,7 @@ export const analysisRunsForever: Rule = {
         if (found.length === 0 || !found.every((t) => t.endlessMetrics.length > 0)) continue;
         const metric = found[0]!.endlessMetrics[0]!;
         const finding = error(this.code, ref.path, `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`, 'value', { template: ref.name, metric });
-        out.push(withRelated(judged(finding, found, siteOf(scope)), definedHere(found, (t) => t.kind)));
+        out.push(withRelated(judged(finding, found, scopeSite(scope)), definedHere(found, (t) => t.kind)));
       }
     }
     return out;
@@ -206,7 +207,7 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
         const declaredHere = found.flatMap((t) =>
           t.args.flatMap((a) => (missing.includes(a.name) && a.nameRange ? [{ message: `"${a.name}" is declared here, without a default`, file: t.file, range: a.nameRange }] : [])),
         );
-        out.push(withRelated(judged(finding, found, siteOf(scope)), declaredHere));
+        out.push(withRelated(judged(finding, found, scopeSite(scope)), declaredHere));
       }
     }
     // Unknown args only when every template is known: otherwise the unknown one may declare them.
@@ -216,7 +217,7 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
       if (!declared.has(arg.name)) {
         const finding = warning(code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name });
         const all = resolved.flatMap((r) => r.found);
-        out.push(withRelated(judged(finding, all, siteOf(scope)), definedHere(all, (t) => t.kind)));
+        out.push(withRelated(judged(finding, all, scopeSite(scope)), definedHere(all, (t) => t.kind)));
       }
     }
   }

@@ -18,6 +18,8 @@ export interface ExperimentRuleContext {
   readonly workspace?: WorkspaceIndex;
   /** The document's file, as the workspace index keys it: references resolve to the nearest definitions. */
   readonly file?: string;
+  /** The files a kustomization builds together with it (Kustomized.peers). */
+  readonly peers?: readonly string[];
 }
 
 export interface ExperimentRule {
@@ -112,6 +114,7 @@ const referenceScope = (ctx: ExperimentRuleContext): ReferenceScope => ({
   namespace: str(obj(ctx.experiment.metadata)?.namespace),
   workspace: ctx.workspace,
   file: ctx.file,
+  peers: ctx.peers,
 });
 
 export const experimentAnalysisTemplateExists: ExperimentRule = {

@@ -11,7 +11,7 @@ import type { DocFinding } from '../findings';
 import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
-import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext, siteOf } from './rule';
 
 type Path = (string | number)[];
 
@@ -88,7 +88,7 @@ const named = (ctx: RuleContext, ref: RouterReference) => ctx.workspace?.routerO
 
 /** The workspace's objects the reference means: the nearest in its lookup namespace (nearest.ts); none when the index knows no router objects. */
 function resolve(ctx: RuleContext, ref: RouterReference): readonly WorkspaceRouterObject[] {
-  return nearestDefinitions(named(ctx, ref), { file: ctx.file, namespace: lookupNamespace(ctx, ref) });
+  return nearestDefinitions(named(ctx, ref), siteOf(ctx, lookupNamespace(ctx, ref)));
 }
 
 const fileName = (file: string) => file.split(/[\\/]/).pop() ?? file;
@@ -107,7 +107,7 @@ export const routerObjectExists: Rule = {
       // The names a misspelled reference may have meant: the objects of that kind in its namespace.
       const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inSomeNamespaceOf(d, namespace)).map((d) => d.name))].sort();
       // Defined, but in another namespace (or far from a Rollout without one).
-      const note = elsewhereNote(named(ctx, ref), { file: ctx.file, namespace });
+      const note = elsewhereNote(named(ctx, ref), siteOf(ctx, namespace));
       const suggestion = note ? undefined : closest(ref.name, names);
       const where = note ? ` where this Rollout is applied (${note})` : namespace ? ` (namespace ${namespace})` : '';
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
@@ -197,7 +197,7 @@ export const virtualServiceRoutes: Rule = {
       // Several definitions (overlays, environments): one that fits is enough.
       const problems = found.map((vs) => virtualServiceProblems(ctx, ref, vs));
       if (problems.some((p) => p.length === 0)) continue;
-      const site = { file: ctx.file, namespace: lookupNamespace(ctx, ref) };
+      const site = siteOf(ctx, lookupNamespace(ctx, ref));
       for (const p of problems[0]!) out.push(judged(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file, ...(p.suggestion ? { suggestion: p.suggestion } : {}) }), found, site));
     }
     return out;
@@ -238,7 +238,7 @@ export const ingressStableBackend: Rule = {
       // Argo looks only at the rules' paths (NGINX's router copies them for the canary Ingress).
       const byDefault = ing.defaultBackend === service ? `; its defaultBackend names "${service}", but Argo looks only at the rules' paths` : '';
       const finding = warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`, 'value', { ingress: ref.name, file: ing.file });
-      out.push(judged(finding, found, { file: ctx.file, namespace: lookupNamespace(ctx, ref) }));
+      out.push(judged(finding, found, siteOf(ctx, lookupNamespace(ctx, ref))));
     }
     return out;
   },
@@ -269,7 +269,7 @@ export const gatewayRouteBackends: Rule = {
       const missing = services.filter((s) => !route.backends.includes(s.name)).map((s) => `the ${s.role} Service "${s.name}"`);
       const has = route.backends.length > 0 ? `its rules' backendRefs name ${quoted(route.backends)}` : 'its rules have no backendRef';
       const finding = error(this.code, ref.path, `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`, 'value', { route: ref.name, file: route.file });
-      out.push(judged(finding, found, { file: ctx.file, namespace: lookupNamespace(ctx, ref) }));
+      out.push(judged(finding, found, siteOf(ctx, lookupNamespace(ctx, ref))));
     }
     return out;
   },

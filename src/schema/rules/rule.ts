@@ -1,6 +1,7 @@
 /** What a semantic rule is: a small module with a stable code that reads the Rollout as plain data. */
 import type { DocFinding, RelatedPlace } from '../findings';
 import type { LineColumn } from '../ranges';
+import type { ReferenceSite } from '../nearest';
 import type { WorkspaceIndex } from '../workspace';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -16,7 +17,16 @@ export interface RuleContext {
   readonly workspace?: WorkspaceIndex;
   /** The document's file, as the workspace index keys it: references resolve to the nearest definitions (nearest.ts). */
   readonly file?: string;
+  /** The files a kustomization builds together with it (Kustomized.peers). */
+  readonly peers?: readonly string[];
 }
+
+/** Where a reference of the document is made from, looked up in `namespace` (nearest.ts). */
+export const siteOf = (ctx: { readonly file?: string; readonly peers?: readonly string[] }, namespace: string | undefined): ReferenceSite => ({
+  ...(ctx.file !== undefined ? { file: ctx.file } : {}),
+  ...(namespace ? { namespace } : {}),
+  ...(ctx.peers ? { peers: ctx.peers } : {}),
+});
 
 export interface Rule {
   /** Stable kebab-case code; filters, quick fixes and docs key on it. */

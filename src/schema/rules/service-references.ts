@@ -7,7 +7,7 @@ import type { DocFinding } from '../findings';
 import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
-import { BLUE_GREEN, CANARY, definedHere, error, obj, str, warning, withRelated, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, definedHere, error, obj, str, warning, withRelated, type Rule, type RuleContext, siteOf } from './rule';
 import { podLabelSets } from './workload-references';
 
 export interface Reference {
@@ -48,7 +48,7 @@ function named(ctx: RuleContext, name: string): readonly WorkspaceService[] {
 
 /** The Services a reference means: the nearest of its name (nearest.ts). */
 function candidates(ctx: RuleContext, name: string, namespace: string | undefined): readonly WorkspaceService[] {
-  return nearestDefinitions(named(ctx, name), { file: ctx.file, namespace });
+  return nearestDefinitions(named(ctx, name), siteOf(ctx, namespace));
 }
 
 /** The first selector entry the pod labels do not satisfy, or undefined when the Service selects them. */
@@ -78,7 +78,7 @@ export const serviceExists: Rule = {
     return missing.map((r) => {
       // Defined, but in another namespace (or far from a Rollout without one).
       const elsewhere = named(ctx, r.name);
-      const note = elsewhereNote(elsewhere, { file: ctx.file, namespace });
+      const note = elsewhereNote(elsewhere, siteOf(ctx, namespace));
       const suggestion = note ? undefined : closest(r.name, names);
       const where = note ? ` where this Rollout is applied (${note})` : ` in the workspace${namespace ? ` (namespace ${namespace})` : ''}`;
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
@@ -110,7 +110,7 @@ export const serviceSelectsPods: Rule = {
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
       const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
-      out.push(withRelated(judged(finding, found, { file: ctx.file, namespace }), definedHere(found, () => 'Service')));
+      out.push(withRelated(judged(finding, found, siteOf(ctx, namespace)), definedHere(found, () => 'Service')));
     }
     return out;
   },

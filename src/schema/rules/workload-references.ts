@@ -6,7 +6,7 @@
 import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import { isWorkloadKind, type WorkloadKind, type WorkspaceWorkload } from '../workspace';
-import { error, obj, str, warning, type RuleContext, type Rule } from './rule';
+import { error, obj, str, warning, type RuleContext, type Rule, siteOf } from './rule';
 import { selectorMatches } from './spec-rules';
 
 const NAME_PATH = ['spec', 'workloadRef', 'name'];
@@ -32,7 +32,7 @@ const named = (ctx: RuleContext, ref: WorkloadReference) => ctx.workspace?.workl
 /** The workspace's workloads the reference means (the nearest, nearest.ts); undefined when the workspace is not known. */
 function resolve(ctx: RuleContext, ref: WorkloadReference): readonly WorkspaceWorkload[] | undefined {
   const found = named(ctx, ref);
-  return found && nearestDefinitions(found, { file: ctx.file, namespace: ref.namespace });
+  return found && nearestDefinitions(found, siteOf(ctx, ref.namespace));
 }
 
 /**
@@ -54,7 +54,7 @@ export const workloadExists: Rule = {
     const ref = reference(ctx);
     if (!ref || !ctx.workspace?.workloadsNamed) return [];
     if ((resolve(ctx, ref) ?? []).length > 0) return [];
-    const note = elsewhereNote(named(ctx, ref) ?? [], { file: ctx.file, namespace: ref.namespace });
+    const note = elsewhereNote(named(ctx, ref) ?? [], siteOf(ctx, ref.namespace));
     const names = [...new Set((ctx.workspace.workloads?.() ?? []).filter((w) => w.workloadKind === ref.kind && inSomeNamespaceOf(w, ref.namespace)).map((w) => w.name))].sort();
     const suggestion = note ? undefined : closest(ref.name, names);
     const where = note ? ` where this Rollout is applied (${note})` : ` in the workspace${ref.namespace ? ` (namespace ${ref.namespace})` : ''}`;
@@ -76,6 +76,6 @@ export const workloadSelectorMatches: Rule = {
     // One definition whose pods the selector selects is enough.
     const first = selectorMatches(sel, found[0]!.labels);
     if (first.ok || found.slice(1).some((w) => selectorMatches(sel, w.labels).ok)) return [];
-    return [judged(error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.why}`, 'key', { workload: ref.name, file: found[0]!.file }), found, { file: ctx.file, namespace: ref.namespace })];
+    return [judged(error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.why}`, 'key', { workload: ref.name, file: found[0]!.file }), found, siteOf(ctx, ref.namespace))];
   },
 };
