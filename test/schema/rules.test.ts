@@ -119,6 +119,8 @@ const cases: Case[] = [
   // blue-green
   // upstream validation.go:ValidateRolloutStrategyBlueGreen (DuplicatedServicesBlueGreenMessage at activeService)
   { name: 'active equals preview', code: 'active-preview-distinct', docs: [blueGreenRollout({ previewService: 'demo-active' })], expect: ['error active-preview-distinct at spec.strategy.blueGreen.activeService'] },
+  // upstream validation.go:ValidateRolloutStrategyBlueGreen compares the strings: "" equals an absent previewService
+  { name: 'an empty activeService', code: 'active-preview-distinct', docs: [blueGreenRollout({ activeService: '' })], expect: ['error active-preview-distinct at spec.strategy.blueGreen.activeService'] },
   { name: 'revision limit above history', code: 'scale-down-revision-limit', docs: [blueGreenRollout({ scaleDownDelayRevisionLimit: 11 })], expect: ['error scale-down-revision-limit at spec.strategy.blueGreen.scaleDownDelayRevisionLimit'] },
   { name: 'revision limit within history', code: 'scale-down-revision-limit', docs: [blueGreenRollout({ scaleDownDelayRevisionLimit: 2 }, { revisionHistoryLimit: 2 })], expect: [] },
   { name: 'anti-affinity with both kinds', code: 'anti-affinity-one-kind', docs: [blueGreenRollout({ antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {}, preferredDuringSchedulingIgnoredDuringExecution: { weight: 5 } } })], expect: ['error anti-affinity-one-kind at spec.strategy.blueGreen.antiAffinity'] },

@@ -8,8 +8,12 @@ export const activePreviewDistinct: Rule = {
   code: 'active-preview-distinct',
   summary: 'blueGreen.previewService must differ from activeService',
   check({ blueGreen }) {
-    const active = str(blueGreen?.activeService);
-    const preview = str(blueGreen?.previewService);
+    if (!blueGreen) return [];
+    const active = str(blueGreen.activeService);
+    const preview = str(blueGreen.previewService);
+    // Upstream compares the two as strings, so an empty activeService equals an absent previewService
+    // (an absent activeService is the structural check's missing field).
+    if (active === '' && !preview) return [error(this.code, [...BLUE_GREEN, 'activeService'], 'activeService is empty: a blue-green Rollout needs an active Service (and a different previewService, if any)')];
     if (!active || active !== preview) return [];
     // Upstream (validation.go:ValidateRolloutStrategyBlueGreen) reports it at activeService.
     return [withRelated(error(this.code, [...BLUE_GREEN, 'activeService'], `activeService and previewService are both "${active}": the preview needs its own Service`), [{ message: `previewService is "${preview}"`, path: [...BLUE_GREEN, 'previewService'] }])];
