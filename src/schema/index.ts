@@ -61,6 +61,7 @@ export {
 export { argoCrdSchemas, rolloutJsonSchema } from './json-schema';
 export { manifestObjects, type ManifestObject, type ManifestObjects, type ManifestProblem } from './manifest';
 export { closest } from './suggest';
+export { nearestDefinitions, type ReferenceSite } from './nearest';
 export { fieldsPatched, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, patchFindings, readKustomization, type AddedLabels, type Kustomization, type Kustomized, type PatchSource } from './kustomize';
 export { allowedValues } from './pod-template';
 export { escapeMarkdown, kubernetesDescription, type KubernetesDescriptions } from './kubernetes-fields';

@@ -89,6 +89,11 @@ describe('workspace Service references', () => {
     ws.lsp.open(uri, multiDoc(canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }), service('near-c', { app: 'wrong' }), service('near-s', { app: 'near' })));
     const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the mismatch with its own Service');
     assert.deepEqual(ds.map((d) => [d.code, (d.data as { finding?: { service?: string } }).finding?.service]), [['service-selector-mismatch', 'near-c']]);
+    // Go to definition goes where validation resolves it: the file's own Service.
+    const text = multiDoc(canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }), service('near-c', { app: 'wrong' }), service('near-s', { app: 'near' }));
+    const line = text.split('\n').findIndex((l) => l.includes('canaryService: near-c'));
+    const defs = await ws.lsp.request<{ uri: string; range: { start: { line: number } } }[]>('textDocument/definition', { textDocument: { uri }, position: { line, character: text.split('\n')[line]!.indexOf('near-c') + 1 } });
+    assert.deepEqual(defs.map((d) => [d.uri, d.range.start.line]), [[uri, text.split('\n').findIndex((l, i) => i > line && l === '  name: near-c')]]);
   });
 });
 
