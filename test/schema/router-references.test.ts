@@ -156,6 +156,13 @@ describe('virtualservice-route', () => {
     assert.deepEqual(found[0]!.data, { virtualService: 'vs', file: 'routers.yaml', suggestion: 'secondary' });
   });
 
+  // upstream validation_references.go:ValidateVirtualService checks http routes only where the VirtualService has them (e2e istio-host-only-tls-split.yaml lists `routes: [primary]`)
+  it('a VirtualService with TLS routes only passes, whatever routes the Rollout lists', () => {
+    const tlsOnly = { ...virtualService('vs', []), spec: { hosts: ['demo.example'], tls: [{ match: [{ port: 3000, sniHosts: ['demo.example'] }], route: [{ destination: { host: 'demo-stable' }, weight: 100 }] }] } };
+    assert.deepEqual(lines(check(istio({ virtualService: { name: 'vs', routes: ['primary'] } }), [tlsOnly])), []);
+    assert.deepEqual(lines(check(istio({ virtualService: { name: 'vs', routes: ['primary'] } }), [virtualService('vs', [])])), ['error virtualservice-route at spec.strategy.canary.trafficRouting.istio.virtualService.routes[0]'], 'no routes at all');
+  });
+
   it('checks each of virtualServices with its own routes', () => {
     const found = check(istio({ virtualServices: [{ name: 'a', routes: ['main'] }, { name: 'b', routes: ['main'] }] }), [virtualService('a', [{ name: 'main', hosts: both }]), virtualService('b', [{ name: 'other', hosts: both }])]);
     assert.deepEqual(lines(found), ['error virtualservice-route at spec.strategy.canary.trafficRouting.istio.virtualServices[1].routes[0]']);

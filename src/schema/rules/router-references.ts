@@ -133,6 +133,9 @@ function virtualServiceProblems(ctx: RuleContext, ref: RouterReference, vs: Work
   const named = vs.httpRoutes.flatMap((r) => (r.name ? [r.name] : []));
   const chosen: { route: VirtualServiceHttpRoute; path: Path }[] = [];
   const routes = ref.routes ?? [];
+  // Upstream (validation_references.go:ValidateVirtualService) checks the http routes only when the
+  // VirtualService has some: one with TLS or TCP routes alone passes, whatever `routes` lists.
+  if (vs.httpRoutes.length === 0 && vs.tlsRoutes + vs.tcpRoutes > 0) return problems;
   if (routes.length > 0) {
     for (const r of routes) {
       const route = vs.httpRoutes.find((h) => h.name === r.name);
