@@ -222,6 +222,64 @@ const cases: Case[] = [
   { name: 'abort delay without trafficRouting', code: 'no-effect-without-traffic-routing', docs: [canaryRollout({ abortScaleDownDelaySeconds: 10 })], expect: ['warning no-effect-without-traffic-routing at spec.strategy.canary.abortScaleDownDelaySeconds'] },
 ];
 
+/**
+ * The upstream code each rule follows (pkg/apis/rollouts/validation at the reference commit, or the
+ * controller), or `ours:` with what it adds that upstream does not check. Each case's title names it.
+ */
+const UPSTREAM: Record<string, string> = {
+  'selector-required': 'validation.go:ValidateRolloutSpec',
+  'selector-well-formed': 'validation.go:ValidateRolloutSpec (ValidateLabelSelector)',
+  'names-well-formed': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet), and the API server for metadata',
+  'selector-matches-template': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'template-required': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'workload-ref-template': 'validation.go:ValidateRolloutSpec (EmptyTemplate)',
+  'restart-policy-always': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'active-deadline-seconds': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'progress-deadline-after-min-ready': 'validation.go:ValidateRolloutSpec',
+  'strategy-exactly-one': 'validation.go:ValidateRolloutStrategy',
+  'active-preview-distinct': 'validation.go:ValidateRolloutStrategyBlueGreen',
+  'scale-down-revision-limit': 'validation.go:ValidateRolloutStrategyBlueGreen',
+  'anti-affinity-one-kind': 'validation.go:ValidateRolloutStrategyAntiAffinity',
+  'max-surge-unavailable-zero': 'validation.go:invalidMaxSurgeMaxUnavailable',
+  'canary-stable-distinct': 'validation.go:ValidateRolloutStrategyCanary',
+  'ping-pong': 'validation.go:ValidateRolloutStrategyCanary',
+  'scale-down-delay-traffic-routing': 'validation.go:ValidateRolloutStrategyCanary',
+  'dynamic-stable-scale': 'validation.go:ValidateRolloutStrategyCanary',
+  'max-traffic-weight-router': 'validation.go:ValidateRolloutStrategyCanary',
+  'ingress-required': 'validation_references.go:ValidateRolloutNginxIngressesConfig, ValidateRolloutAlbIngressesConfig, ValidateRolloutVirtualServicesConfig',
+  'step-one-action': 'validation.go:ValidateRolloutStrategyCanary, hasMultipleStepsType',
+  'set-weight-range': 'validation.go:ValidateRolloutStrategyCanary',
+  'set-canary-scale-traffic-routing': 'validation.go:ValidateRolloutStrategyCanary',
+  'header-route-router': 'validation.go:ValidateRolloutStrategyCanary, hasALBInvalidValues',
+  'mirror-route-router': 'validation.go:ValidateRolloutStrategyCanary',
+  'route-match-one-of': 'validation.go:hasMultipleMatchValues',
+  'route-not-managed': 'validation.go:ValidateStepRouteFoundInManagedRoute',
+  'experiment-weight-router': 'validation.go:ValidateRolloutStrategyCanary',
+  'experiment-weight-without-ports': 'ours: a weighted experiment template without ports gets no Service',
+  'analysis-field-ref': 'validation.go:ValidateRolloutStrategyCanary',
+  'auto-promotion-seconds-ignored': 'ours: a setting without effect',
+  'scale-down-delay-zero': 'ours: a surprising setting',
+  'no-effect-without-traffic-routing': 'ours: settings without effect',
+  'experiment-never-ends': 'ours: a step that waits until terminated',
+  'traffic-routing-needs-services': 'validation.go:requireCanaryStableServices',
+  'workload-not-found': 'ours: the controller resolves workloadRef before it validates',
+  'workload-selector-mismatch': 'validation.go:ValidateRolloutSpec on the resolved template',
+  'service-not-found': 'rollout/controller.go:getReferencedServices',
+  'service-selector-mismatch': 'validation_references.go:ValidateService',
+  'analysis-template-not-found': 'rollout/controller.go:getReferencedRolloutAnalyses',
+  'analysis-args': 'validation_references.go:ValidateAnalysisTemplatesWithType',
+  'analysis-runs-indefinitely': 'validation_references.go:ValidateAnalysisTemplateWithType',
+  'router-object-not-found': 'rollout/controller.go:getReferencedIngresses, GetReferencedVirtualServices',
+  'virtualservice-route': 'validation_references.go:ValidateVirtualService',
+  'ingress-stable-backend': 'validation_references.go:ValidateIngress (a warning here, see the rule)',
+  'gateway-route-backends': 'ours: the gatewayAPI plugin fails without both backendRefs',
+};
+
+/** The structural checks some cases here meet, with the upstream code they follow. */
+const STRUCTURAL_UPSTREAM: Record<string, string> = {
+  'out-of-range': 'validation.go:ValidateRolloutStrategyAntiAffinity (InvalidAntiAffinityWeightMessage), through the catalog\'s bounds',
+};
+
 describe('schema rules', () => {
   it('the base canary and blue-green Rollouts have no findings', () => {
     assert.deepEqual(summary(lint(yamlOf(canaryRollout()))), []);
@@ -229,7 +287,7 @@ describe('schema rules', () => {
   });
 
   for (const c of cases) {
-    it(`${c.code}: ${c.name}`, () => {
+    it(`${c.code} (${UPSTREAM[c.code] ?? STRUCTURAL_UPSTREAM[c.code]}): ${c.name}`, () => {
       const findings = lint(yamlOf(...c.docs), c.workspace);
       assert.deepEqual(summary(findings, c.code), c.expect);
     });
@@ -265,6 +323,11 @@ describe('schema rules', () => {
     assert.deepEqual(rules.filter((r) => r.readsWorkspace).map((r) => r.code).sort(), [...reads].sort());
     const firstReader = rules.findIndex((r) => r.readsWorkspace);
     assert.ok(rules.slice(firstReader).every((r) => r.readsWorkspace), 'the workspace rules are not all at the end of the table');
+  });
+
+  it('every rule names the upstream code it follows, or says it is ours', () => {
+    assert.deepEqual(rules.map((r) => r.code).filter((code) => !UPSTREAM[code]), []);
+    assert.deepEqual(Object.keys(UPSTREAM).filter((code) => !rules.some((r) => r.code === code)), [], 'an entry without its rule');
   });
 
   it('every rule of the table has a case here, and codes are unique kebab-case', () => {
