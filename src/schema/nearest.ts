@@ -1,13 +1,13 @@
 /**
  * Which definitions a reference means. A workspace (or a folder given to `rollouts lint`) often
  * holds several applications, and two of them may define a Service or a template of the same name:
- * a reference means the definition nearest to it, as the application it belongs to is deployed
- * together. Nearest is: the same file, then the same folder (or a file a kustomization builds with
- * it), then anywhere in the workspace; at
- * each distance a definition in the reference's own namespace (or, both without one, in the same
- * unnamed one) before one where only one side names a namespace (see nearness). The rules and the editor resolve
- * every reference through `nearestDefinitions`, so `rollouts lint` and the editor agree, and linting
- * many applications at once gives each the verdicts it gets alone.
+ * a reference means the definitions nearest to it, as an application is deployed together.
+ * Nearest is: the same file, then the same folder (or a file a kustomization builds with it), then
+ * anywhere in the workspace; at each distance a definition in the reference's own namespace (or,
+ * both without one, in the same unnamed one) before one where only one side names a namespace
+ * (see nearness). The rules and the editor resolve every reference through `nearestDefinitions`,
+ * so `rollouts lint` and the editor agree, and linting many applications at once gives each the
+ * verdicts it gets alone.
  */
 
 /** Where a reference is made from. */
