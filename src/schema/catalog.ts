@@ -53,6 +53,7 @@ function uniform(s: FieldSpec): FieldSpec {
     link: s.link,
     required: s.required,
     goDuration: s.goDuration,
+    format: s.format,
     min: s.min,
     max: s.max,
     children: s.children,
@@ -93,6 +94,11 @@ export function catalogOfKind(kind: string | undefined): FieldSpec | undefined {
 /** The catalog a document is checked and documented with: Rollout, (Cluster)AnalysisTemplate, Experiment, or none (not ours). */
 export function catalogOf(pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate' | 'isExperiment' | 'kind'>): FieldSpec | undefined {
   return pd.isRollout || pd.isAnalysisTemplate || pd.isExperiment ? catalogOfKind(pd.kind) : undefined;
+}
+
+/** A document of ours: one with a catalog, or one of our kinds under an apiVersion Argo does not serve (reported as such). */
+export function isArgoDocument(pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate' | 'isExperiment' | 'kind' | 'unservedVersion'>): boolean {
+  return catalogOf(pd) !== undefined || pd.unservedVersion === true;
 }
 
 /** The catalog entry at a manifest path; array indices step into `items`, map keys into `values`. */

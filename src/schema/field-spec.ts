@@ -20,6 +20,8 @@ export interface FieldSpec {
   required?: boolean;
   /** A duration that must be a Go duration string with units (`"30m"`), not a number of seconds. */
   goDuration?: boolean;
+  /** A string of this format (the CRD schema's `format`): `date-time` is an RFC 3339 timestamp. */
+  format?: 'date-time';
   /** Inclusive bounds for numbers. */
   min?: number;
   max?: number;

@@ -8,7 +8,7 @@ export { formatPath, type Finding, type DocFinding, type RelatedPlace, type Seve
 export { documentValue, readableDocumentValue } from './fast-yaml';
 export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, relatedRange, pathRange, pathAt, inComment, inScalar, docAt, nodeAtPath, offsetToLineColumn, lineIndex, valueAsWritten, type PathAt, type LineColumn, type FieldPath } from './ranges';
-export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';
+export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, isArgoDocument, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';
 export { mergeParts, rolloutObjectFindings, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
 export { rules, templateRules, experimentRules, INGRESS_FIELDS, isDnsSubdomain, analysisBlocks, matchingTemplates, documentAnalysisBlocks, documentReferences, rolloutReferences, routerReferences, type RouterReference, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type ExperimentRule, type ExperimentRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
 export {
@@ -61,6 +61,7 @@ export {
 export { argoCrdSchemas, rolloutJsonSchema } from './json-schema';
 export { manifestObjects, type ManifestObject, type ManifestObjects, type ManifestProblem } from './manifest';
 export { closest } from './suggest';
+export { nearestDefinitions, type ReferenceSite } from './nearest';
 export { fieldsPatched, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, patchFindings, readKustomization, type AddedLabels, type Kustomization, type Kustomized, type PatchSource } from './kustomize';
 export { allowedValues } from './pod-template';
 export { escapeMarkdown, kubernetesDescription, type KubernetesDescriptions } from './kubernetes-fields';

@@ -180,7 +180,7 @@ function structural(spec: FieldSpec): Schema {
     case 'int':
       return { ...s, type: 'integer', format: 'int32', ...(spec.min !== undefined ? { minimum: spec.min } : {}), ...(spec.max !== undefined ? { maximum: spec.max } : {}) };
     case 'string':
-      return { ...s, type: 'string', ...(spec.enum ? { enum: [...spec.enum] } : {}) };
+      return { ...s, type: 'string', ...(spec.enum ? { enum: [...spec.enum] } : {}), ...(spec.format ? { format: spec.format } : {}) };
     case 'bool':
       return { ...s, type: 'boolean' };
     case 'int-or-percent':

@@ -50,6 +50,11 @@ export interface PatchSource {
 export interface Kustomized {
   readonly labels?: AddedLabels;
   readonly patched?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The other files a kustomization builds together with this one (sorted): one application, so a
+   * reference resolves to their definitions as near as to those of its own folder (nearest.ts).
+   */
+  readonly peers?: readonly string[];
 }
 
 /** What a kustomization says that matters to validation, with every path absolute. */
@@ -204,7 +209,16 @@ export function kustomizedFiles(
   };
   const labels = new Map<string, { selector: Record<string, string>; template: Record<string, string> }>();
   const patched = new Map<string, Map<string, Set<string>>>();
+  const peers = new Map<string, Set<string>>();
   for (const k of kustomizations.values()) {
+    const built = [...reach(k).files];
+    if (built.length > 1) {
+      for (const file of built) {
+        const with_ = peers.get(file) ?? new Set<string>();
+        peers.set(file, with_);
+        for (const other of built) if (other !== file) with_.add(other);
+      }
+    }
     const fields = new Map<string, Set<string>>();
     for (const source of k.patches) {
       const text = source.file ? patchText(source.file) : source.text;
@@ -228,12 +242,14 @@ export function kustomizedFiles(
     }
   }
   const out = new Map<string, Kustomized>();
-  for (const file of new Set([...labels.keys(), ...patched.keys()])) {
+  for (const file of new Set([...labels.keys(), ...patched.keys(), ...peers.keys()])) {
     const l = labels.get(file);
     const p = patched.get(file);
+    const near = peers.get(file);
     out.set(file, {
       ...(l ? { labels: l } : {}),
       ...(p ? { patched: Object.fromEntries([...p].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, paths]) => [name, [...paths].sort()])) } : {}),
+      ...(near ? { peers: [...near].sort() } : {}),
     });
   }
   return out;

@@ -15,6 +15,11 @@ export interface ParsedDoc {
   readonly isAnalysisTemplate: boolean;
   /** apiVersion argoproj.io/v1alpha1 and kind Experiment: validated with the Experiment catalog. */
   readonly isExperiment: boolean;
+  /**
+   * A kind of ours (Rollout, an analysis template, Experiment) under an argoproj.io apiVersion Argo
+   * Rollouts does not serve (`argoproj.io/v1`): reported, not validated further.
+   */
+  readonly unservedVersion?: boolean;
   /** [start, end) offsets of the document in the text. */
   readonly range: [number, number];
 }
@@ -30,6 +35,9 @@ export interface ParsedFile {
 export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
 export const ANALYSIS_TEMPLATE_KINDS: readonly string[] = ['AnalysisTemplate', 'ClusterAnalysisTemplate'];
 export const EXPERIMENT_KIND = 'Experiment';
+/** The kinds Argo Rollouts serves, all as ROLLOUT_API_VERSION. */
+export const ARGO_KINDS: readonly string[] = ['Rollout', ...ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND];
+const ARGO_GROUP_PREFIX = 'argoproj.io/';
 
 const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, logLevel: 'error', merge: true } as const;
 
@@ -64,7 +72,8 @@ export function parseFile(text: string): ParsedFile {
     }
     const range: [number, number] = [doc.range[0], doc.range[2]];
     const argo = apiVersion === ROLLOUT_API_VERSION;
-    docs.push({ index, doc, kind, apiVersion, isRollout: argo && kind === 'Rollout', isAnalysisTemplate: argo && kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind), isExperiment: argo && kind === EXPERIMENT_KIND, range });
+    const unservedVersion = !argo && kind !== undefined && ARGO_KINDS.includes(kind) && apiVersion !== undefined && apiVersion.startsWith(ARGO_GROUP_PREFIX);
+    docs.push({ index, doc, kind, apiVersion, isRollout: argo && kind === 'Rollout', isAnalysisTemplate: argo && kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind), isExperiment: argo && kind === EXPERIMENT_KIND, ...(unservedVersion ? { unservedVersion } : {}), range });
     for (const err of doc.errors) {
       const duplicate = err.code === 'DUPLICATE_KEY' ? duplicateKey(doc, err.pos[0]) : undefined;
       syntaxErrors.push({

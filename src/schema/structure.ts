@@ -27,7 +27,7 @@ export const STRUCTURE_SUMMARIES: Readonly<Record<string, string>> = {
   'yaml-warning': 'the YAML parser warns about this',
   'helm-template': 'the file holds Helm/Go template directives and is not validated until rendered',
   'pod-template-schema': 'the pod template does not match the Kubernetes schema',
-  'rollout-api-version': 'a Rollout with an apiVersion Argo Rollouts does not serve',
+  'rollout-api-version': 'a Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment under an apiVersion Argo Rollouts does not serve',
 };
 
 /** Codes of the structural findings (the rules table holds the semantic ones). */
@@ -231,6 +231,10 @@ function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFindin
         return;
       }
       if (typeof v !== 'string') return wrongType(out, pathOf(at), spec, node);
+      if (spec.format === 'date-time' && !isRfc3339(v)) {
+        out.push({ code: STRUCTURE_CODES.invalidValue, severity: 'error', message: `${spec.name} must be an RFC 3339 date-time such as "2024-01-01T00:00:00Z", not "${v}": the API server refuses the Rollout`, path: pathOf(at), target: 'value' });
+        return;
+      }
       if (spec.enum && !spec.enum.includes(v)) {
         const suggestion = closest(v, spec.enum);
         out.push({
@@ -272,6 +276,17 @@ function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFindin
       return;
     }
   }
+}
+
+/** RFC 3339's date-time (the CRD schema's `format: date-time`): a date, a time with optional fraction, and a zone. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+function isRfc3339(v: string): boolean {
+  const m = RFC3339.exec(v);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const zoneOk = m[9] === undefined || (Number(m[9]) < 24 && Number(m[10]) < 60);
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second <= 60 && zoneOk;
 }
 
 function checkRange(v: number, spec: FieldSpec, at: PathLink, out: DocFinding[]): void {

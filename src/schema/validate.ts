@@ -32,6 +32,8 @@ export interface ValidateOptions {
    * pod labels with the labels they add, and a field a patch gives a Rollout is not missing.
    */
   kustomized?: Kustomized;
+  /** The file validated, as the workspace index keys it: references resolve to the definitions nearest to it. */
+  file?: string;
 }
 
 /** Every finding of a file: YAML syntax problems first, then each Rollout document's. Never throws. */
@@ -53,8 +55,9 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
       continue;
     }
     if (!pd.isRollout) {
-      if (pd.kind === 'Rollout' && pd.apiVersion?.startsWith('argoproj.io/')) {
-        out.push({ code: 'rollout-api-version', severity: 'error', message: `Argo Rollouts serves Rollout only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}`, path: ['apiVersion'], target: 'value', docIndex: pd.index, data: { replacement: ROLLOUT_API_VERSION } });
+      // Not served: the API server refuses it (without the CRD of that version), so it is reported, not checked further.
+      if (pd.unservedVersion && !onlyWorkspace) {
+        out.push({ code: 'rollout-api-version', severity: 'error', message: `Argo Rollouts serves ${pd.kind} only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}: the API server refuses it`, path: ['apiVersion'], target: 'value', docIndex: pd.index, data: { replacement: ROLLOUT_API_VERSION } });
       }
       continue;
     }
@@ -145,7 +148,8 @@ export function validateExperimentDoc(pd: ParsedDoc, workspace?: WorkspaceIndex,
   if (ownChecks) {
     arr(spec?.templates).forEach((t, i) => addUnreported(out, checkPodTemplate(obj(t)?.template, ['spec', 'templates', i, 'template'])));
   }
-  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}) };
+  const peers = options.kustomized?.peers;
+  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}), ...(options.file !== undefined ? { file: options.file } : {}), ...(peers ? { peers } : {}) };
   // A template without a selector is both a missing field and a refusal of the controller: one finding.
   addUnreported(out, runRules(options.experimentRules ?? allExperimentRules, ctx, part));
   return out;
@@ -161,7 +165,7 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   if (!read) return out;
   const labels = options.kustomized?.labels;
   const rollout = labels ? withAddedLabels(read, labels) : read;
-  const ctx = ruleContext(rollout, workspace);
+  const ctx = ruleContext(rollout, workspace, options.file, options.kustomized?.peers);
   // The catalog already checks the template's labels and annotations: one finding per field.
   if (ownChecks && ctx.spec && !obj(ctx.spec.workloadRef)) addUnreported(out, checkPodTemplate(ctx.spec.template, ['spec', 'template']));
   out.push(...runRules(options.rules ?? allRules, ctx, part));
@@ -169,10 +173,10 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
   return typeof name === 'string' ? withoutPatchedFields(out, options.kustomized?.patched?.[name]) : out;
 }
 
-function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex): RuleContext {
+function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex, file?: string, peers?: readonly string[]): RuleContext {
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
-  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}) };
+  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}), ...(file !== undefined ? { file } : {}), ...(peers ? { peers } : {}) };
 }
 
 /** The rules whose errors judge the spec alone, with no workspace: what the controller refuses a Rollout for. */

@@ -118,7 +118,7 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
         routerObjects: () => whole().routerObjects(),
       };
     }
-    return validateFile(piece.parsed, view, { part, ...(kustomized ? { kustomized } : {}) });
+    return validateFile(piece.parsed, view, { part, file: piece.file, ...(kustomized ? { kustomized } : {}) });
   } catch (e) {
     // A bug in a rule must not take the server down with it: report it where the document starts.
     const docIndex = piece.parsed.docs.find((d) => catalogOf(d) !== undefined)?.index ?? 0;

@@ -8,12 +8,14 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-types';
-import { catalogOf, definitionsInFile, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { definitionsInFile, isArgoDocument, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
 /** One YAML document's text (rarely several, see split-documents.ts), parsed with offsets local to it. */
 export interface Piece {
+  /** The file it is a piece of, as the workspace index keys it (references resolve to the definitions nearest to it). */
+  readonly file: string;
   readonly text: string;
   readonly parsed: ParsedFile;
   readonly hasRollout: boolean;
@@ -122,10 +124,11 @@ function parsePiece(file: string, text: string): Piece {
     else if (d.isExperiment) collectMentions(d, mentions, 'analyses');
   }
   return Object.freeze({
+    file,
     text,
     parsed,
     hasRollout,
-    validated: parsed.docs.some((d) => catalogOf(d) !== undefined),
+    validated: parsed.docs.some(isArgoDocument),
     definitions: Object.freeze(definitionsInFile(file, parsed)),
     mentions: Object.freeze([...mentions].sort()),
   });

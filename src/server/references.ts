@@ -16,6 +16,7 @@ import {
   isRouterObjectDefinition,
   isServiceDefinition,
   matchingTemplates,
+  nearestDefinitions,
   pathAt,
   documentReferences,
   ROUTER_OBJECT_KINDS,
@@ -61,7 +62,8 @@ function referencesOf(pd: { isRollout: boolean; isExperiment: boolean }, value: 
 }
 
 /** The target under the cursor (a definition's name, or a Rollout's reference to one) and the range of that name. */
-export function referenceAt(file: FileParse, doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range } | undefined {
+/** The target at a position: a definition's name, or a reference of a Rollout or an Experiment (`reference`). */
+export function referenceAt(file: FileParse, doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range; reference?: true } | undefined {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return undefined;
@@ -79,7 +81,7 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
   const ref = referencesOf(pd, value).find((r) => samePath(r.path, where.path));
   if (!ref) return undefined;
   const namespace = ref.namespace ?? namespaceOf(value);
-  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined) };
+  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined), reference: true };
 }
 
 /**
@@ -137,8 +139,24 @@ export function referencesIn(file: FileParse, doc: TextDocument, target: Referen
   return out;
 }
 
-/** The workspace's definitions of the target. */
-export function definitionsFor(workspace: MutableWorkspaceIndex, target: ReferenceTarget): WorkspaceDefinition[] {
+/**
+ * The workspace's definitions of the target. From a reference made in a file (`from`): those it
+ * resolves to, the nearest (schema's nearestDefinitions, as validation resolves it).
+ */
+export function definitionsFor(workspace: MutableWorkspaceIndex, target: ReferenceTarget, from?: ReferringFile): WorkspaceDefinition[] {
+  const all = candidatesOf(workspace, target);
+  if (!from) return all;
+  const site = { file: from.file, ...(target.namespace ? { namespace: target.namespace } : {}), ...(from.peers ? { peers: from.peers } : {}) };
+  return nearestDefinitions(all, site, target.kind === 'ClusterAnalysisTemplate');
+}
+
+/** The file a reference is made in, as the workspace index keys it, with the files a kustomization builds with it. */
+export interface ReferringFile {
+  file: string;
+  peers?: readonly string[];
+}
+
+function candidatesOf(workspace: MutableWorkspaceIndex, target: ReferenceTarget): WorkspaceDefinition[] {
   const inNamespace = (d: { namespace?: string }) => !target.namespace || !d.namespace || d.namespace === target.namespace;
   if (target.kind === 'Service') return workspace.servicesNamed(target.name).filter(inNamespace);
   if (target.kind === 'AnalysisTemplate' || target.kind === 'ClusterAnalysisTemplate') {
@@ -161,8 +179,8 @@ export function resolvedTarget(workspace: MutableWorkspaceIndex, target: Referen
 }
 
 /** Where the workspace defines the target: its `metadata.name` in each file that has it; for an argument, its name in the template's `spec.args`. */
-export function definitionsOf(workspace: MutableWorkspaceIndex, target: ReferenceTarget): Location[] {
-  const found = definitionsFor(workspace, target);
+export function definitionsOf(workspace: MutableWorkspaceIndex, target: ReferenceTarget, from?: ReferringFile): Location[] {
+  const found = definitionsFor(workspace, target, from);
   const { argument } = target;
   if (argument === undefined) return found.map((d) => indexedLocation(d.file, d.nameRange));
   return found.filter(isAnalysisTemplateDefinition).flatMap((d) => d.args.filter((a) => a.name === argument && a.nameRange).map((a) => indexedLocation(d.file, a.nameRange)));

@@ -108,7 +108,7 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     // A patch is not a Rollout to simulate: its replicas and steps meet the base's only in `kustomize build`.
     codeLenses: (doc) => (isPatch(doc) ? [] : simulateLenses(parses.get(doc), doc)),
     inlayHints: (doc, range) => (isPatch(doc) ? [] : inlayHintsIn(parses.get(doc), doc, range)),
-    definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace),
+    definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace, deps.kustomized?.(doc.uri)?.peers),
     referenceAt(doc, at) {
       const file = parses.get(doc);
       const found = referenceAt(file, doc, at) ?? argumentAt(file, doc, at, workspace);

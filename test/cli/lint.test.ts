@@ -258,6 +258,37 @@ describe('cli lint', () => {
     assert.match(empty.err(), /no YAML files under tree\/empty/);
   });
 
+  it('resolves a reference to the files the kustomization builds with it before the rest of the folders given', async () => {
+    const tree = join(dir, 'kustomized-apps');
+    mkdirSync(join(tree, 'apps/web'), { recursive: true });
+    mkdirSync(join(tree, 'shared'), { recursive: true });
+    mkdirSync(join(tree, 'other'), { recursive: true });
+    writeFileSync(join(tree, 'apps/web/kustomization.yaml'), 'resources: [rollout.yaml, ../../shared/services.yaml]\n');
+    writeFileSync(join(tree, 'apps/web/rollout.yaml'), rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n'));
+    const services = (app: string) => ['demo-canary', 'demo-stable'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: ${app}\n`).join('---\n');
+    // The application's own Services select other pods; another application's of the same names would fit.
+    writeFileSync(join(tree, 'shared/services.yaml'), services('other'));
+    writeFileSync(join(tree, 'other/services.yaml'), services('demo'));
+    const c = captured(dir);
+    assert.equal(await main(['lint', '--format', 'json', 'kustomized-apps'], c.io), 1, c.out() + c.err());
+    const report = JSON.parse(c.out()) as { files: { file: string; diagnostics: { code: string; related?: { file: string }[] }[] }[] };
+    const found = report.files.find((f) => f.file === 'kustomized-apps/apps/web/rollout.yaml')!.diagnostics;
+    assert.deepEqual(found.map((d) => [d.code, d.related?.map((r) => r.file)]), [
+      ['service-selector-mismatch', ['kustomized-apps/shared/services.yaml']],
+      ['service-selector-mismatch', ['kustomized-apps/shared/services.yaml']],
+    ]);
+  });
+
+  // Regression: a document of ours under an apiVersion Argo does not serve was left alone in a folder (as if it were not ours).
+  it('reports an Argo kind under an unserved apiVersion in a folder, naming the version that serves it', async () => {
+    const tree = join(dir, 'unserved');
+    mkdirSync(tree, { recursive: true });
+    writeFileSync(join(tree, 'template.yaml'), 'apiVersion: argoproj.io/v1\nkind: AnalysisTemplate\nmetadata:\n  name: t\nspec: {}\n');
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'unserved'], c.io), 1, c.out() + c.err());
+    assert.match(c.out(), /template\.yaml:1:13: error: Argo Rollouts serves AnalysisTemplate only as argoproj\.io\/v1alpha1, not argoproj\.io\/v1/);
+  });
+
   it('exits 2 on an unreadable file, after linting the others', async () => {
     const c = captured(dir);
     assert.equal(await main(['lint', 'bad.yaml', 'missing.yaml'], c.io), 2);

@@ -31,6 +31,14 @@ describe('spec validation in the embedded controller', () => {
     assert.equal(invalidSpecMessage(routed({ stableService: 'web-stable', canaryService: 'web-canary' })), undefined);
   });
 
+  // Regression: a plugin router was refused without canaryService/stableService, and pingPong with it (upstream validation.go:requireCanaryStableServices, PingPongWithRouterOnlyMessage).
+  it('accepts a plugin router without canaryService and stableService, and with pingPong, as upstream', () => {
+    const plugins = { 'argoproj-labs/gatewayAPI': { httpRoute: 'web' } };
+    assert.equal(invalidSpecMessage(rollout({ strategy: { canary: { trafficRouting: { plugins }, steps: [{ setWeight: 20 }] } } })), undefined);
+    assert.equal(invalidSpecMessage(rollout({ strategy: { canary: { trafficRouting: { plugins }, pingPong: { pingService: 'web-ping', pongService: 'web-pong' }, steps: [{ setWeight: 20 }] } } })), undefined);
+    assert.match(invalidSpecMessage(rollout({ strategy: { canary: { trafficRouting: { nginx: { stableIngress: 'web' } }, canaryService: 'c', stableService: 's', pingPong: { pingService: 'web-ping', pongService: 'web-pong' } } } }))!, /pingPong works only with the ALB, Istio or a plugin traffic router, not nginx/);
+  });
+
   it('names the first Service the strategy names that is not there, in upstream\'s order and words', () => {
     const has = (...names: string[]) => (name: string) => names.includes(name);
     const bg = rollout({ strategy: { blueGreen: { activeService: 'web-active', previewService: 'web-preview' } } });

@@ -22,7 +22,7 @@ function lintTogether(paths: string[]): Map<string, { parsed: ParsedFile; findin
   const ws = createWorkspaceIndex();
   const parsed = paths.map((p) => [p, parseFile(readFileSync(p, 'utf8'))] as const);
   for (const [p, pf] of parsed) ws.setFile(p, definitionsInFile(p, pf));
-  return new Map(parsed.map(([p, pf]) => [p, { parsed: pf, findings: validateFile(pf, ws) }]));
+  return new Map(parsed.map(([p, pf]) => [p, { parsed: pf, findings: validateFile(pf, ws, { file: p }) }]));
 }
 
 const errorLines = (findings: Finding[]) => findings.filter((f) => f.severity === 'error').map((f) => `${f.code} at ${formatPath(f.path)}: ${f.message}`);

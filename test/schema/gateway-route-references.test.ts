@@ -89,7 +89,7 @@ describe('router-object-not-found: gateway routes', () => {
     assert.deepEqual(summary(check(inNamespace(gateway({ httpRoute: 'web', namespace: 'edge' }), 'shop'), [route])), []);
     const elsewhere = check(inNamespace(gateway({ httpRoute: 'web' }), 'shop'), [route]);
     assert.deepEqual(summary(elsewhere), [`warning router-object-not-found at ${AT}.httpRoute`]);
-    assert.match(elsewhere[0]!.message, /\(namespace shop\)/);
+    assert.match(elsewhere[0]!.message, /defined only in namespace "edge", not in "shop"/);
     assert.deepEqual(summary(check(inNamespace(gateway({ httpRoute: 'web' }), 'edge'), [route])), []);
     assert.deepEqual(summary(check(gateway({ httpRoute: 'web', namespace: 'other' }), [route])), [`warning router-object-not-found at ${AT}.httpRoute`]);
   });

@@ -124,6 +124,18 @@ describe('Kustomize labels', () => {
     assert.deepEqual([...labels.keys()].sort(), [at('base/rollout.yaml'), at('loop/a/a.yaml'), at('loop/b/b.yaml'), at('overlays/prod/extra.yaml')]);
   });
 
+  it('gives each file the other files a kustomization builds with it (its peers: references resolve to them as to its folder)', () => {
+    const known = new Map([
+      kustomization('apps/web/kustomization.yaml', 'resources: [rollout.yaml, ../../shared/services.yaml]\n'),
+      kustomization('overlays/prod/kustomization.yaml', 'resources: [../../apps/web, extra.yaml]\n'),
+      kustomization('alone/kustomization.yaml', 'resources: [one.yaml]\n'),
+    ]);
+    const peers = new Map([...kustomizedFiles(known, () => undefined)].map(([file, k]) => [file, k.peers]));
+    assert.deepEqual(peers.get(at('apps/web/rollout.yaml')), [at('overlays/prod/extra.yaml'), at('shared/services.yaml')]);
+    assert.deepEqual(peers.get(at('overlays/prod/extra.yaml')), [at('apps/web/rollout.yaml'), at('shared/services.yaml')]);
+    assert.equal(peers.get(at('alone/one.yaml')), undefined, 'a file built alone has no peers');
+  });
+
   const added: AddedLabels = { selector: { app: 'web', env: 'prod' }, template: { app: 'web', env: 'prod' } };
   const rollout = (spec: Record<string, unknown>) =>
     yamlOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { template: { spec: { containers: [{ name: 'web', image: 'web:1' }] } }, strategy: { canary: { stableService: 'web' } }, ...spec } });
@@ -144,7 +156,7 @@ describe('Kustomize labels', () => {
   it('still reports what the added labels do not mend', () => {
     // The selector wants a label the pods do not have, and the kustomization does not add.
     const own = rollout({ selector: { matchLabels: { app: 'web', track: 'stable' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } });
-    assert.deepEqual(validate(`${own}---\n${webService}`, added), ['error selector-matches-template at spec.selector.matchLabels.track']);
+    assert.deepEqual(validate(`${own}---\n${webService}`, added), ['error selector-matches-template at spec.template.metadata.labels']);
     // An empty selector object gets the labels, as kustomize creates matchLabels.
     assert.deepEqual(validate(`${rollout({ selector: {} })}---\n${webService}`, added), []);
     // No template is created, and a Rollout that takes its pods from a workload is left as it is.

@@ -127,7 +127,7 @@ describe('router-object-not-found', () => {
     assert.deepEqual(lines(check(inNamespace(istio({ virtualService: { name: 'vs.mesh' } }), 'shop'), [vs])), []);
     const elsewhere = check(inNamespace(istio({ virtualService: { name: 'vs' } }), 'shop'), [vs]);
     assert.deepEqual(lines(elsewhere), ['warning router-object-not-found at spec.strategy.canary.trafficRouting.istio.virtualService.name']);
-    assert.match(elsewhere[0]!.message, /\(namespace shop\)/);
+    assert.match(elsewhere[0]!.message, /defined only in namespace "mesh", not in "shop"/);
     assert.deepEqual(lines(check(istio({ virtualService: { name: 'vs.other' } }), [vs])), ['warning router-object-not-found at spec.strategy.canary.trafficRouting.istio.virtualService.name']);
   });
 
@@ -154,6 +154,13 @@ describe('virtualservice-route', () => {
     assert.deepEqual(lines(found), ['error virtualservice-route at spec.strategy.canary.trafficRouting.istio.virtualService.routes[1]']);
     assert.equal(found[0]!.message, 'HTTP route "secondry" is not in VirtualService "vs" (routers.yaml): its named http routes are "primary", "secondary" (did you mean "secondary"?); Argo fails to set weights until it is');
     assert.deepEqual(found[0]!.data, { virtualService: 'vs', file: 'routers.yaml', suggestion: 'secondary' });
+  });
+
+  // upstream validation_references.go:ValidateVirtualService checks http routes only where the VirtualService has them (e2e istio-host-only-tls-split.yaml lists `routes: [primary]`)
+  it('a VirtualService with TLS routes only passes, whatever routes the Rollout lists', () => {
+    const tlsOnly = { ...virtualService('vs', []), spec: { hosts: ['demo.example'], tls: [{ match: [{ port: 3000, sniHosts: ['demo.example'] }], route: [{ destination: { host: 'demo-stable' }, weight: 100 }] }] } };
+    assert.deepEqual(lines(check(istio({ virtualService: { name: 'vs', routes: ['primary'] } }), [tlsOnly])), []);
+    assert.deepEqual(lines(check(istio({ virtualService: { name: 'vs', routes: ['primary'] } }), [virtualService('vs', [])])), ['error virtualservice-route at spec.strategy.canary.trafficRouting.istio.virtualService.routes[0]'], 'no routes at all');
   });
 
   it('checks each of virtualServices with its own routes', () => {

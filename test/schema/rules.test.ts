@@ -52,9 +52,14 @@ const cases: Case[] = [
   { name: 'selector missing', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined })], expect: ['error selector-required at spec.selector'] },
   { name: 'selector not needed with workloadRef', code: 'selector-required', docs: [canaryRollout({}, { selector: undefined, template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' } })], expect: [] },
   { name: 'empty selector', code: 'selector-required', docs: [canaryRollout({}, { selector: { matchLabels: {} } })], expect: ['error selector-required at spec.selector'] },
-  { name: 'selector label value differs from the template', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchLabels: { app: 'other' } } })], expect: ['error selector-matches-template at spec.selector.matchLabels.app'] },
+  // upstream validation.go:ValidateRolloutSpec (Kubernetes' ValidatePodTemplateSpecForReplicaSet reports at template.metadata.labels)
+  { name: 'selector label value differs from the template', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchLabels: { app: 'other' } } })], expect: ['error selector-matches-template at spec.template.metadata.labels'] },
   { name: 'selector expression satisfied', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['demo'] }] } })], expect: [] },
-  { name: 'selector expression not satisfied', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchExpressions: [{ key: 'tier', operator: 'Exists' }] } })], expect: ['error selector-matches-template at spec.selector.matchExpressions[0]'] },
+  { name: 'selector expression not satisfied', code: 'selector-matches-template', docs: [canaryRollout({}, { selector: { matchExpressions: [{ key: 'tier', operator: 'Exists' }] } })], expect: ['error selector-matches-template at spec.template.metadata.labels'] },
+  // upstream validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet: a pod spec needs a container)
+  { name: 'an empty containers list', code: 'template-required', docs: [canaryRollout({}, { template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [] } } })], expect: ['error template-required at spec.template.spec.containers'] },
+  // upstream validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet refuses activeDeadlineSeconds)
+  { name: 'activeDeadlineSeconds in the pod template', code: 'active-deadline-seconds', docs: [canaryRollout({}, { template: { metadata: { labels: { app: 'demo' } }, spec: { activeDeadlineSeconds: 60, containers: [{ name: 'a', image: 'b' }] } } })], expect: ['error active-deadline-seconds at spec.template.spec.activeDeadlineSeconds'] },
   { name: 'template missing', code: 'template-required', docs: [canaryRollout({}, { template: undefined })], expect: ['error template-required at spec.template'] },
   { name: 'template labels with workloadRef', code: 'workload-ref-template', docs: [canaryRollout({}, { workloadRef: { name: 'd' } })], expect: ['error workload-ref-template at spec.template.metadata.labels', 'warning workload-ref-template at spec.template.spec'] },
   { name: 'workloadRef with an empty template', code: 'workload-ref-template', docs: [canaryRollout({}, { workloadRef: { name: 'd' }, template: { metadata: {} } })], expect: [] },
@@ -104,12 +109,18 @@ const cases: Case[] = [
   { name: 'restartPolicy Never', code: 'restart-policy-always', docs: [canaryRollout({}, { template: { metadata: { labels: { app: 'demo' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'b' }] } } })], expect: ['error restart-policy-always at spec.template.spec.restartPolicy'] },
   { name: 'minReadySeconds above the default deadline', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 600 })], expect: ['error progress-deadline-after-min-ready at spec.minReadySeconds'] },
   { name: 'deadline not above minReadySeconds', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 30, progressDeadlineSeconds: 30 })], expect: ['error progress-deadline-after-min-ready at spec.progressDeadlineSeconds'] },
+  // upstream validation.go:ValidateRolloutSpec (GetProgressDeadlineSecondsOrDefault uses a value that is set, even 0; minReadySeconds defaults to 0)
+  { name: 'progressDeadlineSeconds 0 is not above the default minReadySeconds 0', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { progressDeadlineSeconds: 0 })], expect: ['error progress-deadline-after-min-ready at spec.progressDeadlineSeconds'] },
+  { name: 'progressDeadlineSeconds 1 is above the default minReadySeconds', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { progressDeadlineSeconds: 1 })], expect: [] },
   { name: 'deadline above minReadySeconds', code: 'progress-deadline-after-min-ready', docs: [canaryRollout({}, { minReadySeconds: 30, progressDeadlineSeconds: 31 })], expect: [] },
   { name: 'both strategies', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: { canary: {}, blueGreen: { activeService: 'a' } } })], expect: ['error strategy-exactly-one at spec.strategy.blueGreen'] },
   { name: 'an empty canary key', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: { canary: null } })], expect: ['error strategy-exactly-one at spec.strategy.canary'] },
   { name: 'no strategy kind', code: 'strategy-exactly-one', docs: [canaryRollout({}, { strategy: {} })], expect: ['error strategy-exactly-one at spec.strategy'] },
   // blue-green
-  { name: 'active equals preview', code: 'active-preview-distinct', docs: [blueGreenRollout({ previewService: 'demo-active' })], expect: ['error active-preview-distinct at spec.strategy.blueGreen.previewService'] },
+  // upstream validation.go:ValidateRolloutStrategyBlueGreen (DuplicatedServicesBlueGreenMessage at activeService)
+  { name: 'active equals preview', code: 'active-preview-distinct', docs: [blueGreenRollout({ previewService: 'demo-active' })], expect: ['error active-preview-distinct at spec.strategy.blueGreen.activeService'] },
+  // upstream validation.go:ValidateRolloutStrategyBlueGreen compares the strings: "" equals an absent previewService
+  { name: 'an empty activeService', code: 'active-preview-distinct', docs: [blueGreenRollout({ activeService: '' })], expect: ['error active-preview-distinct at spec.strategy.blueGreen.activeService'] },
   { name: 'revision limit above history', code: 'scale-down-revision-limit', docs: [blueGreenRollout({ scaleDownDelayRevisionLimit: 11 })], expect: ['error scale-down-revision-limit at spec.strategy.blueGreen.scaleDownDelayRevisionLimit'] },
   { name: 'revision limit within history', code: 'scale-down-revision-limit', docs: [blueGreenRollout({ scaleDownDelayRevisionLimit: 2 }, { revisionHistoryLimit: 2 })], expect: [] },
   { name: 'anti-affinity with both kinds', code: 'anti-affinity-one-kind', docs: [blueGreenRollout({ antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {}, preferredDuringSchedulingIgnoredDuringExecution: { weight: 5 } } })], expect: ['error anti-affinity-one-kind at spec.strategy.blueGreen.antiAffinity'] },
@@ -120,19 +131,39 @@ const cases: Case[] = [
   { name: 'maxSurge zero with default maxUnavailable', code: 'max-surge-unavailable-zero', docs: [canaryRollout({ maxSurge: 0 })], expect: [] },
   { name: 'canary equals stable', code: 'canary-stable-distinct', docs: [canaryRollout({ ...nginx, stableService: 'c' })], expect: ['error canary-stable-distinct at spec.strategy.canary.stableService'] },
   { name: 'nginx without services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { nginx: { stableIngress: 'ing' } } })], expect: ['error traffic-routing-needs-services at spec.strategy.canary.stableService', 'error traffic-routing-needs-services at spec.strategy.canary.canaryService'] },
-  { name: 'a plugin router without services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'r' } } } })], expect: ['error traffic-routing-needs-services at spec.strategy.canary.stableService', 'error traffic-routing-needs-services at spec.strategy.canary.canaryService'] },
+  // upstream validation.go:requireCanaryStableServices: plugins are not in its list
+  { name: 'a plugin router needs no services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'r' } } } })], expect: [] },
+  // upstream validation.go:requireCanaryStableServices: SMI needs them even with pingPong; ALB not with pingPong
+  { name: 'SMI with pingPong still needs services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { smi: {} }, pingPong: { pingService: 'a', pongService: 'b' } })], expect: ['error traffic-routing-needs-services at spec.strategy.canary.stableService', 'error traffic-routing-needs-services at spec.strategy.canary.canaryService'] },
+  { name: 'ALB with pingPong needs no canary and stable services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { alb: { ingress: 'i', rootService: 'root', servicePort: 80 } }, pingPong: { pingService: 'a', pongService: 'b' } })], expect: [] },
+  // upstream validation.go:requireCanaryStableServices: Istio without a DestinationRule, whatever names its VirtualService
+  { name: 'istio without a DestinationRule needs services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { istio: { virtualService: { name: 'vs' } } } })], expect: ['error traffic-routing-needs-services at spec.strategy.canary.stableService', 'error traffic-routing-needs-services at spec.strategy.canary.canaryService'] },
   { name: 'istio with a DestinationRule needs no services', code: 'traffic-routing-needs-services', docs: [canaryRollout({ trafficRouting: { istio: { virtualService: { name: 'vs' }, destinationRule: { name: 'dr', canarySubsetName: 'c', stableSubsetName: 's' } } } })], expect: [] },
   { name: 'pingPong with nginx', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { nginx: { stableIngress: 'i' } }, pingPong: { pingService: 'a', pongService: 'b' } })], expect: ['error ping-pong at spec.strategy.canary.pingPong'] },
-  { name: 'pingPong with ALB needs rootService', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { alb: { ingress: 'i', servicePort: 80 } }, pingPong: { pingService: 'a', pongService: 'a' } })], expect: ['error ping-pong at spec.strategy.canary.pingPong.pongService', 'error ping-pong at spec.strategy.canary.trafficRouting.alb.rootService'] },
+  // upstream validation.go:ValidateRolloutStrategyCanary (DuplicatedPingPongServicesMessage at pingService, MissedAlbRootServiceMessage)
+  { name: 'pingPong with ALB needs rootService', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { alb: { ingress: 'i', servicePort: 80 } }, pingPong: { pingService: 'a', pongService: 'a' } })], expect: ['error ping-pong at spec.strategy.canary.pingPong.pingService', 'error ping-pong at spec.strategy.canary.trafficRouting.alb.rootService'] },
+  // upstream validation.go:ValidateRolloutStrategyCanary (PingPongWithRouterOnlyMessage: ALB, Istio, and plugin-based)
+  { name: 'pingPong with a plugin router', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'r' } } }, pingPong: { pingService: 'a', pongService: 'b' } })], expect: [] },
+  { name: 'pingPong with an empty plugins map', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { plugins: {} }, pingPong: { pingService: 'a', pongService: 'b' } })], expect: ['error ping-pong at spec.strategy.canary.pingPong'] },
+  // upstream validation.go:ValidateRolloutStrategyCanary (InvalidPingPongProvidedMessage)
+  { name: 'pingPong with an empty pongService', code: 'ping-pong', docs: [canaryRollout({ trafficRouting: { istio: { virtualService: { name: 'vs' } } }, pingPong: { pingService: 'a', pongService: '' } })], expect: ['error ping-pong at spec.strategy.canary.pingPong.pongService'] },
   { name: 'scaleDownDelaySeconds without trafficRouting', code: 'scale-down-delay-traffic-routing', docs: [canaryRollout({ scaleDownDelaySeconds: 30 })], expect: ['error scale-down-delay-traffic-routing at spec.strategy.canary.scaleDownDelaySeconds'] },
   { name: 'dynamicStableScale without trafficRouting', code: 'dynamic-stable-scale', docs: [canaryRollout({ dynamicStableScale: true })], expect: ['error dynamic-stable-scale at spec.strategy.canary.dynamicStableScale'] },
-  { name: 'dynamicStableScale with scaleDownDelaySeconds', code: 'dynamic-stable-scale', docs: [canaryRollout({ ...istio, dynamicStableScale: true, scaleDownDelaySeconds: 5 })], expect: ['error dynamic-stable-scale at spec.strategy.canary.scaleDownDelaySeconds'] },
+  // upstream validation.go:ValidateRolloutStrategyCanary (InvalidCanaryDynamicStableScaleWithScaleDownDelay at dynamicStableScale)
+  { name: 'dynamicStableScale with scaleDownDelaySeconds', code: 'dynamic-stable-scale', docs: [canaryRollout({ ...istio, dynamicStableScale: true, scaleDownDelaySeconds: 5 })], expect: ['error dynamic-stable-scale at spec.strategy.canary.dynamicStableScale'] },
+  // upstream validation.go:ValidateRolloutStrategyCanary (len(Plugins) == 0 is no plugin router)
+  { name: 'maxTrafficWeight with an empty plugins map', code: 'max-traffic-weight-router', docs: [canaryRollout({ ...istio, trafficRouting: { ...istio.trafficRouting, plugins: {}, maxTrafficWeight: 1000 } })], expect: ['error max-traffic-weight-router at spec.strategy.canary.trafficRouting.maxTrafficWeight'] },
   { name: 'maxTrafficWeight with istio', code: 'max-traffic-weight-router', docs: [canaryRollout({ ...istio, trafficRouting: { ...istio.trafficRouting, maxTrafficWeight: 1000 } })], expect: ['error max-traffic-weight-router at spec.strategy.canary.trafficRouting.maxTrafficWeight'] },
   { name: 'maxTrafficWeight with nginx', code: 'max-traffic-weight-router', docs: [canaryRollout({ ...nginx, trafficRouting: { ...nginx.trafficRouting, maxTrafficWeight: 1000 } })], expect: [] },
   // steps
   { name: 'nginx without a stable Ingress', code: 'ingress-required', docs: [canaryRollout({ ...nginx, trafficRouting: { nginx: {} } })], expect: ['error ingress-required at spec.strategy.canary.trafficRouting.nginx'] },
   { name: 'nginx with an empty stableIngress', code: 'ingress-required', docs: [canaryRollout({ ...nginx, trafficRouting: { nginx: { stableIngress: '' } } })], expect: ['error ingress-required at spec.strategy.canary.trafficRouting.nginx'] },
   { name: 'nginx with stableIngresses, alb with ingresses', code: 'ingress-required', docs: [canaryRollout({ ...nginx, trafficRouting: { nginx: { stableIngresses: ['a', 'b'] } } }), canaryRollout({ ...alb, trafficRouting: { alb: { ingresses: ['a'], servicePort: 80 } } })], expect: [] },
+  // upstream validation_references.go:ValidateRolloutNginxIngressesConfig, ValidateRolloutAlbIngressesConfig, ValidateRolloutVirtualServicesConfig
+  { name: 'nginx with both stableIngress and stableIngresses', code: 'ingress-required', docs: [canaryRollout({ ...nginx, trafficRouting: { nginx: { stableIngress: 'a', stableIngresses: ['b'] } } })], expect: ['error ingress-required at spec.strategy.canary.trafficRouting.nginx.stableIngresses'] },
+  { name: 'alb with both ingress and ingresses', code: 'ingress-required', docs: [canaryRollout({ ...alb, trafficRouting: { alb: { ingress: 'a', ingresses: ['b'], servicePort: 80 } } })], expect: ['error ingress-required at spec.strategy.canary.trafficRouting.alb.ingresses'] },
+  { name: 'istio with both virtualService and virtualServices', code: 'ingress-required', docs: [canaryRollout({ ...istio, trafficRouting: { istio: { virtualService: { name: 'a' }, virtualServices: [{ name: 'b' }] } } })], expect: ['error ingress-required at spec.strategy.canary.trafficRouting.istio.virtualServices'] },
+  { name: 'istio with neither virtualService nor virtualServices', code: 'ingress-required', docs: [canaryRollout({ ...istio, trafficRouting: { istio: { destinationRule: { name: 'dr', canarySubsetName: 'c', stableSubsetName: 's' } } } })], expect: ['error ingress-required at spec.strategy.canary.trafficRouting.istio'] },
   { name: 'alb without an Ingress', code: 'ingress-required', docs: [canaryRollout({ ...alb, trafficRouting: { alb: { servicePort: 80 } } })], expect: ['error ingress-required at spec.strategy.canary.trafficRouting.alb'] },
   { name: 'step with two actions', code: 'step-one-action', docs: [canaryRollout({ steps: [{ setWeight: 10, pause: {} }] })], expect: ['error step-one-action at spec.strategy.canary.steps[0].pause'] },
   { name: 'step with no action', code: 'step-one-action', docs: [canaryRollout({ steps: [{ setWeight: 10 }, {}] })], expect: ['error step-one-action at spec.strategy.canary.steps[1]'] },
@@ -157,6 +188,8 @@ const cases: Case[] = [
     expect: [],
   },
   { name: 'bad metadata fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ steps: [{ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: 'metadata.bogus' } } }] } }] })], expect: ['error analysis-field-ref at spec.strategy.canary.steps[0].analysis.args[0].valueFrom.fieldRef.fieldPath'] },
+  // upstream validation.go:ValidateRolloutStrategyCanary checks the args of steps only: background analysis fails at run time instead
+  { name: 'bad metadata fieldRef in background analysis', code: 'analysis-field-ref', docs: [canaryRollout({ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: 'metadata.bogus' } } }] } })], expect: ['warning analysis-field-ref at spec.strategy.canary.analysis.args[0].valueFrom.fieldRef.fieldPath'] },
   { name: 'label fieldRef', code: 'analysis-field-ref', docs: [canaryRollout({ analysis: { templates: [{ templateName: 't' }], args: [{ name: 'a', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }] } })], expect: [] },
   // references
   // workloadRef
@@ -189,6 +222,64 @@ const cases: Case[] = [
   { name: 'abort delay without trafficRouting', code: 'no-effect-without-traffic-routing', docs: [canaryRollout({ abortScaleDownDelaySeconds: 10 })], expect: ['warning no-effect-without-traffic-routing at spec.strategy.canary.abortScaleDownDelaySeconds'] },
 ];
 
+/**
+ * The upstream code each rule follows (pkg/apis/rollouts/validation at the reference commit, or the
+ * controller), or `ours:` with what it adds that upstream does not check. Each case's title names it.
+ */
+const UPSTREAM: Record<string, string> = {
+  'selector-required': 'validation.go:ValidateRolloutSpec',
+  'selector-well-formed': 'validation.go:ValidateRolloutSpec (ValidateLabelSelector)',
+  'names-well-formed': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet), and the API server for metadata',
+  'selector-matches-template': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'template-required': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'workload-ref-template': 'validation.go:ValidateRolloutSpec (EmptyTemplate)',
+  'restart-policy-always': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'active-deadline-seconds': 'validation.go:ValidateRolloutSpec (ValidatePodTemplateSpecForReplicaSet)',
+  'progress-deadline-after-min-ready': 'validation.go:ValidateRolloutSpec',
+  'strategy-exactly-one': 'validation.go:ValidateRolloutStrategy',
+  'active-preview-distinct': 'validation.go:ValidateRolloutStrategyBlueGreen',
+  'scale-down-revision-limit': 'validation.go:ValidateRolloutStrategyBlueGreen',
+  'anti-affinity-one-kind': 'validation.go:ValidateRolloutStrategyAntiAffinity',
+  'max-surge-unavailable-zero': 'validation.go:invalidMaxSurgeMaxUnavailable',
+  'canary-stable-distinct': 'validation.go:ValidateRolloutStrategyCanary',
+  'ping-pong': 'validation.go:ValidateRolloutStrategyCanary',
+  'scale-down-delay-traffic-routing': 'validation.go:ValidateRolloutStrategyCanary',
+  'dynamic-stable-scale': 'validation.go:ValidateRolloutStrategyCanary',
+  'max-traffic-weight-router': 'validation.go:ValidateRolloutStrategyCanary',
+  'ingress-required': 'validation_references.go:ValidateRolloutNginxIngressesConfig, ValidateRolloutAlbIngressesConfig, ValidateRolloutVirtualServicesConfig',
+  'step-one-action': 'validation.go:ValidateRolloutStrategyCanary, hasMultipleStepsType',
+  'set-weight-range': 'validation.go:ValidateRolloutStrategyCanary',
+  'set-canary-scale-traffic-routing': 'validation.go:ValidateRolloutStrategyCanary',
+  'header-route-router': 'validation.go:ValidateRolloutStrategyCanary, hasALBInvalidValues',
+  'mirror-route-router': 'validation.go:ValidateRolloutStrategyCanary',
+  'route-match-one-of': 'validation.go:hasMultipleMatchValues',
+  'route-not-managed': 'validation.go:ValidateStepRouteFoundInManagedRoute',
+  'experiment-weight-router': 'validation.go:ValidateRolloutStrategyCanary',
+  'experiment-weight-without-ports': 'ours: a weighted experiment template without ports gets no Service',
+  'analysis-field-ref': 'validation.go:ValidateRolloutStrategyCanary',
+  'auto-promotion-seconds-ignored': 'ours: a setting without effect',
+  'scale-down-delay-zero': 'ours: a surprising setting',
+  'no-effect-without-traffic-routing': 'ours: settings without effect',
+  'experiment-never-ends': 'ours: a step that waits until terminated',
+  'traffic-routing-needs-services': 'validation.go:requireCanaryStableServices',
+  'workload-not-found': 'ours: the controller resolves workloadRef before it validates',
+  'workload-selector-mismatch': 'validation.go:ValidateRolloutSpec on the resolved template',
+  'service-not-found': 'rollout/controller.go:getReferencedServices',
+  'service-selector-mismatch': 'validation_references.go:ValidateService',
+  'analysis-template-not-found': 'rollout/controller.go:getReferencedRolloutAnalyses',
+  'analysis-args': 'validation_references.go:ValidateAnalysisTemplatesWithType',
+  'analysis-runs-indefinitely': 'validation_references.go:ValidateAnalysisTemplateWithType',
+  'router-object-not-found': 'rollout/controller.go:getReferencedIngresses, GetReferencedVirtualServices',
+  'virtualservice-route': 'validation_references.go:ValidateVirtualService',
+  'ingress-stable-backend': 'validation_references.go:ValidateIngress (a warning here, see the rule)',
+  'gateway-route-backends': 'ours: the gatewayAPI plugin fails without both backendRefs',
+};
+
+/** The structural checks some cases here meet, with the upstream code they follow. */
+const STRUCTURAL_UPSTREAM: Record<string, string> = {
+  'out-of-range': 'validation.go:ValidateRolloutStrategyAntiAffinity (InvalidAntiAffinityWeightMessage), through the catalog\'s bounds',
+};
+
 describe('schema rules', () => {
   it('the base canary and blue-green Rollouts have no findings', () => {
     assert.deepEqual(summary(lint(yamlOf(canaryRollout()))), []);
@@ -196,7 +287,7 @@ describe('schema rules', () => {
   });
 
   for (const c of cases) {
-    it(`${c.code}: ${c.name}`, () => {
+    it(`${c.code} (${UPSTREAM[c.code] ?? STRUCTURAL_UPSTREAM[c.code]}): ${c.name}`, () => {
       const findings = lint(yamlOf(...c.docs), c.workspace);
       assert.deepEqual(summary(findings, c.code), c.expect);
     });
@@ -232,6 +323,11 @@ describe('schema rules', () => {
     assert.deepEqual(rules.filter((r) => r.readsWorkspace).map((r) => r.code).sort(), [...reads].sort());
     const firstReader = rules.findIndex((r) => r.readsWorkspace);
     assert.ok(rules.slice(firstReader).every((r) => r.readsWorkspace), 'the workspace rules are not all at the end of the table');
+  });
+
+  it('every rule names the upstream code it follows, or says it is ours', () => {
+    assert.deepEqual(rules.map((r) => r.code).filter((code) => !UPSTREAM[code]), []);
+    assert.deepEqual(Object.keys(UPSTREAM).filter((code) => !rules.some((r) => r.code === code)), [], 'an entry without its rule');
   });
 
   it('every rule of the table has a case here, and codes are unique kebab-case', () => {

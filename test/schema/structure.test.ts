@@ -147,7 +147,7 @@ describe('schema structure', () => {
 
   it('unquoted YAML 1.1 booleans get a warning, not a type error', () => {
     const r = base('      - setWeight: 10\n').replace('    canary:\n', '    canary:\n      dynamicStableScale: no\n').replace('app: demo\n  template', 'app: demo\n      enabled: yes\n  template');
-    assert.deepEqual(summary(lint(r)), ['warning yaml-1-1-boolean at spec.selector.matchLabels.enabled', 'warning yaml-1-1-boolean at spec.strategy.canary.dynamicStableScale', 'error selector-matches-template at spec.selector.matchLabels.enabled']);
+    assert.deepEqual(summary(lint(r)), ['warning yaml-1-1-boolean at spec.selector.matchLabels.enabled', 'warning yaml-1-1-boolean at spec.strategy.canary.dynamicStableScale', 'error selector-matches-template at spec.template.metadata.labels']);
   });
 
   it('aliases are followed (steps reused through an anchor)', () => {
@@ -157,6 +157,27 @@ describe('schema structure', () => {
 
   it('a Rollout under another argoproj.io version is an error on the apiVersion', () => {
     assert.deepEqual(summary(lint('apiVersion: argoproj.io/v1\nkind: Rollout\nspec: {}\n')), ['error rollout-api-version at apiVersion']);
+  });
+
+  it('an AnalysisTemplate, ClusterAnalysisTemplate or Experiment under an unserved version says which version serves it', () => {
+    for (const kind of ['AnalysisTemplate', 'ClusterAnalysisTemplate', 'Experiment']) {
+      const findings = lint(`apiVersion: argoproj.io/v1\nkind: ${kind}\nmetadata:\n  name: x\nspec: {}\n`);
+      assert.deepEqual(summary(findings), ['error rollout-api-version at apiVersion'], kind);
+      assert.match(findings[0]!.message, new RegExp(`serves ${kind} only as argoproj.io/v1alpha1, not argoproj.io/v1`));
+    }
+    // Another group's kind of the same name is not ours.
+    assert.deepEqual(lint('apiVersion: example.com/v1\nkind: Experiment\nspec: {}\n'), []);
+  });
+
+  // The CRD schema gives restartAt `format: date-time` (RFC 3339); the API server refuses anything else.
+  it('restartAt must be an RFC 3339 date-time', () => {
+    const at = (restartAt: string) => summary(lint(yamlOf(canaryRollout({}, { restartAt }))));
+    assert.deepEqual(at('yesterday'), ['error invalid-value at spec.restartAt']);
+    assert.deepEqual(at('2024-01-01 10:00:00'), ['error invalid-value at spec.restartAt']);
+    assert.deepEqual(at('2024-01-01T10:00:00'), ['error invalid-value at spec.restartAt'], 'no time zone');
+    assert.deepEqual(at('2024-02-30T10:00:00Z'), ['error invalid-value at spec.restartAt'], 'no such day');
+    assert.deepEqual(at('2024-01-01T10:00:00Z'), []);
+    assert.deepEqual(at('2024-02-29T23:59:59.123+02:00'), []);
   });
 
   it('numbers beyond 32 bits are out of range', () => {

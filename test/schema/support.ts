@@ -95,7 +95,7 @@ export function lint(text: string, withWorkspace = false): Finding[] {
   if (!withWorkspace) return validateFile(parsed);
   const ws = createWorkspaceIndex();
   ws.setFile('test.yaml', definitionsInFile('test.yaml', parsed));
-  return validateFile(parsed, ws);
+  return validateFile(parsed, ws, { file: 'test.yaml' });
 }
 
 /** `code at path` strings, for readable assertions. */

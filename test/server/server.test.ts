@@ -124,6 +124,13 @@ describe('language server over stdio', () => {
       assert.deepEqual(await lsp.diagnosticsFor(uri('other')), []);
     });
 
+    // Regression: a Rollout under an apiVersion Argo does not serve was silently left alone.
+    it('reports an Argo kind under an unserved apiVersion, naming the version that serves it', async () => {
+      lsp.open(uri('unserved'), canaryRollout().replace('argoproj.io/v1alpha1', 'argoproj.io/v1'));
+      const ds = await lsp.diagnosticsFor(uri('unserved'));
+      assert.deepEqual(ds.map((d) => [d.code, d.range.start.line, d.message]), [['rollout-api-version', 0, 'Argo Rollouts serves Rollout only as argoproj.io/v1alpha1, not argoproj.io/v1: the API server refuses it']]);
+    });
+
     it('validates each Rollout of a multi-document file at its own range', async () => {
       const text = multiDoc(canaryRollout({ name: 'a' }), service('x', { app: 'a' }), canaryRollout({ name: 'b', steps: ['setWeigth: 5'] }));
       lsp.open(uri('multi'), text);

@@ -81,6 +81,20 @@ describe('workspace Service references', () => {
     ws.lsp.open(uri, multiDoc(canaryRollout({ name: 'same', canaryService: 'same-c', stableService: 'same-s' }), service('same-c', { app: 'same' }), service('same-s', { app: 'same' })));
     assert.deepEqual(await ws.lsp.diagnosticsFor(uri), []);
   });
+
+  // Regression: the editor judged a Rollout against any definition of the name; it takes the nearest (schema/nearest.ts), as `rollouts lint` does.
+  it('judges a Rollout against the Services of its own file, not a right one elsewhere', async () => {
+    const uri = ws.uri('near.yaml');
+    ws.lsp.open(ws.uri('elsewhere.yaml'), multiDoc(service('near-c', { app: 'near' }), service('near-s', { app: 'near' })));
+    ws.lsp.open(uri, multiDoc(canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }), service('near-c', { app: 'wrong' }), service('near-s', { app: 'near' })));
+    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the mismatch with its own Service');
+    assert.deepEqual(ds.map((d) => [d.code, (d.data as { finding?: { service?: string } }).finding?.service]), [['service-selector-mismatch', 'near-c']]);
+    // Go to definition goes where validation resolves it: the file's own Service.
+    const text = multiDoc(canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }), service('near-c', { app: 'wrong' }), service('near-s', { app: 'near' }));
+    const line = text.split('\n').findIndex((l) => l.includes('canaryService: near-c'));
+    const defs = await ws.lsp.request<{ uri: string; range: { start: { line: number } } }[]>('textDocument/definition', { textDocument: { uri }, position: { line, character: text.split('\n')[line]!.indexOf('near-c') + 1 } });
+    assert.deepEqual(defs.map((d) => [d.uri, d.range.start.line]), [[uri, text.split('\n').findIndex((l, i) => i > line && l === '  name: near-c')]]);
+  });
 });
 
 describe('workspace folders coming and going', () => {

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Finding, Kustomization, Kustomized, LineColumn, ParsedFile, RelatedPlace, Severity } from '../../schema';
-import { catalogOf, createWorkspaceIndex, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
+import { createWorkspaceIndex, isArgoDocument, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError, yamlFilesUnder } from '../files';
@@ -146,9 +146,9 @@ export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts
   return {
     files: parsed.map(({ file, named, parsed: p }) => {
       // A file found in a folder is left alone unless it holds something of ours, as in the editor.
-      if (named === false && !p.docs.some((d) => catalogOf(d) !== undefined)) return { file, diagnostics: [] };
+      if (named === false && !p.docs.some(isArgoDocument)) return { file, diagnostics: [] };
       const kustomized = kustomize.kustomized(file);
-      const findings = validateFile(p, workspace, kustomized ? { kustomized } : {});
+      const findings = validateFile(p, workspace, { file, ...(kustomized ? { kustomized } : {}) });
       return { file, diagnostics: toDiagnostics(file, p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
     }),
   };
@@ -239,7 +239,13 @@ async function run(args: string[], io: CommandIO): Promise<number> {
     }
   }
   const kustomize = await kustomizeFacts(files.map((f) => resolve(io.cwd, f.file)), new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])));
-  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), kustomized: (file) => kustomize.kustomized(resolve(io.cwd, file)) });
+  // The kustomizations name files by absolute path; the workspace index by the names given here.
+  const given = new Map(files.map(({ file }) => [resolve(io.cwd, file), file]));
+  const kustomized = (file: string): Kustomized | undefined => {
+    const k = kustomize.kustomized(resolve(io.cwd, file));
+    return k?.peers ? { ...k, peers: k.peers.map((peer) => given.get(peer) ?? peer) } : k;
+  };
+  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), kustomized });
   io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
   if (unreadable) return 2;
   return report.files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;

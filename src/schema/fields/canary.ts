@@ -93,8 +93,8 @@ const backgroundAnalysis = obj('analysis', 'Background analysis: one AnalysisRun
 
 export const canary = obj('canary', 'The canary strategy: the new version gets a growing share of pods or traffic, step by step, while the stable version keeps serving the rest.', [
   list('steps', 'The ordered steps of an update. Without steps a new version goes straight to 100%.', canaryStep, { link: C, example: 'steps:\n- setWeight: 20\n- pause: {}\n- setWeight: 50\n- pause: {duration: 10m}' }),
-  str('canaryService', 'A Service that Argo points at the canary pods only (it adds the pod-template-hash to its selector). Required by most traffic routers; useful alone for testing the canary directly.', { link: `${TM}/`, example: 'canaryService: checkout-canary' }),
-  str('stableService', 'A Service that Argo points at the stable pods only. Required by most traffic routers.', { link: `${TM}/`, example: 'stableService: checkout-stable' }),
+  str('canaryService', 'A Service that Argo points at the canary pods only (it adds the pod-template-hash to its selector). Required by the ALB (without pingPong), Istio (without a DestinationRule or pingPong), SMI, APISIX, Ambassador, NGINX, App Mesh and Traefik routers, not by plugins; useful alone for testing the canary directly.', { link: `${TM}/`, example: 'canaryService: checkout-canary' }),
+  str('stableService', 'A Service that Argo points at the stable pods only. Required by the same traffic routers as canaryService.', { link: `${TM}/`, example: 'stableService: checkout-stable' }),
   trafficRouting,
   intOrPercent('maxSurge', 'How many pods above spec.replicas may exist during the update: a count (`2`) or a percentage of spec.replicas rounded up (`"25%"`). Cannot be 0 together with maxUnavailable.', { link: `${DOCS}/specification/`, example: 'maxSurge: "20%"' }),
   intOrPercent('maxUnavailable', 'How many pods may be unavailable during the update: a count or a percentage of spec.replicas rounded down. Cannot be 0 together with maxSurge.', { link: `${DOCS}/specification/`, example: 'maxUnavailable: 0' }),
@@ -106,7 +106,7 @@ export const canary = obj('canary', 'The canary strategy: the new version gets a
   int('scaleDownDelayRevisionLimit', 'How many old ReplicaSets may wait for their scale-down delay at once; older ones are scaled down at once.', { example: 'scaleDownDelayRevisionLimit: 1', min: 0, link: `${DOCS}/canary/` }),
   int('abortScaleDownDelaySeconds', 'With trafficRouting: how long the canary is kept after an abort before it is scaled down. `0` keeps a setCanaryScale-sized canary up.', { example: 'abortScaleDownDelaySeconds: 60', min: 0, link: `${DOCS}/scaledown-aborted-rs/` }),
   bool('dynamicStableScale', 'With trafficRouting: shrink the stable ReplicaSet as traffic moves to the canary, so the update needs fewer extra pods. Aborts then take longer, because the stable must scale back up. Excludes scaleDownDelaySeconds.', { link: `${C}#dynamic-stable-scale-with-traffic-routing`, example: 'dynamicStableScale: true' }),
-  obj('pingPong', 'Ping-pong with ALB: instead of a canary and a stable Service, two Services take turns being stable, so the stable never shares a Service with the canary.', [
+  obj('pingPong', 'Ping-pong with the ALB, Istio or a plugin traffic router: instead of a canary and a stable Service, two Services take turns being stable, so the stable never shares a Service with the canary.', [
     str('pingService', 'The first of the two Services.', { required: true }),
     str('pongService', 'The second of the two Services.', { required: true }),
   ], { link: `${TM}/alb/#ping-pong`, example: 'pingPong:\n  pingService: checkout-ping\n  pongService: checkout-pong' }),

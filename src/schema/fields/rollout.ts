@@ -73,7 +73,7 @@ export const rolloutSpec = obj('spec', 'What the Rollout should run and how it u
   bool('paused', 'Pauses the Rollout by hand: no step advances (canary) and no promotion happens (blue-green) until it is set back to false.', { example: 'paused: true', link: SPEC }),
   int('progressDeadlineSeconds', 'Seconds an update may go without progress before it is marked as failed (ProgressDeadlineExceeded). Must be greater than minReadySeconds.', { min: 0, link: SPEC, example: 'progressDeadlineSeconds: 900' }),
   bool('progressDeadlineAbort', 'Abort the update (back to the stable version) when the progress deadline is exceeded, instead of only reporting it.', { example: 'progressDeadlineSeconds: 300\nprogressDeadlineAbort: true', link: SPEC }),
-  str('restartAt', 'An RFC 3339 time: pods created before it are restarted, a few at a time (`kubectl argo rollouts restart` sets it).', { link: `${DOCS}/restart/`, example: 'restartAt: "2024-01-01T00:00:00Z"' }),
+  str('restartAt', 'An RFC 3339 time: pods created before it are restarted, a few at a time (`kubectl argo rollouts restart` sets it).', { link: `${DOCS}/restart/`, example: 'restartAt: "2024-01-01T00:00:00Z"', format: 'date-time' }),
   obj('rollbackWindow', 'Rolling back to one of the last few revisions skips the steps and analysis (it is promoted at once).', [
     int('revisions', 'How many recent revisions count as inside the window.', { min: 0 }),
   ], { link: `${DOCS}/rollback/`, example: 'rollbackWindow:\n  revisions: 3' }),

@@ -5,9 +5,10 @@
  * files, like Services.
  */
 import type { DocFinding } from '../findings';
+import { elsewhereNote, judged, nearestDefinitions, type ReferenceSite } from '../nearest';
 import { closest } from '../suggest';
 import type { WorkspaceAnalysisTemplate, WorkspaceIndex } from '../workspace';
-import { BLUE_GREEN, CANARY, arr, definedHere, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, arr, definedHere, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext, siteOf } from './rule';
 
 type Path = (string | number)[];
 
@@ -81,11 +82,22 @@ export function matchingTemplates(named: readonly WorkspaceAnalysisTemplate[], r
   );
 }
 
-/** What the reference checks read: a document's analysis blocks, its namespace and the workspace. */
+/**
+ * The templates a reference means among those with its name: of its kind (ClusterAnalysisTemplate
+ * with clusterScope, else AnalysisTemplate), the nearest to the referring document (nearest.ts).
+ */
+export function resolveTemplates(named: readonly WorkspaceAnalysisTemplate[], ref: { clusterScope: boolean }, site: ReferenceSite): WorkspaceAnalysisTemplate[] {
+  const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
+  return nearestDefinitions(named.filter((t) => t.kind === kind), site, ref.clusterScope);
+}
+
+/** What the reference checks read: a document's analysis blocks, its namespace, its file and the workspace. */
 export interface ReferenceScope {
   blocks: readonly AnalysisBlock[];
   namespace: string | undefined;
   workspace: WorkspaceIndex | undefined;
+  file: string | undefined;
+  peers: readonly string[] | undefined;
 }
 
 /** Once per document: three rules read it. */
@@ -93,7 +105,7 @@ const scopes = new WeakMap<RuleContext, ReferenceScope>();
 function rolloutScope(ctx: RuleContext): ReferenceScope {
   let scope = scopes.get(ctx);
   if (!scope) {
-    scope = { blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace };
+    scope = { blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace, file: ctx.file, peers: ctx.peers };
     scopes.set(ctx, scope);
   }
   return scope;
@@ -103,8 +115,10 @@ function rolloutScope(ctx: RuleContext): ReferenceScope {
 function templateCandidates(scope: ReferenceScope, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
   const named = scope.workspace?.analysisTemplatesNamed?.(ref.name);
   if (!named) return undefined;
-  return matchingTemplates(named, ref, scope.namespace);
+  return resolveTemplates(named, ref, scopeSite(scope));
 }
+
+const scopeSite = (scope: ReferenceScope): ReferenceSite => siteOf(scope, scope.namespace);
 
 /** `analysis-template-not-found` on every templateName of the blocks that names no template of the workspace. */
 export function templatesNotFound(code: string, scope: ReferenceScope): DocFinding[] {
@@ -114,17 +128,22 @@ export function templatesNotFound(code: string, scope: ReferenceScope): DocFindi
   for (const block of scope.blocks) {
     for (const ref of block.templates) {
       if ((templateCandidates(scope, ref) ?? []).length > 0) continue;
-      const others = (workspace.analysisTemplatesNamed(ref.name) ?? []).filter((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
+      const named = workspace.analysisTemplatesNamed(ref.name) ?? [];
+      const others = named.filter((t) => (t.kind === 'ClusterAnalysisTemplate') !== ref.clusterScope);
       const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-      const near = others.length > 0 ? [] : nearestTemplates(scope, ref);
+      // Of its name and kind, but in another namespace (or far from a document without one).
+      const elsewhere = named.filter((t) => t.kind === kind);
+      const note = elsewhere.length > 0 ? elsewhereNote(elsewhere, scopeSite(scope)) : undefined;
+      const near = others.length > 0 || note ? [] : nearestTemplates(scope, ref);
       const suggestion = near[0]?.name;
       const hint =
         others.length > 0
           ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
-          : suggestion ? ` (did you mean "${suggestion}"?)` : '';
-      const finding = warning(code, ref.path, `${kind} "${ref.name}" is not defined in the workspace${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) });
+          : note ? ` (${note})` : suggestion ? ` (did you mean "${suggestion}"?)` : '';
+      const where = note ? ' where this document is applied' : ' in the workspace';
+      const finding = warning(code, ref.path, `${kind} "${ref.name}" is not defined${where}${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) });
       // What the hint names, where it is.
-      out.push(withRelated(finding, definedHere(others.length > 0 ? others : near, (t) => t.kind)));
+      out.push(withRelated(finding, definedHere(others.length > 0 ? others : note ? elsewhere : near, (t) => t.kind)));
     }
   }
   return out;
@@ -163,7 +182,7 @@ export const analysisRunsForever: Rule = {
         if (found.length === 0 || !found.every((t) => t.endlessMetrics.length > 0)) continue;
         const metric = found[0]!.endlessMetrics[0]!;
         const finding = error(this.code, ref.path, `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`, 'value', { template: ref.name, metric });
-        out.push(withRelated(finding, definedHere(found, (t) => t.kind)));
+        out.push(withRelated(judged(finding, found, scopeSite(scope)), definedHere(found, (t) => t.kind)));
       }
     }
     return out;
@@ -188,7 +207,7 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
         const declaredHere = found.flatMap((t) =>
           t.args.flatMap((a) => (missing.includes(a.name) && a.nameRange ? [{ message: `"${a.name}" is declared here, without a default`, file: t.file, range: a.nameRange }] : [])),
         );
-        out.push(withRelated(finding, declaredHere));
+        out.push(withRelated(judged(finding, found, scopeSite(scope)), declaredHere));
       }
     }
     // Unknown args only when every template is known: otherwise the unknown one may declare them.
@@ -197,7 +216,8 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
     for (const arg of block.args) {
       if (!declared.has(arg.name)) {
         const finding = warning(code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name });
-        out.push(withRelated(finding, definedHere(resolved.flatMap((r) => r.found), (t) => t.kind)));
+        const all = resolved.flatMap((r) => r.found);
+        out.push(withRelated(judged(finding, all, scopeSite(scope)), definedHere(all, (t) => t.kind)));
       }
     }
   }

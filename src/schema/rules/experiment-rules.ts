@@ -16,6 +16,10 @@ export interface ExperimentRuleContext {
   readonly spec: JsonObject | undefined;
   /** The workspace's definitions, when known (editor, `rollouts lint`). */
   readonly workspace?: WorkspaceIndex;
+  /** The document's file, as the workspace index keys it: references resolve to the nearest definitions. */
+  readonly file?: string;
+  /** The files a kustomization builds together with it (Kustomized.peers). */
+  readonly peers?: readonly string[];
 }
 
 export interface ExperimentRule {
@@ -109,6 +113,8 @@ const referenceScope = (ctx: ExperimentRuleContext): ReferenceScope => ({
   blocks: experimentAnalysisBlocks(ctx.spec?.analyses, [...ANALYSES]),
   namespace: str(obj(ctx.experiment.metadata)?.namespace),
   workspace: ctx.workspace,
+  file: ctx.file,
+  peers: ctx.peers,
 });
 
 export const experimentAnalysisTemplateExists: ExperimentRule = {

@@ -8,9 +8,10 @@
  */
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName } from '../../planner';
 import type { DocFinding } from '../findings';
+import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
-import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext } from './rule';
+import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext, siteOf } from './rule';
 
 type Path = (string | number)[];
 
@@ -82,13 +83,12 @@ export function routerReferences(canary: JsonObject | undefined): RouterReferenc
 
 /** The namespace a reference is looked up in: the one its value names, else the Rollout's. */
 const lookupNamespace = (ctx: RuleContext, ref: RouterReference): string | undefined => ref.namespace ?? str(obj(ctx.rollout.metadata)?.namespace);
-// Without a namespace on either side the manifest lands in the same (default) namespace.
-const inNamespace = (d: { namespace?: string }, namespace: string | undefined) => !namespace || !d.namespace || d.namespace === namespace;
+/** The workspace's objects of the reference's name and kind, any namespace. */
+const named = (ctx: RuleContext, ref: RouterReference) => ctx.workspace?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind) ?? [];
 
-/** The workspace's objects the reference can mean, in its lookup namespace; none when the index knows no router objects. */
+/** The workspace's objects the reference means: the nearest in its lookup namespace (nearest.ts); none when the index knows no router objects. */
 function resolve(ctx: RuleContext, ref: RouterReference): readonly WorkspaceRouterObject[] {
-  const namespace = lookupNamespace(ctx, ref);
-  return ctx.workspace?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace)) ?? [];
+  return nearestDefinitions(named(ctx, ref), siteOf(ctx, lookupNamespace(ctx, ref)));
 }
 
 const fileName = (file: string) => file.split(/[\\/]/).pop() ?? file;
@@ -105,13 +105,15 @@ export const routerObjectExists: Rule = {
       const namespace = lookupNamespace(ctx, ref);
       if (resolve(ctx, ref).length > 0) continue;
       // The names a misspelled reference may have meant: the objects of that kind in its namespace.
-      const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inNamespace(d, namespace)).map((d) => d.name))].sort();
-      const suggestion = closest(ref.name, names);
-      const where = namespace ? ` (namespace ${namespace})` : '';
+      const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inSomeNamespaceOf(d, namespace)).map((d) => d.name))].sort();
+      // Defined, but in another namespace (or far from a Rollout without one).
+      const note = elsewhereNote(named(ctx, ref), siteOf(ctx, namespace));
+      const suggestion = note ? undefined : closest(ref.name, names);
+      const where = note ? ` where this Rollout is applied (${note})` : namespace ? ` (namespace ${namespace})` : '';
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
       // The quick fix replaces the whole value: a `name.namespace` value keeps its `.namespace`.
       const replacement = suggestion && suggestion + ref.value.slice(ref.name.length);
-      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined in the workspace${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(replacement ? { suggestion: replacement } : {}) }));
+      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined${note ? '' : ' in the workspace'}${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(replacement ? { suggestion: replacement } : {}) }));
     }
     return out;
   },
@@ -131,6 +133,9 @@ function virtualServiceProblems(ctx: RuleContext, ref: RouterReference, vs: Work
   const named = vs.httpRoutes.flatMap((r) => (r.name ? [r.name] : []));
   const chosen: { route: VirtualServiceHttpRoute; path: Path }[] = [];
   const routes = ref.routes ?? [];
+  // Upstream (validation_references.go:ValidateVirtualService) checks the http routes only when the
+  // VirtualService has some: one with TLS or TCP routes alone passes, whatever `routes` lists.
+  if (vs.httpRoutes.length === 0 && vs.tlsRoutes + vs.tcpRoutes > 0) return problems;
   if (routes.length > 0) {
     for (const r of routes) {
       const route = vs.httpRoutes.find((h) => h.name === r.name);
@@ -195,7 +200,8 @@ export const virtualServiceRoutes: Rule = {
       // Several definitions (overlays, environments): one that fits is enough.
       const problems = found.map((vs) => virtualServiceProblems(ctx, ref, vs));
       if (problems.some((p) => p.length === 0)) continue;
-      for (const p of problems[0]!) out.push(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file, ...(p.suggestion ? { suggestion: p.suggestion } : {}) }));
+      const site = siteOf(ctx, lookupNamespace(ctx, ref));
+      for (const p of problems[0]!) out.push(judged(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file, ...(p.suggestion ? { suggestion: p.suggestion } : {}) }), found, site));
     }
     return out;
   },
@@ -234,7 +240,8 @@ export const ingressStableBackend: Rule = {
       const routes = ing.backends.length > 0 ? `its rules route to ${quoted(ing.backends)}` : 'it has no rule with a path backend';
       // Argo looks only at the rules' paths (NGINX's router copies them for the canary Ingress).
       const byDefault = ing.defaultBackend === service ? `; its defaultBackend names "${service}", but Argo looks only at the rules' paths` : '';
-      out.push(warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`, 'value', { ingress: ref.name, file: ing.file }));
+      const finding = warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`, 'value', { ingress: ref.name, file: ing.file });
+      out.push(judged(finding, found, siteOf(ctx, lookupNamespace(ctx, ref))));
     }
     return out;
   },
@@ -264,7 +271,8 @@ export const gatewayRouteBackends: Rule = {
       const route = found[0]!;
       const missing = services.filter((s) => !route.backends.includes(s.name)).map((s) => `the ${s.role} Service "${s.name}"`);
       const has = route.backends.length > 0 ? `its rules' backendRefs name ${quoted(route.backends)}` : 'its rules have no backendRef';
-      out.push(error(this.code, ref.path, `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`, 'value', { route: ref.name, file: route.file }));
+      const finding = error(this.code, ref.path, `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`, 'value', { route: ref.name, file: route.file });
+      out.push(judged(finding, found, siteOf(ctx, lookupNamespace(ctx, ref))));
     }
     return out;
   },

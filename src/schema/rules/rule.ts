@@ -1,6 +1,7 @@
 /** What a semantic rule is: a small module with a stable code that reads the Rollout as plain data. */
 import type { DocFinding, RelatedPlace } from '../findings';
 import type { LineColumn } from '../ranges';
+import type { ReferenceSite } from '../nearest';
 import type { WorkspaceIndex } from '../workspace';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -14,7 +15,18 @@ export interface RuleContext {
   readonly blueGreen: JsonObject | undefined;
   /** Services of the workspace, when known (editor, `rollouts lint` with several files). */
   readonly workspace?: WorkspaceIndex;
+  /** The document's file, as the workspace index keys it: references resolve to the nearest definitions (nearest.ts). */
+  readonly file?: string;
+  /** The files a kustomization builds together with it (Kustomized.peers). */
+  readonly peers?: readonly string[];
 }
+
+/** Where a reference of the document is made from, looked up in `namespace` (nearest.ts). */
+export const siteOf = (ctx: { readonly file?: string; readonly peers?: readonly string[] }, namespace: string | undefined): ReferenceSite => ({
+  ...(ctx.file !== undefined ? { file: ctx.file } : {}),
+  ...(namespace ? { namespace } : {}),
+  ...(ctx.peers ? { peers: ctx.peers } : {}),
+});
 
 export interface Rule {
   /** Stable kebab-case code; filters, quick fixes and docs key on it. */
@@ -86,7 +98,8 @@ export const ROUTERS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh',
 export type Router = (typeof ROUTERS)[number];
 export function routersOf(canary: JsonObject | undefined): Router[] {
   const tr = obj(canary?.trafficRouting);
-  return tr ? ROUTERS.filter((r) => has(tr, r)) : [];
+  // Upstream tests plugins by count (`len(Plugins) == 0`): an empty map configures no router.
+  return tr ? ROUTERS.filter((r) => (r === 'plugins' ? Object.keys(obj(tr.plugins) ?? {}).length > 0 : has(tr, r))) : [];
 }
 
 /**

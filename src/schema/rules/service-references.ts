@@ -4,9 +4,10 @@
  */
 import { LABEL_POD_TEMPLATE_HASH } from '../../planner';
 import type { DocFinding } from '../findings';
+import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import type { WorkspaceService } from '../workspace';
-import { BLUE_GREEN, CANARY, definedHere, error, obj, str, warning, withRelated, type Rule, type RuleContext } from './rule';
+import { BLUE_GREEN, CANARY, definedHere, error, obj, str, warning, withRelated, type Rule, type RuleContext, siteOf } from './rule';
 import { podLabelSets } from './workload-references';
 
 export interface Reference {
@@ -39,11 +40,15 @@ export function serviceReferences(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>
   return out;
 }
 
-function candidates(ctx: RuleContext, name: string, namespace: string | undefined): readonly WorkspaceService[] {
+/** The workspace's Services of this name, any namespace. */
+function named(ctx: RuleContext, name: string): readonly WorkspaceService[] {
   const ws = ctx.workspace!;
-  const named = ws.servicesNamed ? ws.servicesNamed(name) : ws.services().filter((s) => s.name === name);
-  // Without a namespace on either side the manifest lands in the same (default) namespace.
-  return named.filter((s) => !namespace || !s.namespace || s.namespace === namespace);
+  return ws.servicesNamed ? ws.servicesNamed(name) : ws.services().filter((s) => s.name === name);
+}
+
+/** The Services a reference means: the nearest of its name (nearest.ts). */
+function candidates(ctx: RuleContext, name: string, namespace: string | undefined): readonly WorkspaceService[] {
+  return nearestDefinitions(named(ctx, name), siteOf(ctx, namespace));
 }
 
 /** The first selector entry the pod labels do not satisfy, or undefined when the Service selects them. */
@@ -68,13 +73,17 @@ export const serviceExists: Rule = {
     const missing = serviceReferences(ctx).filter((r) => candidates(ctx, r.name, namespace).length === 0);
     if (missing.length === 0) return [];
     // The names a misspelled reference may have meant: the Services of the Rollout's namespace.
-    const inNamespace = ctx.workspace.services().filter((s) => !namespace || !s.namespace || s.namespace === namespace);
+    const inNamespace = ctx.workspace.services().filter((s) => inSomeNamespaceOf(s, namespace));
     const names = [...new Set(inNamespace.map((s) => s.name))].sort();
     return missing.map((r) => {
-      const suggestion = closest(r.name, names);
-      const where = namespace ? ` (namespace ${namespace})` : '';
+      // Defined, but in another namespace (or far from a Rollout without one).
+      const elsewhere = named(ctx, r.name);
+      const note = elsewhereNote(elsewhere, siteOf(ctx, namespace));
+      const suggestion = note ? undefined : closest(r.name, names);
+      const where = note ? ` where this Rollout is applied (${note})` : ` in the workspace${namespace ? ` (namespace ${namespace})` : ''}`;
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
-      const finding = warning(this.code, r.path, `Service "${r.name}" is not defined in the workspace${where}${hint}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name, ...(suggestion ? { suggestion } : {}) });
+      const finding = warning(this.code, r.path, `Service "${r.name}" is not defined${where}${hint}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name, ...(suggestion ? { suggestion } : {}) });
+      if (note) return withRelated(finding, definedHere(elsewhere, () => 'Service'));
       return suggestion ? withRelated(finding, definedHere(inNamespace.filter((s) => s.name === suggestion), () => 'Service')) : finding;
     });
   },
@@ -101,7 +110,7 @@ export const serviceSelectsPods: Rule = {
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
       const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
-      out.push(withRelated(finding, definedHere(found, () => 'Service')));
+      out.push(withRelated(judged(finding, found, siteOf(ctx, namespace)), definedHere(found, () => 'Service')));
     }
     return out;
   },
@@ -116,7 +125,7 @@ export function servicesSelecting(ctx: RuleContext, roleMetadata: string | undef
   const namespace = str(obj(ctx.rollout.metadata)?.namespace);
   const names = ctx.workspace
     .services()
-    .filter((s) => (!namespace || !s.namespace || s.namespace === namespace) && s.selector && Object.keys(s.selector).length > 0 && labelSets.some((labels) => mismatch(s.selector, labels) === undefined))
+    .filter((s) => inSomeNamespaceOf(s, namespace) && s.selector && Object.keys(s.selector).length > 0 && labelSets.some((labels) => mismatch(s.selector, labels) === undefined))
     .map((s) => s.name);
   return [...new Set(names)].sort();
 }

@@ -1,23 +1,25 @@
 /** Rules on spec's own fields (semantics §13). */
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS, DEFAULT_REVISION_HISTORY_LIMIT } from '../../planner';
 import type { DocFinding } from '../findings';
-import { BLUE_GREEN, CANARY, arr, error, has, int, obj, str, warning, type JsonObject, type Rule } from './rule';
+import { BLUE_GREEN, CANARY, arr, error, has, int, obj, str, warning, withRelated, type JsonObject, type Rule } from './rule';
 
 export const progressDeadlineAfterMinReady: Rule = {
   code: 'progress-deadline-after-min-ready',
-  summary: 'progressDeadlineSeconds (default 600) must be greater than minReadySeconds',
+  summary: 'progressDeadlineSeconds (default 600) must be greater than minReadySeconds (default 0)',
+  // Upstream validation.go:ValidateRolloutSpec: the deadline as set (even 0) or 600, against minReadySeconds or 0.
   check({ spec }) {
-    const minReady = int(spec?.minReadySeconds);
-    if (minReady === undefined) return [];
-    const deadline = int(spec?.progressDeadlineSeconds) ?? (has(spec, 'progressDeadlineSeconds') ? undefined : DEFAULT_PROGRESS_DEADLINE_SECONDS);
-    if (deadline === undefined || deadline > minReady) return [];
+    if (!spec) return [];
     const explicit = has(spec, 'progressDeadlineSeconds');
+    const deadline = explicit ? int(spec.progressDeadlineSeconds) : DEFAULT_PROGRESS_DEADLINE_SECONDS;
+    // A value of the wrong type is the structural check's to report.
+    const minReady = has(spec, 'minReadySeconds') ? int(spec.minReadySeconds) : 0;
+    if (deadline === undefined || minReady === undefined || deadline > minReady) return [];
     return [
       error(
         this.code,
         explicit ? ['spec', 'progressDeadlineSeconds'] : ['spec', 'minReadySeconds'],
         explicit
-          ? `progressDeadlineSeconds (${deadline}) must be greater than minReadySeconds (${minReady})`
+          ? `progressDeadlineSeconds (${deadline}) must be greater than minReadySeconds (${minReady}${has(spec, 'minReadySeconds') ? '' : ', the default'})`
           : `minReadySeconds (${minReady}) must be less than progressDeadlineSeconds (default ${deadline})`,
       ),
     ];
@@ -80,7 +82,10 @@ export const selectorMatchesTemplate: Rule = {
     const labels = obj(obj(template.metadata)?.labels) ?? {};
     const m = selectorMatches(sel, labels);
     if (m.ok) return [];
-    return [error(this.code, ['spec', 'selector', ...m.path], `spec.selector does not match the pod template's labels: ${m.why}`, 'key')];
+    // Upstream (Kubernetes' ValidatePodTemplateSpecForReplicaSet, run by validation.go:ValidateRolloutSpec) reports it at the template's labels.
+    const written = obj(obj(template.metadata)?.labels) !== undefined;
+    const finding = error(this.code, ['spec', 'template', 'metadata', 'labels'], `the pod template's labels do not match spec.selector: ${m.why}`, written ? 'key' : 'missing');
+    return [withRelated(finding, [{ message: 'the selector term the labels miss', path: ['spec', 'selector', ...m.path] }])];
   },
 };
 
@@ -216,12 +221,17 @@ export const selectorWellFormed: Rule = {
 
 export const templateRequired: Rule = {
   code: 'template-required',
-  summary: 'without workloadRef, the pod template must have containers',
+  summary: 'without workloadRef, the pod template must have at least one container',
   check({ spec }) {
     if (has(spec, 'workloadRef')) return [];
     const template = obj(spec?.template);
+    const podSpec = obj(template?.spec);
+    // Kubernetes requires at least one container (upstream validation.go:ValidateRolloutSpec, through ValidatePodTemplateSpecForReplicaSet).
+    if (podSpec && Array.isArray(podSpec.containers) && podSpec.containers.length === 0) {
+      return [error(this.code, ['spec', 'template', 'spec', 'containers'], 'the pod template needs at least one container: Kubernetes refuses an empty containers list')];
+    }
     // When template.spec is a mapping, the Kubernetes schema check reports missing containers.
-    if (template && obj(template.spec)) return [];
+    if (podSpec) return [];
     const path = template ? ['spec', 'template', 'spec', 'containers'] : ['spec', 'template'];
     return [error(this.code, path, template ? 'the pod template needs a spec with at least one container' : 'spec.template is required (unless spec.workloadRef is used): it describes the pods to run', 'missing')];
   },
@@ -235,6 +245,17 @@ export const restartPolicyAlways: Rule = {
     // Values outside Kubernetes' own set are reported by the pod template schema check.
     if (policy === undefined || policy === 'Always' || (policy !== 'Never' && policy !== 'OnFailure')) return [];
     return [error(this.code, ['spec', 'template', 'spec', 'restartPolicy'], `restartPolicy must be Always for the pods of a Rollout, not ${policy}`)];
+  },
+};
+
+export const activeDeadlineUnsupported: Rule = {
+  code: 'active-deadline-seconds',
+  summary: 'the pod template must not set activeDeadlineSeconds (a ReplicaSet does not support it)',
+  // Upstream validation.go:ValidateRolloutSpec runs Kubernetes' ValidatePodTemplateSpecForReplicaSet, which refuses it.
+  check({ spec }) {
+    const pod = obj(obj(spec?.template)?.spec);
+    if (!has(pod, 'activeDeadlineSeconds')) return [];
+    return [error(this.code, ['spec', 'template', 'spec', 'activeDeadlineSeconds'], 'activeDeadlineSeconds is not supported in the pod template of a Rollout (nor of a ReplicaSet): its pods would be killed after that time; remove it', 'key')];
   },
 };
 

@@ -141,8 +141,9 @@ export const routeMatchOneOf: Rule = {
         const match = obj(m);
         if (!match) return;
         for (const k of ['method', 'path'] as const) out.push(...checkStringMatch(this.code, match[k], stepPath(i, 'setMirrorRoute', 'match', j, k), false));
+        // Upstream (validation.go:ValidateRolloutStrategyCanary) checks a mirror match's method and path, not its headers: a warning, not a refusal.
         for (const [name, v] of Object.entries(obj(match.headers) ?? {})) {
-          out.push(...checkStringMatch(this.code, v, stepPath(i, 'setMirrorRoute', 'match', j, 'headers', name), false));
+          out.push(...checkStringMatch(this.code, v, stepPath(i, 'setMirrorRoute', 'match', j, 'headers', name), false).map((f) => ({ ...f, severity: 'warning' as const })));
         }
       });
     }
@@ -219,27 +220,31 @@ export const analysisFieldRef: Rule = {
   code: 'analysis-field-ref',
   summary: 'analysis argument fieldRefs into metadata must be valid downward-API paths',
   check({ canary, blueGreen }) {
-    const blocks: { args: Json; path: (string | number)[] }[] = [];
+    // Upstream (validation.go:ValidateRolloutStrategyCanary) refuses the Rollout for the args of its steps' analyses and
+    // experiments only; elsewhere the AnalysisRun fails when it is created: a warning.
+    const blocks: { args: Json; path: (string | number)[]; refused: boolean }[] = [];
     // Most blocks pass no args: their paths are not built.
-    const add = (args: Json | undefined, path: () => (string | number)[]) => {
-      if (args !== undefined) blocks.push({ args, path: path() });
+    const add = (args: Json | undefined, path: () => (string | number)[], refused: boolean) => {
+      if (args !== undefined) blocks.push({ args, path: path(), refused });
     };
     if (canary) {
-      add(obj(canary.analysis)?.args, () => [...CANARY, 'analysis', 'args']);
+      add(obj(canary.analysis)?.args, () => [...CANARY, 'analysis', 'args'], false);
       for (const { step, i } of steps(canary)) {
-        add(obj(step.analysis)?.args, () => stepPath(i, 'analysis', 'args'));
-        arr(obj(step.experiment)?.analyses).forEach((a, j) => add(obj(a)?.args, () => stepPath(i, 'experiment', 'analyses', j, 'args')));
+        add(obj(step.analysis)?.args, () => stepPath(i, 'analysis', 'args'), true);
+        arr(obj(step.experiment)?.analyses).forEach((a, j) => add(obj(a)?.args, () => stepPath(i, 'experiment', 'analyses', j, 'args'), true));
       }
     }
     for (const k of ['prePromotionAnalysis', 'postPromotionAnalysis'] as const) {
-      if (blueGreen) add(obj(blueGreen[k])?.args, () => ['spec', 'strategy', 'blueGreen', k, 'args']);
+      if (blueGreen) add(obj(blueGreen[k])?.args, () => ['spec', 'strategy', 'blueGreen', k, 'args'], false);
     }
     const out: DocFinding[] = [];
-    for (const { args, path } of blocks) {
+    for (const { args, path, refused } of blocks) {
       arr(args).forEach((a, j) => {
         const fieldPath = str(obj(obj(obj(a)?.valueFrom)?.fieldRef)?.fieldPath);
         if (fieldPath === undefined || !fieldPath.startsWith('metadata') || FIELD_REF.test(fieldPath)) return;
-        out.push(error(this.code, [...path, j, 'valueFrom', 'fieldRef', 'fieldPath'], `"${fieldPath}" is not a valid metadata field path: use metadata.name, metadata.namespace, metadata.uid, metadata.labels['KEY'] or metadata.annotations['KEY']`));
+        const message = `"${fieldPath}" is not a valid metadata field path: use metadata.name, metadata.namespace, metadata.uid, metadata.labels['KEY'] or metadata.annotations['KEY']`;
+        const at = [...path, j, 'valueFrom', 'fieldRef', 'fieldPath'];
+        out.push(refused ? error(this.code, at, message) : warning(this.code, at, `${message} (the AnalysisRun would fail)`));
       });
     }
     return out;

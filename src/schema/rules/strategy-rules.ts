@@ -2,16 +2,21 @@
 import type { DocFinding } from '../findings';
 import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, parseIntOrPercent } from '../../planner';
 import { servicesSelecting } from './service-references';
-import { BLUE_GREEN, CANARY, error, has, hasTrafficRouting, INGRESS_FIELDS, obj, routersOf, str, withRelated, type Router, type Rule } from './rule';
+import { BLUE_GREEN, CANARY, arr, error, has, hasTrafficRouting, INGRESS_FIELDS, obj, routersOf, str, withRelated, type JsonObject, type Router, type Rule } from './rule';
 
 export const activePreviewDistinct: Rule = {
   code: 'active-preview-distinct',
   summary: 'blueGreen.previewService must differ from activeService',
   check({ blueGreen }) {
-    const active = str(blueGreen?.activeService);
-    const preview = str(blueGreen?.previewService);
+    if (!blueGreen) return [];
+    const active = str(blueGreen.activeService);
+    const preview = str(blueGreen.previewService);
+    // Upstream compares the two as strings, so an empty activeService equals an absent previewService
+    // (an absent activeService is the structural check's missing field).
+    if (active === '' && !preview) return [error(this.code, [...BLUE_GREEN, 'activeService'], 'activeService is empty: a blue-green Rollout needs an active Service (and a different previewService, if any)')];
     if (!active || active !== preview) return [];
-    return [withRelated(error(this.code, [...BLUE_GREEN, 'previewService'], `previewService and activeService are both "${active}": the preview needs its own Service`), [{ message: `activeService is "${active}"`, path: [...BLUE_GREEN, 'activeService'] }])];
+    // Upstream (validation.go:ValidateRolloutStrategyBlueGreen) reports it at activeService.
+    return [withRelated(error(this.code, [...BLUE_GREEN, 'activeService'], `activeService and previewService are both "${active}": the preview needs its own Service`), [{ message: `previewService is "${preview}"`, path: [...BLUE_GREEN, 'previewService'] }])];
   },
 };
 
@@ -64,23 +69,32 @@ export const canaryStableDistinct: Rule = {
   },
 };
 
-/** Routers that need both canaryService and stableService: all but istio with a DestinationRule (upstream's requireCanaryStableServices). */
-const NEEDS_SERVICES: readonly Router[] = ['alb', 'smi', 'apisix', 'ambassador', 'nginx', 'appMesh', 'traefik', 'plugins'];
+/**
+ * Whether the routers need both canaryService and stableService, as upstream's
+ * validation.go:requireCanaryStableServices: ALB and Istio without a DestinationRule unless
+ * pingPong, and SMI, APISIX, Ambassador, NGINX, App Mesh and Traefik. Not plugins.
+ */
+function routersNeedingServices(canary: JsonObject): Router[] {
+  const tr = obj(canary.trafficRouting);
+  if (!tr) return [];
+  const pingPong = has(canary, 'pingPong');
+  return routersOf(canary).filter((r) => {
+    if (r === 'plugins') return false;
+    if (r === 'alb') return !pingPong;
+    if (r === 'istio') return !pingPong && !has(obj(tr.istio), 'destinationRule');
+    return true;
+  });
+}
 
 export const trafficRoutingNeedsServices: Rule = {
   code: 'traffic-routing-needs-services',
   readsWorkspace: true,
   judgesSpecAlone: true,
-  summary: 'most traffic routers need both canaryService and stableService',
+  summary: 'the ALB (without pingPong), Istio (without a DestinationRule or pingPong), SMI, APISIX, Ambassador, NGINX, App Mesh and Traefik routers need both canaryService and stableService',
   check(ctx) {
     const { canary } = ctx;
-    if (!canary || has(canary, 'pingPong')) return [];
-    const tr = obj(canary.trafficRouting);
-    if (!tr) return [];
-    const routers = routersOf(canary);
-    const istio = obj(tr.istio);
-    const istioNeeds = istio !== undefined && (has(istio, 'virtualService') || has(istio, 'virtualServices')) && !has(istio, 'destinationRule');
-    const needing = routers.filter((r) => NEEDS_SERVICES.includes(r) || (r === 'istio' && istioNeeds));
+    if (!canary) return [];
+    const needing = routersNeedingServices(canary);
     if (needing.length === 0) return [];
     const out: DocFinding[] = [];
     // The stableService first, as upstream checks them (its InvalidSpec names the first).
@@ -95,19 +109,24 @@ export const trafficRoutingNeedsServices: Rule = {
 
 export const pingPongRules: Rule = {
   code: 'ping-pong',
-  summary: 'pingPong works with the ALB or Istio router only, needs two distinct Services, and with ALB a rootService',
+  summary: 'pingPong works with the ALB, Istio or a plugin router only, needs two distinct Services, and with ALB a rootService',
+  // Upstream validation.go:ValidateRolloutStrategyCanary (PingPongWithRouterOnlyMessage and the checks after it).
   check({ canary }) {
     const pp = obj(canary?.pingPong);
     if (!canary || !pp) return [];
     const base = [...CANARY, 'pingPong'];
     const out: DocFinding[] = [];
     const routers = routersOf(canary);
-    if (hasTrafficRouting(canary) && !routers.includes('alb') && !routers.includes('istio')) {
-      out.push(error(this.code, base, `pingPong works only with the ALB or Istio traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+    if (hasTrafficRouting(canary) && !routers.includes('alb') && !routers.includes('istio') && !routers.includes('plugins')) {
+      out.push(error(this.code, base, `pingPong works only with the ALB, Istio or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
     }
     const ping = str(pp.pingService);
     const pong = str(pp.pongService);
-    if (ping && pong && ping === pong) out.push(error(this.code, [...base, 'pongService'], `pingService and pongService are both "${ping}": they must be two Services`));
+    // An absent one is the structural check's missing field; an empty one is Argo's error.
+    for (const [k, v] of [['pingService', ping], ['pongService', pong]] as const) {
+      if (v === '') out.push(error(this.code, [...base, k], `${k} is empty: pingPong needs both a ping and a pong Service`));
+    }
+    if (ping && pong && ping === pong) out.push(withRelated(error(this.code, [...base, 'pingService'], `pingService and pongService are both "${ping}": they must be two Services`), [{ message: `pongService is "${pong}"`, path: [...base, 'pongService'] }]));
     const alb = obj(obj(canary.trafficRouting)?.alb);
     if (alb && !str(alb.rootService)) out.push(error(this.code, [...CANARY, 'trafficRouting', 'alb', 'rootService'], 'alb.rootService is required with pingPong: it names the Service of the Ingress rule', 'missing'));
     return out;
@@ -130,7 +149,8 @@ export const dynamicStableScaleRules: Rule = {
     if (!canary || canary.dynamicStableScale !== true) return [];
     const out: DocFinding[] = [];
     if (!hasTrafficRouting(canary)) out.push(error(this.code, [...CANARY, 'dynamicStableScale'], 'dynamicStableScale is only valid with trafficRouting', 'key'));
-    if (has(canary, 'scaleDownDelaySeconds')) out.push(error(this.code, [...CANARY, 'scaleDownDelaySeconds'], 'scaleDownDelaySeconds cannot be combined with dynamicStableScale (the stable is scaled down as traffic moves, not after a delay)', 'key'));
+    // Upstream (validation.go:ValidateRolloutStrategyCanary) reports the pair at dynamicStableScale.
+    else if (has(canary, 'scaleDownDelaySeconds')) out.push(withRelated(error(this.code, [...CANARY, 'dynamicStableScale'], 'dynamicStableScale cannot be combined with scaleDownDelaySeconds (the stable is scaled down as traffic moves, not after a delay)', 'key'), [{ message: 'scaleDownDelaySeconds is set here', path: [...CANARY, 'scaleDownDelaySeconds'] }]));
     return out;
   },
 };
@@ -149,15 +169,27 @@ export const maxTrafficWeightRouter: Rule = {
 
 export const ingressNamed: Rule = {
   code: 'ingress-required',
-  summary: 'the nginx and alb routers must name the Ingress they drive',
+  summary: 'the nginx and alb routers name their Ingress in exactly one of its two fields, and istio its VirtualService',
   check({ canary }) {
     const tr = obj(canary?.trafficRouting);
     const out: DocFinding[] = [];
+    // Upstream validation_references.go:ValidateRolloutNginxIngressesConfig and ValidateRolloutAlbIngressesConfig: exactly one of the two.
     for (const { router, one, many } of INGRESS_FIELDS) {
       const config = obj(tr?.[router]);
+      if (!config) continue;
+      const single = !!str(config[one]);
+      const several = arr(config[many]).length > 0;
+      if (single && several) out.push(withRelated(error(this.code, [...CANARY, 'trafficRouting', router, many], `${router} gives both ${one} and ${many}: Argo rejects the Rollout; keep one of them`, 'key'), [{ message: `${one} is set here`, path: [...CANARY, 'trafficRouting', router, one] }]));
       // The schema accepts neither field; the controller then looks up an Ingress named "" and marks the Rollout invalid.
-      if (!config || str(config[one]) || has(config, many)) continue;
-      out.push(error(this.code, [...CANARY, 'trafficRouting', router], `${router} names no Ingress: give ${one} (or ${many}); Argo looks the Ingress up by that name and rejects the Rollout without it`, 'key'));
+      else if (!single && !several) out.push(error(this.code, [...CANARY, 'trafficRouting', router], `${router} names no Ingress: give ${one} (or ${many}); Argo looks the Ingress up by that name and rejects the Rollout without it`, 'key'));
+    }
+    // Upstream validation_references.go:ValidateRolloutVirtualServicesConfig: exactly one of virtualService and virtualServices.
+    const istio = obj(tr?.istio);
+    if (istio) {
+      const single = has(istio, 'virtualService');
+      const several = arr(istio.virtualServices).length > 0;
+      if (single && several) out.push(withRelated(error(this.code, [...CANARY, 'trafficRouting', 'istio', 'virtualServices'], 'istio gives both virtualService and virtualServices: Argo rejects the Rollout; keep one of them', 'key'), [{ message: 'virtualService is set here', path: [...CANARY, 'trafficRouting', 'istio', 'virtualService'] }]));
+      else if (!single && !several) out.push(error(this.code, [...CANARY, 'trafficRouting', 'istio'], 'istio names no VirtualService: give virtualService (or virtualServices); Argo rejects the Rollout without one', 'key'));
     }
     return out;
   },

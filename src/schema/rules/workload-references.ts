@@ -3,9 +3,10 @@
  * in the workspace, and the Rollout's selector must select the pods of its template. Its pods
  * carry that template's labels, so the Service rules read them from here too.
  */
+import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
 import { isWorkloadKind, type WorkloadKind, type WorkspaceWorkload } from '../workspace';
-import { error, obj, str, warning, type RuleContext, type Rule } from './rule';
+import { error, obj, str, warning, type RuleContext, type Rule, siteOf } from './rule';
 import { selectorMatches } from './spec-rules';
 
 const NAME_PATH = ['spec', 'workloadRef', 'name'];
@@ -25,12 +26,13 @@ function reference(ctx: RuleContext): WorkloadReference | undefined {
   return { kind, name, namespace: str(obj(ctx.rollout.metadata)?.namespace) };
 }
 
-const sameNamespace = (w: WorkspaceWorkload, namespace: string | undefined) => !namespace || !w.namespace || w.namespace === namespace;
+/** The workspace's workloads of the reference's name and kind, any namespace; undefined when the workspace is not known. */
+const named = (ctx: RuleContext, ref: WorkloadReference) => ctx.workspace?.workloadsNamed?.(ref.name)?.filter((w) => w.workloadKind === ref.kind);
 
-/** The workspace's workloads the reference can mean; undefined when the workspace is not known. */
+/** The workspace's workloads the reference means (the nearest, nearest.ts); undefined when the workspace is not known. */
 function resolve(ctx: RuleContext, ref: WorkloadReference): readonly WorkspaceWorkload[] | undefined {
-  const named = ctx.workspace?.workloadsNamed?.(ref.name);
-  return named?.filter((w) => w.workloadKind === ref.kind && sameNamespace(w, ref.namespace));
+  const found = named(ctx, ref);
+  return found && nearestDefinitions(found, siteOf(ctx, ref.namespace));
 }
 
 /**
@@ -52,11 +54,12 @@ export const workloadExists: Rule = {
     const ref = reference(ctx);
     if (!ref || !ctx.workspace?.workloadsNamed) return [];
     if ((resolve(ctx, ref) ?? []).length > 0) return [];
-    const names = [...new Set((ctx.workspace.workloads?.() ?? []).filter((w) => w.workloadKind === ref.kind && sameNamespace(w, ref.namespace)).map((w) => w.name))].sort();
-    const suggestion = closest(ref.name, names);
-    const where = ref.namespace ? ` (namespace ${ref.namespace})` : '';
+    const note = elsewhereNote(named(ctx, ref) ?? [], siteOf(ctx, ref.namespace));
+    const names = [...new Set((ctx.workspace.workloads?.() ?? []).filter((w) => w.workloadKind === ref.kind && inSomeNamespaceOf(w, ref.namespace)).map((w) => w.name))].sort();
+    const suggestion = note ? undefined : closest(ref.name, names);
+    const where = note ? ` where this Rollout is applied (${note})` : ` in the workspace${ref.namespace ? ` (namespace ${ref.namespace})` : ''}`;
     const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
-    return [warning(this.code, NAME_PATH, `${ref.kind} "${ref.name}" is not defined in the workspace${where}${hint}; the Rollout takes its pod template from it and creates no pods until it exists`, 'value', { workload: ref.name, ...(suggestion ? { suggestion } : {}) })];
+    return [warning(this.code, NAME_PATH, `${ref.kind} "${ref.name}" is not defined${where}${hint}; the Rollout takes its pod template from it and creates no pods until it exists`, 'value', { workload: ref.name, ...(suggestion ? { suggestion } : {}) })];
   },
 };
 
@@ -73,6 +76,6 @@ export const workloadSelectorMatches: Rule = {
     // One definition whose pods the selector selects is enough.
     const first = selectorMatches(sel, found[0]!.labels);
     if (first.ok || found.slice(1).some((w) => selectorMatches(sel, w.labels).ok)) return [];
-    return [error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.why}`, 'key', { workload: ref.name, file: found[0]!.file })];
+    return [judged(error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.why}`, 'key', { workload: ref.name, file: found[0]!.file }), found, siteOf(ctx, ref.namespace))];
   },
 };
