@@ -1,7 +1,8 @@
 /**
  * The workload simulator: a ReplicaSet controller (Pods to match spec.replicas, status counts),
- * a kubelet stand-in (Pods go Pending -> Running -> Ready after a delay, or never become ready
- * when their image matches the failure pattern) and an endpoints controller (each Service's
+ * a kubelet stand-in (Pods go Pending -> Running -> Ready after a delay plus any readinessProbe
+ * initialDelaySeconds, or never become ready when their image matches the failure pattern; with
+ * readinessGates, Ready waits for their conditions to be True as the kubelet's does) and an endpoints controller (each Service's
  * Endpoints list the Pods its selector picks, ready or not).
  * It is level-triggered: every change only queues a key; the reconcile reads the whole state.
  * Its time comes from the injected Clock, so tests can make pods ready without sleeping.
@@ -26,6 +27,11 @@ export interface WorkloadOptions {
 type Key = `${'rs' | 'pod' | 'svc'}|${string}|${string}`;
 
 const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+const conditionTrue = (p: any, type: string): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+/** As the kubelet: a Pod is Ready when its containers are and every readiness gate's condition is True (someone else sets those). */
+const gatesPass = (p: any): boolean => (p.spec?.readinessGates ?? []).every((g: any) => conditionTrue(p, g?.conditionType));
+/** The longest readinessProbe.initialDelaySeconds of the containers: no probe succeeds before it. */
+const probeDelayMs = (p: any): number => Math.max(0, ...(p.spec?.containers ?? []).map((c: any) => (Number(c?.readinessProbe?.initialDelaySeconds) || 0) * 1000));
 
 /** The field managers of a real cluster's components, which the simulator stands in for. */
 const controllerManager = { manager: 'kube-controller-manager' };
@@ -243,8 +249,13 @@ export class Workloads {
       return;
     }
     if (isReady(pod) || this.failing(pod)) return;
+    // Containers ready, waiting only on readiness gates: Ready as soon as they all pass.
+    if (conditionTrue(pod, 'ContainersReady')) {
+      if (gatesPass(pod)) this.makeReady(namespace, name);
+      return;
+    }
     const started = this.startedAt.get(key) ?? Date.parse(pod.status.startTime);
-    const wait = Math.max(0, started + this.opts.podReadyAfterMs - this.clock.now());
+    const wait = Math.max(0, started + this.opts.podReadyAfterMs + probeDelayMs(pod) - this.clock.now());
     if (!this.timers.has(`pod|${key}`)) this.after(`pod|${key}`, wait, () => this.makeReady(namespace, name));
   }
 
@@ -289,10 +300,13 @@ export class Workloads {
     if (!pod || !pod.status?.startTime || isReady(pod) || this.failing(pod)) return;
     const now = this.clock.now();
     const at = timestamp(now);
-    this.readySince.set(`${namespace}/${name}`, now);
+    const gated = !gatesPass(pod);
+    if (!gated) this.readySince.set(`${namespace}/${name}`, now);
     const status = structuredClone(pod.status);
     status.conditions = (status.conditions ?? []).map((c: any) =>
-      c.type === 'Ready' || c.type === 'ContainersReady' ? { type: c.type, status: 'True', lastTransitionTime: at } : c,
+      c.type === 'ContainersReady' || (c.type === 'Ready' && !gated)
+        ? c.status === 'True' ? c : { type: c.type, status: 'True', lastTransitionTime: at }
+        : c.type === 'Ready' ? { ...c, reason: 'ReadinessGatesNotReady' } : c,
     );
     status.containerStatuses = (status.containerStatuses ?? []).map((c: any) => ({ ...c, ready: true, started: true }));
     this.api.update(this.types.pods, namespace, name, { ...pod, status }, { ...kubelet, subresource: 'status' });
