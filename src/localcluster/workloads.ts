@@ -1,8 +1,9 @@
 /**
  * The workload simulator: a ReplicaSet controller (Pods to match spec.replicas, status counts),
  * a kubelet stand-in (Pods go Pending -> Running -> Ready after a delay plus any readinessProbe
- * initialDelaySeconds, or never become ready when their image matches the failure pattern; with
- * readinessGates, Ready waits for their conditions to be True as the kubelet's does) and an endpoints controller (each Service's
+ * initialDelaySeconds or postStart `sleep N`, or never become ready when their image or command
+ * matches a failure pattern; with readinessGates, Ready waits for their conditions to be True as
+ * the kubelet's does) and an endpoints controller (each Service's
  * Endpoints list the Pods its selector picks, ready or not).
  * It is level-triggered: every change only queues a key; the reconcile reads the whole state.
  * Its time comes from the injected Clock, so tests can make pods ready without sleeping.
@@ -21,6 +22,8 @@ import type { Store, StoreEvent } from './store';
 export interface WorkloadOptions {
   podReadyAfterMs: number;
   failImagePattern?: RegExp;
+  /** Pods with a container whose command's first word matches never become ready (a command that is not there crashes). */
+  failCommandPattern?: RegExp;
   onError?: (message: string) => void;
 }
 
@@ -30,8 +33,14 @@ const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) 
 const conditionTrue = (p: any, type: string): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
 /** As the kubelet: a Pod is Ready when its containers are and every readiness gate's condition is True (someone else sets those). */
 const gatesPass = (p: any): boolean => (p.spec?.readinessGates ?? []).every((g: any) => conditionTrue(p, g?.conditionType));
-/** The longest readinessProbe.initialDelaySeconds of the containers: no probe succeeds before it. */
-const probeDelayMs = (p: any): number => Math.max(0, ...(p.spec?.containers ?? []).map((c: any) => (Number(c?.readinessProbe?.initialDelaySeconds) || 0) * 1000));
+/** A postStart hook `sleep N` holds its container back N seconds (the only command the simulator "runs"). */
+const postStartSleepMs = (c: any): number => {
+  const cmd = c?.lifecycle?.postStart?.exec?.command;
+  return Array.isArray(cmd) && cmd.length === 2 && cmd[0] === 'sleep' && /^\d+$/.test(String(cmd[1])) ? Number(cmd[1]) * 1000 : 0;
+};
+/** How much later than the others the slowest container gets ready: its readinessProbe.initialDelaySeconds (no probe succeeds before it) plus a postStart sleep. */
+const probeDelayMs = (p: any): number =>
+  Math.max(0, ...(p.spec?.containers ?? []).map((c: any) => (Number(c?.readinessProbe?.initialDelaySeconds) || 0) * 1000 + postStartSleepMs(c)));
 
 /** The field managers of a real cluster's components, which the simulator stands in for. */
 const controllerManager = { manager: 'kube-controller-manager' };
@@ -229,7 +238,10 @@ export class Workloads {
 
   private failing(p: any): boolean {
     const pattern = this.opts.failImagePattern;
-    return !!pattern && (p.spec?.containers ?? []).some((c: any) => typeof c?.image === 'string' && pattern.test(c.image));
+    const command = this.opts.failCommandPattern;
+    return (p.spec?.containers ?? []).some(
+      (c: any) => (!!pattern && typeof c?.image === 'string' && pattern.test(c.image)) || (!!command && typeof c?.command?.[0] === 'string' && command.test(c.command[0])),
+    );
   }
 
   private readySinceOf(p: any): number {
@@ -287,7 +299,7 @@ export class Workloads {
         started: !failing,
         restartCount: failing ? 1 : 0,
         state: failing
-          ? { waiting: { reason: 'CrashLoopBackOff', message: `image ${c.image} matches the local cluster's failure pattern` } }
+          ? { waiting: { reason: 'CrashLoopBackOff', message: `image ${c.image} or its command matches the local cluster's failure pattern` } }
           : { running: { startedAt: at } },
       })),
     };

@@ -25,7 +25,7 @@ describe('local cluster workloads', () => {
   let clock: ManualClock;
   before(async () => {
     clock = createManualClock();
-    h = await startHarness({ clock, podReadyAfterMs: readyAfterMs, failImagePattern: /:broken$/ });
+    h = await startHarness({ clock, podReadyAfterMs: readyAfterMs, failImagePattern: /:broken$/, failCommandPattern: /^\/bad-command/ });
   });
   after(async () => {
     await h.cluster.close();
@@ -127,6 +127,27 @@ describe('local cluster workloads', () => {
     const ready = rsWhere('probed', 'ready', (x) => x.status?.readyReplicas === 1);
     clock.advance(10_000);
     await ready;
+  });
+
+  it('a postStart `sleep N` delays readiness N seconds; a command matching the failure pattern never gets ready', async () => {
+    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'hooked pod started', { query: { labelSelector: 'app=hooked' } });
+    const hooked = replicaSet('hooked', 1);
+    (hooked.spec.template.spec.containers[0] as any).lifecycle = { postStart: { exec: { command: ['sleep', '5'] } } };
+    const crashing = replicaSet('crashing', 1);
+    (crashing.spec.template.spec.containers[0] as any).command = ['/bad-command'];
+    await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: hooked });
+    await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: crashing });
+    await started;
+    clock.advance(readyAfterMs);
+    await new Promise((r) => setImmediate(r));
+    assert.equal((await podsOf('hooked')).some(isReady), false, 'not ready while the hook sleeps');
+    const ready = rsWhere('hooked', 'ready', (x) => x.status?.readyReplicas === 1);
+    clock.advance(5_000);
+    await ready;
+    clock.advance(60_000);
+    const [crashed] = await podsOf('crashing');
+    assert.equal(isReady(crashed), false);
+    assert.equal((crashed as any).status.containerStatuses[0].state.waiting.reason, 'CrashLoopBackOff');
   });
 
   it('a Pod with readinessGates is Ready only once their conditions are True', async () => {
