@@ -587,6 +587,27 @@ describe('reconcile (canary)', () => {
       assert.equal(status.phase, 'Degraded');
       assert.match(getCondition(status.conditions, 'Progressing')?.message ?? '', /has timed out progressing/);
     });
+
+    it('an initial deploy whose pods do not get ready in time is Degraded, then Healthy once they are, and is never aborted (upstream TestCanaryProgressDeadlineExceededWithPause)', () => {
+      const rollout = canary({ steps: steps20pause });
+      rollout.spec!.progressDeadlineSeconds = 5;
+      rollout.spec!.progressDeadlineAbort = true;
+      const h = harness(rollout);
+      h.podsReadyAtOnce = false;
+      const results = settle(h);
+      assert.equal(results[results.length - 1]!.requeueAfterSeconds, 6);
+      advance(h, 6);
+      settle(h);
+      let status = h.world.rollout.status!;
+      assert.equal(status.phase, 'Degraded');
+      assert.equal(getCondition(status.conditions, 'Progressing')?.reason, 'ProgressDeadlineExceeded');
+      assert.notEqual(status.abort, true, 'a completed rollout is not aborted by its deadline');
+      const rs = replicaSetByRevision(h, 1);
+      setPods(h, rs, rs?.spec?.replicas ?? 0, rs?.spec?.replicas ?? 0);
+      settle(h);
+      status = h.world.rollout.status!;
+      assert.equal(status.phase, 'Healthy');
+    });
   });
 });
 
