@@ -150,6 +150,29 @@ describe('reconcile (canary)', () => {
     });
   });
 
+  it('an undo to the stable revision (its ReplicaSet template, with the API server defaults) finds that RS, records its hash and skips every step (upstream TestCanaryDynamicStableScaleRollbackToStable)', () => {
+    const h = deployed(canary({ steps: steps20pause }));
+    updateImage(h, 'app:2');
+    settle(h);
+    // The API server stores the RS's pod template defaulted; `kubectl argo rollouts undo` copies
+    // that template: its hash differs from the RS's label, but it is the same template
+    // (FindNewReplicaSet's last try, by template).
+    const v1 = replicaSetByRevision(h, 1)!;
+    const stored = v1.spec!.template!;
+    stored.spec!.containers![0] = { ...stored.spec!.containers![0]!, imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' } as never;
+    (stored.spec as Record<string, unknown>).restartPolicy = 'Always';
+    const template = structuredClone(stored);
+    delete template.metadata!.labels!['rollouts-pod-template-hash'];
+    h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, template } } };
+    settle(h);
+    const status = h.world.rollout.status!;
+    assert.equal(h.world.replicaSets.length, 2, 'no new ReplicaSet: revision 1 is the new one again');
+    assert.equal(status.currentPodHash, hashOf(v1));
+    assert.equal(status.stableRS, hashOf(v1));
+    assert.equal(status.currentStepIndex, 3, 'back to the stable: every step skipped');
+    assert.equal(replicas(h, 3), 10, 'revision 1, now revision 3, at full size');
+  });
+
   it('going back to an older revision within rollbackWindow that still has pods skips every step', () => {
     const r = canary({ steps: steps20pause, trafficRouting: { nginx: { stableIngress: 'demo' } }, scaleDownDelaySeconds: 600 });
     r.spec!.rollbackWindow = { revisions: 1 };
