@@ -173,6 +173,26 @@ describe('reconcile (canary)', () => {
     assert.equal(replicas(h, 3), 10, 'revision 1, now revision 3, at full size');
   });
 
+  it('going back to an undersized stable under dynamicStableScale keeps the canary Service on the previous canary until the stable is fully available (upstream TestCanaryDynamicStableScaleRollbackToStable)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 25 }, { pause: {} }], dynamicStableScale: true, trafficRouting: { nginx: { stableIngress: 'demo' } } }, { replicas: 4 }));
+    updateImage(h, 'app:2');
+    settle(h);
+    const v1 = replicaSetByRevision(h, 1)!;
+    const v2 = replicaSetByRevision(h, 2)!;
+    assert.equal(replicas(h, 1), 3, 'dynamicStableScale scaled the stable down to 75%');
+    assert.equal(selectorOf(h, 'demo-canary'), hashOf(v2));
+    h.podsReadyAtOnce = false;
+    updateImage(h, 'app:1');
+    settle(h);
+    assert.equal(h.world.rollout.status?.stableRS, h.world.rollout.status?.currentPodHash, 'fully promoted again');
+    assert.equal(replicas(h, 3), 4, 'the stable (revision 1, now 3) scales up');
+    assert.equal(selectorOf(h, 'demo-canary'), hashOf(v2), 'the canary Service stays with the previous canary while the stable has 3 of 4');
+    assert.equal(h.world.rollout.status?.canary?.weights?.canary?.podTemplateHash, hashOf(v2));
+    setPods(h, replicaSetByRevision(h, 3), 4, 4);
+    settle(h);
+    assert.equal(selectorOf(h, 'demo-canary'), hashOf(v1), 'once the stable is fully available');
+  });
+
   it('going back to an older revision within rollbackWindow that still has pods skips every step', () => {
     const r = canary({ steps: steps20pause, trafficRouting: { nginx: { stableIngress: 'demo' } }, scaleDownDelaySeconds: 600 });
     r.spec!.rollbackWindow = { revisions: 1 };
