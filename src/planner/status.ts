@@ -257,7 +257,9 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
       next.lastUpdateTime = stamp;
       next.lastTransitionTime = current?.status === 'True' ? (current.lastTransitionTime ?? stamp) : stamp;
       conds = [...conds.filter((c) => c.type !== ConditionType.Progressing), next];
-    } else if (timedOut) {
+    } else if (timedOut && getCondition(conds, ConditionType.Progressing)?.reason !== ConditionReason.RolloutPaused) {
+      // Upstream's RolloutTimedOut reads the conditions as set so far: a pause just recorded on
+      // Progressing (a blue-green pause once the late preview is ready) is no timeout.
       set(condition(ConditionType.Progressing, 'False', ConditionReason.ProgressDeadlineExceeded, ConditionMessage.replicaSetTimedOut(newRSName)));
     }
   }
