@@ -217,7 +217,8 @@ function reconcileAnalysisRuns(ctx: ReconcileContext): void {
   const status = ctx.rollout.status ?? {};
   const stepRun = findAnalysisRun(ctx, status.canary?.currentStepAnalysisRunStatus?.name);
   const backgroundRun = findAnalysisRun(ctx, status.canary?.currentBackgroundAnalysisRunStatus?.name);
-  if (isAborted(ctx)) {
+  // Upstream's shouldCancelCurrentAnalysis: an abort or a full promotion ends the current runs and starts none.
+  if (isAborted(ctx) || status.promoteFull) {
     terminateAnalysisRun(ctx, stepRun);
     terminateAnalysisRun(ctx, backgroundRun);
     if (ctx.status.canary) {
