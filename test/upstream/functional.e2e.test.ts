@@ -127,14 +127,16 @@ spec:
     await s.expectRevisionPodCount(2, 1);
   };
 
-  it('TestRolloutAbortRetryPromote', () => scenario(abortRetryPromote));
+  // The expectations and the abort must come within the 3 s pause, as upstream's do in real time: at
+  // half real time (not 1/20) they are not racing it.
+  it('TestRolloutAbortRetryPromote', () => scenario(abortRetryPromote, { timeScale: 2 }));
 
   // awaits branch fidelity: Events (upstream records RolloutUpdated, ScalingReplicaSet, RolloutPaused... on the Rollout)
   it.skip('TestRolloutAbortRetryPromote (its ExpectRolloutEvents)', () =>
     scenario(async (s) => {
       await abortRetryPromote(s);
       await s.expectRolloutEvents(EVENTS_ABORT_RETRY_PROMOTE);
-    }));
+    }, { timeScale: 2 }));
 
   // verifies promotion of a canary 1. at a pause step with duration, 2. in the middle of analysis, 3. full promotion after abort
   it('TestCanaryPromoteFull', () =>
@@ -1331,7 +1333,8 @@ spec:
       await s.waitForRolloutStatus('Healthy'); // Should complete
       await s.sleep(2);
       await s.expectDeploymentReplicasCount('Deployment should remain at 0 replicas after canary update', 'rollout-ref-canary', 0);
-    }));
+      // each promote must come within a 2 s pause, as upstream's do in real time
+    }, { timeScale: 2 }));
 
   it('TestNeverScaleDown', () =>
     scenario(async (s) => {
