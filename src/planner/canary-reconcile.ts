@@ -78,7 +78,7 @@ import {
 } from './reconcile-context';
 import { rollbackWithinWindow } from './bluegreen-reconcile';
 import { removeScaleDownDeadlines, scaleDownOldReplicaSets } from './scale-down';
-import { experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
+import { dynamicRollbackCanaryHash, experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
 import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
 import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
@@ -173,6 +173,9 @@ function reconcileCanaryServices(ctx: ReconcileContext): void {
       return;
     }
   }
+  // Going back to an undersized stable under dynamicStableScale: the canary Service keeps the
+  // previous canary's pods until the stable can take them all (upstream reconcileStableAndCanaryService).
+  if (dynamicRollbackCanaryHash(ctx.rollout, ctx.newRS)) return;
   ensureServiceTargets(ctx, canary.canaryService, ctx.newRS);
 }
 
@@ -214,7 +217,8 @@ function reconcileAnalysisRuns(ctx: ReconcileContext): void {
   const status = ctx.rollout.status ?? {};
   const stepRun = findAnalysisRun(ctx, status.canary?.currentStepAnalysisRunStatus?.name);
   const backgroundRun = findAnalysisRun(ctx, status.canary?.currentBackgroundAnalysisRunStatus?.name);
-  if (isAborted(ctx)) {
+  // Upstream's shouldCancelCurrentAnalysis: an abort or a full promotion ends the current runs and starts none.
+  if (isAborted(ctx) || status.promoteFull) {
     terminateAnalysisRun(ctx, stepRun);
     terminateAnalysisRun(ctx, backgroundRun);
     if (ctx.status.canary) {
