@@ -163,7 +163,9 @@ function traffic(view: RolloutView): HTMLElement {
   const withTag = (t: string) => rss.find((rs) => rs.tags.includes(t as ReplicaSetView['tags'][number]));
   const rows: Child[] = [];
   if (view.strategy === 'canary') {
-    const canaryWeight = view.weight?.actual ?? 0;
+    // Once fully promoted the new version is the stable: all of the traffic is the stable's.
+    const promoted = !withTag('canary') && withTag('stable') !== undefined;
+    const canaryWeight = promoted ? 0 : (view.weight?.actual ?? 0);
     rows.push(
       h(
         'div',
@@ -176,10 +178,10 @@ function traffic(view: RolloutView): HTMLElement {
           ],
           `stable ${100 - canaryWeight}%, canary ${canaryWeight}%`,
         ),
-        h('span', { class: 'traffic-split', data: { weight: canaryWeight } }, `${canaryWeight}% canary`),
+        h('span', { class: 'traffic-split', data: { weight: canaryWeight } }, promoted ? '100% stable' : `${canaryWeight}% canary`),
       ),
     );
-    if (view.weight && view.weight.set !== view.weight.actual) rows.push(h('p', { class: 'muted' }, `setWeight ${view.weight.set}% in force; traffic is at ${view.weight.actual}%.`));
+    if (!promoted && view.weight && view.weight.set !== view.weight.actual) rows.push(h('p', { class: 'muted' }, `setWeight ${view.weight.set}% in force; traffic is at ${view.weight.actual}%.`));
   } else {
     const active = withTag('active');
     const preview = withTag('preview');

@@ -126,6 +126,21 @@ export function canaryPaused(): HostToView {
   return { kind: 'rollout', context: 'kind-dev', view };
 }
 
+/** catalog: the canary of canaryPaused fully promoted: its version is the stable now. */
+export function canaryPromoted(): HostToView {
+  const paused = canaryPaused();
+  if (paused.kind !== 'rollout') throw new Error('canaryPaused is a rollout');
+  const uid = 'uid-checkout';
+  const done = replicaSet('checkout', uid, '7d9f8c6b5', 4, 'ghcr.io/example/checkout:1.5.0', 10, 10);
+  const older = replicaSet('checkout', uid, '5c6b7f9d4', 3, 'ghcr.io/example/checkout:1.4.2', 0, 0);
+  const rollout: Rollout = {
+    metadata: { name: 'checkout', namespace: 'shop', uid, generation: 4 },
+    spec: { replicas: 10, strategy: { canary: { steps: [{ setWeight: 10 }, { pause: {} }] } }, template: { spec: { containers: [{ name: 'checkout', image: 'ghcr.io/example/checkout:1.5.0' }] } } },
+    status: { currentPodHash: '7d9f8c6b5', stableRS: '7d9f8c6b5', currentStepIndex: 2, observedGeneration: '4', phase: 'Healthy', replicas: 10, updatedReplicas: 10, readyReplicas: 10, availableReplicas: 10 },
+  };
+  return { kind: 'rollout', context: 'kind-dev', view: rolloutView({ rollout, replicaSets: [done, older], pods: pods(done, 10), analysisRuns: [] }, NOW) };
+}
+
 /** catalog: blue-green with the preview up, waiting for a person to promote. */
 export function blueGreenWaiting(): HostToView {
   const uid = 'uid-catalog';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { viewToHostProblem, type HostToView, type SimulationFrame } from '../../webview/protocol';
 import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
-import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf, simulationWithExperiment } from './fixtures';
+import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, canaryPromoted, simulationOf, simulationWithExperiment } from './fixtures';
 
 const root = join(__dirname, '..', '..');
 const results = join(root, '.test-results');
@@ -94,6 +94,17 @@ describe('webview in headless Chromium', function () {
     const free = await openWith(canaryPaused());
     assert.equal(await free.locator('.banner-held').count(), 0);
     await free.close();
+  });
+
+  it('says the truth about traffic once a canary is fully promoted: its version is the stable, with all of the traffic', async () => {
+    const page = await openWith(canaryPromoted());
+    assert.equal(await page.locator('.traffic-split').textContent(), '100% stable');
+    assert.deepEqual(await page.locator('.traffic-row .bar-part').evaluateAll((els) => els.map((e) => [e.className, (e as HTMLElement).style.width])), [
+      ['bar-part role-stable', '100%'],
+      ['bar-part role-canary', '0%'],
+    ]);
+    assert.equal(await page.locator('[data-section=traffic] .muted', { hasText: 'in force' }).count(), 0);
+    await page.close();
   });
 
   it('counts a timed pause down as time passes', async () => {
