@@ -182,7 +182,7 @@ export class Store {
       this.history[this.historyStart] = e;
       this.historyStart = (this.historyStart + 1) % this.historySize;
     }
-    if (this.persistence?.needsCompaction()) this.persistence.compact(this.snapshot());
+    this.persistence?.compactIfDue(() => this.snapshot());
     for (const l of this.allListeners) l(e);
     for (const l of this.listeners.get(e.typeKey) ?? []) l(e);
   }
