@@ -40,7 +40,7 @@ import { OpenApi } from './openapi';
 import { Persistence, type FileIo } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
 import { createApiServer } from './server';
-import { Store } from './store';
+import { Store, defaultHistoryLimits } from './store';
 import { Workloads } from './workloads';
 import { Deployments } from './deployments';
 import { ApiError } from './errors';
@@ -95,6 +95,8 @@ export interface LocalClusterOptions {
   kubeconfigPath?: string;
   /** How many changes a watch can resume across before it gets 410 Gone. Default 10000. */
   historySize?: number;
+  /** How many bytes of changed objects (as JSON) a watch can resume across before it gets 410 Gone. Default 64 MiB. */
+  historyBytes?: number;
   /** Largest request body accepted. Default 3 MiB, as the real API server. */
   maxBodyBytes?: number;
   bookmarkIntervalMs?: number;
@@ -116,7 +118,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
   const persistence = options.dataDir ? new Persistence(options.dataDir, undefined, { io: options.dataDirIo, onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)) }) : undefined;
-  const store = new Store(options.historySize ?? 10_000, persistence);
+  const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence);
   const api = new Api(store, registry, clock);
   const pods = registry.find('', 'v1', 'pods')!;
 

@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../src/localcluster/patch';
+import { Store } from '../../src/localcluster/store';
 import { raw } from './helpers';
 
 /** Whether anything reached Object.prototype (every test checks it: a polluted prototype breaks everything after). */
@@ -102,6 +103,39 @@ describe('local cluster: hostile input', () => {
       const again = await raw(cluster.url, 'PATCH', path, body.replace('"__proto__":{"polluted":"yes"},', ''), { 'Content-Type': 'application/apply-patch+yaml' });
       assert.equal(again.status, 200, again.text);
       assert.doesNotMatch(again.text, /__proto__/);
+    });
+  });
+
+  describe('watch history is bounded in bytes', () => {
+    it('keeps at most the byte budget of changes and answers 410 Expired before it, as etcd compaction', () => {
+      const store = new Store({ events: 10_000, bytes: 1_000_000 });
+      const big = (i: number) => ({ metadata: { name: 'big', namespace: 'default' }, data: { blob: `${i}`.padEnd(100_000, 'x') } });
+      const rvs: number[] = [];
+      for (let i = 0; i < 50; i++) rvs.push(Number(store.put('/configmaps', big(i)).metadata.resourceVersion));
+      // About 100 kB each: only the last nine or so fit in 1 MB.
+      assert.equal(store.eventsSince('/configmaps', rvs[10]!), 'gone');
+      const kept = store.eventsSince('/configmaps', rvs[45]!);
+      assert.ok(Array.isArray(kept));
+      assert.deepEqual(kept.map((e) => e.rv), rvs.slice(46));
+      let oldest = rvs.length - 1;
+      while (oldest > 0 && store.eventsSince('/configmaps', rvs[oldest - 1]!) !== 'gone') oldest--;
+      assert.ok(rvs.length - oldest <= 10 && rvs.length - oldest >= 8, `kept ${rvs.length - oldest} events of 100 kB in a 1 MB budget`);
+    });
+
+    it('a watch from before the kept history gets 410 Expired over HTTP', async () => {
+      const small = await startLocalCluster({ port: 0, historyBytes: 300_000 });
+      try {
+        const path = '/api/v1/namespaces/default/configmaps';
+        const first = await raw(small.url, 'POST', path, JSON.stringify({ metadata: { name: 'big' }, data: { blob: 'x'.repeat(100_000) } }));
+        for (let i = 0; i < 5; i++) await raw(small.url, 'PUT', `${path}/big`, JSON.stringify({ metadata: { name: 'big' }, data: { blob: `${i}`.repeat(100_000) } }));
+        const watch = await raw(small.url, 'GET', `${path}?watch=true&timeoutSeconds=1&resourceVersion=${first.body.metadata.resourceVersion}`);
+        const event = JSON.parse(watch.text.split('\n')[0]!);
+        assert.equal(event.type, 'ERROR');
+        assert.equal(event.object.code, 410);
+        assert.equal(event.object.reason, 'Expired');
+      } finally {
+        await small.close();
+      }
     });
   });
 });
