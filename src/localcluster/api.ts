@@ -11,6 +11,7 @@ import { timestamp, type Clock } from './clock';
 import { applyDefaults, initialStatus, validate } from './defaults';
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './errors';
 import { applyConfiguration, conflictError, syncLastApplied, updateManagedFields, type ManagedFieldsEntry, type Scope, type Writer } from './managed-fields';
+import { checkNesting, validateMetadata } from './limits';
 import { getOwn, setOwn } from './own';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from './patch';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
@@ -154,6 +155,7 @@ export class Api {
     }
     applyDefaults(t, obj, () => this.allocateClusterIP());
     validate(t, obj);
+    validateMetadata(t, obj);
     if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(obj);
     const managedFields =
       fields.kind === 'applied'
@@ -181,10 +183,12 @@ export class Api {
   patch(t: ResourceType, namespace: string | undefined, name: string, kind: PatchKind, raw: string, opts: WriteOptions = {}): any {
     let patch: unknown;
     try {
-      patch = kind === 'apply' ? parseYaml(raw) : JSON.parse(raw);
+      patch = kind === 'apply' ? parseApplied(raw) : JSON.parse(raw);
     } catch (e) {
+      if (e instanceof RangeError) throw badRequest('error decoding patch: it nests too deeply to read');
       throw badRequest(`error decoding patch: ${(e as Error).message}`);
     }
+    checkNesting(patch, 'patch');
     const old = this.find(t, namespace, name);
     if (kind === 'apply') return this.apply(t, namespace, name, old, patch, opts);
     if (!old) throw notFound(t.group, t.plural, name);
@@ -294,6 +298,7 @@ export class Api {
       let patch: unknown;
       try {
         patch = JSON.parse(change.patch.raw);
+        checkNesting(patch, 'patch');
         scale = change.patch.kind === 'json' ? applyJsonPatch(current, patch) : change.patch.kind === 'strategic' ? applyStrategicMergePatch(current, patch) : applyMergePatch(current, patch);
       } catch (e) {
         if (e instanceof PatchError) throw new ApiError(422, 'Invalid', `the patch could not be applied to the scale of ${t.kind} "${name}": ${e.message}`);
@@ -367,6 +372,7 @@ export class Api {
         next.spec.clusterIPs = old.spec.clusterIPs;
       }
       validate(t, next);
+      validateMetadata(t, next);
       if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(next);
     }
     const managedFields =
@@ -466,6 +472,15 @@ export class Api {
       const ip = `10.96.${(n >> 8) & 255}.${n & 255}`;
       if ((n & 255) !== 0 && !used.has(ip)) return ip;
     }
+  }
+}
+
+/** An applied configuration: JSON as kubectl sends it (read without recursion limits), else YAML. */
+function parseApplied(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return parseYaml(raw);
   }
 }
 

@@ -118,7 +118,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
   const persistence = options.dataDir ? new Persistence(options.dataDir, undefined, { io: options.dataDirIo, onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)) }) : undefined;
-  const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence);
+  const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence, options.onError);
   const api = new Api(store, registry, clock);
   const pods = registry.find('', 'v1', 'pods')!;
 

@@ -72,6 +72,7 @@ export class Store {
   constructor(
     limits: number | Partial<HistoryLimits>,
     private readonly persistence?: Persistence,
+    private readonly onListenerError: (message: string) => void = (m) => console.error(`local cluster: ${m}`),
   ) {
     this.limits = { ...defaultHistoryLimits, ...(typeof limits === 'number' ? { events: limits } : limits) };
     if (persistence) {
@@ -234,7 +235,14 @@ export class Store {
   private emit(e: StoreEvent): void {
     this.remember(e);
     this.persistence?.compactIfDue(() => this.snapshot());
-    for (const l of this.allListeners) l(e);
-    for (const l of this.listeners.get(e.typeKey) ?? []) l(e);
+    // The change is committed: a listener that throws is reported, and neither undoes it nor
+    // keeps the others from hearing of it.
+    for (const l of [...this.allListeners, ...(this.listeners.get(e.typeKey) ?? [])]) {
+      try {
+        l(e);
+      } catch (err) {
+        this.onListenerError(`a watcher failed on ${e.type} ${e.typeKey} ${e.obj?.metadata?.name} (resourceVersion ${e.rv}): ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
   }
 }

@@ -138,4 +138,121 @@ describe('local cluster: hostile input', () => {
       }
     });
   });
+
+  describe('nesting depth', () => {
+    const nested = (depth: number) => {
+      let v: unknown = 'leaf';
+      for (let i = 0; i < depth - 3; i++) v = { a: v };
+      return v; // inside data.deep of a ConfigMap: depth - 3 maps plus the object, data and the leaf's map
+    };
+    const configmaps = '/api/v1/namespaces/default/configmaps';
+
+    it('refuses a body nested deeper than the limit with 400, storing nothing and telling no watcher', async () => {
+      const rv = (await raw(cluster.url, 'GET', configmaps)).body.metadata.resourceVersion;
+      const deep = JSON.stringify({ metadata: { name: 'deep' }, data: { deep: nested(3000) } });
+      const r = await raw(cluster.url, 'POST', configmaps, deep);
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.body.message, /the request body nests more than 1000 levels deep; the limit is 1000/);
+      assert.equal((await raw(cluster.url, 'GET', `${configmaps}/deep`)).status, 404);
+      // A patch that would make the object too deep is refused the same way.
+      assert.equal((await raw(cluster.url, 'POST', configmaps, JSON.stringify({ metadata: { name: 'shallow' } }))).status, 201);
+      const p = await raw(cluster.url, 'PATCH', `${configmaps}/shallow`, JSON.stringify({ data: { deep: nested(1500) } }), { 'Content-Type': 'application/merge-patch+json' });
+      assert.equal(p.status, 400, p.text);
+      const watch = await raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=1&resourceVersion=${rv}`);
+      assert.deepEqual(watch.text.split('\n').filter(Boolean).map((l) => `${JSON.parse(l).type} ${JSON.parse(l).object.metadata.name}`), ['ADDED shallow']);
+      assert.equal((await raw(cluster.url, 'GET', configmaps)).status, 200, 'LIST still works');
+    });
+
+    it('an object just under the limit is stored, watched, listed, patched and applied', async () => {
+      const rv = (await raw(cluster.url, 'GET', configmaps)).body.metadata.resourceVersion;
+      const body = JSON.stringify({ metadata: { name: 'at-limit', labels: { a: 'b' } }, data: { deep: nested(999) } });
+      const r = await raw(cluster.url, 'POST', configmaps, body);
+      assert.equal(r.status, 201, r.text.slice(0, 300));
+      const p = await raw(cluster.url, 'PATCH', `${configmaps}/at-limit`, JSON.stringify({ metadata: { labels: { c: 'd' } } }), { 'Content-Type': 'application/strategic-merge-patch+json' });
+      assert.equal(p.status, 200, p.text.slice(0, 300));
+      const a = await raw(cluster.url, 'PATCH', `${configmaps}/at-limit?fieldManager=deep`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'at-limit' }, data: { deep: nested(998) } }), { 'Content-Type': 'application/apply-patch+yaml' });
+      assert.equal(a.status, 409, a.text.slice(0, 300)); // the field is the creator's: a conflict, answered
+      const watch = await raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=1&resourceVersion=${rv}`);
+      assert.deepEqual(watch.text.split('\n').filter(Boolean).map((l) => JSON.parse(l).type), ['ADDED', 'MODIFIED']);
+      const list = await raw(cluster.url, 'GET', `${configmaps}?labelSelector=c%3Dd`);
+      assert.equal(list.status, 200);
+      assert.equal(list.body.items.length, 1);
+      const table = await raw(cluster.url, 'GET', configmaps, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+      assert.equal(table.status, 200);
+      assert.equal((await raw(cluster.url, 'DELETE', `${configmaps}/at-limit`)).status, 200);
+    });
+
+    it("a watcher that throws neither fails the committed write nor keeps others from the event", () => {
+      const errors: string[] = [];
+      const store = new Store(100, undefined, (m) => errors.push(m));
+      const seen: string[] = [];
+      store.watch('/configmaps', () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      });
+      store.watch('/configmaps', (e) => seen.push(`${e.type} ${e.obj.metadata.name}`));
+      store.onEvent(() => {
+        throw new Error('a controller failed');
+      });
+      const stored = store.put('/configmaps', { metadata: { name: 'x', namespace: 'default' } });
+      assert.equal(stored.metadata.resourceVersion, '1');
+      assert.deepEqual(seen, ['ADDED x']);
+      assert.equal(errors.length, 2);
+      assert.match(errors[1]!, /a watcher failed on ADDED \/configmaps x \(resourceVersion 1\): Maximum call stack size exceeded/);
+    });
+  });
+
+  describe('request syntax and metadata limits', () => {
+    const configmaps = '/api/v1/namespaces/default/configmaps';
+    it('bad percent-encoding in the path is 400, not 500', async () => {
+      for (const path of ['/api/v1/namespaces/%E0%A4%A/configmaps', '/api/v1/namespaces/default/configmaps/%', '/api/v1/namespaces/default/configmaps/%zz']) {
+        const r = await raw(cluster.url, 'GET', path);
+        assert.equal(r.status, 400, `${path}: ${r.text}`);
+        assert.match(r.body.message, /invalid percent-encoding/);
+      }
+      const q = await raw(cluster.url, 'GET', `${configmaps}?labelSelector=%E0%A4%A&fieldSelector=%`);
+      assert.ok(q.status < 500, q.text);
+    });
+
+    it('a huge timeoutSeconds is clamped, not an overflowing timer that ends the watch at once', async () => {
+      const started = Date.now();
+      const ended = raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=99999999999`).then(() => Date.now());
+      const winner = await Promise.race([ended, new Promise<string>((r) => setTimeout(() => r('still open'), 1500))]);
+      assert.equal(winner, 'still open', `the watch ended after ${Number(winner) - started} ms`);
+      const bad = await raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=-5`);
+      assert.equal(bad.status, 400);
+      assert.match(bad.body.message, /timeoutSeconds must be a non-negative integer/);
+    });
+
+    it('label keys and values and annotation keys and size are validated as kube-apiserver does (422 with field causes)', async () => {
+      const post = (metadata: Record<string, unknown>) => raw(cluster.url, 'POST', configmaps, JSON.stringify({ metadata }));
+      const hugeKey = await post({ name: 'l1', labels: { ['k'.repeat(1024 * 1024)]: 'v' } });
+      assert.equal(hugeKey.status, 422, hugeKey.text.slice(0, 300));
+      assert.equal(hugeKey.body.reason, 'Invalid');
+      assert.ok(hugeKey.text.length < 10_000, 'the message quotes a prefix of the key, not all of it');
+      assert.deepEqual(hugeKey.body.details.causes.map((c: any) => c.field), ['metadata.labels']);
+      assert.match(hugeKey.body.details.causes[0].message, /name part must be no more than 63 characters/);
+
+      const several = await post({ name: 'l2', labels: { 'bad key': 'v', 'example.com/ok': 'x'.repeat(64), 'UPPER.example.com/x': 'y' }, annotations: { 'no/such/key': 'v', 'Fine.Example.com/Key': 'v' } });
+      assert.equal(several.status, 422, several.text);
+      assert.deepEqual(several.body.details.causes.map((c: any) => c.field), ['metadata.labels', 'metadata.labels', 'metadata.labels', 'metadata.annotations']);
+      assert.match(several.body.message, /^ConfigMap "l2" is invalid: \[metadata\.labels: Invalid value: "bad key": name part must consist of/);
+
+      const big = await post({ name: 'l3', annotations: { a: 'x'.repeat(200 * 1024), b: 'y'.repeat(100 * 1024) } });
+      assert.equal(big.status, 422, big.text.slice(0, 300));
+      assert.match(big.body.message, /metadata\.annotations: Too long: may not be more than 262144 bytes/);
+      assert.equal((await raw(cluster.url, 'GET', `${configmaps}/l3`)).status, 404);
+
+      // Valid ones pass, and a workload's pod template labels are checked too.
+      assert.equal((await post({ name: 'l4', labels: { 'app.kubernetes.io/name': 'web', empty: '' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } })).status, 201);
+      const rs = await raw(cluster.url, 'POST', '/apis/apps/v1/namespaces/default/replicasets', JSON.stringify({ metadata: { name: 'r' }, spec: { replicas: 0, selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r', 'bad key': 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } }));
+      assert.equal(rs.status, 422, rs.text);
+      assert.deepEqual(rs.body.details.causes.map((c: any) => c.field), ['spec.template.metadata.labels']);
+    });
+
+    it('a body over 3 MiB is 413 with the limit in the message', async () => {
+      const r = await raw(cluster.url, 'POST', configmaps, JSON.stringify({ metadata: { name: 'huge' }, data: { x: 'x'.repeat(3 * 1024 * 1024) } }));
+      assert.equal(r.status, 413);
+      assert.match(r.body.message, /the request body is too large: .*the limit (is|of) 3145728 bytes/);
+    });
+  });
 });
