@@ -62,8 +62,8 @@ function nodeObject(now: number): Record<string, unknown> {
     spec: {},
     status: {
       addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: nodeName }],
-      capacity: { cpu: '8', memory: '16Gi', pods: '1000' },
-      allocatable: { cpu: '8', memory: '16Gi', pods: '1000' },
+      capacity: { cpu: '8', memory: '16Gi', pods: '110' },
+      allocatable: { cpu: '8', memory: '16Gi', pods: '110' },
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'simulated by the rollouts local cluster', lastHeartbeatTime: at, lastTransitionTime: at }],
       nodeInfo: { kubeletVersion: 'v1.32.0', containerRuntimeVersion: 'simulated://1.0', operatingSystem: 'linux', architecture: 'amd64', osImage: 'rollouts local cluster', kernelVersion: '', kubeProxyVersion: '', machineID: '', systemUUID: '', bootID: '' },
     },

@@ -1,7 +1,7 @@
 // Hostile input (issue 27): what a malicious or careless client sends must be refused with a
 // clear Status, never corrupt the server's own objects, and never lose or half-write state.
 import { strict as assert } from 'node:assert';
-import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
+import { createManualClock, startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../src/localcluster/patch';
 import { Store } from '../../src/localcluster/store';
 import { raw } from './helpers';
@@ -253,6 +253,90 @@ describe('local cluster: hostile input', () => {
       const r = await raw(cluster.url, 'POST', configmaps, JSON.stringify({ metadata: { name: 'huge' }, data: { x: 'x'.repeat(3 * 1024 * 1024) } }));
       assert.equal(r.status, 413);
       assert.match(r.body.message, /the request body is too large: .*the limit (is|of) 3145728 bytes/);
+    });
+  });
+
+  describe('replica counts beyond reason', () => {
+    const rsBody = (name: string, replicas: number) =>
+      JSON.stringify({
+        metadata: { name },
+        spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      });
+    const podsOf = async (url: string, app: string) => (await raw(url, 'GET', `/api/v1/namespaces/default/pods?labelSelector=app%3D${app}`)).body.items as any[];
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it('a billion-replica ReplicaSet creates pods in bursts of 500 a second while the server keeps answering', async () => {
+      // A manual clock: the pause after a burst lasts until the test moves time, whatever the machine's speed.
+      const clock = createManualClock();
+      const c = await startLocalCluster({ port: 0, podReadyAfterMs: 0, clock });
+      try {
+        assert.equal((await raw(c.url, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody('huge', 1_000_000_000))).status, 201);
+        const countAt = async (n: number) => {
+          let count = 0;
+          for (let i = 0; i < 600 && count < n; i++) {
+            assert.equal((await raw(c.url, 'GET', '/healthz')).status, 200, 'health checks answer meanwhile');
+            await sleep(50);
+            count = (await raw(c.url, 'GET', '/api/v1/namespaces/default/pods?limit=1')).body.metadata.remainingItemCount + 1;
+          }
+          await sleep(200);
+          return (await raw(c.url, 'GET', '/api/v1/namespaces/default/pods?limit=1')).body.metadata.remainingItemCount + 1;
+        };
+        assert.equal(await countAt(500), 500, 'one burst, then a pause');
+        clock.advance(1000);
+        assert.equal(await countAt(1000), 1000, 'the next burst a second later');
+        const pods = await podsOf(c.url, 'huge');
+        const running = pods.filter((p) => p.status.phase === 'Running');
+        assert.equal(running.length, 110, 'the node runs as many pods as its capacity');
+        const pending = pods.filter((p) => p.status.phase === 'Pending');
+        assert.equal(pending.length, 890);
+        const scheduled = pending[0].status.conditions.find((x: any) => x.type === 'PodScheduled');
+        assert.deepEqual({ status: scheduled.status, reason: scheduled.reason }, { status: 'False', reason: 'Unschedulable' });
+        assert.match(scheduled.message, /0\/1 nodes are available: 1 Too many pods/);
+        const created = (await raw(c.url, 'GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DSuccessfulCreate&limit=1')).body.metadata.remainingItemCount + 1;
+        assert.equal(created, 1000);
+        assert.equal((await raw(c.url, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/huge')).status, 200);
+        assert.equal((await podsOf(c.url, 'huge')).length, 0, 'the pods were collected with their ReplicaSet');
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('pods beyond the node capacity stay Pending until room is made', async () => {
+      const c = await startLocalCluster({ port: 0, podReadyAfterMs: 0 });
+      try {
+        assert.equal((await raw(c.url, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody('full', 113))).status, 201);
+        let pods: any[] = [];
+        for (let i = 0; i < 50 && pods.filter((p) => p.status.phase === 'Running').length < 110; i++) {
+          await sleep(100);
+          pods = await podsOf(c.url, 'full');
+        }
+        assert.equal(pods.length, 113);
+        assert.equal(pods.filter((p) => p.status.phase === 'Running').length, 110);
+        const waiting = pods.filter((p) => p.status.phase === 'Pending');
+        assert.equal(waiting.length, 3);
+        for (const p of waiting) assert.equal(p.spec.nodeName === undefined || typeof p.spec.nodeName === 'string', true);
+        // Scaling down to the capacity: the Pending pods go first (not ready before ready).
+        const scale = await raw(c.url, 'PATCH', '/apis/apps/v1/namespaces/default/replicasets/full/scale', JSON.stringify({ spec: { replicas: 110 } }), { 'Content-Type': 'application/merge-patch+json' });
+        assert.equal(scale.status, 200, scale.text);
+        await sleep(300);
+        pods = await podsOf(c.url, 'full');
+        assert.equal(pods.length, 110);
+        assert.ok(pods.every((p) => p.status.phase === 'Running'));
+        // Room made by deleting a running pod goes to the next one waiting.
+        assert.equal((await raw(c.url, 'PATCH', '/apis/apps/v1/namespaces/default/replicasets/full/scale', JSON.stringify({ spec: { replicas: 111 } }), { 'Content-Type': 'application/merge-patch+json' })).status, 200);
+        await sleep(300);
+        pods = await podsOf(c.url, 'full');
+        const pendingName = pods.find((p) => p.status.phase === 'Pending')?.metadata.name;
+        assert.ok(pendingName, 'the 111th pod waits');
+        await raw(c.url, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/full'.replace('replicasets/full', 'replicasets/full?propagationPolicy=Orphan'));
+        const victim = pods.find((p) => p.status.phase === 'Running').metadata.name;
+        assert.equal((await raw(c.url, 'DELETE', `/api/v1/namespaces/default/pods/${victim}`)).status, 200);
+        await sleep(300);
+        const after = (await raw(c.url, 'GET', `/api/v1/namespaces/default/pods/${pendingName}`)).body;
+        assert.equal(after.status.phase, 'Running', 'the waiting pod was scheduled');
+      } finally {
+        await c.close();
+      }
     });
   });
 });
