@@ -3,6 +3,8 @@
  * in server.ts's maxBodyBytes), nesting depth, label and annotation syntax and size, watch
  * timeouts, and percent-encoding. Each refusal is a Status that says what and where.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ApiError, badRequest } from './errors';
 import type { ResourceType } from './resources';
 
@@ -162,4 +164,32 @@ export function validateMetadata(t: ResourceType, obj: any): void {
     kind: t.kind,
     causes,
   });
+}
+
+// ---------- memory taken by large bodies ----------
+
+/**
+ * Every large body is copied a few times on its way (bytes, text, parsed, stored, answered), and
+ * V8 lets that garbage grow the heap to several times what is live before it collects it: 300
+ * writes of a 2.5 MB object took the process from 180 MB to 670 MB. After every so many bytes of
+ * bodies the heap is collected at once, so the process stays near what it keeps (as jest's leak
+ * detector, the collector is reached through V8's expose-gc flag).
+ */
+export const collectEveryBodyBytes = 24 * 1024 * 1024;
+let bodyBytesSinceCollection = 0;
+let collect: (() => void) | null | undefined;
+
+export function noteBodyBytes(bytes: number): void {
+  bodyBytesSinceCollection += bytes;
+  if (bodyBytesSinceCollection < collectEveryBodyBytes) return;
+  bodyBytesSinceCollection = 0;
+  if (collect === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      collect = runInNewContext('gc') as () => void;
+    } catch {
+      collect = null; // no collector: V8 collects on its own schedule
+    }
+  }
+  setImmediate(() => collect?.()); // after the answer is sent, not while the client waits
 }

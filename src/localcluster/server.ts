@@ -9,7 +9,7 @@ import { patchKinds } from './api';
 import type { Clock } from './clock';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion, wantsAggregated } from './discovery';
 import { ApiError, badRequest } from './errors';
-import { checkNesting, decodePath, parseRequestUrl, watchTimeoutMs } from './limits';
+import { checkNesting, decodePath, noteBodyBytes, parseRequestUrl, watchTimeoutMs } from './limits';
 import { checkWriteOptions, managerFromUserAgent } from './managed-fields';
 import type { OpenApi } from './openapi';
 import { ProtobufError, decodeProtobufObject } from './protobuf';
@@ -76,7 +76,9 @@ function readBodyBytes(req: IncomingMessage, max: number): Promise<Buffer> {
       chunks.push(c);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks));
+      if (failed) return;
+      noteBodyBytes(size);
+      resolve(Buffer.concat(chunks));
     });
     req.on('error', (e) => {
       if (!failed) reject(e);
