@@ -121,9 +121,15 @@ export function createApiServer(opts: ServerOptions): Server {
       sendError(res, e);
     });
   });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    // What Node's HTTP parser refuses (an unknown method, a malformed header...) still gets a Status.
+    const large = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = large
+      ? new ApiError(431, 'BadRequest', 'the request line and headers are too large (the limit is 16 KiB)').toStatus()
+      : badRequest(`the request cannot be read as HTTP: ${err.code ?? err.message}`).toStatus();
+    const text = JSON.stringify(status);
+    socket.end(`HTTP/1.1 ${large ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
