@@ -25,7 +25,15 @@
  * - a continued list sees current data after the last key, not a snapshot;
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
  * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
- * - no authentication: it listens on loopback only.
+ * - no authentication: it listens on loopback only;
+ * - bounds (limits.ts), kept lower or simpler than kube-apiserver's so our recursive code stays
+ *   safe: bodies may nest 1,000 levels (not 10,000); watch history is kept to 10,000 events and
+ *   64 MiB (historySize, historyBytes), and older resourceVersions are 410 Expired; request bodies
+ *   are limited to 3 MiB but objects are not held to etcd's 1.5 MiB; the request line and headers
+ *   to Node's 16 KiB (431);
+ * - one Node of 110 pods: a pod beyond its capacity stays Pending (PodScheduled=False,
+ *   Unschedulable) but keeps the spec.nodeName defaulted at creation; a ReplicaSet creates at most
+ *   500 pods a sync (slow-start batches, one a turn) and waits a second before the next burst.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

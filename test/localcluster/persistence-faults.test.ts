@@ -32,7 +32,8 @@ function fillingDisk() {
 const cm = (name: string) => JSON.stringify({ metadata: { name }, data: { v: name } });
 const configmaps = '/api/v1/namespaces/default/configmaps';
 
-describe('local cluster persistence under faults', () => {
+describe('local cluster persistence under faults', function () {
+  this.timeout(60_000); // restarts; the machine may be slow
   let dir: string;
   let cluster: LocalCluster | undefined;
   beforeEach(() => {
