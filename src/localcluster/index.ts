@@ -61,7 +61,7 @@ export { demoNamespace } from './demo';
 export const defaultFailImagePattern = /:(bad|fail)[^/]*$/;
 
 /** The one Node every Pod is scheduled on, so `kubectl get nodes` and `describe pod` look normal. */
-function nodeObject(now: number): Record<string, unknown> {
+function nodeObject(now: number, maxPods: number): Record<string, unknown> {
   const at = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
   return {
     apiVersion: 'v1',
@@ -70,8 +70,8 @@ function nodeObject(now: number): Record<string, unknown> {
     spec: {},
     status: {
       addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: nodeName }],
-      capacity: { cpu: '8', memory: '16Gi', pods: '110' },
-      allocatable: { cpu: '8', memory: '16Gi', pods: '110' },
+      capacity: { cpu: '8', memory: '16Gi', pods: String(maxPods) },
+      allocatable: { cpu: '8', memory: '16Gi', pods: String(maxPods) },
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'simulated by the rollouts local cluster', lastHeartbeatTime: at, lastTransitionTime: at }],
       nodeInfo: { kubeletVersion: 'v1.32.0', containerRuntimeVersion: 'simulated://1.0', operatingSystem: 'linux', architecture: 'amd64', osImage: 'rollouts local cluster', kernelVersion: '', kubeProxyVersion: '', machineID: '', systemUUID: '', bootID: '' },
     },
@@ -86,6 +86,8 @@ export interface LocalClusterOptions {
   clock?: Clock;
   /** Pods become ready this long after they start. Default 2000. */
   podReadyAfterMs?: number;
+  /** The Node's pod capacity (the kubelet's --max-pods): Pods beyond it stay Pending. Default 110. */
+  maxPods?: number;
   /** Pods with an image matching this never become ready. Default defaultFailImagePattern. */
   failImagePattern?: RegExp | string;
   /** Where state survives restarts; without it, state is in memory only. */
@@ -135,7 +137,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns)) api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } }, { manager: 'kube-apiserver' });
   }
   const nodes = registry.find('', 'v1', 'nodes')!;
-  if (!api.find(nodes, undefined, nodeName)) api.create(nodes, undefined, nodeObject(clock.now()), { manager: 'kubelet' });
+  // The Node, as its kubelet registers it, or updates its status on a restart.
+  const node = nodeObject(clock.now(), options.maxPods ?? 110);
+  const registered = api.find(nodes, undefined, nodeName);
+  if (!registered) api.create(nodes, undefined, node, { manager: 'kubelet' });
+  else if (registered.status?.capacity?.pods !== (node.status as any).capacity.pods) {
+    api.update(nodes, undefined, nodeName, { ...registered, status: { ...registered.status, capacity: (node.status as any).capacity, allocatable: (node.status as any).allocatable } }, { manager: 'kubelet', subresource: 'status' });
+  }
   // The CRDs as `kubectl apply --server-side -f install.yaml` leaves them. A restored cluster gets
   // them applied again, so a newer release's schemas (what `kubectl explain` shows) replace the ones
   // it was saved with; fields someone else took over are theirs (the conflict keeps them).

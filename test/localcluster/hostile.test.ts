@@ -309,6 +309,22 @@ describe('local cluster: hostile input', function () {
       }
     });
 
+    it('maxPods sets the node capacity, as the kubelet --max-pods', async () => {
+      const c = await startLocalCluster({ port: 0, podReadyAfterMs: 0, maxPods: 3 });
+      try {
+        assert.equal((await raw(c.url, 'GET', '/api/v1/nodes/rollouts-local')).body.status.capacity.pods, '3');
+        assert.equal((await raw(c.url, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody('few', 5))).status, 201);
+        let pods: any[] = [];
+        for (let i = 0; i < 100 && pods.filter((p) => p.status.phase === 'Pending' && p.status.conditions?.[0]?.reason === 'Unschedulable').length < 2; i++) {
+          await sleep(50);
+          pods = await podsOf(c.url, 'few');
+        }
+        assert.deepEqual(pods.map((p) => p.status.phase).sort(), ['Pending', 'Pending', 'Running', 'Running', 'Running']);
+      } finally {
+        await c.close();
+      }
+    });
+
     it('pods beyond the node capacity stay Pending until room is made', async () => {
       const c = await startLocalCluster({ port: 0, podReadyAfterMs: 0 });
       try {
