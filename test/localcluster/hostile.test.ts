@@ -92,6 +92,12 @@ describe('local cluster: hostile input', function () {
       assert.equal(JSON.stringify(smp.spec), '{"__proto__":{"x":[]}}');
     });
 
+    it("a Secret's stringData key __proto__ becomes a data key", async () => {
+      const r = await raw(cluster.url, 'POST', '/api/v1/namespaces/default/secrets', '{"metadata":{"name":"proto"},"stringData":{"__proto__":"x","b":"y"}}');
+      assert.equal(r.status, 201, r.text);
+      assert.match(r.text, /"data":\{"__proto__":"eA==","b":"eQ=="\}/);
+    });
+
     it('server-side apply and managed fields keep a __proto__ field as data', async () => {
       const path = '/apis/apps/v1/namespaces/default/deployments/proto?fieldManager=hostile';
       const body = '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"proto","annotations":{"x":"y"}},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"p"}},"template":{"metadata":{"labels":{"app":"p"}},"spec":{"__proto__":{"polluted":"yes"},"containers":[{"name":"c","image":"nginx"}]}}}}';
