@@ -75,7 +75,7 @@ function counting(rest: Rest): Rest & { writes: () => number } {
 
 /** Starts `rollouts cluster` in a child process and resolves with its kubeconfig path. */
 function startClusterProcess(): Promise<{ child: ChildProcess; kubeconfigPath: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cluster', '--pod-ready-seconds', '0.1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cluster', '--pod-ready-seconds', '0.1', '--max-pods', '10000'], { stdio: ['ignore', 'pipe', 'ignore'] });
   process.once('exit', () => child.kill('SIGTERM')); // never leave the cluster running, whatever happens here
   return new Promise((resolve, reject) => {
     let text = '';

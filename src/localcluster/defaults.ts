@@ -4,6 +4,7 @@
  * matching the template, required containers).
  */
 import { invalid } from './errors';
+import { setOwn } from './own';
 import type { ResourceType } from './resources';
 import { labelSelectorRequirements, matchesRequirements } from './selectors';
 
@@ -45,7 +46,7 @@ export function applyDefaults(t: ResourceType, obj: any, allocateClusterIP: () =
       obj.type ??= 'Opaque';
       if (obj.stringData && typeof obj.stringData === 'object') {
         obj.data = { ...(obj.data ?? {}) };
-        for (const [k, v] of Object.entries(obj.stringData)) obj.data[k] = Buffer.from(String(v)).toString('base64');
+        for (const [k, v] of Object.entries(obj.stringData)) setOwn(obj.data, k, Buffer.from(String(v)).toString('base64'));
         delete obj.stringData;
       }
       break;

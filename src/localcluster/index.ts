@@ -26,7 +26,15 @@
  * - a continued list sees current data after the last key, not a snapshot;
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
  * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
- * - no authentication: it listens on loopback only.
+ * - no authentication: it listens on loopback only;
+ * - bounds (limits.ts), kept lower or simpler than kube-apiserver's so our recursive code stays
+ *   safe: bodies may nest 1,000 levels (not 10,000); watch history is kept to 10,000 events and
+ *   64 MiB (historySize, historyBytes), and older resourceVersions are 410 Expired; request bodies
+ *   are limited to 3 MiB but objects are not held to etcd's 1.5 MiB; the request line and headers
+ *   to Node's 16 KiB (431);
+ * - one Node of 110 pods: a pod beyond its capacity stays Pending (PodScheduled=False,
+ *   Unschedulable) but keeps the spec.nodeName defaulted at creation; a ReplicaSet creates at most
+ *   500 pods a sync (slow-start batches, one a turn) and waits a second before the next burst.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -38,10 +46,10 @@ import { nodeName } from './defaults';
 import { seedDemo } from './demo';
 import { writeKubeconfigFile } from './kubeconfig';
 import { OpenApi } from './openapi';
-import { Persistence } from './persistence';
+import { Persistence, type FileIo } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
 import { createApiServer } from './server';
-import { Store } from './store';
+import { Store, defaultHistoryLimits } from './store';
 import { Workloads } from './workloads';
 import { Deployments } from './deployments';
 import { ApiError } from './errors';
@@ -54,7 +62,7 @@ export { demoNamespace } from './demo';
 export const defaultFailImagePattern = /:(bad|fail)[^/]*$/;
 
 /** The one Node every Pod is scheduled on, so `kubectl get nodes` and `describe pod` look normal. */
-function nodeObject(now: number): Record<string, unknown> {
+function nodeObject(now: number, maxPods: number): Record<string, unknown> {
   const at = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
   return {
     apiVersion: 'v1',
@@ -63,8 +71,8 @@ function nodeObject(now: number): Record<string, unknown> {
     spec: {},
     status: {
       addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: nodeName }],
-      capacity: { cpu: '8', memory: '16Gi', pods: '1000' },
-      allocatable: { cpu: '8', memory: '16Gi', pods: '1000' },
+      capacity: { cpu: '8', memory: '16Gi', pods: String(maxPods) },
+      allocatable: { cpu: '8', memory: '16Gi', pods: String(maxPods) },
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'simulated by the rollouts local cluster', lastHeartbeatTime: at, lastTransitionTime: at }],
       nodeInfo: { kubeletVersion: 'v1.32.0', containerRuntimeVersion: 'simulated://1.0', operatingSystem: 'linux', architecture: 'amd64', osImage: 'rollouts local cluster', kernelVersion: '', kubeProxyVersion: '', machineID: '', systemUUID: '', bootID: '' },
     },
@@ -79,12 +87,16 @@ export interface LocalClusterOptions {
   clock?: Clock;
   /** Pods become ready this long after they start. Default 2000. */
   podReadyAfterMs?: number;
+  /** The Node's pod capacity (the kubelet's --max-pods): Pods beyond it stay Pending. Default 110. */
+  maxPods?: number;
   /** Pods with an image matching this never become ready. Default defaultFailImagePattern. */
   failImagePattern?: RegExp | string;
   /** Pods with a container whose command's first word matches never become ready. Default: none. */
   failCommandPattern?: RegExp;
   /** Where state survives restarts; without it, state is in memory only. */
   dataDir?: string;
+  /** Tests only: the file writes of --data-dir go through these (to inject a full disk). */
+  dataDirIo?: Partial<FileIo>;
   /** Seeds a demo namespace with Services and a canary and a blue-green Rollout. */
   demo?: boolean;
   /**
@@ -96,6 +108,8 @@ export interface LocalClusterOptions {
   kubeconfigPath?: string;
   /** How many changes a watch can resume across before it gets 410 Gone. Default 10000. */
   historySize?: number;
+  /** How many bytes of changed objects (as JSON) a watch can resume across before it gets 410 Gone. Default 64 MiB. */
+  historyBytes?: number;
   /** Largest request body accepted. Default 3 MiB, as the real API server. */
   maxBodyBytes?: number;
   bookmarkIntervalMs?: number;
@@ -116,8 +130,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`the local cluster listens on loopback only; "${host}" is not a loopback address`);
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
-  const persistence = options.dataDir ? new Persistence(options.dataDir) : undefined;
-  const store = new Store(options.historySize ?? 10_000, persistence);
+  const persistence = options.dataDir ? new Persistence(options.dataDir, undefined, { io: options.dataDirIo, onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)) }) : undefined;
+  const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence, options.onError);
   const api = new Api(store, registry, clock);
   const pods = registry.find('', 'v1', 'pods')!;
 
@@ -126,7 +140,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns)) api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } }, { manager: 'kube-apiserver' });
   }
   const nodes = registry.find('', 'v1', 'nodes')!;
-  if (!api.find(nodes, undefined, nodeName)) api.create(nodes, undefined, nodeObject(clock.now()), { manager: 'kubelet' });
+  // The Node, as its kubelet registers it, or updates its status on a restart.
+  const node = nodeObject(clock.now(), options.maxPods ?? 110);
+  const registered = api.find(nodes, undefined, nodeName);
+  if (!registered) api.create(nodes, undefined, node, { manager: 'kubelet' });
+  else if (registered.status?.capacity?.pods !== (node.status as any).capacity.pods) {
+    api.update(nodes, undefined, nodeName, { ...registered, status: { ...registered.status, capacity: (node.status as any).capacity, allocatable: (node.status as any).allocatable } }, { manager: 'kubelet', subresource: 'status' });
+  }
   // The CRDs as `kubectl apply --server-side -f install.yaml` leaves them. A restored cluster gets
   // them applied again, so a newer release's schemas (what `kubectl explain` shows) replace the ones
   // it was saved with; fields someone else took over are theirs (the conflict keeps them).

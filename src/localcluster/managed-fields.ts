@@ -28,6 +28,7 @@
 import { timestamp } from './clock';
 import { ApiError } from './errors';
 import { atomicLists, listKeys, type ListTypes } from './list-types';
+import { getOwn, setOwn } from './own';
 import { deepEqual } from './patch';
 
 export type Operation = 'Apply' | 'Update';
@@ -266,10 +267,9 @@ export interface Comparison {
  */
 export function compareObjects(before: Record<string, unknown>, after: Record<string, unknown>, listTypes: ListTypes = atomicLists): Comparison {
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
-  const own = (m: Record<string, unknown> | undefined, k: string): unknown => (m && Object.hasOwn(m, k) ? m[k] : undefined);
   const children = (o: Record<string, unknown> | undefined, n: Record<string, unknown> | undefined, prefix: string, fields: readonly string[]): void => {
-    if (o) for (const k in o) if (Object.hasOwn(o, k)) visit(o[k], own(n, k), childKey(prefix, `f:${k}`), [...fields, k]);
-    if (n) for (const k in n) if (Object.hasOwn(n, k) && own(o, k) === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`), [...fields, k]);
+    if (o) for (const k in o) if (Object.hasOwn(o, k)) visit(o[k], getOwn(n, k), childKey(prefix, `f:${k}`), [...fields, k]);
+    if (n) for (const k in n) if (Object.hasOwn(n, k) && getOwn(o, k) === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`), [...fields, k]);
   };
   /** A keyed list on one side only: each of its items (and their fields) appear or go. */
   const wholeList = (list: readonly unknown[], key: string, fields: readonly string[], side: 'added' | 'removed'): boolean => {
@@ -355,7 +355,7 @@ function view(obj: Record<string, any>, scope: Scope): Record<string, any> {
   for (const k in obj) {
     if (scope === 'main' && k === 'status') continue;
     if (scope === 'status' && k !== 'status') continue;
-    out[k] = obj[k];
+    setOwn(out, k, obj[k]);
   }
   if (isMap(out.metadata) && 'managedFields' in out.metadata) {
     const { managedFields: _mf, ...metadata } = out.metadata;
@@ -664,11 +664,6 @@ function someUnder(set: FieldSet, prefix: string): boolean {
   return false;
 }
 
-/** Sets an own property, `__proto__` included (an assignment would set the prototype instead). */
-function setOwn(obj: Record<string, any>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /**
  * An applied configuration merged into the live object: maps merge, associative lists and sets
  * merge item by item (by their keys), everything else replaces, null removes.
@@ -680,7 +675,7 @@ function mergeApplied(live: Record<string, any>, config: Record<string, any>, li
     if (!Object.hasOwn(config, k)) continue;
     const v = config[k];
     if (v === undefined) continue;
-    const current = Object.hasOwn(out, k) ? out[k] : undefined;
+    const current = getOwn(out, k);
     if (v === null) delete out[k];
     else if (isMap(v) && isMap(current)) setOwn(out, k, mergeApplied(current, v, listTypes, [...fields, k]));
     else if (Array.isArray(v) && Array.isArray(current)) setOwn(out, k, mergeList(current, v, listTypes, [...fields, k]) ?? structuredClone(v));

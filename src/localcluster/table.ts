@@ -2,6 +2,7 @@
  * Server-side printing: the `Table` kubectl asks for (`Accept: ...;as=Table;g=meta.k8s.io`),
  * with the columns `kubectl get` shows for each built-in kind and a CRD's printer columns.
  */
+import { getOwn } from './own';
 import type { PrinterColumn, ResourceType } from './resources';
 
 interface Column {
@@ -140,7 +141,7 @@ const builtInColumns: Record<string, Column[]> = {
 function readPath(obj: any, path: string): unknown {
   const parts = path.replace(/^\{?\.?/, '').replace(/\}$/, '').split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '');
   let v = obj;
-  for (const p of parts) v = v?.[/^\d+$/.test(p) ? Number(p) : p];
+  for (const p of parts) v = getOwn(v, p); // own fields only: `.constructor` names a field, not Object
   return v;
 }
 

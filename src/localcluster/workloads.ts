@@ -7,12 +7,17 @@
  * Endpoints list the Pods its selector picks, ready or not).
  * It is level-triggered: every change only queues a key; the reconcile reads the whole state.
  * Its time comes from the injected Clock, so tests can make pods ready without sleeping.
+ * As Kubernetes' ReplicaSet controller, it creates at most 500 pods a sync, in slow-start batches
+ * (1, 2, 4...), and syncs again a second later while more are wanted, so a huge replica count
+ * neither blocks the server nor grows without pause. As the scheduler, it starts pods only up to
+ * the Node's status.capacity.pods; the others stay Pending with PodScheduled=False, Unschedulable.
  * Its writes carry the field managers a real cluster shows for them (managedFields): the
  * controllers' as kube-controller-manager, pod status as kubelet. They create objects and write
  * status, so they never own the spec fields users apply to their workloads.
  */
 import type { Api } from './api';
 import { timestamp, type Clock } from './clock';
+import { nodeName } from './defaults';
 import { ApiError } from './errors';
 import type { ResourceType } from './resources';
 import { labelSelectorRequirements, matchesMapSelector, matchesRequirements } from './selectors';
@@ -42,6 +47,16 @@ const postStartSleepMs = (c: any): number => {
 const probeDelayMs = (p: any): number =>
   Math.max(0, ...(p.spec?.containers ?? []).map((c: any) => (Number(c?.readinessProbe?.initialDelaySeconds) || 0) * 1000 + postStartSleepMs(c)));
 
+/** The most pods one ReplicaSet sync creates (Kubernetes' burstReplicas). */
+export const burstReplicas = 500;
+/** The largest slow-start batch created in one turn of the event loop. */
+const maxBatch = 64;
+/** How long a ReplicaSet that created a full burst waits before its next sync. */
+const burstPauseMs = 1000;
+/** The Node's pod capacity when it does not say. */
+const defaultPodCapacity = 110;
+const unschedulableMessage = (capacity: number) => `0/1 nodes are available: 1 Too many pods (the node's capacity is ${capacity}). preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.`;
+
 /** The field managers of a real cluster's components, which the simulator stands in for. */
 const controllerManager = { manager: 'kube-controller-manager' };
 const kubelet = { manager: 'kubelet' };
@@ -59,6 +74,12 @@ export class Workloads {
   private readonly readySince = new Map<string, number>();
   private readonly unsubscribe: () => void;
   private ipCounter = 0;
+  /** Pods on the node (they have a startTime): what counts against its capacity. */
+  private readonly scheduled = new Set<string>();
+  /** Pods waiting for room on the node, oldest first. */
+  private readonly unschedulable = new Set<string>();
+  /** ReplicaSets creating pods: the next slow-start batch, what this burst created, and the pause after a full one. */
+  private readonly bursts = new Map<string, { batch: number; created: number; pausedUntil: number }>();
 
   constructor(
     private readonly api: Api,
@@ -76,6 +97,7 @@ export class Workloads {
     );
     this.unsubscribe = store.onEvent((e) => this.observe(e));
     // Level-triggered start: whatever was persisted is brought up to date.
+    for (const p of store.list('/pods')) if (p.status?.startTime) this.scheduled.add(`${p.metadata.namespace}/${p.metadata.name}`);
     for (const p of store.list('/pods')) this.enqueue('pod', p);
     for (const r of store.list('apps/replicasets')) this.enqueue('rs', r);
     for (const s of store.list('/services')) this.enqueue('svc', s);
@@ -99,6 +121,10 @@ export class Workloads {
         this.enqueue('svc', o);
         break;
       case '/pods': {
+        const podKey = `${o.metadata.namespace}/${o.metadata.name}`;
+        if (e.type !== 'DELETED' && o.status?.startTime) this.scheduled.add(podKey);
+        else if (this.scheduled.delete(podKey)) this.retryUnschedulable();
+        if (e.type === 'DELETED') this.unschedulable.delete(podKey);
         const owner = controllerOf(o);
         if (owner?.kind === 'ReplicaSet') this.enqueueKey(`rs|${o.metadata.namespace}|${owner.name}`);
         for (const s of this.store.list('/services', o.metadata.namespace)) this.enqueue('svc', s);
@@ -140,14 +166,39 @@ export class Workloads {
 
   private reconcileReplicaSet(namespace: string, name: string): void {
     const rs = this.api.find(this.types.replicasets, namespace, name);
-    if (!rs || rs.metadata.deletionTimestamp) return;
+    const rsKey = `${namespace}/${name}`;
+    if (!rs || rs.metadata.deletionTimestamp) {
+      this.bursts.delete(rsKey);
+      return;
+    }
     const owned = () =>
       this.store.list('/pods', namespace).filter((p) => controllerOf(p)?.uid === rs.metadata.uid && !p.metadata.deletionTimestamp);
     let pods = owned();
     const want = Number.isInteger(rs.spec?.replicas) ? rs.spec.replicas : 1;
+    if (pods.length >= want) this.bursts.delete(rsKey);
     if (pods.length < want) {
-      for (let i = pods.length; i < want; i++) this.createPod(rs);
-      pods = owned();
+      // One slow-start batch (1, 2, 4... pods) a turn of the event loop, so the server keeps
+      // answering; at most burstReplicas a sync, then a pause.
+      let burst = this.bursts.get(rsKey);
+      if (!burst) this.bursts.set(rsKey, (burst = { batch: 1, created: 0, pausedUntil: 0 }));
+      if (this.clock.now() >= burst.pausedUntil) {
+        const size = Math.min(want - pods.length, burst.batch, burstReplicas - burst.created);
+        const ok = this.createPods(rs, size);
+        pods = owned();
+        burst.created += size;
+        burst.batch = Math.min(burst.batch * 2, maxBatch);
+        if (!ok) {
+          // A failed batch ends the burst, as slowStartBatch; the sync is tried again later.
+          this.bursts.delete(rsKey);
+          this.after(`rs-burst|${rsKey}`, burstPauseMs, () => this.enqueueKey(`rs|${namespace}|${name}`));
+        }
+        else if (pods.length < want) {
+          if (burst.created >= burstReplicas) {
+            Object.assign(burst, { batch: 1, created: 0, pausedUntil: this.clock.now() + burstPauseMs });
+            this.after(`rs-burst|${rsKey}`, burstPauseMs, () => this.enqueueKey(`rs|${namespace}|${name}`));
+          } else this.enqueueKey(`rs|${namespace}|${name}`);
+        }
+      }
     } else if (pods.length > want) {
       // Delete the least useful first: not ready before ready, newest before oldest.
       const victims = [...pods]
@@ -187,7 +238,14 @@ export class Workloads {
     if (!same) this.api.update(this.types.replicasets, namespace, name, { ...current, status }, { ...controllerManager, subresource: 'status' });
   }
 
-  private createPod(rs: any): void {
+  /** Creates one batch of pods: whether all were created. */
+  private createPods(rs: any, count: number): boolean {
+    let ok = true;
+    for (let i = 0; i < count; i++) ok = this.createPod(rs) && ok;
+    return ok;
+  }
+
+  private createPod(rs: any): boolean {
     const template = rs.spec?.template ?? {};
     const pod = {
       apiVersion: 'v1',
@@ -204,9 +262,11 @@ export class Workloads {
     try {
       const created = this.api.create(this.types.pods, rs.metadata.namespace, pod, controllerManager);
       this.recordEvent(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+      return true;
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       this.recordEvent(rs, 'Warning', 'FailedCreate', `Error creating: ${e.message}`);
+      return false;
     }
   }
 
@@ -257,7 +317,8 @@ export class Workloads {
     if (!pod || pod.metadata.deletionTimestamp) return;
     const key = `${namespace}/${name}`;
     if (!pod.status?.startTime) {
-      this.after(`pod|${key}`, 0, () => this.startPod(namespace, name));
+      if (this.scheduled.size >= this.podCapacity()) this.markUnschedulable(pod);
+      else this.after(`pod|${key}`, 0, () => this.startPod(namespace, name));
       return;
     }
     if (isReady(pod) || this.failing(pod)) return;
@@ -271,9 +332,39 @@ export class Workloads {
     if (!this.timers.has(`pod|${key}`)) this.after(`pod|${key}`, wait, () => this.makeReady(namespace, name));
   }
 
+  /** The Node's status.capacity.pods. */
+  private podCapacity(): number {
+    const n = Number.parseInt(this.store.get('/nodes', undefined, nodeName)?.status?.capacity?.pods, 10);
+    return Number.isInteger(n) && n >= 0 ? n : defaultPodCapacity;
+  }
+
+  /** The scheduler's verdict on a pod the node has no room for: Pending, PodScheduled=False. */
+  private markUnschedulable(pod: any): void {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    this.unschedulable.add(key);
+    const current = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled');
+    if (current?.reason === 'Unschedulable') return;
+    const at = timestamp(this.clock.now());
+    const status = { ...(pod.status ?? {}), phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: unschedulableMessage(this.podCapacity()), lastProbeTime: null, lastTransitionTime: at }] };
+    this.api.update(this.types.pods, pod.metadata.namespace, pod.metadata.name, { ...pod, status }, { manager: 'kube-scheduler', subresource: 'status' });
+  }
+
+  /** Room on the node: the longest-waiting pods get another try. */
+  private retryUnschedulable(): void {
+    let room = this.podCapacity() - this.scheduled.size;
+    for (const key of this.unschedulable) {
+      if (room-- <= 0) break;
+      this.unschedulable.delete(key);
+      const [namespace, name] = key.split('/') as [string, string];
+      this.enqueueKey(`pod|${namespace}|${name}`);
+    }
+  }
+
   private startPod(namespace: string, name: string): void {
     const pod = this.api.find(this.types.pods, namespace, name);
     if (!pod || pod.status?.startTime) return;
+    if (this.scheduled.size >= this.podCapacity()) return this.markUnschedulable(pod);
+    this.unschedulable.delete(`${namespace}/${name}`);
     const now = this.clock.now();
     const at = timestamp(now);
     const failing = this.failing(pod);

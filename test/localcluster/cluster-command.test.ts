@@ -12,12 +12,13 @@ describe('rollouts cluster options', () => {
   });
 
   it('reads every option, in both --flag value and --flag=value forms', () => {
-    assert.deepEqual(parseClusterArgs(['--port', '8080', '--data-dir=/tmp/x', '--demo', '--pod-ready-seconds', '0.5', '--fail-image', ':oops$']), {
+    assert.deepEqual(parseClusterArgs(['--port', '8080', '--data-dir=/tmp/x', '--demo', '--pod-ready-seconds', '0.5', '--fail-image', ':oops$', '--max-pods=7']), {
       port: 8080,
       dataDir: '/tmp/x',
       demo: true,
       podReadySeconds: 0.5,
       failImage: ':oops$',
+      maxPods: 7,
     });
   });
 
@@ -27,6 +28,7 @@ describe('rollouts cluster options', () => {
       [['--pod-ready-seconds', '-1'], /--pod-ready-seconds/],
       [['--fail-image', '('], /--fail-image is not a valid regular expression/],
       [['--data-dir'], /--data-dir needs a value/],
+      [['--max-pods', '1.5'], /--max-pods must be a whole number, 0 or more, got "1.5"/],
       [['--verbose'], /unknown option "--verbose"/],
     ];
     for (const [args, message] of cases) assert.throws(() => parseClusterArgs(args), (e: unknown) => e instanceof UsageError && message.test(e.message), args.join(' '));

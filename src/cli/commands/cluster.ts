@@ -5,6 +5,7 @@ import { argoCrdSchemas } from '../../schema';
 import { cluster as clusterRuntime } from '../lazy-cluster';
 
 const usage = `Usage: rollouts cluster [--port N] [--data-dir DIR] [--demo] [--pod-ready-seconds S] [--fail-image REGEX]
+                       [--max-pods N]
 
 Starts a Kubernetes-API-compatible server on 127.0.0.1 with a workload simulator
 (ReplicaSets make Pods; Pods become ready S seconds after they start), writes a
@@ -19,6 +20,8 @@ Options:
   --pod-ready-seconds S  seconds from a Pod's start to ready (default 2)
   --fail-image REGEX     Pods whose image matches never become ready
                          (default ":(bad|fail)[^/]*$", e.g. rollouts-demo:bad-red)
+  --max-pods N           the node's pod capacity, as the kubelet's --max-pods
+                         (default 110); Pods beyond it stay Pending
 `;
 
 interface ClusterArgs {
@@ -27,6 +30,7 @@ interface ClusterArgs {
   demo: boolean;
   podReadySeconds: number;
   failImage?: string;
+  maxPods?: number;
 }
 
 export function parseClusterArgs(args: string[]): ClusterArgs {
@@ -70,6 +74,13 @@ export function parseClusterArgs(args: string[]): ClusterArgs {
         out.failImage = v;
         break;
       }
+      case '--max-pods': {
+        const v = value();
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-pods must be a whole number, 0 or more, got "${v}"`);
+        out.maxPods = n;
+        break;
+      }
       default:
         throw new UsageError(`unknown option "${arg}"`);
     }
@@ -91,6 +102,7 @@ export const clusterCommand: Command = {
       crdSchemas: argoCrdSchemas(),
       podReadyAfterMs: opts.podReadySeconds * 1000,
       failImagePattern: opts.failImage,
+      ...(opts.maxPods !== undefined ? { maxPods: opts.maxPods } : {}),
       onError: (m) => io.err(`cluster: ${m}`),
     });
     io.out(`server: ${cluster.url}`);
