@@ -76,7 +76,7 @@ import {
   serviceSelectedHash,
   waitFor,
 } from './reconcile-context';
-import { rollbackWithinWindow } from './bluegreen-reconcile';
+import { isFastRollback, rollbackWithinWindow } from './bluegreen-reconcile';
 import { removeScaleDownDeadlines, scaleDownOldReplicaSets } from './scale-down';
 import { experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
 import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
@@ -448,14 +448,15 @@ function fullPromotionReason(ctx: ReconcileContext): string | undefined {
   if (!newRS) return undefined;
   const stepCount = canaryStepsOf(ctx.rollout).length;
   const stepsDone = stepCount === 0 || status.currentStepIndex === stepCount;
-  if (rsAvailable(newRS) !== ctx.replicas && !replicaProgressThresholdMet(ctx.rollout, newRS, ctx.replicas)) {
+  // Only fewer available pods than spec.replicas hold promotion (upstream #4619): more (an HPA scaled down) do not.
+  if (rsAvailable(newRS) < ctx.replicas && !replicaProgressThresholdMet(ctx.rollout, newRS, ctx.replicas)) {
     if ((stepsDone || status.promoteFull) && rsName(newRS) !== rsName(ctx.stableRS)) {
       waitFor(ctx, `promotion waits for ${rsName(newRS)} to have ${ctx.replicas} available pods`);
     }
     return undefined;
   }
   if (status.promoteFull) return 'Full promotion requested';
-  if (rollbackWithinWindow(ctx)) return 'Rollback within window';
+  if (isFastRollback(ctx)) return rollbackWithinWindow(ctx) ? 'Rollback within window' : 'Fast rollback';
   if (stepsDone) return `Completed all ${stepCount} canary steps`;
   return undefined;
 }

@@ -596,3 +596,24 @@ function podsReadyExcept(h: ReturnType<typeof harness>): void {
   const n = v1?.spec?.replicas ?? 0;
   setPods(h, v1, n, n);
 }
+
+describe('reconcile (canary) as upstream over time (issue 25)', () => {
+  it('promotion waits only while the new RS has fewer available pods than spec.replicas, not more (upstream #4619)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 4 }));
+    updateImage(h);
+    settle(h);
+    assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((p) => p.reason), ['CanaryPauseStep']);
+    // A promote: the pause step is done.
+    patchStatus(h, { pauseConditions: null, controllerPause: null, currentStepIndex: 2 });
+    h.podsReadyAtOnce = false;
+    for (let i = 0; i < 5 && replicas(h, 2) !== 4; i++) step(h);
+    const v2 = replicaSetByRevision(h, 2)!;
+    assert.equal(v2.spec?.replicas, 4);
+    assert.notEqual(h.world.rollout.status?.stableRS, hashOf(v2), 'not promoted while pods are missing');
+    setPods(h, v2, 4, 4);
+    // An HPA scales the rollout down before the promoting reconcile: the canary has more available pods than wanted.
+    h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, replicas: 3 } } };
+    const result = step(h);
+    assert.equal(result.status.stableRS, hashOf(v2), 'promoted: 4 available >= 3 wanted');
+  });
+});
