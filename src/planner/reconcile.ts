@@ -54,18 +54,28 @@ export function reconcile(
     } else {
       ensureNewReplicaSet(ctx);
       dropAbortOfPromotedRollout(ctx);
-      reconcilePodRestarts(ctx);
+      if (reconcilePodRestarts(ctx) > 0) {
+        // As upstream's canary: the reconcile that evicts ends there, writing no status; the next decides
+        // from availability counts that show the evicted pods gone.
+        return resultOf(ctx, cloneJson(rollout.status ?? {}));
+      }
       reconcileCanary(ctx);
     }
   } else {
     ensureNewReplicaSet(ctx);
     dropAbortOfPromotedRollout(ctx);
-    reconcilePodRestarts(ctx);
+    // Upstream's blue-green restarts pods after the reconcile that records a new template, and goes on
+    // in the same reconcile (only the canary stops after evicting).
+    if ((rollout.status?.currentPodHash ?? '') === (rsHash(ctx.newRS) ?? ctx.newHash)) reconcilePodRestarts(ctx);
     reconcileBlueGreen(ctx);
   }
   finishStatus(ctx);
   if (!sameObject(ctx.status, rollout.status ?? {})) ctx.effects.push({ kind: 'updateStatus', status: cloneJson(ctx.status) });
-  const result: ReconcileResult = { effects: ctx.effects, status: ctx.status, waitingFor: ctx.waitingFor };
+  return resultOf(ctx, ctx.status);
+}
+
+function resultOf(ctx: ReconcileContext, status: RolloutStatus): ReconcileResult {
+  const result: ReconcileResult = { effects: ctx.effects, status, waitingFor: ctx.waitingFor };
   if (ctx.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = ctx.requeueAfterSeconds;
   return result;
 }
