@@ -218,9 +218,14 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
   }
 
   // checkPausedConditions: pause toggles show on Progressing as Unknown, retry after an abort likewise.
+  // Judged from the status as read, only while the spec's generation is the observed one, and the
+  // Progressing toggle only while not completed: a paused, fully promoted rollout writes nothing at rest.
+  const generation = ctx.rollout.metadata?.generation;
+  const generationObserved = typeof generation !== 'number' || old.observedGeneration === String(generation);
+  const completedAsRead = !!old.stableRS && old.stableRS === old.currentPodHash;
   const pausedCondExists = prevProgressing?.reason === ConditionReason.RolloutPaused;
   const abortCondExists = prevProgressing?.reason === ConditionReason.RolloutAborted;
-  if (wasPaused !== pausedCondExists && !abortCondExists) {
+  if (generationObserved && wasPaused !== pausedCondExists && !abortCondExists && !completedAsRead) {
     set(
       wasPaused
         ? condition(ConditionType.Progressing, 'Unknown', ConditionReason.RolloutPaused, ConditionMessage.paused)
@@ -284,10 +289,14 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
   }
 
   // Upstream writes "Rollout is paused" as the Paused condition's message whether it is True or False.
-  if (isPausedNow) {
-    set(condition(ConditionType.Paused, 'True', ConditionReason.RolloutPaused, ConditionMessage.paused));
-  } else if (getCondition(conds, ConditionType.Paused)) {
-    set(condition(ConditionType.Paused, 'False', ConditionReason.RolloutPaused, ConditionMessage.paused));
+  // Like the Progressing toggle it follows the pause as read, and is left as it is while the abort
+  // condition stands (so it stays True through an abort of a paused rollout).
+  if (generationObserved && !abortCondExists) {
+    if (wasPaused) {
+      set(condition(ConditionType.Paused, 'True', ConditionReason.RolloutPaused, ConditionMessage.paused));
+    } else if (getCondition(conds, ConditionType.Paused)) {
+      set(condition(ConditionType.Paused, 'False', ConditionReason.RolloutPaused, ConditionMessage.paused));
+    }
   }
 
   // Upstream's Completed message is the reason itself, in both states (the revision goes to events only).

@@ -96,6 +96,19 @@ describe('rollout status (§11, §12)', () => {
     assert.equal(getCondition(conds(), 'Progressing')?.reason, 'NewReplicaSetAvailable');
   });
 
+  it('the Paused condition stays True while aborted, as upstream (checkPausedConditions leaves it while the abort condition stands)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    const cond = (type: string) => getCondition(h.world.rollout.status?.conditions, type);
+    updateImage(h);
+    settle(h);
+    assert.equal(cond('Paused')?.status, 'True');
+    patchStatus(h, { abort: true });
+    settle(h);
+    assert.equal(cond('Progressing')?.reason, 'RolloutAborted');
+    assert.deepEqual(h.world.rollout.status?.pauseConditions ?? [], []);
+    assert.equal(cond('Paused')?.status, 'True');
+  });
+
   it('the Completed condition says RolloutCompleted and the Paused condition "Rollout is paused", True or False (as upstream)', () => {
     const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
     const cond = (type: string) => getCondition(h.world.rollout.status?.conditions, type);
