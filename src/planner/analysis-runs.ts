@@ -165,6 +165,15 @@ export function needsNewAnalysisRun(rollout: Rollout, current: AnalysisRun | und
  * What an ended run means for the rollout: Failed or Error aborts it (with `abortMessage`),
  * Inconclusive pauses it until a person promotes. Successful and running runs change nothing here.
  */
+/**
+ * Upstream's abort message for a failed or errored run or experiment: "<prefix> error/failed"
+ * (literally, whichever it was; e.g. "Step-based analysis phase error/failed"), then ": <its
+ * message>" when it has one.
+ */
+export function failedPhaseMessage(prefix: string, message: string | undefined): string {
+  return `${prefix} error/failed${message ? `: ${message}` : ''}`;
+}
+
 export function reactToAnalysisRun(ctx: ReconcileContext, run: AnalysisRun | undefined, abortMessage?: string): void {
   switch (run?.status?.phase) {
     case 'Failed':

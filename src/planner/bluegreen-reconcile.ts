@@ -15,6 +15,7 @@ import {
   createAnalysisRun,
   needsNewAnalysisRun,
   ownAnalysisRuns,
+  failedPhaseMessage,
   reactToAnalysisRun,
   ROLLOUT_TYPE_POST_PROMOTION,
   ROLLOUT_TYPE_PRE_PROMOTION,
@@ -398,9 +399,9 @@ function reconcileAnalysisRuns(pass: BlueGreenPass): CurrentRuns {
     return current;
   }
   current.pre = reconcileGateRun(pass, 'pre');
-  reactToAnalysisRun(ctx, current.pre, current.pre?.status?.message);
+  reactToAnalysisRun(ctx, current.pre, failedPhaseMessage('Blue/green pre-promotion analysis phase', current.pre?.status?.message));
   current.post = reconcileGateRun(pass, 'post');
-  reactToAnalysisRun(ctx, current.post, current.post?.status?.message);
+  reactToAnalysisRun(ctx, current.post, failedPhaseMessage('Blue/green post-promotion analysis phase', current.post?.status?.message));
   const currentNames = new Set([current.pre, current.post].map((r) => r?.metadata?.name).filter(Boolean));
   for (const run of ownAnalysisRuns(ctx)) {
     if (!currentNames.has(run.metadata?.name)) terminateAnalysisRun(ctx, run);

@@ -16,6 +16,7 @@ import {
   freeObjectName,
   isAnalysisRunCompleted,
   needsNewAnalysisRun,
+  failedPhaseMessage,
   reactToAnalysisRun,
   ROLLOUT_TYPE_BACKGROUND,
   ROLLOUT_TYPE_STEP,
@@ -205,9 +206,7 @@ function reconcileTrafficWeights(ctx: ReconcileContext): void {
 
 /** React to a step or background run: failure aborts, inconclusive pauses for a person. */
 function reactToRun(ctx: ReconcileContext, run: AnalysisRun, what: 'Step-based' | 'Background'): void {
-  const phase = run.status?.phase;
-  const msg = run.status?.message;
-  reactToAnalysisRun(ctx, run, `${what} analysis phase ${phase === 'Error' ? 'error' : 'failed'}${msg ? `: ${msg}` : ''}`);
+  reactToAnalysisRun(ctx, run, failedPhaseMessage(`${what} analysis phase`, run.status?.message));
 }
 
 function reconcileAnalysisRuns(ctx: ReconcileContext): void {
@@ -296,7 +295,7 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
   canaryStatus(ctx).currentExperiment = experiment.metadata?.name ?? '';
   const phase = experiment.status?.phase;
   if (phase === 'Failed' || phase === 'Error') {
-    addAbort(ctx, `Experiment '${experiment.metadata?.name}' ${phase === 'Error' ? 'errored' : 'failed'}${experiment.status?.message ? `: ${experiment.status.message}` : ''}`);
+    addAbort(ctx, failedPhaseMessage('Experiment analysis phase is', experiment.status?.message));
   } else if (phase === 'Inconclusive') {
     addPauseCondition(ctx, 'InconclusiveExperiment');
     waitFor(ctx, `Experiment ${experiment.metadata?.name} is inconclusive: waiting for promote`);

@@ -504,7 +504,7 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.status.phase, 'Degraded');
       const progressing = c.status.conditions?.find((x) => x.type === 'Progressing');
       assert.equal(progressing?.reason, 'RolloutAborted');
-      assert.match(progressing?.message ?? '', /error rate too high/);
+      assert.equal(progressing?.message, 'Rollout aborted update to revision 2: Blue/green pre-promotion analysis phase error/failed: error rate too high');
     });
 
     it('step 4: an Error phase aborts like a failure', () => {
@@ -601,6 +601,8 @@ describe('blue-green reconcile (§8)', () => {
       c.setAnalysisPhase(post.metadata?.name, 'Failed');
       c.reconcile();
       assert.equal(c.status.abort, true);
+      const progressing = c.status.conditions?.find((x) => x.type === 'Progressing');
+      assert.equal(progressing?.message, 'Rollout aborted update to revision 2: Blue/green post-promotion analysis phase error/failed');
       c.reconcile();
       assert.equal(c.activeHash, v1);
       assert.equal(c.status.stableRS, v1);

@@ -460,7 +460,7 @@ describe('reconcile (canary)', () => {
       settle(h);
       const status = h.world.rollout.status!;
       assert.equal(status.abort, true);
-      assert.equal(getCondition(status.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Step-based analysis phase failed: error rate 7%');
+      assert.equal(getCondition(status.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Step-based analysis phase error/failed: error rate 7%');
       assert.equal(replicas(h, 2), 0);
     });
 
@@ -511,9 +511,10 @@ describe('reconcile (canary)', () => {
       settle(h);
       assert.equal(h.world.analysisRuns.length, 1);
       assert.equal(h.world.analysisRuns[0]!.metadata?.labels?.['rollout-type'], 'Background');
-      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Failed')) };
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Error', 'no data')) };
       settle(h);
       assert.equal(h.world.rollout.status?.abort, true);
+      assert.equal(getCondition(h.world.rollout.status?.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Background analysis phase error/failed: no data');
     });
 
     it('header and mirror route steps complete at once', () => {
