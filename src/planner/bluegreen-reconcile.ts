@@ -35,6 +35,7 @@ import {
   requeueForPause,
   shouldDelayScaleDownOnAbort,
 } from './pause';
+import { recordCompleted } from './events';
 import type { ReconcileContext } from './reconcile-context';
 import {
   allReplicaSets,
@@ -563,6 +564,7 @@ function syncBlueGreenStatus(pass: BlueGreenPass, opts: { templateChanged: boole
     clearPauseConditions(ctx);
     removeAbort(ctx);
     status.promoteFull = false;
+    recordCompleted(ctx, pass.newHash, reason);
     status.stableRS = pass.newHash;
   } else if (!opts.templateChanged && scaleUpPreviewCheckPoint(pass, runs.pre)) {
     blueGreen.scaleUpPreviewCheckPoint = true;

@@ -83,6 +83,7 @@ import { experimentWeightDestinations, stableHasCapacityForWeight, trafficDecisi
 import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
 import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
+import { canaryStepString, recordCompleted, recordEvent, recordWeightsUpdated } from './events';
 
 /** The template or the steps changed since the status was written (§5.2 rule 1). */
 export function canaryTemplateOrStepsChanged(ctx: ReconcileContext, stepsHash: string): boolean {
@@ -100,7 +101,10 @@ export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {
   const stepCount = canaryStepsOf(ctx.rollout).length;
   const backToStable = !!ctx.rollout.status?.stableRS && ctx.rollout.status.stableRS === ctx.newHash;
   const olderWithPods = ctx.newRS !== undefined && rsReplicas(ctx.newRS) > 0 && rollbackWithinWindow(ctx);
-  if (stepCount > 0 && (backToStable || olderWithPods)) ctx.status.currentStepIndex = stepCount;
+  if (stepCount > 0 && (backToStable || olderWithPods)) {
+    ctx.status.currentStepIndex = stepCount;
+    if (ctx.newRS) recordEvent(ctx, 'SkipSteps', backToStable ? 'Rollback to stable ReplicaSets' : 'Rollback to active ReplicaSets within RollbackWindow');
+  }
 }
 
 /** One canary reconcile after the new RS exists (reconcile.ts creates it). */
@@ -198,7 +202,10 @@ function reconcileTrafficWeights(ctx: ReconcileContext): void {
   const stableHash = ctx.rollout.status?.stableRS || ctx.newHash;
   const additional = experimentWeightDestinations(ctx.rollout, decision.case, findExperiment(ctx, ctx.rollout.status?.canary?.currentExperiment));
   const weights = trafficWeightStatus(ctx.rollout, decision.weight, decision.canaryHash ?? ctx.newHash, stableHash, additional);
-  if (trafficWeightsChanged(ctx.rollout.status?.canary?.weights, weights)) canaryStatus(ctx).weights = weights;
+  if (trafficWeightsChanged(ctx.rollout.status?.canary?.weights, weights)) {
+    recordWeightsUpdated(ctx, ctx.rollout.status?.canary?.weights, weights);
+    canaryStatus(ctx).weights = weights;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,6 +297,7 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
       spec: { ...experimentSpecFromStep(step.step.experiment, ctx.stableRS, ctx.newRS, ctx.rollout.spec?.progressDeadlineSeconds, (args) => runArguments(ctx, { args })) },
     };
     emit(ctx, { kind: 'createExperiment', experiment });
+    recordEvent(ctx, 'ExperimentCreated', `Created Experiment '${experiment.metadata?.name ?? ''}'`);
   }
   if (!experiment) return;
   canaryStatus(ctx).currentExperiment = experiment.metadata?.name ?? '';
@@ -472,7 +480,8 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     if (stepCount > 0) index = stepCount;
   }
 
-  if (fullPromotionReason(ctx) !== undefined) {
+  const reason = fullPromotionReason(ctx);
+  if (reason !== undefined) {
     clearPauseConditions(ctx);
     removeAbort(ctx);
     ctx.status.currentStepIndex = stepCount > 0 ? stepCount : undefined;
@@ -480,6 +489,7 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     if (canaryOf(ctx.rollout)?.pingPong && ctx.status.stableRS !== ctx.newHash) {
       canaryStatus(ctx).stablePingPong = ctx.rollout.status?.canary?.stablePingPong === 'pong' ? 'ping' : 'pong';
     }
+    recordCompleted(ctx, ctx.newHash, reason);
     ctx.status.stableRS = ctx.newHash;
     return;
   }
@@ -492,7 +502,9 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
 
   // At most one step completes per reconcile; none once every step is skipped (§5.2 rule 2 matched first).
   if (!skipAllSteps && index !== undefined && completedCurrentStep(ctx)) {
+    const done = canaryStepsOf(ctx.rollout)[index];
     index++;
+    if (done) recordEvent(ctx, 'RolloutStepCompleted', `Rollout step ${index}/${stepCount} completed (${canaryStepString(done)})`);
     if (ctx.status.canary) delete ctx.status.canary.currentStepAnalysisRunStatus;
     removePauseCondition(ctx, 'CanaryPauseStep');
   }

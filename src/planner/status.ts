@@ -8,6 +8,7 @@ import { ConditionMessage, ConditionReason, ConditionType, getCondition, setCond
 import { canaryStepsOf, progressDeadlineAbortOf, progressDeadlineSecondsOf } from './defaults';
 import { addAbort, calculatePauseStatus, isAborted } from './pause';
 import { rolloutPhase } from './phase';
+import { recordEvent } from './events';
 import type { ReconcileContext } from './reconcile-context';
 import { allReplicaSets, requeueAfter, rfc3339, rsName } from './reconcile-context';
 import { isSaturated, replicaSetByHash, revisionOf } from './replicasets';
@@ -185,7 +186,11 @@ function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean
   if (Number.isNaN(from)) return false;
   const deadline = from + progressDeadlineSecondsOf(ctx.rollout) * 1000;
   if (deadline < ctx.now.getTime()) {
-    if (progressDeadlineAbortOf(ctx.rollout)) addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
+    if (progressDeadlineAbortOf(ctx.rollout)) {
+      // evaluateProgressDeadlineAbort records its own Warning, besides the abort condition's.
+      addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
+      recordEvent(ctx, ConditionReason.RolloutAborted, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''), 'Warning');
+    }
     return true;
   }
   requeueAfter(ctx, Math.floor((deadline - ctx.now.getTime()) / 1000) + 1);

@@ -32,7 +32,7 @@ describe('reconcile (canary)', () => {
       assert.equal(h.world.replicaSets.length, 0);
 
       const second = step(h);
-      assert.deepEqual(kinds(second), ['createReplicaSet', 'updateStatus']);
+      assert.deepEqual(kinds(second), ['createReplicaSet', 'setRolloutRevision', 'updateStatus']);
       const rs = h.world.replicaSets[0]!;
       assert.equal(rs.spec?.replicas, 10, 'the first ReplicaSet ignores the steps');
       assert.equal(second.status.stableRS, hashOf(rs), 'initial deploy promotes before pods are available');
