@@ -599,6 +599,17 @@ function podsReadyExcept(h: ReturnType<typeof harness>): void {
 }
 
 describe('reconcile (canary) as upstream over time (issue 25)', () => {
+  it("AnalysisRuns carry the Rollout's spec.selector.matchLabels, over analysisRunMetadata's labels", () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: 'check' }], analysisRunMetadata: { labels: { team: 'a', app: 'other' } } } }] }, { replicas: 2 }));
+    updateImage(h);
+    settle(h);
+    const name = h.world.rollout.status?.canary?.currentStepAnalysisRunStatus?.name;
+    const run = h.world.analysisRuns.find((r) => r.metadata?.name === name)!;
+    assert.equal(run.metadata?.labels?.app, 'demo', 'the selector label wins');
+    assert.equal(run.metadata?.labels?.team, 'a');
+    assert.equal(run.metadata?.labels?.['rollout-type'], 'Step');
+  });
+
   it('promotion waits only while the new RS has fewer available pods than spec.replicas, not more (upstream #4619)', () => {
     const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 4 }));
     updateImage(h);
