@@ -17,31 +17,37 @@ import type { LabelSelector, ReplicaSet, RolloutCondition, RolloutStatus } from 
 const sum = (rss: readonly ReplicaSet[], f: (rs: ReplicaSet) => number | undefined): number =>
   rss.reduce((n, rs) => n + (f(rs) ?? 0), 0);
 
-/** `metav1.FormatLabelSelector`: "a=b,c in (d,e)"; sorted as Kubernetes does. */
+/**
+ * `metav1.FormatLabelSelector`: "a=b,c in (d,e)". As Kubernetes builds it (a selector's requirements
+ * are kept sorted by key), every term, matchLabels and matchExpressions alike, goes in key order.
+ */
 export function formatLabelSelector(selector: LabelSelector | undefined): string {
   if (!selector) return '';
-  const parts: string[] = [];
-  for (const key of Object.keys(selector.matchLabels ?? {}).sort()) parts.push(`${key}=${selector.matchLabels![key]}`);
+  const terms: { key: string; text: string }[] = [];
+  for (const key of Object.keys(selector.matchLabels ?? {})) terms.push({ key, text: `${key}=${selector.matchLabels![key]}` });
   for (const req of selector.matchExpressions ?? []) {
     const values = [...(req.values ?? [])].sort().join(',');
-    switch (req.operator) {
-      case 'In':
-        parts.push(`${req.key} in (${values})`);
-        break;
-      case 'NotIn':
-        parts.push(`${req.key} notin (${values})`);
-        break;
-      case 'Exists':
-        parts.push(req.key);
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${req.key}`);
-        break;
-      default:
-        parts.push(`${req.key} ${req.operator} (${values})`);
-    }
+    const text = (() => {
+      switch (req.operator) {
+        case 'In':
+          return `${req.key} in (${values})`;
+        case 'NotIn':
+          return `${req.key} notin (${values})`;
+        case 'Exists':
+          return req.key;
+        case 'DoesNotExist':
+          return `!${req.key}`;
+        default:
+          return `${req.key} ${req.operator} (${values})`;
+      }
+    })();
+    terms.push({ key: req.key, text });
   }
-  return parts.join(',');
+  // A stable sort: terms of one key keep the order they were written in.
+  return terms
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((t) => t.text)
+    .join(',');
 }
 
 /**

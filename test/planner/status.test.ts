@@ -8,9 +8,16 @@ describe('rollout status (§11, §12)', () => {
     assert.equal(formatLabelSelector({ matchLabels: { b: '2', a: '1' } }), 'a=1,b=2');
     assert.equal(
       formatLabelSelector({ matchLabels: { app: 'x' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }, { key: 'gone', operator: 'DoesNotExist' }] }),
-      'app=x,tier in (api,web),!gone',
+      'app=x,!gone,tier in (api,web)',
     );
     assert.equal(formatLabelSelector(undefined), '');
+  });
+
+  it('orders the selector terms by key across matchLabels and matchExpressions, as Kubernetes does', () => {
+    assert.equal(
+      formatLabelSelector({ matchLabels: { tier: 'web' }, matchExpressions: [{ key: 'app', operator: 'In', values: ['b', 'a'] }, { key: 'zone', operator: 'Exists' }] }),
+      'app in (a,b),tier=web,zone',
+    );
   });
 
   it('canary counts sum every ReplicaSet; updatedReplicas is the new ReplicaSet only', () => {
