@@ -115,6 +115,11 @@ export function reconcileCanary(ctx: ReconcileContext): void {
   reconcileTrafficWeights(ctx);
   reconcileExperimentStep(ctx);
   reconcileAnalysisRuns(ctx);
+  // An inconclusive run or experiment that adds a pause ends the reconcile before any scaling (upstream's HasAddPause).
+  if (ctx.pause.addReasons.length > 0) {
+    syncCanaryStatus(ctx);
+    return;
+  }
 
   let scaled = false;
   const halt = haltProgressReason(ctx.rollout);

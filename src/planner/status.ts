@@ -107,8 +107,10 @@ function setReplicaFields(ctx: ReconcileContext, s: RolloutStatus): void {
 function rolloutHealthy(ctx: ReconcileContext, s: RolloutStatus): boolean {
   const r = ctx.replicas;
   if (s.updatedReplicas !== r || s.availableReplicas !== r) return false;
+  // Upstream judges the generation by the status as read: the reconcile that first sees a spec edit
+  // is not yet Healthy (the next one, after observedGeneration is written, is).
   const generation = ctx.rollout.metadata?.generation;
-  if (typeof generation === 'number' && s.observedGeneration !== String(generation)) return false;
+  if (typeof generation === 'number' && ctx.rollout.status?.observedGeneration !== String(generation)) return false;
   const strategy = ctx.rollout.spec?.strategy;
   if (strategy?.blueGreen) {
     const activeDone = s.blueGreen?.activeSelector === s.currentPodHash;
@@ -119,7 +121,7 @@ function rolloutHealthy(ctx: ReconcileContext, s: RolloutStatus): boolean {
     const stepCount = canaryStepsOf(ctx.rollout).length;
     const allSteps = stepCount === 0 || s.currentStepIndex === undefined || s.currentStepIndex === stepCount;
     const stable = !!s.stableRS && s.stableRS === s.currentPodHash;
-    return allSteps && stable && s.replicas === s.updatedReplicas;
+    return allSteps && stable && s.replicas === r;
   }
   return true;
 }

@@ -599,6 +599,36 @@ function podsReadyExcept(h: ReturnType<typeof harness>): void {
 }
 
 describe('reconcile (canary) as upstream over time (issue 25)', () => {
+  it('an inconclusive analysis that adds a pause ends the reconcile before any scaling (upstream HasAddPause)', () => {
+    const h = deployed(
+      canary({ steps: [{ setWeight: 25 }, { pause: {} }, { setWeight: 75 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }] } }, { replicas: 4 }),
+    );
+    updateImage(h);
+    settle(h);
+    assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+    assert.equal(h.world.analysisRuns.length >= 1, true);
+    // A promote past the pause, and the background run turns Inconclusive before the next reconcile.
+    patchStatus(h, { pauseConditions: null, controllerPause: null, currentStepIndex: 2 });
+    const bg = h.world.rollout.status?.canary?.currentBackgroundAnalysisRunStatus?.name;
+    h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map((r) => (r.metadata?.name === bg ? { ...r, status: { phase: 'Inconclusive' } } : r)) };
+    const r = step(h);
+    assert.deepEqual(r.status.pauseConditions?.map((p) => p.reason), ['InconclusiveAnalysisRun']);
+    assert.deepEqual(kinds(r).filter((k) => k === 'updateReplicaSet'), [], 'no ReplicaSet scaled in the reconcile that pauses');
+  });
+
+  it('Healthy after a spec edit waits for the observedGeneration as read, as upstream (one reconcile later)', () => {
+    const base = canary({}, { replicas: 2 });
+    base.metadata = { ...base.metadata, generation: 1 };
+    const h = deployed(base);
+    assert.equal(getCondition(h.world.rollout.status?.conditions, 'Healthy')?.status, 'True');
+    h.world = { ...h.world, rollout: { ...h.world.rollout, metadata: { ...h.world.rollout.metadata, generation: 2 }, spec: { ...h.world.rollout.spec, progressDeadlineSeconds: 700 } } };
+    const first = step(h);
+    assert.equal(first.status.observedGeneration, '2');
+    assert.equal(getCondition(first.status.conditions, 'Healthy')?.status, 'False', 'not yet: the status as read observed generation 1');
+    const second = step(h);
+    assert.equal(getCondition(second.status.conditions, 'Healthy')?.status, 'True');
+  });
+
   it("AnalysisRuns carry the Rollout's spec.selector.matchLabels, over analysisRunMetadata's labels", () => {
     const h = deployed(canary({ steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: 'check' }], analysisRunMetadata: { labels: { team: 'a', app: 'other' } } } }] }, { replicas: 2 }));
     updateImage(h);
