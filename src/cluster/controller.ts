@@ -375,6 +375,8 @@ export function createController(opts: ControllerOptions): Controller {
         });
         expected.push({ store: opts.deployments!, namespace, name: deployment.metadata!.name!, rv: scaled.metadata!.resourceVersion! });
       }
+      // The Events before the status: once the status shows what happened, its Events are there too.
+      for (const event of result.events) await recordEvent(key, event.type, event.reason, event.message);
       if (statusPatch !== undefined) {
         const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
           patch: 'merge',
@@ -391,7 +393,6 @@ export function createController(opts: ControllerOptions): Controller {
         });
         expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
       }
-      for (const event of result.events) await recordEvent(key, event.type, event.reason, event.message);
     });
   }
 

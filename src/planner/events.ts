@@ -1,7 +1,7 @@
 /**
  * The Kubernetes Events one reconcile records on its Rollout, with upstream's reasons, types and
  * message shapes (its EventRecorder calls in rollout/*.go). The planner decides them (pure); the
- * controller writes them as core/v1 Events after the reconcile's writes succeeded.
+ * controller writes them as core/v1 Events after the reconcile's object writes, before its status.
  *
  * Events that follow a decision inside a strategy (a step completed, a promotion, an experiment
  * created) are recorded there with `recordEvent`; those that follow from what the reconcile
