@@ -12,13 +12,16 @@ import {
   resumeAction,
   retryAction,
   setImageAction,
+  setImageOnWorkloadAction,
   undoAction,
+  undoOnWorkloadAction,
+  type ReferencedWorkload,
   type ActionResult,
   type ReplicaSet,
   type Rollout,
   type RolloutPatch,
 } from '../planner';
-import { REPLICA_SET, ROLLOUT, kindPath } from './kinds';
+import { DEPLOYMENT, POD_TEMPLATE, REPLICA_SET, ROLLOUT, kindPath, type KindRef } from './kinds';
 import { isConflict, isNotFound, type Rest } from './rest';
 
 export type ActionRequest =
@@ -103,6 +106,12 @@ export async function sendRolloutPatch(rest: Rest, ref: RolloutRef, patch: Rollo
 export async function runAction(rest: Rest, ref: RolloutRef, request: ActionRequest): Promise<ActionOutcome> {
   for (let attempt = 1; ; attempt++) {
     const rollout = await rest.request<Rollout>('GET', kindPath(ROLLOUT, ref.namespace, ref.name));
+    if (rollout.spec?.workloadRef && (request.kind === 'setImage' || request.kind === 'undo')) {
+      const outcome = await runOnWorkload(rest, ref, rollout, request);
+      if (outcome === 'conflict' && attempt < 5) continue;
+      if (outcome === 'conflict') throw new Error(`${request.kind === 'undo' ? 'undo' : 'set image'}: the ${rollout.spec.workloadRef.kind ?? 'workload'} kept changing; try again`);
+      return outcome;
+    }
     const replicaSets = request.kind === 'undo' ? await ownedReplicaSets(rest, rollout) : [];
     const plan = planAction(request, rollout, replicaSets);
     if (!plan.ok) return plan;
@@ -115,4 +124,48 @@ export async function runAction(rest: Rest, ref: RolloutRef, request: ActionRequ
     }
     return { ok: true, sent: plan.patches, rollout: latest };
   }
+}
+
+const WORKLOAD_KIND_REFS: Record<string, KindRef> = { Deployment: DEPLOYMENT, ReplicaSet: REPLICA_SET, PodTemplate: POD_TEMPLATE };
+
+/**
+ * set image and undo on a Rollout whose template comes from spec.workloadRef: as the kubectl plugin,
+ * the change goes to the referenced Deployment, ReplicaSet or PodTemplate (the controller then takes
+ * the new template from it). 'conflict': the workload changed since it was read; decide again.
+ */
+async function runOnWorkload(
+  rest: Rest,
+  ref: RolloutRef,
+  rollout: Rollout,
+  request: Extract<ActionRequest, { kind: 'setImage' } | { kind: 'undo' }>,
+): Promise<ActionOutcome | 'conflict'> {
+  const workloadRef = rollout.spec!.workloadRef!;
+  const kind = WORKLOAD_KIND_REFS[workloadRef.kind ?? ''];
+  if (!kind || !workloadRef.name) {
+    const plan = request.kind === 'setImage' ? setImageOnWorkloadAction(rollout, {}, request.container, request.image) : undoOnWorkloadAction(rollout, {}, []);
+    return plan.ok ? { ok: false, reason: 'spec.workloadRef names no supported workload' } : plan;
+  }
+  const path = kindPath(kind, ref.namespace, workloadRef.name);
+  let workload: ReferencedWorkload;
+  try {
+    workload = await rest.request<ReferencedWorkload>('GET', path);
+  } catch (e) {
+    if (isNotFound(e)) return { ok: false, reason: `${workloadRef.kind} "${workloadRef.name}" that rollout "${ref.name}" takes its template from does not exist` };
+    throw e;
+  }
+  const plan =
+    request.kind === 'setImage'
+      ? setImageOnWorkloadAction(rollout, workload, request.container, request.image)
+      : undoOnWorkloadAction(rollout, workload, await ownedReplicaSets(rest, rollout), request.toRevision);
+  if (!plan.ok) return plan;
+  try {
+    for (const patch of plan.patches) {
+      if (patch.type === 'update') await rest.request('PUT', path, { body: patch.body });
+      else await rest.request('PATCH', path, { patch: patch.type === 'json' ? 'json' : 'merge', body: patch.body });
+    }
+  } catch (e) {
+    if (isConflict(e) && plan.patches.every((p) => p.type === 'update')) return 'conflict';
+    throw e;
+  }
+  return { ok: true, sent: plan.patches, rollout: await rest.request<Rollout>('GET', kindPath(ROLLOUT, ref.namespace, ref.name)) };
 }

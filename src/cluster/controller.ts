@@ -11,7 +11,7 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_MANAGED_BY, ANNOTATION_WORKLOAD_GENERATION, LABEL_POD_TEMPLATE_HASH, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type ObservedRouterObjects, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_MANAGED_BY, ANNOTATION_REVISION, ANNOTATION_WORKLOAD_GENERATION, LABEL_POD_TEMPLATE_HASH, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type ObservedRouterObjects, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
@@ -380,10 +380,21 @@ export function createController(opts: ControllerOptions): Controller {
         });
         expected.push({ store: opts.deployments!, namespace, name: deployment.metadata!.name!, rv: scaled.metadata!.resourceVersion! });
       }
+      // The Events before the status: once the status shows what happened, its Events are there too.
+      for (const event of result.events) await recordEvent(key, event.type, event.reason, event.message);
       if (statusPatch !== undefined) {
         const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
           patch: 'merge',
           body: { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch },
+        });
+        expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
+      }
+      // The revision annotation last: the status patch above is conditional on the resourceVersion as read.
+      const revision = effects.find((e): e is Extract<Effect, { kind: 'setRolloutRevision' }> => e.kind === 'setRolloutRevision');
+      if (revision) {
+        const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name), {
+          patch: 'merge',
+          body: { metadata: { annotations: { [ANNOTATION_REVISION]: revision.revision } } },
         });
         expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
       }
@@ -405,36 +416,59 @@ export function createController(opts: ControllerOptions): Controller {
     const delay = nextBackoff(key);
     if (routerProblems.get(key) !== problem) {
       log.warn(`rollout ${key}: ${problem}; the rollout does not go on until it can (tried again every few seconds)`);
-      const recording = recordWarning(key, 'TrafficRoutingError', problem).finally(() => eventsInFlight.delete(recording));
+      const recording = recordEvent(key, 'Warning', 'TrafficRoutingError', problem).finally(() => eventsInFlight.delete(recording));
       eventsInFlight.add(recording);
     }
     setRouterProblem(key, problem);
     enqueueAfter(key, delay);
   }
 
-  /** A Warning Event about the rollout; best effort (a cluster that refuses it only loses the Event). */
-  async function recordWarning(key: string, reason: string, message: string): Promise<void> {
+  /**
+   * Events recorded so far, by rollout, type, reason and message: a repeat is counted on the Event
+   * already written (count, lastTimestamp), as client-go's recorder aggregates identical events.
+   */
+  const recordedEvents = new Map<string, { name: string; count: number }>();
+  const RECORDED_EVENTS_MAX = 4096; // client-go's cache size
+
+  /** An Event about the rollout; best effort (a cluster that refuses it only loses the Event). */
+  async function recordEvent(key: string, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const rollout = stores.rollouts.get(key.slice(key.indexOf('/') + 1), key.slice(0, key.indexOf('/')));
     const namespace = rollout?.metadata?.namespace;
     const name = rollout?.metadata?.name;
     if (!namespace || !name) return;
     const now = new Date(clock.now()).toISOString();
+    const cacheKey = JSON.stringify([rollout.metadata?.uid ?? key, type, reason, message]);
+    const seen = recordedEvents.get(cacheKey);
     try {
-      await write(key, 'POST', kindPath(EVENT, namespace), {
+      if (seen) {
+        try {
+          await write(key, 'PATCH', kindPath(EVENT, namespace, seen.name), { patch: 'merge', body: { count: seen.count + 1, lastTimestamp: now } });
+          recordedEvents.delete(cacheKey);
+          recordedEvents.set(cacheKey, { name: seen.name, count: seen.count + 1 });
+          return;
+        } catch (e) {
+          if (!isNotFound(e)) throw e; // gone (expired or deleted): a new one below
+        }
+      }
+      const written = await write<{ metadata?: { name?: string } }>(key, 'POST', kindPath(EVENT, namespace), {
         body: {
           apiVersion: 'v1',
           kind: 'Event',
           metadata: { generateName: `${name}.`, namespace },
-          involvedObject: { apiVersion: apiVersionOf(ROLLOUT), kind: ROLLOUT.name, name, namespace, uid: rollout.metadata?.uid },
+          involvedObject: { apiVersion: apiVersionOf(ROLLOUT), kind: ROLLOUT.name, name, namespace, uid: rollout.metadata?.uid, resourceVersion: rollout.metadata?.resourceVersion },
           reason,
           message,
-          type: 'Warning',
+          type,
           source: { component: EVENT_SOURCE },
+          reportingComponent: EVENT_SOURCE,
           firstTimestamp: now,
           lastTimestamp: now,
           count: 1,
         },
       });
+      recordedEvents.delete(cacheKey);
+      if (written?.metadata?.name) recordedEvents.set(cacheKey, { name: written.metadata.name, count: 1 });
+      if (recordedEvents.size > RECORDED_EVENTS_MAX) recordedEvents.delete(recordedEvents.keys().next().value!);
     } catch (e) {
       log.info(`rollout ${key}: the ${reason} Event could not be recorded: ${errorText(e)}`);
     }
@@ -534,7 +568,8 @@ export function createController(opts: ControllerOptions): Controller {
         track(stores.experiments, await write(key, 'PATCH', kindPath(EXPERIMENT, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
         return;
       case 'updateStatus':
-        return; // written by the caller as a diff with the rollout's resourceVersion
+      case 'setRolloutRevision':
+        return; // written by the caller: the status as a diff with the rollout's resourceVersion, then the annotation
       case 'patchPodMetadata': {
         const metadata = { ...(e.labels ? { labels: e.labels } : {}), ...(e.annotations ? { annotations: e.annotations } : {}) };
         try {

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { applyFile } from './apply-file';
 import type { ActionRequest, Rest, TerminateOutcome } from '../cluster';
-import type { Rollout } from '../planner';
+import type { PodTemplateSpec, ReplicaSet, Rollout } from '../planner';
 import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { pickAnalysisRun, pickExperiment, pickRollout, type Eligibility, type RolloutRef } from './pick';
@@ -105,9 +105,29 @@ const action =
   (ctx, arg) =>
     runRolloutAction(ctx, arg, () => request, request);
 
-async function askImage(rollout: Rollout | undefined): Promise<ActionRequest | undefined> {
-  const containers = rollout?.spec?.template?.spec?.containers ?? [];
-  if (containers.length === 0) throw new Error('the rollout has no containers in its pod template (a workloadRef rollout is updated through its Deployment)');
+/**
+ * The containers a set image can name: the rollout's own pod template's, or for a workloadRef rollout
+ * (whose template is in its Deployment, ReplicaSet or PodTemplate, where set image writes) those of
+ * its newest ReplicaSet, which carries that template.
+ */
+function templateContainers(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): NonNullable<NonNullable<PodTemplateSpec['spec']>['containers']> {
+  if (!rollout?.spec?.workloadRef) return rollout?.spec?.template?.spec?.containers ?? [];
+  const owned = replicaSets.filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === rollout.metadata?.name));
+  // The planner's ANNOTATION_REVISION, spelled out: this module loads the planner lazily.
+  const revision = (rs: ReplicaSet) => Number(rs.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0);
+  const newest = owned.sort((a, b) => revision(b) - revision(a))[0];
+  return newest?.spec?.template?.spec?.containers ?? [];
+}
+
+/** The ReplicaSets of the rollout's namespace, as the connected cluster's stores show them. */
+function connectedReplicaSets(ctx: Ctx, rollout: Rollout | undefined): readonly ReplicaSet[] {
+  const c = connected(ctx);
+  return c.ok && rollout ? c.stores.replicaSets.list(rollout.metadata?.namespace) : [];
+}
+
+async function askImage(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): Promise<ActionRequest | undefined> {
+  const containers = templateContainers(rollout, replicaSets);
+  if (containers.length === 0) throw new Error('the rollout has no containers in its pod template');
   let container = containers[0]!;
   if (containers.length > 1) {
     const picked = await vscode.window.showQuickPick(
@@ -221,10 +241,10 @@ export const commandTable: Record<CommandId, Handler> = {
     runRolloutAction(
       ctx,
       arg,
-      (r) => (typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(r)),
+      (r) => (typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(r, connectedReplicaSets(ctx, r))),
       { kind: 'setImage', container: '', image: '' },
-      // The image is asked after the pick: any rollout with containers in its own pod template qualifies.
-      (r) => ((r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers in its pod template (a workloadRef rollout changes through its Deployment)'),
+      // The image is asked after the pick: any rollout with containers in its pod template (or its workload's) qualifies.
+      (r) => (r.spec?.workloadRef || (r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers in its pod template'),
     ),
   'rollouts.undo': (ctx, arg, toRevision) => runRolloutAction(ctx, arg, () => ({ kind: 'undo', ...(typeof toRevision === 'number' ? { toRevision } : {}) }), { kind: 'undo' }),
   'rollouts.terminateAnalysisRun': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.AnalysisRun),

@@ -137,6 +137,17 @@ function replaceImages(list: Container[] | undefined, container: string, image: 
   return n;
 }
 
+/** Replaces the image of the named containers (`*` = all) of a pod spec; refuses when none has that name. */
+function setImageIn(spec: PodTemplateSpec['spec'] | undefined, container: string, image: string, what: string): string | undefined {
+  const n =
+    replaceImages(spec?.initContainers, container, image) +
+    replaceImages(spec?.containers, container, image) +
+    replaceImages(spec?.ephemeralContainers, container, image);
+  if (n > 0) return undefined;
+  const names = [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])].map((c) => c.name);
+  return `container "${container}" not found in ${what}${names.length ? ` (containers: ${names.join(', ')})` : ''}`;
+}
+
 /** set image CONTAINER=IMAGE: a full update with the image replaced in every init/regular/ephemeral container of that name (`*` = all). */
 export function setImageAction(rollout: Rollout, container: string, image: string): ActionResult {
   if (!container) return refuse('name the container whose image to set (or * for all)');
@@ -145,17 +156,81 @@ export function setImageAction(rollout: Rollout, container: string, image: strin
     return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; set the image there`);
   }
   const updated = cloneJson(rollout);
-  const spec = updated.spec?.template?.spec;
-  const n =
-    replaceImages(spec?.initContainers, container, image) +
-    replaceImages(spec?.containers, container, image) +
-    replaceImages(spec?.ephemeralContainers, container, image);
-  if (n === 0) {
-    const names = [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])].map((c) => c.name);
-    return refuse(`container "${container}" not found in ${nameOf(rollout)}${names.length ? ` (containers: ${names.join(', ')})` : ''}`);
-  }
+  const refused = setImageIn(updated.spec?.template?.spec, container, image, nameOf(rollout));
+  if (refused) return refuse(refused);
   delete updated.status;
   return ok([{ type: 'update', body: updated }]);
+}
+
+/** A workload a Rollout's spec.workloadRef names, as read (Deployment, ReplicaSet or PodTemplate). */
+export interface ReferencedWorkload {
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; [k: string]: unknown };
+  spec?: { template?: PodTemplateSpec; [k: string]: unknown };
+  /** A PodTemplate's pod template is at the top level. */
+  template?: PodTemplateSpec;
+  [k: string]: unknown;
+}
+
+/** Where the kind keeps its pod template: a PodTemplate's at `template`, the others' at `spec.template`. */
+function workloadTemplate(kind: string, workload: ReferencedWorkload): PodTemplateSpec | undefined {
+  return kind === 'PodTemplate' ? workload.template : workload.spec?.template;
+}
+
+const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'PodTemplate'];
+
+function refusedWorkloadRef(rollout: Rollout): string | undefined {
+  const ref = rollout.spec?.workloadRef;
+  if (!ref?.name) return `${nameOf(rollout)}: spec.workloadRef names no workload`;
+  if (!WORKLOAD_KINDS.includes(ref.kind ?? '')) return `${nameOf(rollout)}: a workloadRef of kind "${ref.kind ?? ''}" is not supported (Deployment, ReplicaSet or PodTemplate)`;
+  return undefined;
+}
+
+/**
+ * set image on a Rollout with spec.workloadRef (`SetImage` of the kubectl plugin): a full update of
+ * the referenced workload with the image replaced, carrying the resourceVersion it was read at.
+ * (The plugin always treats the workload as a Deployment; this updates the kind the Rollout names.)
+ */
+export function setImageOnWorkloadAction(rollout: Rollout, workload: ReferencedWorkload, container: string, image: string): ActionResult {
+  if (!container) return refuse('name the container whose image to set (or * for all)');
+  if (!image) return refuse(`give an image for container "${container}"`);
+  const bad = refusedWorkloadRef(rollout);
+  if (bad) return refuse(bad);
+  const kind = rollout.spec!.workloadRef!.kind!;
+  const updated = cloneJson(workload);
+  const refused = setImageIn(workloadTemplate(kind, updated)?.spec, container, image, `${kind} "${workload.metadata?.name ?? ''}"`);
+  if (refused) return refuse(refused);
+  delete updated.status;
+  return ok([{ type: 'update', body: updated }]);
+}
+
+/** The template undo goes back to: revision N, or (default) the second-highest revision, as the plugin's `rolloutRevision`. */
+function undoTarget(rollout: Rollout, replicaSets: readonly ReplicaSet[], toRevision?: number): { rs: ReplicaSet; revision: number } | string {
+  const revisions = replicaSets.map((rs) => ({ rs, revision: parsedRevision(rs) })).filter((x): x is { rs: ReplicaSet; revision: number } => x.revision !== undefined);
+  if (toRevision !== undefined && toRevision > 0) {
+    const target = revisions.find((x) => x.revision === toRevision);
+    if (target) return target;
+    const known = [...new Set(revisions.map((x) => x.revision))].sort((a, b) => a - b);
+    return `revision ${toRevision} of ${nameOf(rollout)} does not exist${known.length ? ` (revisions: ${known.join(', ')})` : ''}`;
+  }
+  // The second newest, scanning as upstream does (an RS without revision counts as 0).
+  let target: { rs: ReplicaSet; revision: number } | undefined;
+  let latest: { rs: ReplicaSet; revision: number } | undefined;
+  for (const x of revisions) {
+    if (!latest || latest.revision < x.revision) {
+      target = latest;
+      latest = x;
+    } else if (!target || target.revision < x.revision) target = x;
+  }
+  return target ?? `${nameOf(rollout)} has no previous revision to go back to`;
+}
+
+/** The target's template without its hash label, or a refusal when `current` already derives from it. */
+function undoTemplate(rollout: Rollout, current: PodTemplateSpec | undefined, target: { rs: ReplicaSet; revision: number }): PodTemplateSpec | string {
+  const template: PodTemplateSpec = cloneJson(target.rs.spec?.template ?? {});
+  if (templateDerivesFrom(current, template)) return `${nameOf(rollout)} already runs the template of revision ${target.revision}`;
+  if (template.metadata?.labels) delete template.metadata.labels[LABEL_POD_TEMPLATE_HASH];
+  return template;
 }
 
 /**
@@ -167,31 +242,27 @@ export function undoAction(rollout: Rollout, replicaSets: readonly ReplicaSet[],
   if (rollout.spec?.workloadRef) {
     return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; undo must patch that object`);
   }
-  const revisions = replicaSets.map((rs) => ({ rs, revision: parsedRevision(rs) })).filter((x): x is { rs: ReplicaSet; revision: number } => x.revision !== undefined);
-  let target: { rs: ReplicaSet; revision: number } | undefined;
-  if (toRevision !== undefined && toRevision > 0) {
-    target = revisions.find((x) => x.revision === toRevision);
-    if (!target) {
-      const known = [...new Set(revisions.map((x) => x.revision))].sort((a, b) => a - b);
-      return refuse(`revision ${toRevision} of ${nameOf(rollout)} does not exist${known.length ? ` (revisions: ${known.join(', ')})` : ''}`);
-    }
-  } else {
-    // The second newest, scanning as upstream does (an RS without revision counts as 0).
-    let latest: { rs: ReplicaSet; revision: number } | undefined;
-    for (const x of revisions) {
-      if (!latest || latest.revision < x.revision) {
-        target = latest;
-        latest = x;
-      } else if (!target || target.revision < x.revision) target = x;
-    }
-    if (!target) return refuse(`${nameOf(rollout)} has no previous revision to go back to`);
-  }
-  const template: PodTemplateSpec = cloneJson(target.rs.spec?.template ?? {});
-  if (templateDerivesFrom(rollout.spec?.template, template)) {
-    return refuse(`${nameOf(rollout)} already runs the template of revision ${target.revision}`);
-  }
-  if (template.metadata?.labels) delete template.metadata.labels[LABEL_POD_TEMPLATE_HASH];
+  const target = undoTarget(rollout, replicaSets, toRevision);
+  if (typeof target === 'string') return refuse(target);
+  const template = undoTemplate(rollout, rollout.spec?.template, target);
+  if (typeof template === 'string') return refuse(template);
   return ok([{ type: 'json', body: [{ op: 'replace', path: '/spec/template', value: template }] }]);
+}
+
+/**
+ * undo on a Rollout with spec.workloadRef (the plugin's `undoWorkloadRef`): the same template, as a
+ * JSON patch of the referenced workload's pod template (`/spec/template`; a PodTemplate's `/template`,
+ * where the plugin's patch of `/spec/template` would fail). Skipped when the workload already runs it.
+ */
+export function undoOnWorkloadAction(rollout: Rollout, workload: ReferencedWorkload, replicaSets: readonly ReplicaSet[], toRevision?: number): ActionResult {
+  const bad = refusedWorkloadRef(rollout);
+  if (bad) return refuse(bad);
+  const kind = rollout.spec!.workloadRef!.kind!;
+  const target = undoTarget(rollout, replicaSets, toRevision);
+  if (typeof target === 'string') return refuse(target);
+  const template = undoTemplate(rollout, workloadTemplate(kind, workload), target);
+  if (typeof template === 'string') return refuse(template);
+  return ok([{ type: 'json', body: [{ op: 'replace', path: kind === 'PodTemplate' ? '/template' : '/spec/template', value: template }] }]);
 }
 
 function parsedRevision(rs: ReplicaSet): number | undefined {

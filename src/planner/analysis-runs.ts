@@ -79,8 +79,10 @@ export function runMetadata(
   stepIndex?: number,
   extra: { labels?: Record<string, string>; annotations?: Record<string, string> } = {},
 ): ObjectMeta {
-  const labels: Record<string, string> = { ...(extra.labels ?? {}), [LABEL_POD_TEMPLATE_HASH]: updateHash(ctx), [LABEL_ROLLOUT_TYPE]: type };
+  // The run's own labels, then the given ones over them (as upstream's newAnalysisRunFromRollout).
+  const labels: Record<string, string> = { [LABEL_POD_TEMPLATE_HASH]: updateHash(ctx), [LABEL_ROLLOUT_TYPE]: type };
   if (stepIndex !== undefined) labels[LABEL_STEP_INDEX] = String(stepIndex);
+  Object.assign(labels, extra.labels ?? {});
   return {
     name,
     ...(ctx.rollout.metadata?.namespace !== undefined ? { namespace: ctx.rollout.metadata.namespace } : {}),
@@ -113,7 +115,11 @@ export function createAnalysisRun(ctx: ReconcileContext, analysis: RolloutAnalys
   const run: AnalysisRun = {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'AnalysisRun',
-    metadata: runMetadata(ctx, name, type, stepIndex, analysis.analysisRunMetadata ?? {}),
+    // analysisRunMetadata's labels, then the Rollout's spec.selector.matchLabels over them (upstream copies both).
+    metadata: runMetadata(ctx, name, type, stepIndex, {
+      ...(analysis.analysisRunMetadata ?? {}),
+      labels: { ...(analysis.analysisRunMetadata?.labels ?? {}), ...(ctx.rollout.spec?.selector?.matchLabels ?? {}) },
+    }),
     spec: {
       templates: (analysis.templates ?? []).map((t) => ({ ...t })),
       args: runArguments(ctx, analysis),
@@ -165,6 +171,15 @@ export function needsNewAnalysisRun(rollout: Rollout, current: AnalysisRun | und
  * What an ended run means for the rollout: Failed or Error aborts it (with `abortMessage`),
  * Inconclusive pauses it until a person promotes. Successful and running runs change nothing here.
  */
+/**
+ * Upstream's abort message for a failed or errored run or experiment: "<prefix> error/failed"
+ * (literally, whichever it was; e.g. "Step-based analysis phase error/failed"), then ": <its
+ * message>" when it has one.
+ */
+export function failedPhaseMessage(prefix: string, message: string | undefined): string {
+  return `${prefix} error/failed${message ? `: ${message}` : ''}`;
+}
+
 export function reactToAnalysisRun(ctx: ReconcileContext, run: AnalysisRun | undefined, abortMessage?: string): void {
   switch (run?.status?.phase) {
     case 'Failed':

@@ -15,6 +15,7 @@ import {
   createAnalysisRun,
   needsNewAnalysisRun,
   ownAnalysisRuns,
+  failedPhaseMessage,
   reactToAnalysisRun,
   ROLLOUT_TYPE_POST_PROMOTION,
   ROLLOUT_TYPE_PRE_PROMOTION,
@@ -34,6 +35,7 @@ import {
   requeueForPause,
   shouldDelayScaleDownOnAbort,
 } from './pause';
+import { recordCompleted } from './events';
 import type { ReconcileContext } from './reconcile-context';
 import {
   allReplicaSets,
@@ -55,7 +57,6 @@ import {
 import { isSaturated, replicaSetByHash } from './replicasets';
 import type { ReplicaSetChange } from './scale-down';
 import {
-  hasScaleDownDeadline,
   removeScaleDownDeadlines,
   scaleDownDeadline,
   scaleDownOldReplicaSets,
@@ -72,11 +73,12 @@ interface BlueGreenPass {
   /** The new RS's hash. */
   newHash: string;
   /**
-   * The new RS carried a scale-down deadline when read: the update goes back to an RS that was
-   * waiting to be scaled down (a fast rollback), so pause and analysis are skipped. Taken before
-   * this reconcile removes the annotation.
+   * Upstream's `isFastRollback`: the update goes back to the stable or an older RS that is within
+   * rollbackWindow or still waiting for its (unexpired) scale-down deadline, so pause and analysis
+   * are skipped. Taken before this reconcile removes the annotation. A newer RS that carries the
+   * abort delay's deadline (abort, then retry) is not a rollback.
    */
-  rollbackToScaleDownDelay: boolean;
+  fastRollback: boolean;
   /** The AnalysisRuns recorded in the status, as found. */
   currentPre: AnalysisRun | undefined;
   currentPost: AnalysisRun | undefined;
@@ -106,7 +108,7 @@ export function reconcileBlueGreen(ctx: ReconcileContext): void {
     activeService,
     previewService: bg.previewService || undefined,
     newHash: rsHash(newRS) ?? ctx.newHash,
-    rollbackToScaleDownDelay: hasScaleDownDeadline(newRS),
+    fastRollback: isFastRollback(ctx, withinScaleDownDelay(newRS, ctx.now)),
     currentPre: findAnalysisRun(ctx, old.blueGreen?.prePromotionAnalysisRunStatus?.name),
     currentPost: findAnalysisRun(ctx, old.blueGreen?.postPromotionAnalysisRunStatus?.name),
   };
@@ -176,16 +178,12 @@ function readyForPause(pass: BlueGreenPass): boolean {
 }
 
 /**
- * Fast-tracked updates skip the pause: rollback to an RS in its delay, promoteFull, first
- * deploy, already active, and (our addition) a rollback within rollbackWindow. Upstream clears
- * pause conditions on such a rollback without fast-tracking it, so with a controller pause
- * (autoPromotionEnabled false or autoPromotionSeconds) the pause can never complete and the
- * rollback never switches; fast-tracking is what the window is for.
+ * Fast-tracked updates skip the pause (`isBlueGreenFastTracked`): a fast rollback (to an RS in
+ * its delay or within rollbackWindow), promoteFull, first deploy, already active.
  */
 function isFastTracked(pass: BlueGreenPass): boolean {
-  if (pass.rollbackToScaleDownDelay) return true;
+  if (pass.fastRollback) return true;
   if (pass.ctx.rollout.status?.promoteFull) return true;
-  if (rollbackWithinWindow(pass.ctx)) return true;
   const active = serviceSelectedHash(findService(pass.ctx, pass.activeService));
   if (active === undefined) return true;
   return active === pass.newHash;
@@ -193,7 +191,7 @@ function isFastTracked(pass: BlueGreenPass): boolean {
 
 function completedPrePromotionAnalysis(pass: BlueGreenPass, currentPre: AnalysisRun | undefined = pass.currentPre): boolean {
   if (!blueGreenOf(pass.ctx.rollout)?.prePromotionAnalysis) return true;
-  return currentPre?.status?.phase === 'Successful';
+  return gateSucceeded(currentPre);
 }
 
 /**
@@ -396,15 +394,15 @@ function reconcileAnalysisRuns(pass: BlueGreenPass): CurrentRuns {
   const { ctx } = pass;
   const old = ctx.rollout.status ?? {};
   const current: CurrentRuns = { pre: pass.currentPre, post: pass.currentPost };
-  if (isAborted(ctx) || old.promoteFull || pass.rollbackToScaleDownDelay || !old.stableRS || rollbackWithinWindow(ctx)) {
+  if (isAborted(ctx) || old.promoteFull || pass.fastRollback || !old.stableRS) {
     // No analysis gates now: every run of this rollout still going is stopped.
     for (const run of ownAnalysisRuns(ctx)) terminateAnalysisRun(ctx, run);
     return current;
   }
   current.pre = reconcileGateRun(pass, 'pre');
-  reactToAnalysisRun(ctx, current.pre, current.pre?.status?.message);
+  reactToAnalysisRun(ctx, current.pre, failedPhaseMessage('Blue/green pre-promotion analysis phase', current.pre?.status?.message));
   current.post = reconcileGateRun(pass, 'post');
-  reactToAnalysisRun(ctx, current.post, current.post?.status?.message);
+  reactToAnalysisRun(ctx, current.post, failedPhaseMessage('Blue/green post-promotion analysis phase', current.post?.status?.message));
   const currentNames = new Set([current.pre, current.post].map((r) => r?.metadata?.name).filter(Boolean));
   for (const run of ownAnalysisRuns(ctx)) {
     if (!currentNames.has(run.metadata?.name)) terminateAnalysisRun(ctx, run);
@@ -417,6 +415,8 @@ function skipPrePromotionAnalysisRun(pass: BlueGreenPass): boolean {
   const old = pass.ctx.rollout.status ?? {};
   const active = old.blueGreen?.activeSelector ?? '';
   if (old.stableRS === pass.newHash || active === '' || active === pass.newHash || pass.newHash === '') return true;
+  // A run already started is left alone: the new RS losing a pod must not cancel (and so pass) the gate.
+  if (pass.currentPre) return false;
   const preview = previewReplicaCountOf(pass.ctx.rollout);
   if (preview !== undefined) return rsReplicas(pass.ctx.newRS) !== preview || rsAvailable(pass.ctx.newRS) !== preview;
   return !isSaturated(pass.ctx.rollout, pass.ctx.newRS);
@@ -425,12 +425,10 @@ function skipPrePromotionAnalysisRun(pass: BlueGreenPass): boolean {
 /** Post-promotion analysis runs once the active Service selects the saturated new RS and it is not stable yet. */
 function skipPostPromotionAnalysisRun(pass: BlueGreenPass): boolean {
   const old = pass.ctx.rollout.status ?? {};
-  return (
-    old.stableRS === pass.newHash ||
-    (old.blueGreen?.activeSelector ?? '') !== pass.newHash ||
-    pass.newHash === '' ||
-    !isSaturated(pass.ctx.rollout, pass.ctx.newRS)
-  );
+  if (old.stableRS === pass.newHash || (old.blueGreen?.activeSelector ?? '') !== pass.newHash || pass.newHash === '') return true;
+  // As for pre-promotion: a started run is not cancelled by the new RS losing a pod.
+  if (pass.currentPost) return false;
+  return !isSaturated(pass.ctx.rollout, pass.ctx.newRS);
 }
 
 /**
@@ -458,6 +456,41 @@ function reconcileGateRun(pass: BlueGreenPass, gate: 'pre' | 'post'): AnalysisRu
 // ---------------------------------------------------------------------------------------------
 // Status (§8 step 9, §11)
 
+
+/** The new RS carries a scale-down deadline that has not passed yet (upstream's `newRSWithinDelay`). */
+function withinScaleDownDelay(rs: ReplicaSet | undefined, now: Date): boolean {
+  const remaining = rs ? secondsBeforeScaleDown(rs, now) : undefined;
+  return typeof remaining === 'number' && remaining > 0;
+}
+
+/** `isRollback`: the new RS is the recorded stable one, or was created before the stable RS. */
+export function isRollback(ctx: ReconcileContext): boolean {
+  const newRS = ctx.newRS;
+  const stableRS = ctx.stableRS;
+  if (!newRS || !stableRS) return false;
+  if ((ctx.rollout.status?.stableRS ?? '') === (rsHash(newRS) ?? ctx.newHash)) return true;
+  return Date.parse(newRS.metadata?.creationTimestamp ?? '') < Date.parse(stableRS.metadata?.creationTimestamp ?? '');
+}
+
+/**
+ * `isFastRollback`: a rollback to the stable RS, or to an older one within rollbackWindow or (blue-green:
+ * `newRSWithinDelay`, read before this reconcile removes the annotation) within its scale-down delay.
+ * Like upstream, true for every reconcile of a fully promoted rollout.
+ */
+export function isFastRollback(ctx: ReconcileContext, newRSWithinDelay = false): boolean {
+  if (!isRollback(ctx)) return false;
+  const withinDelay = newRSWithinDelay && ctx.rollout.spec?.strategy?.blueGreen !== undefined;
+  const toStable = (ctx.rollout.status?.stableRS ?? '') === (rsHash(ctx.newRS) ?? ctx.newHash);
+  return rollbackWithinWindow(ctx) || withinDelay || toStable;
+}
+
+/**
+ * A gate's run counts as passed only when it succeeded by itself: a run the controller asked to stop
+ * also ends Successful ("Run Terminated"), and taking that for a pass would promote without analysis.
+ */
+function gateSucceeded(run: AnalysisRun | undefined): boolean {
+  return run?.status?.phase === 'Successful' && run.spec?.terminate !== true;
+}
 
 /**
  * A rollback to an older RS within `rollbackWindow.revisions` (`isRollbackWithinWindow`): the new
@@ -487,12 +520,9 @@ function fullPromotionReason(pass: BlueGreenPass, activeSelector: string, curren
   if (activeSelector === '') return 'Initial deploy';
   if (activeSelector !== pass.newHash) return '';
   if (ctx.rollout.status?.promoteFull) return 'Full promotion requested';
-  if (rollbackWithinWindow(ctx)) return 'Rollback within window';
+  if (pass.fastRollback) return rollbackWithinWindow(ctx) ? 'Rollback within window' : 'Fast rollback';
   if (isAborted(ctx)) return '';
-  if (blueGreenOf(ctx.rollout)?.postPromotionAnalysis) {
-    if (pass.rollbackToScaleDownDelay) return `Rollback to '${rsName(ctx.newRS)}' within scaleDownDelay`;
-    if (currentPost?.status?.phase !== 'Successful') return '';
-  }
+  if (blueGreenOf(ctx.rollout)?.postPromotionAnalysis && !gateSucceeded(currentPost)) return '';
   return 'Completed blue-green update';
 }
 
@@ -534,6 +564,7 @@ function syncBlueGreenStatus(pass: BlueGreenPass, opts: { templateChanged: boole
     clearPauseConditions(ctx);
     removeAbort(ctx);
     status.promoteFull = false;
+    recordCompleted(ctx, pass.newHash, reason);
     status.stableRS = pass.newHash;
   } else if (!opts.templateChanged && scaleUpPreviewCheckPoint(pass, runs.pre)) {
     blueGreen.scaleUpPreviewCheckPoint = true;

@@ -16,6 +16,7 @@ import {
   freeObjectName,
   isAnalysisRunCompleted,
   needsNewAnalysisRun,
+  failedPhaseMessage,
   reactToAnalysisRun,
   ROLLOUT_TYPE_BACKGROUND,
   ROLLOUT_TYPE_STEP,
@@ -76,12 +77,13 @@ import {
   serviceSelectedHash,
   waitFor,
 } from './reconcile-context';
-import { rollbackWithinWindow } from './bluegreen-reconcile';
+import { isFastRollback, rollbackWithinWindow } from './bluegreen-reconcile';
 import { removeScaleDownDeadlines, scaleDownOldReplicaSets } from './scale-down';
 import { dynamicRollbackCanaryHash, experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
 import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
 import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
+import { canaryStepString, recordCompleted, recordEvent, recordWeightsUpdated } from './events';
 
 /** The template or the steps changed since the status was written (§5.2 rule 1). */
 export function canaryTemplateOrStepsChanged(ctx: ReconcileContext, stepsHash: string): boolean {
@@ -99,7 +101,10 @@ export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {
   const stepCount = canaryStepsOf(ctx.rollout).length;
   const backToStable = !!ctx.rollout.status?.stableRS && ctx.rollout.status.stableRS === ctx.newHash;
   const olderWithPods = ctx.newRS !== undefined && rsReplicas(ctx.newRS) > 0 && rollbackWithinWindow(ctx);
-  if (stepCount > 0 && (backToStable || olderWithPods)) ctx.status.currentStepIndex = stepCount;
+  if (stepCount > 0 && (backToStable || olderWithPods)) {
+    ctx.status.currentStepIndex = stepCount;
+    if (ctx.newRS) recordEvent(ctx, 'SkipSteps', backToStable ? 'Rollback to stable ReplicaSets' : 'Rollback to active ReplicaSets within RollbackWindow');
+  }
 }
 
 /** One canary reconcile after the new RS exists (reconcile.ts creates it). */
@@ -110,6 +115,11 @@ export function reconcileCanary(ctx: ReconcileContext): void {
   reconcileTrafficWeights(ctx);
   reconcileExperimentStep(ctx);
   reconcileAnalysisRuns(ctx);
+  // An inconclusive run or experiment that adds a pause ends the reconcile before any scaling (upstream's HasAddPause).
+  if (ctx.pause.addReasons.length > 0) {
+    syncCanaryStatus(ctx);
+    return;
+  }
 
   let scaled = false;
   const halt = haltProgressReason(ctx.rollout);
@@ -200,7 +210,10 @@ function reconcileTrafficWeights(ctx: ReconcileContext): void {
   const stableHash = ctx.rollout.status?.stableRS || ctx.newHash;
   const additional = experimentWeightDestinations(ctx.rollout, decision.case, findExperiment(ctx, ctx.rollout.status?.canary?.currentExperiment));
   const weights = trafficWeightStatus(ctx.rollout, decision.weight, decision.canaryHash ?? ctx.newHash, stableHash, additional);
-  if (trafficWeightsChanged(ctx.rollout.status?.canary?.weights, weights)) canaryStatus(ctx).weights = weights;
+  if (trafficWeightsChanged(ctx.rollout.status?.canary?.weights, weights)) {
+    recordWeightsUpdated(ctx, ctx.rollout.status?.canary?.weights, weights);
+    canaryStatus(ctx).weights = weights;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,9 +221,7 @@ function reconcileTrafficWeights(ctx: ReconcileContext): void {
 
 /** React to a step or background run: failure aborts, inconclusive pauses for a person. */
 function reactToRun(ctx: ReconcileContext, run: AnalysisRun, what: 'Step-based' | 'Background'): void {
-  const phase = run.status?.phase;
-  const msg = run.status?.message;
-  reactToAnalysisRun(ctx, run, `${what} analysis phase ${phase === 'Error' ? 'error' : 'failed'}${msg ? `: ${msg}` : ''}`);
+  reactToAnalysisRun(ctx, run, failedPhaseMessage(`${what} analysis phase`, run.status?.message));
 }
 
 function reconcileAnalysisRuns(ctx: ReconcileContext): void {
@@ -295,12 +306,13 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
       spec: { ...experimentSpecFromStep(step.step.experiment, ctx.stableRS, ctx.newRS, ctx.rollout.spec?.progressDeadlineSeconds, (args) => runArguments(ctx, { args })) },
     };
     emit(ctx, { kind: 'createExperiment', experiment });
+    recordEvent(ctx, 'ExperimentCreated', `Created Experiment '${experiment.metadata?.name ?? ''}'`);
   }
   if (!experiment) return;
   canaryStatus(ctx).currentExperiment = experiment.metadata?.name ?? '';
   const phase = experiment.status?.phase;
   if (phase === 'Failed' || phase === 'Error') {
-    addAbort(ctx, `Experiment '${experiment.metadata?.name}' ${phase === 'Error' ? 'errored' : 'failed'}${experiment.status?.message ? `: ${experiment.status.message}` : ''}`);
+    addAbort(ctx, failedPhaseMessage('Experiment analysis phase is', experiment.status?.message));
   } else if (phase === 'Inconclusive') {
     addPauseCondition(ctx, 'InconclusiveExperiment');
     waitFor(ctx, `Experiment ${experiment.metadata?.name} is inconclusive: waiting for promote`);
@@ -452,14 +464,15 @@ function fullPromotionReason(ctx: ReconcileContext): string | undefined {
   if (!newRS) return undefined;
   const stepCount = canaryStepsOf(ctx.rollout).length;
   const stepsDone = stepCount === 0 || status.currentStepIndex === stepCount;
-  if (rsAvailable(newRS) !== ctx.replicas && !replicaProgressThresholdMet(ctx.rollout, newRS, ctx.replicas)) {
+  // Only fewer available pods than spec.replicas hold promotion (upstream #4619): more (an HPA scaled down) do not.
+  if (rsAvailable(newRS) < ctx.replicas && !replicaProgressThresholdMet(ctx.rollout, newRS, ctx.replicas)) {
     if ((stepsDone || status.promoteFull) && rsName(newRS) !== rsName(ctx.stableRS)) {
       waitFor(ctx, `promotion waits for ${rsName(newRS)} to have ${ctx.replicas} available pods`);
     }
     return undefined;
   }
   if (status.promoteFull) return 'Full promotion requested';
-  if (rollbackWithinWindow(ctx)) return 'Rollback within window';
+  if (isFastRollback(ctx)) return rollbackWithinWindow(ctx) ? 'Rollback within window' : 'Fast rollback';
   if (stepsDone) return `Completed all ${stepCount} canary steps`;
   return undefined;
 }
@@ -476,7 +489,8 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     if (stepCount > 0) index = stepCount;
   }
 
-  if (fullPromotionReason(ctx) !== undefined) {
+  const reason = fullPromotionReason(ctx);
+  if (reason !== undefined) {
     clearPauseConditions(ctx);
     removeAbort(ctx);
     ctx.status.currentStepIndex = stepCount > 0 ? stepCount : undefined;
@@ -484,6 +498,7 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     if (canaryOf(ctx.rollout)?.pingPong && ctx.status.stableRS !== ctx.newHash) {
       canaryStatus(ctx).stablePingPong = ctx.rollout.status?.canary?.stablePingPong === 'pong' ? 'ping' : 'pong';
     }
+    recordCompleted(ctx, ctx.newHash, reason);
     ctx.status.stableRS = ctx.newHash;
     return;
   }
@@ -496,7 +511,9 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
 
   // At most one step completes per reconcile; none once every step is skipped (§5.2 rule 2 matched first).
   if (!skipAllSteps && index !== undefined && completedCurrentStep(ctx)) {
+    const done = canaryStepsOf(ctx.rollout)[index];
     index++;
+    if (done) recordEvent(ctx, 'RolloutStepCompleted', `Rollout step ${index}/${stepCount} completed (${canaryStepString(done)})`);
     if (ctx.status.canary) delete ctx.status.canary.currentStepAnalysisRunStatus;
     removePauseCondition(ctx, 'CanaryPauseStep');
   }

@@ -5,6 +5,7 @@
  * write with optimistic concurrency.
  */
 import type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+import { ANNOTATION_REVISION } from './types';
 
 /** Everything one Rollout's reconcile reads. */
 export interface World {
@@ -52,6 +53,11 @@ export type Effect =
   | { kind: 'patchPodMetadata'; name: string; labels?: Record<string, string | null>; annotations?: Record<string, string | null> }
   /** Evict a pod (restart, §7.5): the Eviction API, so PodDisruptionBudgets apply; its ReplicaSet makes a new one. */
   | { kind: 'evictPod'; name: string }
+  /**
+   * Set the Rollout's `rollout.argoproj.io/revision` annotation to the new ReplicaSet's revision (as
+   * upstream's setRolloutRevision: `kubectl get -o yaml`, notifications and Argo CD read it).
+   */
+  | { kind: 'setRolloutRevision'; revision: string }
   /** Write the Rollout's status (the whole new status; the controller sends the diff). */
   | { kind: 'updateStatus'; status: RolloutStatus };
 
@@ -90,6 +96,8 @@ export function describeEffect(effect: Effect): string {
     }
     case 'evictPod':
       return `evict Pod ${effect.name}`;
+    case 'setRolloutRevision':
+      return `Rollout revision ${effect.revision}`;
     case 'updateStatus':
       return 'update Rollout status';
   }
@@ -208,6 +216,11 @@ function applyEffect(w: World, e: Effect): World {
     case 'evictPod':
       // Evicted at once (no PodDisruptionBudget in a world of our own); a world without pods has nothing to evict.
       return w.pods === undefined ? w : { ...w, pods: w.pods.filter((p) => nameOf(p) !== e.name) };
+    case 'setRolloutRevision': {
+      const metadata = { ...(w.rollout.metadata ?? {}) };
+      metadata.annotations = { ...(metadata.annotations ?? {}), [ANNOTATION_REVISION]: e.revision };
+      return { ...w, rollout: { ...w.rollout, metadata } };
+    }
     case 'updateStatus':
       return { ...w, rollout: { ...w.rollout, status: cloneJson(e.status) } };
   }

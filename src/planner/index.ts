@@ -5,6 +5,7 @@
  */
 export * from './types';
 export * from './effects';
+export type { RolloutEvent } from './events';
 export type { ReconcileContext } from './reconcile-context';
 export * from './defaults';
 export * from './duration';

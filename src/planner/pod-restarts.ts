@@ -37,25 +37,30 @@ function rolloutPods(ctx: ReconcileContext, pods: readonly Pod[]): Pod[] {
 const createdAt = (pod: Pod): number => Date.parse(pod.metadata?.creationTimestamp ?? '');
 const terminating = (pod: Pod): boolean => pod.metadata?.deletionTimestamp !== undefined;
 
-/** Carries out `spec.restartAt` (§7.5); see the file comment. */
-export function reconcilePodRestarts(ctx: ReconcileContext): void {
+/**
+ * Carries out `spec.restartAt` (§7.5); see the file comment. Returns how many pods it evicted: a
+ * canary reconcile stops there (upstream's canary.go), since the ReplicaSets' availability counts
+ * do not show those pods gone yet and scaling on top of them could take more pods down than allowed.
+ */
+export function reconcilePodRestarts(ctx: ReconcileContext): number {
   const restartAt = ctx.rollout.spec?.restartAt;
-  if (!restartAt || ctx.pods === undefined) return;
+  if (!restartAt || ctx.pods === undefined) return 0;
   const at = Date.parse(restartAt);
-  if (Number.isNaN(at)) return;
-  if (at > ctx.now.getTime()) {
-    requeueAfter(ctx, Math.ceil((at - ctx.now.getTime()) / 1000));
-    return;
+  if (Number.isNaN(at)) return 0;
+  // Only strictly after restartAt (upstream's NeedsRestart: now.After(restartAt)).
+  if (at >= ctx.now.getTime()) {
+    requeueAfter(ctx, Math.max(1, Math.ceil((at - ctx.now.getTime()) / 1000)));
+    return 0;
   }
   const restartedAt = ctx.rollout.status?.restartedAt;
-  if (restartedAt && sameInstant(restartedAt, restartAt)) return;
+  if (restartedAt && sameInstant(restartedAt, restartAt)) return 0;
 
   const pods = rolloutPods(ctx, ctx.pods);
   // A pod without a readable creation time cannot be told to be old: it is left alone.
   const old = pods.filter((pod) => createdAt(pod) < at);
   if (old.length === 0) {
     ctx.status.restartedAt = restartAt;
-    return;
+    return 0;
   }
 
   const minReady = minReadySecondsOf(ctx.rollout);
@@ -63,19 +68,20 @@ export function reconcilePodRestarts(ctx: ReconcileContext): void {
   const atOnce = Math.max(maxUnavailableOf(ctx.rollout), 1);
   const desired = allReplicaSets(ctx).reduce((n, rs) => n + rsReplicas(rs), 0);
   const minAvailable = Math.max(ctx.replicas, desired) - atOnce;
-  let available = pods.filter(isAvailable).length;
+  // Upstream's canRestart: each eviction spends one, available or not, so one reconcile never
+  // evicts more than the available pods above the floor.
+  let canRestart = pods.filter(isAvailable).length - minAvailable;
   // Unavailable pods first (evicting them costs no availability), then the oldest.
   const candidates = old
     .filter((pod) => !terminating(pod))
     .sort((a, b) => Number(isAvailable(a)) - Number(isAvailable(b)) || createdAt(a) - createdAt(b));
   let evicted = 0;
   for (const pod of candidates) {
-    if (evicted >= atOnce) break;
-    const counts = isAvailable(pod);
-    if (counts && available - 1 < minAvailable) break;
+    if (canRestart <= 0) break;
     emit(ctx, { kind: 'evictPod', name: pod.metadata?.name ?? '' });
     evicted++;
-    if (counts) available--;
+    canRestart--;
   }
   waitFor(ctx, `restart: ${old.length} pod(s) created before ${restartAt} still to be replaced, at most ${atOnce} at a time`);
+  return evicted;
 }

@@ -8,6 +8,7 @@
  * copy would, so later decisions in the same reconcile see the new spec (status unchanged).
  */
 import type { Effect } from './effects';
+import type { RolloutEvent } from './events';
 import { kubeTime } from './conditions';
 import { cloneJson } from './effects';
 import type { AnalysisRun, Experiment, PauseReason, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
@@ -52,6 +53,8 @@ export interface ReconcileContext {
   readonly waitingFor: string[];
   /** Pause and abort decisions of this reconcile (see pause.ts); written into the status at the end. */
   readonly pause: PauseIntent;
+  /** The Events to record on the Rollout (events.ts), in order. */
+  readonly events: RolloutEvent[];
 }
 
 /**

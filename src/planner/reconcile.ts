@@ -17,7 +17,10 @@ import { removeAbort } from './pause';
 import { findNewReplicaSet, findStableReplicaSet, newReplicaSetFor, otherReplicaSets, syncReplicaSetRevision } from './replicasets';
 import { reconcilePodRestarts } from './pod-restarts';
 import { finishStatus } from './status';
+import type { RolloutEvent } from './events';
+import { deriveEvents } from './events';
 import type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
+import { ANNOTATION_REVISION } from './types';
 
 export interface ReconcileResult {
   /** What to do, in order. Empty when nothing needs to change. */
@@ -28,6 +31,11 @@ export interface ReconcileResult {
   status: RolloutStatus;
   /** Why the rollout is not moving on, in plain words (empty when nothing holds it). */
   waitingFor: string[];
+  /**
+   * The Events to record on the Rollout once the effects are written (upstream's reasons and
+   * messages, events.ts). Not effects: they change no object the planner reads.
+   */
+  events: RolloutEvent[];
 }
 
 /**
@@ -54,18 +62,31 @@ export function reconcile(
     } else {
       ensureNewReplicaSet(ctx);
       dropAbortOfPromotedRollout(ctx);
-      reconcilePodRestarts(ctx);
+      if (reconcilePodRestarts(ctx) > 0) {
+        // As upstream's canary: the reconcile that evicts ends there, writing no status; the next decides
+        // from availability counts that show the evicted pods gone.
+        const unchanged = cloneJson(rollout.status ?? {});
+        deriveEvents(ctx, replicaSets, unchanged);
+        return resultOf(ctx, unchanged);
+      }
       reconcileCanary(ctx);
     }
   } else {
     ensureNewReplicaSet(ctx);
     dropAbortOfPromotedRollout(ctx);
-    reconcilePodRestarts(ctx);
+    // Upstream's blue-green restarts pods after the reconcile that records a new template, and goes on
+    // in the same reconcile (only the canary stops after evicting).
+    if ((rollout.status?.currentPodHash ?? '') === (rsHash(ctx.newRS) ?? ctx.newHash)) reconcilePodRestarts(ctx);
     reconcileBlueGreen(ctx);
   }
   finishStatus(ctx);
+  deriveEvents(ctx, replicaSets, ctx.status);
   if (!sameObject(ctx.status, rollout.status ?? {})) ctx.effects.push({ kind: 'updateStatus', status: cloneJson(ctx.status) });
-  const result: ReconcileResult = { effects: ctx.effects, status: ctx.status, waitingFor: ctx.waitingFor };
+  return resultOf(ctx, ctx.status);
+}
+
+function resultOf(ctx: ReconcileContext, status: RolloutStatus): ReconcileResult {
+  const result: ReconcileResult = { effects: ctx.effects, status, waitingFor: ctx.waitingFor, events: ctx.events };
   if (ctx.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = ctx.requeueAfterSeconds;
   return result;
 }
@@ -102,6 +123,7 @@ export function newReconcileContext(
     effects: [],
     waitingFor: [],
     pause: emptyPauseIntent(),
+    events: [],
   };
 }
 
@@ -123,8 +145,16 @@ export function ensureNewReplicaSet(ctx: ReconcileContext): void {
   const all = [ctx.newRS, ctx.stableRS, ...ctx.otherRSs].filter((rs): rs is ReplicaSet => rs !== undefined);
   if (!ctx.newRS) {
     createReplicaSet(ctx, newReplicaSetFor(ctx.rollout, all, ctx.newHash));
-    return;
+  } else {
+    const synced = syncReplicaSetRevision(ctx.rollout, ctx.newRS, all, ctx.newHash);
+    if (synced) updateReplicaSet(ctx, synced);
   }
-  const synced = syncReplicaSetRevision(ctx.rollout, ctx.newRS, all, ctx.newHash);
-  if (synced) updateReplicaSet(ctx, synced);
+  syncRolloutRevision(ctx);
+}
+
+/** The Rollout carries its new ReplicaSet's revision in its own revision annotation (upstream's setRolloutRevision). */
+function syncRolloutRevision(ctx: ReconcileContext): void {
+  const revision = ctx.newRS?.metadata?.annotations?.[ANNOTATION_REVISION];
+  if (revision === undefined || ctx.rollout.metadata?.annotations?.[ANNOTATION_REVISION] === revision) return;
+  ctx.effects.push({ kind: 'setRolloutRevision', revision });
 }

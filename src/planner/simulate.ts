@@ -484,7 +484,7 @@ function applyAction(world: World, result: ActionResult): World {
 }
 
 function nonStatusEvents(effects: readonly Effect[]): string[] {
-  return effects.filter((e) => e.kind !== 'updateStatus').map(describeEffect);
+  return effects.filter((e) => e.kind !== 'updateStatus' && e.kind !== 'setRolloutRevision').map(describeEffect);
 }
 
 /**

@@ -8,6 +8,7 @@ import { ConditionMessage, ConditionReason, ConditionType, getCondition, setCond
 import { canaryStepsOf, progressDeadlineAbortOf, progressDeadlineSecondsOf } from './defaults';
 import { addAbort, calculatePauseStatus, isAborted } from './pause';
 import { rolloutPhase } from './phase';
+import { recordEvent } from './events';
 import type { ReconcileContext } from './reconcile-context';
 import { allReplicaSets, requeueAfter, rfc3339, rsName } from './reconcile-context';
 import { isSaturated, replicaSetByHash, revisionOf } from './replicasets';
@@ -16,31 +17,37 @@ import type { LabelSelector, ReplicaSet, RolloutCondition, RolloutStatus } from 
 const sum = (rss: readonly ReplicaSet[], f: (rs: ReplicaSet) => number | undefined): number =>
   rss.reduce((n, rs) => n + (f(rs) ?? 0), 0);
 
-/** `metav1.FormatLabelSelector`: "a=b,c in (d,e)"; sorted as Kubernetes does. */
+/**
+ * `metav1.FormatLabelSelector`: "a=b,c in (d,e)". As Kubernetes builds it (a selector's requirements
+ * are kept sorted by key), every term, matchLabels and matchExpressions alike, goes in key order.
+ */
 export function formatLabelSelector(selector: LabelSelector | undefined): string {
   if (!selector) return '';
-  const parts: string[] = [];
-  for (const key of Object.keys(selector.matchLabels ?? {}).sort()) parts.push(`${key}=${selector.matchLabels![key]}`);
+  const terms: { key: string; text: string }[] = [];
+  for (const key of Object.keys(selector.matchLabels ?? {})) terms.push({ key, text: `${key}=${selector.matchLabels![key]}` });
   for (const req of selector.matchExpressions ?? []) {
     const values = [...(req.values ?? [])].sort().join(',');
-    switch (req.operator) {
-      case 'In':
-        parts.push(`${req.key} in (${values})`);
-        break;
-      case 'NotIn':
-        parts.push(`${req.key} notin (${values})`);
-        break;
-      case 'Exists':
-        parts.push(req.key);
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${req.key}`);
-        break;
-      default:
-        parts.push(`${req.key} ${req.operator} (${values})`);
-    }
+    const text = (() => {
+      switch (req.operator) {
+        case 'In':
+          return `${req.key} in (${values})`;
+        case 'NotIn':
+          return `${req.key} notin (${values})`;
+        case 'Exists':
+          return req.key;
+        case 'DoesNotExist':
+          return `!${req.key}`;
+        default:
+          return `${req.key} ${req.operator} (${values})`;
+      }
+    })();
+    terms.push({ key: req.key, text });
   }
-  return parts.join(',');
+  // A stable sort: terms of one key keep the order they were written in.
+  return terms
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((t) => t.text)
+    .join(',');
 }
 
 /**
@@ -100,8 +107,10 @@ function setReplicaFields(ctx: ReconcileContext, s: RolloutStatus): void {
 function rolloutHealthy(ctx: ReconcileContext, s: RolloutStatus): boolean {
   const r = ctx.replicas;
   if (s.updatedReplicas !== r || s.availableReplicas !== r) return false;
+  // Upstream judges the generation by the status as read: the reconcile that first sees a spec edit
+  // is not yet Healthy (the next one, after observedGeneration is written, is).
   const generation = ctx.rollout.metadata?.generation;
-  if (typeof generation === 'number' && s.observedGeneration !== String(generation)) return false;
+  if (typeof generation === 'number' && ctx.rollout.status?.observedGeneration !== String(generation)) return false;
   const strategy = ctx.rollout.spec?.strategy;
   if (strategy?.blueGreen) {
     const activeDone = s.blueGreen?.activeSelector === s.currentPodHash;
@@ -112,7 +121,7 @@ function rolloutHealthy(ctx: ReconcileContext, s: RolloutStatus): boolean {
     const stepCount = canaryStepsOf(ctx.rollout).length;
     const allSteps = stepCount === 0 || s.currentStepIndex === undefined || s.currentStepIndex === stepCount;
     const stable = !!s.stableRS && s.stableRS === s.currentPodHash;
-    return allSteps && stable && s.replicas === s.updatedReplicas;
+    return allSteps && stable && s.replicas === r;
   }
   return true;
 }
@@ -187,7 +196,11 @@ function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean
     // A completed rollout (an initial deploy, or one whose pods went away) times out too, as
     // upstream's RolloutTimedOut; only the abort is for an update in flight (evaluateProgressDeadlineAbort).
     const completed = !!s.stableRS && s.stableRS === s.currentPodHash;
-    if (progressDeadlineAbortOf(ctx.rollout) && !completed) addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
+    if (progressDeadlineAbortOf(ctx.rollout) && !completed) {
+      // evaluateProgressDeadlineAbort records its own Warning, besides the abort condition's.
+      addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
+      recordEvent(ctx, ConditionReason.RolloutAborted, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''), 'Warning');
+    }
     return true;
   }
   requeueAfter(ctx, Math.floor((deadline - ctx.now.getTime()) / 1000) + 1);
@@ -220,9 +233,14 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
   }
 
   // checkPausedConditions: pause toggles show on Progressing as Unknown, retry after an abort likewise.
+  // Judged from the status as read, only while the spec's generation is the observed one, and the
+  // Progressing toggle only while not completed: a paused, fully promoted rollout writes nothing at rest.
+  const generation = ctx.rollout.metadata?.generation;
+  const generationObserved = typeof generation !== 'number' || old.observedGeneration === String(generation);
+  const completedAsRead = !!old.stableRS && old.stableRS === old.currentPodHash;
   const pausedCondExists = prevProgressing?.reason === ConditionReason.RolloutPaused;
   const abortCondExists = prevProgressing?.reason === ConditionReason.RolloutAborted;
-  if (wasPaused !== pausedCondExists && !abortCondExists) {
+  if (generationObserved && wasPaused !== pausedCondExists && !abortCondExists && !completedAsRead) {
     set(
       wasPaused
         ? condition(ConditionType.Progressing, 'Unknown', ConditionReason.RolloutPaused, ConditionMessage.paused)
@@ -288,10 +306,14 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
   }
 
   // Upstream writes "Rollout is paused" as the Paused condition's message whether it is True or False.
-  if (isPausedNow) {
-    set(condition(ConditionType.Paused, 'True', ConditionReason.RolloutPaused, ConditionMessage.paused));
-  } else if (getCondition(conds, ConditionType.Paused)) {
-    set(condition(ConditionType.Paused, 'False', ConditionReason.RolloutPaused, ConditionMessage.paused));
+  // Like the Progressing toggle it follows the pause as read, and is left as it is while the abort
+  // condition stands (so it stays True through an abort of a paused rollout).
+  if (generationObserved && !abortCondExists) {
+    if (wasPaused) {
+      set(condition(ConditionType.Paused, 'True', ConditionReason.RolloutPaused, ConditionMessage.paused));
+    } else if (getCondition(conds, ConditionType.Paused)) {
+      set(condition(ConditionType.Paused, 'False', ConditionReason.RolloutPaused, ConditionMessage.paused));
+    }
   }
 
   // Upstream's Completed message is the reason itself, in both states (the revision goes to events only).

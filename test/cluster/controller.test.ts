@@ -111,7 +111,7 @@ describe('controller decisions and writes', () => {
     await controller.idle();
     clock.advance(clock.timers[0]!.ms);
     await controller.idle();
-    assert.equal(rest.requests.filter((r) => r.method === 'POST').length, 1, 'the ReplicaSet is not created twice');
+    assert.equal(rest.requests.filter((r) => r.method === 'POST' && r.path.includes('/replicasets')).length, 1, 'the ReplicaSet is not created twice');
   });
 
   it('folds a burst of events for one rollout into one more reconcile, never two at once', async () => {

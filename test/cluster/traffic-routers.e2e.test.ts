@@ -151,7 +151,7 @@ describe('traffic routers (end to end)', function () {
       `/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent('involvedObject.name=intruder')}`,
     );
     assert.deepEqual(
-      events.items.map((e) => [e.type, e.reason, e.involvedObject.kind, e.message]),
+      events.items.filter((e) => e.type === 'Warning').map((e) => [e.type, e.reason, e.involvedObject.kind, e.message]),
       [['Warning', 'TrafficRoutingError', 'Rollout', 'trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout, so it is not changed']],
     );
     // The editor shows what holds it (the tree reads `blocked`); once the name is free, the rollout goes on.

@@ -168,6 +168,35 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     assert.equal(imageOf(stable), 'demo:pt2');
   });
 
+  it('set image and undo change the referenced Deployment or PodTemplate, as the kubectl plugin does (issue 25)', async () => {
+    await createDeployment('edit', 'demo:v1', 0);
+    await createRefRollout('edit', { name: 'edit' }, { replicas: 2, strategy: { canary: {} } });
+    const v1 = await untilRollout('edit', 'Healthy', healthy);
+    const set = await runAction(conn.rest, { namespace: NS, name: 'edit' }, { kind: 'setImage', container: 'app', image: 'demo:v2' });
+    assert.equal(set.ok, true, set.ok ? '' : set.reason);
+    const deployment = await conn.rest.request<Deployment>('GET', kindPath(DEPLOYMENT, NS, 'edit'));
+    assert.equal(deployment.spec?.template?.spec?.containers?.[0]?.image, 'demo:v2', 'the Deployment has the new image');
+    const v2 = await untilRollout('edit', 'Healthy on demo:v2', (r) => healthy(r) && r.status?.stableRS !== v1.status?.stableRS);
+    assert.equal(imageOf(replicaSetsOf('edit').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === v2.status?.stableRS)), 'demo:v2');
+    const missing = await runAction(conn.rest, { namespace: NS, name: 'edit' }, { kind: 'setImage', container: 'nope', image: 'x:1' });
+    assert.deepEqual(missing, { ok: false, reason: 'container "nope" not found in Deployment "edit" (containers: app)' });
+    const undo = await runAction(conn.rest, { namespace: NS, name: 'edit' }, { kind: 'undo' });
+    assert.equal(undo.ok, true, undo.ok ? '' : undo.reason);
+    const back = await conn.rest.request<Deployment>('GET', kindPath(DEPLOYMENT, NS, 'edit'));
+    assert.equal(back.spec?.template?.spec?.containers?.[0]?.image, 'demo:v1', 'undo put revision 1 back into the Deployment');
+    await untilRollout('edit', 'Healthy on demo:v1 again', (r) => healthy(r) && r.status?.stableRS === v1.status?.stableRS);
+
+    // A PodTemplate keeps its template at the top level.
+    await conn.rest.request('POST', kindPath(POD_TEMPLATE, NS), {
+      body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'edit-pt' }, template: { metadata: { labels: labels('edit-pt') }, spec: { containers: [{ name: 'app', image: 'demo:p1' }] } } },
+    });
+    await createRefRollout('edit-pt', { apiVersion: 'v1', kind: 'PodTemplate', name: 'edit-pt' }, { replicas: 1, selector: { matchLabels: labels('edit-pt') }, strategy: { canary: {} } });
+    await untilRollout('edit-pt', 'Healthy', healthy);
+    assert.equal((await runAction(conn.rest, { namespace: NS, name: 'edit-pt' }, { kind: 'setImage', container: '*', image: 'demo:p2' })).ok, true);
+    const pt = await conn.rest.request<{ template?: { spec?: { containers?: { image?: string }[] } } }>('GET', kindPath(POD_TEMPLATE, NS, 'edit-pt'));
+    assert.equal(pt.template?.spec?.containers?.[0]?.image, 'demo:p2');
+  });
+
   it('a workloadRef to a kind no controller resolves says it is not supported', async () => {
     await createRefRollout('odd', { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, { replicas: 1, strategy: { canary: {} } });
     const r = await untilRollout('odd', 'Degraded', (x) => clientPhase(x).phase === 'Degraded');

@@ -93,8 +93,18 @@ describe('pod restarts (§7.5)', () => {
     assert.equal(h.world.rollout.status?.phase, 'Healthy');
   });
 
-  it('with more room evicts several at once, an unavailable old pod first', () => {
-    // 10 replicas, maxUnavailable 25% = 2.
+  it('with more room evicts several at once', () => {
+    // 10 replicas, maxUnavailable 25% = 2: 10 available, floor 8.
+    const h = deployed(canary({ steps: [{ setWeight: 50 }] }, { replicas: 10 }));
+    syncPods(h);
+    advance(h, 60);
+    restartAt(h, h.now);
+    advance(h, 1);
+    assert.equal(evicted(stepWithPods(h)).length, 2);
+  });
+
+  it('evicts an unavailable old pod first, and spends the budget on it as upstream (canRestart = available - floor)', () => {
+    // 10 replicas, maxUnavailable 2, one pod not ready: 9 available, floor 8, so one eviction.
     const h = deployed(canary({ steps: [{ setWeight: 50 }] }, { replicas: 10 }));
     syncPods(h);
     const pods = h.world.pods!;
@@ -102,10 +112,34 @@ describe('pod restarts (§7.5)', () => {
     h.world = { ...h.world, pods: pods.map((p) => (p.metadata?.name === sick ? { ...p, status: { conditions: [{ type: 'Ready', status: 'False' }] } } : p)) };
     advance(h, 60);
     restartAt(h, h.now);
+    advance(h, 1);
+    assert.deepEqual(evicted(stepWithPods(h)), [sick]);
+  });
+
+  it('restarts only when now is strictly after restartAt (upstream NeedsRestart)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }] }, { replicas: 4 }));
+    syncPods(h);
+    advance(h, 60);
+    restartAt(h, h.now);
     const r = stepWithPods(h);
-    const out = evicted(r);
-    assert.equal(out.length, 2);
-    assert.equal(out[0], sick);
+    assert.deepEqual(evicted(r), [], 'not at restartAt itself');
+    assert.equal(r.requeueAfterSeconds, 1);
+    advance(h, 1);
+    assert.equal(evicted(stepWithPods(h)).length, 1);
+  });
+
+  it('a canary reconcile that evicts changes nothing else: no scaling, no status write (upstream canary.go returns)', () => {
+    // An update under way: stable 4 -> 3 would be due in the same reconcile as an eviction.
+    const h = deployed(canary({ steps: [{ setWeight: 25 }, { pause: {} }], maxUnavailable: 1, maxSurge: 0 }, { replicas: 4 }));
+    syncPods(h);
+    advance(h, 60);
+    restartAt(h, h.now);
+    advance(h, 1);
+    h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, template: { ...h.world.rollout.spec!.template, spec: { containers: [{ name: 'app', image: 'app:2' }] } } } } };
+    stepWithPods(h); // records the new template
+    const r = stepWithPods(h);
+    assert.equal(evicted(r).length, 1);
+    assert.deepEqual(r.effects.map((e) => e.kind).filter((k) => k !== 'evictPod' && k !== 'createReplicaSet' && k !== 'setRolloutRevision'), [], 'nothing scaled, no status written');
   });
 
   it('never drops available pods below max(R, total replicas) - max(maxUnavailable, 1)', () => {

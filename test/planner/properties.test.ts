@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describe, it } from 'mocha';
 import type { CanaryStep, CanaryStrategy, ReconcileResult, Rollout, World } from '../../src/planner';
-import { applyEffects, reconcile, simulate } from '../../src/planner';
+import { abortAction, applyEffects, applyRolloutPatch, promoteAction, reconcile, retryAction, simulate } from '../../src/planner';
 import { canary, rolloutWith, service } from './reconcile-harness';
 
 // ---------------------------------------------------------------------------------------------
@@ -209,5 +209,142 @@ describe('planner properties', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// At rest in every reachable state (issue 25 item 4): people act between reconciles (pause,
+// promote, abort, retry, a new image), runs end, pods come and go; once the world is held still
+// the planner comes to rest and then writes nothing.
+
+type Move =
+  | { kind: 'reconcile' }
+  | { kind: 'pods'; share: number }
+  | { kind: 'time'; seconds: number }
+  | { kind: 'image'; n: number }
+  | { kind: 'pause' | 'resume' | 'promote' | 'promoteFull' | 'abort' | 'retry' }
+  | { kind: 'runs'; phase: 'Running' | 'Successful' | 'Failed' | 'Inconclusive' | 'Error' };
+
+const moveArb: fc.Arbitrary<Move> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<Move>({ kind: 'reconcile' }) },
+  { weight: 3, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((share): Move => ({ kind: 'pods', share })) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 120 }).map((seconds): Move => ({ kind: 'time', seconds })) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }).map((n): Move => ({ kind: 'image', n })) },
+  { weight: 2, arbitrary: fc.constantFrom<Move>({ kind: 'pause' }, { kind: 'resume' }, { kind: 'promote' }, { kind: 'promoteFull' }, { kind: 'abort' }, { kind: 'retry' }) },
+  { weight: 2, arbitrary: fc.constantFrom('Running', 'Successful', 'Failed', 'Inconclusive', 'Error').map((phase): Move => ({ kind: 'runs', phase: phase as 'Running' })) },
+);
+
+function play(rollout: Rollout, moves: readonly Move[]): { world: World; now: Date } {
+  let now = new Date('2026-01-01T00:00:00Z');
+  let world: World = { rollout, replicaSets: [], services: servicesFor, analysisRuns: [], experiments: [] };
+  const patch = (result: ReturnType<typeof promoteAction>) => {
+    if (!result.ok) return;
+    let r = world.rollout;
+    for (const p of result.patches) r = applyRolloutPatch(r, p);
+    world = { ...world, rollout: r };
+  };
+  const edit = (f: (r: Rollout) => void) => {
+    const r = JSON.parse(JSON.stringify(world.rollout)) as Rollout;
+    f(r);
+    r.metadata = { ...r.metadata, generation: (r.metadata?.generation ?? 1) + 1 };
+    world = { ...world, rollout: r };
+  };
+  // Deployed and at rest first.
+  world = { ...world, rollout: { ...rollout, metadata: { ...rollout.metadata, generation: 1 } } };
+  for (let i = 0; i < 30; i++) {
+    const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, now, world.experiments);
+    world = applyEffects(world, r.effects);
+    world = { ...world, replicaSets: world.replicaSets.map((rs) => ({ ...rs, status: { replicas: rs.spec?.replicas ?? 0, readyReplicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 } })) };
+    if (r.effects.length === 0) break;
+  }
+  for (const m of moves) {
+    switch (m.kind) {
+      case 'reconcile': {
+        const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, now, world.experiments);
+        world = applyEffects(world, r.effects);
+        break;
+      }
+      case 'pods':
+        world = {
+          ...world,
+          replicaSets: world.replicaSets.map((rs) => {
+            const n = rs.spec?.replicas ?? 0;
+            const available = Math.min(n, Math.ceil(n * m.share));
+            return { ...rs, status: { replicas: n, readyReplicas: available, availableReplicas: available } };
+          }),
+        };
+        break;
+      case 'time':
+        now = new Date(now.getTime() + m.seconds * 1000);
+        break;
+      case 'image':
+        edit((r) => {
+          r.spec!.template!.spec!.containers![0]!.image = `app:${m.n}`;
+        });
+        break;
+      case 'pause':
+        edit((r) => {
+          r.spec!.paused = true;
+        });
+        break;
+      case 'resume':
+        if (world.rollout.spec?.paused) edit((r) => delete r.spec!.paused);
+        break;
+      case 'promote':
+        patch(promoteAction(world.rollout));
+        break;
+      case 'promoteFull':
+        patch(promoteAction(world.rollout, { full: true }));
+        break;
+      case 'abort':
+        patch(abortAction(world.rollout));
+        break;
+      case 'retry':
+        patch(retryAction(world.rollout));
+        break;
+      case 'runs':
+        world = { ...world, analysisRuns: world.analysisRuns.map((run) => (run.spec?.terminate ? run : { ...run, status: { ...run.status, phase: m.phase } })) };
+        break;
+    }
+  }
+  return { world, now };
+}
+
+describe('planner properties: at rest in every state', () => {
+  it('after any sequence of person actions, run outcomes and pod changes, a world held still comes to rest and then writes nothing', () => {
+    fc.assert(
+      fc.property(anyRollout, fc.array(moveArb, { maxLength: 40 }), (rollout, moves) => {
+        const { world, now } = play(rollout, moves);
+        const steps = rollout.spec?.strategy?.canary?.steps?.length ?? 0;
+        const { world: still, results } = settleStill(world, now, 8 + steps);
+        const last = results[results.length - 1]!;
+        assert.deepEqual(last.effects, [], `still writing after ${results.length} reconciles: ${JSON.stringify(last.effects)}`);
+        // Time passing changes nothing before the moment the planner asked to look again: no condition is re-stamped.
+        const again = reconcile(still.rollout, still.replicaSets, still.services, still.analysisRuns, now, still.experiments);
+        assert.deepEqual(again.effects, []);
+        const wait = last.requeueAfterSeconds === undefined ? 60 : last.requeueAfterSeconds - 1;
+        if (wait >= 1) {
+          const later = new Date(now.getTime() + wait * 1000);
+          const afterWait = reconcile(still.rollout, still.replicaSets, still.services, still.analysisRuns, later, still.experiments);
+          assert.deepEqual(afterWait.effects, [], `a reconcile ${wait} s later (before the requeue asked for) writes`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a paused, fully promoted rollout writes nothing at rest (sync.go sets the paused reason only when not completed)', () => {
+    for (const rollout of [canary({ steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 3 }), rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview' } }, { replicas: 3 })]) {
+      let { world, now } = play(rollout, [{ kind: 'pause' }]);
+      let effects: unknown[] = [];
+      for (let i = 0; i < 6; i++) {
+        // A minute between reconciles: a condition re-stamped each time would show as a write.
+        now = new Date(now.getTime() + 60_000);
+        const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, now, world.experiments);
+        world = applyEffects(world, r.effects);
+        effects = r.effects;
+      }
+      assert.deepEqual(effects, [], `${Object.keys(rollout.spec!.strategy!)[0]}: still writing after 6 reconciles`);
+    }
   });
 });

@@ -530,7 +530,7 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.status.phase, 'Degraded');
       const progressing = c.status.conditions?.find((x) => x.type === 'Progressing');
       assert.equal(progressing?.reason, 'RolloutAborted');
-      assert.match(progressing?.message ?? '', /error rate too high/);
+      assert.equal(progressing?.message, 'Rollout aborted update to revision 2: Blue/green pre-promotion analysis phase error/failed: error rate too high');
     });
 
     it('step 4: an Error phase aborts like a failure', () => {
@@ -627,6 +627,8 @@ describe('blue-green reconcile (§8)', () => {
       c.setAnalysisPhase(post.metadata?.name, 'Failed');
       c.reconcile();
       assert.equal(c.status.abort, true);
+      const progressing = c.status.conditions?.find((x) => x.type === 'Progressing');
+      assert.equal(progressing?.message, 'Rollout aborted update to revision 2: Blue/green post-promotion analysis phase error/failed');
       c.reconcile();
       assert.equal(c.activeHash, v1);
       assert.equal(c.status.stableRS, v1);
@@ -838,6 +840,7 @@ describe('blue-green reconcile (§8)', () => {
   describe('rollback to the previous RS within its scale-down delay', () => {
     it('is fast-tracked: no pause, the active Service switches back at once and the deadline goes', () => {
       const { c, v1 } = steady({ autoPromotionEnabled: false });
+      c.advance(60); // v2 is created after v1: going back to v1 is a rollback (upstream's isRollback compares creation times)
       const v2 = startUpdate(c);
       c.reconcile();
       c.podsReady();
@@ -860,6 +863,7 @@ describe('blue-green reconcile (§8)', () => {
     it('skips post-promotion analysis too: the RS becomes stable as soon as the active Service selects it', () => {
       const analysis = { templates: [{ templateName: 'smoke' }] };
       const { c, v1 } = steady({ postPromotionAnalysis: analysis });
+      c.advance(60);
       const v2 = startUpdate(c);
       c.reconcile();
       c.podsReady();
@@ -1012,6 +1016,103 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.activeHash, c.status.currentPodHash);
       assert.equal(c.status.phase, 'Healthy');
     });
+  });
+
+  describe('as upstream over time (issue 25)', () => {
+    const analysis = { templates: [{ templateName: 'smoke' }] };
+
+    it('abort, then retry within the abort delay: no fast rollback, the pause and pre-promotion analysis run again (isFastRollback)', () => {
+      const { c, v1 } = steady({ autoPromotionEnabled: false, prePromotionAnalysis: analysis, abortScaleDownDelaySeconds: 600 });
+      c.advance(60);
+      const v2 = startUpdate(c);
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      assert.equal(c.world.analysisRuns.length, 1);
+      c.abort();
+      c.reconcile();
+      c.reconcile();
+      assert.ok(c.rsByHash(v2).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE], 'the aborted preview waits for its abort delay');
+      c.advance(10);
+      c.act(retryAction(c.rollout));
+      for (let i = 0; i < 5; i++) {
+        c.reconcile();
+        c.podsReady();
+      }
+      assert.equal(c.activeHash, v1, 'v2 is not made active at once');
+      assert.equal(c.status.stableRS, v1);
+      assert.equal(c.world.analysisRuns.length, 2, 'a new pre-promotion run for the retry');
+      const retryRun = c.world.analysisRuns[1]!.metadata!.name!;
+      c.setAnalysisPhase(retryRun, 'Successful');
+      c.reconcile();
+      c.reconcile();
+      assert.deepEqual(c.pauseReasons(), ['BlueGreenPause'], 'autoPromotionEnabled: false still pauses');
+      assert.equal(c.activeHash, v1);
+    });
+
+    it('a rollback to an RS whose scale-down deadline has passed is not fast-tracked', () => {
+      const { c, v1 } = steady({ autoPromotionEnabled: false, scaleDownDelaySeconds: 30 });
+      c.advance(60);
+      const v2 = startUpdate(c);
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      c.promote();
+      c.reconcile();
+      c.reconcile();
+      assert.equal(c.status.stableRS, v2);
+      assert.ok(c.rsByHash(v1).metadata?.annotations?.[ANNOTATION_SCALE_DOWN_DEADLINE]);
+      // The deadline passes but the RS is read before the reconcile that would scale it down.
+      c.advance(31);
+      c.setImage('demo:v1');
+      c.reconcile();
+      c.reconcile();
+      c.podsReady();
+      c.reconcile();
+      c.reconcile();
+      assert.equal(c.activeHash, v2, 'not switched back without the pause');
+      assert.deepEqual(c.pauseReasons(), ['BlueGreenPause']);
+    });
+
+    for (const gate of ['pre', 'post'] as const) {
+      it(`a running ${gate}-promotion AnalysisRun is not terminated when the new RS loses a pod`, () => {
+        const { c, v1 } = steady(gate === 'pre' ? { prePromotionAnalysis: analysis } : { postPromotionAnalysis: analysis });
+        const v2 = startUpdate(c);
+        c.reconcile();
+        c.podsReady();
+        c.reconcile();
+        if (gate === 'post') c.reconcile();
+        assert.equal(c.world.analysisRuns.length, 1);
+        const run = c.world.analysisRuns[0]!.metadata!.name!;
+        assert.ok(run.endsWith(`-${gate}`));
+        c.setAnalysisPhase(run, 'Running');
+        c.setAvailable(c.rsByHash(v2).metadata!.name!, 2);
+        const result = c.reconcile();
+        assert.ok(!result.effects.some((e) => e.kind === 'terminateAnalysisRun'), 'the gate run is left alone');
+        assert.notEqual(c.analysisRun(run).spec?.terminate, true);
+        assert.equal(c.status.stableRS, v1);
+      });
+
+      it(`a terminated ${gate}-promotion AnalysisRun that ends Successful does not pass the gate`, () => {
+        const { c, v1 } = steady(gate === 'pre' ? { prePromotionAnalysis: analysis } : { postPromotionAnalysis: analysis });
+        startUpdate(c);
+        c.reconcile();
+        c.podsReady();
+        c.reconcile();
+        if (gate === 'post') c.reconcile();
+        const run = c.world.analysisRuns[0]!.metadata!.name!;
+        c.world = {
+          ...c.world,
+          analysisRuns: c.world.analysisRuns.map((r) =>
+            r.metadata?.name === run ? { ...r, spec: { ...r.spec, terminate: true }, status: { phase: 'Successful', message: 'Run Terminated' } } : r,
+          ),
+        };
+        c.reconcile();
+        c.reconcile();
+        assert.equal(c.status.stableRS, v1, 'not promoted on a terminated run');
+        if (gate === 'pre') assert.equal(c.activeHash, v1);
+      });
+    }
   });
 
   describe('a full update', () => {

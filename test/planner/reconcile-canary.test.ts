@@ -32,7 +32,7 @@ describe('reconcile (canary)', () => {
       assert.equal(h.world.replicaSets.length, 0);
 
       const second = step(h);
-      assert.deepEqual(kinds(second), ['createReplicaSet', 'updateStatus']);
+      assert.deepEqual(kinds(second), ['createReplicaSet', 'setRolloutRevision', 'updateStatus']);
       const rs = h.world.replicaSets[0]!;
       assert.equal(rs.spec?.replicas, 10, 'the first ReplicaSet ignores the steps');
       assert.equal(second.status.stableRS, hashOf(rs), 'initial deploy promotes before pods are available');
@@ -515,7 +515,7 @@ describe('reconcile (canary)', () => {
       settle(h);
       const status = h.world.rollout.status!;
       assert.equal(status.abort, true);
-      assert.equal(getCondition(status.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Step-based analysis phase failed: error rate 7%');
+      assert.equal(getCondition(status.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Step-based analysis phase error/failed: error rate 7%');
       assert.equal(replicas(h, 2), 0);
     });
 
@@ -566,9 +566,10 @@ describe('reconcile (canary)', () => {
       settle(h);
       assert.equal(h.world.analysisRuns.length, 1);
       assert.equal(h.world.analysisRuns[0]!.metadata?.labels?.['rollout-type'], 'Background');
-      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Failed')) };
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Error', 'no data')) };
       settle(h);
       assert.equal(h.world.rollout.status?.abort, true);
+      assert.equal(getCondition(h.world.rollout.status?.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Background analysis phase error/failed: no data');
     });
 
     it('header and mirror route steps complete at once', () => {
@@ -672,3 +673,65 @@ function podsReadyExcept(h: ReturnType<typeof harness>): void {
   const n = v1?.spec?.replicas ?? 0;
   setPods(h, v1, n, n);
 }
+
+describe('reconcile (canary) as upstream over time (issue 25)', () => {
+  it('an inconclusive analysis that adds a pause ends the reconcile before any scaling (upstream HasAddPause)', () => {
+    const h = deployed(
+      canary({ steps: [{ setWeight: 25 }, { pause: {} }, { setWeight: 75 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }] } }, { replicas: 4 }),
+    );
+    updateImage(h);
+    settle(h);
+    assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+    assert.equal(h.world.analysisRuns.length >= 1, true);
+    // A promote past the pause, and the background run turns Inconclusive before the next reconcile.
+    patchStatus(h, { pauseConditions: null, controllerPause: null, currentStepIndex: 2 });
+    const bg = h.world.rollout.status?.canary?.currentBackgroundAnalysisRunStatus?.name;
+    h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map((r) => (r.metadata?.name === bg ? { ...r, status: { phase: 'Inconclusive' } } : r)) };
+    const r = step(h);
+    assert.deepEqual(r.status.pauseConditions?.map((p) => p.reason), ['InconclusiveAnalysisRun']);
+    assert.deepEqual(kinds(r).filter((k) => k === 'updateReplicaSet'), [], 'no ReplicaSet scaled in the reconcile that pauses');
+  });
+
+  it('Healthy after a spec edit waits for the observedGeneration as read, as upstream (one reconcile later)', () => {
+    const base = canary({}, { replicas: 2 });
+    base.metadata = { ...base.metadata, generation: 1 };
+    const h = deployed(base);
+    assert.equal(getCondition(h.world.rollout.status?.conditions, 'Healthy')?.status, 'True');
+    h.world = { ...h.world, rollout: { ...h.world.rollout, metadata: { ...h.world.rollout.metadata, generation: 2 }, spec: { ...h.world.rollout.spec, progressDeadlineSeconds: 700 } } };
+    const first = step(h);
+    assert.equal(first.status.observedGeneration, '2');
+    assert.equal(getCondition(first.status.conditions, 'Healthy')?.status, 'False', 'not yet: the status as read observed generation 1');
+    const second = step(h);
+    assert.equal(getCondition(second.status.conditions, 'Healthy')?.status, 'True');
+  });
+
+  it("AnalysisRuns carry the Rollout's spec.selector.matchLabels, over analysisRunMetadata's labels", () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: 'check' }], analysisRunMetadata: { labels: { team: 'a', app: 'other' } } } }] }, { replicas: 2 }));
+    updateImage(h);
+    settle(h);
+    const name = h.world.rollout.status?.canary?.currentStepAnalysisRunStatus?.name;
+    const run = h.world.analysisRuns.find((r) => r.metadata?.name === name)!;
+    assert.equal(run.metadata?.labels?.app, 'demo', 'the selector label wins');
+    assert.equal(run.metadata?.labels?.team, 'a');
+    assert.equal(run.metadata?.labels?.['rollout-type'], 'Step');
+  });
+
+  it('promotion waits only while the new RS has fewer available pods than spec.replicas, not more (upstream #4619)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 4 }));
+    updateImage(h);
+    settle(h);
+    assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((p) => p.reason), ['CanaryPauseStep']);
+    // A promote: the pause step is done.
+    patchStatus(h, { pauseConditions: null, controllerPause: null, currentStepIndex: 2 });
+    h.podsReadyAtOnce = false;
+    for (let i = 0; i < 5 && replicas(h, 2) !== 4; i++) step(h);
+    const v2 = replicaSetByRevision(h, 2)!;
+    assert.equal(v2.spec?.replicas, 4);
+    assert.notEqual(h.world.rollout.status?.stableRS, hashOf(v2), 'not promoted while pods are missing');
+    setPods(h, v2, 4, 4);
+    // An HPA scales the rollout down before the promoting reconcile: the canary has more available pods than wanted.
+    h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, replicas: 3 } } };
+    const result = step(h);
+    assert.equal(result.status.stableRS, hashOf(v2), 'promoted: 4 available >= 3 wanted');
+  });
+});

@@ -98,7 +98,7 @@ describe('simulate: experiment steps run as the experiment controller runs them'
     // Step reached at POD_READY, templates available POD_READY later, the run fails ANALYSIS after that.
     assert.equal(abort.time, POD_READY + POD_READY + ANALYSIS);
     assert.equal(abort.experiments![0]!.phase, 'Failed');
-    assert.match(abort.message, /Experiment '.+' failed/);
+    assert.match(abort.message, /Experiment analysis phase is error\/failed/);
     const end = result.frames[result.frames.length - 1]!;
     assert.ok(bothTemplates(end, (t) => t.desired === 0), 'the templates are scaled down after the delay');
     assert.equal(end.time, abort.time + SCALE_DOWN_DELAY);

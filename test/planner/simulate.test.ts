@@ -87,7 +87,7 @@ describe('simulate', () => {
     const r = canary({ steps: [{ setWeight: 40 }, { analysis: { templates: [{ templateName: 'errors' }] } }, { setWeight: 80 }] }, { replicas: 5 });
     const result = simulate(r, { analysisResult: 'Failed' });
     assert.equal(result.outcome, 'aborted');
-    assert.match(last(result.frames).message, /Step-based analysis phase failed/);
+    assert.match(last(result.frames).message, /Step-based analysis phase error\/failed/);
   });
 
   it('traffic-routed canaries show the router weight', () => {

@@ -8,9 +8,16 @@ describe('rollout status (§11, §12)', () => {
     assert.equal(formatLabelSelector({ matchLabels: { b: '2', a: '1' } }), 'a=1,b=2');
     assert.equal(
       formatLabelSelector({ matchLabels: { app: 'x' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }, { key: 'gone', operator: 'DoesNotExist' }] }),
-      'app=x,tier in (api,web),!gone',
+      'app=x,!gone,tier in (api,web)',
     );
     assert.equal(formatLabelSelector(undefined), '');
+  });
+
+  it('orders the selector terms by key across matchLabels and matchExpressions, as Kubernetes does', () => {
+    assert.equal(
+      formatLabelSelector({ matchLabels: { tier: 'web' }, matchExpressions: [{ key: 'app', operator: 'In', values: ['b', 'a'] }, { key: 'zone', operator: 'Exists' }] }),
+      'app in (a,b),tier=web,zone',
+    );
   });
 
   it('canary counts sum every ReplicaSet; updatedReplicas is the new ReplicaSet only', () => {
@@ -94,6 +101,19 @@ describe('rollout status (§11, §12)', () => {
     assert.equal(getCondition(conds(), 'Completed')?.status, 'True');
     assert.equal(getCondition(conds(), 'Healthy')?.status, 'True');
     assert.equal(getCondition(conds(), 'Progressing')?.reason, 'NewReplicaSetAvailable');
+  });
+
+  it('the Paused condition stays True while aborted, as upstream (checkPausedConditions leaves it while the abort condition stands)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }] }));
+    const cond = (type: string) => getCondition(h.world.rollout.status?.conditions, type);
+    updateImage(h);
+    settle(h);
+    assert.equal(cond('Paused')?.status, 'True');
+    patchStatus(h, { abort: true });
+    settle(h);
+    assert.equal(cond('Progressing')?.reason, 'RolloutAborted');
+    assert.deepEqual(h.world.rollout.status?.pauseConditions ?? [], []);
+    assert.equal(cond('Paused')?.status, 'True');
   });
 
   it('the Completed condition says RolloutCompleted and the Paused condition "Rollout is paused", True or False (as upstream)', () => {
