@@ -39,6 +39,13 @@ describe('reconcile (canary)', () => {
       assert.equal(second.status.currentStepIndex, 3, 'no steps run on a new rollout');
     });
 
+    it('an analysis as the first step: the initial deploy creates no AnalysisRun (upstream skips analysis while there is no stable)', () => {
+      const h = harness(canary({ steps: [{ analysis: { templates: [{ templateName: 'success-rate' }] } }], analysis: { templates: [{ templateName: 'bg' }] } }));
+      for (let i = 0; i < 4; i++) step(h);
+      assert.equal(h.world.analysisRuns.length, 0);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+    });
+
     it('points both Services at the first ReplicaSet once it is fully available and ends Healthy', () => {
       const h = deployed(canary({ steps: steps20pause }));
       const rs = replicaSetByRevision(h, 1);
