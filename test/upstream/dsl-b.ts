@@ -166,11 +166,14 @@ export async function getExperiment(s: Scenario, name: string): Promise<Experime
   return s.rest.request<Experiment>('GET', kindPath(EXPERIMENT, 'default', name));
 }
 
-/** Upstream's GetReplicaSetFromExperiment: the ReplicaSet named in the template's status (or "<experiment>-<template>"). */
+/** Upstream's GetReplicaSetFromExperiment: the ReplicaSet the experiment controls with the template's name annotation. */
 export async function replicaSetOfExperiment(s: Scenario, ex: Experiment, template: string): Promise<ReplicaSet> {
-  const status = ((ex.status as Obj | undefined)?.templateStatuses ?? []).find((t: Obj) => t.name === template);
-  const name = status?.replicaSetName ?? `${ex.metadata?.name}-${template}`;
-  return s.rest.request<ReplicaSet>('GET', kindPath(REPLICA_SET, 'default', name));
+  const list = await s.rest.request<{ items: ReplicaSet[] }>('GET', kindPath(REPLICA_SET, 'default'));
+  const found = list.items.filter(
+    (rs) => (rs.metadata?.ownerReferences ?? []).some((o) => o.controller && o.uid === ex.metadata?.uid) && rs.metadata?.annotations?.['experiment.argoproj.io/template-name'] === template,
+  );
+  if (found.length !== 1) throw new Error(`expected one ReplicaSet of experiment ${ex.metadata?.name} template ${template}, saw ${found.length}`);
+  return found[0]!;
 }
 
 export async function waitForExperimentCondition(s: Scenario, name: string, test: (ex: Experiment) => Promise<boolean> | boolean, what: string): Promise<Experiment> {

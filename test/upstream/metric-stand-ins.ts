@@ -36,7 +36,7 @@ function seconds(text: string | null): number {
 /**
  * GET /job?sleep=S&exit=C&deadline=D&image=invalid plays a Job: it answers after S (or D, when the
  * deadline comes first) times `scale`, {"phase": "Succeeded" | "Failed" | "ImagePullBackOff"}.
- * GET /version, /resolve, /secret answer as the hosts upstream's web metrics call.
+ * GET /version, /resolve, /secret answer as the hosts upstream's web metrics call; /echo answers {"ok": true}.
  */
 export function startMetricServer(scale: number): Promise<MetricServer> {
   const requests: string[] = [];
@@ -78,6 +78,8 @@ export function startMetricServer(scale: number): Promise<MetricServer> {
         return answer({ Status: 0, TC: false, Answer: [{ name: 'google.com.', type: 1, data: '142.250.0.0' }] });
       case '/secret':
         return answer({ message: 'It worked!' });
+      case '/echo':
+        return answer({ ok: true });
       default:
         res.writeHead(404).end();
     }
