@@ -362,6 +362,13 @@ describe('routers: Istio VirtualService (host-level)', () => {
     it('a named route that is not there', () => {
       assert.equal(problemOf(reconcileWith({ http: [other] })), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has no http route named "primary"');
     });
+    it('named http routes on a VirtualService without spec.http are not looked for (upstream validates them only when spec.http exists)', () => {
+      const tlsRoute = (c: number, s: number) => ({ match: [{ port: 443, sniHosts: ['a.example.com'] }], route: [dest('web-stable', s), dest('web-canary', c)] });
+      const cluster = new FakeCluster(virtualService('web-vsvc', { tls: [tlsRoute(0, 100)] }));
+      const rollout = istio({ name: 'web-vsvc', routes: ['primary'], tlsRoutes: [{ port: 443, sniHosts: ['a.example.com'] }] });
+      writesOf(cluster.reconcile(rollout, weights(20)));
+      assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.tls, [tlsRoute(20, 80)]);
+    });
     it('routes omitted with several http routes', () => {
       assert.equal(problemOf(reconcileWith({ http: [primary(), other] }, istio({ name: 'web-vsvc' }))), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has 2 http routes; name the ones to split in the virtualService\'s routes');
     });

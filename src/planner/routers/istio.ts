@@ -171,21 +171,23 @@ const routeLabel = (kind: RouteKind, route: unknown, index: number): string => {
 
 /**
  * The http routes named in `routes`; with `routes` omitted, the one http route that is not a managed
- * (header or mirror) route. No spec.http and no names: nothing to split here.
+ * (header or mirror) route. No spec.http: nothing to split here, even with names (upstream).
  */
 function httpRouteIndexes(where: string, http: unknown, names: string[] | undefined, managed: Set<string>): number[] | { problem: string } {
   const routes = Array.isArray(http) ? http : undefined;
   const nameOf = (r: unknown) => (r as { name?: unknown } | null)?.name;
+  // As upstream (reconcileVirtualService checks the names only when spec.http exists): a
+  // VirtualService with only tls/tcp routes may still be named with http routes.
+  if (!routes) return [];
   if (names && names.length > 0) {
     const indexes: number[] = [];
     for (const name of names) {
-      const i = routes ? routes.findIndex((r) => nameOf(r) === name) : -1;
+      const i = routes.findIndex((r) => nameOf(r) === name);
       if (i < 0) return { problem: `${where} has no http route named "${name}"` };
       indexes.push(i);
     }
     return indexes;
   }
-  if (!routes) return [];
   const unmanaged = routes.map((r, i) => ({ name: nameOf(r), i })).filter(({ name }) => typeof name !== 'string' || !managed.has(name));
   if (unmanaged.length > 1) return { problem: `${where} has ${unmanaged.length} http routes; name the ones to split in the virtualService's routes` };
   return unmanaged.map(({ i }) => i);
