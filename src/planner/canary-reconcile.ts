@@ -479,9 +479,10 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     clearPauseConditions(ctx);
     removeAbort(ctx);
     ctx.status.currentStepIndex = stepCount > 0 ? stepCount : undefined;
-    // A new stable: ping and pong swap, as upstream's promoteStable (the first deploy too).
+    // A new stable: ping and pong swap, as upstream's promoteStable (the first deploy too: from
+    // none, which counts as pong, to ping).
     if (canaryOf(ctx.rollout)?.pingPong && ctx.status.stableRS !== ctx.newHash) {
-      canaryStatus(ctx).stablePingPong = ctx.rollout.status?.canary?.stablePingPong === 'pong' ? 'ping' : 'pong';
+      canaryStatus(ctx).stablePingPong = ctx.rollout.status?.canary?.stablePingPong === 'ping' ? 'pong' : 'ping';
     }
     ctx.status.stableRS = ctx.newHash;
     return;

@@ -551,29 +551,29 @@ describe('reconcile (canary)', () => {
       assert.equal(h.world.services.find((s) => s.metadata?.name === 'demo-canary')?.metadata?.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], 'demo');
     });
 
-    it('ping-pong: the first deploy makes pong stable; an update points ping at the new pods at once (no wait for availability) and weighs ping against pong; the promotion swaps them', () => {
+    it('ping-pong: the first deploy makes ping stable (upstream e2e TestIstioPingPongUpdate: ping 100 after the first deploy); an update points pong at the new pods at once (no wait for availability) and weighs ping against pong; the promotion swaps them', () => {
       const rollout = canary({ steps: steps20pause, pingPong: { pingService: 'ping', pongService: 'pong' }, trafficRouting: { alb: { ingress: 'web', rootService: 'root', servicePort: 80 } } });
       delete rollout.spec!.strategy!.canary!.stableService;
       delete rollout.spec!.strategy!.canary!.canaryService;
       const h = deployed(rollout, [service('ping'), service('pong'), service('root')]);
-      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'pong', 'the first deploy is a promotion, as upstream');
+      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'ping', 'the first deploy is a promotion from none (pong) to ping, as upstream');
       const v1 = hashOf(replicaSetByRevision(h, 1));
       h.podsReadyAtOnce = false;
       updateImage(h);
       settle(h);
       const v2 = replicaSetByRevision(h, 2);
-      assert.equal(selectorOf(h, 'ping'), hashOf(v2), 'ping, the canary, selects the new pods before any is available');
-      assert.equal(selectorOf(h, 'pong'), v1, 'pong, the stable, keeps the first pods');
+      assert.equal(selectorOf(h, 'pong'), hashOf(v2), 'pong, the canary, selects the new pods before any is available');
+      assert.equal(selectorOf(h, 'ping'), v1, 'ping, the stable, keeps the first pods');
       setPods(h, v2, 1, 1);
       settle(h);
       const weights = h.world.rollout.status?.canary?.weights;
-      assert.deepEqual([weights?.canary.serviceName, weights?.stable.serviceName], ['ping', 'pong']);
+      assert.deepEqual([weights?.canary.serviceName, weights?.stable.serviceName], ['pong', 'ping']);
       h.podsReadyAtOnce = true;
       patchStatus(h, { promoteFull: true });
       settle(h);
       assert.equal(h.world.rollout.status?.stableRS, hashOf(v2));
-      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'ping');
-      assert.deepEqual([h.world.rollout.status?.canary?.weights?.canary.serviceName, h.world.rollout.status?.canary?.weights?.stable.serviceName], ['pong', 'ping']);
+      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'pong');
+      assert.deepEqual([h.world.rollout.status?.canary?.weights?.canary.serviceName, h.world.rollout.status?.canary?.weights?.stable.serviceName], ['ping', 'pong']);
     });
   });
 
