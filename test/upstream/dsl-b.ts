@@ -197,3 +197,17 @@ export async function experimentAnalysisRuns(s: Scenario, ex: Experiment): Promi
   const list = await s.rest.request<{ items: FullAnalysisRun[] }>('GET', '/apis/argoproj.io/v1alpha1/namespaces/default/analysisruns');
   return list.items.filter((r) => (r.metadata?.ownerReferences ?? []).some((o) => o.uid === ex.metadata?.uid));
 }
+
+// ---------------- the plugin's status patches ----------------
+
+/**
+ * What upstream's `kubectl argo rollouts abort` / `promote --full` send: a merge patch of the status
+ * subresource, whatever the rollout's state. Our actions (the DSL's abort/promoteFull) refuse one
+ * that has nothing to do (a fully promoted rollout), to tell a person so; the upstream tests that
+ * send it to a Healthy rollout check the controller takes it in its stride, so they use these.
+ */
+export async function patchStatus(s: Scenario, status: Record<string, unknown>): Promise<void> {
+  await s.rest.request('PATCH', `/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/${s.name}/status`, { patch: 'merge', body: { status } });
+}
+export const abortAsPlugin = (s: Scenario) => patchStatus(s, { abort: true });
+export const promoteFullAsPlugin = (s: Scenario) => patchStatus(s, { promoteFull: true });
