@@ -447,6 +447,13 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(25))), []);
   });
 
+  it("an ended experiment's subset (labelled with a hash no weight names) is removed, as upstream's UpdateHash; a person's subset stays", () => {
+    const withExperiment = [...subsets, { name: 'web-exp', labels: { 'rollouts-pod-template-hash': 'hash-exp' } }];
+    const cluster = new FakeCluster(destinationRule(withExperiment), virtualService('web-vsvc', { http: [subsetRoute(0, 100)] }));
+    writesOf(cluster.reconcile(rollout, weights(25)));
+    assert.deepEqual(cluster.get(drRef('web-dr'))!.spec.subsets.map((s: { name: string }) => s.name), ['stable', 'canary', 'debug']);
+  });
+
   it('a missing DestinationRule or subset, and a route without the subsets, are problems', () => {
     const vs = virtualService('web-vsvc', { http: [subsetRoute(0, 100)] });
     assert.equal(problemOf(new FakeCluster(vs).reconcile(rollout, weights(25))), 'trafficRouting.istio: DestinationRule "shop/web-dr" was not found');

@@ -317,7 +317,10 @@ function reweighRoute(where: string, routeValue: unknown, targets: Targets): { r
 /**
  * The canary and stable subsets of the DestinationRule labelled with the canary and stable
  * pod-template hashes (an experiment's subset, named after its Service, with its hash), and the
- * rule marked as managed by this Rollout. Other subsets are left as they are.
+ * rule marked as managed by this Rollout. A subset of an experiment that has ended (one labelled
+ * with a pod-template hash that is none of these) is removed, as upstream's UpdateHash removes every
+ * subset that is not stable, canary or a current experiment's. Deliberately narrower than upstream:
+ * subsets without a pod-template hash (a person's own) are left as they are.
  */
 function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
   if (!rule.name || !rule.canarySubsetName || !rule.stableSubsetName) return { problem: 'destinationRule needs name, canarySubsetName and stableSubsetName' };
@@ -334,7 +337,11 @@ function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, wei
     [rule.stableSubsetName, weights.stable.podTemplateHash],
   ]);
   const experiments = new Map((weights.additional ?? []).filter((d) => d.serviceName).map((d) => [d.serviceName!, d.podTemplateHash]));
-  const next = subsets.map((s) => {
+  const endedExperiment = (s: unknown) => {
+    const name = nameOf(s) as string;
+    return !hashes.has(name) && !experiments.has(name) && (s as { labels?: Record<string, string> } | null)?.labels?.[LABEL_POD_TEMPLATE_HASH] !== undefined;
+  };
+  const next = subsets.filter((s) => !endedExperiment(s)).map((s) => {
     const name = nameOf(s) as string;
     const hash = hashes.has(name) ? hashes.get(name) : experiments.get(name);
     if (!hashes.has(name) && !experiments.has(name)) return s;
