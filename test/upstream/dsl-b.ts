@@ -45,7 +45,8 @@ export const paths = {
 };
 
 /** The CRD that serves a mesh's kind (the local cluster serves what a CRD defines, with any content). */
-export async function installCrd(s: Scenario, group: string, version: string, kind: string, plural: string): Promise<void> {
+export async function installCrd(s: Scenario, group: string, version: string | string[], kind: string, plural: string): Promise<void> {
+  const versions = Array.isArray(version) ? version : [version];
   await s.rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
     body: {
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -55,20 +56,23 @@ export async function installCrd(s: Scenario, group: string, version: string, ki
         group,
         scope: 'Namespaced',
         names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-        versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        versions: versions.map((name, i) => ({ name, served: true, storage: i === 0, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
       },
     },
   });
   // Until discovery shows it (apply reads discovery).
-  await poll(`${kind} to be served`, async () => {
-    const list = await s.rest.request<Obj>('GET', `/apis/${group}/${version}`);
-    return (list.resources ?? []).some((r: Obj) => r.kind === kind);
-  });
+  for (const v of versions) {
+    await poll(`${kind} ${v} to be served`, async () => {
+      const list = await s.rest.request<Obj>('GET', `/apis/${group}/${v}`);
+      return (list.resources ?? []).some((r: Obj) => r.kind === kind);
+    });
+  }
 }
 
 export const installIstio = async (s: Scenario) => {
-  await installCrd(s, 'networking.istio.io', 'v1alpha3', 'VirtualService', 'virtualservices');
-  await installCrd(s, 'networking.istio.io', 'v1alpha3', 'DestinationRule', 'destinationrules');
+  // Istio serves its networking kinds at v1alpha3, v1beta1 and v1; the suites' manifests use the first two.
+  await installCrd(s, 'networking.istio.io', ['v1alpha3', 'v1beta1', 'v1'], 'VirtualService', 'virtualservices');
+  await installCrd(s, 'networking.istio.io', ['v1alpha3', 'v1beta1', 'v1'], 'DestinationRule', 'destinationrules');
 };
 
 /** The one object of a kind the scenario's objects give (upstream's GetVirtualService & co). */
