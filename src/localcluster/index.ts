@@ -80,6 +80,8 @@ export interface LocalClusterOptions {
   podReadyAfterMs?: number;
   /** Pods with an image matching this never become ready. Default defaultFailImagePattern. */
   failImagePattern?: RegExp | string;
+  /** Pods with a container whose command's first word matches never become ready. Default: none. */
+  failCommandPattern?: RegExp;
   /** Where state survives restarts; without it, state is in memory only. */
   dataDir?: string;
   /** Seeds a demo namespace with Services and a canary and a blue-green Rollout. */
@@ -155,7 +157,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       endpointslices: registry.find('discovery.k8s.io', 'v1', 'endpointslices')!,
       events: registry.find('', 'v1', 'events')!,
     },
-    { podReadyAfterMs: options.podReadyAfterMs ?? 2000, failImagePattern, onError: options.onError },
+    { podReadyAfterMs: options.podReadyAfterMs ?? 2000, failImagePattern, ...(options.failCommandPattern ? { failCommandPattern: options.failCommandPattern } : {}), onError: options.onError },
   );
   const deployments = new Deployments(
     api,

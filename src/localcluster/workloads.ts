@@ -1,7 +1,9 @@
 /**
  * The workload simulator: a ReplicaSet controller (Pods to match spec.replicas, status counts),
- * a kubelet stand-in (Pods go Pending -> Running -> Ready after a delay, or never become ready
- * when their image matches the failure pattern) and an endpoints controller (each Service's
+ * a kubelet stand-in (Pods go Pending -> Running -> Ready after a delay plus any readinessProbe
+ * initialDelaySeconds or postStart `sleep N`, or never become ready when their image or command
+ * matches a failure pattern; with readinessGates, Ready waits for their conditions to be True as
+ * the kubelet's does) and an endpoints controller (each Service's
  * Endpoints list the Pods its selector picks, ready or not).
  * It is level-triggered: every change only queues a key; the reconcile reads the whole state.
  * Its time comes from the injected Clock, so tests can make pods ready without sleeping.
@@ -20,12 +22,25 @@ import type { Store, StoreEvent } from './store';
 export interface WorkloadOptions {
   podReadyAfterMs: number;
   failImagePattern?: RegExp;
+  /** Pods with a container whose command's first word matches never become ready (a command that is not there crashes). */
+  failCommandPattern?: RegExp;
   onError?: (message: string) => void;
 }
 
 type Key = `${'rs' | 'pod' | 'svc'}|${string}|${string}`;
 
 const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+const conditionTrue = (p: any, type: string): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+/** As the kubelet: a Pod is Ready when its containers are and every readiness gate's condition is True (someone else sets those). */
+const gatesPass = (p: any): boolean => (p.spec?.readinessGates ?? []).every((g: any) => conditionTrue(p, g?.conditionType));
+/** A postStart hook `sleep N` holds its container back N seconds (the only command the simulator "runs"). */
+const postStartSleepMs = (c: any): number => {
+  const cmd = c?.lifecycle?.postStart?.exec?.command;
+  return Array.isArray(cmd) && cmd.length === 2 && cmd[0] === 'sleep' && /^\d+$/.test(String(cmd[1])) ? Number(cmd[1]) * 1000 : 0;
+};
+/** How much later than the others the slowest container gets ready: its readinessProbe.initialDelaySeconds (no probe succeeds before it) plus a postStart sleep. */
+const probeDelayMs = (p: any): number =>
+  Math.max(0, ...(p.spec?.containers ?? []).map((c: any) => (Number(c?.readinessProbe?.initialDelaySeconds) || 0) * 1000 + postStartSleepMs(c)));
 
 /** The field managers of a real cluster's components, which the simulator stands in for. */
 const controllerManager = { manager: 'kube-controller-manager' };
@@ -223,7 +238,10 @@ export class Workloads {
 
   private failing(p: any): boolean {
     const pattern = this.opts.failImagePattern;
-    return !!pattern && (p.spec?.containers ?? []).some((c: any) => typeof c?.image === 'string' && pattern.test(c.image));
+    const command = this.opts.failCommandPattern;
+    return (p.spec?.containers ?? []).some(
+      (c: any) => (!!pattern && typeof c?.image === 'string' && pattern.test(c.image)) || (!!command && typeof c?.command?.[0] === 'string' && command.test(c.command[0])),
+    );
   }
 
   private readySinceOf(p: any): number {
@@ -243,8 +261,13 @@ export class Workloads {
       return;
     }
     if (isReady(pod) || this.failing(pod)) return;
+    // Containers ready, waiting only on readiness gates: Ready as soon as they all pass.
+    if (conditionTrue(pod, 'ContainersReady')) {
+      if (gatesPass(pod)) this.makeReady(namespace, name);
+      return;
+    }
     const started = this.startedAt.get(key) ?? Date.parse(pod.status.startTime);
-    const wait = Math.max(0, started + this.opts.podReadyAfterMs - this.clock.now());
+    const wait = Math.max(0, started + this.opts.podReadyAfterMs + probeDelayMs(pod) - this.clock.now());
     if (!this.timers.has(`pod|${key}`)) this.after(`pod|${key}`, wait, () => this.makeReady(namespace, name));
   }
 
@@ -276,7 +299,7 @@ export class Workloads {
         started: !failing,
         restartCount: failing ? 1 : 0,
         state: failing
-          ? { waiting: { reason: 'CrashLoopBackOff', message: `image ${c.image} matches the local cluster's failure pattern` } }
+          ? { waiting: { reason: 'CrashLoopBackOff', message: `image ${c.image} or its command matches the local cluster's failure pattern` } }
           : { running: { startedAt: at } },
       })),
     };
@@ -289,10 +312,13 @@ export class Workloads {
     if (!pod || !pod.status?.startTime || isReady(pod) || this.failing(pod)) return;
     const now = this.clock.now();
     const at = timestamp(now);
-    this.readySince.set(`${namespace}/${name}`, now);
+    const gated = !gatesPass(pod);
+    if (!gated) this.readySince.set(`${namespace}/${name}`, now);
     const status = structuredClone(pod.status);
     status.conditions = (status.conditions ?? []).map((c: any) =>
-      c.type === 'Ready' || c.type === 'ContainersReady' ? { type: c.type, status: 'True', lastTransitionTime: at } : c,
+      c.type === 'ContainersReady' || (c.type === 'Ready' && !gated)
+        ? c.status === 'True' ? c : { type: c.type, status: 'True', lastTransitionTime: at }
+        : c.type === 'Ready' ? { ...c, reason: 'ReadinessGatesNotReady' } : c,
     );
     status.containerStatuses = (status.containerStatuses ?? []).map((c: any) => ({ ...c, ready: true, started: true }));
     this.api.update(this.types.pods, namespace, name, { ...pod, status }, { ...kubelet, subresource: 'status' });

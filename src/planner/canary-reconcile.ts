@@ -78,7 +78,7 @@ import {
 } from './reconcile-context';
 import { rollbackWithinWindow } from './bluegreen-reconcile';
 import { removeScaleDownDeadlines, scaleDownOldReplicaSets } from './scale-down';
-import { experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
+import { dynamicRollbackCanaryHash, experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
 import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
 import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
@@ -173,6 +173,9 @@ function reconcileCanaryServices(ctx: ReconcileContext): void {
       return;
     }
   }
+  // Going back to an undersized stable under dynamicStableScale: the canary Service keeps the
+  // previous canary's pods until the stable can take them all (upstream reconcileStableAndCanaryService).
+  if (dynamicRollbackCanaryHash(ctx.rollout, ctx.newRS)) return;
   ensureServiceTargets(ctx, canary.canaryService, ctx.newRS);
 }
 

@@ -19,7 +19,12 @@ export interface ReconcileContext {
   readonly now: Date;
   /** `spec.replicas` with its default (1). */
   readonly replicas: number;
-  /** Pod-template-hash of `spec.template` (with `status.collisionCount`). */
+  /**
+   * The hash of the new RS: its `rollouts-pod-template-hash` label when one is found (it may have
+   * been found by template, e.g. an undo copies an RS's defaulted template, whose hash differs),
+   * else the pod-template-hash of `spec.template` (with `status.collisionCount`). As upstream's
+   * `status.currentPodHash` (calculateBaseStatus).
+   */
   readonly newHash: string;
   /** Steps hash of the canary steps ('' for blue-green), as `status.currentStepHash` records it. */
   readonly stepsHash: string;

@@ -82,14 +82,14 @@ export function newReconcileContext(
 ): ReconcileContext {
   const rss = replicaSets.filter((rs) => rs?.metadata?.deletionTimestamp === undefined);
   // Hashed once per reconcile: everything below is handed these instead of hashing again.
-  const newHash = desiredPodTemplateHash(rollout);
-  const newRS = findNewReplicaSet(rollout, rss, newHash);
+  const desiredHash = desiredPodTemplateHash(rollout);
+  const newRS = findNewReplicaSet(rollout, rss, desiredHash);
   const stableRS = findStableReplicaSet(rollout, rss, newRS);
   return {
     rollout,
     now,
     replicas: replicasOf(rollout),
-    newHash,
+    newHash: rsHash(newRS) ?? desiredHash,
     stepsHash: rolloutStepsHash(rollout),
     newRS,
     stableRS,

@@ -178,14 +178,16 @@ function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean
   if (cond.reason === ConditionReason.NewReplicaSetAvailable) return false;
   if (isAborted(ctx) || ctx.rollout.spec?.paused || (ctx.rollout.status?.pauseConditions ?? []).length > 0) return false;
   if (atIndefiniteStep(ctx) || waitingOnScaleDownDeadline(ctx)) return false;
-  if (s.stableRS && s.stableRS === s.currentPodHash) return false;
   // Progress seen now restarts the clock (it wins over a deadline that passed meanwhile).
   if (rolloutProgressing(ctx, s)) return false;
   const from = Date.parse(cond.lastUpdateTime ?? cond.lastTransitionTime ?? '');
   if (Number.isNaN(from)) return false;
   const deadline = from + progressDeadlineSecondsOf(ctx.rollout) * 1000;
   if (deadline < ctx.now.getTime()) {
-    if (progressDeadlineAbortOf(ctx.rollout)) addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
+    // A completed rollout (an initial deploy, or one whose pods went away) times out too, as
+    // upstream's RolloutTimedOut; only the abort is for an update in flight (evaluateProgressDeadlineAbort).
+    const completed = !!s.stableRS && s.stableRS === s.currentPodHash;
+    if (progressDeadlineAbortOf(ctx.rollout) && !completed) addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
     return true;
   }
   requeueAfter(ctx, Math.floor((deadline - ctx.now.getTime()) / 1000) + 1);
@@ -255,7 +257,9 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
       next.lastUpdateTime = stamp;
       next.lastTransitionTime = current?.status === 'True' ? (current.lastTransitionTime ?? stamp) : stamp;
       conds = [...conds.filter((c) => c.type !== ConditionType.Progressing), next];
-    } else if (timedOut) {
+    } else if (timedOut && getCondition(conds, ConditionType.Progressing)?.reason !== ConditionReason.RolloutPaused) {
+      // Upstream's RolloutTimedOut reads the conditions as set so far: a pause just recorded on
+      // Progressing (a blue-green pause once the late preview is ready) is no timeout.
       set(condition(ConditionType.Progressing, 'False', ConditionReason.ProgressDeadlineExceeded, ConditionMessage.replicaSetTimedOut(newRSName)));
     }
   }

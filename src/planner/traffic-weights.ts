@@ -9,7 +9,7 @@ import {
   desiredCanaryWeight,
   replicaProgressThresholdMet,
 } from './canary-replicas';
-import { canaryStepsOf, dynamicStableScaleOf, maxTrafficWeightOf, replicasOf, stableAndCanaryServices } from './defaults';
+import { canaryStepsOf, dynamicStableScaleOf, hasTrafficRouting, maxTrafficWeightOf, replicasOf, stableAndCanaryServices } from './defaults';
 import { rsAvailable, rsHash } from './reconcile-context';
 import type { Experiment, ReplicaSet, Rollout, TrafficWeights, WeightDestination } from './types';
 
@@ -34,6 +34,23 @@ export function abortTrafficWeight(rollout: Rollout, newRS: ReplicaSet | undefin
   return Math.min(desired, current);
 }
 
+/**
+ * `IsDynamicallyRollingBackToStable`: an update under dynamicStableScale (with a traffic router)
+ * was left for the stable (an undo, or the template set back), so the rollout reads fully
+ * promoted, while the stable is not yet fully available and the recorded canary weight still
+ * points at the previous canary. Returns that canary's hash (the traffic and the canary Service
+ * stay with it until the stable can take them), else undefined.
+ */
+export function dynamicRollbackCanaryHash(rollout: Rollout, desiredRS: ReplicaSet | undefined): string | undefined {
+  const status = rollout.status ?? {};
+  if (!status.stableRS || status.stableRS !== status.currentPodHash) return undefined;
+  if (!hasTrafficRouting(rollout) || !dynamicStableScaleOf(rollout)) return undefined;
+  const recorded = status.canary?.weights?.canary?.podTemplateHash;
+  if (!recorded || recorded === rsHash(desiredRS)) return undefined;
+  if (desiredRS && rsAvailable(desiredRS) >= replicasOf(rollout)) return undefined;
+  return recorded;
+}
+
 /** Which of the cases of §4 decided the weight. */
 export type TrafficWeightCase =
   | 'rollbackToStable'
@@ -56,10 +73,6 @@ export interface TrafficDecision {
   removeManagedRoutes: boolean;
 }
 
-function stableFullyAvailable(rollout: Rollout, stableRS: ReplicaSet | undefined): boolean {
-  return rsAvailable(stableRS) >= replicasOf(rollout);
-}
-
 /**
  * `reconcileTrafficRouting`'s choice of weight (§4), first matching case: rolling back to the
  * stable under dynamicStableScale; fully promoted (0); aborted (the abort weight); no available
@@ -75,7 +88,6 @@ export function trafficDecision(
   const status = rollout.status ?? {};
   const maxWeight = maxTrafficWeightOf(rollout);
   const newHash = rsHash(newRS);
-  const recordedCanaryHash = status.canary?.weights?.canary?.podTemplateHash;
   const fullyPromoted = !!status.stableRS && status.stableRS === status.currentPodHash;
   const decide = (weight: number, c: TrafficWeightCase, removeManagedRoutes = false, canaryHash = newHash): TrafficDecision => ({
     weight,
@@ -84,15 +96,8 @@ export function trafficDecision(
     removeManagedRoutes,
   });
 
-  if (
-    fullyPromoted &&
-    dynamicStableScaleOf(rollout) &&
-    recordedCanaryHash &&
-    recordedCanaryHash !== status.stableRS &&
-    !stableFullyAvailable(rollout, stableRS)
-  ) {
-    return decide(abortTrafficWeight(rollout, newRS, stableRS), 'rollbackToStable', false, recordedCanaryHash);
-  }
+  const rollingBackFrom = dynamicRollbackCanaryHash(rollout, newRS);
+  if (rollingBackFrom) return decide(abortTrafficWeight(rollout, newRS, stableRS), 'rollbackToStable', false, rollingBackFrom);
   if (fullyPromoted) return decide(0, 'fullyPromoted', true);
   if (status.abort) return decide(abortTrafficWeight(rollout, newRS, stableRS), 'aborted', true);
   if (!newRS || rsAvailable(newRS) === 0) return decide(0, 'canaryUnavailable');

@@ -25,7 +25,7 @@ describe('local cluster workloads', () => {
   let clock: ManualClock;
   before(async () => {
     clock = createManualClock();
-    h = await startHarness({ clock, podReadyAfterMs: readyAfterMs, failImagePattern: /:broken$/ });
+    h = await startHarness({ clock, podReadyAfterMs: readyAfterMs, failImagePattern: /:broken$/, failCommandPattern: /^\/bad-command/ });
   });
   after(async () => {
     await h.cluster.close();
@@ -113,6 +113,64 @@ describe('local cluster workloads', () => {
     const available = rsWhere('slow', 'available', (rs) => rs.status?.availableReplicas === 1);
     clock.advance(30_000);
     await available;
+  });
+
+  it('a readinessProbe initialDelaySeconds holds readiness back by that much more', async () => {
+    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'probed pod started', { query: { labelSelector: 'app=probed' } });
+    const rs = replicaSet('probed', 1);
+    (rs.spec.template.spec.containers[0] as any).readinessProbe = { initialDelaySeconds: 10, httpGet: { path: '/', port: 80 } };
+    await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: rs });
+    await started;
+    clock.advance(readyAfterMs);
+    await new Promise((r) => setImmediate(r));
+    assert.equal((await podsOf('probed')).some(isReady), false, 'not ready before the probe delay');
+    const ready = rsWhere('probed', 'ready', (x) => x.status?.readyReplicas === 1);
+    clock.advance(10_000);
+    await ready;
+  });
+
+  it('a postStart `sleep N` delays readiness N seconds; a command matching the failure pattern never gets ready', async () => {
+    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'hooked pod started', { query: { labelSelector: 'app=hooked' } });
+    const hooked = replicaSet('hooked', 1);
+    (hooked.spec.template.spec.containers[0] as any).lifecycle = { postStart: { exec: { command: ['sleep', '5'] } } };
+    const crashing = replicaSet('crashing', 1);
+    (crashing.spec.template.spec.containers[0] as any).command = ['/bad-command'];
+    await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: hooked });
+    await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: crashing });
+    await started;
+    clock.advance(readyAfterMs);
+    await new Promise((r) => setImmediate(r));
+    assert.equal((await podsOf('hooked')).some(isReady), false, 'not ready while the hook sleeps');
+    const ready = rsWhere('hooked', 'ready', (x) => x.status?.readyReplicas === 1);
+    clock.advance(5_000);
+    await ready;
+    clock.advance(60_000);
+    const [crashed] = await podsOf('crashing');
+    assert.equal(isReady(crashed), false);
+    assert.equal((crashed as any).status.containerStatuses[0].state.waiting.reason, 'CrashLoopBackOff');
+  });
+
+  it('a Pod with readinessGates is Ready only once their conditions are True', async () => {
+    const containersReady = awaitEvent(
+      h.kc,
+      '/api/v1/namespaces/default/pods',
+      (e) => (e.object.status?.conditions ?? []).some((c: any) => c.type === 'ContainersReady' && c.status === 'True'),
+      'gated pod containers ready',
+      { query: { labelSelector: 'app=gated' } },
+    );
+    const rs = replicaSet('gated', 1);
+    (rs.spec.template.spec as any).readinessGates = [{ conditionType: 'example.com/gate' }];
+    await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: rs });
+    await new Promise((r) => setTimeout(r, 20));
+    clock.advance(readyAfterMs);
+    const pod = (await containersReady).object;
+    assert.equal(isReady(pod), false, 'the gate holds Ready back');
+    const ready = rsWhere('gated', 'ready', (x) => x.status?.readyReplicas === 1);
+    const fresh = await h.core.readNamespacedPodStatus({ name: pod.metadata.name, namespace: 'default' });
+    fresh.status!.conditions!.push({ type: 'example.com/gate', status: 'True' });
+    await h.core.replaceNamespacedPodStatus({ name: pod.metadata.name, namespace: 'default', body: fresh });
+    await ready;
+    assert.ok(isReady((await podsOf('gated'))[0]));
   });
 
   it('deleting a ReplicaSet deletes its Pods', async () => {

@@ -398,6 +398,32 @@ describe('blue-green reconcile (§8)', () => {
       assert.deepEqual(c.pauseReasons(), []);
     });
 
+    it('a preview ready only after the progress deadline: Degraded, then Paused once the pause is recorded (upstream TestBlueGreenProgressDeadlineExceededWithPause)', () => {
+      const { c } = steady({ autoPromotionEnabled: false });
+      c.edit((r) => {
+        r.spec!.progressDeadlineSeconds = 5;
+      });
+      c.settle();
+      startUpdate(c);
+      c.settle();
+      c.advance(6);
+      c.settle();
+      assert.equal(c.status.phase, 'Degraded');
+      c.podsReady();
+      c.settle();
+      assert.deepEqual(c.pauseReasons(), ['BlueGreenPause']);
+      assert.equal(c.status.phase, 'Paused');
+      // As the controller can find it: the pause recorded while Progressing still says the deadline
+      // passed, and no pod count moves in between (nothing reads as progress).
+      const conditions = (c.status.conditions ?? []).map((x) =>
+        x.type === 'Progressing' ? { ...x, status: 'False' as const, reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "x" has timed out progressing.' } : x,
+      );
+      c.world = { ...c.world, rollout: { ...c.rollout, status: { ...c.status, conditions } } };
+      c.reconcile();
+      assert.equal(c.status.conditions?.find((x) => x.type === 'Progressing')?.reason, 'RolloutPaused');
+      assert.equal(c.status.phase, 'Paused');
+    });
+
     it('with the defaults (auto-promotion, 0 s) there is no pause at all', () => {
       const { c } = steady();
       const v2 = startUpdate(c);

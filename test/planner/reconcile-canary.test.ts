@@ -157,6 +157,49 @@ describe('reconcile (canary)', () => {
     });
   });
 
+  it('an undo to the stable revision (its ReplicaSet template, with the API server defaults) finds that RS, records its hash and skips every step (upstream TestCanaryDynamicStableScaleRollbackToStable)', () => {
+    const h = deployed(canary({ steps: steps20pause }));
+    updateImage(h, 'app:2');
+    settle(h);
+    // The API server stores the RS's pod template defaulted; `kubectl argo rollouts undo` copies
+    // that template: its hash differs from the RS's label, but it is the same template
+    // (FindNewReplicaSet's last try, by template).
+    const v1 = replicaSetByRevision(h, 1)!;
+    const stored = v1.spec!.template!;
+    stored.spec!.containers![0] = { ...stored.spec!.containers![0]!, imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' } as never;
+    (stored.spec as Record<string, unknown>).restartPolicy = 'Always';
+    const template = structuredClone(stored);
+    delete template.metadata!.labels!['rollouts-pod-template-hash'];
+    h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, template } } };
+    settle(h);
+    const status = h.world.rollout.status!;
+    assert.equal(h.world.replicaSets.length, 2, 'no new ReplicaSet: revision 1 is the new one again');
+    assert.equal(status.currentPodHash, hashOf(v1));
+    assert.equal(status.stableRS, hashOf(v1));
+    assert.equal(status.currentStepIndex, 3, 'back to the stable: every step skipped');
+    assert.equal(replicas(h, 3), 10, 'revision 1, now revision 3, at full size');
+  });
+
+  it('going back to an undersized stable under dynamicStableScale keeps the canary Service on the previous canary until the stable is fully available (upstream TestCanaryDynamicStableScaleRollbackToStable)', () => {
+    const h = deployed(canary({ steps: [{ setWeight: 25 }, { pause: {} }], dynamicStableScale: true, trafficRouting: { nginx: { stableIngress: 'demo' } } }, { replicas: 4 }));
+    updateImage(h, 'app:2');
+    settle(h);
+    const v1 = replicaSetByRevision(h, 1)!;
+    const v2 = replicaSetByRevision(h, 2)!;
+    assert.equal(replicas(h, 1), 3, 'dynamicStableScale scaled the stable down to 75%');
+    assert.equal(selectorOf(h, 'demo-canary'), hashOf(v2));
+    h.podsReadyAtOnce = false;
+    updateImage(h, 'app:1');
+    settle(h);
+    assert.equal(h.world.rollout.status?.stableRS, h.world.rollout.status?.currentPodHash, 'fully promoted again');
+    assert.equal(replicas(h, 3), 4, 'the stable (revision 1, now 3) scales up');
+    assert.equal(selectorOf(h, 'demo-canary'), hashOf(v2), 'the canary Service stays with the previous canary while the stable has 3 of 4');
+    assert.equal(h.world.rollout.status?.canary?.weights?.canary?.podTemplateHash, hashOf(v2));
+    setPods(h, replicaSetByRevision(h, 3), 4, 4);
+    settle(h);
+    assert.equal(selectorOf(h, 'demo-canary'), hashOf(v1), 'once the stable is fully available');
+  });
+
   it('going back to an older revision within rollbackWindow that still has pods skips every step', () => {
     const r = canary({ steps: steps20pause, trafficRouting: { nginx: { stableIngress: 'demo' } }, scaleDownDelaySeconds: 600 });
     r.spec!.rollbackWindow = { revisions: 1 };
@@ -593,6 +636,27 @@ describe('reconcile (canary)', () => {
       assert.equal(status.abort, true);
       assert.equal(status.phase, 'Degraded');
       assert.match(getCondition(status.conditions, 'Progressing')?.message ?? '', /has timed out progressing/);
+    });
+
+    it('an initial deploy whose pods do not get ready in time is Degraded, then Healthy once they are, and is never aborted (upstream TestCanaryProgressDeadlineExceededWithPause)', () => {
+      const rollout = canary({ steps: steps20pause });
+      rollout.spec!.progressDeadlineSeconds = 5;
+      rollout.spec!.progressDeadlineAbort = true;
+      const h = harness(rollout);
+      h.podsReadyAtOnce = false;
+      const results = settle(h);
+      assert.equal(results[results.length - 1]!.requeueAfterSeconds, 6);
+      advance(h, 6);
+      settle(h);
+      let status = h.world.rollout.status!;
+      assert.equal(status.phase, 'Degraded');
+      assert.equal(getCondition(status.conditions, 'Progressing')?.reason, 'ProgressDeadlineExceeded');
+      assert.notEqual(status.abort, true, 'a completed rollout is not aborted by its deadline');
+      const rs = replicaSetByRevision(h, 1);
+      setPods(h, rs, rs?.spec?.replicas ?? 0, rs?.spec?.replicas ?? 0);
+      settle(h);
+      status = h.world.rollout.status!;
+      assert.equal(status.phase, 'Healthy');
     });
   });
 });

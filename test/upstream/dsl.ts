@@ -30,7 +30,7 @@ import { watchCluster, type ClusterWatch } from '../../src/cluster/store';
 import { runAction, type ActionRequest } from '../../src/cluster/actions';
 import { applyObjects } from '../../src/cluster/apply';
 import type { Clock as ControllerClock } from '../../src/cluster/clock';
-import { ANALYSIS_RUN, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Pod } from '../../src/cluster/kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, EVENT, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Pod } from '../../src/cluster/kinds';
 import type { Rest } from '../../src/cluster/rest';
 import { manifestObjects } from '../../src/schema';
 import { clientPhase, type AnalysisRun, type ReplicaSet, type Rollout } from '../../src/planner';
@@ -48,6 +48,8 @@ const REVISION = 'rollout.argoproj.io/revision';
 const HASH = 'rollouts-pod-template-hash';
 const SCALE_DOWN_DEADLINE = 'scale-down-deadline';
 const ROLLOUT_TYPE = 'rollout-type';
+/** The readiness gate upstream's e2e manifests declare and MarkPodsReady sets. */
+const E2E_READINESS = 'argoproj.io/e2e-readiness';
 
 export interface ScenarioOptions {
   /** How many times faster than real time the cluster's and controller's clock runs. Default 20. */
@@ -56,6 +58,8 @@ export interface ScenarioOptions {
   podReadyAfterMs?: number;
   /** Images that never become ready. Default: tags starting "bad"/"fail" (src/localcluster) plus upstream's "does-not-exist"/"non-existent" tags. */
   failImagePattern?: RegExp;
+  /** Pods whose container command's first word matches never become ready. Default: upstream's "/bad-command..." */
+  failCommandPattern?: RegExp;
   /** Default bound, in real milliseconds, of every wait. Default 30000. */
   waitMs?: number;
 }
@@ -90,7 +94,8 @@ export function scaledClocks(scale: number): { cluster: ClusterClock; controller
   };
 }
 
-const defaultFail = /:(bad|fail)[^/]*$|does-not-exist|non-existent|:bad$/;
+/** Images that never run: ours (":bad...", ":fail...") and upstream's e2e ones ("...-argo-error", "does-not-exist"). */
+const defaultFail = /:(bad|fail)[^/]*$|-argo-error$|does-not-exist|non-existent/;
 
 export class Scenario {
   readonly namespace = 'default';
@@ -117,6 +122,7 @@ export class Scenario {
       clock: clock.cluster,
       podReadyAfterMs: (opts.podReadyAfterMs ?? 50) * timeScale,
       failImagePattern: opts.failImagePattern ?? defaultFail,
+      failCommandPattern: opts.failCommandPattern ?? /^\/bad-command/,
     });
     const conn = connect({ kubeconfigPath: cluster.kubeconfigPath, env: {} });
     const log = recordingLog();
@@ -279,11 +285,72 @@ export class Scenario {
 
   /**
    * Upstream's PatchSpec: a strategic merge of the rollout, computed client side and sent as an
-   * update. Rollout has no list merge keys that its tests rely on, so a JSON merge patch is the
-   * same for the patches they send (maps merge, lists are replaced).
+   * update (retried on a conflict). Lists of named objects (containers, env, volumes, ports...)
+   * merge item by item on `name`, as the pod template's patch strategy does; null deletes.
    */
   async patchSpec(patchYaml: string): Promise<this> {
-    return this.updateSpec(patchYaml);
+    const patch = YAML.parse(patchYaml);
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.getRollout();
+      try {
+        await this.rest.request('PUT', kindPath(ROLLOUT, this.namespace, this.name), { body: strategicMerge(current, patch) });
+        return this;
+      } catch (e) {
+        if (attempt < 5 && (e as { status?: number }).status === 409) continue;
+        throw e;
+      }
+    }
+  }
+
+  /** Upstream's UpdateResource: read the object at `path`, change it, update it (retried on a conflict). */
+  async updateResource(path: string, update: (obj: Obj) => void): Promise<this> {
+    for (let attempt = 0; ; attempt++) {
+      const obj = await this.rest.request<Obj>('GET', path);
+      update(obj);
+      try {
+        await this.rest.request('PUT', path, { body: obj });
+        return this;
+      } catch (e) {
+        if (attempt < 5 && (e as { status?: number }).status === 409) continue;
+        throw e;
+      }
+    }
+  }
+
+  /** Upstream's UpdateWorkloadRef: a merge patch of the referenced Deployment (default: a new pod-template annotation). */
+  async updateWorkloadRef(deploymentName: string, patchYaml?: string): Promise<this> {
+    const body = patchYaml === undefined ? { spec: { template: { metadata: { annotations: { update: new Date(this.clock.now()).toISOString() + Math.random() } } } } } : YAML.parse(patchYaml);
+    await this.rest.request('PATCH', kindPath(DEPLOYMENT, this.namespace, deploymentName), { patch: 'merge', body });
+    return this;
+  }
+
+  /** Upstream's ScaleRolloutWithWorkloadRef: a JSON patch of spec.replicas only. */
+  async scaleRolloutWithWorkloadRef(replicas: number): Promise<this> {
+    await this.rest.request('PATCH', kindPath(ROLLOUT, this.namespace, this.name), { patch: 'json', body: [{ op: 'replace', path: '/spec/replicas', value: replicas }] });
+    return this;
+  }
+
+  /**
+   * Upstream's MarkPodsReady: sets the `argoproj.io/e2e-readiness` readiness gate condition True
+   * on `count` pods of the revision that do not have it yet, waiting for pods to exist.
+   */
+  async markPodsReady(revision: string | number, count: number, withinMs = this.waitMs): Promise<this> {
+    const deadline = Date.now() + withinMs;
+    let left = count;
+    for (;;) {
+      const pods = await this.revisionPods(revision).catch(() => [] as Pod[]);
+      for (const pod of pods) {
+        if (left <= 0) break;
+        if ((pod.status?.conditions ?? []).some((c) => c.type === E2E_READINESS)) continue;
+        await this.updateResource(kindPath(POD, this.namespace, pod.metadata!.name!) + '/status', (p) => {
+          p.status = { ...(p.status ?? {}), conditions: [...(p.status?.conditions ?? []), { type: E2E_READINESS, status: 'True' }] };
+        });
+        left--;
+      }
+      if (left <= 0) return this;
+      if (Date.now() > deadline) throw new Error(`timed out marking ${count} pods of revision ${revision} ready (${count - left} marked)`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   private async act(request: ActionRequest): Promise<this> {
@@ -323,20 +390,48 @@ export class Scenario {
     return this.updateSpec(JSON.stringify({ spec: { replicas } }));
   }
 
-  /** Sleeps `seconds` of the scenario's clock. */
+  /**
+   * Sleeps `seconds` of the scenario's clock, then lets the controller catch up (settle): upstream's
+   * real sleeps always include the real controller's latency, which a scaled sleep would not.
+   */
   async sleep(seconds: number): Promise<this> {
     await new Promise((r) => setTimeout(r, (seconds * 1000) / this.timeScale));
+    await this.settle();
     return this;
   }
 
-  /** Waits until `test` holds of the rollout as the watch shows it. */
+  /** Resolves once the controller has no work and the watch has shown nothing new for `quietMs` real ms (bounded by 2 s). */
+  async settle(quietMs = 20): Promise<this> {
+    const deadline = Date.now() + 2000;
+    let changed = true;
+    const subs = Object.values(this.watch.stores).map((st) => st.onChange(() => (changed = true)));
+    try {
+      while (changed && Date.now() < deadline) {
+        changed = false;
+        await this.controller.idle();
+        await new Promise((r) => setTimeout(r, quietMs));
+      }
+    } finally {
+      subs.forEach((x) => x.dispose());
+    }
+    return this;
+  }
+
+  /**
+   * Waits until `test` holds of the rollout: as the API shows it now, or as the watch shows it
+   * later (never an older version than the one read now, so a wait right after a write does not
+   * pass on the state from before it).
+   */
   async waitForRolloutCondition(test: (r: Rollout) => boolean, what: string, withinMs = this.waitMs): Promise<Rollout> {
+    const fresh = await this.getRollout();
+    if (test(fresh)) return fresh;
+    const minVersion = Number(fresh.metadata?.resourceVersion ?? 0);
     try {
       return await until(
         this.watch.stores,
         () => {
           const r = this.watch.stores.rollouts.get(this.name, this.namespace);
-          return r && test(r) ? r : undefined;
+          return r && Number(r.metadata?.resourceVersion ?? 0) >= minVersion && test(r) ? r : undefined;
         },
         `rollout ${this.name}: ${what}`,
         withinMs,
@@ -346,6 +441,21 @@ export class Scenario {
       const p = r && clientPhase(r);
       throw new Error(`${(e as Error).message}; it is ${r ? `${p!.phase} (${p!.message}), step ${r.status?.currentStepIndex}, replicas ${JSON.stringify(counts(r))}` : 'missing'}`);
     }
+  }
+
+  /** Upstream's WaitForRolloutConditionToNotExist: fails if `test` holds of any version the watch shows within `seconds` (scenario time). */
+  async waitForRolloutConditionToNotExist(test: (r: Rollout) => boolean, what: string, seconds: number): Promise<this> {
+    let seen: Rollout | undefined;
+    const check = () => {
+      const r = this.watch.stores.rollouts.get(this.name, this.namespace);
+      if (r && test(r)) seen ??= structuredClone(r);
+    };
+    const sub = this.watch.stores.rollouts.onChange(check);
+    check();
+    await this.sleep(seconds);
+    sub.dispose();
+    if (seen) throw new Error(`condition '${what}' appeared: ${JSON.stringify(seen.status)}`);
+    return this;
   }
 
   /** As `kubectl argo rollouts status`: the phase of GetRolloutPhase (ours: clientPhase). */
@@ -590,6 +700,52 @@ export class Scenario {
     return this;
   }
 
+  /** Upstream's GetServices: the canary (or preview) and stable (or active) Services, when the rollout names them. */
+  async services(): Promise<{ desired?: Obj; stable?: Obj }> {
+    const r = await this.getRollout();
+    const bg = r.spec?.strategy?.blueGreen;
+    const c = r.spec?.strategy?.canary;
+    const desiredName = bg ? bg.previewService : c?.canaryService;
+    const stableName = bg ? bg.activeService : c?.stableService;
+    const get = (n: string | undefined) => (n ? this.rest.request<Obj>('GET', kindPath(SERVICE, this.namespace, n)) : Promise.resolve(undefined));
+    const [desired, stable] = await Promise.all([get(desiredName), get(stableName)]);
+    return { ...(desired ? { desired } : {}), ...(stable ? { stable } : {}) };
+  }
+
+  /** The reasons of the Events about the rollout, oldest first (upstream's GetRolloutEventReasons). */
+  async rolloutEventReasons(): Promise<string[]> {
+    const r = await this.getRollout();
+    const list = await this.rest.request<{ items: Obj[] }>('GET', kindPath(EVENT, this.namespace));
+    return list.items
+      .filter((e) => e.involvedObject?.uid === r.metadata?.uid)
+      .sort((a, b) => String(a.firstTimestamp ?? a.eventTime ?? '').localeCompare(String(b.firstTimestamp ?? b.eventTime ?? '')))
+      .map((e) => String(e.reason));
+  }
+
+  async expectRolloutEvents(reasons: string[]): Promise<this> {
+    const got = await this.rolloutEventReasons();
+    if (JSON.stringify(got) !== JSON.stringify(reasons)) throw new Error(`expected rollout events ${JSON.stringify(reasons)}, got ${JSON.stringify(got)}`);
+    return this;
+  }
+
+  async expectRolloutEventsContains(reasons: string[]): Promise<this> {
+    const got = await this.rolloutEventReasons();
+    const missing = reasons.filter((r) => !got.includes(r));
+    if (missing.length) throw new Error(`rollout events lack ${JSON.stringify(missing)}; got ${JSON.stringify(got)}`);
+    return this;
+  }
+
+  /** Upstream's ExpectDeploymentReplicasCount: spec.replicas of the Deployment becomes `expected` (polled, as upstream polls for a minute). */
+  async expectDeploymentReplicasCount(expectation: string, name: string, expected: number, withinMs = this.waitMs): Promise<this> {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      const d = await this.rest.request<Obj>('GET', kindPath(DEPLOYMENT, this.namespace, name));
+      if (d.spec?.replicas === expected) return this;
+      if (Date.now() > deadline) throw new Error(`deployment replicas expectation '${expectation}' failed: expected ${expected}, actual ${d.spec?.replicas}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   /** The AnalysisRuns the rollout controls (fresh). */
   async analysisRuns(): Promise<AnalysisRun[]> {
     const list = await this.rest.request<{ items: AnalysisRun[] }>('GET', kindPath(ANALYSIS_RUN, this.namespace));
@@ -650,6 +806,47 @@ export const hashOf = (rs: ReplicaSet): string | undefined => rs.metadata?.label
 
 function sortKeys(o: Record<string, string>): [string, string][] {
   return Object.entries(o).sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** Upstream's newService (analysis_test.go): a Service on port 80 selecting `app: label`. */
+export function newService(name: string, label: string): string {
+  return `
+kind: Service
+apiVersion: v1
+metadata:
+  name: ${name}
+spec:
+  ports:
+  - port: 80
+    targetPort: 80
+  selector:
+    app: ${label}
+`;
+}
+
+/**
+ * A strategic merge patch as kubectl computes it for the pod template: maps merge, null deletes,
+ * lists whose items all have a `name` merge item by item on it, other lists are replaced.
+ */
+export function strategicMerge(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object') return patch;
+  if (Array.isArray(patch)) {
+    const named = (l: unknown[]) => l.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && typeof (x as Obj).name === 'string');
+    if (!Array.isArray(target) || !named(patch) || !named(target)) return patch;
+    const out = [...target] as Obj[];
+    for (const item of patch as Obj[]) {
+      const i = out.findIndex((x) => x.name === item.name);
+      if (i >= 0) out[i] = strategicMerge(out[i], item) as Obj;
+      else out.push(item);
+    }
+    return out;
+  }
+  const out: Obj = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
+  for (const [k, v] of Object.entries(patch as Obj)) {
+    if (v === null) delete out[k];
+    else out[k] = strategicMerge(out[k], v);
+  }
+  return out;
 }
 
 /** Runs `body` with a fresh Scenario and always closes it (one cluster and controller per test). */
