@@ -302,6 +302,15 @@ describe('routers: Istio VirtualService (host-level)', () => {
     assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http[0].route, [dest('web-ping', 70), dest('web-pong', 30)]);
   });
 
+  it('pingPong with stableService and canaryService too: Istio routes to stable/canary (upstream: only ALB prefers ping/pong)', () => {
+    const both = istio();
+    both.spec!.strategy!.canary = { ...both.spec!.strategy!.canary, pingPong: { pingService: 'web-ping', pongService: 'web-pong' } };
+    const cluster = new FakeCluster(virtualService('web-vsvc', { http: [primary()] }));
+    const w: TrafficWeights = { canary: { weight: 30, serviceName: 'web-pong', podTemplateHash: 'b' }, stable: { weight: 70, serviceName: 'web-ping', podTemplateHash: 'a' } };
+    writesOf(cluster.reconcile(both, w));
+    assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http, [primary(30, 70)]);
+  });
+
   it('an absent weight counts as 0: nothing to write for a canary at 0', () => {
     const route = { name: 'primary', route: [dest('web-stable', 100), dest('web-canary')] };
     const cluster = new FakeCluster(virtualService('web-vsvc', { http: [route] }));
