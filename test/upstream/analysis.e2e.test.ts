@@ -47,12 +47,17 @@ describe('upstream e2e: analysis_test.go', function () {
   });
   after(() => metrics?.close());
 
-  /** Upstream's SetupSuite (the shared templates, as stand-ins), then the test. */
-  const suite = (body: (s: Scenario) => Promise<void>) =>
+  /**
+   * Upstream's SetupSuite (the shared templates, as stand-ins), then the test. Tests that compare
+   * two clocks closely (a sleep against autoPromotionSeconds, a failing job against a 1 s sleep)
+   * run slower, so that a busy machine does not turn the comparison around.
+   */
+  const suite = (body: (s: Scenario) => Promise<void>, timeScale = TIME_SCALE) =>
     scenario(async (s) => {
+      metrics.scale = 1 / timeScale;
       for (const t of SUITE_TEMPLATES) await s.applyManifests(standIn(manifestText(t), metrics.base));
       await body(s);
-    }, { timeScale: TIME_SCALE });
+    }, { timeScale });
 
   /** The given objects with the stand-ins (Secrets and templates of a rollout's own file). */
   const given = (s: Scenario, textOrFile: string) => s.rolloutObjects(standIn(manifestText(textOrFile), metrics.base));
@@ -136,7 +141,7 @@ describe('upstream e2e: analysis_test.go', function () {
       await s.waitForInlineAnalysisRunPhase('Failed');
       await s.waitForRolloutStatus('Degraded');
       await s.expectRolloutStatus('Degraded');
-    }));
+    }, 5));
 
   // blue-green with pre/post analysis and then fast-tracked rollback
   it('TestBlueGreenAnalysis', () =>
@@ -517,7 +522,7 @@ spec:
       await s.expectRevisionPodCount('2', 2);
       await s.expectRevisionPodCount('1', 2);
       await s.expectReplicaCounts(2, 4, 2, 2, 2);
-    }));
+    }, 5));
 
   // we merge analysis templates properly when multiple are specified.
   // Departure: the metrics call https://api.github.com upstream; here they call the metric server

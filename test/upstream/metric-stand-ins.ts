@@ -16,6 +16,8 @@ import { parseAllDocuments, stringify } from 'yaml';
 
 export interface MetricServer {
   base: string;
+  /** Real seconds per played second (1 / the scenario's timeScale); may be changed between tests. */
+  scale: number;
   /** Every request's path and query, in order. */
   requests: string[];
   close(): Promise<void>;
@@ -23,6 +25,10 @@ export interface MetricServer {
 
 /** How long (unscaled) a Job's pod takes to report that its image cannot be pulled. */
 const IMAGE_PULL_SECONDS = 5;
+/** How long (unscaled) a Job takes before its command runs (pod scheduled, image pulled, started). */
+const JOB_START_SECONDS = 2;
+/** A Job sleeping this long or more never ends within a test. */
+const ENDLESS_SECONDS = 600;
 
 /** The seconds of a `sleep` argument: "5", "0s", "1m". */
 function seconds(text: string | null): number {
@@ -40,6 +46,7 @@ function seconds(text: string | null): number {
  */
 export function startMetricServer(scale: number): Promise<MetricServer> {
   const requests: string[] = [];
+  const state = { scale };
   const pending = new Set<() => void>();
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -53,11 +60,11 @@ export function startMetricServer(scale: number): Promise<MetricServer> {
       case '/job': {
         // A pod whose image cannot be pulled reports ErrImagePull after a few seconds, then stays so.
         const invalidImage = url.searchParams.get('image') === 'invalid';
-        const sleep = invalidImage ? IMAGE_PULL_SECONDS : seconds(url.searchParams.get('sleep'));
+        const sleep = invalidImage ? IMAGE_PULL_SECONDS : JOB_START_SECONDS + seconds(url.searchParams.get('sleep'));
         const deadline = url.searchParams.has('deadline') ? seconds(url.searchParams.get('deadline')) : Infinity;
         const killed = deadline < sleep;
         const exit = Number(url.searchParams.get('exit') ?? '0');
-        const after = Math.min(sleep, deadline) * scale * 1000;
+        const after = Math.min(sleep, deadline) * state.scale * 1000;
         const finish = () => {
           pending.delete(finish);
           clearTimeout(timer);
@@ -81,6 +88,7 @@ export function startMetricServer(scale: number): Promise<MetricServer> {
       case '/echo':
         return answer({ ok: true });
       default:
+        if (url.pathname.startsWith('/repos/')) return answer({ full_name: url.pathname.slice('/repos/'.length) });
         res.writeHead(404).end();
     }
   });
@@ -88,6 +96,12 @@ export function startMetricServer(scale: number): Promise<MetricServer> {
     server.listen(0, '127.0.0.1', () =>
       resolve({
         base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        get scale() {
+          return state.scale;
+        },
+        set scale(v: number) {
+          state.scale = v;
+        },
         requests,
         close: () =>
           new Promise<void>((done) => {
@@ -112,7 +126,11 @@ function jobAsWeb(job: Obj, base: string, timeoutSeconds: number): Obj {
   if (exit) query.push(`exit=${exit[1]}`);
   if (job.spec?.activeDeadlineSeconds !== undefined) query.push(`deadline=${job.spec.activeDeadlineSeconds}`);
   if (/nonexistent/.test(String(container.image))) query.push('image=invalid');
-  return { web: { url: `${base}/job?${query.join('&')}`, jsonPath: '{$.phase}', timeoutSeconds } };
+  // A Job that never ends: upstream's job provider records a Running measurement at once. A web
+  // measurement is recorded when its request returns, so the request is cut short (an Error
+  // measurement; the run is Running until consecutiveErrorLimit) rather than hang the run's first status.
+  const endless = sleep !== null && seconds(sleep[1]!) >= ENDLESS_SECONDS && job.spec?.activeDeadlineSeconds === undefined;
+  return { web: { url: `${base}/job?${query.join('&')}`, jsonPath: '{$.phase}', timeoutSeconds: endless ? 2 : timeoutSeconds } };
 }
 
 /**
