@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { SMI_API_VERSION, trafficRoutersOf } from '../../src/planner';
+import { releasedDestinationRule, SMI_API_VERSION, trafficRoutersOf } from '../../src/planner';
 import type { RouterObject, RouterObjectRef, Rollout, TrafficRouting, TrafficWeights } from '../../src/planner';
 import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 
@@ -461,6 +461,17 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
     const cluster = new FakeCluster(destinationRule(withExperiment), virtualService('web-vsvc', { http: [subsetRoute(0, 100)] }));
     writesOf(cluster.reconcile(rollout, weights(25)));
     assert.deepEqual(cluster.get(drRef('web-dr'))!.spec.subsets.map((s: { name: string }) => s.name), ['stable', 'canary', 'debug']);
+  });
+
+  it('releasedDestinationRule: what the Rollout put on a rule it no longer names comes off (upstream syncDestinationRule); not for another manager', () => {
+    const cluster = new FakeCluster(destinationRule(subsets), virtualService('web-vsvc', { http: [subsetRoute(0, 100)] }));
+    writesOf(cluster.reconcile(rollout, weights(25)));
+    const managed = cluster.get(drRef('web-dr'))!;
+    assert.deepEqual(releasedDestinationRule(managed, 'web'), {
+      metadata: { resourceVersion: managed.metadata?.resourceVersion, annotations: { 'argo-rollouts.argoproj.io/managed-by-rollouts': null } },
+      spec: { subsets },
+    });
+    assert.equal(releasedDestinationRule(managed, 'other-rollout'), undefined);
   });
 
   it('a missing DestinationRule or subset, and a route without the subsets, are problems', () => {

@@ -363,3 +363,23 @@ function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, wei
   if (subsetsChanged) patch.spec = { subsets: next };
   return { writes: [{ action: 'patch', ref, patch }] };
 }
+
+/**
+ * What a Rollout put on a DestinationRule it no longer names (or that is gone) taken off again, as
+ * upstream's DestinationRule controller (syncDestinationRule): the managed-by annotation and the
+ * pod-template-hash label of every subset, as a merge patch. Undefined when `rolloutName` does not manage the rule.
+ */
+export function releasedDestinationRule(rule: RouterObject, rolloutName: string): Record<string, unknown> | undefined {
+  if (rule.metadata?.annotations?.[ANNOTATION_MANAGED_BY] !== rolloutName) return undefined;
+  const subsets: unknown[] = Array.isArray(rule.spec?.subsets) ? rule.spec.subsets : [];
+  const released = subsets.map((s) => {
+    const labels = (s as { labels?: Record<string, string> } | null)?.labels;
+    if (!labels || labels[LABEL_POD_TEMPLATE_HASH] === undefined) return s;
+    const { [LABEL_POD_TEMPLATE_HASH]: _hash, ...rest } = labels;
+    return { ...(s as object), labels: rest };
+  });
+  return {
+    metadata: { resourceVersion: rule.metadata?.resourceVersion, annotations: { [ANNOTATION_MANAGED_BY]: null } },
+    ...(canonicalJson(released) !== canonicalJson(subsets) ? { spec: { subsets: released } } : {}),
+  };
+}
