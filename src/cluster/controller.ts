@@ -189,12 +189,15 @@ export function createController(opts: ControllerOptions): Controller {
    * keeps its labels, as router objects are not watched.
    */
   const namedDestinationRules = new Map<string, RouterObjectRef[]>();
-  async function releaseDestinationRules(key: string, rolloutName: string, now: readonly RouterObjectRef[]): Promise<void> {
+  /** Records the rules the rollout names now; returns those it named before and names no more. */
+  function destinationRulesDropped(key: string, now: readonly RouterObjectRef[]): RouterObjectRef[] {
     const before = namedDestinationRules.get(key) ?? [];
     if (now.length) namedDestinationRules.set(key, [...now]);
     else namedDestinationRules.delete(key);
-    for (const ref of before) {
-      if (now.some((r) => r.namespace === ref.namespace && r.name === ref.name)) continue;
+    return before.filter((ref) => !now.some((r) => r.namespace === ref.namespace && r.name === ref.name));
+  }
+  async function releaseDestinationRules(key: string, rolloutName: string, dropped: readonly RouterObjectRef[]): Promise<void> {
+    for (const ref of dropped) {
       try {
         const rule = await rest.request<RouterObject>('GET', routerPath(ref));
         const patch = releasedDestinationRule(rule, rolloutName);
@@ -279,7 +282,8 @@ export function createController(opts: ControllerOptions): Controller {
       expectations.forget(key);
       specVerdicts.delete(key);
       setRouterProblem(key, undefined);
-      await releaseDestinationRules(key, name, []);
+      const dropped = destinationRulesDropped(key, []);
+      if (dropped.length) await releaseDestinationRules(key, name, dropped);
       return;
     }
     const caughtUp = expectations.caughtUp(key);
@@ -332,7 +336,8 @@ export function createController(opts: ControllerOptions): Controller {
     if (invalid) return refuse(key, live, invalid, now);
     // The router objects are read before anything is decided: as upstream, a missing Ingress or VirtualService refuses the rollout.
     const routing = trafficRoutersOf(rollout);
-    await releaseDestinationRules(key, name, routing.reads.filter((ref) => ref.kind === 'DestinationRule'));
+    const droppedRules = destinationRulesDropped(key, routing.reads.filter((ref) => ref.kind === 'DestinationRule'));
+    if (droppedRules.length) await releaseDestinationRules(key, name, droppedRules);
     let observed: ObservedRouterObjects = new Map();
     if (routing.driven.length > 0) {
       const read = await readRouterObjects(rest, rollout, routing);
