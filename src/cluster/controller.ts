@@ -327,6 +327,11 @@ export function createController(opts: ControllerOptions): Controller {
         rollout = resolution.rollout;
         deployment = resolution.deployment;
       }
+    } else if (live.status?.workloadObservedGeneration !== undefined) {
+      // Switched from a workloadRef to a template of its own: the workload's generation no longer
+      // applies (upstream drops it with the reference, RemoveRolloutWorkloadRefGeneration).
+      const { workloadObservedGeneration: _, ...status } = live.status;
+      rollout = { ...rollout, status };
     }
     // An invalid spec is refused as upstream does: nothing is created or scaled, the status says why.
     const invalid =

@@ -56,7 +56,8 @@ export function resolveWorkloadRef(rollout: Rollout, workload: Workload | undefi
   if (!kind) {
     return unresolved(`${ref.apiVersion ?? '(no apiVersion)'} ${ref.kind ?? '(no kind)'} "${ref.name}" is not supported; a workloadRef names an apps/v1 Deployment or ReplicaSet, or a v1 PodTemplate`);
   }
-  if (hasContent(rollout.spec?.template)) return unresolved(`spec.template must be empty when the pod template comes from ${kind} "${ref.name}"`);
+  // Upstream's words first ("template must be empty for workload reference rollout": tools and its e2e look for them).
+  if (hasContent(rollout.spec?.template)) return unresolved(`template must be empty for workload reference rollout: spec.template must be empty when the pod template comes from ${kind} "${ref.name}"`);
   if (!watching) return unresolved(`this controller does not watch ${kind}s, so it cannot read ${kind} "${ref.name}"`);
   if (!workload) return unresolved(`${kind} "${ref.name}" does not exist in namespace "${ns}"; the Rollout waits for it`);
   const template = kind === 'PodTemplate' ? (workload as PodTemplate).template : (workload as Deployment | ReplicaSet).spec?.template;

@@ -217,7 +217,7 @@ function reconcileAnalysisRuns(ctx: ReconcileContext): void {
   const status = ctx.rollout.status ?? {};
   const stepRun = findAnalysisRun(ctx, status.canary?.currentStepAnalysisRunStatus?.name);
   const backgroundRun = findAnalysisRun(ctx, status.canary?.currentBackgroundAnalysisRunStatus?.name);
-  // As upstream's reconcileAnalysisRuns: no analysis while aborted, on the initial deploy (no
+  // Upstream's shouldCancelCurrentAnalysis: no analysis while aborted, on the initial deploy (no
   // stable yet: its steps are skipped) or while promoting fully; the current runs are terminated.
   const initialDeploy = !status.stableRS;
   if (isAborted(ctx) || initialDeploy || status.promoteFull) {

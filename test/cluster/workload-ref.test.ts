@@ -58,7 +58,7 @@ describe('workloadRef resolution', () => {
       ['no name', rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment' } }), deployment(), true, /no name is set/],
       ['another kind', rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' } }), deployment(), true, /apps\/v1 StatefulSet "web" is not supported; a workloadRef names an apps\/v1 Deployment or ReplicaSet, or a v1 PodTemplate$/],
       ['another apiVersion', rollout({ workloadRef: { apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'web' } }), deployment(), true, /extensions\/v1beta1 Deployment "web" is not supported/],
-      ['a template of its own', rollout({ template }), deployment(), true, /spec\.template must be empty/],
+      ['a template of its own', rollout({ template }), deployment(), true, /^spec\.workloadRef: template must be empty for workload reference rollout: spec\.template must be empty/],
       ['a Deployment without a template', rollout(), deployment({ template: {} }), true, /Deployment "web" has no spec\.template/],
       ['no Deployment watch', rollout(), deployment(), false, /does not watch Deployments/],
     ];

@@ -220,6 +220,18 @@ describe('reconcile (canary)', () => {
     assert.equal(status.pauseConditions, undefined);
   });
 
+  it('a full promotion starts no analysis, not even a background analysis whose startingStep the promotion passes (upstream TestCanaryPromoteFull)', () => {
+    const h = deployed(canary({ steps: steps20pause, analysis: { templates: [{ templateName: 'sleep-job' }], startingStep: 3 } }));
+    updateImage(h, 'app:2');
+    settle(h);
+    assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+    assert.equal(h.world.analysisRuns.length, 0, 'before the starting step');
+    patchStatus(h, { pauseConditions: null, controllerPause: null, promoteFull: true });
+    settle(h);
+    assert.equal(h.world.rollout.status?.stableRS, hashOf(replicaSetByRevision(h, 2)));
+    assert.deepEqual(h.world.analysisRuns.map((r) => r.metadata?.name), []);
+  });
+
   describe('pause steps (§6)', () => {
     it('a timed pause completes strictly after its duration and requeues for the expiry', () => {
       const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: { duration: '30s' } }, { setWeight: 40 }] }));

@@ -254,13 +254,39 @@ export class Scenario {
         if (o && typeof o === 'object') objs.push(o);
       }
     }
-    const text = objs.map((o) => YAML.stringify(o)).join('---\n');
-    const parsed = manifestObjects(text);
-    if (parsed.refused || parsed.problems.length) throw new Error(`cannot apply: ${JSON.stringify(parsed.refused ?? parsed.problems)}`);
-    const result = await applyObjects(this.rest, parsed.objects, this.namespace, { force: true });
-    if (result.problems.length) throw new Error(`apply failed: ${result.problems.map((p) => p.message).join('; ')}`);
+    // As `kubectl apply` (client side, as upstream runs it): each object carries its
+    // last-applied-configuration; one that exists gets the three-way merge patch from it, so a field
+    // the new manifest drops is removed even when someone else set it since.
+    const fresh: Obj[] = [];
+    for (const o of objs) {
+      const body = withLastApplied(o);
+      const path = await this.pathOf(o);
+      const current = await this.rest.request<Obj>('GET', path).catch((e) => {
+        if ((e as { status?: number }).status === 404) return undefined;
+        throw e;
+      });
+      if (!current) fresh.push(body);
+      else await this.rest.request('PATCH', path, { patch: 'merge', body: threeWayMergePatch(lastAppliedOf(current), body) });
+    }
+    if (fresh.length) {
+      const parsed = manifestObjects(fresh.map((o) => YAML.stringify(o)).join('---\n'));
+      if (parsed.refused || parsed.problems.length) throw new Error(`cannot apply: ${JSON.stringify(parsed.refused ?? parsed.problems)}`);
+      const result = await applyObjects(this.rest, parsed.objects, this.namespace, { force: true });
+      if (result.problems.length) throw new Error(`apply failed: ${result.problems.map((p) => p.message).join('; ')}`);
+    }
     if (!this.rolloutName) this.rolloutName = objs.find((o) => o.kind === 'Rollout')?.metadata?.name;
     return this;
+  }
+
+  /** The API path of a manifest object (its kind's plural from discovery), in the scenario's namespace unless cluster-scoped. */
+  private async pathOf(o: Obj): Promise<string> {
+    const apiVersion = String(o.apiVersion);
+    const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const list = await this.rest.request<{ resources?: { name: string; kind: string; namespaced: boolean }[] }>('GET', base);
+    const r = (list.resources ?? []).find((x) => x.kind === o.kind && !x.name.includes('/'));
+    if (!r) throw new Error(`the cluster serves no ${o.kind} in ${apiVersion}`);
+    const ns = r.namespaced ? `/namespaces/${o.metadata?.namespace ?? this.namespace}` : '';
+    return `${base}${ns}/${r.name}/${encodeURIComponent(o.metadata?.name)}`;
   }
 
   async deleteObject(path: string): Promise<this> {
@@ -765,7 +791,7 @@ export class Scenario {
   }
 
   private newestRun(runs: readonly AnalysisRun[], kind: AnalysisRunKind): AnalysisRun | undefined {
-    const label = kind === 'Background' ? 'Background' : kind === 'Step' ? 'Step' : kind === 'PrePromotion' ? 'BlueGreenPrePromotion' : 'BlueGreenPostPromotion';
+    const label = kind; // upstream's rollout-type label values: Background, Step, PrePromotion, PostPromotion
     const mine = runs.filter((ar) => (ar.metadata?.ownerReferences ?? []).some((o) => o.name === this.name) && ar.metadata?.labels?.[ROLLOUT_TYPE] === label);
     return mine.sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '')).at(-1);
   }
@@ -806,6 +832,34 @@ export const hashOf = (rs: ReplicaSet): string | undefined => rs.metadata?.label
 
 function sortKeys(o: Record<string, string>): [string, string][] {
   return Object.entries(o).sort(([a], [b]) => a.localeCompare(b));
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** The object with its own JSON as its last-applied-configuration annotation, as `kubectl apply` sends it. */
+function withLastApplied(o: Obj): Obj {
+  const copy = structuredClone(o);
+  const { [LAST_APPLIED]: _, ...annotations } = copy.metadata?.annotations ?? {};
+  const applied = { ...copy, metadata: { ...copy.metadata, ...(Object.keys(annotations).length ? { annotations } : {}) } };
+  if (!Object.keys(annotations).length) delete applied.metadata.annotations;
+  return { ...applied, metadata: { ...applied.metadata, annotations: { ...annotations, [LAST_APPLIED]: JSON.stringify(applied) } } };
+}
+
+function lastAppliedOf(o: Obj): Obj {
+  const text = o.metadata?.annotations?.[LAST_APPLIED];
+  return typeof text === 'string' ? (JSON.parse(text) as Obj) : {};
+}
+
+/** kubectl's three-way JSON merge patch: `modified` as a patch, with null for what `original` had and `modified` drops. */
+export function threeWayMergePatch(original: Obj, modified: Obj): Obj {
+  const patch: Obj = {};
+  for (const k of Object.keys(original)) if (!(k in modified)) patch[k] = null;
+  for (const [k, v] of Object.entries(modified)) {
+    const was = original[k];
+    const isMap = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x);
+    patch[k] = isMap(v) && isMap(was) ? threeWayMergePatch(was as Obj, v as Obj) : v;
+  }
+  return patch;
 }
 
 /** Upstream's newService (analysis_test.go): a Service on port 80 selecting `app: label`. */
