@@ -578,6 +578,17 @@ describe('reconcile (canary)', () => {
       assert.equal(h.world.rollout.status?.abort, true);
     });
 
+    it('a background run that ends Inconclusive during a timed pause step adds the InconclusiveAnalysisRun pause; no new run (upstream needsNewAnalysisRun: PauseConditions == nil)', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 10 }, { pause: { duration: 30 } }], analysis: { templates: [{ templateName: 'bg' }], startingStep: 1 } }));
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.analysisRuns.length, 1);
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Inconclusive')) };
+      settle(h);
+      assert.equal(h.world.analysisRuns.length, 1, 'the inconclusive run stays the current one');
+      assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((c) => c.reason).sort(), ['CanaryPauseStep', 'InconclusiveAnalysisRun']);
+    });
+
     it('header and mirror route steps complete at once', () => {
       const h = deployed(
         canary({

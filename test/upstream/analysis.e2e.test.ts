@@ -93,7 +93,7 @@ describe('upstream e2e: analysis_test.go', function () {
       await s.waitForRolloutMessage('InconclusiveAnalysisRun');
       await s.expectRolloutStatus('Paused');
       await s.expectRolloutMessage('InconclusiveAnalysisRun');
-    }));
+    }, 5));
 
   it('TestCanaryInlineAnalysis', () =>
     suite(async (s) => {
