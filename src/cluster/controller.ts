@@ -11,7 +11,7 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_MANAGED_BY, ANNOTATION_REVISION, ANNOTATION_WORKLOAD_GENERATION, LABEL_POD_TEMPLATE_HASH, ephemeralMetadataEnabled, reconcile, trafficRoutersOf, type ObservedRouterObjects, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_MANAGED_BY, ANNOTATION_REVISION, ANNOTATION_WORKLOAD_GENERATION, LABEL_POD_TEMPLATE_HASH, ephemeralMetadataEnabled, reconcile, releasedDestinationRule, trafficRoutersOf, type ObservedRouterObjects, type RouterObject, type RouterObjectRef, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createAnalysisRunFor } from './analysis/create';
 import { runsBeyondHistoryLimits } from './analysis/history';
@@ -27,7 +27,7 @@ import { createOwnerIndex, type Owned } from './owner-index';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
-import { readAsMissing, readRouterObjects, RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
+import { readAsMissing, readRouterObjects, routerPath, RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
 import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, referencesOf, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from './spec-validation';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
@@ -181,6 +181,35 @@ export function createController(opts: ControllerOptions): Controller {
    * the rules run once per change of the spec, not on every reconcile.
    */
   const specVerdicts = new Map<string, { stamp: string; message: string | undefined }>();
+
+  /**
+   * The DestinationRules each Rollout's last reconcile named. One it names no more (or the Rollout
+   * gone) is released: as upstream's DestinationRule controller, what the Rollout put on it is
+   * taken off (releasedDestinationRule). Kept in memory: a rule dropped while no controller ran
+   * keeps its labels, as router objects are not watched.
+   */
+  const namedDestinationRules = new Map<string, RouterObjectRef[]>();
+  /** Records the rules the rollout names now; returns those it named before and names no more. */
+  function destinationRulesDropped(key: string, now: readonly RouterObjectRef[]): RouterObjectRef[] {
+    const before = namedDestinationRules.get(key) ?? [];
+    if (now.length) namedDestinationRules.set(key, [...now]);
+    else namedDestinationRules.delete(key);
+    return before.filter((ref) => !now.some((r) => r.namespace === ref.namespace && r.name === ref.name));
+  }
+  async function releaseDestinationRules(key: string, rolloutName: string, dropped: readonly RouterObjectRef[]): Promise<void> {
+    for (const ref of dropped) {
+      try {
+        const rule = await rest.request<RouterObject>('GET', routerPath(ref));
+        const patch = releasedDestinationRule(rule, rolloutName);
+        if (!patch) continue;
+        stats.writes++;
+        await rest.request('PATCH', routerPath(ref), { patch: 'merge', body: patch });
+        log.info(`rollout ${key}: DestinationRule ${ref.namespace}/${ref.name} is no longer named by it: its managed-by annotation and subset hashes are removed`);
+      } catch (e) {
+        if (!isNotFound(e)) log.warn(`rollout ${key}: cannot release DestinationRule ${ref.namespace}/${ref.name}: ${errorText(e)}`);
+      }
+    }
+  }
   function specVerdict(key: string, live: Rollout, rollout: Rollout): string | undefined {
     const generation = live.metadata?.generation;
     if (typeof generation !== 'number') return invalidSpecMessage(rollout);
@@ -253,6 +282,8 @@ export function createController(opts: ControllerOptions): Controller {
       expectations.forget(key);
       specVerdicts.delete(key);
       setRouterProblem(key, undefined);
+      const dropped = destinationRulesDropped(key, []);
+      if (dropped.length) await releaseDestinationRules(key, name, dropped);
       return;
     }
     const caughtUp = expectations.caughtUp(key);
@@ -310,6 +341,8 @@ export function createController(opts: ControllerOptions): Controller {
     if (invalid) return refuse(key, live, invalid, now);
     // The router objects are read before anything is decided: as upstream, a missing Ingress or VirtualService refuses the rollout.
     const routing = trafficRoutersOf(rollout);
+    const droppedRules = destinationRulesDropped(key, routing.reads.filter((ref) => ref.kind === 'DestinationRule'));
+    if (droppedRules.length) await releaseDestinationRules(key, name, droppedRules);
     let observed: ObservedRouterObjects = new Map();
     if (routing.driven.length > 0) {
       const read = await readRouterObjects(rest, rollout, routing);

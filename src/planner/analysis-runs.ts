@@ -5,7 +5,7 @@
  * longer apply, and deleting runs together with the old ReplicaSets they belong to.
  * The strategies decide *which* gate applies when; this module is how a gate's run is handled.
  */
-import { addAbort, addPauseCondition, getPauseCondition } from './pause';
+import { addAbort, addPauseCondition } from './pause';
 import type { ReconcileContext } from './reconcile-context';
 import { emit, rsHash, rsName, waitFor } from './reconcile-context';
 import { revisionOf, rolloutOwnerReference } from './replicasets';
@@ -155,14 +155,16 @@ export function ownAnalysisRuns(ctx: ReconcileContext): AnalysisRun[] {
 
 /**
  * Whether a gate needs a new run (Argo's `needsNewAnalysisRun`): there is none; or the controller
- * paused and a person has since cleared the inconclusive pause of an inconclusive run; or the
+ * paused and a person has since cleared every pause condition (promoted) of an inconclusive run; or the
  * update was aborted before (a retry starts the analysis again).
  */
 export function needsNewAnalysisRun(rollout: Rollout, current: AnalysisRun | undefined): boolean {
   if (!current) return true;
   const status = rollout.status ?? {};
   if (status.controllerPause) {
-    return !getPauseCondition(rollout, 'InconclusiveAnalysisRun') && current.status?.phase === 'Inconclusive';
+    // Upstream: PauseConditions == nil. While any pause holds (a pause step too) the inconclusive
+    // run stays the current one, and reacting to it adds the InconclusiveAnalysisRun pause.
+    return (status.pauseConditions ?? []).length === 0 && current.status?.phase === 'Inconclusive';
   }
   return status.abortedAt !== undefined;
 }

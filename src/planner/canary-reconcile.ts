@@ -228,8 +228,10 @@ function reconcileAnalysisRuns(ctx: ReconcileContext): void {
   const status = ctx.rollout.status ?? {};
   const stepRun = findAnalysisRun(ctx, status.canary?.currentStepAnalysisRunStatus?.name);
   const backgroundRun = findAnalysisRun(ctx, status.canary?.currentBackgroundAnalysisRunStatus?.name);
-  // Upstream's shouldCancelCurrentAnalysis: an abort or a full promotion ends the current runs and starts none.
-  if (isAborted(ctx) || status.promoteFull) {
+  // Upstream's shouldCancelCurrentAnalysis: no analysis while aborted, on the initial deploy (no
+  // stable yet: its steps are skipped) or while promoting fully; the current runs are terminated.
+  const initialDeploy = !status.stableRS;
+  if (isAborted(ctx) || initialDeploy || status.promoteFull) {
     terminateAnalysisRun(ctx, stepRun);
     terminateAnalysisRun(ctx, backgroundRun);
     if (ctx.status.canary) {
@@ -494,9 +496,10 @@ function syncCanaryStatus(ctx: ReconcileContext): void {
     clearPauseConditions(ctx);
     removeAbort(ctx);
     ctx.status.currentStepIndex = stepCount > 0 ? stepCount : undefined;
-    // A new stable: ping and pong swap, as upstream's promoteStable (the first deploy too).
+    // A new stable: ping and pong swap, as upstream's promoteStable (the first deploy too: from
+    // none, which counts as pong, to ping).
     if (canaryOf(ctx.rollout)?.pingPong && ctx.status.stableRS !== ctx.newHash) {
-      canaryStatus(ctx).stablePingPong = ctx.rollout.status?.canary?.stablePingPong === 'pong' ? 'ping' : 'pong';
+      canaryStatus(ctx).stablePingPong = ctx.rollout.status?.canary?.stablePingPong === 'ping' ? 'pong' : 'ping';
     }
     recordCompleted(ctx, ctx.newHash, reason);
     ctx.status.stableRS = ctx.newHash;

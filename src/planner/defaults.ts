@@ -150,14 +150,15 @@ export function albAnnotationPrefixOf(rollout: Rollout): string {
 
 /**
  * The Services the stable and the canary traffic go to (upstream GetStableAndCanaryServices): with
- * pingPong, the one of ping and pong that is stable now (status.canary.stablePingPong, ping until
- * it says pong) and the other; else stableService and canaryService.
+ * pingPong, the one of ping and pong that is stable now (status.canary.stablePingPong: ping only
+ * when it says ping, as upstream's IsStablePing, so pong before the first deploy is promoted) and the
+ * other; else stableService and canaryService.
  */
 export function stableAndCanaryServices(rollout: Rollout): { stable?: string; canary?: string } {
   const canary = canaryOf(rollout);
   const pingPong = canary?.pingPong;
   if (!pingPong) return { stable: canary?.stableService, canary: canary?.canaryService };
-  return rollout.status?.canary?.stablePingPong === 'pong' ? { stable: pingPong.pongService, canary: pingPong.pingService } : { stable: pingPong.pingService, canary: pingPong.pongService };
+  return rollout.status?.canary?.stablePingPong === 'ping' ? { stable: pingPong.pingService, canary: pingPong.pongService } : { stable: pingPong.pongService, canary: pingPong.pingService };
 }
 
 /** The Service the ALB action annotation is keyed by. */

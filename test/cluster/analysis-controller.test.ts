@@ -180,6 +180,18 @@ describe('AnalysisRun controller', () => {
     assert.deepEqual(status.dryRunSummary, { count: 1, successful: 0, failed: 1, inconclusive: 0, error: 0 });
   });
 
+  it('dryRun and measurementRetention name metrics by an unanchored regular expression, as upstream (regexp.MatchString)', async () => {
+    const s = await setup(
+      [web({ name: 'test-1', interval: '1s', successCondition: 'result' }), web({ name: 'real', interval: '1s', successCondition: 'result' })],
+      [{ status: 200, body: { ok: true } }],
+      { spec: { dryRun: [{ metricName: 'test.*' }], measurementRetention: [{ metricName: 'test', limit: 2 }] } },
+    );
+    for (let i = 0; i < 3; i++) await s.advance(1_000);
+    const status = s.run().status!;
+    assert.deepEqual(status.metricResults!.map((r) => [r.name, r.dryRun ?? false, r.measurements!.length]), [['test-1', true, 2], ['real', false, 4]]);
+    assert.equal(status.dryRunSummary?.count, 1);
+  });
+
   it('keeps the last measurementRetention measurements (10 by default)', async () => {
     const s = await setup([web({ name: 'a', interval: '1s' }), web({ name: 'b', interval: '1s' })], [{ status: 200, body: { ok: true } }], { spec: { measurementRetention: [{ metricName: 'a', limit: 2 }] } });
     for (let i = 0; i < 12; i++) await s.advance(1_000);

@@ -20,7 +20,7 @@ describe('ping-pong with ALB (end to end)', function () {
     await h?.close();
   });
 
-  it('pong is stable after the first deploy; an update points ping at the new pods and splits 80/20; promote makes ping stable', async () => {
+  it('ping is stable after the first deploy (as upstream TestALBPingPongUpdate); an update points pong at the new pods and splits 80/20; promote makes pong stable', async () => {
     await h.conn.rest.request('POST', INGRESSES_PATH, {
       body: {
         apiVersion: 'networking.k8s.io/v1',
@@ -47,18 +47,18 @@ describe('ping-pong with ALB (end to end)', function () {
       },
     });
     const first = await untilPhase(h, 'pingponged', 'Healthy', 20_000, (r: Rollout) => r.status?.canary?.stablePingPong !== undefined);
-    assert.equal(first.status?.canary?.stablePingPong, 'pong', 'the first deploy is a promotion: ping and pong swap, as upstream');
+    assert.equal(first.status?.canary?.stablePingPong, 'ping', 'the first deploy is a promotion from none (pong) to ping, as upstream');
 
     await setImage(h.conn.rest, 'pingponged', 'demo:v2');
     const paused = await untilPhase(h, 'pingponged', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
-    assert.deepEqual([paused.status?.canary?.weights?.canary.serviceName, paused.status?.canary?.weights?.stable.serviceName], ['pp-ping', 'pp-pong']);
-    assert.equal(await selects('pp-ping'), paused.status?.currentPodHash, 'ping, the canary, selects the new pods');
-    assert.equal(await targetGroups(), 'pp-ping=20 pp-pong=80');
+    assert.deepEqual([paused.status?.canary?.weights?.canary.serviceName, paused.status?.canary?.weights?.stable.serviceName], ['pp-pong', 'pp-ping']);
+    assert.equal(await selects('pp-pong'), paused.status?.currentPodHash, 'pong, the canary, selects the new pods');
+    assert.equal(await targetGroups(), 'pp-pong=20 pp-ping=80');
 
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'pingponged' }, { kind: 'promote' })).ok, true);
     const done = await untilPhase(h, 'pingponged', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
-    assert.equal(done.status?.canary?.stablePingPong, 'ping');
-    assert.equal(await targetGroups(), 'pp-pong=0 pp-ping=100', 'ping, now stable, takes all the traffic');
-    assert.equal(await selects('pp-ping'), done.status?.stableRS);
+    assert.equal(done.status?.canary?.stablePingPong, 'pong');
+    assert.equal(await targetGroups(), 'pp-ping=0 pp-pong=100', 'pong, now stable, takes all the traffic');
+    assert.equal(await selects('pp-pong'), done.status?.stableRS);
   });
 });

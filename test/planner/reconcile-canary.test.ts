@@ -39,6 +39,13 @@ describe('reconcile (canary)', () => {
       assert.equal(second.status.currentStepIndex, 3, 'no steps run on a new rollout');
     });
 
+    it('an analysis as the first step: the initial deploy creates no AnalysisRun (upstream skips analysis while there is no stable)', () => {
+      const h = harness(canary({ steps: [{ analysis: { templates: [{ templateName: 'success-rate' }] } }], analysis: { templates: [{ templateName: 'bg' }] } }));
+      for (let i = 0; i < 4; i++) step(h);
+      assert.equal(h.world.analysisRuns.length, 0);
+      assert.equal(h.world.rollout.status?.currentStepIndex, 1);
+    });
+
     it('points both Services at the first ReplicaSet once it is fully available and ends Healthy', () => {
       const h = deployed(canary({ steps: steps20pause }));
       const rs = replicaSetByRevision(h, 1);
@@ -572,6 +579,17 @@ describe('reconcile (canary)', () => {
       assert.equal(getCondition(h.world.rollout.status?.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Background analysis phase error/failed: no data');
     });
 
+    it('a background run that ends Inconclusive during a timed pause step adds the InconclusiveAnalysisRun pause; no new run (upstream needsNewAnalysisRun: PauseConditions == nil)', () => {
+      const h = deployed(canary({ steps: [{ setWeight: 10 }, { pause: { duration: 30 } }], analysis: { templates: [{ templateName: 'bg' }], startingStep: 1 } }));
+      updateImage(h);
+      settle(h);
+      assert.equal(h.world.analysisRuns.length, 1);
+      h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Inconclusive')) };
+      settle(h);
+      assert.equal(h.world.analysisRuns.length, 1, 'the inconclusive run stays the current one');
+      assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((c) => c.reason).sort(), ['CanaryPauseStep', 'InconclusiveAnalysisRun']);
+    });
+
     it('header and mirror route steps complete at once', () => {
       const h = deployed(
         canary({
@@ -600,29 +618,29 @@ describe('reconcile (canary)', () => {
       assert.equal(h.world.services.find((s) => s.metadata?.name === 'demo-canary')?.metadata?.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], 'demo');
     });
 
-    it('ping-pong: the first deploy makes pong stable; an update points ping at the new pods at once (no wait for availability) and weighs ping against pong; the promotion swaps them', () => {
+    it('ping-pong: the first deploy makes ping stable (upstream e2e TestIstioPingPongUpdate: ping 100 after the first deploy); an update points pong at the new pods at once (no wait for availability) and weighs ping against pong; the promotion swaps them', () => {
       const rollout = canary({ steps: steps20pause, pingPong: { pingService: 'ping', pongService: 'pong' }, trafficRouting: { alb: { ingress: 'web', rootService: 'root', servicePort: 80 } } });
       delete rollout.spec!.strategy!.canary!.stableService;
       delete rollout.spec!.strategy!.canary!.canaryService;
       const h = deployed(rollout, [service('ping'), service('pong'), service('root')]);
-      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'pong', 'the first deploy is a promotion, as upstream');
+      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'ping', 'the first deploy is a promotion from none (pong) to ping, as upstream');
       const v1 = hashOf(replicaSetByRevision(h, 1));
       h.podsReadyAtOnce = false;
       updateImage(h);
       settle(h);
       const v2 = replicaSetByRevision(h, 2);
-      assert.equal(selectorOf(h, 'ping'), hashOf(v2), 'ping, the canary, selects the new pods before any is available');
-      assert.equal(selectorOf(h, 'pong'), v1, 'pong, the stable, keeps the first pods');
+      assert.equal(selectorOf(h, 'pong'), hashOf(v2), 'pong, the canary, selects the new pods before any is available');
+      assert.equal(selectorOf(h, 'ping'), v1, 'ping, the stable, keeps the first pods');
       setPods(h, v2, 1, 1);
       settle(h);
       const weights = h.world.rollout.status?.canary?.weights;
-      assert.deepEqual([weights?.canary.serviceName, weights?.stable.serviceName], ['ping', 'pong']);
+      assert.deepEqual([weights?.canary.serviceName, weights?.stable.serviceName], ['pong', 'ping']);
       h.podsReadyAtOnce = true;
       patchStatus(h, { promoteFull: true });
       settle(h);
       assert.equal(h.world.rollout.status?.stableRS, hashOf(v2));
-      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'ping');
-      assert.deepEqual([h.world.rollout.status?.canary?.weights?.canary.serviceName, h.world.rollout.status?.canary?.weights?.stable.serviceName], ['pong', 'ping']);
+      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'pong');
+      assert.deepEqual([h.world.rollout.status?.canary?.weights?.canary.serviceName, h.world.rollout.status?.canary?.weights?.stable.serviceName], ['ping', 'pong']);
     });
   });
 

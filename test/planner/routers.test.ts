@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { SMI_API_VERSION, trafficRoutersOf } from '../../src/planner';
+import { releasedDestinationRule, SMI_API_VERSION, trafficRoutersOf } from '../../src/planner';
 import type { RouterObject, RouterObjectRef, Rollout, TrafficRouting, TrafficWeights } from '../../src/planner';
 import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 
@@ -302,6 +302,15 @@ describe('routers: Istio VirtualService (host-level)', () => {
     assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http[0].route, [dest('web-ping', 70), dest('web-pong', 30)]);
   });
 
+  it('pingPong with stableService and canaryService too: Istio routes to stable/canary (upstream: only ALB prefers ping/pong)', () => {
+    const both = istio();
+    both.spec!.strategy!.canary = { ...both.spec!.strategy!.canary, pingPong: { pingService: 'web-ping', pongService: 'web-pong' } };
+    const cluster = new FakeCluster(virtualService('web-vsvc', { http: [primary()] }));
+    const w: TrafficWeights = { canary: { weight: 30, serviceName: 'web-pong', podTemplateHash: 'b' }, stable: { weight: 70, serviceName: 'web-ping', podTemplateHash: 'a' } };
+    writesOf(cluster.reconcile(both, w));
+    assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http, [primary(30, 70)]);
+  });
+
   it('an absent weight counts as 0: nothing to write for a canary at 0', () => {
     const route = { name: 'primary', route: [dest('web-stable', 100), dest('web-canary')] };
     const cluster = new FakeCluster(virtualService('web-vsvc', { http: [route] }));
@@ -361,6 +370,13 @@ describe('routers: Istio VirtualService (host-level)', () => {
     });
     it('a named route that is not there', () => {
       assert.equal(problemOf(reconcileWith({ http: [other] })), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has no http route named "primary"');
+    });
+    it('named http routes on a VirtualService without spec.http are not looked for (upstream validates them only when spec.http exists)', () => {
+      const tlsRoute = (c: number, s: number) => ({ match: [{ port: 443, sniHosts: ['a.example.com'] }], route: [dest('web-stable', s), dest('web-canary', c)] });
+      const cluster = new FakeCluster(virtualService('web-vsvc', { tls: [tlsRoute(0, 100)] }));
+      const rollout = istio({ name: 'web-vsvc', routes: ['primary'], tlsRoutes: [{ port: 443, sniHosts: ['a.example.com'] }] });
+      writesOf(cluster.reconcile(rollout, weights(20)));
+      assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.tls, [tlsRoute(20, 80)]);
     });
     it('routes omitted with several http routes', () => {
       assert.equal(problemOf(reconcileWith({ http: [primary(), other] }, istio({ name: 'web-vsvc' }))), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has 2 http routes; name the ones to split in the virtualService\'s routes');
@@ -438,6 +454,24 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
     assert.deepEqual(dr.spec.host, 'web');
     assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http, [subsetRoute(25, 75)]);
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(25))), []);
+  });
+
+  it("an ended experiment's subset (labelled with a hash no weight names) is removed, as upstream's UpdateHash; a person's subset stays", () => {
+    const withExperiment = [...subsets, { name: 'web-exp', labels: { 'rollouts-pod-template-hash': 'hash-exp' } }];
+    const cluster = new FakeCluster(destinationRule(withExperiment), virtualService('web-vsvc', { http: [subsetRoute(0, 100)] }));
+    writesOf(cluster.reconcile(rollout, weights(25)));
+    assert.deepEqual(cluster.get(drRef('web-dr'))!.spec.subsets.map((s: { name: string }) => s.name), ['stable', 'canary', 'debug']);
+  });
+
+  it('releasedDestinationRule: what the Rollout put on a rule it no longer names comes off (upstream syncDestinationRule); not for another manager', () => {
+    const cluster = new FakeCluster(destinationRule(subsets), virtualService('web-vsvc', { http: [subsetRoute(0, 100)] }));
+    writesOf(cluster.reconcile(rollout, weights(25)));
+    const managed = cluster.get(drRef('web-dr'))!;
+    assert.deepEqual(releasedDestinationRule(managed, 'web'), {
+      metadata: { resourceVersion: managed.metadata?.resourceVersion, annotations: { 'argo-rollouts.argoproj.io/managed-by-rollouts': null } },
+      spec: { subsets },
+    });
+    assert.equal(releasedDestinationRule(managed, 'other-rollout'), undefined);
   });
 
   it('a missing DestinationRule or subset, and a route without the subsets, are problems', () => {

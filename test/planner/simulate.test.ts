@@ -108,10 +108,10 @@ describe('simulate', () => {
     const during = result.frames.find((f) => f.weight.canary === 25)!;
     assert.ok(during, 'a frame at 25%');
     const v2 = last(result.frames).replicaSets.find((x) => x.revision === 2)!;
-    assert.deepEqual(during.services.map((s) => [s.name, s.role]).sort(), [['demo-ping', 'canary'], ['demo-pong', 'stable']], 'pong is stable after the first deploy');
-    assert.equal(during.services.find((s) => s.name === 'demo-ping')?.replicaSet, v2.name);
+    assert.deepEqual(during.services.map((s) => [s.name, s.role]).sort(), [['demo-ping', 'stable'], ['demo-pong', 'canary']], 'ping is stable after the first deploy (upstream e2e TestIstioPingPongUpdate)');
+    assert.equal(during.services.find((s) => s.name === 'demo-pong')?.replicaSet, v2.name);
     const end = last(result.frames);
-    assert.deepEqual(end.services.find((s) => s.role === 'stable'), { name: 'demo-ping', role: 'stable', selects: end.services.find((s) => s.name === 'demo-ping')!.selects, replicaSet: v2.name });
+    assert.deepEqual(end.services.find((s) => s.role === 'stable'), { name: 'demo-pong', role: 'stable', selects: end.services.find((s) => s.name === 'demo-pong')!.selects, replicaSet: v2.name });
   });
 
   it('blue-green: the preview comes up, a person promotes, the active Service switches', () => {

@@ -6,6 +6,7 @@
  * inconclusiveLimit, consecutiveErrorLimit, count), the run's phase and message from the worst
  * metric that is not a dry run, terminate, measurement retention, and when to look again.
  */
+import { RE2JS } from 're2js';
 import { isCompletedPhase, parseDuration } from '../../planner';
 import type { AnalysisRunStatus, FullAnalysisRun, Measurement, MeasurementPhase, Metric, MetricResult, RunSummary } from './types';
 
@@ -31,7 +32,19 @@ export function effectiveCount(metric: Metric): number | undefined {
   return count;
 }
 
-const matchesName = (pattern: string, name: string) => pattern === name || pattern === '*' || pattern === '.*';
+/**
+ * Whether a dryRun / measurementRetention metricName names `name`: as upstream
+ * (GetDryRunMetrics, regexp.MatchString), an unanchored RE2 match, so "test.*" and "test" name
+ * "test-1". A name that is not a valid expression names only itself; "*" stays "every metric".
+ */
+function matchesName(pattern: string, name: string): boolean {
+  if (pattern === name || pattern === '*') return true;
+  try {
+    return RE2JS.compile(pattern).test(name);
+  } catch {
+    return false;
+  }
+}
 
 export function isDryRun(run: FullAnalysisRun, metric: string): boolean {
   return (run.spec?.dryRun ?? []).some((d) => matchesName(d.metricName, metric));

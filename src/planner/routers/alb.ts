@@ -115,7 +115,7 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
   const alb = albConfig(rollout);
   const names = ingressNames(alb);
   if (!Array.isArray(names)) return names;
-  const { stable: stableService, canary: canaryService } = routedServices(rollout, weights);
+  const { stable: stableService, canary: canaryService } = routedServices(rollout, weights, true);
   if (!canaryService || !stableService) return { problem: canary?.pingPong ? 'pingPong needs both pingService and pongService' : 'needs both canaryService and stableService' };
   if (canary?.pingPong && !albRootServiceOf(rollout)) return { problem: 'pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap' };
   if (alb.rootService !== undefined && alb.rootService !== null && typeof alb.rootService !== 'string') return { problem: 'rootService must be the name of a Service' };

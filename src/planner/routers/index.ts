@@ -16,7 +16,7 @@ import { routerObjectKey, type ObservedRouterObjects, type RouterDecision, type 
 
 export * from './types';
 export { SMI_API_VERSION } from './smi';
-export { shortHost, splitVirtualServiceName } from './istio';
+export { releasedDestinationRule, shortHost, splitVirtualServiceName } from './istio';
 export { GATEWAY_API_GROUP, GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from './gateway-api';
 
 interface Router {

@@ -171,21 +171,23 @@ const routeLabel = (kind: RouteKind, route: unknown, index: number): string => {
 
 /**
  * The http routes named in `routes`; with `routes` omitted, the one http route that is not a managed
- * (header or mirror) route. No spec.http and no names: nothing to split here.
+ * (header or mirror) route. No spec.http: nothing to split here, even with names (upstream).
  */
 function httpRouteIndexes(where: string, http: unknown, names: string[] | undefined, managed: Set<string>): number[] | { problem: string } {
   const routes = Array.isArray(http) ? http : undefined;
   const nameOf = (r: unknown) => (r as { name?: unknown } | null)?.name;
+  // As upstream (reconcileVirtualService checks the names only when spec.http exists): a
+  // VirtualService with only tls/tcp routes may still be named with http routes.
+  if (!routes) return [];
   if (names && names.length > 0) {
     const indexes: number[] = [];
     for (const name of names) {
-      const i = routes ? routes.findIndex((r) => nameOf(r) === name) : -1;
+      const i = routes.findIndex((r) => nameOf(r) === name);
       if (i < 0) return { problem: `${where} has no http route named "${name}"` };
       indexes.push(i);
     }
     return indexes;
   }
-  if (!routes) return [];
   const unmanaged = routes.map((r, i) => ({ name: nameOf(r), i })).filter(({ name }) => typeof name !== 'string' || !managed.has(name));
   if (unmanaged.length > 1) return { problem: `${where} has ${unmanaged.length} http routes; name the ones to split in the virtualService's routes` };
   return unmanaged.map(({ i }) => i);
@@ -315,7 +317,10 @@ function reweighRoute(where: string, routeValue: unknown, targets: Targets): { r
 /**
  * The canary and stable subsets of the DestinationRule labelled with the canary and stable
  * pod-template hashes (an experiment's subset, named after its Service, with its hash), and the
- * rule marked as managed by this Rollout. Other subsets are left as they are.
+ * rule marked as managed by this Rollout. A subset of an experiment that has ended (one labelled
+ * with a pod-template hash that is none of these) is removed, as upstream's UpdateHash removes every
+ * subset that is not stable, canary or a current experiment's. Deliberately narrower than upstream:
+ * subsets without a pod-template hash (a person's own) are left as they are.
  */
 function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
   if (!rule.name || !rule.canarySubsetName || !rule.stableSubsetName) return { problem: 'destinationRule needs name, canarySubsetName and stableSubsetName' };
@@ -332,7 +337,11 @@ function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, wei
     [rule.stableSubsetName, weights.stable.podTemplateHash],
   ]);
   const experiments = new Map((weights.additional ?? []).filter((d) => d.serviceName).map((d) => [d.serviceName!, d.podTemplateHash]));
-  const next = subsets.map((s) => {
+  const endedExperiment = (s: unknown) => {
+    const name = nameOf(s) as string;
+    return !hashes.has(name) && !experiments.has(name) && (s as { labels?: Record<string, string> } | null)?.labels?.[LABEL_POD_TEMPLATE_HASH] !== undefined;
+  };
+  const next = subsets.filter((s) => !endedExperiment(s)).map((s) => {
     const name = nameOf(s) as string;
     const hash = hashes.has(name) ? hashes.get(name) : experiments.get(name);
     if (!hashes.has(name) && !experiments.has(name)) return s;
@@ -353,4 +362,24 @@ function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, wei
   if (!marked) patch.metadata!.annotations = { [ANNOTATION_MANAGED_BY]: rolloutName };
   if (subsetsChanged) patch.spec = { subsets: next };
   return { writes: [{ action: 'patch', ref, patch }] };
+}
+
+/**
+ * What a Rollout put on a DestinationRule it no longer names (or that is gone) taken off again, as
+ * upstream's DestinationRule controller (syncDestinationRule): the managed-by annotation and the
+ * pod-template-hash label of every subset, as a merge patch. Undefined when `rolloutName` does not manage the rule.
+ */
+export function releasedDestinationRule(rule: RouterObject, rolloutName: string): Record<string, unknown> | undefined {
+  if (rule.metadata?.annotations?.[ANNOTATION_MANAGED_BY] !== rolloutName) return undefined;
+  const subsets: unknown[] = Array.isArray(rule.spec?.subsets) ? rule.spec.subsets : [];
+  const released = subsets.map((s) => {
+    const labels = (s as { labels?: Record<string, string> } | null)?.labels;
+    if (!labels || labels[LABEL_POD_TEMPLATE_HASH] === undefined) return s;
+    const { [LABEL_POD_TEMPLATE_HASH]: _hash, ...rest } = labels;
+    return { ...(s as object), labels: rest };
+  });
+  return {
+    metadata: { resourceVersion: rule.metadata?.resourceVersion, annotations: { [ANNOTATION_MANAGED_BY]: null } },
+    ...(canonicalJson(released) !== canonicalJson(subsets) ? { spec: { subsets: released } } : {}),
+  };
 }

@@ -60,9 +60,14 @@ export const isObject = (v: unknown): v is Record<string, unknown> => v !== null
 /**
  * The stable and canary Services a router sends to: with pingPong, ping's and pong's as the weights
  * name them (they swap at each promotion, and the weights were decided with the roles of the time);
- * else stableService and canaryService.
+ * else stableService and canaryService. As upstream's GetStableAndCanaryServices: ALB prefers ping
+ * and pong (`pingPongPreferred`); the other routers use stableService and canaryService when the
+ * rollout names them too (ALB and a mesh together: ALB on ping/pong, the mesh on stable/canary).
  */
-export function routedServices(rollout: Rollout, weights: TrafficWeights): { stable?: string; canary?: string } {
+export function routedServices(rollout: Rollout, weights: TrafficWeights, pingPongPreferred = false): { stable?: string; canary?: string } {
   const canary = rollout.spec?.strategy?.canary;
-  return canary?.pingPong ? { stable: weights.stable.serviceName, canary: weights.canary.serviceName } : { stable: canary?.stableService, canary: canary?.canaryService };
+  const ownServices = !!(canary?.stableService || canary?.canaryService);
+  return canary?.pingPong && (pingPongPreferred || !ownServices)
+    ? { stable: weights.stable.serviceName, canary: weights.canary.serviceName }
+    : { stable: canary?.stableService, canary: canary?.canaryService };
 }
