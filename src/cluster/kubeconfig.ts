@@ -12,6 +12,11 @@ import { k8s, type K8s, type KubeConfig } from './k8s';
 export interface KubeconfigSource {
   /** --kubeconfig: this file only, as kubectl does. */
   kubeconfigPath?: string;
+  /**
+   * Several files (the extension's setting), read as $KUBECONFIG is: merged, missing ones
+   * skipped. Empty: as if not given.
+   */
+  kubeconfigPaths?: readonly string[];
   env?: NodeJS.ProcessEnv;
   /** For ~/.kube/config; default os.homedir(). */
   homeDir?: string;
@@ -22,6 +27,8 @@ export class KubeconfigError extends Error {}
 /** The files kubectl would read, in order. */
 export function kubeconfigFiles(src: KubeconfigSource = {}): string[] {
   if (src.kubeconfigPath) return [src.kubeconfigPath];
+  const listed = (src.kubeconfigPaths ?? []).flatMap((f) => f.split(delimiter)).map((f) => f.trim()).filter((f) => f !== '');
+  if (listed.length > 0) return listed;
   const env = src.env ?? process.env;
   if (env.KUBECONFIG) return env.KUBECONFIG.split(delimiter).filter((f) => f !== '');
   return [join(src.homeDir ?? env.HOME ?? homedir(), '.kube', 'config')];
@@ -45,7 +52,7 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
   const present = src.kubeconfigPath ? files : files.filter((f) => existsSync(f));
   if (src.kubeconfigPath && !existsSync(src.kubeconfigPath)) throw new KubeconfigError(`kubeconfig ${src.kubeconfigPath} does not exist`);
   if (present.length === 0) {
-    throw new KubeconfigError(`no kubeconfig found (looked at ${files.join(', ')}); pass --kubeconfig FILE or set KUBECONFIG`);
+    throw new KubeconfigError(`no kubeconfig found (looked at ${files.join(', ')}); ${src.kubeconfigPaths?.length ? 'fix the rollouts.kubeconfig setting' : 'pass --kubeconfig FILE or set KUBECONFIG'}`);
   }
   const clusters = new Map<string, K8s.Cluster>();
   const users = new Map<string, K8s.User>();

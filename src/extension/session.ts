@@ -4,7 +4,7 @@
  * and the embedded controller. It owns their lifetimes; the tree, the status bar and the
  * commands read it and listen to `onChange`.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
 import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log } from '../cluster';
 import type { LocalCluster } from '../localcluster';
@@ -26,8 +26,8 @@ export type SessionChange = 'state' | 'local' | 'controller';
 
 export interface SessionOptions {
   log: Log;
-  /** The user's kubeconfig setting (empty: kubectl's default files). */
-  kubeconfig?: () => string;
+  /** The user's kubeconfig setting: files merged as $KUBECONFIG is (empty: kubectl's default files). */
+  kubeconfig?: () => readonly string[];
   /** The context setting (empty: the kubeconfig's current context). */
   context?: () => string;
   namespaces?: () => readonly string[];
@@ -38,6 +38,8 @@ export interface SessionOptions {
    * editor leaves nothing in /tmp); a temporary folder when absent.
    */
   localKubeconfigPath?: () => string;
+  /** How often the kubeconfig files are looked at (default 1000 ms). */
+  kubeconfigPollMs?: number;
 }
 
 export class Session implements Disposable {
@@ -53,6 +55,8 @@ export class Session implements Disposable {
   private generation = 0;
   /** The context the user picked in this window (wins over the setting until the setting changes). */
   private picked: string | undefined;
+  /** The kubeconfig files watched (so contexts added in a terminal appear), and how to stop. */
+  private watchedFiles: { files: string[]; stop: () => void } | undefined;
 
   constructor(private readonly opts: SessionOptions) {}
 
@@ -95,7 +99,7 @@ export class Session implements Disposable {
 
   /** The kubeconfig files read: the user's, plus the local cluster's while it runs (it comes first so its context is found). */
   kubeconfigSources(): string[] {
-    const user = cluster().kubeconfigFiles({ ...(this.opts.kubeconfig?.() ? { kubeconfigPath: this.opts.kubeconfig() } : {}), env: this.opts.env ?? process.env });
+    const user = cluster().kubeconfigFiles({ kubeconfigPaths: this.opts.kubeconfig?.() ?? [], env: this.opts.env ?? process.env });
     return this.localCluster ? [this.localCluster.kubeconfigPath, ...user] : user;
   }
 
@@ -120,7 +124,7 @@ export class Session implements Disposable {
     this.disconnect();
     let kc: KubeConfig;
     try {
-      kc = cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
+      kc = this.loadKubeconfig();
     } catch (e) {
       this.kc = undefined;
       return this.setState({ kind: 'noKubeconfig', message: e instanceof Error ? e.message : String(e) });
@@ -151,6 +155,45 @@ export class Session implements Disposable {
     if (generation !== this.generation) return this.current;
     this.opts.log.info(`watching context "${conn.context}" (${conn.server})`);
     return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores });
+  }
+
+  private loadKubeconfig(): KubeConfig {
+    const files = this.kubeconfigSources();
+    this.watchKubeconfigFiles(files);
+    return cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: files.join(delimiter) } });
+  }
+
+  /**
+   * Watches the kubeconfig files by polling their stat: kubectl rewrites them in place or by
+   * rename, and a file that does not exist yet must be noticed when it appears, which fs.watch
+   * does not do. A change reloads the contexts without touching the connection; with no
+   * kubeconfig before, it connects.
+   */
+  private watchKubeconfigFiles(files: string[]): void {
+    if (this.watchedFiles && this.watchedFiles.files.join(delimiter) === files.join(delimiter)) return;
+    this.watchedFiles?.stop();
+    const onChange = (now: Stats, before: Stats) => {
+      if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) this.kubeconfigChanged();
+    };
+    const interval = this.opts.kubeconfigPollMs ?? 1000;
+    for (const f of files) watchFile(f, { interval, persistent: false }, onChange);
+    this.watchedFiles = { files, stop: () => files.forEach((f) => unwatchFile(f, onChange)) };
+  }
+
+  private kubeconfigChanged(): void {
+    if (this.current.kind === 'noKubeconfig') {
+      void this.connect();
+      return;
+    }
+    try {
+      this.kc = cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
+      this.opts.log.info('the kubeconfig changed; contexts reloaded');
+    } catch (e) {
+      // A half-written file: the next write brings another change; keep the contexts we had.
+      this.opts.log.warn(`the kubeconfig changed but cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.emit('state');
   }
 
   private setState(state: SessionState): SessionState {
@@ -230,6 +273,8 @@ export class Session implements Disposable {
   /** Stops everything it started. */
   async close(): Promise<void> {
     this.generation++;
+    this.watchedFiles?.stop();
+    this.watchedFiles = undefined;
     await this.stopController();
     this.disconnect();
     const local = this.localCluster;
