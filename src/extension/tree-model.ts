@@ -8,6 +8,7 @@ import { cluster } from './lazy-cluster';
 import { isCompletedPhase, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
 import type { CommandId } from './command-specs';
+import { targetRefusal } from './webview-requests';
 import { canTerminate, type TerminateKind } from '../../webview/actions';
 
 export type TreeElement =
@@ -679,10 +680,8 @@ export interface TerminateRequest {
  * the command.
  */
 export function terminateRefusal(state: SessionState, shown: Required<RolloutRef>, requested: RolloutRef, what: TerminateRequest, now: Date): string | undefined {
-  if (requested.namespace !== shown.namespace || requested.name !== shown.name || (requested.context !== undefined && requested.context !== shown.context)) {
-    const where = requested.context !== undefined ? ` in context "${requested.context}"` : '';
-    return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
-  }
+  const elsewhere = targetRefusal(shown, requested);
+  if (elsewhere) return elsewhere;
   if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
   const view = viewOf(state.stores, shown.namespace, shown.name, now);
   const found =
