@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { CachedExecAuth, type ExecConfig } from './exec-credential';
 import { k8s, type K8s, type KubeConfig } from './k8s';
 
 export interface KubeconfigSource {
@@ -61,13 +62,20 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
   for (const file of present) {
     const kc = loadFile(file);
     for (const c of kc.clusters) if (!clusters.has(c.name)) clusters.set(c.name, plainHttpAllowed(c));
-    for (const u of kc.users) if (!users.has(u.name)) users.set(u.name, u);
+    for (const u of kc.users) if (!users.has(u.name)) users.set(u.name, execRelativeTo(u, file));
     for (const c of kc.contexts) if (!contexts.has(c.name)) contexts.set(c.name, c);
     if (!currentContext && kc.currentContext) currentContext = kc.currentContext;
   }
   const merged = new k8s.KubeConfig();
   merged.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
   return merged;
+}
+
+/** As kubectl: an exec command given as a relative path with a directory in it is relative to the kubeconfig file. */
+function execRelativeTo(u: K8s.User, file: string): K8s.User {
+  const command = (u.exec as ExecConfig | undefined)?.command;
+  if (!command || isAbsolute(command) || !(command.includes('/') || command.includes(sep))) return u;
+  return { ...u, exec: { ...u.exec, command: resolve(dirname(file), command) } };
 }
 
 /**
@@ -86,6 +94,9 @@ export interface ContextTarget {
   server: string;
 }
 
+/** The exec plugins moved out of a selected KubeConfig's users, so that selecting from it again keeps them. */
+const execPlugins = new WeakMap<KubeConfig, ReadonlyMap<string, ExecConfig>>();
+
 /** A KubeConfig whose current context is `context` (default: the current one), checked. */
 export function selectContext(kc: KubeConfig, context?: string, namespace?: string): ContextTarget {
   const name = context || kc.currentContext;
@@ -96,8 +107,17 @@ export function selectContext(kc: KubeConfig, context?: string, namespace?: stri
   const cluster = kc.getCluster(ctx.cluster);
   if (!cluster) throw new KubeconfigError(`context "${name}" names cluster "${ctx.cluster}", which the kubeconfig does not define`);
   if (ctx.user && !kc.getUser(ctx.user)) throw new KubeconfigError(`context "${name}" names user "${ctx.user}", which the kubeconfig does not define`);
+  // Exec plugins run through our cache (exec-credential.ts), not client-node's per-request runs.
+  const plugins = new Map<string, ExecConfig>(execPlugins.get(kc));
+  const users = kc.users.map((u) => {
+    if (!u.exec) return u;
+    plugins.set(u.name, u.exec as ExecConfig);
+    return { ...u, exec: undefined };
+  });
   const selected = new k8s.KubeConfig();
-  selected.loadFromOptions({ clusters: kc.clusters, users: kc.users, contexts: kc.contexts, currentContext: name });
+  selected.loadFromOptions({ clusters: kc.clusters, users, contexts: kc.contexts, currentContext: name });
+  if (plugins.size > 0) selected.addAuthenticator(new CachedExecAuth(plugins, cluster));
+  execPlugins.set(selected, plugins);
   return { kc: selected, context: name, namespace: namespace || ctx.namespace || 'default', server: cluster.server };
 }
 
