@@ -73,7 +73,9 @@ export function connectFor(t: TargetArgs, env: NodeJS.ProcessEnv): Connection {
 /** Connects as kubectl would; a kubeconfig problem is said on `err` and gives undefined (exit 1). */
 export function connectOrSay(t: TargetArgs, io: { err(text: string): void; env: NodeJS.ProcessEnv }): Connection | undefined {
   try {
-    return connectFor(t, io.env);
+    const conn = connectFor(t, io.env);
+    for (const w of conn.warnings) io.err(`warning: ${w}`);
+    return conn;
   } catch (e) {
     if (e instanceof KubeconfigError) {
       io.err(e.message);

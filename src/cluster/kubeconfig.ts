@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { CachedExecAuth, type ExecConfig } from './exec-credential';
 import { k8s, type K8s, type KubeConfig } from './k8s';
+import { proxyFromEnvironment } from './proxy';
 
 export interface KubeconfigSource {
   /** --kubeconfig: this file only, as kubectl does. */
@@ -92,13 +93,24 @@ export interface ContextTarget {
   /** The namespace given, else the context's, else "default". */
   namespace: string;
   server: string;
+  /**
+   * What the user should know about this connection (insecure-skip-tls-verify), each said once
+   * per process: a second connection to the same server brings no repeat.
+   */
+  warnings: string[];
 }
+
+/** The warnings already given in this process (by cluster name and server). */
+const warned = new Set<string>();
 
 /** The exec plugins moved out of a selected KubeConfig's users, so that selecting from it again keeps them. */
 const execPlugins = new WeakMap<KubeConfig, ReadonlyMap<string, ExecConfig>>();
 
-/** A KubeConfig whose current context is `context` (default: the current one), checked. */
-export function selectContext(kc: KubeConfig, context?: string, namespace?: string): ContextTarget {
+/**
+ * A KubeConfig whose current context is `context` (default: the current one), checked. Its
+ * cluster gets the proxy of `env` (HTTPS_PROXY, NO_PROXY...) when the kubeconfig names none.
+ */
+export function selectContext(kc: KubeConfig, context?: string, namespace?: string, env: NodeJS.ProcessEnv = process.env): ContextTarget {
   const name = context || kc.currentContext;
   const names = kc.contexts.map((c) => c.name);
   if (!name) throw new KubeconfigError(`no context selected and the kubeconfig has no current-context${names.length ? ` (contexts: ${names.join(', ')})` : ''}; pass --context`);
@@ -114,11 +126,21 @@ export function selectContext(kc: KubeConfig, context?: string, namespace?: stri
     plugins.set(u.name, u.exec as ExecConfig);
     return { ...u, exec: undefined };
   });
+  const envProxy = cluster.proxyUrl ? undefined : proxyFromEnvironment(cluster.server, env);
+  const clusters = envProxy ? kc.clusters.map((c) => (c.name === cluster.name ? { ...c, proxyUrl: envProxy } : c)) : kc.clusters;
   const selected = new k8s.KubeConfig();
-  selected.loadFromOptions({ clusters: kc.clusters, users, contexts: kc.contexts, currentContext: name });
+  selected.loadFromOptions({ clusters, users, contexts: kc.contexts, currentContext: name });
   if (plugins.size > 0) selected.addAuthenticator(new CachedExecAuth(plugins, cluster));
   execPlugins.set(selected, plugins);
-  return { kc: selected, context: name, namespace: namespace || ctx.namespace || 'default', server: cluster.server };
+  const warnings: string[] = [];
+  const key = `${cluster.name} ${cluster.server}`;
+  if (cluster.server.startsWith('https:') && cluster.skipTLSVerify && !warned.has(key)) {
+    warned.add(key);
+    warnings.push(
+      `cluster "${cluster.name}" (${cluster.server}) of context "${name}" has insecure-skip-tls-verify: the server's certificate is not checked, so anyone between you and it can read and change what is sent, credentials included; set certificate-authority-data instead`,
+    );
+  }
+  return { kc: selected, context: name, namespace: namespace || ctx.namespace || 'default', server: cluster.server, warnings };
 }
 
 /** The context names, current first. */

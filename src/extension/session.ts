@@ -38,6 +38,8 @@ export interface SessionOptions {
    * editor leaves nothing in /tmp); a temporary folder when absent.
    */
   localKubeconfigPath?: () => string;
+  /** A warning about a connection the user should see (insecure-skip-tls-verify); it is logged too. */
+  onWarning?: (message: string) => void;
   /** How often the kubeconfig files are looked at (default 1000 ms). */
   kubeconfigPollMs?: number;
 }
@@ -133,9 +135,13 @@ export class Session implements Disposable {
     const wanted = this.picked || this.opts.context?.() || undefined;
     let conn: Connection;
     try {
-      conn = cluster().connectWith(kc, wanted ? { context: wanted } : {});
+      conn = cluster().connectWith(kc, { ...(wanted ? { context: wanted } : {}), env: this.opts.env ?? process.env });
     } catch (e) {
       return this.setState({ kind: 'failed', ...(wanted ? { context: wanted } : {}), message: e instanceof cluster().KubeconfigError ? e.message : String(e) });
+    }
+    for (const w of conn.warnings) {
+      this.opts.log.warn(w);
+      this.opts.onWarning?.(w);
     }
     this.setState({ kind: 'connecting', context: conn.context });
     const check = await cluster().checkContext(conn.rest, conn.context);
