@@ -9,7 +9,14 @@
  * semantics), managed-fields.ts (field ownership, server-side apply), defaults.ts, selectors.ts,
  * patch.ts, server.ts (HTTP), discovery.ts, openapi.ts, table.ts (kubectl's server-side
  * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
- * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts.
+ * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts; auth.ts
+ * (Host check, bearer tokens, ServiceAccount tokens, impersonation, the auth APIs), rbac.ts (RBAC,
+ * the default roles, ClusterRole aggregation), request-info.ts (what a request asks, for RBAC).
+ *
+ * It serves https only, with a CA of its own that the kubeconfig trusts.
+ * Every request needs the admin token the kubeconfig carries (LocalCluster.token), or a
+ * ServiceAccount token from `kubectl create token`; RBAC decides what each may do. There is no
+ * way to turn this off: any web page can send requests to 127.0.0.1.
  *
  * Where it is knowingly less than a real API server:
  * - of protobuf bodies, only the kinds kubectl's imperative commands send (Namespace, ConfigMap,
@@ -25,7 +32,9 @@
  * - a continued list sees current data after the last key, not a snapshot;
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
  * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
- * - no authentication: it listens on loopback only.
+ * - TLS with its own CA (tls.ts) but no client certificates; no legacy ServiceAccount token Secrets,
+ *   SubjectAccessReview or TokenReview; RBAC does not prevent escalation (whoever may write Roles
+ *   and bindings may grant what they do not have).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -35,7 +44,9 @@ import { Api } from './api';
 import { systemClock, type Clock } from './clock';
 import { nodeName } from './defaults';
 import { seedDemo } from './demo';
+import { Access, loadCredentials } from './auth';
 import { writeKubeconfigFile } from './kubeconfig';
+import { seedDefaultPolicy, startAggregation } from './rbac';
 import { OpenApi } from './openapi';
 import { Persistence } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
@@ -47,6 +58,7 @@ import { ApiError } from './errors';
 
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock';
 export { kubeconfigFor, contextName } from './kubeconfig';
+export { adminUsername } from './auth';
 export { demoNamespace } from './demo';
 
 /** Images whose tag starts with "bad" or "fail" (e.g. argoproj/rollouts-demo:bad-red) never become ready. */
@@ -103,6 +115,10 @@ export interface LocalClusterOptions {
 export interface LocalCluster {
   url: string;
   port: number;
+  /** The admin's bearer token (group system:masters), as the kubeconfig carries it. */
+  token: string;
+  /** PEM of the certificate authority that signed the serving certificate (https only). */
+  ca: string;
   kubeconfigPath: string;
   writeKubeconfig(path: string): void;
   close(): Promise<void>;
@@ -113,6 +129,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`the local cluster listens on loopback only; "${host}" is not a loopback address`);
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
+  const credentials = loadCredentials(options.dataDir); // before the store, so the folder is 0700 when state is written
   const persistence = options.dataDir ? new Persistence(options.dataDir) : undefined;
   const store = new Store(options.historySize ?? 10_000, persistence);
   const api = new Api(store, registry, clock);
@@ -164,6 +181,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     { deployments: registry.find('apps', 'v1', 'deployments')!, replicasets: registry.find('apps', 'v1', 'replicasets')!, events: registry.find('', 'v1', 'events')! },
     options.onError,
   );
+  seedDefaultPolicy(api, registry);
+  const stopAggregation = startAggregation(api, store, registry, options.onError);
   if (options.demo) seedDemo(api, registry);
 
   const server = createApiServer({
@@ -172,6 +191,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     registry,
     openapi: new OpenApi(registry),
     clock,
+    access: new Access({ store, clock, credentials }),
+    tls: credentials.tls,
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,
     onRequest: options.onRequest,
@@ -185,6 +206,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       });
     });
   } catch (e) {
+    stopAggregation();
     workloads.close();
     deployments.close();
     store.close();
@@ -193,7 +215,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     throw e;
   }
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let tempDir: string | undefined;
   let kubeconfigPath = options.kubeconfigPath;
@@ -201,16 +223,19 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (options.dataDir) kubeconfigPath = join(options.dataDir, 'kubeconfig');
     else kubeconfigPath = join((tempDir = mkdtempSync(join(tmpdir(), 'rollouts-cluster-'))), 'kubeconfig');
   }
-  writeKubeconfigFile(kubeconfigPath, url);
+  writeKubeconfigFile(kubeconfigPath, url, credentials.tls.caCert, credentials.adminToken);
 
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
+    token: credentials.adminToken,
+    ca: credentials.tls.caCert,
     kubeconfigPath,
-    writeKubeconfig: (path) => writeKubeconfigFile(path, url),
+    writeKubeconfig: (path) => writeKubeconfigFile(path, url, credentials.tls.caCert, credentials.adminToken),
     close() {
       closing ??= new Promise<void>((resolve) => {
+        stopAggregation();
         workloads.close();
         deployments.close();
         server.close(() => resolve());
