@@ -5,7 +5,6 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../../src/cluster/connection';
-import { loadKubeconfig } from '../../src/cluster/kubeconfig';
 import { forgetExecCredentials } from '../../src/cluster/exec-credential';
 import { main } from '../../src/cli/main';
 import { startHarness, type Harness } from './helpers';
@@ -34,8 +33,8 @@ describe('exec credential plugins', function () {
     // A relative command with a directory in it is relative to the kubeconfig file, as kubectl has it.
     writeFileSync(join(dir, 'bin', 'plugin.sh'), `#!/bin/sh\nexec "${process.execPath}" "$(dirname "$0")/plugin.cjs"\n`);
     chmodSync(join(dir, 'bin', 'plugin.sh'), 0o755);
-    // The local cluster's own credential (when it asks for one) is what the plugin hands out.
-    token = loadKubeconfig({ kubeconfigPath: h.cluster.kubeconfigPath }).getCurrentUser()?.token ?? 'unused';
+    // The local cluster's admin token is what the plugin hands out.
+    token = h.cluster.token;
   });
   after(async () => {
     await h.cluster.close();
@@ -58,6 +57,7 @@ describe('exec credential plugins', function () {
         '- name: local',
         '  cluster:',
         `    server: ${h.cluster.url}`,
+        `    certificate-authority-data: ${Buffer.from(h.cluster.ca).toString('base64')}`,
         'users:',
         '- name: plugin-user',
         '  user:',
