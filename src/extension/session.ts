@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
-import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log } from '../cluster';
+import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log, WatchProblem, WatchScope } from '../cluster';
 import type { LocalCluster } from '../localcluster';
 import { argoCrdSchemas } from '../schema';
 import { cluster } from './lazy-cluster';
@@ -19,7 +19,11 @@ export type SessionState =
   /** No kubeconfig at all: the welcome view offers the local cluster. */
   | { kind: 'noKubeconfig'; message: string }
   | { kind: 'connecting'; context: string }
-  | { kind: 'connected'; context: string; conn: Connection; stores: ClusterStores }
+  /**
+   * `scope`: where it watches and why; `problems`: the kinds whose watch fails now (a kind the
+   * user may not list), each shown as a warning under the context; the rest works.
+   */
+  | { kind: 'connected'; context: string; conn: Connection; stores: ClusterStores; scope: WatchScope; problems: () => WatchProblem[] }
   | { kind: 'failed'; context?: string; message: string };
 
 export type SessionChange = 'state' | 'local' | 'controller';
@@ -144,11 +148,21 @@ export class Session implements Disposable {
       this.opts.onWarning?.(w);
     }
     this.setState({ kind: 'connecting', context: conn.context });
-    const check = await cluster().checkContext(conn.rest, conn.context);
+    // Where the user may look: the setting, else everywhere if they may, else their namespaces.
+    let scope: WatchScope;
+    try {
+      scope = await cluster().watchScope(conn.rest, this.opts.namespaces?.() ?? [], conn.namespace);
+    } catch (e) {
+      if (generation !== this.generation) return this.current;
+      return this.setState({ kind: 'failed', context: conn.context, message: cluster().contextProblem(e, conn.context, conn.server) });
+    }
     if (generation !== this.generation) return this.current;
-    if (!check.ok) return this.setState({ kind: 'failed', context: conn.context, message: check.message });
+    const check = await cluster().checkContext(conn.rest, conn.context, scope.namespaces?.[0]);
+    if (generation !== this.generation) return this.current;
+    // A refusal (403) is not the end: the watch of that kind shows it as a warning, the rest works.
+    if (!check.ok && check.status !== 403) return this.setState({ kind: 'failed', context: conn.context, message: check.message });
 
-    const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: this.opts.namespaces?.() ?? [] });
+    const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: scope.namespaces ?? [] });
     this.watch = watch;
     for (const kind of Object.keys(watch.stores) as (keyof ClusterStores)[]) {
       this.storeSubs.push(
@@ -157,10 +171,12 @@ export class Session implements Disposable {
         }),
       );
     }
-    await watch.synced;
+    // A watch that fails or recovers changes the context's row and the status bar.
+    this.storeSubs.push(watch.onHealthChange(() => this.current.kind === 'connected' && this.emit('state')));
+    await watch.settled;
     if (generation !== this.generation) return this.current;
-    this.opts.log.info(`watching context "${conn.context}" (${conn.server})`);
-    return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores });
+    this.opts.log.info(`watching context "${conn.context}" (${conn.server}) in ${scope.namespaces ? `namespaces ${scope.namespaces.join(', ')}` : 'every namespace'}: ${scope.how}`);
+    return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores, scope, problems: () => watch.problems() });
   }
 
   private loadKubeconfig(): KubeConfig {
