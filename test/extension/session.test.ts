@@ -157,6 +157,10 @@ describe('extension session and tree (local cluster)', function () {
 describe('extension: failures as sentences', () => {
   it('names RBAC denial, conflicts and not found in words', () => {
     assert.match(failureSentence('promote of rollout "a"', new ApiError(403, 'Forbidden', 'rollouts.argoproj.io "a" is forbidden')), /^Not allowed: promote of rollout "a" was denied by the cluster's RBAC \(403 Forbidden\)/);
+    assert.equal(
+      failureSentence('promote of rollout "a"', new ApiError(403, 'Forbidden', 'rollouts.argoproj.io "a" is forbidden: User "system:serviceaccount:shop:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop"')),
+      'Not allowed: promote of rollout "a" was denied by the cluster\'s RBAC (403 Forbidden): you may not patch rollouts/status (argoproj.io) in namespace shop. Ask for that permission. (rollouts.argoproj.io "a" is forbidden: User "system:serviceaccount:shop:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop")',
+    );
     assert.match(failureSentence('abort of rollout "a"', new ApiError(409, 'Conflict', 'the object has been modified')), /someone else changed it at the same time \(409 Conflict\)/);
     assert.match(failureSentence('undo of rollout "a"', new ApiError(404, 'NotFound', 'not found')), /no longer exists in the cluster \(404 Not Found\)/);
     assert.match(failureSentence('pause of rollout "a"', new ApiError(0, 'Unreachable', 'cannot reach http://x: ECONNREFUSED')), /cannot be reached/);
