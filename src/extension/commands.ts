@@ -295,12 +295,12 @@ export const commandTable: Record<CommandId, Handler> = {
   },
 
   async 'rollouts.filterNamespaces'(ctx) {
-    const c = requireConnected(ctx);
+    // Works before a connection: a namespace-scoped user cannot connect cluster-wide, and this is how they choose.
     const chosen = new Set(readSettings().namespaces);
-    const known = new Set([...chosen, ...c.stores.rollouts.list().map((r) => r.metadata?.namespace ?? '')].filter(Boolean));
+    const choices = await ctx.session.namespaceChoices([...chosen]);
     const picked = await vscode.window.showQuickPick(
-      [...known].sort().map((ns) => ({ label: ns, picked: chosen.has(ns) })),
-      { canPickMany: true, title: 'Argo Rollouts: watch only these namespaces (none: all namespaces)' },
+      choices.namespaces.map((ns) => ({ label: ns, picked: chosen.has(ns) })),
+      { canPickMany: true, title: `Argo Rollouts: watch only these namespaces (none: all you may list)${choices.problem ? ` (the cluster could not be asked: ${choices.problem})` : ''}` },
     );
     if (!picked) return undefined;
     await writeSetting('namespaces', picked.map((p) => p.label));

@@ -179,6 +179,29 @@ export class Session implements Disposable {
     return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores, scope, problems: () => watch.problems() });
   }
 
+  /**
+   * The namespaces to offer in "Filter Namespaces", connected or not: those where the user may list
+   * Rollouts (asked of the cluster of the context that is, or would be, watched), the context's,
+   * and the ones chosen. `problem`: why only the known ones are offered.
+   */
+  async namespaceChoices(chosen: readonly string[]): Promise<{ namespaces: string[]; problem?: string }> {
+    const known = (extra: string[]) => [...new Set([...extra, ...chosen])].sort();
+    let conn = this.connection;
+    if (!conn) {
+      try {
+        const wanted = this.picked || this.opts.context?.() || undefined;
+        conn = cluster().connectWith(this.loadKubeconfig(), { ...(wanted ? { context: wanted } : {}), env: this.opts.env ?? process.env });
+      } catch (e) {
+        return { namespaces: known([]), problem: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    try {
+      return { namespaces: await cluster().namespaceChoices(conn.rest, conn.namespace, chosen) };
+    } catch (e) {
+      return { namespaces: known([conn.namespace]), problem: cluster().contextProblem(e, conn.context, conn.server) };
+    }
+  }
+
   private loadKubeconfig(): KubeConfig {
     const files = this.kubeconfigSources();
     this.watchKubeconfigFiles(files);

@@ -76,6 +76,14 @@ describe('the session as a namespace-scoped user', function () {
     assert.deepEqual(s.stores!.rollouts.list().map((r) => r.metadata?.name).sort(), ['app-team-a', 'app-team-b']);
   });
 
+  it('"Filter Namespaces" offers, before any connection, the namespaces where it may list Rollouts', async () => {
+    const s = (session = new Session({ log: silentLog, env: {}, kubeconfig: () => [kubeconfig] }));
+    assert.equal(s.state.kind, 'idle');
+    assert.deepEqual(await s.namespaceChoices([]), { namespaces: ['team-a', 'team-b'] });
+    assert.deepEqual((await s.namespaceChoices(['team-z'])).namespaces, ['team-a', 'team-b', 'team-z'], 'the chosen ones stay offered');
+    assert.equal(s.state.kind, 'idle', 'asking does not connect');
+  });
+
   it('with rollouts.namespaces naming a namespace it may not read, it connects at once and says what is missing for each kind', async () => {
     const s = (session = new Session({ log: silentLog, env: {}, kubeconfig: () => [kubeconfig], namespaces: () => ['team-c'] }));
     const state = await s.connect();
