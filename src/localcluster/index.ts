@@ -33,8 +33,7 @@
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
  * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
  * - TLS with its own CA (tls.ts) but no client certificates; no legacy ServiceAccount token Secrets,
- *   SubjectAccessReview or TokenReview; RBAC does not prevent escalation (whoever may write Roles
- *   and bindings may grant what they do not have).
+ *   SubjectAccessReview or TokenReview.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -46,7 +45,7 @@ import { nodeName } from './defaults';
 import { seedDemo } from './demo';
 import { Access, loadCredentials } from './auth';
 import { writeKubeconfigFile } from './kubeconfig';
-import { seedDefaultPolicy, startAggregation } from './rbac';
+import { escalationPrevention, seedDefaultPolicy, startAggregation } from './rbac';
 import { OpenApi } from './openapi';
 import { Persistence } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
@@ -181,6 +180,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     { deployments: registry.find('apps', 'v1', 'deployments')!, replicasets: registry.find('apps', 'v1', 'replicasets')!, events: registry.find('', 'v1', 'events')! },
     options.onError,
   );
+  const access = new Access({ store, clock, credentials });
+  api.admission = escalationPrevention(access.rbac, store);
   seedDefaultPolicy(api, registry);
   const stopAggregation = startAggregation(api, store, registry, options.onError);
   if (options.demo) seedDemo(api, registry);
@@ -191,7 +192,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     registry,
     openapi: new OpenApi(registry),
     clock,
-    access: new Access({ store, clock, credentials }),
+    access,
     tls: credentials.tls,
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,

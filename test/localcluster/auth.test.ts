@@ -222,6 +222,36 @@ describe('local cluster RBAC', () => {
     assert.match(res.body.message, /in the namespace "scalers": RBAC: role\.rbac\.authorization\.k8s\.io "gone" not found$/);
   });
 
+  it('prevents escalation: a namespace admin may grant what they hold there, not more', async () => {
+    const kc = kubeConfigFor(cluster);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'owned' } } });
+    await core.createNamespacedServiceAccount({ namespace: 'owned', body: { metadata: { name: 'lead' } } });
+    await kc.makeApiClient(k8s.RbacAuthorizationV1Api).createNamespacedRoleBinding({
+      namespace: 'owned',
+      body: { metadata: { name: 'lead-admin' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' }, subjects: [{ kind: 'ServiceAccount', name: 'lead' }] },
+    });
+    const token = (await core.createNamespacedServiceAccountToken({ namespace: 'owned', name: 'lead', body: { spec: { audiences: [] } } })).status!.token;
+    const rbac = kubeConfigFor({ ...cluster, token }).makeApiClient(k8s.RbacAuthorizationV1Api);
+    const binding = (name: string, kind: string, role: string) => ({ metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: role }, subjects: [{ kind: 'User', name: 'newcomer' }] });
+    await rbac.createNamespacedRole({ namespace: 'owned', body: { metadata: { name: 'rollout-editor' }, rules: [{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['get', 'patch'] }] } });
+    await rbac.createNamespacedRoleBinding({ namespace: 'owned', body: binding('newcomer-edits', 'Role', 'rollout-editor') });
+    await rbac.createNamespacedRoleBinding({ namespace: 'owned', body: binding('newcomer-views', 'ClusterRole', 'view') });
+    const tooMuch = await raw({ ...cluster, token }, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/owned/roles', JSON.stringify({ metadata: { name: 'nodes' }, rules: [{ apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['list'] }] }));
+    assert.equal(tooMuch.status, 403);
+    assert.equal(
+      tooMuch.body.message,
+      'roles.rbac.authorization.k8s.io "nodes" is forbidden: user "system:serviceaccount:owned:lead" (groups=["system:serviceaccounts" "system:serviceaccounts:owned" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["nodes"], Verbs:["list"]}',
+    );
+    const clusterAdmin = await raw({ ...cluster, token }, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/owned/rolebindings', JSON.stringify(binding('sneaky', 'ClusterRole', 'cluster-admin')));
+    assert.equal(clusterAdmin.status, 403);
+    assert.match(clusterAdmin.body.message, /^rolebindings\.rbac\.authorization\.k8s\.io "sneaky" is forbidden: user "system:serviceaccount:owned:lead" .* not currently held:\n\{APIGroups:\["\*"\], Resources:\["\*"\], Verbs:\["\*"\]\}/);
+    const names = (await rbac.listNamespacedRoleBinding({ namespace: 'owned' })).items.map((b) => b.metadata!.name).sort();
+    assert.deepEqual(names, ['lead-admin', 'newcomer-edits', 'newcomer-views']);
+    // The admin (system:masters) may grant anything.
+    await kc.makeApiClient(k8s.RbacAuthorizationV1Api).createNamespacedRoleBinding({ namespace: 'owned', body: binding('by-admin', 'ClusterRole', 'cluster-admin') });
+  });
+
   it('refuses malformed RBAC objects with 422', async () => {
     const res = await raw(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', JSON.stringify({ metadata: { name: 'bad' }, roleRef: { kind: 'Secret', name: 'x' }, subjects: [] }));
     assert.equal(res.status, 422);
