@@ -11,7 +11,9 @@
  * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
  * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts; auth.ts
  * (Host check, bearer tokens, ServiceAccount tokens, impersonation, the auth APIs), rbac.ts (RBAC,
- * the default roles, ClusterRole aggregation), request-info.ts (what a request asks, for RBAC).
+ * the default roles, ClusterRole aggregation, escalation prevention), request-info.ts (what a
+ * request asks, for RBAC), tls.ts (the CA and serving certificate), serviceaccounts.ts (each
+ * namespace's "default" ServiceAccount).
  *
  * It serves https only, with a CA of its own that the kubeconfig trusts.
  * Every request needs the admin token the kubeconfig carries (LocalCluster.token), or a
@@ -46,6 +48,7 @@ import { seedDemo } from './demo';
 import { Access, loadCredentials } from './auth';
 import { writeKubeconfigFile } from './kubeconfig';
 import { escalationPrevention, seedDefaultPolicy, startAggregation } from './rbac';
+import { startServiceAccounts } from './serviceaccounts';
 import { OpenApi } from './openapi';
 import { Persistence } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
@@ -184,6 +187,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   api.admission = escalationPrevention(access.rbac, store);
   seedDefaultPolicy(api, registry);
   const stopAggregation = startAggregation(api, store, registry, options.onError);
+  const stopServiceAccounts = startServiceAccounts(api, store, registry, options.onError);
   if (options.demo) seedDemo(api, registry);
 
   const server = createApiServer({
@@ -208,6 +212,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     });
   } catch (e) {
     stopAggregation();
+    stopServiceAccounts();
     workloads.close();
     deployments.close();
     store.close();
@@ -237,6 +242,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     close() {
       closing ??= new Promise<void>((resolve) => {
         stopAggregation();
+        stopServiceAccounts();
         workloads.close();
         deployments.close();
         server.close(() => resolve());

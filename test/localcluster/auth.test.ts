@@ -252,6 +252,23 @@ describe('local cluster RBAC', () => {
     await kc.makeApiClient(k8s.RbacAuthorizationV1Api).createNamespacedRoleBinding({ namespace: 'owned', body: binding('by-admin', 'ClusterRole', 'cluster-admin') });
   });
 
+  it('every namespace has a "default" ServiceAccount, made again if deleted, whose token authenticates', async () => {
+    const kc = kubeConfigFor(cluster);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const created = awaitEvent(kc, '/api/v1/namespaces/fresh/serviceaccounts', (e) => e.type === 'ADDED' && e.object.metadata.name === 'default', 'the default ServiceAccount');
+    await new Promise((r) => setTimeout(r, 100));
+    await core.createNamespace({ body: { metadata: { name: 'fresh' } } });
+    const first = (await created).object.metadata.uid;
+    const again = awaitEvent(kc, '/api/v1/namespaces/fresh/serviceaccounts', (e) => e.type === 'ADDED' && e.object.metadata.uid !== first, 'a new default ServiceAccount');
+    await new Promise((r) => setTimeout(r, 100));
+    await core.deleteNamespacedServiceAccount({ namespace: 'fresh', name: 'default' });
+    await again;
+    const token = (await core.createNamespacedServiceAccountToken({ namespace: 'fresh', name: 'default', body: { spec: { audiences: [] } } })).status!.token;
+    const me = await raw({ ...cluster, token }, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }));
+    assert.equal(me.body.status.userInfo.username, 'system:serviceaccount:fresh:default');
+    assert.ok((await core.readNamespacedServiceAccount({ namespace: 'default', name: 'default' })).metadata!.uid, 'the namespaces a cluster starts with have one too');
+  });
+
   it('refuses malformed RBAC objects with 422', async () => {
     const res = await raw(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', JSON.stringify({ metadata: { name: 'bad' }, roleRef: { kind: 'Secret', name: 'x' }, subjects: [] }));
     assert.equal(res.status, 422);
