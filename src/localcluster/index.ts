@@ -122,7 +122,8 @@ export interface LocalCluster {
   /** PEM of the certificate authority that signed the serving certificate (https only). */
   ca: string;
   kubeconfigPath: string;
-  writeKubeconfig(path: string): void;
+  /** Writes a kubeconfig (0600) for the cluster: as the admin, or as whoever `as.token` is (a ServiceAccount's, from the TokenRequest API). */
+  writeKubeconfig(path: string, as?: { token: string; namespace?: string }): void;
   close(): Promise<void>;
 }
 
@@ -238,7 +239,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     token: credentials.adminToken,
     ca: credentials.tls.caCert,
     kubeconfigPath,
-    writeKubeconfig: (path) => writeKubeconfigFile(path, url, credentials.tls.caCert, credentials.adminToken),
+    writeKubeconfig: (path, as) => writeKubeconfigFile(path, url, credentials.tls.caCert, as?.token ?? credentials.adminToken, as?.namespace),
     close() {
       closing ??= new Promise<void>((resolve) => {
         stopAggregation();
