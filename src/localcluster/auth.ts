@@ -204,7 +204,12 @@ export class Access {
     if (asUid.length) may({ apiGroup: 'authentication.k8s.io', resource: 'uids', name: asUid[0]! });
     const extra: Record<string, string[]> = {};
     for (const [header, value] of extras) {
-      const key = decodeURIComponent(header.slice('impersonate-extra-'.length));
+      let key: string;
+      try {
+        key = decodeURIComponent(header.slice('impersonate-extra-'.length));
+      } catch {
+        throw badRequest(`the header ${header} is not a valid percent-encoded Impersonate-Extra- key`);
+      }
       for (const v of headerValues(value)) {
         may({ apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: key, name: v });
         (extra[key] ??= []).push(v);

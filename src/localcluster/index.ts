@@ -11,7 +11,9 @@
  * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
  * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts; auth.ts
  * (Host check, bearer tokens, ServiceAccount tokens, impersonation, the auth APIs), rbac.ts (RBAC,
- * the default roles, ClusterRole aggregation), request-info.ts (what a request asks, for RBAC).
+ * the default roles, ClusterRole aggregation, escalation prevention), request-info.ts (what a
+ * request asks, for RBAC), tls.ts (the CA and serving certificate), serviceaccounts.ts (each
+ * namespace's "default" ServiceAccount).
  *
  * It serves https only, with a CA of its own that the kubeconfig trusts.
  * Every request needs the admin token the kubeconfig carries (LocalCluster.token), or a
@@ -33,8 +35,7 @@
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
  * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
  * - TLS with its own CA (tls.ts) but no client certificates; no legacy ServiceAccount token Secrets,
- *   SubjectAccessReview or TokenReview; RBAC does not prevent escalation (whoever may write Roles
- *   and bindings may grant what they do not have).
+ *   SubjectAccessReview or TokenReview.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -46,7 +47,8 @@ import { nodeName } from './defaults';
 import { seedDemo } from './demo';
 import { Access, loadCredentials } from './auth';
 import { writeKubeconfigFile } from './kubeconfig';
-import { seedDefaultPolicy, startAggregation } from './rbac';
+import { escalationPrevention, seedDefaultPolicy, startAggregation } from './rbac';
+import { startServiceAccounts } from './serviceaccounts';
 import { OpenApi } from './openapi';
 import { Persistence } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
@@ -120,7 +122,8 @@ export interface LocalCluster {
   /** PEM of the certificate authority that signed the serving certificate (https only). */
   ca: string;
   kubeconfigPath: string;
-  writeKubeconfig(path: string): void;
+  /** Writes a kubeconfig (0600) for the cluster: as the admin, or as whoever `as.token` is (a ServiceAccount's, from the TokenRequest API). */
+  writeKubeconfig(path: string, as?: { token: string; namespace?: string }): void;
   close(): Promise<void>;
 }
 
@@ -181,8 +184,11 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     { deployments: registry.find('apps', 'v1', 'deployments')!, replicasets: registry.find('apps', 'v1', 'replicasets')!, events: registry.find('', 'v1', 'events')! },
     options.onError,
   );
+  const access = new Access({ store, clock, credentials });
+  api.admission = escalationPrevention(access.rbac, store);
   seedDefaultPolicy(api, registry);
   const stopAggregation = startAggregation(api, store, registry, options.onError);
+  const stopServiceAccounts = startServiceAccounts(api, store, registry, options.onError);
   if (options.demo) seedDemo(api, registry);
 
   const server = createApiServer({
@@ -191,7 +197,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     registry,
     openapi: new OpenApi(registry),
     clock,
-    access: new Access({ store, clock, credentials }),
+    access,
     tls: credentials.tls,
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,
@@ -207,6 +213,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     });
   } catch (e) {
     stopAggregation();
+    stopServiceAccounts();
     workloads.close();
     deployments.close();
     store.close();
@@ -232,10 +239,11 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     token: credentials.adminToken,
     ca: credentials.tls.caCert,
     kubeconfigPath,
-    writeKubeconfig: (path) => writeKubeconfigFile(path, url, credentials.tls.caCert, credentials.adminToken),
+    writeKubeconfig: (path, as) => writeKubeconfigFile(path, url, credentials.tls.caCert, as?.token ?? credentials.adminToken, as?.namespace),
     close() {
       closing ??= new Promise<void>((resolve) => {
         stopAggregation();
+        stopServiceAccounts();
         workloads.close();
         deployments.close();
         server.close(() => resolve());

@@ -19,8 +19,8 @@ export function kubeconfigFor(url: string, ca: string, token: string, namespace 
   };
 }
 
-export function writeKubeconfigFile(path: string, url: string, ca: string, token: string): void {
+export function writeKubeconfigFile(path: string, url: string, ca: string, token: string, namespace?: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(kubeconfigFor(url, ca, token), null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(tmp, `${JSON.stringify(kubeconfigFor(url, ca, token, namespace), null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, path);
 }

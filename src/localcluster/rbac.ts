@@ -408,3 +408,91 @@ export function startAggregation(api: Api, store: Store, registry: Registry, onE
     if (scheduled) clearImmediate(scheduled);
   };
 }
+
+// --- Escalation prevention -----------------------------------------------------------------------
+
+const resourceRequest = (attrs: Partial<RequestAttributes>): RequestAttributes => ({
+  verb: '',
+  resourceRequest: true,
+  path: '',
+  apiGroup: '',
+  apiVersion: '',
+  resource: '',
+  subresource: '',
+  namespace: '',
+  name: '',
+  ...attrs,
+});
+
+/** One permission: a verb on one group/resource (and name), or on one non-resource URL. */
+type Atom = { verb: string; group: string; resource: string; name?: string } | { verb: string; url: string };
+
+function atoms(rule: PolicyRule): Atom[] {
+  const out: Atom[] = [];
+  for (const verb of rule.verbs ?? []) {
+    for (const url of rule.nonResourceURLs ?? []) out.push({ verb, url });
+    for (const group of rule.apiGroups ?? []) {
+      for (const resource of rule.resources ?? []) {
+        if (rule.resourceNames?.length) for (const name of rule.resourceNames) out.push({ verb, group, resource, name });
+        else out.push({ verb, group, resource });
+      }
+    }
+  }
+  return out;
+}
+
+function covers(owned: PolicyRule, atom: Atom): boolean {
+  if (!has(owned.verbs, atom.verb)) return false;
+  if ('url' in atom) return nonResourceURLMatches(owned.nonResourceURLs, atom.url);
+  if (!has(owned.apiGroups, atom.group)) return false;
+  const slash = atom.resource.indexOf('/');
+  const sub = slash >= 0 ? atom.resource.slice(slash + 1) : '';
+  const resourceOk = (owned.resources ?? []).some((r) => r === '*' || r === atom.resource || (sub !== '' && r === `*/${sub}`));
+  if (!resourceOk) return false;
+  return !owned.resourceNames?.length || (atom.name !== undefined && owned.resourceNames.includes(atom.name));
+}
+
+/** A rule as kube-apiserver prints it in an escalation error: `{APIGroups:["apps"], Resources:["deployments"], Verbs:["create"]}`. */
+function compact(atom: Atom): string {
+  const q = (v: string) => `[${JSON.stringify(v)}]`;
+  if ('url' in atom) return `{NonResourceURLs:${q(atom.url)}, Verbs:${q(atom.verb)}}`;
+  return `{APIGroups:${q(atom.group)}, Resources:${q(atom.resource)}${atom.name !== undefined ? `, ResourceNames:${q(atom.name)}` : ''}, Verbs:${q(atom.verb)}}`;
+}
+
+/**
+ * RBAC's escalation prevention, as kube-apiserver applies it to writes of Roles and bindings: a
+ * user may write a Role only with rules they hold themselves (in that namespace), or with the
+ * `escalate` verb on it; a binding only to a role whose rules they hold, or with the `bind` verb on
+ * that role. system:masters may do anything. Writes by the cluster itself (no user) pass.
+ */
+export function escalationPrevention(rbac: Rbac, store: Store): (t: { group: string; plural: string }, obj: any, opts: { user?: UserInfo }) => void {
+  return (t, obj, opts) => {
+    const user = opts.user;
+    if (!user || t.group !== rbacGroup || user.groups.includes(mastersGroup)) return;
+    const namespace: string = obj.metadata?.namespace ?? '';
+    const name: string = obj.metadata?.name ?? '';
+    const refuse = (message: string) => new ApiError(403, 'Forbidden', `${t.plural}.${rbacGroup} "${name}" is forbidden: ${message}`, { name, group: rbacGroup, kind: t.plural });
+    const notHeld = (rules: PolicyRule[]) => {
+      const owned = rbac.rulesFor(user, namespace);
+      const held: PolicyRule[] = [...owned.resourceRules, ...owned.nonResourceRules];
+      const missing = rules.flatMap(atoms).filter((a) => !held.some((r) => covers(r, a)));
+      if (!missing.length) return;
+      const lines = [...new Set(missing.map(compact))].sort();
+      throw refuse(`user "${user.username}" (groups=[${user.groups.map((g) => JSON.stringify(g)).join(' ')}]) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`);
+    };
+    if (t.plural === 'roles' || t.plural === 'clusterroles') {
+      if (rbac.authorize(user, resourceRequest({ verb: 'escalate', apiGroup: rbacGroup, resource: t.plural, namespace, name })).allowed) return;
+      if (t.plural === 'clusterroles' && obj.aggregationRule) throw refuse('must have cluster-admin privileges to use the aggregationRule');
+      notHeld(Array.isArray(obj.rules) ? obj.rules : []);
+      return;
+    }
+    if (t.plural === 'rolebindings' || t.plural === 'clusterrolebindings') {
+      const ref = obj.roleRef ?? {};
+      const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
+      if (rbac.authorize(user, resourceRequest({ verb: 'bind', apiGroup: rbacGroup, resource: roleResource, namespace, name: ref.name })).allowed) return;
+      const role = ref.kind === 'Role' ? store.get(keys.roles, namespace, ref.name) : store.get(keys.clusterRoles, undefined, ref.name);
+      if (!role) throw refuse(`${roleResource.slice(0, -1)}.${rbacGroup} "${ref.name}" not found`);
+      notHeld(Array.isArray(role.rules) ? role.rules : []);
+    }
+  };
+}

@@ -227,7 +227,7 @@ export function createApiServer(opts: ServerOptions): Server {
       const force = q.get('force');
       const err = checkWriteOptions({ fieldManager, force, apply, kind });
       if (err) throw err;
-      return { dryRun, manager: fieldManager || managerFromUserAgent(req.headers['user-agent']), ...(apply && (force === 'true' || force === '1') ? { force: true } : {}) };
+      return { dryRun, manager: fieldManager || managerFromUserAgent(req.headers['user-agent']), ...(apply && (force === 'true' || force === '1') ? { force: true } : {}), user };
     };
 
     if (subresource === 'log' && name && method === 'GET') {

@@ -70,6 +70,15 @@ describe('authentication and RBAC (real kubectl)', function () {
     assert.match(write.stderr, /configmaps is forbidden: User "system:serviceaccount:team-a:dev" cannot create resource "configmaps" in API group "" in the namespace "team-a"/);
   });
 
+  it('writeKubeconfig as the ServiceAccount: a kubeconfig whose context namespace is its own', async () => {
+    const path = join(cacheDir, 'dev.kubeconfig');
+    cluster.writeKubeconfig(path, { token, namespace: 'team-a' });
+    const own = await runKubectl(path, cacheDir, ['get', 'pods']);
+    assert.equal(own.code, 0, own.stderr);
+    assert.match(own.stderr, /No resources found in team-a namespace/);
+    assert.equal(JSON.parse(await kubectlOk(path, cacheDir, ['auth', 'whoami', '-o', 'json'])).status.userInfo.username, sa);
+  });
+
   it('kubectl auth can-i and can-i --list answer as RBAC decides', async () => {
     const yes = await asDev(['auth', 'can-i', 'watch', 'rollouts.argoproj.io', '-n', 'team-a']);
     assert.deepEqual([yes.code, yes.stdout.trim()], [0, 'yes']);

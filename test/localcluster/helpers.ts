@@ -3,6 +3,7 @@
 import { k8s, type K8s } from './k8s';
 import { execFile, spawnSync } from 'node:child_process';
 import { request } from 'node:https';
+import { checkServerIdentity as tlsCheckServerIdentity, type PeerCertificate } from 'node:tls';
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/localcluster';
 
 export interface Harness {
@@ -76,7 +77,9 @@ export interface RawResponse {
 export function raw(target: Target, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
   const auth: Record<string, string> = target.token ? { Authorization: `Bearer ${target.token}` } : {};
   return new Promise((resolve, reject) => {
-    const req = request(`${target.url}${path}`, { method, ca: target.ca, headers: { 'Content-Type': 'application/json', ...auth, ...headers } }, (res) => {
+    // The certificate is checked against the URL's host, even when a test sends another Host header.
+    const checkServerIdentity = (_host: string, cert: PeerCertificate) => tlsCheckServerIdentity(new URL(target.url).hostname, cert);
+    const req = request(`${target.url}${path}`, { method, ca: target.ca, checkServerIdentity, headers: { 'Content-Type': 'application/json', ...auth, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
