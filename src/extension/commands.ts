@@ -264,7 +264,18 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.startController'(ctx) {
     const c = requireConnected(ctx);
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController());
+    const start = (force: boolean) =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController({ force }));
+    try {
+      await start(false);
+    } catch (e) {
+      // Where Argo's own controller cannot be looked for (403), only the user can say it is not there.
+      if (!(e instanceof Error && /cannot tell whether the Argo Rollouts controller runs/.test(e.message))) throw e;
+      const anyway = 'Start Anyway';
+      const answer = await vscode.window.showWarningMessage(`${e.message}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.`, { modal: true }, anyway);
+      if (answer !== anyway) return undefined;
+      await start(true);
+    }
     void vscode.window.showInformationMessage(`The embedded controller reconciles Rollouts in context "${c.context}".`);
     return undefined;
   },

@@ -284,12 +284,15 @@ export class Session implements Disposable {
     await this.connect();
   }
 
-  /** Starts the embedded controller on the connected context; refuses (ControllerRefused) where Argo's controller runs. */
-  async startController(): Promise<EmbeddedController> {
+  /** Starts the embedded controller on the connected context; refuses (ControllerRefused) where Argo's controller runs, or where that cannot be checked unless `force`. */
+  async startController(opts: { force?: boolean } = {}): Promise<EmbeddedController> {
     if (this.controllerRun) return this.controllerRun.controller;
     const conn = this.connection;
     if (!conn) throw new (cluster().ControllerRefused)('connect to a cluster context first');
-    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log });
+    // A namespace-scoped user: it reconciles the context's namespace only (the controller takes one namespace).
+    const scoped = this.current.kind === 'connected' ? this.current.scope.namespaces : undefined;
+    const namespace = scoped ? (scoped.includes(conn.namespace) ? conn.namespace : scoped[0]) : undefined;
+    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log, ...(namespace ? { namespace } : {}), ...(opts.force ? { force: true } : {}) });
     const run = { controller, context: conn.context };
     this.controllerRun = run;
     // A rollout it cannot move on (or can again) changes what the tree says of it. (A stopped controller changes nothing more.)
@@ -299,7 +302,7 @@ export class Session implements Disposable {
     void controller.lost.then(() => {
       if (this.controllerRun !== run) return;
       this.controllerRun = undefined;
-      this.opts.log.warn(`the embedded controller lost its Lease in context "${run.context}" and stopped`);
+      this.opts.log.warn(`the embedded controller stopped in context "${run.context}": ${controller.stoppedBecause() ?? 'it lost its Lease'}`);
       this.emit('controller');
     });
     this.emit('controller');
