@@ -173,13 +173,19 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
       if (!leader) return;
       leader = false;
       if (!release) return;
-      try {
-        const current = await opts.rest.request<LeaseObject>('GET', path);
-        if (current.spec?.holderIdentity === opts.identity) {
-          await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(0)) } } });
+      // A renewal that was already on its way may land between our read and write: read again then.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const current = await opts.rest.request<LeaseObject>('GET', path);
+          if (current.spec?.holderIdentity === opts.identity) {
+            await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(0)) } } });
+          }
+          return;
+        } catch (e) {
+          if (isConflict(e) && attempt < 3) continue;
+          opts.log.warn(`handing back the controller Lease failed (it expires by itself)`, e);
+          return;
         }
-      } catch (e) {
-        opts.log.warn(`handing back the controller Lease failed (it expires by itself)`, e);
       }
     },
     isLeader: () => leader,

@@ -153,7 +153,7 @@ export function contextProblem(e: unknown, context: string, server: string): str
     case 401:
       return `context "${context}": the cluster at ${server} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig`;
     case 403:
-      return `context "${context}": forbidden (403): ${e.message}`;
+      return `context "${context}": not allowed to list Rollouts (403 Forbidden): ${e.message}`;
     case 404:
       return `context "${context}": the cluster at ${server} has no Rollout resource; Argo Rollouts' CRDs are not installed`;
     default:
