@@ -62,7 +62,13 @@ export async function watchScope(rest: Rest, given: readonly string[], contextNa
   }
   const names = await visibleNamespaces(rest);
   const others: string[] = [];
-  for (const ns of names.slice(0, MAX_NAMESPACES_ASKED)) if (ns !== contextNamespace && (await listRollouts(ns)) === true) others.push(ns);
+  const asked = names.filter((ns) => ns !== contextNamespace).slice(0, MAX_NAMESPACES_ASKED);
+  // Twenty questions at a time: a few round trips, not one per namespace, and no flood.
+  for (let i = 0; i < asked.length; i += 20) {
+    const batch = asked.slice(i, i + 20);
+    const answers = await Promise.all(batch.map((ns) => listRollouts(ns)));
+    batch.forEach((ns, j) => answers[j] === true && others.push(ns));
+  }
   const how = others.length
     ? `you may not list Rollouts in every namespace; the context's namespace and the ${others.length === 1 ? 'other one' : `${others.length} others`} where you may`
     : `you may not list Rollouts in every namespace; the context's namespace`;
