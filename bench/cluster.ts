@@ -1,10 +1,11 @@
-// npm run bench:cluster [-- --persist] [--objects N] [--watchers N] [--concurrency N] [--url URL]
-// (--url measures a cluster that is already running, e.g. one started under a profiler)
+// npm run bench:cluster [-- --persist] [--objects N] [--watchers N] [--concurrency N] [--kubeconfig PATH]
+// (--kubeconfig measures a cluster that is already running, e.g. one started under a profiler: the
+// kubeconfig `rollouts cluster` wrote, for its URL, CA and token)
 // Starts `rollouts cluster` as its own process, opens the watchers, creates the objects, and
 // prints create throughput and the latency from sending a create to each watcher's event.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,11 +22,24 @@ const concurrency = opt('concurrency', 16);
 const persist = args.includes('--persist');
 const namespace = 'bench';
 
-const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+/** The cluster as its kubeconfig names it: URL, CA and the admin token. */
+interface Target {
+  url: string;
+  ca: string;
+  agent: Agent;
+  headers: Record<string, string>;
+}
 
-function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+function targetFrom(kubeconfigPath: string): Target {
+  const kc = JSON.parse(readFileSync(kubeconfigPath, 'utf8')); // the local cluster writes JSON
+  const cluster = kc.clusters[0].cluster;
+  const ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
+  return { url: cluster.server, ca, agent: new Agent({ keepAlive: true, maxSockets: concurrency, ca }), headers: { Authorization: `Bearer ${kc.users[0].user.token}` } };
+}
+
+function call(target: Target, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   return new Promise((resolvePromise, reject) => {
-    const req = request(`${url}${path}`, { method, agent, headers: { 'Content-Type': 'application/json' } }, (res) => {
+    const req = request(`${target.url}${path}`, { method, agent: target.agent, headers: { 'Content-Type': 'application/json', ...target.headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (text += c));
@@ -43,11 +57,11 @@ async function startServer(dataDir?: string) {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('server: ') && ok(l.slice(8)));
+  const kubeconfig = await new Promise<string>((ok, fail) => {
+    createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('kubeconfig: ') && ok(l.slice('kubeconfig: '.length)));
     child.on('exit', (code) => fail(new Error(`rollouts cluster exited with ${code}`)));
   });
-  return { child, url };
+  return { child, target: targetFrom(kubeconfig) };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -56,10 +70,10 @@ function percentile(sorted: number[], p: number): number {
 
 async function main() {
   const dataDir = persist ? mkdtempSync(join(tmpdir(), 'bench-cluster-')) : undefined;
-  const urlIndex = args.indexOf('--url');
-  const { child, url } = urlIndex >= 0 ? { child: undefined, url: args[urlIndex + 1]! } : await startServer(dataDir);
+  const kubeconfigIndex = args.indexOf('--kubeconfig');
+  const { child, target } = kubeconfigIndex >= 0 ? { child: undefined, target: targetFrom(args[kubeconfigIndex + 1]!) } : await startServer(dataDir);
   try {
-    const ns = await call(url, 'POST', '/api/v1/namespaces', { metadata: { name: namespace } });
+    const ns = await call(target, 'POST', '/api/v1/namespaces', { metadata: { name: namespace } });
     if (ns.status !== 201) throw new Error(`could not create the namespace: ${JSON.stringify(ns.body)}`);
     const rv = ns.body.metadata.resourceVersion;
 
@@ -70,7 +84,7 @@ async function main() {
       if (watchers === 0) done();
       for (let w = 0; w < watchers; w++) {
         let seen = 0;
-        const req = request(`${url}/api/v1/namespaces/${namespace}/configmaps?watch=true&resourceVersion=${rv}`, (res) => {
+        const req = request(`${target.url}/api/v1/namespaces/${namespace}/configmaps?watch=true&resourceVersion=${rv}`, { agent: false, ca: target.ca, headers: target.headers }, (res) => {
           res.on('error', () => undefined); // the watch is cut on purpose once it has everything
           res.setEncoding('utf8');
           // The client side is kept light (no JSON.parse per event) so the bench measures the server.
@@ -98,7 +112,7 @@ async function main() {
     });
 
     // Let the watch connections be established before the clock starts.
-    await call(url, 'GET', '/version');
+    await call(target, 'GET', '/version');
     const started = performance.now();
     let next = 0;
     let failures = 0;
@@ -107,7 +121,7 @@ async function main() {
         while (next < objects) {
           const i = next++;
           sentAt[i] = performance.now();
-          const res = await call(url, 'POST', `/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: `obj-${String(i).padStart(5, '0')}`, labels: { bench: 'yes' } }, data: { i: String(i) } });
+          const res = await call(target, 'POST', `/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: `obj-${String(i).padStart(5, '0')}`, labels: { bench: 'yes' } }, data: { i: String(i) } });
           if (res.status !== 201) failures++;
         }
       }),
@@ -131,7 +145,7 @@ async function main() {
     console.log(`all ${watchers} watchers saw all ${objects} events in ${deliverSeconds.toFixed(2)} s (${Math.round((objects * watchers) / deliverSeconds)} events/s delivered)`);
   } finally {
     child?.kill('SIGTERM');
-    agent.destroy();
+    target.agent.destroy();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,7 @@
  */
 import { describeApiError } from './rest';
 import { connect, type Connection } from './connection';
-import { checkContext } from './store';
+import { checkContext, type ClusterWatch } from './store';
 import { KubeconfigError } from './kubeconfig';
 import { actionTitle, runAction, type ActionRequest } from './actions';
 
@@ -73,7 +73,9 @@ export function connectFor(t: TargetArgs, env: NodeJS.ProcessEnv): Connection {
 /** Connects as kubectl would; a kubeconfig problem is said on `err` and gives undefined (exit 1). */
 export function connectOrSay(t: TargetArgs, io: { err(text: string): void; env: NodeJS.ProcessEnv }): Connection | undefined {
   try {
-    return connectFor(t, io.env);
+    const conn = connectFor(t, io.env);
+    for (const w of conn.warnings) io.err(`warning: ${w}`);
+    return conn;
   } catch (e) {
     if (e instanceof KubeconfigError) {
       io.err(e.message);
@@ -87,15 +89,23 @@ export function connectOrSay(t: TargetArgs, io: { err(text: string): void; env: 
 export async function connectCheckedOrSay(
   t: TargetArgs,
   io: { err(text: string): void; env: NodeJS.ProcessEnv },
+  opts: { allNamespaces?: boolean } = {},
 ): Promise<Connection | undefined> {
   const conn = connectOrSay(t, io);
   if (!conn) return undefined;
-  const check = await checkContext(conn.rest, conn.context, conn.namespace);
+  // -A lists cluster-wide: check that, so a namespace-scoped user hears why at once (not a watch retrying for ever).
+  const check = await checkContext(conn.rest, conn.context, opts.allNamespaces ? undefined : conn.namespace);
   if (!check.ok) {
-    io.err(check.message);
+    io.err(opts.allNamespaces && check.status === 403 ? `${check.message}; -A needs list on rollouts in every namespace: name a namespace with -n instead` : check.message);
     return undefined;
   }
   return conn;
+}
+
+/** Waits for the watches' first lists; a kind that cannot be watched (403) is said in one line each, and the rest goes on. */
+export async function settledOrSay(w: ClusterWatch, io: { err(text: string): void }): Promise<void> {
+  await w.settled;
+  for (const p of w.problems()) io.err(`warning: cannot watch ${p.resource}: ${p.message}`);
 }
 
 export interface ActionIO {

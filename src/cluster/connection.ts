@@ -9,6 +9,8 @@ export interface Connection {
   namespace: string;
   server: string;
   rest: Rest;
+  /** Said once per process per server (insecure-skip-tls-verify); the caller shows them. */
+  warnings: string[];
 }
 
 export interface ConnectOptions extends KubeconfigSource {
@@ -19,12 +21,12 @@ export interface ConnectOptions extends KubeconfigSource {
 
 /** Loads the kubeconfig as kubectl would and selects the context; throws KubeconfigError with a clear message. */
 export function connect(opts: ConnectOptions = {}): Connection {
-  const target = selectContext(loadKubeconfig(opts), opts.context, opts.namespace);
+  const target = selectContext(loadKubeconfig(opts), opts.context, opts.namespace, opts.env ?? process.env);
   return { ...target, rest: createRest(target.kc, opts.rest) };
 }
 
 /** The same, for a KubeConfig already loaded (the extension, tests). */
-export function connectWith(kc: KubeConfig, opts: Omit<ConnectOptions, keyof KubeconfigSource> = {}): Connection {
-  const target = selectContext(kc, opts.context, opts.namespace);
+export function connectWith(kc: KubeConfig, opts: Omit<ConnectOptions, keyof KubeconfigSource> & { env?: NodeJS.ProcessEnv } = {}): Connection {
+  const target = selectContext(kc, opts.context, opts.namespace, opts.env ?? process.env);
   return { ...target, rest: createRest(target.kc, opts.rest) };
 }

@@ -25,6 +25,11 @@ export interface EmbeddedControllerOptions {
   identity?: string;
   lease?: Partial<Pick<LeaseOptions, 'name' | 'namespace' | 'durationSeconds' | 'renewMs' | 'retryMs'>>;
   workers?: number;
+  /**
+   * Start even when it cannot be checked whether Argo's own controller runs (403 on the Deployments,
+   * Pods or Leases that would show it): the user says it does not (`--force`, a confirmation).
+   */
+  force?: boolean;
   /** Told who holds the Lease while this instance waits for it. */
   onWaiting?: (holder: string, until?: Date) => void;
 }
@@ -33,8 +38,10 @@ export interface EmbeddedController {
   controller: Controller;
   watch: ClusterWatch;
   identity: string;
-  /** Resolves if the Lease is lost (the controller has then stopped). */
+  /** Resolves if the Lease is lost or Argo's own controller appears (the controller has then stopped; `stoppedBecause` says why). */
   lost: Promise<void>;
+  /** Why it stopped by itself, once `lost` has resolved. */
+  stoppedBecause(): string | undefined;
   /** Stops reconciling; `release` (default) hands the Lease back at once. */
   stop(release?: boolean): Promise<void>;
 }
@@ -46,7 +53,12 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
   if (!check.ok) throw new ControllerRefused(check.message);
   const argo = await detectArgoController(rest, clock.now());
   if (argo.found) throw new ControllerRefused(`refusing to start: the Argo Rollouts controller runs in context "${context}" (${argo.how}); it owns these Rollouts`);
-  if (argo.unchecked.length) opts.log.warn(`could not check for the Argo Rollouts controller in ${argo.unchecked.join(', ')}; starting anyway`);
+  if (argo.unchecked.length && !opts.force) {
+    throw new ControllerRefused(
+      `refusing to start: cannot tell whether the Argo Rollouts controller runs in context "${context}" (${argo.unchecked.join(', ')}); start it anyway only if you know it does not (--force, or confirm in the editor)`,
+    );
+  }
+  if (argo.unchecked.length) opts.log.warn(`could not check for the Argo Rollouts controller in ${argo.unchecked.join(', ')}; starting anyway, as asked`);
 
   const identity = opts.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
   const elector = createLeaderElector({ rest, clock, log: opts.log, identity, namespace: opts.lease?.namespace ?? opts.namespace ?? 'default', ...opts.lease });
@@ -78,10 +90,27 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
     watch.dispose();
     await elector.stop(release);
   };
-  const lost = new Promise<void>((resolve) =>
-    elector.onLost(() => {
-      void halt(false).then(resolve);
-    }),
-  );
-  return { controller, watch, identity, lost, stop: (release = true) => halt(release) };
+  let because: string | undefined;
+  let markLost!: () => void;
+  const lost = new Promise<void>((resolve) => (markLost = resolve));
+  elector.onLost(() => {
+    because ??= `another instance holds the controller Lease, or it could not be renewed`;
+    void halt(false).then(markLost);
+  });
+  // Argo's own controller may be installed while we run: look again at every renewal, and give way.
+  let checking = false;
+  elector.onRenewed(() => {
+    if (checking || stopped) return;
+    checking = true;
+    void detectArgoController(rest, clock.now())
+      .then((again) => {
+        if (!again.found || stopped) return;
+        because = `the Argo Rollouts controller appeared in context "${context}" (${again.how}); it owns these Rollouts`;
+        opts.log.warn(`embedded controller stopping: ${because}`);
+        return halt(true).then(markLost);
+      })
+      .catch((e: unknown) => opts.log.warn('checking again for the Argo Rollouts controller failed', e))
+      .finally(() => (checking = false));
+  });
+  return { controller, watch, identity, lost, stoppedBecause: () => because, stop: (release = true) => halt(release) };
 }

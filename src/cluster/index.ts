@@ -6,6 +6,7 @@
  * Architecture invariant: talks to the planner only through '../planner'; never imports vscode.
  * Readers never call the API to read: they read the stores.
  */
+export * from './access';
 export * from './actions';
 export * from './apply';
 export * from './analysis';

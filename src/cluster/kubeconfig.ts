@@ -6,12 +6,19 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { CachedExecAuth, type ExecConfig } from './exec-credential';
 import { k8s, type K8s, type KubeConfig } from './k8s';
+import { proxyFromEnvironment } from './proxy';
 
 export interface KubeconfigSource {
   /** --kubeconfig: this file only, as kubectl does. */
   kubeconfigPath?: string;
+  /**
+   * Several files (the extension's setting), read as $KUBECONFIG is: merged, missing ones
+   * skipped. Empty: as if not given.
+   */
+  kubeconfigPaths?: readonly string[];
   env?: NodeJS.ProcessEnv;
   /** For ~/.kube/config; default os.homedir(). */
   homeDir?: string;
@@ -22,6 +29,8 @@ export class KubeconfigError extends Error {}
 /** The files kubectl would read, in order. */
 export function kubeconfigFiles(src: KubeconfigSource = {}): string[] {
   if (src.kubeconfigPath) return [src.kubeconfigPath];
+  const listed = (src.kubeconfigPaths ?? []).flatMap((f) => f.split(delimiter)).map((f) => f.trim()).filter((f) => f !== '');
+  if (listed.length > 0) return listed;
   const env = src.env ?? process.env;
   if (env.KUBECONFIG) return env.KUBECONFIG.split(delimiter).filter((f) => f !== '');
   return [join(src.homeDir ?? env.HOME ?? homedir(), '.kube', 'config')];
@@ -45,7 +54,7 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
   const present = src.kubeconfigPath ? files : files.filter((f) => existsSync(f));
   if (src.kubeconfigPath && !existsSync(src.kubeconfigPath)) throw new KubeconfigError(`kubeconfig ${src.kubeconfigPath} does not exist`);
   if (present.length === 0) {
-    throw new KubeconfigError(`no kubeconfig found (looked at ${files.join(', ')}); pass --kubeconfig FILE or set KUBECONFIG`);
+    throw new KubeconfigError(`no kubeconfig found (looked at ${files.join(', ')}); ${src.kubeconfigPaths?.length ? 'fix the rollouts.kubeconfig setting' : 'pass --kubeconfig FILE or set KUBECONFIG'}`);
   }
   const clusters = new Map<string, K8s.Cluster>();
   const users = new Map<string, K8s.User>();
@@ -54,13 +63,20 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
   for (const file of present) {
     const kc = loadFile(file);
     for (const c of kc.clusters) if (!clusters.has(c.name)) clusters.set(c.name, plainHttpAllowed(c));
-    for (const u of kc.users) if (!users.has(u.name)) users.set(u.name, u);
+    for (const u of kc.users) if (!users.has(u.name)) users.set(u.name, execRelativeTo(u, file));
     for (const c of kc.contexts) if (!contexts.has(c.name)) contexts.set(c.name, c);
     if (!currentContext && kc.currentContext) currentContext = kc.currentContext;
   }
   const merged = new k8s.KubeConfig();
   merged.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
   return merged;
+}
+
+/** As kubectl: an exec command given as a relative path with a directory in it is relative to the kubeconfig file. */
+function execRelativeTo(u: K8s.User, file: string): K8s.User {
+  const command = (u.exec as ExecConfig | undefined)?.command;
+  if (!command || isAbsolute(command) || !(command.includes('/') || command.includes(sep))) return u;
+  return { ...u, exec: { ...u.exec, command: resolve(dirname(file), command) } };
 }
 
 /**
@@ -77,10 +93,24 @@ export interface ContextTarget {
   /** The namespace given, else the context's, else "default". */
   namespace: string;
   server: string;
+  /**
+   * What the user should know about this connection (insecure-skip-tls-verify), each said once
+   * per process: a second connection to the same server brings no repeat.
+   */
+  warnings: string[];
 }
 
-/** A KubeConfig whose current context is `context` (default: the current one), checked. */
-export function selectContext(kc: KubeConfig, context?: string, namespace?: string): ContextTarget {
+/** The warnings already given in this process (by cluster name and server). */
+const warned = new Set<string>();
+
+/** The exec plugins moved out of a selected KubeConfig's users, so that selecting from it again keeps them. */
+const execPlugins = new WeakMap<KubeConfig, ReadonlyMap<string, ExecConfig>>();
+
+/**
+ * A KubeConfig whose current context is `context` (default: the current one), checked. Its
+ * cluster gets the proxy of `env` (HTTPS_PROXY, NO_PROXY...) when the kubeconfig names none.
+ */
+export function selectContext(kc: KubeConfig, context?: string, namespace?: string, env: NodeJS.ProcessEnv = process.env): ContextTarget {
   const name = context || kc.currentContext;
   const names = kc.contexts.map((c) => c.name);
   if (!name) throw new KubeconfigError(`no context selected and the kubeconfig has no current-context${names.length ? ` (contexts: ${names.join(', ')})` : ''}; pass --context`);
@@ -89,9 +119,28 @@ export function selectContext(kc: KubeConfig, context?: string, namespace?: stri
   const cluster = kc.getCluster(ctx.cluster);
   if (!cluster) throw new KubeconfigError(`context "${name}" names cluster "${ctx.cluster}", which the kubeconfig does not define`);
   if (ctx.user && !kc.getUser(ctx.user)) throw new KubeconfigError(`context "${name}" names user "${ctx.user}", which the kubeconfig does not define`);
+  // Exec plugins run through our cache (exec-credential.ts), not client-node's per-request runs.
+  const plugins = new Map<string, ExecConfig>(execPlugins.get(kc));
+  const users = kc.users.map((u) => {
+    if (!u.exec) return u;
+    plugins.set(u.name, u.exec as ExecConfig);
+    return { ...u, exec: undefined };
+  });
+  const envProxy = cluster.proxyUrl ? undefined : proxyFromEnvironment(cluster.server, env);
+  const clusters = envProxy ? kc.clusters.map((c) => (c.name === cluster.name ? { ...c, proxyUrl: envProxy } : c)) : kc.clusters;
   const selected = new k8s.KubeConfig();
-  selected.loadFromOptions({ clusters: kc.clusters, users: kc.users, contexts: kc.contexts, currentContext: name });
-  return { kc: selected, context: name, namespace: namespace || ctx.namespace || 'default', server: cluster.server };
+  selected.loadFromOptions({ clusters, users, contexts: kc.contexts, currentContext: name });
+  if (plugins.size > 0) selected.addAuthenticator(new CachedExecAuth(plugins, cluster));
+  execPlugins.set(selected, plugins);
+  const warnings: string[] = [];
+  const key = `${cluster.name} ${cluster.server}`;
+  if (cluster.server.startsWith('https:') && cluster.skipTLSVerify && !warned.has(key)) {
+    warned.add(key);
+    warnings.push(
+      `cluster "${cluster.name}" (${cluster.server}) of context "${name}" has insecure-skip-tls-verify: the server's certificate is not checked, so anyone between you and it can read and change what is sent, credentials included; set certificate-authority-data instead`,
+    );
+  }
+  return { kc: selected, context: name, namespace: namespace || ctx.namespace || 'default', server: cluster.server, warnings };
 }
 
 /** The context names, current first. */

@@ -49,6 +49,8 @@ export interface LeaderElector {
   acquire(onWaiting?: (holder: string, until?: Date) => void): Promise<void>;
   /** Called once if the Lease is lost (another holder, or no renewal within the duration). */
   onLost(listener: () => void): void;
+  /** Called after each renewal (the embedded controller checks again for Argo's own controller then). */
+  onRenewed(listener: () => void): void;
   /** Stops renewing; with `release` the Lease is handed back at once for the next instance. */
   stop(release?: boolean): Promise<void>;
   isLeader(): boolean;
@@ -65,6 +67,7 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
   let cancelTimer: (() => void) | undefined;
   let stopped = false;
   const lostListeners: (() => void)[] = [];
+  const renewedListeners: (() => void)[] = [];
 
   async function tryAcquireOrRenew(): Promise<LeaseAttempt> {
     const now = opts.clock.now();
@@ -119,8 +122,10 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
       if (stopped || !leader) return;
       try {
         const r = await tryAcquireOrRenew();
-        if (r.acquired) lastRenew = opts.clock.now().getTime();
-        else return lose(`${r.holder} holds it now`);
+        if (r.acquired) {
+          lastRenew = opts.clock.now().getTime();
+          for (const l of [...renewedListeners]) l();
+        } else return lose(`${r.holder} holds it now`);
       } catch (e) {
         opts.log.warn(`renewing the controller Lease failed`, e);
       }
@@ -159,19 +164,28 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
     onLost(listener) {
       lostListeners.push(listener);
     },
+    onRenewed(listener) {
+      renewedListeners.push(listener);
+    },
     async stop(release = true) {
       stopped = true;
       cancelTimer?.();
       if (!leader) return;
       leader = false;
       if (!release) return;
-      try {
-        const current = await opts.rest.request<LeaseObject>('GET', path);
-        if (current.spec?.holderIdentity === opts.identity) {
-          await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(0)) } } });
+      // A renewal that was already on its way may land between our read and write: read again then.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const current = await opts.rest.request<LeaseObject>('GET', path);
+          if (current.spec?.holderIdentity === opts.identity) {
+            await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(0)) } } });
+          }
+          return;
+        } catch (e) {
+          if (isConflict(e) && attempt < 3) continue;
+          opts.log.warn(`handing back the controller Lease failed (it expires by itself)`, e);
+          return;
         }
-      } catch (e) {
-        opts.log.warn(`handing back the controller Lease failed (it expires by itself)`, e);
       }
     },
     isLeader: () => leader,

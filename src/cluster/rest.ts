@@ -59,8 +59,8 @@ export function createRest(kc: KubeConfig, opts: RestOptions = {}): Rest {
   if (!cluster) throw new Error(`context "${kc.currentContext}" has no cluster`);
   const server = cluster.server.replace(/\/+$/, '');
   const plain = server.startsWith('http:');
-  // One keep-alive agent for plain http; for https client-node builds the agent (TLS material).
-  const plainAgent = plain ? new http.Agent({ keepAlive: true, maxSockets: 64 }) : undefined;
+  // One keep-alive agent for plain http; for https, or through a proxy, client-node builds the agent (TLS material, proxy tunnel).
+  const plainAgent = plain && !cluster.proxyUrl ? new http.Agent({ keepAlive: true, maxSockets: 64 }) : undefined;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   return {
     server,

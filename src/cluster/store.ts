@@ -42,6 +42,18 @@ export interface ClusterWatch extends Disposable {
   clusterAnalysisTemplates?: KindStore<Watched>;
   /** Resolves when every kind of `stores` has its first list. */
   synced: Promise<void>;
+  /** Resolves when every kind of `stores` has its first list or has failed (see `problems`): what to wait for before showing anything. */
+  settled: Promise<void>;
+  /** The kinds of `stores` whose watch is failing now, and why. */
+  problems(): WatchProblem[];
+  /** Called when a kind of `stores` starts or stops failing. */
+  onHealthChange(listener: () => void): Disposable;
+}
+
+export interface WatchProblem {
+  /** The resource, as RBAC names it: "rollouts.argoproj.io", "pods". */
+  resource: string;
+  message: string;
 }
 
 /** The pods of a namespace that these ReplicaSets own. */
@@ -67,6 +79,8 @@ export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
     experiments: make(EXPERIMENT),
   };
   const synced = Promise.all(running.map((r) => r.synced)).then(() => undefined);
+  const main = Object.values(stores) as KindStore<Watched>[];
+  const settled = Promise.all(main.map((s) => s.settled)).then(() => undefined);
   const deployments = opts.deployments ? make<Deployment>(DEPLOYMENT) : undefined;
   const podTemplates = opts.deployments ? make<PodTemplate>(POD_TEMPLATE) : undefined;
   const analysisTemplates = opts.analysisTemplates ? make<Watched>(ANALYSIS_TEMPLATE) : undefined;
@@ -80,6 +94,16 @@ export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
     ...(analysisTemplates ? { analysisTemplates } : {}),
     ...(clusterAnalysisTemplates ? { clusterAnalysisTemplates } : {}),
     synced,
+    settled,
+    problems: () =>
+      main.flatMap((s) => {
+        const message = s.lastError();
+        return message === undefined ? [] : [{ resource: s.kind.group ? `${s.kind.plural}.${s.kind.group}` : s.kind.plural, message }];
+      }),
+    onHealthChange(listener) {
+      const subs = main.map((s) => s.onHealthChange(listener));
+      return { dispose: () => subs.forEach((s) => s.dispose()) };
+    },
     dispose: () => running.forEach((r) => r.dispose()),
   };
 }
@@ -96,11 +120,17 @@ function unionStore<T>(kind: KindRef, parts: KindStore<T>[], namespaces: string[
       return { dispose: () => subs.forEach((s) => s.dispose()) };
     },
     synced: Promise.all(parts.map((p) => p.synced)).then(() => undefined),
-    lastError: () => parts.map((p) => p.lastError()).find((e) => e !== undefined),
+    settled: Promise.all(parts.map((p) => p.settled)).then(() => undefined),
+    // Each failing namespace's sentence (the API server's names the namespace).
+    lastError: () => parts.map((p) => p.lastError()).filter((e) => e !== undefined).join('; ') || undefined,
+    onHealthChange(listener) {
+      const subs = parts.map((p) => p.onHealthChange(listener));
+      return { dispose: () => subs.forEach((s) => s.dispose()) };
+    },
   };
 }
 
-export type ContextCheck = { ok: true } | { ok: false; message: string };
+export type ContextCheck = { ok: true } | { ok: false; message: string; /** The API server's answer (0: unreachable, or no answer). */ status: number };
 
 /**
  * Can we use this context? One request (list Rollouts, limit 1) tells reachability,
@@ -111,7 +141,7 @@ export async function checkContext(rest: Rest, context: string, namespace?: stri
     await rest.request('GET', kindPath(ROLLOUT, namespace), { query: { limit: 1 } });
     return { ok: true };
   } catch (e) {
-    return { ok: false, message: contextProblem(e, context, rest.server) };
+    return { ok: false, message: contextProblem(e, context, rest.server), status: e instanceof ApiError ? e.status : 0 };
   }
 }
 

@@ -8,7 +8,7 @@
 import { k8s, type KubeConfig } from './k8s';
 import { kindPath, type KindRef } from './kinds';
 import { errorText, type Log } from './log';
-import type { Rest } from './rest';
+import { ApiError, type Rest } from './rest';
 
 export interface Disposable {
   dispose(): void;
@@ -28,8 +28,15 @@ export interface KindStore<T> {
   onChange(listener: (event: ChangeKind, obj: T) => void): Disposable;
   /** Resolves once the first list is in (and again true after every restart). */
   readonly synced: Promise<void>;
+  /**
+   * Resolves with the first list, or with the first failure (a kind the user may not list must
+   * not keep the rest waiting): then lastError() says why, and the watch keeps retrying.
+   */
+  readonly settled: Promise<void>;
   /** The last watch error, until the watch is running again. */
   lastError(): string | undefined;
+  /** Called when lastError() changes (a watch fails, or runs again). */
+  onHealthChange(listener: () => void): Disposable;
 }
 
 export interface WatchDeps {
@@ -76,6 +83,22 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
   let stopped = false;
   let markSynced!: () => void;
   const synced = new Promise<void>((resolve) => (markSynced = resolve));
+  let markSettled!: () => void;
+  const settled = new Promise<void>((resolve) => (markSettled = resolve));
+  void synced.then(() => markSettled());
+  const healthListeners = new Set<() => void>();
+  const setError = (text: string | undefined) => {
+    if (text === lastError) return;
+    lastError = text;
+    if (text !== undefined) markSettled();
+    for (const l of [...healthListeners]) {
+      try {
+        l();
+      } catch (e) {
+        deps.log.warn(`a ${kind.name} health listener failed`, e);
+      }
+    }
+  };
 
   const emit = (event: ChangeKind) => (obj: T) => {
     for (const l of [...listeners]) {
@@ -94,7 +117,7 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
     if (stopped) return;
     attempt++;
     const ms = backoff(attempt);
-    lastError = watchErrorText(err);
+    setError(watchErrorText(err));
     deps.log.warn(`${kind.name} watch${where} failed (${lastError}); restarting in ${ms} ms`);
     cancelRestart?.();
     cancelRestart = schedule(() => {
@@ -116,7 +139,7 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
     }
     if (!failedSinceStart && !stopped) {
       attempt = 0;
-      lastError = undefined;
+      setError(undefined);
       markSynced();
     }
   }
@@ -131,7 +154,12 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
       return { dispose: () => listeners.delete(listener) };
     },
     synced,
+    settled,
     lastError: () => lastError,
+    onHealthChange(listener) {
+      healthListeners.add(listener);
+      return { dispose: () => healthListeners.delete(listener) };
+    },
     dispose() {
       stopped = true;
       cancelRestart?.();
@@ -163,6 +191,8 @@ function boundedWatch(deps: WatchDeps): InstanceType<typeof k8s.Watch> {
 }
 
 function watchErrorText(err: unknown): string {
+  // The list is ours (rest.ts): a refusal carries the API server's sentence, which names the verb, resource and namespace.
+  if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return `${err.status === 401 ? 'not authorised (401)' : 'forbidden (403)'}: ${err.message}`;
   const e = err as { statusCode?: number; code?: number | string; message?: string };
   if (e?.statusCode === 401 || e?.code === 401) return 'not authorised (401)';
   if (e?.statusCode === 403 || e?.code === 403) return 'forbidden (403)';

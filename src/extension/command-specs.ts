@@ -38,7 +38,7 @@ export const commandSpecs = {
   'rollouts.startController': { title: 'Start Embedded Controller', needs: 'cluster', icon: 'run-all', palette: '!rollouts.controllerRunning' },
   'rollouts.stopController': { title: 'Stop Embedded Controller', needs: 'nothing', icon: 'stop-circle', palette: 'rollouts.controllerRunning' },
   'rollouts.selectContext': { title: 'Select Context', needs: 'nothing', icon: 'plug' },
-  'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'cluster', icon: 'filter' },
+  'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'filter' },
   'rollouts.toggleNeedsAttention': { title: 'Show Only Rollouts That Need Attention (Toggle)', needs: 'cluster', icon: 'warning' },
   'rollouts.showLog': { title: 'Show Log', needs: 'nothing', icon: 'output' },
 } as const satisfies Record<string, CommandSpec>;

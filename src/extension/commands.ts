@@ -284,7 +284,18 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.startController'(ctx) {
     const c = requireConnected(ctx);
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController());
+    const start = (force: boolean) =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController({ force }));
+    try {
+      await start(false);
+    } catch (e) {
+      // Where Argo's own controller cannot be looked for (403), only the user can say it is not there.
+      if (!(e instanceof Error && /cannot tell whether the Argo Rollouts controller runs/.test(e.message))) throw e;
+      const anyway = 'Start Anyway';
+      const answer = await vscode.window.showWarningMessage(`${e.message}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.`, { modal: true }, anyway);
+      if (answer !== anyway) return undefined;
+      await start(true);
+    }
     void vscode.window.showInformationMessage(`The embedded controller reconciles Rollouts in context "${c.context}".`);
     return undefined;
   },
@@ -315,12 +326,12 @@ export const commandTable: Record<CommandId, Handler> = {
   },
 
   async 'rollouts.filterNamespaces'(ctx) {
-    const c = requireConnected(ctx);
+    // Works before a connection: a namespace-scoped user cannot connect cluster-wide, and this is how they choose.
     const chosen = new Set(readSettings().namespaces);
-    const known = new Set([...chosen, ...c.stores.rollouts.list().map((r) => r.metadata?.namespace ?? '')].filter(Boolean));
+    const choices = await ctx.session.namespaceChoices([...chosen]);
     const picked = await vscode.window.showQuickPick(
-      [...known].sort().map((ns) => ({ label: ns, picked: chosen.has(ns) })),
-      { canPickMany: true, title: 'Argo Rollouts: watch only these namespaces (none: all namespaces)' },
+      choices.namespaces.map((ns) => ({ label: ns, picked: chosen.has(ns) })),
+      { canPickMany: true, title: `Argo Rollouts: watch only these namespaces (none: all you may list)${choices.problem ? ` (the cluster could not be asked: ${choices.problem})` : ''}` },
     );
     if (!picked) return undefined;
     await writeSetting('namespaces', picked.map((p) => p.label));

@@ -15,8 +15,12 @@ export function failureSentence(doing: string, e: unknown): string {
         return `Could not finish ${doing}: the cluster cannot be reached (${e.message}).`;
       case 401:
         return `Could not finish ${doing}: the cluster refused the credentials of this context (401). Log in again or fix the user in your kubeconfig.`;
-      case 403:
-        return `Not allowed: ${doing} was denied by the cluster's RBAC (403 Forbidden). Ask for permission to patch rollouts there. (${e.message})`;
+      case 403: {
+        const missing = missingPermission(e.message);
+        return missing
+          ? `Not allowed: ${doing} was denied by the cluster's RBAC (403 Forbidden): you may not ${missing}. Ask for that permission. (${e.message})`
+          : `Not allowed: ${doing} was denied by the cluster's RBAC (403 Forbidden). (${e.message})`;
+      }
       case 404:
         return `Could not finish ${doing}: it no longer exists in the cluster (404 Not Found). It may have been deleted.`;
       case 409:
@@ -26,4 +30,16 @@ export function failureSentence(doing: string, e: unknown): string {
     }
   }
   return `Could not finish ${doing}: ${e instanceof Error ? e.message : String(e)}.`;
+}
+
+/**
+ * The permission a 403 says is missing, from kube-apiserver's sentence (`User "u" cannot patch
+ * resource "rollouts/status" in API group "argoproj.io" in the namespace "shop"`): "patch
+ * rollouts/status (argoproj.io) in namespace shop". Undefined when the sentence is not that one.
+ */
+export function missingPermission(message: string): string | undefined {
+  const m = /cannot (\S+) resource "([^"]+)" in API group "([^"]*)" (?:in the namespace "([^"]+)"|at the cluster scope)/.exec(message);
+  if (!m) return undefined;
+  const [, verb, resource, group, namespace] = m;
+  return `${verb} ${resource}${group ? ` (${group})` : ''} ${namespace ? `in namespace ${namespace}` : 'in every namespace'}`;
 }

@@ -31,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       namespaces: () => readSettings().namespaces,
       local: () => readSettings().localCluster,
       localKubeconfigPath: () => join(context.globalStorageUri.fsPath, `local-cluster-${process.pid}.kubeconfig`),
+      onWarning: (m) => void vscode.window.showWarningMessage(`Argo Rollouts: ${m}`),
     });
     const ctx = new Ctx(context, log, session);
     current = ctx;

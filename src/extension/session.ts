@@ -4,9 +4,9 @@
  * and the embedded controller. It owns their lifetimes; the tree, the status bar and the
  * commands read it and listen to `onChange`.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
-import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log } from '../cluster';
+import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log, WatchProblem, WatchScope } from '../cluster';
 import type { LocalCluster } from '../localcluster';
 import { argoCrdSchemas } from '../schema';
 import { cluster } from './lazy-cluster';
@@ -19,15 +19,19 @@ export type SessionState =
   /** No kubeconfig at all: the welcome view offers the local cluster. */
   | { kind: 'noKubeconfig'; message: string }
   | { kind: 'connecting'; context: string }
-  | { kind: 'connected'; context: string; conn: Connection; stores: ClusterStores }
+  /**
+   * `scope`: where it watches and why; `problems`: the kinds whose watch fails now (a kind the
+   * user may not list), each shown as a warning under the context; the rest works.
+   */
+  | { kind: 'connected'; context: string; conn: Connection; stores: ClusterStores; scope: WatchScope; problems: () => WatchProblem[] }
   | { kind: 'failed'; context?: string; message: string };
 
 export type SessionChange = 'state' | 'local' | 'controller';
 
 export interface SessionOptions {
   log: Log;
-  /** The user's kubeconfig setting (empty: kubectl's default files). */
-  kubeconfig?: () => string;
+  /** The user's kubeconfig setting: files merged as $KUBECONFIG is (empty: kubectl's default files). */
+  kubeconfig?: () => readonly string[];
   /** The context setting (empty: the kubeconfig's current context). */
   context?: () => string;
   namespaces?: () => readonly string[];
@@ -38,6 +42,10 @@ export interface SessionOptions {
    * editor leaves nothing in /tmp); a temporary folder when absent.
    */
   localKubeconfigPath?: () => string;
+  /** A warning about a connection the user should see (insecure-skip-tls-verify); it is logged too. */
+  onWarning?: (message: string) => void;
+  /** How often the kubeconfig files are looked at (default 1000 ms). */
+  kubeconfigPollMs?: number;
 }
 
 export class Session implements Disposable {
@@ -53,6 +61,8 @@ export class Session implements Disposable {
   private generation = 0;
   /** The context the user picked in this window (wins over the setting until the setting changes). */
   private picked: string | undefined;
+  /** The kubeconfig files watched (so contexts added in a terminal appear), and how to stop. */
+  private watchedFiles: { files: string[]; stop: () => void } | undefined;
 
   constructor(private readonly opts: SessionOptions) {}
 
@@ -95,7 +105,7 @@ export class Session implements Disposable {
 
   /** The kubeconfig files read: the user's, plus the local cluster's while it runs (it comes first so its context is found). */
   kubeconfigSources(): string[] {
-    const user = cluster().kubeconfigFiles({ ...(this.opts.kubeconfig?.() ? { kubeconfigPath: this.opts.kubeconfig() } : {}), env: this.opts.env ?? process.env });
+    const user = cluster().kubeconfigFiles({ kubeconfigPaths: this.opts.kubeconfig?.() ?? [], env: this.opts.env ?? process.env });
     return this.localCluster ? [this.localCluster.kubeconfigPath, ...user] : user;
   }
 
@@ -120,7 +130,7 @@ export class Session implements Disposable {
     this.disconnect();
     let kc: KubeConfig;
     try {
-      kc = cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
+      kc = this.loadKubeconfig();
     } catch (e) {
       this.kc = undefined;
       return this.setState({ kind: 'noKubeconfig', message: e instanceof Error ? e.message : String(e) });
@@ -129,16 +139,30 @@ export class Session implements Disposable {
     const wanted = this.picked || this.opts.context?.() || undefined;
     let conn: Connection;
     try {
-      conn = cluster().connectWith(kc, wanted ? { context: wanted } : {});
+      conn = cluster().connectWith(kc, { ...(wanted ? { context: wanted } : {}), env: this.opts.env ?? process.env });
     } catch (e) {
       return this.setState({ kind: 'failed', ...(wanted ? { context: wanted } : {}), message: e instanceof cluster().KubeconfigError ? e.message : String(e) });
     }
+    for (const w of conn.warnings) {
+      this.opts.log.warn(w);
+      this.opts.onWarning?.(w);
+    }
     this.setState({ kind: 'connecting', context: conn.context });
-    const check = await cluster().checkContext(conn.rest, conn.context);
+    // Where the user may look: the setting, else everywhere if they may, else their namespaces.
+    let scope: WatchScope;
+    try {
+      scope = await cluster().watchScope(conn.rest, this.opts.namespaces?.() ?? [], conn.namespace);
+    } catch (e) {
+      if (generation !== this.generation) return this.current;
+      return this.setState({ kind: 'failed', context: conn.context, message: cluster().contextProblem(e, conn.context, conn.server) });
+    }
     if (generation !== this.generation) return this.current;
-    if (!check.ok) return this.setState({ kind: 'failed', context: conn.context, message: check.message });
+    const check = await cluster().checkContext(conn.rest, conn.context, scope.namespaces?.[0]);
+    if (generation !== this.generation) return this.current;
+    // A refusal (403) is not the end: the watch of that kind shows it as a warning, the rest works.
+    if (!check.ok && check.status !== 403) return this.setState({ kind: 'failed', context: conn.context, message: check.message });
 
-    const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: this.opts.namespaces?.() ?? [] });
+    const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: scope.namespaces ?? [] });
     this.watch = watch;
     for (const kind of Object.keys(watch.stores) as (keyof ClusterStores)[]) {
       this.storeSubs.push(
@@ -147,10 +171,74 @@ export class Session implements Disposable {
         }),
       );
     }
-    await watch.synced;
+    // A watch that fails or recovers changes the context's row and the status bar.
+    this.storeSubs.push(watch.onHealthChange(() => this.current.kind === 'connected' && this.emit('state')));
+    await watch.settled;
     if (generation !== this.generation) return this.current;
-    this.opts.log.info(`watching context "${conn.context}" (${conn.server})`);
-    return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores });
+    this.opts.log.info(`watching context "${conn.context}" (${conn.server}) in ${scope.namespaces ? `namespaces ${scope.namespaces.join(', ')}` : 'every namespace'}: ${scope.how}`);
+    return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores, scope, problems: () => watch.problems() });
+  }
+
+  /**
+   * The namespaces to offer in "Filter Namespaces", connected or not: those where the user may list
+   * Rollouts (asked of the cluster of the context that is, or would be, watched), the context's,
+   * and the ones chosen. `problem`: why only the known ones are offered.
+   */
+  async namespaceChoices(chosen: readonly string[]): Promise<{ namespaces: string[]; problem?: string }> {
+    const known = (extra: string[]) => [...new Set([...extra, ...chosen])].sort();
+    let conn = this.connection;
+    if (!conn) {
+      try {
+        const wanted = this.picked || this.opts.context?.() || undefined;
+        conn = cluster().connectWith(this.loadKubeconfig(), { ...(wanted ? { context: wanted } : {}), env: this.opts.env ?? process.env });
+      } catch (e) {
+        return { namespaces: known([]), problem: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    try {
+      return { namespaces: await cluster().namespaceChoices(conn.rest, conn.namespace, chosen) };
+    } catch (e) {
+      return { namespaces: known([conn.namespace]), problem: cluster().contextProblem(e, conn.context, conn.server) };
+    }
+  }
+
+  private loadKubeconfig(): KubeConfig {
+    const files = this.kubeconfigSources();
+    this.watchKubeconfigFiles(files);
+    return cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: files.join(delimiter) } });
+  }
+
+  /**
+   * Watches the kubeconfig files by polling their stat: kubectl rewrites them in place or by
+   * rename, and a file that does not exist yet must be noticed when it appears, which fs.watch
+   * does not do. A change reloads the contexts without touching the connection; with no
+   * kubeconfig before, it connects.
+   */
+  private watchKubeconfigFiles(files: string[]): void {
+    if (this.watchedFiles && this.watchedFiles.files.join(delimiter) === files.join(delimiter)) return;
+    this.watchedFiles?.stop();
+    const onChange = (now: Stats, before: Stats) => {
+      if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) this.kubeconfigChanged();
+    };
+    const interval = this.opts.kubeconfigPollMs ?? 1000;
+    for (const f of files) watchFile(f, { interval, persistent: false }, onChange);
+    this.watchedFiles = { files, stop: () => files.forEach((f) => unwatchFile(f, onChange)) };
+  }
+
+  private kubeconfigChanged(): void {
+    if (this.current.kind === 'noKubeconfig') {
+      void this.connect();
+      return;
+    }
+    try {
+      this.kc = cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
+      this.opts.log.info('the kubeconfig changed; contexts reloaded');
+    } catch (e) {
+      // A half-written file: the next write brings another change; keep the contexts we had.
+      this.opts.log.warn(`the kubeconfig changed but cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.emit('state');
   }
 
   private setState(state: SessionState): SessionState {
@@ -196,12 +284,15 @@ export class Session implements Disposable {
     await this.connect();
   }
 
-  /** Starts the embedded controller on the connected context; refuses (ControllerRefused) where Argo's controller runs. */
-  async startController(): Promise<EmbeddedController> {
+  /** Starts the embedded controller on the connected context; refuses (ControllerRefused) where Argo's controller runs, or where that cannot be checked unless `force`. */
+  async startController(opts: { force?: boolean } = {}): Promise<EmbeddedController> {
     if (this.controllerRun) return this.controllerRun.controller;
     const conn = this.connection;
     if (!conn) throw new (cluster().ControllerRefused)('connect to a cluster context first');
-    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log });
+    // A namespace-scoped user: it reconciles the context's namespace only (the controller takes one namespace).
+    const scoped = this.current.kind === 'connected' ? this.current.scope.namespaces : undefined;
+    const namespace = scoped ? (scoped.includes(conn.namespace) ? conn.namespace : scoped[0]) : undefined;
+    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log, ...(namespace ? { namespace } : {}), ...(opts.force ? { force: true } : {}) });
     const run = { controller, context: conn.context };
     this.controllerRun = run;
     // A rollout it cannot move on (or can again) changes what the tree says of it. (A stopped controller changes nothing more.)
@@ -211,7 +302,7 @@ export class Session implements Disposable {
     void controller.lost.then(() => {
       if (this.controllerRun !== run) return;
       this.controllerRun = undefined;
-      this.opts.log.warn(`the embedded controller lost its Lease in context "${run.context}" and stopped`);
+      this.opts.log.warn(`the embedded controller stopped in context "${run.context}": ${controller.stoppedBecause() ?? 'it lost its Lease'}`);
       this.emit('controller');
     });
     this.emit('controller');
@@ -230,6 +321,8 @@ export class Session implements Disposable {
   /** Stops everything it started. */
   async close(): Promise<void> {
     this.generation++;
+    this.watchedFiles?.stop();
+    this.watchedFiles = undefined;
     await this.stopController();
     this.disconnect();
     const local = this.localCluster;

@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 const SECTION = 'rollouts';
 
 export interface Settings {
-  /** A kubeconfig file; empty: kubectl's own choice ($KUBECONFIG, else ~/.kube/config). */
-  kubeconfig: string;
+  /** Kubeconfig files, merged as $KUBECONFIG is; empty: kubectl's own choice ($KUBECONFIG, else ~/.kube/config). */
+  kubeconfig: string[];
   /** The context to watch; empty: the kubeconfig's current context. */
   context: string;
   /** Watch only these namespaces; empty: all that the user may list. */
@@ -33,8 +33,9 @@ export function readSettings(): Settings {
     return typeof v === 'number' && Number.isFinite(v) && v >= min ? v : fallback;
   };
   const namespaces = c.get<unknown>('namespaces', []);
+  const kubeconfig = c.get<unknown>('kubeconfig', '');
   return {
-    kubeconfig: c.get<string>('kubeconfig', '').trim(),
+    kubeconfig: kubeconfigList(kubeconfig),
     context: c.get<string>('context', '').trim(),
     namespaces: Array.isArray(namespaces) ? namespaces.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim()) : [],
     needsAttentionOnly: c.get<boolean>('needsAttentionOnly', false) === true,
@@ -59,4 +60,10 @@ export async function writeSetting(key: WritableKey, value: unknown): Promise<vo
 export function changeEffects(e: vscode.ConfigurationChangeEvent): { restartServer: boolean; reconnect: boolean; rerender: boolean } {
   const hit = (keys: readonly string[]) => keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
   return { restartServer: hit(serverRestartKeys), reconnect: hit(reconnectKeys), rerender: hit(viewKeys) };
+}
+
+/** The kubeconfig setting as a list (a string may join paths with the path delimiter; src/cluster/kubeconfig.ts splits it). */
+function kubeconfigList(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : [value];
+  return items.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
 }

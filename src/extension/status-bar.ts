@@ -9,10 +9,12 @@ export function statusText(session: Session): { text: string; tooltip: string; w
     case 'connected': {
       const c = attentionCounts(s.stores, new Date());
       const parts = [c.paused ? `${c.paused} paused` : '', c.degraded ? `${c.degraded} degraded` : ''].filter(Boolean);
+      const problems = s.problems();
+      const failing = problems.length ? `\nWatches failing (they retry by themselves):\n${problems.map((p) => `${p.resource}: ${p.message}`).join('\n')}` : '';
       return {
-        text: `$(rocket) ${s.context}${parts.length ? `: ${parts.join(', ')}` : ''}`,
-        tooltip: `Argo Rollouts: ${c.total} rollout${c.total === 1 ? '' : 's'} in context "${s.context}"; ${c.paused} paused, ${c.degraded} degraded. Click to select a context.`,
-        warn: c.degraded > 0,
+        text: `${problems.length ? '$(warning)' : '$(rocket)'} ${s.context}${parts.length ? `: ${parts.join(', ')}` : ''}`,
+        tooltip: `Argo Rollouts: ${c.total} rollout${c.total === 1 ? '' : 's'} in context "${s.context}"; ${c.paused} paused, ${c.degraded} degraded. Click to select a context.${failing}`,
+        warn: c.degraded > 0 || problems.length > 0,
       };
     }
     case 'connecting':

@@ -8,6 +8,7 @@ import { cluster } from './lazy-cluster';
 import { isCompletedPhase, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
 import type { CommandId } from './command-specs';
+import { targetRefusal } from './webview-requests';
 import { canTerminate, type TerminateKind } from '../../webview/actions';
 
 export type TreeElement =
@@ -15,6 +16,8 @@ export type TreeElement =
   | { kind: 'controller' }
   | { kind: 'context'; context: string }
   | { kind: 'message'; context: string; text: string }
+  /** A kind whose watch fails now (one the user may not list, most often): what is missing and why. */
+  | { kind: 'watchProblem'; context: string; resource: string; text: string }
   | { kind: 'namespace'; context: string; namespace: string }
   | { kind: 'rollout'; context: string; namespace: string; name: string }
   | { kind: 'revision'; context: string; namespace: string; name: string; revision: number }
@@ -69,6 +72,8 @@ export function elementId(e: TreeElement): string {
       return `context:${e.context}`;
     case 'message':
       return `message:${e.context}`;
+    case 'watchProblem':
+      return `watchProblem:${e.context}/${e.resource}`;
     case 'namespace':
       return `namespace:${e.context}/${e.namespace}`;
     case 'rollout':
@@ -104,6 +109,7 @@ export function parentOf(e: TreeElement): TreeElement | undefined {
     case 'controller':
       return { kind: 'local' };
     case 'message':
+    case 'watchProblem':
       return { kind: 'context', context: e.context };
     case 'namespace':
       return { kind: 'context', context: e.context };
@@ -223,13 +229,14 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       if (src.state.kind === 'failed') return [{ kind: 'message', context: e.context, text: src.state.message }];
       if (src.state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: 'connecting…' }];
       if (!stores) return [];
+      const problems = src.state.kind === 'connected' ? src.state.problems().map((p): TreeElement => ({ kind: 'watchProblem', context: e.context, resource: p.resource, text: p.message })) : [];
       const namespaces = [
         ...new Set([...visibleRollouts(src, stores).map((r) => r.metadata?.namespace ?? ''), ...visibleStandaloneExperiments(src, stores).map((x) => x.metadata?.namespace ?? '')]),
       ].sort();
       if (namespaces.length === 0) {
-        return [{ kind: 'message', context: e.context, text: src.needsAttentionOnly ? 'no rollout needs attention' : 'no rollouts in the watched namespaces' }];
+        return [...problems, { kind: 'message', context: e.context, text: src.needsAttentionOnly ? 'no rollout needs attention' : 'no rollouts in the watched namespaces' }];
       }
-      return namespaces.map((namespace) => ({ kind: 'namespace', context: e.context, namespace }));
+      return [...problems, ...namespaces.map((namespace): TreeElement => ({ kind: 'namespace', context: e.context, namespace }))];
     }
     case 'namespace':
       if (!stores || !isActive(src, e.context)) return [];
@@ -334,12 +341,20 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
           command: { command: 'rollouts.selectContext', title: 'Connect', args: [e.context] },
         };
       }
-      const description = active.kind === 'connected' ? `${active.conn.server}${src.controller?.context === e.context ? ' · embedded controller' : ''}` : active.kind === 'failed' ? 'cannot connect' : 'connecting…';
-      const icon = active.kind === 'failed' ? { id: 'debug-disconnect', color: 'errorForeground' } : { id: 'cloud', color: 'charts.green' };
+      const failing = active.kind === 'connected' ? active.problems().length : 0;
+      const description =
+        active.kind === 'connected'
+          ? `${active.conn.server}${src.controller?.context === e.context ? ' · embedded controller' : ''}${failing ? ` · ${failing} watch${failing === 1 ? '' : 'es'} failing` : ''}`
+          : active.kind === 'failed'
+            ? 'cannot connect'
+            : 'connecting…';
+      const icon = active.kind === 'failed' ? { id: 'debug-disconnect', color: 'errorForeground' } : failing ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'cloud', color: 'charts.green' };
       return { id, label: e.context, description, icon, contextValue: `context:${active.kind}`, collapsible: 'expanded' };
     }
     case 'message':
       return { id, label: e.text, icon: { id: 'info' }, contextValue: 'message', collapsible: 'none', tooltip: e.text };
+    case 'watchProblem':
+      return { id, label: `cannot watch ${e.resource}`, description: e.text, icon: { id: 'warning', color: 'problemsWarningIcon.foreground' }, contextValue: 'watchProblem', collapsible: 'none', tooltip: `${e.resource}: ${e.text}\nThe watch retries by itself; the rest of the view works.` };
     case 'namespace': {
       const count = stores ? visibleRollouts(src, stores, e.namespace).length : 0;
       const experiments = stores ? visibleStandaloneExperiments(src, stores, e.namespace).length : 0;
@@ -679,10 +694,8 @@ export interface TerminateRequest {
  * the command.
  */
 export function terminateRefusal(state: SessionState, shown: Required<RolloutRef>, requested: RolloutRef, what: TerminateRequest, now: Date): string | undefined {
-  if (requested.namespace !== shown.namespace || requested.name !== shown.name || (requested.context !== undefined && requested.context !== shown.context)) {
-    const where = requested.context !== undefined ? ` in context "${requested.context}"` : '';
-    return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
-  }
+  const elsewhere = targetRefusal(shown, requested);
+  if (elsewhere) return elsewhere;
   if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
   const view = viewOf(state.stores, shown.namespace, shown.name, now);
   const found =

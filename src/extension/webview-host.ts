@@ -9,31 +9,18 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { documentValue, parseFile } from '../schema';
 import { simulate, type Rollout, type Service } from '../planner';
-import type { ActionName, HostToView, RolloutRef as ViewRolloutRef, ViewToHost } from '../../webview/protocol';
+import type { HostToView, RolloutRef as ViewRolloutRef, ViewToHost } from '../../webview/protocol';
 import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
 import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
 import { terminateRefusal, viewOf, type TerminateRequest } from './tree-model';
+import { actionDecision, type PanelState } from './webview-requests';
 
 export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
 
 /** The page around dist/webview.js: given the nonce and URIs, webview/page.ts builds it. */
 export type PageBuilder = (p: { nonce: string; cspSource: string; scriptUri: string; styleUri: string; codiconsUri: string; title: string }) => string;
-
-type PanelState = { kind: 'rollout'; ref: Required<ViewRolloutRef> } | { kind: 'simulation'; uri: string; docIndex: number };
-
-const actionCommands: Record<ActionName, string> = {
-  promote: 'rollouts.promote',
-  promoteFull: 'rollouts.promoteFull',
-  abort: 'rollouts.abort',
-  retry: 'rollouts.retry',
-  pause: 'rollouts.pause',
-  resume: 'rollouts.resume',
-  restart: 'rollouts.restart',
-  setImage: 'rollouts.setImage',
-  undo: 'rollouts.undo',
-};
 
 interface OpenPanel {
   panel: vscode.WebviewPanel;
@@ -242,9 +229,13 @@ export class WebviewHost implements vscode.Disposable {
         this.terminate(open, msg.requestId, msg.target, { kind: 'experiment', name: msg.experiment });
         return;
       case 'action': {
-        const target = { context: msg.target.context ?? (open.state.kind === 'rollout' ? open.state.ref.context : ''), namespace: msg.target.namespace, name: msg.target.name };
-        const extra = msg.action === 'setImage' && msg.args?.container && msg.args.image ? [msg.args.container, msg.args.image] : msg.action === 'undo' && msg.args?.toRevision !== undefined ? [msg.args.toRevision] : [];
-        this.answer(open, msg.requestId, vscode.commands.executeCommand(actionCommands[msg.action], target, ...extra));
+        const decision = actionDecision(open.state, msg);
+        if (!decision.ok) {
+          this.ctx.log.warn(`webview: refused ${msg.action}: ${decision.refused}`);
+          this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: `Cannot ${msg.action}: ${decision.refused}` });
+          return;
+        }
+        this.answer(open, msg.requestId, vscode.commands.executeCommand(decision.command, ...decision.args));
         return;
       }
     }

@@ -17,6 +17,7 @@ import { getOwn, setOwn } from './own';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from './patch';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
 import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
+import type { UserInfo } from './rbac';
 import type { Store } from './store';
 
 export interface ListOptions {
@@ -40,7 +41,12 @@ export interface WriteOptions {
   manager?: string;
   /** Apply only: take over fields other managers own instead of failing with a conflict. */
   force?: boolean;
+  /** Who asks, for admission checks (RBAC's escalation prevention); the cluster's own writers leave it out. */
+  user?: UserInfo;
 }
+
+/** A check every create and update passes after validation, with the object as it would be stored; throws to refuse. */
+export type Admission = (t: ResourceType, obj: any, opts: WriteOptions) => void;
 
 /** The manager of writes that name none (the local cluster's own, when no caller says who it is). */
 export const defaultManager = 'rollouts-local-cluster';
@@ -83,6 +89,9 @@ function withoutVersion(obj: any): unknown {
 }
 
 export class Api {
+  /** Set by the cluster: RBAC's escalation prevention (rbac.ts). */
+  admission?: Admission;
+
   constructor(
     readonly store: Store,
     readonly registry: Registry,
@@ -157,6 +166,7 @@ export class Api {
     applyDefaults(t, obj, () => this.allocateClusterIP());
     validate(t, obj);
     validateMetadata(t, obj);
+    this.admission?.(t, obj, opts);
     if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(obj);
     const managedFields =
       fields.kind === 'applied'
@@ -376,6 +386,7 @@ export class Api {
       }
       validate(t, next);
       validateMetadata(t, next);
+      this.admission?.(t, next, opts);
       if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(next);
     }
     const managedFields =

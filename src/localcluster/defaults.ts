@@ -102,7 +102,10 @@ export function validate(t: ResourceType, obj: any): void {
   const name: string = obj.metadata.name;
   const fail = (field: string, message: string) => invalid(t.kind, t.group, name, field, message);
   const labelNames = t.builtIn && ['namespaces', 'services'].includes(t.plural);
-  if (labelNames ? !dnsLabel.test(name) || name.length > 63 : !dnsSubdomain.test(name) || name.length > 253) {
+  if (t.builtIn && t.group === 'rbac.authorization.k8s.io') {
+    // RBAC names are path segments (system:discovery), not DNS names.
+    if (name === '.' || name === '..' || /[/%]/.test(name)) throw fail('metadata.name', `Invalid value: "${name}": may not be '.' or '..' or contain '/' or '%'`);
+  } else if (labelNames ? !dnsLabel.test(name) || name.length > 63 : !dnsSubdomain.test(name) || name.length > 253) {
     throw fail(
       'metadata.name',
       `Invalid value: "${name}": a lowercase RFC 1123 ${labelNames ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-'${labelNames ? '' : " or '.'"}, and must start and end with an alphanumeric character`,
@@ -129,6 +132,34 @@ export function validate(t: ResourceType, obj: any): void {
     case '/services':
       (Array.isArray(spec?.ports) ? spec.ports : []).forEach((p: any, i: number) => {
         if (!Number.isInteger(p?.port) || p.port < 1 || p.port > 65535) throw fail(`spec.ports[${i}].port`, `Invalid value: ${JSON.stringify(p?.port)}: must be between 1 and 65535, inclusive`);
+      });
+      break;
+    case 'rbac.authorization.k8s.io/rolebindings':
+    case 'rbac.authorization.k8s.io/clusterrolebindings': {
+      const ref = obj.roleRef;
+      const kinds = t.plural === 'rolebindings' ? ['Role', 'ClusterRole'] : ['ClusterRole'];
+      if (!ref || typeof ref !== 'object') throw fail('roleRef', 'Required value');
+      if (!kinds.includes(ref.kind)) throw fail('roleRef.kind', `Unsupported value: ${JSON.stringify(ref.kind ?? '')}: supported values: ${kinds.map((k) => `"${k}"`).join(', ')}`);
+      if (typeof ref.name !== 'string' || !ref.name) throw fail('roleRef.name', 'Required value');
+      (Array.isArray(obj.subjects) ? obj.subjects : []).forEach((s: any, i: number) => {
+        if (!['User', 'Group', 'ServiceAccount'].includes(s?.kind)) throw fail(`subjects[${i}].kind`, `Unsupported value: ${JSON.stringify(s?.kind ?? '')}: supported values: "ServiceAccount", "User", "Group"`);
+        if (typeof s.name !== 'string' || !s.name) throw fail(`subjects[${i}].name`, 'Required value');
+        if (s.kind === 'ServiceAccount' && t.plural === 'clusterrolebindings' && !s.namespace) throw fail(`subjects[${i}].namespace`, 'Required value');
+      });
+      break;
+    }
+    case 'rbac.authorization.k8s.io/roles':
+    case 'rbac.authorization.k8s.io/clusterroles':
+      if (obj.rules !== undefined && obj.rules !== null && !Array.isArray(obj.rules)) throw fail('rules', 'Invalid value: must be a list of PolicyRules');
+      (obj.rules ?? []).forEach((r: any, i: number) => {
+        if (!Array.isArray(r?.verbs) || r.verbs.length === 0) throw fail(`rules[${i}].verbs`, 'Required value: verbs must contain at least one value');
+        if (r.nonResourceURLs?.length && t.plural === 'roles') throw fail(`rules[${i}].nonResourceURLs`, 'Invalid value: namespaced rules cannot apply to non-resource URLs');
+        if (!r.nonResourceURLs?.length && (!Array.isArray(r.apiGroups) || r.apiGroups.length === 0)) {
+          throw fail(`rules[${i}].apiGroups`, 'Required value: resource rules must supply at least one api group');
+        }
+        if (!r.nonResourceURLs?.length && (!Array.isArray(r.resources) || r.resources.length === 0)) {
+          throw fail(`rules[${i}].resources`, 'Required value: resource rules must supply at least one resource');
+        }
       });
       break;
     case 'apps/replicasets':

@@ -6,6 +6,7 @@ import { groupVersion, type Registry, type ResourceType } from './resources';
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const subresourceVerbs = ['get', 'patch', 'update'];
+const subresourceVerbsOf = (s: string): string[] => (s === 'log' ? ['get'] : s === 'eviction' || s === 'token' ? ['create'] : subresourceVerbs);
 
 export const serverVersion = {
   major: '1',
@@ -55,7 +56,7 @@ export function apiResourceList(registry: Registry, group: string, version: stri
         singularName: t.singular,
         namespaced: t.namespaced,
         kind: t.kind,
-        verbs,
+        verbs: t.verbs ?? verbs,
         ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
         ...(t.categories.length ? { categories: t.categories } : {}),
       },
@@ -63,8 +64,8 @@ export function apiResourceList(registry: Registry, group: string, version: stri
         name: `${t.plural}/${s}`,
         singularName: '',
         namespaced: t.namespaced,
-        ...(s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : s === 'eviction' ? { group: 'policy', version: 'v1', kind: 'Eviction' } : { kind: t.kind }),
-        verbs: s === 'log' ? ['get'] : s === 'eviction' ? ['create'] : subresourceVerbs,
+        ...(s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : s === 'eviction' ? { group: 'policy', version: 'v1', kind: 'Eviction' } : s === 'token' ? { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' } : { kind: t.kind }),
+        verbs: subresourceVerbsOf(s),
       })),
     ]),
   };
@@ -95,7 +96,7 @@ export function aggregatedDiscovery(registry: Registry, core: boolean) {
           responseKind: { group: t.group, version: t.version, kind: t.kind },
           scope: t.namespaced ? 'Namespaced' : 'Cluster',
           singularResource: t.singular,
-          verbs,
+          verbs: t.verbs ?? verbs,
           ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
           ...(t.categories.length ? { categories: t.categories } : {}),
           ...(t.subresources.length
@@ -103,8 +104,14 @@ export function aggregatedDiscovery(registry: Registry, core: boolean) {
                 subresources: t.subresources.map((s) => ({
                   subresource: s,
                   responseKind:
-                    s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : s === 'eviction' ? { group: 'policy', version: 'v1', kind: 'Eviction' } : { group: t.group, version: t.version, kind: t.kind },
-                  verbs: s === 'log' ? ['get'] : s === 'eviction' ? ['create'] : subresourceVerbs,
+                    s === 'scale'
+                      ? { group: 'autoscaling', version: 'v1', kind: 'Scale' }
+                      : s === 'eviction'
+                        ? { group: 'policy', version: 'v1', kind: 'Eviction' }
+                        : s === 'token'
+                          ? { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }
+                          : { group: t.group, version: t.version, kind: t.kind },
+                  verbs: subresourceVerbsOf(s),
                 })),
               }
             : {}),

@@ -13,6 +13,7 @@ export type StatusReason =
   | 'Gone'
   | 'NotAcceptable'
   | 'Forbidden'
+  | 'Unauthorized'
   | 'InternalError';
 
 export interface StatusDetails {

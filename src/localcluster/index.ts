@@ -9,7 +9,16 @@
  * semantics), managed-fields.ts (field ownership, server-side apply), defaults.ts, selectors.ts,
  * patch.ts, server.ts (HTTP), discovery.ts, openapi.ts, table.ts (kubectl's server-side
  * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
- * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts.
+ * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts; auth.ts
+ * (Host check, bearer tokens, ServiceAccount tokens, impersonation, the auth APIs), rbac.ts (RBAC,
+ * the default roles, ClusterRole aggregation, escalation prevention), request-info.ts (what a
+ * request asks, for RBAC), tls.ts (the CA and serving certificate), serviceaccounts.ts (each
+ * namespace's "default" ServiceAccount).
+ *
+ * It serves https only, with a CA of its own that the kubeconfig trusts.
+ * Every request needs the admin token the kubeconfig carries (LocalCluster.token), or a
+ * ServiceAccount token from `kubectl create token`; RBAC decides what each may do. There is no
+ * way to turn this off: any web page can send requests to 127.0.0.1.
  *
  * Where it is knowingly less than a real API server:
  * - of protobuf bodies, only the kinds kubectl's imperative commands send (Namespace, ConfigMap,
@@ -26,7 +35,6 @@
  * - a continued list sees current data after the last key, not a snapshot;
  * - Foreground deletion behaves as Background; Pods are deleted at once (no grace period);
  * - the Eviction API (pods/eviction) deletes the pod: no PodDisruptionBudget is modelled to refuse it;
- * - no authentication: it listens on loopback only;
  * - bounds (limits.ts), kept lower or simpler than kube-apiserver's so our recursive code stays
  *   safe: bodies may nest 1,000 levels (not 10,000); watch history is kept to 10,000 events and
  *   64 MiB (historySize, historyBytes), and older resourceVersions are 410 Expired; request bodies
@@ -35,6 +43,8 @@
  * - one Node of 110 pods: a pod beyond its capacity stays Pending (PodScheduled=False,
  *   Unschedulable) but keeps the spec.nodeName defaulted at creation; a ReplicaSet creates at most
  *   500 pods a sync (slow-start batches, one a turn) and waits a second before the next burst.
+ * - TLS with its own CA (tls.ts) but no client certificates; no legacy ServiceAccount token Secrets,
+ *   SubjectAccessReview or TokenReview.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -44,7 +54,10 @@ import { Api } from './api';
 import { systemClock, type Clock } from './clock';
 import { nodeName } from './defaults';
 import { seedDemo } from './demo';
+import { Access, loadCredentials } from './auth';
 import { writeKubeconfigFile } from './kubeconfig';
+import { escalationPrevention, seedDefaultPolicy, startAggregation } from './rbac';
+import { startServiceAccounts } from './serviceaccounts';
 import { OpenApi } from './openapi';
 import { Persistence, type FileIo } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
@@ -56,6 +69,7 @@ import { ApiError } from './errors';
 
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock';
 export { kubeconfigFor, contextName } from './kubeconfig';
+export { adminUsername } from './auth';
 export { demoNamespace } from './demo';
 
 /** Images whose tag starts with "bad" or "fail" (e.g. argoproj/rollouts-demo:bad-red) never become ready. */
@@ -120,8 +134,13 @@ export interface LocalClusterOptions {
 export interface LocalCluster {
   url: string;
   port: number;
+  /** The admin's bearer token (group system:masters), as the kubeconfig carries it. */
+  token: string;
+  /** PEM of the certificate authority that signed the serving certificate (https only). */
+  ca: string;
   kubeconfigPath: string;
-  writeKubeconfig(path: string): void;
+  /** Writes a kubeconfig (0600) for the cluster: as the admin, or as whoever `as.token` is (a ServiceAccount's, from the TokenRequest API). */
+  writeKubeconfig(path: string, as?: { token: string; namespace?: string }): void;
   close(): Promise<void>;
 }
 
@@ -130,6 +149,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`the local cluster listens on loopback only; "${host}" is not a loopback address`);
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
+  const credentials = loadCredentials(options.dataDir); // before the store, so the folder is 0700 when state is written
   const persistence = options.dataDir ? new Persistence(options.dataDir, undefined, { io: options.dataDirIo, onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)) }) : undefined;
   const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence, options.onError);
   const api = new Api(store, registry, clock);
@@ -187,6 +207,11 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     { deployments: registry.find('apps', 'v1', 'deployments')!, replicasets: registry.find('apps', 'v1', 'replicasets')!, events: registry.find('', 'v1', 'events')! },
     options.onError,
   );
+  const access = new Access({ store, clock, credentials });
+  api.admission = escalationPrevention(access.rbac, store);
+  seedDefaultPolicy(api, registry);
+  const stopAggregation = startAggregation(api, store, registry, options.onError);
+  const stopServiceAccounts = startServiceAccounts(api, store, registry, options.onError);
   if (options.demo) seedDemo(api, registry);
 
   const server = createApiServer({
@@ -195,6 +220,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     registry,
     openapi: new OpenApi(registry),
     clock,
+    access,
+    tls: credentials.tls,
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,
     onRequest: options.onRequest,
@@ -208,6 +235,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       });
     });
   } catch (e) {
+    stopAggregation();
+    stopServiceAccounts();
     workloads.close();
     deployments.close();
     store.close();
@@ -216,7 +245,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     throw e;
   }
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let tempDir: string | undefined;
   let kubeconfigPath = options.kubeconfigPath;
@@ -224,16 +253,20 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (options.dataDir) kubeconfigPath = join(options.dataDir, 'kubeconfig');
     else kubeconfigPath = join((tempDir = mkdtempSync(join(tmpdir(), 'rollouts-cluster-'))), 'kubeconfig');
   }
-  writeKubeconfigFile(kubeconfigPath, url);
+  writeKubeconfigFile(kubeconfigPath, url, credentials.tls.caCert, credentials.adminToken);
 
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
+    token: credentials.adminToken,
+    ca: credentials.tls.caCert,
     kubeconfigPath,
-    writeKubeconfig: (path) => writeKubeconfigFile(path, url),
+    writeKubeconfig: (path, as) => writeKubeconfigFile(path, url, credentials.tls.caCert, as?.token ?? credentials.adminToken, as?.namespace),
     close() {
       closing ??= new Promise<void>((resolve) => {
+        stopAggregation();
+        stopServiceAccounts();
         workloads.close();
         deployments.close();
         server.close(() => resolve());

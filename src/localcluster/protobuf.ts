@@ -564,6 +564,31 @@ const replicaSetStatus = message('ReplicaSetStatus', {
   7: ['terminatingReplicas', 'int32', 'keep'],
 });
 
+// --- authentication, authorization and RBAC (what `kubectl create token|role|rolebinding|sa` and `kubectl auth` send)
+
+const requirement = (name: string) => message(name, { 1: ['key', 'string', 'keep'], 2: ['operator', 'string', 'keep'], 3: ['values', 'string', 'repeated'] });
+const resourceAttributes = message('ResourceAttributes', {
+  1: ['namespace', 'string'],
+  2: ['verb', 'string'],
+  3: ['group', 'string'],
+  4: ['version', 'string'],
+  5: ['resource', 'string'],
+  6: ['subresource', 'string'],
+  7: ['name', 'string'],
+  8: ['fieldSelector', message('FieldSelectorAttributes', { 1: ['rawSelector', 'string'], 2: ['requirements', requirement('FieldSelectorRequirement'), 'repeated'] })],
+  9: ['labelSelector', message('LabelSelectorAttributes', { 1: ['rawSelector', 'string'], 2: ['requirements', requirement('LabelSelectorRequirement'), 'repeated'] })],
+});
+const accessReviewStatus = message('SubjectAccessReviewStatus', { 1: ['allowed', 'bool', 'keep'], 2: ['reason', 'string'], 3: ['evaluationError', 'string'], 4: ['denied', 'bool'] });
+const policyRule = message('PolicyRule', {
+  1: ['verbs', 'string', 'repeated'],
+  2: ['apiGroups', 'string', 'repeated'],
+  3: ['resources', 'string', 'repeated'],
+  4: ['resourceNames', 'string', 'repeated'],
+  5: ['nonResourceURLs', 'string', 'repeated'],
+});
+const rbacSubject = message('Subject', { 1: ['kind', 'string', 'keep'], 2: ['apiGroup', 'string'], 3: ['name', 'string', 'keep'], 4: ['namespace', 'string'] });
+const roleRef = message('RoleRef', { 1: ['apiGroup', 'string', 'keep'], 2: ['kind', 'string', 'keep'], 3: ['name', 'string', 'keep'] });
+
 // --- the kinds ---------------------------------------------------------------------------------
 
 const kinds: Record<string, Message> = {
@@ -600,6 +625,54 @@ const kinds: Record<string, Message> = {
   'v1/Pod': message('Pod', { 1: ['metadata', objectMeta], 2: ['spec', podSpec], 3: ['status', podStatus] }),
   'apps/v1/Deployment': message('Deployment', { 1: ['metadata', objectMeta], 2: ['spec', deploymentSpec], 3: ['status', deploymentStatus] }),
   'apps/v1/ReplicaSet': message('ReplicaSet', { 1: ['metadata', objectMeta], 2: ['spec', replicaSetSpec], 3: ['status', replicaSetStatus] }),
+  'v1/ServiceAccount': message('ServiceAccount', {
+    1: ['metadata', objectMeta],
+    2: ['secrets', objectReference, 'repeated'],
+    3: ['imagePullSecrets', localObjectReference, 'repeated'],
+    4: ['automountServiceAccountToken', 'bool', 'keep'],
+  }),
+  'authentication.k8s.io/v1/TokenRequest': message('TokenRequest', {
+    1: ['metadata', objectMeta],
+    2: [
+      'spec',
+      message('TokenRequestSpec', {
+        1: ['audiences', 'string', 'repeated'],
+        3: ['boundObjectRef', message('BoundObjectReference', { 1: ['kind', 'string'], 2: ['apiVersion', 'string'], 3: ['name', 'string'], 4: ['uid', 'string'] })],
+        4: ['expirationSeconds', 'int64', 'keep'],
+      }),
+    ],
+    3: ['status', message('TokenRequestStatus', { 1: ['token', 'string', 'keep'], 2: ['expirationTimestamp', 'time'] })],
+  }),
+  'authentication.k8s.io/v1/SelfSubjectReview': message('SelfSubjectReview', {
+    1: ['metadata', objectMeta],
+    2: ['status', message('SelfSubjectReviewStatus', { 1: ['userInfo', message('UserInfo', { 1: ['username', 'string'], 2: ['uid', 'string'], 3: ['groups', 'string', 'repeated'] })] })],
+  }),
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': message('SelfSubjectAccessReview', {
+    1: ['metadata', objectMeta],
+    2: ['spec', message('SelfSubjectAccessReviewSpec', { 1: ['resourceAttributes', resourceAttributes], 2: ['nonResourceAttributes', message('NonResourceAttributes', { 1: ['path', 'string'], 2: ['verb', 'string'] })] })],
+    3: ['status', accessReviewStatus],
+  }),
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': message('SelfSubjectRulesReview', {
+    1: ['metadata', objectMeta],
+    2: ['spec', message('SelfSubjectRulesReviewSpec', { 1: ['namespace', 'string'] })],
+    3: [
+      'status',
+      message('SubjectRulesReviewStatus', {
+        1: ['resourceRules', message('ResourceRule', { 1: ['verbs', 'string', 'repeated'], 2: ['apiGroups', 'string', 'repeated'], 3: ['resources', 'string', 'repeated'], 4: ['resourceNames', 'string', 'repeated'] }), 'repeated'],
+        2: ['nonResourceRules', message('NonResourceRule', { 1: ['verbs', 'string', 'repeated'], 2: ['nonResourceURLs', 'string', 'repeated'] }), 'repeated'],
+        3: ['incomplete', 'bool', 'keep'],
+        4: ['evaluationError', 'string'],
+      }),
+    ],
+  }),
+  'rbac.authorization.k8s.io/v1/Role': message('Role', { 1: ['metadata', objectMeta], 2: ['rules', policyRule, 'repeated'] }),
+  'rbac.authorization.k8s.io/v1/ClusterRole': message('ClusterRole', {
+    1: ['metadata', objectMeta],
+    2: ['rules', policyRule, 'repeated'],
+    3: ['aggregationRule', message('AggregationRule', { 1: ['clusterRoleSelectors', labelSelector, 'repeated'] })],
+  }),
+  'rbac.authorization.k8s.io/v1/RoleBinding': message('RoleBinding', { 1: ['metadata', objectMeta], 2: ['subjects', rbacSubject, 'repeated'], 3: ['roleRef', roleRef] }),
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': message('ClusterRoleBinding', { 1: ['metadata', objectMeta], 2: ['subjects', rbacSubject, 'repeated'], 3: ['roleRef', roleRef] }),
 };
 
 /** runtime.Unknown: the object's type, its bytes, and how they are encoded. */

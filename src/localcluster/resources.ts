@@ -25,6 +25,8 @@ export interface ResourceType {
   subresources: string[];
   /** Where the scale subresource reads and writes, as a CRD's `subresources.scale` declares it. */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  /** The verbs discovery lists, when not every verb (the review kinds are create-only). */
+  verbs?: string[];
   /** Built-in kinds accept strategic merge patch; custom resources do not. */
   builtIn: boolean;
   printerColumns?: PrinterColumn[];
@@ -76,6 +78,14 @@ export const builtInTypes: readonly ResourceType[] = [
   builtIn('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   builtIn('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, { shortNames: ['ing'], subresources: ['status'] }),
   builtIn('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
+  builtIn('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'], subresources: ['token'] }),
+  builtIn('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true),
+  builtIn('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true),
+  builtIn('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
+  builtIn('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
+  builtIn('authentication.k8s.io', 'v1', 'selfsubjectreviews', 'SelfSubjectReview', false, { verbs: ['create'] }),
+  builtIn('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, { verbs: ['create'] }),
+  builtIn('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, { verbs: ['create'] }),
   builtIn('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],

@@ -3,9 +3,12 @@
  * Table output, and serves get/list/watch/create/update/patch/delete. Every failure becomes a
  * `Status` object; nothing a client sends can take the server down.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import { parse as parseYaml } from 'yaml';
 import type { Api, DeleteOptions, PropagationPolicy, WriteOptions } from './api';
 import { patchKinds } from './api';
+import type { Access } from './auth';
 import type { Clock } from './clock';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion, wantsAggregated } from './discovery';
 import { ApiError, badRequest } from './errors';
@@ -13,6 +16,7 @@ import { checkNesting, decodePath, noteBodyBytes, parseRequestUrl, watchTimeoutM
 import { checkWriteOptions, managerFromUserAgent } from './managed-fields';
 import type { OpenApi } from './openapi';
 import { ProtobufError, decodeProtobufObject } from './protobuf';
+import { requestAttributes } from './request-info';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
 import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
 import type { Store, StoreEvent } from './store';
@@ -26,6 +30,10 @@ export interface ServerOptions {
   clock: Clock;
   maxBodyBytes: number;
   bookmarkIntervalMs: number;
+  /** Host check, authentication, impersonation, RBAC and body types (auth.ts): every request passes it first. */
+  access: Access;
+  /** The serving certificate and key (PEM): the API is served over https only (tls.ts). */
+  tls: { cert: string; key: string };
   /** Called with every request, for debugging ("which calls does kubectl make?"). */
   onRequest?: (method: string, url: string) => void;
 }
@@ -101,6 +109,28 @@ function parseJson(text: string, what: string): unknown {
   return value;
 }
 
+/** A create or update body as an object: JSON, YAML, or the few kinds kubectl's generators send as protobuf. */
+async function readObjectBody(req: IncomingMessage, max: number): Promise<unknown> {
+  const bodyType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+  if (bodyType === 'application/yaml') return parseYamlBody(await readBody(req, max));
+  if (bodyType !== 'application/vnd.kubernetes.protobuf') return parseJson(await readBody(req, max), 'request body');
+  try {
+    return decodeProtobufObject(await readBodyBytes(req, max));
+  } catch (e) {
+    if (!(e instanceof ProtobufError)) throw e;
+    throw new ApiError(415, 'UnsupportedMediaType', `the local cluster cannot read this protobuf body: ${e.message}; send JSON (kubectl apply -f FILE works for every kind)`);
+  }
+}
+
+/** A create or update body sent as YAML (Content-Type application/yaml), as the API server reads it. */
+function parseYamlBody(text: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch (e) {
+    throw badRequest(`the request body is not valid YAML: ${(e as Error).message}`);
+  }
+}
+
 /** One serialisation of a watch event, shared by every watcher that receives it. */
 const lines = new WeakMap<object, Map<string, string>>();
 function eventLine(type: string, obj: object): string {
@@ -113,7 +143,7 @@ function eventLine(type: string, obj: object): string {
 
 export function createApiServer(opts: ServerOptions): Server {
   const { api, store, registry, clock } = opts;
-  const server = createServer((req, res) => {
+  const server = createServer({ cert: opts.tls.cert, key: opts.tls.key }, (req, res) => {
     opts.onRequest?.(req.method ?? '', req.url ?? '');
     handle(req, res).catch((e) => {
       // Drain what is left of a rejected body so the answer reaches the client.
@@ -138,6 +168,12 @@ export function createApiServer(opts: ServerOptions): Server {
     const segs = decodePath(url.pathname);
     const method = req.method ?? 'GET';
     const accept = req.headers.accept;
+
+    // Who asks and may they (auth.ts); the authentication and authorization APIs answer there too.
+    const attrs = requestAttributes(method, url);
+    const user = opts.access.admit(method, req.headers, attrs);
+    const own = await opts.access.serve(user, method, attrs, () => readObjectBody(req, opts.maxBodyBytes));
+    if (own) return send(res, own.code, own.body);
 
     // Non-resource paths.
     const path = `/${segs.join('/')}`;
@@ -192,16 +228,7 @@ export function createApiServer(opts: ServerOptions): Server {
       );
     }
     const dryRun = q.getAll('dryRun').includes('All');
-    /** The request body as an object: JSON, or the few kinds kubectl's generators send as protobuf. */
-    const objectBody = async (): Promise<unknown> => {
-      if (!protobuf) return parseJson(await readBody(req, opts.maxBodyBytes), 'request body');
-      try {
-        return decodeProtobufObject(await readBodyBytes(req, opts.maxBodyBytes));
-      } catch (e) {
-        if (!(e instanceof ProtobufError)) throw e;
-        throw new ApiError(415, 'UnsupportedMediaType', `the local cluster cannot read this protobuf body: ${e.message}; send JSON (kubectl apply -f FILE works for every kind)`);
-      }
-    };
+    const objectBody = () => readObjectBody(req, opts.maxBodyBytes);
     const table = tableRequest(accept, q);
     /**
      * dryRun, and who writes (for managedFields): the fieldManager parameter, else the User-Agent's
@@ -212,7 +239,7 @@ export function createApiServer(opts: ServerOptions): Server {
       const force = q.get('force');
       const err = checkWriteOptions({ fieldManager, force, apply, kind });
       if (err) throw err;
-      return { dryRun, manager: fieldManager || managerFromUserAgent(req.headers['user-agent']), ...(apply && (force === 'true' || force === '1') ? { force: true } : {}) };
+      return { dryRun, manager: fieldManager || managerFromUserAgent(req.headers['user-agent']), ...(apply && (force === 'true' || force === '1') ? { force: true } : {}), user };
     };
 
     if (subresource === 'log' && name && method === 'GET') {

@@ -25,7 +25,9 @@ export function memoryStore<T extends { metadata?: { name?: string; namespace?: 
       return { dispose: () => listeners.delete(l) };
     },
     synced: Promise.resolve(),
+    settled: Promise.resolve(),
     lastError: () => undefined,
+    onHealthChange: () => ({ dispose: () => undefined }),
     put(obj) {
       const k = key(obj.metadata!.name!, obj.metadata?.namespace);
       const event: ChangeKind = objects.has(k) ? 'update' : 'add';

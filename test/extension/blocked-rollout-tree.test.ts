@@ -23,7 +23,7 @@ function stores(): ReturnType<typeof memoryStores> {
 
 function source(controllerContext: string | undefined): TreeSource {
   return {
-    state: { kind: 'connected', context: CONTEXT, stores: stores(), conn: { server: 'memory' } as never },
+    state: { kind: 'connected', context: CONTEXT, stores: stores(), conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] },
     contexts: [CONTEXT],
     ...(controllerContext ? { controller: { context: controllerContext, blocked: new Map([['shop/web', WHY]]) } } : {}),
     needsAttentionOnly: false,

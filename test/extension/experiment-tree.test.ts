@@ -96,7 +96,7 @@ function stores() {
 }
 
 function source(s: ReturnType<typeof stores>): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
+  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
 }
 
 const at = { context: CONTEXT, namespace: 'shop', name: 'search' };

@@ -52,4 +52,19 @@ describe('extension manifest (package.json)', () => {
     const declared = Object.keys(pkg.contributes.configuration.properties);
     assert.deepEqual(read.filter((k) => !declared.includes(k)), []);
   });
+
+  it('in an untrusted workspace: limited support, and the settings that choose a cluster come from the user only', () => {
+    const trust = pkg.capabilities.untrustedWorkspaces;
+    // settings.ts imports vscode, so its list is read as text.
+    const settings = readFileSync(join(root, 'src', 'extension', 'settings.ts'), 'utf8');
+    const reconnectKeys = [.../reconnectKeys = \[([^\]]*)\]/.exec(settings)![1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    assert.ok(reconnectKeys.includes('kubeconfig'));
+    assert.equal(trust.supported, 'limited');
+    // Every setting that picks what the extension connects to (and so which exec plugin runs) is restricted.
+    assert.deepEqual([...trust.restrictedConfigurations].sort(), reconnectKeys.map((k) => `rollouts.${k}`).sort());
+    const props = pkg.contributes.configuration.properties;
+    assert.equal(props['rollouts.kubeconfig'].scope, 'machine', 'a repository\'s settings cannot name a kubeconfig');
+    assert.equal(pkg.capabilities.virtualWorkspaces.supported, 'limited');
+    assert.ok(pkg.capabilities.virtualWorkspaces.description.length > 0);
+  });
 });

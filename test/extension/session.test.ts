@@ -68,14 +68,14 @@ describe('extension session and tree (local cluster)', function () {
     assert.equal(session.controller?.context, 'rollouts-local');
     const roots = children(src(), undefined);
     assert.deepEqual(roots.map(elementId), ['local', 'context:rollouts-local']);
-    assert.match(item(src(), roots[0]!).description!, /^running at http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(item(src(), roots[0]!).description!, /^running at https:\/\/127\.0\.0\.1:\d+$/);
     assert.deepEqual(children(src(), roots[0]).map(elementId), ['controller']);
   });
 
   it('connected to a local cluster another process serves (npm start), the row says so and offers no start', () => {
     const elsewhere: TreeSource = { ...src(), local: undefined, controller: undefined };
     const row = item(elsewhere, { kind: 'local' });
-    assert.match(row.description!, /^running in another process at http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(row.description!, /^running in another process at https:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(row.contextValue, 'localCluster:external');
     assert.equal(row.command, undefined);
     assert.deepEqual(children(elsewhere, { kind: 'local' }), []);
@@ -157,6 +157,10 @@ describe('extension session and tree (local cluster)', function () {
 describe('extension: failures as sentences', () => {
   it('names RBAC denial, conflicts and not found in words', () => {
     assert.match(failureSentence('promote of rollout "a"', new ApiError(403, 'Forbidden', 'rollouts.argoproj.io "a" is forbidden')), /^Not allowed: promote of rollout "a" was denied by the cluster's RBAC \(403 Forbidden\)/);
+    assert.equal(
+      failureSentence('promote of rollout "a"', new ApiError(403, 'Forbidden', 'rollouts.argoproj.io "a" is forbidden: User "system:serviceaccount:shop:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop"')),
+      'Not allowed: promote of rollout "a" was denied by the cluster\'s RBAC (403 Forbidden): you may not patch rollouts/status (argoproj.io) in namespace shop. Ask for that permission. (rollouts.argoproj.io "a" is forbidden: User "system:serviceaccount:shop:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop")',
+    );
     assert.match(failureSentence('abort of rollout "a"', new ApiError(409, 'Conflict', 'the object has been modified')), /someone else changed it at the same time \(409 Conflict\)/);
     assert.match(failureSentence('undo of rollout "a"', new ApiError(404, 'NotFound', 'not found')), /no longer exists in the cluster \(404 Not Found\)/);
     assert.match(failureSentence('pause of rollout "a"', new ApiError(0, 'Unreachable', 'cannot reach http://x: ECONNREFUSED')), /cannot be reached/);

@@ -119,7 +119,7 @@ function stores(): ReturnType<typeof memoryStores> {
 }
 
 function source(s: ReturnType<typeof memoryStores>, needsAttentionOnly = false): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never }, contexts: [CONTEXT], needsAttentionOnly, now: NOW };
+  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly, now: NOW };
 }
 
 const contextEl: TreeElement = { kind: 'context', context: CONTEXT };

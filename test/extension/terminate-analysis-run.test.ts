@@ -50,7 +50,7 @@ function stores(): ClusterStores {
 }
 
 function source(s: ClusterStores): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
+  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
 }
 
 const runElement = (name: string, runName: string, revision = 2): TreeElement => ({ kind: 'analysisRun', context: CONTEXT, namespace: 'shop', name, revision, run: runName });

@@ -59,7 +59,7 @@ function stores(): ReturnType<typeof memoryStores> {
 }
 
 function source(s: ClusterStores): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
+  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
 }
 
 const experimentElement = (name: string, exp: string, revision: number, namespace = 'shop'): TreeElement => ({ kind: 'experiment', context: CONTEXT, namespace, name, revision, experiment: exp });

@@ -159,7 +159,7 @@ describe('local cluster API (client-node)', () => {
     });
 
     it('every Argo kind is served, with the short names of the real CRDs', async () => {
-      const list = await raw(h.cluster.url, 'GET', '/apis/argoproj.io/v1alpha1');
+      const list = await raw(h.cluster, 'GET', '/apis/argoproj.io/v1alpha1');
       const byName = Object.fromEntries(list.body.resources.map((r: any) => [r.name, r]));
       assert.deepEqual(byName.rollouts.shortNames, ['ro']);
       assert.deepEqual(byName.analysisruns.shortNames, ['ar']);
@@ -190,14 +190,14 @@ describe('local cluster API (client-node)', () => {
     });
 
     it('aggregated discovery (what kubectl asks for first) lists every kind with its short names and subresources', async () => {
-      const res = await raw(h.cluster.url, 'GET', '/apis', undefined, {
+      const res = await raw(h.cluster, 'GET', '/apis', undefined, {
         Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
       });
       assert.equal(res.body.kind, 'APIGroupDiscoveryList');
       const argo = res.body.items.find((g: any) => g.metadata.name === 'argoproj.io');
       const rollouts = argo.versions[0].resources.find((r: any) => r.resource === 'rollouts');
       assert.deepEqual([rollouts.scope, rollouts.shortNames, rollouts.subresources.map((s: any) => s.subresource)], ['Namespaced', ['ro'], ['status', 'scale']]);
-      const classic = await raw(h.cluster.url, 'GET', '/apis');
+      const classic = await raw(h.cluster, 'GET', '/apis');
       assert.equal(classic.body.kind, 'APIGroupList');
       assert.ok(classic.body.groups.some((g: any) => g.name === 'coordination.k8s.io'));
     });
@@ -224,7 +224,7 @@ describe('local cluster API (client-node)', () => {
       });
       assert.equal(w.spec.size, 1);
       await ext.deleteCustomResourceDefinition({ name: 'widgets.example.com' });
-      const gone = await raw(h.cluster.url, 'GET', '/apis/example.com/v1/namespaces/default/widgets');
+      const gone = await raw(h.cluster, 'GET', '/apis/example.com/v1/namespaces/default/widgets');
       assert.equal(gone.status, 404);
     });
   });
@@ -394,11 +394,11 @@ describe('local cluster API (client-node)', () => {
   describe('server-side printing', () => {
     it('answers a Table request with the columns kubectl shows, and Rollouts with their CRD printer columns', async () => {
       const accept = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' };
-      const cms = await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps', undefined, accept);
+      const cms = await raw(h.cluster, 'GET', '/api/v1/namespaces/default/configmaps', undefined, accept);
       assert.equal(cms.body.kind, 'Table');
       assert.deepEqual(cms.body.columnDefinitions.map((c: any) => c.name), ['Name', 'Data', 'Age']);
       assert.equal(cms.body.rows[0].object.kind, 'PartialObjectMetadata');
-      const ros = await raw(h.cluster.url, 'GET', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/gen?includeObject=Object', undefined, accept);
+      const ros = await raw(h.cluster, 'GET', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/gen?includeObject=Object', undefined, accept);
       assert.deepEqual(ros.body.columnDefinitions.map((c: any) => c.name), ['Name', 'Desired', 'Current', 'Up-to-date', 'Available', 'Age']);
       assert.deepEqual(ros.body.rows[0].cells.slice(0, 2), ['gen', 3]);
       assert.equal(ros.body.rows[0].object.kind, 'Rollout');

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { applyConfiguration } from '../../src/localcluster/managed-fields';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from '../../src/localcluster/patch';
-import { raw } from './helpers';
+import { raw, streamGet } from './helpers';
 
 const seed = 20261129;
 const builtins = new Set(Object.getOwnPropertyNames(Object.prototype));
@@ -150,10 +150,10 @@ describe('local cluster fuzz: request handling', function () {
 
   it('never answers 500 to a client mistake, never stops answering, and tells watchers of every stored change', async () => {
     const configmaps = '/api/v1/namespaces/default/configmaps';
-    const rv = (await raw(cluster.url, 'GET', configmaps)).body.metadata.resourceVersion;
+    const rv = (await raw(cluster, 'GET', configmaps)).body.metadata.resourceVersion;
     // A watcher from the start: what it was told must end up equal to what is stored.
     const told = new Map<string, string>();
-    const watch = await fetch(`${cluster.url}${configmaps}?watch=true&resourceVersion=${rv}`);
+    const watch = await streamGet(cluster, `${configmaps}?watch=true&resourceVersion=${rv}`);
     const reader = watch.body!.getReader();
     let rest = '';
     const reading = (async () => {
@@ -179,14 +179,14 @@ describe('local cluster fuzz: request handling', function () {
         const url = `${p}${qs}${/watch|\/watch\//.test(p + qs) ? `${qs ? '&' : '?'}timeoutSeconds=1` : ''}`;
         const sent = method === 'GET' || method === 'HEAD' ? undefined : b;
         // A Content-Length, as Node's client sends no chunked body for DELETE or OPTIONS.
-        const r = await raw(cluster.url, method, url, sent, { 'Content-Type': type, ...(sent === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(sent)) }) });
+        const r = await raw(cluster, method, url, sent, { 'Content-Type': type, ...(sent === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(sent)) }) });
         assert.ok(r.status < 500, `${method} ${url} (${type}) ${b?.slice(0, 200)} -> ${r.status} ${r.text.slice(0, 300)}`);
         if (r.status >= 400 && method !== 'HEAD') assert.equal(r.body?.kind, 'Status', `a failure is a Status: ${r.text.slice(0, 200)}`);
       }),
       { seed, numRuns: 300, interruptAfterTimeLimit: 20_000 },
     );
-    assert.equal((await raw(cluster.url, 'GET', '/healthz')).status, 200, 'still answering');
-    const stored = (await raw(cluster.url, 'GET', configmaps)).body.items as any[];
+    assert.equal((await raw(cluster, 'GET', '/healthz')).status, 200, 'still answering');
+    const stored = (await raw(cluster, 'GET', configmaps)).body.items as any[];
     await new Promise((r) => setTimeout(r, 100));
     await reader.cancel();
     await reading;

@@ -2,7 +2,9 @@
 // pointed at it, raw HTTP for malformed requests, and waiting on watch events with a deadline.
 import { k8s, type K8s } from './k8s';
 import { execFile, spawnSync } from 'node:child_process';
-import { request } from 'node:http';
+import { request } from 'node:https';
+import { Readable } from 'node:stream';
+import { checkServerIdentity as tlsCheckServerIdentity, type PeerCertificate } from 'node:tls';
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/localcluster';
 
 export interface Harness {
@@ -15,7 +17,7 @@ export interface Harness {
 
 export async function startHarness(options: LocalClusterOptions = {}): Promise<Harness> {
   const cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0, ...options });
-  const kc = kubeConfigFor(cluster.url);
+  const kc = kubeConfigFor(cluster);
   return {
     cluster,
     kc,
@@ -25,14 +27,32 @@ export async function startHarness(options: LocalClusterOptions = {}): Promise<H
   };
 }
 
-export function kubeConfigFor(url: string): K8s.KubeConfig {
+/**
+ * Where and as whom to talk to a local cluster: its URL, the CA its certificate is signed by, and
+ * a bearer token (a LocalCluster is one, as its admin; `{ ...cluster, token: other }` is someone else).
+ */
+export interface Target {
+  url: string;
+  ca: string;
+  token?: string;
+}
+
+/** A client-node KubeConfig for the cluster, as the admin (or as whoever `token` is). */
+export function kubeConfigFor(target: Target): K8s.KubeConfig {
   const kc = new k8s.KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'local', server: url, skipTLSVerify: true }],
-    users: [{ name: 'local' }],
+    clusters: [{ name: 'local', server: target.url, caData: Buffer.from(target.ca).toString('base64') }],
+    users: [{ name: 'local', ...(target.token ? { token: target.token } : {}) }],
     contexts: [{ name: 'local', cluster: 'local', user: 'local', namespace: 'default' }],
     currentContext: 'local',
   });
+  return kc;
+}
+
+/** A client-node KubeConfig read from a kubeconfig file (the one `rollouts cluster` writes). */
+export function kubeConfigFromFile(path: string): K8s.KubeConfig {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(path);
   return kc;
 }
 
@@ -54,9 +74,13 @@ export interface RawResponse {
   text: string;
 }
 
-export function raw(url: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+/** One HTTP request as `target` (with its token, if any); `headers` may override any header. */
+export function raw(target: Target, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const auth: Record<string, string> = target.token ? { Authorization: `Bearer ${target.token}` } : {};
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+    // The certificate is checked against the URL's host, even when a test sends another Host header.
+    const checkServerIdentity = (_host: string, cert: PeerCertificate) => tlsCheckServerIdentity(new URL(target.url).hostname, cert);
+    const req = request(`${target.url}${path}`, { method, ca: target.ca, checkServerIdentity, headers: { 'Content-Type': 'application/json', ...auth, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -73,6 +97,17 @@ export function raw(url: string, method: string, path: string, body?: string | B
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
     if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/** A GET whose body is read as a stream (a watch), as the admin over the cluster's TLS: `fetch` cannot take its CA. */
+export function streamGet(target: Target, path: string): Promise<{ status: number; body: ReadableStream<Uint8Array> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${target.url}${path}`, { method: 'GET', ca: target.ca, headers: target.token ? { Authorization: `Bearer ${target.token}` } : {} }, (res) => {
+      resolve({ status: res.statusCode ?? 0, body: Readable.toWeb(res) as ReadableStream<Uint8Array> });
+    });
+    req.on('error', reject);
     req.end();
   });
 }

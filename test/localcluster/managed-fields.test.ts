@@ -393,14 +393,14 @@ describe('managed fields through the API server', () => {
     await h.cluster.close();
   });
   const applyYaml = (path: string, body: string, query: string, headers: Record<string, string> = {}) =>
-    raw(h.cluster.url, 'PATCH', `${path}${query}`, body, { 'Content-Type': 'application/apply-patch+yaml', ...headers });
+    raw(h.cluster, 'PATCH', `${path}${query}`, body, { 'Content-Type': 'application/apply-patch+yaml', ...headers });
 
   it('an apply without fieldManager is refused with the server\'s 422 and changes nothing', async () => {
     const res = await applyYaml('/api/v1/namespaces/default/configmaps/nofm', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nofm}\ndata: {a: "1"}\n', '');
     assert.equal(res.status, 422);
     assert.equal(res.body.reason, 'Invalid');
     assert.match(res.body.message, /fieldManager: Required value: is required for apply patch/);
-    assert.equal((await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps/nofm')).status, 404);
+    assert.equal((await raw(h.cluster, 'GET', '/api/v1/namespaces/default/configmaps/nofm')).status, 404);
   });
 
   it('an applied configuration may not carry managedFields', async () => {
@@ -411,14 +411,14 @@ describe('managed fields through the API server', () => {
 
   it('a create names its manager by fieldManager, else by the User-Agent, and GET and LIST return the entries', async () => {
     const post = (name: string, query: string, headers: Record<string, string>) =>
-      raw(h.cluster.url, 'POST', `/api/v1/namespaces/default/configmaps${query}`, JSON.stringify({ metadata: { name }, data: { a: '1' } }), headers);
+      raw(h.cluster, 'POST', `/api/v1/namespaces/default/configmaps${query}`, JSON.stringify({ metadata: { name }, data: { a: '1' } }), headers);
     assert.equal((await post('by-param', '?fieldManager=my-tool', { 'User-Agent': 'ignored/1.0' })).body.metadata.managedFields[0].manager, 'my-tool');
     assert.equal((await post('by-agent', '', { 'User-Agent': 'rollouts-controller/0.1 (linux)' })).body.metadata.managedFields[0].manager, 'rollouts-controller');
     const anonymous = (await post('no-agent', '', {})).body.metadata.managedFields[0];
     assert.equal('manager' in anonymous, false, 'no User-Agent: the entry has no manager, as the server omits an empty one');
-    const got = await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps/by-agent');
+    const got = await raw(h.cluster, 'GET', '/api/v1/namespaces/default/configmaps/by-agent');
     assert.deepEqual(got.body.metadata.managedFields[0].fieldsV1, { 'f:data': { '.': {}, 'f:a': {} } });
-    const list = await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dby-param');
+    const list = await raw(h.cluster, 'GET', '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dby-param');
     assert.equal(list.body.items[0].metadata.managedFields[0].manager, 'my-tool');
   });
 
@@ -446,11 +446,11 @@ describe('managed fields through the API server', () => {
 
   it('a write through /scale is recorded with subresource "scale" and takes spec.replicas', async () => {
     const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'scaled' }, spec: { replicas: 1, selector: { matchLabels: { app: 'scaled' } }, template: { metadata: { labels: { app: 'scaled' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
-    const created = await raw(h.cluster.url, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=creator', JSON.stringify(deployment));
+    const created = await raw(h.cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=creator', JSON.stringify(deployment));
     assert.equal(created.status, 201, created.text);
-    const scaled = await raw(h.cluster.url, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/scaled/scale?fieldManager=kubectl-scale', JSON.stringify({ spec: { replicas: 3 } }), { 'Content-Type': 'application/merge-patch+json' });
+    const scaled = await raw(h.cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/scaled/scale?fieldManager=kubectl-scale', JSON.stringify({ spec: { replicas: 3 } }), { 'Content-Type': 'application/merge-patch+json' });
     assert.equal(scaled.status, 200, scaled.text);
-    const got = (await raw(h.cluster.url, 'GET', '/apis/apps/v1/namespaces/default/deployments/scaled')).body;
+    const got = (await raw(h.cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments/scaled')).body;
     const scaler = got.metadata.managedFields.find((e: any) => e.manager === 'kubectl-scale');
     assert.equal(scaler.subresource, 'scale');
     assert.deepEqual(scaler.fieldsV1, { 'f:spec': { 'f:replicas': {} } });
@@ -459,8 +459,8 @@ describe('managed fields through the API server', () => {
   });
 
   it('a PUT with managedFields [{}] clears them', async () => {
-    await raw(h.cluster.url, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=a', JSON.stringify({ metadata: { name: 'reset' }, data: { a: '1' } }));
-    const res = await raw(h.cluster.url, 'PUT', '/api/v1/namespaces/default/configmaps/reset', JSON.stringify({ metadata: { name: 'reset', managedFields: [{}] }, data: { a: '2' } }));
+    await raw(h.cluster, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=a', JSON.stringify({ metadata: { name: 'reset' }, data: { a: '1' } }));
+    const res = await raw(h.cluster, 'PUT', '/api/v1/namespaces/default/configmaps/reset', JSON.stringify({ metadata: { name: 'reset', managedFields: [{}] }, data: { a: '2' } }));
     assert.equal(res.status, 200);
     assert.equal(res.body.metadata.managedFields, undefined);
   });
@@ -470,14 +470,14 @@ describe('managed fields through the API server', () => {
     try {
       const first = await startLocalCluster({ port: 0, dataDir });
       const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept, namespace: default}\ndata: {a: "1"}\n';
-      const res = await raw(first.url, 'PATCH', '/api/v1/namespaces/default/configmaps/kept?fieldManager=keeper', body, { 'Content-Type': 'application/apply-patch+yaml' });
+      const res = await raw(first, 'PATCH', '/api/v1/namespaces/default/configmaps/kept?fieldManager=keeper', body, { 'Content-Type': 'application/apply-patch+yaml' });
       assert.equal(res.status, 201, `an apply that creates is 201 Created: ${res.text}`);
       await first.close();
       const second = await startLocalCluster({ port: 0, dataDir });
       try {
-        const got = await raw(second.url, 'GET', '/api/v1/namespaces/default/configmaps/kept');
+        const got = await raw(second, 'GET', '/api/v1/namespaces/default/configmaps/kept');
         assert.deepEqual(got.body.metadata.managedFields.map((e: any) => [e.manager, e.operation]), [['keeper', 'Apply']]);
-        const conflict = await raw(second.url, 'PATCH', '/api/v1/namespaces/default/configmaps/kept?fieldManager=other', body.replace('"1"', '"2"'), { 'Content-Type': 'application/apply-patch+yaml' });
+        const conflict = await raw(second, 'PATCH', '/api/v1/namespaces/default/configmaps/kept?fieldManager=other', body.replace('"1"', '"2"'), { 'Content-Type': 'application/apply-patch+yaml' });
         assert.equal(conflict.status, 409);
       } finally {
         await second.close();
@@ -494,15 +494,15 @@ describe('managed fields through the API server', () => {
     const descriptionOf = (crd: any) => crd.spec.versions[0].schema.openAPIV3Schema.description;
     try {
       const first = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the old release') });
-      const saved = (await raw(first.url, 'GET', crdPath)).body;
+      const saved = (await raw(first, 'GET', crdPath)).body;
       assert.equal(descriptionOf(saved), 'the old release');
       await first.close();
       const second = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the old release') });
-      assert.equal((await raw(second.url, 'GET', crdPath)).body.metadata.resourceVersion, saved.metadata.resourceVersion, 'the same schemas: not written again');
+      assert.equal((await raw(second, 'GET', crdPath)).body.metadata.resourceVersion, saved.metadata.resourceVersion, 'the same schemas: not written again');
       await second.close();
       const third = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the new release') });
       try {
-        assert.equal(descriptionOf((await raw(third.url, 'GET', crdPath)).body), 'the new release');
+        assert.equal(descriptionOf((await raw(third, 'GET', crdPath)).body), 'the new release');
       } finally {
         await third.close();
       }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { Persistence, type FileIo } from '../../src/localcluster/persistence';
 import { Store } from '../../src/localcluster/store';
-import { raw } from './helpers';
+import { raw, streamGet } from './helpers';
 
 /** A disk that can fill up: once `full`, a write stores half of what it is given, then fails with ENOSPC. */
 function fillingDisk() {
@@ -50,13 +50,13 @@ describe('local cluster persistence under faults', function () {
     cluster = await startLocalCluster({ port: 0, dataDir: dir, dataDirIo: io });
     const acknowledged: string[] = [];
     for (let i = 0; i < 11; i++) {
-      const r = await raw(cluster.url, 'POST', configmaps, cm(`before-${i}`));
+      const r = await raw(cluster, 'POST', configmaps, cm(`before-${i}`));
       assert.equal(r.status, 201, r.text);
       acknowledged.push(`before-${i}`);
     }
     // A watcher from now on must see none of the failed writes.
     const events: string[] = [];
-    const watch = await fetch(`${cluster.url}${configmaps}?watch=true&resourceVersion=${(await raw(cluster.url, 'GET', configmaps)).body.metadata.resourceVersion}`);
+    const watch = await streamGet(cluster, `${configmaps}?watch=true&resourceVersion=${(await raw(cluster, 'GET', configmaps)).body.metadata.resourceVersion}`);
     const reader = watch.body!.getReader();
     void (async () => {
       const decoder = new TextDecoder();
@@ -72,21 +72,21 @@ describe('local cluster persistence under faults', function () {
 
     disk.full = true;
     for (let i = 0; i < 11; i++) {
-      const failed = await raw(cluster.url, 'POST', configmaps, cm(`lost-${i}`));
+      const failed = await raw(cluster, 'POST', configmaps, cm(`lost-${i}`));
       assert.equal(failed.status, 500, failed.text);
       assert.match(failed.body.message, /cannot save the change to .*changes\.log \(ENOSPC\): it was not made/);
-      assert.equal((await raw(cluster.url, 'GET', `${configmaps}/lost-${i}`)).status, 404, 'nothing changed in memory');
+      assert.equal((await raw(cluster, 'GET', `${configmaps}/lost-${i}`)).status, 404, 'nothing changed in memory');
     }
-    const update = await raw(cluster.url, 'PUT', `${configmaps}/before-0`, JSON.stringify({ metadata: { name: 'before-0' }, data: { v: 'changed' } }));
+    const update = await raw(cluster, 'PUT', `${configmaps}/before-0`, JSON.stringify({ metadata: { name: 'before-0' }, data: { v: 'changed' } }));
     assert.equal(update.status, 500);
-    assert.equal((await raw(cluster.url, 'GET', `${configmaps}/before-0`)).body.data.v, 'before-0');
-    assert.equal((await raw(cluster.url, 'DELETE', `${configmaps}/before-1`)).status, 500);
-    assert.equal((await raw(cluster.url, 'GET', `${configmaps}/before-1`)).status, 200);
+    assert.equal((await raw(cluster, 'GET', `${configmaps}/before-0`)).body.data.v, 'before-0');
+    assert.equal((await raw(cluster, 'DELETE', `${configmaps}/before-1`)).status, 500);
+    assert.equal((await raw(cluster, 'GET', `${configmaps}/before-1`)).status, 200);
     assert.ok(disk.failures >= 13);
 
     disk.full = false;
     for (let i = 0; i < 11; i++) {
-      assert.equal((await raw(cluster.url, 'POST', configmaps, cm(`after-${i}`))).status, 201);
+      assert.equal((await raw(cluster, 'POST', configmaps, cm(`after-${i}`))).status, 201);
       acknowledged.push(`after-${i}`);
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -96,14 +96,14 @@ describe('local cluster persistence under faults', function () {
 
     const warnings: string[] = [];
     cluster = await startLocalCluster({ port: 0, dataDir: dir, onError: (m) => warnings.push(m) });
-    const names = (await raw(cluster.url, 'GET', configmaps)).body.items.map((o: any) => o.metadata.name).sort();
+    const names = (await raw(cluster, 'GET', configmaps)).body.items.map((o: any) => o.metadata.name).sort();
     assert.deepEqual(names, [...acknowledged].sort(), 'all 22 acknowledged objects, and none of the failed ones');
     assert.deepEqual(warnings, [], 'the log held no torn record');
   });
 
   it('refuses to start on a corrupt record in the middle of the log, naming it, and leaves the file as it is', async () => {
     cluster = await startLocalCluster({ port: 0, dataDir: dir });
-    for (let i = 0; i < 3; i++) assert.equal((await raw(cluster.url, 'POST', configmaps, cm(`c-${i}`))).status, 201);
+    for (let i = 0; i < 3; i++) assert.equal((await raw(cluster, 'POST', configmaps, cm(`c-${i}`))).status, 201);
     await cluster.close();
     cluster = undefined;
     const log = join(dir, 'changes.log');
@@ -120,12 +120,12 @@ describe('local cluster persistence under faults', function () {
 
   it('drops a torn last record with a warning', async () => {
     cluster = await startLocalCluster({ port: 0, dataDir: dir });
-    assert.equal((await raw(cluster.url, 'POST', configmaps, cm('kept'))).status, 201);
+    assert.equal((await raw(cluster, 'POST', configmaps, cm('kept'))).status, 201);
     await cluster.close();
     appendFileSync(join(dir, 'changes.log'), '{"rv": 99999, "op": "put", "typeKey": "/configmaps", "obj": {"metad');
     const warnings: string[] = [];
     cluster = await startLocalCluster({ port: 0, dataDir: dir, onError: (m) => warnings.push(m) });
-    assert.equal((await raw(cluster.url, 'GET', `${configmaps}/kept`)).status, 200);
+    assert.equal((await raw(cluster, 'GET', `${configmaps}/kept`)).status, 200);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!, /dropped the torn last record of .*changes\.log line \d+ \(byte \d+\): a write that was never acknowledged/);
   });

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Persistence } from '../../src/localcluster/persistence';
 import { Store } from '../../src/localcluster/store';
-import { kubeConfigFor } from './helpers';
+import { kubeConfigFromFile } from './helpers';
 import { k8s } from './k8s';
 
 const root = resolve(__dirname, '../..');
@@ -58,7 +58,7 @@ describe('local cluster persistence (child process)', function () {
     const first = await startChild(dataDir);
     child = first.child;
     assert.ok(existsSync(first.kubeconfig));
-    const core = kubeConfigFor(first.url).makeApiClient(k8s.CoreV1Api);
+    const core = kubeConfigFromFile(first.kubeconfig).makeApiClient(k8s.CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: 'kept' } } });
     let lastRv = 0;
     for (let i = 0; i < 40; i++) {
@@ -73,7 +73,7 @@ describe('local cluster persistence (child process)', function () {
 
     const second = await startChild(dataDir);
     child = second.child;
-    const core2 = kubeConfigFor(second.url).makeApiClient(k8s.CoreV1Api);
+    const core2 = kubeConfigFromFile(second.kubeconfig).makeApiClient(k8s.CoreV1Api);
     const list = await core2.listNamespacedConfigMap({ namespace: 'kept' });
     assert.equal(list.items.length, 39);
     assert.ok(!list.items.some((c) => c.metadata!.name === 'cm-0'), 'the delete survived');
@@ -90,7 +90,7 @@ describe('local cluster persistence (child process)', function () {
     appendFileSync(join(dataDir, 'changes.log'), '{"rv": 99999, "op": "put", "typeKey": "/configmaps", "obj": {"metad');
     const third = await startChild(dataDir);
     child = third.child;
-    const core = kubeConfigFor(third.url).makeApiClient(k8s.CoreV1Api);
+    const core = kubeConfigFromFile(third.kubeconfig).makeApiClient(k8s.CoreV1Api);
     const list = await core.listNamespacedConfigMap({ namespace: 'kept' });
     assert.equal(list.items.length, 40);
     assert.ok(Number(list.metadata!.resourceVersion) < 99999);

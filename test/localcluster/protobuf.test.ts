@@ -734,7 +734,7 @@ describe('protobuf bodies', () => {
 
     it('creates a Deployment from kubectl\'s bytes, defaulted like a JSON one', async () => {
       const web = captured.find((c) => c.args[1] === 'deployment' && c.args[2] === 'web')!;
-      const res = await raw(h.cluster.url, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create', Buffer.from(web.body, 'base64'), protobuf);
+      const res = await raw(h.cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create', Buffer.from(web.body, 'base64'), protobuf);
       assert.equal(res.status, 201, res.text);
       const stored = (await h.apps.readNamespacedDeployment({ name: 'web', namespace: 'default' })) as any;
       assert.equal(stored.spec.replicas, 2);
@@ -745,11 +745,11 @@ describe('protobuf bodies', () => {
 
     it('answers 415 for a body with a field it does not know, and stores nothing', async () => {
       const body = envelope('v1', 'ConfigMap', meta('future'), entry(2, 'a', '1'), str(99, 'x'));
-      const res = await raw(h.cluster.url, 'POST', '/api/v1/namespaces/default/configmaps', body, protobuf);
+      const res = await raw(h.cluster, 'POST', '/api/v1/namespaces/default/configmaps', body, protobuf);
       assert.equal(res.status, 415, res.text);
       assert.equal(res.body.reason, 'UnsupportedMediaType');
       assert.match(res.body.message, /ConfigMap field 99 is not one the local cluster decodes.*kubectl apply -f FILE/);
-      assert.equal((await raw(h.cluster.url, 'GET', '/api/v1/namespaces/default/configmaps/future')).status, 404);
+      assert.equal((await raw(h.cluster, 'GET', '/api/v1/namespaces/default/configmaps/future')).status, 404);
     });
   });
 });

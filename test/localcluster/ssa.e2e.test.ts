@@ -110,7 +110,7 @@ describe('server-side apply with kubectl and client-node', function () {
   });
 
   it('client-node: an application/apply-patch+yaml patch with a fieldManager creates, then conflicts unless forced', async () => {
-    const core = kubeConfigFor(cluster.url).makeApiClient(k8s.CoreV1Api);
+    const core = kubeConfigFor(cluster).makeApiClient(k8s.CoreV1Api);
     const ssa = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
     const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cn', namespace: 'default' }, data: { mode: 'fast' } };
     const created = await core.patchNamespacedConfigMap({ name: 'cn', namespace: 'default', body, fieldManager: 'my-controller' }, ssa);

@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCluster } from '../../src/localcluster';
-import { awaitEvent, kubeConfigFor, raw, startHarness, type Harness } from './helpers';
+import { awaitEvent, kubeConfigFor, raw, startHarness, type Harness, type Target } from './helpers';
 import { k8s } from './k8s';
 
 /** Reads a raw watch stream to its end (the server ends it on timeoutSeconds or after an error). */
-async function watchToEnd(url: string, path: string): Promise<Array<{ type: string; object: any }>> {
-  const res = await raw(url, 'GET', path);
+async function watchToEnd(target: Target, path: string): Promise<Array<{ type: string; object: any }>> {
+  const res = await raw(target, 'GET', path);
   assert.equal(res.status, 200);
   return res.text
     .split('\n')
@@ -49,7 +49,7 @@ describe('local cluster watch (client-node)', () => {
   it('replays what happened after the given resourceVersion', async () => {
     const cm = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'replayed' } } });
     await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'after-it' } } });
-    const events = await watchToEnd(h.cluster.url, `/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&resourceVersion=${cm.metadata!.resourceVersion}`);
+    const events = await watchToEnd(h.cluster, `/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&resourceVersion=${cm.metadata!.resourceVersion}`);
     assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED after-it']);
   });
 
@@ -64,7 +64,7 @@ describe('local cluster watch (client-node)', () => {
   it('answers a too old resourceVersion with a 410 Gone (Expired) error event', async () => {
     const first = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'old' } } });
     for (let i = 0; i < 60; i++) await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `churn-${i}` } } });
-    const events = await watchToEnd(h.cluster.url, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata!.resourceVersion}`);
+    const events = await watchToEnd(h.cluster, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata!.resourceVersion}`);
     assert.equal(events.length, 1);
     assert.equal(events[0]!.type, 'ERROR');
     assert.equal(events[0]!.object.code, 410);
@@ -73,7 +73,7 @@ describe('local cluster watch (client-node)', () => {
 
   it('ends cleanly on timeoutSeconds', async () => {
     const rv = (await h.core.listNamespacedConfigMap({ namespace: 'default' })).metadata!.resourceVersion!;
-    const events = await watchToEnd(h.cluster.url, `/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1&resourceVersion=${rv}`);
+    const events = await watchToEnd(h.cluster, `/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1&resourceVersion=${rv}`);
     assert.deepEqual(events, []);
   });
 
@@ -91,9 +91,9 @@ describe('local cluster watch (client-node)', () => {
     await h.core.createNamespace({ body: { metadata: { name: 'initial' } } });
     await h.core.createNamespacedConfigMap({ namespace: 'initial', body: { metadata: { name: 'one' } } });
     await h.core.createNamespacedConfigMap({ namespace: 'initial', body: { metadata: { name: 'two' } } });
-    const plain = await watchToEnd(h.cluster.url, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1');
+    const plain = await watchToEnd(h.cluster, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1');
     assert.deepEqual(plain.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED one', 'ADDED two']);
-    const listed = await watchToEnd(h.cluster.url, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
+    const listed = await watchToEnd(h.cluster, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
     assert.deepEqual(listed.slice(0, 3).map((e) => e.type), ['ADDED', 'ADDED', 'BOOKMARK']);
     assert.equal(listed[2]!.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
   });
@@ -114,7 +114,7 @@ describe('an informer across a server restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lc-restart-'));
     let cluster = await startLocalCluster({ port: 0, dataDir });
     const port = cluster.port;
-    const kc = kubeConfigFor(cluster.url);
+    const kc = kubeConfigFor(cluster);
     const core = kc.makeApiClient(k8s.CoreV1Api);
     try {
       await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'before' } } });
@@ -142,7 +142,7 @@ describe('an informer across a server restart', () => {
 
       await cluster.close();
       cluster = await startLocalCluster({ port, dataDir });
-      const core2 = kubeConfigFor(cluster.url).makeApiClient(k8s.CoreV1Api);
+      const core2 = kubeConfigFor(cluster).makeApiClient(k8s.CoreV1Api);
       await core2.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'after-restart' } } });
       await added('after-restart');
       await core2.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'later' } } });

@@ -201,11 +201,11 @@ describe('local cluster workloads', () => {
     const other = await statusOf(h.core.createNamespacedPodEviction({ name, namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other' } } }));
     assert.equal(other.code, 400);
     assert.match(other.message, /does not match the pod/);
-    const wrongKind = await raw(h.cluster.url, 'POST', `/api/v1/namespaces/default/pods/${name}/eviction`, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name } }), { 'Content-Type': 'application/json' });
+    const wrongKind = await raw(h.cluster, 'POST', `/api/v1/namespaces/default/pods/${name}/eviction`, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name } }), { 'Content-Type': 'application/json' });
     assert.equal(wrongKind.status, 400);
     await h.core.createNamespacedPodEviction({ name, namespace: 'default', dryRun: 'All', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } } });
     assert.ok((await podsOf('evict')).some((p) => p.metadata!.name === name), 'a dry-run eviction removed the pod');
-    const discovery = (await raw(h.cluster.url, 'GET', '/api/v1')).body as { resources: { name: string; verbs: string[] }[] };
+    const discovery = (await raw(h.cluster, 'GET', '/api/v1')).body as { resources: { name: string; verbs: string[] }[] };
     assert.deepEqual(discovery.resources.find((r) => r.name === 'pods/eviction')?.verbs, ['create']);
   });
 

@@ -91,7 +91,7 @@ describe('npm start (headless, code-server)', function () {
 
   it('prints where the cluster, the controller and VS Code run', () => {
     const text = started.output.join('\n');
-    assert.match(text, /local cluster\s+http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(text, /local cluster\s+https:\/\/127\.0\.0\.1:\d+/);
     assert.match(text, /controller\s+the embedded controller/);
     assert.match(text, /canary-demo: Paused/);
     assert.match(text, /broken-demo: Degraded/);

@@ -10,7 +10,10 @@ const usage = `Usage: rollouts cluster [--port N] [--data-dir DIR] [--demo] [--p
 Starts a Kubernetes-API-compatible server on 127.0.0.1 with a workload simulator
 (ReplicaSets make Pods; Pods become ready S seconds after they start), writes a
 kubeconfig for it, prints "server: URL" and "kubeconfig: PATH", and runs until
-interrupted (SIGINT or SIGTERM).
+interrupted (SIGINT or SIGTERM). It serves https with a CA of its own and needs
+a token for every request: the kubeconfig (mode 0600) carries the CA and the
+admin's token; ServiceAccount tokens come from "kubectl create token"; RBAC
+decides what each may do. With --data-dir they are kept in DIR/credentials.json.
 
 Options:
   --port N               port to listen on (default 0: a free port)

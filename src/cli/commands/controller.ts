@@ -4,20 +4,24 @@ import { UsageError } from '../command';
 import { cluster } from '../lazy-cluster';
 import { parseOrUsage } from './get';
 
-const usage = (): string => `Usage: rollouts controller [--namespace N] [--context C] [--kubeconfig F]
+const usage = (): string => `Usage: rollouts controller [--namespace N] [--force] [--context C] [--kubeconfig F]
 
 Runs the embedded Argo Rollouts controller: it reconciles every Rollout (or those of one
 namespace) with the same planner the editor uses, creating and scaling ReplicaSets,
 switching Services and writing status. It refuses to start where the Argo Rollouts
 controller runs, and holds a Lease so that two never run at once (a second instance
-waits and takes over if the first one stops). Stop it with Ctrl-C.
+waits and takes over if the first one stops), and stops if Argo's controller appears.
+Where it may not look for Argo's controller (403), it refuses unless --force.
+Stop it with Ctrl-C.
 
 Options:
+  --force              start even where it cannot check for Argo's own controller
 ${cluster().targetUsage.replace("the rollout's namespace (default: the context's)", 'reconcile only this namespace (default: all)')}
 `;
 
 export async function runController(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
-  const t = parseOrUsage(() => cluster().parseTargetArgs(args));
+  const t = parseOrUsage(() => cluster().parseTargetArgs(args, { '--force': 'boolean' }));
+  const force = t.flags['--force'] === true;
   if (t.name) throw new UsageError(`unexpected argument "${t.name}"`);
   const namespace = t.namespace;
   let conn;
@@ -37,6 +41,7 @@ export async function runController(args: string[], io: CommandIO, stop?: Promis
       conn,
       log,
       ...(namespace ? { namespace } : {}),
+      force,
       onWaiting: (holder, until) => io.err(`waiting for the controller Lease, held by ${holder}${until ? ` until ${until.toISOString()}` : ''}`),
     });
   } catch (e) {
@@ -53,7 +58,7 @@ export async function runController(args: string[], io: CommandIO, stop?: Promis
   });
   const how = await Promise.race([interrupted.then(() => 'stop' as const), running.lost.then(() => 'lost' as const)]);
   if (how === 'lost') {
-    io.err('stopped: another instance holds the controller Lease');
+    io.err(`stopped: ${running.stoppedBecause() ?? 'another instance holds the controller Lease'}`);
     return 1;
   }
   await running.stop(true);

@@ -78,7 +78,7 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
   if (!conn) return 1;
   const w = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), namespaces: [conn.namespace] });
   try {
-    await w.synced;
+    await cluster().settledOrSay(w, io);
     const print = () => {
       if (kind === 'experiment') {
         const view = cluster().experimentViewFromStores(w.stores, conn.namespace, name, new Date());

@@ -83,11 +83,11 @@ export async function runList(args: string[], io: CommandIO, stop?: Promise<void
   const all = t.flags['--all-namespaces'] === true || t.flags['-A'] === true;
   if (all && t.namespace) throw new UsageError('give either --all-namespaces or --namespace, not both');
   const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
-  const conn = await cluster().connectCheckedOrSay(t, io);
+  const conn = await cluster().connectCheckedOrSay(t, io, { allNamespaces: all });
   if (!conn) return 1;
   const w = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), ...(all ? {} : { namespaces: [conn.namespace] }) });
   try {
-    await w.synced;
+    await cluster().settledOrSay(w, io);
     const base = kind === 'experiment' ? EXPERIMENT_HEADER : ROLLOUT_HEADER;
     const header = all ? ['NAMESPACE', ...base] : base;
     const rows = () => rowsOf(kind, w.stores, all ? undefined : conn.namespace, all);

@@ -35,7 +35,12 @@ export const statusCommand: Command = {
     if (!conn) return 1;
     const store = cluster().watchKind<Rollout>(cluster().ROLLOUT, { kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), namespace: conn.namespace });
     try {
-      await store.synced;
+      await store.settled;
+      const failing = store.lastError();
+      if (failing !== undefined) {
+        io.err(`cannot watch rollouts in namespace "${conn.namespace}" (context "${conn.context}"): ${failing}`);
+        return 1;
+      }
       if (!store.get(name, conn.namespace)) {
         io.err(`rollout "${name}" not found in namespace "${conn.namespace}" (context "${conn.context}")`);
         return 1;

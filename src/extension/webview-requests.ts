@@ -1,0 +1,43 @@
+/**
+ * What a webview panel may ask of the host, decided without `vscode` (so it is unit-tested with
+ * forged messages). A page is untrusted input: a rollout panel acts only on the rollout it was
+ * opened for (namespace, name and context), and a simulation panel acts on nothing.
+ */
+import type { ActionName, RolloutRef, ViewToHost } from '../../webview/protocol';
+import type { CommandId } from './command-specs';
+
+/** What a panel shows; fixed when it opens (or is revived), never taken from its messages. */
+export type PanelState = { kind: 'rollout'; ref: Required<RolloutRef> } | { kind: 'simulation'; uri: string; docIndex: number };
+
+const actionCommands: Record<ActionName, CommandId> = {
+  promote: 'rollouts.promote',
+  promoteFull: 'rollouts.promoteFull',
+  abort: 'rollouts.abort',
+  retry: 'rollouts.retry',
+  pause: 'rollouts.pause',
+  resume: 'rollouts.resume',
+  restart: 'rollouts.restart',
+  setImage: 'rollouts.setImage',
+  undo: 'rollouts.undo',
+};
+
+/** Why a panel showing `shown` may not act on `requested` (undefined: it is the same rollout; a request without a context means the panel's). */
+export function targetRefusal(shown: Required<RolloutRef>, requested: RolloutRef): string | undefined {
+  if (requested.namespace === shown.namespace && requested.name === shown.name && (requested.context === undefined || requested.context === shown.context)) return undefined;
+  const where = requested.context !== undefined ? ` in context "${requested.context}"` : '';
+  return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
+}
+
+export type ActionDecision = { ok: true; command: CommandId; args: unknown[] } | { ok: false; refused: string };
+
+/**
+ * The command (and its arguments) that an action message of a panel runs, or why it is refused.
+ * The command's target is the panel's own rollout, never the one the message names.
+ */
+export function actionDecision(panel: PanelState, msg: Extract<ViewToHost, { kind: 'action' }>): ActionDecision {
+  if (panel.kind !== 'rollout') return { ok: false, refused: 'a simulation panel cannot act on a cluster' };
+  const refused = targetRefusal(panel.ref, msg.target);
+  if (refused) return { ok: false, refused };
+  const extra = msg.action === 'setImage' && msg.args?.container && msg.args.image ? [msg.args.container, msg.args.image] : msg.action === 'undo' && msg.args?.toRevision !== undefined ? [msg.args.toRevision] : [];
+  return { ok: true, command: actionCommands[msg.action], args: [{ ...panel.ref }, ...extra] };
+}
