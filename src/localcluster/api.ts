@@ -387,7 +387,7 @@ export class Api {
       validate(t, next);
       validateMetadata(t, next);
       this.admission?.(t, next, opts);
-      if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(next);
+      if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(next, old);
     }
     const managedFields =
       fields.kind === 'applied'
@@ -452,7 +452,7 @@ export class Api {
     }
   }
 
-  private prepareCrd(obj: any): void {
+  private prepareCrd(obj: any, old?: any): void {
     const scaleErrors = [
       ...scalePathErrors(obj.spec?.subresources?.scale, 'spec.subresources.scale'),
       ...(Array.isArray(obj.spec?.versions) ? obj.spec.versions : []).flatMap((v: any, i: number) => scalePathErrors(v?.subresources?.scale, `spec.versions[${i}].subresources.scale`)),
@@ -467,11 +467,13 @@ export class Api {
       });
     }
     if (typesFromCrdOk(obj)) {
+      // A condition that stays True keeps the time it became so (an unchanged CRD applied again is no write).
+      const since = (type: string) => (old?.status?.conditions ?? []).find((c: any) => c?.type === type && c.status === 'True')?.lastTransitionTime ?? timestamp(this.clock.now());
       obj.status = {
         acceptedNames: obj.spec.names,
         conditions: [
-          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: timestamp(this.clock.now()) },
-          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: timestamp(this.clock.now()) },
+          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: since('NamesAccepted') },
+          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: since('Established') },
         ],
         storedVersions: (obj.spec.versions ?? []).filter((v: any) => v?.storage).map((v: any) => v.name),
       };

@@ -199,7 +199,8 @@ export function forbidden(user: UserInfo, attrs: RequestAttributes, reason = '')
   if (!attrs.resourceRequest || !attrs.resource) return new ApiError(403, 'Forbidden', `forbidden: ${what}`, {});
   const qualified = attrs.apiGroup ? `${attrs.resource}.${attrs.apiGroup}` : attrs.resource;
   const subject = attrs.name ? `${qualified} "${attrs.name}"` : qualified;
-  return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${what}`, { ...(attrs.name ? { name: attrs.name } : {}), group: attrs.apiGroup, kind: attrs.resource });
+  // As Go writes StatusDetails: empty fields are left out (the core group's "" too).
+  return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${what}`, { ...(attrs.name ? { name: attrs.name } : {}), ...(attrs.apiGroup ? { group: attrs.apiGroup } : {}), kind: attrs.resource });
 }
 
 // --- The policy a new cluster starts with -------------------------------------------------------

@@ -147,9 +147,11 @@ describe('local cluster RBAC', () => {
     assert.equal(status.body.message, 'rollouts.argoproj.io "web" is forbidden: User "system:serviceaccount:team-a:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "team-a"');
     const nodes = await raw({ ...cluster, token }, 'GET', '/api/v1/nodes');
     assert.equal(nodes.body.message, 'nodes is forbidden: User "system:serviceaccount:team-a:dev" cannot list resource "nodes" in API group "" at the cluster scope');
+    assert.deepEqual(nodes.body.details, { kind: 'nodes' }, 'the core group is left out, as Go omits an empty string');
     const path = await raw({ ...cluster, token }, 'GET', '/metrics');
     assert.equal(path.status, 403);
     assert.equal(path.body.message, 'forbidden: User "system:serviceaccount:team-a:dev" cannot get path "/metrics"');
+    assert.deepEqual(path.body.details, {});
     assert.equal((await raw({ ...cluster, token }, 'GET', '/apis')).status, 200, 'discovery is open to every authenticated user (system:discovery)');
   });
 

@@ -24,7 +24,7 @@ import {
   type Writer,
 } from '../../src/localcluster/managed-fields';
 import { builtInListTypes, schemaListTypes } from '../../src/localcluster/list-types';
-import { startLocalCluster } from '../../src/localcluster';
+import { createManualClock, startLocalCluster } from '../../src/localcluster';
 import { awaitEvent, isReady, raw, startHarness, type Harness } from './helpers';
 
 const t0 = '2026-01-01T00:00:00Z';
@@ -497,7 +497,8 @@ describe('managed fields through the API server', () => {
       const saved = (await raw(first, 'GET', crdPath)).body;
       assert.equal(descriptionOf(saved), 'the old release');
       await first.close();
-      const second = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the old release') });
+      // Started seconds later: an unchanged CRD keeps its conditions' times, so nothing is written.
+      const second = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the old release'), clock: createManualClock(Date.now() + 5000) });
       assert.equal((await raw(second, 'GET', crdPath)).body.metadata.resourceVersion, saved.metadata.resourceVersion, 'the same schemas: not written again');
       await second.close();
       const third = await startLocalCluster({ port: 0, dataDir, crdSchemas: schema('the new release') });
