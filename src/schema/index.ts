@@ -24,6 +24,7 @@ export {
   type ExpressionError,
   type ExpressionProblem,
 } from './analysis-expression';
+export { compileRe2, re2Finds, type CompiledRe2 } from './re2';
 export { STRUCTURE_CODES, STRUCTURE_SUMMARIES } from './structure';
 export {
   createWorkspaceIndex,

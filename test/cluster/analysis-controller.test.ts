@@ -187,6 +187,15 @@ describe('AnalysisRun controller', () => {
     assert.deepEqual(lengths, [['a', 2, 13], ['b', 10, 13]]);
   });
 
+  it('matches dryRun and measurementRetention metricNames as Go\'s regexp.MatchString (RE2, anywhere in the name; the last retention rule wins)', async () => {
+    const s = await setup([web({ name: 'a-rate', interval: '1s' }), web({ name: 'b', interval: '1s' })], [{ status: 200, body: { ok: true } }], {
+      spec: { dryRun: [{ metricName: 'rate' }, { metricName: '^(b+)+(?=x)' }], measurementRetention: [{ metricName: '.*', limit: 3 }, { metricName: '^a-', limit: 2 }] },
+    });
+    for (let i = 0; i < 6; i++) await s.advance(1_000);
+    const results = s.run().status!.metricResults!.map((r) => [r.name, r.dryRun ?? false, r.measurements!.length]);
+    assert.deepEqual(results, [['a-rate', true, 2], ['b', false, 3]]);
+  });
+
   it('terminate stops an endless run: Successful, "Run Terminated", no more measurements', async () => {
     const s = await setup([web({ interval: '10s' })], [{ status: 200, body: { ok: true } }]);
     await s.advance(10_000);

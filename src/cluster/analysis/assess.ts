@@ -7,6 +7,7 @@
  * metric that is not a dry run, terminate, measurement retention, and when to look again.
  */
 import { isCompletedPhase, parseDuration } from '../../planner';
+import { re2Finds } from '../../schema';
 import type { AnalysisRunStatus, FullAnalysisRun, Measurement, MeasurementPhase, Metric, MetricResult, RunSummary } from './types';
 
 /** A failed measurement is retried after this (or the metric's interval if shorter). */
@@ -31,14 +32,16 @@ export function effectiveCount(metric: Metric): number | undefined {
   return count;
 }
 
-const matchesName = (pattern: string, name: string) => pattern === name || pattern === '*' || pattern === '.*';
+/** Argo matches dryRun and measurementRetention metricNames with Go's regexp.MatchString: RE2, anywhere in the name. */
+const matchesName = (pattern: string, name: string) => re2Finds(pattern, name);
 
 export function isDryRun(run: FullAnalysisRun, metric: string): boolean {
   return (run.spec?.dryRun ?? []).some((d) => matchesName(d.metricName, metric));
 }
 
 function retentionOf(run: FullAnalysisRun, metric: string): number {
-  const r = (run.spec?.measurementRetention ?? []).find((m) => matchesName(m.metricName, metric));
+  // The last rule that matches wins, as upstream's map of rules is written in order.
+  const r = [...(run.spec?.measurementRetention ?? [])].reverse().find((m) => matchesName(m.metricName, metric));
   return r && r.limit > 0 ? r.limit : DEFAULT_MEASUREMENT_RETENTION;
 }
 
