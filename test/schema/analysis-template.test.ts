@@ -93,6 +93,7 @@ const cases: Case[] = [
   { name: 'condition reading an unknown name', code: 'analysis-condition', doc: withMetrics(metric({ failureCondition: 'results[0] > 1' })), expect: ['error analysis-condition at spec.metrics[0].failureCondition'] },
   { name: 'condition calling an unknown function', code: 'analysis-condition', doc: withMetrics(metric({ successCondition: 'isNan(result)' })), expect: ['error analysis-condition at spec.metrics[0].successCondition'] },
   { name: 'condition with an undeclared argument', code: 'analysis-condition', doc: withMetrics(metric({ successCondition: 'result[0] >= {{args.treshold}}' })), expect: ['error analysis-condition at spec.metrics[0].successCondition'] },
+  { name: 'a matches pattern Go\'s regexp refuses', code: 'analysis-condition', doc: withMetrics(metric({ successCondition: 'result matches "^(?!err)"' })), expect: ['error analysis-condition at spec.metrics[0].successCondition'] },
   { name: 'conditions Argo users write', code: 'analysis-condition', doc: withMetrics(metric({ successCondition: 'len(result) == 0 || all(result, {# >= {{args.threshold}}})', failureCondition: 'result.status != "ok" and not isNaN(asFloat(result.rate))' })), expect: [] },
   // metric-limits
   { name: 'failureLimit -1 means no limit', code: 'metric-limits', doc: withMetrics(metric({ failureLimit: -1, interval: '1m', count: 5 })), expect: [] },
