@@ -239,6 +239,21 @@ describe('AnalysisRun controller', () => {
     assert.doesNotMatch(JSON.stringify(s.run()), /s3cr3t/);
   });
 
+  it('a Secret is redacted also where it shows JSON-escaped or URL-encoded', async () => {
+    const secret = 'p"a/ss w&rd\\é';
+    const metric: Metric = { name: 'api', successCondition: 'result.ok', provider: { web: { url: 'http://m/{{args.token}}/x', jsonPath: '{$}' } } };
+    const echo = [secret, JSON.stringify(secret), encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase(), encodeURI(secret), new URLSearchParams({ t: secret }).toString(), JSON.stringify(encodeURIComponent(secret))].join(' | ');
+    const s = await setup([metric], [{ status: 500, body: echo }], {
+      spec: { args: [{ name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] },
+      secrets: { 'creds/token': secret },
+    });
+    const m = s.run().status!.metricResults![0]!.measurements![0]!;
+    assert.equal(m.phase, 'Error');
+    assert.match(m.message ?? '', /^GET http:\/\/m\/\*\*\*\*\*\/x answered 500: /);
+    const run = JSON.stringify(s.run());
+    for (const form of ['p"a/ss', 'p\\"a', 'p%22a', 'ss%20w', 'ss+w', 'w%26rd', '%C3%A9', '%c3%a9']) assert.ok(!run.includes(form), `${form} is not shown`);
+  });
+
   it('a missing Secret makes the run Error with a sentence', async () => {
     const s = await setup([web()], [], { spec: { args: [{ name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] } });
     assert.deepEqual([s.run().status!.phase, s.run().status!.message], ['Error', 'argument "token": Secret "creds" in namespace "default" has no key "token"']);
