@@ -11,6 +11,8 @@ import { timestamp, type Clock } from './clock';
 import { applyDefaults, initialStatus, validate } from './defaults';
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './errors';
 import { applyConfiguration, conflictError, syncLastApplied, updateManagedFields, type ManagedFieldsEntry, type Scope, type Writer } from './managed-fields';
+import { checkNesting, validateMetadata } from './limits';
+import { getOwn, setOwn } from './own';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from './patch';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
 import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
@@ -153,6 +155,7 @@ export class Api {
     }
     applyDefaults(t, obj, () => this.allocateClusterIP());
     validate(t, obj);
+    validateMetadata(t, obj);
     if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(obj);
     const managedFields =
       fields.kind === 'applied'
@@ -180,10 +183,12 @@ export class Api {
   patch(t: ResourceType, namespace: string | undefined, name: string, kind: PatchKind, raw: string, opts: WriteOptions = {}): any {
     let patch: unknown;
     try {
-      patch = kind === 'apply' ? parseYaml(raw) : JSON.parse(raw);
+      patch = kind === 'apply' ? parseApplied(raw) : JSON.parse(raw);
     } catch (e) {
+      if (e instanceof RangeError) throw badRequest('error decoding patch: it nests too deeply to read');
       throw badRequest(`error decoding patch: ${(e as Error).message}`);
     }
+    checkNesting(patch, 'patch');
     const old = this.find(t, namespace, name);
     if (kind === 'apply') return this.apply(t, namespace, name, old, patch, opts);
     if (!old) throw notFound(t.group, t.plural, name);
@@ -293,6 +298,7 @@ export class Api {
       let patch: unknown;
       try {
         patch = JSON.parse(change.patch.raw);
+        checkNesting(patch, 'patch');
         scale = change.patch.kind === 'json' ? applyJsonPatch(current, patch) : change.patch.kind === 'strategic' ? applyStrategicMergePatch(current, patch) : applyMergePatch(current, patch);
       } catch (e) {
         if (e instanceof PatchError) throw new ApiError(422, 'Invalid', `the patch could not be applied to the scale of ${t.kind} "${name}": ${e.message}`);
@@ -366,6 +372,7 @@ export class Api {
         next.spec.clusterIPs = old.spec.clusterIPs;
       }
       validate(t, next);
+      validateMetadata(t, next);
       if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(next);
     }
     const managedFields =
@@ -432,6 +439,19 @@ export class Api {
   }
 
   private prepareCrd(obj: any): void {
+    const scaleErrors = [
+      ...scalePathErrors(obj.spec?.subresources?.scale, 'spec.subresources.scale'),
+      ...(Array.isArray(obj.spec?.versions) ? obj.spec.versions : []).flatMap((v: any, i: number) => scalePathErrors(v?.subresources?.scale, `spec.versions[${i}].subresources.scale`)),
+    ];
+    if (scaleErrors.length > 0) {
+      const text = scaleErrors.map((e) => `${e.field}: ${e.message}`);
+      throw new ApiError(422, 'Invalid', `CustomResourceDefinition.apiextensions.k8s.io "${obj.metadata.name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`, {
+        name: obj.metadata.name,
+        group: 'apiextensions.k8s.io',
+        kind: 'CustomResourceDefinition',
+        causes: scaleErrors.map((e) => ({ reason: 'FieldValueInvalid', ...e })),
+      });
+    }
     if (typesFromCrdOk(obj)) {
       obj.status = {
         acceptedNames: obj.spec.names,
@@ -455,21 +475,61 @@ export class Api {
   }
 }
 
+/** An applied configuration: JSON as kubectl sends it (read without recursion limits), else YAML. */
+function parseApplied(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return parseYaml(raw);
+  }
+}
+
 function typesFromCrdOk(obj: any): boolean {
   const s = obj?.spec;
   return isObject(s) && typeof s.group === 'string' && isObject(s.names) && !!s.names.plural && !!s.names.kind && Array.isArray(s.versions) && s.versions.length > 0;
 }
 
-/** Reads a `.a.b.c` path. */
+/** Reads a `.a.b.c` path (own fields only). */
 function readPath(obj: any, path: string): unknown {
-  return path.replace(/^\./, '').split('.').reduce((v, k) => v?.[k], obj);
+  return path.replace(/^\./, '').split('.').reduce((v, k) => getOwn(v, k), obj);
 }
 
+/** Writes a `.a.b.c` path, making the maps on the way (own fields only: every key is data). */
 function writePath(obj: any, path: string, value: unknown): void {
   const keys = path.replace(/^\./, '').split('.');
   let v = obj;
-  for (const k of keys.slice(0, -1)) v = v[k] = isObject(v[k]) ? v[k] : {};
-  v[keys[keys.length - 1]!] = value;
+  for (const k of keys.slice(0, -1)) {
+    const next = getOwn(v, k);
+    if (isObject(next)) v = next;
+    else setOwn(v, k, (v = {}));
+  }
+  setOwn(v, keys[keys.length - 1]!, value);
+}
+
+/**
+ * The scale subresource's paths, checked as kube-apiserver validates a CRD: simple `.a.b` paths,
+ * specReplicasPath under .spec, statusReplicasPath under .status, labelSelectorPath under either.
+ */
+function scalePathErrors(scale: unknown, field: string): Array<{ field: string; message: string }> {
+  if (scale === undefined || scale === null) return [];
+  if (!isObject(scale)) return [{ field, message: 'Invalid value: must be an object' }];
+  const out: Array<{ field: string; message: string }> = [];
+  const check = (key: string, required: boolean, under: string[]) => {
+    const path = scale[key];
+    if (path === undefined || path === null || path === '') {
+      if (required) out.push({ field: `${field}.${key}`, message: 'Required value' });
+      return;
+    }
+    if (typeof path !== 'string' || !/^(\.[^.[\]*]+)+$/.test(path)) {
+      out.push({ field: `${field}.${key}`, message: `Invalid value: ${JSON.stringify(path)}: must be a simple json path starting with .` });
+    } else if (!under.some((u) => path.startsWith(`.${u}.`))) {
+      out.push({ field: `${field}.${key}`, message: `Invalid value: ${JSON.stringify(path)}: should be a json path under ${under.map((u) => `.${u}`).join(' or ')}` });
+    }
+  };
+  check('specReplicasPath', true, ['spec']);
+  check('statusReplicasPath', true, ['status']);
+  check('labelSelectorPath', false, ['spec', 'status']);
+  return out;
 }
 
 function selectorString(selector: any): string {

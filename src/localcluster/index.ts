@@ -37,10 +37,10 @@ import { nodeName } from './defaults';
 import { seedDemo } from './demo';
 import { writeKubeconfigFile } from './kubeconfig';
 import { OpenApi } from './openapi';
-import { Persistence } from './persistence';
+import { Persistence, type FileIo } from './persistence';
 import { Registry, argoCrdObjects, typeKey } from './resources';
 import { createApiServer } from './server';
-import { Store } from './store';
+import { Store, defaultHistoryLimits } from './store';
 import { Workloads } from './workloads';
 import { Deployments } from './deployments';
 import { ApiError } from './errors';
@@ -82,6 +82,8 @@ export interface LocalClusterOptions {
   failImagePattern?: RegExp | string;
   /** Where state survives restarts; without it, state is in memory only. */
   dataDir?: string;
+  /** Tests only: the file writes of --data-dir go through these (to inject a full disk). */
+  dataDirIo?: Partial<FileIo>;
   /** Seeds a demo namespace with Services and a canary and a blue-green Rollout. */
   demo?: boolean;
   /**
@@ -93,6 +95,8 @@ export interface LocalClusterOptions {
   kubeconfigPath?: string;
   /** How many changes a watch can resume across before it gets 410 Gone. Default 10000. */
   historySize?: number;
+  /** How many bytes of changed objects (as JSON) a watch can resume across before it gets 410 Gone. Default 64 MiB. */
+  historyBytes?: number;
   /** Largest request body accepted. Default 3 MiB, as the real API server. */
   maxBodyBytes?: number;
   bookmarkIntervalMs?: number;
@@ -113,8 +117,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`the local cluster listens on loopback only; "${host}" is not a loopback address`);
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
-  const persistence = options.dataDir ? new Persistence(options.dataDir) : undefined;
-  const store = new Store(options.historySize ?? 10_000, persistence);
+  const persistence = options.dataDir ? new Persistence(options.dataDir, undefined, { io: options.dataDirIo, onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)) }) : undefined;
+  const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence, options.onError);
   const api = new Api(store, registry, clock);
   const pods = registry.find('', 'v1', 'pods')!;
 

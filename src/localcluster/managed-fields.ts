@@ -26,6 +26,7 @@
  */
 import { timestamp } from './clock';
 import { ApiError } from './errors';
+import { getOwn, setOwn } from './own';
 import { deepEqual } from './patch';
 
 export type Operation = 'Apply' | 'Update';
@@ -228,8 +229,8 @@ export interface Comparison {
 export function compareObjects(before: Record<string, unknown>, after: Record<string, unknown>): Comparison {
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
   const children = (o: Record<string, unknown> | undefined, n: Record<string, unknown> | undefined, prefix: string): void => {
-    if (o) for (const k in o) visit(o[k], n?.[k], childKey(prefix, `f:${k}`));
-    if (n) for (const k in n) if (!o || o[k] === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`));
+    if (o) for (const k in o) visit(o[k], getOwn(n, k), childKey(prefix, `f:${k}`));
+    if (n) for (const k in n) if (getOwn(o, k) === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`));
   };
   const visit = (o: unknown, n: unknown, key: string): void => {
     if (o === undefined && n === undefined) return;
@@ -275,7 +276,7 @@ function view(obj: Record<string, any>, scope: Scope): Record<string, any> {
   for (const k in obj) {
     if (scope === 'main' && k === 'status') continue;
     if (scope === 'status' && k !== 'status') continue;
-    out[k] = obj[k];
+    setOwn(out, k, obj[k]);
   }
   if (isMap(out.metadata) && 'managedFields' in out.metadata) {
     const { managedFields: _mf, ...metadata } = out.metadata;
@@ -589,9 +590,10 @@ function mergeApplied(live: Record<string, any>, config: Record<string, any>): R
   for (const k in config) {
     const v = config[k];
     if (v === undefined) continue;
+    const current = getOwn(out, k);
     if (v === null) delete out[k];
-    else if (isMap(v) && isMap(out[k])) out[k] = mergeApplied(out[k], v);
-    else out[k] = structuredClone(v);
+    else if (isMap(v) && isMap(current)) setOwn(out, k, mergeApplied(current, v));
+    else setOwn(out, k, structuredClone(v));
   }
   return out;
 }
@@ -603,17 +605,19 @@ function removePath(obj: Record<string, any>, elements: readonly string[]): void
   const parents: Array<Record<string, any>> = [];
   let node: Record<string, any> = obj;
   for (const name of names.slice(0, -1)) {
-    if (!isMap(node[name])) return;
+    const child = getOwn(node, name);
+    if (!isMap(child)) return;
     parents.push(node);
-    node[name] = { ...node[name] }; // copy on the way down: the live object is shared
-    node = node[name];
+    const copy = { ...child }; // copy on the way down: the live object is shared
+    setOwn(node, name, copy);
+    node = copy;
   }
   const last = names[names.length - 1]!;
-  if (!(last in node)) return;
+  if (!Object.hasOwn(node, last)) return;
   delete node[last];
   for (let i = names.length - 2; i >= 0; i--) {
     const parent = parents[i]!;
-    if (!isEmptyMap(parent[names[i]!]) || (i === 0 && names[0] === 'metadata')) break;
+    if (!isEmptyMap(getOwn(parent, names[i]!)) || (i === 0 && names[0] === 'metadata')) break;
     delete parent[names[i]!];
   }
 }

@@ -13,6 +13,8 @@
  * Every function returns a new value and throws PatchError on a patch it cannot apply.
  */
 
+import { getOwn, setOwn } from './own';
+
 export class PatchError extends Error {}
 
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -23,7 +25,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
   const out: Record<string, any> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k], v);
+    else setOwn(out, k, applyMergePatch(getOwn(out, k), v));
   }
   return out;
 }
@@ -67,7 +69,7 @@ function addAt(doc: any, pointer: string, value: any): any {
     if (!/^\d+$/.test(key) && key !== '-') throw new PatchError(`path "${pointer}": "${key}" is not an array index`);
     if (i > parent.length) throw new PatchError(`path "${pointer}": index ${i} is out of range`);
     parent.splice(i, 0, clone(value));
-  } else if (isObject(parent)) parent[key] = clone(value);
+  } else if (isObject(parent)) setOwn(parent, key, clone(value));
   else throw new PatchError(`path "${pointer}": parent is not an object or array`);
   return doc;
 }
@@ -114,7 +116,8 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
           else {
             getAt(doc, path, op.path);
             const { parent, key } = parentOf(doc, path, op.path);
-            parent[Array.isArray(parent) ? Number(key) : key] = clone(op.value);
+            if (Array.isArray(parent)) parent[Number(key)] = clone(op.value);
+            else setOwn(parent, key, clone(op.value));
           }
           break;
         }
@@ -194,33 +197,37 @@ function smpMap(target: Record<string, any>, patch: Record<string, any>): Record
     if (!Array.isArray(retain)) throw new PatchError('$retainKeys must be a list of field names');
     out = Object.fromEntries(Object.entries(out).filter(([k]) => retain.includes(k)));
   }
-  const orders: Record<string, unknown[]> = {};
+  const orders = new Map<string, unknown[]>();
   for (const [key, value] of Object.entries(patch)) {
     if (key === '$patch' || key === '$retainKeys') continue;
     if (key.startsWith('$setElementOrder/')) {
-      if (Array.isArray(value)) orders[key.slice('$setElementOrder/'.length)] = value;
+      if (Array.isArray(value)) orders.set(key.slice('$setElementOrder/'.length), value);
       continue;
     }
     if (key.startsWith('$deleteFromPrimitiveList/')) {
       const field = key.slice('$deleteFromPrimitiveList/'.length);
       if (!Array.isArray(value)) throw new PatchError(`${key} must be a list`);
-      if (Array.isArray(out[field])) out[field] = out[field].filter((x: unknown) => !value.some((v) => deepEqual(v, x)));
+      const list = getOwn(out, field);
+      if (Array.isArray(list)) setOwn(out, field, list.filter((x: unknown) => !value.some((v) => deepEqual(v, x))));
       continue;
     }
     if (value === null) {
       delete out[key];
     } else if (isObject(value)) {
-      const merged = smpMap(isObject(out[key]) ? out[key] : {}, value);
+      const current = getOwn(out, key);
+      const merged = smpMap(isObject(current) ? current : {}, value);
       if (merged === undefined) delete out[key];
-      else out[key] = merged;
+      else setOwn(out, key, merged);
     } else if (Array.isArray(value)) {
-      out[key] = smpList(key, Array.isArray(out[key]) ? out[key] : [], value);
+      const current = getOwn(out, key);
+      setOwn(out, key, smpList(key, Array.isArray(current) ? current : [], value));
     } else {
-      out[key] = value;
+      setOwn(out, key, value);
     }
   }
-  for (const [field, order] of Object.entries(orders)) {
-    if (Array.isArray(out[field])) out[field] = orderBy(field, out[field], order);
+  for (const [field, order] of orders) {
+    const list = getOwn(out, field);
+    if (Array.isArray(list)) setOwn(out, field, orderBy(field, list, order));
   }
   return out;
 }
@@ -267,6 +274,6 @@ function stripDirectives(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDirectives);
   if (!isObject(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$')) out[k] = stripDirectives(x);
+  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$')) setOwn(out, k, stripDirectives(x));
   return out;
 }

@@ -9,6 +9,7 @@ import { patchKinds } from './api';
 import type { Clock } from './clock';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion, wantsAggregated } from './discovery';
 import { ApiError, badRequest } from './errors';
+import { checkNesting, decodePath, parseRequestUrl, watchTimeoutMs } from './limits';
 import { checkWriteOptions, managerFromUserAgent } from './managed-fields';
 import type { OpenApi } from './openapi';
 import { ProtobufError, decodeProtobufObject } from './protobuf';
@@ -69,7 +70,7 @@ function readBodyBytes(req: IncomingMessage, max: number): Promise<Buffer> {
       size += c.length;
       if (size > max) {
         failed = true;
-        reject(new ApiError(413, 'RequestEntityTooLarge', `the request body is too large: more than ${max} bytes`));
+        reject(new ApiError(413, 'RequestEntityTooLarge', `the request body is too large: it is more than the limit of ${max} bytes`));
         return;
       }
       chunks.push(c);
@@ -88,11 +89,14 @@ async function readBody(req: IncomingMessage, max: number): Promise<string> {
 }
 
 function parseJson(text: string, what: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw badRequest(`the ${what} is not valid JSON: ${(e as Error).message}`);
   }
+  checkNesting(value, what);
+  return value;
 }
 
 /** One serialisation of a watch event, shared by every watcher that receives it. */
@@ -121,9 +125,9 @@ export function createApiServer(opts: ServerOptions): Server {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = parseRequestUrl(req.url);
     const q = url.searchParams;
-    const segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const segs = decodePath(url.pathname);
     const method = req.method ?? 'GET';
     const accept = req.headers.accept;
 
@@ -367,6 +371,7 @@ export function createApiServer(opts: ServerOptions): Server {
     const rvParam = q.get('resourceVersion') ?? '';
     const bookmarks = q.get('allowWatchBookmarks') === 'true';
     const sendInitial = q.get('sendInitialEvents') === 'true';
+    const timeoutMs = watchTimeoutMs(q.get('timeoutSeconds'));
     let replay: StoreEvent[] | 'gone' = [];
     if (rvParam !== '' && rvParam !== '0' && !sendInitial) {
       const rv = Number(rvParam);
@@ -397,7 +402,7 @@ export function createApiServer(opts: ServerOptions): Server {
       return;
     }
     // With a selector, an object that starts matching is ADDED and one that stops is DELETED.
-    const deliver = (e: { type: string; obj: any; prev?: any }) => {
+    const deliverOrFail = (e: { type: string; obj: any; prev?: any }) => {
       const now = matches(e.obj);
       if (e.type !== 'MODIFIED' || !filtered) {
         if (now) write(e.type, e.obj);
@@ -406,6 +411,20 @@ export function createApiServer(opts: ServerOptions): Server {
       const before = e.prev !== undefined && matches(e.prev);
       if (now) write(before ? 'MODIFIED' : 'ADDED', e.obj);
       else if (before) write('DELETED', e.obj);
+    };
+    // What fails for one watcher (an event it cannot be sent) ends that watch with an ERROR
+    // event; the write that caused it is committed and other watchers are not affected.
+    let failed = false;
+    const deliver = (e: { type: string; obj: any; prev?: any }) => {
+      if (failed) return;
+      try {
+        deliverOrFail(e);
+      } catch (err) {
+        failed = true;
+        const status = new ApiError(500, 'InternalError', `the watch cannot send the event of resourceVersion ${e.obj?.metadata?.resourceVersion}: ${(err as Error).message}; watch again`).toStatus();
+        pending.push(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+        setImmediate(() => finish());
+      }
     };
     if (rvParam === '' || rvParam === '0' || sendInitial) {
       for (const o of store.list(typeKey(t), ns)) deliver({ type: 'ADDED', obj: o });
@@ -427,8 +446,7 @@ export function createApiServer(opts: ServerOptions): Server {
       flush();
       if (!res.writableEnded) res.end();
     };
-    const timeout = Number(q.get('timeoutSeconds'));
-    if (timeout > 0) timers.push(setTimeout(finish, timeout * 1000));
+    if (timeoutMs !== undefined) timers.push(setTimeout(finish, timeoutMs));
     if (bookmarks) {
       const interval = setInterval(
         () => write('BOOKMARK', { kind: t.kind, apiVersion: groupVersion(t), metadata: { resourceVersion: String(store.resourceVersion()) } }),

@@ -20,12 +20,48 @@ export type WatchListener = (e: StoreEvent) => void;
 
 const objectKey = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
 
+/**
+ * About how many bytes an object takes as JSON (what the history's budget counts): strings by
+ * their length, numbers and literals by a few bytes. Iterative, so no nesting overflows it.
+ */
+export function approximateBytes(value: unknown): number {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') bytes += v.length + 2;
+    else if (Array.isArray(v)) {
+      bytes += 2 + v.length;
+      for (const x of v) stack.push(x);
+    } else if (typeof v === 'object' && v !== null) {
+      bytes += 2;
+      for (const k in v) {
+        bytes += k.length + 4;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    } else bytes += 6;
+  }
+  return bytes;
+}
+
+/** How much change history watches can resume across: whichever bound is reached first. */
+export interface HistoryLimits {
+  /** Events kept. */
+  events: number;
+  /** Bytes of the changed objects kept (as JSON, approximately). */
+  bytes: number;
+}
+
+export const defaultHistoryLimits: HistoryLimits = { events: 10_000, bytes: 64 * 1024 * 1024 };
+
 export class Store {
   private rv = 0;
   private readonly byType = new Map<string, Map<string, any>>();
-  private readonly history: StoreEvent[] = [];
-  private historyStart = 0; // index of the oldest retained event in the ring
-  private historyCount = 0;
+  /** The retained events, oldest first from historyHead (a queue; the head is trimmed now and then). */
+  private history: Array<{ e: StoreEvent; bytes: number }> = [];
+  private historyHead = 0;
+  private historyBytes = 0;
+  private readonly limits: HistoryLimits;
   /** The oldest resourceVersion a watch can resume from (events after it are all retained). */
   private oldestResumable = 0;
   /** Owner uid -> the objects that name it in ownerReferences, for garbage collection. */
@@ -34,9 +70,11 @@ export class Store {
   private readonly allListeners = new Set<WatchListener>();
 
   constructor(
-    private readonly historySize: number,
+    limits: number | Partial<HistoryLimits>,
     private readonly persistence?: Persistence,
+    private readonly onListenerError: (message: string) => void = (m) => console.error(`local cluster: ${m}`),
   ) {
+    this.limits = { ...defaultHistoryLimits, ...(typeof limits === 'number' ? { events: limits } : limits) };
     if (persistence) {
       const state = persistence.load();
       this.rv = state.rv;
@@ -110,8 +148,8 @@ export class Store {
   eventsSince(typeKey: string, rv: number): StoreEvent[] | 'gone' {
     if (rv < this.oldestResumable) return 'gone';
     const out: StoreEvent[] = [];
-    for (let i = 0; i < this.historyCount; i++) {
-      const e = this.history[(this.historyStart + i) % this.historySize]!;
+    for (let i = this.historyHead; i < this.history.length; i++) {
+      const { e } = this.history[i]!;
       if (e.rv > rv && e.typeKey === typeKey) out.push(e);
     }
     return out;
@@ -167,6 +205,27 @@ export class Store {
     this.persistence?.close();
   }
 
+  /**
+   * Keeps an event for watches that resume, then forgets the oldest beyond the limits (as etcd
+   * compacts): resuming from before what is kept is 410 Gone.
+   */
+  private remember(e: StoreEvent): void {
+    const bytes = approximateBytes(e.obj);
+    this.history.push({ e, bytes });
+    this.historyBytes += bytes;
+    while (this.history.length - this.historyHead > this.limits.events || (this.historyBytes > this.limits.bytes && this.historyHead < this.history.length)) {
+      const oldest = this.history[this.historyHead]!;
+      this.history[this.historyHead] = undefined as never; // let it be collected
+      this.historyHead++;
+      this.historyBytes -= oldest.bytes;
+      this.oldestResumable = oldest.e.rv;
+    }
+    if (this.historyHead > 1024 && this.historyHead * 2 > this.history.length) {
+      this.history = this.history.slice(this.historyHead);
+      this.historyHead = 0;
+    }
+  }
+
   private bucket(typeKey: string): Map<string, any> {
     let b = this.byType.get(typeKey);
     if (!b) this.byType.set(typeKey, (b = new Map()));
@@ -174,16 +233,16 @@ export class Store {
   }
 
   private emit(e: StoreEvent): void {
-    if (this.historyCount < this.historySize) {
-      this.history[(this.historyStart + this.historyCount) % this.historySize] = e;
-      this.historyCount++;
-    } else {
-      this.oldestResumable = this.history[this.historyStart]!.rv;
-      this.history[this.historyStart] = e;
-      this.historyStart = (this.historyStart + 1) % this.historySize;
+    this.remember(e);
+    this.persistence?.compactIfDue(() => this.snapshot());
+    // The change is committed: a listener that throws is reported, and neither undoes it nor
+    // keeps the others from hearing of it.
+    for (const l of [...this.allListeners, ...(this.listeners.get(e.typeKey) ?? [])]) {
+      try {
+        l(e);
+      } catch (err) {
+        this.onListenerError(`a watcher failed on ${e.type} ${e.typeKey} ${e.obj?.metadata?.name} (resourceVersion ${e.rv}): ${(err as Error)?.message ?? String(err)}`);
+      }
     }
-    if (this.persistence?.needsCompaction()) this.persistence.compact(this.snapshot());
-    for (const l of this.allListeners) l(e);
-    for (const l of this.listeners.get(e.typeKey) ?? []) l(e);
   }
 }

@@ -1,0 +1,258 @@
+// Hostile input (issue 27): what a malicious or careless client sends must be refused with a
+// clear Status, never corrupt the server's own objects, and never lose or half-write state.
+import { strict as assert } from 'node:assert';
+import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../src/localcluster/patch';
+import { Store } from '../../src/localcluster/store';
+import { raw } from './helpers';
+
+/** Whether anything reached Object.prototype (every test checks it: a polluted prototype breaks everything after). */
+function assertPrototypeClean(): void {
+  const polluted = Object.getOwnPropertyNames(Object.prototype).filter(
+    (k) => !['constructor', '__defineGetter__', '__defineSetter__', 'hasOwnProperty', '__lookupGetter__', '__lookupSetter__', 'isPrototypeOf', 'propertyIsEnumerable', 'toString', 'valueOf', '__proto__', 'toLocaleString'].includes(k),
+  );
+  assert.deepEqual(polluted, [], `Object.prototype was polluted with ${polluted.join(', ')}`);
+}
+
+function crd(group: string, plural: string, kind: string, scale: Record<string, string>): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: plural.replace(/s$/, ''), kind, listKind: `${kind}List` },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {}, scale } }],
+    },
+  };
+}
+
+describe('local cluster: hostile input', () => {
+  let cluster: LocalCluster;
+  before(async () => {
+    cluster = await startLocalCluster({ port: 0, podReadyAfterMs: 0 });
+  });
+  after(async () => {
+    await cluster.close();
+  });
+  afterEach(assertPrototypeClean);
+
+  describe('keys that name the prototype are data', () => {
+    it('refuses a CRD whose scale paths leave .spec/.status, as kube-apiserver does', async () => {
+      const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+      const bad = await raw(cluster.url, 'POST', crds, JSON.stringify(crd('evil.example.com', 'gadgets', 'Gadget', { specReplicasPath: '.__proto__.propagationPolicy', statusReplicasPath: '.status.replicas' })));
+      assert.equal(bad.status, 422, bad.text);
+      assert.equal(bad.body.reason, 'Invalid');
+      assert.match(bad.body.message, /spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: Invalid value: "\.__proto__\.propagationPolicy": should be a json path under \.spec/);
+      const status = await raw(cluster.url, 'POST', crds, JSON.stringify(crd('evil.example.com', 'gadgets', 'Gadget', { specReplicasPath: '.spec.replicas', statusReplicasPath: '.spec.x', labelSelectorPath: '.metadata.labels' })));
+      assert.equal(status.status, 422, status.text);
+      assert.deepEqual(
+        status.body.details.causes.map((c: any) => c.field),
+        ['spec.versions[0].subresources.scale.statusReplicasPath', 'spec.versions[0].subresources.scale.labelSelectorPath'],
+      );
+      assert.equal((await raw(cluster.url, 'GET', `${crds}/gadgets.evil.example.com`)).status, 404);
+    });
+
+    it('a scale path through a field named __proto__ writes that field, not the prototype', async () => {
+      const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+      const made = await raw(cluster.url, 'POST', crds, JSON.stringify(crd('proto.example.com', 'widgets', 'Widget', { specReplicasPath: '.spec.__proto__.propagationPolicy', statusReplicasPath: '.status.replicas' })));
+      assert.equal(made.status, 201, made.text);
+      const base = '/apis/proto.example.com/v1/namespaces/default/widgets';
+      assert.equal((await raw(cluster.url, 'POST', base, JSON.stringify({ apiVersion: 'proto.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} }))).status, 201);
+      const put = await raw(cluster.url, 'PUT', `${base}/w/scale`, JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'w', namespace: 'default' }, spec: { replicas: 3 } }));
+      assert.equal(put.status, 200, put.text);
+      assertPrototypeClean();
+      const stored = await raw(cluster.url, 'GET', `${base}/w`);
+      assert.match(stored.text, /"spec":\{"__proto__":\{"propagationPolicy":3\}\}/);
+      // Before the fix, the polluted prototype turned every later DELETE without a body into a 400.
+      assert.equal((await raw(cluster.url, 'DELETE', `${base}/w`)).status, 200);
+    });
+
+    it('merge, JSON and strategic patches write __proto__, constructor and prototype as own fields', () => {
+      const live = { metadata: { name: 'x' }, data: { a: '1' } };
+      const merge = applyMergePatch(live, JSON.parse('{"data":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}')) as any;
+      assert.equal(Object.getPrototypeOf(merge.data), Object.prototype);
+      assert.deepEqual(Object.keys(merge.data), ['a', '__proto__', 'constructor']);
+      assert.equal(JSON.stringify(merge.data), '{"a":"1","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}');
+
+      const json = applyJsonPatch(live, [
+        { op: 'add', path: '/data/__proto__', value: { polluted: 'yes' } },
+        { op: 'add', path: '/data/__proto__/more', value: 'x' },
+        { op: 'replace', path: '/data/__proto__', value: { replaced: true } },
+      ]) as any;
+      assert.equal(Object.getPrototypeOf(json.data), Object.prototype);
+      assert.equal(JSON.stringify(json.data), '{"a":"1","__proto__":{"replaced":true}}');
+      assert.throws(() => applyJsonPatch(live, [{ op: 'add', path: '/data/constructor/prototype/polluted', value: 1 }]), /does not exist/);
+
+      const smp = applyStrategicMergePatch(live, JSON.parse('{"metadata":{"labels":{"__proto__":{"polluted":"yes"}}},"$setElementOrder/__proto__":[1],"spec":{"$retainKeys":["__proto__"],"__proto__":{"x":[{"$patch":"replace"}]}}}')) as any;
+      assert.equal(Object.getPrototypeOf(smp.metadata.labels), Object.prototype);
+      assert.equal(JSON.stringify(smp.metadata.labels), '{"__proto__":{"polluted":"yes"}}');
+      assert.equal(JSON.stringify(smp.spec), '{"__proto__":{"x":[]}}');
+    });
+
+    it('server-side apply and managed fields keep a __proto__ field as data', async () => {
+      const path = '/apis/apps/v1/namespaces/default/deployments/proto?fieldManager=hostile';
+      const body = '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"proto","annotations":{"x":"y"}},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"p"}},"template":{"metadata":{"labels":{"app":"p"}},"spec":{"__proto__":{"polluted":"yes"},"containers":[{"name":"c","image":"nginx"}]}}}}';
+      const applied = await raw(cluster.url, 'PATCH', path, body, { 'Content-Type': 'application/apply-patch+yaml' });
+      assert.equal(applied.status, 201, applied.text);
+      assert.match(applied.text, /"__proto__":\{"polluted":"yes"\}/);
+      const fields = JSON.stringify(applied.body.metadata.managedFields);
+      assert.match(fields, /"f:__proto__":\{"f:polluted":\{\}\}/);
+      // Applying without the field removes it (the manager owned it).
+      const again = await raw(cluster.url, 'PATCH', path, body.replace('"__proto__":{"polluted":"yes"},', ''), { 'Content-Type': 'application/apply-patch+yaml' });
+      assert.equal(again.status, 200, again.text);
+      assert.doesNotMatch(again.text, /__proto__/);
+    });
+  });
+
+  describe('watch history is bounded in bytes', () => {
+    it('keeps at most the byte budget of changes and answers 410 Expired before it, as etcd compaction', () => {
+      const store = new Store({ events: 10_000, bytes: 1_000_000 });
+      const big = (i: number) => ({ metadata: { name: 'big', namespace: 'default' }, data: { blob: `${i}`.padEnd(100_000, 'x') } });
+      const rvs: number[] = [];
+      for (let i = 0; i < 50; i++) rvs.push(Number(store.put('/configmaps', big(i)).metadata.resourceVersion));
+      // About 100 kB each: only the last nine or so fit in 1 MB.
+      assert.equal(store.eventsSince('/configmaps', rvs[10]!), 'gone');
+      const kept = store.eventsSince('/configmaps', rvs[45]!);
+      assert.ok(Array.isArray(kept));
+      assert.deepEqual(kept.map((e) => e.rv), rvs.slice(46));
+      let oldest = rvs.length - 1;
+      while (oldest > 0 && store.eventsSince('/configmaps', rvs[oldest - 1]!) !== 'gone') oldest--;
+      assert.ok(rvs.length - oldest <= 10 && rvs.length - oldest >= 8, `kept ${rvs.length - oldest} events of 100 kB in a 1 MB budget`);
+    });
+
+    it('a watch from before the kept history gets 410 Expired over HTTP', async () => {
+      const small = await startLocalCluster({ port: 0, historyBytes: 300_000 });
+      try {
+        const path = '/api/v1/namespaces/default/configmaps';
+        const first = await raw(small.url, 'POST', path, JSON.stringify({ metadata: { name: 'big' }, data: { blob: 'x'.repeat(100_000) } }));
+        for (let i = 0; i < 5; i++) await raw(small.url, 'PUT', `${path}/big`, JSON.stringify({ metadata: { name: 'big' }, data: { blob: `${i}`.repeat(100_000) } }));
+        const watch = await raw(small.url, 'GET', `${path}?watch=true&timeoutSeconds=1&resourceVersion=${first.body.metadata.resourceVersion}`);
+        const event = JSON.parse(watch.text.split('\n')[0]!);
+        assert.equal(event.type, 'ERROR');
+        assert.equal(event.object.code, 410);
+        assert.equal(event.object.reason, 'Expired');
+      } finally {
+        await small.close();
+      }
+    });
+  });
+
+  describe('nesting depth', () => {
+    const nested = (depth: number) => {
+      let v: unknown = 'leaf';
+      for (let i = 0; i < depth - 3; i++) v = { a: v };
+      return v; // inside data.deep of a ConfigMap: depth - 3 maps plus the object, data and the leaf's map
+    };
+    const configmaps = '/api/v1/namespaces/default/configmaps';
+
+    it('refuses a body nested deeper than the limit with 400, storing nothing and telling no watcher', async () => {
+      const rv = (await raw(cluster.url, 'GET', configmaps)).body.metadata.resourceVersion;
+      const deep = JSON.stringify({ metadata: { name: 'deep' }, data: { deep: nested(3000) } });
+      const r = await raw(cluster.url, 'POST', configmaps, deep);
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.body.message, /the request body nests more than 1000 levels deep; the limit is 1000/);
+      assert.equal((await raw(cluster.url, 'GET', `${configmaps}/deep`)).status, 404);
+      // A patch that would make the object too deep is refused the same way.
+      assert.equal((await raw(cluster.url, 'POST', configmaps, JSON.stringify({ metadata: { name: 'shallow' } }))).status, 201);
+      const p = await raw(cluster.url, 'PATCH', `${configmaps}/shallow`, JSON.stringify({ data: { deep: nested(1500) } }), { 'Content-Type': 'application/merge-patch+json' });
+      assert.equal(p.status, 400, p.text);
+      const watch = await raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=1&resourceVersion=${rv}`);
+      assert.deepEqual(watch.text.split('\n').filter(Boolean).map((l) => `${JSON.parse(l).type} ${JSON.parse(l).object.metadata.name}`), ['ADDED shallow']);
+      assert.equal((await raw(cluster.url, 'GET', configmaps)).status, 200, 'LIST still works');
+    });
+
+    it('an object just under the limit is stored, watched, listed, patched and applied', async () => {
+      const rv = (await raw(cluster.url, 'GET', configmaps)).body.metadata.resourceVersion;
+      const body = JSON.stringify({ metadata: { name: 'at-limit', labels: { a: 'b' } }, data: { deep: nested(999) } });
+      const r = await raw(cluster.url, 'POST', configmaps, body);
+      assert.equal(r.status, 201, r.text.slice(0, 300));
+      const p = await raw(cluster.url, 'PATCH', `${configmaps}/at-limit`, JSON.stringify({ metadata: { labels: { c: 'd' } } }), { 'Content-Type': 'application/strategic-merge-patch+json' });
+      assert.equal(p.status, 200, p.text.slice(0, 300));
+      const a = await raw(cluster.url, 'PATCH', `${configmaps}/at-limit?fieldManager=deep`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'at-limit' }, data: { deep: nested(998) } }), { 'Content-Type': 'application/apply-patch+yaml' });
+      assert.equal(a.status, 409, a.text.slice(0, 300)); // the field is the creator's: a conflict, answered
+      const watch = await raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=1&resourceVersion=${rv}`);
+      assert.deepEqual(watch.text.split('\n').filter(Boolean).map((l) => JSON.parse(l).type), ['ADDED', 'MODIFIED']);
+      const list = await raw(cluster.url, 'GET', `${configmaps}?labelSelector=c%3Dd`);
+      assert.equal(list.status, 200);
+      assert.equal(list.body.items.length, 1);
+      const table = await raw(cluster.url, 'GET', configmaps, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+      assert.equal(table.status, 200);
+      assert.equal((await raw(cluster.url, 'DELETE', `${configmaps}/at-limit`)).status, 200);
+    });
+
+    it("a watcher that throws neither fails the committed write nor keeps others from the event", () => {
+      const errors: string[] = [];
+      const store = new Store(100, undefined, (m) => errors.push(m));
+      const seen: string[] = [];
+      store.watch('/configmaps', () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      });
+      store.watch('/configmaps', (e) => seen.push(`${e.type} ${e.obj.metadata.name}`));
+      store.onEvent(() => {
+        throw new Error('a controller failed');
+      });
+      const stored = store.put('/configmaps', { metadata: { name: 'x', namespace: 'default' } });
+      assert.equal(stored.metadata.resourceVersion, '1');
+      assert.deepEqual(seen, ['ADDED x']);
+      assert.equal(errors.length, 2);
+      assert.match(errors[1]!, /a watcher failed on ADDED \/configmaps x \(resourceVersion 1\): Maximum call stack size exceeded/);
+    });
+  });
+
+  describe('request syntax and metadata limits', () => {
+    const configmaps = '/api/v1/namespaces/default/configmaps';
+    it('bad percent-encoding in the path is 400, not 500', async () => {
+      for (const path of ['/api/v1/namespaces/%E0%A4%A/configmaps', '/api/v1/namespaces/default/configmaps/%', '/api/v1/namespaces/default/configmaps/%zz']) {
+        const r = await raw(cluster.url, 'GET', path);
+        assert.equal(r.status, 400, `${path}: ${r.text}`);
+        assert.match(r.body.message, /invalid percent-encoding/);
+      }
+      const q = await raw(cluster.url, 'GET', `${configmaps}?labelSelector=%E0%A4%A&fieldSelector=%`);
+      assert.ok(q.status < 500, q.text);
+    });
+
+    it('a huge timeoutSeconds is clamped, not an overflowing timer that ends the watch at once', async () => {
+      const started = Date.now();
+      const ended = raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=99999999999`).then(() => Date.now());
+      const winner = await Promise.race([ended, new Promise<string>((r) => setTimeout(() => r('still open'), 1500))]);
+      assert.equal(winner, 'still open', `the watch ended after ${Number(winner) - started} ms`);
+      const bad = await raw(cluster.url, 'GET', `${configmaps}?watch=true&timeoutSeconds=-5`);
+      assert.equal(bad.status, 400);
+      assert.match(bad.body.message, /timeoutSeconds must be a non-negative integer/);
+    });
+
+    it('label keys and values and annotation keys and size are validated as kube-apiserver does (422 with field causes)', async () => {
+      const post = (metadata: Record<string, unknown>) => raw(cluster.url, 'POST', configmaps, JSON.stringify({ metadata }));
+      const hugeKey = await post({ name: 'l1', labels: { ['k'.repeat(1024 * 1024)]: 'v' } });
+      assert.equal(hugeKey.status, 422, hugeKey.text.slice(0, 300));
+      assert.equal(hugeKey.body.reason, 'Invalid');
+      assert.ok(hugeKey.text.length < 10_000, 'the message quotes a prefix of the key, not all of it');
+      assert.deepEqual(hugeKey.body.details.causes.map((c: any) => c.field), ['metadata.labels']);
+      assert.match(hugeKey.body.details.causes[0].message, /name part must be no more than 63 characters/);
+
+      const several = await post({ name: 'l2', labels: { 'bad key': 'v', 'example.com/ok': 'x'.repeat(64), 'UPPER.example.com/x': 'y' }, annotations: { 'no/such/key': 'v', 'Fine.Example.com/Key': 'v' } });
+      assert.equal(several.status, 422, several.text);
+      assert.deepEqual(several.body.details.causes.map((c: any) => c.field), ['metadata.labels', 'metadata.labels', 'metadata.labels', 'metadata.annotations']);
+      assert.match(several.body.message, /^ConfigMap "l2" is invalid: \[metadata\.labels: Invalid value: "bad key": name part must consist of/);
+
+      const big = await post({ name: 'l3', annotations: { a: 'x'.repeat(200 * 1024), b: 'y'.repeat(100 * 1024) } });
+      assert.equal(big.status, 422, big.text.slice(0, 300));
+      assert.match(big.body.message, /metadata\.annotations: Too long: may not be more than 262144 bytes/);
+      assert.equal((await raw(cluster.url, 'GET', `${configmaps}/l3`)).status, 404);
+
+      // Valid ones pass, and a workload's pod template labels are checked too.
+      assert.equal((await post({ name: 'l4', labels: { 'app.kubernetes.io/name': 'web', empty: '' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } })).status, 201);
+      const rs = await raw(cluster.url, 'POST', '/apis/apps/v1/namespaces/default/replicasets', JSON.stringify({ metadata: { name: 'r' }, spec: { replicas: 0, selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r', 'bad key': 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } }));
+      assert.equal(rs.status, 422, rs.text);
+      assert.deepEqual(rs.body.details.causes.map((c: any) => c.field), ['spec.template.metadata.labels']);
+    });
+
+    it('a body over 3 MiB is 413 with the limit in the message', async () => {
+      const r = await raw(cluster.url, 'POST', configmaps, JSON.stringify({ metadata: { name: 'huge' }, data: { x: 'x'.repeat(3 * 1024 * 1024) } }));
+      assert.equal(r.status, 413);
+      assert.match(r.body.message, /the request body is too large: .*the limit (is|of) 3145728 bytes/);
+    });
+  });
+});
