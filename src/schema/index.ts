@@ -6,7 +6,7 @@
  */
 export { formatPath, type Finding, type DocFinding, type RelatedPlace, type Severity } from './findings';
 export { documentValue, readableDocumentValue } from './fast-yaml';
-export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
+export { parseFile, normalizeLineBreaks, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, relatedRange, pathRange, pathAt, inComment, inScalar, docAt, nodeAtPath, offsetToLineColumn, lineIndex, valueAsWritten, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';
 export { mergeParts, rolloutObjectFindings, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';

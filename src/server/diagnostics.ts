@@ -137,9 +137,12 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
  * and the fields their patches give.
  */
 export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator, kustomize: { patch?: boolean; kustomized?: Kustomized | undefined } = {}): Diagnostic[] {
-  if (!file.validated) return [];
+  // A document the parser gave up on might be a Rollout: that it cannot be read is shown (lint says so too).
+  const unreadable = (p: PlacedPiece) => p.piece.parsed.unreadable === true;
+  if (!file.validated && !file.pieces.some(unreadable)) return [];
   const out: Diagnostic[] = [];
   for (const placed of file.pieces) {
+    if (!file.validated && !unreadable(placed)) continue;
     const findings = validator.findings(placed.piece, kustomize.kustomized);
     for (const f of kustomize.patch ? patchFindings(findings) : findings) out.push(toDiagnostic(f, placed, doc));
   }
@@ -167,6 +170,31 @@ function docsLink(f: Finding, piece: Piece): string | undefined {
   return link ?? undefined;
 }
 
+/** A quoted value in a message beyond this many characters is cut to its start (and its length said). */
+const MAX_QUOTED = 80;
+const MAX_MESSAGE = 1000;
+
+/**
+ * A message that quotes at most a short prefix of each value: a 10 MB value made a 20 MB
+ * message (the rules quote values freely; this is the one place that bounds what they quote).
+ */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_QUOTED + 20) return message;
+  let cut = '';
+  let from = 0;
+  // Each "quoted" run, found with indexOf: a regular expression over a 10 MB run overflows its stack.
+  for (let open = message.indexOf('"'); open >= 0; open = message.indexOf('"', from)) {
+    const close = message.indexOf('"', open + 1);
+    if (close < 0) break;
+    const quoted = close - open - 1;
+    cut += quoted > MAX_QUOTED + 20 ? `${message.slice(from, open + 1 + MAX_QUOTED)}…" (${quoted} characters)` : message.slice(from, close + 1);
+    from = close + 1;
+    if (cut.length > MAX_MESSAGE) break;
+  }
+  if (cut.length <= MAX_MESSAGE) cut += message.slice(from, from + MAX_MESSAGE + 1);
+  return cut.length <= MAX_MESSAGE ? cut : `${cut.slice(0, MAX_MESSAGE)}… (${message.length} characters)`;
+}
+
 export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument): Diagnostic {
   const [start, end] = findingRange(placed.piece.parsed, f);
   const data: DiagnosticData = { path: f.path, docIndex: f.docIndex + placed.docBase, target: f.target };
@@ -185,10 +213,10 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
     code: f.code,
     ...(href ? { codeDescription: { href } } : {}),
     ...(hasNoEffect(f) ? { tags: [DiagnosticTag.Unnecessary] } : {}),
-    message: f.message,
+    message: boundedMessage(f.message),
     ...(f.related
       ? {
-          relatedInformation: f.related.map((r) => ({ location: relatedLocation(r), message: r.message })),
+          relatedInformation: f.related.map((r) => ({ location: relatedLocation(r), message: boundedMessage(r.message) })),
         }
       : {}),
     data,
