@@ -139,10 +139,10 @@ function sortOrder(v: unknown, what: string): 1 | -1 {
 /** A builtin whose second argument is a closure, run on each element with `#` (and `#index`; `#acc` in reduce). */
 function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const name = e.callee;
+  const closure = e.args[1];
+  if (!closure || e.args.length > (name === 'reduce' || name === 'sortBy' ? 3 : 2)) return fail(`${name}() needs an array and a predicate such as {# > 0}, got ${e.args.length} arguments`);
   const items = list(evaluate(e.args[0]!, env), `${name}()`);
   const { budget } = env;
-  const closure = e.args[1];
-  if (!closure) return fail(`${name}() needs an array and a predicate such as {# > 0}`);
   const body = closure.kind === 'predicate' ? closure.body : closure;
   const at = (x: unknown, index: number, acc?: unknown) =>
     evaluate(body, { ...env, pointer: x, vars: { ...env.vars, '#index': index, ...(acc === undefined ? {} : { '#acc': acc }) } });
