@@ -4,7 +4,7 @@
  * its index) and libraries. Findings carry field paths; src/server maps them to editor ranges.
  * Other parts import from this file only.
  */
-export { formatPath, type Finding, type DocFinding, type RelatedPlace, type Severity } from './findings';
+export { boundedMessage, formatPath, type Finding, type DocFinding, type RelatedPlace, type Severity } from './findings';
 export { documentValue, readableDocumentValue } from './fast-yaml';
 export { parseFile, normalizeLineBreaks, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, relatedRange, pathRange, pathAt, inComment, inScalar, docAt, nodeAtPath, offsetToLineColumn, lineIndex, valueAsWritten, type PathAt, type LineColumn, type FieldPath } from './ranges';
