@@ -14,15 +14,33 @@ export class ExpressionError extends Error {}
  * values it makes. Either exhausted ends the evaluation with an ExpressionError, so a condition
  * such as `len(map(0..100000, {0..100000}))` stops at once instead of filling the heap.
  */
-export const EXPRESSION_BUDGET = { steps: 1_000_000, memory: 1_000_000 } as const;
+export const EXPRESSION_BUDGET = { steps: 1_000_000, memory: 1_000_000, milliseconds: 100 } as const;
+
+export interface ExpressionLimits {
+  steps: number;
+  memory: number;
+  /** Wall-clock time, a last guard where steps cost more than usual (a slow or busy machine). */
+  milliseconds?: number;
+}
+
+/** Steps between two looks at the clock. */
+const CLOCK_EVERY = 4096;
 
 class Budget {
   private steps = 0;
   private memory = 0;
-  constructor(private readonly limits: { steps: number; memory: number }) {}
+  private nextClock = CLOCK_EVERY;
+  private readonly deadline: number;
+  constructor(private readonly limits: ExpressionLimits) {
+    this.deadline = limits.milliseconds === undefined ? Infinity : performance.now() + limits.milliseconds;
+  }
   step(n = 1): void {
     this.steps += n;
     if (this.steps > this.limits.steps) fail(`the expression exceeded its budget of ${this.limits.steps} steps`);
+    if (this.steps >= this.nextClock) {
+      this.nextClock = this.steps + CLOCK_EVERY;
+      if (performance.now() > this.deadline) fail(`the expression exceeded its budget of ${this.limits.milliseconds} ms`);
+    }
   }
   /** Before a value of `n` elements or characters is made. */
   alloc(n: number): void {
@@ -144,9 +162,18 @@ function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const items = list(evaluate(e.args[0]!, env), `${name}()`);
   const { budget } = env;
   const body = closure.kind === 'predicate' ? closure.body : closure;
-  const at = (x: unknown, index: number, acc?: unknown) =>
-    evaluate(body, { ...env, pointer: x, vars: { ...env.vars, '#index': index, ...(acc === undefined ? {} : { '#acc': acc }) } });
-  const truth = (x: unknown, index: number) => bool(at(x, index), `the predicate of ${name}()`);
+  // One frame for every element, its `#`, `#index` and `#acc` set in turn: nothing the body
+  // evaluates outlives its element (a `let` or a nested closure copies what it reads).
+  const vars: Record<string, unknown> = { ...env.vars };
+  const frame: Env = { result: env.result, budget, pointer: undefined, vars };
+  const at = (x: unknown, index: number, acc?: unknown) => {
+    frame.pointer = x;
+    vars['#index'] = index;
+    if (acc !== undefined) vars['#acc'] = acc;
+    return evaluate(body, frame);
+  };
+  const predicate = `the predicate of ${name}()`;
+  const truth = (x: unknown, index: number) => bool(at(x, index), predicate);
   switch (name) {
     case 'all':
       return items.every(truth);
@@ -230,10 +257,7 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const { budget } = env;
   if (CLOSURE_FUNCTIONS.has(name)) return closureCall(e, env);
   const args = e.args.map((a) => evaluate(a, env));
-  const one = () => {
-    if (args.length !== 1) fail(`${name}() takes one argument, got ${args.length}`);
-    return args[0];
-  };
+  const one = (): unknown => (args.length === 1 ? args[0] : fail(`${name}() takes one argument, got ${args.length}`));
   switch (name) {
     case 'asInt':
       return parseNumber(one(), true, 'asInt');
@@ -589,7 +613,9 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
       const text = str(left, '"matches"');
       const compiled = compileRe2(str(right, '"matches"'));
       if (!compiled.ok) return fail(`"matches": bad regular expression ${show(right)}: ${compiled.message}`);
-      budget.step((text.length + 1) * Math.ceil(compiled.re.programSize() / MATCH_STATES_PER_STEP));
+      // Compiling costs with the program's size too (a pattern of a few {1,1000} is thousands of states), cached or not: the same answer every time.
+      const states = compiled.re.programSize();
+      budget.step(states * COMPILE_STEPS_PER_STATE + (text.length + 1) * Math.ceil(states / MATCH_STATES_PER_STEP));
       return compiled.re.test(text);
     }
   }
@@ -598,12 +624,14 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
 
 /** How many states of a regular expression's program one step pays for, per character matched. */
 const MATCH_STATES_PER_STEP = 8;
+/** What compiling a regular expression costs per state of its program, in steps. */
+const COMPILE_STEPS_PER_STATE = 50;
 
 /**
  * Evaluates a condition on `result`; it must give a boolean. Throws ExpressionError with a
  * sentence, and nothing else: within EXPRESSION_BUDGET, however the expression and `result` are made.
  */
-export function evaluateCondition(text: string, result: unknown, limits: { steps: number; memory: number } = EXPRESSION_BUDGET): boolean {
+export function evaluateCondition(text: string, result: unknown, limits: ExpressionLimits = EXPRESSION_BUDGET): boolean {
   const parsed = parseExpression(text);
   if (!parsed.ok) throw new ExpressionError(`cannot parse ${show(text)}: ${parsed.error.message} at ${parsed.error.start}`);
   let value: unknown;
