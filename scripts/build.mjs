@@ -17,6 +17,8 @@ const entries = [
   // The extension's cluster side in a bundle of its own, loaded on first use (src/extension/lazy-cluster.ts):
   // @kubernetes/client-node is most of its size, and activation must not parse it.
   { in: 'src/extension/cluster-runtime.ts', out: 'extension-cluster', platform: 'node' },
+  // The Simulate view's simulation runs in a worker thread with a time and memory budget (src/extension/simulation-runner.ts).
+  { in: 'src/extension/simulation-worker.ts', out: 'simulation-worker', platform: 'node' },
   { in: 'src/server/main.ts', out: 'server', platform: 'node' },
 ];
 

@@ -3,7 +3,11 @@
  * resourceVersion, re-list on 410 and update-only-when-changed; we add, once, what it leaves to
  * callers: restart after errors with backoff (ListWatch stops for good on an error), listener
  * exceptions logged with the object's key instead of swallowed, Disposables, and a `synced`
- * promise for the first complete list.
+ * promise for the first complete list. Every watch event and list is checked for its shape before
+ * ListWatch sees it: ListWatch handles events in an async function, so an object without
+ * metadata (a List sent where an event belongs) was an unhandled rejection that ended the process.
+ * A malformed event ends that watch with an error (the store re-lists, and says why); a malformed
+ * list is a failed list.
  */
 import { k8s, type KubeConfig } from './k8s';
 import { kindPath, type KindRef } from './kinds';
@@ -74,7 +78,7 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
   const backoff = deps.backoff ?? defaultBackoff;
   const schedule = deps.schedule ?? defaultSchedule;
   const listeners = new Set<(event: ChangeKind, obj: T) => void>();
-  const lw = new k8s.ListWatch<any>(path, boundedWatch(deps), () => deps.rest.request('GET', path), false);
+  const lw = new k8s.ListWatch<any>(path, boundedWatch(deps), async () => checkedList(await deps.rest.request('GET', path), kind.name), false);
 
   let attempt = 0;
   let failedSinceStart = false;
@@ -168,7 +172,41 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
   };
 }
 
-/** client-node's Watch, with a server-side timeoutSeconds on every request and a client-side deadline behind it. */
+const WATCH_EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An object as the store keeps it: metadata with a name (a namespace, if any, a string). */
+function objectProblem(obj: unknown): string | undefined {
+  if (!isObject(obj)) return `an object was expected, not ${JSON.stringify(obj)?.slice(0, 80) ?? String(obj)}`;
+  const meta = obj.metadata;
+  if (!isObject(meta)) return `an object without metadata${typeof obj.kind === 'string' ? ` (kind ${obj.kind.slice(0, 60)})` : ''}`;
+  if (typeof meta.name !== 'string') return 'an object without metadata.name';
+  if (meta.namespace !== undefined && typeof meta.namespace !== 'string') return 'an object whose metadata.namespace is not a string';
+  return undefined;
+}
+
+/** Why a watch line is not a watch event, or undefined when it is one. */
+export function watchEventProblem(type: unknown, obj: unknown): string | undefined {
+  if (typeof type !== 'string' || !WATCH_EVENT_TYPES.has(type)) return `a watch line without an event type${isObject(obj) || type === undefined ? '' : ` (type ${JSON.stringify(type)?.slice(0, 40)})`}`;
+  if (type === 'ERROR' || type === 'BOOKMARK') return isObject(obj) ? undefined : `a ${type} event without an object`;
+  const problem = objectProblem(obj);
+  return problem && `a ${type} event with ${problem}`;
+}
+
+/** The list, if each of its items is an object the store can keep; else a failed list. */
+function checkedList(list: unknown, kind: string): any {
+  if (!isObject(list) || !(list.items === undefined || list.items === null || Array.isArray(list.items))) throw new Error(`the ${kind} list is not a list`);
+  for (const item of (list.items as unknown[] | null | undefined) ?? []) {
+    const problem = objectProblem(item);
+    if (problem) throw new Error(`the ${kind} list has ${problem}`);
+  }
+  return list;
+}
+
+/**
+ * client-node's Watch, with a server-side timeoutSeconds on every request and a client-side
+ * deadline behind it, and each event checked (watchEventProblem) before ListWatch handles it.
+ */
 function boundedWatch(deps: WatchDeps): InstanceType<typeof k8s.Watch> {
   const inner = new k8s.Watch(deps.kc);
   const bounded = Object.create(inner) as InstanceType<typeof k8s.Watch>;
@@ -176,13 +214,24 @@ function boundedWatch(deps: WatchDeps): InstanceType<typeof k8s.Watch> {
     const seconds = deps.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
     let deadline: NodeJS.Timeout | undefined;
     let finished = false;
-    const controller = await inner.watch(path, { ...query, timeoutSeconds: seconds }, callback, (err) => {
+    let controller: AbortController | undefined;
+    const finish = (err: unknown) => {
+      if (finished) return;
       finished = true;
       if (deadline) clearTimeout(deadline);
+      controller?.abort();
       done(err);
-    });
-    if (!finished) {
-      deadline = setTimeout(() => controller.abort(), (seconds + 30) * 1000);
+    };
+    const checked = (type: string, obj: unknown, raw: unknown) => {
+      if (finished) return;
+      const problem = watchEventProblem(type, obj);
+      if (problem) finish(new Error(`malformed watch event: ${problem}`));
+      else callback(type, obj, raw);
+    };
+    controller = await inner.watch(path, { ...query, timeoutSeconds: seconds }, checked, finish);
+    if (finished) controller.abort();
+    else {
+      deadline = setTimeout(() => controller?.abort(), (seconds + 30) * 1000);
       deadline.unref();
     }
     return controller;

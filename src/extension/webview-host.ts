@@ -8,13 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { documentValue, parseFile } from '../schema';
-import { simulate, type Rollout, type Service } from '../planner';
+import type { Rollout } from '../planner';
 import type { HostToView, RolloutRef as ViewRolloutRef, ViewToHost } from '../../webview/protocol';
 import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
 import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
 import { terminateRefusal, viewOf, type TerminateRequest } from './tree-model';
 import { actionDecision, type PanelState } from './webview-requests';
+import { runSimulation } from './simulation-runner';
 
 export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
@@ -29,6 +30,8 @@ interface OpenPanel {
   /** Messages posted to the view (the real-editor tests read the last one). */
   posted: HostToView[];
   push(): void;
+  /** Ends the simulation in flight (a simulation panel): a newer one replaces it. */
+  simulating?: AbortController;
 }
 
 export class WebviewHost implements vscode.Disposable {
@@ -139,7 +142,8 @@ export class WebviewHost implements vscode.Disposable {
       posted: [],
       push: () => {
         if (!open.ready) return;
-        this.post(open, this.stateMessage(state));
+        if (state.kind === 'rollout') this.post(open, this.rolloutMessage(state));
+        else void this.pushSimulation(open, state);
       },
     };
     this.panels.set(key, open);
@@ -150,6 +154,7 @@ export class WebviewHost implements vscode.Disposable {
     panel.onDidDispose(() => {
       subs.forEach((s) => s.dispose());
       clearTimeout(this.pushSoon.get(key));
+      open.simulating?.abort();
       this.pushSoon.delete(key);
       if (this.panels.get(key) === open) this.panels.delete(key);
       this.changed.fire();
@@ -175,36 +180,39 @@ export class WebviewHost implements vscode.Disposable {
     );
   }
 
-  private stateMessage(state: PanelState): HostToView {
-    if (state.kind === 'rollout') {
-      const s = this.ctx.session.state;
-      const { ref } = state;
-      if (s.kind !== 'connected' || s.context !== ref.context) return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
-      const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
-      const controller = this.ctx.session.controller;
-      const heldBy = controller?.context === ref.context ? controller.controller.controller.blocked.get(`${ref.namespace}/${ref.name}`) : undefined;
-      return view ? { kind: 'rollout', view, context: ref.context, ...(heldBy ? { heldBy } : {}) } : { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
-    }
-    return this.simulationMessage(state);
+  private rolloutMessage(state: Extract<PanelState, { kind: 'rollout' }>): HostToView {
+    const s = this.ctx.session.state;
+    const { ref } = state;
+    if (s.kind !== 'connected' || s.context !== ref.context) return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
+    const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
+    const controller = this.ctx.session.controller;
+    const heldBy = controller?.context === ref.context ? controller.controller.controller.blocked.get(`${ref.namespace}/${ref.name}`) : undefined;
+    return view ? { kind: 'rollout', view, context: ref.context, ...(heldBy ? { heldBy } : {}) } : { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
   }
 
-  private simulationMessage(state: Extract<PanelState, { kind: 'simulation' }>): HostToView {
+  /**
+   * Simulates the panel's manifest in a worker (simulation-runner.ts: a time and memory budget,
+   * off this thread) and posts the frames, or what stopped it; a newer push ends an older one.
+   */
+  private async pushSimulation(open: OpenPanel, state: Extract<PanelState, { kind: 'simulation' }>): Promise<void> {
+    open.simulating?.abort();
+    const running = new AbortController();
+    open.simulating = running;
     // The page keeps this message across a window reload: `source` tells the revived panel what it showed.
     const source = { uri: state.uri, docIndex: state.docIndex };
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === state.uri);
     const manifestName = vscode.workspace.asRelativePath(vscode.Uri.parse(state.uri));
-    if (!doc) return { kind: 'simulation', manifestName, frames: [], error: 'the manifest is not open any more', source };
-    const parsed = parseFile(doc.getText());
-    const target = parsed.docs.find((d) => d.index === state.docIndex && d.isRollout);
-    if (!target) return { kind: 'simulation', manifestName, frames: [], error: `document ${state.docIndex + 1} is no longer a Rollout`, source };
-    const services = parsed.docs.filter((d) => d.kind === 'Service').map((d) => documentValue(d.doc) as Service);
-    try {
-      const rollout = documentValue(target.doc) as Rollout;
-      const result = simulate(rollout, { services });
-      return { kind: 'simulation', manifestName: `${manifestName}: ${rollout.metadata?.name ?? 'rollout'}`, frames: result.frames, outcome: result.outcome, source };
-    } catch (e) {
-      return { kind: 'simulation', manifestName, frames: [], error: `cannot simulate: ${e instanceof Error ? e.message : String(e)}`, source };
-    }
+    if (!doc) return this.post(open, { kind: 'simulation', manifestName, frames: [], error: 'the manifest is not open any more', source });
+    const workerFile = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist', 'simulation-worker.js').fsPath;
+    const answer = await runSimulation({ text: doc.getText(), docIndex: state.docIndex }, { workerFile, signal: running.signal });
+    if (running.signal.aborted) return;
+    open.simulating = undefined;
+    this.post(
+      open,
+      answer.ok
+        ? { kind: 'simulation', manifestName: `${manifestName}: ${answer.rollout}`, frames: answer.frames, outcome: answer.outcome, source }
+        : { kind: 'simulation', manifestName, frames: [], error: answer.error, source },
+    );
   }
 
   private receive(open: OpenPanel, m: unknown): void {

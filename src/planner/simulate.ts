@@ -9,7 +9,11 @@
  * their AnalysisRuns end like the rollout's, and the clock stops at their deadlines. Pods are
  * modelled one by one (named, owned by their ReplicaSet, Ready after `podReadySeconds`) and
  * handed to `reconcile`, so a restart (`restartAfterSeconds`) evicts and replaces them as the
- * controller would. Frames are plain JSON (the webview and the CLI step through them).
+ * controller would. Pods made at one instant share their times, so each ReplicaSet's pods are kept
+ * as counted groups, never one record per pod: a billion replicas cost what four do. Pod objects
+ * for `reconcile` are made only up to POD_OBJECTS_LIMIT pods; beyond it the rollout is simulated
+ * as by a controller that does not watch pods (no restart evictions, no pod metadata patches),
+ * and the first frame says so. Frames are plain JSON (the webview and the CLI step through them).
  */
 import type { ActionResult } from './actions';
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
@@ -141,20 +145,50 @@ const MAX_RECONCILES_PER_INSTANT = 200;
 /** Promotions at one instant before the simulation calls the rollout stuck (promoting changes nothing). */
 const MAX_PROMOTIONS_PER_INSTANT = 5;
 
-interface Pod {
-  name: string;
+/**
+ * Pods that exist beyond this many are counted only: `reconcile` gets no pod objects (making a
+ * billion of them is what ran out of memory).
+ */
+export const POD_OBJECTS_LIMIT = 10_000;
+
+/**
+ * `count` pods of one ReplicaSet created at one instant, named by the serials first..first+count-1
+ * (an eviction splits a group around the evicted pod's serial).
+ */
+interface PodGroup {
+  first: number;
+  count: number;
   createdAt: number;
   readyAt: number;
 }
 
 /** The workload simulator's state: pods per ReplicaSet and run completion times. */
 interface Workload {
-  pods: Map<string, Pod[]>;
+  pods: Map<string, PodGroup[]>;
   /** minReadySeconds (ms) per ReplicaSet, for when its pods count as available. */
   minReadyMs: Map<string, number>;
   runsEndAt: Map<string, number>;
   /** Pods made so far (for their names). */
   podCount: number;
+}
+
+const podName = (rs: string, serial: number): string => `${rs}-${serial.toString(36)}`;
+const podsIn = (groups: readonly PodGroup[]): number => groups.reduce((n, g) => n + g.count, 0);
+
+/** The groups without the pods `present` lacks (the controller evicted them). Groups of many pods are split only where a pod went. */
+function withoutEvicted(rs: string, groups: readonly PodGroup[], present: ReadonlySet<string | undefined>): PodGroup[] {
+  const out: PodGroup[] = [];
+  for (const g of groups) {
+    let from = g.first;
+    const end = g.first + g.count;
+    for (let serial = g.first; serial < end; serial++) {
+      if (present.has(podName(rs, serial))) continue;
+      if (serial > from) out.push({ ...g, first: from, count: serial - from });
+      from = serial + 1;
+    }
+    if (end > from) out.push({ ...g, first: from, count: end - from });
+  }
+  return out;
 }
 
 const controllerOf = (o: { metadata?: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] } }) =>
@@ -163,13 +197,13 @@ const controllerOf = (o: { metadata?: { ownerReferences?: { kind: string; name: 
 const ownedByExperiment = (o: Parameters<typeof controllerOf>[0]) => controllerOf(o)?.kind === 'Experiment';
 
 /** A simulated pod as the API shows it: owned by its ReplicaSet, Ready once it is ready. */
-function podObject(rs: ReplicaSet, pod: Pod, nowMs: number): KubePod {
+function podObject(rs: ReplicaSet, name: string, pod: PodGroup, nowMs: number): KubePod {
   const ready = pod.readyAt <= nowMs;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
-      name: pod.name,
+      name,
       ...(rs.metadata?.namespace !== undefined ? { namespace: rs.metadata.namespace } : {}),
       labels: { ...(rs.spec?.template?.metadata?.labels ?? {}) },
       ...(rs.spec?.template?.metadata?.annotations ? { annotations: { ...rs.spec.template.metadata.annotations } } : {}),
@@ -249,27 +283,41 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
   for (const name of [...wl.minReadyMs.keys()]) if (!names.has(name)) wl.minReadyMs.delete(name);
   // Pods the controller evicted are gone from the world: the workload forgets them too.
   const present = world.pods === undefined ? undefined : new Set(world.pods.map((p) => p.metadata?.name));
-  const podObjects: KubePod[] = [];
+  const kept: { rs: ReplicaSet; pods: readonly PodGroup[] }[] = [];
+  let totalPods = 0;
   const replicaSets = world.replicaSets.map((original) => {
     const rs = original;
     const name = rs.metadata?.name ?? '';
     // A template ReplicaSet has its own minReadySeconds (the one its specRef ReplicaSet had).
     const minMs = ownedByExperiment(rs) ? Math.max(0, rs.spec?.minReadySeconds ?? 0) * 1000 : minReadyMs;
     wl.minReadyMs.set(name, minMs);
-    const pods = (wl.pods.get(name) ?? []).filter((p) => present === undefined || present.has(p.name));
+    // Pods are listed by name only while there are few (see POD_OBJECTS_LIMIT), so only then can one have gone.
+    const pods = present === undefined ? [...(wl.pods.get(name) ?? [])] : withoutEvicted(name, wl.pods.get(name) ?? [], present);
     const desired = Math.max(0, rs.spec?.replicas ?? 0);
-    while (pods.length < desired) pods.push({ name: `${name}-${(wl.podCount++).toString(36)}`, createdAt: nowMs, readyAt: nowMs + readyAfterMs });
-    if (pods.length > desired) {
-      // The ReplicaSet controller deletes pods that are not ready first, then the newest.
+    let count = podsIn(pods);
+    if (count < desired) {
+      pods.push({ first: wl.podCount, count: desired - count, createdAt: nowMs, readyAt: nowMs + readyAfterMs });
+      wl.podCount += desired - count;
+    } else if (count > desired) {
+      // The ReplicaSet controller deletes pods that are not ready first, then the newest (within a group, the first made).
       pods.sort((a, b) => Number(a.readyAt <= nowMs) - Number(b.readyAt <= nowMs) || b.createdAt - a.createdAt);
-      pods.splice(0, pods.length - desired);
+      let excess = count - desired;
+      while (excess > 0) {
+        const g = pods[0]!;
+        const gone = Math.min(excess, g.count);
+        excess -= gone;
+        if (gone === g.count) pods.shift();
+        else pods[0] = { ...g, first: g.first + gone, count: g.count - gone };
+      }
     }
+    count = desired;
     wl.pods.set(name, pods);
-    for (const pod of pods) podObjects.push(podObject(rs, pod, nowMs));
+    totalPods += count;
+    kept.push({ rs, pods });
     const status = {
-      replicas: pods.length,
-      readyReplicas: pods.filter((p) => p.readyAt <= nowMs).length,
-      availableReplicas: pods.filter((p) => p.readyAt + minMs <= nowMs).length,
+      replicas: count,
+      readyReplicas: pods.reduce((n, p) => n + (p.readyAt <= nowMs ? p.count : 0), 0),
+      availableReplicas: pods.reduce((n, p) => n + (p.readyAt + minMs <= nowMs ? p.count : 0), 0),
     };
     const same =
       rs.status?.replicas === status.replicas &&
@@ -277,6 +325,15 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
       (rs.status?.availableReplicas ?? 0) === status.availableReplicas;
     return same ? rs : { ...rs, status: { ...(rs.status ?? {}), ...status } };
   });
+  if (totalPods > POD_OBJECTS_LIMIT) {
+    const { pods: _listed, ...counted } = world;
+    return { ...counted, replicaSets };
+  }
+  const podObjects: KubePod[] = [];
+  for (const { rs, pods } of kept) {
+    const name = rs.metadata?.name ?? '';
+    for (const g of pods) for (let serial = g.first; serial < g.first + g.count; serial++) podObjects.push(podObject(rs, podName(name, serial), g, nowMs));
+  }
   return { ...world, replicaSets, pods: podObjects };
 }
 
@@ -540,7 +597,14 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     frames.push(frame);
     return true;
   };
-  push(startMs, [], ['steady state at revision 1']);
+  // Said once, on the first frame with more pods than are modelled one by one.
+  let countedOnlySaid = false;
+  const countedOnly = (): string[] => {
+    if (countedOnlySaid || world.pods !== undefined) return [];
+    countedOnlySaid = true;
+    return [`more than ${POD_OBJECTS_LIMIT} pods: they are counted, not simulated one by one (no pod restarts or pod metadata updates)`];
+  };
+  push(startMs, [], ['steady state at revision 1', ...countedOnly()]);
 
   // The update.
   world = { ...world, rollout: { ...updatedRollout(world.rollout, options.newImage), status: world.rollout.status } };
@@ -572,7 +636,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     world = syncWorkload(applyEffects(world, result.effects), wl, nowMs, podReadyMs, minReadyMs);
     world = syncRuns(world, wl, nowMs, runs);
     if (result.effects.length > 0 || experiments.changed) {
-      pendingEvents.push(...experiments.events, ...nonStatusEvents(result.effects));
+      pendingEvents.push(...experiments.events, ...nonStatusEvents(result.effects), ...countedOnly());
       // One frame per reconcile that changed something people see (not status-only bookkeeping).
       push(nowMs, result.waitingFor, pendingEvents, pendingAction);
       pendingEvents = [];

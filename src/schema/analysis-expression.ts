@@ -8,6 +8,7 @@
  * `{{args.NAME}}` placeholders are kept as `placeholder` nodes: Argo replaces them with the
  * argument's text before it evaluates the condition.
  */
+import { compileRe2 } from './re2';
 
 export type BinaryOp =
   | '||' | '&&' | '??'
@@ -480,6 +481,10 @@ export function checkExpression(text: string, args?: ReadonlySet<string>, parsed
       case 'unary':
         return visit(e.operand, inPredicate, names);
       case 'binary':
+        if (e.op === 'matches' && e.right.kind === 'literal' && typeof e.right.value === 'string') {
+          const compiled = compileRe2(e.right.value);
+          if (!compiled.ok) out.push({ severity: 'error', start: e.right.start, end: e.right.end, message: `not a regular expression Argo can read (Go's regexp, RE2): ${compiled.message}` });
+        }
         visit(e.left, inPredicate, names);
         return visit(e.right, inPredicate, names);
       case 'conditional':

@@ -41,3 +41,28 @@ export function formatPath(path: readonly (string | number)[]): string {
   }
   return s;
 }
+
+/** A quoted value in a message beyond this many characters is cut to its start (and its length said). */
+const MAX_QUOTED = 80;
+const MAX_MESSAGE = 1000;
+
+/**
+ * A message that quotes at most a short prefix of each value: a 10 MB value made a 20 MB
+ * message (the rules quote values freely; this is the one place that bounds what they quote).
+ */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_QUOTED + 20) return message;
+  let cut = '';
+  let from = 0;
+  // Each "quoted" run, found with indexOf: a regular expression over a 10 MB run overflows its stack.
+  for (let open = message.indexOf('"'); open >= 0; open = message.indexOf('"', from)) {
+    const close = message.indexOf('"', open + 1);
+    if (close < 0) break;
+    const quoted = close - open - 1;
+    cut += quoted > MAX_QUOTED + 20 ? `${message.slice(from, open + 1 + MAX_QUOTED)}…" (${quoted} characters)` : message.slice(from, close + 1);
+    from = close + 1;
+    if (cut.length > MAX_MESSAGE) break;
+  }
+  if (cut.length <= MAX_MESSAGE) cut += message.slice(from, from + MAX_MESSAGE + 1);
+  return cut.length <= MAX_MESSAGE ? cut : `${cut.slice(0, MAX_MESSAGE)}… (${message.length} characters)`;
+}

@@ -4,9 +4,9 @@
  * its index) and libraries. Findings carry field paths; src/server maps them to editor ranges.
  * Other parts import from this file only.
  */
-export { formatPath, type Finding, type DocFinding, type RelatedPlace, type Severity } from './findings';
+export { boundedMessage, formatPath, type Finding, type DocFinding, type RelatedPlace, type Severity } from './findings';
 export { documentValue, readableDocumentValue } from './fast-yaml';
-export { parseFile, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
+export { parseFile, normalizeLineBreaks, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, relatedRange, pathRange, pathAt, inComment, inScalar, docAt, nodeAtPath, offsetToLineColumn, lineIndex, valueAsWritten, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, isArgoDocument, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';
 export { mergeParts, rolloutObjectFindings, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
@@ -24,6 +24,7 @@ export {
   type ExpressionError,
   type ExpressionProblem,
 } from './analysis-expression';
+export { compileRe2, re2Finds, type CompiledRe2 } from './re2';
 export { STRUCTURE_CODES, STRUCTURE_SUMMARIES } from './structure';
 export {
   createWorkspaceIndex,

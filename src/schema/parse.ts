@@ -30,6 +30,16 @@ export interface ParsedFile {
   readonly syntaxErrors: readonly Finding[];
   /** The text holds Helm/Go template directives: it is not YAML until rendered, so it is not validated. */
   readonly templated?: boolean;
+  /** The parser gave up on the text as a whole (nesting deeper than it can follow): its one syntax error says so. */
+  readonly unreadable?: boolean;
+}
+
+/**
+ * The text with each lone CR as LF. YAML counts CR, LF and CRLF as line breaks, as editors do;
+ * the yaml package reads a lone CR as a character of the line. Same length, so every offset holds.
+ */
+export function normalizeLineBreaks(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
 export const ROLLOUT_API_VERSION = 'argoproj.io/v1alpha1';
@@ -41,19 +51,20 @@ const ARGO_GROUP_PREFIX = 'argoproj.io/';
 
 const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, logLevel: 'error', merge: true } as const;
 
-export function parseFile(text: string): ParsedFile {
+export function parseFile(source: string): ParsedFile {
+  const text = normalizeLineBreaks(source);
   let raw: Document.Parsed[];
   try {
     // Most manifests take the fast path; it gives up on anything unusual and yaml reads it.
     raw = parseCommonYaml(text, PARSE_OPTIONS) ?? Array.from(parseAllDocuments(text, PARSE_OPTIONS) as Iterable<Document.Parsed>);
   } catch (e) {
     // The yaml package reports problems as data; this is only a guard so a library bug never reaches the editor.
+    const why = e instanceof RangeError ? `it nests deeper than the parser can follow (${e.message})` : e instanceof Error ? e.message : String(e);
     return {
       text,
       docs: [],
-      syntaxErrors: [
-        { code: 'yaml-syntax', severity: 'error', message: `YAML could not be parsed: ${e instanceof Error ? e.message : String(e)}`, path: [], target: 'value', docIndex: 0, offsets: [0, Math.min(text.length, 1)] },
-      ],
+      unreadable: true,
+      syntaxErrors: [{ code: 'yaml-syntax', severity: 'error', message: `YAML could not be parsed: ${why}`, path: [], target: 'value', docIndex: 0, offsets: [0, Math.min(text.length, 1)] }],
     };
   }
   const docs: ParsedDoc[] = [];

@@ -9,7 +9,7 @@
  */
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Location } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { catalogOf, fieldAt, findingRange, relatedRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type RelatedPlace, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import { boundedMessage, catalogOf, fieldAt, findingRange, relatedRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type RelatedPlace, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 import { indexedLocation } from './uri';
 
@@ -137,9 +137,12 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
  * and the fields their patches give.
  */
 export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator, kustomize: { patch?: boolean; kustomized?: Kustomized | undefined } = {}): Diagnostic[] {
-  if (!file.validated) return [];
+  // A document the parser gave up on might be a Rollout: that it cannot be read is shown (lint says so too).
+  const unreadable = (p: PlacedPiece) => p.piece.parsed.unreadable === true;
+  if (!file.validated && !file.pieces.some(unreadable)) return [];
   const out: Diagnostic[] = [];
   for (const placed of file.pieces) {
+    if (!file.validated && !unreadable(placed)) continue;
     const findings = validator.findings(placed.piece, kustomize.kustomized);
     for (const f of kustomize.patch ? patchFindings(findings) : findings) out.push(toDiagnostic(f, placed, doc));
   }
@@ -185,10 +188,10 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
     code: f.code,
     ...(href ? { codeDescription: { href } } : {}),
     ...(hasNoEffect(f) ? { tags: [DiagnosticTag.Unnecessary] } : {}),
-    message: f.message,
+    message: boundedMessage(f.message),
     ...(f.related
       ? {
-          relatedInformation: f.related.map((r) => ({ location: relatedLocation(r), message: r.message })),
+          relatedInformation: f.related.map((r) => ({ location: relatedLocation(r), message: boundedMessage(r.message) })),
         }
       : {}),
     data,

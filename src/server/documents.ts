@@ -8,7 +8,7 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-types';
-import { definitionsInFile, isArgoDocument, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService } from '../schema';
+import { definitionsInFile, isArgoDocument, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService, normalizeLineBreaks } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -90,10 +90,12 @@ export function parseWhole(uri: string, text: string): FileParse {
 function parseText(
   uri: string,
   version: number,
-  text: string,
+  source: string,
   reuse: (text: string) => Piece | undefined,
   keep: Map<string, Piece>,
 ): FileParse {
+  // Lines as the editor counts them (a lone CR ends one too), with the same offsets.
+  const text = normalizeLineBreaks(source);
   const pieces: PlacedPiece[] = [];
   let docBase = 0;
   let hasRollout = false;

@@ -6,9 +6,16 @@ import { catalogOf } from '../schema';
 import { allDocs, type FileParse } from './documents';
 
 const MAX_DEPTH = 12;
+/**
+ * Symbols of fields per file, as yaml-language-server's maxItemsComputed (5000): past it each
+ * document still gets its symbol, without fields. The outline of a 20,000-document file then
+ * costs one symbol per document, not 5 KB of them.
+ */
+export const MAX_FIELD_SYMBOLS = 5000;
 
 export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
+  let fields = 0;
   for (const { placed, doc: pd } of allDocs(file)) {
     if (!catalogOf(pd) || !isMap(pd.doc.contents)) continue;
     const kind = pd.isRollout ? 'Rollout' : pd.kind!;
@@ -19,7 +26,8 @@ export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSym
 
     const fromPairs = (pairs: readonly Pair[], path: (string | number)[], depth: number): DocumentSymbol[] =>
       pairs.flatMap((pair) => {
-        if (!isScalar(pair.key) || !pair.key.range) return [];
+        if (!isScalar(pair.key) || !pair.key.range || fields >= MAX_FIELD_SYMBOLS) return [];
+        fields++;
         const key = String(pair.key.value);
         const k = pair.key.range;
         const v = (pair.value as { range?: [number, number, number] } | null)?.range;
@@ -44,7 +52,8 @@ export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSym
         if (depth < MAX_DEPTH) {
           sym.children = value.items.flatMap((item, i) => {
             const r = (item as { range?: [number, number, number] } | null)?.range;
-            if (!r) return [];
+            if (!r || fields >= MAX_FIELD_SYMBOLS) return [];
+            fields++;
             const label = isSteps ? `step ${i}: ${stepSummary(item)}` : `[${i}]${itemSummary(item)}`;
             const child = symbolFor(label, item, [...path, i], [r[0], r[1]], [r[0], r[0]], depth + 1);
             if (isSteps) child.kind = SymbolKind.Event;

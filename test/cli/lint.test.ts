@@ -57,6 +57,14 @@ describe('cli lint', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('quotes at most a short prefix of a huge value (a 10 MB value made a 20 MB message)', async () => {
+    writeFileSync(join(dir, 'huge.yaml'), rollout(`    canary:\n      steps:\n      - pause: {duration: "${'9'.repeat(10_000_000)}x"}\n`));
+    const c = captured(dir);
+    assert.equal(await main(['lint', 'huge.yaml'], c.io), 1);
+    assert.ok(c.out().length < 2_000, `${c.out().length} characters of output`);
+    assert.match(c.out(), /"9{80}…" \(10000001 characters\)/);
+  });
+
   it('exits 0 with no errors, resolving Services across the files given', async () => {
     const c = captured(dir);
     assert.equal(await main(['lint', 'good.yaml', 'services.yaml'], c.io), 0);

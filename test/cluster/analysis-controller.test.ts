@@ -199,6 +199,15 @@ describe('AnalysisRun controller', () => {
     assert.deepEqual(lengths, [['a', 2, 13], ['b', 10, 13]]);
   });
 
+  it('matches dryRun and measurementRetention metricNames as Go\'s regexp.MatchString (RE2, anywhere in the name; the last retention rule wins)', async () => {
+    const s = await setup([web({ name: 'a-rate', interval: '1s' }), web({ name: 'b', interval: '1s' })], [{ status: 200, body: { ok: true } }], {
+      spec: { dryRun: [{ metricName: 'rate' }, { metricName: '^(b+)+(?=x)' }], measurementRetention: [{ metricName: '.*', limit: 3 }, { metricName: '^a-', limit: 2 }] },
+    });
+    for (let i = 0; i < 6; i++) await s.advance(1_000);
+    const results = s.run().status!.metricResults!.map((r) => [r.name, r.dryRun ?? false, r.measurements!.length]);
+    assert.deepEqual(results, [['a-rate', true, 2], ['b', false, 3]]);
+  });
+
   it('terminate stops an endless run: Successful, "Run Terminated", no more measurements', async () => {
     const s = await setup([web({ interval: '10s' })], [{ status: 200, body: { ok: true } }]);
     await s.advance(10_000);
@@ -240,6 +249,21 @@ describe('AnalysisRun controller', () => {
     assert.equal(m.phase, 'Failed');
     assert.equal(m.value, '{"status":"down","echo":"*****"}');
     assert.doesNotMatch(JSON.stringify(s.run()), /s3cr3t/);
+  });
+
+  it('a Secret is redacted also where it shows JSON-escaped or URL-encoded', async () => {
+    const secret = 'p"a/ss w&rd\\é';
+    const metric: Metric = { name: 'api', successCondition: 'result.ok', provider: { web: { url: 'http://m/{{args.token}}/x', jsonPath: '{$}' } } };
+    const echo = [secret, JSON.stringify(secret), encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase(), encodeURI(secret), new URLSearchParams({ t: secret }).toString(), JSON.stringify(encodeURIComponent(secret))].join(' | ');
+    const s = await setup([metric], [{ status: 500, body: echo }], {
+      spec: { args: [{ name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] },
+      secrets: { 'creds/token': secret },
+    });
+    const m = s.run().status!.metricResults![0]!.measurements![0]!;
+    assert.equal(m.phase, 'Error');
+    assert.match(m.message ?? '', /^GET http:\/\/m\/\*\*\*\*\*\/x answered 500: /);
+    const run = JSON.stringify(s.run());
+    for (const form of ['p"a/ss', 'p\\"a', 'p%22a', 'ss%20w', 'ss+w', 'w%26rd', '%C3%A9', '%c3%a9']) assert.ok(!run.includes(form), `${form} is not shown`);
   });
 
   it('a missing Secret makes the run Error with a sentence', async () => {

@@ -91,4 +91,58 @@ describe('condition evaluation', () => {
     assert.equal(conditionPhase(m('result > 5', 'result < 0'), 1), 'Inconclusive', 'both false');
     assert.equal(conditionPhase(m('result > 0', 'result > 0'), 1), 'Failed', 'both true: failure wins');
   });
+
+  describe('hostile conditions are bounded', () => {
+    // Steps and memory only: the clock's budget depends on the machine, and tests do not.
+    const counted = { steps: 1_000_000, memory: 1_000_000 };
+    const evaluateCounted = (text: string, result: unknown) => evaluateCondition(text, result, counted);
+    const throwsBudget = (text: string, result: unknown, message: RegExp) =>
+      assert.throws(() => evaluateCounted(text, result), (e: unknown) => e instanceof ExpressionError && message.test(e.message));
+
+    it('matches is Go\'s regexp (RE2): a pattern that backtracks exponentially in JavaScript is linear', () => {
+      // 4.5 s at 28 characters with RegExp, doubling with each one more.
+      assert.equal(evaluateCounted('result matches "^(a+)+$"', `${'a'.repeat(60)}!`), false);
+      assert.equal(evaluateCounted('result matches "^(a|aa)+$"', 'a'.repeat(5_000)), true);
+    });
+
+    it('matches reads RE2 syntax as Go does: its classes and flags, and refuses what RE2 has not', () => {
+      assert.equal(evaluateCounted('result matches "(?i)^ERROR" && result matches "[[:digit:]]+" && result matches "^\\\\pL+ \\\\d+$"', 'error 42'), true);
+      assert.equal(evaluateCounted('result matches "o"', 'foo'), true, 'found anywhere, as MatchString');
+      throwsBudget('result matches "a(?=b)"', 'ab', /"matches": bad regular expression "a\(\?=b\)": .*Perl syntax/);
+      throwsBudget('result matches "(a)\\\\1"', 'aa', /"matches": bad regular expression/);
+    });
+
+    it('a range or closure that would fill the heap ends with a budget error', () => {
+      throwsBudget('len(map(0..100000, {0..100000})) > 0', null, /exceeded its budget of 1000000 elements and characters/);
+      throwsBudget('len(repeat(repeat("ab", 10000), 10000)) > 0', null, /exceeded its budget/);
+      throwsBudget('len(0..1000000000000) > 0', null, /exceeded its budget/);
+      throwsBudget('len(reduce(0..999, #acc + toJSON(result), "")) > 0', { a: 'x'.repeat(10_000) }, /exceeded its budget/);
+      throwsBudget('any(0..99999, {any(0..99999, {# < 0})})', null, /exceeded its budget of 1000000 steps/);
+      throwsBudget('len(uniq(result)) > 0', Array.from({ length: 20_000 }, (_, i) => i), /exceeded its budget of 1000000 steps/);
+    });
+
+    it('long arrays and deep values are answers, not stack errors', () => {
+      // Math.max(...values) threw a RangeError for so many arguments.
+      assert.equal(evaluateCounted('max(result) == 399999', Array.from({ length: 400_000 }, (_, i) => i)), true);
+      let deep: unknown = 1;
+      for (let i = 0; i < 100_000; i++) deep = [deep];
+      throwsBudget('len(flatten(result)) == 1', deep, /exceeded its budget|cannot be evaluated/);
+      throwsBudget('len(toJSON(fromJSON(result))) > 0', `${'['.repeat(200_000)}${']'.repeat(200_000)}`, /exceeded its budget|cannot be evaluated|fromJSON/);
+    });
+
+    it('past its time budget an evaluation stops too (a last guard on a slow machine)', () => {
+      assert.throws(
+        () => evaluateCondition('any(0..99999, {any(0..99999, {# < 0})})', null, { steps: 1e12, memory: 1e12, milliseconds: 0 }),
+        (e: unknown) => e instanceof ExpressionError && e.message === 'the expression exceeded its budget of 0 ms',
+      );
+    });
+
+    it('result.__proto__ and result.constructor are nil: no prototype is reachable', () => {
+      assert.equal(evaluateCounted('result.__proto__ == nil && result.constructor == nil && result["constructor"] == nil && result.toString == nil', { a: 1 }), true);
+      assert.equal(evaluateCounted('result.__proto__ == 1', JSON.parse('{"__proto__": 1}')), true, 'an own key of that name is read');
+      assert.equal(evaluateCounted('"constructor" in result', {}), false);
+      assert.equal(evaluateCounted('len(groupBy(result, "__proto__").__proto__) == 2 && groupBy(result, #).constructor == nil', ['a', 'b']), true);
+      assert.equal(evaluateCounted('result == {}', { constructor: undefined } as unknown), false);
+    });
+  });
 });

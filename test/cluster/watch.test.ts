@@ -9,7 +9,9 @@ import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { connect } from '../../src/cluster/connection';
 import { KubeconfigError, loadKubeconfig, selectContext } from '../../src/cluster/kubeconfig';
 import { checkContext, watchCluster } from '../../src/cluster/store';
-import { watchKind } from '../../src/cluster/watch-kind';
+import { watchEventProblem, watchKind } from '../../src/cluster/watch-kind';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ROLLOUT, kindPath } from '../../src/cluster/kinds';
 import { recordingLog, rolloutObject, startHarness, until, withDeadline, type Harness } from './helpers';
 
@@ -224,3 +226,74 @@ describe('cluster store across a cut watch', () => {
     }
   });
 });
+
+describe('a watch that sends what is not an event', () => {
+  let server: Server;
+  let dir: string;
+  after(() => {
+    server?.close();
+    server?.closeAllConnections();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a List where an event belongs ends that watch with an error; the store restarts and keeps going', async () => {
+    const rollout = (name: string, rv: string) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name, namespace: 'default', resourceVersion: rv } });
+    const watches: string[] = [];
+    // A server of its own on 127.0.0.1: an empty list, then a first watch that sends a List line
+    // (and worse), a second that sends an event as it should be.
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      res.setHeader('Content-Type', 'application/json');
+      if (url.searchParams.get('watch') !== 'true') return res.end(JSON.stringify({ kind: 'RolloutList', metadata: { resourceVersion: '1' }, items: [] }));
+      watches.push(url.searchParams.get('resourceVersion') ?? '');
+      if (watches.length === 1) {
+        res.write(`${JSON.stringify({ type: 'ADDED', object: rollout('first', '2') })}\n`);
+        res.write(`${JSON.stringify({ kind: 'List', apiVersion: 'v1', items: [rollout('x', '3')] })}\n`);
+        res.write(`${JSON.stringify({ type: 'ADDED', object: { kind: 'List', items: [] } })}\n`);
+        res.write(`${JSON.stringify({ type: 'MODIFIED', object: null })}\n`);
+        return; // kept open: the client ends it
+      }
+      res.write(`${JSON.stringify({ type: 'ADDED', object: rollout('second', '4') })}\n`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    dir = mkdtempSync(join(tmpdir(), 'rollouts-bad-watch-'));
+    const port = (server.address() as AddressInfo).port;
+    writeFileSync(join(dir, 'config'), kubeconfigYaml({ cluster: 'c', server: `http://127.0.0.1:${port}`, context: 'fake', user: 'u', current: 'fake' }));
+    const conn = connect({ kubeconfigPath: join(dir, 'config'), env: {} });
+    const log = recordingLog();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const store = watchKind<Rollout>(ROLLOUT, { kc: conn.kc, rest: conn.rest, log, schedule: (fn) => (setImmediate(fn), () => {}) });
+    try {
+      await withDeadline(store.synced, 5000, 'the first list');
+      await log.line((l) => /malformed watch event/.test(l), 'the malformed event in the log', 5000);
+      await withDeadline(
+        new Promise<void>((r) => {
+          const check = () => store.get('second', 'default') && r();
+          store.onChange(check);
+          check();
+        }),
+        5000,
+        'the event of the second watch',
+      );
+      assert.deepEqual(store.list().map((r) => r.metadata?.name).sort(), ['first', 'second']);
+      assert.match(log.lines.join('\n'), /Rollout watch failed \(malformed watch event: a watch line without an event type\); restarting/);
+      assert.deepEqual(watches, ['1', '2'], 'the second watch resumes after the last good event');
+      assert.deepEqual(unhandled, []);
+    } finally {
+      store.dispose();
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('names what is wrong with an event', () => {
+    assert.equal(watchEventProblem('ADDED', { metadata: { name: 'a' } }), undefined);
+    assert.equal(watchEventProblem('ADDED', { kind: 'List', items: [] }), 'a ADDED event with an object without metadata (kind List)');
+    assert.equal(watchEventProblem(undefined, undefined), 'a watch line without an event type');
+    assert.equal(watchEventProblem('DELETED', null), 'a DELETED event with an object was expected, not null');
+    assert.equal(watchEventProblem('MODIFIED', { metadata: { name: 'a', namespace: 5 } }), 'a MODIFIED event with an object whose metadata.namespace is not a string');
+    assert.equal(watchEventProblem('ERROR', { code: 410 }), undefined);
+  });
+});
+

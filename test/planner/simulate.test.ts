@@ -167,4 +167,21 @@ describe('simulate', () => {
     const result = simulate(basic(), { newImage: 'app:9' });
     assert.ok(result.frames.some((f) => f.events.includes('update: image app:9')));
   });
+
+  it('counts pods rather than making one each: a billion replicas simulate as four do', () => {
+    const steps = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: { duration: '30s' } }];
+    const big = simulate(canary({ steps }, { replicas: 1_000_000_000 }));
+    const small = simulate(canary({ steps }, { replicas: 5 }));
+    assert.equal(big.outcome, 'promoted');
+    assert.deepEqual(big.frames.map((f) => f.step.index).filter((w, i, all) => w !== all[i - 1]), small.frames.map((f) => f.step.index).filter((w, i, all) => w !== all[i - 1]));
+    for (const weight of [20, 60]) assert.ok(big.frames.some((f) => f.weight.canary === weight), `a frame at ${weight}%`);
+    const atTwenty = big.frames.find((f) => f.step.index === 1)!;
+    assert.equal(atTwenty.canary.desired, 200_000_000);
+    assert.equal(last(big.frames).stable.available, 1_000_000_000);
+    assert.match(big.frames[0]!.events.join('\n'), /more than 10000 pods: they are counted/);
+    assert.ok(!small.frames.some((f) => f.events.some((e) => /counted/.test(e))), 'few pods are simulated one by one');
+    const blueGreen = simulate(rolloutWith({ blueGreen: { activeService: 'active', autoPromotionEnabled: true } }, { replicas: 1_000_000_000 }));
+    assert.equal(blueGreen.outcome, 'promoted');
+    assert.equal(last(blueGreen.frames).stable.available, 1_000_000_000);
+  });
 });

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Finding, Kustomization, Kustomized, LineColumn, ParsedFile, RelatedPlace, Severity } from '../../schema';
-import { createWorkspaceIndex, isArgoDocument, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile } from '../../schema';
+import { createWorkspaceIndex, isArgoDocument, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile, boundedMessage } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError, yamlFilesUnder } from '../files';
@@ -108,9 +108,9 @@ const oneBased = (s: LineColumn, e: LineColumn) => ({ line: s.line + 1, column: 
 export function toDiagnostics(file: string, parsed: ParsedFile, findings: readonly Finding[]): LintDiagnostic[] {
   const at = lineIndex(parsed.text);
   const related = (f: Finding, r: RelatedPlace): LintRelated => {
-    if ('file' in r) return { file: r.file, ...oneBased(r.range.start, r.range.end), message: r.message };
+    if ('file' in r) return { file: r.file, ...oneBased(r.range.start, r.range.end), message: boundedMessage(r.message) };
     const [start, end] = relatedRange(parsed, f, r);
-    return { file, ...oneBased(at(start), at(end)), message: r.message };
+    return { file, ...oneBased(at(start), at(end)), message: boundedMessage(r.message) };
   };
   return findings
     .map((f) => {
@@ -121,7 +121,7 @@ export function toDiagnostics(file: string, parsed: ParsedFile, findings: readon
           ...oneBased(at(start), at(end)),
           severity: f.severity,
           code: f.code,
-          message: f.message,
+          message: boundedMessage(f.message),
           path: formatPath(f.path),
           ...(f.related?.length ? { related: f.related.map((r) => related(f, r)) } : {}),
         },

@@ -6,8 +6,8 @@
  * inconclusiveLimit, consecutiveErrorLimit, count), the run's phase and message from the worst
  * metric that is not a dry run, terminate, measurement retention, and when to look again.
  */
-import { RE2JS } from 're2js';
 import { isCompletedPhase, parseDuration } from '../../planner';
+import { re2Finds } from '../../schema';
 import type { AnalysisRunStatus, FullAnalysisRun, Measurement, MeasurementPhase, Metric, MetricResult, RunSummary } from './types';
 
 /** A failed measurement is retried after this (or the metric's interval if shorter). */
@@ -32,26 +32,16 @@ export function effectiveCount(metric: Metric): number | undefined {
   return count;
 }
 
-/**
- * Whether a dryRun / measurementRetention metricName names `name`: as upstream
- * (GetDryRunMetrics, regexp.MatchString), an unanchored RE2 match, so "test.*" and "test" name
- * "test-1". A name that is not a valid expression names only itself; "*" stays "every metric".
- */
-function matchesName(pattern: string, name: string): boolean {
-  if (pattern === name || pattern === '*') return true;
-  try {
-    return RE2JS.compile(pattern).test(name);
-  } catch {
-    return false;
-  }
-}
+/** Argo matches dryRun and measurementRetention metricNames with Go's regexp.MatchString: RE2, anywhere in the name. */
+const matchesName = (pattern: string, name: string) => re2Finds(pattern, name);
 
 export function isDryRun(run: FullAnalysisRun, metric: string): boolean {
   return (run.spec?.dryRun ?? []).some((d) => matchesName(d.metricName, metric));
 }
 
 function retentionOf(run: FullAnalysisRun, metric: string): number {
-  const r = (run.spec?.measurementRetention ?? []).find((m) => matchesName(m.metricName, metric));
+  // The last rule that matches wins, as upstream's map of rules is written in order.
+  const r = [...(run.spec?.measurementRetention ?? [])].reverse().find((m) => matchesName(m.metricName, metric));
   return r && r.limit > 0 ? r.limit : DEFAULT_MEASUREMENT_RETENTION;
 }
 

@@ -4,9 +4,52 @@
  * values: no eval, no Function. The semantics are expr's (github.com/expr-lang/expr) for the
  * operators and builtins conditions use, plus Argo's asInt, asFloat, isNaN, isInf, isNil, default.
  */
-import { CLOSURE_FUNCTIONS, parseExpression, type Expr } from '../../schema';
+import { CLOSURE_FUNCTIONS, compileRe2, parseExpression, type Expr } from '../../schema';
 
 export class ExpressionError extends Error {}
+
+/**
+ * What one evaluation may spend, as expr bounds its own (MemoryBudget, 1e6): `steps` counts
+ * nodes evaluated and elements or characters walked, `memory` the elements and characters of the
+ * values it makes. Either exhausted ends the evaluation with an ExpressionError, so a condition
+ * such as `len(map(0..100000, {0..100000}))` stops at once instead of filling the heap.
+ */
+// 90 ms of the clock, so that with the steps between two looks at it an evaluation ends within 100 ms.
+export const EXPRESSION_BUDGET = { steps: 1_000_000, memory: 1_000_000, milliseconds: 90 } as const;
+
+export interface ExpressionLimits {
+  steps: number;
+  memory: number;
+  /** Wall-clock time, a last guard where steps cost more than usual (a slow or busy machine). */
+  milliseconds?: number;
+}
+
+/** Steps between two looks at the clock. */
+const CLOCK_EVERY = 1024;
+
+class Budget {
+  private steps = 0;
+  private memory = 0;
+  private nextClock = CLOCK_EVERY;
+  private readonly deadline: number;
+  constructor(private readonly limits: ExpressionLimits) {
+    this.deadline = limits.milliseconds === undefined ? Infinity : performance.now() + limits.milliseconds;
+  }
+  step(n = 1): void {
+    this.steps += n;
+    if (this.steps > this.limits.steps) fail(`the expression exceeded its budget of ${this.limits.steps} steps`);
+    if (this.steps >= this.nextClock) {
+      this.nextClock = this.steps + CLOCK_EVERY;
+      if (performance.now() > this.deadline) fail(`the expression exceeded its budget of ${this.limits.milliseconds} ms`);
+    }
+  }
+  /** Before a value of `n` elements or characters is made. */
+  alloc(n: number): void {
+    this.memory += n;
+    if (!(this.memory <= this.limits.memory)) fail(`the expression exceeded its budget of ${this.limits.memory} elements and characters of values`);
+    this.step(n);
+  }
+}
 
 const fail = (message: string): never => {
   throw new ExpressionError(message);
@@ -44,14 +87,15 @@ const show = (v: unknown): string => {
   }
 };
 
-function equal(a: unknown, b: unknown): boolean {
+function equal(a: unknown, b: unknown, budget: Budget): boolean {
+  budget.step();
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i], budget));
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(own(a, k), own(b, k), budget));
   }
   return false;
 }
@@ -76,8 +120,24 @@ function parseNumber(v: unknown, integer: boolean, fn: string): number {
   return fail(`${fn} needs a number or a string, got ${typeName(v)}`);
 }
 
-/** `vars`: the names `let` defines around the expression being evaluated. */
-type Env = { result: unknown; pointer?: unknown; vars?: Readonly<Record<string, unknown>> };
+/** `vars`: the names `let` defines around the expression being evaluated; `budget`: shared by the whole evaluation. */
+type Env = { result: unknown; pointer?: unknown; vars?: Readonly<Record<string, unknown>>; budget: Budget };
+
+/** The value's own property `key`: never one it inherits (`__proto__`, `constructor`), which Argo's language has no notion of. */
+const own = (object: object, key: string): unknown => (Object.prototype.hasOwnProperty.call(object, key) ? (object as Record<string, unknown>)[key] : undefined);
+
+/** Elements and characters in a value (what walking it costs), counted up to `cap`. */
+function sizeOf(v: unknown, cap: number): number {
+  let n = 0;
+  const stack = [v];
+  while (stack.length > 0 && n < cap) {
+    const x = stack.pop();
+    n++;
+    if (typeof x === 'string') n += x.length;
+    else if (x && typeof x === 'object') for (const y of Array.isArray(x) ? x : Object.values(x)) if (stack.length < cap) stack.push(y);
+  }
+  return n;
+}
 
 
 /** What expr's sort and sortBy order: numbers, or strings. */
@@ -98,13 +158,23 @@ function sortOrder(v: unknown, what: string): 1 | -1 {
 /** A builtin whose second argument is a closure, run on each element with `#` (and `#index`; `#acc` in reduce). */
 function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const name = e.callee;
-  const items = list(evaluate(e.args[0]!, env), `${name}()`);
   const closure = e.args[1];
-  if (!closure) return fail(`${name}() needs an array and a predicate such as {# > 0}`);
+  if (!closure || e.args.length > (name === 'reduce' || name === 'sortBy' ? 3 : 2)) return fail(`${name}() needs an array and a predicate such as {# > 0}, got ${e.args.length} arguments`);
+  const items = list(evaluate(e.args[0]!, env), `${name}()`);
+  const { budget } = env;
   const body = closure.kind === 'predicate' ? closure.body : closure;
-  const at = (x: unknown, index: number, acc?: unknown) =>
-    evaluate(body, { ...env, pointer: x, vars: { ...env.vars, '#index': index, ...(acc === undefined ? {} : { '#acc': acc }) } });
-  const truth = (x: unknown, index: number) => bool(at(x, index), `the predicate of ${name}()`);
+  // One frame for every element, its `#`, `#index` and `#acc` set in turn: nothing the body
+  // evaluates outlives its element (a `let` or a nested closure copies what it reads).
+  const vars: Record<string, unknown> = { ...env.vars };
+  const frame: Env = { result: env.result, budget, pointer: undefined, vars };
+  const at = (x: unknown, index: number, acc?: unknown) => {
+    frame.pointer = x;
+    vars['#index'] = index;
+    if (acc !== undefined) vars['#acc'] = acc;
+    return evaluate(body, frame);
+  };
+  const predicate = `the predicate of ${name}()`;
+  const truth = (x: unknown, index: number) => bool(at(x, index), predicate);
   switch (name) {
     case 'all':
       return items.every(truth);
@@ -115,8 +185,10 @@ function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
     case 'one':
       return items.filter(truth).length === 1;
     case 'filter':
+      budget.alloc(items.length);
       return items.filter(truth);
     case 'map':
+      budget.alloc(items.length);
       return items.map((x, i) => at(x, i));
     case 'count':
       return items.filter(truth).length;
@@ -129,13 +201,22 @@ function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
       for (let i = items.length - 1; i >= 0; i--) if (truth(items[i], i)) return name === 'findLast' ? items[i] : i;
       return name === 'findLast' ? null : -1;
     case 'groupBy': {
-      const groups: Record<string, unknown[]> = {};
-      items.forEach((x, i) => (groups[String(at(x, i))] ??= []).push(x));
-      return groups;
+      budget.alloc(items.length);
+      // A Map, then own properties: a key such as "__proto__" is a key like any other.
+      const groups = new Map<string, unknown[]>();
+      items.forEach((x, i) => {
+        const key = String(at(x, i));
+        const group = groups.get(key);
+        if (group) group.push(x);
+        else groups.set(key, [x]);
+      });
+      return Object.fromEntries(groups);
     }
     case 'sortBy': {
       const sign = sortOrder(e.args[2] && evaluate(e.args[2], env), 'sortBy()');
       const order = ordering('sortBy()');
+      budget.alloc(items.length);
+      budget.step(sortSteps(items.length));
       return items
         .map((x, i) => ({ x, key: at(x, i) }))
         .sort((a, b) => sign * order(a.key, b.key))
@@ -163,14 +244,21 @@ function toJson(v: unknown): string {
   return JSON.stringify(sorted(v === undefined ? null : v), null, 2);
 }
 
+/** What sorting n elements costs, in comparisons. */
+const sortSteps = (n: number): number => Math.ceil(n * Math.log2(n + 1));
+
+/** A string of `n` characters about to be made. */
+function made(budget: Budget, text: string): string {
+  budget.alloc(text.length);
+  return text;
+}
+
 function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const name = e.callee;
+  const { budget } = env;
   if (CLOSURE_FUNCTIONS.has(name)) return closureCall(e, env);
   const args = e.args.map((a) => evaluate(a, env));
-  const one = () => {
-    if (args.length !== 1) fail(`${name}() takes one argument, got ${args.length}`);
-    return args[0];
-  };
+  const one = (): unknown => (args.length === 1 ? args[0] : fail(`${name}() takes one argument, got ${args.length}`));
   switch (name) {
     case 'asInt':
       return parseNumber(one(), true, 'asInt');
@@ -188,7 +276,11 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
     case 'len': {
       const v = one();
       if (typeof v === 'string' || Array.isArray(v)) return v.length;
-      if (v && typeof v === 'object') return Object.keys(v).length;
+      if (v && typeof v === 'object') {
+        const n = Object.keys(v).length;
+        budget.step(n);
+        return n;
+      }
       return fail(`len() needs a string, an array or a map, got ${typeName(v)}`);
     }
     case 'abs':
@@ -205,14 +297,14 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
       return parseNumber(one(), false, 'float');
     case 'string': {
       const v = one();
-      return typeof v === 'string' ? v : JSON.stringify(v);
+      return typeof v === 'string' ? v : made(budget, JSON.stringify(v) ?? 'null');
     }
     case 'upper':
-      return str(one(), 'upper').toUpperCase();
+      return made(budget, str(one(), 'upper').toUpperCase());
     case 'lower':
-      return str(one(), 'lower').toLowerCase();
+      return made(budget, str(one(), 'lower').toLowerCase());
     case 'trim':
-      return str(one(), 'trim').trim();
+      return made(budget, str(one(), 'trim').trim());
     case 'hasPrefix':
       return str(args[0], 'hasPrefix').startsWith(str(args[1], 'hasPrefix'));
     case 'hasSuffix':
@@ -227,20 +319,28 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
     case 'min':
     case 'sum':
     case 'mean': {
-      const values = (args.length === 1 && Array.isArray(args[0]) ? args[0] : args).map((v) => num(v, `${name}()`));
+      const given = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
+      budget.alloc(given.length);
+      const values = given.map((v) => num(v, `${name}()`));
       if (name === 'sum') return values.reduce((a, b) => a + b, 0);
       if (values.length === 0) return name === 'mean' ? 0 : fail(`${name}() of nothing`);
       if (name === 'mean') return values.reduce((a, b) => a + b, 0) / values.length;
-      return name === 'max' ? Math.max(...values) : Math.min(...values);
+      // Not Math.max(...values): a long array is more arguments than a call can take.
+      return values.reduce((a, b) => (name === 'max' ? Math.max(a, b) : Math.min(a, b)));
     }
     case 'keys':
     case 'values': {
       const v = one();
       if (!v || typeof v !== 'object' || Array.isArray(v)) return fail(`${name}() needs a map, got ${typeName(v)}`);
-      return name === 'keys' ? Object.keys(v) : Object.values(v);
+      const keys = Object.keys(v);
+      budget.alloc(keys.length);
+      return name === 'keys' ? keys : Object.values(v);
     }
     case 'median': {
-      const values = (args.length === 1 && Array.isArray(args[0]) ? args[0] : args).map((v) => num(v, 'median()')).sort((a, b) => a - b);
+      const given = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
+      budget.alloc(given.length);
+      budget.step(sortSteps(given.length));
+      const values = given.map((v) => num(v, 'median()')).sort((a, b) => a - b);
       if (values.length === 0) return 0;
       const mid = values.length >> 1;
       return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
@@ -248,6 +348,7 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
     case 'trimPrefix':
     case 'trimSuffix': {
       const [s, affix] = [str(args[0], name), str(args[1], name)];
+      budget.alloc(s.length);
       if (name === 'trimPrefix') return s.startsWith(affix) ? s.slice(affix.length) : s;
       return affix && s.endsWith(affix) ? s.slice(0, -affix.length) : s;
     }
@@ -256,49 +357,83 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
       const [s, sep] = [str(args[0], name), str(args[1], name)];
       // Go's SplitN: at most n parts, the last holding the rest; all of them when n is absent or negative.
       const n = args.length > 2 ? num(args[2], name) : -1;
+      budget.alloc(s.length);
       let parts = s.split(sep);
+      budget.alloc(parts.length * (name === 'splitAfter' ? 1 + sep.length : 1));
       if (n === 0) return [];
       if (n > 0 && parts.length > n) parts = [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
       return name === 'split' ? parts : parts.map((p, i) => (i < parts.length - 1 ? p + sep : p));
     }
-    case 'replace':
-      return str(args[0], 'replace').split(str(args[1], 'replace')).join(str(args[2], 'replace'));
+    case 'replace': {
+      const [s, old, replacement] = [str(args[0], 'replace'), str(args[1], 'replace'), str(args[2], 'replace')];
+      budget.alloc(s.length);
+      const parts = s.split(old);
+      budget.alloc((parts.length - 1) * replacement.length);
+      return parts.join(replacement);
+    }
     case 'repeat': {
       const times = num(args[1], 'repeat');
-      if (times < 0 || times > 10_000) return fail(`repeat: ${times} times is out of range`);
-      return str(args[0], 'repeat').repeat(times);
+      if (!Number.isInteger(times) || times < 0) return fail(`repeat: ${times} times is out of range`);
+      const s = str(args[0], 'repeat');
+      budget.alloc(s.length * times);
+      return s.repeat(times);
     }
     case 'indexOf':
-      return str(args[0], 'indexOf').indexOf(str(args[1], 'indexOf'));
-    case 'lastIndexOf':
-      return str(args[0], 'lastIndexOf').lastIndexOf(str(args[1], 'lastIndexOf'));
-    case 'join':
-      return list(args[0], 'join')
-        .map((x) => str(x, 'join'))
-        .join(args.length > 1 ? str(args[1], 'join') : '');
-    case 'take':
-      return list(args[0], 'take').slice(0, Math.max(0, num(args[1], 'take')));
-    case 'reverse':
-      return [...list(one(), 'reverse')].reverse();
+    case 'lastIndexOf': {
+      const [s, part] = [str(args[0], name), str(args[1], name)];
+      budget.step(s.length);
+      return name === 'indexOf' ? s.indexOf(part) : s.lastIndexOf(part);
+    }
+    case 'join': {
+      const parts = list(args[0], 'join').map((x) => str(x, 'join'));
+      const sep = args.length > 1 ? str(args[1], 'join') : '';
+      budget.alloc(parts.reduce((n, p) => n + p.length + sep.length, 0));
+      return parts.join(sep);
+    }
+    case 'take': {
+      const taken = list(args[0], 'take').slice(0, Math.max(0, num(args[1], 'take')));
+      budget.alloc(taken.length);
+      return taken;
+    }
+    case 'reverse': {
+      const l = list(one(), 'reverse');
+      budget.alloc(l.length);
+      return [...l].reverse();
+    }
     case 'sort': {
       const sign = sortOrder(args[1], 'sort()');
       const order = ordering('sort()');
-      return [...list(args[0], 'sort')].sort((a, b) => sign * order(a, b));
+      const l = list(args[0], 'sort');
+      budget.alloc(l.length);
+      budget.step(sortSteps(l.length));
+      return [...l].sort((a, b) => sign * order(a, b));
     }
-    case 'uniq':
-      return list(one(), 'uniq').filter((x, i, all) => all.findIndex((y) => equal(x, y)) === i);
-    case 'concat':
-      return args.flatMap((a) => list(a, 'concat'));
+    case 'uniq': {
+      const l = list(one(), 'uniq');
+      budget.alloc(l.length);
+      return l.filter((x, i, all) => all.findIndex((y) => equal(x, y, budget)) === i);
+    }
+    case 'concat': {
+      const lists = args.map((a) => list(a, 'concat'));
+      budget.alloc(lists.reduce((n, l) => n + l.length, 0));
+      return lists.flat();
+    }
     case 'flatten': {
-      const flat = (xs: unknown[]): unknown[] => xs.flatMap((x) => (Array.isArray(x) ? flat(x) : [x]));
+      const flat = (xs: unknown[]): unknown[] => {
+        budget.alloc(xs.length);
+        return xs.flatMap((x) => (Array.isArray(x) ? flat(x) : [x]));
+      };
       return flat(list(one(), 'flatten'));
     }
     case 'toPairs': {
       const v = one();
       if (!v || typeof v !== 'object' || Array.isArray(v)) return fail(`toPairs() needs a map, got ${typeName(v)}`);
-      return Object.entries(v);
+      const pairs = Object.entries(v);
+      budget.alloc(pairs.length * 3);
+      return pairs;
     }
     case 'fromPairs':
+      budget.alloc(list(one(), 'fromPairs').length);
       return Object.fromEntries(
         list(one(), 'fromPairs').map((p) => {
           const pair = list(p, 'fromPairs');
@@ -317,19 +452,21 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
     case 'type':
       return exprType(one());
     case 'toJSON':
-      return toJson(one());
+      budget.step(sizeOf(one(), EXPRESSION_BUDGET.steps));
+      return made(budget, toJson(one()));
     case 'fromJSON':
       try {
+        budget.alloc(str(one(), 'fromJSON').length);
         return JSON.parse(str(one(), 'fromJSON'));
       } catch (err) {
         return err instanceof ExpressionError ? fail(err.message) : fail(`fromJSON: ${(err as Error).message}`);
       }
     case 'toBase64':
-      return Buffer.from(str(one(), 'toBase64'), 'utf8').toString('base64');
+      return made(budget, Buffer.from(str(one(), 'toBase64'), 'utf8').toString('base64'));
     case 'fromBase64': {
       const s = str(one(), 'fromBase64');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) return fail(`fromBase64: "${s}" is not base64`);
-      return Buffer.from(s, 'base64').toString('utf8');
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) return fail(`fromBase64: ${show(s)} is not base64`);
+      return made(budget, Buffer.from(s, 'base64').toString('utf8'));
     }
     case 'bitand':
     case 'bitor':
@@ -363,13 +500,14 @@ function member(object: unknown, key: string | number, optional: boolean): unkno
     return object[i];
   }
   if (typeof object === 'object') {
-    const v = (object as Record<string, unknown>)[String(key)];
+    const v = own(object, String(key));
     return v === undefined ? null : v;
   }
   return fail(`cannot read "${key}" of ${typeName(object)} ${show(object)}`);
 }
 
 export function evaluate(e: Expr, env: Env): unknown {
+  env.budget.step();
   switch (e.kind) {
     case 'literal':
       return e.value;
@@ -399,8 +537,10 @@ export function evaluate(e: Expr, env: Env): unknown {
     case 'conditional':
       return bool(evaluate(e.test, env), 'a conditional (a ? b : c)') ? evaluate(e.consequent, env) : evaluate(e.alternate, env);
     case 'array':
+      env.budget.alloc(e.items.length);
       return e.items.map((i) => evaluate(i, env));
     case 'map':
+      env.budget.alloc(e.entries.length);
       return Object.fromEntries(e.entries.map((en) => [en.key, evaluate(en.value, env)]));
     case 'predicate':
       return fail('a predicate {…} is only an argument of all, any, filter, map, …');
@@ -418,18 +558,19 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
   const left = evaluate(e.left, env);
   if (op === '??') return left === null || left === undefined ? evaluate(e.right, env) : left;
   const right = evaluate(e.right, env);
+  const { budget } = env;
   switch (op) {
     case '==':
-      return equal(left, right);
+      return equal(left, right, budget);
     case '!=':
-      return !equal(left, right);
+      return !equal(left, right, budget);
     case '<':
     case '<=':
     case '>':
     case '>=':
       return compare(op, left, right);
     case '+':
-      if (typeof left === 'string' && typeof right === 'string') return left + right;
+      if (typeof left === 'string' && typeof right === 'string') return made(budget, left + right);
       return num(left, '"+"') + num(right, '"+"');
     case '-':
       return num(left, '"-"') - num(right, '"-"');
@@ -447,7 +588,8 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
     case '..': {
       const from = num(left, '".."');
       const to = num(right, '".."');
-      if (to - from > 100_000) return fail('the range is too long');
+      if (!Number.isInteger(from) || !Number.isInteger(to)) return fail(`".." makes a range of integers, not ${show(from)}..${show(to)}`);
+      budget.alloc(Math.max(0, to - from + 1));
       const out: number[] = [];
       for (let i = from; i <= to; i++) out.push(i);
       return out;
@@ -455,35 +597,52 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
     case 'in':
     case 'not in': {
       let found: boolean;
-      if (Array.isArray(right)) found = right.some((x) => equal(x, left));
+      if (Array.isArray(right)) found = right.some((x) => equal(x, left, budget));
       else if (right && typeof right === 'object') found = Object.prototype.hasOwnProperty.call(right, String(left));
       else return fail(`"${op}" needs an array or a map on its right, got ${typeName(right)}`);
       return op === 'in' ? found : !found;
     }
     case 'contains':
+      budget.step(str(left, '"contains"').length);
       return str(left, '"contains"').includes(str(right, '"contains"'));
     case 'startsWith':
       return str(left, '"startsWith"').startsWith(str(right, '"startsWith"'));
     case 'endsWith':
       return str(left, '"endsWith"').endsWith(str(right, '"endsWith"'));
     case 'matches': {
-      let re: RegExp;
-      try {
-        re = new RegExp(str(right, '"matches"'));
-      } catch (err) {
-        return fail(`"matches": bad regular expression ${show(right)}: ${(err as Error).message}`);
-      }
-      return re.test(str(left, '"matches"'));
+      // Go's regexp (RE2) as expr uses it: linear in the text, found anywhere in it.
+      const text = str(left, '"matches"');
+      const compiled = compileRe2(str(right, '"matches"'));
+      if (!compiled.ok) return fail(`"matches": bad regular expression ${show(right)}: ${compiled.message}`);
+      // Compiling costs with the program's size too (a pattern of a few {1,1000} is thousands of states), cached or not: the same answer every time.
+      const states = compiled.re.programSize();
+      budget.step(states * COMPILE_STEPS_PER_STATE + (text.length + 1) * Math.ceil(states / MATCH_STATES_PER_STEP));
+      return compiled.re.test(text);
     }
   }
   return fail(`operator "${op}" is not supported`);
 }
 
-/** Evaluates a condition on `result`; it must give a boolean. Throws ExpressionError with a sentence. */
-export function evaluateCondition(text: string, result: unknown): boolean {
+/** How many states of a regular expression's program one step pays for, per character matched. */
+const MATCH_STATES_PER_STEP = 8;
+/** What compiling a regular expression costs per state of its program, in steps. */
+const COMPILE_STEPS_PER_STATE = 50;
+
+/**
+ * Evaluates a condition on `result`; it must give a boolean. Throws ExpressionError with a
+ * sentence, and nothing else: within EXPRESSION_BUDGET, however the expression and `result` are made.
+ */
+export function evaluateCondition(text: string, result: unknown, limits: ExpressionLimits = EXPRESSION_BUDGET): boolean {
   const parsed = parseExpression(text);
-  if (!parsed.ok) throw new ExpressionError(`cannot parse "${text}": ${parsed.error.message} at ${parsed.error.start}`);
-  const value = evaluate(parsed.expr, { result });
+  if (!parsed.ok) throw new ExpressionError(`cannot parse ${show(text)}: ${parsed.error.message} at ${parsed.error.start}`);
+  let value: unknown;
+  try {
+    value = evaluate(parsed.expr, { result, budget: new Budget(limits) });
+  } catch (e) {
+    // A tree or a value nested deeper than the stack allows (the parser reads what the stack allows; values come from JSON).
+    if (e instanceof RangeError) throw new ExpressionError(`the expression cannot be evaluated: ${e.message}`);
+    throw e;
+  }
   if (typeof value !== 'boolean') throw new ExpressionError(`"${text}" gives ${typeName(value)} ${show(value)}, not a boolean`);
   return value;
 }

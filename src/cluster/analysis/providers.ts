@@ -73,9 +73,23 @@ export function conditionPhase(metric: Metric, result: unknown): MeasurementPhas
   return succeeded ? 'Successful' : 'Inconclusive';
 }
 
-function redact(text: string, secrets: readonly string[] = []): string {
+/**
+ * The forms a secret value takes in what a provider shows back: as is, escaped in JSON (an
+ * answer that echoes it, the value as JSON), percent-encoded in a URL (a path or a query, in
+ * upper- or lower-case hex, a space as %20 or +), and those encodings escaped once more in JSON.
+ */
+export function secretForms(secret: string): string[] {
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
+  const urls = [encodeURIComponent(secret), encodeURI(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+  const forms = [secret, json(secret), ...urls, ...urls.map(lowerHex)];
+  // Longest first, so a form that contains another is replaced whole.
+  return [...new Set([...forms, ...forms.map(json)])].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+}
+
+export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
-  for (const s of secrets) if (s.length > 0) out = out.split(s).join('*****');
+  for (const s of secrets) for (const form of secretForms(s)) out = out.split(form).join('*****');
   return out;
 }
 

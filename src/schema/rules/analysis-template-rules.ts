@@ -4,6 +4,7 @@
  * are declared where they are used.
  */
 import { checkExpression, parseExpression, subexpressions, type Expr, type ParseResult } from '../analysis-expression';
+import { compileRe2, re2Finds } from '../re2';
 import type { DocFinding } from '../findings';
 import { PROVIDER_NAMES } from '../fields/analysis-template';
 import { arr, error, nameRepeats, obj, str, warning, type JsonObject } from './rule';
@@ -199,16 +200,8 @@ export const argsDeclared: TemplateRule = {
   },
 };
 
-/** A metricName matches a metric by name or as a regular expression (Argo's dryRun and retention). */
-function matchesMetric(pattern: string, names: readonly string[]): boolean {
-  if (names.includes(pattern)) return true;
-  try {
-    const re = new RegExp(`^(?:${pattern})$`);
-    return names.some((n) => re.test(n));
-  } catch {
-    return false;
-  }
-}
+/** A metricName matches a metric as Argo's dryRun and retention match it: Go's regexp.MatchString (RE2, unanchored). */
+const matchesMetric = (pattern: string, names: readonly string[]): boolean => names.some((n) => re2Finds(pattern, n));
 
 export const metricNameReferences: TemplateRule = {
   code: 'metric-name-unknown',
@@ -219,7 +212,10 @@ export const metricNameReferences: TemplateRule = {
     for (const list of ['dryRun', 'measurementRetention'] as const) {
       arr(ctx.spec?.[list]).forEach((e, i) => {
         const name = str(obj(e)?.metricName);
-        if (name !== undefined && !matchesMetric(name, names)) out.push(warning(this.code, ['spec', list, i, 'metricName'], `"${name}" matches no metric of this template (${names.join(', ') || 'none'})`));
+        if (name === undefined || matchesMetric(name, names)) return;
+        const compiled = compileRe2(name);
+        const why = compiled.ok ? '' : ` (it is not a regular expression Argo can read: ${compiled.message})`;
+        out.push(warning(this.code, ['spec', list, i, 'metricName'], `"${name}" matches no metric of this template (${names.join(', ') || 'none'})${why}`));
       });
     }
     return out;
