@@ -237,4 +237,47 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     assert.ok(result.status.conditions?.some((c) => c.type === 'InvalidSpec'), 'the condition stands through the reconcile');
     assert.deepEqual(result.status.duration, before, 'no new attempt while the spec is invalid');
   });
+
+  it('going back mid-update to an older revision within rollbackWindow is a fast rollback: FastRolledBack (isRollbackWithinWindow)', () => {
+    const r = canary({ steps: steps20pause });
+    r.spec!.rollbackWindow = { revisions: 2 };
+    const h = deployed(r);
+    advance(h, 10);
+    updateImage(h, 'app:2');
+    settle(h);
+    patchStatus(h, { pauseConditions: null });
+    settle(h);
+    advance(h, 10);
+    updateImage(h, 'app:3');
+    const start = at(h);
+    settle(h);
+    advance(h, 10);
+    updateImage(h, 'app:1');
+    const noticed = step(h);
+    assert.equal(noticed.status.duration?.rolloutStartedAt, start);
+    assert.equal(noticed.status.duration?.completionStatus, 'FastRolledBack');
+    settle(h);
+    assert.equal(durationOf(h)?.completionStatus, 'FastRolledBack');
+    assert.equal(durationOf(h)?.rolloutStartedAt, start);
+    assert.ok(durationOf(h)?.finishedAt, 'the steps are skipped, so the rollback finishes without a promote');
+  });
+
+  it('a rollback from a finished update starts a new attempt that ends Promoted (the rollback is classified only mid-update)', () => {
+    const h = deployed(canary({ steps: steps20pause }));
+    advance(h, 10);
+    updateImage(h, 'app:2');
+    settle(h);
+    patchStatus(h, { pauseConditions: null });
+    settle(h);
+    advance(h, 10);
+    updateImage(h, 'app:1');
+    const start = at(h);
+    settle(h);
+    assert.equal(durationOf(h)?.rolloutStartedAt, start);
+    assert.equal(durationOf(h)?.completionStatus, undefined, 'still on its steps');
+    patchStatus(h, { pauseConditions: null });
+    settle(h);
+    assert.equal(durationOf(h)?.completionStatus, 'Promoted');
+    assert.ok(durationOf(h)?.finishedAt);
+  });
 });
