@@ -280,4 +280,18 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     assert.equal(durationOf(h)?.completionStatus, 'Promoted');
     assert.ok(durationOf(h)?.finishedAt);
   });
+
+  it('switching a settled blue-green (without a duration) to canary starts no attempt: already at the stable target (alreadyAtStableTarget)', () => {
+    const r = rolloutWith({ blueGreen: { activeService: 'demo-stable' } }, { replicas: 3 });
+    const h = deployed(r, [service('demo-stable'), service('demo-canary')]);
+    // A rollout settled before durations were written has none: the switch must not start one.
+    patchStatus(h, { duration: null });
+    const before = durationOf(h);
+    advance(h, 30);
+    setSpec(h, (spec) => ({ ...spec, strategy: { canary: { stableService: 'demo-stable', canaryService: 'demo-canary', steps: steps20pause } } }));
+    const switched = step(h);
+    assert.notEqual(switched.status.currentStepHash, undefined, 'the canary steps are recorded');
+    settle(h);
+    assert.deepEqual(durationOf(h), before);
+  });
 });
