@@ -463,6 +463,11 @@ function withinScaleDownDelay(rs: ReplicaSet | undefined, now: Date): boolean {
   return typeof remaining === 'number' && remaining > 0;
 }
 
+/** `newRSWithinDelay` of this reconcile's new RS, as `isFastRollback` wants it. */
+export function newRSWithinScaleDownDelay(ctx: ReconcileContext): boolean {
+  return withinScaleDownDelay(ctx.newRS, ctx.now);
+}
+
 /** `isRollback`: the new RS is the recorded stable one, or was created before the stable RS. */
 export function isRollback(ctx: ReconcileContext): boolean {
   const newRS = ctx.newRS;

@@ -9,6 +9,7 @@ import { canaryStepsOf, progressDeadlineAbortOf, progressDeadlineSecondsOf } fro
 import { addAbort, calculatePauseStatus, isAborted } from './pause';
 import { rolloutPhase } from './phase';
 import { recordEvent } from './events';
+import { updateDurationStatus } from './status-duration';
 import type { ReconcileContext } from './reconcile-context';
 import { allReplicaSets, requeueAfter, rfc3339, rsName } from './reconcile-context';
 import { isSaturated, replicaSetByHash, revisionOf } from './replicasets';
@@ -349,4 +350,5 @@ export function finishStatus(ctx: ReconcileContext): void {
   const phase = rolloutPhase({ ...ctx.rollout, status: s });
   s.phase = phase.phase;
   s.message = phase.message;
+  updateDurationStatus(ctx, s);
 }

@@ -311,6 +311,25 @@ export interface RolloutStatus {
   canary?: CanaryStatus;
   blueGreen?: BlueGreenStatus;
   workloadObservedGeneration?: string;
+  /** Timing of the current (or last) update: upstream's `RolloutDurationStatus` (status-duration.ts). */
+  duration?: RolloutDurationStatus;
+}
+
+/** How an update ended (upstream's `CompletionStatus`). */
+export type CompletionStatus = 'Promoted' | 'FastPromoted' | 'Aborted' | 'Superseded' | 'RolledBack' | 'FastRolledBack';
+
+/**
+ * Timing of one update. `finishedAt` marks it over; `completionStatus` may be known earlier (a
+ * promotion or rollback is classified before the new pods are all available).
+ */
+export interface RolloutDurationStatus {
+  rolloutStartedAt?: string;
+  /** While a pause that needs a person (spec.paused, an indefinite pause step, ...) lasts. */
+  manualPauseStartedAt?: string;
+  /** The whole seconds spent in such pauses that have ended. */
+  totalManualPauseDurationSeconds?: number;
+  finishedAt?: string;
+  completionStatus?: CompletionStatus;
 }
 
 export interface Rollout {

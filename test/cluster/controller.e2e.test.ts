@@ -178,18 +178,29 @@ describe('embedded controller (end to end)', function () {
       template: container('demo:v1'),
       strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
     });
-    const first = await untilPhase(h, 'abortable', 'Healthy');
+    const first = await untilPhase(h, 'abortable', 'Healthy', 20_000, (r) => r.status?.duration?.finishedAt !== undefined);
+    assert.equal(first.status?.duration?.completionStatus, 'Promoted', 'the first deploy is an attempt too (status.duration, as upstream)');
     await setImage(h.conn.rest, 'abortable', 'demo:v2');
     await untilPhase(h, 'abortable', 'Paused', 20_000, (r) => r.status?.currentPodHash !== first.status?.currentPodHash);
     const ref = { namespace: 'default', name: 'abortable' };
     assert.equal((await runAction(h.conn.rest, ref, { kind: 'abort' })).ok, true);
     const aborted = await untilPhase(h, 'abortable', 'Degraded', 20_000, (r) => r.status?.abort === true);
     assert.equal(aborted.status?.stableRS, first.status?.stableRS);
+    assert.equal(aborted.status?.duration?.completionStatus, 'Aborted');
+    assert.ok(aborted.status?.duration?.finishedAt);
     assert.equal((await runAction(h.conn.rest, ref, { kind: 'retry' })).ok, true);
     await untilPhase(h, 'abortable', 'Paused', 20_000, (r) => r.status?.abort !== true);
     assert.equal((await runAction(h.conn.rest, ref, { kind: 'promote' })).ok, true);
-    const done: Rollout = await untilPhase(h, 'abortable', 'Healthy', 20_000, (r) => r.status?.stableRS !== first.status?.stableRS);
+    const done: Rollout = await untilPhase(
+      h,
+      'abortable',
+      'Healthy',
+      20_000,
+      (r) => r.status?.stableRS !== first.status?.stableRS && r.status?.duration?.finishedAt !== undefined,
+    );
     assert.equal(done.status?.abort ?? false, false);
+    assert.equal(done.status?.duration?.completionStatus, 'Promoted', 'the retry started a new attempt, which the promote finished');
+    assert.ok(Date.parse(done.status!.duration!.rolloutStartedAt!) >= Date.parse(aborted.status!.duration!.finishedAt!));
   });
 
   it('a failing image ends Degraded after progressDeadlineSeconds with progressDeadlineAbort', async () => {
