@@ -414,6 +414,7 @@ export function createController(opts: ControllerOptions): Controller {
         expected.push({ store: opts.deployments!, namespace, name: deployment.metadata!.name!, rv: scaled.metadata!.resourceVersion! });
       }
       // The Events before the status: once the status shows what happened, its Events are there too.
+      await addedToInformer.get(key); // first what upstream's informer records on the Rollout's add
       for (const event of result.events) await recordEvent(key, event.type, event.reason, event.message);
       if (statusPatch !== undefined) {
         const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
@@ -454,6 +455,21 @@ export function createController(opts: ControllerOptions): Controller {
     }
     setRouterProblem(key, problem);
     enqueueAfter(key, delay);
+  }
+
+  /** RolloutAddedToInformer being recorded, by rollout: a reconcile's own Events wait for it. */
+  const addedToInformer = new Map<string, Promise<void>>();
+
+  /** Upstream's informer records RolloutAddedToInformer on each Rollout it is given (the initial list, then each add). */
+  function recordAddedToInformer(r: Rollout): void {
+    const ns = r.metadata?.namespace;
+    const key = keyOf(ns, r.metadata?.name);
+    const recording: Promise<void> = recordEvent(key, 'Normal', 'RolloutAddedToInformer', `Rollout resource added to informer: ${ns}/${r.metadata?.name}`).finally(() => {
+      eventsInFlight.delete(recording);
+      if (addedToInformer.get(key) === recording) addedToInformer.delete(key);
+    });
+    eventsInFlight.add(recording);
+    addedToInformer.set(key, recording);
   }
 
   /**
@@ -622,6 +638,7 @@ export function createController(opts: ControllerOptions): Controller {
       stores.rollouts.onChange((e, r) => {
         const ns = r.metadata?.namespace;
         if (!inScope(ns)) return;
+        if (e === 'add') recordAddedToInformer(r);
         enqueue(keyOf(ns, r.metadata?.name));
         // A Rollout gone, or no longer naming a Service it managed, leaves that Service to be released (releaseService).
         for (const svc of stores.services.list(ns)) {
@@ -720,7 +737,10 @@ export function createController(opts: ControllerOptions): Controller {
       analysis?.start();
       experiments?.start();
       work.start();
-      for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      for (const r of stores.rollouts.list(opts.namespace)) {
+        recordAddedToInformer(r);
+        enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      }
     },
     async stop() {
       const stopped = work.stop();

@@ -137,7 +137,9 @@ export function reconcileBlueGreen(ctx: ReconcileContext): void {
 // Small readings of the world
 
 function templateChanged(pass: BlueGreenPass): boolean {
-  return (pass.ctx.rollout.status?.currentPodHash ?? '') !== pass.newHash;
+  // Upstream's CheckPodSpecChange: a status with no current hash yet (a first deploy) is no change.
+  const current = pass.ctx.rollout.status?.currentPodHash ?? '';
+  return current !== '' && current !== pass.newHash;
 }
 
 /** spec.paused or an inconclusive analysis waiting for a person (Argo's haltProgress). */

@@ -92,8 +92,8 @@ export function canaryTemplateOrStepsChanged(ctx: ReconcileContext, stepsHash: s
 }
 
 /**
- * The reconcile that notices a new template or new steps only resets the status (the new RS
- * is created by the next one). Going back to the stable's template, or to an older revision
+ * The reconcile that notices a new template or new steps only resets the status (besides creating
+ * the new RS with 0 replicas, as upstream's controller does before any strategy). Going back to the stable's template, or to an older revision
  * within rollbackWindow that still has pods, skips every step.
  */
 export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {

@@ -92,10 +92,11 @@ function fromEffects(ctx: ReconcileContext, effects: readonly Effect[], asRead: 
   };
   for (const e of effects) {
     if (e.kind === 'createReplicaSet') {
-      recordEvent(ctx, 'NewReplicaSetCreated', `Created ReplicaSet ${rsName(e.replicaSet)} (revision ${revisionOf(e.replicaSet)})`);
-      replicasNow.set(rsName(e.replicaSet) ?? '', 0);
+      // createDesiredReplicaSet: the Rollout's revision is set (RolloutUpdated) before the creation is told.
       const revision = effects.find((r) => r.kind === 'setRolloutRevision');
       if (revision?.kind === 'setRolloutRevision') recordEvent(ctx, 'RolloutUpdated', `Rollout updated to revision ${revision.revision}`);
+      recordEvent(ctx, 'NewReplicaSetCreated', `Created ReplicaSet ${rsName(e.replicaSet)} (revision ${revisionOf(e.replicaSet)})`);
+      replicasNow.set(rsName(e.replicaSet) ?? '', 0);
       scaled(e.replicaSet);
     } else if (e.kind === 'updateReplicaSet') {
       scaled(e.replicaSet);

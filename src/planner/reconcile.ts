@@ -57,7 +57,9 @@ export function reconcile(
   const ctx = newReconcileContext(rollout, replicaSets, services, analysisRuns, now, experiments, pods);
   if (rollout.spec?.strategy?.canary) {
     if (canaryTemplateOrStepsChanged(ctx, ctx.stepsHash)) {
-      // The reconcile that notices a new template or steps only records it (§5.2 rule 1).
+      // The reconcile that notices a new template or steps creates its ReplicaSet (upstream does so
+      // before any strategy, with 0 replicas) and otherwise only records it (§5.2 rule 1).
+      ensureNewReplicaSet(ctx);
       resetCanaryForNewTemplate(ctx);
     } else {
       ensureNewReplicaSet(ctx);

@@ -58,6 +58,8 @@ describe('rollout events and revision (end to end)', function () {
     }
     const lines = events.map((e) => `${e.type} ${e.reason}: ${e.message}`);
     for (const expected of [
+      // upstream's informer add handler records this one on each Rollout it is given
+      'Normal RolloutAddedToInformer: Rollout resource added to informer: default/ev',
       'Normal NewReplicaSetCreated: Created ReplicaSet ',
       'Normal RolloutUpdated: Rollout updated to revision 1',
       'Normal RolloutUpdated: Rollout updated to revision 2',

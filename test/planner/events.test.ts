@@ -17,10 +17,10 @@ describe('rollout events (as upstream records them)', () => {
     const name = v1.metadata!.name!;
     const hash = hashOf(v1);
     assert.deepEqual(eventsOf(results).map(line), [
-      // The reconcile that records the new template: no ReplicaSet, no revision yet (upstream says revision 0 too).
-      `Normal RolloutNotCompleted: Rollout not completed, started update to revision 0 (${hash})`,
-      `Normal NewReplicaSetCreated: Created ReplicaSet ${name} (revision 1)`,
+      // The reconcile that records the new template creates its ReplicaSet (the revision first, as upstream's createDesiredReplicaSet).
       'Normal RolloutUpdated: Rollout updated to revision 1',
+      `Normal NewReplicaSetCreated: Created ReplicaSet ${name} (revision 1)`,
+      `Normal RolloutNotCompleted: Rollout not completed, started update to revision 1 (${hash})`,
       `Normal ScalingReplicaSet: Scaled up ReplicaSet ${name} (revision 1) from 0 to 2`,
       `Normal RolloutCompleted: Rollout completed update to revision 1 (${hash}): Initial deploy`,
       `Normal SwitchService: Switched selector for service 'demo-stable' from '' to '${hash}'`,
@@ -38,10 +38,10 @@ describe('rollout events (as upstream records them)', () => {
     const v2rs = replicaSetByRevision(h, 2)!;
     const v2 = v2rs.metadata!.name!;
     assert.deepEqual(eventsOf(before).map(line), [
-      // Upstream names the Rollout's revision as read then: the new ReplicaSet does not exist yet.
-      `Normal RolloutNotCompleted: Rollout not completed, started update to revision 1 (${hashOf(v2rs)})`,
-      `Normal NewReplicaSetCreated: Created ReplicaSet ${v2} (revision 2)`,
+      // Upstream names the Rollout's revision as set by that reconcile's creation.
       'Normal RolloutUpdated: Rollout updated to revision 2',
+      `Normal NewReplicaSetCreated: Created ReplicaSet ${v2} (revision 2)`,
+      `Normal RolloutNotCompleted: Rollout not completed, started update to revision 2 (${hashOf(v2rs)})`,
       `Normal ScalingReplicaSet: Scaled up ReplicaSet ${v2} (revision 2) from 0 to 1`,
       `Normal SwitchService: Switched selector for service 'demo-canary' from '${hashOf(replicaSetByRevision(h, 1))}' to '${hashOf(v2rs)}'`,
       `Normal ScalingReplicaSet: Scaled down ReplicaSet ${v1} (revision 1) from 2 to 1`,

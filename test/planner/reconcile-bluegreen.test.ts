@@ -207,12 +207,12 @@ function startUpdate(c: Cluster, image = 'demo:v2'): string {
 
 describe('blue-green reconcile (§8)', () => {
   describe('first deploy (no active selector yet: fast-tracked)', () => {
-    it('creates the ReplicaSet with 0 replicas, points the preview at it and marks it stable at once', () => {
+    it('creates the ReplicaSet and sizes it in the same reconcile (no current hash yet is no template change), points the preview at it and marks it stable at once', () => {
       const c = new Cluster(blueGreenRollout({ autoPromotionEnabled: false }));
       c.reconcile();
       assert.equal(c.world.replicaSets.length, 1);
       const rs = c.world.replicaSets[0]!;
-      assert.equal(replicasOf(rs), 0);
+      assert.equal(replicasOf(rs), 3, "upstream's CheckPodSpecChange is false while status.currentPodHash is empty");
       const hash = rs.metadata!.labels![LABEL_POD_TEMPLATE_HASH];
       assert.equal(c.status.currentPodHash, hash);
       assert.equal(c.status.stableRS, hash, 'Initial deploy promotes before any pod runs');

@@ -24,15 +24,16 @@ const steps20pause = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }];
 
 describe('reconcile (canary)', () => {
   describe('initial deploy and rest', () => {
-    it('records a new template first, then creates the first ReplicaSet at full size and makes it stable at once', () => {
+    it('records a new template and creates its ReplicaSet (0 replicas) first, then sizes it at full size and makes it stable at once', () => {
       const h = harness(canary({ steps: steps20pause }));
       const first = step(h);
-      assert.deepEqual(kinds(first), ['updateStatus']);
+      assert.deepEqual(kinds(first), ['createReplicaSet', 'setRolloutRevision', 'updateStatus']);
       assert.equal(first.status.currentStepIndex, 0);
-      assert.equal(h.world.replicaSets.length, 0);
+      assert.equal(h.world.replicaSets.length, 1);
+      assert.equal(h.world.replicaSets[0]!.spec?.replicas, 0, 'upstream creates it before any strategy, with 0 replicas');
 
       const second = step(h);
-      assert.deepEqual(kinds(second), ['createReplicaSet', 'setRolloutRevision', 'updateStatus']);
+      assert.deepEqual(kinds(second), ['updateReplicaSet', 'updateStatus']);
       const rs = h.world.replicaSets[0]!;
       assert.equal(rs.spec?.replicas, 10, 'the first ReplicaSet ignores the steps');
       assert.equal(second.status.stableRS, hashOf(rs), 'initial deploy promotes before pods are available');
@@ -75,25 +76,27 @@ describe('reconcile (canary)', () => {
   });
 
   describe('an update (§5.1, §5.2)', () => {
-    it('the reconcile that notices the new template only resets the status (index 0, no ReplicaSet yet)', () => {
+    it('the reconcile that notices the new template creates its ReplicaSet (0 replicas) and only resets the status (index 0)', () => {
       const h = deployed(canary({ steps: steps20pause }));
       updateImage(h);
       const r = step(h);
-      assert.deepEqual(kinds(r), ['updateStatus']);
+      assert.deepEqual(kinds(r), ['createReplicaSet', 'setRolloutRevision', 'updateStatus']);
       assert.equal(r.status.currentStepIndex, 0);
       assert.notEqual(r.status.currentPodHash, r.status.stableRS);
-      assert.equal(h.world.replicaSets.length, 1);
+      assert.equal(h.world.replicaSets.length, 2);
+      assert.equal(replicas(h, 2), 0);
+      assert.equal(replicas(h, 1), 10, 'nothing is scaled in that reconcile');
     });
 
     it('creates the new ReplicaSet with 0 replicas, scales the stable first, and one ReplicaSet per reconcile', () => {
       // §3.3 worked progression: R=10, 25%/25%, setWeight 20: stable→8, canary→2.
       const h = deployed(canary({ steps: steps20pause }));
       updateImage(h);
-      step(h);
       const create = step(h);
       const created = create.effects.find((e) => e.kind === 'createReplicaSet');
       assert.ok(created && created.kind === 'createReplicaSet');
       assert.equal(created.replicaSet.spec?.replicas, 0);
+      step(h);
       assert.equal(replicas(h, 1), 8, 'stable scaled down first');
       assert.equal(replicas(h, 2), 0, 'the canary waits for the next reconcile');
       step(h);

@@ -58,7 +58,8 @@ describe('rollout status (§11, §12)', () => {
     updateImage(h);
     settle(h);
     const first = getCondition(h.world.rollout.status?.conditions, 'Progressing');
-    assert.equal(first?.reason, 'NewReplicaSetCreated', 'no pod came up yet: nothing progressed since the creation');
+    // The ReplicaSet is created in the reconcile that sees the template; the next one scales (the stable down: progress).
+    assert.equal(first?.reason, 'ReplicaSetUpdated', 'no pod came up yet: nothing progressed since the first scaling');
     assert.equal(first?.lastUpdateTime, '2026-01-01T00:00:00Z');
     advance(h, 30);
     setPods(h, replicaSetByRevision(h, 2), 2, 2);

@@ -30,8 +30,9 @@ import { watchCluster, type ClusterWatch } from '../../src/cluster/store';
 import { runAction, type ActionRequest } from '../../src/cluster/actions';
 import { applyObjects } from '../../src/cluster/apply';
 import type { Clock as ControllerClock } from '../../src/cluster/clock';
-import { ANALYSIS_RUN, DEPLOYMENT, EVENT, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Pod } from '../../src/cluster/kinds';
+import { ANALYSIS_RUN, DEPLOYMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Pod } from '../../src/cluster/kinds';
 import type { Rest } from '../../src/cluster/rest';
+import { k8s } from '../../src/cluster/k8s';
 import { manifestObjects } from '../../src/schema';
 import { clientPhase, type AnalysisRun, type ReplicaSet, type Rollout } from '../../src/planner';
 import { recordingLog, until } from '../cluster/helpers';
@@ -102,6 +103,12 @@ export class Scenario {
   /** The objects given (rolloutObjects...), applied by applyManifests(). */
   objects: Obj[] = [];
   private rolloutName: string | undefined;
+  /**
+   * Every Event the watch shows, added or modified, in the order it shows them: upstream's
+   * StartEventWatch collects them so (a repeat the recorder counts on one Event appears again).
+   */
+  private readonly events: Obj[] = [];
+  private stopEventWatch: (() => void) | undefined;
 
   private constructor(
     readonly cluster: LocalCluster,
@@ -138,11 +145,26 @@ export class Scenario {
       ...(watch.analysisTemplates ? { analysisTemplates: watch.analysisTemplates } : {}),
       ...(watch.clusterAnalysisTemplates ? { clusterAnalysisTemplates: watch.clusterAnalysisTemplates } : {}),
     });
+    const scenario = new Scenario(cluster, conn, watch, controller, log, clock, timeScale, opts.waitMs ?? 30_000);
+    await scenario.startEventWatch();
     controller.start();
-    return new Scenario(cluster, conn, watch, controller, log, clock, timeScale, opts.waitMs ?? 30_000);
+    return scenario;
+  }
+
+  private async startEventWatch(): Promise<void> {
+    const req = await new k8s.Watch(this.conn.kc).watch(
+      `/api/v1/namespaces/${this.namespace}/events`,
+      {},
+      (type: string, obj: Obj) => {
+        if (type === 'ADDED' || type === 'MODIFIED') this.events.push(obj);
+      },
+      () => undefined,
+    );
+    this.stopEventWatch = () => req.abort();
   }
 
   async close(): Promise<void> {
+    this.stopEventWatch?.();
     await this.controller.stop();
     this.watch.dispose();
     await this.cluster.close();
@@ -738,14 +760,10 @@ export class Scenario {
     return { ...(desired ? { desired } : {}), ...(stable ? { stable } : {}) };
   }
 
-  /** The reasons of the Events about the rollout, oldest first (upstream's GetRolloutEventReasons). */
+  /** The reasons of the Events about the rollout as the event watch saw them, in its order (upstream's GetRolloutEventReasons). */
   async rolloutEventReasons(): Promise<string[]> {
     const r = await this.getRollout();
-    const list = await this.rest.request<{ items: Obj[] }>('GET', kindPath(EVENT, this.namespace));
-    return list.items
-      .filter((e) => e.involvedObject?.uid === r.metadata?.uid)
-      .sort((a, b) => String(a.firstTimestamp ?? a.eventTime ?? '').localeCompare(String(b.firstTimestamp ?? b.eventTime ?? '')))
-      .map((e) => String(e.reason));
+    return this.events.filter((e) => e.involvedObject?.uid === r.metadata?.uid).map((e) => String(e.reason));
   }
 
   async expectRolloutEvents(reasons: string[]): Promise<this> {

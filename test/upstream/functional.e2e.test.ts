@@ -131,8 +131,7 @@ spec:
   // half real time (not 1/20) they are not racing it.
   it('TestRolloutAbortRetryPromote', () => scenario(abortRetryPromote, { timeScale: 2 }));
 
-  // awaits branch fidelity: Events (upstream records RolloutUpdated, ScalingReplicaSet, RolloutPaused... on the Rollout)
-  it.skip('TestRolloutAbortRetryPromote (its ExpectRolloutEvents)', () =>
+  it('TestRolloutAbortRetryPromote (its ExpectRolloutEvents)', () =>
     scenario(async (s) => {
       await abortRetryPromote(s);
       await s.expectRolloutEvents(EVENTS_ABORT_RETRY_PROMOTE);
@@ -544,8 +543,7 @@ spec:
 
   it('TestBlueGreenUpdate', () => scenario(blueGreenUpdate));
 
-  // awaits branch fidelity: Events (upstream records NewReplicaSetCreated, SwitchService, RolloutCompleted... on the Rollout)
-  it.skip('TestBlueGreenUpdate (its ExpectRolloutEvents)', () =>
+  it('TestBlueGreenUpdate (its ExpectRolloutEvents)', () =>
     scenario(async (s) => {
       await blueGreenUpdate(s);
       await s.expectRolloutEvents(EVENTS_BLUE_GREEN_UPDATE);
