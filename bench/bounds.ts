@@ -10,9 +10,10 @@
 //     loaded when present (import only the type from here: `import type { Bound } from './bounds'`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, request } from 'node:https';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { parse as parseYaml } from 'yaml';
 
 /** One budget: what is measured, its unit, and the most it may be. */
 export interface Bound {
@@ -34,6 +35,8 @@ interface ClusterProcess {
   child: ChildProcess;
   url: string;
   agent: Agent;
+  /** The admin's bearer token, from the kubeconfig the cluster wrote. */
+  token: string;
 }
 
 async function startCluster(): Promise<ClusterProcess> {
@@ -41,11 +44,18 @@ async function startCluster(): Promise<ClusterProcess> {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('server: ') && ok(l.slice(8)));
+  // It prints its URL, then the kubeconfig that carries its CA and the admin's token.
+  const { url, kubeconfig } = await new Promise<{ url: string; kubeconfig: string }>((ok, fail) => {
+    let server = '';
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (l.startsWith('server: ')) server = l.slice(8);
+      if (l.startsWith('kubeconfig: ')) ok({ url: server, kubeconfig: l.slice(12) });
+    });
     child.on('exit', (code) => fail(new Error(`rollouts cluster exited with ${code}`)));
   });
-  return { child, url, agent: new Agent({ keepAlive: true, maxSockets: 4 }) };
+  const kc = parseYaml(readFileSync(kubeconfig, 'utf8'));
+  const ca = Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+  return { child, url, token: kc.users[0].user.token, agent: new Agent({ keepAlive: true, maxSockets: 4, ca }) };
 }
 
 async function stopCluster(c: ClusterProcess): Promise<void> {
@@ -66,7 +76,7 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 function call(c: ClusterProcess, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; text: string }> {
   return new Promise((ok, fail) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const req = request(`${c.url}${path}`, { method, agent: c.agent, headers: { 'Content-Type': contentType } }, (res) => {
+    const req = request(`${c.url}${path}`, { method, agent: c.agent, headers: { 'Content-Type': contentType, Authorization: `Bearer ${c.token}` } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));
