@@ -7,6 +7,7 @@
  * Built-in kinds: the associative lists of the Kubernetes types as their OpenAPI publishes them.
  * Custom resources: their CRD's schema says, as on a real server.
  */
+import { isObject } from './patch';
 
 export type ListType =
   | { readonly type: 'map'; readonly keys: readonly string[]; readonly defaults?: Readonly<Record<string, unknown>> }
@@ -82,21 +83,21 @@ export function schemaListTypes(schema: unknown): ListTypes {
     if (fields.length === 2 && fields[0] === 'metadata') return metadataList(fields[1]!);
     let node: unknown = schema;
     for (const name of fields) {
-      node = isRecord(node) && isRecord(node.properties) && Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
+      node = isObject(node) && isObject(node.properties) && Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
       // Between two field names may stand a list: its items hold the next fields.
-      if (isRecord(node) && node.type === 'array' && name !== fields[fields.length - 1]) node = node.items;
+      if (isObject(node) && node.type === 'array' && name !== fields[fields.length - 1]) node = node.items;
       if (node === undefined) return atomic;
     }
-    if (!isRecord(node)) return atomic;
+    if (!isObject(node)) return atomic;
     const type = node['x-kubernetes-list-type'];
     const keys = node['x-kubernetes-list-map-keys'];
     if (type === 'set') return set;
     if (type === 'map' && Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'string')) {
-      const items = isRecord(node.items) && isRecord(node.items.properties) ? node.items.properties : {};
+      const items = isObject(node.items) && isObject(node.items.properties) ? node.items.properties : {};
       const defaults: Record<string, unknown> = {};
       for (const k of keys as string[]) {
         const prop = Object.hasOwn(items, k) ? items[k] : undefined;
-        if (isRecord(prop) && prop.default !== undefined) defaults[k] = prop.default;
+        if (isObject(prop) && prop.default !== undefined) defaults[k] = prop.default;
       }
       return mapBy(keys as string[], Object.keys(defaults).length ? defaults : undefined);
     }
@@ -104,15 +105,13 @@ export function schemaListTypes(schema: unknown): ListTypes {
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The key element of an item of an associative list: `k:` and its keys as JSON, sorted by name
  * (as structured-merge-diff writes them). Undefined when the item lacks a key the server cannot
  * default: such a list is kept atomic.
  */
 export function itemKey(item: unknown, type: Extract<ListType, { type: 'map' }>): string | undefined {
-  if (!isRecord(item)) return undefined;
+  if (!isObject(item)) return undefined;
   const key: Record<string, unknown> = {};
   for (const k of [...type.keys].sort()) {
     const v = Object.hasOwn(item, k) ? item[k] : type.defaults?.[k];

@@ -17,7 +17,7 @@ import { getOwn, setOwn } from './own';
 
 export class PatchError extends Error {}
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
 
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
