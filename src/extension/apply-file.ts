@@ -100,7 +100,7 @@ async function send(ctx: Ctx, target: { context: string; conn: Connection }, doc
   return { ok: failed.length === 0, message, applied };
 }
 
-/** The YAML a person compares, per change URI (the diff editor's two sides). */
+/** The YAML a person compares, per change URI (the two sides of the newest diff). */
 const shownText = new Map<string, string>();
 let provider: vscode.Disposable | undefined;
 const scheme = 'rollouts-apply';
@@ -113,6 +113,7 @@ async function showChanges(ctx: Ctx, target: { context: string; conn: Connection
   provider ??= ctx.forWindow(vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => shownText.get(uri.toString()) ?? '' }));
   const preview = await withErrorBoundary(ctx, `previewing the apply to context "${target.context}"`, () => cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force, dryRun: true }));
   if (!preview?.changes) return;
+  shownText.clear(); // only the newest preview is kept: an open diff editor holds its own copy
   for (const p of preview.problems) ctx.log.warn(`apply preview: line ${p.line}: ${p.message}`);
   const name = source.path.split('/').pop() ?? 'manifest';
   const side = (which: 'before' | 'after') => {
