@@ -118,7 +118,11 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
   }
 
   function scheduleRenew(): void {
-    cancelTimer = opts.clock.setTimer(async () => {
+    cancelTimer = opts.clock.setTimer(() => void renewOnce(), renewMs);
+  }
+
+  /** A failed renewal is logged, not thrown; a Lease not renewed in time is lost. */
+  async function renewOnce(): Promise<void> {
       if (stopped || !leader) return;
       try {
         const r = await tryAcquireOrRenew();
@@ -131,7 +135,6 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
       }
       if (opts.clock.now().getTime() - lastRenew >= duration * 1000) return lose(`not renewed for ${duration}s`);
       if (!stopped && leader) scheduleRenew();
-    }, renewMs);
   }
 
   return {

@@ -135,7 +135,7 @@ describe('an informer across a server restart', () => {
       let restarts = 0;
       informer.on('error', () => {
         restarts++;
-        setTimeout(() => informer.start().catch(() => undefined), 50);
+        setTimeout(() => void informer.start().catch(() => undefined), 50);
       });
       await informer.start();
       await added('before');
