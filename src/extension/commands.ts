@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { applyFile } from './apply-file';
 import type { ActionRequest, Rest, TerminateOutcome } from '../cluster';
-import { actionCaution, undoTargetRevision, type ActionName, type PodTemplateSpec, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_REVISION, actionCaution, undoTargetRevision, type ActionName, type PodTemplateSpec, type ReplicaSet, type Rollout } from '../planner';
 import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from '../cluster/action-catalog';
 import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
@@ -111,8 +111,7 @@ async function runRolloutAction(
 function templateContainers(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): NonNullable<NonNullable<PodTemplateSpec['spec']>['containers']> {
   if (!rollout?.spec?.workloadRef) return rollout?.spec?.template?.spec?.containers ?? [];
   const owned = replicaSets.filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === rollout.metadata?.name));
-  // The planner's ANNOTATION_REVISION, spelled out: this module loads the planner lazily.
-  const revision = (rs: ReplicaSet) => Number(rs.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0);
+  const revision = (rs: ReplicaSet) => Number(rs.metadata?.annotations?.[ANNOTATION_REVISION] ?? 0);
   const newest = owned.sort((a, b) => revision(b) - revision(a))[0];
   return newest?.spec?.template?.spec?.containers ?? [];
 }
