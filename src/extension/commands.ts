@@ -200,8 +200,7 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   if (!ref) return undefined;
   const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
   const yes = 'Terminate';
-  const answer = await vscode.window.showWarningMessage(`Terminate ${k.kind} "${ref.name}"${of}? ${k.consequence}`, { modal: true }, yes);
-  if (answer !== yes) return undefined;
+  if (!(await confirm(`Terminate ${k.kind} "${ref.name}"${of} in context "${c.context}"? ${k.consequence}`, yes))) return undefined;
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () => k.call(c.conn.rest, target)),
