@@ -1,9 +1,10 @@
-// Writes package.json contributes.commands and menus.commandPalette from src/extension/command-specs.ts.
+// Writes package.json contributes.commands, menus.commandPalette and the rollout actions' entries of
+// menus["view/item/context"] from src/extension/command-specs.ts (and so from the action catalog).
 // test/extension/manifest.test.ts fails (and names this script) when they drift.
 //   node --import tsx scripts/sync-extension-manifest.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contributedCommands, paletteMenu } from '../src/extension/command-specs';
+import { actionMenus, contributedCommands, isActionMenuEntry, paletteMenu } from '../src/extension/command-specs';
 
 const file = join(__dirname, '..', 'package.json');
 const pkg = JSON.parse(readFileSync(file, 'utf8'));
@@ -11,5 +12,7 @@ pkg.contributes ??= {};
 pkg.contributes.commands = contributedCommands();
 pkg.contributes.menus ??= {};
 pkg.contributes.menus.commandPalette = paletteMenu();
+const others = (pkg.contributes.menus['view/item/context'] ?? []).filter((e: { command: string }) => !isActionMenuEntry(e));
+pkg.contributes.menus['view/item/context'] = [...actionMenus(), ...others];
 writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
 console.log(`package.json: ${pkg.contributes.commands.length} commands, ${pkg.contributes.menus.commandPalette.length} palette conditions`);

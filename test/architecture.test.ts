@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
+import { ACTIONS, ACTION_ORDER } from '../src/cluster/action-catalog';
 
 const root = resolve(__dirname, '..');
 
@@ -81,8 +82,9 @@ describe('architecture', () => {
     assert.deepEqual(bad, [], fmt(bad));
   });
 
-  // Each part's index.ts is its only import target (habits #1). The one exception: the
-  // language server's typed protocol constants, which the extension's client shares.
+  // Each part's index.ts is its only import target (habits #1). The exceptions: the language
+  // server's typed protocol constants, which the extension's client shares, and the action
+  // catalog, a data-only leaf the webview, the CLI and the extension read without loading the cluster side.
   for (const part of ['planner', 'schema', 'cluster', 'localcluster', 'server']) {
     it(`other parts reach src/${part} only through its index`, () => {
       const bad = all.filter(
@@ -90,11 +92,36 @@ describe('architecture', () => {
           !inPart(`src/${part}`)(i) &&
           i.target?.startsWith(`src/${part}/`) &&
           i.target !== `src/${part}/index` &&
-          !(part === 'server' && i.target === 'src/server/protocol'),
+          !(part === 'server' && i.target === 'src/server/protocol') &&
+          !(part === 'cluster' && i.target === 'src/cluster/action-catalog'),
       );
       assert.deepEqual(bad, [], fmt(bad));
     });
   }
+
+  it('the action catalog is a leaf: it imports only planner types', () => {
+    const text = readFileSync(join(root, 'src/cluster/action-catalog.ts'), 'utf8');
+    const imports = [...text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gm)];
+    assert.ok(imports.length > 0, 'no imports found in the catalog');
+    const bad = imports.filter((m) => !(m[1] && m[2] === '../planner')).map((m) => m[0]);
+    assert.deepEqual(bad, [], 'src/cluster/action-catalog.ts may only `import type` from ../planner');
+  });
+
+  it('actions are defined only in the catalog: no other source gives an action a title or label, or tables the action names', () => {
+    const titles = ACTION_ORDER.map((a) => ACTIONS[a].title);
+    const quoted = (w: string) => `['"\`]${w.replace(/[()]/g, '\\$&')}['"\`]`;
+    // A title of several words anywhere, or any title as a label, title or verb field.
+    const spelled = titles.map((t) => new RegExp(t.includes(' ') ? quoted(t) : `\\b(?:title|label|verb)\\s*:\\s*${quoted(t)}`));
+    const files = ['src', 'webview'].flatMap((d) => sourceFiles(join(root, d))).filter((f) => !f.endsWith(join('src', 'cluster', 'action-catalog.ts')));
+    const bad: string[] = [];
+    for (const file of files) {
+      const text = withoutComments(readFileSync(file, 'utf8'));
+      titles.forEach((t, i) => spelled[i]!.test(text) && bad.push(`${relative(root, file)} spells "${t}"`));
+      // A second table keyed by the action names (labels, icons, commands, past tenses) belongs in the catalog.
+      if (/Record<(?:ActionName|ActionRequest\[['"]kind['"]\])\s*,/.test(text)) bad.push(`${relative(root, file)} has a table keyed by the action names`);
+    }
+    assert.deepEqual(bad, []);
+  });
 
   it('only webview/ touches the DOM', () => {
     const domUse = /(?<![.\w])window\.[A-Za-z_]|\bdocument\.(createElement|querySelector|getElementById|body|addEventListener)\b|\bacquireVsCodeApi\(/;

@@ -5,7 +5,8 @@
  * acquireVsCodeApi here (see vscode.ts), so tests drive this with a stand-in host.
  */
 import { h, icon } from './dom';
-import { ACTIONS, TERMINATE, type TerminateKind } from './actions';
+import { ACTIONS } from '../src/cluster/action-catalog';
+import { TERMINATE, type TerminateKind } from './actions';
 import { clock } from './format';
 import { hostToViewProblem, type ActionArgs, type ActionName, type HostToView, type RolloutRef, type ViewToHost } from './protocol';
 import { renderRollout } from './rollout-view';
@@ -119,6 +120,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
       el.replaceChildren(
         renderRollout(shown.message.view, {
           context: shown.message.context,
+          actions: shown.message.actions,
           ...(shown.message.heldBy ? { heldBy: shown.message.heldBy } : {}),
           receivedAt: shown.receivedAt,
           pending: pendingActions(),
@@ -183,7 +185,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
         const request = pending.get(m.requestId);
         if (request === undefined) return; // not ours, or from before a reload
         pending.delete(m.requestId);
-        const label = request.kind === 'action' ? ACTIONS[request.action].label : `${TERMINATE[request.what].label} ${request.name}`;
+        const label = request.kind === 'action' ? ACTIONS[request.action].title : `${TERMINATE[request.what].label} ${request.name}`;
         notice = { ok: m.ok, text: m.message ?? (m.ok ? `${label}: done.` : `${label} failed.`) };
         renderShown();
         return; // nothing to save

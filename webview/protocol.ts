@@ -1,13 +1,15 @@
 /**
  * webview/protocol.ts: every message between the extension host and the rollout webview.
- * Types and guards only: no DOM, no vscode, no runtime imports, so both sides can use it.
+ * Types and guards only: no DOM, no vscode, and at run time only the action catalog's names
+ * (a data-only leaf), so both sides can use it.
  * Each side checks what arrives with the guards below and drops (and logs) anything else;
  * `hostToViewProblem` / `viewToHostProblem` say what is wrong and where.
  */
 import type { RolloutView } from '../src/cluster';
-import type { SimulationFrame, SimulationOutcome } from '../src/planner';
+import type { ActionName, ActionOffer, SimulationFrame, SimulationOutcome } from '../src/planner';
+import { ACTION_ORDER } from '../src/cluster/action-catalog';
 
-export type { RolloutView, SimulationFrame, SimulationOutcome };
+export type { ActionName, ActionOffer, RolloutView, SimulationFrame, SimulationOutcome };
 
 /** Which rollout an action is for. `context` is the kubeconfig context (absent: the current one). */
 export interface RolloutRef {
@@ -16,8 +18,6 @@ export interface RolloutRef {
   name: string;
 }
 
-export const ACTION_NAMES = ['promote', 'promoteFull', 'abort', 'retry', 'pause', 'resume', 'restart', 'setImage', 'undo'] as const;
-export type ActionName = (typeof ACTION_NAMES)[number];
 
 /** Extra input some actions take. Absent fields: the host asks the user (set image) or uses the default (undo: previous revision). */
 export interface ActionArgs {
@@ -33,8 +33,12 @@ export interface SimulationSource {
 }
 
 export type HostToView =
-  /** The full state of one rollout; every message re-renders everything. `heldBy`: why the embedded controller cannot move it on. */
-  | { kind: 'rollout'; view: RolloutView; context?: string; heldBy?: string }
+  /**
+   * The full state of one rollout; every message re-renders everything. `actions`: what the
+   * planner offers on it now (the toolbar shows these, the primary one first and prominent).
+   * `heldBy`: why the embedded controller cannot move it on.
+   */
+  | { kind: 'rollout'; view: RolloutView; actions: ActionOffer[]; context?: string; heldBy?: string }
   /** The rollout shown is gone (deleted, or its context was disconnected). */
   | { kind: 'rolloutGone'; target: RolloutRef; message: string }
   /** The planner's simulation of a manifest (or why it could not be simulated). */
@@ -242,7 +246,7 @@ const simulationFrame: Check = obj({
 const simulationSource: Check = obj({ uri: str, docIndex: int });
 
 const hostToViewChecks: Record<HostToView['kind'], Check> = {
-  rollout: obj({ view: rolloutView, 'context?': str, 'heldBy?': str }),
+  rollout: obj({ view: rolloutView, actions: list(obj({ action: oneOf(ACTION_ORDER), primary: bool, 'caution?': str })), 'context?': str, 'heldBy?': str }),
   rolloutGone: obj({ target: rolloutRef, message: str }),
   simulation: obj({
     manifestName: str,
@@ -258,7 +262,7 @@ const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
   ready: () => undefined,
   action: obj({
     requestId: int,
-    action: oneOf(ACTION_NAMES),
+    action: oneOf(ACTION_ORDER),
     target: rolloutRef,
     'args?': obj({ 'container?': str, 'image?': str, 'toRevision?': int }),
   }),

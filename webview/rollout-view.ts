@@ -4,11 +4,12 @@
  * their ReplicaSets and pods, the Experiments started for them (template ReplicaSets, pods, runs),
  * and analysis runs with their metrics (analysis-view.ts). A pure function of its inputs to a DOM tree.
  */
-import { ACTIONS, availableActions, canTerminate } from './actions';
+import { ACTIONS } from '../src/cluster/action-catalog';
+import { canTerminate } from './actions';
 import { bar, h, icon, table, type Child } from './dom';
 import { analysisRun, terminateButton, type TerminateControl } from './analysis-view';
 import { clock, phaseIcon, plural, runIcon } from './format';
-import type { ActionArgs, ActionName, RolloutView } from './protocol';
+import type { ActionArgs, ActionName, ActionOffer, RolloutView } from './protocol';
 
 type ReplicaSetView = RolloutView['revisions'][number]['replicaSets'][number];
 type ExperimentView = RolloutView['revisions'][number]['experiments'][number];
@@ -16,6 +17,8 @@ type PauseView = RolloutView['pauses'][number];
 
 export interface RolloutRenderContext {
   context?: string;
+  /** The actions the planner offers now (the host sends them); the primary one is the prominent button. */
+  actions: readonly ActionOffer[];
   /** When the view arrived (ms, the page clock): countdowns run from here. */
   receivedAt: number;
   /** Actions sent and not yet answered: their buttons show as busy. */
@@ -45,19 +48,20 @@ function tag(name: string): HTMLElement {
   return h('vscode-badge', { class: `tag tag-${name}`, attrs: { variant: 'default' } }, name);
 }
 
-function actionButton(action: ActionName, ctx: RolloutRenderContext, args?: ActionArgs, label?: string): HTMLElement {
+function actionButton(offer: ActionOffer, ctx: RolloutRenderContext, args?: ActionArgs, label?: string): HTMLElement {
+  const { action } = offer;
   const info = ACTIONS[action];
   const busy = ctx.pending.has(action);
   return h(
     'vscode-button',
     {
-      class: 'action',
-      title: info.description,
-      data: { action },
-      attrs: { icon: busy ? 'loading' : info.icon, secondary: info.secondary, disabled: busy, 'icon-spin': busy },
+      class: `action${offer.primary ? ' primary' : ''}${offer.caution ? ' caution' : ''}`,
+      title: offer.caution ? `${info.description}. Asks first: ${offer.caution}` : info.description,
+      data: { action, ...(offer.primary ? { primary: 'true' } : {}) },
+      attrs: { icon: busy ? 'loading' : info.icon, secondary: !offer.primary, disabled: busy, 'icon-spin': busy },
       on: { click: () => ctx.onAction(action, args) },
     },
-    label ?? info.label,
+    label ?? info.title,
   );
 }
 
@@ -82,11 +86,12 @@ function header(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
   );
 }
 
-function toolbar(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
+function toolbar(ctx: RolloutRenderContext): HTMLElement {
   return h(
     'div',
     { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Rollout actions' } },
-    ...availableActions(view).map((a) => actionButton(a, ctx)),
+    // The action the state calls for first, then the others in catalog order.
+    ...[...ctx.actions].sort((a, b) => Number(b.primary) - Number(a.primary)).map((a) => actionButton(a, ctx)),
   );
 }
 
@@ -283,6 +288,7 @@ function experiment(ex: ExperimentView, ctx: RolloutRenderContext): HTMLElement 
 
 function revisions(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | null {
   if (view.revisions.length === 0) return null;
+  const undo = ctx.actions.find((a) => a.action === 'undo');
   const newest = Math.max(...view.revisions.map((r) => r.revision));
   return section(
     'Revisions',
@@ -296,7 +302,7 @@ function revisions(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | 
         ...rev.replicaSets.map((rs) => replicaSet(rs, ctx)),
         ...rev.experiments.map((ex) => experiment(ex, ctx)),
         ...rev.analysisRuns.map((run) => analysisRun(run, false)),
-        !live && rev.replicaSets.length > 0 ? actionButton('undo', ctx, { toRevision: rev.revision }, `Roll back to revision ${rev.revision}`) : null,
+        undo && !live && rev.replicaSets.length > 0 ? actionButton({ ...undo, primary: false }, ctx, { toRevision: rev.revision }, `Roll back to revision ${rev.revision}`) : null,
       );
       const pods = rev.replicaSets.reduce((n, rs) => n + rs.pods.length, 0);
       const description = [plural(pods, 'pod'), rev.experiments.length ? plural(rev.experiments.length, 'experiment') : ''].filter(Boolean).join(' · ');
@@ -325,7 +331,7 @@ export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTM
     'div',
     { class: 'rollout', data: { rollout: `${view.namespace}/${view.name}` } },
     header(view, ctx),
-    toolbar(view, ctx),
+    toolbar(ctx),
     ctx.notice ? h('div', { class: `notice ${ctx.notice.ok ? 'ok' : 'bad'}`, attrs: { role: 'status' } }, icon(ctx.notice.ok ? 'check' : 'error'), ' ', ctx.notice.text) : null,
     ctx.heldBy ? h('div', { class: 'banner banner-held', attrs: { role: 'alert' } }, icon('warning'), ' ', h('span', { class: 'held-why' }, `The embedded controller holds this rollout: ${ctx.heldBy}`)) : null,
     ...view.pauses.map((p) => pauseBanner(p, view, ctx)),

@@ -1,6 +1,7 @@
 /**
  * src/cli: the `rollouts` command line tool. Each subcommand is one file in ./commands and
- * one entry in the table below.
+ * one entry in its table; the action verbs (promote, abort, ...) are one file, made from the
+ * action catalog's rows.
  */
 import type { Command, CommandIO } from './command';
 import { UsageError } from './command';

@@ -5,34 +5,20 @@
  * (CRDs installed without it), as the kubectl plugin does.
  */
 import {
-  abortAction,
-  pauseAction,
-  promoteAction,
-  restartAction,
-  resumeAction,
-  retryAction,
-  setImageAction,
+  planAction,
   setImageOnWorkloadAction,
-  undoAction,
   undoOnWorkloadAction,
+  type ActionRequest,
   type ReferencedWorkload,
-  type ActionResult,
   type ReplicaSet,
   type Rollout,
   type RolloutPatch,
 } from '../planner';
 import { DEPLOYMENT, POD_TEMPLATE, REPLICA_SET, ROLLOUT, kindPath, type KindRef } from './kinds';
 import { isConflict, isNotFound, type Rest } from './rest';
+import { entryOf } from './action-catalog';
 
-export type ActionRequest =
-  | { kind: 'promote'; full?: boolean }
-  | { kind: 'abort' }
-  | { kind: 'retry' }
-  | { kind: 'pause' }
-  | { kind: 'resume' }
-  | { kind: 'restart'; at: Date }
-  | { kind: 'setImage'; container: string; image: string }
-  | { kind: 'undo'; toRevision?: number };
+export type { ActionRequest };
 
 export interface RolloutRef {
   namespace: string;
@@ -40,39 +26,6 @@ export interface RolloutRef {
 }
 
 export type ActionOutcome = { ok: true; sent: RolloutPatch[]; rollout: Rollout } | { ok: false; reason: string };
-
-/** What the planner says for this request on this rollout (pure). */
-export function planAction(request: ActionRequest, rollout: Rollout, replicaSets: readonly ReplicaSet[]): ActionResult {
-  switch (request.kind) {
-    case 'promote':
-      return promoteAction(rollout, { full: request.full === true });
-    case 'abort':
-      return abortAction(rollout);
-    case 'retry':
-      return retryAction(rollout);
-    case 'pause':
-      return pauseAction(rollout);
-    case 'resume':
-      return resumeAction(rollout);
-    case 'restart':
-      return restartAction(rollout, request.at);
-    case 'setImage':
-      return setImageAction(rollout, request.container, request.image);
-    case 'undo':
-      return undoAction(rollout, replicaSets, request.toRevision);
-  }
-}
-
-export function actionTitle(request: ActionRequest): string {
-  switch (request.kind) {
-    case 'promote':
-      return request.full ? 'promote fully' : 'promote';
-    case 'setImage':
-      return 'set image';
-    default:
-      return request.kind;
-  }
-}
 
 async function ownedReplicaSets(rest: Rest, rollout: Rollout): Promise<ReplicaSet[]> {
   const list = await rest.request<{ items: ReplicaSet[] }>('GET', kindPath(REPLICA_SET, rollout.metadata?.namespace));
@@ -109,7 +62,7 @@ export async function runAction(rest: Rest, ref: RolloutRef, request: ActionRequ
     if (rollout.spec?.workloadRef && (request.kind === 'setImage' || request.kind === 'undo')) {
       const outcome = await runOnWorkload(rest, ref, rollout, request);
       if (outcome === 'conflict' && attempt < 5) continue;
-      if (outcome === 'conflict') throw new Error(`${request.kind === 'undo' ? 'undo' : 'set image'}: the ${rollout.spec.workloadRef.kind ?? 'workload'} kept changing; try again`);
+      if (outcome === 'conflict') throw new Error(`${entryOf(request).verb}: the ${rollout.spec.workloadRef.kind ?? 'workload'} kept changing; try again`);
       return outcome;
     }
     const replicaSets = request.kind === 'undo' ? await ownedReplicaSets(rest, rollout) : [];

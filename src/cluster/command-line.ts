@@ -8,7 +8,8 @@ import { describeApiError } from './rest';
 import { connect, type Connection } from './connection';
 import { checkContext, type ClusterWatch } from './store';
 import { KubeconfigError } from './kubeconfig';
-import { actionTitle, runAction, type ActionRequest } from './actions';
+import { runAction, type ActionRequest } from './actions';
+import { entryOf, pastTense } from './action-catalog';
 
 /** A usage error; the CLI's main prints it with the command's usage (exit 2). */
 export class ArgsError extends Error {}
@@ -123,35 +124,14 @@ export async function runActionCommand(t: TargetArgs, io: ActionIO, request: Act
   try {
     const outcome = await runAction(conn.rest, ref, request);
     if (!outcome.ok) {
-      io.err(`cannot ${actionTitle(request)}: ${outcome.reason}`);
+      io.err(`cannot ${entryOf(request).verb}: ${outcome.reason}`);
       return 1;
     }
     io.out(`rollout '${name}' ${pastTense(request)}`);
     return 0;
   } catch (e) {
-    io.err(describeApiError(e, `${actionTitle(request)} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`));
+    io.err(describeApiError(e, `${entryOf(request).verb} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`));
     return 1;
-  }
-}
-
-function pastTense(r: ActionRequest): string {
-  switch (r.kind) {
-    case 'promote':
-      return r.full ? 'fully promoted' : 'promoted';
-    case 'abort':
-      return 'aborted';
-    case 'retry':
-      return 'retried';
-    case 'pause':
-      return 'paused';
-    case 'resume':
-      return 'resumed';
-    case 'restart':
-      return `restarts at ${r.at.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
-    case 'setImage':
-      return `image of ${r.container} set to ${r.image}`;
-    case 'undo':
-      return r.toRevision ? `rolled back to revision ${r.toRevision}` : 'rolled back';
   }
 }
 

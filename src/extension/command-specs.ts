@@ -2,7 +2,10 @@
  * Every command the extension contributes, as data: its title, what it needs, where it shows.
  * No `vscode` here, so plain-Node tests can check package.json against it. The handlers live in
  * commands.ts, typed `Record<CommandId, ...>`, so the compiler keeps the two tables equal.
+ * The rollout actions' commands come from the action catalog, one per action.
  */
+import type { ActionName } from '../planner';
+import { ACTIONS, ACTION_ORDER, actionCommandId } from '../cluster/action-catalog';
 
 /** What a command needs before it can run; the palette hides it (context key) and the command explains. */
 export type Need = 'nothing' | 'cluster' | 'yamlEditor';
@@ -18,16 +21,14 @@ export interface CommandSpec {
 
 export const CATEGORY = 'Argo Rollouts';
 
-export const commandSpecs = {
-  'rollouts.promote': { title: 'Promote', needs: 'cluster', icon: 'debug-continue' },
-  'rollouts.promoteFull': { title: 'Promote Full', needs: 'cluster', icon: 'debug-step-over' },
-  'rollouts.abort': { title: 'Abort', needs: 'cluster', icon: 'debug-stop' },
-  'rollouts.retry': { title: 'Retry', needs: 'cluster', icon: 'debug-restart' },
-  'rollouts.pause': { title: 'Pause', needs: 'cluster', icon: 'debug-pause' },
-  'rollouts.resume': { title: 'Resume', needs: 'cluster', icon: 'play' },
-  'rollouts.restart': { title: 'Restart Pods', needs: 'cluster', icon: 'refresh' },
-  'rollouts.setImage': { title: 'Set Image', needs: 'cluster', icon: 'package' },
-  'rollouts.undo': { title: 'Undo (Roll Back)', needs: 'cluster', icon: 'discard' },
+/** The command of each rollout action: `rollouts.<action>`. */
+export type ActionCommandId = `rollouts.${ActionName}`;
+
+const actionSpecs = Object.fromEntries(
+  ACTION_ORDER.map((a) => [actionCommandId(a), { title: ACTIONS[a].title, needs: 'cluster', icon: ACTIONS[a].icon } satisfies CommandSpec]),
+) as Record<ActionCommandId, CommandSpec>;
+
+const otherSpecs = {
   'rollouts.terminateAnalysisRun': { title: 'Terminate AnalysisRun', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.terminateExperiment': { title: 'Terminate Experiment', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.openRollout': { title: 'Open Rollout', needs: 'cluster', icon: 'open-preview' },
@@ -42,6 +43,9 @@ export const commandSpecs = {
   'rollouts.toggleNeedsAttention': { title: 'Show Only Rollouts That Need Attention (Toggle)', needs: 'cluster', icon: 'warning' },
   'rollouts.showLog': { title: 'Show Log', needs: 'nothing', icon: 'output' },
 } as const satisfies Record<string, CommandSpec>;
+
+/** The action commands first (the palette and package.json list them in catalog order), then the others. */
+export const commandSpecs: Record<ActionCommandId | keyof typeof otherSpecs, CommandSpec> = { ...actionSpecs, ...otherSpecs };
 
 export type CommandId = keyof typeof commandSpecs;
 export const commandIds = Object.keys(commandSpecs) as CommandId[];
@@ -78,3 +82,22 @@ export function paletteMenu(): { command: string; when: string }[] {
     return parts.length ? [{ command: id, when: parts.join(' && ') }] : [];
   });
 }
+
+/** The rollout tree's view id (tree.ts's VIEW_ID; package.json names it). */
+const ROLLOUTS_VIEW = 'rollouts.view';
+
+/**
+ * package.json `contributes.menus["view/item/context"]` for the rollout actions, from the catalog:
+ * each shows on a rollout row whose context value lists it (tree-model.ts writes the actions the
+ * planner offers there), in the catalog's menu group, and inline where the catalog says so.
+ */
+export function actionMenus(): { command: string; when: string; group: string }[] {
+  return ACTION_ORDER.flatMap((a, i) => {
+    const when = `view == ${ROLLOUTS_VIEW} && viewItem =~ /^rollout:.*\\b${a}:/`;
+    const entry = ACTIONS[a];
+    return [{ command: actionCommandId(a), when, group: entry.menu }, ...(entry.inline ? [{ command: actionCommandId(a), when, group: `inline@${i + 1}` }] : [])];
+  });
+}
+
+/** Whether a menu entry is one of the actions' (the sync script replaces those, the test compares them). */
+export const isActionMenuEntry = (e: { command: string }): boolean => (ACTION_ORDER as string[]).some((a) => e.command === actionCommandId(a as ActionName));

@@ -6,10 +6,11 @@
 import * as vscode from 'vscode';
 import { applyFile } from './apply-file';
 import type { ActionRequest, Rest, TerminateOutcome } from '../cluster';
-import type { PodTemplateSpec, ReplicaSet, Rollout } from '../planner';
-import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
+import { ANNOTATION_REVISION, actionCaution, undoTargetRevision, type ActionName, type PodTemplateSpec, type ReplicaSet, type Rollout } from '../planner';
+import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from '../cluster/action-catalog';
+import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
-import { pickAnalysisRun, pickExperiment, pickRollout, type Eligibility, type RolloutRef } from './pick';
+import { pickAnalysisRun, pickExperiment, pickRollout, type RolloutRef } from './pick';
 import { readSettings, writeSetting } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
@@ -42,68 +43,65 @@ function connected(ctx: Ctx): { ok: true; context: string; stores: NonNullable<C
   return { ok: false, why: 'no cluster context is connected' };
 }
 
-const confirmations: Partial<Record<ActionRequest['kind'] | 'promoteFull', string>> = {
-  abort: 'Abort rollout {name}? Traffic goes back to the stable version and the canary or preview pods are scaled down.',
-  promoteFull: 'Promote rollout {name} fully? It skips every remaining step, pause and analysis and moves all traffic to the new version.',
-  undo: 'Roll back rollout {name} to its previous revision? This starts a new update with the older pod template.',
-};
+const asked = new vscode.EventEmitter<{ message: string; button: string }>();
+/** Fired when an action asks for confirmation, with its question (the real-editor tests read it). */
+export const onDidAskConfirmation = asked.event;
 
-const pastTense: Record<ActionRequest['kind'], string> = {
-  promote: 'promoted',
-  abort: 'aborted',
-  retry: 'retried',
-  pause: 'paused',
-  resume: 'resumed',
-  restart: 'restarting its pods',
-  setImage: 'updated to the new image',
-  undo: 'rolled back',
-};
+/** A modal question with one button besides Cancel; true when that button was chosen. */
+async function confirm(message: string, button: string): Promise<boolean> {
+  const answer = vscode.window.showWarningMessage(message, { modal: true }, button);
+  asked.fire({ message, button });
+  return (await answer) === button;
+}
 
-/** Promote, abort, ...: the target (asked for when not given), a confirmation where it matters, progress, the result. */
+/**
+ * Promote, abort, ...: the target (asked for when not given, the rollouts the action suits best
+ * first), a confirmation where the catalog or the planner's caution asks for one (naming the
+ * context, and for undo the revision), progress, the result. Words from the action catalog.
+ */
 async function runRolloutAction(
   ctx: Ctx,
   arg: unknown,
+  action: ActionName,
   build: (rollout: Rollout | undefined) => Promise<ActionRequest | undefined> | ActionRequest | undefined,
-  sample: ActionRequest,
-  eligible: Eligibility = sample,
 ): Promise<ActionReport | undefined> {
   const c = connected(ctx);
   if (!c.ok) throw new Error(c.why);
-  const what = cluster().actionTitle(sample);
+  const entry = ACTIONS[action];
   let ref = refFrom(arg);
   if (ref?.context && ref.context !== c.context) throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
-  ref ??= await pickRollout(c.stores, c.context, what, eligible);
+  ref ??= await pickRollout(c.stores, c.context, entry.verb, action, entry.title);
   if (!ref) return undefined;
-  const request = await build(c.stores.rollouts.get(ref.name, ref.namespace));
+  const rollout = c.stores.rollouts.get(ref.name, ref.namespace);
+  let request = await build(rollout);
   if (!request) return undefined;
-  const key = request.kind === 'promote' && request.full ? 'promoteFull' : request.kind;
-  const question = confirmations[key];
+  let revision: number | undefined;
+  if (request.kind === 'undo' && rollout) {
+    // The confirmation names the revision; the request then goes to exactly that one.
+    const target = undoTargetRevision(rollout, cluster().relatedObjects(c.stores, rollout).replicaSets, request.toRevision);
+    if (target.ok) request = { kind: 'undo', toRevision: (revision = target.revision) };
+  }
+  const question = confirmation(action, { rollout: ref.name, context: c.context, ...(revision !== undefined ? { revision } : {}) }, rollout && actionCaution(action, rollout));
   if (question) {
-    const yes = cluster().actionTitle(request).replace(/^\w/, (ch) => ch.toUpperCase());
-    const answer = await vscode.window.showWarningMessage(question.replace('{name}', `"${ref.name}"`), { modal: true }, yes);
-    if (answer !== yes) return undefined;
+    if (!(await confirm(question.message, question.button))) return undefined;
   }
   const target = { namespace: ref.namespace, name: ref.name };
-  const outcome = await withErrorBoundary(ctx, `${what} of rollout "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${what} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, request)),
+  const sent = request;
+  const outcome = await withErrorBoundary(ctx, `${entry.verb} of rollout "${ref.name}" in namespace "${ref.namespace}"`, async () =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, sent)),
   );
-  if (!outcome) return { ok: false, message: `${what} failed; see the log` };
+  if (!outcome) return { ok: false, message: `${entry.verb} failed; see the log` };
   if (!outcome.ok) {
-    const message = `Cannot ${what} rollout "${ref.name}": ${outcome.reason}`;
+    const message = `Cannot ${entry.verb} rollout "${ref.name}": ${outcome.reason}`;
     ctx.log.info(message);
     void vscode.window.showWarningMessage(message);
     return { ok: false, message };
   }
-  const message = `Rollout "${ref.name}" ${request.kind === 'promote' && request.full ? 'fully promoted' : pastTense[request.kind]}.`;
+  const message = `Rollout "${ref.name}" ${pastTense(sent)}.`;
   ctx.log.info(message);
   void vscode.window.showInformationMessage(message);
   return { ok: true, message };
 }
-
-const action =
-  (request: ActionRequest): Handler =>
-  (ctx, arg) =>
-    runRolloutAction(ctx, arg, () => request, request);
 
 /**
  * The containers a set image can name: the rollout's own pod template's, or for a workloadRef rollout
@@ -113,8 +111,7 @@ const action =
 function templateContainers(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): NonNullable<NonNullable<PodTemplateSpec['spec']>['containers']> {
   if (!rollout?.spec?.workloadRef) return rollout?.spec?.template?.spec?.containers ?? [];
   const owned = replicaSets.filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === rollout.metadata?.name));
-  // The planner's ANNOTATION_REVISION, spelled out: this module loads the planner lazily.
-  const revision = (rs: ReplicaSet) => Number(rs.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0);
+  const revision = (rs: ReplicaSet) => Number(rs.metadata?.annotations?.[ANNOTATION_REVISION] ?? 0);
   const newest = owned.sort((a, b) => revision(b) - revision(a))[0];
   return newest?.spec?.template?.spec?.containers ?? [];
 }
@@ -203,8 +200,7 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   if (!ref) return undefined;
   const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
   const yes = 'Terminate';
-  const answer = await vscode.window.showWarningMessage(`Terminate ${k.kind} "${ref.name}"${of}? ${k.consequence}`, { modal: true }, yes);
-  if (answer !== yes) return undefined;
+  if (!(await confirm(`Terminate ${k.kind} "${ref.name}"${of} in context "${c.context}"? ${k.consequence}`, yes))) return undefined;
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () => k.call(c.conn.rest, target)),
@@ -228,25 +224,37 @@ function requireConnected(ctx: Ctx): ReturnType<typeof connected> & { ok: true }
   return c;
 }
 
+/**
+ * The handler of each action's command. Explicit arguments (the webview, tests) skip the
+ * questions: setImage's container and image, undo's revision.
+ */
+const actionHandlers: Record<ActionCommandId, Handler> = Object.fromEntries(
+  ACTION_ORDER.map((action): [ActionCommandId, Handler] => {
+    const handler: Handler = (ctx, arg, ...more) => runRolloutAction(ctx, arg, action, (rollout) => requestFor(ctx, action, rollout, more));
+    return [actionCommandId(action), handler];
+  }),
+) as Record<ActionCommandId, Handler>;
+
+/** The request of an action, its input asked for where the arguments do not give it. */
+function requestFor(ctx: Ctx, action: ActionName, rollout: Rollout | undefined, more: unknown[]): Promise<ActionRequest | undefined> | ActionRequest | undefined {
+  switch (action) {
+    case 'restart':
+      return { kind: 'restart', at: new Date() };
+    case 'setImage': {
+      const [container, image] = more;
+      return typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(rollout, connectedReplicaSets(ctx, rollout));
+    }
+    case 'undo': {
+      const [toRevision] = more;
+      return { kind: 'undo', ...(typeof toRevision === 'number' ? { toRevision } : {}) };
+    }
+    default:
+      return { kind: action };
+  }
+}
+
 export const commandTable: Record<CommandId, Handler> = {
-  'rollouts.promote': action({ kind: 'promote' }),
-  'rollouts.promoteFull': action({ kind: 'promote', full: true }),
-  'rollouts.abort': action({ kind: 'abort' }),
-  'rollouts.retry': action({ kind: 'retry' }),
-  'rollouts.pause': action({ kind: 'pause' }),
-  'rollouts.resume': action({ kind: 'resume' }),
-  'rollouts.restart': (ctx, arg) => runRolloutAction(ctx, arg, () => ({ kind: 'restart', at: new Date() }), { kind: 'restart', at: new Date(0) }),
-  // Explicit arguments (the webview, tests) skip the questions.
-  'rollouts.setImage': (ctx, arg, container, image) =>
-    runRolloutAction(
-      ctx,
-      arg,
-      (r) => (typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(r, connectedReplicaSets(ctx, r))),
-      { kind: 'setImage', container: '', image: '' },
-      // The image is asked after the pick: any rollout with containers in its pod template (or its workload's) qualifies.
-      (r) => (r.spec?.workloadRef || (r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers in its pod template'),
-    ),
-  'rollouts.undo': (ctx, arg, toRevision) => runRolloutAction(ctx, arg, () => ({ kind: 'undo', ...(typeof toRevision === 'number' ? { toRevision } : {}) }), { kind: 'undo' }),
+  ...actionHandlers,
   'rollouts.terminateAnalysisRun': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.AnalysisRun),
   'rollouts.terminateExperiment': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.Experiment),
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommands, updateContextKeys } from './commands';
+import { registerCommands, updateContextKeys, onDidAskConfirmation } from './commands';
 import { Ctx } from './ctx';
 import { createLog } from './log';
 import { onDidShowRolloutPick } from './pick';
@@ -98,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       panels: ctx.panels,
       languageClient: () => ctx.startLanguageClient(),
       onDidShowRolloutPick,
+      onDidAskConfirmation,
     };
     return api;
   } catch (e) {

@@ -1,35 +1,36 @@
 /**
  * "Which rollout?" for commands run from the palette: a quick pick that shows each rollout's
- * state and offers only those where the action makes sense; when none does, the planner's
- * reasons say why.
+ * state and offers only those where the action makes sense, those it suits best first; when
+ * none does, the planner's reasons say why.
  */
 import * as vscode from 'vscode';
 import type { ClusterStores } from '../cluster';
+import type { ActionName } from '../planner';
 import {
   analysisRunChoices,
   experimentChoices,
   rolloutChoices,
   type AnalysisRunRef,
-  type Eligibility,
   type ExperimentRef,
   type RolloutPickItem,
   type RolloutRef,
 } from './tree-model';
 
-export type { AnalysisRunRef, Eligibility, ExperimentRef, RolloutRef };
+export type { AnalysisRunRef, ExperimentRef, RolloutRef };
 
-const shown = new vscode.EventEmitter<{ title: string; labels: string[] }>();
+const shown = new vscode.EventEmitter<{ title: string; labels: string[]; descriptions: string[] }>();
 /** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */
 export const onDidShowRolloutPick = shown.event;
 
-export async function pickRollout(stores: ClusterStores, context: string, what: string, request: Eligibility | undefined): Promise<RolloutRef | undefined> {
-  const { items, refused } = rolloutChoices(stores, context, request, new Date());
+/** "Which rollout?" for `action` (undefined: any rollout), those it suits best first; `what` is the verb the title and messages use. */
+export async function pickRollout(stores: ClusterStores, context: string, what: string, action: ActionName | undefined, title = what): Promise<RolloutRef | undefined> {
+  const { items, refused } = rolloutChoices(stores, context, action, new Date());
   if (items.length === 0) {
     const why = refused.length ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}` : ' There are no rollouts in the watched namespaces.';
     void vscode.window.showInformationMessage(`No rollout to ${what} in context "${context}".${why}`);
     return undefined;
   }
-  const picked = await showPick<RolloutPickItem>(items, `Argo Rollouts: ${what}`, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
+  const picked = await showPick<RolloutPickItem>(items, `Argo Rollouts: ${title}`, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
   return picked?.ref;
 }
 
@@ -52,7 +53,7 @@ async function pickToTerminate<R>(items: { label: string; ref: R }[], kind: 'Ana
 }
 
 /** A single-choice quick pick that announces itself on `onDidShowRolloutPick` (the real-editor tests accept it). */
-function showPick<T extends { label: string }>(items: T[], title: string, placeholder: string): Promise<T | undefined> {
+function showPick<T extends { label: string; description?: string }>(items: T[], title: string, placeholder: string): Promise<T | undefined> {
   const qp = vscode.window.createQuickPick<T & vscode.QuickPickItem>();
   qp.title = title;
   qp.placeholder = placeholder;
@@ -70,6 +71,6 @@ function showPick<T extends { label: string }>(items: T[], title: string, placeh
       resolve(chosen);
     });
     qp.show();
-    shown.fire({ title, labels: items.map((i) => i.label) });
+    shown.fire({ title, labels: items.map((i) => i.label), descriptions: items.map((i) => i.description ?? '') });
   });
 }

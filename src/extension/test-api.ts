@@ -17,5 +17,7 @@ export interface TestApi {
   /** Starts the language server if no YAML file has yet, and resolves when it is running. */
   languageClient(): Promise<LanguageClient>;
   /** Fired when a rollout quick pick is on screen, with its item labels. */
-  onDidShowRolloutPick: vscode.Event<{ title: string; labels: string[] }>;
+  onDidShowRolloutPick: vscode.Event<{ title: string; labels: string[]; descriptions: string[] }>;
+  /** Fired when a rollout action asks for confirmation, with its question and button. */
+  onDidAskConfirmation: vscode.Event<{ message: string; button: string }>;
 }

@@ -3,9 +3,9 @@
  * with a stable id and a parent; items say label, description, codicon, context value and
  * children. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
  */
-import type { ActionRequest, ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
+import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
-import { isCompletedPhase, type Rollout } from '../planner';
+import { actionCaution, actionRefusal, isCompletedPhase, offeredActions, primaryAction, type ActionName, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { targetRefusal } from './webview-requests';
@@ -131,21 +131,10 @@ export function parentOf(e: TreeElement): TreeElement | undefined {
   }
 }
 
-/** The actions the tree offers on a rollout: those the planner would not refuse now. */
-export const TREE_ACTIONS: readonly { id: CommandId; request: ActionRequest }[] = [
-  { id: 'rollouts.promote', request: { kind: 'promote' } },
-  { id: 'rollouts.promoteFull', request: { kind: 'promote', full: true } },
-  { id: 'rollouts.abort', request: { kind: 'abort' } },
-  { id: 'rollouts.retry', request: { kind: 'retry' } },
-  { id: 'rollouts.pause', request: { kind: 'pause' } },
-  { id: 'rollouts.resume', request: { kind: 'resume' } },
-  { id: 'rollouts.undo', request: { kind: 'undo' } },
-];
-
-/** The context value of a rollout item: `rollout:promote:abort:` lists the actions that make sense, for the menus' `when`. */
+/** The context value of a rollout item: `rollout:promote:abort:` lists the actions the planner offers now, for the menus' `when`. */
 export function rolloutContextValue(stores: ClusterStores, rollout: Rollout): string {
   const rss = cluster().relatedObjects(stores, rollout).replicaSets;
-  const allowed = TREE_ACTIONS.filter((a) => cluster().planAction(a.request, rollout, rss).ok).map((a) => a.id.slice('rollouts.'.length));
+  const allowed = offeredActions(rollout, rss).map((o) => o.action);
   return `rollout:${allowed.map((a) => `${a}:`).join('')}`;
 }
 
@@ -532,34 +521,34 @@ export interface RolloutPickItem {
 }
 
 /**
- * Which rollouts an action is offered for: an ActionRequest is asked of the planner; a function
- * (for actions whose input is asked only after the pick, like set image) returns why not, or undefined.
+ * The rollouts an action is offered for (all when undefined), those it suits best first: the
+ * rollouts whose state calls for it, then the others it makes sense for, then those where it
+ * asks first (the planner's caution, as Promote on a Degraded rollout); and why the rest are left out.
  */
-export type Eligibility = ActionRequest | ((rollout: Rollout) => string | undefined);
-
-/** The rollouts that `request` makes sense for (all when undefined), and why the others are left out. */
-export function rolloutChoices(stores: ClusterStores, context: string, request: Eligibility | undefined, now: Date): { items: RolloutPickItem[]; refused: string[] } {
-  const items: RolloutPickItem[] = [];
+export function rolloutChoices(stores: ClusterStores, context: string, action: ActionName | undefined, now: Date): { items: RolloutPickItem[]; refused: string[] } {
+  const ranked: { rank: number; item: RolloutPickItem }[] = [];
   const refused: string[] = [];
   const all = [...stores.rollouts.list()].sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
   for (const r of all) {
     const objects = cluster().relatedObjects(stores, r);
     const name = r.metadata?.name ?? '';
     const namespace = r.metadata?.namespace ?? '';
-    if (request) {
-      const why = typeof request === 'function' ? request(r) : (() => {
-        const plan = cluster().planAction(request, r, objects.replicaSets);
-        return plan.ok ? undefined : plan.reason;
-      })();
+    let rank = 1;
+    let note = '';
+    if (action) {
+      const why = actionRefusal(action, r, objects.replicaSets);
       if (why !== undefined) {
         refused.push(`${namespace}/${name}: ${why}`);
         continue;
       }
+      if (actionCaution(action, r)) [rank, note] = [2, ' · asks first'];
+      else if (primaryAction(r, objects.replicaSets) === action) [rank, note] = [0, ' · what its state calls for'];
     }
     const v = cluster().rolloutView(objects, now);
-    items.push({ label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`, description: namespace, detail: rolloutDescription(v), ref: { context, namespace, name } });
+    ranked.push({ rank, item: { label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`, description: `${namespace}${note}`, detail: rolloutDescription(v), ref: { context, namespace, name } } });
   }
-  return { items, refused };
+  // A stable sort: within a rank, the namespace/name order above.
+  return { items: ranked.sort((a, b) => a.rank - b.rank).map((x) => x.item), refused };
 }
 
 

@@ -8,14 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { documentValue, parseFile } from '../schema';
-import type { Rollout } from '../planner';
+import { offeredActions, type Rollout } from '../planner';
 import type { HostToView, RolloutRef as ViewRolloutRef, ViewToHost } from '../../webview/protocol';
 import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
+import { ACTIONS } from '../cluster/action-catalog';
 import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
 import { terminateRefusal, viewOf, type TerminateRequest } from './tree-model';
 import { actionDecision, type PanelState } from './webview-requests';
 import { runSimulation } from './simulation-runner';
+import { cluster } from './lazy-cluster';
 
 export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
@@ -185,9 +187,13 @@ export class WebviewHost implements vscode.Disposable {
     const { ref } = state;
     if (s.kind !== 'connected' || s.context !== ref.context) return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
     const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
+    const rollout = s.stores.rollouts.get(ref.name, ref.namespace);
+    if (!view || !rollout) return { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
     const controller = this.ctx.session.controller;
     const heldBy = controller?.context === ref.context ? controller.controller.controller.blocked.get(`${ref.namespace}/${ref.name}`) : undefined;
-    return view ? { kind: 'rollout', view, context: ref.context, ...(heldBy ? { heldBy } : {}) } : { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
+    // The planner says which actions the view offers, and which one the state calls for; the view does not guess.
+    const actions = offeredActions(rollout, cluster().relatedObjects(s.stores, rollout).replicaSets);
+    return { kind: 'rollout', view, actions, context: ref.context, ...(heldBy ? { heldBy } : {}) };
   }
 
   /**
@@ -240,7 +246,7 @@ export class WebviewHost implements vscode.Disposable {
         const decision = actionDecision(open.state, msg);
         if (!decision.ok) {
           this.ctx.log.warn(`webview: refused ${msg.action}: ${decision.refused}`);
-          this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: `Cannot ${msg.action}: ${decision.refused}` });
+          this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: `Cannot ${ACTIONS[msg.action].verb}: ${decision.refused}` });
           return;
         }
         this.answer(open, msg.requestId, vscode.commands.executeCommand(decision.command, ...decision.args));

@@ -3,23 +3,12 @@
  * forged messages). A page is untrusted input: a rollout panel acts only on the rollout it was
  * opened for (namespace, name and context), and a simulation panel acts on nothing.
  */
-import type { ActionName, RolloutRef, ViewToHost } from '../../webview/protocol';
+import type { RolloutRef, ViewToHost } from '../../webview/protocol';
+import { actionCommandId } from '../cluster/action-catalog';
 import type { CommandId } from './command-specs';
 
 /** What a panel shows; fixed when it opens (or is revived), never taken from its messages. */
 export type PanelState = { kind: 'rollout'; ref: Required<RolloutRef> } | { kind: 'simulation'; uri: string; docIndex: number };
-
-const actionCommands: Record<ActionName, CommandId> = {
-  promote: 'rollouts.promote',
-  promoteFull: 'rollouts.promoteFull',
-  abort: 'rollouts.abort',
-  retry: 'rollouts.retry',
-  pause: 'rollouts.pause',
-  resume: 'rollouts.resume',
-  restart: 'rollouts.restart',
-  setImage: 'rollouts.setImage',
-  undo: 'rollouts.undo',
-};
 
 /** Why a panel showing `shown` may not act on `requested` (undefined: it is the same rollout; a request without a context means the panel's). */
 export function targetRefusal(shown: Required<RolloutRef>, requested: RolloutRef): string | undefined {
@@ -39,5 +28,5 @@ export function actionDecision(panel: PanelState, msg: Extract<ViewToHost, { kin
   const refused = targetRefusal(panel.ref, msg.target);
   if (refused) return { ok: false, refused };
   const extra = msg.action === 'setImage' && msg.args?.container && msg.args.image ? [msg.args.container, msg.args.image] : msg.action === 'undo' && msg.args?.toRevision !== undefined ? [msg.args.toRevision] : [];
-  return { ok: true, command: actionCommands[msg.action], args: [{ ...panel.ref }, ...extra] };
+  return { ok: true, command: actionCommandId(msg.action), args: [{ ...panel.ref }, ...extra] };
 }

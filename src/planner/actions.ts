@@ -8,6 +8,34 @@ import { kubeTime } from './conditions';
 import { canonicalJson } from './hash';
 import type { Container, PodTemplateSpec, ReplicaSet, Rollout } from './types';
 import { ANNOTATION_REVISION, LABEL_POD_TEMPLATE_HASH } from './types';
+import { clientPhase } from './phase';
+
+/**
+ * The actions a person takes on a rollout, by name. Every part uses these names; their words
+ * (title, icon, confirmation, past tense, CLI usage) are the catalog's (src/cluster/action-catalog.ts).
+ * Adding an action: one planner function below, one case in planAction, one catalog row.
+ */
+export const ACTION_NAMES = ['promote', 'promoteFull', 'abort', 'retry', 'pause', 'resume', 'restart', 'setImage', 'undo'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+/** One action with its input. */
+export type ActionRequest =
+  | { kind: 'promote' }
+  | { kind: 'promoteFull' }
+  | { kind: 'abort' }
+  | { kind: 'retry' }
+  | { kind: 'pause' }
+  | { kind: 'resume' }
+  /** `at`: when the pods restart (now, or later). */
+  | { kind: 'restart'; at: Date }
+  | { kind: 'setImage'; container: string; image: string }
+  /** `toRevision` absent: the previous revision. */
+  | { kind: 'undo'; toRevision?: number };
+
+// The request kinds are exactly the names (the compiler checks both directions).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const requestKindsAreNames: Same<ActionRequest['kind'], ActionName> = true;
+void requestKindsAreNames;
 
 /** One request: a JSON merge patch or JSON patch on the Rollout or its status subresource, or a full update. */
 export interface RolloutPatch {
@@ -75,6 +103,8 @@ export function promoteAction(rollout: Rollout, opts: PromoteOptions = {}): Acti
     return ok(withUnpause(patches));
   }
 
+  // A plain promote leaves an aborted rollout aborted (only retry, a full promotion or a new template end it).
+  if (status.abort === true) return refuse(`${nameOf(rollout)} is aborted: retry it, or promote it fully`);
   const pauseConditions = status.pauseConditions ?? [];
   if (canary && status.canary?.currentStepAnalysisRunStatus?.status === 'Inconclusive' && pauseConditions.length > 0 && status.controllerPause) {
     patches.push(statusPatch({ pauseConditions: null, controllerPause: false, currentStepIndex: nextStepIndex(rollout) }));
@@ -105,10 +135,24 @@ export function retryAction(rollout: Rollout): ActionResult {
   return ok([statusPatch({ abort: false })]);
 }
 
-/** pause: main resource `{spec: {paused: true}}`. */
+/** pause: main resource `{spec: {paused: true}}`. Refused where it would hold nothing: already paused, waiting for a promote, or aborted. */
 export function pauseAction(rollout: Rollout): ActionResult {
   if (rollout.spec?.paused === true) return refuse(`${nameOf(rollout)} is already paused`);
+  if (rollout.status?.abort === true) return refuse(`${nameOf(rollout)} is aborted: there is no update to hold (retry it, or change its template)`);
+  if (waitsForPromote(rollout)) return refuse(`${nameOf(rollout)} is already paused until promoted; promote it to move on`);
   return ok([specPatch({ paused: true })]);
+}
+
+/** The rollout is held by a pause only a promote lifts (an indefinite pause step, a blue-green pause without auto-promotion, an inconclusive analysis). */
+function waitsForPromote(rollout: Rollout): boolean {
+  const conditions = rollout.status?.pauseConditions ?? [];
+  const steps = rollout.spec?.strategy?.canary?.steps ?? [];
+  const step = steps[rollout.status?.currentStepIndex ?? 0];
+  return conditions.some((c) => {
+    if (c.reason === 'CanaryPauseStep') return step?.pause?.duration === undefined;
+    if (c.reason === 'BlueGreenPause') return rollout.spec?.strategy?.blueGreen?.autoPromotionSeconds === undefined;
+    return true; // an inconclusive analysis or experiment
+  });
 }
 
 /** resume: main resource `{spec: {paused: false}}` (the unpause half of promote; pause steps need promote). */
@@ -300,6 +344,104 @@ function templateDerivesFrom(current: PodTemplateSpec | undefined, revision: Pod
     return c;
   };
   return derives(strip(current), strip(revision));
+}
+
+/** The revision undo goes back to (the previous one unless `toRevision`), or why there is none. */
+export function undoTargetRevision(rollout: Rollout, replicaSets: readonly ReplicaSet[], toRevision?: number): { ok: true; revision: number } | { ok: false; reason: string } {
+  const target = undoTarget(rollout, replicaSets, toRevision);
+  return typeof target === 'string' ? { ok: false, reason: target } : { ok: true, revision: target.revision };
+}
+
+/** What the planner says for this request on this rollout (pure). A workloadRef's set image and undo are decided with the workload (setImageOnWorkloadAction, undoOnWorkloadAction). */
+export function planAction(request: ActionRequest, rollout: Rollout, replicaSets: readonly ReplicaSet[]): ActionResult {
+  switch (request.kind) {
+    case 'promote':
+      return promoteAction(rollout);
+    case 'promoteFull':
+      return promoteAction(rollout, { full: true });
+    case 'abort':
+      return abortAction(rollout);
+    case 'retry':
+      return retryAction(rollout);
+    case 'pause':
+      return pauseAction(rollout);
+    case 'resume':
+      return resumeAction(rollout);
+    case 'restart':
+      return restartAction(rollout, request.at);
+    case 'setImage':
+      return setImageAction(rollout, request.container, request.image);
+    case 'undo':
+      return undoAction(rollout, replicaSets, request.toRevision);
+  }
+}
+
+/**
+ * Why the action makes no sense on this rollout now (undefined: it does), asked before its input
+ * is known: restart now, set image of some container, undo to the previous revision.
+ */
+export function actionRefusal(action: ActionName, rollout: Rollout, replicaSets: readonly ReplicaSet[]): string | undefined {
+  switch (action) {
+    case 'restart':
+      return undefined;
+    case 'setImage':
+      // The image is asked after: any rollout with containers (its own, or its workload's) qualifies.
+      return rollout.spec?.workloadRef || (rollout.spec?.template?.spec?.containers ?? []).length > 0 ? undefined : `${nameOf(rollout)} has no containers in its pod template`;
+    case 'undo':
+      if (rollout.spec?.workloadRef) {
+        // Decided with the workload's template when it runs; here only whether there is a revision to go back to.
+        const target = undoTargetRevision(rollout, replicaSets);
+        return target.ok ? undefined : target.reason;
+      }
+      break;
+    default:
+      break;
+  }
+  const plan = planAction(sampleRequest(action), rollout, replicaSets);
+  return plan.ok ? undefined : plan.reason;
+}
+
+function sampleRequest(action: ActionName): ActionRequest {
+  if (action === 'restart') return { kind: 'restart', at: new Date(0) };
+  if (action === 'setImage') return { kind: 'setImage', container: '*', image: 'x' };
+  return { kind: action };
+}
+
+/** Why this action needs a second thought on this rollout (it then asks first), or undefined. */
+export function actionCaution(action: ActionName, rollout: Rollout): string | undefined {
+  if (action !== 'promote' && action !== 'promoteFull') return undefined;
+  const { phase, message } = clientPhase(rollout);
+  if (phase !== 'Degraded' || rollout.status?.abort === true) return undefined;
+  return `${nameOf(rollout)} is Degraded${message ? ` (${message})` : ''}: promoting sends more traffic to a version that is failing; aborting or fixing it is usually the way out`;
+}
+
+/**
+ * The action the state calls for, offered first: retry an aborted rollout, abort a Degraded one
+ * during an update, promote one waiting at a pause, resume one a person paused; else none.
+ */
+export function primaryAction(rollout: Rollout, replicaSets: readonly ReplicaSet[]): ActionName | undefined {
+  const available = (a: ActionName) => actionRefusal(a, rollout, replicaSets) === undefined;
+  if (rollout.status?.abort === true) return available('retry') ? 'retry' : undefined;
+  if (clientPhase(rollout).phase === 'Degraded') return available('abort') ? 'abort' : undefined;
+  if (rollout.spec?.paused === true) return available('resume') ? 'resume' : undefined;
+  if ((rollout.status?.pauseConditions ?? []).length > 0) return available('promote') ? 'promote' : undefined;
+  return undefined;
+}
+
+/** One action a rollout offers: `primary` the one its state calls for; `caution` why it asks first. */
+export interface ActionOffer {
+  action: ActionName;
+  primary: boolean;
+  caution?: string;
+}
+
+/** The actions that make sense on this rollout now, in catalog order, the primary one marked. */
+export function offeredActions(rollout: Rollout, replicaSets: readonly ReplicaSet[]): ActionOffer[] {
+  const primary = primaryAction(rollout, replicaSets);
+  return ACTION_NAMES.filter((a) => actionRefusal(a, rollout, replicaSets) === undefined).map((action) => {
+    const caution = actionCaution(action, rollout);
+    return { action, primary: action === primary, ...(caution ? { caution } : {}) };
+  });
 }
 
 /**

@@ -96,8 +96,11 @@ describe('actions on a live rollout', () => {
     assert.equal((await read(r)).status?.abort, false);
   });
 
-  it('pause, resume and restart write spec fields; set image updates one container', async () => {
-    const r = await given(pausedStatus);
+  it('pause, resume and restart write spec fields; set image updates one container; pause is refused where it holds nothing', async () => {
+    const waiting = await given(pausedStatus);
+    const held = await runAction(h.conn.rest, { namespace: 'default', name: waiting.metadata!.name! }, { kind: 'pause' });
+    assert.deepEqual(held, { ok: false, reason: `rollout "${waiting.metadata!.name}" is already paused until promoted; promote it to move on` });
+    const r = await given({ ...pausedStatus, currentStepIndex: 0, pauseConditions: undefined, controllerPause: undefined });
     const ref = { namespace: 'default', name: r.metadata!.name! };
     await runAction(h.conn.rest, ref, { kind: 'pause' });
     assert.equal((await read(r)).spec?.paused, true);

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandIds, contributedCommands, paletteMenu } from '../../src/extension/command-specs';
+import { actionMenus, commandIds, contributedCommands, isActionMenuEntry, paletteMenu } from '../../src/extension/command-specs';
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -15,6 +15,10 @@ describe('extension manifest (package.json)', () => {
 
   it('hides each command from the palette where its need is not met', () => {
     assert.deepEqual(pkg.contributes.menus.commandPalette, paletteMenu(), regenerate);
+  });
+
+  it("the rollout actions' tree menu entries are the action catalog's", () => {
+    assert.deepEqual(pkg.contributes.menus['view/item/context'].filter(isActionMenuEntry), actionMenus(), regenerate);
   });
 
   it('every menu entry names a command of the table', () => {

@@ -130,17 +130,17 @@ describe('extension session and tree (local cluster)', function () {
   it('the palette offers only rollouts where the action makes sense, and keeps the planner\'s reasons for the rest', async () => {
     const stores = session.stores!;
     await until(session, 'both demo rollouts Healthy', () => (attentionCounts(stores, new Date()).total === 2 && stores.rollouts.list().every((r) => r.status?.phase === 'Healthy') ? true : undefined));
-    const promote = rolloutChoices(stores, 'rollouts-local', { kind: 'promote' }, new Date());
+    const promote = rolloutChoices(stores, 'rollouts-local', 'promote', new Date());
     assert.deepEqual(promote.items, []);
     assert.equal(promote.refused.length, 2);
     assert.ok(promote.refused.every((r) => /^rollouts-demo\/(bluegreen|canary)-demo: .+/.test(r)), promote.refused.join(' | '));
-    const pause = rolloutChoices(stores, 'rollouts-local', { kind: 'pause' }, new Date());
+    const pause = rolloutChoices(stores, 'rollouts-local', 'pause', new Date());
     assert.deepEqual(pause.items.map((i) => i.ref), [
       { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'bluegreen-demo' },
       { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'canary-demo' },
     ]);
     assert.match(pause.items[1]!.detail, /^Healthy · canary · step 8\/8/);
-    const withContainers = rolloutChoices(stores, 'rollouts-local', (r) => ((r.spec?.template?.spec?.containers ?? []).length ? undefined : 'no containers'), new Date());
+    const withContainers = rolloutChoices(stores, 'rollouts-local', 'setImage', new Date());
     assert.equal(withContainers.items.length, 2);
   });
 

@@ -422,7 +422,7 @@ export class Scenario {
 
   async promoteFull(): Promise<this> {
     await this.waitForPauseConditionsSet();
-    return this.act({ kind: 'promote', full: true });
+    return this.act({ kind: 'promoteFull' });
   }
 
   abort = () => this.act({ kind: 'abort' });

@@ -1,32 +1,42 @@
-// Which actions the rollout view offers, on view models of real rollouts.
+// Which actions the rollout view offers: the planner's offers, as the host sends them with each
+// rollout (test/webview/fixtures.ts builds the messages as the host does), on real rollouts.
 import { strict as assert } from 'node:assert';
-import { availableActions } from '../../webview/actions';
-import type { HostToView, RolloutView } from '../../webview/protocol';
+import type { HostToView } from '../../webview/protocol';
 import { stepWeights } from '../../webview/rollout-view';
-import { blueGreenWaiting, canaryDegraded, canaryPaused } from './fixtures';
+import { blueGreenWaiting, canaryCrashing, canaryDegraded, canaryPaused, canaryPromoted } from './fixtures';
 
-const viewOf = (m: HostToView): RolloutView => (m as Extract<HostToView, { kind: 'rollout' }>).view;
+const offers = (m: HostToView) => (m as Extract<HostToView, { kind: 'rollout' }>).actions;
+const names = (m: HostToView) => offers(m).map((o) => o.action);
+const primary = (m: HostToView) => offers(m).filter((o) => o.primary).map((o) => o.action);
 
-describe('webview actions', () => {
-  it('a canary paused at a step can be promoted, fully promoted, aborted or paused, not retried or resumed', () => {
-    assert.deepEqual(availableActions(viewOf(canaryPaused())), ['promote', 'promoteFull', 'abort', 'pause', 'restart', 'setImage', 'undo']);
+describe('webview actions (the planner offers them with each rollout)', () => {
+  it('a canary at a timed pause step: Promote is primary; it can also be fully promoted, aborted, paused, restarted, re-imaged or undone', () => {
+    assert.deepEqual(names(canaryPaused()), ['promote', 'promoteFull', 'abort', 'pause', 'restart', 'setImage', 'undo']);
+    assert.deepEqual(primary(canaryPaused()), ['promote']);
   });
 
-  it('an aborted rollout offers retry, and neither promote nor abort', () => {
-    assert.deepEqual(availableActions(viewOf(canaryDegraded())), ['retry', 'pause', 'restart', 'setImage', 'undo']);
+  it('an aborted rollout: Retry is primary; neither promote, abort nor pause (full promotion still un-aborts it)', () => {
+    assert.deepEqual(names(canaryDegraded()), ['promoteFull', 'retry', 'restart', 'setImage', 'undo']);
+    assert.deepEqual(primary(canaryDegraded()), ['retry']);
   });
 
-  it('a rollout a person paused offers resume and promote instead of pause', () => {
-    const view = viewOf(blueGreenWaiting());
-    const paused: RolloutView = { ...view, pauses: [{ reason: 'Manual', needsPromote: false }] };
-    assert.deepEqual(availableActions(paused), ['promote', 'promoteFull', 'abort', 'resume', 'restart', 'setImage', 'undo']);
+  it('a Degraded update whose canary pods crash: Abort is primary, and Promote says why it asks first', () => {
+    const m = canaryCrashing();
+    assert.deepEqual(primary(m), ['abort']);
+    const promote = offers(m).find((o) => o.action === 'promote');
+    assert.ok(promote && !promote.primary);
+    assert.match(promote.caution ?? '', /^rollout "ledger" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/);
+    assert.equal(offers(m).find((o) => o.action === 'abort')?.caution, undefined);
   });
 
-  it('a healthy rollout with one revision offers only pause, restart and set image', () => {
-    const view = viewOf(canaryPaused());
-    const stable = view.revisions.find((r) => r.replicaSets.some((rs) => rs.tags.includes('stable')))!;
-    const healthy: RolloutView = { ...view, phase: 'Healthy', pauses: [], step: { ...view.step!, index: view.step!.count }, revisions: [stable] };
-    assert.deepEqual(availableActions(healthy), ['pause', 'restart', 'setImage']);
+  it('a blue-green waiting for a promote (no auto-promotion): Promote is primary, and Pause is not offered (it is paused)', () => {
+    assert.deepEqual(primary(blueGreenWaiting()), ['promote']);
+    assert.ok(!names(blueGreenWaiting()).includes('pause'));
+  });
+
+  it('a fully promoted, healthy rollout: no primary action; no promote, abort or retry', () => {
+    assert.deepEqual(primary(canaryPromoted()), []);
+    assert.deepEqual(names(canaryPromoted()), ['pause', 'restart', 'setImage', 'undo']);
   });
 });
 

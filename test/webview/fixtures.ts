@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { rolloutView } from '../../src/cluster/view';
 import type { Pod } from '../../src/cluster/kinds';
 import {
+  offeredActions,
   experimentOwnerReference,
   experimentSpecFromStep,
   simulate,
@@ -62,6 +63,11 @@ function pods(rs: ReplicaSet, n: number, opts: { ready?: boolean; waiting?: stri
 }
 
 const NOW = new Date('2026-03-02T10:00:45Z');
+
+/** The rollout message as the host builds it: the view model, and the actions the planner offers. */
+function message(rollout: Rollout, objects: Parameters<typeof rolloutView>[0]): HostToView {
+  return { kind: 'rollout', context: 'kind-dev', view: rolloutView(objects, NOW), actions: offeredActions(rollout, objects.replicaSets) };
+}
 
 /** Measurements `everySeconds` apart, the last one finished just before NOW. */
 function measured(values: string[], phases: string[], everySeconds = 60): { phase: string; value: string; startedAt: string; finishedAt: string }[] {
@@ -122,8 +128,7 @@ export function canaryPaused(): HostToView {
       ],
     },
   } as AnalysisRun;
-  const view = rolloutView({ rollout, replicaSets: [stable, canary, old], pods: [...pods(stable, 7), ...pods(canary, 3)], analysisRuns: [run] }, NOW);
-  return { kind: 'rollout', context: 'kind-dev', view };
+  return message(rollout, { rollout, replicaSets: [stable, canary, old], pods: [...pods(stable, 7), ...pods(canary, 3)], analysisRuns: [run] });
 }
 
 /** catalog: the canary of canaryPaused fully promoted: its version is the stable now. */
@@ -138,7 +143,7 @@ export function canaryPromoted(): HostToView {
     spec: { replicas: 10, strategy: { canary: { steps: [{ setWeight: 10 }, { pause: {} }] } }, template: { spec: { containers: [{ name: 'checkout', image: 'ghcr.io/example/checkout:1.5.0' }] } } },
     status: { currentPodHash: '7d9f8c6b5', stableRS: '7d9f8c6b5', currentStepIndex: 2, observedGeneration: '4', phase: 'Healthy', replicas: 10, updatedReplicas: 10, readyReplicas: 10, availableReplicas: 10 },
   };
-  return { kind: 'rollout', context: 'kind-dev', view: rolloutView({ rollout, replicaSets: [done, older], pods: pods(done, 10), analysisRuns: [] }, NOW) };
+  return message(rollout, { rollout, replicaSets: [done, older], pods: pods(done, 10), analysisRuns: [] });
 }
 
 /** catalog: blue-green with the preview up, waiting for a person to promote. */
@@ -168,8 +173,7 @@ export function blueGreenWaiting(): HostToView {
   };
   const active = replicaSet('catalog', uid, 'a1b2c3d4e', 1, 'ghcr.io/example/catalog:2.0.1', 4, 4);
   const preview = replicaSet('catalog', uid, 'b8c7d6e5f', 2, 'ghcr.io/example/catalog:2.1.0', 2, 2);
-  const view = rolloutView({ rollout, replicaSets: [active, preview], pods: [...pods(active, 4), ...pods(preview, 2)], analysisRuns: [] }, NOW);
-  return { kind: 'rollout', context: 'kind-dev', view };
+  return message(rollout, { rollout, replicaSets: [active, preview], pods: [...pods(active, 4), ...pods(preview, 2)], analysisRuns: [] });
 }
 
 /** payments: a canary aborted after its analysis failed; the canary pods crash-loop. */
@@ -209,11 +213,40 @@ export function canaryDegraded(): HostToView {
       metricResults: [{ name: 'error-rate', phase: 'Failed', successful: 1, failed: 3, measurements: measured(['0.012', '0.081', '0.094', '0.132'], ['Successful', 'Failed', 'Failed', 'Failed'], 30) }],
     },
   } as AnalysisRun;
-  const view = rolloutView(
-    { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })], analysisRuns: [run] },
-    NOW,
-  );
-  return { kind: 'rollout', context: 'kind-dev', view };
+  return message(rollout, { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })], analysisRuns: [run] });
+}
+
+/**
+ * ledger: an update whose canary pods crash-loop at its first step (setWeight 20), past its
+ * progress deadline: Degraded, not aborted, with steps (and so Promote) still ahead.
+ */
+export function canaryCrashing(): HostToView {
+  const uid = 'uid-ledger';
+  const rollout: Rollout = {
+    metadata: { name: 'ledger', namespace: 'shop', uid, generation: 2 },
+    spec: {
+      replicas: 5,
+      progressDeadlineSeconds: 60,
+      strategy: { canary: { steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }] } },
+      template: { spec: { containers: [{ name: 'ledger', image: 'ghcr.io/example/ledger:1.1.0' }] } },
+    },
+    status: {
+      currentPodHash: 'c0ffee123',
+      stableRS: 'abc123def',
+      currentStepIndex: 0,
+      observedGeneration: '2',
+      phase: 'Degraded',
+      message: 'ProgressDeadlineExceeded: ReplicaSet "ledger-c0ffee123" has timed out progressing.',
+      replicas: 6,
+      updatedReplicas: 1,
+      readyReplicas: 5,
+      availableReplicas: 5,
+      conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "ledger-c0ffee123" has timed out progressing.' }],
+    } as Rollout['status'],
+  };
+  const stable = replicaSet('ledger', uid, 'abc123def', 1, 'ghcr.io/example/ledger:1.0.0', 5, 5);
+  const canary = replicaSet('ledger', uid, 'c0ffee123', 2, 'ghcr.io/example/ledger:1.1.0', 1, 0);
+  return message(rollout, { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 6 })], analysisRuns: [] });
 }
 
 /**
@@ -271,8 +304,7 @@ export function canaryExperiment(): HostToView {
     spec: { metrics: [{ name: 'latency', interval: '1m', successCondition: 'result < 200', provider: { web: { url: 'http://search-canary/latency', jsonPath: '{$.p95}' } } }] },
     status: { phase: 'Running', metricResults: [{ name: 'latency', phase: 'Running', successful: 2, failed: 0, measurements: measured(['121', '133'], ['Successful', 'Successful']) }] },
   } as AnalysisRun;
-  const view = rolloutView(
-    {
+  return message(rollout, {
       rollout,
       replicaSets: [stable, canary],
       pods: [...pods(stable, 3), ...pods(canary, 1), ...templateRSs.flatMap((rs) => pods(rs, 1))],
@@ -280,10 +312,7 @@ export function canaryExperiment(): HostToView {
       experiments: [experiment],
       experimentReplicaSets: templateRSs,
       experimentAnalysisRuns: [run],
-    },
-    NOW,
-  );
-  return { kind: 'rollout', context: 'kind-dev', view };
+    });
 }
 
 /** The planner's simulation of an example manifest, as the host sends it. */

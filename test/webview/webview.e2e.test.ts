@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { viewToHostProblem, type HostToView, type SimulationFrame } from '../../webview/protocol';
 import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
-import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, canaryPromoted, simulationOf, simulationWithExperiment } from './fixtures';
+import { blueGreenWaiting, canaryCrashing, canaryDegraded, canaryExperiment, canaryPaused, canaryPromoted, simulationOf, simulationWithExperiment } from './fixtures';
 
 const root = join(__dirname, '..', '..');
 const results = join(root, '.test-results');
@@ -248,7 +248,8 @@ describe('webview in headless Chromium', function () {
     assert.match((await page.locator('.services').textContent()) ?? '', /active Service → revision 1.*preview Service → revision 2/);
     assert.deepEqual(await texts(page, '[data-section=traffic] .replica-label'), ['active', 'preview']);
     assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['4/4', '2/2']);
-    assert.deepEqual(await actionsShown(page), ['promote', 'promoteFull', 'abort', 'pause', 'restart', 'setImage', 'undo']);
+    // Paused until promoted: Pause would hold nothing, so it is not offered.
+    assert.deepEqual(await actionsShown(page), ['promote', 'promoteFull', 'abort', 'restart', 'setImage', 'undo']);
     await page.close();
   });
 
@@ -260,11 +261,41 @@ describe('webview in headless Chromium', function () {
     assert.equal(await page.locator('[data-section=analysis] .run-line .run-counts').textContent(), '✓ 1✗ 3');
     const crashing = page.locator('[data-rs=payments-f00dcafe1] .pods tbody tr td');
     assert.deepEqual((await crashing.allTextContents()).slice(1), ['CrashLoopBackOff', '0/1', '4']);
-    assert.deepEqual(await actionsShown(page), ['retry', 'pause', 'restart', 'setImage', 'undo']);
+    assert.deepEqual(await actionsShown(page), ['retry', 'promoteFull', 'restart', 'setImage', 'undo']);
     await page.locator('.toolbar vscode-button[data-action=retry]').click();
     const [, retry] = await postedAtLeast(page, 2);
     assert.deepEqual(retry, { kind: 'action', requestId: 1, action: 'retry', target: { context: 'kind-dev', namespace: 'shop', name: 'payments' } });
     await page.close();
+  });
+
+  it('the primary button follows the state: Abort on a Degraded update whose pods crash, Promote there only secondary and saying why it asks first', async () => {
+    const buttons = (page: Page) =>
+      page.locator('.toolbar vscode-button[data-action]').evaluateAll((els) =>
+        els.map((e) => ({ action: (e as HTMLElement).dataset['action'], secondary: e.hasAttribute('secondary'), label: e.textContent, title: e.getAttribute('title') ?? '' })),
+      );
+    const crashing = await openWith(canaryCrashing());
+    const shown = await buttons(crashing);
+    assert.deepEqual(shown.map((b) => b.action), ['abort', 'promote', 'promoteFull', 'pause', 'restart', 'setImage', 'undo']);
+    assert.deepEqual(shown.filter((b) => !b.secondary).map((b) => b.action), ['abort'], 'Abort is the one prominent button');
+    const promote = shown.find((b) => b.action === 'promote')!;
+    assert.equal(promote.label, 'Promote');
+    assert.match(promote.title, /Asks first: rollout "ledger" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/);
+    assert.equal(await crashing.locator('.toolbar vscode-button.caution').count(), 2, 'promote and promote full carry the caution');
+    await crashing.screenshot({ path: join(results, 'webview-degraded-primary-abort.png'), fullPage: true });
+    await crashing.close();
+
+    // Waiting at a pause: Promote is the prominent one; on an aborted rollout, Retry.
+    for (const [message, primary] of [[canaryPaused(), 'promote'], [blueGreenWaiting(), 'promote'], [canaryDegraded(), 'retry']] as const) {
+      const page = await openWith(message);
+      const b = await buttons(page);
+      assert.deepEqual(b.filter((x) => !x.secondary).map((x) => x.action), [primary]);
+      assert.equal(b[0]!.action, primary, 'first in the toolbar');
+      await page.close();
+    }
+    // Fully promoted and healthy: nothing calls for an action, so no button stands out.
+    const healthy = await openWith(canaryPromoted());
+    assert.deepEqual((await buttons(healthy)).filter((x) => !x.secondary), []);
+    await healthy.close();
   });
 
   it('shows each metric of an analysis run: provider, conditions, a chart of its values over time, the latest measurements', async () => {

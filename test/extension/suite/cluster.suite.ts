@@ -69,6 +69,77 @@ describe('the Rollouts view on the local cluster', function () {
     await until('canary-demo past step 1', () => ((phaseOf()?.currentStepIndex ?? 0) >= 2 ? true : undefined), [t.tree.onDidRefresh], 30_000);
   });
 
+  it('actions fit the state: on a Degraded update the palette offers Abort for it first, and Promote asks first saying why and naming the context', async () => {
+    const name = 'crashing-demo';
+    const rest = t.session.connection!.rest;
+    const status = () => t.session.stores?.rollouts.get(name, demo.namespace)?.status;
+    await rest.request('POST', '/apis/argoproj.io/v1alpha1/namespaces/rollouts-demo/rollouts', {
+      body: {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Rollout',
+        metadata: { name, namespace: demo.namespace },
+        spec: {
+          replicas: 2,
+          progressDeadlineSeconds: 3,
+          selector: { matchLabels: { app: name } },
+          template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'argoproj/rollouts-demo:blue' }] } },
+          strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+        },
+      },
+    });
+    await until(`${name} Healthy`, () => (status()?.phase === 'Healthy' ? true : undefined), [t.tree.onDidRefresh], 30_000);
+    // The local cluster's pods of an image tagged :bad crash: the update never progresses and passes its deadline.
+    const set = await vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.setImage', { namespace: demo.namespace, name, context: 'rollouts-local' }, 'app', 'argoproj/rollouts-demo:bad');
+    assert.ok(set?.ok, set?.message);
+    await until(`${name} Degraded`, () => (status()?.phase === 'Degraded' ? true : undefined), [t.tree.onDidRefresh], 30_000);
+
+    const nextPick = () =>
+      new Promise<{ title: string; labels: string[]; descriptions: string[] }>((resolve) => {
+        const sub = t.onDidShowRolloutPick((p) => {
+          sub.dispose();
+          resolve(p);
+        });
+      });
+    const bare = (labels: string[]) => labels.map((l) => l.replace(/^\$\([^)]*\) /, ''));
+
+    // Abort from the palette: the Degraded rollout, whose state calls for it, comes first (Enter would abort it).
+    let shown = nextPick();
+    let running = vscode.commands.executeCommand('rollouts.abort');
+    let pick = await shown;
+    assert.equal(pick.title, 'Argo Rollouts: Abort');
+    assert.equal(bare(pick.labels)[0], name, `abort pick: ${bare(pick.labels).join(', ')}`);
+    assert.match(pick.descriptions[0]!, /what its state calls for/);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await running, undefined);
+
+    // Promote from the palette: the Degraded rollout is offered, but last, marked as asking first.
+    shown = nextPick();
+    running = vscode.commands.executeCommand('rollouts.promote');
+    pick = await shown;
+    const names = bare(pick.labels);
+    assert.equal(names[names.length - 1], name, `promote pick: ${names.join(', ')}`);
+    assert.match(pick.descriptions[names.length - 1]!, /asks first/);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await running, undefined);
+
+    // Promote on it (as the tree's menu or the webview runs it): a question first, with the context and the reason.
+    const asked = new Promise<{ message: string; button: string }>((resolve) => {
+      const sub = t.onDidAskConfirmation((q) => {
+        sub.dispose();
+        resolve(q);
+      });
+    });
+    const stepBefore = status()?.currentStepIndex ?? 0;
+    running = vscode.commands.executeCommand('rollouts.promote', { namespace: demo.namespace, name, context: 'rollouts-local' });
+    const question = await asked;
+    assert.equal(question.button, 'Promote');
+    assert.match(question.message, /^Promote rollout "crashing-demo" in context "rollouts-local"\? Rollout "crashing-demo" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/);
+    // This workbench (the smoke-test driver) skips dialogs: not answered, so nothing is sent.
+    assert.equal(await running, undefined);
+    assert.equal(status()?.currentStepIndex ?? 0, stepBefore, 'an unanswered question promotes nothing');
+    await rest.request('DELETE', `/apis/argoproj.io/v1alpha1/namespaces/rollouts-demo/rollouts/${name}`);
+  });
+
   it('the rollout webview opens, loads and receives the rollout with its steps', async () => {
     const key = await vscode.commands.executeCommand<string>('rollouts.openRollout', { ...demo, context: 'rollouts-local' });
     assert.ok(key, 'rollouts.openRollout opened no panel (its error is in the "Argo Rollouts" log)');
