@@ -81,8 +81,10 @@ describe('architecture', () => {
     assert.deepEqual(bad, [], fmt(bad));
   });
 
-  // Each part's index.ts is its only import target (habits #1). The one exception: the
-  // language server's typed protocol constants, which the extension's client shares.
+  // Each part's index.ts is its only import target (habits #1). The exceptions: the language
+  // server's typed protocol constants, which the extension's client shares; and the webview's
+  // one way to write a step, the planner's step-description (the planner's index would bring the
+  // traffic routers' registrations into the browser bundle, some 75 KB).
   for (const part of ['planner', 'schema', 'cluster', 'localcluster', 'server']) {
     it(`other parts reach src/${part} only through its index`, () => {
       const bad = all.filter(
@@ -90,7 +92,8 @@ describe('architecture', () => {
           !inPart(`src/${part}`)(i) &&
           i.target?.startsWith(`src/${part}/`) &&
           i.target !== `src/${part}/index` &&
-          !(part === 'server' && i.target === 'src/server/protocol'),
+          !(part === 'server' && i.target === 'src/server/protocol') &&
+          !(part === 'planner' && inPart('webview')(i) && i.target === 'src/planner/step-description'),
       );
       assert.deepEqual(bad, [], fmt(bad));
     });

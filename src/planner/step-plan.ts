@@ -8,24 +8,19 @@ import { canaryReplicaCounts, currentSetWeight } from './canary-replicas';
 import { canaryStepsOf, hasTrafficRouting, maxTrafficWeightOf, replicasOf } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import { resolveSurgeUnavailable } from './int-or-percent';
+import { describeStep, type StepDescription, type StepKind } from './step-description';
 import { desiredTrafficWeight, stableHasCapacityForWeight, trafficWeightStatus } from './traffic-weights';
 import type { CanaryStep, ReplicaSet, Rollout, TrafficWeights } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';
 
-export type PlannedStepKind =
-  | 'setWeight'
-  | 'setCanaryScale'
-  | 'pause'
-  | 'analysis'
-  | 'experiment'
-  | 'setHeaderRoute'
-  | 'setMirrorRoute'
-  | 'plugin'
-  | 'unknown';
+/** The kind of action a planned step does (as `describeStep` names it). */
+export type PlannedStepKind = StepKind;
 
 export interface PlannedStep {
   index: number;
   kind: PlannedStepKind;
+  /** The step as data (what `stepText` writes). */
+  description: StepDescription;
   /** Canary weight once the step is reached: the router weight with trafficRouting, else the setWeight in force. */
   weight: number;
   canaryReplicas: number;
@@ -34,18 +29,6 @@ export interface PlannedStep {
   pause?: { seconds?: number; invalid?: boolean };
   /** Why this step cannot be planned (a setWeight outside 0..maxTrafficWeight): the counts are those of the step before. */
   invalid?: string;
-}
-
-export function stepKind(step: CanaryStep): PlannedStepKind {
-  if (step.setWeight != null) return 'setWeight';
-  if (step.setCanaryScale != null) return 'setCanaryScale';
-  if (step.pause != null) return 'pause';
-  if (step.analysis != null) return 'analysis';
-  if (step.experiment != null) return 'experiment';
-  if (step.setHeaderRoute != null) return 'setHeaderRoute';
-  if (step.setMirrorRoute != null) return 'setMirrorRoute';
-  if (step.plugin != null) return 'plugin';
-  return 'unknown';
 }
 
 /** The rollout with other canary steps (the rest as given). */
@@ -124,9 +107,11 @@ export function plannedSteps(input: Rollout): PlannedStep[] {
       }
       if (!changed) break;
     }
+    const description = describeStep(given[index]!);
     const planned: PlannedStep = {
       index,
-      kind: stepKind(given[index]!),
+      kind: description.kind,
+      description,
       ...(invalid[index] ? { invalid: invalid[index] } : {}),
       weight: weights ? weights.canary.weight : currentSetWeight(at),
       canaryReplicas: newRS.spec!.replicas!,

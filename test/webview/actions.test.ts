@@ -1,7 +1,7 @@
 // Which actions the rollout view offers, on view models of real rollouts.
 import { strict as assert } from 'node:assert';
 import { availableActions } from '../../webview/actions';
-import type { HostToView, RolloutView } from '../../webview/protocol';
+import type { HostToView, RolloutView, StepDescription } from '../../webview/protocol';
 import { stepWeights } from '../../webview/rollout-view';
 import { blueGreenWaiting, canaryDegraded, canaryPaused } from './fixtures';
 
@@ -32,12 +32,13 @@ describe('webview actions', () => {
 
 describe('webview step weights', () => {
   it('each step shows the setWeight in force at it; steps before the first setWeight have none', () => {
-    const steps = [
-      { kind: 'pause', text: 'pause: 10s' },
-      { kind: 'setWeight', text: 'setWeight: 5' },
-      { kind: 'analysis', text: 'analysis: setWeight-99' },
-      { kind: 'setWeight', text: 'setWeight: 12.5' },
+    const steps: { description: StepDescription }[] = [
+      { description: { kind: 'pause', duration: '10s', seconds: 10 } },
+      { description: { kind: 'setWeight', weight: 5 } },
+      { description: { kind: 'analysis', templates: ['setWeight-99'] } },
+      { description: { kind: 'setWeight', weight: 12.5 } },
+      { description: { kind: 'setWeight' } },
     ];
-    assert.deepEqual(stepWeights(steps), [undefined, 5, 5, 12.5]);
+    assert.deepEqual(stepWeights(steps), [undefined, 5, 5, 12.5, 12.5], 'a setWeight that is not a number changes nothing');
   });
 });

@@ -374,7 +374,10 @@ describe('webview in headless Chromium', function () {
     assert.equal(await frameShown(), promoteAt);
     const f = frames[promoteAt]!;
     assert.equal(await page.locator('.frame [data-promote-point]').count(), 1);
-    assert.equal(await page.locator('.frame-step').textContent(), `step ${f.step.index}/${f.step.count}: ${f.step.description}`);
+    // Numbered as the kubectl plugin's "Step:" (currentStepIndex/steps), the step written by the planner's stepText.
+    assert.equal(f.step.current?.kind, 'pause');
+    assert.equal(await page.locator('.frame-step').textContent(), `Step ${f.step.index}/${f.step.count}: pause until promoted`);
+    assert.ok((await texts(page, '.waiting-for li')).some((w) => w.startsWith(`paused at step ${f.step.index} until promoted`)), 'the waiting-for line names the same step number');
     assert.equal(Number(await page.locator('.frame .traffic-split').getAttribute('data-weight')), f.weight.canary);
     assert.deepEqual(await texts(page, '.sim-services tbody td.selects code'), f.services.map((s) => `rollouts-pod-template-hash=${s.selects}`));
     assert.deepEqual(
