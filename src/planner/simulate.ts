@@ -28,6 +28,7 @@ import { sameInstant } from './phase';
 import { reconcile } from './reconcile';
 import { sameObject } from './reconcile-context';
 import { describeStep, type StepDescription } from './step-description';
+import { unplannableSteps } from './step-plan';
 import { revisionOf } from './replicasets';
 import type { AnalysisRun, Experiment, Pod as KubePod, ReplicaSet, Rollout, Service } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';
@@ -529,6 +530,11 @@ function nonStatusEvents(effects: readonly Effect[]): string[] {
  * for a person (with `autoPromote: false`), or `maxFrames` is reached.
  */
 export function simulate(rollout: Rollout, options: SimulateOptions = {}): SimulationResult {
+  // Callers show validation's errors instead (InvalidSpec); this keeps the counts from going negative whatever the caller does.
+  const unplannable = unplannableSteps(rollout).findIndex((why) => why !== undefined);
+  if (rollout.spec?.strategy?.canary && unplannable >= 0) {
+    throw new Error(`spec.strategy.canary.steps[${unplannable}]: ${unplannableSteps(rollout)[unplannable]}: Argo refuses this spec (InvalidSpec), so it is not simulated`);
+  }
   const podReadyMs = Math.max(0, options.podReadySeconds ?? 10) * 1000;
   const autoPromote = options.autoPromote ?? true;
   const promoteAfterMs = Math.max(0, options.promoteAfterSeconds ?? 0) * 1000;

@@ -57,13 +57,22 @@ function readyReplicaSet(hash: string, replicas: number): ReplicaSet {
  * replica arithmetic would give negative pods): that step is marked `invalid` and changes
  * nothing, so the steps that can be planned still are, as a person reading the file expects.
  */
+/**
+ * Why each canary step cannot be planned (undefined where it can): a setWeight outside
+ * 0..maxTrafficWeight, which Argo refuses (InvalidSpec) and for which the replica arithmetic would
+ * give negative pods.
+ */
+export function unplannableSteps(rollout: Rollout): (string | undefined)[] {
+  const maxWeight = maxTrafficWeightOf(rollout);
+  const weightOutOfRange = (w: unknown) => typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > maxWeight;
+  const why = (w: unknown) => (typeof w === 'number' ? `setWeight ${w} is outside 0..${maxWeight}` : `setWeight ${JSON.stringify(w)} is not a number`);
+  return canaryStepsOf(rollout).map((step) => (step.setWeight != null && weightOutOfRange(step.setWeight) ? why(step.setWeight) : undefined));
+}
+
 export function plannedSteps(input: Rollout): PlannedStep[] {
   const given = canaryStepsOf(input);
   if (given.length === 0) return [];
-  const maxWeight = maxTrafficWeightOf(input);
-  const weightOutOfRange = (w: unknown) => typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > maxWeight;
-  const why = (w: unknown) => (typeof w === 'number' ? `setWeight ${w} is outside 0..${maxWeight}` : `setWeight ${JSON.stringify(w)} is not a number`);
-  const invalid = given.map((step) => (step.setWeight != null && weightOutOfRange(step.setWeight) ? why(step.setWeight) : undefined));
+  const invalid = unplannableSteps(input);
   const steps = given.map((step, i) => (invalid[i] ? {} : step));
   const rollout = invalid.some(Boolean) ? withCanarySteps(input, steps) : input;
   const replicas = replicasOf(rollout);
