@@ -83,8 +83,10 @@ describe('architecture', () => {
   });
 
   // Each part's index.ts is its only import target (habits #1). The exceptions: the language
-  // server's typed protocol constants, which the extension's client shares, and the action
-  // catalog, a data-only leaf the webview, the CLI and the extension read without loading the cluster side.
+  // server's typed protocol constants, which the extension's client shares; the action
+  // catalog, a data-only leaf the webview, the CLI and the extension read without loading the cluster side;
+  // and the webview's one way to write a step, the planner's step-description (the planner's index
+  // would bring the traffic routers' registrations into the browser bundle, some 75 KB).
   for (const part of ['planner', 'schema', 'cluster', 'localcluster', 'server']) {
     it(`other parts reach src/${part} only through its index`, () => {
       const bad = all.filter(
@@ -93,7 +95,8 @@ describe('architecture', () => {
           i.target?.startsWith(`src/${part}/`) &&
           i.target !== `src/${part}/index` &&
           !(part === 'server' && i.target === 'src/server/protocol') &&
-          !(part === 'cluster' && i.target === 'src/cluster/action-catalog'),
+          !(part === 'cluster' && i.target === 'src/cluster/action-catalog') &&
+          !(part === 'planner' && inPart('webview')(i) && i.target === 'src/planner/step-description'),
       );
       assert.deepEqual(bad, [], fmt(bad));
     });

@@ -170,6 +170,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
             frame = i;
             save();
           },
+          onShowLine: (line, column) => host.post({ kind: 'showManifestLine', line, column }),
         });
         frame = controls.frame;
         shown = { kind: 'simulation', message: m, controls };

@@ -6,10 +6,11 @@
  * `hostToViewProblem` / `viewToHostProblem` say what is wrong and where.
  */
 import type { RolloutView } from '../src/cluster';
-import type { ActionName, ActionOffer, SimulationFrame, SimulationOutcome } from '../src/planner';
+import type { ActionName, ActionOffer, SimulationFrame, SimulationOutcome, StepDescription } from '../src/planner';
+import type { PlacedError } from '../src/schema';
 import { ACTION_ORDER } from '../src/cluster/action-catalog';
 
-export type { ActionName, ActionOffer, RolloutView, SimulationFrame, SimulationOutcome };
+export type { ActionName, ActionOffer, PlacedError, RolloutView, SimulationFrame, SimulationOutcome, StepDescription };
 
 /** Which rollout an action is for. `context` is the kubeconfig context (absent: the current one). */
 export interface RolloutRef {
@@ -41,8 +42,21 @@ export type HostToView =
   | { kind: 'rollout'; view: RolloutView; actions: ActionOffer[]; context?: string; heldBy?: string }
   /** The rollout shown is gone (deleted, or its context was disconnected). */
   | { kind: 'rolloutGone'; target: RolloutRef; message: string }
-  /** The planner's simulation of a manifest (or why it could not be simulated). */
-  | { kind: 'simulation'; manifestName: string; frames: SimulationFrame[]; outcome?: SimulationOutcome; error?: string; source?: SimulationSource }
+  /**
+   * The planner's simulation of a manifest (or why it could not be simulated). `invalidSpec`: the
+   * errors Argo's controller would refuse the Rollout for (InvalidSpec), so it is not simulated;
+   * the view links each to its line (`showManifestLine`).
+   */
+  | {
+      kind: 'simulation';
+      manifestName: string;
+      frames: SimulationFrame[];
+      outcome?: SimulationOutcome;
+      error?: string;
+      invalidSpec?: PlacedError[];
+      strategy?: 'canary' | 'blueGreen';
+      source?: SimulationSource;
+    }
   /** The end of an action the view asked for. */
   | { kind: 'actionResult'; requestId: number; ok: boolean; message?: string };
 
@@ -54,6 +68,8 @@ export type ViewToHost =
   | { kind: 'terminateAnalysisRun'; requestId: number; target: RolloutRef; analysisRun: string }
   /** Stop one of the shown rollout's Experiments (answered by an actionResult with the same requestId). */
   | { kind: 'terminateExperiment'; requestId: number; target: RolloutRef; experiment: string }
+  /** Show the simulated manifest in its editor at this line and column (0-based), e.g. where an InvalidSpec error is. */
+  | { kind: 'showManifestLine'; line: number; column: number }
   /** Something went wrong inside the view; the host logs it. */
   | { kind: 'viewError'; message: string };
 
@@ -184,13 +200,27 @@ const experimentView = obj({
   analysisRuns: list(analysisRunView),
 });
 
+const STEP_KINDS: readonly StepDescription['kind'][] = ['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin', 'unknown'];
+/** A step as data (the planner's StepDescription); the view writes it with the planner's stepText. */
+const stepDescription: Check = obj({
+  kind: oneOf(STEP_KINDS),
+  'weight?': num,
+  'replicas?': num,
+  'seconds?': num,
+  'duration?': str,
+  'invalid?': bool,
+  'matchTrafficWeight?': bool,
+  'templates?': list(str),
+  'name?': str,
+});
+
 const rolloutView: Check = obj({
   name: str,
   namespace: str,
   phase: oneOf(PHASES),
   message: str,
   strategy: oneOf(['canary', 'blueGreen']),
-  'step?': obj({ index: int, count: int, steps: list(obj({ index: int, kind: str, text: str, state: oneOf(['done', 'current', 'pending']) })) }),
+  'step?': obj({ index: int, count: int, steps: list(obj({ index: int, description: stepDescription, state: oneOf(['done', 'current', 'pending']) })) }),
   'weight?': obj({ set: num, actual: num }),
   pauses: list(obj({ reason: str, 'startTime?': str, 'secondsLeft?': num, needsPromote: bool })),
   aborted: bool,
@@ -215,7 +245,7 @@ const simulationFrame: Check = obj({
   index: int,
   time: num,
   at: str,
-  step: obj({ index: nullable(int), count: int, description: str }),
+  step: obj({ index: int, count: int, 'current?': stepDescription }),
   replicaSets: list(
     obj({ name: str, revision: num, hash: str, role: oneOf(['canary', 'stable', 'preview', 'active', 'old']), desired: num, current: num, ready: num, available: num }),
   ),
@@ -244,6 +274,8 @@ const simulationFrame: Check = obj({
 });
 
 const simulationSource: Check = obj({ uri: str, docIndex: int });
+const lineColumn: Check = obj({ line: int, column: int });
+const placedError: Check = obj({ message: str, path: str, start: lineColumn, end: lineColumn });
 
 const hostToViewChecks: Record<HostToView['kind'], Check> = {
   rollout: obj({ view: rolloutView, actions: list(obj({ action: oneOf(ACTION_ORDER), primary: bool, 'caution?': str })), 'context?': str, 'heldBy?': str }),
@@ -253,6 +285,8 @@ const hostToViewChecks: Record<HostToView['kind'], Check> = {
     frames: list(simulationFrame),
     'outcome?': oneOf(['promoted', 'aborted', 'waiting-for-promote', 'stuck', 'max-frames']),
     'error?': str,
+    'invalidSpec?': list(placedError),
+    'strategy?': oneOf(['canary', 'blueGreen']),
     'source?': simulationSource,
   }),
   actionResult: obj({ requestId: int, ok: bool, 'message?': str }),
@@ -268,6 +302,7 @@ const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
   }),
   terminateAnalysisRun: exact({ kind: str, requestId: int, target: exactRolloutRef, analysisRun: objectName }),
   terminateExperiment: exact({ kind: str, requestId: int, target: exactRolloutRef, experiment: objectName }),
+  showManifestLine: exact({ kind: str, line: int, column: int }),
   viewError: obj({ message: str }),
 };
 

@@ -9,7 +9,8 @@ import { canTerminate } from './actions';
 import { bar, h, icon, table, type Child } from './dom';
 import { analysisRun, terminateButton, type TerminateControl } from './analysis-view';
 import { clock, phaseIcon, plural, runIcon } from './format';
-import type { ActionArgs, ActionName, ActionOffer, RolloutView } from './protocol';
+import type { ActionArgs, ActionName, ActionOffer, RolloutView, StepDescription } from './protocol';
+import { stepProgress, stepText } from '../src/planner/step-description';
 
 type ReplicaSetView = RolloutView['revisions'][number]['replicaSets'][number];
 type ExperimentView = RolloutView['revisions'][number]['experiments'][number];
@@ -80,7 +81,7 @@ function header(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
       h('span', { class: `phase phase-${view.phase.toLowerCase()}`, data: { phase: view.phase } }, view.aborted ? `${view.phase} (aborted)` : view.phase),
       h('span', { class: 'strategy' }, view.strategy === 'canary' ? 'Canary' : 'Blue-green'),
       // Steps are numbered from 0 everywhere, as Argo's status.currentStepIndex and `kubectl argo rollouts get` count them.
-      view.step ? h('span', { class: 'step-count' }, `Step ${Math.min(view.step.index, view.step.count)}/${view.step.count}`) : null,
+      view.step ? h('span', { class: 'step-count' }, `Step ${stepProgress(view.step.index, view.step.count)}`) : null,
     ),
     view.message ? h('p', { class: 'message' }, view.message) : null,
   );
@@ -98,7 +99,7 @@ function toolbar(ctx: RolloutRenderContext): HTMLElement {
 function pauseBanner(pause: PauseView, view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
   const why: Record<string, string> = {
     Manual: 'Paused by a person',
-    CanaryPauseStep: view.step ? `Paused at step ${view.step.index}` : 'Paused at a pause step',
+    CanaryPauseStep: view.step ? `Paused at step ${view.step.index}${pausedStep(view)}` : 'Paused at a pause step',
     BlueGreenPause: 'The preview is up; the active Service still points at the stable version',
     InconclusiveAnalysisRun: 'An analysis was inconclusive',
     InconclusiveExperiment: 'An experiment was inconclusive',
@@ -115,13 +116,18 @@ function pauseBanner(pause: PauseView, view: RolloutView, ctx: RolloutRenderCont
 }
 
 /** The setWeight in force at each step (the last setWeight at or before it). */
-export function stepWeights(steps: { kind: string; text: string }[]): (number | undefined)[] {
+export function stepWeights(steps: readonly { description: StepDescription }[]): (number | undefined)[] {
   let weight: number | undefined;
-  return steps.map((s) => {
-    const m = s.kind === 'setWeight' ? /(\d+(?:\.\d+)?)/.exec(s.text) : null;
-    if (m) weight = Number(m[1]);
+  return steps.map(({ description: d }) => {
+    if (d.kind === 'setWeight' && d.weight !== undefined) weight = d.weight;
     return weight;
   });
+}
+
+/** " (pause 30s)": the pause step the rollout waits at, as every view writes it. */
+function pausedStep(view: RolloutView): string {
+  const current = view.step?.steps[view.step.index];
+  return current ? ` (${stepText(current.description)})` : '';
 }
 
 function steps(view: RolloutView): HTMLElement | null {
@@ -135,10 +141,10 @@ function steps(view: RolloutView): HTMLElement | null {
     ...view.step.steps.map((s, i) =>
       h(
         'li',
-        { class: `step step-${s.state}`, data: { state: s.state, kind: s.kind }, attrs: { 'aria-current': s.state === 'current' ? 'step' : undefined } },
+        { class: `step step-${s.state}`, data: { state: s.state, kind: s.description.kind }, attrs: { 'aria-current': s.state === 'current' ? 'step' : undefined } },
         icon(s.state === 'done' ? 'pass-filled' : s.state === 'current' ? (view.aborted ? 'circle-slash' : view.pauses.length ? 'debug-pause' : 'arrow-right') : 'circle-large-outline', 'step-marker'),
         h('span', { class: 'step-number' }, `${i}`),
-        h('span', { class: 'step-text' }, s.text),
+        h('span', { class: 'step-text' }, stepText(s.description)),
         weights[i] !== undefined ? h('span', { class: 'step-weight', title: 'canary weight in force at this step' }, `${weights[i]}%`) : null,
       ),
     ),

@@ -7,6 +7,7 @@
 import { bar, h, icon, table, type Child } from './dom';
 import { phaseIcon, span } from './format';
 import type { HostToView, SimulationFrame } from './protocol';
+import { stepProgress, stepText } from '../src/planner/step-description';
 
 type Simulation = Extract<HostToView, { kind: 'simulation' }>;
 
@@ -24,6 +25,8 @@ export interface SimulationOptions {
   onFrame(index: number): void;
   /** Milliseconds per frame while playing. */
   playIntervalMs?: number;
+  /** Show the manifest at this line and column (0-based): an InvalidSpec error's link. */
+  onShowLine?(line: number, column: number): void;
 }
 
 const OUTCOME_TEXT: Record<string, string> = {
@@ -37,9 +40,56 @@ const OUTCOME_TEXT: Record<string, string> = {
 /** Frames where only a person can move the rollout on. */
 export const isPromotePoint = (f: SimulationFrame): boolean => f.waitsForPerson || f.action === 'needs-promote';
 
-function frameStep(f: SimulationFrame): string {
-  if (f.step.count === 0) return f.step.description;
-  return f.step.index === null ? `all ${f.step.count} steps done` : `step ${f.step.index}/${f.step.count}: ${f.step.description}`;
+/** "Step 1/5: pause until promoted": the counter as the kubectl plugin shows it, and the step at it. */
+export function frameStep(f: SimulationFrame, strategy: Simulation['strategy']): string {
+  if (f.step.count === 0) return strategy === 'blueGreen' ? 'blue-green' : 'no steps';
+  return `Step ${stepProgress(f.step.index, f.step.count)}${f.step.current ? `: ${stepText(f.step.current)}` : ''}`;
+}
+
+/**
+ * The outcome line. Only a simulation that ran to its end can say the rollout never waits for a
+ * promote: one that stopped early says where, and what it saw before.
+ */
+export function outcomeText(sim: Simulation): string {
+  const frames = sim.frames;
+  const last = frames[frames.length - 1]!;
+  const waits = frames.filter(isPromotePoint).length;
+  const times = waits === 1 ? 'once' : `${waits} times`;
+  const head = `Outcome: ${OUTCOME_TEXT[sim.outcome!] ?? sim.outcome} after ${span(last.time)} (${frames.length} frames)`;
+  if (sim.outcome === 'stuck' || sim.outcome === 'max-frames') {
+    const where = last.step.count > 0 ? ` at ${frameStep(last, sim.strategy)}` : '';
+    return `${head}${where}; it did not get to the end${waits > 0 ? `, and waited for a promote ${times} before` : ''}.`;
+  }
+  return `${head}; ${waits === 0 ? 'it never waits for a promote' : `it waits for a promote ${times}`}.`;
+}
+
+/** What Argo's controller would say of a spec it refuses, each error a link to its line. */
+function invalidSpecBanner(sim: Simulation, onShowLine: ((line: number, column: number) => void) | undefined): HTMLElement {
+  const errors = sim.invalidSpec ?? [];
+  return h(
+    'div',
+    { class: 'banner banner-bad sim-invalid-spec', data: { condition: 'InvalidSpec' } },
+    h('p', null, icon('error'), ' ', h('strong', null, 'InvalidSpec'), ': ', sim.error ?? 'Argo would refuse this Rollout.'),
+    h('p', null, `Argo's controller would refuse this Rollout (phase Degraded) and do nothing with it until the spec is fixed, so it is not simulated. ${errors.length === 1 ? 'The error' : `The ${errors.length} errors`}:`),
+    h(
+      'ul',
+      { class: 'invalid-spec-errors' },
+      ...errors.map((e) =>
+        h(
+          'li',
+          { data: { line: e.start.line + 1 } },
+          h(
+            'a',
+            { class: 'source-link', attrs: { href: '#', title: `Show line ${e.start.line + 1} in the manifest` }, on: { click: (ev: Event) => { ev.preventDefault(); onShowLine?.(e.start.line, e.start.column); } } },
+            `line ${e.start.line + 1}`,
+          ),
+          ': ',
+          e.message,
+          e.path ? h('span', { class: 'muted' }, ` (${e.path})`) : null,
+        ),
+      ),
+    ),
+  );
 }
 
 function replicaSetsTable(f: SimulationFrame): HTMLElement {
@@ -122,7 +172,7 @@ function list(title: string, cls: string, items: string[]): HTMLElement | null {
   return h('div', { class: cls }, h('h3', null, title), h('ul', null, ...items.map((i) => h('li', null, i))));
 }
 
-function frameDetails(f: SimulationFrame, total: number): HTMLElement {
+function frameDetails(f: SimulationFrame, total: number, strategy: Simulation['strategy']): HTMLElement {
   const p = phaseIcon(f.phase);
   const banners: Child[] = [];
   if (isPromotePoint(f)) banners.push(h('div', { class: 'banner banner-person', data: { promotePoint: 'true' } }, icon('person'), ' Waits here for a promote: only a person can move it on.'));
@@ -137,7 +187,7 @@ function frameDetails(f: SimulationFrame, total: number): HTMLElement {
       { class: 'frame-head' },
       icon(p.icon, `phase-icon ${p.cls}`),
       h('span', { class: 'frame-phase' }, f.phase),
-      h('span', { class: 'frame-step' }, frameStep(f)),
+      h('span', { class: 'frame-step' }, frameStep(f, strategy)),
       h('span', { class: 'frame-time' }, `t = ${f.time < 0 ? '' : '+'}${span(f.time)}`),
       h('span', { class: 'muted' }, `frame ${f.index + 1} of ${total}`),
     ),
@@ -171,17 +221,15 @@ export function mountSimulation(container: HTMLElement, sim: Simulation, opts: S
   let timer: ReturnType<typeof setInterval> | undefined;
   const playMs = opts.playIntervalMs ?? 700;
 
-  const waits = frames.filter(isPromotePoint).length;
   const title = h(
     'header',
     { class: 'sim-header' },
     h('div', { class: 'title-line' }, icon('debug-alt'), h('h1', null, 'Simulation'), h('span', { class: 'where' }, sim.manifestName)),
-    sim.outcome && frames.length
-      ? h('p', { class: 'muted sim-outcome', data: { outcome: sim.outcome } }, `Outcome: ${OUTCOME_TEXT[sim.outcome] ?? sim.outcome} after ${span(frames[frames.length - 1]!.time)} (${frames.length} frames); ${waits === 0 ? 'it never waits for a promote' : `it waits for a promote ${waits === 1 ? 'once' : `${waits} times`}`}.`)
-      : null,
+    sim.outcome && frames.length ? h('p', { class: 'muted sim-outcome', data: { outcome: sim.outcome } }, outcomeText(sim)) : null,
   );
   container.replaceChildren(title);
-  if (sim.error) container.appendChild(h('div', { class: 'banner banner-bad sim-error' }, icon('error'), ' ', sim.error));
+  if (sim.invalidSpec && sim.invalidSpec.length > 0) container.appendChild(invalidSpecBanner(sim, opts.onShowLine));
+  else if (sim.error) container.appendChild(h('div', { class: 'banner banner-bad sim-error' }, icon('error'), ' ', sim.error));
   if (frames.length === 0) {
     if (!sim.error) container.appendChild(h('p', { class: 'muted' }, 'No frames to show.'));
     return { frame: 0, show: () => undefined, dispose: () => undefined };
@@ -209,7 +257,7 @@ export function mountSimulation(container: HTMLElement, sim: Simulation, opts: S
     ...frames.map((f, i) =>
       h('button', {
         class: `frame-dot${isPromotePoint(f) ? ' promote-point' : ''}${f.action === 'promote' ? ' promoted' : ''}`,
-        title: `frame ${i + 1}: t+${span(f.time)}, ${frameStep(f)}${isPromotePoint(f) ? ' (waits for a promote)' : ''}`,
+        title: `frame ${i + 1}: t+${span(f.time)}, ${frameStep(f, sim.strategy)}${isPromotePoint(f) ? ' (waits for a promote)' : ''}`,
         data: { frameDot: i },
         attrs: { type: 'button', 'aria-label': `frame ${i + 1}` },
         on: { click: () => show(i) },
@@ -234,7 +282,7 @@ export function mountSimulation(container: HTMLElement, sim: Simulation, opts: S
   }
 
   function render() {
-    details.replaceChildren(frameDetails(frames[index]!, frames.length));
+    details.replaceChildren(frameDetails(frames[index]!, frames.length, sim.strategy));
     slider.value = String(index);
     strip.querySelectorAll('.frame-dot').forEach((d, i) => {
       d.classList.toggle('current', i === index);

@@ -1,5 +1,6 @@
 /** The view models as text, for `rollouts get` (the layouts of `kubectl argo rollouts get rollout` and `get experiment`). */
 import type { AnalysisRunView, ExperimentView, ReplicaSetView, RolloutView } from './view';
+import { stepProgress, stepText } from '../planner';
 
 /** A short span of time as `rollouts get` and the tree show it: 45s, 2m, 1m30s. */
 export function shortDuration(seconds: number): string {
@@ -89,8 +90,8 @@ export function formatRolloutView(v: RolloutView): string {
   if (v.aborted) row('Aborted', 'yes (retry to start the update again)');
   row('Strategy', v.strategy === 'canary' ? 'Canary' : 'BlueGreen');
   if (v.step) {
-    row('Step', `${v.step.index}/${v.step.count}`);
-    for (const s of v.step.steps) lines.push(`  ${s.state === 'done' ? '✔' : s.state === 'current' ? '▶' : ' '} ${s.index}: ${s.text}`);
+    row('Step', stepProgress(v.step.index, v.step.count));
+    for (const s of v.step.steps) lines.push(`  ${s.state === 'done' ? '✔' : s.state === 'current' ? '▶' : ' '} ${s.index}: ${stepText(s.description)}`);
   }
   if (v.weight) {
     row('SetWeight', String(v.weight.set));

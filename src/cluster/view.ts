@@ -21,14 +21,14 @@ import {
   LABEL_STEP_INDEX,
   revisionOf,
   secondsBeforeScaleDown,
-  stepKind,
+  describeStep,
   type AnalysisRun,
-  type CanaryStep,
   type Experiment,
   type PauseReason,
   type ReplicaSet,
   type Rollout,
   type RolloutPhase,
+  type StepDescription,
 } from '../planner';
 import { isDryRun } from './analysis/assess';
 import type { FullAnalysisRun } from './analysis/types';
@@ -38,10 +38,10 @@ import { podsOfReplicaSets, type ClusterStores } from './store';
 export type ImageTag = 'stable' | 'canary' | 'active' | 'preview';
 
 export interface StepView {
+  /** The step's index in spec.strategy.canary.steps (steps are numbered from 0, as Argo does). */
   index: number;
-  kind: string;
-  /** "setWeight: 20", "pause: 30s", "pause (until promoted)", "analysis: success-rate" ... */
-  text: string;
+  /** The step as data; `stepText` writes it. */
+  description: StepDescription;
   state: 'done' | 'current' | 'pending';
 }
 
@@ -206,28 +206,6 @@ export function relatedObjects(stores: ClusterStores, rollout: Rollout): Rollout
 export function rolloutViewFromStores(stores: ClusterStores, namespace: string, name: string, now: Date): RolloutView | undefined {
   const rollout = stores.rollouts.get(name, namespace);
   return rollout ? rolloutView(relatedObjects(stores, rollout), now) : undefined;
-}
-
-export function describeCanaryStep(step: CanaryStep): string {
-  const kind = stepKind(step);
-  switch (kind) {
-    case 'setWeight':
-      return `setWeight: ${step.setWeight}`;
-    case 'pause': {
-      const d = step.pause?.duration;
-      return d === undefined || d === '' ? 'pause (until promoted)' : `pause: ${typeof d === 'number' ? `${d}s` : d}`;
-    }
-    case 'setCanaryScale': {
-      const s = step.setCanaryScale!;
-      return `setCanaryScale: ${s.replicas !== undefined ? `${s.replicas} replicas` : s.weight !== undefined ? `${s.weight}%` : 'matchTrafficWeight'}`;
-    }
-    case 'analysis':
-      return `analysis: ${(step.analysis?.templates ?? []).map((t) => t.templateName ?? t.clusterScope).join(', ')}`;
-    case 'experiment':
-      return 'experiment';
-    default:
-      return kind;
-  }
 }
 
 function podView(p: Pod): PodView {
@@ -511,7 +489,7 @@ export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
     view.step = {
       index,
       count: steps.length,
-      steps: steps.map((s, i) => ({ index: i, kind: stepKind(s), text: describeCanaryStep(s), state: i < index ? 'done' : i === index ? 'current' : 'pending' })),
+      steps: steps.map((s, i) => ({ index: i, description: describeStep(s), state: i < index ? 'done' : i === index ? 'current' : 'pending' })),
     };
     view.weight = { set: currentSetWeight(rollout), actual: actualWeight(rollout, objects.replicaSets) };
   }

@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { SimulationFrame, SimulationOutcome } from '../planner';
+import type { PlacedError } from '../schema';
 
 export interface SimulationJob {
   /** The manifest's text and which of its documents is the Rollout. */
@@ -14,8 +15,9 @@ export interface SimulationJob {
 }
 
 export type SimulationAnswer =
-  | { ok: true; rollout: string; frames: SimulationFrame[]; outcome: SimulationOutcome }
-  | { ok: false; error: string };
+  | { ok: true; rollout: string; strategy: 'canary' | 'blueGreen'; frames: SimulationFrame[]; outcome: SimulationOutcome }
+  /** `invalidSpec`: the Rollout is one Argo would refuse (InvalidSpec), so it was not simulated; `error` is the condition's message. */
+  | { ok: false; error: string; invalidSpec?: PlacedError[] };
 
 export interface SimulationBudget {
   /** The built worker: dist/simulation-worker.js. */

@@ -5,8 +5,8 @@
  * one message.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { simulate, type Rollout, type Service } from '../planner';
-import { documentValue, parseFile } from '../schema';
+import { ConditionMessage, simulate, type Rollout, type Service } from '../planner';
+import { documentValue, parseFile, rolloutSpecErrors } from '../schema';
 import type { SimulationAnswer, SimulationJob } from './simulation-runner';
 
 function run(job: SimulationJob): SimulationAnswer {
@@ -16,8 +16,13 @@ function run(job: SimulationJob): SimulationAnswer {
   const services = parsed.docs.filter((d) => d.kind === 'Service').map((d) => documentValue(d.doc) as Service);
   try {
     const rollout = documentValue(target.doc) as Rollout;
+    const name = String(rollout?.metadata?.name ?? 'rollout');
+    // A spec Argo refuses (InvalidSpec) never runs: say so, as the controller's condition would, instead of simulating it.
+    const invalidSpec = rolloutSpecErrors(parsed, target);
+    const first = invalidSpec[0];
+    if (first) return { ok: false, error: ConditionMessage.invalidSpec(name, `${first.path ? `${first.path}: ` : ''}${first.message}`), invalidSpec };
     const result = simulate(rollout, { services });
-    return { ok: true, rollout: String(rollout.metadata?.name ?? 'rollout'), frames: result.frames, outcome: result.outcome };
+    return { ok: true, rollout: name, strategy: result.strategy, frames: result.frames, outcome: result.outcome };
   } catch (e) {
     return { ok: false, error: `cannot simulate: ${e instanceof Error ? e.message : String(e)}` };
   }

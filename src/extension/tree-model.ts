@@ -5,7 +5,7 @@
  */
 import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
-import { actionCaution, actionRefusal, isCompletedPhase, offeredActions, primaryAction, type ActionName, type Rollout } from '../planner';
+import { actionCaution, actionRefusal, isCompletedPhase, offeredActions, primaryAction, stepProgress, type ActionName, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { targetRefusal } from './webview-requests';
@@ -152,7 +152,7 @@ export const PHASE_ICONS: Record<RolloutView['phase'], { id: string; color: stri
 /** One line: phase, strategy, step N/M, weight, and a timed pause's countdown. */
 export function rolloutDescription(v: RolloutView): string {
   const parts: string[] = [v.aborted ? 'Aborted' : v.phase, v.strategy === 'canary' ? 'canary' : 'blue-green'];
-  if (v.step && v.step.count > 0) parts.push(`step ${Math.min(v.step.index, v.step.count)}/${v.step.count}`);
+  if (v.step && v.step.count > 0) parts.push(`step ${stepProgress(v.step.index, v.step.count)}`);
   if (v.weight) parts.push(`weight ${v.weight.actual}%`);
   for (const p of v.pauses) {
     if (p.secondsLeft !== undefined) parts.push(`resumes in ${cluster().shortDuration(p.secondsLeft)}`);

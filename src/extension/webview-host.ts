@@ -216,8 +216,8 @@ export class WebviewHost implements vscode.Disposable {
     this.post(
       open,
       answer.ok
-        ? { kind: 'simulation', manifestName: `${manifestName}: ${answer.rollout}`, frames: answer.frames, outcome: answer.outcome, source }
-        : { kind: 'simulation', manifestName, frames: [], error: answer.error, source },
+        ? { kind: 'simulation', manifestName: `${manifestName}: ${answer.rollout}`, frames: answer.frames, outcome: answer.outcome, strategy: answer.strategy, source }
+        : { kind: 'simulation', manifestName, frames: [], error: answer.error, ...(answer.invalidSpec ? { invalidSpec: answer.invalidSpec } : {}), source },
     );
   }
 
@@ -235,6 +235,10 @@ export class WebviewHost implements vscode.Disposable {
         return;
       case 'viewError':
         this.ctx.log.warn(`webview: ${msg.message}`);
+        return;
+      case 'showManifestLine':
+        // Only the manifest this panel simulates, whatever the message says.
+        if (open.state.kind === 'simulation') void this.showManifestLine(open.state.uri, msg.line, msg.column);
         return;
       case 'terminateAnalysisRun':
         this.terminate(open, msg.requestId, msg.target, { kind: 'analysisRun', name: msg.analysisRun });
@@ -274,6 +278,17 @@ export class WebviewHost implements vscode.Disposable {
         ? vscode.commands.executeCommand('rollouts.terminateAnalysisRun', { kind: 'analysisRun', context: ref.context, namespace: ref.namespace, name: ref.name, run: what.name })
         : vscode.commands.executeCommand('rollouts.terminateExperiment', { context: ref.context, namespace: ref.namespace, experiment: what.name, rollout: ref.name });
     this.answer(open, requestId, run);
+  }
+
+  /** Opens the simulated manifest with the cursor at an InvalidSpec error (beside the panel, so both stay in sight). */
+  private async showManifestLine(uri: string, line: number, column: number): Promise<void> {
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+      const at = doc.validatePosition(new vscode.Position(line, column));
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection: new vscode.Range(at, at), preserveFocus: false });
+    } catch (e) {
+      this.ctx.log.warn(`webview: cannot show line ${line + 1} of ${uri}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   /** Posts the end of a command the view asked for as its actionResult. */

@@ -84,6 +84,7 @@ import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
 import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
 import { canaryStepString, recordCompleted, recordEvent, recordWeightsUpdated } from './events';
+import { describeStep, stepText } from './step-description';
 
 /** The template or the steps changed since the status was written (§5.2 rule 1). */
 export function canaryTemplateOrStepsChanged(ctx: ReconcileContext, stepsHash: string): boolean {
@@ -419,13 +420,13 @@ function reconcileCanaryPause(ctx: ReconcileContext): void {
     addPauseCondition(ctx, 'CanaryPauseStep');
   }
   if (!timed) {
-    waitFor(ctx, `paused by step ${step.index + 1} until promoted`);
+    waitFor(ctx, `paused at step ${step.index} until promoted`);
     return;
   }
   const expiry = Date.parse(startTime) + seconds * 1000;
   if (ctx.now.getTime() <= expiry) {
     requeueForPause(ctx, startTime, seconds);
-    waitFor(ctx, `paused by step ${step.index + 1} for ${seconds}s (until ${rfc3339(new Date(expiry))})`);
+    waitFor(ctx, `paused at step ${step.index} for ${seconds}s (until ${rfc3339(new Date(expiry))})`);
   }
 }
 
@@ -443,7 +444,7 @@ function completedCurrentStep(ctx: ReconcileContext): boolean {
   if (s.setWeight !== undefined) {
     if (!atDesiredReplicaCountsForCanary(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, weights)) {
       const counts = canaryReplicaCounts(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, weights);
-      waitFor(ctx, `setWeight ${s.setWeight}: waiting for ${counts.canary} canary and ${counts.stable} stable pods`);
+      waitFor(ctx, `step ${step.index} (${stepText(describeStep(s))}): waiting for ${counts.canary} canary and ${counts.stable} stable pods`);
       return false;
     }
     return !hasTrafficRouting(ctx.rollout) || weights?.verified !== false;

@@ -20,6 +20,7 @@ export * from './canary-replicas';
 export * from './scale-down';
 export * from './traffic-weights';
 export * from './actions';
+export * from './step-description';
 export * from './step-plan';
 export * from './reconcile';
 export * from './pause';

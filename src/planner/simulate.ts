@@ -18,7 +18,6 @@
 import type { ActionResult } from './actions';
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
 import { canaryStepsOf, minReadySecondsOf, stableAndCanaryServices } from './defaults';
-import { pauseDurationSeconds } from './duration';
 import type { Effect, World } from './effects';
 import { applyEffects, cloneJson, describeEffect } from './effects';
 import { desiredPodTemplateHash } from './hash';
@@ -28,8 +27,10 @@ import { pauseNeedsPerson } from './pause';
 import { sameInstant } from './phase';
 import { reconcile } from './reconcile';
 import { sameObject } from './reconcile-context';
+import { describeStep, type StepDescription } from './step-description';
+import { unplannableSteps } from './step-plan';
 import { revisionOf } from './replicasets';
-import type { AnalysisRun, CanaryStep, Experiment, Pod as KubePod, ReplicaSet, Rollout, Service } from './types';
+import type { AnalysisRun, Experiment, Pod as KubePod, ReplicaSet, Rollout, Service } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';
 
 export interface SimulateOptions {
@@ -95,8 +96,12 @@ export interface SimulationFrame {
   /** Seconds since the update was applied (negative: before it). */
   time: number;
   at: string;
-  /** Current canary step (null for blue-green, or when all steps are done) and the step count. */
-  step: { index: number | null; count: number; description: string };
+  /**
+   * The canary step counter as Argo keeps it: `index` is status.currentStepIndex (equal to
+   * `count` once every step is done), `current` the step at it; `count` is 0 for blue-green.
+   * Written with `stepProgress` and `stepText`.
+   */
+  step: { index: number; count: number; current?: StepDescription };
   /** The rollout's ReplicaSets (an Experiment's template ReplicaSets are under `experiments`). */
   replicaSets: FrameReplicaSet[];
   /** The rollout's Experiments, present once it has one. */
@@ -216,28 +221,6 @@ function podObject(rs: ReplicaSet, name: string, pod: PodGroup, nowMs: number): 
       conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', ...(ready ? { lastTransitionTime: new Date(pod.readyAt - 1).toISOString() } : {}) }],
     },
   };
-}
-
-/** Human description of a canary step. */
-export function describeStep(step: CanaryStep | undefined): string {
-  if (!step) return 'done';
-  if (step.setWeight !== undefined) return `setWeight ${step.setWeight}`;
-  if (step.pause) {
-    const s = pauseDurationSeconds(step.pause);
-    return s === undefined ? 'pause (until promoted)' : `pause ${s}s`;
-  }
-  if (step.setCanaryScale) {
-    const c = step.setCanaryScale;
-    if (c.replicas !== undefined) return `setCanaryScale replicas ${c.replicas}`;
-    if (c.weight !== undefined) return `setCanaryScale weight ${c.weight}`;
-    return 'setCanaryScale matchTrafficWeight';
-  }
-  if (step.analysis) return `analysis ${(step.analysis.templates ?? []).map((t) => t.templateName).join(', ')}`.trim();
-  if (step.experiment) return 'experiment';
-  if (step.setHeaderRoute) return `setHeaderRoute ${step.setHeaderRoute.name ?? ''}`.trim();
-  if (step.setMirrorRoute) return `setMirrorRoute ${step.setMirrorRoute.name ?? ''}`.trim();
-  if (step.plugin) return `plugin ${step.plugin.name ?? ''}`.trim();
-  return 'step';
 }
 
 /** The rollout at revision 2: the same manifest with a changed pod template. */
@@ -470,16 +453,13 @@ function frameOf(
     weight = { canary: pct, stable: 100 - pct, source: 'pods' };
   }
 
-  const stepIndex = blueGreen || steps.length === 0 ? null : (status.currentStepIndex ?? 0);
+  const stepIndex = Math.max(0, Math.min(status.currentStepIndex ?? 0, steps.length));
+  const current = steps[stepIndex];
   const frame: SimulationFrame = {
     index,
     time: Math.round((nowMs - startMs) / 1000),
     at: new Date(nowMs).toISOString().replace('.000Z', 'Z'),
-    step: {
-      index: stepIndex !== null && stepIndex < steps.length ? stepIndex : null,
-      count: steps.length,
-      description: stepIndex === null ? (blueGreen ? 'blue-green' : 'no steps') : describeStep(steps[stepIndex]),
-    },
+    step: { index: blueGreen ? 0 : stepIndex, count: blueGreen ? 0 : steps.length, ...(current && !blueGreen ? { current: describeStep(current) } : {}) },
     replicaSets,
     canary,
     stable,
@@ -550,6 +530,11 @@ function nonStatusEvents(effects: readonly Effect[]): string[] {
  * for a person (with `autoPromote: false`), or `maxFrames` is reached.
  */
 export function simulate(rollout: Rollout, options: SimulateOptions = {}): SimulationResult {
+  // Callers show validation's errors instead (InvalidSpec); this keeps the counts from going negative whatever the caller does.
+  const unplannable = unplannableSteps(rollout).findIndex((why) => why !== undefined);
+  if (rollout.spec?.strategy?.canary && unplannable >= 0) {
+    throw new Error(`spec.strategy.canary.steps[${unplannable}]: ${unplannableSteps(rollout)[unplannable]}: Argo refuses this spec (InvalidSpec), so it is not simulated`);
+  }
   const podReadyMs = Math.max(0, options.podReadySeconds ?? 10) * 1000;
   const autoPromote = options.autoPromote ?? true;
   const promoteAfterMs = Math.max(0, options.promoteAfterSeconds ?? 0) * 1000;

@@ -8,24 +8,19 @@ import { canaryReplicaCounts, currentSetWeight } from './canary-replicas';
 import { canaryStepsOf, hasTrafficRouting, maxTrafficWeightOf, replicasOf } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import { resolveSurgeUnavailable } from './int-or-percent';
+import { describeStep, type StepDescription, type StepKind } from './step-description';
 import { desiredTrafficWeight, stableHasCapacityForWeight, trafficWeightStatus } from './traffic-weights';
 import type { CanaryStep, ReplicaSet, Rollout, TrafficWeights } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';
 
-export type PlannedStepKind =
-  | 'setWeight'
-  | 'setCanaryScale'
-  | 'pause'
-  | 'analysis'
-  | 'experiment'
-  | 'setHeaderRoute'
-  | 'setMirrorRoute'
-  | 'plugin'
-  | 'unknown';
+/** The kind of action a planned step does (as `describeStep` names it). */
+export type PlannedStepKind = StepKind;
 
 export interface PlannedStep {
   index: number;
   kind: PlannedStepKind;
+  /** The step as data (what `stepText` writes). */
+  description: StepDescription;
   /** Canary weight once the step is reached: the router weight with trafficRouting, else the setWeight in force. */
   weight: number;
   canaryReplicas: number;
@@ -34,18 +29,6 @@ export interface PlannedStep {
   pause?: { seconds?: number; invalid?: boolean };
   /** Why this step cannot be planned (a setWeight outside 0..maxTrafficWeight): the counts are those of the step before. */
   invalid?: string;
-}
-
-export function stepKind(step: CanaryStep): PlannedStepKind {
-  if (step.setWeight != null) return 'setWeight';
-  if (step.setCanaryScale != null) return 'setCanaryScale';
-  if (step.pause != null) return 'pause';
-  if (step.analysis != null) return 'analysis';
-  if (step.experiment != null) return 'experiment';
-  if (step.setHeaderRoute != null) return 'setHeaderRoute';
-  if (step.setMirrorRoute != null) return 'setMirrorRoute';
-  if (step.plugin != null) return 'plugin';
-  return 'unknown';
 }
 
 /** The rollout with other canary steps (the rest as given). */
@@ -74,13 +57,22 @@ function readyReplicaSet(hash: string, replicas: number): ReplicaSet {
  * replica arithmetic would give negative pods): that step is marked `invalid` and changes
  * nothing, so the steps that can be planned still are, as a person reading the file expects.
  */
+/**
+ * Why each canary step cannot be planned (undefined where it can): a setWeight outside
+ * 0..maxTrafficWeight, which Argo refuses (InvalidSpec) and for which the replica arithmetic would
+ * give negative pods.
+ */
+export function unplannableSteps(rollout: Rollout): (string | undefined)[] {
+  const maxWeight = maxTrafficWeightOf(rollout);
+  const weightOutOfRange = (w: unknown) => typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > maxWeight;
+  const why = (w: unknown) => (typeof w === 'number' ? `setWeight ${w} is outside 0..${maxWeight}` : `setWeight ${JSON.stringify(w)} is not a number`);
+  return canaryStepsOf(rollout).map((step) => (step.setWeight != null && weightOutOfRange(step.setWeight) ? why(step.setWeight) : undefined));
+}
+
 export function plannedSteps(input: Rollout): PlannedStep[] {
   const given = canaryStepsOf(input);
   if (given.length === 0) return [];
-  const maxWeight = maxTrafficWeightOf(input);
-  const weightOutOfRange = (w: unknown) => typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > maxWeight;
-  const why = (w: unknown) => (typeof w === 'number' ? `setWeight ${w} is outside 0..${maxWeight}` : `setWeight ${JSON.stringify(w)} is not a number`);
-  const invalid = given.map((step) => (step.setWeight != null && weightOutOfRange(step.setWeight) ? why(step.setWeight) : undefined));
+  const invalid = unplannableSteps(input);
   const steps = given.map((step, i) => (invalid[i] ? {} : step));
   const rollout = invalid.some(Boolean) ? withCanarySteps(input, steps) : input;
   const replicas = replicasOf(rollout);
@@ -124,9 +116,11 @@ export function plannedSteps(input: Rollout): PlannedStep[] {
       }
       if (!changed) break;
     }
+    const description = describeStep(given[index]!);
     const planned: PlannedStep = {
       index,
-      kind: stepKind(given[index]!),
+      kind: description.kind,
+      description,
       ...(invalid[index] ? { invalid: invalid[index] } : {}),
       weight: weights ? weights.canary.weight : currentSetWeight(at),
       canaryReplicas: newRS.spec!.replicas!,

@@ -9,7 +9,7 @@ export { documentValue, readableDocumentValue } from './fast-yaml';
 export { parseFile, normalizeLineBreaks, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, relatedRange, pathRange, pathAt, inComment, inScalar, docAt, nodeAtPath, offsetToLineColumn, lineIndex, valueAsWritten, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, isArgoDocument, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';
-export { mergeParts, rolloutObjectFindings, validateFile, validateRolloutDoc, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
+export { mergeParts, rolloutObjectFindings, rolloutSpecErrors, validateFile, validateRolloutDoc, type PlacedError, validateAnalysisTemplateDoc, validateExperimentDoc, type ValidateOptions } from './validate';
 export { rules, templateRules, experimentRules, INGRESS_FIELDS, isDnsSubdomain, analysisBlocks, matchingTemplates, documentAnalysisBlocks, documentReferences, rolloutReferences, routerReferences, type RouterReference, type Rule, type RuleContext, type TemplateRule, type TemplateRuleContext, type ExperimentRule, type ExperimentRuleContext, type AnalysisBlock, type TemplateReference, type ReferenceKind, type RolloutReference } from './rules';
 export {
   parseExpression,

@@ -1,10 +1,10 @@
 /** Validation of a parsed file: structure, pod template, semantic rules, references. */
 import { isScalar, type Document } from 'yaml';
 import { catalogOf, experimentCatalog, rolloutCatalog } from './catalog';
-import type { DocFinding, Finding } from './findings';
+import { formatPath, type DocFinding, type Finding } from './findings';
 import { documentValue } from './fast-yaml';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
-import { valueAsWritten } from './ranges';
+import { findingRange, lineIndex, valueAsWritten, type LineColumn } from './ranges';
 import { checkPodTemplate } from './pod-template';
 import { experimentRules as allExperimentRules, rules as allRules, templateRules as allTemplateRules, type ExperimentRule, type Rule, type TemplateRule } from './rules';
 import { arr, obj, type JsonObject, type RuleContext } from './rules/rule';
@@ -232,4 +232,30 @@ function addUnreported(out: DocFinding[], more: readonly DocFinding[]): void {
   if (more.length === 0) return;
   const seen = new Set(out.map((f) => f.path.join('\u0000')));
   for (const f of more) if (!seen.has(f.path.join('\u0000'))) out.push(f);
+}
+
+/** An error of a Rollout document, placed in its file (0-based lines and columns). */
+export interface PlacedError {
+  message: string;
+  /** The field, as `spec.strategy.canary.steps[0].setWeight` ("" for the document itself). */
+  path: string;
+  start: LineColumn;
+  end: LineColumn;
+}
+
+/**
+ * The errors of a Rollout document that Argo's controller refuses it for (it gives it an
+ * InvalidSpec condition and does nothing else), in file order. What `rollouts simulate` and the
+ * Simulate view show instead of simulating a rollout that could never run.
+ */
+export function rolloutSpecErrors(parsed: ParsedFile, pd: ParsedDoc): PlacedError[] {
+  const at = lineIndex(parsed.text);
+  return validateRolloutDoc(pd)
+    .filter((f) => f.severity === 'error')
+    .map((f) => {
+      const [from, to] = findingRange(parsed, { ...f, docIndex: pd.index });
+      return { from, error: { message: f.message, path: formatPath(f.path), start: at(from), end: at(to) } };
+    })
+    .sort((a, b) => a.from - b.from)
+    .map((e) => e.error);
 }

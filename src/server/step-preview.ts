@@ -1,5 +1,5 @@
 /** What the planner says a canary step does for this manifest, as hover markdown. */
-import { plannedSteps, type PlannedStep, type Rollout } from '../planner';
+import { plannedSteps, stepText, type PlannedStep, type Rollout } from '../planner';
 import { documentValue, type ParsedDoc } from '../schema';
 
 /** The preview drives the planner reconcile by reconcile; beyond this many pods it would take too long to be a hover. */
@@ -36,12 +36,12 @@ export function stepPreview(pd: ParsedDoc, index: number): string | undefined {
   const table = ['| step | action | canary | stable | weight |', '| --- | --- | --- | --- | --- |'];
   for (const s of plan) {
     const mark = s.index === index ? '**→** ' : '';
-    table.push(s.invalid ? `| ${mark}${s.index} | ${describe(s)} (not valid) | | | |` : `| ${mark}${s.index} | ${describe(s)} | ${s.canaryReplicas} | ${s.stableReplicas} | ${s.weight}% |`);
+    table.push(s.invalid ? `| ${mark}${s.index} | ${stepText(s.description)} (not valid) | | | |` : `| ${mark}${s.index} | ${stepText(s.description)} | ${s.canaryReplicas} | ${s.stableReplicas} | ${s.weight}% |`);
   }
   // The table first: it is what a person hovers a step for.
   if (step.invalid) return [`**Step ${index} cannot be planned**: ${step.invalid}. The other steps, as if it did nothing:`, '', ...table].join('\n');
   const lines = [
-    `**What happens at step ${index}** (${describe(step)}), in a plain update of this manifest:`,
+    `**What happens at step ${index}** (${stepText(step.description)}), in a plain update of this manifest:`,
     '',
     ...table,
     '',
@@ -61,15 +61,6 @@ export function stepPreview(pd: ParsedDoc, index: number): string | undefined {
     );
   }
   return lines.join('\n');
-}
-
-function describe(s: PlannedStep): string {
-  if (s.kind === 'pause') {
-    if (!s.pause || s.pause.invalid) return 'pause';
-    return s.pause.seconds === undefined ? 'pause until promoted' : `pause ${s.pause.seconds}s`;
-  }
-  if (s.kind === 'setWeight') return s.invalid ? 'setWeight' : `setWeight ${s.weight}`;
-  return s.kind;
 }
 
 function hasTrafficRouting(pd: ParsedDoc): boolean {

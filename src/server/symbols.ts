@@ -2,6 +2,7 @@
 import { isMap, isScalar, isSeq, type Pair } from 'yaml';
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { describeStep, stepText, type CanaryStep } from '../planner';
 import { catalogOf } from '../schema';
 import { allDocs, type FileParse } from './documents';
 
@@ -92,18 +93,16 @@ function scalarAt(pairs: readonly Pair[], ...path: string[]): string | undefined
   return undefined;
 }
 
-/** "setWeight 20", "pause 30s", "pause (until promoted)", "analysis". */
+/** Each action of a step as `stepText` writes it: "setWeight 20%", "pause 30s", "pause until promoted", "analysis success-rate". */
 export function stepSummary(step: unknown): string {
   if (!isMap(step)) return isScalar(step) ? String(step.value) : '?';
   const parts = step.items.flatMap((pair) => {
     if (!isScalar(pair.key)) return [];
     const key = String(pair.key.value);
-    if (isScalar(pair.value)) return [`${key} ${String(pair.value.value)}`];
-    if (key === 'pause' && isMap(pair.value)) {
-      const d = scalarAt(pair.value.items, 'duration');
-      return [d !== undefined ? `pause ${d}` : 'pause (until promoted)'];
-    }
-    return [key];
+    // One action at a time, so a step that (wrongly) has two still shows both.
+    const value: unknown = pair.value === null ? null : (pair.value as { toJSON?: () => unknown }).toJSON?.();
+    const description = value == null ? undefined : describeStep({ [key]: value } as CanaryStep);
+    return [description && description.kind !== 'unknown' ? stepText(description) : key];
   });
   return parts.join(', ') || '(empty)';
 }

@@ -80,7 +80,7 @@ describe('rollouts simulate', () => {
       assert.equal(err, '');
       assert.equal(code, 0);
       assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): fully promoted after /);
-      assert.match(out, /2\/2 experiment .*experiment pods: canary 1\/1; waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\), which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails\s*$/m);
+      assert.match(out, /1\/2 experiment canary .*experiment pods: canary 1\/1; waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\), which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails\s*$/m);
       const result = json((await run([example, '--format', 'json'])).out);
       const promoted = result.frames.findIndex((f) => f.action === 'promote');
       assert.ok(promoted > 0, 'a person promoted');
@@ -118,7 +118,7 @@ describe('rollouts simulate', () => {
       const result = json(out);
       assert.equal(result.outcome, 'promoted');
       const start = result.frames.find((f) => f.step.index === 1)!;
-      const done = result.frames.find((f) => f.step.index === null && f.index > start.index)!;
+      const done = result.frames.find((f) => f.step.index === f.step.count && f.index > start.index)!;
       // Template pods ready after 5 s, then 45 s counted strictly after availableAt: the next whole second.
       assert.equal(done.time - start.time, 5 + 45 + 1);
     });
@@ -150,10 +150,10 @@ describe('rollouts simulate', () => {
     const { code, out } = await run(['examples/canary.yaml', '--format=json', '--no-auto-promote']);
     assert.equal(code, 0);
     assert.equal((JSON.parse(out) as SimulationResult[])[0]!.outcome, 'waiting-for-promote');
-    const aborted = await run(['examples/canary.yaml', '--abort-at-step', '3', '--format', 'json']);
+    const aborted = await run(['examples/canary.yaml', '--abort-at-step', '2', '--format', 'json']);
     const frames = (JSON.parse(aborted.out) as SimulationResult[])[0]!.frames;
     const abortFrame = frames.find((f) => f.action === 'abort')!;
-    assert.equal(frames[frames.indexOf(abortFrame) - 1]!.step.index, 2, 'step 3 as the table counts is index 2');
+    assert.equal(frames[frames.indexOf(abortFrame) - 1]!.step.index, 2, 'step 2 is steps[2], as the STEP column counts it');
     assert.equal((JSON.parse(aborted.out) as SimulationResult[])[0]!.outcome, 'aborted');
   });
 
@@ -236,7 +236,7 @@ spec:
   });
 
   it('bad usage: exit 2 with the usage', async () => {
-    for (const args of [[], ['a.yaml', 'b.yaml'], ['a.yaml', '--format', 'xml'], ['a.yaml', '--bogus'], ['a.yaml', '--pod-ready-seconds', '-1'], ['a.yaml', '--abort-at-step', '0']]) {
+    for (const args of [[], ['a.yaml', 'b.yaml'], ['a.yaml', '--format', 'xml'], ['a.yaml', '--bogus'], ['a.yaml', '--pod-ready-seconds', '-1'], ['a.yaml', '--abort-at-step', '1.5']]) {
       const { code, err } = await run(args);
       assert.equal(code, 2, args.join(' '));
       assert.match(err, /Usage: rollouts simulate FILE/);

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { rolloutView, relatedObjects } from '../../src/cluster/view';
 import { formatRolloutView, humanDuration } from '../../src/cluster/view-text';
 import type { Pod } from '../../src/cluster/kinds';
-import { experimentOwnerReference, experimentSpecFromStep, templateReplicaSet, type AnalysisRun, type Experiment, type ExperimentTemplate, type ReplicaSet, type Rollout } from '../../src/planner';
+import { experimentOwnerReference, experimentSpecFromStep, stepText, templateReplicaSet, type AnalysisRun, type Experiment, type ExperimentTemplate, type ReplicaSet, type Rollout } from '../../src/planner';
 
 const uid = 'uid-demo';
 const owner = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'demo', uid, controller: true };
@@ -68,8 +68,12 @@ describe('rollout view model', () => {
     assert.equal(v.message, 'CanaryPauseStep');
     assert.equal(v.strategy, 'canary');
     assert.deepEqual(
-      v.step?.steps.map((s) => `${s.state} ${s.text}`),
-      ['done setWeight: 20', 'current pause: 1m', 'pending setWeight: 60', 'pending pause (until promoted)'],
+      v.step?.steps.map((s) => `${s.state} ${stepText(s.description)}`),
+      ['done setWeight 20%', 'current pause 1m', 'pending setWeight 60%', 'pending pause until promoted'],
+    );
+    assert.deepEqual(
+      v.step?.steps.map((s) => s.description),
+      [{ kind: 'setWeight', weight: 20 }, { kind: 'pause', duration: '1m', seconds: 60 }, { kind: 'setWeight', weight: 60 }, { kind: 'pause' }],
     );
     assert.deepEqual([v.step?.index, v.step?.count], [1, 4]);
     assert.deepEqual(v.weight, { set: 20, actual: 20 });
@@ -223,7 +227,7 @@ describe('rollout view model', () => {
     assert.match(text, /^Status: +Paused \(CanaryPauseStep\)$/m);
     assert.match(text, /^Paused: +CanaryPauseStep, 15s left$/m);
     assert.match(text, /^Step: +1\/4$/m);
-    assert.match(text, /^  ▶ 1: pause: 1m$/m);
+    assert.match(text, /^  ▶ 1: pause 1m$/m, "the step as every view writes it (stepText), numbered as Argo numbers it");
     assert.match(text, /^#2 +ReplicaSet +demo-bbb +Healthy +canary, 1\/1 available$/m);
     assert.match(text, /^ +Pod +demo-bbb-1 +Running +ready 1\/1, 3 restarts$/m);
   });

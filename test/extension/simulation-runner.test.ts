@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -32,6 +32,19 @@ describe('extension: the Simulate view runs the simulation in a worker with a bu
     assert.equal(answer.rollout, 'big');
     assert.equal(answer.outcome, 'promoted');
     assert.equal(answer.frames.at(-1)!.stable.available, 1_000_000_000);
+  });
+
+  it('a spec Argo refuses (demo/mistakes.yaml) is not simulated: the answer is the InvalidSpec message and every error with its line', async () => {
+    const text = readFileSync(join(__dirname, '../../demo/mistakes.yaml'), 'utf8');
+    const answer = await runSimulation({ text, docIndex: 0 }, { ...worker, timeoutMs: 60_000 });
+    assert.equal(answer.ok, false);
+    if (answer.ok) return;
+    assert.equal(answer.error, 'The Rollout "checkout" is invalid: spec.strategy.canary.steps[0].setWeight: setWeight 150 is outside 0..100');
+    const lines = text.split('\n');
+    const errors = answer.invalidSpec ?? [];
+    assert.deepEqual(errors.map((e) => e.path), ['spec.strategy.canary.steps[0].setWeight', 'spec.strategy.canary.steps[1].pause.duration'], 'in file order');
+    assert.equal(lines[errors[0]!.start.line]!.slice(errors[0]!.start.column), '150', 'the first error is placed at the 150');
+    assert.match(lines[errors[1]!.start.line]!.slice(errors[1]!.start.column), /^30 seconds/);
   });
 
   it('a document that is not a Rollout is a message, not a crash', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import type { SimulationFrame } from '../../src/planner';
-import { simulate } from '../../src/planner';
+import { describeStep, simulate, stepText } from '../../src/planner';
 import { canary, rolloutWith, service } from './reconcile-harness';
 
 const basic = () => canary({ steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: { duration: '30s' } }] }, { replicas: 5 });
@@ -24,6 +24,22 @@ describe('simulate', () => {
     assert.equal(v2.role, 'stable');
     assert.equal(v2.available, 5);
     assert.ok(end.services.every((s) => s.replicaSet === v2.name), 'both Services select revision 2');
+  });
+
+  it('numbers steps one way (issue 31 item 7): the counter, the step at it and what the rollout waits for name the same step', () => {
+    const result = simulate(basic());
+    const first = result.frames[0]!;
+    assert.deepEqual(first.step, { index: 4, count: 4 }, 'before the update the steady rollout is at 4/4, as Argo keeps currentStepIndex');
+    const waiting = result.frames.filter((f) => f.waitingFor.some((w) => w.startsWith('paused at step')));
+    assert.ok(waiting.length > 0);
+    for (const f of waiting) {
+      const n = Number(/paused at step (\d+)/.exec(f.waitingFor.join(';'))![1]);
+      assert.equal(n, f.step.index, `frame ${f.index}: ${f.waitingFor.join('; ')}`);
+      assert.equal(f.step.current?.kind, 'pause');
+    }
+    const untilPromoted = waiting.find((f) => f.waitsForPerson)!;
+    assert.deepEqual([untilPromoted.step.index, stepText(untilPromoted.step.current!)], [1, 'pause until promoted']);
+    for (const f of result.frames.filter((x) => x.step.index < x.step.count)) assert.deepEqual(f.step.current, describeStep(basic().spec!.strategy!.canary!.steps![f.step.index]!));
   });
 
   it('frames are plain JSON', () => {

@@ -68,7 +68,7 @@ describe('inlay hints in the language server', () => {
     assert.equal(hints[2]!.position.character, '        - setCanaryScale:'.length);
     assert.ok(hints.every((h) => h.paddingLeft));
     const tooltip = (hints[1]!.tooltip as MarkupContent).value;
-    assert.match(tooltip, /^\*\*What happens at step 2\*\* \(setWeight 33\)[^\n]*\n\n\| step \| action/, 'the step table comes first');
+    assert.match(tooltip, /^\*\*What happens at step 2\*\* \(setWeight 33%\)[^\n]*\n\n\| step \| action/, 'the step table comes first');
   });
 
   it('computes only the steps in the requested range, and nothing for documents that are not Rollouts', async () => {
@@ -98,7 +98,7 @@ describe('inlay hints in the language server', () => {
     );
     const hover = await lsp.request<{ contents: MarkupContent }>('textDocument/hover', { textDocument: { uri }, position: { line: lineOf(bad, 'setWeight: 330'), character: 12 } });
     assert.match(hover.contents.value, /^\*\*Step 2 cannot be planned\*\*: setWeight 330 is outside 0\.\.100/);
-    assert.match(hover.contents.value, /\| \*\*→\*\* 2 \| setWeight \(not valid\) \| \| \| \|/);
+    assert.match(hover.contents.value, /\| \*\*→\*\* 2 \| setWeight 330% \(not valid\) \| \| \| \|/);
     const half = 'file:///hints/half.yaml';
     lsp.open(half, routed.slice(0, routed.indexOf('      steps:') + 20));
     await lsp.diagnosticsFor(half);

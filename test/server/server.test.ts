@@ -191,7 +191,8 @@ describe('language server over stdio', () => {
       assert.doesNotMatch(h, /\.\.…/);
       assert.match(h, /canary \(new ReplicaSet\): \*\*2\*\* pods/);
       assert.match(h, /stable: \*\*8\*\* pods/);
-      assert.match(h, /\| \*\*→\*\* 0 \| setWeight 20 \| 2 \| 8 \| 20% \|/);
+      assert.match(h, /\| \*\*→\*\* 0 \| setWeight 20% \| 2 \| 8 \| 20% \|/);
+      assert.match(h, /\| 1 \| pause 30s \|/, 'each step as every view writes it (stepText)');
       const onPause = hoverText(await lsp.hover(uri('hover-step'), positionOf(text, 'pause:', 2)));
       assert.match(onPause, /What happens at step 1/);
       assert.match(onPause, /waits 30s, then continues/);
@@ -320,7 +321,7 @@ describe('language server over stdio', () => {
       assert.equal(rollout!.name, 'Rollout shop');
       const child = (s: DocumentSymbol | undefined, name: string) => s?.children?.find((c) => c.name === name);
       const steps = child(child(child(child(rollout, 'spec'), 'strategy'), 'canary'), 'steps');
-      assert.deepEqual(steps?.children?.map((s) => s.name), ['step 0: setWeight 20', 'step 1: pause (until promoted)', 'step 2: setWeight 50', 'step 3: pause 30s']);
+      assert.deepEqual(steps?.children?.map((s) => s.name), ['step 0: setWeight 20%', 'step 1: pause until promoted', 'step 2: setWeight 50%', 'step 3: pause 30s']);
     });
 
     it('quick-fixes a misspelled key, and the fix validates clean', async () => {

@@ -1,7 +1,7 @@
 // Which actions the rollout view offers: the planner's offers, as the host sends them with each
 // rollout (test/webview/fixtures.ts builds the messages as the host does), on real rollouts.
 import { strict as assert } from 'node:assert';
-import type { HostToView } from '../../webview/protocol';
+import type { HostToView, StepDescription } from '../../webview/protocol';
 import { stepWeights } from '../../webview/rollout-view';
 import { blueGreenWaiting, canaryCrashing, canaryDegraded, canaryPaused, canaryPromoted } from './fixtures';
 
@@ -42,12 +42,13 @@ describe('webview actions (the planner offers them with each rollout)', () => {
 
 describe('webview step weights', () => {
   it('each step shows the setWeight in force at it; steps before the first setWeight have none', () => {
-    const steps = [
-      { kind: 'pause', text: 'pause: 10s' },
-      { kind: 'setWeight', text: 'setWeight: 5' },
-      { kind: 'analysis', text: 'analysis: setWeight-99' },
-      { kind: 'setWeight', text: 'setWeight: 12.5' },
+    const steps: { description: StepDescription }[] = [
+      { description: { kind: 'pause', duration: '10s', seconds: 10 } },
+      { description: { kind: 'setWeight', weight: 5 } },
+      { description: { kind: 'analysis', templates: ['setWeight-99'] } },
+      { description: { kind: 'setWeight', weight: 12.5 } },
+      { description: { kind: 'setWeight' } },
     ];
-    assert.deepEqual(stepWeights(steps), [undefined, 5, 5, 12.5]);
+    assert.deepEqual(stepWeights(steps), [undefined, 5, 5, 12.5, 12.5], 'a setWeight that is not a number changes nothing');
   });
 });

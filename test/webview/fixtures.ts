@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { rolloutView } from '../../src/cluster/view';
 import type { Pod } from '../../src/cluster/kinds';
+import { parseFile, rolloutSpecErrors } from '../../src/schema';
 import {
   offeredActions,
+  ConditionMessage,
   experimentOwnerReference,
   experimentSpecFromStep,
   simulate,
@@ -321,7 +323,15 @@ export function simulationOf(example: 'canary.yaml' | 'bluegreen.yaml', options:
   const rollout = docs.find((d) => d.kind === 'Rollout') as Rollout;
   const services = docs.filter((d) => d.kind === 'Service') as Service[];
   const result = simulate(rollout, { services, autoPromote: true, ...options });
-  return { kind: 'simulation', manifestName: `examples/${example}`, frames: result.frames, outcome: result.outcome };
+  return { kind: 'simulation', manifestName: `examples/${example}`, frames: result.frames, outcome: result.outcome, strategy: result.strategy };
+}
+
+/** What the host sends for demo/mistakes.yaml, a spec Argo refuses: no frames, the InvalidSpec message and each error placed. */
+export function simulationOfInvalidSpec(): HostToView {
+  const parsed = parseFile(readFileSync(join(root, 'demo', 'mistakes.yaml'), 'utf8'));
+  const errors = rolloutSpecErrors(parsed, parsed.docs.find((d) => d.isRollout)!);
+  const first = errors[0]!;
+  return { kind: 'simulation', manifestName: 'demo/mistakes.yaml', frames: [], error: ConditionMessage.invalidSpec('checkout', `${first.path}: ${first.message}`), invalidSpec: errors };
 }
 
 /** The planner's simulation of a canary with an experiment step (one template, a 20 s duration), as the host sends it. */

@@ -1,7 +1,7 @@
 // The webview protocol's guards: what each side accepts from the other, and what it says when it drops a message.
 import { strict as assert } from 'node:assert';
 import { hostToViewProblem, isHostToView, isViewToHost, viewToHostProblem, type HostToView } from '../../webview/protocol';
-import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf, simulationWithExperiment } from './fixtures';
+import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf, simulationOfInvalidSpec, simulationWithExperiment } from './fixtures';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
@@ -40,6 +40,24 @@ describe('webview protocol: host to view', () => {
       'message(simulation).source.docIndex should be an integer, not string',
     );
     assert.equal(hostToViewProblem({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { docIndex: 0 } }), 'message(simulation).source.uri is missing');
+  });
+
+  it('checks the steps as data and the InvalidSpec errors of a simulation, and the request to show a line', () => {
+    const invalid = simulationOfInvalidSpec();
+    assert.equal(hostToViewProblem(invalid), undefined);
+    const badLine = clone(invalid) as Extract<HostToView, { kind: 'simulation' }>;
+    (badLine.invalidSpec![0]!.start as { line: unknown }).line = '24';
+    assert.equal(hostToViewProblem(badLine), 'message(simulation).invalidSpec[0].start.line should be an integer, not string');
+    const badStep = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;
+    (badStep.view.step!.steps[0]!.description as { kind: string }).kind = 'teleport';
+    assert.match(hostToViewProblem(badStep) ?? '', /^message\(rollout\)\.view\.step\.steps\[0\]\.description\.kind should be one of setWeight, pause, /);
+    const sim = clone(simulationOf('canary.yaml')) as Extract<HostToView, { kind: 'simulation' }>;
+    const at = sim.frames.findIndex((f) => f.step.current);
+    (sim.frames[at]!.step.current as { weight?: unknown }).weight = '10';
+    assert.equal(hostToViewProblem(sim), `message(simulation).frames[${at}].step.current.weight should be a finite number, not string`);
+    assert.equal(viewToHostProblem({ kind: 'showManifestLine', line: 3, column: 0 }), undefined);
+    assert.match(viewToHostProblem({ kind: 'showManifestLine', line: 3, column: 0, uri: 'file:///etc/passwd' }) ?? '', /uri is not a field it has/);
+    assert.match(viewToHostProblem({ kind: 'showManifestLine', line: -0.5, column: 0 }) ?? '', /line should be an integer/);
   });
 
   it('names what is wrong and where', () => {

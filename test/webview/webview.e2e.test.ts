@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { viewToHostProblem, type HostToView, type SimulationFrame } from '../../webview/protocol';
 import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
-import { blueGreenWaiting, canaryCrashing, canaryDegraded, canaryExperiment, canaryPaused, canaryPromoted, simulationOf, simulationWithExperiment } from './fixtures';
+import { blueGreenWaiting, canaryCrashing, canaryDegraded, canaryExperiment, canaryPaused, canaryPromoted, simulationOf, simulationOfInvalidSpec, simulationWithExperiment } from './fixtures';
 
 const root = join(__dirname, '..', '..');
 const results = join(root, '.test-results');
@@ -66,13 +66,14 @@ describe('webview in headless Chromium', function () {
     assert.equal(await page.locator('.rollout-name').textContent(), 'checkout');
     assert.equal(await page.locator('.phase').textContent(), 'Paused');
     assert.equal(await page.locator('.step-count').textContent(), 'Step 3/6');
-    assert.deepEqual(await texts(page, '.steps .step-text'), ['setWeight: 10', 'pause (until promoted)', 'setWeight: 30', 'pause: 2m', 'setWeight: 60', 'pause: 2m']);
+    assert.deepEqual(await texts(page, '.steps .step-text'), ['setWeight 10%', 'pause until promoted', 'setWeight 30%', 'pause 2m', 'setWeight 60%', 'pause 2m']);
+    assert.deepEqual(await texts(page, '.steps .step-number'), ['0', '1', '2', '3', '4', '5'], 'numbered from 0, as the counter and Argo count them');
     assert.deepEqual(await texts(page, '.steps .step-weight'), ['10%', '10%', '30%', '30%', '60%', '60%']);
     assert.deepEqual(await page.locator('.steps .step').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['state'])), ['done', 'done', 'done', 'current', 'pending', 'pending']);
-    assert.equal(await page.locator('.steps [aria-current=step] .step-text').textContent(), 'pause: 2m');
+    assert.equal(await page.locator('.steps [aria-current=step] .step-text').textContent(), 'pause 2m');
     assert.equal(await page.locator('.traffic-split').textContent(), '30% canary');
     assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['7/7', '3/3']);
-    assert.match((await page.locator('.banner').textContent()) ?? '', /Paused at step 3 · resumes in 1:15/);
+    assert.match((await page.locator('.banner').textContent()) ?? '', /Paused at step 3 \(pause 2m\) · resumes in 1:15/);
     assert.deepEqual(await texts(page, '.images li code'), ['ghcr.io/example/checkout:1.4.2', 'ghcr.io/example/checkout:1.5.0']);
     assert.deepEqual(await page.locator('vscode-collapsible.revision').evaluateAll((els) => els.map((e) => [e.getAttribute('heading'), e.hasAttribute('open')])), [
       ['Revision 4 (canary)', true],
@@ -405,7 +406,10 @@ describe('webview in headless Chromium', function () {
     assert.equal(await frameShown(), promoteAt);
     const f = frames[promoteAt]!;
     assert.equal(await page.locator('.frame [data-promote-point]').count(), 1);
-    assert.equal(await page.locator('.frame-step').textContent(), `step ${f.step.index}/${f.step.count}: ${f.step.description}`);
+    // Numbered as the kubectl plugin's "Step:" (currentStepIndex/steps), the step written by the planner's stepText.
+    assert.equal(f.step.current?.kind, 'pause');
+    assert.equal(await page.locator('.frame-step').textContent(), `Step ${f.step.index}/${f.step.count}: pause until promoted`);
+    assert.ok((await texts(page, '.waiting-for li')).some((w) => w.startsWith(`paused at step ${f.step.index} until promoted`)), 'the waiting-for line names the same step number');
     assert.equal(Number(await page.locator('.frame .traffic-split').getAttribute('data-weight')), f.weight.canary);
     assert.deepEqual(await texts(page, '.sim-services tbody td.selects code'), f.services.map((s) => `rollouts-pod-template-hash=${s.selects}`));
     assert.deepEqual(
@@ -473,6 +477,35 @@ describe('webview in headless Chromium', function () {
     await send(page, { kind: 'simulation', manifestName: 'broken.yaml', frames: [], error: 'no Rollout in broken.yaml' });
     await page.locator('.sim-error').waitFor({ timeout: WAIT_MS });
     assert.match((await page.locator('.sim-error').textContent()) ?? '', /no Rollout in broken\.yaml/);
+    await page.close();
+  });
+
+  it('does not simulate a spec Argo refuses: shows the InvalidSpec errors, each a link to its line (demo/mistakes.yaml)', async () => {
+    const message = simulationOfInvalidSpec();
+    const page = await bench.open();
+    await send(page, message);
+    await page.locator('.sim-invalid-spec').waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('.simulation .frame').count(), 0, 'no frames: it never runs');
+    assert.match((await page.locator('.sim-invalid-spec').textContent()) ?? '', /InvalidSpec: The Rollout "checkout" is invalid: spec\.strategy\.canary\.steps\[0\]\.setWeight: setWeight 150 is outside 0\.\.100/);
+    assert.deepEqual(await texts(page, '.invalid-spec-errors .source-link'), ['line 25', 'line 26']);
+    await page.locator('.invalid-spec-errors .source-link').nth(1).click();
+    const sent = (await postedAtLeast(page, 2)).at(-1);
+    const second = (message as Extract<HostToView, { kind: 'simulation' }>).invalidSpec![1]!;
+    assert.deepEqual(sent, { kind: 'showManifestLine', line: second.start.line, column: second.start.column });
+    assert.equal(viewToHostProblem(sent), undefined, 'the host accepts it');
+    await page.close();
+  });
+
+  it('a simulation that stops early does not claim the rollout never waits for a promote', async () => {
+    const sim = simulationOf('canary.yaml') as Extract<HostToView, { kind: 'simulation' }>;
+    // Cut before its pause-until-promoted step, as a simulation that got stuck there would end.
+    const cut = sim.frames.findIndex((f) => f.waitsForPerson);
+    const stuck = { ...sim, frames: sim.frames.slice(0, cut), outcome: 'stuck' as const };
+    const page = await openWith(stuck);
+    const line = (await page.locator('.sim-outcome').textContent()) ?? '';
+    const last = stuck.frames.at(-1)!;
+    assert.match(line, new RegExp(`^Outcome: stuck after .* \\(${cut} frames\\) at Step ${last.step.index}/${last.step.count}: pause until promoted; it did not get to the end\\.$`));
+    assert.doesNotMatch(line, /never waits/);
     await page.close();
   });
 

@@ -5,7 +5,7 @@
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import type { ClusterStores, RolloutView } from '../../cluster';
-import { experimentDurationSeconds, experimentSecondsRemaining, type Experiment } from '../../planner';
+import { experimentDurationSeconds, experimentSecondsRemaining, stepProgress, type Experiment } from '../../planner';
 import { cluster } from '../lazy-cluster';
 import { columnWidths, formatTable, tableLine } from '../table';
 import { followChanges, kindWord, parseOrUsage } from './get';
@@ -35,7 +35,7 @@ export function listRow(v: RolloutView, withNamespace: boolean): string[] {
     v.name,
     canary ? 'Canary' : 'BlueGreen',
     v.phase,
-    canary && v.step && v.step.count > 0 ? `${v.step.index}/${v.step.count}` : '-',
+    canary && v.step && v.step.count > 0 ? stepProgress(v.step.index, v.step.count) : '-',
     // The weight the steps set, as upstream prints it (the actual one is in `rollouts get`).
     canary && v.weight ? String(v.weight.set) : '-',
     `${r.ready}/${r.current}`,

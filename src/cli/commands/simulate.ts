@@ -6,9 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PodTemplateSpec, Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult } from '../../planner';
-import { isCompletedPhase, simulate } from '../../planner';
+import { isCompletedPhase, simulate, stepProgress, stepText } from '../../planner';
 import type { ParsedFile } from '../../schema';
-import { findingRange, formatPath, lineIndex, parseFile, readableDocumentValue, validateRolloutDoc } from '../../schema';
+import { findingRange, lineIndex, parseFile, readableDocumentValue, rolloutSpecErrors } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError } from '../files';
@@ -26,7 +26,8 @@ Options:
   --pod-ready-seconds S   seconds from a pod's creation to ready (default 10)
   --no-auto-promote       stop at the first point that needs a person to promote
   --promote-after S       seconds a person takes to promote (default 0)
-  --abort-at-step N       abort once canary step N (counted from 1) is reached
+  --abort-at-step N       abort once canary step N is reached (steps are numbered
+                          from 0, as the STEP column's N/M and Argo number them)
   --analysis-result R     how analysis runs end: Successful (default), Failed,
                           Inconclusive or Error
   --analysis-seconds S    how long each analysis run takes, an experiment's too (default
@@ -81,13 +82,10 @@ export function parseSimulateArgs(args: string[]): SimulateArgs {
       case '--promote-after':
         options.promoteAfterSeconds = numberArg(flag, value(), false);
         break;
-      case '--abort-at-step': {
-        // Steps are numbered from 1 here, as the STEP column shows them.
-        const n = numberArg(flag, value(), true);
-        if (n < 1) throw new UsageError('--abort-at-step counts steps from 1, as the STEP column shows them');
-        options.abortAtStep = n - 1;
+      case '--abort-at-step':
+        // Steps are numbered from 0, as the STEP column (and Argo's currentStepIndex) counts them.
+        options.abortAtStep = numberArg(flag, value(), true);
         break;
-      }
       case '--analysis-result': {
         const v = value();
         const allowed = ['Successful', 'Failed', 'Inconclusive', 'Error'] as const;
@@ -153,13 +151,12 @@ export function rolloutsInFile(
       continue;
     }
     if (!pd.isRollout) continue;
-    const errors = validateRolloutDoc(pd).filter((f) => f.severity === 'error');
+    // A spec Argo refuses (InvalidSpec) never runs: it is not simulated as if it did.
+    const errors = rolloutSpecErrors(parsed, pd);
     if (errors.length > 0) {
-      for (const f of errors) {
-        const offset = findingRange(parsed, { ...f, docIndex: pd.index })[0];
-        const path = f.path.length > 0 ? ` (${formatPath(f.path)})` : '';
-        problems.push(`${where(offset)}: invalid Rollout: ${f.message}${path}`);
-      }
+      for (const e of errors) problems.push(`${fileLabel}:${e.start.line + 1}:${e.start.column + 1}: invalid Rollout: ${e.message}${e.path ? ` (${e.path})` : ''}`);
+      const name = (pd.doc.getIn(['metadata', 'name']) as unknown) ?? '';
+      problems.push(`${fileLabel}: Rollout ${String(name)} is not simulated: Argo's controller would refuse it (condition InvalidSpec, phase Degraded) and do nothing with it until the spec is fixed`);
       continue;
     }
     const rollout = readableDocumentValue(pd.doc);
@@ -191,11 +188,11 @@ function formatTime(seconds: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m${String(s).padStart(2, '0')}s`;
 }
 
-function stepCell(f: SimulationFrame): string {
-  if (f.step.description === 'blue-green') return f.paused ? `${f.phase} (${f.pauseReasons.join(', ') || 'spec.paused'})` : f.phase;
-  if (f.step.count === 0) return f.step.description;
-  if (f.step.index === null) return `done (${f.step.count}/${f.step.count})`;
-  return `${f.step.index + 1}/${f.step.count} ${f.step.description}`;
+/** The STEP column: the counter as the kubectl plugin shows it (step index / steps) and the step at it. */
+function stepCell(f: SimulationFrame, strategy: SimulationResult['strategy']): string {
+  if (strategy === 'blueGreen') return f.paused ? `${f.phase} (${f.pauseReasons.join(', ') || 'spec.paused'})` : f.phase;
+  if (f.step.count === 0) return 'no steps';
+  return [stepProgress(f.step.index, f.step.count), f.step.current ? stepText(f.step.current) : ''].filter(Boolean).join(' ');
 }
 
 function servicesCell(f: SimulationFrame): string {
@@ -246,7 +243,7 @@ export function formatSimulationTable(result: SimulationResult, rollout: Rollout
   for (const f of result.frames) {
     const row = [
       formatTime(f.time),
-      stepCell(f),
+      stepCell(f, result.strategy),
       `${f.canary.desired}/${f.canary.available}`,
       `${f.stable.desired}/${f.stable.available}`,
       ...(showWeight ? [`${f.weight.canary}%`] : []),

@@ -56,7 +56,7 @@ describe('language server in the real editor', () => {
     await vscode.commands.executeCommand('undo');
   });
 
-  it('offers "Simulate rollout" as a code lens whose command opens the simulation with the planner\'s frames', async () => {
+  it('offers "Simulate rollout" as a code lens; on this Rollout, which Argo refuses, the panel gets its errors with their lines instead of frames', async () => {
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
     const lens = lenses.find((l) => l.command?.command === 'rollouts.simulate');
     assert.ok(lens?.command, `lenses: ${lenses.map((l) => l.command?.title).join(', ')}`);
@@ -65,7 +65,11 @@ describe('language server in the real editor', () => {
     assert.ok(key, 'rollouts.simulate opened no panel (its error is in the "Argo Rollouts" log)');
     const panel = await until('the simulation webview to say ready and get frames', () => t.panels.openPanels().find((p) => p.key === key && p.ready && p.posted.some((m) => m.kind === 'simulation')), [t.panels.onDidChange], 20_000);
     const sim = panel.posted.find((m) => m.kind === 'simulation');
-    assert.ok(sim?.kind === 'simulation' && sim.frames.length > 1, 'frames were sent');
+    assert.ok(sim?.kind === 'simulation', 'a simulation message was sent');
+    assert.equal(sim.frames.length, 0, 'a spec Argo refuses (InvalidSpec) is not simulated');
+    const weightError = sim.invalidSpec?.find((e) => e.path.endsWith('.setWeight'));
+    assert.ok(weightError, `errors: ${JSON.stringify(sim.invalidSpec)}`);
+    assert.equal(doc.lineAt(weightError.start.line).text.trim(), 'setWeight: 150', 'the error points at its line');
     panel.panel.dispose();
   });
 
