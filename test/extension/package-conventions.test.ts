@@ -1,0 +1,33 @@
+// package.json as the Marketplace and Open VSX show it: the conventions of a well-made extension.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+describe('package.json: what the gallery shows', () => {
+  it('is a preview while its version is 0.x', () => {
+    if (/^0\./.test(pkg.version)) assert.equal(pkg.preview, true, `version ${pkg.version} is 0.x: "preview": true`);
+  });
+
+  it('does not present itself as the Argo project\'s own', () => {
+    const name = `${pkg.displayName} ${pkg.publisher}`;
+    assert.match(pkg.displayName, /unofficial/i);
+    assert.doesNotMatch(name, /argoproj|\bofficial\b/i);
+  });
+
+  it('has a homepage, a bug tracker and a gallery banner', () => {
+    assert.match(pkg.homepage, /^https:\/\//);
+    assert.match(pkg.bugs?.url, /^https:\/\/.*\/issues$/);
+    assert.match(pkg.galleryBanner?.color, /^#[0-9a-f]{6}$/i);
+    assert.ok(['dark', 'light'].includes(pkg.galleryBanner?.theme));
+  });
+
+  it('lists categories that fit: not "Programming Languages" (it adds no language, it works on YAML)', () => {
+    const known = ['Programming Languages', 'Snippets', 'Linters', 'Themes', 'Debuggers', 'Formatters', 'Keymaps', 'SCM Providers', 'Other', 'Extension Packs', 'Language Packs', 'Data Science', 'Machine Learning', 'Visualization', 'Notebooks', 'Education', 'Testing', 'AI', 'Chat'];
+    assert.deepEqual(pkg.categories.filter((c: string) => !known.includes(c)), []);
+    assert.ok(!pkg.categories.includes('Programming Languages'));
+    assert.ok(pkg.categories.includes('Linters'));
+  });
+});
