@@ -39,7 +39,9 @@ export const commandSpecs = {
   'rollouts.stopController': { title: 'Stop Embedded Controller', needs: 'nothing', icon: 'stop-circle', palette: 'rollouts.controllerRunning' },
   'rollouts.selectContext': { title: 'Select Context', needs: 'nothing', icon: 'plug' },
   'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'filter' },
-  'rollouts.toggleNeedsAttention': { title: 'Show Only Rollouts That Need Attention (Toggle)', needs: 'cluster', icon: 'warning' },
+  // A two-state toggle: two commands, each shown (by `when`) in the state it leaves, with the icon of that state.
+  'rollouts.showNeedsAttentionOnly': { title: 'Show Only Rollouts That Need Attention', needs: 'cluster', icon: 'filter', palette: '!rollouts.needsAttentionOnly' },
+  'rollouts.showAllRollouts': { title: 'Show All Rollouts', needs: 'cluster', icon: 'filter-filled', palette: 'rollouts.needsAttentionOnly' },
   'rollouts.showLog': { title: 'Show Log', needs: 'nothing', icon: 'output' },
 } as const satisfies Record<string, CommandSpec>;
 

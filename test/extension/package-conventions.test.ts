@@ -31,3 +31,23 @@ describe('package.json: what the gallery shows', () => {
     assert.ok(pkg.categories.includes('Linters'));
   });
 });
+
+describe('package.json: UI state is no setting; a toggle shows its state', () => {
+  it('declares no setting for the view\'s filters (they live in workspaceState, not in .vscode/settings.json)', () => {
+    assert.ok(!('rollouts.needsAttentionOnly' in pkg.contributes.configuration.properties));
+    const settings = readFileSync(join(root, 'src', 'extension', 'settings.ts'), 'utf8');
+    assert.doesNotMatch(settings, /\.update\(/, 'settings.ts writes no setting');
+  });
+
+  it('"needs attention only" is two commands in the view title, with different icons and exclusive `when` clauses', () => {
+    const title = pkg.contributes.menus['view/title'] as { command: string; when: string }[];
+    const on = title.find((e) => e.command === 'rollouts.showNeedsAttentionOnly')!;
+    const off = title.find((e) => e.command === 'rollouts.showAllRollouts')!;
+    assert.ok(on && off, 'both commands are in the view title');
+    assert.match(on.when, /!rollouts\.needsAttentionOnly\b/);
+    assert.match(off.when, /(^|&& )rollouts\.needsAttentionOnly\b/);
+    assert.doesNotMatch(off.when, /!rollouts\.needsAttentionOnly/);
+    const icon = (id: string) => pkg.contributes.commands.find((c: { command: string }) => c.command === id)?.icon;
+    assert.ok(icon(on.command) && icon(off.command) && icon(on.command) !== icon(off.command), `icons: ${icon(on.command)} / ${icon(off.command)}`);
+  });
+});

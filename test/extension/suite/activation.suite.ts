@@ -1,0 +1,45 @@
+// The extension's footprint in a window: runs first (suites run in name order), before any suite opens
+// an Argo manifest. The language server (and its workspace scan) waits for a YAML document that
+// mentions argoproj.io; the status bar item waits for a connection.
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import { api, until, workspaceFile } from './helpers';
+
+describe('footprint: nothing starts until an Argo manifest or a connection asks for it', () => {
+  it('after activation: no language server, no status bar item', async () => {
+    const t = await api();
+    assert.equal(t.languageClientStarted(), false, 'the language server started with no argoproj.io document open');
+    assert.equal(t.statusBarShown(), false, 'the status bar item shows without a connection');
+  });
+
+  it('a YAML file that does not mention argoproj.io starts nothing', async () => {
+    const t = await api();
+    const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n' });
+    const verdict = new Promise<boolean>((resolve) => {
+      const sub = t.onDidCheckDocument((c) => {
+        if (c.uri !== doc.uri.toString()) return;
+        sub.dispose();
+        resolve(c.mentions);
+      });
+    });
+    await vscode.window.showTextDocument(doc);
+    // The gate judges the document when it opens (after the listener above is in place).
+    assert.equal(await Promise.race([verdict, new Promise<'none'>((r) => setTimeout(() => r('none'), 10_000))]), false);
+    assert.equal(t.languageClientStarted(), false);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a YAML file edited until it mentions argoproj.io starts the language server', async () => {
+    const t = await api();
+    const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'kind: Rollout\n' });
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'apiVersion: argoproj.io/v1alpha1\n'));
+    await until('the language server to start', () => t.languageClientStarted(), [t.onDidCheckDocument], 10_000);
+    const client = await t.languageClient();
+    assert.ok(client.isRunning(), 'the client runs');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // The server then serves Rollout files as before (the language suite checks its answers).
+    const rollout = await vscode.workspace.openTextDocument(workspaceFile('bad-rollout.yaml'));
+    await until('diagnostics on bad-rollout.yaml', () => vscode.languages.getDiagnostics(rollout.uri).some((d) => d.source === 'argo-rollouts'), [vscode.languages.onDidChangeDiagnostics], 30_000);
+  });
+});
