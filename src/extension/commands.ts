@@ -270,9 +270,10 @@ export const commandTable: Record<CommandId, Handler> = {
   'rollouts.applyFile': (ctx, arg) => applyFile(ctx, requireConnected(ctx), arg),
 
   async 'rollouts.startLocalCluster'(ctx) {
-    // The view shows the progress, then the result (its rows).
-    await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    // The view shows the progress (on its icon while hidden), then the result: its rows. It is focused only
+    // afterwards: showing it connects (extension.ts), which must not race the local cluster's own connect.
     const cluster = await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: starting the local cluster…' }, () => ctx.session.startLocalCluster());
+    await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     void vscode.window.showInformationMessage(`Local cluster running at ${cluster.url} with demo rollouts${ctx.session.controller ? ' and the embedded controller' : ''}.`);
     return cluster.url;
   },

@@ -153,11 +153,12 @@ function startOnFirstArgoDocument(start: () => void, checked: (uri: string, ment
   const check = (d: vscode.TextDocument) => {
     if (fired || d.languageId !== 'yaml') return;
     const mentions = mentionsArgoproj(d.getText());
+    if (mentions) {
+      fired = true;
+      stop();
+      start();
+    }
     checked(d.uri.toString(), mentions);
-    if (!mentions) return;
-    fired = true;
-    stop();
-    start();
   };
   const gate = {
     get fired() {

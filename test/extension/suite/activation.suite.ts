@@ -14,17 +14,18 @@ describe('footprint: nothing starts until an Argo manifest or a connection asks 
 
   it('a YAML file that does not mention argoproj.io starts nothing', async () => {
     const t = await api();
-    const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n' });
-    const verdict = new Promise<boolean>((resolve) => {
+    // Listening before the document opens: the gate judges it as it opens.
+    const verdict = new Promise<{ uri: string; mentions: boolean }>((resolve) => {
       const sub = t.onDidCheckDocument((c) => {
-        if (c.uri !== doc.uri.toString()) return;
+        if (!c.uri.startsWith('untitled:')) return;
         sub.dispose();
-        resolve(c.mentions);
+        resolve(c);
       });
     });
+    const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n' });
     await vscode.window.showTextDocument(doc);
-    // The gate judges the document when it opens (after the listener above is in place).
-    assert.equal(await Promise.race([verdict, new Promise<'none'>((r) => setTimeout(() => r('none'), 10_000))]), false);
+    const seen = await Promise.race([verdict, new Promise<'none'>((r) => setTimeout(() => r('none'), 10_000))]);
+    assert.deepEqual(seen, { uri: doc.uri.toString(), mentions: false });
     assert.equal(t.languageClientStarted(), false);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
