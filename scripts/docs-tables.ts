@@ -24,8 +24,8 @@ interface Manifest {
   };
 }
 
-/** package.json with its `%key%` strings replaced by package.nls.json's (where that file exists). */
-export function localizedManifest(): Manifest {
+/** package.json with its `%key%` strings replaced by package.nls.json's (where that file exists), as VS Code reads it. */
+export function localizedManifest<T = Manifest>(): T {
   const text = readFileSync(join(ROOT, 'package.json'), 'utf8');
   let nls: Record<string, string> = {};
   try {
@@ -33,7 +33,7 @@ export function localizedManifest(): Manifest {
   } catch {
     /* no package.nls.json: the strings are literal */
   }
-  return JSON.parse(text, (_k, v: unknown) => (typeof v === 'string' && /^%[^%\s]+%$/.test(v) && nls[v.slice(1, -1)] !== undefined ? nls[v.slice(1, -1)] : v)) as Manifest;
+  return JSON.parse(text, (_k, v: unknown) => (typeof v === 'string' && /^%[^%\s]+%$/.test(v) && nls[v.slice(1, -1)] !== undefined ? nls[v.slice(1, -1)] : v)) as T;
 }
 
 /** Which documentation file holds each generated block. */

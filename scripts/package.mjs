@@ -28,7 +28,7 @@ export function packageVsix(out, { quiet = false } = {}) {
     for (const d of links) symlinkSync(join(ROOT, d), join(stage, d));
     run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--production'], { cwd: stage, quiet });
     for (const d of links) unlinkSync(join(stage, d));
-    for (const f of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'CHANGELOG.md', 'syntaxes', 'media']) {
+    for (const f of ['package.json', 'package.nls.json', '.vscodeignore', 'README.md', 'LICENSE', 'CHANGELOG.md', 'syntaxes', 'media']) {
       if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(stage, f), { recursive: true });
     }
     // --no-dependencies: dist/ bundles everything; node_modules stays out of the package.

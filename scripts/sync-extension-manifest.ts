@@ -1,9 +1,10 @@
-// Writes package.json contributes.commands and menus.commandPalette from src/extension/command-specs.ts.
+// Writes package.json contributes.commands and menus.commandPalette from src/extension/command-specs.ts,
+// and the commands' English titles into package.nls.json (whose other keys are kept).
 // test/extension/manifest.test.ts fails (and names this script) when they drift.
 //   node --import tsx scripts/sync-extension-manifest.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contributedCommands, paletteMenu } from '../src/extension/command-specs';
+import { commandStrings, contributedCommands, paletteMenu } from '../src/extension/command-specs';
 
 const file = join(__dirname, '..', 'package.json');
 const pkg = JSON.parse(readFileSync(file, 'utf8'));
@@ -12,4 +13,9 @@ pkg.contributes.commands = contributedCommands();
 pkg.contributes.menus ??= {};
 pkg.contributes.menus.commandPalette = paletteMenu();
 writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+const nlsFile = join(__dirname, '..', 'package.nls.json');
+const nls = JSON.parse(readFileSync(nlsFile, 'utf8')) as Record<string, string>;
+// Command titles are rewritten from the table (stale ones dropped); every other key stays as it is.
+const others = Object.fromEntries(Object.entries(nls).filter(([k]) => !/^rollouts\.[A-Za-z]+\.title$/.test(k) && k !== 'rollouts.category'));
+writeFileSync(nlsFile, `${JSON.stringify({ ...others, ...commandStrings() }, null, 2)}\n`);
 console.log(`package.json: ${pkg.contributes.commands.length} commands, ${pkg.contributes.menus.commandPalette.length} palette conditions`);

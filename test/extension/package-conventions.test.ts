@@ -2,9 +2,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { localizedManifest } from '../../scripts/docs-tables';
 
 const root = join(__dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const raw = readFileSync(join(root, 'package.json'), 'utf8');
+/** As the gallery and VS Code read it: `%key%` strings resolved through package.nls.json. */
+const pkg = localizedManifest<ReturnType<typeof JSON.parse>>();
 
 describe('package.json: what the gallery shows', () => {
   it('is a preview while its version is 0.x', () => {
@@ -49,5 +52,46 @@ describe('package.json: UI state is no setting; a toggle shows its state', () =>
     assert.doesNotMatch(off.when, /!rollouts\.needsAttentionOnly/);
     const icon = (id: string) => pkg.contributes.commands.find((c: { command: string }) => c.command === id)?.icon;
     assert.ok(icon(on.command) && icon(off.command) && icon(on.command) !== icon(off.command), `icons: ${icon(on.command)} / ${icon(off.command)}`);
+  });
+});
+
+describe('package.json: localizable strings (package.nls.json)', () => {
+  const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  const manifest = JSON.parse(raw);
+  const keys = [...raw.matchAll(/"%([^%"\s]+)%"/g)].map((m) => m[1]!);
+
+  it('every %key% of package.json has its English string, and every string is used', () => {
+    assert.deepEqual(keys.filter((k) => typeof nls[k] !== 'string'), []);
+    assert.deepEqual(Object.keys(nls).filter((k) => !keys.includes(k)), []);
+  });
+
+  it('no user-facing string of package.json is left literal', () => {
+    const literal: string[] = [];
+    const check = (where: string, v: unknown) => {
+      if (typeof v === 'string' && !/^%[^%\s]+%$/.test(v)) literal.push(`${where}: ${v.slice(0, 40)}`);
+    };
+    check('displayName', manifest.displayName);
+    check('description', manifest.description);
+    for (const [k, c] of Object.entries(manifest.capabilities as Record<string, { description?: string }>)) check(`capabilities.${k}`, c.description);
+    for (const c of manifest.contributes.viewsContainers.activitybar) check(`viewsContainers ${c.id}`, c.title);
+    for (const v of Object.values(manifest.contributes.views as Record<string, { id: string; name: string; contextualTitle?: string }[]>).flat()) {
+      check(`view ${v.id}`, v.name);
+      check(`view ${v.id} contextualTitle`, v.contextualTitle);
+    }
+    for (const w of manifest.contributes.viewsWelcome) check(`viewsWelcome ${w.view}`, w.contents);
+    for (const c of manifest.contributes.commands) {
+      check(`command ${c.command}`, c.title);
+      check(`command ${c.command} category`, c.category);
+    }
+    check('configuration.title', manifest.contributes.configuration.title);
+    for (const [k, prop] of Object.entries(manifest.contributes.configuration.properties as Record<string, { description?: string; markdownDescription?: string }>)) {
+      check(k, prop.description);
+      check(k, prop.markdownDescription);
+    }
+    assert.deepEqual(literal, [], 'put these in package.nls.json and name them %key% in package.json');
+  });
+
+  it('the package carries package.nls.json (.vscodeignore lets it in)', () => {
+    assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!package\.nls\.json$/m);
   });
 });
