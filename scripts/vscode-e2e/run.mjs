@@ -44,7 +44,7 @@ import { csBin, ensureTools, nodeDir } from './install.mjs';
 import { launchChromium, quickOpen, runCommand, widenSideBar } from './browser.mjs';
 import { bundleSuites } from './suites.mjs';
 import { codeServerArgs, freePort, installedCopy, untilHealthy, writeUserSettings } from './code-server.mjs';
-import { packageVsix } from '../package.mjs';
+import { packageVsix, vsixEntries, vsixProblems } from '../package.mjs';
 
 // ---- code-server ----------------------------------------------------------------------------------
 /** Servers still running: stopped on exit and on Ctrl-C / SIGTERM, so nothing is left behind. */
@@ -309,6 +309,11 @@ async function packagePass(state) {
     record('package: npm run package makes the .vsix', 'failed', { error: String(e?.stack ?? e) });
     return;
   }
+
+  await step('the .vsix holds the bundles, manifest, README, CHANGELOG, LICENSE and media, and no sources, tests, maps or node_modules', async () => {
+    const problems = vsixProblems(vsixEntries(vsix));
+    if (problems.length) throw new Error(problems.join('\n'));
+  });
 
   const unzipped = join(state, 'vsix-unzipped');
   await step('the CLI inside the .vsix lints: exit 0 on a clean Rollout, 1 on a broken one', async () => {
