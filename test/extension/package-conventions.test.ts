@@ -35,6 +35,13 @@ describe('package.json: what the gallery shows', () => {
   });
 });
 
+describe('package.json: the footprint in other files', () => {
+  it('injects no grammar into YAML: Rollout highlighting comes from the language server, in Argo documents only', () => {
+    const injected = (pkg.contributes.grammars ?? []).filter((g: { injectTo?: string[] }) => (g.injectTo ?? []).includes('source.yaml'));
+    assert.deepEqual(injected, []);
+  });
+});
+
 describe('package.json: UI state is no setting; a toggle shows its state', () => {
   it('declares no setting for the view\'s filters (they live in workspaceState, not in .vscode/settings.json)', () => {
     assert.ok(!('rollouts.needsAttentionOnly' in pkg.contributes.configuration.properties));

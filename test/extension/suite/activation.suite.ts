@@ -44,3 +44,30 @@ describe('footprint: nothing starts until an Argo manifest or a connection asks 
     await until('diagnostics on bad-rollout.yaml', () => vscode.languages.getDiagnostics(rollout.uri).some((d) => d.source === 'argo-rollouts'), [vscode.languages.onDidChangeDiagnostics], 30_000);
   });
 });
+
+describe('highlighting: semantic tokens from the language server, in Argo documents only', () => {
+  it('a Rollout gets tokens for its kind, strategy and steps; a plain YAML file gets none from us', async () => {
+    await (await api()).languageClient();
+    const rollout = await vscode.workspace.openTextDocument(workspaceFile('bad-rollout.yaml'));
+    const legend = await vscode.commands.executeCommand<vscode.SemanticTokensLegend | undefined>('vscode.provideDocumentSemanticTokensLegend', rollout.uri);
+    assert.ok(legend, 'no semantic tokens provider for YAML');
+    // The server has the document once its diagnostics are in (the test above waited for them).
+    await until('diagnostics on bad-rollout.yaml', () => vscode.languages.getDiagnostics(rollout.uri).some((d) => d.source === 'argo-rollouts'), [vscode.languages.onDidChangeDiagnostics], 30_000);
+    const tokens = await vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', rollout.uri);
+    assert.ok(tokens, 'no semantic tokens for bad-rollout.yaml');
+    const words: string[] = [];
+    let line = 0;
+    let char = 0;
+    for (let i = 0; i < tokens.data.length; i += 5) {
+      line += tokens.data[i]!;
+      char = tokens.data[i]! === 0 ? char + tokens.data[i + 1]! : tokens.data[i + 1]!;
+      words.push(`${rollout.lineAt(line).text.slice(char, char + tokens.data[i + 2]!)}=${legend.tokenTypes[tokens.data[i + 3]!]}`);
+    }
+    assert.ok(words.includes('Rollout=class'), words.join(' '));
+    assert.ok(words.includes('canary=type'), words.join(' '));
+    assert.ok(words.includes('setWeight=keyword'), words.join(' '));
+    const plain = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'canary:\n  steps:\n    - pause: 30s\n' });
+    const none = await vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', plain.uri);
+    assert.equal(none?.data.length ?? 0, 0);
+  });
+});

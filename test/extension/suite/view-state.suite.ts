@@ -32,6 +32,8 @@ describe('the Rollouts view: badge, filter and status bar', function () {
 
   it('a paused rollout shows in the view badge, and the filter keeps exactly the rollouts the badge counts', async () => {
     await until('both demo rollouts in the view', () => rolloutNames().length >= 2, [t.tree.onDidRefresh], 30_000);
+    // Only an update of a rollout that has a stable revision goes through the steps: wait for its first deploy.
+    await until('canary-demo Healthy', () => t.session.stores?.rollouts.get('canary-demo', 'rollouts-demo')?.status?.phase === 'Healthy', [t.tree.onDidRefresh], 30_000);
     // A new image pauses the canary at its first step (whatever an earlier suite left it at).
     const report = await vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.setImage', { namespace: 'rollouts-demo', name: 'canary-demo', context: 'rollouts-local' }, 'rollouts-demo', `argoproj/rollouts-demo:view-${Date.now()}`);
     assert.ok(report?.ok, report?.message);
