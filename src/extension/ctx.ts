@@ -89,7 +89,7 @@ export async function withErrorBoundary<T>(ctx: Pick<Ctx, 'log'>, doing: string,
   } catch (e) {
     const sentence = failureSentence(doing, e);
     ctx.log.error(sentence);
-    void vscode.window.showErrorMessage(sentence, 'Show Log').then((choice) => choice && ctx.log.show());
+    void vscode.window.showErrorMessage(sentence, vscode.l10n.t('Show Log')).then((choice) => choice && ctx.log.show());
     return undefined;
   }
 }
