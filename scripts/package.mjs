@@ -47,7 +47,8 @@ export function packageVsix(out, { quiet = false } = {}) {
  * node_modules (everything is bundled), the scripts and the repository's own folders.
  */
 export function vsixProblems(entries) {
-  const has = new Set(entries);
+  // vsce writes README.md and CHANGELOG.md in lower case (extension/readme.md): names compare without case.
+  const has = new Set(entries.map((e) => e.toLowerCase()));
   const required = [
     '[Content_Types].xml',
     'extension.vsixmanifest',
@@ -69,7 +70,7 @@ export function vsixProblems(entries) {
     'extension/media/icon.png',
     'extension/media/rollouts.svg',
   ];
-  const problems = required.filter((f) => !has.has(f)).map((f) => `missing ${f}`);
+  const problems = required.filter((f) => !has.has(f.toLowerCase())).map((f) => `missing ${f}`);
   if (!entries.some((e) => /^extension\/LICENSE(\.txt|\.md)?$/i.test(e))) problems.push('missing extension/LICENSE');
   const forbidden = [
     [/^extension\/(src|test|bench|scripts|webview|demo|examples|\.vscode|\.vscode-e2e|\.ci|\.test-results)\//, 'a folder of the repository'],

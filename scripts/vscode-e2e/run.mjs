@@ -222,6 +222,19 @@ async function uiPass(state, ws) {
       await page.locator('.monaco-list-row', { hasText: /canary-demo.*step [2-8]\/8/ }).first().waitFor({ timeout: 30_000 });
     });
 
+    await step('the needs-attention filter is two title buttons: the one shown says what a click does', async () => {
+      const only = page.locator('.part.sidebar .action-label[aria-label="Show Only Rollouts That Need Attention"]');
+      const all = page.locator('.part.sidebar .action-label[aria-label="Show All Rollouts"]');
+      await only.first().click({ timeout: 15_000 });
+      await all.first().waitFor({ timeout: 15_000 });
+      if (await only.count()) throw new Error('"Show Only Rollouts That Need Attention" is still shown while the filter is on');
+      await page.waitForTimeout(300);
+      await shot('1c-filter-on.png');
+      await all.first().click();
+      await only.first().waitFor({ timeout: 15_000 });
+      if (await all.count()) throw new Error('"Show All Rollouts" is still shown while the filter is off');
+    });
+
     await step('the rollout webview renders the canary steps', async () => {
       await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().click();
       await frameWhere('#root *', () => document.body.innerText.includes('setWeight: 40'));

@@ -23,6 +23,11 @@ describe('the .vsix: what it must hold and must not', () => {
     assert.deepEqual((await load()).vsixProblems(good), []);
   });
 
+  it('takes the gallery files in the case vsce writes them (extension/readme.md, changelog.md)', async () => {
+    const lower = good.map((e) => (/README|CHANGELOG/.test(e) ? e.toLowerCase() : e));
+    assert.deepEqual((await load()).vsixProblems(lower), []);
+  });
+
   it('names each missing part and each thing that must stay out: sources, tests, maps, node_modules', async () => {
     const { vsixProblems } = await load();
     const bad = [...good.filter((e) => e !== 'extension/dist/server.js' && e !== 'extension/CHANGELOG.md'), 'extension/src/extension/extension.ts', 'extension/test/x.test.ts', 'extension/dist/extension.js.map', 'extension/node_modules/yaml/index.js'];
