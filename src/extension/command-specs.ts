@@ -38,7 +38,7 @@ export const commandSpecs = {
   'rollouts.startController': { title: 'Start Embedded Controller', needs: 'cluster', icon: 'run-all', palette: '!rollouts.controllerRunning' },
   'rollouts.stopController': { title: 'Stop Embedded Controller', needs: 'nothing', icon: 'stop-circle', palette: 'rollouts.controllerRunning' },
   'rollouts.selectContext': { title: 'Select Context', needs: 'nothing', icon: 'plug' },
-  'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'filter' },
+  'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'symbol-namespace' },
   // A two-state toggle: two commands, each shown (by `when`) in the state it leaves, with the icon of that state.
   'rollouts.showNeedsAttentionOnly': { title: 'Show Only Rollouts That Need Attention', needs: 'cluster', icon: 'filter', palette: '!rollouts.needsAttentionOnly' },
   'rollouts.showAllRollouts': { title: 'Show All Rollouts', needs: 'cluster', icon: 'filter-filled', palette: 'rollouts.needsAttentionOnly' },

@@ -60,6 +60,12 @@ describe('package.json: UI state is no setting; a toggle shows its state', () =>
     const icon = (id: string) => pkg.contributes.commands.find((c: { command: string }) => c.command === id)?.icon;
     assert.ok(icon(on.command) && icon(off.command) && icon(on.command) !== icon(off.command), `icons: ${icon(on.command)} / ${icon(off.command)}`);
   });
+
+  it('no two buttons of the view title look alike (the filter\'s two states are not confused with another button)', () => {
+    const title = (pkg.contributes.menus['view/title'] as { command: string; group: string }[]).filter((e) => e.group.startsWith('navigation'));
+    const icons = title.map((e) => pkg.contributes.commands.find((c: { command: string }) => c.command === e.command)?.icon as string);
+    assert.deepEqual(icons.filter((i, n) => icons.indexOf(i) !== n), []);
+  });
 });
 
 describe('package.json: localizable strings (package.nls.json)', () => {
