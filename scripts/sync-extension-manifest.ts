@@ -1,10 +1,11 @@
 // Writes package.json contributes.commands, menus.commandPalette and the rollout actions' entries of
-// menus["view/item/context"] from src/extension/command-specs.ts (and so from the action catalog).
+// menus["view/item/context"] from src/extension/command-specs.ts (and so from the action catalog),
+// and the commands' English titles into package.nls.json (whose other keys are kept).
 // test/extension/manifest.test.ts fails (and names this script) when they drift.
 //   node --import tsx scripts/sync-extension-manifest.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { actionMenus, contributedCommands, isActionMenuEntry, paletteMenu } from '../src/extension/command-specs';
+import { actionMenus, commandStrings, contributedCommands, isActionMenuEntry, paletteMenu } from '../src/extension/command-specs';
 
 const file = join(__dirname, '..', 'package.json');
 const pkg = JSON.parse(readFileSync(file, 'utf8'));
@@ -12,7 +13,12 @@ pkg.contributes ??= {};
 pkg.contributes.commands = contributedCommands();
 pkg.contributes.menus ??= {};
 pkg.contributes.menus.commandPalette = paletteMenu();
-const others = (pkg.contributes.menus['view/item/context'] ?? []).filter((e: { command: string }) => !isActionMenuEntry(e));
-pkg.contributes.menus['view/item/context'] = [...actionMenus(), ...others];
+const otherItemMenus = (pkg.contributes.menus['view/item/context'] ?? []).filter((e: { command: string }) => !isActionMenuEntry(e));
+pkg.contributes.menus['view/item/context'] = [...actionMenus(), ...otherItemMenus];
 writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+const nlsFile = join(__dirname, '..', 'package.nls.json');
+const nls = JSON.parse(readFileSync(nlsFile, 'utf8')) as Record<string, string>;
+// Command titles are rewritten from the table (stale ones dropped); every other key stays as it is.
+const otherStrings = Object.fromEntries(Object.entries(nls).filter(([k]) => !/^rollouts\.[A-Za-z]+\.title$/.test(k) && k !== 'rollouts.category'));
+writeFileSync(nlsFile, `${JSON.stringify({ ...otherStrings, ...commandStrings() }, null, 2)}\n`);
 console.log(`package.json: ${pkg.contributes.commands.length} commands, ${pkg.contributes.menus.commandPalette.length} palette conditions`);

@@ -32,14 +32,14 @@ export function writeUserSettings(ud) {
   writeFileSync(join(ud, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
 }
 
-/** The extension as its package holds it (package.json, dist bundles, grammar, icons), in EXTSDIR. */
+/** The extension as its package holds it (package.json and its strings, dist bundles, icons), in EXTSDIR. */
 export function installedCopy(extsDir) {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const dir = join(extsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   mkdirSync(dir, { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  for (const f of ['package.json', 'package.nls.json']) cpSync(join(ROOT, f), join(dir, f));
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
-  for (const d of ['syntaxes', 'media']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+  for (const d of ['media']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
   return dir;
 }
 

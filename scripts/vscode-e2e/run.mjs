@@ -12,7 +12,7 @@
 //      (a diagnostic of ours in the Problems panel), and its bundled CLI must lint (exit 0 / 1).
 // Results of both go, one entry per test, to --results FILE (JSON), for test/extension/vscode.e2e.test.ts.
 //
-//   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--package-only] [--keep]
+//   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--package-only] [--ui-only] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ const resultsFile = args.includes('--results') ? resolve(args[args.indexOf('--re
 const withUi = !args.includes('--no-ui');
 const keep = args.includes('--keep');
 const packageOnly = args.includes('--package-only');
+const uiOnly = args.includes('--ui-only');
 const t0 = Date.now();
 const log = (...a) => console.log(`[vscode-e2e ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
@@ -44,7 +45,7 @@ import { csBin, ensureTools, nodeDir } from './install.mjs';
 import { launchChromium, quickOpen, runCommand, widenSideBar } from './browser.mjs';
 import { bundleSuites } from './suites.mjs';
 import { codeServerArgs, freePort, installedCopy, untilHealthy, writeUserSettings } from './code-server.mjs';
-import { packageVsix } from '../package.mjs';
+import { packageVsix, vsixEntries, vsixProblems } from '../package.mjs';
 
 // ---- code-server ----------------------------------------------------------------------------------
 /** Servers still running: stopped on exit and on Ctrl-C / SIGTERM, so nothing is left behind. */
@@ -222,8 +223,25 @@ async function uiPass(state, ws) {
       await page.locator('.monaco-list-row', { hasText: /canary-demo.*step [2-8]\/8/ }).first().waitFor({ timeout: 30_000 });
     });
 
+    await step('the needs-attention filter is two title buttons: the one shown says what a click does', async () => {
+      const only = page.locator('.part.sidebar .action-label[aria-label="Show Only Rollouts That Need Attention"]');
+      const all = page.locator('.part.sidebar .action-label[aria-label="Show All Rollouts"]');
+      await only.first().click({ timeout: 15_000 });
+      await all.first().waitFor({ timeout: 15_000 });
+      if (await only.count()) throw new Error('"Show Only Rollouts That Need Attention" is still shown while the filter is on');
+      await page.waitForTimeout(300);
+      await shot('1c-filter-on.png');
+      await all.first().click();
+      await only.first().waitFor({ timeout: 15_000 });
+      if (await all.count()) throw new Error('"Show All Rollouts" is still shown while the filter is off');
+      // The button's hover would stay over the view for the next step.
+      await page.mouse.move(1000, 500);
+      await page.keyboard.press('Escape');
+    });
+
     await step('the rollout webview renders the canary steps', async () => {
-      await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().click();
+      // In the view (a hidden quick pick may still hold a row of that name).
+      await page.locator('.part.sidebar .monaco-list-row', { hasText: 'canary-demo' }).first().click();
       await frameWhere('#root *', () => document.body.innerText.includes('setWeight: 40'));
       await page.waitForTimeout(500);
       await shot('2-webview.png');
@@ -310,6 +328,11 @@ async function packagePass(state) {
     return;
   }
 
+  await step('the .vsix holds the bundles, manifest, README, CHANGELOG, LICENSE and media, and no sources, tests, maps or node_modules', async () => {
+    const problems = vsixProblems(vsixEntries(vsix));
+    if (problems.length) throw new Error(problems.join('\n'));
+  });
+
   const unzipped = join(state, 'vsix-unzipped');
   await step('the CLI inside the .vsix lints: exit 0 on a clean Rollout, 1 on a broken one', async () => {
     const un = spawnSync('unzip', ['-q', '-o', vsix, '-d', unzipped], { encoding: 'utf8', timeout: 30_000 });
@@ -375,9 +398,9 @@ try {
   state = mkdtempSync(join(tmpdir(), 'rollouts-vscode-e2e-'));
   const ws = join(state, 'workspace');
   cpSync(join(ROOT, 'test', 'extension', 'workspace'), ws, { recursive: true });
-  if (!packageOnly) await apiPass(state, ws);
+  if (!packageOnly && !uiOnly) await apiPass(state, ws);
   if (withUi && !packageOnly) await uiPass(state, ws);
-  if (withUi) await packagePass(state);
+  if (withUi && !uiOnly) await packagePass(state);
 } catch (e) {
   record('vscode-e2e: the harness ran', 'failed', { error: String(e?.stack ?? e) });
   console.error(e);

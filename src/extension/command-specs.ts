@@ -39,8 +39,10 @@ const otherSpecs = {
   'rollouts.startController': { title: 'Start Embedded Controller', needs: 'cluster', icon: 'run-all', palette: '!rollouts.controllerRunning' },
   'rollouts.stopController': { title: 'Stop Embedded Controller', needs: 'nothing', icon: 'stop-circle', palette: 'rollouts.controllerRunning' },
   'rollouts.selectContext': { title: 'Select Context', needs: 'nothing', icon: 'plug' },
-  'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'filter' },
-  'rollouts.toggleNeedsAttention': { title: 'Show Only Rollouts That Need Attention (Toggle)', needs: 'cluster', icon: 'warning' },
+  'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'symbol-namespace' },
+  // A two-state toggle: two commands, each shown (by `when`) in the state it leaves, with the icon of that state.
+  'rollouts.showNeedsAttentionOnly': { title: 'Show Only Rollouts That Need Attention', needs: 'cluster', icon: 'filter', palette: '!rollouts.needsAttentionOnly' },
+  'rollouts.showAllRollouts': { title: 'Show All Rollouts', needs: 'cluster', icon: 'filter-filled', palette: 'rollouts.needsAttentionOnly' },
   'rollouts.showLog': { title: 'Show Log', needs: 'nothing', icon: 'output' },
 } as const satisfies Record<string, CommandSpec>;
 
@@ -66,12 +68,22 @@ const needWhen: Record<Need, string | undefined> = {
   yamlEditor: 'editorLangId == yaml',
 };
 
-/** package.json `contributes.commands`, as the table says it must be. */
+/** package.nls.json's key for a command's title (package.json names it as `%key%`). */
+export const titleKey = (id: CommandId): string => `${id}.title`;
+/** package.nls.json's key for the commands' category. */
+export const CATEGORY_KEY = 'rollouts.category';
+
+/** package.json `contributes.commands`, as the table says it must be: its strings are package.nls.json's keys. */
 export function contributedCommands(): { command: string; title: string; category: string; icon?: string }[] {
   return commandIds.map((id) => {
     const spec: CommandSpec = commandSpecs[id];
-    return { command: id, title: spec.title, category: CATEGORY, ...(spec.icon ? { icon: `$(${spec.icon})` } : {}) };
+    return { command: id, title: `%${titleKey(id)}%`, category: `%${CATEGORY_KEY}%`, ...(spec.icon ? { icon: `$(${spec.icon})` } : {}) };
   });
+}
+
+/** The English strings of `contributedCommands` for package.nls.json. */
+export function commandStrings(): Record<string, string> {
+  return Object.fromEntries([[CATEGORY_KEY, CATEGORY], ...commandIds.map((id) => [titleKey(id), commandSpecs[id].title])]);
 }
 
 /** package.json `contributes.menus.commandPalette`: each command shown only where it can run. */

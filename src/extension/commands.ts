@@ -11,7 +11,7 @@ import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from 
 import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { pickAnalysisRun, pickExperiment, pickRollout, type RolloutRef } from './pick';
-import { readSettings, writeSetting } from './settings';
+import { readSettings } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
 import { analysisRunRefFrom, experimentRefFrom, localClusterElsewhere, type TreeElement } from './tree-model';
@@ -278,7 +278,9 @@ export const commandTable: Record<CommandId, Handler> = {
   'rollouts.applyFile': (ctx, arg) => applyFile(ctx, requireConnected(ctx), arg),
 
   async 'rollouts.startLocalCluster'(ctx) {
-    const cluster = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Argo Rollouts: starting the local cluster…' }, () => ctx.session.startLocalCluster());
+    // The view shows the progress (on its icon while hidden), then the result: its rows. It is focused only
+    // afterwards: showing it connects (extension.ts), which must not race the local cluster's own connect.
+    const cluster = await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: starting the local cluster…' }, () => ctx.session.startLocalCluster());
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     void vscode.window.showInformationMessage(`Local cluster running at ${cluster.url} with demo rollouts${ctx.session.controller ? ' and the embedded controller' : ''}.`);
     return cluster.url;
@@ -286,14 +288,14 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.stopLocalCluster'(ctx) {
     if (!ctx.session.local) return void vscode.window.showInformationMessage('The local cluster is not running.');
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Argo Rollouts: stopping the local cluster…' }, () => ctx.session.stopLocalCluster());
+    await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: stopping the local cluster…' }, () => ctx.session.stopLocalCluster());
     return undefined;
   },
 
   async 'rollouts.startController'(ctx) {
     const c = requireConnected(ctx);
     const start = (force: boolean) =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController({ force }));
+      vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController({ force }));
     try {
       await start(false);
     } catch (e) {
@@ -335,19 +337,24 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.filterNamespaces'(ctx) {
     // Works before a connection: a namespace-scoped user cannot connect cluster-wide, and this is how they choose.
-    const chosen = new Set(readSettings().namespaces);
+    const chosen = new Set(ctx.viewState.namespaces ?? readSettings().namespaces);
     const choices = await ctx.session.namespaceChoices([...chosen]);
     const picked = await vscode.window.showQuickPick(
       choices.namespaces.map((ns) => ({ label: ns, picked: chosen.has(ns) })),
       { canPickMany: true, title: `Argo Rollouts: watch only these namespaces (none: all you may list)${choices.problem ? ` (the cluster could not be asked: ${choices.problem})` : ''}` },
     );
     if (!picked) return undefined;
-    await writeSetting('namespaces', picked.map((p) => p.label));
+    await ctx.viewState.setNamespaces(picked.map((p) => p.label));
     return undefined;
   },
 
-  async 'rollouts.toggleNeedsAttention'() {
-    await writeSetting('needsAttentionOnly', !readSettings().needsAttentionOnly);
+  async 'rollouts.showNeedsAttentionOnly'(ctx) {
+    await ctx.viewState.setNeedsAttentionOnly(true);
+    return undefined;
+  },
+
+  async 'rollouts.showAllRollouts'(ctx) {
+    await ctx.viewState.setNeedsAttentionOnly(false);
     return undefined;
   },
 
@@ -392,5 +399,5 @@ export function updateContextKeys(ctx: Ctx): void {
   set(contextKeys.localClusterRunning, ctx.session.local !== undefined);
   set(contextKeys.localClusterElsewhere, localClusterElsewhere(ctx.session));
   set(contextKeys.controllerRunning, ctx.session.controller !== undefined);
-  set(contextKeys.needsAttentionOnly, readSettings().needsAttentionOnly);
+  set(contextKeys.needsAttentionOnly, ctx.viewState.needsAttentionOnly);
 }

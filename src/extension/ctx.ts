@@ -13,6 +13,7 @@ import type { Session } from './session';
 import { readSettings, type Settings } from './settings';
 import type { RolloutsTree } from './tree';
 import type { TreeElement } from './tree-model';
+import type { ViewState } from './view-state';
 import type { WebviewHost } from './webview-host';
 
 export class Ctx {
@@ -27,6 +28,8 @@ export class Ctx {
     readonly extension: vscode.ExtensionContext,
     readonly log: ExtensionLog,
     readonly session: Session,
+    /** The view's filters, per workspace (not settings). */
+    readonly viewState: ViewState,
   ) {}
 
   settings(): Settings {
@@ -43,7 +46,7 @@ export class Ctx {
     return this.client;
   }
 
-  /** Starts the language server once (the first YAML document opened starts it). */
+  /** Starts the language server once (the first YAML document that mentions argoproj.io starts it). */
   startLanguageClient(): Promise<LanguageClient> {
     this.clientStarting ??= (async () => {
       const client = createLanguageClient(this.extension, this.settings(), (d) => this.clientDisposables.push(d));
@@ -54,7 +57,7 @@ export class Ctx {
     })().catch((e) => {
       this.clientStarting = undefined;
       this.log.error('the language server did not start', e);
-      void vscode.window.showErrorMessage(`Argo Rollouts: the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Argo Rollouts: the language server did not start: {0}', e instanceof Error ? e.message : String(e)));
       throw e;
     });
     return this.clientStarting;
@@ -86,7 +89,7 @@ export async function withErrorBoundary<T>(ctx: Pick<Ctx, 'log'>, doing: string,
   } catch (e) {
     const sentence = failureSentence(doing, e);
     ctx.log.error(sentence);
-    void vscode.window.showErrorMessage(sentence, 'Show Log').then((choice) => choice && ctx.log.show());
+    void vscode.window.showErrorMessage(sentence, vscode.l10n.t('Show Log')).then((choice) => choice && ctx.log.show());
     return undefined;
   }
 }

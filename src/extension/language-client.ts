@@ -29,5 +29,5 @@ export function createLanguageClient(context: vscode.ExtensionContext, settings:
     // Service definitions in files that are not open reach the server's index through these events.
     synchronize: { fileEvents: watchers },
   };
-  return new LanguageClient('rollouts', 'Argo Rollouts Language Server', serverOptions, clientOptions);
+  return new LanguageClient('rollouts', vscode.l10n.t('Argo Rollouts Language Server'), serverOptions, clientOptions);
 }

@@ -1,5 +1,5 @@
 /**
- * The only reader (and writer) of the extension's settings. Typed getters; which keys restart
+ * The only reader of the extension's settings (it writes none: UI state lives in view-state.ts). Typed getters; which keys restart
  * the language server and which reconnect the cluster are listed here, nowhere else.
  */
 import * as vscode from 'vscode';
@@ -13,8 +13,6 @@ export interface Settings {
   context: string;
   /** Watch only these namespaces; empty: all that the user may list. */
   namespaces: string[];
-  /** The tree shows only rollouts that are paused, degraded or aborted. */
-  needsAttentionOnly: boolean;
   localCluster: { podReadyAfterMs: number; startController: boolean };
   server: { validationDelayMs: number; scanWorkspace: boolean; maxScannedFiles: number };
 }
@@ -23,8 +21,6 @@ export interface Settings {
 export const serverRestartKeys = ['server.validationDelayMs', 'server.scanWorkspace', 'server.maxScannedFiles'] as const;
 /** Changing these reconnects to the cluster (new watches). */
 export const reconnectKeys = ['kubeconfig', 'context', 'namespaces'] as const;
-/** Changing these re-renders the tree only. */
-export const viewKeys = ['needsAttentionOnly'] as const;
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
@@ -38,7 +34,6 @@ export function readSettings(): Settings {
     kubeconfig: kubeconfigList(kubeconfig),
     context: c.get<string>('context', '').trim(),
     namespaces: Array.isArray(namespaces) ? namespaces.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim()) : [],
-    needsAttentionOnly: c.get<boolean>('needsAttentionOnly', false) === true,
     localCluster: { podReadyAfterMs: num('localCluster.podReadyAfterMs', 2000), startController: c.get<boolean>('localCluster.startController', true) !== false },
     server: {
       validationDelayMs: num('server.validationDelayMs', 0),
@@ -48,18 +43,12 @@ export function readSettings(): Settings {
   };
 }
 
-export type WritableKey = 'context' | 'namespaces' | 'needsAttentionOnly';
-
-/** Writes a setting where the user keeps it: the workspace when one is open, else the user settings. */
-export async function writeSetting(key: WritableKey, value: unknown): Promise<void> {
-  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await vscode.workspace.getConfiguration(SECTION).update(key, value, target);
-}
+// UI state (the view's filters) is no setting: view-state.ts keeps it in workspaceState.
 
 /** Which kinds of reaction a configuration change calls for. */
-export function changeEffects(e: vscode.ConfigurationChangeEvent): { restartServer: boolean; reconnect: boolean; rerender: boolean } {
+export function changeEffects(e: vscode.ConfigurationChangeEvent): { restartServer: boolean; reconnect: boolean } {
   const hit = (keys: readonly string[]) => keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
-  return { restartServer: hit(serverRestartKeys), reconnect: hit(reconnectKeys), rerender: hit(viewKeys) };
+  return { restartServer: hit(serverRestartKeys), reconnect: hit(reconnectKeys) };
 }
 
 /** The kubeconfig setting as a list (a string may join paths with the path delimiter; src/cluster/kubeconfig.ts splits it). */

@@ -28,14 +28,23 @@ export function statusText(session: Session): { text: string; tooltip: string; w
   }
 }
 
-/** The item and its refresh. (Not a method on the item: StatusBarItem has an internal `update` of its own.) */
-export function createStatusBar(session: Session): { item: vscode.StatusBarItem; refresh(): void; dispose(): void } {
+/**
+ * The item and its refresh. (Not a method on the item: StatusBarItem has an internal `update` of its own.)
+ * It shows only while connected: a window that edits YAML and never connects gets no item.
+ */
+export function createStatusBar(session: Session): { item: vscode.StatusBarItem; readonly shown: boolean; refresh(): void; dispose(): void } {
   const item = vscode.window.createStatusBarItem('rollouts.status', vscode.StatusBarAlignment.Left, 10);
   item.name = 'Argo Rollouts';
   item.command = 'rollouts.selectContext';
+  let shown = false;
   return {
     item,
+    get shown() {
+      return shown;
+    },
     refresh() {
+      shown = session.state.kind === 'connected';
+      if (!shown) return item.hide();
       const t = statusText(session);
       item.text = t.text;
       item.tooltip = t.tooltip;

@@ -7,6 +7,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { Session } from './session';
 import type { RolloutsTree } from './tree';
 import type { TreeElement } from './tree-model';
+import type { ViewState } from './view-state';
 import type { WebviewHost } from './webview-host';
 
 export interface TestApi {
@@ -16,6 +17,14 @@ export interface TestApi {
   panels: WebviewHost;
   /** Starts the language server if no YAML file has yet, and resolves when it is running. */
   languageClient(): Promise<LanguageClient>;
+  /** Whether the language server was started (by an argoproj.io document, or by `languageClient()`). */
+  languageClientStarted(): boolean;
+  /** Each YAML document the start-up gate looked at, and whether it mentions argoproj.io (until the server starts). */
+  onDidCheckDocument: vscode.Event<{ uri: string; mentions: boolean }>;
+  /** Whether the status bar item is shown (only while connected). */
+  statusBarShown(): boolean;
+  /** The view's filters, kept in workspaceState. */
+  viewState: ViewState;
   /** Fired when a rollout quick pick is on screen, with its item labels. */
   onDidShowRolloutPick: vscode.Event<{ title: string; labels: string[]; descriptions: string[] }>;
   /** Fired when a rollout action asks for confirmation, with its question and button. */

@@ -492,17 +492,19 @@ export function affectedElements(
   }
 }
 
-/** The status bar's counts over every watched rollout. */
-export function attentionCounts(stores: ClusterStores, now: Date): { total: number; paused: number; degraded: number } {
+/** The status bar's and the view badge's counts over every watched rollout (`attention`: those the filter keeps). */
+export function attentionCounts(stores: ClusterStores, now: Date): { total: number; paused: number; degraded: number; attention: number } {
   let paused = 0;
   let degraded = 0;
+  let attention = 0;
   const all = stores.rollouts.list();
   for (const r of all) {
     const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
     if (v.phase === 'Paused') paused++;
     else if (v.phase === 'Degraded') degraded++;
+    if (needsAttention(v)) attention++;
   }
-  return { total: all.length, paused, degraded };
+  return { total: all.length, paused, degraded, attention };
 }
 
 /** Which rollout a command acts on. */

@@ -33,6 +33,7 @@ import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
 import { warmUp, type WarmUp } from './warm-up';
 import { createInputWatch } from './input-watch';
+import { semanticTokenLegend } from './semantic-tokens';
 import { createKustomizations, isKustomizationFile } from './kustomizations';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
@@ -205,6 +206,7 @@ connection.onInitialize((params: InitializeParams) => {
       referencesProvider: true,
       renameProvider: { prepareProvider: true },
       inlayHintProvider: true,
+      semanticTokensProvider: { legend: semanticTokenLegend, full: true },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'argo-rollouts-language-server' },
@@ -365,6 +367,7 @@ connection.onRenameRequest(async (p) => {
   return { changes };
 });
 connection.languages.inlayHint.on((p) => withDocument(p.textDocument, [], (doc) => service.inlayHints(doc, p.range)));
+connection.languages.semanticTokens.on((p) => withDocument(p.textDocument, { data: [] }, (doc) => service.semanticTokens(doc)));
 
 process.on('uncaughtException', (e) => log('uncaught exception', e));
 documents.listen(connection);

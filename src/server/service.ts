@@ -14,6 +14,7 @@ import { completionsAt } from './completion';
 import { definitionAt } from './definition';
 import { simulateLenses } from './code-lens';
 import { inlayHintsIn } from './inlay-hints';
+import { encodeSemanticTokens, semanticTokensOf } from './semantic-tokens';
 import { definitionsOf, referenceAt, referencesIn, resolvedTarget, type ReferenceTarget } from './references';
 import { argumentAt, argumentReferences, sharedArgumentProblems } from './template-args';
 import { fileKey } from './uri';
@@ -27,6 +28,8 @@ export interface RolloutLanguageService {
   codeLenses(doc: TextDocument): CodeLens[];
   /** What each setWeight / setCanaryScale step in `range` leads to (pods and weight), as inlay hints. */
   inlayHints(doc: TextDocument, range: Range): InlayHint[];
+  /** What is special in its Argo documents (strategy, step kinds, kind, durations, percentages), LSP-encoded (semantic-tokens.ts's legend). */
+  semanticTokens(doc: TextDocument): { data: number[] };
   /** From a Rollout's reference (a Service, templateName, workloadRef.name) to what it names. */
   definition(doc: TextDocument, at: Position): Location[];
   /**
@@ -108,6 +111,7 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     // A patch is not a Rollout to simulate: its replicas and steps meet the base's only in `kustomize build`.
     codeLenses: (doc) => (isPatch(doc) ? [] : simulateLenses(parses.get(doc), doc)),
     inlayHints: (doc, range) => (isPatch(doc) ? [] : inlayHintsIn(parses.get(doc), doc, range)),
+    semanticTokens: (doc) => encodeSemanticTokens(semanticTokensOf(parses.get(doc)), doc),
     definition: (doc, at) => definitionAt(parses.get(doc), doc, at, workspace, deps.kustomized?.(doc.uri)?.peers),
     referenceAt(doc, at) {
       const file = parses.get(doc);

@@ -2,8 +2,7 @@
 // a running run so its menu offers the command (and an ended one not), and the palette's pick
 // offers only runs that have not ended.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { localizedManifest } from '../../scripts/docs-tables';
 import type { AnalysisRun, ClusterStores, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
@@ -11,7 +10,8 @@ import { analysisRunChoices, analysisRunRefFrom, children, item, terminateRefusa
 import { canTerminate, ENDED_ANALYSIS_PHASES } from '../../webview/actions';
 import { memoryStores } from '../cluster/fakes';
 
-const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+// As VS Code reads it: titles resolved through package.nls.json.
+const pkg = localizedManifest<ReturnType<typeof JSON.parse>>();
 const CONTEXT = 'kind-dev';
 const NOW = new Date('2026-03-02T10:00:00Z');
 

@@ -2,15 +2,15 @@
 // an Experiment that has not ended so its menus offer the command (and an ended one not), a tree
 // row or a plain reference names the target, and the palette's pick offers only running ones.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { localizedManifest } from '../../scripts/docs-tables';
 import type { ClusterStores, Experiment, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
 import { children, experimentChoices, experimentContextValue, experimentRefFrom, item, terminateRefusal, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
 import { memoryStores } from '../cluster/fakes';
 
-const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+// As VS Code reads it: titles resolved through package.nls.json.
+const pkg = localizedManifest<ReturnType<typeof JSON.parse>>();
 const CONTEXT = 'kind-dev';
 const NOW = new Date('2026-03-02T10:00:00Z');
 
