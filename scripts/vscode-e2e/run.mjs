@@ -242,7 +242,7 @@ async function uiPass(state, ws) {
     await step('the rollout webview renders the canary steps', async () => {
       // In the view (a hidden quick pick may still hold a row of that name).
       await page.locator('.part.sidebar .monaco-list-row', { hasText: 'canary-demo' }).first().click();
-      await frameWhere('#root *', () => document.body.innerText.includes('setWeight: 40'));
+      await frameWhere('#root *', () => document.body.innerText.includes('setWeight 40%'));
       await page.waitForTimeout(500);
       await shot('2-webview.png');
     });
