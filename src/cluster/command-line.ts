@@ -9,6 +9,7 @@ import { connect, type Connection } from './connection';
 import { checkContext, type ClusterWatch } from './store';
 import { KubeconfigError } from './kubeconfig';
 import { actionTitle, runAction, type ActionRequest } from './actions';
+import { rbacRowOfAction } from './rbac-needs';
 
 /** A usage error; the CLI's main prints it with the command's usage (exit 2). */
 export class ArgsError extends Error {}
@@ -129,7 +130,7 @@ export async function runActionCommand(t: TargetArgs, io: ActionIO, request: Act
     io.out(`rollout '${name}' ${pastTense(request)}`);
     return 0;
   } catch (e) {
-    io.err(describeApiError(e, `${actionTitle(request)} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`));
+    io.err(describeApiError(e, `${actionTitle(request)} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`, rbacRowOfAction(request.kind)));
     return 1;
   }
 }

@@ -7,6 +7,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfig } from './k8s';
+import { forbiddenSentence, type RbacRow } from './rbac-needs';
 
 /** `apply`: server-side apply (the body is JSON, which is YAML too). */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
@@ -106,12 +107,15 @@ export function createRest(kc: KubeConfig, opts: RestOptions = {}): Rest {
   };
 }
 
-/** A sentence for a failed request, naming what was being done (no credentials). */
-export function describeApiError(e: unknown, doing: string): string {
+/**
+ * A sentence for a failed request, naming what was being done (no credentials). A 403 says which
+ * permission is missing and, given the RBAC row of what was being done, all that it needs.
+ */
+export function describeApiError(e: unknown, doing: string, rbac?: RbacRow): string {
   if (e instanceof ApiError) {
     if (e.status === 0) return `${doing}: ${e.message}`;
     if (e.status === 401) return `${doing}: not authorised (401): the credentials for this context were refused`;
-    if (e.status === 403) return `${doing}: forbidden (403): ${e.message}`;
+    if (e.status === 403) return `${doing}: forbidden (403): ${forbiddenSentence(e.message, rbac)}`;
     if (e.status === 404) return `${doing}: not found: ${e.message}`;
     return `${doing}: ${e.message} (${e.status} ${e.reason})`;
   }

@@ -70,6 +70,6 @@ describe('rollouts CLI as a namespace-scoped user', function () {
     const p = await run('promote', 'app-team-a', '-n', 'team-a');
     assert.equal(p.code, 1);
     assert.equal(p.err.length, 1, p.err.join('\n'));
-    assert.match(p.err[0]!, /^promote rollout "app-team-a" in namespace "team-a" \(context "sa"\): forbidden \(403\): rollouts\.argoproj\.io "app-team-a" is forbidden: User "system:serviceaccount:team-a:cli" cannot get resource "rollouts" in API group "argoproj\.io" in the namespace "team-a"$/);
+    assert.match(p.err[0]!, /^promote rollout "app-team-a" in namespace "team-a" \(context "sa"\): forbidden \(403\): you may not get `rollouts\.argoproj\.io` in namespace "team-a"; Promote, Promote Full, Abort, Retry needs `get` on `rollouts\.argoproj\.io`; `patch` on `rollouts\.argoproj\.io\/status`; the API server said: rollouts\.argoproj\.io "app-team-a" is forbidden: User "system:serviceaccount:team-a:cli" cannot get resource "rollouts" in API group "argoproj\.io" in the namespace "team-a"$/);
   });
 });
