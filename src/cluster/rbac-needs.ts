@@ -230,13 +230,23 @@ export function deniedPermission(message: string): (Permission & { namespace?: s
   return { verb, group, resource, scope: namespace ? 'namespace' : 'cluster', ...(namespace ? { namespace } : {}) };
 }
 
+/** "you may not patch `rollouts.argoproj.io/status` in namespace "shop"". */
+export function missingText(p: Permission & { namespace?: string }): string {
+  return `you may not ${p.verb} ${code(resourceName(p.group, p.resource))} ${p.namespace ? `in namespace "${p.namespace}"` : 'in every namespace'}`;
+}
+
+/** The API server's 403 sentence followed by what it means in our words (unchanged when it is not kube-apiserver's sentence). */
+export function withMissing(message: string): string {
+  const p = deniedPermission(message);
+  return p ? `${message}; ${missingText(p)}` : message;
+}
+
 /**
  * A 403 in words: which verb on which resource in which namespace is missing and, given the row
  * of what was being done, everything that needs, so one request to an admin is enough.
  */
 export function forbiddenSentence(message: string, row?: RbacRow): string {
   const p = deniedPermission(message);
-  const missing = p ? `you may not ${p.verb} ${code(resourceName(p.group, p.resource))} ${p.namespace ? `in namespace "${p.namespace}"` : 'in every namespace'}` : undefined;
   const needs = row ? `${row.to.replace(/ \(`.*$/, '')} needs ${row.needs.filter((n) => n.when === undefined).map(needText).join('; ')}` : undefined;
-  return [missing, needs, `the API server said: ${message}`].filter(Boolean).join('; ');
+  return [p && missingText(p), needs, `the API server said: ${message}`].filter(Boolean).join('; ');
 }
