@@ -248,5 +248,6 @@ export function withMissing(message: string): string {
 export function forbiddenSentence(message: string, row?: RbacRow): string {
   const p = deniedPermission(message);
   const needs = row ? `${row.to.replace(/ \(`.*$/, '')} needs ${row.needs.filter((n) => n.when === undefined).map(needText).join('; ')}` : undefined;
-  return [p && missingText(p), needs, `the API server said: ${message}`].filter(Boolean).join('; ');
+  const ours = [p && missingText(p), needs].filter(Boolean);
+  return ours.length ? `${ours.join('; ')}; the API server said: ${message}` : message;
 }
