@@ -12,8 +12,9 @@ import { connect } from '../../src/cluster/connection';
 import { applyObjects } from '../../src/cluster/apply';
 import { permissionsOf, rbacRow, rulesOf, without, type Need, type Permission, type RbacRowId } from '../../src/cluster/rbac-needs';
 import { manifestObjects } from '../../src/schema';
-import { startHarness, type Harness } from './helpers';
-import { createServiceAccount, grantRole, serviceAccountToken, writeServiceAccountKubeconfig } from './rbac-helpers';
+import { recordingLog, startHarness, type Harness } from './helpers';
+import { ControllerRefused, startEmbeddedController, type EmbeddedController } from '../../src/cluster/embedded';
+import { createServiceAccount, grantClusterRole, grantRole, serviceAccountToken, writeServiceAccountKubeconfig } from './rbac-helpers';
 
 const NS = 'rows';
 const SA = { namespace: NS, name: 'doer' };
@@ -194,6 +195,89 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
       const said = r.problems.map((x) => x.message).join('\n');
       assert.equal(r.problems.length, 1, `without ${p.verb} ${p.resource}: ${said}`);
       assert.match(said, namesMissing(p), `without ${p.verb} ${p.resource}`);
+    }
+  });
+
+  describe('the embedded controller', () => {
+    const row = rbacRow('controller');
+    const canary = { ...rolloutSpec, template: template('app:1'), strategy: { canary: { steps: [{ setWeight: 50 }, { pause: { duration: 1 } }] } } };
+    let running: EmbeddedController | undefined;
+    afterEach(async () => {
+      await running?.stop(true);
+      running = undefined;
+    });
+
+    /** Role and ClusterRole exactly these needs' rules (the ClusterRole: the cluster-wide look for Argo's controller). */
+    async function allowController(needs: readonly Need[]): Promise<void> {
+      await allow(needs);
+      await h.conn.rest.request('DELETE', '/apis/rbac.authorization.k8s.io/v1/clusterroles/controller-row').catch(() => undefined);
+      await h.conn.rest.request('DELETE', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/controller-row').catch(() => undefined);
+      await grantClusterRole(h.conn.rest, SA, 'controller-row', rulesOf(needs, 'cluster'));
+    }
+
+    let leases = 0;
+    // A Lease of its own for each start: a refused one leaves nothing behind for the next.
+    const start = (log = recordingLog()) => startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespace: NS, lease: { name: `row-lease-${++leases}` } });
+
+    async function status(name: string): Promise<Record<string, any>> {
+      return (await h.conn.rest.request<{ status?: Record<string, any> }>('GET', `${ROLLOUTS}/${name}`)).status ?? {};
+    }
+    async function waitFor<T>(what: string, check: () => Promise<T | undefined>, within = 30_000): Promise<T> {
+      const deadline = Date.now() + within;
+      for (;;) {
+        const v = await check();
+        if (v !== undefined) return v;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+
+    it('with exactly the row\'s rules it takes a canary rollout through its steps to completion', async () => {
+      await allowController(row.needs);
+      running = await start();
+      await h.conn.rest.request('POST', ROLLOUTS, { body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'ctl', namespace: NS }, spec: canary } });
+      const first = await waitFor('the first revision to be stable', async () => {
+        const s = await status('ctl');
+        return s.phase === 'Healthy' && s.stableRS && s.stableRS === s.currentPodHash ? (s.stableRS as string) : undefined;
+      });
+      await h.conn.rest.request('PATCH', `${ROLLOUTS}/ctl`, { patch: 'merge', body: { spec: { template: template('app:2') } } });
+      await waitFor('the canary to reach its pause step', async () => ((await status('ctl')).currentStepIndex === 1 ? true : undefined));
+      await waitFor('the second revision to be stable', async () => {
+        const s = await status('ctl');
+        return s.phase === 'Healthy' && s.stableRS !== first && s.stableRS === s.currentPodHash ? true : undefined;
+      });
+      await waitFor('the revision annotation of the second revision', async () => ((await completed('ctl')) ? true : undefined));
+    });
+
+    /** Whether rollout `name` has completed its second revision (stable, and the revision annotation written). */
+    async function completed(name: string): Promise<boolean> {
+      const r = await h.conn.rest.request<{ metadata: { annotations?: Record<string, string> }; status?: Record<string, any> }>('GET', `${ROLLOUTS}/${name}`);
+      const s = r.status ?? {};
+      return r.metadata.annotations?.['rollout.argoproj.io/revision'] === '2' && s.phase === 'Healthy' && s.stableRS === s.currentPodHash;
+    }
+
+    // Every single permission of the row is taken away in turn (about 20 controller starts, well under a minute):
+    // the controller refuses to start, or logs the refusal of the write it needed, naming the verb, resource and namespace.
+    // The namespaced `list` on pods is left out: the cluster-wide one (for the look for Argo's controller) grants it too.
+    for (const p of permissionsOf(row).filter((x) => !(x.verb === 'list' && x.resource === 'pods' && x.scope === 'namespace'))) {
+      it(`without ${p.verb} on ${p.resource}${p.scope === 'cluster' ? ' in every namespace' : ''} it stops short, saying so`, async () => {
+        await allowController(without(row.needs, p));
+        const log = recordingLog();
+        const name = `no-${p.verb}-${p.resource.replace('/', '-')}-${p.scope}`;
+        const missing = namesMissing(p);
+        try {
+          running = await startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespace: NS, lease: { name: `row-lease-${++leases}`, durationSeconds: 2, renewMs: 300 } });
+        } catch (e) {
+          assert.ok(e instanceof ControllerRefused, String(e));
+          assert.match(e.message, missing);
+          return;
+        }
+        await h.conn.rest.request('POST', ROLLOUTS, { body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name, namespace: NS }, spec: canary } });
+        await h.conn.rest.request('PATCH', `${ROLLOUTS}/${name}`, { patch: 'merge', body: { spec: { template: template('app:2') } } }).catch(() => undefined);
+        const said = await waitFor(`a log line matching ${missing}`, async () => log.lines.find((l) => missing.test(l)), 20_000).catch((e: Error) => assert.fail(`${e.message}; the log:\n${log.lines.join('\n')}`));
+        assert.doesNotMatch(said, /\n\s+at /, 'no stack trace');
+        assert.equal(await completed(name), false);
+      });
     }
   });
 });
