@@ -152,7 +152,7 @@ export function contextProblem(e: unknown, context: string, server: string): str
     case 0:
       return `context "${context}": the cluster at ${server} cannot be reached (${e.message.replace(/^cannot reach \S+: /, '')})`;
     case 401:
-      return `context "${context}": the cluster at ${server} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig`;
+      return `context "${context}": the cluster at ${server} refused the credentials (401 Unauthorized); ${e.hint ?? 'log in again or fix the user in your kubeconfig'}`;
     case 403:
       return `context "${context}": not allowed to list Rollouts (403 Forbidden): ${withMissing(e.message)}`;
     case 404:
