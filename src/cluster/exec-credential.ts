@@ -4,7 +4,8 @@
  * for the process). client-node runs the plugin for each request that arrives before the first
  * run ends and never keeps a credential without expiry, so one `rollouts list` ran it 13 times.
  * Like client-go, the cache is keyed by the plugin's configuration, so every KubeConfig built
- * from the same kubeconfig shares it. Nothing here logs a credential.
+ * from the same kubeconfig shares it. As client-go, a credential the cluster refuses (401) is dropped
+ * and the plugin runs again for one retry (rest.ts). Nothing here logs a credential.
  */
 import { spawn } from 'node:child_process';
 import type { K8s } from './k8s';
