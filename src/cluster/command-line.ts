@@ -10,6 +10,7 @@ import { checkContext, type ClusterWatch } from './store';
 import { KubeconfigError } from './kubeconfig';
 import { runAction, type ActionRequest } from './actions';
 import { entryOf, pastTense } from './action-catalog';
+import { rbacRowOfAction } from './rbac-needs';
 
 /** A usage error; the CLI's main prints it with the command's usage (exit 2). */
 export class ArgsError extends Error {}
@@ -97,7 +98,7 @@ export async function connectCheckedOrSay(
   // -A lists cluster-wide: check that, so a namespace-scoped user hears why at once (not a watch retrying for ever).
   const check = await checkContext(conn.rest, conn.context, opts.allNamespaces ? undefined : conn.namespace);
   if (!check.ok) {
-    io.err(opts.allNamespaces && check.status === 403 ? `${check.message}; -A needs list on rollouts in every namespace: name a namespace with -n instead` : check.message);
+    io.err(opts.allNamespaces && check.status === 403 ? `${check.message}, which -A needs: name a namespace with -n instead` : check.message);
     return undefined;
   }
   return conn;
@@ -130,7 +131,7 @@ export async function runActionCommand(t: TargetArgs, io: ActionIO, request: Act
     io.out(`rollout '${name}' ${pastTense(request)}`);
     return 0;
   } catch (e) {
-    io.err(describeApiError(e, `${entryOf(request).verb} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`));
+    io.err(describeApiError(e, `${entryOf(request).verb} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`, rbacRowOfAction(request.kind)));
     return 1;
   }
 }

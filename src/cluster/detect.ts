@@ -5,6 +5,7 @@
  */
 import { DEPLOYMENT, LEASE, POD, kindPath } from './kinds';
 import { ApiError, type Rest } from './rest';
+import { deniedPermission, missingText } from './rbac-needs';
 
 export const ARGO_LABEL = 'app.kubernetes.io/name=argo-rollouts';
 export const ARGO_LEASE_NAME = 'argo-rollouts-controller-lock';
@@ -24,7 +25,8 @@ export async function detectArgoController(rest: Rest, now: Date): Promise<Detec
       return (await rest.request<{ items?: Item[] }>('GET', path, query ? { query } : {})).items ?? [];
     } catch (e) {
       if (e instanceof ApiError && (e.status === 403 || e.status === 404)) {
-        unchecked.push(`${what} (${e.status === 403 ? 'not allowed to list them' : 'not served'})`);
+        const denied = e.status === 403 ? deniedPermission(e.message) : undefined;
+        unchecked.push(`${what} (${e.status === 403 ? `not allowed to list them${denied ? `: ${missingText(denied)}` : ''}` : 'not served'})`);
         return [];
       }
       throw e;

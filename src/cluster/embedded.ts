@@ -9,7 +9,9 @@ import { systemClock, type Clock } from './clock';
 import type { Connection } from './connection';
 import { createController, type Controller } from './controller';
 import { detectArgoController } from './detect';
-import { createLeaderElector, type LeaseOptions } from './lease';
+import { createLeaderElector, LeaseRefused, type LeaseOptions } from './lease';
+import { withMissing } from './rbac-needs';
+import { ApiError } from './rest';
 import type { Log } from './log';
 import { checkContext, watchCluster, type ClusterWatch } from './store';
 
@@ -46,7 +48,14 @@ export interface EmbeddedController {
   stop(release?: boolean): Promise<void>;
 }
 
-export async function startEmbeddedController(opts: EmbeddedControllerOptions): Promise<EmbeddedController> {
+/** The log, with every refusal by RBAC it carries followed by what is missing in our words (docs/rbac.md). */
+function explainingRefusals(log: Log): Log {
+  const explained = (e: unknown) => (e instanceof ApiError && e.status === 403 ? new Error(withMissing(e.message)) : e);
+  return { info: (m) => log.info(withMissing(m)), warn: (m, e) => (e === undefined ? log.warn(withMissing(m)) : log.warn(m, explained(e))) };
+}
+
+export async function startEmbeddedController(given: EmbeddedControllerOptions): Promise<EmbeddedController> {
+  const opts = { ...given, log: explainingRefusals(given.log) };
   const clock = opts.clock ?? systemClock;
   const { rest, kc, context } = opts.conn;
   const check = await checkContext(rest, context, opts.namespace);
@@ -62,12 +71,25 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
 
   const identity = opts.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
   const elector = createLeaderElector({ rest, clock, log: opts.log, identity, namespace: opts.lease?.namespace ?? opts.namespace ?? 'default', ...opts.lease });
-  await elector.acquire(opts.onWaiting);
+  try {
+    await elector.acquire(opts.onWaiting);
+  } catch (e) {
+    if (e instanceof LeaseRefused) throw new ControllerRefused(`refusing to start: ${e.message}`);
+    throw e;
+  }
   opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${opts.namespace ? `namespace ${opts.namespace}` : 'all namespaces'} of context "${context}"`);
 
   // Deployments and PodTemplates too: a Rollout's spec.workloadRef may take its pod template from one. And the
   // analysis templates: a Rollout whose analysis names a missing one is refused, as upstream does.
   const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [], deployments: true, analysisTemplates: true });
+  // A kind it may not list or watch would leave it waiting for ever: refuse, saying what is missing (docs/rbac.md).
+  await watch.settled;
+  const refused = watch.problems().filter((p) => /^(forbidden \(403\)|not authorised \(401\))/.test(p.message));
+  if (refused.length) {
+    watch.dispose();
+    await elector.stop(true);
+    throw new ControllerRefused(`refusing to start: cannot watch ${refused.map((p) => `${p.resource}: ${p.message}`).join('; ')}`);
+  }
   await watch.synced;
   const controller = createController({
     rest,

@@ -4,7 +4,8 @@
  * for the process). client-node runs the plugin for each request that arrives before the first
  * run ends and never keeps a credential without expiry, so one `rollouts list` ran it 13 times.
  * Like client-go, the cache is keyed by the plugin's configuration, so every KubeConfig built
- * from the same kubeconfig shares it. Nothing here logs a credential.
+ * from the same kubeconfig shares it. As client-go, a credential the cluster refuses (401) is dropped
+ * and the plugin runs again for one retry (rest.ts). Nothing here logs a credential.
  */
 import { spawn } from 'node:child_process';
 import type { K8s } from './k8s';
@@ -59,6 +60,23 @@ export class CachedExecAuth {
     return this.plugins.has(user.name);
   }
 
+  /**
+   * After a 401: as client-go, the cached credential of `user`'s plugin is dropped so that the
+   * next request runs the plugin again, unless it was already replaced since `sentToken` went out
+   * (requests refused together run the plugin once). Undefined when `user` has no exec plugin here.
+   */
+  refused(user: K8s.User, sentToken: string | undefined): { plugin: string } | undefined {
+    const exec = this.plugins.get(user.name);
+    if (!exec) return undefined;
+    const entry = cache.get(cacheKey(exec, this.cluster));
+    const cachedToken = entry?.credential?.status?.token;
+    if (entry && !entry.running && (sentToken === undefined || cachedToken === undefined || cachedToken === sentToken)) {
+      entry.credential = undefined;
+      entry.expires = undefined;
+    }
+    return { plugin: `the exec plugin "${exec.command}" of user "${user.name}"` };
+  }
+
   async applyAuthentication(user: K8s.User, opts: { headers?: Record<string, unknown>; cert?: unknown; key?: unknown }): Promise<void> {
     const exec = this.plugins.get(user.name);
     if (!exec) return;
@@ -69,10 +87,13 @@ export class CachedExecAuth {
   }
 }
 
+const cacheKey = (exec: ExecConfig, cluster: K8s.Cluster | undefined): string =>
+  JSON.stringify([exec.command, exec.args ?? [], exec.env ?? [], exec.apiVersion ?? '', exec.provideClusterInfo ? (cluster?.server ?? '') : '']);
+
 /** The cached credential of a plugin, running it when there is none or it has expired. */
 export function execCredential(userName: string, exec: ExecConfig, cluster: K8s.Cluster | undefined, opts: ExecOptions = {}): Promise<ExecCredential> {
   const now = (opts.now ?? Date.now)();
-  const key = JSON.stringify([exec.command, exec.args ?? [], exec.env ?? [], exec.apiVersion ?? '', exec.provideClusterInfo ? (cluster?.server ?? '') : '']);
+  const key = cacheKey(exec, cluster);
   let entry = cache.get(key);
   if (!entry) cache.set(key, (entry = {}));
   if (entry.credential && (entry.expires === undefined || entry.expires > now)) return Promise.resolve(entry.credential);
@@ -94,7 +115,26 @@ export function execCredential(userName: string, exec: ExecConfig, cluster: K8s.
   return e.running;
 }
 
-/** Forgets every cached credential (a 401 means the cluster no longer takes them; tests). */
+/** The exec authenticator of each KubeConfig selectContext made (for the 401 path of rest.ts). */
+const authenticators = new WeakMap<object, CachedExecAuth>();
+
+export function registerExecAuth(kc: object, auth: CachedExecAuth): void {
+  authenticators.set(kc, auth);
+}
+
+/**
+ * A request with `kc`'s current user was refused (401) with `sentAuthorization`: when that user's
+ * credential comes from an exec plugin, drop it (see CachedExecAuth.refused) and say which plugin,
+ * so the caller retries once with a fresh one. Undefined: no exec plugin, nothing to retry.
+ */
+export function execCredentialRefused(kc: K8s.KubeConfig, sentAuthorization: string | undefined): { plugin: string } | undefined {
+  const user = kc.getCurrentUser();
+  const auth = authenticators.get(kc);
+  if (!user || !auth) return undefined;
+  return auth.refused(user, sentAuthorization?.replace(/^Bearer /, ''));
+}
+
+/** Forgets every cached credential (tests; a 401 drops only the refused one: execCredentialRefused). */
 export function forgetExecCredentials(): void {
   cache.clear();
 }

@@ -21,6 +21,7 @@ export * from './kubeconfig';
 export * from './lease';
 export * from './log';
 export * from './merge-diff';
+export * from './rbac-needs';
 export * from './rest';
 export * from './rollout-status';
 export * from './store';

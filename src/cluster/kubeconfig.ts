@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { CachedExecAuth, type ExecConfig } from './exec-credential';
+import { CachedExecAuth, registerExecAuth, type ExecConfig } from './exec-credential';
 import { k8s, type K8s, type KubeConfig } from './k8s';
 import { proxyFromEnvironment } from './proxy';
 
@@ -130,7 +130,11 @@ export function selectContext(kc: KubeConfig, context?: string, namespace?: stri
   const clusters = envProxy ? kc.clusters.map((c) => (c.name === cluster.name ? { ...c, proxyUrl: envProxy } : c)) : kc.clusters;
   const selected = new k8s.KubeConfig();
   selected.loadFromOptions({ clusters, users, contexts: kc.contexts, currentContext: name });
-  if (plugins.size > 0) selected.addAuthenticator(new CachedExecAuth(plugins, cluster));
+  if (plugins.size > 0) {
+    const auth = new CachedExecAuth(plugins, cluster);
+    selected.addAuthenticator(auth);
+    registerExecAuth(selected, auth);
+  }
   execPlugins.set(selected, plugins);
   const warnings: string[] = [];
   const key = `${cluster.name} ${cluster.server}`;

@@ -7,7 +7,11 @@
 import type { Clock } from './clock';
 import { LEASE, kindPath } from './kinds';
 import { errorText, type Log } from './log';
-import { isConflict, isNotFound, type Rest } from './rest';
+import { ApiError, isConflict, isNotFound, type Rest } from './rest';
+import { withMissing } from './rbac-needs';
+
+/** The Lease may not be read or written (401, 403): waiting will not help. */
+export class LeaseRefused extends Error {}
 
 export interface LeaseOptions {
   rest: Rest;
@@ -145,6 +149,8 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
         try {
           attempt = await tryAcquireOrRenew();
         } catch (e) {
+          // Not allowed will not pass by waiting: say so instead of trying for ever.
+          if (e instanceof ApiError && (e.status === 401 || e.status === 403)) throw new LeaseRefused(`cannot take the controller Lease ${opts.namespace}/${name}: ${withMissing(e.message)}`);
           opts.log.warn(`taking the controller Lease ${opts.namespace}/${name} failed: ${errorText(e)}`);
           attempt = { acquired: false, holder: '' };
         }

@@ -7,6 +7,7 @@ import { ANALYSIS_RUN, ANALYSIS_TEMPLATE, CLUSTER_ANALYSIS_TEMPLATE, DEPLOYMENT,
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './kinds';
 import type { KubeConfig } from './k8s';
 import { ApiError, type Rest } from './rest';
+import { withMissing } from './rbac-needs';
 import { watchKind, type Disposable, type KindStore, type RunningKindStore, type WatchDeps, type Watched } from './watch-kind';
 
 export interface ClusterStores {
@@ -151,9 +152,9 @@ export function contextProblem(e: unknown, context: string, server: string): str
     case 0:
       return `context "${context}": the cluster at ${server} cannot be reached (${e.message.replace(/^cannot reach \S+: /, '')})`;
     case 401:
-      return `context "${context}": the cluster at ${server} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig`;
+      return `context "${context}": the cluster at ${server} refused the credentials (401 Unauthorized); ${e.hint ?? 'log in again or fix the user in your kubeconfig'}`;
     case 403:
-      return `context "${context}": not allowed to list Rollouts (403 Forbidden): ${e.message}`;
+      return `context "${context}": not allowed to list Rollouts (403 Forbidden): ${withMissing(e.message)}`;
     case 404:
       return `context "${context}": the cluster at ${server} has no Rollout resource; Argo Rollouts' CRDs are not installed`;
     default:

@@ -13,6 +13,7 @@ import { k8s, type KubeConfig } from './k8s';
 import { kindPath, type KindRef } from './kinds';
 import { errorText, type Log } from './log';
 import { ApiError, type Rest } from './rest';
+import { missingText, withMissing } from './rbac-needs';
 
 export interface Disposable {
   dispose(): void;
@@ -121,7 +122,7 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
     if (stopped) return;
     attempt++;
     const ms = backoff(attempt);
-    setError(watchErrorText(err));
+    setError(watchErrorText(err, kind, deps.namespace));
     deps.log.warn(`${kind.name} watch${where} failed (${lastError}); restarting in ${ms} ms`);
     cancelRestart?.();
     cancelRestart = schedule(() => {
@@ -239,12 +240,14 @@ function boundedWatch(deps: WatchDeps): InstanceType<typeof k8s.Watch> {
   return bounded;
 }
 
-function watchErrorText(err: unknown): string {
+function watchErrorText(err: unknown, kind: KindRef, namespace: string | undefined): string {
   // The list is ours (rest.ts): a refusal carries the API server's sentence, which names the verb, resource and namespace.
-  if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return `${err.status === 401 ? 'not authorised (401)' : 'forbidden (403)'}: ${err.message}`;
+  if (err instanceof ApiError && err.status === 401) return `not authorised (401): ${err.message}`;
+  if (err instanceof ApiError && err.status === 403) return `forbidden (403): ${withMissing(err.message)}`;
   const e = err as { statusCode?: number; code?: number | string; message?: string };
   if (e?.statusCode === 401 || e?.code === 401) return 'not authorised (401)';
-  if (e?.statusCode === 403 || e?.code === 403) return 'forbidden (403)';
+  // client-node's watch keeps no body: the list went through, so what is missing is the watch.
+  if (e?.statusCode === 403 || e?.code === 403) return `forbidden (403): ${missingText({ verb: 'watch', group: kind.group, resource: kind.plural, scope: namespace ? 'namespace' : 'cluster', ...(namespace ? { namespace } : {}) })}`;
   if (typeof e?.code === 'string') return e.code;
   return errorText(err);
 }

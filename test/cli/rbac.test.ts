@@ -46,7 +46,7 @@ describe('rollouts CLI as a namespace-scoped user', function () {
     assert.equal(r.err.length, 1, r.err.join('\n'));
     assert.equal(
       r.err[0],
-      `context "sa": not allowed to list Rollouts (403 Forbidden): rollouts.argoproj.io is forbidden: User "${USER}" cannot list resource "rollouts" in API group "argoproj.io" at the cluster scope; -A needs list on rollouts in every namespace: name a namespace with -n instead`,
+      `context "sa": not allowed to list Rollouts (403 Forbidden): rollouts.argoproj.io is forbidden: User "${USER}" cannot list resource "rollouts" in API group "argoproj.io" at the cluster scope; you may not list \`rollouts.argoproj.io\` in every namespace, which -A needs: name a namespace with -n instead`,
     );
   });
 
@@ -58,7 +58,7 @@ describe('rollouts CLI as a namespace-scoped user', function () {
     assert.equal(b.code, 0, b.err.join('\n'));
     assert.match(b.out, /^app-team-b\s+Canary/m);
     assert.ok(
-      b.err.includes(`warning: cannot watch pods: forbidden (403): pods is forbidden: User "${USER}" cannot list resource "pods" in API group "" in the namespace "team-b"`),
+      b.err.includes(`warning: cannot watch pods: forbidden (403): pods is forbidden: User "${USER}" cannot list resource "pods" in API group "" in the namespace "team-b"; you may not list \`pods\` in namespace "team-b"`),
       b.err.join('\n'),
     );
   });
@@ -66,10 +66,10 @@ describe('rollouts CLI as a namespace-scoped user', function () {
   it('a namespace it may not read, and an action it may not do: exit 1, naming the verb and resource that are missing', async () => {
     const c = await run('list', '-n', 'kube-system');
     assert.equal(c.code, 1);
-    assert.deepEqual(c.err, [`context "sa": not allowed to list Rollouts (403 Forbidden): rollouts.argoproj.io is forbidden: User "${USER}" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "kube-system"`]);
+    assert.deepEqual(c.err, [`context "sa": not allowed to list Rollouts (403 Forbidden): rollouts.argoproj.io is forbidden: User "${USER}" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "kube-system"; you may not list \`rollouts.argoproj.io\` in namespace "kube-system"`]);
     const p = await run('promote', 'app-team-a', '-n', 'team-a');
     assert.equal(p.code, 1);
     assert.equal(p.err.length, 1, p.err.join('\n'));
-    assert.match(p.err[0]!, /^promote rollout "app-team-a" in namespace "team-a" \(context "sa"\): forbidden \(403\): rollouts\.argoproj\.io "app-team-a" is forbidden: User "system:serviceaccount:team-a:cli" cannot get resource "rollouts" in API group "argoproj\.io" in the namespace "team-a"$/);
+    assert.match(p.err[0]!, /^promote rollout "app-team-a" in namespace "team-a" \(context "sa"\): forbidden \(403\): you may not get `rollouts\.argoproj\.io` in namespace "team-a"; Promote, Promote Full, Abort, Retry needs `get` on `rollouts\.argoproj\.io`; `patch` on `rollouts\.argoproj\.io\/status`; the API server said: rollouts\.argoproj\.io "app-team-a" is forbidden: User "system:serviceaccount:team-a:cli" cannot get resource "rollouts" in API group "argoproj\.io" in the namespace "team-a"$/);
   });
 });

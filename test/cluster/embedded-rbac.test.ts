@@ -52,7 +52,7 @@ describe('embedded controller as a namespace-scoped ServiceAccount', function ()
     const conn = await saConnection('blind');
     await assert.rejects(startEmbeddedController({ conn, log: recordingLog(), namespace: 'team-a' }), (e: Error) => {
       assert.ok(e instanceof ControllerRefused);
-      assert.match(e.message, /^refusing to start: cannot tell whether the Argo Rollouts controller runs in context "sa" \(Deployments \(not allowed to list them\), Pods \(not allowed to list them\), Leases \(not allowed to list them\)\); start it anyway only if you know it does not \(--force, or confirm in the editor\)$/);
+      assert.match(e.message, /^refusing to start: cannot tell whether the Argo Rollouts controller runs in context "sa" \(Deployments \(not allowed to list them: you may not list `deployments\.apps` in every namespace\), Pods \(not allowed to list them: you may not list `pods` in every namespace\), Leases \(not allowed to list them: you may not list `leases\.coordination\.k8s\.io` in every namespace\)\); start it anyway only if you know it does not \(--force, or confirm in the editor\)$/);
       return true;
     });
   });

@@ -8,6 +8,8 @@ import { connect } from '../../src/cluster/connection';
 import { forgetExecCredentials } from '../../src/cluster/exec-credential';
 import { main } from '../../src/cli/main';
 import { startHarness, type Harness } from './helpers';
+import { ApiError, createRest, describeApiError } from '../../src/cluster/rest';
+import { createServiceAccount, grantRole, serviceAccountToken, writeServiceAccountKubeconfig } from './rbac-helpers';
 
 const PLUGIN = `const fs = require('node:fs');
 fs.appendFileSync(process.env.PLUGIN_COUNT_FILE, 'run\\n');
@@ -115,6 +117,107 @@ describe('exec credential plugins', function () {
     await assert.rejects(conn.rest.request('GET', '/api/v1/namespaces'), (e: Error) => {
       assert.match(e.message, /exec plugin ".*bin\/plugin\.sh" of user "plugin-user" failed \(exit 3\): login expired: run sso-login/);
       return true;
+    });
+  });
+
+  describe('a credential the cluster refuses (401)', () => {
+    // The plugin hands out whatever token is in a file, as a login helper hands out its current one.
+    const FILE_PLUGIN = `const fs = require('node:fs');
+fs.appendFileSync(process.env.PLUGIN_COUNT_FILE, 'run\\n');
+const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO || '{}');
+const token = fs.readFileSync(process.env.PLUGIN_TOKEN_FILE, 'utf8').trim();
+process.stdout.write(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCredential', status: { token, expirationTimestamp: new Date(Date.now() + 3600e3).toISOString() } }));
+`;
+    const NS = 'exec-401';
+    const sa = { namespace: NS, name: 'login' };
+    const tokenFile = () => join(dir, 'current-token');
+
+    /** The ServiceAccount afresh (deleting it revokes every token it had), allowed to list pods in its namespace; a token for it. */
+    async function freshServiceAccount(): Promise<string> {
+      await h.conn.rest.request('DELETE', `/api/v1/namespaces/${NS}/serviceaccounts/${sa.name}`).catch(() => undefined);
+      await createServiceAccount(h.conn.rest, NS, sa.name);
+      await grantRole(h.conn.rest, sa, NS, 'pods', [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]);
+      return serviceAccountToken(h.conn.rest, NS, sa.name);
+    }
+
+    function kubeconfigWithFilePlugin(): { file: string; runs: () => number } {
+      writeFileSync(join(dir, 'bin', 'file-plugin.cjs'), FILE_PLUGIN);
+      const countFile = join(dir, 'file-plugin.count');
+      rmSync(countFile, { force: true });
+      const file = join(dir, 'file-plugin.kubeconfig');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          'current-context': 'exec',
+          clusters: [{ name: 'local', cluster: { server: h.cluster.url, 'certificate-authority-data': Buffer.from(h.cluster.ca).toString('base64') } }],
+          users: [
+            {
+              name: 'login-user',
+              user: {
+                exec: {
+                  apiVersion: 'client.authentication.k8s.io/v1',
+                  command: process.execPath,
+                  args: [join(dir, 'bin', 'file-plugin.cjs')],
+                  interactiveMode: 'Never',
+                  env: [
+                    { name: 'PLUGIN_COUNT_FILE', value: countFile },
+                    { name: 'PLUGIN_TOKEN_FILE', value: tokenFile() },
+                  ],
+                },
+              },
+            },
+          ],
+          contexts: [{ name: 'exec', context: { cluster: 'local', user: 'login-user', namespace: NS } }],
+        }),
+      );
+      return { file, runs: () => (existsSync(countFile) ? readFileSync(countFile, 'utf8').split('\n').filter(Boolean).length : 0) };
+    }
+
+    it('drops the cached credential, runs the plugin again once, and the requests go through; a second 401 is said plainly', async () => {
+      writeFileSync(tokenFile(), await freshServiceAccount());
+      const k = kubeconfigWithFilePlugin();
+      const conn = connect({ kubeconfigPath: k.file, env: {} });
+      const pods = `/api/v1/namespaces/${NS}/pods`;
+      await conn.rest.request('GET', pods);
+      assert.equal(k.runs(), 1);
+
+      // Revoked (the ServiceAccount is made again), while the plugin's login already has a new token.
+      writeFileSync(tokenFile(), await freshServiceAccount());
+      // Requests refused together run the plugin once.
+      await Promise.all(Array.from({ length: 8 }, () => conn.rest.request('GET', pods)));
+      assert.equal(k.runs(), 2);
+      await conn.rest.request('GET', pods);
+      assert.equal(k.runs(), 2, 'the fresh credential is kept');
+
+      // Revoked again, and the plugin has nothing better: one more run, then a sentence (no retry loop).
+      const stale = readFileSync(tokenFile(), 'utf8');
+      await freshServiceAccount();
+      writeFileSync(tokenFile(), stale);
+      await assert.rejects(conn.rest.request('GET', pods), (e: ApiError) => {
+        assert.equal(e.status, 401);
+        assert.equal(describeApiError(e, 'listing pods'), `listing pods: not authorised (401): the credential from the exec plugin "${process.execPath}" of user "login-user" was refused, and so was a fresh one from running it again; log in again (or fix the plugin) and retry`);
+        return true;
+      });
+      assert.equal(k.runs(), 3);
+      // The CLI says the same in one line.
+      const err: string[] = [];
+      const code = await main(['list', '--kubeconfig', k.file], { out: () => undefined, err: (t: string) => err.push(t), cwd: dir, env: {} });
+      assert.equal(code, 1);
+      assert.match(err.join('\n'), /refused the credentials \(401 Unauthorized\); the credential from the exec plugin ".*" of user "login-user" was refused, and so was a fresh one/);
+      assert.doesNotMatch(err.join('\n'), new RegExp(stale.slice(-20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    });
+
+    it('a credential not from an exec plugin is not retried', async () => {
+      const token = await freshServiceAccount();
+      await freshServiceAccount();
+      const file = writeServiceAccountKubeconfig(join(dir, 'static.kubeconfig'), h.cluster, token, NS);
+      let requests = 0;
+      const conn = connect({ kubeconfigPath: file, env: {} });
+      const rest = createRest(conn.kc, { onRequest: () => requests++ });
+      await assert.rejects(rest.request('GET', `/api/v1/namespaces/${NS}/pods`), (e: ApiError) => e.status === 401 && e.hint === undefined);
+      assert.equal(requests, 1);
     });
   });
 });
