@@ -284,8 +284,23 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.startController'(ctx) {
     const c = requireConnected(ctx);
+    // Another process's embedded controller (npm start, the CLI, another window) holds the Lease: say so, and ask.
+    const who = await ctx.session.lookAtReconciler();
+    let takeOverIn: string | undefined;
+    if (who?.kind === 'embedded' && !who.here) {
+      const takeOver = 'Take Over';
+      const answer = await vscode.window.showWarningMessage(
+        `An embedded controller in another process already reconciles context "${c.context}": ${who.holder} holds its Lease (${who.namespace}/${cluster().DEFAULT_LEASE_NAME}). Take over? That one stops at its next renewal and this window's reconciles instead.`,
+        { modal: true },
+        takeOver,
+      );
+      if (answer !== takeOver) return undefined;
+      takeOverIn = who.namespace;
+    }
     const start = (force: boolean) =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController({ force }));
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () =>
+        ctx.session.startController({ force, ...(takeOverIn ? { takeOverIn } : {}) }),
+      );
     try {
       await start(false);
     } catch (e) {
@@ -297,7 +312,7 @@ export const commandTable: Record<CommandId, Handler> = {
       await start(true);
     }
     void vscode.window.showInformationMessage(`The embedded controller reconciles Rollouts in context "${c.context}".`);
-    return undefined;
+    return 'started';
   },
 
   async 'rollouts.stopController'(ctx) {
@@ -384,5 +399,7 @@ export function updateContextKeys(ctx: Ctx): void {
   set(contextKeys.localClusterRunning, ctx.session.local !== undefined);
   set(contextKeys.localClusterElsewhere, localClusterElsewhere(ctx.session));
   set(contextKeys.controllerRunning, ctx.session.controller !== undefined);
+  const who = ctx.session.reconciler;
+  set(contextKeys.reconciledElsewhere, who?.kind === 'argo' || (who?.kind === 'embedded' && !who.here));
   set(contextKeys.needsAttentionOnly, readSettings().needsAttentionOnly);
 }

@@ -6,7 +6,7 @@
 import type { ActionRequest, ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
 import { isCompletedPhase, type Rollout } from '../planner';
-import { LOCAL_CONTEXT, type SessionState } from './session';
+import { LOCAL_CONTEXT, type ReconcilerSummary, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { targetRefusal } from './webview-requests';
 import { canTerminate, type TerminateKind } from '../../webview/actions';
@@ -59,6 +59,8 @@ export interface TreeSource {
   local?: { url: string } | undefined;
   /** The embedded controller, where it runs, and the rollouts it cannot move on (`namespace/name` -> why). */
   controller?: { context: string; blocked?: ReadonlyMap<string, string> } | undefined;
+  /** Who reconciles the connected context, as the session last saw it. */
+  reconciler?: ReconcilerSummary | undefined;
   needsAttentionOnly: boolean;
   now: Date;
 }
@@ -306,6 +308,32 @@ const isActive = (src: TreeSource, context: string) => src.state.kind === 'conne
 export const localClusterElsewhere = (src: Pick<TreeSource, 'state' | 'local'>): boolean =>
   !src.local && src.state.kind === 'connected' && src.state.context === LOCAL_CONTEXT;
 
+/**
+ * Who reconciles a connected context, for its row: `short` for the description, `long` for the
+ * tooltip. This window's running controller counts before the first look at the cluster.
+ */
+export function reconcilerText(src: Pick<TreeSource, 'reconciler' | 'controller'>, context: string): { short: string; long: string } | undefined {
+  const r = src.reconciler?.context === context ? src.reconciler : undefined;
+  if (!r) return src.controller?.context === context ? { short: 'embedded controller (this window)', long: 'Reconciled by the embedded controller of this window.' } : undefined;
+  switch (r.kind) {
+    case 'argo':
+      return { short: 'Argo Rollouts controller', long: `Reconciled by the Argo Rollouts controller: ${r.how}.` };
+    case 'embedded':
+      return r.here
+        ? { short: 'embedded controller (this window)', long: `Reconciled by the embedded controller of this window (Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME}, holder ${r.holder}).` }
+        : {
+            short: 'embedded controller (other process)',
+            long: `Reconciled by an embedded controller in another process (npm start, \`rollouts controller\` or another window): Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME} is held by ${r.holder}${r.renewTime ? `, renewed at ${r.renewTime}` : ''}.`,
+          };
+    case 'none':
+      return r.unchecked.length
+        ? { short: 'no controller seen', long: `No controller seen, but some places could not be looked at: ${r.unchecked.join(', ')}.` }
+        : { short: 'no controller', long: 'No controller reconciles these Rollouts: start the embedded controller to run them.' };
+    case 'unknown':
+      return { short: '', long: `Who reconciles is unknown: ${r.why}` };
+  }
+}
+
 export function item(src: TreeSource, e: TreeElement): TreeItemData {
   const id = elementId(e);
   const stores = src.state.kind === 'connected' && 'context' in e && isActive(src, e.context) ? src.state.stores : undefined;
@@ -342,14 +370,17 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         };
       }
       const failing = active.kind === 'connected' ? active.problems().length : 0;
+      // Short enough for the default side bar: who reconciles, and what fails; the server is in the tooltip.
+      const who = active.kind === 'connected' ? reconcilerText(src, e.context) : undefined;
       const description =
         active.kind === 'connected'
-          ? `${active.conn.server}${src.controller?.context === e.context ? ' · embedded controller' : ''}${failing ? ` · ${failing} watch${failing === 1 ? '' : 'es'} failing` : ''}`
+          ? [who?.short, failing ? `${failing} watch${failing === 1 ? '' : 'es'} failing` : ''].filter(Boolean).join(' · ')
           : active.kind === 'failed'
             ? 'cannot connect'
             : 'connecting…';
+      const tooltip = active.kind === 'connected' ? [`${e.context}: ${active.conn.server}`, who?.long].filter(Boolean).join('\n') : undefined;
       const icon = active.kind === 'failed' ? { id: 'debug-disconnect', color: 'errorForeground' } : failing ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'cloud', color: 'charts.green' };
-      return { id, label: e.context, description, icon, contextValue: `context:${active.kind}`, collapsible: 'expanded' };
+      return { id, label: e.context, description, ...(tooltip ? { tooltip } : {}), icon, contextValue: `context:${active.kind}`, collapsible: 'expanded' };
     }
     case 'message':
       return { id, label: e.text, icon: { id: 'info' }, contextValue: 'message', collapsible: 'none', tooltip: e.text };
