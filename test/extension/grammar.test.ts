@@ -21,20 +21,27 @@ describe('syntaxes: the Rollout injection grammar', () => {
     assert.equal(grammar.injectionSelector, 'L:source.yaml -comment -string.quoted');
   });
   it('marks strategy names as keys', () => {
-    assert.deepEqual(scopes('    canary:'), ['canary=storage.type.strategy.rollouts']);
-    assert.deepEqual(scopes('    blueGreen:'), ['blueGreen=storage.type.strategy.rollouts']);
+    assert.deepEqual(scopes('    canary:'), ['canary=entity.name.type.strategy.rollouts']);
+    assert.deepEqual(scopes('    blueGreen:'), ['blueGreen=entity.name.type.strategy.rollouts']);
     assert.deepEqual(scopes('    canaryService: x'), []);
   });
   it('marks step kinds after a list dash', () => {
-    assert.deepEqual(scopes('      - setWeight: 20'), ['setWeight=keyword.control.step.rollouts']);
-    assert.deepEqual(scopes('      - pause: {}'), ['pause=keyword.control.step.rollouts']);
-    assert.deepEqual(scopes('      - pause: {duration: 10s}'), ['pause=keyword.control.step.rollouts']);
+    assert.deepEqual(scopes('      - setWeight: 20'), ['setWeight=entity.name.function.step.rollouts']);
+    assert.deepEqual(scopes('      - pause: {}'), ['pause=entity.name.function.step.rollouts']);
+    assert.deepEqual(scopes('      - pause: {duration: 10s}'), ['pause=entity.name.function.step.rollouts']);
   });
   it('marks durations and percentages as values', () => {
     assert.deepEqual(scopes('          duration: 1m30s'), ['1m30s=constant.numeric.duration.rollouts']);
     assert.deepEqual(scopes('      maxSurge: "25%"'), ['25%=constant.numeric.percent.rollouts']);
     assert.deepEqual(scopes('      maxSurge: 25'), []);
     assert.deepEqual(scopes('  image: nginx:1.25s'), []);
+  });
+  it('uses only scopes that themes colour as types, functions and numbers: never invalid, storage or keyword (red in some light themes)', () => {
+    const names = Object.values(rules).map((r) => r.captures['1']!.name);
+    for (const n of names) {
+      assert.match(n, /^(entity\.name\.type|entity\.name\.function|constant\.numeric)\./, n);
+      assert.doesNotMatch(n, /(^|\.)(invalid|illegal|storage|keyword)(\.|$)/, n);
+    }
   });
   it('marks the Rollout kind', () => {
     assert.deepEqual(scopes('kind: Rollout'), ['Rollout=entity.name.type.rollouts']);
