@@ -10,6 +10,7 @@ import type { PodTemplateSpec, ReplicaSet, Rollout } from '../planner';
 import { commandIds, commandSpecs, contextKeys, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { pickAnalysisRun, pickExperiment, pickRollout, type Eligibility, type RolloutRef } from './pick';
+import { actionCommand, containerPickTitle, onlyContextText, pickTitle, setImageInput } from './prompt-text';
 import { readSettings, writeSetting } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
@@ -72,7 +73,7 @@ async function runRolloutAction(
   const what = cluster().actionTitle(sample);
   let ref = refFrom(arg);
   if (ref?.context && ref.context !== c.context) throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
-  ref ??= await pickRollout(c.stores, c.context, what, eligible);
+  ref ??= await pickRollout(c.stores, c.context, what, eligible, pickTitle(actionCommand(sample)));
   if (!ref) return undefined;
   const request = await build(c.stores.rollouts.get(ref.name, ref.namespace));
   if (!request) return undefined;
@@ -127,20 +128,19 @@ function connectedReplicaSets(ctx: Ctx, rollout: Rollout | undefined): readonly 
 
 async function askImage(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): Promise<ActionRequest | undefined> {
   const containers = templateContainers(rollout, replicaSets);
+  const name = rollout?.metadata?.name ?? '';
   if (containers.length === 0) throw new Error('the rollout has no containers in its pod template');
   let container = containers[0]!;
   if (containers.length > 1) {
     const picked = await vscode.window.showQuickPick(
       containers.map((c) => ({ label: c.name, description: c.image ?? '' })),
-      { title: 'Set Image: which container?' },
+      { title: containerPickTitle(name) },
     );
     if (!picked) return undefined;
     container = containers.find((c) => c.name === picked.label)!;
   }
   const image = await vscode.window.showInputBox({
-    title: `Set Image of container "${container.name}"`,
-    value: container.image ?? '',
-    prompt: 'The new image (for example argoproj/rollouts-demo:yellow)',
+    ...setImageInput(name, container.name, container.image),
     validateInput: (v) => (v.trim() === '' ? 'an image is required' : /\s/.test(v.trim()) ? 'an image name has no spaces' : undefined),
   });
   return image ? { kind: 'setImage', container: container.name, image: image.trim() } : undefined;
@@ -252,7 +252,7 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.openRollout'(ctx, arg) {
     const c = requireConnected(ctx);
-    const ref = refFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined));
+    const ref = refFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
     if (!ref) return undefined;
     return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
   },
@@ -332,7 +332,14 @@ export const commandTable: Record<CommandId, Handler> = {
         return undefined;
       }
       const current = 'context' in ctx.session.state ? ctx.session.state.context : undefined;
-      context = await vscode.window.showQuickPick(names, { title: 'Argo Rollouts: Select Context', placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context' });
+      if (names.length === 1) {
+        // Nothing to choose: say so (and connect to it if that is not done yet).
+        const only = names[0]!;
+        const state = current === only && ctx.session.state.kind !== 'failed' ? ctx.session.state : await ctx.session.connect(only);
+        void vscode.window.showInformationMessage(onlyContextText(only, state.kind === 'connected'));
+        return state.kind;
+      }
+      context = await vscode.window.showQuickPick(names, { title: pickTitle('rollouts.selectContext'), placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context' });
       if (!context) return undefined;
     }
     const state = await ctx.session.connect(context);
@@ -346,7 +353,11 @@ export const commandTable: Record<CommandId, Handler> = {
     const choices = await ctx.session.namespaceChoices([...chosen]);
     const picked = await vscode.window.showQuickPick(
       choices.namespaces.map((ns) => ({ label: ns, picked: chosen.has(ns) })),
-      { canPickMany: true, title: `Argo Rollouts: watch only these namespaces (none: all you may list)${choices.problem ? ` (the cluster could not be asked: ${choices.problem})` : ''}` },
+      {
+        canPickMany: true,
+        title: pickTitle('rollouts.filterNamespaces'),
+        placeHolder: `Watch only these namespaces (none: all you may list)${choices.problem ? `; the cluster could not be asked: ${choices.problem}` : ''}`,
+      },
     );
     if (!picked) return undefined;
     await writeSetting('namespaces', picked.map((p) => p.label));

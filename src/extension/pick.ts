@@ -22,14 +22,15 @@ const shown = new vscode.EventEmitter<{ title: string; labels: string[] }>();
 /** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */
 export const onDidShowRolloutPick = shown.event;
 
-export async function pickRollout(stores: ClusterStores, context: string, what: string, request: Eligibility | undefined): Promise<RolloutRef | undefined> {
+/** `title`: the command's, as the palette names it ("Argo Rollouts: Promote Full"); `what` words the question. */
+export async function pickRollout(stores: ClusterStores, context: string, what: string, request: Eligibility | undefined, title: string): Promise<RolloutRef | undefined> {
   const { items, refused } = rolloutChoices(stores, context, request, new Date());
   if (items.length === 0) {
     const why = refused.length ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}` : ' There are no rollouts in the watched namespaces.';
     void vscode.window.showInformationMessage(`No rollout to ${what} in context "${context}".${why}`);
     return undefined;
   }
-  const picked = await showPick<RolloutPickItem>(items, `Argo Rollouts: ${what}`, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
+  const picked = await showPick<RolloutPickItem>(items, title, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
   return picked?.ref;
 }
 

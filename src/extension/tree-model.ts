@@ -314,15 +314,15 @@ export const localClusterElsewhere = (src: Pick<TreeSource, 'state' | 'local'>):
  */
 export function reconcilerText(src: Pick<TreeSource, 'reconciler' | 'controller'>, context: string): { short: string; long: string } | undefined {
   const r = src.reconciler?.context === context ? src.reconciler : undefined;
-  if (!r) return src.controller?.context === context ? { short: 'embedded controller (this window)', long: 'Reconciled by the embedded controller of this window.' } : undefined;
+  if (!r) return src.controller?.context === context ? { short: 'embedded controller here', long: 'Reconciled by the embedded controller of this window.' } : undefined;
   switch (r.kind) {
     case 'argo':
-      return { short: 'Argo Rollouts controller', long: `Reconciled by the Argo Rollouts controller: ${r.how}.` };
+      return { short: 'Argo controller', long: `Reconciled by the Argo Rollouts controller: ${r.how}.` };
     case 'embedded':
       return r.here
-        ? { short: 'embedded controller (this window)', long: `Reconciled by the embedded controller of this window (Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME}, holder ${r.holder}).` }
+        ? { short: 'embedded controller here', long: `Reconciled by the embedded controller of this window (Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME}, holder ${r.holder}).` }
         : {
-            short: 'embedded controller (other process)',
+            short: 'embedded, other process',
             long: `Reconciled by an embedded controller in another process (npm start, \`rollouts controller\` or another window): Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME} is held by ${r.holder}${r.renewTime ? `, renewed at ${r.renewTime}` : ''}.`,
           };
     case 'none':
@@ -339,14 +339,24 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
   const stores = src.state.kind === 'connected' && 'context' in e && isActive(src, e.context) ? src.state.stores : undefined;
   switch (e.kind) {
     case 'local':
-      if (src.local) return { id, label: 'Local cluster', description: `running at ${src.local.url}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' };
+      // Descriptions short enough for the default side bar; the address is in the tooltip.
+      if (src.local) return { id, label: 'Local cluster', description: 'running', tooltip: `The local cluster runs in this window at ${src.local.url}.`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' };
       if (localClusterElsewhere(src) && src.state.kind === 'connected') {
-        return { id, label: 'Local cluster', description: `running in another process at ${src.state.conn.server}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:external', collapsible: 'none', tooltip: 'Started outside this window (npm start or `rollouts cluster`): stop it where it was started.' };
+        return {
+          id,
+          label: 'Local cluster',
+          description: 'running elsewhere',
+          icon: { id: 'vm-running', color: 'charts.green' },
+          contextValue: 'localCluster:external',
+          collapsible: 'none',
+          tooltip: `Runs in another process at ${src.state.conn.server}, started outside this window (npm start or \`rollouts cluster\`): stop it where it was started.`,
+        };
       }
       return {
         id,
         label: 'Local cluster',
-        description: 'stopped: start it to try the demo rollouts',
+        description: 'stopped',
+        tooltip: 'Click to start it, with the demo rollouts and the embedded controller.',
         icon: { id: 'vm-outline' },
         contextValue: 'localCluster:stopped',
         collapsible: 'none',
@@ -354,7 +364,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     case 'controller':
       return src.controller
-        ? { id, label: 'Embedded controller', description: `reconciling in ${src.controller.context}`, icon: { id: 'run-all', color: 'charts.green' }, contextValue: 'controller:running', collapsible: 'none' }
+        ? { id, label: 'Embedded controller', description: 'running', tooltip: `Reconciles the Rollouts of context "${src.controller.context}".`, icon: { id: 'run-all', color: 'charts.green' }, contextValue: 'controller:running', collapsible: 'none' }
         : { id, label: 'Embedded controller', description: 'stopped', icon: { id: 'circle-slash' }, contextValue: 'controller:stopped', collapsible: 'none' };
     case 'context': {
       const active = 'context' in src.state && src.state.context === e.context ? src.state : undefined;

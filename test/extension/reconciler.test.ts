@@ -58,7 +58,7 @@ describe('who reconciles a context (local cluster)', function () {
     const seen = await waitFor(session, 'the other embedded controller', () => (session.reconciler?.kind === 'embedded' ? session.reconciler : undefined));
     assert.deepEqual({ ...seen, renewTime: undefined }, { context: 'rollouts-local', kind: 'embedded', here: false, holder: 'npm-start-elsewhere', namespace: 'rollouts-demo', renewTime: undefined });
     const row = contextRow();
-    assert.equal(row.description, 'embedded controller (other process)');
+    assert.equal(row.description, 'embedded, other process');
     assert.match(row.tooltip!, /Lease rollouts-demo\/rollouts-vscode-controller is held by npm-start-elsewhere/);
   });
 
@@ -73,7 +73,7 @@ describe('who reconciles a context (local cluster)', function () {
     const mine = await waitFor(session, 'this window holding the Lease', () => (session.reconciler?.kind === 'embedded' && session.reconciler.here ? session.reconciler : undefined));
     assert.equal(mine.kind === 'embedded' && mine.holder, session.controller!.controller.identity);
     assert.match(session.controller!.controller.identity, /^vscode-.+-pid\d+-[0-9a-f]{6}$/);
-    assert.equal(contextRow().description, 'embedded controller (this window)');
+    assert.equal(contextRow().description, 'embedded controller here');
   });
 
   it('stopping it hands the Lease back: no controller again', async () => {
@@ -92,7 +92,7 @@ describe('who reconciles a context (local cluster)', function () {
       },
     });
     await waitFor(session, "Argo's controller", () => (session.reconciler?.kind === 'argo' ? true : undefined));
-    assert.equal(contextRow().description, 'Argo Rollouts controller');
+    assert.equal(contextRow().description, 'Argo controller');
     assert.match(contextRow().tooltip!, /Deployment default\/argo-rollouts is labelled app\.kubernetes\.io\/name=argo-rollouts/);
   });
 });
@@ -100,25 +100,25 @@ describe('who reconciles a context (local cluster)', function () {
 describe('the context row names who reconciles (tree model)', () => {
   const at = (reconciler: ReconcilerSummary | undefined, controller?: { context: string }) => reconcilerText({ reconciler, controller }, 'prod');
   it('each kind in a few words, with the detail in the tooltip', () => {
-    assert.deepEqual(at({ context: 'prod', kind: 'argo', how: 'Pod argo/x is labelled y' }), { short: 'Argo Rollouts controller', long: 'Reconciled by the Argo Rollouts controller: Pod argo/x is labelled y.' });
-    assert.equal(at({ context: 'prod', kind: 'embedded', here: true, holder: 'me', namespace: 'default' })?.short, 'embedded controller (this window)');
-    assert.equal(at({ context: 'prod', kind: 'embedded', here: false, holder: 'cli-1', namespace: 'team' })?.short, 'embedded controller (other process)');
+    assert.deepEqual(at({ context: 'prod', kind: 'argo', how: 'Pod argo/x is labelled y' }), { short: 'Argo controller', long: 'Reconciled by the Argo Rollouts controller: Pod argo/x is labelled y.' });
+    assert.equal(at({ context: 'prod', kind: 'embedded', here: true, holder: 'me', namespace: 'default' })?.short, 'embedded controller here');
+    assert.equal(at({ context: 'prod', kind: 'embedded', here: false, holder: 'cli-1', namespace: 'team' })?.short, 'embedded, other process');
     assert.equal(at({ context: 'prod', kind: 'none', unchecked: [] })?.short, 'no controller');
     assert.equal(at({ context: 'prod', kind: 'none', unchecked: ['Pods (not allowed to list them)'] })?.short, 'no controller seen');
     assert.match(at({ context: 'prod', kind: 'none', unchecked: ['Pods (not allowed to list them)'] })!.long, /Pods \(not allowed to list them\)/);
   });
   it("another context's summary says nothing of this one; this window's running controller counts before the first look", () => {
     assert.equal(at({ context: 'dev', kind: 'argo', how: 'x' }), undefined);
-    assert.equal(at(undefined, { context: 'prod' })?.short, 'embedded controller (this window)');
+    assert.equal(at(undefined, { context: 'prod' })?.short, 'embedded controller here');
     assert.equal(at(undefined), undefined);
   });
-  it('every short text fits beside a context name in the default side bar (at most 36 characters)', () => {
+  it('every short text fits beside a context name in the default side bar (at most 24 characters)', () => {
     const all: ReconcilerSummary[] = [
       { context: 'prod', kind: 'argo', how: 'x' },
       { context: 'prod', kind: 'embedded', here: true, holder: 'h', namespace: 'n' },
       { context: 'prod', kind: 'embedded', here: false, holder: 'h', namespace: 'n' },
       { context: 'prod', kind: 'none', unchecked: ['x'] },
     ];
-    for (const r of all) assert.ok(at(r)!.short.length <= 36, at(r)!.short);
+    for (const r of all) assert.ok(at(r)!.short.length <= 24, at(r)!.short);
   });
 });
