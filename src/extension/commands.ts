@@ -85,10 +85,15 @@ async function runRolloutAction(
     if (answer !== yes) return undefined;
   }
   const target = { namespace: ref.namespace, name: ref.name };
-  const outcome = await withErrorBoundary(ctx, `${what} of rollout "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${what} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, request)),
+  // The failure's sentence (a 403 names the missing verb, resource and namespace) is the report's message too: the webview shows it.
+  let failure: string | undefined;
+  const outcome = await withErrorBoundary(
+    ctx,
+    `${what} of rollout "${ref.name}" in namespace "${ref.namespace}"`,
+    async () => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${what} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, request)),
+    (sentence) => (failure = sentence),
   );
-  if (!outcome) return { ok: false, message: `${what} failed; see the log` };
+  if (!outcome) return { ok: false, message: failure ?? `${what} failed; see the log` };
   if (!outcome.ok) {
     const message = `Cannot ${what} rollout "${ref.name}": ${outcome.reason}`;
     ctx.log.info(message);
