@@ -12,7 +12,7 @@
 //      (a diagnostic of ours in the Problems panel), and its bundled CLI must lint (exit 0 / 1).
 // Results of both go, one entry per test, to --results FILE (JSON), for test/extension/vscode.e2e.test.ts.
 //
-//   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--package-only] [--keep]
+//   node scripts/vscode-e2e/run.mjs [--results FILE] [--no-ui] [--package-only] [--ui-only] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ const resultsFile = args.includes('--results') ? resolve(args[args.indexOf('--re
 const withUi = !args.includes('--no-ui');
 const keep = args.includes('--keep');
 const packageOnly = args.includes('--package-only');
+const uiOnly = args.includes('--ui-only');
 const t0 = Date.now();
 const log = (...a) => console.log(`[vscode-e2e ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
@@ -214,8 +215,10 @@ async function uiPass(state, ws) {
           .locator('.part.sidebar .monaco-list-row', { hasText: text })
           .first()
           .evaluate((row) => {
-            const label = row.querySelector('.monaco-icon-label-container') ?? row;
-            return { right: label.getBoundingClientRect().left - row.closest('.part.sidebar').getBoundingClientRect().left + label.scrollWidth, text: row.textContent };
+            // The label's and description's own text (inline spans are as wide as their text), from the side bar's left edge.
+            const spans = [...row.querySelectorAll('.label-name, .label-description')];
+            const right = Math.max(...spans.map((e) => e.getBoundingClientRect().right));
+            return { right: right - row.closest('.part.sidebar').getBoundingClientRect().left, text: spans.map((e) => e.textContent).join(' ') };
           });
         if (need.right > defaultSideBar) throw new Error(`"${need.text}" needs ${Math.round(need.right)} px; the default side bar is ${Math.round(defaultSideBar)} px`);
       }
@@ -398,9 +401,9 @@ try {
   state = mkdtempSync(join(tmpdir(), 'rollouts-vscode-e2e-'));
   const ws = join(state, 'workspace');
   cpSync(join(ROOT, 'test', 'extension', 'workspace'), ws, { recursive: true });
-  if (!packageOnly) await apiPass(state, ws);
+  if (!packageOnly && !uiOnly) await apiPass(state, ws);
   if (withUi && !packageOnly) await uiPass(state, ws);
-  if (withUi) await packagePass(state);
+  if (withUi && !uiOnly) await packagePass(state);
 } catch (e) {
   record('vscode-e2e: the harness ran', 'failed', { error: String(e?.stack ?? e) });
   console.error(e);

@@ -81,6 +81,7 @@ export class Session implements Disposable {
   private watchedFiles: { files: string[]; stop: () => void } | undefined;
   private reconcilerSeen: ReconcilerSummary | undefined;
   private reconcilerTimer: NodeJS.Timeout | undefined;
+  private closing = false;
 
   constructor(private readonly opts: SessionOptions) {}
 
@@ -210,7 +211,7 @@ export class Session implements Disposable {
    */
   async lookAtReconciler(): Promise<ReconcilerSummary | undefined> {
     const s = this.current;
-    if (s.kind !== 'connected') return undefined;
+    if (s.kind !== 'connected' || this.closing) return undefined;
     let who: ReconcilerSummary;
     try {
       who = summarize(s.context, await cluster().whoReconciles(s.conn.rest, new Date(), s.scope.namespaces ?? [s.conn.namespace]), this.controllerRun);
@@ -384,12 +385,15 @@ export class Session implements Disposable {
     this.controllerRun = undefined;
     await run.controller.stop(true);
     this.opts.log.info(`embedded controller stopped in context "${run.context}"`);
+    // Not "this window" any more; the next look (the poll) says who reconciles now. No request here:
+    // stopping often comes just before the cluster closes (Stop Local Cluster, deactivate).
+    if (this.reconcilerSeen?.kind === 'embedded' && this.reconcilerSeen.here) this.reconcilerSeen = undefined;
     this.emit('controller');
-    void this.lookAtReconciler();
   }
 
   /** Stops everything it started. */
   async close(): Promise<void> {
+    this.closing = true;
     this.generation++;
     this.watchedFiles?.stop();
     this.watchedFiles = undefined;
