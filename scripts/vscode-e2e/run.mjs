@@ -182,8 +182,15 @@ async function uiPass(state, ws) {
     await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
 
-    await step('the Rollouts view offers the local cluster when there is no kubeconfig', async () => {
+    /** The side bar's width as the workbench opens it (before widenSideBar): rows and the title must fit in it. */
+    let defaultSideBar = 0;
+    await step('the Rollouts view offers the local cluster when there is no kubeconfig; its title fits the default side bar', async () => {
       await page.locator('.activitybar [aria-label^="Argo Rollouts"]').first().click();
+      const title = page.locator('.part.sidebar .composite.title .title-label h2').first();
+      await title.waitFor({ timeout: 30_000 });
+      const t = await title.evaluate((h) => ({ text: h.textContent, cut: h.scrollWidth > h.clientWidth }));
+      if (t.text?.toLowerCase() !== 'argo rollouts' || t.cut) throw new Error(`the view's title is "${t.text}"${t.cut ? ', cut short' : ''}`);
+      defaultSideBar = (await page.locator('.part.sidebar').first().boundingBox())?.width ?? 0;
       // A wider side bar, so that a row's phase, strategy, step and weight show in full (280 px: no
       // screenshot here is cropped to the side bar, unlike the README's in test/start, which widens by 260).
       await widenSideBar(page, 280);
@@ -200,13 +207,31 @@ async function uiPass(state, ws) {
       await shot('1-tree.png');
     });
 
+    await step('the rows of the local cluster, its controller and the context (with who reconciles) fit the default side bar', async () => {
+      await page.locator('.monaco-list-row', { hasText: 'embedded controller here' }).first().waitFor({ timeout: 30_000 });
+      // The width a row's label and description need, from the side bar's left edge, against the default width.
+      for (const text of ['Local cluster', 'Embedded controller', 'rollouts-local']) {
+        const need = await page
+          .locator('.part.sidebar .monaco-list-row', { hasText: text })
+          .first()
+          .evaluate((row) => {
+            // The label's and description's own text (inline spans are as wide as their text), from the side bar's left edge.
+            const spans = [...row.querySelectorAll('.label-name, .label-description')];
+            const right = Math.max(...spans.map((e) => e.getBoundingClientRect().right));
+            return { right: right - row.closest('.part.sidebar').getBoundingClientRect().left, text: spans.map((e) => e.textContent).join(' ') };
+          });
+        if (need.right > defaultSideBar) throw new Error(`"${need.text}" needs ${Math.round(need.right)} px; the default side bar is ${Math.round(defaultSideBar)} px`);
+      }
+    });
+
     await step('Set Image from the palette pauses the canary at step 1; Promote from the palette moves it on', async () => {
       await runCommand(page, 'Argo Rollouts: Set Image');
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'set image' }).waitFor({ timeout: 15_000 });
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Argo Rollouts: Set Image' }).waitFor({ timeout: 15_000 });
       await page.keyboard.type('canary-demo');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 15_000 });
       await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Image of container' }).waitFor({ timeout: 15_000 });
+      // The input names the rollout and the container, and starts from the current image (no example).
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Rollout "canary-demo", Container' }).waitFor({ timeout: 15_000 });
       await page.keyboard.press('Control+A');
       await page.keyboard.type('argoproj/rollouts-demo:yellow');
       await page.keyboard.press('Enter');
@@ -214,7 +239,7 @@ async function uiPass(state, ws) {
       await page.waitForTimeout(500);
       await shot('1b-paused.png');
       await runCommand(page, 'Argo Rollouts: Promote');
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Argo Rollouts: promote' }).waitFor({ timeout: 15_000 });
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Argo Rollouts: Promote' }).waitFor({ timeout: 15_000 });
       // Only rollouts where promote makes sense are offered: the paused canary, not the healthy blue-green.
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 15_000 });
       const offered = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();

@@ -4,6 +4,7 @@
  * its manifests and Helm chart set) and its leader-election Lease being renewed.
  */
 import { DEPLOYMENT, LEASE, POD, kindPath } from './kinds';
+import { liveLeaseHolders, type LeaseHolder } from './lease';
 import { ApiError, type Rest } from './rest';
 import { deniedPermission, missingText } from './rbac-needs';
 
@@ -45,4 +46,23 @@ export async function detectArgoController(rest: Rest, now: Date): Promise<Detec
     }
   }
   return { found: false, unchecked };
+}
+
+/**
+ * Who reconciles the Rollouts of a context: Argo's own controller, an embedded one (holding its
+ * Lease: the caller tells its own identity from another process's), or nobody that can be seen.
+ * `unchecked`: what could not be looked at (a namespace-scoped user), so "none" may be unsure.
+ */
+export type Reconciler =
+  | { kind: 'argo'; how: string }
+  | { kind: 'embedded'; holders: LeaseHolder[] }
+  | { kind: 'none'; unchecked: string[] };
+
+/** `namespaces`: where to read the embedded controller's Lease when Leases cannot be listed cluster-wide. */
+export async function whoReconciles(rest: Rest, now: Date, namespaces: readonly string[]): Promise<Reconciler> {
+  const argo = await detectArgoController(rest, now);
+  if (argo.found) return { kind: 'argo', how: argo.how };
+  const leases = await liveLeaseHolders(rest, now, ['default', ...namespaces]);
+  if (leases.holders.length) return { kind: 'embedded', holders: leases.holders };
+  return { kind: 'none', unchecked: [...argo.unchecked, ...leases.unchecked] };
 }

@@ -32,6 +32,11 @@ export interface EmbeddedControllerOptions {
    * Pods or Leases that would show it): the user says it does not (`--force`, a confirmation).
    */
   force?: boolean;
+  /**
+   * Take over from the embedded controller that holds the Lease in this namespace now (another
+   * process the user chose to replace): it stops at its next renewal.
+   */
+  takeOverIn?: string;
   /** Told who holds the Lease while this instance waits for it. */
   onWaiting?: (holder: string, until?: Date) => void;
 }
@@ -70,7 +75,16 @@ export async function startEmbeddedController(given: EmbeddedControllerOptions):
   if (argo.unchecked.length) opts.log.warn(`could not check for the Argo Rollouts controller in ${argo.unchecked.join(', ')}; starting anyway, as asked`);
 
   const identity = opts.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
-  const elector = createLeaderElector({ rest, clock, log: opts.log, identity, namespace: opts.lease?.namespace ?? opts.namespace ?? 'default', ...opts.lease });
+  const elector = createLeaderElector({
+    rest,
+    clock,
+    log: opts.log,
+    identity,
+    namespace: opts.lease?.namespace ?? opts.namespace ?? 'default',
+    ...opts.lease,
+    // The other's Lease, where it is: holding it is what stops the other.
+    ...(opts.takeOverIn ? { namespace: opts.takeOverIn, takeOver: true } : {}),
+  });
   try {
     await elector.acquire(opts.onWaiting);
   } catch (e) {

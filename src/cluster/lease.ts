@@ -26,6 +26,11 @@ export interface LeaseOptions {
   renewMs?: number;
   /** A standby tries this often (default 2 s). */
   retryMs?: number;
+  /**
+   * Take the Lease at once even from a live holder (the user chose to take over from another
+   * embedded controller): the holder sees another identity at its next renewal and stops.
+   */
+  takeOver?: boolean;
 }
 
 export interface LeaseSpec {
@@ -73,6 +78,7 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
   const lostListeners: (() => void)[] = [];
   const renewedListeners: (() => void)[] = [];
 
+  let takeOver = opts.takeOver ?? false;
   async function tryAcquireOrRenew(): Promise<LeaseAttempt> {
     const now = opts.clock.now();
     let current: LeaseObject | undefined;
@@ -95,7 +101,7 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
     const holder = spec.holderIdentity ?? '';
     const renewed = spec.renewTime ? Date.parse(spec.renewTime) : 0;
     const expires = renewed + (spec.leaseDurationSeconds ?? duration) * 1000;
-    if (holder && holder !== opts.identity && expires > now.getTime()) return { acquired: false, holder, until: new Date(expires) };
+    if (holder && holder !== opts.identity && expires > now.getTime() && !takeOver) return { acquired: false, holder, until: new Date(expires) };
     const takeover = holder !== opts.identity;
     const next: LeaseSpec = {
       ...spec,
@@ -155,6 +161,7 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
           attempt = { acquired: false, holder: '' };
         }
         if (attempt.acquired) {
+          takeOver = false;
           leader = true;
           lastRenew = opts.clock.now().getTime();
           scheduleRenew();
@@ -199,4 +206,47 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
     },
     isLeader: () => leader,
   };
+}
+
+/** A live holder of an embedded controller's Lease: who, where, and until when it owns it. */
+export interface LeaseHolder {
+  namespace: string;
+  holder: string;
+  renewTime?: string;
+  until: Date;
+}
+
+/**
+ * The embedded controllers that hold their Lease now, wherever it is: each keeps it in the
+ * namespace it reconciles (or `default`, or where its starter put it, as `npm start` does), so
+ * the Leases of every namespace are listed; where that is refused (403), those of `namespaces`
+ * are read one by one. `unchecked`: where it could not look.
+ */
+export async function liveLeaseHolders(rest: Rest, now: Date, namespaces: readonly string[], name = DEFAULT_LEASE_NAME): Promise<{ holders: LeaseHolder[]; unchecked: string[] }> {
+  const live = (l: LeaseObject & { metadata?: { namespace?: string } }, namespace: string): LeaseHolder | undefined => {
+    const spec = l.spec ?? {};
+    const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
+    const until = new Date(renewed + (spec.leaseDurationSeconds ?? 15) * 1000);
+    if (!spec.holderIdentity || !(until.getTime() > now.getTime())) return undefined;
+    return { namespace: l.metadata?.namespace ?? namespace, holder: spec.holderIdentity, ...(spec.renewTime ? { renewTime: spec.renewTime } : {}), until };
+  };
+  try {
+    const all = await rest.request<{ items?: (LeaseObject & { metadata?: { namespace?: string } })[] }>('GET', kindPath(LEASE));
+    return { holders: (all.items ?? []).filter((l) => l.metadata?.name === name).flatMap((l) => live(l, '') ?? []), unchecked: [] };
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 403)) throw e;
+  }
+  const holders: LeaseHolder[] = [];
+  const unchecked: string[] = [];
+  for (const ns of [...new Set(namespaces)]) {
+    try {
+      const one = live(await rest.request<LeaseObject>('GET', kindPath(LEASE, ns, name)), ns);
+      if (one) holders.push(one);
+    } catch (e) {
+      if (isNotFound(e)) continue;
+      if (e instanceof ApiError && e.status === 403) unchecked.push(`Lease ${ns}/${name} (not allowed to read it)`);
+      else throw e;
+    }
+  }
+  return { holders, unchecked };
 }

@@ -6,6 +6,10 @@
  */
 
 import type { ActionName } from '../planner';
+import { ACTIONS } from './action-catalog';
+
+/** A row for rollout actions: its words are the catalog's titles. */
+const forActions = (actions: readonly ActionName[]) => ({ actions, to: actions.map((a) => ACTIONS[a].title).join(', ') });
 
 /** Some verbs on some resources of one API group. */
 export interface Need {
@@ -26,6 +30,8 @@ export interface RbacRow {
   id: RbacRowId;
   /** The actions, as the editor and the CLI name them. */
   to: string;
+  /** The rollout actions of the catalog this row covers (their titles make `to`). */
+  actions?: readonly ActionName[];
   needs: readonly Need[];
   /** What the table adds in words after the verbs. */
   note?: string;
@@ -55,7 +61,7 @@ export const rbacRows: readonly RbacRow[] = [
   },
   {
     id: 'promote',
-    to: 'Promote, Promote Full, Abort, Retry',
+    ...forActions(['promote', 'promoteFull', 'abort', 'retry']),
     needs: [
       { verbs: ['get'], group: ARGO, resources: ['rollouts'] },
       { verbs: ['patch'], group: ARGO, resources: ['rollouts/status'] },
@@ -64,17 +70,17 @@ export const rbacRows: readonly RbacRow[] = [
   },
   {
     id: 'pause',
-    to: 'Pause, Resume, Restart Pods',
+    ...forActions(['pause', 'resume', 'restart']),
     needs: [{ verbs: ['get', 'patch'], group: ARGO, resources: ['rollouts'] }],
   },
   {
     id: 'setImage',
-    to: 'Set Image',
+    ...forActions(['setImage']),
     needs: [{ verbs: ['get', 'update'], group: ARGO, resources: ['rollouts'] }, ...onWorkload(['get', 'update'], 'the rollout has a `workloadRef`: on the kind it names')],
   },
   {
     id: 'undo',
-    to: 'Undo',
+    ...forActions(['undo']),
     needs: [
       { verbs: ['get', 'patch'], group: ARGO, resources: ['rollouts'] },
       { verbs: ['list'], group: APPS, resources: ['replicasets'] },
@@ -137,21 +143,9 @@ export function rbacRow(id: RbacRowId): RbacRow {
 
 /** The row of an action of src/cluster/actions.ts, by its kind. */
 export function rbacRowOfAction(kind: ActionName): RbacRow {
-  switch (kind) {
-    case 'promote':
-    case 'promoteFull':
-    case 'abort':
-    case 'retry':
-      return rbacRow('promote');
-    case 'pause':
-    case 'resume':
-    case 'restart':
-      return rbacRow('pause');
-    case 'setImage':
-      return rbacRow('setImage');
-    case 'undo':
-      return rbacRow('undo');
-  }
+  const row = rbacRows.find((r) => r.actions?.includes(kind));
+  if (!row) throw new Error(`no RBAC row covers the action "${kind}"`); // test/cluster/rbac-doc.test.ts checks every action has one
+  return row;
 }
 
 /** A Role's rule, as rbac.authorization.k8s.io/v1 writes it. */

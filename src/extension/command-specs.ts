@@ -59,6 +59,8 @@ export const contextKeys = {
   /** Connected to a local cluster another process serves: no offer to start one. */
   localClusterElsewhere: 'rollouts.localClusterElsewhere',
   controllerRunning: 'rollouts.controllerRunning',
+  /** Argo's controller or another process's embedded one reconciles the connected context: the view's menu does not offer a start. */
+  reconciledElsewhere: 'rollouts.reconciledElsewhere',
   needsAttentionOnly: 'rollouts.needsAttentionOnly',
 } as const;
 

@@ -11,6 +11,7 @@ import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from 
 import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { pickAnalysisRun, pickExperiment, pickRollout, type RolloutRef } from './pick';
+import { containerPickTitle, onlyContextText, pickTitle, setImageInput } from './prompt-text';
 import { readSettings } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
@@ -70,7 +71,7 @@ async function runRolloutAction(
   const entry = ACTIONS[action];
   let ref = refFrom(arg);
   if (ref?.context && ref.context !== c.context) throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
-  ref ??= await pickRollout(c.stores, c.context, entry.verb, action, entry.title);
+  ref ??= await pickRollout(c.stores, c.context, entry.verb, action, pickTitle(`rollouts.${action}`));
   if (!ref) return undefined;
   const rollout = c.stores.rollouts.get(ref.name, ref.namespace);
   let request = await build(rollout);
@@ -86,11 +87,16 @@ async function runRolloutAction(
     if (!(await confirm(question.message, question.button))) return undefined;
   }
   const target = { namespace: ref.namespace, name: ref.name };
+  // The failure's sentence (a 403 names the missing verb, resource and namespace) is the report's message too: the webview shows it.
+  let failure: string | undefined;
   const sent = request;
-  const outcome = await withErrorBoundary(ctx, `${entry.verb} of rollout "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, sent)),
+  const outcome = await withErrorBoundary(
+    ctx,
+    `${entry.verb} of rollout "${ref.name}" in namespace "${ref.namespace}"`,
+    async () => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, sent)),
+    (sentence) => (failure = sentence),
   );
-  if (!outcome) return { ok: false, message: `${entry.verb} failed; see the log` };
+  if (!outcome) return { ok: false, message: failure ?? `${entry.verb} failed; see the log` };
   if (!outcome.ok) {
     const message = `Cannot ${entry.verb} rollout "${ref.name}": ${outcome.reason}`;
     ctx.log.info(message);
@@ -124,20 +130,19 @@ function connectedReplicaSets(ctx: Ctx, rollout: Rollout | undefined): readonly 
 
 async function askImage(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): Promise<ActionRequest | undefined> {
   const containers = templateContainers(rollout, replicaSets);
+  const name = rollout?.metadata?.name ?? '';
   if (containers.length === 0) throw new Error('the rollout has no containers in its pod template');
   let container = containers[0]!;
   if (containers.length > 1) {
     const picked = await vscode.window.showQuickPick(
       containers.map((c) => ({ label: c.name, description: c.image ?? '' })),
-      { title: 'Set Image: which container?' },
+      { title: containerPickTitle(name) },
     );
     if (!picked) return undefined;
     container = containers.find((c) => c.name === picked.label)!;
   }
   const image = await vscode.window.showInputBox({
-    title: `Set Image of container "${container.name}"`,
-    value: container.image ?? '',
-    prompt: 'The new image (for example argoproj/rollouts-demo:yellow)',
+    ...setImageInput(name, container.name, container.image),
     validateInput: (v) => (v.trim() === '' ? 'an image is required' : /\s/.test(v.trim()) ? 'an image name has no spaces' : undefined),
   });
   return image ? { kind: 'setImage', container: container.name, image: image.trim() } : undefined;
@@ -260,7 +265,7 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.openRollout'(ctx, arg) {
     const c = requireConnected(ctx);
-    const ref = refFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined));
+    const ref = refFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
     if (!ref) return undefined;
     return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
   },
@@ -294,8 +299,23 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.startController'(ctx) {
     const c = requireConnected(ctx);
+    // Another process's embedded controller (npm start, the CLI, another window) holds the Lease: say so, and ask.
+    const who = await ctx.session.lookAtReconciler();
+    let takeOverIn: string | undefined;
+    if (who?.kind === 'embedded' && !who.here) {
+      const takeOver = 'Take Over';
+      const answer = await vscode.window.showWarningMessage(
+        `An embedded controller in another process already reconciles context "${c.context}": ${who.holder} holds its Lease (${who.namespace}/${cluster().DEFAULT_LEASE_NAME}). Take over? That one stops at its next renewal and this window's reconciles instead.`,
+        { modal: true },
+        takeOver,
+      );
+      if (answer !== takeOver) return undefined;
+      takeOverIn = who.namespace;
+    }
     const start = (force: boolean) =>
-      vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () => ctx.session.startController({ force }));
+      vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () =>
+        ctx.session.startController({ force, ...(takeOverIn ? { takeOverIn } : {}) }),
+      );
     try {
       await start(false);
     } catch (e) {
@@ -307,7 +327,7 @@ export const commandTable: Record<CommandId, Handler> = {
       await start(true);
     }
     void vscode.window.showInformationMessage(`The embedded controller reconciles Rollouts in context "${c.context}".`);
-    return undefined;
+    return 'started';
   },
 
   async 'rollouts.stopController'(ctx) {
@@ -327,7 +347,14 @@ export const commandTable: Record<CommandId, Handler> = {
         return undefined;
       }
       const current = 'context' in ctx.session.state ? ctx.session.state.context : undefined;
-      context = await vscode.window.showQuickPick(names, { title: 'Argo Rollouts: Select Context', placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context' });
+      if (names.length === 1) {
+        // Nothing to choose: say so (and connect to it if that is not done yet).
+        const only = names[0]!;
+        const state = current === only && ctx.session.state.kind !== 'failed' ? ctx.session.state : await ctx.session.connect(only);
+        void vscode.window.showInformationMessage(onlyContextText(only, state.kind === 'connected'));
+        return state.kind;
+      }
+      context = await vscode.window.showQuickPick(names, { title: pickTitle('rollouts.selectContext'), placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context' });
       if (!context) return undefined;
     }
     const state = await ctx.session.connect(context);
@@ -341,7 +368,11 @@ export const commandTable: Record<CommandId, Handler> = {
     const choices = await ctx.session.namespaceChoices([...chosen]);
     const picked = await vscode.window.showQuickPick(
       choices.namespaces.map((ns) => ({ label: ns, picked: chosen.has(ns) })),
-      { canPickMany: true, title: `Argo Rollouts: watch only these namespaces (none: all you may list)${choices.problem ? ` (the cluster could not be asked: ${choices.problem})` : ''}` },
+      {
+        canPickMany: true,
+        title: pickTitle('rollouts.filterNamespaces'),
+        placeHolder: `Watch only these namespaces (none: all you may list)${choices.problem ? `; the cluster could not be asked: ${choices.problem}` : ''}`,
+      },
     );
     if (!picked) return undefined;
     await ctx.viewState.setNamespaces(picked.map((p) => p.label));
@@ -399,5 +430,7 @@ export function updateContextKeys(ctx: Ctx): void {
   set(contextKeys.localClusterRunning, ctx.session.local !== undefined);
   set(contextKeys.localClusterElsewhere, localClusterElsewhere(ctx.session));
   set(contextKeys.controllerRunning, ctx.session.controller !== undefined);
+  const who = ctx.session.reconciler;
+  set(contextKeys.reconciledElsewhere, who?.kind === 'argo' || (who?.kind === 'embedded' && !who.here));
   set(contextKeys.needsAttentionOnly, ctx.viewState.needsAttentionOnly);
 }

@@ -83,11 +83,12 @@ export class Ctx {
  * Runs `fn`; a failure is logged and shown as one sentence naming what was being done
  * (RBAC denied, conflict, not found, unreachable), never a stack trace. Returns undefined then.
  */
-export async function withErrorBoundary<T>(ctx: Pick<Ctx, 'log'>, doing: string, fn: () => Promise<T>): Promise<T | undefined> {
+export async function withErrorBoundary<T>(ctx: Pick<Ctx, 'log'>, doing: string, fn: () => Promise<T>, onFailure?: (sentence: string) => void): Promise<T | undefined> {
   try {
     return await fn();
   } catch (e) {
     const sentence = failureSentence(doing, e);
+    onFailure?.(sentence);
     ctx.log.error(sentence);
     void vscode.window.showErrorMessage(sentence, vscode.l10n.t('Show Log')).then((choice) => choice && ctx.log.show());
     return undefined;

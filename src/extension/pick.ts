@@ -22,15 +22,18 @@ const shown = new vscode.EventEmitter<{ title: string; labels: string[]; descrip
 /** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */
 export const onDidShowRolloutPick = shown.event;
 
-/** "Which rollout?" for `action` (undefined: any rollout), those it suits best first; `what` is the verb the title and messages use. */
-export async function pickRollout(stores: ClusterStores, context: string, what: string, action: ActionName | undefined, title = what): Promise<RolloutRef | undefined> {
+/**
+ * "Which rollout?" for `action` (undefined: any rollout), those it suits best first; `what` words the
+ * question; `title`: the command's, as the palette names it ("Argo Rollouts: Promote Full").
+ */
+export async function pickRollout(stores: ClusterStores, context: string, what: string, action: ActionName | undefined, title: string): Promise<RolloutRef | undefined> {
   const { items, refused } = rolloutChoices(stores, context, action, new Date());
   if (items.length === 0) {
     const why = refused.length ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}` : ' There are no rollouts in the watched namespaces.';
     void vscode.window.showInformationMessage(`No rollout to ${what} in context "${context}".${why}`);
     return undefined;
   }
-  const picked = await showPick<RolloutPickItem>(items, `Argo Rollouts: ${title}`, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
+  const picked = await showPick<RolloutPickItem>(items, title, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
   return picked?.ref;
 }
 

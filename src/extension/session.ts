@@ -5,8 +5,10 @@
  * commands read it and listen to `onChange`.
  */
 import { mkdirSync, rmSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { delimiter, dirname } from 'node:path';
-import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log, WatchProblem, WatchScope } from '../cluster';
+import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log, Reconciler, WatchProblem, WatchScope } from '../cluster';
 import type { LocalCluster } from '../localcluster';
 import { argoCrdSchemas } from '../schema';
 import { cluster } from './lazy-cluster';
@@ -28,6 +30,18 @@ export type SessionState =
 
 export type SessionChange = 'state' | 'local' | 'controller';
 
+/**
+ * Who reconciles the connected context's Rollouts, as last looked at: Argo's own controller, an
+ * embedded one (`here`: this window's; else another process's, `npm start` or the CLI), none seen,
+ * or `unknown` when the cluster could not be asked.
+ */
+export type ReconcilerSummary = { context: string } & (
+  | { kind: 'argo'; how: string }
+  | { kind: 'embedded'; here: boolean; holder: string; namespace: string; renewTime?: string }
+  | { kind: 'none'; unchecked: string[] }
+  | { kind: 'unknown'; why: string }
+);
+
 export interface SessionOptions {
   log: Log;
   /** The user's kubeconfig setting: files merged as $KUBECONFIG is (empty: kubectl's default files). */
@@ -46,6 +60,8 @@ export interface SessionOptions {
   onWarning?: (message: string) => void;
   /** How often the kubeconfig files are looked at (default 1000 ms). */
   kubeconfigPollMs?: number;
+  /** How often, while connected, it looks at who reconciles (Argo's controller, the embedded one's Lease); default 10 s. */
+  reconcilerPollMs?: number;
 }
 
 export class Session implements Disposable {
@@ -63,6 +79,9 @@ export class Session implements Disposable {
   private picked: string | undefined;
   /** The kubeconfig files watched (so contexts added in a terminal appear), and how to stop. */
   private watchedFiles: { files: string[]; stop: () => void } | undefined;
+  private reconcilerSeen: ReconcilerSummary | undefined;
+  private reconcilerTimer: NodeJS.Timeout | undefined;
+  private closing = false;
 
   constructor(private readonly opts: SessionOptions) {}
 
@@ -74,6 +93,11 @@ export class Session implements Disposable {
   }
   get controller(): { controller: EmbeddedController; context: string } | undefined {
     return this.controllerRun;
+  }
+  /** Who reconciles the connected context, as last looked at (undefined before the first look). */
+  get reconciler(): ReconcilerSummary | undefined {
+    const s = this.current;
+    return s.kind === 'connected' && this.reconcilerSeen?.context === s.context ? this.reconcilerSeen : undefined;
   }
   get stores(): ClusterStores | undefined {
     return this.current.kind === 'connected' ? this.current.stores : undefined;
@@ -176,7 +200,38 @@ export class Session implements Disposable {
     await watch.settled;
     if (generation !== this.generation) return this.current;
     this.opts.log.info(`watching context "${conn.context}" (${conn.server}) in ${scope.namespaces ? `namespaces ${scope.namespaces.join(', ')}` : 'every namespace'}: ${scope.how}`);
-    return this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores, scope, problems: () => watch.problems() });
+    const connected = this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores, scope, problems: () => watch.problems() });
+    this.pollReconciler();
+    return connected;
+  }
+
+  /**
+   * Looks now at who reconciles the connected context (and tells listeners when that changed).
+   * The tree shows it; "Start Embedded Controller" asks it first.
+   */
+  async lookAtReconciler(): Promise<ReconcilerSummary | undefined> {
+    const s = this.current;
+    if (s.kind !== 'connected' || this.closing) return undefined;
+    let who: ReconcilerSummary;
+    try {
+      who = summarize(s.context, await cluster().whoReconciles(s.conn.rest, new Date(), s.scope.namespaces ?? [s.conn.namespace]), this.controllerRun);
+    } catch (e) {
+      who = { context: s.context, kind: 'unknown', why: e instanceof Error ? e.message : String(e) };
+    }
+    if (this.current !== s) return this.reconciler;
+    const before = this.reconcilerSeen;
+    this.reconcilerSeen = who;
+    if (!before || reconcilerKey(before) !== reconcilerKey(who)) this.emit('controller');
+    return who;
+  }
+
+  private pollReconciler(): void {
+    clearInterval(this.reconcilerTimer);
+    void this.lookAtReconciler();
+    this.reconcilerTimer = setInterval(() => {
+      if (this.current.kind === 'connected') void this.lookAtReconciler();
+    }, this.opts.reconcilerPollMs ?? 10_000);
+    this.reconcilerTimer.unref?.();
   }
 
   /**
@@ -249,6 +304,8 @@ export class Session implements Disposable {
   }
 
   private disconnect(): void {
+    clearInterval(this.reconcilerTimer);
+    this.reconcilerTimer = undefined;
     this.storeSubs.forEach((s) => s.dispose());
     this.storeSubs = [];
     this.watch?.dispose();
@@ -284,15 +341,26 @@ export class Session implements Disposable {
     await this.connect();
   }
 
-  /** Starts the embedded controller on the connected context; refuses (ControllerRefused) where Argo's controller runs, or where that cannot be checked unless `force`. */
-  async startController(opts: { force?: boolean } = {}): Promise<EmbeddedController> {
+  /**
+   * Starts the embedded controller on the connected context; refuses (ControllerRefused) where Argo's
+   * controller runs, or where that cannot be checked unless `force`. `takeOverIn`: the namespace of
+   * the Lease another process's embedded controller holds, taken from it (it stops at its next renewal).
+   */
+  async startController(opts: { force?: boolean; takeOverIn?: string } = {}): Promise<EmbeddedController> {
     if (this.controllerRun) return this.controllerRun.controller;
     const conn = this.connection;
     if (!conn) throw new (cluster().ControllerRefused)('connect to a cluster context first');
     // A namespace-scoped user: it reconciles the context's namespace only (the controller takes one namespace).
     const scoped = this.current.kind === 'connected' ? this.current.scope.namespaces : undefined;
     const namespace = scoped ? (scoped.includes(conn.namespace) ? conn.namespace : scoped[0]) : undefined;
-    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log, ...(namespace ? { namespace } : {}), ...(opts.force ? { force: true } : {}) });
+    const controller = await cluster().startEmbeddedController({
+      conn,
+      log: this.opts.log,
+      identity: controllerIdentity(),
+      ...(namespace ? { namespace } : {}),
+      ...(opts.force ? { force: true } : {}),
+      ...(opts.takeOverIn ? { takeOverIn: opts.takeOverIn } : {}),
+    });
     const run = { controller, context: conn.context };
     this.controllerRun = run;
     // A rollout it cannot move on (or can again) changes what the tree says of it. (A stopped controller changes nothing more.)
@@ -304,8 +372,10 @@ export class Session implements Disposable {
       this.controllerRun = undefined;
       this.opts.log.warn(`the embedded controller stopped in context "${run.context}": ${controller.stoppedBecause() ?? 'it lost its Lease'}`);
       this.emit('controller');
+      void this.lookAtReconciler();
     });
     this.emit('controller');
+    void this.lookAtReconciler();
     return controller;
   }
 
@@ -315,11 +385,15 @@ export class Session implements Disposable {
     this.controllerRun = undefined;
     await run.controller.stop(true);
     this.opts.log.info(`embedded controller stopped in context "${run.context}"`);
+    // Not "this window" any more; the next look (the poll) says who reconciles now. No request here:
+    // stopping often comes just before the cluster closes (Stop Local Cluster, deactivate).
+    if (this.reconcilerSeen?.kind === 'embedded' && this.reconcilerSeen.here) this.reconcilerSeen = undefined;
     this.emit('controller');
   }
 
   /** Stops everything it started. */
   async close(): Promise<void> {
+    this.closing = true;
     this.generation++;
     this.watchedFiles?.stop();
     this.watchedFiles = undefined;
@@ -334,6 +408,21 @@ export class Session implements Disposable {
     void this.close();
   }
 }
+
+/** This window's name in the embedded controller's Lease: another window or process shows it as the holder. */
+const controllerIdentity = (): string => `vscode-${hostname()}-pid${process.pid}-${randomBytes(3).toString('hex')}`;
+
+function summarize(context: string, who: Reconciler, mine: { controller: EmbeddedController; context: string } | undefined): ReconcilerSummary {
+  if (who.kind !== 'embedded') return { context, ...who };
+  // Ours first: this window's controller is the one to show when it holds a Lease.
+  const own = who.holders.find((h) => mine?.context === context && h.holder === mine.controller.identity);
+  const h = own ?? who.holders[0]!;
+  return { context, kind: 'embedded', here: own !== undefined, holder: h.holder, namespace: h.namespace, ...(h.renewTime ? { renewTime: h.renewTime } : {}) };
+}
+
+/** What the tree shows of a summary (a renewal alone changes nothing shown). */
+const reconcilerKey = (r: ReconcilerSummary): string =>
+  r.kind === 'embedded' ? `embedded:${r.here}:${r.holder}:${r.namespace}` : r.kind === 'none' ? `none:${r.unchecked.join(',')}` : r.kind === 'argo' ? `argo:${r.how}` : `unknown:${r.why}`;
 
 /** Closes the local cluster and removes its kubeconfig (a given path is not removed by close()). */
 async function closeLocal(local: LocalCluster): Promise<void> {

@@ -6,7 +6,7 @@
 import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
 import { actionCaution, actionRefusal, isCompletedPhase, offeredActions, primaryAction, stepProgress, type ActionName, type Rollout } from '../planner';
-import { LOCAL_CONTEXT, type SessionState } from './session';
+import { LOCAL_CONTEXT, type ReconcilerSummary, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { targetRefusal } from './webview-requests';
 import { canTerminate, type TerminateKind } from '../../webview/actions';
@@ -59,6 +59,8 @@ export interface TreeSource {
   local?: { url: string } | undefined;
   /** The embedded controller, where it runs, and the rollouts it cannot move on (`namespace/name` -> why). */
   controller?: { context: string; blocked?: ReadonlyMap<string, string> } | undefined;
+  /** Who reconciles the connected context, as the session last saw it. */
+  reconciler?: ReconcilerSummary | undefined;
   needsAttentionOnly: boolean;
   now: Date;
 }
@@ -295,19 +297,55 @@ const isActive = (src: TreeSource, context: string) => src.state.kind === 'conne
 export const localClusterElsewhere = (src: Pick<TreeSource, 'state' | 'local'>): boolean =>
   !src.local && src.state.kind === 'connected' && src.state.context === LOCAL_CONTEXT;
 
+/**
+ * Who reconciles a connected context, for its row: `short` for the description, `long` for the
+ * tooltip. This window's running controller counts before the first look at the cluster.
+ */
+export function reconcilerText(src: Pick<TreeSource, 'reconciler' | 'controller'>, context: string): { short: string; long: string } | undefined {
+  const r = src.reconciler?.context === context ? src.reconciler : undefined;
+  if (!r) return src.controller?.context === context ? { short: 'embedded controller here', long: 'Reconciled by the embedded controller of this window.' } : undefined;
+  switch (r.kind) {
+    case 'argo':
+      return { short: 'Argo controller', long: `Reconciled by the Argo Rollouts controller: ${r.how}.` };
+    case 'embedded':
+      return r.here
+        ? { short: 'embedded controller here', long: `Reconciled by the embedded controller of this window (Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME}, holder ${r.holder}).` }
+        : {
+            short: 'embedded, other process',
+            long: `Reconciled by an embedded controller in another process (npm start, \`rollouts controller\` or another window): Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME} is held by ${r.holder}${r.renewTime ? `, renewed at ${r.renewTime}` : ''}.`,
+          };
+    case 'none':
+      return r.unchecked.length
+        ? { short: 'no controller seen', long: `No controller seen, but some places could not be looked at: ${r.unchecked.join(', ')}.` }
+        : { short: 'no controller', long: 'No controller reconciles these Rollouts: start the embedded controller to run them.' };
+    case 'unknown':
+      return { short: '', long: `Who reconciles is unknown: ${r.why}` };
+  }
+}
+
 export function item(src: TreeSource, e: TreeElement): TreeItemData {
   const id = elementId(e);
   const stores = src.state.kind === 'connected' && 'context' in e && isActive(src, e.context) ? src.state.stores : undefined;
   switch (e.kind) {
     case 'local':
-      if (src.local) return { id, label: 'Local cluster', description: `running at ${src.local.url}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' };
+      // Descriptions short enough for the default side bar; the address is in the tooltip.
+      if (src.local) return { id, label: 'Local cluster', description: 'running', tooltip: `The local cluster runs in this window at ${src.local.url}.`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' };
       if (localClusterElsewhere(src) && src.state.kind === 'connected') {
-        return { id, label: 'Local cluster', description: `running in another process at ${src.state.conn.server}`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:external', collapsible: 'none', tooltip: 'Started outside this window (npm start or `rollouts cluster`): stop it where it was started.' };
+        return {
+          id,
+          label: 'Local cluster',
+          description: 'running elsewhere',
+          icon: { id: 'vm-running', color: 'charts.green' },
+          contextValue: 'localCluster:external',
+          collapsible: 'none',
+          tooltip: `Runs in another process at ${src.state.conn.server}, started outside this window (npm start or \`rollouts cluster\`): stop it where it was started.`,
+        };
       }
       return {
         id,
         label: 'Local cluster',
-        description: 'stopped: start it to try the demo rollouts',
+        description: 'stopped',
+        tooltip: 'Click to start it, with the demo rollouts and the embedded controller.',
         icon: { id: 'vm-outline' },
         contextValue: 'localCluster:stopped',
         collapsible: 'none',
@@ -315,7 +353,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     case 'controller':
       return src.controller
-        ? { id, label: 'Embedded controller', description: `reconciling in ${src.controller.context}`, icon: { id: 'run-all', color: 'charts.green' }, contextValue: 'controller:running', collapsible: 'none' }
+        ? { id, label: 'Embedded controller', description: 'running', tooltip: `Reconciles the Rollouts of context "${src.controller.context}".`, icon: { id: 'run-all', color: 'charts.green' }, contextValue: 'controller:running', collapsible: 'none' }
         : { id, label: 'Embedded controller', description: 'stopped', icon: { id: 'circle-slash' }, contextValue: 'controller:stopped', collapsible: 'none' };
     case 'context': {
       const active = 'context' in src.state && src.state.context === e.context ? src.state : undefined;
@@ -331,14 +369,17 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         };
       }
       const failing = active.kind === 'connected' ? active.problems().length : 0;
+      // Short enough for the default side bar: who reconciles, and what fails; the server is in the tooltip.
+      const who = active.kind === 'connected' ? reconcilerText(src, e.context) : undefined;
       const description =
         active.kind === 'connected'
-          ? `${active.conn.server}${src.controller?.context === e.context ? ' · embedded controller' : ''}${failing ? ` · ${failing} watch${failing === 1 ? '' : 'es'} failing` : ''}`
+          ? [who?.short, failing ? `${failing} watch${failing === 1 ? '' : 'es'} failing` : ''].filter(Boolean).join(' · ')
           : active.kind === 'failed'
             ? 'cannot connect'
             : 'connecting…';
+      const tooltip = active.kind === 'connected' ? [`${e.context}: ${active.conn.server}`, who?.long].filter(Boolean).join('\n') : undefined;
       const icon = active.kind === 'failed' ? { id: 'debug-disconnect', color: 'errorForeground' } : failing ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'cloud', color: 'charts.green' };
-      return { id, label: e.context, description, icon, contextValue: `context:${active.kind}`, collapsible: 'expanded' };
+      return { id, label: e.context, description, ...(tooltip ? { tooltip } : {}), icon, contextValue: `context:${active.kind}`, collapsible: 'expanded' };
     }
     case 'message':
       return { id, label: e.text, icon: { id: 'info' }, contextValue: 'message', collapsible: 'none', tooltip: e.text };

@@ -43,6 +43,7 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
       contexts: this.session.contexts(),
       local: this.session.local,
       controller: this.session.controller && { context: this.session.controller.context, blocked: this.session.controller.controller.controller.blocked },
+      reconciler: this.session.reconciler,
       needsAttentionOnly: this.attentionOnly(),
       now: new Date(),
     };

@@ -8,9 +8,10 @@ import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense, type C
 import { commandSpecs } from '../../src/extension/command-specs';
 import { viewToHostProblem } from '../../webview/protocol';
 import { main } from '../../src/cli/main';
+import { localizedManifest } from '../../scripts/docs-tables';
 
 const root = join(__dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pkg = localizedManifest<any>(); // as VS Code reads it: %key% strings resolved through package.nls.json
 const codicons = readFileSync(join(root, 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { rbacRows, rbacTable, forbiddenSentence, rbacRow, without, permissionsOf } from '../../src/cluster/rbac-needs';
 import { RBAC_DOC, documentedTable } from '../../scripts/start/rbac-table';
+import { ACTION_ORDER } from '../../src/cluster/action-catalog';
 
 describe('docs/rbac.md', () => {
   it('its generated table equals what src/cluster/rbac-needs.ts declares', () => {
@@ -21,6 +22,12 @@ describe('docs/rbac.md', () => {
 });
 
 describe('RBAC rows as data', () => {
+  it('every action of the catalog is covered by exactly one row', () => {
+    for (const action of ACTION_ORDER) {
+      assert.equal(rbacRows.filter((r) => r.actions?.includes(action)).length, 1, action);
+    }
+  });
+
   it('taking one permission away leaves every other one of the row', () => {
     for (const row of rbacRows) {
       const all = permissionsOf(row);

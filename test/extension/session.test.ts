@@ -68,14 +68,16 @@ describe('extension session and tree (local cluster)', function () {
     assert.equal(session.controller?.context, 'rollouts-local');
     const roots = children(src(), undefined);
     assert.deepEqual(roots.map(elementId), ['local', 'context:rollouts-local']);
-    assert.match(item(src(), roots[0]!).description!, /^running at https:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(item(src(), roots[0]!).description, 'running');
+    assert.match(item(src(), roots[0]!).tooltip!, /at https:\/\/127\.0\.0\.1:\d+\.$/);
     assert.deepEqual(children(src(), roots[0]).map(elementId), ['controller']);
   });
 
   it('connected to a local cluster another process serves (npm start), the row says so and offers no start', () => {
     const elsewhere: TreeSource = { ...src(), local: undefined, controller: undefined };
     const row = item(elsewhere, { kind: 'local' });
-    assert.match(row.description!, /^running in another process at https:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(row.description, 'running elsewhere');
+    assert.match(row.tooltip!, /^Runs in another process at https:\/\/127\.0\.0\.1:\d+, started outside this window/);
     assert.equal(row.contextValue, 'localCluster:external');
     assert.equal(row.command, undefined);
     assert.deepEqual(children(elsewhere, { kind: 'local' }), []);

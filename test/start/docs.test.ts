@@ -53,14 +53,12 @@ describe('documentation: what it names exists', () => {
   });
 
   it('every relative link leads to a file of the repository', () => {
-    // docs/rbac.md is written by the RBAC table's generator (its own change); it is the one link allowed to wait for it.
-    const pending = new Set(['docs/rbac.md']);
     const broken = docFiles.flatMap((f) =>
       [...read(f).matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)]
         .map((m) => m[1]!)
         .filter((target) => !/^[a-z]+:/.test(target))
         .map((target) => normalize(join(dirname(f), target)))
-        .filter((target) => !pending.has(target) && !existsSync(join(ROOT, target)))
+        .filter((target) => !existsSync(join(ROOT, target)))
         .map((target) => `${f} -> ${target}`),
     );
     assert.deepEqual(broken, []);

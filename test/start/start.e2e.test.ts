@@ -110,6 +110,16 @@ describe('npm start (headless, code-server)', function () {
     await shot('tree.png', { x: 0, y: 0, width: 610, height: 240 });
   });
 
+  it("says that npm start's embedded controller (another process) reconciles, and the view's menu offers no second one", async () => {
+    await page.locator('.monaco-list-row', { hasText: 'rollouts-local' }).filter({ hasText: 'embedded, other process' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.part.sidebar .title-actions .codicon-toolbar-more').first().click();
+    const items = page.locator('.monaco-menu .action-label');
+    await items.filter({ hasText: 'Show Log' }).first().waitFor({ timeout: 15_000 });
+    const offered = await items.allInnerTexts();
+    await page.keyboard.press('Escape');
+    assert.ok(!offered.some((t) => t.includes('Start Embedded Controller')), `the menu offers: ${offered.join(' | ')}`);
+  });
+
   it('opens the paused canary in the rollout webview', async () => {
     await page.locator('.monaco-list-row', { hasText: 'canary-demo' }).first().click();
     const deadline = Date.now() + 60_000;
