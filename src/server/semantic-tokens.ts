@@ -9,8 +9,12 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isArgoDocument } from '../schema';
 import type { FileParse } from './documents';
 
-/** The token types, in the order of their indexes in the encoded data (LSP standard types: every theme colours them). */
-export const semanticTokenLegend = { tokenTypes: ['keyword', 'type', 'class', 'number'], tokenModifiers: [] as string[] };
+/**
+ * The token types, in the order of their indexes in the encoded data (LSP standard types: every theme
+ * colours them). Step kinds are functions, not keywords: some themes (2026 Light, High Contrast Light)
+ * colour keywords as they colour invalid code.
+ */
+export const semanticTokenLegend = { tokenTypes: ['function', 'type', 'class', 'number'], tokenModifiers: [] as string[] };
 export type SemanticTokenKind = 'step' | 'strategy' | 'kind' | 'number';
 const TYPE_INDEX: Record<SemanticTokenKind, number> = { step: 0, strategy: 1, kind: 2, number: 3 };
 

@@ -65,7 +65,7 @@ describe('highlighting: semantic tokens from the language server, in Argo docume
     }
     assert.ok(words.includes('Rollout=class'), words.join(' '));
     assert.ok(words.includes('canary=type'), words.join(' '));
-    assert.ok(words.includes('setWeight=keyword'), words.join(' '));
+    assert.ok(words.includes('setWeight=function'), words.join(' '));
     const plain = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'canary:\n  steps:\n    - pause: 30s\n' });
     const none = await vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', plain.uri);
     assert.equal(none?.data.length ?? 0, 0);
