@@ -21,6 +21,7 @@ import {
   type Rollout,
   type RolloutPatch,
 } from '../planner';
+import type { ObjectRef } from '../kube';
 import { DEPLOYMENT, POD_TEMPLATE, REPLICA_SET, ROLLOUT, kindPath, type KindRef } from './kinds';
 import { isConflict, isNotFound, type Rest } from './rest';
 
@@ -34,10 +35,7 @@ export type ActionRequest =
   | { kind: 'setImage'; container: string; image: string }
   | { kind: 'undo'; toRevision?: number };
 
-export interface RolloutRef {
-  namespace: string;
-  name: string;
-}
+export type RolloutRef = ObjectRef;
 
 export type ActionOutcome = { ok: true; sent: RolloutPatch[]; rollout: Rollout } | { ok: false; reason: string };
 

@@ -4,6 +4,7 @@
  * printed as the reason. Kept here (not in src/cli) so that the extension's command palette and
  * the CLI report actions in the same words.
  */
+import { kubeTime } from '../kube';
 import { describeApiError } from './rest';
 import { connect, type Connection } from './connection';
 import { checkContext, type ClusterWatch } from './store';
@@ -147,7 +148,7 @@ function pastTense(r: ActionRequest): string {
     case 'resume':
       return 'resumed';
     case 'restart':
-      return `restarts at ${r.at.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+      return `restarts at ${kubeTime(r.at)}`;
     case 'setImage':
       return `image of ${r.container} set to ${r.image}`;
     case 'undo':

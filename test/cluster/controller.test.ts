@@ -3,7 +3,6 @@ import { strict as assert } from 'node:assert';
 import { applyEffects, reconcile, type Rollout, type World } from '../../src/planner';
 import { applyMergePatch } from '../../src/kube';
 import { createController } from '../../src/cluster/controller';
-import { mergeDiff } from '../../src/cluster/merge-diff';
 import { ApiError } from '../../src/cluster/rest';
 import { manualClock, memoryStores, recordingRest } from './fakes';
 import { recordingLog } from './helpers';
@@ -150,13 +149,5 @@ describe('controller decisions and writes', () => {
     await controller.idle();
     assert.equal(controller.stats.reconciles, 2);
     assert.equal(maxInFlight, 1);
-  });
-
-  it('mergeDiff gives the merge patch from one status to another, and nothing for equal ones', () => {
-    const from = { phase: 'Progressing', pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }], canary: { weights: { canary: { weight: 10 } } }, abort: true };
-    const to = { phase: 'Healthy', canary: { weights: { canary: { weight: 10 } } }, stableRS: 'abc' };
-    assert.deepEqual(mergeDiff(from, to), { phase: 'Healthy', pauseConditions: null, abort: null, stableRS: 'abc' });
-    assert.deepEqual(applyMergePatch(from, mergeDiff(from, to)), to);
-    assert.equal(mergeDiff({ a: [{ x: 1, y: 2 }] }, { a: [{ y: 2, x: 1 }] }), undefined);
   });
 });

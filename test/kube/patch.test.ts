@@ -25,8 +25,8 @@ describe('JSON merge patch (RFC 7386)', () => {
 
 describe('the merge patch between two values (mergeDiff)', () => {
   it('gives the merge patch from one status to another, and nothing for equal ones', () => {
-    const from = { phase: 'Progressing', pauseConditions: [{ reason: 'x' }], abort: true, stableRS: 'old' };
-    const to = { phase: 'Healthy', stableRS: 'abc' };
+    const from = { phase: 'Progressing', pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }], canary: { weights: { canary: { weight: 10 } } }, abort: true };
+    const to = { phase: 'Healthy', canary: { weights: { canary: { weight: 10 } } }, stableRS: 'abc' };
     assert.deepEqual(mergeDiff(from, to), { phase: 'Healthy', pauseConditions: null, abort: null, stableRS: 'abc' });
     assert.deepEqual(applyMergePatch(from, mergeDiff(from, to)), to);
     assert.equal(mergeDiff({ a: [{ x: 1, y: 2 }] }, { a: [{ y: 2, x: 1 }] }), undefined);
