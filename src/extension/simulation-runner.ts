@@ -15,7 +15,7 @@ export interface SimulationJob {
 
 export type SimulationAnswer =
   | { ok: true; rollout: string; frames: SimulationFrame[]; outcome: SimulationOutcome }
-  | { ok: false; error: string };
+  | { ok: false; reason: string };
 
 export interface SimulationBudget {
   /** The built worker: dist/simulation-worker.js. */
@@ -38,7 +38,7 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
   // gracefully (the whole process would abort): too large a text is refused before.
   const maxChars = Math.floor((heapMb * 1024 * 1024) / 8);
   if (job.text.length > maxChars) {
-    return Promise.resolve({ ok: false, error: `the manifest has ${job.text.length} characters: the Simulate view simulates manifests of up to ${maxChars} (its budget is ${heapMb} MB)` });
+    return Promise.resolve({ ok: false, reason: `the manifest has ${job.text.length} characters: the Simulate view simulates manifests of up to ${maxChars} (its budget is ${heapMb} MB)` });
   }
   return new Promise((resolve) => {
     let settled = false;
@@ -51,9 +51,9 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
       void worker?.terminate();
       resolve(answer);
     };
-    const onAbort = () => finish({ ok: false, error: 'the simulation was replaced by a newer one' });
+    const onAbort = () => finish({ ok: false, reason: 'the simulation was replaced by a newer one' });
     const timer = setTimeout(
-      () => finish({ ok: false, error: `the simulation took more than ${timeoutMs / 1000} s and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)` }),
+      () => finish({ ok: false, reason: `the simulation took more than ${timeoutMs / 1000} s and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)` }),
       timeoutMs,
     );
     try {
@@ -64,7 +64,7 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
         stderr: true,
       });
     } catch (e) {
-      finish({ ok: false, error: `cannot start the simulation: ${(e as Error).message}` });
+      finish({ ok: false, reason: `cannot start the simulation: ${(e as Error).message}` });
       return;
     }
     if (budget.signal?.aborted) return onAbort();
@@ -73,12 +73,12 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
     worker.on('error', (e: Error & { code?: string }) =>
       finish({
         ok: false,
-        error:
+        reason:
           e.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? `the simulation needed more than ${heapMb} MB and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)`
             : `the simulation failed: ${e.message}`,
       }),
     );
-    worker.on('exit', (code) => finish({ ok: false, error: `the simulation ended without an answer (exit code ${code})` }));
+    worker.on('exit', (code) => finish({ ok: false, reason: `the simulation ended without an answer (exit code ${code})` }));
   });
 }

@@ -12,14 +12,14 @@ import type { SimulationAnswer, SimulationJob } from './simulation-runner';
 function run(job: SimulationJob): SimulationAnswer {
   const parsed = parseFile(job.text);
   const target = parsed.docs.find((d) => d.index === job.docIndex && d.isRollout);
-  if (!target) return { ok: false, error: `document ${job.docIndex + 1} is no longer a Rollout` };
+  if (!target) return { ok: false, reason: `document ${job.docIndex + 1} is no longer a Rollout` };
   const services = parsed.docs.filter((d) => d.kind === 'Service').map((d) => documentValue(d.doc) as Service);
   try {
     const rollout = documentValue(target.doc) as Rollout;
     const result = simulate(rollout, { services });
     return { ok: true, rollout: String(rollout.metadata?.name ?? 'rollout'), frames: result.frames, outcome: result.outcome };
   } catch (e) {
-    return { ok: false, error: `cannot simulate: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, reason: `cannot simulate: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
 

@@ -211,7 +211,7 @@ export class WebviewHost implements vscode.Disposable {
       open,
       answer.ok
         ? { kind: 'simulation', manifestName: `${manifestName}: ${answer.rollout}`, frames: answer.frames, outcome: answer.outcome, source }
-        : { kind: 'simulation', manifestName, frames: [], error: answer.error, source },
+        : { kind: 'simulation', manifestName, frames: [], error: answer.reason, source },
     );
   }
 

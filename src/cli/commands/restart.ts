@@ -30,7 +30,7 @@ export const restartCommand: Command = {
     let at = new Date();
     if (typeof inArg === 'string') {
       const d = checkDuration(inArg);
-      if (!d.ok) throw new UsageError(`--in: ${d.message}`);
+      if (!d.ok) throw new UsageError(`--in: ${d.reason}`);
       at = new Date(at.getTime() + d.seconds * 1000);
     } else if (typeof atArg === 'string') {
       at = new Date(atArg);

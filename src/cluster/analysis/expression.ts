@@ -614,7 +614,7 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
       // Go's regexp (RE2) as expr uses it: linear in the text, found anywhere in it.
       const text = str(left, '"matches"');
       const compiled = compileRe2(str(right, '"matches"'));
-      if (!compiled.ok) return fail(`"matches": bad regular expression ${show(right)}: ${compiled.message}`);
+      if (!compiled.ok) return fail(`"matches": bad regular expression ${show(right)}: ${compiled.reason}`);
       // Compiling costs with the program's size too (a pattern of a few {1,1000} is thousands of states), cached or not: the same answer every time.
       const states = compiled.re.programSize();
       budget.step(states * COMPILE_STEPS_PER_STATE + (text.length + 1) * Math.ceil(states / MATCH_STATES_PER_STEP));

@@ -47,11 +47,11 @@ export const selectorRequired: Rule = {
 };
 
 /** Whether a label selector (matchLabels + matchExpressions) selects pods with these labels. */
-export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>): { ok: true } | { ok: false; why: string; path: (string | number)[] } {
+export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>): { ok: true } | { ok: false; reason: string; path: (string | number)[] } {
   const ml = obj(sel.matchLabels) ?? {};
   for (const [k, v] of Object.entries(ml)) {
-    if (labels[k] === undefined) return { ok: false, why: `the template has no label "${k}"`, path: ['matchLabels', k] };
-    if (String(labels[k]) !== String(v)) return { ok: false, why: `the template's label ${k} is "${String(labels[k])}", the selector wants "${String(v)}"`, path: ['matchLabels', k] };
+    if (labels[k] === undefined) return { ok: false, reason: `the template has no label "${k}"`, path: ['matchLabels', k] };
+    if (String(labels[k]) !== String(v)) return { ok: false, reason: `the template's label ${k} is "${String(labels[k])}", the selector wants "${String(v)}"`, path: ['matchLabels', k] };
   }
   // The labels as the API server would see them (a YAML number is the label's text).
   const asText = Object.fromEntries(Object.entries(labels).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
@@ -63,7 +63,7 @@ export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>
     if (!e || key === undefined || op === undefined) continue;
     const values = arr(e.values).map(String);
     const requirement = expressionRequirement({ key, operator: op, values });
-    if (requirement && !matchesRequirement(asText, requirement)) return { ok: false, why: `the template's labels do not satisfy "${key} ${op}${values.length ? ` (${values.join(', ')})` : ''}"`, path: ['matchExpressions', i] };
+    if (requirement && !matchesRequirement(asText, requirement)) return { ok: false, reason: `the template's labels do not satisfy "${key} ${op}${values.length ? ` (${values.join(', ')})` : ''}"`, path: ['matchExpressions', i] };
   }
   return { ok: true };
 }
@@ -81,7 +81,7 @@ export const selectorMatchesTemplate: Rule = {
     if (m.ok) return [];
     // Upstream (Kubernetes' ValidatePodTemplateSpecForReplicaSet, run by validation.go:ValidateRolloutSpec) reports it at the template's labels.
     const written = obj(obj(template.metadata)?.labels) !== undefined;
-    const finding = error(this.code, ['spec', 'template', 'metadata', 'labels'], `the pod template's labels do not match spec.selector: ${m.why}`, written ? 'key' : 'missing');
+    const finding = error(this.code, ['spec', 'template', 'metadata', 'labels'], `the pod template's labels do not match spec.selector: ${m.reason}`, written ? 'key' : 'missing');
     return [withRelated(finding, [{ message: 'the selector term the labels miss', path: ['spec', 'selector', ...m.path] }])];
   },
 };
