@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { connect } from '../src/cluster/connection';
 import { createController } from '../src/cluster/controller';
 import { ROLLOUT, kindPath } from '../src/cluster/kinds';
-import { mergeDiff } from '../src/cluster/merge-diff';
+import { mergeDiff } from '../src/kube';
 import type { Rest } from '../src/cluster/rest';
 import { watchCluster } from '../src/cluster/store';
 import { applyEffects, clientPhase, reconcile, type Rollout, type World } from '../src/planner';

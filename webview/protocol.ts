@@ -6,6 +6,7 @@
  * `hostToViewProblem` / `viewToHostProblem` say what is wrong and where.
  */
 import type { RolloutView } from '../src/cluster';
+import { isObject, type ObjectRef } from '../src/kube';
 import type { ActionName, ActionOffer, SimulationFrame, SimulationOutcome, StepDescription } from '../src/planner';
 import type { PlacedError } from '../src/schema';
 import { ACTION_ORDER } from '../src/cluster/action-catalog';
@@ -13,10 +14,8 @@ import { ACTION_ORDER } from '../src/cluster/action-catalog';
 export type { ActionName, ActionOffer, PlacedError, RolloutView, SimulationFrame, SimulationOutcome, StepDescription };
 
 /** Which rollout an action is for. `context` is the kubeconfig context (absent: the current one). */
-export interface RolloutRef {
+export interface RolloutRef extends ObjectRef {
   context?: string;
-  namespace: string;
-  name: string;
 }
 
 
@@ -79,7 +78,6 @@ export type ViewToHost =
 type Check = (v: unknown, at: string) => string | undefined;
 
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const str: Check = (v, at) => (typeof v === 'string' ? undefined : `${at} should be a string, not ${typeName(v)}`);
 const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${at} should be a finite number, not ${typeName(v)}`);
@@ -111,7 +109,7 @@ const list =
 const obj =
   (fields: Record<string, Check>): Check =>
   (v, at) => {
-    if (!isRecord(v)) return `${at} should be an object, not ${typeName(v)}`;
+    if (!isObject(v)) return `${at} should be an object, not ${typeName(v)}`;
     for (const [key, check] of Object.entries(fields)) {
       const optional = key.endsWith('?');
       const name = optional ? key.slice(0, -1) : key;
@@ -307,7 +305,7 @@ const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
 };
 
 function problemOf(checks: Record<string, Check>, m: unknown, what: string): string | undefined {
-  if (!isRecord(m)) return `${what} should be an object, not ${typeName(m)}`;
+  if (!isObject(m)) return `${what} should be an object, not ${typeName(m)}`;
   const kind = m['kind'];
   if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(checks, kind)) {
     return `${what}.kind should be one of ${Object.keys(checks).join(', ')}, not ${JSON.stringify(kind) ?? typeName(kind)}`;

@@ -1,6 +1,7 @@
 /** Reading the files a command names, with one wording for why one cannot be read. */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { workspaceEntry } from '../schema';
 
 /** A readable reason for a failed read ("no such file", "it is a directory, not a file", ...). */
 export function readError(e: unknown): string {
@@ -19,16 +20,17 @@ export function readError(e: unknown): string {
 }
 
 /**
- * The YAML files (`.yaml`, `.yml`) under a folder, at any depth, sorted, as paths joined onto
- * `dir` as given: what `rollouts lint DIR` means by the folder. Hidden folders (`.git`, ...) and
- * `node_modules` are passed over, and links are not followed.
+ * The YAML files (`.yaml`, `.yml`, `Kustomization`) under a folder, at any depth, sorted, as paths
+ * joined onto `dir` as given: what `rollouts lint DIR` means by the folder. The files and folders
+ * are those the language server's workspace scan reads (schema's workspaceEntry).
  */
 export async function yamlFilesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
   const entries = await readdir(dir, { withFileTypes: true });
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') out.push(...(await yamlFilesUnder(join(dir, e.name))));
-    else if (e.isFile() && /\.ya?ml$/i.test(e.name)) out.push(join(dir, e.name));
+    const entry = workspaceEntry(e);
+    if (entry === 'folder') out.push(...(await yamlFilesUnder(join(dir, e.name))));
+    else if (entry === 'manifest') out.push(join(dir, e.name));
   }
   return out;
 }

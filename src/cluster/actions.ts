@@ -14,16 +14,14 @@ import {
   type Rollout,
   type RolloutPatch,
 } from '../planner';
+import type { ObjectRef } from '../kube';
 import { DEPLOYMENT, POD_TEMPLATE, REPLICA_SET, ROLLOUT, kindPath, type KindRef } from './kinds';
 import { isConflict, isNotFound, type Rest } from './rest';
 import { entryOf } from './action-catalog';
 
 export type { ActionRequest };
 
-export interface RolloutRef {
-  namespace: string;
-  name: string;
-}
+export type RolloutRef = ObjectRef;
 
 export type ActionOutcome = { ok: true; sent: RolloutPatch[]; rollout: Rollout } | { ok: false; reason: string };
 

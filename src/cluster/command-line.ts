@@ -98,7 +98,7 @@ export async function connectCheckedOrSay(
   // -A lists cluster-wide: check that, so a namespace-scoped user hears why at once (not a watch retrying for ever).
   const check = await checkContext(conn.rest, conn.context, opts.allNamespaces ? undefined : conn.namespace);
   if (!check.ok) {
-    io.err(opts.allNamespaces && check.status === 403 ? `${check.message}, which -A needs: name a namespace with -n instead` : check.message);
+    io.err(opts.allNamespaces && check.status === 403 ? `${check.reason}, which -A needs: name a namespace with -n instead` : check.reason);
     return undefined;
   }
   return conn;

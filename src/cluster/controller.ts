@@ -19,7 +19,7 @@ import { createExperimentController, type ExperimentController } from './experim
 import { systemClock, type Clock } from './clock';
 import { ANALYSIS_RUN, DEPLOYMENT, EVENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type PodTemplate } from './kinds';
 import { errorText, type Log } from './log';
-import { mergeDiff } from './merge-diff';
+import { mergeDiff } from '../kube';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import { podsOfReplicaSets, type ClusterStores } from './store';
 import type { Disposable, KindStore, Watched } from './watch-kind';

@@ -64,7 +64,7 @@ export async function startEmbeddedController(given: EmbeddedControllerOptions):
   const clock = opts.clock ?? systemClock;
   const { rest, kc, context } = opts.conn;
   const check = await checkContext(rest, context, opts.namespace);
-  if (!check.ok) throw new ControllerRefused(check.message);
+  if (!check.ok) throw new ControllerRefused(check.reason);
   const argo = await detectArgoController(rest, clock.now());
   if (argo.found) throw new ControllerRefused(`refusing to start: the Argo Rollouts controller runs in context "${context}" (${argo.how}); it owns these Rollouts`);
   if (argo.unchecked.length && !opts.force) {

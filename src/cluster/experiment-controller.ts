@@ -12,7 +12,7 @@ import { createAnalysisRunFor } from './analysis/create';
 import { systemClock, type Clock } from './clock';
 import { ANALYSIS_RUN, EXPERIMENT, REPLICA_SET, SERVICE, apiVersionOf, kindPath } from './kinds';
 import { errorText, type Log } from './log';
-import { mergeDiff } from './merge-diff';
+import { mergeDiff } from '../kube';
 import { ApiError, isConflict, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore } from './watch-kind';

@@ -20,7 +20,6 @@ export * from './kinds';
 export * from './kubeconfig';
 export * from './lease';
 export * from './log';
-export * from './merge-diff';
 export * from './rbac-needs';
 export * from './rest';
 export * from './rollout-status';

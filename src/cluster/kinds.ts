@@ -1,4 +1,5 @@
 /** The kinds we watch and write, and their API paths. */
+import type { Pod } from '../kube';
 import type { AnalysisRun, Experiment, LabelSelector, ObjectMeta, PodTemplateSpec, ReplicaSet, Rollout, Service } from '../planner';
 
 export interface KindRef {
@@ -35,20 +36,6 @@ export function apiVersionOf(kind: KindRef): string {
   return kind.group ? `${kind.group}/${kind.version}` : kind.version;
 }
 
-/** The parts of a Pod the view model reads. */
-export interface Pod {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  spec?: { containers?: { name: string; image?: string }[]; [k: string]: unknown };
-  status?: {
-    phase?: string;
-    conditions?: { type: string; status: string }[];
-    containerStatuses?: { name: string; ready?: boolean; restartCount?: number; image?: string; state?: Record<string, { reason?: string; message?: string } | undefined> }[];
-    [k: string]: unknown;
-  };
-}
-
 /** The parts of an apps/v1 Deployment the controller reads for a Rollout's spec.workloadRef. */
 export interface Deployment {
   apiVersion?: string;
@@ -66,4 +53,4 @@ export interface PodTemplate {
   template?: PodTemplateSpec;
 }
 
-export type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service };
+export type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, Service };

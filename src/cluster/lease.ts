@@ -4,6 +4,7 @@
  * when a renewal cannot be made in time, and hand it back on a clean stop. Every write carries
  * the resourceVersion it read, so two candidates cannot both win.
  */
+import { kubeMicroTime } from '../kube';
 import type { Clock } from './clock';
 import { LEASE, kindPath } from './kinds';
 import { errorText, type Log } from './log';
@@ -48,9 +49,6 @@ interface LeaseObject {
 
 export const DEFAULT_LEASE_NAME = 'rollouts-vscode-controller';
 
-/** MicroTime as Kubernetes writes it. */
-const microTime = (d: Date): string => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-
 export type LeaseAttempt = { acquired: true } | { acquired: false; holder: string; until?: Date };
 
 export interface LeaderElector {
@@ -88,7 +86,7 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
       if (!isNotFound(e)) throw e;
     }
     if (!current) {
-      const spec: LeaseSpec = { holderIdentity: opts.identity, leaseDurationSeconds: duration, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
+      const spec: LeaseSpec = { holderIdentity: opts.identity, leaseDurationSeconds: duration, acquireTime: kubeMicroTime(now), renewTime: kubeMicroTime(now), leaseTransitions: 0 };
       try {
         await opts.rest.request('POST', kindPath(LEASE, opts.namespace), { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec } });
         return { acquired: true };
@@ -107,8 +105,8 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
       ...spec,
       holderIdentity: opts.identity,
       leaseDurationSeconds: duration,
-      renewTime: microTime(now),
-      ...(takeover ? { acquireTime: microTime(now), leaseTransitions: (spec.leaseTransitions ?? 0) + (holder ? 1 : 0) } : {}),
+      renewTime: kubeMicroTime(now),
+      ...(takeover ? { acquireTime: kubeMicroTime(now), leaseTransitions: (spec.leaseTransitions ?? 0) + (holder ? 1 : 0) } : {}),
     };
     try {
       await opts.rest.request('PUT', path, { body: { ...current, spec: next } });
@@ -194,7 +192,7 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
         try {
           const current = await opts.rest.request<LeaseObject>('GET', path);
           if (current.spec?.holderIdentity === opts.identity) {
-            await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(0)) } } });
+            await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: kubeMicroTime(new Date(0)) } } });
           }
           return;
         } catch (e) {

@@ -131,7 +131,7 @@ function unionStore<T>(kind: KindRef, parts: KindStore<T>[], namespaces: string[
   };
 }
 
-export type ContextCheck = { ok: true } | { ok: false; message: string; /** The API server's answer (0: unreachable, or no answer). */ status: number };
+export type ContextCheck = { ok: true } | { ok: false; reason: string; /** The API server's answer (0: unreachable, or no answer). */ status: number };
 
 /**
  * Can we use this context? One request (list Rollouts, limit 1) tells reachability,
@@ -142,7 +142,7 @@ export async function checkContext(rest: Rest, context: string, namespace?: stri
     await rest.request('GET', kindPath(ROLLOUT, namespace), { query: { limit: 1 } });
     return { ok: true };
   } catch (e) {
-    return { ok: false, message: contextProblem(e, context, rest.server), status: e instanceof ApiError ? e.status : 0 };
+    return { ok: false, reason: contextProblem(e, context, rest.server), status: e instanceof ApiError ? e.status : 0 };
   }
 }
 

@@ -9,6 +9,7 @@
  * A malformed event ends that watch with an error (the store re-lists, and says why); a malformed
  * list is a failed list.
  */
+import { isObject } from '../kube';
 import { k8s, type KubeConfig } from './k8s';
 import { kindPath, type KindRef } from './kinds';
 import { errorText, type Log } from './log';
@@ -174,7 +175,6 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
 }
 
 const WATCH_EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An object as the store keeps it: metadata with a name (a namespace, if any, a string). */
 function objectProblem(obj: unknown): string | undefined {

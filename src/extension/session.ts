@@ -184,7 +184,7 @@ export class Session implements Disposable {
     const check = await cluster().checkContext(conn.rest, conn.context, scope.namespaces?.[0]);
     if (generation !== this.generation) return this.current;
     // A refusal (403) is not the end: the watch of that kind shows it as a warning, the rest works.
-    if (!check.ok && check.status !== 403) return this.setState({ kind: 'failed', context: conn.context, message: check.message });
+    if (!check.ok && check.status !== 403) return this.setState({ kind: 'failed', context: conn.context, message: check.reason });
 
     const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: scope.namespaces ?? [] });
     this.watch = watch;

@@ -16,8 +16,8 @@ export interface SimulationJob {
 
 export type SimulationAnswer =
   | { ok: true; rollout: string; strategy: 'canary' | 'blueGreen'; frames: SimulationFrame[]; outcome: SimulationOutcome }
-  /** `invalidSpec`: the Rollout is one Argo would refuse (InvalidSpec), so it was not simulated; `error` is the condition's message. */
-  | { ok: false; error: string; invalidSpec?: PlacedError[] };
+  /** `invalidSpec`: the Rollout is one Argo would refuse (InvalidSpec), so it was not simulated; `reason` is the condition's message. */
+  | { ok: false; reason: string; invalidSpec?: PlacedError[] };
 
 export interface SimulationBudget {
   /** The built worker: dist/simulation-worker.js. */
@@ -40,7 +40,7 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
   // gracefully (the whole process would abort): too large a text is refused before.
   const maxChars = Math.floor((heapMb * 1024 * 1024) / 8);
   if (job.text.length > maxChars) {
-    return Promise.resolve({ ok: false, error: `the manifest has ${job.text.length} characters: the Simulate view simulates manifests of up to ${maxChars} (its budget is ${heapMb} MB)` });
+    return Promise.resolve({ ok: false, reason: `the manifest has ${job.text.length} characters: the Simulate view simulates manifests of up to ${maxChars} (its budget is ${heapMb} MB)` });
   }
   return new Promise((resolve) => {
     let settled = false;
@@ -53,9 +53,9 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
       void worker?.terminate();
       resolve(answer);
     };
-    const onAbort = () => finish({ ok: false, error: 'the simulation was replaced by a newer one' });
+    const onAbort = () => finish({ ok: false, reason: 'the simulation was replaced by a newer one' });
     const timer = setTimeout(
-      () => finish({ ok: false, error: `the simulation took more than ${timeoutMs / 1000} s and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)` }),
+      () => finish({ ok: false, reason: `the simulation took more than ${timeoutMs / 1000} s and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)` }),
       timeoutMs,
     );
     try {
@@ -66,7 +66,7 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
         stderr: true,
       });
     } catch (e) {
-      finish({ ok: false, error: `cannot start the simulation: ${(e as Error).message}` });
+      finish({ ok: false, reason: `cannot start the simulation: ${(e as Error).message}` });
       return;
     }
     if (budget.signal?.aborted) return onAbort();
@@ -75,12 +75,12 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
     worker.on('error', (e: Error & { code?: string }) =>
       finish({
         ok: false,
-        error:
+        reason:
           e.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? `the simulation needed more than ${heapMb} MB and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)`
             : `the simulation failed: ${e.message}`,
       }),
     );
-    worker.on('exit', (code) => finish({ ok: false, error: `the simulation ended without an answer (exit code ${code})` }));
+    worker.on('exit', (code) => finish({ ok: false, reason: `the simulation ended without an answer (exit code ${code})` }));
   });
 }

@@ -12,7 +12,7 @@ import type { SimulationAnswer, SimulationJob } from './simulation-runner';
 function run(job: SimulationJob): SimulationAnswer {
   const parsed = parseFile(job.text);
   const target = parsed.docs.find((d) => d.index === job.docIndex && d.isRollout);
-  if (!target) return { ok: false, error: `document ${job.docIndex + 1} is no longer a Rollout` };
+  if (!target) return { ok: false, reason: `document ${job.docIndex + 1} is no longer a Rollout` };
   const services = parsed.docs.filter((d) => d.kind === 'Service').map((d) => documentValue(d.doc) as Service);
   try {
     const rollout = documentValue(target.doc) as Rollout;
@@ -20,11 +20,11 @@ function run(job: SimulationJob): SimulationAnswer {
     // A spec Argo refuses (InvalidSpec) never runs: say so, as the controller's condition would, instead of simulating it.
     const invalidSpec = rolloutSpecErrors(parsed, target);
     const first = invalidSpec[0];
-    if (first) return { ok: false, error: ConditionMessage.invalidSpec(name, `${first.path ? `${first.path}: ` : ''}${first.message}`), invalidSpec };
+    if (first) return { ok: false, reason: ConditionMessage.invalidSpec(name, `${first.path ? `${first.path}: ` : ''}${first.message}`), invalidSpec };
     const result = simulate(rollout, { services });
     return { ok: true, rollout: name, strategy: result.strategy, frames: result.frames, outcome: result.outcome };
   } catch (e) {
-    return { ok: false, error: `cannot simulate: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, reason: `cannot simulate: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
 

@@ -3,6 +3,7 @@
  * with a stable id and a parent; items say label, description, codicon, context value and
  * children. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
  */
+import type { ObjectRef } from '../kube';
 import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
 import { actionCaution, actionRefusal, isCompletedPhase, offeredActions, primaryAction, stepProgress, type ActionName, type Rollout } from '../planner';
@@ -549,10 +550,8 @@ export function attentionCounts(stores: ClusterStores, now: Date): { total: numb
 }
 
 /** Which rollout a command acts on. */
-export interface RolloutRef {
+export interface RolloutRef extends ObjectRef {
   context?: string;
-  namespace: string;
-  name: string;
 }
 
 /** A quick pick row (the shape of vscode.QuickPickItem, without importing vscode). */

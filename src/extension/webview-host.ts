@@ -217,7 +217,7 @@ export class WebviewHost implements vscode.Disposable {
       open,
       answer.ok
         ? { kind: 'simulation', manifestName: `${manifestName}: ${answer.rollout}`, frames: answer.frames, outcome: answer.outcome, strategy: answer.strategy, source }
-        : { kind: 'simulation', manifestName, frames: [], error: answer.error, ...(answer.invalidSpec ? { invalidSpec: answer.invalidSpec } : {}), source },
+        : { kind: 'simulation', manifestName, frames: [], error: answer.reason, ...(answer.invalidSpec ? { invalidSpec: answer.invalidSpec } : {}), source },
     );
   }
 

@@ -7,16 +7,16 @@
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
-import { timestamp, type Clock } from './clock';
+import type { Clock } from './clock';
 import { applyDefaults, initialStatus, validate } from './defaults';
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './errors';
 import { atomicLists, builtInListTypes, schemaListTypes } from './list-types';
 import { applyConfiguration, conflictError, syncLastApplied, updateManagedFields, type ManagedFieldsEntry, type Scope, type Writer } from './managed-fields';
 import { checkNesting, validateMetadata } from './limits';
-import { getOwn, setOwn } from './own';
-import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from './patch';
+import { PatchError, applyJsonPatch, applyMergePatch, deepEqual, formatLabelSelector, getOwn, isObject, kubeTime, matchesRequirements, setOwn } from '../kube';
+import { applyStrategicMergePatch } from './patch';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
-import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
+import { labelSelectorParam, matchesFields, parseFieldSelector } from './selectors';
 import type { UserInfo } from './rbac';
 import type { Store } from './store';
 
@@ -71,7 +71,6 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nameChars = 'bcdfghjklmnpqrstvwxz2456789';
 const namespaceType = { group: '', plural: 'namespaces' };
 const crdType = { group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions' };
@@ -112,7 +111,7 @@ export class Api {
   }
 
   list(t: ResourceType, namespace: string | undefined, opts: ListOptions = {}): ListResult {
-    const labels = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : [];
+    const labels = opts.labelSelector ? labelSelectorParam(opts.labelSelector) : [];
     const fields = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : [];
     let rv = String(this.store.resourceVersion());
     let after: string | undefined;
@@ -154,7 +153,7 @@ export class Api {
     if (t.namespaced) this.requireNamespace(meta.namespace);
     if (this.find(t, meta.namespace, meta.name)) throw alreadyExists(t.group, t.plural, meta.name);
     meta.uid = randomUUID();
-    meta.creationTimestamp = timestamp(this.clock.now());
+    meta.creationTimestamp = kubeTime(this.clock.now());
     meta.generation = 1;
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
@@ -171,7 +170,7 @@ export class Api {
     const managedFields =
       fields.kind === 'applied'
         ? fields.managedFields
-        : updateManagedFields({ live: undefined, next: obj, requested: requestedManagedFields, writer: this.writer(t, opts, undefined), now: timestamp(this.clock.now()) });
+        : updateManagedFields({ live: undefined, next: obj, requested: requestedManagedFields, writer: this.writer(t, opts, undefined), now: kubeTime(this.clock.now()) });
     if (managedFields) meta.managedFields = managedFields;
     if (opts.dryRun) return obj;
     const stored = this.store.put(typeKey(t), obj);
@@ -207,7 +206,7 @@ export class Api {
     try {
       switch (kind) {
         case 'merge':
-          if (!isObject(patch)) throw new PatchError('a merge patch must be a JSON object');
+          if (!isObject<any>(patch)) throw new PatchError('a merge patch must be a JSON object');
           patched = applyMergePatch(old, patch);
           break;
         case 'json':
@@ -235,8 +234,8 @@ export class Api {
 
   /** Server-side apply: merges the configuration with field ownership; creates a missing object. */
   private apply(t: ResourceType, namespace: string | undefined, name: string, old: any | undefined, patch: unknown, opts: WriteOptions): any {
-    if (!isObject(patch)) throw badRequest(`the applied configuration must be a ${t.kind} object, got ${JSON.stringify(patch)}`);
-    if (isObject(patch.metadata) && patch.metadata.managedFields !== undefined && patch.metadata.managedFields !== null) {
+    if (!isObject<any>(patch)) throw badRequest(`the applied configuration must be a ${t.kind} object, got ${JSON.stringify(patch)}`);
+    if (isObject<any>(patch.metadata) && patch.metadata.managedFields !== undefined && patch.metadata.managedFields !== null) {
       throw badRequest('metadata.managedFields must be nil');
     }
     const config = this.checkBody(t, namespace, patch);
@@ -245,7 +244,7 @@ export class Api {
     if (!old) {
       if (opts.subresource) throw notFound(t.group, t.plural, name);
     } else if (opts.subresource && opts.subresource !== 'status') throw notFound(t.group, `${t.plural}/${opts.subresource}`, name);
-    const result = applyConfiguration({ live: old, config, writer: this.writer(t, opts, opts.subresource), force: opts.force === true, now: timestamp(this.clock.now()) });
+    const result = applyConfiguration({ live: old, config, writer: this.writer(t, opts, opts.subresource), force: opts.force === true, now: kubeTime(this.clock.now()) });
     if (!result.ok) throw conflictError(result.conflicts);
     syncLastApplied(result.object, patch, opts.manager ?? defaultManager);
     const applied: FieldsChange = { kind: 'applied', managedFields: result.managedFields };
@@ -277,7 +276,7 @@ export class Api {
     if (Array.isArray(old.metadata.finalizers) && old.metadata.finalizers.length > 0) {
       if (old.metadata.deletionTimestamp) return old;
       const marked = structuredClone(old);
-      marked.metadata.deletionTimestamp = timestamp(this.clock.now());
+      marked.metadata.deletionTimestamp = kubeTime(this.clock.now());
       marked.metadata.deletionGracePeriodSeconds = 0;
       return this.store.put(typeKey(t), marked);
     }
@@ -293,7 +292,7 @@ export class Api {
   getScale(t: ResourceType, namespace: string | undefined, name: string): any {
     const obj = this.get(t, namespace, name);
     const scale = t.scale!;
-    const selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : selectorString(obj.spec?.selector);
+    const selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : formatLabelSelector(obj.spec?.selector);
     return {
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',
@@ -318,7 +317,7 @@ export class Api {
         throw badRequest(`error decoding patch: ${(e as Error).message}`);
       }
     }
-    const replicas = isObject(scale) ? scale.spec?.replicas : undefined;
+    const replicas = isObject<any>(scale) ? scale.spec?.replicas : undefined;
     if (!Number.isInteger(replicas) || replicas < 0) throw invalid('Scale', 'autoscaling', name, 'spec.replicas', `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);
     const obj = structuredClone(this.get(t, namespace, name));
     const rv = scale.metadata?.resourceVersion;
@@ -330,7 +329,7 @@ export class Api {
 
   /** Checks and normalises a request body: an object of this kind, in this namespace. */
   private checkBody(t: ResourceType, namespace: string | undefined, body: unknown): any {
-    if (!isObject(body)) throw badRequest(`the body of the request must be a ${t.kind} object`);
+    if (!isObject<any>(body)) throw badRequest(`the body of the request must be a ${t.kind} object`);
     const obj = structuredClone(body);
     if (obj.kind !== undefined && obj.kind !== t.kind) throw badRequest(`the kind in the body (${obj.kind}) does not match the kind of the request (${t.kind})`);
     if (obj.apiVersion !== undefined) {
@@ -340,7 +339,7 @@ export class Api {
     obj.kind = t.kind;
     obj.apiVersion = groupVersion(t);
     if (obj.metadata === undefined) obj.metadata = {};
-    if (!isObject(obj.metadata)) throw badRequest('metadata must be an object');
+    if (!isObject<any>(obj.metadata)) throw badRequest('metadata must be an object');
     const meta = obj.metadata;
     for (const field of ['name', 'generateName', 'namespace', 'resourceVersion'] as const) {
       if (meta[field] !== undefined && meta[field] !== null && typeof meta[field] !== 'string') {
@@ -392,7 +391,7 @@ export class Api {
     const managedFields =
       fields.kind === 'applied'
         ? fields.managedFields
-        : updateManagedFields({ live: old, next, requested: requestedManagedFields, writer: this.writer(t, opts, fields.subresource), now: timestamp(this.clock.now()) });
+        : updateManagedFields({ live: old, next, requested: requestedManagedFields, writer: this.writer(t, opts, fields.subresource), now: kubeTime(this.clock.now()) });
     if (managedFields) next.metadata.managedFields = managedFields;
     else delete next.metadata.managedFields;
     if (!deepEqual(specPart(old), specPart(next))) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -468,7 +467,7 @@ export class Api {
     }
     if (typesFromCrdOk(obj)) {
       // A condition that stays True keeps the time it became so (an unchanged CRD applied again is no write).
-      const since = (type: string) => (old?.status?.conditions ?? []).find((c: any) => c?.type === type && c.status === 'True')?.lastTransitionTime ?? timestamp(this.clock.now());
+      const since = (type: string) => (old?.status?.conditions ?? []).find((c: any) => c?.type === type && c.status === 'True')?.lastTransitionTime ?? kubeTime(this.clock.now());
       obj.status = {
         acceptedNames: obj.spec.names,
         conditions: [
@@ -502,7 +501,7 @@ function parseApplied(raw: string): unknown {
 
 function typesFromCrdOk(obj: any): boolean {
   const s = obj?.spec;
-  return isObject(s) && typeof s.group === 'string' && isObject(s.names) && !!s.names.plural && !!s.names.kind && Array.isArray(s.versions) && s.versions.length > 0;
+  return isObject<any>(s) && typeof s.group === 'string' && isObject<any>(s.names) && !!s.names.plural && !!s.names.kind && Array.isArray(s.versions) && s.versions.length > 0;
 }
 
 /** Reads a `.a.b.c` path (own fields only). */
@@ -516,7 +515,7 @@ function writePath(obj: any, path: string, value: unknown): void {
   let v = obj;
   for (const k of keys.slice(0, -1)) {
     const next = getOwn(v, k);
-    if (isObject(next)) v = next;
+    if (isObject<any>(next)) v = next;
     else setOwn(v, k, (v = {}));
   }
   setOwn(v, keys[keys.length - 1]!, value);
@@ -528,7 +527,7 @@ function writePath(obj: any, path: string, value: unknown): void {
  */
 function scalePathErrors(scale: unknown, field: string): Array<{ field: string; message: string }> {
   if (scale === undefined || scale === null) return [];
-  if (!isObject(scale)) return [{ field, message: 'Invalid value: must be an object' }];
+  if (!isObject<any>(scale)) return [{ field, message: 'Invalid value: must be an object' }];
   const out: Array<{ field: string; message: string }> = [];
   const check = (key: string, required: boolean, under: string[]) => {
     const path = scale[key];
@@ -548,13 +547,3 @@ function scalePathErrors(scale: unknown, field: string): Array<{ field: string; 
   return out;
 }
 
-function selectorString(selector: any): string {
-  const parts = Object.entries(selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of selector?.matchExpressions ?? []) {
-    if (e.operator === 'In') parts.push(`${e.key} in (${(e.values ?? []).join(',')})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${(e.values ?? []).join(',')})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-  }
-  return parts.join(',');
-}

@@ -23,7 +23,8 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual, createHash } from
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { timestamp, type Clock } from './clock';
+import type { Clock } from './clock';
+import { kubeTime } from '../kube';
 import { ApiError, badRequest, invalid, notFound } from './errors';
 import { Rbac, forbidden, parseServiceAccountUsername, serviceAccountGroups, serviceAccountUsername, type UserInfo } from './rbac';
 import type { RequestAttributes } from './request-info';
@@ -235,7 +236,7 @@ export class Access {
       'kubernetes.io': { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } },
     };
     const body = `${b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64(JSON.stringify(claims))}`;
-    return { token: `${body}.${this.sign(body)}`, expirationTimestamp: timestamp((now + seconds) * 1000) };
+    return { token: `${body}.${this.sign(body)}`, expirationTimestamp: kubeTime((now + seconds) * 1000) };
   }
 
   private sign(body: string): string {
@@ -311,7 +312,7 @@ export class Access {
     return {
       kind: 'TokenRequest',
       apiVersion: 'authentication.k8s.io/v1',
-      metadata: { name: attrs.name, namespace: attrs.namespace, creationTimestamp: timestamp(this.clock.now()) },
+      metadata: { name: attrs.name, namespace: attrs.namespace, creationTimestamp: kubeTime(this.clock.now()) },
       spec: { audiences, expirationSeconds: seconds, boundObjectRef: spec.boundObjectRef ?? null },
       status: issued,
     };

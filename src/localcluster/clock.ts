@@ -62,6 +62,3 @@ export function createManualClock(startMs = Date.UTC(2026, 0, 1)): ManualClock {
     },
   };
 }
-
-/** RFC 3339 with second precision, as Kubernetes writes timestamps. */
-export const timestamp = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');

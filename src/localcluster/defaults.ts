@@ -4,9 +4,8 @@
  * matching the template, required containers).
  */
 import { invalid } from './errors';
-import { setOwn } from './own';
 import type { ResourceType } from './resources';
-import { labelSelectorRequirements, matchesRequirements } from './selectors';
+import { labelSelectorRequirements, matchesRequirements, setOwn } from '../kube';
 
 /** The status a built-in kind starts with, whatever the client sent. */
 export function initialStatus(t: ResourceType): unknown {

@@ -12,7 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Api } from './api';
-import { timestamp, type Clock } from './clock';
+import type { Clock } from './clock';
+import { kubeTime } from '../kube';
 import { ApiError } from './errors';
 import type { ResourceType } from './resources';
 import { ReconcileQueue } from './reconcile-queue';
@@ -265,7 +266,7 @@ export class Deployments {
     const updated = fresh?.status?.replicas ?? 0;
     const available = sum((rs) => rs.status?.availableReplicas ?? 0);
     const complete = updated === desired && replicas === desired && (fresh?.status?.availableReplicas ?? 0) === desired;
-    const now = timestamp(this.clock.now());
+    const now = kubeTime(this.clock.now());
     const previous = new Map<string, any>((latest.status?.conditions ?? []).map((c: any) => [c.type, c]));
     const condition = (type: string, status: string, reason: string, message: string) => {
       const before = previous.get(type);
@@ -321,7 +322,7 @@ export class Deployments {
   }
 
   private event(about: any, message: string): void {
-    const at = timestamp(this.clock.now());
+    const at = kubeTime(this.clock.now());
     try {
       this.api.create(
         this.types.events,

@@ -66,6 +66,7 @@ import { Store, defaultHistoryLimits } from './store';
 import { Workloads } from './workloads';
 import { Deployments } from './deployments';
 import { ApiError } from './errors';
+import { kubeTime } from '../kube';
 
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock';
 export { kubeconfigFor, contextName } from './kubeconfig';
@@ -77,7 +78,7 @@ export const defaultFailImagePattern = /:(bad|fail)[^/]*$/;
 
 /** The one Node every Pod is scheduled on, so `kubectl get nodes` and `describe pod` look normal. */
 function nodeObject(now: number, maxPods: number): Record<string, unknown> {
-  const at = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
+  const at = kubeTime(now);
   return {
     apiVersion: 'v1',
     kind: 'Node',

@@ -5,6 +5,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { isObject } from '../kube';
 import { ApiError, badRequest } from './errors';
 import type { ResourceType } from './resources';
 
@@ -126,14 +127,14 @@ interface Cause {
 function metadataMapErrors(meta: any, field: string): Cause[] {
   const causes: Cause[] = [];
   const labels = meta?.labels;
-  if (labels && typeof labels === 'object' && !Array.isArray(labels)) {
+  if (isObject(labels)) {
     for (const [k, v] of Object.entries(labels)) {
       for (const m of qualifiedNameErrors(k)) causes.push({ reason: 'FieldValueInvalid', field: `${field}.labels`, message: `Invalid value: ${JSON.stringify(preview(k))}: ${m}` });
       if (typeof v === 'string') for (const m of labelValueErrors(v)) causes.push({ reason: 'FieldValueInvalid', field: `${field}.labels`, message: `Invalid value: ${JSON.stringify(preview(v))}: ${m}` });
     }
   }
   const annotations = meta?.annotations;
-  if (annotations && typeof annotations === 'object' && !Array.isArray(annotations)) {
+  if (isObject(annotations)) {
     let total = 0;
     for (const [k, v] of Object.entries(annotations)) {
       for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push({ reason: 'FieldValueInvalid', field: `${field}.annotations`, message: `Invalid value: ${JSON.stringify(preview(k))}: ${m}` });

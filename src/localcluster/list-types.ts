@@ -7,7 +7,7 @@
  * Built-in kinds: the associative lists of the Kubernetes types as their OpenAPI publishes them.
  * Custom resources: their CRD's schema says, as on a real server.
  */
-import { isObject } from './patch';
+import { isObject } from '../kube';
 
 export type ListType =
   | { readonly type: 'map'; readonly keys: readonly string[]; readonly defaults?: Readonly<Record<string, unknown>> }
@@ -83,21 +83,21 @@ export function schemaListTypes(schema: unknown): ListTypes {
     if (fields.length === 2 && fields[0] === 'metadata') return metadataList(fields[1]!);
     let node: unknown = schema;
     for (const name of fields) {
-      node = isObject(node) && isObject(node.properties) && Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
+      node = isObject<any>(node) && isObject<any>(node.properties) && Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
       // Between two field names may stand a list: its items hold the next fields.
-      if (isObject(node) && node.type === 'array' && name !== fields[fields.length - 1]) node = node.items;
+      if (isObject<any>(node) && node.type === 'array' && name !== fields[fields.length - 1]) node = node.items;
       if (node === undefined) return atomic;
     }
-    if (!isObject(node)) return atomic;
+    if (!isObject<any>(node)) return atomic;
     const type = node['x-kubernetes-list-type'];
     const keys = node['x-kubernetes-list-map-keys'];
     if (type === 'set') return set;
     if (type === 'map' && Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'string')) {
-      const items = isObject(node.items) && isObject(node.items.properties) ? node.items.properties : {};
+      const items = isObject<any>(node.items) && isObject<any>(node.items.properties) ? node.items.properties : {};
       const defaults: Record<string, unknown> = {};
       for (const k of keys as string[]) {
         const prop = Object.hasOwn(items, k) ? items[k] : undefined;
-        if (isObject(prop) && prop.default !== undefined) defaults[k] = prop.default;
+        if (isObject<any>(prop) && prop.default !== undefined) defaults[k] = prop.default;
       }
       return mapBy(keys as string[], Object.keys(defaults).length ? defaults : undefined);
     }
@@ -111,7 +111,7 @@ export function schemaListTypes(schema: unknown): ListTypes {
  * default: such a list is kept atomic.
  */
 export function itemKey(item: unknown, type: Extract<ListType, { type: 'map' }>): string | undefined {
-  if (!isObject(item)) return undefined;
+  if (!isObject<any>(item)) return undefined;
   const key: Record<string, unknown> = {};
   for (const k of [...type.keys].sort()) {
     const v = Object.hasOwn(item, k) ? item[k] : type.defaults?.[k];

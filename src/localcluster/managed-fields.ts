@@ -25,11 +25,9 @@
  *   creates; a real server does not for the struct fields a built-in kind always carries, which
  *   is modelled for the top-level ones only (`spec`, but `data` of a ConfigMap is a map).
  */
-import { timestamp } from './clock';
 import { ApiError } from './errors';
 import { atomicLists, listKeys, type ListTypes } from './list-types';
-import { getOwn, setOwn } from './own';
-import { deepEqual } from './patch';
+import { deepEqual, getOwn, isObject, kubeTime, setOwn } from '../kube';
 
 export type Operation = 'Apply' | 'Update';
 export interface FieldsV1 {
@@ -82,7 +80,6 @@ export interface Writer {
 export const beforeFirstApply = 'before-first-apply';
 export const fieldManagerMaxLength = 128;
 
-const isMap = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isEmptyMap = (v: Record<string, unknown>): boolean => {
   for (const _ in v) return false;
   return true;
@@ -127,7 +124,7 @@ function keyString(json: string): string {
   } catch {
     return `[${json}]`;
   }
-  if (!isMap(key)) return `[${json}]`;
+  if (!isObject<any>(key)) return `[${json}]`;
   return `[${Object.keys(key)
     .map((k) => `${k}=${JSON.stringify(key[k])}`)
     .join(',')}]`;
@@ -145,14 +142,14 @@ const treeOfSet = new WeakMap<FieldSet, FieldsV1>();
 
 /** The set a fieldsV1 tree describes, or undefined when it is not a fieldsV1 tree. */
 export function fieldsV1ToSet(tree: unknown): FieldSet | undefined {
-  if (!isMap(tree)) return undefined;
+  if (!isObject<any>(tree)) return undefined;
   const known = setOfTree.get(tree);
   if (known) return known;
   const out: FieldSet = new Set();
   const walk = (node: Record<string, unknown>, prefix: string): boolean => {
     for (const k in node) {
       const v = node[k];
-      if (!isMap(v)) return false;
+      if (!isObject<any>(v)) return false;
       if (k === '.') {
         if (prefix !== '') out.add(prefix);
         continue;
@@ -233,7 +230,7 @@ function addFields(m: Record<string, unknown>, prefix: string, fields: readonly 
     const v = m[k];
     if (v === undefined) continue;
     const key = childKey(prefix, `f:${k}`);
-    if (isMap(v)) addFields(v, key, [...fields, k], listTypes, out);
+    if (isObject<any>(v)) addFields(v, key, [...fields, k], listTypes, out);
     else if (Array.isArray(v)) addListFields(v, key, [...fields, k], listTypes, out);
     else out.add(key);
   }
@@ -309,8 +306,8 @@ export function compareObjects(before: Record<string, unknown>, after: Record<st
   };
   const visit = (o: unknown, n: unknown, key: string, fields: readonly string[]): void => {
     if (o === undefined && n === undefined) return;
-    const oMap = isMap(o);
-    const nMap = isMap(n);
+    const oMap = isObject<any>(o);
+    const nMap = isObject<any>(n);
     if (oMap && nMap) {
       if (!(isEmptyMap(o) && isEmptyMap(n))) children(o, n, key, fields);
     } else if (oMap) {
@@ -357,7 +354,7 @@ function view(obj: Record<string, any>, scope: Scope): Record<string, any> {
     if (scope === 'status' && k !== 'status') continue;
     setOwn(out, k, obj[k]);
   }
-  if (isMap(out.metadata) && 'managedFields' in out.metadata) {
+  if (isObject<any>(out.metadata) && 'managedFields' in out.metadata) {
     const { managedFields: _mf, ...metadata } = out.metadata;
     out.metadata = metadata;
   }
@@ -371,7 +368,7 @@ function view(obj: Record<string, any>, scope: Scope): Record<string, any> {
  */
 export function createBase(obj: Record<string, unknown>, builtIn: boolean): Record<string, unknown> {
   const base: Record<string, unknown> = { metadata: {} };
-  if (builtIn) for (const k in obj) if (isMap(obj[k]) && !freeFormTopLevel.has(k)) base[k] = {};
+  if (builtIn) for (const k in obj) if (isObject<any>(obj[k]) && !freeFormTopLevel.has(k)) base[k] = {};
   return base;
 }
 const freeFormTopLevel = new Set(['metadata', 'data', 'binaryData', 'stringData']);
@@ -402,7 +399,7 @@ export function decodeManagedFields(list: unknown): Owner[] | undefined {
   if (!Array.isArray(list)) return undefined;
   const byIdentity = new Map<string, Owner>();
   for (const e of list) {
-    if (!isMap(e) || e.fieldsType !== 'FieldsV1' || (e.operation !== 'Apply' && e.operation !== 'Update')) return undefined;
+    if (!isObject<any>(e) || e.fieldsType !== 'FieldsV1' || (e.operation !== 'Apply' && e.operation !== 'Update')) return undefined;
     if (typeof e.manager !== 'string' && e.manager !== undefined) return undefined;
     const fields = fieldsV1ToSet(e.fieldsV1 ?? {});
     if (!fields) return undefined;
@@ -427,7 +424,7 @@ export function decodeManagedFields(list: unknown): Owner[] | undefined {
  */
 function secondsTime(text: string): string {
   const ms = Date.parse(text);
-  return Number.isNaN(ms) ? text : timestamp(ms);
+  return Number.isNaN(ms) ? text : kubeTime(ms);
 }
 
 /** The managedFields list, in the server's order: Apply before Update, then oldest first. */
@@ -454,7 +451,7 @@ export function encodeManagedFields(owners: readonly Owner[]): ManagedFieldsEntr
 
 /** `[{}]`: a client asking for the object's managedFields to be cleared. */
 export function isResetManagedFields(list: unknown): boolean {
-  return Array.isArray(list) && list.length === 1 && isMap(list[0]) && isEmptyMap(list[0]);
+  return Array.isArray(list) && list.length === 1 && isObject<any>(list[0]) && isEmptyMap(list[0]);
 }
 
 // ---------- writes ----------
@@ -578,7 +575,7 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
   const previous = owners.find((o) => identity(o) === id);
   const listTypes = writer.listTypes ?? atomicLists;
   const applied = ownable(fieldsOf(config, listTypes), writer.scope);
-  const { managedFields: _mf, ...configMetadata } = isMap(config.metadata) ? config.metadata : {};
+  const { managedFields: _mf, ...configMetadata } = isObject<any>(config.metadata) ? config.metadata : {};
   const object = mergeApplied(before, { ...config, metadata: configMetadata }, listTypes, []);
   owners = [...owners.filter((o) => identity(o) !== id), { ...me, ...(previous?.time ? { time: previous.time } : {}), fields: applied }];
 
@@ -609,7 +606,7 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
   const objectChanged = c.added.size + c.modified.size + c.removed.size > 0;
   if (objectChanged) owners = owners.map((o) => (identity(o) === id ? { ...o, time: now } : o));
   const managedFields = encodeManagedFields(owners);
-  object.metadata = { ...(isMap(object.metadata) ? object.metadata : {}) };
+  object.metadata = { ...(isObject<any>(object.metadata) ? object.metadata : {}) };
   if (managedFields) object.metadata.managedFields = managedFields;
   else delete object.metadata.managedFields;
   return { ok: true, object, managedFields, changed: objectChanged };
@@ -627,7 +624,7 @@ function allowedByLastApplied(live: Record<string, any>, listTypes: ListTypes): 
   } catch {
     return undefined;
   }
-  if (!isMap(last) || last.apiVersion !== live.apiVersion) return undefined;
+  if (!isObject<any>(last) || last.apiVersion !== live.apiVersion) return undefined;
   const c = compareObjects(last, live, listTypes);
   return minus(minus(minus(fieldsOf(last, listTypes), c.modified), c.added), c.removed);
 }
@@ -639,9 +636,9 @@ function allowedByLastApplied(live: Record<string, any>, listTypes: ListTypes): 
  */
 export function syncLastApplied(object: Record<string, any>, config: Record<string, any>, manager: string): void {
   const annotations = object.metadata?.annotations;
-  if (manager !== 'kubectl' || !isMap(annotations) || !(lastAppliedAnnotation in annotations)) return;
-  const metadata = { ...(isMap(config.metadata) ? config.metadata : {}) };
-  if (isMap(metadata.annotations)) {
+  if (manager !== 'kubectl' || !isObject<any>(annotations) || !(lastAppliedAnnotation in annotations)) return;
+  const metadata = { ...(isObject<any>(config.metadata) ? config.metadata : {}) };
+  if (isObject<any>(metadata.annotations)) {
     const { [lastAppliedAnnotation]: _self, ...rest } = metadata.annotations;
     if (isEmptyMap(rest)) delete metadata.annotations;
     else metadata.annotations = rest;
@@ -652,7 +649,7 @@ export function syncLastApplied(object: Record<string, any>, config: Record<stri
 /** JSON with map keys sorted, as Go encodes a map. */
 function sortedJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  if (isMap(v)) {
+  if (isObject<any>(v)) {
     const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`).join(',')}}`;
   }
@@ -677,7 +674,7 @@ function mergeApplied(live: Record<string, any>, config: Record<string, any>, li
     if (v === undefined) continue;
     const current = getOwn(out, k);
     if (v === null) delete out[k];
-    else if (isMap(v) && isMap(current)) setOwn(out, k, mergeApplied(current, v, listTypes, [...fields, k]));
+    else if (isObject<any>(v) && isObject<any>(current)) setOwn(out, k, mergeApplied(current, v, listTypes, [...fields, k]));
     else if (Array.isArray(v) && Array.isArray(current)) setOwn(out, k, mergeList(current, v, listTypes, [...fields, k]) ?? structuredClone(v));
     else setOwn(out, k, structuredClone(v));
   }
@@ -712,7 +709,7 @@ function removePath(obj: Record<string, any>, elements: readonly string[], listT
     const e = elements[i]!;
     let at: string | number;
     if (e.startsWith('f:')) {
-      if (!isMap(node) || !Object.hasOwn(node, e.slice(2))) return;
+      if (!isObject<any>(node) || !Object.hasOwn(node, e.slice(2))) return;
       at = e.slice(2);
       fields.push(at);
     } else {
@@ -726,7 +723,7 @@ function removePath(obj: Record<string, any>, elements: readonly string[], listT
       break;
     }
     const child: unknown = (node as any)[at];
-    const copy = Array.isArray(child) ? [...child] : isMap(child) ? { ...child } : undefined;
+    const copy = Array.isArray(child) ? [...child] : isObject<any>(child) ? { ...child } : undefined;
     if (copy === undefined) return;
     if (typeof at === 'number') (node as unknown[])[at] = copy;
     else setOwn(node as Record<string, any>, at, copy);
@@ -738,7 +735,7 @@ function removePath(obj: Record<string, any>, elements: readonly string[], listT
     const { container, at } = trail[i]!;
     if (typeof at === 'number' || Array.isArray(container)) break;
     const child = (container as Record<string, any>)[at];
-    if (!isMap(child) || !isEmptyMap(child) || (i === 0 && at === 'metadata')) break;
+    if (!isObject<any>(child) || !isEmptyMap(child) || (i === 0 && at === 'metadata')) break;
     delete (container as Record<string, any>)[at];
   }
 }

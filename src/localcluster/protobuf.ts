@@ -15,6 +15,7 @@
  * object without it would silently drop what the client meant. Kinds not listed are errors too.
  * Either way the server answers 415 and says to send JSON (`kubectl apply -f FILE`).
  */
+import { kubeTime } from '../kube';
 
 type Scalar = 'string' | 'bytes' | 'bool' | 'int32' | 'int64';
 /** Messages whose JSON form is not an object of their fields. */
@@ -756,7 +757,7 @@ function scalarValue(type: Scalar, r: Reader, wireType: number, where: string): 
 function rfc3339(seconds: number): string {
   const d = new Date(seconds * 1000);
   if (Number.isNaN(d.getTime())) throw new ProtobufError(`time ${seconds} is out of range`);
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return kubeTime(d);
 }
 
 const timeMessage = message('Time', { 1: ['seconds', 'int64'], 2: ['nanos', 'int32'] });

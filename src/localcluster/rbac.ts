@@ -11,7 +11,7 @@ import type { Api } from './api';
 import { ApiError } from './errors';
 import type { Registry } from './resources';
 import type { RequestAttributes } from './request-info';
-import { labelSelectorRequirements, matchesRequirements } from './selectors';
+import { labelSelectorRequirements, matchesRequirements } from '../kube';
 import type { Store } from './store';
 
 export interface UserInfo {

@@ -18,7 +18,8 @@ import type { OpenApi } from './openapi';
 import { ProtobufError, decodeProtobufObject } from './protobuf';
 import { requestAttributes } from './request-info';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
-import { matchesFields, matchesRequirements, parseFieldSelector, parseLabelSelector } from './selectors';
+import { matchesRequirements } from '../kube';
+import { labelSelectorParam, matchesFields, parseFieldSelector } from './selectors';
 import type { Store, StoreEvent } from './store';
 import { toTable, type IncludeObject } from './table';
 
@@ -397,7 +398,7 @@ export function createApiServer(opts: ServerOptions): Server {
 
   function serveWatch(req: IncomingMessage, res: ServerResponse, r: ResourceRequest, q: URLSearchParams, table: IncludeObject | undefined): void {
     const t = r.type;
-    const labels = parseLabelSelector(q.get('labelSelector') ?? '');
+    const labels = labelSelectorParam(q.get('labelSelector') ?? '');
     const fields = parseFieldSelector(q.get('fieldSelector') ?? '');
     if (r.name) fields.push({ path: ['metadata', 'name'], equal: true, value: r.name });
     const ns = t.namespaced ? r.namespace : undefined;

@@ -2,7 +2,7 @@
  * Server-side printing: the `Table` kubectl asks for (`Accept: ...;as=Table;g=meta.k8s.io`),
  * with the columns `kubectl get` shows for each built-in kind and a CRD's printer columns.
  */
-import { getOwn } from './own';
+import { formatLabels, getOwn } from '../kube';
 import type { PrinterColumn, ResourceType } from './resources';
 
 interface Column {
@@ -54,8 +54,7 @@ function servicePorts(s: any): string {
   return ports.map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
 }
 
-const selectorText = (sel: Record<string, string> | undefined) =>
-  sel && Object.keys(sel).length ? Object.entries(sel).map(([k, v]) => `${k}=${v}`).join(',') : '<none>';
+const selectorText = (sel: Record<string, string> | undefined) => formatLabels(sel) || '<none>';
 
 const builtInColumns: Record<string, Column[]> = {
   '/pods': [

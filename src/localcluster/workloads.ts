@@ -16,11 +16,12 @@
  * status, so they never own the spec fields users apply to their workloads.
  */
 import type { Api } from './api';
-import { timestamp, type Clock } from './clock';
+import type { Clock } from './clock';
+import { kubeTime } from '../kube';
 import { nodeName } from './defaults';
 import { ApiError } from './errors';
 import type { ResourceType } from './resources';
-import { labelSelectorRequirements, matchesMapSelector, matchesRequirements } from './selectors';
+import { labelSelectorRequirements, matchesMapSelector, matchesRequirements } from '../kube';
 import { ReconcileQueue } from './reconcile-queue';
 import type { Store, StoreEvent } from './store';
 
@@ -272,7 +273,7 @@ export class Workloads {
 
   /** Best effort: an Event that cannot be written (its namespace is going away) is dropped. */
   private recordEvent(about: any, type: string, reason: string, message: string): void {
-    const at = timestamp(this.clock.now());
+    const at = kubeTime(this.clock.now());
     try {
       this.createEvent(about, type, reason, message, at);
     } catch (e) {
@@ -344,7 +345,7 @@ export class Workloads {
     this.unschedulable.add(key);
     const current = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled');
     if (current?.reason === 'Unschedulable') return;
-    const at = timestamp(this.clock.now());
+    const at = kubeTime(this.clock.now());
     const status = { ...(pod.status ?? {}), phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: unschedulableMessage(this.podCapacity()), lastProbeTime: null, lastTransitionTime: at }] };
     this.api.update(this.types.pods, pod.metadata.namespace, pod.metadata.name, { ...pod, status }, { manager: 'kube-scheduler', subresource: 'status' });
   }
@@ -366,7 +367,7 @@ export class Workloads {
     if (this.scheduled.size >= this.podCapacity()) return this.markUnschedulable(pod);
     this.unschedulable.delete(`${namespace}/${name}`);
     const now = this.clock.now();
-    const at = timestamp(now);
+    const at = kubeTime(now);
     const failing = this.failing(pod);
     this.startedAt.set(`${namespace}/${name}`, now);
     const containers: any[] = pod.spec?.containers ?? [];
@@ -402,7 +403,7 @@ export class Workloads {
     const pod = this.api.find(this.types.pods, namespace, name);
     if (!pod || !pod.status?.startTime || isReady(pod) || this.failing(pod)) return;
     const now = this.clock.now();
-    const at = timestamp(now);
+    const at = kubeTime(now);
     const gated = !gatesPass(pod);
     if (!gated) this.readySince.set(`${namespace}/${name}`, now);
     const status = structuredClone(pod.status);

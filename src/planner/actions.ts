@@ -3,8 +3,7 @@
  * with the real Argo controller too, and a clear refusal where an action makes no sense in the
  * rollout's state. `applyRolloutPatch` applies them the way the API server would, for the simulator.
  */
-import { cloneJson } from './effects';
-import { kubeTime } from './conditions';
+import { applyJsonPatch, applyMergePatch, cloneJson, combineMergePatches, isObject, kubeTime } from '../kube';
 import { canonicalJson } from './hash';
 import type { Container, PodTemplateSpec, ReplicaSet, Rollout } from './types';
 import { ANNOTATION_REVISION, LABEL_POD_TEMPLATE_HASH } from './types';
@@ -460,95 +459,13 @@ export function withoutStatusSubresource(patches: readonly RolloutPatch[]): Roll
     if (!merged) {
       merged = { type: 'merge', body: cloneJson(p.body) };
       out.push(merged);
-    } else merged.body = mergePatchBodies(merged.body, p.body);
+    } else merged.body = combineMergePatches(merged.body, p.body);
   }
-  return out;
-}
-
-/** Two merge patches as one (later wins; nulls are kept, as they mean "remove"). */
-function mergePatchBodies(a: unknown, b: unknown): unknown {
-  if (!isObject(a) || !isObject(b)) return cloneJson(b ?? null);
-  const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = k in out && v !== null ? mergePatchBodies(out[k], v) : v;
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Applying patches (what the API server does with them)
-
-type Json = unknown;
-
-function isObject(v: Json): v is Record<string, Json> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** JSON merge patch (RFC 7386). */
-export function jsonMergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return cloneJson(patch ?? null);
-  const out: Record<string, Json> = isObject(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = jsonMergePatch(out[k], v);
-  }
-  return out;
-}
-
-function pointer(path: string): string[] {
-  if (path === '') return [];
-  if (!path.startsWith('/')) throw new Error(`JSON patch path "${path}" must start with "/"`);
-  return path.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function parentOf(doc: Json, tokens: string[], path: string): { parent: Record<string, Json> | Json[]; key: string } {
-  let node = doc;
-  for (const t of tokens.slice(0, -1)) {
-    if (Array.isArray(node)) node = node[Number(t)];
-    else if (isObject(node)) node = node[t];
-    else node = undefined;
-    if (node === undefined) throw new Error(`JSON patch path "${path}" does not exist`);
-  }
-  if (!Array.isArray(node) && !isObject(node)) throw new Error(`JSON patch path "${path}" does not exist`);
-  return { parent: node, key: tokens[tokens.length - 1]! };
-}
-
-/** JSON patch (RFC 6902): add, remove, replace and test. Throws with the failing path on an impossible op. */
-export function jsonPatch(doc: Json, ops: readonly { op: string; path: string; value?: Json }[]): Json {
-  let root: Json = cloneJson(doc ?? null);
-  for (const op of ops) {
-    const tokens = pointer(op.path);
-    if (tokens.length === 0) {
-      if (op.op === 'add' || op.op === 'replace') root = cloneJson(op.value ?? null);
-      else if (op.op === 'test' && canonicalJson(root) !== canonicalJson(op.value)) throw new Error('JSON patch test failed at ""');
-      else if (op.op === 'remove') root = null;
-      continue;
-    }
-    const { parent, key } = parentOf(root, tokens, op.path);
-    const value = cloneJson(op.value ?? null);
-    if (Array.isArray(parent)) {
-      const i = key === '-' ? parent.length : Number(key);
-      if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new Error(`JSON patch path "${op.path}" is out of range`);
-      if (op.op === 'add') parent.splice(i, 0, value);
-      else if (op.op === 'replace' || op.op === 'remove') {
-        if (i >= parent.length) throw new Error(`JSON patch path "${op.path}" does not exist`);
-        if (op.op === 'replace') parent[i] = value;
-        else parent.splice(i, 1);
-      } else if (op.op === 'test') {
-        if (canonicalJson(parent[i]) !== canonicalJson(op.value)) throw new Error(`JSON patch test failed at "${op.path}"`);
-      } else throw new Error(`JSON patch op "${op.op}" is not supported`);
-    } else {
-      const exists = Object.prototype.hasOwnProperty.call(parent, key);
-      if (op.op === 'add') parent[key] = value;
-      else if (op.op === 'replace' || op.op === 'remove') {
-        if (!exists) throw new Error(`JSON patch path "${op.path}" does not exist`);
-        if (op.op === 'replace') parent[key] = value;
-        else delete parent[key];
-      } else if (op.op === 'test') {
-        if (canonicalJson(parent[key]) !== canonicalJson(op.value)) throw new Error(`JSON patch test failed at "${op.path}"`);
-      } else throw new Error(`JSON patch op "${op.op}" is not supported`);
-    }
-  }
-  return root;
-}
+// Applying patches (what the API server does with them: src/kube's merge and JSON patch)
 
 /**
  * Applies one patch as the API server would: a status-subresource patch changes only `status`,
@@ -557,10 +474,10 @@ export function jsonPatch(doc: Json, ops: readonly { op: string; path: string; v
  */
 export function applyRolloutPatch(rollout: Rollout, patch: RolloutPatch): Rollout {
   let patched: Rollout;
-  if (patch.type === 'merge') patched = jsonMergePatch(rollout, patch.body) as Rollout;
+  if (patch.type === 'merge') patched = applyMergePatch(rollout, patch.body) as Rollout;
   else if (patch.type === 'json') {
     if (!Array.isArray(patch.body)) throw new Error('a JSON patch body must be a list of operations');
-    patched = jsonPatch(rollout, patch.body as { op: string; path: string; value?: Json }[]) as Rollout;
+    patched = applyJsonPatch(rollout, patch.body) as Rollout;
   } else if (patch.type === 'update') {
     if (!isObject(patch.body)) throw new Error('an update body must be a Rollout object');
     patched = cloneJson(patch.body);

@@ -3,7 +3,7 @@
  * the stable ReplicaSet's pods. The term is added to the RS's copy of the template only; it never
  * enters the pod-template hash.
  */
-import { cloneJson } from './effects';
+import { cloneJson } from '../kube';
 import { desiredPodTemplateHash } from './hash';
 import type { Affinity, AntiAffinity, PodAffinityTerm, PodTemplateSpec, Rollout } from './types';
 import { LABEL_POD_TEMPLATE_HASH } from './types';

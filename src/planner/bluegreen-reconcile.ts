@@ -21,6 +21,7 @@ import {
   ROLLOUT_TYPE_PRE_PROMOTION,
   terminateAnalysisRun,
 } from './analysis-runs';
+import { kubeTime } from '../kube';
 import { abortScaleDownDelayOf, autoPromotionEnabledOf, autoPromotionSecondsOf, blueGreenOf, previewReplicaCountOf } from './defaults';
 import { reconcileEphemeralMetadata } from './ephemeral-metadata';
 import {
@@ -44,7 +45,6 @@ import {
   findService,
   pointServiceAt,
   requeueAfter,
-  rfc3339,
   rsAvailable,
   rsHash,
   rsName,
@@ -369,7 +369,7 @@ function reconcileBlueGreenPause(pass: BlueGreenPass): void {
     } else if (autoPromotionEnabledOf(ctx.rollout)) {
       const seconds = autoPromotionSecondsOf(ctx.rollout);
       requeueForPause(ctx, cond.startTime, seconds);
-      waitFor(ctx, `auto-promotion at ${rfc3339(new Date(pauseExpiry(cond.startTime, seconds)))}`);
+      waitFor(ctx, `auto-promotion at ${kubeTime(new Date(pauseExpiry(cond.startTime, seconds)))}`);
     } else {
       waitFor(ctx, 'a promote (autoPromotionEnabled is false)');
     }

@@ -41,6 +41,7 @@ import {
   maxTrafficWeightOf,
   stableAndCanaryServices,
 } from './defaults';
+import { kubeTime } from '../kube';
 import { pauseDurationSeconds } from './duration';
 import { experimentEndsByItself, experimentSpecFromStep, experimentSpecOf, isExperimentFinished } from './experiments';
 import { reconcileEphemeralMetadata } from './ephemeral-metadata';
@@ -68,7 +69,6 @@ import {
   findService,
   pointServiceAt,
   requeueAfter,
-  rfc3339,
   rsAvailable,
   rsHash,
   rsName,
@@ -373,7 +373,7 @@ function reconcileNewReplicaSet(ctx: ReconcileContext): boolean {
         waitFor(ctx, 'aborted: waiting for the stable to be fully available before the canary scale-down delay starts');
         return false;
       }
-      annotateReplicaSet(ctx, newRS, { [ANNOTATION_SCALE_DOWN_DEADLINE]: rfc3339(new Date(ctx.now.getTime() + delay * 1000)) });
+      annotateReplicaSet(ctx, newRS, { [ANNOTATION_SCALE_DOWN_DEADLINE]: kubeTime(new Date(ctx.now.getTime() + delay * 1000)) });
       requeueAfter(ctx, delay);
       waitFor(ctx, `aborted: the canary is kept ${delay}s before it is scaled down`);
       return false;
@@ -413,7 +413,7 @@ function reconcileCanaryPause(ctx: ReconcileContext): void {
   const cond = getPauseCondition(ctx.rollout, 'CanaryPauseStep');
   const seconds = pauseDurationSeconds(step.step.pause);
   const timed = seconds !== undefined && seconds >= 0;
-  const startTime = cond?.startTime ?? rfc3339(ctx.now);
+  const startTime = cond?.startTime ?? kubeTime(ctx.now);
   if (!cond) {
     // A person cleared the condition the controller set: the step completes (status sync).
     if (status.controllerPause) return;
@@ -426,7 +426,7 @@ function reconcileCanaryPause(ctx: ReconcileContext): void {
   const expiry = Date.parse(startTime) + seconds * 1000;
   if (ctx.now.getTime() <= expiry) {
     requeueForPause(ctx, startTime, seconds);
-    waitFor(ctx, `paused at step ${step.index} for ${seconds}s (until ${rfc3339(new Date(expiry))})`);
+    waitFor(ctx, `paused at step ${step.index} for ${seconds}s (until ${kubeTime(new Date(expiry))})`);
   }
 }
 

@@ -2,6 +2,7 @@
  * Rollout conditions (semantics §12): the vocabulary of types, reasons and messages, and the
  * set/get/remove rules of Argo's `utils/conditions`.
  */
+import { kubeTime } from '../kube';
 import type { CanaryStep, RolloutCondition } from './types';
 
 export const ConditionType = {
@@ -133,12 +134,6 @@ export function newCondition(
 ): RolloutCondition {
   const t = kubeTime(now);
   return { type, status, reason, message, lastUpdateTime: t, lastTransitionTime: t };
-}
-
-/** RFC 3339 in UTC with whole seconds (sub-second part truncated), as Kubernetes writes metav1.Time. */
-export function kubeTime(at: Date): string {
-  // toISOString is always YYYY-MM-DDTHH:MM:SS.sssZ for the years Kubernetes can hold.
-  return `${at.toISOString().slice(0, 19)}Z`;
 }
 
 export function getCondition(conditions: readonly RolloutCondition[] | undefined, type: string): RolloutCondition | undefined {

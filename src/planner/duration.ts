@@ -149,10 +149,10 @@ export function pauseDurationSeconds(pause: RolloutPause | undefined | null): nu
 }
 
 /** Whether `value` is a valid duration for `parseDuration`, with the reason when it is not. */
-export function checkDuration(value: string | number): { ok: true; seconds: number } | { ok: false; message: string } {
+export function checkDuration(value: string | number): { ok: true; seconds: number } | { ok: false; reason: string } {
   try {
     return { ok: true, seconds: parseDuration(value) };
   } catch (e) {
-    return { ok: false, message: (e as Error).message };
+    return { ok: false, reason: (e as Error).message };
   }
 }

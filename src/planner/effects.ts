@@ -4,6 +4,7 @@
  * the embedded controller's dry runs). The embedded controller turns each effect into one API
  * write with optimistic concurrency.
  */
+import { cloneJson, formatLabels } from '../kube';
 import type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 import { ANNOTATION_REVISION } from './types';
 
@@ -73,7 +74,7 @@ export function describeEffect(effect: Effect): string {
     case 'deleteReplicaSet':
       return `delete ReplicaSet ${effect.name}`;
     case 'setServiceSelector':
-      return `Service ${effect.service} selects ${Object.entries(effect.selector).map(([k, v]) => `${k}=${v}`).join(',')}`;
+      return `Service ${effect.service} selects ${formatLabels(effect.selector)}`;
     case 'createService':
       return `create Service ${effect.service.metadata?.name ?? '?'}`;
     case 'deleteService':
@@ -226,18 +227,3 @@ function applyEffect(w: World, e: Effect): World {
   }
 }
 
-/** Deep copy of plain JSON (the planner only ever holds plain JSON); undefined members are dropped, as JSON would. */
-export function cloneJson<T>(value: T): T {
-  return copy(value) as T;
-}
-
-function copy(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : copy(v)));
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = copy(v);
-  }
-  return out;
-}

@@ -4,7 +4,7 @@
  * not stable, stable/active for the stable RS, nothing for any other RS. What was injected last
  * is remembered in the RS annotation `rollout.argoproj.io/ephemeral-metadata`.
  */
-import { cloneJson } from './effects';
+import { cloneJson, isObject } from '../kube';
 import { desiredPodTemplateHash } from './hash';
 import { emit, rsReplicas, updateReplicaSet, type ReconcileContext } from './reconcile-context';
 import type { Pod, PodMetadata, ReplicaSet, Rollout } from './types';
@@ -60,10 +60,9 @@ export function injectedEphemeralMetadata(rs: ReplicaSet): PodMetadata | undefin
   if (raw === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+    if (!isObject(parsed)) return undefined;
+    const asMap = (m: unknown): Record<string, string> | undefined => (isObject<string>(m) ? m : undefined);
     const p = parsed as { labels?: unknown; annotations?: unknown };
-    const asMap = (m: unknown): Record<string, string> | undefined =>
-      m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, string>) : undefined;
     return { labels: asMap(p.labels), annotations: asMap(p.annotations) };
   } catch {
     return undefined;

@@ -8,11 +8,12 @@
  * going are terminated. Also how a Rollout's experiment step becomes an Experiment's spec
  * (`rollout/experiment.go` GetExperimentFromTemplate). Pure: `now` is an argument.
  */
+import { cloneJson, kubeTime } from '../kube';
 import { isCompletedPhase } from './analysis-runs';
-import { getCondition, kubeTime } from './conditions';
+import { getCondition } from './conditions';
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS } from './defaults';
 import { parseDuration } from './duration';
-import { cloneJson, type Effect } from './effects';
+import { type Effect } from './effects';
 import { podTemplateHash } from './hash';
 import { controllerReference } from './replicasets';
 import type { AnalysisArgument, AnalysisRun, Experiment, LabelSelector, OwnerReference, PodMetadata, PodTemplateSpec, ReplicaSet, RolloutExperimentStep, Service } from './types';

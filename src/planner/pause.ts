@@ -5,10 +5,11 @@
  * the abort fields and drops every pause condition; otherwise conditions are removed, added
  * (at most one per reason) and `controllerPause` follows.
  */
+import { kubeTime } from '../kube';
 import { abortScaleDownDelayOf, dynamicStableScaleOf, hasExplicitAbortScaleDownDelay, hasTrafficRouting } from './defaults';
 import { pauseDurationSeconds } from './duration';
 import type { ReconcileContext } from './reconcile-context';
-import { requeueAfter, rfc3339 } from './reconcile-context';
+import { requeueAfter } from './reconcile-context';
 import type { PauseCondition, PauseReason, Rollout, RolloutPause, RolloutStatus } from './types';
 
 export function getPauseCondition(rollout: Rollout, reason: PauseReason): PauseCondition | undefined {
@@ -62,7 +63,7 @@ export function haltProgressReason(rollout: Rollout): string | undefined {
  */
 export function calculatePauseStatus(ctx: ReconcileContext, status: RolloutStatus): void {
   const old = ctx.rollout.status ?? {};
-  const now = rfc3339(ctx.now);
+  const now = kubeTime(ctx.now);
   if (isAborted(ctx)) {
     // The abort branch: abort fields only; pause conditions and controllerPause are dropped.
     status.abort = true;

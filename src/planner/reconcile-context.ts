@@ -7,10 +7,9 @@
  * after `scaleReplicaSet` the context holds the scaled object, as the controller's in-memory
  * copy would, so later decisions in the same reconcile see the new spec (status unchanged).
  */
+import { cloneJson, kubeTime } from '../kube';
 import type { Effect } from './effects';
 import type { RolloutEvent } from './events';
-import { kubeTime } from './conditions';
-import { cloneJson } from './effects';
 import type { AnalysisRun, Experiment, PauseReason, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 import { ANNOTATION_DESIRED_REPLICAS, ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH } from './types';
 
@@ -115,7 +114,7 @@ function replaceView(ctx: ReconcileContext, next: ReplicaSet): void {
 
 /** Creates a ReplicaSet (a fresh object the context now owns) and makes it the context's new RS. */
 export function createReplicaSet(ctx: ReconcileContext, rs: ReplicaSet): ReplicaSet {
-  emit(ctx, { kind: 'createReplicaSet', replicaSet: rs, createdAt: rfc3339(ctx.now) });
+  emit(ctx, { kind: 'createReplicaSet', replicaSet: rs, createdAt: kubeTime(ctx.now) });
   ctx.newRS = rs;
   if (rsHash(ctx.newRS) !== undefined && rsHash(ctx.newRS) === ctx.status.stableRS) ctx.stableRS = ctx.newRS;
   return ctx.newRS;
@@ -243,8 +242,6 @@ export function findExperiment(ctx: ReconcileContext, name: string | undefined):
   return ctx.experiments.find((r) => r.metadata?.name === name);
 }
 
-/** RFC 3339 in UTC, whole seconds (the one implementation is conditions.ts `kubeTime`). */
-export const rfc3339 = kubeTime;
 
 /** Structural equality of plain JSON, ignoring key order. */
 export function sameObject(a: unknown, b: unknown): boolean {

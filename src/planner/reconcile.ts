@@ -5,11 +5,11 @@
  * blue-green strategy, and completes the status, which it writes only when it changed: a
  * rollout at rest yields no effects.
  */
+import { cloneJson } from '../kube';
 import { reconcileBlueGreen } from './bluegreen-reconcile';
 import { canaryTemplateOrStepsChanged, reconcileCanary, resetCanaryForNewTemplate } from './canary-reconcile';
 import { replicasOf } from './defaults';
 import type { Effect } from './effects';
-import { cloneJson } from './effects';
 import { desiredPodTemplateHash, rolloutStepsHash } from './hash';
 import type { ReconcileContext } from './reconcile-context';
 import { createReplicaSet, emptyPauseIntent, rsHash, sameObject, updateReplicaSet } from './reconcile-context';

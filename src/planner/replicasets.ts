@@ -2,7 +2,7 @@
  * ReplicaSet identity (semantics §10, §15 rule 2): revisions, which RS is new / stable / other,
  * the new RS a rollout creates, and the revision sync of an existing new RS.
  */
-import { cloneJson } from './effects';
+import { cloneJson } from '../kube';
 import { removeInjectedAntiAffinityTerm, injectedAntiAffinityIsStale, rolloutAffinity } from './anti-affinity';
 import { minReadySecondsOf, replicasOf } from './defaults';
 import { ephemeralMetadataAtCreation, syncEphemeralMetadata } from './ephemeral-metadata';

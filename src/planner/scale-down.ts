@@ -4,7 +4,6 @@
  * scaleDownDelayRevisionLimit, the #1992 quirk for a 0 s delay), and revision-history cleanup.
  * Pure: it returns the changes to make and when to look again.
  */
-import { kubeTime } from './conditions';
 import {
   dynamicStableScaleOf,
   hasTrafficRouting,
@@ -13,6 +12,7 @@ import {
   scaleDownDelayRevisionLimitOf,
   scaleDownDelaySecondsOf,
 } from './defaults';
+import { kubeTime } from '../kube';
 import { maxUnavailableOf } from './int-or-percent';
 import { compareByCreation, compareByRevision, isSaturated, podTemplateHashOf } from './replicasets';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './types';

@@ -15,11 +15,12 @@
  * as by a controller that does not watch pods (no restart evictions, no pod metadata patches),
  * and the first frame says so. Frames are plain JSON (the webview and the CLI step through them).
  */
+import { cloneJson } from '../kube';
 import type { ActionResult } from './actions';
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
 import { canaryStepsOf, minReadySecondsOf, stableAndCanaryServices } from './defaults';
 import type { Effect, World } from './effects';
-import { applyEffects, cloneJson, describeEffect } from './effects';
+import { applyEffects, describeEffect } from './effects';
 import { desiredPodTemplateHash } from './hash';
 import { isCompletedPhase } from './analysis-runs';
 import { ANNOTATION_EXPERIMENT_TEMPLATE_NAME, experimentEndsByItself, experimentSpecOf, experimentStatusOf, reconcileExperiment } from './experiments';

@@ -4,13 +4,14 @@
  * at the end of every reconcile from the status before and after it; a rollout at rest gets the
  * same value back, so nothing is written.
  */
+import { kubeTime } from '../kube';
 import { canaryTemplateOrStepsChanged } from './canary-reconcile';
 import { ConditionReason, ConditionType, getCondition } from './conditions';
 import { canaryStepsOf } from './defaults';
 import { isFastRollback, isRollback, newRSWithinScaleDownDelay } from './bluegreen-reconcile';
 import { isAborted } from './pause';
 import type { ReconcileContext } from './reconcile-context';
-import { rfc3339, rsAvailable } from './reconcile-context';
+import { rsAvailable } from './reconcile-context';
 import type { CompletionStatus, PauseCondition, Rollout, RolloutDurationStatus, RolloutStatus } from './types';
 
 /** Sets (or leaves, or removes) `s.duration` from the reconcile that produced `s`. */
@@ -24,7 +25,7 @@ function nextDuration(ctx: ReconcileContext, s: RolloutStatus): RolloutDurationS
   const old = ctx.rollout.status ?? {};
   // A refused spec freezes the timing where it was.
   if (getCondition(s.conditions, ConditionType.InvalidSpec)) return s.duration;
-  const now = rfc3339(ctx.now);
+  const now = kubeTime(ctx.now);
   let duration: RolloutDurationStatus | undefined = s.duration ? { ...s.duration } : undefined;
 
   // A promotion in this reconcile names the outcome before the new pods are all available
@@ -90,7 +91,7 @@ function finish(d: RolloutDurationStatus, now: Date, outcome: CompletionStatus):
     d.totalManualPauseDurationSeconds = (d.totalManualPauseDurationSeconds ?? 0) + secondsSince(d.manualPauseStartedAt, now);
     delete d.manualPauseStartedAt;
   }
-  d.finishedAt = rfc3339(now);
+  d.finishedAt = kubeTime(now);
   d.completionStatus = outcome;
 }
 

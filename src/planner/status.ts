@@ -4,6 +4,7 @@
  * conditions of §12 and the phase. `finishStatus` completes `ctx.status`; reconcile.ts writes it
  * only when it differs from the status that was read.
  */
+import { kubeTime } from '../kube';
 import { ConditionMessage, ConditionReason, ConditionType, getCondition, setCondition } from './conditions';
 import { canaryStepsOf, progressDeadlineAbortOf, progressDeadlineSecondsOf } from './defaults';
 import { addAbort, calculatePauseStatus, isAborted } from './pause';
@@ -11,7 +12,7 @@ import { rolloutPhase } from './phase';
 import { recordEvent } from './events';
 import { updateDurationStatus } from './status-duration';
 import type { ReconcileContext } from './reconcile-context';
-import { allReplicaSets, requeueAfter, rfc3339, rsName } from './reconcile-context';
+import { allReplicaSets, requeueAfter, rsName } from './reconcile-context';
 import { isSaturated, replicaSetByHash, revisionOf } from './replicasets';
 import type { LabelSelector, ReplicaSet, RolloutCondition, RolloutStatus } from './types';
 
@@ -272,7 +273,7 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
       const next = lostAvailability
         ? condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetNotAvailable, ConditionMessage.notAvailable)
         : condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetUpdated, ConditionMessage.replicaSetProgressing(newRSName));
-      const stamp = rfc3339(now);
+      const stamp = kubeTime(now);
       next.lastUpdateTime = stamp;
       next.lastTransitionTime = current?.status === 'True' ? (current.lastTransitionTime ?? stamp) : stamp;
       conds = [...conds.filter((c) => c.type !== ConditionType.Progressing), next];

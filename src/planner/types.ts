@@ -5,41 +5,12 @@
  * input and partially written objects are normal; defaults live in `defaults.ts`.
  */
 
+import type { LabelSelector, ObjectMeta } from '../kube';
+
+// The core Kubernetes shapes are src/kube's; the planner's API names them too.
+export type { LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference, Pod } from '../kube';
+
 export type IntOrString = number | string;
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-}
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
 
 /** A pod template. Its `spec` is the Kubernetes PodSpec, kept as open JSON. */
 export interface PodTemplateSpec {
@@ -377,19 +348,6 @@ export interface AnalysisRun {
   metadata?: ObjectMeta;
   spec?: { [k: string]: unknown; terminate?: boolean };
   status?: { phase?: AnalysisPhase | string; message?: string; [k: string]: unknown };
-}
-
-/** A Pod, as far as the planner reads it (pod restarts, §7.5). */
-export interface Pod {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  spec?: { [k: string]: unknown };
-  status?: {
-    phase?: string;
-    conditions?: { type: string; status: 'True' | 'False' | 'Unknown' | string; lastTransitionTime?: string; [k: string]: unknown }[];
-    [k: string]: unknown;
-  };
 }
 
 export interface Experiment {

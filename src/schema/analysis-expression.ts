@@ -483,7 +483,7 @@ export function checkExpression(text: string, args?: ReadonlySet<string>, parsed
       case 'binary':
         if (e.op === 'matches' && e.right.kind === 'literal' && typeof e.right.value === 'string') {
           const compiled = compileRe2(e.right.value);
-          if (!compiled.ok) out.push({ severity: 'error', start: e.right.start, end: e.right.end, message: `not a regular expression Argo can read (Go's regexp, RE2): ${compiled.message}` });
+          if (!compiled.ok) out.push({ severity: 'error', start: e.right.start, end: e.right.end, message: `not a regular expression Argo can read (Go's regexp, RE2): ${compiled.reason}` });
         }
         visit(e.left, inPredicate, names);
         return visit(e.right, inPredicate, names);

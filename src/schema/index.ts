@@ -64,5 +64,6 @@ export { manifestObjects, type ManifestObject, type ManifestObjects, type Manife
 export { closest } from './suggest';
 export { nearestDefinitions, type ReferenceSite } from './nearest';
 export { fieldsPatched, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, patchFindings, readKustomization, type AddedLabels, type Kustomization, type Kustomized, type PatchSource } from './kustomize';
+export { isYamlFileName, workspaceEntry, type WorkspaceEntry } from './workspace-files';
 export { allowedValues } from './pod-template';
 export { escapeMarkdown, kubernetesDescription, type KubernetesDescriptions } from './kubernetes-fields';

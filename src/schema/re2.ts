@@ -6,7 +6,7 @@
  */
 import { RE2JS } from 're2js';
 
-export type CompiledRe2 = { readonly ok: true; readonly re: RE2JS } | { readonly ok: false; readonly message: string };
+export type CompiledRe2 = { readonly ok: true; readonly re: RE2JS } | { readonly ok: false; readonly reason: string };
 
 /** Compiled patterns, the most recent first out of the way last (conditions repeat the same few). */
 const cache = new Map<string, CompiledRe2>();
@@ -20,7 +20,7 @@ export function compileRe2(pattern: string): CompiledRe2 {
   try {
     compiled = { ok: true, re: RE2JS.compile(pattern) };
   } catch (e) {
-    compiled = { ok: false, message: (e as Error).message };
+    compiled = { ok: false, reason: (e as Error).message };
   }
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(pattern, compiled);

@@ -11,6 +11,7 @@
 import { isMap, isScalar, isSeq, stringify, type Pair, type YAMLMap } from 'yaml';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { isObject } from '../kube';
 import { catalogOf, fieldAt } from '../schema';
 import { docByIndex, type FileParse, type LocatedDoc } from './documents';
 import { DIAGNOSTIC_SOURCE, type DiagnosticData } from './diagnostics';
@@ -99,9 +100,9 @@ function newService(located: LocatedDoc, name: string): { kind: string; name: st
 function newAnalysisTemplate(located: LocatedDoc, path: readonly (string | number)[], name: string, clusterScope: boolean): { kind: string; name: string; yaml: string } | undefined {
   const blockPath = path[path.length - 3] === 'templates' ? path.slice(0, -3) : path.slice(0, -1);
   const js = located.doc.doc.toJS() as unknown;
-  const block = blockPath.reduce<unknown>((node, key) => (isRecord(node) || Array.isArray(node) ? (node as any)[key] : undefined), js);
-  const passed: string[] = isRecord(block) && Array.isArray(block.args) ? block.args.flatMap((a: unknown) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
-  const namespace = isRecord(js) && isRecord(js.metadata) ? js.metadata.namespace : undefined;
+  const block = blockPath.reduce<unknown>((node, key) => (isObject<any>(node) || Array.isArray(node) ? (node as any)[key] : undefined), js);
+  const passed: string[] = isObject<any>(block) && Array.isArray(block.args) ? block.args.flatMap((a: unknown) => (isObject<any>(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
+  const namespace = isObject<any>(js) && isObject<any>(js.metadata) ? js.metadata.namespace : undefined;
   const service = passed.length ? `service="{{args.${passed[0]}}}"` : '';
   const kind = clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
   const template = {
@@ -124,8 +125,6 @@ function newAnalysisTemplate(located: LocatedDoc, path: readonly (string | numbe
   };
   return { kind, name, yaml: stringify(template) };
 }
-
-const isRecord = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function fixesFor(file: FileParse, doc: TextDocument, d: Diagnostic): Fix[] {
   const data = d.data as DiagnosticData | undefined;

@@ -26,9 +26,9 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService, type RenamePlaces } from './service';
 import { renameProblem, type ReferenceTarget } from './references';
 import { argumentRenameProblem } from './template-args';
-import { createWorkspaceIndex, KUSTOMIZATION_FILE_NAMES } from '../schema';
+import { createWorkspaceIndex, isYamlFileName, KUSTOMIZATION_FILE_NAMES } from '../schema';
 import { createValidationQueue } from './validation-queue';
-import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, isYamlFile, readYamlFile, scanFolders } from './workspace-scan';
+import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, readYamlFile, scanFolders } from './workspace-scan';
 import { fileKey, isInside, pathToUri } from './uri';
 import type { ServerOptions } from './protocol';
 import { warmUp, type WarmUp } from './warm-up';
@@ -286,7 +286,7 @@ connection.onDidChangeWatchedFiles((p) => {
     // The disk counts for a kustomization or patch file that is not open (an open one counts as the editor shows it).
     if (isOpen(path)) continue;
     kustomizeFileChanged(path, change.type === FileChangeType.Deleted);
-    if (!isYamlFile(path)) continue;
+    if (!isYamlFileName(path)) continue;
     if (change.type === FileChangeType.Deleted) scheduleDependents(workspace.removeFile(path));
     else void reindexFromDisk(path).catch((e) => log('re-reading a changed file failed', e));
   }

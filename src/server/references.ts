@@ -25,6 +25,7 @@ import {
   type RolloutReference,
   type WorkspaceDefinition,
 } from '../schema';
+import { isObject } from '../kube';
 import { allDocs, pieceAt, type FileParse, type PlacedPiece } from './documents';
 import { indexedLocation } from './uri';
 
@@ -58,7 +59,7 @@ export const samePath = (a: readonly (string | number)[], b: readonly (string | 
 
 /** The references of a Rollout or Experiment document; none when it cannot be read as plain data. */
 function referencesOf(pd: { isRollout: boolean; isExperiment: boolean }, value: unknown): RolloutReference[] {
-  return value && typeof value === 'object' && !Array.isArray(value) ? documentReferences(pd, value as Parameters<typeof documentReferences>[1]) : [];
+  return isObject(value) ? documentReferences(pd, value as Parameters<typeof documentReferences>[1]) : [];
 }
 
 /** The target under the cursor (a definition's name, or a Rollout's reference to one) and the range of that name. */

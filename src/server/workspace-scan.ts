@@ -2,12 +2,13 @@
  * The start-up scan for Services, analysis templates, workloads and router objects (Ingresses,
  * VirtualServices, Gateway API routes), and for kustomizations: every *.yaml / *.yml file (and
  * `Kustomization`) under the workspace folders, bounded in file count,
- * file size and depth, skipping dependency and VCS folders and symlinks. Only files that mention
+ * file size and depth; the files and folders are those `rollouts lint DIR` reads (schema's
+ * workspaceEntry: no hidden folders, no node_modules, no symlinks). Only files that mention
  * one of their kinds (`kind: Service`, `kind: AnalysisTemplate`, `kind: Deployment`, ...) are parsed.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ANALYSIS_TEMPLATE_KINDS, WORKLOAD_KINDS, ROUTER_OBJECT_KINDS, type WorkspaceDefinition } from '../schema';
+import { ANALYSIS_TEMPLATE_KINDS, WORKLOAD_KINDS, ROUTER_OBJECT_KINDS, workspaceEntry, type WorkspaceDefinition } from '../schema';
 import { parseWhole, definitionsOf, shifted } from './documents';
 import { isKustomizationFile } from './kustomizations';
 import { splitDocuments } from './split-documents';
@@ -20,8 +21,6 @@ export interface ScanLimits {
 
 export const DEFAULT_SCAN_LIMITS: ScanLimits = { maxFiles: 5000, maxFileBytes: 2_000_000, maxDepth: 20 };
 
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
-export const isYamlFile = (name: string) => /\.ya?ml$/i.test(name);
 
 /**
  * Calls `visit` for each YAML file under the folders, breadth first, awaiting it before the next;
@@ -40,9 +39,10 @@ export async function forEachYamlFile(folders: readonly string[], limits: ScanLi
     }
     for (const e of entries) {
       const path = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name) && depth < limits.maxDepth) queue.push({ dir: path, depth: depth + 1 });
-      } else if (e.isFile() && (isYamlFile(e.name) || isKustomizationFile(e.name))) {
+      const entry = workspaceEntry(e);
+      if (entry === 'folder') {
+        if (depth < limits.maxDepth) queue.push({ dir: path, depth: depth + 1 });
+      } else if (entry === 'manifest') {
         if (files >= limits.maxFiles) return { files, truncated: true };
         files++;
         await visit(path);

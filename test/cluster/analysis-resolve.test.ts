@@ -44,7 +44,7 @@ describe('AnalysisRun resolution from templates', () => {
       measurementRetention: [{ metricName: 'success-rate', limit: 20 }],
     });
     const out = resolveAnalysisRun(input, rollout, lookup);
-    assert.ok(out.ok, out.ok ? '' : out.message);
+    assert.ok(out.ok, out.ok ? '' : out.reason);
     assert.deepEqual(out.run.spec, {
       metrics: [templates['prod/rate']!.spec!.metrics![0], templates['cluster/smoke']!.spec!.metrics![0]],
       args: [
@@ -74,9 +74,9 @@ describe('AnalysisRun resolution from templates', () => {
     ['a fieldRef to a field the rollout lacks', { templates: [{ templateName: 'rate' }], args: [{ name: 'service', valueFrom: { fieldRef: { fieldPath: 'metadata.labels.missing' } } }] }, 'argument "service": the rollout has no field metadata.labels.missing'],
     ['no templates', { templates: [] }, 'the analysis names no templates'],
   ];
-  for (const [what, spec, message] of failures) {
+  for (const [what, spec, reason] of failures) {
     it(`says why it cannot build the run: ${what}`, () => {
-      assert.deepEqual(resolveAnalysisRun(run(spec), rollout, lookup), { ok: false, message });
+      assert.deepEqual(resolveAnalysisRun(run(spec), rollout, lookup), { ok: false, reason });
     });
   }
 

@@ -47,7 +47,7 @@ describe('credentials and unauthorised contexts', () => {
   it('an unauthorised context gets one clear sentence that does not contain the token', async () => {
     const conn = connect({ kubeconfigPath: join(dir, 'bad'), env: {} });
     const check = await checkContext(conn.rest, conn.context);
-    assert.deepEqual(check, { ok: false, status: 401, message: `context "bad": the cluster at ${url} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig` });
+    assert.deepEqual(check, { ok: false, status: 401, reason: `context "bad": the cluster at ${url} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig` });
     const out: string[] = [];
     const code = await main(['promote', 'demo', '--kubeconfig', join(dir, 'bad')], { out: (t) => out.push(t), err: (t) => out.push(t), cwd: dir, env: {} });
     assert.equal(code, 1);

@@ -1,8 +1,8 @@
 // The controller's decisions and writes, with in-memory stores, a recording Rest and a manual clock.
 import { strict as assert } from 'node:assert';
-import { applyEffects, jsonMergePatch, reconcile, type Rollout, type World } from '../../src/planner';
+import { applyEffects, reconcile, type Rollout, type World } from '../../src/planner';
+import { applyMergePatch } from '../../src/kube';
 import { createController } from '../../src/cluster/controller';
-import { mergeDiff } from '../../src/cluster/merge-diff';
 import { ApiError } from '../../src/cluster/rest';
 import { manualClock, memoryStores, recordingRest } from './fakes';
 import { recordingLog } from './helpers';
@@ -79,7 +79,7 @@ describe('controller decisions and writes', () => {
     const body = status.body as { metadata: { resourceVersion: string }; status: unknown };
     assert.equal(body.metadata.resourceVersion, '7');
     const decided = reconcile(rollout('demo:v1', []), [], [], [], new Date(NOW)).status;
-    assert.deepEqual(jsonMergePatch({}, body.status), JSON.parse(JSON.stringify(decided)));
+    assert.deepEqual(applyMergePatch({}, body.status), JSON.parse(JSON.stringify(decided)));
   });
 
   it('after a 409 it does not resend: it waits and decides again from the store', async () => {
@@ -149,13 +149,5 @@ describe('controller decisions and writes', () => {
     await controller.idle();
     assert.equal(controller.stats.reconciles, 2);
     assert.equal(maxInFlight, 1);
-  });
-
-  it('mergeDiff gives the merge patch from one status to another, and nothing for equal ones', () => {
-    const from = { phase: 'Progressing', pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }], canary: { weights: { canary: { weight: 10 } } }, abort: true };
-    const to = { phase: 'Healthy', canary: { weights: { canary: { weight: 10 } } }, stableRS: 'abc' };
-    assert.deepEqual(mergeDiff(from, to), { phase: 'Healthy', pauseConditions: null, abort: null, stableRS: 'abc' });
-    assert.deepEqual(jsonMergePatch(from, mergeDiff(from, to)), to);
-    assert.equal(mergeDiff({ a: [{ x: 1, y: 2 }] }, { a: [{ y: 2, x: 1 }] }), undefined);
   });
 });

@@ -130,7 +130,7 @@ describe('cluster store (watches into memory)', () => {
     await c.close();
     const check = await checkContext(conn.rest, conn.context);
     assert.equal(check.ok, false);
-    assert.match((check as { message: string }).message, /^context "rollouts-local": the cluster at https:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)$/);
+    assert.match((check as { reason: string }).reason, /^context "rollouts-local": the cluster at https:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)$/);
     const delays: number[] = [];
     const log = recordingLog();
     let threeRestarts!: () => void;

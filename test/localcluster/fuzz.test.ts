@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { strict as assert } from 'node:assert';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { applyConfiguration } from '../../src/localcluster/managed-fields';
-import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepEqual } from '../../src/localcluster/patch';
+import { PatchError, applyJsonPatch, applyMergePatch, deepEqual } from '../../src/kube';
+import { applyStrategicMergePatch } from '../../src/localcluster/patch';
 import { raw, streamGet } from './helpers';
 
 const seed = 20261129;

@@ -2,7 +2,8 @@
 // clear Status, never corrupt the server's own objects, and never lose or half-write state.
 import { strict as assert } from 'node:assert';
 import { createManualClock, startLocalCluster, type LocalCluster } from '../../src/localcluster';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../src/localcluster/patch';
+import { applyJsonPatch, applyMergePatch } from '../../src/kube';
+import { applyStrategicMergePatch } from '../../src/localcluster/patch';
 import { Store } from '../../src/localcluster/store';
 import { raw, type Target } from './helpers';
 

@@ -1,35 +1,7 @@
-// The patch implementations on their own: the subset of strategic merge patch clients send.
+// The strategic merge patch on its own: the subset clients send (merge and JSON patch: test/kube/patch.test.ts).
 import { strict as assert } from 'node:assert';
-import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../src/localcluster/patch';
-
-describe('JSON merge patch (RFC 7386)', () => {
-  it('merges maps, replaces lists and deletes keys set to null', () => {
-    assert.deepEqual(applyMergePatch({ a: { b: 1, c: 2 }, l: [1, 2] }, { a: { c: null, d: 3 }, l: [3] }), { a: { b: 1, d: 3 }, l: [3] });
-  });
-});
-
-describe('JSON patch (RFC 6902)', () => {
-  const doc = { a: [1, 2], b: { c: 'x' } };
-  it('applies add, remove, replace, move, copy and test', () => {
-    const out = applyJsonPatch(doc, [
-      { op: 'add', path: '/a/-', value: 3 },
-      { op: 'remove', path: '/a/0' },
-      { op: 'replace', path: '/b/c', value: 'y' },
-      { op: 'copy', from: '/b/c', path: '/d' },
-      { op: 'move', from: '/d', path: '/e' },
-      { op: 'test', path: '/e', value: 'y' },
-    ]);
-    assert.deepEqual(out, { a: [2, 3], b: { c: 'y' }, e: 'y' });
-    assert.deepEqual(doc, { a: [1, 2], b: { c: 'x' } }, 'the input is not changed');
-  });
-  it('unescapes ~1 and ~0 in paths', () => {
-    assert.deepEqual(applyJsonPatch({ m: {} }, [{ op: 'add', path: '/m/a~1b~0c', value: 1 }]), { m: { 'a/b~c': 1 } });
-  });
-  it('names the failing operation', () => {
-    assert.throws(() => applyJsonPatch(doc, [{ op: 'replace', path: '/zz', value: 1 }]), (e: Error) => e instanceof PatchError && /operation 0 \(replace\)/.test(e.message));
-    assert.throws(() => applyJsonPatch(doc, [{ op: 'jump', path: '/a' }]), /unknown op "jump"/);
-  });
-});
+import { PatchError } from '../../src/kube';
+import { applyStrategicMergePatch } from '../../src/localcluster/patch';
 
 describe('strategic merge patch', () => {
   const pod = {

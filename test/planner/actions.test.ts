@@ -3,8 +3,6 @@ import { strict as assert } from 'node:assert';
 import {
   abortAction,
   applyRolloutPatch,
-  jsonMergePatch,
-  jsonPatch,
   pauseAction,
   podTemplateHash,
   promoteAction,
@@ -19,6 +17,7 @@ import {
   type Rollout,
   type RolloutStatus,
 } from '../../src/planner';
+import { applyJsonPatch, applyMergePatch } from '../../src/kube';
 
 const steps = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }];
 const canary = (status: RolloutStatus = {}, spec: object = {}): Rollout => ({
@@ -231,19 +230,19 @@ describe('actions (§7)', () => {
       assert.deepEqual(r.spec!.template, { spec: { containers: [{ name: 'app', image: 'v1' }] } });
     });
     it('RFC 7386 examples', () => {
-      assert.deepEqual(jsonMergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } }), { a: 'z', c: { d: 'e' } });
-      assert.deepEqual(jsonMergePatch({ a: [{ b: 'c' }] }, { a: [1] }), { a: [1] });
-      assert.deepEqual(jsonMergePatch({ a: 'b' }, ['c']), ['c']);
+      assert.deepEqual(applyMergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } }), { a: 'z', c: { d: 'e' } });
+      assert.deepEqual(applyMergePatch({ a: [{ b: 'c' }] }, { a: [1] }), { a: [1] });
+      assert.deepEqual(applyMergePatch({ a: 'b' }, ['c']), ['c']);
     });
     it('JSON patch add/remove/replace/test, with a clear error on a missing path', () => {
-      assert.deepEqual(jsonPatch({ a: [1, 2], b: { c: 1 } }, [
+      assert.deepEqual(applyJsonPatch({ a: [1, 2], b: { c: 1 } }, [
         { op: 'add', path: '/a/-', value: 3 },
         { op: 'remove', path: '/b/c' },
         { op: 'replace', path: '/a/0', value: 0 },
         { op: 'test', path: '/a/2', value: 3 },
         { op: 'add', path: '/d~1e', value: true },
       ]), { a: [0, 2, 3], b: {}, 'd/e': true });
-      assert.throws(() => jsonPatch({}, [{ op: 'replace', path: '/spec/template', value: {} }]), /"\/spec\/template" does not exist/);
+      assert.throws(() => applyJsonPatch({}, [{ op: 'replace', path: '/spec/template', value: {} }]), /"\/spec\/template" does not exist/);
     });
   });
 });

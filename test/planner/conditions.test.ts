@@ -7,12 +7,12 @@ import {
   EventMessage,
   canaryStepString,
   getCondition,
-  kubeTime,
   newCondition,
   removeCondition,
   setCondition,
   type RolloutCondition,
 } from '../../src/planner';
+import { kubeTime } from '../../src/kube';
 
 const t0 = new Date('2026-01-01T00:00:00.000Z');
 const t1 = new Date('2026-01-01T00:05:00.250Z');

@@ -68,7 +68,7 @@ describe('parseDuration (semantics §6)', () => {
     assert.deepEqual(checkDuration('2m'), { ok: true, seconds: 120 });
     const bad = checkDuration('2 minutes');
     assert.equal(bad.ok, false);
-    assert.ok(!bad.ok && bad.message.includes('"2 minutes"'));
+    assert.ok(!bad.ok && bad.reason.includes('"2 minutes"'));
   });
 });
 

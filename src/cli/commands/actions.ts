@@ -35,7 +35,7 @@ function actionCommand(cli: CliVerb, summary: string): Command {
         now: new Date(),
         seconds: (text) => {
           const d = checkDuration(text);
-          return d.ok ? d.seconds : d.message;
+          return d.ok ? d.seconds : d.reason;
         },
       });
       if ('usage' in request) throw new UsageError(request.usage);

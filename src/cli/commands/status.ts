@@ -27,7 +27,7 @@ export const statusCommand: Command = {
     let timeoutMs = 0;
     if (typeof raw === 'string') {
       const d = checkDuration(raw);
-      if (!d.ok) throw new UsageError(`--timeout: ${d.message}`);
+      if (!d.ok) throw new UsageError(`--timeout: ${d.reason}`);
       timeoutMs = d.seconds * 1000;
     }
     const name = t.name!;

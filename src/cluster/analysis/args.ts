@@ -70,7 +70,7 @@ export function runForBookkeeping(run: FullAnalysisRun): FullAnalysisRun {
       const v = m[field];
       if (v === undefined || v === '') continue;
       const checked = checkDuration(v);
-      if (!checked.ok) throw new ArgumentError(`metric "${m.name}": ${field} ${JSON.stringify(v)} is not a duration (${checked.message})`);
+      if (!checked.ok) throw new ArgumentError(`metric "${m.name}": ${field} ${JSON.stringify(v)} is not a duration (${checked.reason})`);
     }
     for (const field of ['count', 'failureLimit', 'inconclusiveLimit', 'consecutiveErrorLimit'] as const) {
       const v = m[field];

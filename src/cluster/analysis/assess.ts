@@ -6,6 +6,7 @@
  * inconclusiveLimit, consecutiveErrorLimit, count), the run's phase and message from the worst
  * metric that is not a dry run, terminate, measurement retention, and when to look again.
  */
+import { kubeTime } from '../../kube';
 import { isCompletedPhase, parseDuration } from '../../planner';
 import { re2Finds } from '../../schema';
 import type { AnalysisRunStatus, FullAnalysisRun, Measurement, MeasurementPhase, Metric, MetricResult, RunSummary } from './types';
@@ -16,7 +17,6 @@ export const DEFAULT_CONSECUTIVE_ERROR_LIMIT = 4;
 /** Measurements kept per metric unless measurementRetention says otherwise. */
 export const DEFAULT_MEASUREMENT_RETENTION = 10;
 
-const iso = (t: Date): string => t.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const ms = (t: string | undefined): number => (t ? Date.parse(t) : NaN);
 
 function intOf(v: number | string | undefined, fallback: number | undefined): number | undefined {
@@ -169,7 +169,7 @@ export function assessRun(run: FullAnalysisRun, status: AnalysisRunStatus, now: 
   status.phase = phase;
   if (message) status.message = message;
   else delete status.message;
-  if (isCompletedPhase(phase)) status.completedAt ??= iso(now);
+  if (isCompletedPhase(phase)) status.completedAt ??= kubeTime(now);
 }
 
 /** When to look at the run again (ms since epoch), or undefined when it has ended or waits on nothing. */
@@ -178,5 +178,3 @@ export function nextWakeAt(run: FullAnalysisRun, status: AnalysisRunStatus): num
   const times = (run.spec?.metrics ?? []).map((m) => nextDueAt(status, m)).filter((t): t is number => t !== undefined);
   return times.length ? Math.min(...times) : undefined;
 }
-
-export { iso as isoSeconds };

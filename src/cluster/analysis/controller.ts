@@ -9,12 +9,12 @@
 import { systemClock, type Clock } from '../clock';
 import { ANALYSIS_RUN, kindPath, type KindRef } from '../kinds';
 import { errorText, type Log } from '../log';
-import { mergeDiff } from '../merge-diff';
+import { kubeTime, mergeDiff } from '../../kube';
 import { ApiError, isConflict, isNotFound, type Rest } from '../rest';
 import type { Disposable, KindStore } from '../watch-kind';
 import { createWorkQueue, keyOf, rvAtLeast } from '../work-queue';
 import { ArgumentError, argumentValues, runForBookkeeping, substituteArgs, type ReadSecret } from './args';
-import { assessRun, dueMetrics, isoSeconds, nextWakeAt, recordMeasurement } from './assess';
+import { assessRun, dueMetrics, nextWakeAt, recordMeasurement } from './assess';
 import { measure, type Fetch } from './providers';
 import { isCompletedPhase } from '../../planner';
 import type { AnalysisRunStatus, FullAnalysisRun, Measurement } from './types';
@@ -109,7 +109,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     stats.reconciles++;
     const now = clock.now();
     const status: AnalysisRunStatus = structuredClone(run.status ?? {});
-    status.startedAt ??= isoSeconds(now);
+    status.startedAt ??= kubeTime(now);
 
     let view: FullAnalysisRun = run;
     let problem: string | undefined;
@@ -125,7 +125,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     if (problem) {
       status.phase = 'Error';
       status.message = problem;
-      status.completedAt ??= isoSeconds(clock.now());
+      status.completedAt ??= kubeTime(clock.now());
     } else assessRun(view, status, clock.now());
 
     const patch = mergeDiff(run.status ?? {}, status);
@@ -166,7 +166,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
         try {
           resolved = substituteArgs(metric, args.values);
         } catch (e) {
-          const at = isoSeconds(clock.now());
+          const at = kubeTime(clock.now());
           return [metric.name, { phase: 'Error', message: (e as Error).message, startedAt: at, finishedAt: at }];
         }
         return [metric.name, await measure(resolved, { fetch: fetchFn, clock, secrets: args.secrets, stop: stopping.signal })];

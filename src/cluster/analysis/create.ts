@@ -44,7 +44,7 @@ export async function prepareAnalysisRun(rest: Rest, run: AnalysisRun, rollout: 
   }
   const resolved = resolveAnalysisRun(run, rollout, (ref) => found.get(keyOf(ref.clusterScope, ref.name)));
   if (resolved.ok) return { run: resolved.run };
-  return { run: run as FullAnalysisRun, failure: resolved.message };
+  return { run: run as FullAnalysisRun, failure: resolved.reason };
 }
 
 /** One API write, as the calling controller counts it. */

@@ -4,6 +4,7 @@
  * values: no eval, no Function. The semantics are expr's (github.com/expr-lang/expr) for the
  * operators and builtins conditions use, plus Argo's asInt, asFloat, isNaN, isInf, isNil, default.
  */
+import { isObject } from '../../kube';
 import { CLOSURE_FUNCTIONS, compileRe2, parseExpression, type Expr } from '../../schema';
 
 export class ExpressionError extends Error {}
@@ -93,7 +94,7 @@ function equal(a: unknown, b: unknown, budget: Budget): boolean {
   if (b === undefined) b = null;
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i], budget));
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+  if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(own(a, k), own(b, k), budget));
   }
@@ -613,7 +614,7 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
       // Go's regexp (RE2) as expr uses it: linear in the text, found anywhere in it.
       const text = str(left, '"matches"');
       const compiled = compileRe2(str(right, '"matches"'));
-      if (!compiled.ok) return fail(`"matches": bad regular expression ${show(right)}: ${compiled.message}`);
+      if (!compiled.ok) return fail(`"matches": bad regular expression ${show(right)}: ${compiled.reason}`);
       // Compiling costs with the program's size too (a pattern of a few {1,1000} is thousands of states), cached or not: the same answer every time.
       const states = compiled.re.programSize();
       budget.step(states * COMPILE_STEPS_PER_STATE + (text.length + 1) * Math.ceil(states / MATCH_STATES_PER_STEP));

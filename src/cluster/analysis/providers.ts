@@ -5,6 +5,7 @@
  * query, ends Inconclusive with a message naming it. HTTP goes through the injected `fetch`; time
  * through the injected clock.
  */
+import { isObject, kubeTime } from '../../kube';
 import type { Clock } from '../clock';
 import { evaluateCondition } from './expression';
 import type { Measurement, MeasurementPhase, Metric } from './types';
@@ -20,7 +21,6 @@ export interface MeasureDeps {
   stop?: AbortSignal;
 }
 
-const iso = (t: Date): string => t.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** What a provider read: the value as shown (`value`) and as the conditions see it (`result`). */
 interface Reading {
@@ -32,9 +32,9 @@ class ProviderError extends Error {}
 
 /** Measures `metric` (its args already substituted) once. Never throws: errors are Error measurements. */
 export async function measure(metric: Metric, deps: MeasureDeps): Promise<Measurement> {
-  const startedAt = iso(deps.clock.now());
+  const startedAt = kubeTime(deps.clock.now());
   const done = (phase: MeasurementPhase, extra: { value?: string; message?: string } = {}): Measurement => {
-    const m: Measurement = { phase, startedAt, finishedAt: iso(deps.clock.now()) };
+    const m: Measurement = { phase, startedAt, finishedAt: kubeTime(deps.clock.now()) };
     if (extra.value !== undefined) m.value = redact(extra.value, deps.secrets);
     if (extra.message) m.message = redact(extra.message, deps.secrets);
     return m;
@@ -177,8 +177,8 @@ export function readJsonPath(data: unknown, path: string): unknown {
       const i = key < 0 ? value.length + key : key;
       if (i < 0 || i >= value.length) throw new ProviderError(`jsonPath "${path}": index ${key} is out of range`);
       value = value[i];
-    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, String(key))) {
-      value = (value as Record<string, unknown>)[String(key)];
+    } else if (isObject(value) && Object.hasOwn(value, String(key))) {
+      value = value[String(key)];
     } else {
       throw new ProviderError(`jsonPath "${path}": ${typeof key === 'number' ? `[${key}]` : `"${key}"`} not found in the answer`);
     }

@@ -26,7 +26,7 @@ const ownerWord = (owner: RunOwner) => (owner.kind === 'Experiment' ? 'experimen
 /** Finds a referenced template; undefined when it does not exist. */
 export type TemplateLookup = (ref: { name: string; clusterScope: boolean; namespace: string }) => AnalysisTemplate | undefined;
 
-export type Resolution = { ok: true; run: FullAnalysisRun } | { ok: false; message: string };
+export type Resolution = { ok: true; run: FullAnalysisRun } | { ok: false; reason: string };
 
 /** The templates a run (as the planner made it) references. */
 export function templateRefsOf(run: AnalysisRun): { name: string; clusterScope: boolean }[] {
@@ -40,32 +40,32 @@ const kindName = (clusterScope: boolean) => (clusterScope ? 'ClusterAnalysisTemp
 export function resolveAnalysisRun(run: AnalysisRun, rollout: RunOwner, lookup: TemplateLookup): Resolution {
   const namespace = run.metadata?.namespace ?? rollout.metadata?.namespace ?? 'default';
   const refs = templateRefsOf(run);
-  if (refs.length === 0) return { ok: false, message: 'the analysis names no templates' };
+  if (refs.length === 0) return { ok: false, reason: 'the analysis names no templates' };
   const metrics: Metric[] = [];
   const templateArgs: Argument[] = [];
   const dryRun: { metricName: string }[] = [];
   const retention: { metricName: string; limit: number }[] = [];
   for (const ref of refs) {
-    if (!ref.name) return { ok: false, message: `a template reference has no templateName` };
+    if (!ref.name) return { ok: false, reason: `a template reference has no templateName` };
     const template = lookup({ ...ref, namespace });
     if (!template) {
-      return { ok: false, message: ref.clusterScope ? `ClusterAnalysisTemplate "${ref.name}" not found` : `AnalysisTemplate "${ref.name}" not found in namespace "${namespace}"` };
+      return { ok: false, reason: ref.clusterScope ? `ClusterAnalysisTemplate "${ref.name}" not found` : `AnalysisTemplate "${ref.name}" not found in namespace "${namespace}"` };
     }
     for (const metric of template.spec?.metrics ?? []) {
-      if (metrics.some((m) => m.name === metric.name)) return { ok: false, message: `two metrics have the same name "${metric.name}" (${kindName(ref.clusterScope)} "${ref.name}")` };
+      if (metrics.some((m) => m.name === metric.name)) return { ok: false, reason: `two metrics have the same name "${metric.name}" (${kindName(ref.clusterScope)} "${ref.name}")` };
       metrics.push(structuredClone(metric));
     }
     for (const arg of template.spec?.args ?? []) {
       const i = templateArgs.findIndex((a) => a.name === arg.name);
       if (i < 0) templateArgs.push(structuredClone(arg));
       else if (arg.value !== undefined && templateArgs[i]!.value !== undefined && arg.value !== templateArgs[i]!.value) {
-        return { ok: false, message: `argument "${arg.name}" is given different values by the templates` };
+        return { ok: false, reason: `argument "${arg.name}" is given different values by the templates` };
       } else if (templateArgs[i]!.value === undefined && templateArgs[i]!.valueFrom === undefined) templateArgs[i] = structuredClone(arg);
     }
     dryRun.push(...(template.spec?.dryRun ?? []));
     retention.push(...(template.spec?.measurementRetention ?? []));
   }
-  if (metrics.length === 0) return { ok: false, message: `the templates ${refs.map((r) => `"${r.name}"`).join(', ')} have no metrics` };
+  if (metrics.length === 0) return { ok: false, reason: `the templates ${refs.map((r) => `"${r.name}"`).join(', ')} have no metrics` };
 
   const given = (((run.spec as { args?: Argument[] } | undefined)?.args) ?? []);
   const args: Argument[] = [];
@@ -79,11 +79,11 @@ export function resolveAnalysisRun(run: AnalysisRun, rollout: RunOwner, lookup: 
     const fieldPath = arg.valueFrom?.fieldRef?.fieldPath;
     if (fieldPath !== undefined) {
       const value = rolloutField(rollout, fieldPath);
-      if (value === undefined) return { ok: false, message: `argument "${arg.name}": the ${ownerWord(rollout)} has no field ${fieldPath}` };
+      if (value === undefined) return { ok: false, reason: `argument "${arg.name}": the ${ownerWord(rollout)} has no field ${fieldPath}` };
       arg.value = value;
       delete arg.valueFrom;
     }
-    if (arg.value === undefined && arg.valueFrom?.secretKeyRef === undefined) return { ok: false, message: `argument "${arg.name}" has no value: the ${ownerWord(rollout)} must supply it` };
+    if (arg.value === undefined && arg.valueFrom?.secretKeyRef === undefined) return { ok: false, reason: `argument "${arg.name}" has no value: the ${ownerWord(rollout)} must supply it` };
     args.push(arg);
   }
 

@@ -2,13 +2,14 @@
  * Stopping an AnalysisRun or an Experiment by hand (`rollouts terminate analysisrun|experiment`,
  * the editor's command): spec.terminate = true, as Argo's plugin does.
  */
+import type { ObjectRef } from '../../kube';
 import { ANALYSIS_RUN, EXPERIMENT, kindPath, type KindRef } from '../kinds';
 import { isNotFound, type Rest } from '../rest';
 import { isCompletedPhase } from '../../planner';
 
 export type TerminateOutcome = { ok: true; alreadyEnded?: string } | { ok: false; reason: string };
 
-async function terminate(rest: Rest, kind: KindRef, ref: { namespace: string; name: string }): Promise<TerminateOutcome> {
+async function terminate(rest: Rest, kind: KindRef, ref: ObjectRef): Promise<TerminateOutcome> {
   let object: { status?: { phase?: string } };
   try {
     object = await rest.request('GET', kindPath(kind, ref.namespace, ref.name));
@@ -22,5 +23,5 @@ async function terminate(rest: Rest, kind: KindRef, ref: { namespace: string; na
   return isCompletedPhase(object.status?.phase) ? { ok: true, alreadyEnded: String(object.status?.phase) } : { ok: true };
 }
 
-export const terminateAnalysisRun = (rest: Rest, ref: { namespace: string; name: string }): Promise<TerminateOutcome> => terminate(rest, ANALYSIS_RUN, ref);
-export const terminateExperiment = (rest: Rest, ref: { namespace: string; name: string }): Promise<TerminateOutcome> => terminate(rest, EXPERIMENT, ref);
+export const terminateAnalysisRun = (rest: Rest, ref: ObjectRef): Promise<TerminateOutcome> => terminate(rest, ANALYSIS_RUN, ref);
+export const terminateExperiment = (rest: Rest, ref: ObjectRef): Promise<TerminateOutcome> => terminate(rest, EXPERIMENT, ref);

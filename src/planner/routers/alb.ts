@@ -22,10 +22,11 @@
  * `status.canary.weights.verified` stays unset and `status.alb(s)` are not written.
  * Not driven: `extensions/v1beta1` Ingresses.
  */
+import { isObject } from '../../kube';
 import { albAnnotationPrefixOf, albRootServiceOf, DEFAULT_ALB_ANNOTATION_PREFIX } from '../defaults';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routedServices, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite, isObject } from './types';
+import { describeRef, routedServices, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 import { managedRouteNames, managedRoutesPlan, type HeaderRouteStep, type ManagedRoutesPlan, type WantedRoute } from './managed-routes';
 import { INGRESS_API_VERSION } from './nginx';
 

@@ -9,9 +9,9 @@
  * Mapping has no owner (upstream strips the base's metadata and sets none), and a base Mapping that
  * has a weight of its own is refused.
  */
-import { cloneJson } from '../effects';
+import { cloneJson, isObject } from '../../kube';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, isObject, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 export const AMBASSADOR_API_VERSION = 'getambassador.io/v2';
 /** Upstream cuts a base name to 246 characters before adding `-canary`. */

@@ -11,12 +11,12 @@
  * deleted when the plan drops it; one of that name the Rollout does not own is a problem, as
  * upstream. `apisix.apache.org/v2`, as upstream's default.
  */
-import { cloneJson } from '../effects';
+import { cloneJson, isObject } from '../../kube';
 import { canonicalJson } from '../hash';
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';
 import { managedRouteNames, managedRoutesPlan, type HeaderRouteStep } from './managed-routes';
-import { controlledBy, describeRef, isObject, notOwnedProblem, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import { controlledBy, describeRef, notOwnedProblem, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 export const APISIX_API_VERSION = 'apisix.apache.org/v2';
 

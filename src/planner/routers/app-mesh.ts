@@ -9,10 +9,10 @@
  *   and stable VirtualNodes get the canary weight and the rest of 100 (upstream `SetWeight`).
  * The mesh objects are the user's: only those fields are patched, nothing is created.
  */
-import { cloneJson } from '../effects';
+import { cloneJson, isObject } from '../../kube';
 import { canonicalJson } from '../hash';
 import { ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH, type Rollout, type TrafficWeights } from '../types';
-import { describeRef, isObject, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 export const APP_MESH_API_VERSION = 'appmesh.k8s.aws/v1beta2';
 /** The route kinds whose weighted targets upstream splits, in the order it looks for them. */

@@ -14,9 +14,9 @@
  * record entry when the plan drops it (a step without match, promotion, abort). The ConfigMap is
  * created only when there is something to record (the plugin creates it on its first weight).
  */
-import { cloneJson } from '../effects';
+import { cloneJson, isObject } from '../../kube';
 import type { Rollout } from '../types';
-import { describeRef, isObject, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import { describeRef, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 import { managedRouteNames, type HeaderRouteStep, type ManagedRoutesPlan } from './managed-routes';
 
 export const GATEWAY_API_CONFIG_MAP = 'argo-gatewayapi-configmap';

@@ -13,12 +13,12 @@
  * Not driven: route discovery by label selector (a problem), and the backends the plugin adds for
  * experiment templates (their share stays with the stable).
  */
-import { cloneJson } from '../effects';
+import { cloneJson, isObject } from '../../kube';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
 import { configMapRef, plannedHeaderRoutes, readRecords, recordsWrite, takesHeaderRoutes, withHeaderRules, type ManagedRuleRecord, type ManagedRuleRecords } from './gateway-api-header-routes';
 import { managedRouteNames, managedRoutesPlan } from './managed-routes';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite, isObject } from './types';
+import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
 
 /** The plugin's name as the Rollout's `trafficRouting.plugins` keys it. */
 export const GATEWAY_API_PLUGIN = 'argoproj-labs/gatewayAPI';

@@ -5,7 +5,7 @@
  * Only `networking.k8s.io/v1` Ingresses. A canary Ingress of that name that the Rollout does not
  * own is left alone and reported.
  */
-import { cloneJson } from '../effects';
+import { cloneJson } from '../../kube';
 import { canonicalJson } from '../hash';
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';

@@ -6,10 +6,10 @@
  * `traefik.containo.us/v1alpha1` API (its controller's default); experiment weights stay with the
  * stable.
  */
-import { cloneJson } from '../effects';
+import { cloneJson, isObject } from '../../kube';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, isObject, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef } from './types';
+import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef } from './types';
 
 export const TRAEFIK_API_VERSION = 'traefik.containo.us/v1alpha1';
 

@@ -55,7 +55,6 @@ export const controlledBy = (object: RouterObject, rollout: { metadata?: { uid?:
 export const notOwnedProblem = (ref: RouterObjectRef): string => `${describeRef(ref)} exists and is not owned by this Rollout, so it is not changed`;
 
 /** A JSON object (not null, not a list): what a router object's parts are read as. */
-export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The stable and canary Services a router sends to: with pingPong, ping's and pong's as the weights

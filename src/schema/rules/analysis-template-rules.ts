@@ -214,7 +214,7 @@ export const metricNameReferences: TemplateRule = {
         const name = str(obj(e)?.metricName);
         if (name === undefined || matchesMetric(name, names)) return;
         const compiled = compileRe2(name);
-        const why = compiled.ok ? '' : ` (it is not a regular expression Argo can read: ${compiled.message})`;
+        const why = compiled.ok ? '' : ` (it is not a regular expression Argo can read: ${compiled.reason})`;
         out.push(warning(this.code, ['spec', list, i, 'metricName'], `"${name}" matches no metric of this template (${names.join(', ') || 'none'})${why}`));
       });
     }

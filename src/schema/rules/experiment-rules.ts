@@ -103,7 +103,7 @@ export const experimentSelectorMatchesTemplate: ExperimentRule = {
       const m = selectorMatches(selector, obj(obj(podTemplate.metadata)?.labels) ?? {});
       if (m.ok) continue;
       const name = str(item.name);
-      out.push(error(this.code, [...TEMPLATES, i, 'selector', ...m.path], `the selector of template${name ? ` "${name}"` : ''} does not match its pod template's labels: ${m.why}. The ReplicaSet is refused`, 'key'));
+      out.push(error(this.code, [...TEMPLATES, i, 'selector', ...m.path], `the selector of template${name ? ` "${name}"` : ''} does not match its pod template's labels: ${m.reason}. The ReplicaSet is refused`, 'key'));
     }
     return out;
   },

@@ -1,4 +1,5 @@
 /** What a semantic rule is: a small module with a stable code that reads the Rollout as plain data. */
+import { isObject } from '../../kube';
 import type { DocFinding, RelatedPlace } from '../findings';
 import type { LineColumn } from '../ranges';
 import type { ReferenceSite } from '../nearest';
@@ -46,8 +47,7 @@ export interface Rule {
   check(ctx: RuleContext): DocFinding[];
 }
 
-export const obj = (v: unknown): JsonObject | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined;
+export const obj = (v: unknown): JsonObject | undefined => (isObject<Json>(v) ? v : undefined);
 export const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 export const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -1,4 +1,5 @@
 /** Rules on spec's own fields (semantics §13). */
+import { expressionRequirement, matchesRequirement } from '../../kube';
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS, DEFAULT_REVISION_HISTORY_LIMIT } from '../../planner';
 import type { DocFinding } from '../findings';
 import { BLUE_GREEN, CANARY, arr, error, has, int, obj, str, warning, withRelated, type JsonObject, type Rule } from './rule';
@@ -46,12 +47,14 @@ export const selectorRequired: Rule = {
 };
 
 /** Whether a label selector (matchLabels + matchExpressions) selects pods with these labels. */
-export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>): { ok: true } | { ok: false; why: string; path: (string | number)[] } {
+export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>): { ok: true } | { ok: false; reason: string; path: (string | number)[] } {
   const ml = obj(sel.matchLabels) ?? {};
   for (const [k, v] of Object.entries(ml)) {
-    if (labels[k] === undefined) return { ok: false, why: `the template has no label "${k}"`, path: ['matchLabels', k] };
-    if (String(labels[k]) !== String(v)) return { ok: false, why: `the template's label ${k} is "${String(labels[k])}", the selector wants "${String(v)}"`, path: ['matchLabels', k] };
+    if (labels[k] === undefined) return { ok: false, reason: `the template has no label "${k}"`, path: ['matchLabels', k] };
+    if (String(labels[k]) !== String(v)) return { ok: false, reason: `the template's label ${k} is "${String(labels[k])}", the selector wants "${String(v)}"`, path: ['matchLabels', k] };
   }
+  // The labels as the API server would see them (a YAML number is the label's text).
+  const asText = Object.fromEntries(Object.entries(labels).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
   const exprs = arr(sel.matchExpressions);
   for (let i = 0; i < exprs.length; i++) {
     const e = obj(exprs[i]);
@@ -59,14 +62,8 @@ export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>
     const op = str(e?.operator);
     if (!e || key === undefined || op === undefined) continue;
     const values = arr(e.values).map(String);
-    const present = labels[key] !== undefined;
-    const value = present ? String(labels[key]) : undefined;
-    const ok =
-      op === 'In' ? present && values.includes(value!) :
-      op === 'NotIn' ? !present || !values.includes(value!) :
-      op === 'Exists' ? present :
-      op === 'DoesNotExist' ? !present : true;
-    if (!ok) return { ok: false, why: `the template's labels do not satisfy "${key} ${op}${values.length ? ` (${values.join(', ')})` : ''}"`, path: ['matchExpressions', i] };
+    const requirement = expressionRequirement({ key, operator: op, values });
+    if (requirement && !matchesRequirement(asText, requirement)) return { ok: false, reason: `the template's labels do not satisfy "${key} ${op}${values.length ? ` (${values.join(', ')})` : ''}"`, path: ['matchExpressions', i] };
   }
   return { ok: true };
 }
@@ -84,7 +81,7 @@ export const selectorMatchesTemplate: Rule = {
     if (m.ok) return [];
     // Upstream (Kubernetes' ValidatePodTemplateSpecForReplicaSet, run by validation.go:ValidateRolloutSpec) reports it at the template's labels.
     const written = obj(obj(template.metadata)?.labels) !== undefined;
-    const finding = error(this.code, ['spec', 'template', 'metadata', 'labels'], `the pod template's labels do not match spec.selector: ${m.why}`, written ? 'key' : 'missing');
+    const finding = error(this.code, ['spec', 'template', 'metadata', 'labels'], `the pod template's labels do not match spec.selector: ${m.reason}`, written ? 'key' : 'missing');
     return [withRelated(finding, [{ message: 'the selector term the labels miss', path: ['spec', 'selector', ...m.path] }])];
   },
 };

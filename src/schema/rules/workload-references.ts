@@ -76,6 +76,6 @@ export const workloadSelectorMatches: Rule = {
     // One definition whose pods the selector selects is enough.
     const first = selectorMatches(sel, found[0]!.labels);
     if (first.ok || found.slice(1).some((w) => selectorMatches(sel, w.labels).ok)) return [];
-    return [judged(error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.why}`, 'key', { workload: ref.name, file: found[0]!.file }), found, siteOf(ctx, ref.namespace))];
+    return [judged(error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.reason}`, 'key', { workload: ref.name, file: found[0]!.file }), found, siteOf(ctx, ref.namespace))];
   },
 };
