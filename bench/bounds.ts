@@ -6,7 +6,7 @@
 //   local cluster (this file):
 //     - cluster RSS growth through 300 writes of a 2.5 MB object (limit 256 MB over idle)
 //     - cluster RSS growth through a billion-replica ReplicaSet (limit 256 MB over idle), and how
-//       much of it came in the run's second half (limit 32 MB: flat once the pods quota is reached)
+//       much of it came in the run's second half (limit 16 MB: flat once the pods quota is reached)
 //   simulator, expressions, lint: bench/bounds-planner.ts exports `plannerBounds: Bound[]`; it is
 //     loaded when present (import only the type from here: `import type { Bound } from './bounds'`).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -143,7 +143,7 @@ export const clusterBounds: Bound[] = [
   {
     name: `local cluster: RSS growth in the second half of the billion-replica ReplicaSet's run (${replicaSetSeconds / 2} s to ${replicaSetSeconds} s)`,
     unit: 'MB',
-    limit: 32,
+    limit: 16,
     measure: async () => {
       const { peak, atHalf, samples } = await billionReplicaSet();
       console.log(`     (peak RSS over idle every 10 s: ${samples.map((mb) => mb.toFixed(0)).join(', ')} MB)`);
