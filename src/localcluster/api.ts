@@ -90,6 +90,12 @@ function withoutVersion(obj: any): unknown {
 export class Api {
   /** Set by the cluster: RBAC's escalation prevention (rbac.ts). */
   admission?: Admission;
+  /**
+   * The most Pods a namespace may hold, as a ResourceQuota's `pods` would set it: a create beyond
+   * it is 403 Forbidden (exceeded quota). Without it a ReplicaSet asking for a billion replicas
+   * keeps adding Pending pods, and the cluster's memory, for as long as it runs.
+   */
+  podsPerNamespace = Infinity;
 
   constructor(
     readonly store: Store,
@@ -166,6 +172,7 @@ export class Api {
     validate(t, obj);
     validateMetadata(t, obj);
     this.admission?.(t, obj, opts);
+    if (t.group === '' && t.plural === 'pods') this.checkPodQuota(meta);
     if (t.group === crdType.group && t.plural === crdType.plural) this.prepareCrd(obj);
     const managedFields =
       fields.kind === 'applied'
@@ -176,6 +183,18 @@ export class Api {
     const stored = this.store.put(typeKey(t), obj);
     if (t.group === crdType.group && t.plural === crdType.plural) this.registry.setCrd(meta.name, stored);
     return stored;
+  }
+
+  /** Refuses a Pod its namespace has no room for, with the answer quota admission gives. */
+  private checkPodQuota(meta: { name: string; namespace: string }): void {
+    const used = this.store.count('/pods', meta.namespace);
+    if (used < this.podsPerNamespace) return;
+    throw new ApiError(
+      403,
+      'Forbidden',
+      `pods "${meta.name}" is forbidden: exceeded quota: the local cluster's ${this.podsPerNamespace} pods per namespace, requested: pods=1, used: pods=${used}, limited: pods=${this.podsPerNamespace}`,
+      { name: meta.name, kind: 'pods' },
+    );
   }
 
   /** PUT: replaces the object (or only its status with subresource 'status'). */

@@ -15,6 +15,7 @@ import type { Api } from './api';
 import type { Clock } from './clock';
 import { kubeTime } from '../kube';
 import { ApiError } from './errors';
+import { EventRecorder } from './events';
 import type { ResourceType } from './resources';
 import { ReconcileQueue } from './reconcile-queue';
 import type { Store, StoreEvent } from './store';
@@ -24,6 +25,7 @@ const DESIRED = 'deployment.kubernetes.io/desired-replicas';
 const MAX_REPLICAS = 'deployment.kubernetes.io/max-replicas';
 const HASH_LABEL = 'pod-template-hash';
 const manager = { manager: 'kube-controller-manager' };
+const eventSource = { component: 'deployment-controller', writer: manager };
 
 /** k8s' alphabet for generated names: no vowels, no look-alikes. */
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
@@ -81,6 +83,7 @@ const ownedBy = (o: any, owner: any) => (o.metadata.ownerReferences ?? []).some(
 
 export class Deployments {
   private readonly queue: ReconcileQueue;
+  private readonly events: EventRecorder;
   private readonly unsubscribe: () => void;
   /** One wake-up per Deployment waiting for its progress deadline. */
   private readonly deadlines = new Map<string, unknown>();
@@ -92,6 +95,7 @@ export class Deployments {
     private readonly types: { deployments: ResourceType; replicasets: ResourceType; events: ResourceType },
     private readonly onError?: (message: string) => void,
   ) {
+    this.events = new EventRecorder(api, types.events, clock);
     this.queue = new ReconcileQueue(
       (key) => {
         const [namespace, name] = key.split('|') as [string, string];
@@ -322,26 +326,6 @@ export class Deployments {
   }
 
   private event(about: any, message: string): void {
-    const at = kubeTime(this.clock.now());
-    try {
-      this.api.create(
-        this.types.events,
-        about.metadata.namespace,
-        {
-          metadata: { generateName: `${about.metadata.name}.`, namespace: about.metadata.namespace },
-          involvedObject: { kind: 'Deployment', apiVersion: 'apps/v1', name: about.metadata.name, namespace: about.metadata.namespace, uid: about.metadata.uid },
-          type: 'Normal',
-          reason: 'ScalingReplicaSet',
-          message,
-          source: { component: 'deployment-controller' },
-          firstTimestamp: at,
-          lastTimestamp: at,
-          count: 1,
-        },
-        manager,
-      );
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e; // best effort, as in workloads.ts
-    }
+    this.events.record(eventSource, { ...about, kind: 'Deployment', apiVersion: 'apps/v1' }, 'Normal', 'ScalingReplicaSet', message);
   }
 }

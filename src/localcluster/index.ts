@@ -94,6 +94,9 @@ function nodeObject(now: number, maxPods: number): Record<string, unknown> {
   };
 }
 
+/** The most Pods a namespace holds unless told otherwise (LocalClusterOptions.podsPerNamespace). */
+export const defaultPodsPerNamespace = 5000;
+
 export interface LocalClusterOptions {
   /** Loopback only; anything else is refused. Default 127.0.0.1. */
   host?: string;
@@ -104,6 +107,13 @@ export interface LocalClusterOptions {
   podReadyAfterMs?: number;
   /** The Node's pod capacity (the kubelet's --max-pods): Pods beyond it stay Pending. Default 110. */
   maxPods?: number;
+  /**
+   * The most Pods a namespace holds, as a ResourceQuota `pods: N` in each: creating more is 403
+   * (exceeded quota), and a ReplicaSet records FailedCreate and tries again later. It bounds the
+   * cluster's memory when a ReplicaSet asks for far more pods than the node runs (the rest would
+   * wait Pending for ever). Default 5000.
+   */
+  podsPerNamespace?: number;
   /** Pods with an image matching this never become ready. Default defaultFailImagePattern. */
   failImagePattern?: RegExp | string;
   /** Pods with a container whose command's first word matches never become ready. Default: none. */
@@ -154,6 +164,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const persistence = options.dataDir ? new Persistence(options.dataDir, undefined, { io: options.dataDirIo, onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)) }) : undefined;
   const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence, options.onError);
   const api = new Api(store, registry, clock);
+  api.podsPerNamespace = options.podsPerNamespace ?? defaultPodsPerNamespace;
   const pods = registry.find('', 'v1', 'pods')!;
 
   // A fresh cluster has the usual namespaces and Argo's CRDs; a restored one keeps what it had.

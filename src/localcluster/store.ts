@@ -67,6 +67,8 @@ export class Store {
   /** Owner uid -> the objects that name it in ownerReferences, for garbage collection. */
   private readonly byOwner = new Map<string, Map<string, { typeKey: string; namespace?: string; name: string }>>();
   private readonly listeners = new Map<string, Set<WatchListener>>();
+  /** How many objects of a kind each namespace holds (`typeKey|namespace`), for quotas. */
+  private readonly counts = new Map<string, number>();
   private readonly allListeners = new Set<WatchListener>();
 
   constructor(
@@ -82,6 +84,7 @@ export class Store {
       for (const { typeKey, obj } of state.objects) {
         this.bucket(typeKey).set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
         this.indexOwners(typeKey, undefined, obj);
+        this.countChange(typeKey, obj.metadata.namespace, 1);
       }
       persistence.compact(this.snapshot());
     }
@@ -105,6 +108,18 @@ export class Store {
     return out.map((e) => e[1]);
   }
 
+  /** How many objects of a kind a namespace holds (cluster-scoped kinds: namespace undefined). */
+  count(typeKey: string, namespace: string | undefined): number {
+    return this.counts.get(`${typeKey}|${namespace ?? ''}`) ?? 0;
+  }
+
+  private countChange(typeKey: string, namespace: string | undefined, by: number): void {
+    const key = `${typeKey}|${namespace ?? ''}`;
+    const n = (this.counts.get(key) ?? 0) + by;
+    if (n > 0) this.counts.set(key, n);
+    else this.counts.delete(key);
+  }
+
   typeKeys(): string[] {
     return [...this.byType.keys()];
   }
@@ -121,6 +136,7 @@ export class Store {
     this.rv = rv;
     bucket.set(key, obj);
     this.indexOwners(typeKey, prev, obj);
+    if (!prev) this.countChange(typeKey, obj.metadata.namespace, 1);
     this.emit(prev ? { rv, type, typeKey, obj, prev } : { rv, type, typeKey, obj });
     return obj;
   }
@@ -136,6 +152,7 @@ export class Store {
     this.rv = rv;
     bucket!.delete(key);
     this.indexOwners(typeKey, old, undefined);
+    this.countChange(typeKey, namespace, -1);
     const last = { ...old, metadata: { ...old.metadata, resourceVersion: String(rv) } };
     this.emit({ rv, type: 'DELETED', typeKey, obj: last });
     return last;

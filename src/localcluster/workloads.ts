@@ -20,6 +20,7 @@ import type { Clock } from './clock';
 import { kubeTime } from '../kube';
 import { nodeName } from './defaults';
 import { ApiError } from './errors';
+import { EventRecorder } from './events';
 import type { ResourceType } from './resources';
 import { labelSelectorRequirements, matchesMapSelector, matchesRequirements } from '../kube';
 import { ReconcileQueue } from './reconcile-queue';
@@ -61,6 +62,7 @@ const unschedulableMessage = (capacity: number) => `0/1 nodes are available: 1 T
 /** The field managers of a real cluster's components, which the simulator stands in for. */
 const controllerManager = { manager: 'kube-controller-manager' };
 const kubelet = { manager: 'kubelet' };
+const eventSource = { component: 'rollouts-local-cluster', writer: controllerManager };
 
 function controllerOf(obj: any): any | undefined {
   return (obj.metadata.ownerReferences ?? []).find((r: any) => r?.controller === true);
@@ -81,6 +83,7 @@ export class Workloads {
   private readonly unschedulable = new Set<string>();
   /** ReplicaSets creating pods: the next slow-start batch, what this burst created, and the pause after a full one. */
   private readonly bursts = new Map<string, { batch: number; created: number; pausedUntil: number }>();
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly api: Api,
@@ -96,6 +99,7 @@ export class Workloads {
         this.opts.onError?.(`${kind} ${namespace}/${name}: ${message}`);
       },
     );
+    this.events = new EventRecorder(api, types.events, clock);
     this.unsubscribe = store.onEvent((e) => this.observe(e));
     // Level-triggered start: whatever was persisted is brought up to date.
     for (const p of store.list('/pods')) if (p.status?.startTime) this.scheduled.add(`${p.metadata.namespace}/${p.metadata.name}`);
@@ -271,28 +275,8 @@ export class Workloads {
     }
   }
 
-  /** Best effort: an Event that cannot be written (its namespace is going away) is dropped. */
   private recordEvent(about: any, type: string, reason: string, message: string): void {
-    const at = kubeTime(this.clock.now());
-    try {
-      this.createEvent(about, type, reason, message, at);
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-    }
-  }
-
-  private createEvent(about: any, type: string, reason: string, message: string, at: string): void {
-    this.api.create(this.types.events, about.metadata.namespace, {
-      metadata: { generateName: `${about.metadata.name}.`, namespace: about.metadata.namespace },
-      involvedObject: { kind: about.kind, apiVersion: about.apiVersion, name: about.metadata.name, namespace: about.metadata.namespace, uid: about.metadata.uid },
-      type,
-      reason,
-      message,
-      source: { component: 'rollouts-local-cluster' },
-      firstTimestamp: at,
-      lastTimestamp: at,
-      count: 1,
-    }, controllerManager);
+    this.events.record(eventSource, about, type, reason, message);
   }
 
   // ---------- Pods ----------

@@ -24,6 +24,14 @@ import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type DocumentOptions, type Pa
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
 
+/**
+ * The `yaml` release this fast path was checked against: it builds yaml's nodes itself (their
+ * fields, ranges, schema), which a minor release may change. package.json pins exactly this
+ * version, and test/schema/yaml-version.test.ts fails while the installed one differs: bump all
+ * three together, after fast-yaml.test.ts passes on the new release.
+ */
+export const CHECKED_YAML_VERSION = '2.9.1';
+
 /** Thrown inside the parser when the text leaves the subset; caught at the top. Not an Error: no stack to capture. */
 class GiveUp {
   constructor(readonly why: string) {}
@@ -61,12 +69,16 @@ export function parseCommonYaml(text: string, options: Options): Document.Parsed
   return parsed instanceof GiveUp ? undefined : parsed;
 }
 
-/** The documents the fast path built: they hold no alias, tag or merge key. */
-const built = new WeakSet<Document>();
+/**
+ * The documents the fast path built: they hold no alias, tag or merge key. A class rather than a
+ * WeakSet of them: a file of many small documents would fill the set, which costs more to add to
+ * and to collect than the documents themselves.
+ */
+class CommonDocument extends Document {}
 
 /** The fast path built the document: it holds no alias, tag or merge key, so readers need not resolve any. */
 export function isCommonYaml(doc: Document): boolean {
-  return built.has(doc);
+  return doc instanceof CommonDocument;
 }
 
 /**
@@ -117,12 +129,85 @@ export function whyNotCommonYaml(text: string, options: Options): string | undef
 function readCommonYaml(text: string, options: Options): Document.Parsed[] | GiveUp {
   if (text.length === 0) return new GiveUp('an empty text');
   if (text.indexOf('\t') >= 0 || LONE_CR.test(text) || text.charCodeAt(0) === 0xfeff) return new GiveUp('a tab, a CR without LF or a byte order mark');
+  const lines = borrowLines(text);
   try {
-    return new CommonYamlParser(text, options).documents();
+    return new CommonYamlParser(text, options, lines).documents();
   } catch (e) {
     if (e instanceof GiveUp) return e;
     throw e;
+  } finally {
+    returnLines(lines);
   }
+}
+
+/** Per line of a text: where it starts and ends, its indentation and its kind (CommonYamlParser reads them). */
+interface LineTable {
+  starts: Int32Array;
+  ends: Int32Array;
+  indents: Int32Array;
+  kinds: Uint8Array;
+}
+
+/**
+ * The line table of small texts is reused: the server parses each document of a file on its own,
+ * and a file of many small documents would otherwise allocate four typed arrays per document,
+ * whose off-heap memory drives the collector. Larger texts get their own (not kept after the parse).
+ */
+const POOLED_LINES = 4096;
+let pooledLines: LineTable | undefined;
+
+function lineTable(lines: number): LineTable {
+  return { starts: new Int32Array(lines), ends: new Int32Array(lines), indents: new Int32Array(lines), kinds: new Uint8Array(lines) };
+}
+
+function borrowLines(text: string): LineTable {
+  let lines = 1;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) lines++;
+  if (lines > POOLED_LINES) return lineTable(lines);
+  // Taken out of the pool while in use, so that a parse inside a parse could never share it.
+  const table = pooledLines ?? lineTable(POOLED_LINES);
+  pooledLines = undefined;
+  return table;
+}
+
+function returnLines(table: LineTable): void {
+  if (table.starts.length === POOLED_LINES) pooledLines = table;
+}
+
+/**
+ * What the documents built with one options object share, read-only: their schema, options and
+ * directives (one set for documents that start with `---`, one for those that do not), and empty
+ * error and warning lists. yaml makes all of these anew for each Document (a Schema, a
+ * Directives, option and tag tables), which in a file of many small documents costs more than
+ * reading them and fills the heap. They are frozen, so a write to one would fail loudly rather
+ * than change every document; nothing writes to a parsed document's (yaml itself writes these
+ * only while composing a document, which it does not do for these).
+ */
+interface DocumentParts {
+  schema: Document.Parsed['schema'];
+  options: Document.Parsed['options'];
+  directives: Document.Parsed['directives'];
+  directivesWithStart: Document.Parsed['directives'];
+}
+
+const partsByOptions = new WeakMap<Options, DocumentParts>();
+const NO_ERRORS: readonly never[] = Object.freeze([]);
+
+function documentParts(options: Options): DocumentParts {
+  let parts = partsByOptions.get(options);
+  if (!parts) {
+    const model = new Document(undefined, options);
+    const withStart = new Document(undefined, options);
+    withStart.directives!.docStart = true;
+    const frozenDirectives = (d: Document) => {
+      Object.freeze(d.directives!.yaml);
+      Object.freeze(d.directives!.tags);
+      return Object.freeze(d.directives!);
+    };
+    parts = { schema: model.schema, options: Object.freeze(model.options), directives: frozenDirectives(model), directivesWithStart: frozenDirectives(withStart) };
+    partsByOptions.set(options, parts);
+  }
+  return parts;
 }
 
 class CommonYamlParser {
@@ -140,13 +225,8 @@ class CommonYamlParser {
   constructor(
     private readonly text: string,
     private readonly options: Options,
+    { starts, ends, indents, kinds }: LineTable,
   ) {
-    let lines = 1;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) lines++;
-    const starts = new Int32Array(lines);
-    const ends = new Int32Array(lines);
-    const indents = new Int32Array(lines);
-    const kinds = new Uint8Array(lines);
     let n = 0;
     let start = 0;
     for (;;) {
@@ -188,20 +268,16 @@ class CommonYamlParser {
       }
       const c = this.text.charCodeAt(this.starts[line]!);
       if (this.indents[line] !== 0 || c === 0x25 /* % */ || this.kinds[line] === MARKER) throw new GiveUp('a directive, a document end or an indented document');
-      const doc = new Document(undefined, this.options) as Document.Parsed;
-      this.schema = doc.schema;
+      const parts = documentParts(this.options);
+      this.schema = parts.schema;
       const parsed = this.blockNode(line);
       line = this.nextContent(parsed.next);
       if (line < this.lineCount && !this.isDocumentStart(line)) throw new GiveUp('content after the document');
       const docEnd = line < this.lineCount ? this.starts[line]! : this.text.length;
-      if (docStart !== undefined) doc.directives.docStart = true;
-      // The nodes carry the ranges and values yaml's own would (fast-yaml.test.ts checks it).
-      doc.contents = parsed.node as unknown as Document.Parsed['contents'];
       const range = parsed.node.range!;
+      // The nodes carry the ranges and values yaml's own would (fast-yaml.test.ts checks it).
       // After an empty last value, yaml keeps the lines that follow with that value: the document ends with it.
-      doc.range = [docStart ?? range[0], range[2], endsWithEmptyValue(parsed.node) ? range[2] : docEnd];
-      built.add(doc);
-      docs.push(doc);
+      docs.push(documentNode(parts, docStart !== undefined, parsed.node, [docStart ?? range[0], range[2], endsWithEmptyValue(parsed.node) ? range[2] : docEnd]));
     }
     return docs;
   }
@@ -784,6 +860,37 @@ const PlainSeq = over<YAMLSeq, [Document['schema']]>(YAMLSeq.prototype, function
   this.schema = schema;
   this.items = [];
 });
+
+const DOC_TAG = Symbol.for('yaml.document');
+/** yaml's Document marks its type as a non-enumerable property; its other fields are plain ones. */
+const DOCUMENT_KNOWN = (() => {
+  const doc = new Document();
+  const typeMark = Object.getOwnPropertyDescriptor(doc, NODE_TYPE);
+  return typeMark?.value === DOC_TAG && !typeMark.enumerable && Object.keys(doc).join() === 'commentBefore,comment,errors,warnings,options,directives,schema,contents';
+})();
+
+/** A document as yaml's constructor makes one (same prototype, fields and order), over the shared parts. */
+const PlainDocument = over<Document.Parsed, [DocumentParts, boolean, unknown, Range]>(CommonDocument.prototype, function (parts, docStart, contents, range) {
+  this.commentBefore = null;
+  this.comment = null;
+  this.errors = NO_ERRORS as unknown as Document.Parsed['errors'];
+  this.warnings = NO_ERRORS as unknown as Document.Parsed['warnings'];
+  this.options = parts.options;
+  this.directives = docStart ? parts.directivesWithStart : parts.directives;
+  this.schema = parts.schema;
+  this.contents = contents as Document.Parsed['contents'];
+  this.range = range;
+});
+Object.defineProperty(CommonDocument.prototype, NODE_TYPE, { value: DOC_TAG });
+
+function documentNode(parts: DocumentParts, docStart: boolean, contents: unknown, range: Range): Document.Parsed {
+  if (DOCUMENT_KNOWN) return new PlainDocument(parts, docStart, contents, range);
+  const doc = new CommonDocument(undefined, { ...parts.options, schema: parts.schema }) as Document.Parsed;
+  if (docStart) doc.directives.docStart = true;
+  doc.contents = contents as Document.Parsed['contents'];
+  doc.range = range;
+  return doc;
+}
 
 function scalarNode(value: unknown, source: string, type: Scalar.Type, range: Range): Scalar {
   if (TAGS_KNOWN) return new PlainScalar(value, source, type, range);

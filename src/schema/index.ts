@@ -5,7 +5,7 @@
  * Other parts import from this file only.
  */
 export { boundedMessage, formatPath, type Finding, type DocFinding, type RelatedPlace, type Severity } from './findings';
-export { documentValue, readableDocumentValue } from './fast-yaml';
+export { documentValue, isCommonYaml, readableDocumentValue } from './fast-yaml';
 export { parseFile, normalizeLineBreaks, ROLLOUT_API_VERSION, ANALYSIS_TEMPLATE_KINDS, EXPERIMENT_KIND, type ParsedDoc, type ParsedFile } from './parse';
 export { findingRange, relatedRange, pathRange, pathAt, inComment, inScalar, docAt, nodeAtPath, offsetToLineColumn, lineIndex, valueAsWritten, type PathAt, type LineColumn, type FieldPath } from './ranges';
 export { rolloutCatalog, analysisTemplateCatalog, clusterAnalysisTemplateCatalog, experimentCatalog, catalogOf, isArgoDocument, catalogOfKind, fieldAt, fieldChildren, catalogFields, type FieldSpec, type FieldType } from './catalog';

@@ -131,8 +131,11 @@ export function parseFile(source: string): ParsedFile {
       ],
     };
   }
-  return { text, docs, syntaxErrors };
+  // Most pieces have no syntax error: they share one empty list, as a file of many small documents keeps a parse per document.
+  return { text, docs, syntaxErrors: syntaxErrors.length > 0 ? syntaxErrors : NO_FINDINGS };
 }
+
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /**
  * A Helm/Go template action: `{{ .Values.x }}`, `{{- include ... }}`, `{{ if ... }}`, `{{ $x := ... }}`.

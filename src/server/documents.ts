@@ -8,7 +8,7 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-types';
-import { definitionsInFile, isArgoDocument, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService, normalizeLineBreaks } from '../schema';
+import { definitionsInFile, isArgoDocument, isCommonYaml, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService, normalizeLineBreaks } from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -103,21 +103,82 @@ function parseText(
   const file = fileKey(uri);
   let startLine = 0;
   let counted = 0;
-  for (const { start, text: pieceText } of splitDocuments(text)) {
+  const place = (start: number, pieceText: string, piece: Piece) => {
     for (let i = text.indexOf('\n', counted); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) startLine++;
     counted = start;
-    const piece = reuse(pieceText) ?? parsePiece(file, pieceText);
     keep.set(pieceText, piece);
     pieces.push({ start, docBase, startLine, piece });
     docBase += piece.parsed.docs.length;
     hasRollout ||= piece.hasRollout;
     validated ||= piece.validated;
+  };
+  const documents = splitDocuments(text);
+  const grouping = documents.length > MANY_DOCUMENTS;
+  for (let i = 0; i < documents.length; ) {
+    const end = grouping ? smallDocumentsEnd(documents, i) : i + 1;
+    if (end - i > 1) {
+      const start = documents[i]!.start;
+      const groupText = text.slice(start, end < documents.length ? documents[end]!.start : text.length);
+      const group = reuse(groupText) ?? parseGroup(file, groupText, end - i);
+      if (group) {
+        place(start, groupText, group);
+        i = end;
+        continue;
+      }
+    }
+    const { start, text: pieceText } = documents[i]!;
+    place(start, pieceText, reuse(pieceText) ?? parsePiece(file, pieceText));
+    i++;
   }
   return { uri, version, pieces, docCount: docBase, hasRollout, validated };
 }
 
-function parsePiece(file: string, text: string): Piece {
+/**
+ * In a file of more than MANY_DOCUMENTS documents (thousands of tiny ones), small documents are
+ * parsed in groups of a few KB rather than one by one: a piece's own cost (its parse's set-up, its
+ * records, what the collector then walks) would otherwise exceed its documents'. Where a group
+ * ends depends only on the documents' own text (one that hashes to a multiple of 8 ends it, as
+ * does reaching GROUP_CHARS), so an edit changes the group it falls in and leaves the others to
+ * be reused. A document of SMALL_DOCUMENT characters or more (any real manifest) is always a
+ * piece of its own, and so is every document of a file of fewer: the files people edit.
+ */
+const MANY_DOCUMENTS = 1000;
+const SMALL_DOCUMENT = 512;
+const GROUP_CHARS = 4096;
+
+/** The end (exclusive) of the group of small documents that starts at documents[from]. */
+function smallDocumentsEnd(documents: readonly { text: string }[], from: number): number {
+  let size = 0;
+  let i = from;
+  while (i < documents.length) {
+    const text = documents[i]!.text;
+    if (text.length >= SMALL_DOCUMENT) return i === from ? from + 1 : i;
+    size += text.length;
+    i++;
+    if (size >= GROUP_CHARS || endsGroup(text)) return i;
+  }
+  return i;
+}
+
+function endsGroup(text: string): boolean {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return ((h >>> 0) & 7) === 0;
+}
+
+/**
+ * A group of `count` small documents as one piece, when the fast path reads it without a doubt
+ * (it takes only texts yaml reads without an error or warning, so every `---` starts a document
+ * as it does in the pieces one by one). Anything else is left to the pieces one by one
+ * (undefined): an unclosed quote in one document must not swallow the next.
+ */
+function parseGroup(file: string, text: string, count: number): Piece | undefined {
   const parsed = parseFile(text);
+  if (parsed.templated || parsed.syntaxErrors.length > 0 || parsed.docs.length !== count || !parsed.docs.every((d) => isCommonYaml(d.doc))) return undefined;
+  return parsePiece(file, text, parsed);
+}
+
+function parsePiece(file: string, text: string, parsed = parseFile(text)): Piece {
   const hasRollout = parsed.docs.some((d) => d.isRollout);
   const mentions = new Set<string>();
   for (const d of parsed.docs) {
@@ -125,16 +186,20 @@ function parsePiece(file: string, text: string): Piece {
     // An Experiment refers to templates only from its analyses (its pod templates name nothing).
     else if (d.isExperiment) collectMentions(d, mentions, 'analyses');
   }
+  const definitions = definitionsInFile(file, parsed);
   return Object.freeze({
     file,
     text,
     parsed,
     hasRollout,
     validated: parsed.docs.some(isArgoDocument),
-    definitions: Object.freeze(definitionsInFile(file, parsed)),
-    mentions: Object.freeze([...mentions].sort()),
+    // Empty lists are shared: a file of many small documents keeps a piece per document.
+    definitions: definitions.length > 0 ? Object.freeze(definitions) : NOTHING,
+    mentions: mentions.size > 0 ? Object.freeze([...mentions].sort()) : NOTHING,
   });
 }
+
+const NOTHING: readonly never[] = Object.freeze([]);
 
 /** The string values under spec (only under spec.<under> when given), leaving out a Rollout's pod template. */
 function collectMentions(pd: ParsedDoc, into: Set<string>, under?: string): void {

@@ -307,10 +307,59 @@ describe('local cluster: hostile input', function () {
         const scheduled = pending[0].status.conditions.find((x: any) => x.type === 'PodScheduled');
         assert.deepEqual({ status: scheduled.status, reason: scheduled.reason }, { status: 'False', reason: 'Unschedulable' });
         assert.match(scheduled.message, /0\/1 nodes are available: 1 Too many pods/);
-        const created = (await raw(c, 'GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DSuccessfulCreate&limit=1')).body.metadata.remainingItemCount + 1;
-        assert.equal(created, 1000);
+        // One SuccessfulCreate per pod, aggregated as client-go's recorder does: a few Event objects whose counts add up.
+        const created = (await raw(c, 'GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DSuccessfulCreate')).body.items as any[];
+        assert.equal(created.reduce((n, e) => n + e.count, 0), 1000);
+        assert.equal(created.length, 10, '9 events, then one combined from the similar ones');
         assert.equal((await raw(c, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/huge')).status, 200);
         assert.equal((await podsOf(c, 'huge')).length, 0, 'the pods were collected with their ReplicaSet');
+      } finally {
+        await c.close();
+      }
+    });
+
+    it("a billion-replica ReplicaSet stops at the namespace's pod quota, and its Events stay few however long it retries", async () => {
+      // Reconcile rounds on a manual clock: each advance is one retry of the ReplicaSet, seen as one more FailedCreate.
+      const clock = createManualClock();
+      const quota = 600;
+      const c = await startLocalCluster({ port: 0, podReadyAfterMs: 0, clock, podsPerNamespace: quota });
+      const eventsOf = async (reason: string) => (await raw(c, 'GET', `/api/v1/namespaces/default/events?fieldSelector=reason%3D${reason}`)).body.items as any[];
+      const podCount = async () => (await raw(c, 'GET', '/api/v1/namespaces/default/pods?limit=1')).body.metadata.remainingItemCount + 1;
+      const failures = async () => (await eventsOf('FailedCreate')).reduce((n, e) => n + e.count, 0);
+      const until = async (what: string, done: () => Promise<boolean>) => {
+        for (let i = 0; i < 400; i++) {
+          if (await done()) return;
+          await sleep(25);
+        }
+        assert.fail(`timed out waiting for ${what}`);
+      };
+      try {
+        assert.equal((await raw(c, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody('huge', 1_000_000_000))).status, 201);
+        await until('the first burst', async () => (await podCount()) >= 500);
+        const rounds = 30;
+        for (let round = 1; round <= rounds; round++) {
+          const before = await failures();
+          clock.advance(1000);
+          // A round is over once it has created pods (the second) or recorded its refusal (the others).
+          await until(`round ${round}`, async () => {
+            const pods = await podCount();
+            assert.ok(pods <= quota, `${pods} pods after round ${round}, beyond the quota of ${quota}`);
+            return pods === quota && (await failures()) > before;
+          });
+        }
+        assert.equal(await podCount(), quota, 'no pod beyond the quota');
+        const refused = await eventsOf('FailedCreate');
+        assert.match(refused[0].message, /^Error creating: pods "huge-[a-z0-9]{5}" is forbidden: exceeded quota: .*requested: pods=1, used: pods=600, limited: pods=600$/);
+        assert.ok(refused.length <= 10, `${refused.length} FailedCreate Events for ${rounds} refusals`);
+        assert.ok(refused.some((e) => e.message.startsWith('(combined from similar events): ') && e.count > 1), 'the later refusals are one combined Event');
+        const created = await eventsOf('SuccessfulCreate');
+        assert.equal(created.reduce((n, e) => n + e.count, 0), quota);
+        assert.ok(created.length <= 10, `${created.length} SuccessfulCreate Events for ${quota} pods`);
+        const direct = await raw(c, 'POST', '/api/v1/namespaces/default/pods', JSON.stringify({ metadata: { name: 'one-more' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }));
+        assert.equal(direct.status, 403, 'the quota holds for every client');
+        assert.equal(direct.body.reason, 'Forbidden');
+        assert.match(direct.body.message, /^pods "one-more" is forbidden: exceeded quota/);
+        assert.equal((await raw(c, 'POST', '/api/v1/namespaces/kube-system/pods', JSON.stringify({ metadata: { name: 'elsewhere' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }))).status, 201, 'another namespace has its own');
       } finally {
         await c.close();
       }

@@ -71,6 +71,35 @@ describe('parse cache', () => {
     after.pieces.forEach((p, i) => (i === 3 ? assert.notEqual(p.piece, before.pieces[i]!.piece) : assert.equal(p.piece, before.pieces[i]!.piece)));
   });
 
+  describe('a file of thousands of small documents', () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `a: ${i}\nb: [x, ${i % 7}]\n`);
+    const file = (docs: string[]) => docs.join('---\n');
+    const located = (parse: ReturnType<ReturnType<typeof createParseCache>['get']>) =>
+      parse.pieces.flatMap((p) => p.piece.parsed.docs.map((d) => ({ start: p.start + d.doc.range[0], value: d.doc.toJS() })));
+
+    it('is parsed in groups that read every document as the whole-file parse does', () => {
+      const text = file(many);
+      const parse = createParseCache().get(TextDocument.create('file:///many.yaml', 'yaml', 1, text));
+      assert.ok(parse.pieces.length < many.length / 4, `${parse.pieces.length} pieces for ${many.length} documents`);
+      assert.equal(parse.docCount, many.length);
+      const whole = Array.from(parseAllDocuments(text) as Iterable<{ range: number[]; toJS(): unknown }>).map((d) => ({ start: d.range[0], value: d.toJS() }));
+      assert.deepEqual(located(parse), whole);
+    });
+
+    it('an edit re-parses the group it falls in, and an unclosed quote swallows no other document', () => {
+      const cache = createParseCache();
+      const before = cache.get(TextDocument.create('file:///many.yaml', 'yaml', 1, file(many)));
+      const edited = many.map((d, i) => (i === 1500 ? 'a: "unclosed\n' : d));
+      const after = cache.get(TextDocument.create('file:///many.yaml', 'yaml', 2, file(edited)));
+      const reused = after.pieces.filter((p) => before.pieces.some((b) => b.piece === p.piece)).length;
+      assert.ok(reused >= before.pieces.length - 3, `${reused} of ${before.pieces.length} pieces reused`);
+      assert.equal(after.docCount, many.length, 'every document is still there');
+      const broken = after.pieces.filter((p) => p.piece.parsed.syntaxErrors.length > 0);
+      assert.equal(broken.length, 1, 'the broken document is a piece of its own');
+      assert.equal(broken[0]!.piece.parsed.docs.length, 1);
+    });
+  });
+
   it('drops a closed document', () => {
     const cache = createParseCache();
     const a = cache.get(v1);
