@@ -95,6 +95,7 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
   }
 
   const atPauseStep = { currentPodHash: 'new', stableRS: 'old', currentStepIndex: 1, controllerPause: true, pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-01-01T00:00:00Z' }] };
+  const updating = { currentPodHash: 'new', stableRS: 'old', currentStepIndex: 0 };
   proveActions('promote', [
     { name: 'promote', args: (n) => ['promote', n, '-n', NS], prepare: (n) => rollout(n, atPauseStep) },
     { name: 'promote --full', args: (n) => ['promote', n, '--full', '-n', NS], prepare: (n) => rollout(n, atPauseStep) },
@@ -103,7 +104,8 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
   ]);
 
   proveActions('pause', [
-    { name: 'pause', args: (n) => ['pause', n, '-n', NS], prepare: (n) => rollout(n, atPauseStep) },
+    // Pause is offered only where it holds something: an update moving through its steps.
+    { name: 'pause', args: (n) => ['pause', n, '-n', NS], prepare: (n) => rollout(n, updating) },
     { name: 'resume', args: (n) => ['resume', n, '-n', NS], prepare: (n) => rollout(n, atPauseStep, { paused: true }) },
     { name: 'restart', args: (n) => ['restart', n, '-n', NS], prepare: (n) => rollout(n, atPauseStep) },
   ]);
