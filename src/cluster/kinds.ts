@@ -1,5 +1,5 @@
 /** The kinds we watch and write, and their API paths. */
-import type { AnalysisRun, Experiment, LabelSelector, ObjectMeta, PodTemplateSpec, ReplicaSet, Rollout, Service } from '../planner';
+import type { AnalysisRun, Deployment, Experiment, ObjectMeta, PodTemplate, ReplicaSet, Rollout, Service } from '../planner';
 
 export interface KindRef {
   /** The Kind, as in messages. */
@@ -49,21 +49,4 @@ export interface Pod {
   };
 }
 
-/** The parts of an apps/v1 Deployment the controller reads for a Rollout's spec.workloadRef. */
-export interface Deployment {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  spec?: { replicas?: number; selector?: LabelSelector; template?: PodTemplateSpec; [k: string]: unknown };
-  status?: { [k: string]: unknown };
-}
-
-/** A v1 PodTemplate (a Rollout's spec.workloadRef may name one): a pod template and nothing else. */
-export interface PodTemplate {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  template?: PodTemplateSpec;
-}
-
-export type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service };
+export type { AnalysisRun, Deployment, Experiment, PodTemplate, ReplicaSet, Rollout, Service };
