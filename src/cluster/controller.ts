@@ -28,6 +28,7 @@ import { createRolloutInputsGatherer } from './rollout-inputs';
 import type { ClusterStores } from './store';
 import type { Disposable, KindStore, Watched } from './watch-kind';
 import { createOwnerIndex } from './owner-index';
+import { namespaceScope } from './namespace-scope';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
 import { readRouterObjects, releaseDestinationRule, RouterProblem } from './traffic-routers';
@@ -38,8 +39,8 @@ export interface ControllerOptions {
   stores: ClusterStores;
   clock?: Clock;
   log: Log;
-  /** Only reconcile rollouts in this namespace; all when absent. */
-  namespace?: string;
+  /** Only reconcile rollouts in these namespaces (and their runs and experiments); all when absent or empty. */
+  namespaces?: readonly string[];
   /** Rollouts reconciled at the same time (default 8). */
   workers?: number;
   /** The AnalysisRun controller's HTTP and Secret access (defaults: global fetch, the API); false to not run analysis. */
@@ -123,7 +124,10 @@ export function createController(opts: ControllerOptions): Controller {
   const work = createWorkQueue({ clock, workers, run: (key) => (key.startsWith(SERVICE_KEY) ? releaseService(key.slice(SERVICE_KEY.length)) : reconcileKey(key)) });
   const { enqueue, enqueueAfter } = work;
 
-  const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
+  const scope = namespaceScope(opts.namespaces);
+  const inScope = scope.has;
+  /** The in-scope rollouts of one namespace, or of the whole scope. */
+  const rolloutsIn = (ns: string | undefined): Rollout[] => (ns === undefined ? scope.list(stores.rollouts) : [...stores.rollouts.list(ns)]);
 
   function ownerRollout(o: { metadata?: { namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }): string | undefined {
     const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
@@ -370,7 +374,7 @@ export function createController(opts: ControllerOptions): Controller {
       }),
     );
     for (const store of [stores.replicaSets, stores.analysisRuns, stores.experiments] as KindStore<any>[]) {
-      for (const o of store.list(opts.namespace)) ownedBy.record(store, 'add', o);
+      for (const o of scope.list(store)) ownedBy.record(store, 'add', o);
       subs.push(
         store.onChange((e, o) => {
           const key = ownedBy.record(store, e, o);
@@ -402,21 +406,21 @@ export function createController(opts: ControllerOptions): Controller {
       if (!store) continue;
       subs.push(
         store.onChange((_e, t) => {
-          const ns = clusterScope ? opts.namespace : t.metadata?.namespace;
+          const ns = clusterScope ? undefined : t.metadata?.namespace;
           if (!clusterScope && !inScope(ns)) return;
-          for (const r of stores.rollouts.list(ns)) {
+          for (const r of rolloutsIn(ns)) {
             if (referencedTemplates(r).some((ref) => ref.clusterScope === clusterScope && ref.name === t.metadata?.name)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
           }
         }),
       );
       void store.synced.then(() => {
         inputs.templatesListed(store);
-        for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+        for (const r of scope.list(stores.rollouts)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       });
     }
     // A workload change wakes the rollouts that name it; a kind's first list wakes every rollout that names one of that kind.
     const wakeReferring = (ns: string | undefined, kind: WorkloadKind, name?: string) => {
-      for (const r of stores.rollouts.list(ns)) {
+      for (const r of rolloutsIn(ns)) {
         const named = referencedWorkload(r);
         if (named && (name === undefined ? named.startsWith(`${kind}/`) : named === `${kind}/${name}`)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       }
@@ -433,7 +437,7 @@ export function createController(opts: ControllerOptions): Controller {
       if (!inputs.isWorkloadListed(store)) {
         void store.synced.then(() => {
           inputs.workloadsListed(store);
-          wakeReferring(opts.namespace, kind);
+          wakeReferring(undefined, kind);
         });
       }
     }
@@ -442,10 +446,10 @@ export function createController(opts: ControllerOptions): Controller {
   const analysis =
     opts.analysis === false
       ? undefined
-      : createAnalysisController({ rest, runs: stores.analysisRuns, clock, log, ...(opts.namespace ? { namespace: opts.namespace } : {}), ...(opts.analysis ?? {}) });
+      : createAnalysisController({ rest, runs: stores.analysisRuns, clock, log, ...(scope.namespaces ? { namespaces: scope.namespaces } : {}), ...(opts.analysis ?? {}) });
 
   const experiments =
-    opts.experiments === false ? undefined : createExperimentController({ rest, stores, clock, log, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+    opts.experiments === false ? undefined : createExperimentController({ rest, stores, clock, log, ...(scope.namespaces ? { namespaces: scope.namespaces } : {}) });
 
   return {
     stats,
@@ -458,7 +462,7 @@ export function createController(opts: ControllerOptions): Controller {
       analysis?.start();
       experiments?.start();
       work.start();
-      for (const r of stores.rollouts.list(opts.namespace)) {
+      for (const r of scope.list(stores.rollouts)) {
         events.addedToInformer(r);
         enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       }
@@ -473,7 +477,7 @@ export function createController(opts: ControllerOptions): Controller {
       await experimentsStopped;
     },
     resync() {
-      for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      for (const r of scope.list(stores.rollouts)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       experiments?.resync();
     },
     async idle() {

@@ -11,6 +11,7 @@ import { createController, type Controller } from './controller';
 import { detectArgoController } from './detect';
 import { createLeaderElector, type LeaseOptions } from './lease';
 import type { Log } from './log';
+import { describeScope, namespaceScope } from './namespace-scope';
 import { checkContext, watchCluster, type ClusterWatch } from './store';
 
 export class ControllerRefused extends Error {}
@@ -19,8 +20,11 @@ export interface EmbeddedControllerOptions {
   conn: Pick<Connection, 'kc' | 'rest' | 'context'>;
   log: Log;
   clock?: Clock;
-  /** Reconcile only this namespace (and keep the Lease there); all namespaces when absent. */
-  namespace?: string;
+  /**
+   * Reconcile only these namespaces (a user with a Role in each); all namespaces when absent or
+   * empty. The Lease is kept in the first (unless `lease.namespace` says where).
+   */
+  namespaces?: readonly string[];
   /** Who we are in the Lease (default host name plus a random suffix). */
   identity?: string;
   lease?: Partial<Pick<LeaseOptions, 'name' | 'namespace' | 'durationSeconds' | 'renewMs' | 'retryMs'>>;
@@ -49,8 +53,12 @@ export interface EmbeddedController {
 export async function startEmbeddedController(opts: EmbeddedControllerOptions): Promise<EmbeddedController> {
   const clock = opts.clock ?? systemClock;
   const { rest, kc, context } = opts.conn;
-  const check = await checkContext(rest, context, opts.namespace);
-  if (!check.ok) throw new ControllerRefused(check.message);
+  const scope = namespaceScope(opts.namespaces);
+  // It must be let list Rollouts in each namespace (or, without a list, cluster-wide).
+  for (const namespace of scope.namespaces ?? [undefined]) {
+    const check = await checkContext(rest, context, namespace);
+    if (!check.ok) throw new ControllerRefused(check.message);
+  }
   const argo = await detectArgoController(rest, clock.now());
   if (argo.found) throw new ControllerRefused(`refusing to start: the Argo Rollouts controller runs in context "${context}" (${argo.how}); it owns these Rollouts`);
   if (argo.unchecked.length && !opts.force) {
@@ -61,13 +69,13 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
   if (argo.unchecked.length) opts.log.warn(`could not check for the Argo Rollouts controller in ${argo.unchecked.join(', ')}; starting anyway, as asked`);
 
   const identity = opts.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
-  const elector = createLeaderElector({ rest, clock, log: opts.log, identity, namespace: opts.lease?.namespace ?? opts.namespace ?? 'default', ...opts.lease });
+  const elector = createLeaderElector({ rest, clock, log: opts.log, identity, namespace: opts.lease?.namespace ?? scope.namespaces?.[0] ?? 'default', ...opts.lease });
   await elector.acquire(opts.onWaiting);
-  opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${opts.namespace ? `namespace ${opts.namespace}` : 'all namespaces'} of context "${context}"`);
+  opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${describeScope(scope)} of context "${context}"`);
 
   // Deployments and PodTemplates too: a Rollout's spec.workloadRef may take its pod template from one. And the
   // analysis templates: a Rollout whose analysis names a missing one is refused, as upstream does.
-  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [], deployments: true, analysisTemplates: true });
+  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: scope.namespaces ?? [], deployments: true, analysisTemplates: true });
   await watch.synced;
   const controller = createController({
     rest,
@@ -78,7 +86,7 @@ export async function startEmbeddedController(opts: EmbeddedControllerOptions): 
     ...(watch.podTemplates ? { podTemplates: watch.podTemplates } : {}),
     ...(watch.analysisTemplates ? { analysisTemplates: watch.analysisTemplates } : {}),
     ...(watch.clusterAnalysisTemplates ? { clusterAnalysisTemplates: watch.clusterAnalysisTemplates } : {}),
-    ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    ...(scope.namespaces ? { namespaces: scope.namespaces } : {}),
     ...(opts.workers ? { workers: opts.workers } : {}),
   });
   controller.start();

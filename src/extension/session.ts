@@ -289,10 +289,10 @@ export class Session implements Disposable {
     if (this.controllerRun) return this.controllerRun.controller;
     const conn = this.connection;
     if (!conn) throw new (cluster().ControllerRefused)('connect to a cluster context first');
-    // A namespace-scoped user: it reconciles the context's namespace only (the controller takes one namespace).
-    const scoped = this.current.kind === 'connected' ? this.current.scope.namespaces : undefined;
-    const namespace = scoped ? (scoped.includes(conn.namespace) ? conn.namespace : scoped[0]) : undefined;
-    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log, ...(namespace ? { namespace } : {}), ...(opts.force ? { force: true } : {}) });
+    // Where the tree watches (a namespace-scoped user's namespaces, or the setting's), it reconciles; the Lease is kept in the first.
+    const watched = this.current.kind === 'connected' ? this.current.scope.namespaces : undefined;
+    const namespaces = watched?.includes(conn.namespace) ? [conn.namespace, ...watched.filter((n) => n !== conn.namespace)] : watched;
+    const controller = await cluster().startEmbeddedController({ conn, log: this.opts.log, ...(namespaces?.length ? { namespaces } : {}), ...(opts.force ? { force: true } : {}) });
     const run = { controller, context: conn.context };
     this.controllerRun = run;
     // A rollout it cannot move on (or can again) changes what the tree says of it. (A stopped controller changes nothing more.)
