@@ -90,7 +90,10 @@ export type RolloutDecision =
   | (Decided & { kind: 'readRouters'; routing: TrafficRouters; rollout: Rollout })
   /** A router cannot be read or brought to the weights: nothing but `effects` (releases) is written; tried again later. */
   | (Decided & { kind: 'putOff'; problem: string })
-  /** The Rollout is refused: `status` (InvalidSpec, Degraded) is all that is written. `routersRead`: its router objects were read fine. */
+  /**
+   * The Rollout is refused: `status` (InvalidSpec, Degraded) is all that is written. `routersRead`:
+   * refused for a router object its routers read as missing (so no router problem holds it now).
+   */
   | (Decided & { kind: 'refuse'; message: string; status: RolloutStatus; routersRead: boolean })
   /** The workload's generation is recorded on the Rollout first, alone (setWorkloadGeneration): the next reconcile decides from it. */
   | (Decided & { kind: 'recordWorkload' })
@@ -151,18 +154,16 @@ export function decideRollout(inputs: RolloutInputs): RolloutDecision {
   const past: Partial<Decided> = { effects: released, ...(destinationRules ? { destinationRules } : {}) };
   // The router objects are read before anything is decided: as upstream, a missing Ingress or VirtualService refuses the rollout.
   let observed: ObservedRouterObjects = new Map();
-  let routersRead = false;
   if (routers && routing && routing.driven.length > 0) {
     if (!routers.observed) return { kind: 'readRouters', routing, rollout, ...past, effects: released, waitingFor: [] };
     if ('problem' in routers.observed) return { kind: 'putOff', problem: routers.observed.problem, ...past, effects: released, waitingFor: [routers.observed.problem] };
     observed = routers.observed;
-    routersRead = true;
     const missing = checks.missingRouterObject?.(rollout, (kind, ns, name) => readAsMissing(routing, observed, kind, ns, name));
     // Router objects are not watched: the rollout looks again as often as a router problem is retried.
     if (missing) return refuse(missing, { ...past, requeueAfterSeconds: ROUTER_OBJECT_RECHECK_SECONDS }, true);
   }
   const managedElsewhere = checks.managedElsewhere?.(rollout);
-  if (managedElsewhere) return refuse(managedElsewhere, past, routersRead);
+  if (managedElsewhere) return refuse(managedElsewhere, past);
   rollout = withoutSpecRefusal(rollout);
 
   const result = reconcile(rollout, inputs.replicaSets, inputs.services, inputs.analysisRuns, now, inputs.experiments, inputs.pods);
