@@ -19,7 +19,10 @@ export interface TargetArgs {
   name?: string;
   /** Further positional arguments after NAME. */
   rest: string[];
+  /** The last -n/--namespace given (kubectl's rule: a later one wins). */
   namespace?: string;
+  /** Every -n/--namespace given, in order (for a command that takes several: `rollouts controller -n a -n b`). */
+  namespaces: string[];
   context?: string;
   kubeconfig?: string;
   flags: Record<string, string | true>;
@@ -31,7 +34,7 @@ const common: FlagSpec = { '--namespace': 'string', '-n': 'string', '--context':
 
 export function parseTargetArgs(args: readonly string[], own: FlagSpec = {}): TargetArgs {
   const spec: FlagSpec = { ...common, ...own };
-  const out: TargetArgs = { rest: [], flags: {} };
+  const out: TargetArgs = { rest: [], namespaces: [], flags: {} };
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -49,7 +52,7 @@ export function parseTargetArgs(args: readonly string[], own: FlagSpec = {}): Ta
       if (v === undefined || v === '') throw new ArgsError(`${flag} needs a value`);
       value = v;
     } else if (eq > 0) throw new ArgsError(`${flag} takes no value`);
-    if (flag === '-n' || flag === '--namespace') out.namespace = value as string;
+    if (flag === '-n' || flag === '--namespace') out.namespaces.push((out.namespace = value as string));
     else if (flag === '--context') out.context = value as string;
     else if (flag === '--kubeconfig') out.kubeconfig = value as string;
     else out.flags[flag] = value;

@@ -8,38 +8,39 @@
  * A canary's traffic routers are brought to the weights each reconcile decides, before its status (traffic-routers.ts);
  * their objects (TrafficSplits, Ingresses, VirtualServices, routes) are the one thing read from the API rather than a store:
  * their kinds may not be served at all, so they are read when a routed rollout is reconciled.
+ * Each reconcile is gather -> decide -> apply: the inputs from the stores (rollout-inputs.ts), the
+ * planner's `decideRollout` (refusals, history limits, router writes and workload scaling are its
+ * effects too), and each effect as one write (effect-writer.ts); its Events are rollout-events.ts's.
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_MANAGED_BY, ANNOTATION_REVISION, ANNOTATION_WORKLOAD_GENERATION, LABEL_POD_TEMPLATE_HASH, ephemeralMetadataEnabled, reconcile, releasedDestinationRule, trafficRoutersOf, type ObservedRouterObjects, type RouterObject, type RouterObjectRef, type Pod as PlannerPod, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
+import { ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH, decideRollout, workloadKindOf, type RolloutDecision, type RolloutInputs, type Rollout, type Workload, type WorkloadKind } from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
-import { createAnalysisRunFor } from './analysis/create';
-import { runsBeyondHistoryLimits } from './analysis/history';
 import { createExperimentController, type ExperimentController } from './experiment-controller';
 import { systemClock, type Clock } from './clock';
-import { ANALYSIS_RUN, DEPLOYMENT, EVENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef, type PodTemplate } from './kinds';
+import { createEffectWriter } from './effect-writer';
+import { SERVICE, kindPath, type Deployment, type PodTemplate } from './kinds';
 import { errorText, type Log } from './log';
 import { mergeDiff } from '../kube';
-import { ApiError, isConflict, isNotFound, type Rest } from './rest';
-import { podsOfReplicaSets, type ClusterStores } from './store';
+import { isConflict, isNotFound, type Rest } from './rest';
+import { createRolloutEventRecorder } from './rollout-events';
+import { createRolloutInputsGatherer } from './rollout-inputs';
+import type { ClusterStores } from './store';
 import type { Disposable, KindStore, Watched } from './watch-kind';
-import { createOwnerIndex, type Owned } from './owner-index';
+import { createOwnerIndex } from './owner-index';
+import { namespaceScope } from './namespace-scope';
 import { createExpectations, type Expectation } from './expectations';
 import { createWorkQueue, keyOf } from './work-queue';
-import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Workload, type WorkloadKind } from './workload-ref';
-import { readAsMissing, readRouterObjects, routerPath, RouterProblem, routerWritesFor, sendRouterWrite } from './traffic-routers';
-import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, referencesOf, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from './spec-validation';
-
-/** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
-const EVENT_SOURCE = 'rollouts-controller';
+import { readRouterObjects, releaseDestinationRule, RouterProblem } from './traffic-routers';
+import { referencedTemplates } from './spec-validation';
 
 export interface ControllerOptions {
   rest: Rest;
   stores: ClusterStores;
   clock?: Clock;
   log: Log;
-  /** Only reconcile rollouts in this namespace; all when absent. */
-  namespace?: string;
+  /** Only reconcile rollouts in these namespaces (and their runs and experiments); all when absent or empty. */
+  namespaces?: readonly string[];
   /** Rollouts reconciled at the same time (default 8). */
   workers?: number;
   /** The AnalysisRun controller's HTTP and Secret access (defaults: global fetch, the API); false to not run analysis. */
@@ -116,23 +117,17 @@ export function createController(opts: ControllerOptions): Controller {
   };
   /** Rollouts already told that a router of theirs is not driven (logged once each). */
   const notDrivenLogged = new Set<string>();
-  /** Events being recorded: idle() waits for them too. */
-  const eventsInFlight = new Set<Promise<void>>();
   /** Whether the store shows every write of a rollout's last reconcile (else it would decide from stale state). */
   const expectations = createExpectations(clock, log, 'rollout');
   const subs: Disposable[] = [];
   let started = false;
-  /** The workload stores that have their first list: a workloadRef is not judged missing before. */
-  const workloadsListed = new Set<KindStore<any>>([stores.replicaSets]);
-  /** The template stores that have their first list and no watch error: only they can say a template is missing. */
-  const templatesListed = new Set<KindStore<Watched>>();
-  /** `namespace` undefined for the cluster-scoped kind: its objects are kept under no namespace. */
-  const listedTemplates = (store: KindStore<Watched> | undefined, namespace: string | undefined) =>
-    store && templatesListed.has(store) && store.lastError() === undefined ? (name: string) => store.get(name, namespace) !== undefined : undefined;
   const work = createWorkQueue({ clock, workers, run: (key) => (key.startsWith(SERVICE_KEY) ? releaseService(key.slice(SERVICE_KEY.length)) : reconcileKey(key)) });
   const { enqueue, enqueueAfter } = work;
 
-  const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
+  const scope = namespaceScope(opts.namespaces);
+  const inScope = scope.has;
+  /** The in-scope rollouts of one namespace, or of the whole scope. */
+  const rolloutsIn = (ns: string | undefined): Rollout[] => (ns === undefined ? scope.list(stores.rollouts) : [...stores.rollouts.list(ns)]);
 
   function ownerRollout(o: { metadata?: { namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }): string | undefined {
     const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
@@ -153,99 +148,24 @@ export function createController(opts: ControllerOptions): Controller {
     return kind && ref?.name ? `${kind}/${ref.name}` : undefined;
   }
 
-  const referencesService = (r: Rollout, service: string): boolean => referencesOf(r).some((ref) => ref.kind === 'Service' && ref.name === service);
-
   /** The objects each rollout owns, kept from store events (no scan per reconcile). */
   const ownedBy = createOwnerIndex('Rollout');
-  const owned = <T extends Owned>(store: KindStore<T>, r: Rollout): T[] => ownedBy.owned(store, r);
+  const inputs = createRolloutInputsGatherer({
+    stores,
+    ownedBy,
+    workloads: workloadStores,
+    ...(opts.analysisTemplates ? { analysisTemplates: opts.analysisTemplates } : {}),
+    ...(opts.clusterAnalysisTemplates ? { clusterAnalysisTemplates: opts.clusterAnalysisTemplates } : {}),
+  });
+  const { referencesService } = inputs;
 
-  /** Evicts a pod (so PodDisruptionBudgets apply); where the Eviction API is not served, deletes it. */
-  async function evictPod(key: string, namespace: string, name: string, expected: Expectation[]): Promise<void> {
-    const pod = stores.pods.get(name, namespace);
-    if (!pod) return;
-    try {
-      await write(key, 'POST', `${kindPath(POD, namespace, name)}/eviction`, { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } } });
-    } catch (err) {
-      if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err;
-      try {
-        await write(key, 'DELETE', kindPath(POD, namespace, name), { body: { preconditions: { uid: pod.metadata?.uid } } });
-      } catch (e2) {
-        if (!isNotFound(e2)) throw e2;
-      }
-    }
-    expected.push({ store: stores.pods, namespace, name, gone: true });
+  async function write<T = any>(key: string, method: string, path: string, ro: Parameters<Rest['request']>[2] = {}): Promise<T> {
+    stats.writes++;
+    stats.writesByRollout.set(key, (stats.writesByRollout.get(key) ?? 0) + 1);
+    return rest.request<T>(method, path, ro);
   }
-
-  /**
-   * Each rollout's spec refusal (undefined: valid), kept for its spec's generation and its workload's:
-   * the rules run once per change of the spec, not on every reconcile.
-   */
-  const specVerdicts = new Map<string, { stamp: string; message: string | undefined }>();
-
-  /**
-   * The DestinationRules each Rollout's last reconcile named. One it names no more (or the Rollout
-   * gone) is released: as upstream's DestinationRule controller, what the Rollout put on it is
-   * taken off (releasedDestinationRule). Kept in memory: a rule dropped while no controller ran
-   * keeps its labels, as router objects are not watched.
-   */
-  const namedDestinationRules = new Map<string, RouterObjectRef[]>();
-  /** Records the rules the rollout names now; returns those it named before and names no more. */
-  function destinationRulesDropped(key: string, now: readonly RouterObjectRef[]): RouterObjectRef[] {
-    const before = namedDestinationRules.get(key) ?? [];
-    if (now.length) namedDestinationRules.set(key, [...now]);
-    else namedDestinationRules.delete(key);
-    return before.filter((ref) => !now.some((r) => r.namespace === ref.namespace && r.name === ref.name));
-  }
-  async function releaseDestinationRules(key: string, rolloutName: string, dropped: readonly RouterObjectRef[]): Promise<void> {
-    for (const ref of dropped) {
-      try {
-        const rule = await rest.request<RouterObject>('GET', routerPath(ref));
-        const patch = releasedDestinationRule(rule, rolloutName);
-        if (!patch) continue;
-        stats.writes++;
-        await rest.request('PATCH', routerPath(ref), { patch: 'merge', body: patch });
-        log.info(`rollout ${key}: DestinationRule ${ref.namespace}/${ref.name} is no longer named by it: its managed-by annotation and subset hashes are removed`);
-      } catch (e) {
-        if (!isNotFound(e)) log.warn(`rollout ${key}: cannot release DestinationRule ${ref.namespace}/${ref.name}: ${errorText(e)}`);
-      }
-    }
-  }
-  function specVerdict(key: string, live: Rollout, rollout: Rollout): string | undefined {
-    const generation = live.metadata?.generation;
-    if (typeof generation !== 'number') return invalidSpecMessage(rollout);
-    // The stored rollout carries the generation of the workload its template came from (workload-ref.ts).
-    const stamp = `${live.metadata?.uid ?? ''}/${generation}/${live.metadata?.annotations?.[ANNOTATION_WORKLOAD_GENERATION] ?? ''}`;
-    const known = specVerdicts.get(key);
-    if (known?.stamp === stamp) return known.message;
-    const message = invalidSpecMessage(rollout);
-    specVerdicts.set(key, { stamp, message });
-    return message;
-  }
-
-  /** Writes the status of a rollout the controller will not act on: an InvalidSpec condition with `message`, phase Degraded. */
-  async function refuse(key: string, live: Rollout, message: string, now: Date): Promise<void> {
-    const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-    const statusPatch = mergeDiff(live.status ?? {}, refusedStatus(live, message, now));
-    if (statusPatch === undefined) {
-      stats.idleReconciles++;
-      failures.delete(key);
-      return;
-    }
-    await writing(key, undefined, async (expected) => {
-      const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
-        patch: 'merge',
-        body: { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch },
-      });
-      expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
-    });
-  }
-
-  /** The Rollout the Service's managed-by annotation names, while that Rollout exists and still names the Service. */
-  function liveManagerOf(namespace: string, service: string): string | undefined {
-    const manager = stores.services.get(service, namespace)?.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
-    const rollout = manager === undefined ? undefined : stores.rollouts.get(manager, namespace);
-    return rollout && referencesService(rollout, service) ? manager : undefined;
-  }
+  const writer = createEffectWriter({ rest, stores, ...(opts.deployments ? { deployments: opts.deployments } : {}), log, write, countWrite: () => void stats.writes++ });
+  const events = createRolloutEventRecorder({ rollouts: stores.rollouts, clock, log, write });
 
   /**
    * As upstream's Service controller: a Service that carries what a Rollout put on it (the
@@ -260,7 +180,7 @@ export function createController(opts: ControllerOptions): Controller {
     // A Service with a controller of its own (an Experiment's template Service) is that controller's to keep.
     if (svc?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] === undefined || svc.metadata?.ownerReferences?.some((o) => o.controller)) return;
     const manager = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
-    if (manager === undefined ? stores.rollouts.list(namespace).some((r) => referencesService(r, name)) : liveManagerOf(namespace, name) !== undefined) return;
+    if (manager === undefined ? stores.rollouts.list(namespace).some((r) => referencesService(r, name)) : inputs.liveManagerOf(namespace, name) !== undefined) return;
     const body = { ...(manager === undefined ? {} : { metadata: { annotations: { [ANNOTATION_MANAGED_BY]: null } } }), spec: { selector: { [LABEL_POD_TEMPLATE_HASH]: null } } };
     try {
       stats.writes++; // not a Rollout's write: writesByRollout leaves it out
@@ -275,15 +195,14 @@ export function createController(opts: ControllerOptions): Controller {
     }
   }
 
+  /** One reconcile: gather the inputs, decide (again with the router objects when the decision asks for them), apply. */
   async function reconcileKey(key: string): Promise<void> {
     const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-    let rollout = stores.rollouts.get(name, namespace);
-    if (!rollout) {
+    const live = stores.rollouts.get(name, namespace); // as stored: what every write's resourceVersion and the status diff come from
+    if (!live) {
       expectations.forget(key);
-      specVerdicts.delete(key);
       setRouterProblem(key, undefined);
-      const dropped = destinationRulesDropped(key, []);
-      if (dropped.length) await releaseDestinationRules(key, name, dropped);
+      for (const ref of inputs.forget(key)) await releaseDestinationRule(rest, ref, name, log, key, () => void stats.writes++);
       return;
     }
     const caughtUp = expectations.caughtUp(key);
@@ -294,144 +213,93 @@ export function createController(opts: ControllerOptions): Controller {
       return;
     }
     stats.reconciles++;
-    const now = clock.now();
-    const live = rollout; // as stored: what every write's resourceVersion and the status diff come from
-    let deployment: Deployment | undefined;
-    if (live.spec?.workloadRef) {
-      const ref = live.spec.workloadRef;
-      const kind = workloadKindOf(ref);
-      const store = kind ? workloadStores[kind] : undefined;
-      const listError = store && !workloadsListed.has(store) ? store.lastError() : undefined;
-      if (store && !workloadsListed.has(store) && listError === undefined) {
-        stats.idleReconciles++; // decided once that kind is listed (that wakes every such rollout)
-        return;
-      }
-      const resolution = listError
-        ? { kind: 'unresolved' as const, message: `spec.workloadRef: cannot read ${kind} "${ref.name ?? ''}": the ${kind} watch failed (${listError})` }
-        : resolveWorkloadRef(live, ref.name && store ? store.get(ref.name, namespace) : undefined, kind === undefined || store !== undefined);
-      // Nothing is created from a template the controller cannot read: only the status says why.
-      if (resolution.kind === 'unresolved') return refuse(key, live, resolution.message, now);
-      if (resolution.kind === 'resolved') {
-        const generation = staleWorkloadGeneration(live, resolution);
-        if (generation !== undefined) {
-          // The workload's generation is recorded first, on its own: the next reconcile (woken by this write) decides from it.
-          await writing(key, undefined, async (expected) => {
-            const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name), {
-              patch: 'merge',
-              body: { metadata: { resourceVersion: live.metadata?.resourceVersion, annotations: { [ANNOTATION_WORKLOAD_GENERATION]: generation } } },
-            });
-            expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
-          });
-          return;
-        }
-        rollout = resolution.rollout;
-        deployment = resolution.deployment;
-      }
-    } else if (live.status?.workloadObservedGeneration !== undefined) {
-      // Switched from a workloadRef to a template of its own: the workload's generation no longer
-      // applies (upstream drops it with the reference, RemoveRolloutWorkloadRefGeneration).
-      const { workloadObservedGeneration: _, ...status } = live.status;
-      rollout = { ...rollout, status };
+    const gathered = inputs.gather(key, live, new Date(clock.now()));
+    let decision = decide(key, gathered);
+    if (decision?.kind === 'readRouters') {
+      await releaseDropped(key, live, decision);
+      const read = await readRouterObjects(rest, decision.rollout, decision.routing);
+      decision = decide(key, { ...gathered, routers: { namedDestinationRules: decision.destinationRules ?? [], observed: 'problem' in read ? read : read.observed } });
     }
-    // An invalid spec is refused as upstream does: nothing is created or scaled, the status says why.
-    const invalid =
-      specVerdict(key, live, rollout) ??
-      missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined) ??
-      missingTemplateMessage(rollout, { template: listedTemplates(opts.analysisTemplates, namespace), clusterTemplate: listedTemplates(opts.clusterAnalysisTemplates, undefined) });
-    if (invalid) return refuse(key, live, invalid, now);
-    // The router objects are read before anything is decided: as upstream, a missing Ingress or VirtualService refuses the rollout.
-    const routing = trafficRoutersOf(rollout);
-    const droppedRules = destinationRulesDropped(key, routing.reads.filter((ref) => ref.kind === 'DestinationRule'));
-    if (droppedRules.length) await releaseDestinationRules(key, name, droppedRules);
-    let observed: ObservedRouterObjects = new Map();
-    if (routing.driven.length > 0) {
-      const read = await readRouterObjects(rest, rollout, routing);
-      if ('problem' in read) return putOffForRouter(key, read.problem);
-      observed = read.observed;
-      const missing = missingRouterObjectMessage(rollout, (kind, ns, objectName) => !readAsMissing(routing, read.observed, kind, ns, objectName));
-      if (missing) {
-        setRouterProblem(key, undefined);
-        // Router objects are not watched: the rollout looks again as often as a router problem is retried.
-        enqueueAfter(key, RETRY_MAX_MS);
-        return refuse(key, live, missing, now);
-      }
-    }
-    const managedElsewhere = serviceManagedElsewhereMessage(rollout, (service) => {
-      const manager = liveManagerOf(namespace, service);
-      return manager === name ? undefined : manager;
-    });
-    if (managedElsewhere) return refuse(key, live, managedElsewhere, now);
-    rollout = withoutSpecRefusal(rollout);
-    const replicaSets = owned(stores.replicaSets, rollout);
-    const analysisRuns = owned(stores.analysisRuns, rollout) as AnalysisRun[];
-    const experiments = owned(stores.experiments, rollout) as Experiment[];
-    const services = stores.services.list(namespace);
-    let result;
-    // Pods matter only to a pending restart (spec.restartAt) and to ephemeral metadata, which relabels existing
-    // pods; reading them otherwise would cost a scan per reconcile.
-    const pods = rollout.spec?.restartAt || ephemeralMetadataEnabled(rollout) ? podsOfReplicaSets(stores, namespace, replicaSets) : undefined;
+    if (decision) await applyDecision(key, live, decision);
+  }
+
+  /** The planner's decision, or undefined (counted, said) when the planner threw: the rollout waits for its next event. */
+  function decide(key: string, gathered: RolloutInputs): RolloutDecision | undefined {
     try {
-      result = reconcile(rollout, replicaSets, services, analysisRuns, now, experiments, pods as PlannerPod[] | undefined);
+      return decideRollout(gathered);
     } catch (e) {
       stats.errors++;
       log.warn(`reconcile of rollout ${key} failed`, e);
-      return;
+      return undefined;
     }
-    const statusPatch = mergeDiff(live.status ?? {}, result.status);
-    const effects = result.effects.filter((e) => e.kind !== 'updateStatus');
-    const deleting = new Set(effects.flatMap((e) => (e.kind === 'deleteAnalysisRun' ? [e.name] : [])));
-    for (const name of runsBeyondHistoryLimits({ ...rollout, status: result.status }, analysisRuns)) {
-      if (!deleting.has(name)) effects.push({ kind: 'deleteAnalysisRun', name });
+  }
+
+  /** The DestinationRules the rollout no longer names are released first, best effort; those it names now are kept for the next decision. */
+  async function releaseDropped(key: string, live: Rollout, decision: RolloutDecision): Promise<void> {
+    for (const effect of decision.effects) if (effect.kind === 'releaseDestinationRule') await writer.apply(live, effect, []);
+    if (decision.destinationRules) inputs.nameDestinationRules(key, decision.destinationRules);
+  }
+
+  async function applyDecision(key: string, live: Rollout, decision: RolloutDecision): Promise<void> {
+    if (decision.kind !== 'readRouters') await releaseDropped(key, live, decision);
+    switch (decision.kind) {
+      case 'wait':
+        stats.idleReconciles++; // decided once that kind is listed (that wakes every such rollout)
+        return;
+      case 'readRouters':
+        return; // read by reconcileKey
+      case 'putOff':
+        return putOffForRouter(key, decision.problem);
+      case 'recordWorkload':
+        return writing(key, undefined, async (expected) => {
+          for (const effect of decision.effects) await writer.apply(live, effect, expected);
+        });
+      case 'refuse': {
+        if (decision.routersRead) setRouterProblem(key, undefined);
+        // Looked at again whatever the write does (router objects are not watched).
+        if (decision.requeueAfterSeconds !== undefined) enqueueAfter(key, decision.requeueAfterSeconds * 1000);
+        const statusPatch = mergeDiff(live.status ?? {}, decision.status);
+        if (statusPatch === undefined) {
+          stats.idleReconciles++;
+          failures.delete(key);
+          return;
+        }
+        return writing(key, undefined, (expected) => writer.writeStatus(live, statusPatch, expected));
+      }
+      case 'act':
+        return act(key, live, decision);
     }
-    const scaleTo = deployment ? deploymentScaleTarget(rollout, deployment, result.status) : undefined;
-    // The routers are brought to the weights the status records; while they cannot be, nothing is written
-    // (as upstream, whose reconcile stops at a router error), so the status never claims weights not set.
-    if (routing.notDriven.length > 0) noteRoutersNotDriven(key, routing.notDriven);
-    const weights = result.status.canary?.weights;
-    // The routers see the rollout as this reconcile decided it (its step, abort, promotion), not as it was.
-    const router = routing.driven.length > 0 && weights ? routerWritesFor({ ...rollout, status: result.status }, weights, observed) : { writes: [] };
-    if ('problem' in router) {
-      putOffForRouter(key, router.problem);
-      return;
-    }
-    if (effects.length === 0 && statusPatch === undefined && scaleTo === undefined && router.writes.length === 0) {
+  }
+
+  async function act(key: string, live: Rollout, decision: Extract<RolloutDecision, { kind: 'act' }>): Promise<void> {
+    const statusPatch = mergeDiff(live.status ?? {}, decision.status);
+    const effects = decision.effects.filter((e) => e.kind !== 'updateStatus' && e.kind !== 'releaseDestinationRule');
+    if (decision.notDriven.length > 0) noteRoutersNotDriven(key, decision.notDriven);
+    if (effects.length === 0 && statusPatch === undefined) {
       stats.idleReconciles++;
       setRouterProblem(key, undefined);
       failures.delete(key);
-      if (result.requeueAfterSeconds !== undefined) enqueueAfter(key, result.requeueAfterSeconds * 1000);
+      if (decision.requeueAfterSeconds !== undefined) enqueueAfter(key, decision.requeueAfterSeconds * 1000);
       return;
     }
-    const decided = rollout;
-    await writing(key, result.requeueAfterSeconds, async (expected) => {
-      for (const effect of effects) await apply(decided, effect, expected);
-      for (const w of router.writes) await sendRouterWrite((method, path, ro) => write(key, method, path, ro), w);
-      setRouterProblem(key, undefined);
-      if (scaleTo !== undefined && deployment) {
-        const scaled = await write<Deployment>(key, 'PATCH', kindPath(DEPLOYMENT, namespace, deployment.metadata?.name), {
-          patch: 'merge',
-          body: { metadata: { resourceVersion: deployment.metadata?.resourceVersion }, spec: { replicas: scaleTo } },
-        });
-        expected.push({ store: opts.deployments!, namespace, name: deployment.metadata!.name!, rv: scaled.metadata!.resourceVersion! });
+    await writing(key, decision.requeueAfterSeconds, async (expected) => {
+      // The routers are written after the other effects: once they are, the rollout's router problem is over.
+      let routersWritten = false;
+      for (const effect of effects) {
+        if (effect.kind === 'scaleDeployment' && !routersWritten) {
+          routersWritten = true;
+          setRouterProblem(key, undefined);
+        }
+        await writer.apply(decision.rollout, effect, expected);
       }
+      if (!routersWritten) setRouterProblem(key, undefined);
       // The Events before the status: once the status shows what happened, its Events are there too.
-      await addedToInformer.get(key); // first what upstream's informer records on the Rollout's add
-      for (const event of result.events) await recordEvent(key, event.type, event.reason, event.message);
-      if (statusPatch !== undefined) {
-        const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name, 'status'), {
-          patch: 'merge',
-          body: { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch },
-        });
-        expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
-      }
+      await events.afterAdded(key); // first what upstream's informer records on the Rollout's add
+      for (const event of decision.events) await events.record(key, event.type, event.reason, event.message);
+      if (statusPatch !== undefined) await writer.writeStatus(live, statusPatch, expected);
       // The revision annotation last: the status patch above is conditional on the resourceVersion as read.
-      const revision = effects.find((e): e is Extract<Effect, { kind: 'setRolloutRevision' }> => e.kind === 'setRolloutRevision');
-      if (revision) {
-        const written = await write<Rollout>(key, 'PATCH', kindPath(ROLLOUT, namespace, name), {
-          patch: 'merge',
-          body: { metadata: { annotations: { [ANNOTATION_REVISION]: revision.revision } } },
-        });
-        expected.push({ store: stores.rollouts, namespace, name, rv: written.metadata!.resourceVersion! });
-      }
+      const revision = effects.find((e) => e.kind === 'setRolloutRevision');
+      if (revision) await writer.writeRevision(live, revision.revision, expected);
     });
   }
 
@@ -450,77 +318,10 @@ export function createController(opts: ControllerOptions): Controller {
     const delay = nextBackoff(key);
     if (routerProblems.get(key) !== problem) {
       log.warn(`rollout ${key}: ${problem}; the rollout does not go on until it can (tried again every few seconds)`);
-      const recording = recordEvent(key, 'Warning', 'TrafficRoutingError', problem).finally(() => eventsInFlight.delete(recording));
-      eventsInFlight.add(recording);
+      events.recordLater(key, 'Warning', 'TrafficRoutingError', problem);
     }
     setRouterProblem(key, problem);
     enqueueAfter(key, delay);
-  }
-
-  /** RolloutAddedToInformer being recorded, by rollout: a reconcile's own Events wait for it. */
-  const addedToInformer = new Map<string, Promise<void>>();
-
-  /** Upstream's informer records RolloutAddedToInformer on each Rollout it is given (the initial list, then each add). */
-  function recordAddedToInformer(r: Rollout): void {
-    const ns = r.metadata?.namespace;
-    const key = keyOf(ns, r.metadata?.name);
-    const recording: Promise<void> = recordEvent(key, 'Normal', 'RolloutAddedToInformer', `Rollout resource added to informer: ${ns}/${r.metadata?.name}`).finally(() => {
-      eventsInFlight.delete(recording);
-      if (addedToInformer.get(key) === recording) addedToInformer.delete(key);
-    });
-    eventsInFlight.add(recording);
-    addedToInformer.set(key, recording);
-  }
-
-  /**
-   * Events recorded so far, by rollout, type, reason and message: a repeat is counted on the Event
-   * already written (count, lastTimestamp), as client-go's recorder aggregates identical events.
-   */
-  const recordedEvents = new Map<string, { name: string; count: number }>();
-  const RECORDED_EVENTS_MAX = 4096; // client-go's cache size
-
-  /** An Event about the rollout; best effort (a cluster that refuses it only loses the Event). */
-  async function recordEvent(key: string, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
-    const rollout = stores.rollouts.get(key.slice(key.indexOf('/') + 1), key.slice(0, key.indexOf('/')));
-    const namespace = rollout?.metadata?.namespace;
-    const name = rollout?.metadata?.name;
-    if (!namespace || !name) return;
-    const now = new Date(clock.now()).toISOString();
-    const cacheKey = JSON.stringify([rollout.metadata?.uid ?? key, type, reason, message]);
-    const seen = recordedEvents.get(cacheKey);
-    try {
-      if (seen) {
-        try {
-          await write(key, 'PATCH', kindPath(EVENT, namespace, seen.name), { patch: 'merge', body: { count: seen.count + 1, lastTimestamp: now } });
-          recordedEvents.delete(cacheKey);
-          recordedEvents.set(cacheKey, { name: seen.name, count: seen.count + 1 });
-          return;
-        } catch (e) {
-          if (!isNotFound(e)) throw e; // gone (expired or deleted): a new one below
-        }
-      }
-      const written = await write<{ metadata?: { name?: string } }>(key, 'POST', kindPath(EVENT, namespace), {
-        body: {
-          apiVersion: 'v1',
-          kind: 'Event',
-          metadata: { generateName: `${name}.`, namespace },
-          involvedObject: { apiVersion: apiVersionOf(ROLLOUT), kind: ROLLOUT.name, name, namespace, uid: rollout.metadata?.uid, resourceVersion: rollout.metadata?.resourceVersion },
-          reason,
-          message,
-          type,
-          source: { component: EVENT_SOURCE },
-          reportingComponent: EVENT_SOURCE,
-          firstTimestamp: now,
-          lastTimestamp: now,
-          count: 1,
-        },
-      });
-      recordedEvents.delete(cacheKey);
-      if (written?.metadata?.name) recordedEvents.set(cacheKey, { name: written.metadata.name, count: 1 });
-      if (recordedEvents.size > RECORDED_EVENTS_MAX) recordedEvents.delete(recordedEvents.keys().next().value!);
-    } catch (e) {
-      log.info(`rollout ${key}: the ${reason} Event could not be recorded: ${errorText(e)}`);
-    }
   }
 
   function noteRoutersNotDriven(key: string, notDriven: readonly string[]): void {
@@ -557,88 +358,12 @@ export function createController(opts: ControllerOptions): Controller {
     }
   }
 
-  async function write<T = any>(key: string, method: string, path: string, ro: Parameters<Rest['request']>[2] = {}): Promise<T> {
-    stats.writes++;
-    stats.writesByRollout.set(key, (stats.writesByRollout.get(key) ?? 0) + 1);
-    return rest.request<T>(method, path, ro);
-  }
-
-  async function apply(rollout: Rollout, e: Effect, expected: Expectation[]): Promise<void> {
-    const ns = rollout.metadata!.namespace!;
-    const key = keyOf(ns, rollout.metadata?.name);
-    const track = (store: KindStore<any>, obj: { metadata?: { name?: string; resourceVersion?: string } }) => {
-      if (obj?.metadata?.resourceVersion) expected.push({ store, namespace: ns, name: obj.metadata.name!, rv: obj.metadata.resourceVersion });
-    };
-    const create = async (kind: KindRef, store: KindStore<any>, body: { metadata?: { name?: string } }) => {
-      track(store, await write(key, 'POST', kindPath(kind, ns), { body: { apiVersion: apiVersionOf(kind), kind: kind.name, ...body } }));
-    };
-    const remove = async (kind: KindRef, store: KindStore<any>, name: string) => {
-      try {
-        await write(key, 'DELETE', kindPath(kind, ns, name), {});
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-      expected.push({ store, namespace: ns, name, gone: true });
-    };
-    switch (e.kind) {
-      case 'createReplicaSet':
-        return create(REPLICA_SET, stores.replicaSets, e.replicaSet);
-      case 'updateReplicaSet': {
-        const rs: ReplicaSet = { apiVersion: 'apps/v1', kind: 'ReplicaSet', ...e.replicaSet };
-        if (!rs.metadata?.resourceVersion) throw new ApiError(409, 'Conflict', 'no resourceVersion to update from');
-        track(stores.replicaSets, await write(key, 'PUT', kindPath(REPLICA_SET, ns, rs.metadata.name), { body: rs }));
-        return;
-      }
-      case 'deleteReplicaSet':
-        return remove(REPLICA_SET, stores.replicaSets, e.name);
-      case 'setServiceSelector': {
-        const svc = stores.services.get(e.service, ns);
-        if (!svc) return;
-        const metadata: Record<string, unknown> = { resourceVersion: svc.metadata?.resourceVersion };
-        if (e.annotations && Object.keys(e.annotations).length) metadata.annotations = e.annotations;
-        track(stores.services, await write(key, 'PATCH', kindPath(SERVICE, ns, e.service), { patch: 'merge', body: { metadata, spec: { selector: e.selector } } }));
-        return;
-      }
-      case 'createAnalysisRun': {
-        const { written, failure } = await createAnalysisRunFor(rest, (method, path, ro) => write(key, method, path, ro), e.analysisRun, rollout);
-        if (failure !== undefined) log.warn(`rollout ${key}: AnalysisRun ${written.metadata?.name} cannot run: ${failure}`);
-        return track(stores.analysisRuns, written);
-      }
-      case 'terminateAnalysisRun':
-        track(stores.analysisRuns, await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
-        return;
-      case 'deleteAnalysisRun':
-        return remove(ANALYSIS_RUN, stores.analysisRuns, e.name);
-      case 'createExperiment':
-        return create(EXPERIMENT, stores.experiments, e.experiment);
-      case 'deleteExperiment':
-        return remove(EXPERIMENT, stores.experiments, e.name);
-      case 'terminateExperiment':
-        track(stores.experiments, await write(key, 'PATCH', kindPath(EXPERIMENT, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
-        return;
-      case 'updateStatus':
-      case 'setRolloutRevision':
-        return; // written by the caller: the status as a diff with the rollout's resourceVersion, then the annotation
-      case 'patchPodMetadata': {
-        const metadata = { ...(e.labels ? { labels: e.labels } : {}), ...(e.annotations ? { annotations: e.annotations } : {}) };
-        try {
-          track(stores.pods, await write(key, 'PATCH', kindPath(POD, ns, e.name), { patch: 'merge', body: { metadata } }));
-        } catch (err) {
-          if (!isNotFound(err)) throw err; // a pod that is gone needs no labels
-        }
-        return;
-      }
-      case 'evictPod':
-        return evictPod(key, ns, e.name, expected);
-    }
-  }
-
   function subscribe(): void {
     subs.push(
       stores.rollouts.onChange((e, r) => {
         const ns = r.metadata?.namespace;
         if (!inScope(ns)) return;
-        if (e === 'add') recordAddedToInformer(r);
+        if (e === 'add') events.addedToInformer(r);
         enqueue(keyOf(ns, r.metadata?.name));
         // A Rollout gone, or no longer naming a Service it managed, leaves that Service to be released (releaseService).
         for (const svc of stores.services.list(ns)) {
@@ -649,7 +374,7 @@ export function createController(opts: ControllerOptions): Controller {
       }),
     );
     for (const store of [stores.replicaSets, stores.analysisRuns, stores.experiments] as KindStore<any>[]) {
-      for (const o of store.list(opts.namespace)) ownedBy.record(store, 'add', o);
+      for (const o of scope.list(store)) ownedBy.record(store, 'add', o);
       subs.push(
         store.onChange((e, o) => {
           const key = ownedBy.record(store, e, o);
@@ -681,21 +406,21 @@ export function createController(opts: ControllerOptions): Controller {
       if (!store) continue;
       subs.push(
         store.onChange((_e, t) => {
-          const ns = clusterScope ? opts.namespace : t.metadata?.namespace;
+          const ns = clusterScope ? undefined : t.metadata?.namespace;
           if (!clusterScope && !inScope(ns)) return;
-          for (const r of stores.rollouts.list(ns)) {
+          for (const r of rolloutsIn(ns)) {
             if (referencedTemplates(r).some((ref) => ref.clusterScope === clusterScope && ref.name === t.metadata?.name)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
           }
         }),
       );
       void store.synced.then(() => {
-        templatesListed.add(store);
-        for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+        inputs.templatesListed(store);
+        for (const r of scope.list(stores.rollouts)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       });
     }
     // A workload change wakes the rollouts that name it; a kind's first list wakes every rollout that names one of that kind.
     const wakeReferring = (ns: string | undefined, kind: WorkloadKind, name?: string) => {
-      for (const r of stores.rollouts.list(ns)) {
+      for (const r of rolloutsIn(ns)) {
         const named = referencedWorkload(r);
         if (named && (name === undefined ? named.startsWith(`${kind}/`) : named === `${kind}/${name}`)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       }
@@ -709,10 +434,10 @@ export function createController(opts: ControllerOptions): Controller {
           if (inScope(w.metadata?.namespace) && !(kind === 'ReplicaSet' && ownerRollout(w))) wakeReferring(w.metadata?.namespace, kind, w.metadata?.name ?? '');
         }),
       );
-      if (!workloadsListed.has(store)) {
+      if (!inputs.isWorkloadListed(store)) {
         void store.synced.then(() => {
-          workloadsListed.add(store);
-          wakeReferring(opts.namespace, kind);
+          inputs.workloadsListed(store);
+          wakeReferring(undefined, kind);
         });
       }
     }
@@ -721,10 +446,10 @@ export function createController(opts: ControllerOptions): Controller {
   const analysis =
     opts.analysis === false
       ? undefined
-      : createAnalysisController({ rest, runs: stores.analysisRuns, clock, log, ...(opts.namespace ? { namespace: opts.namespace } : {}), ...(opts.analysis ?? {}) });
+      : createAnalysisController({ rest, runs: stores.analysisRuns, clock, log, ...(scope.namespaces ? { namespaces: scope.namespaces } : {}), ...(opts.analysis ?? {}) });
 
   const experiments =
-    opts.experiments === false ? undefined : createExperimentController({ rest, stores, clock, log, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+    opts.experiments === false ? undefined : createExperimentController({ rest, stores, clock, log, ...(scope.namespaces ? { namespaces: scope.namespaces } : {}) });
 
   return {
     stats,
@@ -737,8 +462,8 @@ export function createController(opts: ControllerOptions): Controller {
       analysis?.start();
       experiments?.start();
       work.start();
-      for (const r of stores.rollouts.list(opts.namespace)) {
-        recordAddedToInformer(r);
+      for (const r of scope.list(stores.rollouts)) {
+        events.addedToInformer(r);
         enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       }
     },
@@ -752,11 +477,11 @@ export function createController(opts: ControllerOptions): Controller {
       await experimentsStopped;
     },
     resync() {
-      for (const r of stores.rollouts.list(opts.namespace)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+      for (const r of scope.list(stores.rollouts)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       experiments?.resync();
     },
     async idle() {
-      await Promise.all([work.idle(), experiments?.idle(), ...eventsInFlight]);
+      await Promise.all([work.idle(), experiments?.idle(), events.settled()]);
     },
     blocked: routerProblems,
     onBlockedChange(listener) {

@@ -13,6 +13,7 @@ import { createLeaderElector, LeaseRefused, type LeaseOptions } from './lease';
 import { withMissing } from './rbac-needs';
 import { ApiError } from './rest';
 import type { Log } from './log';
+import { describeScope, namespaceScope } from './namespace-scope';
 import { checkContext, watchCluster, type ClusterWatch } from './store';
 
 export class ControllerRefused extends Error {}
@@ -21,8 +22,11 @@ export interface EmbeddedControllerOptions {
   conn: Pick<Connection, 'kc' | 'rest' | 'context'>;
   log: Log;
   clock?: Clock;
-  /** Reconcile only this namespace (and keep the Lease there); all namespaces when absent. */
-  namespace?: string;
+  /**
+   * Reconcile only these namespaces (a user with a Role in each); all namespaces when absent or
+   * empty. The Lease is kept in the first (unless `lease.namespace` says where).
+   */
+  namespaces?: readonly string[];
   /** Who we are in the Lease (default host name plus a random suffix). */
   identity?: string;
   lease?: Partial<Pick<LeaseOptions, 'name' | 'namespace' | 'durationSeconds' | 'renewMs' | 'retryMs'>>;
@@ -63,8 +67,12 @@ export async function startEmbeddedController(given: EmbeddedControllerOptions):
   const opts = { ...given, log: explainingRefusals(given.log) };
   const clock = opts.clock ?? systemClock;
   const { rest, kc, context } = opts.conn;
-  const check = await checkContext(rest, context, opts.namespace);
-  if (!check.ok) throw new ControllerRefused(check.reason);
+  const scope = namespaceScope(opts.namespaces);
+  // It must be let list Rollouts in each namespace (or, without a list, cluster-wide).
+  for (const namespace of scope.namespaces ?? [undefined]) {
+    const check = await checkContext(rest, context, namespace);
+    if (!check.ok) throw new ControllerRefused(check.reason);
+  }
   const argo = await detectArgoController(rest, clock.now());
   if (argo.found) throw new ControllerRefused(`refusing to start: the Argo Rollouts controller runs in context "${context}" (${argo.how}); it owns these Rollouts`);
   if (argo.unchecked.length && !opts.force) {
@@ -80,7 +88,7 @@ export async function startEmbeddedController(given: EmbeddedControllerOptions):
     clock,
     log: opts.log,
     identity,
-    namespace: opts.lease?.namespace ?? opts.namespace ?? 'default',
+    namespace: opts.lease?.namespace ?? scope.namespaces?.[0] ?? 'default',
     ...opts.lease,
     // The other's Lease, where it is: holding it is what stops the other.
     ...(opts.takeOverIn ? { namespace: opts.takeOverIn, takeOver: true } : {}),
@@ -91,11 +99,11 @@ export async function startEmbeddedController(given: EmbeddedControllerOptions):
     if (e instanceof LeaseRefused) throw new ControllerRefused(`refusing to start: ${e.message}`);
     throw e;
   }
-  opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${opts.namespace ? `namespace ${opts.namespace}` : 'all namespaces'} of context "${context}"`);
+  opts.log.info(`controller ${identity} holds the Lease; reconciling Rollouts in ${describeScope(scope)} of context "${context}"`);
 
   // Deployments and PodTemplates too: a Rollout's spec.workloadRef may take its pod template from one. And the
   // analysis templates: a Rollout whose analysis names a missing one is refused, as upstream does.
-  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: opts.namespace ? [opts.namespace] : [], deployments: true, analysisTemplates: true });
+  const watch = watchCluster({ kc, rest, log: opts.log, namespaces: scope.namespaces ?? [], deployments: true, analysisTemplates: true });
   // A kind it may not list or watch would leave it waiting for ever: refuse, saying what is missing (docs/rbac.md).
   await watch.settled;
   const refused = watch.problems().filter((p) => /^(forbidden \(403\)|not authorised \(401\))/.test(p.message));
@@ -114,7 +122,7 @@ export async function startEmbeddedController(given: EmbeddedControllerOptions):
     ...(watch.podTemplates ? { podTemplates: watch.podTemplates } : {}),
     ...(watch.analysisTemplates ? { analysisTemplates: watch.analysisTemplates } : {}),
     ...(watch.clusterAnalysisTemplates ? { clusterAnalysisTemplates: watch.clusterAnalysisTemplates } : {}),
-    ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    ...(scope.namespaces ? { namespaces: scope.namespaces } : {}),
     ...(opts.workers ? { workers: opts.workers } : {}),
   });
   controller.start();

@@ -7,6 +7,7 @@
  * controller: level-triggered, each experiment reconciled at most once at a time, it decides again
  * only once the store shows its own last writes, and a reconcile with nothing to change writes nothing.
  */
+import { namespaceScope } from './namespace-scope';
 import { reconcileExperiment, type AnalysisRun, type Effect, type Experiment, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisRunFor } from './analysis/create';
 import { systemClock, type Clock } from './clock';
@@ -25,8 +26,8 @@ export interface ExperimentControllerOptions {
   stores: Pick<ClusterStores, 'experiments' | 'replicaSets' | 'analysisRuns' | 'rollouts' | 'services'>;
   clock?: Clock;
   log: Log;
-  /** Only experiments in this namespace; all when absent. */
-  namespace?: string;
+  /** Only experiments in these namespaces; all when absent or empty. */
+  namespaces?: readonly string[];
 }
 
 export interface ExperimentControllerStats {
@@ -57,7 +58,8 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
   const subs: Disposable[] = [];
   let started = false;
   const work = createWorkQueue({ clock, run: (key) => reconcileKey(key) });
-  const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
+  const scope = namespaceScope(opts.namespaces);
+  const inScope = scope.has;
 
   /** The objects each Experiment owns, kept from store events. */
   const ownedBy = createOwnerIndex('Experiment');
@@ -182,7 +184,7 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
   }
 
   function enqueueAll(): void {
-    for (const ex of stores.experiments.list(opts.namespace)) work.enqueue(keyOf(ex.metadata?.namespace, ex.metadata?.name));
+    for (const ex of scope.list(stores.experiments)) work.enqueue(keyOf(ex.metadata?.namespace, ex.metadata?.name));
   }
 
   return {
@@ -202,7 +204,7 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
         }),
       );
       for (const store of [stores.replicaSets, stores.analysisRuns, stores.services] as KindStore<any>[]) {
-        for (const o of store.list(opts.namespace)) ownedBy.record(store, 'add', o);
+        for (const o of scope.list(store)) ownedBy.record(store, 'add', o);
         subs.push(
           store.onChange((event, o) => {
             const key = ownedBy.record(store, event, o);

@@ -1,6 +1,6 @@
 /** The kinds we watch and write, and their API paths. */
 import type { Pod } from '../kube';
-import type { AnalysisRun, Experiment, LabelSelector, ObjectMeta, PodTemplateSpec, ReplicaSet, Rollout, Service } from '../planner';
+import type { AnalysisRun, Deployment, Experiment, PodTemplate, ReplicaSet, Rollout, Service } from '../planner';
 
 export interface KindRef {
   /** The Kind, as in messages. */
@@ -36,21 +36,4 @@ export function apiVersionOf(kind: KindRef): string {
   return kind.group ? `${kind.group}/${kind.version}` : kind.version;
 }
 
-/** The parts of an apps/v1 Deployment the controller reads for a Rollout's spec.workloadRef. */
-export interface Deployment {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  spec?: { replicas?: number; selector?: LabelSelector; template?: PodTemplateSpec; [k: string]: unknown };
-  status?: { [k: string]: unknown };
-}
-
-/** A v1 PodTemplate (a Rollout's spec.workloadRef may name one): a pod template and nothing else. */
-export interface PodTemplate {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  template?: PodTemplateSpec;
-}
-
-export type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, Service };
+export type { AnalysisRun, Deployment, Experiment, Pod, PodTemplate, ReplicaSet, Rollout, Service };

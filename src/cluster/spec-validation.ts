@@ -7,8 +7,10 @@
  * (missingServiceMessage, missingTemplateMessage), and so must the Ingresses and VirtualServices its
  * traffic routing names (missingRouterObjectMessage); the other router objects are met when needed.
  * Last, no Service it names may be managed by another Rollout (serviceManagedElsewhereMessage).
+ * These are the checks the planner's decision runs in that order (planner/rollout-decision.ts);
+ * they are here because they read the schema's rules and references.
  */
-import { ConditionMessage, ConditionType, newCondition, removeCondition, rolloutPhase, type Rollout, type RolloutStatus } from '../planner';
+import { ConditionMessage, type Rollout } from '../planner';
 import { formatPath, rolloutObjectFindings, rolloutReferences, type RolloutReference } from '../schema';
 
 /**
@@ -118,33 +120,4 @@ export function missingRouterObjectMessage(rollout: Rollout, exists: (kind: stri
     at = `${formatPath(missing.path.slice(0, -3))}.virtualServices.name`;
   }
   return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${at}: Invalid value: ${value}: ${ROUTER_RESOURCES[missing.kind]} "${missing.name}" not found`);
-}
-
-/**
- * The status of a rollout the controller will not act on (an invalid spec, a workloadRef it cannot
- * resolve): an InvalidSpec condition saying why (replacing an earlier one with another message),
- * the spec observed, and the phase that follows (Degraded).
- */
-export function refusedStatus(rollout: Rollout, message: string, now: Date): RolloutStatus {
-  const status: RolloutStatus = { ...(rollout.status ?? {}) };
-  const current = (status.conditions ?? []).find((c) => c.type === ConditionType.InvalidSpec);
-  if (!current || current.message !== message) {
-    status.conditions = [...removeCondition(status.conditions, ConditionType.InvalidSpec), newCondition(ConditionType.InvalidSpec, 'True', ConditionType.InvalidSpec, message, now)];
-  }
-  const generation = rollout.metadata?.generation;
-  if (typeof generation === 'number') status.observedGeneration = String(generation);
-  const phase = rolloutPhase({ ...rollout, status });
-  status.phase = phase.phase;
-  status.message = phase.message;
-  return status;
-}
-
-/** The rollout without the InvalidSpec condition a refusal of its spec gave it (its spec is valid now). */
-export function withoutSpecRefusal(rollout: Rollout): Rollout {
-  const prefix = ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', '');
-  const conditions = rollout.status?.conditions;
-  if (!conditions?.some((c) => c.type === ConditionType.InvalidSpec && (c.message ?? '').startsWith(prefix))) return rollout;
-  const rest = removeCondition(conditions, ConditionType.InvalidSpec);
-  const { conditions: _conditions, ...status } = rollout.status!;
-  return { ...rollout, status: rest.length > 0 ? { ...status, conditions: rest } : status };
 }

@@ -1,11 +1,11 @@
 /**
  * The I/O of the traffic routers (the decisions are the planner's, planner/routers): reading the
- * objects a Rollout's routers name, and sending the writes that bring them to the weights the
- * planner recorded. Router objects are not watched: they are read at each reconcile of a Rollout
+ * objects a Rollout's routers name, sending the writes that bring them to the weights the planner
+ * recorded, and releasing a DestinationRule the Rollout no longer names. Router objects are not watched: they are read at each reconcile of a Rollout
  * that has a driven router, so a change made by someone else is put right at the next reconcile.
  */
-import { describeRef, followingReads, routerObjectKey, routerWrites, type ObservedRouterObjects, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout, type TrafficWeights } from '../planner';
-import { errorText } from './log';
+import { describeRef, followingReads, releasedDestinationRule, routerObjectKey, type ObservedRouterObjects, type TrafficRouters, type RouterObject, type RouterObjectRef, type RouterWrite, type Rollout } from '../planner';
+import { errorText, type Log } from './log';
 import { isNotFound, type Rest } from './rest';
 
 /** A router that cannot be driven as things are (its kind not served, say): reported once, retried, not a crash. */
@@ -36,21 +36,6 @@ export async function readRouterObjects(rest: Rest, rollout: Rollout, routing: T
   return { observed };
 }
 
-/** Whether the object of this kind, namespace and name was read (readRouterObjects) and the API said 404. */
-export function readAsMissing(routing: TrafficRouters, observed: ObservedRouterObjects, kind: string, namespace: string, name: string): boolean {
-  return routing.reads.some((ref) => ref.kind === kind && ref.namespace === namespace && ref.name === name && observed.get(routerObjectKey(ref)) === null);
-}
-
-/** The writes that bring the driven routers to `weights` from the `observed` objects, or why they cannot be decided. */
-export function routerWritesFor(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): { writes: RouterWrite[] } | { problem: string } {
-  try {
-    return routerWrites(rollout, weights, observed);
-  } catch (e) {
-    // A router bug must not take the reconcile (and the work queue) down: it holds this rollout, said like any problem.
-    return { problem: `the traffic routers could not be decided (${errorText(e)})` };
-  }
-}
-
 /**
  * Sends one router write. A 404 on a create means the cluster does not serve the kind (the mesh or
  * its CRDs are not installed): that is said plainly rather than retried as a vanished object.
@@ -75,5 +60,23 @@ export async function sendRouterWrite(request: (method: string, path: string, ro
       throw new RouterProblem(`cannot create ${describeRef(w.ref)}: this cluster does not serve ${w.ref.kind} ${w.ref.apiVersion} (are its CRDs installed?)`);
     }
     throw e;
+  }
+}
+
+/**
+ * Takes off a DestinationRule what `rolloutName` put on it (releasedDestinationRule), as read now.
+ * Best effort, as upstream's DestinationRule controller: a rule that is gone needs nothing, and a
+ * failure is only said (it is not retried: router objects are not watched). `counted` is called before it writes.
+ */
+export async function releaseDestinationRule(rest: Rest, ref: RouterObjectRef, rolloutName: string, log: Log, key: string, counted: () => void): Promise<void> {
+  try {
+    const rule = await rest.request<RouterObject>('GET', routerPath(ref));
+    const patch = releasedDestinationRule(rule, rolloutName);
+    if (!patch) return;
+    counted();
+    await rest.request('PATCH', routerPath(ref), { patch: 'merge', body: patch });
+    log.info(`rollout ${key}: DestinationRule ${ref.namespace}/${ref.name} is no longer named by it: its managed-by annotation and subset hashes are removed`);
+  } catch (e) {
+    if (!isNotFound(e)) log.warn(`rollout ${key}: cannot release DestinationRule ${ref.namespace}/${ref.name}: ${errorText(e)}`);
   }
 }

@@ -350,14 +350,14 @@ export class Session implements Disposable {
     if (this.controllerRun) return this.controllerRun.controller;
     const conn = this.connection;
     if (!conn) throw new (cluster().ControllerRefused)('connect to a cluster context first');
-    // A namespace-scoped user: it reconciles the context's namespace only (the controller takes one namespace).
-    const scoped = this.current.kind === 'connected' ? this.current.scope.namespaces : undefined;
-    const namespace = scoped ? (scoped.includes(conn.namespace) ? conn.namespace : scoped[0]) : undefined;
+    // Where the tree watches (a namespace-scoped user's namespaces, or the setting's), it reconciles; the Lease is kept in the first.
+    const watched = this.current.kind === 'connected' ? this.current.scope.namespaces : undefined;
+    const namespaces = watched?.includes(conn.namespace) ? [conn.namespace, ...watched.filter((n) => n !== conn.namespace)] : watched;
     const controller = await cluster().startEmbeddedController({
       conn,
       log: this.opts.log,
       identity: controllerIdentity(),
-      ...(namespace ? { namespace } : {}),
+      ...(namespaces?.length ? { namespaces } : {}),
       ...(opts.force ? { force: true } : {}),
       ...(opts.takeOverIn ? { takeOverIn: opts.takeOverIn } : {}),
     });

@@ -5,8 +5,11 @@
  * write with optimistic concurrency.
  */
 import { cloneJson, formatLabels } from '../kube';
+import type { RouterObjectRef, RouterWrite } from './routers';
+import { describeRef } from './routers';
 import type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
 import { ANNOTATION_REVISION } from './types';
+import { ANNOTATION_WORKLOAD_GENERATION } from './phase';
 
 /** Everything one Rollout's reconcile reads. */
 export interface World {
@@ -60,7 +63,18 @@ export type Effect =
    */
   | { kind: 'setRolloutRevision'; revision: string }
   /** Write the Rollout's status (the whole new status; the controller sends the diff). */
-  | { kind: 'updateStatus'; status: RolloutStatus };
+  | { kind: 'updateStatus'; status: RolloutStatus }
+  /**
+   * Record on the Rollout the generation of the workload its spec.workloadRef names (the
+   * `rollout.argoproj.io/workload-generation` annotation), alone: the next reconcile decides from it.
+   */
+  | { kind: 'setWorkloadGeneration'; generation: string }
+  /** Scale down the Deployment a spec.workloadRef names (scaleDown), from the resourceVersion it was decided from. */
+  | { kind: 'scaleDeployment'; name: string; replicas: number; resourceVersion?: string }
+  /** Bring a traffic router's object to the weights decided (create, patch or delete it; planner/routers). */
+  | { kind: 'writeRouter'; write: RouterWrite }
+  /** Take off a DestinationRule the Rollout no longer names what it put on it (releasedDestinationRule, applied to the rule as read). */
+  | { kind: 'releaseDestinationRule'; ref: RouterObjectRef };
 
 export type EffectKind = Effect['kind'];
 
@@ -101,6 +115,14 @@ export function describeEffect(effect: Effect): string {
       return `Rollout revision ${effect.revision}`;
     case 'updateStatus':
       return 'update Rollout status';
+    case 'setWorkloadGeneration':
+      return `Rollout workload generation ${effect.generation}`;
+    case 'scaleDeployment':
+      return `scale Deployment ${effect.name} to ${effect.replicas}`;
+    case 'writeRouter':
+      return `${effect.write.action} ${describeRef(effect.write.ref)}`;
+    case 'releaseDestinationRule':
+      return `release ${describeRef(effect.ref)}`;
   }
 }
 
@@ -224,6 +246,15 @@ function applyEffect(w: World, e: Effect): World {
     }
     case 'updateStatus':
       return { ...w, rollout: { ...w.rollout, status: cloneJson(e.status) } };
+    case 'setWorkloadGeneration': {
+      const metadata = { ...(w.rollout.metadata ?? {}) };
+      metadata.annotations = { ...(metadata.annotations ?? {}), [ANNOTATION_WORKLOAD_GENERATION]: e.generation };
+      return { ...w, rollout: { ...w.rollout, metadata } };
+    }
+    case 'scaleDeployment':
+    case 'writeRouter':
+    case 'releaseDestinationRule':
+      return w; // a world of our own has no Deployments or router objects
   }
 }
 

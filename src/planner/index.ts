@@ -29,5 +29,8 @@ export * from './bluegreen-reconcile';
 export * from './analysis-runs';
 export * from './experiments';
 export * from './pod-restarts';
+export * from './rollout-decision';
+export * from './workload-ref';
+export * from './analysis-history';
 export * from './simulate';
 export * from './routers';

@@ -26,7 +26,7 @@ import { isCompletedPhase } from './analysis-runs';
 import { ANNOTATION_EXPERIMENT_TEMPLATE_NAME, experimentEndsByItself, experimentSpecOf, experimentStatusOf, reconcileExperiment } from './experiments';
 import { pauseNeedsPerson } from './pause';
 import { sameInstant } from './phase';
-import { reconcile } from './reconcile';
+import { decideRollout } from './rollout-decision';
 import { sameObject } from './reconcile-context';
 import { describeStep, type StepDescription } from './step-description';
 import { unplannableSteps } from './step-plan';
@@ -561,7 +561,8 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     const names = new Set(replicaSets.map((rs) => rs.metadata?.name));
     const pods = world.pods?.filter((p) => names.has(controllerOf(p)?.name));
     const runs = world.analysisRuns.filter((r) => !ownedByExperiment(r));
-    return reconcile(world.rollout, replicaSets, world.services, runs, new Date(ms), world.experiments, pods);
+    // The controller's whole decision (history limits included); no router objects or workloadRef here.
+    return decideRollout({ rollout: world.rollout, replicaSets, services: world.services, analysisRuns: runs, experiments: world.experiments, ...(pods ? { pods } : {}), now: new Date(ms) });
   };
 
   // Steady state at revision 1: the initial deploy with pods ready at once, an hour before the update.

@@ -219,7 +219,7 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
 
     let leases = 0;
     // A Lease of its own for each start: a refused one leaves nothing behind for the next.
-    const start = (log = recordingLog()) => startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespace: NS, lease: { name: `row-lease-${++leases}` } });
+    const start = (log = recordingLog()) => startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespaces: [NS], lease: { name: `row-lease-${++leases}` } });
 
     async function status(name: string): Promise<Record<string, any>> {
       return (await h.conn.rest.request<{ status?: Record<string, any> }>('GET', `${ROLLOUTS}/${name}`)).status ?? {};
@@ -268,7 +268,7 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
         const name = `no-${p.verb}-${p.resource.replace('/', '-')}-${p.scope}`;
         const missing = namesMissing(p);
         try {
-          running = await startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespace: NS, lease: { name: `row-lease-${++leases}`, durationSeconds: 2, renewMs: 300 } });
+          running = await startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespaces: [NS], lease: { name: `row-lease-${++leases}`, durationSeconds: 2, renewMs: 300 } });
         } catch (e) {
           assert.ok(e instanceof ControllerRefused, String(e));
           assert.match(e.message, missing);

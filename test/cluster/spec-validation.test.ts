@@ -1,6 +1,7 @@
 // The embedded controller's refusal of an invalid spec: the first error of the linter's rules, as upstream's InvalidSpec.
 import { strict as assert } from 'node:assert';
-import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, refusedStatus, serviceManagedElsewhereMessage, withoutSpecRefusal } from '../../src/cluster/spec-validation';
+import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, serviceManagedElsewhereMessage } from '../../src/cluster/spec-validation';
+import { refusedStatus, withoutSpecRefusal } from '../../src/planner/rollout-decision';
 import type { Rollout } from '../../src/planner';
 
 const NOW = new Date('2026-11-23T10:00:00Z');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { silentLog } from '../../src/cluster/log';
 import { Session } from '../../src/extension/session';
 import { children, elementId, item, type TreeSource } from '../../src/extension/tree-model';
-import { rolloutObject, startHarness, type Harness } from '../cluster/helpers';
+import { recordingLog, rolloutObject, startHarness, type Harness } from '../cluster/helpers';
 import { createServiceAccount, grantClusterRole, grantRole, serviceAccountToken, treeRules, writeServiceAccountKubeconfig } from '../cluster/rbac-helpers';
 
 const spec = { replicas: 1, selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } }, strategy: { canary: { steps: [{ pause: {} }] } } };
@@ -100,5 +100,32 @@ describe('the session as a namespace-scoped user', function () {
     await grantRole(h.conn.rest, SA, 'team-b', 'pods', [{ verbs: ['list', 'watch'], apiGroups: [''], resources: ['pods'] }]);
     await waitFor(s, 'the pods watch to recover', () => (s.state.kind === 'connected' && s.state.problems().length === 0 ? true : undefined), 45_000);
     assert.deepEqual(children(src(s), { kind: 'context', context: 'sa' }).map(elementId), ['namespace:sa/team-a', 'namespace:sa/team-b']);
+  });
+
+  it('the embedded controller it starts reconciles the namespaces it watches (the Lease in the context\'s), and never a third', async () => {
+    // An operator that may do anything in team-a and team-b, nothing in team-c.
+    const operator = { namespace: 'team-a', name: 'operator' };
+    await createServiceAccount(h.conn.rest, operator.namespace, operator.name);
+    for (const ns of ['team-a', 'team-b']) await grantRole(h.conn.rest, operator, ns, 'operator', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
+    await grantClusterRole(h.conn.rest, operator, 'operator-namespace-lister', [{ verbs: ['list'], apiGroups: [''], resources: ['namespaces'] }]);
+    const file = writeServiceAccountKubeconfig(join(dir, 'operator.kubeconfig'), h.cluster, await serviceAccountToken(h.conn.rest, operator.namespace, operator.name), 'team-b');
+    const log = recordingLog();
+    const s = (session = new Session({ log, env: {}, kubeconfig: () => [file] }));
+    const state = await s.connect();
+    assert.equal(state.kind === 'connected' && [...(state.scope.namespaces ?? [])].sort().join(), 'team-a,team-b');
+    const running = await s.startController({ force: true });
+    const phase = async (ns: string) => (await h.conn.rest.request<{ status?: { phase?: string } }>('GET', `/apis/argoproj.io/v1alpha1/namespaces/${ns}/rollouts/app-${ns}`)).status?.phase;
+    for (const ns of ['team-a', 'team-b']) {
+      const deadline = Date.now() + 20_000;
+      while (!(await phase(ns))) {
+        if (Date.now() > deadline) assert.fail(`the rollout in ${ns} got no phase from the controller; log: ${log.lines.join(' | ')}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    await running.controller.idle();
+    assert.equal(await phase('team-c'), undefined);
+    assert.match(log.lines.join('\n'), /reconciling Rollouts in namespaces team-b, team-a of context "sa"/);
+    const lease = await h.conn.rest.request<{ spec?: { holderIdentity?: string } }>('GET', '/apis/coordination.k8s.io/v1/namespaces/team-b/leases/rollouts-vscode-controller');
+    assert.equal(lease.spec?.holderIdentity, running.identity);
   });
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import type { Rollout } from '../../src/planner';
-import { refusedStatus } from '../../src/cluster/spec-validation';
+import { refusedStatus } from '../../src/planner/rollout-decision';
 import type { Harness } from './reconcile-harness';
 import { advance, canary, deployed, patchStatus, replicaSetByRevision, rolloutWith, service, settle, setPods, step, updateImage, harness, T0 } from './reconcile-harness';
 

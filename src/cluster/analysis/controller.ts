@@ -6,6 +6,7 @@
  * each run is reconciled at most once at a time, from the store, and every status write carries
  * the resourceVersion it was decided from.
  */
+import { namespaceScope } from '../namespace-scope';
 import { systemClock, type Clock } from '../clock';
 import { ANALYSIS_RUN, kindPath, type KindRef } from '../kinds';
 import { errorText, type Log } from '../log';
@@ -26,8 +27,8 @@ export interface AnalysisControllerOptions {
   runs: KindStore<FullAnalysisRun>;
   clock?: Clock;
   log: Log;
-  /** Only runs in this namespace; all when absent. */
-  namespace?: string;
+  /** Only runs in these namespaces; all when absent or empty. */
+  namespaces?: readonly string[];
   /** HTTP for the providers (default: the global fetch). */
   fetch?: Fetch;
   /** Reads a Secret's key (default: GET through `rest`). */
@@ -87,7 +88,8 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
   });
   const { enqueue, enqueueAt } = work;
 
-  const inScope = (ns: string | undefined) => opts.namespace === undefined || ns === opts.namespace;
+  const scope = namespaceScope(opts.namespaces);
+  const inScope = scope.has;
 
   async function reconcile(key: string): Promise<void> {
     const namespace = key.slice(0, key.indexOf('/'));
@@ -212,7 +214,7 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
           if (inScope(run.metadata?.namespace) && !isCompletedPhase(run.status?.phase)) enqueue(key);
         }),
       );
-      for (const run of runs.list(opts.namespace)) if (!isCompletedPhase(run.status?.phase)) enqueue(keyOf(run.metadata?.namespace, run.metadata?.name));
+      for (const run of scope.list(runs)) if (!isCompletedPhase(run.status?.phase)) enqueue(keyOf(run.metadata?.namespace, run.metadata?.name));
     },
     async stop() {
       stopping.abort();

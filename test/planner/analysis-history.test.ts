@@ -1,6 +1,6 @@
 // successfulRunHistoryLimit / unsuccessfulRunHistoryLimit.
 import { strict as assert } from 'node:assert';
-import { runsBeyondHistoryLimits } from '../../src/cluster/analysis/history';
+import { runsBeyondHistoryLimits } from '../../src/planner/analysis-history';
 import type { AnalysisRun, Rollout } from '../../src/planner';
 
 const run = (name: string, minute: number, phase: string): AnalysisRun => ({ metadata: { name, creationTimestamp: `2026-01-01T10:${String(minute).padStart(2, '0')}:00Z` }, status: { phase } });

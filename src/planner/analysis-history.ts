@@ -1,9 +1,12 @@
 /**
  * successfulRunHistoryLimit / unsuccessfulRunHistoryLimit (Rollout spec.analysis, default 5 each):
  * of a rollout's ended AnalysisRuns that are no longer the current run of a gate, the newest
- * `limit` Successful ones and the newest `limit` others are kept; the rest are deleted.
+ * `limit` Successful ones and the newest `limit` others are kept; the rest are deleted (each
+ * reconcile's decision, rollout-decision.ts).
  */
-import { isCompletedPhase, successfulRunHistoryLimitOf, unsuccessfulRunHistoryLimitOf, type AnalysisRun, type Rollout } from '../../planner';
+import { isCompletedPhase } from './analysis-runs';
+import { successfulRunHistoryLimitOf, unsuccessfulRunHistoryLimitOf } from './defaults';
+import type { AnalysisRun, Rollout } from './types';
 
 /** Creation times have whole seconds: within one second the higher revision is the newer run. */
 const revision = (run: AnalysisRun): number => Number(run.metadata?.annotations?.['rollout.argoproj.io/revision'] ?? 0) || 0;

@@ -2,18 +2,30 @@
  * `spec.workloadRef`: a Rollout that takes its pod template (and, when it has none, its selector)
  * from an existing Deployment, ReplicaSet or PodTemplate, Argo's way to migrate one (upstream's
  * rollout/templateref.go). The controller resolves the reference into an effective Rollout before
- * the planner sees it, so the planner stays unaware of it; these helpers are pure (the workload
- * comes from the store, time is an argument). Only a Deployment is ever scaled down (`scaleDown`).
+ * the strategies see it (rollout-decision.ts), so they stay unaware of it; these helpers are pure (the
+ * workload is read by the caller, time is an argument). Only a Deployment is ever scaled down (`scaleDown`).
  */
-import {
-  ANNOTATION_WORKLOAD_GENERATION,
-  ConditionType,
-  removeCondition,
-  replicasOf,
-  type Rollout,
-  type RolloutStatus,
-} from '../planner';
-import type { Deployment, PodTemplate, ReplicaSet } from './kinds';
+import { ConditionType, removeCondition } from './conditions';
+import { replicasOf } from './defaults';
+import { ANNOTATION_WORKLOAD_GENERATION } from './phase';
+import type { LabelSelector, ObjectMeta, PodTemplateSpec, ReplicaSet, Rollout, RolloutStatus } from './types';
+
+/** The parts of an apps/v1 Deployment a Rollout's spec.workloadRef reads (and scales down). */
+export interface Deployment {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: { replicas?: number; selector?: LabelSelector; template?: PodTemplateSpec; [k: string]: unknown };
+  status?: { [k: string]: unknown };
+}
+
+/** A v1 PodTemplate (a Rollout's spec.workloadRef may name one): a pod template and nothing else. */
+export interface PodTemplate {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  template?: PodTemplateSpec;
+}
 
 /** Marks the InvalidSpec conditions this module writes, so a resolved reference removes only those. */
 const MESSAGE_PREFIX = 'spec.workloadRef: ';

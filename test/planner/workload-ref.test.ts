@@ -3,8 +3,8 @@
 // scale the Deployment down.
 import { strict as assert } from 'node:assert';
 import type { Deployment, PodTemplate, ReplicaSet } from '../../src/cluster/kinds';
-import { refusedStatus } from '../../src/cluster/spec-validation';
-import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration } from '../../src/cluster/workload-ref';
+import { refusedStatus } from '../../src/planner/rollout-decision';
+import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration } from '../../src/planner/workload-ref';
 import { ANNOTATION_WORKLOAD_GENERATION, type Rollout, type RolloutStatus } from '../../src/planner';
 
 const NOW = new Date('2026-01-02T03:04:05.678Z');

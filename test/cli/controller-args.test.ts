@@ -1,0 +1,25 @@
+// `rollouts controller -n ...`: which namespaces it is given, and a clear word for a bad one.
+import { strict as assert } from 'node:assert';
+import { controllerNamespaces } from '../../src/cli/commands/controller';
+import { parseTargetArgs } from '../../src/cluster/command-line';
+import { UsageError } from '../../src/cli/command';
+
+const namespacesOf = (args: string[]) => controllerNamespaces(parseTargetArgs(args, { '--force': 'boolean' }).namespaces);
+
+describe('rollouts controller namespaces', () => {
+  it('takes -n repeated, --namespace, --namespace=, and commas, in order, once each', () => {
+    assert.deepEqual(namespacesOf([]), []);
+    assert.deepEqual(namespacesOf(['-n', 'a']), ['a']);
+    assert.deepEqual(namespacesOf(['-n', 'a', '--namespace', 'b', '--namespace=c,d', '-n', 'a']), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(namespacesOf(['-n', 'team-a, team-b', '--force']), ['team-a', 'team-b']);
+  });
+
+  it('says which value is not a namespace name', () => {
+    assert.throws(() => namespacesOf(['-n', 'a,,b']), (e: Error) => e instanceof UsageError && e.message === `-n "a,,b": an empty namespace name`);
+    assert.throws(() => namespacesOf(['-n', 'Team_A']), /-n "Team_A": "Team_A" is not a namespace name/);
+  });
+
+  it('other commands keep kubectl\'s rule: the last -n wins', () => {
+    assert.equal(parseTargetArgs(['web', '-n', 'a', '-n', 'b']).namespace, 'b');
+  });
+});
