@@ -62,8 +62,27 @@ function simulateBillion(): SimulateFigures {
   if (simulated) return simulated;
   const dir = mkdtempSync(join(tmpdir(), 'bounds-simulate-'));
   try {
-    buildSync({ entryPoints: [join(root, 'src/planner/index.ts')], outfile: join(dir, 'planner.js'), bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
-    const rollout = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'huge' }, spec: { replicas: 1_000_000_000, selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } }, strategy: { canary: { steps: [{ setWeight: 10 }, { pause: { duration: '1m' } }, { setWeight: 50 }, { pause: {} }, { setWeight: 90 }] } } } };
+    buildSync({
+      entryPoints: [join(root, 'src/planner/index.ts')],
+      outfile: join(dir, 'planner.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'warning',
+    });
+    const rollout = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'huge' },
+      spec: {
+        replicas: 1_000_000_000,
+        selector: { matchLabels: { app: 'a' } },
+        template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } },
+        strategy: {
+          canary: { steps: [{ setWeight: 10 }, { pause: { duration: '1m' } }, { setWeight: 50 }, { pause: {} }, { setWeight: 90 }] },
+        },
+      },
+    };
     writeFileSync(join(dir, 'rollout.json'), JSON.stringify(rollout));
     writeFileSync(
       join(dir, 'child.js'),
@@ -149,7 +168,8 @@ const SHAPES: Record<string, () => string> = {
   'many Rollouts': () => fill((i) => rolloutYaml(`r${i}`, 3), '---\n'),
   'many small documents': () => fill((i) => `a: ${i}`, '\n---\n'),
   'deep nesting': () => `${rolloutYaml('deep', 3)}  extra: ${'['.repeat(TEN_MB / 2)}${']'.repeat(TEN_MB / 2)}\n`,
-  'deep block nesting': () => `${rolloutYaml('deep', 3)}  extra:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(4 + i)}k:`).join('\n')}\n`,
+  'deep block nesting': () =>
+    `${rolloutYaml('deep', 3)}  extra:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(4 + i)}k:`).join('\n')}\n`,
   'a long list': () => rolloutYaml('list', 3).replace('steps: [', `steps: [${'{setWeight: 1}, '.repeat(TEN_MB / 16)}`),
   'lone CR line endings': () => fill((i) => rolloutYaml(`r${i}`, 3), '---\n').replace(/\n/g, '\r'),
 };
@@ -185,12 +205,14 @@ export const plannerBounds: Bound[] = [
       return ms;
     },
   },
-  ...Object.entries(SHAPES).map(([shape, make]): Bound => ({
-    name: `lint of a 10 MB file: ${shape}`,
-    unit: 'ms',
-    limit: 10_000,
-    measure: async () => lintMs(make()),
-  })),
+  ...Object.entries(SHAPES).map(
+    ([shape, make]): Bound => ({
+      name: `lint of a 10 MB file: ${shape}`,
+      unit: 'ms',
+      limit: 10_000,
+      measure: async () => lintMs(make()),
+    }),
+  ),
 ];
 
 async function main(): Promise<void> {

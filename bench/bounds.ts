@@ -74,15 +74,25 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-function call(c: ClusterProcess, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; text: string }> {
+function call(
+  c: ClusterProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; text: string }> {
   return new Promise((ok, fail) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const req = request(`${c.url}${path}`, { method, agent: c.agent, headers: { 'Content-Type': contentType, Authorization: `Bearer ${c.token}` } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      `${c.url}${path}`,
+      { method, agent: c.agent, headers: { 'Content-Type': contentType, Authorization: `Bearer ${c.token}` } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', fail);
     if (payload !== undefined) req.write(payload);
     req.end();
@@ -129,7 +139,12 @@ export const clusterBounds: Bound[] = [
     measure: () =>
       clusterGrowth(async (c) => {
         const ns = '/api/v1/namespaces/default/configmaps';
-        const big = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { blob: `${i}`.padEnd(2.5 * 1000 * 1000, 'x') } });
+        const big = (i: number) => ({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'big' },
+          data: { blob: `${i}`.padEnd(2.5 * 1000 * 1000, 'x') },
+        });
         await expectStatus(call(c, 'POST', ns, big(0)), [201], 'create');
         for (let i = 1; i < 300; i++) await expectStatus(call(c, 'PUT', `${ns}/big`, big(i)), [200], `write ${i}`);
       }),
@@ -171,29 +186,33 @@ function billionReplicaSet(): Promise<ReplicaSetFigures> {
     let atHalf = 0;
     const samples: number[] = [];
     const peak = await clusterGrowth(async (c, sample, peakSoFar) => {
-        const rs = {
-          apiVersion: 'apps/v1',
-          kind: 'ReplicaSet',
-          metadata: { name: 'huge' },
-          spec: { replicas: 1_000_000_000, selector: { matchLabels: { app: 'huge' } }, template: { metadata: { labels: { app: 'huge' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
-        };
-        await expectStatus(call(c, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rs), [201], 'create');
-        // The cluster must keep answering while the controller works through the replicas.
-        const start = Date.now();
-        const until = start + replicaSetSeconds * 1000;
-        let nextSample = start + 10_000;
-        while (Date.now() < until) {
-          await expectStatus(call(c, 'GET', '/healthz'), [200], 'health check');
-          await sleep(500);
-          sample();
-          if (!atHalf && Date.now() >= start + (replicaSetSeconds * 1000) / 2) atHalf = peakSoFar();
-          if (Date.now() >= nextSample) {
-            samples.push(peakSoFar());
-            nextSample += 10_000;
-          }
+      const rs = {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'huge' },
+        spec: {
+          replicas: 1_000_000_000,
+          selector: { matchLabels: { app: 'huge' } },
+          template: { metadata: { labels: { app: 'huge' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        },
+      };
+      await expectStatus(call(c, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rs), [201], 'create');
+      // The cluster must keep answering while the controller works through the replicas.
+      const start = Date.now();
+      const until = start + replicaSetSeconds * 1000;
+      let nextSample = start + 10_000;
+      while (Date.now() < until) {
+        await expectStatus(call(c, 'GET', '/healthz'), [200], 'health check');
+        await sleep(500);
+        sample();
+        if (!atHalf && Date.now() >= start + (replicaSetSeconds * 1000) / 2) atHalf = peakSoFar();
+        if (Date.now() >= nextSample) {
+          samples.push(peakSoFar());
+          nextSample += 10_000;
         }
-        await expectStatus(call(c, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/huge'), [200], 'delete');
-      });
+      }
+      await expectStatus(call(c, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/huge'), [200], 'delete');
+    });
     return { peak, atHalf, samples };
   })();
   return replicaSetRun;

@@ -34,17 +34,26 @@ function targetFrom(kubeconfigPath: string): Target {
   const kc = JSON.parse(readFileSync(kubeconfigPath, 'utf8')); // the local cluster writes JSON
   const cluster = kc.clusters[0].cluster;
   const ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
-  return { url: cluster.server, ca, agent: new Agent({ keepAlive: true, maxSockets: concurrency, ca }), headers: { Authorization: `Bearer ${kc.users[0].user.token}` } };
+  return {
+    url: cluster.server,
+    ca,
+    agent: new Agent({ keepAlive: true, maxSockets: concurrency, ca }),
+    headers: { Authorization: `Bearer ${kc.users[0].user.token}` },
+  };
 }
 
 function call(target: Target, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   return new Promise((resolvePromise, reject) => {
-    const req = request(`${target.url}${path}`, { method, agent: target.agent, headers: { 'Content-Type': 'application/json', ...target.headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = request(
+      `${target.url}${path}`,
+      { method, agent: target.agent, headers: { 'Content-Type': 'application/json', ...target.headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(JSON.stringify(body));
     req.end();
@@ -53,10 +62,14 @@ function call(target: Target, method: string, path: string, body?: unknown): Pro
 
 async function startServer(dataDir?: string) {
   const root = resolve(__dirname, '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'cluster', '--port', '0', ...(dataDir ? ['--data-dir', dataDir] : [])], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'cluster', '--port', '0', ...(dataDir ? ['--data-dir', dataDir] : [])],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const kubeconfig = await new Promise<string>((ok, fail) => {
     createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('kubeconfig: ') && ok(l.slice('kubeconfig: '.length)));
     child.on('exit', (code) => fail(new Error(`rollouts cluster exited with ${code}`)));
@@ -71,7 +84,8 @@ function percentile(sorted: number[], p: number): number {
 async function main() {
   const dataDir = persist ? mkdtempSync(join(tmpdir(), 'bench-cluster-')) : undefined;
   const kubeconfigIndex = args.indexOf('--kubeconfig');
-  const { child, target } = kubeconfigIndex >= 0 ? { child: undefined, target: targetFrom(args[kubeconfigIndex + 1]!) } : await startServer(dataDir);
+  const { child, target } =
+    kubeconfigIndex >= 0 ? { child: undefined, target: targetFrom(args[kubeconfigIndex + 1]!) } : await startServer(dataDir);
   try {
     const ns = await call(target, 'POST', '/api/v1/namespaces', { metadata: { name: namespace } });
     if (ns.status !== 201) throw new Error(`could not create the namespace: ${JSON.stringify(ns.body)}`);
@@ -84,28 +98,32 @@ async function main() {
       if (watchers === 0) done();
       for (let w = 0; w < watchers; w++) {
         let seen = 0;
-        const req = request(`${target.url}/api/v1/namespaces/${namespace}/configmaps?watch=true&resourceVersion=${rv}`, { agent: false, ca: target.ca, headers: target.headers }, (res) => {
-          res.on('error', () => undefined); // the watch is cut on purpose once it has everything
-          res.setEncoding('utf8');
-          // The client side is kept light (no JSON.parse per event) so the bench measures the server.
-          let rest = '';
-          res.on('data', (chunk: string) => {
-            const now = performance.now();
-            const text = rest + chunk;
-            let start = 0;
-            for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
-              if (!text.startsWith('{"type":"ADDED"', start)) continue;
-              const at = text.indexOf('"name":"obj-', start);
-              latencies.push(now - sentAt[Number(text.slice(at + 12, at + 17))]!);
-              if (++seen === objects) {
-                req.destroy();
-                if (++complete === watchers) done();
-                return;
+        const req = request(
+          `${target.url}/api/v1/namespaces/${namespace}/configmaps?watch=true&resourceVersion=${rv}`,
+          { agent: false, ca: target.ca, headers: target.headers },
+          (res) => {
+            res.on('error', () => undefined); // the watch is cut on purpose once it has everything
+            res.setEncoding('utf8');
+            // The client side is kept light (no JSON.parse per event) so the bench measures the server.
+            let rest = '';
+            res.on('data', (chunk: string) => {
+              const now = performance.now();
+              const text = rest + chunk;
+              let start = 0;
+              for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+                if (!text.startsWith('{"type":"ADDED"', start)) continue;
+                const at = text.indexOf('"name":"obj-', start);
+                latencies.push(now - sentAt[Number(text.slice(at + 12, at + 17))]!);
+                if (++seen === objects) {
+                  req.destroy();
+                  if (++complete === watchers) done();
+                  return;
+                }
               }
-            }
-            rest = text.slice(start);
-          });
-        });
+              rest = text.slice(start);
+            });
+          },
+        );
         req.on('error', () => undefined);
         req.end();
       }
@@ -121,7 +139,10 @@ async function main() {
         while (next < objects) {
           const i = next++;
           sentAt[i] = performance.now();
-          const res = await call(target, 'POST', `/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: `obj-${String(i).padStart(5, '0')}`, labels: { bench: 'yes' } }, data: { i: String(i) } });
+          const res = await call(target, 'POST', `/api/v1/namespaces/${namespace}/configmaps`, {
+            metadata: { name: `obj-${String(i).padStart(5, '0')}`, labels: { bench: 'yes' } },
+            data: { i: String(i) },
+          });
           if (res.status !== 201) failures++;
         }
       }),
@@ -136,13 +157,17 @@ async function main() {
     const deliverSeconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
     const ms = (v: number) => `${v.toFixed(1)} ms`;
-    console.log(`local cluster bench: ${objects} ConfigMaps, ${watchers} watchers, ${concurrency} concurrent creates, ${persist ? 'with --data-dir (fsync per write)' : 'in memory'}`);
+    console.log(
+      `local cluster bench: ${objects} ConfigMaps, ${watchers} watchers, ${concurrency} concurrent creates, ${persist ? 'with --data-dir (fsync per write)' : 'in memory'}`,
+    );
     console.log(`create throughput: ${Math.round(objects / createSeconds)} objects/s (${createSeconds.toFixed(2)} s, ${failures} failed)`);
     if (latencies.length)
       console.log(
-      `watch event latency (create sent -> event at watcher), ${latencies.length} events: p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1]!)}`,
+        `watch event latency (create sent -> event at watcher), ${latencies.length} events: p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1]!)}`,
+      );
+    console.log(
+      `all ${watchers} watchers saw all ${objects} events in ${deliverSeconds.toFixed(2)} s (${Math.round((objects * watchers) / deliverSeconds)} events/s delivered)`,
     );
-    console.log(`all ${watchers} watchers saw all ${objects} events in ${deliverSeconds.toFixed(2)} s (${Math.round((objects * watchers) / deliverSeconds)} events/s delivered)`);
   } finally {
     child?.kill('SIGTERM');
     target.agent.destroy();

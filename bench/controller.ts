@@ -51,7 +51,13 @@ function minimumWrites(): number {
       world = applyEffects(world, others);
       world = { ...world, rollout: { ...world.rollout, status: r.status } };
       // Pods are ready the moment they are asked for.
-      world = { ...world, replicaSets: world.replicaSets.map((rs) => ({ ...rs, status: { replicas: rs.spec?.replicas ?? 0, readyReplicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 } })) };
+      world = {
+        ...world,
+        replicaSets: world.replicaSets.map((rs) => ({
+          ...rs,
+          status: { replicas: rs.spec?.replicas ?? 0, readyReplicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 },
+        })),
+      };
     }
     throw new Error('the perfect world did not settle in 100 reconciles');
   };
@@ -75,7 +81,11 @@ function counting(rest: Rest): Rest & { writes: () => number } {
 
 /** Starts `rollouts cluster` in a child process and resolves with its kubeconfig path. */
 function startClusterProcess(): Promise<{ child: ChildProcess; kubeconfigPath: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cluster', '--pod-ready-seconds', '0.1', '--max-pods', '10000'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'cluster', '--pod-ready-seconds', '0.1', '--max-pods', '10000'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   process.once('exit', () => child.kill('SIGTERM')); // never leave the cluster running, whatever happens here
   return new Promise((resolve, reject) => {
     let text = '';
@@ -103,7 +113,12 @@ async function main(): Promise<void> {
     const pending = new Set(names);
     const check = (r: Rollout | undefined) => {
       if (!r || !pending.has(r.metadata?.name ?? '')) return;
-      if (r.spec?.template?.spec?.containers?.[0]?.image === image && clientPhase(r).phase === 'Healthy' && r.status?.stableRS === r.status?.currentPodHash) pending.delete(r.metadata!.name!);
+      if (
+        r.spec?.template?.spec?.containers?.[0]?.image === image &&
+        clientPhase(r).phase === 'Healthy' &&
+        r.status?.stableRS === r.status?.currentPodHash
+      )
+        pending.delete(r.metadata!.name!);
     };
     return new Promise((resolve) => {
       const sub = watch.stores.rollouts.onChange((_e, r) => {
@@ -137,7 +152,12 @@ async function main(): Promise<void> {
   t = performance.now();
   const cpuBefore = process.cpuUsage();
   const updated = healthyOn('app:2');
-  await inBatches((n) => conn.rest.request('PATCH', kindPath(ROLLOUT, NAMESPACE, n), { patch: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'app:2' }] }));
+  await inBatches((n) =>
+    conn.rest.request('PATCH', kindPath(ROLLOUT, NAMESPACE, n), {
+      patch: 'json',
+      body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'app:2' }],
+    }),
+  );
   await updated;
   const seconds = (performance.now() - t) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
@@ -152,9 +172,15 @@ async function main(): Promise<void> {
   await controller.idle();
   const resyncWrites = rest.writes() - beforeResync;
 
-  console.log(`update of ${COUNT} rollouts at once: all Healthy in ${seconds.toFixed(1)} s (controller and watches: ${cpuSeconds.toFixed(1)} s of CPU; the cluster runs in its own process; load average ${loadavg()[0]!.toFixed(1)} on this machine)`);
-  console.log(`API writes per rollout: ${(updateWrites / COUNT).toFixed(2)} (minimum needed ${minimum}; ${updateWrites} writes in all, ${controller.stats.conflicts - conflictsBefore} conflicts, ${controller.stats.reconciles - reconcilesBefore} reconciles, ${controller.stats.staleWaits} put off until the store showed the controller's own writes)`);
-  console.log(`writes by reconciles with nothing to do: ${resyncWrites} over a resync of ${controller.stats.idleReconciles - idleBefore} idle reconciles (target 0)`);
+  console.log(
+    `update of ${COUNT} rollouts at once: all Healthy in ${seconds.toFixed(1)} s (controller and watches: ${cpuSeconds.toFixed(1)} s of CPU; the cluster runs in its own process; load average ${loadavg()[0]!.toFixed(1)} on this machine)`,
+  );
+  console.log(
+    `API writes per rollout: ${(updateWrites / COUNT).toFixed(2)} (minimum needed ${minimum}; ${updateWrites} writes in all, ${controller.stats.conflicts - conflictsBefore} conflicts, ${controller.stats.reconciles - reconcilesBefore} reconciles, ${controller.stats.staleWaits} put off until the store showed the controller's own writes)`,
+  );
+  console.log(
+    `writes by reconciles with nothing to do: ${resyncWrites} over a resync of ${controller.stats.idleReconciles - idleBefore} idle reconciles (target 0)`,
+  );
 
   await controller.stop();
   watch.dispose();

@@ -73,20 +73,29 @@ function edits(text: string): { line: number; character: number; a: string; b: s
 function hoverPositions(text: string): { line: number; character: number }[] {
   const lines = text.split('\n');
   const candidates = lines.flatMap((l, i) =>
-    /^ {8}- setWeight: /.test(l) ? [{ line: i, character: 12 }, { line: i, character: l.length - 1 }] : /^ {2}replicas:/.test(l) ? [{ line: i, character: 4 }] : [],
+    /^ {8}- setWeight: /.test(l)
+      ? [
+          { line: i, character: 12 },
+          { line: i, character: l.length - 1 },
+        ]
+      : /^ {2}replicas:/.test(l)
+        ? [{ line: i, character: 4 }]
+        : [],
   );
   return Array.from({ length: HOVERS }, (_, k) => candidates[Math.floor((k * candidates.length) / HOVERS)]!);
 }
 
 async function measure(session: LspSession, uri: string, text: string, versioned: boolean, completeCount?: number): Promise<Figures> {
-  const wait = async (version: number, before: number) => (versioned ? session.diagnosticsFor(uri, version) : session.diagnosticsAfter(uri, before));
+  const wait = async (version: number, before: number) =>
+    versioned ? session.diagnosticsFor(uri, version) : session.diagnosticsAfter(uri, before);
 
   let t = performance.now();
   let before = session.publishes(uri);
   session.open(uri, text);
   const first = await wait(1, before);
   const firstDiagnosticsMs = performance.now() - t;
-  if (completeCount !== undefined) await session.diagnosticsMatching(uri, (ds) => ds.length === completeCount, `the complete ${completeCount} diagnostics`);
+  if (completeCount !== undefined)
+    await session.diagnosticsMatching(uri, (ds) => ds.length === completeCount, `the complete ${completeCount} diagnostics`);
   const completeDiagnosticsMs = performance.now() - t;
 
   const e = edits(text);
@@ -95,7 +104,9 @@ async function measure(session: LspSession, uri: string, text: string, versioned
     const newText = k % 2 === 0 ? e.b : e.a;
     before = session.publishes(uri);
     t = performance.now();
-    const version = session.change(uri, [{ range: { start: { line: e.line, character: e.character }, end: { line: e.line, character: e.character + 1 } }, text: newText }]);
+    const version = session.change(uri, [
+      { range: { start: { line: e.line, character: e.character }, end: { line: e.line, character: e.character + 1 } }, text: newText },
+    ]);
     await wait(version, before);
     times.push(performance.now() - t);
   }
@@ -198,7 +209,13 @@ async function oursInProcess(uri: string, text: string, servicesUri: string, ser
  * `replicas: many` must get a diagnostic, and every measured hover must have content.
  * Its parse cache is global and keyed by URI and version, so each round passes its own version.
  */
-async function yamlLsInProcess(uri: string, text: string, version: number, schemaUri: string, schemaText: string): Promise<InProcessFigures & { schemaRequests: number }> {
+async function yamlLsInProcess(
+  uri: string,
+  text: string,
+  version: number,
+  schemaUri: string,
+  schemaText: string,
+): Promise<InProcessFigures & { schemaRequests: number }> {
   let schemaRequests = 0;
   const ls = getLanguageService({
     schemaRequestService: async (requested) => {
@@ -209,12 +226,22 @@ async function yamlLsInProcess(uri: string, text: string, version: number, schem
     workspaceContext: { resolveRelativePath: (relative, resource) => new URL(relative, resource).toString() },
   });
   // customTags and yamlVersion as its server's defaults: hover parses again when the cached parse's customTags differ.
-  ls.configure({ validate: true, hover: true, completion: true, isKubernetes: false, customTags: [], yamlVersion: '1.2', schemas: [{ uri: schemaUri, fileMatch: ['*.yaml'] }] });
+  ls.configure({
+    validate: true,
+    hover: true,
+    completion: true,
+    isKubernetes: false,
+    customTags: [],
+    yamlVersion: '1.2',
+    schemas: [{ uri: schemaUri, fileMatch: ['*.yaml'] }],
+  });
 
   const probeText = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nspec:\n  replicas: many\n';
   const probe = await ls.doValidation(TextDocument.create(uri.replace(/[^/]*$/, 'probe.yaml'), 'yaml', version, probeText), false);
   if (!probe.some((d) => d.range.start.line === 3)) {
-    throw new Error(`yaml-language-server in process does not use our schema: no diagnostic on \`replicas: many\` (got ${JSON.stringify(probe.map((d) => d.message))})`);
+    throw new Error(
+      `yaml-language-server in process does not use our schema: no diagnostic on \`replicas: many\` (got ${JSON.stringify(probe.map((d) => d.message))})`,
+    );
   }
 
   const doc = TextDocument.create(uri, 'yaml', version, text);
@@ -223,7 +250,9 @@ async function yamlLsInProcess(uri: string, text: string, version: number, schem
   const validateMs = performance.now() - t;
   const hovers = await timeHovers((p) => ls.doHover(doc, p), text);
   if (hovers.hoversAnswered !== HOVERS) {
-    throw new Error(`yaml-language-server in process answered ${hovers.hoversAnswered}/${HOVERS} hovers with content: is our schema in use?`);
+    throw new Error(
+      `yaml-language-server in process answered ${hovers.hoversAnswered}/${HOVERS} hovers with content: is our schema in use?`,
+    );
   }
   return { validateMs, diagnostics, ...hovers, schemaRequests };
 }
@@ -257,7 +286,9 @@ async function main(): Promise<void> {
     kubernetesCRDStore: { enable: false },
   };
 
-  console.log(`file: ${text.split('\n').length} lines, 200 documents, ${(text.length / 1024).toFixed(0)} KiB; ${ROUNDS} rounds, each with a fresh server process`);
+  console.log(
+    `file: ${text.split('\n').length} lines, 200 documents, ${(text.length / 1024).toFixed(0)} KiB; ${ROUNDS} rounds, each with a fresh server process`,
+  );
   const parses: { coldMs: number; warmMs: number }[] = [];
   const ours: Figures[] = [];
   const oursAtOnce: Figures[] = [];
@@ -270,7 +301,11 @@ async function main(): Promise<void> {
     parses.push(bareParse(file));
 
     const startOurs = (workspaceFolders?: string[]) =>
-      LspSession.start({ command: { file: process.execPath, args: [join(root, 'dist/server.js'), '--stdio'] }, workspaceFolders, within: 120_000 });
+      LspSession.start({
+        command: { file: process.execPath, args: [join(root, 'dist/server.js'), '--stdio'] },
+        workspaceFolders,
+        within: 120_000,
+      });
 
     // As in an editor that is already running: the server has started and had a second to itself.
     const a = await startOurs([ws]);
@@ -381,7 +416,10 @@ async function main(): Promise<void> {
   const verdicts: [string, boolean][] = [
     ['first diagnostics >= 10x faster than yaml-language-server', y('firstDiagnosticsMs') / o('firstDiagnosticsMs') >= 10],
     ['first diagnostics >= 10x faster than yaml-language-server, both opened at once after start', ya / c('firstDiagnosticsMs') >= 10],
-    ['complete diagnostics (Service references checked) >= 10x faster than yaml-language-server', y('completeDiagnosticsMs') / o('completeDiagnosticsMs') >= 10],
+    [
+      'complete diagnostics (Service references checked) >= 10x faster than yaml-language-server',
+      y('completeDiagnosticsMs') / o('completeDiagnosticsMs') >= 10,
+    ],
     ['re-validation >= 10x faster than yaml-language-server', y('revalidateMs') / o('revalidateMs') >= 10],
     ['hover >= 10x faster than yaml-language-server (end-to-end latency over JSON-RPC)', y('hoverMs') / o('hoverMs') >= 10],
     ['hover >= 10x faster than yaml-language-server (in-process work per hover)', yi('hoverMs') / oi('hoverMs') >= 10],

@@ -28,7 +28,13 @@ function rolloutOf(name: string, replicas: number, strategy: RolloutStrategy): R
 function strategyFor(i: number): RolloutStrategy {
   switch (i % 3) {
     case 0:
-      return { canary: { stableService: 's', canaryService: 'c', steps: [{ setWeight: 20 }, { pause: { duration: 30 } }, { setWeight: 50 }, { pause: {} }] } };
+      return {
+        canary: {
+          stableService: 's',
+          canaryService: 'c',
+          steps: [{ setWeight: 20 }, { pause: { duration: 30 } }, { setWeight: 50 }, { pause: {} }],
+        },
+      };
     case 1:
       return {
         canary: {
@@ -64,7 +70,13 @@ function worldInFlight(rollout: Rollout, moves: number): World {
     if (r.effects.length === 0) break;
   }
   const spec = world.rollout.spec!;
-  world = { ...world, rollout: { ...world.rollout, spec: { ...spec, template: { ...spec.template, spec: { containers: [{ name: 'app', image: 'app:2' }] } } } } };
+  world = {
+    ...world,
+    rollout: {
+      ...world.rollout,
+      spec: { ...spec, template: { ...spec.template, spec: { containers: [{ name: 'app', image: 'app:2' }] } } },
+    },
+  };
   for (let i = 0; i < moves; i++) {
     const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, NOW, world.experiments);
     world = applyEffects(world, r.effects);
@@ -78,7 +90,10 @@ function benchReplicaCounts(): { perSecond: number; calls: number } {
   for (let i = 0; i < 64; i++) {
     const replicas = 1 + (i % 20);
     const steps = [{ setWeight: (i * 7) % 101 }];
-    const strategy: RolloutStrategy = i % 2 === 0 ? { canary: { steps, maxSurge: `${(i * 5) % 60}%`, maxUnavailable: i % 3 } } : { canary: { steps, trafficRouting: { nginx: {} } } };
+    const strategy: RolloutStrategy =
+      i % 2 === 0
+        ? { canary: { steps, maxSurge: `${(i * 5) % 60}%`, maxUnavailable: i % 3 } }
+        : { canary: { steps, trafficRouting: { nginx: {} } } };
     const rollout = rolloutOf(`r${i}`, replicas, strategy);
     rollout.status = { stableRS: 'stable', currentPodHash: 'new', currentStepIndex: 0 };
     const rs = (hash: string, n: number, available: number): ReplicaSet => ({
@@ -115,7 +130,9 @@ function benchReconcile(count: number): { ms: number; effects: number; distinct:
 }
 
 const counts = benchReplicaCounts();
-console.log(`replica-count computations: ${Math.round(counts.perSecond).toLocaleString('en-US')} per second (${counts.calls.toLocaleString('en-US')} calls of canaryReplicaCounts in 1 s)`);
+console.log(
+  `replica-count computations: ${Math.round(counts.perSecond).toLocaleString('en-US')} per second (${counts.calls.toLocaleString('en-US')} calls of canaryReplicaCounts in 1 s)`,
+);
 const N = 10_000;
 const rec = benchReconcile(N);
 console.log(

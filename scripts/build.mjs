@@ -10,7 +10,13 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 const entries = [
   { in: 'src/planner/index.ts', out: 'planner', platform: 'neutral' },
-  { in: 'src/cli/main.ts', out: 'cli', platform: 'node', banner: '#!/usr/bin/env node', define: { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"', ROLLOUTS_VERSION: JSON.stringify(version) } },
+  {
+    in: 'src/cli/main.ts',
+    out: 'cli',
+    platform: 'node',
+    banner: '#!/usr/bin/env node',
+    define: { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"', ROLLOUTS_VERSION: JSON.stringify(version) },
+  },
   // Likewise for the command line: `rollouts lint` starts without parsing the cluster side.
   { in: 'src/cli/cluster-runtime.ts', out: 'cli-cluster', platform: 'node' },
   { in: 'src/extension/extension.ts', out: 'extension', platform: 'node', define: { CLUSTER_RUNTIME_BUNDLE: '"./extension-cluster.js"' } },

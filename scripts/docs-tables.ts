@@ -33,7 +33,9 @@ export function localizedManifest<T = Manifest>(): T {
   } catch {
     /* no package.nls.json: the strings are literal */
   }
-  return JSON.parse(text, (_k, v: unknown) => (typeof v === 'string' && /^%[^%\s]+%$/.test(v) && nls[v.slice(1, -1)] !== undefined ? nls[v.slice(1, -1)] : v)) as T;
+  return JSON.parse(text, (_k, v: unknown) =>
+    typeof v === 'string' && /^%[^%\s]+%$/.test(v) && nls[v.slice(1, -1)] !== undefined ? nls[v.slice(1, -1)] : v,
+  ) as T;
 }
 
 /** Which documentation file holds each generated block. */
@@ -49,13 +51,25 @@ export type BlockName = keyof typeof blockFiles;
 /** Each generated block, by the name of its markers. */
 export function generatedBlocks(): Record<BlockName, string> {
   const m = localizedManifest();
-  const commands = ['| command | id |', '| --- | --- |', ...m.contributes.commands.map((c) => `| ${c.category ? `${c.category}: ` : ''}${cell(c.title)} | \`${c.command}\` |`)].join('\n');
+  const commands = [
+    '| command | id |',
+    '| --- | --- |',
+    ...m.contributes.commands.map((c) => `| ${c.category ? `${c.category}: ` : ''}${cell(c.title)} | \`${c.command}\` |`),
+  ].join('\n');
   const settings = [
     '| setting | default | what it does |',
     '| --- | --- | --- |',
-    ...Object.entries(m.contributes.configuration.properties).map(([k, p]) => `| \`${k}\` | \`${JSON.stringify(p.default)}\` | ${cell(p.markdownDescription ?? p.description ?? '')} |`),
+    ...Object.entries(m.contributes.configuration.properties).map(
+      ([k, p]) => `| \`${k}\` | \`${JSON.stringify(p.default)}\` | ${cell(p.markdownDescription ?? p.description ?? '')} |`,
+    ),
   ].join('\n');
-  return { 'rollout-rules': table(rules), 'template-rules': table(templateRules), 'experiment-rules': table(experimentRules), commands, settings };
+  return {
+    'rollout-rules': table(rules),
+    'template-rules': table(templateRules),
+    'experiment-rules': table(experimentRules),
+    commands,
+    settings,
+  };
 }
 
 const marker = (name: string) => new RegExp(`(<!-- generated:${name} -->\\n)([\\s\\S]*?)(<!-- /generated:${name} -->)`);

@@ -13,7 +13,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function run(cmd, argv, { quiet, ...opts }) {
   const r = spawnSync(cmd, argv, { stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8', timeout: 180_000, ...opts });
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})${quiet ? `\n${r.stdout}${r.stderr}` : ''}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${cmd} ${argv.join(' ')} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})${quiet ? `\n${r.stdout}${r.stderr}` : ''}`,
+    );
 }
 
 /**
@@ -33,7 +36,10 @@ export function packageVsix(out, { quiet = false } = {}) {
       if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(stage, f), { recursive: true });
     }
     // --no-dependencies: dist/ bundles everything; node_modules stays out of the package.
-    run(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', out], { cwd: stage, quiet });
+    run(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', out], {
+      cwd: stage,
+      quiet,
+    });
     return { bytes: statSync(out).size, extensionBytes: statSync(join(stage, 'dist', 'extension.js')).size };
   } finally {
     rmSync(stage, { recursive: true, force: true });
@@ -73,7 +79,10 @@ export function vsixProblems(entries) {
   const problems = required.filter((f) => !has.has(f.toLowerCase())).map((f) => `missing ${f}`);
   if (!entries.some((e) => /^extension\/LICENSE(\.txt|\.md)?$/i.test(e))) problems.push('missing extension/LICENSE');
   const forbidden = [
-    [/^extension\/(src|test|bench|scripts|webview|demo|examples|\.vscode|\.vscode-e2e|\.ci|\.test-results)\//, 'a folder of the repository'],
+    [
+      /^extension\/(src|test|bench|scripts|webview|demo|examples|\.vscode|\.vscode-e2e|\.ci|\.test-results)\//,
+      'a folder of the repository',
+    ],
     [/(^|\/)node_modules\//, 'node_modules (the bundles hold what they need)'],
     [/\.map$/, 'a source map'],
     [/(?<!\.d)\.ts$/, 'TypeScript source'],
@@ -99,7 +108,10 @@ export function releaseNotes(changelog, version) {
   const start = lines.findIndex((l) => l.startsWith(`## [${version}]`));
   if (start < 0) return undefined;
   const end = lines.findIndex((l, i) => i > start && /^## \[/.test(l));
-  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n').trim();
+  return lines
+    .slice(start + 1, end < 0 ? undefined : end)
+    .join('\n')
+    .trim();
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -109,9 +121,15 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const { bytes, extensionBytes } = packageVsix(join(ROOT, name));
     const problems = vsixProblems(vsixEntries(join(ROOT, name)));
     if (problems.length) throw new Error(`${name} is not right:\n  ${problems.join('\n  ')}`);
-    console.log(`${name}: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes); extension.js ${(extensionBytes / 1024 / 1024).toFixed(2)} MB minified`);
+    console.log(
+      `${name}: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes); extension.js ${(extensionBytes / 1024 / 1024).toFixed(2)} MB minified`,
+    );
     const notes = releaseNotes(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'), pkg.version);
-    console.log(notes ? `release notes: CHANGELOG.md's section [${pkg.version}] (${notes.split('\n').length} lines)` : `CHANGELOG.md has no section [${pkg.version}]: move the [Unreleased] entries under it before releasing`);
+    console.log(
+      notes
+        ? `release notes: CHANGELOG.md's section [${pkg.version}] (${notes.split('\n').length} lines)`
+        : `CHANGELOG.md has no section [${pkg.version}]: move the [Unreleased] entries under it before releasing`,
+    );
   } catch (e) {
     console.error(`npm run package: ${e.message}`);
     process.exit(1);

@@ -36,7 +36,13 @@ for (const [i, a] of args.entries()) {
   }
 }
 if (flag('--help') || flag('-h')) {
-  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split("\n").slice(1, 14).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  console.log(
+    readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .slice(1, 14)
+      .map((l) => l.replace(/^\/\/ ?/, ''))
+      .join('\n'),
+  );
   process.exit(0);
 }
 
@@ -159,7 +165,10 @@ const code = clusterOnly || flag('--code-server') ? undefined : desktopCode();
 let tools;
 if (!clusterOnly && !code) {
   tools = await import('./vscode-e2e/install.mjs');
-  if (!existsSync(tools.csBin)) say('no desktop `code` on the PATH, so the extension opens in code-server: installing it once (node@24 and code-server from npm, about 4 minutes)');
+  if (!existsSync(tools.csBin))
+    say(
+      'no desktop `code` on the PATH, so the extension opens in code-server: installing it once (node@24 and code-server from npm, about 4 minutes)',
+    );
   try {
     tools.ensureTools((line) => say(line), { browser: false });
   } catch (e) {
@@ -173,10 +182,15 @@ state = mkdtempSync(join(tmpdir(), 'rollouts-start-'));
 const kubeconfig = resolve(option('--kubeconfig') ?? join(state, 'kubeconfig'));
 mkdirSync(dirname(kubeconfig), { recursive: true });
 say('starting the local cluster, applying demo/ and starting the embedded controller...');
-const cluster = startGroup('local cluster', process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start', 'demo-cluster.ts'), '--kubeconfig', kubeconfig], {
-  cwd: ROOT,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const cluster = startGroup(
+  'local cluster',
+  process.execPath,
+  ['--import', 'tsx', join(ROOT, 'scripts', 'start', 'demo-cluster.ts'), '--kubeconfig', kubeconfig],
+  {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
 const clusterLog = join(state, 'cluster.log');
 const clusterErr = openSync(clusterLog, 'w');
 cluster.stderr.on('data', (d) => writeFileSync(clusterErr, d));
@@ -188,7 +202,9 @@ await new Promise((res, rej) => {
     if (line === 'ready') res();
     else say(`  ${line}`);
   });
-  cluster.on('exit', () => rej(new Error(`the local cluster stopped before it was ready:\n${readFileSync(clusterLog, 'utf8').split('\n').slice(-5).join('\n')}`)));
+  cluster.on('exit', () =>
+    rej(new Error(`the local cluster stopped before it was ready:\n${readFileSync(clusterLog, 'utf8').split('\n').slice(-5).join('\n')}`)),
+  );
 }).catch(async (e) => {
   say(e.message);
   await stopAll();
@@ -207,7 +223,21 @@ if (!clusterOnly) {
   if (code) {
     // A user-data-dir of its own makes a separate VS Code instance that we own and stop with its group.
     writeUserSettings(join(state, 'code-ud'));
-    startGroup('VS Code', code, ['--wait', '--new-window', '--user-data-dir', join(state, 'code-ud'), '--extensions-dir', join(state, 'code-exts'), `--extensionDevelopmentPath=${ROOT}`, ws], { stdio: 'ignore', env });
+    startGroup(
+      'VS Code',
+      code,
+      [
+        '--wait',
+        '--new-window',
+        '--user-data-dir',
+        join(state, 'code-ud'),
+        '--extensions-dir',
+        join(state, 'code-exts'),
+        `--extensionDevelopmentPath=${ROOT}`,
+        ws,
+      ],
+      { stdio: 'ignore', env },
+    );
     editorLine = `VS Code         an Extension Development Host window (${code}) on ${ws}`;
   } else {
     const port = await freePort();
@@ -216,7 +246,10 @@ if (!clusterOnly) {
     const csLog = join(state, 'code-server.log');
     const out = openSync(csLog, 'w');
     const argv = codeServerArgs(port, join(state, 'cs-ud'), join(state, 'cs-exts'));
-    const cs = startGroup('code-server', tools.csBin, argv, { stdio: ['ignore', out, out], env: { ...env, PATH: `${join(tools.nodeDir, 'bin')}${delimiter}${process.env.PATH}` } });
+    const cs = startGroup('code-server', tools.csBin, argv, {
+      stdio: ['ignore', out, out],
+      env: { ...env, PATH: `${join(tools.nodeDir, 'bin')}${delimiter}${process.env.PATH}` },
+    });
     say(`starting code-server on 127.0.0.1:${port}...`);
     // When it exits instead, its exit handler reports and stops the rest.
     if (!(await untilHealthy(port, cs)) && cs.exitCode === null) {

@@ -19,6 +19,8 @@ writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
 const nlsFile = join(__dirname, '..', 'package.nls.json');
 const nls = JSON.parse(readFileSync(nlsFile, 'utf8')) as Record<string, string>;
 // Command titles are rewritten from the table (stale ones dropped); every other key stays as it is.
-const otherStrings = Object.fromEntries(Object.entries(nls).filter(([k]) => !/^rollouts\.[A-Za-z]+\.title$/.test(k) && k !== 'rollouts.category'));
+const otherStrings = Object.fromEntries(
+  Object.entries(nls).filter(([k]) => !/^rollouts\.[A-Za-z]+\.title$/.test(k) && k !== 'rollouts.category'),
+);
 writeFileSync(nlsFile, `${JSON.stringify({ ...otherStrings, ...commandStrings() }, null, 2)}\n`);
 console.log(`package.json: ${pkg.contributes.commands.length} commands, ${pkg.contributes.menus.commandPalette.length} palette conditions`);

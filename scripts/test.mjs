@@ -28,9 +28,7 @@ function specFiles(root, match) {
 
 const only = process.argv.slice(2);
 const roots = only.length ? only : ['test'];
-const selected = suites
-  .map((s) => ({ ...s, files: roots.flatMap((r) => specFiles(r, s.match)) }))
-  .filter((s) => s.files.length > 0);
+const selected = suites.map((s) => ({ ...s, files: roots.flatMap((r) => specFiles(r, s.match)) })).filter((s) => s.files.length > 0);
 
 const countsDir = mkdtempSync(join(tmpdir(), 'rollouts-test-'));
 let passed = 0;
@@ -41,9 +39,12 @@ for (const suite of selected) {
   const countsFile = join(countsDir, `${suite.name}.json`);
   const args = [
     'mocha',
-    '--require', 'tsx/cjs',
-    '--reporter', 'test/support/counting-reporter.cjs',
-    '--timeout', String(suite.timeout),
+    '--require',
+    'tsx/cjs',
+    '--reporter',
+    'test/support/counting-reporter.cjs',
+    '--timeout',
+    String(suite.timeout),
     '--exit',
     ...suite.files,
   ];
@@ -68,7 +69,9 @@ rmSync(countsDir, { recursive: true, force: true });
 // The real-world manifests are third-party files kept beside a clone, not in it (test/support/peer.ts).
 const realWorld = join(import.meta.dirname, '../../shared/peer/real-world');
 if (!existsSync(realWorld)) {
-  console.log(`\nskipped: the tests of real users' manifests (${realWorld} is not beside this clone: third-party files without a licence, not kept in the repository)`);
+  console.log(
+    `\nskipped: the tests of real users' manifests (${realWorld} is not beside this clone: third-party files without a licence, not kept in the repository)`,
+  );
 }
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

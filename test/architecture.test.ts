@@ -70,9 +70,7 @@ describe('architecture', () => {
   });
 
   it('src/planner imports nothing outside itself but src/kube, and no Node module', () => {
-    const bad = all
-      .filter(inPart('src/planner'))
-      .filter((i) => (i.target ? !i.target.startsWith('src/planner') && !isKube(i) : true));
+    const bad = all.filter(inPart('src/planner')).filter((i) => (i.target ? !i.target.startsWith('src/planner') && !isKube(i) : true));
     assert.deepEqual(bad, [], fmt(bad));
   });
 
@@ -84,9 +82,7 @@ describe('architecture', () => {
   });
 
   it('src/localcluster imports nothing of ours but src/kube', () => {
-    const bad = all
-      .filter(inPart('src/localcluster'))
-      .filter((i) => i.target && !i.target.startsWith('src/localcluster') && !isKube(i));
+    const bad = all.filter(inPart('src/localcluster')).filter((i) => i.target && !i.target.startsWith('src/localcluster') && !isKube(i));
     assert.deepEqual(bad, [], fmt(bad));
   });
 
@@ -123,19 +119,23 @@ describe('architecture', () => {
     const quoted = (w: string) => `['"\`]${w.replace(/[()]/g, '\\$&')}['"\`]`;
     // A title of several words anywhere, or any title as a label, title or verb field.
     const spelled = titles.map((t) => new RegExp(t.includes(' ') ? quoted(t) : `\\b(?:title|label|verb)\\s*:\\s*${quoted(t)}`));
-    const files = ['src', 'webview'].flatMap((d) => sourceFiles(join(root, d))).filter((f) => !f.endsWith(join('src', 'cluster', 'action-catalog.ts')));
+    const files = ['src', 'webview']
+      .flatMap((d) => sourceFiles(join(root, d)))
+      .filter((f) => !f.endsWith(join('src', 'cluster', 'action-catalog.ts')));
     const bad: string[] = [];
     for (const file of files) {
       const text = withoutComments(readFileSync(file, 'utf8'));
       titles.forEach((t, i) => spelled[i]!.test(text) && bad.push(`${relative(root, file)} spells "${t}"`));
       // A second table keyed by the action names (labels, icons, commands, past tenses) belongs in the catalog.
-      if (/Record<(?:ActionName|ActionRequest\[['"]kind['"]\])\s*,/.test(text)) bad.push(`${relative(root, file)} has a table keyed by the action names`);
+      if (/Record<(?:ActionName|ActionRequest\[['"]kind['"]\])\s*,/.test(text))
+        bad.push(`${relative(root, file)} has a table keyed by the action names`);
     }
     assert.deepEqual(bad, []);
   });
 
   it('only webview/ touches the DOM', () => {
-    const domUse = /(?<![.\w])window\.[A-Za-z_]|\bdocument\.(createElement|querySelector|getElementById|body|addEventListener)\b|\bacquireVsCodeApi\(/;
+    const domUse =
+      /(?<![.\w])window\.[A-Za-z_]|\bdocument\.(createElement|querySelector|getElementById|body|addEventListener)\b|\bacquireVsCodeApi\(/;
     const bad = sourceFiles(join(root, 'src'))
       .filter((file) => domUse.test(withoutComments(readFileSync(file, 'utf8'))))
       .map((file) => relative(root, file));

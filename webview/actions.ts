@@ -36,7 +36,8 @@ export const TERMINATE: Record<TerminateKind, ActionInfo> = {
   experiment: {
     label: 'Terminate',
     icon: 'debug-stop',
-    description: 'Stop this Experiment: its template ReplicaSets scale down, its running analyses end, and the step goes on from the result',
+    description:
+      'Stop this Experiment: its template ReplicaSets scale down, its running analyses end, and the step goes on from the result',
     secondary: true,
   },
 };

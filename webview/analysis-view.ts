@@ -30,7 +30,12 @@ function counts(c: { successful: number; failed: number; inconclusive: number; e
 /** "step 2", "background", "pre-promotion", ... from the run's labels; steps counted from 1, as the steps list shows them. */
 function gate(run: AnalysisRunView): string | null {
   if (!run.type) return null;
-  const words: Record<string, string> = { Step: 'step', Background: 'background', PrePromotion: 'pre-promotion', PostPromotion: 'post-promotion' };
+  const words: Record<string, string> = {
+    Step: 'step',
+    Background: 'background',
+    PrePromotion: 'pre-promotion',
+    PostPromotion: 'post-promotion',
+  };
   const word = words[run.type] ?? run.type;
   return run.type === 'Step' && run.stepIndex !== undefined ? `${word} ${run.stepIndex}` : word;
 }
@@ -85,7 +90,11 @@ function measurements(metric: MetricView): HTMLElement | null {
         'tr',
         { data: { phase: m.phase } },
         h('td', { class: 'muted', title: m.finishedAt ?? m.startedAt ?? '' }, timeOfDay(m.finishedAt ?? m.startedAt)),
-        h('td', null, h('code', { title: m.value ?? '' }, m.value === undefined ? '—' : m.value.length > 40 ? `${m.value.slice(0, 40)}…` : m.value)),
+        h(
+          'td',
+          null,
+          h('code', { title: m.value ?? '' }, m.value === undefined ? '—' : m.value.length > 40 ? `${m.value.slice(0, 40)}…` : m.value),
+        ),
         h('td', { class: p.cls, title: m.message ?? '' }, m.phase),
       );
     }),
@@ -94,7 +103,10 @@ function measurements(metric: MetricView): HTMLElement | null {
 
 function metric(m: MetricView): HTMLElement {
   const p = runIcon(m.phase);
-  const conditions = [m.successCondition ? `success: ${m.successCondition}` : null, m.failureCondition ? `failure: ${m.failureCondition}` : null].filter((c): c is string => c !== null);
+  const conditions = [
+    m.successCondition ? `success: ${m.successCondition}` : null,
+    m.failureCondition ? `failure: ${m.failureCondition}` : null,
+  ].filter((c): c is string => c !== null);
   return h(
     'div',
     { class: 'metric', data: { metric: m.name, phase: m.phase } },

@@ -58,7 +58,8 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
   /** Requests sent and not yet answered, by request id: an action, or the run or Experiment being terminated. */
   const pending = new Map<number, { kind: 'action'; action: ActionName } | { kind: 'terminate'; what: TerminateKind; name: string }>();
   const pendingActions = () => new Set([...pending.values()].flatMap((p) => (p.kind === 'action' ? [p.action] : [])));
-  const terminating = (what: TerminateKind, name: string) => [...pending.values()].some((p) => p.kind === 'terminate' && p.what === what && p.name === name);
+  const terminating = (what: TerminateKind, name: string) =>
+    [...pending.values()].some((p) => p.kind === 'terminate' && p.what === what && p.name === name);
   const openRevisions = new Map<number, boolean>();
   let notice: { ok: boolean; text: string } | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
@@ -96,7 +97,11 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
     pending.set(requestId, { kind: 'terminate', what, name });
     notice = undefined;
     const target = targetOf(shown.message);
-    host.post(what === 'analysisRun' ? { kind: 'terminateAnalysisRun', requestId, target, analysisRun: name } : { kind: 'terminateExperiment', requestId, target, experiment: name });
+    host.post(
+      what === 'analysisRun'
+        ? { kind: 'terminateAnalysisRun', requestId, target, analysisRun: name }
+        : { kind: 'terminateExperiment', requestId, target, experiment: name },
+    );
     save();
     renderShown();
   }
@@ -134,7 +139,13 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
     } else if (shown.kind === 'gone') {
       const t = shown.message.target;
       el.replaceChildren(
-        h('div', { class: 'banner banner-bad gone' }, icon('circle-slash'), ' ', `Rollout ${t.namespace}/${t.name}${t.context ? ` (${t.context})` : ''} is no longer there: ${shown.message.message}`),
+        h(
+          'div',
+          { class: 'banner banner-bad gone' },
+          icon('circle-slash'),
+          ' ',
+          `Rollout ${t.namespace}/${t.name}${t.context ? ` (${t.context})` : ''} is no longer there: ${shown.message.message}`,
+        ),
       );
     }
     if (el.querySelector('.countdown') && !ticker) ticker = setInterval(tick, 1000);
@@ -144,7 +155,11 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
   function show(m: HostToView) {
     switch (m.kind) {
       case 'rollout': {
-        const sameRollout = shown.kind === 'rollout' && shown.message.view.namespace === m.view.namespace && shown.message.view.name === m.view.name && shown.message.context === m.context;
+        const sameRollout =
+          shown.kind === 'rollout' &&
+          shown.message.view.namespace === m.view.namespace &&
+          shown.message.view.name === m.view.name &&
+          shown.message.context === m.context;
         if (!sameRollout) {
           pending.clear();
           openRevisions.clear();
@@ -207,7 +222,10 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
       try {
         show(m as HostToView);
       } catch (err) {
-        host.post({ kind: 'viewError', message: `could not show a ${(m as HostToView).kind} message: ${err instanceof Error ? err.message : String(err)}` });
+        host.post({
+          kind: 'viewError',
+          message: `could not show a ${(m as HostToView).kind} message: ${err instanceof Error ? err.message : String(err)}`,
+        });
       }
     },
     dispose() {

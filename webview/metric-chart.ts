@@ -15,7 +15,11 @@ const HEIGHT = 72;
 /** Room for the value labels on the left and the time labels below. */
 const PAD = { left: 40, right: 8, top: 8, bottom: 16 };
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+  ...children: (Node | string)[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   for (const c of children) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
@@ -68,26 +72,62 @@ export function metricChart(metric: MetricView): SVGSVGElement | null {
   const y = (v: number) => PAD.top + (1 - (v - lo) / (hi - lo)) * innerH;
 
   const label = `${metric.name}: ${points.length} measured value${points.length === 1 ? '' : 's'}, from ${shortNumber(Math.min(...points.map((p) => p.value)))} to ${shortNumber(Math.max(...points.map((p) => p.value)))}`;
-  const chart = svg('svg', { class: 'metric-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, role: 'img', 'aria-label': label });
+  const chart = svg('svg', {
+    class: 'metric-chart',
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    width: WIDTH,
+    height: HEIGHT,
+    role: 'img',
+    'aria-label': label,
+  });
   chart.dataset['metric'] = metric.name;
   chart.appendChild(svg('title', {}, label));
   // Axes: the value range on the left, the first and last time below.
   chart.appendChild(svg('line', { class: 'chart-axis', x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: PAD.top + innerH }));
   chart.appendChild(svg('line', { class: 'chart-axis', x1: PAD.left, y1: PAD.top + innerH, x2: PAD.left + innerW, y2: PAD.top + innerH }));
-  chart.appendChild(svg('text', { class: 'chart-label chart-max', x: PAD.left - 4, y: PAD.top + 4, 'text-anchor': 'end' }, shortNumber(hi)));
-  chart.appendChild(svg('text', { class: 'chart-label chart-min', x: PAD.left - 4, y: PAD.top + innerH, 'text-anchor': 'end' }, shortNumber(lo)));
+  chart.appendChild(
+    svg('text', { class: 'chart-label chart-max', x: PAD.left - 4, y: PAD.top + 4, 'text-anchor': 'end' }, shortNumber(hi)),
+  );
+  chart.appendChild(
+    svg('text', { class: 'chart-label chart-min', x: PAD.left - 4, y: PAD.top + innerH, 'text-anchor': 'end' }, shortNumber(lo)),
+  );
   const first = points[0]!;
   const last = points[points.length - 1]!;
-  chart.appendChild(svg('text', { class: 'chart-label chart-start', x: PAD.left, y: HEIGHT - 3, 'text-anchor': 'start' }, timeOfDay(first.m.finishedAt ?? first.m.startedAt) || '1'));
-  if (points.length > 1) chart.appendChild(svg('text', { class: 'chart-label chart-end', x: PAD.left + innerW, y: HEIGHT - 3, 'text-anchor': 'end' }, timeOfDay(last.m.finishedAt ?? last.m.startedAt) || String(points.length)));
+  chart.appendChild(
+    svg(
+      'text',
+      { class: 'chart-label chart-start', x: PAD.left, y: HEIGHT - 3, 'text-anchor': 'start' },
+      timeOfDay(first.m.finishedAt ?? first.m.startedAt) || '1',
+    ),
+  );
+  if (points.length > 1)
+    chart.appendChild(
+      svg(
+        'text',
+        { class: 'chart-label chart-end', x: PAD.left + innerW, y: HEIGHT - 3, 'text-anchor': 'end' },
+        timeOfDay(last.m.finishedAt ?? last.m.startedAt) || String(points.length),
+      ),
+    );
 
   if (points.length > 1) {
-    chart.appendChild(svg('polyline', { class: 'chart-line', fill: 'none', points: points.map((p, i) => `${x(p, i).toFixed(1)},${y(p.value).toFixed(1)}`).join(' ') }));
+    chart.appendChild(
+      svg('polyline', {
+        class: 'chart-line',
+        fill: 'none',
+        points: points.map((p, i) => `${x(p, i).toFixed(1)},${y(p.value).toFixed(1)}`).join(' '),
+      }),
+    );
   }
   points.forEach((p, i) => {
     const cls = runIcon(p.m.phase).cls;
     const title = [shortNumber(p.value), p.m.phase, timeOfDay(p.m.finishedAt ?? p.m.startedAt)].filter(Boolean).join(' · ');
-    chart.appendChild(svg('circle', { class: `chart-point ${cls}`, cx: x(p, i).toFixed(1), cy: y(p.value).toFixed(1), r: 3, 'data-phase': p.m.phase }, svg('title', {}, title)));
+    chart.appendChild(
+      svg(
+        'circle',
+        { class: `chart-point ${cls}`, cx: x(p, i).toFixed(1), cy: y(p.value).toFixed(1), r: 3, 'data-phase': p.m.phase },
+        svg('title', {}, title),
+      ),
+    );
   });
   return chart;
 }

@@ -18,7 +18,6 @@ export interface RolloutRef extends ObjectRef {
   context?: string;
 }
 
-
 /** Extra input some actions take. Absent fields: the host asks the user (set image) or uses the default (undo: previous revision). */
 export interface ActionArgs {
   container?: string;
@@ -80,16 +79,22 @@ type Check = (v: unknown, at: string) => string | undefined;
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 const str: Check = (v, at) => (typeof v === 'string' ? undefined : `${at} should be a string, not ${typeName(v)}`);
-const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${at} should be a finite number, not ${typeName(v)}`);
-const int: Check = (v, at) => (Number.isSafeInteger(v) ? undefined : `${at} should be an integer, not ${typeName(v)} ${typeof v === 'number' ? v : ''}`.trimEnd());
+const num: Check = (v, at) =>
+  typeof v === 'number' && Number.isFinite(v) ? undefined : `${at} should be a finite number, not ${typeName(v)}`;
+const int: Check = (v, at) =>
+  Number.isSafeInteger(v) ? undefined : `${at} should be an integer, not ${typeName(v)} ${typeof v === 'number' ? v : ''}`.trimEnd();
 const bool: Check = (v, at) => (typeof v === 'boolean' ? undefined : `${at} should be true or false, not ${typeName(v)}`);
 /** A Kubernetes object name (DNS subdomain: lowercase letters, digits, '-' and '.', at most 253). */
 const objectName: Check = (v, at) =>
-  typeof v === 'string' && v.length <= 253 && /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(v) ? undefined : `${at} should be a Kubernetes object name, not ${JSON.stringify(v) ?? typeName(v)}`;
+  typeof v === 'string' && v.length <= 253 && /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(v)
+    ? undefined
+    : `${at} should be a Kubernetes object name, not ${JSON.stringify(v) ?? typeName(v)}`;
 const oneOf =
   (values: readonly string[]): Check =>
   (v, at) =>
-    typeof v === 'string' && values.includes(v) ? undefined : `${at} should be one of ${values.join(', ')}, not ${JSON.stringify(v) ?? typeName(v)}`;
+    typeof v === 'string' && values.includes(v)
+      ? undefined
+      : `${at} should be one of ${values.join(', ')}, not ${JSON.stringify(v) ?? typeName(v)}`;
 const nullable =
   (check: Check): Check =>
   (v, at) =>
@@ -125,17 +130,16 @@ const obj =
   };
 
 /** Like obj, but a key it does not list is an error too: a request that changes the cluster says exactly what it asks. */
-const exact =
-  (fields: Record<string, Check>): Check => {
-    const known = new Set(Object.keys(fields).map((k) => (k.endsWith('?') ? k.slice(0, -1) : k)));
-    const shape = obj(fields);
-    return (v, at) => {
-      const problem = shape(v, at);
-      if (problem) return problem;
-      const unknown = Object.keys(v as Record<string, unknown>).find((k) => !known.has(k));
-      return unknown === undefined ? undefined : `${at}.${unknown} is not a field it has (it has ${[...known].join(', ')})`;
-    };
+const exact = (fields: Record<string, Check>): Check => {
+  const known = new Set(Object.keys(fields).map((k) => (k.endsWith('?') ? k.slice(0, -1) : k)));
+  const shape = obj(fields);
+  return (v, at) => {
+    const problem = shape(v, at);
+    if (problem) return problem;
+    const unknown = Object.keys(v as Record<string, unknown>).find((k) => !known.has(k));
+    return unknown === undefined ? undefined : `${at}.${unknown} is not a field it has (it has ${[...known].join(', ')})`;
   };
+};
 
 const IMAGE_TAGS = ['stable', 'canary', 'active', 'preview'];
 const PHASES = ['Healthy', 'Progressing', 'Paused', 'Degraded'];
@@ -198,7 +202,17 @@ const experimentView = obj({
   analysisRuns: list(analysisRunView),
 });
 
-const STEP_KINDS: readonly StepDescription['kind'][] = ['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin', 'unknown'];
+const STEP_KINDS: readonly StepDescription['kind'][] = [
+  'setWeight',
+  'pause',
+  'setCanaryScale',
+  'analysis',
+  'experiment',
+  'setHeaderRoute',
+  'setMirrorRoute',
+  'plugin',
+  'unknown',
+];
 /** A step as data (the planner's StepDescription); the view writes it with the planner's stepText. */
 const stepDescription: Check = obj({
   kind: oneOf(STEP_KINDS),
@@ -218,7 +232,11 @@ const rolloutView: Check = obj({
   phase: oneOf(PHASES),
   message: str,
   strategy: oneOf(['canary', 'blueGreen']),
-  'step?': obj({ index: int, count: int, steps: list(obj({ index: int, description: stepDescription, state: oneOf(['done', 'current', 'pending']) })) }),
+  'step?': obj({
+    index: int,
+    count: int,
+    steps: list(obj({ index: int, description: stepDescription, state: oneOf(['done', 'current', 'pending']) })),
+  }),
   'weight?': obj({ set: num, actual: num }),
   pauses: list(obj({ reason: str, 'startTime?': str, 'secondsLeft?': num, needsPromote: bool })),
   aborted: bool,
@@ -245,11 +263,22 @@ const simulationFrame: Check = obj({
   at: str,
   step: obj({ index: int, count: int, 'current?': stepDescription }),
   replicaSets: list(
-    obj({ name: str, revision: num, hash: str, role: oneOf(['canary', 'stable', 'preview', 'active', 'old']), desired: num, current: num, ready: num, available: num }),
+    obj({
+      name: str,
+      revision: num,
+      hash: str,
+      role: oneOf(['canary', 'stable', 'preview', 'active', 'old']),
+      desired: num,
+      current: num,
+      ready: num,
+      available: num,
+    }),
   ),
   canary: counts,
   stable: counts,
-  services: list(obj({ name: str, role: oneOf(['stable', 'canary', 'active', 'preview']), selects: nullable(str), replicaSet: nullable(str) })),
+  services: list(
+    obj({ name: str, role: oneOf(['stable', 'canary', 'active', 'preview']), selects: nullable(str), replicaSet: nullable(str) }),
+  ),
   weight: obj({ canary: num, stable: num, source: oneOf(['router', 'pods', 'service']) }),
   phase: str,
   message: str,
@@ -276,7 +305,12 @@ const lineColumn: Check = obj({ line: int, column: int });
 const placedError: Check = obj({ message: str, path: str, start: lineColumn, end: lineColumn });
 
 const hostToViewChecks: Record<HostToView['kind'], Check> = {
-  rollout: obj({ view: rolloutView, actions: list(obj({ action: oneOf(ACTION_ORDER), primary: bool, 'caution?': str })), 'context?': str, 'heldBy?': str }),
+  rollout: obj({
+    view: rolloutView,
+    actions: list(obj({ action: oneOf(ACTION_ORDER), primary: bool, 'caution?': str })),
+    'context?': str,
+    'heldBy?': str,
+  }),
   rolloutGone: obj({ target: rolloutRef, message: str }),
   simulation: obj({
     manifestName: str,

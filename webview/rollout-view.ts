@@ -78,7 +78,11 @@ function header(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
       icon(p.icon, `phase-icon ${p.cls}`),
       h('h1', { class: 'rollout-name' }, view.name),
       h('span', { class: 'where' }, where),
-      h('span', { class: `phase phase-${view.phase.toLowerCase()}`, data: { phase: view.phase } }, view.aborted ? `${view.phase} (aborted)` : view.phase),
+      h(
+        'span',
+        { class: `phase phase-${view.phase.toLowerCase()}`, data: { phase: view.phase } },
+        view.aborted ? `${view.phase} (aborted)` : view.phase,
+      ),
       h('span', { class: 'strategy' }, view.strategy === 'canary' ? 'Canary' : 'Blue-green'),
       // Steps are numbered from 0 everywhere, as Argo's status.currentStepIndex and `kubectl argo rollouts get` count them.
       view.step ? h('span', { class: 'step-count' }, `Step ${stepProgress(view.step.index, view.step.count)}`) : null,
@@ -104,9 +108,19 @@ function pauseBanner(pause: PauseView, view: RolloutView, ctx: RolloutRenderCont
     InconclusiveAnalysisRun: 'An analysis was inconclusive',
     InconclusiveExperiment: 'An experiment was inconclusive',
   };
-  const parts: Child[] = [icon(pause.needsPromote ? 'person' : 'watch'), h('span', { class: 'pause-why' }, why[pause.reason] ?? pause.reason)];
+  const parts: Child[] = [
+    icon(pause.needsPromote ? 'person' : 'watch'),
+    h('span', { class: 'pause-why' }, why[pause.reason] ?? pause.reason),
+  ];
   if (pause.secondsLeft !== undefined) {
-    parts.push(h('span', { class: 'pause-left' }, view.strategy === 'blueGreen' ? ' · promotes itself in ' : ' · resumes in ', countdown(ctx.receivedAt + pause.secondsLeft * 1000, ctx.receivedAt)));
+    parts.push(
+      h(
+        'span',
+        { class: 'pause-left' },
+        view.strategy === 'blueGreen' ? ' · promotes itself in ' : ' · resumes in ',
+        countdown(ctx.receivedAt + pause.secondsLeft * 1000, ctx.receivedAt),
+      ),
+    );
   } else if (pause.needsPromote) {
     parts.push(h('span', { class: 'pause-left' }, ' · waits for a promote'));
   } else if (pause.reason === 'Manual') {
@@ -141,11 +155,28 @@ function steps(view: RolloutView): HTMLElement | null {
     ...view.step.steps.map((s, i) =>
       h(
         'li',
-        { class: `step step-${s.state}`, data: { state: s.state, kind: s.description.kind }, attrs: { 'aria-current': s.state === 'current' ? 'step' : undefined } },
-        icon(s.state === 'done' ? 'pass-filled' : s.state === 'current' ? (view.aborted ? 'circle-slash' : view.pauses.length ? 'debug-pause' : 'arrow-right') : 'circle-large-outline', 'step-marker'),
+        {
+          class: `step step-${s.state}`,
+          data: { state: s.state, kind: s.description.kind },
+          attrs: { 'aria-current': s.state === 'current' ? 'step' : undefined },
+        },
+        icon(
+          s.state === 'done'
+            ? 'pass-filled'
+            : s.state === 'current'
+              ? view.aborted
+                ? 'circle-slash'
+                : view.pauses.length
+                  ? 'debug-pause'
+                  : 'arrow-right'
+              : 'circle-large-outline',
+          'step-marker',
+        ),
         h('span', { class: 'step-number' }, `${i}`),
         h('span', { class: 'step-text' }, stepText(s.description)),
-        weights[i] !== undefined ? h('span', { class: 'step-weight', title: 'canary weight in force at this step' }, `${weights[i]}%`) : null,
+        weights[i] !== undefined
+          ? h('span', { class: 'step-weight', title: 'canary weight in force at this step' }, `${weights[i]}%`)
+          : null,
       ),
     ),
   );
@@ -161,7 +192,11 @@ function replicaBar(rs: ReplicaSetView, max: number, role: string): HTMLElement 
     bar(
       [
         { share: rs.available * scale, class: `role-${role}`, label: `${rs.available} available` },
-        { share: Math.max(0, rs.desired - rs.available) * scale, class: `role-${role} pending`, label: `${Math.max(0, rs.desired - rs.available)} not yet available` },
+        {
+          share: Math.max(0, rs.desired - rs.available) * scale,
+          class: `role-${role} pending`,
+          label: `${Math.max(0, rs.desired - rs.available)} not yet available`,
+        },
       ],
       `${role}: ${rs.available} of ${rs.desired} available`,
     ),
@@ -192,7 +227,8 @@ function traffic(view: RolloutView): HTMLElement {
         h('span', { class: 'traffic-split', data: { weight: canaryWeight } }, promoted ? '100% stable' : `${canaryWeight}% canary`),
       ),
     );
-    if (!promoted && view.weight && view.weight.set !== view.weight.actual) rows.push(h('p', { class: 'muted' }, `setWeight ${view.weight.set}% in force; traffic is at ${view.weight.actual}%.`));
+    if (!promoted && view.weight && view.weight.set !== view.weight.actual)
+      rows.push(h('p', { class: 'muted' }, `setWeight ${view.weight.set}% in force; traffic is at ${view.weight.actual}%.`));
   } else {
     const active = withTag('active');
     const preview = withTag('preview');
@@ -221,7 +257,13 @@ function traffic(view: RolloutView): HTMLElement {
   const max = Math.max(1, view.replicas.desired, ...shown.map(([, rs]) => Math.max(rs.desired, rs.available)));
   rows.push(...shown.map(([role, rs]) => replicaBar(rs, max, role)));
   const r = view.replicas;
-  rows.push(h('p', { class: 'muted replica-summary' }, `Desired ${r.desired} · current ${r.current} · updated ${r.updated} · ready ${r.ready} · available ${r.available}`));
+  rows.push(
+    h(
+      'p',
+      { class: 'muted replica-summary' },
+      `Desired ${r.desired} · current ${r.current} · updated ${r.updated} · ready ${r.ready} · available ${r.available}`,
+    ),
+  );
   return section(view.strategy === 'canary' ? 'Traffic and replicas' : 'Services and replicas', 'traffic', ...rows);
 }
 
@@ -265,7 +307,9 @@ function replicaSet(rs: ReplicaSetView, ctx: RolloutRenderContext): HTMLElement 
       ...rs.tags.map(tag),
       h('span', { class: 'rs-status' }, rs.status),
       h('span', { class: 'rs-counts', title: 'available / desired' }, `${rs.available}/${rs.desired} available`),
-      rs.secondsToScaleDown !== undefined ? h('span', { class: 'muted' }, ' · scales down in ', countdown(ctx.receivedAt + rs.secondsToScaleDown * 1000, ctx.receivedAt)) : null,
+      rs.secondsToScaleDown !== undefined
+        ? h('span', { class: 'muted' }, ' · scales down in ', countdown(ctx.receivedAt + rs.secondsToScaleDown * 1000, ctx.receivedAt))
+        : null,
     ),
     rs.images.length ? h('div', { class: 'rs-images' }, ...rs.images.map((i) => h('code', null, i))) : null,
     pods(rs),
@@ -288,7 +332,12 @@ function experiment(ex: ExperimentView, ctx: RolloutRenderContext): HTMLElement 
       ctx.terminate && canTerminate(ex) ? terminateButton('experiment', ex.name, ctx.terminate) : null,
     ),
     ex.message ? h('div', { class: 'run-message' }, ex.message) : null,
-    h('div', { class: 'experiment-body' }, ...ex.replicaSets.map((rs) => replicaSet(rs, ctx)), ...ex.analysisRuns.map((run) => analysisRun(run, false, ctx.terminate))),
+    h(
+      'div',
+      { class: 'experiment-body' },
+      ...ex.replicaSets.map((rs) => replicaSet(rs, ctx)),
+      ...ex.analysisRuns.map((run) => analysisRun(run, false, ctx.terminate)),
+    ),
   );
 }
 
@@ -308,20 +357,30 @@ function revisions(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | 
         ...rev.replicaSets.map((rs) => replicaSet(rs, ctx)),
         ...rev.experiments.map((ex) => experiment(ex, ctx)),
         ...rev.analysisRuns.map((run) => analysisRun(run, false)),
-        undo && !live && rev.replicaSets.length > 0 ? actionButton({ ...undo, primary: false }, ctx, { toRevision: rev.revision }, `Roll back to revision ${rev.revision}`) : null,
+        undo && !live && rev.replicaSets.length > 0
+          ? actionButton({ ...undo, primary: false }, ctx, { toRevision: rev.revision }, `Roll back to revision ${rev.revision}`)
+          : null,
       );
       const pods = rev.replicaSets.reduce((n, rs) => n + rs.pods.length, 0);
-      const description = [plural(pods, 'pod'), rev.experiments.length ? plural(rev.experiments.length, 'experiment') : ''].filter(Boolean).join(' · ');
+      const description = [plural(pods, 'pod'), rev.experiments.length ? plural(rev.experiments.length, 'experiment') : '']
+        .filter(Boolean)
+        .join(' · ');
       const el = h(
         'vscode-collapsible',
         {
           class: 'revision',
           data: { revision: rev.revision },
-          attrs: { heading: `Revision ${rev.revision}${tags.length ? ` (${tags.join(', ')})` : ''}`, description, open: ctx.openRevisions.get(rev.revision) ?? live },
+          attrs: {
+            heading: `Revision ${rev.revision}${tags.length ? ` (${tags.join(', ')})` : ''}`,
+            description,
+            open: ctx.openRevisions.get(rev.revision) ?? live,
+          },
         },
         body,
       );
-      el.addEventListener('vsc-collapsible-toggle', (ev) => ctx.onToggleRevision(rev.revision, (ev as CustomEvent<{ open: boolean }>).detail.open));
+      el.addEventListener('vsc-collapsible-toggle', (ev) =>
+        ctx.onToggleRevision(rev.revision, (ev as CustomEvent<{ open: boolean }>).detail.open),
+      );
       return el;
     }),
   );
@@ -338,8 +397,24 @@ export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTM
     { class: 'rollout', data: { rollout: `${view.namespace}/${view.name}` } },
     header(view, ctx),
     toolbar(ctx),
-    ctx.notice ? h('div', { class: `notice ${ctx.notice.ok ? 'ok' : 'bad'}`, attrs: { role: 'status' } }, icon(ctx.notice.ok ? 'check' : 'error'), ' ', ctx.notice.text) : null,
-    ctx.heldBy ? h('div', { class: 'banner banner-held', attrs: { role: 'alert' } }, icon('warning'), ' ', h('span', { class: 'held-why' }, `The embedded controller holds this rollout: ${ctx.heldBy}`)) : null,
+    ctx.notice
+      ? h(
+          'div',
+          { class: `notice ${ctx.notice.ok ? 'ok' : 'bad'}`, attrs: { role: 'status' } },
+          icon(ctx.notice.ok ? 'check' : 'error'),
+          ' ',
+          ctx.notice.text,
+        )
+      : null,
+    ctx.heldBy
+      ? h(
+          'div',
+          { class: 'banner banner-held', attrs: { role: 'alert' } },
+          icon('warning'),
+          ' ',
+          h('span', { class: 'held-why' }, `The embedded controller holds this rollout: ${ctx.heldBy}`),
+        )
+      : null,
     ...view.pauses.map((p) => pauseBanner(p, view, ctx)),
     steps(view),
     traffic(view),

@@ -70,7 +70,11 @@ function invalidSpecBanner(sim: Simulation, onShowLine: ((line: number, column: 
     'div',
     { class: 'banner banner-bad sim-invalid-spec', data: { condition: 'InvalidSpec' } },
     h('p', null, icon('error'), ' ', h('strong', null, 'InvalidSpec'), ': ', sim.error ?? 'Argo would refuse this Rollout.'),
-    h('p', null, `Argo's controller would refuse this Rollout (phase Degraded) and do nothing with it until the spec is fixed, so it is not simulated. ${errors.length === 1 ? 'The error' : `The ${errors.length} errors`}:`),
+    h(
+      'p',
+      null,
+      `Argo's controller would refuse this Rollout (phase Degraded) and do nothing with it until the spec is fixed, so it is not simulated. ${errors.length === 1 ? 'The error' : `The ${errors.length} errors`}:`,
+    ),
     h(
       'ul',
       { class: 'invalid-spec-errors' },
@@ -80,7 +84,16 @@ function invalidSpecBanner(sim: Simulation, onShowLine: ((line: number, column: 
           { data: { line: e.start.line + 1 } },
           h(
             'a',
-            { class: 'source-link', attrs: { href: '#', title: `Show line ${e.start.line + 1} in the manifest` }, on: { click: (ev: Event) => { ev.preventDefault(); onShowLine?.(e.start.line, e.start.column); } } },
+            {
+              class: 'source-link',
+              attrs: { href: '#', title: `Show line ${e.start.line + 1} in the manifest` },
+              on: {
+                click: (ev: Event) => {
+                  ev.preventDefault();
+                  onShowLine?.(e.start.line, e.start.column);
+                },
+              },
+            },
             `line ${e.start.line + 1}`,
           ),
           ': ',
@@ -113,7 +126,11 @@ function replicaSetsTable(f: SimulationFrame): HTMLElement {
           bar(
             [
               { share: (r.available / max) * 100, class: `role-${r.role}`, label: `${r.available} available` },
-              { share: (Math.max(0, r.desired - r.available) / max) * 100, class: `role-${r.role} pending`, label: `${Math.max(0, r.desired - r.available)} not yet available` },
+              {
+                share: (Math.max(0, r.desired - r.available) / max) * 100,
+                class: `role-${r.role} pending`,
+                label: `${Math.max(0, r.desired - r.available)} not yet available`,
+              },
             ],
             `${r.name}: ${r.available} of ${r.desired} available`,
           ),
@@ -134,7 +151,18 @@ function servicesTable(f: SimulationFrame): HTMLElement | null {
         { data: { service: s.name } },
         h('td', null, h('code', null, s.name)),
         h('td', null, s.role),
-        h('td', { class: 'selects' }, s.selects === null ? h('span', { class: 'muted' }, 'all pods (no hash selector)') : h('span', null, h('code', null, `rollouts-pod-template-hash=${s.selects}`), s.replicaSet ? h('span', { class: 'muted' }, ` → ${s.replicaSet}`) : null)),
+        h(
+          'td',
+          { class: 'selects' },
+          s.selects === null
+            ? h('span', { class: 'muted' }, 'all pods (no hash selector)')
+            : h(
+                'span',
+                null,
+                h('code', null, `rollouts-pod-template-hash=${s.selects}`),
+                s.replicaSet ? h('span', { class: 'muted' }, ` → ${s.replicaSet}`) : null,
+              ),
+        ),
       ),
     ),
   );
@@ -158,7 +186,9 @@ function experimentsList(f: SimulationFrame): HTMLElement | null {
         h(
           'ul',
           null,
-          ...ex.templates.map((t) => h('li', { data: { template: t.name } }, `template ${t.name}: ${t.available}/${t.desired} pods available`)),
+          ...ex.templates.map((t) =>
+            h('li', { data: { template: t.name } }, `template ${t.name}: ${t.available}/${t.desired} pods available`),
+          ),
           ...ex.analysisRuns.map((r) => h('li', { data: { run: r.name } }, `analysis ${r.name}: ${r.phase || 'Pending'}`)),
         ),
         ex.message ? h('p', { class: 'muted' }, ex.message) : null,
@@ -175,10 +205,20 @@ function list(title: string, cls: string, items: string[]): HTMLElement | null {
 function frameDetails(f: SimulationFrame, total: number, strategy: Simulation['strategy']): HTMLElement {
   const p = phaseIcon(f.phase);
   const banners: Child[] = [];
-  if (isPromotePoint(f)) banners.push(h('div', { class: 'banner banner-person', data: { promotePoint: 'true' } }, icon('person'), ' Waits here for a promote: only a person can move it on.'));
-  if (f.action === 'promote') banners.push(h('div', { class: 'banner banner-done' }, icon('debug-step-over'), ' Promoted here (as kubectl argo rollouts promote).'));
+  if (isPromotePoint(f))
+    banners.push(
+      h(
+        'div',
+        { class: 'banner banner-person', data: { promotePoint: 'true' } },
+        icon('person'),
+        ' Waits here for a promote: only a person can move it on.',
+      ),
+    );
+  if (f.action === 'promote')
+    banners.push(h('div', { class: 'banner banner-done' }, icon('debug-step-over'), ' Promoted here (as kubectl argo rollouts promote).'));
   if (f.action === 'abort') banners.push(h('div', { class: 'banner banner-bad' }, icon('stop-circle'), ' Aborted here.'));
-  if (f.action === 'update') banners.push(h('div', { class: 'banner banner-timed' }, icon('arrow-up'), ' The update is applied (revision 2).'));
+  if (f.action === 'update')
+    banners.push(h('div', { class: 'banner banner-timed' }, icon('arrow-up'), ' The update is applied (revision 2).'));
   return h(
     'div',
     { class: 'frame', data: { frame: f.index } },
@@ -204,7 +244,11 @@ function frameDetails(f: SimulationFrame, total: number, strategy: Simulation['s
         `stable ${f.weight.stable}%, canary ${f.weight.canary}%`,
       ),
       h('span', { class: 'traffic-split', data: { weight: f.weight.canary } }, `${f.weight.canary}% new · ${f.weight.stable}% stable`),
-      h('span', { class: 'muted', title: 'where the split comes from' }, ` (${f.weight.source === 'router' ? 'router weight' : f.weight.source === 'pods' ? 'share of pods' : 'Service selector'})`),
+      h(
+        'span',
+        { class: 'muted', title: 'where the split comes from' },
+        ` (${f.weight.source === 'router' ? 'router weight' : f.weight.source === 'pods' ? 'share of pods' : 'Service selector'})`,
+      ),
     ),
     replicaSetsTable(f),
     experimentsList(f),
@@ -236,7 +280,17 @@ export function mountSimulation(container: HTMLElement, sim: Simulation, opts: S
   }
 
   const button = (id: string, iconName: string, label: string, onClick: () => void) =>
-    h('vscode-button', { class: 'sim-control', title: label, data: { control: id }, attrs: { icon: iconName, secondary: true, 'aria-label': label }, on: { click: onClick } }, label);
+    h(
+      'vscode-button',
+      {
+        class: 'sim-control',
+        title: label,
+        data: { control: id },
+        attrs: { icon: iconName, secondary: true, 'aria-label': label },
+        on: { click: onClick },
+      },
+      label,
+    );
   const first = button('first', 'debug-restart-frame', 'First', () => show(0));
   const back = button('back', 'arrow-left', 'Back', () => show(index - 1));
   const play = button('play', 'play', 'Play', () => (timer ? stop() : start()));
@@ -265,7 +319,12 @@ export function mountSimulation(container: HTMLElement, sim: Simulation, opts: S
     ),
   );
   const details = h('div', { class: 'frame-details' });
-  container.append(h('div', { class: 'sim-controls toolbar' }, first, back, play, forward, last, nextPromote), h('div', { class: 'sim-scrub' }, slider), strip, details);
+  container.append(
+    h('div', { class: 'sim-controls toolbar' }, first, back, play, forward, last, nextPromote),
+    h('div', { class: 'sim-scrub' }, slider),
+    strip,
+    details,
+  );
 
   const onKey = (ev: KeyboardEvent) => {
     if ((ev.target as HTMLElement | null)?.tagName === 'INPUT') return;

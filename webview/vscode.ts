@@ -17,12 +17,10 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 export function connectToVsCode(root: HTMLElement): void {
   const vscode = acquireVsCodeApi();
-  const view = mountRolloutView(
-    { post: (m) => vscode.postMessage(m), saveState: (s) => vscode.setState(s) },
-    root,
-    vscode.getState(),
-  );
+  const view = mountRolloutView({ post: (m) => vscode.postMessage(m), saveState: (s) => vscode.setState(s) }, root, vscode.getState());
   window.addEventListener('message', (ev: MessageEvent) => view.receive(ev.data));
-  window.addEventListener('error', (ev) => vscode.postMessage({ kind: 'viewError', message: `${ev.message} (${ev.filename}:${ev.lineno})` }));
+  window.addEventListener('error', (ev) =>
+    vscode.postMessage({ kind: 'viewError', message: `${ev.message} (${ev.filename}:${ev.lineno})` }),
+  );
   vscode.postMessage({ kind: 'ready' });
 }

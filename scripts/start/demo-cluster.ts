@@ -9,7 +9,16 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { connect, isAlreadyExists, lineLog, runAction, startEmbeddedController, type ActionRequest, type EmbeddedController, type Rest } from '../../src/cluster';
+import {
+  connect,
+  isAlreadyExists,
+  lineLog,
+  runAction,
+  startEmbeddedController,
+  type ActionRequest,
+  type EmbeddedController,
+  type Rest,
+} from '../../src/cluster';
 import { startLocalCluster, type LocalCluster } from '../../src/localcluster';
 import { argoCrdSchemas } from '../../src/schema';
 
@@ -31,7 +40,9 @@ function collectionPath(o: Obj): string {
 /** Every document of demo/*.yaml except the files in notApplied. */
 export function demoManifests(dir: string): Obj[] {
   const out: Obj[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml') && !notApplied.has(f)).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') && !notApplied.has(f))
+    .sort()) {
     for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
       if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
       const o = doc.toJS() as Obj | null;
@@ -43,15 +54,30 @@ export function demoManifests(dir: string): Obj[] {
 
 /** The state each demo rollout is driven to, and the action that gets it there once it is healthy. */
 export const demoPlan: ReadonlyArray<{ name: string; action?: ActionRequest; phase: string }> = [
-  { name: 'canary-demo', action: { kind: 'setImage', container: 'rollouts-demo', image: 'argoproj/rollouts-demo:yellow' }, phase: 'Paused' },
-  { name: 'bluegreen-demo', action: { kind: 'setImage', container: 'rollouts-demo', image: 'argoproj/rollouts-demo:green' }, phase: 'Paused' },
+  {
+    name: 'canary-demo',
+    action: { kind: 'setImage', container: 'rollouts-demo', image: 'argoproj/rollouts-demo:yellow' },
+    phase: 'Paused',
+  },
+  {
+    name: 'bluegreen-demo',
+    action: { kind: 'setImage', container: 'rollouts-demo', image: 'argoproj/rollouts-demo:green' },
+    phase: 'Paused',
+  },
   { name: 'steady-demo', phase: 'Healthy' },
   // Tags starting "bad" never become ready in the local cluster; progressDeadlineSeconds then makes it Degraded.
-  { name: 'broken-demo', action: { kind: 'setImage', container: 'rollouts-demo', image: 'argoproj/rollouts-demo:bad-red' }, phase: 'Degraded' },
+  {
+    name: 'broken-demo',
+    action: { kind: 'setImage', container: 'rollouts-demo', image: 'argoproj/rollouts-demo:bad-red' },
+    phase: 'Degraded',
+  },
 ];
 
 async function phaseOf(rest: Rest, name: string): Promise<string | undefined> {
-  const r = await rest.request<{ status?: { phase?: string } }>('GET', `/apis/argoproj.io/v1alpha1/namespaces/${demoNamespace}/rollouts/${name}`);
+  const r = await rest.request<{ status?: { phase?: string } }>(
+    'GET',
+    `/apis/argoproj.io/v1alpha1/namespaces/${demoNamespace}/rollouts/${name}`,
+  );
   return r.status?.phase;
 }
 
@@ -87,19 +113,32 @@ async function main(): Promise<void> {
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => void stop(0));
 
   try {
-    cluster = await startLocalCluster({ host: '127.0.0.1', port: 0, podReadyAfterMs: 1000, crdSchemas: argoCrdSchemas(), kubeconfigPath, onError: (m) => process.stderr.write(`cluster: ${m}\n`) });
+    cluster = await startLocalCluster({
+      host: '127.0.0.1',
+      port: 0,
+      podReadyAfterMs: 1000,
+      crdSchemas: argoCrdSchemas(),
+      kubeconfigPath,
+      onError: (m) => process.stderr.write(`cluster: ${m}\n`),
+    });
     say(`server: ${cluster.url}`);
     say(`kubeconfig: ${cluster.kubeconfigPath}`);
     const conn = connect({ kubeconfigPath: cluster.kubeconfigPath });
-    await conn.rest.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: demoNamespace } } }).catch((e) => {
-      if (!isAlreadyExists(e)) throw e;
-    });
+    await conn.rest
+      .request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: demoNamespace } } })
+      .catch((e) => {
+        if (!isAlreadyExists(e)) throw e;
+      });
     const objs = demoManifests(demoDir);
     // Under a field manager of its own, so an Apply that conflicts with it says "the demo loader".
     for (const o of objs) await conn.rest.request('POST', collectionPath(o), { body: o, query: { fieldManager: 'rollouts-demo' } });
     say(`applied ${objs.length} objects from ${demoDir} to namespace ${demoNamespace}`);
 
-    controller = await startEmbeddedController({ conn, log: lineLog((l) => process.stderr.write(`controller: ${l}\n`)), lease: { namespace: demoNamespace } });
+    controller = await startEmbeddedController({
+      conn,
+      log: lineLog((l) => process.stderr.write(`controller: ${l}\n`)),
+      lease: { namespace: demoNamespace },
+    });
     say(`embedded controller running (${controller.identity})`);
 
     await Promise.all(demoPlan.map((d) => waitPhase(conn.rest, d.name, 'Healthy', 60_000)));

@@ -45,9 +45,18 @@ export function installedCopy(extsDir) {
 
 /** code-server's switches: on 127.0.0.1 only, no auth, its own dirs, nothing phoning home. */
 export const codeServerArgs = (port, ud, extsDir) => [
-  '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-  '--user-data-dir', ud, '--extensions-dir', extsDir,
-  '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+  '--bind-addr',
+  `127.0.0.1:${port}`,
+  '--auth',
+  'none',
+  '--user-data-dir',
+  ud,
+  '--extensions-dir',
+  extsDir,
+  '--disable-telemetry',
+  '--disable-update-check',
+  '--disable-workspace-trust',
+  '--disable-getting-started-override',
 ];
 
 /** Resolves true once the server on PORT answers /healthz, false if CHILD exits or WITHIN ms pass first. */

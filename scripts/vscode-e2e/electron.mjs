@@ -22,7 +22,10 @@ try {
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: join(suiteDir, 'index.js'),
     launchArgs: [ws, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${join(state, 'ud')}`],
-    extensionTestsEnv: { KUBECONFIG: join(state, 'no-kubeconfig'), ...(process.env.ROLLOUTS_E2E_RESULTS ? { ROLLOUTS_E2E_RESULTS: process.env.ROLLOUTS_E2E_RESULTS } : {}) },
+    extensionTestsEnv: {
+      KUBECONFIG: join(state, 'no-kubeconfig'),
+      ...(process.env.ROLLOUTS_E2E_RESULTS ? { ROLLOUTS_E2E_RESULTS: process.env.ROLLOUTS_E2E_RESULTS } : {}),
+    },
     ...(process.env.VSCODE_PATH ? { vscodeExecutablePath: process.env.VSCODE_PATH } : {}),
   });
 } catch (e) {

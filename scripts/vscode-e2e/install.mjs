@@ -33,7 +33,8 @@ export function ensureTools(log = console.log, { browser = true } = {}) {
   const pkg = join(csDir, 'node_modules', 'code-server', 'package.json');
   const installed = existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).version;
   if (installed !== CODE_SERVER_VERSION) {
-    if (!existsSync('/usr/include/gssapi/gssapi.h')) log('warning: libkrb5-dev is missing (apt-get install libkrb5-dev); code-server\'s kerberos module will not build');
+    if (!existsSync('/usr/include/gssapi/gssapi.h'))
+      log("warning: libkrb5-dev is missing (apt-get install libkrb5-dev); code-server's kerberos module will not build");
     log(`installing code-server@${CODE_SERVER_VERSION} from npm into .vscode-e2e/cs (about 3 minutes: native modules build)`);
     mkdirSync(csDir, { recursive: true });
     writeFileSync(join(csDir, 'package.json'), '{"private":true}\n');

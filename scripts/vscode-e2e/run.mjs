@@ -101,7 +101,10 @@ async function apiPass(state, ws) {
   const innerResults = join(state, 'inner-results.json');
   // Environment variables of code-server reach the extension host: the results file and an empty
   // kubeconfig (the tests use the local cluster, never the machine's clusters).
-  const server = await startServer(state, 'api', { smoke: true, env: { ROLLOUTS_E2E_RESULTS: innerResults, KUBECONFIG: join(state, 'no-kubeconfig') } });
+  const server = await startServer(state, 'api', {
+    smoke: true,
+    env: { ROLLOUTS_E2E_RESULTS: innerResults, KUBECONFIG: join(state, 'no-kubeconfig') },
+  });
   const ctx = await browser(state);
   try {
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
@@ -115,14 +118,22 @@ async function apiPass(state, ws) {
     await page.exposeFunction('codeAutomationLog', (_type, a) => {
       const line = format(...(a ?? []));
       // The workbench's own chatter (agent host without a GitHub session, chat, start-up timings) is left out.
-      if (!/^\[(AgentHost|ChatModelSelection|AccountPolicyGate|Service Worker)|^Creation of workbench contribution|^Creating a socket/.test(line)) console.log(line);
+      if (
+        !/^\[(AgentHost|ChatModelSelection|AccountPolicyGate|Service Worker)|^Creation of workbench contribution|^Creating a socket/.test(
+          line,
+        )
+      )
+        console.log(line);
     });
     await page.exposeFunction('codeAutomationExit', (code) => exited(code));
     await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
     const code = await Promise.race([exit, new Promise((r) => setTimeout(() => r('timeout'), 240_000))]);
     log(`extension tests ended: ${code}`);
     if (existsSync(innerResults)) results.push(...JSON.parse(readFileSync(innerResults, 'utf8')));
-    else record('extension host: the suites ran and reported', 'failed', { error: `no results (exit ${code}); code-server log: ${server.logFile}` });
+    else
+      record('extension host: the suites ran and reported', 'failed', {
+        error: `no results (exit ${code}); code-server log: ${server.logFile}`,
+      });
     if (code === 'timeout') record('extension host: the suites finished within 240 s', 'failed', { error: 'timeout' });
   } finally {
     await ctx.close();
@@ -189,7 +200,8 @@ async function uiPass(state, ws) {
       const title = page.locator('.part.sidebar .composite.title .title-label h2').first();
       await title.waitFor({ timeout: 30_000 });
       const t = await title.evaluate((h) => ({ text: h.textContent, cut: h.scrollWidth > h.clientWidth }));
-      if (t.text?.toLowerCase() !== 'argo rollouts' || t.cut) throw new Error(`the view's title is "${t.text}"${t.cut ? ', cut short' : ''}`);
+      if (t.text?.toLowerCase() !== 'argo rollouts' || t.cut)
+        throw new Error(`the view's title is "${t.text}"${t.cut ? ', cut short' : ''}`);
       defaultSideBar = (await page.locator('.part.sidebar').first().boundingBox())?.width ?? 0;
       // A wider side bar, so that a row's phase, strategy, step and weight show in full (280 px: no
       // screenshot here is cropped to the side bar, unlike the README's in test/start, which widens by 260).
@@ -218,9 +230,13 @@ async function uiPass(state, ws) {
             // The label's and description's own text (inline spans are as wide as their text), from the side bar's left edge.
             const spans = [...row.querySelectorAll('.label-name, .label-description')];
             const right = Math.max(...spans.map((e) => e.getBoundingClientRect().right));
-            return { right: right - row.closest('.part.sidebar').getBoundingClientRect().left, text: spans.map((e) => e.textContent).join(' ') };
+            return {
+              right: right - row.closest('.part.sidebar').getBoundingClientRect().left,
+              text: spans.map((e) => e.textContent).join(' '),
+            };
           });
-        if (need.right > defaultSideBar) throw new Error(`"${need.text}" needs ${Math.round(need.right)} px; the default side bar is ${Math.round(defaultSideBar)} px`);
+        if (need.right > defaultSideBar)
+          throw new Error(`"${need.text}" needs ${Math.round(need.right)} px; the default side bar is ${Math.round(defaultSideBar)} px`);
       }
     });
 
@@ -231,7 +247,9 @@ async function uiPass(state, ws) {
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'canary-demo' }).first().waitFor({ timeout: 15_000 });
       await page.keyboard.press('Enter');
       // The input names the rollout and the container, and starts from the current image (no example).
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Rollout "canary-demo", Container' }).waitFor({ timeout: 15_000 });
+      await page
+        .locator('.quick-input-widget .quick-input-title', { hasText: 'Rollout "canary-demo", Container' })
+        .waitFor({ timeout: 15_000 });
       await page.keyboard.press('Control+A');
       await page.keyboard.type('argoproj/rollouts-demo:yellow');
       await page.keyboard.press('Enter');
@@ -245,7 +263,10 @@ async function uiPass(state, ws) {
       const offered = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
       if (offered.some((t) => t.includes('bluegreen-demo'))) throw new Error(`promote offered a healthy rollout: ${offered.join(' | ')}`);
       await page.keyboard.press('Enter');
-      await page.locator('.monaco-list-row', { hasText: /canary-demo.*step [2-8]\/8/ }).first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.monaco-list-row', { hasText: /canary-demo.*step [2-8]\/8/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
     });
 
     await step('the needs-attention filter is two title buttons: the one shown says what a click does', async () => {
@@ -353,10 +374,13 @@ async function packagePass(state) {
     return;
   }
 
-  await step('the .vsix holds the bundles, manifest, README, CHANGELOG, LICENSE and media, and no sources, tests, maps or node_modules', async () => {
-    const problems = vsixProblems(vsixEntries(vsix));
-    if (problems.length) throw new Error(problems.join('\n'));
-  });
+  await step(
+    'the .vsix holds the bundles, manifest, README, CHANGELOG, LICENSE and media, and no sources, tests, maps or node_modules',
+    async () => {
+      const problems = vsixProblems(vsixEntries(vsix));
+      if (problems.length) throw new Error(problems.join('\n'));
+    },
+  );
 
   const unzipped = join(state, 'vsix-unzipped');
   await step('the CLI inside the .vsix lints: exit 0 on a clean Rollout, 1 on a broken one', async () => {
@@ -365,26 +389,38 @@ async function packagePass(state) {
     const cli = join(unzipped, 'extension', 'dist', 'cli.js');
     const lint = (file) => spawnSync(process.execPath, [cli, 'lint', join(ws, file)], { encoding: 'utf8', timeout: 30_000 });
     const clean = lint('clean-rollout.yaml');
-    if (clean.status !== 0) throw new Error(`lint clean-rollout.yaml: exit ${clean.status ?? clean.signal}, expected 0\n${clean.stdout}${clean.stderr}`);
+    if (clean.status !== 0)
+      throw new Error(`lint clean-rollout.yaml: exit ${clean.status ?? clean.signal}, expected 0\n${clean.stdout}${clean.stderr}`);
     const broken = lint('broken-rollout.yaml');
-    if (broken.status !== 1) throw new Error(`lint broken-rollout.yaml: exit ${broken.status ?? broken.signal}, expected 1\n${broken.stdout}${broken.stderr}`);
-    if (!/broken-rollout\.yaml:21:\d+: error: .*250/.test(broken.stdout)) throw new Error(`lint broken-rollout.yaml did not name the bad setWeight at line 21:\n${broken.stdout}`);
+    if (broken.status !== 1)
+      throw new Error(`lint broken-rollout.yaml: exit ${broken.status ?? broken.signal}, expected 1\n${broken.stdout}${broken.stderr}`);
+    if (!/broken-rollout\.yaml:21:\d+: error: .*250/.test(broken.stdout))
+      throw new Error(`lint broken-rollout.yaml did not name the bad setWeight at line 21:\n${broken.stdout}`);
   });
 
   await step('the .vsix carries the Kubernetes descriptions that hover shows, beside the server', async () => {
     const file = join(unzipped, 'extension', 'dist', 'kubernetes-docs.json');
     if (!existsSync(file)) throw new Error(`${file} is not in the .vsix: .vscodeignore leaves it out`);
     const image = JSON.parse(readFileSync(file, 'utf8')).V1Container?.image;
-    if (!/^Container image name/.test(image ?? '')) throw new Error(`kubernetes-docs.json has no description of V1Container.image: ${String(image)}`);
+    if (!/^Container image name/.test(image ?? ''))
+      throw new Error(`kubernetes-docs.json has no description of V1Container.image: ${String(image)}`);
   });
 
   await step('installed with code-server --install-extension, it activates: its diagnostic shows in the Problems panel', async () => {
     // startServer names the extensions dir <name>-exts: a fresh directory in this run's state.
     const exts = join(state, 'pkg-exts');
-    const inst = spawnSync(csBin, ['--install-extension', vsix, '--extensions-dir', exts, '--user-data-dir', join(state, 'pkg-ud')], { encoding: 'utf8', timeout: 90_000, env: csEnv() });
-    if (inst.status !== 0) throw new Error(`code-server --install-extension: ${inst.error?.message ?? `exit ${inst.status ?? inst.signal}`}\n${inst.stdout}${inst.stderr}`);
+    const inst = spawnSync(csBin, ['--install-extension', vsix, '--extensions-dir', exts, '--user-data-dir', join(state, 'pkg-ud')], {
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: csEnv(),
+    });
+    if (inst.status !== 0)
+      throw new Error(
+        `code-server --install-extension: ${inst.error?.message ?? `exit ${inst.status ?? inst.signal}`}\n${inst.stdout}${inst.stderr}`,
+      );
     const id = `${pkg.publisher}.${pkg.name}`;
-    if (!existsSync(join(exts, `${id}-${pkg.version}`, 'dist', 'extension.js'))) throw new Error(`${id}-${pkg.version}/dist/extension.js is not in ${exts} after --install-extension:\n${inst.stdout}`);
+    if (!existsSync(join(exts, `${id}-${pkg.version}`, 'dist', 'extension.js')))
+      throw new Error(`${id}-${pkg.version}/dist/extension.js is not in ${exts} after --install-extension:\n${inst.stdout}`);
     const server = await startServer(state, 'pkg', { smoke: false, env: { KUBECONFIG: join(state, 'no-kubeconfig') } });
     const ctx = await browser(state);
     try {
@@ -402,7 +438,10 @@ async function packagePass(state) {
       mkdirSync(RESULTS_DIR, { recursive: true });
       await page.screenshot({ path: join(RESULTS_DIR, '4-installed-vsix.png') });
     } catch (e) {
-      await ctx.pages()[0]?.screenshot({ path: join(RESULTS_DIR, 'failed-installed-vsix.png') }).catch(() => {});
+      await ctx
+        .pages()[0]
+        ?.screenshot({ path: join(RESULTS_DIR, 'failed-installed-vsix.png') })
+        .catch(() => {});
       throw new Error(`${e?.message ?? e}; code-server log: ${server.logFile}`);
     } finally {
       await ctx.close();
@@ -419,7 +458,8 @@ process.on('exit', () => {
 try {
   ensureTools(log);
   log(`tools ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'server.js'))) run('npm', ['run', 'build'], { cwd: ROOT });
+  if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'server.js')))
+    run('npm', ['run', 'build'], { cwd: ROOT });
   state = mkdtempSync(join(tmpdir(), 'rollouts-vscode-e2e-'));
   const ws = join(state, 'workspace');
   cpSync(join(ROOT, 'test', 'extension', 'workspace'), ws, { recursive: true });

@@ -20,9 +20,17 @@ export interface ResourceAttributes {
 /** `kubectl auth can-i`: true or false, or undefined when the cluster cannot say (no SelfSubjectAccessReview for us). */
 export async function canI(rest: Rest, attrs: ResourceAttributes): Promise<boolean | undefined> {
   try {
-    const review = await rest.request<{ status?: { allowed?: boolean } }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
-      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { ...attrs, namespace: attrs.namespace ?? '' } } },
-    });
+    const review = await rest.request<{ status?: { allowed?: boolean } }>(
+      'POST',
+      '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      {
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: { resourceAttributes: { ...attrs, namespace: attrs.namespace ?? '' } },
+        },
+      },
+    );
     return review?.status?.allowed === true;
   } catch (e) {
     if (e instanceof ApiError && (e.status === 403 || e.status === 404)) return undefined;
@@ -47,7 +55,8 @@ const MAX_NAMESPACES_ASKED = 200;
  */
 export async function watchScope(rest: Rest, given: readonly string[], contextNamespace: string): Promise<WatchScope> {
   if (given.length > 0) return { namespaces: [...new Set(given)], how: 'the namespaces chosen' };
-  const listRollouts = (namespace?: string) => canI(rest, { verb: 'list', group: ROLLOUT.group, resource: ROLLOUT.plural, ...(namespace ? { namespace } : {}) });
+  const listRollouts = (namespace?: string) =>
+    canI(rest, { verb: 'list', group: ROLLOUT.group, resource: ROLLOUT.plural, ...(namespace ? { namespace } : {}) });
   const everywhere = await listRollouts();
   if (everywhere === true) return { namespaces: undefined, how: 'you may list Rollouts in every namespace' };
   if (everywhere === undefined) {
@@ -56,7 +65,8 @@ export async function watchScope(rest: Rest, given: readonly string[], contextNa
       await rest.request('GET', kindPath(ROLLOUT), { query: { limit: 1 } });
       return { namespaces: undefined, how: 'you may list Rollouts in every namespace' };
     } catch (e) {
-      if (e instanceof ApiError && e.status === 403) return { namespaces: [contextNamespace], how: `you may not list Rollouts in every namespace; the context's namespace` };
+      if (e instanceof ApiError && e.status === 403)
+        return { namespaces: [contextNamespace], how: `you may not list Rollouts in every namespace; the context's namespace` };
       throw e;
     }
   }

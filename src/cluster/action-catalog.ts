@@ -93,7 +93,8 @@ export const ACTIONS: Catalog = {
     description: 'Skip all remaining steps, pauses and analysis',
     verb: 'promote fully',
     done: () => 'fully promoted',
-    confirm: (s) => `Promote ${rolloutIn(s)} fully? It skips every remaining step, pause and analysis and moves all traffic to the new version.`,
+    confirm: (s) =>
+      `Promote ${rolloutIn(s)} fully? It skips every remaining step, pause and analysis and moves all traffic to the new version.`,
     menu: '1_actions@2',
   },
   abort: {
@@ -104,7 +105,12 @@ export const ACTIONS: Catalog = {
     done: () => 'aborted',
     confirm: (s) => `Abort ${rolloutIn(s)}? Traffic goes back to the stable version and the canary or preview pods are scaled down.`,
     menu: '2_danger@1',
-    cli: { verb: 'abort', options: [], about: 'Sets status.abort, as "kubectl argo rollouts abort" does. Use retry to start the update again.', request: noInput('abort') },
+    cli: {
+      verb: 'abort',
+      options: [],
+      about: 'Sets status.abort, as "kubectl argo rollouts abort" does. Use retry to start the update again.',
+      request: noInput('abort'),
+    },
   },
   retry: {
     title: 'Retry',
@@ -113,7 +119,12 @@ export const ACTIONS: Catalog = {
     verb: 'retry',
     done: () => 'retried',
     menu: '1_actions@5',
-    cli: { verb: 'retry', options: [], about: 'Clears status.abort of an aborted rollout, as "kubectl argo rollouts retry rollout" does.', request: noInput('retry') },
+    cli: {
+      verb: 'retry',
+      options: [],
+      about: 'Clears status.abort of an aborted rollout, as "kubectl argo rollouts retry rollout" does.',
+      request: noInput('retry'),
+    },
   },
   pause: {
     title: 'Pause',
@@ -122,7 +133,12 @@ export const ACTIONS: Catalog = {
     verb: 'pause',
     done: () => 'paused',
     menu: '1_actions@3',
-    cli: { verb: 'pause', options: [], about: 'Sets spec.paused, as "kubectl argo rollouts pause" does. Resume with "rollouts resume".', request: noInput('pause') },
+    cli: {
+      verb: 'pause',
+      options: [],
+      about: 'Sets spec.paused, as "kubectl argo rollouts pause" does. Resume with "rollouts resume".',
+      request: noInput('pause'),
+    },
   },
   resume: {
     title: 'Resume',
@@ -131,7 +147,12 @@ export const ACTIONS: Catalog = {
     verb: 'resume',
     done: () => 'resumed',
     menu: '1_actions@4',
-    cli: { verb: 'resume', options: [], about: 'Clears spec.paused. A pause step set by the rollout itself needs "rollouts promote".', request: noInput('resume') },
+    cli: {
+      verb: 'resume',
+      options: [],
+      about: 'Clears spec.paused. A pause step set by the rollout itself needs "rollouts promote".',
+      request: noInput('resume'),
+    },
   },
   restart: {
     title: 'Restart Pods',
@@ -146,18 +167,22 @@ export const ACTIONS: Catalog = {
         { flag: '--in', value: 'DURATION', help: 'restart after this long (e.g. 30s, 10m, 1h); default now' },
         { flag: '--at', value: 'TIME', help: 'restart at this RFC 3339 time (e.g. 2026-01-01T10:00:00Z)' },
       ],
-      about: 'Sets spec.restartAt (as "kubectl argo rollouts restart" does): the controller replaces\nthe pods one at a time from that moment.',
+      about:
+        'Sets spec.restartAt (as "kubectl argo rollouts restart" does): the controller replaces\nthe pods one at a time from that moment.',
       request: (i) => {
         const inArg = i.flags['--in'];
         const atArg = i.flags['--at'];
         if (inArg !== undefined && atArg !== undefined) return { usage: 'give --in or --at, not both' };
         if (typeof inArg === 'string') {
           const seconds = i.seconds(inArg);
-          return typeof seconds === 'string' ? { usage: `--in: ${seconds}` } : { kind: 'restart', at: new Date(i.now.getTime() + seconds * 1000) };
+          return typeof seconds === 'string'
+            ? { usage: `--in: ${seconds}` }
+            : { kind: 'restart', at: new Date(i.now.getTime() + seconds * 1000) };
         }
         if (typeof atArg === 'string') {
           const at = new Date(atArg);
-          if (Number.isNaN(at.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(atArg)) return { usage: `--at must be an RFC 3339 time such as 2026-01-01T10:00:00Z, got "${atArg}"` };
+          if (Number.isNaN(at.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(atArg))
+            return { usage: `--at must be an RFC 3339 time such as 2026-01-01T10:00:00Z, got "${atArg}"` };
           return { kind: 'restart', at };
         }
         return { kind: 'restart', at: i.now };
@@ -192,17 +217,20 @@ export const ACTIONS: Catalog = {
     description: "Go back to an earlier revision's pod template",
     verb: 'undo',
     done: (r) => (r.toRevision ? `rolled back to revision ${r.toRevision}` : 'rolled back'),
-    confirm: (s) => `Roll back ${rolloutIn(s)} to revision ${s.revision ?? '(the previous one)'}? This starts a new update with that revision's pod template.`,
+    confirm: (s) =>
+      `Roll back ${rolloutIn(s)} to revision ${s.revision ?? '(the previous one)'}? This starts a new update with that revision's pod template.`,
     menu: '2_danger@2',
     cli: {
       verb: 'undo',
       options: [{ flag: '--to-revision', value: 'N', help: 'the revision to go back to (default: the previous one)' }],
-      about: 'Puts the pod template of an earlier revision back into the Rollout (a JSON patch of\nspec.template, as "kubectl argo rollouts undo" does), which starts an update to it.',
+      about:
+        'Puts the pod template of an earlier revision back into the Rollout (a JSON patch of\nspec.template, as "kubectl argo rollouts undo" does), which starts an update to it.',
       request: (i) => {
         const raw = i.flags['--to-revision'];
         if (typeof raw !== 'string') return { kind: 'undo' };
         const toRevision = Number(raw);
-        if (!Number.isInteger(toRevision) || toRevision < 1) return { usage: `--to-revision must be a revision number (1 or more), got "${raw}"` };
+        if (!Number.isInteger(toRevision) || toRevision < 1)
+          return { usage: `--to-revision must be a revision number (1 or more), got "${raw}"` };
         return { kind: 'undo', toRevision };
       },
     },
@@ -229,7 +257,11 @@ export function pastTense(request: ActionRequest): string {
  * The question to ask before the action runs, or undefined: the catalog's confirmation, and
  * the planner's caution for this rollout's state (Promote on a Degraded rollout says why).
  */
-export function confirmation(action: ActionName, subject: ConfirmSubject, caution?: string): { message: string; button: string } | undefined {
+export function confirmation(
+  action: ActionName,
+  subject: ConfirmSubject,
+  caution?: string,
+): { message: string; button: string } | undefined {
   const entry: ActionEntry = ACTIONS[action] as ActionEntry;
   if (!entry.confirm && !caution) return undefined;
   const question = entry.confirm ? entry.confirm(subject) : `${entry.title} ${rolloutIn(subject)}?`;

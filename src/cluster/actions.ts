@@ -28,7 +28,9 @@ export type ActionOutcome = { ok: true; sent: RolloutPatch[]; rollout: Rollout }
 async function ownedReplicaSets(rest: Rest, rollout: Rollout): Promise<ReplicaSet[]> {
   const list = await rest.request<{ items: ReplicaSet[] }>('GET', kindPath(REPLICA_SET, rollout.metadata?.namespace));
   const uid = rollout.metadata?.uid;
-  return list.items.filter((rs) => (rs.metadata?.ownerReferences ?? []).some((o) => o.kind === 'Rollout' && (uid ? o.uid === uid : o.name === rollout.metadata?.name)));
+  return list.items.filter((rs) =>
+    (rs.metadata?.ownerReferences ?? []).some((o) => o.kind === 'Rollout' && (uid ? o.uid === uid : o.name === rollout.metadata?.name)),
+  );
 }
 
 /** Sends one planner patch. */
@@ -60,7 +62,8 @@ export async function runAction(rest: Rest, ref: RolloutRef, request: ActionRequ
     if (rollout.spec?.workloadRef && (request.kind === 'setImage' || request.kind === 'undo')) {
       const outcome = await runOnWorkload(rest, ref, rollout, request);
       if (outcome === 'conflict' && attempt < 5) continue;
-      if (outcome === 'conflict') throw new Error(`${entryOf(request).verb}: the ${rollout.spec.workloadRef.kind ?? 'workload'} kept changing; try again`);
+      if (outcome === 'conflict')
+        throw new Error(`${entryOf(request).verb}: the ${rollout.spec.workloadRef.kind ?? 'workload'} kept changing; try again`);
       return outcome;
     }
     const replicaSets = request.kind === 'undo' ? await ownedReplicaSets(rest, rollout) : [];
@@ -93,7 +96,10 @@ async function runOnWorkload(
   const workloadRef = rollout.spec!.workloadRef!;
   const kind = WORKLOAD_KIND_REFS[workloadRef.kind ?? ''];
   if (!kind || !workloadRef.name) {
-    const plan = request.kind === 'setImage' ? setImageOnWorkloadAction(rollout, {}, request.container, request.image) : undoOnWorkloadAction(rollout, {}, []);
+    const plan =
+      request.kind === 'setImage'
+        ? setImageOnWorkloadAction(rollout, {}, request.container, request.image)
+        : undoOnWorkloadAction(rollout, {}, []);
     return plan.ok ? { ok: false, reason: 'spec.workloadRef names no supported workload' } : plan;
   }
   const path = kindPath(kind, ref.namespace, workloadRef.name);
@@ -101,7 +107,11 @@ async function runOnWorkload(
   try {
     workload = await rest.request<ReferencedWorkload>('GET', path);
   } catch (e) {
-    if (isNotFound(e)) return { ok: false, reason: `${workloadRef.kind} "${workloadRef.name}" that rollout "${ref.name}" takes its template from does not exist` };
+    if (isNotFound(e))
+      return {
+        ok: false,
+        reason: `${workloadRef.kind} "${workloadRef.name}" that rollout "${ref.name}" takes its template from does not exist`,
+      };
     throw e;
   }
   const plan =

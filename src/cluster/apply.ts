@@ -80,7 +80,8 @@ export function managerInPlainWords(manager: string): string {
  */
 export function applyConflicts(message: string): FieldConflict[] {
   const out: FieldConflict[] = [];
-  const one = /^Apply failed with 1 conflict: conflict with "((?:[^"\\]|\\.)*)"(?: with subresource "[^"]*")?(?: using [^:]+)?: (.+)$/s.exec(message);
+  const one =
+    /^Apply failed with 1 conflict: conflict with "((?:[^"\\]|\\.)*)"(?: with subresource "[^"]*")?(?: using [^:]+)?: (.+)$/s.exec(message);
   if (one) return [{ manager: unquote(one[1]!), owner: managerInPlainWords(unquote(one[1]!)), field: one[2]!.trim() }];
   let manager: string | undefined;
   for (const line of message.split('\n')) {
@@ -112,7 +113,15 @@ function conflictProblem(line: number, what: string, conflicts: FieldConflict[])
 
 /** An object as a person compares it: no managedFields, resourceVersion or other bookkeeping of the server. */
 export function comparable(obj: Record<string, unknown>): Record<string, unknown> {
-  const { managedFields: _m, resourceVersion: _r, generation: _g, uid: _u, creationTimestamp: _c, selfLink: _s, ...metadata } = (obj.metadata ?? {}) as Record<string, unknown>;
+  const {
+    managedFields: _m,
+    resourceVersion: _r,
+    generation: _g,
+    uid: _u,
+    creationTimestamp: _c,
+    selfLink: _s,
+    ...metadata
+  } = (obj.metadata ?? {}) as Record<string, unknown>;
   const { status: _status, ...rest } = obj;
   return { ...rest, metadata };
 }
@@ -137,7 +146,12 @@ async function servedKinds(rest: Rest, apiVersion: string): Promise<Map<string, 
  * takes over fields another manager owns (otherwise such a conflict is reported, as kubectl does).
  * `dryRun` changes nothing (the server's dry run) and reports each object before and after.
  */
-export async function applyObjects(rest: Rest, objects: readonly ObjectToApply[], namespace: string, opts: { force?: boolean; dryRun?: boolean } = {}): Promise<ApplyResult> {
+export async function applyObjects(
+  rest: Rest,
+  objects: readonly ObjectToApply[],
+  namespace: string,
+  opts: { force?: boolean; dryRun?: boolean } = {},
+): Promise<ApplyResult> {
   const result: ApplyResult = { applied: [], problems: [], ...(opts.dryRun ? { changes: [] } : {}) };
   const discovery = new Map<string, Promise<Map<string, ServedKind>>>();
   for (const o of objects) {
@@ -160,14 +174,22 @@ export async function applyObjects(rest: Rest, objects: readonly ObjectToApply[]
     const body = ns ? { ...o.body, metadata: { ...(o.body.metadata as object), namespace: ns } } : o.body;
     const doing = `applying ${what}${ns ? ` in namespace "${ns}"` : ''}`;
     try {
-      const before = opts.dryRun ? await rest.request('GET', path).catch((e: unknown) => (e instanceof ApiError && e.status === 404 ? undefined : Promise.reject(e))) : undefined;
-      const after = await rest.request('PATCH', path, { patch: 'apply', body, query: { fieldManager: USER_AGENT, ...(opts.force ? { force: true } : {}), ...(opts.dryRun ? { dryRun: 'All' } : {}) } });
+      const before = opts.dryRun
+        ? await rest.request('GET', path).catch((e: unknown) => (e instanceof ApiError && e.status === 404 ? undefined : Promise.reject(e)))
+        : undefined;
+      const after = await rest.request('PATCH', path, {
+        patch: 'apply',
+        body,
+        query: { fieldManager: USER_AGENT, ...(opts.force ? { force: true } : {}), ...(opts.dryRun ? { dryRun: 'All' } : {}) },
+      });
       const applied = { kind: o.kind, name: o.name, ...(ns ? { namespace: ns } : {}) };
       result.applied.push(applied);
       result.changes?.push({ ...applied, before: before ? comparable(before) : undefined, after: comparable(after ?? body) });
     } catch (e) {
       const conflicts = e instanceof ApiError && e.status === 409 && e.reason === 'Conflict' ? applyConflicts(e.message) : [];
-      result.problems.push(conflicts.length ? conflictProblem(o.line, doing, conflicts) : { line: o.line, message: describeApiError(e, doing) });
+      result.problems.push(
+        conflicts.length ? conflictProblem(o.line, doing, conflicts) : { line: o.line, message: describeApiError(e, doing) },
+      );
     }
   }
   return result;

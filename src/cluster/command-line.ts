@@ -134,7 +134,13 @@ export async function runActionCommand(t: TargetArgs, io: ActionIO, request: Act
     io.out(`rollout '${name}' ${pastTense(request)}`);
     return 0;
   } catch (e) {
-    io.err(describeApiError(e, `${entryOf(request).verb} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`, rbacRowOfAction(request.kind)));
+    io.err(
+      describeApiError(
+        e,
+        `${entryOf(request).verb} rollout "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`,
+        rbacRowOfAction(request.kind),
+      ),
+    );
     return 1;
   }
 }

@@ -26,7 +26,10 @@ export function connect(opts: ConnectOptions = {}): Connection {
 }
 
 /** The same, for a KubeConfig already loaded (the extension, tests). */
-export function connectWith(kc: KubeConfig, opts: Omit<ConnectOptions, keyof KubeconfigSource> & { env?: NodeJS.ProcessEnv } = {}): Connection {
+export function connectWith(
+  kc: KubeConfig,
+  opts: Omit<ConnectOptions, keyof KubeconfigSource> & { env?: NodeJS.ProcessEnv } = {},
+): Connection {
   const target = selectContext(kc, opts.context, opts.namespace, opts.env ?? process.env);
   return { ...target, rest: createRest(target.kc, opts.rest) };
 }

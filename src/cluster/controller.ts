@@ -14,7 +14,17 @@
  * Beside it run the AnalysisRun controller (analysis/controller.ts) and the Experiment controller
  * (experiment-controller.ts), started, stopped, resynced and awaited with it.
  */
-import { ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH, decideRollout, workloadKindOf, type RolloutDecision, type RolloutInputs, type Rollout, type Workload, type WorkloadKind } from '../planner';
+import {
+  ANNOTATION_MANAGED_BY,
+  LABEL_POD_TEMPLATE_HASH,
+  decideRollout,
+  workloadKindOf,
+  type RolloutDecision,
+  type RolloutInputs,
+  type Rollout,
+  type Workload,
+  type WorkloadKind,
+} from '../planner';
 import { createAnalysisController, type AnalysisController, type AnalysisControllerOptions } from './analysis/controller';
 import { createExperimentController, type ExperimentController } from './experiment-controller';
 import { systemClock, type Clock } from './clock';
@@ -103,7 +113,16 @@ export function createController(opts: ControllerOptions): Controller {
   const { rest, stores, log } = opts;
   const clock = opts.clock ?? systemClock;
   const workers = opts.workers ?? 8;
-  const stats: ControllerStats = { reconciles: 0, idleReconciles: 0, writes: 0, conflicts: 0, errors: 0, staleWaits: 0, staleGiveUps: 0, writesByRollout: new Map() };
+  const stats: ControllerStats = {
+    reconciles: 0,
+    idleReconciles: 0,
+    writes: 0,
+    conflicts: 0,
+    errors: 0,
+    staleWaits: 0,
+    staleGiveUps: 0,
+    writesByRollout: new Map(),
+  };
 
   const failures = new Map<string, number>();
   /** The last router problem per rollout: a problem that persists is logged once, not at every retry; `blocked` shows them. */
@@ -121,15 +140,22 @@ export function createController(opts: ControllerOptions): Controller {
   const expectations = createExpectations(clock, log, 'rollout');
   const subs: Disposable[] = [];
   let started = false;
-  const work = createWorkQueue({ clock, workers, run: (key) => (key.startsWith(SERVICE_KEY) ? releaseService(key.slice(SERVICE_KEY.length)) : reconcileKey(key)) });
+  const work = createWorkQueue({
+    clock,
+    workers,
+    run: (key) => (key.startsWith(SERVICE_KEY) ? releaseService(key.slice(SERVICE_KEY.length)) : reconcileKey(key)),
+  });
   const { enqueue, enqueueAfter } = work;
 
   const scope = namespaceScope(opts.namespaces);
   const inScope = scope.has;
   /** The in-scope rollouts of one namespace, or of the whole scope. */
-  const rolloutsIn = (ns: string | undefined): Rollout[] => (ns === undefined ? scope.list(stores.rollouts) : [...stores.rollouts.list(ns)]);
+  const rolloutsIn = (ns: string | undefined): Rollout[] =>
+    ns === undefined ? scope.list(stores.rollouts) : [...stores.rollouts.list(ns)];
 
-  function ownerRollout(o: { metadata?: { namespace?: string; ownerReferences?: { kind?: string; name?: string }[] } }): string | undefined {
+  function ownerRollout(o: {
+    metadata?: { namespace?: string; ownerReferences?: { kind?: string; name?: string }[] };
+  }): string | undefined {
     const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.kind === 'Rollout');
     return ref ? keyOf(o.metadata?.namespace, ref.name) : undefined;
   }
@@ -164,7 +190,14 @@ export function createController(opts: ControllerOptions): Controller {
     stats.writesByRollout.set(key, (stats.writesByRollout.get(key) ?? 0) + 1);
     return rest.request<T>(method, path, ro);
   }
-  const writer = createEffectWriter({ rest, stores, ...(opts.deployments ? { deployments: opts.deployments } : {}), log, write, countWrite: () => void stats.writes++ });
+  const writer = createEffectWriter({
+    rest,
+    stores,
+    ...(opts.deployments ? { deployments: opts.deployments } : {}),
+    log,
+    write,
+    countWrite: () => void stats.writes++,
+  });
   const events = createRolloutEventRecorder({ rollouts: stores.rollouts, clock, log, write });
 
   /**
@@ -180,8 +213,16 @@ export function createController(opts: ControllerOptions): Controller {
     // A Service with a controller of its own (an Experiment's template Service) is that controller's to keep.
     if (svc?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] === undefined || svc.metadata?.ownerReferences?.some((o) => o.controller)) return;
     const manager = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
-    if (manager === undefined ? stores.rollouts.list(namespace).some((r) => referencesService(r, name)) : inputs.liveManagerOf(namespace, name) !== undefined) return;
-    const body = { ...(manager === undefined ? {} : { metadata: { annotations: { [ANNOTATION_MANAGED_BY]: null } } }), spec: { selector: { [LABEL_POD_TEMPLATE_HASH]: null } } };
+    if (
+      manager === undefined
+        ? stores.rollouts.list(namespace).some((r) => referencesService(r, name))
+        : inputs.liveManagerOf(namespace, name) !== undefined
+    )
+      return;
+    const body = {
+      ...(manager === undefined ? {} : { metadata: { annotations: { [ANNOTATION_MANAGED_BY]: null } } }),
+      spec: { selector: { [LABEL_POD_TEMPLATE_HASH]: null } },
+    };
     try {
       stats.writes++; // not a Rollout's write: writesByRollout leaves it out
       await rest.request('PATCH', kindPath(SERVICE, namespace, name), { patch: 'merge', body });
@@ -218,7 +259,10 @@ export function createController(opts: ControllerOptions): Controller {
     if (decision?.kind === 'readRouters') {
       await releaseDropped(key, live, decision);
       const read = await readRouterObjects(rest, decision.rollout, decision.routing);
-      decision = decide(key, { ...gathered, routers: { namedDestinationRules: decision.destinationRules ?? [], observed: 'problem' in read ? read : read.observed } });
+      decision = decide(key, {
+        ...gathered,
+        routers: { namedDestinationRules: decision.destinationRules ?? [], observed: 'problem' in read ? read : read.observed },
+      });
     }
     if (decision) await applyDecision(key, live, decision);
   }
@@ -327,7 +371,9 @@ export function createController(opts: ControllerOptions): Controller {
   function noteRoutersNotDriven(key: string, notDriven: readonly string[]): void {
     if (notDrivenLogged.has(key)) return;
     notDrivenLogged.add(key);
-    log.info(`rollout ${key}: the embedded controller does not configure trafficRouting.${notDriven.join(', trafficRouting.')}; status.canary.weights records the weights, the router is left as it is`);
+    log.info(
+      `rollout ${key}: the embedded controller does not configure trafficRouting.${notDriven.join(', trafficRouting.')}; status.canary.weights records the weights, the router is left as it is`,
+    );
   }
 
   /**
@@ -335,7 +381,11 @@ export function createController(opts: ControllerOptions): Controller {
    * (if set); on a conflict or a vanished object it decides again from the store after a backoff, on
    * other errors too, with a warning. What the writes returned becomes what the store must show first.
    */
-  async function writing(key: string, requeueAfterSeconds: number | undefined, writes: (expected: Expectation[]) => Promise<void>): Promise<void> {
+  async function writing(
+    key: string,
+    requeueAfterSeconds: number | undefined,
+    writes: (expected: Expectation[]) => Promise<void>,
+  ): Promise<void> {
     const expected: Expectation[] = [];
     try {
       await writes(expected);
@@ -369,7 +419,8 @@ export function createController(opts: ControllerOptions): Controller {
         for (const svc of stores.services.list(ns)) {
           const service = svc.metadata?.name ?? '';
           const managed = svc.metadata?.annotations?.[ANNOTATION_MANAGED_BY] === r.metadata?.name;
-          if (e === 'delete' ? managed || referencesService(r, service) : managed && !referencesService(r, service)) enqueue(SERVICE_KEY + keyOf(ns, service));
+          if (e === 'delete' ? managed || referencesService(r, service) : managed && !referencesService(r, service))
+            enqueue(SERVICE_KEY + keyOf(ns, service));
         }
       }),
     );
@@ -398,18 +449,23 @@ export function createController(opts: ControllerOptions): Controller {
         const ns = svc.metadata?.namespace;
         if (!inScope(ns)) return;
         for (const r of stores.rollouts.list(ns)) if (referencesService(r, svc.metadata?.name ?? '')) enqueue(keyOf(ns, r.metadata?.name));
-        if (e !== 'delete' && svc.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] !== undefined) enqueue(SERVICE_KEY + keyOf(ns, svc.metadata?.name));
+        if (e !== 'delete' && svc.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] !== undefined)
+          enqueue(SERVICE_KEY + keyOf(ns, svc.metadata?.name));
       }),
     );
     // A template change wakes the rollouts whose analysis names it; a template kind's first list wakes every rollout.
-    for (const [store, clusterScope] of [[opts.analysisTemplates, false], [opts.clusterAnalysisTemplates, true]] as const) {
+    for (const [store, clusterScope] of [
+      [opts.analysisTemplates, false],
+      [opts.clusterAnalysisTemplates, true],
+    ] as const) {
       if (!store) continue;
       subs.push(
         store.onChange((_e, t) => {
           const ns = clusterScope ? undefined : t.metadata?.namespace;
           if (!clusterScope && !inScope(ns)) return;
           for (const r of rolloutsIn(ns)) {
-            if (referencedTemplates(r).some((ref) => ref.clusterScope === clusterScope && ref.name === t.metadata?.name)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+            if (referencedTemplates(r).some((ref) => ref.clusterScope === clusterScope && ref.name === t.metadata?.name))
+              enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
           }
         }),
       );
@@ -422,7 +478,8 @@ export function createController(opts: ControllerOptions): Controller {
     const wakeReferring = (ns: string | undefined, kind: WorkloadKind, name?: string) => {
       for (const r of rolloutsIn(ns)) {
         const named = referencedWorkload(r);
-        if (named && (name === undefined ? named.startsWith(`${kind}/`) : named === `${kind}/${name}`)) enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
+        if (named && (name === undefined ? named.startsWith(`${kind}/`) : named === `${kind}/${name}`))
+          enqueue(keyOf(r.metadata?.namespace, r.metadata?.name));
       }
     };
     for (const kind of ['Deployment', 'ReplicaSet', 'PodTemplate'] as const) {
@@ -431,7 +488,8 @@ export function createController(opts: ControllerOptions): Controller {
       subs.push(
         store.onChange((_e, w) => {
           // A ReplicaSet of the rollout's own is not its workload: only one a workloadRef could name wakes it here.
-          if (inScope(w.metadata?.namespace) && !(kind === 'ReplicaSet' && ownerRollout(w))) wakeReferring(w.metadata?.namespace, kind, w.metadata?.name ?? '');
+          if (inScope(w.metadata?.namespace) && !(kind === 'ReplicaSet' && ownerRollout(w)))
+            wakeReferring(w.metadata?.namespace, kind, w.metadata?.name ?? '');
         }),
       );
       if (!inputs.isWorkloadListed(store)) {
@@ -446,10 +504,19 @@ export function createController(opts: ControllerOptions): Controller {
   const analysis =
     opts.analysis === false
       ? undefined
-      : createAnalysisController({ rest, runs: stores.analysisRuns, clock, log, ...(scope.namespaces ? { namespaces: scope.namespaces } : {}), ...(opts.analysis ?? {}) });
+      : createAnalysisController({
+          rest,
+          runs: stores.analysisRuns,
+          clock,
+          log,
+          ...(scope.namespaces ? { namespaces: scope.namespaces } : {}),
+          ...(opts.analysis ?? {}),
+        });
 
   const experiments =
-    opts.experiments === false ? undefined : createExperimentController({ rest, stores, clock, log, ...(scope.namespaces ? { namespaces: scope.namespaces } : {}) });
+    opts.experiments === false
+      ? undefined
+      : createExperimentController({ rest, stores, clock, log, ...(scope.namespaces ? { namespaces: scope.namespaces } : {}) });
 
   return {
     stats,

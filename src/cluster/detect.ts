@@ -27,16 +27,22 @@ export async function detectArgoController(rest: Rest, now: Date): Promise<Detec
     } catch (e) {
       if (e instanceof ApiError && (e.status === 403 || e.status === 404)) {
         const denied = e.status === 403 ? deniedPermission(e.message) : undefined;
-        unchecked.push(`${what} (${e.status === 403 ? `not allowed to list them${denied ? `: ${missingText(denied)}` : ''}` : 'not served'})`);
+        unchecked.push(
+          `${what} (${e.status === 403 ? `not allowed to list them${denied ? `: ${missingText(denied)}` : ''}` : 'not served'})`,
+        );
         return [];
       }
       throw e;
     }
   };
   const where = (i: Item) => `${i.metadata?.namespace}/${i.metadata?.name}`;
-  const deployments = (await list(kindPath(DEPLOYMENT), 'Deployments', { labelSelector: ARGO_LABEL })).filter((d) => (d.spec?.replicas ?? 1) > 0);
+  const deployments = (await list(kindPath(DEPLOYMENT), 'Deployments', { labelSelector: ARGO_LABEL })).filter(
+    (d) => (d.spec?.replicas ?? 1) > 0,
+  );
   if (deployments.length) return { found: true, how: `Deployment ${where(deployments[0]!)} is labelled ${ARGO_LABEL}` };
-  const pods = (await list(kindPath(POD), 'Pods', { labelSelector: ARGO_LABEL })).filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  const pods = (await list(kindPath(POD), 'Pods', { labelSelector: ARGO_LABEL })).filter(
+    (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+  );
   if (pods.length) return { found: true, how: `Pod ${where(pods[0]!)} is labelled ${ARGO_LABEL}` };
   const leases = (await list(kindPath(LEASE), 'Leases')).filter((l) => l.metadata?.name === ARGO_LEASE_NAME);
   for (const l of leases) {

@@ -7,7 +7,19 @@
  */
 import { ANNOTATION_REVISION, ANNOTATION_WORKLOAD_GENERATION, type Effect, type ReplicaSet, type Rollout } from '../planner';
 import { createAnalysisRunFor } from './analysis/create';
-import { ANALYSIS_RUN, DEPLOYMENT, EXPERIMENT, POD, REPLICA_SET, ROLLOUT, SERVICE, apiVersionOf, kindPath, type Deployment, type KindRef } from './kinds';
+import {
+  ANALYSIS_RUN,
+  DEPLOYMENT,
+  EXPERIMENT,
+  POD,
+  REPLICA_SET,
+  ROLLOUT,
+  SERVICE,
+  apiVersionOf,
+  kindPath,
+  type Deployment,
+  type KindRef,
+} from './kinds';
 import type { Log } from './log';
 import { ApiError, isNotFound, type Rest } from './rest';
 import type { ClusterStores } from './store';
@@ -47,7 +59,9 @@ export function createEffectWriter(opts: EffectWriterOptions): EffectWriter {
     const pod = stores.pods.get(name, namespace);
     if (!pod) return;
     try {
-      await write(key, 'POST', `${kindPath(POD, namespace, name)}/eviction`, { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } } });
+      await write(key, 'POST', `${kindPath(POD, namespace, name)}/eviction`, {
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
+      });
     } catch (err) {
       if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err;
       try {
@@ -62,19 +76,25 @@ export function createEffectWriter(opts: EffectWriterOptions): EffectWriter {
   /** A patch of the Rollout's own metadata or status, expected back in the store. */
   async function patchRollout(live: Rollout, body: unknown, expected: Expectation[], subresource?: string): Promise<void> {
     const { namespace, name } = live.metadata ?? {};
-    const written = await write<Rollout>(keyOf(namespace, name), 'PATCH', kindPath(ROLLOUT, namespace, name, subresource), { patch: 'merge', body });
+    const written = await write<Rollout>(keyOf(namespace, name), 'PATCH', kindPath(ROLLOUT, namespace, name, subresource), {
+      patch: 'merge',
+      body,
+    });
     expected.push({ store: stores.rollouts, namespace: namespace!, name: name!, rv: written.metadata!.resourceVersion! });
   }
 
   return {
-    writeStatus: (live, statusPatch, expected) => patchRollout(live, { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch }, expected, 'status'),
-    writeRevision: (live, revision, expected) => patchRollout(live, { metadata: { annotations: { [ANNOTATION_REVISION]: revision } } }, expected),
+    writeStatus: (live, statusPatch, expected) =>
+      patchRollout(live, { metadata: { resourceVersion: live.metadata?.resourceVersion }, status: statusPatch }, expected, 'status'),
+    writeRevision: (live, revision, expected) =>
+      patchRollout(live, { metadata: { annotations: { [ANNOTATION_REVISION]: revision } } }, expected),
 
     async apply(rollout, e, expected) {
       const ns = rollout.metadata!.namespace!;
       const key = keyOf(ns, rollout.metadata?.name);
       const track = (store: KindStore<any>, obj: { metadata?: { name?: string; resourceVersion?: string } }) => {
-        if (obj?.metadata?.resourceVersion) expected.push({ store, namespace: ns, name: obj.metadata.name!, rv: obj.metadata.resourceVersion });
+        if (obj?.metadata?.resourceVersion)
+          expected.push({ store, namespace: ns, name: obj.metadata.name!, rv: obj.metadata.resourceVersion });
       };
       const create = async (kind: KindRef, store: KindStore<any>, body: { metadata?: { name?: string } }) => {
         track(store, await write(key, 'POST', kindPath(kind, ns), { body: { apiVersion: apiVersionOf(kind), kind: kind.name, ...body } }));
@@ -103,19 +123,33 @@ export function createEffectWriter(opts: EffectWriterOptions): EffectWriter {
           if (!svc) return;
           const metadata: Record<string, unknown> = { resourceVersion: svc.metadata?.resourceVersion };
           if (e.annotations && Object.keys(e.annotations).length) metadata.annotations = e.annotations;
-          track(stores.services, await write(key, 'PATCH', kindPath(SERVICE, ns, e.service), { patch: 'merge', body: { metadata, spec: { selector: e.selector } } }));
+          track(
+            stores.services,
+            await write(key, 'PATCH', kindPath(SERVICE, ns, e.service), {
+              patch: 'merge',
+              body: { metadata, spec: { selector: e.selector } },
+            }),
+          );
           return;
         }
         case 'createService':
         case 'deleteService':
           return; // an Experiment's (experiment-controller.ts); a Rollout's reconcile decides none
         case 'createAnalysisRun': {
-          const { written, failure } = await createAnalysisRunFor(rest, (method, path, ro) => write(key, method, path, ro), e.analysisRun, rollout);
+          const { written, failure } = await createAnalysisRunFor(
+            rest,
+            (method, path, ro) => write(key, method, path, ro),
+            e.analysisRun,
+            rollout,
+          );
           if (failure !== undefined) log.warn(`rollout ${key}: AnalysisRun ${written.metadata?.name} cannot run: ${failure}`);
           return track(stores.analysisRuns, written);
         }
         case 'terminateAnalysisRun':
-          track(stores.analysisRuns, await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
+          track(
+            stores.analysisRuns,
+            await write(key, 'PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }),
+          );
           return;
         case 'deleteAnalysisRun':
           return remove(ANALYSIS_RUN, stores.analysisRuns, e.name);
@@ -124,14 +158,26 @@ export function createEffectWriter(opts: EffectWriterOptions): EffectWriter {
         case 'deleteExperiment':
           return remove(EXPERIMENT, stores.experiments, e.name);
         case 'terminateExperiment':
-          track(stores.experiments, await write(key, 'PATCH', kindPath(EXPERIMENT, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
+          track(
+            stores.experiments,
+            await write(key, 'PATCH', kindPath(EXPERIMENT, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }),
+          );
           return;
         case 'updateStatus':
         case 'setRolloutRevision':
           return; // the caller's: the status as a diff with the stored rollout's resourceVersion, then the annotation
         case 'setWorkloadGeneration':
           // Conditional on the resourceVersion the decision was made from: the next reconcile (woken by this write) decides from it.
-          return patchRollout(rollout, { metadata: { resourceVersion: rollout.metadata?.resourceVersion, annotations: { [ANNOTATION_WORKLOAD_GENERATION]: e.generation } } }, expected);
+          return patchRollout(
+            rollout,
+            {
+              metadata: {
+                resourceVersion: rollout.metadata?.resourceVersion,
+                annotations: { [ANNOTATION_WORKLOAD_GENERATION]: e.generation },
+              },
+            },
+            expected,
+          );
         case 'patchPodMetadata': {
           const metadata = { ...(e.labels ? { labels: e.labels } : {}), ...(e.annotations ? { annotations: e.annotations } : {}) };
           try {
@@ -152,7 +198,8 @@ export function createEffectWriter(opts: EffectWriterOptions): EffectWriter {
             patch: 'merge',
             body: { metadata: { resourceVersion: e.resourceVersion }, spec: { replicas: e.replicas } },
           });
-          if (opts.deployments) expected.push({ store: opts.deployments, namespace: ns, name: e.name, rv: scaled.metadata!.resourceVersion! });
+          if (opts.deployments)
+            expected.push({ store: opts.deployments, namespace: ns, name: e.name, rv: scaled.metadata!.resourceVersion! });
           return;
         }
       }

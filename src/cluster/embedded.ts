@@ -60,7 +60,10 @@ export interface EmbeddedController {
 /** The log, with every refusal by RBAC it carries followed by what is missing in our words (docs/rbac.md). */
 function explainingRefusals(log: Log): Log {
   const explained = (e: unknown) => (e instanceof ApiError && e.status === 403 ? new Error(withMissing(e.message)) : e);
-  return { info: (m) => log.info(withMissing(m)), warn: (m, e) => (e === undefined ? log.warn(withMissing(m)) : log.warn(m, explained(e))) };
+  return {
+    info: (m) => log.info(withMissing(m)),
+    warn: (m, e) => (e === undefined ? log.warn(withMissing(m)) : log.warn(m, explained(e))),
+  };
 }
 
 export async function startEmbeddedController(given: EmbeddedControllerOptions): Promise<EmbeddedController> {
@@ -74,13 +77,17 @@ export async function startEmbeddedController(given: EmbeddedControllerOptions):
     if (!check.ok) throw new ControllerRefused(check.reason);
   }
   const argo = await detectArgoController(rest, clock.now());
-  if (argo.found) throw new ControllerRefused(`refusing to start: the Argo Rollouts controller runs in context "${context}" (${argo.how}); it owns these Rollouts`);
+  if (argo.found)
+    throw new ControllerRefused(
+      `refusing to start: the Argo Rollouts controller runs in context "${context}" (${argo.how}); it owns these Rollouts`,
+    );
   if (argo.unchecked.length && !opts.force) {
     throw new ControllerRefused(
       `refusing to start: cannot tell whether the Argo Rollouts controller runs in context "${context}" (${argo.unchecked.join(', ')}); start it anyway only if you know it does not (--force, or confirm in the editor)`,
     );
   }
-  if (argo.unchecked.length) opts.log.warn(`could not check for the Argo Rollouts controller in ${argo.unchecked.join(', ')}; starting anyway, as asked`);
+  if (argo.unchecked.length)
+    opts.log.warn(`could not check for the Argo Rollouts controller in ${argo.unchecked.join(', ')}; starting anyway, as asked`);
 
   const identity = opts.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
   const elector = createLeaderElector({

@@ -88,10 +88,21 @@ export class CachedExecAuth {
 }
 
 const cacheKey = (exec: ExecConfig, cluster: K8s.Cluster | undefined): string =>
-  JSON.stringify([exec.command, exec.args ?? [], exec.env ?? [], exec.apiVersion ?? '', exec.provideClusterInfo ? (cluster?.server ?? '') : '']);
+  JSON.stringify([
+    exec.command,
+    exec.args ?? [],
+    exec.env ?? [],
+    exec.apiVersion ?? '',
+    exec.provideClusterInfo ? (cluster?.server ?? '') : '',
+  ]);
 
 /** The cached credential of a plugin, running it when there is none or it has expired. */
-export function execCredential(userName: string, exec: ExecConfig, cluster: K8s.Cluster | undefined, opts: ExecOptions = {}): Promise<ExecCredential> {
+export function execCredential(
+  userName: string,
+  exec: ExecConfig,
+  cluster: K8s.Cluster | undefined,
+  opts: ExecOptions = {},
+): Promise<ExecCredential> {
   const now = (opts.now ?? Date.now)();
   const key = cacheKey(exec, cluster);
   let entry = cache.get(key);
@@ -141,7 +152,10 @@ export function forgetExecCredentials(): void {
 
 function runPlugin(userName: string, exec: ExecConfig, cluster: K8s.Cluster | undefined, timeoutMs: number): Promise<ExecCredential> {
   const what = `the exec plugin "${exec.command}" of user "${userName}"`;
-  if (exec.interactiveMode === 'Always') return Promise.reject(new ExecCredentialError(`${what} needs a terminal (interactiveMode: Always); run kubectl once in a terminal to log in`));
+  if (exec.interactiveMode === 'Always')
+    return Promise.reject(
+      new ExecCredentialError(`${what} needs a terminal (interactiveMode: Always); run kubectl once in a terminal to log in`),
+    );
   const info = {
     apiVersion: exec.apiVersion ?? 'client.authentication.k8s.io/v1beta1',
     kind: 'ExecCredential',
@@ -180,7 +194,8 @@ function runPlugin(userName: string, exec: ExecConfig, cluster: K8s.Cluster | un
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', (err: NodeJS.ErrnoException) => {
-      const hint = err.code === 'ENOENT' ? ` (not found${exec.installHint ? `: ${exec.installHint.trim()}` : ''})` : ` (${err.code ?? err.message})`;
+      const hint =
+        err.code === 'ENOENT' ? ` (not found${exec.installHint ? `: ${exec.installHint.trim()}` : ''})` : ` (${err.code ?? err.message})`;
       finish(() => reject(new ExecCredentialError(`cannot run ${what}${hint}`)));
     });
     child.on('close', (code) => {
@@ -201,7 +216,13 @@ function runPlugin(userName: string, exec: ExecConfig, cluster: K8s.Cluster | un
         return;
       }
       if (exec.apiVersion && credential.apiVersion !== exec.apiVersion) {
-        finish(() => reject(new ExecCredentialError(`${what} answered with apiVersion "${credential.apiVersion}", but the kubeconfig asks for "${exec.apiVersion}"`)));
+        finish(() =>
+          reject(
+            new ExecCredentialError(
+              `${what} answered with apiVersion "${credential.apiVersion}", but the kubeconfig asks for "${exec.apiVersion}"`,
+            ),
+          ),
+        );
         return;
       }
       finish(() => resolve(credential));

@@ -47,7 +47,9 @@ export function createExpectations(clock: Clock, log: Log, what: string): Expect
         return 'yes';
       }
       if (clock.now().getTime() - e.since > GIVE_UP_MS) {
-        log.warn(`${what} ${key}: the store has not shown ${pending.map((x) => `${x.store.kind.name} ${x.name}${x.gone ? ' gone' : ` at ${x.rv}`}`).join(', ')} after 5 s; deciding anyway`);
+        log.warn(
+          `${what} ${key}: the store has not shown ${pending.map((x) => `${x.store.kind.name} ${x.name}${x.gone ? ' gone' : ` at ${x.rv}`}`).join(', ')} after 5 s; deciding anyway`,
+        );
         byKey.delete(key);
         return 'gave-up';
       }

@@ -92,7 +92,13 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
     stats.reconciles++;
     let result;
     try {
-      result = reconcileExperiment(ex, owned(stores.replicaSets, ex) as ReplicaSet[], owned(stores.analysisRuns, ex) as AnalysisRun[], clock.now(), stores.services.list(namespace));
+      result = reconcileExperiment(
+        ex,
+        owned(stores.replicaSets, ex) as ReplicaSet[],
+        owned(stores.analysisRuns, ex) as AnalysisRun[],
+        clock.now(),
+        stores.services.list(namespace),
+      );
     } catch (e) {
       stats.errors++;
       log.warn(`experiment ${key}: ${errorText(e)}`);
@@ -134,11 +140,21 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
     }
   }
 
-  async function apply(ex: Experiment, e: Effect, track: (store: KindStore<any>, obj: any) => void, gone: (store: KindStore<any>, name: string) => void): Promise<void> {
+  async function apply(
+    ex: Experiment,
+    e: Effect,
+    track: (store: KindStore<any>, obj: any) => void,
+    gone: (store: KindStore<any>, name: string) => void,
+  ): Promise<void> {
     const ns = ex.metadata!.namespace!;
     switch (e.kind) {
       case 'createReplicaSet':
-        track(stores.replicaSets, await write('POST', kindPath(REPLICA_SET, ns), { body: { apiVersion: apiVersionOf(REPLICA_SET), kind: REPLICA_SET.name, ...e.replicaSet } }));
+        track(
+          stores.replicaSets,
+          await write('POST', kindPath(REPLICA_SET, ns), {
+            body: { apiVersion: apiVersionOf(REPLICA_SET), kind: REPLICA_SET.name, ...e.replicaSet },
+          }),
+        );
         return;
       case 'updateReplicaSet': {
         if (!e.replicaSet.metadata?.resourceVersion) throw new ApiError(409, 'Conflict', 'no resourceVersion to update from');
@@ -148,15 +164,22 @@ export function createExperimentController(opts: ExperimentControllerOptions): E
       }
       case 'createAnalysisRun': {
         const { written, failure } = await createAnalysisRunFor(rest, write, e.analysisRun, runOwner(ex));
-        if (failure !== undefined) log.warn(`experiment ${keyOf(ns, ex.metadata?.name)}: AnalysisRun ${written.metadata?.name} cannot run: ${failure}`);
+        if (failure !== undefined)
+          log.warn(`experiment ${keyOf(ns, ex.metadata?.name)}: AnalysisRun ${written.metadata?.name} cannot run: ${failure}`);
         track(stores.analysisRuns, written);
         return;
       }
       case 'terminateAnalysisRun':
-        track(stores.analysisRuns, await write('PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }));
+        track(
+          stores.analysisRuns,
+          await write('PATCH', kindPath(ANALYSIS_RUN, ns, e.name), { patch: 'merge', body: { spec: { terminate: true } } }),
+        );
         return;
       case 'createService':
-        track(stores.services, await write('POST', kindPath(SERVICE, ns), { body: { apiVersion: apiVersionOf(SERVICE), kind: SERVICE.name, ...e.service } }));
+        track(
+          stores.services,
+          await write('POST', kindPath(SERVICE, ns), { body: { apiVersion: apiVersionOf(SERVICE), kind: SERVICE.name, ...e.service } }),
+        );
         return;
       case 'deleteService':
         try {

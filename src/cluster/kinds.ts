@@ -13,9 +13,19 @@ export interface KindRef {
 export const ROLLOUT: KindRef = { name: 'Rollout', group: 'argoproj.io', version: 'v1alpha1', plural: 'rollouts' };
 export const ANALYSIS_RUN: KindRef = { name: 'AnalysisRun', group: 'argoproj.io', version: 'v1alpha1', plural: 'analysisruns' };
 export const EXPERIMENT: KindRef = { name: 'Experiment', group: 'argoproj.io', version: 'v1alpha1', plural: 'experiments' };
-export const ANALYSIS_TEMPLATE: KindRef = { name: 'AnalysisTemplate', group: 'argoproj.io', version: 'v1alpha1', plural: 'analysistemplates' };
+export const ANALYSIS_TEMPLATE: KindRef = {
+  name: 'AnalysisTemplate',
+  group: 'argoproj.io',
+  version: 'v1alpha1',
+  plural: 'analysistemplates',
+};
 /** Cluster-scoped. */
-export const CLUSTER_ANALYSIS_TEMPLATE: KindRef = { name: 'ClusterAnalysisTemplate', group: 'argoproj.io', version: 'v1alpha1', plural: 'clusteranalysistemplates' };
+export const CLUSTER_ANALYSIS_TEMPLATE: KindRef = {
+  name: 'ClusterAnalysisTemplate',
+  group: 'argoproj.io',
+  version: 'v1alpha1',
+  plural: 'clusteranalysistemplates',
+};
 export const REPLICA_SET: KindRef = { name: 'ReplicaSet', group: 'apps', version: 'v1', plural: 'replicasets' };
 export const POD: KindRef = { name: 'Pod', group: '', version: 'v1', plural: 'pods' };
 export const SERVICE: KindRef = { name: 'Service', group: '', version: 'v1', plural: 'services' };

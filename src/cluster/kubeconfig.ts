@@ -29,7 +29,10 @@ export class KubeconfigError extends Error {}
 /** The files kubectl would read, in order. */
 export function kubeconfigFiles(src: KubeconfigSource = {}): string[] {
   if (src.kubeconfigPath) return [src.kubeconfigPath];
-  const listed = (src.kubeconfigPaths ?? []).flatMap((f) => f.split(delimiter)).map((f) => f.trim()).filter((f) => f !== '');
+  const listed = (src.kubeconfigPaths ?? [])
+    .flatMap((f) => f.split(delimiter))
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   if (listed.length > 0) return listed;
   const env = src.env ?? process.env;
   if (env.KUBECONFIG) return env.KUBECONFIG.split(delimiter).filter((f) => f !== '');
@@ -54,7 +57,9 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
   const present = src.kubeconfigPath ? files : files.filter((f) => existsSync(f));
   if (src.kubeconfigPath && !existsSync(src.kubeconfigPath)) throw new KubeconfigError(`kubeconfig ${src.kubeconfigPath} does not exist`);
   if (present.length === 0) {
-    throw new KubeconfigError(`no kubeconfig found (looked at ${files.join(', ')}); ${src.kubeconfigPaths?.length ? 'fix the rollouts.kubeconfig setting' : 'pass --kubeconfig FILE or set KUBECONFIG'}`);
+    throw new KubeconfigError(
+      `no kubeconfig found (looked at ${files.join(', ')}); ${src.kubeconfigPaths?.length ? 'fix the rollouts.kubeconfig setting' : 'pass --kubeconfig FILE or set KUBECONFIG'}`,
+    );
   }
   const clusters = new Map<string, K8s.Cluster>();
   const users = new Map<string, K8s.User>();
@@ -68,7 +73,12 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
     if (!currentContext && kc.currentContext) currentContext = kc.currentContext;
   }
   const merged = new k8s.KubeConfig();
-  merged.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
+  merged.loadFromOptions({
+    clusters: [...clusters.values()],
+    users: [...users.values()],
+    contexts: [...contexts.values()],
+    currentContext,
+  });
   return merged;
 }
 
@@ -113,12 +123,17 @@ const execPlugins = new WeakMap<KubeConfig, ReadonlyMap<string, ExecConfig>>();
 export function selectContext(kc: KubeConfig, context?: string, namespace?: string, env: NodeJS.ProcessEnv = process.env): ContextTarget {
   const name = context || kc.currentContext;
   const names = kc.contexts.map((c) => c.name);
-  if (!name) throw new KubeconfigError(`no context selected and the kubeconfig has no current-context${names.length ? ` (contexts: ${names.join(', ')})` : ''}; pass --context`);
+  if (!name)
+    throw new KubeconfigError(
+      `no context selected and the kubeconfig has no current-context${names.length ? ` (contexts: ${names.join(', ')})` : ''}; pass --context`,
+    );
   const ctx = kc.getContextObject(name);
-  if (!ctx) throw new KubeconfigError(`context "${name}" is not in the kubeconfig${names.length ? ` (contexts: ${names.join(', ')})` : ''}`);
+  if (!ctx)
+    throw new KubeconfigError(`context "${name}" is not in the kubeconfig${names.length ? ` (contexts: ${names.join(', ')})` : ''}`);
   const cluster = kc.getCluster(ctx.cluster);
   if (!cluster) throw new KubeconfigError(`context "${name}" names cluster "${ctx.cluster}", which the kubeconfig does not define`);
-  if (ctx.user && !kc.getUser(ctx.user)) throw new KubeconfigError(`context "${name}" names user "${ctx.user}", which the kubeconfig does not define`);
+  if (ctx.user && !kc.getUser(ctx.user))
+    throw new KubeconfigError(`context "${name}" names user "${ctx.user}", which the kubeconfig does not define`);
   // Exec plugins run through our cache (exec-credential.ts), not client-node's per-request runs.
   const plugins = new Map<string, ExecConfig>(execPlugins.get(kc));
   const users = kc.users.map((u) => {

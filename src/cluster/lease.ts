@@ -86,9 +86,17 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
       if (!isNotFound(e)) throw e;
     }
     if (!current) {
-      const spec: LeaseSpec = { holderIdentity: opts.identity, leaseDurationSeconds: duration, acquireTime: kubeMicroTime(now), renewTime: kubeMicroTime(now), leaseTransitions: 0 };
+      const spec: LeaseSpec = {
+        holderIdentity: opts.identity,
+        leaseDurationSeconds: duration,
+        acquireTime: kubeMicroTime(now),
+        renewTime: kubeMicroTime(now),
+        leaseTransitions: 0,
+      };
       try {
-        await opts.rest.request('POST', kindPath(LEASE, opts.namespace), { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec } });
+        await opts.rest.request('POST', kindPath(LEASE, opts.namespace), {
+          body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec },
+        });
         return { acquired: true };
       } catch (e) {
         if (isConflict(e)) return { acquired: false, holder: 'another instance (it was created at the same moment)' };
@@ -99,7 +107,8 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
     const holder = spec.holderIdentity ?? '';
     const renewed = spec.renewTime ? Date.parse(spec.renewTime) : 0;
     const expires = renewed + (spec.leaseDurationSeconds ?? duration) * 1000;
-    if (holder && holder !== opts.identity && expires > now.getTime() && !takeOver) return { acquired: false, holder, until: new Date(expires) };
+    if (holder && holder !== opts.identity && expires > now.getTime() && !takeOver)
+      return { acquired: false, holder, until: new Date(expires) };
     const takeover = holder !== opts.identity;
     const next: LeaseSpec = {
       ...spec,
@@ -131,18 +140,18 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
 
   /** A failed renewal is logged, not thrown; a Lease not renewed in time is lost. */
   async function renewOnce(): Promise<void> {
-      if (stopped || !leader) return;
-      try {
-        const r = await tryAcquireOrRenew();
-        if (r.acquired) {
-          lastRenew = opts.clock.now().getTime();
-          for (const l of [...renewedListeners]) l();
-        } else return lose(`${r.holder} holds it now`);
-      } catch (e) {
-        opts.log.warn(`renewing the controller Lease failed`, e);
-      }
-      if (opts.clock.now().getTime() - lastRenew >= duration * 1000) return lose(`not renewed for ${duration}s`);
-      if (!stopped && leader) scheduleRenew();
+    if (stopped || !leader) return;
+    try {
+      const r = await tryAcquireOrRenew();
+      if (r.acquired) {
+        lastRenew = opts.clock.now().getTime();
+        for (const l of [...renewedListeners]) l();
+      } else return lose(`${r.holder} holds it now`);
+    } catch (e) {
+      opts.log.warn(`renewing the controller Lease failed`, e);
+    }
+    if (opts.clock.now().getTime() - lastRenew >= duration * 1000) return lose(`not renewed for ${duration}s`);
+    if (!stopped && leader) scheduleRenew();
   }
 
   return {
@@ -154,7 +163,8 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
           attempt = await tryAcquireOrRenew();
         } catch (e) {
           // Not allowed will not pass by waiting: say so instead of trying for ever.
-          if (e instanceof ApiError && (e.status === 401 || e.status === 403)) throw new LeaseRefused(`cannot take the controller Lease ${opts.namespace}/${name}: ${withMissing(e.message)}`);
+          if (e instanceof ApiError && (e.status === 401 || e.status === 403))
+            throw new LeaseRefused(`cannot take the controller Lease ${opts.namespace}/${name}: ${withMissing(e.message)}`);
           opts.log.warn(`taking the controller Lease ${opts.namespace}/${name} failed: ${errorText(e)}`);
           attempt = { acquired: false, holder: '' };
         }
@@ -192,7 +202,12 @@ export function createLeaderElector(opts: LeaseOptions): LeaderElector {
         try {
           const current = await opts.rest.request<LeaseObject>('GET', path);
           if (current.spec?.holderIdentity === opts.identity) {
-            await opts.rest.request('PUT', path, { body: { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: kubeMicroTime(new Date(0)) } } });
+            await opts.rest.request('PUT', path, {
+              body: {
+                ...current,
+                spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: kubeMicroTime(new Date(0)) },
+              },
+            });
           }
           return;
         } catch (e) {
@@ -220,13 +235,23 @@ export interface LeaseHolder {
  * the Leases of every namespace are listed; where that is refused (403), those of `namespaces`
  * are read one by one. `unchecked`: where it could not look.
  */
-export async function liveLeaseHolders(rest: Rest, now: Date, namespaces: readonly string[], name = DEFAULT_LEASE_NAME): Promise<{ holders: LeaseHolder[]; unchecked: string[] }> {
+export async function liveLeaseHolders(
+  rest: Rest,
+  now: Date,
+  namespaces: readonly string[],
+  name = DEFAULT_LEASE_NAME,
+): Promise<{ holders: LeaseHolder[]; unchecked: string[] }> {
   const live = (l: LeaseObject & { metadata?: { namespace?: string } }, namespace: string): LeaseHolder | undefined => {
     const spec = l.spec ?? {};
     const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
     const until = new Date(renewed + (spec.leaseDurationSeconds ?? 15) * 1000);
     if (!spec.holderIdentity || !(until.getTime() > now.getTime())) return undefined;
-    return { namespace: l.metadata?.namespace ?? namespace, holder: spec.holderIdentity, ...(spec.renewTime ? { renewTime: spec.renewTime } : {}), until };
+    return {
+      namespace: l.metadata?.namespace ?? namespace,
+      holder: spec.holderIdentity,
+      ...(spec.renewTime ? { renewTime: spec.renewTime } : {}),
+      until,
+    };
   };
   try {
     const all = await rest.request<{ items?: (LeaseObject & { metadata?: { namespace?: string } })[] }>('GET', kindPath(LEASE));

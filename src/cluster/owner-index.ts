@@ -41,7 +41,13 @@ export function createOwnerIndex(ownerKind: string): OwnerIndex {
       const names = byStore.get(store)?.get(keyOf(ns, owner.metadata?.name)) ?? new Set<string>();
       return [...names]
         .map((n) => store.get(n, ns))
-        .filter((o): o is T => o !== undefined && (o.metadata?.ownerReferences ?? []).some((r) => r.kind === ownerKind && (uid && r.uid ? r.uid === uid : r.name === owner.metadata?.name)));
+        .filter(
+          (o): o is T =>
+            o !== undefined &&
+            (o.metadata?.ownerReferences ?? []).some(
+              (r) => r.kind === ownerKind && (uid && r.uid ? r.uid === uid : r.name === owner.metadata?.name),
+            ),
+        );
     },
   };
 }

@@ -35,7 +35,8 @@ function useProxy(host: string, port: string, noProxy: string): boolean {
       continue;
     }
     // host[:port]; an IPv6 entry may be bracketed when it has a port.
-    const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? (isIP(entry) === 6 ? [entry, entry, undefined] : /^([^:]+)(?::(\d+))?$/.exec(entry));
+    const m =
+      /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? (isIP(entry) === 6 ? [entry, entry, undefined] : /^([^:]+)(?::(\d+))?$/.exec(entry));
     if (!m) continue;
     const [, entryHost = '', entryPort] = m;
     if (entryPort && entryPort !== port) continue;
@@ -70,7 +71,11 @@ function inCidr(host: string, cidr: string): boolean {
 
 /** An IP address as a string of 32 or 128 bits. */
 function ipBits(ip: string): string {
-  if (isIP(ip) === 4) return ip.split('.').map((o) => Number(o).toString(2).padStart(8, '0')).join('');
+  if (isIP(ip) === 4)
+    return ip
+      .split('.')
+      .map((o) => Number(o).toString(2).padStart(8, '0'))
+      .join('');
   const [head = '', tail] = ip.split('::');
   const groups = (s: string) => (s ? s.split(':') : []);
   const h = groups(head);

@@ -54,8 +54,20 @@ export const rbacRows: readonly RbacRow[] = [
       { verbs: ['list', 'watch'], group: ARGO, resources: ['rollouts', 'analysisruns', 'experiments'] },
       { verbs: ['list', 'watch'], group: APPS, resources: ['replicasets'] },
       { verbs: ['list', 'watch'], group: CORE, resources: ['pods', 'services'] },
-      { verbs: ['create'], group: 'authorization.k8s.io', resources: ['selfsubjectaccessreviews'], scope: 'cluster', when: 'no namespace is chosen, to find where you may look (every authenticated user has it)' },
-      { verbs: ['list'], group: CORE, resources: ['namespaces'], scope: 'cluster', when: 'no namespace is chosen, to offer your namespaces' },
+      {
+        verbs: ['create'],
+        group: 'authorization.k8s.io',
+        resources: ['selfsubjectaccessreviews'],
+        scope: 'cluster',
+        when: 'no namespace is chosen, to find where you may look (every authenticated user has it)',
+      },
+      {
+        verbs: ['list'],
+        group: CORE,
+        resources: ['namespaces'],
+        scope: 'cluster',
+        when: 'no namespace is chosen, to offer your namespaces',
+      },
     ],
     note: 'without `list` on rollouts nothing can be shown; another kind missing is a warning row under the context, and the rest works',
   },
@@ -65,7 +77,12 @@ export const rbacRows: readonly RbacRow[] = [
     needs: [
       { verbs: ['get'], group: ARGO, resources: ['rollouts'] },
       { verbs: ['patch'], group: ARGO, resources: ['rollouts/status'] },
-      { verbs: ['patch'], group: ARGO, resources: ['rollouts'], when: 'Promote or Promote Full of a rollout paused by a person, or where the CRD has no status subresource' },
+      {
+        verbs: ['patch'],
+        group: ARGO,
+        resources: ['rollouts'],
+        when: 'Promote or Promote Full of a rollout paused by a person, or where the CRD has no status subresource',
+      },
     ],
   },
   {
@@ -76,7 +93,10 @@ export const rbacRows: readonly RbacRow[] = [
   {
     id: 'setImage',
     ...forActions(['setImage']),
-    needs: [{ verbs: ['get', 'update'], group: ARGO, resources: ['rollouts'] }, ...onWorkload(['get', 'update'], 'the rollout has a `workloadRef`: on the kind it names')],
+    needs: [
+      { verbs: ['get', 'update'], group: ARGO, resources: ['rollouts'] },
+      ...onWorkload(['get', 'update'], 'the rollout has a `workloadRef`: on the kind it names'),
+    ],
   },
   {
     id: 'undo',
@@ -94,7 +114,7 @@ export const rbacRows: readonly RbacRow[] = [
       { verbs: ['get', 'patch'], group: ARGO, resources: ['rollouts'] },
       { verbs: ['get', 'patch'], group: CORE, resources: ['services'] },
     ],
-    note: 'shown for a file of a Rollout and a Service: `patch` (server-side apply, which also creates) on the kind of each object in the file, and `get` for the editor\'s preview of what changes (`rollouts apply` needs no `get`); the discovery documents (`/api`, `/apis/...`) are readable by every authenticated user by default',
+    note: "shown for a file of a Rollout and a Service: `patch` (server-side apply, which also creates) on the kind of each object in the file, and `get` for the editor's preview of what changes (`rollouts apply` needs no `get`); the discovery documents (`/api`, `/apis/...`) are readable by every authenticated user by default",
   },
   {
     id: 'controller',
@@ -109,29 +129,75 @@ export const rbacRows: readonly RbacRow[] = [
       { verbs: ['list'], group: APPS, resources: ['deployments'], scope: 'cluster' },
       { verbs: ['list'], group: CORE, resources: ['pods'], scope: 'cluster' },
       { verbs: ['list'], group: 'coordination.k8s.io', resources: ['leases'], scope: 'cluster' },
-      { verbs: ['create', 'patch'], group: CORE, resources: ['events'], when: "it records the rollout's Events (without it they are missing; the rest works)" },
+      {
+        verbs: ['create', 'patch'],
+        group: CORE,
+        resources: ['events'],
+        when: "it records the rollout's Events (without it they are missing; the rest works)",
+      },
       { verbs: ['delete'], group: APPS, resources: ['replicasets'], when: 'old ReplicaSets go beyond `revisionHistoryLimit`' },
-      { verbs: ['patch'], group: CORE, resources: ['services'], when: 'the strategy names Services: canary and stable, active and preview' },
+      {
+        verbs: ['patch'],
+        group: CORE,
+        resources: ['services'],
+        when: 'the strategy names Services: canary and stable, active and preview',
+      },
       { verbs: ['list', 'watch', 'get'], group: ARGO, resources: ['analysistemplates'], when: 'the rollout runs analysis' },
       { verbs: ['create', 'patch', 'delete'], group: ARGO, resources: ['analysisruns'], when: 'the rollout runs analysis' },
       { verbs: ['patch'], group: ARGO, resources: ['analysisruns/status'], when: 'the rollout runs analysis' },
-      { verbs: ['get', 'list', 'watch'], group: ARGO, resources: ['clusteranalysistemplates'], scope: 'cluster', when: 'the rollout runs a ClusterAnalysisTemplate' },
+      {
+        verbs: ['get', 'list', 'watch'],
+        group: ARGO,
+        resources: ['clusteranalysistemplates'],
+        scope: 'cluster',
+        when: 'the rollout runs a ClusterAnalysisTemplate',
+      },
       { verbs: ['get'], group: CORE, resources: ['secrets'], when: 'analysis args take a `secretKeyRef`' },
       { verbs: ['create', 'patch', 'delete'], group: ARGO, resources: ['experiments'], when: 'the rollout has experiment steps' },
-      { verbs: ['patch'], group: ARGO, resources: ['experiments/status'], when: 'the rollout has experiment steps, or `patch` on `experiments` where the CRD has no status subresource' },
+      {
+        verbs: ['patch'],
+        group: ARGO,
+        resources: ['experiments/status'],
+        when: 'the rollout has experiment steps, or `patch` on `experiments` where the CRD has no status subresource',
+      },
       { verbs: ['create', 'delete'], group: CORE, resources: ['services'], when: 'Experiment templates have a `service`' },
       { verbs: ['create'], group: CORE, resources: ['pods/eviction'], when: 'it restarts pods (`restartAt`)' },
       { verbs: ['delete'], group: CORE, resources: ['pods'], when: 'it restarts pods (`restartAt`)' },
-      { verbs: ['patch'], group: CORE, resources: ['pods'], when: 'the strategy has ephemeral metadata, for the labels and annotations of running pods' },
+      {
+        verbs: ['patch'],
+        group: CORE,
+        resources: ['pods'],
+        when: 'the strategy has ephemeral metadata, for the labels and annotations of running pods',
+      },
       { verbs: ['list', 'watch'], group: APPS, resources: ['deployments'], when: 'a `workloadRef` names a Deployment' },
       { verbs: ['list', 'watch'], group: CORE, resources: ['podtemplates'], when: 'a `workloadRef` names a PodTemplate' },
       { verbs: ['patch'], group: APPS, resources: ['deployments'], when: 'a `workloadRef` has `scaleDown`' },
-      { verbs: ['get', 'create', 'patch', 'delete'], group: 'split.smi-spec.io', resources: ['trafficsplits'], when: 'it routes traffic with SMI' },
-      { verbs: ['get', 'create', 'patch', 'delete'], group: 'networking.k8s.io', resources: ['ingresses'], when: 'it routes traffic with NGINX or ALB' },
-      { verbs: ['get', 'patch'], group: 'networking.istio.io', resources: ['virtualservices', 'destinationrules'], when: 'it routes traffic with Istio' },
-      { verbs: ['get', 'patch'], group: 'gateway.networking.k8s.io', resources: ['httproutes', 'grpcroutes', 'tcproutes', 'tlsroutes'], when: 'it routes traffic with the Gateway API, on the routes its plugin config names' },
+      {
+        verbs: ['get', 'create', 'patch', 'delete'],
+        group: 'split.smi-spec.io',
+        resources: ['trafficsplits'],
+        when: 'it routes traffic with SMI',
+      },
+      {
+        verbs: ['get', 'create', 'patch', 'delete'],
+        group: 'networking.k8s.io',
+        resources: ['ingresses'],
+        when: 'it routes traffic with NGINX or ALB',
+      },
+      {
+        verbs: ['get', 'patch'],
+        group: 'networking.istio.io',
+        resources: ['virtualservices', 'destinationrules'],
+        when: 'it routes traffic with Istio',
+      },
+      {
+        verbs: ['get', 'patch'],
+        group: 'gateway.networking.k8s.io',
+        resources: ['httproutes', 'grpcroutes', 'tcproutes', 'tlsroutes'],
+        when: 'it routes traffic with the Gateway API, on the routes its plugin config names',
+      },
     ],
-    note: "the cluster-wide `list` on deployments, pods and leases is how it checks that Argo's own controller is not running (without it, it starts only when told to: `--force`, \"Start Anyway\"); `update` on leases renews its Lease",
+    note: 'the cluster-wide `list` on deployments, pods and leases is how it checks that Argo\'s own controller is not running (without it, it starts only when told to: `--force`, "Start Anyway"); `update` on leases renews its Lease',
   },
 ];
 
@@ -174,13 +240,24 @@ export interface Permission {
 export function permissionsOf(row: RbacRow): Permission[] {
   return row.needs
     .filter((n) => n.when === undefined)
-    .flatMap((n) => n.resources.flatMap((resource) => n.verbs.map((verb) => ({ verb, group: n.group, resource, scope: n.scope ?? ('namespace' as const) }))));
+    .flatMap((n) =>
+      n.resources.flatMap((resource) =>
+        n.verbs.map((verb) => ({ verb, group: n.group, resource, scope: n.scope ?? ('namespace' as const) })),
+      ),
+    );
 }
 
 /** The needs of a row with one permission taken away. */
 export function without(needs: readonly Need[], p: Permission): Need[] {
   return needs.flatMap((n) => {
-    if (n.when !== undefined || n.group !== p.group || (n.scope ?? 'namespace') !== p.scope || !n.resources.includes(p.resource) || !n.verbs.includes(p.verb)) return [n];
+    if (
+      n.when !== undefined ||
+      n.group !== p.group ||
+      (n.scope ?? 'namespace') !== p.scope ||
+      !n.resources.includes(p.resource) ||
+      !n.verbs.includes(p.verb)
+    )
+      return [n];
     const rest: Need[] = [];
     const otherResources = n.resources.filter((r) => r !== p.resource);
     if (otherResources.length) rest.push({ ...n, resources: otherResources });
@@ -207,8 +284,14 @@ export function rbacTable(): string {
     '| to | always needs | also needs |',
     '| --- | --- | --- |',
     ...rbacRows.map((row) => {
-      const always = row.needs.filter((n) => n.when === undefined).map(needText).join('; ');
-      const also = row.needs.filter((n) => n.when !== undefined).map(needText).join('; ');
+      const always = row.needs
+        .filter((n) => n.when === undefined)
+        .map(needText)
+        .join('; ');
+      const also = row.needs
+        .filter((n) => n.when !== undefined)
+        .map(needText)
+        .join('; ');
       return `| ${cell(row.to)} | ${cell(always + (row.note ? `. Note: ${row.note}` : ''))} | ${cell(also || '—')} |`;
     }),
   ].join('\n');
@@ -243,7 +326,12 @@ export function withMissing(message: string): string {
  */
 export function forbiddenSentence(message: string, row?: RbacRow): string {
   const p = deniedPermission(message);
-  const needs = row ? `${row.to.replace(/ \(`.*$/, '')} needs ${row.needs.filter((n) => n.when === undefined).map(needText).join('; ')}` : undefined;
+  const needs = row
+    ? `${row.to.replace(/ \(`.*$/, '')} needs ${row.needs
+        .filter((n) => n.when === undefined)
+        .map(needText)
+        .join('; ')}`
+    : undefined;
   const ours = [p && missingText(p), needs].filter(Boolean);
   return ours.length ? `${ours.join('; ')}; the API server said: ${message}` : message;
 }

@@ -79,7 +79,11 @@ export function createRest(kc: KubeConfig, opts: RestOptions = {}): Rest {
     if (plainAgent) reqOpts.agent = plainAgent;
     const body = ro.body === undefined ? undefined : Buffer.from(JSON.stringify(ro.body));
     if (body) {
-      reqOpts.headers = { ...reqOpts.headers, 'Content-Type': ro.patch ? patchContentType[ro.patch] : 'application/json', 'Content-Length': body.length };
+      reqOpts.headers = {
+        ...reqOpts.headers,
+        'Content-Type': ro.patch ? patchContentType[ro.patch] : 'application/json',
+        'Content-Length': body.length,
+      };
     }
     return new Promise((resolve, reject) => {
       const req = (plain ? http : https).request(url, reqOpts, (res) => {
@@ -103,7 +107,9 @@ export function createRest(kc: KubeConfig, opts: RestOptions = {}): Rest {
         });
       });
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on('error', (e) => reject(new ApiError(0, 'Unreachable', `cannot reach ${server}: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
+      req.on('error', (e) =>
+        reject(new ApiError(0, 'Unreachable', `cannot reach ${server}: ${(e as NodeJS.ErrnoException).code ?? e.message}`)),
+      );
       if (body) req.write(body);
       req.end();
     });
@@ -122,7 +128,12 @@ export function createRest(kc: KubeConfig, opts: RestOptions = {}): Rest {
           return await send<T>(method, path, ro, {});
         } catch (again) {
           if (!(again instanceof ApiError && again.status === 401)) throw again;
-          throw new ApiError(401, again.reason, again.message, `the credential from ${refused.plugin} was refused, and so was a fresh one from running it again; log in again (or fix the plugin) and retry`);
+          throw new ApiError(
+            401,
+            again.reason,
+            again.message,
+            `the credential from ${refused.plugin} was refused, and so was a fresh one from running it again; log in again (or fix the plugin) and retry`,
+          );
         }
       }
     },

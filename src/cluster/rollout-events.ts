@@ -31,7 +31,12 @@ export interface RolloutEventRecorder {
 }
 
 /** `write` is the controller's counted API write (stats). */
-export function createRolloutEventRecorder(opts: { rollouts: KindStore<Rollout>; clock: Clock; log: Log; write: <T>(key: string, method: string, path: string, ro: Parameters<Rest['request']>[2]) => Promise<T> }): RolloutEventRecorder {
+export function createRolloutEventRecorder(opts: {
+  rollouts: KindStore<Rollout>;
+  clock: Clock;
+  log: Log;
+  write: <T>(key: string, method: string, path: string, ro: Parameters<Rest['request']>[2]) => Promise<T>;
+}): RolloutEventRecorder {
   const { rollouts, clock, log, write } = opts;
   /** Events recorded so far, by rollout, type, reason and message: the Event to count a repeat on. */
   const recorded = new Map<string, { name: string; count: number }>();
@@ -50,7 +55,10 @@ export function createRolloutEventRecorder(opts: { rollouts: KindStore<Rollout>;
     try {
       if (seen) {
         try {
-          await write(key, 'PATCH', kindPath(EVENT, namespace, seen.name), { patch: 'merge', body: { count: seen.count + 1, lastTimestamp: now } });
+          await write(key, 'PATCH', kindPath(EVENT, namespace, seen.name), {
+            patch: 'merge',
+            body: { count: seen.count + 1, lastTimestamp: now },
+          });
           recorded.delete(cacheKey);
           recorded.set(cacheKey, { name: seen.name, count: seen.count + 1 });
           return;
@@ -63,7 +71,14 @@ export function createRolloutEventRecorder(opts: { rollouts: KindStore<Rollout>;
           apiVersion: 'v1',
           kind: 'Event',
           metadata: { generateName: `${name}.`, namespace },
-          involvedObject: { apiVersion: apiVersionOf(ROLLOUT), kind: ROLLOUT.name, name, namespace, uid: rollout.metadata?.uid, resourceVersion: rollout.metadata?.resourceVersion },
+          involvedObject: {
+            apiVersion: apiVersionOf(ROLLOUT),
+            kind: ROLLOUT.name,
+            name,
+            namespace,
+            uid: rollout.metadata?.uid,
+            resourceVersion: rollout.metadata?.resourceVersion,
+          },
           reason,
           message,
           type,
@@ -91,7 +106,12 @@ export function createRolloutEventRecorder(opts: { rollouts: KindStore<Rollout>;
     addedToInformer(r) {
       const ns = r.metadata?.namespace;
       const key = keyOf(ns, r.metadata?.name);
-      const recording: Promise<void> = record(key, 'Normal', 'RolloutAddedToInformer', `Rollout resource added to informer: ${ns}/${r.metadata?.name}`).finally(() => {
+      const recording: Promise<void> = record(
+        key,
+        'Normal',
+        'RolloutAddedToInformer',
+        `Rollout resource added to informer: ${ns}/${r.metadata?.name}`,
+      ).finally(() => {
         inFlight.delete(recording);
         if (added.get(key) === recording) added.delete(key);
       });

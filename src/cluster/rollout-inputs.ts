@@ -5,9 +5,31 @@
  * reconciles that the decision takes as input: the DestinationRules each Rollout named last, and
  * each Rollout's spec verdict for its generation (the schema's rules run once per spec change).
  */
-import { ANNOTATION_MANAGED_BY, ANNOTATION_WORKLOAD_GENERATION, podsNeeded, workloadKindOf, type Workload, type AnalysisRun, type Experiment, type Pod as PlannerPod, type Rollout, type RolloutInputs, type RouterObjectRef, type SpecChecks, type WorkloadInput, type WorkloadKind } from '../planner';
+import {
+  ANNOTATION_MANAGED_BY,
+  ANNOTATION_WORKLOAD_GENERATION,
+  podsNeeded,
+  workloadKindOf,
+  type Workload,
+  type AnalysisRun,
+  type Experiment,
+  type Pod as PlannerPod,
+  type Rollout,
+  type RolloutInputs,
+  type RouterObjectRef,
+  type SpecChecks,
+  type WorkloadInput,
+  type WorkloadKind,
+} from '../planner';
 import type { OwnerIndex } from './owner-index';
-import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencesOf, serviceManagedElsewhereMessage } from './spec-validation';
+import {
+  invalidSpecMessage,
+  missingRouterObjectMessage,
+  missingServiceMessage,
+  missingTemplateMessage,
+  referencesOf,
+  serviceManagedElsewhereMessage,
+} from './spec-validation';
 import { podsOfReplicaSets, type ClusterStores } from './store';
 import type { KindStore, Watched } from './watch-kind';
 
@@ -54,9 +76,12 @@ export function createRolloutInputsGatherer(opts: RolloutInputsOptions): Rollout
 
   /** `namespace` undefined for the cluster-scoped kind: its objects are kept under no namespace. */
   const templateLookup = (store: KindStore<Watched> | undefined, namespace: string | undefined) =>
-    store && listedTemplates.has(store) && store.lastError() === undefined ? (name: string) => store.get(name, namespace) !== undefined : undefined;
+    store && listedTemplates.has(store) && store.lastError() === undefined
+      ? (name: string) => store.get(name, namespace) !== undefined
+      : undefined;
 
-  const referencesService = (r: Rollout, service: string): boolean => referencesOf(r).some((ref) => ref.kind === 'Service' && ref.name === service);
+  const referencesService = (r: Rollout, service: string): boolean =>
+    referencesOf(r).some((ref) => ref.kind === 'Service' && ref.name === service);
 
   function liveManagerOf(namespace: string, service: string): string | undefined {
     const manager = stores.services.get(service, namespace)?.metadata?.annotations?.[ANNOTATION_MANAGED_BY];
@@ -86,7 +111,11 @@ export function createRolloutInputsGatherer(opts: RolloutInputsOptions): Rollout
       const error = store.lastError();
       return error === undefined ? { state: 'unlisted' } : { state: 'failed', error };
     }
-    return { state: 'read', object: ref.name && store ? store.get(ref.name, namespace) : undefined, watched: kind === undefined || store !== undefined };
+    return {
+      state: 'read',
+      object: ref.name && store ? store.get(ref.name, namespace) : undefined,
+      watched: kind === undefined || store !== undefined,
+    };
   }
 
   return {
@@ -99,8 +128,12 @@ export function createRolloutInputsGatherer(opts: RolloutInputsOptions): Rollout
         invalid: (rollout) =>
           specVerdict(key, live, rollout) ??
           missingServiceMessage(rollout, (service) => stores.services.get(service, namespace) !== undefined) ??
-          missingTemplateMessage(rollout, { template: templateLookup(opts.analysisTemplates, namespace), clusterTemplate: templateLookup(opts.clusterAnalysisTemplates, undefined) }),
-        missingRouterObject: (rollout, isMissing) => missingRouterObjectMessage(rollout, (kind, ns, objectName) => !isMissing(kind, ns, objectName)),
+          missingTemplateMessage(rollout, {
+            template: templateLookup(opts.analysisTemplates, namespace),
+            clusterTemplate: templateLookup(opts.clusterAnalysisTemplates, undefined),
+          }),
+        missingRouterObject: (rollout, isMissing) =>
+          missingRouterObjectMessage(rollout, (kind, ns, objectName) => !isMissing(kind, ns, objectName)),
         managedElsewhere: (rollout) =>
           serviceManagedElsewhereMessage(rollout, (service) => {
             const manager = liveManagerOf(namespace, service);

@@ -25,7 +25,8 @@ export function invalidSpecMessage(rollout: Rollout): string | undefined {
 }
 
 /** What a Rollout names (schema's one list of references: Services, templates, workload, router objects). */
-export const referencesOf = (rollout: Rollout): RolloutReference[] => rolloutReferences(rollout as unknown as Parameters<typeof rolloutReferences>[0]);
+export const referencesOf = (rollout: Rollout): RolloutReference[] =>
+  rolloutReferences(rollout as unknown as Parameters<typeof rolloutReferences>[0]);
 
 /** The order in which upstream's controller looks the Services up (getReferencedServices). */
 const SERVICE_CHECK_ORDER = ['activeService', 'previewService', 'stableService', 'canaryService', 'pingService', 'pongService'];
@@ -44,7 +45,13 @@ function firstServiceChecked(rollout: Rollout, failing: (name: string) => boolea
  */
 export function missingServiceMessage(rollout: Rollout, hasService: (name: string) => boolean): string | undefined {
   const first = firstServiceChecked(rollout, (name) => !hasService(name));
-  return first && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${formatPath(first.path)}: Invalid value: "${first.name}": service "${first.name}" not found`);
+  return (
+    first &&
+    ConditionMessage.invalidSpec(
+      rollout.metadata?.name ?? '',
+      `${formatPath(first.path)}: Invalid value: "${first.name}": service "${first.name}" not found`,
+    )
+  );
 }
 
 /**
@@ -56,7 +63,13 @@ export function missingServiceMessage(rollout: Rollout, hasService: (name: strin
  */
 export function serviceManagedElsewhereMessage(rollout: Rollout, managerOf: (service: string) => string | undefined): string | undefined {
   const first = firstServiceChecked(rollout, (name) => managerOf(name) !== undefined);
-  return first && ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${formatPath(first.path)}: Invalid value: "${first.name}": Service "${first.name}" is managed by another Rollout`);
+  return (
+    first &&
+    ConditionMessage.invalidSpec(
+      rollout.metadata?.name ?? '',
+      `${formatPath(first.path)}: Invalid value: "${first.name}": Service "${first.name}" is managed by another Rollout`,
+    )
+  );
 }
 
 /**
@@ -66,9 +79,15 @@ export function serviceManagedElsewhereMessage(rollout: Rollout, managerOf: (ser
  * with upstream's field path, the list the template is in (`...analysis.templates`).
  */
 export function referencedTemplates(rollout: Rollout): { name: string; clusterScope: boolean; path: string }[] {
-  const refs = referencesOf(rollout).filter((r) => (r.kind === 'AnalysisTemplate' || r.kind === 'ClusterAnalysisTemplate') && !r.path.includes('experiment'));
+  const refs = referencesOf(rollout).filter(
+    (r) => (r.kind === 'AnalysisTemplate' || r.kind === 'ClusterAnalysisTemplate') && !r.path.includes('experiment'),
+  );
   const isBackground = (r: RolloutReference) => r.path[2] === 'canary' && r.path[3] === 'analysis';
-  return [...refs.filter((r) => !isBackground(r)), ...refs.filter(isBackground)].map((r) => ({ name: r.name, clusterScope: r.kind === 'ClusterAnalysisTemplate', path: formatPath(r.path.slice(0, -2)) }));
+  return [...refs.filter((r) => !isBackground(r)), ...refs.filter(isBackground)].map((r) => ({
+    name: r.name,
+    clusterScope: r.kind === 'ClusterAnalysisTemplate',
+    path: formatPath(r.path.slice(0, -2)),
+  }));
 }
 
 /**
@@ -77,21 +96,30 @@ export function referencedTemplates(rollout: Rollout): { name: string; clusterSc
  * its store has its first list; a kind it cannot answer for (undefined) is not checked, and a
  * missing template then fails its run.
  */
-export function missingTemplateMessage(rollout: Rollout, has: { template?: (name: string) => boolean; clusterTemplate?: (name: string) => boolean }): string | undefined {
+export function missingTemplateMessage(
+  rollout: Rollout,
+  has: { template?: (name: string) => boolean; clusterTemplate?: (name: string) => boolean },
+): string | undefined {
   const missing = referencedTemplates(rollout).find((t) => {
     const exists = t.clusterScope ? has.clusterTemplate : has.template;
     return exists !== undefined && !exists(t.name);
   });
   if (!missing) return undefined;
   const kind = missing.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-  return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${missing.path}: Invalid value: "${missing.name}": ${kind} '${missing.name}' not found`);
+  return ConditionMessage.invalidSpec(
+    rollout.metadata?.name ?? '',
+    `${missing.path}: Invalid value: "${missing.name}": ${kind} '${missing.name}' not found`,
+  );
 }
 
 /**
  * How upstream's controller names a missing router object it looks up before it acts
  * (getReferencedIngresses, GetReferencedVirtualServices): the NotFound error of its lister.
  */
-const ROUTER_RESOURCES: Partial<Record<RolloutReference['kind'], string>> = { Ingress: 'ingress.networking.k8s.io', VirtualService: 'virtualservices.networking.istio.io' };
+const ROUTER_RESOURCES: Partial<Record<RolloutReference['kind'], string>> = {
+  Ingress: 'ingress.networking.k8s.io',
+  VirtualService: 'virtualservices.networking.istio.io',
+};
 
 /** Upstream's field name for a list of Ingresses in its InvalidSpec message: NGINX's is capitalized there (sic). */
 const INGRESS_LIST_FIELDS: Readonly<Record<string, string>> = { stableIngresses: 'StableIngresses', ingresses: 'ingresses' };
@@ -103,7 +131,10 @@ const INGRESS_LIST_FIELDS: Readonly<Record<string, string>> = { stableIngresses:
  * with the whole list as the value, a list of VirtualServices `istio.virtualServices.name` with the
  * bare name. `exists` answers in the namespace the reference names, else the Rollout's.
  */
-export function missingRouterObjectMessage(rollout: Rollout, exists: (kind: string, namespace: string, name: string) => boolean): string | undefined {
+export function missingRouterObjectMessage(
+  rollout: Rollout,
+  exists: (kind: string, namespace: string, name: string) => boolean,
+): string | undefined {
   const namespace = rollout.metadata?.namespace ?? 'default';
   const references = referencesOf(rollout);
   const missing = references.find((r) => r.kind in ROUTER_RESOURCES && !exists(r.kind, r.namespace ?? namespace, r.name));
@@ -114,10 +145,15 @@ export function missingRouterObjectMessage(rollout: Rollout, exists: (kind: stri
   if (typeof list === 'string' && list in INGRESS_LIST_FIELDS) {
     const parent = missing.path.slice(0, -2);
     at = `${formatPath(parent)}.${INGRESS_LIST_FIELDS[list]}`;
-    const names = references.filter((r) => r.kind === 'Ingress' && r.path[r.path.length - 2] === list && formatPath(r.path.slice(0, -2)) === formatPath(parent));
+    const names = references.filter(
+      (r) => r.kind === 'Ingress' && r.path[r.path.length - 2] === list && formatPath(r.path.slice(0, -2)) === formatPath(parent),
+    );
     value = `[]string{${names.map((r) => `"${r.name}"`).join(', ')}}`;
   } else if (missing.path.includes('virtualServices')) {
     at = `${formatPath(missing.path.slice(0, -3))}.virtualServices.name`;
   }
-  return ConditionMessage.invalidSpec(rollout.metadata?.name ?? '', `${at}: Invalid value: ${value}: ${ROUTER_RESOURCES[missing.kind]} "${missing.name}" not found`);
+  return ConditionMessage.invalidSpec(
+    rollout.metadata?.name ?? '',
+    `${at}: Invalid value: ${value}: ${ROUTER_RESOURCES[missing.kind]} "${missing.name}" not found`,
+  );
 }

@@ -3,7 +3,23 @@
  * Experiments, and when asked Deployments and PodTemplates, and AnalysisTemplates and ClusterAnalysisTemplates), for all namespaces or a chosen set, and the reachability check that turns an
  * unreachable or unauthorised context into one clear sentence.
  */
-import { ANALYSIS_RUN, ANALYSIS_TEMPLATE, CLUSTER_ANALYSIS_TEMPLATE, DEPLOYMENT, EXPERIMENT, POD, POD_TEMPLATE, REPLICA_SET, ROLLOUT, SERVICE, kindPath, type Deployment, type KindRef, type Pod, type PodTemplate } from './kinds';
+import {
+  ANALYSIS_RUN,
+  ANALYSIS_TEMPLATE,
+  CLUSTER_ANALYSIS_TEMPLATE,
+  DEPLOYMENT,
+  EXPERIMENT,
+  POD,
+  POD_TEMPLATE,
+  REPLICA_SET,
+  ROLLOUT,
+  SERVICE,
+  kindPath,
+  type Deployment,
+  type KindRef,
+  type Pod,
+  type PodTemplate,
+} from './kinds';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './kinds';
 import type { KubeConfig } from './k8s';
 import { ApiError, type Rest } from './rest';
@@ -58,9 +74,15 @@ export interface WatchProblem {
 }
 
 /** The pods of a namespace that these ReplicaSets own. */
-export function podsOfReplicaSets(stores: Pick<ClusterStores, 'pods'>, namespace: string | undefined, replicaSets: readonly ReplicaSet[]): Pod[] {
+export function podsOfReplicaSets(
+  stores: Pick<ClusterStores, 'pods'>,
+  namespace: string | undefined,
+  replicaSets: readonly ReplicaSet[],
+): Pod[] {
   const names = new Set(replicaSets.map((rs) => rs.metadata?.name ?? ''));
-  return stores.pods.list(namespace).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && names.has(r.name)));
+  return stores.pods
+    .list(namespace)
+    .filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.kind === 'ReplicaSet' && names.has(r.name)));
 }
 
 export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
@@ -86,7 +108,9 @@ export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
   const podTemplates = opts.deployments ? make<PodTemplate>(POD_TEMPLATE) : undefined;
   const analysisTemplates = opts.analysisTemplates ? make<Watched>(ANALYSIS_TEMPLATE) : undefined;
   // Cluster-scoped: one watch, whatever the namespaces.
-  const clusterAnalysisTemplates = opts.analysisTemplates ? watchKind<Watched>(CLUSTER_ANALYSIS_TEMPLATE, { ...opts, namespace: undefined }) : undefined;
+  const clusterAnalysisTemplates = opts.analysisTemplates
+    ? watchKind<Watched>(CLUSTER_ANALYSIS_TEMPLATE, { ...opts, namespace: undefined })
+    : undefined;
   if (clusterAnalysisTemplates) running.push(clusterAnalysisTemplates);
   return {
     stores,
@@ -123,7 +147,11 @@ function unionStore<T>(kind: KindRef, parts: KindStore<T>[], namespaces: string[
     synced: Promise.all(parts.map((p) => p.synced)).then(() => undefined),
     settled: Promise.all(parts.map((p) => p.settled)).then(() => undefined),
     // Each failing namespace's sentence (the API server's names the namespace).
-    lastError: () => parts.map((p) => p.lastError()).filter((e) => e !== undefined).join('; ') || undefined,
+    lastError: () =>
+      parts
+        .map((p) => p.lastError())
+        .filter((e) => e !== undefined)
+        .join('; ') || undefined,
     onHealthChange(listener) {
       const subs = parts.map((p) => p.onHealthChange(listener));
       return { dispose: () => subs.forEach((s) => s.dispose()) };
@@ -131,7 +159,9 @@ function unionStore<T>(kind: KindRef, parts: KindStore<T>[], namespaces: string[
   };
 }
 
-export type ContextCheck = { ok: true } | { ok: false; reason: string; /** The API server's answer (0: unreachable, or no answer). */ status: number };
+export type ContextCheck =
+  | { ok: true }
+  | { ok: false; reason: string; /** The API server's answer (0: unreachable, or no answer). */ status: number };
 
 /**
  * Can we use this context? One request (list Rollouts, limit 1) tells reachability,

@@ -49,19 +49,29 @@ class TreeRows {
   }
 
   replicaSet(revision: string, indent: string, rs: ReplicaSetView): void {
-    const info = [rs.template ? `template ${rs.template}` : '', rs.tags.join(','), `${rs.available}/${rs.desired} available`, rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '']
+    const info = [
+      rs.template ? `template ${rs.template}` : '',
+      rs.tags.join(','),
+      `${rs.available}/${rs.desired} available`,
+      rs.secondsToScaleDown !== undefined ? `scale down in ${shortDuration(rs.secondsToScaleDown)}` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     this.row(revision, `${indent}ReplicaSet`, rs.name, rs.status, info);
-    for (const p of rs.pods) this.row('', `${indent}  Pod`, p.name, p.status, `ready ${p.ready}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
+    for (const p of rs.pods)
+      this.row('', `${indent}  Pod`, p.name, p.status, `ready ${p.ready}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
   }
 
   analysisRun(revision: string, indent: string, a: AnalysisRunView): void {
-    const counts = a.counts ? `✔ ${a.counts.successful} ✖ ${a.counts.failed}${a.counts.inconclusive ? ` ? ${a.counts.inconclusive}` : ''}` : a.message ?? '';
+    const counts = a.counts
+      ? `✔ ${a.counts.successful} ✖ ${a.counts.failed}${a.counts.inconclusive ? ` ? ${a.counts.inconclusive}` : ''}`
+      : (a.message ?? '');
     this.row(revision, `${indent}AnalysisRun`, a.name, a.phase, counts);
     for (const m of a.metrics) {
       const last = m.measurements[m.measurements.length - 1];
-      const info = last ? [`last ${last.value ?? '-'}${last.finishedAt ? ` at ${last.finishedAt}` : ''}`, last.message ?? ''].filter(Boolean).join(', ') : 'not measured yet';
+      const info = last
+        ? [`last ${last.value ?? '-'}${last.finishedAt ? ` at ${last.finishedAt}` : ''}`, last.message ?? ''].filter(Boolean).join(', ')
+        : 'not measured yet';
       this.row('', `${indent}  Metric`, m.name, m.phase, `${m.dryRun ? 'dry run, ' : ''}${info}`);
     }
   }
@@ -91,7 +101,8 @@ export function formatRolloutView(v: RolloutView): string {
   row('Strategy', v.strategy === 'canary' ? 'Canary' : 'BlueGreen');
   if (v.step) {
     row('Step', stepProgress(v.step.index, v.step.count));
-    for (const s of v.step.steps) lines.push(`  ${s.state === 'done' ? '✔' : s.state === 'current' ? '▶' : ' '} ${s.index}: ${stepText(s.description)}`);
+    for (const s of v.step.steps)
+      lines.push(`  ${s.state === 'done' ? '✔' : s.state === 'current' ? '▶' : ' '} ${s.index}: ${stepText(s.description)}`);
   }
   if (v.weight) {
     row('SetWeight', String(v.weight.set));

@@ -182,8 +182,12 @@ export interface RolloutObjects {
   experimentAnalysisRuns?: readonly AnalysisRun[];
 }
 
-const isOwnedBy = (o: { metadata?: { ownerReferences?: { uid?: string; kind?: string; name?: string }[] } }, kind: string, name: string, uid?: string): boolean =>
-  (o.metadata?.ownerReferences ?? []).some((r) => r.kind === kind && (uid && r.uid ? r.uid === uid : r.name === name));
+const isOwnedBy = (
+  o: { metadata?: { ownerReferences?: { uid?: string; kind?: string; name?: string }[] } },
+  kind: string,
+  name: string,
+  uid?: string,
+): boolean => (o.metadata?.ownerReferences ?? []).some((r) => r.kind === kind && (uid && r.uid ? r.uid === uid : r.name === name));
 
 /** The objects one rollout owns, read from the stores: its own, and those of the Experiments it owns. */
 export function relatedObjects(stores: ClusterStores, rollout: Rollout): RolloutObjects {
@@ -195,7 +199,8 @@ export function relatedObjects(stores: ClusterStores, rollout: Rollout): Rollout
   const replicaSets = allReplicaSets.filter((rs) => isOwnedBy(rs, 'Rollout', name, uid));
   const analysisRuns = allRuns.filter((r) => isOwnedBy(r, 'Rollout', name, uid));
   const experiments = stores.experiments.list(ns).filter((ex) => isOwnedBy(ex, 'Rollout', name, uid));
-  const ownedByExperiment = (o: Parameters<typeof isOwnedBy>[0]) => experiments.some((ex) => isOwnedBy(o, 'Experiment', ex.metadata?.name ?? '', ex.metadata?.uid));
+  const ownedByExperiment = (o: Parameters<typeof isOwnedBy>[0]) =>
+    experiments.some((ex) => isOwnedBy(o, 'Experiment', ex.metadata?.name ?? '', ex.metadata?.uid));
   const experimentReplicaSets = experiments.length ? allReplicaSets.filter(ownedByExperiment) : [];
   const experimentAnalysisRuns = experiments.length ? allRuns.filter(ownedByExperiment) : [];
   const pods = podsOfReplicaSets(stores, ns, [...replicaSets, ...experimentReplicaSets]);
@@ -214,8 +219,14 @@ function podView(p: Pod): PodView {
   const ready = statuses.filter((c) => c.ready).length;
   const waiting = statuses.map((c) => c.state?.waiting?.reason).find((r) => r);
   let status = p.metadata?.deletionTimestamp ? 'Terminating' : (waiting ?? p.status?.phase ?? 'Unknown');
-  if (status === 'Running' && !(p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')) status = 'Running (not ready)';
-  const view: PodView = { name: p.metadata?.name ?? '', status, ready: `${ready}/${total}`, restarts: statuses.reduce((n, c) => n + (c.restartCount ?? 0), 0) };
+  if (status === 'Running' && !(p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'))
+    status = 'Running (not ready)';
+  const view: PodView = {
+    name: p.metadata?.name ?? '',
+    status,
+    ready: `${ready}/${total}`,
+    restarts: statuses.reduce((n, c) => n + (c.restartCount ?? 0), 0),
+  };
   if (p.metadata?.creationTimestamp) view.createdAt = p.metadata.creationTimestamp;
   return view;
 }
@@ -245,7 +256,10 @@ function analysisRunView(run: AnalysisRun): AnalysisRunView {
     }
   }
   const specMetrics = Array.isArray(full.spec?.metrics) ? full.spec.metrics : [];
-  const names = [...specMetrics.map((m) => m.name), ...(results ?? []).map((r) => r.name).filter((n) => !specMetrics.some((m) => m.name === n))];
+  const names = [
+    ...specMetrics.map((m) => m.name),
+    ...(results ?? []).map((r) => r.name).filter((n) => !specMetrics.some((m) => m.name === n)),
+  ];
   view.metrics = names.map((name) => metricView(full, name));
   return view;
 }
@@ -257,7 +271,12 @@ function metricView(run: FullAnalysisRun, name: string): MetricView {
     name,
     phase: result?.phase ?? 'Pending',
     dryRun: result?.dryRun === true || isDryRun(run, name),
-    counts: { successful: result?.successful ?? 0, failed: result?.failed ?? 0, inconclusive: result?.inconclusive ?? 0, error: result?.error ?? 0 },
+    counts: {
+      successful: result?.successful ?? 0,
+      failed: result?.failed ?? 0,
+      inconclusive: result?.inconclusive ?? 0,
+      error: result?.error ?? 0,
+    },
     measurements: (result?.measurements ?? []).map((m) => {
       const mv: MeasurementView = { phase: m.phase };
       if (m.value !== undefined) {
@@ -307,7 +326,8 @@ function pauseViews(rollout: Rollout, now: Date): PauseView[] {
   return out;
 }
 
-const imagesOf = (rs: ReplicaSet): string[] => (rs.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? '').filter((i) => i !== '');
+const imagesOf = (rs: ReplicaSet): string[] =>
+  (rs.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? '').filter((i) => i !== '');
 
 function rsStatus(rs: ReplicaSet): string {
   const desired = rs.spec?.replicas ?? 0;
@@ -322,7 +342,13 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 const byAge = (a: { name: string; createdAt?: string }, b: { name: string; createdAt?: string }) =>
   (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || byName(a, b);
 
-function replicaSetView(rs: ReplicaSet, revision: number, tags: ImageTag[], podsByRs: ReadonlyMap<string, Pod[]>, now: Date): ReplicaSetView {
+function replicaSetView(
+  rs: ReplicaSet,
+  revision: number,
+  tags: ImageTag[],
+  podsByRs: ReadonlyMap<string, Pod[]>,
+  now: Date,
+): ReplicaSetView {
   const view: ReplicaSetView = {
     name: rs.metadata?.name ?? '',
     hash: podTemplateHashOf(rs),
@@ -489,7 +515,11 @@ export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
     view.step = {
       index,
       count: steps.length,
-      steps: steps.map((s, i) => ({ index: i, description: describeStep(s), state: i < index ? 'done' : i === index ? 'current' : 'pending' })),
+      steps: steps.map((s, i) => ({
+        index: i,
+        description: describeStep(s),
+        state: i < index ? 'done' : i === index ? 'current' : 'pending',
+      })),
     };
     view.weight = { set: currentSetWeight(rollout), actual: actualWeight(rollout, objects.replicaSets) };
   }

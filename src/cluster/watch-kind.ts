@@ -80,7 +80,12 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
   const backoff = deps.backoff ?? defaultBackoff;
   const schedule = deps.schedule ?? defaultSchedule;
   const listeners = new Set<(event: ChangeKind, obj: T) => void>();
-  const lw = new k8s.ListWatch<any>(path, boundedWatch(deps), async () => checkedList(await deps.rest.request('GET', path), kind.name), false);
+  const lw = new k8s.ListWatch<any>(
+    path,
+    boundedWatch(deps),
+    async () => checkedList(await deps.rest.request('GET', path), kind.name),
+    false,
+  );
 
   let attempt = 0;
   let failedSinceStart = false;
@@ -188,7 +193,8 @@ function objectProblem(obj: unknown): string | undefined {
 
 /** Why a watch line is not a watch event, or undefined when it is one. */
 export function watchEventProblem(type: unknown, obj: unknown): string | undefined {
-  if (typeof type !== 'string' || !WATCH_EVENT_TYPES.has(type)) return `a watch line without an event type${isObject(obj) || type === undefined ? '' : ` (type ${JSON.stringify(type)?.slice(0, 40)})`}`;
+  if (typeof type !== 'string' || !WATCH_EVENT_TYPES.has(type))
+    return `a watch line without an event type${isObject(obj) || type === undefined ? '' : ` (type ${JSON.stringify(type)?.slice(0, 40)})`}`;
   if (type === 'ERROR' || type === 'BOOKMARK') return isObject(obj) ? undefined : `a ${type} event without an object`;
   const problem = objectProblem(obj);
   return problem && `a ${type} event with ${problem}`;
@@ -196,7 +202,8 @@ export function watchEventProblem(type: unknown, obj: unknown): string | undefin
 
 /** The list, if each of its items is an object the store can keep; else a failed list. */
 function checkedList(list: unknown, kind: string): any {
-  if (!isObject(list) || !(list.items === undefined || list.items === null || Array.isArray(list.items))) throw new Error(`the ${kind} list is not a list`);
+  if (!isObject(list) || !(list.items === undefined || list.items === null || Array.isArray(list.items)))
+    throw new Error(`the ${kind} list is not a list`);
   for (const item of (list.items as unknown[] | null | undefined) ?? []) {
     const problem = objectProblem(item);
     if (problem) throw new Error(`the ${kind} list has ${problem}`);
@@ -247,7 +254,8 @@ function watchErrorText(err: unknown, kind: KindRef, namespace: string | undefin
   const e = err as { statusCode?: number; code?: number | string; message?: string };
   if (e?.statusCode === 401 || e?.code === 401) return 'not authorised (401)';
   // client-node's watch keeps no body: the list went through, so what is missing is the watch.
-  if (e?.statusCode === 403 || e?.code === 403) return `forbidden (403): ${missingText({ verb: 'watch', group: kind.group, resource: kind.plural, scope: namespace ? 'namespace' : 'cluster', ...(namespace ? { namespace } : {}) })}`;
+  if (e?.statusCode === 403 || e?.code === 403)
+    return `forbidden (403): ${missingText({ verb: 'watch', group: kind.group, resource: kind.plural, scope: namespace ? 'namespace' : 'cluster', ...(namespace ? { namespace } : {}) })}`;
   if (typeof e?.code === 'string') return e.code;
   return errorText(err);
 }

@@ -49,22 +49,36 @@ export async function applyFile(ctx: Ctx, target: { context: string; conn: Conne
   if (remote || problems.length > 0) {
     // On a real cluster, what will change is shown before the question.
     if (remote) await showChanges(ctx, target, objects, document.uri, { force: false });
-    const skipped = problems.length ? `\n\nLeft out, as they are not Kubernetes objects: ${problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}.` : '';
+    const skipped = problems.length
+      ? `\n\nLeft out, as they are not Kubernetes objects: ${problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}.`
+      : '';
     const shown = remote ? '\n\nThe diff editor shows what changes.' : '';
     const yes = 'Apply';
-    const answer = await vscode.window.showWarningMessage(`Apply ${objects.length} object${objects.length === 1 ? '' : 's'} of ${file} to ${where}?\n\n${list}${skipped}${shown}`, { modal: true }, yes);
+    const answer = await vscode.window.showWarningMessage(
+      `Apply ${objects.length} object${objects.length === 1 ? '' : 's'} of ${file} to ${where}?\n\n${list}${skipped}${shown}`,
+      { modal: true },
+      yes,
+    );
     if (answer !== yes) return undefined;
   }
   return send(ctx, target, document, objects, problems, { force: false });
 }
 
 /** Applies, reports, and on conflicts offers to show what forcing changes and to force. */
-async function send(ctx: Ctx, target: { context: string; conn: Connection }, document: vscode.TextDocument, objects: ManifestObject[], problems: ApplyProblem[], opts: { force: boolean }): Promise<ApplyReport> {
+async function send(
+  ctx: Ctx,
+  target: { context: string; conn: Connection },
+  document: vscode.TextDocument,
+  objects: ManifestObject[],
+  problems: ApplyProblem[],
+  opts: { force: boolean },
+): Promise<ApplyReport> {
   const file = vscode.workspace.asRelativePath(document.uri);
   const at = (line: number) => `${file}:${line}`;
   const result = await withErrorBoundary(ctx, `applying ${file} to context "${target.context}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: applying ${file}${opts.force ? ' with force' : ''}…` }, () =>
-      cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force }),
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: applying ${file}${opts.force ? ' with force' : ''}…` },
+      () => cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force }),
     ),
   );
   if (!result) return { ok: false, message: 'apply failed; see the log', applied: [] };
@@ -73,7 +87,9 @@ async function send(ctx: Ctx, target: { context: string; conn: Connection }, doc
   ctx.log.info(`applied ${file} to context "${target.context}": ${applied.join(', ') || 'nothing'}`);
   for (const p of failed) ctx.log.warn(`apply: ${at(p.line)}: ${p.message}`);
 
-  const done = applied.length ? `Applied ${applied.join(', ')} to context "${target.context}"${opts.force ? ' with force' : ''}.` : 'Nothing applied.';
+  const done = applied.length
+    ? `Applied ${applied.join(', ')} to context "${target.context}"${opts.force ? ' with force' : ''}.`
+    : 'Nothing applied.';
   const message = failed.length ? `${done} Not applied: ${failed.map((p) => `${at(p.line)}: ${p.message}`).join('; ')}` : done;
   // A Rollout just applied is what the user wants to watch next.
   const rollout = result.applied.find((o) => o.kind === 'Rollout');
@@ -84,7 +100,12 @@ async function send(ctx: Ctx, target: { context: string; conn: Connection }, doc
   const show = failed.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   void show(message, ...(force ? [force] : []), ...(open ? [open] : [])).then(async (choice) => {
     if (choice === undefined) return; // dismissed
-    if (choice === open && rollout) void vscode.commands.executeCommand('rollouts.openRollout', { context: target.context, namespace: rollout.namespace, name: rollout.name });
+    if (choice === open && rollout)
+      void vscode.commands.executeCommand('rollouts.openRollout', {
+        context: target.context,
+        namespace: rollout.namespace,
+        name: rollout.name,
+      });
     if (choice === force) {
       await showChanges(ctx, target, conflicted, document.uri, { force: true });
       const yes = 'Apply with Force';
@@ -109,9 +130,21 @@ const scheme = 'rollouts-apply';
  * Opens a diff editor of the objects as they are and as the apply would leave them (the
  * server's dry run, which writes nothing). A dry run that fails is logged; the question follows anyway.
  */
-async function showChanges(ctx: Ctx, target: { context: string; conn: Connection }, objects: ManifestObject[], source: vscode.Uri, opts: { force: boolean }): Promise<void> {
-  provider ??= ctx.forWindow(vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => shownText.get(uri.toString()) ?? '' }));
-  const preview = await withErrorBoundary(ctx, `previewing the apply to context "${target.context}"`, () => cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force, dryRun: true }));
+async function showChanges(
+  ctx: Ctx,
+  target: { context: string; conn: Connection },
+  objects: ManifestObject[],
+  source: vscode.Uri,
+  opts: { force: boolean },
+): Promise<void> {
+  provider ??= ctx.forWindow(
+    vscode.workspace.registerTextDocumentContentProvider(scheme, {
+      provideTextDocumentContent: (uri) => shownText.get(uri.toString()) ?? '',
+    }),
+  );
+  const preview = await withErrorBoundary(ctx, `previewing the apply to context "${target.context}"`, () =>
+    cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force, dryRun: true }),
+  );
   if (!preview?.changes) return;
   shownText.clear(); // only the newest preview is kept: an open diff editor holds its own copy
   for (const p of preview.problems) ctx.log.warn(`apply preview: line ${p.line}: ${p.message}`);
@@ -121,10 +154,18 @@ async function showChanges(ctx: Ctx, target: { context: string; conn: Connection
     shownText.set(uri.toString(), documentsText(preview.changes!, which));
     return uri;
   };
-  await vscode.commands.executeCommand('vscode.diff', side('before'), side('after'), `${name}: context "${target.context}" now ↔ after the apply${opts.force ? ' with force' : ''}`, { preview: true });
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    side('before'),
+    side('after'),
+    `${name}: context "${target.context}" now ↔ after the apply${opts.force ? ' with force' : ''}`,
+    { preview: true },
+  );
 }
 
 /** The objects of one side as a YAML stream, in file order ("# new" where there is none yet). */
 export function documentsText(changes: readonly ObjectChange[], which: 'before' | 'after'): string {
-  return changes.map((c) => (c[which] ? stringify(c[which], { sortMapEntries: true }) : `# ${c.kind} ${c.name}: not in the cluster yet\n`)).join('---\n');
+  return changes
+    .map((c) => (c[which] ? stringify(c[which], { sortMapEntries: true }) : `# ${c.kind} ${c.name}: not in the cluster yet\n`))
+    .join('---\n');
 }

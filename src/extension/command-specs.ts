@@ -34,15 +34,45 @@ const otherSpecs = {
   'rollouts.openRollout': { title: 'Open Rollout', needs: 'cluster', icon: 'open-preview' },
   'rollouts.simulate': { title: 'Simulate Rollout', needs: 'yamlEditor', icon: 'play-circle' },
   'rollouts.applyFile': { title: 'Apply File to Cluster', needs: 'cluster', icon: 'cloud-upload', palette: 'editorLangId == yaml' },
-  'rollouts.startLocalCluster': { title: 'Start Local Cluster', needs: 'nothing', icon: 'vm-running', palette: '!rollouts.localClusterRunning' },
-  'rollouts.stopLocalCluster': { title: 'Stop Local Cluster', needs: 'nothing', icon: 'vm-outline', palette: 'rollouts.localClusterRunning' },
-  'rollouts.startController': { title: 'Start Embedded Controller', needs: 'cluster', icon: 'run-all', palette: '!rollouts.controllerRunning' },
-  'rollouts.stopController': { title: 'Stop Embedded Controller', needs: 'nothing', icon: 'stop-circle', palette: 'rollouts.controllerRunning' },
+  'rollouts.startLocalCluster': {
+    title: 'Start Local Cluster',
+    needs: 'nothing',
+    icon: 'vm-running',
+    palette: '!rollouts.localClusterRunning',
+  },
+  'rollouts.stopLocalCluster': {
+    title: 'Stop Local Cluster',
+    needs: 'nothing',
+    icon: 'vm-outline',
+    palette: 'rollouts.localClusterRunning',
+  },
+  'rollouts.startController': {
+    title: 'Start Embedded Controller',
+    needs: 'cluster',
+    icon: 'run-all',
+    palette: '!rollouts.controllerRunning',
+  },
+  'rollouts.stopController': {
+    title: 'Stop Embedded Controller',
+    needs: 'nothing',
+    icon: 'stop-circle',
+    palette: 'rollouts.controllerRunning',
+  },
   'rollouts.selectContext': { title: 'Select Context', needs: 'nothing', icon: 'plug' },
   'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'symbol-namespace' },
   // A two-state toggle: two commands, each shown (by `when`) in the state it leaves, with the icon of that state.
-  'rollouts.showNeedsAttentionOnly': { title: 'Show Only Rollouts That Need Attention', needs: 'cluster', icon: 'filter', palette: '!rollouts.needsAttentionOnly' },
-  'rollouts.showAllRollouts': { title: 'Show All Rollouts', needs: 'cluster', icon: 'filter-filled', palette: 'rollouts.needsAttentionOnly' },
+  'rollouts.showNeedsAttentionOnly': {
+    title: 'Show Only Rollouts That Need Attention',
+    needs: 'cluster',
+    icon: 'filter',
+    palette: '!rollouts.needsAttentionOnly',
+  },
+  'rollouts.showAllRollouts': {
+    title: 'Show All Rollouts',
+    needs: 'cluster',
+    icon: 'filter-filled',
+    palette: 'rollouts.needsAttentionOnly',
+  },
   'rollouts.showLog': { title: 'Show Log', needs: 'nothing', icon: 'output' },
 } as const satisfies Record<string, CommandSpec>;
 
@@ -109,9 +139,13 @@ export function actionMenus(): { command: string; when: string; group: string }[
   return ACTION_ORDER.flatMap((a, i) => {
     const when = `view == ${ROLLOUTS_VIEW} && viewItem =~ /^rollout:.*\\b${a}:/`;
     const entry = ACTIONS[a];
-    return [{ command: actionCommandId(a), when, group: entry.menu }, ...(entry.inline ? [{ command: actionCommandId(a), when, group: `inline@${i + 1}` }] : [])];
+    return [
+      { command: actionCommandId(a), when, group: entry.menu },
+      ...(entry.inline ? [{ command: actionCommandId(a), when, group: `inline@${i + 1}` }] : []),
+    ];
   });
 }
 
 /** Whether a menu entry is one of the actions' (the sync script replaces those, the test compares them). */
-export const isActionMenuEntry = (e: { command: string }): boolean => (ACTION_ORDER as string[]).some((a) => e.command === actionCommandId(a as ActionName));
+export const isActionMenuEntry = (e: { command: string }): boolean =>
+  (ACTION_ORDER as string[]).some((a) => e.command === actionCommandId(a as ActionName));

@@ -6,7 +6,15 @@
 import * as vscode from 'vscode';
 import { applyFile } from './apply-file';
 import type { ActionRequest, Rest, TerminateOutcome } from '../cluster';
-import { ANNOTATION_REVISION, actionCaution, undoTargetRevision, type ActionName, type PodTemplateSpec, type ReplicaSet, type Rollout } from '../planner';
+import {
+  ANNOTATION_REVISION,
+  actionCaution,
+  undoTargetRevision,
+  type ActionName,
+  type PodTemplateSpec,
+  type ReplicaSet,
+  type Rollout,
+} from '../planner';
 import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from '../cluster/action-catalog';
 import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
@@ -35,7 +43,11 @@ function refFrom(arg: unknown): RolloutRef | undefined {
 }
 
 /** The connected context's stores and connection, or a sentence saying why there are none. */
-function connected(ctx: Ctx): { ok: true; context: string; stores: NonNullable<Ctx['session']['stores']>; conn: NonNullable<Ctx['session']['connection']> } | { ok: false; why: string } {
+function connected(
+  ctx: Ctx,
+):
+  | { ok: true; context: string; stores: NonNullable<Ctx['session']['stores']>; conn: NonNullable<Ctx['session']['connection']> }
+  | { ok: false; why: string } {
   const s = ctx.session.state;
   if (s.kind === 'connected') return { ok: true, context: s.context, stores: s.stores, conn: s.conn };
   if (s.kind === 'connecting') return { ok: false, why: `still connecting to context "${s.context}"` };
@@ -70,7 +82,8 @@ async function runRolloutAction(
   if (!c.ok) throw new Error(c.why);
   const entry = ACTIONS[action];
   let ref = refFrom(arg);
-  if (ref?.context && ref.context !== c.context) throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
+  if (ref?.context && ref.context !== c.context)
+    throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
   ref ??= await pickRollout(c.stores, c.context, entry.verb, action, pickTitle(`rollouts.${action}`));
   if (!ref) return undefined;
   const rollout = c.stores.rollouts.get(ref.name, ref.namespace);
@@ -82,7 +95,11 @@ async function runRolloutAction(
     const target = undoTargetRevision(rollout, cluster().relatedObjects(c.stores, rollout).replicaSets, request.toRevision);
     if (target.ok) request = { kind: 'undo', toRevision: (revision = target.revision) };
   }
-  const question = confirmation(action, { rollout: ref.name, context: c.context, ...(revision !== undefined ? { revision } : {}) }, rollout && actionCaution(action, rollout));
+  const question = confirmation(
+    action,
+    { rollout: ref.name, context: c.context, ...(revision !== undefined ? { revision } : {}) },
+    rollout && actionCaution(action, rollout),
+  );
   if (question) {
     if (!(await confirm(question.message, question.button))) return undefined;
   }
@@ -93,7 +110,11 @@ async function runRolloutAction(
   const outcome = await withErrorBoundary(
     ctx,
     `${entry.verb} of rollout "${ref.name}" in namespace "${ref.namespace}"`,
-    async () => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` }, () => cluster().runAction(c.conn.rest, target, sent)),
+    async () =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` },
+        () => cluster().runAction(c.conn.rest, target, sent),
+      ),
     (sentence) => (failure = sentence),
   );
   if (!outcome) return { ok: false, message: failure ?? `${entry.verb} failed; see the log` };
@@ -114,9 +135,14 @@ async function runRolloutAction(
  * (whose template is in its Deployment, ReplicaSet or PodTemplate, where set image writes) those of
  * its newest ReplicaSet, which carries that template.
  */
-function templateContainers(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): NonNullable<NonNullable<PodTemplateSpec['spec']>['containers']> {
+function templateContainers(
+  rollout: Rollout | undefined,
+  replicaSets: readonly ReplicaSet[],
+): NonNullable<NonNullable<PodTemplateSpec['spec']>['containers']> {
   if (!rollout?.spec?.workloadRef) return rollout?.spec?.template?.spec?.containers ?? [];
-  const owned = replicaSets.filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === rollout.metadata?.name));
+  const owned = replicaSets.filter((rs) =>
+    rs.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === rollout.metadata?.name),
+  );
   const revision = (rs: ReplicaSet) => Number(rs.metadata?.annotations?.[ANNOTATION_REVISION] ?? 0);
   const newest = owned.sort((a, b) => revision(b) - revision(a))[0];
   return newest?.spec?.template?.spec?.containers ?? [];
@@ -177,7 +203,8 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
       const r = await pickAnalysisRun(stores, context);
       return r && { ...r, name: r.run };
     },
-    consequence: 'It takes no more measurements and ends with the result so far (Successful when nothing failed), and what started it (the rollout, or an Experiment of it) goes on from that result.',
+    consequence:
+      'It takes no more measurements and ends with the result so far (Successful when nothing failed), and what started it (the rollout, or an Experiment of it) goes on from that result.',
     call: (rest, target) => cluster().terminateAnalysisRun(rest, target),
   },
   Experiment: {
@@ -200,7 +227,10 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
 async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promise<ActionReport | undefined> {
   const c = requireConnected(ctx);
   let ref = k.refFrom(arg);
-  if (ref?.context && ref.context !== c.context) throw new Error(`${k.kind} ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
+  if (ref?.context && ref.context !== c.context)
+    throw new Error(
+      `${k.kind} ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`,
+    );
   ref ??= await k.pick(c.stores, c.context);
   if (!ref) return undefined;
   const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
@@ -208,7 +238,10 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   if (!(await confirm(`Terminate ${k.kind} "${ref.name}"${of} in context "${c.context}"? ${k.consequence}`, yes))) return undefined;
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () => k.call(c.conn.rest, target)),
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` },
+      () => k.call(c.conn.rest, target),
+    ),
   );
   if (!outcome) return { ok: false, message: 'terminate failed; see the log' };
   if (!outcome.ok) {
@@ -217,7 +250,9 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
     void vscode.window.showWarningMessage(message);
     return { ok: false, message };
   }
-  const message = outcome.alreadyEnded ? `${k.kind} "${ref.name}" had already ended ${outcome.alreadyEnded}; it is marked terminated.` : `${k.kind} "${ref.name}" terminated.`;
+  const message = outcome.alreadyEnded
+    ? `${k.kind} "${ref.name}" had already ended ${outcome.alreadyEnded}; it is marked terminated.`
+    : `${k.kind} "${ref.name}" terminated.`;
   ctx.log.info(message);
   void vscode.window.showInformationMessage(message);
   return { ok: true, message };
@@ -241,13 +276,20 @@ const actionHandlers: Record<ActionCommandId, Handler> = Object.fromEntries(
 ) as Record<ActionCommandId, Handler>;
 
 /** The request of an action, its input asked for where the arguments do not give it. */
-function requestFor(ctx: Ctx, action: ActionName, rollout: Rollout | undefined, more: unknown[]): Promise<ActionRequest | undefined> | ActionRequest | undefined {
+function requestFor(
+  ctx: Ctx,
+  action: ActionName,
+  rollout: Rollout | undefined,
+  more: unknown[],
+): Promise<ActionRequest | undefined> | ActionRequest | undefined {
   switch (action) {
     case 'restart':
       return { kind: 'restart', at: new Date() };
     case 'setImage': {
       const [container, image] = more;
-      return typeof container === 'string' && typeof image === 'string' ? { kind: 'setImage', container, image } : askImage(rollout, connectedReplicaSets(ctx, rollout));
+      return typeof container === 'string' && typeof image === 'string'
+        ? { kind: 'setImage', container, image }
+        : askImage(rollout, connectedReplicaSets(ctx, rollout));
     }
     case 'undo': {
       const [toRevision] = more;
@@ -285,15 +327,22 @@ export const commandTable: Record<CommandId, Handler> = {
   async 'rollouts.startLocalCluster'(ctx) {
     // The view shows the progress (on its icon while hidden), then the result: its rows. It is focused only
     // afterwards: showing it connects (extension.ts), which must not race the local cluster's own connect.
-    const cluster = await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: starting the local cluster…' }, () => ctx.session.startLocalCluster());
+    const cluster = await vscode.window.withProgress(
+      { location: { viewId: VIEW_ID }, title: 'Argo Rollouts: starting the local cluster…' },
+      () => ctx.session.startLocalCluster(),
+    );
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
-    void vscode.window.showInformationMessage(`Local cluster running at ${cluster.url} with demo rollouts${ctx.session.controller ? ' and the embedded controller' : ''}.`);
+    void vscode.window.showInformationMessage(
+      `Local cluster running at ${cluster.url} with demo rollouts${ctx.session.controller ? ' and the embedded controller' : ''}.`,
+    );
     return cluster.url;
   },
 
   async 'rollouts.stopLocalCluster'(ctx) {
     if (!ctx.session.local) return void vscode.window.showInformationMessage('The local cluster is not running.');
-    await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: stopping the local cluster…' }, () => ctx.session.stopLocalCluster());
+    await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: stopping the local cluster…' }, () =>
+      ctx.session.stopLocalCluster(),
+    );
     return undefined;
   },
 
@@ -313,8 +362,9 @@ export const commandTable: Record<CommandId, Handler> = {
       takeOverIn = who.namespace;
     }
     const start = (force: boolean) =>
-      vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` }, () =>
-        ctx.session.startController({ force, ...(takeOverIn ? { takeOverIn } : {}) }),
+      vscode.window.withProgress(
+        { location: { viewId: VIEW_ID }, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` },
+        () => ctx.session.startController({ force, ...(takeOverIn ? { takeOverIn } : {}) }),
       );
     try {
       await start(false);
@@ -322,7 +372,11 @@ export const commandTable: Record<CommandId, Handler> = {
       // Where Argo's own controller cannot be looked for (403), only the user can say it is not there.
       if (!(e instanceof Error && /cannot tell whether the Argo Rollouts controller runs/.test(e.message))) throw e;
       const anyway = 'Start Anyway';
-      const answer = await vscode.window.showWarningMessage(`${e.message}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.`, { modal: true }, anyway);
+      const answer = await vscode.window.showWarningMessage(
+        `${e.message}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.`,
+        { modal: true },
+        anyway,
+      );
       if (answer !== anyway) return undefined;
       await start(true);
     }
@@ -342,7 +396,10 @@ export const commandTable: Record<CommandId, Handler> = {
       const names = ctx.session.contexts();
       if (names.length === 0) {
         const start = 'Start Local Cluster';
-        const answer = await vscode.window.showInformationMessage('There is no kubeconfig with contexts. Start the local cluster to try the extension?', start);
+        const answer = await vscode.window.showInformationMessage(
+          'There is no kubeconfig with contexts. Start the local cluster to try the extension?',
+          start,
+        );
         if (answer === start) await vscode.commands.executeCommand('rollouts.startLocalCluster');
         return undefined;
       }
@@ -354,7 +411,10 @@ export const commandTable: Record<CommandId, Handler> = {
         void vscode.window.showInformationMessage(onlyContextText(only, state.kind === 'connected'));
         return state.kind;
       }
-      context = await vscode.window.showQuickPick(names, { title: pickTitle('rollouts.selectContext'), placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context' });
+      context = await vscode.window.showQuickPick(names, {
+        title: pickTitle('rollouts.selectContext'),
+        placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context',
+      });
       if (!context) return undefined;
     }
     const state = await ctx.session.connect(context);
@@ -411,10 +471,12 @@ export function registerCommands(ctx: Ctx): void {
         const why = unmetNeed(ctx, spec.needs);
         if (why) {
           const start = 'Start Local Cluster';
-          void vscode.window.showWarningMessage(`Argo Rollouts: cannot run "${spec.title}": ${why}.`, start, 'Select Context').then((choice) => {
-            if (choice === start) void vscode.commands.executeCommand('rollouts.startLocalCluster');
-            else if (choice) void vscode.commands.executeCommand('rollouts.selectContext');
-          });
+          void vscode.window
+            .showWarningMessage(`Argo Rollouts: cannot run "${spec.title}": ${why}.`, start, 'Select Context')
+            .then((choice) => {
+              if (choice === start) void vscode.commands.executeCommand('rollouts.startLocalCluster');
+              else if (choice) void vscode.commands.executeCommand('rollouts.selectContext');
+            });
           return undefined;
         }
         return withErrorBoundary(ctx, spec.title.toLowerCase(), () => commandTable[id](ctx, ...args));

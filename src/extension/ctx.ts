@@ -57,7 +57,9 @@ export class Ctx {
     })().catch((e) => {
       this.clientStarting = undefined;
       this.log.error('the language server did not start', e);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Argo Rollouts: the language server did not start: {0}', e instanceof Error ? e.message : String(e)));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Argo Rollouts: the language server did not start: {0}', e instanceof Error ? e.message : String(e)),
+      );
       throw e;
     });
     return this.clientStarting;
@@ -83,7 +85,12 @@ export class Ctx {
  * Runs `fn`; a failure is logged and shown as one sentence naming what was being done
  * (RBAC denied, conflict, not found, unreachable), never a stack trace. Returns undefined then.
  */
-export async function withErrorBoundary<T>(ctx: Pick<Ctx, 'log'>, doing: string, fn: () => Promise<T>, onFailure?: (sentence: string) => void): Promise<T | undefined> {
+export async function withErrorBoundary<T>(
+  ctx: Pick<Ctx, 'log'>,
+  doing: string,
+  fn: () => Promise<T>,
+  onFailure?: (sentence: string) => void,
+): Promise<T | undefined> {
   try {
     return await fn();
   } catch (e) {

@@ -6,7 +6,8 @@
 import type { ApiError } from '../cluster';
 
 /** src/cluster's ApiError, recognised without loading the cluster side (a failure from it means it is loaded). */
-const isApiError = (e: unknown): e is ApiError => e instanceof Error && typeof (e as { status?: unknown }).status === 'number' && typeof (e as { reason?: unknown }).reason === 'string';
+const isApiError = (e: unknown): e is ApiError =>
+  e instanceof Error && typeof (e as { status?: unknown }).status === 'number' && typeof (e as { reason?: unknown }).reason === 'string';
 
 export function failureSentence(doing: string, e: unknown): string {
   if (isApiError(e)) {

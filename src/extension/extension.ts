@@ -54,7 +54,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const refreshBadge = () => {
       const s = session.state;
       const n = s.kind === 'connected' ? attentionCounts(s.stores, new Date()).attention : 0;
-      ctx.treeView.badge = n ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 rollout needs attention') : vscode.l10n.t('{0} rollouts need attention', n) } : undefined;
+      ctx.treeView.badge = n
+        ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 rollout needs attention') : vscode.l10n.t('{0} rollouts need attention', n) }
+        : undefined;
     };
     const refreshChrome = () => {
       status.refresh();
@@ -92,7 +94,12 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     // edited until it does): other YAML files cost nothing, and the server's workspace scan waits too.
     const checked = new vscode.EventEmitter<{ uri: string; mentions: boolean }>();
     ctx.forWindow(checked);
-    const gate = ctx.forWindow(startOnFirstArgoDocument(() => void ctx.startLanguageClient().catch(() => undefined), (uri, mentions) => checked.fire({ uri, mentions })));
+    const gate = ctx.forWindow(
+      startOnFirstArgoDocument(
+        () => void ctx.startLanguageClient().catch(() => undefined),
+        (uri, mentions) => checked.fire({ uri, mentions }),
+      ),
+    );
 
     ctx.forWindow(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -124,7 +131,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     // Show our own failure instead of a silent dead extension.
     log.error('activation failed', e);
     const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showErrorMessage(vscode.l10n.t('Argo Rollouts failed to start: {0}', e instanceof Error ? e.message : String(e)), showLog).then((c) => c && log.show());
+    void vscode.window
+      .showErrorMessage(vscode.l10n.t('Argo Rollouts failed to start: {0}', e instanceof Error ? e.message : String(e)), showLog)
+      .then((c) => c && log.show());
     throw e;
   }
 }
@@ -142,7 +151,10 @@ export async function deactivate(): Promise<void> {
  * opened later, or one edited until it does (checked 300 ms after its last edit). `checked` hears
  * each verdict (the real-editor tests wait on it). Stops listening once fired.
  */
-function startOnFirstArgoDocument(start: () => void, checked: (uri: string, mentions: boolean) => void): vscode.Disposable & { readonly fired: boolean } {
+function startOnFirstArgoDocument(
+  start: () => void,
+  checked: (uri: string, mentions: boolean) => void,
+): vscode.Disposable & { readonly fired: boolean } {
   const subs: vscode.Disposable[] = [];
   const pending = new Map<string, NodeJS.Timeout>();
   let fired = false;

@@ -10,7 +10,11 @@ import type { ServerOptions as RolloutServerOptions } from '../server/protocol';
 import type { Settings } from './settings';
 
 /** The client, not started; `own` receives what must be disposed with it. */
-export function createLanguageClient(context: vscode.ExtensionContext, settings: Settings, own: (d: vscode.Disposable) => void): LanguageClient {
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  settings: Settings,
+  own: (d: vscode.Disposable) => void,
+): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.stdio },

@@ -26,14 +26,26 @@ export const onDidShowRolloutPick = shown.event;
  * "Which rollout?" for `action` (undefined: any rollout), those it suits best first; `what` words the
  * question; `title`: the command's, as the palette names it ("Argo Rollouts: Promote Full").
  */
-export async function pickRollout(stores: ClusterStores, context: string, what: string, action: ActionName | undefined, title: string): Promise<RolloutRef | undefined> {
+export async function pickRollout(
+  stores: ClusterStores,
+  context: string,
+  what: string,
+  action: ActionName | undefined,
+  title: string,
+): Promise<RolloutRef | undefined> {
   const { items, refused } = rolloutChoices(stores, context, action, new Date());
   if (items.length === 0) {
-    const why = refused.length ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}` : ' There are no rollouts in the watched namespaces.';
+    const why = refused.length
+      ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}`
+      : ' There are no rollouts in the watched namespaces.';
     void vscode.window.showInformationMessage(`No rollout to ${what} in context "${context}".${why}`);
     return undefined;
   }
-  const picked = await showPick<RolloutPickItem>(items, title, `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`);
+  const picked = await showPick<RolloutPickItem>(
+    items,
+    title,
+    `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`,
+  );
   return picked?.ref;
 }
 
@@ -46,9 +58,15 @@ export const pickExperiment = (stores: ClusterStores, context: string): Promise<
   pickToTerminate(experimentChoices(stores, context, new Date()), 'Experiment', context);
 
 /** The pick of what to terminate, or a message saying there is nothing running. */
-async function pickToTerminate<R>(items: { label: string; ref: R }[], kind: 'AnalysisRun' | 'Experiment', context: string): Promise<R | undefined> {
+async function pickToTerminate<R>(
+  items: { label: string; ref: R }[],
+  kind: 'AnalysisRun' | 'Experiment',
+  context: string,
+): Promise<R | undefined> {
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`No ${kind} is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`);
+    void vscode.window.showInformationMessage(
+      `No ${kind} is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`,
+    );
     return undefined;
   }
   const picked = await showPick(items, `Argo Rollouts: Terminate ${kind}`, `Which running ${kind} to terminate?`);
@@ -56,7 +74,11 @@ async function pickToTerminate<R>(items: { label: string; ref: R }[], kind: 'Ana
 }
 
 /** A single-choice quick pick that announces itself on `onDidShowRolloutPick` (the real-editor tests accept it). */
-function showPick<T extends { label: string; description?: string }>(items: T[], title: string, placeholder: string): Promise<T | undefined> {
+function showPick<T extends { label: string; description?: string }>(
+  items: T[],
+  title: string,
+  placeholder: string,
+): Promise<T | undefined> {
   const qp = vscode.window.createQuickPick<T & vscode.QuickPickItem>();
   qp.title = title;
   qp.placeholder = placeholder;

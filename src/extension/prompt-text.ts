@@ -12,9 +12,14 @@ export const pickTitle = (command: CommandId): string => `${CATEGORY}: ${command
  * The input box of Set Image: it names the rollout and the container, says what runs now, and
  * starts from that image with its tag selected (typing replaces the tag), never proposing an example.
  */
-export function setImageInput(rollout: string, container: string, current: string | undefined): { title: string; prompt: string; value: string; valueSelection?: [number, number] } {
+export function setImageInput(
+  rollout: string,
+  container: string,
+  current: string | undefined,
+): { title: string; prompt: string; value: string; valueSelection?: [number, number] } {
   const title = `${pickTitle('rollouts.setImage')}: Rollout "${rollout}", Container "${container}"`;
-  if (!current) return { title, prompt: `Container "${container}" names no image now. The new image (name:tag or name@digest).`, value: '' };
+  if (!current)
+    return { title, prompt: `Container "${container}" names no image now. The new image (name:tag or name@digest).`, value: '' };
   // The tag (or digest) of the current image: after the "@" (else the ":") that follows the last "/".
   const name = current.lastIndexOf('/') + 1;
   const digest = current.indexOf('@', name);
@@ -28,7 +33,8 @@ export function setImageInput(rollout: string, container: string, current: strin
 }
 
 /** The container pick of Set Image, when the pod template has several. */
-export const containerPickTitle = (rollout: string): string => `${pickTitle('rollouts.setImage')}: Which Container of Rollout "${rollout}"?`;
+export const containerPickTitle = (rollout: string): string =>
+  `${pickTitle('rollouts.setImage')}: Which Container of Rollout "${rollout}"?`;
 
 /**
  * What "Select Context" says when the kubeconfig has one context only: there is nothing to choose,

@@ -8,7 +8,19 @@ import { mkdirSync, rmSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { delimiter, dirname } from 'node:path';
-import type { ChangeKind, ClusterStores, ClusterWatch, Connection, Disposable, EmbeddedController, KubeConfig, Log, Reconciler, WatchProblem, WatchScope } from '../cluster';
+import type {
+  ChangeKind,
+  ClusterStores,
+  ClusterWatch,
+  Connection,
+  Disposable,
+  EmbeddedController,
+  KubeConfig,
+  Log,
+  Reconciler,
+  WatchProblem,
+  WatchScope,
+} from '../cluster';
 import type { LocalCluster } from '../localcluster';
 import { argoCrdSchemas } from '../schema';
 import { cluster } from './lazy-cluster';
@@ -165,7 +177,11 @@ export class Session implements Disposable {
     try {
       conn = cluster().connectWith(kc, { ...(wanted ? { context: wanted } : {}), env: this.opts.env ?? process.env });
     } catch (e) {
-      return this.setState({ kind: 'failed', ...(wanted ? { context: wanted } : {}), message: e instanceof cluster().KubeconfigError ? e.message : String(e) });
+      return this.setState({
+        kind: 'failed',
+        ...(wanted ? { context: wanted } : {}),
+        message: e instanceof cluster().KubeconfigError ? e.message : String(e),
+      });
     }
     for (const w of conn.warnings) {
       this.opts.log.warn(w);
@@ -199,8 +215,17 @@ export class Session implements Disposable {
     this.storeSubs.push(watch.onHealthChange(() => this.current.kind === 'connected' && this.emit('state')));
     await watch.settled;
     if (generation !== this.generation) return this.current;
-    this.opts.log.info(`watching context "${conn.context}" (${conn.server}) in ${scope.namespaces ? `namespaces ${scope.namespaces.join(', ')}` : 'every namespace'}: ${scope.how}`);
-    const connected = this.setState({ kind: 'connected', context: conn.context, conn, stores: watch.stores, scope, problems: () => watch.problems() });
+    this.opts.log.info(
+      `watching context "${conn.context}" (${conn.server}) in ${scope.namespaces ? `namespaces ${scope.namespaces.join(', ')}` : 'every namespace'}: ${scope.how}`,
+    );
+    const connected = this.setState({
+      kind: 'connected',
+      context: conn.context,
+      conn,
+      stores: watch.stores,
+      scope,
+      problems: () => watch.problems(),
+    });
     this.pollReconciler();
     return connected;
   }
@@ -214,7 +239,11 @@ export class Session implements Disposable {
     if (s.kind !== 'connected' || this.closing) return undefined;
     let who: ReconcilerSummary;
     try {
-      who = summarize(s.context, await cluster().whoReconciles(s.conn.rest, new Date(), s.scope.namespaces ?? [s.conn.namespace]), this.controllerRun);
+      who = summarize(
+        s.context,
+        await cluster().whoReconciles(s.conn.rest, new Date(), s.scope.namespaces ?? [s.conn.namespace]),
+        this.controllerRun,
+      );
     } catch (e) {
       who = { context: s.context, kind: 'unknown', why: e instanceof Error ? e.message : String(e) };
     }
@@ -286,7 +315,9 @@ export class Session implements Disposable {
       return;
     }
     try {
-      this.kc = cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) } });
+      this.kc = cluster().loadKubeconfig({
+        env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) },
+      });
       this.opts.log.info('the kubeconfig changed; contexts reloaded');
     } catch (e) {
       // A half-written file: the next write brings another change; keep the contexts we had.
@@ -319,8 +350,16 @@ export class Session implements Disposable {
     const settings = this.opts.local?.() ?? { podReadyAfterMs: 2000, startController: true };
     const kubeconfigPath = this.opts.localKubeconfigPath?.();
     if (kubeconfigPath) mkdirSync(dirname(kubeconfigPath), { recursive: true });
-    this.localCluster = await cluster().startLocalCluster({ ...(kubeconfigPath ? { kubeconfigPath } : {}), demo: true, crdSchemas: argoCrdSchemas(), podReadyAfterMs: settings.podReadyAfterMs, onError: (m) => this.opts.log.warn(`local cluster: ${m}`) });
-    this.opts.log.info(`local cluster listening on ${this.localCluster.url} (kubeconfig ${this.localCluster.kubeconfigPath}, demo namespace ${cluster().demoNamespace})`);
+    this.localCluster = await cluster().startLocalCluster({
+      ...(kubeconfigPath ? { kubeconfigPath } : {}),
+      demo: true,
+      crdSchemas: argoCrdSchemas(),
+      podReadyAfterMs: settings.podReadyAfterMs,
+      onError: (m) => this.opts.log.warn(`local cluster: ${m}`),
+    });
+    this.opts.log.info(
+      `local cluster listening on ${this.localCluster.url} (kubeconfig ${this.localCluster.kubeconfigPath}, demo namespace ${cluster().demoNamespace})`,
+    );
     this.emit('local');
     await this.connect(LOCAL_CONTEXT);
     if (settings.startController && this.current.kind === 'connected') await this.startController();
@@ -370,7 +409,9 @@ export class Session implements Disposable {
     void controller.lost.then(() => {
       if (this.controllerRun !== run) return;
       this.controllerRun = undefined;
-      this.opts.log.warn(`the embedded controller stopped in context "${run.context}": ${controller.stoppedBecause() ?? 'it lost its Lease'}`);
+      this.opts.log.warn(
+        `the embedded controller stopped in context "${run.context}": ${controller.stoppedBecause() ?? 'it lost its Lease'}`,
+      );
       this.emit('controller');
       void this.lookAtReconciler();
     });
@@ -412,17 +453,34 @@ export class Session implements Disposable {
 /** This window's name in the embedded controller's Lease: another window or process shows it as the holder. */
 const controllerIdentity = (): string => `vscode-${hostname()}-pid${process.pid}-${randomBytes(3).toString('hex')}`;
 
-function summarize(context: string, who: Reconciler, mine: { controller: EmbeddedController; context: string } | undefined): ReconcilerSummary {
+function summarize(
+  context: string,
+  who: Reconciler,
+  mine: { controller: EmbeddedController; context: string } | undefined,
+): ReconcilerSummary {
   if (who.kind !== 'embedded') return { context, ...who };
   // Ours first: this window's controller is the one to show when it holds a Lease.
   const own = who.holders.find((h) => mine?.context === context && h.holder === mine.controller.identity);
   const h = own ?? who.holders[0]!;
-  return { context, kind: 'embedded', here: own !== undefined, holder: h.holder, namespace: h.namespace, ...(h.renewTime ? { renewTime: h.renewTime } : {}) };
+  return {
+    context,
+    kind: 'embedded',
+    here: own !== undefined,
+    holder: h.holder,
+    namespace: h.namespace,
+    ...(h.renewTime ? { renewTime: h.renewTime } : {}),
+  };
 }
 
 /** What the tree shows of a summary (a renewal alone changes nothing shown). */
 const reconcilerKey = (r: ReconcilerSummary): string =>
-  r.kind === 'embedded' ? `embedded:${r.here}:${r.holder}:${r.namespace}` : r.kind === 'none' ? `none:${r.unchecked.join(',')}` : r.kind === 'argo' ? `argo:${r.how}` : `unknown:${r.why}`;
+  r.kind === 'embedded'
+    ? `embedded:${r.here}:${r.holder}:${r.namespace}`
+    : r.kind === 'none'
+      ? `none:${r.unchecked.join(',')}`
+      : r.kind === 'argo'
+        ? `argo:${r.how}`
+        : `unknown:${r.why}`;
 
 /** Closes the local cluster and removes its kubeconfig (a given path is not removed by close()). */
 async function closeLocal(local: LocalCluster): Promise<void> {

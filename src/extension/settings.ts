@@ -33,8 +33,13 @@ export function readSettings(): Settings {
   return {
     kubeconfig: kubeconfigList(kubeconfig),
     context: c.get<string>('context', '').trim(),
-    namespaces: Array.isArray(namespaces) ? namespaces.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim()) : [],
-    localCluster: { podReadyAfterMs: num('localCluster.podReadyAfterMs', 2000), startController: c.get<boolean>('localCluster.startController', true) !== false },
+    namespaces: Array.isArray(namespaces)
+      ? namespaces.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim())
+      : [],
+    localCluster: {
+      podReadyAfterMs: num('localCluster.podReadyAfterMs', 2000),
+      startController: c.get<boolean>('localCluster.startController', true) !== false,
+    },
     server: {
       validationDelayMs: num('server.validationDelayMs', 0),
       scanWorkspace: c.get<boolean>('server.scanWorkspace', true) !== false,

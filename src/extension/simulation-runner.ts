@@ -40,7 +40,10 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
   // gracefully (the whole process would abort): too large a text is refused before.
   const maxChars = Math.floor((heapMb * 1024 * 1024) / 8);
   if (job.text.length > maxChars) {
-    return Promise.resolve({ ok: false, reason: `the manifest has ${job.text.length} characters: the Simulate view simulates manifests of up to ${maxChars} (its budget is ${heapMb} MB)` });
+    return Promise.resolve({
+      ok: false,
+      reason: `the manifest has ${job.text.length} characters: the Simulate view simulates manifests of up to ${maxChars} (its budget is ${heapMb} MB)`,
+    });
   }
   return new Promise((resolve) => {
     let settled = false;
@@ -55,7 +58,11 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
     };
     const onAbort = () => finish({ ok: false, reason: 'the simulation was replaced by a newer one' });
     const timer = setTimeout(
-      () => finish({ ok: false, reason: `the simulation took more than ${timeoutMs / 1000} s and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)` }),
+      () =>
+        finish({
+          ok: false,
+          reason: `the simulation took more than ${timeoutMs / 1000} s and was stopped (the Simulate view gives it ${timeoutMs / 1000} s and ${heapMb} MB)`,
+        }),
       timeoutMs,
     );
     try {

@@ -20,7 +20,12 @@ function run(job: SimulationJob): SimulationAnswer {
     // A spec Argo refuses (InvalidSpec) never runs: say so, as the controller's condition would, instead of simulating it.
     const invalidSpec = rolloutSpecErrors(parsed, target);
     const first = invalidSpec[0];
-    if (first) return { ok: false, reason: ConditionMessage.invalidSpec(name, `${first.path ? `${first.path}: ` : ''}${first.message}`), invalidSpec };
+    if (first)
+      return {
+        ok: false,
+        reason: ConditionMessage.invalidSpec(name, `${first.path ? `${first.path}: ` : ''}${first.message}`),
+        invalidSpec,
+      };
     const result = simulate(rollout, { services });
     return { ok: true, rollout: name, strategy: result.strategy, frames: result.frames, outcome: result.outcome };
   } catch (e) {

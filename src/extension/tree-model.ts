@@ -6,7 +6,16 @@
 import type { ObjectRef } from '../kube';
 import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
-import { actionCaution, actionRefusal, isCompletedPhase, offeredActions, primaryAction, stepProgress, type ActionName, type Rollout } from '../planner';
+import {
+  actionCaution,
+  actionRefusal,
+  isCompletedPhase,
+  offeredActions,
+  primaryAction,
+  stepProgress,
+  type ActionName,
+  type Rollout,
+} from '../planner';
 import { LOCAL_CONTEXT, type ReconcilerSummary, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { targetRefusal } from './webview-requests';
@@ -96,7 +105,9 @@ export function elementId(e: TreeElement): string {
 
 /** An Experiment's place in ids: `context/namespace/rollout#revision/experiment`, or `context/namespace/experiment` standalone (names hold no `#`, so the two never meet). */
 const experimentPath = (e: ExperimentAt): string =>
-  e.name !== undefined ? `${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}` : `${e.context}/${e.namespace}/${e.experiment}`;
+  e.name !== undefined
+    ? `${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}`
+    : `${e.context}/${e.namespace}/${e.experiment}`;
 
 /** The fields that place a row in Experiment `e`'s subtree (its rollout and revision only when it has them). */
 const inExperiment = (e: ExperimentAt): ExperimentAt =>
@@ -194,8 +205,15 @@ export function experimentNeedsAttention(v: Pick<ExperimentView, 'phase'>): bool
 }
 
 /** The standalone Experiments shown under a namespace (all, or those needing attention), sorted by name. */
-export function visibleStandaloneExperiments(src: Pick<TreeSource, 'needsAttentionOnly' | 'now'>, stores: ClusterStores, namespace?: string): Experiment[] {
-  const all = stores.experiments.list(namespace).filter(isStandaloneExperiment).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+export function visibleStandaloneExperiments(
+  src: Pick<TreeSource, 'needsAttentionOnly' | 'now'>,
+  stores: ClusterStores,
+  namespace?: string,
+): Experiment[] {
+  const all = stores.experiments
+    .list(namespace)
+    .filter(isStandaloneExperiment)
+    .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
   if (!src.needsAttentionOnly) return all;
   return all.filter((ex) => {
     const v = cluster().experimentViewFromStores(stores, ex.metadata?.namespace ?? '', ex.metadata?.name ?? '', src.now);
@@ -221,12 +239,27 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       if (src.state.kind === 'failed') return [{ kind: 'message', context: e.context, text: src.state.message }];
       if (src.state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: 'connecting…' }];
       if (!stores) return [];
-      const problems = src.state.kind === 'connected' ? src.state.problems().map((p): TreeElement => ({ kind: 'watchProblem', context: e.context, resource: p.resource, text: p.message })) : [];
+      const problems =
+        src.state.kind === 'connected'
+          ? src.state
+              .problems()
+              .map((p): TreeElement => ({ kind: 'watchProblem', context: e.context, resource: p.resource, text: p.message }))
+          : [];
       const namespaces = [
-        ...new Set([...visibleRollouts(src, stores).map((r) => r.metadata?.namespace ?? ''), ...visibleStandaloneExperiments(src, stores).map((x) => x.metadata?.namespace ?? '')]),
+        ...new Set([
+          ...visibleRollouts(src, stores).map((r) => r.metadata?.namespace ?? ''),
+          ...visibleStandaloneExperiments(src, stores).map((x) => x.metadata?.namespace ?? ''),
+        ]),
       ].sort();
       if (namespaces.length === 0) {
-        return [...problems, { kind: 'message', context: e.context, text: src.needsAttentionOnly ? 'no rollout needs attention' : 'no rollouts in the watched namespaces' }];
+        return [
+          ...problems,
+          {
+            kind: 'message',
+            context: e.context,
+            text: src.needsAttentionOnly ? 'no rollout needs attention' : 'no rollouts in the watched namespaces',
+          },
+        ];
       }
       return [...problems, ...namespaces.map((namespace): TreeElement => ({ kind: 'namespace', context: e.context, namespace }))];
     }
@@ -234,8 +267,12 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       if (!stores || !isActive(src, e.context)) return [];
       // The rollouts, then the Experiments no rollout owns.
       return [
-        ...visibleRollouts(src, stores, e.namespace).map((r): TreeElement => ({ kind: 'rollout', context: e.context, namespace: e.namespace, name: r.metadata?.name ?? '' })),
-        ...visibleStandaloneExperiments(src, stores, e.namespace).map((x): TreeElement => ({ kind: 'experiment', context: e.context, namespace: e.namespace, experiment: x.metadata?.name ?? '' })),
+        ...visibleRollouts(src, stores, e.namespace).map(
+          (r): TreeElement => ({ kind: 'rollout', context: e.context, namespace: e.namespace, name: r.metadata?.name ?? '' }),
+        ),
+        ...visibleStandaloneExperiments(src, stores, e.namespace).map(
+          (x): TreeElement => ({ kind: 'experiment', context: e.context, namespace: e.namespace, experiment: x.metadata?.name ?? '' }),
+        ),
       ];
     case 'rollout': {
       const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
@@ -247,7 +284,9 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       if (!rev) return [];
       // Upstream's order: the ReplicaSets (here their pods), the Experiments, the runs.
       return [
-        ...rev.replicaSets.flatMap((rs) => rs.pods.map((p): TreeElement => ({ kind: 'pod', ...pick(e), revision: e.revision, pod: p.name }))),
+        ...rev.replicaSets.flatMap((rs) =>
+          rs.pods.map((p): TreeElement => ({ kind: 'pod', ...pick(e), revision: e.revision, pod: p.name })),
+        ),
         ...rev.experiments.map((x): TreeElement => ({ kind: 'experiment', ...pick(e), revision: e.revision, experiment: x.name })),
         ...rev.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...pick(e), revision: e.revision, run: a.name })),
       ];
@@ -284,7 +323,13 @@ function experimentAt(stores: ClusterStores, e: ExperimentAt, now: Date): Experi
 }
 /** An Experiment row's description: phase, the step that started it (if any), its template count. */
 const experimentDescription = (ex: ExperimentView): string =>
-  [ex.phase, ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '', `${ex.replicaSets.length} template${ex.replicaSets.length === 1 ? '' : 's'}`].filter(Boolean).join(' · ');
+  [
+    ex.phase,
+    ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '',
+    `${ex.replicaSets.length} template${ex.replicaSets.length === 1 ? '' : 's'}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 /** An Experiment's phase as a codicon, with a colour when it has ended. */
 function experimentIcon(phase: string): { id: string; color?: string } {
   if (phase === 'Successful') return { id: 'beaker', color: 'testing.iconPassed' };
@@ -302,15 +347,24 @@ export const localClusterElsewhere = (src: Pick<TreeSource, 'state' | 'local'>):
  * Who reconciles a connected context, for its row: `short` for the description, `long` for the
  * tooltip. This window's running controller counts before the first look at the cluster.
  */
-export function reconcilerText(src: Pick<TreeSource, 'reconciler' | 'controller'>, context: string): { short: string; long: string } | undefined {
+export function reconcilerText(
+  src: Pick<TreeSource, 'reconciler' | 'controller'>,
+  context: string,
+): { short: string; long: string } | undefined {
   const r = src.reconciler?.context === context ? src.reconciler : undefined;
-  if (!r) return src.controller?.context === context ? { short: 'embedded controller here', long: 'Reconciled by the embedded controller of this window.' } : undefined;
+  if (!r)
+    return src.controller?.context === context
+      ? { short: 'embedded controller here', long: 'Reconciled by the embedded controller of this window.' }
+      : undefined;
   switch (r.kind) {
     case 'argo':
       return { short: 'Argo controller', long: `Reconciled by the Argo Rollouts controller: ${r.how}.` };
     case 'embedded':
       return r.here
-        ? { short: 'embedded controller here', long: `Reconciled by the embedded controller of this window (Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME}, holder ${r.holder}).` }
+        ? {
+            short: 'embedded controller here',
+            long: `Reconciled by the embedded controller of this window (Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME}, holder ${r.holder}).`,
+          }
         : {
             short: 'embedded, other process',
             long: `Reconciled by an embedded controller in another process (npm start, \`rollouts controller\` or another window): Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME} is held by ${r.holder}${r.renewTime ? `, renewed at ${r.renewTime}` : ''}.`,
@@ -330,7 +384,16 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
   switch (e.kind) {
     case 'local':
       // Descriptions short enough for the default side bar; the address is in the tooltip.
-      if (src.local) return { id, label: 'Local cluster', description: 'running', tooltip: `The local cluster runs in this window at ${src.local.url}.`, icon: { id: 'vm-running', color: 'charts.green' }, contextValue: 'localCluster:running', collapsible: 'expanded' };
+      if (src.local)
+        return {
+          id,
+          label: 'Local cluster',
+          description: 'running',
+          tooltip: `The local cluster runs in this window at ${src.local.url}.`,
+          icon: { id: 'vm-running', color: 'charts.green' },
+          contextValue: 'localCluster:running',
+          collapsible: 'expanded',
+        };
       if (localClusterElsewhere(src) && src.state.kind === 'connected') {
         return {
           id,
@@ -354,8 +417,23 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     case 'controller':
       return src.controller
-        ? { id, label: 'Embedded controller', description: 'running', tooltip: `Reconciles the Rollouts of context "${src.controller.context}".`, icon: { id: 'run-all', color: 'charts.green' }, contextValue: 'controller:running', collapsible: 'none' }
-        : { id, label: 'Embedded controller', description: 'stopped', icon: { id: 'circle-slash' }, contextValue: 'controller:stopped', collapsible: 'none' };
+        ? {
+            id,
+            label: 'Embedded controller',
+            description: 'running',
+            tooltip: `Reconciles the Rollouts of context "${src.controller.context}".`,
+            icon: { id: 'run-all', color: 'charts.green' },
+            contextValue: 'controller:running',
+            collapsible: 'none',
+          }
+        : {
+            id,
+            label: 'Embedded controller',
+            description: 'stopped',
+            icon: { id: 'circle-slash' },
+            contextValue: 'controller:stopped',
+            collapsible: 'none',
+          };
     case 'context': {
       const active = 'context' in src.state && src.state.context === e.context ? src.state : undefined;
       if (!active) {
@@ -378,14 +456,36 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
           : active.kind === 'failed'
             ? 'cannot connect'
             : 'connecting…';
-      const tooltip = active.kind === 'connected' ? [`${e.context}: ${active.conn.server}`, who?.long].filter(Boolean).join('\n') : undefined;
-      const icon = active.kind === 'failed' ? { id: 'debug-disconnect', color: 'errorForeground' } : failing ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'cloud', color: 'charts.green' };
-      return { id, label: e.context, description, ...(tooltip ? { tooltip } : {}), icon, contextValue: `context:${active.kind}`, collapsible: 'expanded' };
+      const tooltip =
+        active.kind === 'connected' ? [`${e.context}: ${active.conn.server}`, who?.long].filter(Boolean).join('\n') : undefined;
+      const icon =
+        active.kind === 'failed'
+          ? { id: 'debug-disconnect', color: 'errorForeground' }
+          : failing
+            ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+            : { id: 'cloud', color: 'charts.green' };
+      return {
+        id,
+        label: e.context,
+        description,
+        ...(tooltip ? { tooltip } : {}),
+        icon,
+        contextValue: `context:${active.kind}`,
+        collapsible: 'expanded',
+      };
     }
     case 'message':
       return { id, label: e.text, icon: { id: 'info' }, contextValue: 'message', collapsible: 'none', tooltip: e.text };
     case 'watchProblem':
-      return { id, label: `cannot watch ${e.resource}`, description: e.text, icon: { id: 'warning', color: 'problemsWarningIcon.foreground' }, contextValue: 'watchProblem', collapsible: 'none', tooltip: `${e.resource}: ${e.text}\nThe watch retries by itself; the rest of the view works.` };
+      return {
+        id,
+        label: `cannot watch ${e.resource}`,
+        description: e.text,
+        icon: { id: 'warning', color: 'problemsWarningIcon.foreground' },
+        contextValue: 'watchProblem',
+        collapsible: 'none',
+        tooltip: `${e.resource}: ${e.text}\nThe watch retries by itself; the rest of the view works.`,
+      };
     case 'namespace': {
       const count = stores ? visibleRollouts(src, stores, e.namespace).length : 0;
       const experiments = stores ? visibleStandaloneExperiments(src, stores, e.namespace).length : 0;
@@ -407,15 +507,29 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         icon: blocked ? { id: 'warning', color: 'list.warningForeground' } : PHASE_ICONS[v.phase],
         contextValue: rolloutContextValue(stores, rollout),
         collapsible: 'collapsed',
-        command: { command: 'rollouts.openRollout', title: 'Open Rollout', args: [{ context: e.context, namespace: e.namespace, name: e.name }] },
+        command: {
+          command: 'rollouts.openRollout',
+          title: 'Open Rollout',
+          args: [{ context: e.context, namespace: e.namespace, name: e.name }],
+        },
       };
     }
     case 'revision': {
       const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
       const rs = rev?.replicaSets[0];
       const tags = [...new Set(rev?.replicaSets.flatMap((r) => r.tags) ?? [])];
-      const description = rs ? [tags.join(', '), `${rs.available}/${rs.desired} available`, rs.images.join(', ')].filter(Boolean).join(' · ') : '';
-      return { id, label: `revision ${e.revision}`, description, tooltip: rev?.replicaSets.map((r) => r.name).join('\n'), icon: { id: 'versions' }, contextValue: 'revision', collapsible: 'collapsed' };
+      const description = rs
+        ? [tags.join(', '), `${rs.available}/${rs.desired} available`, rs.images.join(', ')].filter(Boolean).join(' · ')
+        : '';
+      return {
+        id,
+        label: `revision ${e.revision}`,
+        description,
+        tooltip: rev?.replicaSets.map((r) => r.name).join('\n'),
+        icon: { id: 'versions' },
+        contextValue: 'revision',
+        collapsible: 'collapsed',
+      };
     }
     case 'experiment': {
       const ex = stores ? experimentAt(stores, e, src.now) : undefined;
@@ -432,8 +546,19 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     }
     case 'replicaSet': {
       const rs = stores ? experimentAt(stores, e, src.now)?.replicaSets.find((r) => r.name === e.replicaSet) : undefined;
-      const description = rs ? [rs.template ? `template ${rs.template}` : '', rs.status, `${rs.available}/${rs.desired} available`, rs.images.join(', ')].filter(Boolean).join(' · ') : 'gone';
-      return { id, label: e.replicaSet, description, icon: { id: 'layers' }, contextValue: 'replicaSet', collapsible: rs && rs.pods.length > 0 ? 'collapsed' : 'none' };
+      const description = rs
+        ? [rs.template ? `template ${rs.template}` : '', rs.status, `${rs.available}/${rs.desired} available`, rs.images.join(', ')]
+            .filter(Boolean)
+            .join(' · ')
+        : 'gone';
+      return {
+        id,
+        label: e.replicaSet,
+        description,
+        icon: { id: 'layers' },
+        contextValue: 'replicaSet',
+        collapsible: rs && rs.pods.length > 0 ? 'collapsed' : 'none',
+      };
     }
     case 'pod': {
       const replicaSets = !stores
@@ -521,7 +646,9 @@ export function affectedElements(
     case 'experiments':
       if (ownerName(meta, 'Rollout')) return owningRow(meta);
       if (event !== 'update') return [{ kind: 'context', context }];
-      return needsAttentionOnly ? [{ kind: 'namespace', context, namespace }] : [{ kind: 'experiment', context, namespace, experiment: meta.name ?? '' }];
+      return needsAttentionOnly
+        ? [{ kind: 'namespace', context, namespace }]
+        : [{ kind: 'experiment', context, namespace, experiment: meta.name ?? '' }];
     case 'replicaSets':
     case 'analysisRuns':
       return owningRow(meta);
@@ -567,10 +694,17 @@ export interface RolloutPickItem {
  * rollouts whose state calls for it, then the others it makes sense for, then those where it
  * asks first (the planner's caution, as Promote on a Degraded rollout); and why the rest are left out.
  */
-export function rolloutChoices(stores: ClusterStores, context: string, action: ActionName | undefined, now: Date): { items: RolloutPickItem[]; refused: string[] } {
+export function rolloutChoices(
+  stores: ClusterStores,
+  context: string,
+  action: ActionName | undefined,
+  now: Date,
+): { items: RolloutPickItem[]; refused: string[] } {
   const ranked: { rank: number; item: RolloutPickItem }[] = [];
   const refused: string[] = [];
-  const all = [...stores.rollouts.list()].sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
+  const all = [...stores.rollouts.list()].sort((a, b) =>
+    `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`),
+  );
   for (const r of all) {
     const objects = cluster().relatedObjects(stores, r);
     const name = r.metadata?.name ?? '';
@@ -587,12 +721,19 @@ export function rolloutChoices(stores: ClusterStores, context: string, action: A
       else if (primaryAction(r, objects.replicaSets) === action) [rank, note] = [0, ' · what its state calls for'];
     }
     const v = cluster().rolloutView(objects, now);
-    ranked.push({ rank, item: { label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`, description: `${namespace}${note}`, detail: rolloutDescription(v), ref: { context, namespace, name } } });
+    ranked.push({
+      rank,
+      item: {
+        label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`,
+        description: `${namespace}${note}`,
+        detail: rolloutDescription(v),
+        ref: { context, namespace, name },
+      },
+    });
   }
   // A stable sort: within a rank, the namespace/name order above.
   return { items: ranked.sort((a, b) => a.rank - b.rank).map((x) => x.item), refused };
 }
-
 
 /** Which AnalysisRun a command acts on; `rollout` is the rollout that owns it, when known. */
 export interface AnalysisRunRef {
@@ -626,7 +767,10 @@ export interface AnalysisRunPickItem {
 
 /** Every run of a rollout's view: its own, then its Experiments' (each with the Experiment it belongs to). */
 export function runsOfView(v: RolloutView): { run: RolloutView['analysisRuns'][number]; experiment?: string }[] {
-  return [...v.analysisRuns.map((run) => ({ run })), ...v.revisions.flatMap((rev) => rev.experiments.flatMap((x) => x.analysisRuns.map((run) => ({ run, experiment: x.name }))))];
+  return [
+    ...v.analysisRuns.map((run) => ({ run })),
+    ...v.revisions.flatMap((rev) => rev.experiments.flatMap((x) => x.analysisRuns.map((run) => ({ run, experiment: x.name })))),
+  ];
 }
 
 /** The AnalysisRuns that can be terminated (not ended), the rollouts' own and their Experiments', across every watched rollout, and those of standalone Experiments, sorted by namespace and name. */
@@ -637,7 +781,12 @@ export function analysisRunChoices(stores: ClusterStores, context: string, now: 
     const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
     for (const { run, experiment } of runsOfView(v)) {
       if (!canTerminate(run)) continue;
-      const gate = experiment !== undefined ? `analysis of Experiment ${experiment}` : run.type ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex}` : ''} analysis` : 'analysis';
+      const gate =
+        experiment !== undefined
+          ? `analysis of Experiment ${experiment}`
+          : run.type
+            ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex}` : ''} analysis`
+            : 'analysis';
       items.push({
         label: `$(graph) ${run.name}`,
         description: `${v.namespace} · rollout ${v.name}`,
@@ -650,7 +799,12 @@ export function analysisRunChoices(stores: ClusterStores, context: string, now: 
     const namespace = x.metadata?.namespace ?? '';
     const ex = cluster().experimentViewFromStores(stores, namespace, x.metadata?.name ?? '', now);
     for (const run of ex?.analysisRuns.filter(canTerminate) ?? []) {
-      items.push({ label: `$(graph) ${run.name}`, description: `${namespace} · standalone`, detail: `${run.phase} · analysis of Experiment ${ex!.name}${counts(run)}`, ref: { context, namespace, run: run.name } });
+      items.push({
+        label: `$(graph) ${run.name}`,
+        description: `${namespace} · standalone`,
+        detail: `${run.phase} · analysis of Experiment ${ex!.name}${counts(run)}`,
+        ref: { context, namespace, run: run.name },
+      });
     }
   }
   return items.sort((a, b) => `${a.ref.namespace}/${a.ref.run}`.localeCompare(`${b.ref.namespace}/${b.ref.run}`));
@@ -707,7 +861,12 @@ export function experimentChoices(stores: ClusterStores, context: string, now: D
     const namespace = x.metadata?.namespace ?? '';
     const ex = cluster().experimentViewFromStores(stores, namespace, x.metadata?.name ?? '', now);
     if (!ex || isCompletedPhase(ex.phase)) continue;
-    items.push({ label: `$(beaker) ${ex.name}`, description: `${namespace} · standalone`, detail: experimentDescription(ex), ref: { context, namespace, experiment: ex.name } });
+    items.push({
+      label: `$(beaker) ${ex.name}`,
+      description: `${namespace} · standalone`,
+      detail: experimentDescription(ex),
+      ref: { context, namespace, experiment: ex.name },
+    });
   }
   return items.sort((a, b) => `${a.ref.namespace}/${a.ref.experiment}`.localeCompare(`${b.ref.namespace}/${b.ref.experiment}`));
 }
@@ -724,7 +883,13 @@ export interface TerminateRequest {
  * Experiment must be one of that rollout's that has not ended. The host asks this before it runs
  * the command.
  */
-export function terminateRefusal(state: SessionState, shown: Required<RolloutRef>, requested: RolloutRef, what: TerminateRequest, now: Date): string | undefined {
+export function terminateRefusal(
+  state: SessionState,
+  shown: Required<RolloutRef>,
+  requested: RolloutRef,
+  what: TerminateRequest,
+  now: Date,
+): string | undefined {
   const elsewhere = targetRefusal(shown, requested);
   if (elsewhere) return elsewhere;
   if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
@@ -733,7 +898,8 @@ export function terminateRefusal(state: SessionState, shown: Required<RolloutRef
     what.kind === 'analysisRun'
       ? view && runsOfView(view).find((r) => r.run.name === what.name)?.run
       : view?.revisions.flatMap((rev) => rev.experiments).find((ex) => ex.name === what.name);
-  if (!found) return `it is not ${what.kind === 'analysisRun' ? 'an analysis run' : 'an Experiment'} of rollout ${shown.namespace}/${shown.name}`;
+  if (!found)
+    return `it is not ${what.kind === 'analysisRun' ? 'an analysis run' : 'an Experiment'} of rollout ${shown.namespace}/${shown.name}`;
   if (!canTerminate(found)) return `it has already ended (${found.phase})`;
   return undefined;
 }

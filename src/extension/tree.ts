@@ -6,7 +6,17 @@
 import * as vscode from 'vscode';
 import { createBatcher } from './batch';
 import type { Session } from './session';
-import { affectedElements, children, elementId, item, nextCountdown, parentOf, viewOf, type TreeElement, type TreeSource } from './tree-model';
+import {
+  affectedElements,
+  children,
+  elementId,
+  item,
+  nextCountdown,
+  parentOf,
+  viewOf,
+  type TreeElement,
+  type TreeSource,
+} from './tree-model';
 
 export const VIEW_ID = 'rollouts.view';
 /** How long a burst of watch events may last before the tree refreshes. */
@@ -32,7 +42,8 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
       session.onStoreChange((kind, event, obj) => {
         const state = session.state;
         if (state.kind !== 'connected') return;
-        for (const e of affectedElements(state.context, state.stores, kind, event, obj, this.attentionOnly())) this.batch.add(elementId(e), e);
+        for (const e of affectedElements(state.context, state.stores, kind, event, obj, this.attentionOnly()))
+          this.batch.add(elementId(e), e);
       }),
     );
   }
@@ -42,7 +53,10 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
       state: this.session.state,
       contexts: this.session.contexts(),
       local: this.session.local,
-      controller: this.session.controller && { context: this.session.controller.context, blocked: this.session.controller.controller.controller.blocked },
+      controller: this.session.controller && {
+        context: this.session.controller.context,
+        blocked: this.session.controller.controller.controller.blocked,
+      },
       reconciler: this.session.reconciler,
       needsAttentionOnly: this.attentionOnly(),
       now: new Date(),
@@ -95,7 +109,11 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
     const data = item(src, e);
     const t = new vscode.TreeItem(
       data.label,
-      data.collapsible === 'none' ? vscode.TreeItemCollapsibleState.None : data.collapsible === 'expanded' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+      data.collapsible === 'none'
+        ? vscode.TreeItemCollapsibleState.None
+        : data.collapsible === 'expanded'
+          ? vscode.TreeItemCollapsibleState.Expanded
+          : vscode.TreeItemCollapsibleState.Collapsed,
     );
     t.id = data.id;
     t.description = data.description;

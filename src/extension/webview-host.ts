@@ -23,7 +23,14 @@ export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
 
 /** The page around dist/webview.js: given the nonce and URIs, webview/page.ts builds it. */
-export type PageBuilder = (p: { nonce: string; cspSource: string; scriptUri: string; styleUri: string; codiconsUri: string; title: string }) => string;
+export type PageBuilder = (p: {
+  nonce: string;
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+  codiconsUri: string;
+  title: string;
+}) => string;
 
 interface OpenPanel {
   panel: vscode.WebviewPanel;
@@ -50,7 +57,9 @@ export class WebviewHost implements vscode.Disposable {
   ) {
     this.subs.push(
       vscode.window.registerWebviewPanelSerializer(ROLLOUT_PANEL, { deserializeWebviewPanel: (panel, state) => this.revive(panel, state) }),
-      vscode.window.registerWebviewPanelSerializer(SIMULATION_PANEL, { deserializeWebviewPanel: (panel, state) => this.revive(panel, state) }),
+      vscode.window.registerWebviewPanelSerializer(SIMULATION_PANEL, {
+        deserializeWebviewPanel: (panel, state) => this.revive(panel, state),
+      }),
       // Rollout panels follow the watches: a burst of events becomes one push per panel.
       ctx.session.onStoreChange((_kind, _event, obj) => {
         const ns = (obj as { metadata?: { namespace?: string } }).metadata?.namespace;
@@ -60,7 +69,8 @@ export class WebviewHost implements vscode.Disposable {
         for (const [key, p] of this.panels) if (p.state.kind === 'rollout') this.schedulePush(key);
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        for (const [key, p] of this.panels) if (p.state.kind === 'simulation' && p.state.uri === e.document.uri.toString()) this.schedulePush(key, 300);
+        for (const [key, p] of this.panels)
+          if (p.state.kind === 'simulation' && p.state.uri === e.document.uri.toString()) this.schedulePush(key, 300);
       }),
     );
   }
@@ -83,13 +93,18 @@ export class WebviewHost implements vscode.Disposable {
       docIndex !== undefined
         ? rollouts.find((d) => d.index === docIndex)
         : (rollouts.find((d) => offset !== undefined && d.range[0] <= offset && offset <= d.range[1]) ?? rollouts[0]);
-    if (!target) throw new Error(`${vscode.workspace.asRelativePath(uri)} has no Rollout${docIndex !== undefined ? ` as document ${docIndex + 1}` : ''} to simulate`);
+    if (!target)
+      throw new Error(
+        `${vscode.workspace.asRelativePath(uri)} has no Rollout${docIndex !== undefined ? ` as document ${docIndex + 1}` : ''} to simulate`,
+      );
     const name = String((documentValue(target.doc) as Rollout | null)?.metadata?.name ?? 'rollout');
     return this.open({ kind: 'simulation', uri: uri.toString(), docIndex: target.index }, `Simulate ${name}`);
   }
 
   private keyOf(state: PanelState): string {
-    return state.kind === 'rollout' ? `rollout:${state.ref.context}/${state.ref.namespace}/${state.ref.name}` : `simulation:${state.uri}#${state.docIndex}`;
+    return state.kind === 'rollout'
+      ? `rollout:${state.ref.context}/${state.ref.namespace}/${state.ref.name}`
+      : `simulation:${state.uri}#${state.docIndex}`;
   }
 
   private open(state: PanelState, title: string): string {
@@ -99,11 +114,16 @@ export class WebviewHost implements vscode.Disposable {
       existing.panel.reveal();
       return key;
     }
-    const panel = vscode.window.createWebviewPanel(state.kind === 'rollout' ? ROLLOUT_PANEL : SIMULATION_PANEL, title, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: false,
-      localResourceRoots: [vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      state.kind === 'rollout' ? ROLLOUT_PANEL : SIMULATION_PANEL,
+      title,
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        retainContextWhenHidden: false,
+        localResourceRoots: [vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist')],
+      },
+    );
     this.adopt(panel, state);
     return key;
   }
@@ -116,7 +136,8 @@ export class WebviewHost implements vscode.Disposable {
     }
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist')] };
     // After a reload the manifest may not be loaded yet: load it, or the panel says it is not open.
-    if (state.kind === 'simulation') await Promise.resolve(vscode.workspace.openTextDocument(vscode.Uri.parse(state.uri))).catch(() => undefined);
+    if (state.kind === 'simulation')
+      await Promise.resolve(vscode.workspace.openTextDocument(vscode.Uri.parse(state.uri))).catch(() => undefined);
     this.adopt(panel, state);
   }
 
@@ -126,12 +147,12 @@ export class WebviewHost implements vscode.Disposable {
     // Set once; everything after this is a message. A page that cannot be built closes its panel.
     try {
       panel.webview.html = this.page({
-      nonce: randomBytes(16).toString('base64'),
-      cspSource: panel.webview.cspSource,
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
-      codiconsUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
-      title: panel.title,
+        nonce: randomBytes(16).toString('base64'),
+        cspSource: panel.webview.cspSource,
+        scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+        styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+        codiconsUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
+        title: panel.title,
       });
     } catch (e) {
       panel.dispose();
@@ -185,12 +206,15 @@ export class WebviewHost implements vscode.Disposable {
   private rolloutMessage(state: Extract<PanelState, { kind: 'rollout' }>): HostToView {
     const s = this.ctx.session.state;
     const { ref } = state;
-    if (s.kind !== 'connected' || s.context !== ref.context) return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
+    if (s.kind !== 'connected' || s.context !== ref.context)
+      return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
     const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
     const rollout = s.stores.rollouts.get(ref.name, ref.namespace);
-    if (!view || !rollout) return { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
+    if (!view || !rollout)
+      return { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
     const controller = this.ctx.session.controller;
-    const heldBy = controller?.context === ref.context ? controller.controller.controller.blocked.get(`${ref.namespace}/${ref.name}`) : undefined;
+    const heldBy =
+      controller?.context === ref.context ? controller.controller.controller.blocked.get(`${ref.namespace}/${ref.name}`) : undefined;
     // The planner says which actions the view offers, and which one the state calls for; the view does not guess.
     const actions = offeredActions(rollout, cluster().relatedObjects(s.stores, rollout).replicaSets);
     return { kind: 'rollout', view, actions, context: ref.context, ...(heldBy ? { heldBy } : {}) };
@@ -216,8 +240,22 @@ export class WebviewHost implements vscode.Disposable {
     this.post(
       open,
       answer.ok
-        ? { kind: 'simulation', manifestName: `${manifestName}: ${answer.rollout}`, frames: answer.frames, outcome: answer.outcome, strategy: answer.strategy, source }
-        : { kind: 'simulation', manifestName, frames: [], error: answer.reason, ...(answer.invalidSpec ? { invalidSpec: answer.invalidSpec } : {}), source },
+        ? {
+            kind: 'simulation',
+            manifestName: `${manifestName}: ${answer.rollout}`,
+            frames: answer.frames,
+            outcome: answer.outcome,
+            strategy: answer.strategy,
+            source,
+          }
+        : {
+            kind: 'simulation',
+            manifestName,
+            frames: [],
+            error: answer.reason,
+            ...(answer.invalidSpec ? { invalidSpec: answer.invalidSpec } : {}),
+            source,
+          },
     );
   }
 
@@ -250,7 +288,12 @@ export class WebviewHost implements vscode.Disposable {
         const decision = actionDecision(open.state, msg);
         if (!decision.ok) {
           this.ctx.log.warn(`webview: refused ${msg.action}: ${decision.refused}`);
-          this.post(open, { kind: 'actionResult', requestId: msg.requestId, ok: false, message: `Cannot ${ACTIONS[msg.action].verb}: ${decision.refused}` });
+          this.post(open, {
+            kind: 'actionResult',
+            requestId: msg.requestId,
+            ok: false,
+            message: `Cannot ${ACTIONS[msg.action].verb}: ${decision.refused}`,
+          });
           return;
         }
         this.answer(open, msg.requestId, vscode.commands.executeCommand(decision.command, ...decision.args));
@@ -266,7 +309,10 @@ export class WebviewHost implements vscode.Disposable {
    */
   private terminate(open: OpenPanel, requestId: number, requested: ViewRolloutRef, what: TerminateRequest): void {
     const noun = what.kind === 'analysisRun' ? 'AnalysisRun' : 'Experiment';
-    const refused = open.state.kind === 'rollout' ? terminateRefusal(this.ctx.session.state, open.state.ref, requested, what, new Date()) : 'this panel shows no rollout';
+    const refused =
+      open.state.kind === 'rollout'
+        ? terminateRefusal(this.ctx.session.state, open.state.ref, requested, what, new Date())
+        : 'this panel shows no rollout';
     if (refused || open.state.kind !== 'rollout') {
       this.ctx.log.warn(`webview: refused to terminate ${noun} "${what.name}": ${refused}`);
       this.post(open, { kind: 'actionResult', requestId, ok: false, message: `Cannot terminate ${noun} "${what.name}": ${refused}` });
@@ -275,8 +321,19 @@ export class WebviewHost implements vscode.Disposable {
     const { ref } = open.state;
     const run =
       what.kind === 'analysisRun'
-        ? vscode.commands.executeCommand('rollouts.terminateAnalysisRun', { kind: 'analysisRun', context: ref.context, namespace: ref.namespace, name: ref.name, run: what.name })
-        : vscode.commands.executeCommand('rollouts.terminateExperiment', { context: ref.context, namespace: ref.namespace, experiment: what.name, rollout: ref.name });
+        ? vscode.commands.executeCommand('rollouts.terminateAnalysisRun', {
+            kind: 'analysisRun',
+            context: ref.context,
+            namespace: ref.namespace,
+            name: ref.name,
+            run: what.name,
+          })
+        : vscode.commands.executeCommand('rollouts.terminateExperiment', {
+            context: ref.context,
+            namespace: ref.namespace,
+            experiment: what.name,
+            rollout: ref.name,
+          });
     this.answer(open, requestId, run);
   }
 
@@ -285,7 +342,11 @@ export class WebviewHost implements vscode.Disposable {
     try {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
       const at = doc.validatePosition(new vscode.Position(line, column));
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection: new vscode.Range(at, at), preserveFocus: false });
+      await vscode.window.showTextDocument(doc, {
+        viewColumn: vscode.ViewColumn.Beside,
+        selection: new vscode.Range(at, at),
+        preserveFocus: false,
+      });
     } catch (e) {
       this.ctx.log.warn(`webview: cannot show line ${line + 1} of ${uri}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -294,7 +355,13 @@ export class WebviewHost implements vscode.Disposable {
   /** Posts the end of a command the view asked for as its actionResult. */
   private answer(open: OpenPanel, requestId: number, run: Thenable<unknown>): void {
     void (run as Thenable<ActionReport | undefined>).then(
-      (report) => this.post(open, { kind: 'actionResult', requestId, ok: report?.ok ?? false, ...(report ? { message: report.message } : { message: 'cancelled' }) }),
+      (report) =>
+        this.post(open, {
+          kind: 'actionResult',
+          requestId,
+          ok: report?.ok ?? false,
+          ...(report ? { message: report.message } : { message: 'cancelled' }),
+        }),
       (e: unknown) => this.post(open, { kind: 'actionResult', requestId, ok: false, message: String(e) }),
     );
   }
@@ -315,8 +382,11 @@ function savedState(saved: unknown): PanelState | undefined {
   const message = (saved as { message?: unknown } | undefined)?.message;
   if (message === undefined || hostToViewProblem(message) !== undefined) return undefined;
   const m = message as HostToView;
-  if (m.kind === 'rollout' && m.context) return { kind: 'rollout', ref: { context: m.context, namespace: m.view.namespace, name: m.view.name } };
-  if (m.kind === 'rolloutGone' && m.target.context) return { kind: 'rollout', ref: { context: m.target.context, namespace: m.target.namespace, name: m.target.name } };
-  if (m.kind === 'simulation' && m.source && /^(file|untitled):/.test(m.source.uri) && m.source.docIndex >= 0) return { kind: 'simulation', uri: m.source.uri, docIndex: m.source.docIndex };
+  if (m.kind === 'rollout' && m.context)
+    return { kind: 'rollout', ref: { context: m.context, namespace: m.view.namespace, name: m.view.name } };
+  if (m.kind === 'rolloutGone' && m.target.context)
+    return { kind: 'rollout', ref: { context: m.target.context, namespace: m.target.namespace, name: m.target.name } };
+  if (m.kind === 'simulation' && m.source && /^(file|untitled):/.test(m.source.uri) && m.source.docIndex >= 0)
+    return { kind: 'simulation', uri: m.source.uri, docIndex: m.source.docIndex };
   return undefined;
 }

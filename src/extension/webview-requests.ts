@@ -12,7 +12,12 @@ export type PanelState = { kind: 'rollout'; ref: Required<RolloutRef> } | { kind
 
 /** Why a panel showing `shown` may not act on `requested` (undefined: it is the same rollout; a request without a context means the panel's). */
 export function targetRefusal(shown: Required<RolloutRef>, requested: RolloutRef): string | undefined {
-  if (requested.namespace === shown.namespace && requested.name === shown.name && (requested.context === undefined || requested.context === shown.context)) return undefined;
+  if (
+    requested.namespace === shown.namespace &&
+    requested.name === shown.name &&
+    (requested.context === undefined || requested.context === shown.context)
+  )
+    return undefined;
   const where = requested.context !== undefined ? ` in context "${requested.context}"` : '';
   return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
 }
@@ -27,6 +32,11 @@ export function actionDecision(panel: PanelState, msg: Extract<ViewToHost, { kin
   if (panel.kind !== 'rollout') return { ok: false, refused: 'a simulation panel cannot act on a cluster' };
   const refused = targetRefusal(panel.ref, msg.target);
   if (refused) return { ok: false, refused };
-  const extra = msg.action === 'setImage' && msg.args?.container && msg.args.image ? [msg.args.container, msg.args.image] : msg.action === 'undo' && msg.args?.toRevision !== undefined ? [msg.args.toRevision] : [];
+  const extra =
+    msg.action === 'setImage' && msg.args?.container && msg.args.image
+      ? [msg.args.container, msg.args.image]
+      : msg.action === 'undo' && msg.args?.toRevision !== undefined
+        ? [msg.args.toRevision]
+        : [];
   return { ok: true, command: actionCommandId(msg.action), args: [{ ...panel.ref }, ...extra] };
 }

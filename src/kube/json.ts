@@ -17,7 +17,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    return ka.length === Object.keys(b).filter((k) => b[k] !== undefined).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+    return (
+      ka.length === Object.keys(b).filter((k) => b[k] !== undefined).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]))
+    );
   }
   return false;
 }

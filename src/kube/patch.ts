@@ -143,7 +143,8 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
           doc = addAt(doc, op.path, getAt(doc, parsePointer(op.from), op.from));
           break;
         case 'test':
-          if (!deepEqual(getAt(doc, parsePointer(op.path), op.path), op.value)) throw new PatchError(`value at "${op.path}" is not the expected value`);
+          if (!deepEqual(getAt(doc, parsePointer(op.path), op.path), op.value))
+            throw new PatchError(`value at "${op.path}" is not the expected value`);
           break;
         default:
           throw new PatchError(`unknown op "${op.op}"`);

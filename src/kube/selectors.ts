@@ -4,9 +4,7 @@
  */
 import type { LabelSelector } from './types';
 
-export type Requirement =
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!exists' };
+export type Requirement = { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!exists' };
 
 export type Labels = Record<string, string> | undefined;
 
@@ -39,7 +37,8 @@ function checkKey(key: string, selector: string): string {
   return key;
 }
 function checkValue(value: string, selector: string): string {
-  if (!valuePattern.test(value)) throw new SelectorError(`unable to parse requirement: invalid label value "${value}" in selector "${selector}"`);
+  if (!valuePattern.test(value))
+    throw new SelectorError(`unable to parse requirement: invalid label value "${value}" in selector "${selector}"`);
   return value;
 }
 

@@ -11,9 +11,28 @@ import type { Clock } from './clock';
 import { applyDefaults, initialStatus, validate } from './defaults';
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './errors';
 import { atomicLists, builtInListTypes, schemaListTypes } from './list-types';
-import { applyConfiguration, conflictError, syncLastApplied, updateManagedFields, type ManagedFieldsEntry, type Scope, type Writer } from './managed-fields';
+import {
+  applyConfiguration,
+  conflictError,
+  syncLastApplied,
+  updateManagedFields,
+  type ManagedFieldsEntry,
+  type Scope,
+  type Writer,
+} from './managed-fields';
 import { checkNesting, validateMetadata } from './limits';
-import { PatchError, applyJsonPatch, applyMergePatch, deepEqual, formatLabelSelector, getOwn, isObject, kubeTime, matchesRequirements, setOwn } from '../kube';
+import {
+  PatchError,
+  applyJsonPatch,
+  applyMergePatch,
+  deepEqual,
+  formatLabelSelector,
+  getOwn,
+  isObject,
+  kubeTime,
+  matchesRequirements,
+  setOwn,
+} from '../kube';
 import { applyStrategicMergePatch } from './patch';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
 import { labelSelectorParam, matchesFields, parseFieldSelector } from './selectors';
@@ -134,7 +153,9 @@ export class Api {
     const keyOf = (o: any) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
     const all = this.store
       .list(typeKey(t), t.namespaced ? namespace : undefined)
-      .filter((o) => (after === undefined || keyOf(o) > after) && matchesRequirements(o.metadata.labels, labels) && matchesFields(o, fields));
+      .filter(
+        (o) => (after === undefined || keyOf(o) > after) && matchesRequirements(o.metadata.labels, labels) && matchesFields(o, fields),
+      );
     const limit = opts.limit && opts.limit > 0 ? opts.limit : undefined;
     if (limit === undefined || all.length <= limit) return { items: all, resourceVersion: rv };
     const items = all.slice(0, limit);
@@ -151,7 +172,8 @@ export class Api {
     const meta = obj.metadata;
     const requestedManagedFields = meta.managedFields;
     if (!meta.name) {
-      if (typeof meta.generateName !== 'string' || !meta.generateName) throw invalid(t.kind, t.group, '', 'metadata.name', 'Required value: name or generateName is required');
+      if (typeof meta.generateName !== 'string' || !meta.generateName)
+        throw invalid(t.kind, t.group, '', 'metadata.name', 'Required value: name or generateName is required');
       do {
         meta.name = meta.generateName + Array.from({ length: 5 }, () => nameChars[randomInt(nameChars.length)]).join('');
       } while (this.find(t, meta.namespace, meta.name));
@@ -165,7 +187,8 @@ export class Api {
     delete meta.deletionTimestamp;
     delete meta.managedFields;
     if (t.subresources.includes('status')) {
-      if (t.builtIn) obj.status = initialStatus(t) ?? obj.status; // a Node reports its own status
+      if (t.builtIn)
+        obj.status = initialStatus(t) ?? obj.status; // a Node reports its own status
       else delete obj.status; // a custom resource's status is written only through /status
     }
     applyDefaults(t, obj, () => this.allocateClusterIP());
@@ -177,7 +200,13 @@ export class Api {
     const managedFields =
       fields.kind === 'applied'
         ? fields.managedFields
-        : updateManagedFields({ live: undefined, next: obj, requested: requestedManagedFields, writer: this.writer(t, opts, undefined), now: kubeTime(this.clock.now()) });
+        : updateManagedFields({
+            live: undefined,
+            next: obj,
+            requested: requestedManagedFields,
+            writer: this.writer(t, opts, undefined),
+            now: kubeTime(this.clock.now()),
+          });
     if (managedFields) meta.managedFields = managedFields;
     if (opts.dryRun) return obj;
     const stored = this.store.put(typeKey(t), obj);
@@ -200,7 +229,8 @@ export class Api {
   /** PUT: replaces the object (or only its status with subresource 'status'). */
   update(t: ResourceType, namespace: string | undefined, name: string, body: unknown, opts: WriteOptions = {}): any {
     const obj = this.checkBody(t, namespace, body);
-    if (obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    if (obj.metadata.name !== name)
+      throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
     const old = this.get(t, namespace, name);
     const rv = obj.metadata.resourceVersion;
     if ((rv === undefined || rv === '') && !t.builtIn) {
@@ -243,7 +273,8 @@ export class Api {
           break;
       }
     } catch (e) {
-      if (e instanceof PatchError) throw new ApiError(422, 'Invalid', `the patch could not be applied to ${t.kind} "${name}": ${e.message}`);
+      if (e instanceof PatchError)
+        throw new ApiError(422, 'Invalid', `the patch could not be applied to ${t.kind} "${name}": ${e.message}`);
       throw e;
     }
     const obj = this.checkBody(t, namespace, patched);
@@ -252,18 +283,32 @@ export class Api {
   }
 
   /** Server-side apply: merges the configuration with field ownership; creates a missing object. */
-  private apply(t: ResourceType, namespace: string | undefined, name: string, old: any | undefined, patch: unknown, opts: WriteOptions): any {
+  private apply(
+    t: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    old: any | undefined,
+    patch: unknown,
+    opts: WriteOptions,
+  ): any {
     if (!isObject<any>(patch)) throw badRequest(`the applied configuration must be a ${t.kind} object, got ${JSON.stringify(patch)}`);
     if (isObject<any>(patch.metadata) && patch.metadata.managedFields !== undefined && patch.metadata.managedFields !== null) {
       throw badRequest('metadata.managedFields must be nil');
     }
     const config = this.checkBody(t, namespace, patch);
     if (config.metadata.name === undefined || config.metadata.name === null) config.metadata.name = name;
-    if (config.metadata.name !== name) throw badRequest(`the name of the object (${config.metadata.name}) does not match the name on the URL (${name})`);
+    if (config.metadata.name !== name)
+      throw badRequest(`the name of the object (${config.metadata.name}) does not match the name on the URL (${name})`);
     if (!old) {
       if (opts.subresource) throw notFound(t.group, t.plural, name);
     } else if (opts.subresource && opts.subresource !== 'status') throw notFound(t.group, `${t.plural}/${opts.subresource}`, name);
-    const result = applyConfiguration({ live: old, config, writer: this.writer(t, opts, opts.subresource), force: opts.force === true, now: kubeTime(this.clock.now()) });
+    const result = applyConfiguration({
+      live: old,
+      config,
+      writer: this.writer(t, opts, opts.subresource),
+      force: opts.force === true,
+      now: kubeTime(this.clock.now()),
+    });
     if (!result.ok) throw conflictError(result.conflicts);
     syncLastApplied(result.object, patch, opts.manager ?? defaultManager);
     const applied: FieldsChange = { kind: 'applied', managedFields: result.managedFields };
@@ -279,7 +324,14 @@ export class Api {
     const scope: Scope = !t.subresources.includes('status') ? 'object' : subresource === 'status' ? 'status' : 'main';
     const schema = t.builtIn ? undefined : this.registry.schemaOf(t);
     const listTypes = t.builtIn ? builtInListTypes(t.kind) : schema ? schemaListTypes(schema) : atomicLists;
-    return { manager: opts.manager ?? defaultManager, apiVersion: groupVersion(t), ...(subresource ? { subresource } : {}), scope, builtIn: t.builtIn, listTypes };
+    return {
+      manager: opts.manager ?? defaultManager,
+      apiVersion: groupVersion(t),
+      ...(subresource ? { subresource } : {}),
+      scope,
+      builtIn: t.builtIn,
+      listTypes,
+    };
   }
 
   delete(t: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): any {
@@ -289,7 +341,11 @@ export class Api {
       throw new ApiError(409, 'Conflict', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`);
     }
     if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-      throw new ApiError(409, 'Conflict', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
+      throw new ApiError(
+        409,
+        'Conflict',
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
+      );
     }
     if (opts.dryRun) return old;
     if (Array.isArray(old.metadata.finalizers) && old.metadata.finalizers.length > 0) {
@@ -304,7 +360,9 @@ export class Api {
 
   deleteCollection(t: ResourceType, namespace: string | undefined, opts: ListOptions & DeleteOptions): any[] {
     const { items } = this.list(t, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
-    return items.map((o) => this.delete(t, o.metadata.namespace, o.metadata.name, { propagationPolicy: opts.propagationPolicy, dryRun: opts.dryRun }));
+    return items.map((o) =>
+      this.delete(t, o.metadata.namespace, o.metadata.name, { propagationPolicy: opts.propagationPolicy, dryRun: opts.dryRun }),
+    );
   }
 
   /** The autoscaling/v1 Scale view of an object with a scale subresource. */
@@ -315,14 +373,26 @@ export class Api {
     return {
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',
-      metadata: { name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp },
+      metadata: {
+        name,
+        namespace: obj.metadata.namespace,
+        uid: obj.metadata.uid,
+        resourceVersion: obj.metadata.resourceVersion,
+        creationTimestamp: obj.metadata.creationTimestamp,
+      },
       spec: { replicas: Number(readPath(obj, scale.specReplicasPath) ?? 0) },
       status: { replicas: Number(readPath(obj, scale.statusReplicasPath) ?? 0), ...(selector ? { selector } : {}) },
     };
   }
 
   /** PUT or PATCH of /scale: sets the replicas the scale subresource points at. */
-  writeScale(t: ResourceType, namespace: string | undefined, name: string, change: { body?: unknown; patch?: { kind: PatchKind; raw: string } }, opts: WriteOptions = {}): any {
+  writeScale(
+    t: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    change: { body?: unknown; patch?: { kind: PatchKind; raw: string } },
+    opts: WriteOptions = {},
+  ): any {
     const current = this.getScale(t, namespace, name);
     let scale: any = change.body;
     if (change.patch) {
@@ -330,19 +400,38 @@ export class Api {
       try {
         patch = JSON.parse(change.patch.raw);
         checkNesting(patch, 'patch');
-        scale = change.patch.kind === 'json' ? applyJsonPatch(current, patch) : change.patch.kind === 'strategic' ? applyStrategicMergePatch(current, patch) : applyMergePatch(current, patch);
+        scale =
+          change.patch.kind === 'json'
+            ? applyJsonPatch(current, patch)
+            : change.patch.kind === 'strategic'
+              ? applyStrategicMergePatch(current, patch)
+              : applyMergePatch(current, patch);
       } catch (e) {
-        if (e instanceof PatchError) throw new ApiError(422, 'Invalid', `the patch could not be applied to the scale of ${t.kind} "${name}": ${e.message}`);
+        if (e instanceof PatchError)
+          throw new ApiError(422, 'Invalid', `the patch could not be applied to the scale of ${t.kind} "${name}": ${e.message}`);
         throw badRequest(`error decoding patch: ${(e as Error).message}`);
       }
     }
     const replicas = isObject<any>(scale) ? scale.spec?.replicas : undefined;
-    if (!Number.isInteger(replicas) || replicas < 0) throw invalid('Scale', 'autoscaling', name, 'spec.replicas', `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);
+    if (!Number.isInteger(replicas) || replicas < 0)
+      throw invalid(
+        'Scale',
+        'autoscaling',
+        name,
+        'spec.replicas',
+        `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+      );
     const obj = structuredClone(this.get(t, namespace, name));
     const rv = scale.metadata?.resourceVersion;
     if (rv && rv !== obj.metadata.resourceVersion) throw conflict(t.group, t.plural, name);
     writePath(obj, t.scale!.specReplicasPath, replicas);
-    this.replace(t, this.get(t, namespace, name), obj, { dryRun: opts.dryRun, manager: opts.manager }, { kind: 'update', subresource: 'scale' });
+    this.replace(
+      t,
+      this.get(t, namespace, name),
+      obj,
+      { dryRun: opts.dryRun, manager: opts.manager },
+      { kind: 'update', subresource: 'scale' },
+    );
     return this.getScale(t, namespace, name);
   }
 
@@ -350,10 +439,12 @@ export class Api {
   private checkBody(t: ResourceType, namespace: string | undefined, body: unknown): any {
     if (!isObject<any>(body)) throw badRequest(`the body of the request must be a ${t.kind} object`);
     const obj = structuredClone(body);
-    if (obj.kind !== undefined && obj.kind !== t.kind) throw badRequest(`the kind in the body (${obj.kind}) does not match the kind of the request (${t.kind})`);
+    if (obj.kind !== undefined && obj.kind !== t.kind)
+      throw badRequest(`the kind in the body (${obj.kind}) does not match the kind of the request (${t.kind})`);
     if (obj.apiVersion !== undefined) {
       const group = String(obj.apiVersion).includes('/') ? String(obj.apiVersion).split('/')[0] : '';
-      if (group !== t.group) throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${groupVersion(t)})`);
+      if (group !== t.group)
+        throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${groupVersion(t)})`);
     }
     obj.kind = t.kind;
     obj.apiVersion = groupVersion(t);
@@ -410,7 +501,13 @@ export class Api {
     const managedFields =
       fields.kind === 'applied'
         ? fields.managedFields
-        : updateManagedFields({ live: old, next, requested: requestedManagedFields, writer: this.writer(t, opts, fields.subresource), now: kubeTime(this.clock.now()) });
+        : updateManagedFields({
+            live: old,
+            next,
+            requested: requestedManagedFields,
+            writer: this.writer(t, opts, fields.subresource),
+            now: kubeTime(this.clock.now()),
+          });
     if (managedFields) next.metadata.managedFields = managedFields;
     else delete next.metadata.managedFields;
     if (!deepEqual(specPart(old), specPart(next))) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -435,7 +532,8 @@ export class Api {
     if (t.group === crdType.group && t.plural === crdType.plural) {
       const types = this.registry.all().filter((x) => !x.builtIn && `${x.plural}.${x.group}` === name);
       this.registry.removeCrd(name);
-      for (const x of types) for (const o of this.store.list(typeKey(x))) this.store.remove(typeKey(x), o.metadata.namespace, o.metadata.name);
+      for (const x of types)
+        for (const o of this.store.list(typeKey(x))) this.store.remove(typeKey(x), o.metadata.namespace, o.metadata.name);
     }
     this.collectDependents(uid, policy);
     return last;
@@ -473,30 +571,57 @@ export class Api {
   private prepareCrd(obj: any, old?: any): void {
     const scaleErrors = [
       ...scalePathErrors(obj.spec?.subresources?.scale, 'spec.subresources.scale'),
-      ...(Array.isArray(obj.spec?.versions) ? obj.spec.versions : []).flatMap((v: any, i: number) => scalePathErrors(v?.subresources?.scale, `spec.versions[${i}].subresources.scale`)),
+      ...(Array.isArray(obj.spec?.versions) ? obj.spec.versions : []).flatMap((v: any, i: number) =>
+        scalePathErrors(v?.subresources?.scale, `spec.versions[${i}].subresources.scale`),
+      ),
     ];
     if (scaleErrors.length > 0) {
       const text = scaleErrors.map((e) => `${e.field}: ${e.message}`);
-      throw new ApiError(422, 'Invalid', `CustomResourceDefinition.apiextensions.k8s.io "${obj.metadata.name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`, {
-        name: obj.metadata.name,
-        group: 'apiextensions.k8s.io',
-        kind: 'CustomResourceDefinition',
-        causes: scaleErrors.map((e) => ({ reason: 'FieldValueInvalid', ...e })),
-      });
+      throw new ApiError(
+        422,
+        'Invalid',
+        `CustomResourceDefinition.apiextensions.k8s.io "${obj.metadata.name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`,
+        {
+          name: obj.metadata.name,
+          group: 'apiextensions.k8s.io',
+          kind: 'CustomResourceDefinition',
+          causes: scaleErrors.map((e) => ({ reason: 'FieldValueInvalid', ...e })),
+        },
+      );
     }
     if (typesFromCrdOk(obj)) {
       // A condition that stays True keeps the time it became so (an unchanged CRD applied again is no write).
-      const since = (type: string) => (old?.status?.conditions ?? []).find((c: any) => c?.type === type && c.status === 'True')?.lastTransitionTime ?? kubeTime(this.clock.now());
+      const since = (type: string) =>
+        (old?.status?.conditions ?? []).find((c: any) => c?.type === type && c.status === 'True')?.lastTransitionTime ??
+        kubeTime(this.clock.now());
       obj.status = {
         acceptedNames: obj.spec.names,
         conditions: [
-          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: since('NamesAccepted') },
-          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: since('Established') },
+          {
+            type: 'NamesAccepted',
+            status: 'True',
+            reason: 'NoConflicts',
+            message: 'no conflicts found',
+            lastTransitionTime: since('NamesAccepted'),
+          },
+          {
+            type: 'Established',
+            status: 'True',
+            reason: 'InitialNamesAccepted',
+            message: 'the initial names have been accepted',
+            lastTransitionTime: since('Established'),
+          },
         ],
         storedVersions: (obj.spec.versions ?? []).filter((v: any) => v?.storage).map((v: any) => v.name),
       };
     } else {
-      throw invalid('CustomResourceDefinition', 'apiextensions.k8s.io', obj.metadata.name, 'spec', 'Invalid value: spec.group, spec.names.plural, spec.names.kind and spec.versions are required');
+      throw invalid(
+        'CustomResourceDefinition',
+        'apiextensions.k8s.io',
+        obj.metadata.name,
+        'spec',
+        'Invalid value: spec.group, spec.names.plural, spec.names.kind and spec.versions are required',
+      );
     }
   }
 
@@ -520,12 +645,23 @@ function parseApplied(raw: string): unknown {
 
 function typesFromCrdOk(obj: any): boolean {
   const s = obj?.spec;
-  return isObject<any>(s) && typeof s.group === 'string' && isObject<any>(s.names) && !!s.names.plural && !!s.names.kind && Array.isArray(s.versions) && s.versions.length > 0;
+  return (
+    isObject<any>(s) &&
+    typeof s.group === 'string' &&
+    isObject<any>(s.names) &&
+    !!s.names.plural &&
+    !!s.names.kind &&
+    Array.isArray(s.versions) &&
+    s.versions.length > 0
+  );
 }
 
 /** Reads a `.a.b.c` path (own fields only). */
 function readPath(obj: any, path: string): unknown {
-  return path.replace(/^\./, '').split('.').reduce((v, k) => getOwn(v, k), obj);
+  return path
+    .replace(/^\./, '')
+    .split('.')
+    .reduce((v, k) => getOwn(v, k), obj);
 }
 
 /** Writes a `.a.b.c` path, making the maps on the way (own fields only: every key is data). */
@@ -557,7 +693,10 @@ function scalePathErrors(scale: unknown, field: string): Array<{ field: string; 
     if (typeof path !== 'string' || !/^(\.[^.[\]*]+)+$/.test(path)) {
       out.push({ field: `${field}.${key}`, message: `Invalid value: ${JSON.stringify(path)}: must be a simple json path starting with .` });
     } else if (!under.some((u) => path.startsWith(`.${u}.`))) {
-      out.push({ field: `${field}.${key}`, message: `Invalid value: ${JSON.stringify(path)}: should be a json path under ${under.map((u) => `.${u}`).join(' or ')}` });
+      out.push({
+        field: `${field}.${key}`,
+        message: `Invalid value: ${JSON.stringify(path)}: should be a json path under ${under.map((u) => `.${u}`).join(' or ')}`,
+      });
     }
   };
   check('specReplicasPath', true, ['spec']);
@@ -565,4 +704,3 @@ function scalePathErrors(scale: unknown, field: string): Array<{ field: string; 
   check('labelSelectorPath', false, ['spec', 'status']);
   return out;
 }
-

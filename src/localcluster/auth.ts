@@ -52,7 +52,11 @@ export interface Credentials {
  * DATA_DIR/credentials.json (0600, in a 0700 folder), or new (and saved there).
  */
 export function loadCredentials(dataDir?: string): Credentials {
-  const fresh = (): Credentials => ({ adminToken: randomBytes(32).toString('base64url'), signingKey: randomBytes(32), tls: createTlsMaterial() });
+  const fresh = (): Credentials => ({
+    adminToken: randomBytes(32).toString('base64url'),
+    signingKey: randomBytes(32),
+    tls: createTlsMaterial(),
+  });
   if (!dataDir) return fresh();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700); // the state holds Secrets and the credentials: the owner's only
@@ -64,7 +68,12 @@ export function loadCredentials(dataDir?: string): Credentials {
     } catch (e) {
       throw new Error(`cannot read ${file}: ${(e as Error).message} (delete it to issue new credentials)`);
     }
-    if (typeof saved.adminToken !== 'string' || saved.adminToken.length < 16 || typeof saved.signingKey !== 'string' || saved.signingKey.length < 16) {
+    if (
+      typeof saved.adminToken !== 'string' ||
+      saved.adminToken.length < 16 ||
+      typeof saved.signingKey !== 'string' ||
+      saved.signingKey.length < 16
+    ) {
       throw new Error(`${file} does not hold an adminToken and a signingKey (delete it to issue new credentials)`);
     }
     chmodSync(file, 0o600);
@@ -87,7 +96,11 @@ export function loadCredentials(dataDir?: string): Credentials {
 
 function saveCredentials(file: string, creds: Credentials): void {
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify({ adminToken: creds.adminToken, signingKey: creds.signingKey.toString('base64'), tls: creds.tls }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(
+    tmp,
+    `${JSON.stringify({ adminToken: creds.adminToken, signingKey: creds.signingKey.toString('base64'), tls: creds.tls }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   renameSync(tmp, file);
 }
 
@@ -112,7 +125,11 @@ export function checkBodyMediaType(method: string, contentType: string | undefin
   if (method !== 'POST' && method !== 'PUT' && method !== 'DELETE') return; // PATCH: its own types, in the handler
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === '' || bodyMediaTypes.includes(type)) return;
-  throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${bodyMediaTypes.join(', ')}`);
+  throw new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${bodyMediaTypes.join(', ')}`,
+  );
 }
 
 interface TokenClaims {
@@ -182,13 +199,25 @@ export class Access {
     const asUid = headerValues(headers['impersonate-uid']);
     const extras = Object.entries(headers).filter(([k]) => k.startsWith('impersonate-extra-'));
     if (!asUser.length) {
-      if (asGroups.length || asUid.length || extras.length) throw badRequest('impersonating groups, a uid or extra fields needs Impersonate-User too');
+      if (asGroups.length || asUid.length || extras.length)
+        throw badRequest('impersonating groups, a uid or extra fields needs Impersonate-User too');
       return user;
     }
     if (asUser.length > 1 || asUid.length > 1) throw badRequest('Impersonate-User and Impersonate-Uid may each be given once');
     const username = asUser[0]!;
     const may = (attrs: Partial<RequestAttributes>) => {
-      const full: RequestAttributes = { verb: 'impersonate', resourceRequest: true, path: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', ...attrs };
+      const full: RequestAttributes = {
+        verb: 'impersonate',
+        resourceRequest: true,
+        path: '',
+        apiGroup: '',
+        apiVersion: '',
+        resource: '',
+        subresource: '',
+        namespace: '',
+        name: '',
+        ...attrs,
+      };
       const decision = this.rbac.authorize(user, full);
       if (!decision.allowed) throw forbidden(user, full, decision.reason);
     };
@@ -223,7 +252,11 @@ export class Access {
   }
 
   /** A signed token for a ServiceAccount (the TokenRequest API). */
-  issueToken(sa: { namespace: string; name: string; uid: string }, seconds: number, audiences: string[]): { token: string; expirationTimestamp: string } {
+  issueToken(
+    sa: { namespace: string; name: string; uid: string },
+    seconds: number,
+    audiences: string[],
+  ): { token: string; expirationTimestamp: string } {
     const now = Math.floor(this.clock.now() / 1000);
     const claims: TokenClaims = {
       iss: tokenIssuer,
@@ -273,13 +306,26 @@ export class Access {
    * The APIs this module answers itself: TokenRequest (serviceaccounts/token), SelfSubjectReview,
    * SelfSubjectAccessReview and SelfSubjectRulesReview. Undefined for every other request.
    */
-  async serve(user: UserInfo, method: string, attrs: RequestAttributes, readBody: () => Promise<unknown>): Promise<{ code: number; body: unknown } | undefined> {
+  async serve(
+    user: UserInfo,
+    method: string,
+    attrs: RequestAttributes,
+    readBody: () => Promise<unknown>,
+  ): Promise<{ code: number; body: unknown } | undefined> {
     if (!attrs.resourceRequest) return undefined;
     const api = `${attrs.apiGroup}/${attrs.resource}${attrs.subresource ? `/${attrs.subresource}` : ''}`;
-    const reviews = ['authentication.k8s.io/selfsubjectreviews', 'authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/selfsubjectrulesreviews'];
+    const reviews = [
+      'authentication.k8s.io/selfsubjectreviews',
+      'authorization.k8s.io/selfsubjectaccessreviews',
+      'authorization.k8s.io/selfsubjectrulesreviews',
+    ];
     if (api !== '/serviceaccounts/token' && !reviews.includes(api)) return undefined;
     if (method !== 'POST' || (api !== '/serviceaccounts/token' && (attrs.name || attrs.namespace))) {
-      throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${attrs.path})`);
+      throw new ApiError(
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource (${method} ${attrs.path})`,
+      );
     }
     const body: any = await readBody();
     switch (api) {
@@ -288,7 +334,12 @@ export class Access {
       case 'authentication.k8s.io/selfsubjectreviews':
         return {
           code: 201,
-          body: { kind: 'SelfSubjectReview', apiVersion: `authentication.k8s.io/${attrs.apiVersion}`, metadata: { creationTimestamp: null }, status: { userInfo: userInfoOf(user) } },
+          body: {
+            kind: 'SelfSubjectReview',
+            apiVersion: `authentication.k8s.io/${attrs.apiVersion}`,
+            metadata: { creationTimestamp: null },
+            status: { userInfo: userInfoOf(user) },
+          },
         };
       case 'authorization.k8s.io/selfsubjectaccessreviews':
         return { code: 201, body: this.accessReview(user, attrs.apiVersion, body) };
@@ -300,13 +351,16 @@ export class Access {
   private tokenRequest(attrs: RequestAttributes, body: any): unknown {
     const sa = this.store.get(serviceAccountsKey, attrs.namespace, attrs.name);
     if (!sa) throw notFound('', 'serviceaccounts', attrs.name);
-    if (body?.kind !== undefined && body.kind !== 'TokenRequest') throw badRequest(`the body of a token request is a TokenRequest (authentication.k8s.io/v1), not ${JSON.stringify(body.kind)}`);
+    if (body?.kind !== undefined && body.kind !== 'TokenRequest')
+      throw badRequest(`the body of a token request is a TokenRequest (authentication.k8s.io/v1), not ${JSON.stringify(body.kind)}`);
     const spec = body?.spec ?? {};
     const fail = (field: string, message: string) => invalid('TokenRequest', 'authentication.k8s.io', attrs.name, field, message);
     const seconds = spec.expirationSeconds ?? 3600;
-    if (!Number.isInteger(seconds)) throw fail('spec.expirationSeconds', `Invalid value: ${JSON.stringify(seconds)}: must be a whole number of seconds`);
+    if (!Number.isInteger(seconds))
+      throw fail('spec.expirationSeconds', `Invalid value: ${JSON.stringify(seconds)}: must be a whole number of seconds`);
     if (seconds < 600) throw fail('spec.expirationSeconds', `Invalid value: ${seconds}: may not specify a duration less than 10 minutes`);
-    if (seconds > 2 ** 32) throw fail('spec.expirationSeconds', `Invalid value: ${seconds}: may not specify a duration larger than 2^32 seconds`);
+    if (seconds > 2 ** 32)
+      throw fail('spec.expirationSeconds', `Invalid value: ${seconds}: may not specify a duration larger than 2^32 seconds`);
     const audiences: string[] = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : [tokenIssuer];
     const issued = this.issueToken({ namespace: attrs.namespace, name: attrs.name, uid: sa.metadata.uid }, seconds, audiences);
     return {
@@ -323,7 +377,13 @@ export class Access {
     const ra = spec.resourceAttributes;
     const na = spec.nonResourceAttributes;
     if (!!ra === !!na) {
-      throw invalid('SelfSubjectAccessReview', 'authorization.k8s.io', '', 'spec.resourceAttributes', 'Invalid value: exactly one of nonResourceAttributes or resourceAttributes must be specified');
+      throw invalid(
+        'SelfSubjectAccessReview',
+        'authorization.k8s.io',
+        '',
+        'spec.resourceAttributes',
+        'Invalid value: exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      );
     }
     const str = (v: unknown) => (typeof v === 'string' ? v : '');
     const attrs: RequestAttributes = ra
@@ -338,7 +398,17 @@ export class Access {
           namespace: str(ra.namespace),
           name: str(ra.name),
         }
-      : { verb: str(na.verb), resourceRequest: false, path: str(na.path), apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
+      : {
+          verb: str(na.verb),
+          resourceRequest: false,
+          path: str(na.path),
+          apiGroup: '',
+          apiVersion: '',
+          resource: '',
+          subresource: '',
+          namespace: '',
+          name: '',
+        };
     const decision = this.rbac.authorize(user, attrs);
     return {
       kind: 'SelfSubjectAccessReview',
@@ -351,7 +421,8 @@ export class Access {
 
   private rulesReview(user: UserInfo, version: string, body: any): unknown {
     const namespace = body?.spec?.namespace;
-    if (typeof namespace !== 'string' || !namespace) throw badRequest('no namespace on request: a SelfSubjectRulesReview needs spec.namespace');
+    if (typeof namespace !== 'string' || !namespace)
+      throw badRequest('no namespace on request: a SelfSubjectRulesReview needs spec.namespace');
     return {
       kind: 'SelfSubjectRulesReview',
       apiVersion: `authorization.k8s.io/${version}`,
@@ -370,5 +441,10 @@ function headerValues(v: string | string[] | undefined): string[] {
 }
 
 function userInfoOf(user: UserInfo): Record<string, unknown> {
-  return { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) };
+  return {
+    username: user.username,
+    ...(user.uid ? { uid: user.uid } : {}),
+    groups: user.groups,
+    ...(user.extra ? { extra: user.extra } : {}),
+  };
 }

@@ -84,9 +84,13 @@ function defaultPodSpec(spec: any): void {
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.schedulerName ??= 'default-scheduler';
-  for (const c of [...(Array.isArray(spec.initContainers) ? spec.initContainers : []), ...(Array.isArray(spec.containers) ? spec.containers : [])]) {
+  for (const c of [
+    ...(Array.isArray(spec.initContainers) ? spec.initContainers : []),
+    ...(Array.isArray(spec.containers) ? spec.containers : []),
+  ]) {
     if (!c || typeof c !== 'object') continue;
-    if (typeof c.image === 'string') c.imagePullPolicy ??= /:latest$|^[^:]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent';
+    if (typeof c.image === 'string')
+      c.imagePullPolicy ??= /:latest$|^[^:]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent';
     c.terminationMessagePath ??= '/dev/termination-log';
     c.terminationMessagePolicy ??= 'File';
     for (const p of Array.isArray(c.ports) ? c.ports : []) if (p && typeof p === 'object') p.protocol ??= 'TCP';
@@ -103,7 +107,8 @@ export function validate(t: ResourceType, obj: any): void {
   const labelNames = t.builtIn && ['namespaces', 'services'].includes(t.plural);
   if (t.builtIn && t.group === 'rbac.authorization.k8s.io') {
     // RBAC names are path segments (system:discovery), not DNS names.
-    if (name === '.' || name === '..' || /[/%]/.test(name)) throw fail('metadata.name', `Invalid value: "${name}": may not be '.' or '..' or contain '/' or '%'`);
+    if (name === '.' || name === '..' || /[/%]/.test(name))
+      throw fail('metadata.name', `Invalid value: "${name}": may not be '.' or '..' or contain '/' or '%'`);
   } else if (labelNames ? !dnsLabel.test(name) || name.length > 63 : !dnsSubdomain.test(name) || name.length > 253) {
     throw fail(
       'metadata.name',
@@ -114,7 +119,8 @@ export function validate(t: ResourceType, obj: any): void {
     const m = obj.metadata[field];
     if (m === undefined || m === null) continue;
     if (typeof m !== 'object' || Array.isArray(m)) throw fail(`metadata.${field}`, 'Invalid value: must be a map of strings');
-    for (const [k, v] of Object.entries(m)) if (typeof v !== 'string') throw fail(`metadata.${field}.${k}`, `Invalid value: ${JSON.stringify(v)}: must be a string`);
+    for (const [k, v] of Object.entries(m))
+      if (typeof v !== 'string') throw fail(`metadata.${field}.${k}`, `Invalid value: ${JSON.stringify(v)}: must be a string`);
   }
   if (!t.builtIn) return;
   const spec = obj.spec;
@@ -130,7 +136,8 @@ export function validate(t: ResourceType, obj: any): void {
     }
     case '/services':
       (Array.isArray(spec?.ports) ? spec.ports : []).forEach((p: any, i: number) => {
-        if (!Number.isInteger(p?.port) || p.port < 1 || p.port > 65535) throw fail(`spec.ports[${i}].port`, `Invalid value: ${JSON.stringify(p?.port)}: must be between 1 and 65535, inclusive`);
+        if (!Number.isInteger(p?.port) || p.port < 1 || p.port > 65535)
+          throw fail(`spec.ports[${i}].port`, `Invalid value: ${JSON.stringify(p?.port)}: must be between 1 and 65535, inclusive`);
       });
       break;
     case 'rbac.authorization.k8s.io/rolebindings':
@@ -138,21 +145,33 @@ export function validate(t: ResourceType, obj: any): void {
       const ref = obj.roleRef;
       const kinds = t.plural === 'rolebindings' ? ['Role', 'ClusterRole'] : ['ClusterRole'];
       if (!ref || typeof ref !== 'object') throw fail('roleRef', 'Required value');
-      if (!kinds.includes(ref.kind)) throw fail('roleRef.kind', `Unsupported value: ${JSON.stringify(ref.kind ?? '')}: supported values: ${kinds.map((k) => `"${k}"`).join(', ')}`);
+      if (!kinds.includes(ref.kind))
+        throw fail(
+          'roleRef.kind',
+          `Unsupported value: ${JSON.stringify(ref.kind ?? '')}: supported values: ${kinds.map((k) => `"${k}"`).join(', ')}`,
+        );
       if (typeof ref.name !== 'string' || !ref.name) throw fail('roleRef.name', 'Required value');
       (Array.isArray(obj.subjects) ? obj.subjects : []).forEach((s: any, i: number) => {
-        if (!['User', 'Group', 'ServiceAccount'].includes(s?.kind)) throw fail(`subjects[${i}].kind`, `Unsupported value: ${JSON.stringify(s?.kind ?? '')}: supported values: "ServiceAccount", "User", "Group"`);
+        if (!['User', 'Group', 'ServiceAccount'].includes(s?.kind))
+          throw fail(
+            `subjects[${i}].kind`,
+            `Unsupported value: ${JSON.stringify(s?.kind ?? '')}: supported values: "ServiceAccount", "User", "Group"`,
+          );
         if (typeof s.name !== 'string' || !s.name) throw fail(`subjects[${i}].name`, 'Required value');
-        if (s.kind === 'ServiceAccount' && t.plural === 'clusterrolebindings' && !s.namespace) throw fail(`subjects[${i}].namespace`, 'Required value');
+        if (s.kind === 'ServiceAccount' && t.plural === 'clusterrolebindings' && !s.namespace)
+          throw fail(`subjects[${i}].namespace`, 'Required value');
       });
       break;
     }
     case 'rbac.authorization.k8s.io/roles':
     case 'rbac.authorization.k8s.io/clusterroles':
-      if (obj.rules !== undefined && obj.rules !== null && !Array.isArray(obj.rules)) throw fail('rules', 'Invalid value: must be a list of PolicyRules');
+      if (obj.rules !== undefined && obj.rules !== null && !Array.isArray(obj.rules))
+        throw fail('rules', 'Invalid value: must be a list of PolicyRules');
       (obj.rules ?? []).forEach((r: any, i: number) => {
-        if (!Array.isArray(r?.verbs) || r.verbs.length === 0) throw fail(`rules[${i}].verbs`, 'Required value: verbs must contain at least one value');
-        if (r.nonResourceURLs?.length && t.plural === 'roles') throw fail(`rules[${i}].nonResourceURLs`, 'Invalid value: namespaced rules cannot apply to non-resource URLs');
+        if (!Array.isArray(r?.verbs) || r.verbs.length === 0)
+          throw fail(`rules[${i}].verbs`, 'Required value: verbs must contain at least one value');
+        if (r.nonResourceURLs?.length && t.plural === 'roles')
+          throw fail(`rules[${i}].nonResourceURLs`, 'Invalid value: namespaced rules cannot apply to non-resource URLs');
         if (!r.nonResourceURLs?.length && (!Array.isArray(r.apiGroups) || r.apiGroups.length === 0)) {
           throw fail(`rules[${i}].apiGroups`, 'Required value: resource rules must supply at least one api group');
         }
@@ -164,11 +183,15 @@ export function validate(t: ResourceType, obj: any): void {
     case 'apps/replicasets':
     case 'apps/deployments': {
       if (!spec?.selector) throw fail('spec.selector', 'Required value');
-      if (!Number.isInteger(spec.replicas) || spec.replicas < 0) throw fail('spec.replicas', `Invalid value: ${JSON.stringify(spec.replicas)}: must be greater than or equal to 0`);
+      if (!Number.isInteger(spec.replicas) || spec.replicas < 0)
+        throw fail('spec.replicas', `Invalid value: ${JSON.stringify(spec.replicas)}: must be greater than or equal to 0`);
       const requirements = labelSelectorRequirements(spec.selector);
       if (requirements.length === 0) throw fail('spec.selector', 'Invalid value: empty selector is invalid for deployment');
       if (!matchesRequirements(spec.template?.metadata?.labels, requirements)) {
-        throw fail('spec.template.metadata.labels', `Invalid value: ${JSON.stringify(spec.template?.metadata?.labels ?? {})}: \`selector\` does not match template \`labels\``);
+        throw fail(
+          'spec.template.metadata.labels',
+          `Invalid value: ${JSON.stringify(spec.template?.metadata?.labels ?? {})}: \`selector\` does not match template \`labels\``,
+        );
       }
       break;
     }

@@ -48,7 +48,16 @@ export function demoObjects(): Array<{ group: string; plural: string; obj: Recor
             canary: {
               canaryService: 'canary-demo-preview',
               stableService: 'canary-demo',
-              steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 40 }, { pause: { duration: '10s' } }, { setWeight: 60 }, { pause: { duration: '10s' } }, { setWeight: 80 }, { pause: { duration: '10s' } }],
+              steps: [
+                { setWeight: 20 },
+                { pause: {} },
+                { setWeight: 40 },
+                { pause: { duration: '10s' } },
+                { setWeight: 60 },
+                { pause: { duration: '10s' } },
+                { setWeight: 80 },
+                { pause: { duration: '10s' } },
+              ],
             },
           },
         },
@@ -66,7 +75,9 @@ export function demoObjects(): Array<{ group: string; plural: string; obj: Recor
           revisionHistoryLimit: 2,
           selector: { matchLabels: { app: 'bluegreen-demo' } },
           template: template('bluegreen-demo'),
-          strategy: { blueGreen: { activeService: 'bluegreen-demo', previewService: 'bluegreen-demo-preview', autoPromotionEnabled: false } },
+          strategy: {
+            blueGreen: { activeService: 'bluegreen-demo', previewService: 'bluegreen-demo-preview', autoPromotionEnabled: false },
+          },
         },
       },
     },
@@ -82,7 +93,8 @@ export function seedDemo(api: Api, registry: Registry): void {
   for (const { group, plural, obj } of demoObjects()) {
     const t = registry.findAnyVersion(group, plural)!;
     const meta = obj.metadata as { name: string; namespace?: string };
-    if (!api.find(t, meta.namespace, meta.name)) api.patch(t, meta.namespace, meta.name, 'apply', JSON.stringify(obj), { manager: demoManager });
+    if (!api.find(t, meta.namespace, meta.name))
+      api.patch(t, meta.namespace, meta.name, 'apply', JSON.stringify(obj), { manager: demoManager });
   }
 }
 

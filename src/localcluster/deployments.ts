@@ -79,7 +79,8 @@ function scaled(v: unknown, total: number, roundUp: boolean): number {
 
 const replicasOf = (o: any): number => (Number.isInteger(o?.spec?.replicas) ? o.spec.replicas : 1);
 const revisionOf = (rs: any): number => Number(rs.metadata.annotations?.[REVISION]) || 0;
-const ownedBy = (o: any, owner: any) => (o.metadata.ownerReferences ?? []).some((r: any) => r?.controller === true && r.uid === owner.metadata.uid);
+const ownedBy = (o: any, owner: any) =>
+  (o.metadata.ownerReferences ?? []).some((r: any) => r?.controller === true && r.uid === owner.metadata.uid);
 
 export class Deployments {
   private readonly queue: ReconcileQueue;
@@ -119,10 +120,16 @@ export class Deployments {
     const key = `${namespace}|${name}`;
     const before = this.deadlines.get(key);
     if (before !== undefined) this.clock.clearTimeout(before);
-    this.deadlines.set(key, this.clock.setTimeout(() => {
-      this.deadlines.delete(key);
-      this.enqueue(namespace, name);
-    }, Math.max(0, atMs - this.clock.now()) + 1));
+    this.deadlines.set(
+      key,
+      this.clock.setTimeout(
+        () => {
+          this.deadlines.delete(key);
+          this.enqueue(namespace, name);
+        },
+        Math.max(0, atMs - this.clock.now()) + 1,
+      ),
+    );
   }
 
   private observe(e: StoreEvent): void {
@@ -181,7 +188,13 @@ export class Deployments {
     if (newRS) {
       if (replicasOf(newRS) !== replicas) newRS = this.scale(d, newRS, replicas);
       if (newRS.metadata.annotations?.[REVISION] !== revision && revisionOf(newRS) < Number(revision)) {
-        newRS = this.api.update(this.types.replicasets, newRS.metadata.namespace, newRS.metadata.name, { ...newRS, metadata: { ...newRS.metadata, annotations: { ...(newRS.metadata.annotations ?? {}), [REVISION]: revision } } }, manager);
+        newRS = this.api.update(
+          this.types.replicasets,
+          newRS.metadata.namespace,
+          newRS.metadata.name,
+          { ...newRS, metadata: { ...newRS.metadata, annotations: { ...(newRS.metadata.annotations ?? {}), [REVISION]: revision } } },
+          manager,
+        );
       }
       return newRS;
     }
@@ -198,7 +211,16 @@ export class Deployments {
         namespace: d.metadata.namespace,
         labels: { ...(template.metadata.labels ?? {}) },
         annotations: { [REVISION]: revision, [DESIRED]: String(desired), [MAX_REPLICAS]: String(desired + surge) },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: d.metadata.name,
+            uid: d.metadata.uid,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       spec: { replicas, minReadySeconds: d.spec?.minReadySeconds ?? 0, selector, template },
     };
@@ -210,7 +232,14 @@ export class Deployments {
       // Another ReplicaSet has this name (a hash collision, or someone else's): as Kubernetes does, count the
       // collision so that the next reconcile hashes to another name.
       const current = this.api.find(this.types.deployments, d.metadata.namespace, d.metadata.name);
-      if (current) this.api.update(this.types.deployments, d.metadata.namespace, d.metadata.name, { ...current, status: { ...(current.status ?? {}), collisionCount: (current.status?.collisionCount ?? 0) + 1 } }, { ...manager, subresource: 'status' });
+      if (current)
+        this.api.update(
+          this.types.deployments,
+          d.metadata.namespace,
+          d.metadata.name,
+          { ...current, status: { ...(current.status ?? {}), collisionCount: (current.status?.collisionCount ?? 0) + 1 } },
+          { ...manager, subresource: 'status' },
+        );
       return undefined;
     }
     this.event(d, `Scaled up replica set ${created.metadata.name} to ${replicas}`);
@@ -242,15 +271,29 @@ export class Deployments {
     const limit = Number.isInteger(d.spec?.revisionHistoryLimit) ? d.spec.revisionHistoryLimit : 10;
     const empty = this.store
       .list('apps/replicasets', d.metadata.namespace)
-      .filter((rs) => ownedBy(rs, d) && rs !== newRS && rs.metadata.name !== newRS?.metadata.name && replicasOf(rs) === 0 && (rs.status?.replicas ?? 0) === 0)
+      .filter(
+        (rs) =>
+          ownedBy(rs, d) &&
+          rs !== newRS &&
+          rs.metadata.name !== newRS?.metadata.name &&
+          replicasOf(rs) === 0 &&
+          (rs.status?.replicas ?? 0) === 0,
+      )
       .sort((a, b) => revisionOf(a) - revisionOf(b));
-    for (const rs of empty.slice(0, Math.max(0, empty.length - limit))) this.api.delete(this.types.replicasets, rs.metadata.namespace, rs.metadata.name);
+    for (const rs of empty.slice(0, Math.max(0, empty.length - limit)))
+      this.api.delete(this.types.replicasets, rs.metadata.namespace, rs.metadata.name);
   }
 
   private scale(d: any, rs: any, replicas: number): any {
     const current = this.api.find(this.types.replicasets, rs.metadata.namespace, rs.metadata.name) ?? rs;
     if (replicasOf(current) === replicas) return current;
-    const updated = this.api.update(this.types.replicasets, current.metadata.namespace, current.metadata.name, { ...current, spec: { ...current.spec, replicas } }, manager);
+    const updated = this.api.update(
+      this.types.replicasets,
+      current.metadata.namespace,
+      current.metadata.name,
+      { ...current, spec: { ...current.spec, replicas } },
+      manager,
+    );
     this.event(d, `Scaled ${replicas > replicasOf(current) ? 'up' : 'down'} replica set ${current.metadata.name} to ${replicas}`);
     return updated;
   }
@@ -262,7 +305,13 @@ export class Deployments {
     let latest = this.api.find(this.types.deployments, namespace, d.metadata.name);
     if (!latest) return;
     if (revision && latest.metadata.annotations?.[REVISION] !== revision) {
-      latest = this.api.update(this.types.deployments, namespace, d.metadata.name, { ...latest, metadata: { ...latest.metadata, annotations: { ...(latest.metadata.annotations ?? {}), [REVISION]: revision } } }, manager);
+      latest = this.api.update(
+        this.types.deployments,
+        namespace,
+        d.metadata.name,
+        { ...latest, metadata: { ...latest.metadata, annotations: { ...(latest.metadata.annotations ?? {}), [REVISION]: revision } } },
+        manager,
+      );
     }
     const owned = this.store.list('apps/replicasets', namespace).filter((rs) => ownedBy(rs, d));
     const sum = (f: (rs: any) => number) => owned.reduce((n, rs) => n + f(rs), 0);
@@ -275,7 +324,14 @@ export class Deployments {
     const condition = (type: string, status: string, reason: string, message: string) => {
       const before = previous.get(type);
       if (before && before.status === status && before.reason === reason && before.message === message) return before;
-      return { type, status, lastUpdateTime: now, lastTransitionTime: before?.status === status ? before.lastTransitionTime : now, reason, message };
+      return {
+        type,
+        status,
+        lastUpdateTime: now,
+        lastTransitionTime: before?.status === status ? before.lastTransitionTime : now,
+        reason,
+        message,
+      };
     };
     const availableOk = available >= desired - unavailable;
     const rsName = fresh?.metadata.name ?? '';
@@ -290,7 +346,8 @@ export class Deployments {
       replicas < (was.replicas ?? 0);
     const deadlineSeconds = Number.isInteger(latest.spec?.progressDeadlineSeconds) ? latest.spec.progressDeadlineSeconds : 600;
     const progressing = (): any => {
-      if (complete) return condition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`);
+      if (complete)
+        return condition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`);
       const before = previous.get('Progressing');
       if (before?.reason === 'ProgressDeadlineExceeded' && !progressed) return before;
       // A rollout that starts (or starts again after being complete) counts from now.
@@ -317,7 +374,12 @@ export class Deployments {
       unavailableReplicas: Math.max(0, desired - available),
       ...(latest.status?.collisionCount !== undefined ? { collisionCount: latest.status.collisionCount } : {}),
       conditions: [
-        condition('Available', availableOk ? 'True' : 'False', availableOk ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable', availableOk ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.'),
+        condition(
+          'Available',
+          availableOk ? 'True' : 'False',
+          availableOk ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
+          availableOk ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.',
+        ),
         progressingCondition,
       ],
     };

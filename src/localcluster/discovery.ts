@@ -6,7 +6,8 @@ import { groupVersion, type Registry, type ResourceType } from './resources';
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const subresourceVerbs = ['get', 'patch', 'update'];
-const subresourceVerbsOf = (s: string): string[] => (s === 'log' ? ['get'] : s === 'eviction' || s === 'token' ? ['create'] : subresourceVerbs);
+const subresourceVerbsOf = (s: string): string[] =>
+  s === 'log' ? ['get'] : s === 'eviction' || s === 'token' ? ['create'] : subresourceVerbs;
 
 export const serverVersion = {
   major: '1',
@@ -64,7 +65,13 @@ export function apiResourceList(registry: Registry, group: string, version: stri
         name: `${t.plural}/${s}`,
         singularName: '',
         namespaced: t.namespaced,
-        ...(s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : s === 'eviction' ? { group: 'policy', version: 'v1', kind: 'Eviction' } : s === 'token' ? { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' } : { kind: t.kind }),
+        ...(s === 'scale'
+          ? { group: 'autoscaling', version: 'v1', kind: 'Scale' }
+          : s === 'eviction'
+            ? { group: 'policy', version: 'v1', kind: 'Eviction' }
+            : s === 'token'
+              ? { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }
+              : { kind: t.kind }),
         verbs: subresourceVerbsOf(s),
       })),
     ]),

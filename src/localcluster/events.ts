@@ -53,8 +53,22 @@ export class EventRecorder {
   private write(source: EventSource, about: any, type: string, reason: string, message: string): void {
     const now = this.clock.now();
     const namespace: string = about.metadata.namespace;
-    const involvedObject = { kind: about.kind, apiVersion: about.apiVersion, name: about.metadata.name, namespace, uid: about.metadata.uid };
-    const similarKey = JSON.stringify([source.component, involvedObject.kind, namespace, involvedObject.name, involvedObject.uid, type, reason]);
+    const involvedObject = {
+      kind: about.kind,
+      apiVersion: about.apiVersion,
+      name: about.metadata.name,
+      namespace,
+      uid: about.metadata.uid,
+    };
+    const similarKey = JSON.stringify([
+      source.component,
+      involvedObject.kind,
+      namespace,
+      involvedObject.name,
+      involvedObject.uid,
+      type,
+      reason,
+    ]);
     let seen = this.similar.get(similarKey);
     if (!seen || now - seen.last > SIMILAR_WINDOW_MS) seen = { messages: new Set(), last: now };
     seen.messages.add(message);
@@ -71,7 +85,13 @@ export class EventRecorder {
     if (known && existing) {
       known.count = (Number(existing.count) || known.count) + 1;
       keep(this.recorded, identityKey, known);
-      this.api.update(this.events, known.namespace, known.name, { ...existing, message: text, count: known.count, lastTimestamp: at }, source.writer);
+      this.api.update(
+        this.events,
+        known.namespace,
+        known.name,
+        { ...existing, message: text, count: known.count, lastTimestamp: at },
+        source.writer,
+      );
       return;
     }
     const created = this.api.create(

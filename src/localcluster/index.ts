@@ -82,14 +82,40 @@ function nodeObject(now: number, maxPods: number): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName, 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' } },
+    metadata: {
+      name: nodeName,
+      labels: { 'kubernetes.io/hostname': nodeName, 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' },
+    },
     spec: {},
     status: {
-      addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: nodeName }],
+      addresses: [
+        { type: 'InternalIP', address: '10.0.0.1' },
+        { type: 'Hostname', address: nodeName },
+      ],
       capacity: { cpu: '8', memory: '16Gi', pods: String(maxPods) },
       allocatable: { cpu: '8', memory: '16Gi', pods: String(maxPods) },
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'simulated by the rollouts local cluster', lastHeartbeatTime: at, lastTransitionTime: at }],
-      nodeInfo: { kubeletVersion: 'v1.32.0', containerRuntimeVersion: 'simulated://1.0', operatingSystem: 'linux', architecture: 'amd64', osImage: 'rollouts local cluster', kernelVersion: '', kubeProxyVersion: '', machineID: '', systemUUID: '', bootID: '' },
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'simulated by the rollouts local cluster',
+          lastHeartbeatTime: at,
+          lastTransitionTime: at,
+        },
+      ],
+      nodeInfo: {
+        kubeletVersion: 'v1.32.0',
+        containerRuntimeVersion: 'simulated://1.0',
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+        osImage: 'rollouts local cluster',
+        kernelVersion: '',
+        kubeProxyVersion: '',
+        machineID: '',
+        systemUUID: '',
+        bootID: '',
+      },
     },
   };
 }
@@ -157,19 +183,30 @@ export interface LocalCluster {
 
 export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
   const host = options.host ?? '127.0.0.1';
-  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`the local cluster listens on loopback only; "${host}" is not a loopback address`);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host))
+    throw new Error(`the local cluster listens on loopback only; "${host}" is not a loopback address`);
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
   const credentials = loadCredentials(options.dataDir); // before the store, so the folder is 0700 when state is written
-  const persistence = options.dataDir ? new Persistence(options.dataDir, undefined, { io: options.dataDirIo, onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)) }) : undefined;
-  const store = new Store({ events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes }, persistence, options.onError);
+  const persistence = options.dataDir
+    ? new Persistence(options.dataDir, undefined, {
+        io: options.dataDirIo,
+        onWarning: options.onError ?? ((m) => console.warn(`local cluster: ${m}`)),
+      })
+    : undefined;
+  const store = new Store(
+    { events: options.historySize ?? defaultHistoryLimits.events, bytes: options.historyBytes ?? defaultHistoryLimits.bytes },
+    persistence,
+    options.onError,
+  );
   const api = new Api(store, registry, clock);
   api.podsPerNamespace = options.podsPerNamespace ?? defaultPodsPerNamespace;
   const pods = registry.find('', 'v1', 'pods')!;
 
   // A fresh cluster has the usual namespaces and Argo's CRDs; a restored one keeps what it had.
   for (const ns of ['default', 'kube-system', 'kube-public']) {
-    if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns)) api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } }, { manager: 'kube-apiserver' });
+    if (!store.get(typeKey({ group: '', plural: 'namespaces' }), undefined, ns))
+      api.create(registry.find('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } }, { manager: 'kube-apiserver' });
   }
   const nodes = registry.find('', 'v1', 'nodes')!;
   // The Node, as its kubelet registers it, or updates its status on a restart.
@@ -177,7 +214,16 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const registered = api.find(nodes, undefined, nodeName);
   if (!registered) api.create(nodes, undefined, node, { manager: 'kubelet' });
   else if (registered.status?.capacity?.pods !== (node.status as any).capacity.pods) {
-    api.update(nodes, undefined, nodeName, { ...registered, status: { ...registered.status, capacity: (node.status as any).capacity, allocatable: (node.status as any).allocatable } }, { manager: 'kubelet', subresource: 'status' });
+    api.update(
+      nodes,
+      undefined,
+      nodeName,
+      {
+        ...registered,
+        status: { ...registered.status, capacity: (node.status as any).capacity, allocatable: (node.status as any).allocatable },
+      },
+      { manager: 'kubelet', subresource: 'status' },
+    );
   }
   // The CRDs as `kubectl apply --server-side -f install.yaml` leaves them. A restored cluster gets
   // them applied again, so a newer release's schemas (what `kubectl explain` shows) replace the ones
@@ -210,13 +256,22 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       endpointslices: registry.find('discovery.k8s.io', 'v1', 'endpointslices')!,
       events: registry.find('', 'v1', 'events')!,
     },
-    { podReadyAfterMs: options.podReadyAfterMs ?? 2000, failImagePattern, ...(options.failCommandPattern ? { failCommandPattern: options.failCommandPattern } : {}), onError: options.onError },
+    {
+      podReadyAfterMs: options.podReadyAfterMs ?? 2000,
+      failImagePattern,
+      ...(options.failCommandPattern ? { failCommandPattern: options.failCommandPattern } : {}),
+      onError: options.onError,
+    },
   );
   const deployments = new Deployments(
     api,
     store,
     clock,
-    { deployments: registry.find('apps', 'v1', 'deployments')!, replicasets: registry.find('apps', 'v1', 'replicasets')!, events: registry.find('', 'v1', 'events')! },
+    {
+      deployments: registry.find('apps', 'v1', 'deployments')!,
+      replicasets: registry.find('apps', 'v1', 'replicasets')!,
+      events: registry.find('', 'v1', 'events')!,
+    },
     options.onError,
   );
   const access = new Access({ store, clock, credentials });
@@ -274,7 +329,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     token: credentials.adminToken,
     ca: credentials.tls.caCert,
     kubeconfigPath,
-    writeKubeconfig: (path, as) => writeKubeconfigFile(path, url, credentials.tls.caCert, as?.token ?? credentials.adminToken, as?.namespace),
+    writeKubeconfig: (path, as) =>
+      writeKubeconfigFile(path, url, credentials.tls.caCert, as?.token ?? credentials.adminToken, as?.namespace),
     close() {
       closing ??= new Promise<void>((resolve) => {
         stopAggregation();

@@ -69,7 +69,8 @@ export const maxTimerMs = 2 ** 31 - 1;
 export function watchTimeoutMs(text: string | null): number | undefined {
   if (text === null || text === '') return undefined;
   const seconds = Number(text);
-  if (!Number.isFinite(seconds) || seconds < 0 || !/^\s*\d+\s*$/.test(text)) throw badRequest(`timeoutSeconds must be a non-negative integer, got ${JSON.stringify(preview(text))}`);
+  if (!Number.isFinite(seconds) || seconds < 0 || !/^\s*\d+\s*$/.test(text))
+    throw badRequest(`timeoutSeconds must be a non-negative integer, got ${JSON.stringify(preview(text))}`);
   if (seconds === 0) return undefined;
   return Math.min(seconds * 1000, maxTimerMs);
 }
@@ -97,15 +98,23 @@ function qualifiedNameErrors(key: string): string[] {
     if (prefix.length === 0) out.push('prefix part must be non-empty');
     else {
       if (prefix.length > 253) out.push('prefix part must be no more than 253 characters');
-      if (!dnsSubdomain.test(prefix)) out.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+      if (!dnsSubdomain.test(prefix))
+        out.push(
+          "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        );
     }
   } else if (parts.length > 2) {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+    return [
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ];
   }
   if (name.length === 0) out.push('name part must be non-empty');
   else {
     if (name.length > 63) out.push('name part must be no more than 63 characters');
-    if (!qualifiedNamePart.test(name)) out.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
+    if (!qualifiedNamePart.test(name))
+      out.push(
+        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      );
   }
   return out;
 }
@@ -113,7 +122,10 @@ function qualifiedNameErrors(key: string): string[] {
 function labelValueErrors(value: string): string[] {
   const out: string[] = [];
   if (value.length > 63) out.push('must be no more than 63 characters');
-  if (value !== '' && !qualifiedNamePart.test(value)) out.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+  if (value !== '' && !qualifiedNamePart.test(value))
+    out.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    );
   return out;
 }
 
@@ -129,18 +141,39 @@ function metadataMapErrors(meta: any, field: string): Cause[] {
   const labels = meta?.labels;
   if (isObject(labels)) {
     for (const [k, v] of Object.entries(labels)) {
-      for (const m of qualifiedNameErrors(k)) causes.push({ reason: 'FieldValueInvalid', field: `${field}.labels`, message: `Invalid value: ${JSON.stringify(preview(k))}: ${m}` });
-      if (typeof v === 'string') for (const m of labelValueErrors(v)) causes.push({ reason: 'FieldValueInvalid', field: `${field}.labels`, message: `Invalid value: ${JSON.stringify(preview(v))}: ${m}` });
+      for (const m of qualifiedNameErrors(k))
+        causes.push({
+          reason: 'FieldValueInvalid',
+          field: `${field}.labels`,
+          message: `Invalid value: ${JSON.stringify(preview(k))}: ${m}`,
+        });
+      if (typeof v === 'string')
+        for (const m of labelValueErrors(v))
+          causes.push({
+            reason: 'FieldValueInvalid',
+            field: `${field}.labels`,
+            message: `Invalid value: ${JSON.stringify(preview(v))}: ${m}`,
+          });
     }
   }
   const annotations = meta?.annotations;
   if (isObject(annotations)) {
     let total = 0;
     for (const [k, v] of Object.entries(annotations)) {
-      for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push({ reason: 'FieldValueInvalid', field: `${field}.annotations`, message: `Invalid value: ${JSON.stringify(preview(k))}: ${m}` });
+      for (const m of qualifiedNameErrors(k.toLowerCase()))
+        causes.push({
+          reason: 'FieldValueInvalid',
+          field: `${field}.annotations`,
+          message: `Invalid value: ${JSON.stringify(preview(k))}: ${m}`,
+        });
       total += Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0);
     }
-    if (total > maxAnnotationBytes) causes.push({ reason: 'FieldValueTooLong', field: `${field}.annotations`, message: `Too long: may not be more than ${maxAnnotationBytes} bytes (they are ${total} bytes)` });
+    if (total > maxAnnotationBytes)
+      causes.push({
+        reason: 'FieldValueTooLong',
+        field: `${field}.annotations`,
+        message: `Too long: may not be more than ${maxAnnotationBytes} bytes (they are ${total} bytes)`,
+      });
   }
   return causes;
 }
@@ -152,19 +185,29 @@ function metadataMapErrors(meta: any, field: string): Cause[] {
 export function validateMetadata(t: ResourceType, obj: any): void {
   const causes = metadataMapErrors(obj.metadata, 'metadata');
   const template = obj.spec?.template;
-  if (t.builtIn && template && typeof template === 'object' && ['replicasets', 'deployments', 'statefulsets', 'daemonsets', 'jobs'].includes(t.plural)) {
+  if (
+    t.builtIn &&
+    template &&
+    typeof template === 'object' &&
+    ['replicasets', 'deployments', 'statefulsets', 'daemonsets', 'jobs'].includes(t.plural)
+  ) {
     causes.push(...metadataMapErrors(template.metadata, 'spec.template.metadata'));
   }
   if (causes.length === 0) return;
   const name = String(obj.metadata?.name ?? '');
   const shown = causes.slice(0, 10).map((c) => `${c.field}: ${c.message}`);
   const more = causes.length > shown.length ? ` and ${causes.length - shown.length} more` : '';
-  throw new ApiError(422, 'Invalid', `${t.kind}${t.group ? `.${t.group}` : ''} "${name}" is invalid: ${shown.length === 1 ? shown[0] : `[${shown.join(', ')}]`}${more}`, {
-    name,
-    group: t.group,
-    kind: t.kind,
-    causes,
-  });
+  throw new ApiError(
+    422,
+    'Invalid',
+    `${t.kind}${t.group ? `.${t.group}` : ''} "${name}" is invalid: ${shown.length === 1 ? shown[0] : `[${shown.join(', ')}]`}${more}`,
+    {
+      name,
+      group: t.group,
+      kind: t.kind,
+      causes,
+    },
+  );
 }
 
 // ---------- memory taken by large bodies ----------

@@ -83,7 +83,8 @@ export function schemaListTypes(schema: unknown): ListTypes {
     if (fields.length === 2 && fields[0] === 'metadata') return metadataList(fields[1]!);
     let node: unknown = schema;
     for (const name of fields) {
-      node = isObject<any>(node) && isObject<any>(node.properties) && Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
+      node =
+        isObject<any>(node) && isObject<any>(node.properties) && Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
       // Between two field names may stand a list: its items hold the next fields.
       if (isObject<any>(node) && node.type === 'array' && name !== fields[fields.length - 1]) node = node.items;
       if (node === undefined) return atomic;
@@ -115,7 +116,7 @@ export function itemKey(item: unknown, type: Extract<ListType, { type: 'map' }>)
   const key: Record<string, unknown> = {};
   for (const k of [...type.keys].sort()) {
     const v = Object.hasOwn(item, k) ? item[k] : type.defaults?.[k];
-    if (v === undefined || v === null || (typeof v === 'object')) return undefined;
+    if (v === undefined || v === null || typeof v === 'object') return undefined;
     key[k] = v;
   }
   return `k:${JSON.stringify(key)}`;

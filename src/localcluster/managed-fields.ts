@@ -88,8 +88,10 @@ const isEmptyMap = (v: Record<string, unknown>): boolean => {
 // ---------- paths ----------
 
 /** The key of a child path: each element JSON-quoted, joined by commas ('' is the root). */
-const childKey = (parent: string, element: string): string => (parent === '' ? JSON.stringify(element) : `${parent},${JSON.stringify(element)}`);
-const isUnder = (key: string, prefix: string): boolean => key.length > prefix.length && key.startsWith(prefix) && key[prefix.length] === ',';
+const childKey = (parent: string, element: string): string =>
+  parent === '' ? JSON.stringify(element) : `${parent},${JSON.stringify(element)}`;
+const isUnder = (key: string, prefix: string): boolean =>
+  key.length > prefix.length && key.startsWith(prefix) && key[prefix.length] === ',';
 
 /** Parsed paths: the same few hundred paths recur on every write. Bounded; the arrays are never changed. */
 const parsedPaths = new Map<string, readonly string[]>();
@@ -112,7 +114,17 @@ export function fieldPath(...names: string[]): string {
 /** The path as the API server prints it in conflicts: `.spec.replicas`. */
 export function pathString(key: string): string {
   return pathElements(key)
-    .map((e) => (e.startsWith('f:') ? `.${e.slice(2)}` : e.startsWith('i:') ? `[${e.slice(2)}]` : e.startsWith('v:') ? `[=${e.slice(2)}]` : e.startsWith('k:') ? keyString(e.slice(2)) : `[${e.slice(2)}]`))
+    .map((e) =>
+      e.startsWith('f:')
+        ? `.${e.slice(2)}`
+        : e.startsWith('i:')
+          ? `[${e.slice(2)}]`
+          : e.startsWith('v:')
+            ? `[=${e.slice(2)}]`
+            : e.startsWith('k:')
+              ? keyString(e.slice(2))
+              : `[${e.slice(2)}]`,
+    )
     .join('');
 }
 
@@ -262,11 +274,22 @@ export interface Comparison {
  * appeared or went away (a map present on both sides is not itself added or modified), and the
  * items of associative lists and sets that appeared or went away, with their fields.
  */
-export function compareObjects(before: Record<string, unknown>, after: Record<string, unknown>, listTypes: ListTypes = atomicLists): Comparison {
+export function compareObjects(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  listTypes: ListTypes = atomicLists,
+): Comparison {
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
-  const children = (o: Record<string, unknown> | undefined, n: Record<string, unknown> | undefined, prefix: string, fields: readonly string[]): void => {
+  const children = (
+    o: Record<string, unknown> | undefined,
+    n: Record<string, unknown> | undefined,
+    prefix: string,
+    fields: readonly string[],
+  ): void => {
     if (o) for (const k in o) if (Object.hasOwn(o, k)) visit(o[k], getOwn(n, k), childKey(prefix, `f:${k}`), [...fields, k]);
-    if (n) for (const k in n) if (Object.hasOwn(n, k) && getOwn(o, k) === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`), [...fields, k]);
+    if (n)
+      for (const k in n)
+        if (Object.hasOwn(n, k) && getOwn(o, k) === undefined) visit(undefined, n[k], childKey(prefix, `f:${k}`), [...fields, k]);
   };
   /** A keyed list on one side only: each of its items (and their fields) appear or go. */
   const wholeList = (list: readonly unknown[], key: string, fields: readonly string[], side: 'added' | 'removed'): boolean => {
@@ -329,8 +352,23 @@ export function compareObjects(before: Record<string, unknown>, after: Record<st
 }
 
 /** Metadata the server sets and nobody owns (as the API server strips from every field set). */
-const serverMetadata = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
-const unowned = new Set([fieldPath('apiVersion'), fieldPath('kind'), fieldPath('metadata'), ...serverMetadata.map((f) => fieldPath('metadata', f))]);
+const serverMetadata = [
+  'name',
+  'namespace',
+  'creationTimestamp',
+  'selfLink',
+  'uid',
+  'clusterName',
+  'generation',
+  'managedFields',
+  'resourceVersion',
+];
+const unowned = new Set([
+  fieldPath('apiVersion'),
+  fieldPath('kind'),
+  fieldPath('metadata'),
+  ...serverMetadata.map((f) => fieldPath('metadata', f)),
+]);
 const managedFieldsPath = fieldPath('metadata', 'managedFields');
 const statusPath = fieldPath('status');
 
@@ -435,7 +473,11 @@ export function encodeManagedFields(owners: readonly Owner[]): ManagedFieldsEntr
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   live.sort(
     (a, b) =>
-      cmp(a.operation, b.operation) || seconds(a) - seconds(b) || cmp(a.manager, b.manager) || cmp(a.apiVersion, b.apiVersion) || cmp(a.subresource ?? '', b.subresource ?? ''),
+      cmp(a.operation, b.operation) ||
+      seconds(a) - seconds(b) ||
+      cmp(a.manager, b.manager) ||
+      cmp(a.apiVersion, b.apiVersion) ||
+      cmp(a.subresource ?? '', b.subresource ?? ''),
   );
   // Empty strings are left out, as the server's JSON leaves them (omitempty).
   return live.map((o) => ({
@@ -485,12 +527,23 @@ export function updateManagedFields(input: UpdateInput): ManagedFieldsEntry[] | 
 }
 
 /** The owners after `writer` changed `before` into `after` with an Update. */
-export function recordUpdate(owners: readonly Owner[], before: Record<string, any>, after: Record<string, any>, writer: Writer, now: string): Owner[] {
+export function recordUpdate(
+  owners: readonly Owner[],
+  before: Record<string, any>,
+  after: Record<string, any>,
+  writer: Writer,
+  now: string,
+): Owner[] {
   const c = compareObjects(view(before, writer.scope), view(after, writer.scope), writer.listTypes);
   const changed = ownable(union(c.added, c.modified), writer.scope);
   const out = owners.map((o) => ({ ...o, fields: minus(minus(o.fields, changed), c.removed) }));
   if (changed.size > 0) {
-    const me = { manager: writer.manager, operation: 'Update' as const, apiVersion: writer.apiVersion, ...(writer.subresource ? { subresource: writer.subresource } : {}) };
+    const me = {
+      manager: writer.manager,
+      operation: 'Update' as const,
+      apiVersion: writer.apiVersion,
+      ...(writer.subresource ? { subresource: writer.subresource } : {}),
+    };
     const id = identity(me);
     const previous = owners.find((o) => identity(o) === id);
     const mine = out.find((o) => identity(o) === id);
@@ -528,7 +581,13 @@ function capUpdateEntries(owners: Owner[]): Owner[] {
       continue;
     }
     merged.add(head).add(o);
-    heads.set(o.apiVersion, { manager: ancientChanges, operation: 'Update', apiVersion: o.apiVersion, ...(o.time ? { time: o.time } : {}), fields: union(head.fields, o.fields) });
+    heads.set(o.apiVersion, {
+      manager: ancientChanges,
+      operation: 'Update',
+      apiVersion: o.apiVersion,
+      ...(o.time ? { time: o.time } : {}),
+      fields: union(head.fields, o.fields),
+    });
     count--;
   }
   const buckets = [...heads.values()].filter((h) => !owners.includes(h));
@@ -567,10 +626,20 @@ export function applyConfiguration(input: ApplyInput): ApplyResult {
   const before = live ?? {};
   let owners = decodeManagedFields(live?.metadata?.managedFields) ?? [];
   if (live && owners.length === 0) {
-    const first = { ...writer, manager: beforeFirstApply, apiVersion: String(live.apiVersion ?? writer.apiVersion), subresource: undefined };
+    const first = {
+      ...writer,
+      manager: beforeFirstApply,
+      apiVersion: String(live.apiVersion ?? writer.apiVersion),
+      subresource: undefined,
+    };
     owners = recordUpdate([], createBase(live, writer.builtIn), live, first, now);
   }
-  const me = { manager: writer.manager, operation: 'Apply' as const, apiVersion: String(config.apiVersion ?? writer.apiVersion), ...(writer.subresource ? { subresource: writer.subresource } : {}) };
+  const me = {
+    manager: writer.manager,
+    operation: 'Apply' as const,
+    apiVersion: String(config.apiVersion ?? writer.apiVersion),
+    ...(writer.subresource ? { subresource: writer.subresource } : {}),
+  };
   const id = identity(me);
   const previous = owners.find((o) => identity(o) === id);
   const listTypes = writer.listTypes ?? atomicLists;
@@ -650,7 +719,9 @@ export function syncLastApplied(object: Record<string, any>, config: Record<stri
 function sortedJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
   if (isObject<any>(v)) {
-    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
+    const keys = Object.keys(v)
+      .filter((k) => v[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`).join(',')}}`;
   }
   return JSON.stringify(v);
@@ -665,7 +736,12 @@ function someUnder(set: FieldSet, prefix: string): boolean {
  * An applied configuration merged into the live object: maps merge, associative lists and sets
  * merge item by item (by their keys), everything else replaces, null removes.
  */
-function mergeApplied(live: Record<string, any>, config: Record<string, any>, listTypes: ListTypes, fields: readonly string[]): Record<string, any> {
+function mergeApplied(
+  live: Record<string, any>,
+  config: Record<string, any>,
+  listTypes: ListTypes,
+  fields: readonly string[],
+): Record<string, any> {
   const out: Record<string, any> = {};
   for (const k in live) if (Object.hasOwn(live, k)) setOwn(out, k, live[k]);
   for (const k in config) {
@@ -675,14 +751,20 @@ function mergeApplied(live: Record<string, any>, config: Record<string, any>, li
     const current = getOwn(out, k);
     if (v === null) delete out[k];
     else if (isObject<any>(v) && isObject<any>(current)) setOwn(out, k, mergeApplied(current, v, listTypes, [...fields, k]));
-    else if (Array.isArray(v) && Array.isArray(current)) setOwn(out, k, mergeList(current, v, listTypes, [...fields, k]) ?? structuredClone(v));
+    else if (Array.isArray(v) && Array.isArray(current))
+      setOwn(out, k, mergeList(current, v, listTypes, [...fields, k]) ?? structuredClone(v));
     else setOwn(out, k, structuredClone(v));
   }
   return out;
 }
 
 /** An applied list merged into the live one by its items' keys; undefined when either cannot be keyed (replace it). */
-function mergeList(live: readonly unknown[], applied: readonly unknown[], listTypes: ListTypes, fields: readonly string[]): unknown[] | undefined {
+function mergeList(
+  live: readonly unknown[],
+  applied: readonly unknown[],
+  listTypes: ListTypes,
+  fields: readonly string[],
+): unknown[] | undefined {
   const type = listTypes(fields);
   const liveKeys = listKeys(live, type);
   const appliedKeys = listKeys(applied, type);
@@ -692,7 +774,8 @@ function mergeList(live: readonly unknown[], applied: readonly unknown[], listTy
   appliedKeys.forEach((key, i) => {
     const j = at.get(key);
     if (j === undefined) out.push(structuredClone(applied[i]));
-    else if (type.type === 'map') out[j] = mergeApplied(live[j] as Record<string, any>, applied[i] as Record<string, any>, listTypes, fields);
+    else if (type.type === 'map')
+      out[j] = mergeApplied(live[j] as Record<string, any>, applied[i] as Record<string, any>, listTypes, fields);
   });
   return out;
 }
@@ -770,7 +853,11 @@ export function ownerLabel(o: Pick<Owner, 'manager' | 'operation' | 'apiVersion'
 
 /** The 409 of an apply that would change fields other managers own. */
 export function conflictError(conflicts: readonly FieldConflict[]): ApiError {
-  const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${ownerLabel(c.owner)}`, field: pathString(c.path) }));
+  const causes = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${ownerLabel(c.owner)}`,
+    field: pathString(c.path),
+  }));
   let message: string;
   if (conflicts.length === 1) {
     message = `Apply failed with 1 conflict: conflict with ${ownerLabel(conflicts[0]!.owner)}: ${pathString(conflicts[0]!.path)}`;
@@ -794,21 +881,36 @@ const unprintable = /[\p{C}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u30
  * Validates the `fieldManager` and `force` query parameters as the API server does; the error
  * is a 422 for `CreateOptions`, `UpdateOptions` or `PatchOptions`.
  */
-export function checkWriteOptions(options: { fieldManager: string; force: string | null; apply: boolean; kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' }): ApiError | undefined {
+export function checkWriteOptions(options: {
+  fieldManager: string;
+  force: string | null;
+  apply: boolean;
+  kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
+}): ApiError | undefined {
   const causes: Array<{ reason: string; message: string; field: string }> = [];
   const { fieldManager } = options;
   if (options.kind === 'PatchOptions') {
-    if (!options.apply && options.force !== null) causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' });
-    if (options.apply && fieldManager === '') causes.push({ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' });
+    if (!options.apply && options.force !== null)
+      causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' });
+    if (options.apply && fieldManager === '')
+      causes.push({ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' });
   }
   if (Buffer.byteLength(fieldManager) > fieldManagerMaxLength) {
-    causes.push({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${fieldManagerMaxLength} bytes`, field: 'fieldManager' });
+    causes.push({
+      reason: 'FieldValueTooLong',
+      message: `Too long: may not be more than ${fieldManagerMaxLength} bytes`,
+      field: 'fieldManager',
+    });
   }
   let position = 0;
   for (const ch of fieldManager) {
     if (unprintable.test(ch)) {
       const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(fieldManager)}: invalid character U+${code} (at position ${position})`, field: 'fieldManager' });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(fieldManager)}: invalid character U+${code} (at position ${position})`,
+        field: 'fieldManager',
+      });
     }
     position += Buffer.byteLength(ch);
   }

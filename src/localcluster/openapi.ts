@@ -28,7 +28,12 @@ function crdKindSchema(t: ResourceType, crdSchema: Record<string, any>, ref: (na
   return {
     ...crdSchema,
     type: 'object',
-    properties: { ...(crdSchema.properties ?? {}), apiVersion: standard.properties.apiVersion, kind: standard.properties.kind, metadata: standard.properties.metadata },
+    properties: {
+      ...(crdSchema.properties ?? {}),
+      apiVersion: standard.properties.apiVersion,
+      kind: standard.properties.kind,
+      metadata: standard.properties.metadata,
+    },
     'x-kubernetes-group-version-kind': standard['x-kubernetes-group-version-kind'],
   };
 }
@@ -42,12 +47,30 @@ function kindSchema(t: ResourceType, ref: (name: string) => string) {
       kind: { description: 'Kind is a string value representing the REST resource this object represents.', type: 'string' },
       metadata: { allOf: [{ $ref: ref(metaRef) }], default: {}, description: "Standard object's metadata." },
       ...(['ConfigMap', 'Secret'].includes(t.kind)
-        ? { data: { description: 'Data contains the configuration data.', type: 'object', additionalProperties: { type: 'string', default: '' } } }
+        ? {
+            data: {
+              description: 'Data contains the configuration data.',
+              type: 'object',
+              additionalProperties: { type: 'string', default: '' },
+            },
+          }
         : t.kind === 'Event'
           ? {}
-          : { spec: { description: `Specification of the desired behavior of the ${t.kind}.`, type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }),
+          : {
+              spec: {
+                description: `Specification of the desired behavior of the ${t.kind}.`,
+                type: 'object',
+                'x-kubernetes-preserve-unknown-fields': true,
+              },
+            }),
       ...(t.subresources.includes('status')
-        ? { status: { description: `Most recently observed status of the ${t.kind}.`, type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }
+        ? {
+            status: {
+              description: `Most recently observed status of the ${t.kind}.`,
+              type: 'object',
+              'x-kubernetes-preserve-unknown-fields': true,
+            },
+          }
         : {}),
     },
     ...(t.kind === 'Event' || t.kind === 'Endpoints' ? { 'x-kubernetes-preserve-unknown-fields': true } : {}),
@@ -62,27 +85,60 @@ const objectMetaSchema = {
     name: { description: 'Name must be unique within a namespace.', type: 'string' },
     generateName: { description: 'An optional prefix used to generate a unique name.', type: 'string' },
     namespace: { description: 'Namespace defines the space within which each name must be unique.', type: 'string' },
-    labels: { description: 'Map of string keys and values that can be used to organize and categorize objects.', type: 'object', additionalProperties: { type: 'string', default: '' } },
-    annotations: { description: 'Annotations is an unstructured key value map stored with a resource.', type: 'object', additionalProperties: { type: 'string', default: '' } },
+    labels: {
+      description: 'Map of string keys and values that can be used to organize and categorize objects.',
+      type: 'object',
+      additionalProperties: { type: 'string', default: '' },
+    },
+    annotations: {
+      description: 'Annotations is an unstructured key value map stored with a resource.',
+      type: 'object',
+      additionalProperties: { type: 'string', default: '' },
+    },
     uid: { description: 'UID is the unique in time and space value for this object.', type: 'string' },
     resourceVersion: { description: 'An opaque value that represents the internal version of this object.', type: 'string' },
-    generation: { description: 'A sequence number representing a specific generation of the desired state.', type: 'integer', format: 'int64' },
+    generation: {
+      description: 'A sequence number representing a specific generation of the desired state.',
+      type: 'integer',
+      format: 'int64',
+    },
     creationTimestamp: { description: 'The time this object was created.', type: 'string', format: 'date-time' },
     deletionTimestamp: { description: 'The time this object will be deleted.', type: 'string', format: 'date-time' },
-    finalizers: { description: 'Must be empty before the object is deleted from the registry.', type: 'array', items: { type: 'string', default: '' } },
-    ownerReferences: { description: 'List of objects depended by this object.', type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-    managedFields: { description: 'Field ownership, maintained by the server.', type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    finalizers: {
+      description: 'Must be empty before the object is deleted from the registry.',
+      type: 'array',
+      items: { type: 'string', default: '' },
+    },
+    ownerReferences: {
+      description: 'List of objects depended by this object.',
+      type: 'array',
+      items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+    managedFields: {
+      description: 'Field ownership, maintained by the server.',
+      type: 'array',
+      items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
   },
 };
 
-const queryParam = (name: string) => ({ name, in: 'query', description: name, schema: { type: 'string' }, type: 'string', uniqueItems: true });
+const queryParam = (name: string) => ({
+  name,
+  in: 'query',
+  description: name,
+  schema: { type: 'string' },
+  type: 'string',
+  uniqueItems: true,
+});
 
 function pathsFor(types: ResourceType[], v3: boolean, ref: (name: string) => string) {
   const paths: Record<string, unknown> = {};
   for (const t of types) {
     const base = `/${t.group ? `apis/${t.group}` : 'api'}/${t.version}${t.namespaced ? '/namespaces/{namespace}' : ''}/${t.plural}`;
     const gvk = { group: t.group, version: t.version, kind: t.kind };
-    const body = v3 ? { content: { 'application/json': { schema: { $ref: ref(schemaName(t)) } } } } : { schema: { $ref: ref(schemaName(t)) } };
+    const body = v3
+      ? { content: { 'application/json': { schema: { $ref: ref(schemaName(t)) } } } }
+      : { schema: { $ref: ref(schemaName(t)) } };
     const op = (action: string, params: string[], withBody = false) => ({
       description: `${action} ${t.kind}`,
       operationId: `${action}${t.kind}`,
@@ -93,9 +149,19 @@ function pathsFor(types: ResourceType[], v3: boolean, ref: (name: string) => str
       'x-kubernetes-group-version-kind': gvk,
     });
     const write = ['dryRun', 'fieldManager', 'fieldValidation'];
-    paths[base] = { get: op('list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'watch', 'resourceVersion']), post: op('post', write, true), delete: op('deletecollection', ['labelSelector']) };
-    paths[`${base}/{name}`] = { get: op('get', []), put: op('put', write, true), patch: op('patch', [...write, 'force'], true), delete: op('delete', ['dryRun']) };
-    for (const s of t.subresources.filter((x) => x === 'status')) paths[`${base}/{name}/${s}`] = { get: op('get', []), put: op('put', write, true), patch: op('patch', [...write, 'force'], true) };
+    paths[base] = {
+      get: op('list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'watch', 'resourceVersion']),
+      post: op('post', write, true),
+      delete: op('deletecollection', ['labelSelector']),
+    };
+    paths[`${base}/{name}`] = {
+      get: op('get', []),
+      put: op('put', write, true),
+      patch: op('patch', [...write, 'force'], true),
+      delete: op('delete', ['dryRun']),
+    };
+    for (const s of t.subresources.filter((x) => x === 'status'))
+      paths[`${base}/{name}/${s}`] = { get: op('get', []), put: op('put', write, true), patch: op('patch', [...write, 'force'], true) };
   }
   return paths;
 }
@@ -119,7 +185,9 @@ export class OpenApi {
       openapi: '3.0.0',
       info: { title: 'Kubernetes (rollouts local cluster)', version: 'v1.32.0' },
       paths: pathsFor(types, true, ref),
-      components: { schemas: { [metaRef]: objectMetaSchema, ...Object.fromEntries(types.map((t) => [schemaName(t), this.schemaFor(t, ref)])) } },
+      components: {
+        schemas: { [metaRef]: objectMetaSchema, ...Object.fromEntries(types.map((t) => [schemaName(t), this.schemaFor(t, ref)])) },
+      },
     };
   }
 
@@ -142,7 +210,11 @@ export class OpenApi {
       return {
         paths: Object.fromEntries(
           [...byGv].map(([gv, types]) => {
-            const hash = createHash('sha256').update(JSON.stringify(this.v3Doc(types))).digest('hex').slice(0, 32).toUpperCase();
+            const hash = createHash('sha256')
+              .update(JSON.stringify(this.v3Doc(types)))
+              .digest('hex')
+              .slice(0, 32)
+              .toUpperCase();
             return [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${hash}` }];
           }),
         ),

@@ -79,7 +79,12 @@ function smpMap(target: Record<string, any>, patch: Record<string, any>): Record
       const field = key.slice('$deleteFromPrimitiveList/'.length);
       if (!Array.isArray(value)) throw new PatchError(`${key} must be a list`);
       const list = getOwn(out, field);
-      if (Array.isArray(list)) setOwn(out, field, list.filter((x: unknown) => !value.some((v) => deepEqual(v, x))));
+      if (Array.isArray(list))
+        setOwn(
+          out,
+          field,
+          list.filter((x: unknown) => !value.some((v) => deepEqual(v, x))),
+        );
       continue;
     }
     if (value === null) {

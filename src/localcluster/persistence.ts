@@ -110,10 +110,13 @@ export class Persistence {
             this.options.onWarning?.(`dropped the torn last record of ${where}: a write that was never acknowledged`);
             break;
           }
-          throw new Error(`${where} is not a valid change record, and records follow it: the change log is corrupt; the data directory was left as it is (move it aside or repair the line to start)`);
+          throw new Error(
+            `${where} is not a valid change record, and records follow it: the change log is corrupt; the data directory was left as it is (move it aside or repair the line to start)`,
+          );
         }
         rv = Math.max(rv, rec.rv);
-        if (rec.op === 'put') objects.set(keyOf(rec.typeKey, rec.obj.metadata?.namespace, rec.obj.metadata?.name), { typeKey: rec.typeKey, obj: rec.obj });
+        if (rec.op === 'put')
+          objects.set(keyOf(rec.typeKey, rec.obj.metadata?.namespace, rec.obj.metadata?.name), { typeKey: rec.typeKey, obj: rec.obj });
         else objects.delete(keyOf(rec.typeKey, rec.namespace || undefined, rec.name));
       }
     }
@@ -159,7 +162,9 @@ export class Persistence {
         // The log cannot be repaired now: drop the descriptor, so the next write starts by cutting again.
         this.closeLog();
       }
-      throw new Error(`cannot save the change to ${this.logPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it was not made`);
+      throw new Error(
+        `cannot save the change to ${this.logPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it was not made`,
+      );
     }
     this.logSize += bytes.length;
     this.logRecords++;
@@ -175,7 +180,9 @@ export class Persistence {
       this.compact(state());
     } catch (e) {
       this.logRecords = 0;
-      this.options.onWarning?.(`could not compact ${this.dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the change log keeps every change`);
+      this.options.onWarning?.(
+        `could not compact ${this.dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the change log keeps every change`,
+      );
     }
   }
 
@@ -193,7 +200,9 @@ export class Persistence {
         this.io.ftruncateSync(fd, this.knownSize);
       } catch (e) {
         fs.closeSync(fd);
-        throw new Error(`cannot repair ${this.logPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the change was not made`);
+        throw new Error(
+          `cannot repair ${this.logPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the change was not made`,
+        );
       }
     }
     this.logFd = fd;

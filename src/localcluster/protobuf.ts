@@ -42,7 +42,13 @@ type FieldSpec = readonly [name: string, type: FieldType, ...flags: Flag[]];
 function message(name: string, fields: Record<number, FieldSpec>): Message {
   const table = new Map<number, Field>();
   for (const [n, [fieldName, type, ...flags]] of Object.entries(fields)) {
-    table.set(Number(n), { name: fieldName, type, repeated: flags.includes('repeated'), keep: flags.includes('keep'), inline: flags.includes('inline') });
+    table.set(Number(n), {
+      name: fieldName,
+      type,
+      repeated: flags.includes('repeated'),
+      keep: flags.includes('keep'),
+      inline: flags.includes('inline'),
+    });
   }
   return { name, fields: table };
 }
@@ -91,7 +97,15 @@ const objectMeta = message('ObjectMeta', {
 
 const labelSelector = message('LabelSelector', {
   1: ['matchLabels', stringMap],
-  2: ['matchExpressions', message('LabelSelectorRequirement', { 1: ['key', 'string', 'keep'], 2: ['operator', 'string', 'keep'], 3: ['values', 'string', 'repeated'] }), 'repeated'],
+  2: [
+    'matchExpressions',
+    message('LabelSelectorRequirement', {
+      1: ['key', 'string', 'keep'],
+      2: ['operator', 'string', 'keep'],
+      3: ['values', 'string', 'repeated'],
+    }),
+    'repeated',
+  ],
 });
 
 const condition = message('Condition', {
@@ -118,10 +132,20 @@ const objectReference = message('ObjectReference', {
 });
 
 const objectFieldSelector = message('ObjectFieldSelector', { 1: ['apiVersion', 'string'], 2: ['fieldPath', 'string', 'keep'] });
-const resourceFieldSelector = message('ResourceFieldSelector', { 1: ['containerName', 'string'], 2: ['resource', 'string', 'keep'], 3: ['divisor', 'quantity'] });
+const resourceFieldSelector = message('ResourceFieldSelector', {
+  1: ['containerName', 'string'],
+  2: ['resource', 'string', 'keep'],
+  3: ['divisor', 'quantity'],
+});
 
-const keySelector = (name: string) => message(name, { 1: ['localObjectReference', localObjectReference, 'inline'], 2: ['key', 'string', 'keep'], 3: ['optional', 'bool', 'keep'] });
-const envSource = (name: string) => message(name, { 1: ['localObjectReference', localObjectReference, 'inline'], 2: ['optional', 'bool', 'keep'] });
+const keySelector = (name: string) =>
+  message(name, {
+    1: ['localObjectReference', localObjectReference, 'inline'],
+    2: ['key', 'string', 'keep'],
+    3: ['optional', 'bool', 'keep'],
+  });
+const envSource = (name: string) =>
+  message(name, { 1: ['localObjectReference', localObjectReference, 'inline'], 2: ['optional', 'bool', 'keep'] });
 
 const envVar = message('EnvVar', {
   1: ['name', 'string', 'keep'],
@@ -133,7 +157,15 @@ const envVar = message('EnvVar', {
       2: ['resourceFieldRef', resourceFieldSelector],
       3: ['configMapKeyRef', keySelector('ConfigMapKeySelector')],
       4: ['secretKeyRef', keySelector('SecretKeySelector')],
-      5: ['fileKeyRef', message('FileKeySelector', { 1: ['volumeName', 'string', 'keep'], 2: ['path', 'string', 'keep'], 3: ['key', 'string', 'keep'], 4: ['optional', 'bool', 'keep'] })],
+      5: [
+        'fileKeyRef',
+        message('FileKeySelector', {
+          1: ['volumeName', 'string', 'keep'],
+          2: ['path', 'string', 'keep'],
+          3: ['key', 'string', 'keep'],
+          4: ['optional', 'bool', 'keep'],
+        }),
+      ],
     }),
   ],
 });
@@ -204,7 +236,12 @@ const lifecycleHandler = message('LifecycleHandler', {
   4: ['sleep', message('SleepAction', { 1: ['seconds', 'int64', 'keep'] })],
 });
 
-const seLinuxOptions = message('SELinuxOptions', { 1: ['user', 'string'], 2: ['role', 'string'], 3: ['type', 'string'], 4: ['level', 'string'] });
+const seLinuxOptions = message('SELinuxOptions', {
+  1: ['user', 'string'],
+  2: ['role', 'string'],
+  3: ['type', 'string'],
+  4: ['level', 'string'],
+});
 const windowsOptions = message('WindowsSecurityContextOptions', {
   1: ['gmsaCredentialSpecName', 'string', 'keep'],
   2: ['gmsaCredentialSpec', 'string', 'keep'],
@@ -240,7 +277,10 @@ const container = message('Container', {
   9: ['volumeMounts', volumeMount, 'repeated'],
   10: ['livenessProbe', probe],
   11: ['readinessProbe', probe],
-  12: ['lifecycle', message('Lifecycle', { 1: ['postStart', lifecycleHandler], 2: ['preStop', lifecycleHandler], 3: ['stopSignal', 'string', 'keep'] })],
+  12: [
+    'lifecycle',
+    message('Lifecycle', { 1: ['postStart', lifecycleHandler], 2: ['preStop', lifecycleHandler], 3: ['stopSignal', 'string', 'keep'] }),
+  ],
   13: ['terminationMessagePath', 'string'],
   14: ['imagePullPolicy', 'string'],
   15: ['securityContext', securityContext],
@@ -251,7 +291,11 @@ const container = message('Container', {
   20: ['terminationMessagePolicy', 'string'],
   21: ['volumeDevices', message('VolumeDevice', { 1: ['name', 'string', 'keep'], 2: ['devicePath', 'string', 'keep'] }), 'repeated'],
   22: ['startupProbe', probe],
-  23: ['resizePolicy', message('ContainerResizePolicy', { 1: ['resourceName', 'string', 'keep'], 2: ['restartPolicy', 'string', 'keep'] }), 'repeated'],
+  23: [
+    'resizePolicy',
+    message('ContainerResizePolicy', { 1: ['resourceName', 'string', 'keep'], 2: ['restartPolicy', 'string', 'keep'] }),
+    'repeated',
+  ],
   24: ['restartPolicy', 'string', 'keep'],
 });
 
@@ -266,10 +310,24 @@ const downwardAPIVolumeFile = message('DownwardAPIVolumeFile', {
 const volumeSource = message('VolumeSource', {
   1: ['hostPath', message('HostPathVolumeSource', { 1: ['path', 'string', 'keep'], 2: ['type', 'string', 'keep'] })],
   2: ['emptyDir', message('EmptyDirVolumeSource', { 1: ['medium', 'string'], 2: ['sizeLimit', 'quantity', 'keep'] })],
-  6: ['secret', message('SecretVolumeSource', { 1: ['secretName', 'string'], 2: ['items', keyToPath, 'repeated'], 3: ['defaultMode', 'int32', 'keep'], 4: ['optional', 'bool', 'keep'] })],
+  6: [
+    'secret',
+    message('SecretVolumeSource', {
+      1: ['secretName', 'string'],
+      2: ['items', keyToPath, 'repeated'],
+      3: ['defaultMode', 'int32', 'keep'],
+      4: ['optional', 'bool', 'keep'],
+    }),
+  ],
   7: ['nfs', message('NFSVolumeSource', { 1: ['server', 'string', 'keep'], 2: ['path', 'string', 'keep'], 3: ['readOnly', 'bool'] })],
-  10: ['persistentVolumeClaim', message('PersistentVolumeClaimVolumeSource', { 1: ['claimName', 'string', 'keep'], 2: ['readOnly', 'bool'] })],
-  16: ['downwardAPI', message('DownwardAPIVolumeSource', { 1: ['items', downwardAPIVolumeFile, 'repeated'], 2: ['defaultMode', 'int32', 'keep'] })],
+  10: [
+    'persistentVolumeClaim',
+    message('PersistentVolumeClaimVolumeSource', { 1: ['claimName', 'string', 'keep'], 2: ['readOnly', 'bool'] }),
+  ],
+  16: [
+    'downwardAPI',
+    message('DownwardAPIVolumeSource', { 1: ['items', downwardAPIVolumeFile, 'repeated'], 2: ['defaultMode', 'int32', 'keep'] }),
+  ],
   19: [
     'configMap',
     message('ConfigMapVolumeSource', {
@@ -285,10 +343,31 @@ const volumeSource = message('VolumeSource', {
       1: [
         'sources',
         message('VolumeProjection', {
-          1: ['secret', message('SecretProjection', { 1: ['localObjectReference', localObjectReference, 'inline'], 2: ['items', keyToPath, 'repeated'], 4: ['optional', 'bool', 'keep'] })],
+          1: [
+            'secret',
+            message('SecretProjection', {
+              1: ['localObjectReference', localObjectReference, 'inline'],
+              2: ['items', keyToPath, 'repeated'],
+              4: ['optional', 'bool', 'keep'],
+            }),
+          ],
           2: ['downwardAPI', message('DownwardAPIProjection', { 1: ['items', downwardAPIVolumeFile, 'repeated'] })],
-          3: ['configMap', message('ConfigMapProjection', { 1: ['localObjectReference', localObjectReference, 'inline'], 2: ['items', keyToPath, 'repeated'], 4: ['optional', 'bool', 'keep'] })],
-          4: ['serviceAccountToken', message('ServiceAccountTokenProjection', { 1: ['audience', 'string'], 2: ['expirationSeconds', 'int64', 'keep'], 3: ['path', 'string', 'keep'] })],
+          3: [
+            'configMap',
+            message('ConfigMapProjection', {
+              1: ['localObjectReference', localObjectReference, 'inline'],
+              2: ['items', keyToPath, 'repeated'],
+              4: ['optional', 'bool', 'keep'],
+            }),
+          ],
+          4: [
+            'serviceAccountToken',
+            message('ServiceAccountTokenProjection', {
+              1: ['audience', 'string'],
+              2: ['expirationSeconds', 'int64', 'keep'],
+              3: ['path', 'string', 'keep'],
+            }),
+          ],
         }),
         'repeated',
       ],
@@ -310,8 +389,15 @@ const volumeSource = message('VolumeSource', {
 
 const volume = message('Volume', { 1: ['name', 'string', 'keep'], 2: ['volumeSource', volumeSource, 'inline'] });
 
-const nodeSelectorRequirement = message('NodeSelectorRequirement', { 1: ['key', 'string', 'keep'], 2: ['operator', 'string', 'keep'], 3: ['values', 'string', 'repeated'] });
-const nodeSelectorTerm = message('NodeSelectorTerm', { 1: ['matchExpressions', nodeSelectorRequirement, 'repeated'], 2: ['matchFields', nodeSelectorRequirement, 'repeated'] });
+const nodeSelectorRequirement = message('NodeSelectorRequirement', {
+  1: ['key', 'string', 'keep'],
+  2: ['operator', 'string', 'keep'],
+  3: ['values', 'string', 'repeated'],
+});
+const nodeSelectorTerm = message('NodeSelectorTerm', {
+  1: ['matchExpressions', nodeSelectorRequirement, 'repeated'],
+  2: ['matchFields', nodeSelectorRequirement, 'repeated'],
+});
 const podAffinityTerm = message('PodAffinityTerm', {
   1: ['labelSelector', labelSelector],
   2: ['namespaces', 'string', 'repeated'],
@@ -323,14 +409,25 @@ const podAffinityTerm = message('PodAffinityTerm', {
 const podAffinity = (name: string) =>
   message(name, {
     1: ['requiredDuringSchedulingIgnoredDuringExecution', podAffinityTerm, 'repeated'],
-    2: ['preferredDuringSchedulingIgnoredDuringExecution', message('WeightedPodAffinityTerm', { 1: ['weight', 'int32', 'keep'], 2: ['podAffinityTerm', podAffinityTerm] }), 'repeated'],
+    2: [
+      'preferredDuringSchedulingIgnoredDuringExecution',
+      message('WeightedPodAffinityTerm', { 1: ['weight', 'int32', 'keep'], 2: ['podAffinityTerm', podAffinityTerm] }),
+      'repeated',
+    ],
   });
 const affinity = message('Affinity', {
   1: [
     'nodeAffinity',
     message('NodeAffinity', {
-      1: ['requiredDuringSchedulingIgnoredDuringExecution', message('NodeSelector', { 1: ['nodeSelectorTerms', nodeSelectorTerm, 'repeated'] })],
-      2: ['preferredDuringSchedulingIgnoredDuringExecution', message('PreferredSchedulingTerm', { 1: ['weight', 'int32', 'keep'], 2: ['preference', nodeSelectorTerm] }), 'repeated'],
+      1: [
+        'requiredDuringSchedulingIgnoredDuringExecution',
+        message('NodeSelector', { 1: ['nodeSelectorTerms', nodeSelectorTerm, 'repeated'] }),
+      ],
+      2: [
+        'preferredDuringSchedulingIgnoredDuringExecution',
+        message('PreferredSchedulingTerm', { 1: ['weight', 'int32', 'keep'], 2: ['preference', nodeSelectorTerm] }),
+        'repeated',
+      ],
     }),
   ],
   2: ['podAffinity', podAffinity('PodAffinity')],
@@ -377,7 +474,13 @@ const podSpec = message('PodSpec', {
   21: ['automountServiceAccountToken', 'bool', 'keep'],
   22: [
     'tolerations',
-    message('Toleration', { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['value', 'string'], 4: ['effect', 'string'], 5: ['tolerationSeconds', 'int64', 'keep'] }),
+    message('Toleration', {
+      1: ['key', 'string'],
+      2: ['operator', 'string'],
+      3: ['value', 'string'],
+      4: ['effect', 'string'],
+      5: ['tolerationSeconds', 'int64', 'keep'],
+    }),
     'repeated',
   ],
   23: ['hostAliases', message('HostAlias', { 1: ['ip', 'string', 'keep'], 2: ['hostnames', 'string', 'repeated'] }), 'repeated'],
@@ -415,7 +518,15 @@ const podSpec = message('PodSpec', {
   36: ['os', message('PodOS', { 1: ['name', 'string', 'keep'] })],
   37: ['hostUsers', 'bool', 'keep'],
   38: ['schedulingGates', message('PodSchedulingGate', { 1: ['name', 'string', 'keep'] }), 'repeated'],
-  39: ['resourceClaims', message('PodResourceClaim', { 1: ['name', 'string', 'keep'], 3: ['resourceClaimName', 'string', 'keep'], 4: ['resourceClaimTemplateName', 'string', 'keep'] }), 'repeated'],
+  39: [
+    'resourceClaims',
+    message('PodResourceClaim', {
+      1: ['name', 'string', 'keep'],
+      3: ['resourceClaimName', 'string', 'keep'],
+      4: ['resourceClaimTemplateName', 'string', 'keep'],
+    }),
+    'repeated',
+  ],
   40: ['resources', resourceRequirements],
   41: ['hostnameOverride', 'string', 'keep'],
 });
@@ -477,7 +588,10 @@ const serviceSpec = message('ServiceSpec', {
   11: ['externalTrafficPolicy', 'string'],
   12: ['healthCheckNodePort', 'int32'],
   13: ['publishNotReadyAddresses', 'bool'],
-  14: ['sessionAffinityConfig', message('SessionAffinityConfig', { 1: ['clientIP', message('ClientIPConfig', { 1: ['timeoutSeconds', 'int32', 'keep'] })] })],
+  14: [
+    'sessionAffinityConfig',
+    message('SessionAffinityConfig', { 1: ['clientIP', message('ClientIPConfig', { 1: ['timeoutSeconds', 'int32', 'keep'] })] }),
+  ],
   17: ['ipFamilyPolicy', 'string', 'keep'],
   18: ['clusterIPs', 'string', 'repeated'],
   19: ['ipFamilies', 'string', 'repeated'],
@@ -497,7 +611,11 @@ const serviceStatus = message('ServiceStatus', {
           1: ['ip', 'string'],
           2: ['hostname', 'string'],
           3: ['ipMode', 'string', 'keep'],
-          4: ['ports', message('PortStatus', { 1: ['port', 'int32', 'keep'], 2: ['protocol', 'string', 'keep'], 3: ['error', 'string', 'keep'] }), 'repeated'],
+          4: [
+            'ports',
+            message('PortStatus', { 1: ['port', 'int32', 'keep'], 2: ['protocol', 'string', 'keep'], 3: ['error', 'string', 'keep'] }),
+            'repeated',
+          ],
         }),
         'repeated',
       ],
@@ -506,11 +624,25 @@ const serviceStatus = message('ServiceStatus', {
   2: ['conditions', condition, 'repeated'],
 });
 
-const endpointAddress = message('EndpointAddress', { 1: ['ip', 'string', 'keep'], 2: ['targetRef', objectReference], 3: ['hostname', 'string'], 4: ['nodeName', 'string', 'keep'] });
+const endpointAddress = message('EndpointAddress', {
+  1: ['ip', 'string', 'keep'],
+  2: ['targetRef', objectReference],
+  3: ['hostname', 'string'],
+  4: ['nodeName', 'string', 'keep'],
+});
 const endpointSubset = message('EndpointSubset', {
   1: ['addresses', endpointAddress, 'repeated'],
   2: ['notReadyAddresses', endpointAddress, 'repeated'],
-  3: ['ports', message('EndpointPort', { 1: ['name', 'string'], 2: ['port', 'int32', 'keep'], 3: ['protocol', 'string'], 4: ['appProtocol', 'string', 'keep'] }), 'repeated'],
+  3: [
+    'ports',
+    message('EndpointPort', {
+      1: ['name', 'string'],
+      2: ['port', 'int32', 'keep'],
+      3: ['protocol', 'string'],
+      4: ['appProtocol', 'string', 'keep'],
+    }),
+    'repeated',
+  ],
 });
 
 // --- apps/v1 -----------------------------------------------------------------------------------
@@ -523,7 +655,10 @@ const deploymentSpec = message('DeploymentSpec', {
     'strategy',
     message('DeploymentStrategy', {
       1: ['type', 'string'],
-      2: ['rollingUpdate', message('RollingUpdateDeployment', { 1: ['maxUnavailable', 'intOrString', 'keep'], 2: ['maxSurge', 'intOrString', 'keep'] })],
+      2: [
+        'rollingUpdate',
+        message('RollingUpdateDeployment', { 1: ['maxUnavailable', 'intOrString', 'keep'], 2: ['maxSurge', 'intOrString', 'keep'] }),
+      ],
     }),
   ],
   5: ['minReadySeconds', 'int32'],
@@ -534,7 +669,13 @@ const deploymentSpec = message('DeploymentSpec', {
 });
 
 const workloadCondition = (name: string, timeFields: Record<number, FieldSpec>) =>
-  message(name, { 1: ['type', 'string', 'keep'], 2: ['status', 'string', 'keep'], 4: ['reason', 'string'], 5: ['message', 'string'], ...timeFields });
+  message(name, {
+    1: ['type', 'string', 'keep'],
+    2: ['status', 'string', 'keep'],
+    4: ['reason', 'string'],
+    5: ['message', 'string'],
+    ...timeFields,
+  });
 
 const deploymentStatus = message('DeploymentStatus', {
   1: ['observedGeneration', 'int64'],
@@ -542,7 +683,11 @@ const deploymentStatus = message('DeploymentStatus', {
   3: ['updatedReplicas', 'int32'],
   4: ['availableReplicas', 'int32'],
   5: ['unavailableReplicas', 'int32'],
-  6: ['conditions', workloadCondition('DeploymentCondition', { 6: ['lastUpdateTime', 'time'], 7: ['lastTransitionTime', 'time'] }), 'repeated'],
+  6: [
+    'conditions',
+    workloadCondition('DeploymentCondition', { 6: ['lastUpdateTime', 'time'], 7: ['lastTransitionTime', 'time'] }),
+    'repeated',
+  ],
   7: ['readyReplicas', 'int32'],
   8: ['collisionCount', 'int32', 'keep'],
   9: ['terminatingReplicas', 'int32', 'keep'],
@@ -567,7 +712,8 @@ const replicaSetStatus = message('ReplicaSetStatus', {
 
 // --- authentication, authorization and RBAC (what `kubectl create token|role|rolebinding|sa` and `kubectl auth` send)
 
-const requirement = (name: string) => message(name, { 1: ['key', 'string', 'keep'], 2: ['operator', 'string', 'keep'], 3: ['values', 'string', 'repeated'] });
+const requirement = (name: string) =>
+  message(name, { 1: ['key', 'string', 'keep'], 2: ['operator', 'string', 'keep'], 3: ['values', 'string', 'repeated'] });
 const resourceAttributes = message('ResourceAttributes', {
   1: ['namespace', 'string'],
   2: ['verb', 'string'],
@@ -576,10 +722,27 @@ const resourceAttributes = message('ResourceAttributes', {
   5: ['resource', 'string'],
   6: ['subresource', 'string'],
   7: ['name', 'string'],
-  8: ['fieldSelector', message('FieldSelectorAttributes', { 1: ['rawSelector', 'string'], 2: ['requirements', requirement('FieldSelectorRequirement'), 'repeated'] })],
-  9: ['labelSelector', message('LabelSelectorAttributes', { 1: ['rawSelector', 'string'], 2: ['requirements', requirement('LabelSelectorRequirement'), 'repeated'] })],
+  8: [
+    'fieldSelector',
+    message('FieldSelectorAttributes', {
+      1: ['rawSelector', 'string'],
+      2: ['requirements', requirement('FieldSelectorRequirement'), 'repeated'],
+    }),
+  ],
+  9: [
+    'labelSelector',
+    message('LabelSelectorAttributes', {
+      1: ['rawSelector', 'string'],
+      2: ['requirements', requirement('LabelSelectorRequirement'), 'repeated'],
+    }),
+  ],
 });
-const accessReviewStatus = message('SubjectAccessReviewStatus', { 1: ['allowed', 'bool', 'keep'], 2: ['reason', 'string'], 3: ['evaluationError', 'string'], 4: ['denied', 'bool'] });
+const accessReviewStatus = message('SubjectAccessReviewStatus', {
+  1: ['allowed', 'bool', 'keep'],
+  2: ['reason', 'string'],
+  3: ['evaluationError', 'string'],
+  4: ['denied', 'bool'],
+});
 const policyRule = message('PolicyRule', {
   1: ['verbs', 'string', 'repeated'],
   2: ['apiGroups', 'string', 'repeated'],
@@ -587,7 +750,12 @@ const policyRule = message('PolicyRule', {
   4: ['resourceNames', 'string', 'repeated'],
   5: ['nonResourceURLs', 'string', 'repeated'],
 });
-const rbacSubject = message('Subject', { 1: ['kind', 'string', 'keep'], 2: ['apiGroup', 'string'], 3: ['name', 'string', 'keep'], 4: ['namespace', 'string'] });
+const rbacSubject = message('Subject', {
+  1: ['kind', 'string', 'keep'],
+  2: ['apiGroup', 'string'],
+  3: ['name', 'string', 'keep'],
+  4: ['namespace', 'string'],
+});
 const roleRef = message('RoleRef', { 1: ['apiGroup', 'string', 'keep'], 2: ['kind', 'string', 'keep'], 3: ['name', 'string', 'keep'] });
 
 // --- the kinds ---------------------------------------------------------------------------------
@@ -602,7 +770,13 @@ const kinds: Record<string, Message> = {
         1: ['phase', 'string'],
         2: [
           'conditions',
-          message('NamespaceCondition', { 1: ['type', 'string', 'keep'], 2: ['status', 'string', 'keep'], 4: ['lastTransitionTime', 'time'], 5: ['reason', 'string'], 6: ['message', 'string'] }),
+          message('NamespaceCondition', {
+            1: ['type', 'string', 'keep'],
+            2: ['status', 'string', 'keep'],
+            4: ['lastTransitionTime', 'time'],
+            5: ['reason', 'string'],
+            6: ['message', 'string'],
+          }),
           'repeated',
         ],
       }),
@@ -624,8 +798,16 @@ const kinds: Record<string, Message> = {
   'v1/Service': message('Service', { 1: ['metadata', objectMeta], 2: ['spec', serviceSpec], 3: ['status', serviceStatus] }),
   'v1/Endpoints': message('Endpoints', { 1: ['metadata', objectMeta], 2: ['subsets', endpointSubset, 'repeated'] }),
   'v1/Pod': message('Pod', { 1: ['metadata', objectMeta], 2: ['spec', podSpec], 3: ['status', podStatus] }),
-  'apps/v1/Deployment': message('Deployment', { 1: ['metadata', objectMeta], 2: ['spec', deploymentSpec], 3: ['status', deploymentStatus] }),
-  'apps/v1/ReplicaSet': message('ReplicaSet', { 1: ['metadata', objectMeta], 2: ['spec', replicaSetSpec], 3: ['status', replicaSetStatus] }),
+  'apps/v1/Deployment': message('Deployment', {
+    1: ['metadata', objectMeta],
+    2: ['spec', deploymentSpec],
+    3: ['status', deploymentStatus],
+  }),
+  'apps/v1/ReplicaSet': message('ReplicaSet', {
+    1: ['metadata', objectMeta],
+    2: ['spec', replicaSetSpec],
+    3: ['status', replicaSetStatus],
+  }),
   'v1/ServiceAccount': message('ServiceAccount', {
     1: ['metadata', objectMeta],
     2: ['secrets', objectReference, 'repeated'],
@@ -638,7 +820,15 @@ const kinds: Record<string, Message> = {
       'spec',
       message('TokenRequestSpec', {
         1: ['audiences', 'string', 'repeated'],
-        3: ['boundObjectRef', message('BoundObjectReference', { 1: ['kind', 'string'], 2: ['apiVersion', 'string'], 3: ['name', 'string'], 4: ['uid', 'string'] })],
+        3: [
+          'boundObjectRef',
+          message('BoundObjectReference', {
+            1: ['kind', 'string'],
+            2: ['apiVersion', 'string'],
+            3: ['name', 'string'],
+            4: ['uid', 'string'],
+          }),
+        ],
         4: ['expirationSeconds', 'int64', 'keep'],
       }),
     ],
@@ -646,11 +836,22 @@ const kinds: Record<string, Message> = {
   }),
   'authentication.k8s.io/v1/SelfSubjectReview': message('SelfSubjectReview', {
     1: ['metadata', objectMeta],
-    2: ['status', message('SelfSubjectReviewStatus', { 1: ['userInfo', message('UserInfo', { 1: ['username', 'string'], 2: ['uid', 'string'], 3: ['groups', 'string', 'repeated'] })] })],
+    2: [
+      'status',
+      message('SelfSubjectReviewStatus', {
+        1: ['userInfo', message('UserInfo', { 1: ['username', 'string'], 2: ['uid', 'string'], 3: ['groups', 'string', 'repeated'] })],
+      }),
+    ],
   }),
   'authorization.k8s.io/v1/SelfSubjectAccessReview': message('SelfSubjectAccessReview', {
     1: ['metadata', objectMeta],
-    2: ['spec', message('SelfSubjectAccessReviewSpec', { 1: ['resourceAttributes', resourceAttributes], 2: ['nonResourceAttributes', message('NonResourceAttributes', { 1: ['path', 'string'], 2: ['verb', 'string'] })] })],
+    2: [
+      'spec',
+      message('SelfSubjectAccessReviewSpec', {
+        1: ['resourceAttributes', resourceAttributes],
+        2: ['nonResourceAttributes', message('NonResourceAttributes', { 1: ['path', 'string'], 2: ['verb', 'string'] })],
+      }),
+    ],
     3: ['status', accessReviewStatus],
   }),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': message('SelfSubjectRulesReview', {
@@ -659,8 +860,21 @@ const kinds: Record<string, Message> = {
     3: [
       'status',
       message('SubjectRulesReviewStatus', {
-        1: ['resourceRules', message('ResourceRule', { 1: ['verbs', 'string', 'repeated'], 2: ['apiGroups', 'string', 'repeated'], 3: ['resources', 'string', 'repeated'], 4: ['resourceNames', 'string', 'repeated'] }), 'repeated'],
-        2: ['nonResourceRules', message('NonResourceRule', { 1: ['verbs', 'string', 'repeated'], 2: ['nonResourceURLs', 'string', 'repeated'] }), 'repeated'],
+        1: [
+          'resourceRules',
+          message('ResourceRule', {
+            1: ['verbs', 'string', 'repeated'],
+            2: ['apiGroups', 'string', 'repeated'],
+            3: ['resources', 'string', 'repeated'],
+            4: ['resourceNames', 'string', 'repeated'],
+          }),
+          'repeated',
+        ],
+        2: [
+          'nonResourceRules',
+          message('NonResourceRule', { 1: ['verbs', 'string', 'repeated'], 2: ['nonResourceURLs', 'string', 'repeated'] }),
+          'repeated',
+        ],
         3: ['incomplete', 'bool', 'keep'],
         4: ['evaluationError', 'string'],
       }),
@@ -672,8 +886,16 @@ const kinds: Record<string, Message> = {
     2: ['rules', policyRule, 'repeated'],
     3: ['aggregationRule', message('AggregationRule', { 1: ['clusterRoleSelectors', labelSelector, 'repeated'] })],
   }),
-  'rbac.authorization.k8s.io/v1/RoleBinding': message('RoleBinding', { 1: ['metadata', objectMeta], 2: ['subjects', rbacSubject, 'repeated'], 3: ['roleRef', roleRef] }),
-  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': message('ClusterRoleBinding', { 1: ['metadata', objectMeta], 2: ['subjects', rbacSubject, 'repeated'], 3: ['roleRef', roleRef] }),
+  'rbac.authorization.k8s.io/v1/RoleBinding': message('RoleBinding', {
+    1: ['metadata', objectMeta],
+    2: ['subjects', rbacSubject, 'repeated'],
+    3: ['roleRef', roleRef],
+  }),
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': message('ClusterRoleBinding', {
+    1: ['metadata', objectMeta],
+    2: ['subjects', rbacSubject, 'repeated'],
+    3: ['roleRef', roleRef],
+  }),
 };
 
 /** runtime.Unknown: the object's type, its bytes, and how they are encoded. */
@@ -723,7 +945,14 @@ class Reader {
   }
 }
 
-const wireNames: Record<number, string> = { 0: 'a varint', 1: 'a 64-bit value', 2: 'length-delimited bytes', 3: 'a group', 4: 'a group end', 5: 'a 32-bit value' };
+const wireNames: Record<number, string> = {
+  0: 'a varint',
+  1: 'a 64-bit value',
+  2: 'length-delimited bytes',
+  3: 'a group',
+  4: 'a group end',
+  5: 'a 32-bit value',
+};
 
 /** A value read from the wire, before the JSON-form rules for zero values are applied. */
 interface Decoded {
@@ -735,19 +964,22 @@ interface Decoded {
 function integer(v: bigint, bits: 32 | 64): number {
   // Negative int32 and int64 values arrive as ten-byte two's complement varints.
   const n = BigInt.asIntN(bits, BigInt.asIntN(64, v));
-  if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) throw new ProtobufError(`integer ${n} does not fit in a JSON number`);
+  if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
+    throw new ProtobufError(`integer ${n} does not fit in a JSON number`);
   return Number(n);
 }
 
 function scalarValue(type: Scalar, r: Reader, wireType: number, where: string): Decoded {
   if (type === 'bool' || type === 'int32' || type === 'int64') {
-    if (wireType !== WIRE_VARINT) throw new ProtobufError(`${where}: expected a varint, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
+    if (wireType !== WIRE_VARINT)
+      throw new ProtobufError(`${where}: expected a varint, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
     const v = r.varint();
     if (type === 'bool') return { value: v !== 0n, zero: v === 0n };
     const n = integer(v, type === 'int32' ? 32 : 64);
     return { value: n, zero: n === 0 };
   }
-  if (wireType !== WIRE_BYTES) throw new ProtobufError(`${where}: expected length-delimited bytes, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
+  if (wireType !== WIRE_BYTES)
+    throw new ProtobufError(`${where}: expected length-delimited bytes, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
   const b = r.bytes();
   if (type === 'string') return { value: b.toString('utf8'), zero: b.length === 0 };
   return { value: b.toString('base64'), zero: b.length === 0 };
@@ -779,11 +1011,12 @@ function specialValue(type: Special, bytes: Buffer, path: string): Decoded {
     case 'intOrString': {
       const v = decodeFields(bytes, intOrStringMessage, path);
       if (v.type === 1) return { value: (v.strVal as string | undefined) ?? '', zero: !v.strVal };
-      if (v.type !== undefined && v.type !== 0) throw new ProtobufError(`${path}: IntOrString type ${String(v.type)} is neither 0 (int) nor 1 (string)`);
+      if (v.type !== undefined && v.type !== 0)
+        throw new ProtobufError(`${path}: IntOrString type ${String(v.type)} is neither 0 (int) nor 1 (string)`);
       return { value: (v.intVal as number | undefined) ?? 0, zero: !v.intVal };
     }
     case 'fieldsV1': {
-      const raw = Buffer.from(((decodeFields(bytes, fieldsV1Message, path).Raw as string | undefined) ?? ''), 'base64');
+      const raw = Buffer.from((decodeFields(bytes, fieldsV1Message, path).Raw as string | undefined) ?? '', 'base64');
       try {
         return { value: raw.length ? JSON.parse(raw.toString('utf8')) : {}, zero: false };
       } catch {
@@ -813,7 +1046,8 @@ function mapEntry(bytes: Buffer, valueType: Scalar | Special, path: string): [st
     } else throw new ProtobufError(`${path}: a map entry has field ${n}; only 1 (key) and 2 (value) exist`);
   }
   // proto2 writes nothing for an absent value; its JSON form is the zero value.
-  if (value === undefined) value = valueType === 'quantity' ? '0' : valueType === 'int32' || valueType === 'int64' ? 0 : valueType === 'bool' ? false : '';
+  if (value === undefined)
+    value = valueType === 'quantity' ? '0' : valueType === 'int32' || valueType === 'int64' ? 0 : valueType === 'bool' ? false : '';
   return [key, value];
 }
 
@@ -836,7 +1070,8 @@ function decodeFields(buf: Buffer, msg: Message, path: string): Record<string, u
     const where = child(path, field.name);
     const t = field.type;
     if (typeof t === 'object' && 'map' in t) {
-      if (wireType !== WIRE_BYTES) throw new ProtobufError(`${where}: expected a map entry, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
+      if (wireType !== WIRE_BYTES)
+        throw new ProtobufError(`${where}: expected a map entry, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
       const [k, v] = mapEntry(r.bytes(), t.map, where);
       const m = (out[field.name] ??= {}) as Record<string, unknown>;
       m[k] = v;
@@ -852,13 +1087,18 @@ function decodeFields(buf: Buffer, msg: Message, path: string): Record<string, u
     let decoded: Decoded;
     if (isScalar(t)) decoded = scalarValue(t, r, wireType, where);
     else {
-      if (wireType !== WIRE_BYTES) throw new ProtobufError(`${where}: expected a message, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
+      if (wireType !== WIRE_BYTES)
+        throw new ProtobufError(`${where}: expected a message, got ${wireNames[wireType] ?? `wire type ${wireType}`}`);
       const bytes = r.bytes();
       if (isSpecial(t)) decoded = specialValue(t, bytes, where);
       else if (field.inline) {
         Object.assign(out, decodeFields(bytes, t, path));
         continue;
-      } else decoded = { value: decodeFields(bytes, t, field.repeated ? `${where}[${((out[field.name] as unknown[] | undefined) ?? []).length}]` : where), zero: false };
+      } else
+        decoded = {
+          value: decodeFields(bytes, t, field.repeated ? `${where}[${((out[field.name] as unknown[] | undefined) ?? []).length}]` : where),
+          zero: false,
+        };
     }
     if (field.repeated) {
       // Every element of a list is in its JSON form, zero or not.
@@ -881,8 +1121,14 @@ function isEmpty(v: unknown): boolean {
 
 /** Decodes a `application/vnd.kubernetes.protobuf` body into the JSON form of the object. */
 export function decodeProtobufObject(body: Buffer): Record<string, any> {
-  if (body.length < 4 || body.subarray(0, 4).toString('latin1') !== 'k8s\0') throw new ProtobufError('the body does not start with the Kubernetes protobuf magic number');
-  const unknown = decodeFields(body.subarray(4), envelope, '') as { typeMeta?: { apiVersion?: string; kind?: string }; raw?: string; contentEncoding?: string; contentType?: string };
+  if (body.length < 4 || body.subarray(0, 4).toString('latin1') !== 'k8s\0')
+    throw new ProtobufError('the body does not start with the Kubernetes protobuf magic number');
+  const unknown = decodeFields(body.subarray(4), envelope, '') as {
+    typeMeta?: { apiVersion?: string; kind?: string };
+    raw?: string;
+    contentEncoding?: string;
+    contentType?: string;
+  };
   const apiVersion = unknown.typeMeta?.apiVersion ?? '';
   const kind = unknown.typeMeta?.kind ?? '';
   const msg = kinds[`${apiVersion}/${kind}`];

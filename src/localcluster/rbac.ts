@@ -67,7 +67,9 @@ export function ruleAllows(attrs: RequestAttributes, rule: PolicyRule): boolean 
   if (!attrs.resourceRequest) return nonResourceURLMatches(rule.nonResourceURLs, attrs.path);
   if (!has(rule.apiGroups, attrs.apiGroup)) return false;
   const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  const resourceMatches = (rule.resources ?? []).some((r) => r === '*' || r === combined || (attrs.subresource !== '' && r === `*/${attrs.subresource}`));
+  const resourceMatches = (rule.resources ?? []).some(
+    (r) => r === '*' || r === combined || (attrs.subresource !== '' && r === `*/${attrs.subresource}`),
+  );
   if (!resourceMatches) return false;
   return !rule.resourceNames?.length || rule.resourceNames.includes(attrs.name);
 }
@@ -155,7 +157,12 @@ export class Rbac {
   }
 
   /** Calls `visit` with each rule that reaches the user (cluster bindings, then the namespace's) until it returns true. */
-  private visitRules(user: UserInfo, namespace: string, errors: string[], visit: (rule: PolicyRule, source: () => string) => boolean): void {
+  private visitRules(
+    user: UserInfo,
+    namespace: string,
+    errors: string[],
+    visit: (rule: PolicyRule, source: () => string) => boolean,
+  ): void {
     const walk = (binding: Binding, bindingNamespace: string): boolean => {
       const subject = (binding.subjects ?? []).find((s) => subjectIs(user, s, bindingNamespace));
       if (!subject) return false;
@@ -174,7 +181,11 @@ export class Rbac {
 
   private roleRules(kind: string | undefined, name: string, namespace: string, errors: string[]): PolicyRule[] {
     const role =
-      kind === 'ClusterRole' ? this.store.get(keys.clusterRoles, undefined, name) : kind === 'Role' && namespace ? this.store.get(keys.roles, namespace, name) : undefined;
+      kind === 'ClusterRole'
+        ? this.store.get(keys.clusterRoles, undefined, name)
+        : kind === 'Role' && namespace
+          ? this.store.get(keys.roles, namespace, name)
+          : undefined;
     if (!role) {
       errors.push(`${kind === 'ClusterRole' ? 'clusterrole' : 'role'}.${rbacGroup} "${name}" not found`);
       return [];
@@ -200,7 +211,11 @@ export function forbidden(user: UserInfo, attrs: RequestAttributes, reason = '')
   const qualified = attrs.apiGroup ? `${attrs.resource}.${attrs.apiGroup}` : attrs.resource;
   const subject = attrs.name ? `${qualified} "${attrs.name}"` : qualified;
   // As Go writes StatusDetails: empty fields are left out (the core group's "" too).
-  return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${what}`, { ...(attrs.name ? { name: attrs.name } : {}), ...(attrs.apiGroup ? { group: attrs.apiGroup } : {}), kind: attrs.resource });
+  return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${what}`, {
+    ...(attrs.name ? { name: attrs.name } : {}),
+    ...(attrs.apiGroup ? { group: attrs.apiGroup } : {}),
+    kind: attrs.resource,
+  });
 }
 
 // --- The policy a new cluster starts with -------------------------------------------------------
@@ -230,7 +245,15 @@ export function defaultClusterRoles(): Record<string, unknown>[] {
     rules,
   });
   const argoKinds = ['rollouts', 'rollouts/scale', 'experiments', 'analysistemplates', 'clusteranalysistemplates', 'analysisruns'];
-  const argoEditKinds = ['rollouts', 'rollouts/scale', 'rollouts/status', 'experiments', 'analysistemplates', 'clusteranalysistemplates', 'analysisruns'];
+  const argoEditKinds = [
+    'rollouts',
+    'rollouts/scale',
+    'rollouts/status',
+    'experiments',
+    'analysistemplates',
+    'clusteranalysistemplates',
+    'analysisruns',
+  ];
   const argoMeta = (role: string) => ({
     name: `argo-rollouts-aggregate-to-${role}`,
     labels: {
@@ -253,22 +276,59 @@ export function defaultClusterRoles(): Record<string, unknown>[] {
       { apiGroups: [rbacGroup], resources: ['rolebindings', 'roles'], verbs: readWrite },
     ]),
     clusterRole(bootstrapMeta('system:aggregate-to-edit', aggregateTo('edit')), [
-      { apiGroups: [''], resources: ['pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy', 'secrets', 'services/proxy'], verbs: read },
+      {
+        apiGroups: [''],
+        resources: ['pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy', 'secrets', 'services/proxy'],
+        verbs: read,
+      },
       { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },
       { apiGroups: [''], resources: ['pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy'], verbs: write },
       { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
       {
         apiGroups: [''],
-        resources: ['configmaps', 'events', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy'],
+        resources: [
+          'configmaps',
+          'events',
+          'persistentvolumeclaims',
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'secrets',
+          'serviceaccounts',
+          'services',
+          'services/proxy',
+        ],
         verbs: write,
       },
       { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
-      { apiGroups: ['apps'], resources: ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale'], verbs: write },
+      {
+        apiGroups: ['apps'],
+        resources: [
+          'daemonsets',
+          'deployments',
+          'deployments/rollback',
+          'deployments/scale',
+          'replicasets',
+          'replicasets/scale',
+          'statefulsets',
+          'statefulsets/scale',
+        ],
+        verbs: write,
+      },
       { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: write },
       { apiGroups: ['batch'], resources: ['cronjobs', 'jobs'], verbs: write },
       {
         apiGroups: ['extensions'],
-        resources: ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'ingresses', 'networkpolicies', 'replicasets', 'replicasets/scale', 'replicationcontrollers/scale'],
+        resources: [
+          'daemonsets',
+          'deployments',
+          'deployments/rollback',
+          'deployments/scale',
+          'ingresses',
+          'networkpolicies',
+          'replicasets',
+          'replicasets/scale',
+          'replicationcontrollers/scale',
+        ],
         verbs: write,
       },
       { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: write },
@@ -278,26 +338,73 @@ export function defaultClusterRoles(): Record<string, unknown>[] {
     clusterRole(bootstrapMeta('system:aggregate-to-view', aggregateTo('view')), [
       {
         apiGroups: [''],
-        resources: ['configmaps', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status'],
+        resources: [
+          'configmaps',
+          'endpoints',
+          'persistentvolumeclaims',
+          'persistentvolumeclaims/status',
+          'pods',
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'serviceaccounts',
+          'services',
+          'services/status',
+        ],
         verbs: read,
       },
       {
         apiGroups: [''],
-        resources: ['bindings', 'events', 'limitranges', 'namespaces/status', 'pods/log', 'pods/status', 'replicationcontrollers/status', 'resourcequotas', 'resourcequotas/status'],
+        resources: [
+          'bindings',
+          'events',
+          'limitranges',
+          'namespaces/status',
+          'pods/log',
+          'pods/status',
+          'replicationcontrollers/status',
+          'resourcequotas',
+          'resourcequotas/status',
+        ],
         verbs: read,
       },
       { apiGroups: [''], resources: ['namespaces'], verbs: read },
       { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: read },
       {
         apiGroups: ['apps'],
-        resources: ['controllerrevisions', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status'],
+        resources: [
+          'controllerrevisions',
+          'daemonsets',
+          'daemonsets/status',
+          'deployments',
+          'deployments/scale',
+          'deployments/status',
+          'replicasets',
+          'replicasets/scale',
+          'replicasets/status',
+          'statefulsets',
+          'statefulsets/scale',
+          'statefulsets/status',
+        ],
         verbs: read,
       },
       { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers', 'horizontalpodautoscalers/status'], verbs: read },
       { apiGroups: ['batch'], resources: ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status'], verbs: read },
       {
         apiGroups: ['extensions'],
-        resources: ['daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'ingresses', 'ingresses/status', 'networkpolicies', 'replicasets', 'replicasets/scale', 'replicasets/status', 'replicationcontrollers/scale'],
+        resources: [
+          'daemonsets',
+          'daemonsets/status',
+          'deployments',
+          'deployments/scale',
+          'deployments/status',
+          'ingresses',
+          'ingresses/status',
+          'networkpolicies',
+          'replicasets',
+          'replicasets/scale',
+          'replicasets/status',
+          'replicationcontrollers/scale',
+        ],
         verbs: read,
       },
       { apiGroups: ['policy'], resources: ['poddisruptionbudgets', 'poddisruptionbudgets/status'], verbs: read },
@@ -308,9 +415,26 @@ export function defaultClusterRoles(): Record<string, unknown>[] {
       { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
     ]),
     clusterRole(bootstrapMeta('system:discovery'), [
-      { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] },
+      {
+        nonResourceURLs: [
+          '/api',
+          '/api/*',
+          '/apis',
+          '/apis/*',
+          '/healthz',
+          '/livez',
+          '/openapi',
+          '/openapi/*',
+          '/readyz',
+          '/version',
+          '/version/',
+        ],
+        verbs: ['get'],
+      },
     ]),
-    clusterRole(bootstrapMeta('system:public-info-viewer'), [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
+    clusterRole(bootstrapMeta('system:public-info-viewer'), [
+      { nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },
+    ]),
     clusterRole(argoMeta('view'), [{ apiGroups: ['argoproj.io'], resources: argoKinds, verbs: read }]),
     clusterRole(argoMeta('edit'), [{ apiGroups: ['argoproj.io'], resources: argoEditKinds, verbs: readWrite }]),
     clusterRole(argoMeta('admin'), [{ apiGroups: ['argoproj.io'], resources: argoEditKinds, verbs: readWrite }]),
@@ -344,7 +468,10 @@ export function aggregatedRules(role: any, all: readonly any[]): PolicyRule[] | 
   const requirements = selectors.map((s) => labelSelectorRequirements(s ?? {}));
   const out: PolicyRule[] = [];
   const seen = new Set<string>();
-  const sources = all.filter((r) => r.metadata.name !== role.metadata.name && requirements.some((req) => req.length > 0 && matchesRequirements(r.metadata.labels, req)));
+  const sources = all.filter(
+    (r) =>
+      r.metadata.name !== role.metadata.name && requirements.some((req) => req.length > 0 && matchesRequirements(r.metadata.labels, req)),
+  );
   sources.sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
   for (const source of sources) {
     for (const rule of Array.isArray(source.rules) ? source.rules : []) {
@@ -466,23 +593,34 @@ function compact(atom: Atom): string {
  * `escalate` verb on it; a binding only to a role whose rules they hold, or with the `bind` verb on
  * that role. system:masters may do anything. Writes by the cluster itself (no user) pass.
  */
-export function escalationPrevention(rbac: Rbac, store: Store): (t: { group: string; plural: string }, obj: any, opts: { user?: UserInfo }) => void {
+export function escalationPrevention(
+  rbac: Rbac,
+  store: Store,
+): (t: { group: string; plural: string }, obj: any, opts: { user?: UserInfo }) => void {
   return (t, obj, opts) => {
     const user = opts.user;
     if (!user || t.group !== rbacGroup || user.groups.includes(mastersGroup)) return;
     const namespace: string = obj.metadata?.namespace ?? '';
     const name: string = obj.metadata?.name ?? '';
-    const refuse = (message: string) => new ApiError(403, 'Forbidden', `${t.plural}.${rbacGroup} "${name}" is forbidden: ${message}`, { name, group: rbacGroup, kind: t.plural });
+    const refuse = (message: string) =>
+      new ApiError(403, 'Forbidden', `${t.plural}.${rbacGroup} "${name}" is forbidden: ${message}`, {
+        name,
+        group: rbacGroup,
+        kind: t.plural,
+      });
     const notHeld = (rules: PolicyRule[]) => {
       const owned = rbac.rulesFor(user, namespace);
       const held: PolicyRule[] = [...owned.resourceRules, ...owned.nonResourceRules];
       const missing = rules.flatMap(atoms).filter((a) => !held.some((r) => covers(r, a)));
       if (!missing.length) return;
       const lines = [...new Set(missing.map(compact))].sort();
-      throw refuse(`user "${user.username}" (groups=[${user.groups.map((g) => JSON.stringify(g)).join(' ')}]) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`);
+      throw refuse(
+        `user "${user.username}" (groups=[${user.groups.map((g) => JSON.stringify(g)).join(' ')}]) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`,
+      );
     };
     if (t.plural === 'roles' || t.plural === 'clusterroles') {
-      if (rbac.authorize(user, resourceRequest({ verb: 'escalate', apiGroup: rbacGroup, resource: t.plural, namespace, name })).allowed) return;
+      if (rbac.authorize(user, resourceRequest({ verb: 'escalate', apiGroup: rbacGroup, resource: t.plural, namespace, name })).allowed)
+        return;
       if (t.plural === 'clusterroles' && obj.aggregationRule) throw refuse('must have cluster-admin privileges to use the aggregationRule');
       notHeld(Array.isArray(obj.rules) ? obj.rules : []);
       return;
@@ -490,7 +628,11 @@ export function escalationPrevention(rbac: Rbac, store: Store): (t: { group: str
     if (t.plural === 'rolebindings' || t.plural === 'clusterrolebindings') {
       const ref = obj.roleRef ?? {};
       const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
-      if (rbac.authorize(user, resourceRequest({ verb: 'bind', apiGroup: rbacGroup, resource: roleResource, namespace, name: ref.name })).allowed) return;
+      if (
+        rbac.authorize(user, resourceRequest({ verb: 'bind', apiGroup: rbacGroup, resource: roleResource, namespace, name: ref.name }))
+          .allowed
+      )
+        return;
       const role = ref.kind === 'Role' ? store.get(keys.roles, namespace, ref.name) : store.get(keys.clusterRoles, undefined, ref.name);
       if (!role) throw refuse(`${roleResource.slice(0, -1)}.${rbacGroup} "${ref.name}" not found`);
       notHeld(Array.isArray(role.rules) ? role.rules : []);

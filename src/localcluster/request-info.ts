@@ -26,7 +26,17 @@ const namespaceSubresources = new Set(['status', 'finalize']);
 export function requestAttributes(method: string, url: URL): RequestAttributes {
   const path = url.pathname;
   const parts = path.split('/').filter(Boolean).map(safeDecode);
-  const nonResource: RequestAttributes = { verb: method.toLowerCase(), resourceRequest: false, path, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
+  const nonResource: RequestAttributes = {
+    verb: method.toLowerCase(),
+    resourceRequest: false,
+    path,
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+  };
   let rest: string[];
   let apiGroup = '';
   let apiVersion: string;

@@ -32,8 +32,7 @@ export interface ResourceType {
   printerColumns?: PrinterColumn[];
 }
 
-export const groupVersion = (t: Pick<ResourceType, 'group' | 'version'>): string =>
-  t.group ? `${t.group}/${t.version}` : t.version;
+export const groupVersion = (t: Pick<ResourceType, 'group' | 'version'>): string => (t.group ? `${t.group}/${t.version}` : t.version);
 
 /** The key the store files a kind's objects under. */
 export const typeKey = (t: Pick<ResourceType, 'group' | 'plural'>): string => `${t.group}/${t.plural}`;
@@ -73,8 +72,18 @@ export const builtInTypes: readonly ResourceType[] = [
   builtIn('', 'v1', 'secrets', 'Secret', true),
   builtIn('', 'v1', 'endpoints', 'Endpoints', true, { shortNames: ['ep'], singular: 'endpoints' }),
   builtIn('', 'v1', 'podtemplates', 'PodTemplate', true),
-  builtIn('apps', 'v1', 'replicasets', 'ReplicaSet', true, { shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
-  builtIn('apps', 'v1', 'deployments', 'Deployment', true, { shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], scale: builtInScale }),
+  builtIn('apps', 'v1', 'replicasets', 'ReplicaSet', true, {
+    shortNames: ['rs'],
+    categories: ['all'],
+    subresources: ['status', 'scale'],
+    scale: builtInScale,
+  }),
+  builtIn('apps', 'v1', 'deployments', 'Deployment', true, {
+    shortNames: ['deploy'],
+    categories: ['all'],
+    subresources: ['status', 'scale'],
+    scale: builtInScale,
+  }),
   builtIn('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   builtIn('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, { shortNames: ['ing'], subresources: ['status'] }),
   builtIn('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
@@ -108,9 +117,24 @@ export const argoCrdSpecs: ReadonlyArray<{
     scope: 'Namespaced',
     columns: [
       { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'Number of desired pods' },
-      { name: 'Current', type: 'integer', jsonPath: '.status.replicas', description: 'Total number of non-terminated pods targeted by this rollout' },
-      { name: 'Up-to-date', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'Total number of non-terminated pods targeted by this rollout that have the desired template spec' },
-      { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas', description: 'Total number of available pods (ready for at least minReadySeconds) targeted by this rollout' },
+      {
+        name: 'Current',
+        type: 'integer',
+        jsonPath: '.status.replicas',
+        description: 'Total number of non-terminated pods targeted by this rollout',
+      },
+      {
+        name: 'Up-to-date',
+        type: 'integer',
+        jsonPath: '.status.updatedReplicas',
+        description: 'Total number of non-terminated pods targeted by this rollout that have the desired template spec',
+      },
+      {
+        name: 'Available',
+        type: 'integer',
+        jsonPath: '.status.availableReplicas',
+        description: 'Total number of available pods (ready for at least minReadySeconds) targeted by this rollout',
+      },
       { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since resource was created' },
     ],
   },
@@ -131,10 +155,7 @@ export const argoCrdSpecs: ReadonlyArray<{
     kind: 'Experiment',
     shortNames: ['exp'],
     scope: 'Namespaced',
-    columns: [
-      { name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'Experiment status' },
-      ageColumn(),
-    ],
+    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'Experiment status' }, ageColumn()],
   },
 ];
 
@@ -168,8 +189,20 @@ export function argoCrdObjects(schemas: Readonly<Record<string, unknown>> = {}):
           served: true,
           storage: true,
           additionalPrinterColumns: c.columns,
-          subresources: c.plural === 'rollouts' ? { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.HPAReplicas', labelSelectorPath: '.status.selector' } } : { status: {} },
-          schema: { openAPIV3Schema: schemas[`${c.plural}.argoproj.io`] ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          subresources:
+            c.plural === 'rollouts'
+              ? {
+                  status: {},
+                  scale: {
+                    specReplicasPath: '.spec.replicas',
+                    statusReplicasPath: '.status.HPAReplicas',
+                    labelSelectorPath: '.status.selector',
+                  },
+                }
+              : { status: {} },
+          schema: {
+            openAPIV3Schema: schemas[`${c.plural}.argoproj.io`] ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          },
         },
       ],
     },

@@ -10,7 +10,16 @@ import type { Api, DeleteOptions, PropagationPolicy, WriteOptions } from './api'
 import { patchKinds } from './api';
 import type { Access } from './auth';
 import type { Clock } from './clock';
-import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion, wantsAggregated } from './discovery';
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  serverVersion,
+  wantsAggregated,
+} from './discovery';
 import { ApiError, badRequest } from './errors';
 import { checkNesting, decodePath, noteBodyBytes, parseRequestUrl, watchTimeoutMs } from './limits';
 import { checkWriteOptions, managerFromUserAgent } from './managed-fields';
@@ -60,7 +69,10 @@ function send(res: ServerResponse, code: number, body: unknown, contentType = js
 }
 
 function sendError(res: ServerResponse, e: unknown): void {
-  const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
+  const err =
+    e instanceof ApiError
+      ? e
+      : new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
   send(res, err.code, err.toStatus());
 }
 
@@ -119,7 +131,11 @@ async function readObjectBody(req: IncomingMessage, max: number): Promise<unknow
     return decodeProtobufObject(await readBodyBytes(req, max));
   } catch (e) {
     if (!(e instanceof ProtobufError)) throw e;
-    throw new ApiError(415, 'UnsupportedMediaType', `the local cluster cannot read this protobuf body: ${e.message}; send JSON (kubectl apply -f FILE works for every kind)`);
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the local cluster cannot read this protobuf body: ${e.message}; send JSON (kubectl apply -f FILE works for every kind)`,
+    );
   }
 }
 
@@ -160,7 +176,9 @@ export function createApiServer(opts: ServerOptions): Server {
       ? new ApiError(431, 'BadRequest', 'the request line and headers are too large (the limit is 16 KiB)').toStatus()
       : badRequest(`the request cannot be read as HTTP: ${err.code ?? err.message}`).toStatus();
     const text = JSON.stringify(status);
-    socket.end(`HTTP/1.1 ${large ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+    socket.end(
+      `HTTP/1.1 ${large ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -240,7 +258,12 @@ export function createApiServer(opts: ServerOptions): Server {
       const force = q.get('force');
       const err = checkWriteOptions({ fieldManager, force, apply, kind });
       if (err) throw err;
-      return { dryRun, manager: fieldManager || managerFromUserAgent(req.headers['user-agent']), ...(apply && (force === 'true' || force === '1') ? { force: true } : {}), user };
+      return {
+        dryRun,
+        manager: fieldManager || managerFromUserAgent(req.headers['user-agent']),
+        ...(apply && (force === 'true' || force === '1') ? { force: true } : {}),
+        user,
+      };
     };
 
     if (subresource === 'log' && name && method === 'GET') {
@@ -252,12 +275,23 @@ export function createApiServer(opts: ServerOptions): Server {
     }
     if (subresource === 'eviction' && name) {
       // The Eviction API: the pod is deleted (no PodDisruptionBudgets are modelled, so none refuses it).
-      if (method !== 'POST') throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
-      const eviction = parseJson(await readBody(req, opts.maxBodyBytes), 'request body') as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown }; deleteOptions?: { preconditions?: unknown; dryRun?: unknown } } | null;
+      if (method !== 'POST')
+        throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
+      const eviction = parseJson(await readBody(req, opts.maxBodyBytes), 'request body') as {
+        kind?: unknown;
+        apiVersion?: unknown;
+        metadata?: { name?: unknown };
+        deleteOptions?: { preconditions?: unknown; dryRun?: unknown };
+      } | null;
       if (eviction?.kind !== 'Eviction' || (eviction.apiVersion !== 'policy/v1' && eviction.apiVersion !== 'policy/v1beta1')) {
-        throw badRequest(`an eviction needs a body of kind Eviction (apiVersion policy/v1), not ${JSON.stringify(eviction?.apiVersion ?? null)} ${JSON.stringify(eviction?.kind ?? null)}`);
+        throw badRequest(
+          `an eviction needs a body of kind Eviction (apiVersion policy/v1), not ${JSON.stringify(eviction?.apiVersion ?? null)} ${JSON.stringify(eviction?.kind ?? null)}`,
+        );
       }
-      if (eviction.metadata?.name !== name) throw badRequest(`the Eviction's metadata.name (${JSON.stringify(eviction.metadata?.name ?? null)}) does not match the pod "${name}"`);
+      if (eviction.metadata?.name !== name)
+        throw badRequest(
+          `the Eviction's metadata.name (${JSON.stringify(eviction.metadata?.name ?? null)}) does not match the pod "${name}"`,
+        );
       const del = eviction.deleteOptions ?? {};
       api.delete(t, namespace, name, {
         preconditions: del.preconditions as DeleteOptions['preconditions'],
@@ -267,12 +301,32 @@ export function createApiServer(opts: ServerOptions): Server {
     }
     if (subresource === 'scale' && name) {
       if (method === 'GET') return send(res, 200, api.getScale(t, namespace, name));
-      if (method === 'PUT') return send(res, 200, api.writeScale(t, namespace, name, { body: parseJson(await readBody(req, opts.maxBodyBytes), 'request body') }, writeOptions('UpdateOptions')));
+      if (method === 'PUT')
+        return send(
+          res,
+          200,
+          api.writeScale(
+            t,
+            namespace,
+            name,
+            { body: parseJson(await readBody(req, opts.maxBodyBytes), 'request body') },
+            writeOptions('UpdateOptions'),
+          ),
+        );
       if (method === 'PATCH') {
         const kind = patchKinds[bodyType];
-        if (!kind || kind === 'apply') throw new ApiError(415, 'UnsupportedMediaType', `the scale subresource accepts ${Object.keys(patchKinds).slice(0, 3).join(', ')}, not ${bodyType || 'no Content-Type'}`);
+        if (!kind || kind === 'apply')
+          throw new ApiError(
+            415,
+            'UnsupportedMediaType',
+            `the scale subresource accepts ${Object.keys(patchKinds).slice(0, 3).join(', ')}, not ${bodyType || 'no Content-Type'}`,
+          );
         const options = writeOptions('PatchOptions');
-        return send(res, 200, api.writeScale(t, namespace, name, { patch: { kind, raw: await readBody(req, opts.maxBodyBytes) } }, options));
+        return send(
+          res,
+          200,
+          api.writeScale(t, namespace, name, { patch: { kind, raw: await readBody(req, opts.maxBodyBytes) } }, options),
+        );
       }
       throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
     }
@@ -298,18 +352,21 @@ export function createApiServer(opts: ServerOptions): Server {
         return send(res, 200, { kind: `${t.kind}List`, apiVersion: groupVersion(t), metadata: listMeta, items: list.items });
       }
       case 'POST': {
-        if (name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (POST ${path})`);
+        if (name)
+          throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (POST ${path})`);
         const options = writeOptions('CreateOptions');
         const created = api.create(t, namespace, await objectBody(), options);
         return send(res, 201, created);
       }
       case 'PUT': {
-        if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PUT ${path})`);
+        if (!name)
+          throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PUT ${path})`);
         const options = writeOptions('UpdateOptions');
         return send(res, 200, api.update(t, namespace, name, await objectBody(), { ...options, subresource }));
       }
       case 'PATCH': {
-        if (!name) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PATCH ${path})`);
+        if (!name)
+          throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (PATCH ${path})`);
         const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
         const kind = patchKinds[contentType];
         if (!kind) {
@@ -328,7 +385,8 @@ export function createApiServer(opts: ServerOptions): Server {
         const raw = await readBody(req, opts.maxBodyBytes);
         const body = raw.trim() ? (parseJson(raw, 'DeleteOptions body') as any) : {};
         const policy = (body?.propagationPolicy ?? q.get('propagationPolicy') ?? undefined) as PropagationPolicy | undefined;
-        if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy)) throw badRequest(`propagationPolicy "${policy}" is not one of Background, Foreground, Orphan`);
+        if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy))
+          throw badRequest(`propagationPolicy "${policy}" is not one of Background, Foreground, Orphan`);
         const delOpts: DeleteOptions = {
           propagationPolicy: policy ?? (body?.orphanDependents === true ? 'Orphan' : undefined),
           preconditions: body?.preconditions,
@@ -340,7 +398,12 @@ export function createApiServer(opts: ServerOptions): Server {
           labelSelector: q.get('labelSelector') ?? undefined,
           fieldSelector: q.get('fieldSelector') ?? undefined,
         });
-        return send(res, 200, { kind: `${t.kind}List`, apiVersion: groupVersion(t), metadata: { resourceVersion: String(store.resourceVersion()) }, items: deleted });
+        return send(res, 200, {
+          kind: `${t.kind}List`,
+          apiVersion: groupVersion(t),
+          metadata: { resourceVersion: String(store.resourceVersion()) },
+          items: deleted,
+        });
       }
       default:
         throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
@@ -396,13 +459,20 @@ export function createApiServer(opts: ServerOptions): Server {
     return { type, namespace, name, subresource, watchPrefix };
   }
 
-  function serveWatch(req: IncomingMessage, res: ServerResponse, r: ResourceRequest, q: URLSearchParams, table: IncludeObject | undefined): void {
+  function serveWatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    r: ResourceRequest,
+    q: URLSearchParams,
+    table: IncludeObject | undefined,
+  ): void {
     const t = r.type;
     const labels = labelSelectorParam(q.get('labelSelector') ?? '');
     const fields = parseFieldSelector(q.get('fieldSelector') ?? '');
     if (r.name) fields.push({ path: ['metadata', 'name'], equal: true, value: r.name });
     const ns = t.namespaced ? r.namespace : undefined;
-    const matches = (o: any) => (ns === undefined || o.metadata.namespace === ns) && matchesRequirements(o.metadata.labels, labels) && matchesFields(o, fields);
+    const matches = (o: any) =>
+      (ns === undefined || o.metadata.namespace === ns) && matchesRequirements(o.metadata.labels, labels) && matchesFields(o, fields);
     const filtered = labels.length > 0 || fields.length > 0;
     const rvParam = q.get('resourceVersion') ?? '';
     const bookmarks = q.get('allowWatchBookmarks') === 'true';
@@ -427,14 +497,18 @@ export function createApiServer(opts: ServerOptions): Server {
     const write = (type: string, obj: any) => {
       if (!pending.length) setImmediate(flush);
       if (table && type !== 'BOOKMARK' && type !== 'ERROR') {
-        pending.push(`${JSON.stringify({ type, object: toTable(t, [obj], tableOpts(table, { resourceVersion: obj.metadata.resourceVersion }, first)) })}\n`);
+        pending.push(
+          `${JSON.stringify({ type, object: toTable(t, [obj], tableOpts(table, { resourceVersion: obj.metadata.resourceVersion }, first)) })}\n`,
+        );
         first = false;
       } else {
         pending.push(eventLine(type, obj));
       }
     };
     if (replay === 'gone') {
-      res.end(eventLine('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${store.resourceVersion()})`).toStatus()));
+      res.end(
+        eventLine('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${store.resourceVersion()})`).toStatus()),
+      );
       return;
     }
     // With a selector, an object that starts matching is ADDED and one that stops is DELETED.
@@ -457,7 +531,11 @@ export function createApiServer(opts: ServerOptions): Server {
         deliverOrFail(e);
       } catch (err) {
         failed = true;
-        const status = new ApiError(500, 'InternalError', `the watch cannot send the event of resourceVersion ${e.obj?.metadata?.resourceVersion}: ${(err as Error).message}; watch again`).toStatus();
+        const status = new ApiError(
+          500,
+          'InternalError',
+          `the watch cannot send the event of resourceVersion ${e.obj?.metadata?.resourceVersion}: ${(err as Error).message}; watch again`,
+        ).toStatus();
         pending.push(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
         setImmediate(() => finish());
       }
@@ -485,7 +563,8 @@ export function createApiServer(opts: ServerOptions): Server {
     if (timeoutMs !== undefined) timers.push(setTimeout(finish, timeoutMs));
     if (bookmarks) {
       const interval = setInterval(
-        () => write('BOOKMARK', { kind: t.kind, apiVersion: groupVersion(t), metadata: { resourceVersion: String(store.resourceVersion()) } }),
+        () =>
+          write('BOOKMARK', { kind: t.kind, apiVersion: groupVersion(t), metadata: { resourceVersion: String(store.resourceVersion()) } }),
         opts.bookmarkIntervalMs,
       );
       timers.push(interval as unknown as NodeJS.Timeout);

@@ -10,7 +10,12 @@ import type { Store } from './store';
 const namespacesKey = '/namespaces';
 const serviceAccountsKey = '/serviceaccounts';
 
-export function startServiceAccounts(api: Api, store: Store, registry: Registry, onError: (message: string) => void = () => {}): () => void {
+export function startServiceAccounts(
+  api: Api,
+  store: Store,
+  registry: Registry,
+  onError: (message: string) => void = () => {},
+): () => void {
   const serviceAccounts = registry.find('', 'v1', 'serviceaccounts')!;
   const ensure = (namespace: string) => {
     const ns = store.get(namespacesKey, undefined, namespace);

@@ -183,7 +183,10 @@ export class Store {
   }
 
   private indexOwners(typeKey: string, before: any, after: any): void {
-    const uids = (o: any): string[] => (Array.isArray(o?.metadata?.ownerReferences) ? o.metadata.ownerReferences.map((r: any) => r?.uid).filter((u: unknown) => typeof u === 'string') : []);
+    const uids = (o: any): string[] =>
+      Array.isArray(o?.metadata?.ownerReferences)
+        ? o.metadata.ownerReferences.map((r: any) => r?.uid).filter((u: unknown) => typeof u === 'string')
+        : [];
     const o = after ?? before;
     const key = `${typeKey}|${objectKey(o.metadata.namespace, o.metadata.name)}`;
     for (const uid of uids(before)) {
@@ -230,7 +233,10 @@ export class Store {
     const bytes = approximateBytes(e.obj);
     this.history.push({ e, bytes });
     this.historyBytes += bytes;
-    while (this.history.length - this.historyHead > this.limits.events || (this.historyBytes > this.limits.bytes && this.historyHead < this.history.length)) {
+    while (
+      this.history.length - this.historyHead > this.limits.events ||
+      (this.historyBytes > this.limits.bytes && this.historyHead < this.history.length)
+    ) {
       const oldest = this.history[this.historyHead]!;
       this.history[this.historyHead] = undefined as never; // let it be collected
       this.historyHead++;
@@ -258,7 +264,9 @@ export class Store {
       try {
         l(e);
       } catch (err) {
-        this.onListenerError(`a watcher failed on ${e.type} ${e.typeKey} ${e.obj?.metadata?.name} (resourceVersion ${e.rv}): ${(err as Error)?.message ?? String(err)}`);
+        this.onListenerError(
+          `a watcher failed on ${e.type} ${e.typeKey} ${e.obj?.metadata?.name} (resourceVersion ${e.rv}): ${(err as Error)?.message ?? String(err)}`,
+        );
       }
     }
   }

@@ -36,9 +36,26 @@ export function humanDuration(ms: number): string {
 
 const age = (t: string | undefined, now: number): string => (t ? humanDuration(now - Date.parse(t)) : '<unknown>');
 
-const nameColumn: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', cell: (o) => o.metadata.name };
-const ageColumn: Column = { name: 'Age', type: 'string', description: 'Time since the object was created.', cell: (o, now) => age(o.metadata.creationTimestamp, now) };
-const col = (name: string, cell: Column['cell'], extra: Partial<Column> = {}): Column => ({ name, type: 'string', description: name, cell, ...extra });
+const nameColumn: Column = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description: 'Name must be unique within a namespace.',
+  cell: (o) => o.metadata.name,
+};
+const ageColumn: Column = {
+  name: 'Age',
+  type: 'string',
+  description: 'Time since the object was created.',
+  cell: (o, now) => age(o.metadata.creationTimestamp, now),
+};
+const col = (name: string, cell: Column['cell'], extra: Partial<Column> = {}): Column => ({
+  name,
+  type: 'string',
+  description: name,
+  cell,
+  ...extra,
+});
 const int = (v: unknown) => (typeof v === 'number' ? v : 0);
 const wide = { priority: 1 };
 
@@ -61,7 +78,9 @@ const builtInColumns: Record<string, Column[]> = {
     nameColumn,
     col('Ready', (p) => `${(p.status?.containerStatuses ?? []).filter((c: any) => c.ready).length}/${(p.spec?.containers ?? []).length}`),
     col('Status', podStatus),
-    col('Restarts', (p) => (p.status?.containerStatuses ?? []).reduce((n: number, c: any) => n + int(c.restartCount), 0), { type: 'string' }),
+    col('Restarts', (p) => (p.status?.containerStatuses ?? []).reduce((n: number, c: any) => n + int(c.restartCount), 0), {
+      type: 'string',
+    }),
     ageColumn,
     col('IP', (p) => p.status?.podIP ?? '<none>', wide),
     col('Node', (p) => p.spec?.nodeName ?? '<none>', wide),
@@ -78,7 +97,9 @@ const builtInColumns: Record<string, Column[]> = {
   '/endpoints': [
     nameColumn,
     col('Endpoints', (e) => {
-      const list = (e.subsets ?? []).flatMap((s: any) => (s.addresses ?? []).flatMap((a: any) => (s.ports ?? [{}]).map((p: any) => (p.port ? `${a.ip}:${p.port}` : a.ip))));
+      const list = (e.subsets ?? []).flatMap((s: any) =>
+        (s.addresses ?? []).flatMap((a: any) => (s.ports ?? [{}]).map((p: any) => (p.port ? `${a.ip}:${p.port}` : a.ip))),
+      );
       return list.length ? list.slice(0, 3).join(',') + (list.length > 3 ? ` + ${list.length - 3} more...` : '') : '<none>';
     }),
     ageColumn,
@@ -87,19 +108,42 @@ const builtInColumns: Record<string, Column[]> = {
     nameColumn,
     col('AddressType', (e) => e.addressType ?? ''),
     col('Ports', (e) => (e.ports ?? []).map((p: any) => p.port).join(',') || '<unset>'),
-    col('Endpoints', (e) => (e.endpoints ?? []).flatMap((x: any) => x.addresses ?? []).slice(0, 3).join(',') || '<unset>'),
+    col(
+      'Endpoints',
+      (e) =>
+        (e.endpoints ?? [])
+          .flatMap((x: any) => x.addresses ?? [])
+          .slice(0, 3)
+          .join(',') || '<unset>',
+    ),
     ageColumn,
   ],
   '/nodes': [
     nameColumn,
     col('Status', (n) => ((n.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True') ? 'Ready' : 'NotReady')),
-    col('Roles', (n) => Object.keys(n.metadata.labels ?? {}).filter((k) => k.startsWith('node-role.kubernetes.io/')).map((k) => k.split('/')[1]).join(',') || '<none>'),
+    col(
+      'Roles',
+      (n) =>
+        Object.keys(n.metadata.labels ?? {})
+          .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+          .map((k) => k.split('/')[1])
+          .join(',') || '<none>',
+    ),
     ageColumn,
     col('Version', (n) => n.status?.nodeInfo?.kubeletVersion ?? ''),
   ],
   '/namespaces': [nameColumn, col('Status', (n) => n.status?.phase ?? 'Active'), ageColumn],
-  '/configmaps': [nameColumn, col('Data', (c) => Object.keys(c.data ?? {}).length + Object.keys(c.binaryData ?? {}).length, { type: 'integer' }), ageColumn],
-  '/secrets': [nameColumn, col('Type', (s) => s.type ?? 'Opaque'), col('Data', (s) => Object.keys(s.data ?? {}).length, { type: 'integer' }), ageColumn],
+  '/configmaps': [
+    nameColumn,
+    col('Data', (c) => Object.keys(c.data ?? {}).length + Object.keys(c.binaryData ?? {}).length, { type: 'integer' }),
+    ageColumn,
+  ],
+  '/secrets': [
+    nameColumn,
+    col('Type', (s) => s.type ?? 'Opaque'),
+    col('Data', (s) => Object.keys(s.data ?? {}).length, { type: 'integer' }),
+    ageColumn,
+  ],
   '/events': [
     col('Last Seen', (e, now) => age(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp, now)),
     col('Type', (e) => e.type ?? ''),
@@ -128,17 +172,29 @@ const builtInColumns: Record<string, Column[]> = {
     nameColumn,
     col('Class', (i) => i.spec?.ingressClassName ?? '<none>'),
     col('Hosts', (i) => (i.spec?.rules ?? []).map((r: any) => r.host || '*').join(',') || '*'),
-    col('Address', (i) => (i.status?.loadBalancer?.ingress ?? []).map((a: any) => a.ip || a.hostname).filter(Boolean).join(',')),
+    col('Address', (i) =>
+      (i.status?.loadBalancer?.ingress ?? [])
+        .map((a: any) => a.ip || a.hostname)
+        .filter(Boolean)
+        .join(','),
+    ),
     col('Ports', (i) => ((i.spec?.tls ?? []).length ? '80, 443' : '80')),
     ageColumn,
   ],
   'coordination.k8s.io/leases': [nameColumn, col('Holder', (l) => l.spec?.holderIdentity ?? ''), ageColumn],
-  'apiextensions.k8s.io/customresourcedefinitions': [nameColumn, col('Created At', (c) => c.metadata.creationTimestamp ?? '', { type: 'date' })],
+  'apiextensions.k8s.io/customresourcedefinitions': [
+    nameColumn,
+    col('Created At', (c) => c.metadata.creationTimestamp ?? '', { type: 'date' }),
+  ],
 };
 
 /** Reads a simple JSONPath such as `.status.replicas` or `.spec.containers[0].image`. */
 function readPath(obj: any, path: string): unknown {
-  const parts = path.replace(/^\{?\.?/, '').replace(/\}$/, '').split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '');
+  const parts = path
+    .replace(/^\{?\.?/, '')
+    .replace(/\}$/, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== '');
   let v = obj;
   for (const p of parts) v = getOwn(v, p); // own fields only: `.constructor` names a field, not Object
   return v;
@@ -182,7 +238,13 @@ export function toTable(
     columnDefinitions:
       opts.withColumns === false
         ? []
-        : columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 })),
+        : columns.map((c) => ({
+            name: c.name,
+            type: c.type,
+            format: c.format ?? '',
+            description: c.description,
+            priority: c.priority ?? 0,
+          })),
     rows: objects.map((o) => ({
       cells: columns.map((c) => {
         const v = c.cell(o, opts.now);

@@ -120,7 +120,10 @@ function certificate(spec: CertSpec): string {
 }
 
 function pem(label: string, body: Buffer): string {
-  const b64 = body.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const b64 = body
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -129,7 +132,14 @@ const year = 365 * 24 * 60 * 60 * 1000;
 /** A new CA (ten years) and a serving certificate it signs for 127.0.0.1, ::1 and localhost (one year less a day). */
 export function createTlsMaterial(): TlsMaterial {
   const ca = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const caCert = certificate({ subject: 'rollouts-local-ca', issuer: 'rollouts-local-ca', publicKey: ca.publicKey, signer: ca.privateKey, ca: true, notAfterMs: Date.now() + 10 * year });
+  const caCert = certificate({
+    subject: 'rollouts-local-ca',
+    issuer: 'rollouts-local-ca',
+    publicKey: ca.publicKey,
+    signer: ca.privateKey,
+    ca: true,
+    notAfterMs: Date.now() + 10 * year,
+  });
   return { caCert, caKey: ca.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, ...servingCertificate(caCert, ca.privateKey) };
 }
 

@@ -37,7 +37,8 @@ export interface WorkloadOptions {
 type Key = `${'rs' | 'pod' | 'svc'}|${string}|${string}`;
 
 const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
-const conditionTrue = (p: any, type: string): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+const conditionTrue = (p: any, type: string): boolean =>
+  (p.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
 /** As the kubelet: a Pod is Ready when its containers are and every readiness gate's condition is True (someone else sets those). */
 const gatesPass = (p: any): boolean => (p.spec?.readinessGates ?? []).every((g: any) => conditionTrue(p, g?.conditionType));
 /** A postStart hook `sleep N` holds its container back N seconds (the only command the simulator "runs"). */
@@ -47,7 +48,10 @@ const postStartSleepMs = (c: any): number => {
 };
 /** How much later than the others the slowest container gets ready: its readinessProbe.initialDelaySeconds (no probe succeeds before it) plus a postStart sleep. */
 const probeDelayMs = (p: any): number =>
-  Math.max(0, ...(p.spec?.containers ?? []).map((c: any) => (Number(c?.readinessProbe?.initialDelaySeconds) || 0) * 1000 + postStartSleepMs(c)));
+  Math.max(
+    0,
+    ...(p.spec?.containers ?? []).map((c: any) => (Number(c?.readinessProbe?.initialDelaySeconds) || 0) * 1000 + postStartSleepMs(c)),
+  );
 
 /** The most pods one ReplicaSet sync creates (Kubernetes' burstReplicas). */
 export const burstReplicas = 500;
@@ -57,7 +61,8 @@ const maxBatch = 64;
 const burstPauseMs = 1000;
 /** The Node's pod capacity when it does not say. */
 const defaultPodCapacity = 110;
-const unschedulableMessage = (capacity: number) => `0/1 nodes are available: 1 Too many pods (the node's capacity is ${capacity}). preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.`;
+const unschedulableMessage = (capacity: number) =>
+  `0/1 nodes are available: 1 Too many pods (the node's capacity is ${capacity}). preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.`;
 
 /** The field managers of a real cluster's components, which the simulator stands in for. */
 const controllerManager = { manager: 'kube-controller-manager' };
@@ -89,7 +94,14 @@ export class Workloads {
     private readonly api: Api,
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly types: { pods: ResourceType; replicasets: ResourceType; services: ResourceType; endpoints: ResourceType; endpointslices: ResourceType; events: ResourceType },
+    private readonly types: {
+      pods: ResourceType;
+      replicasets: ResourceType;
+      services: ResourceType;
+      endpoints: ResourceType;
+      endpointslices: ResourceType;
+      events: ResourceType;
+    },
     private readonly opts: WorkloadOptions,
   ) {
     this.queue = new ReconcileQueue(
@@ -196,8 +208,7 @@ export class Workloads {
           // A failed batch ends the burst, as slowStartBatch; the sync is tried again later.
           this.bursts.delete(rsKey);
           this.after(`rs-burst|${rsKey}`, burstPauseMs, () => this.enqueueKey(`rs|${namespace}|${name}`));
-        }
-        else if (pods.length < want) {
+        } else if (pods.length < want) {
           if (burst.created >= burstReplicas) {
             Object.assign(burst, { batch: 1, created: 0, pausedUntil: this.clock.now() + burstPauseMs });
             this.after(`rs-burst|${rsKey}`, burstPauseMs, () => this.enqueueKey(`rs|${namespace}|${name}`));
@@ -207,7 +218,12 @@ export class Workloads {
     } else if (pods.length > want) {
       // Delete the least useful first: not ready before ready, newest before oldest.
       const victims = [...pods]
-        .sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) || b.metadata.name.localeCompare(a.metadata.name))
+        .sort(
+          (a, b) =>
+            Number(isReady(a)) - Number(isReady(b)) ||
+            String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) ||
+            b.metadata.name.localeCompare(a.metadata.name),
+        )
         .slice(0, pods.length - want);
       for (const p of victims) {
         this.api.delete(this.types.pods, namespace, p.metadata.name);
@@ -225,7 +241,8 @@ export class Workloads {
       nextAvailable = Math.min(nextAvailable, at);
       return false;
     });
-    if (nextAvailable < Infinity) this.after(`rs-available|${namespace}|${name}`, nextAvailable - now, () => this.enqueueKey(`rs|${namespace}|${name}`));
+    if (nextAvailable < Infinity)
+      this.after(`rs-available|${namespace}|${name}`, nextAvailable - now, () => this.enqueueKey(`rs|${namespace}|${name}`));
     const requirements = labelSelectorRequirements(rs.spec?.selector);
     const status = {
       ...(rs.status ?? {}),
@@ -240,7 +257,8 @@ export class Workloads {
     const same = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'].every(
       (k) => current.status?.[k] === (status as any)[k],
     );
-    if (!same) this.api.update(this.types.replicasets, namespace, name, { ...current, status }, { ...controllerManager, subresource: 'status' });
+    if (!same)
+      this.api.update(this.types.replicasets, namespace, name, { ...current, status }, { ...controllerManager, subresource: 'status' });
   }
 
   /** Creates one batch of pods: whether all were created. */
@@ -260,7 +278,16 @@ export class Workloads {
         namespace: rs.metadata.namespace,
         labels: { ...(template.metadata?.labels ?? {}) },
         ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: rs.metadata.name,
+            uid: rs.metadata.uid,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       spec: structuredClone(template.spec ?? {}),
     };
@@ -285,7 +312,9 @@ export class Workloads {
     const pattern = this.opts.failImagePattern;
     const command = this.opts.failCommandPattern;
     return (p.spec?.containers ?? []).some(
-      (c: any) => (!!pattern && typeof c?.image === 'string' && pattern.test(c.image)) || (!!command && typeof c?.command?.[0] === 'string' && command.test(c.command[0])),
+      (c: any) =>
+        (!!pattern && typeof c?.image === 'string' && pattern.test(c.image)) ||
+        (!!command && typeof c?.command?.[0] === 'string' && command.test(c.command[0])),
     );
   }
 
@@ -330,8 +359,27 @@ export class Workloads {
     const current = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled');
     if (current?.reason === 'Unschedulable') return;
     const at = kubeTime(this.clock.now());
-    const status = { ...(pod.status ?? {}), phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: unschedulableMessage(this.podCapacity()), lastProbeTime: null, lastTransitionTime: at }] };
-    this.api.update(this.types.pods, pod.metadata.namespace, pod.metadata.name, { ...pod, status }, { manager: 'kube-scheduler', subresource: 'status' });
+    const status = {
+      ...(pod.status ?? {}),
+      phase: 'Pending',
+      conditions: [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: unschedulableMessage(this.podCapacity()),
+          lastProbeTime: null,
+          lastTransitionTime: at,
+        },
+      ],
+    };
+    this.api.update(
+      this.types.pods,
+      pod.metadata.namespace,
+      pod.metadata.name,
+      { ...pod, status },
+      { manager: 'kube-scheduler', subresource: 'status' },
+    );
   }
 
   /** Room on the node: the longest-waiting pods get another try. */
@@ -375,7 +423,12 @@ export class Workloads {
         started: !failing,
         restartCount: failing ? 1 : 0,
         state: failing
-          ? { waiting: { reason: 'CrashLoopBackOff', message: `image ${c.image} or its command matches the local cluster's failure pattern` } }
+          ? {
+              waiting: {
+                reason: 'CrashLoopBackOff',
+                message: `image ${c.image} or its command matches the local cluster's failure pattern`,
+              },
+            }
           : { running: { startedAt: at } },
       })),
     };
@@ -393,8 +446,12 @@ export class Workloads {
     const status = structuredClone(pod.status);
     status.conditions = (status.conditions ?? []).map((c: any) =>
       c.type === 'ContainersReady' || (c.type === 'Ready' && !gated)
-        ? c.status === 'True' ? c : { type: c.type, status: 'True', lastTransitionTime: at }
-        : c.type === 'Ready' ? { ...c, reason: 'ReadinessGatesNotReady' } : c,
+        ? c.status === 'True'
+          ? c
+          : { type: c.type, status: 'True', lastTransitionTime: at }
+        : c.type === 'Ready'
+          ? { ...c, reason: 'ReadinessGatesNotReady' }
+          : c,
     );
     status.containerStatuses = (status.containerStatuses ?? []).map((c: any) => ({ ...c, ready: true, started: true }));
     this.api.update(this.types.pods, namespace, name, { ...pod, status }, { ...kubelet, subresource: 'status' });
@@ -456,7 +513,14 @@ export class Workloads {
       subsets,
     };
     if (!existing) this.api.create(this.types.endpoints, namespace, body, controllerManager);
-    else this.api.update(this.types.endpoints, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } }, controllerManager);
+    else
+      this.api.update(
+        this.types.endpoints,
+        namespace,
+        name,
+        { ...body, metadata: { ...existing.metadata, ...body.metadata } },
+        controllerManager,
+      );
     this.writeEndpointSlice(svc, pods, ports);
   }
 
@@ -470,7 +534,11 @@ export class Workloads {
       metadata: {
         name,
         namespace,
-        labels: { ...(svc.metadata.labels ?? {}), 'kubernetes.io/service-name': name, 'endpointslice.kubernetes.io/managed-by': 'rollouts-local-cluster' },
+        labels: {
+          ...(svc.metadata.labels ?? {}),
+          'kubernetes.io/service-name': name,
+          'endpointslice.kubernetes.io/managed-by': 'rollouts-local-cluster',
+        },
         ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true }],
       },
       addressType: 'IPv4',
@@ -484,7 +552,14 @@ export class Workloads {
       ports: ports.map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol })),
     };
     if (!existing) this.api.create(this.types.endpointslices, namespace, body, controllerManager);
-    else this.api.update(this.types.endpointslices, namespace, name, { ...body, metadata: { ...existing.metadata, ...body.metadata } }, controllerManager);
+    else
+      this.api.update(
+        this.types.endpointslices,
+        namespace,
+        name,
+        { ...body, metadata: { ...existing.metadata, ...body.metadata } },
+        controllerManager,
+      );
   }
 }
 

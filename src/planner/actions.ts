@@ -105,7 +105,12 @@ export function promoteAction(rollout: Rollout, opts: PromoteOptions = {}): Acti
   // A plain promote leaves an aborted rollout aborted (only retry, a full promotion or a new template end it).
   if (status.abort === true) return refuse(`${nameOf(rollout)} is aborted: retry it, or promote it fully`);
   const pauseConditions = status.pauseConditions ?? [];
-  if (canary && status.canary?.currentStepAnalysisRunStatus?.status === 'Inconclusive' && pauseConditions.length > 0 && status.controllerPause) {
+  if (
+    canary &&
+    status.canary?.currentStepAnalysisRunStatus?.status === 'Inconclusive' &&
+    pauseConditions.length > 0 &&
+    status.controllerPause
+  ) {
     patches.push(statusPatch({ pauseConditions: null, controllerPause: false, currentStepIndex: nextStepIndex(rollout) }));
   } else if (pauseConditions.length > 0) {
     patches.push(statusPatch({ pauseConditions: null }));
@@ -116,7 +121,9 @@ export function promoteAction(rollout: Rollout, opts: PromoteOptions = {}): Acti
     patches.push(statusPatch({ pauseConditions: null, currentStepIndex: nextStepIndex(rollout) }));
   }
   if (patches.length === 0 && !paused) {
-    return refuse(`${nameOf(rollout)} is not paused${canary ? ' and has no steps' : ''}; nothing to promote (use full promotion to skip analysis)`);
+    return refuse(
+      `${nameOf(rollout)} is not paused${canary ? ' and has no steps' : ''}; nothing to promote (use full promotion to skip analysis)`,
+    );
   }
   return ok(withUnpause(patches));
 }
@@ -137,7 +144,8 @@ export function retryAction(rollout: Rollout): ActionResult {
 /** pause: main resource `{spec: {paused: true}}`. Refused where it would hold nothing: already paused, waiting for a promote, or aborted. */
 export function pauseAction(rollout: Rollout): ActionResult {
   if (rollout.spec?.paused === true) return refuse(`${nameOf(rollout)} is already paused`);
-  if (rollout.status?.abort === true) return refuse(`${nameOf(rollout)} is aborted: there is no update to hold (retry it, or change its template)`);
+  if (rollout.status?.abort === true)
+    return refuse(`${nameOf(rollout)} is aborted: there is no update to hold (retry it, or change its template)`);
   if (waitsForPromote(rollout)) return refuse(`${nameOf(rollout)} is already paused until promoted; promote it to move on`);
   return ok([specPatch({ paused: true })]);
 }
@@ -196,7 +204,9 @@ export function setImageAction(rollout: Rollout, container: string, image: strin
   if (!container) return refuse('name the container whose image to set (or * for all)');
   if (!image) return refuse(`give an image for container "${container}"`);
   if (rollout.spec?.workloadRef) {
-    return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; set the image there`);
+    return refuse(
+      `${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; set the image there`,
+    );
   }
   const updated = cloneJson(rollout);
   const refused = setImageIn(updated.spec?.template?.spec, container, image, nameOf(rollout));
@@ -225,7 +235,8 @@ const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'PodTemplate'];
 function refusedWorkloadRef(rollout: Rollout): string | undefined {
   const ref = rollout.spec?.workloadRef;
   if (!ref?.name) return `${nameOf(rollout)}: spec.workloadRef names no workload`;
-  if (!WORKLOAD_KINDS.includes(ref.kind ?? '')) return `${nameOf(rollout)}: a workloadRef of kind "${ref.kind ?? ''}" is not supported (Deployment, ReplicaSet or PodTemplate)`;
+  if (!WORKLOAD_KINDS.includes(ref.kind ?? ''))
+    return `${nameOf(rollout)}: a workloadRef of kind "${ref.kind ?? ''}" is not supported (Deployment, ReplicaSet or PodTemplate)`;
   return undefined;
 }
 
@@ -248,8 +259,14 @@ export function setImageOnWorkloadAction(rollout: Rollout, workload: ReferencedW
 }
 
 /** The template undo goes back to: revision N, or (default) the second-highest revision, as the plugin's `rolloutRevision`. */
-function undoTarget(rollout: Rollout, replicaSets: readonly ReplicaSet[], toRevision?: number): { rs: ReplicaSet; revision: number } | string {
-  const revisions = replicaSets.map((rs) => ({ rs, revision: parsedRevision(rs) })).filter((x): x is { rs: ReplicaSet; revision: number } => x.revision !== undefined);
+function undoTarget(
+  rollout: Rollout,
+  replicaSets: readonly ReplicaSet[],
+  toRevision?: number,
+): { rs: ReplicaSet; revision: number } | string {
+  const revisions = replicaSets
+    .map((rs) => ({ rs, revision: parsedRevision(rs) }))
+    .filter((x): x is { rs: ReplicaSet; revision: number } => x.revision !== undefined);
   if (toRevision !== undefined && toRevision > 0) {
     const target = revisions.find((x) => x.revision === toRevision);
     if (target) return target;
@@ -269,7 +286,11 @@ function undoTarget(rollout: Rollout, replicaSets: readonly ReplicaSet[], toRevi
 }
 
 /** The target's template without its hash label, or a refusal when `current` already derives from it. */
-function undoTemplate(rollout: Rollout, current: PodTemplateSpec | undefined, target: { rs: ReplicaSet; revision: number }): PodTemplateSpec | string {
+function undoTemplate(
+  rollout: Rollout,
+  current: PodTemplateSpec | undefined,
+  target: { rs: ReplicaSet; revision: number },
+): PodTemplateSpec | string {
   const template: PodTemplateSpec = cloneJson(target.rs.spec?.template ?? {});
   if (templateDerivesFrom(current, template)) return `${nameOf(rollout)} already runs the template of revision ${target.revision}`;
   if (template.metadata?.labels) delete template.metadata.labels[LABEL_POD_TEMPLATE_HASH];
@@ -283,7 +304,9 @@ function undoTemplate(rollout: Rollout, current: PodTemplateSpec | undefined, ta
  */
 export function undoAction(rollout: Rollout, replicaSets: readonly ReplicaSet[], toRevision?: number): ActionResult {
   if (rollout.spec?.workloadRef) {
-    return refuse(`${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; undo must patch that object`);
+    return refuse(
+      `${nameOf(rollout)} takes its template from ${rollout.spec.workloadRef.kind ?? 'a workload'} "${rollout.spec.workloadRef.name ?? ''}"; undo must patch that object`,
+    );
   }
   const target = undoTarget(rollout, replicaSets, toRevision);
   if (typeof target === 'string') return refuse(target);
@@ -297,7 +320,12 @@ export function undoAction(rollout: Rollout, replicaSets: readonly ReplicaSet[],
  * JSON patch of the referenced workload's pod template (`/spec/template`; a PodTemplate's `/template`,
  * where the plugin's patch of `/spec/template` would fail). Skipped when the workload already runs it.
  */
-export function undoOnWorkloadAction(rollout: Rollout, workload: ReferencedWorkload, replicaSets: readonly ReplicaSet[], toRevision?: number): ActionResult {
+export function undoOnWorkloadAction(
+  rollout: Rollout,
+  workload: ReferencedWorkload,
+  replicaSets: readonly ReplicaSet[],
+  toRevision?: number,
+): ActionResult {
   const bad = refusedWorkloadRef(rollout);
   if (bad) return refuse(bad);
   const kind = rollout.spec!.workloadRef!.kind!;
@@ -346,7 +374,11 @@ function templateDerivesFrom(current: PodTemplateSpec | undefined, revision: Pod
 }
 
 /** The revision undo goes back to (the previous one unless `toRevision`), or why there is none. */
-export function undoTargetRevision(rollout: Rollout, replicaSets: readonly ReplicaSet[], toRevision?: number): { ok: true; revision: number } | { ok: false; reason: string } {
+export function undoTargetRevision(
+  rollout: Rollout,
+  replicaSets: readonly ReplicaSet[],
+  toRevision?: number,
+): { ok: true; revision: number } | { ok: false; reason: string } {
   const target = undoTarget(rollout, replicaSets, toRevision);
   return typeof target === 'string' ? { ok: false, reason: target } : { ok: true, revision: target.revision };
 }
@@ -385,7 +417,9 @@ export function actionRefusal(action: ActionName, rollout: Rollout, replicaSets:
       return undefined;
     case 'setImage':
       // The image is asked after: any rollout with containers (its own, or its workload's) qualifies.
-      return rollout.spec?.workloadRef || (rollout.spec?.template?.spec?.containers ?? []).length > 0 ? undefined : `${nameOf(rollout)} has no containers in its pod template`;
+      return rollout.spec?.workloadRef || (rollout.spec?.template?.spec?.containers ?? []).length > 0
+        ? undefined
+        : `${nameOf(rollout)} has no containers in its pod template`;
     case 'undo':
       if (rollout.spec?.workloadRef) {
         // Decided with the workload's template when it runs; here only whether there is a revision to go back to.

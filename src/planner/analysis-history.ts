@@ -15,7 +15,12 @@ const revision = (run: AnalysisRun): number => Number(run.metadata?.annotations?
 function currentRunNames(rollout: Rollout): Set<string> {
   const s = rollout.status ?? {};
   return new Set(
-    [s.canary?.currentStepAnalysisRunStatus, s.canary?.currentBackgroundAnalysisRunStatus, s.blueGreen?.prePromotionAnalysisRunStatus, s.blueGreen?.postPromotionAnalysisRunStatus]
+    [
+      s.canary?.currentStepAnalysisRunStatus,
+      s.canary?.currentBackgroundAnalysisRunStatus,
+      s.blueGreen?.prePromotionAnalysisRunStatus,
+      s.blueGreen?.postPromotionAnalysisRunStatus,
+    ]
       .map((x) => x?.name)
       .filter((n): n is string => !!n),
   );
@@ -26,7 +31,12 @@ export function runsBeyondHistoryLimits(rollout: Rollout, runs: readonly Analysi
   const current = currentRunNames(rollout);
   const old = runs
     .filter((r) => isCompletedPhase(r.status?.phase) && !current.has(r.metadata?.name ?? '') && !r.metadata?.deletionTimestamp)
-    .sort((a, b) => (b.metadata?.creationTimestamp ?? '').localeCompare(a.metadata?.creationTimestamp ?? '') || revision(b) - revision(a) || (b.metadata?.name ?? '').localeCompare(a.metadata?.name ?? ''));
+    .sort(
+      (a, b) =>
+        (b.metadata?.creationTimestamp ?? '').localeCompare(a.metadata?.creationTimestamp ?? '') ||
+        revision(b) - revision(a) ||
+        (b.metadata?.name ?? '').localeCompare(a.metadata?.name ?? ''),
+    );
   const limits = { ok: successfulRunHistoryLimitOf(rollout), bad: unsuccessfulRunHistoryLimitOf(rollout) };
   const kept = { ok: 0, bad: 0 };
   const out: string[] = [];

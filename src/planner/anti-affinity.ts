@@ -10,9 +10,7 @@ import { LABEL_POD_TEMPLATE_HASH } from './types';
 
 export const ANTI_AFFINITY_TOPOLOGY_KEY = 'kubernetes.io/hostname';
 
-export type AntiAffinityKind =
-  | { kind: 'required' }
-  | { kind: 'preferred'; weight: number };
+export type AntiAffinityKind = { kind: 'required' } | { kind: 'preferred'; weight: number };
 
 /** The configured kind of the strategy in use; undefined when the feature is off. Preferred wins if both are named. */
 export function antiAffinityKindOf(rollout: Rollout): AntiAffinityKind | undefined {
@@ -137,7 +135,8 @@ export function removeInjectedAntiAffinityTerm(affinity: Affinity | undefined, r
     anti.preferredDuringSchedulingIgnoredDuringExecution!.splice(found.index, 1);
     // Quirk: upstream keeps the emptied preferred list (non-nil), so podAntiAffinity survives as {}.
     if (anti.preferredDuringSchedulingIgnoredDuringExecution!.length === 0) delete anti.preferredDuringSchedulingIgnoredDuringExecution;
-    if ((anti.requiredDuringSchedulingIgnoredDuringExecution ?? []).length === 0) delete anti.requiredDuringSchedulingIgnoredDuringExecution;
+    if ((anti.requiredDuringSchedulingIgnoredDuringExecution ?? []).length === 0)
+      delete anti.requiredDuringSchedulingIgnoredDuringExecution;
   } else {
     anti.requiredDuringSchedulingIgnoredDuringExecution!.splice(found.index, 1);
     if (anti.requiredDuringSchedulingIgnoredDuringExecution!.length === 0) delete anti.requiredDuringSchedulingIgnoredDuringExecution;

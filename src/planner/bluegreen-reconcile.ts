@@ -56,12 +56,7 @@ import {
 } from './reconcile-context';
 import { isSaturated, replicaSetByHash } from './replicasets';
 import type { ReplicaSetChange } from './scale-down';
-import {
-  removeScaleDownDeadlines,
-  scaleDownDeadline,
-  scaleDownOldReplicaSets,
-  secondsBeforeScaleDown,
-} from './scale-down';
+import { removeScaleDownDeadlines, scaleDownDeadline, scaleDownOldReplicaSets, secondsBeforeScaleDown } from './scale-down';
 import type { AnalysisRun, BlueGreenStatus, ReplicaSet } from './types';
 import { ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
@@ -322,8 +317,7 @@ function reconcileNewReplicaSet(pass: BlueGreenPass): void {
     if (remaining !== null) count = 0;
   }
   // A full scale-down drops the deadline, except the abort deadline that says it is done.
-  const annotations: Record<string, string | null> =
-    count === 0 && !delayOnAbort ? { [ANNOTATION_SCALE_DOWN_DEADLINE]: null } : {};
+  const annotations: Record<string, string | null> = count === 0 && !delayOnAbort ? { [ANNOTATION_SCALE_DOWN_DEADLINE]: null } : {};
   scaleReplicaSet(ctx, newRS, count, annotations);
 }
 
@@ -457,7 +451,6 @@ function reconcileGateRun(pass: BlueGreenPass, gate: 'pre' | 'post'): AnalysisRu
 
 // ---------------------------------------------------------------------------------------------
 // Status (§8 step 9, §11)
-
 
 /** The new RS carries a scale-down deadline that has not passed yet (upstream's `newRSWithinDelay`). */
 function withinScaleDownDelay(rs: ReplicaSet | undefined, now: Date): boolean {

@@ -25,12 +25,7 @@ import {
   runMetadata,
   terminateAnalysisRun,
 } from './analysis-runs';
-import {
-  atDesiredReplicaCountsForCanary,
-  canaryReplicaCounts,
-  currentCanaryStep,
-  replicaProgressThresholdMet,
-} from './canary-replicas';
+import { atDesiredReplicaCountsForCanary, canaryReplicaCounts, currentCanaryStep, replicaProgressThresholdMet } from './canary-replicas';
 import {
   abortScaleDownDelayOf,
   analysisStartingStepOf,
@@ -79,7 +74,14 @@ import {
 } from './reconcile-context';
 import { isFastRollback, rollbackWithinWindow } from './bluegreen-reconcile';
 import { removeScaleDownDeadlines, scaleDownOldReplicaSets } from './scale-down';
-import { dynamicRollbackCanaryHash, experimentWeightDestinations, stableHasCapacityForWeight, trafficDecision, trafficWeightsChanged, trafficWeightStatus } from './traffic-weights';
+import {
+  dynamicRollbackCanaryHash,
+  experimentWeightDestinations,
+  stableHasCapacityForWeight,
+  trafficDecision,
+  trafficWeightsChanged,
+  trafficWeightStatus,
+} from './traffic-weights';
 import type { AnalysisRun, CanaryStatus, ReplicaSet } from './types';
 import { ANNOTATION_MANAGED_BY, ANNOTATION_SCALE_DOWN_DEADLINE } from './types';
 import { resetStatusForNewTemplate } from './status';
@@ -104,7 +106,12 @@ export function resetCanaryForNewTemplate(ctx: ReconcileContext): void {
   const olderWithPods = ctx.newRS !== undefined && rsReplicas(ctx.newRS) > 0 && rollbackWithinWindow(ctx);
   if (stepCount > 0 && (backToStable || olderWithPods)) {
     ctx.status.currentStepIndex = stepCount;
-    if (ctx.newRS) recordEvent(ctx, 'SkipSteps', backToStable ? 'Rollback to stable ReplicaSets' : 'Rollback to active ReplicaSets within RollbackWindow');
+    if (ctx.newRS)
+      recordEvent(
+        ctx,
+        'SkipSteps',
+        backToStable ? 'Rollback to stable ReplicaSets' : 'Rollback to active ReplicaSets within RollbackWindow',
+      );
   }
 }
 
@@ -142,7 +149,12 @@ function isFullyAvailable(rs: ReplicaSet): boolean {
  * `ensureSVCTargets`: switch a Service only to an RS with available pods (fully, the first time);
  * without `checkAvailability` (the canary of ping and pong, as upstream) at once.
  */
-function ensureServiceTargets(ctx: ReconcileContext, serviceName: string | undefined, rs: ReplicaSet | undefined, checkAvailability = true): void {
+function ensureServiceTargets(
+  ctx: ReconcileContext,
+  serviceName: string | undefined,
+  rs: ReplicaSet | undefined,
+  checkAvailability = true,
+): void {
   if (!serviceName || !rs) return;
   const svc = findService(ctx, serviceName);
   if (!svc) {
@@ -173,7 +185,8 @@ function reconcileCanaryServices(ctx: ReconcileContext): void {
   // Ping-pong (upstream reconcilePingAndPongService): while an update runs, the one of ping and pong
   // that is not stable takes the new pods; the stable one keeps the pods it took as the last canary.
   const status = ctx.rollout.status ?? {};
-  if (canary.pingPong && (status.stableRS ?? '') !== (status.currentPodHash ?? '')) ensureServiceTargets(ctx, stableAndCanaryServices(ctx.rollout).canary, ctx.newRS, false);
+  if (canary.pingPong && (status.stableRS ?? '') !== (status.currentPodHash ?? ''))
+    ensureServiceTargets(ctx, stableAndCanaryServices(ctx.rollout).canary, ctx.newRS, false);
   ensureServiceTargets(ctx, canary.stableService, ctx.stableRS);
   if (isAborted(ctx)) {
     // Aborted: the canary Service goes back to the stable pods (with dynamicStableScale, once no traffic is left on the canary).
@@ -205,11 +218,18 @@ function reconcileTrafficWeights(ctx: ReconcileContext): void {
   }
   const decision = trafficDecision(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs);
   if (!stableHasCapacityForWeight(ctx.rollout, ctx.stableRS, decision.weight)) {
-    waitFor(ctx, `traffic stays as it is until the stable has enough available pods for ${maxTrafficWeightOf(ctx.rollout) - decision.weight}% of the traffic`);
+    waitFor(
+      ctx,
+      `traffic stays as it is until the stable has enough available pods for ${maxTrafficWeightOf(ctx.rollout) - decision.weight}% of the traffic`,
+    );
     return;
   }
   const stableHash = ctx.rollout.status?.stableRS || ctx.newHash;
-  const additional = experimentWeightDestinations(ctx.rollout, decision.case, findExperiment(ctx, ctx.rollout.status?.canary?.currentExperiment));
+  const additional = experimentWeightDestinations(
+    ctx.rollout,
+    decision.case,
+    findExperiment(ctx, ctx.rollout.status?.canary?.currentExperiment),
+  );
   const weights = trafficWeightStatus(ctx.rollout, decision.weight, decision.canaryHash ?? ctx.newHash, stableHash, additional);
   if (trafficWeightsChanged(ctx.rollout.status?.canary?.weights, weights)) {
     recordWeightsUpdated(ctx, ctx.rollout.status?.canary?.weights, weights);
@@ -292,7 +312,8 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
   // Experiments that no longer apply are stopped (cancelExperiments): all once aborted or fully promoted, else all but this step's.
   const keep = !isAborted(ctx) && !status.promoteFull && step?.step.experiment ? current : undefined;
   for (const ex of ctx.experiments) {
-    if (ex !== keep && !ex.spec?.terminate && !isExperimentFinished(ex)) emit(ctx, { kind: 'terminateExperiment', name: ex.metadata?.name ?? '' });
+    if (ex !== keep && !ex.spec?.terminate && !isExperimentFinished(ex))
+      emit(ctx, { kind: 'terminateExperiment', name: ex.metadata?.name ?? '' });
   }
   if (isAborted(ctx) || !step?.step.experiment) {
     if (ctx.status.canary?.currentExperiment) delete ctx.status.canary.currentExperiment;
@@ -305,8 +326,17 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
     experiment = {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Experiment',
-      metadata: runMetadata(ctx, freeObjectName(runBaseName(ctx, ROLLOUT_TYPE_STEP, step.index), ctx.experiments), ROLLOUT_TYPE_STEP, step.index),
-      spec: { ...experimentSpecFromStep(step.step.experiment, ctx.stableRS, ctx.newRS, ctx.rollout.spec?.progressDeadlineSeconds, (args) => runArguments(ctx, { args })) },
+      metadata: runMetadata(
+        ctx,
+        freeObjectName(runBaseName(ctx, ROLLOUT_TYPE_STEP, step.index), ctx.experiments),
+        ROLLOUT_TYPE_STEP,
+        step.index,
+      ),
+      spec: {
+        ...experimentSpecFromStep(step.step.experiment, ctx.stableRS, ctx.newRS, ctx.rollout.spec?.progressDeadlineSeconds, (args) =>
+          runArguments(ctx, { args }),
+        ),
+      },
     };
     emit(ctx, { kind: 'createExperiment', experiment });
     recordEvent(ctx, 'ExperimentCreated', `Created Experiment '${experiment.metadata?.name ?? ''}'`);
@@ -322,7 +352,10 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
   } else if (phase !== 'Successful') {
     // An Experiment with neither a duration nor a required analysis never ends by itself: say so, or the wait looks stuck.
     const endless = !experimentEndsByItself(experimentSpecOf(experiment));
-    waitFor(ctx, `waiting for Experiment ${experiment.metadata?.name} (${phase || 'Pending'})${endless ? ', which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails' : ''}`);
+    waitFor(
+      ctx,
+      `waiting for Experiment ${experiment.metadata?.name} (${phase || 'Pending'})${endless ? ', which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails' : ''}`,
+    );
   }
 }
 
@@ -330,7 +363,8 @@ function reconcileExperimentStep(ctx: ReconcileContext): void {
 // ReplicaSets (§5.1): stable first, then the new RS, then old RSs; stop after the first that scaled
 
 function reconcileCanaryReplicaSets(ctx: ReconcileContext): boolean {
-  for (const change of removeScaleDownDeadlines(ctx.newRS, ctx.stableRS, shouldDelayScaleDownOnAbort(ctx))) applyReplicaSetChange(ctx, change);
+  for (const change of removeScaleDownDeadlines(ctx.newRS, ctx.stableRS, shouldDelayScaleDownOnAbort(ctx)))
+    applyReplicaSetChange(ctx, change);
   if (reconcileStableReplicaSet(ctx)) return true;
   if (reconcileNewReplicaSet(ctx)) return true;
   return reconcileOldReplicaSets(ctx);
@@ -444,7 +478,10 @@ function completedCurrentStep(ctx: ReconcileContext): boolean {
   if (s.setWeight !== undefined) {
     if (!atDesiredReplicaCountsForCanary(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, weights)) {
       const counts = canaryReplicaCounts(ctx.rollout, ctx.newRS, ctx.stableRS, ctx.otherRSs, weights);
-      waitFor(ctx, `step ${step.index} (${stepText(describeStep(s))}): waiting for ${counts.canary} canary and ${counts.stable} stable pods`);
+      waitFor(
+        ctx,
+        `step ${step.index} (${stepText(describeStep(s))}): waiting for ${counts.canary} canary and ${counts.stable} stable pods`,
+      );
       return false;
     }
     return !hasTrafficRouting(ctx.rollout) || weights?.verified !== false;

@@ -303,7 +303,8 @@ export function trafficRoutedCanaryReplicaCounts(
   const replicas = replicasOf(rollout);
   const maxWeight = maxTrafficWeightOf(rollout);
   const sized = canaryReplicasOrWeight(rollout, newRS, stableRS);
-  let canary = 'replicas' in sized ? sized.replicas : checkMinPodsPerReplicaSet(rollout, trafficWeightToReplicas(replicas, sized.weight, maxWeight));
+  let canary =
+    'replicas' in sized ? sized.replicas : checkMinPodsPerReplicaSet(rollout, trafficWeightToReplicas(replicas, sized.weight, maxWeight));
   if (!dynamicStableScaleOf(rollout)) return { canary: Math.max(0, canary), stable: replicas };
 
   const weight = 'weight' in sized ? sized.weight : 0;

@@ -83,8 +83,7 @@ export const ConditionMessage = {
   paused: 'Rollout is paused',
   resumed: 'Rollout is resumed',
   /** "Rollout aborted update to revision N[: reason]". */
-  aborted: (revision: number | string, reason?: string) =>
-    `Rollout aborted update to revision ${revision}${reason ? `: ${reason}` : ''}`,
+  aborted: (revision: number | string, reason?: string) => `Rollout aborted update to revision ${revision}${reason ? `: ${reason}` : ''}`,
   retry: 'Retrying Rollout after abort',
   available: 'Rollout has minimum availability',
   notAvailable: 'Rollout does not have minimum availability',
@@ -146,11 +145,7 @@ export function getCondition(conditions: readonly RolloutCondition[] | undefined
  * status with another reason keeps the old lastTransitionTime; the replaced condition moves to the end.
  * `cond` times default to `now`.
  */
-export function setCondition(
-  conditions: readonly RolloutCondition[] | undefined,
-  cond: RolloutCondition,
-  now: Date,
-): RolloutCondition[] {
+export function setCondition(conditions: readonly RolloutCondition[] | undefined, cond: RolloutCondition, now: Date): RolloutCondition[] {
   const list = conditions ?? [];
   const current = getCondition(list, cond.type);
   if (current && current.status === cond.status && current.reason === cond.reason) {

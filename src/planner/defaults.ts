@@ -158,7 +158,9 @@ export function stableAndCanaryServices(rollout: Rollout): { stable?: string; ca
   const canary = canaryOf(rollout);
   const pingPong = canary?.pingPong;
   if (!pingPong) return { stable: canary?.stableService, canary: canary?.canaryService };
-  return rollout.status?.canary?.stablePingPong === 'ping' ? { stable: pingPong.pingService, canary: pingPong.pongService } : { stable: pingPong.pongService, canary: pingPong.pingService };
+  return rollout.status?.canary?.stablePingPong === 'ping'
+    ? { stable: pingPong.pingService, canary: pingPong.pongService }
+    : { stable: pingPong.pongService, canary: pingPong.pingService };
 }
 
 /** The Service the ALB action annotation is keyed by. */

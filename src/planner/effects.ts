@@ -107,7 +107,9 @@ export function describeEffect(effect: Effect): string {
       return `terminate Experiment ${effect.name}`;
     case 'patchPodMetadata': {
       const keys = { ...effect.labels, ...effect.annotations };
-      return `relabel Pod ${effect.name}: ${Object.entries(keys).map(([k, v]) => (v === null ? `-${k}` : `${k}=${v}`)).join(',')}`;
+      return `relabel Pod ${effect.name}: ${Object.entries(keys)
+        .map(([k, v]) => (v === null ? `-${k}` : `${k}=${v}`))
+        .join(',')}`;
     }
     case 'evictPod':
       return `evict Pod ${effect.name}`;
@@ -155,7 +157,8 @@ function applyEffect(w: World, e: Effect): World {
   switch (e.kind) {
     case 'createReplicaSet': {
       const rs = cloneJson(e.replicaSet);
-      if (e.createdAt !== undefined && !rs.metadata?.creationTimestamp) rs.metadata = { ...(rs.metadata ?? {}), creationTimestamp: e.createdAt };
+      if (e.createdAt !== undefined && !rs.metadata?.creationTimestamp)
+        rs.metadata = { ...(rs.metadata ?? {}), creationTimestamp: e.createdAt };
       const name = nameOf(rs);
       const rest = w.replicaSets.filter((r) => nameOf(r) !== name);
       return { ...w, replicaSets: [...rest, rs] };
@@ -200,7 +203,10 @@ function applyEffect(w: World, e: Effect): World {
     case 'terminateAnalysisRun':
       return {
         ...w,
-        analysisRuns: replaceByName(w.analysisRuns, e.name, (old) => ({ ...cloneJson(old), spec: { ...(old.spec ?? {}), terminate: true } })),
+        analysisRuns: replaceByName(w.analysisRuns, e.name, (old) => ({
+          ...cloneJson(old),
+          spec: { ...(old.spec ?? {}), terminate: true },
+        })),
       };
     case 'deleteAnalysisRun':
       return { ...w, analysisRuns: w.analysisRuns.filter((r) => nameOf(r) !== e.name) };
@@ -257,4 +263,3 @@ function applyEffect(w: World, e: Effect): World {
       return w; // a world of our own has no Deployments or router objects
   }
 }
-

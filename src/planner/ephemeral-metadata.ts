@@ -72,7 +72,13 @@ export function injectedEphemeralMetadata(rs: ReplicaSet): PodMetadata | undefin
 /** The annotation value for `D`: compact JSON, labels then annotations, keys sorted, empty maps omitted. */
 export function ephemeralMetadataAnnotationValue(desired: PodMetadata): string {
   const sorted = (m: Record<string, string> | undefined) =>
-    m && Object.keys(m).length > 0 ? Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]])) : undefined;
+    m && Object.keys(m).length > 0
+      ? Object.fromEntries(
+          Object.keys(m)
+            .sort()
+            .map((k) => [k, m[k]]),
+        )
+      : undefined;
   return JSON.stringify({ labels: sorted(desired.labels), annotations: sorted(desired.annotations) });
 }
 
@@ -176,7 +182,10 @@ export interface PodMetadataPatch {
 }
 
 /** The keys whose value differs between two maps: the new value, or null where the key is gone. */
-function mapPatch(before: Record<string, string> | undefined, after: Record<string, string> | undefined): Record<string, string | null> | undefined {
+function mapPatch(
+  before: Record<string, string> | undefined,
+  after: Record<string, string> | undefined,
+): Record<string, string | null> | undefined {
   const patch: Record<string, string | null> = {};
   for (const [k, v] of Object.entries(after ?? {})) if (before?.[k] !== v) patch[k] = v;
   for (const k of Object.keys(before ?? {})) if (after?.[k] === undefined) patch[k] = null;
@@ -190,7 +199,12 @@ function mapPatch(before: Record<string, string> | undefined, after: Record<stri
  * injected last time (E) that D lacks. Pods are patched in place, never recreated; a pod that
  * already carries the right keys gets no patch, so a settled rollout writes nothing.
  */
-export function ephemeralPodPatches(rollout: Rollout, replicaSets: readonly ReplicaSet[], newRS: ReplicaSet | undefined, pods: readonly Pod[]): PodMetadataPatch[] {
+export function ephemeralPodPatches(
+  rollout: Rollout,
+  replicaSets: readonly ReplicaSet[],
+  newRS: ReplicaSet | undefined,
+  pods: readonly Pod[],
+): PodMetadataPatch[] {
   if (!ephemeralMetadataEnabled(rollout)) return [];
   const patches: PodMetadataPatch[] = [];
   const seen = new Set<string>();
@@ -209,7 +223,8 @@ export function ephemeralPodPatches(rollout: Rollout, replicaSets: readonly Repl
       const { result } = applyEphemeralMetadata({ labels: meta.labels, annotations: meta.annotations }, desired, previous);
       const labels = mapPatch(meta.labels, result.labels);
       const annotations = mapPatch(meta.annotations, result.annotations);
-      if (labels || annotations) patches.push({ name: meta.name ?? '', ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) });
+      if (labels || annotations)
+        patches.push({ name: meta.name ?? '', ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) });
     }
   }
   return patches;

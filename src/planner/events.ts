@@ -58,7 +58,9 @@ export function recordWeightsUpdated(ctx: ReconcileContext, prev: TrafficWeights
   else if (prev.canary.weight !== next.canary.weight) details.push(`from ${prev.canary.weight} to ${next.canary.weight}`);
   if (prev && JSON.stringify(prev.additional ?? null) !== JSON.stringify(next.additional ?? null)) {
     // Go's %v of the destinations: [{weight hash service} ...]
-    details.push(`additional: [${(next.additional ?? []).map((d) => `{${d.weight} ${d.podTemplateHash ?? ''} ${d.serviceName ?? ''}}`).join(' ')}]`);
+    details.push(
+      `additional: [${(next.additional ?? []).map((d) => `{${d.weight} ${d.podTemplateHash ?? ''} ${d.serviceName ?? ''}}`).join(' ')}]`,
+    );
   }
   recordEvent(ctx, 'TrafficWeightUpdated', `Traffic weight updated ${details.join(', ')}`);
 }
@@ -88,7 +90,12 @@ function fromEffects(ctx: ReconcileContext, effects: readonly Effect[], asRead: 
     const from = replicasNow.get(name) ?? 0;
     const to = rs.spec?.replicas ?? 0;
     replicasNow.set(name, to);
-    if (to !== from) recordEvent(ctx, 'ScalingReplicaSet', `Scaled ${to > from ? 'up' : 'down'} ReplicaSet ${name} (revision ${revisionOf(rs)}) from ${from} to ${to}`);
+    if (to !== from)
+      recordEvent(
+        ctx,
+        'ScalingReplicaSet',
+        `Scaled ${to > from ? 'up' : 'down'} ReplicaSet ${name} (revision ${revisionOf(rs)}) from ${from} to ${to}`,
+      );
   };
   for (const e of effects) {
     if (e.kind === 'createReplicaSet') {
@@ -102,7 +109,11 @@ function fromEffects(ctx: ReconcileContext, effects: readonly Effect[], asRead: 
       scaled(e.replicaSet);
     } else if (e.kind === 'setServiceSelector') {
       const old = ctx.services.find((s) => s.metadata?.name === e.service)?.spec?.selector?.[LABEL_POD_TEMPLATE_HASH] ?? '';
-      recordEvent(ctx, 'SwitchService', `Switched selector for service '${e.service}' from '${old}' to '${e.selector[LABEL_POD_TEMPLATE_HASH] ?? ''}'`);
+      recordEvent(
+        ctx,
+        'SwitchService',
+        `Switched selector for service '${e.service}' from '${old}' to '${e.selector[LABEL_POD_TEMPLATE_HASH] ?? ''}'`,
+      );
     } else if (e.kind === 'setRolloutRevision' && !effects.some((c) => c.kind === 'createReplicaSet')) {
       recordEvent(ctx, 'RolloutUpdated', `Rollout updated to revision ${e.revision}`);
     }
@@ -120,13 +131,21 @@ function fromStatus(ctx: ReconcileContext, prev: RolloutStatus, next: RolloutSta
   // calculateRolloutConditions: the abort condition and Completed False, each when it is set anew.
   const prevProgressing = getCondition(prev.conditions, 'Progressing');
   const progressing = getCondition(next.conditions, 'Progressing');
-  if (progressing?.status === 'False' && progressing.reason === 'RolloutAborted' && !(prevProgressing?.status === 'False' && prevProgressing.reason === 'RolloutAborted')) {
+  if (
+    progressing?.status === 'False' &&
+    progressing.reason === 'RolloutAborted' &&
+    !(prevProgressing?.status === 'False' && prevProgressing.reason === 'RolloutAborted')
+  ) {
     recordEvent(ctx, 'RolloutAborted', progressing.message, 'Warning');
   }
   const prevCompleted = getCondition(prev.conditions, 'Completed');
   const completed = getCondition(next.conditions, 'Completed');
   if (completed?.status === 'False' && !(prevCompleted?.status === 'False' && prevCompleted.reason === completed.reason)) {
-    recordEvent(ctx, 'RolloutNotCompleted', `Rollout not completed, started update to revision ${rolloutRevision(ctx)} (${next.currentPodHash ?? ''})`);
+    recordEvent(
+      ctx,
+      'RolloutNotCompleted',
+      `Rollout not completed, started update to revision ${rolloutRevision(ctx)} (${next.currentPodHash ?? ''})`,
+    );
   }
   // emitAnalysisRunStatusChanges: a run's phase, first seen or changed.
   for (const [label, slot] of ANALYSIS_SLOTS) {

@@ -16,7 +16,18 @@ import { parseDuration } from './duration';
 import { type Effect } from './effects';
 import { podTemplateHash } from './hash';
 import { controllerReference } from './replicasets';
-import type { AnalysisArgument, AnalysisRun, Experiment, LabelSelector, OwnerReference, PodMetadata, PodTemplateSpec, ReplicaSet, RolloutExperimentStep, Service } from './types';
+import type {
+  AnalysisArgument,
+  AnalysisRun,
+  Experiment,
+  LabelSelector,
+  OwnerReference,
+  PodMetadata,
+  PodTemplateSpec,
+  ReplicaSet,
+  RolloutExperimentStep,
+  Service,
+} from './types';
 import { ANNOTATION_SCALE_DOWN_DEADLINE, LABEL_POD_TEMPLATE_HASH } from './types';
 
 /** Annotations that tie a ReplicaSet to its Experiment and template (Argo's names). */
@@ -110,7 +121,8 @@ const isCompletedTemplate = (status: string | undefined): boolean => status === 
 const ANALYSIS_ORDER: readonly string[] = ['Successful', 'Running', 'Pending', 'Inconclusive', 'Error', 'Failed'];
 const TEMPLATE_ORDER: readonly string[] = ['Successful', 'Running', 'Progressing', 'Error', 'Failed'];
 const rank = (order: readonly string[], v: string | undefined) => Math.max(0, order.indexOf(v ?? ''));
-const isWorse = (order: readonly string[], current: string | undefined, next: string | undefined) => rank(order, next) > rank(order, current);
+const isWorse = (order: readonly string[], current: string | undefined, next: string | undefined) =>
+  rank(order, next) > rank(order, current);
 
 export const experimentSpecOf = (ex: Experiment): ExperimentSpec => (ex.spec ?? {}) as ExperimentSpec;
 
@@ -121,7 +133,10 @@ export const experimentSpecOf = (ex: Experiment): ExperimentSpec => (ex.spec ?? 
  */
 export function experimentEndsByItself(spec: { duration?: unknown; analyses?: unknown }): boolean {
   if (spec.duration !== undefined && spec.duration !== null && spec.duration !== '') return true;
-  return Array.isArray(spec.analyses) && spec.analyses.some((a: unknown) => (a as { requiredForCompletion?: unknown } | null)?.requiredForCompletion === true);
+  return (
+    Array.isArray(spec.analyses) &&
+    spec.analyses.some((a: unknown) => (a as { requiredForCompletion?: unknown } | null)?.requiredForCompletion === true)
+  );
 }
 export const experimentStatusOf = (ex: Experiment): ExperimentStatus => (ex.status ?? {}) as ExperimentStatus;
 
@@ -212,7 +227,8 @@ function byTemplate<T extends ReplicaSet | Service>(ex: Experiment, objects: rea
 }
 
 /** The template ReplicaSets (see byTemplate). */
-export const templateReplicaSets = (ex: Experiment, replicaSets: readonly ReplicaSet[]): Map<string, ReplicaSet> => byTemplate(ex, replicaSets, 'ReplicaSets');
+export const templateReplicaSets = (ex: Experiment, replicaSets: readonly ReplicaSet[]): Map<string, ReplicaSet> =>
+  byTemplate(ex, replicaSets, 'ReplicaSets');
 
 /**
  * The Service of a template with `service` (createTemplateService): named `service.name` or after
@@ -220,9 +236,16 @@ export const templateReplicaSets = (ex: Experiment, replicaSets: readonly Replic
  * for each container port; owned by the experiment. Undefined when the pods declare no port.
  */
 export function templateService(ex: Experiment, t: ExperimentTemplate, rs: ReplicaSet): Service | undefined {
-  const containers = (rs.spec?.template?.spec?.containers ?? []) as { ports?: { containerPort?: number; protocol?: string; name?: string }[] }[];
+  const containers = (rs.spec?.template?.spec?.containers ?? []) as {
+    ports?: { containerPort?: number; protocol?: string; name?: string }[];
+  }[];
   const ports = containers.flatMap((c) =>
-    (c.ports ?? []).map((p) => ({ ...(p.name ? { name: p.name } : {}), ...(p.protocol ? { protocol: p.protocol } : {}), port: p.containerPort, targetPort: p.containerPort })),
+    (c.ports ?? []).map((p) => ({
+      ...(p.name ? { name: p.name } : {}),
+      ...(p.protocol ? { protocol: p.protocol } : {}),
+      port: p.containerPort,
+      targetPort: p.containerPort,
+    })),
   );
   if (ports.length === 0) return undefined;
   return {
@@ -277,7 +300,12 @@ export function templateReplicaSet(ex: Experiment, t: ExperimentTemplate, collis
  * (`{{templates.NAME.podTemplateHash}}`, `{{templates.NAME.replicaset.name}}`,
  * `{{experiment.availableAt}}`, `{{experiment.finishedAt}}`); throws naming a placeholder it cannot fill.
  */
-export function resolveExperimentArgValue(value: string, ex: Experiment, status: ExperimentStatus, rss: ReadonlyMap<string, ReplicaSet>): string {
+export function resolveExperimentArgValue(
+  value: string,
+  ex: Experiment,
+  status: ExperimentStatus,
+  rss: ReadonlyMap<string, ReplicaSet>,
+): string {
   const known = new Map<string, string>();
   const available = ms(status.availableAt);
   if (available !== undefined) {
@@ -324,9 +352,11 @@ export function invalidExperimentSpec(ex: Experiment): ExperimentSpecRefusal | u
     if (Object.keys(t.selector.matchLabels ?? {}).length === 0 && (t.selector.matchExpressions ?? []).length === 0) {
       return refuse('selector', `This experiment is selecting all pods at index ${i}. A non-empty selector is required.`);
     }
-    if ((t.minReadySeconds ?? 0) > progressDeadlineOf(ex)) return refuse('minReadySeconds', `MinReadySeconds cannot be longer than ProgressDeadlineSeconds. Check template index ${i}`);
+    if ((t.minReadySeconds ?? 0) > progressDeadlineOf(ex))
+      return refuse('minReadySeconds', `MinReadySeconds cannot be longer than ProgressDeadlineSeconds. Check template index ${i}`);
     if (!t.name) return refuse('name', `Experiment ${ex.metadata?.name ?? ''} has empty template name at index ${i}`);
-    if (seen.has(t.name)) return refuse('name', `Experiment ${ex.metadata?.name ?? ''} has repeated template name '${t.name}' in templates`);
+    if (seen.has(t.name))
+      return refuse('name', `Experiment ${ex.metadata?.name ?? ''} has repeated template name '${t.name}' in templates`);
     seen.add(t.name);
   }
   return undefined;
@@ -344,7 +374,13 @@ function setExperimentCondition(status: ExperimentStatus, cond: ExperimentCondit
   status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== cond.type), next];
 }
 
-function newExperimentCondition(type: string, status: ExperimentCondition['status'], reason: string, message: string, now: Date): ExperimentCondition {
+function newExperimentCondition(
+  type: string,
+  status: ExperimentCondition['status'],
+  reason: string,
+  message: string,
+  now: Date,
+): ExperimentCondition {
   const t = kubeTime(now);
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
@@ -371,14 +407,19 @@ export function reconcileExperiment(
     const d = Math.max(0, delay);
     if (requeueMs === undefined || d < requeueMs) requeueMs = d;
   };
-  const result = (): ExperimentReconcileResult => ({ status, effects, ...(requeueMs !== undefined ? { requeueAfterSeconds: requeueMs / 1000 } : {}) });
+  const result = (): ExperimentReconcileResult => ({
+    status,
+    effects,
+    ...(requeueMs !== undefined ? { requeueAfterSeconds: requeueMs / 1000 } : {}),
+  });
   if (ex.metadata?.deletionTimestamp) return result();
 
   // An invalid spec only gets the InvalidSpec condition (a changed message replaces it).
   const invalid = invalidExperimentSpecMessage(ex);
   const prevInvalid = getCondition(old.conditions, 'InvalidSpec') as ExperimentCondition | undefined;
   if (invalid !== undefined) {
-    if (prevInvalid && prevInvalid.message !== invalid) status.conditions = (status.conditions ?? []).filter((c) => c.type !== 'InvalidSpec');
+    if (prevInvalid && prevInvalid.message !== invalid)
+      status.conditions = (status.conditions ?? []).filter((c) => c.type !== 'InvalidSpec');
     setExperimentCondition(status, newExperimentCondition('InvalidSpec', 'True', 'InvalidSpec', invalid, now));
     return result();
   }
@@ -391,7 +432,9 @@ export function reconcileExperiment(
 
   for (const t of spec.templates ?? []) {
     const prev = old.templateStatuses?.find((s) => s.name === t.name);
-    const ts: ExperimentTemplateStatus = prev ? cloneJson(prev) : { name: t.name, replicas: 0, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0 };
+    const ts: ExperimentTemplateStatus = prev
+      ? cloneJson(prev)
+      : { name: t.name, replicas: 0, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0 };
     const desired = desiredReplicas(ex, old, t);
     let rs = rss.get(t.name);
     if (!rs) {
@@ -437,14 +480,20 @@ export function reconcileExperiment(
         rss.set(t.name, rs);
       }
       // The Service goes once its pods have: scaled to 0 and none available.
-      if (desired === 0 && (rs.spec?.replicas ?? 1) === 0 && (rs.status?.availableReplicas ?? 0) === 0) deleteTemplateService(svcs.get(t.name), ts, effects);
+      if (desired === 0 && (rs.spec?.replicas ?? 1) === 0 && (rs.status?.availableReplicas ?? 0) === 0)
+        deleteTemplateService(svcs.get(t.name), ts, effects);
     }
     ts.replicas = rs.status?.replicas ?? 0;
     ts.updatedReplicas = rs.status?.replicas ?? 0;
     ts.readyReplicas = rs.status?.readyReplicas ?? 0;
     ts.availableReplicas = rs.status?.availableReplicas ?? 0;
     const before = prev ?? { replicas: 0, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0 };
-    if (before.replicas !== ts.replicas || before.updatedReplicas !== ts.updatedReplicas || before.readyReplicas !== ts.readyReplicas || before.availableReplicas !== ts.availableReplicas) {
+    if (
+      before.replicas !== ts.replicas ||
+      before.updatedReplicas !== ts.updatedReplicas ||
+      before.readyReplicas !== ts.readyReplicas ||
+      before.availableReplicas !== ts.availableReplicas
+    ) {
       ts.lastTransitionTime = nowText;
     }
     if (!isCompletedTemplate(ts.status)) {
@@ -482,7 +531,8 @@ export function reconcileExperiment(
       const ts = status.templateStatuses?.find((s) => s.name === t.name);
       if (!ts || (ts.status !== 'Progressing' && ts.status !== 'Running')) continue;
       const from = ms(ts.lastTransitionTime);
-      if (ts.availableReplicas !== desiredReplicas(ex, status, t) && from !== undefined) requeue(from + progressDeadlineOf(ex) * 1000 - now.getTime());
+      if (ts.availableReplicas !== desiredReplicas(ex, status, t) && from !== undefined)
+        requeue(from + progressDeadlineOf(ex) * 1000 - now.getTime());
     }
   }
   return result();
@@ -492,7 +542,15 @@ export function reconcileExperiment(
  * Creates the template's Service unless it has it. A Service of that name that is not this
  * template's is left alone and fails the template (Error), as upstream.
  */
-function reconcileTemplateService(ex: Experiment, t: ExperimentTemplate, rs: ReplicaSet, ts: ExperimentTemplateStatus, claimed: Service | undefined, services: readonly Service[], effects: Effect[]): void {
+function reconcileTemplateService(
+  ex: Experiment,
+  t: ExperimentTemplate,
+  rs: ReplicaSet,
+  ts: ExperimentTemplateStatus,
+  claimed: Service | undefined,
+  services: readonly Service[],
+  effects: Effect[],
+): void {
   const wanted = templateService(ex, t, rs);
   if (!wanted) return;
   const name = wanted.metadata!.name!;
@@ -541,7 +599,9 @@ function reconcileAnalysis(
     if (terminating) return;
     let args: AnalysisArgument[];
     try {
-      args = (a.args ?? []).map((arg) => (arg.value !== undefined ? { name: arg.name, value: resolveExperimentArgValue(arg.value, ex, old, rss) } : { ...cloneJson(arg) }));
+      args = (a.args ?? []).map((arg) =>
+        arg.value !== undefined ? { name: arg.name, value: resolveExperimentArgValue(arg.value, ex, old, rss) } : { ...cloneJson(arg) },
+      );
     } catch (e) {
       out.phase = 'Error';
       out.message = `Failed to create AnalysisRun for analysis '${a.name}': ${(e as Error).message}`;
@@ -625,7 +685,8 @@ function assessAnalyses(ex: Experiment, status: ExperimentStatus): { phase: stri
       message = as?.message ?? '';
     }
   }
-  if (requiredAnalysesSuccessful(ex, status) && isWorse(ANALYSIS_ORDER, worst, 'Running')) return { phase: 'Successful', message: 'Required AnalysisRuns completed' };
+  if (requiredAnalysesSuccessful(ex, status) && isWorse(ANALYSIS_ORDER, worst, 'Running'))
+    return { phase: 'Successful', message: 'Required AnalysisRuns completed' };
   return { phase: worst === 'Pending' ? 'Running' : worst, message };
 }
 
@@ -658,7 +719,16 @@ function setProgressingCondition(ex: Experiment, old: ExperimentStatus, status: 
   if (getCondition(old.conditions, 'InvalidSpec')) status.conditions = (status.conditions ?? []).filter((c) => c.type !== 'InvalidSpec');
   const name = ex.metadata?.name ?? '';
   if (status.phase === 'Successful') {
-    setExperimentCondition(status, newExperimentCondition('Progressing', 'False', 'ExperimentCompleted', `Experiment "${name}" has successfully ran and completed.`, now));
+    setExperimentCondition(
+      status,
+      newExperimentCondition(
+        'Progressing',
+        'False',
+        'ExperimentCompleted',
+        `Experiment "${name}" has successfully ran and completed.`,
+        now,
+      ),
+    );
   } else if (templatesProgressed(old, status)) {
     const cond = newExperimentCondition('Progressing', 'True', 'ReplicaSetUpdated', `Experiment "${name}" is progressing.`, now);
     const current = getCondition(old.conditions, 'Progressing') as ExperimentCondition | undefined;
@@ -668,7 +738,10 @@ function setProgressingCondition(ex: Experiment, old: ExperimentStatus, status: 
     }
     setExperimentCondition(status, cond);
   } else if (old.availableAt !== undefined && !passedDuration(ex, old, now).passed) {
-    setExperimentCondition(status, newExperimentCondition('Progressing', 'True', 'NewReplicaSetAvailable', `Experiment "${name}" is running.`, now));
+    setExperimentCondition(
+      status,
+      newExperimentCondition('Progressing', 'True', 'NewReplicaSetAvailable', `Experiment "${name}" is running.`, now),
+    );
   }
 }
 
@@ -678,7 +751,13 @@ function templatesProgressed(old: ExperimentStatus, status: ExperimentStatus): b
   if (before.length < after.length) return true;
   return before.some((o) => {
     const n = after.find((x) => x.name === o.name);
-    return !!n && (o.replicas !== n.replicas || o.updatedReplicas !== n.updatedReplicas || o.readyReplicas !== n.readyReplicas || o.availableReplicas !== n.availableReplicas);
+    return (
+      !!n &&
+      (o.replicas !== n.replicas ||
+        o.updatedReplicas !== n.updatedReplicas ||
+        o.readyReplicas !== n.readyReplicas ||
+        o.availableReplicas !== n.availableReplicas)
+    );
   });
 }
 
@@ -717,7 +796,10 @@ export function experimentSpecFromStep(
       t.selector.matchLabels = { ...(t.selector.matchLabels ?? {}), ...metadata.labels };
     }
     if (metadata.annotations) {
-      t.template.metadata = { ...(t.template.metadata ?? {}), annotations: { ...(t.template.metadata?.annotations ?? {}), ...metadata.annotations } };
+      t.template.metadata = {
+        ...(t.template.metadata ?? {}),
+        annotations: { ...(t.template.metadata?.annotations ?? {}), ...metadata.annotations },
+      };
     }
     return t;
   });

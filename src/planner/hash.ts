@@ -63,7 +63,10 @@ function fnv1a32Text(text: string): number {
     } else if (cp < 0x10000) {
       h = fnvStep(fnvStep(fnvStep(h, 0xe0 | (cp >> 12)), 0x80 | ((cp >> 6) & 0x3f)), 0x80 | (cp & 0x3f));
     } else {
-      h = fnvStep(fnvStep(fnvStep(fnvStep(h, 0xf0 | (cp >> 18)), 0x80 | ((cp >> 12) & 0x3f)), 0x80 | ((cp >> 6) & 0x3f)), 0x80 | (cp & 0x3f));
+      h = fnvStep(
+        fnvStep(fnvStep(fnvStep(h, 0xf0 | (cp >> 18)), 0x80 | ((cp >> 12) & 0x3f)), 0x80 | ((cp >> 6) & 0x3f)),
+        0x80 | (cp & 0x3f),
+      );
     }
   }
   return h;

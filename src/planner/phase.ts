@@ -46,7 +46,6 @@ export function sameInstant(a: string, b: string): boolean {
   return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
 }
 
-
 /** Blue-green post-promotion analysis is configured and its run is absent or not completed. */
 function waitingForPostPromotionAnalysis(rollout: Rollout): boolean {
   if (!rollout.spec?.strategy?.blueGreen?.postPromotionAnalysis) return false;

@@ -242,7 +242,6 @@ export function findExperiment(ctx: ReconcileContext, name: string | undefined):
   return ctx.experiments.find((r) => r.metadata?.name === name);
 }
 
-
 /** Structural equality of plain JSON, ignoring key order. */
 export function sameObject(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -136,8 +136,15 @@ function liveTemplateIdentity(rollout: Rollout, rs: ReplicaSet): string {
  * failing that, the oldest RS whose stripped template matches. (Argo's middle step, the legacy
  * Kubernetes hash, has no counterpart here.)
  */
-export function findNewReplicaSet(rollout: Rollout, rss: readonly ReplicaSet[], hash: string = desiredPodTemplateHash(rollout)): ReplicaSet | undefined {
-  const list = rss.filter((rs) => rs != null).slice().sort(compareByCreation);
+export function findNewReplicaSet(
+  rollout: Rollout,
+  rss: readonly ReplicaSet[],
+  hash: string = desiredPodTemplateHash(rollout),
+): ReplicaSet | undefined {
+  const list = rss
+    .filter((rs) => rs != null)
+    .slice()
+    .sort(compareByCreation);
   const byHash = replicaSetByHash(list, hash);
   if (byHash) return byHash;
   const wanted = templateIdentity(rollout.spec?.template);
@@ -198,12 +205,7 @@ function copyRolloutAnnotations(rollout: Rollout, annotations: Record<string, st
  * when lower (recording the old one in revision-history when it existed: a rollback), and on a
  * new RS record `desired-replicas`. Mutates `annotations`; returns whether anything changed.
  */
-function setNewReplicaSetAnnotations(
-  rollout: Rollout,
-  annotations: Record<string, string>,
-  newRevision: number,
-  exists: boolean,
-): boolean {
+function setNewReplicaSetAnnotations(rollout: Rollout, annotations: Record<string, string>, newRevision: number, exists: boolean): boolean {
   let changed = copyRolloutAnnotations(rollout, annotations);
   const oldRevision = annotations[ANNOTATION_REVISION];
   let oldRevisionNumber = 0;
@@ -315,6 +317,7 @@ export function replicaSetNeedsRevisionSync(rollout: Rollout, newRS: ReplicaSet,
 export function existingReplicaSetOutcome(rollout: Rollout, existing: ReplicaSet): 'adopt' | 'collision' {
   const owner = existing.metadata?.ownerReferences?.find((o) => o.controller === true);
   const uid = rollout.metadata?.uid;
-  const owned = owner !== undefined && (uid ? owner.uid === uid : owner.kind === (rollout.kind ?? 'Rollout') && owner.name === rollout.metadata?.name);
+  const owned =
+    owner !== undefined && (uid ? owner.uid === uid : owner.kind === (rollout.kind ?? 'Rollout') && owner.name === rollout.metadata?.name);
   return owned && podTemplateEqualIgnoreHash(existing.spec?.template, rollout.spec?.template) ? 'adopt' : 'collision';
 }

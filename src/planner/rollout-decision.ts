@@ -18,10 +18,25 @@ import { ephemeralMetadataEnabled } from './ephemeral-metadata';
 import { rolloutPhase } from './phase';
 import { reconcile } from './reconcile';
 import { sameObject } from './reconcile-context';
-import { routerObjectKey, routerWrites, trafficRoutersOf, type ObservedRouterObjects, type RouterObjectRef, type TrafficRouters } from './routers';
+import {
+  routerObjectKey,
+  routerWrites,
+  trafficRoutersOf,
+  type ObservedRouterObjects,
+  type RouterObjectRef,
+  type TrafficRouters,
+} from './routers';
 import type { RolloutEvent } from './events';
 import type { AnalysisRun, Experiment, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
-import { deploymentScaleTarget, resolveWorkloadRef, staleWorkloadGeneration, workloadKindOf, type Deployment, type Workload, type WorkloadResolution } from './workload-ref';
+import {
+  deploymentScaleTarget,
+  resolveWorkloadRef,
+  staleWorkloadGeneration,
+  workloadKindOf,
+  type Deployment,
+  type Workload,
+  type WorkloadResolution,
+} from './workload-ref';
 
 /** How often a rollout refused for a missing router object looks again (router objects are not watched). */
 export const ROUTER_OBJECT_RECHECK_SECONDS = 5;
@@ -128,12 +143,14 @@ export function decideRollout(inputs: RolloutInputs): RolloutDecision {
   let deployment: Deployment | undefined;
   if (live.spec?.workloadRef && inputs.workload) {
     const resolution = resolveWorkload(live, inputs.workload);
-    if (resolution === 'wait') return { kind: 'wait', effects: [], waitingFor: [`the ${live.spec.workloadRef.kind ?? 'workload'}s to be listed`] };
+    if (resolution === 'wait')
+      return { kind: 'wait', effects: [], waitingFor: [`the ${live.spec.workloadRef.kind ?? 'workload'}s to be listed`] };
     // Nothing is created from a template that cannot be read: only the status says why.
     if (resolution.kind === 'unresolved') return refuse(resolution.message);
     if (resolution.kind === 'resolved') {
       const generation = staleWorkloadGeneration(live, resolution);
-      if (generation !== undefined) return { kind: 'recordWorkload', effects: [{ kind: 'setWorkloadGeneration', generation }], waitingFor: [] };
+      if (generation !== undefined)
+        return { kind: 'recordWorkload', effects: [{ kind: 'setWorkloadGeneration', generation }], waitingFor: [] };
       rollout = resolution.rollout;
       deployment = resolution.deployment;
     }
@@ -150,13 +167,17 @@ export function decideRollout(inputs: RolloutInputs): RolloutDecision {
   const routers = inputs.routers;
   const routing = routers ? trafficRoutersOf(rollout) : undefined;
   const destinationRules = routing?.reads.filter((ref) => ref.kind === 'DestinationRule');
-  const released: Effect[] = droppedDestinationRules(routers?.namedDestinationRules ?? [], destinationRules ?? []).map((ref) => ({ kind: 'releaseDestinationRule', ref }));
+  const released: Effect[] = droppedDestinationRules(routers?.namedDestinationRules ?? [], destinationRules ?? []).map((ref) => ({
+    kind: 'releaseDestinationRule',
+    ref,
+  }));
   const past: Partial<Decided> = { effects: released, ...(destinationRules ? { destinationRules } : {}) };
   // The router objects are read before anything is decided: as upstream, a missing Ingress or VirtualService refuses the rollout.
   let observed: ObservedRouterObjects = new Map();
   if (routers && routing && routing.driven.length > 0) {
     if (!routers.observed) return { kind: 'readRouters', routing, rollout, ...past, effects: released, waitingFor: [] };
-    if ('problem' in routers.observed) return { kind: 'putOff', problem: routers.observed.problem, ...past, effects: released, waitingFor: [routers.observed.problem] };
+    if ('problem' in routers.observed)
+      return { kind: 'putOff', problem: routers.observed.problem, ...past, effects: released, waitingFor: [routers.observed.problem] };
     observed = routers.observed;
     const missing = checks.missingRouterObject?.(rollout, (kind, ns, name) => readAsMissing(routing, observed, kind, ns, name));
     // Router objects are not watched: the rollout looks again as often as a router problem is retried.
@@ -182,10 +203,25 @@ export function decideRollout(inputs: RolloutInputs): RolloutDecision {
     for (const write of router.writes) effects.push({ kind: 'writeRouter', write });
   }
   const scaleTo = deployment ? deploymentScaleTarget(rollout, deployment, result.status) : undefined;
-  if (scaleTo !== undefined && deployment) effects.push({ kind: 'scaleDeployment', name: deployment.metadata?.name ?? '', replicas: scaleTo, ...(deployment.metadata?.resourceVersion ? { resourceVersion: deployment.metadata.resourceVersion } : {}) });
+  if (scaleTo !== undefined && deployment)
+    effects.push({
+      kind: 'scaleDeployment',
+      name: deployment.metadata?.name ?? '',
+      replicas: scaleTo,
+      ...(deployment.metadata?.resourceVersion ? { resourceVersion: deployment.metadata.resourceVersion } : {}),
+    });
   // The status is compared with the one stored (a resolved workloadRef's rollout carries more than that).
   if (!sameObject(result.status, live.status ?? {})) effects.push({ kind: 'updateStatus', status: cloneJson(result.status) });
-  const decision: RolloutDecision = { kind: 'act', rollout, effects, status: result.status, events: result.events, waitingFor: result.waitingFor, notDriven: routing?.notDriven ?? trafficRoutersOf(rollout).notDriven, ...(destinationRules ? { destinationRules } : {}) };
+  const decision: RolloutDecision = {
+    kind: 'act',
+    rollout,
+    effects,
+    status: result.status,
+    events: result.events,
+    waitingFor: result.waitingFor,
+    notDriven: routing?.notDriven ?? trafficRoutersOf(rollout).notDriven,
+    ...(destinationRules ? { destinationRules } : {}),
+  };
   if (result.requeueAfterSeconds !== undefined) decision.requeueAfterSeconds = result.requeueAfterSeconds;
   return decision;
 }
@@ -198,7 +234,10 @@ function resolveWorkload(rollout: Rollout, workload: WorkloadInput): WorkloadRes
       return 'wait';
     case 'failed': {
       const kind = workloadKindOf(ref);
-      return { kind: 'unresolved', message: `spec.workloadRef: cannot read ${kind} "${ref.name ?? ''}": the ${kind} watch failed (${workload.error})` };
+      return {
+        kind: 'unresolved',
+        message: `spec.workloadRef: cannot read ${kind} "${ref.name ?? ''}": the ${kind} watch failed (${workload.error})`,
+      };
     }
     case 'read':
       return resolveWorkloadRef(rollout, workload.object, workload.watched);
@@ -207,11 +246,17 @@ function resolveWorkload(rollout: Rollout, workload: WorkloadInput): WorkloadRes
 
 /** Whether the object of this kind, namespace and name was read (a `reads` of `routing`) and found missing. */
 function readAsMissing(routing: TrafficRouters, observed: ObservedRouterObjects, kind: string, namespace: string, name: string): boolean {
-  return routing.reads.some((ref) => ref.kind === kind && ref.namespace === namespace && ref.name === name && observed.get(routerObjectKey(ref)) === null);
+  return routing.reads.some(
+    (ref) => ref.kind === kind && ref.namespace === namespace && ref.name === name && observed.get(routerObjectKey(ref)) === null,
+  );
 }
 
 /** The router writes, or why they cannot be decided: a router bug must not take the reconcile down; it holds this rollout, said like any problem. */
-function routerWritesOrProblem(rollout: Rollout, weights: NonNullable<NonNullable<RolloutStatus['canary']>['weights']>, observed: ObservedRouterObjects) {
+function routerWritesOrProblem(
+  rollout: Rollout,
+  weights: NonNullable<NonNullable<RolloutStatus['canary']>['weights']>,
+  observed: ObservedRouterObjects,
+) {
   try {
     return routerWrites(rollout, weights, observed);
   } catch (e) {
@@ -228,7 +273,10 @@ export function refusedStatus(rollout: Rollout, message: string, now: Date): Rol
   const status: RolloutStatus = { ...(rollout.status ?? {}) };
   const current = (status.conditions ?? []).find((c) => c.type === ConditionType.InvalidSpec);
   if (!current || current.message !== message) {
-    status.conditions = [...removeCondition(status.conditions, ConditionType.InvalidSpec), newCondition(ConditionType.InvalidSpec, 'True', ConditionType.InvalidSpec, message, now)];
+    status.conditions = [
+      ...removeCondition(status.conditions, ConditionType.InvalidSpec),
+      newCondition(ConditionType.InvalidSpec, 'True', ConditionType.InvalidSpec, message, now),
+    ];
   }
   const generation = rollout.metadata?.generation;
   if (typeof generation === 'number') status.observedGeneration = String(generation);

@@ -104,7 +104,10 @@ export function isReplicaSetReferenced(
   const namespace = rollout.metadata?.namespace;
   return names.some((name) => {
     if (!name) return false;
-    const svc = services.find((s) => s.metadata?.name === name && (namespace === undefined || s.metadata?.namespace === undefined || s.metadata.namespace === namespace));
+    const svc = services.find(
+      (s) =>
+        s.metadata?.name === name && (namespace === undefined || s.metadata?.namespace === undefined || s.metadata.namespace === namespace),
+    );
     return svc !== undefined && serviceSelectedHash(svc) === hash;
   });
 }
@@ -125,7 +128,8 @@ class Changes {
     const c = this.of(rsName(rs));
     c.replicas = replicas;
     // A full scale-down clears the deadline, unless the abort delay is running.
-    if (replicas === 0 && hasScaleDownDeadline(rs) && !delayOnAbort) c.annotations = { ...c.annotations, [ANNOTATION_SCALE_DOWN_DEADLINE]: null };
+    if (replicas === 0 && hasScaleDownDeadline(rs) && !delayOnAbort)
+      c.annotations = { ...c.annotations, [ANNOTATION_SCALE_DOWN_DEADLINE]: null };
   }
   annotate(rs: ReplicaSet, value: string | null): void {
     const c = this.of(rsName(rs));
@@ -241,8 +245,16 @@ function scaleDownForBlueGreen(
   // skipPostPromotionAnalysisRun, negated: the active Service is on the new RS, it is not yet
   // stable, and it is saturated (spec, desired-replicas annotation and available all at R).
   const postPromotionApplies =
-    newHash !== '' && (status.stableRS ?? '') !== newHash && (status.blueGreen?.activeSelector ?? '') === newHash && isSaturated(rollout, newRS);
-  if (bg?.postPromotionAnalysis && bg.scaleDownDelaySeconds == null && postPromotionApplies && options.postPromotionAnalysisPhase !== 'Successful') {
+    newHash !== '' &&
+    (status.stableRS ?? '') !== newHash &&
+    (status.blueGreen?.activeSelector ?? '') === newHash &&
+    isSaturated(rollout, newRS);
+  if (
+    bg?.postPromotionAnalysis &&
+    bg.scaleDownDelaySeconds == null &&
+    postPromotionApplies &&
+    options.postPromotionAnalysisPhase !== 'Successful'
+  ) {
     return; // old RSs wait for the post-promotion analysis when no delay is configured
   }
   const delayOnAbort = options.delayScaleDownOnAbort === true;
@@ -274,7 +286,11 @@ export function scaleDownOldReplicaSets(
   if (active.length === 0) return out.result();
   const strategy = rollout.spec?.strategy;
   if (strategy?.canary) {
-    const all = options.allReplicaSets ?? [newRS, stableRS, ...oldRSs].filter((rs, i, a): rs is ReplicaSet => rs !== undefined && a.findIndex((x) => x && rsName(x) === rsName(rs)) === i);
+    const all =
+      options.allReplicaSets ??
+      [newRS, stableRS, ...oldRSs].filter(
+        (rs, i, a): rs is ReplicaSet => rs !== undefined && a.findIndex((x) => x && rsName(x) === rsName(rs)) === i,
+      );
     scaleDownForCanary(rollout, all, active, now, options, out);
   } else if (strategy?.blueGreen) {
     scaleDownForBlueGreen(rollout, newRS, active, now, options, out);
@@ -295,7 +311,9 @@ export function removeScaleDownDeadlines(
   const targets: ReplicaSet[] = [];
   if (newRS && !delayScaleDownOnAbort) targets.push(newRS);
   if (stableRS && !(newRS && rsName(newRS) === rsName(stableRS) && targets.length > 0)) targets.push(stableRS);
-  return targets.filter((rs) => hasScaleDownDeadline(rs)).map((rs) => ({ name: rsName(rs), annotations: { [ANNOTATION_SCALE_DOWN_DEADLINE]: null } }));
+  return targets
+    .filter((rs) => hasScaleDownDeadline(rs))
+    .map((rs) => ({ name: rsName(rs), annotations: { [ANNOTATION_SCALE_DOWN_DEADLINE]: null } }));
 }
 
 /**
@@ -324,7 +342,12 @@ export function revisionHistoryCleanup(
   experiments: readonly Experiment[] = [],
 ): { replicaSets: string[]; analysisRuns: string[]; experiments: string[] } {
   const replicaSets = revisionHistoryToDelete(rollout, oldRSs);
-  const hashes = new Set(oldRSs.filter((rs) => replicaSets.includes(rsName(rs))).map(podTemplateHashOf).filter((h) => h !== ''));
+  const hashes = new Set(
+    oldRSs
+      .filter((rs) => replicaSets.includes(rsName(rs)))
+      .map(podTemplateHashOf)
+      .filter((h) => h !== ''),
+  );
   const owned = (o: AnalysisRun | Experiment) => hashes.has(o.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '');
   return {
     replicaSets,

@@ -23,7 +23,13 @@ import type { Effect, World } from './effects';
 import { applyEffects, describeEffect } from './effects';
 import { desiredPodTemplateHash } from './hash';
 import { isCompletedPhase } from './analysis-runs';
-import { ANNOTATION_EXPERIMENT_TEMPLATE_NAME, experimentEndsByItself, experimentSpecOf, experimentStatusOf, reconcileExperiment } from './experiments';
+import {
+  ANNOTATION_EXPERIMENT_TEMPLATE_NAME,
+  experimentEndsByItself,
+  experimentSpecOf,
+  experimentStatusOf,
+  reconcileExperiment,
+} from './experiments';
 import { pauseNeedsPerson } from './pause';
 import { sameInstant } from './phase';
 import { decideRollout } from './rollout-decision';
@@ -214,12 +220,20 @@ function podObject(rs: ReplicaSet, name: string, pod: PodGroup, nowMs: number): 
       labels: { ...(rs.spec?.template?.metadata?.labels ?? {}) },
       ...(rs.spec?.template?.metadata?.annotations ? { annotations: { ...rs.spec.template.metadata.annotations } } : {}),
       creationTimestamp: new Date(pod.createdAt).toISOString(),
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true }],
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true },
+      ],
     },
     status: {
       phase: 'Running',
       // Ready a millisecond early: Kubernetes counts minReadySeconds strictly after, the simulator from the instant.
-      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', ...(ready ? { lastTransitionTime: new Date(pod.readyAt - 1).toISOString() } : {}) }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: ready ? 'True' : 'False',
+          ...(ready ? { lastTransitionTime: new Date(pod.readyAt - 1).toISOString() } : {}),
+        },
+      ],
     },
   };
 }
@@ -231,7 +245,11 @@ function updatedRollout(rollout: Rollout, newImage: string | undefined): Rollout
   const template = (spec.template ??= {});
   const first = template.spec?.containers?.[0];
   if (newImage !== undefined && first) first.image = newImage;
-  else template.metadata = { ...(template.metadata ?? {}), annotations: { ...(template.metadata?.annotations ?? {}), [UPDATE_ANNOTATION]: '2' } };
+  else
+    template.metadata = {
+      ...(template.metadata ?? {}),
+      annotations: { ...(template.metadata?.annotations ?? {}), [UPDATE_ANNOTATION]: '2' },
+    };
   return next;
 }
 
@@ -316,13 +334,19 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
   const podObjects: KubePod[] = [];
   for (const { rs, pods } of kept) {
     const name = rs.metadata?.name ?? '';
-    for (const g of pods) for (let serial = g.first; serial < g.first + g.count; serial++) podObjects.push(podObject(rs, podName(name, serial), g, nowMs));
+    for (const g of pods)
+      for (let serial = g.first; serial < g.first + g.count; serial++) podObjects.push(podObject(rs, podName(name, serial), g, nowMs));
   }
   return { ...world, replicaSets, pods: podObjects };
 }
 
 /** AnalysisRuns (the rollout's and its Experiments') run for `analysisSeconds`, then end with the chosen result. */
-function syncRuns(world: World, wl: Workload, nowMs: number, options: Required<Pick<SimulateOptions, 'analysisResult' | 'analysisSeconds'>>): World {
+function syncRuns(
+  world: World,
+  wl: Workload,
+  nowMs: number,
+  options: Required<Pick<SimulateOptions, 'analysisResult' | 'analysisSeconds'>>,
+): World {
   const step = (run: AnalysisRun): AnalysisRun => {
     const name = `${run.kind}/${run.metadata?.name ?? ''}`;
     const phase = run.status?.phase;
@@ -361,7 +385,13 @@ function syncExperiments(world: World, nowMs: number, sync: (w: World) => World)
       const owner = controllerOf(o);
       return owner?.kind === 'Experiment' && owner.name === name;
     };
-    const result = reconcileExperiment(ex, pass.world.replicaSets.filter(owns), pass.world.analysisRuns.filter(owns), now, pass.world.services);
+    const result = reconcileExperiment(
+      ex,
+      pass.world.replicaSets.filter(owns),
+      pass.world.analysisRuns.filter(owns),
+      now,
+      pass.world.services,
+    );
     if (result.effects.length > 0) {
       pass.world = sync(applyEffects(pass.world, result.effects));
       pass.events.push(...result.effects.map(describeEffect));
@@ -389,7 +419,10 @@ function nextWorkloadEvent(wl: Workload, nowMs: number, minReadyMs: number): num
   };
   for (const [name, pods] of wl.pods) {
     const minMs = wl.minReadyMs.get(name) ?? minReadyMs;
-    for (const p of pods) { consider(p.readyAt); consider(p.readyAt + minMs); }
+    for (const p of pods) {
+      consider(p.readyAt);
+      consider(p.readyAt + minMs);
+    }
   }
   for (const t of wl.runsEndAt.values()) consider(t);
   return next;
@@ -460,7 +493,11 @@ function frameOf(
     index,
     time: Math.round((nowMs - startMs) / 1000),
     at: new Date(nowMs).toISOString().replace('.000Z', 'Z'),
-    step: { index: blueGreen ? 0 : stepIndex, count: blueGreen ? 0 : steps.length, ...(current && !blueGreen ? { current: describeStep(current) } : {}) },
+    step: {
+      index: blueGreen ? 0 : stepIndex,
+      count: blueGreen ? 0 : steps.length,
+      ...(current && !blueGreen ? { current: describeStep(current) } : {}),
+    },
     replicaSets,
     canary,
     stable,
@@ -482,7 +519,11 @@ function frameOf(
 
 function frameExperiment(world: World, ex: Experiment): FrameExperiment {
   const name = ex.metadata?.name ?? '';
-  const status = (ex.status ?? {}) as { phase?: string; message?: string; analysisRuns?: { name: string; analysisRun: string; phase: string }[] };
+  const status = (ex.status ?? {}) as {
+    phase?: string;
+    message?: string;
+    analysisRuns?: { name: string; analysisRun: string; phase: string }[];
+  };
   const owned = <T extends Parameters<typeof controllerOf>[0]>(list: readonly T[]) =>
     list.filter((o) => ownedByExperiment(o) && controllerOf(o)?.name === name);
   const templates = owned(world.replicaSets).map((rs) => ({
@@ -534,13 +575,18 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
   // Callers show validation's errors instead (InvalidSpec); this keeps the counts from going negative whatever the caller does.
   const unplannable = unplannableSteps(rollout).findIndex((why) => why !== undefined);
   if (rollout.spec?.strategy?.canary && unplannable >= 0) {
-    throw new Error(`spec.strategy.canary.steps[${unplannable}]: ${unplannableSteps(rollout)[unplannable]}: Argo refuses this spec (InvalidSpec), so it is not simulated`);
+    throw new Error(
+      `spec.strategy.canary.steps[${unplannable}]: ${unplannableSteps(rollout)[unplannable]}: Argo refuses this spec (InvalidSpec), so it is not simulated`,
+    );
   }
   const podReadyMs = Math.max(0, options.podReadySeconds ?? 10) * 1000;
   const autoPromote = options.autoPromote ?? true;
   const promoteAfterMs = Math.max(0, options.promoteAfterSeconds ?? 0) * 1000;
   const maxFrames = Math.max(1, options.maxFrames ?? 500);
-  const runs = { analysisResult: options.analysisResult ?? 'Successful', analysisSeconds: Math.max(0, options.analysisSeconds ?? 30) } as const;
+  const runs = {
+    analysisResult: options.analysisResult ?? 'Successful',
+    analysisSeconds: Math.max(0, options.analysisSeconds ?? 30),
+  } as const;
   const startMs = Date.parse(options.start ?? DEFAULT_START);
   const minReadyMs = minReadySecondsOf(rollout) * 1000;
   const name = rollout.metadata?.name ?? 'rollout';
@@ -562,7 +608,15 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     const pods = world.pods?.filter((p) => names.has(controllerOf(p)?.name));
     const runs = world.analysisRuns.filter((r) => !ownedByExperiment(r));
     // The controller's whole decision (history limits included); no router objects or workloadRef here.
-    return decideRollout({ rollout: world.rollout, replicaSets, services: world.services, analysisRuns: runs, experiments: world.experiments, ...(pods ? { pods } : {}), now: new Date(ms) });
+    return decideRollout({
+      rollout: world.rollout,
+      replicaSets,
+      services: world.services,
+      analysisRuns: runs,
+      experiments: world.experiments,
+      ...(pods ? { pods } : {}),
+      now: new Date(ms),
+    });
   };
 
   // Steady state at revision 1: the initial deploy with pods ready at once, an hour before the update.
@@ -693,11 +747,26 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
 /** Two frames show the same thing (ignoring when, and what happened to get there). */
 function sameView(a: SimulationFrame, b: SimulationFrame): boolean {
   const view = (f: SimulationFrame) =>
-    JSON.stringify([f.step, f.replicaSets, f.experiments, f.services, f.weight, f.phase, f.message, f.paused, f.pauseReasons, f.aborted, f.waitsForPerson, f.waitingFor]);
+    JSON.stringify([
+      f.step,
+      f.replicaSets,
+      f.experiments,
+      f.services,
+      f.weight,
+      f.phase,
+      f.message,
+      f.paused,
+      f.pauseReasons,
+      f.aborted,
+      f.waitsForPerson,
+      f.waitingFor,
+    ]);
   return view(a) === view(b);
 }
 
 /** No pod is on its way up: every ReplicaSet has what it asked for available. */
 function quiet(world: World): boolean {
-  return world.replicaSets.every((rs) => (rs.spec?.replicas ?? 0) === (rs.status?.availableReplicas ?? 0) && (rs.status?.replicas ?? 0) === (rs.spec?.replicas ?? 0));
+  return world.replicaSets.every(
+    (rs) => (rs.spec?.replicas ?? 0) === (rs.status?.availableReplicas ?? 0) && (rs.status?.replicas ?? 0) === (rs.spec?.replicas ?? 0),
+  );
 }

@@ -68,7 +68,8 @@ function nextDuration(ctx: ReconcileContext, s: RolloutStatus): RolloutDurationS
 
   const manuallyPaused = ctx.rollout.spec?.paused === true || (s.pauseConditions ?? []).some((c) => needsPerson(c, ctx.rollout));
   if (wasManuallyPaused && !manuallyPaused && duration.manualPauseStartedAt !== undefined) {
-    duration.totalManualPauseDurationSeconds = (duration.totalManualPauseDurationSeconds ?? 0) + secondsSince(duration.manualPauseStartedAt, ctx.now);
+    duration.totalManualPauseDurationSeconds =
+      (duration.totalManualPauseDurationSeconds ?? 0) + secondsSince(duration.manualPauseStartedAt, ctx.now);
     delete duration.manualPauseStartedAt;
   } else if (!wasManuallyPaused && manuallyPaused && duration.manualPauseStartedAt === undefined) {
     duration.manualPauseStartedAt = now;

@@ -16,8 +16,7 @@ import { allReplicaSets, requeueAfter, rsName } from './reconcile-context';
 import { isSaturated, replicaSetByHash, revisionOf } from './replicasets';
 import type { LabelSelector, ReplicaSet, RolloutCondition, RolloutStatus } from './types';
 
-const sum = (rss: readonly ReplicaSet[], f: (rs: ReplicaSet) => number | undefined): number =>
-  rss.reduce((n, rs) => n + (f(rs) ?? 0), 0);
+const sum = (rss: readonly ReplicaSet[], f: (rs: ReplicaSet) => number | undefined): number => rss.reduce((n, rs) => n + (f(rs) ?? 0), 0);
 
 /**
  * `metav1.FormatLabelSelector`: "a=b,c in (d,e)". As Kubernetes builds it (a selector's requirements
@@ -179,7 +178,10 @@ function checkProgressDeadline(ctx: ReconcileContext, s: RolloutStatus): boolean
   if (cond?.reason === ConditionReason.ProgressDeadlineExceeded) {
     // Already timed out: progressDeadlineAbort set since then still aborts the update in flight.
     const inFlight =
-      !(s.stableRS && s.stableRS === s.currentPodHash) && !atIndefiniteStep(ctx) && !waitingOnScaleDownDeadline(ctx) && !rolloutProgressing(ctx, s);
+      !(s.stableRS && s.stableRS === s.currentPodHash) &&
+      !atIndefiniteStep(ctx) &&
+      !waitingOnScaleDownDeadline(ctx) &&
+      !rolloutProgressing(ctx, s);
     if (progressDeadlineAbortOf(ctx.rollout) && !isAborted(ctx) && inFlight) {
       addAbort(ctx, ConditionMessage.replicaSetTimedOut(rsName(ctx.newRS) ?? ''));
     }
@@ -228,7 +230,9 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
   const newRSName = rsName(ctx.newRS) ?? ctx.rollout.metadata?.name ?? '';
 
   if (ctx.effects.some((e) => e.kind === 'createReplicaSet')) {
-    set(condition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetCreated, ConditionMessage.newReplicaSetCreated(newRSName)));
+    set(
+      condition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetCreated, ConditionMessage.newReplicaSetCreated(newRSName)),
+    );
   } else if (!prevProgressing && ctx.newRS) {
     // An existing new RS and no Progressing yet (status written by something else, or lost): progress is estimated from now.
     set(condition(ConditionType.Progressing, 'True', ConditionReason.FoundNewReplicaSet, ConditionMessage.foundNewReplicaSet(newRSName)));
@@ -264,7 +268,14 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
 
   if (!aborted) {
     if (healthy) {
-      set(condition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetAvailable, ConditionMessage.replicaSetCompleted(newRSName)));
+      set(
+        condition(
+          ConditionType.Progressing,
+          'True',
+          ConditionReason.NewReplicaSetAvailable,
+          ConditionMessage.replicaSetCompleted(newRSName),
+        ),
+      );
     } else if (rolloutProgressing(ctx, s) || becameUnhealthy) {
       // Progress refreshes lastUpdateTime even when the reason stays the same: the deadline counts from here.
       // A fully promoted rollout that just lost its health (pods evicted) says so instead.
@@ -272,7 +283,12 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
       const lostAvailability = becameUnhealthy && (s.stableRS ?? '') === (s.currentPodHash ?? '');
       const next = lostAvailability
         ? condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetNotAvailable, ConditionMessage.notAvailable)
-        : condition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetUpdated, ConditionMessage.replicaSetProgressing(newRSName));
+        : condition(
+            ConditionType.Progressing,
+            'True',
+            ConditionReason.ReplicaSetUpdated,
+            ConditionMessage.replicaSetProgressing(newRSName),
+          );
       const stamp = kubeTime(now);
       next.lastUpdateTime = stamp;
       next.lastTransitionTime = current?.status === 'True' ? (current.lastTransitionTime ?? stamp) : stamp;
@@ -280,7 +296,14 @@ function setConditions(ctx: ReconcileContext, s: RolloutStatus, timedOut: boolea
     } else if (timedOut && getCondition(conds, ConditionType.Progressing)?.reason !== ConditionReason.RolloutPaused) {
       // Upstream's RolloutTimedOut reads the conditions as set so far: a pause just recorded on
       // Progressing (a blue-green pause once the late preview is ready) is no timeout.
-      set(condition(ConditionType.Progressing, 'False', ConditionReason.ProgressDeadlineExceeded, ConditionMessage.replicaSetTimedOut(newRSName)));
+      set(
+        condition(
+          ConditionType.Progressing,
+          'False',
+          ConditionReason.ProgressDeadlineExceeded,
+          ConditionMessage.replicaSetTimedOut(newRSName),
+        ),
+      );
     }
   }
 

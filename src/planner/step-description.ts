@@ -35,7 +35,9 @@ export type StepKind = StepDescription['kind'];
 const WHOLE_SECONDS = /^[0-9]+$/;
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const names = (list: unknown, key: string): string[] =>
-  (Array.isArray(list) ? list : []).map((t: unknown) => (t && typeof t === 'object' ? (t as Record<string, unknown>)[key] : undefined)).filter((n): n is string => typeof n === 'string' && n !== '');
+  (Array.isArray(list) ? list : [])
+    .map((t: unknown) => (t && typeof t === 'object' ? (t as Record<string, unknown>)[key] : undefined))
+    .filter((n): n is string => typeof n === 'string' && n !== '');
 const named = (v: unknown): { name?: string } => {
   const name = v && typeof v === 'object' ? (v as { name?: unknown }).name : undefined;
   return typeof name === 'string' && name !== '' ? { name } : {};
@@ -60,7 +62,11 @@ export function describeStep(step: CanaryStep): StepDescription {
   if (step.analysis != null) return { kind: 'analysis', templates: names(step.analysis.templates, 'templateName') };
   if (step.experiment != null) {
     const d = step.experiment.duration as unknown;
-    return { kind: 'experiment', templates: names(step.experiment.templates, 'name'), ...(typeof d === 'string' || isNumber(d) ? { duration: isNumber(d) || WHOLE_SECONDS.test(d) ? `${d}s` : d } : {}) };
+    return {
+      kind: 'experiment',
+      templates: names(step.experiment.templates, 'name'),
+      ...(typeof d === 'string' || isNumber(d) ? { duration: isNumber(d) || WHOLE_SECONDS.test(d) ? `${d}s` : d } : {}),
+    };
   }
   if (step.setHeaderRoute != null) return { kind: 'setHeaderRoute', ...named(step.setHeaderRoute) };
   if (step.setMirrorRoute != null) return { kind: 'setMirrorRoute', ...named(step.setMirrorRoute) };

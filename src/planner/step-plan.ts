@@ -65,8 +65,11 @@ function readyReplicaSet(hash: string, replicas: number): ReplicaSet {
 export function unplannableSteps(rollout: Rollout): (string | undefined)[] {
   const maxWeight = maxTrafficWeightOf(rollout);
   const weightOutOfRange = (w: unknown) => typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > maxWeight;
-  const why = (w: unknown) => (typeof w === 'number' ? `setWeight ${w} is outside 0..${maxWeight}` : `setWeight ${JSON.stringify(w)} is not a number`);
-  return canaryStepsOf(rollout).map((step) => (step.setWeight != null && weightOutOfRange(step.setWeight) ? why(step.setWeight) : undefined));
+  const why = (w: unknown) =>
+    typeof w === 'number' ? `setWeight ${w} is outside 0..${maxWeight}` : `setWeight ${JSON.stringify(w)} is not a number`;
+  return canaryStepsOf(rollout).map((step) =>
+    step.setWeight != null && weightOutOfRange(step.setWeight) ? why(step.setWeight) : undefined,
+  );
 }
 
 export function plannedSteps(input: Rollout): PlannedStep[] {

@@ -9,7 +9,14 @@ import {
   desiredCanaryWeight,
   replicaProgressThresholdMet,
 } from './canary-replicas';
-import { canaryStepsOf, dynamicStableScaleOf, hasTrafficRouting, maxTrafficWeightOf, replicasOf, stableAndCanaryServices } from './defaults';
+import {
+  canaryStepsOf,
+  dynamicStableScaleOf,
+  hasTrafficRouting,
+  maxTrafficWeightOf,
+  replicasOf,
+  stableAndCanaryServices,
+} from './defaults';
 import { rsAvailable, rsHash } from './reconcile-context';
 import type { Experiment, ReplicaSet, Rollout, TrafficWeights, WeightDestination } from './types';
 
@@ -128,15 +135,27 @@ const EXPERIMENT_WEIGHT_CASES: ReadonlySet<TrafficWeightCase> = new Set(['canary
  * Experiment runs, each template that has a `weight` gets it, at the Service and pods of its template
  * status (the stable gets what is left, trafficWeightStatus). None in the other cases.
  */
-export function experimentWeightDestinations(rollout: Rollout, c: TrafficWeightCase, experiment: Experiment | undefined): WeightDestination[] {
+export function experimentWeightDestinations(
+  rollout: Rollout,
+  c: TrafficWeightCase,
+  experiment: Experiment | undefined,
+): WeightDestination[] {
   const step = currentCanaryStep(rollout)?.step.experiment;
   if (!EXPERIMENT_WEIGHT_CASES.has(c) || !step || experiment?.status?.phase !== 'Running') return [];
   const out: WeightDestination[] = [];
-  const templateStatuses = (experiment.status.templateStatuses ?? []) as { name?: string; podTemplateHash?: string; serviceName?: string }[];
+  const templateStatuses = (experiment.status.templateStatuses ?? []) as {
+    name?: string;
+    podTemplateHash?: string;
+    serviceName?: string;
+  }[];
   for (const ts of templateStatuses) {
     const weight = step.templates?.find((t) => t.name === ts.name)?.weight;
     if (weight == null) continue;
-    out.push({ weight, ...(ts.podTemplateHash ? { podTemplateHash: ts.podTemplateHash } : {}), ...(ts.serviceName ? { serviceName: ts.serviceName } : {}) });
+    out.push({
+      weight,
+      ...(ts.podTemplateHash ? { podTemplateHash: ts.podTemplateHash } : {}),
+      ...(ts.serviceName ? { serviceName: ts.serviceName } : {}),
+    });
   }
   return out;
 }

@@ -201,11 +201,7 @@ export interface RolloutSpec {
 // ---------------------------------------------------------------------------------------------
 // Rollout status
 
-export type PauseReason =
-  | 'CanaryPauseStep'
-  | 'BlueGreenPause'
-  | 'InconclusiveAnalysisRun'
-  | 'InconclusiveExperiment';
+export type PauseReason = 'CanaryPauseStep' | 'BlueGreenPause' | 'InconclusiveAnalysisRun' | 'InconclusiveExperiment';
 
 export interface PauseCondition {
   reason: PauseReason;

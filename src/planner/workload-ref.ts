@@ -37,7 +37,8 @@ export type Workload = Deployment | ReplicaSet | PodTemplate;
 /** The kind a rollout's workloadRef names, when it is one this controller resolves. */
 export function workloadKindOf(ref: { apiVersion?: string; kind?: string } | undefined): WorkloadKind | undefined {
   if (!ref) return undefined;
-  if ((ref.kind === 'Deployment' || ref.kind === 'ReplicaSet') && (ref.apiVersion === undefined || ref.apiVersion === 'apps/v1')) return ref.kind;
+  if ((ref.kind === 'Deployment' || ref.kind === 'ReplicaSet') && (ref.apiVersion === undefined || ref.apiVersion === 'apps/v1'))
+    return ref.kind;
   if (ref.kind === 'PodTemplate' && (ref.apiVersion === undefined || ref.apiVersion === 'v1')) return 'PodTemplate';
   return undefined;
 }
@@ -66,10 +67,15 @@ export function resolveWorkloadRef(rollout: Rollout, workload: Workload | undefi
   const kind = workloadKindOf(ref);
   if (!ref.name) return unresolved(`no name is set; name the ${kind ?? 'Deployment'} to take the pod template from`);
   if (!kind) {
-    return unresolved(`${ref.apiVersion ?? '(no apiVersion)'} ${ref.kind ?? '(no kind)'} "${ref.name}" is not supported; a workloadRef names an apps/v1 Deployment or ReplicaSet, or a v1 PodTemplate`);
+    return unresolved(
+      `${ref.apiVersion ?? '(no apiVersion)'} ${ref.kind ?? '(no kind)'} "${ref.name}" is not supported; a workloadRef names an apps/v1 Deployment or ReplicaSet, or a v1 PodTemplate`,
+    );
   }
   // Upstream's words first ("template must be empty for workload reference rollout": tools and its e2e look for them).
-  if (hasContent(rollout.spec?.template)) return unresolved(`template must be empty for workload reference rollout: spec.template must be empty when the pod template comes from ${kind} "${ref.name}"`);
+  if (hasContent(rollout.spec?.template))
+    return unresolved(
+      `template must be empty for workload reference rollout: spec.template must be empty when the pod template comes from ${kind} "${ref.name}"`,
+    );
   if (!watching) return unresolved(`this controller does not watch ${kind}s, so it cannot read ${kind} "${ref.name}"`);
   if (!workload) return unresolved(`${kind} "${ref.name}" does not exist in namespace "${ns}"; the Rollout waits for it`);
   const template = kind === 'PodTemplate' ? (workload as PodTemplate).template : (workload as Deployment | ReplicaSet).spec?.template;
@@ -88,7 +94,12 @@ export function resolveWorkloadRef(rollout: Rollout, workload: Workload | undefi
   // a workload change that is not its template (a scale-down) does not rewrite the ReplicaSet.
   const { [ANNOTATION_WORKLOAD_GENERATION]: _generation, ...annotations } = rollout.metadata?.annotations ?? {};
   const metadata = { ...rollout.metadata, annotations };
-  return { kind: 'resolved', rollout: { ...rollout, metadata, spec, status }, ...(kind === 'Deployment' ? { deployment: workload as Deployment } : {}), generation };
+  return {
+    kind: 'resolved',
+    rollout: { ...rollout, metadata, spec, status },
+    ...(kind === 'Deployment' ? { deployment: workload as Deployment } : {}),
+    generation,
+  };
 }
 
 /** The workload-generation annotation to write before anything else, or undefined when the rollout already carries it. */

@@ -11,10 +11,28 @@
 import { compileRe2 } from './re2';
 
 export type BinaryOp =
-  | '||' | '&&' | '??'
-  | '==' | '!=' | '<' | '<=' | '>' | '>='
-  | 'in' | 'not in' | 'matches' | 'contains' | 'startsWith' | 'endsWith'
-  | '+' | '-' | '*' | '/' | '%' | '**' | '..';
+  | '||'
+  | '&&'
+  | '??'
+  | '=='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | 'in'
+  | 'not in'
+  | 'matches'
+  | 'contains'
+  | 'startsWith'
+  | 'endsWith'
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '**'
+  | '..';
 
 export type UnaryOp = '!' | '-' | '+';
 
@@ -58,13 +76,81 @@ export type ParseResult = { readonly ok: true; readonly expr: Expr } | { readonl
 /** The functions the conditions can call: expr's builtins plus those Argo adds (asInt, asFloat, isNaN, isInf, isNil, default). */
 export const EXPRESSION_FUNCTIONS: readonly string[] = [
   // Argo
-  'asInt', 'asFloat', 'isNaN', 'isInf', 'isNil', 'default',
+  'asInt',
+  'asFloat',
+  'isNaN',
+  'isInf',
+  'isNil',
+  'default',
   // expr builtins
-  'len', 'all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce',
-  'abs', 'ceil', 'floor', 'round', 'max', 'min', 'sum', 'mean', 'median', 'int', 'float', 'string', 'type', 'toJSON', 'fromJSON',
-  'trim', 'trimPrefix', 'trimSuffix', 'upper', 'lower', 'split', 'splitAfter', 'replace', 'repeat', 'indexOf', 'lastIndexOf', 'hasPrefix', 'hasSuffix',
-  'first', 'last', 'take', 'keys', 'values', 'toPairs', 'fromPairs', 'join', 'reverse', 'sort', 'uniq', 'concat', 'flatten',
-  'now', 'duration', 'date', 'toBase64', 'fromBase64', 'get', 'bitand', 'bitor', 'bitxor', 'bitnot', 'bitshl', 'bitshr',
+  'len',
+  'all',
+  'any',
+  'none',
+  'one',
+  'filter',
+  'map',
+  'count',
+  'find',
+  'findIndex',
+  'findLast',
+  'findLastIndex',
+  'groupBy',
+  'sortBy',
+  'reduce',
+  'abs',
+  'ceil',
+  'floor',
+  'round',
+  'max',
+  'min',
+  'sum',
+  'mean',
+  'median',
+  'int',
+  'float',
+  'string',
+  'type',
+  'toJSON',
+  'fromJSON',
+  'trim',
+  'trimPrefix',
+  'trimSuffix',
+  'upper',
+  'lower',
+  'split',
+  'splitAfter',
+  'replace',
+  'repeat',
+  'indexOf',
+  'lastIndexOf',
+  'hasPrefix',
+  'hasSuffix',
+  'first',
+  'last',
+  'take',
+  'keys',
+  'values',
+  'toPairs',
+  'fromPairs',
+  'join',
+  'reverse',
+  'sort',
+  'uniq',
+  'concat',
+  'flatten',
+  'now',
+  'duration',
+  'date',
+  'toBase64',
+  'fromBase64',
+  'get',
+  'bitand',
+  'bitor',
+  'bitxor',
+  'bitnot',
+  'bitshl',
+  'bitshr',
 ];
 
 /** The variables a condition can read. */
@@ -88,10 +174,58 @@ const fail = (message: string, start: number, end: number): never => {
 };
 
 // Longest first, so `**` wins over `*` and `..` over `.`.
-const OPERATORS = ['?.', '??', '**', '..', '==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '[', ']', '{', '}', ',', ':', '.', '?', '#', '|', '=', ';'];
+const OPERATORS = [
+  '?.',
+  '??',
+  '**',
+  '..',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '!',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '.',
+  '?',
+  '#',
+  '|',
+  '=',
+  ';',
+];
 
 /** The builtins whose second argument is a closure over each element (`#`), with or without braces. */
-export const CLOSURE_FUNCTIONS: ReadonlySet<string> = new Set(['all', 'any', 'none', 'one', 'filter', 'map', 'count', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce']);
+export const CLOSURE_FUNCTIONS: ReadonlySet<string> = new Set([
+  'all',
+  'any',
+  'none',
+  'one',
+  'filter',
+  'map',
+  'count',
+  'find',
+  'findIndex',
+  'findLast',
+  'findLastIndex',
+  'groupBy',
+  'sortBy',
+  'reduce',
+]);
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -164,9 +298,29 @@ function tokenize(text: string): Token[] {
 
 /** Binding power of the binary operators (higher binds tighter), after expr's own table. */
 const BINARY: Record<string, number> = {
-  '??': 1, '||': 2, or: 2, '&&': 3, and: 3,
-  '==': 4, '!=': 4, '<': 4, '<=': 4, '>': 4, '>=': 4, in: 4, matches: 4, contains: 4, startsWith: 4, endsWith: 4,
-  '..': 5, '+': 6, '-': 6, '*': 7, '/': 7, '%': 7, '**': 9,
+  '??': 1,
+  '||': 2,
+  or: 2,
+  '&&': 3,
+  and: 3,
+  '==': 4,
+  '!=': 4,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
+  in: 4,
+  matches: 4,
+  contains: 4,
+  startsWith: 4,
+  endsWith: 4,
+  '..': 5,
+  '+': 6,
+  '-': 6,
+  '*': 7,
+  '/': 7,
+  '%': 7,
+  '**': 9,
 };
 const WORD_OPS: Record<string, BinaryOp> = { or: '||', and: '&&' };
 
@@ -328,7 +482,14 @@ class Parser {
           // `.field` inside a predicate is `#.field`.
           const name = this.next();
           if (name.kind !== 'name') fail(`expected a field name after ".", found ${describe(name)}`, name.start, name.end);
-          return { kind: 'member', object: { kind: 'pointer', start: t.start, end: t.start }, property: name.text, optional: false, start: t.start, end: name.end };
+          return {
+            kind: 'member',
+            object: { kind: 'pointer', start: t.start, end: t.start },
+            property: name.text,
+            optional: false,
+            start: t.start,
+            end: name.end,
+          };
         }
         if (t.text === '{') return this.braces(t);
         return fail(`unexpected ${describe(t)}`, t.start, t.end);
@@ -346,7 +507,8 @@ class Parser {
     const args = [...before, ...this.list(')', 'the arguments')];
     const close = this.expect(')', `to close the call of ${name.text}`);
     const closure = args[1];
-    if (CLOSURE_FUNCTIONS.has(name.text) && closure && closure.kind !== 'predicate') args[1] = { kind: 'predicate', body: closure, start: closure.start, end: closure.end };
+    if (CLOSURE_FUNCTIONS.has(name.text) && closure && closure.kind !== 'predicate')
+      args[1] = { kind: 'predicate', body: closure, start: closure.start, end: closure.end };
     return { kind: 'call', callee: name.text, args, start: name.start, end: close.end };
   }
 
@@ -354,7 +516,9 @@ class Parser {
   private braces(open: Token): Expr {
     const first = this.peek();
     const second = this.peek(1);
-    const isMap = this.isOp('}') || ((first.kind === 'name' || first.kind === 'string' || first.kind === 'number') && second.kind === 'op' && second.text === ':');
+    const isMap =
+      this.isOp('}') ||
+      ((first.kind === 'name' || first.kind === 'string' || first.kind === 'number') && second.kind === 'op' && second.text === ':');
     if (!isMap) {
       const body = this.expression(0);
       const close = this.expect('}', 'to close the predicate');
@@ -448,29 +612,53 @@ export function* subexpressions(e: Expr): Generator<Expr> {
  * those unreplaced, so the condition never parses at run time). `parsed`: the text's parse, where
  * the caller has it.
  */
-export function checkExpression(text: string, args?: ReadonlySet<string>, parsed: ParseResult = parseExpression(text)): ExpressionProblem[] {
+export function checkExpression(
+  text: string,
+  args?: ReadonlySet<string>,
+  parsed: ParseResult = parseExpression(text),
+): ExpressionProblem[] {
   if (!parsed.ok) return [{ ...parsed.error, severity: 'error' }];
   const out: ExpressionProblem[] = [];
   // `names`: those a `let` around the expression defines.
   const visit = (e: Expr, inPredicate: boolean, names: ReadonlySet<string> = new Set()): void => {
     switch (e.kind) {
       case 'identifier':
-        if (!inPredicate && !EXPRESSION_VARIABLES.includes(e.name) && !names.has(e.name)) out.push({ severity: 'error', start: e.start, end: e.end, message: `unknown name "${e.name}": a condition can read only \`result\`` });
+        if (!inPredicate && !EXPRESSION_VARIABLES.includes(e.name) && !names.has(e.name))
+          out.push({
+            severity: 'error',
+            start: e.start,
+            end: e.end,
+            message: `unknown name "${e.name}": a condition can read only \`result\``,
+          });
         return;
       case 'let':
         visit(e.value, inPredicate, names);
         return visit(e.body, inPredicate, new Set([...names, e.name]));
       case 'pointer':
-        if (!inPredicate) out.push({ severity: 'error', start: e.start, end: Math.max(e.end, e.start + 1), message: '"#" is the element inside a predicate such as all(result, {# > 0.9}); here there is none' });
+        if (!inPredicate)
+          out.push({
+            severity: 'error',
+            start: e.start,
+            end: Math.max(e.end, e.start + 1),
+            message: '"#" is the element inside a predicate such as all(result, {# > 0.9}); here there is none',
+          });
         return;
       case 'placeholder': {
         const m = /^args\.([\w.-]+)$/.exec(e.text);
-        if (!m) out.push({ severity: 'error', start: e.start, end: e.end, message: `"{{${e.text}}}" is not replaced in a condition: only {{args.NAME}} is` });
-        else if (args && !args.has(m[1]!)) out.push({ severity: 'error', start: e.start, end: e.end, message: `argument "${m[1]}" is not declared in spec.args` });
+        if (!m)
+          out.push({
+            severity: 'error',
+            start: e.start,
+            end: e.end,
+            message: `"{{${e.text}}}" is not replaced in a condition: only {{args.NAME}} is`,
+          });
+        else if (args && !args.has(m[1]!))
+          out.push({ severity: 'error', start: e.start, end: e.end, message: `argument "${m[1]}" is not declared in spec.args` });
         return;
       }
       case 'call':
-        if (!EXPRESSION_FUNCTIONS.includes(e.callee)) out.push({ severity: 'error', start: e.start, end: e.start + e.callee.length, message: `unknown function "${e.callee}"` });
+        if (!EXPRESSION_FUNCTIONS.includes(e.callee))
+          out.push({ severity: 'error', start: e.start, end: e.start + e.callee.length, message: `unknown function "${e.callee}"` });
         e.args.forEach((a) => visit(a, inPredicate, names));
         return;
       case 'member':
@@ -483,7 +671,13 @@ export function checkExpression(text: string, args?: ReadonlySet<string>, parsed
       case 'binary':
         if (e.op === 'matches' && e.right.kind === 'literal' && typeof e.right.value === 'string') {
           const compiled = compileRe2(e.right.value);
-          if (!compiled.ok) out.push({ severity: 'error', start: e.right.start, end: e.right.end, message: `not a regular expression Argo can read (Go's regexp, RE2): ${compiled.reason}` });
+          if (!compiled.ok)
+            out.push({
+              severity: 'error',
+              start: e.right.start,
+              end: e.right.end,
+              message: `not a regular expression Argo can read (Go's regexp, RE2): ${compiled.reason}`,
+            });
         }
         visit(e.left, inPredicate, names);
         return visit(e.right, inPredicate, names);

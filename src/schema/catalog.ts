@@ -97,7 +97,9 @@ export function catalogOf(pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate'
 }
 
 /** A document of ours: one with a catalog, or one of our kinds under an apiVersion Argo does not serve (reported as such). */
-export function isArgoDocument(pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate' | 'isExperiment' | 'kind' | 'unservedVersion'>): boolean {
+export function isArgoDocument(
+  pd: Pick<ParsedDoc, 'isRollout' | 'isAnalysisTemplate' | 'isExperiment' | 'kind' | 'unservedVersion'>,
+): boolean {
   return catalogOf(pd) !== undefined || pd.unservedVersion === true;
 }
 
@@ -144,12 +146,16 @@ export function fieldChildren(spec: FieldSpec): Readonly<Record<string, FieldSpe
   if (!spec.kubernetes) return spec.children;
   const out: Record<string, FieldSpec> = {};
   for (const name of Object.keys(spec.children ?? {})) out[name] = kubernetesChild(spec, name)!;
-  for (const [name, field] of Object.entries(modelChildren(KUBERNETES_ROOTS[spec.kubernetes]))) if (!Object.hasOwn(out, name)) out[name] = field;
+  for (const [name, field] of Object.entries(modelChildren(KUBERNETES_ROOTS[spec.kubernetes])))
+    if (!Object.hasOwn(out, name)) out[name] = field;
   return out;
 }
 
 /** Every field of the catalog with its path (list items as index 0), depth first. */
-export function* catalogFields(root: FieldSpec = rolloutCatalog, path: (string | number)[] = []): Generator<{ path: (string | number)[]; spec: FieldSpec }> {
+export function* catalogFields(
+  root: FieldSpec = rolloutCatalog,
+  path: (string | number)[] = [],
+): Generator<{ path: (string | number)[]; spec: FieldSpec }> {
   yield { path, spec: root };
   for (const child of Object.values(root.children ?? {})) yield* catalogFields(child, [...path, child.name]);
   if (root.items) yield* catalogFields(root.items, [...path, 0]);

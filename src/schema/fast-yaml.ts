@@ -128,7 +128,8 @@ export function whyNotCommonYaml(text: string, options: Options): string | undef
 
 function readCommonYaml(text: string, options: Options): Document.Parsed[] | GiveUp {
   if (text.length === 0) return new GiveUp('an empty text');
-  if (text.indexOf('\t') >= 0 || LONE_CR.test(text) || text.charCodeAt(0) === 0xfeff) return new GiveUp('a tab, a CR without LF or a byte order mark');
+  if (text.indexOf('\t') >= 0 || LONE_CR.test(text) || text.charCodeAt(0) === 0xfeff)
+    return new GiveUp('a tab, a CR without LF or a byte order mark');
   const lines = borrowLines(text);
   try {
     return new CommonYamlParser(text, options, lines).documents();
@@ -204,7 +205,12 @@ function documentParts(options: Options): DocumentParts {
       Object.freeze(d.directives!.tags);
       return Object.freeze(d.directives!);
     };
-    parts = { schema: model.schema, options: Object.freeze(model.options), directives: frozenDirectives(model), directivesWithStart: frozenDirectives(withStart) };
+    parts = {
+      schema: model.schema,
+      options: Object.freeze(model.options),
+      directives: frozenDirectives(model),
+      directivesWithStart: frozenDirectives(withStart),
+    };
     partsByOptions.set(options, parts);
   }
   return parts;
@@ -267,7 +273,8 @@ class CommonYamlParser {
         throw new GiveUp('content after a document without ---');
       }
       const c = this.text.charCodeAt(this.starts[line]!);
-      if (this.indents[line] !== 0 || c === 0x25 /* % */ || this.kinds[line] === MARKER) throw new GiveUp('a directive, a document end or an indented document');
+      if (this.indents[line] !== 0 || c === 0x25 /* % */ || this.kinds[line] === MARKER)
+        throw new GiveUp('a directive, a document end or an indented document');
       const parts = documentParts(this.options);
       this.schema = parts.schema;
       const parsed = this.blockNode(line);
@@ -277,7 +284,13 @@ class CommonYamlParser {
       const range = parsed.node.range!;
       // The nodes carry the ranges and values yaml's own would (fast-yaml.test.ts checks it).
       // After an empty last value, yaml keeps the lines that follow with that value: the document ends with it.
-      docs.push(documentNode(parts, docStart !== undefined, parsed.node, [docStart ?? range[0], range[2], endsWithEmptyValue(parsed.node) ? range[2] : docEnd]));
+      docs.push(
+        documentNode(parts, docStart !== undefined, parsed.node, [
+          docStart ?? range[0],
+          range[2],
+          endsWithEmptyValue(parsed.node) ? range[2] : docEnd,
+        ]),
+      );
     }
     return docs;
   }
@@ -371,7 +384,8 @@ class CommonYamlParser {
       const nextLine = this.nextContent(value.next);
       if (this.contentIndent(nextLine) === indent && this.isSeqItem(nextLine)) {
         // yaml gives a comment line before a bare `-` to the empty entry, and lengthens its range.
-        if (this.hasComment(value.next, nextLine) && this.bareDash(nextLine, indent)) throw new GiveUp('a comment before an empty sequence entry');
+        if (this.hasComment(value.next, nextLine) && this.bareDash(nextLine, indent))
+          throw new GiveUp('a comment before an empty sequence entry');
         line = nextLine;
         continue;
       }
@@ -384,8 +398,14 @@ class CommonYamlParser {
    * Ends a collection after its last entry: sets its range, and decides whether the comment and
    * blank lines after the last entry stay with it or pass to the enclosing collection.
    */
-  private closeCollection<N extends YAMLMap | YAMLSeq>(coll: N, start: number, last: Parsed<unknown>, indent: number, nextLine: number): Parsed<N> {
-    const lastEnd = ((last.node as { range: [number, number, number] }).range)[2];
+  private closeCollection<N extends YAMLMap | YAMLSeq>(
+    coll: N,
+    start: number,
+    last: Parsed<unknown>,
+    indent: number,
+    nextLine: number,
+  ): Parsed<N> {
+    const lastEnd = (last.node as { range: [number, number, number] }).range[2];
     if (indent !== 0 && this.runKeeps(last.next, last.runEnd, indent)) {
       coll.range = [start, lastEnd, nextLine < this.lineCount ? this.starts[nextLine]! + this.indents[nextLine]! : this.text.length];
       return { node: coll, next: nextLine, runEnd: nextLine };
@@ -426,11 +446,16 @@ class CommonYamlParser {
     }
     if (q === at && !inMap) throw new GiveUp('a bare - with content');
     const c = t.charCodeAt(q);
-    if (!inMap && (c === DASH || c === 0x3f /* ? */ || c === COLON) && (q + 1 === end || t.charCodeAt(q + 1) === SPACE)) throw new GiveUp('an indicator after -');
+    if (!inMap && (c === DASH || c === 0x3f /* ? */ || c === COLON) && (q + 1 === end || t.charCodeAt(q + 1) === SPACE))
+      throw new GiveUp('an indicator after -');
     if (!inMap && this.startsKey(line, q)) return this.blockMap(line, q - this.starts[line]!, q);
     if (c === 0x7c /* | */ || c === 0x3e /* > */) return this.blockScalar(line, q, indent);
     const node =
-      c === 0x5b /* [ */ || c === 0x7b /* { */ ? this.flowCollection(line, q) : c === 0x22 /* " */ || c === 0x27 /* ' */ ? this.quoted(line, q) : this.plainInBlock(line, q);
+      c === 0x5b /* [ */ || c === 0x7b /* { */
+        ? this.flowCollection(line, q)
+        : c === 0x22 /* " */ || c === 0x27 /* ' */
+          ? this.quoted(line, q)
+          : this.plainInBlock(line, q);
     const valueEnd = node.range![1];
     this.expectLineEnd(line, valueEnd);
     return this.lineValue(node, valueEnd, line, indent);
@@ -866,21 +891,28 @@ const DOC_TAG = Symbol.for('yaml.document');
 const DOCUMENT_KNOWN = (() => {
   const doc = new Document();
   const typeMark = Object.getOwnPropertyDescriptor(doc, NODE_TYPE);
-  return typeMark?.value === DOC_TAG && !typeMark.enumerable && Object.keys(doc).join() === 'commentBefore,comment,errors,warnings,options,directives,schema,contents';
+  return (
+    typeMark?.value === DOC_TAG &&
+    !typeMark.enumerable &&
+    Object.keys(doc).join() === 'commentBefore,comment,errors,warnings,options,directives,schema,contents'
+  );
 })();
 
 /** A document as yaml's constructor makes one (same prototype, fields and order), over the shared parts. */
-const PlainDocument = over<Document.Parsed, [DocumentParts, boolean, unknown, Range]>(CommonDocument.prototype, function (parts, docStart, contents, range) {
-  this.commentBefore = null;
-  this.comment = null;
-  this.errors = NO_ERRORS as unknown as Document.Parsed['errors'];
-  this.warnings = NO_ERRORS as unknown as Document.Parsed['warnings'];
-  this.options = parts.options;
-  this.directives = docStart ? parts.directivesWithStart : parts.directives;
-  this.schema = parts.schema;
-  this.contents = contents as Document.Parsed['contents'];
-  this.range = range;
-});
+const PlainDocument = over<Document.Parsed, [DocumentParts, boolean, unknown, Range]>(
+  CommonDocument.prototype,
+  function (parts, docStart, contents, range) {
+    this.commentBefore = null;
+    this.comment = null;
+    this.errors = NO_ERRORS as unknown as Document.Parsed['errors'];
+    this.warnings = NO_ERRORS as unknown as Document.Parsed['warnings'];
+    this.options = parts.options;
+    this.directives = docStart ? parts.directivesWithStart : parts.directives;
+    this.schema = parts.schema;
+    this.contents = contents as Document.Parsed['contents'];
+    this.range = range;
+  },
+);
 Object.defineProperty(CommonDocument.prototype, NODE_TYPE, { value: DOC_TAG });
 
 function documentNode(parts: DocumentParts, docStart: boolean, contents: unknown, range: Range): Document.Parsed {
@@ -921,11 +953,23 @@ function plainScalar(source: string, range: Range): Scalar {
     return scalarNode(source, source, 'PLAIN', range);
   }
   if ((c === 0x6e || c === 0x4e || c === 0x7e) && NULL.test(source)) return scalarNode(null, source, 'PLAIN', range);
-  if ((c === 0x74 || c === 0x54 || c === 0x66 || c === 0x46) && BOOL.test(source)) return scalarNode(c === 0x74 || c === 0x54, source, 'PLAIN', range);
+  if ((c === 0x74 || c === 0x54 || c === 0x66 || c === 0x46) && BOOL.test(source))
+    return scalarNode(c === 0x74 || c === 0x54, source, 'PLAIN', range);
   return scalarNode(source, source, 'PLAIN', range);
 }
 
-const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f', ' ': ' ' };
+const ESCAPES: Record<string, string> = {
+  '\\': '\\',
+  '"': '"',
+  '/': '/',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '0': '\0',
+  b: '\b',
+  f: '\f',
+  ' ': ' ',
+};
 
 /** The common escapes of a one-line double-quoted scalar; any other is left to yaml. */
 function unescapeDoubleQuoted(inner: string): string {

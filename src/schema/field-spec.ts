@@ -51,7 +51,12 @@ type Extra = Partial<Omit<FieldSpec, 'name' | 'type' | 'docs'>>;
 export const int = (name: string, docs: string, extra: Extra = {}): FieldSpec => ({ name, type: 'int', docs, ...extra });
 export const str = (name: string, docs: string, extra: Extra = {}): FieldSpec => ({ name, type: 'string', docs, ...extra });
 export const bool = (name: string, docs: string, extra: Extra = {}): FieldSpec => ({ name, type: 'bool', docs, ...extra });
-export const intOrPercent = (name: string, docs: string, extra: Extra = {}): FieldSpec => ({ name, type: 'int-or-percent', docs, ...extra });
+export const intOrPercent = (name: string, docs: string, extra: Extra = {}): FieldSpec => ({
+  name,
+  type: 'int-or-percent',
+  docs,
+  ...extra,
+});
 export const duration = (name: string, docs: string, extra: Extra = {}): FieldSpec => ({ name, type: 'duration', docs, ...extra });
 export const any = (name: string, docs: string, extra: Extra = {}): FieldSpec => ({ name, type: 'any', docs, ...extra });
 export const obj = (name: string, docs: string, children: FieldSpec[], extra: Extra = {}): FieldSpec => ({
@@ -61,7 +66,13 @@ export const obj = (name: string, docs: string, children: FieldSpec[], extra: Ex
   children: Object.fromEntries(children.map((c) => [c.name, c])),
   ...extra,
 });
-export const list = (name: string, docs: string, items: FieldSpec, extra: Extra = {}): FieldSpec => ({ name, type: 'list', docs, items, ...extra });
+export const list = (name: string, docs: string, items: FieldSpec, extra: Extra = {}): FieldSpec => ({
+  name,
+  type: 'list',
+  docs,
+  items,
+  ...extra,
+});
 export const map = (name: string, docs: string, values: FieldSpec | undefined, extra: Extra = {}): FieldSpec => ({
   name,
   type: 'map',

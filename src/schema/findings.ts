@@ -59,7 +59,8 @@ export function boundedMessage(message: string): string {
     const close = message.indexOf('"', open + 1);
     if (close < 0) break;
     const quoted = close - open - 1;
-    cut += quoted > MAX_QUOTED + 20 ? `${message.slice(from, open + 1 + MAX_QUOTED)}…" (${quoted} characters)` : message.slice(from, close + 1);
+    cut +=
+      quoted > MAX_QUOTED + 20 ? `${message.slice(from, open + 1 + MAX_QUOTED)}…" (${quoted} characters)` : message.slice(from, close + 1);
     from = close + 1;
     if (cut.length > MAX_MESSAGE) break;
   }

@@ -24,7 +24,8 @@ export function rolloutJsonSchema(kubernetes: { descriptions?: KubernetesDescrip
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://argoproj.github.io/argo-rollouts/rollout.schema.json',
     title: 'Argo Rollouts Rollout, AnalysisTemplate, ClusterAnalysisTemplate and Experiment',
-    description: 'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment; other documents are left alone.',
+    description:
+      'Validates documents with apiVersion argoproj.io/v1alpha1 and kind Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment; other documents are left alone.',
     if: isKind('Rollout'),
     then: fieldSchema(rolloutCatalog, options),
     allOf: [
@@ -53,10 +54,19 @@ interface SchemaOptions {
 function kubernetesDefinition(model: string, options: SchemaOptions & { definitions: Record<string, Schema> }): Schema {
   const ref = { $ref: `#/definitions/${model}` };
   if (Object.hasOwn(options.definitions, model)) return ref;
-  const own = options.kubernetesDescriptions && Object.hasOwn(options.kubernetesDescriptions, model) ? options.kubernetesDescriptions[model]!.$ : undefined;
-  const definition: Schema = { description: own ?? `The Kubernetes ${kindName(model)}.`, type: ['object', 'null'], additionalProperties: false };
+  const own =
+    options.kubernetesDescriptions && Object.hasOwn(options.kubernetesDescriptions, model)
+      ? options.kubernetesDescriptions[model]!.$
+      : undefined;
+  const definition: Schema = {
+    description: own ?? `The Kubernetes ${kindName(model)}.`,
+    type: ['object', 'null'],
+    additionalProperties: false,
+  };
   options.definitions[model] = definition;
-  definition.properties = Object.fromEntries(Object.entries(modelChildren(model)).map(([name, field]) => [name, fieldSchema(field, options)]));
+  definition.properties = Object.fromEntries(
+    Object.entries(modelChildren(model)).map(([name, field]) => [name, fieldSchema(field, options)]),
+  );
   return ref;
 }
 
@@ -85,7 +95,10 @@ export function fieldSchema(spec: FieldSpec, options: SchemaOptions = {}): Schem
       s.type = 'boolean';
       break;
     case 'int-or-percent':
-      s.anyOf = [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]+%?$' }];
+      s.anyOf = [
+        { type: 'integer', minimum: 0 },
+        { type: 'string', pattern: '^[0-9]+%?$' },
+      ];
       break;
     case 'duration': {
       const withUnits = { type: 'string', pattern: '^([0-9]*\\.?[0-9]+(ns|us|µs|ms|s|m|h))+$' };
@@ -178,7 +191,13 @@ function structural(spec: FieldSpec): Schema {
   if (spec.kubernetes === 'PodSpec') return { ...s, type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   switch (spec.type) {
     case 'int':
-      return { ...s, type: 'integer', format: 'int32', ...(spec.min !== undefined ? { minimum: spec.min } : {}), ...(spec.max !== undefined ? { maximum: spec.max } : {}) };
+      return {
+        ...s,
+        type: 'integer',
+        format: 'int32',
+        ...(spec.min !== undefined ? { minimum: spec.min } : {}),
+        ...(spec.max !== undefined ? { maximum: spec.max } : {}),
+      };
     case 'string':
       return { ...s, type: 'string', ...(spec.enum ? { enum: [...spec.enum] } : {}), ...(spec.format ? { format: spec.format } : {}) };
     case 'bool':
@@ -201,7 +220,11 @@ function structural(spec: FieldSpec): Schema {
     case 'list':
       return { ...s, type: 'array', items: spec.items ? structural(spec.items) : { 'x-kubernetes-preserve-unknown-fields': true } };
     case 'map':
-      return { ...s, type: 'object', additionalProperties: spec.values ? structural(spec.values) : { 'x-kubernetes-preserve-unknown-fields': true } };
+      return {
+        ...s,
+        type: 'object',
+        additionalProperties: spec.values ? structural(spec.values) : { 'x-kubernetes-preserve-unknown-fields': true },
+      };
     case 'any':
       return { ...s, 'x-kubernetes-preserve-unknown-fields': true };
   }

@@ -24,7 +24,8 @@ export const KUBERNETES_ROOTS = { PodSpec: 'V1PodSpec', ObjectMeta: 'V1ObjectMet
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   CoreV1ResourceClaim: () => require('@kubernetes/client-node/dist/gen/models/CoreV1ResourceClaim.js').CoreV1ResourceClaim,
-  V1AWSElasticBlockStoreVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1AWSElasticBlockStoreVolumeSource.js').V1AWSElasticBlockStoreVolumeSource,
+  V1AWSElasticBlockStoreVolumeSource: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1AWSElasticBlockStoreVolumeSource.js').V1AWSElasticBlockStoreVolumeSource,
   V1Affinity: () => require('@kubernetes/client-node/dist/gen/models/V1Affinity.js').V1Affinity,
   V1AppArmorProfile: () => require('@kubernetes/client-node/dist/gen/models/V1AppArmorProfile.js').V1AppArmorProfile,
   V1AzureDiskVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1AzureDiskVolumeSource.js').V1AzureDiskVolumeSource,
@@ -33,7 +34,8 @@ export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   V1Capabilities: () => require('@kubernetes/client-node/dist/gen/models/V1Capabilities.js').V1Capabilities,
   V1CephFSVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1CephFSVolumeSource.js').V1CephFSVolumeSource,
   V1CinderVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1CinderVolumeSource.js').V1CinderVolumeSource,
-  V1ClusterTrustBundleProjection: () => require('@kubernetes/client-node/dist/gen/models/V1ClusterTrustBundleProjection.js').V1ClusterTrustBundleProjection,
+  V1ClusterTrustBundleProjection: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1ClusterTrustBundleProjection.js').V1ClusterTrustBundleProjection,
   V1ConfigMapEnvSource: () => require('@kubernetes/client-node/dist/gen/models/V1ConfigMapEnvSource.js').V1ConfigMapEnvSource,
   V1ConfigMapKeySelector: () => require('@kubernetes/client-node/dist/gen/models/V1ConfigMapKeySelector.js').V1ConfigMapKeySelector,
   V1ConfigMapProjection: () => require('@kubernetes/client-node/dist/gen/models/V1ConfigMapProjection.js').V1ConfigMapProjection,
@@ -42,10 +44,12 @@ export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   V1ContainerPort: () => require('@kubernetes/client-node/dist/gen/models/V1ContainerPort.js').V1ContainerPort,
   V1ContainerResizePolicy: () => require('@kubernetes/client-node/dist/gen/models/V1ContainerResizePolicy.js').V1ContainerResizePolicy,
   V1ContainerRestartRule: () => require('@kubernetes/client-node/dist/gen/models/V1ContainerRestartRule.js').V1ContainerRestartRule,
-  V1ContainerRestartRuleOnExitCodes: () => require('@kubernetes/client-node/dist/gen/models/V1ContainerRestartRuleOnExitCodes.js').V1ContainerRestartRuleOnExitCodes,
+  V1ContainerRestartRuleOnExitCodes: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1ContainerRestartRuleOnExitCodes.js').V1ContainerRestartRuleOnExitCodes,
   V1DownwardAPIProjection: () => require('@kubernetes/client-node/dist/gen/models/V1DownwardAPIProjection.js').V1DownwardAPIProjection,
   V1DownwardAPIVolumeFile: () => require('@kubernetes/client-node/dist/gen/models/V1DownwardAPIVolumeFile.js').V1DownwardAPIVolumeFile,
-  V1DownwardAPIVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1DownwardAPIVolumeSource.js').V1DownwardAPIVolumeSource,
+  V1DownwardAPIVolumeSource: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1DownwardAPIVolumeSource.js').V1DownwardAPIVolumeSource,
   V1EmptyDirVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1EmptyDirVolumeSource.js').V1EmptyDirVolumeSource,
   V1EnvFromSource: () => require('@kubernetes/client-node/dist/gen/models/V1EnvFromSource.js').V1EnvFromSource,
   V1EnvVar: () => require('@kubernetes/client-node/dist/gen/models/V1EnvVar.js').V1EnvVar,
@@ -57,7 +61,8 @@ export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   V1FileKeySelector: () => require('@kubernetes/client-node/dist/gen/models/V1FileKeySelector.js').V1FileKeySelector,
   V1FlexVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1FlexVolumeSource.js').V1FlexVolumeSource,
   V1FlockerVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1FlockerVolumeSource.js').V1FlockerVolumeSource,
-  V1GCEPersistentDiskVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1GCEPersistentDiskVolumeSource.js').V1GCEPersistentDiskVolumeSource,
+  V1GCEPersistentDiskVolumeSource: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1GCEPersistentDiskVolumeSource.js').V1GCEPersistentDiskVolumeSource,
   V1GRPCAction: () => require('@kubernetes/client-node/dist/gen/models/V1GRPCAction.js').V1GRPCAction,
   V1GitRepoVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1GitRepoVolumeSource.js').V1GitRepoVolumeSource,
   V1GlusterfsVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1GlusterfsVolumeSource.js').V1GlusterfsVolumeSource,
@@ -69,7 +74,8 @@ export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   V1ImageVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1ImageVolumeSource.js').V1ImageVolumeSource,
   V1KeyToPath: () => require('@kubernetes/client-node/dist/gen/models/V1KeyToPath.js').V1KeyToPath,
   V1LabelSelector: () => require('@kubernetes/client-node/dist/gen/models/V1LabelSelector.js').V1LabelSelector,
-  V1LabelSelectorRequirement: () => require('@kubernetes/client-node/dist/gen/models/V1LabelSelectorRequirement.js').V1LabelSelectorRequirement,
+  V1LabelSelectorRequirement: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1LabelSelectorRequirement.js').V1LabelSelectorRequirement,
   V1Lifecycle: () => require('@kubernetes/client-node/dist/gen/models/V1Lifecycle.js').V1Lifecycle,
   V1LifecycleHandler: () => require('@kubernetes/client-node/dist/gen/models/V1LifecycleHandler.js').V1LifecycleHandler,
   V1LocalObjectReference: () => require('@kubernetes/client-node/dist/gen/models/V1LocalObjectReference.js').V1LocalObjectReference,
@@ -77,19 +83,25 @@ export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   V1NFSVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1NFSVolumeSource.js').V1NFSVolumeSource,
   V1NodeAffinity: () => require('@kubernetes/client-node/dist/gen/models/V1NodeAffinity.js').V1NodeAffinity,
   V1NodeSelector: () => require('@kubernetes/client-node/dist/gen/models/V1NodeSelector.js').V1NodeSelector,
-  V1NodeSelectorRequirement: () => require('@kubernetes/client-node/dist/gen/models/V1NodeSelectorRequirement.js').V1NodeSelectorRequirement,
+  V1NodeSelectorRequirement: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1NodeSelectorRequirement.js').V1NodeSelectorRequirement,
   V1NodeSelectorTerm: () => require('@kubernetes/client-node/dist/gen/models/V1NodeSelectorTerm.js').V1NodeSelectorTerm,
   V1ObjectFieldSelector: () => require('@kubernetes/client-node/dist/gen/models/V1ObjectFieldSelector.js').V1ObjectFieldSelector,
   V1ObjectMeta: () => require('@kubernetes/client-node/dist/gen/models/V1ObjectMeta.js').V1ObjectMeta,
   V1OwnerReference: () => require('@kubernetes/client-node/dist/gen/models/V1OwnerReference.js').V1OwnerReference,
-  V1PersistentVolumeClaimSpec: () => require('@kubernetes/client-node/dist/gen/models/V1PersistentVolumeClaimSpec.js').V1PersistentVolumeClaimSpec,
-  V1PersistentVolumeClaimTemplate: () => require('@kubernetes/client-node/dist/gen/models/V1PersistentVolumeClaimTemplate.js').V1PersistentVolumeClaimTemplate,
-  V1PersistentVolumeClaimVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1PersistentVolumeClaimVolumeSource.js').V1PersistentVolumeClaimVolumeSource,
-  V1PhotonPersistentDiskVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1PhotonPersistentDiskVolumeSource.js').V1PhotonPersistentDiskVolumeSource,
+  V1PersistentVolumeClaimSpec: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1PersistentVolumeClaimSpec.js').V1PersistentVolumeClaimSpec,
+  V1PersistentVolumeClaimTemplate: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1PersistentVolumeClaimTemplate.js').V1PersistentVolumeClaimTemplate,
+  V1PersistentVolumeClaimVolumeSource: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1PersistentVolumeClaimVolumeSource.js').V1PersistentVolumeClaimVolumeSource,
+  V1PhotonPersistentDiskVolumeSource: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1PhotonPersistentDiskVolumeSource.js').V1PhotonPersistentDiskVolumeSource,
   V1PodAffinity: () => require('@kubernetes/client-node/dist/gen/models/V1PodAffinity.js').V1PodAffinity,
   V1PodAffinityTerm: () => require('@kubernetes/client-node/dist/gen/models/V1PodAffinityTerm.js').V1PodAffinityTerm,
   V1PodAntiAffinity: () => require('@kubernetes/client-node/dist/gen/models/V1PodAntiAffinity.js').V1PodAntiAffinity,
-  V1PodCertificateProjection: () => require('@kubernetes/client-node/dist/gen/models/V1PodCertificateProjection.js').V1PodCertificateProjection,
+  V1PodCertificateProjection: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1PodCertificateProjection.js').V1PodCertificateProjection,
   V1PodDNSConfig: () => require('@kubernetes/client-node/dist/gen/models/V1PodDNSConfig.js').V1PodDNSConfig,
   V1PodDNSConfigOption: () => require('@kubernetes/client-node/dist/gen/models/V1PodDNSConfigOption.js').V1PodDNSConfigOption,
   V1PodOS: () => require('@kubernetes/client-node/dist/gen/models/V1PodOS.js').V1PodOS,
@@ -100,7 +112,8 @@ export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   V1PodSpec: () => require('@kubernetes/client-node/dist/gen/models/V1PodSpec.js').V1PodSpec,
   V1PodTemplateSpec: () => require('@kubernetes/client-node/dist/gen/models/V1PodTemplateSpec.js').V1PodTemplateSpec,
   V1PortworxVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1PortworxVolumeSource.js').V1PortworxVolumeSource,
-  V1PreferredSchedulingTerm: () => require('@kubernetes/client-node/dist/gen/models/V1PreferredSchedulingTerm.js').V1PreferredSchedulingTerm,
+  V1PreferredSchedulingTerm: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1PreferredSchedulingTerm.js').V1PreferredSchedulingTerm,
   V1Probe: () => require('@kubernetes/client-node/dist/gen/models/V1Probe.js').V1Probe,
   V1ProjectedVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1ProjectedVolumeSource.js').V1ProjectedVolumeSource,
   V1QuobyteVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1QuobyteVolumeSource.js').V1QuobyteVolumeSource,
@@ -115,23 +128,30 @@ export const KUBERNETES_MODELS: Readonly<Record<string, () => ModelClass>> = {
   V1SecretProjection: () => require('@kubernetes/client-node/dist/gen/models/V1SecretProjection.js').V1SecretProjection,
   V1SecretVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1SecretVolumeSource.js').V1SecretVolumeSource,
   V1SecurityContext: () => require('@kubernetes/client-node/dist/gen/models/V1SecurityContext.js').V1SecurityContext,
-  V1ServiceAccountTokenProjection: () => require('@kubernetes/client-node/dist/gen/models/V1ServiceAccountTokenProjection.js').V1ServiceAccountTokenProjection,
+  V1ServiceAccountTokenProjection: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1ServiceAccountTokenProjection.js').V1ServiceAccountTokenProjection,
   V1SleepAction: () => require('@kubernetes/client-node/dist/gen/models/V1SleepAction.js').V1SleepAction,
   V1StorageOSVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1StorageOSVolumeSource.js').V1StorageOSVolumeSource,
   V1Sysctl: () => require('@kubernetes/client-node/dist/gen/models/V1Sysctl.js').V1Sysctl,
   V1TCPSocketAction: () => require('@kubernetes/client-node/dist/gen/models/V1TCPSocketAction.js').V1TCPSocketAction,
   V1Toleration: () => require('@kubernetes/client-node/dist/gen/models/V1Toleration.js').V1Toleration,
-  V1TopologySpreadConstraint: () => require('@kubernetes/client-node/dist/gen/models/V1TopologySpreadConstraint.js').V1TopologySpreadConstraint,
-  V1TypedLocalObjectReference: () => require('@kubernetes/client-node/dist/gen/models/V1TypedLocalObjectReference.js').V1TypedLocalObjectReference,
+  V1TopologySpreadConstraint: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1TopologySpreadConstraint.js').V1TopologySpreadConstraint,
+  V1TypedLocalObjectReference: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1TypedLocalObjectReference.js').V1TypedLocalObjectReference,
   V1TypedObjectReference: () => require('@kubernetes/client-node/dist/gen/models/V1TypedObjectReference.js').V1TypedObjectReference,
   V1Volume: () => require('@kubernetes/client-node/dist/gen/models/V1Volume.js').V1Volume,
   V1VolumeDevice: () => require('@kubernetes/client-node/dist/gen/models/V1VolumeDevice.js').V1VolumeDevice,
   V1VolumeMount: () => require('@kubernetes/client-node/dist/gen/models/V1VolumeMount.js').V1VolumeMount,
   V1VolumeProjection: () => require('@kubernetes/client-node/dist/gen/models/V1VolumeProjection.js').V1VolumeProjection,
-  V1VolumeResourceRequirements: () => require('@kubernetes/client-node/dist/gen/models/V1VolumeResourceRequirements.js').V1VolumeResourceRequirements,
-  V1VsphereVirtualDiskVolumeSource: () => require('@kubernetes/client-node/dist/gen/models/V1VsphereVirtualDiskVolumeSource.js').V1VsphereVirtualDiskVolumeSource,
-  V1WeightedPodAffinityTerm: () => require('@kubernetes/client-node/dist/gen/models/V1WeightedPodAffinityTerm.js').V1WeightedPodAffinityTerm,
-  V1WindowsSecurityContextOptions: () => require('@kubernetes/client-node/dist/gen/models/V1WindowsSecurityContextOptions.js').V1WindowsSecurityContextOptions,
+  V1VolumeResourceRequirements: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1VolumeResourceRequirements.js').V1VolumeResourceRequirements,
+  V1VsphereVirtualDiskVolumeSource: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1VsphereVirtualDiskVolumeSource.js').V1VsphereVirtualDiskVolumeSource,
+  V1WeightedPodAffinityTerm: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1WeightedPodAffinityTerm.js').V1WeightedPodAffinityTerm,
+  V1WindowsSecurityContextOptions: () =>
+    require('@kubernetes/client-node/dist/gen/models/V1WindowsSecurityContextOptions.js').V1WindowsSecurityContextOptions,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -164,12 +184,22 @@ function fieldSpec(owner: string, name: string, type: string, format: string, fi
   const list = /^Array<(.+)>$/.exec(type);
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
   const held = list?.[1] ?? map?.[1] ?? type;
-  const base = { name, link: referenceLink(owner), kubernetesField: { model: owner, field, ...(Object.hasOwn(KUBERNETES_MODELS, held) ? { holds: held } : {}), ...(part ? { part } : {}) } };
+  const base = {
+    name,
+    link: referenceLink(owner),
+    kubernetesField: { model: owner, field, ...(Object.hasOwn(KUBERNETES_MODELS, held) ? { holds: held } : {}), ...(part ? { part } : {}) },
+  };
   if (list) {
     const items = fieldSpec(owner, 'item', list[1]!, format, field, 'item');
     return { ...base, type: 'list', docs: docs(`a list of ${typeText(list[1]!, format)}`), items };
   }
-  if (map) return { ...base, type: 'map', docs: docs(`a map of ${typeText(map[1]!, format)} values`), values: fieldSpec(owner, 'value', map[1]!, format, field, 'value') };
+  if (map)
+    return {
+      ...base,
+      type: 'map',
+      docs: docs(`a map of ${typeText(map[1]!, format)} values`),
+      values: fieldSpec(owner, 'value', map[1]!, format, field, 'value'),
+    };
   if (type === 'number') {
     const integer = format === 'int32' || format === 'int64';
     return { ...base, type: integer ? 'int' : 'any', docs: docs(integer ? 'a whole number' : 'a number') };

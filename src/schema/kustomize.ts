@@ -92,7 +92,10 @@ export function readKustomization(path: string, text: string): Kustomization {
   for (const entry of [...arr(top.patches), ...arr(top.patchesStrategicMerge), ...arr(top.patchesJson6902)]) {
     const e = obj(entry);
     const t = obj(e?.target);
-    const target = t && { ...(typeof t.kind === 'string' ? { kind: t.kind } : {}), ...(typeof t.name === 'string' ? { name: t.name } : {}) };
+    const target = t && {
+      ...(typeof t.kind === 'string' ? { kind: t.kind } : {}),
+      ...(typeof t.name === 'string' ? { name: t.name } : {}),
+    };
     const file = typeof entry === 'string' ? entry : e?.path;
     // A strategic-merge entry may hold the patch itself instead of naming a file.
     const text = typeof entry === 'string' ? entry : e?.patch;
@@ -135,7 +138,11 @@ export function fieldsPatched(source: PatchSource, text: string): Map<string, Se
       for (const op of value) {
         const o = obj(op);
         if (!o || typeof o.path !== 'string' || !['add', 'replace', 'copy', 'move'].includes(String(o.op))) continue;
-        const path = o.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+        const path = o.path
+          .split('/')
+          .slice(1)
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+          .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
         if (path.length > 0 && path[path.length - 1] !== '-') add(target.name, path, o.value);
       }
       continue;
@@ -166,7 +173,8 @@ function labelsOf(k: JsonObject): AddedLabels | undefined {
   const selector: Record<string, string> = {};
   const template: Record<string, string> = {};
   const add = (to: Record<string, string>[], pairs: unknown) => {
-    for (const [key, value] of Object.entries(obj(pairs) ?? {})) if (value !== null && typeof value !== 'object') for (const t of to) t[key] = String(value);
+    for (const [key, value] of Object.entries(obj(pairs) ?? {}))
+      if (value !== null && typeof value !== 'object') for (const t of to) t[key] = String(value);
   };
   add([selector, template], k.commonLabels);
   for (const entry of arr(k.labels)) {
@@ -193,7 +201,8 @@ export function kustomizedFiles(
   /** fieldsPatched, or a caller's memo of it (a registry that keeps its answer per patch and text). */
   fieldsOf: (source: PatchSource, text: string) => ReadonlyMap<string, ReadonlySet<string>> = fieldsPatched,
 ): Map<string, Kustomized> {
-  const inFolder = (folder: string) => KUSTOMIZATION_FILE_NAMES.map((name) => kustomizations.get(join(folder, name))).find((k) => k !== undefined);
+  const inFolder = (folder: string) =>
+    KUSTOMIZATION_FILE_NAMES.map((name) => kustomizations.get(join(folder, name))).find((k) => k !== undefined);
   /** The kustomizations and files a kustomization reaches, itself included. */
   const reach = (from: Kustomization) => {
     const ks = new Set([from]);
@@ -248,7 +257,13 @@ export function kustomizedFiles(
     const near = peers.get(file);
     out.set(file, {
       ...(l ? { labels: l } : {}),
-      ...(p ? { patched: Object.fromEntries([...p].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, paths]) => [name, [...paths].sort()])) } : {}),
+      ...(p
+        ? {
+            patched: Object.fromEntries(
+              [...p].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, paths]) => [name, [...paths].sort()]),
+            ),
+          }
+        : {}),
       ...(near ? { peers: [...near].sort() } : {}),
     });
   }
@@ -265,15 +280,20 @@ export function withAddedLabels(rollout: JsonObject, added: AddedLabels): JsonOb
   if (!spec || has(spec, 'workloadRef')) return rollout;
   const merged: JsonObject = { ...spec };
   const selector = spec.selector === undefined || spec.selector === null ? {} : obj(spec.selector);
-  if (selector && Object.keys(added.selector).length > 0) merged.selector = { ...selector, matchLabels: { ...obj(selector.matchLabels), ...added.selector } };
+  if (selector && Object.keys(added.selector).length > 0)
+    merged.selector = { ...selector, matchLabels: { ...obj(selector.matchLabels), ...added.selector } };
   const template = obj(spec.template);
   const metadata = template && (template.metadata === undefined || template.metadata === null ? {} : obj(template.metadata));
-  if (template && metadata) merged.template = { ...template, metadata: { ...metadata, labels: { ...obj(metadata.labels), ...added.template } } };
+  if (template && metadata)
+    merged.template = { ...template, metadata: { ...metadata, labels: { ...obj(metadata.labels), ...added.template } } };
   return { ...rollout, spec: merged };
 }
 
 /** The findings a kustomization's patch makes wrong: a field the Rollout lacks that a patch gives it. */
-export function withoutPatchedFields<F extends { path: readonly (string | number)[]; target: string }>(findings: F[], patched: readonly string[] | undefined): F[] {
+export function withoutPatchedFields<F extends { path: readonly (string | number)[]; target: string }>(
+  findings: F[],
+  patched: readonly string[] | undefined,
+): F[] {
   if (!patched || patched.length === 0) return findings;
   const given = new Set(patched);
   return findings.filter((f) => f.target !== 'missing' || !given.has(JSON.stringify(f.path)));
@@ -285,9 +305,21 @@ export function withoutPatchedFields<F extends { path: readonly (string | number
  * looks at a field the patch may leave to the base (a selector, trafficRouting, a default) is not here.
  */
 const PATCH_RULES = new Set(
-  [selectorWellFormed, namesWellFormed, stepOneAction, routeMatchOneOf, analysisFieldRef, activePreviewDistinct, canaryStableDistinct, experimentNeverEnds, serviceExists, analysisTemplateExists, workloadExists, routerObjectExists, analysisRunsForever].map(
-    (r) => r.code,
-  ),
+  [
+    selectorWellFormed,
+    namesWellFormed,
+    stepOneAction,
+    routeMatchOneOf,
+    analysisFieldRef,
+    activePreviewDistinct,
+    canaryStableDistinct,
+    experimentNeverEnds,
+    serviceExists,
+    analysisTemplateExists,
+    workloadExists,
+    routerObjectExists,
+    analysisRunsForever,
+  ].map((r) => r.code),
 );
 const RULE_CODES = new Set([...rules, ...templateRules, ...experimentRules].map((r) => r.code));
 

@@ -41,9 +41,18 @@ export function manifestObjects(text: string): ManifestObjects {
   const parsed = parseFile(text);
   const lineAt = lineIndex(text);
   const line = (offset: number) => lineAt(offset).line + 1;
-  if (parsed.templated) return { objects: [], problems: [], refused: { line: line(parsed.syntaxErrors[0]?.offsets?.[0] ?? 0), message: 'the file holds Helm/Go template directives: render it first (helm template) and apply the output' } };
+  if (parsed.templated)
+    return {
+      objects: [],
+      problems: [],
+      refused: {
+        line: line(parsed.syntaxErrors[0]?.offsets?.[0] ?? 0),
+        message: 'the file holds Helm/Go template directives: render it first (helm template) and apply the output',
+      },
+    };
   const error = parsed.syntaxErrors.find((f) => f.severity === 'error');
-  if (error) return { objects: [], problems: [], refused: { line: line(findingRange(parsed, error)[0]), message: `YAML error: ${error.message}` } };
+  if (error)
+    return { objects: [], problems: [], refused: { line: line(findingRange(parsed, error)[0]), message: `YAML error: ${error.message}` } };
 
   const objects: ManifestObject[] = [];
   const problems: ManifestProblem[] = [];
@@ -88,7 +97,13 @@ function take(value: unknown, line: number, what: string, objects: ManifestObjec
     problems.push({ line, message: `${what} has no ${missing.join(', ')}` });
     return;
   }
-  const object: ManifestObject = { line, apiVersion: body.apiVersion as string, kind: body.kind as string, name: metadata!.name as string, body };
+  const object: ManifestObject = {
+    line,
+    apiVersion: body.apiVersion as string,
+    kind: body.kind as string,
+    name: metadata!.name as string,
+    body,
+  };
   if (typeof metadata?.namespace === 'string' && metadata.namespace) object.namespace = metadata.namespace;
   objects.push(object);
 }

@@ -45,7 +45,11 @@ const UNCERTAIN = 10;
  */
 export function nearness(d: Placed, site: ReferenceSite, clusterScoped = false): number | undefined {
   const sameFile = site.file !== undefined && d.file === site.file;
-  const distance = sameFile ? 0 : (site.file !== undefined && folderOf(d.file) === folderOf(site.file)) || site.peers?.includes(d.file) ? 1 : 2;
+  const distance = sameFile
+    ? 0
+    : (site.file !== undefined && folderOf(d.file) === folderOf(site.file)) || site.peers?.includes(d.file)
+      ? 1
+      : 2;
   if (clusterScoped) return distance * 2;
   if (site.namespace && d.namespace && site.namespace !== d.namespace) return undefined;
   if (!site.namespace && d.namespace && !sameFile) return UNCERTAIN + distance;
@@ -92,7 +96,11 @@ export function uncertainMatch(found: readonly Placed[], site: ReferenceSite): b
 /** A finding judged against an uncertain match, as information that says on what it depends. */
 export function asUncertain<F extends { severity: string; message: string }>(f: F, found: readonly Placed[]): F {
   const namespaces = [...new Set(found.map((d) => d.namespace))].map((n) => `"${n}"`).join(' or ');
-  return { ...f, severity: 'info', message: `${f.message} (if this document is applied in namespace ${namespaces}, where that is defined: it names no namespace)` };
+  return {
+    ...f,
+    severity: 'info',
+    message: `${f.message} (if this document is applied in namespace ${namespaces}, where that is defined: it names no namespace)`,
+  };
 }
 
 /** The finding as judged against what the reference resolved to: information when that is an uncertain match. */

@@ -59,12 +59,23 @@ export function parseFile(source: string): ParsedFile {
     raw = parseCommonYaml(text, PARSE_OPTIONS) ?? Array.from(parseAllDocuments(text, PARSE_OPTIONS) as Iterable<Document.Parsed>);
   } catch (e) {
     // The yaml package reports problems as data; this is only a guard so a library bug never reaches the editor.
-    const why = e instanceof RangeError ? `it nests deeper than the parser can follow (${e.message})` : e instanceof Error ? e.message : String(e);
+    const why =
+      e instanceof RangeError ? `it nests deeper than the parser can follow (${e.message})` : e instanceof Error ? e.message : String(e);
     return {
       text,
       docs: [],
       unreadable: true,
-      syntaxErrors: [{ code: 'yaml-syntax', severity: 'error', message: `YAML could not be parsed: ${why}`, path: [], target: 'value', docIndex: 0, offsets: [0, Math.min(text.length, 1)] }],
+      syntaxErrors: [
+        {
+          code: 'yaml-syntax',
+          severity: 'error',
+          message: `YAML could not be parsed: ${why}`,
+          path: [],
+          target: 'value',
+          docIndex: 0,
+          offsets: [0, Math.min(text.length, 1)],
+        },
+      ],
     };
   }
   const docs: ParsedDoc[] = [];
@@ -83,8 +94,19 @@ export function parseFile(source: string): ParsedFile {
     }
     const range: [number, number] = [doc.range[0], doc.range[2]];
     const argo = apiVersion === ROLLOUT_API_VERSION;
-    const unservedVersion = !argo && kind !== undefined && ARGO_KINDS.includes(kind) && apiVersion !== undefined && apiVersion.startsWith(ARGO_GROUP_PREFIX);
-    docs.push({ index, doc, kind, apiVersion, isRollout: argo && kind === 'Rollout', isAnalysisTemplate: argo && kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind), isExperiment: argo && kind === EXPERIMENT_KIND, ...(unservedVersion ? { unservedVersion } : {}), range });
+    const unservedVersion =
+      !argo && kind !== undefined && ARGO_KINDS.includes(kind) && apiVersion !== undefined && apiVersion.startsWith(ARGO_GROUP_PREFIX);
+    docs.push({
+      index,
+      doc,
+      kind,
+      apiVersion,
+      isRollout: argo && kind === 'Rollout',
+      isAnalysisTemplate: argo && kind !== undefined && ANALYSIS_TEMPLATE_KINDS.includes(kind),
+      isExperiment: argo && kind === EXPERIMENT_KIND,
+      ...(unservedVersion ? { unservedVersion } : {}),
+      range,
+    });
     for (const err of doc.errors) {
       const duplicate = err.code === 'DUPLICATE_KEY' ? duplicateKey(doc, err.pos[0]) : undefined;
       syntaxErrors.push({
@@ -122,7 +144,8 @@ export function parseFile(source: string): ParsedFile {
         {
           code: 'helm-template',
           severity: 'info',
-          message: 'this file holds Helm/Go template directives, so it is not YAML until rendered: it is not validated (lint the output of `helm template` instead)',
+          message:
+            'this file holds Helm/Go template directives, so it is not YAML until rendered: it is not validated (lint the output of `helm template` instead)',
           path: [],
           target: 'value',
           docIndex: 0,
@@ -141,7 +164,8 @@ const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
  * A Helm/Go template action: `{{ .Values.x }}`, `{{- include ... }}`, `{{ if ... }}`, `{{ $x := ... }}`.
  * Argo's own placeholders (`{{args.name}}`, `{{templates.x.podTemplateHash}}`) do not match.
  */
-const HELM_DIRECTIVE = /\{\{-?\s*(?:\.|\$|"|\/\*|(?:template|include|if|else|end|range|with|define|block|toYaml|tpl|printf|default|required|quote|lookup)\b)/g;
+const HELM_DIRECTIVE =
+  /\{\{-?\s*(?:\.|\$|"|\/\*|(?:template|include|if|else|end|range|with|define|block|toYaml|tpl|printf|default|required|quote|lookup)\b)/g;
 
 /**
  * The first template action that stands in the YAML structure itself (`name: {{ .Release.Name }}`,
@@ -184,7 +208,10 @@ function templateDirective(text: string, docs: readonly Document.Parsed[]): { in
  * points at its first character) and the range of its first place. The message has no line: the
  * server parses a file a document at a time, and this text may be one document of it.
  */
-function duplicateKey(doc: Document, offset: number): { name: string; message: string; range: [number, number]; first?: [number, number] } | undefined {
+function duplicateKey(
+  doc: Document,
+  offset: number,
+): { name: string; message: string; range: [number, number]; first?: [number, number] } | undefined {
   let found: ReturnType<typeof duplicateKey>;
   visit(doc, {
     Map(_key, map) {

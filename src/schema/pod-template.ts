@@ -36,7 +36,13 @@ export function checkPodTemplate(template: unknown, basePath: (string | number)[
  * Unknown keys of plain data of a Kubernetes type (its `fields`), at any depth below `base`; `at`
  * is where below it, as the structure walk keeps its place. A value of the wrong type is the schema's to report.
  */
-function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>, base: readonly (string | number)[], at: PathLink, out: DocFinding[]): void {
+function unknownKeys(
+  value: unknown,
+  fields: Readonly<Record<string, FieldSpec>>,
+  base: readonly (string | number)[],
+  at: PathLink,
+  out: DocFinding[],
+): void {
   const o = obj(value);
   if (!o) return;
   for (const key in o) {
@@ -50,7 +56,8 @@ function unknownKeys(value: unknown, fields: Readonly<Record<string, FieldSpec>>
     } else if (field.type === 'list') {
       const children = field.items?.children;
       const list = o[key];
-      if (children && Array.isArray(list)) for (let i = 0; i < list.length; i++) unknownKeys(list[i], children, base, { up: { up: at, seg: key }, seg: i }, out);
+      if (children && Array.isArray(list))
+        for (let i = 0; i < list.length; i++) unknownKeys(list[i], children, base, { up: { up: at, seg: key }, seg: i }, out);
     }
   }
 }
@@ -78,7 +85,8 @@ export function kubernetesFieldEnum(at: NonNullable<FieldSpec['kubernetesField']
 }
 
 /** Where, below an object, its field's value is, or an item of its list, or a value of its map. */
-const inField = (field: string, part: 'item' | 'value' | undefined): (string | number)[] => (part === 'item' ? [field, 0] : part === 'value' ? [field, 'key'] : [field]);
+const inField = (field: string, part: 'item' | 'value' | undefined): (string | number)[] =>
+  part === 'item' ? [field, 0] : part === 'value' ? [field, 'key'] : [field];
 
 let modelPaths: Map<string, (string | number)[]> | undefined;
 
@@ -144,7 +152,9 @@ function schemaFindings(template: object, basePath: (string | number)[]): DocFin
   } catch (e) {
     const errors = (e as { errors?: SchemaError[] }).errors;
     if (!Array.isArray(errors)) {
-      return [{ code: POD_TEMPLATE_CODE, severity: 'error', message: `pod template: ${(e as Error).message}`, path: basePath, target: 'value' }];
+      return [
+        { code: POD_TEMPLATE_CODE, severity: 'error', message: `pod template: ${(e as Error).message}`, path: basePath, target: 'value' },
+      ];
     }
     const out: DocFinding[] = [];
     const seen = new Set<string>();
@@ -168,12 +178,27 @@ function toFinding(err: SchemaError, basePath: (string | number)[], template: ob
   const path = [...basePath, ...rel];
   const field = rel.length ? String(rel[rel.length - 1]) : 'template';
   if (err.keyword === 'required' && err.params?.missingProperty) {
-    return { code: POD_TEMPLATE_CODE, severity: 'error', message: `${err.params.missingProperty} is required here (Kubernetes pod template)`, path: [...path, err.params.missingProperty], target: 'missing' };
+    return {
+      code: POD_TEMPLATE_CODE,
+      severity: 'error',
+      message: `${err.params.missingProperty} is required here (Kubernetes pod template)`,
+      path: [...path, err.params.missingProperty],
+      target: 'missing',
+    };
   }
   if (err.keyword === 'enum' && err.params?.allowedValues) {
     // A near miss (`always`, `TPC`) gets its "did you mean" and, in the editor, its quick fix.
-    const value = rel.reduce<unknown>((at, seg) => (at !== null && typeof at === 'object' ? (at as Record<string | number, unknown>)[seg] : undefined), template);
-    const suggestion = typeof value === 'string' ? closest(value, err.params.allowedValues.filter((v): v is string => typeof v === 'string')) : undefined;
+    const value = rel.reduce<unknown>(
+      (at, seg) => (at !== null && typeof at === 'object' ? (at as Record<string | number, unknown>)[seg] : undefined),
+      template,
+    );
+    const suggestion =
+      typeof value === 'string'
+        ? closest(
+            value,
+            err.params.allowedValues.filter((v): v is string => typeof v === 'string'),
+          )
+        : undefined;
     const message = `${field} must be one of ${err.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`;
     return { code: POD_TEMPLATE_CODE, severity: 'error', message, path, target: 'value', ...(suggestion ? { data: { suggestion } } : {}) };
   }
@@ -184,5 +209,14 @@ function toFinding(err: SchemaError, basePath: (string | number)[], template: ob
 }
 
 function article(type: string): string {
-  return { integer: 'a whole number', string: 'a string', boolean: 'true or false', object: 'a mapping of fields', array: 'a list', number: 'a number' }[type] ?? `of type ${type}`;
+  return (
+    {
+      integer: 'a whole number',
+      string: 'a string',
+      boolean: 'true or false',
+      object: 'a mapping of fields',
+      array: 'a list',
+      number: 'a number',
+    }[type] ?? `of type ${type}`
+  );
 }

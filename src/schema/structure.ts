@@ -27,7 +27,8 @@ export const STRUCTURE_SUMMARIES: Readonly<Record<string, string>> = {
   'yaml-warning': 'the YAML parser warns about this',
   'helm-template': 'the file holds Helm/Go template directives and is not validated until rendered',
   'pod-template-schema': 'the pod template does not match the Kubernetes schema',
-  'rollout-api-version': 'a Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment under an apiVersion Argo Rollouts does not serve',
+  'rollout-api-version':
+    'a Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment under an apiVersion Argo Rollouts does not serve',
 };
 
 /** Codes of the structural findings (the rules table holds the semantic ones). */
@@ -171,18 +172,19 @@ function walk(w: Walk, raw: unknown, spec: FieldSpec, at: PathLink): void {
           if (!Object.hasOwn(fields, key)) out.push(unknownField(w, key, Object.keys(fields), pathOf(at), spec));
         }
       }
-      if (required) for (const child of required) {
-        if (!seen!.has(child.name)) {
-          const path = pathOf(at);
-          out.push({
-            code: STRUCTURE_CODES.missingField,
-            severity: 'error',
-            message: `${child.name} is required in ${label(path, spec)}`,
-            path: [...path, child.name],
-            target: 'missing',
-          });
+      if (required)
+        for (const child of required) {
+          if (!seen!.has(child.name)) {
+            const path = pathOf(at);
+            out.push({
+              code: STRUCTURE_CODES.missingField,
+              severity: 'error',
+              message: `${child.name} is required in ${label(path, spec)}`,
+              path: [...path, child.name],
+              target: 'missing',
+            });
+          }
         }
-      }
       return;
     }
     case 'list': {
@@ -213,26 +215,52 @@ function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFindin
     case 'int':
       if (typeof v !== 'number' || !Number.isInteger(v)) return wrongType(out, pathOf(at), spec, node);
       if (Math.abs(v) > INT32_MAX) {
-        out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} ${v} is too large: Kubernetes stores it as a 32-bit integer (at most ${INT32_MAX})`, path: pathOf(at), target: 'value' });
+        out.push({
+          code: STRUCTURE_CODES.outOfRange,
+          severity: 'error',
+          message: `${spec.name} ${v} is too large: Kubernetes stores it as a 32-bit integer (at most ${INT32_MAX})`,
+          path: pathOf(at),
+          target: 'value',
+        });
         return;
       }
       return checkRange(v, spec, at, out);
     case 'bool':
       if (typeof v === 'string' && isPlain(node) && YAML11_BOOL.test(v)) {
         // kubectl reads YAML 1.1, where an unquoted yes/no/on/off is a boolean: it works, but only there.
-        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads ${v} as ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'} (YAML 1.1), other YAML tools read a string; write ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'}`, path: pathOf(at), target: 'value', data: { replacement: /^(y|yes|on)$/i.test(v) } });
+        out.push({
+          code: STRUCTURE_CODES.yaml11,
+          severity: 'warning',
+          message: `${spec.name}: kubectl reads ${v} as ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'} (YAML 1.1), other YAML tools read a string; write ${/^(y|yes|on)$/i.test(v) ? 'true' : 'false'}`,
+          path: pathOf(at),
+          target: 'value',
+          data: { replacement: /^(y|yes|on)$/i.test(v) },
+        });
         return;
       }
       if (typeof v !== 'boolean') return wrongType(out, pathOf(at), spec, node);
       return;
     case 'string':
       if (typeof v === 'string' && isPlain(node) && YAML11_BOOL.test(v)) {
-        out.push({ code: STRUCTURE_CODES.yaml11, severity: 'warning', message: `${spec.name}: kubectl reads an unquoted ${v} as a boolean (YAML 1.1), not a string; quote it: "${v}"`, path: pathOf(at), target: 'value', data: { replacement: `"${v}"` } });
+        out.push({
+          code: STRUCTURE_CODES.yaml11,
+          severity: 'warning',
+          message: `${spec.name}: kubectl reads an unquoted ${v} as a boolean (YAML 1.1), not a string; quote it: "${v}"`,
+          path: pathOf(at),
+          target: 'value',
+          data: { replacement: `"${v}"` },
+        });
         return;
       }
       if (typeof v !== 'string') return wrongType(out, pathOf(at), spec, node);
       if (spec.format === 'date-time' && !isRfc3339(v)) {
-        out.push({ code: STRUCTURE_CODES.invalidValue, severity: 'error', message: `${spec.name} must be an RFC 3339 date-time such as "2024-01-01T00:00:00Z", not "${v}": the API server refuses the Rollout`, path: pathOf(at), target: 'value' });
+        out.push({
+          code: STRUCTURE_CODES.invalidValue,
+          severity: 'error',
+          message: `${spec.name} must be an RFC 3339 date-time such as "2024-01-01T00:00:00Z", not "${v}": the API server refuses the Rollout`,
+          path: pathOf(at),
+          target: 'value',
+        });
         return;
       }
       if (spec.enum && !spec.enum.includes(v)) {
@@ -253,7 +281,13 @@ function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFindin
         const parsed = parseIntOrPercent(v);
         if (parsed.value < 0) throw new Error(`${spec.name} must not be negative`);
       } catch (e) {
-        out.push({ code: STRUCTURE_CODES.badIntOrPercent, severity: 'error', message: `${spec.name}: ${(e as Error).message}`, path: pathOf(at), target: 'value' });
+        out.push({
+          code: STRUCTURE_CODES.badIntOrPercent,
+          severity: 'error',
+          message: `${spec.name}: ${(e as Error).message}`,
+          path: pathOf(at),
+          target: 'value',
+        });
       }
       return;
     }
@@ -262,7 +296,13 @@ function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFindin
       // An analysis template's `{{args.NAME}}` is replaced with the argument before Argo reads the duration.
       if (typeof v === 'string' && ARG_PLACEHOLDER_ONLY.test(v)) return;
       if (spec.goDuration && (typeof v === 'number' || /^\s*-?\d+\s*$/.test(v))) {
-        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name} needs a unit, e.g. "${v}s" or "${v}m": a bare number is not a duration here`, path: pathOf(at), target: 'value' });
+        out.push({
+          code: STRUCTURE_CODES.badDuration,
+          severity: 'error',
+          message: `${spec.name} needs a unit, e.g. "${v}s" or "${v}m": a bare number is not a duration here`,
+          path: pathOf(at),
+          target: 'value',
+        });
         return;
       }
       try {
@@ -271,7 +311,14 @@ function checkScalar(node: Scalar, spec: FieldSpec, at: PathLink, out: DocFindin
         // "30 seconds" or "30sec": Argo's form is certain.
         const suggestion = typeof v === 'string' ? suggestDuration(v) : undefined;
         const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
-        out.push({ code: STRUCTURE_CODES.badDuration, severity: 'error', message: `${spec.name}: ${(e as Error).message}${hint}`, path: pathOf(at), target: 'value', ...(suggestion ? { data: { suggestion } } : {}) });
+        out.push({
+          code: STRUCTURE_CODES.badDuration,
+          severity: 'error',
+          message: `${spec.name}: ${(e as Error).message}${hint}`,
+          path: pathOf(at),
+          target: 'value',
+          ...(suggestion ? { data: { suggestion } } : {}),
+        });
       }
       return;
     }
@@ -297,9 +344,17 @@ function checkRange(v: number, spec: FieldSpec, at: PathLink, out: DocFinding[])
     spec.min !== undefined && spec.max !== undefined
       ? `between ${spec.min} and ${spec.max}`
       : spec.min !== undefined
-        ? spec.min === 0 ? 'not negative' : `at least ${spec.min}`
+        ? spec.min === 0
+          ? 'not negative'
+          : `at least ${spec.min}`
         : `at most ${spec.max}`;
-  out.push({ code: STRUCTURE_CODES.outOfRange, severity: 'error', message: `${spec.name} must be ${bounds}, not ${v}`, path: pathOf(at), target: 'value' });
+  out.push({
+    code: STRUCTURE_CODES.outOfRange,
+    severity: 'error',
+    message: `${spec.name} must be ${bounds}, not ${v}`,
+    path: pathOf(at),
+    target: 'value',
+  });
 }
 
 const TYPE_WORDS: Record<FieldSpec['type'], string> = {
@@ -325,7 +380,8 @@ function wrongType(out: DocFinding[], path: Path, spec: FieldSpec, node: unknown
 }
 
 /** `1.0`, `true` or `0755` written unquoted where a string belongs: YAML reads a number or a boolean. */
-const isPlainNonString = (node: unknown): boolean => isScalar(node) && node.type === 'PLAIN' && typeof node.value !== 'string' && node.value !== null && typeof node.source === 'string';
+const isPlainNonString = (node: unknown): boolean =>
+  isScalar(node) && node.type === 'PLAIN' && typeof node.value !== 'string' && node.value !== null && typeof node.source === 'string';
 
 function describe(node: unknown): string {
   if (isMap(node)) return 'a mapping';
@@ -363,7 +419,13 @@ const DEPLOYMENT_LEFTOVERS: Readonly<Record<string, string>> = {
  * "Unknown field" for `key` in the object at `path` (`where` names it), with a "did you mean"
  * among `known`. `hint` adds to the warning, e.g. where else the name is a field.
  */
-export function unknownFieldFinding(key: string, known: readonly string[], path: Path, where: string, hint: () => string = () => ''): DocFinding {
+export function unknownFieldFinding(
+  key: string,
+  known: readonly string[],
+  path: Path,
+  where: string,
+  hint: () => string = () => '',
+): DocFinding {
   const suggestion = closest(key, known);
   // A near miss of a real field is a typo that silently leaves the field at its default: an error.
   // Any other key is dropped by the API server's pruning (and refused by strict field validation):
@@ -398,4 +460,3 @@ function misplaced(root: FieldSpec, key: string): string {
 export function label(path: Path, spec: FieldSpec): string {
   return path.length === 0 ? spec.name : formatPath(path);
 }
-

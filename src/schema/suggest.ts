@@ -64,10 +64,26 @@ export function closest(name: string, known: Iterable<string>): string | undefin
 
 /** Units as people write them, by the unit Go's durations use. */
 const DURATION_UNITS: Record<string, string> = {
-  ms: 'ms', msec: 'ms', msecs: 'ms', millisecond: 'ms', milliseconds: 'ms',
-  s: 's', sec: 's', secs: 's', second: 's', seconds: 's',
-  m: 'm', min: 'm', mins: 'm', minute: 'm', minutes: 'm',
-  h: 'h', hr: 'h', hrs: 'h', hour: 'h', hours: 'h',
+  ms: 'ms',
+  msec: 'ms',
+  msecs: 'ms',
+  millisecond: 'ms',
+  milliseconds: 'ms',
+  s: 's',
+  sec: 's',
+  secs: 's',
+  second: 's',
+  seconds: 's',
+  m: 'm',
+  min: 'm',
+  mins: 'm',
+  minute: 'm',
+  minutes: 'm',
+  h: 'h',
+  hr: 'h',
+  hrs: 'h',
+  hour: 'h',
+  hours: 'h',
 };
 
 /**

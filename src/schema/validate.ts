@@ -6,7 +6,14 @@ import { documentValue } from './fast-yaml';
 import { ROLLOUT_API_VERSION, type ParsedDoc, type ParsedFile } from './parse';
 import { findingRange, lineIndex, valueAsWritten, type LineColumn } from './ranges';
 import { checkPodTemplate } from './pod-template';
-import { experimentRules as allExperimentRules, rules as allRules, templateRules as allTemplateRules, type ExperimentRule, type Rule, type TemplateRule } from './rules';
+import {
+  experimentRules as allExperimentRules,
+  rules as allRules,
+  templateRules as allTemplateRules,
+  type ExperimentRule,
+  type Rule,
+  type TemplateRule,
+} from './rules';
 import { arr, obj, type JsonObject, type RuleContext } from './rules/rule';
 import { withAddedLabels, withoutPatchedFields, type Kustomized } from './kustomize';
 import { checkStructure } from './structure';
@@ -57,7 +64,15 @@ export function validateFile(parsed: ParsedFile, workspace?: WorkspaceIndex, opt
     if (!pd.isRollout) {
       // Not served: the API server refuses it (without the CRD of that version), so it is reported, not checked further.
       if (pd.unservedVersion && !onlyWorkspace) {
-        out.push({ code: 'rollout-api-version', severity: 'error', message: `Argo Rollouts serves ${pd.kind} only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}: the API server refuses it`, path: ['apiVersion'], target: 'value', docIndex: pd.index, data: { replacement: ROLLOUT_API_VERSION } });
+        out.push({
+          code: 'rollout-api-version',
+          severity: 'error',
+          message: `Argo Rollouts serves ${pd.kind} only as ${ROLLOUT_API_VERSION}, not ${pd.apiVersion}: the API server refuses it`,
+          path: ['apiVersion'],
+          target: 'value',
+          docIndex: pd.index,
+          data: { replacement: ROLLOUT_API_VERSION },
+        });
       }
       continue;
     }
@@ -149,7 +164,13 @@ export function validateExperimentDoc(pd: ParsedDoc, workspace?: WorkspaceIndex,
     arr(spec?.templates).forEach((t, i) => addUnreported(out, checkPodTemplate(obj(t)?.template, ['spec', 'templates', i, 'template'])));
   }
   const peers = options.kustomized?.peers;
-  const ctx = { experiment, spec, ...(workspace ? { workspace } : {}), ...(options.file !== undefined ? { file: options.file } : {}), ...(peers ? { peers } : {}) };
+  const ctx = {
+    experiment,
+    spec,
+    ...(workspace ? { workspace } : {}),
+    ...(options.file !== undefined ? { file: options.file } : {}),
+    ...(peers ? { peers } : {}),
+  };
   // A template without a selector is both a missing field and a refusal of the controller: one finding.
   addUnreported(out, runRules(options.experimentRules ?? allExperimentRules, ctx, part));
   return out;
@@ -176,7 +197,15 @@ export function validateRolloutDoc(pd: ParsedDoc, workspace?: WorkspaceIndex, op
 function ruleContext(rollout: JsonObject, workspace?: WorkspaceIndex, file?: string, peers?: readonly string[]): RuleContext {
   const spec = obj(rollout.spec);
   const strategy = obj(spec?.strategy);
-  return { rollout, spec, canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen), ...(workspace ? { workspace } : {}), ...(file !== undefined ? { file } : {}), ...(peers ? { peers } : {}) };
+  return {
+    rollout,
+    spec,
+    canary: obj(strategy?.canary),
+    blueGreen: obj(strategy?.blueGreen),
+    ...(workspace ? { workspace } : {}),
+    ...(file !== undefined ? { file } : {}),
+    ...(peers ? { peers } : {}),
+  };
 }
 
 /** The rules whose errors judge the spec alone, with no workspace: what the controller refuses a Rollout for. */
@@ -207,13 +236,24 @@ function readDocument(pd: ParsedDoc, out: DocFinding[], report: boolean): JsonOb
     lastRead = { doc: pd.doc, value };
     return value;
   } catch (e) {
-    if (report) out.push({ code: 'yaml-syntax', severity: 'error', message: `document could not be read: ${(e as Error).message}`, path: [], target: 'value' });
+    if (report)
+      out.push({
+        code: 'yaml-syntax',
+        severity: 'error',
+        message: `document could not be read: ${(e as Error).message}`,
+        path: [],
+        target: 'value',
+      });
     return undefined;
   }
 }
 
 /** The findings of the rules of one part (ValidateOptions.part; all when undefined). */
-function runRules<C>(rules: readonly { code: string; readsWorkspace?: true; check(ctx: C): DocFinding[] }[], ctx: C, part: ValidateOptions['part']): DocFinding[] {
+function runRules<C>(
+  rules: readonly { code: string; readsWorkspace?: true; check(ctx: C): DocFinding[] }[],
+  ctx: C,
+  part: ValidateOptions['part'],
+): DocFinding[] {
   const out: DocFinding[] = [];
   for (const rule of rules) {
     if (part !== undefined && (part === 'workspace') !== (rule.readsWorkspace === true)) continue;
@@ -221,7 +261,13 @@ function runRules<C>(rules: readonly { code: string; readsWorkspace?: true; chec
       out.push(...rule.check(ctx));
     } catch (e) {
       // A rule bug must not hide the other findings or crash the editor.
-      out.push({ code: rule.code, severity: 'info', message: `rule ${rule.code} failed: ${(e as Error).message}`, path: [], target: 'value' });
+      out.push({
+        code: rule.code,
+        severity: 'info',
+        message: `rule ${rule.code} failed: ${(e as Error).message}`,
+        path: [],
+        target: 'value',
+      });
     }
   }
   return out;

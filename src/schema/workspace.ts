@@ -128,10 +128,13 @@ export const isAnalysisTemplateDefinition = (d: WorkspaceDefinition): d is Works
 export const isWorkloadDefinition = (d: WorkspaceDefinition): d is WorkspaceWorkload => 'workloadKind' in d;
 export const isRouterObjectDefinition = (d: WorkspaceDefinition): d is WorkspaceRouterObject => 'routerKind' in d;
 export const isIngressDefinition = (d: WorkspaceDefinition): d is WorkspaceIngress => 'routerKind' in d && d.routerKind === 'Ingress';
-export const isVirtualServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceVirtualService => 'routerKind' in d && d.routerKind === 'VirtualService';
-export const isGatewayRouteDefinition = (d: WorkspaceDefinition): d is WorkspaceGatewayRoute => 'routerKind' in d && isGatewayRouteKind(d.routerKind);
+export const isVirtualServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceVirtualService =>
+  'routerKind' in d && d.routerKind === 'VirtualService';
+export const isGatewayRouteDefinition = (d: WorkspaceDefinition): d is WorkspaceGatewayRoute =>
+  'routerKind' in d && isGatewayRouteKind(d.routerKind);
 /** A Service carries none of the other kinds' discriminating fields. */
-export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService => !('kind' in d) && !('workloadKind' in d) && !('routerKind' in d);
+export const isServiceDefinition = (d: WorkspaceDefinition): d is WorkspaceService =>
+  !('kind' in d) && !('workloadKind' in d) && !('routerKind' in d);
 
 /** What validation reads: the workspace's definitions (the editor, `rollouts lint` over several files). */
 export interface WorkspaceIndex {
@@ -195,7 +198,14 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
     const { value, name, namespace, nameRange } = named;
     const sel = obj(field(field(value, 'spec'), 'selector'));
     const selector = sel && stringsOf(sel);
-    out.push({ name, ...(namespace ? { namespace } : {}), ...(selector ? { selector } : {}), file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
+    out.push({
+      name,
+      ...(namespace ? { namespace } : {}),
+      ...(selector ? { selector } : {}),
+      file,
+      docIndex: pd.index,
+      ...(nameRange ? { nameRange } : {}),
+    });
   }
   return out;
 }
@@ -205,7 +215,8 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
   const out: WorkspaceAnalysisTemplate[] = [];
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
-    if (!pd.kind || !ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== ROLLOUT_API_VERSION)) continue;
+    if (!pd.kind || !ANALYSIS_TEMPLATE_KINDS.includes(pd.kind) || (pd.apiVersion !== undefined && pd.apiVersion !== ROLLOUT_API_VERSION))
+      continue;
     const named = namedObject(pd, lines);
     if (!named) continue;
     const { value, name, nameRange } = named;
@@ -227,9 +238,19 @@ export function analysisTemplatesInFile(file: string, parsed: ParsedFile): Works
       const interval = scalarText(field(metric, 'interval'));
       const count = field(metric, 'count');
       // Argo's effective count: absent or 0 means one measurement without an interval, for ever with one.
-      if (metricName && interval && (count === undefined || count === null || count === 0 || count === '0')) endlessMetrics.push(metricName);
+      if (metricName && interval && (count === undefined || count === null || count === 0 || count === '0'))
+        endlessMetrics.push(metricName);
     }
-    out.push({ kind: pd.kind as WorkspaceAnalysisTemplate['kind'], name, ...(namespace ? { namespace } : {}), args, endlessMetrics, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
+    out.push({
+      kind: pd.kind as WorkspaceAnalysisTemplate['kind'],
+      name,
+      ...(namespace ? { namespace } : {}),
+      args,
+      endlessMetrics,
+      file,
+      docIndex: pd.index,
+      ...(nameRange ? { nameRange } : {}),
+    });
   }
   return out;
 }
@@ -247,7 +268,15 @@ export function workloadsInFile(file: string, parsed: ParsedFile): WorkspaceWork
     const template = pd.kind === 'PodTemplate' ? field(value, 'template') : field(field(value, 'spec'), 'template');
     const labelMap = field(field(template, 'metadata'), 'labels');
     const labels = stringsOf(obj(labelMap) ?? {});
-    out.push({ workloadKind: pd.kind, name, ...(namespace ? { namespace } : {}), labels, file, docIndex: pd.index, ...(nameRange ? { nameRange } : {}) });
+    out.push({
+      workloadKind: pd.kind,
+      name,
+      ...(namespace ? { namespace } : {}),
+      labels,
+      file,
+      docIndex: pd.index,
+      ...(nameRange ? { nameRange } : {}),
+    });
   }
   return out;
 }
@@ -258,7 +287,8 @@ export function routerObjectsInFile(file: string, parsed: ParsedFile): Workspace
   const lines = lazyLineIndex(parsed);
   for (const pd of parsed.docs) {
     const ingress = pd.kind === 'Ingress' && (pd.apiVersion === undefined || INGRESS_API_VERSIONS.includes(pd.apiVersion));
-    const virtualService = pd.kind === 'VirtualService' && (pd.apiVersion === undefined || pd.apiVersion.startsWith(`${ISTIO_NETWORKING_GROUP}/`));
+    const virtualService =
+      pd.kind === 'VirtualService' && (pd.apiVersion === undefined || pd.apiVersion.startsWith(`${ISTIO_NETWORKING_GROUP}/`));
     // Gateway API routes of any version are read.
     const gatewayRoute = isGatewayRouteKind(pd.kind) && (pd.apiVersion === undefined || pd.apiVersion.startsWith(`${GATEWAY_API_GROUP}/`));
     if (!ingress && !virtualService && !gatewayRoute) continue;
@@ -277,7 +307,14 @@ export function routerObjectsInFile(file: string, parsed: ParsedFile): Workspace
       }
       // networking.k8s.io/v1 calls it defaultBackend; the legacy APIs, backend.
       const defaultBackend = backendService(field(spec, 'defaultBackend') ?? field(spec, 'backend'));
-      out.push({ routerKind: 'Ingress', name, ...(namespace ? { namespace } : {}), backends: [...backends], ...(defaultBackend ? { defaultBackend } : {}), ...where });
+      out.push({
+        routerKind: 'Ingress',
+        name,
+        ...(namespace ? { namespace } : {}),
+        backends: [...backends],
+        ...(defaultBackend ? { defaultBackend } : {}),
+        ...where,
+      });
     } else if (gatewayRoute) {
       // The plugin matches backendRefs by name alone (kind, group and port are not compared).
       const backends = new Set<string>();
@@ -298,7 +335,15 @@ export function routerObjectsInFile(file: string, parsed: ParsedFile): Workspace
         });
         return { ...(routeName ? { name: routeName } : {}), destinations };
       });
-      out.push({ routerKind: 'VirtualService', name, ...(namespace ? { namespace } : {}), httpRoutes, tlsRoutes: list(field(spec, 'tls')).length, tcpRoutes: list(field(spec, 'tcp')).length, ...where });
+      out.push({
+        routerKind: 'VirtualService',
+        name,
+        ...(namespace ? { namespace } : {}),
+        httpRoutes,
+        tlsRoutes: list(field(spec, 'tls')).length,
+        tcpRoutes: list(field(spec, 'tcp')).length,
+        ...where,
+      });
     }
   }
   return out;
@@ -315,7 +360,10 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
  * A definition's document as plain data (maps shared through a YAML anchor read like any other),
  * with its name, namespace and where the name stands; undefined without a name.
  */
-function namedObject(pd: ParsedDoc, lines: (offset: number) => LineColumn): { value: unknown; name: string; namespace?: string; nameRange?: { start: LineColumn; end: LineColumn } } | undefined {
+function namedObject(
+  pd: ParsedDoc,
+  lines: (offset: number) => LineColumn,
+): { value: unknown; name: string; namespace?: string; nameRange?: { start: LineColumn; end: LineColumn } } | undefined {
   const value = readableDocumentValue(pd.doc);
   const metadata = field(value, 'metadata');
   const name = scalarText(field(metadata, 'name'));
@@ -349,7 +397,12 @@ const scalarText = (v: unknown): string | undefined => (typeof v === 'string' ||
 
 /** Services, analysis templates, workloads and router objects of one parsed file. */
 export function definitionsInFile(file: string, parsed: ParsedFile): WorkspaceDefinition[] {
-  return [...servicesInFile(file, parsed), ...analysisTemplatesInFile(file, parsed), ...workloadsInFile(file, parsed), ...routerObjectsInFile(file, parsed)];
+  return [
+    ...servicesInFile(file, parsed),
+    ...analysisTemplatesInFile(file, parsed),
+    ...workloadsInFile(file, parsed),
+    ...routerObjectsInFile(file, parsed),
+  ];
 }
 
 /** An in-memory index: one entry per file, replaced whole when the file changes. */

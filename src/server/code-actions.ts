@@ -9,7 +9,14 @@
  * a new file beside it) that selects the pod template's labels or declares the arguments passed.
  */
 import { isMap, isScalar, isSeq, stringify, type Pair, type YAMLMap } from 'yaml';
-import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
+import {
+  CodeActionKind,
+  type CodeAction,
+  type Diagnostic,
+  type Range,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isObject } from '../kube';
 import { catalogOf, fieldAt } from '../schema';
@@ -38,7 +45,8 @@ export function quickFixes(file: FileParse, doc: TextDocument, range: Range, cur
     for (const { title, edits } of fixesFor(file, doc, d)) {
       actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: edits } } });
     }
-    for (const { title, edit } of missingObjectFixes(file, doc, d)) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit });
+    for (const { title, edit } of missingObjectFixes(file, doc, d))
+      actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit });
   }
   return actions;
 }
@@ -55,20 +63,27 @@ function missingObjectFixes(file: FileParse, doc: TextDocument, d: Diagnostic): 
   const code = String(d.code);
   let made: { kind: string; name: string; yaml: string } | undefined;
   if (code === 'service-not-found' && typeof finding.service === 'string') made = newService(located, finding.service);
-  if (code === 'analysis-template-not-found' && typeof finding.template === 'string') made = newAnalysisTemplate(located, data.path, finding.template, finding.clusterScope === true);
+  if (code === 'analysis-template-not-found' && typeof finding.template === 'string')
+    made = newAnalysisTemplate(located, data.path, finding.template, finding.clusterScope === true);
   if (!made) return [];
   const text = doc.getText();
   const end = doc.positionAt(text.length);
   const separator = text.length === 0 || text.endsWith('\n') ? '---\n' : '\n---\n';
   const sibling = doc.uri.replace(/[^/]*$/, `${encodeURIComponent(made.name)}.yaml`);
   return [
-    { title: `Add ${made.kind} '${made.name}' to this file`, edit: { changes: { [doc.uri]: [{ range: { start: end, end }, newText: separator + made.yaml }] } } },
+    {
+      title: `Add ${made.kind} '${made.name}' to this file`,
+      edit: { changes: { [doc.uri]: [{ range: { start: end, end }, newText: separator + made.yaml }] } },
+    },
     {
       title: `Create ${made.kind} '${made.name}' in ${sibling.split('/').pop()}`,
       edit: {
         documentChanges: [
           { kind: 'create', uri: sibling, options: { ignoreIfExists: true } },
-          { textDocument: { uri: sibling, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: made.yaml }] },
+          {
+            textDocument: { uri: sibling, version: null },
+            edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: made.yaml }],
+          },
         ],
       },
     },
@@ -97,11 +112,19 @@ function newService(located: LocatedDoc, name: string): { kind: string; name: st
  * An analysis template skeleton named `name`: the arguments the analysis block passes, and one
  * Prometheus metric that ends (interval and count) for the user to fill in.
  */
-function newAnalysisTemplate(located: LocatedDoc, path: readonly (string | number)[], name: string, clusterScope: boolean): { kind: string; name: string; yaml: string } | undefined {
+function newAnalysisTemplate(
+  located: LocatedDoc,
+  path: readonly (string | number)[],
+  name: string,
+  clusterScope: boolean,
+): { kind: string; name: string; yaml: string } | undefined {
   const blockPath = path[path.length - 3] === 'templates' ? path.slice(0, -3) : path.slice(0, -1);
   const js = located.doc.doc.toJS() as unknown;
   const block = blockPath.reduce<unknown>((node, key) => (isObject<any>(node) || Array.isArray(node) ? (node as any)[key] : undefined), js);
-  const passed: string[] = isObject<any>(block) && Array.isArray(block.args) ? block.args.flatMap((a: unknown) => (isObject<any>(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
+  const passed: string[] =
+    isObject<any>(block) && Array.isArray(block.args)
+      ? block.args.flatMap((a: unknown) => (isObject<any>(a) && typeof a.name === 'string' ? [a.name] : []))
+      : [];
   const namespace = isObject<any>(js) && isObject<any>(js.metadata) ? js.metadata.namespace : undefined;
   const service = passed.length ? `service="{{args.${passed[0]}}}"` : '';
   const kind = clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
@@ -118,7 +141,12 @@ function newAnalysisTemplate(located: LocatedDoc, path: readonly (string | numbe
           count: 5,
           failureLimit: 1,
           successCondition: 'result[0] >= 0.95',
-          provider: { prometheus: { address: 'http://prometheus.monitoring:9090', query: `sum(rate(http_requests_total{${service ? `${service},` : ''}code!~"5.."}[5m])) / sum(rate(http_requests_total${service ? `{${service}}` : ''}[5m]))` } },
+          provider: {
+            prometheus: {
+              address: 'http://prometheus.monitoring:9090',
+              query: `sum(rate(http_requests_total{${service ? `${service},` : ''}code!~"5.."}[5m])) / sum(rate(http_requests_total${service ? `{${service}}` : ''}[5m]))`,
+            },
+          },
         },
       ],
     },
@@ -155,7 +183,11 @@ function fixesFor(file: FileParse, doc: TextDocument, d: Diagnostic): Fix[] {
   if (code === 'analysis-args' && Array.isArray(finding.missing) && finding.missing.length > 0) {
     const names = finding.missing.map(String);
     const edit = addArgs(doc, located, data.path, names);
-    if (edit) fixes.push({ title: `Pass ${names.length === 1 ? 'argument' : 'arguments'} ${names.map((n) => `'${n}'`).join(', ')}`, edits: [edit] });
+    if (edit)
+      fixes.push({
+        title: `Pass ${names.length === 1 ? 'argument' : 'arguments'} ${names.map((n) => `'${n}'`).join(', ')}`,
+        edits: [edit],
+      });
   }
   if (code === 'selector-required' && data.target === 'missing') {
     const edit = selectorFromLabels(doc, located);
@@ -209,7 +241,12 @@ function requote(located: LocatedDoc, path: readonly (string | number)[], range:
   const spec = catalog && fieldAt(path, catalog);
   const node = located.doc.doc.getIn(path, true);
   if (!spec || !isScalar(node)) return undefined;
-  if (spec.type === 'string' && node.type === 'PLAIN' && (typeof node.value === 'number' || typeof node.value === 'boolean') && node.source) {
+  if (
+    spec.type === 'string' &&
+    node.type === 'PLAIN' &&
+    (typeof node.value === 'number' || typeof node.value === 'boolean') &&
+    node.source
+  ) {
     return { title: `Quote ${node.source} to keep it a string`, edits: [{ range, newText: JSON.stringify(node.source) }] };
   }
   if (typeof node.value !== 'string') return undefined;
@@ -223,7 +260,9 @@ function requote(located: LocatedDoc, path: readonly (string | number)[], range:
 function selectorFromLabels(doc: TextDocument, located: LocatedDoc): TextEdit | undefined {
   const labels = located.doc.doc.getIn(['spec', 'template', 'metadata', 'labels'], true);
   if (!isMap(labels) || labels.items.length === 0) return undefined;
-  const entries = (labels.items as Pair[]).flatMap((p) => (isScalar(p.key) && isScalar(p.value) ? [[String(p.key.value), plainOrQuoted(String(p.value.value))]] : []));
+  const entries = (labels.items as Pair[]).flatMap((p) =>
+    isScalar(p.key) && isScalar(p.value) ? [[String(p.key.value), plainOrQuoted(String(p.value.value))]] : [],
+  );
   const spec = located.doc.doc.getIn(['spec'], true);
   if (!isMap(spec) || spec.flow || spec.items.length === 0) return undefined;
   const firstKey = (spec.items[0] as Pair).key as { range?: [number, number, number] };
@@ -246,7 +285,12 @@ function lineAfter(text: string, end: number): number {
  * holds the templateName at `path`: appended to a block-style `args` list, or as a new `args`
  * after the block's last field. Flow-style blocks are not offered.
  */
-function addArgs(doc: TextDocument, located: LocatedDoc, path: readonly (string | number)[], missing: readonly string[]): TextEdit | undefined {
+function addArgs(
+  doc: TextDocument,
+  located: LocatedDoc,
+  path: readonly (string | number)[],
+  missing: readonly string[],
+): TextEdit | undefined {
   // .../templates/j/templateName (an analysis block) or .../analyses/k/templateName (an experiment analysis).
   const blockPath = path[path.length - 3] === 'templates' ? path.slice(0, -3) : path.slice(0, -1);
   const block = located.doc.doc.getIn(blockPath, true);

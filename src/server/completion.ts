@@ -19,7 +19,27 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { allowedValues, catalogOf, catalogOfKind, documentAnalysisBlocks, experimentCatalog, fieldAt, fieldChildren, INGRESS_FIELDS, matchingTemplates, parseFile, readableDocumentValue, rolloutCatalog, type FieldSpec, type ParsedDoc, type WorkspaceAnalysisTemplate, type GatewayRouteKind, type WorkspaceRouterObject, type WorkspaceService, type WorkspaceWorkload } from '../schema';
+import {
+  allowedValues,
+  catalogOf,
+  catalogOfKind,
+  documentAnalysisBlocks,
+  experimentCatalog,
+  fieldAt,
+  fieldChildren,
+  INGRESS_FIELDS,
+  matchingTemplates,
+  parseFile,
+  readableDocumentValue,
+  rolloutCatalog,
+  type FieldSpec,
+  type ParsedDoc,
+  type WorkspaceAnalysisTemplate,
+  type GatewayRouteKind,
+  type WorkspaceRouterObject,
+  type WorkspaceService,
+  type WorkspaceWorkload,
+} from '../schema';
 import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES } from '../planner';
 import { cursorAt, type FileParse } from './documents';
 import { samePath } from './references';
@@ -72,8 +92,14 @@ const GATEWAY_NAMESPACE_PATH = ['spec', 'strategy', 'canary', 'trafficRouting', 
 function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
   const [last, parent, grand, great] = [path[path.length - 1], path[path.length - 2], path[path.length - 3], path[path.length - 4]];
   if (typeof last === 'string' && SERVICE_KEYS.has(last)) return 'Service';
-  if (INGRESS_FIELDS.some(({ router, one, many }) => (last === one && parent === router) || (typeof last === 'number' && parent === many && grand === router))) return 'Ingress';
-  if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices'))) return 'VirtualService';
+  if (
+    INGRESS_FIELDS.some(
+      ({ router, one, many }) => (last === one && parent === router) || (typeof last === 'number' && parent === many && grand === router),
+    )
+  )
+    return 'Ingress';
+  if (last === 'name' && (parent === 'virtualService' || (typeof parent === 'number' && grand === 'virtualServices')))
+    return 'VirtualService';
   // The gatewayAPI plugin config: httpRoute, or httpRoutes[i].name (and the grpc, tcp and tls ones).
   for (const { one, many, kind } of GATEWAY_ROUTES) {
     if (parent === GATEWAY_API_PLUGIN && grand === 'plugins' && last === one) return kind;
@@ -82,7 +108,12 @@ function namedKind(path: readonly (string | number)[]): NamedKind | undefined {
   return undefined;
 }
 
-export function completionsAt(file: FileParse, doc: TextDocument, at: Position, references: CompletionReferences = NO_REFERENCES): CompletionList {
+export function completionsAt(
+  file: FileParse,
+  doc: TextDocument,
+  at: Position,
+  references: CompletionReferences = NO_REFERENCES,
+): CompletionList {
   const cursor = cursorAt(file, doc, at);
   if (!cursor) return EMPTY;
   const { placed, offset, local, lineStart, lineEnd } = cursor;
@@ -95,7 +126,10 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
   if (condition) {
     const { items, from } = conditionCompletions(condition);
     const range: Range = { start: doc.positionAt(placed.start + from), end: at };
-    return { isIncomplete: false, items: items.map(({ insertText, ...item }) => ({ ...item, textEdit: { range, newText: insertText ?? item.label } })) };
+    return {
+      isIncomplete: false,
+      items: items.map(({ insertText, ...item }) => ({ ...item, textEdit: { range, newText: insertText ?? item.label } })),
+    };
   }
 
   const valueMatch = /^(\s*(?:-\s+)*)(?:"[^"]*"|'[^']*'|[^\s#'"][^#]*?):[ \t]+(["']?[^\s"']*)$/.exec(before);
@@ -112,9 +146,12 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
   if (valueMatch) {
     const ctx = tryContext(before.slice(0, before.length - typed.length) + PLACEHOLDER, 'value', false);
     if (!ctx?.catalog) return EMPTY;
-    if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.path[ctx.path.length - 1] === 'templateName') return { isIncomplete: false, items: templateItems(ctx, references.templates(), replace) };
-    if (ctx.catalog === rolloutCatalog && ctx.path.join('.') === 'spec.workloadRef.name') return { isIncomplete: false, items: workloadItems(ctx, references.workloads(), replace) };
-    if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.analysisArgs) return { isIncomplete: false, items: argumentItems(ctx, ctx.analysisArgs, references.templates(), replace) };
+    if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.path[ctx.path.length - 1] === 'templateName')
+      return { isIncomplete: false, items: templateItems(ctx, references.templates(), replace) };
+    if (ctx.catalog === rolloutCatalog && ctx.path.join('.') === 'spec.workloadRef.name')
+      return { isIncomplete: false, items: workloadItems(ctx, references.workloads(), replace) };
+    if ((ctx.catalog === rolloutCatalog || ctx.catalog === experimentCatalog) && ctx.analysisArgs)
+      return { isIncomplete: false, items: argumentItems(ctx, ctx.analysisArgs, references.templates(), replace) };
     const named = ctx.catalog === rolloutCatalog ? namedKind(ctx.path) : undefined;
     if (named) return { isIncomplete: false, items: namedItems(ctx, named, references, replace) };
     return { isIncomplete: false, items: valueItems(fieldAt(ctx.path, ctx.catalog), allowedValues(ctx.path, ctx.catalog), replace) };
@@ -128,7 +165,12 @@ export function completionsAt(file: FileParse, doc: TextDocument, at: Position, 
   }
   let ctx = tryContext(`${indent}${PLACEHOLDER}:`, 'key', false);
   // Under a list, an undashed line is a new item: read it as one.
-  if (!ctx || (ctx.path.length > 0 && typeof ctx.path[ctx.path.length - 1] !== 'number' && fieldAt(ctx.path, ctx.catalog ?? rolloutCatalog)?.type === 'list')) {
+  if (
+    !ctx ||
+    (ctx.path.length > 0 &&
+      typeof ctx.path[ctx.path.length - 1] !== 'number' &&
+      fieldAt(ctx.path, ctx.catalog ?? rolloutCatalog)?.type === 'list')
+  ) {
     ctx = tryContext(`${indent}- ${PLACEHOLDER}:`, 'key', true) ?? ctx;
   }
   if (!ctx) return EMPTY;
@@ -154,9 +196,15 @@ function contextOf(probe: string, on: 'key' | 'value', newItem: boolean): Contex
       newItem,
       catalog: catalogOf(pd) ?? looksLike,
       clusterScope: on === 'value' && pd.doc.getIn([...found.path, 'clusterScope']) === true,
-      ...(typeof pd.doc.getIn(['metadata', 'namespace']) === 'string' ? { namespace: pd.doc.getIn(['metadata', 'namespace']) as string } : {}),
-      ...(on === 'value' && typeof pd.doc.getIn([...found.path, 'kind']) === 'string' ? { siblingKind: pd.doc.getIn([...found.path, 'kind']) as string } : {}),
-      ...(on === 'value' && typeof pd.doc.getIn(GATEWAY_NAMESPACE_PATH) === 'string' && pd.doc.getIn(GATEWAY_NAMESPACE_PATH) !== '' ? { pluginNamespace: pd.doc.getIn(GATEWAY_NAMESPACE_PATH) as string } : {}),
+      ...(typeof pd.doc.getIn(['metadata', 'namespace']) === 'string'
+        ? { namespace: pd.doc.getIn(['metadata', 'namespace']) as string }
+        : {}),
+      ...(on === 'value' && typeof pd.doc.getIn([...found.path, 'kind']) === 'string'
+        ? { siblingKind: pd.doc.getIn([...found.path, 'kind']) as string }
+        : {}),
+      ...(on === 'value' && typeof pd.doc.getIn(GATEWAY_NAMESPACE_PATH) === 'string' && pd.doc.getIn(GATEWAY_NAMESPACE_PATH) !== ''
+        ? { pluginNamespace: pd.doc.getIn(GATEWAY_NAMESPACE_PATH) as string }
+        : {}),
       ...(on === 'value' && found.key === 'name' ? argumentsContext(pd, found.path) : {}),
       emptyDoc: onlyPlaceholder && on === 'key',
     };
@@ -175,7 +223,8 @@ function findPlaceholder(node: unknown, path: Path): Found | undefined {
   if (isMap(node)) {
     for (const pair of node.items as Pair[]) {
       if (isScalar(pair.key) && pair.key.value === PLACEHOLDER) return { path, key: PLACEHOLDER, map: node };
-      if (isScalar(pair.value) && pair.value.value === PLACEHOLDER && isScalar(pair.key)) return { path, key: String(pair.key.value), map: node };
+      if (isScalar(pair.value) && pair.value.value === PLACEHOLDER && isScalar(pair.key))
+        return { path, key: String(pair.key.value), map: node };
       if (!isScalar(pair.key)) continue;
       const inner = findPlaceholder(pair.value, [...path, String(pair.key.value)]);
       if (inner) return inner;
@@ -200,7 +249,9 @@ function argumentsContext(pd: ParsedDoc, path: Path): Pick<Context, 'analysisArg
   const value = readableDocumentValue(pd.doc);
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
   const at = [...path, 'name'];
-  const block = documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1]).find((b) => b.args.some((a) => samePath(a.path, at)));
+  const block = documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1]).find((b) =>
+    b.args.some((a) => samePath(a.path, at)),
+  );
   if (!block || block.templates.length === 0) return {};
   const passed = new Set(block.args.filter((a) => a.name !== PLACEHOLDER).map((a) => a.name));
   return { analysisArgs: { templates: block.templates, passed } };
@@ -246,11 +297,19 @@ function keyItems(ctx: Context, replace: Range): CompletionItem[] {
 }
 
 function isCanaryStep(path: Path): boolean {
-  return path.length === 5 && path[0] === 'spec' && path[1] === 'strategy' && path[2] === 'canary' && path[3] === 'steps' && typeof path[4] === 'number';
+  return (
+    path.length === 5 &&
+    path[0] === 'spec' &&
+    path[1] === 'strategy' &&
+    path[2] === 'canary' &&
+    path[3] === 'steps' &&
+    typeof path[4] === 'number'
+  );
 }
 
 function detailOf(spec: FieldSpec): string {
-  const dflt = spec.default !== undefined ? ` = ${JSON.stringify(spec.default)}` : spec.defaultNote ? ` (default: ${spec.defaultNote})` : '';
+  const dflt =
+    spec.default !== undefined ? ` = ${JSON.stringify(spec.default)}` : spec.defaultNote ? ` (default: ${spec.defaultNote})` : '';
   return `${spec.type === 'list' && spec.items ? `list of ${spec.items.type}` : spec.type}${dflt}${spec.required ? ' (required)' : ''}`;
 }
 
@@ -366,8 +425,10 @@ function valueItems(spec: FieldSpec | undefined, allowed: readonly string[] | un
   const values: { label: string; detail?: string }[] = [];
   if (allowed) values.push(...allowed.map((v) => ({ label: v })));
   else if (spec.type === 'bool') values.push({ label: 'true' }, { label: 'false' });
-  else if (spec.type === 'duration') values.push(...DURATIONS.map((d) => ({ label: d, detail: 'duration' })), { label: '30', detail: 'seconds' });
-  else if (spec.type === 'int-or-percent') values.push({ label: '25%', detail: 'percent of replicas' }, { label: '1', detail: 'pods' }, { label: '0', detail: 'pods' });
+  else if (spec.type === 'duration')
+    values.push(...DURATIONS.map((d) => ({ label: d, detail: 'duration' })), { label: '30', detail: 'seconds' });
+  else if (spec.type === 'int-or-percent')
+    values.push({ label: '25%', detail: 'percent of replicas' }, { label: '1', detail: 'pods' }, { label: '0', detail: 'pods' });
   const dflt = spec.default === undefined ? undefined : String(spec.default);
   return values.map((v, i) => ({
     label: v.label,
@@ -386,7 +447,14 @@ function templateItems(ctx: Context, all: readonly WorkspaceAnalysisTemplate[], 
   return names.map((t, i) => ({
     label: t.name,
     kind: CompletionItemKind.Reference,
-    detail: `${t.kind}${t.args.some((a) => a.required) ? ` · needs ${t.args.filter((a) => a.required).map((a) => a.name).join(', ')}` : ''}`,
+    detail: `${t.kind}${
+      t.args.some((a) => a.required)
+        ? ` · needs ${t.args
+            .filter((a) => a.required)
+            .map((a) => a.name)
+            .join(', ')}`
+        : ''
+    }`,
     sortText: String(i).padStart(3, '0'),
     textEdit: { range: replace, newText: t.name },
   }));
@@ -396,11 +464,20 @@ function templateItems(ctx: Context, all: readonly WorkspaceAnalysisTemplate[], 
  * The arguments an analysis block can pass: those its templates declare (found in the workspace)
  * and it does not pass yet, the ones without a default first.
  */
-function argumentItems(ctx: Context, block: NonNullable<Context['analysisArgs']>, all: readonly WorkspaceAnalysisTemplate[], replace: Range): CompletionItem[] {
+function argumentItems(
+  ctx: Context,
+  block: NonNullable<Context['analysisArgs']>,
+  all: readonly WorkspaceAnalysisTemplate[],
+  replace: Range,
+): CompletionItem[] {
   // Per argument, the templates that need it and those that have a default for it.
   const declared = new Map<string, { needs: Set<string>; defaults: Set<string> }>();
   for (const ref of block.templates) {
-    for (const t of matchingTemplates(all.filter((x) => x.name === ref.name), ref, ctx.namespace)) {
+    for (const t of matchingTemplates(
+      all.filter((x) => x.name === ref.name),
+      ref,
+      ctx.namespace,
+    )) {
       for (const a of t.args) {
         if (block.passed.has(a.name)) continue;
         const known = declared.get(a.name) ?? { needs: new Set(), defaults: new Set() };
@@ -426,7 +503,13 @@ function workloadItems(ctx: Context, all: readonly WorkspaceWorkload[], replace:
   return names.map((w, i) => ({
     label: w.name,
     kind: CompletionItemKind.Reference,
-    detail: `${w.workloadKind}${Object.keys(w.labels).length ? ` · ${Object.entries(w.labels).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}`,
+    detail: `${w.workloadKind}${
+      Object.keys(w.labels).length
+        ? ` · ${Object.entries(w.labels)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')}`
+        : ''
+    }`,
     sortText: String(i).padStart(3, '0'),
     textEdit: { range: replace, newText: w.name },
   }));
@@ -434,11 +517,24 @@ function workloadItems(ctx: Context, all: readonly WorkspaceWorkload[], replace:
 
 /** The workspace's Services, Ingresses, VirtualServices or Gateway API routes in the Rollout's namespace (a route: the plugin config's, if it names one), with what each selects or routes. */
 function namedItems(ctx: Context, kind: NamedKind, references: CompletionReferences, replace: Range): CompletionItem[] {
-  const namespace = kind !== 'Service' && kind !== 'Ingress' && kind !== 'VirtualService' ? (ctx.pluginNamespace ?? ctx.namespace) : ctx.namespace;
+  const namespace =
+    kind !== 'Service' && kind !== 'Ingress' && kind !== 'VirtualService' ? (ctx.pluginNamespace ?? ctx.namespace) : ctx.namespace;
   const inNamespace = (d: { namespace?: string }) => !namespace || !d.namespace || d.namespace === namespace;
   const candidates: { name: string; detail: string }[] =
     kind === 'Service'
-      ? references.services().filter(inNamespace).map((s) => ({ name: s.name, detail: `Service${s.selector ? ` · selects ${Object.entries(s.selector).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}` }))
+      ? references
+          .services()
+          .filter(inNamespace)
+          .map((s) => ({
+            name: s.name,
+            detail: `Service${
+              s.selector
+                ? ` · selects ${Object.entries(s.selector)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(', ')}`
+                : ''
+            }`,
+          }))
       : references
           .routerObjects()
           .filter((o) => o.routerKind === kind && inNamespace(o))
@@ -452,7 +548,13 @@ function namedItems(ctx: Context, kind: NamedKind, references: CompletionReferen
                   : `${o.routerKind} · backends ${o.backends.join(', ') || 'none'}`,
           }));
   const unique = [...new Map(candidates.map((c) => [c.name, c])).values()].sort((a, b) => a.name.localeCompare(b.name));
-  return unique.map((c, i) => ({ label: c.name, kind: CompletionItemKind.Reference, detail: c.detail, sortText: String(i).padStart(3, '0'), textEdit: { range: replace, newText: c.name } }));
+  return unique.map((c, i) => ({
+    label: c.name,
+    kind: CompletionItemKind.Reference,
+    detail: c.detail,
+    sortText: String(i).padStart(3, '0'),
+    textEdit: { range: replace, newText: c.name },
+  }));
 }
 
 function escapeSnippet(s: string): string {

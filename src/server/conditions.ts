@@ -47,7 +47,10 @@ const FUNCTION_DOCS: Readonly<Record<string, readonly [signature: string, doc: s
   isNaN: ['isNaN(number)', 'Whether the number is NaN, as Prometheus gives for 0/0 (Argo).'],
   isInf: ['isInf(number)', 'Whether the number is infinite (Argo).'],
   isNil: ['isNil(value)', 'Whether the value is nil: no data, or a field that is not there (Argo).'],
-  default: ['default(value, fallback)', 'The value, or the fallback when it is nil, e.g. `default(result, 0)` when a query may return nothing (Argo).'],
+  default: [
+    'default(value, fallback)',
+    'The value, or the fallback when it is nil, e.g. `default(result, 0)` when a query may return nothing (Argo).',
+  ],
   // expr's, over lists, with a closure run on each element (`#`, `#index`)
   len: ['len(list | map | string)', 'How many elements, entries or characters.'],
   all: ['all(list, {predicate})', 'Whether the predicate holds for every element (`#`); true for an empty list.'],
@@ -63,7 +66,10 @@ const FUNCTION_DOCS: Readonly<Record<string, readonly [signature: string, doc: s
   findLastIndex: ['findLastIndex(list, {predicate})', 'The index of the last element the predicate holds for, or -1.'],
   groupBy: ['groupBy(list, {key})', 'A map from each key the closure gives to the elements that give it.'],
   sortBy: ['sortBy(list, {key}[, "asc" | "desc"])', 'The elements ordered by the key the closure gives.'],
-  reduce: ['reduce(list, {expression}[, initial])', 'Folds the list: `#acc` is the value so far (the initial one, else the first element), `#` the element.'],
+  reduce: [
+    'reduce(list, {expression}[, initial])',
+    'Folds the list: `#acc` is the value so far (the initial one, else the first element), `#` the element.',
+  ],
   // numbers
   abs: ['abs(number)', 'The number without its sign.'],
   ceil: ['ceil(number)', 'The number rounded up.'],
@@ -77,7 +83,7 @@ const FUNCTION_DOCS: Readonly<Record<string, readonly [signature: string, doc: s
   int: ['int(value)', 'The value as an integer (a string is parsed).'],
   float: ['float(value)', 'The value as a number (a string is parsed).'],
   string: ['string(value)', 'The value as text.'],
-  type: ['type(value)', 'The name of the value\'s type: int, float, string, bool, array, map, nil.'],
+  type: ['type(value)', "The name of the value's type: int, float, string, bool, array, map, nil."],
   toJSON: ['toJSON(value)', 'The value as JSON text.'],
   fromJSON: ['fromJSON(text)', 'The value the JSON text holds.'],
   // strings
@@ -98,8 +104,8 @@ const FUNCTION_DOCS: Readonly<Record<string, readonly [signature: string, doc: s
   first: ['first(list)', 'The first element, or nil.'],
   last: ['last(list)', 'The last element, or nil.'],
   take: ['take(list, n)', 'The first n elements.'],
-  keys: ['keys(map)', 'The map\'s keys.'],
-  values: ['values(map)', 'The map\'s values.'],
+  keys: ['keys(map)', "The map's keys."],
+  values: ['values(map)', "The map's values."],
   toPairs: ['toPairs(map)', 'The map as a list of [key, value] pairs.'],
   fromPairs: ['fromPairs(list)', 'The map that a list of [key, value] pairs makes.'],
   join: ['join(list[, separator])', 'The texts of the list joined into one.'],
@@ -126,10 +132,10 @@ const FUNCTION_DOCS: Readonly<Record<string, readonly [signature: string, doc: s
 const KEYWORDS = ['and', 'or', 'not', 'in', 'matches', 'contains', 'startsWith', 'endsWith', 'true', 'false', 'nil', 'let'];
 /** What a MetricDataResult holds, by the Go field names expr reads. */
 const METRIC_DATA_RESULT = [
-  ['Values', 'The query\'s numbers (a list).'],
+  ['Values', "The query's numbers (a list)."],
   ['Timestamps', 'The time of each value.'],
-  ['Label', 'The query\'s label.'],
-  ['Id', 'The query\'s id (metricDataQueries[].id).'],
+  ['Label', "The query's label."],
+  ['Id', "The query's id (metricDataQueries[].id)."],
   ['StatusCode', '"Complete", "PartialData", "InternalError" or "Forbidden".'],
   ['Messages', 'What CloudWatch said about the query.'],
 ] as const;
@@ -142,15 +148,17 @@ function resultDoc(provider: string | undefined): string {
     case 'cloudWatch':
       return 'With cloudWatch: a list of MetricDataResults, one per query that returns data; the numbers are in `Values` (`all(result[0].Values, {# < 80})`).';
     case 'web':
-      return 'With web: the response\'s JSON, or the part of it that `jsonPath` selects.';
+      return "With web: the response's JSON, or the part of it that `jsonPath` selects.";
     case 'datadog':
-      return 'With datadog: a number, the query\'s latest value; nil when it returned no data (hence `default(result, 0)`).';
+      return "With datadog: a number, the query's latest value; nil when it returned no data (hence `default(result, 0)`).";
     case 'newRelic':
-      return 'With newRelic: the NRQL query\'s first result, a map by column name (`result.successRate`).';
+      return "With newRelic: the NRQL query's first result, a map by column name (`result.successRate`).";
     case 'job':
-      return 'With job: not read. The measurement is the Job\'s outcome; a condition here is never evaluated.';
+      return "With job: not read. The measurement is the Job's outcome; a condition here is never evaluated.";
     default:
-      return provider ? `With ${provider}: the provider's answer (see its page of the Argo Rollouts documentation).` : 'The metric provider\'s answer.';
+      return provider
+        ? `With ${provider}: the provider's answer (see its page of the Argo Rollouts documentation).`
+        : "The metric provider's answer.";
   }
 }
 
@@ -179,12 +187,14 @@ export function conditionCompletions(c: ConditionAt): { items: CompletionItem[];
   const before = c.expression.slice(0, c.at);
   const placeholder = /\{\{\s*(?:args\.)?[\w.-]*$/.exec(before);
   if (placeholder) {
-    const items = declaredArgs(c).map((a, i): CompletionItem => ({
-      label: `{{args.${a.name}}}`,
-      kind: CompletionItemKind.Variable,
-      detail: a.value !== undefined ? `argument, default "${a.value}"` : 'argument',
-      sortText: String(i).padStart(3, '0'),
-    }));
+    const items = declaredArgs(c).map(
+      (a, i): CompletionItem => ({
+        label: `{{args.${a.name}}}`,
+        kind: CompletionItemKind.Variable,
+        detail: a.value !== undefined ? `argument, default "${a.value}"` : 'argument',
+        sortText: String(i).padStart(3, '0'),
+      }),
+    );
     return { items, from: c.start + placeholder.index };
   }
   const word = /[#\w$]*$/.exec(before)![0];
@@ -193,15 +203,31 @@ export function conditionCompletions(c: ConditionAt): { items: CompletionItem[];
   if (beforeWord.endsWith('.')) {
     // A MetricDataResult's fields after `result[i].`; nothing else is known of what a dot reads.
     if (providerOf(c) === 'cloudWatch' && /\bresult\[\s*-?\d+\s*\]\s*\.$/.test(beforeWord)) {
-      return { items: METRIC_DATA_RESULT.map(([name, doc]) => ({ label: name, kind: CompletionItemKind.Field, detail: 'MetricDataResult', documentation: markdown(doc) })), from };
+      return {
+        items: METRIC_DATA_RESULT.map(([name, doc]) => ({
+          label: name,
+          kind: CompletionItemKind.Field,
+          detail: 'MetricDataResult',
+          documentation: markdown(doc),
+        })),
+        from,
+      };
     }
     return { items: [], from };
   }
-  const items: CompletionItem[] = [{ label: 'result', kind: CompletionItemKind.Variable, detail: 'what the provider answered', documentation: markdown(resultDoc(providerOf(c))), sortText: '0' }];
+  const items: CompletionItem[] = [
+    {
+      label: 'result',
+      kind: CompletionItemKind.Variable,
+      detail: 'what the provider answered',
+      documentation: markdown(resultDoc(providerOf(c))),
+      sortText: '0',
+    },
+  ];
   if (word.startsWith('#')) {
     items.push(
       { label: '#', kind: CompletionItemKind.Variable, detail: 'the element, inside a closure' },
-      { label: '#index', kind: CompletionItemKind.Variable, detail: 'the element\'s index, inside a closure' },
+      { label: '#index', kind: CompletionItemKind.Variable, detail: "the element's index, inside a closure" },
       { label: '#acc', kind: CompletionItemKind.Variable, detail: 'the value so far, inside reduce' },
     );
     return { items, from };
@@ -214,7 +240,11 @@ export function conditionCompletions(c: ConditionAt): { items: CompletionItem[];
       detail: signature,
       documentation: markdown(doc),
       // A closure builtin's snippet writes its closure.
-      insertText: CLOSURE_FUNCTIONS.has(name) ? `${name}(\${1:result}, {\${2:# > 0}})` : name === 'default' ? 'default(${1:result}, ${2:0})' : `${name}($1)`,
+      insertText: CLOSURE_FUNCTIONS.has(name)
+        ? `${name}(\${1:result}, {\${2:# > 0}})`
+        : name === 'default'
+          ? 'default(${1:result}, ${2:0})'
+          : `${name}($1)`,
       insertTextFormat: InsertTextFormat.Snippet,
       sortText: `1${name}`,
     });

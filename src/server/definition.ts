@@ -13,7 +13,13 @@ import { argumentAt, argumentDefinition } from './template-args';
 import { fileKey } from './uri';
 
 /** `peers`: the files a kustomization builds with this one (its references resolve to them as to its folder). */
-export function definitionAt(file: FileParse, doc: TextDocument, at: Position, workspace: MutableWorkspaceIndex, peers?: readonly string[]): Location[] {
+export function definitionAt(
+  file: FileParse,
+  doc: TextDocument,
+  at: Position,
+  workspace: MutableWorkspaceIndex,
+  peers?: readonly string[],
+): Location[] {
   // A reference goes to what it resolves to, the nearest definitions (as validation resolves it).
   const from = { file: fileKey(file.uri), ...(peers ? { peers } : {}) };
   const found = referenceAt(file, doc, at);

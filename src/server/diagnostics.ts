@@ -9,7 +9,27 @@
  */
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Location } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { boundedMessage, catalogOf, fieldAt, findingRange, relatedRange, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, isWorkloadDefinition, mergeParts, patchFindings, validateFile, type Finding, type Kustomized, type MutableWorkspaceIndex, type RelatedPlace, type Severity, type WorkspaceDefinition, type WorkspaceIndex } from '../schema';
+import {
+  boundedMessage,
+  catalogOf,
+  fieldAt,
+  findingRange,
+  relatedRange,
+  isAnalysisTemplateDefinition,
+  isRouterObjectDefinition,
+  isServiceDefinition,
+  isWorkloadDefinition,
+  mergeParts,
+  patchFindings,
+  validateFile,
+  type Finding,
+  type Kustomized,
+  type MutableWorkspaceIndex,
+  type RelatedPlace,
+  type Severity,
+  type WorkspaceDefinition,
+  type WorkspaceIndex,
+} from '../schema';
 import type { FileParse, Piece, PlacedPiece } from './documents';
 import { indexedLocation } from './uri';
 
@@ -78,13 +98,16 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
       if (known) for (const name of piece.mentions) relevant.push(...index.definitionsNamed(name));
       const key = `${kustomize}\u0000${!known ? PENDING : relevant.length === 0 ? '' : JSON.stringify(relevant)}`;
       const memoized = memo.get(piece);
-      if (memoized && memoized.key === key && (memoized.wholeAt === undefined || memoized.wholeAt === index.generation())) return memoized.findings;
+      if (memoized && memoized.key === key && (memoized.wholeAt === undefined || memoized.wholeAt === index.generation()))
+        return memoized.findings;
       let readWhole = false;
       const whole = () => {
         readWhole = true;
         return index;
       };
-      let findings = Object.freeze(known ? mergeParts(piece.parsed, document, validateSafely(piece, { relevant, whole }, 'workspace', kustomized)) : document);
+      let findings = Object.freeze(
+        known ? mergeParts(piece.parsed, document, validateSafely(piece, { relevant, whole }, 'workspace', kustomized)) : document,
+      );
       // The same answer keeps its identity (a change elsewhere in the workspace that changed nothing here).
       if (memoized && JSON.stringify(memoized.findings) === JSON.stringify(findings)) findings = memoized.findings;
       memo.set(piece, { key, findings, ...(readWhole ? { wholeAt: index.generation() } : {}) });
@@ -98,7 +121,12 @@ export function createPieceValidator(index: MutableWorkspaceIndex, workspaceKnow
  * Validates with a view of the workspace: a name resolves among the definitions of the names the piece
  * mentions; the lists of every Service, template, workload and router object (for "did you mean") come from the whole index.
  */
-function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined, part: 'document' | 'workspace', kustomized: Kustomized | undefined): Finding[] {
+function validateSafely(
+  piece: Piece,
+  workspace: { relevant: readonly WorkspaceDefinition[]; whole: () => MutableWorkspaceIndex } | undefined,
+  part: 'document' | 'workspace',
+  kustomized: Kustomized | undefined,
+): Finding[] {
   try {
     let view: WorkspaceIndex | undefined;
     if (workspace) {
@@ -124,7 +152,10 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
     const docIndex = piece.parsed.docs.find((d) => catalogOf(d) !== undefined)?.index ?? 0;
     const message = `internal error while validating this document: ${e instanceof Error ? e.message : String(e)}`;
     // validateFile reports the parse's syntax errors (in the document part); keep them when it could not finish.
-    return [...(part === 'document' ? piece.parsed.syntaxErrors : []), { code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex }];
+    return [
+      ...(part === 'document' ? piece.parsed.syntaxErrors : []),
+      { code: 'internal-error', severity: 'error', message, path: [], target: 'missing', docIndex },
+    ];
   }
 }
 
@@ -136,7 +167,12 @@ function validateSafely(piece: Piece, workspace: { relevant: readonly WorkspaceD
  * keeps the findings that hold for part of an object; a resource's Rollouts get the labels they add
  * and the fields their patches give.
  */
-export function fileDiagnostics(file: FileParse, doc: TextDocument, validator: PieceValidator, kustomize: { patch?: boolean; kustomized?: Kustomized | undefined } = {}): Diagnostic[] {
+export function fileDiagnostics(
+  file: FileParse,
+  doc: TextDocument,
+  validator: PieceValidator,
+  kustomize: { patch?: boolean; kustomized?: Kustomized | undefined } = {},
+): Diagnostic[] {
   // A document the parser gave up on might be a Rollout: that it cannot be read is shown (lint says so too).
   const unreadable = (p: PlacedPiece) => p.piece.parsed.unreadable === true;
   if (!file.validated && !file.pieces.some(unreadable)) return [];

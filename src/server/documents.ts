@@ -8,7 +8,20 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-types';
-import { definitionsInFile, isArgoDocument, isCommonYaml, isAnalysisTemplateDefinition, isServiceDefinition, parseFile, type LineColumn, type ParsedFile, type ParsedDoc, type WorkspaceDefinition, type WorkspaceService, normalizeLineBreaks } from '../schema';
+import {
+  definitionsInFile,
+  isArgoDocument,
+  isCommonYaml,
+  isAnalysisTemplateDefinition,
+  isServiceDefinition,
+  parseFile,
+  type LineColumn,
+  type ParsedFile,
+  type ParsedDoc,
+  type WorkspaceDefinition,
+  type WorkspaceService,
+  normalizeLineBreaks,
+} from '../schema';
 import { splitDocuments } from './split-documents';
 import { fileKey } from './uri';
 
@@ -174,7 +187,8 @@ function endsGroup(text: string): boolean {
  */
 function parseGroup(file: string, text: string, count: number): Piece | undefined {
   const parsed = parseFile(text);
-  if (parsed.templated || parsed.syntaxErrors.length > 0 || parsed.docs.length !== count || !parsed.docs.every((d) => isCommonYaml(d.doc))) return undefined;
+  if (parsed.templated || parsed.syntaxErrors.length > 0 || parsed.docs.length !== count || !parsed.docs.every((d) => isCommonYaml(d.doc)))
+    return undefined;
   return parsePiece(file, text, parsed);
 }
 
@@ -297,7 +311,10 @@ export function shifted<D extends WorkspaceDefinition>(d: D, docs: number, lines
   if (docs === 0 && lines === 0) return d;
   const out = { ...d, docIndex: d.docIndex + docs };
   if (lines > 0) {
-    const down = (r: { start: LineColumn; end: LineColumn }) => ({ start: { ...r.start, line: r.start.line + lines }, end: { ...r.end, line: r.end.line + lines } });
+    const down = (r: { start: LineColumn; end: LineColumn }) => ({
+      start: { ...r.start, line: r.start.line + lines },
+      end: { ...r.end, line: r.end.line + lines },
+    });
     if (out.nameRange) out.nameRange = down(out.nameRange);
     // A template's args say where their names stand too.
     if (isAnalysisTemplateDefinition(out)) out.args = out.args.map((a) => (a.nameRange ? { ...a, nameRange: down(a.nameRange) } : a));

@@ -8,7 +8,21 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { allowedValues, catalogOf, fieldAt, findingRange, inComment, isAnalysisTemplateDefinition, isRouterObjectDefinition, isServiceDefinition, pathAt, type FieldSpec, type MutableWorkspaceIndex, type ParsedDoc, type WorkspaceDefinition } from '../schema';
+import {
+  allowedValues,
+  catalogOf,
+  fieldAt,
+  findingRange,
+  inComment,
+  isAnalysisTemplateDefinition,
+  isRouterObjectDefinition,
+  isServiceDefinition,
+  pathAt,
+  type FieldSpec,
+  type MutableWorkspaceIndex,
+  type ParsedDoc,
+  type WorkspaceDefinition,
+} from '../schema';
 import { definitionsFor, referenceAt, type ReferenceTarget } from './references';
 import { pieceAt, type FileParse } from './documents';
 import { fieldDocs } from './kubernetes-docs';
@@ -31,7 +45,11 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   // On `{{args.NAME}}`, or on a function or `result` in a metric's condition: what it is, rather than the field's docs.
   if (pd.isAnalysisTemplate) {
     const arg = argumentHover(file, doc, at);
-    if (arg) return { contents: { kind: MarkupKind.Markdown, value: arg.markdown }, range: { start: doc.positionAt(arg.start), end: doc.positionAt(arg.end) } };
+    if (arg)
+      return {
+        contents: { kind: MarkupKind.Markdown, value: arg.markdown },
+        range: { start: doc.positionAt(arg.start), end: doc.positionAt(arg.end) },
+      };
     const condition = conditionAt(placed.piece.parsed, placed.piece.text, local);
     const inCondition = condition && conditionHover(condition);
     if (inCondition) {
@@ -57,9 +75,19 @@ export function hoverAt(file: FileParse, doc: TextDocument, at: Position, worksp
   const argument = !reference && workspace && (pd.isRollout || pd.isExperiment) ? argumentAt(file, doc, at, workspace) : undefined;
   if (argument && workspace) sections.push(passedArgument(argument.target, definitionsFor(workspace, argument.target)));
   if (spec?.example && !preview) sections.push('```yaml\n' + spec.example + '\n```');
-  if (spec?.link) sections.push(`[${spec.link.startsWith('https://kubernetes.io/') ? 'Kubernetes documentation' : 'Argo Rollouts documentation'}](${spec.link})`);
+  if (spec?.link)
+    sections.push(
+      `[${spec.link.startsWith('https://kubernetes.io/') ? 'Kubernetes documentation' : 'Argo Rollouts documentation'}](${spec.link})`,
+    );
 
-  const [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: where.on, docIndex: where.docIndex });
+  const [start, end] = findingRange(placed.piece.parsed, {
+    code: '',
+    severity: 'info',
+    message: '',
+    path,
+    target: where.on,
+    docIndex: where.docIndex,
+  });
   return {
     contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n') },
     range: { start: doc.positionAt(placed.start + start), end: doc.positionAt(placed.start + end) },
@@ -73,7 +101,11 @@ function passedArgument(target: ReferenceTarget, found: readonly WorkspaceDefini
     .filter(isAnalysisTemplateDefinition)
     .map((d) => {
       const arg = d.args.find((a) => a.name === target.argument);
-      const what = !arg ? 'which declares no such argument: it is ignored' : arg.required ? 'which needs it (it has no default)' : 'which has a default for it: this value replaces it';
+      const what = !arg
+        ? 'which declares no such argument: it is ignored'
+        : arg.required
+          ? 'which needs it (it has no default)'
+          : 'which has a default for it: this value replaces it';
       return `Passed to ${d.kind} \`${d.name}\`${d.namespace ? ` in ${d.namespace}` : ''} (\`${d.file.split(/[\\/]/).pop()}\`), ${what}.`;
     })
     .join('\n\n');
@@ -85,7 +117,10 @@ function referencedDefinitions(target: ReferenceTarget, found: readonly Workspac
   return found
     .map((d) => {
       const where = `\`${d.name}\`${d.namespace ? ` in ${d.namespace}` : ''}, defined in \`${d.file.split(/[\\/]/).pop()}\`.`;
-      const pairs = (m: Record<string, string> | undefined) => Object.entries(m ?? {}).map(([k, v]) => `\`${k}: ${v}\``).join(', ');
+      const pairs = (m: Record<string, string> | undefined) =>
+        Object.entries(m ?? {})
+          .map(([k, v]) => `\`${k}: ${v}\``)
+          .join(', ');
       if (isServiceDefinition(d)) return `Service ${where} Selects ${pairs(d.selector) || 'nothing (no selector)'}.`;
       if (isAnalysisTemplateDefinition(d)) {
         const args = d.args.length ? d.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') : 'none';
@@ -97,7 +132,8 @@ function referencedDefinitions(target: ReferenceTarget, found: readonly Workspac
           const rules = d.backends.length ? `Routes to ${names(d.backends)}` : 'No rule routes to a Service';
           return `Ingress ${where} ${rules}${d.defaultBackend ? `; default backend \`${d.defaultBackend}\`` : ''}.`;
         }
-        if (d.routerKind !== 'VirtualService') return `${d.routerKind} ${where} Backends: ${d.backends.length ? names(d.backends) : 'none'}.`;
+        if (d.routerKind !== 'VirtualService')
+          return `${d.routerKind} ${where} Backends: ${d.backends.length ? names(d.backends) : 'none'}.`;
         const named = d.httpRoutes.flatMap((r) => (r.name ? [r.name] : []));
         const unnamed = d.httpRoutes.length - named.length;
         const routes = d.httpRoutes.length === 0 ? 'none' : [names(named), unnamed ? `${unnamed} unnamed` : ''].filter(Boolean).join(', ');
@@ -117,7 +153,8 @@ export function canaryStepIndex(path: readonly (string | number)[]): number | un
 }
 
 function describeField(spec: FieldSpec, path: readonly (string | number)[], allowed: readonly string[] | undefined): string {
-  const title = typeof path[path.length - 1] === 'number' ? `${String(path[path.length - 2])}[${String(path[path.length - 1])}]` : spec.name;
+  const title =
+    typeof path[path.length - 1] === 'number' ? `${String(path[path.length - 2])}[${String(path[path.length - 1])}]` : spec.name;
   const facts = [`\`${typeLabel(spec)}\``];
   if (spec.required) facts.push('required');
   const dflt = defaultLabel(spec);

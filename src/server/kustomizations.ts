@@ -6,7 +6,16 @@
  * and on file events); each one replaces what it said before.
  */
 import { basename } from 'node:path';
-import { fieldsPatched, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, patchFiles, readKustomization, type Kustomization, type Kustomized, type PatchSource } from '../schema';
+import {
+  fieldsPatched,
+  KUSTOMIZATION_FILE_NAMES,
+  kustomizedFiles,
+  patchFiles,
+  readKustomization,
+  type Kustomization,
+  type Kustomized,
+  type PatchSource,
+} from '../schema';
 
 export const isKustomizationFile = (path: string): boolean => KUSTOMIZATION_FILE_NAMES.includes(basename(path));
 

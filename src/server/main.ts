@@ -132,7 +132,8 @@ async function scan(roots: readonly string[]): Promise<void> {
     },
     pause: input.untilQuiet,
   });
-  if (result.truncated) connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
+  if (result.truncated)
+    connection.console.warn(`workspace scan stopped after ${result.files} YAML files; Services in the rest are not known`);
   scheduleDependents(changed);
   await kustomizationsRecorded();
 }
@@ -214,7 +215,9 @@ connection.onInitialize((params: InitializeParams) => {
 });
 connection.onInitialized(() => {
   if (watchFilesDynamically) {
-    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/Kustomization' }] });
+    void connection.client.register(DidChangeWatchedFilesNotification.type, {
+      watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/Kustomization' }],
+    });
   }
   // The connection listens by now, so its reader has every byte this listener sees.
   if (process.argv.includes('--stdio')) input.watch(process.stdin);
@@ -224,7 +227,8 @@ connection.onInitialized(() => {
     warming = warmUp({
       stop: () => documents.all().length > 0,
       inputQuietFor: input.quietFor,
-      done: (slices) => connection.console.log(`warm-up: ${slices} sample slices validated in ${Math.round(performance.now() - started)} ms`),
+      done: (slices) =>
+        connection.console.log(`warm-up: ${slices} sample slices validated in ${Math.round(performance.now() - started)} ms`),
       failed: (e) => log('warm-up failed', e),
     });
   }
@@ -236,22 +240,23 @@ connection.onInitialized(() => {
       scanning = false;
       scheduleAll();
     });
-  if (folderEvents) connection.workspace.onDidChangeWorkspaceFolders((e) => {
-    const added = e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileKey(f.uri));
-    const removed = e.removed.map((f) => fileKey(f.uri));
-    folders = [...folders.filter((f) => !removed.includes(f)), ...added];
-    // What the removed folders' files defined leaves the workspace (an open document keeps its text's definitions),
-    // and the Rollouts that named it are validated again.
-    const changed = new Set<string>();
-    for (const path of workspace.files()) {
-      if (isOpen(path) || inFolders(path) || !removed.some((r) => isInside(path, r))) continue;
-      for (const n of workspace.removeFile(path)) changed.add(n);
-    }
-    scheduleDependents(changed);
-    for (const k of kustomizations.paths()) if (!inFolders(k)) kustomizations.record(k, undefined);
-    void kustomizationsRecorded().catch((err) => log('reading kustomize patches failed', err));
-    void scan(added).catch((err) => log('workspace scan failed', err));
-  });
+  if (folderEvents)
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      const added = e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileKey(f.uri));
+      const removed = e.removed.map((f) => fileKey(f.uri));
+      folders = [...folders.filter((f) => !removed.includes(f)), ...added];
+      // What the removed folders' files defined leaves the workspace (an open document keeps its text's definitions),
+      // and the Rollouts that named it are validated again.
+      const changed = new Set<string>();
+      for (const path of workspace.files()) {
+        if (isOpen(path) || inFolders(path) || !removed.some((r) => isInside(path, r))) continue;
+        for (const n of workspace.removeFile(path)) changed.add(n);
+      }
+      scheduleDependents(changed);
+      for (const k of kustomizations.paths()) if (!inFolders(k)) kustomizations.record(k, undefined);
+      void kustomizationsRecorded().catch((err) => log('reading kustomize patches failed', err));
+      void scan(added).catch((err) => log('workspace scan failed', err));
+    });
 });
 
 // Documents
@@ -277,7 +282,8 @@ documents.onDidClose((e) => {
   // The closed text may never have been saved: what counts now is the disk, if the file is in the workspace
   // (with no folders at all, every file the editor showed is).
   if (folders.length > 0 && !inFolders(path)) scheduleDependents(workspace.removeFile(path));
-  else if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) void reindexFromDisk(path).catch((err) => log('re-reading a closed file failed', err));
+  else if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    void reindexFromDisk(path).catch((err) => log('re-reading a closed file failed', err));
   else scheduleDependents(workspace.removeFile(path));
 });
 connection.onDidChangeWatchedFiles((p) => {
@@ -361,7 +367,8 @@ connection.onRenameRequest(async (p) => {
     (doc) => add(service.renamePlaces(doc, target)),
     (uri, text) => add(service.renamePlacesInText(uri, text, target)),
   );
-  if (problems.length > 0) throw new ResponseError(LSPErrorCodes.RequestFailed, `Cannot rename "${target.argument ?? target.name}": ${problems.join('; ')}.`);
+  if (problems.length > 0)
+    throw new ResponseError(LSPErrorCodes.RequestFailed, `Cannot rename "${target.argument ?? target.name}": ${problems.join('; ')}.`);
   const changes: Record<string, TextEdit[]> = {};
   for (const l of [...service.declarations(target), ...found]) (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
   return { changes };

@@ -39,7 +39,13 @@ export interface ReferenceTarget {
 }
 
 const kindOf = (d: WorkspaceDefinition): ReferenceKind =>
-  isServiceDefinition(d) ? 'Service' : isAnalysisTemplateDefinition(d) ? d.kind : isRouterObjectDefinition(d) ? d.routerKind : d.workloadKind;
+  isServiceDefinition(d)
+    ? 'Service'
+    : isAnalysisTemplateDefinition(d)
+      ? d.kind
+      : isRouterObjectDefinition(d)
+        ? d.routerKind
+        : d.workloadKind;
 export const namespaceOf = (value: unknown): string | undefined => {
   const ns = (value as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
   return typeof ns === 'string' ? ns : undefined;
@@ -50,12 +56,30 @@ export const namespaceOf = (value: unknown): string | undefined => {
  * httpRoutes[i].name and the like), and metadata.name; a path ending in a list index
  * (stableIngresses[0]) counts by the list's key.
  */
-const REFERENCE_KEYS = new Set(['canaryService', 'stableService', 'activeService', 'previewService', 'pingService', 'pongService', 'templateName', 'name', 'stableIngress', 'stableIngresses', 'ingress', 'ingresses', 'httpRoute', 'grpcRoute', 'tcpRoute', 'tlsRoute']);
+const REFERENCE_KEYS = new Set([
+  'canaryService',
+  'stableService',
+  'activeService',
+  'previewService',
+  'pingService',
+  'pongService',
+  'templateName',
+  'name',
+  'stableIngress',
+  'stableIngresses',
+  'ingress',
+  'ingresses',
+  'httpRoute',
+  'grpcRoute',
+  'tcpRoute',
+  'tlsRoute',
+]);
 const lastKey = (path: readonly (string | number)[]): string | undefined => {
   for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
   return undefined;
 };
-export const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+export const samePath = (a: readonly (string | number)[], b: readonly (string | number)[]) =>
+  a.length === b.length && a.every((s, i) => s === b[i]);
 
 /** The references of a Rollout or Experiment document; none when it cannot be read as plain data. */
 function referencesOf(pd: { isRollout: boolean; isExperiment: boolean }, value: unknown): RolloutReference[] {
@@ -64,7 +88,11 @@ function referencesOf(pd: { isRollout: boolean; isExperiment: boolean }, value: 
 
 /** The target under the cursor (a definition's name, or a Rollout's reference to one) and the range of that name. */
 /** The target at a position: a definition's name, or a reference of a Rollout or an Experiment (`reference`). */
-export function referenceAt(file: FileParse, doc: TextDocument, at: Position): { target: ReferenceTarget; range: Range; reference?: true } | undefined {
+export function referenceAt(
+  file: FileParse,
+  doc: TextDocument,
+  at: Position,
+): { target: ReferenceTarget; range: Range; reference?: true } | undefined {
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
   if (!placed) return undefined;
@@ -75,21 +103,34 @@ export function referenceAt(file: FileParse, doc: TextDocument, at: Position): {
   if (samePath(where.path, ['metadata', 'name'])) {
     const d = placed.piece.definitions.find((x) => x.docIndex === where.docIndex);
     if (!d) return undefined;
-    return { target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) }, range: nameRange(placed, doc, where.docIndex, where.path) };
+    return {
+      target: { kind: kindOf(d), name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}) },
+      range: nameRange(placed, doc, where.docIndex, where.path),
+    };
   }
   if (!pd.isRollout && !pd.isExperiment) return undefined;
   const value = readableDocumentValue(pd.doc);
   const ref = referencesOf(pd, value).find((r) => samePath(r.path, where.path));
   if (!ref) return undefined;
   const namespace = ref.namespace ?? namespaceOf(value);
-  return { target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) }, range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined), reference: true };
+  return {
+    target: { kind: ref.kind, name: ref.name, ...(namespace && ref.kind !== 'ClusterAnalysisTemplate' ? { namespace } : {}) },
+    range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined),
+    reference: true,
+  };
 }
 
 /**
  * Where a name stands (a reference's, or a definition's metadata.name): the whole value at `path`,
  * or within it only `within`, the name part of a `name.namespace` reference (so a rename keeps `.namespace`).
  */
-export function nameRange(placed: PlacedPiece, doc: TextDocument, docIndex: number, path: RolloutReference['path'], within?: string): Range {
+export function nameRange(
+  placed: PlacedPiece,
+  doc: TextDocument,
+  docIndex: number,
+  path: RolloutReference['path'],
+  within?: string,
+): Range {
   let [start, end] = findingRange(placed.piece.parsed, { code: '', severity: 'info', message: '', path, target: 'value', docIndex });
   if (within !== undefined) {
     // The value may be quoted: the name is where its text first appears in the scalar's source.
@@ -107,7 +148,9 @@ export function renameProblem(kind: ReferenceKind, name: string): string | undef
   }
   if (kind === 'Service') {
     // Services are DNS labels (RFC 1035): they become host names.
-    return /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 63 ? undefined : `"${name}" is not a valid Service name: at most 63 lower-case letters, digits and "-", starting with a letter and ending with a letter or digit`;
+    return /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 63
+      ? undefined
+      : `"${name}" is not a valid Service name: at most 63 lower-case letters, digits and "-", starting with a letter and ending with a letter or digit`;
   }
   return isDnsSubdomain(name)
     ? undefined
@@ -134,7 +177,8 @@ export function referencesIn(file: FileParse, doc: TextDocument, target: Referen
     const value = readableDocumentValue(pd.doc);
     const namespace = namespaceOf(value);
     for (const ref of referencesOf(pd, value)) {
-      if (names(ref, namespace, target)) out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined) });
+      if (names(ref, namespace, target))
+        out.push({ uri: file.uri, range: nameRange(placed, doc, pd.index, ref.path, ref.namespace ? ref.name : undefined) });
     }
   }
   return out;
@@ -147,7 +191,11 @@ export function referencesIn(file: FileParse, doc: TextDocument, target: Referen
 export function definitionsFor(workspace: MutableWorkspaceIndex, target: ReferenceTarget, from?: ReferringFile): WorkspaceDefinition[] {
   const all = candidatesOf(workspace, target);
   if (!from) return all;
-  const site = { file: from.file, ...(target.namespace ? { namespace: target.namespace } : {}), ...(from.peers ? { peers: from.peers } : {}) };
+  const site = {
+    file: from.file,
+    ...(target.namespace ? { namespace: target.namespace } : {}),
+    ...(from.peers ? { peers: from.peers } : {}),
+  };
   return nearestDefinitions(all, site, target.kind === 'ClusterAnalysisTemplate');
 }
 
@@ -161,9 +209,14 @@ function candidatesOf(workspace: MutableWorkspaceIndex, target: ReferenceTarget)
   const inNamespace = (d: { namespace?: string }) => !target.namespace || !d.namespace || d.namespace === target.namespace;
   if (target.kind === 'Service') return workspace.servicesNamed(target.name).filter(inNamespace);
   if (target.kind === 'AnalysisTemplate' || target.kind === 'ClusterAnalysisTemplate') {
-    return matchingTemplates(workspace.analysisTemplatesNamed(target.name), { clusterScope: target.kind === 'ClusterAnalysisTemplate' }, target.namespace);
+    return matchingTemplates(
+      workspace.analysisTemplatesNamed(target.name),
+      { clusterScope: target.kind === 'ClusterAnalysisTemplate' },
+      target.namespace,
+    );
   }
-  if ((ROUTER_OBJECT_KINDS as readonly string[]).includes(target.kind)) return workspace.routerObjectsNamed(target.name).filter((d) => d.routerKind === target.kind && inNamespace(d));
+  if ((ROUTER_OBJECT_KINDS as readonly string[]).includes(target.kind))
+    return workspace.routerObjectsNamed(target.name).filter((d) => d.routerKind === target.kind && inNamespace(d));
   return workspace.workloadsNamed(target.name).filter((w) => w.workloadKind === target.kind && inNamespace(w));
 }
 
@@ -184,6 +237,7 @@ export function definitionsOf(workspace: MutableWorkspaceIndex, target: Referenc
   const found = definitionsFor(workspace, target, from);
   const { argument } = target;
   if (argument === undefined) return found.map((d) => indexedLocation(d.file, d.nameRange));
-  return found.filter(isAnalysisTemplateDefinition).flatMap((d) => d.args.filter((a) => a.name === argument && a.nameRange).map((a) => indexedLocation(d.file, a.nameRange)));
+  return found
+    .filter(isAnalysisTemplateDefinition)
+    .flatMap((d) => d.args.filter((a) => a.name === argument && a.nameRange).map((a) => indexedLocation(d.file, a.nameRange)));
 }
-

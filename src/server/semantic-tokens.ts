@@ -19,7 +19,16 @@ export type SemanticTokenKind = 'step' | 'strategy' | 'kind' | 'number';
 const TYPE_INDEX: Record<SemanticTokenKind, number> = { step: 0, strategy: 1, kind: 2, number: 3 };
 
 const STRATEGIES = new Set(['canary', 'blueGreen']);
-const STEP_KINDS = new Set(['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin']);
+const STEP_KINDS = new Set([
+  'setWeight',
+  'pause',
+  'setCanaryScale',
+  'analysis',
+  'experiment',
+  'setHeaderRoute',
+  'setMirrorRoute',
+  'plugin',
+]);
 const ARGO_KINDS = new Set(['Rollout', 'AnalysisTemplate', 'ClusterAnalysisTemplate', 'AnalysisRun', 'Experiment']);
 /** Go durations (`30s`, `1m30s`, `500ms`) and percentages (`25%`), as values. */
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/;
@@ -55,11 +64,24 @@ export function semanticTokensOf(file: FileParse): SemanticToken[] {
           if (STRATEGIES.has(key.value)) add(key, 'strategy');
           // A step's kind: a key of a map that is an item of a `steps` list.
           const [owner, list, map] = path.slice(-3);
-          if (STEP_KINDS.has(key.value) && isMap(map) && isSeq(list) && isPair(owner) && isScalar(owner.key) && owner.key.value === 'steps') add(key, 'step');
+          if (STEP_KINDS.has(key.value) && isMap(map) && isSeq(list) && isPair(owner) && isScalar(owner.key) && owner.key.value === 'steps')
+            add(key, 'step');
           // The document's kind: `kind` at the top level.
-          if (key.value === 'kind' && path.length === 2 && isScalar(pair.value) && typeof pair.value.value === 'string' && ARGO_KINDS.has(pair.value.value)) add(pair.value, 'kind');
+          if (
+            key.value === 'kind' &&
+            path.length === 2 &&
+            isScalar(pair.value) &&
+            typeof pair.value.value === 'string' &&
+            ARGO_KINDS.has(pair.value.value)
+          )
+            add(pair.value, 'kind');
           const value = pair.value;
-          if (isScalar(value) && typeof value.value === 'string' && (PERCENT.test(value.value) || (DURATION.test(value.value) && value.type === 'PLAIN'))) add(value, 'number');
+          if (
+            isScalar(value) &&
+            typeof value.value === 'string' &&
+            (PERCENT.test(value.value) || (DURATION.test(value.value) && value.type === 'PLAIN'))
+          )
+            add(value, 'number');
         },
       });
     }

@@ -2,7 +2,18 @@
  * The Rollout language service: a plain object over TextDocuments. No Connection, no editor:
  * everything it needs is passed in, so the server, the CLI and tests call the same code.
  */
-import type { CodeAction, CodeLens, CompletionList, Diagnostic, DocumentSymbol, Hover, InlayHint, Location, Position, Range } from 'vscode-languageserver-types';
+import type {
+  CodeAction,
+  CodeLens,
+  CompletionList,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  InlayHint,
+  Location,
+  Position,
+  Range,
+} from 'vscode-languageserver-types';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createWorkspaceIndex, type Kustomized, type MutableWorkspaceIndex } from '../schema';
 import { createParseCache, definitionsOf as fileDefinitions, parseWhole, type FileParse, type ParseCache } from './documents';
@@ -83,11 +94,15 @@ export interface RenamePlaces {
 
 function renamePlacesInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget, workspace: MutableWorkspaceIndex): RenamePlaces {
   const { argument } = target;
-  return { references: referencesInFile(file, doc, target), problems: argument === undefined ? [] : sharedArgumentProblems(file, doc, { ...target, argument }, workspace) };
+  return {
+    references: referencesInFile(file, doc, target),
+    problems: argument === undefined ? [] : sharedArgumentProblems(file, doc, { ...target, argument }, workspace),
+  };
 }
 
 /** Only a text that has the target's name (and its argument's) can refer to it; the rest is not parsed. */
-const mayName = (text: string, target: ReferenceTarget) => text.includes(target.name) && (target.argument === undefined || text.includes(target.argument));
+const mayName = (text: string, target: ReferenceTarget) =>
+  text.includes(target.name) && (target.argument === undefined || text.includes(target.argument));
 
 function referencesInFile(file: FileParse, doc: TextDocument, target: ReferenceTarget): Location[] {
   const { argument } = target;
@@ -105,7 +120,12 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator, { patch: isPatch(doc), kustomized: deps.kustomized?.(doc.uri) }),
     hover: (doc, at) => hoverAt(parses.get(doc), doc, at, workspace),
     complete: (doc, at) =>
-      completionsAt(parses.get(doc), doc, at, { templates: () => workspace.analysisTemplates(), workloads: () => workspace.workloads(), services: () => workspace.services(), routerObjects: () => workspace.routerObjects() }),
+      completionsAt(parses.get(doc), doc, at, {
+        templates: () => workspace.analysisTemplates(),
+        workloads: () => workspace.workloads(),
+        services: () => workspace.services(),
+        routerObjects: () => workspace.routerObjects(),
+      }),
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
     codeActions: (doc, range) => quickFixes(parses.get(doc), doc, range, service.validate(doc)),
     // A patch is not a Rollout to simulate: its replicas and steps meet the base's only in `kustomize build`.
@@ -119,10 +139,13 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
       return found && { ...found, target: resolvedTarget(workspace, found.target) };
     },
     references: (doc, target) => referencesInFile(parses.get(doc), doc, target),
-    referencesInText: (uri, text, target) => (mayName(text, target) ? referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target) : []),
+    referencesInText: (uri, text, target) =>
+      mayName(text, target) ? referencesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target) : [],
     renamePlaces: (doc, target) => renamePlacesInFile(parses.get(doc), doc, target, workspace),
     renamePlacesInText: (uri, text, target) =>
-      mayName(text, target) ? renamePlacesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target, workspace) : { references: [], problems: [] },
+      mayName(text, target)
+        ? renamePlacesInFile(parseWhole(uri, text), TextDocument.create(uri, 'yaml', 0, text), target, workspace)
+        : { references: [], problems: [] },
     declarations: (target) => definitionsOf(workspace, target),
     parse: (doc) => parses.get(doc),
     indexServices: (doc) => workspace.setFile(fileKey(doc.uri), fileDefinitions(parses.get(doc))),

@@ -23,7 +23,8 @@ export function planOf(pd: ParsedDoc): PlannedStep[] | undefined {
 
 function previewable(rollout: Rollout): boolean {
   const spec = (rollout as { spec?: { replicas?: unknown; strategy?: { canary?: { maxSurge?: unknown } } } } | null)?.spec;
-  const pods = (v: unknown) => v === undefined || v === null || typeof v === 'string' || (typeof v === 'number' && v >= 0 && v <= MAX_PREVIEW_PODS);
+  const pods = (v: unknown) =>
+    v === undefined || v === null || typeof v === 'string' || (typeof v === 'number' && v >= 0 && v <= MAX_PREVIEW_PODS);
   return pods(spec?.replicas) && pods(spec?.strategy?.canary?.maxSurge);
 }
 
@@ -36,10 +37,15 @@ export function stepPreview(pd: ParsedDoc, index: number): string | undefined {
   const table = ['| step | action | canary | stable | weight |', '| --- | --- | --- | --- | --- |'];
   for (const s of plan) {
     const mark = s.index === index ? '**→** ' : '';
-    table.push(s.invalid ? `| ${mark}${s.index} | ${stepText(s.description)} (not valid) | | | |` : `| ${mark}${s.index} | ${stepText(s.description)} | ${s.canaryReplicas} | ${s.stableReplicas} | ${s.weight}% |`);
+    table.push(
+      s.invalid
+        ? `| ${mark}${s.index} | ${stepText(s.description)} (not valid) | | | |`
+        : `| ${mark}${s.index} | ${stepText(s.description)} | ${s.canaryReplicas} | ${s.stableReplicas} | ${s.weight}% |`,
+    );
   }
   // The table first: it is what a person hovers a step for.
-  if (step.invalid) return [`**Step ${index} cannot be planned**: ${step.invalid}. The other steps, as if it did nothing:`, '', ...table].join('\n');
+  if (step.invalid)
+    return [`**Step ${index} cannot be planned**: ${step.invalid}. The other steps, as if it did nothing:`, '', ...table].join('\n');
   const lines = [
     `**What happens at step ${index}** (${stepText(step.description)}), in a plain update of this manifest:`,
     '',

@@ -43,7 +43,12 @@ export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSym
       selection: [number, number],
       depth: number,
     ): DocumentSymbol => {
-      const sym: DocumentSymbol = { name, kind: SymbolKind.Property, range: range(full[0], full[1]), selectionRange: range(selection[0], selection[1]) };
+      const sym: DocumentSymbol = {
+        name,
+        kind: SymbolKind.Property,
+        range: range(full[0], full[1]),
+        selectionRange: range(selection[0], selection[1]),
+      };
       if (isMap(value)) {
         sym.kind = SymbolKind.Object;
         if (depth < MAX_DEPTH) sym.children = fromPairs(value.items, path, depth + 1);
@@ -63,7 +68,8 @@ export function documentSymbols(file: FileParse, doc: TextDocument): DocumentSym
         }
       } else if (isScalar(value)) {
         sym.detail = String(value.value);
-        sym.kind = typeof value.value === 'number' ? SymbolKind.Number : typeof value.value === 'boolean' ? SymbolKind.Boolean : SymbolKind.String;
+        sym.kind =
+          typeof value.value === 'number' ? SymbolKind.Number : typeof value.value === 'boolean' ? SymbolKind.Boolean : SymbolKind.String;
       }
       return sym;
     };

@@ -12,7 +12,17 @@ import { basename } from 'node:path';
 import { isMap, isScalar, isSeq, visit, type Scalar } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location, Position, Range } from 'vscode-languageserver-types';
-import { documentAnalysisBlocks, inScalar, isAnalysisTemplateDefinition, matchingTemplates, pathAt, readableDocumentValue, type MutableWorkspaceIndex, type ParsedDoc, type TemplateReference } from '../schema';
+import {
+  documentAnalysisBlocks,
+  inScalar,
+  isAnalysisTemplateDefinition,
+  matchingTemplates,
+  pathAt,
+  readableDocumentValue,
+  type MutableWorkspaceIndex,
+  type ParsedDoc,
+  type TemplateReference,
+} from '../schema';
 import { allDocs, cursorAt, pieceAt, type FileParse, type Piece } from './documents';
 import { inTargetNamespace, nameRange, namespaceOf, samePath, type ReferenceTarget } from './references';
 import { fileKey } from './uri';
@@ -76,11 +86,19 @@ export function argumentDefinition(file: FileParse, doc: TextDocument, at: Posit
 }
 
 /** What `{{args.NAME}}` stands for: the markdown and the placeholder's span (offsets of the file). */
-export function argumentHover(file: FileParse, doc: TextDocument, at: Position): { markdown: string; start: number; end: number } | undefined {
+export function argumentHover(
+  file: FileParse,
+  doc: TextDocument,
+  at: Position,
+): { markdown: string; start: number; end: number } | undefined {
   const arg = argAt(file, doc, at);
   if (!arg) return undefined;
   const span = { start: arg.start, end: arg.end };
-  if (!isMap(arg.entry)) return { markdown: `**argument \`${arg.name}\`**\n\nNot declared in \`spec.args\`: Argo cannot replace it, and the AnalysisRun fails.`, ...span };
+  if (!isMap(arg.entry))
+    return {
+      markdown: `**argument \`${arg.name}\`**\n\nNot declared in \`spec.args\`: Argo cannot replace it, and the AnalysisRun fails.`,
+      ...span,
+    };
   const value = arg.entry.get('value');
   const from = arg.entry.get('valueFrom', true);
   const secret = isMap(from) ? from.getIn(['secretKeyRef', 'name']) : undefined;
@@ -107,7 +125,8 @@ function templateTarget(piece: Piece, pd: ParsedDoc, argument: string): Referenc
   return { kind: d.kind, name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}), argument };
 }
 
-const isArgsName = (path: readonly (string | number)[]) => path.length >= 3 && path[path.length - 1] === 'name' && typeof path[path.length - 2] === 'number' && path[path.length - 3] === 'args';
+const isArgsName = (path: readonly (string | number)[]) =>
+  path.length >= 3 && path[path.length - 1] === 'name' && typeof path[path.length - 2] === 'number' && path[path.length - 3] === 'args';
 
 /**
  * The argument under the cursor and where its name stands: on a placeholder or `spec.args[i].name`
@@ -115,11 +134,21 @@ const isArgsName = (path: readonly (string | number)[]) => path.length >= 3 && p
  * block passes its args to each of its templates: the target is the first that declares the
  * argument (by the workspace's index), else the block's first template.
  */
-export function argumentAt(file: FileParse, doc: TextDocument, at: Position, workspace: MutableWorkspaceIndex): { target: ReferenceTarget; range: Range } | undefined {
+export function argumentAt(
+  file: FileParse,
+  doc: TextDocument,
+  at: Position,
+  workspace: MutableWorkspaceIndex,
+): { target: ReferenceTarget; range: Range } | undefined {
   const placeholder = argAt(file, doc, at);
   if (placeholder) {
     const target = templateTarget(placeholder.piece, placeholder.template, placeholder.name);
-    return target && { target, range: { start: doc.positionAt(placeholder.nameStart), end: doc.positionAt(placeholder.nameStart + placeholder.name.length) } };
+    return (
+      target && {
+        target,
+        range: { start: doc.positionAt(placeholder.nameStart), end: doc.positionAt(placeholder.nameStart + placeholder.name.length) },
+      }
+    );
   }
   const offset = doc.offsetAt(at);
   const placed = pieceAt(file, offset);
@@ -135,10 +164,14 @@ export function argumentAt(file: FileParse, doc: TextDocument, at: Position, wor
   }
   const value = readableDocumentValue(pd.doc);
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const block = documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1]).find((b) => b.args.some((a) => samePath(a.path, where.path)));
+  const block = documentAnalysisBlocks(pd, value as Parameters<typeof documentAnalysisBlocks>[1]).find((b) =>
+    b.args.some((a) => samePath(a.path, where.path)),
+  );
   if (!block || block.templates.length === 0) return undefined;
   const namespace = namespaceOf(value);
-  const declaring = block.templates.find((t) => matchingTemplates(workspace.analysisTemplatesNamed(t.name), t, namespace).some((d) => d.args.some((a) => a.name === name)));
+  const declaring = block.templates.find((t) =>
+    matchingTemplates(workspace.analysisTemplatesNamed(t.name), t, namespace).some((d) => d.args.some((a) => a.name === name)),
+  );
   const ref = declaring ?? block.templates[0]!;
   const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
   return { target: { kind, name: ref.name, ...(kind === 'AnalysisTemplate' && namespace ? { namespace } : {}), argument: name }, range };
@@ -151,7 +184,10 @@ export function argumentAt(file: FileParse, doc: TextDocument, at: Position, wor
  */
 export function argumentReferences(file: FileParse, doc: TextDocument, target: ReferenceTarget & { argument: string }): Location[] {
   const out: Location[] = [];
-  const at = (start: number, end: number): Location => ({ uri: file.uri, range: { start: doc.positionAt(start), end: doc.positionAt(end) } });
+  const at = (start: number, end: number): Location => ({
+    uri: file.uri,
+    range: { start: doc.positionAt(start), end: doc.positionAt(end) },
+  });
   for (const { placed, doc: pd } of allDocs(file)) {
     if (!pd.isAnalysisTemplate) continue;
     const own = templateTarget(placed.piece, pd, target.argument);
@@ -168,7 +204,8 @@ export function argumentReferences(file: FileParse, doc: TextDocument, target: R
       },
     });
   }
-  for (const pass of argumentPasses(file, target)) out.push({ uri: file.uri, range: nameRange(pass.placed, doc, pass.doc.index, pass.arg.path, pass.arg.name) });
+  for (const pass of argumentPasses(file, target))
+    out.push({ uri: file.uri, range: nameRange(pass.placed, doc, pass.doc.index, pass.arg.path, pass.arg.name) });
   return out;
 }
 
@@ -179,11 +216,20 @@ export function argumentReferences(file: FileParse, doc: TextDocument, target: R
  * other template without its value (and renaming only the target's side would leave the block
  * passing the target nothing).
  */
-export function sharedArgumentProblems(file: FileParse, doc: TextDocument, target: ReferenceTarget & { argument: string }, workspace: MutableWorkspaceIndex): string[] {
+export function sharedArgumentProblems(
+  file: FileParse,
+  doc: TextDocument,
+  target: ReferenceTarget & { argument: string },
+  workspace: MutableWorkspaceIndex,
+): string[] {
   const out: string[] = [];
   for (const { placed, doc: pd, value, block, arg, namespace } of argumentPasses(file, target)) {
     const others = block.templates.filter(
-      (t) => !runsTarget(t, namespace, target) && matchingTemplates(workspace.analysisTemplatesNamed(t.name), t, namespace).some((d) => d.args.some((a) => a.name === target.argument)),
+      (t) =>
+        !runsTarget(t, namespace, target) &&
+        matchingTemplates(workspace.analysisTemplatesNamed(t.name), t, namespace).some((d) =>
+          d.args.some((a) => a.name === target.argument),
+        ),
     );
     if (others.length === 0) continue;
     const name = (value as { metadata?: { name?: unknown } }).metadata?.name;
@@ -216,7 +262,9 @@ function* argumentPasses(file: FileParse, target: ReferenceTarget & { argument: 
 
 /** Why `name` cannot be an argument's new name, or undefined. */
 export function argumentRenameProblem(name: string): string | undefined {
-  return ARGUMENT_NAME.test(name) ? undefined : `"${name}" cannot be an argument's name: {{args.NAME}} holds letters, digits, "_", "-" and "." only`;
+  return ARGUMENT_NAME.test(name)
+    ? undefined
+    : `"${name}" cannot be an argument's name: {{args.NAME}} holds letters, digits, "_", "-" and "." only`;
 }
 
 function runsTarget(t: TemplateReference, namespace: string | undefined, target: ReferenceTarget): boolean {

@@ -24,8 +24,14 @@ function keyToUri(file: string): string {
 }
 
 /** A place in a file as the workspace index has it (0-based lines and UTF-16 columns), the file's start when unknown. */
-export function indexedLocation(file: string, r: { start: LineColumn; end: LineColumn } = { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } }): Location {
-  return { uri: keyToUri(file), range: { start: { line: r.start.line, character: r.start.column }, end: { line: r.end.line, character: r.end.column } } };
+export function indexedLocation(
+  file: string,
+  r: { start: LineColumn; end: LineColumn } = { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } },
+): Location {
+  return {
+    uri: keyToUri(file),
+    range: { start: { line: r.start.line, character: r.start.column }, end: { line: r.end.line, character: r.end.column } },
+  };
 }
 
 /** Whether a file path is the folder or lies under it. */

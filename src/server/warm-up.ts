@@ -133,7 +133,15 @@ function containerLines(app: string, i: number): string[] {
   const blocks: string[][] = [
     [`- name: ${app}`, `  image: 'registry.example/${app}:1.${i}'`],
     ['  args: ["--port", "8080"]'],
-    ['  env:', '    - name: LOG_LEVEL', `      value: "${i % 3}"`, '    - name: POD_NAME', '      valueFrom:', '        fieldRef:', '          fieldPath: metadata.name'],
+    [
+      '  env:',
+      '    - name: LOG_LEVEL',
+      `      value: "${i % 3}"`,
+      '    - name: POD_NAME',
+      '      valueFrom:',
+      '        fieldRef:',
+      '          fieldPath: metadata.name',
+    ],
     ['  ports:', '    - containerPort: 8080', '      name: http'],
     ['  resources:', '    requests: { cpu: 100m, memory: 64Mi }', '    limits:', '      memory: 256Mi'],
     ['  readinessProbe:', '    httpGet:', '      path: /healthz', '      port: http', '    periodSeconds: 5'],
@@ -156,7 +164,15 @@ function canaryDoc(app: string, seed: number, i: number): string {
     ['maxSurge: "25%"', `maxUnavailable: ${i % 2}`],
     ['trafficRouting:', ...indent(routers[i % routers.length]!, '  ')],
     ...(i % 2 === 0 ? [['dynamicStableScale: true']] : []),
-    ['analysis:', '  templates:', `    - templateName: success-rate-${seed}`, '  startingStep: 2', '  args:', '    - name: service-name', `      value: ${app}-canary`],
+    [
+      'analysis:',
+      '  templates:',
+      `    - templateName: success-rate-${seed}`,
+      '  startingStep: 2',
+      '  args:',
+      '    - name: service-name',
+      `      value: ${app}-canary`,
+    ],
     [
       'steps:',
       '  - setWeight: 10',
@@ -171,7 +187,9 @@ function canaryDoc(app: string, seed: number, i: number): string {
       `          value: ${app}-canary`,
       '  - setCanaryScale:',
       '      weight: 50',
-      ...(i % 3 === 1 ? ['  - experiment:', '      duration: 5m', '      templates:', '        - name: baseline', '          specRef: stable'] : []),
+      ...(i % 3 === 1
+        ? ['  - experiment:', '      duration: 5m', '      templates:', '        - name: baseline', '          specRef: stable']
+        : []),
       '  - setWeigth: 80',
       '  - pause:',
       '      duration: 10m',
@@ -207,7 +225,13 @@ function canaryDoc(app: string, seed: number, i: number): string {
 
 function blueGreenDoc(app: string, i: number): string {
   const fields = rotate(
-    [[`activeService: ${app}-stable`], [`previewService: ${app}-preview`], ['autoPromotionEnabled: false'], ['scaleDownDelaySeconds: 30'], ...(i % 2 ? [['prePromotionAnalysis:', '  templates:', '    - templateName: smoke']] : [])],
+    [
+      [`activeService: ${app}-stable`],
+      [`previewService: ${app}-preview`],
+      ['autoPromotionEnabled: false'],
+      ['scaleDownDelaySeconds: 30'],
+      ...(i % 2 ? [['prePromotionAnalysis:', '  templates:', '    - templateName: smoke']] : []),
+    ],
     i,
   ).flat();
   return [

@@ -21,12 +21,15 @@ export interface ScanLimits {
 
 export const DEFAULT_SCAN_LIMITS: ScanLimits = { maxFiles: 5000, maxFileBytes: 2_000_000, maxDepth: 20 };
 
-
 /**
  * Calls `visit` for each YAML file under the folders, breadth first, awaiting it before the next;
  * bounded by `limits` (the files past maxFiles are not visited, and `truncated` says so).
  */
-export async function forEachYamlFile(folders: readonly string[], limits: ScanLimits, visit: (path: string) => Promise<void>): Promise<{ files: number; truncated: boolean }> {
+export async function forEachYamlFile(
+  folders: readonly string[],
+  limits: ScanLimits,
+  visit: (path: string) => Promise<void>,
+): Promise<{ files: number; truncated: boolean }> {
   let files = 0;
   const queue: { dir: string; depth: number }[] = folders.map((dir) => ({ dir, depth: 0 }));
   while (queue.length > 0) {
@@ -105,7 +108,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * definitionsInText, a parsed piece at a time, letting the editor's messages in every few pieces
  * (`pause`); none once `abandoned` says the file's definitions are no longer wanted.
  */
-export async function definitionsYielding(path: string, text: string, abandoned: () => boolean = () => false, pause: () => Promise<void> = nextTurn): Promise<WorkspaceDefinition[]> {
+export async function definitionsYielding(
+  path: string,
+  text: string,
+  abandoned: () => boolean = () => false,
+  pause: () => Promise<void> = nextTurn,
+): Promise<WorkspaceDefinition[]> {
   const steps = definitionSteps(path, text);
   for (let n = 1; ; n++) {
     const step = steps.next();
@@ -118,7 +126,9 @@ export async function definitionsYielding(path: string, text: string, abandoned:
 }
 
 /** A text that names none of the kinds the index keeps (definitionsInFile) defines nothing: it is not parsed. */
-const mentionsDefinition = new RegExp(`kind:\\s*["']?(?:${['Service', ...ANALYSIS_TEMPLATE_KINDS, ...Object.keys(WORKLOAD_KINDS), ...ROUTER_OBJECT_KINDS].join('|')})\\b`);
+const mentionsDefinition = new RegExp(
+  `kind:\\s*["']?(?:${['Service', ...ANALYSIS_TEMPLATE_KINDS, ...Object.keys(WORKLOAD_KINDS), ...ROUTER_OBJECT_KINDS].join('|')})\\b`,
+);
 const documentEnd = /^\.\.\.(?=[ \t\r\n]|$)/m;
 
 /**

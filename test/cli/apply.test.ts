@@ -26,7 +26,11 @@ describe('rollouts apply', function () {
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
   const kubeconfig = () => ['--kubeconfig', h.cluster.kubeconfigPath];
-  const exists = (path: string) => h.conn.rest.request('GET', path).then(() => true, (e) => (isNotFound(e) ? false : Promise.reject(e)));
+  const exists = (path: string) =>
+    h.conn.rest.request('GET', path).then(
+      () => true,
+      (e) => (isNotFound(e) ? false : Promise.reject(e)),
+    );
 
   before(async () => {
     h = await startHarness();
@@ -39,7 +43,11 @@ describe('rollouts apply', function () {
 
   it('applies every object of the file, one line each, and exits 0', async () => {
     const r = await run(['apply', '-f', file('app.yaml', manifest), ...kubeconfig()]);
-    assert.deepEqual(r, { code: 0, err: '', out: 'service/web-stable (namespace default) applied\nrollout/web (namespace default) applied\nclusteranalysistemplate/always applied' });
+    assert.deepEqual(r, {
+      code: 0,
+      err: '',
+      out: 'service/web-stable (namespace default) applied\nrollout/web (namespace default) applied\nclusteranalysistemplate/always applied',
+    });
     assert.equal((await h.conn.rest.request('GET', kindPath(ROLLOUT, 'default', 'web'))).spec.replicas, 2);
   });
 
@@ -53,18 +61,27 @@ describe('rollouts apply', function () {
   });
 
   it('what is no object, or is not served, is reported with file and line; the rest is applied (exit 1)', async () => {
-    const path = file('mixed.yaml', '- not an object\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: mixed, namespace: kube-system}\n');
+    const path = file(
+      'mixed.yaml',
+      '- not an object\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: mixed, namespace: kube-system}\n',
+    );
     const r = await run(['apply', '-f', path, ...kubeconfig()]);
     assert.equal(r.code, 1);
     assert.equal(r.out, 'configmap/mixed (namespace kube-system) applied');
-    assert.deepEqual(r.err.split('\n').map((l) => l.replace(`${path}:`, 'FILE:').replace(/(served|serve example\.com\/v1): .*/, '$1')), [
-      'FILE:1: the document is not an object (a Kubernetes object is a map with apiVersion, kind and metadata)',
-      'FILE:3: Widget "w": the server does not serve example.com/v1',
-    ]);
+    assert.deepEqual(
+      r.err.split('\n').map((l) => l.replace(`${path}:`, 'FILE:').replace(/(served|serve example\.com\/v1): .*/, '$1')),
+      [
+        'FILE:1: the document is not an object (a Kubernetes object is a map with apiVersion, kind and metadata)',
+        'FILE:3: Widget "w": the server does not serve example.com/v1',
+      ],
+    );
   });
 
   it('bad usage and unreadable files exit 2 with the reason', async () => {
-    assert.deepEqual(await run(['apply', ...kubeconfig()]).then((r) => [r.code, r.err.split('\n')[0]]), [2, 'rollouts apply: give at least one manifest with -f FILE']);
+    assert.deepEqual(await run(['apply', ...kubeconfig()]).then((r) => [r.code, r.err.split('\n')[0]]), [
+      2,
+      'rollouts apply: give at least one manifest with -f FILE',
+    ]);
     assert.equal((await run(['apply', 'app.yaml', ...kubeconfig()])).code, 2);
     const missing = await run(['apply', '-f', 'nope.yaml', ...kubeconfig()]);
     assert.deepEqual([missing.code, missing.err], [2, 'rollouts apply: cannot read nope.yaml: no such file']);

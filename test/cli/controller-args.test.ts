@@ -15,11 +15,14 @@ describe('rollouts controller namespaces', () => {
   });
 
   it('says which value is not a namespace name', () => {
-    assert.throws(() => namespacesOf(['-n', 'a,,b']), (e: Error) => e instanceof UsageError && e.message === `-n "a,,b": an empty namespace name`);
+    assert.throws(
+      () => namespacesOf(['-n', 'a,,b']),
+      (e: Error) => e instanceof UsageError && e.message === `-n "a,,b": an empty namespace name`,
+    );
     assert.throws(() => namespacesOf(['-n', 'Team_A']), /-n "Team_A": "Team_A" is not a namespace name/);
   });
 
-  it('other commands keep kubectl\'s rule: the last -n wins', () => {
+  it("other commands keep kubectl's rule: the last -n wins", () => {
     assert.equal(parseTargetArgs(['web', '-n', 'a', '-n', 'b']).namespace, 'b');
   });
 });

@@ -49,11 +49,27 @@ describe('cli lint', () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'rollouts-lint-'));
-    writeFileSync(join(dir, 'good.yaml'), rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n      steps:\n      - setWeight: 20\n'));
+    writeFileSync(
+      join(dir, 'good.yaml'),
+      rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n      steps:\n      - setWeight: 20\n'),
+    );
     writeFileSync(join(dir, 'bad.yaml'), rollout('    canary:\n      steps:\n      - setWieght: 20\n      - setWeight: 120\n'));
-    writeFileSync(join(dir, 'warn.yaml'), rollout('    blueGreen:\n      activeService: demo-active\n      autoPromotionEnabled: false\n      autoPromotionSeconds: 30\n'));
-    writeFileSync(join(dir, 'services.yaml'), ['demo-canary', 'demo-stable', 'demo-active'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: demo\n`).join('---\n'));
-    writeFileSync(join(dir, 'wrong-services.yaml'), ['demo-canary', 'demo-stable'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: other\n`).join('---\n'));
+    writeFileSync(
+      join(dir, 'warn.yaml'),
+      rollout('    blueGreen:\n      activeService: demo-active\n      autoPromotionEnabled: false\n      autoPromotionSeconds: 30\n'),
+    );
+    writeFileSync(
+      join(dir, 'services.yaml'),
+      ['demo-canary', 'demo-stable', 'demo-active']
+        .map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: demo\n`)
+        .join('---\n'),
+    );
+    writeFileSync(
+      join(dir, 'wrong-services.yaml'),
+      ['demo-canary', 'demo-stable']
+        .map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: other\n`)
+        .join('---\n'),
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -94,7 +110,10 @@ describe('cli lint', () => {
   it('exits 1 when a Service in another file selects other pods', async () => {
     const c = captured(dir);
     assert.equal(await main(['lint', 'good.yaml', 'wrong-services.yaml'], c.io), 1);
-    assert.match(c.out(), /good\.yaml:19:22: error: Service "demo-canary" does not select this Rollout's pods: it selects app: other, but the pod template has app: demo \[service-selector-mismatch\]/);
+    assert.match(
+      c.out(),
+      /good\.yaml:19:22: error: Service "demo-canary" does not select this Rollout's pods: it selects app: other, but the pod template has app: demo \[service-selector-mismatch\]/,
+    );
   });
 
   it('follows a problem with a note for each other place it involves, in this file or another', async () => {
@@ -106,14 +125,18 @@ describe('cli lint', () => {
     // wrong-services.yaml line 4 is `  name: demo-canary`: the Service's name is where it is defined.
     assert.equal(lines[mismatch + 1], '  wrong-services.yaml:4:9: note: Service "demo-canary" is defined here');
 
-    const text = rollout('    canary:\n      steps:\n      - pause: {}\n').replace('  replicas: 1\n', '').replace('spec:\n', 'spec:\n  replicas: 2\n  replicas: 3\n');
+    const text = rollout('    canary:\n      steps:\n      - pause: {}\n')
+      .replace('  replicas: 1\n', '')
+      .replace('spec:\n', 'spec:\n  replicas: 2\n  replicas: 3\n');
     writeFileSync(join(dir, 'twice.yaml'), text);
     const j = captured(dir);
     assert.equal(await main(['lint', '--format', 'json', 'twice.yaml'], j.io), 1);
     const [duplicate] = JSON.parse(j.out()).files[0].diagnostics;
     assert.match(duplicate.message, /^duplicate key "replicas"/);
     assert.deepEqual([duplicate.line, duplicate.column], [7, 3]);
-    assert.deepEqual(duplicate.related, [{ file: 'twice.yaml', line: 6, column: 3, endLine: 6, endColumn: 11, message: 'the first "replicas" of this map' }]);
+    assert.deepEqual(duplicate.related, [
+      { file: 'twice.yaml', line: 6, column: 3, endLine: 6, endColumn: 11, message: 'the first "replicas" of this map' },
+    ]);
   });
 
   it('warnings alone exit 0', async () => {
@@ -126,7 +149,10 @@ describe('cli lint', () => {
     const c = captured(dir);
     assert.equal(await main(['lint', '--format', 'json', 'bad.yaml', 'good.yaml', 'services.yaml'], c.io), 1);
     const report = JSON.parse(c.out());
-    assert.deepEqual(report.files.map((f: { file: string }) => f.file), ['bad.yaml', 'good.yaml', 'services.yaml']);
+    assert.deepEqual(
+      report.files.map((f: { file: string }) => f.file),
+      ['bad.yaml', 'good.yaml', 'services.yaml'],
+    );
     assert.deepEqual(report.files[0].diagnostics[1], {
       line: 21,
       column: 20,
@@ -140,36 +166,56 @@ describe('cli lint', () => {
     assert.deepEqual(report.files[1].diagnostics, []);
     const c2 = captured(dir);
     assert.equal(await main(['lint', '--format=json', 'good.yaml', 'services.yaml'], c2.io), 0);
-    assert.deepEqual(JSON.parse(c2.out()), { files: [{ file: 'good.yaml', diagnostics: [] }, { file: 'services.yaml', diagnostics: [] }] });
+    assert.deepEqual(JSON.parse(c2.out()), {
+      files: [
+        { file: 'good.yaml', diagnostics: [] },
+        { file: 'services.yaml', diagnostics: [] },
+      ],
+    });
   });
 
   it('a missing field is reported at the path it should have', async () => {
-    writeFileSync(join(dir, 'noselector.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: x\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n        image: b\n  strategy:\n    canary: {}\n');
+    writeFileSync(
+      join(dir, 'noselector.yaml'),
+      'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: x\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n        image: b\n  strategy:\n    canary: {}\n',
+    );
     const c = captured(dir);
     assert.equal(await main(['lint', '--format', 'json', 'noselector.yaml'], c.io), 1);
     const d = JSON.parse(c.out()).files[0].diagnostics;
-    assert.deepEqual(d.map((x: { path: string; line: number; column: number }) => [x.path, x.line, x.column]), [['spec.selector', 5, 1]]);
+    assert.deepEqual(
+      d.map((x: { path: string; line: number; column: number }) => [x.path, x.line, x.column]),
+      [['spec.selector', 5, 1]],
+    );
   });
 
-  itRealWorld('lints the upstream and real-world Experiments without errors, resolving their templates across the files given', async () => {
-    const files = [
-      peerPath('argo-rollouts/examples/experiment-with-analysis.yaml'),
-      peerPath('real-world/JoshDanielWalker__argo-rollout__experiment.yaml'),
-      peerPath('real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'),
-    ];
-    const c = captured(dir);
-    assert.equal(await main(['lint', '--format', 'json', ...files, peerPath('argo-rollouts/examples/analysis-templates.yaml')], c.io), 0);
-    const report = JSON.parse(c.out()) as { files: { diagnostics: { severity: string; code: string; path: string }[] }[] };
-    const [upstream, josh, yohanb] = report.files.map((f) => f.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.path}`));
-    // No duration and no required analysis: information only. Its templates are in analysis-templates.yaml.
-    assert.deepEqual(upstream, ['info experiment-never-ends at spec']);
-    // http-benchmark is in none of the files given.
-    assert.deepEqual(josh, ['warning analysis-template-not-found at spec.analyses[0].templateName', 'warning analysis-template-not-found at spec.analyses[1].templateName']);
-    assert.deepEqual(yohanb, ['info experiment-never-ends at spec']);
-  });
+  itRealWorld(
+    'lints the upstream and real-world Experiments without errors, resolving their templates across the files given',
+    async () => {
+      const files = [
+        peerPath('argo-rollouts/examples/experiment-with-analysis.yaml'),
+        peerPath('real-world/JoshDanielWalker__argo-rollout__experiment.yaml'),
+        peerPath('real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'),
+      ];
+      const c = captured(dir);
+      assert.equal(await main(['lint', '--format', 'json', ...files, peerPath('argo-rollouts/examples/analysis-templates.yaml')], c.io), 0);
+      const report = JSON.parse(c.out()) as { files: { diagnostics: { severity: string; code: string; path: string }[] }[] };
+      const [upstream, josh, yohanb] = report.files.map((f) => f.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.path}`));
+      // No duration and no required analysis: information only. Its templates are in analysis-templates.yaml.
+      assert.deepEqual(upstream, ['info experiment-never-ends at spec']);
+      // http-benchmark is in none of the files given.
+      assert.deepEqual(josh, [
+        'warning analysis-template-not-found at spec.analyses[0].templateName',
+        'warning analysis-template-not-found at spec.analyses[1].templateName',
+      ]);
+      assert.deepEqual(yohanb, ['info experiment-never-ends at spec']);
+    },
+  );
 
   it('exits 1 on an Experiment with errors, at their lines', async () => {
-    writeFileSync(join(dir, 'experiment.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: x\nspec:\n  duration: 60\n  templates:\n  - name: a\n    template:\n      spec:\n        containers:\n        - name: a\n          image: b\n');
+    writeFileSync(
+      join(dir, 'experiment.yaml'),
+      'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: x\nspec:\n  duration: 60\n  templates:\n  - name: a\n    template:\n      spec:\n        containers:\n        - name: a\n          image: b\n',
+    );
     const c = captured(dir);
     assert.equal(await main(['lint', 'experiment.yaml'], c.io), 1);
     assert.equal(
@@ -186,17 +232,24 @@ describe('cli lint', () => {
   it('lints a file the kustomization beside it lists as a patch as part of a Rollout', async () => {
     const overlay = join(dir, 'overlay');
     mkdirSync(overlay);
-    const patch = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  replicas: 5\n  strategy:\n    canary:\n      steps:\n      - setWeight: 20\n';
+    const patch =
+      'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  replicas: 5\n  strategy:\n    canary:\n      steps:\n      - setWeight: 20\n';
     writeFileSync(join(overlay, 'replicas.yaml'), patch);
     writeFileSync(join(overlay, 'typo.yaml'), patch.replace('replicas: 5', 'replica: 5'));
     writeFileSync(join(overlay, 'whole.yaml'), patch);
-    writeFileSync(join(overlay, 'kustomization.yaml'), 'resources:\n- ../base\npatches:\n- path: replicas.yaml\n  target: {kind: Rollout}\npatchesStrategicMerge:\n- typo.yaml\n');
+    writeFileSync(
+      join(overlay, 'kustomization.yaml'),
+      'resources:\n- ../base\npatches:\n- path: replicas.yaml\n  target: {kind: Rollout}\npatchesStrategicMerge:\n- typo.yaml\n',
+    );
     const ok = captured(dir);
     assert.equal(await main(['lint', 'overlay/replicas.yaml'], ok.io), 0, ok.out());
     assert.equal(ok.out(), '0 errors, 0 warnings in 1 file\n');
     const typo = captured(overlay);
     assert.equal(await main(['lint', 'typo.yaml'], typo.io), 1);
-    assert.match(typo.out(), /^typo\.yaml:6:3: error: unknown field "replica" in spec \(did you mean "replicas"\?\) \[unknown-field\]\n1 error, 0 warnings in 1 file\n$/);
+    assert.match(
+      typo.out(),
+      /^typo\.yaml:6:3: error: unknown field "replica" in spec \(did you mean "replicas"\?\) \[unknown-field\]\n1 error, 0 warnings in 1 file\n$/,
+    );
     // Not listed: a whole Rollout, which lacks its selector and template.
     const whole = captured(dir);
     assert.equal(await main(['lint', 'overlay/whole.yaml'], whole.io), 1);
@@ -208,10 +261,16 @@ describe('cli lint', () => {
     for (const d of ['app', 'base', 'overlays/prod']) mkdirSync(join(app, d), { recursive: true });
     // The selector and pod labels come from the overlay's labels; the base between them configures the Rollout
     // transform, and is beside none of the files linted: it is found through the overlay's resources.
-    writeFileSync(join(app, 'app/rollout.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  template:\n    spec:\n      containers:\n      - name: shop\n        image: shop:1\n  strategy:\n    canary: {}\n');
+    writeFileSync(
+      join(app, 'app/rollout.yaml'),
+      'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  template:\n    spec:\n      containers:\n      - name: shop\n        image: shop:1\n  strategy:\n    canary: {}\n',
+    );
     writeFileSync(join(app, 'app/kustomization.yaml'), 'resources: [rollout.yaml]\n');
     writeFileSync(join(app, 'base/kustomization.yaml'), 'configurations: [rollout-transform.yaml]\nresources: [../app]\n');
-    writeFileSync(join(app, 'overlays/prod/kustomization.yaml'), 'resources: [../../base]\nlabels:\n- pairs: {app: shop}\n  includeSelectors: true\n');
+    writeFileSync(
+      join(app, 'overlays/prod/kustomization.yaml'),
+      'resources: [../../base]\nlabels:\n- pairs: {app: shop}\n  includeSelectors: true\n',
+    );
     // Linted alone, the Rollout has no selector: no kustomization over it is known.
     const alone = captured(app);
     assert.equal(await main(['lint', 'app/rollout.yaml'], alone.io), 1);
@@ -221,13 +280,19 @@ describe('cli lint', () => {
     assert.equal(withOverlay.out(), '0 errors, 0 warnings in 2 files\n');
   });
 
-  it('lints a base with the fields its overlays\' patches give it, when they are linted with it', async () => {
+  it("lints a base with the fields its overlays' patches give it, when they are linted with it", async () => {
     const app = join(dir, 'patched');
     for (const d of ['base', 'overlays/prod']) mkdirSync(join(app, d), { recursive: true });
     // The base leaves its strategy to the overlay's patch.
-    writeFileSync(join(app, 'base/rollout.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  selector:\n    matchLabels: {app: shop}\n  template:\n    metadata:\n      labels: {app: shop}\n    spec:\n      containers:\n      - name: shop\n        image: shop:1\n');
+    writeFileSync(
+      join(app, 'base/rollout.yaml'),
+      'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  selector:\n    matchLabels: {app: shop}\n  template:\n    metadata:\n      labels: {app: shop}\n    spec:\n      containers:\n      - name: shop\n        image: shop:1\n',
+    );
     writeFileSync(join(app, 'base/kustomization.yaml'), 'resources: [rollout.yaml]\n');
-    writeFileSync(join(app, 'overlays/prod/strategy.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 20\n');
+    writeFileSync(
+      join(app, 'overlays/prod/strategy.yaml'),
+      'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 20\n',
+    );
     writeFileSync(join(app, 'overlays/prod/kustomization.yaml'), 'resources: [../../base]\npatches:\n- path: strategy.yaml\n');
     const alone = captured(app);
     assert.equal(await main(['lint', 'base'], alone.io), 1);
@@ -236,16 +301,27 @@ describe('cli lint', () => {
     assert.equal(await main(['lint', 'base', 'overlays/prod'], withOverlay.io), 0, withOverlay.out());
   });
 
-  it('lints a folder\'s YAML files at any depth, leaving alone those without a Rollout and hidden folders', async () => {
+  it("lints a folder's YAML files at any depth, leaving alone those without a Rollout and hidden folders", async () => {
     const tree = join(dir, 'tree');
     mkdirSync(join(tree, 'apps/web'), { recursive: true });
     mkdirSync(join(tree, 'chart/templates'), { recursive: true });
     mkdirSync(join(tree, '.git'));
     mkdirSync(join(tree, 'empty'));
-    writeFileSync(join(tree, 'apps/web/rollout.yaml'), rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n'));
-    writeFileSync(join(tree, 'apps/services.yml'), ['demo-canary', 'demo-stable'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: demo\n`).join('---\n'));
+    writeFileSync(
+      join(tree, 'apps/web/rollout.yaml'),
+      rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n'),
+    );
+    writeFileSync(
+      join(tree, 'apps/services.yml'),
+      ['demo-canary', 'demo-stable']
+        .map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: demo\n`)
+        .join('---\n'),
+    );
     writeFileSync(join(tree, 'apps/web/broken.yaml'), rollout('    canary:\n      steps:\n      - setWieght: 20\n'));
-    writeFileSync(join(tree, 'chart/templates/deployment.yaml'), 'kind: Deployment\nmetadata:\n  labels: {{ include "labels" . | nindent 4 }}\n');
+    writeFileSync(
+      join(tree, 'chart/templates/deployment.yaml'),
+      'kind: Deployment\nmetadata:\n  labels: {{ include "labels" . | nindent 4 }}\n',
+    );
     writeFileSync(join(tree, '.git/config.yaml'), 'not: [yaml\n');
     writeFileSync(join(tree, 'notes.txt'), 'not YAML');
     const c = captured(dir);
@@ -272,8 +348,14 @@ describe('cli lint', () => {
     mkdirSync(join(tree, 'shared'), { recursive: true });
     mkdirSync(join(tree, 'other'), { recursive: true });
     writeFileSync(join(tree, 'apps/web/kustomization.yaml'), 'resources: [rollout.yaml, ../../shared/services.yaml]\n');
-    writeFileSync(join(tree, 'apps/web/rollout.yaml'), rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n'));
-    const services = (app: string) => ['demo-canary', 'demo-stable'].map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: ${app}\n`).join('---\n');
+    writeFileSync(
+      join(tree, 'apps/web/rollout.yaml'),
+      rollout('    canary:\n      canaryService: demo-canary\n      stableService: demo-stable\n'),
+    );
+    const services = (app: string) =>
+      ['demo-canary', 'demo-stable']
+        .map((n) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: ${app}\n`)
+        .join('---\n');
     // The application's own Services select other pods; another application's of the same names would fit.
     writeFileSync(join(tree, 'shared/services.yaml'), services('other'));
     writeFileSync(join(tree, 'other/services.yaml'), services('demo'));
@@ -281,10 +363,13 @@ describe('cli lint', () => {
     assert.equal(await main(['lint', '--format', 'json', 'kustomized-apps'], c.io), 1, c.out() + c.err());
     const report = JSON.parse(c.out()) as { files: { file: string; diagnostics: { code: string; related?: { file: string }[] }[] }[] };
     const found = report.files.find((f) => f.file === 'kustomized-apps/apps/web/rollout.yaml')!.diagnostics;
-    assert.deepEqual(found.map((d) => [d.code, d.related?.map((r) => r.file)]), [
-      ['service-selector-mismatch', ['kustomized-apps/shared/services.yaml']],
-      ['service-selector-mismatch', ['kustomized-apps/shared/services.yaml']],
-    ]);
+    assert.deepEqual(
+      found.map((d) => [d.code, d.related?.map((r) => r.file)]),
+      [
+        ['service-selector-mismatch', ['kustomized-apps/shared/services.yaml']],
+        ['service-selector-mismatch', ['kustomized-apps/shared/services.yaml']],
+      ],
+    );
   });
 
   // Regression: a document of ours under an apiVersion Argo does not serve was left alone in a folder (as if it were not ours).
@@ -294,7 +379,10 @@ describe('cli lint', () => {
     writeFileSync(join(tree, 'template.yaml'), 'apiVersion: argoproj.io/v1\nkind: AnalysisTemplate\nmetadata:\n  name: t\nspec: {}\n');
     const c = captured(dir);
     assert.equal(await main(['lint', 'unserved'], c.io), 1, c.out() + c.err());
-    assert.match(c.out(), /template\.yaml:1:13: error: Argo Rollouts serves AnalysisTemplate only as argoproj\.io\/v1alpha1, not argoproj\.io\/v1/);
+    assert.match(
+      c.out(),
+      /template\.yaml:1:13: error: Argo Rollouts serves AnalysisTemplate only as argoproj\.io\/v1alpha1, not argoproj\.io\/v1/,
+    );
   });
 
   it('exits 2 on an unreadable file, after linting the others', async () => {
@@ -313,7 +401,10 @@ describe('cli lint', () => {
   });
 
   it('a Helm template is reported once as info and exits 0', async () => {
-    writeFileSync(join(dir, 'chart.yaml'), 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n');
+    writeFileSync(
+      join(dir, 'chart.yaml'),
+      'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n',
+    );
     const c = captured(dir);
     assert.equal(await main(['lint', 'chart.yaml'], c.io), 0);
     assert.match(c.out(), /^chart\.yaml:4:9: info: this file holds Helm\/Go template directives.*\[helm-template\]$/m);
@@ -329,11 +420,17 @@ describe('cli lint', () => {
   });
 
   it('an unterminated string before the next document is reported where it opens, as in the editor', async () => {
-    const text = rollout('    canary:\n      steps:\n      - pause:\n          duration: "30s\n') + '---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n';
+    const text =
+      rollout('    canary:\n      steps:\n      - pause:\n          duration: "30s\n') +
+      '---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n';
     writeFileSync(join(dir, 'unterminated.yaml'), text);
     const c = captured(dir);
     assert.equal(await main(['lint', '--format', 'json', 'unterminated.yaml'], c.io), 1);
-    const [d] = (JSON.parse(c.out()) as { files: { diagnostics: { code: string; line: number; column: number; endLine: number; endColumn: number }[] }[] }).files[0]!.diagnostics.filter((x) => x.code === 'yaml-syntax');
+    const [d] = (
+      JSON.parse(c.out()) as {
+        files: { diagnostics: { code: string; line: number; column: number; endLine: number; endColumn: number }[] }[];
+      }
+    ).files[0]!.diagnostics.filter((x) => x.code === 'yaml-syntax');
     const line = text.split('\n').findIndex((l) => l.includes('"30s')) + 1;
     assert.deepEqual([d!.line, d!.column, d!.endLine], [line, text.split('\n')[line - 1]!.indexOf('"30s') + 1, line]);
     assert.ok(d!.endColumn > d!.column);
@@ -366,14 +463,19 @@ describe('cli schema', () => {
     assert.equal(await main(['schema', 'extra'], c.io), 2);
   });
 
-  it('bundled as the build bundles it, gives the pod template Kubernetes\' own descriptions and allowed values', async function () {
+  it("bundled as the build bundles it, gives the pod template Kubernetes' own descriptions and allowed values", async function () {
     this.timeout(60_000);
     // The CLI reads the descriptions the build writes beside its bundle: bundle it so, in a folder of its own.
     const cli = await bundleAsBuilt('src/cli/main.ts', 'cli', { CLI_CLUSTER_BUNDLE: '"./cli-cluster.js"', ROLLOUTS_VERSION: '"test"' });
     try {
       const run = spawnSync(process.execPath, [cli, 'schema'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       assert.equal(run.status, 0, run.stderr);
-      const schema = JSON.parse(run.stdout) as { definitions: Record<string, { description: string; properties: Record<string, { description: string; markdownDescription: string; enum?: string[] }> }> };
+      const schema = JSON.parse(run.stdout) as {
+        definitions: Record<
+          string,
+          { description: string; properties: Record<string, { description: string; markdownDescription: string; enum?: string[] }> }
+        >;
+      };
       const container = schema.definitions.V1Container!;
       assert.equal(container.description, 'A single application container that you want to run within a pod.');
       assert.match(container.properties.image!.description, /^Container image name\. .* A field of the Kubernetes Container: a string/);

@@ -9,7 +9,12 @@ import { main } from '../../src/cli/main';
 import { rolloutObject, startHarness, type Harness } from '../cluster/helpers';
 import { createServiceAccount, grantRole, serviceAccountToken, treeRules, writeServiceAccountKubeconfig } from '../cluster/rbac-helpers';
 
-const spec = { replicas: 1, selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } }, strategy: { canary: { steps: [{ pause: {} }] } } };
+const spec = {
+  replicas: 1,
+  selector: { matchLabels: { app: 'a' } },
+  template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+  strategy: { canary: { steps: [{ pause: {} }] } },
+};
 const SA = { namespace: 'team-a', name: 'cli' };
 const USER = 'system:serviceaccount:team-a:cli';
 
@@ -22,7 +27,12 @@ describe('rollouts CLI as a namespace-scoped user', function () {
   async function run(...args: string[]): Promise<{ code: number; out: string; err: string[] }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main([...args, '--kubeconfig', kubeconfig], { out: (t: string) => out.push(t), err: (t: string) => err.push(t), cwd: process.cwd(), env: {} });
+    const code = await main([...args, '--kubeconfig', kubeconfig], {
+      out: (t: string) => out.push(t),
+      err: (t: string) => err.push(t),
+      cwd: process.cwd(),
+      env: {},
+    });
     return { code, out: out.join('\n'), err: err.flatMap((e) => e.split('\n')).filter(Boolean) };
   }
 
@@ -32,8 +42,16 @@ describe('rollouts CLI as a namespace-scoped user', function () {
     await createServiceAccount(h.conn.rest, SA.namespace, SA.name);
     await grantRole(h.conn.rest, SA, 'team-a', 'tree', treeRules());
     await grantRole(h.conn.rest, SA, 'team-b', 'tree', treeRules(['pods']));
-    for (const ns of ['team-a', 'team-b']) await h.conn.rest.request('POST', `/apis/argoproj.io/v1alpha1/namespaces/${ns}/rollouts`, { body: rolloutObject(`app-${ns}`, spec, ns) });
-    kubeconfig = writeServiceAccountKubeconfig(join(dir, 'cli.kubeconfig'), h.cluster, await serviceAccountToken(h.conn.rest, SA.namespace, SA.name), 'team-a');
+    for (const ns of ['team-a', 'team-b'])
+      await h.conn.rest.request('POST', `/apis/argoproj.io/v1alpha1/namespaces/${ns}/rollouts`, {
+        body: rolloutObject(`app-${ns}`, spec, ns),
+      });
+    kubeconfig = writeServiceAccountKubeconfig(
+      join(dir, 'cli.kubeconfig'),
+      h.cluster,
+      await serviceAccountToken(h.conn.rest, SA.namespace, SA.name),
+      'team-a',
+    );
   });
   after(async () => {
     await h.cluster.close();
@@ -58,7 +76,9 @@ describe('rollouts CLI as a namespace-scoped user', function () {
     assert.equal(b.code, 0, b.err.join('\n'));
     assert.match(b.out, /^app-team-b\s+Canary/m);
     assert.ok(
-      b.err.includes(`warning: cannot watch pods: forbidden (403): pods is forbidden: User "${USER}" cannot list resource "pods" in API group "" in the namespace "team-b"; you may not list \`pods\` in namespace "team-b"`),
+      b.err.includes(
+        `warning: cannot watch pods: forbidden (403): pods is forbidden: User "${USER}" cannot list resource "pods" in API group "" in the namespace "team-b"; you may not list \`pods\` in namespace "team-b"`,
+      ),
       b.err.join('\n'),
     );
   });
@@ -66,10 +86,15 @@ describe('rollouts CLI as a namespace-scoped user', function () {
   it('a namespace it may not read, and an action it may not do: exit 1, naming the verb and resource that are missing', async () => {
     const c = await run('list', '-n', 'kube-system');
     assert.equal(c.code, 1);
-    assert.deepEqual(c.err, [`context "sa": not allowed to list Rollouts (403 Forbidden): rollouts.argoproj.io is forbidden: User "${USER}" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "kube-system"; you may not list \`rollouts.argoproj.io\` in namespace "kube-system"`]);
+    assert.deepEqual(c.err, [
+      `context "sa": not allowed to list Rollouts (403 Forbidden): rollouts.argoproj.io is forbidden: User "${USER}" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "kube-system"; you may not list \`rollouts.argoproj.io\` in namespace "kube-system"`,
+    ]);
     const p = await run('promote', 'app-team-a', '-n', 'team-a');
     assert.equal(p.code, 1);
     assert.equal(p.err.length, 1, p.err.join('\n'));
-    assert.match(p.err[0]!, /^promote rollout "app-team-a" in namespace "team-a" \(context "sa"\): forbidden \(403\): you may not get `rollouts\.argoproj\.io` in namespace "team-a"; Promote, Promote Full, Abort, Retry needs `get` on `rollouts\.argoproj\.io`; `patch` on `rollouts\.argoproj\.io\/status`; the API server said: rollouts\.argoproj\.io "app-team-a" is forbidden: User "system:serviceaccount:team-a:cli" cannot get resource "rollouts" in API group "argoproj\.io" in the namespace "team-a"$/);
+    assert.match(
+      p.err[0]!,
+      /^promote rollout "app-team-a" in namespace "team-a" \(context "sa"\): forbidden \(403\): you may not get `rollouts\.argoproj\.io` in namespace "team-a"; Promote, Promote Full, Abort, Retry needs `get` on `rollouts\.argoproj\.io`; `patch` on `rollouts\.argoproj\.io\/status`; the API server said: rollouts\.argoproj\.io "app-team-a" is forbidden: User "system:serviceaccount:team-a:cli" cannot get resource "rollouts" in API group "argoproj\.io" in the namespace "team-a"$/,
+    );
   });
 });

@@ -80,14 +80,21 @@ describe('rollouts simulate', () => {
       assert.equal(err, '');
       assert.equal(code, 0);
       assert.match(out, /^Rollout rollout-experiment-step \(canary, 2 steps, 4 replicas\): fully promoted after /);
-      assert.match(out, /1\/2 experiment canary .*experiment pods: canary 1\/1; waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\), which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails\s*$/m);
+      assert.match(
+        out,
+        /1\/2 experiment canary .*experiment pods: canary 1\/1; waits: waiting for Experiment rollout-experiment-step-\S+ \(Running\), which has no duration and no requiredForCompletion analysis: it ends when terminated, when the rollout is promoted past this step, or when an analysis fails\s*$/m,
+      );
       const result = json((await run([example, '--format', 'json'])).out);
       const promoted = result.frames.findIndex((f) => f.action === 'promote');
       assert.ok(promoted > 0, 'a person promoted');
       const before = result.frames[promoted - 1]!;
       assert.equal(before.step.index, 1, 'at the experiment step');
       assert.equal(before.waitsForPerson, true);
-      assert.deepEqual(before.experiments?.[0]?.analysisRuns.map((r) => r.phase), ['Successful'], 'not before its analysis has ended');
+      assert.deepEqual(
+        before.experiments?.[0]?.analysisRuns.map((r) => r.phase),
+        ['Successful'],
+        'not before its analysis has ended',
+      );
       assert.equal(result.frames[result.frames.length - 1]!.experiments?.[0]?.phase, 'Successful', 'promoting past the step terminated it');
 
       // Without a person, the simulation stops there, the Experiment running with its pod up.
@@ -97,8 +104,16 @@ describe('rollouts simulate', () => {
       assert.equal(last.step.index, 1);
       const experiment = last.experiments?.[0];
       assert.equal(experiment?.phase, 'Running');
-      assert.deepEqual(experiment.templates.map((t) => [t.name, t.available]), [['canary', 1]], 'its one template pod is up');
-      assert.deepEqual(experiment.analysisRuns.map((r) => r.phase), ['Successful'], 'a successful analysis that is not required does not end it');
+      assert.deepEqual(
+        experiment.templates.map((t) => [t.name, t.available]),
+        [['canary', 1]],
+        'its one template pod is up',
+      );
+      assert.deepEqual(
+        experiment.analysisRuns.map((r) => r.phase),
+        ['Successful'],
+        'a successful analysis that is not required does not end it',
+      );
     });
 
     it('with requiredForCompletion on its analysis it simulates to completion', async () => {
@@ -139,10 +154,13 @@ describe('rollouts simulate', () => {
     const { code, out } = await run([path, '--format', 'json']);
     assert.equal(code, 0);
     const results = JSON.parse(out) as SimulationResult[];
-    assert.deepEqual(results.map((r) => [r.rollout, r.outcome]), [
-      ['one', 'promoted'],
-      ['two', 'promoted'],
-    ]);
+    assert.deepEqual(
+      results.map((r) => [r.rollout, r.outcome]),
+      [
+        ['one', 'promoted'],
+        ['two', 'promoted'],
+      ],
+    );
     assert.ok(results[0]!.frames.length > 3);
   });
 
@@ -236,7 +254,14 @@ spec:
   });
 
   it('bad usage: exit 2 with the usage', async () => {
-    for (const args of [[], ['a.yaml', 'b.yaml'], ['a.yaml', '--format', 'xml'], ['a.yaml', '--bogus'], ['a.yaml', '--pod-ready-seconds', '-1'], ['a.yaml', '--abort-at-step', '1.5']]) {
+    for (const args of [
+      [],
+      ['a.yaml', 'b.yaml'],
+      ['a.yaml', '--format', 'xml'],
+      ['a.yaml', '--bogus'],
+      ['a.yaml', '--pod-ready-seconds', '-1'],
+      ['a.yaml', '--abort-at-step', '1.5'],
+    ]) {
       const { code, err } = await run(args);
       assert.equal(code, 2, args.join(' '));
       assert.match(err, /Usage: rollouts simulate FILE/);

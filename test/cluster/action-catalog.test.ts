@@ -29,7 +29,7 @@ const input = (flags: CliInput['flags'] = {}, operands: string[] = []): CliInput
 });
 
 describe('the action catalog', () => {
-  it('has one row per planner action, in the planner\'s order', () => {
+  it("has one row per planner action, in the planner's order", () => {
     assert.deepEqual(ACTION_ORDER, [...ACTION_NAMES]);
   });
 
@@ -49,7 +49,7 @@ describe('the action catalog', () => {
     assert.equal(icons.size, ACTION_ORDER.length, 'two actions share an icon');
   });
 
-  it('package.json: each action is a command with the catalog\'s title and icon, in its tree menu group (inline where it says)', () => {
+  it("package.json: each action is a command with the catalog's title and icon, in its tree menu group (inline where it says)", () => {
     for (const a of ACTION_ORDER) {
       const id = actionCommandId(a);
       const contributed = pkg.contributes.commands.find((c: { command: string }) => c.command === id);
@@ -65,7 +65,7 @@ describe('the action catalog', () => {
     }
   });
 
-  it('the webview protocol accepts exactly the catalog\'s actions', () => {
+  it("the webview protocol accepts exactly the catalog's actions", () => {
     const msg = (action: string) => ({ kind: 'action', requestId: 1, action, target: { namespace: 'ns', name: 'r' } });
     for (const a of ACTION_ORDER) assert.equal(viewToHostProblem(msg(a)), undefined, a);
     assert.match(viewToHostProblem(msg('restartPods')) ?? '', /should be one of promote, promoteFull, abort/);
@@ -76,12 +76,17 @@ describe('the action catalog', () => {
     for (const a of ACTION_ORDER) {
       const v = ACTIONS[a].cli;
       if (!v) continue;
-      assert.match(help.out, new RegExp(`^  ${v.verb} +${ACTIONS[a].description.replace(/^\w/, (c) => c.toLowerCase()).replace(/[()]/g, '\\$&')}$`, 'm'), `${v.verb} in --help`);
+      assert.match(
+        help.out,
+        new RegExp(`^  ${v.verb} +${ACTIONS[a].description.replace(/^\w/, (c) => c.toLowerCase()).replace(/[()]/g, '\\$&')}$`, 'm'),
+        `${v.verb} in --help`,
+      );
       const usage = await cli([v.verb, '--help']);
       assert.equal(usage.code, 0);
       assert.ok(usage.out.startsWith(`Usage: rollouts ${v.verb} NAME`), usage.out);
       assert.ok(usage.out.includes(v.about), `${v.verb}: about`);
-      for (const o of v.options) assert.match(usage.out, new RegExp(`^  ${o.flag}${o.value ? ` ${o.value}` : ''} +${o.help.replace(/[()]/g, '\\$&')}$`, 'm'));
+      for (const o of v.options)
+        assert.match(usage.out, new RegExp(`^  ${o.flag}${o.value ? ` ${o.value}` : ''} +${o.help.replace(/[()]/g, '\\$&')}$`, 'm'));
     }
     assert.deepEqual(ACTIONS.promote.cli!.request(input({ '--full': true })), { kind: 'promoteFull' });
     assert.deepEqual(ACTIONS.promote.cli!.request(input()), { kind: 'promote' });
@@ -90,13 +95,20 @@ describe('the action catalog', () => {
 
   it('the CLI verbs turn their arguments into requests, and bad ones into usage errors', () => {
     assert.deepEqual(ACTIONS.restart.cli!.request(input({ '--in': '30s' })), { kind: 'restart', at: new Date('2026-01-01T10:00:30Z') });
-    assert.deepEqual(ACTIONS.restart.cli!.request(input({ '--at': '2026-02-01T00:00:00Z' })), { kind: 'restart', at: new Date('2026-02-01T00:00:00Z') });
-    assert.deepEqual(ACTIONS.restart.cli!.request(input({ '--in': '1s', '--at': '2026-02-01T00:00:00Z' })), { usage: 'give --in or --at, not both' });
+    assert.deepEqual(ACTIONS.restart.cli!.request(input({ '--at': '2026-02-01T00:00:00Z' })), {
+      kind: 'restart',
+      at: new Date('2026-02-01T00:00:00Z'),
+    });
+    assert.deepEqual(ACTIONS.restart.cli!.request(input({ '--in': '1s', '--at': '2026-02-01T00:00:00Z' })), {
+      usage: 'give --in or --at, not both',
+    });
     assert.deepEqual(ACTIONS.restart.cli!.request(input({ '--in': 'soon' })), { usage: '--in: "soon" is not a duration' });
     assert.deepEqual(ACTIONS.setImage.cli!.request(input({}, ['app=demo:v2'])), { kind: 'setImage', container: 'app', image: 'demo:v2' });
     assert.deepEqual(ACTIONS.setImage.cli!.request(input({}, ['app'])), { usage: '"app" is not CONTAINER=IMAGE' });
     assert.deepEqual(ACTIONS.undo.cli!.request(input({ '--to-revision': '3' })), { kind: 'undo', toRevision: 3 });
-    assert.deepEqual(ACTIONS.undo.cli!.request(input({ '--to-revision': 'x' })), { usage: '--to-revision must be a revision number (1 or more), got "x"' });
+    assert.deepEqual(ACTIONS.undo.cli!.request(input({ '--to-revision': 'x' })), {
+      usage: '--to-revision must be a revision number (1 or more), got "x"',
+    });
   });
 
   it('past tenses, for the notifications and the CLI alike', () => {
@@ -119,9 +131,19 @@ describe('the action catalog', () => {
       ['promoteFull', 'abort', 'undo'],
       'the actions that always ask',
     );
-    assert.match(confirmation('undo', { ...subject, revision: 3 })!.message, /^Roll back rollout "web" in context "prod-eu" to revision 3\?/);
-    const promote = confirmation('promote', subject, 'rollout "web" is Degraded (ProgressDeadlineExceeded: x): promoting sends more traffic to a version that is failing');
-    assert.equal(promote?.message, 'Promote rollout "web" in context "prod-eu"? Rollout "web" is Degraded (ProgressDeadlineExceeded: x): promoting sends more traffic to a version that is failing.');
+    assert.match(
+      confirmation('undo', { ...subject, revision: 3 })!.message,
+      /^Roll back rollout "web" in context "prod-eu" to revision 3\?/,
+    );
+    const promote = confirmation(
+      'promote',
+      subject,
+      'rollout "web" is Degraded (ProgressDeadlineExceeded: x): promoting sends more traffic to a version that is failing',
+    );
+    assert.equal(
+      promote?.message,
+      'Promote rollout "web" in context "prod-eu"? Rollout "web" is Degraded (ProgressDeadlineExceeded: x): promoting sends more traffic to a version that is failing.',
+    );
     assert.equal(confirmation('promote', subject), undefined, 'a plain promote does not ask');
   });
 });

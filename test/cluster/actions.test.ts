@@ -10,7 +10,15 @@ import { runGet } from '../../src/cli/commands/get';
 import { withDeadline } from './helpers';
 import { rolloutObject, startHarness, type Harness } from './helpers';
 
-const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'demo:v2' }, { name: 'side', image: 'side:v1' }] } };
+const template = {
+  metadata: { labels: { app: 'demo' } },
+  spec: {
+    containers: [
+      { name: 'app', image: 'demo:v2' },
+      { name: 'side', image: 'side:v1' },
+    ],
+  },
+};
 const spec = {
   replicas: 2,
   selector: { matchLabels: { app: 'demo' } },
@@ -41,7 +49,11 @@ function recording(rest: Rest): Rest & { writes: string[] } {
 function collectIO() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), cwd: process.cwd(), env: {} as NodeJS.ProcessEnv } };
+  return {
+    out,
+    err,
+    io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), cwd: process.cwd(), env: {} as NodeJS.ProcessEnv },
+  };
 }
 
 describe('actions on a live rollout', () => {
@@ -62,7 +74,7 @@ describe('actions on a live rollout', () => {
     await h.cluster.close();
   });
 
-  it('promote sends exactly the planner\'s patches and the rollout moves past its pause step', async () => {
+  it("promote sends exactly the planner's patches and the rollout moves past its pause step", async () => {
     const r = await given(pausedStatus);
     const rest = recording(h.conn.rest);
     const outcome = await runAction(rest, { namespace: 'default', name: r.metadata!.name! }, { kind: 'promote' });
@@ -71,18 +83,23 @@ describe('actions on a live rollout', () => {
     assert.ok(expected.ok);
     assert.deepEqual(
       rest.writes,
-      expected.patches.map((p) => `PATCH ${kindPath(ROLLOUT, 'default', r.metadata!.name!, p.subresource)} ${p.type} ${JSON.stringify(p.body)}`),
+      expected.patches.map(
+        (p) => `PATCH ${kindPath(ROLLOUT, 'default', r.metadata!.name!, p.subresource)} ${p.type} ${JSON.stringify(p.body)}`,
+      ),
     );
     const after = await read(r);
     assert.equal(after.status?.pauseConditions, undefined);
     assert.equal(after.status?.currentStepIndex, 1);
   });
 
-  it('refuses with the planner\'s reason and writes nothing when the action makes no sense', async () => {
+  it("refuses with the planner's reason and writes nothing when the action makes no sense", async () => {
     const r = await given(pausedStatus);
     const rest = recording(h.conn.rest);
     const outcome = await runAction(rest, { namespace: 'default', name: r.metadata!.name! }, { kind: 'retry' });
-    assert.deepEqual(outcome, { ok: false, reason: `rollout "${r.metadata!.name}" is not aborted; only an aborted rollout can be retried` });
+    assert.deepEqual(outcome, {
+      ok: false,
+      reason: `rollout "${r.metadata!.name}" is not aborted; only an aborted rollout can be retried`,
+    });
     assert.deepEqual(rest.writes, []);
   });
 
@@ -99,7 +116,10 @@ describe('actions on a live rollout', () => {
   it('pause, resume and restart write spec fields; set image updates one container; pause is refused where it holds nothing', async () => {
     const waiting = await given(pausedStatus);
     const held = await runAction(h.conn.rest, { namespace: 'default', name: waiting.metadata!.name! }, { kind: 'pause' });
-    assert.deepEqual(held, { ok: false, reason: `rollout "${waiting.metadata!.name}" is already paused until promoted; promote it to move on` });
+    assert.deepEqual(held, {
+      ok: false,
+      reason: `rollout "${waiting.metadata!.name}" is already paused until promoted; promote it to move on`,
+    });
     const r = await given({ ...pausedStatus, currentStepIndex: 0, pauseConditions: undefined, controllerPause: undefined });
     const ref = { namespace: 'default', name: r.metadata!.name! };
     await runAction(h.conn.rest, ref, { kind: 'pause' });
@@ -109,17 +129,32 @@ describe('actions on a live rollout', () => {
     await runAction(h.conn.rest, ref, { kind: 'restart', at: new Date('2030-05-06T07:08:09Z') });
     assert.equal((await read(r)).spec?.restartAt, '2030-05-06T07:08:09Z');
     await runAction(h.conn.rest, ref, { kind: 'setImage', container: 'app', image: 'demo:v3' });
-    assert.deepEqual((await read(r)).spec?.template?.spec?.containers?.map((c) => c.image), ['demo:v3', 'side:v1']);
+    assert.deepEqual(
+      (await read(r)).spec?.template?.spec?.containers?.map((c) => c.image),
+      ['demo:v3', 'side:v1'],
+    );
     const refused = await runAction(h.conn.rest, ref, { kind: 'setImage', container: 'nope', image: 'x' });
     assert.deepEqual(refused, { ok: false, reason: `container "nope" not found in rollout "${ref.name}" (containers: app, side)` });
   });
 
-  it('undo puts the previous revision\'s template back with a JSON patch', async () => {
+  it("undo puts the previous revision's template back with a JSON patch", async () => {
     const r = await given(pausedStatus);
     const owner = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: r.metadata!.name!, uid: r.metadata!.uid!, controller: true };
     const rsOf = (hash: string, revision: number, image: string) => ({
-      metadata: { name: `${r.metadata!.name}-${hash}`, labels: { app: 'demo', 'rollouts-pod-template-hash': hash }, annotations: { 'rollout.argoproj.io/revision': String(revision) }, ownerReferences: [owner] },
-      spec: { replicas: 0, selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': hash } }, template: { metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': hash } }, spec: { containers: [{ name: 'app', image }] } } },
+      metadata: {
+        name: `${r.metadata!.name}-${hash}`,
+        labels: { app: 'demo', 'rollouts-pod-template-hash': hash },
+        annotations: { 'rollout.argoproj.io/revision': String(revision) },
+        ownerReferences: [owner],
+      },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': hash } },
+        template: {
+          metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': hash } },
+          spec: { containers: [{ name: 'app', image }] },
+        },
+      },
     });
     await h.conn.rest.request('POST', kindPath(REPLICA_SET, 'default'), { body: rsOf('old', 1, 'demo:v1') });
     await h.conn.rest.request('POST', kindPath(REPLICA_SET, 'default'), { body: rsOf('new', 2, 'demo:v2') });
@@ -143,7 +178,11 @@ describe('actions on a live rollout', () => {
         return {} as any;
       },
     };
-    await sendRolloutPatch(rest, { namespace: 'ns', name: 'r' }, { subresource: 'status', type: 'merge', body: { status: { abort: true } } });
+    await sendRolloutPatch(
+      rest,
+      { namespace: 'ns', name: 'r' },
+      { subresource: 'status', type: 'merge', body: { status: { abort: true } } },
+    );
     const base = '/apis/argoproj.io/v1alpha1/namespaces/ns/rollouts/r';
     assert.deepEqual(calls, [`PATCH ${base}/status`, `GET ${base}`, `PATCH ${base}`]);
   });
@@ -153,7 +192,10 @@ describe('actions on a live rollout', () => {
     await runAction(h.conn.rest, { namespace: 'default', name: r.metadata!.name! }, { kind: 'promote' });
     const after = await read(r);
     const managers = (after.metadata as { managedFields?: { manager: string; subresource?: string }[] }).managedFields ?? [];
-    assert.ok(managers.some((m) => m.manager === USER_AGENT), `managers: ${JSON.stringify(managers.map((m) => m.manager))}`);
+    assert.ok(
+      managers.some((m) => m.manager === USER_AGENT),
+      `managers: ${JSON.stringify(managers.map((m) => m.manager))}`,
+    );
   });
 
   describe('from the command line', () => {
@@ -170,7 +212,10 @@ describe('actions on a live rollout', () => {
       const r = await given(pausedStatus);
       const c1 = collectIO();
       assert.equal(await main(['resume', r.metadata!.name!, '--kubeconfig', h.cluster.kubeconfigPath], c1.io), 1);
-      assert.match(c1.err.join('\n'), /cannot resume: rollout "demo-\d+" is not paused by a person; it waits at a pause step: promote it instead/);
+      assert.match(
+        c1.err.join('\n'),
+        /cannot resume: rollout "demo-\d+" is not paused by a person; it waits at a pause step: promote it instead/,
+      );
       const c2 = collectIO();
       assert.equal(await main(['abort', 'ghost', '--kubeconfig', h.cluster.kubeconfigPath], c2.io), 1);
       assert.match(c2.err.join('\n'), /abort rollout "ghost" in namespace "default" \(context "rollouts-local"\): not found/);
@@ -189,7 +234,11 @@ describe('actions on a live rollout', () => {
       const t = collectIO();
       assert.equal(await main(['status', r.metadata!.name!, '--timeout', '1s', '--kubeconfig', h.cluster.kubeconfigPath], t.io), 1);
       assert.match(t.err.join('\n'), /did not finish within 1s: still Paused/);
-      const aborted = await given({ ...pausedStatus, abort: true, conditions: [{ type: 'Progressing', status: 'False', reason: 'RolloutAborted', message: 'Rollout aborted update to revision 2' }] });
+      const aborted = await given({
+        ...pausedStatus,
+        abort: true,
+        conditions: [{ type: 'Progressing', status: 'False', reason: 'RolloutAborted', message: 'Rollout aborted update to revision 2' }],
+      });
       const a = collectIO();
       assert.equal(await main(['status', aborted.metadata!.name!, '--kubeconfig', h.cluster.kubeconfigPath], a.io), 1);
       assert.match(a.err.join('\n'), /was aborted: RolloutAborted: Rollout aborted update to revision 2/);
@@ -199,15 +248,33 @@ describe('actions on a live rollout', () => {
       const r = await given(pausedStatus);
       const printed: string[] = [];
       let onPrint: (() => void) | undefined;
-      const io = { out: (t: string) => { printed.push(t); onPrint?.(); }, err: () => {}, cwd: process.cwd(), env: {} as NodeJS.ProcessEnv };
-      const nextPrint = (match: RegExp) => new Promise<void>((resolve) => {
-        onPrint = () => { if (printed.some((p) => match.test(p))) resolve(); };
-        onPrint();
-      });
+      const io = {
+        out: (t: string) => {
+          printed.push(t);
+          onPrint?.();
+        },
+        err: () => {},
+        cwd: process.cwd(),
+        env: {} as NodeJS.ProcessEnv,
+      };
+      const nextPrint = (match: RegExp) =>
+        new Promise<void>((resolve) => {
+          onPrint = () => {
+            if (printed.some((p) => match.test(p))) resolve();
+          };
+          onPrint();
+        });
       let stop!: () => void;
-      const running = runGet([r.metadata!.name!, '--watch', '--kubeconfig', h.cluster.kubeconfigPath], io, new Promise<void>((resolve) => (stop = resolve)));
+      const running = runGet(
+        [r.metadata!.name!, '--watch', '--kubeconfig', h.cluster.kubeconfigPath],
+        io,
+        new Promise<void>((resolve) => (stop = resolve)),
+      );
       await withDeadline(nextPrint(/^Step: +1\/3$/m), 5000, 'the first print');
-      await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', r.metadata!.name!, 'status'), { patch: 'merge', body: { status: { currentStepIndex: 2 } } });
+      await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', r.metadata!.name!, 'status'), {
+        patch: 'merge',
+        body: { status: { currentStepIndex: 2 } },
+      });
       await withDeadline(nextPrint(/^Step: +2\/3$/m), 5000, 'a print of step 2');
       stop();
       assert.equal(await running, 0);

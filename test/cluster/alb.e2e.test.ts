@@ -4,7 +4,16 @@
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, setImage, startControllerHarness, untilPhase, INGRESSES_PATH, type ControllerHarness } from './controller-harness';
+import {
+  container,
+  createRollout,
+  createService,
+  setImage,
+  startControllerHarness,
+  untilPhase,
+  INGRESSES_PATH,
+  type ControllerHarness,
+} from './controller-harness';
 import { until } from './helpers';
 
 const ACTION = 'alb.ingress.kubernetes.io/actions.alb-root';
@@ -37,7 +46,13 @@ describe('ALB router (end to end)', function () {
         metadata: { name: 'alb-web', annotations: { 'alb.ingress.kubernetes.io/scheme': 'internet-facing' } },
         spec: {
           ingressClassName: 'alb',
-          rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'alb-root', port: { name: 'use-annotation' } } } }] } }],
+          rules: [
+            {
+              http: {
+                paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'alb-root', port: { name: 'use-annotation' } } } }],
+              },
+            },
+          ],
         },
       },
     });
@@ -62,19 +77,36 @@ describe('ALB router (end to end)', function () {
 
     await setImage(h.conn.rest, 'albed', 'demo:v2');
     // The router is written before the status: once the status has the weight, the Ingress has it.
-    const paused = await untilPhase(h, 'albed', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    const paused = await untilPhase(
+      h,
+      'albed',
+      'Paused',
+      20_000,
+      (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20,
+    );
     assert.equal(targetGroups(await ingress()), 'alb-canary:80=20 alb-stable:80=80');
     assert.equal(paused.status?.canary?.weights?.verified, undefined, 'weights are not verified against AWS');
 
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'albed' }, { kind: 'promote' })).ok, true);
-    await untilPhase(h, 'albed', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    await untilPhase(
+      h,
+      'albed',
+      'Healthy',
+      20_000,
+      (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0,
+    );
     current = await ingress();
     assert.equal(targetGroups(current), 'alb-canary:80=0 alb-stable:80=100');
     assert.equal(current.spec.rules[0].http.paths[0].backend.service.name, 'alb-root', 'the rules are not changed');
 
     // At rest: the store has the latest rollout and no reconcile runs; another pass writes nothing.
-    const rv = (await h.conn.rest.request<Rollout>('GET', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/albed')).metadata?.resourceVersion;
-    await until(h.watch.stores, () => h.watch.stores.rollouts.get('albed', 'default')?.metadata?.resourceVersion === rv || undefined, 'the store to show the latest rollout');
+    const rv = (await h.conn.rest.request<Rollout>('GET', '/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/albed')).metadata
+      ?.resourceVersion;
+    await until(
+      h.watch.stores,
+      () => h.watch.stores.rollouts.get('albed', 'default')?.metadata?.resourceVersion === rv || undefined,
+      'the store to show the latest rollout',
+    );
     await h.controller.idle();
     const writes = h.controller.stats.writes;
     const ingressVersion = (await ingress()).metadata.resourceVersion;
@@ -92,7 +124,13 @@ describe('ALB router (end to end)', function () {
         metadata: { name: 'alb-routes' },
         spec: {
           ingressClassName: 'alb',
-          rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'albr-stable', port: { name: 'use-annotation' } } } }] } }],
+          rules: [
+            {
+              http: {
+                paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'albr-stable', port: { name: 'use-annotation' } } } }],
+              },
+            },
+          ],
         },
       },
     });
@@ -106,7 +144,11 @@ describe('ALB router (end to end)', function () {
           canaryService: 'albr-canary',
           stableService: 'albr-stable',
           trafficRouting: { alb: { ingress: 'alb-routes', servicePort: 80 }, managedRoutes: [{ name: 'beta' }] },
-          steps: [{ setWeight: 20 }, { setHeaderRoute: { name: 'beta', match: [{ headerName: 'X-Beta', headerValue: { exact: 'yes' } }] } }, { pause: {} }],
+          steps: [
+            { setWeight: 20 },
+            { setHeaderRoute: { name: 'beta', match: [{ headerName: 'X-Beta', headerValue: { exact: 'yes' } }] } },
+            { pause: {} },
+          ],
         },
       },
     });
@@ -118,10 +160,18 @@ describe('ALB router (end to end)', function () {
     let current = await ingress();
     assert.deepEqual(backends(current), ['/* beta', '/ albr-stable']);
     const annotations = current.metadata.annotations;
-    assert.deepEqual(JSON.parse(annotations['alb.ingress.kubernetes.io/conditions.beta']), [{ field: 'http-header', httpHeaderConfig: { httpHeaderName: 'X-Beta', values: ['yes'] } }]);
-    assert.deepEqual(JSON.parse(annotations['alb.ingress.kubernetes.io/actions.beta']).ForwardConfig.TargetGroups, [{ ServiceName: 'albr-canary', ServicePort: '80', Weight: 100 }]);
+    assert.deepEqual(JSON.parse(annotations['alb.ingress.kubernetes.io/conditions.beta']), [
+      { field: 'http-header', httpHeaderConfig: { httpHeaderName: 'X-Beta', values: ['yes'] } },
+    ]);
+    assert.deepEqual(JSON.parse(annotations['alb.ingress.kubernetes.io/actions.beta']).ForwardConfig.TargetGroups, [
+      { ServiceName: 'albr-canary', ServicePort: '80', Weight: 100 },
+    ]);
     assert.deepEqual(JSON.parse(annotations['rollouts.argoproj.io/managed-alb-annotations']), {
-      routed: ['alb.ingress.kubernetes.io/actions.albr-stable', 'alb.ingress.kubernetes.io/actions.beta', 'alb.ingress.kubernetes.io/conditions.beta'],
+      routed: [
+        'alb.ingress.kubernetes.io/actions.albr-stable',
+        'alb.ingress.kubernetes.io/actions.beta',
+        'alb.ingress.kubernetes.io/conditions.beta',
+      ],
     });
 
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'routed' }, { kind: 'promote' })).ok, true);
@@ -131,6 +181,8 @@ describe('ALB router (end to end)', function () {
     assert.equal(current.metadata.annotations['alb.ingress.kubernetes.io/actions.beta'], undefined);
     assert.deepEqual(backends(current), ['/ albr-stable']);
     assert.equal(current.metadata.annotations['alb.ingress.kubernetes.io/conditions.beta'], undefined);
-    assert.deepEqual(JSON.parse(current.metadata.annotations['rollouts.argoproj.io/managed-alb-annotations']), { routed: ['alb.ingress.kubernetes.io/actions.albr-stable'] });
+    assert.deepEqual(JSON.parse(current.metadata.annotations['rollouts.argoproj.io/managed-alb-annotations']), {
+      routed: ['alb.ingress.kubernetes.io/actions.albr-stable'],
+    });
   });
 });

@@ -11,7 +11,9 @@ import { recordingLog } from './helpers';
 type Answer = { status: number; body: unknown } | Error;
 
 /** A fetch that answers from `answers` in turn (the last one repeats) and records each request. */
-function fakeFetch(answers: Answer[]): Fetch & { calls: { url: string; method: string; headers: Record<string, string>; body?: string }[] } {
+function fakeFetch(
+  answers: Answer[],
+): Fetch & { calls: { url: string; method: string; headers: Record<string, string>; body?: string }[] } {
   const calls: { url: string; method: string; headers: Record<string, string>; body?: string }[] = [];
   let i = 0;
   const f = (async (url, init) => {
@@ -45,7 +47,11 @@ interface Setup {
   advance(ms: number): Promise<void>;
 }
 
-async function setup(metrics: Metric[], answers: Answer[], extra: { spec?: Record<string, unknown>; secrets?: Record<string, string> } = {}): Promise<Setup> {
+async function setup(
+  metrics: Metric[],
+  answers: Answer[],
+  extra: { spec?: Record<string, unknown>; secrets?: Record<string, string> } = {},
+): Promise<Setup> {
   const clock = manualClock('2026-01-01T10:00:00Z');
   let rv = 1;
   const store = memoryStore<FullAnalysisRun>(ANALYSIS_RUN, []);
@@ -53,7 +59,10 @@ async function setup(metrics: Metric[], answers: Answer[], extra: { spec?: Recor
     const name = r.path.split('/')[7]!;
     const current = store.get(name, 'default')!;
     const patch = r.body as { status?: unknown; spec?: unknown };
-    const next = mergePatch({ ...current, metadata: { ...current.metadata, resourceVersion: String(++rv) } }, { status: patch.status, spec: patch.spec });
+    const next = mergePatch(
+      { ...current, metadata: { ...current.metadata, resourceVersion: String(++rv) } },
+      { status: patch.status, spec: patch.spec },
+    );
     // The store sees the write as the watch would, after the request returns.
     queueMicrotask(() => store.put(next));
     return next;
@@ -89,7 +98,11 @@ async function setup(metrics: Metric[], answers: Answer[], extra: { spec?: Recor
   };
 }
 
-const web = (extra: Partial<Metric> = {}): Metric => ({ name: 'health', provider: { web: { url: 'http://127.0.0.1:1/health', jsonPath: '{$.ok}' } }, ...extra });
+const web = (extra: Partial<Metric> = {}): Metric => ({
+  name: 'health',
+  provider: { web: { url: 'http://127.0.0.1:1/health', jsonPath: '{$.ok}' } },
+  ...extra,
+});
 
 describe('AnalysisRun controller', () => {
   it('one measurement without interval or count: Successful when the success condition holds', async () => {
@@ -98,7 +111,9 @@ describe('AnalysisRun controller', () => {
     assert.equal(status.phase, 'Successful');
     assert.equal(status.startedAt, '2026-01-01T10:00:00Z');
     assert.equal(status.completedAt, '2026-01-01T10:00:00Z');
-    assert.deepEqual(status.metricResults![0]!.measurements, [{ phase: 'Successful', value: 'true', startedAt: '2026-01-01T10:00:00Z', finishedAt: '2026-01-01T10:00:00Z' }]);
+    assert.deepEqual(status.metricResults![0]!.measurements, [
+      { phase: 'Successful', value: 'true', startedAt: '2026-01-01T10:00:00Z', finishedAt: '2026-01-01T10:00:00Z' },
+    ]);
     assert.deepEqual([status.metricResults![0]!.phase, status.metricResults![0]!.count], ['Successful', 1]);
     assert.deepEqual(status.runSummary, { count: 1, successful: 1, failed: 0, inconclusive: 0, error: 0 });
     assert.equal(s.fetch.calls.length, 1);
@@ -108,7 +123,14 @@ describe('AnalysisRun controller', () => {
 
   it('measures every interval until count, and fails once failures pass failureLimit', async () => {
     const answers = [0.99, 0.5, 0.97, 0.4].map((v) => ({ status: 200, body: { rate: v } }));
-    const metric = web({ name: 'rate', interval: '10s', count: 5, failureLimit: 1, successCondition: 'result >= 0.95', provider: { web: { url: 'http://m/rate', jsonPath: '{$.rate}' } } });
+    const metric = web({
+      name: 'rate',
+      interval: '10s',
+      count: 5,
+      failureLimit: 1,
+      successCondition: 'result >= 0.95',
+      provider: { web: { url: 'http://m/rate', jsonPath: '{$.rate}' } },
+    });
     const s = await setup([metric], answers);
     assert.equal(s.run().status!.phase, 'Running');
     await s.advance(9_000);
@@ -121,7 +143,15 @@ describe('AnalysisRun controller', () => {
     const status = s.run().status!;
     assert.equal(status.phase, 'Failed');
     assert.equal(status.message, 'Metric "rate" assessed Failed due to failed (2) > failureLimit (1)');
-    assert.deepEqual(status.metricResults![0]!.measurements!.map((m) => [m.value, m.phase]), [['0.99', 'Successful'], ['0.5', 'Failed'], ['0.97', 'Successful'], ['0.4', 'Failed']]);
+    assert.deepEqual(
+      status.metricResults![0]!.measurements!.map((m) => [m.value, m.phase]),
+      [
+        ['0.99', 'Successful'],
+        ['0.5', 'Failed'],
+        ['0.97', 'Successful'],
+        ['0.4', 'Failed'],
+      ],
+    );
     await s.advance(60_000);
     assert.equal(s.fetch.calls.length, 4);
   });
@@ -145,14 +175,20 @@ describe('AnalysisRun controller', () => {
   });
 
   it('both conditions false is Inconclusive; past inconclusiveLimit the run is Inconclusive', async () => {
-    const s = await setup([web({ successCondition: 'result > 10', failureCondition: 'result < 5', provider: { web: { url: 'http://m', jsonPath: '{$.v}' } } })], [{ status: 200, body: { v: 7 } }]);
+    const s = await setup(
+      [web({ successCondition: 'result > 10', failureCondition: 'result < 5', provider: { web: { url: 'http://m', jsonPath: '{$.v}' } } })],
+      [{ status: 200, body: { v: 7 } }],
+    );
     assert.equal(s.run().status!.phase, 'Inconclusive');
     assert.equal(s.run().status!.message, 'Metric "health" assessed Inconclusive due to inconclusive (1) > inconclusiveLimit (0)');
   });
 
   it('errors are retried after min(interval, 10 s) and end the run past consecutiveErrorLimit; a good answer resets the streak', async () => {
     const down = { status: 503, body: 'down' };
-    const s = await setup([web({ interval: '1m', count: 10, consecutiveErrorLimit: 2 })], [down, down, { status: 200, body: { ok: true } }, down, down, down]);
+    const s = await setup(
+      [web({ interval: '1m', count: 10, consecutiveErrorLimit: 2 })],
+      [down, down, { status: 200, body: { ok: true } }, down, down, down],
+    );
     const m = () => s.run().status!.metricResults![0]!;
     assert.equal(m().consecutiveError, 1);
     assert.match(m().measurements![0]!.message!, /^GET http:\/\/127\.0\.0\.1:1\/health answered 503: down$/);
@@ -165,7 +201,10 @@ describe('AnalysisRun controller', () => {
     assert.equal(s.run().status!.phase, 'Running');
     await s.advance(10_000);
     assert.equal(s.run().status!.phase, 'Error');
-    assert.match(s.run().status!.message!, /^Metric "health" assessed Error due to consecutiveErrors \(3\) > consecutiveErrorLimit \(2\): GET .* answered 503/);
+    assert.match(
+      s.run().status!.message!,
+      /^Metric "health" assessed Error due to consecutiveErrors \(3\) > consecutiveErrorLimit \(2\): GET .* answered 503/,
+    );
   });
 
   it('a dry-run metric that fails does not fail the run', async () => {
@@ -176,36 +215,69 @@ describe('AnalysisRun controller', () => {
     );
     const status = s.run().status!;
     assert.equal(status.phase, 'Successful');
-    assert.deepEqual(status.metricResults!.map((r) => [r.name, r.phase, r.dryRun ?? false]), [['real', 'Successful', false], ['trial', 'Failed', true]]);
+    assert.deepEqual(
+      status.metricResults!.map((r) => [r.name, r.phase, r.dryRun ?? false]),
+      [
+        ['real', 'Successful', false],
+        ['trial', 'Failed', true],
+      ],
+    );
     assert.deepEqual(status.dryRunSummary, { count: 1, successful: 0, failed: 1, inconclusive: 0, error: 0 });
   });
 
   it('dryRun and measurementRetention name metrics by an unanchored regular expression, as upstream (regexp.MatchString)', async () => {
     const s = await setup(
-      [web({ name: 'test-1', interval: '1s', successCondition: 'result' }), web({ name: 'real', interval: '1s', successCondition: 'result' })],
+      [
+        web({ name: 'test-1', interval: '1s', successCondition: 'result' }),
+        web({ name: 'real', interval: '1s', successCondition: 'result' }),
+      ],
       [{ status: 200, body: { ok: true } }],
       { spec: { dryRun: [{ metricName: 'test.*' }], measurementRetention: [{ metricName: 'test', limit: 2 }] } },
     );
     for (let i = 0; i < 3; i++) await s.advance(1_000);
     const status = s.run().status!;
-    assert.deepEqual(status.metricResults!.map((r) => [r.name, r.dryRun ?? false, r.measurements!.length]), [['test-1', true, 2], ['real', false, 4]]);
+    assert.deepEqual(
+      status.metricResults!.map((r) => [r.name, r.dryRun ?? false, r.measurements!.length]),
+      [
+        ['test-1', true, 2],
+        ['real', false, 4],
+      ],
+    );
     assert.equal(status.dryRunSummary?.count, 1);
   });
 
   it('keeps the last measurementRetention measurements (10 by default)', async () => {
-    const s = await setup([web({ name: 'a', interval: '1s' }), web({ name: 'b', interval: '1s' })], [{ status: 200, body: { ok: true } }], { spec: { measurementRetention: [{ metricName: 'a', limit: 2 }] } });
+    const s = await setup([web({ name: 'a', interval: '1s' }), web({ name: 'b', interval: '1s' })], [{ status: 200, body: { ok: true } }], {
+      spec: { measurementRetention: [{ metricName: 'a', limit: 2 }] },
+    });
     for (let i = 0; i < 12; i++) await s.advance(1_000);
     const lengths = s.run().status!.metricResults!.map((r) => [r.name, r.measurements!.length, r.count]);
-    assert.deepEqual(lengths, [['a', 2, 13], ['b', 10, 13]]);
+    assert.deepEqual(lengths, [
+      ['a', 2, 13],
+      ['b', 10, 13],
+    ]);
   });
 
-  it('matches dryRun and measurementRetention metricNames as Go\'s regexp.MatchString (RE2, anywhere in the name; the last retention rule wins)', async () => {
-    const s = await setup([web({ name: 'a-rate', interval: '1s' }), web({ name: 'b', interval: '1s' })], [{ status: 200, body: { ok: true } }], {
-      spec: { dryRun: [{ metricName: 'rate' }, { metricName: '^(b+)+(?=x)' }], measurementRetention: [{ metricName: '.*', limit: 3 }, { metricName: '^a-', limit: 2 }] },
-    });
+  it("matches dryRun and measurementRetention metricNames as Go's regexp.MatchString (RE2, anywhere in the name; the last retention rule wins)", async () => {
+    const s = await setup(
+      [web({ name: 'a-rate', interval: '1s' }), web({ name: 'b', interval: '1s' })],
+      [{ status: 200, body: { ok: true } }],
+      {
+        spec: {
+          dryRun: [{ metricName: 'rate' }, { metricName: '^(b+)+(?=x)' }],
+          measurementRetention: [
+            { metricName: '.*', limit: 3 },
+            { metricName: '^a-', limit: 2 },
+          ],
+        },
+      },
+    );
     for (let i = 0; i < 6; i++) await s.advance(1_000);
     const results = s.run().status!.metricResults!.map((r) => [r.name, r.dryRun ?? false, r.measurements!.length]);
-    assert.deepEqual(results, [['a-rate', true, 2], ['b', false, 3]]);
+    assert.deepEqual(results, [
+      ['a-rate', true, 2],
+      ['b', false, 3],
+    ]);
   });
 
   it('terminate stops an endless run: Successful, "Run Terminated", no more measurements', async () => {
@@ -228,9 +300,15 @@ describe('AnalysisRun controller', () => {
 
   it('a prometheus rangeQuery ends Inconclusive, not measured as an instant query', async () => {
     const rangeQuery = { start: 'now() - duration("5m")', end: 'now()', step: '1m' };
-    const s = await setup([{ name: 'p', successCondition: 'len(result) > 0', provider: { prometheus: { address: 'http://prom', query: 'up', rangeQuery } } }], []);
+    const s = await setup(
+      [{ name: 'p', successCondition: 'len(result) > 0', provider: { prometheus: { address: 'http://prom', query: 'up', rangeQuery } } }],
+      [],
+    );
     assert.equal(s.run().status!.phase, 'Inconclusive');
-    assert.equal(s.run().status!.metricResults![0]!.measurements![0]!.message, 'a prometheus rangeQuery is not run by the embedded controller (it runs instant queries)');
+    assert.equal(
+      s.run().status!.metricResults![0]!.measurements![0]!.message,
+      'a prometheus rangeQuery is not run by the embedded controller (it runs instant queries)',
+    );
     assert.equal(s.fetch.calls.length, 0, 'no query is sent');
   });
 
@@ -238,13 +316,32 @@ describe('AnalysisRun controller', () => {
     const metric: Metric = {
       name: 'api',
       successCondition: 'result.status == "{{args.expected}}"',
-      provider: { web: { url: 'http://m/{{args.service}}?token={{args.token}}', method: 'POST', headers: [{ key: 'Authorization', value: 'Bearer {{args.token}}' }], jsonBody: { svc: '{{args.service}}' }, jsonPath: '{$}' } },
+      provider: {
+        web: {
+          url: 'http://m/{{args.service}}?token={{args.token}}',
+          method: 'POST',
+          headers: [{ key: 'Authorization', value: 'Bearer {{args.token}}' }],
+          jsonBody: { svc: '{{args.service}}' },
+          jsonPath: '{$}',
+        },
+      },
     };
     const s = await setup([metric], [{ status: 200, body: { status: 'down', echo: 's3cr3t' } }], {
-      spec: { args: [{ name: 'service', value: 'checkout' }, { name: 'expected', value: 'up' }, { name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] },
+      spec: {
+        args: [
+          { name: 'service', value: 'checkout' },
+          { name: 'expected', value: 'up' },
+          { name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } },
+        ],
+      },
       secrets: { 'creds/token': 's3cr3t' },
     });
-    assert.deepEqual(s.fetch.calls[0], { url: 'http://m/checkout?token=s3cr3t', method: 'POST', headers: { Authorization: 'Bearer s3cr3t', 'Content-Type': 'application/json' }, body: '{"svc":"checkout"}' });
+    assert.deepEqual(s.fetch.calls[0], {
+      url: 'http://m/checkout?token=s3cr3t',
+      method: 'POST',
+      headers: { Authorization: 'Bearer s3cr3t', 'Content-Type': 'application/json' },
+      body: '{"svc":"checkout"}',
+    });
     const m = s.run().status!.metricResults![0]!.measurements![0]!;
     assert.equal(m.phase, 'Failed');
     assert.equal(m.value, '{"status":"down","echo":"*****"}');
@@ -253,8 +350,20 @@ describe('AnalysisRun controller', () => {
 
   it('a Secret is redacted also where it shows JSON-escaped or URL-encoded', async () => {
     const secret = 'p"a/ss w&rd\\é';
-    const metric: Metric = { name: 'api', successCondition: 'result.ok', provider: { web: { url: 'http://m/{{args.token}}/x', jsonPath: '{$}' } } };
-    const echo = [secret, JSON.stringify(secret), encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase(), encodeURI(secret), new URLSearchParams({ t: secret }).toString(), JSON.stringify(encodeURIComponent(secret))].join(' | ');
+    const metric: Metric = {
+      name: 'api',
+      successCondition: 'result.ok',
+      provider: { web: { url: 'http://m/{{args.token}}/x', jsonPath: '{$}' } },
+    };
+    const echo = [
+      secret,
+      JSON.stringify(secret),
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      encodeURI(secret),
+      new URLSearchParams({ t: secret }).toString(),
+      JSON.stringify(encodeURIComponent(secret)),
+    ].join(' | ');
     const s = await setup([metric], [{ status: 500, body: echo }], {
       spec: { args: [{ name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] },
       secrets: { 'creds/token': secret },
@@ -263,12 +372,18 @@ describe('AnalysisRun controller', () => {
     assert.equal(m.phase, 'Error');
     assert.match(m.message ?? '', /^GET http:\/\/m\/\*\*\*\*\*\/x answered 500: /);
     const run = JSON.stringify(s.run());
-    for (const form of ['p"a/ss', 'p\\"a', 'p%22a', 'ss%20w', 'ss+w', 'w%26rd', '%C3%A9', '%c3%a9']) assert.ok(!run.includes(form), `${form} is not shown`);
+    for (const form of ['p"a/ss', 'p\\"a', 'p%22a', 'ss%20w', 'ss+w', 'w%26rd', '%C3%A9', '%c3%a9'])
+      assert.ok(!run.includes(form), `${form} is not shown`);
   });
 
   it('a missing Secret makes the run Error with a sentence', async () => {
-    const s = await setup([web()], [], { spec: { args: [{ name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] } });
-    assert.deepEqual([s.run().status!.phase, s.run().status!.message], ['Error', 'argument "token": Secret "creds" in namespace "default" has no key "token"']);
+    const s = await setup([web()], [], {
+      spec: { args: [{ name: 'token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] },
+    });
+    assert.deepEqual(
+      [s.run().status!.phase, s.run().status!.message],
+      ['Error', 'argument "token": Secret "creds" in namespace "default" has no key "token"'],
+    );
   });
 
   it('prometheus: queries the HTTP API with args and reads a vector as result[0]', async () => {
@@ -288,7 +403,11 @@ describe('AnalysisRun controller', () => {
   });
 
   it('prometheus: an empty vector cannot be read as result[0]: the measurement is an Error that says why', async () => {
-    const metric: Metric = { name: 'm', successCondition: 'result[0] >= 0.95', provider: { prometheus: { address: 'http://prom', query: 'up' } } };
+    const metric: Metric = {
+      name: 'm',
+      successCondition: 'result[0] >= 0.95',
+      provider: { prometheus: { address: 'http://prom', query: 'up' } },
+    };
     const s = await setup([metric], [{ status: 200, body: { status: 'success', data: { resultType: 'vector', result: [] } } }]);
     const m = s.run().status!.metricResults![0]!.measurements![0]!;
     assert.equal(m.phase, 'Error');
@@ -296,11 +415,24 @@ describe('AnalysisRun controller', () => {
   });
 
   it('a request that does not answer within timeoutSeconds is an Error measurement', async () => {
-    const clockFetch: Fetch = (_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    const clockFetch: Fetch = (_url, init) =>
+      new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
     const clock = manualClock('2026-01-01T10:00:00Z');
-    const store = memoryStore<FullAnalysisRun>(ANALYSIS_RUN, [{ metadata: { name: 'run', namespace: 'default', resourceVersion: '1' }, spec: { metrics: [web({ provider: { web: { url: 'http://slow', timeoutSeconds: 3 } } })] } }]);
+    const store = memoryStore<FullAnalysisRun>(ANALYSIS_RUN, [
+      {
+        metadata: { name: 'run', namespace: 'default', resourceVersion: '1' },
+        spec: { metrics: [web({ provider: { web: { url: 'http://slow', timeoutSeconds: 3 } } })] },
+      },
+    ]);
     const rest = recordingRest();
-    const c = createAnalysisController({ rest, runs: store, clock, log: recordingLog(), fetch: clockFetch, readSecret: async () => undefined });
+    const c = createAnalysisController({
+      rest,
+      runs: store,
+      clock,
+      log: recordingLog(),
+      fetch: clockFetch,
+      readSecret: async () => undefined,
+    });
     c.start();
     await new Promise((r) => setImmediate(r));
     assert.equal(rest.requests.length, 0);
@@ -312,10 +444,20 @@ describe('AnalysisRun controller', () => {
   });
 
   it('stop() ends a measurement in flight at once and writes nothing for it', async () => {
-    const hanging: Fetch = (_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
-    const store = memoryStore<FullAnalysisRun>(ANALYSIS_RUN, [{ metadata: { name: 'run', namespace: 'default', resourceVersion: '1' }, spec: { metrics: [web()] } }]);
+    const hanging: Fetch = (_url, init) =>
+      new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    const store = memoryStore<FullAnalysisRun>(ANALYSIS_RUN, [
+      { metadata: { name: 'run', namespace: 'default', resourceVersion: '1' }, spec: { metrics: [web()] } },
+    ]);
     const rest = recordingRest();
-    const c = createAnalysisController({ rest, runs: store, clock: manualClock('2026-01-01T10:00:00Z'), log: recordingLog(), fetch: hanging, readSecret: async () => undefined });
+    const c = createAnalysisController({
+      rest,
+      runs: store,
+      clock: manualClock('2026-01-01T10:00:00Z'),
+      log: recordingLog(),
+      fetch: hanging,
+      readSecret: async () => undefined,
+    });
     c.start();
     await new Promise((r) => setImmediate(r));
     await c.stop();
@@ -323,9 +465,18 @@ describe('AnalysisRun controller', () => {
   });
 
   it('interval, count and limits may come from args', async () => {
-    const s = await setup([web({ interval: '{{args.every}}', count: '{{args.times}}' as unknown as number, successCondition: 'result' })], [{ status: 200, body: { ok: true } }], {
-      spec: { args: [{ name: 'every', value: '2s' }, { name: 'times', value: '2' }] },
-    });
+    const s = await setup(
+      [web({ interval: '{{args.every}}', count: '{{args.times}}' as unknown as number, successCondition: 'result' })],
+      [{ status: 200, body: { ok: true } }],
+      {
+        spec: {
+          args: [
+            { name: 'every', value: '2s' },
+            { name: 'times', value: '2' },
+          ],
+        },
+      },
+    );
     assert.equal(s.run().status!.phase, 'Running');
     await s.advance(2_000);
     assert.equal(s.run().status!.phase, 'Successful');

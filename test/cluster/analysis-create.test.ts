@@ -21,18 +21,45 @@ describe('preparing an AnalysisRun for creation', () => {
     });
     const prepared = await prepareAnalysisRun(rest, run, rollout);
     assert.equal(prepared.failure, undefined);
-    assert.deepEqual(prepared.run.spec?.metrics?.map((m) => m.name), ['rate', 'smoke']);
-    assert.deepEqual(rest.requests.map((r) => r.method), ['GET', 'GET']);
+    assert.deepEqual(
+      prepared.run.spec?.metrics?.map((m) => m.name),
+      ['rate', 'smoke'],
+    );
+    assert.deepEqual(
+      rest.requests.map((r) => r.method),
+      ['GET', 'GET'],
+    );
   });
 
   it('a template that is not there, or not allowed to be read, is a failure with a sentence', async () => {
-    const missing = await prepareAnalysisRun(recordingRest(() => { throw new ApiError(404, 'NotFound', 'not found'); }), run, rollout);
+    const missing = await prepareAnalysisRun(
+      recordingRest(() => {
+        throw new ApiError(404, 'NotFound', 'not found');
+      }),
+      run,
+      rollout,
+    );
     assert.equal(missing.failure, 'AnalysisTemplate "rate" not found in namespace "prod"');
-    const forbidden = await prepareAnalysisRun(recordingRest(() => { throw new ApiError(403, 'Forbidden', 'analysistemplates is forbidden'); }), run, rollout);
+    const forbidden = await prepareAnalysisRun(
+      recordingRest(() => {
+        throw new ApiError(403, 'Forbidden', 'analysistemplates is forbidden');
+      }),
+      run,
+      rollout,
+    );
     assert.equal(forbidden.failure, 'reading AnalysisTemplate "rate": forbidden (403): analysistemplates is forbidden');
   });
 
   it('an unreachable API is not a verdict on the run: the error goes up and the reconcile is tried again', async () => {
-    await assert.rejects(prepareAnalysisRun(recordingRest(() => { throw new ApiError(0, 'Unreachable', 'cannot reach'); }), run, rollout), /cannot reach/);
+    await assert.rejects(
+      prepareAnalysisRun(
+        recordingRest(() => {
+          throw new ApiError(0, 'Unreachable', 'cannot reach');
+        }),
+        run,
+        rollout,
+      ),
+      /cannot reach/,
+    );
   });
 });

@@ -38,21 +38,45 @@ describe('condition evaluation', () => {
     ['reduce(result, #acc + #index, 0) == 3', [7, 7, 7], true],
     ['all(result, # >= #index) && map(result, #index) == [0, 1, 2]', [0, 1, 5], true],
     ['len(groupBy(result, .zone).a) == 2 && len(groupBy(result, .zone).b) == 1', [{ zone: 'a' }, { zone: 'b' }, { zone: 'a' }], true],
-    ['sortBy(result, .latency)[0].name == "fast" && sortBy(result, .latency, "desc")[0].name == "slow"', [{ name: 'slow', latency: 900 }, { name: 'fast', latency: 5 }, { name: 'mid', latency: 50 }], true],
+    [
+      'sortBy(result, .latency)[0].name == "fast" && sortBy(result, .latency, "desc")[0].name == "slow"',
+      [
+        { name: 'slow', latency: 900 },
+        { name: 'fast', latency: 5 },
+        { name: 'mid', latency: 50 },
+      ],
+      true,
+    ],
     ['result | sortBy(#) | first() == 1', [3, 1, 2], true],
     // The other builtins the editor accepts.
     ['median(result) == 2 && median([1, 2, 3, 4]) == 2.5', [3, 1, 2], true],
-    ['trimPrefix(result, "v") == "12" && trimSuffix(result, "2") == "v1" && indexOf(result, "1") == 1 && lastIndexOf(result, "x") == -1', 'v12', true],
-    ['split(result, ",") == ["a", "b", "c"] && split(result, ",", 2) == ["a", "b,c"] && splitAfter(result, ",") == ["a,", "b,", "c"]', 'a,b,c', true],
+    [
+      'trimPrefix(result, "v") == "12" && trimSuffix(result, "2") == "v1" && indexOf(result, "1") == 1 && lastIndexOf(result, "x") == -1',
+      'v12',
+      true,
+    ],
+    [
+      'split(result, ",") == ["a", "b", "c"] && split(result, ",", 2) == ["a", "b,c"] && splitAfter(result, ",") == ["a,", "b,", "c"]',
+      'a,b,c',
+      true,
+    ],
     ['replace(result, "-", "+") == "a+b+c" && repeat("ab", 2) == "abab"', 'a-b-c', true],
-    ['join(sort(result), "-") == "a-b-c" && join(sort(result, "desc")) == "cba" && reverse(result) == ["b", "a", "c"]', ['c', 'a', 'b'], true],
+    [
+      'join(sort(result), "-") == "a-b-c" && join(sort(result, "desc")) == "cba" && reverse(result) == ["b", "a", "c"]',
+      ['c', 'a', 'b'],
+      true,
+    ],
     ['uniq(result) == [1, 2] && take(result, 2) == [1, 1] && concat(result, [3]) == [1, 1, 2, 3]', [1, 1, 2], true],
     ['flatten(result) == [1, 2, 3]', [[1], [2, [3]]], true],
     ['fromPairs(toPairs(result)) == result && get(result, "a") == 1 && get(result, "b") == nil && get([5], -1) == 5', { a: 1 }, true],
     ['type(result) == "bool" && type(1) == "int" && type(1.5) == "float" && type([]) == "array" && type(nil) == "nil"', true, true],
     ['fromJSON(result).ok && toJSON(fromJSON(result)) == "{\\n  \\"ok\\": true\\n}"', '{"ok":true}', true],
     ['fromBase64(toBase64(result)) == result && toBase64(result) == "b2s="', 'ok', true],
-    ['bitand(result, 4) == 4 && bitor(result, 1) == 7 && bitxor(result, 2) == 4 && bitnot(0) == -1 && bitshl(1, 3) == 8 && bitshr(result, 1) == 3', 6, true],
+    [
+      'bitand(result, 4) == 4 && bitor(result, 1) == 7 && bitxor(result, 2) == 4 && bitnot(0) == -1 && bitshl(1, 3) == 8 && bitshr(result, 1) == 3',
+      6,
+      true,
+    ],
   ];
   for (const [text, result, expected] of holds) {
     it(`${text} on ${JSON.stringify(result) ?? String(result)} is ${expected}`, () => {
@@ -79,12 +103,19 @@ describe('condition evaluation', () => {
   ];
   for (const [text, result, message] of errors) {
     it(`${text} on ${JSON.stringify(result)} is an error that says why`, () => {
-      assert.throws(() => evaluateCondition(text, result), (e: unknown) => e instanceof ExpressionError && message.test(e.message));
+      assert.throws(
+        () => evaluateCondition(text, result),
+        (e: unknown) => e instanceof ExpressionError && message.test(e.message),
+      );
     });
   }
 
   it('reads the two conditions as Argo does', () => {
-    const m = (success?: string, failure?: string) => ({ name: 'm', ...(success ? { successCondition: success } : {}), ...(failure ? { failureCondition: failure } : {}) });
+    const m = (success?: string, failure?: string) => ({
+      name: 'm',
+      ...(success ? { successCondition: success } : {}),
+      ...(failure ? { failureCondition: failure } : {}),
+    });
     assert.equal(conditionPhase(m(), 1), 'Successful', 'no condition: any answer passes');
     assert.equal(conditionPhase(m('result > 5'), 1), 'Failed', 'success alone: false means failed');
     assert.equal(conditionPhase(m(undefined, 'result > 5'), 1), 'Successful', 'failure alone: false means successful');
@@ -97,16 +128,22 @@ describe('condition evaluation', () => {
     const counted = { steps: 1_000_000, memory: 1_000_000 };
     const evaluateCounted = (text: string, result: unknown) => evaluateCondition(text, result, counted);
     const throwsBudget = (text: string, result: unknown, message: RegExp) =>
-      assert.throws(() => evaluateCounted(text, result), (e: unknown) => e instanceof ExpressionError && message.test(e.message));
+      assert.throws(
+        () => evaluateCounted(text, result),
+        (e: unknown) => e instanceof ExpressionError && message.test(e.message),
+      );
 
-    it('matches is Go\'s regexp (RE2): a pattern that backtracks exponentially in JavaScript is linear', () => {
+    it("matches is Go's regexp (RE2): a pattern that backtracks exponentially in JavaScript is linear", () => {
       // 4.5 s at 28 characters with RegExp, doubling with each one more.
       assert.equal(evaluateCounted('result matches "^(a+)+$"', `${'a'.repeat(60)}!`), false);
       assert.equal(evaluateCounted('result matches "^(a|aa)+$"', 'a'.repeat(5_000)), true);
     });
 
     it('matches reads RE2 syntax as Go does: its classes and flags, and refuses what RE2 has not', () => {
-      assert.equal(evaluateCounted('result matches "(?i)^ERROR" && result matches "[[:digit:]]+" && result matches "^\\\\pL+ \\\\d+$"', 'error 42'), true);
+      assert.equal(
+        evaluateCounted('result matches "(?i)^ERROR" && result matches "[[:digit:]]+" && result matches "^\\\\pL+ \\\\d+$"', 'error 42'),
+        true,
+      );
       assert.equal(evaluateCounted('result matches "o"', 'foo'), true, 'found anywhere, as MatchString');
       throwsBudget('result matches "a(?=b)"', 'ab', /"matches": bad regular expression "a\(\?=b\)": .*Perl syntax/);
       throwsBudget('result matches "(a)\\\\1"', 'aa', /"matches": bad regular expression/);
@@ -118,16 +155,30 @@ describe('condition evaluation', () => {
       throwsBudget('len(0..1000000000000) > 0', null, /exceeded its budget/);
       throwsBudget('len(reduce(0..999, #acc + toJSON(result), "")) > 0', { a: 'x'.repeat(10_000) }, /exceeded its budget/);
       throwsBudget('any(0..99999, {any(0..99999, {# < 0})})', null, /exceeded its budget of 1000000 steps/);
-      throwsBudget('len(uniq(result)) > 0', Array.from({ length: 20_000 }, (_, i) => i), /exceeded its budget of 1000000 steps/);
+      throwsBudget(
+        'len(uniq(result)) > 0',
+        Array.from({ length: 20_000 }, (_, i) => i),
+        /exceeded its budget of 1000000 steps/,
+      );
     });
 
     it('long arrays and deep values are answers, not stack errors', () => {
       // Math.max(...values) threw a RangeError for so many arguments.
-      assert.equal(evaluateCounted('max(result) == 399999', Array.from({ length: 400_000 }, (_, i) => i)), true);
+      assert.equal(
+        evaluateCounted(
+          'max(result) == 399999',
+          Array.from({ length: 400_000 }, (_, i) => i),
+        ),
+        true,
+      );
       let deep: unknown = 1;
       for (let i = 0; i < 100_000; i++) deep = [deep];
       throwsBudget('len(flatten(result)) == 1', deep, /exceeded its budget|cannot be evaluated/);
-      throwsBudget('len(toJSON(fromJSON(result))) > 0', `${'['.repeat(200_000)}${']'.repeat(200_000)}`, /exceeded its budget|cannot be evaluated|fromJSON/);
+      throwsBudget(
+        'len(toJSON(fromJSON(result))) > 0',
+        `${'['.repeat(200_000)}${']'.repeat(200_000)}`,
+        /exceeded its budget|cannot be evaluated|fromJSON/,
+      );
     });
 
     it('past its time budget an evaluation stops too (a last guard on a slow machine)', () => {
@@ -138,10 +189,18 @@ describe('condition evaluation', () => {
     });
 
     it('result.__proto__ and result.constructor are nil: no prototype is reachable', () => {
-      assert.equal(evaluateCounted('result.__proto__ == nil && result.constructor == nil && result["constructor"] == nil && result.toString == nil', { a: 1 }), true);
+      assert.equal(
+        evaluateCounted('result.__proto__ == nil && result.constructor == nil && result["constructor"] == nil && result.toString == nil', {
+          a: 1,
+        }),
+        true,
+      );
       assert.equal(evaluateCounted('result.__proto__ == 1', JSON.parse('{"__proto__": 1}')), true, 'an own key of that name is read');
       assert.equal(evaluateCounted('"constructor" in result', {}), false);
-      assert.equal(evaluateCounted('len(groupBy(result, "__proto__").__proto__) == 2 && groupBy(result, #).constructor == nil', ['a', 'b']), true);
+      assert.equal(
+        evaluateCounted('len(groupBy(result, "__proto__").__proto__) == 2 && groupBy(result, #).constructor == nil', ['a', 'b']),
+        true,
+      );
       assert.equal(evaluateCounted('result == {}', { constructor: undefined } as unknown), false);
     });
   });

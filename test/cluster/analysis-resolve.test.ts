@@ -14,8 +14,18 @@ const template = (name: string, spec: AnalysisTemplate['spec']): AnalysisTemplat
 
 const templates: Record<string, AnalysisTemplate> = {
   'prod/rate': template('rate', {
-    args: [{ name: 'service' }, { name: 'threshold', value: '0.95' }, { name: 'token', valueFrom: { secretKeyRef: { name: 'prom', key: 'token' } } }],
-    metrics: [{ name: 'success-rate', successCondition: 'result[0] >= {{args.threshold}}', provider: { prometheus: { address: 'http://prom', query: 'q{svc="{{args.service}}"}' } } }],
+    args: [
+      { name: 'service' },
+      { name: 'threshold', value: '0.95' },
+      { name: 'token', valueFrom: { secretKeyRef: { name: 'prom', key: 'token' } } },
+    ],
+    metrics: [
+      {
+        name: 'success-rate',
+        successCondition: 'result[0] >= {{args.threshold}}',
+        provider: { prometheus: { address: 'http://prom', query: 'q{svc="{{args.service}}"}' } },
+      },
+    ],
     dryRun: [{ metricName: 'success-rate' }],
   }),
   'cluster/smoke': template('smoke', {
@@ -28,7 +38,12 @@ const templates: Record<string, AnalysisTemplate> = {
 const lookup: TemplateLookup = (ref) => templates[`${ref.clusterScope ? 'cluster' : ref.namespace}/${ref.name}`];
 
 function run(spec: Record<string, unknown>): AnalysisRun {
-  return { apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisRun', metadata: { name: 'shop-abc-2-1', namespace: 'prod', labels: { 'rollout-type': 'Step' } }, spec };
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AnalysisRun',
+    metadata: { name: 'shop-abc-2-1', namespace: 'prod', labels: { 'rollout-type': 'Step' } },
+    spec,
+  };
 }
 
 describe('AnalysisRun resolution from templates', () => {
@@ -54,24 +69,49 @@ describe('AnalysisRun resolution from templates', () => {
         { name: 'image', value: 'shop:v2' },
       ],
       dryRun: [{ metricName: 'success-rate' }],
-      measurementRetention: [{ metricName: 'smoke', limit: 3 }, { metricName: 'success-rate', limit: 20 }],
+      measurementRetention: [
+        { metricName: 'smoke', limit: 3 },
+        { metricName: 'success-rate', limit: 20 },
+      ],
     });
     assert.deepEqual(out.run.metadata, input.metadata, 'name, labels and owner stay as the planner made them');
     assert.ok((input.spec as { templates?: unknown }).templates, 'the input is not modified');
   });
 
   it('a template arg with a default is used when the rollout gives none', () => {
-    const out = resolveAnalysisRun(run({ templates: [{ templateName: 'rate' }], args: [{ name: 'service', value: 's' }] }), rollout, lookup);
+    const out = resolveAnalysisRun(
+      run({ templates: [{ templateName: 'rate' }], args: [{ name: 'service', value: 's' }] }),
+      rollout,
+      lookup,
+    );
     assert.ok(out.ok);
-    assert.deepEqual(out.run.spec?.args?.find((a) => a.name === 'threshold'), { name: 'threshold', value: '0.95' });
+    assert.deepEqual(
+      out.run.spec?.args?.find((a) => a.name === 'threshold'),
+      { name: 'threshold', value: '0.95' },
+    );
   });
 
   const failures: [string, Record<string, unknown>, string][] = [
     ['a missing AnalysisTemplate', { templates: [{ templateName: 'nope' }] }, 'AnalysisTemplate "nope" not found in namespace "prod"'],
-    ['a missing ClusterAnalysisTemplate', { templates: [{ templateName: 'rate', clusterScope: true }] }, 'ClusterAnalysisTemplate "rate" not found'],
+    [
+      'a missing ClusterAnalysisTemplate',
+      { templates: [{ templateName: 'rate', clusterScope: true }] },
+      'ClusterAnalysisTemplate "rate" not found',
+    ],
     ['an arg nobody supplies', { templates: [{ templateName: 'rate' }] }, 'argument "service" has no value: the rollout must supply it'],
-    ['two metrics with one name', { templates: [{ templateName: 'rate' }, { templateName: 'smoke' }], args: [{ name: 'service', value: 's' }] }, 'two metrics have the same name "success-rate" (AnalysisTemplate "smoke")'],
-    ['a fieldRef to a field the rollout lacks', { templates: [{ templateName: 'rate' }], args: [{ name: 'service', valueFrom: { fieldRef: { fieldPath: 'metadata.labels.missing' } } }] }, 'argument "service": the rollout has no field metadata.labels.missing'],
+    [
+      'two metrics with one name',
+      { templates: [{ templateName: 'rate' }, { templateName: 'smoke' }], args: [{ name: 'service', value: 's' }] },
+      'two metrics have the same name "success-rate" (AnalysisTemplate "smoke")',
+    ],
+    [
+      'a fieldRef to a field the rollout lacks',
+      {
+        templates: [{ templateName: 'rate' }],
+        args: [{ name: 'service', valueFrom: { fieldRef: { fieldPath: 'metadata.labels.missing' } } }],
+      },
+      'argument "service": the rollout has no field metadata.labels.missing',
+    ],
     ['no templates', { templates: [] }, 'the analysis names no templates'],
   ];
   for (const [what, spec, reason] of failures) {

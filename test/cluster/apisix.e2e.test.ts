@@ -5,7 +5,16 @@ import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import { isNotFound } from '../../src/cluster/rest';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, installCrd, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import {
+  container,
+  createRollout,
+  createService,
+  installCrd,
+  setImage,
+  startControllerHarness,
+  untilPhase,
+  type ControllerHarness,
+} from './controller-harness';
 
 const ROUTES = '/apis/apisix.apache.org/v2/namespaces/default/apisixroutes';
 
@@ -23,8 +32,17 @@ describe('APISIX router (end to end)', function () {
   });
 
   it('weights 80/20 at setWeight 20, a header route of its own at setHeaderRoute, both undone by promote', async () => {
-    const rule = { name: 'main', match: { paths: ['/*'] }, backends: [{ serviceName: 'apx-stable', servicePort: 80 }, { serviceName: 'apx-canary', servicePort: 80 }] };
-    await h.conn.rest.request('POST', ROUTES, { body: { apiVersion: 'apisix.apache.org/v2', kind: 'ApisixRoute', metadata: { name: 'apx-route' }, spec: { http: [rule] } } });
+    const rule = {
+      name: 'main',
+      match: { paths: ['/*'] },
+      backends: [
+        { serviceName: 'apx-stable', servicePort: 80 },
+        { serviceName: 'apx-canary', servicePort: 80 },
+      ],
+    };
+    await h.conn.rest.request('POST', ROUTES, {
+      body: { apiVersion: 'apisix.apache.org/v2', kind: 'ApisixRoute', metadata: { name: 'apx-route' }, spec: { http: [rule] } },
+    });
     const get = async (name: string) => {
       try {
         return await h.conn.rest.request<any>('GET', `${ROUTES}/${name}`);
@@ -33,7 +51,10 @@ describe('APISIX router (end to end)', function () {
         throw e;
       }
     };
-    const weights = async () => ((await get('apx-route')).spec.http[0].backends as { serviceName: string; weight?: number }[]).map((b) => `${b.serviceName}=${b.weight ?? '-'}`).join(' ');
+    const weights = async () =>
+      ((await get('apx-route')).spec.http[0].backends as { serviceName: string; weight?: number }[])
+        .map((b) => `${b.serviceName}=${b.weight ?? '-'}`)
+        .join(' ');
     await createRollout(h.conn.rest, 'apisixed', {
       replicas: 2,
       template: container('demo:v1'),
@@ -42,7 +63,11 @@ describe('APISIX router (end to end)', function () {
           canaryService: 'apx-canary',
           stableService: 'apx-stable',
           trafficRouting: { apisix: { route: { name: 'apx-route', rules: ['main'] } }, managedRoutes: [{ name: 'apx-beta' }] },
-          steps: [{ setWeight: 20 }, { setHeaderRoute: { name: 'apx-beta', match: [{ headerName: 'X-Beta', headerValue: { exact: 'yes' } }] } }, { pause: {} }],
+          steps: [
+            { setWeight: 20 },
+            { setHeaderRoute: { name: 'apx-beta', match: [{ headerName: 'X-Beta', headerValue: { exact: 'yes' } }] } },
+            { pause: {} },
+          ],
         },
       },
     });
@@ -53,12 +78,21 @@ describe('APISIX router (end to end)', function () {
     await untilPhase(h, 'apisixed', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 2);
     assert.equal(await weights(), 'apx-stable=80 apx-canary=20');
     const beta = await get('apx-beta');
-    assert.deepEqual(beta.metadata.ownerReferences.map((o: { kind: string; name: string }) => `${o.kind}/${o.name}`), ['Rollout/apisixed']);
+    assert.deepEqual(
+      beta.metadata.ownerReferences.map((o: { kind: string; name: string }) => `${o.kind}/${o.name}`),
+      ['Rollout/apisixed'],
+    );
     assert.deepEqual(beta.spec.http[0].backends, [{ serviceName: 'apx-canary', servicePort: 80, weight: 100 }]);
     assert.deepEqual(beta.spec.http[0].match.exprs, [{ subject: { scope: 'Header', name: 'X-Beta' }, op: 'Equal', value: 'yes' }]);
 
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'apisixed' }, { kind: 'promote' })).ok, true);
-    await untilPhase(h, 'apisixed', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    await untilPhase(
+      h,
+      'apisixed',
+      'Healthy',
+      20_000,
+      (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0,
+    );
     assert.equal(await weights(), 'apx-stable=100 apx-canary=0');
     assert.equal(await get('apx-beta'), undefined, 'the header route is deleted');
   });

@@ -21,12 +21,21 @@ describe('credentials and unauthorised contexts', () => {
       seen.push(req.headers.authorization ?? '');
       const ok = req.headers.authorization === 'Bearer good-token';
       res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(ok ? { kind: 'RolloutList', items: [], metadata: {} } : { kind: 'Status', status: 'Failure', reason: 'Unauthorized', message: 'Unauthorized', code: 401 }));
+      res.end(
+        JSON.stringify(
+          ok
+            ? { kind: 'RolloutList', items: [], metadata: {} }
+            : { kind: 'Status', status: 'Failure', reason: 'Unauthorized', message: 'Unauthorized', code: 401 },
+        ),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     dir = mkdtempSync(join(tmpdir(), 'rollouts-auth-'));
-    for (const [name, token] of [['good', 'good-token'], ['bad', 'stale-token']]) {
+    for (const [name, token] of [
+      ['good', 'good-token'],
+      ['bad', 'stale-token'],
+    ]) {
       writeFileSync(
         join(dir, name),
         `clusters: [{ name: c, cluster: { server: "${url}" } }]\nusers: [{ name: u, user: { token: "${token}" } }]\ncontexts: [{ name: ${name}, context: { cluster: c, user: u } }]\ncurrent-context: ${name}\n`,
@@ -47,16 +56,31 @@ describe('credentials and unauthorised contexts', () => {
   it('an unauthorised context gets one clear sentence that does not contain the token', async () => {
     const conn = connect({ kubeconfigPath: join(dir, 'bad'), env: {} });
     const check = await checkContext(conn.rest, conn.context);
-    assert.deepEqual(check, { ok: false, status: 401, reason: `context "bad": the cluster at ${url} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig` });
+    assert.deepEqual(check, {
+      ok: false,
+      status: 401,
+      reason: `context "bad": the cluster at ${url} refused the credentials (401 Unauthorized); log in again or fix the user in your kubeconfig`,
+    });
     const out: string[] = [];
-    const code = await main(['promote', 'demo', '--kubeconfig', join(dir, 'bad')], { out: (t) => out.push(t), err: (t) => out.push(t), cwd: dir, env: {} });
+    const code = await main(['promote', 'demo', '--kubeconfig', join(dir, 'bad')], {
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+      cwd: dir,
+      env: {},
+    });
     assert.equal(code, 1);
     assert.match(out.join('\n'), /not authorised \(401\)/);
     assert.doesNotMatch(out.join('\n'), /stale-token/);
   });
 
   it('names a missing Argo CRD and a forbidden list for what they are', () => {
-    assert.equal(contextProblem(new ApiError(404, 'NotFound', 'x'), 'prod', 'https://k'), 'context "prod": the cluster at https://k has no Rollout resource; Argo Rollouts\' CRDs are not installed');
-    assert.match(contextProblem(new ApiError(403, 'Forbidden', 'rollouts.argoproj.io is forbidden: User "dev" cannot list'), 'prod', 'https://k'), /^context "prod": not allowed to list Rollouts \(403 Forbidden\): rollouts\.argoproj\.io is forbidden/);
+    assert.equal(
+      contextProblem(new ApiError(404, 'NotFound', 'x'), 'prod', 'https://k'),
+      'context "prod": the cluster at https://k has no Rollout resource; Argo Rollouts\' CRDs are not installed',
+    );
+    assert.match(
+      contextProblem(new ApiError(403, 'Forbidden', 'rollouts.argoproj.io is forbidden: User "dev" cannot list'), 'prod', 'https://k'),
+      /^context "prod": not allowed to list Rollouts \(403 Forbidden\): rollouts\.argoproj\.io is forbidden/,
+    );
   });
 });

@@ -52,21 +52,37 @@ export async function startControllerHarness(
 export const container = (image: string) => ({ metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image }] } });
 
 export async function createService(rest: Rest, name: string, namespace = 'default'): Promise<void> {
-  await rest.request('POST', kindPath(SERVICE, namespace), { body: { metadata: { name }, spec: { selector: { app: 'demo' }, ports: [{ port: 80 }] } } });
+  await rest.request('POST', kindPath(SERVICE, namespace), {
+    body: { metadata: { name }, spec: { selector: { app: 'demo' }, ports: [{ port: 80 }] } },
+  });
 }
 
 export async function createRollout(rest: Rest, name: string, spec: Record<string, unknown>, namespace = 'default'): Promise<Rollout> {
   return rest.request('POST', kindPath(ROLLOUT, namespace), {
-    body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name }, spec: { selector: { matchLabels: { app: 'demo' } }, ...spec } },
+    body: {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name },
+      spec: { selector: { matchLabels: { app: 'demo' } }, ...spec },
+    },
   });
 }
 
 export async function setImage(rest: Rest, name: string, image: string, namespace = 'default'): Promise<void> {
-  await rest.request('PATCH', kindPath(ROLLOUT, namespace, name), { patch: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] });
+  await rest.request('PATCH', kindPath(ROLLOUT, namespace, name), {
+    patch: 'json',
+    body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
+  });
 }
 
 /** Waits until the rollout's phase (as a person sees it) is `phase`, and its status has seen the latest spec. */
-export function untilPhase(h: ControllerHarness, name: string, phase: string, within = 20_000, extra: (r: Rollout) => boolean = () => true): Promise<Rollout> {
+export function untilPhase(
+  h: ControllerHarness,
+  name: string,
+  phase: string,
+  within = 20_000,
+  extra: (r: Rollout) => boolean = () => true,
+): Promise<Rollout> {
   return until(
     h.watch.stores,
     () => {
@@ -77,7 +93,9 @@ export function untilPhase(h: ControllerHarness, name: string, phase: string, wi
     within,
   ).catch((e) => {
     const r = h.watch.stores.rollouts.get(name, 'default');
-    throw new Error(`${(e as Error).message}; it is ${r ? `${clientPhase(r).phase} (${clientPhase(r).message}), step ${r.status?.currentStepIndex}` : 'missing'}`);
+    throw new Error(
+      `${(e as Error).message}; it is ${r ? `${clientPhase(r).phase} (${clientPhase(r).message}), step ${r.status?.currentStepIndex}` : 'missing'}`,
+    );
   });
 }
 
@@ -101,7 +119,14 @@ export async function installCrd(rest: Rest, group: string, version: string, kin
         group,
         scope: 'Namespaced',
         names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-        versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        versions: [
+          {
+            name: version,
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
       },
     },
   });

@@ -31,7 +31,11 @@ function settle(world: World, now: Date): World {
     world = applyEffects(world, r.effects);
     world = {
       ...world,
-      replicaSets: world.replicaSets.map((rs) => ({ ...rs, metadata: { ...rs.metadata, resourceVersion: '5' }, status: { replicas: rs.spec?.replicas ?? 0, readyReplicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 } })),
+      replicaSets: world.replicaSets.map((rs) => ({
+        ...rs,
+        metadata: { ...rs.metadata, resourceVersion: '5' },
+        status: { replicas: rs.spec?.replicas ?? 0, readyReplicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 },
+      })),
     };
   }
   throw new Error('did not settle');
@@ -50,7 +54,13 @@ describe('controller decisions and writes', () => {
     const now = new Date(NOW);
     const steps = [{ setWeight: 50 }, { pause: { duration: 60 } }];
     let world = settle({ rollout: rollout('demo:v1', steps), replicaSets: [], services: [], analysisRuns: [], experiments: [] }, now);
-    world = settle({ ...world, rollout: { ...rollout('demo:v2', steps), status: world.rollout.status, metadata: { ...world.rollout.metadata, generation: 2 } } }, now);
+    world = settle(
+      {
+        ...world,
+        rollout: { ...rollout('demo:v2', steps), status: world.rollout.status, metadata: { ...world.rollout.metadata, generation: 2 } },
+      },
+      now,
+    );
     const expected = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, now);
     assert.equal(expected.effects.length, 0);
     assert.ok(expected.requeueAfterSeconds !== undefined && expected.requeueAfterSeconds > 0, 'the pause asks for a requeue');
@@ -63,7 +73,10 @@ describe('controller decisions and writes', () => {
     controller.start();
     await controller.idle();
     assert.deepEqual(objectWrites(rest.requests), []);
-    assert.deepEqual(clock.timers.map((t) => t.ms), [expected.requeueAfterSeconds! * 1000]);
+    assert.deepEqual(
+      clock.timers.map((t) => t.ms),
+      [expected.requeueAfterSeconds! * 1000],
+    );
     assert.equal(controller.stats.idleReconciles, 1);
   });
 
@@ -86,7 +99,10 @@ describe('controller decisions and writes', () => {
     const stores = memoryStores();
     // Past the reconcile that records the new template: the next decision creates the ReplicaSet.
     const fresh = rollout('demo:v1', []);
-    const recorded = applyEffects({ rollout: fresh, replicaSets: [], services: [], analysisRuns: [], experiments: [] }, reconcile(fresh, [], [], [], new Date(NOW)).effects);
+    const recorded = applyEffects(
+      { rollout: fresh, replicaSets: [], services: [], analysisRuns: [], experiments: [] },
+      reconcile(fresh, [], [], [], new Date(NOW)).effects,
+    );
     stores.rollouts.put(recorded.rollout);
     assert.equal(reconcile(recorded.rollout, [], [], [], new Date(NOW)).effects[0]?.kind, 'createReplicaSet');
     let first = true;
@@ -101,7 +117,11 @@ describe('controller decisions and writes', () => {
     const controller = createController({ rest, stores, clock, log: recordingLog() });
     controller.start();
     await controller.idle();
-    assert.deepEqual(objectWrites(rest.requests).map((r) => r.method), ['POST'], 'stops at the conflict');
+    assert.deepEqual(
+      objectWrites(rest.requests).map((r) => r.method),
+      ['POST'],
+      'stops at the conflict',
+    );
     const created = objectWrites(rest.requests)[0]!.body as { metadata: { name: string } };
     assert.equal(controller.stats.conflicts, 1);
     assert.equal(clock.timers.length, 1, 'a backoff timer, not an immediate retry');
@@ -114,7 +134,11 @@ describe('controller decisions and writes', () => {
     await controller.idle();
     clock.advance(clock.timers[0]!.ms);
     await controller.idle();
-    assert.equal(rest.requests.filter((r) => r.method === 'POST' && r.path.includes('/replicasets')).length, 1, 'the ReplicaSet is not created twice');
+    assert.equal(
+      rest.requests.filter((r) => r.method === 'POST' && r.path.includes('/replicasets')).length,
+      1,
+      'the ReplicaSet is not created twice',
+    );
   });
 
   it('folds a burst of events for one rollout into one more reconcile, never two at once', async () => {

@@ -5,7 +5,15 @@
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import { ANNOTATION_REVISION, type Rollout } from '../../src/planner';
-import { container, createRollout, createService, setImage, startControllerHarness, untilPhase, type ControllerHarness } from './controller-harness';
+import {
+  container,
+  createRollout,
+  createService,
+  setImage,
+  startControllerHarness,
+  untilPhase,
+  type ControllerHarness,
+} from './controller-harness';
 
 interface Event {
   type: string;
@@ -29,7 +37,12 @@ describe('rollout events and revision (end to end)', function () {
   });
 
   const eventsOf = async (name: string): Promise<Event[]> =>
-    (await h.conn.rest.request<{ items: Event[] }>('GET', `/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent(`involvedObject.name=${name}`)}`)).items;
+    (
+      await h.conn.rest.request<{ items: Event[] }>(
+        'GET',
+        `/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent(`involvedObject.name=${name}`)}`,
+      )
+    ).items;
 
   it('records the update as upstream does, writes the revision annotation, and counts a repeated Event on one object', async () => {
     await createRollout(h.conn.rest, 'ev', {
@@ -40,9 +53,16 @@ describe('rollout events and revision (end to end)', function () {
     const healthy = await untilPhase(h, 'ev', 'Healthy', 20_000, (r: Rollout) => r.metadata?.annotations?.[ANNOTATION_REVISION] === '1');
     assert.equal(healthy.metadata?.annotations?.[ANNOTATION_REVISION], '1');
     await setImage(h.conn.rest, 'ev', 'demo:v2');
-    await untilPhase(h, 'ev', 'Paused', 20_000, (r) => r.status?.currentStepIndex === 1 && r.metadata?.annotations?.[ANNOTATION_REVISION] === '2');
+    await untilPhase(
+      h,
+      'ev',
+      'Paused',
+      20_000,
+      (r) => r.status?.currentStepIndex === 1 && r.metadata?.annotations?.[ANNOTATION_REVISION] === '2',
+    );
     // Abort, retry, abort: the same Warning twice, counted on one Event.
-    const act = async (kind: 'abort' | 'retry') => assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'ev' }, { kind })).ok, true);
+    const act = async (kind: 'abort' | 'retry') =>
+      assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'ev' }, { kind })).ok, true);
     await act('abort');
     await untilPhase(h, 'ev', 'Degraded');
     await act('retry');
@@ -69,9 +89,15 @@ describe('rollout events and revision (end to end)', function () {
       "Normal SwitchService: Switched selector for service 'ev-canary' from '",
       'Warning RolloutAborted: Rollout aborted update to revision 2',
     ]) {
-      assert.ok(lines.some((l) => l.startsWith(expected)), `${expected}… not in\n${lines.join('\n')}`);
+      assert.ok(
+        lines.some((l) => l.startsWith(expected)),
+        `${expected}… not in\n${lines.join('\n')}`,
+      );
     }
-    assert.ok(lines.some((l) => /^Normal ScalingReplicaSet: Scaled up ReplicaSet ev-\w+ \(revision 2\) from 0 to 1$/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /^Normal ScalingReplicaSet: Scaled up ReplicaSet ev-\w+ \(revision 2\) from 0 to 1$/.test(l)),
+      lines.join('\n'),
+    );
     const aborted = events.filter((e) => e.reason === 'RolloutAborted');
     assert.equal(aborted.length, 1, 'one Event for the repeated abort');
     assert.equal(aborted[0]!.count, 2);

@@ -48,7 +48,10 @@ describe('exec credential plugins', function () {
   function kubeconfigWithPlugin(name: string, env: Record<string, string>): { file: string; runs: () => number } {
     const countFile = join(dir, `${name}.count`);
     const file = join(dir, `${name}.kubeconfig`);
-    const envLines = Object.entries({ PLUGIN_COUNT_FILE: countFile, PLUGIN_TOKEN: token, ...env }).flatMap(([k, v]) => [`      - name: ${k}`, `        value: "${v}"`]);
+    const envLines = Object.entries({ PLUGIN_COUNT_FILE: countFile, PLUGIN_TOKEN: token, ...env }).flatMap(([k, v]) => [
+      `      - name: ${k}`,
+      `        value: "${v}"`,
+    ]);
     writeFileSync(
       file,
       [
@@ -84,7 +87,12 @@ describe('exec credential plugins', function () {
     const k = kubeconfigWithPlugin('list', { PLUGIN_EXPIRES_IN_S: '3600' });
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(['list', '-A', '--kubeconfig', k.file], { out: (t: string) => out.push(t), err: (t: string) => err.push(t), cwd: process.cwd(), env: {} });
+    const code = await main(['list', '-A', '--kubeconfig', k.file], {
+      out: (t: string) => out.push(t),
+      err: (t: string) => err.push(t),
+      cwd: process.cwd(),
+      env: {},
+    });
     assert.equal(code, 0, err.join('\n'));
     assert.equal(k.runs(), 1);
   });
@@ -151,7 +159,12 @@ process.stdout.write(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCr
           apiVersion: 'v1',
           kind: 'Config',
           'current-context': 'exec',
-          clusters: [{ name: 'local', cluster: { server: h.cluster.url, 'certificate-authority-data': Buffer.from(h.cluster.ca).toString('base64') } }],
+          clusters: [
+            {
+              name: 'local',
+              cluster: { server: h.cluster.url, 'certificate-authority-data': Buffer.from(h.cluster.ca).toString('base64') },
+            },
+          ],
           users: [
             {
               name: 'login-user',
@@ -197,15 +210,26 @@ process.stdout.write(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCr
       writeFileSync(tokenFile(), stale);
       await assert.rejects(conn.rest.request('GET', pods), (e: ApiError) => {
         assert.equal(e.status, 401);
-        assert.equal(describeApiError(e, 'listing pods'), `listing pods: not authorised (401): the credential from the exec plugin "${process.execPath}" of user "login-user" was refused, and so was a fresh one from running it again; log in again (or fix the plugin) and retry`);
+        assert.equal(
+          describeApiError(e, 'listing pods'),
+          `listing pods: not authorised (401): the credential from the exec plugin "${process.execPath}" of user "login-user" was refused, and so was a fresh one from running it again; log in again (or fix the plugin) and retry`,
+        );
         return true;
       });
       assert.equal(k.runs(), 3);
       // The CLI says the same in one line.
       const err: string[] = [];
-      const code = await main(['list', '--kubeconfig', k.file], { out: () => undefined, err: (t: string) => err.push(t), cwd: dir, env: {} });
+      const code = await main(['list', '--kubeconfig', k.file], {
+        out: () => undefined,
+        err: (t: string) => err.push(t),
+        cwd: dir,
+        env: {},
+      });
       assert.equal(code, 1);
-      assert.match(err.join('\n'), /refused the credentials \(401 Unauthorized\); the credential from the exec plugin ".*" of user "login-user" was refused, and so was a fresh one/);
+      assert.match(
+        err.join('\n'),
+        /refused the credentials \(401 Unauthorized\); the credential from the exec plugin ".*" of user "login-user" was refused, and so was a fresh one/,
+      );
       assert.doesNotMatch(err.join('\n'), new RegExp(stale.slice(-20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     });
 

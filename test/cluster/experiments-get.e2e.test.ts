@@ -36,7 +36,12 @@ describe('rollouts get shows a running Experiment (end to end)', function () {
     h = await startControllerHarness();
     const url = `http://127.0.0.1:${(metrics.address() as AddressInfo).port}/ok`;
     await h.conn.rest.request('POST', kindPath(ANALYSIS_TEMPLATE, 'default'), {
-      body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: 'passes' }, spec: { metrics: [{ name: 'value', successCondition: 'result == true', provider: { web: { url, jsonPath: '{$.value}' } } }] } },
+      body: {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'AnalysisTemplate',
+        metadata: { name: 'passes' },
+        spec: { metrics: [{ name: 'value', successCondition: 'result == true', provider: { web: { url, jsonPath: '{$.value}' } } }] },
+      },
     });
   });
   after(async () => {
@@ -46,20 +51,36 @@ describe('rollouts get shows a running Experiment (end to end)', function () {
 
   it('prints the Experiment under its revision with its phase, its template ReplicaSets and their pods, and its run', async () => {
     // No duration: the experiment runs until the rollout moves on, so it is seen running.
-    const steps = [{ setWeight: 50 }, { experiment: { templates: [{ name: 'baseline', specRef: 'stable' }, { name: 'canary', specRef: 'canary' }], analyses: [{ name: 'check', templateName: 'passes' }] } }];
+    const steps = [
+      { setWeight: 50 },
+      {
+        experiment: {
+          templates: [
+            { name: 'baseline', specRef: 'stable' },
+            { name: 'canary', specRef: 'canary' },
+          ],
+          analyses: [{ name: 'check', templateName: 'passes' }],
+        },
+      },
+    ];
     await createRollout(h.conn.rest, 'shown', { replicas: 2, template: container('demo:v1'), strategy: { canary: { steps } } });
     await untilPhase(h, 'shown', 'Healthy');
     await setImage(h.conn.rest, 'shown', 'demo:v2');
 
     const stores = h.watch.stores;
-    const experimentOf = (): Experiment | undefined => stores.experiments.list('default').find((e) => e.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === 'shown'));
+    const experimentOf = (): Experiment | undefined =>
+      stores.experiments.list('default').find((e) => e.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === 'shown'));
     const ex = await until(
       stores,
       () => {
         const e = experimentOf();
         const status = (e?.status ?? {}) as ExperimentStatus;
         const name = e?.metadata?.name;
-        const podsUp = ['baseline', 'canary'].every((t) => stores.pods.list('default').some((p) => p.metadata?.ownerReferences?.some((o) => o.name === `${name}-${t}`) && p.status?.phase === 'Running'));
+        const podsUp = ['baseline', 'canary'].every((t) =>
+          stores.pods
+            .list('default')
+            .some((p) => p.metadata?.ownerReferences?.some((o) => o.name === `${name}-${t}`) && p.status?.phase === 'Running'),
+        );
         return e && status.phase === 'Running' && status.availableAt && status.analysisRuns?.length && podsUp ? e : undefined;
       },
       'the experiment running with both template pods and its run',
@@ -86,12 +107,19 @@ describe('rollouts get shows a running Experiment (end to end)', function () {
     assert.doesNotMatch(text, new RegExp(`^#\\d+ +ReplicaSet +${name}-`, 'm'), text);
   });
 
-  it('get experiment NAME prints it on its own: status, each template\'s image, and its tree', async () => {
+  it("get experiment NAME prints it on its own: status, each template's image, and its tree", async () => {
     const c = collect();
     assert.equal(await runGet(['experiment', name, '--kubeconfig', h.cluster.kubeconfigPath], c.io), 0, c.err.join('\n'));
     const text = c.out.join('\n');
     const lines = text.split('\n');
-    assert.deepEqual(lines.slice(0, 6), [`Name:          ${name}`, 'Namespace:     default', 'Status:        Running', 'Images:', '  demo:v1 (baseline)', '  demo:v2 (canary)']);
+    assert.deepEqual(lines.slice(0, 6), [
+      `Name:          ${name}`,
+      'Namespace:     default',
+      'Status:        Running',
+      'Images:',
+      '  demo:v1 (baseline)',
+      '  demo:v2 (canary)',
+    ]);
     assert.match(text, new RegExp(`^#2 +Experiment +${name} +Running +step 1$`, 'm'));
     assert.match(text, new RegExp(`^ +ReplicaSet +${name}-canary +Healthy +template canary, 1/1 available$`, 'm'));
     assert.match(text, new RegExp(`^ +AnalysisRun +${name}-check +\\w+`, 'm'));
@@ -107,7 +135,10 @@ describe('rollouts get shows a running Experiment (end to end)', function () {
   it('list experiments prints its line: status, no duration or time remaining (it has none), its age', async () => {
     const c = collect();
     assert.equal(await runList(['experiments', '--kubeconfig', h.cluster.kubeconfigPath], c.io), 0, c.err.join('\n'));
-    const rows = c.out.join('\n').split('\n').map((l) => l.split(/ {2,}/));
+    const rows = c.out
+      .join('\n')
+      .split('\n')
+      .map((l) => l.split(/ {2,}/));
     assert.deepEqual(rows[0], ['NAME', 'STATUS', 'DURATION', 'REMAINING', 'AGE']);
     assert.equal(rows.length, 2);
     assert.deepEqual(rows[1]!.slice(0, 4), [name, 'Running', '-', '-']);

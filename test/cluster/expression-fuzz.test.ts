@@ -14,17 +14,67 @@ const FIELDS = ['a', 'b', 'items', 'status', ...PROTO_NAMES];
 const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
   e: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom('result', '#', '#index', 'nil', 'true', 'false', '0', '1', '-1', '2.5', '100000', '""', '"a"', '"^(a+)+$"', '"(?i)A"', '"[[:digit:]]"', '"a(?=b)"', '"\\\\1"', '[]', '{}'),
+    fc.constantFrom(
+      'result',
+      '#',
+      '#index',
+      'nil',
+      'true',
+      'false',
+      '0',
+      '1',
+      '-1',
+      '2.5',
+      '100000',
+      '""',
+      '"a"',
+      '"^(a+)+$"',
+      '"(?i)A"',
+      '"[[:digit:]]"',
+      '"a(?=b)"',
+      '"\\\\1"',
+      '[]',
+      '{}',
+    ),
     fc.tuple(tie('e'), fc.constantFrom(...FIELDS), fc.boolean()).map(([o, f, opt]) => `${o}${opt ? '?.' : '.'}${f}`),
     fc.tuple(tie('e'), tie('e')).map(([o, i]) => `${o}[${i}]`),
     fc.tuple(tie('e'), tie('e')).map(([o, i]) => `(${o})[${i}]`),
-    fc.tuple(tie('e'), fc.constantFrom('==', '!=', '<', '>=', '&&', '||', '??', '+', '-', '*', '/', '%', '**', '..', 'in', 'not in', 'matches', 'contains', 'startsWith', 'endsWith'), tie('e')).map(([l, op, r]) => `(${l} ${op} ${r})`),
+    fc
+      .tuple(
+        tie('e'),
+        fc.constantFrom(
+          '==',
+          '!=',
+          '<',
+          '>=',
+          '&&',
+          '||',
+          '??',
+          '+',
+          '-',
+          '*',
+          '/',
+          '%',
+          '**',
+          '..',
+          'in',
+          'not in',
+          'matches',
+          'contains',
+          'startsWith',
+          'endsWith',
+        ),
+        tie('e'),
+      )
+      .map(([l, op, r]) => `(${l} ${op} ${r})`),
     fc.tuple(fc.constantFrom('!', '-', 'not '), tie('e')).map(([op, x]) => `${op}(${x})`),
     fc.tuple(tie('e'), tie('e'), tie('e')).map(([t, a, b]) => `(${t} ? ${a} : ${b})`),
     fc.array(tie('e'), { maxLength: 3 }).map((xs) => `[${xs.join(', ')}]`),
     fc.tuple(fc.constantFrom(...FIELDS), tie('e')).map(([k, v]) => `{${JSON.stringify(k)}: ${v}}`),
     fc.tuple(fc.constantFrom(...EXPRESSION_FUNCTIONS), fc.array(tie('e'), { maxLength: 3 })).map(([f, args]) => `${f}(${args.join(', ')})`),
-    fc.tuple(fc.constantFrom('all', 'any', 'map', 'filter', 'count', 'groupBy', 'sortBy', 'reduce', 'find'), tie('e'), tie('e')).map(([f, xs, body]) => `${f}(${xs}, {${body}})`),
+    fc
+      .tuple(fc.constantFrom('all', 'any', 'map', 'filter', 'count', 'groupBy', 'sortBy', 'reduce', 'find'), tie('e'), tie('e'))
+      .map(([f, xs, body]) => `${f}(${xs}, {${body}})`),
     fc.tuple(tie('e'), tie('e')).map(([v, body]) => `let x = ${v}; ${body}`),
   ),
 })).e;
@@ -65,11 +115,49 @@ describe('condition evaluation, fuzzed', () => {
   });
 
   it('text that is hardly an expression at all is an ExpressionError too', () => {
-    const pieces = fc.constantFrom('result', '(', ')', '[', ']', '{', '}', '#', '.', '?.', '..', '"', "'", '`', ',', ':', ';', 'let', '=', ' ', '|', '{{args.x}}', '0x', '1e', '**', 'in', 'not', 'matches', 'map', '!');
+    const pieces = fc.constantFrom(
+      'result',
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      '#',
+      '.',
+      '?.',
+      '..',
+      '"',
+      "'",
+      '`',
+      ',',
+      ':',
+      ';',
+      'let',
+      '=',
+      ' ',
+      '|',
+      '{{args.x}}',
+      '0x',
+      '1e',
+      '**',
+      'in',
+      'not',
+      'matches',
+      'map',
+      '!',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.array(pieces, { maxLength: 30 }).map((xs) => xs.join(''))), result, (text, value) => {
-        outcome(text, value);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.array(pieces, { maxLength: 30 }).map((xs) => xs.join('')),
+        ),
+        result,
+        (text, value) => {
+          outcome(text, value);
+        },
+      ),
       { seed: SEED, numRuns: 1500 },
     );
   });
@@ -88,12 +176,19 @@ describe('condition evaluation, fuzzed', () => {
 
   it('never reaches a prototype: a field a value does not own is nil, and nothing is written to Object.prototype', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('{}', '[]', '"s"', '1', 'result', 'fromJSON("{}")', 'groupBy([1], #)', 'toPairs({a: 1})[0]'), (name, object) => {
-        const text = `${object}?.${name} == nil && get(${object}, ${JSON.stringify(name)}) == nil`;
-        const answer = outcome(text, { a: 1 });
-        // A string or a number has no fields at all in expr: the error is ours, and says so.
-        assert.ok(answer === true || (typeof answer === 'string' && /cannot read|array is indexed/.test(answer)), `${text}: ${String(answer)}`);
-      }),
+      fc.property(
+        fc.constantFrom(...PROTO_NAMES),
+        fc.constantFrom('{}', '[]', '"s"', '1', 'result', 'fromJSON("{}")', 'groupBy([1], #)', 'toPairs({a: 1})[0]'),
+        (name, object) => {
+          const text = `${object}?.${name} == nil && get(${object}, ${JSON.stringify(name)}) == nil`;
+          const answer = outcome(text, { a: 1 });
+          // A string or a number has no fields at all in expr: the error is ours, and says so.
+          assert.ok(
+            answer === true || (typeof answer === 'string' && /cannot read|array is indexed/.test(answer)),
+            `${text}: ${String(answer)}`,
+          );
+        },
+      ),
       { seed: SEED, numRuns: 200 },
     );
     assert.equal(protoKeys(), before);

@@ -11,7 +11,10 @@ export interface MemoryStore<T> extends KindStore<T> {
   remove(name: string, namespace?: string): void;
 }
 
-export function memoryStore<T extends { metadata?: { name?: string; namespace?: string } }>(kind: KindRef, items: T[] = []): MemoryStore<T> {
+export function memoryStore<T extends { metadata?: { name?: string; namespace?: string } }>(
+  kind: KindRef,
+  items: T[] = [],
+): MemoryStore<T> {
   const objects = new Map<string, T>();
   const key = (name: string, ns?: string) => `${ns ?? ''}/${name}`;
   for (const o of items) objects.set(key(o.metadata!.name!, o.metadata?.namespace), o);

@@ -51,7 +51,10 @@ function recordSteps(w: ClusterWatch): Map<string, number[]> {
 }
 
 function assertStepsOnceEach(seen: Map<string, number[]>): void {
-  assert.ok([...seen.values()].some((indexes) => indexes.length >= 4), `the step record is too thin to judge: ${JSON.stringify([...seen])}`);
+  assert.ok(
+    [...seen.values()].some((indexes) => indexes.length >= 4),
+    `the step record is too thin to judge: ${JSON.stringify([...seen])}`,
+  );
   for (const [key, indexes] of seen) {
     for (let i = 1; i < indexes.length; i++) {
       assert.ok(indexes[i]! > indexes[i - 1]!, `${key} went back from step ${indexes[i - 1]} to ${indexes[i]}: ${indexes.join(' ')}`);
@@ -71,15 +74,22 @@ function assertNoDuplicateReplicaSets(w: ClusterWatch, names: string[]): void {
 function allUpdated(w: ClusterWatch, names: string[], image: string): boolean {
   return names.every((n) => {
     const r = w.stores.rollouts.get(n, 'default');
-    return r !== undefined && r.spec?.template?.spec?.containers?.[0]?.image === image && clientPhase(r).phase === 'Healthy' && r.status?.stableRS === r.status?.currentPodHash;
+    return (
+      r !== undefined &&
+      r.spec?.template?.spec?.containers?.[0]?.image === image &&
+      clientPhase(r).phase === 'Healthy' &&
+      r.status?.stableRS === r.status?.currentPodHash
+    );
   });
 }
 
 function describeAll(w: ClusterWatch, names: string[]): string {
-  return names.map((n) => {
-    const r: Rollout | undefined = w.stores.rollouts.get(n, 'default');
-    return r ? `${n}: ${clientPhase(r).phase} (${clientPhase(r).message}) step ${r.status?.currentStepIndex}` : `${n}: missing`;
-  }).join('; ');
+  return names
+    .map((n) => {
+      const r: Rollout | undefined = w.stores.rollouts.get(n, 'default');
+      return r ? `${n}: ${clientPhase(r).phase} (${clientPhase(r).message}) step ${r.status?.currentStepIndex}` : `${n}: missing`;
+    })
+    .join('; ');
 }
 
 describe('embedded controller under faults (end to end)', function () {
@@ -91,7 +101,8 @@ describe('embedded controller under faults (end to end)', function () {
     try {
       const seen = recordSteps(h.watch);
       const names = ['c1', 'c2', 'c3', 'c4', 'c5'];
-      for (const n of names) await createRollout(h.conn.rest, n, { replicas: 4, template: container('demo:v1'), strategy: { canary: { steps } } });
+      for (const n of names)
+        await createRollout(h.conn.rest, n, { replicas: 4, template: container('demo:v1'), strategy: { canary: { steps } } });
       await until(h.watch.stores, () => allUpdated(h.watch, names, 'demo:v1'), 'the first revision everywhere', 30_000);
       for (const n of names) await setImage(h.conn.rest, n, 'demo:v2');
       await until(h.watch.stores, () => allUpdated(h.watch, names, 'demo:v2'), 'every rollout Healthy on v2', 40_000).catch((e) => {
@@ -119,17 +130,28 @@ describe('embedded controller under faults (end to end)', function () {
       controller.start();
       const seen = recordSteps(watch);
       const names = ['r1', 'r2', 'r3'];
-      for (const n of names) await createRollout(conn.rest, n, { replicas: 4, template: container('demo:v1'), strategy: { canary: { steps } } });
+      for (const n of names)
+        await createRollout(conn.rest, n, { replicas: 4, template: container('demo:v1'), strategy: { canary: { steps } } });
       await until(watch.stores, () => allUpdated(watch, names, 'demo:v1'), 'the first revision everywhere', 30_000);
       for (const n of names) await setImage(conn.rest, n, 'demo:v2');
       // Mid-rollout: at least one rollout is past its first step but none is done.
-      await until(watch.stores, () => names.some((n) => (watch.stores.rollouts.get(n, 'default')?.status?.currentStepIndex ?? 0) >= 1) || undefined, 'a rollout past step 0', 20_000);
+      await until(
+        watch.stores,
+        () => names.some((n) => (watch.stores.rollouts.get(n, 'default')?.status?.currentStepIndex ?? 0) >= 1) || undefined,
+        'a rollout past step 0',
+        20_000,
+      );
       await cluster.close();
       cluster = await startLocalCluster({ port, podReadyAfterMs: 50, dataDir });
-      await until(watch.stores, () => allUpdated(watch, names, 'demo:v2'), 'every rollout Healthy on v2 after the restart', 40_000).catch((e) => {
-        throw new Error(`${(e as Error).message}: ${describeAll(watch, names)}`);
-      });
-      assert.ok(log.lines.some((l) => /watch .*failed/.test(l)), 'the watches were cut and restarted');
+      await until(watch.stores, () => allUpdated(watch, names, 'demo:v2'), 'every rollout Healthy on v2 after the restart', 40_000).catch(
+        (e) => {
+          throw new Error(`${(e as Error).message}: ${describeAll(watch, names)}`);
+        },
+      );
+      assert.ok(
+        log.lines.some((l) => /watch .*failed/.test(l)),
+        'the watches were cut and restarted',
+      );
       assertNoDuplicateReplicaSets(watch, names);
       assertStepsOnceEach(seen);
     } finally {
@@ -179,7 +201,8 @@ describe('embedded controller under faults (end to end)', function () {
           watch.dispose();
         }
       };
-      for (const n of names) await createRollout(conn.rest, n, { replicas: 4, template: container('demo:v1'), strategy: { canary: { steps } } });
+      for (const n of names)
+        await createRollout(conn.rest, n, { replicas: 4, template: container('demo:v1'), strategy: { canary: { steps } } });
       await runUntil(() => allUpdated(observer, names, 'demo:v1'), 'the first revision everywhere');
       for (const n of names) await setImage(conn.rest, n, 'demo:v2');
       await runUntil(() => allUpdated(observer, names, 'demo:v2'), 'every rollout Healthy on v2');

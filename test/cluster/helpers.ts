@@ -43,7 +43,10 @@ export function until<T>(stores: ClusterStores, check: () => T | undefined | fal
 }
 
 /** A Log that keeps its lines, for asserting on warnings; `line` awaits the first line that matches. */
-export function recordingLog(): Log & { lines: string[]; line(test: (l: string) => boolean, what: string, within?: number): Promise<string> } {
+export function recordingLog(): Log & {
+  lines: string[];
+  line(test: (l: string) => boolean, what: string, within?: number): Promise<string>;
+} {
   const lines: string[] = [];
   const waiters = new Set<(l: string) => void>();
   const add = (l: string) => {

@@ -26,25 +26,46 @@ describe('embedded controller: refusal and leader election (end to end)', functi
     await conn.rest.request('POST', kindPath(DEPLOYMENT, 'argo-rollouts'), {
       body: {
         metadata: { name: 'argo-rollouts', labels: { 'app.kubernetes.io/name': 'argo-rollouts' } },
-        spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.7.0' }] } } },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'x' } },
+          template: {
+            metadata: { labels: { app: 'x' } },
+            spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.7.0' }] },
+          },
+        },
       },
     });
     await assert.rejects(
       startEmbeddedController({ conn, log: recordingLog(), lease: fastLease }),
-      (e: Error) => e instanceof ControllerRefused && e.message === 'refusing to start: the Argo Rollouts controller runs in context "rollouts-local" (Deployment argo-rollouts/argo-rollouts is labelled app.kubernetes.io/name=argo-rollouts); it owns these Rollouts',
+      (e: Error) =>
+        e instanceof ControllerRefused &&
+        e.message ===
+          'refusing to start: the Argo Rollouts controller runs in context "rollouts-local" (Deployment argo-rollouts/argo-rollouts is labelled app.kubernetes.io/name=argo-rollouts); it owns these Rollouts',
     );
     const out: string[] = [];
-    const code = await main(['controller', '--kubeconfig', cluster.kubeconfigPath], { out: (t) => out.push(t), err: (t) => out.push(t), cwd: process.cwd(), env: {} });
+    const code = await main(['controller', '--kubeconfig', cluster.kubeconfigPath], {
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+      cwd: process.cwd(),
+      env: {},
+    });
     assert.equal(code, 1);
     assert.match(out.join('\n'), /refusing to start: the Argo Rollouts controller runs/);
   });
 
-  it('refuses where Argo\'s leader Lease is being renewed', async () => {
+  it("refuses where Argo's leader Lease is being renewed", async () => {
     const now = new Date().toISOString();
     await conn.rest.request('POST', kindPath(LEASE, 'kube-system'), {
-      body: { metadata: { name: 'argo-rollouts-controller-lock' }, spec: { holderIdentity: 'argo-rollouts-7d9f', leaseDurationSeconds: 15, renewTime: now } },
+      body: {
+        metadata: { name: 'argo-rollouts-controller-lock' },
+        spec: { holderIdentity: 'argo-rollouts-7d9f', leaseDurationSeconds: 15, renewTime: now },
+      },
     });
-    await assert.rejects(startEmbeddedController({ conn, log: recordingLog(), lease: fastLease }), /Lease kube-system\/argo-rollouts-controller-lock is held by argo-rollouts-7d9f/);
+    await assert.rejects(
+      startEmbeddedController({ conn, log: recordingLog(), lease: fastLease }),
+      /Lease kube-system\/argo-rollouts-controller-lock is held by argo-rollouts-7d9f/,
+    );
   });
 
   it('a second instance waits for the Lease and takes over when the first one dies without handing it back', async () => {
@@ -54,9 +75,21 @@ describe('embedded controller: refusal and leader election (end to end)', functi
       const waiting: string[] = [];
       let told!: () => void;
       const toldHolder = new Promise<void>((resolve) => (told = resolve));
-      const bStarting = startEmbeddedController({ conn, log: recordingLog(), identity: 'b', lease: fastLease, onWaiting: (holder) => { waiting.push(holder); told(); } });
+      const bStarting = startEmbeddedController({
+        conn,
+        log: recordingLog(),
+        identity: 'b',
+        lease: fastLease,
+        onWaiting: (holder) => {
+          waiting.push(holder);
+          told();
+        },
+      });
       let bStarted = false;
-      void bStarting.then(() => (bStarted = true), () => undefined);
+      void bStarting.then(
+        () => (bStarted = true),
+        () => undefined,
+      );
       // While a renews, b only waits.
       const leaseA = await conn.rest.request('GET', kindPath(LEASE, 'default', 'rollouts-vscode-controller'));
       assert.equal(leaseA.spec.holderIdentity, 'a');
@@ -77,7 +110,11 @@ describe('embedded controller: refusal and leader election (end to end)', functi
   it('a clean stop hands the Lease back so the next instance starts at once', async () => {
     const a = await startEmbeddedController({ conn, log: recordingLog(), identity: 'a', lease: { ...fastLease, durationSeconds: 60 } });
     await a.stop();
-    const b = await withDeadline(startEmbeddedController({ conn, log: recordingLog(), identity: 'b', lease: { ...fastLease, durationSeconds: 60 } }), 5000, 'b to start');
+    const b = await withDeadline(
+      startEmbeddedController({ conn, log: recordingLog(), identity: 'b', lease: { ...fastLease, durationSeconds: 60 } }),
+      5000,
+      'b to start',
+    );
     await b.stop();
   });
 });

@@ -7,8 +7,18 @@ import { runList } from '../../src/cli/commands/list';
 import { rolloutObject, startHarness, withDeadline, type Harness } from './helpers';
 
 const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'demo:v1' }] } };
-const canary = { replicas: 4, selector: { matchLabels: { app: 'demo' } }, template, strategy: { canary: { steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }] } } };
-const blueGreen = { replicas: 2, selector: { matchLabels: { app: 'bg' } }, template: { ...template, metadata: { labels: { app: 'bg' } } }, strategy: { blueGreen: { activeService: 'bg-active' } } };
+const canary = {
+  replicas: 4,
+  selector: { matchLabels: { app: 'demo' } },
+  template,
+  strategy: { canary: { steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }] } },
+};
+const blueGreen = {
+  replicas: 2,
+  selector: { matchLabels: { app: 'bg' } },
+  template: { ...template, metadata: { labels: { app: 'bg' } } },
+  strategy: { blueGreen: { activeService: 'bg-active' } },
+};
 /** A canary paused at its pause step after setWeight 20: 3 of 4 pods ready, 1 updated. */
 const pausedStatus = {
   currentStepIndex: 1,
@@ -25,7 +35,11 @@ const pausedStatus = {
 function collectIO() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), cwd: process.cwd(), env: {} as NodeJS.ProcessEnv } };
+  return {
+    out,
+    err,
+    io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), cwd: process.cwd(), env: {} as NodeJS.ProcessEnv },
+  };
 }
 
 /** The printed table as cells: lines split on runs of two or more spaces. */
@@ -34,7 +48,12 @@ const cells = (text: string): string[][] => text.split('\n').map((l) => l.split(
 describe('rollouts list', () => {
   let h: Harness;
   const kubeconfig = () => ['--kubeconfig', h.cluster.kubeconfigPath];
-  async function create(name: string, spec: Record<string, unknown>, namespace = 'default', status?: Record<string, unknown>): Promise<void> {
+  async function create(
+    name: string,
+    spec: Record<string, unknown>,
+    namespace = 'default',
+    status?: Record<string, unknown>,
+  ): Promise<void> {
     await h.conn.rest.request('POST', kindPath(ROLLOUT, namespace), { body: rolloutObject(name, spec, namespace) });
     if (status) await h.conn.rest.request('PATCH', kindPath(ROLLOUT, namespace, name, 'status'), { patch: 'merge', body: { status } });
   }
@@ -55,7 +74,13 @@ describe('rollouts list', () => {
     assert.equal(await main(['list', ...kubeconfig()], c.io), 0);
     const table = cells(c.out.join('\n'));
     assert.deepEqual(table[0], ['NAME', 'STRATEGY', 'STATUS', 'STEP', 'SET-WEIGHT', 'READY', 'DESIRED', 'UP-TO-DATE', 'AVAILABLE']);
-    assert.deepEqual(table.slice(1).map((r) => r.slice(0, 2)), [['api', 'BlueGreen'], ['web', 'Canary']]);
+    assert.deepEqual(
+      table.slice(1).map((r) => r.slice(0, 2)),
+      [
+        ['api', 'BlueGreen'],
+        ['web', 'Canary'],
+      ],
+    );
     // Paused at step 1 of 3 after setWeight 20; status counts as the controller wrote them; 4 desired.
     assert.deepEqual(table[2], ['web', 'Canary', 'Paused', '1/3', '20', '3/4', '4', '1', '3']);
     assert.deepEqual(table[1]!.slice(3, 5), ['-', '-'], 'no step and no weight for blue-green');
@@ -68,10 +93,18 @@ describe('rollouts list', () => {
     assert.equal(await main(['list', '-A', ...kubeconfig()], all.io), 0);
     const table = cells(all.out.join('\n'));
     assert.equal(table[0]![0], 'NAMESPACE');
-    assert.deepEqual(table.slice(1).map((r) => `${r[0]}/${r[1]}`), ['default/api', 'default/web', 'shop/cart']);
+    assert.deepEqual(
+      table.slice(1).map((r) => `${r[0]}/${r[1]}`),
+      ['default/api', 'default/web', 'shop/cart'],
+    );
     const shop = collectIO();
     assert.equal(await main(['list', '-n', 'shop', ...kubeconfig()], shop.io), 0);
-    assert.deepEqual(cells(shop.out.join('\n')).slice(1).map((r) => r[0]), ['cart']);
+    assert.deepEqual(
+      cells(shop.out.join('\n'))
+        .slice(1)
+        .map((r) => r[0]),
+      ['cart'],
+    );
   });
 
   it('says so when a namespace has no rollouts; bad usage exits 2', async () => {
@@ -93,7 +126,9 @@ describe('rollouts list', () => {
   it('list experiments: status, duration, the time left of a running one, age; "list rollouts" is plain list', async () => {
     const minuteAgo = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
     const experiment = async (name: string, spec: Record<string, unknown>, status: Record<string, unknown>) => {
-      await h.conn.rest.request('POST', kindPath(EXPERIMENT, 'shop'), { body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', metadata: { name }, spec: { templates: [], ...spec } } });
+      await h.conn.rest.request('POST', kindPath(EXPERIMENT, 'shop'), {
+        body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', metadata: { name }, spec: { templates: [], ...spec } },
+      });
       await h.conn.rest.request('PATCH', kindPath(EXPERIMENT, 'shop', name, 'status'), { patch: 'merge', body: { status } });
     };
     await experiment('timed', { duration: '5m' }, { phase: 'Running', availableAt: minuteAgo });
@@ -104,33 +139,76 @@ describe('rollouts list', () => {
     const table = cells(c.out.join('\n'));
     assert.deepEqual(table[0], ['NAME', 'STATUS', 'DURATION', 'REMAINING', 'AGE']);
     // Sorted by name; 4 of the 5 minutes left (up to the second, printed as kubectl prints ages).
-    assert.deepEqual(table.slice(1).map((r) => r.slice(0, 3)), [['done', 'Successful', '30s'], ['open', 'Running', '-'], ['timed', 'Running', '5m']]);
-    assert.deepEqual(table.slice(1, 3).map((r) => r[3]), ['-', '-']);
+    assert.deepEqual(
+      table.slice(1).map((r) => r.slice(0, 3)),
+      [
+        ['done', 'Successful', '30s'],
+        ['open', 'Running', '-'],
+        ['timed', 'Running', '5m'],
+      ],
+    );
+    assert.deepEqual(
+      table.slice(1, 3).map((r) => r[3]),
+      ['-', '-'],
+    );
     assert.match(table[3]![3]!, /^(4m|3m5\ds)$/);
-    assert.ok(table.slice(1).every((r) => /^\d+s$/.test(r[4]!)), 'ages');
+    assert.ok(
+      table.slice(1).every((r) => /^\d+s$/.test(r[4]!)),
+      'ages',
+    );
     const none = collectIO();
     assert.equal(await main(['list', 'exp', ...kubeconfig()], none.io), 0);
     assert.deepEqual(none.err, ['No experiments found in namespace "default".']);
     const rollouts = collectIO();
     assert.equal(await main(['list', 'rollouts', '-n', 'shop', ...kubeconfig()], rollouts.io), 0);
-    assert.deepEqual(cells(rollouts.out.join('\n')).slice(1).map((r) => r[0]), ['cart']);
+    assert.deepEqual(
+      cells(rollouts.out.join('\n'))
+        .slice(1)
+        .map((r) => r[0]),
+      ['cart'],
+    );
   });
 
   it('--watch prints the line of a rollout that changes, and only that one, until stopped', async () => {
     const printed: string[] = [];
     let onPrint: (() => void) | undefined;
-    const io = { out: (t: string) => { printed.push(t); onPrint?.(); }, err: () => {}, cwd: process.cwd(), env: {} as NodeJS.ProcessEnv };
-    const nextPrint = (match: (lines: string[]) => boolean) => new Promise<void>((resolve) => {
-      onPrint = () => { if (match(printed)) resolve(); };
-      onPrint();
-    });
+    const io = {
+      out: (t: string) => {
+        printed.push(t);
+        onPrint?.();
+      },
+      err: () => {},
+      cwd: process.cwd(),
+      env: {} as NodeJS.ProcessEnv,
+    };
+    const nextPrint = (match: (lines: string[]) => boolean) =>
+      new Promise<void>((resolve) => {
+        onPrint = () => {
+          if (match(printed)) resolve();
+        };
+        onPrint();
+      });
     let stop!: () => void;
     const running = runList(['--watch', ...kubeconfig()], io, new Promise<void>((resolve) => (stop = resolve)));
-    await withDeadline(nextPrint((p) => p.length >= 1), 5000, 'the table');
+    await withDeadline(
+      nextPrint((p) => p.length >= 1),
+      5000,
+      'the table',
+    );
     assert.equal(printed[0]!.split('\n').length, 3);
-    await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'web', 'status'), { patch: 'merge', body: { status: { currentStepIndex: 2 } } });
-    await withDeadline(nextPrint((p) => p.some((l) => /^web +Canary +\S+ +2\/3 /.test(l))), 5000, 'a line for web at step 2');
-    assert.ok(printed.slice(1).every((l) => l.startsWith('web ')), `only web's line is printed again: ${JSON.stringify(printed.slice(1))}`);
+    await h.conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'web', 'status'), {
+      patch: 'merge',
+      body: { status: { currentStepIndex: 2 } },
+    });
+    await withDeadline(
+      nextPrint((p) => p.some((l) => /^web +Canary +\S+ +2\/3 /.test(l))),
+      5000,
+      'a line for web at step 2',
+    );
+    assert.ok(
+      printed.slice(1).every((l) => l.startsWith('web ')),
+      `only web's line is printed again: ${JSON.stringify(printed.slice(1))}`,
+    );
     stop();
     assert.equal(await running, 0);
   });

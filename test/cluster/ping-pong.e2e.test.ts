@@ -4,7 +4,16 @@
 import { strict as assert } from 'node:assert';
 import { runAction } from '../../src/cluster/actions';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, setImage, startControllerHarness, untilPhase, INGRESSES_PATH, type ControllerHarness } from './controller-harness';
+import {
+  container,
+  createRollout,
+  createService,
+  setImage,
+  startControllerHarness,
+  untilPhase,
+  INGRESSES_PATH,
+  type ControllerHarness,
+} from './controller-harness';
 
 const ACTION = 'alb.ingress.kubernetes.io/actions.pp-root';
 const HASH = 'rollouts-pod-template-hash';
@@ -26,15 +35,26 @@ describe('ping-pong with ALB (end to end)', function () {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'Ingress',
         metadata: { name: 'pp-ingress' },
-        spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'pp-root', port: { name: 'use-annotation' } } } }] } }] },
+        spec: {
+          rules: [
+            {
+              http: {
+                paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'pp-root', port: { name: 'use-annotation' } } } }],
+              },
+            },
+          ],
+        },
       },
     });
     const targetGroups = async () => {
       const ingress = await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/pp-ingress`);
-      const action = JSON.parse(ingress.metadata.annotations[ACTION]) as { ForwardConfig: { TargetGroups: { ServiceName: string; Weight: number }[] } };
+      const action = JSON.parse(ingress.metadata.annotations[ACTION]) as {
+        ForwardConfig: { TargetGroups: { ServiceName: string; Weight: number }[] };
+      };
       return action.ForwardConfig.TargetGroups.map((g) => `${g.ServiceName}=${g.Weight}`).join(' ');
     };
-    const selects = async (service: string) => (await h.conn.rest.request<any>('GET', `/api/v1/namespaces/default/services/${service}`)).spec.selector[HASH];
+    const selects = async (service: string) =>
+      (await h.conn.rest.request<any>('GET', `/api/v1/namespaces/default/services/${service}`)).spec.selector[HASH];
     await createRollout(h.conn.rest, 'pingponged', {
       replicas: 2,
       template: container('demo:v1'),
@@ -50,13 +70,28 @@ describe('ping-pong with ALB (end to end)', function () {
     assert.equal(first.status?.canary?.stablePingPong, 'ping', 'the first deploy is a promotion from none (pong) to ping, as upstream');
 
     await setImage(h.conn.rest, 'pingponged', 'demo:v2');
-    const paused = await untilPhase(h, 'pingponged', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
-    assert.deepEqual([paused.status?.canary?.weights?.canary.serviceName, paused.status?.canary?.weights?.stable.serviceName], ['pp-pong', 'pp-ping']);
+    const paused = await untilPhase(
+      h,
+      'pingponged',
+      'Paused',
+      20_000,
+      (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20,
+    );
+    assert.deepEqual(
+      [paused.status?.canary?.weights?.canary.serviceName, paused.status?.canary?.weights?.stable.serviceName],
+      ['pp-pong', 'pp-ping'],
+    );
     assert.equal(await selects('pp-pong'), paused.status?.currentPodHash, 'pong, the canary, selects the new pods');
     assert.equal(await targetGroups(), 'pp-pong=20 pp-ping=80');
 
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'pingponged' }, { kind: 'promote' })).ok, true);
-    const done = await untilPhase(h, 'pingponged', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    const done = await untilPhase(
+      h,
+      'pingponged',
+      'Healthy',
+      20_000,
+      (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0,
+    );
     assert.equal(done.status?.canary?.stablePingPong, 'pong');
     assert.equal(await targetGroups(), 'pp-ping=0 pp-pong=100', 'pong, now stable, takes all the traffic');
     assert.equal(await selects('pp-pong'), done.status?.stableRS);

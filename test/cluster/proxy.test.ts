@@ -16,7 +16,11 @@ import { main } from '../../src/cli/main';
 import { startHarness, type Harness } from './helpers';
 
 describe('proxy from the environment, as Go decides it', () => {
-  const env = { HTTPS_PROXY: 'proxy.corp:3128', HTTP_PROXY: 'http://plain-proxy:8080', NO_PROXY: 'internal.corp,.svc.corp,10.0.0.0/8,192.168.1.7,api.corp:8443' };
+  const env = {
+    HTTPS_PROXY: 'proxy.corp:3128',
+    HTTP_PROXY: 'http://plain-proxy:8080',
+    NO_PROXY: 'internal.corp,.svc.corp,10.0.0.0/8,192.168.1.7,api.corp:8443',
+  };
   const cases: [string, string | undefined][] = [
     ['https://api.example.com', 'http://proxy.corp:3128'],
     ['http://api.example.com', 'http://plain-proxy:8080'],
@@ -52,11 +56,20 @@ async function startProxy(): Promise<{ url: string; seen: string[]; withCredenti
     seen.push(`${req.method} ${req.url}`);
     withCredentials.push(req.headers.authorization !== undefined);
     const target = new URL(req.url ?? '');
-    const up = http.request({ host: resolveHost(target.hostname), port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      res.flushHeaders();
-      r.pipe(res);
-    });
+    const up = http.request(
+      {
+        host: resolveHost(target.hostname),
+        port: target.port,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers: req.headers,
+      },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        res.flushHeaders();
+        r.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
@@ -84,10 +97,11 @@ async function startProxy(): Promise<{ url: string; seen: string[]; withCredenti
     url: `http://127.0.0.1:${port}`,
     seen,
     withCredentials,
-    close: () => new Promise<void>((r) => {
-      sockets.forEach((s) => s.destroy());
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => r());
+      }),
   };
 }
 
@@ -96,16 +110,22 @@ async function startProxy(): Promise<{ url: string; seen: string[]; withCredenti
  * rollouts.test when `tls` is given, else plain http); it names the cluster in the Host header,
  * as the cluster accepts only loopback names.
  */
-async function startFront(backend: { url: string; ca: string }, tls?: { key: string; cert: string }): Promise<{ port: number; close(): Promise<void> }> {
+async function startFront(
+  backend: { url: string; ca: string },
+  tls?: { key: string; cert: string },
+): Promise<{ port: number; close(): Promise<void> }> {
   const b = new URL(backend.url);
   const sockets = new Set<net.Socket>();
   const handler: http.RequestListener = (req, res) => {
-    const up = https.request({ host: b.hostname, port: b.port, ca: backend.ca, path: req.url, method: req.method, headers: { ...req.headers, host: b.host } }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      // A watch's headers come before any event: pass them on at once, as the cluster does.
-      res.flushHeaders();
-      r.pipe(res);
-    });
+    const up = https.request(
+      { host: b.hostname, port: b.port, ca: backend.ca, path: req.url, method: req.method, headers: { ...req.headers, host: b.host } },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        // A watch's headers come before any event: pass them on at once, as the cluster does.
+        res.flushHeaders();
+        r.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   };
@@ -117,17 +137,21 @@ async function startFront(backend: { url: string; ca: string }, tls?: { key: str
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.address() as net.AddressInfo).port,
-    close: () => new Promise<void>((r) => {
-      sockets.forEach((s) => s.destroy());
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => r());
+      }),
   };
 }
 
 function kubectl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // stdin closed: kubectl never waits at a prompt.
-    const child = spawn('kubectl', args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('kubectl', args, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -150,7 +174,23 @@ describe('proxies and TLS settings against the local cluster', function () {
   before(async function () {
     h = await startHarness();
     dir = mkdtempSync(join(tmpdir(), 'rollouts-proxy-'));
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=rollouts-test', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:rollouts.test']);
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=rollouts-test',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:rollouts.test',
+    ]);
     assert.equal(made.status, 0, `openssl: ${made.stderr}`);
     const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     caData = Buffer.from(cert).toString('base64');
@@ -175,15 +215,34 @@ describe('proxies and TLS settings against the local cluster', function () {
   /** A kubeconfig for `server` with the cluster fields given, and the local cluster's credential. */
   function kubeconfig(name: string, server: string, clusterFields: Record<string, string | boolean>): string {
     const file = join(dir, `${name}.kubeconfig`);
-    const fields = Object.entries({ server, ...clusterFields }).map(([k, v]) => `    ${k}: ${typeof v === 'string' ? JSON.stringify(v) : v}`);
+    const fields = Object.entries({ server, ...clusterFields }).map(
+      ([k, v]) => `    ${k}: ${typeof v === 'string' ? JSON.stringify(v) : v}`,
+    );
     writeFileSync(
       file,
-      ['apiVersion: v1', 'kind: Config', `current-context: ${name}`, 'clusters:', `- name: ${name}`, '  cluster:', ...fields, 'users:', '- name: me', `  user: {token: ${token}}`, 'contexts:', `- name: ${name}`, '  context:', `    cluster: ${name}`, '    user: me', ''].join('\n'),
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `current-context: ${name}`,
+        'clusters:',
+        `- name: ${name}`,
+        '  cluster:',
+        ...fields,
+        'users:',
+        '- name: me',
+        `  user: {token: ${token}}`,
+        'contexts:',
+        `- name: ${name}`,
+        '  context:',
+        `    cluster: ${name}`,
+        '    user: me',
+        '',
+      ].join('\n'),
     );
     return file;
   }
 
-  it('proxy-url for an http server: client-node\'s requests and watches (rollouts list) go through the proxy', async () => {
+  it("proxy-url for an http server: client-node's requests and watches (rollouts list) go through the proxy", async () => {
     const file = kubeconfig('http-proxied', `http://127.0.0.1:${plainFront.port}`, { 'proxy-url': proxy.url });
     const conn = connect({ kubeconfigPath: file, env: {} });
     const list = await conn.rest.request<{ items: unknown[] }>('GET', '/api/v1/namespaces');
@@ -192,7 +251,16 @@ describe('proxies and TLS settings against the local cluster', function () {
     assert.ok(proxy.seen.includes(`CONNECT 127.0.0.1:${port}`), proxy.seen.join('\n'));
     proxy.seen.splice(0);
     const err: string[] = [];
-    assert.equal(await main(['list', '-A', '--kubeconfig', file], { out: () => undefined, err: (t: string) => err.push(t), cwd: process.cwd(), env: {} }), 0, err.join('\n'));
+    assert.equal(
+      await main(['list', '-A', '--kubeconfig', file], {
+        out: () => undefined,
+        err: (t: string) => err.push(t),
+        cwd: process.cwd(),
+        env: {},
+      }),
+      0,
+      err.join('\n'),
+    );
     assert.ok(proxy.seen.length > 0, 'the watches of `rollouts list` went through the proxy');
   });
 
@@ -213,11 +281,17 @@ describe('proxies and TLS settings against the local cluster', function () {
   // sends credentials only over TLS (kubernetes/kubectl#744), proxy or not. Through the same proxy to the https
   // cluster (a CONNECT tunnel, the token inside TLS) kubectl and we both get through.
   it('kubectl through an http proxy-url: the https cluster works; to a plain-http server kubectl sends no credentials, we do', async () => {
-    const viaProxy = kubeconfig('kubectl-https-proxied', h.cluster.url, { 'certificate-authority-data': clusterCaData, 'proxy-url': proxy.url });
+    const viaProxy = kubeconfig('kubectl-https-proxied', h.cluster.url, {
+      'certificate-authority-data': clusterCaData,
+      'proxy-url': proxy.url,
+    });
     const ok = await kubectl(['--kubeconfig', viaProxy, 'get', 'ns', '-o', 'name']);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /^namespace\/default$/m);
-    assert.ok(proxy.seen.some((l) => l.startsWith('CONNECT 127.0.0.1:')), proxy.seen.join('\n'));
+    assert.ok(
+      proxy.seen.some((l) => l.startsWith('CONNECT 127.0.0.1:')),
+      proxy.seen.join('\n'),
+    );
 
     proxy.seen.splice(0);
     const plain = kubeconfig('kubectl-http-proxied', `http://127.0.0.1:${plainFront.port}`, { 'proxy-url': proxy.url });
@@ -247,13 +321,29 @@ describe('proxies and TLS settings against the local cluster', function () {
     const file = kubeconfig('insecure', h.cluster.url, { 'insecure-skip-tls-verify': true });
     const first = connect({ kubeconfigPath: file, env: {} });
     assert.equal(first.warnings.length, 1);
-    assert.match(first.warnings[0]!, /cluster "insecure" \(https:\/\/127\.0\.0\.1:\d+\) of context "insecure" has insecure-skip-tls-verify: the server's certificate is not checked/);
+    assert.match(
+      first.warnings[0]!,
+      /cluster "insecure" \(https:\/\/127\.0\.0\.1:\d+\) of context "insecure" has insecure-skip-tls-verify: the server's certificate is not checked/,
+    );
     assert.equal((await first.rest.request<{ metadata: { name: string } }>('GET', '/api/v1/namespaces/default')).metadata.name, 'default');
     assert.deepEqual(connect({ kubeconfigPath: file, env: {} }).warnings, [], 'said once');
     const cliFile = kubeconfig('insecure-cli', h.cluster.url, { 'insecure-skip-tls-verify': true });
     const err: string[] = [];
-    assert.equal(await main(['list', '-A', '--kubeconfig', cliFile], { out: () => undefined, err: (t: string) => err.push(t), cwd: process.cwd(), env: {} }), 0, err.join('\n'));
-    assert.deepEqual(err.filter((l) => /^warning: cluster "insecure-cli" .* has insecure-skip-tls-verify/.test(l)).length, 1, err.join('\n'));
+    assert.equal(
+      await main(['list', '-A', '--kubeconfig', cliFile], {
+        out: () => undefined,
+        err: (t: string) => err.push(t),
+        cwd: process.cwd(),
+        env: {},
+      }),
+      0,
+      err.join('\n'),
+    );
+    assert.deepEqual(
+      err.filter((l) => /^warning: cluster "insecure-cli" .* has insecure-skip-tls-verify/.test(l)).length,
+      1,
+      err.join('\n'),
+    );
     const plain = kubeconfig('plain-http', `http://127.0.0.1:${plainFront.port}`, {});
     assert.deepEqual(connect({ kubeconfigPath: plain, env: {} }).warnings, [], 'a plain http server has no certificate to skip');
   });

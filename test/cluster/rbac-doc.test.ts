@@ -16,7 +16,7 @@ describe('docs/rbac.md', () => {
     const lines = rbacTable().split('\n').slice(2);
     assert.equal(lines.length, rbacRows.length);
     rbacRows.forEach((row, i) => {
-      for (const n of row.needs) for (const r of n.resources) assert.ok(lines[i]!.includes(r.split("/")[0]!), `${row.id}: ${r}`);
+      for (const n of row.needs) for (const r of n.resources) assert.ok(lines[i]!.includes(r.split('/')[0]!), `${row.id}: ${r}`);
     });
   });
 });
@@ -33,18 +33,29 @@ describe('RBAC rows as data', () => {
       const all = permissionsOf(row);
       for (const p of all) {
         const left = permissionsOf({ ...row, needs: without(row.needs, p) });
-        assert.deepEqual(left.map((x) => JSON.stringify(x)).sort(), all.filter((x) => x !== p).map((x) => JSON.stringify(x)).sort(), `${row.id} without ${p.verb} ${p.resource}`);
+        assert.deepEqual(
+          left.map((x) => JSON.stringify(x)).sort(),
+          all
+            .filter((x) => x !== p)
+            .map((x) => JSON.stringify(x))
+            .sort(),
+          `${row.id} without ${p.verb} ${p.resource}`,
+        );
       }
     }
   });
 
   it('a 403 names the missing verb, resource and namespace, and what the action needs', () => {
-    const message = 'rollouts.argoproj.io "web" is forbidden: User "system:serviceaccount:a:b" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop"';
+    const message =
+      'rollouts.argoproj.io "web" is forbidden: User "system:serviceaccount:a:b" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop"';
     assert.equal(
       forbiddenSentence(message, rbacRow('promote')),
       `you may not patch \`rollouts.argoproj.io/status\` in namespace "shop"; Promote, Promote Full, Abort, Retry needs \`get\` on \`rollouts.argoproj.io\`; \`patch\` on \`rollouts.argoproj.io/status\`; the API server said: ${message}`,
     );
-    assert.equal(forbiddenSentence('nodes is forbidden: User "u" cannot list resource "nodes" in API group "" at the cluster scope'), 'you may not list `nodes` in every namespace; the API server said: nodes is forbidden: User "u" cannot list resource "nodes" in API group "" at the cluster scope');
+    assert.equal(
+      forbiddenSentence('nodes is forbidden: User "u" cannot list resource "nodes" in API group "" at the cluster scope'),
+      'you may not list `nodes` in every namespace; the API server said: nodes is forbidden: User "u" cannot list resource "nodes" in API group "" at the cluster scope',
+    );
     assert.equal(forbiddenSentence('something else'), 'something else');
   });
 });

@@ -21,11 +21,19 @@ export async function ensureNamespace(admin: Rest, name: string): Promise<void> 
 
 export async function createServiceAccount(admin: Rest, namespace: string, name: string): Promise<void> {
   await ensureNamespace(admin, namespace);
-  await admin.request('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } } });
+  await admin.request('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
+    body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
+  });
 }
 
 /** A Role with these rules in `namespace`, bound to the ServiceAccount (replaced if it exists). */
-export async function grantRole(admin: Rest, sa: { namespace: string; name: string }, namespace: string, roleName: string, rules: Rule[]): Promise<void> {
+export async function grantRole(
+  admin: Rest,
+  sa: { namespace: string; name: string },
+  namespace: string,
+  roleName: string,
+  rules: Rule[],
+): Promise<void> {
   await ensureNamespace(admin, namespace);
   const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: roleName, namespace }, rules };
   await admin.request('DELETE', `${RBAC}/namespaces/${namespace}/roles/${roleName}`).catch(() => undefined);
@@ -42,7 +50,9 @@ export async function grantRole(admin: Rest, sa: { namespace: string; name: stri
 }
 
 export async function grantClusterRole(admin: Rest, sa: { namespace: string; name: string }, name: string, rules: Rule[]): Promise<void> {
-  await admin.request('POST', `${RBAC}/clusterroles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules } });
+  await admin.request('POST', `${RBAC}/clusterroles`, {
+    body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules },
+  });
   await admin.request('POST', `${RBAC}/clusterrolebindings`, {
     body: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -63,11 +73,19 @@ export async function serviceAccountToken(admin: Rest, namespace: string, name: 
 }
 
 /** A kubeconfig for the ServiceAccount: the cluster's server and CA, the token, `namespace` as the context's. */
-export function writeServiceAccountKubeconfig(file: string, cluster: LocalCluster, token: string, namespace: string, context = 'sa'): string {
+export function writeServiceAccountKubeconfig(
+  file: string,
+  cluster: LocalCluster,
+  token: string,
+  namespace: string,
+  context = 'sa',
+): string {
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'local', cluster: { server: cluster.url, 'certificate-authority-data': Buffer.from(cluster.ca).toString('base64') } }],
+    clusters: [
+      { name: 'local', cluster: { server: cluster.url, 'certificate-authority-data': Buffer.from(cluster.ca).toString('base64') } },
+    ],
     users: [{ name: 'sa', user: { token } }],
     contexts: [{ name: context, context: { cluster: 'local', user: 'sa', namespace } }],
     'current-context': context,
@@ -79,7 +97,11 @@ export function writeServiceAccountKubeconfig(file: string, cluster: LocalCluste
 /** The rules that let a user watch the tree's kinds (list, watch), as the README's table says. */
 export const treeRules = (except: string[] = []): Rule[] =>
   [
-    { verbs: ['list', 'watch'], apiGroups: ['argoproj.io'], resources: ['rollouts', 'analysisruns', 'experiments'].filter((r) => !except.includes(r)) },
+    {
+      verbs: ['list', 'watch'],
+      apiGroups: ['argoproj.io'],
+      resources: ['rollouts', 'analysisruns', 'experiments'].filter((r) => !except.includes(r)),
+    },
     { verbs: ['list', 'watch'], apiGroups: ['apps'], resources: ['replicasets'].filter((r) => !except.includes(r)) },
     { verbs: ['list', 'watch'], apiGroups: [''], resources: ['pods', 'services'].filter((r) => !except.includes(r)) },
   ].filter((r) => r.resources.length > 0);

@@ -21,13 +21,20 @@ const SA = { namespace: NS, name: 'doer' };
 const ROLLOUTS = `/apis/argoproj.io/v1alpha1/namespaces/${NS}/rollouts`;
 
 const template = (image: string) => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } });
-const rolloutSpec = { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: template('app:2'), strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } } };
+const rolloutSpec = {
+  replicas: 1,
+  selector: { matchLabels: { app: 'web' } },
+  template: template('app:2'),
+  strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+};
 
 /** The words a refusal must contain: the verb, the resource as RBAC names it, and the namespace. */
 export function namesMissing(p: Permission, namespace = NS): RegExp {
   const resource = p.group ? p.resource.replace(/^([^/]+)/, `$1.${p.group}`) : p.resource;
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return new RegExp(`you may not ${p.verb} \`${esc(resource)}\` ${p.scope === 'cluster' ? 'in every namespace' : `in namespace "${namespace}"`}`);
+  return new RegExp(
+    `you may not ${p.verb} \`${esc(resource)}\` ${p.scope === 'cluster' ? 'in every namespace' : `in namespace "${namespace}"`}`,
+  );
 }
 
 describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules', function () {
@@ -40,7 +47,12 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
     h = await startHarness();
     dir = mkdtempSync(join(tmpdir(), 'rollouts-rbac-rows-'));
     await createServiceAccount(h.conn.rest, NS, SA.name);
-    kubeconfig = writeServiceAccountKubeconfig(join(dir, 'sa.kubeconfig'), h.cluster, await serviceAccountToken(h.conn.rest, NS, SA.name), NS);
+    kubeconfig = writeServiceAccountKubeconfig(
+      join(dir, 'sa.kubeconfig'),
+      h.cluster,
+      await serviceAccountToken(h.conn.rest, NS, SA.name),
+      NS,
+    );
   });
   after(async () => {
     await h.cluster.close();
@@ -55,7 +67,12 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
   async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main([...args, '--kubeconfig', kubeconfig], { out: (t: string) => out.push(t), err: (t: string) => err.push(t), cwd: dir, env: {} });
+    const code = await main([...args, '--kubeconfig', kubeconfig], {
+      out: (t: string) => out.push(t),
+      err: (t: string) => err.push(t),
+      cwd: dir,
+      env: {},
+    });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -73,7 +90,10 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
    * For each action of a row: `prepare` makes its rollout ready, then with the row's rules the
    * action works, and with each single permission of the row taken away it exits 1 naming it.
    */
-  function proveActions(id: RbacRowId, actions: { name: string; args: (rollout: string) => string[]; prepare: (rollout: string) => Promise<unknown> }[]) {
+  function proveActions(
+    id: RbacRowId,
+    actions: { name: string; args: (rollout: string) => string[]; prepare: (rollout: string) => Promise<unknown> }[],
+  ) {
     const row = rbacRow(id);
     for (const a of actions) {
       it(`${row.to}: ${a.name} works with exactly the row's rules, and fails naming each single verb taken away`, async () => {
@@ -94,7 +114,13 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
     }
   }
 
-  const atPauseStep = { currentPodHash: 'new', stableRS: 'old', currentStepIndex: 1, controllerPause: true, pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-01-01T00:00:00Z' }] };
+  const atPauseStep = {
+    currentPodHash: 'new',
+    stableRS: 'old',
+    currentStepIndex: 1,
+    controllerPause: true,
+    pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-01-01T00:00:00Z' }],
+  };
   const updating = { currentPodHash: 'new', stableRS: 'old', currentStepIndex: 0 };
   proveActions('promote', [
     { name: 'promote', args: (n) => ['promote', n, '-n', NS], prepare: (n) => rollout(n, atPauseStep) },
@@ -110,7 +136,9 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
     { name: 'restart', args: (n) => ['restart', n, '-n', NS], prepare: (n) => rollout(n, atPauseStep) },
   ]);
 
-  proveActions('setImage', [{ name: 'set-image', args: (n) => ['set-image', n, 'app=app:3', '-n', NS], prepare: (n) => rollout(n, atPauseStep) }]);
+  proveActions('setImage', [
+    { name: 'set-image', args: (n) => ['set-image', n, 'app=app:3', '-n', NS], prepare: (n) => rollout(n, atPauseStep) },
+  ]);
 
   proveActions('undo', [
     {
@@ -119,7 +147,10 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
       prepare: async (n) => {
         const { uid } = await rollout(n, atPauseStep);
         // Revisions 1 (app:1) and 2 (app:2, the current template), owned by the rollout.
-        for (const [revision, image] of [['1', 'app:1'], ['2', 'app:2']] as const) {
+        for (const [revision, image] of [
+          ['1', 'app:1'],
+          ['2', 'app:2'],
+        ] as const) {
           const rsName = `${n}-r${revision}`;
           await h.conn.rest.request('DELETE', `/apis/apps/v1/namespaces/${NS}/replicasets/${rsName}`).catch(() => undefined);
           await h.conn.rest.request('POST', `/apis/apps/v1/namespaces/${NS}/replicasets`, {
@@ -132,7 +163,11 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
                 annotations: { 'rollout.argoproj.io/revision': revision },
                 ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: n, uid, controller: true }],
               },
-              spec: { replicas: 0, selector: { matchLabels: { app: 'web', rev: revision } }, template: { ...template(image), metadata: { labels: { app: 'web', rev: revision } } } },
+              spec: {
+                replicas: 0,
+                selector: { matchLabels: { app: 'web', rev: revision } },
+                template: { ...template(image), metadata: { labels: { app: 'web', rev: revision } } },
+              },
             },
           });
         }
@@ -140,7 +175,7 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
     },
   ]);
 
-  it('see the tree: `rollouts list -n` works with exactly the row\'s rules; without list on rollouts it fails, without another verb it warns, each naming what is missing', async () => {
+  it("see the tree: `rollouts list -n` works with exactly the row's rules; without list on rollouts it fails, without another verb it warns, each naming what is missing", async () => {
     const row = rbacRow('tree');
     await allow(row.needs);
     await rollout('tree-web', atPauseStep);
@@ -154,11 +189,16 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
       const err: string[] = [];
       let stop!: () => void;
       const stopped = new Promise<void>((r) => (stop = r));
-      const run = runList(['list', '-n', NS, '--watch', '--kubeconfig', kubeconfig].slice(1), { out: () => undefined, err: (t: string) => err.push(t), cwd: dir, env: {} }, stopped);
+      const run = runList(
+        ['list', '-n', NS, '--watch', '--kubeconfig', kubeconfig].slice(1),
+        { out: () => undefined, err: (t: string) => err.push(t), cwd: dir, env: {} },
+        stopped,
+      );
       const deadline = Date.now() + 15_000;
       let code: number | undefined;
       void run.then((c) => (code = c));
-      while (code === undefined && !namesMissing(p).test(err.join('\n')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (code === undefined && !namesMissing(p).test(err.join('\n')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       stop();
       await run;
       const said = err.join('\n');
@@ -168,7 +208,7 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
     }
   });
 
-  it('Apply File to Cluster: the preview (dry run) and the apply work with exactly the row\'s rules; each verb taken away is named', async () => {
+  it("Apply File to Cluster: the preview (dry run) and the apply work with exactly the row's rules; each verb taken away is named", async () => {
     const row = rbacRow('apply');
     const file = [
       'apiVersion: argoproj.io/v1alpha1',
@@ -202,7 +242,11 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
 
   describe('the embedded controller', () => {
     const row = rbacRow('controller');
-    const canary = { ...rolloutSpec, template: template('app:1'), strategy: { canary: { steps: [{ setWeight: 50 }, { pause: { duration: 1 } }] } } };
+    const canary = {
+      ...rolloutSpec,
+      template: template('app:1'),
+      strategy: { canary: { steps: [{ setWeight: 50 }, { pause: { duration: 1 } }] } },
+    };
     let running: EmbeddedController | undefined;
     afterEach(async () => {
       await running?.stop(true);
@@ -219,7 +263,13 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
 
     let leases = 0;
     // A Lease of its own for each start: a refused one leaves nothing behind for the next.
-    const start = (log = recordingLog()) => startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespaces: [NS], lease: { name: `row-lease-${++leases}` } });
+    const start = (log = recordingLog()) =>
+      startEmbeddedController({
+        conn: connect({ kubeconfigPath: kubeconfig, env: {} }),
+        log,
+        namespaces: [NS],
+        lease: { name: `row-lease-${++leases}` },
+      });
 
     async function status(name: string): Promise<Record<string, any>> {
       return (await h.conn.rest.request<{ status?: Record<string, any> }>('GET', `${ROLLOUTS}/${name}`)).status ?? {};
@@ -234,10 +284,12 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
       }
     }
 
-    it('with exactly the row\'s rules it takes a canary rollout through its steps to completion', async () => {
+    it("with exactly the row's rules it takes a canary rollout through its steps to completion", async () => {
       await allowController(row.needs);
       running = await start();
-      await h.conn.rest.request('POST', ROLLOUTS, { body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'ctl', namespace: NS }, spec: canary } });
+      await h.conn.rest.request('POST', ROLLOUTS, {
+        body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'ctl', namespace: NS }, spec: canary },
+      });
       const first = await waitFor('the first revision to be stable', async () => {
         const s = await status('ctl');
         return s.phase === 'Healthy' && s.stableRS && s.stableRS === s.currentPodHash ? (s.stableRS as string) : undefined;
@@ -253,7 +305,10 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
 
     /** Whether rollout `name` has completed its second revision (stable, and the revision annotation written). */
     async function completed(name: string): Promise<boolean> {
-      const r = await h.conn.rest.request<{ metadata: { annotations?: Record<string, string> }; status?: Record<string, any> }>('GET', `${ROLLOUTS}/${name}`);
+      const r = await h.conn.rest.request<{ metadata: { annotations?: Record<string, string> }; status?: Record<string, any> }>(
+        'GET',
+        `${ROLLOUTS}/${name}`,
+      );
       const s = r.status ?? {};
       return r.metadata.annotations?.['rollout.argoproj.io/revision'] === '2' && s.phase === 'Healthy' && s.stableRS === s.currentPodHash;
     }
@@ -268,15 +323,26 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
         const name = `no-${p.verb}-${p.resource.replace('/', '-')}-${p.scope}`;
         const missing = namesMissing(p);
         try {
-          running = await startEmbeddedController({ conn: connect({ kubeconfigPath: kubeconfig, env: {} }), log, namespaces: [NS], lease: { name: `row-lease-${++leases}`, durationSeconds: 2, renewMs: 300 } });
+          running = await startEmbeddedController({
+            conn: connect({ kubeconfigPath: kubeconfig, env: {} }),
+            log,
+            namespaces: [NS],
+            lease: { name: `row-lease-${++leases}`, durationSeconds: 2, renewMs: 300 },
+          });
         } catch (e) {
           assert.ok(e instanceof ControllerRefused, String(e));
           assert.match(e.message, missing);
           return;
         }
-        await h.conn.rest.request('POST', ROLLOUTS, { body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name, namespace: NS }, spec: canary } });
-        await h.conn.rest.request('PATCH', `${ROLLOUTS}/${name}`, { patch: 'merge', body: { spec: { template: template('app:2') } } }).catch(() => undefined);
-        const said = await waitFor(`a log line matching ${missing}`, async () => log.lines.find((l) => missing.test(l)), 20_000).catch((e: Error) => assert.fail(`${e.message}; the log:\n${log.lines.join('\n')}`));
+        await h.conn.rest.request('POST', ROLLOUTS, {
+          body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name, namespace: NS }, spec: canary },
+        });
+        await h.conn.rest
+          .request('PATCH', `${ROLLOUTS}/${name}`, { patch: 'merge', body: { spec: { template: template('app:2') } } })
+          .catch(() => undefined);
+        const said = await waitFor(`a log line matching ${missing}`, async () => log.lines.find((l) => missing.test(l)), 20_000).catch(
+          (e: Error) => assert.fail(`${e.message}; the log:\n${log.lines.join('\n')}`),
+        );
         assert.doesNotMatch(said, /\n\s+at /, 'no stack trace');
         assert.equal(await completed(name), false);
       });

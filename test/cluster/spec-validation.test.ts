@@ -1,6 +1,13 @@
 // The embedded controller's refusal of an invalid spec: the first error of the linter's rules, as upstream's InvalidSpec.
 import { strict as assert } from 'node:assert';
-import { invalidSpecMessage, missingRouterObjectMessage, missingServiceMessage, missingTemplateMessage, referencedTemplates, serviceManagedElsewhereMessage } from '../../src/cluster/spec-validation';
+import {
+  invalidSpecMessage,
+  missingRouterObjectMessage,
+  missingServiceMessage,
+  missingTemplateMessage,
+  referencedTemplates,
+  serviceManagedElsewhereMessage,
+} from '../../src/cluster/spec-validation';
 import { refusedStatus, withoutSpecRefusal } from '../../src/planner/rollout-decision';
 import type { Rollout } from '../../src/planner';
 
@@ -10,7 +17,12 @@ const rollout = (spec: Record<string, unknown>, status?: Rollout['status']): Rol
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
     metadata: { name: 'web', namespace: 'default', generation: 2 },
-    spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } }, ...spec },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } },
+      ...spec,
+    },
     ...(status ? { status } : {}),
   }) as Rollout;
 
@@ -22,51 +34,121 @@ describe('spec validation in the embedded controller', () => {
       'The Rollout "web" is invalid: spec.strategy.blueGreen: spec.strategy has both canary and blueGreen: keep exactly one',
     );
     // Warnings and what needs the workspace (a Service that is not there) do not refuse a rollout.
-    assert.equal(invalidSpecMessage(rollout({ strategy: { blueGreen: { activeService: 'missing', scaleDownDelaySeconds: 0 } } })), undefined);
+    assert.equal(
+      invalidSpecMessage(rollout({ strategy: { blueGreen: { activeService: 'missing', scaleDownDelaySeconds: 0 } } })),
+      undefined,
+    );
   });
 
   it('refuses traffic routing without the two Services, as upstream (the stableService first), though the rule reads the workspace for suggestions', () => {
-    const routed = (services: Record<string, string>) => rollout({ strategy: { canary: { ...services, trafficRouting: { nginx: { stableIngress: 'web' } }, steps: [{ setWeight: 20 }] } } });
-    assert.match(invalidSpecMessage(routed({}))!, /spec\.strategy\.canary\.stableService: stableService is required with nginx traffic routing/);
-    assert.match(invalidSpecMessage(routed({ stableService: 'web-stable' }))!, /spec\.strategy\.canary\.canaryService: canaryService is required with nginx traffic routing/);
+    const routed = (services: Record<string, string>) =>
+      rollout({ strategy: { canary: { ...services, trafficRouting: { nginx: { stableIngress: 'web' } }, steps: [{ setWeight: 20 }] } } });
+    assert.match(
+      invalidSpecMessage(routed({}))!,
+      /spec\.strategy\.canary\.stableService: stableService is required with nginx traffic routing/,
+    );
+    assert.match(
+      invalidSpecMessage(routed({ stableService: 'web-stable' }))!,
+      /spec\.strategy\.canary\.canaryService: canaryService is required with nginx traffic routing/,
+    );
     assert.equal(invalidSpecMessage(routed({ stableService: 'web-stable', canaryService: 'web-canary' })), undefined);
   });
 
   // Regression: a plugin router was refused without canaryService/stableService, and pingPong with it (upstream validation.go:requireCanaryStableServices, PingPongWithRouterOnlyMessage).
   it('accepts a plugin router without canaryService and stableService, and with pingPong, as upstream', () => {
     const plugins = { 'argoproj-labs/gatewayAPI': { httpRoute: 'web' } };
-    assert.equal(invalidSpecMessage(rollout({ strategy: { canary: { trafficRouting: { plugins }, steps: [{ setWeight: 20 }] } } })), undefined);
-    assert.equal(invalidSpecMessage(rollout({ strategy: { canary: { trafficRouting: { plugins }, pingPong: { pingService: 'web-ping', pongService: 'web-pong' }, steps: [{ setWeight: 20 }] } } })), undefined);
-    assert.match(invalidSpecMessage(rollout({ strategy: { canary: { trafficRouting: { nginx: { stableIngress: 'web' } }, canaryService: 'c', stableService: 's', pingPong: { pingService: 'web-ping', pongService: 'web-pong' } } } }))!, /pingPong works only with the ALB, Istio or a plugin traffic router, not nginx/);
+    assert.equal(
+      invalidSpecMessage(rollout({ strategy: { canary: { trafficRouting: { plugins }, steps: [{ setWeight: 20 }] } } })),
+      undefined,
+    );
+    assert.equal(
+      invalidSpecMessage(
+        rollout({
+          strategy: {
+            canary: {
+              trafficRouting: { plugins },
+              pingPong: { pingService: 'web-ping', pongService: 'web-pong' },
+              steps: [{ setWeight: 20 }],
+            },
+          },
+        }),
+      ),
+      undefined,
+    );
+    assert.match(
+      invalidSpecMessage(
+        rollout({
+          strategy: {
+            canary: {
+              trafficRouting: { nginx: { stableIngress: 'web' } },
+              canaryService: 'c',
+              stableService: 's',
+              pingPong: { pingService: 'web-ping', pongService: 'web-pong' },
+            },
+          },
+        }),
+      )!,
+      /pingPong works only with the ALB, Istio or a plugin traffic router, not nginx/,
+    );
   });
 
-  it('names the first Service the strategy names that is not there, in upstream\'s order and words', () => {
-    const has = (...names: string[]) => (name: string) => names.includes(name);
+  it("names the first Service the strategy names that is not there, in upstream's order and words", () => {
+    const has =
+      (...names: string[]) =>
+      (name: string) =>
+        names.includes(name);
     const bg = rollout({ strategy: { blueGreen: { activeService: 'web-active', previewService: 'web-preview' } } });
     assert.equal(missingServiceMessage(bg, has('web-active', 'web-preview')), undefined);
-    assert.equal(missingServiceMessage(bg, has()), 'The Rollout "web" is invalid: spec.strategy.blueGreen.activeService: Invalid value: "web-active": service "web-active" not found');
-    assert.equal(missingServiceMessage(bg, has('web-active')), 'The Rollout "web" is invalid: spec.strategy.blueGreen.previewService: Invalid value: "web-preview": service "web-preview" not found');
-    const canary = rollout({ strategy: { canary: { canaryService: 'web-canary', stableService: 'web-stable', trafficRouting: { alb: { ingress: 'web', rootService: 'web-root' } }, pingPong: { pingService: 'web-ping', pongService: 'web-pong' } } } });
+    assert.equal(
+      missingServiceMessage(bg, has()),
+      'The Rollout "web" is invalid: spec.strategy.blueGreen.activeService: Invalid value: "web-active": service "web-active" not found',
+    );
+    assert.equal(
+      missingServiceMessage(bg, has('web-active')),
+      'The Rollout "web" is invalid: spec.strategy.blueGreen.previewService: Invalid value: "web-preview": service "web-preview" not found',
+    );
+    const canary = rollout({
+      strategy: {
+        canary: {
+          canaryService: 'web-canary',
+          stableService: 'web-stable',
+          trafficRouting: { alb: { ingress: 'web', rootService: 'web-root' } },
+          pingPong: { pingService: 'web-ping', pongService: 'web-pong' },
+        },
+      },
+    });
     assert.match(missingServiceMessage(canary, has('web-canary'))!, /spec\.strategy\.canary\.stableService: Invalid value: "web-stable"/);
-    assert.match(missingServiceMessage(canary, has('web-canary', 'web-stable', 'web-ping'))!, /spec\.strategy\.canary\.pingPong\.pongService: Invalid value: "web-pong"/);
+    assert.match(
+      missingServiceMessage(canary, has('web-canary', 'web-stable', 'web-ping'))!,
+      /spec\.strategy\.canary\.pingPong\.pongService: Invalid value: "web-pong"/,
+    );
     // A canary without Services names none.
     assert.equal(missingServiceMessage(rollout({ strategy: { canary: { steps: [{ setWeight: 20 }] } } }), has()), undefined);
   });
 
   it("names the first Service the strategy names that another Rollout manages, in upstream's order and words", () => {
     const managers = (byService: Record<string, string>) => (service: string) => byService[service];
-    const canary = rollout({ strategy: { canary: { canaryService: 'web-canary', stableService: 'web-stable', steps: [{ setWeight: 20 }] } } });
+    const canary = rollout({
+      strategy: { canary: { canaryService: 'web-canary', stableService: 'web-stable', steps: [{ setWeight: 20 }] } },
+    });
     assert.equal(serviceManagedElsewhereMessage(canary, managers({})), undefined);
     assert.equal(
       serviceManagedElsewhereMessage(canary, managers({ 'web-canary': 'other', 'web-stable': 'other' })),
       'The Rollout "web" is invalid: spec.strategy.canary.stableService: Invalid value: "web-stable": Service "web-stable" is managed by another Rollout',
     );
-    assert.match(serviceManagedElsewhereMessage(canary, managers({ 'web-canary': 'other' }))!, /canaryService: Invalid value: "web-canary"/);
+    assert.match(
+      serviceManagedElsewhereMessage(canary, managers({ 'web-canary': 'other' }))!,
+      /canaryService: Invalid value: "web-canary"/,
+    );
   });
 
   it("names the first Ingress or VirtualService the traffic routing names that is not there, in upstream's order and words", () => {
-    const present = (...keys: string[]) => (kind: string, namespace: string, name: string) => keys.includes(`${kind} ${namespace}/${name}`);
-    const routed = (trafficRouting: Record<string, unknown>) => rollout({ strategy: { canary: { canaryService: 'c', stableService: 's', trafficRouting } } });
+    const present =
+      (...keys: string[]) =>
+      (kind: string, namespace: string, name: string) =>
+        keys.includes(`${kind} ${namespace}/${name}`);
+    const routed = (trafficRouting: Record<string, unknown>) =>
+      rollout({ strategy: { canary: { canaryService: 'c', stableService: 's', trafficRouting } } });
     const nginx = routed({ nginx: { stableIngress: 'web' } });
     assert.equal(missingRouterObjectMessage(nginx, present('Ingress default/web')), undefined);
     assert.equal(
@@ -95,12 +177,21 @@ describe('spec validation in the embedded controller', () => {
       'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.istio.virtualService.name: Invalid value: "vs": virtualservices.networking.istio.io "vs" not found',
     );
     assert.equal(
-      missingRouterObjectMessage(routed({ istio: { virtualServices: [{ name: 'one' }, { name: 'two' }] } }), present('VirtualService default/one')),
+      missingRouterObjectMessage(
+        routed({ istio: { virtualServices: [{ name: 'one' }, { name: 'two' }] } }),
+        present('VirtualService default/one'),
+      ),
       'The Rollout "web" is invalid: spec.strategy.canary.trafficRouting.istio.virtualServices.name: Invalid value: "two": virtualservices.networking.istio.io "two" not found',
     );
     // Ingresses are looked up before VirtualServices; objects upstream does not look up (a Gateway API route) are not checked.
-    assert.match(missingRouterObjectMessage(routed({ nginx: { stableIngress: 'web' }, istio: { virtualService: { name: 'vs' } } }), present())!, /nginx\.stableIngress/);
-    assert.equal(missingRouterObjectMessage(routed({ plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'route' } } }), present()), undefined);
+    assert.match(
+      missingRouterObjectMessage(routed({ nginx: { stableIngress: 'web' }, istio: { virtualService: { name: 'vs' } } }), present())!,
+      /nginx\.stableIngress/,
+    );
+    assert.equal(
+      missingRouterObjectMessage(routed({ plugins: { 'argoproj-labs/gatewayAPI': { httpRoute: 'route' } } }), present()),
+      undefined,
+    );
   });
 
   it('names the first analysis template that is not there, of the analyses upstream checks, and only for a kind it can answer for', () => {
@@ -108,29 +199,50 @@ describe('spec validation in the embedded controller', () => {
       strategy: {
         canary: {
           analysis: { templates: [{ templateName: 'background' }] },
-          steps: [{ experiment: { templates: [], analyses: [{ name: 'e', templateName: 'in-experiment' }] } }, { analysis: { templates: [{ templateName: 'rate' }, { templateName: 'shared', clusterScope: true }] } }],
+          steps: [
+            { experiment: { templates: [], analyses: [{ name: 'e', templateName: 'in-experiment' }] } },
+            { analysis: { templates: [{ templateName: 'rate' }, { templateName: 'shared', clusterScope: true }] } },
+          ],
         },
       },
     });
     assert.deepEqual(
       referencedTemplates(analysed).map((t) => `${t.path} ${t.name}${t.clusterScope ? ' (cluster)' : ''}`),
-      ['spec.strategy.canary.steps[1].analysis.templates rate', 'spec.strategy.canary.steps[1].analysis.templates shared (cluster)', 'spec.strategy.canary.analysis.templates background'],
+      [
+        'spec.strategy.canary.steps[1].analysis.templates rate',
+        'spec.strategy.canary.steps[1].analysis.templates shared (cluster)',
+        'spec.strategy.canary.analysis.templates background',
+      ],
       "the steps come before background analysis, as upstream looks them up; an experiment step's analyses are not checked",
     );
-    const has = (...names: string[]) => (name: string) => names.includes(name);
+    const has =
+      (...names: string[]) =>
+      (name: string) =>
+        names.includes(name);
     assert.equal(missingTemplateMessage(analysed, { template: has('background', 'rate'), clusterTemplate: has('shared') }), undefined);
     assert.equal(
       missingTemplateMessage(analysed, { template: has('background'), clusterTemplate: has('shared') }),
-      "The Rollout \"web\" is invalid: spec.strategy.canary.steps[1].analysis.templates: Invalid value: \"rate\": AnalysisTemplate 'rate' not found",
+      'The Rollout "web" is invalid: spec.strategy.canary.steps[1].analysis.templates: Invalid value: "rate": AnalysisTemplate \'rate\' not found',
     );
     assert.equal(
       missingTemplateMessage(analysed, { template: has('background', 'rate'), clusterTemplate: has() }),
-      "The Rollout \"web\" is invalid: spec.strategy.canary.steps[1].analysis.templates: Invalid value: \"shared\": ClusterAnalysisTemplate 'shared' not found",
+      'The Rollout "web" is invalid: spec.strategy.canary.steps[1].analysis.templates: Invalid value: "shared": ClusterAnalysisTemplate \'shared\' not found',
     );
     // A kind whose store cannot answer (not listed, or its watch failing) is not checked.
     assert.equal(missingTemplateMessage(analysed, { clusterTemplate: has('shared') }), undefined);
-    const blueGreen = rollout({ strategy: { blueGreen: { activeService: 'a', prePromotionAnalysis: { templates: [{ templateName: 'smoke' }] }, postPromotionAnalysis: { templates: [{ templateName: 'soak' }] } } } });
-    assert.match(missingTemplateMessage(blueGreen, { template: has('smoke') })!, /spec\.strategy\.blueGreen\.postPromotionAnalysis\.templates: Invalid value: "soak"/);
+    const blueGreen = rollout({
+      strategy: {
+        blueGreen: {
+          activeService: 'a',
+          prePromotionAnalysis: { templates: [{ templateName: 'smoke' }] },
+          postPromotionAnalysis: { templates: [{ templateName: 'soak' }] },
+        },
+      },
+    });
+    assert.match(
+      missingTemplateMessage(blueGreen, { template: has('smoke') })!,
+      /spec\.strategy\.blueGreen\.postPromotionAnalysis\.templates: Invalid value: "soak"/,
+    );
   });
 
   it("judges a rollout whose workloadRef was resolved by the workload's template, as its own", () => {

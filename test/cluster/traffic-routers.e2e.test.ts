@@ -6,7 +6,19 @@ import { runAction } from '../../src/cluster/actions';
 import { applyObjects } from '../../src/cluster/apply';
 import { manifestObjects } from '../../src/schema';
 import type { Rollout } from '../../src/planner';
-import { container, createRollout, createService, installCrd, replicaSetsOf, setImage, startControllerHarness, untilPhase, INGRESSES_PATH, VIRTUAL_SERVICES_PATH, type ControllerHarness } from './controller-harness';
+import {
+  container,
+  createRollout,
+  createService,
+  installCrd,
+  replicaSetsOf,
+  setImage,
+  startControllerHarness,
+  untilPhase,
+  INGRESSES_PATH,
+  VIRTUAL_SERVICES_PATH,
+  type ControllerHarness,
+} from './controller-harness';
 import { until } from './helpers';
 import { kubectlOk } from '../localcluster/helpers';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,8 +27,8 @@ import { join } from 'node:path';
 
 const SPLITS = '/apis/split.smi-spec.io/v1alpha1/namespaces/default/trafficsplits';
 
-
-const backends = (split: { spec?: { backends?: { service: string; weight: unknown }[] } }) => (split.spec?.backends ?? []).map((b) => `${b.service}=${Number(b.weight)}`).join(' ');
+const backends = (split: { spec?: { backends?: { service: string; weight: unknown }[] } }) =>
+  (split.spec?.backends ?? []).map((b) => `${b.service}=${Number(b.weight)}`).join(' ');
 
 describe('traffic routers (end to end)', function () {
   this.timeout(60_000);
@@ -32,8 +44,13 @@ describe('traffic routers (end to end)', function () {
 
   /** Until the store shows the rollout as the API has it and no reconcile runs: the next one decides from the latest state. */
   async function settled(name: string): Promise<void> {
-    const rv = (await h.conn.rest.request<Rollout>('GET', `/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/${name}`)).metadata?.resourceVersion;
-    await until(h.watch.stores, () => h.watch.stores.rollouts.get(name, 'default')?.metadata?.resourceVersion === rv || undefined, `the store to show rollout ${name} at ${rv}`);
+    const rv = (await h.conn.rest.request<Rollout>('GET', `/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/${name}`)).metadata
+      ?.resourceVersion;
+    await until(
+      h.watch.stores,
+      () => h.watch.stores.rollouts.get(name, 'default')?.metadata?.resourceVersion === rv || undefined,
+      `the store to show rollout ${name} at ${rv}`,
+    );
     await h.controller.idle();
   }
 
@@ -50,12 +67,17 @@ describe('traffic routers (end to end)', function () {
     createRollout(h.conn.rest, name, {
       replicas: 2,
       template: container('demo:v1'),
-      strategy: { canary: { canaryService: 'mesh-canary', stableService: 'mesh-stable', trafficRouting, steps: [{ setWeight: 20 }, { pause: {} }] } },
+      strategy: {
+        canary: { canaryService: 'mesh-canary', stableService: 'mesh-stable', trafficRouting, steps: [{ setWeight: 20 }, { pause: {} }] },
+      },
     });
 
   it('SMI without its CRDs: no weights are recorded, and the log says once that the cluster does not serve TrafficSplit', async () => {
     await meshed('unserved', { smi: {} });
-    await h.log.line((l) => l.includes('this cluster does not serve TrafficSplit split.smi-spec.io/v1alpha1 (are its CRDs installed?)'), 'the warning');
+    await h.log.line(
+      (l) => l.includes('this cluster does not serve TrafficSplit split.smi-spec.io/v1alpha1 (are its CRDs installed?)'),
+      'the warning',
+    );
     h.controller.resync();
     await h.controller.idle();
     assert.equal(h.log.lines.filter((l) => l.includes('does not serve TrafficSplit')).length, 1, 'logged once, not at every retry');
@@ -71,16 +93,31 @@ describe('traffic routers (end to end)', function () {
     let split = await h.conn.rest.request<any>('GET', `${SPLITS}/meshed`);
     assert.equal(split.spec.service, 'mesh-stable', 'the root Service defaults to the stable Service');
     assert.equal(backends(split), 'mesh-canary=0 mesh-stable=100');
-    assert.deepEqual(split.metadata.ownerReferences.map((o: { kind: string; uid: string; controller: boolean }) => [o.kind, o.uid, o.controller]), [['Rollout', healthy.metadata?.uid, true]]);
+    assert.deepEqual(
+      split.metadata.ownerReferences.map((o: { kind: string; uid: string; controller: boolean }) => [o.kind, o.uid, o.controller]),
+      [['Rollout', healthy.metadata?.uid, true]],
+    );
 
     await setImage(h.conn.rest, 'meshed', 'demo:v2');
     // The router is written before the status in the same reconcile: once the status has the weight, the split has it.
-    await untilPhase(h, 'meshed', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    await untilPhase(
+      h,
+      'meshed',
+      'Paused',
+      20_000,
+      (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20,
+    );
     split = await h.conn.rest.request<any>('GET', `${SPLITS}/meshed`);
     assert.equal(backends(split), 'mesh-canary=20 mesh-stable=80');
 
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name: 'meshed' }, { kind: 'promote' })).ok, true);
-    const promoted = await untilPhase(h, 'meshed', 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    const promoted = await untilPhase(
+      h,
+      'meshed',
+      'Healthy',
+      20_000,
+      (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0,
+    );
     assert.equal(replicaSetsOf(h, 'meshed').length, 2);
     split = await h.conn.rest.request<any>('GET', `${SPLITS}/meshed`);
     assert.equal(backends(split), 'mesh-canary=0 mesh-stable=100');
@@ -89,7 +126,17 @@ describe('traffic routers (end to end)', function () {
 
     // Someone sends half the traffic to the canary by hand: the next reconcile puts the split back.
     await settled('meshed');
-    await h.conn.rest.request('PATCH', `${SPLITS}/meshed`, { patch: 'merge', body: { spec: { backends: [{ service: 'mesh-canary', weight: 50 }, { service: 'mesh-stable', weight: 50 }] } } });
+    await h.conn.rest.request('PATCH', `${SPLITS}/meshed`, {
+      patch: 'merge',
+      body: {
+        spec: {
+          backends: [
+            { service: 'mesh-canary', weight: 50 },
+            { service: 'mesh-stable', weight: 50 },
+          ],
+        },
+      },
+    });
     await h.controller.idle();
     h.controller.resync();
     await h.controller.idle();
@@ -107,7 +154,10 @@ describe('traffic routers (end to end)', function () {
 
   it('SMI: a running experiment step gives its weighted template a backend of its own, at its Service', async () => {
     // A template Service has a port per container port: the pods need one.
-    const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'demo:v1', ports: [{ containerPort: 8080 }] }] } };
+    const template = {
+      metadata: { labels: { app: 'demo' } },
+      spec: { containers: [{ name: 'app', image: 'demo:v1', ports: [{ containerPort: 8080 }] }] },
+    };
     await createRollout(h.conn.rest, 'experimented', {
       replicas: 2,
       template,
@@ -122,10 +172,15 @@ describe('traffic routers (end to end)', function () {
     });
     await untilPhase(h, 'experimented', 'Healthy');
     await setImage(h.conn.rest, 'experimented', 'demo:v2');
-    const r = await until(h.watch.stores, () => {
-      const got = h.watch.stores.rollouts.get('experimented', 'default');
-      return got?.status?.canary?.weights?.additional?.[0]?.serviceName ? got : undefined;
-    }, 'an experiment weight at the template Service in the status', 20_000);
+    const r = await until(
+      h.watch.stores,
+      () => {
+        const got = h.watch.stores.rollouts.get('experimented', 'default');
+        return got?.status?.canary?.weights?.additional?.[0]?.serviceName ? got : undefined;
+      },
+      'an experiment weight at the template Service in the status',
+      20_000,
+    );
     const service = r!.status!.canary!.weights!.additional![0]!.serviceName;
     assert.ok(h.watch.stores.services.get(service!, 'default'), 'the Service exists');
     assert.equal(backends(await h.conn.rest.request<any>('GET', `${SPLITS}/experimented`)), `mesh-canary=20 ${service}=10 mesh-stable=70`);
@@ -133,11 +188,26 @@ describe('traffic routers (end to end)', function () {
   });
 
   it('SMI: a TrafficSplit of that name the Rollout does not own is left alone, and the rollout waits saying why', async () => {
-    await h.conn.rest.request('POST', SPLITS, { body: { apiVersion: 'split.smi-spec.io/v1alpha1', kind: 'TrafficSplit', metadata: { name: 'theirs' }, spec: { service: 'mesh-stable', backends: [{ service: 'mesh-stable', weight: 100 }] } } });
+    await h.conn.rest.request('POST', SPLITS, {
+      body: {
+        apiVersion: 'split.smi-spec.io/v1alpha1',
+        kind: 'TrafficSplit',
+        metadata: { name: 'theirs' },
+        spec: { service: 'mesh-stable', backends: [{ service: 'mesh-stable', weight: 100 }] },
+      },
+    });
     await meshed('intruder', { smi: { trafficSplitName: 'theirs' } });
-    await h.log.line((l) => l.includes('rollout default/intruder: trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout'), 'the warning');
+    await h.log.line(
+      (l) =>
+        l.includes('rollout default/intruder: trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout'),
+      'the warning',
+    );
     // Upstream creates the new ReplicaSet (0 replicas) before any strategy; nothing is scaled while the router cannot be driven.
-    assert.deepEqual(replicaSetsOf(h, 'intruder').map((rs) => rs.spec?.replicas ?? 0), [0], 'no pod while the router cannot be driven');
+    assert.deepEqual(
+      replicaSetsOf(h, 'intruder').map((rs) => rs.spec?.replicas ?? 0),
+      [0],
+      'no pod while the router cannot be driven',
+    );
     const split = await h.conn.rest.request<any>('GET', `${SPLITS}/theirs`);
     assert.equal(backends(split), 'mesh-stable=100');
     // Each reconcile meets the same problem; it is logged once.
@@ -147,16 +217,25 @@ describe('traffic routers (end to end)', function () {
     }
     assert.equal(h.log.lines.filter((l) => l.includes('"default/theirs" exists')).length, 1, 'logged once, not at every retry');
     // As Argo's controller does, a Warning Event on the Rollout says it too, once: kubectl describe shows it.
-    const events = await h.conn.rest.request<{ items: { type: string; reason: string; message: string; involvedObject: { kind: string } }[] }>(
-      'GET',
-      `/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent('involvedObject.name=intruder')}`,
-    );
+    const events = await h.conn.rest.request<{
+      items: { type: string; reason: string; message: string; involvedObject: { kind: string } }[];
+    }>('GET', `/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent('involvedObject.name=intruder')}`);
     assert.deepEqual(
       events.items.filter((e) => e.type === 'Warning').map((e) => [e.type, e.reason, e.involvedObject.kind, e.message]),
-      [['Warning', 'TrafficRoutingError', 'Rollout', 'trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout, so it is not changed']],
+      [
+        [
+          'Warning',
+          'TrafficRoutingError',
+          'Rollout',
+          'trafficRouting.smi: TrafficSplit "default/theirs" exists and is not owned by this Rollout, so it is not changed',
+        ],
+      ],
     );
     // The editor shows what holds it (the tree reads `blocked`); once the name is free, the rollout goes on.
-    assert.match(h.controller.blocked.get('default/intruder') ?? '', /TrafficSplit "default\/theirs" exists and is not owned by this Rollout/);
+    assert.match(
+      h.controller.blocked.get('default/intruder') ?? '',
+      /TrafficSplit "default\/theirs" exists and is not owned by this Rollout/,
+    );
     let told = 0;
     const sub = h.controller.onBlockedChange(() => told++);
     await h.conn.rest.request('DELETE', `${SPLITS}/theirs`);
@@ -168,7 +247,10 @@ describe('traffic routers (end to end)', function () {
     const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
     try {
       const described = await kubectlOk(h.cluster.kubeconfigPath, cacheDir, ['describe', 'rollout', 'intruder']);
-      assert.match(described, /Warning\s+TrafficRoutingError\s+\S+\s+rollouts-controller\s+trafficRouting\.smi: TrafficSplit "default\/theirs" exists/);
+      assert.match(
+        described,
+        /Warning\s+TrafficRoutingError\s+\S+\s+rollouts-controller\s+trafficRouting\.smi: TrafficSplit "default\/theirs" exists/,
+      );
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
@@ -177,10 +259,22 @@ describe('traffic routers (end to end)', function () {
   /** Steps a meshed rollout to its setWeight 20 pause, calls `atStep`, promotes, waits until it is Healthy on v2 with weight 0. */
   async function stepThrough(name: string, atStep: () => Promise<void>): Promise<void> {
     await setImage(h.conn.rest, name, 'demo:v2');
-    await untilPhase(h, name, 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    await untilPhase(
+      h,
+      name,
+      'Paused',
+      20_000,
+      (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20,
+    );
     await atStep();
     assert.equal((await runAction(h.conn.rest, { namespace: 'default', name }, { kind: 'promote' })).ok, true);
-    await untilPhase(h, name, 'Healthy', 20_000, (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0);
+    await untilPhase(
+      h,
+      name,
+      'Healthy',
+      20_000,
+      (r) => r.status?.stableRS === r.status?.currentPodHash && r.status?.canary?.weights?.canary.weight === 0,
+    );
   }
 
   it('NGINX: a canary Ingress owned by the Rollout carries the weight, and kubectl lists it', async () => {
@@ -189,7 +283,14 @@ describe('traffic routers (end to end)', function () {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'Ingress',
         metadata: { name: 'web', annotations: { 'kubernetes.io/ingress.class': 'nginx' } },
-        spec: { rules: [{ host: 'web.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'mesh-stable', port: { number: 80 } } } }] } }] },
+        spec: {
+          rules: [
+            {
+              host: 'web.example',
+              http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'mesh-stable', port: { number: 80 } } } }] },
+            },
+          ],
+        },
       },
     });
     await meshed('ingressed', { nginx: { stableIngress: 'web' } });
@@ -211,7 +312,10 @@ describe('traffic routers (end to end)', function () {
     const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
     try {
       const listed = await kubectlOk(h.cluster.kubeconfigPath, cacheDir, ['get', 'ingress', '-o', 'name']);
-      assert.deepEqual(listed.trim().split('\n').sort(), ['ingress.networking.k8s.io/ingressed-web-canary', 'ingress.networking.k8s.io/web']);
+      assert.deepEqual(listed.trim().split('\n').sort(), [
+        'ingress.networking.k8s.io/ingressed-web-canary',
+        'ingress.networking.k8s.io/web',
+      ]);
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
@@ -232,27 +336,56 @@ describe('traffic routers (end to end)', function () {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'Ingress',
         metadata: { name: 'late' },
-        spec: { rules: [{ host: 'late.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'mesh-stable', port: { number: 80 } } } }] } }] },
+        spec: {
+          rules: [
+            {
+              host: 'late.example',
+              http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'mesh-stable', port: { number: 80 } } } }] },
+            },
+          ],
+        },
       },
     });
     // Ingresses are not watched: the refused rollout looks again by itself.
     const healthy = await untilPhase(h, 'early-ingress', 'Healthy');
-    assert.equal(healthy.status?.conditions?.some((c) => c.type === 'InvalidSpec'), false);
-    assert.equal((await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/early-ingress-late-canary`)).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '0');
+    assert.equal(
+      healthy.status?.conditions?.some((c) => c.type === 'InvalidSpec'),
+      false,
+    );
+    assert.equal(
+      (await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/early-ingress-late-canary`)).metadata.annotations[
+        'nginx.ingress.kubernetes.io/canary-weight'
+      ],
+      '0',
+    );
     await removeRollout('early-ingress');
   });
 
   it('Istio: the named route of the VirtualService is reweighted at each step; a missing route stops the rollout saying so', async () => {
     await installCrd(h.conn.rest, 'networking.istio.io', 'v1alpha3', 'VirtualService', 'virtualservices');
-    const route = (name: string) => ({ name, route: [{ destination: { host: 'mesh-stable' }, weight: 100 }, { destination: { host: 'mesh-canary' }, weight: 0 }] });
+    const route = (name: string) => ({
+      name,
+      route: [
+        { destination: { host: 'mesh-stable' }, weight: 100 },
+        { destination: { host: 'mesh-canary' }, weight: 0 },
+      ],
+    });
     await h.conn.rest.request('POST', VIRTUAL_SERVICES_PATH, {
-      body: { apiVersion: 'networking.istio.io/v1alpha3', kind: 'VirtualService', metadata: { name: 'web-vsvc' }, spec: { hosts: ['web'], http: [route('primary'), route('other')] } },
+      body: {
+        apiVersion: 'networking.istio.io/v1alpha3',
+        kind: 'VirtualService',
+        metadata: { name: 'web-vsvc' },
+        spec: { hosts: ['web'], http: [route('primary'), route('other')] },
+      },
     });
     await meshed('istioed', { istio: { virtualService: { name: 'web-vsvc', routes: ['primary'] } } });
     await untilPhase(h, 'istioed', 'Healthy');
     const weightsOf = async () => {
       const vs = await h.conn.rest.request<any>('GET', `${VIRTUAL_SERVICES_PATH}/web-vsvc`);
-      return vs.spec.http.map((r: { name: string; route: { destination: { host: string }; weight?: number }[] }) => `${r.name}: ${r.route.map((d) => `${d.destination.host}=${d.weight ?? 0}`).join(' ')}`);
+      return vs.spec.http.map(
+        (r: { name: string; route: { destination: { host: string }; weight?: number }[] }) =>
+          `${r.name}: ${r.route.map((d) => `${d.destination.host}=${d.weight ?? 0}`).join(' ')}`,
+      );
     };
     await stepThrough('istioed', async () => {
       assert.deepEqual(await weightsOf(), ['primary: mesh-stable=80 mesh-canary=20', 'other: mesh-stable=100 mesh-canary=0']);
@@ -265,7 +398,11 @@ describe('traffic routers (end to end)', function () {
     assert.match(warning, /missing/);
     assert.match(warning, /web-vsvc/);
     // Upstream creates the new ReplicaSet (0 replicas) before any strategy; nothing is scaled while the router cannot be driven.
-    assert.deepEqual(replicaSetsOf(h, 'misrouted').map((rs) => rs.spec?.replicas ?? 0), [0], 'no pod while the router cannot be driven');
+    assert.deepEqual(
+      replicaSetsOf(h, 'misrouted').map((rs) => rs.spec?.replicas ?? 0),
+      [0],
+      'no pod while the router cannot be driven',
+    );
   });
 });
 
@@ -287,10 +424,19 @@ describe('examples/traffic-routing.yaml on the local cluster (end to end)', func
     const applied = await applyObjects(h.conn.rest, objects, 'default');
     assert.deepEqual(applied.problems, []);
     await untilPhase(h, 'web', 'Healthy');
-    const canaryWeight = async () => (await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/web-front-canary`)).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'];
+    const canaryWeight = async () =>
+      (await h.conn.rest.request<any>('GET', `${INGRESSES_PATH}/web-front-canary`)).metadata.annotations[
+        'nginx.ingress.kubernetes.io/canary-weight'
+      ];
     assert.equal(await canaryWeight(), '0');
     await setImage(h.conn.rest, 'web', 'ghcr.io/example/web:1.1.0');
-    await untilPhase(h, 'web', 'Paused', 20_000, (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20);
+    await untilPhase(
+      h,
+      'web',
+      'Paused',
+      20_000,
+      (r: Rollout) => r.status?.currentStepIndex === 1 && r.status.canary?.weights?.canary.weight === 20,
+    );
     assert.equal(await canaryWeight(), '20');
   });
 });

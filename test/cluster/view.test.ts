@@ -3,12 +3,29 @@ import { strict as assert } from 'node:assert';
 import { rolloutView, relatedObjects } from '../../src/cluster/view';
 import { formatRolloutView, humanDuration } from '../../src/cluster/view-text';
 import type { Pod } from '../../src/cluster/kinds';
-import { experimentOwnerReference, experimentSpecFromStep, stepText, templateReplicaSet, type AnalysisRun, type Experiment, type ExperimentTemplate, type ReplicaSet, type Rollout } from '../../src/planner';
+import {
+  experimentOwnerReference,
+  experimentSpecFromStep,
+  stepText,
+  templateReplicaSet,
+  type AnalysisRun,
+  type Experiment,
+  type ExperimentTemplate,
+  type ReplicaSet,
+  type Rollout,
+} from '../../src/planner';
 
 const uid = 'uid-demo';
 const owner = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'demo', uid, controller: true };
 
-function rs(hash: string, revision: number, image: string, replicas: number, available: number, annotations: Record<string, string> = {}): ReplicaSet {
+function rs(
+  hash: string,
+  revision: number,
+  image: string,
+  replicas: number,
+  available: number,
+  annotations: Record<string, string> = {},
+): ReplicaSet {
   return {
     metadata: {
       name: `demo-${hash}`,
@@ -63,7 +80,10 @@ const canaryPods = [pod('demo-aaa-1', 'demo-aaa', true), pod('demo-bbb-1', 'demo
 
 describe('rollout view model', () => {
   it('shows phase, step N of M with the step list, set and actual weight of a canary at a timed pause', () => {
-    const v = rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: canaryPods, analysisRuns: [] }, new Date('2026-01-01T10:00:45Z'));
+    const v = rolloutView(
+      { rollout: canaryRollout, replicaSets: canaryRSs, pods: canaryPods, analysisRuns: [] },
+      new Date('2026-01-01T10:00:45Z'),
+    );
     assert.equal(v.phase, 'Paused');
     assert.equal(v.message, 'CanaryPauseStep');
     assert.equal(v.strategy, 'canary');
@@ -73,7 +93,12 @@ describe('rollout view model', () => {
     );
     assert.deepEqual(
       v.step?.steps.map((s) => s.description),
-      [{ kind: 'setWeight', weight: 20 }, { kind: 'pause', duration: '1m', seconds: 60 }, { kind: 'setWeight', weight: 60 }, { kind: 'pause' }],
+      [
+        { kind: 'setWeight', weight: 20 },
+        { kind: 'pause', duration: '1m', seconds: 60 },
+        { kind: 'setWeight', weight: 60 },
+        { kind: 'pause' },
+      ],
     );
     assert.deepEqual([v.step?.index, v.step?.count], [1, 4]);
     assert.deepEqual(v.weight, { set: 20, actual: 20 });
@@ -88,25 +113,34 @@ describe('rollout view model', () => {
 
   it('an indefinite pause step waits for promote and has no time left', () => {
     const atIndefinite: Rollout = { ...canaryRollout, status: { ...canaryRollout.status, currentStepIndex: 3 } };
-    const [p] = rolloutView({ rollout: atIndefinite, replicaSets: canaryRSs, pods: [], analysisRuns: [] }, new Date('2026-01-01T10:00:01Z')).pauses;
+    const [p] = rolloutView(
+      { rollout: atIndefinite, replicaSets: canaryRSs, pods: [], analysisRuns: [] },
+      new Date('2026-01-01T10:00:01Z'),
+    ).pauses;
     assert.deepEqual(p, { reason: 'CanaryPauseStep', startTime: '2026-01-01T10:00:00Z', needsPromote: true });
   });
 
   it('tags images stable and canary and lists revisions newest first with their pods', () => {
-    const v = rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: canaryPods, analysisRuns: [] }, new Date('2026-01-01T10:00:45Z'));
+    const v = rolloutView(
+      { rollout: canaryRollout, replicaSets: canaryRSs, pods: canaryPods, analysisRuns: [] },
+      new Date('2026-01-01T10:00:45Z'),
+    );
     assert.deepEqual(v.images, [
       { image: 'shop:v1', tags: ['stable'] },
       { image: 'shop:v2', tags: ['canary'] },
     ]);
-    assert.deepEqual(v.revisions.map((r) => [r.revision, r.replicaSets.map((x) => `${x.name} ${x.status} ${x.available}/${x.desired} ${x.tags}`)]), [
-      [2, ['demo-bbb Healthy 1/1 canary']],
-      [1, ['demo-aaa Healthy 4/4 stable']],
-      [0, ['demo-zzz ScaledDown 0/0 ']],
-    ]);
+    assert.deepEqual(
+      v.revisions.map((r) => [r.revision, r.replicaSets.map((x) => `${x.name} ${x.status} ${x.available}/${x.desired} ${x.tags}`)]),
+      [
+        [2, ['demo-bbb Healthy 1/1 canary']],
+        [1, ['demo-aaa Healthy 4/4 stable']],
+        [0, ['demo-zzz ScaledDown 0/0 ']],
+      ],
+    );
     assert.deepEqual(v.revisions[0]!.replicaSets[0]!.pods, [{ name: 'demo-bbb-1', status: 'Running', ready: '1/1', restarts: 3 }]);
   });
 
-  it('shows a blue-green rollout with active and preview images and the old ReplicaSet\'s scale-down time', () => {
+  it("shows a blue-green rollout with active and preview images and the old ReplicaSet's scale-down time", () => {
     const bg: Rollout = {
       metadata: { name: 'demo', namespace: 'shop', uid },
       spec: { replicas: 2, strategy: { blueGreen: { activeService: 'a', previewService: 'p', autoPromotionSeconds: 30 } } },
@@ -119,7 +153,10 @@ describe('rollout view model', () => {
       },
     };
     const old = rs('old', 1, 'shop:v0', 2, 2, { 'scale-down-deadline': '2026-01-01T10:00:20Z' });
-    const v = rolloutView({ rollout: bg, replicaSets: [rs('aaa', 2, 'shop:v1', 2, 2), rs('bbb', 3, 'shop:v2', 2, 1), old], pods: [], analysisRuns: [] }, new Date('2026-01-01T10:00:10Z'));
+    const v = rolloutView(
+      { rollout: bg, replicaSets: [rs('aaa', 2, 'shop:v1', 2, 2), rs('bbb', 3, 'shop:v2', 2, 1), old], pods: [], analysisRuns: [] },
+      new Date('2026-01-01T10:00:10Z'),
+    );
     assert.equal(v.strategy, 'blueGreen');
     assert.equal(v.step, undefined);
     assert.equal(v.weight, undefined);
@@ -135,7 +172,11 @@ describe('rollout view model', () => {
   it('lists analysis runs under their revision with their measurement counts', () => {
     const run: AnalysisRun = {
       metadata: { name: 'demo-bbb-2', namespace: 'shop', annotations: { 'rollout.argoproj.io/revision': '2' }, ownerReferences: [owner] },
-      status: { phase: 'Failed', message: 'metric "errors" assessed Failed', metricResults: [{ name: 'errors', successful: 2, failed: 3 }] },
+      status: {
+        phase: 'Failed',
+        message: 'metric "errors" assessed Failed',
+        metricResults: [{ name: 'errors', successful: 2, failed: 3 }],
+      },
     };
     const v = rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: [], analysisRuns: [run] }, new Date());
     assert.deepEqual(v.revisions[0]!.analysisRuns, [
@@ -145,14 +186,28 @@ describe('rollout view model', () => {
         phase: 'Failed',
         message: 'metric "errors" assessed Failed',
         counts: { successful: 2, failed: 3, inconclusive: 0, error: 0 },
-        metrics: [{ name: 'errors', phase: 'Pending', dryRun: false, counts: { successful: 2, failed: 3, inconclusive: 0, error: 0 }, measurements: [] }],
+        metrics: [
+          {
+            name: 'errors',
+            phase: 'Pending',
+            dryRun: false,
+            counts: { successful: 2, failed: 3, inconclusive: 0, error: 0 },
+            measurements: [],
+          },
+        ],
       },
     ]);
   });
 
   it('shows each metric of a run with its measurements (value, number for charts, phase, times) and the gate it belongs to', () => {
     const run: AnalysisRun = {
-      metadata: { name: 'demo-bbb-2-1', namespace: 'shop', labels: { 'rollout-type': 'Step', 'step-index': '1' }, annotations: { 'rollout.argoproj.io/revision': '2' }, ownerReferences: [owner] },
+      metadata: {
+        name: 'demo-bbb-2-1',
+        namespace: 'shop',
+        labels: { 'rollout-type': 'Step', 'step-index': '1' },
+        annotations: { 'rollout.argoproj.io/revision': '2' },
+        ownerReferences: [owner],
+      },
       spec: {
         metrics: [
           { name: 'success-rate', successCondition: 'result[0] >= 0.95', provider: { prometheus: { address: 'http://p', query: 'q' } } },
@@ -194,14 +249,21 @@ describe('rollout view model', () => {
           { phase: 'Failed', value: '[0.5]', numeric: 0.5, startedAt: '2026-01-01T10:00:10Z', finishedAt: '2026-01-01T10:00:11Z' },
         ],
       },
-      { name: 'smoke', phase: 'Pending', provider: 'web', dryRun: true, counts: { successful: 0, failed: 0, inconclusive: 0, error: 0 }, measurements: [] },
+      {
+        name: 'smoke',
+        phase: 'Pending',
+        provider: 'web',
+        dryRun: true,
+        counts: { successful: 0, failed: 0, inconclusive: 0, error: 0 },
+        measurements: [],
+      },
     ]);
     const text = formatRolloutView(v).split('\n');
     const at = text.findIndex((l) => l.includes('AnalysisRun') && l.includes('demo-bbb-2-1'));
-    assert.deepEqual(text.slice(at + 1, at + 3).map((l) => l.replace(/ +/g, ' ')), [
-      ' Metric success-rate Running last [0.5] at 2026-01-01T10:00:11Z',
-      ' Metric smoke Pending dry run, not measured yet',
-    ]);
+    assert.deepEqual(
+      text.slice(at + 1, at + 3).map((l) => l.replace(/ +/g, ' ')),
+      [' Metric success-rate Running last [0.5] at 2026-01-01T10:00:11Z', ' Metric smoke Pending dry run, not measured yet'],
+    );
   });
 
   it('a spec change not yet observed shows as Progressing, whatever status.phase says', () => {
@@ -210,7 +272,7 @@ describe('rollout view model', () => {
     assert.deepEqual([v.phase, v.message], ['Progressing', 'waiting for rollout spec update to be observed']);
   });
 
-  it('picks the rollout\'s own ReplicaSets, Pods and AnalysisRuns from the stores', () => {
+  it("picks the rollout's own ReplicaSets, Pods and AnalysisRuns from the stores", () => {
     const store = <T>(items: T[]) => ({ list: () => items }) as any;
     const foreign = rs('fff', 1, 'x', 1, 1);
     foreign.metadata!.ownerReferences = [{ ...owner, name: 'other', uid: 'uid-other' }];
@@ -218,16 +280,24 @@ describe('rollout view model', () => {
       { replicaSets: store([...canaryRSs, foreign]), pods: store(canaryPods), analysisRuns: store([]), experiments: store([]) } as any,
       canaryRollout,
     );
-    assert.deepEqual(objs.replicaSets.map((r) => r.metadata?.name), ['demo-aaa', 'demo-bbb', 'demo-zzz']);
-    assert.deepEqual(objs.pods.map((p) => p.metadata?.name), ['demo-aaa-1', 'demo-bbb-1']);
+    assert.deepEqual(
+      objs.replicaSets.map((r) => r.metadata?.name),
+      ['demo-aaa', 'demo-bbb', 'demo-zzz'],
+    );
+    assert.deepEqual(
+      objs.pods.map((p) => p.metadata?.name),
+      ['demo-aaa-1', 'demo-bbb-1'],
+    );
   });
 
   it('prints like kubectl argo rollouts get rollout', () => {
-    const text = formatRolloutView(rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: canaryPods, analysisRuns: [] }, new Date('2026-01-01T10:00:45Z')));
+    const text = formatRolloutView(
+      rolloutView({ rollout: canaryRollout, replicaSets: canaryRSs, pods: canaryPods, analysisRuns: [] }, new Date('2026-01-01T10:00:45Z')),
+    );
     assert.match(text, /^Status: +Paused \(CanaryPauseStep\)$/m);
     assert.match(text, /^Paused: +CanaryPauseStep, 15s left$/m);
     assert.match(text, /^Step: +1\/4$/m);
-    assert.match(text, /^  ▶ 1: pause 1m$/m, "the step as every view writes it (stepText), numbered as Argo numbers it");
+    assert.match(text, /^  ▶ 1: pause 1m$/m, 'the step as every view writes it (stepText), numbered as Argo numbers it');
     assert.match(text, /^#2 +ReplicaSet +demo-bbb +Healthy +canary, 1\/1 available$/m);
     assert.match(text, /^ +Pod +demo-bbb-1 +Running +ready 1\/1, 3 restarts$/m);
   });
@@ -249,7 +319,14 @@ describe('rollout view model', () => {
       },
       spec: {
         ...experimentSpecFromStep(
-          { duration: '5m', templates: [{ name: 'canary', specRef: 'canary' }, { name: 'baseline', specRef: 'stable' }], analyses: [{ name: 'check', templateName: 'passes' }] },
+          {
+            duration: '5m',
+            templates: [
+              { name: 'canary', specRef: 'canary' },
+              { name: 'baseline', specRef: 'stable' },
+            ],
+            analyses: [{ name: 'check', templateName: 'passes' }],
+          },
           canaryRSs[0],
           canaryRSs[1],
           undefined,
@@ -265,7 +342,13 @@ describe('rollout view model', () => {
     });
     const [canaryTemplate, baselineTemplate] = templateRSs.map((r) => r.metadata!.name!);
     const expRun: AnalysisRun = {
-      metadata: { name: 'demo-bbb-2-1-check', namespace: 'shop', labels: {}, annotations: {}, ownerReferences: [experimentOwnerReference(experiment)] },
+      metadata: {
+        name: 'demo-bbb-2-1-check',
+        namespace: 'shop',
+        labels: {},
+        annotations: {},
+        ownerReferences: [experimentOwnerReference(experiment)],
+      },
       spec: { metrics: [{ name: 'value', provider: { web: { url: 'http://x' } } }] },
       status: { phase: 'Running', metricResults: [{ name: 'value', phase: 'Running', successful: 2, failed: 0 }] },
     } as AnalysisRun;
@@ -282,17 +365,44 @@ describe('rollout view model', () => {
 
     it('shows an Experiment under the revision it was started for, with its template ReplicaSets, their pods and its runs', () => {
       const v = rolloutView(objects, new Date('2026-01-01T10:00:45Z'));
-      assert.deepEqual(v.revisions.map((r) => [r.revision, r.experiments.map((e) => e.name)]), [[2, ['demo-bbb-2-1']], [1, []], [0, []]]);
+      assert.deepEqual(
+        v.revisions.map((r) => [r.revision, r.experiments.map((e) => e.name)]),
+        [
+          [2, ['demo-bbb-2-1']],
+          [1, []],
+          [0, []],
+        ],
+      );
       const ex = v.revisions[0]!.experiments[0]!;
-      assert.deepEqual([ex.phase, ex.message, ex.stepIndex, ex.revision, ex.createdAt], ['Running', 'waiting for duration', 1, 2, '2026-01-01T09:59:00Z']);
-      assert.deepEqual(ex.replicaSets.map((r) => [r.template, r.name, r.status, `${r.available}/${r.desired}`, r.tags, r.images, r.pods.map((p) => `${p.name} ${p.status}`)]), [
-        ['baseline', 'demo-bbb-2-1-baseline', 'Healthy', '1/1', [], ['shop:v1'], ['demo-bbb-2-1-baseline-p1 Running']],
-        ['canary', 'demo-bbb-2-1-canary', 'Healthy', '1/1', [], ['shop:v2'], ['demo-bbb-2-1-canary-p1 Running (not ready)']],
-      ]);
-      assert.deepEqual(ex.analysisRuns.map((r) => [r.name, r.phase, r.revision, r.counts]), [['demo-bbb-2-1-check', 'Running', 2, { successful: 2, failed: 0, inconclusive: 0, error: 0 }]]);
+      assert.deepEqual(
+        [ex.phase, ex.message, ex.stepIndex, ex.revision, ex.createdAt],
+        ['Running', 'waiting for duration', 1, 2, '2026-01-01T09:59:00Z'],
+      );
+      assert.deepEqual(
+        ex.replicaSets.map((r) => [
+          r.template,
+          r.name,
+          r.status,
+          `${r.available}/${r.desired}`,
+          r.tags,
+          r.images,
+          r.pods.map((p) => `${p.name} ${p.status}`),
+        ]),
+        [
+          ['baseline', 'demo-bbb-2-1-baseline', 'Healthy', '1/1', [], ['shop:v1'], ['demo-bbb-2-1-baseline-p1 Running']],
+          ['canary', 'demo-bbb-2-1-canary', 'Healthy', '1/1', [], ['shop:v2'], ['demo-bbb-2-1-canary-p1 Running (not ready)']],
+        ],
+      );
+      assert.deepEqual(
+        ex.analysisRuns.map((r) => [r.name, r.phase, r.revision, r.counts]),
+        [['demo-bbb-2-1-check', 'Running', 2, { successful: 2, failed: 0, inconclusive: 0, error: 0 }]],
+      );
       // Not the rollout's own: its run list, images and weight are as before.
       assert.deepEqual(v.analysisRuns, []);
-      assert.deepEqual(v.revisions[0]!.replicaSets.map((r) => r.name), ['demo-bbb']);
+      assert.deepEqual(
+        v.revisions[0]!.replicaSets.map((r) => r.name),
+        ['demo-bbb'],
+      );
       assert.deepEqual(v.weight, { set: 20, actual: 20 });
     });
 
@@ -309,9 +419,20 @@ describe('rollout view model', () => {
 
     it('picks the Experiments the rollout owns, and their ReplicaSets, pods and runs, from the stores', () => {
       const store = <T>(items: T[]) => ({ list: () => items }) as any;
-      const foreignExp: Experiment = { ...experiment, metadata: { ...experiment.metadata, name: 'other-exp', uid: 'uid-other-exp', ownerReferences: [{ ...owner, name: 'other', uid: 'uid-other' }] } };
+      const foreignExp: Experiment = {
+        ...experiment,
+        metadata: {
+          ...experiment.metadata,
+          name: 'other-exp',
+          uid: 'uid-other-exp',
+          ownerReferences: [{ ...owner, name: 'other', uid: 'uid-other' }],
+        },
+      };
       const foreignRS = templateReplicaSet(foreignExp, templates[0]!);
-      const foreignRun = { ...expRun, metadata: { ...expRun.metadata, name: 'other-exp-check', ownerReferences: [experimentOwnerReference(foreignExp)] } };
+      const foreignRun = {
+        ...expRun,
+        metadata: { ...expRun.metadata, name: 'other-exp-check', ownerReferences: [experimentOwnerReference(foreignExp)] },
+      };
       const objs = relatedObjects(
         {
           replicaSets: store([...canaryRSs, ...templateRSs, foreignRS]),
@@ -321,30 +442,56 @@ describe('rollout view model', () => {
         } as any,
         canaryRollout,
       );
-      assert.deepEqual(objs.replicaSets.map((r) => r.metadata?.name), ['demo-aaa', 'demo-bbb', 'demo-zzz'], 'the rollout\'s own ReplicaSets stay apart');
+      assert.deepEqual(
+        objs.replicaSets.map((r) => r.metadata?.name),
+        ['demo-aaa', 'demo-bbb', 'demo-zzz'],
+        "the rollout's own ReplicaSets stay apart",
+      );
       assert.deepEqual(objs.analysisRuns, []);
-      assert.deepEqual(objs.experiments?.map((e) => e.metadata?.name), ['demo-bbb-2-1']);
-      assert.deepEqual(objs.experimentReplicaSets?.map((r) => r.metadata?.name), ['demo-bbb-2-1-canary', 'demo-bbb-2-1-baseline']);
-      assert.deepEqual(objs.experimentAnalysisRuns?.map((r) => r.metadata?.name), ['demo-bbb-2-1-check']);
-      assert.deepEqual(objs.pods.map((p) => p.metadata?.name), ['demo-aaa-1', 'demo-bbb-1', 'demo-bbb-2-1-baseline-p1', 'demo-bbb-2-1-canary-p1']);
+      assert.deepEqual(
+        objs.experiments?.map((e) => e.metadata?.name),
+        ['demo-bbb-2-1'],
+      );
+      assert.deepEqual(
+        objs.experimentReplicaSets?.map((r) => r.metadata?.name),
+        ['demo-bbb-2-1-canary', 'demo-bbb-2-1-baseline'],
+      );
+      assert.deepEqual(
+        objs.experimentAnalysisRuns?.map((r) => r.metadata?.name),
+        ['demo-bbb-2-1-check'],
+      );
+      assert.deepEqual(
+        objs.pods.map((p) => p.metadata?.name),
+        ['demo-aaa-1', 'demo-bbb-1', 'demo-bbb-2-1-baseline-p1', 'demo-bbb-2-1-canary-p1'],
+      );
     });
 
     it('rollouts get prints the Experiment under its revision, after its ReplicaSets, with its ReplicaSets, pods and runs', () => {
       const text = formatRolloutView(rolloutView(objects, new Date('2026-01-01T10:00:45Z'))).split('\n');
       const at = text.findIndex((l) => /^#2 +Experiment/.test(l));
       assert.ok(at > text.findIndex((l) => /^#2 +ReplicaSet +demo-bbb /.test(l)), text.join('\n'));
-      assert.deepEqual(text.slice(at, at + 7).map((l) => l.replace(/ +/g, ' ')), [
-        '#2 Experiment demo-bbb-2-1 Running step 1, waiting for duration',
-        ' ReplicaSet demo-bbb-2-1-baseline Healthy template baseline, 1/1 available',
-        ' Pod demo-bbb-2-1-baseline-p1 Running ready 1/1',
-        ' ReplicaSet demo-bbb-2-1-canary Healthy template canary, 1/1 available',
-        ' Pod demo-bbb-2-1-canary-p1 Running (not ready) ready 0/1',
-        ' AnalysisRun demo-bbb-2-1-check Running ✔ 2 ✖ 0',
-        ' Metric value Running not measured yet',
-      ]);
+      assert.deepEqual(
+        text.slice(at, at + 7).map((l) => l.replace(/ +/g, ' ')),
+        [
+          '#2 Experiment demo-bbb-2-1 Running step 1, waiting for duration',
+          ' ReplicaSet demo-bbb-2-1-baseline Healthy template baseline, 1/1 available',
+          ' Pod demo-bbb-2-1-baseline-p1 Running ready 1/1',
+          ' ReplicaSet demo-bbb-2-1-canary Healthy template canary, 1/1 available',
+          ' Pod demo-bbb-2-1-canary-p1 Running (not ready) ready 0/1',
+          ' AnalysisRun demo-bbb-2-1-check Running ✔ 2 ✖ 0',
+          ' Metric value Running not measured yet',
+        ],
+      );
       assert.match(text[at + 1]!, /^ {12}ReplicaSet +demo/, 'nested one level under the Experiment');
       const nameColumn = text.find((l) => l.startsWith('REVISION'))!.indexOf('NAME');
-      for (const [i, name] of ['demo-bbb-2-1', 'demo-bbb-2-1-baseline', 'demo-bbb-2-1-baseline-p1', 'demo-bbb-2-1-canary', 'demo-bbb-2-1-canary-p1', 'demo-bbb-2-1-check'].entries()) {
+      for (const [i, name] of [
+        'demo-bbb-2-1',
+        'demo-bbb-2-1-baseline',
+        'demo-bbb-2-1-baseline-p1',
+        'demo-bbb-2-1-canary',
+        'demo-bbb-2-1-canary-p1',
+        'demo-bbb-2-1-check',
+      ].entries()) {
         assert.equal(text[at + i]!.indexOf(name), nameColumn, `${name} in the NAME column: ${text[at + i]}`);
       }
       assert.match(text[at + 2]!, /^ {14}Pod +demo/);
@@ -353,11 +500,28 @@ describe('rollout view model', () => {
 });
 
 describe('humanDuration (ages as kubectl prints them)', () => {
-  it('follows apimachinery\'s HumanDuration at each boundary', () => {
+  it("follows apimachinery's HumanDuration at each boundary", () => {
     const table: [number, string][] = [
-      [-5, '0s'], [0, '0s'], [59, '59s'], [119, '119s'], [120, '2m'], [150, '2m30s'], [599, '9m59s'], [600, '10m'], [10799, '179m'],
-      [10800, '3h'], [12600, '3h30m'], [28800, '8h'], [172799, '47h'], [172800, '2d'], [180000, '2d2h'], [691200, '8d'],
-      [729 * 86400, '729d'], [730 * 86400, '2y'], [800 * 86400, '2y70d'], [8 * 365 * 86400, '8y'],
+      [-5, '0s'],
+      [0, '0s'],
+      [59, '59s'],
+      [119, '119s'],
+      [120, '2m'],
+      [150, '2m30s'],
+      [599, '9m59s'],
+      [600, '10m'],
+      [10799, '179m'],
+      [10800, '3h'],
+      [12600, '3h30m'],
+      [28800, '8h'],
+      [172799, '47h'],
+      [172800, '2d'],
+      [180000, '2d2h'],
+      [691200, '8d'],
+      [729 * 86400, '729d'],
+      [730 * 86400, '2y'],
+      [800 * 86400, '2y70d'],
+      [8 * 365 * 86400, '8y'],
     ];
     for (const [seconds, text] of table) assert.equal(humanDuration(seconds), text, `${seconds} s`);
   });

@@ -15,7 +15,15 @@ import type { AddressInfo } from 'node:net';
 import { ROLLOUT, kindPath } from '../../src/cluster/kinds';
 import { recordingLog, rolloutObject, startHarness, until, withDeadline, type Harness } from './helpers';
 
-function kubeconfigYaml(opts: { cluster: string; server: string; context: string; user: string; token?: string; current?: string; namespace?: string }): string {
+function kubeconfigYaml(opts: {
+  cluster: string;
+  server: string;
+  context: string;
+  user: string;
+  token?: string;
+  current?: string;
+  namespace?: string;
+}): string {
   return [
     'apiVersion: v1',
     'kind: Config',
@@ -30,9 +38,25 @@ describe('kubeconfig (as kubectl reads it)', () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'rollouts-kc-'));
-    writeFileSync(join(dir, 'a'), kubeconfigYaml({ cluster: 'c1', server: 'https://a.example:6443', context: 'ctx-a', user: 'u', current: 'ctx-a', namespace: 'team-a' }));
-    writeFileSync(join(dir, 'b'), kubeconfigYaml({ cluster: 'c1', server: 'https://shadowed.example', context: 'ctx-b', user: 'u2', current: 'ctx-b' }));
-    writeFileSync(join(dir, 'home-config'), kubeconfigYaml({ cluster: 'h', server: 'https://home.example', context: 'home', user: 'h', current: 'home' }));
+    writeFileSync(
+      join(dir, 'a'),
+      kubeconfigYaml({
+        cluster: 'c1',
+        server: 'https://a.example:6443',
+        context: 'ctx-a',
+        user: 'u',
+        current: 'ctx-a',
+        namespace: 'team-a',
+      }),
+    );
+    writeFileSync(
+      join(dir, 'b'),
+      kubeconfigYaml({ cluster: 'c1', server: 'https://shadowed.example', context: 'ctx-b', user: 'u2', current: 'ctx-b' }),
+    );
+    writeFileSync(
+      join(dir, 'home-config'),
+      kubeconfigYaml({ cluster: 'h', server: 'https://home.example', context: 'home', user: 'h', current: 'home' }),
+    );
     writeFileSync(join(dir, 'broken'), 'clusters: [: nope');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,11 +84,17 @@ describe('kubeconfig (as kubectl reads it)', () => {
     assert.deepEqual([a.context, a.namespace, a.server], ['ctx-a', 'team-a', 'https://a.example:6443']);
     assert.equal(selectContext(kc, 'ctx-b', 'ns1').namespace, 'ns1');
     assert.equal(selectContext(kc, 'ctx-b').namespace, 'default');
-    assert.throws(() => selectContext(kc, 'prod'), (e: Error) => e instanceof KubeconfigError && /context "prod" is not in the kubeconfig \(contexts: ctx-a, ctx-b\)/.test(e.message));
+    assert.throws(
+      () => selectContext(kc, 'prod'),
+      (e: Error) => e instanceof KubeconfigError && /context "prod" is not in the kubeconfig \(contexts: ctx-a, ctx-b\)/.test(e.message),
+    );
   });
 
   it('reports an unreadable file by name and never echoes credentials', () => {
-    assert.throws(() => loadKubeconfig({ kubeconfigPath: join(dir, 'broken') }), (e: Error) => e.message.startsWith(`cannot read kubeconfig ${join(dir, 'broken')}`));
+    assert.throws(
+      () => loadKubeconfig({ kubeconfigPath: join(dir, 'broken') }),
+      (e: Error) => e.message.startsWith(`cannot read kubeconfig ${join(dir, 'broken')}`),
+    );
     assert.throws(() => loadKubeconfig({ kubeconfigPath: join(dir, 'nope') }), /kubeconfig .*nope does not exist/);
     try {
       selectContext(loadKubeconfig({ kubeconfigPath: join(dir, 'a') }), 'other');
@@ -97,7 +127,9 @@ describe('cluster store (watches into memory)', () => {
       await h.conn.rest.request('DELETE', kindPath(ROLLOUT, 'default', 'after'));
       await until(w.stores, () => seen.length >= 3, 'three rollout events');
       assert.deepEqual(seen, ['add after 2', 'update after 3', 'delete after 3']);
-      await h.conn.rest.request('POST', '/api/v1/namespaces/default/services', { body: { metadata: { name: 'svc' }, spec: { selector: { app: 'x' } } } });
+      await h.conn.rest.request('POST', '/api/v1/namespaces/default/services', {
+        body: { metadata: { name: 'svc' }, spec: { selector: { app: 'x' } } },
+      });
       await until(w.stores, () => w.stores.services.get('svc', 'default'), 'the Service in the store');
       assert.deepEqual(log.lines, []);
     } finally {
@@ -130,7 +162,10 @@ describe('cluster store (watches into memory)', () => {
     await c.close();
     const check = await checkContext(conn.rest, conn.context);
     assert.equal(check.ok, false);
-    assert.match((check as { reason: string }).reason, /^context "rollouts-local": the cluster at https:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)$/);
+    assert.match(
+      (check as { reason: string }).reason,
+      /^context "rollouts-local": the cluster at https:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)$/,
+    );
     const delays: number[] = [];
     const log = recordingLog();
     let threeRestarts!: () => void;
@@ -168,13 +203,23 @@ describe('cluster store across a cut watch', () => {
     cluster = await startLocalCluster({ port: 0, dataDir, historySize: 3 });
     const port = cluster.port;
     const conn = connect({ kubeconfigPath: cluster.kubeconfigPath, env: {} });
-    for (const name of ['kept', 'changed', 'vanished']) await conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject(name, { replicas: 1 }) });
+    for (const name of ['kept', 'changed', 'vanished'])
+      await conn.rest.request('POST', kindPath(ROLLOUT, 'default'), { body: rolloutObject(name, { replicas: 1 }) });
     // Restarts wait for the test: the watch stays down while the cluster moves on.
     const pending: (() => void)[] = [];
     let restartAsked!: () => void;
     const asked = new Promise<void>((resolve) => (restartAsked = resolve));
     const log = recordingLog();
-    const store = watchKind<Rollout>(ROLLOUT, { kc: conn.kc, rest: conn.rest, log, schedule: (fn) => { pending.push(fn); restartAsked(); return () => {}; } });
+    const store = watchKind<Rollout>(ROLLOUT, {
+      kc: conn.kc,
+      rest: conn.rest,
+      log,
+      schedule: (fn) => {
+        pending.push(fn);
+        restartAsked();
+        return () => {};
+      },
+    });
     try {
       await store.synced;
       const events: string[] = [];
@@ -183,9 +228,14 @@ describe('cluster store across a cut watch', () => {
       await withDeadline(asked, 5000, 'the watch to fail and ask for a restart');
       cluster = await startLocalCluster({ port, dataDir, historySize: 3 });
       await conn.rest.request('DELETE', kindPath(ROLLOUT, 'default', 'vanished'));
-      for (let i = 2; i <= 6; i++) await conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'changed'), { patch: 'merge', body: { spec: { replicas: i } } });
+      for (let i = 2; i <= 6; i++)
+        await conn.rest.request('PATCH', kindPath(ROLLOUT, 'default', 'changed'), { patch: 'merge', body: { spec: { replicas: i } } });
       pending.splice(0).forEach((f) => f());
-      await until({ r: store } as any, () => events.includes('delete vanished') && store.get('changed', 'default')?.spec?.replicas === 6, 'the re-list to catch up');
+      await until(
+        { r: store } as any,
+        () => events.includes('delete vanished') && store.get('changed', 'default')?.spec?.replicas === 6,
+        'the re-list to catch up',
+      );
       assert.deepEqual(events.sort(), ['delete vanished', 'update changed']);
       assert.ok(store.get('kept', 'default'));
     } finally {
@@ -237,14 +287,19 @@ describe('a watch that sends what is not an event', () => {
   });
 
   it('a List where an event belongs ends that watch with an error; the store restarts and keeps going', async () => {
-    const rollout = (name: string, rv: string) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name, namespace: 'default', resourceVersion: rv } });
+    const rollout = (name: string, rv: string) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name, namespace: 'default', resourceVersion: rv },
+    });
     const watches: string[] = [];
     // A server of its own on 127.0.0.1: an empty list, then a first watch that sends a List line
     // (and worse), a second that sends an event as it should be.
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       res.setHeader('Content-Type', 'application/json');
-      if (url.searchParams.get('watch') !== 'true') return res.end(JSON.stringify({ kind: 'RolloutList', metadata: { resourceVersion: '1' }, items: [] }));
+      if (url.searchParams.get('watch') !== 'true')
+        return res.end(JSON.stringify({ kind: 'RolloutList', metadata: { resourceVersion: '1' }, items: [] }));
       watches.push(url.searchParams.get('resourceVersion') ?? '');
       if (watches.length === 1) {
         res.write(`${JSON.stringify({ type: 'ADDED', object: rollout('first', '2') })}\n`);
@@ -258,7 +313,10 @@ describe('a watch that sends what is not an event', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     dir = mkdtempSync(join(tmpdir(), 'rollouts-bad-watch-'));
     const port = (server.address() as AddressInfo).port;
-    writeFileSync(join(dir, 'config'), kubeconfigYaml({ cluster: 'c', server: `http://127.0.0.1:${port}`, context: 'fake', user: 'u', current: 'fake' }));
+    writeFileSync(
+      join(dir, 'config'),
+      kubeconfigYaml({ cluster: 'c', server: `http://127.0.0.1:${port}`, context: 'fake', user: 'u', current: 'fake' }),
+    );
     const conn = connect({ kubeconfigPath: join(dir, 'config'), env: {} });
     const log = recordingLog();
     const unhandled: unknown[] = [];
@@ -277,7 +335,13 @@ describe('a watch that sends what is not an event', () => {
         5000,
         'the event of the second watch',
       );
-      assert.deepEqual(store.list().map((r) => r.metadata?.name).sort(), ['first', 'second']);
+      assert.deepEqual(
+        store
+          .list()
+          .map((r) => r.metadata?.name)
+          .sort(),
+        ['first', 'second'],
+      );
       assert.match(log.lines.join('\n'), /Rollout watch failed \(malformed watch event: a watch line without an event type\); restarting/);
       assert.deepEqual(watches, ['1', '2'], 'the second watch resumes after the last good event');
       assert.deepEqual(unhandled, []);
@@ -292,8 +356,10 @@ describe('a watch that sends what is not an event', () => {
     assert.equal(watchEventProblem('ADDED', { kind: 'List', items: [] }), 'a ADDED event with an object without metadata (kind List)');
     assert.equal(watchEventProblem(undefined, undefined), 'a watch line without an event type');
     assert.equal(watchEventProblem('DELETED', null), 'a DELETED event with an object was expected, not null');
-    assert.equal(watchEventProblem('MODIFIED', { metadata: { name: 'a', namespace: 5 } }), 'a MODIFIED event with an object whose metadata.namespace is not a string');
+    assert.equal(
+      watchEventProblem('MODIFIED', { metadata: { name: 'a', namespace: 5 } }),
+      'a MODIFIED event with an object whose metadata.namespace is not a string',
+    );
     assert.equal(watchEventProblem('ERROR', { code: 410 }), undefined);
   });
 });
-

@@ -51,33 +51,54 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name },
-        spec: { replicas, selector: { matchLabels: labels(name) }, template: { metadata: { labels: labels(name) }, spec: { containers: [{ name: 'app', image }] } } },
+        spec: {
+          replicas,
+          selector: { matchLabels: labels(name) },
+          template: { metadata: { labels: labels(name) }, spec: { containers: [{ name: 'app', image }] } },
+        },
       },
     });
   }
   async function setDeploymentImage(name: string, image: string): Promise<void> {
-    await conn.rest.request('PATCH', kindPath(DEPLOYMENT, NS, name), { patch: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] });
+    await conn.rest.request('PATCH', kindPath(DEPLOYMENT, NS, name), {
+      patch: 'json',
+      body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
+    });
   }
   /** A Rollout with no template and no selector: both come from the Deployment. */
   async function createRefRollout(name: string, workloadRef: Record<string, unknown>, spec: Record<string, unknown>): Promise<Rollout> {
     return conn.rest.request('POST', kindPath(ROLLOUT, NS), {
-      body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name }, spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', ...workloadRef }, ...spec } },
+      body: {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Rollout',
+        metadata: { name },
+        spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', ...workloadRef }, ...spec },
+      },
     });
   }
   const rolloutNamed = (name: string) => watch.stores.rollouts.get(name, NS);
-  const replicaSetsOf = (name: string): ReplicaSet[] => watch.stores.replicaSets.list(NS).filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === name));
+  const replicaSetsOf = (name: string): ReplicaSet[] =>
+    watch.stores.replicaSets.list(NS).filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Rollout' && o.name === name));
   const imageOf = (rs: ReplicaSet | undefined) => rs?.spec?.template?.spec?.containers?.[0]?.image;
   function untilRollout(name: string, what: string, check: (r: Rollout) => boolean, within = 20_000): Promise<Rollout> {
-    return until(allStores, () => {
-      const r = rolloutNamed(name);
-      return r && check(r) ? r : undefined;
-    }, `rollout ${name}: ${what}`, within).catch((e) => {
+    return until(
+      allStores,
+      () => {
+        const r = rolloutNamed(name);
+        return r && check(r) ? r : undefined;
+      },
+      `rollout ${name}: ${what}`,
+      within,
+    ).catch((e) => {
       const r = rolloutNamed(name);
       throw new Error(`${(e as Error).message}; it is ${r ? `${clientPhase(r).phase} (${clientPhase(r).message})` : 'missing'}`);
     });
   }
   /** Healthy as a person sees it: the Deployment's generation observed, fully promoted. */
-  const healthy = (r: Rollout) => clientPhase(r).phase === 'Healthy' && r.status?.stableRS === r.status?.currentPodHash && r.status?.observedGeneration === String(r.metadata?.generation);
+  const healthy = (r: Rollout) =>
+    clientPhase(r).phase === 'Healthy' &&
+    r.status?.stableRS === r.status?.currentPodHash &&
+    r.status?.observedGeneration === String(r.metadata?.generation);
 
   it('takes the template and selector from the Deployment, records its generation, and leaves it alone by default', async () => {
     await createDeployment('web', 'demo:v1', 3);
@@ -100,7 +121,11 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
   it('a change of the Deployment template updates the Rollout through its steps', async () => {
     const before = await untilRollout('web', 'Healthy', healthy);
     await setDeploymentImage('web', 'demo:v2');
-    const paused = await untilRollout('web', 'paused at the pause step', (r) => clientPhase(r).phase === 'Paused' && r.status?.currentStepIndex === 1);
+    const paused = await untilRollout(
+      'web',
+      'paused at the pause step',
+      (r) => clientPhase(r).phase === 'Paused' && r.status?.currentStepIndex === 1,
+    );
     assert.notEqual(paused.status?.currentPodHash, before.status?.currentPodHash);
     const canary = replicaSetsOf('web').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === paused.status?.currentPodHash);
     assert.equal(imageOf(canary), 'demo:v2');
@@ -119,7 +144,10 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     const writes = controller.stats.writes;
     const reconciles = controller.stats.reconciles;
     // A Deployment change that is neither its template nor its generation (a label) wakes the rollout.
-    await conn.rest.request('PATCH', kindPath(DEPLOYMENT, NS, 'web'), { patch: 'merge', body: { metadata: { labels: { touched: 'yes' } } } });
+    await conn.rest.request('PATCH', kindPath(DEPLOYMENT, NS, 'web'), {
+      patch: 'merge',
+      body: { metadata: { labels: { touched: 'yes' } } },
+    });
     await until(allStores, () => deployments.get('web', NS)?.metadata?.labels?.touched === 'yes', 'the label in the store');
     await controller.idle();
     assert.ok(controller.stats.reconciles > reconciles, 'the Deployment change woke the rollout');
@@ -142,7 +170,11 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
 
     await createDeployment('later', 'demo:v1', 1);
     const r = await untilRollout('later', 'Healthy', healthy);
-    assert.equal((r.status?.conditions ?? []).some((c) => c.type === 'InvalidSpec'), false, 'the InvalidSpec condition is gone');
+    assert.equal(
+      (r.status?.conditions ?? []).some((c) => c.type === 'InvalidSpec'),
+      false,
+      'the InvalidSpec condition is gone',
+    );
     assert.equal(imageOf(replicaSetsOf('later')[0]), 'demo:v1');
   });
 
@@ -150,7 +182,12 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     const podTemplate = (image: string) => ({ metadata: { labels: labels('from-ref') }, spec: { containers: [{ name: 'app', image }] } });
     // A ReplicaSet kept at 0 replicas, as one being migrated from would be once scaled down.
     await conn.rest.request('POST', kindPath(REPLICA_SET, NS), {
-      body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'from-rs' }, spec: { replicas: 0, selector: { matchLabels: labels('from-ref') }, template: podTemplate('demo:rs') } },
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'from-rs' },
+        spec: { replicas: 0, selector: { matchLabels: labels('from-ref') }, template: podTemplate('demo:rs') },
+      },
     });
     await createRefRollout('from-rs', { kind: 'ReplicaSet', name: 'from-rs' }, { replicas: 2, strategy: { canary: {} } });
     await untilRollout('from-rs', 'Healthy', healthy);
@@ -158,12 +195,25 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     assert.equal(replicaSetsOf('from-rs')[0]!.spec?.selector?.matchLabels?.app, 'from-ref', "the ReplicaSet's selector");
 
     // A PodTemplate has no selector: the Rollout brings its own.
-    await conn.rest.request('POST', kindPath(POD_TEMPLATE, NS), { body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'from-pt' }, template: podTemplate('demo:pt1') } });
-    await createRefRollout('from-pt', { apiVersion: 'v1', kind: 'PodTemplate', name: 'from-pt' }, { replicas: 2, selector: { matchLabels: labels('from-ref') }, strategy: { canary: {} } });
+    await conn.rest.request('POST', kindPath(POD_TEMPLATE, NS), {
+      body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'from-pt' }, template: podTemplate('demo:pt1') },
+    });
+    await createRefRollout(
+      'from-pt',
+      { apiVersion: 'v1', kind: 'PodTemplate', name: 'from-pt' },
+      { replicas: 2, selector: { matchLabels: labels('from-ref') }, strategy: { canary: {} } },
+    );
     const first = await untilRollout('from-pt', 'Healthy', healthy);
     assert.equal(imageOf(replicaSetsOf('from-pt')[0]), 'demo:pt1');
-    await conn.rest.request('PATCH', kindPath(POD_TEMPLATE, NS, 'from-pt'), { patch: 'merge', body: { template: podTemplate('demo:pt2') } });
-    const updated = await untilRollout('from-pt', 'Healthy on the new template', (r) => healthy(r) && r.status?.stableRS !== first.status?.stableRS);
+    await conn.rest.request('PATCH', kindPath(POD_TEMPLATE, NS, 'from-pt'), {
+      patch: 'merge',
+      body: { template: podTemplate('demo:pt2') },
+    });
+    const updated = await untilRollout(
+      'from-pt',
+      'Healthy on the new template',
+      (r) => healthy(r) && r.status?.stableRS !== first.status?.stableRS,
+    );
     const stable = replicaSetsOf('from-pt').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === updated.status?.stableRS);
     assert.equal(imageOf(stable), 'demo:pt2');
   });
@@ -177,7 +227,10 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     const deployment = await conn.rest.request<Deployment>('GET', kindPath(DEPLOYMENT, NS, 'edit'));
     assert.equal(deployment.spec?.template?.spec?.containers?.[0]?.image, 'demo:v2', 'the Deployment has the new image');
     const v2 = await untilRollout('edit', 'Healthy on demo:v2', (r) => healthy(r) && r.status?.stableRS !== v1.status?.stableRS);
-    assert.equal(imageOf(replicaSetsOf('edit').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === v2.status?.stableRS)), 'demo:v2');
+    assert.equal(
+      imageOf(replicaSetsOf('edit').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === v2.status?.stableRS)),
+      'demo:v2',
+    );
     const missing = await runAction(conn.rest, { namespace: NS, name: 'edit' }, { kind: 'setImage', container: 'nope', image: 'x:1' });
     assert.deepEqual(missing, { ok: false, reason: 'container "nope" not found in Deployment "edit" (containers: app)' });
     const undo = await runAction(conn.rest, { namespace: NS, name: 'edit' }, { kind: 'undo' });
@@ -188,12 +241,27 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
 
     // A PodTemplate keeps its template at the top level.
     await conn.rest.request('POST', kindPath(POD_TEMPLATE, NS), {
-      body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'edit-pt' }, template: { metadata: { labels: labels('edit-pt') }, spec: { containers: [{ name: 'app', image: 'demo:p1' }] } } },
+      body: {
+        apiVersion: 'v1',
+        kind: 'PodTemplate',
+        metadata: { name: 'edit-pt' },
+        template: { metadata: { labels: labels('edit-pt') }, spec: { containers: [{ name: 'app', image: 'demo:p1' }] } },
+      },
     });
-    await createRefRollout('edit-pt', { apiVersion: 'v1', kind: 'PodTemplate', name: 'edit-pt' }, { replicas: 1, selector: { matchLabels: labels('edit-pt') }, strategy: { canary: {} } });
+    await createRefRollout(
+      'edit-pt',
+      { apiVersion: 'v1', kind: 'PodTemplate', name: 'edit-pt' },
+      { replicas: 1, selector: { matchLabels: labels('edit-pt') }, strategy: { canary: {} } },
+    );
     await untilRollout('edit-pt', 'Healthy', healthy);
-    assert.equal((await runAction(conn.rest, { namespace: NS, name: 'edit-pt' }, { kind: 'setImage', container: '*', image: 'demo:p2' })).ok, true);
-    const pt = await conn.rest.request<{ template?: { spec?: { containers?: { image?: string }[] } } }>('GET', kindPath(POD_TEMPLATE, NS, 'edit-pt'));
+    assert.equal(
+      (await runAction(conn.rest, { namespace: NS, name: 'edit-pt' }, { kind: 'setImage', container: '*', image: 'demo:p2' })).ok,
+      true,
+    );
+    const pt = await conn.rest.request<{ template?: { spec?: { containers?: { image?: string }[] } } }>(
+      'GET',
+      kindPath(POD_TEMPLATE, NS, 'edit-pt'),
+    );
     assert.equal(pt.template?.spec?.containers?.[0]?.image, 'demo:p2');
   });
 
@@ -209,17 +277,26 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     await createDeployment('api', 'demo:broken', 3);
     await createRefRollout('api', { name: 'api', scaleDown: 'onsuccess' }, { replicas: 3, strategy: { canary: {} } });
     // Its pods never become ready: the Rollout cannot become Healthy, so the Deployment stays.
-    await until(allStores, () => replicaSetsOf('api').some((rs) => rs.spec?.replicas === 3 && rs.status?.replicas === 3), 'the pods of the first ReplicaSet');
+    await until(
+      allStores,
+      () => replicaSetsOf('api').some((rs) => rs.spec?.replicas === 3 && rs.status?.replicas === 3),
+      'the pods of the first ReplicaSet',
+    );
     await controller.idle();
     assert.notEqual(clientPhase(rolloutNamed('api')!).phase, 'Healthy');
     assert.equal(deployments.get('api', NS)?.spec?.replicas, 3);
 
     await setDeploymentImage('api', 'demo:v1');
     // The scale-down is a Deployment change too: the Rollout ends up having observed that generation.
-    const observedScaleDown = (x: Rollout) => deployments.get('api', NS)?.spec?.replicas === 0 && x.status?.workloadObservedGeneration === String(deployments.get('api', NS)?.metadata?.generation);
+    const observedScaleDown = (x: Rollout) =>
+      deployments.get('api', NS)?.spec?.replicas === 0 &&
+      x.status?.workloadObservedGeneration === String(deployments.get('api', NS)?.metadata?.generation);
     const r = await untilRollout('api', 'Healthy with the Deployment at 0', (x) => healthy(x) && observedScaleDown(x));
     assert.equal(r.status?.availableReplicas, 3);
-    assert.equal(imageOf(replicaSetsOf('api').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === r.status?.stableRS)), 'demo:v1');
+    assert.equal(
+      imageOf(replicaSetsOf('api').find((rs) => rs.metadata?.labels?.['rollouts-pod-template-hash'] === r.status?.stableRS)),
+      'demo:v1',
+    );
     await controller.idle();
     assert.equal(deployments.get('api', NS)?.spec?.replicas, 0);
   });
@@ -234,7 +311,11 @@ describe('workloadRef: a Rollout taking its template from a Deployment (end to e
     });
     try {
       await createRefRollout('jobs', { name: 'jobs', scaleDown: 'progressively' }, { replicas: 4, strategy: { canary: {} } });
-      await untilRollout('jobs', 'Healthy with the Deployment at 0', (x) => healthy(x) && deployments.get('jobs', NS)?.spec?.replicas === 0);
+      await untilRollout(
+        'jobs',
+        'Healthy with the Deployment at 0',
+        (x) => healthy(x) && deployments.get('jobs', NS)?.spec?.replicas === 0,
+      );
     } finally {
       sub.dispose();
     }
@@ -259,17 +340,42 @@ describe('workloadRef through the embedded controller as the extension and the C
       assert.ok(deployments, 'the embedded controller watches Deployments');
       const all = { ...stores, deployments } as unknown as ClusterWatch['stores'];
       await conn.rest.request('POST', kindPath(ROLLOUT, NS), {
-        body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'shop' }, spec: { replicas: 2, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'shop', scaleDown: 'onsuccess' }, strategy: { canary: {} } } },
+        body: {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Rollout',
+          metadata: { name: 'shop' },
+          spec: {
+            replicas: 2,
+            workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'shop', scaleDown: 'onsuccess' },
+            strategy: { canary: {} },
+          },
+        },
       });
-      await until(all, () => clientPhase(stores.rollouts.get('shop', NS) ?? {}).message.includes('Deployment "shop" does not exist'), 'the status to name the missing Deployment');
+      await until(
+        all,
+        () => clientPhase(stores.rollouts.get('shop', NS) ?? {}).message.includes('Deployment "shop" does not exist'),
+        'the status to name the missing Deployment',
+      );
       await conn.rest.request('POST', kindPath(DEPLOYMENT, NS), {
-        body: { metadata: { name: 'shop' }, spec: { replicas: 2, selector: { matchLabels: { app: 'shop' } }, template: { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'app', image: 'shop:v1' }] } } } },
+        body: {
+          metadata: { name: 'shop' },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { app: 'shop' } },
+            template: { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'app', image: 'shop:v1' }] } },
+          },
+        },
       });
       await until(
         all,
         () => {
           const r = stores.rollouts.get('shop', NS);
-          return r && clientPhase(r).phase === 'Healthy' && r.status?.availableReplicas === 2 && deployments.get('shop', NS)?.spec?.replicas === 0;
+          return (
+            r &&
+            clientPhase(r).phase === 'Healthy' &&
+            r.status?.availableReplicas === 2 &&
+            deployments.get('shop', NS)?.spec?.replicas === 0
+          );
         },
         'the rollout Healthy and the Deployment scaled to 0',
       );

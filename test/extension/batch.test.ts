@@ -11,7 +11,11 @@ function manualSchedule() {
       pending.push(t);
       return () => (t.cancelled = true);
     },
-    fire: () => pending.splice(0).filter((t) => !t.cancelled).forEach((t) => t.fn()),
+    fire: () =>
+      pending
+        .splice(0)
+        .filter((t) => !t.cancelled)
+        .forEach((t) => t.fn()),
   };
 }
 

@@ -14,7 +14,11 @@ function stores(): ReturnType<typeof memoryStores> {
   for (const name of ['web', 'api']) {
     s.rollouts.put({
       metadata: { name, namespace: 'shop', uid: `uid-${name}` },
-      spec: { replicas: 1, strategy: { canary: { steps: [{ setWeight: 50 }] } }, template: { spec: { containers: [{ name, image: `${name}:1` }] } } },
+      spec: {
+        replicas: 1,
+        strategy: { canary: { steps: [{ setWeight: 50 }] } },
+        template: { spec: { containers: [{ name, image: `${name}:1` }] } },
+      },
       status: { phase: 'Progressing' },
     } as Rollout);
   }
@@ -23,7 +27,14 @@ function stores(): ReturnType<typeof memoryStores> {
 
 function source(controllerContext: string | undefined): TreeSource {
   return {
-    state: { kind: 'connected', context: CONTEXT, stores: stores(), conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] },
+    state: {
+      kind: 'connected',
+      context: CONTEXT,
+      stores: stores(),
+      conn: { server: 'memory' } as never,
+      scope: { namespaces: undefined, how: 'everywhere' },
+      problems: () => [],
+    },
     contexts: [CONTEXT],
     ...(controllerContext ? { controller: { context: controllerContext, blocked: new Map([['shop/web', WHY]]) } } : {}),
     needsAttentionOnly: false,

@@ -31,11 +31,25 @@ const CONTEXT = 'kind-dev';
 const NOW = new Date('2026-03-02T10:00:00Z');
 const uid = 'uid-search';
 const rolloutOwner = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'search', uid, controller: true };
-const step = { duration: '10m', templates: [{ name: 'baseline', specRef: 'stable' as const }, { name: 'canary', specRef: 'canary' as const }], analyses: [{ name: 'compare', templateName: 'compare' }] };
+const step = {
+  duration: '10m',
+  templates: [
+    { name: 'baseline', specRef: 'stable' as const },
+    { name: 'canary', specRef: 'canary' as const },
+  ],
+  analyses: [{ name: 'compare', templateName: 'compare' }],
+};
 
 function rolloutRS(hash: string, revision: number, image: string, replicas: number): ReplicaSet {
   return {
-    metadata: { name: `search-${hash}`, namespace: 'shop', uid: `rs-${hash}`, labels: { 'rollouts-pod-template-hash': hash }, annotations: { 'rollout.argoproj.io/revision': String(revision) }, ownerReferences: [rolloutOwner] },
+    metadata: {
+      name: `search-${hash}`,
+      namespace: 'shop',
+      uid: `rs-${hash}`,
+      labels: { 'rollouts-pod-template-hash': hash },
+      annotations: { 'rollout.argoproj.io/revision': String(revision) },
+      ownerReferences: [rolloutOwner],
+    },
     spec: { replicas, template: { metadata: { labels: { app: 'search' } }, spec: { containers: [{ name: 'search', image }] } } },
     status: { replicas, readyReplicas: replicas, availableReplicas: replicas },
   };
@@ -43,9 +57,19 @@ function rolloutRS(hash: string, revision: number, image: string, replicas: numb
 
 function pod(name: string, rs: ReplicaSet, ready: boolean): Pod {
   return {
-    metadata: { name, namespace: 'shop', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata!.name!, uid: rs.metadata!.uid ?? '', controller: true }] },
+    metadata: {
+      name,
+      namespace: 'shop',
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata!.name!, uid: rs.metadata!.uid ?? '', controller: true },
+      ],
+    },
     spec: { containers: [{ name: 'search' }] },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }], containerStatuses: [{ name: 'search', ready, restartCount: 0, state: { running: {} } }] },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+      containerStatuses: [{ name: 'search', ready, restartCount: 0, state: { running: {} } }],
+    },
   } as Pod;
 }
 
@@ -67,7 +91,12 @@ const experiment: Experiment = {
 };
 const templateRSs = (experiment.spec as { templates: ExperimentTemplate[] }).templates.map((t, i): ReplicaSet => {
   const made = templateReplicaSet(experiment, t);
-  return { ...made, metadata: { ...made.metadata, uid: `rs-exp-${i}` }, spec: { ...made.spec, replicas: 1 }, status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } };
+  return {
+    ...made,
+    metadata: { ...made.metadata, uid: `rs-exp-${i}` },
+    spec: { ...made.spec, replicas: 1 },
+    status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 },
+  };
 });
 const EXP = experiment.metadata!.name!;
 const BASELINE = `${EXP}-baseline`;
@@ -83,7 +112,11 @@ function stores() {
   const s = memoryStores();
   s.rollouts.put({
     metadata: { name: 'search', namespace: 'shop', uid },
-    spec: { replicas: 4, strategy: { canary: { steps: [{ setWeight: 25 }, { experiment: step }] } }, template: { spec: { containers: [{ name: 'search', image: 'search:2' }] } } },
+    spec: {
+      replicas: 4,
+      strategy: { canary: { steps: [{ setWeight: 25 }, { experiment: step }] } },
+      template: { spec: { containers: [{ name: 'search', image: 'search:2' }] } },
+    },
     status: { currentPodHash: '9a8b7c6d5', stableRS: '1e2f3a4b5', currentStepIndex: 1, phase: 'Progressing' },
   } as Rollout);
   for (const rs of [stable, canary, ...templateRSs]) s.replicaSets.put(rs);
@@ -96,7 +129,19 @@ function stores() {
 }
 
 function source(s: ReturnType<typeof stores>): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
+  return {
+    state: {
+      kind: 'connected',
+      context: CONTEXT,
+      stores: s,
+      conn: { server: 'memory' } as never,
+      scope: { namespaces: undefined, how: 'everywhere' },
+      problems: () => [],
+    },
+    contexts: [CONTEXT],
+    needsAttentionOnly: false,
+    now: NOW,
+  };
 }
 
 const at = { context: CONTEXT, namespace: 'shop', name: 'search' };
@@ -106,7 +151,7 @@ const rsEl = (replicaSet: string): TreeElement => ({ kind: 'replicaSet', ...at, 
 const runEl: TreeElement = { kind: 'analysisRun', ...at, revision: 2, experiment: EXP, run: RUN };
 
 describe('extension: Experiments in the tree', () => {
-  it('puts the Experiment under its revision, after the revision\'s pods and before its runs, and nowhere else', () => {
+  it("puts the Experiment under its revision, after the revision's pods and before its runs, and nowhere else", () => {
     const src = source(stores());
     assert.deepEqual(children(src, revision2), [{ kind: 'pod', ...at, revision: 2, pod: 'search-9a8b7c6d5-a' }, experimentEl]);
     assert.deepEqual(children(src, { kind: 'revision', ...at, revision: 1 }), []);
@@ -115,7 +160,10 @@ describe('extension: Experiments in the tree', () => {
   it('shows the Experiment with its phase and step; its children are its template ReplicaSets, then its runs', () => {
     const src = source(stores());
     const ex = item(src, experimentEl);
-    assert.deepEqual([ex.label, ex.description, ex.icon, ex.contextValue, ex.collapsible], [EXP, 'Running · step 1 · 2 templates', { id: 'beaker', color: 'charts.blue' }, 'experiment:running', 'collapsed']);
+    assert.deepEqual(
+      [ex.label, ex.description, ex.icon, ex.contextValue, ex.collapsible],
+      [EXP, 'Running · step 1 · 2 templates', { id: 'beaker', color: 'charts.blue' }, 'experiment:running', 'collapsed'],
+    );
     assert.equal(ex.tooltip, `Experiment ${EXP}: Running (waiting for duration)`);
     assert.deepEqual(children(src, experimentEl), [rsEl(BASELINE), rsEl(CANARY), runEl]);
   });
@@ -123,7 +171,10 @@ describe('extension: Experiments in the tree', () => {
   it('shows each template ReplicaSet with its template, status, counts and image, and its pods beneath it', () => {
     const src = source(stores());
     const baseline = item(src, rsEl(BASELINE));
-    assert.deepEqual([baseline.label, baseline.description, baseline.contextValue, baseline.collapsible], [BASELINE, 'template baseline · Healthy · 1/1 available · search:1', 'replicaSet', 'collapsed']);
+    assert.deepEqual(
+      [baseline.label, baseline.description, baseline.contextValue, baseline.collapsible],
+      [BASELINE, 'template baseline · Healthy · 1/1 available · search:1', 'replicaSet', 'collapsed'],
+    );
     assert.equal(item(src, rsEl(CANARY)).description, 'template canary · Healthy · 1/1 available · search:2');
     const [canaryPod] = children(src, rsEl(CANARY));
     assert.deepEqual(canaryPod, { kind: 'pod', ...at, revision: 2, experiment: EXP, replicaSet: CANARY, pod: `${CANARY}-c` });
@@ -153,24 +204,34 @@ describe('extension: Experiments in the tree', () => {
     assert.deepEqual([run.label, run.description, run.contextValue], [RUN, 'Running · ✔ 2 ✖ 0', 'analysisRun:running']);
     assert.deepEqual(analysisRunRefFrom(runEl), { context: CONTEXT, namespace: 'shop', run: RUN, rollout: 'search' });
     const choices = analysisRunChoices(s, CONTEXT, NOW);
-    assert.deepEqual(choices.map((c) => [c.ref.run, c.detail]), [[RUN, `Running · analysis of Experiment ${EXP} of revision 2 · ✔ 2 ✖ 0`]]);
+    assert.deepEqual(
+      choices.map((c) => [c.ref.run, c.detail]),
+      [[RUN, `Running · analysis of Experiment ${EXP} of revision 2 · ✔ 2 ✖ 0`]],
+    );
     assert.equal(terminateRefusal(src.state, { ...at }, { ...at }, { kind: 'analysisRun', name: RUN }, NOW), undefined);
     s.analysisRuns.put({ ...expRun, status: { ...expRun.status, phase: 'Successful' } });
     assert.equal(item(src, runEl).contextValue, 'analysisRun:ended');
-    assert.equal(terminateRefusal(src.state, { ...at }, { ...at }, { kind: 'analysisRun', name: RUN }, NOW), 'it has already ended (Successful)');
+    assert.equal(
+      terminateRefusal(src.state, { ...at }, { ...at }, { kind: 'analysisRun', name: RUN }, NOW),
+      'it has already ended (Successful)',
+    );
     assert.deepEqual(analysisRunChoices(s, CONTEXT, NOW), []);
   });
 
   it("an Experiment's change, and its ReplicaSets', pods' and runs', re-render the rollout that owns the Experiment", () => {
     const s = stores();
     const rolloutEl: TreeElement = { kind: 'rollout', ...at };
-    const affected = (kind: Parameters<typeof affectedElements>[2], obj: unknown) => affectedElements(CONTEXT, s, kind, 'update', obj, false);
+    const affected = (kind: Parameters<typeof affectedElements>[2], obj: unknown) =>
+      affectedElements(CONTEXT, s, kind, 'update', obj, false);
     assert.deepEqual(affected('experiments', experiment), [rolloutEl]);
     assert.deepEqual(affected('replicaSets', templateRSs[0]), [rolloutEl]);
     assert.deepEqual(affected('analysisRuns', expRun), [rolloutEl]);
     assert.deepEqual(affected('pods', pod(`${CANARY}-c`, templateRSs[1]!, false)), [rolloutEl]);
-    assert.deepEqual(affected('pods', pod('search-9a8b7c6d5-a', canary, true)), [rolloutEl], 'the rollout\'s own pods as before');
-    const orphan = { ...expRun, metadata: { ...expRun.metadata, ownerReferences: [{ ...experimentOwnerReference(experiment), name: 'gone-exp' }] } };
+    assert.deepEqual(affected('pods', pod('search-9a8b7c6d5-a', canary, true)), [rolloutEl], "the rollout's own pods as before");
+    const orphan = {
+      ...expRun,
+      metadata: { ...expRun.metadata, ownerReferences: [{ ...experimentOwnerReference(experiment), name: 'gone-exp' }] },
+    };
     assert.deepEqual(affected('analysisRuns', orphan), [], 'a run of an Experiment not in the store');
   });
 });

@@ -32,7 +32,11 @@ describe('kubeconfig files of the setting', function () {
     writeFileSync(b, kubeconfig(['beta', 'shared'], 'beta').replace('token-shared', 'token-from-b'));
     const files = kubeconfigFiles({ kubeconfigPaths: [a, join(dir, 'missing'), b], env: { KUBECONFIG: '/elsewhere' } });
     assert.deepEqual(files, [a, join(dir, 'missing'), b], 'the setting wins over $KUBECONFIG');
-    assert.deepEqual(kubeconfigFiles({ kubeconfigPaths: [`${a}${delimiter}${b}`] }), [a, b], 'one string with the path delimiter is a list too');
+    assert.deepEqual(
+      kubeconfigFiles({ kubeconfigPaths: [`${a}${delimiter}${b}`] }),
+      [a, b],
+      'one string with the path delimiter is a list too',
+    );
     const kc = loadKubeconfig({ kubeconfigPaths: files });
     assert.deepEqual(kc.contexts.map((c) => c.name).sort(), ['alpha', 'beta', 'shared']);
     assert.equal(kc.currentContext, 'alpha');

@@ -29,19 +29,34 @@ describe('extension manifest (package.json)', () => {
   });
 
   it('activates on YAML, its view and its webviews only (nothing at start-up)', () => {
-    assert.deepEqual(pkg.activationEvents, ['onLanguage:yaml', 'onView:rollouts.view', 'onWebviewPanel:rollouts.rolloutPanel', 'onWebviewPanel:rollouts.simulationPanel']);
+    assert.deepEqual(pkg.activationEvents, [
+      'onLanguage:yaml',
+      'onView:rollouts.view',
+      'onWebviewPanel:rollouts.rolloutPanel',
+      'onWebviewPanel:rollouts.simulationPanel',
+    ]);
     assert.ok(!pkg.activationEvents.includes('*') && !pkg.activationEvents.includes('onStartupFinished'));
   });
 
   it('declares an engine that the language client supports, and types no newer than it', () => {
     const client = JSON.parse(readFileSync(join(root, 'node_modules', 'vscode-languageclient', 'package.json'), 'utf8'));
-    const min = (range: string) => range.replace(/^[\^~>=]+/, '').split('.').map(Number) as [number, number, number];
+    const min = (range: string) =>
+      range
+        .replace(/^[\^~>=]+/, '')
+        .split('.')
+        .map(Number) as [number, number, number];
     const [ourMajor, ourMinor] = min(pkg.engines.vscode);
     const [needMajor, needMinor] = min(client.engines.vscode);
-    assert.ok(ourMajor > needMajor || (ourMajor === needMajor && ourMinor >= needMinor), `engines.vscode ${pkg.engines.vscode} is older than vscode-languageclient's ${client.engines.vscode}`);
+    assert.ok(
+      ourMajor > needMajor || (ourMajor === needMajor && ourMinor >= needMinor),
+      `engines.vscode ${pkg.engines.vscode} is older than vscode-languageclient's ${client.engines.vscode}`,
+    );
     const types = JSON.parse(readFileSync(join(root, 'node_modules', '@types', 'vscode', 'package.json'), 'utf8')).version as string;
     const [tMajor, tMinor] = min(types);
-    assert.ok(tMajor < ourMajor || (tMajor === ourMajor && tMinor <= ourMinor), `@types/vscode ${types} is newer than engines.vscode ${pkg.engines.vscode} (vsce refuses that)`);
+    assert.ok(
+      tMajor < ourMajor || (tMajor === ourMajor && tMinor <= ourMinor),
+      `@types/vscode ${types} is newer than engines.vscode ${pkg.engines.vscode} (vsce refuses that)`,
+    );
   });
 
   it('points at files that exist: the view icon (and any grammar)', () => {
@@ -51,10 +66,15 @@ describe('extension manifest (package.json)', () => {
 
   it('every setting the extension reads is declared', () => {
     const settings = readFileSync(join(root, 'src', 'extension', 'settings.ts'), 'utf8');
-    const read = [...settings.matchAll(/c\.get<[^>]+>\('([^']+)'/g), ...settings.matchAll(/num\('([^']+)'/g)].map((m) => `rollouts.${m[1]}`);
+    const read = [...settings.matchAll(/c\.get<[^>]+>\('([^']+)'/g), ...settings.matchAll(/num\('([^']+)'/g)].map(
+      (m) => `rollouts.${m[1]}`,
+    );
     assert.ok(read.length >= 8, `found only ${read.length} reads`);
     const declared = Object.keys(pkg.contributes.configuration.properties);
-    assert.deepEqual(read.filter((k) => !declared.includes(k)), []);
+    assert.deepEqual(
+      read.filter((k) => !declared.includes(k)),
+      [],
+    );
   });
 
   it('in an untrusted workspace: limited support, and the settings that choose a cluster come from the user only', () => {
@@ -67,7 +87,7 @@ describe('extension manifest (package.json)', () => {
     // Every setting that picks what the extension connects to (and so which exec plugin runs) is restricted.
     assert.deepEqual([...trust.restrictedConfigurations].sort(), reconnectKeys.map((k) => `rollouts.${k}`).sort());
     const props = pkg.contributes.configuration.properties;
-    assert.equal(props['rollouts.kubeconfig'].scope, 'machine', 'a repository\'s settings cannot name a kubeconfig');
+    assert.equal(props['rollouts.kubeconfig'].scope, 'machine', "a repository's settings cannot name a kubeconfig");
     assert.equal(pkg.capabilities.virtualWorkspaces.supported, 'limited');
     assert.ok(pkg.capabilities.virtualWorkspaces.description.length > 0);
   });

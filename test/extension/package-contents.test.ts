@@ -13,9 +13,22 @@ interface PackageScript {
 const load = () => import(join(root, 'scripts', 'package.mjs')) as Promise<PackageScript>;
 
 const good = [
-  '[Content_Types].xml', 'extension.vsixmanifest', 'extension/package.json', 'extension/package.nls.json', 'extension/README.md', 'extension/CHANGELOG.md', 'extension/LICENSE.txt',
-  ...['extension', 'extension-cluster', 'server', 'simulation-worker', 'cli', 'cli-cluster', 'webview'].map((f) => `extension/dist/${f}.js`),
-  'extension/dist/kubernetes-docs.json', 'extension/dist/webview.css', 'extension/dist/codicons/codicon.css', 'extension/dist/codicons/codicon.ttf', 'extension/media/icon.png', 'extension/media/rollouts.svg',
+  '[Content_Types].xml',
+  'extension.vsixmanifest',
+  'extension/package.json',
+  'extension/package.nls.json',
+  'extension/README.md',
+  'extension/CHANGELOG.md',
+  'extension/LICENSE.txt',
+  ...['extension', 'extension-cluster', 'server', 'simulation-worker', 'cli', 'cli-cluster', 'webview'].map(
+    (f) => `extension/dist/${f}.js`,
+  ),
+  'extension/dist/kubernetes-docs.json',
+  'extension/dist/webview.css',
+  'extension/dist/codicons/codicon.css',
+  'extension/dist/codicons/codicon.ttf',
+  'extension/media/icon.png',
+  'extension/media/rollouts.svg',
 ];
 
 describe('the .vsix: what it must hold and must not', () => {
@@ -30,7 +43,13 @@ describe('the .vsix: what it must hold and must not', () => {
 
   it('names each missing part and each thing that must stay out: sources, tests, maps, node_modules', async () => {
     const { vsixProblems } = await load();
-    const bad = [...good.filter((e) => e !== 'extension/dist/server.js' && e !== 'extension/CHANGELOG.md'), 'extension/src/extension/extension.ts', 'extension/test/x.test.ts', 'extension/dist/extension.js.map', 'extension/node_modules/yaml/index.js'];
+    const bad = [
+      ...good.filter((e) => e !== 'extension/dist/server.js' && e !== 'extension/CHANGELOG.md'),
+      'extension/src/extension/extension.ts',
+      'extension/test/x.test.ts',
+      'extension/dist/extension.js.map',
+      'extension/node_modules/yaml/index.js',
+    ];
     assert.deepEqual(vsixProblems(bad), [
       'missing extension/CHANGELOG.md',
       'missing extension/dist/server.js',
@@ -44,9 +63,16 @@ describe('the .vsix: what it must hold and must not', () => {
   it('.vscodeignore lets vsce take exactly what the package must hold (vsce ls on the built dist/)', async function () {
     this.timeout(120_000);
     assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/ is not built: npm run build');
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', timeout: 110_000 });
+    const r = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
     assert.equal(r.status, 0, r.stderr);
-    const listed = r.stdout.split('\n').filter(Boolean).map((f) => `extension/${f}`);
+    const listed = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => `extension/${f}`);
     // vsce adds the OPC parts itself when it packs.
     assert.deepEqual((await load()).vsixProblems(['[Content_Types].xml', 'extension.vsixmanifest', ...listed]), []);
   });

@@ -14,7 +14,7 @@ describe('package.json: what the gallery shows', () => {
     if (/^0\./.test(pkg.version)) assert.equal(pkg.preview, true, `version ${pkg.version} is 0.x: "preview": true`);
   });
 
-  it('does not present itself as the Argo project\'s own', () => {
+  it("does not present itself as the Argo project's own", () => {
     const name = `${pkg.displayName} ${pkg.publisher}`;
     assert.match(pkg.displayName, /unofficial/i);
     assert.doesNotMatch(name, /argoproj|\bofficial\b/i);
@@ -28,8 +28,31 @@ describe('package.json: what the gallery shows', () => {
   });
 
   it('lists categories that fit: not "Programming Languages" (it adds no language, it works on YAML)', () => {
-    const known = ['Programming Languages', 'Snippets', 'Linters', 'Themes', 'Debuggers', 'Formatters', 'Keymaps', 'SCM Providers', 'Other', 'Extension Packs', 'Language Packs', 'Data Science', 'Machine Learning', 'Visualization', 'Notebooks', 'Education', 'Testing', 'AI', 'Chat'];
-    assert.deepEqual(pkg.categories.filter((c: string) => !known.includes(c)), []);
+    const known = [
+      'Programming Languages',
+      'Snippets',
+      'Linters',
+      'Themes',
+      'Debuggers',
+      'Formatters',
+      'Keymaps',
+      'SCM Providers',
+      'Other',
+      'Extension Packs',
+      'Language Packs',
+      'Data Science',
+      'Machine Learning',
+      'Visualization',
+      'Notebooks',
+      'Education',
+      'Testing',
+      'AI',
+      'Chat',
+    ];
+    assert.deepEqual(
+      pkg.categories.filter((c: string) => !known.includes(c)),
+      [],
+    );
     assert.ok(!pkg.categories.includes('Programming Languages'));
     assert.ok(pkg.categories.includes('Linters'));
   });
@@ -43,7 +66,7 @@ describe('package.json: the footprint in other files', () => {
 });
 
 describe('package.json: UI state is no setting; a toggle shows its state', () => {
-  it('declares no setting for the view\'s filters (they live in workspaceState, not in .vscode/settings.json)', () => {
+  it("declares no setting for the view's filters (they live in workspaceState, not in .vscode/settings.json)", () => {
     assert.ok(!('rollouts.needsAttentionOnly' in pkg.contributes.configuration.properties));
     const settings = readFileSync(join(root, 'src', 'extension', 'settings.ts'), 'utf8');
     assert.doesNotMatch(settings, /\.update\(/, 'settings.ts writes no setting');
@@ -58,13 +81,21 @@ describe('package.json: UI state is no setting; a toggle shows its state', () =>
     assert.match(off.when, /(^|&& )rollouts\.needsAttentionOnly\b/);
     assert.doesNotMatch(off.when, /!rollouts\.needsAttentionOnly/);
     const icon = (id: string) => pkg.contributes.commands.find((c: { command: string }) => c.command === id)?.icon;
-    assert.ok(icon(on.command) && icon(off.command) && icon(on.command) !== icon(off.command), `icons: ${icon(on.command)} / ${icon(off.command)}`);
+    assert.ok(
+      icon(on.command) && icon(off.command) && icon(on.command) !== icon(off.command),
+      `icons: ${icon(on.command)} / ${icon(off.command)}`,
+    );
   });
 
-  it('no two buttons of the view title look alike (the filter\'s two states are not confused with another button)', () => {
-    const title = (pkg.contributes.menus['view/title'] as { command: string; group: string }[]).filter((e) => e.group.startsWith('navigation'));
+  it("no two buttons of the view title look alike (the filter's two states are not confused with another button)", () => {
+    const title = (pkg.contributes.menus['view/title'] as { command: string; group: string }[]).filter((e) =>
+      e.group.startsWith('navigation'),
+    );
     const icons = title.map((e) => pkg.contributes.commands.find((c: { command: string }) => c.command === e.command)?.icon as string);
-    assert.deepEqual(icons.filter((i, n) => icons.indexOf(i) !== n), []);
+    assert.deepEqual(
+      icons.filter((i, n) => icons.indexOf(i) !== n),
+      [],
+    );
   });
 });
 
@@ -74,8 +105,14 @@ describe('package.json: localizable strings (package.nls.json)', () => {
   const keys = [...raw.matchAll(/"%([^%"\s]+)%"/g)].map((m) => m[1]!);
 
   it('every %key% of package.json has its English string, and every string is used', () => {
-    assert.deepEqual(keys.filter((k) => typeof nls[k] !== 'string'), []);
-    assert.deepEqual(Object.keys(nls).filter((k) => !keys.includes(k)), []);
+    assert.deepEqual(
+      keys.filter((k) => typeof nls[k] !== 'string'),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(nls).filter((k) => !keys.includes(k)),
+      [],
+    );
   });
 
   it('no user-facing string of package.json is left literal', () => {
@@ -85,9 +122,12 @@ describe('package.json: localizable strings (package.nls.json)', () => {
     };
     check('displayName', manifest.displayName);
     check('description', manifest.description);
-    for (const [k, c] of Object.entries(manifest.capabilities as Record<string, { description?: string }>)) check(`capabilities.${k}`, c.description);
+    for (const [k, c] of Object.entries(manifest.capabilities as Record<string, { description?: string }>))
+      check(`capabilities.${k}`, c.description);
     for (const c of manifest.contributes.viewsContainers.activitybar) check(`viewsContainers ${c.id}`, c.title);
-    for (const v of Object.values(manifest.contributes.views as Record<string, { id: string; name: string; contextualTitle?: string }[]>).flat()) {
+    for (const v of Object.values(
+      manifest.contributes.views as Record<string, { id: string; name: string; contextualTitle?: string }[]>,
+    ).flat()) {
       check(`view ${v.id}`, v.name);
       check(`view ${v.id} contextualTitle`, v.contextualTitle);
     }
@@ -97,7 +137,9 @@ describe('package.json: localizable strings (package.nls.json)', () => {
       check(`command ${c.command} category`, c.category);
     }
     check('configuration.title', manifest.contributes.configuration.title);
-    for (const [k, prop] of Object.entries(manifest.contributes.configuration.properties as Record<string, { description?: string; markdownDescription?: string }>)) {
+    for (const [k, prop] of Object.entries(
+      manifest.contributes.configuration.properties as Record<string, { description?: string; markdownDescription?: string }>,
+    )) {
       check(k, prop.description);
       check(k, prop.markdownDescription);
     }

@@ -40,7 +40,10 @@ describe('prompt texts', () => {
   });
 
   it('Select Context with one context says there is no other, and how to add one', () => {
-    assert.match(onlyContextText('prod', true), /^The kubeconfig has one context, "prod", and it is connected: there is no other to select\. Add contexts/);
+    assert.match(
+      onlyContextText('prod', true),
+      /^The kubeconfig has one context, "prod", and it is connected: there is no other to select\. Add contexts/,
+    );
     assert.match(onlyContextText('prod', false), /^The kubeconfig has one context, "prod": there is no other/);
   });
 });

@@ -17,7 +17,10 @@ function waitFor<T>(session: Session, what: string, check: () => T | undefined, 
       sub.dispose();
       fn();
     };
-    const timer = setTimeout(() => done(() => reject(new Error(`waited ${within} ms for ${what}; last seen: ${JSON.stringify(session.reconciler)}`))), within);
+    const timer = setTimeout(
+      () => done(() => reject(new Error(`waited ${within} ms for ${what}; last seen: ${JSON.stringify(session.reconciler)}`))),
+      within,
+    );
     const test = () => {
       const v = check();
       if (v !== undefined) done(() => resolve(v));
@@ -32,7 +35,15 @@ describe('who reconciles a context (local cluster)', function () {
   let h: Harness;
   let session: Session;
   let other: EmbeddedController | undefined;
-  const src = (): TreeSource => ({ state: session.state, contexts: session.contexts(), local: undefined, controller: session.controller, reconciler: session.reconciler, needsAttentionOnly: false, now: new Date() });
+  const src = (): TreeSource => ({
+    state: session.state,
+    contexts: session.contexts(),
+    local: undefined,
+    controller: session.controller,
+    reconciler: session.reconciler,
+    needsAttentionOnly: false,
+    now: new Date(),
+  });
   const contextRow = () => item(src(), { kind: 'context', context: 'rollouts-local' });
 
   before(async () => {
@@ -54,9 +65,26 @@ describe('who reconciles a context (local cluster)', function () {
 
   it("another process's embedded controller (its Lease in the demo namespace, as npm start keeps it) is shown as such", async () => {
     await ensureNamespace(h.conn.rest, 'rollouts-demo');
-    other = await startEmbeddedController({ conn: h.conn, log: silentLog, identity: 'npm-start-elsewhere', lease: { namespace: 'rollouts-demo' } });
-    const seen = await waitFor(session, 'the other embedded controller', () => (session.reconciler?.kind === 'embedded' ? session.reconciler : undefined));
-    assert.deepEqual({ ...seen, renewTime: undefined }, { context: 'rollouts-local', kind: 'embedded', here: false, holder: 'npm-start-elsewhere', namespace: 'rollouts-demo', renewTime: undefined });
+    other = await startEmbeddedController({
+      conn: h.conn,
+      log: silentLog,
+      identity: 'npm-start-elsewhere',
+      lease: { namespace: 'rollouts-demo' },
+    });
+    const seen = await waitFor(session, 'the other embedded controller', () =>
+      session.reconciler?.kind === 'embedded' ? session.reconciler : undefined,
+    );
+    assert.deepEqual(
+      { ...seen, renewTime: undefined },
+      {
+        context: 'rollouts-local',
+        kind: 'embedded',
+        here: false,
+        holder: 'npm-start-elsewhere',
+        namespace: 'rollouts-demo',
+        renewTime: undefined,
+      },
+    );
     const row = contextRow();
     assert.equal(row.description, 'embedded, other process');
     assert.match(row.tooltip!, /Lease rollouts-demo\/rollouts-vscode-controller is held by npm-start-elsewhere/);
@@ -70,7 +98,9 @@ describe('who reconciles a context (local cluster)', function () {
     assert.equal(gone, 'stopped', 'the other controller stops at its next renewal');
     assert.match(String(other!.stoppedBecause()), /another instance holds the controller Lease/);
     other = undefined;
-    const mine = await waitFor(session, 'this window holding the Lease', () => (session.reconciler?.kind === 'embedded' && session.reconciler.here ? session.reconciler : undefined));
+    const mine = await waitFor(session, 'this window holding the Lease', () =>
+      session.reconciler?.kind === 'embedded' && session.reconciler.here ? session.reconciler : undefined,
+    );
     assert.equal(mine.kind === 'embedded' && mine.holder, session.controller!.controller.identity);
     assert.match(session.controller!.controller.identity, /^vscode-.+-pid\d+-[0-9a-f]{6}$/);
     assert.equal(contextRow().description, 'embedded controller here');
@@ -88,7 +118,14 @@ describe('who reconciles a context (local cluster)', function () {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'argo-rollouts', namespace: 'default', labels: { 'app.kubernetes.io/name': 'argo-rollouts' } },
-        spec: { replicas: 1, selector: { matchLabels: { app: 'argo' } }, template: { metadata: { labels: { app: 'argo' } }, spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.8.0' }] } } },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'argo' } },
+          template: {
+            metadata: { labels: { app: 'argo' } },
+            spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.8.0' }] },
+          },
+        },
       },
     });
     await waitFor(session, "Argo's controller", () => (session.reconciler?.kind === 'argo' ? true : undefined));
@@ -98,14 +135,27 @@ describe('who reconciles a context (local cluster)', function () {
 });
 
 describe('the context row names who reconciles (tree model)', () => {
-  const at = (reconciler: ReconcilerSummary | undefined, controller?: { context: string }) => reconcilerText({ reconciler, controller }, 'prod');
+  const at = (reconciler: ReconcilerSummary | undefined, controller?: { context: string }) =>
+    reconcilerText({ reconciler, controller }, 'prod');
   it('each kind in a few words, with the detail in the tooltip', () => {
-    assert.deepEqual(at({ context: 'prod', kind: 'argo', how: 'Pod argo/x is labelled y' }), { short: 'Argo controller', long: 'Reconciled by the Argo Rollouts controller: Pod argo/x is labelled y.' });
-    assert.equal(at({ context: 'prod', kind: 'embedded', here: true, holder: 'me', namespace: 'default' })?.short, 'embedded controller here');
-    assert.equal(at({ context: 'prod', kind: 'embedded', here: false, holder: 'cli-1', namespace: 'team' })?.short, 'embedded, other process');
+    assert.deepEqual(at({ context: 'prod', kind: 'argo', how: 'Pod argo/x is labelled y' }), {
+      short: 'Argo controller',
+      long: 'Reconciled by the Argo Rollouts controller: Pod argo/x is labelled y.',
+    });
+    assert.equal(
+      at({ context: 'prod', kind: 'embedded', here: true, holder: 'me', namespace: 'default' })?.short,
+      'embedded controller here',
+    );
+    assert.equal(
+      at({ context: 'prod', kind: 'embedded', here: false, holder: 'cli-1', namespace: 'team' })?.short,
+      'embedded, other process',
+    );
     assert.equal(at({ context: 'prod', kind: 'none', unchecked: [] })?.short, 'no controller');
     assert.equal(at({ context: 'prod', kind: 'none', unchecked: ['Pods (not allowed to list them)'] })?.short, 'no controller seen');
-    assert.match(at({ context: 'prod', kind: 'none', unchecked: ['Pods (not allowed to list them)'] })!.long, /Pods \(not allowed to list them\)/);
+    assert.match(
+      at({ context: 'prod', kind: 'none', unchecked: ['Pods (not allowed to list them)'] })!.long,
+      /Pods \(not allowed to list them\)/,
+    );
   });
   it("another context's summary says nothing of this one; this window's running controller counts before the first look", () => {
     assert.equal(at({ context: 'dev', kind: 'argo', how: 'x' }), undefined);

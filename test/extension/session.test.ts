@@ -6,7 +6,18 @@ import { tmpdir } from 'node:os';
 import { silentLog } from '../../src/cluster/log';
 import { LOCAL_CONTEXT, Session } from '../../src/extension/session';
 import { contextName } from '../../src/localcluster';
-import { affectedElements, attentionCounts, children, item, localClusterElsewhere, parentOf, elementId, rolloutChoices, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import {
+  affectedElements,
+  attentionCounts,
+  children,
+  item,
+  localClusterElsewhere,
+  parentOf,
+  elementId,
+  rolloutChoices,
+  type TreeElement,
+  type TreeSource,
+} from '../../src/extension/tree-model';
 import { failureSentence } from '../../src/extension/error-text';
 import { ApiError } from '../../src/cluster/rest';
 
@@ -44,14 +55,19 @@ describe('extension session and tree (local cluster)', function () {
   });
 
   before(() => {
-    session = new Session({ log: silentLog, env: noKubeconfig, local: () => ({ podReadyAfterMs: 0, startController: true }), localKubeconfigPath: () => kubeconfigPath });
+    session = new Session({
+      log: silentLog,
+      env: noKubeconfig,
+      local: () => ({ podReadyAfterMs: 0, startController: true }),
+      localKubeconfigPath: () => kubeconfigPath,
+    });
   });
   after(async () => {
     await session.close();
     rmSync(dirname(kubeconfigPath), { recursive: true, force: true });
   });
 
-  it('knows the local cluster\'s context name without loading the cluster side at activation', () => {
+  it("knows the local cluster's context name without loading the cluster side at activation", () => {
     assert.equal(LOCAL_CONTEXT, contextName);
   });
 
@@ -91,7 +107,10 @@ describe('extension session and tree (local cluster)', function () {
     const [ns] = children(src(), ctx);
     assert.deepEqual(ns, { kind: 'namespace', context: 'rollouts-local', namespace: 'rollouts-demo' });
     const rollouts = children(src(), ns);
-    assert.deepEqual(rollouts.map((r) => item(src(), r).label), ['bluegreen-demo', 'canary-demo']);
+    assert.deepEqual(
+      rollouts.map((r) => item(src(), r).label),
+      ['bluegreen-demo', 'canary-demo'],
+    );
     const canary = rollouts[1]!;
     await until(session, 'canary-demo Healthy with 5 ready pods', () => {
       const d = item(src(), canary).description;
@@ -112,10 +131,16 @@ describe('extension session and tree (local cluster)', function () {
   it('maps a pod event to the rollout that owns it (one row refresh, not the whole tree)', () => {
     const stores = session.stores!;
     const pod = stores.pods.list('rollouts-demo').find((p) => p.metadata?.name?.startsWith('canary-demo'))!;
-    assert.deepEqual(affectedElements('rollouts-local', stores, 'pods', 'update', pod, false), [{ kind: 'rollout', context: 'rollouts-local', namespace: 'rollouts-demo', name: 'canary-demo' }]);
+    assert.deepEqual(affectedElements('rollouts-local', stores, 'pods', 'update', pod, false), [
+      { kind: 'rollout', context: 'rollouts-local', namespace: 'rollouts-demo', name: 'canary-demo' },
+    ]);
     const rollout = stores.rollouts.get('canary-demo', 'rollouts-demo')!;
-    assert.deepEqual(affectedElements('rollouts-local', stores, 'rollouts', 'add', rollout, false), [{ kind: 'context', context: 'rollouts-local' }]);
-    assert.deepEqual(affectedElements('rollouts-local', stores, 'rollouts', 'update', rollout, true), [{ kind: 'namespace', context: 'rollouts-local', namespace: 'rollouts-demo' }]);
+    assert.deepEqual(affectedElements('rollouts-local', stores, 'rollouts', 'add', rollout, false), [
+      { kind: 'context', context: 'rollouts-local' },
+    ]);
+    assert.deepEqual(affectedElements('rollouts-local', stores, 'rollouts', 'update', rollout, true), [
+      { kind: 'namespace', context: 'rollouts-local', namespace: 'rollouts-demo' },
+    ]);
   });
 
   it('"needs attention only" hides healthy rollouts and says so', async () => {
@@ -129,18 +154,28 @@ describe('extension session and tree (local cluster)', function () {
     assert.equal(item(src(true), only[0]!).label, 'no rollout needs attention');
   });
 
-  it('the palette offers only rollouts where the action makes sense, and keeps the planner\'s reasons for the rest', async () => {
+  it("the palette offers only rollouts where the action makes sense, and keeps the planner's reasons for the rest", async () => {
     const stores = session.stores!;
-    await until(session, 'both demo rollouts Healthy', () => (attentionCounts(stores, new Date()).total === 2 && stores.rollouts.list().every((r) => r.status?.phase === 'Healthy') ? true : undefined));
+    await until(session, 'both demo rollouts Healthy', () =>
+      attentionCounts(stores, new Date()).total === 2 && stores.rollouts.list().every((r) => r.status?.phase === 'Healthy')
+        ? true
+        : undefined,
+    );
     const promote = rolloutChoices(stores, 'rollouts-local', 'promote', new Date());
     assert.deepEqual(promote.items, []);
     assert.equal(promote.refused.length, 2);
-    assert.ok(promote.refused.every((r) => /^rollouts-demo\/(bluegreen|canary)-demo: .+/.test(r)), promote.refused.join(' | '));
+    assert.ok(
+      promote.refused.every((r) => /^rollouts-demo\/(bluegreen|canary)-demo: .+/.test(r)),
+      promote.refused.join(' | '),
+    );
     const pause = rolloutChoices(stores, 'rollouts-local', 'pause', new Date());
-    assert.deepEqual(pause.items.map((i) => i.ref), [
-      { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'bluegreen-demo' },
-      { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'canary-demo' },
-    ]);
+    assert.deepEqual(
+      pause.items.map((i) => i.ref),
+      [
+        { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'bluegreen-demo' },
+        { context: 'rollouts-local', namespace: 'rollouts-demo', name: 'canary-demo' },
+      ],
+    );
     assert.match(pause.items[1]!.detail, /^Healthy · canary · step 8\/8/);
     const withContainers = rolloutChoices(stores, 'rollouts-local', 'setImage', new Date());
     assert.equal(withContainers.items.length, 2);
@@ -158,13 +193,32 @@ describe('extension session and tree (local cluster)', function () {
 
 describe('extension: failures as sentences', () => {
   it('names RBAC denial, conflicts and not found in words', () => {
-    assert.match(failureSentence('promote of rollout "a"', new ApiError(403, 'Forbidden', 'rollouts.argoproj.io "a" is forbidden')), /^Not allowed: promote of rollout "a" was denied by the cluster's RBAC \(403 Forbidden\)/);
+    assert.match(
+      failureSentence('promote of rollout "a"', new ApiError(403, 'Forbidden', 'rollouts.argoproj.io "a" is forbidden')),
+      /^Not allowed: promote of rollout "a" was denied by the cluster's RBAC \(403 Forbidden\)/,
+    );
     assert.equal(
-      failureSentence('promote of rollout "a"', new ApiError(403, 'Forbidden', 'rollouts.argoproj.io "a" is forbidden: User "system:serviceaccount:shop:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop"')),
+      failureSentence(
+        'promote of rollout "a"',
+        new ApiError(
+          403,
+          'Forbidden',
+          'rollouts.argoproj.io "a" is forbidden: User "system:serviceaccount:shop:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop"',
+        ),
+      ),
       'Not allowed: promote of rollout "a" was denied by the cluster\'s RBAC (403 Forbidden): you may not patch rollouts/status (argoproj.io) in namespace shop. Ask for that permission. (rollouts.argoproj.io "a" is forbidden: User "system:serviceaccount:shop:dev" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "shop")',
     );
-    assert.match(failureSentence('abort of rollout "a"', new ApiError(409, 'Conflict', 'the object has been modified')), /someone else changed it at the same time \(409 Conflict\)/);
-    assert.match(failureSentence('undo of rollout "a"', new ApiError(404, 'NotFound', 'not found')), /no longer exists in the cluster \(404 Not Found\)/);
-    assert.match(failureSentence('pause of rollout "a"', new ApiError(0, 'Unreachable', 'cannot reach http://x: ECONNREFUSED')), /cannot be reached/);
+    assert.match(
+      failureSentence('abort of rollout "a"', new ApiError(409, 'Conflict', 'the object has been modified')),
+      /someone else changed it at the same time \(409 Conflict\)/,
+    );
+    assert.match(
+      failureSentence('undo of rollout "a"', new ApiError(404, 'NotFound', 'not found')),
+      /no longer exists in the cluster \(404 Not Found\)/,
+    );
+    assert.match(
+      failureSentence('pause of rollout "a"', new ApiError(0, 'Unreachable', 'cannot reach http://x: ECONNREFUSED')),
+      /cannot be reached/,
+    );
   });
 });

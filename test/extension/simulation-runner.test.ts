@@ -8,7 +8,16 @@ import { runSimulation } from '../../src/extension/simulation-runner';
 // The worker bundled as scripts/build.mjs bundles it for the editor.
 const dir = mkdtempSync(join(tmpdir(), 'simulation-worker-'));
 const worker = { workerFile: join(dir, 'simulation-worker.js') };
-before(() => buildSync({ entryPoints: [join(__dirname, '../../src/extension/simulation-worker.ts')], outfile: worker.workerFile, bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' }));
+before(() =>
+  buildSync({
+    entryPoints: [join(__dirname, '../../src/extension/simulation-worker.ts')],
+    outfile: worker.workerFile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'warning',
+  }),
+);
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const rollout = (replicas: number | string) => `apiVersion: argoproj.io/v1alpha1
@@ -27,7 +36,10 @@ spec:
 
 describe('extension: the Simulate view runs the simulation in a worker with a budget', () => {
   it('answers the frames of a billion-replica rollout, off the extension host thread', async () => {
-    const answer = await runSimulation({ text: `kind: Service\nmetadata: {name: x}\n---\n${rollout(1_000_000_000)}`, docIndex: 1 }, { ...worker, timeoutMs: 60_000 });
+    const answer = await runSimulation(
+      { text: `kind: Service\nmetadata: {name: x}\n---\n${rollout(1_000_000_000)}`, docIndex: 1 },
+      { ...worker, timeoutMs: 60_000 },
+    );
     assert.ok(answer.ok, answer.ok ? '' : answer.reason);
     assert.equal(answer.rollout, 'big');
     assert.equal(answer.outcome, 'promoted');
@@ -39,10 +51,17 @@ describe('extension: the Simulate view runs the simulation in a worker with a bu
     const answer = await runSimulation({ text, docIndex: 0 }, { ...worker, timeoutMs: 60_000 });
     assert.equal(answer.ok, false);
     if (answer.ok) return;
-    assert.equal(answer.reason, 'The Rollout "checkout" is invalid: spec.strategy.canary.steps[0].setWeight: setWeight 150 is outside 0..100');
+    assert.equal(
+      answer.reason,
+      'The Rollout "checkout" is invalid: spec.strategy.canary.steps[0].setWeight: setWeight 150 is outside 0..100',
+    );
     const lines = text.split('\n');
     const errors = answer.invalidSpec ?? [];
-    assert.deepEqual(errors.map((e) => e.path), ['spec.strategy.canary.steps[0].setWeight', 'spec.strategy.canary.steps[1].pause.duration'], 'in file order');
+    assert.deepEqual(
+      errors.map((e) => e.path),
+      ['spec.strategy.canary.steps[0].setWeight', 'spec.strategy.canary.steps[1].pause.duration'],
+      'in file order',
+    );
     assert.equal(lines[errors[0]!.start.line]!.slice(errors[0]!.start.column), '150', 'the first error is placed at the 150');
     assert.match(lines[errors[1]!.start.line]!.slice(errors[1]!.start.column), /^30 seconds/);
   });
@@ -63,12 +82,18 @@ describe('extension: the Simulate view runs the simulation in a worker with a bu
 
   it('a text too large for the memory budget is refused before any worker starts', async () => {
     const answer = await runSimulation({ text: 'x'.repeat(3_000_000), docIndex: 0 }, { ...worker, maxHeapMb: 16 });
-    assert.deepEqual(answer, { ok: false, reason: 'the manifest has 3000000 characters: the Simulate view simulates manifests of up to 2097152 (its budget is 16 MB)' });
+    assert.deepEqual(answer, {
+      ok: false,
+      reason: 'the manifest has 3000000 characters: the Simulate view simulates manifests of up to 2097152 (its budget is 16 MB)',
+    });
   });
 
   it('over its time budget the worker is stopped and the answer says so', async () => {
     const answer = await runSimulation({ text: rollout(3), docIndex: 0 }, { ...worker, timeoutMs: 1 });
-    assert.deepEqual(answer, { ok: false, reason: 'the simulation took more than 0.001 s and was stopped (the Simulate view gives it 0.001 s and 256 MB)' });
+    assert.deepEqual(answer, {
+      ok: false,
+      reason: 'the simulation took more than 0.001 s and was stopped (the Simulate view gives it 0.001 s and 256 MB)',
+    });
   });
 
   it('a newer simulation of the same panel ends the older at once', async () => {

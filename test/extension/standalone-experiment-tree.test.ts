@@ -4,7 +4,15 @@
 // tree and the palette; its events re-render its row. Objects are shaped as the planner makes them.
 import { strict as assert } from 'node:assert';
 import type { Pod } from '../../src/cluster/kinds';
-import { experimentOwnerReference, templateReplicaSet, type AnalysisRun, type Experiment, type ExperimentTemplate, type ReplicaSet, type Rollout } from '../../src/planner';
+import {
+  experimentOwnerReference,
+  templateReplicaSet,
+  type AnalysisRun,
+  type Experiment,
+  type ExperimentTemplate,
+  type ReplicaSet,
+  type Rollout,
+} from '../../src/planner';
 import {
   affectedElements,
   analysisRunChoices,
@@ -68,7 +76,11 @@ function owned(name: string, owner: string, namespace: string): Experiment {
 function rollout(name: string, namespace: string): Rollout {
   return {
     metadata: { name, namespace, uid: `uid-${name}` },
-    spec: { replicas: 1, strategy: { canary: { steps: [{ setWeight: 50 }] } }, template: { spec: { containers: [{ name, image: `${name}:1` }] } } },
+    spec: {
+      replicas: 1,
+      strategy: { canary: { steps: [{ setWeight: 50 }] } },
+      template: { spec: { containers: [{ name, image: `${name}:1` }] } },
+    },
     status: { phase: 'Progressing' },
   } as Rollout;
 }
@@ -76,20 +88,41 @@ function rollout(name: string, namespace: string): Rollout {
 const templateRSs = (ex: Experiment): ReplicaSet[] =>
   (ex.spec as { templates: ExperimentTemplate[] }).templates.map((t, i): ReplicaSet => {
     const made = templateReplicaSet(ex, t);
-    return { ...made, metadata: { ...made.metadata, uid: `rs-${ex.metadata!.name}-${i}` }, spec: { ...made.spec, replicas: 1 }, status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } };
+    return {
+      ...made,
+      metadata: { ...made.metadata, uid: `rs-${ex.metadata!.name}-${i}` },
+      spec: { ...made.spec, replicas: 1 },
+      status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 },
+    };
   });
 
 function pod(name: string, rs: ReplicaSet, ready: boolean): Pod {
   return {
-    metadata: { name, namespace: rs.metadata!.namespace, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata!.name!, uid: rs.metadata!.uid ?? '', controller: true }] },
+    metadata: {
+      name,
+      namespace: rs.metadata!.namespace,
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata!.name!, uid: rs.metadata!.uid ?? '', controller: true },
+      ],
+    },
     spec: { containers: [{ name: 'rollouts-demo' }] },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }], containerStatuses: [{ name: 'rollouts-demo', ready, restartCount: 0, state: { running: {} } }] },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+      containerStatuses: [{ name: 'rollouts-demo', ready, restartCount: 0, state: { running: {} } }],
+    },
   } as Pod;
 }
 
 const run = (ex: Experiment, analysis: string, phase: string): AnalysisRun =>
   ({
-    metadata: { name: `${ex.metadata!.name}-${analysis}`, namespace: ex.metadata!.namespace, labels: {}, annotations: {}, ownerReferences: [experimentOwnerReference(ex)] },
+    metadata: {
+      name: `${ex.metadata!.name}-${analysis}`,
+      namespace: ex.metadata!.namespace,
+      labels: {},
+      annotations: {},
+      ownerReferences: [experimentOwnerReference(ex)],
+    },
     spec: { metrics: [{ name: analysis, provider: { web: { url: `http://metrics/${analysis}` } } }] },
     status: { phase, metricResults: [{ name: analysis, phase, successful: 1, failed: 0 }] },
   }) as AnalysisRun;
@@ -119,7 +152,19 @@ function stores(): ReturnType<typeof memoryStores> {
 }
 
 function source(s: ReturnType<typeof memoryStores>, needsAttentionOnly = false): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly, now: NOW };
+  return {
+    state: {
+      kind: 'connected',
+      context: CONTEXT,
+      stores: s,
+      conn: { server: 'memory' } as never,
+      scope: { namespaces: undefined, how: 'everywhere' },
+      problems: () => [],
+    },
+    contexts: [CONTEXT],
+    needsAttentionOnly,
+    now: NOW,
+  };
 }
 
 const contextEl: TreeElement = { kind: 'context', context: CONTEXT };
@@ -141,10 +186,9 @@ describe('extension: standalone Experiments in the tree', () => {
       ['1 rollout · 1 experiment', '0 rollouts · 1 experiment', '1 rollout'],
     );
     // The owned one stays under its rollout's revision, where it was.
-    assert.deepEqual(
-      children(src, { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2 }),
-      [{ kind: 'experiment', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2, experiment: 'search-abc-2-1' }],
-    );
+    assert.deepEqual(children(src, { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2 }), [
+      { kind: 'experiment', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2, experiment: 'search-abc-2-1' },
+    ]);
   });
 
   it('shows nothing more when every Experiment is owned by a rollout', () => {
@@ -163,10 +207,20 @@ describe('extension: standalone Experiments in the tree', () => {
     const row = item(src, experimentEl);
     assert.deepEqual(
       [row.id, row.label, row.description, row.icon, row.contextValue, row.collapsible],
-      [`experiment:${CONTEXT}/shop/${EXP}`, EXP, 'Running · 2 templates', { id: 'beaker', color: 'charts.blue' }, 'experiment:running', 'collapsed'],
+      [
+        `experiment:${CONTEXT}/shop/${EXP}`,
+        EXP,
+        'Running · 2 templates',
+        { id: 'beaker', color: 'charts.blue' },
+        'experiment:running',
+        'collapsed',
+      ],
     );
     const failed = item(src, { kind: 'experiment', context: CONTEXT, namespace: 'lab', experiment: 'broken' });
-    assert.deepEqual([failed.description, failed.icon, failed.contextValue, failed.collapsible], ['Failed · 0 templates', { id: 'beaker', color: 'errorForeground' }, 'experiment:ended', 'none']);
+    assert.deepEqual(
+      [failed.description, failed.icon, failed.contextValue, failed.collapsible],
+      ['Failed · 0 templates', { id: 'beaker', color: 'errorForeground' }, 'experiment:ended', 'none'],
+    );
     s.experiments.put(standalone(EXP, 'shop', 'Successful'));
     assert.equal(item(src, experimentEl).contextValue, 'experiment:ended');
     s.experiments.remove(EXP, 'shop');
@@ -178,7 +232,10 @@ describe('extension: standalone Experiments in the tree', () => {
     const src = source(stores());
     assert.deepEqual(children(src, experimentEl), [rsEl(ORANGE), rsEl(PURPLE), runEl(PASS), runEl(RANDOM)]);
     const purple = item(src, rsEl(PURPLE));
-    assert.deepEqual([purple.label, purple.description, purple.collapsible], [PURPLE.metadata!.name, 'template purple · Healthy · 1/1 available · argoproj/rollouts-demo:purple', 'collapsed']);
+    assert.deepEqual(
+      [purple.label, purple.description, purple.collapsible],
+      [PURPLE.metadata!.name, 'template purple · Healthy · 1/1 available · argoproj/rollouts-demo:purple', 'collapsed'],
+    );
     const [orangePod] = children(src, rsEl(ORANGE));
     assert.deepEqual(orangePod, { kind: 'pod', ...at, replicaSet: ORANGE.metadata!.name!, pod: `${ORANGE.metadata!.name}-b` });
     assert.equal(item(src, orangePod!).description, 'Running (not ready) · ready 0/1');
@@ -211,7 +268,7 @@ describe('extension: standalone Experiments in the tree', () => {
     assert.equal(experimentRefFrom(rsEl(PURPLE)), undefined);
   });
 
-  it('the palette offers a standalone Experiment that has not ended, beside the rollouts\' ones', () => {
+  it("the palette offers a standalone Experiment that has not ended, beside the rollouts' ones", () => {
     const s = stores();
     const items = experimentChoices(s, CONTEXT, NOW);
     assert.deepEqual(
@@ -224,7 +281,10 @@ describe('extension: standalone Experiments in the tree', () => {
     assert.deepEqual(items[0]!.ref, { context: CONTEXT, namespace: 'shop', experiment: EXP });
     assert.deepEqual(experimentRefFrom(items[0]!.ref), items[0]!.ref);
     s.experiments.put(standalone(EXP, 'shop', 'Inconclusive'));
-    assert.deepEqual(experimentChoices(s, CONTEXT, NOW).map((i) => i.ref.experiment), ['search-abc-2-1']);
+    assert.deepEqual(
+      experimentChoices(s, CONTEXT, NOW).map((i) => i.ref.experiment),
+      ['search-abc-2-1'],
+    );
   });
 
   it("Terminate AnalysisRun's palette offers its running run (not its ended one), naming the Experiment", () => {
@@ -251,7 +311,12 @@ describe('extension: standalone Experiments in the tree', () => {
 
   it("its change re-renders its row (its context when it comes or goes, its namespace under the filter); its ReplicaSets', pods' and runs' re-render its row", () => {
     const s = stores();
-    const affected = (kind: Parameters<typeof affectedElements>[2], obj: unknown, event: 'add' | 'update' | 'delete' = 'update', attention = false) => affectedElements(CONTEXT, s, kind, event, obj, attention);
+    const affected = (
+      kind: Parameters<typeof affectedElements>[2],
+      obj: unknown,
+      event: 'add' | 'update' | 'delete' = 'update',
+      attention = false,
+    ) => affectedElements(CONTEXT, s, kind, event, obj, attention);
     assert.deepEqual(affected('experiments', lab), [experimentEl]);
     assert.deepEqual(affected('experiments', lab, 'add'), [contextEl]);
     assert.deepEqual(affected('experiments', lab, 'delete'), [contextEl]);

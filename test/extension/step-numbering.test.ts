@@ -35,18 +35,28 @@ describe('steps are counted one way in every view', () => {
 
   it('the view model holds the counter (currentStepIndex/steps) and each step as data', () => {
     assert.deepEqual([view.step?.index, view.step?.count], [1, 3]);
-    assert.deepEqual(view.step?.steps.map((s) => [s.index, s.state, stepText(s.description)]), [
-      [0, 'done', 'setWeight 25%'],
-      [1, 'current', 'pause until promoted'],
-      [2, 'pending', 'setWeight 75%'],
-    ]);
+    assert.deepEqual(
+      view.step?.steps.map((s) => [s.index, s.state, stepText(s.description)]),
+      [
+        [0, 'done', 'setWeight 25%'],
+        [1, 'current', 'pause until promoted'],
+        [2, 'pending', 'setWeight 75%'],
+      ],
+    );
   });
 
   it('the tree says "step 1/3"', () => {
     const stores = memoryStores();
     stores.rollouts.put(paused);
     const source: TreeSource = {
-      state: { kind: 'connected', context: CONTEXT, stores, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] },
+      state: {
+        kind: 'connected',
+        context: CONTEXT,
+        stores,
+        conn: { server: 'memory' } as never,
+        scope: { namespaces: undefined, how: 'everywhere' },
+        problems: () => [],
+      },
       contexts: [CONTEXT],
       needsAttentionOnly: false,
       now: NOW,

@@ -6,7 +6,15 @@ import { localizedManifest } from '../../scripts/docs-tables';
 import type { AnalysisRun, ClusterStores, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
-import { analysisRunChoices, analysisRunRefFrom, children, item, terminateRefusal, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import {
+  analysisRunChoices,
+  analysisRunRefFrom,
+  children,
+  item,
+  terminateRefusal,
+  type TreeElement,
+  type TreeSource,
+} from '../../src/extension/tree-model';
 import { canTerminate, ENDED_ANALYSIS_PHASES } from '../../webview/actions';
 import { memoryStores } from '../cluster/fakes';
 
@@ -18,7 +26,11 @@ const NOW = new Date('2026-03-02T10:00:00Z');
 function rollout(name: string): Rollout {
   return {
     metadata: { name, namespace: 'shop', uid: `uid-${name}` },
-    spec: { replicas: 1, strategy: { canary: { steps: [{ setWeight: 50 }] } }, template: { spec: { containers: [{ name, image: `${name}:1` }] } } },
+    spec: {
+      replicas: 1,
+      strategy: { canary: { steps: [{ setWeight: 50 }] } },
+      template: { spec: { containers: [{ name, image: `${name}:1` }] } },
+    },
     status: { phase: 'Progressing' },
   } as Rollout;
 }
@@ -50,10 +62,29 @@ function stores(): ClusterStores {
 }
 
 function source(s: ClusterStores): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
+  return {
+    state: {
+      kind: 'connected',
+      context: CONTEXT,
+      stores: s,
+      conn: { server: 'memory' } as never,
+      scope: { namespaces: undefined, how: 'everywhere' },
+      problems: () => [],
+    },
+    contexts: [CONTEXT],
+    needsAttentionOnly: false,
+    now: NOW,
+  };
 }
 
-const runElement = (name: string, runName: string, revision = 2): TreeElement => ({ kind: 'analysisRun', context: CONTEXT, namespace: 'shop', name, revision, run: runName });
+const runElement = (name: string, runName: string, revision = 2): TreeElement => ({
+  kind: 'analysisRun',
+  context: CONTEXT,
+  namespace: 'shop',
+  name,
+  revision,
+  run: runName,
+});
 
 /** Does a `viewItem == X` / `viewItem =~ /re/` when clause (with view == rollouts.view) hold for this context value? */
 function whenHolds(when: string, contextValue: string): boolean {
@@ -74,7 +105,10 @@ describe('extension: terminate an AnalysisRun', () => {
       pkg.contributes.commands.find((c: { command: string }) => c.command === 'rollouts.terminateAnalysisRun'),
       { command: 'rollouts.terminateAnalysisRun', title: 'Terminate AnalysisRun', category: 'Argo Rollouts', icon: '$(debug-stop)' },
     );
-    assert.deepEqual(pkg.contributes.menus.commandPalette.find((c: { command: string }) => c.command === 'rollouts.terminateAnalysisRun'), { command: 'rollouts.terminateAnalysisRun', when: 'rollouts.connected' });
+    assert.deepEqual(
+      pkg.contributes.menus.commandPalette.find((c: { command: string }) => c.command === 'rollouts.terminateAnalysisRun'),
+      { command: 'rollouts.terminateAnalysisRun', when: 'rollouts.connected' },
+    );
   });
 
   it('the tree marks a running run analysisRun:running, and its menus (inline and context) offer Terminate there only', () => {
@@ -86,21 +120,33 @@ describe('extension: terminate an AnalysisRun', () => {
     const pending = item(src, runElement('checkout', 'checkout-abc-2-1.1')).contextValue;
     const ended = item(src, runElement('checkout', 'checkout-old-1-1', 1)).contextValue;
     const failed = item(src, runElement('cart', 'cart-def-2-1')).contextValue;
-    assert.deepEqual([running, pending, ended, failed], ['analysisRun:running', 'analysisRun:running', 'analysisRun:ended', 'analysisRun:ended']);
+    assert.deepEqual(
+      [running, pending, ended, failed],
+      ['analysisRun:running', 'analysisRun:running', 'analysisRun:ended', 'analysisRun:ended'],
+    );
 
-    const entries = (pkg.contributes.menus['view/item/context'] as { command: string; when: string; group: string }[]).filter((e) => e.command === 'rollouts.terminateAnalysisRun');
+    const entries = (pkg.contributes.menus['view/item/context'] as { command: string; when: string; group: string }[]).filter(
+      (e) => e.command === 'rollouts.terminateAnalysisRun',
+    );
     assert.deepEqual(entries.map((e) => e.group.split('@')[0]).sort(), ['2_danger', 'inline']);
     for (const e of entries) {
       assert.ok(whenHolds(e.when, running), `${e.group}: ${e.when} should hold for ${running}`);
       assert.ok(!whenHolds(e.when, ended), `${e.group}: ${e.when} should not hold for ${ended}`);
     }
     // No rollout action leaks onto run rows (their clauses start with ^rollout:).
-    const onRuns = (pkg.contributes.menus['view/item/context'] as { command: string; when: string }[]).filter((e) => whenHolds(e.when, running)).map((e) => e.command);
+    const onRuns = (pkg.contributes.menus['view/item/context'] as { command: string; when: string }[])
+      .filter((e) => whenHolds(e.when, running))
+      .map((e) => e.command);
     assert.deepEqual([...new Set(onRuns)], ['rollouts.terminateAnalysisRun']);
   });
 
-  it('a tree row of a run is the command\'s target: its namespace, run and owning rollout', () => {
-    assert.deepEqual(analysisRunRefFrom(runElement('checkout', 'checkout-abc-2-1')), { context: CONTEXT, namespace: 'shop', run: 'checkout-abc-2-1', rollout: 'checkout' });
+  it("a tree row of a run is the command's target: its namespace, run and owning rollout", () => {
+    assert.deepEqual(analysisRunRefFrom(runElement('checkout', 'checkout-abc-2-1')), {
+      context: CONTEXT,
+      namespace: 'shop',
+      run: 'checkout-abc-2-1',
+      rollout: 'checkout',
+    });
     assert.deepEqual(analysisRunRefFrom({ namespace: 'shop', run: 'x' }), { namespace: 'shop', run: 'x' });
     assert.equal(analysisRunRefFrom({ kind: 'rollout', context: CONTEXT, namespace: 'shop', name: 'checkout' }), undefined);
     assert.equal(analysisRunRefFrom({ namespace: 'shop', run: '' }), undefined);
@@ -129,22 +175,46 @@ describe('extension: terminate an AnalysisRun', () => {
     assert.deepEqual(analysisRunChoices(s, CONTEXT, NOW), []);
   });
 
-  it('the host acts on a webview\'s terminate only for a running run of the rollout its panel shows, in the connected context', () => {
+  it("the host acts on a webview's terminate only for a running run of the rollout its panel shows, in the connected context", () => {
     const s = stores();
     const state = source(s).state;
     const shown = { context: CONTEXT, namespace: 'shop', name: 'checkout' };
     assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW), undefined);
-    assert.equal(terminateRefusal(state, shown, { namespace: 'shop', name: 'checkout' }, { kind: 'analysisRun', name: 'checkout-abc-2-1.1' }, NOW), undefined, 'a pending run, and a target without its context');
-    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'checkout-old-1-1' }, NOW), 'it has already ended (Successful)');
-    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'cart-def-2-1' }, NOW), 'it is not an analysis run of rollout shop/checkout', "another rollout's run");
-    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'no-such-run' }, NOW), 'it is not an analysis run of rollout shop/checkout');
-    assert.equal(terminateRefusal(state, shown, { ...shown, name: 'cart' }, { kind: 'analysisRun', name: 'cart-def-2-1' }, NOW), 'the request names rollout shop/cart in context "kind-dev", but this panel shows shop/checkout in context "kind-dev"');
-    assert.equal(terminateRefusal(state, shown, { ...shown, context: 'prod' }, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW), 'the request names rollout shop/checkout in context "prod", but this panel shows shop/checkout in context "kind-dev"');
-    assert.equal(terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW), `context "${CONTEXT}" is not connected`);
+    assert.equal(
+      terminateRefusal(state, shown, { namespace: 'shop', name: 'checkout' }, { kind: 'analysisRun', name: 'checkout-abc-2-1.1' }, NOW),
+      undefined,
+      'a pending run, and a target without its context',
+    );
+    assert.equal(
+      terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'checkout-old-1-1' }, NOW),
+      'it has already ended (Successful)',
+    );
+    assert.equal(
+      terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'cart-def-2-1' }, NOW),
+      'it is not an analysis run of rollout shop/checkout',
+      "another rollout's run",
+    );
+    assert.equal(
+      terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'no-such-run' }, NOW),
+      'it is not an analysis run of rollout shop/checkout',
+    );
+    assert.equal(
+      terminateRefusal(state, shown, { ...shown, name: 'cart' }, { kind: 'analysisRun', name: 'cart-def-2-1' }, NOW),
+      'the request names rollout shop/cart in context "kind-dev", but this panel shows shop/checkout in context "kind-dev"',
+    );
+    assert.equal(
+      terminateRefusal(state, shown, { ...shown, context: 'prod' }, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW),
+      'the request names rollout shop/checkout in context "prod", but this panel shows shop/checkout in context "kind-dev"',
+    );
+    assert.equal(
+      terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, { kind: 'analysisRun', name: 'checkout-abc-2-1' }, NOW),
+      `context "${CONTEXT}" is not connected`,
+    );
   });
 
   it('"has not ended" means the same in the editor and the view as in the controller', () => {
     assert.deepEqual([...ENDED_ANALYSIS_PHASES].sort(), [...COMPLETED_PHASES].sort());
-    for (const phase of [...COMPLETED_PHASES, 'Pending', 'Running']) assert.equal(canTerminate({ phase }), !COMPLETED_PHASES.includes(phase), phase);
+    for (const phase of [...COMPLETED_PHASES, 'Pending', 'Running'])
+      assert.equal(canTerminate({ phase }), !COMPLETED_PHASES.includes(phase), phase);
   });
 });

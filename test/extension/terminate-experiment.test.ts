@@ -6,7 +6,16 @@ import { localizedManifest } from '../../scripts/docs-tables';
 import type { ClusterStores, Experiment, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
-import { children, experimentChoices, experimentContextValue, experimentRefFrom, item, terminateRefusal, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import {
+  children,
+  experimentChoices,
+  experimentContextValue,
+  experimentRefFrom,
+  item,
+  terminateRefusal,
+  type TreeElement,
+  type TreeSource,
+} from '../../src/extension/tree-model';
 import { memoryStores } from '../cluster/fakes';
 
 // As VS Code reads it: titles resolved through package.nls.json.
@@ -17,12 +26,23 @@ const NOW = new Date('2026-03-02T10:00:00Z');
 function rollout(name: string, namespace: string): Rollout {
   return {
     metadata: { name, namespace, uid: `uid-${name}` },
-    spec: { replicas: 1, strategy: { canary: { steps: [{ setWeight: 50 }, { experiment: { templates: [{ name: 'canary', specRef: 'canary' }] } }] } }, template: { spec: { containers: [{ name, image: `${name}:1` }] } } },
+    spec: {
+      replicas: 1,
+      strategy: { canary: { steps: [{ setWeight: 50 }, { experiment: { templates: [{ name: 'canary', specRef: 'canary' }] } }] } },
+      template: { spec: { containers: [{ name, image: `${name}:1` }] } },
+    },
     status: { phase: 'Progressing' },
   } as Rollout;
 }
 
-function experiment(name: string, owner: string, namespace: string, phase: string | undefined, revision: number, stepIndex: number): Experiment {
+function experiment(
+  name: string,
+  owner: string,
+  namespace: string,
+  phase: string | undefined,
+  revision: number,
+  stepIndex: number,
+): Experiment {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Experiment',
@@ -59,10 +79,29 @@ function stores(): ReturnType<typeof memoryStores> {
 }
 
 function source(s: ClusterStores): TreeSource {
-  return { state: { kind: 'connected', context: CONTEXT, stores: s, conn: { server: 'memory' } as never, scope: { namespaces: undefined, how: 'everywhere' }, problems: () => [] }, contexts: [CONTEXT], needsAttentionOnly: false, now: NOW };
+  return {
+    state: {
+      kind: 'connected',
+      context: CONTEXT,
+      stores: s,
+      conn: { server: 'memory' } as never,
+      scope: { namespaces: undefined, how: 'everywhere' },
+      problems: () => [],
+    },
+    contexts: [CONTEXT],
+    needsAttentionOnly: false,
+    now: NOW,
+  };
 }
 
-const experimentElement = (name: string, exp: string, revision: number, namespace = 'shop'): TreeElement => ({ kind: 'experiment', context: CONTEXT, namespace, name, revision, experiment: exp });
+const experimentElement = (name: string, exp: string, revision: number, namespace = 'shop'): TreeElement => ({
+  kind: 'experiment',
+  context: CONTEXT,
+  namespace,
+  name,
+  revision,
+  experiment: exp,
+});
 
 /** Does a `viewItem == X` / `viewItem =~ /re/` when clause (with view == rollouts.view) hold for this context value? */
 function whenHolds(when: string, contextValue: string): boolean {
@@ -85,14 +124,19 @@ describe('extension: terminate an Experiment', () => {
       pkg.contributes.commands.find((c: { command: string }) => c.command === 'rollouts.terminateExperiment'),
       { command: 'rollouts.terminateExperiment', title: 'Terminate Experiment', category: 'Argo Rollouts', icon: '$(debug-stop)' },
     );
-    assert.deepEqual(pkg.contributes.menus.commandPalette.find((c: { command: string }) => c.command === 'rollouts.terminateExperiment'), { command: 'rollouts.terminateExperiment', when: 'rollouts.connected' });
+    assert.deepEqual(
+      pkg.contributes.menus.commandPalette.find((c: { command: string }) => c.command === 'rollouts.terminateExperiment'),
+      { command: 'rollouts.terminateExperiment', when: 'rollouts.connected' },
+    );
   });
 
   it('the tree marks an Experiment that has not ended experiment:running, and its menus (inline and context) offer Terminate there only', () => {
     const src = source(stores());
     const revision: TreeElement = { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2 };
-    const shown = children(src, revision).map((e) => (e.kind === 'experiment' ? e.experiment : e.kind)).sort();
-    assert.deepEqual(shown, ['search-abc-2-1', 'search-abc-2-3'], 'the revision\'s Experiments are its rows');
+    const shown = children(src, revision)
+      .map((e) => (e.kind === 'experiment' ? e.experiment : e.kind))
+      .sort();
+    assert.deepEqual(shown, ['search-abc-2-1', 'search-abc-2-3'], "the revision's Experiments are its rows");
     const values = [
       item(src, experimentElement('search', 'search-abc-2-1', 2)),
       item(src, experimentElement('search', 'search-abc-2-3', 2)),
@@ -116,11 +160,18 @@ describe('extension: terminate an Experiment', () => {
     for (const e of entries) {
       assert.ok(whenHolds(e.when, 'experiment:running'), `${e.group}: ${e.when} should hold for a running Experiment`);
       assert.ok(!whenHolds(e.when, 'experiment:ended'), `${e.group}: ${e.when} should not hold for an ended one`);
-      for (const other of ['analysisRun:running', 'replicaSet', 'pod', 'rollout:promote:abort:']) assert.ok(!whenHolds(e.when, other), `${e.group}: ${e.when} should not hold for ${other}`);
+      for (const other of ['analysisRun:running', 'replicaSet', 'pod', 'rollout:promote:abort:'])
+        assert.ok(!whenHolds(e.when, other), `${e.group}: ${e.when} should not hold for ${other}`);
     }
     // Nothing else (rollout actions, Terminate AnalysisRun) shows on an Experiment row, running or ended.
-    assert.deepEqual([...new Set(menu.filter((e) => whenHolds(e.when, 'experiment:running')).map((e) => e.command))], ['rollouts.terminateExperiment']);
-    assert.deepEqual(menu.filter((e) => whenHolds(e.when, 'experiment:ended')), []);
+    assert.deepEqual(
+      [...new Set(menu.filter((e) => whenHolds(e.when, 'experiment:running')).map((e) => e.command))],
+      ['rollouts.terminateExperiment'],
+    );
+    assert.deepEqual(
+      menu.filter((e) => whenHolds(e.when, 'experiment:ended')),
+      [],
+    );
   });
 
   it('"has not ended" is the planner\'s: every completed phase is ended, Pending and Running are not', () => {
@@ -129,13 +180,30 @@ describe('extension: terminate an Experiment', () => {
     assert.equal(experimentContextValue(undefined), 'experiment:ended', 'an Experiment no longer in the store');
   });
 
-  it('a tree row of an Experiment, or a plain { namespace, experiment }, is the command\'s target; other rows and bad references are not', () => {
-    assert.deepEqual(experimentRefFrom(experimentElement('search', 'search-abc-2-1', 2)), { context: CONTEXT, namespace: 'shop', experiment: 'search-abc-2-1', rollout: 'search' });
+  it("a tree row of an Experiment, or a plain { namespace, experiment }, is the command's target; other rows and bad references are not", () => {
+    assert.deepEqual(experimentRefFrom(experimentElement('search', 'search-abc-2-1', 2)), {
+      context: CONTEXT,
+      namespace: 'shop',
+      experiment: 'search-abc-2-1',
+      rollout: 'search',
+    });
     assert.deepEqual(experimentRefFrom({ namespace: 'shop', experiment: 'x' }), { namespace: 'shop', experiment: 'x' });
-    assert.deepEqual(experimentRefFrom({ context: 'prod', namespace: 'shop', experiment: 'x' }), { context: 'prod', namespace: 'shop', experiment: 'x' }, 'the context is kept, so the handler can refuse another one');
+    assert.deepEqual(
+      experimentRefFrom({ context: 'prod', namespace: 'shop', experiment: 'x' }),
+      { context: 'prod', namespace: 'shop', experiment: 'x' },
+      'the context is kept, so the handler can refuse another one',
+    );
     const at = { context: CONTEXT, namespace: 'shop', name: 'search', revision: 2, experiment: 'search-abc-2-1' };
-    assert.equal(experimentRefFrom({ kind: 'analysisRun', ...at, run: 'search-abc-2-1-compare' }), undefined, "a run row of the Experiment");
-    assert.equal(experimentRefFrom({ kind: 'replicaSet', ...at, replicaSet: 'search-abc-2-1-canary' }), undefined, 'a template ReplicaSet row');
+    assert.equal(
+      experimentRefFrom({ kind: 'analysisRun', ...at, run: 'search-abc-2-1-compare' }),
+      undefined,
+      'a run row of the Experiment',
+    );
+    assert.equal(
+      experimentRefFrom({ kind: 'replicaSet', ...at, replicaSet: 'search-abc-2-1-canary' }),
+      undefined,
+      'a template ReplicaSet row',
+    );
     assert.equal(experimentRefFrom({ kind: 'rollout', context: CONTEXT, namespace: 'shop', name: 'search' }), undefined);
     assert.equal(experimentRefFrom({ namespace: 'shop', experiment: '' }), undefined);
     assert.equal(experimentRefFrom({ namespace: 7, experiment: 'x' }), undefined);
@@ -162,7 +230,10 @@ describe('extension: terminate an Experiment', () => {
   it('the palette offers nothing when every Experiment has ended, and follows an Experiment as it ends', () => {
     const s = stores();
     s.experiments.put(experiment('search-abc-2-1', 'search', 'shop', 'Successful', 2, 1));
-    assert.deepEqual(experimentChoices(s, CONTEXT, NOW).map((i) => i.ref.experiment), ['api-x-3-2', 'cart-def-2-2', 'search-abc-2-3']);
+    assert.deepEqual(
+      experimentChoices(s, CONTEXT, NOW).map((i) => i.ref.experiment),
+      ['api-x-3-2', 'cart-def-2-2', 'search-abc-2-3'],
+    );
     assert.equal(item(source(s), experimentElement('search', 'search-abc-2-1', 2)).contextValue, 'experiment:ended');
     const ended = memoryStores();
     ended.rollouts.put(rollout('cart', 'shop'));
@@ -175,12 +246,28 @@ describe('extension: terminate an Experiment', () => {
     const shown = { context: CONTEXT, namespace: 'shop', name: 'search' };
     const ex = (name: string) => ({ kind: 'experiment' as const, name });
     assert.equal(terminateRefusal(state, shown, shown, ex('search-abc-2-1'), NOW), undefined, 'a running Experiment');
-    assert.equal(terminateRefusal(state, shown, { namespace: 'shop', name: 'search' }, ex('search-abc-2-3'), NOW), undefined, 'a pending one, and a target without its context');
+    assert.equal(
+      terminateRefusal(state, shown, { namespace: 'shop', name: 'search' }, ex('search-abc-2-3'), NOW),
+      undefined,
+      'a pending one, and a target without its context',
+    );
     assert.equal(terminateRefusal(state, shown, shown, ex('search-old-1-1'), NOW), 'it has already ended (Successful)');
-    assert.equal(terminateRefusal(state, shown, shown, ex('cart-def-2-2'), NOW), 'it is not an Experiment of rollout shop/search', "another rollout's running Experiment");
-    assert.equal(terminateRefusal(state, shown, shown, ex('api-x-3-2'), NOW), 'it is not an Experiment of rollout shop/search', 'a running Experiment of a rollout in another namespace');
+    assert.equal(
+      terminateRefusal(state, shown, shown, ex('cart-def-2-2'), NOW),
+      'it is not an Experiment of rollout shop/search',
+      "another rollout's running Experiment",
+    );
+    assert.equal(
+      terminateRefusal(state, shown, shown, ex('api-x-3-2'), NOW),
+      'it is not an Experiment of rollout shop/search',
+      'a running Experiment of a rollout in another namespace',
+    );
     assert.equal(terminateRefusal(state, shown, shown, ex('no-such-experiment'), NOW), 'it is not an Experiment of rollout shop/search');
-    assert.equal(terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'search-abc-2-1' }, NOW), 'it is not an analysis run of rollout shop/search', 'an Experiment is not a run: the kind asked for counts');
+    assert.equal(
+      terminateRefusal(state, shown, shown, { kind: 'analysisRun', name: 'search-abc-2-1' }, NOW),
+      'it is not an analysis run of rollout shop/search',
+      'an Experiment is not a run: the kind asked for counts',
+    );
     assert.equal(
       terminateRefusal(state, shown, { ...shown, name: 'cart' }, ex('cart-def-2-2'), NOW),
       'the request names rollout shop/cart in context "kind-dev", but this panel shows shop/search in context "kind-dev"',
@@ -190,8 +277,15 @@ describe('extension: terminate an Experiment', () => {
       terminateRefusal(state, shown, { ...shown, context: 'prod' }, ex('search-abc-2-1'), NOW),
       'the request names rollout shop/search in context "prod", but this panel shows shop/search in context "kind-dev"',
     );
-    assert.equal(terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, ex('search-abc-2-1'), NOW), `context "${CONTEXT}" is not connected`);
-    assert.equal(terminateRefusal({ ...state, context: 'prod' } as typeof state, shown, shown, ex('search-abc-2-1'), NOW), `context "${CONTEXT}" is not connected`, 'another context is connected');
+    assert.equal(
+      terminateRefusal({ kind: 'connecting', context: CONTEXT }, shown, shown, ex('search-abc-2-1'), NOW),
+      `context "${CONTEXT}" is not connected`,
+    );
+    assert.equal(
+      terminateRefusal({ ...state, context: 'prod' } as typeof state, shown, shown, ex('search-abc-2-1'), NOW),
+      `context "${CONTEXT}" is not connected`,
+      'another context is connected',
+    );
     // The refusal follows the store: once the Experiment ends, the same request is refused.
     s.experiments.put(experiment('search-abc-2-1', 'search', 'shop', 'Error', 2, 1));
     assert.equal(terminateRefusal(state, shown, shown, ex('search-abc-2-1'), NOW), 'it has already ended (Error)');

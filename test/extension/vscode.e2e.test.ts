@@ -18,13 +18,17 @@ const root = join(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'rollouts-vscode-results-'));
 const file = join(dir, 'results.json');
 const started = Date.now();
-const run = spawnSync(process.execPath, [join(root, 'scripts', 'vscode-e2e', 'run.mjs'), '--results', file], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 20 * 60_000 });
+const run = spawnSync(process.execPath, [join(root, 'scripts', 'vscode-e2e', 'run.mjs'), '--results', file], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  timeout: 20 * 60_000,
+});
 const results: InnerResult[] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
 rmSync(dir, { recursive: true, force: true });
 
 describe(`VS Code (code-server): the extension in a real editor (${Math.round((Date.now() - started) / 1000)} s)`, () => {
   if (results.length === 0) {
-    it('the real-editor harness ran and reported', () => assert.fail(`scripts/vscode-e2e/run.mjs reported nothing (exit ${run.status ?? run.signal})`));
+    it('the real-editor harness ran and reported', () =>
+      assert.fail(`scripts/vscode-e2e/run.mjs reported nothing (exit ${run.status ?? run.signal})`));
   }
   for (const r of results) {
     if (r.state === 'pending') it.skip(r.title);

@@ -25,7 +25,12 @@ describe('JSON merge patch (RFC 7386)', () => {
 
 describe('the merge patch between two values (mergeDiff)', () => {
   it('gives the merge patch from one status to another, and nothing for equal ones', () => {
-    const from = { phase: 'Progressing', pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }], canary: { weights: { canary: { weight: 10 } } }, abort: true };
+    const from = {
+      phase: 'Progressing',
+      pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }],
+      canary: { weights: { canary: { weight: 10 } } },
+      abort: true,
+    };
     const to = { phase: 'Healthy', canary: { weights: { canary: { weight: 10 } } }, stableRS: 'abc' };
     assert.deepEqual(mergeDiff(from, to), { phase: 'Healthy', pauseConditions: null, abort: null, stableRS: 'abc' });
     assert.deepEqual(applyMergePatch(from, mergeDiff(from, to)), to);
@@ -52,7 +57,10 @@ describe('JSON patch (RFC 6902)', () => {
     assert.deepEqual(applyJsonPatch({ m: {} }, [{ op: 'add', path: '/m/a~1b~0c', value: 1 }]), { m: { 'a/b~c': 1 } });
   });
   it('names the failing operation', () => {
-    assert.throws(() => applyJsonPatch(doc, [{ op: 'replace', path: '/zz', value: 1 }]), (e: Error) => e instanceof PatchError && /operation 0 \(replace\)/.test(e.message));
+    assert.throws(
+      () => applyJsonPatch(doc, [{ op: 'replace', path: '/zz', value: 1 }]),
+      (e: Error) => e instanceof PatchError && /operation 0 \(replace\)/.test(e.message),
+    );
     assert.throws(() => applyJsonPatch(doc, [{ op: 'jump', path: '/a' }]), /unknown op "jump"/);
   });
   it('refuses what RFC 6902 calls an error: a missing value, a bad index, removing the root', () => {

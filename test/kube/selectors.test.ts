@@ -1,5 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { SelectorError, formatLabelSelector, formatLabels, labelSelectorRequirements, matchesMapSelector, matchesRequirements, parseLabelSelector } from '../../src/kube';
+import {
+  SelectorError,
+  formatLabelSelector,
+  formatLabels,
+  labelSelectorRequirements,
+  matchesMapSelector,
+  matchesRequirements,
+  parseLabelSelector,
+} from '../../src/kube';
 
 describe('label selectors', () => {
   const labels = { app: 'web', 'example.com/tier': 'front' };
@@ -25,19 +33,37 @@ describe('label selectors', () => {
 
   it('a malformed selector is a SelectorError naming the selector', () => {
     for (const bad of ['app in (web', 'app=we b', '=x', 'app in web']) {
-      assert.throws(() => parseLabelSelector(bad), (e: unknown) => e instanceof SelectorError && e.message.includes(bad), bad);
+      assert.throws(
+        () => parseLabelSelector(bad),
+        (e: unknown) => e instanceof SelectorError && e.message.includes(bad),
+        bad,
+      );
     }
   });
 
   it('a structured LabelSelector uses matchLabels and matchExpressions', () => {
-    const req = labelSelectorRequirements({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'track', operator: 'NotIn', values: ['canary'] }, { key: 'env', operator: 'DoesNotExist' }] });
+    const req = labelSelectorRequirements({
+      matchLabels: { app: 'web' },
+      matchExpressions: [
+        { key: 'track', operator: 'NotIn', values: ['canary'] },
+        { key: 'env', operator: 'DoesNotExist' },
+      ],
+    });
     assert.equal(matchesRequirements({ app: 'web', track: 'stable' }, req), true);
     assert.equal(matchesRequirements({ app: 'web', track: 'canary' }, req), false);
     assert.equal(matchesRequirements({ app: 'web', env: 'x' }, req), false);
   });
 
   it('a structured LabelSelector written as text parses back to the same requirements', () => {
-    const selector = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'track', operator: 'In', values: ['a', 'b'] }, { key: 'x', operator: 'NotIn', values: ['y'] }, { key: 'env', operator: 'Exists' }, { key: 'old', operator: 'DoesNotExist' }] };
+    const selector = {
+      matchLabels: { app: 'web' },
+      matchExpressions: [
+        { key: 'track', operator: 'In', values: ['a', 'b'] },
+        { key: 'x', operator: 'NotIn', values: ['y'] },
+        { key: 'env', operator: 'Exists' },
+        { key: 'old', operator: 'DoesNotExist' },
+      ],
+    };
     const text = formatLabelSelector(selector);
     assert.equal(text, 'app=web,track in (a,b),x notin (y),env,!old');
     assert.deepEqual(parseLabelSelector(text), labelSelectorRequirements(selector));

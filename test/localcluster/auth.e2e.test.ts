@@ -52,7 +52,7 @@ describe('authentication and RBAC (real kubectl)', function () {
     assert.equal(info.uid, (await kubectl(['get', 'sa', 'dev', '-n', 'team-a', '-o', 'jsonpath={.metadata.uid}'])).trim());
   });
 
-  it('a ServiceAccount with a Role lists in its namespace, and gets kube-apiserver\'s 403 elsewhere and cluster-wide', async () => {
+  it("a ServiceAccount with a Role lists in its namespace, and gets kube-apiserver's 403 elsewhere and cluster-wide", async () => {
     const own = await asDev(['get', 'rollouts', '-n', 'team-a']);
     assert.equal(own.code, 0, own.stderr);
     assert.match(own.stderr, /No resources found in team-a namespace/);
@@ -64,10 +64,16 @@ describe('authentication and RBAC (real kubectl)', function () {
     );
     const all = await asDev(['get', 'rollouts', '-A']);
     assert.equal(all.code, 1);
-    assert.equal(all.stderr.trim(), `Error from server (Forbidden): rollouts.argoproj.io is forbidden: User "${sa}" cannot list resource "rollouts" in API group "argoproj.io" at the cluster scope`);
+    assert.equal(
+      all.stderr.trim(),
+      `Error from server (Forbidden): rollouts.argoproj.io is forbidden: User "${sa}" cannot list resource "rollouts" in API group "argoproj.io" at the cluster scope`,
+    );
     const write = await asDev(['create', 'configmap', 'x', '-n', 'team-a']);
     assert.equal(write.code, 1);
-    assert.match(write.stderr, /configmaps is forbidden: User "system:serviceaccount:team-a:dev" cannot create resource "configmaps" in API group "" in the namespace "team-a"/);
+    assert.match(
+      write.stderr,
+      /configmaps is forbidden: User "system:serviceaccount:team-a:dev" cannot create resource "configmaps" in API group "" in the namespace "team-a"/,
+    );
   });
 
   it('writeKubeconfig as the ServiceAccount: a kubeconfig whose context namespace is its own', async () => {
@@ -98,23 +104,42 @@ describe('authentication and RBAC (real kubectl)', function () {
   it('kubectl --as: the admin impersonates the ServiceAccount (same 403) and a user with groups; the ServiceAccount may not impersonate', async () => {
     const as = await run(['--as', sa, 'get', 'rollouts', '-n', 'team-b']);
     assert.equal(as.code, 1);
-    assert.match(as.stderr, /rollouts\.argoproj\.io is forbidden: User "system:serviceaccount:team-a:dev" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "team-b"/);
+    assert.match(
+      as.stderr,
+      /rollouts\.argoproj\.io is forbidden: User "system:serviceaccount:team-a:dev" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "team-b"/,
+    );
     assert.equal((await run(['--as', sa, 'auth', 'can-i', 'list', 'pods', '-n', 'team-a'])).stdout.trim(), 'yes');
     const jane = JSON.parse(await kubectl(['--as', 'jane', '--as-group', 'devs', 'auth', 'whoami', '-o', 'json'])).status.userInfo;
     assert.equal(jane.username, 'jane');
     assert.deepEqual(jane.groups, ['devs', 'system:authenticated']);
     const refused = await asDev(['--as', 'jane', 'get', 'pods', '-n', 'team-a']);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /users "jane" is forbidden: User "system:serviceaccount:team-a:dev" cannot impersonate resource "users" in API group "" at the cluster scope/);
+    assert.match(
+      refused.stderr,
+      /users "jane" is forbidden: User "system:serviceaccount:team-a:dev" cannot impersonate resource "users" in API group "" at the cluster scope/,
+    );
   });
 
-  it('the default view and edit ClusterRoles include Argo\'s kinds by aggregation', async () => {
+  it("the default view and edit ClusterRoles include Argo's kinds by aggregation", async () => {
     const view = JSON.parse(await kubectl(['get', 'clusterrole', 'view', '-o', 'json']));
-    assert.ok(view.rules.some((r: any) => r.apiGroups.includes('argoproj.io') && r.resources.includes('rollouts') && r.verbs.includes('watch')), 'view lets you watch rollouts');
+    assert.ok(
+      view.rules.some((r: any) => r.apiGroups.includes('argoproj.io') && r.resources.includes('rollouts') && r.verbs.includes('watch')),
+      'view lets you watch rollouts',
+    );
     await kubectl(['create', 'rolebinding', 'dev-edits-b', '-n', 'team-b', '--clusterrole=edit', '--serviceaccount=team-a:dev']);
-    assert.equal((await asDev(['auth', 'can-i', 'patch', 'rollouts.argoproj.io', '--subresource=status', '-n', 'team-b'])).stdout.trim(), 'yes');
-    assert.equal((await asDev(['auth', 'can-i', 'update', 'rollouts.argoproj.io', '--subresource=scale', '-n', 'team-b'])).stdout.trim(), 'yes');
-    assert.equal((await asDev(['auth', 'can-i', 'delete', 'namespaces', '-n', 'team-b'])).stdout.trim(), 'no', 'edit does not manage namespaces');
+    assert.equal(
+      (await asDev(['auth', 'can-i', 'patch', 'rollouts.argoproj.io', '--subresource=status', '-n', 'team-b'])).stdout.trim(),
+      'yes',
+    );
+    assert.equal(
+      (await asDev(['auth', 'can-i', 'update', 'rollouts.argoproj.io', '--subresource=scale', '-n', 'team-b'])).stdout.trim(),
+      'yes',
+    );
+    assert.equal(
+      (await asDev(['auth', 'can-i', 'delete', 'namespaces', '-n', 'team-b'])).stdout.trim(),
+      'no',
+      'edit does not manage namespaces',
+    );
     assert.equal((await asDev(['auth', 'can-i', 'create', 'pods', '--subresource=eviction', '-n', 'team-b'])).stdout.trim(), 'yes');
     assert.equal((await asDev(['auth', 'can-i', 'get', 'pods', '--subresource=log', '-n', 'team-b'])).stdout.trim(), 'yes');
     assert.equal((await asDev(['auth', 'can-i', 'create', 'roles', '-n', 'team-b'])).stdout.trim(), 'no', 'edit does not grant RBAC');
@@ -133,7 +158,10 @@ describe('authentication and RBAC (real kubectl)', function () {
     await kubectl(['apply', '-f', join(cacheDir, 'extra.json')]);
     let admin = '';
     for (let i = 0; i < 50 && !admin.includes('widgets'); i++) admin = await kubectl(['get', 'clusterrole', 'admin', '-o', 'json']);
-    assert.ok(JSON.parse(admin).rules.some((r: any) => r.resources?.includes('widgets')), 'view aggregates into edit, edit into admin');
+    assert.ok(
+      JSON.parse(admin).rules.some((r: any) => r.resources?.includes('widgets')),
+      'view aggregates into edit, edit into admin',
+    );
   });
 
   it('a wrong token: kubectl says it must log in (401)', async () => {
@@ -160,7 +188,15 @@ describe('authentication and RBAC (real kubectl)', function () {
 
   it('kubectl api-resources lists the RBAC kinds, ServiceAccounts and the review kinds', async () => {
     const out = await kubectl(['api-resources', '--api-group=rbac.authorization.k8s.io', '-o', 'name']);
-    assert.deepEqual(out.trim().split('\n').sort(), ['clusterrolebindings.rbac.authorization.k8s.io', 'clusterroles.rbac.authorization.k8s.io', 'rolebindings.rbac.authorization.k8s.io', 'roles.rbac.authorization.k8s.io']);
-    assert.match(await kubectl(['api-resources', '--verbs=create', '--api-group=authorization.k8s.io', '-o', 'name']), /selfsubjectaccessreviews/);
+    assert.deepEqual(out.trim().split('\n').sort(), [
+      'clusterrolebindings.rbac.authorization.k8s.io',
+      'clusterroles.rbac.authorization.k8s.io',
+      'rolebindings.rbac.authorization.k8s.io',
+      'roles.rbac.authorization.k8s.io',
+    ]);
+    assert.match(
+      await kubectl(['api-resources', '--verbs=create', '--api-group=authorization.k8s.io', '-o', 'name']),
+      /selfsubjectaccessreviews/,
+    );
   });
 });

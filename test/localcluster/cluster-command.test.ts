@@ -12,14 +12,27 @@ describe('rollouts cluster options', () => {
   });
 
   it('reads every option, in both --flag value and --flag=value forms', () => {
-    assert.deepEqual(parseClusterArgs(['--port', '8080', '--data-dir=/tmp/x', '--demo', '--pod-ready-seconds', '0.5', '--fail-image', ':oops$', '--max-pods=7']), {
-      port: 8080,
-      dataDir: '/tmp/x',
-      demo: true,
-      podReadySeconds: 0.5,
-      failImage: ':oops$',
-      maxPods: 7,
-    });
+    assert.deepEqual(
+      parseClusterArgs([
+        '--port',
+        '8080',
+        '--data-dir=/tmp/x',
+        '--demo',
+        '--pod-ready-seconds',
+        '0.5',
+        '--fail-image',
+        ':oops$',
+        '--max-pods=7',
+      ]),
+      {
+        port: 8080,
+        dataDir: '/tmp/x',
+        demo: true,
+        podReadySeconds: 0.5,
+        failImage: ':oops$',
+        maxPods: 7,
+      },
+    );
   });
 
   it('says what is wrong with a bad option', () => {
@@ -31,7 +44,12 @@ describe('rollouts cluster options', () => {
       [['--max-pods', '1.5'], /--max-pods must be a whole number, 0 or more, got "1.5"/],
       [['--verbose'], /unknown option "--verbose"/],
     ];
-    for (const [args, message] of cases) assert.throws(() => parseClusterArgs(args), (e: unknown) => e instanceof UsageError && message.test(e.message), args.join(' '));
+    for (const [args, message] of cases)
+      assert.throws(
+        () => parseClusterArgs(args),
+        (e: unknown) => e instanceof UsageError && message.test(e.message),
+        args.join(' '),
+      );
   });
 });
 
@@ -54,7 +72,12 @@ describe('--demo', () => {
   it('seeds a namespace with Services, a canary Rollout and a blue-green Rollout', async () => {
     const h = await startHarness({ demo: true });
     try {
-      const rollouts: any = await h.custom.listNamespacedCustomObject({ group: 'argoproj.io', version: 'v1alpha1', namespace: demoNamespace, plural: 'rollouts' });
+      const rollouts: any = await h.custom.listNamespacedCustomObject({
+        group: 'argoproj.io',
+        version: 'v1alpha1',
+        namespace: demoNamespace,
+        plural: 'rollouts',
+      });
       const byName = Object.fromEntries(rollouts.items.map((r: any) => [r.metadata.name, r]));
       assert.ok(byName['canary-demo'].spec.strategy.canary.steps.length > 0);
       const bg = byName['bluegreen-demo'].spec.strategy.blueGreen;

@@ -32,7 +32,11 @@ const widgetCrd = {
                 description: 'What the widget should be.',
                 properties: {
                   size: { type: 'integer', description: 'How many sprockets the widget has.' },
-                  finish: { type: 'object', description: 'Its surface.', properties: { colour: { type: 'string', description: 'Paint colour, by name.' } } },
+                  finish: {
+                    type: 'object',
+                    description: 'Its surface.',
+                    properties: { colour: { type: 'string', description: 'Paint colour, by name.' } },
+                  },
                 },
               },
             },
@@ -60,7 +64,7 @@ describe('kubectl explain with CRD schemas (real kubectl)', function () {
   // A fresh cache each time: kubectl caches discovery and OpenAPI documents, and the test changes them.
   const kubectl = (args: string[]) => kubectlOk(cluster.kubeconfigPath, mkdtempSync(join(dir, 'cache-')), args, 30_000);
 
-  it('explains a custom resource\'s fields to any depth from its CRD, and forgets them with the CRD', async () => {
+  it("explains a custom resource's fields to any depth from its CRD, and forgets them with the CRD", async () => {
     writeFileSync(join(dir, 'crd.json'), JSON.stringify(widgetCrd));
     await kubectl(['apply', '-f', join(dir, 'crd.json')]);
     const spec = await kubectl(['explain', 'widget.spec']);
@@ -72,10 +76,13 @@ describe('kubectl explain with CRD schemas (real kubectl)', function () {
     const meta = await kubectl(['explain', 'widget.metadata.name']);
     assert.match(meta, /FIELD:\s+name <string>/);
     await kubectl(['delete', 'crd', 'widgets.example.com']);
-    await assert.rejects(kubectl(['explain', 'widget.spec']), /doesn't have a resource type "widget"|the server doesn't have a resource type/);
+    await assert.rejects(
+      kubectl(['explain', 'widget.spec']),
+      /doesn't have a resource type "widget"|the server doesn't have a resource type/,
+    );
   });
 
-  it('explains Rollout fields to any depth with the catalog\'s docs (the schemas the CLI and the extension pass in)', async () => {
+  it("explains Rollout fields to any depth with the catalog's docs (the schemas the CLI and the extension pass in)", async () => {
     const weight = await kubectl(['explain', 'rollout.spec.strategy.canary.steps.setWeight']);
     assert.match(weight, /FIELD:\s+setWeight <integer>/);
     assert.match(weight, /percentage of traffic|canary weight|weight/i);
@@ -91,10 +98,16 @@ describe('kubectl explain with CRD schemas (real kubectl)', function () {
     assert.ok(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.strategy, 'the stored CRD carries the schema');
   });
 
-  it('kubectl applies the peers\' Experiments against the published schema (kubectl validates what it sends)', async () => {
-    const peers = availablePeers(['argo-rollouts/examples/experiment-with-analysis.yaml', 'real-world/JoshDanielWalker__argo-rollout__experiment.yaml', 'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml']);
+  it("kubectl applies the peers' Experiments against the published schema (kubectl validates what it sends)", async () => {
+    const peers = availablePeers([
+      'argo-rollouts/examples/experiment-with-analysis.yaml',
+      'real-world/JoshDanielWalker__argo-rollout__experiment.yaml',
+      'real-world/yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml',
+    ]);
     for (const peer of peers) await kubectl(['apply', '-f', peerPath(peer)]);
-    const names = JSON.parse(await kubectl(['get', 'experiments', '-o', 'json'])).items.map((e: { metadata: { name: string } }) => e.metadata.name);
+    const names = JSON.parse(await kubectl(['get', 'experiments', '-o', 'json'])).items.map(
+      (e: { metadata: { name: string } }) => e.metadata.name,
+    );
     assert.ok(names.length >= peers.length, `applied: ${names.join(', ')}`);
   });
 });

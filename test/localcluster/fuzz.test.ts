@@ -27,12 +27,37 @@ function plainThroughout(v: unknown): boolean {
   return Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every(plainThroughout);
 }
 
-const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted', 'a', 'b', 'name', 'toString', 'hasOwnProperty', '$patch', 'containers'), fc.string({ maxLength: 4 }));
+const key = fc.oneof(
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'polluted',
+    'a',
+    'b',
+    'name',
+    'toString',
+    'hasOwnProperty',
+    '$patch',
+    'containers',
+  ),
+  fc.string({ maxLength: 4 }),
+);
 /** JSON values whose objects are built as JSON.parse builds them (own `__proto__` keys included). */
 const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant(null), fc.boolean(), fc.integer(), fc.string({ maxLength: 6 }), tie('array'), tie('object')),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.string({ maxLength: 6 }),
+    tie('array'),
+    tie('object'),
+  ),
   array: fc.array(tie('value'), { maxLength: 4 }),
-  object: fc.array(fc.tuple(key, tie('value')), { maxLength: 5 }).map((entries) => JSON.parse(`{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`)),
+  object: fc
+    .array(fc.tuple(key, tie('value')), { maxLength: 5 })
+    .map((entries) => JSON.parse(`{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`)),
 })).value;
 const object = json.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
 const params = { seed, numRuns: 400, interruptAfterTimeLimit: 8_000 } as const;
@@ -66,8 +91,15 @@ describe('local cluster fuzz: patch engines', function () {
     );
   });
 
-  const pointer = fc.array(fc.oneof(key, fc.constantFrom('0', '1', '-', '~0', '~1')), { maxLength: 3 }).map((parts) => parts.map((p) => `/${p}`).join(''));
-  const operation = fc.record({ op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'nope'), path: fc.oneof(pointer, fc.constant('x'), fc.integer() as fc.Arbitrary<unknown>), from: pointer, value: json });
+  const pointer = fc
+    .array(fc.oneof(key, fc.constantFrom('0', '1', '-', '~0', '~1')), { maxLength: 3 })
+    .map((parts) => parts.map((p) => `/${p}`).join(''));
+  const operation = fc.record({
+    op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'nope'),
+    path: fc.oneof(pointer, fc.constant('x'), fc.integer() as fc.Arbitrary<unknown>),
+    from: pointer,
+    value: json,
+  });
 
   it('JSON patch (RFC 6902): only PatchErrors, inputs unchanged, add-then-remove is identity, test after replace holds', () => {
     fc.assert(
@@ -90,7 +122,13 @@ describe('local cluster fuzz: patch engines', function () {
         const added = applyJsonPatch(doc, [{ op: 'add', path, value }]) as Record<string, unknown>;
         assert.ok(Object.hasOwn(added, k) && deepEqual(added[k], value));
         assert.ok(deepEqual(applyJsonPatch(added, [{ op: 'remove', path }]), doc), 'add then remove gives the document back');
-        assert.doesNotThrow(() => applyJsonPatch(doc, [{ op: 'add', path, value }, { op: 'replace', path, value: 1 }, { op: 'test', path, value: 1 }]));
+        assert.doesNotThrow(() =>
+          applyJsonPatch(doc, [
+            { op: 'add', path, value },
+            { op: 'replace', path, value: 1 },
+            { op: 'test', path, value: 1 },
+          ]),
+        );
       }),
       params,
     );
@@ -133,21 +171,88 @@ describe('local cluster fuzz: request handling', function () {
   afterEach(assertPrototypeClean);
 
   const segment = fc.oneof(
-    fc.constantFrom('api', 'apis', 'v1', 'apps', 'namespaces', 'default', 'configmaps', 'pods', 'deployments', 'replicasets', 'status', 'scale', 'watch', 'fuzz', '__proto__', 'constructor', '%', '%zz', '%E0%A4%A', '..', 'a%2Fb'),
+    fc.constantFrom(
+      'api',
+      'apis',
+      'v1',
+      'apps',
+      'namespaces',
+      'default',
+      'configmaps',
+      'pods',
+      'deployments',
+      'replicasets',
+      'status',
+      'scale',
+      'watch',
+      'fuzz',
+      '__proto__',
+      'constructor',
+      '%',
+      '%zz',
+      '%E0%A4%A',
+      '..',
+      'a%2Fb',
+    ),
     fc.string({ maxLength: 5 }).map(encodeURIComponent),
   );
   const path = fc.oneof(
     fc.array(segment, { maxLength: 7 }).map((s) => `/${s.join('/')}`),
-    fc.constantFrom('/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/default/configmaps/fuzz', '/apis/apps/v1/namespaces/default/deployments/fuzz', '/apis/apps/v1/namespaces/default/deployments/fuzz/scale', '/api/v1/namespaces/default/configmaps/fuzz/status'),
+    fc.constantFrom(
+      '/api/v1/namespaces/default/configmaps',
+      '/api/v1/namespaces/default/configmaps/fuzz',
+      '/apis/apps/v1/namespaces/default/deployments/fuzz',
+      '/apis/apps/v1/namespaces/default/deployments/fuzz/scale',
+      '/api/v1/namespaces/default/configmaps/fuzz/status',
+    ),
   );
-  const query = fc.array(fc.tuple(fc.constantFrom('labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'timeoutSeconds', 'fieldManager', 'force', 'dryRun', 'propagationPolicy', 'watch'), fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('All', 'true', '-1', '1e400', 'a=b', 'a in (', '%', '%zz'))), { maxLength: 3 });
-  const contentType = fc.constantFrom('application/json', 'application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/vnd.kubernetes.protobuf', 'text/plain', '');
+  const query = fc.array(
+    fc.tuple(
+      fc.constantFrom(
+        'labelSelector',
+        'fieldSelector',
+        'limit',
+        'continue',
+        'resourceVersion',
+        'timeoutSeconds',
+        'fieldManager',
+        'force',
+        'dryRun',
+        'propagationPolicy',
+        'watch',
+      ),
+      fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('All', 'true', '-1', '1e400', 'a=b', 'a in (', '%', '%zz')),
+    ),
+    { maxLength: 3 },
+  );
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/merge-patch+json',
+    'application/json-patch+json',
+    'application/strategic-merge-patch+json',
+    'application/apply-patch+yaml',
+    'application/vnd.kubernetes.protobuf',
+    'text/plain',
+    '',
+  );
   const metadata = fc.record(
-    { name: fc.constantFrom('fuzz', 'Fuzz', '', 'x'.repeat(300)), labels: fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }), resourceVersion: fc.constantFrom('1', 'x', '') },
+    {
+      name: fc.constantFrom('fuzz', 'Fuzz', '', 'x'.repeat(300)),
+      labels: fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
+      resourceVersion: fc.constantFrom('1', 'x', ''),
+    },
     { requiredKeys: ['name'] },
   );
-  const objectBody = fc.record({ apiVersion: fc.constantFrom('v1', 'apps/v1'), kind: fc.constantFrom('ConfigMap', 'Deployment'), metadata, data: json, spec: json }, { requiredKeys: ['metadata'] });
-  const body = fc.oneof(objectBody.map((b) => JSON.stringify(b)), json.map((b) => JSON.stringify(b)), fc.string({ maxLength: 20 }), fc.constant(undefined));
+  const objectBody = fc.record(
+    { apiVersion: fc.constantFrom('v1', 'apps/v1'), kind: fc.constantFrom('ConfigMap', 'Deployment'), metadata, data: json, spec: json },
+    { requiredKeys: ['metadata'] },
+  );
+  const body = fc.oneof(
+    objectBody.map((b) => JSON.stringify(b)),
+    json.map((b) => JSON.stringify(b)),
+    fc.string({ maxLength: 20 }),
+    fc.constant(undefined),
+  );
 
   it('never answers 500 to a client mistake, never stops answering, and tells watchers of every stored change', async () => {
     const configmaps = '/api/v1/namespaces/default/configmaps';
@@ -174,16 +279,26 @@ describe('local cluster fuzz: request handling', function () {
     })();
 
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'BREW'), path, query, contentType, body, async (method, p, q, type, b) => {
-        const qs = q.length ? `?${q.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : '';
-        // Watches are fuzzed with a short timeout, so each request ends.
-        const url = `${p}${qs}${/watch|\/watch\//.test(p + qs) ? `${qs ? '&' : '?'}timeoutSeconds=1` : ''}`;
-        const sent = method === 'GET' || method === 'HEAD' ? undefined : b;
-        // A Content-Length, as Node's client sends no chunked body for DELETE or OPTIONS.
-        const r = await raw(cluster, method, url, sent, { 'Content-Type': type, ...(sent === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(sent)) }) });
-        assert.ok(r.status < 500, `${method} ${url} (${type}) ${b?.slice(0, 200)} -> ${r.status} ${r.text.slice(0, 300)}`);
-        if (r.status >= 400 && method !== 'HEAD') assert.equal(r.body?.kind, 'Status', `a failure is a Status: ${r.text.slice(0, 200)}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'BREW'),
+        path,
+        query,
+        contentType,
+        body,
+        async (method, p, q, type, b) => {
+          const qs = q.length ? `?${q.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : '';
+          // Watches are fuzzed with a short timeout, so each request ends.
+          const url = `${p}${qs}${/watch|\/watch\//.test(p + qs) ? `${qs ? '&' : '?'}timeoutSeconds=1` : ''}`;
+          const sent = method === 'GET' || method === 'HEAD' ? undefined : b;
+          // A Content-Length, as Node's client sends no chunked body for DELETE or OPTIONS.
+          const r = await raw(cluster, method, url, sent, {
+            'Content-Type': type,
+            ...(sent === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(sent)) }),
+          });
+          assert.ok(r.status < 500, `${method} ${url} (${type}) ${b?.slice(0, 200)} -> ${r.status} ${r.text.slice(0, 300)}`);
+          if (r.status >= 400 && method !== 'HEAD') assert.equal(r.body?.kind, 'Status', `a failure is a Status: ${r.text.slice(0, 200)}`);
+        },
+      ),
       { seed, numRuns: 300, interruptAfterTimeLimit: 20_000 },
     );
     assert.equal((await raw(cluster, 'GET', '/healthz')).status, 200, 'still answering');

@@ -75,25 +75,35 @@ export interface RawResponse {
 }
 
 /** One HTTP request as `target` (with its token, if any); `headers` may override any header. */
-export function raw(target: Target, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function raw(
+  target: Target,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const auth: Record<string, string> = target.token ? { Authorization: `Bearer ${target.token}` } : {};
   return new Promise((resolve, reject) => {
     // The certificate is checked against the URL's host, even when a test sends another Host header.
     const checkServerIdentity = (_host: string, cert: PeerCertificate) => tlsCheckServerIdentity(new URL(target.url).hostname, cert);
-    const req = request(`${target.url}${path}`, { method, ca: target.ca, checkServerIdentity, headers: { 'Content-Type': 'application/json', ...auth, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed, text });
-      });
-    });
+    const req = request(
+      `${target.url}${path}`,
+      { method, ca: target.ca, checkServerIdentity, headers: { 'Content-Type': 'application/json', ...auth, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, text });
+        });
+      },
+    );
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
     if (body !== undefined) req.write(body);
@@ -104,9 +114,13 @@ export function raw(target: Target, method: string, path: string, body?: string 
 /** A GET whose body is read as a stream (a watch), as the admin over the cluster's TLS: `fetch` cannot take its CA. */
 export function streamGet(target: Target, path: string): Promise<{ status: number; body: ReadableStream<Uint8Array> }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${target.url}${path}`, { method: 'GET', ca: target.ca, headers: target.token ? { Authorization: `Bearer ${target.token}` } : {} }, (res) => {
-      resolve({ status: res.statusCode ?? 0, body: Readable.toWeb(res) as ReadableStream<Uint8Array> });
-    });
+    const req = request(
+      `${target.url}${path}`,
+      { method: 'GET', ca: target.ca, headers: target.token ? { Authorization: `Bearer ${target.token}` } : {} },
+      (res) => {
+        resolve({ status: res.statusCode ?? 0, body: Readable.toWeb(res) as ReadableStream<Uint8Array> });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -141,7 +155,10 @@ export function awaitEvent(
       if (err) reject(err);
       else resolve(e!);
     };
-    const timer = setTimeout(() => finish(new Error(`timed out after ${within} ms waiting for ${what}; saw: ${seen.slice(-10).join(', ') || 'nothing'}`)), within);
+    const timer = setTimeout(
+      () => finish(new Error(`timed out after ${within} ms waiting for ${what}; saw: ${seen.slice(-10).join(', ') || 'nothing'}`)),
+      within,
+    );
     new k8s.Watch(kc)
       .watch(
         path,
@@ -155,10 +172,13 @@ export function awaitEvent(
           if (!done && err && (err as Error).name !== 'AbortError') finish(err as Error);
         },
       )
-      .then((c) => {
-        controller = c;
-        if (done) c.abort();
-      }, (err) => finish(err as Error));
+      .then(
+        (c) => {
+          controller = c;
+          if (done) c.abort();
+        },
+        (err) => finish(err as Error),
+      );
   });
 }
 
@@ -184,10 +204,15 @@ export interface KubectlRun {
 /** Runs the real kubectl with this kubeconfig and cache folder (argument arrays, never a shell). */
 export function runKubectl(kubeconfigPath: string, cacheDir: string, args: string[], timeoutMs = 20_000): Promise<KubectlRun> {
   return new Promise((resolve) => {
-    execFile('kubectl', ['--kubeconfig', kubeconfigPath, '--cache-dir', cacheDir, ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr: stderr || (err ? err.message : '') });
-    });
+    execFile(
+      'kubectl',
+      ['--kubeconfig', kubeconfigPath, '--cache-dir', cacheDir, ...args],
+      { timeout: timeoutMs },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+        resolve({ code, stdout, stderr: stderr || (err ? err.message : '') });
+      },
+    );
   });
 }
 

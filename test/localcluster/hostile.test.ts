@@ -10,7 +10,21 @@ import { raw, type Target } from './helpers';
 /** Whether anything reached Object.prototype (every test checks it: a polluted prototype breaks everything after). */
 function assertPrototypeClean(): void {
   const polluted = Object.getOwnPropertyNames(Object.prototype).filter(
-    (k) => !['constructor', '__defineGetter__', '__defineSetter__', 'hasOwnProperty', '__lookupGetter__', '__lookupSetter__', 'isPrototypeOf', 'propertyIsEnumerable', 'toString', 'valueOf', '__proto__', 'toLocaleString'].includes(k),
+    (k) =>
+      ![
+        'constructor',
+        '__defineGetter__',
+        '__defineSetter__',
+        'hasOwnProperty',
+        '__lookupGetter__',
+        '__lookupSetter__',
+        'isPrototypeOf',
+        'propertyIsEnumerable',
+        'toString',
+        'valueOf',
+        '__proto__',
+        'toLocaleString',
+      ].includes(k),
   );
   assert.deepEqual(polluted, [], `Object.prototype was polluted with ${polluted.join(', ')}`);
 }
@@ -24,7 +38,15 @@ function crd(group: string, plural: string, kind: string, scale: Record<string, 
       group,
       scope: 'Namespaced',
       names: { plural, singular: plural.replace(/s$/, ''), kind, listKind: `${kind}List` },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {}, scale } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          subresources: { status: {}, scale },
+        },
+      ],
     },
   };
 }
@@ -43,11 +65,35 @@ describe('local cluster: hostile input', function () {
   describe('keys that name the prototype are data', () => {
     it('refuses a CRD whose scale paths leave .spec/.status, as kube-apiserver does', async () => {
       const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-      const bad = await raw(cluster, 'POST', crds, JSON.stringify(crd('evil.example.com', 'gadgets', 'Gadget', { specReplicasPath: '.__proto__.propagationPolicy', statusReplicasPath: '.status.replicas' })));
+      const bad = await raw(
+        cluster,
+        'POST',
+        crds,
+        JSON.stringify(
+          crd('evil.example.com', 'gadgets', 'Gadget', {
+            specReplicasPath: '.__proto__.propagationPolicy',
+            statusReplicasPath: '.status.replicas',
+          }),
+        ),
+      );
       assert.equal(bad.status, 422, bad.text);
       assert.equal(bad.body.reason, 'Invalid');
-      assert.match(bad.body.message, /spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: Invalid value: "\.__proto__\.propagationPolicy": should be a json path under \.spec/);
-      const status = await raw(cluster, 'POST', crds, JSON.stringify(crd('evil.example.com', 'gadgets', 'Gadget', { specReplicasPath: '.spec.replicas', statusReplicasPath: '.spec.x', labelSelectorPath: '.metadata.labels' })));
+      assert.match(
+        bad.body.message,
+        /spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: Invalid value: "\.__proto__\.propagationPolicy": should be a json path under \.spec/,
+      );
+      const status = await raw(
+        cluster,
+        'POST',
+        crds,
+        JSON.stringify(
+          crd('evil.example.com', 'gadgets', 'Gadget', {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: '.spec.x',
+            labelSelectorPath: '.metadata.labels',
+          }),
+        ),
+      );
       assert.equal(status.status, 422, status.text);
       assert.deepEqual(
         status.body.details.causes.map((c: any) => c.field),
@@ -58,11 +104,41 @@ describe('local cluster: hostile input', function () {
 
     it('a scale path through a field named __proto__ writes that field, not the prototype', async () => {
       const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-      const made = await raw(cluster, 'POST', crds, JSON.stringify(crd('proto.example.com', 'widgets', 'Widget', { specReplicasPath: '.spec.__proto__.propagationPolicy', statusReplicasPath: '.status.replicas' })));
+      const made = await raw(
+        cluster,
+        'POST',
+        crds,
+        JSON.stringify(
+          crd('proto.example.com', 'widgets', 'Widget', {
+            specReplicasPath: '.spec.__proto__.propagationPolicy',
+            statusReplicasPath: '.status.replicas',
+          }),
+        ),
+      );
       assert.equal(made.status, 201, made.text);
       const base = '/apis/proto.example.com/v1/namespaces/default/widgets';
-      assert.equal((await raw(cluster, 'POST', base, JSON.stringify({ apiVersion: 'proto.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} }))).status, 201);
-      const put = await raw(cluster, 'PUT', `${base}/w/scale`, JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'w', namespace: 'default' }, spec: { replicas: 3 } }));
+      assert.equal(
+        (
+          await raw(
+            cluster,
+            'POST',
+            base,
+            JSON.stringify({ apiVersion: 'proto.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} }),
+          )
+        ).status,
+        201,
+      );
+      const put = await raw(
+        cluster,
+        'PUT',
+        `${base}/w/scale`,
+        JSON.stringify({
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name: 'w', namespace: 'default' },
+          spec: { replicas: 3 },
+        }),
+      );
       assert.equal(put.status, 200, put.text);
       assertPrototypeClean();
       const stored = await raw(cluster, 'GET', `${base}/w`);
@@ -73,7 +149,10 @@ describe('local cluster: hostile input', function () {
 
     it('merge, JSON and strategic patches write __proto__, constructor and prototype as own fields', () => {
       const live = { metadata: { name: 'x' }, data: { a: '1' } };
-      const merge = applyMergePatch(live, JSON.parse('{"data":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}')) as any;
+      const merge = applyMergePatch(
+        live,
+        JSON.parse('{"data":{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}'),
+      ) as any;
       assert.equal(Object.getPrototypeOf(merge.data), Object.prototype);
       assert.deepEqual(Object.keys(merge.data), ['a', '__proto__', 'constructor']);
       assert.equal(JSON.stringify(merge.data), '{"a":"1","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}');
@@ -87,28 +166,41 @@ describe('local cluster: hostile input', function () {
       assert.equal(JSON.stringify(json.data), '{"a":"1","__proto__":{"replaced":true}}');
       assert.throws(() => applyJsonPatch(live, [{ op: 'add', path: '/data/constructor/prototype/polluted', value: 1 }]), /does not exist/);
 
-      const smp = applyStrategicMergePatch(live, JSON.parse('{"metadata":{"labels":{"__proto__":{"polluted":"yes"}}},"$setElementOrder/__proto__":[1],"spec":{"$retainKeys":["__proto__"],"__proto__":{"x":[{"$patch":"replace"}]}}}')) as any;
+      const smp = applyStrategicMergePatch(
+        live,
+        JSON.parse(
+          '{"metadata":{"labels":{"__proto__":{"polluted":"yes"}}},"$setElementOrder/__proto__":[1],"spec":{"$retainKeys":["__proto__"],"__proto__":{"x":[{"$patch":"replace"}]}}}',
+        ),
+      ) as any;
       assert.equal(Object.getPrototypeOf(smp.metadata.labels), Object.prototype);
       assert.equal(JSON.stringify(smp.metadata.labels), '{"__proto__":{"polluted":"yes"}}');
       assert.equal(JSON.stringify(smp.spec), '{"__proto__":{"x":[]}}');
     });
 
     it("a Secret's stringData key __proto__ becomes a data key", async () => {
-      const r = await raw(cluster, 'POST', '/api/v1/namespaces/default/secrets', '{"metadata":{"name":"proto"},"stringData":{"__proto__":"x","b":"y"}}');
+      const r = await raw(
+        cluster,
+        'POST',
+        '/api/v1/namespaces/default/secrets',
+        '{"metadata":{"name":"proto"},"stringData":{"__proto__":"x","b":"y"}}',
+      );
       assert.equal(r.status, 201, r.text);
       assert.match(r.text, /"data":\{"__proto__":"eA==","b":"eQ=="\}/);
     });
 
     it('server-side apply and managed fields keep a __proto__ field as data', async () => {
       const path = '/apis/apps/v1/namespaces/default/deployments/proto?fieldManager=hostile';
-      const body = '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"proto","annotations":{"x":"y"}},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"p"}},"template":{"metadata":{"labels":{"app":"p"}},"spec":{"__proto__":{"polluted":"yes"},"containers":[{"name":"c","image":"nginx"}]}}}}';
+      const body =
+        '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"proto","annotations":{"x":"y"}},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"p"}},"template":{"metadata":{"labels":{"app":"p"}},"spec":{"__proto__":{"polluted":"yes"},"containers":[{"name":"c","image":"nginx"}]}}}}';
       const applied = await raw(cluster, 'PATCH', path, body, { 'Content-Type': 'application/apply-patch+yaml' });
       assert.equal(applied.status, 201, applied.text);
       assert.match(applied.text, /"__proto__":\{"polluted":"yes"\}/);
       const fields = JSON.stringify(applied.body.metadata.managedFields);
       assert.match(fields, /"f:__proto__":\{"f:polluted":\{\}\}/);
       // Applying without the field removes it (the manager owned it).
-      const again = await raw(cluster, 'PATCH', path, body.replace('"__proto__":{"polluted":"yes"},', ''), { 'Content-Type': 'application/apply-patch+yaml' });
+      const again = await raw(cluster, 'PATCH', path, body.replace('"__proto__":{"polluted":"yes"},', ''), {
+        'Content-Type': 'application/apply-patch+yaml',
+      });
       assert.equal(again.status, 200, again.text);
       assert.doesNotMatch(again.text, /__proto__/);
     });
@@ -124,7 +216,10 @@ describe('local cluster: hostile input', function () {
       assert.equal(store.eventsSince('/configmaps', rvs[10]!), 'gone');
       const kept = store.eventsSince('/configmaps', rvs[45]!);
       assert.ok(Array.isArray(kept));
-      assert.deepEqual(kept.map((e) => e.rv), rvs.slice(46));
+      assert.deepEqual(
+        kept.map((e) => e.rv),
+        rvs.slice(46),
+      );
       let oldest = rvs.length - 1;
       while (oldest > 0 && store.eventsSince('/configmaps', rvs[oldest - 1]!) !== 'gone') oldest--;
       assert.ok(rvs.length - oldest <= 10 && rvs.length - oldest >= 8, `kept ${rvs.length - oldest} events of 100 kB in a 1 MB budget`);
@@ -135,7 +230,8 @@ describe('local cluster: hostile input', function () {
       try {
         const path = '/api/v1/namespaces/default/configmaps';
         const first = await raw(small, 'POST', path, JSON.stringify({ metadata: { name: 'big' }, data: { blob: 'x'.repeat(100_000) } }));
-        for (let i = 0; i < 5; i++) await raw(small, 'PUT', `${path}/big`, JSON.stringify({ metadata: { name: 'big' }, data: { blob: `${i}`.repeat(100_000) } }));
+        for (let i = 0; i < 5; i++)
+          await raw(small, 'PUT', `${path}/big`, JSON.stringify({ metadata: { name: 'big' }, data: { blob: `${i}`.repeat(100_000) } }));
         const watch = await raw(small, 'GET', `${path}?watch=true&timeoutSeconds=1&resourceVersion=${first.body.metadata.resourceVersion}`);
         const event = JSON.parse(watch.text.split('\n')[0]!);
         assert.equal(event.type, 'ERROR');
@@ -164,10 +260,18 @@ describe('local cluster: hostile input', function () {
       assert.equal((await raw(cluster, 'GET', `${configmaps}/deep`)).status, 404);
       // A patch that would make the object too deep is refused the same way.
       assert.equal((await raw(cluster, 'POST', configmaps, JSON.stringify({ metadata: { name: 'shallow' } }))).status, 201);
-      const p = await raw(cluster, 'PATCH', `${configmaps}/shallow`, JSON.stringify({ data: { deep: nested(1500) } }), { 'Content-Type': 'application/merge-patch+json' });
+      const p = await raw(cluster, 'PATCH', `${configmaps}/shallow`, JSON.stringify({ data: { deep: nested(1500) } }), {
+        'Content-Type': 'application/merge-patch+json',
+      });
       assert.equal(p.status, 400, p.text);
       const watch = await raw(cluster, 'GET', `${configmaps}?watch=true&timeoutSeconds=1&resourceVersion=${rv}`);
-      assert.deepEqual(watch.text.split('\n').filter(Boolean).map((l) => `${JSON.parse(l).type} ${JSON.parse(l).object.metadata.name}`), ['ADDED shallow']);
+      assert.deepEqual(
+        watch.text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => `${JSON.parse(l).type} ${JSON.parse(l).object.metadata.name}`),
+        ['ADDED shallow'],
+      );
       assert.equal((await raw(cluster, 'GET', configmaps)).status, 200, 'LIST still works');
     });
 
@@ -176,12 +280,26 @@ describe('local cluster: hostile input', function () {
       const body = JSON.stringify({ metadata: { name: 'at-limit', labels: { a: 'b' } }, data: { deep: nested(999) } });
       const r = await raw(cluster, 'POST', configmaps, body);
       assert.equal(r.status, 201, r.text.slice(0, 300));
-      const p = await raw(cluster, 'PATCH', `${configmaps}/at-limit`, JSON.stringify({ metadata: { labels: { c: 'd' } } }), { 'Content-Type': 'application/strategic-merge-patch+json' });
+      const p = await raw(cluster, 'PATCH', `${configmaps}/at-limit`, JSON.stringify({ metadata: { labels: { c: 'd' } } }), {
+        'Content-Type': 'application/strategic-merge-patch+json',
+      });
       assert.equal(p.status, 200, p.text.slice(0, 300));
-      const a = await raw(cluster, 'PATCH', `${configmaps}/at-limit?fieldManager=deep`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'at-limit' }, data: { deep: nested(998) } }), { 'Content-Type': 'application/apply-patch+yaml' });
+      const a = await raw(
+        cluster,
+        'PATCH',
+        `${configmaps}/at-limit?fieldManager=deep`,
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'at-limit' }, data: { deep: nested(998) } }),
+        { 'Content-Type': 'application/apply-patch+yaml' },
+      );
       assert.equal(a.status, 409, a.text.slice(0, 300)); // the field is the creator's: a conflict, answered
       const watch = await raw(cluster, 'GET', `${configmaps}?watch=true&timeoutSeconds=1&resourceVersion=${rv}`);
-      assert.deepEqual(watch.text.split('\n').filter(Boolean).map((l) => JSON.parse(l).type), ['ADDED', 'MODIFIED']);
+      assert.deepEqual(
+        watch.text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).type),
+        ['ADDED', 'MODIFIED'],
+      );
       const list = await raw(cluster, 'GET', `${configmaps}?labelSelector=c%3Dd`);
       assert.equal(list.status, 200);
       assert.equal(list.body.items.length, 1);
@@ -190,7 +308,7 @@ describe('local cluster: hostile input', function () {
       assert.equal((await raw(cluster, 'DELETE', `${configmaps}/at-limit`)).status, 200);
     });
 
-    it("a watcher that throws neither fails the committed write nor keeps others from the event", () => {
+    it('a watcher that throws neither fails the committed write nor keeps others from the event', () => {
       const errors: string[] = [];
       const store = new Store(100, undefined, (m) => errors.push(m));
       const seen: string[] = [];
@@ -212,7 +330,11 @@ describe('local cluster: hostile input', function () {
   describe('request syntax and metadata limits', () => {
     const configmaps = '/api/v1/namespaces/default/configmaps';
     it('bad percent-encoding in the path is 400, not 500', async () => {
-      for (const path of ['/api/v1/namespaces/%E0%A4%A/configmaps', '/api/v1/namespaces/default/configmaps/%', '/api/v1/namespaces/default/configmaps/%zz']) {
+      for (const path of [
+        '/api/v1/namespaces/%E0%A4%A/configmaps',
+        '/api/v1/namespaces/default/configmaps/%',
+        '/api/v1/namespaces/default/configmaps/%zz',
+      ]) {
         const r = await raw(cluster, 'GET', path);
         assert.equal(r.status, 400, `${path}: ${r.text}`);
         assert.match(r.body.message, /invalid percent-encoding/);
@@ -237,13 +359,26 @@ describe('local cluster: hostile input', function () {
       assert.equal(hugeKey.status, 422, hugeKey.text.slice(0, 300));
       assert.equal(hugeKey.body.reason, 'Invalid');
       assert.ok(hugeKey.text.length < 10_000, 'the message quotes a prefix of the key, not all of it');
-      assert.deepEqual(hugeKey.body.details.causes.map((c: any) => c.field), ['metadata.labels']);
+      assert.deepEqual(
+        hugeKey.body.details.causes.map((c: any) => c.field),
+        ['metadata.labels'],
+      );
       assert.match(hugeKey.body.details.causes[0].message, /name part must be no more than 63 characters/);
 
-      const several = await post({ name: 'l2', labels: { 'bad key': 'v', 'example.com/ok': 'x'.repeat(64), 'UPPER.example.com/x': 'y' }, annotations: { 'no/such/key': 'v', 'Fine.Example.com/Key': 'v' } });
+      const several = await post({
+        name: 'l2',
+        labels: { 'bad key': 'v', 'example.com/ok': 'x'.repeat(64), 'UPPER.example.com/x': 'y' },
+        annotations: { 'no/such/key': 'v', 'Fine.Example.com/Key': 'v' },
+      });
       assert.equal(several.status, 422, several.text);
-      assert.deepEqual(several.body.details.causes.map((c: any) => c.field), ['metadata.labels', 'metadata.labels', 'metadata.labels', 'metadata.annotations']);
-      assert.match(several.body.message, /^ConfigMap "l2" is invalid: \[metadata\.labels: Invalid value: "bad key": name part must consist of/);
+      assert.deepEqual(
+        several.body.details.causes.map((c: any) => c.field),
+        ['metadata.labels', 'metadata.labels', 'metadata.labels', 'metadata.annotations'],
+      );
+      assert.match(
+        several.body.message,
+        /^ConfigMap "l2" is invalid: \[metadata\.labels: Invalid value: "bad key": name part must consist of/,
+      );
 
       const big = await post({ name: 'l3', annotations: { a: 'x'.repeat(200 * 1024), b: 'y'.repeat(100 * 1024) } });
       assert.equal(big.status, 422, big.text.slice(0, 300));
@@ -251,10 +386,34 @@ describe('local cluster: hostile input', function () {
       assert.equal((await raw(cluster, 'GET', `${configmaps}/l3`)).status, 404);
 
       // Valid ones pass, and a workload's pod template labels are checked too.
-      assert.equal((await post({ name: 'l4', labels: { 'app.kubernetes.io/name': 'web', empty: '' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } })).status, 201);
-      const rs = await raw(cluster, 'POST', '/apis/apps/v1/namespaces/default/replicasets', JSON.stringify({ metadata: { name: 'r' }, spec: { replicas: 0, selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r', 'bad key': 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } }));
+      assert.equal(
+        (
+          await post({
+            name: 'l4',
+            labels: { 'app.kubernetes.io/name': 'web', empty: '' },
+            annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' },
+          })
+        ).status,
+        201,
+      );
+      const rs = await raw(
+        cluster,
+        'POST',
+        '/apis/apps/v1/namespaces/default/replicasets',
+        JSON.stringify({
+          metadata: { name: 'r' },
+          spec: {
+            replicas: 0,
+            selector: { matchLabels: { app: 'r' } },
+            template: { metadata: { labels: { app: 'r', 'bad key': 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+          },
+        }),
+      );
       assert.equal(rs.status, 422, rs.text);
-      assert.deepEqual(rs.body.details.causes.map((c: any) => c.field), ['spec.template.metadata.labels']);
+      assert.deepEqual(
+        rs.body.details.causes.map((c: any) => c.field),
+        ['spec.template.metadata.labels'],
+      );
     });
 
     it('a request line over 16 KiB (a huge query value) is 431 with a Status', async () => {
@@ -265,7 +424,12 @@ describe('local cluster: hostile input', function () {
     });
 
     it('a body over 3 MiB is 413 with the limit in the message', async () => {
-      const r = await raw(cluster, 'POST', configmaps, JSON.stringify({ metadata: { name: 'huge' }, data: { x: 'x'.repeat(3 * 1024 * 1024) } }));
+      const r = await raw(
+        cluster,
+        'POST',
+        configmaps,
+        JSON.stringify({ metadata: { name: 'huge' }, data: { x: 'x'.repeat(3 * 1024 * 1024) } }),
+      );
       assert.equal(r.status, 413);
       assert.match(r.body.message, /the request body is too large: .*the limit (is|of) 3145728 bytes/);
     });
@@ -275,9 +439,14 @@ describe('local cluster: hostile input', function () {
     const rsBody = (name: string, replicas: number) =>
       JSON.stringify({
         metadata: { name },
-        spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+        spec: {
+          replicas,
+          selector: { matchLabels: { app: name } },
+          template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        },
       });
-    const podsOf = async (target: Target, app: string) => (await raw(target, 'GET', `/api/v1/namespaces/default/pods?labelSelector=app%3D${app}`)).body.items as any[];
+    const podsOf = async (target: Target, app: string) =>
+      (await raw(target, 'GET', `/api/v1/namespaces/default/pods?labelSelector=app%3D${app}`)).body.items as any[];
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     it('a billion-replica ReplicaSet creates pods in bursts of 500 a second while the server keeps answering', async () => {
@@ -308,8 +477,12 @@ describe('local cluster: hostile input', function () {
         assert.deepEqual({ status: scheduled.status, reason: scheduled.reason }, { status: 'False', reason: 'Unschedulable' });
         assert.match(scheduled.message, /0\/1 nodes are available: 1 Too many pods/);
         // One SuccessfulCreate per pod, aggregated as client-go's recorder does: a few Event objects whose counts add up.
-        const created = (await raw(c, 'GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DSuccessfulCreate')).body.items as any[];
-        assert.equal(created.reduce((n, e) => n + e.count, 0), 1000);
+        const created = (await raw(c, 'GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DSuccessfulCreate')).body
+          .items as any[];
+        assert.equal(
+          created.reduce((n, e) => n + e.count, 0),
+          1000,
+        );
         assert.equal(created.length, 10, '9 events, then one combined from the similar ones');
         assert.equal((await raw(c, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/huge')).status, 200);
         assert.equal((await podsOf(c, 'huge')).length, 0, 'the pods were collected with their ReplicaSet');
@@ -323,7 +496,8 @@ describe('local cluster: hostile input', function () {
       const clock = createManualClock();
       const quota = 600;
       const c = await startLocalCluster({ port: 0, podReadyAfterMs: 0, clock, podsPerNamespace: quota });
-      const eventsOf = async (reason: string) => (await raw(c, 'GET', `/api/v1/namespaces/default/events?fieldSelector=reason%3D${reason}`)).body.items as any[];
+      const eventsOf = async (reason: string) =>
+        (await raw(c, 'GET', `/api/v1/namespaces/default/events?fieldSelector=reason%3D${reason}`)).body.items as any[];
       const podCount = async () => (await raw(c, 'GET', '/api/v1/namespaces/default/pods?limit=1')).body.metadata.remainingItemCount + 1;
       const failures = async () => (await eventsOf('FailedCreate')).reduce((n, e) => n + e.count, 0);
       const until = async (what: string, done: () => Promise<boolean>) => {
@@ -349,17 +523,42 @@ describe('local cluster: hostile input', function () {
         }
         assert.equal(await podCount(), quota, 'no pod beyond the quota');
         const refused = await eventsOf('FailedCreate');
-        assert.match(refused[0].message, /^Error creating: pods "huge-[a-z0-9]{5}" is forbidden: exceeded quota: .*requested: pods=1, used: pods=600, limited: pods=600$/);
+        assert.match(
+          refused[0].message,
+          /^Error creating: pods "huge-[a-z0-9]{5}" is forbidden: exceeded quota: .*requested: pods=1, used: pods=600, limited: pods=600$/,
+        );
         assert.ok(refused.length <= 10, `${refused.length} FailedCreate Events for ${rounds} refusals`);
-        assert.ok(refused.some((e) => e.message.startsWith('(combined from similar events): ') && e.count > 1), 'the later refusals are one combined Event');
+        assert.ok(
+          refused.some((e) => e.message.startsWith('(combined from similar events): ') && e.count > 1),
+          'the later refusals are one combined Event',
+        );
         const created = await eventsOf('SuccessfulCreate');
-        assert.equal(created.reduce((n, e) => n + e.count, 0), quota);
+        assert.equal(
+          created.reduce((n, e) => n + e.count, 0),
+          quota,
+        );
         assert.ok(created.length <= 10, `${created.length} SuccessfulCreate Events for ${quota} pods`);
-        const direct = await raw(c, 'POST', '/api/v1/namespaces/default/pods', JSON.stringify({ metadata: { name: 'one-more' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }));
+        const direct = await raw(
+          c,
+          'POST',
+          '/api/v1/namespaces/default/pods',
+          JSON.stringify({ metadata: { name: 'one-more' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }),
+        );
         assert.equal(direct.status, 403, 'the quota holds for every client');
         assert.equal(direct.body.reason, 'Forbidden');
         assert.match(direct.body.message, /^pods "one-more" is forbidden: exceeded quota/);
-        assert.equal((await raw(c, 'POST', '/api/v1/namespaces/kube-system/pods', JSON.stringify({ metadata: { name: 'elsewhere' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }))).status, 201, 'another namespace has its own');
+        assert.equal(
+          (
+            await raw(
+              c,
+              'POST',
+              '/api/v1/namespaces/kube-system/pods',
+              JSON.stringify({ metadata: { name: 'elsewhere' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }),
+            )
+          ).status,
+          201,
+          'another namespace has its own',
+        );
       } finally {
         await c.close();
       }
@@ -371,7 +570,11 @@ describe('local cluster: hostile input', function () {
         assert.equal((await raw(c, 'GET', '/api/v1/nodes/rollouts-local')).body.status.capacity.pods, '3');
         assert.equal((await raw(c, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody('few', 5))).status, 201);
         let pods: any[] = [];
-        for (let i = 0; i < 100 && pods.filter((p) => p.status.phase === 'Pending' && p.status.conditions?.[0]?.reason === 'Unschedulable').length < 2; i++) {
+        for (
+          let i = 0;
+          i < 100 && pods.filter((p) => p.status.phase === 'Pending' && p.status.conditions?.[0]?.reason === 'Unschedulable').length < 2;
+          i++
+        ) {
           await sleep(50);
           pods = await podsOf(c, 'few');
         }
@@ -396,19 +599,36 @@ describe('local cluster: hostile input', function () {
         assert.equal(waiting.length, 3);
         for (const p of waiting) assert.equal(p.spec.nodeName === undefined || typeof p.spec.nodeName === 'string', true);
         // Scaling down to the capacity: the Pending pods go first (not ready before ready).
-        const scale = await raw(c, 'PATCH', '/apis/apps/v1/namespaces/default/replicasets/full/scale', JSON.stringify({ spec: { replicas: 110 } }), { 'Content-Type': 'application/merge-patch+json' });
+        const scale = await raw(
+          c,
+          'PATCH',
+          '/apis/apps/v1/namespaces/default/replicasets/full/scale',
+          JSON.stringify({ spec: { replicas: 110 } }),
+          { 'Content-Type': 'application/merge-patch+json' },
+        );
         assert.equal(scale.status, 200, scale.text);
         await sleep(300);
         pods = await podsOf(c, 'full');
         assert.equal(pods.length, 110);
         assert.ok(pods.every((p) => p.status.phase === 'Running'));
         // Room made by deleting a running pod goes to the next one waiting.
-        assert.equal((await raw(c, 'PATCH', '/apis/apps/v1/namespaces/default/replicasets/full/scale', JSON.stringify({ spec: { replicas: 111 } }), { 'Content-Type': 'application/merge-patch+json' })).status, 200);
+        assert.equal(
+          (
+            await raw(c, 'PATCH', '/apis/apps/v1/namespaces/default/replicasets/full/scale', JSON.stringify({ spec: { replicas: 111 } }), {
+              'Content-Type': 'application/merge-patch+json',
+            })
+          ).status,
+          200,
+        );
         await sleep(300);
         pods = await podsOf(c, 'full');
         const pendingName = pods.find((p) => p.status.phase === 'Pending')?.metadata.name;
         assert.ok(pendingName, 'the 111th pod waits');
-        await raw(c, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/full'.replace('replicasets/full', 'replicasets/full?propagationPolicy=Orphan'));
+        await raw(
+          c,
+          'DELETE',
+          '/apis/apps/v1/namespaces/default/replicasets/full'.replace('replicasets/full', 'replicasets/full?propagationPolicy=Orphan'),
+        );
         const victim = pods.find((p) => p.status.phase === 'Running').metadata.name;
         assert.equal((await raw(c, 'DELETE', `/api/v1/namespaces/default/pods/${victim}`)).status, 200);
         await sleep(300);

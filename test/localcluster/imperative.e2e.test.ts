@@ -30,11 +30,15 @@ describe('kubectl imperative commands against the local cluster', function () {
 
   /** kubectl with our kubeconfig: its stdout, or a rejection with its stderr. */
   const kubectl = (args: string[], timeoutMs?: number) => kubectlOk(cluster.kubeconfigPath, join(dir, 'cache'), args, timeoutMs);
-  const get = async (kind: string, name: string, namespace = ns): Promise<any> => JSON.parse(await kubectl(['get', kind, name, '-n', namespace, '-o', 'json']));
+  const get = async (kind: string, name: string, namespace = ns): Promise<any> =>
+    JSON.parse(await kubectl(['get', kind, name, '-n', namespace, '-o', 'json']));
 
   describe('create deployment', () => {
     it('stores the replicas, selector, template labels and container kubectl meant', async () => {
-      assert.match(await kubectl(['create', 'deployment', 'web', '-n', ns, '--image=nginx:1', '--replicas=2', '--port=8080']), /deployment.apps\/web created/);
+      assert.match(
+        await kubectl(['create', 'deployment', 'web', '-n', ns, '--image=nginx:1', '--replicas=2', '--port=8080']),
+        /deployment.apps\/web created/,
+      );
       const d = await get('deployment', 'web');
       assert.equal(d.spec.replicas, 2);
       assert.deepEqual(d.spec.selector, { matchLabels: { app: 'web' } });
@@ -64,7 +68,9 @@ describe('kubectl imperative commands against the local cluster', function () {
     });
 
     it('--dry-run=server -o yaml prints the defaulted object and stores nothing', async () => {
-      const doc = parseYaml(await kubectl(['create', 'deployment', 'preview', '-n', ns, '--image=nginx:1', '--dry-run=server', '-o', 'yaml']));
+      const doc = parseYaml(
+        await kubectl(['create', 'deployment', 'preview', '-n', ns, '--image=nginx:1', '--dry-run=server', '-o', 'yaml']),
+      );
       assert.equal(doc.kind, 'Deployment');
       assert.equal(doc.spec.replicas, 1, 'replicas is defaulted by the server');
       assert.equal(doc.spec.template.spec.containers[0].imagePullPolicy, 'IfNotPresent');
@@ -131,7 +137,16 @@ describe('kubectl imperative commands against the local cluster', function () {
     it('configmap --from-literal and --from-file', async () => {
       const { writeFileSync } = await import('node:fs');
       writeFileSync(join(dir, 'app.conf'), 'level=debug\n');
-      await kubectl(['create', 'configmap', 'settings', '-n', ns, '--from-literal=mode=fast', '--from-literal=empty=', `--from-file=${join(dir, 'app.conf')}`]);
+      await kubectl([
+        'create',
+        'configmap',
+        'settings',
+        '-n',
+        ns,
+        '--from-literal=mode=fast',
+        '--from-literal=empty=',
+        `--from-file=${join(dir, 'app.conf')}`,
+      ]);
       assert.deepEqual((await get('configmap', 'settings')).data, { mode: 'fast', empty: '', 'app.conf': 'level=debug\n' });
     });
 
@@ -140,7 +155,17 @@ describe('kubectl imperative commands against the local cluster', function () {
       const generic = await get('secret', 'token');
       assert.equal(generic.type, 'Opaque');
       assert.equal(Buffer.from(generic.data.value, 'base64').toString(), 't0ken');
-      await kubectl(['create', 'secret', 'docker-registry', 'regcred', '-n', ns, '--docker-server=registry.example', '--docker-username=u', '--docker-password=p']);
+      await kubectl([
+        'create',
+        'secret',
+        'docker-registry',
+        'regcred',
+        '-n',
+        ns,
+        '--docker-server=registry.example',
+        '--docker-username=u',
+        '--docker-password=p',
+      ]);
       const reg = await get('secret', 'regcred');
       assert.equal(reg.type, 'kubernetes.io/dockerconfigjson');
       assert.equal(JSON.parse(Buffer.from(reg.data['.dockerconfigjson'], 'base64').toString()).auths['registry.example'].username, 'u');
@@ -150,7 +175,27 @@ describe('kubectl imperative commands against the local cluster', function () {
       if (!opensslPresent) this.skip();
       const cert = join(dir, 'tls.crt');
       const key = join(dir, 'tls.key');
-      const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-subj', '/CN=local', '-days', '1'], { timeout: 20_000 });
+      const made = spawnSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-subj',
+          '/CN=local',
+          '-days',
+          '1',
+        ],
+        { timeout: 20_000 },
+      );
       assert.equal(made.status, 0, String(made.stderr));
       await kubectl(['create', 'secret', 'tls', 'tls', '-n', ns, `--cert=${cert}`, `--key=${key}`]);
       const s = await get('secret', 'tls');
@@ -168,8 +213,14 @@ describe('kubectl imperative commands against the local cluster', function () {
 
   describe('kinds the local cluster does not serve', () => {
     it('create poddisruptionbudget and create job stay NotFound', async () => {
-      await assert.rejects(kubectl(['create', 'poddisruptionbudget', 'pdb', '-n', ns, '--selector=app=web', '--min-available=1']), /could not find the requested resource/);
-      await assert.rejects(kubectl(['create', 'job', 'once', '-n', ns, '--image=busybox']), /could not find the requested resource|doesn't have a resource type/);
+      await assert.rejects(
+        kubectl(['create', 'poddisruptionbudget', 'pdb', '-n', ns, '--selector=app=web', '--min-available=1']),
+        /could not find the requested resource/,
+      );
+      await assert.rejects(
+        kubectl(['create', 'job', 'once', '-n', ns, '--image=busybox']),
+        /could not find the requested resource|doesn't have a resource type/,
+      );
     });
   });
 

@@ -40,7 +40,10 @@ describe('kubectl against the local cluster', function () {
     await kubectl(['create', 'configmap', 'settings', '-n', 'imperative', '--from-literal=mode=fast']);
     await kubectl(['create', 'secret', 'generic', 'token', '-n', 'imperative', '--from-literal=value=t0ken']);
     assert.equal(await kubectl(['get', 'configmap', 'settings', '-n', 'imperative', '-o', 'jsonpath={.data.mode}']), 'fast');
-    assert.equal(await kubectl(['get', 'secret', 'token', '-n', 'imperative', '-o', 'jsonpath={.data.value}']), Buffer.from('t0ken').toString('base64'));
+    assert.equal(
+      await kubectl(['get', 'secret', 'token', '-n', 'imperative', '-o', 'jsonpath={.data.value}']),
+      Buffer.from('t0ken').toString('base64'),
+    );
   });
 
   it('apply -f: every Argo Rollouts example applies, and applying again changes nothing', async function () {
@@ -77,7 +80,13 @@ describe('kubectl against the local cluster', function () {
       spec: {
         ingressClassName: 'nginx',
         tls: [{ hosts: ['shop.example'] }],
-        rules: [{ host: 'shop.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'shop', port: { number: 80 } } } }] } }, { http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'shop', port: { number: 80 } } } }] } }],
+        rules: [
+          {
+            host: 'shop.example',
+            http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'shop', port: { number: 80 } } } }] },
+          },
+          { http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'shop', port: { number: 80 } } } }] } },
+        ],
       },
     };
     writeFileSync(join(cacheDir, 'ingress.json'), JSON.stringify(ingress));
@@ -114,19 +123,32 @@ describe('kubectl against the local cluster', function () {
       manifest.spec.replicas = 7;
       writeFileSync(join(dir, 'ro.yaml'), JSON.stringify(manifest));
       assert.match(await kubectl(['apply', '-n', 'examples', '-f', join(dir, 'ro.yaml')]), /configured/);
-      assert.equal(await kubectl(['get', 'rollout', 'rollout-canary', '-n', 'examples', '-o', 'jsonpath={.spec.replicas} {.metadata.generation}']), '7 2');
+      assert.equal(
+        await kubectl(['get', 'rollout', 'rollout-canary', '-n', 'examples', '-o', 'jsonpath={.spec.replicas} {.metadata.generation}']),
+        '7 2',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('patch --type merge changes a Rollout', async () => {
-    const out = await kubectl(['patch', 'rollout', 'rollout-bluegreen', '-n', 'examples', '--type', 'merge', '-p', '{"spec":{"paused":true}}']);
+    const out = await kubectl([
+      'patch',
+      'rollout',
+      'rollout-bluegreen',
+      '-n',
+      'examples',
+      '--type',
+      'merge',
+      '-p',
+      '{"spec":{"paused":true}}',
+    ]);
     assert.match(out, /patched/);
     assert.equal(await kubectl(['get', 'ro', 'rollout-bluegreen', '-n', 'examples', '-o', 'jsonpath={.spec.paused}']), 'true');
   });
 
-  it('scale sets a Rollout\'s replicas through its scale subresource', async () => {
+  it("scale sets a Rollout's replicas through its scale subresource", async () => {
     assert.match(await kubectl(['scale', 'rollout', 'rollout-bluegreen', '-n', 'examples', '--replicas', '3']), /scaled/);
     assert.equal(await kubectl(['get', 'ro', 'rollout-bluegreen', '-n', 'examples', '-o', 'jsonpath={.spec.replicas}']), '3');
   });
@@ -134,14 +156,30 @@ describe('kubectl against the local cluster', function () {
   it('get -w shows a change as it happens (bounded)', async () => {
     const child = spawn(
       'kubectl',
-      ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', cacheDir, 'get', 'rollouts', 'rollout-bluegreen', '-n', 'examples', '-w', '--request-timeout', '30s'],
+      [
+        '--kubeconfig',
+        cluster.kubeconfigPath,
+        '--cache-dir',
+        cacheDir,
+        'get',
+        'rollouts',
+        'rollout-bluegreen',
+        '-n',
+        'examples',
+        '-w',
+        '--request-timeout',
+        '30s',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {
       const lines: string[] = [];
       const lineArrived = (n: number) =>
         new Promise<void>((resolvePromise, reject) => {
-          const timer = setTimeout(() => reject(new Error(`kubectl get -w printed ${lines.length} lines, waited for ${n}: ${lines.join(' | ')}`)), 15_000);
+          const timer = setTimeout(
+            () => reject(new Error(`kubectl get -w printed ${lines.length} lines, waited for ${n}: ${lines.join(' | ')}`)),
+            15_000,
+          );
           const check = () => {
             if (lines.length >= n) {
               clearTimeout(timer);
@@ -160,7 +198,10 @@ describe('kubectl against the local cluster', function () {
       await kubectl(['patch', 'rollout', 'rollout-bluegreen', '-n', 'examples', '--type', 'merge', '-p', '{"spec":{"replicas":4}}']);
       await new Promise<void>((resolvePromise, reject) => {
         const timer = setTimeout(() => reject(new Error(`no watch line for the change: ${lines.join(' | ')}`)), 15_000);
-        const poll = () => (lines.some((l) => /^rollout-bluegreen\s+4\s/.test(l)) ? (clearTimeout(timer), resolvePromise()) : child.stdout!.once('data', () => setImmediate(poll)));
+        const poll = () =>
+          lines.some((l) => /^rollout-bluegreen\s+4\s/.test(l))
+            ? (clearTimeout(timer), resolvePromise())
+            : child.stdout!.once('data', () => setImmediate(poll));
         poll();
       });
     } finally {
@@ -181,9 +222,20 @@ describe('kubectl against the local cluster', function () {
     assert.match(await kubectl(['logs', '-n', 'examples', pod]), /simulated pod/);
     assert.match(await kubectl(['get', 'nodes']), /\nrollouts-local\s+Ready\s/);
     // Regression: kubectl describe service crashed on EndpointSlice ports without a name.
-    writeFileSync(join(cacheDir, 'svc.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }));
+    writeFileSync(
+      join(cacheDir, 'svc.json'),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+      }),
+    );
     await kubectl(['apply', '-n', 'examples', '-f', join(cacheDir, 'svc.json')]);
-    assert.match(await kubectl(['describe', 'service', 'web', '-n', 'examples']), /\nEndpoints:\s+10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80\n/);
+    assert.match(
+      await kubectl(['describe', 'service', 'web', '-n', 'examples']),
+      /\nEndpoints:\s+10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80\n/,
+    );
     // The Deployment from rollout-template-ref.yaml is stored only: it makes no Pods.
     assert.doesNotMatch(await kubectl(['get', 'pods', '-n', 'examples']), /rollout-ref-deployment/);
   });

@@ -16,7 +16,9 @@ describe('strategic merge patch', () => {
   };
 
   it('merges containers by name and container ports by containerPort', () => {
-    const out: any = applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'app', ports: [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 90 }] }] } });
+    const out: any = applyStrategicMergePatch(pod, {
+      spec: { containers: [{ name: 'app', ports: [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 90 }] }] },
+    });
     assert.deepEqual(out.spec.containers[0].ports, [{ containerPort: 80, name: 'http', protocol: 'TCP' }, { containerPort: 90 }]);
     assert.equal(out.spec.containers[1].name, 'side');
   });
@@ -33,26 +35,44 @@ describe('strategic merge patch', () => {
   });
 
   it('$patch: replace on a map and on a list', () => {
-    const out: any = applyStrategicMergePatch(pod, { metadata: { labels: { $patch: 'replace', b: '2' } }, spec: { containers: [{ name: 'only', image: 'o' }, { $patch: 'replace' }] } });
+    const out: any = applyStrategicMergePatch(pod, {
+      metadata: { labels: { $patch: 'replace', b: '2' } },
+      spec: { containers: [{ name: 'only', image: 'o' }, { $patch: 'replace' }] },
+    });
     assert.deepEqual(out.metadata.labels, { b: '2' });
     assert.deepEqual(out.spec.containers, [{ name: 'only', image: 'o' }]);
   });
 
   it('$patch: delete removes a list item or a map', () => {
-    const out: any = applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'side', $patch: 'delete' }] }, metadata: { labels: { $patch: 'delete' } } });
-    assert.deepEqual(out.spec.containers.map((c: any) => c.name), ['app']);
+    const out: any = applyStrategicMergePatch(pod, {
+      spec: { containers: [{ name: 'side', $patch: 'delete' }] },
+      metadata: { labels: { $patch: 'delete' } },
+    });
+    assert.deepEqual(
+      out.spec.containers.map((c: any) => c.name),
+      ['app'],
+    );
     assert.equal(out.metadata.labels, undefined);
   });
 
   it('finalizers merge as a set; $deleteFromPrimitiveList removes from one', () => {
     assert.deepEqual((applyStrategicMergePatch(pod, { metadata: { finalizers: ['x', 'y'] } }) as any).metadata.finalizers, ['x', 'y']);
-    assert.deepEqual((applyStrategicMergePatch(pod, { metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] } }) as any).metadata.finalizers, []);
+    assert.deepEqual(
+      (applyStrategicMergePatch(pod, { metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] } }) as any).metadata.finalizers,
+      [],
+    );
   });
 
   it('$setElementOrder orders the merged list; $retainKeys drops unlisted keys', () => {
     const out: any = applyStrategicMergePatch(pod, { spec: { '$setElementOrder/containers': [{ name: 'side' }, { name: 'app' }] } });
-    assert.deepEqual(out.spec.containers.map((c: any) => c.name), ['side', 'app']);
-    const kept: any = applyStrategicMergePatch({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } }, { strategy: { $retainKeys: ['type'], type: 'Recreate' } });
+    assert.deepEqual(
+      out.spec.containers.map((c: any) => c.name),
+      ['side', 'app'],
+    );
+    const kept: any = applyStrategicMergePatch(
+      { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
+      { strategy: { $retainKeys: ['type'], type: 'Recreate' } },
+    );
     assert.deepEqual(kept.strategy, { type: 'Recreate' });
   });
 

@@ -56,7 +56,10 @@ describe('local cluster persistence under faults', function () {
     }
     // A watcher from now on must see none of the failed writes.
     const events: string[] = [];
-    const watch = await streamGet(cluster, `${configmaps}?watch=true&resourceVersion=${(await raw(cluster, 'GET', configmaps)).body.metadata.resourceVersion}`);
+    const watch = await streamGet(
+      cluster,
+      `${configmaps}?watch=true&resourceVersion=${(await raw(cluster, 'GET', configmaps)).body.metadata.resourceVersion}`,
+    );
     const reader = watch.body!.getReader();
     void (async () => {
       const decoder = new TextDecoder();
@@ -77,7 +80,12 @@ describe('local cluster persistence under faults', function () {
       assert.match(failed.body.message, /cannot save the change to .*changes\.log \(ENOSPC\): it was not made/);
       assert.equal((await raw(cluster, 'GET', `${configmaps}/lost-${i}`)).status, 404, 'nothing changed in memory');
     }
-    const update = await raw(cluster, 'PUT', `${configmaps}/before-0`, JSON.stringify({ metadata: { name: 'before-0' }, data: { v: 'changed' } }));
+    const update = await raw(
+      cluster,
+      'PUT',
+      `${configmaps}/before-0`,
+      JSON.stringify({ metadata: { name: 'before-0' }, data: { v: 'changed' } }),
+    );
     assert.equal(update.status, 500);
     assert.equal((await raw(cluster, 'GET', `${configmaps}/before-0`)).body.data.v, 'before-0');
     assert.equal((await raw(cluster, 'DELETE', `${configmaps}/before-1`)).status, 500);
@@ -91,7 +99,11 @@ describe('local cluster persistence under faults', function () {
     }
     await new Promise((r) => setTimeout(r, 50));
     await reader.cancel();
-    assert.deepEqual(events, acknowledged.filter((n) => n.startsWith('after-')).map((n) => `ADDED ${n}`), 'watchers saw only the writes that were made');
+    assert.deepEqual(
+      events,
+      acknowledged.filter((n) => n.startsWith('after-')).map((n) => `ADDED ${n}`),
+      'watchers saw only the writes that were made',
+    );
     await cluster.close();
 
     const warnings: string[] = [];
@@ -112,7 +124,10 @@ describe('local cluster persistence under faults', function () {
     writeFileSync(log, lines.join('\n'));
     const before = readFileSync(log);
     await assert.rejects(startLocalCluster({ port: 0, dataDir: dir }), (e: Error) => {
-      assert.match(e.message, /changes\.log line 2 \(byte \d+\) is not a valid change record, and records follow it: the change log is corrupt; the data directory was left as it is/);
+      assert.match(
+        e.message,
+        /changes\.log line 2 \(byte \d+\) is not a valid change record, and records follow it: the change log is corrupt; the data directory was left as it is/,
+      );
       return true;
     });
     assert.deepEqual(readFileSync(log), before, 'the log is untouched');
@@ -145,7 +160,10 @@ describe('local cluster persistence under faults', function () {
     assert.match(warnings[0]!, /could not compact .* \(ENOSPC\); the change log keeps every change/);
     store.close();
     const reloaded = new Store(100, new Persistence(dir, 5));
-    assert.deepEqual(reloaded.list('/configmaps').map((o) => o.metadata.name), ['c0', 'c1', 'c2', 'c3', 'c4']);
+    assert.deepEqual(
+      reloaded.list('/configmaps').map((o) => o.metadata.name),
+      ['c0', 'c1', 'c2', 'c3', 'c4'],
+    );
     reloaded.close();
   });
 });

@@ -14,10 +14,25 @@ const root = resolve(__dirname, '../..');
 
 /** Starts `rollouts cluster` as a child process and resolves with its URL once it prints it. */
 function startChild(dataDir: string, port = 0): Promise<{ child: ChildProcess; url: string; kubeconfig: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'cluster', '--data-dir', dataDir, '--port', String(port), '--pod-ready-seconds', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'src/cli/main.ts'),
+      'cluster',
+      '--data-dir',
+      dataDir,
+      '--port',
+      String(port),
+      '--pod-ready-seconds',
+      '0',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolvePromise, reject) => {
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
@@ -40,7 +55,8 @@ function startChild(dataDir: string, port = 0): Promise<{ child: ChildProcess; u
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
 
 describe('local cluster persistence (child process)', function () {
   this.timeout(180_000); // child processes start slowly on a loaded machine
@@ -62,11 +78,17 @@ describe('local cluster persistence (child process)', function () {
     await core.createNamespace({ body: { metadata: { name: 'kept' } } });
     let lastRv = 0;
     for (let i = 0; i < 40; i++) {
-      const cm = await core.createNamespacedConfigMap({ namespace: 'kept', body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } } });
+      const cm = await core.createNamespacedConfigMap({
+        namespace: 'kept',
+        body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } },
+      });
       lastRv = Number(cm.metadata!.resourceVersion);
     }
     await core.deleteNamespacedConfigMap({ name: 'cm-0', namespace: 'kept' });
-    const updated = await core.patchNamespacedConfigMap({ name: 'cm-1', namespace: 'kept', body: { data: { i: 'changed' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    const updated = await core.patchNamespacedConfigMap(
+      { name: 'cm-1', namespace: 'kept', body: { data: { i: 'changed' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     lastRv = Number(updated.metadata!.resourceVersion);
     child.kill('SIGKILL');
     await exited(child);
@@ -107,7 +129,13 @@ describe('local cluster store persistence', () => {
       store.close();
       const reloaded = new Store(100, new Persistence(dir, 5));
       assert.equal(reloaded.resourceVersion(), 13);
-      assert.deepEqual(reloaded.list('/configmaps').map((o) => o.metadata.name).sort(), ['c0', 'c1', 'c10', 'c11', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9']);
+      assert.deepEqual(
+        reloaded
+          .list('/configmaps')
+          .map((o) => o.metadata.name)
+          .sort(),
+        ['c0', 'c1', 'c10', 'c11', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9'],
+      );
       assert.equal(reloaded.eventsSince('/configmaps', 5), 'gone', 'a restarted store cannot replay history: watchers re-list');
       assert.deepEqual(reloaded.eventsSince('/configmaps', 13), []);
       reloaded.close();

@@ -23,7 +23,12 @@ describe('local cluster robustness', () => {
   };
 
   it('bad JSON is 400 BadRequest', async () => {
-    expectStatus(await raw(cluster, 'POST', '/api/v1/namespaces/default/configmaps', '{"metadata": {'), 400, 'BadRequest', /not valid JSON/);
+    expectStatus(
+      await raw(cluster, 'POST', '/api/v1/namespaces/default/configmaps', '{"metadata": {'),
+      400,
+      'BadRequest',
+      /not valid JSON/,
+    );
   });
 
   it('a body that is not an object is 400 BadRequest', async () => {
@@ -31,20 +36,44 @@ describe('local cluster robustness', () => {
   });
 
   it('a body of another kind is 400 BadRequest', async () => {
-    expectStatus(await raw(cluster, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ kind: 'Secret', metadata: { name: 'x' } })), 400, 'BadRequest', /kind/);
+    expectStatus(
+      await raw(cluster, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ kind: 'Secret', metadata: { name: 'x' } })),
+      400,
+      'BadRequest',
+      /kind/,
+    );
   });
 
   it('a name that is not a string is 400 BadRequest', async () => {
-    expectStatus(await raw(cluster, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { name: 123 } })), 400, 'BadRequest', /metadata\.name must be a string/);
+    expectStatus(
+      await raw(cluster, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { name: 123 } })),
+      400,
+      'BadRequest',
+      /metadata\.name must be a string/,
+    );
   });
 
   it('a bad patch is 400 (unparseable) or 422 (inapplicable)', async () => {
     await raw(cluster, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { name: 'p' } }));
     const h = { 'Content-Type': 'application/json-patch+json' };
     expectStatus(await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/p', 'nope', h), 400, 'BadRequest');
-    expectStatus(await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/p', JSON.stringify({ op: 'add' }), h), 422, 'Invalid', /array of operations/);
-    expectStatus(await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/p', JSON.stringify([{ op: 'remove', path: '/data/none' }]), h), 422, 'Invalid', /does not exist/);
-    expectStatus(await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/p', '{}', { 'Content-Type': 'text/plain' }), 415, 'UnsupportedMediaType');
+    expectStatus(
+      await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/p', JSON.stringify({ op: 'add' }), h),
+      422,
+      'Invalid',
+      /array of operations/,
+    );
+    expectStatus(
+      await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/p', JSON.stringify([{ op: 'remove', path: '/data/none' }]), h),
+      422,
+      'Invalid',
+      /does not exist/,
+    );
+    expectStatus(
+      await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/p', '{}', { 'Content-Type': 'text/plain' }),
+      415,
+      'UnsupportedMediaType',
+    );
   });
 
   it('an unknown kind or path is 404 NotFound', async () => {
@@ -77,18 +106,28 @@ describe('local cluster robustness', () => {
   });
 
   it('any JSON as a body or a patch gets a 2xx or a 4xx Status, never a 5xx', async () => {
-    await raw(cluster, 'POST', '/api/v1/namespaces/default/pods', JSON.stringify({ metadata: { name: 'target' }, spec: { containers: [{ name: 'a', image: 'a:1' }] } }));
+    await raw(
+      cluster,
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      JSON.stringify({ metadata: { name: 'target' }, spec: { containers: [{ name: 'a', image: 'a:1' }] } }),
+    );
     const contentTypes = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue(), fc.constantFrom(...contentTypes), fc.constantFrom('pods', 'configmaps'), async (value, contentType, plural) => {
-        const body = JSON.stringify(value);
-        const created = await raw(cluster, 'POST', `/api/v1/namespaces/default/${plural}`, body);
-        const patched = await raw(cluster, 'PATCH', '/api/v1/namespaces/default/pods/target', body, { 'Content-Type': contentType });
-        for (const res of [created, patched]) {
-          assert.ok(res.status < 500, `${res.status}: ${res.text}`);
-          if (res.status >= 400) assert.equal(res.body.kind, 'Status');
-        }
-      }),
+      fc.asyncProperty(
+        fc.jsonValue(),
+        fc.constantFrom(...contentTypes),
+        fc.constantFrom('pods', 'configmaps'),
+        async (value, contentType, plural) => {
+          const body = JSON.stringify(value);
+          const created = await raw(cluster, 'POST', `/api/v1/namespaces/default/${plural}`, body);
+          const patched = await raw(cluster, 'PATCH', '/api/v1/namespaces/default/pods/target', body, { 'Content-Type': contentType });
+          for (const res of [created, patched]) {
+            assert.ok(res.status < 500, `${res.status}: ${res.text}`);
+            if (res.status >= 400) assert.equal(res.body.kind, 'Status');
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

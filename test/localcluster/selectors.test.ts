@@ -7,7 +7,11 @@ import { labelSelectorParam } from '../../src/localcluster/selectors';
 describe('the labelSelector parameter', () => {
   it('a malformed selector is a 400 naming the selector', () => {
     for (const bad of ['app in (web', 'app=we b', '=x', 'app in web']) {
-      assert.throws(() => labelSelectorParam(bad), (e: unknown) => e instanceof ApiError && e.code === 400 && e.message.includes(bad), bad);
+      assert.throws(
+        () => labelSelectorParam(bad),
+        (e: unknown) => e instanceof ApiError && e.code === 400 && e.message.includes(bad),
+        bad,
+      );
     }
   });
 

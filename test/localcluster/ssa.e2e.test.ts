@@ -43,7 +43,10 @@ describe('server-side apply with kubectl and client-node', function () {
   it('applying again without a field removes it, data and label alike (kubectl owned them)', async () => {
     await ok(['apply', '--server-side', '-f', file('ab.json', configMap('cm1', { a: '1', b: '2' }, { a: '1', b: '2' }))]);
     assert.deepEqual((await read('cm1')).data, { a: '1', b: '2' });
-    assert.match(await ok(['apply', '--server-side', '-f', file('a.json', configMap('cm1', { a: '1' }, { a: '1' }))]), /serverside-applied/);
+    assert.match(
+      await ok(['apply', '--server-side', '-f', file('a.json', configMap('cm1', { a: '1' }, { a: '1' }))]),
+      /serverside-applied/,
+    );
     const cm = await read('cm1');
     assert.deepEqual(cm.data, { a: '1' });
     assert.deepEqual(cm.metadata.labels, { a: '1' });
@@ -67,7 +70,10 @@ describe('server-side apply with kubectl and client-node', function () {
   it('--show-managed-fields shows managedFields; without it kubectl hides them, and tables still print', async () => {
     await ok(['apply', '--server-side', '-f', file('c3.json', configMap('cm3', { a: '1' }, {}))]);
     const shown = await read('cm3');
-    assert.deepEqual(shown.metadata.managedFields.map((e: any) => [e.manager, e.operation, e.apiVersion, e.fieldsType]), [['kubectl', 'Apply', 'v1', 'FieldsV1']]);
+    assert.deepEqual(
+      shown.metadata.managedFields.map((e: any) => [e.manager, e.operation, e.apiVersion, e.fieldsType]),
+      [['kubectl', 'Apply', 'v1', 'FieldsV1']],
+    );
     assert.deepEqual(shown.metadata.managedFields[0].fieldsV1, { 'f:data': { 'f:a': {} } });
     assert.match(shown.metadata.managedFields[0].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const hidden = parseYaml(await ok(['get', 'configmap', 'cm3', '-o', 'yaml']));
@@ -91,18 +97,32 @@ describe('server-side apply with kubectl and client-node', function () {
 
   it('the demo Rollouts take a server-side apply of a changed spec without conflicts', async () => {
     const rollout = parseYaml(await ok(['get', 'rollout', 'canary-demo', '-n', demoNamespace, '-o', 'yaml']));
-    const config = { apiVersion: rollout.apiVersion, kind: rollout.kind, metadata: { name: 'canary-demo', namespace: demoNamespace }, spec: { ...rollout.spec, replicas: 3 } };
+    const config = {
+      apiVersion: rollout.apiVersion,
+      kind: rollout.kind,
+      metadata: { name: 'canary-demo', namespace: demoNamespace },
+      spec: { ...rollout.spec, replicas: 3 },
+    };
     await ok(['apply', '--server-side', '-f', file('demo.json', JSON.stringify(config))]);
     assert.equal(parseYaml(await ok(['get', 'rollout', 'canary-demo', '-n', demoNamespace, '-o', 'yaml'])).spec.replicas, 3);
   });
 
   it("a loader's objects (created, an Update) take a server-side apply of the same file: list items are keyed, a defaulted protocol is no conflict", async () => {
     await ok(['create', 'namespace', 'loaded']);
-    const yaml = readFileSync(join(__dirname, '../../demo/steady-demo.yaml'), 'utf8').replaceAll('namespace: rollouts-demo', 'namespace: loaded');
+    const yaml = readFileSync(join(__dirname, '../../demo/steady-demo.yaml'), 'utf8').replaceAll(
+      'namespace: rollouts-demo',
+      'namespace: loaded',
+    );
     const path = file('steady.yaml', yaml);
     await ok(['create', '--field-manager=rollouts-demo', '-f', path]);
-    assert.match(await ok(['apply', '--server-side', '--dry-run=server', '--field-manager=argo-rollouts-vscode', '-f', path]), /service\/steady-demo serverside-applied \(server dry run\)/);
-    assert.match(await ok(['apply', '--server-side', '--field-manager=argo-rollouts-vscode', '-f', path]), /rollout.argoproj.io\/steady-demo serverside-applied/);
+    assert.match(
+      await ok(['apply', '--server-side', '--dry-run=server', '--field-manager=argo-rollouts-vscode', '-f', path]),
+      /service\/steady-demo serverside-applied \(server dry run\)/,
+    );
+    assert.match(
+      await ok(['apply', '--server-side', '--field-manager=argo-rollouts-vscode', '-f', path]),
+      /rollout.argoproj.io\/steady-demo serverside-applied/,
+    );
     const changed = file('steady-changed.yaml', yaml.replace('targetPort: http', 'targetPort: 8080'));
     const refused = await kubectl(['apply', '--server-side', '--field-manager=argo-rollouts-vscode', '-f', changed]);
     assert.equal(refused.code, 1);
@@ -114,7 +134,10 @@ describe('server-side apply with kubectl and client-node', function () {
     const ssa = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
     const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cn', namespace: 'default' }, data: { mode: 'fast' } };
     const created = await core.patchNamespacedConfigMap({ name: 'cn', namespace: 'default', body, fieldManager: 'my-controller' }, ssa);
-    assert.deepEqual(created.metadata!.managedFields!.map((e) => [e.manager, e.operation]), [['my-controller', 'Apply']]);
+    assert.deepEqual(
+      created.metadata!.managedFields!.map((e) => [e.manager, e.operation]),
+      [['my-controller', 'Apply']],
+    );
     const changed = { ...body, data: { mode: 'slow' } };
     try {
       await core.patchNamespacedConfigMap({ name: 'cn', namespace: 'default', body: changed, fieldManager: 'someone-else' }, ssa);
@@ -126,8 +149,14 @@ describe('server-side apply with kubectl and client-node', function () {
       assert.equal(status.details.causes[0].reason, 'FieldManagerConflict');
       assert.equal(status.details.causes[0].field, '.data.mode');
     }
-    const forced = await core.patchNamespacedConfigMap({ name: 'cn', namespace: 'default', body: changed, fieldManager: 'someone-else', force: true }, ssa);
+    const forced = await core.patchNamespacedConfigMap(
+      { name: 'cn', namespace: 'default', body: changed, fieldManager: 'someone-else', force: true },
+      ssa,
+    );
     assert.equal(forced.data!.mode, 'slow');
-    assert.deepEqual(forced.metadata!.managedFields!.map((e) => e.manager), ['someone-else']);
+    assert.deepEqual(
+      forced.metadata!.managedFields!.map((e) => e.manager),
+      ['someone-else'],
+    );
   });
 });

@@ -40,7 +40,10 @@ describe('local cluster watch (client-node)', () => {
       { query: { resourceVersion: start.metadata!.resourceVersion! } },
     );
     await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w1' }, data: { v: '1' } } });
-    await h.core.patchNamespacedConfigMap({ name: 'w1', namespace: 'default', body: { data: { v: '2' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await h.core.patchNamespacedConfigMap(
+      { name: 'w1', namespace: 'default', body: { data: { v: '2' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     await h.core.deleteNamespacedConfigMap({ name: 'w1', namespace: 'default' });
     await done;
     assert.deepEqual(events, ['ADDED w1 {"v":"1"}', 'MODIFIED w1 {"v":"2"}', 'DELETED w1 {"v":"2"}']);
@@ -49,8 +52,14 @@ describe('local cluster watch (client-node)', () => {
   it('replays what happened after the given resourceVersion', async () => {
     const cm = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'replayed' } } });
     await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'after-it' } } });
-    const events = await watchToEnd(h.cluster, `/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&resourceVersion=${cm.metadata!.resourceVersion}`);
-    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED after-it']);
+    const events = await watchToEnd(
+      h.cluster,
+      `/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&resourceVersion=${cm.metadata!.resourceVersion}`,
+    );
+    assert.deepEqual(
+      events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED after-it'],
+    );
   });
 
   it('sends BOOKMARK events when asked', async () => {
@@ -63,8 +72,12 @@ describe('local cluster watch (client-node)', () => {
 
   it('answers a too old resourceVersion with a 410 Gone (Expired) error event', async () => {
     const first = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'old' } } });
-    for (let i = 0; i < 60; i++) await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `churn-${i}` } } });
-    const events = await watchToEnd(h.cluster, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata!.resourceVersion}`);
+    for (let i = 0; i < 60; i++)
+      await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `churn-${i}` } } });
+    const events = await watchToEnd(
+      h.cluster,
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata!.resourceVersion}`,
+    );
     assert.equal(events.length, 1);
     assert.equal(events[0]!.type, 'ERROR');
     assert.equal(events[0]!.object.code, 410);
@@ -83,7 +96,10 @@ describe('local cluster watch (client-node)', () => {
     const gone = awaitEvent(h.kc, '/api/v1/namespaces/default/configmaps', (e) => e.type === 'DELETED', 'DELETED for sel', {
       query: { resourceVersion: rv, labelSelector: 'keep=yes' },
     });
-    await h.core.patchNamespacedConfigMap({ name: 'sel', namespace: 'default', body: { metadata: { labels: { keep: 'no' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await h.core.patchNamespacedConfigMap(
+      { name: 'sel', namespace: 'default', body: { metadata: { labels: { keep: 'no' } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     assert.equal((await gone).object.metadata.name, 'sel');
   });
 
@@ -92,16 +108,27 @@ describe('local cluster watch (client-node)', () => {
     await h.core.createNamespacedConfigMap({ namespace: 'initial', body: { metadata: { name: 'one' } } });
     await h.core.createNamespacedConfigMap({ namespace: 'initial', body: { metadata: { name: 'two' } } });
     const plain = await watchToEnd(h.cluster, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1');
-    assert.deepEqual(plain.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED one', 'ADDED two']);
-    const listed = await watchToEnd(h.cluster, '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
-    assert.deepEqual(listed.slice(0, 3).map((e) => e.type), ['ADDED', 'ADDED', 'BOOKMARK']);
+    assert.deepEqual(
+      plain.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED one', 'ADDED two'],
+    );
+    const listed = await watchToEnd(
+      h.cluster,
+      '/api/v1/namespaces/initial/configmaps?watch=true&timeoutSeconds=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan',
+    );
+    assert.deepEqual(
+      listed.slice(0, 3).map((e) => e.type),
+      ['ADDED', 'ADDED', 'BOOKMARK'],
+    );
     assert.equal(listed[2]!.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
   });
 
   it('serves many concurrent watchers the same event', async () => {
     const rv = (await h.core.listNamespacedConfigMap({ namespace: 'default' })).metadata!.resourceVersion!;
     const watchers = Array.from({ length: 50 }, (_, i) =>
-      awaitEvent(h.kc, '/api/v1/namespaces/default/configmaps', (e) => e.object.metadata.name === 'fanout', `watcher ${i}`, { query: { resourceVersion: rv } }),
+      awaitEvent(h.kc, '/api/v1/namespaces/default/configmaps', (e) => e.object.metadata.name === 'fanout', `watcher ${i}`, {
+        query: { resourceVersion: rv },
+      }),
     );
     await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'fanout' } } });
     const events = await Promise.all(watchers);
@@ -118,7 +145,9 @@ describe('an informer across a server restart', () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
     try {
       await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'before' } } });
-      const informer = k8s.makeInformer(kc, '/api/v1/namespaces/default/configmaps', () => core.listNamespacedConfigMap({ namespace: 'default' }));
+      const informer = k8s.makeInformer(kc, '/api/v1/namespaces/default/configmaps', () =>
+        core.listNamespacedConfigMap({ namespace: 'default' }),
+      );
       const seen = new Set<string>();
       const waiters: Array<{ name: string; resolve: () => void }> = [];
       informer.on('add', (o) => {

@@ -14,7 +14,10 @@ function replicaSet(name: string, replicas: number, image = 'web:1', extra: Reco
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name, tier: 'web' } }, spec: { containers: [{ name: 'web', image, ports: [{ name: 'http', containerPort: 8080 }] }] } },
+      template: {
+        metadata: { labels: { app: name, tier: 'web' } },
+        spec: { containers: [{ name: 'web', image, ports: [{ name: 'http', containerPort: 8080 }] }] },
+      },
       ...extra,
     },
   };
@@ -52,7 +55,10 @@ describe('local cluster workloads', () => {
   });
 
   it('records a SuccessfulCreate Event on the ReplicaSet for each Pod', async () => {
-    const events = await h.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=web,reason=SuccessfulCreate' });
+    const events = await h.core.listNamespacedEvent({
+      namespace: 'default',
+      fieldSelector: 'involvedObject.name=web,reason=SuccessfulCreate',
+    });
     assert.equal(events.items.length, 2);
     assert.match(events.items[0]!.message!, /^Created pod: web-[a-z0-9]{5}$/);
   });
@@ -67,7 +73,10 @@ describe('local cluster workloads', () => {
       { query: { labelSelector: 'app=web' } },
     );
     const pods = await podsOf('web');
-    assert.ok(pods.every((p) => !isReady(p)), 'nothing is ready before the delay');
+    assert.ok(
+      pods.every((p) => !isReady(p)),
+      'nothing is ready before the delay',
+    );
     const ready = rsWhere('web', 'readyReplicas 2', (rs) => rs.status?.readyReplicas === 2 && rs.status?.availableReplicas === 2);
     clock.advance(readyAfterMs);
     await ready;
@@ -82,17 +91,31 @@ describe('local cluster workloads', () => {
   });
 
   it('a Pod whose image matches the failure pattern never becomes ready', async () => {
-    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'the failing pod started', {
-      query: { labelSelector: 'app=bad' },
-    });
+    const started = awaitEvent(
+      h.kc,
+      '/api/v1/namespaces/default/pods',
+      (e) => e.object.status?.phase === 'Running',
+      'the failing pod started',
+      {
+        query: { labelSelector: 'app=bad' },
+      },
+    );
     await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: replicaSet('bad', 1, 'web:broken') });
     const pod = (await started).object;
     assert.equal(pod.status.containerStatuses[0].state.waiting.reason, 'CrashLoopBackOff');
     // Let plenty of time pass; a healthy pod created alongside shows the timers did run.
-    const healthyReady = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => isReady(e.object), 'the healthy pod ready', { query: { labelSelector: 'app=good' } });
-    const healthyStarted = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'the healthy pod started', {
+    const healthyReady = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => isReady(e.object), 'the healthy pod ready', {
       query: { labelSelector: 'app=good' },
     });
+    const healthyStarted = awaitEvent(
+      h.kc,
+      '/api/v1/namespaces/default/pods',
+      (e) => e.object.status?.phase === 'Running',
+      'the healthy pod started',
+      {
+        query: { labelSelector: 'app=good' },
+      },
+    );
     await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: replicaSet('good', 1) });
     await healthyStarted;
     clock.advance(10 * readyAfterMs);
@@ -104,7 +127,9 @@ describe('local cluster workloads', () => {
   });
 
   it('minReadySeconds holds availableReplicas back until the Pod has been ready that long', async () => {
-    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'slow pod started', { query: { labelSelector: 'app=slow' } });
+    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'slow pod started', {
+      query: { labelSelector: 'app=slow' },
+    });
     await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: replicaSet('slow', 1, 'web:1', { minReadySeconds: 30 }) });
     await started;
     const readyNotAvailable = rsWhere('slow', 'ready but not available', (rs) => rs.status?.readyReplicas === 1);
@@ -116,7 +141,9 @@ describe('local cluster workloads', () => {
   });
 
   it('a readinessProbe initialDelaySeconds holds readiness back by that much more', async () => {
-    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'probed pod started', { query: { labelSelector: 'app=probed' } });
+    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'probed pod started', {
+      query: { labelSelector: 'app=probed' },
+    });
     const rs = replicaSet('probed', 1);
     (rs.spec.template.spec.containers[0] as any).readinessProbe = { initialDelaySeconds: 10, httpGet: { path: '/', port: 80 } };
     await h.apps.createNamespacedReplicaSet({ namespace: 'default', body: rs });
@@ -130,7 +157,9 @@ describe('local cluster workloads', () => {
   });
 
   it('a postStart `sleep N` delays readiness N seconds; a command matching the failure pattern never gets ready', async () => {
-    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'hooked pod started', { query: { labelSelector: 'app=hooked' } });
+    const started = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.object.status?.phase === 'Running', 'hooked pod started', {
+      query: { labelSelector: 'app=hooked' },
+    });
     const hooked = replicaSet('hooked', 1);
     (hooked.spec.template.spec.containers[0] as any).lifecycle = { postStart: { exec: { command: ['sleep', '5'] } } };
     const crashing = replicaSet('crashing', 1);
@@ -174,7 +203,9 @@ describe('local cluster workloads', () => {
   });
 
   it('deleting a ReplicaSet deletes its Pods', async () => {
-    const gone = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.type === 'DELETED', 'pod deleted', { query: { labelSelector: 'app=slow' } });
+    const gone = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.type === 'DELETED', 'pod deleted', {
+      query: { labelSelector: 'app=slow' },
+    });
     await h.apps.deleteNamespacedReplicaSet({ name: 'slow', namespace: 'default' });
     await gone;
     assert.deepEqual(await podsOf('slow'), []);
@@ -186,8 +217,18 @@ describe('local cluster workloads', () => {
     await up;
     const [victim] = await podsOf('evict');
     const name = victim!.metadata!.name!;
-    const replaced = awaitEvent(h.kc, '/api/v1/namespaces/default/pods', (e) => e.type === 'ADDED' && e.object.metadata.labels?.app === 'evict' && e.object.metadata.name !== name, 'a replacement pod', { query: { labelSelector: 'app=evict' } });
-    await h.core.createNamespacedPodEviction({ name, namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } } });
+    const replaced = awaitEvent(
+      h.kc,
+      '/api/v1/namespaces/default/pods',
+      (e) => e.type === 'ADDED' && e.object.metadata.labels?.app === 'evict' && e.object.metadata.name !== name,
+      'a replacement pod',
+      { query: { labelSelector: 'app=evict' } },
+    );
+    await h.core.createNamespacedPodEviction({
+      name,
+      namespace: 'default',
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } },
+    });
     await replaced;
     const names = (await podsOf('evict')).map((p) => p.metadata!.name);
     assert.ok(!names.includes(name), `${name} is still there: ${names.join(', ')}`);
@@ -195,16 +236,47 @@ describe('local cluster workloads', () => {
   });
 
   it('an eviction of a pod that does not exist is 404, one for another pod or of another kind is 400, dry run keeps the pod', async () => {
-    assert.equal((await statusOf(h.core.createNamespacedPodEviction({ name: 'nope', namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'nope' } } }))).code, 404);
+    assert.equal(
+      (
+        await statusOf(
+          h.core.createNamespacedPodEviction({
+            name: 'nope',
+            namespace: 'default',
+            body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'nope' } },
+          }),
+        )
+      ).code,
+      404,
+    );
     const [pod] = await podsOf('evict');
     const name = pod!.metadata!.name!;
-    const other = await statusOf(h.core.createNamespacedPodEviction({ name, namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other' } } }));
+    const other = await statusOf(
+      h.core.createNamespacedPodEviction({
+        name,
+        namespace: 'default',
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other' } },
+      }),
+    );
     assert.equal(other.code, 400);
     assert.match(other.message, /does not match the pod/);
-    const wrongKind = await raw(h.cluster, 'POST', `/api/v1/namespaces/default/pods/${name}/eviction`, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name } }), { 'Content-Type': 'application/json' });
+    const wrongKind = await raw(
+      h.cluster,
+      'POST',
+      `/api/v1/namespaces/default/pods/${name}/eviction`,
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name } }),
+      { 'Content-Type': 'application/json' },
+    );
     assert.equal(wrongKind.status, 400);
-    await h.core.createNamespacedPodEviction({ name, namespace: 'default', dryRun: 'All', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } } });
-    assert.ok((await podsOf('evict')).some((p) => p.metadata!.name === name), 'a dry-run eviction removed the pod');
+    await h.core.createNamespacedPodEviction({
+      name,
+      namespace: 'default',
+      dryRun: 'All',
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } },
+    });
+    assert.ok(
+      (await podsOf('evict')).some((p) => p.metadata!.name === name),
+      'a dry-run eviction removed the pod',
+    );
     const discovery = (await raw(h.cluster, 'GET', '/api/v1')).body as { resources: { name: string; verbs: string[] }[] };
     assert.deepEqual(discovery.resources.find((r) => r.name === 'pods/eviction')?.verbs, ['create']);
   });
@@ -213,10 +285,16 @@ describe('local cluster workloads', () => {
     const ep = (predicate: (e: any) => boolean, what: string) =>
       awaitEvent(h.kc, '/api/v1/namespaces/default/endpoints', (e) => e.object.metadata.name === 'web-svc' && predicate(e.object), what);
     const first = ep((e) => e.subsets?.[0]?.addresses?.length === 1, 'one ready address');
-    await h.core.createNamespacedService({ namespace: 'default', body: { metadata: { name: 'web-svc' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } } });
+    await h.core.createNamespacedService({
+      namespace: 'default',
+      body: { metadata: { name: 'web-svc' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } },
+    });
     const endpoints = (await first).object;
     const [webPod] = await podsOf('web');
-    assert.deepEqual(endpoints.subsets[0].addresses.map((a: any) => a.targetRef.name), [webPod!.metadata!.name]);
+    assert.deepEqual(
+      endpoints.subsets[0].addresses.map((a: any) => a.targetRef.name),
+      [webPod!.metadata!.name],
+    );
     assert.deepEqual(endpoints.subsets[0].ports, [{ port: 8080, protocol: 'TCP' }]);
 
     // Point the Service at the failing pods: they are listed, but as not ready.
@@ -225,13 +303,20 @@ describe('local cluster workloads', () => {
     const [badPod] = await podsOf('bad');
     assert.equal((await moved).object.subsets[0].notReadyAddresses[0].targetRef.name, badPod!.metadata!.name);
 
-    const slices: any = await h.kc.makeApiClient(k8s.DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: 'default', labelSelector: 'kubernetes.io/service-name=web-svc' });
+    const slices: any = await h.kc
+      .makeApiClient(k8s.DiscoveryV1Api)
+      .listNamespacedEndpointSlice({ namespace: 'default', labelSelector: 'kubernetes.io/service-name=web-svc' });
     assert.deepEqual(
       slices.items[0].endpoints.map((e: any) => [e.targetRef.name, e.conditions.ready]),
       [[badPod!.metadata!.name, false]],
     );
 
-    const removed = awaitEvent(h.kc, '/api/v1/namespaces/default/endpoints', (e) => e.type === 'DELETED' && e.object.metadata.name === 'web-svc', 'endpoints deleted');
+    const removed = awaitEvent(
+      h.kc,
+      '/api/v1/namespaces/default/endpoints',
+      (e) => e.type === 'DELETED' && e.object.metadata.name === 'web-svc',
+      'endpoints deleted',
+    );
     await h.core.deleteNamespacedService({ name: 'web-svc', namespace: 'default' });
     await removed;
   });

@@ -25,10 +25,22 @@ const canary = (status: RolloutStatus = {}, spec: object = {}): Rollout => ({
   },
   status: { currentPodHash: 'new', stableRS: 'old', currentStepIndex: 0, observedGeneration: '2', ...status },
 });
-const rs = (hash: string, revision: number): ReplicaSet => ({ metadata: { name: `web-${hash}`, annotations: { 'rollout.argoproj.io/revision': String(revision) } }, spec: { template: { spec: { containers: [{ name: 'app', image: hash }] } } } });
+const rs = (hash: string, revision: number): ReplicaSet => ({
+  metadata: { name: `web-${hash}`, annotations: { 'rollout.argoproj.io/revision': String(revision) } },
+  spec: { template: { spec: { containers: [{ name: 'app', image: hash }] } } },
+});
 const rss = [rs('old', 1), rs('new', 2)];
-const degraded = { phase: 'Degraded' as const, message: 'ProgressDeadlineExceeded: ReplicaSet "web-new" has timed out progressing.', conditions: [{ type: 'Progressing', status: 'False' as const, reason: 'ProgressDeadlineExceeded', message: 'timed out' }] };
-const atPause = { currentStepIndex: 1, pauseConditions: [{ reason: 'CanaryPauseStep' as const, startTime: 't' }], controllerPause: true, phase: 'Paused' as const };
+const degraded = {
+  phase: 'Degraded' as const,
+  message: 'ProgressDeadlineExceeded: ReplicaSet "web-new" has timed out progressing.',
+  conditions: [{ type: 'Progressing', status: 'False' as const, reason: 'ProgressDeadlineExceeded', message: 'timed out' }],
+};
+const atPause = {
+  currentStepIndex: 1,
+  pauseConditions: [{ reason: 'CanaryPauseStep' as const, startTime: 't' }],
+  controllerPause: true,
+  phase: 'Paused' as const,
+};
 const names = (r: Rollout) => offeredActions(r, rss).map((o) => o.action);
 
 describe('action offers', () => {
@@ -36,7 +48,11 @@ describe('action offers', () => {
     assert.match(actionRefusal('pause', canary({}, { paused: true }), rss) ?? '', /already paused/);
     assert.match(actionRefusal('pause', canary(atPause), rss) ?? '', /already paused until promoted; promote it/);
     assert.match(actionRefusal('pause', canary({ abort: true }), rss) ?? '', /is aborted/);
-    assert.equal(actionRefusal('pause', canary({ ...atPause, currentStepIndex: 3 }), rss), undefined, 'a timed pause ends by itself: holding it is a real choice');
+    assert.equal(
+      actionRefusal('pause', canary({ ...atPause, currentStepIndex: 3 }), rss),
+      undefined,
+      'a timed pause ends by itself: holding it is a real choice',
+    );
     assert.equal(pauseAction(canary({ currentStepIndex: 2 })).ok, true);
   });
 
@@ -52,17 +68,27 @@ describe('action offers', () => {
     assert.equal(primaryAction(canary(atPause), rss), 'promote', 'waiting at a pause: promote');
     assert.equal(primaryAction(canary({}, { paused: true }), rss), 'resume', 'paused by a person: resume');
     assert.equal(primaryAction(canary({ phase: 'Progressing' }), rss), undefined, 'moving on by itself: none');
-    assert.equal(primaryAction(canary({ currentPodHash: 'new', stableRS: 'new', currentStepIndex: 4, phase: 'Healthy' }), rss), undefined, 'healthy: none');
+    assert.equal(
+      primaryAction(canary({ currentPodHash: 'new', stableRS: 'new', currentStepIndex: 4, phase: 'Healthy' }), rss),
+      undefined,
+      'healthy: none',
+    );
   });
 
   it('Promote on a Degraded rollout is offered with a caution that says why; no other action has one', () => {
     const r = canary(degraded);
-    assert.match(actionCaution('promote', r) ?? '', /^rollout "web" is Degraded \(ProgressDeadlineExceeded: ReplicaSet "web-new" has timed out progressing\.\): promoting sends more traffic to a version that is failing/);
+    assert.match(
+      actionCaution('promote', r) ?? '',
+      /^rollout "web" is Degraded \(ProgressDeadlineExceeded: ReplicaSet "web-new" has timed out progressing\.\): promoting sends more traffic to a version that is failing/,
+    );
     assert.ok(actionCaution('promoteFull', r));
     for (const a of ACTION_NAMES.filter((a) => !a.startsWith('promote'))) assert.equal(actionCaution(a, r), undefined, a);
     assert.equal(actionCaution('promote', canary(atPause)), undefined, 'a healthy pause: no caution');
     const offers = offeredActions(r, rss);
-    assert.deepEqual(offers.filter((o) => o.primary).map((o) => o.action), ['abort']);
+    assert.deepEqual(
+      offers.filter((o) => o.primary).map((o) => o.action),
+      ['abort'],
+    );
     assert.ok(offers.find((o) => o.action === 'promote')?.caution);
   });
 

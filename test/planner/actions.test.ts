@@ -22,7 +22,12 @@ import { applyJsonPatch, applyMergePatch } from '../../src/kube';
 const steps = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }];
 const canary = (status: RolloutStatus = {}, spec: object = {}): Rollout => ({
   metadata: { name: 'demo', generation: 3 },
-  spec: { replicas: 2, template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'v1' }] } }, strategy: { canary: { steps } }, ...spec },
+  spec: {
+    replicas: 2,
+    template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image: 'v1' }] } },
+    strategy: { canary: { steps } },
+    ...spec,
+  },
   status: { currentPodHash: 'new', stableRS: 'old', currentStepIndex: 1, ...status },
 });
 const blueGreen = (status: RolloutStatus = {}, spec: object = {}): Rollout => ({
@@ -50,7 +55,11 @@ describe('actions (§7)', () => {
       assert.deepEqual(patches(promoteAction(blueGreen({}, { paused: true }))), [{ type: 'merge', body: { spec: { paused: false } } }]);
     });
     it('1. inconclusive step analysis with controllerPause → clears pause, controllerPause and moves to i+1', () => {
-      const r = canary({ pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: 't' }], controllerPause: true, canary: { currentStepAnalysisRunStatus: { name: 'ar', status: 'Inconclusive' } } });
+      const r = canary({
+        pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: 't' }],
+        controllerPause: true,
+        canary: { currentStepAnalysisRunStatus: { name: 'ar', status: 'Inconclusive' } },
+      });
       assert.deepEqual(patches(promoteAction(r)), [
         { subresource: 'status', type: 'merge', body: { status: { pauseConditions: null, controllerPause: false, currentStepIndex: 2 } } },
       ]);
@@ -94,10 +103,14 @@ describe('actions (§7)', () => {
 
   describe('deprecated skip flags', () => {
     it('--skip-current-step → status {"currentStepIndex": i+1}', () => {
-      assert.deepEqual(patches(promoteAction(canary(), { skipCurrentStep: true })), [{ subresource: 'status', type: 'merge', body: { status: { currentStepIndex: 2 } } }]);
+      assert.deepEqual(patches(promoteAction(canary(), { skipCurrentStep: true })), [
+        { subresource: 'status', type: 'merge', body: { status: { currentStepIndex: 2 } } },
+      ]);
     });
     it('--skip-all-steps → status {"currentStepIndex": <number of steps>}', () => {
-      assert.deepEqual(patches(promoteAction(canary(), { skipAllSteps: true })), [{ subresource: 'status', type: 'merge', body: { status: { currentStepIndex: 3 } } }]);
+      assert.deepEqual(patches(promoteAction(canary(), { skipAllSteps: true })), [
+        { subresource: 'status', type: 'merge', body: { status: { currentStepIndex: 3 } } },
+      ]);
     });
     it('refused for blue-green, for canaries without steps, and both at once', () => {
       refused(promoteAction(blueGreen(), { skipCurrentStep: true }), /blue-green/);
@@ -113,7 +126,9 @@ describe('actions (§7)', () => {
       refused(abortAction(canary({ currentPodHash: 'x', stableRS: 'x' })), /fully promoted/);
     });
     it('retry → status {"abort":false}; refused unless aborted', () => {
-      assert.deepEqual(patches(retryAction(canary({ abort: true }))), [{ subresource: 'status', type: 'merge', body: { status: { abort: false } } }]);
+      assert.deepEqual(patches(retryAction(canary({ abort: true }))), [
+        { subresource: 'status', type: 'merge', body: { status: { abort: false } } },
+      ]);
       refused(retryAction(canary()), /not aborted/);
     });
     it('pause → main {"spec":{"paused":true}}; refused when already paused', () => {
@@ -125,33 +140,57 @@ describe('actions (§7)', () => {
       refused(resumeAction(canary({ pauseConditions: pauseCond })), /promote/);
     });
     it('restart → main {"spec":{"restartAt": RFC 3339 UTC}}', () => {
-      assert.deepEqual(patches(restartAction(canary(), new Date('2026-05-04T03:02:01.789Z'))), [{ type: 'merge', body: { spec: { restartAt: '2026-05-04T03:02:01Z' } } }]);
+      assert.deepEqual(patches(restartAction(canary(), new Date('2026-05-04T03:02:01.789Z'))), [
+        { type: 'merge', body: { spec: { restartAt: '2026-05-04T03:02:01Z' } } },
+      ]);
     });
   });
 
   describe('set image', () => {
     const multi: Rollout = {
       metadata: { name: 'demo' },
-      spec: { template: { spec: { initContainers: [{ name: 'app', image: 'i1' }], containers: [{ name: 'app', image: 'v1' }, { name: 'side', image: 's1' }] } } },
+      spec: {
+        template: {
+          spec: {
+            initContainers: [{ name: 'app', image: 'i1' }],
+            containers: [
+              { name: 'app', image: 'v1' },
+              { name: 'side', image: 's1' },
+            ],
+          },
+        },
+      },
       status: { phase: 'Healthy' },
     };
     it('a full update replacing the image in every init/regular container of that name', () => {
       const [p] = patches(setImageAction(multi, 'app', 'v2'));
       assert.equal(p!.type, 'update');
       const body = p!.body as Rollout;
-      assert.deepEqual(body.spec!.template!.spec!.initContainers!.map((c) => c.image), ['v2']);
-      assert.deepEqual(body.spec!.template!.spec!.containers!.map((c) => c.image), ['v2', 's1']);
+      assert.deepEqual(
+        body.spec!.template!.spec!.initContainers!.map((c) => c.image),
+        ['v2'],
+      );
+      assert.deepEqual(
+        body.spec!.template!.spec!.containers!.map((c) => c.image),
+        ['v2', 's1'],
+      );
       assert.equal(multi.spec!.template!.spec!.containers![0]!.image, 'v1', 'input untouched');
     });
     it('* sets every container', () => {
       const body = patches(setImageAction(multi, '*', 'x'))[0]!.body as Rollout;
-      assert.deepEqual(body.spec!.template!.spec!.containers!.map((c) => c.image), ['x', 'x']);
+      assert.deepEqual(
+        body.spec!.template!.spec!.containers!.map((c) => c.image),
+        ['x', 'x'],
+      );
     });
     it('refused for a container that does not exist, naming the ones that do', () => {
       refused(setImageAction(multi, 'web', 'v2'), /container "web" not found in rollout "demo" \(containers: app, app, side\)/);
     });
     it('refused for a workloadRef rollout', () => {
-      refused(setImageAction({ metadata: { name: 'w' }, spec: { workloadRef: { kind: 'Deployment', name: 'd' } } }, 'app', 'v2'), /Deployment "d"/);
+      refused(
+        setImageAction({ metadata: { name: 'w' }, spec: { workloadRef: { kind: 'Deployment', name: 'd' } } }, 'app', 'v2'),
+        /Deployment "d"/,
+      );
     });
   });
 
@@ -159,15 +198,24 @@ describe('actions (§7)', () => {
     const tmpl = (image: string) => ({ metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'app', image }] } });
     const rs = (image: string, revision: number, extraLabels: Record<string, string> = {}): ReplicaSet => ({
       metadata: { name: `demo-${image}`, annotations: { 'rollout.argoproj.io/revision': String(revision) } },
-      spec: { template: { ...tmpl(image), metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': podTemplateHash(tmpl(image)), ...extraLabels } } } },
+      spec: {
+        template: {
+          ...tmpl(image),
+          metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': podTemplateHash(tmpl(image)), ...extraLabels } },
+        },
+      },
     });
     const r: Rollout = { metadata: { name: 'demo' }, spec: { template: tmpl('v3') } };
     const all = [rs('v1', 1), rs('v2', 2), rs('v3', 3)];
     it('default: the second-highest revision, hash label removed, JSON-patched onto /spec/template', () => {
-      assert.deepEqual(patches(undoAction(r, all)), [{ type: 'json', body: [{ op: 'replace', path: '/spec/template', value: tmpl('v2') }] }]);
+      assert.deepEqual(patches(undoAction(r, all)), [
+        { type: 'json', body: [{ op: 'replace', path: '/spec/template', value: tmpl('v2') }] },
+      ]);
     });
     it('--to-revision N', () => {
-      assert.deepEqual(patches(undoAction(r, all, 1)), [{ type: 'json', body: [{ op: 'replace', path: '/spec/template', value: tmpl('v1') }] }]);
+      assert.deepEqual(patches(undoAction(r, all, 1)), [
+        { type: 'json', body: [{ op: 'replace', path: '/spec/template', value: tmpl('v1') }] },
+      ]);
     });
     it('refused for a revision that does not exist, or without history', () => {
       refused(undoAction(r, all, 7), /revision 7 of rollout "demo" does not exist \(revisions: 1, 2, 3\)/);
@@ -184,23 +232,33 @@ describe('actions (§7)', () => {
       delete noRev.metadata!.annotations;
       const bad = rs('v2', 0);
       bad.metadata!.annotations = { 'rollout.argoproj.io/revision': 'x' };
-      assert.deepEqual(patches(undoAction(r, [noRev, bad, rs('v3', 3)])), [{ type: 'json', body: [{ op: 'replace', path: '/spec/template', value: tmpl('v1') }] }]);
+      assert.deepEqual(patches(undoAction(r, [noRev, bad, rs('v3', 3)])), [
+        { type: 'json', body: [{ op: 'replace', path: '/spec/template', value: tmpl('v1') }] },
+      ]);
     });
     it('quirk: injected ephemeral metadata on the RS is copied into spec.template', () => {
-      const value = (patches(undoAction(r, [rs('v1', 1, { role: 'stable' }), rs('v3', 3)]))[0]!.body as { value: { metadata: { labels: object } } }[])[0]!.value;
+      const value = (
+        patches(undoAction(r, [rs('v1', 1, { role: 'stable' }), rs('v3', 3)]))[0]!.body as { value: { metadata: { labels: object } } }[]
+      )[0]!.value;
       assert.deepEqual(value.metadata.labels, { app: 'demo', role: 'stable' });
     });
   });
 
   it('without a status subresource the merge patches fold into one main-resource patch', () => {
     const p = patches(promoteAction(canary({ pauseConditions: pauseCond }, { paused: true })));
-    assert.deepEqual(withoutStatusSubresource(p), [{ type: 'merge', body: { status: { pauseConditions: null }, spec: { paused: false } } }]);
+    assert.deepEqual(withoutStatusSubresource(p), [
+      { type: 'merge', body: { status: { pauseConditions: null }, spec: { paused: false } } },
+    ]);
   });
 
   describe('applyRolloutPatch', () => {
     it('merge patch on the status subresource changes only status; null removes', () => {
       const r = canary({ pauseConditions: pauseCond, controllerPause: true });
-      const out = applyRolloutPatch(r, { subresource: 'status', type: 'merge', body: { status: { pauseConditions: null }, spec: { paused: true } } });
+      const out = applyRolloutPatch(r, {
+        subresource: 'status',
+        type: 'merge',
+        body: { status: { pauseConditions: null }, spec: { paused: true } },
+      });
       assert.equal(out.status!.pauseConditions, undefined);
       assert.equal(out.status!.controllerPause, true);
       assert.equal(out.spec!.paused, undefined);
@@ -223,8 +281,14 @@ describe('actions (§7)', () => {
       assert.equal(r.spec!.template!.spec!.containers![0]!.image, 'v9');
       assert.equal(r.status!.abort, true, 'an update leaves status alone');
       const rsList: ReplicaSet[] = [
-        { metadata: { annotations: { 'rollout.argoproj.io/revision': '1' } }, spec: { template: { spec: { containers: [{ name: 'app', image: 'v1' }] } } } },
-        { metadata: { annotations: { 'rollout.argoproj.io/revision': '2' } }, spec: { template: { spec: { containers: [{ name: 'app', image: 'v9' }] } } } },
+        {
+          metadata: { annotations: { 'rollout.argoproj.io/revision': '1' } },
+          spec: { template: { spec: { containers: [{ name: 'app', image: 'v1' }] } } },
+        },
+        {
+          metadata: { annotations: { 'rollout.argoproj.io/revision': '2' } },
+          spec: { template: { spec: { containers: [{ name: 'app', image: 'v9' }] } } },
+        },
       ];
       for (const p of patches(undoAction(r, rsList))) r = applyRolloutPatch(r, p);
       assert.deepEqual(r.spec!.template, { spec: { containers: [{ name: 'app', image: 'v1' }] } });
@@ -235,13 +299,16 @@ describe('actions (§7)', () => {
       assert.deepEqual(applyMergePatch({ a: 'b' }, ['c']), ['c']);
     });
     it('JSON patch add/remove/replace/test, with a clear error on a missing path', () => {
-      assert.deepEqual(applyJsonPatch({ a: [1, 2], b: { c: 1 } }, [
-        { op: 'add', path: '/a/-', value: 3 },
-        { op: 'remove', path: '/b/c' },
-        { op: 'replace', path: '/a/0', value: 0 },
-        { op: 'test', path: '/a/2', value: 3 },
-        { op: 'add', path: '/d~1e', value: true },
-      ]), { a: [0, 2, 3], b: {}, 'd/e': true });
+      assert.deepEqual(
+        applyJsonPatch({ a: [1, 2], b: { c: 1 } }, [
+          { op: 'add', path: '/a/-', value: 3 },
+          { op: 'remove', path: '/b/c' },
+          { op: 'replace', path: '/a/0', value: 0 },
+          { op: 'test', path: '/a/2', value: 3 },
+          { op: 'add', path: '/d~1e', value: true },
+        ]),
+        { a: [0, 2, 3], b: {}, 'd/e': true },
+      );
       assert.throws(() => applyJsonPatch({}, [{ op: 'replace', path: '/spec/template', value: {} }]), /"\/spec\/template" does not exist/);
     });
   });

@@ -16,7 +16,10 @@ const analysis = {
 };
 
 function blueGreen(): Rollout {
-  return rolloutWith({ blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', prePromotionAnalysis: analysis } }, { replicas: 2 });
+  return rolloutWith(
+    { blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', prePromotionAnalysis: analysis } },
+    { replicas: 2 },
+  );
 }
 
 describe('AnalysisRuns (shared by canary and blue-green)', () => {
@@ -63,7 +66,10 @@ describe('AnalysisRuns (shared by canary and blue-green)', () => {
     const status = { ...h.world.rollout.status, canary: {} };
     h.world = { ...h.world, rollout: { ...h.world.rollout, status }, analysisRuns: squatters };
     settle(h);
-    assert.deepEqual(h.world.analysisRuns.map((r) => r.metadata?.name), [base, `${base}.1`, `${base}.2`]);
+    assert.deepEqual(
+      h.world.analysisRuns.map((r) => r.metadata?.name),
+      [base, `${base}.1`, `${base}.2`],
+    );
   });
 
   it('a new run is due when there is none, after a person resumed an inconclusive one, and after an abort', () => {
@@ -74,7 +80,10 @@ describe('AnalysisRuns (shared by canary and blue-green)', () => {
     assert.equal(needsNewAnalysisRun(base, running), false);
     const resumed = { ...base, status: { controllerPause: true } };
     assert.equal(needsNewAnalysisRun(resumed, inconclusive), true);
-    const stillPaused = { ...base, status: { controllerPause: true, pauseConditions: [{ reason: 'InconclusiveAnalysisRun' as const, startTime: 't' }] } };
+    const stillPaused = {
+      ...base,
+      status: { controllerPause: true, pauseConditions: [{ reason: 'InconclusiveAnalysisRun' as const, startTime: 't' }] },
+    };
     assert.equal(needsNewAnalysisRun(stillPaused, inconclusive), false);
     assert.equal(needsNewAnalysisRun({ ...base, status: { abortedAt: '2026-01-01T00:00:00Z' } }, running), true);
   });

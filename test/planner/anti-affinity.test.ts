@@ -22,7 +22,10 @@ const tmpl = (image: string, affinity?: Affinity) => ({
 });
 const required: AntiAffinity = { requiredDuringSchedulingIgnoredDuringExecution: {} };
 const preferred: AntiAffinity = { preferredDuringSchedulingIgnoredDuringExecution: { weight: 40 } };
-function rollout(anti: AntiAffinity | undefined, opts: { image?: string; stable?: string; affinity?: Affinity; blueGreen?: boolean } = {}): Rollout {
+function rollout(
+  anti: AntiAffinity | undefined,
+  opts: { image?: string; stable?: string; affinity?: Affinity; blueGreen?: boolean } = {},
+): Rollout {
   const strategy = opts.blueGreen ? { blueGreen: { activeService: 'a', antiAffinity: anti } } : { canary: { antiAffinity: anti } };
   return {
     metadata: { name: 'demo', namespace: 'shop' },
@@ -49,7 +52,9 @@ describe('anti-affinity (§15)', () => {
 
   describe('the term', () => {
     it('required: appended to podAntiAffinity.required..., naming the stable hash, the namespace and the hostname topology', () => {
-      assert.deepEqual(rolloutAffinity(rollout(required)), { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] } });
+      assert.deepEqual(rolloutAffinity(rollout(required)), {
+        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] },
+      });
     });
     it('preferred: {weight, podAffinityTerm} appended to the preferred list', () => {
       assert.deepEqual(rolloutAffinity(rollout(preferred)), {
@@ -62,12 +67,17 @@ describe('anti-affinity (§15)', () => {
     it('keeps the user affinity in order and appends at the end; nothing de-duplicated', () => {
       const user: Affinity = {
         nodeAffinity: { x: 1 },
-        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')], preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term('other') }] },
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')],
+          preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term('other') }],
+        },
       };
       const out = rolloutAffinity(rollout(required, { affinity: user }))!;
       assert.deepEqual(out.nodeAffinity, { x: 1 });
       assert.deepEqual(out.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution, [term('stable1'), term('stable1')]);
-      assert.deepEqual(out.podAntiAffinity!.preferredDuringSchedulingIgnoredDuringExecution, [{ weight: 1, podAffinityTerm: term('other') }]);
+      assert.deepEqual(out.podAntiAffinity!.preferredDuringSchedulingIgnoredDuringExecution, [
+        { weight: 1, podAffinityTerm: term('other') },
+      ]);
     });
     it('no term without a stable (first RS of a rollout)', () => {
       assert.equal(rolloutAffinity(rollout(required, { stable: '' })), undefined);
@@ -80,7 +90,9 @@ describe('anti-affinity (§15)', () => {
       const r = rollout(required);
       const rs = newReplicaSetFor(r, []);
       assert.equal(rs.metadata!.name, `demo-${podTemplateHash(tmpl('v2'))}`);
-      assert.deepEqual(rs.spec!.template!.spec!.affinity, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] } });
+      assert.deepEqual(rs.spec!.template!.spec!.affinity, {
+        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] },
+      });
       assert.equal(r.spec!.template!.spec!.affinity, undefined);
     });
   });
@@ -91,7 +103,10 @@ describe('anti-affinity (§15)', () => {
         podAntiAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: [
             { labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'zone' },
-            { labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'NotIn', values: ['q'] }] }, topologyKey: 'zone' },
+            {
+              labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'NotIn', values: ['q'] }] },
+              topologyKey: 'zone',
+            },
           ],
         },
       };
@@ -109,13 +124,25 @@ describe('anti-affinity (§15)', () => {
     const stale: Affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('old')] } };
     it('stale when the first value is not status.stableRS', () => {
       assert.equal(injectedAntiAffinityIsStale(stale, rollout(required)), true);
-      assert.equal(injectedAntiAffinityIsStale({ podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] } }, rollout(required)), false);
+      assert.equal(
+        injectedAntiAffinityIsStale(
+          { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] } },
+          rollout(required),
+        ),
+        false,
+      );
     });
     it('not stale once the template is the stable (no removal at promotion)', () => {
       assert.equal(injectedAntiAffinityIsStale(stale, rollout(required, { stable: podTemplateHash(tmpl('v2')) })), false);
     });
     it('not stale with an empty value list, or with the feature off', () => {
-      const empty: Affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ ...term('x'), labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'Exists' }] } }] } };
+      const empty: Affinity = {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { ...term('x'), labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'Exists' }] } },
+          ],
+        },
+      };
       assert.equal(injectedAntiAffinityIsStale(empty, rollout(required)), false);
       assert.equal(injectedAntiAffinityIsStale(stale, rollout(undefined)), false);
     });
@@ -124,13 +151,18 @@ describe('anti-affinity (§15)', () => {
       const rs: ReplicaSet = newReplicaSetFor({ ...r, status: { stableRS: 'old' } }, []);
       rs.metadata!.annotations = { 'rollout.argoproj.io/revision': '1' };
       const synced = syncReplicaSetRevision(r, rs, [rs])!;
-      assert.deepEqual(synced.spec!.template!.spec!.affinity, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] } });
+      assert.deepEqual(synced.spec!.template!.spec!.affinity, {
+        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('stable1')] },
+      });
       assert.equal(synced.metadata!.name, rs.metadata!.name);
     });
     it('quirk (undo): a term copied into spec.template precedes the injected one and is the one recognised, so the sync rewrites every time', () => {
       const r = rollout(required, { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('old')] } } });
       const rs: ReplicaSet = newReplicaSetFor(r, []);
-      assert.deepEqual(rs.spec!.template!.spec!.affinity!.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution, [term('old'), term('stable1')]);
+      assert.deepEqual(rs.spec!.template!.spec!.affinity!.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution, [
+        term('old'),
+        term('stable1'),
+      ]);
       rs.metadata!.annotations = { 'rollout.argoproj.io/revision': '1' };
       const once = syncReplicaSetRevision(r, rs, [rs])!;
       assert.deepEqual(once.spec!.template!.spec!.affinity, rs.spec!.template!.spec!.affinity);
@@ -150,7 +182,9 @@ describe('anti-affinity (§15)', () => {
       assert.equal(removeInjectedAntiAffinityTerm(aff, rollout(required)), undefined);
     });
     it('quirk: preferred mode leaves {podAntiAffinity: {}}', () => {
-      const aff: Affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 40, podAffinityTerm: term('s') }] } };
+      const aff: Affinity = {
+        podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 40, podAffinityTerm: term('s') }] },
+      };
       assert.deepEqual(removeInjectedAntiAffinityTerm(aff, rollout(preferred)), { podAntiAffinity: {} });
     });
     it('keeps the other affinities', () => {

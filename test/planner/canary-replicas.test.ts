@@ -122,7 +122,9 @@ describe('current step and weight (§3.1)', () => {
   });
   it('promoteFull, no stable yet, or the new template being the stable means the maximum weight', () => {
     const base = { steps: [{ setWeight: 20 }] };
-    assert.deepEqual(canaryReplicasOrWeight(canaryRollout({ ...base, status: { promoteFull: true } }), undefined, undefined), { weight: 100 });
+    assert.deepEqual(canaryReplicasOrWeight(canaryRollout({ ...base, status: { promoteFull: true } }), undefined, undefined), {
+      weight: 100,
+    });
     assert.deepEqual(canaryReplicasOrWeight(canaryRollout({ ...base, status: { stableRS: '' } }), undefined, undefined), { weight: 100 });
     assert.deepEqual(canaryReplicasOrWeight(canaryRollout({ ...base, status: { currentPodHash: STABLE_HASH } }), undefined, undefined), {
       weight: 100,
@@ -299,31 +301,48 @@ describe('traffic-routed canary replica counts (§3.4)', () => {
     const routed = (steps: CanaryStep[], extra: Parameters<typeof canaryRollout>[0] = {}) =>
       canaryRollout({ replicas: 4, trafficRouting: nginx, steps, ...extra });
     it('replicas sizes the canary; it wins over weight', () => {
-      assert.deepEqual(canaryReplicaCounts(routed([{ setCanaryScale: { replicas: 3 } }]), canaryRS(0), stableRS(4)), { canary: 3, stable: 4 });
+      assert.deepEqual(canaryReplicaCounts(routed([{ setCanaryScale: { replicas: 3 } }]), canaryRS(0), stableRS(4)), {
+        canary: 3,
+        stable: 4,
+      });
       assert.deepEqual(canaryReplicaCounts(routed([{ setCanaryScale: { replicas: 1, weight: 100 } }]), canaryRS(0), stableRS(4)), {
         canary: 1,
         stable: 4,
       });
     });
     it('weight sizes the canary and may exceed 100 (200 of 4 replicas is 8)', () => {
-      assert.deepEqual(canaryReplicaCounts(routed([{ setCanaryScale: { weight: 200 } }]), canaryRS(0), stableRS(4)), { canary: 8, stable: 4 });
+      assert.deepEqual(canaryReplicaCounts(routed([{ setCanaryScale: { weight: 200 } }]), canaryRS(0), stableRS(4)), {
+        canary: 8,
+        stable: 4,
+      });
     });
     it('replicas is not capped at R', () => {
-      assert.deepEqual(canaryReplicaCounts(routed([{ setCanaryScale: { replicas: 20 } }]), canaryRS(0), stableRS(4)), { canary: 20, stable: 4 });
+      assert.deepEqual(canaryReplicaCounts(routed([{ setCanaryScale: { replicas: 20 } }]), canaryRS(0), stableRS(4)), {
+        canary: 20,
+        stable: 4,
+      });
     });
     it('neither replicas nor weight falls through to the setWeight', () => {
       const r = routed([{ setWeight: 50 }, { setCanaryScale: {} }], { status: { currentStepIndex: 1 } });
       assert.deepEqual(canaryReplicaCounts(r, canaryRS(0), stableRS(4)), { canary: 2, stable: 4 });
     });
     it('stays in force over later setWeight steps until matchTrafficWeight', () => {
-      const steps: CanaryStep[] = [{ setCanaryScale: { replicas: 3 } }, { setWeight: 25 }, { setCanaryScale: { matchTrafficWeight: true } }];
+      const steps: CanaryStep[] = [
+        { setCanaryScale: { replicas: 3 } },
+        { setWeight: 25 },
+        { setCanaryScale: { matchTrafficWeight: true } },
+      ];
       const at = (i: number) => canaryReplicaCounts(routed(steps, { status: { currentStepIndex: i } }), canaryRS(0), stableRS(4)).canary;
       assert.deepEqual([0, 1, 2].map(at), [3, 3, 1]);
     });
     it('is dropped on abort unless abortScaleDownDelaySeconds is 0', () => {
       const steps: CanaryStep[] = [{ setCanaryScale: { replicas: 3 } }, { setWeight: 50 }];
       const aborted = (delay?: number) =>
-        canaryReplicaCounts(routed(steps, { abortScaleDownDelaySeconds: delay, status: { abort: true, currentStepIndex: 0 } }), canaryRS(3), stableRS(4));
+        canaryReplicaCounts(
+          routed(steps, { abortScaleDownDelaySeconds: delay, status: { abort: true, currentStepIndex: 0 } }),
+          canaryRS(3),
+          stableRS(4),
+        );
       assert.deepEqual(aborted(undefined), { canary: 0, stable: 4 });
       assert.deepEqual(aborted(10), { canary: 0, stable: 4 });
       assert.deepEqual(aborted(0), { canary: 3, stable: 4 });
@@ -356,7 +375,13 @@ describe('traffic-routed canary replica counts (§3.4)', () => {
       });
     });
     it('applies to the stable under dynamicStableScale', () => {
-      const r = canaryRollout({ replicas: 10, minPodsPerReplicaSet: 3, dynamicStableScale: true, trafficRouting: nginx, steps: [{ setWeight: 90 }] });
+      const r = canaryRollout({
+        replicas: 10,
+        minPodsPerReplicaSet: 3,
+        dynamicStableScale: true,
+        trafficRouting: nginx,
+        steps: [{ setWeight: 90 }],
+      });
       assert.deepEqual(canaryReplicaCounts(r, canaryRS(0), stableRS(10), [], null), { canary: 9, stable: 3 });
     });
   });
@@ -380,11 +405,21 @@ describe('traffic-routed canary replica counts (§3.4)', () => {
     });
     it('deliberate deviation: a setCanaryScale weight above the maximum gives a 0 stable, not a negative one', () => {
       // Upstream computes ceil((100 - 109) x 12 / 100) = -1 here, a count the API server refuses.
-      const r = canaryRollout({ replicas: 12, dynamicStableScale: true, trafficRouting: nginx, steps: [{ setCanaryScale: { weight: 109 } }] });
+      const r = canaryRollout({
+        replicas: 12,
+        dynamicStableScale: true,
+        trafficRouting: nginx,
+        steps: [{ setCanaryScale: { weight: 109 } }],
+      });
       assert.deepEqual(canaryReplicaCounts(r, canaryRS(0), stableRS(12), [], null), { canary: 14, stable: 0 });
     });
     it('an explicit setCanaryScale count leaves the stable target at R', () => {
-      const r = canaryRollout({ replicas: 10, dynamicStableScale: true, trafficRouting: nginx, steps: [{ setCanaryScale: { replicas: 2 } }] });
+      const r = canaryRollout({
+        replicas: 10,
+        dynamicStableScale: true,
+        trafficRouting: nginx,
+        steps: [{ setCanaryScale: { replicas: 2 } }],
+      });
       assert.deepEqual(canaryReplicaCounts(r, canaryRS(0), stableRS(10), [], null), { canary: 2, stable: 10 });
     });
   });
@@ -480,7 +515,12 @@ describe('replicaProgressThresholdMet and atDesiredReplicaCountsForCanary (§3.5
     assert.equal(atDesiredReplicaCountsForCanary(r, canaryRS(2), undefined, [], null), true);
   });
   it('a progress threshold lets the step complete before every canary pod is available', () => {
-    const r = canaryRollout({ replicas: 10, trafficRouting: nginx, replicaProgressThreshold: { type: 'Percent', value: 50 }, steps: [{ setWeight: 40 }] });
+    const r = canaryRollout({
+      replicas: 10,
+      trafficRouting: nginx,
+      replicaProgressThreshold: { type: 'Percent', value: 50 },
+      steps: [{ setWeight: 40 }],
+    });
     assert.equal(atDesiredReplicaCountsForCanary(r, canaryRS(4, 2), stableRS(10), []), true);
     assert.equal(atDesiredReplicaCountsForCanary(r, canaryRS(4, 1), stableRS(10), []), false);
   });
@@ -489,11 +529,18 @@ describe('replicaProgressThresholdMet and atDesiredReplicaCountsForCanary (§3.5
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-const intOrPercent: fc.Arbitrary<IntOrString> = fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 100 }).map((p) => `${p}%`));
+const intOrPercent: fc.Arbitrary<IntOrString> = fc.oneof(
+  fc.integer({ min: 0, max: 5 }),
+  fc.integer({ min: 0, max: 100 }).map((p) => `${p}%`),
+);
 
 const rsArb = (hash: string): fc.Arbitrary<ReplicaSet> =>
   fc
-    .record({ replicas: fc.integer({ min: 0, max: 30 }), available: fc.integer({ min: 0, max: 30 }), created: fc.integer({ min: 0, max: 30 }) })
+    .record({
+      replicas: fc.integer({ min: 0, max: 30 }),
+      available: fc.integer({ min: 0, max: 30 }),
+      created: fc.integer({ min: 0, max: 30 }),
+    })
     .map(({ replicas, available, created }) => replicaSet(hash, replicas, available, created));
 
 const anyRollout: fc.Arbitrary<Rollout> = fc
@@ -577,7 +624,12 @@ describe('properties', () => {
             replicaSet(rs.metadata!.labels!['rollouts-pod-template-hash']!, n, Math.min(rs.status!.availableReplicas!, n), n);
           const readyOne = (rs: ReplicaSet): ReplicaSet | undefined =>
             rs.status!.availableReplicas! < rs.spec!.replicas!
-              ? replicaSet(rs.metadata!.labels!['rollouts-pod-template-hash']!, rs.spec!.replicas!, rs.status!.availableReplicas! + 1, rs.spec!.replicas!)
+              ? replicaSet(
+                  rs.metadata!.labels!['rollouts-pod-template-hash']!,
+                  rs.spec!.replicas!,
+                  rs.status!.availableReplicas! + 1,
+                  rs.spec!.replicas!,
+                )
               : undefined;
           const check = (when: string) => {
             const pods = newRS.spec!.replicas! + stable.spec!.replicas!;
@@ -606,7 +658,11 @@ describe('properties', () => {
             else if (readyOne(newRS) || readyOne(stable)) {
               newRS = readyOne(newRS) ?? newRS;
               stable = readyOne(stable) ?? stable;
-            } else if (!status.abort && status.currentStepIndex! < setWeights.length && atDesiredReplicaCountsForCanary(rollout, newRS, stable, [])) {
+            } else if (
+              !status.abort &&
+              status.currentStepIndex! < setWeights.length &&
+              atDesiredReplicaCountsForCanary(rollout, newRS, stable, [])
+            ) {
               status.currentStepIndex = (status.currentStepIndex ?? 0) + 1;
             } else break;
             check(`tick ${tick} (${newRS.spec!.replicas}/${stable.spec!.replicas})`);
@@ -643,29 +699,157 @@ interface ReferenceCase {
 const REFERENCE: ReferenceCase[] = [
   { name: 'spec below available is not credited', R: 10, W: 100, surge: 3, unavailable: 0, stable: [7, 8], canary: [6, 3], expect: [6, 7] },
   { name: 'surge count scales the canary up', R: 10, W: 20, surge: 2, unavailable: 0, stable: [10, 10], canary: [0, 0], expect: [2, 10] },
-  { name: 'surge percentage scales the canary up', R: 10, W: 20, surge: '20%', unavailable: 0, stable: [10, 10], canary: [0, 0], expect: [2, 10] },
-  { name: 'extra stable pods are scaled down', R: 10, W: 20, surge: '20%', unavailable: 0, stable: [10, 10], canary: [2, 2], expect: [2, 8] },
+  {
+    name: 'surge percentage scales the canary up',
+    R: 10,
+    W: 20,
+    surge: '20%',
+    unavailable: 0,
+    stable: [10, 10],
+    canary: [0, 0],
+    expect: [2, 10],
+  },
+  {
+    name: 'extra stable pods are scaled down',
+    R: 10,
+    W: 20,
+    surge: '20%',
+    unavailable: 0,
+    stable: [10, 10],
+    canary: [2, 2],
+    expect: [2, 8],
+  },
   { name: 'never past maxSurge', R: 10, W: 30, surge: 2, unavailable: 0, stable: [10, 10], canary: [0, 0], expect: [2, 10] },
-  { name: 'unavailable count scales the stable down', R: 10, W: 20, surge: 0, unavailable: 2, stable: [10, 10], canary: [0, 0], expect: [0, 8] },
-  { name: 'unavailable percentage scales the stable down', R: 10, W: 20, surge: 0, unavailable: '20%', stable: [10, 10], canary: [0, 0], expect: [0, 8] },
+  {
+    name: 'unavailable count scales the stable down',
+    R: 10,
+    W: 20,
+    surge: 0,
+    unavailable: 2,
+    stable: [10, 10],
+    canary: [0, 0],
+    expect: [0, 8],
+  },
+  {
+    name: 'unavailable percentage scales the stable down',
+    R: 10,
+    W: 20,
+    surge: 0,
+    unavailable: '20%',
+    stable: [10, 10],
+    canary: [0, 0],
+    expect: [0, 8],
+  },
   { name: 'never past maxUnavailable', R: 10, W: 30, surge: 0, unavailable: 2, stable: [10, 10], canary: [0, 0], expect: [0, 8] },
   { name: 'surge and unavailable together', R: 10, W: 50, surge: 2, unavailable: 1, stable: [10, 10], canary: [0, 0], expect: [2, 9] },
   { name: 'weight 0 scales the canary to 0', R: 10, W: 0, surge: 1, unavailable: 1, stable: [10, 10], canary: [1, 1], expect: [0, 10] },
   { name: 'weight 100 scales the stable to 0', R: 10, W: 100, surge: 1, unavailable: 1, stable: [1, 1], canary: [10, 10], expect: [10, 0] },
-  { name: 'R=1 weight 20 with surge keeps one canary', R: 1, W: 20, surge: 1, unavailable: 0, stable: [1, 1], canary: [0, 0], expect: [1, 1] },
-  { name: 'R=1 weight 90 with surge keeps one canary', R: 1, W: 90, surge: 1, unavailable: 0, stable: [1, 1], canary: [0, 0], expect: [1, 1] },
+  {
+    name: 'R=1 weight 20 with surge keeps one canary',
+    R: 1,
+    W: 20,
+    surge: 1,
+    unavailable: 0,
+    stable: [1, 1],
+    canary: [0, 0],
+    expect: [1, 1],
+  },
+  {
+    name: 'R=1 weight 90 with surge keeps one canary',
+    R: 1,
+    W: 90,
+    surge: 1,
+    unavailable: 0,
+    stable: [1, 1],
+    canary: [0, 0],
+    expect: [1, 1],
+  },
   { name: 'R=1 weight 49 without surge: no canary', R: 1, W: 49, surge: 0, unavailable: 1, stable: [1, 1], canary: [0, 0], expect: [0, 1] },
-  { name: 'R=1 weight 51 without surge: stable goes first', R: 1, W: 51, surge: 0, unavailable: 1, stable: [1, 1], canary: [0, 0], expect: [0, 0] },
-  { name: 'R=1 weight 51 without surge, stable gone: canary comes up', R: 1, W: 51, surge: 0, unavailable: 1, stable: [0, 0], canary: [0, 0], expect: [1, 0] },
-  { name: 'stable scaled up before the canary', R: 10, W: 30, surge: 1, unavailable: 0, stable: [1, 1], canary: [0, 0], older: [3, 3], expect: [1, 7] },
+  {
+    name: 'R=1 weight 51 without surge: stable goes first',
+    R: 1,
+    W: 51,
+    surge: 0,
+    unavailable: 1,
+    stable: [1, 1],
+    canary: [0, 0],
+    expect: [0, 0],
+  },
+  {
+    name: 'R=1 weight 51 without surge, stable gone: canary comes up',
+    R: 1,
+    W: 51,
+    surge: 0,
+    unavailable: 1,
+    stable: [0, 0],
+    canary: [0, 0],
+    expect: [1, 0],
+  },
+  {
+    name: 'stable scaled up before the canary',
+    R: 10,
+    W: 30,
+    surge: 1,
+    unavailable: 0,
+    stable: [1, 1],
+    canary: [0, 0],
+    older: [3, 3],
+    expect: [1, 7],
+  },
   { name: 'canary and stable scaled down', R: 10, W: 30, surge: 0, unavailable: 3, stable: [8, 5], canary: [4, 4], expect: [3, 7] },
   { name: 'stable and canary partly available', R: 10, W: 100, surge: 1, unavailable: 0, stable: [10, 2], canary: [10, 8], expect: [9, 2] },
-  { name: 'older pods block scale-down', R: 10, W: 30, surge: 0, unavailable: 1, stable: [8, 6], canary: [4, 2], older: [3, 3], expect: [4, 8] },
-  { name: 'uneven weight does not round past maxSurge', R: 10, W: 5, surge: 0, unavailable: 1, stable: [10, 10], canary: [0, 0], expect: [0, 9] },
-  { name: 'uneven weight does not round past maxSurge, part 2', R: 10, W: 5, surge: 0, unavailable: 1, stable: [9, 9], canary: [0, 0], expect: [1, 9] },
+  {
+    name: 'older pods block scale-down',
+    R: 10,
+    W: 30,
+    surge: 0,
+    unavailable: 1,
+    stable: [8, 6],
+    canary: [4, 2],
+    older: [3, 3],
+    expect: [4, 8],
+  },
+  {
+    name: 'uneven weight does not round past maxSurge',
+    R: 10,
+    W: 5,
+    surge: 0,
+    unavailable: 1,
+    stable: [10, 10],
+    canary: [0, 0],
+    expect: [0, 9],
+  },
+  {
+    name: 'uneven weight does not round past maxSurge, part 2',
+    R: 10,
+    W: 5,
+    surge: 0,
+    unavailable: 1,
+    stable: [9, 9],
+    canary: [0, 0],
+    expect: [1, 9],
+  },
   { name: '0% and 0% use unavailable 1', R: 10, W: 10, surge: '0%', unavailable: '0%', stable: [10, 10], canary: [0, 0], expect: [0, 9] },
-  { name: 'setCanaryScale.replicas with trafficRouting', R: 1, W: 100, stable: [1, 1], canary: [0, 0], routed: true, scale: { replicas: 9 }, expect: [9, 1] },
-  { name: 'setCanaryScale.weight with trafficRouting', R: 4, W: 100, stable: [4, 4], canary: [0, 0], routed: true, scale: { weight: 200 }, expect: [8, 4] },
+  {
+    name: 'setCanaryScale.replicas with trafficRouting',
+    R: 1,
+    W: 100,
+    stable: [1, 1],
+    canary: [0, 0],
+    routed: true,
+    scale: { replicas: 9 },
+    expect: [9, 1],
+  },
+  {
+    name: 'setCanaryScale.weight with trafficRouting',
+    R: 4,
+    W: 100,
+    stable: [4, 4],
+    canary: [0, 0],
+    routed: true,
+    scale: { weight: 200 },
+    expect: [8, 4],
+  },
   {
     name: 'matchTrafficWeight ignores replicas/weight',
     R: 10,
@@ -689,15 +873,89 @@ const REFERENCE: ReferenceCase[] = [
     scale: { replicas: 9, weight: 100 },
     expect: [2, 10],
   },
-  { name: 'maxSurge honoured while the stable is unavailable', R: 4, W: 100, surge: 1, unavailable: 0, stable: [4, 1], canary: [0, 0], expect: [1, 4] },
+  {
+    name: 'maxSurge honoured while the stable is unavailable',
+    R: 4,
+    W: 100,
+    surge: 1,
+    unavailable: 0,
+    stable: [4, 1],
+    canary: [0, 0],
+    expect: [1, 4],
+  },
   { name: 'down to maxUnavailable within maxSurge', R: 3, W: 99, surge: 0, unavailable: 2, stable: [3, 3], canary: [0, 0], expect: [0, 1] },
-  { name: 'down to maxUnavailable within maxSurge, part 2', R: 3, W: 99, surge: 0, unavailable: 2, stable: [1, 1], canary: [0, 0], expect: [2, 1] },
-  { name: 'maxUnavailable honoured scaling an unavailable stable down', R: 4, W: 100, surge: 1, unavailable: 0, stable: [4, 1], canary: [1, 1], expect: [1, 3] },
-  { name: 'lowering the weight: stable surges first', R: 4, W: 0, surge: 1, unavailable: 0, stable: [0, 0], canary: [4, 4], expect: [4, 1] },
-  { name: 'lowering the weight: wait for the stable surge', R: 4, W: 0, surge: 1, unavailable: 0, stable: [1, 0], canary: [4, 4], expect: [4, 1] },
-  { name: 'lowering the weight: one canary pod at a time', R: 4, W: 0, surge: 1, unavailable: 0, stable: [1, 1], canary: [4, 4], expect: [3, 1] },
-  { name: 'promote full ignores the weight', R: 4, W: 1, surge: 4, unavailable: 4, promoteFull: true, stable: [4, 4], canary: [0, 0], expect: [4, 0] },
-  { name: 'promote full honours surge and unavailable', R: 4, W: 1, surge: 3, unavailable: 0, promoteFull: true, stable: [4, 4], canary: [0, 0], expect: [3, 4] },
+  {
+    name: 'down to maxUnavailable within maxSurge, part 2',
+    R: 3,
+    W: 99,
+    surge: 0,
+    unavailable: 2,
+    stable: [1, 1],
+    canary: [0, 0],
+    expect: [2, 1],
+  },
+  {
+    name: 'maxUnavailable honoured scaling an unavailable stable down',
+    R: 4,
+    W: 100,
+    surge: 1,
+    unavailable: 0,
+    stable: [4, 1],
+    canary: [1, 1],
+    expect: [1, 3],
+  },
+  {
+    name: 'lowering the weight: stable surges first',
+    R: 4,
+    W: 0,
+    surge: 1,
+    unavailable: 0,
+    stable: [0, 0],
+    canary: [4, 4],
+    expect: [4, 1],
+  },
+  {
+    name: 'lowering the weight: wait for the stable surge',
+    R: 4,
+    W: 0,
+    surge: 1,
+    unavailable: 0,
+    stable: [1, 0],
+    canary: [4, 4],
+    expect: [4, 1],
+  },
+  {
+    name: 'lowering the weight: one canary pod at a time',
+    R: 4,
+    W: 0,
+    surge: 1,
+    unavailable: 0,
+    stable: [1, 1],
+    canary: [4, 4],
+    expect: [3, 1],
+  },
+  {
+    name: 'promote full ignores the weight',
+    R: 4,
+    W: 1,
+    surge: 4,
+    unavailable: 4,
+    promoteFull: true,
+    stable: [4, 4],
+    canary: [0, 0],
+    expect: [4, 0],
+  },
+  {
+    name: 'promote full honours surge and unavailable',
+    R: 4,
+    W: 1,
+    surge: 3,
+    unavailable: 0,
+    promoteFull: true,
+    stable: [4, 4],
+    canary: [0, 0],
+    expect: [3, 4],
+  },
   {
     name: 'aborted, abortScaleDownDelaySeconds 0, setCanaryScale: canary kept',
     R: 1,
@@ -722,8 +980,27 @@ const REFERENCE: ReferenceCase[] = [
     abort: true,
     expect: [0, 1],
   },
-  { name: 'minPodsPerReplicaSet when the canary starts', R: 10, W: 5, stable: [10, 10], canary: [0, 0], routed: true, minPods: 2, expect: [2, 10] },
-  { name: 'minPodsPerReplicaSet capped at R', R: 1, W: 100, promoteFull: true, stable: [1, 1], canary: [0, 0], routed: true, minPods: 2, expect: [1, 1] },
+  {
+    name: 'minPodsPerReplicaSet when the canary starts',
+    R: 10,
+    W: 5,
+    stable: [10, 10],
+    canary: [0, 0],
+    routed: true,
+    minPods: 2,
+    expect: [2, 10],
+  },
+  {
+    name: 'minPodsPerReplicaSet capped at R',
+    R: 1,
+    W: 100,
+    promoteFull: true,
+    stable: [1, 1],
+    canary: [0, 0],
+    routed: true,
+    minPods: 2,
+    expect: [1, 1],
+  },
 ];
 
 describe('reference cases (upstream canary_test.go kind)', () => {
@@ -757,9 +1034,36 @@ describe('reference cases (upstream canary_test.go kind)', () => {
       stable?: [number, number];
       expect: [number, number];
     }[] = [
-      { name: 'abort: stable grows to the next lower step', first: 20, extra: [60], abort: true, weights: [60, 40], canaryRS: 6, stable: [4, 4], expect: [6, 8] },
-      { name: 'abort: fewer canaries than expected', first: 20, extra: [60], abort: true, weights: [60, 40], canaryRS: 1, stable: [4, 4], expect: [6, 8] },
-      { name: 'abort: stable partly available', first: 20, extra: [60], abort: true, weights: [60, 40], canaryRS: 2, stable: [8, 4], expect: [6, 8] },
+      {
+        name: 'abort: stable grows to the next lower step',
+        first: 20,
+        extra: [60],
+        abort: true,
+        weights: [60, 40],
+        canaryRS: 6,
+        stable: [4, 4],
+        expect: [6, 8],
+      },
+      {
+        name: 'abort: fewer canaries than expected',
+        first: 20,
+        extra: [60],
+        abort: true,
+        weights: [60, 40],
+        canaryRS: 1,
+        stable: [4, 4],
+        expect: [6, 8],
+      },
+      {
+        name: 'abort: stable partly available',
+        first: 20,
+        extra: [60],
+        abort: true,
+        weights: [60, 40],
+        canaryRS: 2,
+        stable: [8, 4],
+        expect: [6, 8],
+      },
       { name: 'abort without ReplicaSets: stable to R', first: 20, extra: [60], abort: true, weights: [60, 40], expect: [6, 10] },
       { name: 'stable scaled down', first: 10, abort: false, weights: [10, 90], expect: [1, 9] },
       { name: 'desired canary above its traffic', first: 20, abort: false, weights: [10, 90], expect: [2, 9] },
@@ -788,11 +1092,30 @@ describe('reference cases (upstream canary_test.go kind)', () => {
   it('approximation cases with surge and R + 1 totals', () => {
     const rows: [number, number, number, number, number][] = [
       // R, W, S, canary, stable
-      [1, 1, 0, 0, 1], [1, 49, 0, 0, 1], [1, 50, 0, 1, 0], [1, 1, 1, 1, 1], [1, 99, 1, 1, 1],
-      [2, 1, 0, 1, 1], [2, 99, 0, 1, 1], [2, 1, 1, 1, 2], [2, 99, 1, 2, 1],
-      [3, 10, 0, 1, 2], [3, 34, 0, 1, 2], [3, 49, 0, 1, 2], [3, 10, 1, 1, 3], [3, 34, 1, 1, 2], [3, 49, 1, 2, 2],
-      [10, 14, 0, 1, 9], [10, 15, 0, 2, 8], [10, 16, 0, 2, 8], [10, 1, 1, 1, 10], [10, 18, 1, 2, 9], [10, 19, 1, 2, 9],
-      [10, 23, 1, 2, 8], [10, 24, 1, 3, 8], [10, 99, 1, 10, 1],
+      [1, 1, 0, 0, 1],
+      [1, 49, 0, 0, 1],
+      [1, 50, 0, 1, 0],
+      [1, 1, 1, 1, 1],
+      [1, 99, 1, 1, 1],
+      [2, 1, 0, 1, 1],
+      [2, 99, 0, 1, 1],
+      [2, 1, 1, 1, 2],
+      [2, 99, 1, 2, 1],
+      [3, 10, 0, 1, 2],
+      [3, 34, 0, 1, 2],
+      [3, 49, 0, 1, 2],
+      [3, 10, 1, 1, 3],
+      [3, 34, 1, 1, 2],
+      [3, 49, 1, 2, 2],
+      [10, 14, 0, 1, 9],
+      [10, 15, 0, 2, 8],
+      [10, 16, 0, 2, 8],
+      [10, 1, 1, 1, 10],
+      [10, 18, 1, 2, 9],
+      [10, 19, 1, 2, 9],
+      [10, 23, 1, 2, 8],
+      [10, 24, 1, 3, 8],
+      [10, 99, 1, 10, 1],
     ];
     for (const [R, W, S, c, s] of rows) {
       assert.deepEqual(weightedReplicaCounts(R, W, 100, S), { canary: c, stable: s }, `R=${R} W=${W} S=${S}`);

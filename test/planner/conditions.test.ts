@@ -63,7 +63,10 @@ describe('conditions (§12)', () => {
       [ConditionMessage.notAvailable, 'Rollout does not have minimum availability'],
       [ConditionMessage.healthy, 'Rollout is healthy'],
       [ConditionMessage.notHealthy, 'Rollout is not healthy'],
-      [ConditionMessage.invalidSpec('demo', 'spec.selector: Required value'), 'The Rollout "demo" is invalid: spec.selector: Required value'],
+      [
+        ConditionMessage.invalidSpec('demo', 'spec.selector: Required value'),
+        'The Rollout "demo" is invalid: spec.selector: Required value',
+      ],
       [ConditionMessage.rolloutProgressing('demo'), 'Rollout "demo" is progressing.'],
       [ConditionMessage.rolloutTimedOut('demo'), 'Rollout "demo" has timed out progressing.'],
       [ConditionMessage.completed, 'RolloutCompleted'],
@@ -96,13 +99,24 @@ describe('conditions (§12)', () => {
     it('adds a condition stamped with now', () => {
       const list = setCondition([], { type: 'Available', status: 'True', reason: ConditionReason.Available, message: 'm' }, t0);
       assert.deepEqual(list, [
-        { type: 'Available', status: 'True', reason: 'AvailableReason', message: 'm', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' },
+        {
+          type: 'Available',
+          status: 'True',
+          reason: 'AvailableReason',
+          message: 'm',
+          lastUpdateTime: '2026-01-01T00:00:00Z',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+        },
       ]);
     });
 
     it('same status and reason is a no-op, even with another message', () => {
       const before = [progressing];
-      const after = setCondition(before, newCondition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetUpdated, 'other', t1), t1);
+      const after = setCondition(
+        before,
+        newCondition(ConditionType.Progressing, 'True', ConditionReason.ReplicaSetUpdated, 'other', t1),
+        t1,
+      );
       assert.equal(after, before);
       assert.equal(after[0]!.message, 'a');
     });
@@ -114,7 +128,10 @@ describe('conditions (§12)', () => {
         newCondition(ConditionType.Progressing, 'True', ConditionReason.NewReplicaSetAvailable, 'b', t1),
         t1,
       );
-      assert.deepEqual(after.map((c) => c.type), ['Available', 'Progressing']);
+      assert.deepEqual(
+        after.map((c) => c.type),
+        ['Available', 'Progressing'],
+      );
       const p = getCondition(after, 'Progressing')!;
       assert.equal(p.reason, 'NewReplicaSetAvailable');
       assert.equal(p.lastTransitionTime, '2026-01-01T00:00:00Z');
@@ -122,7 +139,11 @@ describe('conditions (§12)', () => {
     });
 
     it('a status change moves lastTransitionTime', () => {
-      const after = setCondition([progressing], newCondition(ConditionType.Progressing, 'False', ConditionReason.RolloutAborted, 'c', t1), t1);
+      const after = setCondition(
+        [progressing],
+        newCondition(ConditionType.Progressing, 'False', ConditionReason.RolloutAborted, 'c', t1),
+        t1,
+      );
       assert.equal(getCondition(after, 'Progressing')!.lastTransitionTime, '2026-01-01T00:05:00Z');
     });
 
@@ -136,7 +157,10 @@ describe('conditions (§12)', () => {
 
   it('removeCondition drops every condition of the type', () => {
     const list = [newCondition('Paused', 'True', 'RolloutPaused', '', t0), newCondition('Available', 'True', 'AvailableReason', '', t0)];
-    assert.deepEqual(removeCondition(list, 'Paused').map((c) => c.type), ['Available']);
+    assert.deepEqual(
+      removeCondition(list, 'Paused').map((c) => c.type),
+      ['Available'],
+    );
     assert.equal(getCondition(removeCondition(list, 'Paused'), 'Paused'), undefined);
   });
 });

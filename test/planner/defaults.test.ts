@@ -71,7 +71,8 @@ describe('defaults (semantics §1)', () => {
       ['basic canary, 7 (ignored)', { spec: { strategy: { canary: { scaleDownDelaySeconds: 7 } } } }, 0],
       ['no strategy', {}, 0],
     ];
-    for (const [name, rollout, seconds] of cases) it(`${name} -> ${seconds}`, () => assert.equal(scaleDownDelaySecondsOf(rollout), seconds));
+    for (const [name, rollout, seconds] of cases)
+      it(`${name} -> ${seconds}`, () => assert.equal(scaleDownDelaySecondsOf(rollout), seconds));
   });
 
   describe('abortScaleDownDelaySeconds (the (delay, wasSet) table)', () => {
@@ -97,14 +98,20 @@ describe('defaults (semantics §1)', () => {
 
   it('alb rootService defaults to the stable Service', () => {
     assert.equal(albRootServiceOf({ spec: { strategy: { canary: { stableService: 's', trafficRouting: { alb: {} } } } } }), 's');
-    assert.equal(albRootServiceOf({ spec: { strategy: { canary: { stableService: 's', trafficRouting: { alb: { rootService: 'r' } } } } } }), 'r');
+    assert.equal(
+      albRootServiceOf({ spec: { strategy: { canary: { stableService: 's', trafficRouting: { alb: { rootService: 'r' } } } } } }),
+      'r',
+    );
   });
 
   it('ROLLOUT_DEFAULTS agrees with the functions for the defaults that are plain values', () => {
     assert.equal(ROLLOUT_DEFAULTS['spec.replicas']!.value, replicasOf({}));
     assert.equal(ROLLOUT_DEFAULTS['spec.revisionHistoryLimit']!.value, revisionHistoryLimitOf({}));
     assert.equal(ROLLOUT_DEFAULTS['spec.progressDeadlineSeconds']!.value, progressDeadlineSecondsOf({}));
-    assert.equal(ROLLOUT_DEFAULTS['spec.strategy.blueGreen.scaleDownDelaySeconds']!.value, scaleDownDelaySecondsOf({ spec: { strategy: { blueGreen: {} } } }));
+    assert.equal(
+      ROLLOUT_DEFAULTS['spec.strategy.blueGreen.scaleDownDelaySeconds']!.value,
+      scaleDownDelaySecondsOf({ spec: { strategy: { blueGreen: {} } } }),
+    );
     assert.equal(ROLLOUT_DEFAULTS['spec.strategy.blueGreen.abortScaleDownDelaySeconds']!.value, abortScaleDownDelayOf(blueGreen()).seconds);
     assert.equal(ROLLOUT_DEFAULTS['spec.strategy.blueGreen.autoPromotionEnabled']!.value, autoPromotionEnabledOf({}));
   });

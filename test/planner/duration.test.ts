@@ -55,12 +55,15 @@ describe('parseDuration (semantics §6)', () => {
   ];
   for (const [input, message] of invalid) {
     it(`rejects ${JSON.stringify(input)} with a message naming it`, () => {
-      assert.throws(() => parseDuration(input), (e: unknown) => {
-        assert.ok(e instanceof Error);
-        assert.match(e.message, message);
-        assert.ok(e.message.includes(String(input).trim() === '' ? 'invalid duration' : String(input)), e.message);
-        return true;
-      });
+      assert.throws(
+        () => parseDuration(input),
+        (e: unknown) => {
+          assert.ok(e instanceof Error);
+          assert.match(e.message, message);
+          assert.ok(e.message.includes(String(input).trim() === '' ? 'invalid duration' : String(input)), e.message);
+          return true;
+        },
+      );
     });
   }
 

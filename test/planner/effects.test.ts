@@ -35,8 +35,13 @@ describe('applyEffects', () => {
     assert.equal(JSON.stringify(w), before);
   });
 
-  it('an update replaces spec and metadata but keeps the status the world has (the status is not the writer\'s)', () => {
-    const next = applyEffects(world(), [{ kind: 'updateReplicaSet', replicaSet: { metadata: { name: 'a', annotations: { x: 'y' } }, spec: { replicas: 1 }, status: { availableReplicas: 99 } } }]);
+  it("an update replaces spec and metadata but keeps the status the world has (the status is not the writer's)", () => {
+    const next = applyEffects(world(), [
+      {
+        kind: 'updateReplicaSet',
+        replicaSet: { metadata: { name: 'a', annotations: { x: 'y' } }, spec: { replicas: 1 }, status: { availableReplicas: 99 } },
+      },
+    ]);
     const a = next.replicaSets[0]!;
     assert.equal(a.spec?.replicas, 1);
     assert.deepEqual(a.metadata?.annotations, { x: 'y' });
@@ -57,10 +62,15 @@ describe('applyEffects', () => {
     );
   });
 
-  it('a created ReplicaSet is stamped with the reconcile\'s time, as the API server would (revision history orders by it)', () => {
+  it("a created ReplicaSet is stamped with the reconcile's time, as the API server would (revision history orders by it)", () => {
     const next = applyEffects(world(), [{ kind: 'createReplicaSet', replicaSet: rs('b', 0, 0), createdAt: '2026-01-01T00:00:05Z' }]);
     assert.equal(next.replicaSets.find((r) => r.metadata?.name === 'b')?.metadata?.creationTimestamp, '2026-01-01T00:00:05Z');
-    const rollout = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'demo', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'demo' } }, template: { metadata: { labels: { app: 'demo' } } }, strategy: { canary: {} } } };
+    const rollout = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'demo', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'demo' } }, template: { metadata: { labels: { app: 'demo' } } }, strategy: { canary: {} } },
+    };
     const at = new Date('2026-02-03T04:05:06.789Z');
     let w: World = { rollout, replicaSets: [], services: [], analysisRuns: [], experiments: [] };
     // The first reconcile records the new template; the second creates its ReplicaSet.
@@ -75,9 +85,15 @@ describe('applyEffects', () => {
   });
 
   it('a pod metadata patch sets and removes keys of that pod only, and does nothing to a world without pods', () => {
-    const pods: Pod[] = [{ metadata: { name: 'p1', labels: { app: 'demo', role: 'canary' }, annotations: { note: 'c' } } }, { metadata: { name: 'p2', labels: { role: 'canary' } } }];
+    const pods: Pod[] = [
+      { metadata: { name: 'p1', labels: { app: 'demo', role: 'canary' }, annotations: { note: 'c' } } },
+      { metadata: { name: 'p2', labels: { role: 'canary' } } },
+    ];
     const patch = { kind: 'patchPodMetadata' as const, name: 'p1', labels: { role: 'stable' }, annotations: { note: null } };
-    assert.deepEqual(applyEffects({ ...world(), pods }, [patch]).pods, [{ metadata: { name: 'p1', labels: { app: 'demo', role: 'stable' }, annotations: {} } }, pods[1]]);
+    assert.deepEqual(applyEffects({ ...world(), pods }, [patch]).pods, [
+      { metadata: { name: 'p1', labels: { app: 'demo', role: 'stable' }, annotations: {} } },
+      pods[1],
+    ]);
     assert.equal(pods[0]!.metadata?.labels?.role, 'canary', 'the input is not modified');
     assert.equal(applyEffects(world(), [patch]).pods, undefined);
     assert.equal(describeEffect(patch), 'relabel Pod p1: role=stable,-note');
@@ -95,7 +111,12 @@ describe('applyEffects', () => {
 
   it('sets a Service selector, merges annotations and keeps the rest of the Service', () => {
     const next = applyEffects(world(), [
-      { kind: 'setServiceSelector', service: 'svc', selector: { app: 'demo', 'rollouts-pod-template-hash': 'b' }, annotations: { managed: 'demo' } },
+      {
+        kind: 'setServiceSelector',
+        service: 'svc',
+        selector: { app: 'demo', 'rollouts-pod-template-hash': 'b' },
+        annotations: { managed: 'demo' },
+      },
     ]);
     const svc = next.services[0]!;
     assert.deepEqual(svc.spec?.selector, { app: 'demo', 'rollouts-pod-template-hash': 'b' });
@@ -115,15 +136,30 @@ describe('applyEffects', () => {
     assert.equal(next.rollout.spec?.replicas, 3);
     assert.equal(next.replicaSets.length, 0);
     assert.equal(next.analysisRuns[0]!.spec?.terminate, true);
-    assert.deepEqual(next.analysisRuns.map((r) => r.metadata?.name), ['run', 'run2']);
-    assert.deepEqual(next.experiments.map((r) => r.metadata?.name), ['exp']);
-    const gone = applyEffects(next, [{ kind: 'deleteAnalysisRun', name: 'run' }, { kind: 'deleteExperiment', name: 'exp' }]);
-    assert.deepEqual(gone.analysisRuns.map((r) => r.metadata?.name), ['run2']);
+    assert.deepEqual(
+      next.analysisRuns.map((r) => r.metadata?.name),
+      ['run', 'run2'],
+    );
+    assert.deepEqual(
+      next.experiments.map((r) => r.metadata?.name),
+      ['exp'],
+    );
+    const gone = applyEffects(next, [
+      { kind: 'deleteAnalysisRun', name: 'run' },
+      { kind: 'deleteExperiment', name: 'exp' },
+    ]);
+    assert.deepEqual(
+      gone.analysisRuns.map((r) => r.metadata?.name),
+      ['run2'],
+    );
     assert.equal(gone.experiments.length, 0);
   });
 
   it('describes effects in one line each', () => {
     assert.equal(describeEffect({ kind: 'createReplicaSet', replicaSet: rs('b', 2, 0) }), 'create ReplicaSet b (replicas 2)');
-    assert.equal(describeEffect({ kind: 'setServiceSelector', service: 'svc', selector: { app: 'x', h: 'b' } }), 'Service svc selects app=x,h=b');
+    assert.equal(
+      describeEffect({ kind: 'setServiceSelector', service: 'svc', selector: { app: 'x', h: 'b' } }),
+      'Service svc selects app=x,h=b',
+    );
   });
 });

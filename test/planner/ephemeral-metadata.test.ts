@@ -18,7 +18,10 @@ import {
 } from '../../src/planner';
 import { advance, canary, deployed, harness, hashOf, settle, updateImage } from './reconcile-harness';
 
-const tmpl = (image: string, labels: Record<string, string> = { app: 'demo' }) => ({ metadata: { labels }, spec: { containers: [{ name: 'app', image }] } });
+const tmpl = (image: string, labels: Record<string, string> = { app: 'demo' }) => ({
+  metadata: { labels },
+  spec: { containers: [{ name: 'app', image }] },
+});
 const A = podTemplateHash(tmpl('a'));
 const B = podTemplateHash(tmpl('b'));
 const canaryMeta = { labels: { role: 'canary' }, annotations: { note: 'c' } };
@@ -34,7 +37,11 @@ function rollout(image: string, stableRS: string | undefined, blueGreen = false)
   };
 }
 const rs = (hash: string, labels: Record<string, string> = { app: 'demo' }, injected?: string): ReplicaSet => ({
-  metadata: { name: `demo-${hash}`, labels: { app: 'demo', 'rollouts-pod-template-hash': hash }, annotations: injected ? { 'rollout.argoproj.io/ephemeral-metadata': injected } : {} },
+  metadata: {
+    name: `demo-${hash}`,
+    labels: { app: 'demo', 'rollouts-pod-template-hash': hash },
+    annotations: injected ? { 'rollout.argoproj.io/ephemeral-metadata': injected } : {},
+  },
   spec: { replicas: 1, template: { metadata: { labels: { ...labels, 'rollouts-pod-template-hash': hash } } } },
 });
 
@@ -49,7 +56,12 @@ describe('ephemeral metadata (§16)', () => {
       ['after promotion the previous stable is "other": none', rollout('b', B), rs(A), undefined],
       ['blue-green: previewMetadata for the new RS until stableRS names it', rollout('b', A, true), rs(B), canaryMeta],
       ['blue-green: activeMetadata for the stable RS', rollout('b', A, true), rs(A), stableMeta],
-      ['abort changes no role: the canary keeps canaryMetadata', { ...rollout('b', A), status: { stableRS: A, abort: true } }, rs(B), canaryMeta],
+      [
+        'abort changes no role: the canary keeps canaryMetadata',
+        { ...rollout('b', A), status: { stableRS: A, abort: true } },
+        rs(B),
+        canaryMeta,
+      ],
       ['rollback to the stable: A is new and stable → stableMetadata', rollout('a', A), rs(A), stableMeta],
       ['rollback to the stable: B is other → none', rollout('a', A), rs(B), undefined],
       ['interrupted update V1→V2→V3: V2 is other → none', rollout('c', A), rs(B), undefined],
@@ -60,8 +72,14 @@ describe('ephemeral metadata (§16)', () => {
   describe('sync of one RS', () => {
     it('sets D on the template and records D (keys sorted, compact) on the RS itself', () => {
       const out = syncEphemeralMetadata(rs(B), canaryMeta)!;
-      assert.deepEqual(out.spec!.template!.metadata, { labels: { app: 'demo', 'rollouts-pod-template-hash': B, role: 'canary' }, annotations: { note: 'c' } });
-      assert.equal(out.metadata!.annotations!['rollout.argoproj.io/ephemeral-metadata'], '{"labels":{"role":"canary"},"annotations":{"note":"c"}}');
+      assert.deepEqual(out.spec!.template!.metadata, {
+        labels: { app: 'demo', 'rollouts-pod-template-hash': B, role: 'canary' },
+        annotations: { note: 'c' },
+      });
+      assert.equal(
+        out.metadata!.annotations!['rollout.argoproj.io/ephemeral-metadata'],
+        '{"labels":{"role":"canary"},"annotations":{"note":"c"}}',
+      );
       assert.deepEqual(out.metadata!.labels, { app: 'demo', 'rollouts-pod-template-hash': B });
     });
     it('nothing changed → undefined (the RS is left alone, even without the annotation)', () => {
@@ -117,8 +135,20 @@ describe('ephemeral metadata (§16)', () => {
   });
 
   describe('existing pods', () => {
-    const pod = (name: string, owner: string, labels: Record<string, string>, annotations?: Record<string, string>, controller = true): Pod => ({
-      metadata: { name, namespace: 'default', labels, ...(annotations ? { annotations } : {}), ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: '', controller }] },
+    const pod = (
+      name: string,
+      owner: string,
+      labels: Record<string, string>,
+      annotations?: Record<string, string>,
+      controller = true,
+    ): Pod => ({
+      metadata: {
+        name,
+        namespace: 'default',
+        labels,
+        ...(annotations ? { annotations } : {}),
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: '', controller }],
+      },
     });
     // After the promotion of B: B still carries the canary block (on its template and its pods), A the stable one.
     const promoted = rollout('b', B);
@@ -147,8 +177,11 @@ describe('ephemeral metadata (§16)', () => {
       const r: Rollout = { ...promoted, spec: { ...promoted.spec, strategy: { canary: {} } } };
       assert.deepEqual(ephemeralPodPatches(r, [b, a], b, pods), []);
     });
-    it('through an update and its promotion each pod carries its ReplicaSet\'s role, and a settled rollout writes nothing', () => {
-      const r = canary({ canaryMetadata: canaryMeta, stableMetadata: stableMeta, steps: [{ setWeight: 50 }, { pause: { duration: 10 } }] }, { replicas: 2 });
+    it("through an update and its promotion each pod carries its ReplicaSet's role, and a settled rollout writes nothing", () => {
+      const r = canary(
+        { canaryMetadata: canaryMeta, stableMetadata: stableMeta, steps: [{ setWeight: 50 }, { pause: { duration: 10 } }] },
+        { replicas: 2 },
+      );
       const h = harness(r);
       h.world = { ...h.world, pods: [] };
       let n = 0;
@@ -156,14 +189,27 @@ describe('ephemeral metadata (§16)', () => {
       const syncPods = () => {
         const pods: Pod[] = [];
         for (const set of h.world.replicaSets) {
-          const own = (h.world.pods ?? []).filter((p) => p.metadata?.ownerReferences?.[0]?.name === set.metadata?.name).slice(0, set.spec?.replicas ?? 0);
+          const own = (h.world.pods ?? [])
+            .filter((p) => p.metadata?.ownerReferences?.[0]?.name === set.metadata?.name)
+            .slice(0, set.spec?.replicas ?? 0);
           while (own.length < (set.spec?.replicas ?? 0)) {
             const meta = set.spec?.template?.metadata ?? {};
             own.push(pod(`pod-${n++}`, set.metadata!.name!, { ...meta.labels }, meta.annotations ? { ...meta.annotations } : undefined));
           }
           pods.push(...own);
         }
-        h.world = { ...h.world, pods, replicaSets: h.world.replicaSets.map((set) => ({ ...set, status: { replicas: set.spec?.replicas ?? 0, readyReplicas: set.spec?.replicas ?? 0, availableReplicas: set.spec?.replicas ?? 0 } })) };
+        h.world = {
+          ...h.world,
+          pods,
+          replicaSets: h.world.replicaSets.map((set) => ({
+            ...set,
+            status: {
+              replicas: set.spec?.replicas ?? 0,
+              readyReplicas: set.spec?.replicas ?? 0,
+              availableReplicas: set.spec?.replicas ?? 0,
+            },
+          })),
+        };
       };
       const run = (): ReconcileResult[] => {
         const results: ReconcileResult[] = [];
@@ -177,7 +223,15 @@ describe('ephemeral metadata (§16)', () => {
         }
         throw new Error('did not settle');
       };
-      const roles = () => Object.fromEntries(h.world.replicaSets.map((set) => [hashOf(set), (h.world.pods ?? []).filter((p) => p.metadata?.ownerReferences?.[0]?.name === set.metadata?.name).map((p) => `${p.metadata?.labels?.role}/${p.metadata?.annotations?.note}`)]));
+      const roles = () =>
+        Object.fromEntries(
+          h.world.replicaSets.map((set) => [
+            hashOf(set),
+            (h.world.pods ?? [])
+              .filter((p) => p.metadata?.ownerReferences?.[0]?.name === set.metadata?.name)
+              .map((p) => `${p.metadata?.labels?.role}/${p.metadata?.annotations?.note}`),
+          ]),
+        );
 
       run();
       const v1 = hashOf(h.world.replicaSets[0])!;
@@ -189,12 +243,17 @@ describe('ephemeral metadata (§16)', () => {
       advance(h, 11);
       const promotion = run();
       assert.deepEqual(roles()[v2], ['stable/undefined', 'stable/undefined'], 'the canary pod lost its canary keys when it became stable');
-      assert.ok(promotion.some((res) => res.effects.some((e) => e.kind === 'patchPodMetadata')), 'existing pods were patched, not recreated');
+      assert.ok(
+        promotion.some((res) => res.effects.some((e) => e.kind === 'patchPodMetadata')),
+        'existing pods were patched, not recreated',
+      );
       const last = promotion[promotion.length - 1]!;
       assert.deepEqual(last.effects, [], 'a settled rollout writes nothing');
     });
     it('without pods (a caller that does not watch them) only the ReplicaSets are synced', () => {
-      const h = deployed(canary({ canaryMetadata: canaryMeta, stableMetadata: stableMeta, steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 2 }));
+      const h = deployed(
+        canary({ canaryMetadata: canaryMeta, stableMetadata: stableMeta, steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 2 }),
+      );
       updateImage(h);
       const kinds = settle(h).flatMap((res) => res.effects.map((e) => e.kind));
       assert.ok(kinds.includes('createReplicaSet'));
@@ -208,7 +267,13 @@ describe('ephemeral metadata (§16)', () => {
       const b = rs(B, { app: 'demo', role: 'canary' }, '{"labels":{"role":"canary"}}');
       const a = rs(A, { app: 'demo', role: 'stable' }, '{"labels":{"role":"stable"}}');
       const updates = ephemeralMetadataUpdates(r, b, b, [a]);
-      assert.deepEqual(updates.map((u) => [u.metadata!.name, u.spec!.template!.metadata!.labels!.role]), [[`demo-${B}`, 'stable'], [`demo-${A}`, undefined]]);
+      assert.deepEqual(
+        updates.map((u) => [u.metadata!.name, u.spec!.template!.metadata!.labels!.role]),
+        [
+          [`demo-${B}`, 'stable'],
+          [`demo-${A}`, undefined],
+        ],
+      );
     });
     it('does nothing while the strategy sets neither field', () => {
       const r: Rollout = { ...rollout('b', A), spec: { ...rollout('b', A).spec, strategy: { canary: {} } } };

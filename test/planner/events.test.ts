@@ -4,7 +4,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import type { ReconcileResult, RolloutEvent } from '../../src/planner';
 import { ANNOTATION_REVISION } from '../../src/planner';
-import { advance, canary, deployed, harness, hashOf, patchStatus, replicaSetByRevision, rolloutWith, service, settle, step, updateImage } from './reconcile-harness';
+import {
+  advance,
+  canary,
+  deployed,
+  harness,
+  hashOf,
+  patchStatus,
+  replicaSetByRevision,
+  rolloutWith,
+  service,
+  settle,
+  step,
+  updateImage,
+} from './reconcile-harness';
 
 const eventsOf = (results: readonly ReconcileResult[]): RolloutEvent[] => results.flatMap((r) => r.events);
 const line = (e: RolloutEvent) => `${e.type} ${e.reason}: ${e.message}`;
@@ -81,14 +94,23 @@ describe('rollout events (as upstream records them)', () => {
     };
     setPhase('Running');
     const running = eventsOf(settle(h)).map(line);
-    assert.ok(running.includes(`Normal AnalysisRunRunning: Step Analysis Run '${run}' Status New: 'Running' Previous: ''`), running.join('\n'));
+    assert.ok(
+      running.includes(`Normal AnalysisRunRunning: Step Analysis Run '${run}' Status New: 'Running' Previous: ''`),
+      running.join('\n'),
+    );
     setPhase('Failed');
     const failed = eventsOf(settle(h)).map(line);
-    assert.ok(failed.includes(`Warning AnalysisRunFailed: Step Analysis Run '${run}' Status New: 'Failed' Previous: 'Running'`), failed.join('\n'));
+    assert.ok(
+      failed.includes(`Warning AnalysisRunFailed: Step Analysis Run '${run}' Status New: 'Failed' Previous: 'Running'`),
+      failed.join('\n'),
+    );
   });
 
   it('blue-green: SwitchService for each Service switched', () => {
-    const h = harness(rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview' } }, { replicas: 2 }), [service('active'), service('preview')]);
+    const h = harness(rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview' } }, { replicas: 2 }), [
+      service('active'),
+      service('preview'),
+    ]);
     const lines = eventsOf(settle(h)).map(line);
     const hash = hashOf(replicaSetByRevision(h, 1));
     assert.ok(lines.includes(`Normal SwitchService: Switched selector for service 'preview' from '' to '${hash}'`), lines.join('\n'));

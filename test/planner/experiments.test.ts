@@ -22,7 +22,10 @@ const T0 = Date.parse('2026-01-01T10:00:00Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
 const iso = (seconds: number) => `${at(seconds).toISOString().slice(0, 19)}Z`;
 
-const podTemplate = (image: string) => ({ metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': 'stablehash' } }, spec: { containers: [{ name: 'app', image }] } });
+const podTemplate = (image: string) => ({
+  metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': 'stablehash' } },
+  spec: { containers: [{ name: 'app', image }] },
+});
 
 function experiment(spec: Record<string, unknown> = {}): Experiment {
   return {
@@ -31,7 +34,11 @@ function experiment(spec: Record<string, unknown> = {}): Experiment {
     metadata: { name: 'ex', namespace: 'default', uid: 'ex-uid' },
     spec: {
       templates: [
-        { name: 'baseline', selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': 'stablehash' } }, template: podTemplate('demo:v1') },
+        {
+          name: 'baseline',
+          selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': 'stablehash' } },
+          template: podTemplate('demo:v1'),
+        },
         { name: 'canary', replicas: 2, selector: { matchLabels: { app: 'demo' } }, template: podTemplate('demo:v2') },
       ],
       ...spec,
@@ -59,7 +66,11 @@ class World {
         this.rss.push(structuredClone(e.replicaSet));
         return;
       case 'updateReplicaSet':
-        this.rss = this.rss.map((rs) => (rs.metadata?.name === e.replicaSet.metadata?.name ? { ...structuredClone(e.replicaSet), ...(rs.status ? { status: rs.status } : {}) } : rs));
+        this.rss = this.rss.map((rs) =>
+          rs.metadata?.name === e.replicaSet.metadata?.name
+            ? { ...structuredClone(e.replicaSet), ...(rs.status ? { status: rs.status } : {}) }
+            : rs,
+        );
         return;
       case 'createAnalysisRun':
         this.runs.push(structuredClone(e.analysisRun));
@@ -79,7 +90,10 @@ class World {
   }
   /** The pods of every template ReplicaSet are up (as the ReplicaSet controller reports). */
   podsUp(): void {
-    this.rss = this.rss.map((rs) => ({ ...rs, status: { replicas: rs.spec!.replicas!, readyReplicas: rs.spec!.replicas!, availableReplicas: rs.spec!.replicas! } }));
+    this.rss = this.rss.map((rs) => ({
+      ...rs,
+      status: { replicas: rs.spec!.replicas!, readyReplicas: rs.spec!.replicas!, availableReplicas: rs.spec!.replicas! },
+    }));
   }
   runPhase(phase: string, message?: string): void {
     this.runs = this.runs.map((r) => ({ ...r, status: { phase, ...(message ? { message } : {}) } }));
@@ -121,15 +135,34 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
       namespace: 'default',
       labels: { 'rollouts-pod-template-hash': hash },
       annotations: { 'experiment.argoproj.io/name': 'ex', 'experiment.argoproj.io/template-name': 'baseline' },
-      ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', name: 'ex', uid: 'ex-uid', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        { apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', name: 'ex', uid: 'ex-uid', controller: true, blockOwnerDeletion: true },
+      ],
     });
     assert.equal(rs.spec?.replicas, 0);
     assert.deepEqual(rs.spec?.selector, { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': hash } });
     assert.deepEqual(rs.spec?.template?.metadata?.labels, { app: 'demo', 'rollouts-pod-template-hash': hash });
     assert.equal(r.status.phase, 'Pending');
-    assert.deepEqual(w.template('baseline'), { name: 'baseline', replicas: 0, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0, lastTransitionTime: iso(0), status: 'Progressing' });
+    assert.deepEqual(w.template('baseline'), {
+      name: 'baseline',
+      replicas: 0,
+      updatedReplicas: 0,
+      readyReplicas: 0,
+      availableReplicas: 0,
+      lastTransitionTime: iso(0),
+      status: 'Progressing',
+    });
     assert.deepEqual(r.status.analysisRuns, [{ name: 'a', analysisRun: '', phase: '' }]);
-    assert.deepEqual(r.status.conditions, [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: 'Experiment "ex" is progressing.', lastUpdateTime: iso(0), lastTransitionTime: iso(0) }]);
+    assert.deepEqual(r.status.conditions, [
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'ReplicaSetUpdated',
+        message: 'Experiment "ex" is progressing.',
+        lastUpdateTime: iso(0),
+        lastTransitionTime: iso(0),
+      },
+    ]);
     assert.equal(r.status.availableAt, undefined);
     // A template coming up is looked at again when its progress deadline (600 s by default) would pass.
     assert.equal(r.requeueAfterSeconds, 600);
@@ -150,7 +183,15 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
     const w = running({ duration: '30s' }, 5);
     assert.equal(w.status.phase, 'Running');
     assert.equal(w.status.availableAt, iso(5));
-    assert.deepEqual(w.template('canary'), { name: 'canary', replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, lastTransitionTime: iso(5), status: 'Running' });
+    assert.deepEqual(w.template('canary'), {
+      name: 'canary',
+      replicas: 2,
+      updatedReplicas: 2,
+      readyReplicas: 2,
+      availableReplicas: 2,
+      lastTransitionTime: iso(5),
+      status: 'Running',
+    });
     assert.equal(w.last.requeueAfterSeconds, 30);
   });
 
@@ -165,7 +206,21 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
   });
 
   it('analyses start once available, named <experiment>-<analysis>, args with the experiment placeholders filled in', () => {
-    const w = running({ analyses: [{ name: 'cmp', templateName: 'rate', clusterScope: true, args: [{ name: 'hash', value: '{{templates.canary.podTemplateHash}}' }, { name: 'rs', value: '{{ templates.baseline.replicaset.name }}' }, { name: 'since', value: '{{experiment.availableAt}}' }] }], dryRun: [{ metricName: 'm' }] });
+    const w = running({
+      analyses: [
+        {
+          name: 'cmp',
+          templateName: 'rate',
+          clusterScope: true,
+          args: [
+            { name: 'hash', value: '{{templates.canary.podTemplateHash}}' },
+            { name: 'rs', value: '{{ templates.baseline.replicaset.name }}' },
+            { name: 'since', value: '{{experiment.availableAt}}' },
+          ],
+        },
+      ],
+      dryRun: [{ metricName: 'm' }],
+    });
     assert.equal(w.runs.length, 0, 'not before availableAt was recorded');
     w.reconcile(6);
     assert.deepEqual(w.kinds(), ['createAnalysisRun']);
@@ -192,7 +247,14 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
     const w = running({ analyses: [{ name: 'a', templateName: 't', args: [{ name: 'x', value: '{{templates.nope.podTemplateHash}}' }] }] });
     w.reconcile(6);
     assert.deepEqual(w.kinds(), []);
-    assert.deepEqual(w.status.analysisRuns, [{ name: 'a', analysisRun: '', phase: 'Error', message: "Failed to create AnalysisRun for analysis 'a': failed to resolve {{templates.nope.podTemplateHash}}" }]);
+    assert.deepEqual(w.status.analysisRuns, [
+      {
+        name: 'a',
+        analysisRun: '',
+        phase: 'Error',
+        message: "Failed to create AnalysisRun for analysis 'a': failed to resolve {{templates.nope.podTemplateHash}}",
+      },
+    ]);
     assert.equal(w.status.phase, 'Error');
     assert.equal(w.status.message, "Failed to create AnalysisRun for analysis 'a': failed to resolve {{templates.nope.podTemplateHash}}");
   });
@@ -207,9 +269,17 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
     assert.equal(w.template('baseline').status, 'Successful');
     assert.equal(w.status.phase, 'Successful');
     assert.equal(w.status.message, undefined);
-    assert.deepEqual(w.status.conditions?.find((c) => c.type === 'Progressing'), {
-      type: 'Progressing', status: 'False', reason: 'ExperimentCompleted', message: 'Experiment "ex" has successfully ran and completed.', lastUpdateTime: iso(36), lastTransitionTime: iso(36),
-    });
+    assert.deepEqual(
+      w.status.conditions?.find((c) => c.type === 'Progressing'),
+      {
+        type: 'Progressing',
+        status: 'False',
+        reason: 'ExperimentCompleted',
+        message: 'Experiment "ex" has successfully ran and completed.',
+        lastUpdateTime: iso(36),
+        lastTransitionTime: iso(36),
+      },
+    );
     // Ended: the run still going is terminated, the ReplicaSets are marked to go after the 30 s delay.
     w.reconcile(37);
     assert.deepEqual(w.kinds(), ['updateReplicaSet', 'updateReplicaSet', 'terminateAnalysisRun']);
@@ -261,13 +331,21 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
   });
 
   it('requiredForCompletion: while another analysis still runs, the experiment runs on (the worst analysis is Running)', () => {
-    const w = running({ analyses: [{ name: 'req', templateName: 't', requiredForCompletion: true }, { name: 'other', templateName: 't' }] });
+    const w = running({
+      analyses: [
+        { name: 'req', templateName: 't', requiredForCompletion: true },
+        { name: 'other', templateName: 't' },
+      ],
+    });
     w.reconcile(6);
     assert.equal(w.runs.length, 2);
     w.runs = w.runs.map((r) => ({ ...r, status: { phase: r.metadata?.name === 'ex-req' ? 'Successful' : 'Running' } }));
     w.reconcile(7);
     assert.equal(w.status.phase, 'Running');
-    assert.deepEqual(w.status.analysisRuns?.map((r) => r.phase), ['Successful', 'Running']);
+    assert.deepEqual(
+      w.status.analysisRuns?.map((r) => r.phase),
+      ['Successful', 'Running'],
+    );
   });
 
   it('spec.terminate ends it Successful; running analyses are terminated and the templates scaled down', () => {
@@ -302,16 +380,35 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
     const w = new World(experiment({ templates: [{ name: 'a', template: podTemplate('x') }] }));
     const r = w.reconcile(0);
     assert.deepEqual(r.effects, []);
-    assert.deepEqual(r.status, { conditions: [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: "Rollout has missing field '.Spec.Templates[0].Selector'", lastUpdateTime: iso(0), lastTransitionTime: iso(0) }] });
+    assert.deepEqual(r.status, {
+      conditions: [
+        {
+          type: 'InvalidSpec',
+          status: 'True',
+          reason: 'InvalidSpec',
+          message: "Rollout has missing field '.Spec.Templates[0].Selector'",
+          lastUpdateTime: iso(0),
+          lastTransitionTime: iso(0),
+        },
+      ],
+    });
     assert.deepEqual(w.reconcile(5).status, r.status, 'unchanged while the spec stays invalid');
   });
 
   describe('template Services (experiments/service.go)', () => {
     // The canary template with a Service and two container ports; the baseline without a Service.
-    const withService = (service: Record<string, unknown>, ports = [{ containerPort: 8080, name: 'http' }, { containerPort: 9090, protocol: 'TCP' }]) => {
+    const withService = (
+      service: Record<string, unknown>,
+      ports = [
+        { containerPort: 8080, name: 'http' },
+        { containerPort: 9090, protocol: 'TCP' },
+      ],
+    ) => {
       const e = experiment({ duration: '10s' });
       const templates = (e.spec!.templates as Record<string, unknown>[]).map((t) =>
-        t.name === 'canary' ? { ...t, service, template: { ...podTemplate('demo:v2'), spec: { containers: [{ name: 'app', image: 'demo:v2', ports }] } } } : t,
+        t.name === 'canary'
+          ? { ...t, service, template: { ...podTemplate('demo:v2'), spec: { containers: [{ name: 'app', image: 'demo:v2', ports }] } } }
+          : t,
       );
       return new World({ ...e, spec: { ...e.spec, templates } });
     };
@@ -323,17 +420,34 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
       w.reconcile(1);
       assert.deepEqual(w.kinds(), ['updateReplicaSet', 'createService', 'updateReplicaSet']);
       const rs = w.rs('canary');
-      assert.deepEqual(w.svcs, [{
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: {
-          name: 'ex-canary',
-          namespace: 'default',
-          annotations: { 'experiment.argoproj.io/name': 'ex', 'experiment.argoproj.io/template-name': 'canary' },
-          ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', name: 'ex', uid: 'ex-uid', controller: true, blockOwnerDeletion: true }],
+      assert.deepEqual(w.svcs, [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: {
+            name: 'ex-canary',
+            namespace: 'default',
+            annotations: { 'experiment.argoproj.io/name': 'ex', 'experiment.argoproj.io/template-name': 'canary' },
+            ownerReferences: [
+              {
+                apiVersion: 'argoproj.io/v1alpha1',
+                kind: 'Experiment',
+                name: 'ex',
+                uid: 'ex-uid',
+                controller: true,
+                blockOwnerDeletion: true,
+              },
+            ],
+          },
+          spec: {
+            selector: rs.metadata!.labels!,
+            ports: [
+              { name: 'http', port: 8080, targetPort: 8080 },
+              { protocol: 'TCP', port: 9090, targetPort: 9090 },
+            ],
+          },
         },
-        spec: { selector: rs.metadata!.labels!, ports: [{ name: 'http', port: 8080, targetPort: 8080 }, { protocol: 'TCP', port: 9090, targetPort: 9090 }] },
-      }]);
+      ]);
       assert.equal(w.template('canary').serviceName, 'ex-canary');
       assert.equal(w.template('canary').podTemplateHash, rs.metadata!.labels!['rollouts-pod-template-hash']);
       assert.equal(w.template('baseline').serviceName, undefined);
@@ -347,7 +461,10 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
       const named = withService({ name: 'canary-preview' });
       named.reconcile(0);
       named.reconcile(1);
-      assert.deepEqual(named.svcs.map((svc) => svc.metadata?.name), ['canary-preview']);
+      assert.deepEqual(
+        named.svcs.map((svc) => svc.metadata?.name),
+        ['canary-preview'],
+      );
       const portless = withService({}, []);
       portless.reconcile(0);
       portless.reconcile(1);
@@ -355,19 +472,27 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
       assert.equal(portless.template('canary').serviceName, undefined);
     });
 
-    it('a Service of that name that is not the template\'s is left alone and fails the template and the experiment', () => {
+    it("a Service of that name that is not the template's is left alone and fails the template and the experiment", () => {
       const w = withService({ name: 'taken' });
-      w.svcs.push({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'taken', namespace: 'default' }, spec: { selector: { app: 'other' } } });
+      w.svcs.push({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'taken', namespace: 'default' },
+        spec: { selector: { app: 'other' } },
+      });
       w.reconcile(0);
       w.reconcile(1);
       assert.ok(!w.kinds().includes('createService'));
       assert.equal(w.template('canary').status, 'Error');
-      assert.equal(w.template('canary').message, "Failed to create Service taken for template 'canary': Service taken already exists and is not owned by experiment template canary");
+      assert.equal(
+        w.template('canary').message,
+        "Failed to create Service taken for template 'canary': Service taken already exists and is not owned by experiment template canary",
+      );
       assert.equal(w.status.phase, 'Error');
       assert.deepEqual(w.svcs[0]!.spec, { selector: { app: 'other' } }, 'untouched');
     });
 
-    it('when the experiment ends the Service goes once the template\'s pods have', () => {
+    it("when the experiment ends the Service goes once the template's pods have", () => {
       const w = withService({});
       w.reconcile(0);
       w.reconcile(1);
@@ -378,7 +503,11 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
       w.reconcile(17); // marked to scale down after the 30 s delay: the Service stays meanwhile
       w.reconcile(48);
       assert.equal(w.rs('canary').spec?.replicas, 0);
-      assert.deepEqual(w.svcs.map((svc) => svc.metadata?.name), ['ex-canary'], 'its pods are still available');
+      assert.deepEqual(
+        w.svcs.map((svc) => svc.metadata?.name),
+        ['ex-canary'],
+        'its pods are still available',
+      );
       w.podsUp(); // the ReplicaSet controller reports the pods gone
       w.reconcile(49);
       assert.deepEqual(w.kinds(), ['deleteService']);
@@ -403,7 +532,12 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
   });
 
   it('an invalid spec says which template and field: no or an empty selector, minReadySeconds past the deadline, no or a repeated name', () => {
-    const t = (over: Record<string, unknown>) => ({ name: 'a', selector: { matchLabels: { app: 'demo' } }, template: podTemplate('x'), ...over });
+    const t = (over: Record<string, unknown>) => ({
+      name: 'a',
+      selector: { matchLabels: { app: 'demo' } },
+      template: podTemplate('x'),
+      ...over,
+    });
     const refusal = (templates: unknown[], spec: Record<string, unknown> = {}) => {
       const r = invalidExperimentSpec(experiment({ templates, ...spec }));
       return r && [r.index, r.field];
@@ -426,7 +560,14 @@ describe('reconcileExperiment (Argo experiment controller)', () => {
 describe('experimentSpecFromStep (a Rollout experiment step as an Experiment spec)', () => {
   const rs = (image: string, hash: string): ReplicaSet => ({
     metadata: { name: `demo-${hash}` },
-    spec: { minReadySeconds: 3, selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': hash } }, template: { metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': hash } }, spec: { containers: [{ name: 'app', image }] } } },
+    spec: {
+      minReadySeconds: 3,
+      selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': hash } },
+      template: {
+        metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': hash } },
+        spec: { containers: [{ name: 'app', image }] },
+      },
+    },
   });
   it('takes the stable or canary ReplicaSet template, selector and minReadySeconds; labels from the step', () => {
     const spec = experimentSpecFromStep(
@@ -436,7 +577,14 @@ describe('experimentSpecFromStep (a Rollout experiment step as an Experiment spe
           { name: 'baseline', specRef: 'stable' },
           { name: 'canary', specRef: 'canary', replicas: 2, metadata: { labels: { role: 'exp' } } },
         ],
-        analyses: [{ name: 'a', templateName: 't', args: [{ name: 'h', valueFrom: { podTemplateHashValue: 'Latest' } }], requiredForCompletion: true }],
+        analyses: [
+          {
+            name: 'a',
+            templateName: 't',
+            args: [{ name: 'h', valueFrom: { podTemplateHashValue: 'Latest' } }],
+            requiredForCompletion: true,
+          },
+        ],
       },
       rs('demo:v1', 'aaa'),
       rs('demo:v2', 'bbb'),
@@ -445,17 +593,40 @@ describe('experimentSpecFromStep (a Rollout experiment step as an Experiment spe
     );
     assert.equal(spec.duration, '1m');
     assert.equal(spec.progressDeadlineSeconds, 120);
-    assert.deepEqual(spec.templates![0], { name: 'baseline', template: rs('demo:v1', 'aaa').spec!.template, minReadySeconds: 3, selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': 'aaa' } } });
+    assert.deepEqual(spec.templates![0], {
+      name: 'baseline',
+      template: rs('demo:v1', 'aaa').spec!.template,
+      minReadySeconds: 3,
+      selector: { matchLabels: { app: 'demo', 'rollouts-pod-template-hash': 'aaa' } },
+    });
     assert.equal(spec.templates![1]!.replicas, 2);
     assert.deepEqual(spec.templates![1]!.template!.metadata!.labels, { app: 'demo', 'rollouts-pod-template-hash': 'bbb', role: 'exp' });
     assert.deepEqual(spec.templates![1]!.selector!.matchLabels, { app: 'demo', 'rollouts-pod-template-hash': 'bbb', role: 'exp' });
-    assert.deepEqual(spec.analyses, [{ name: 'a', templateName: 't', args: [{ name: 'h', value: 'resolved' }], requiredForCompletion: true }]);
+    assert.deepEqual(spec.analyses, [
+      { name: 'a', templateName: 't', args: [{ name: 'h', value: 'resolved' }], requiredForCompletion: true },
+    ]);
   });
 });
 
 describe('a Rollout and the Experiment of its experiment step (rollout/experiment.go)', () => {
   const withExperiment = () => {
-    const h = deployed(canary({ steps: [{ setWeight: 20 }, { experiment: { duration: '1m', templates: [{ name: 'baseline', specRef: 'stable' }, { name: 'canary', specRef: 'canary' }] } }, { setWeight: 40 }] }));
+    const h = deployed(
+      canary({
+        steps: [
+          { setWeight: 20 },
+          {
+            experiment: {
+              duration: '1m',
+              templates: [
+                { name: 'baseline', specRef: 'stable' },
+                { name: 'canary', specRef: 'canary' },
+              ],
+            },
+          },
+          { setWeight: 40 },
+        ],
+      }),
+    );
     updateImage(h);
     settle(h);
     return h;
@@ -464,9 +635,18 @@ describe('a Rollout and the Experiment of its experiment step (rollout/experimen
   it('the Experiment it creates carries the stable and canary templates, owned by the rollout', () => {
     const h = withExperiment();
     const ex = h.world.experiments[0]!;
-    const spec = ex.spec as { duration?: string; templates?: { name: string; template?: { spec?: { containers?: { image?: string }[] } } }[] };
+    const spec = ex.spec as {
+      duration?: string;
+      templates?: { name: string; template?: { spec?: { containers?: { image?: string }[] } } }[];
+    };
     assert.equal(spec.duration, '1m');
-    assert.deepEqual(spec.templates?.map((t) => [t.name, t.template?.spec?.containers?.[0]?.image]), [['baseline', 'app:1'], ['canary', 'app:2']]);
+    assert.deepEqual(
+      spec.templates?.map((t) => [t.name, t.template?.spec?.containers?.[0]?.image]),
+      [
+        ['baseline', 'app:1'],
+        ['canary', 'app:2'],
+      ],
+    );
     assert.equal(ex.metadata?.ownerReferences?.[0]?.kind, 'Rollout');
   });
 
@@ -475,7 +655,10 @@ describe('a Rollout and the Experiment of its experiment step (rollout/experimen
     h.world = { ...h.world, experiments: h.world.experiments.map((e) => ({ ...e, status: { phase: 'Running' } })) };
     patchStatus(h, { abort: true });
     const r = step(h);
-    assert.deepEqual(r.effects.filter((e) => e.kind === 'terminateExperiment'), [{ kind: 'terminateExperiment', name: h.world.experiments[0]!.metadata?.name }]);
+    assert.deepEqual(
+      r.effects.filter((e) => e.kind === 'terminateExperiment'),
+      [{ kind: 'terminateExperiment', name: h.world.experiments[0]!.metadata?.name }],
+    );
     assert.equal(h.world.experiments[0]!.spec?.terminate, true);
     assert.ok(!step(h).effects.some((e) => e.kind === 'terminateExperiment'), 'asked once');
   });

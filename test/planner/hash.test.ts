@@ -57,7 +57,10 @@ describe('hash (§10)', () => {
     });
 
     it('changes with the image and with the order of containers', () => {
-      assert.notEqual(podTemplateHash({ ...template, spec: { containers: [{ name: 'app', image: 'nginx:1.20' }] } }), podTemplateHash(template));
+      assert.notEqual(
+        podTemplateHash({ ...template, spec: { containers: [{ name: 'app', image: 'nginx:1.20' }] } }),
+        podTemplateHash(template),
+      );
       const two = { spec: { containers: [{ name: 'a' }, { name: 'b' }] } };
       const swapped = { spec: { containers: [{ name: 'b' }, { name: 'a' }] } };
       assert.notEqual(podTemplateHash(two), podTemplateHash(swapped));

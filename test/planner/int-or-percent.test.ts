@@ -35,7 +35,10 @@ describe('intOrPercentValue (semantics §2 value parsing)', () => {
 
   for (const bad of ['abc', '', '%', '25.5%', ' 25%', '1e2']) {
     it(`rejects ${JSON.stringify(bad)} with a message naming it`, () => {
-      assert.throws(() => intOrPercentValue(bad, 10, true), (e: unknown) => e instanceof Error && e.message.includes(`"${bad}"`));
+      assert.throws(
+        () => intOrPercentValue(bad, 10, true),
+        (e: unknown) => e instanceof Error && e.message.includes(`"${bad}"`),
+      );
     });
   }
   it('rejects a fractional number', () => {
@@ -79,7 +82,10 @@ describe('resolveSurgeUnavailable (semantics §2 table)', () => {
 
   describe('blue-green and no strategy', () => {
     it('blue-green has no surge and 25% unavailable rounded down by default', () => {
-      assert.deepEqual(resolveSurgeUnavailable({ spec: { replicas: 10, strategy: { blueGreen: {} } } }), { maxSurge: 0, maxUnavailable: 2 });
+      assert.deepEqual(resolveSurgeUnavailable({ spec: { replicas: 10, strategy: { blueGreen: {} } } }), {
+        maxSurge: 0,
+        maxUnavailable: 2,
+      });
     });
     it('blue-green has no both-zero adjustment', () => {
       assert.deepEqual(resolveSurgeUnavailable({ spec: { replicas: 3, strategy: { blueGreen: {} } } }), { maxSurge: 0, maxUnavailable: 0 });

@@ -41,13 +41,17 @@ describe('pause conditions and abort (§6)', () => {
 
   it('a reason appears at most once and keeps its first start time', () => {
     const existing = { reason: 'CanaryPauseStep' as const, startTime: '2026-01-01T00:00:00Z' };
-    const status = folded(rollout({ pauseConditions: [existing], controllerPause: true }), (ctx) => addPauseCondition(ctx, 'CanaryPauseStep'));
+    const status = folded(rollout({ pauseConditions: [existing], controllerPause: true }), (ctx) =>
+      addPauseCondition(ctx, 'CanaryPauseStep'),
+    );
     assert.deepEqual(status.pauseConditions, [existing]);
   });
 
   it('controllerPause goes back to false (omitted) on the first write that empties the list', () => {
     const existing = { reason: 'CanaryPauseStep' as const, startTime: '2026-01-01T00:00:00Z' };
-    const status = folded(rollout({ pauseConditions: [existing], controllerPause: true }), (ctx) => removePauseCondition(ctx, 'CanaryPauseStep'));
+    const status = folded(rollout({ pauseConditions: [existing], controllerPause: true }), (ctx) =>
+      removePauseCondition(ctx, 'CanaryPauseStep'),
+    );
     assert.equal(status.pauseConditions, undefined);
     assert.equal(status.controllerPause, undefined);
   });
@@ -109,12 +113,27 @@ describe('pause conditions and abort (§6)', () => {
       const at = '2026-01-01T00:00:00Z';
       assert.equal(pauseNeedsPerson(rollout({ currentStepIndex: 0 }), { reason: 'CanaryPauseStep', startTime: at }), true);
       assert.equal(
-        pauseNeedsPerson(rollout({ currentStepIndex: 0 }, { canary: { steps: [{ pause: { duration: 10 } }] } }), { reason: 'CanaryPauseStep', startTime: at }),
+        pauseNeedsPerson(rollout({ currentStepIndex: 0 }, { canary: { steps: [{ pause: { duration: 10 } }] } }), {
+          reason: 'CanaryPauseStep',
+          startTime: at,
+        }),
         false,
       );
       assert.equal(pauseNeedsPerson(rollout({}), { reason: 'InconclusiveAnalysisRun', startTime: at }), true);
-      assert.equal(pauseNeedsPerson(rollout({}, { blueGreen: { activeService: 'a', autoPromotionEnabled: false } }), { reason: 'BlueGreenPause', startTime: at }), true);
-      assert.equal(pauseNeedsPerson(rollout({}, { blueGreen: { activeService: 'a', autoPromotionSeconds: 30 } }), { reason: 'BlueGreenPause', startTime: at }), false);
+      assert.equal(
+        pauseNeedsPerson(rollout({}, { blueGreen: { activeService: 'a', autoPromotionEnabled: false } }), {
+          reason: 'BlueGreenPause',
+          startTime: at,
+        }),
+        true,
+      );
+      assert.equal(
+        pauseNeedsPerson(rollout({}, { blueGreen: { activeService: 'a', autoPromotionSeconds: 30 } }), {
+          reason: 'BlueGreenPause',
+          startTime: at,
+        }),
+        false,
+      );
     });
   });
 
@@ -129,11 +148,19 @@ describe('pause conditions and abort (§6)', () => {
     });
     it('for a traffic-routed canary by default, not with 0 ("never")', () => {
       assert.equal(shouldDelayScaleDownOnAbort(aborted({ canary: { trafficRouting: { nginx: {} } } })), true);
-      assert.equal(shouldDelayScaleDownOnAbort(aborted({ canary: { trafficRouting: { nginx: {} }, abortScaleDownDelaySeconds: 0 } })), false);
+      assert.equal(
+        shouldDelayScaleDownOnAbort(aborted({ canary: { trafficRouting: { nginx: {} }, abortScaleDownDelaySeconds: 0 } })),
+        false,
+      );
     });
     it('with dynamicStableScale only when set explicitly', () => {
       assert.equal(shouldDelayScaleDownOnAbort(aborted({ canary: { trafficRouting: { nginx: {} }, dynamicStableScale: true } })), false);
-      assert.equal(shouldDelayScaleDownOnAbort(aborted({ canary: { trafficRouting: { nginx: {} }, dynamicStableScale: true, abortScaleDownDelaySeconds: 10 } })), true);
+      assert.equal(
+        shouldDelayScaleDownOnAbort(
+          aborted({ canary: { trafficRouting: { nginx: {} }, dynamicStableScale: true, abortScaleDownDelaySeconds: 10 } }),
+        ),
+        true,
+      );
     });
     it('not when not aborted', () => {
       const r = rollout({ stableRS: 's', currentPodHash: 'n' }, { canary: { trafficRouting: { nginx: {} } } });

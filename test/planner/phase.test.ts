@@ -11,54 +11,156 @@ const blueGreen = (bg: object, status: RolloutStatus): Rollout => ({
   spec: { replicas: 2, strategy: { blueGreen: { activeService: 'a', ...bg } } },
   status: { updatedReplicas: 2, availableReplicas: 2, replicas: 4, currentPodHash: 'new', ...status },
 });
-const aborted = { type: 'Progressing', status: 'False' as const, reason: 'RolloutAborted', message: 'Rollout aborted update to revision 2' };
+const aborted = {
+  type: 'Progressing',
+  status: 'False' as const,
+  reason: 'RolloutAborted',
+  message: 'Rollout aborted update to revision 2',
+};
 
 describe('rolloutPhase (§12 CalculateRolloutPhase)', () => {
   const table: [string, Rollout, string, string][] = [
-    ['1. InvalidSpec condition → Degraded "InvalidSpec: <message>"',
-      canary({}, { conditions: [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: 'bad' }] }), 'Degraded', 'InvalidSpec: bad'],
-    ['1. RolloutAborted reason → Degraded "<reason>: <message>"',
-      canary({ paused: true }, { conditions: [aborted] }), 'Degraded', 'RolloutAborted: Rollout aborted update to revision 2'],
-    ['1. ProgressDeadlineExceeded reason → Degraded',
-      canary({}, { conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "x" has timed out progressing.' }] }),
-      'Degraded', 'ProgressDeadlineExceeded: ReplicaSet "x" has timed out progressing.'],
-    ['2. spec.paused → Paused "manually paused" (before pause conditions)',
-      canary({ paused: true }, { pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }] }), 'Paused', 'manually paused'],
-    ['3. a pause condition → Paused "<first reason>"',
-      canary({}, { pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: 't' }, { reason: 'CanaryPauseStep', startTime: 't' }] }),
-      'Paused', 'InconclusiveAnalysisRun'],
-    ['4. restartAt set and not yet restartedAt → Progressing "rollout is restarting"',
-      canary({ restartAt: '2026-01-01T00:00:00Z' }, { restartedAt: '2025-12-31T00:00:00Z' }), 'Progressing', 'rollout is restarting'],
-    ['4. restartedAt equal to restartAt (same instant, other spelling) → not restarting',
-      canary({ restartAt: '2026-01-01T00:00:00Z' }, { restartedAt: '2026-01-01T00:00:00.000Z' }), 'Healthy', ''],
-    ['5. updatedReplicas < R → Progressing "more replicas need to be updated"',
-      canary({}, { updatedReplicas: 2 }), 'Progressing', 'more replicas need to be updated'],
-    ['5. R defaults to 1',
-      { spec: { strategy: { canary: {} } }, status: { updatedReplicas: 0 } }, 'Progressing', 'more replicas need to be updated'],
-    ['6. availableReplicas < updatedReplicas → Progressing "updated replicas are still becoming available"',
-      canary({}, { availableReplicas: 2 }), 'Progressing', 'updated replicas are still becoming available'],
-    ['7. blue-green, active selector empty → "active service cutover pending"',
-      blueGreen({}, { stableRS: 'new' }), 'Progressing', 'active service cutover pending'],
-    ['7. blue-green, active on another hash → "active service cutover pending"',
-      blueGreen({}, { stableRS: 'old', blueGreen: { activeSelector: 'old' } }), 'Progressing', 'active service cutover pending'],
-    ['7. blue-green, active switched, stable behind, post-promotion analysis → "waiting for analysis to complete"',
-      blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'old', blueGreen: { activeSelector: 'new' } }),
-      'Progressing', 'waiting for analysis to complete'],
-    ['7. blue-green, post-promotion analysis already completed → "waiting for post-promotion verification to complete"',
-      blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'old', blueGreen: { activeSelector: 'new', postPromotionAnalysisRunStatus: { name: 'ar', status: 'Successful' } } }),
-      'Progressing', 'waiting for post-promotion verification to complete'],
-    ['7. blue-green, active switched, stable behind, no analysis → "waiting for post-promotion verification to complete"',
-      blueGreen({}, { stableRS: 'old', blueGreen: { activeSelector: 'new' } }), 'Progressing', 'waiting for post-promotion verification to complete'],
-    ['7. blue-green ignores extra old replicas',
-      blueGreen({}, { stableRS: 'new', blueGreen: { activeSelector: 'new' } }), 'Healthy', ''],
-    ['8. basic canary with replicas > updated → "old replicas are pending termination"',
-      canary({}, { replicas: 4 }), 'Progressing', 'old replicas are pending termination'],
-    ['8. traffic-routed canary with replicas > updated is not held by old replicas',
-      canary({ strategy: { canary: { trafficRouting: { nginx: { stableIngress: 'i' } } } } }, { replicas: 6 }), 'Healthy', ''],
-    ['8. canary with stable ≠ current → "waiting for all steps to complete"',
-      canary({}, { stableRS: 'old' }), 'Progressing', 'waiting for all steps to complete'],
-    ['8. canary with no stable → "waiting for all steps to complete"',
-      canary({}, { stableRS: undefined }), 'Progressing', 'waiting for all steps to complete'],
+    [
+      '1. InvalidSpec condition → Degraded "InvalidSpec: <message>"',
+      canary({}, { conditions: [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: 'bad' }] }),
+      'Degraded',
+      'InvalidSpec: bad',
+    ],
+    [
+      '1. RolloutAborted reason → Degraded "<reason>: <message>"',
+      canary({ paused: true }, { conditions: [aborted] }),
+      'Degraded',
+      'RolloutAborted: Rollout aborted update to revision 2',
+    ],
+    [
+      '1. ProgressDeadlineExceeded reason → Degraded',
+      canary(
+        {},
+        {
+          conditions: [
+            {
+              type: 'Progressing',
+              status: 'False',
+              reason: 'ProgressDeadlineExceeded',
+              message: 'ReplicaSet "x" has timed out progressing.',
+            },
+          ],
+        },
+      ),
+      'Degraded',
+      'ProgressDeadlineExceeded: ReplicaSet "x" has timed out progressing.',
+    ],
+    [
+      '2. spec.paused → Paused "manually paused" (before pause conditions)',
+      canary({ paused: true }, { pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }] }),
+      'Paused',
+      'manually paused',
+    ],
+    [
+      '3. a pause condition → Paused "<first reason>"',
+      canary(
+        {},
+        {
+          pauseConditions: [
+            { reason: 'InconclusiveAnalysisRun', startTime: 't' },
+            { reason: 'CanaryPauseStep', startTime: 't' },
+          ],
+        },
+      ),
+      'Paused',
+      'InconclusiveAnalysisRun',
+    ],
+    [
+      '4. restartAt set and not yet restartedAt → Progressing "rollout is restarting"',
+      canary({ restartAt: '2026-01-01T00:00:00Z' }, { restartedAt: '2025-12-31T00:00:00Z' }),
+      'Progressing',
+      'rollout is restarting',
+    ],
+    [
+      '4. restartedAt equal to restartAt (same instant, other spelling) → not restarting',
+      canary({ restartAt: '2026-01-01T00:00:00Z' }, { restartedAt: '2026-01-01T00:00:00.000Z' }),
+      'Healthy',
+      '',
+    ],
+    [
+      '5. updatedReplicas < R → Progressing "more replicas need to be updated"',
+      canary({}, { updatedReplicas: 2 }),
+      'Progressing',
+      'more replicas need to be updated',
+    ],
+    [
+      '5. R defaults to 1',
+      { spec: { strategy: { canary: {} } }, status: { updatedReplicas: 0 } },
+      'Progressing',
+      'more replicas need to be updated',
+    ],
+    [
+      '6. availableReplicas < updatedReplicas → Progressing "updated replicas are still becoming available"',
+      canary({}, { availableReplicas: 2 }),
+      'Progressing',
+      'updated replicas are still becoming available',
+    ],
+    [
+      '7. blue-green, active selector empty → "active service cutover pending"',
+      blueGreen({}, { stableRS: 'new' }),
+      'Progressing',
+      'active service cutover pending',
+    ],
+    [
+      '7. blue-green, active on another hash → "active service cutover pending"',
+      blueGreen({}, { stableRS: 'old', blueGreen: { activeSelector: 'old' } }),
+      'Progressing',
+      'active service cutover pending',
+    ],
+    [
+      '7. blue-green, active switched, stable behind, post-promotion analysis → "waiting for analysis to complete"',
+      blueGreen(
+        { postPromotionAnalysis: { templates: [{ templateName: 't' }] } },
+        { stableRS: 'old', blueGreen: { activeSelector: 'new' } },
+      ),
+      'Progressing',
+      'waiting for analysis to complete',
+    ],
+    [
+      '7. blue-green, post-promotion analysis already completed → "waiting for post-promotion verification to complete"',
+      blueGreen(
+        { postPromotionAnalysis: { templates: [{ templateName: 't' }] } },
+        { stableRS: 'old', blueGreen: { activeSelector: 'new', postPromotionAnalysisRunStatus: { name: 'ar', status: 'Successful' } } },
+      ),
+      'Progressing',
+      'waiting for post-promotion verification to complete',
+    ],
+    [
+      '7. blue-green, active switched, stable behind, no analysis → "waiting for post-promotion verification to complete"',
+      blueGreen({}, { stableRS: 'old', blueGreen: { activeSelector: 'new' } }),
+      'Progressing',
+      'waiting for post-promotion verification to complete',
+    ],
+    ['7. blue-green ignores extra old replicas', blueGreen({}, { stableRS: 'new', blueGreen: { activeSelector: 'new' } }), 'Healthy', ''],
+    [
+      '8. basic canary with replicas > updated → "old replicas are pending termination"',
+      canary({}, { replicas: 4 }),
+      'Progressing',
+      'old replicas are pending termination',
+    ],
+    [
+      '8. traffic-routed canary with replicas > updated is not held by old replicas',
+      canary({ strategy: { canary: { trafficRouting: { nginx: { stableIngress: 'i' } } } } }, { replicas: 6 }),
+      'Healthy',
+      '',
+    ],
+    [
+      '8. canary with stable ≠ current → "waiting for all steps to complete"',
+      canary({}, { stableRS: 'old' }),
+      'Progressing',
+      'waiting for all steps to complete',
+    ],
+    [
+      '8. canary with no stable → "waiting for all steps to complete"',
+      canary({}, { stableRS: undefined }),
+      'Progressing',
+      'waiting for all steps to complete',
+    ],
     ['9. otherwise Healthy with an empty message', canary(), 'Healthy', ''],
   ];
   for (const [name, rollout, phase, message] of table) {
@@ -80,7 +182,10 @@ describe('clientPhase (§12 GetRolloutPhase)', () => {
     const r = canary({}, { observedGeneration: '1', phase: 'Healthy', message: '', workloadObservedGeneration: '2' });
     r.spec!.workloadRef = { kind: 'Deployment', name: 'd' };
     r.metadata!.annotations = { 'rollout.argoproj.io/workload-generation': '3' };
-    assert.deepEqual(clientPhase(r), { phase: 'Progressing', message: 'waiting for rollout spec update to be observed for the reference workload' });
+    assert.deepEqual(clientPhase(r), {
+      phase: 'Progressing',
+      message: 'waiting for rollout spec update to be observed for the reference workload',
+    });
     r.status!.workloadObservedGeneration = '3';
     assert.deepEqual(clientPhase(r), { phase: 'Healthy', message: '' });
   });
@@ -93,7 +198,16 @@ describe('clientPhase (§12 GetRolloutPhase)', () => {
     assert.deepEqual(clientPhase(r), { phase: 'Progressing', message: 'waiting for rollout to unpause' });
   });
   it('otherwise the stored phase and message', () => {
-    const r = canary({}, { observedGeneration: '1', phase: 'Paused', message: 'CanaryPauseStep', controllerPause: true, pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }] });
+    const r = canary(
+      {},
+      {
+        observedGeneration: '1',
+        phase: 'Paused',
+        message: 'CanaryPauseStep',
+        controllerPause: true,
+        pauseConditions: [{ reason: 'CanaryPauseStep', startTime: 't' }],
+      },
+    );
     assert.deepEqual(clientPhase(r), { phase: 'Paused', message: 'CanaryPauseStep' });
   });
   it('computes the phase when none is stored yet', () => {

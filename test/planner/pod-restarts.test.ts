@@ -54,7 +54,10 @@ describe('pod restarts (§7.5)', () => {
     restartAt(h, h.now);
     advance(h, 1);
     const r = reconcile(h.world.rollout, h.world.replicaSets, h.world.services, h.world.analysisRuns, h.now, h.world.experiments);
-    assert.deepEqual(r.effects.map((e) => e.kind).filter((k) => k !== 'updateStatus'), []);
+    assert.deepEqual(
+      r.effects.map((e) => e.kind).filter((k) => k !== 'updateStatus'),
+      [],
+    );
     assert.equal(r.status.restartedAt, undefined);
     assert.equal(r.status.message, 'rollout is restarting');
   });
@@ -85,7 +88,10 @@ describe('pod restarts (§7.5)', () => {
       markAllReady(h);
       advance(h, 5);
     }
-    assert.deepEqual(rounds.map((r) => r.length), [1, 1, 1, 1]);
+    assert.deepEqual(
+      rounds.map((r) => r.length),
+      [1, 1, 1, 1],
+    );
     assert.equal(new Set(rounds.flat()).size, 4, 'every old pod once');
     const done = stepWithPods(h);
     assert.equal(done.status.restartedAt, h.world.rollout.spec?.restartAt);
@@ -109,7 +115,10 @@ describe('pod restarts (§7.5)', () => {
     syncPods(h);
     const pods = h.world.pods!;
     const sick = pods[7]!.metadata!.name!;
-    h.world = { ...h.world, pods: pods.map((p) => (p.metadata?.name === sick ? { ...p, status: { conditions: [{ type: 'Ready', status: 'False' }] } } : p)) };
+    h.world = {
+      ...h.world,
+      pods: pods.map((p) => (p.metadata?.name === sick ? { ...p, status: { conditions: [{ type: 'Ready', status: 'False' }] } } : p)),
+    };
     advance(h, 60);
     restartAt(h, h.now);
     advance(h, 1);
@@ -135,11 +144,24 @@ describe('pod restarts (§7.5)', () => {
     advance(h, 60);
     restartAt(h, h.now);
     advance(h, 1);
-    h.world = { ...h.world, rollout: { ...h.world.rollout, spec: { ...h.world.rollout.spec, template: { ...h.world.rollout.spec!.template, spec: { containers: [{ name: 'app', image: 'app:2' }] } } } } };
+    h.world = {
+      ...h.world,
+      rollout: {
+        ...h.world.rollout,
+        spec: {
+          ...h.world.rollout.spec,
+          template: { ...h.world.rollout.spec!.template, spec: { containers: [{ name: 'app', image: 'app:2' }] } },
+        },
+      },
+    };
     stepWithPods(h); // records the new template
     const r = stepWithPods(h);
     assert.equal(evicted(r).length, 1);
-    assert.deepEqual(r.effects.map((e) => e.kind).filter((k) => k !== 'evictPod' && k !== 'createReplicaSet' && k !== 'setRolloutRevision'), [], 'nothing scaled, no status written');
+    assert.deepEqual(
+      r.effects.map((e) => e.kind).filter((k) => k !== 'evictPod' && k !== 'createReplicaSet' && k !== 'setRolloutRevision'),
+      [],
+      'nothing scaled, no status written',
+    );
   });
 
   it('never drops available pods below max(R, total replicas) - max(maxUnavailable, 1)', () => {
@@ -147,14 +169,21 @@ describe('pod restarts (§7.5)', () => {
     syncPods(h);
     // Two pods already down: 8 available = the floor (10 - 2), so nothing may go.
     const pods = h.world.pods!;
-    h.world = { ...h.world, pods: pods.map((p, i) => (i < 2 ? { ...p, metadata: { ...p.metadata, creationTimestamp: '2030-01-01T00:00:00Z' }, status: { conditions: [] } } : p)) };
+    h.world = {
+      ...h.world,
+      pods: pods.map((p, i) =>
+        i < 2 ? { ...p, metadata: { ...p.metadata, creationTimestamp: '2030-01-01T00:00:00Z' }, status: { conditions: [] } } : p,
+      ),
+    };
     advance(h, 60);
     restartAt(h, h.now);
     assert.deepEqual(evicted(stepWithPods(h)), []);
   });
 
   it('simulate: a restart during an update completes, the phase says so meanwhile', () => {
-    const result = simulate(canary({ steps: [{ setWeight: 50 }, { pause: { duration: 60 } }] }, { replicas: 4 }), { restartAfterSeconds: 5 });
+    const result = simulate(canary({ steps: [{ setWeight: 50 }, { pause: { duration: 60 } }] }, { replicas: 4 }), {
+      restartAfterSeconds: 5,
+    });
     assert.equal(result.outcome, 'promoted');
     const last = result.frames[result.frames.length - 1]!;
     assert.equal(last.phase, 'Healthy');

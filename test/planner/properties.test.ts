@@ -142,7 +142,10 @@ function worldInFlight(rollout: Rollout, moves: number, readyShare: number, seco
   const spec = world.rollout.spec!;
   world = {
     ...world,
-    rollout: { ...world.rollout, spec: { ...spec, template: { ...spec.template, spec: { containers: [{ name: 'app', image: 'app:2' }] } } } },
+    rollout: {
+      ...world.rollout,
+      spec: { ...spec, template: { ...spec.template, spec: { containers: [{ name: 'app', image: 'app:2' }] } } },
+    },
   };
   for (let i = 0; i < moves; i++) {
     const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, now, world.experiments);
@@ -156,18 +159,28 @@ function worldInFlight(rollout: Rollout, moves: number, readyShare: number, seco
 describe('planner properties', () => {
   it('reconcile is idempotent: with the world held still it converges to a reconcile with no effects (within 6 reconciles, plus one per canary step)', () => {
     fc.assert(
-      fc.property(anyRollout, fc.integer({ min: 0, max: 25 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 120 }), (rollout, moves, share, seconds) => {
-        const { world, now } = worldInFlight(rollout, moves, share, seconds);
-        // Like Argo's controller, a reconcile completes at most one step: steps that need nothing
-        // (a setWeight with no pods to wait for) still take one reconcile each.
-        const steps = rollout.spec?.strategy?.canary?.steps?.length ?? 0;
-        const { world: still, results } = settleStill(world, now, 6 + steps);
-        const last = results[results.length - 1]!;
-        assert.deepEqual(last.effects, [], `still writing after ${results.length} reconciles: ${JSON.stringify(last.effects.map((e) => e.kind))}`);
-        // And a reconcile with nothing to change writes nothing, again.
-        const again = reconcile(still.rollout, still.replicaSets, still.services, still.analysisRuns, now, still.experiments);
-        assert.deepEqual(again.effects, []);
-      }),
+      fc.property(
+        anyRollout,
+        fc.integer({ min: 0, max: 25 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 120 }),
+        (rollout, moves, share, seconds) => {
+          const { world, now } = worldInFlight(rollout, moves, share, seconds);
+          // Like Argo's controller, a reconcile completes at most one step: steps that need nothing
+          // (a setWeight with no pods to wait for) still take one reconcile each.
+          const steps = rollout.spec?.strategy?.canary?.steps?.length ?? 0;
+          const { world: still, results } = settleStill(world, now, 6 + steps);
+          const last = results[results.length - 1]!;
+          assert.deepEqual(
+            last.effects,
+            [],
+            `still writing after ${results.length} reconciles: ${JSON.stringify(last.effects.map((e) => e.kind))}`,
+          );
+          // And a reconcile with nothing to change writes nothing, again.
+          const again = reconcile(still.rollout, still.replicaSets, still.services, still.analysisRuns, now, still.experiments);
+          assert.deepEqual(again.effects, []);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -230,8 +243,23 @@ const moveArb: fc.Arbitrary<Move> = fc.oneof(
   { weight: 3, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((share): Move => ({ kind: 'pods', share })) },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 120 }).map((seconds): Move => ({ kind: 'time', seconds })) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }).map((n): Move => ({ kind: 'image', n })) },
-  { weight: 2, arbitrary: fc.constantFrom<Move>({ kind: 'pause' }, { kind: 'resume' }, { kind: 'promote' }, { kind: 'promoteFull' }, { kind: 'abort' }, { kind: 'retry' }) },
-  { weight: 2, arbitrary: fc.constantFrom('Running', 'Successful', 'Failed', 'Inconclusive', 'Error').map((phase): Move => ({ kind: 'runs', phase: phase as 'Running' })) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<Move>(
+      { kind: 'pause' },
+      { kind: 'resume' },
+      { kind: 'promote' },
+      { kind: 'promoteFull' },
+      { kind: 'abort' },
+      { kind: 'retry' },
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('Running', 'Successful', 'Failed', 'Inconclusive', 'Error')
+      .map((phase): Move => ({ kind: 'runs', phase: phase as 'Running' })),
+  },
 );
 
 function play(rollout: Rollout, moves: readonly Move[]): { world: World; now: Date } {
@@ -254,7 +282,13 @@ function play(rollout: Rollout, moves: readonly Move[]): { world: World; now: Da
   for (let i = 0; i < 30; i++) {
     const r = reconcile(world.rollout, world.replicaSets, world.services, world.analysisRuns, now, world.experiments);
     world = applyEffects(world, r.effects);
-    world = { ...world, replicaSets: world.replicaSets.map((rs) => ({ ...rs, status: { replicas: rs.spec?.replicas ?? 0, readyReplicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 } })) };
+    world = {
+      ...world,
+      replicaSets: world.replicaSets.map((rs) => ({
+        ...rs,
+        status: { replicas: rs.spec?.replicas ?? 0, readyReplicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 },
+      })),
+    };
     if (r.effects.length === 0) break;
   }
   for (const m of moves) {
@@ -303,7 +337,12 @@ function play(rollout: Rollout, moves: readonly Move[]): { world: World; now: Da
         patch(retryAction(world.rollout));
         break;
       case 'runs':
-        world = { ...world, analysisRuns: world.analysisRuns.map((run) => (run.spec?.terminate ? run : { ...run, status: { ...run.status, phase: m.phase } })) };
+        world = {
+          ...world,
+          analysisRuns: world.analysisRuns.map((run) =>
+            run.spec?.terminate ? run : { ...run, status: { ...run.status, phase: m.phase } },
+          ),
+        };
         break;
     }
   }
@@ -334,7 +373,10 @@ describe('planner properties: at rest in every state', () => {
   });
 
   it('a paused, fully promoted rollout writes nothing at rest (sync.go sets the paused reason only when not completed)', () => {
-    for (const rollout of [canary({ steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 3 }), rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview' } }, { replicas: 3 })]) {
+    for (const rollout of [
+      canary({ steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 3 }),
+      rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview' } }, { replicas: 3 }),
+    ]) {
       let { world, now } = play(rollout, [{ kind: 'pause' }]);
       let effects: unknown[] = [];
       for (let i = 0; i < 6; i++) {

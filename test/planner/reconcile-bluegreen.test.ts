@@ -4,16 +4,7 @@
 // when a test says so (status.availableReplicas set on the ReplicaSets between reconciles).
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import type {
-  AnalysisRun,
-  BlueGreenStrategy,
-  ReplicaSet,
-  ReconcileResult,
-  Rollout,
-  RolloutPatch,
-  Service,
-  World,
-} from '../../src/planner';
+import type { AnalysisRun, BlueGreenStrategy, ReplicaSet, ReconcileResult, Rollout, RolloutPatch, Service, World } from '../../src/planner';
 import {
   abortAction,
   ANNOTATION_DESIRED_REPLICAS,
@@ -323,7 +314,10 @@ describe('blue-green reconcile (§8)', () => {
       c.setAvailable(name, 2);
       c.reconcile();
       assert.equal(c.activeHash, v1, '2 of 3 available: no switch');
-      assert.ok(c.last?.waitingFor.some((w) => w.includes(name)), 'says what it waits for');
+      assert.ok(
+        c.last?.waitingFor.some((w) => w.includes(name)),
+        'says what it waits for',
+      );
       c.setAvailable(name, 3);
       c.reconcile();
       assert.equal(c.activeHash, v2);
@@ -416,7 +410,9 @@ describe('blue-green reconcile (§8)', () => {
       // As the controller can find it: the pause recorded while Progressing still says the deadline
       // passed, and no pod count moves in between (nothing reads as progress).
       const conditions = (c.status.conditions ?? []).map((x) =>
-        x.type === 'Progressing' ? { ...x, status: 'False' as const, reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "x" has timed out progressing.' } : x,
+        x.type === 'Progressing'
+          ? { ...x, status: 'False' as const, reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "x" has timed out progressing.' }
+          : x,
       );
       c.world = { ...c.world, rollout: { ...c.rollout, status: { ...c.status, conditions } } };
       c.reconcile();
@@ -530,7 +526,10 @@ describe('blue-green reconcile (§8)', () => {
       assert.equal(c.status.phase, 'Degraded');
       const progressing = c.status.conditions?.find((x) => x.type === 'Progressing');
       assert.equal(progressing?.reason, 'RolloutAborted');
-      assert.equal(progressing?.message, 'Rollout aborted update to revision 2: Blue/green pre-promotion analysis phase error/failed: error rate too high');
+      assert.equal(
+        progressing?.message,
+        'Rollout aborted update to revision 2: Blue/green pre-promotion analysis phase error/failed: error rate too high',
+      );
     });
 
     it('step 4: an Error phase aborts like a failure', () => {
@@ -1104,7 +1103,9 @@ describe('blue-green reconcile (§8)', () => {
         c.world = {
           ...c.world,
           analysisRuns: c.world.analysisRuns.map((r) =>
-            r.metadata?.name === run ? { ...r, spec: { ...r.spec, terminate: true }, status: { phase: 'Successful', message: 'Run Terminated' } } : r,
+            r.metadata?.name === run
+              ? { ...r, spec: { ...r.spec, terminate: true }, status: { phase: 'Successful', message: 'Run Terminated' } }
+              : r,
           ),
         };
         c.reconcile();
@@ -1197,7 +1198,9 @@ describe('blue-green reconcile (§8)', () => {
             } else quiet = 0;
           }
           assert.equal(quiet, 2, 'the rollout comes to rest');
-          const upHashes = c.world.replicaSets.filter((rs) => (rs.spec?.replicas ?? 0) > 0).map((rs) => rs.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH]);
+          const upHashes = c.world.replicaSets
+            .filter((rs) => (rs.spec?.replicas ?? 0) > 0)
+            .map((rs) => rs.metadata?.labels?.[LABEL_POD_TEMPLATE_HASH]);
           if (c.status.abort) {
             assert.equal(c.activeHash, v1);
             assert.equal(c.status.stableRS, v1);
@@ -1220,7 +1223,10 @@ describe('blue-green reconcile (§8)', () => {
   it('waits, with a reason, when the active Service does not exist', () => {
     const c = new Cluster(blueGreenRollout(), [service(PREVIEW)]);
     const result = c.reconcile();
-    assert.ok(result.waitingFor.some((w) => w.includes(ACTIVE)), result.waitingFor.join('; '));
+    assert.ok(
+      result.waitingFor.some((w) => w.includes(ACTIVE)),
+      result.waitingFor.join('; '),
+    );
     assert.equal(c.activeHash, undefined);
   });
 });

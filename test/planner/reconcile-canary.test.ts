@@ -41,7 +41,12 @@ describe('reconcile (canary)', () => {
     });
 
     it('an analysis as the first step: the initial deploy creates no AnalysisRun (upstream skips analysis while there is no stable)', () => {
-      const h = harness(canary({ steps: [{ analysis: { templates: [{ templateName: 'success-rate' }] } }], analysis: { templates: [{ templateName: 'bg' }] } }));
+      const h = harness(
+        canary({
+          steps: [{ analysis: { templates: [{ templateName: 'success-rate' }] } }],
+          analysis: { templates: [{ templateName: 'bg' }] },
+        }),
+      );
       for (let i = 0; i < 4; i++) step(h);
       assert.equal(h.world.analysisRuns.length, 0);
       assert.equal(h.world.rollout.status?.currentStepIndex, 1);
@@ -111,7 +116,10 @@ describe('reconcile (canary)', () => {
       for (let i = 1; i < indexes.length; i++) assert.ok((indexes[i] ?? 0) - (indexes[i - 1] ?? 0) <= 1, `index jumped: ${indexes}`);
       const status = h.world.rollout.status!;
       assert.equal(status.currentStepIndex, 1);
-      assert.deepEqual(status.pauseConditions?.map((c) => c.reason), ['CanaryPauseStep']);
+      assert.deepEqual(
+        status.pauseConditions?.map((c) => c.reason),
+        ['CanaryPauseStep'],
+      );
       assert.equal(status.controllerPause, true);
       assert.equal(status.phase, 'Paused');
       assert.equal(status.message, 'CanaryPauseStep');
@@ -124,7 +132,10 @@ describe('reconcile (canary)', () => {
       settle(h);
       assert.equal(h.world.rollout.status?.currentStepIndex, 0);
       const last = h.results[h.results.length - 1]!;
-      assert.ok(last.waitingFor.some((w) => w.includes('setWeight 20')), last.waitingFor.join('; '));
+      assert.ok(
+        last.waitingFor.some((w) => w.includes('setWeight 20')),
+        last.waitingFor.join('; '),
+      );
       setPods(h, replicaSetByRevision(h, 2), 2, 2);
       setPods(h, replicaSetByRevision(h, 1), 8, 8);
       step(h);
@@ -169,7 +180,11 @@ describe('reconcile (canary)', () => {
     // (FindNewReplicaSet's last try, by template).
     const v1 = replicaSetByRevision(h, 1)!;
     const stored = v1.spec!.template!;
-    stored.spec!.containers![0] = { ...stored.spec!.containers![0]!, imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' } as never;
+    stored.spec!.containers![0] = {
+      ...stored.spec!.containers![0]!,
+      imagePullPolicy: 'IfNotPresent',
+      terminationMessagePath: '/dev/termination-log',
+    } as never;
     (stored.spec as Record<string, unknown>).restartPolicy = 'Always';
     const template = structuredClone(stored);
     delete template.metadata!.labels!['rollouts-pod-template-hash'];
@@ -184,7 +199,12 @@ describe('reconcile (canary)', () => {
   });
 
   it('going back to an undersized stable under dynamicStableScale keeps the canary Service on the previous canary until the stable is fully available (upstream TestCanaryDynamicStableScaleRollbackToStable)', () => {
-    const h = deployed(canary({ steps: [{ setWeight: 25 }, { pause: {} }], dynamicStableScale: true, trafficRouting: { nginx: { stableIngress: 'demo' } } }, { replicas: 4 }));
+    const h = deployed(
+      canary(
+        { steps: [{ setWeight: 25 }, { pause: {} }], dynamicStableScale: true, trafficRouting: { nginx: { stableIngress: 'demo' } } },
+        { replicas: 4 },
+      ),
+    );
     updateImage(h, 'app:2');
     settle(h);
     const v1 = replicaSetByRevision(h, 1)!;
@@ -232,7 +252,10 @@ describe('reconcile (canary)', () => {
     patchStatus(h, { pauseConditions: null, controllerPause: null, promoteFull: true });
     settle(h);
     assert.equal(h.world.rollout.status?.stableRS, hashOf(replicaSetByRevision(h, 2)));
-    assert.deepEqual(h.world.analysisRuns.map((r) => r.metadata?.name), []);
+    assert.deepEqual(
+      h.world.analysisRuns.map((r) => r.metadata?.name),
+      [],
+    );
   });
 
   describe('pause steps (§6)', () => {
@@ -309,7 +332,13 @@ describe('reconcile (canary)', () => {
     });
 
     it('traffic routing: the canary is kept abortScaleDownDelaySeconds after the stable is fully available, then scaled to 0', () => {
-      const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, abortScaleDownDelaySeconds: 60 }));
+      const h = deployed(
+        canary({
+          steps: [{ setWeight: 50 }, { pause: {} }],
+          trafficRouting: { nginx: { stableIngress: 'demo' } },
+          abortScaleDownDelaySeconds: 60,
+        }),
+      );
       updateImage(h);
       settle(h);
       assert.equal(replicas(h, 2), 5);
@@ -326,7 +355,13 @@ describe('reconcile (canary)', () => {
     });
 
     it('abortScaleDownDelaySeconds: 0 with setWeight steps still scales the canary to 0 (issue #1841)', () => {
-      const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, abortScaleDownDelaySeconds: 0 }));
+      const h = deployed(
+        canary({
+          steps: [{ setWeight: 50 }, { pause: {} }],
+          trafficRouting: { nginx: { stableIngress: 'demo' } },
+          abortScaleDownDelaySeconds: 0,
+        }),
+      );
       updateImage(h);
       settle(h);
       patchStatus(h, { abort: true });
@@ -370,7 +405,18 @@ describe('reconcile (canary)', () => {
     it('a running experiment step sends each weighted template its weight, taken from the stable; none once it ended', () => {
       const h = deployed(
         canary({
-          steps: [{ setWeight: 20 }, { experiment: { templates: [{ name: 'baseline', specRef: 'stable', weight: 5 }, { name: 'candidate', specRef: 'canary', weight: 10 }, { name: 'unweighted', specRef: 'canary' }] } }],
+          steps: [
+            { setWeight: 20 },
+            {
+              experiment: {
+                templates: [
+                  { name: 'baseline', specRef: 'stable', weight: 5 },
+                  { name: 'candidate', specRef: 'canary', weight: 10 },
+                  { name: 'unweighted', specRef: 'canary' },
+                ],
+              },
+            },
+          ],
           trafficRouting: { smi: {} },
         }),
       );
@@ -397,7 +443,10 @@ describe('reconcile (canary)', () => {
         { weight: 10, podTemplateHash: 'c-hash', serviceName: 'ex-candidate' },
       ]);
       assert.equal(weights?.stable.weight, 65);
-      h.world = { ...h.world, experiments: h.world.experiments.map((e): Experiment => ({ ...e, status: { ...e.status, phase: 'Successful' } })) };
+      h.world = {
+        ...h.world,
+        experiments: h.world.experiments.map((e): Experiment => ({ ...e, status: { ...e.status, phase: 'Successful' } })),
+      };
       settle(h);
       weights = h.world.rollout.status?.canary?.weights;
       assert.equal(weights?.additional, undefined, 'an ended experiment gets no traffic');
@@ -425,14 +474,22 @@ describe('reconcile (canary)', () => {
 
   describe('traffic routing with dynamicStableScale (§3.4)', () => {
     it('the stable shrinks one reconcile after the traffic has moved', () => {
-      const h = deployed(canary({ steps: [{ setWeight: 40 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, dynamicStableScale: true }));
+      const h = deployed(
+        canary({
+          steps: [{ setWeight: 40 }, { pause: {} }],
+          trafficRouting: { nginx: { stableIngress: 'demo' } },
+          dynamicStableScale: true,
+        }),
+      );
       updateImage(h);
       const results = settle(h);
       // Find the reconcile that moved the traffic to 40 and check the stable was still 10 then.
       const moved = results.findIndex((r) => r.status.canary?.weights?.canary.weight === 40);
       assert.ok(moved >= 0);
       const stableAt = (i: number) => {
-        const e = results[i]!.effects.find((x) => x.kind === 'updateReplicaSet' && x.replicaSet.metadata?.annotations?.['rollout.argoproj.io/revision'] === '1');
+        const e = results[i]!.effects.find(
+          (x) => x.kind === 'updateReplicaSet' && x.replicaSet.metadata?.annotations?.['rollout.argoproj.io/revision'] === '1',
+        );
         return e && e.kind === 'updateReplicaSet' ? e.replicaSet.spec?.replicas : undefined;
       };
       assert.equal(stableAt(moved), undefined, 'not in the reconcile that moved the traffic');
@@ -443,7 +500,9 @@ describe('reconcile (canary)', () => {
 
   describe('setCanaryScale (§5.3)', () => {
     it('sizes the canary without moving traffic, and completes when the count is reached', () => {
-      const h = deployed(canary({ steps: [{ setCanaryScale: { replicas: 4 } }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } } }));
+      const h = deployed(
+        canary({ steps: [{ setCanaryScale: { replicas: 4 } }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } } }),
+      );
       updateImage(h);
       settle(h);
       assert.equal(replicas(h, 2), 4);
@@ -499,10 +558,14 @@ describe('reconcile (canary)', () => {
   });
 
   describe('analysis and experiment steps (§5.3)', () => {
-    const finishRun = (phase: string, message?: string) => (run: AnalysisRun): AnalysisRun => ({ ...run, status: { phase, ...(message ? { message } : {}) } });
+    const finishRun =
+      (phase: string, message?: string) =>
+      (run: AnalysisRun): AnalysisRun => ({ ...run, status: { phase, ...(message ? { message } : {}) } });
 
     it('creates an AnalysisRun labelled with the step index and completes the step when it is Successful', () => {
-      const h = deployed(canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }, { setWeight: 60 }] }));
+      const h = deployed(
+        canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }, { setWeight: 60 }] }),
+      );
       updateImage(h);
       settle(h);
       assert.equal(h.world.analysisRuns.length, 1);
@@ -525,17 +588,25 @@ describe('reconcile (canary)', () => {
       settle(h);
       const status = h.world.rollout.status!;
       assert.equal(status.abort, true);
-      assert.equal(getCondition(status.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Step-based analysis phase error/failed: error rate 7%');
+      assert.equal(
+        getCondition(status.conditions, 'Progressing')?.message,
+        'Rollout aborted update to revision 2: Step-based analysis phase error/failed: error rate 7%',
+      );
       assert.equal(replicas(h, 2), 0);
     });
 
     it('an Inconclusive step analysis pauses for a person, and promote moves past it', () => {
-      const h = deployed(canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }, { setWeight: 40 }] }));
+      const h = deployed(
+        canary({ steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'success-rate' }] } }, { setWeight: 40 }] }),
+      );
       updateImage(h);
       settle(h);
       h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Inconclusive')) };
       settle(h);
-      assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((c) => c.reason), ['InconclusiveAnalysisRun']);
+      assert.deepEqual(
+        h.world.rollout.status?.pauseConditions?.map((c) => c.reason),
+        ['InconclusiveAnalysisRun'],
+      );
       assert.equal(h.world.rollout.status?.phase, 'Paused');
       // kubectl argo rollouts promote on an inconclusive step: clear the pause and move to the next step.
       patchStatus(h, { pauseConditions: null, controllerPause: false, currentStepIndex: 2 });
@@ -544,7 +615,9 @@ describe('reconcile (canary)', () => {
     });
 
     it('an experiment step creates an Experiment and completes when it is Successful', () => {
-      const h = deployed(canary({ steps: [{ setWeight: 20 }, { experiment: { templates: [{ name: 'baseline', specRef: 'stable' }] } }, { setWeight: 40 }] }));
+      const h = deployed(
+        canary({ steps: [{ setWeight: 20 }, { experiment: { templates: [{ name: 'baseline', specRef: 'stable' }] } }, { setWeight: 40 }] }),
+      );
       updateImage(h);
       settle(h);
       assert.equal(h.world.experiments.length, 1);
@@ -567,7 +640,10 @@ describe('reconcile (canary)', () => {
 
     it('background analysis starts at startingStep and its failure aborts', () => {
       const h = deployed(
-        canary({ steps: [{ setWeight: 20 }, { pause: { duration: 10 } }, { setWeight: 40 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }], startingStep: 2 } }),
+        canary({
+          steps: [{ setWeight: 20 }, { pause: { duration: 10 } }, { setWeight: 40 }, { pause: {} }],
+          analysis: { templates: [{ templateName: 'bg' }], startingStep: 2 },
+        }),
       );
       updateImage(h);
       settle(h);
@@ -579,24 +655,40 @@ describe('reconcile (canary)', () => {
       h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Error', 'no data')) };
       settle(h);
       assert.equal(h.world.rollout.status?.abort, true);
-      assert.equal(getCondition(h.world.rollout.status?.conditions, 'Progressing')?.message, 'Rollout aborted update to revision 2: Background analysis phase error/failed: no data');
+      assert.equal(
+        getCondition(h.world.rollout.status?.conditions, 'Progressing')?.message,
+        'Rollout aborted update to revision 2: Background analysis phase error/failed: no data',
+      );
     });
 
     it('a background run that ends Inconclusive during a timed pause step adds the InconclusiveAnalysisRun pause; no new run (upstream needsNewAnalysisRun: PauseConditions == nil)', () => {
-      const h = deployed(canary({ steps: [{ setWeight: 10 }, { pause: { duration: 30 } }], analysis: { templates: [{ templateName: 'bg' }], startingStep: 1 } }));
+      const h = deployed(
+        canary({
+          steps: [{ setWeight: 10 }, { pause: { duration: 30 } }],
+          analysis: { templates: [{ templateName: 'bg' }], startingStep: 1 },
+        }),
+      );
       updateImage(h);
       settle(h);
       assert.equal(h.world.analysisRuns.length, 1);
       h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map(finishRun('Inconclusive')) };
       settle(h);
       assert.equal(h.world.analysisRuns.length, 1, 'the inconclusive run stays the current one');
-      assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((c) => c.reason).sort(), ['CanaryPauseStep', 'InconclusiveAnalysisRun']);
+      assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((c) => c.reason).sort(), [
+        'CanaryPauseStep',
+        'InconclusiveAnalysisRun',
+      ]);
     });
 
     it('header and mirror route steps complete at once', () => {
       const h = deployed(
         canary({
-          steps: [{ setWeight: 20 }, { setHeaderRoute: { name: 'h', match: [] } }, { setMirrorRoute: { name: 'm', match: [] } }, { pause: {} }],
+          steps: [
+            { setWeight: 20 },
+            { setHeaderRoute: { name: 'h', match: [] } },
+            { setMirrorRoute: { name: 'm', match: [] } },
+            { pause: {} },
+          ],
           trafficRouting: { managedRoutes: [{ name: 'h' }, { name: 'm' }], istio: {} },
         }),
       );
@@ -618,15 +710,28 @@ describe('reconcile (canary)', () => {
       podsReadyExcept(h);
       step(h);
       assert.equal(selectorOf(h, 'demo-canary'), hashOf(replicaSetByRevision(h, 2)));
-      assert.equal(h.world.services.find((s) => s.metadata?.name === 'demo-canary')?.metadata?.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], 'demo');
+      assert.equal(
+        h.world.services.find((s) => s.metadata?.name === 'demo-canary')?.metadata?.annotations?.[
+          'argo-rollouts.argoproj.io/managed-by-rollouts'
+        ],
+        'demo',
+      );
     });
 
     it('ping-pong: the first deploy makes ping stable (upstream e2e TestIstioPingPongUpdate: ping 100 after the first deploy); an update points pong at the new pods at once (no wait for availability) and weighs ping against pong; the promotion swaps them', () => {
-      const rollout = canary({ steps: steps20pause, pingPong: { pingService: 'ping', pongService: 'pong' }, trafficRouting: { alb: { ingress: 'web', rootService: 'root', servicePort: 80 } } });
+      const rollout = canary({
+        steps: steps20pause,
+        pingPong: { pingService: 'ping', pongService: 'pong' },
+        trafficRouting: { alb: { ingress: 'web', rootService: 'root', servicePort: 80 } },
+      });
       delete rollout.spec!.strategy!.canary!.stableService;
       delete rollout.spec!.strategy!.canary!.canaryService;
       const h = deployed(rollout, [service('ping'), service('pong'), service('root')]);
-      assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'ping', 'the first deploy is a promotion from none (pong) to ping, as upstream');
+      assert.equal(
+        h.world.rollout.status?.canary?.stablePingPong,
+        'ping',
+        'the first deploy is a promotion from none (pong) to ping, as upstream',
+      );
       const v1 = hashOf(replicaSetByRevision(h, 1));
       h.podsReadyAtOnce = false;
       updateImage(h);
@@ -643,7 +748,10 @@ describe('reconcile (canary)', () => {
       settle(h);
       assert.equal(h.world.rollout.status?.stableRS, hashOf(v2));
       assert.equal(h.world.rollout.status?.canary?.stablePingPong, 'pong');
-      assert.deepEqual([h.world.rollout.status?.canary?.weights?.canary.serviceName, h.world.rollout.status?.canary?.weights?.stable.serviceName], ['ping', 'pong']);
+      assert.deepEqual(
+        [h.world.rollout.status?.canary?.weights?.canary.serviceName, h.world.rollout.status?.canary?.weights?.stable.serviceName],
+        ['ping', 'pong'],
+      );
     });
   });
 
@@ -698,7 +806,10 @@ function podsReadyExcept(h: ReturnType<typeof harness>): void {
 describe('reconcile (canary) as upstream over time (issue 25)', () => {
   it('an inconclusive analysis that adds a pause ends the reconcile before any scaling (upstream HasAddPause)', () => {
     const h = deployed(
-      canary({ steps: [{ setWeight: 25 }, { pause: {} }, { setWeight: 75 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }] } }, { replicas: 4 }),
+      canary(
+        { steps: [{ setWeight: 25 }, { pause: {} }, { setWeight: 75 }, { pause: {} }], analysis: { templates: [{ templateName: 'bg' }] } },
+        { replicas: 4 },
+      ),
     );
     updateImage(h);
     settle(h);
@@ -707,10 +818,20 @@ describe('reconcile (canary) as upstream over time (issue 25)', () => {
     // A promote past the pause, and the background run turns Inconclusive before the next reconcile.
     patchStatus(h, { pauseConditions: null, controllerPause: null, currentStepIndex: 2 });
     const bg = h.world.rollout.status?.canary?.currentBackgroundAnalysisRunStatus?.name;
-    h.world = { ...h.world, analysisRuns: h.world.analysisRuns.map((r) => (r.metadata?.name === bg ? { ...r, status: { phase: 'Inconclusive' } } : r)) };
+    h.world = {
+      ...h.world,
+      analysisRuns: h.world.analysisRuns.map((r) => (r.metadata?.name === bg ? { ...r, status: { phase: 'Inconclusive' } } : r)),
+    };
     const r = step(h);
-    assert.deepEqual(r.status.pauseConditions?.map((p) => p.reason), ['InconclusiveAnalysisRun']);
-    assert.deepEqual(kinds(r).filter((k) => k === 'updateReplicaSet'), [], 'no ReplicaSet scaled in the reconcile that pauses');
+    assert.deepEqual(
+      r.status.pauseConditions?.map((p) => p.reason),
+      ['InconclusiveAnalysisRun'],
+    );
+    assert.deepEqual(
+      kinds(r).filter((k) => k === 'updateReplicaSet'),
+      [],
+      'no ReplicaSet scaled in the reconcile that pauses',
+    );
   });
 
   it('Healthy after a spec edit waits for the observedGeneration as read, as upstream (one reconcile later)', () => {
@@ -718,7 +839,14 @@ describe('reconcile (canary) as upstream over time (issue 25)', () => {
     base.metadata = { ...base.metadata, generation: 1 };
     const h = deployed(base);
     assert.equal(getCondition(h.world.rollout.status?.conditions, 'Healthy')?.status, 'True');
-    h.world = { ...h.world, rollout: { ...h.world.rollout, metadata: { ...h.world.rollout.metadata, generation: 2 }, spec: { ...h.world.rollout.spec, progressDeadlineSeconds: 700 } } };
+    h.world = {
+      ...h.world,
+      rollout: {
+        ...h.world.rollout,
+        metadata: { ...h.world.rollout.metadata, generation: 2 },
+        spec: { ...h.world.rollout.spec, progressDeadlineSeconds: 700 },
+      },
+    };
     const first = step(h);
     assert.equal(first.status.observedGeneration, '2');
     assert.equal(getCondition(first.status.conditions, 'Healthy')?.status, 'False', 'not yet: the status as read observed generation 1');
@@ -727,7 +855,17 @@ describe('reconcile (canary) as upstream over time (issue 25)', () => {
   });
 
   it("AnalysisRuns carry the Rollout's spec.selector.matchLabels, over analysisRunMetadata's labels", () => {
-    const h = deployed(canary({ steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: 'check' }], analysisRunMetadata: { labels: { team: 'a', app: 'other' } } } }] }, { replicas: 2 }));
+    const h = deployed(
+      canary(
+        {
+          steps: [
+            { setWeight: 50 },
+            { analysis: { templates: [{ templateName: 'check' }], analysisRunMetadata: { labels: { team: 'a', app: 'other' } } } },
+          ],
+        },
+        { replicas: 2 },
+      ),
+    );
     updateImage(h);
     settle(h);
     const name = h.world.rollout.status?.canary?.currentStepAnalysisRunStatus?.name;
@@ -741,7 +879,10 @@ describe('reconcile (canary) as upstream over time (issue 25)', () => {
     const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }] }, { replicas: 4 }));
     updateImage(h);
     settle(h);
-    assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((p) => p.reason), ['CanaryPauseStep']);
+    assert.deepEqual(
+      h.world.rollout.status?.pauseConditions?.map((p) => p.reason),
+      ['CanaryPauseStep'],
+    );
     // A promote: the pause step is done.
     patchStatus(h, { pauseConditions: null, controllerPause: null, currentStepIndex: 2 });
     h.podsReadyAtOnce = false;

@@ -66,7 +66,9 @@ export function setPods(h: Harness, rs: ReplicaSet | undefined, created: number,
   h.world = {
     ...h.world,
     replicaSets: h.world.replicaSets.map((r) =>
-      r.metadata?.name === rs.metadata?.name ? { ...r, status: { replicas: created, readyReplicas: available, availableReplicas: available } } : r,
+      r.metadata?.name === rs.metadata?.name
+        ? { ...r, status: { replicas: created, readyReplicas: available, availableReplicas: available } }
+        : r,
     ),
   };
 }
@@ -89,7 +91,9 @@ export function settle(h: Harness, max = 60): ReconcileResult[] {
     out.push(r);
     if (r.effects.length === 0) return out;
   }
-  throw new Error(`did not settle within ${max} reconciles; last effects: ${JSON.stringify(out[out.length - 1]?.effects.map((e) => e.kind))}`);
+  throw new Error(
+    `did not settle within ${max} reconciles; last effects: ${JSON.stringify(out[out.length - 1]?.effects.map((e) => e.kind))}`,
+  );
 }
 
 export function advance(h: Harness, seconds: number): void {

@@ -20,12 +20,28 @@ const template = (image: string) => ({ metadata: { labels: { app: 'demo' } }, sp
 const rollout = (image = 'v2', extra: Partial<Rollout> = {}): Rollout => ({
   apiVersion: 'argoproj.io/v1alpha1',
   kind: 'Rollout',
-  metadata: { name: 'demo', namespace: 'shop', uid: 'u-1', annotations: { team: 'web', 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'rollout.argoproj.io/revision': '7' } },
-  spec: { replicas: 3, minReadySeconds: 5, selector: { matchLabels: { app: 'demo' } }, template: template(image), strategy: { canary: {} } },
+  metadata: {
+    name: 'demo',
+    namespace: 'shop',
+    uid: 'u-1',
+    annotations: { team: 'web', 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'rollout.argoproj.io/revision': '7' },
+  },
+  spec: {
+    replicas: 3,
+    minReadySeconds: 5,
+    selector: { matchLabels: { app: 'demo' } },
+    template: template(image),
+    strategy: { canary: {} },
+  },
   status: { stableRS: podTemplateHash(template('v1')) },
   ...extra,
 });
-function rsFor(image: string, revision: number | string | undefined, created: string, more: Partial<ReplicaSet['metadata']> = {}): ReplicaSet {
+function rsFor(
+  image: string,
+  revision: number | string | undefined,
+  created: string,
+  more: Partial<ReplicaSet['metadata']> = {},
+): ReplicaSet {
   const hash = podTemplateHash(template(image));
   return {
     metadata: {
@@ -36,7 +52,11 @@ function rsFor(image: string, revision: number | string | undefined, created: st
       annotations: revision === undefined ? {} : { 'rollout.argoproj.io/revision': String(revision) },
       ...more,
     },
-    spec: { replicas: 1, minReadySeconds: 5, template: { ...template(image), metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': hash } } } },
+    spec: {
+      replicas: 1,
+      minReadySeconds: 5,
+      template: { ...template(image), metadata: { labels: { app: 'demo', 'rollouts-pod-template-hash': hash } } },
+    },
   };
 }
 
@@ -68,19 +88,36 @@ describe('replicasets (§10)', () => {
     });
     it('the template fallback strips ephemeral metadata the RS annotation lists and the injected anti-affinity term', () => {
       const r = rollout('v2');
-      r.spec!.strategy = { canary: { antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} }, canaryMetadata: { labels: { role: 'canary' } } } };
+      r.spec!.strategy = {
+        canary: { antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} }, canaryMetadata: { labels: { role: 'canary' } } },
+      };
       const live = rsFor('v2', 2, '2026-01-02T00:00:00Z');
       live.metadata!.labels!['rollouts-pod-template-hash'] = 'legacy';
       live.metadata!.annotations!['rollout.argoproj.io/ephemeral-metadata'] = '{"labels":{"role":"canary"}}';
       live.spec!.template!.metadata!.labels = { app: 'demo', role: 'canary', 'rollouts-pod-template-hash': 'legacy' };
       live.spec!.template!.spec!.affinity = {
-        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'In', values: ['x'] }] }, topologyKey: 'kubernetes.io/hostname' }] },
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            {
+              labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'In', values: ['x'] }] },
+              topologyKey: 'kubernetes.io/hostname',
+            },
+          ],
+        },
       };
       assert.equal(findNewReplicaSet(r, [live]), live);
     });
     it('prefers the RS recorded in status.currentPodHash among template matches, else the oldest', () => {
-      const a = rsFor('v2', 2, '2026-01-01T00:00:00Z', { name: 'demo-a', uid: 'a', labels: { app: 'demo', 'rollouts-pod-template-hash': 'aaa' } });
-      const b = rsFor('v2', 3, '2026-01-02T00:00:00Z', { name: 'demo-b', uid: 'b', labels: { app: 'demo', 'rollouts-pod-template-hash': 'bbb' } });
+      const a = rsFor('v2', 2, '2026-01-01T00:00:00Z', {
+        name: 'demo-a',
+        uid: 'a',
+        labels: { app: 'demo', 'rollouts-pod-template-hash': 'aaa' },
+      });
+      const b = rsFor('v2', 3, '2026-01-02T00:00:00Z', {
+        name: 'demo-b',
+        uid: 'b',
+        labels: { app: 'demo', 'rollouts-pod-template-hash': 'bbb' },
+      });
       assert.equal(findNewReplicaSet(rollout('v2'), [b, a]), a);
       assert.equal(findNewReplicaSet({ ...rollout('v2'), status: { currentPodHash: 'bbb' } }, [a, b]), b);
     });
@@ -114,7 +151,11 @@ describe('replicasets (§10)', () => {
       assert.equal(rs.spec!.minReadySeconds, 5);
     });
     it('annotations: rollout annotations copied (not last-applied, not revision), revision = max + 1, desired-replicas = R', () => {
-      assert.deepEqual(rs.metadata!.annotations, { team: 'web', 'rollout.argoproj.io/revision': '5', 'rollout.argoproj.io/desired-replicas': '3' });
+      assert.deepEqual(rs.metadata!.annotations, {
+        team: 'web',
+        'rollout.argoproj.io/revision': '5',
+        'rollout.argoproj.io/desired-replicas': '3',
+      });
     });
     it('is owned by the rollout (controller reference)', () => {
       assert.deepEqual(rs.metadata!.ownerReferences, [
@@ -175,7 +216,10 @@ describe('name clash on creation (§10, §15 quirk)', () => {
   it('an RS of another owner or another template is a collision', () => {
     const created = newReplicaSetFor(r, []);
     assert.equal(existingReplicaSetOutcome({ ...r, metadata: { ...r.metadata, uid: 'someone-else' } }, created), 'collision');
-    assert.equal(existingReplicaSetOutcome(rollout('v3', { status: {} }), { ...created, metadata: { ...created.metadata, name: 'x' } }), 'collision');
+    assert.equal(
+      existingReplicaSetOutcome(rollout('v3', { status: {} }), { ...created, metadata: { ...created.metadata, name: 'x' } }),
+      'collision',
+    );
   });
   it('quirk: an RS carrying injected ephemeral metadata counts as a collision (not stripped here)', () => {
     const withMeta: Rollout = { ...r, spec: { ...r.spec, strategy: { canary: { stableMetadata: { labels: { role: 'stable' } } } } } };

@@ -10,7 +10,8 @@ const keyOf = (o: RouterObject): string =>
 
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> =
+    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
@@ -45,7 +46,8 @@ export class FakeCluster {
   /** What the controller reads: the routers' reads, then the objects those name (followingReads). */
   observe(rollout: Rollout): Map<string, RouterObject | null> {
     const observed = new Map<string, RouterObject | null>();
-    const read = (refs: RouterObjectRef[]) => refs.forEach((ref) => observed.set(routerObjectKey(ref), deepFreeze(structuredClone(this.get(ref) ?? null))));
+    const read = (refs: RouterObjectRef[]) =>
+      refs.forEach((ref) => observed.set(routerObjectKey(ref), deepFreeze(structuredClone(this.get(ref) ?? null))));
     read(trafficRoutersOf(rollout).reads);
     read(followingReads(rollout, observed));
     return observed;
@@ -65,7 +67,11 @@ export class FakeCluster {
         this.put(w.object);
       } else {
         assert.ok(current, `patch of a missing ${w.ref.name}`);
-        assert.equal(w.patch.metadata?.resourceVersion, current.metadata?.resourceVersion, 'a patch carries the resourceVersion it was decided from');
+        assert.equal(
+          w.patch.metadata?.resourceVersion,
+          current.metadata?.resourceVersion,
+          'a patch carries the resourceVersion it was decided from',
+        );
         this.put(mergePatch(current, w.patch) as RouterObject);
       }
     }

@@ -6,7 +6,11 @@ import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 const MANAGED = 'rollouts.argoproj.io/managed-alb-annotations';
 const ACTION = 'alb.ingress.kubernetes.io/actions.web-stable';
 
-function rolloutWith(alb: Record<string, unknown>, canary: Record<string, unknown> = { canaryService: 'web-canary', stableService: 'web-stable' }, extra: TrafficRouting = {}): Rollout {
+function rolloutWith(
+  alb: Record<string, unknown>,
+  canary: Record<string, unknown> = { canaryService: 'web-canary', stableService: 'web-stable' },
+  extra: TrafficRouting = {},
+): Rollout {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
@@ -18,20 +22,44 @@ function rolloutWith(alb: Record<string, unknown>, canary: Record<string, unknow
 function weights(canary: number, additional: { serviceName?: string; weight: number }[] = [], total = 100): TrafficWeights {
   return {
     canary: { weight: canary, serviceName: 'web-canary', podTemplateHash: 'hash-canary' },
-    stable: { weight: total - canary - additional.reduce((s, d) => s + d.weight, 0), serviceName: 'web-stable', podTemplateHash: 'hash-stable' },
+    stable: {
+      weight: total - canary - additional.reduce((s, d) => s + d.weight, 0),
+      serviceName: 'web-stable',
+      podTemplateHash: 'hash-stable',
+    },
     ...(additional.length ? { additional } : {}),
   };
 }
 
-const ingressRef = (name: string): RouterObjectRef => ({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', plural: 'ingresses', namespace: 'shop', name });
+const ingressRef = (name: string): RouterObjectRef => ({
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'Ingress',
+  plural: 'ingresses',
+  namespace: 'shop',
+  name,
+});
 
 /** An Ingress as the ALB controller's users write it: the rule's backend is the action's Service, port `use-annotation`. */
-function ingress(name: string, service = 'web-stable', annotations: Record<string, string> = { 'kubernetes.io/ingress.class': 'alb' }): RouterObject {
+function ingress(
+  name: string,
+  service = 'web-stable',
+  annotations: Record<string, string> = { 'kubernetes.io/ingress.class': 'alb' },
+): RouterObject {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
     metadata: { name, namespace: 'shop', annotations },
-    spec: { rules: [{ http: { paths: [{ path: '/*', pathType: 'ImplementationSpecific', backend: { service: { name: service, port: { name: 'use-annotation' } } } }] } }] },
+    spec: {
+      rules: [
+        {
+          http: {
+            paths: [
+              { path: '/*', pathType: 'ImplementationSpecific', backend: { service: { name: service, port: { name: 'use-annotation' } } } },
+            ],
+          },
+        },
+      ],
+    },
   };
 }
 
@@ -39,12 +67,16 @@ function ingress(name: string, service = 'web-stable', annotations: Record<strin
 function targetGroups(cluster: FakeCluster, name: string, key = ACTION): string[] {
   const text = cluster.get(ingressRef(name))!.metadata!.annotations![key];
   assert.ok(text, `annotation ${key} on ${name}`);
-  const action = JSON.parse(text) as { Type: string; ForwardConfig: { TargetGroups: { ServiceName: string; ServicePort: string; Weight: number }[] } };
+  const action = JSON.parse(text) as {
+    Type: string;
+    ForwardConfig: { TargetGroups: { ServiceName: string; ServicePort: string; Weight: number }[] };
+  };
   assert.equal(action.Type, 'forward');
   return action.ForwardConfig.TargetGroups.map((g) => `${g.ServiceName}:${g.ServicePort}=${g.Weight}`);
 }
 
-const managed = (cluster: FakeCluster, name: string): unknown => JSON.parse(cluster.get(ingressRef(name))!.metadata!.annotations![MANAGED]!);
+const managed = (cluster: FakeCluster, name: string): unknown =>
+  JSON.parse(cluster.get(ingressRef(name))!.metadata!.annotations![MANAGED]!);
 
 describe('routers: AWS ALB Ingress', () => {
   const alb = rolloutWith({ ingress: 'web', servicePort: 80 });
@@ -78,7 +110,11 @@ describe('routers: AWS ALB Ingress', () => {
     cluster.reconcile(alb, weights(20));
     const [write, ...more] = writesOf(cluster.reconcile(alb, weights(50)));
     assert.equal(more.length, 0);
-    assert.deepEqual(write!.action === 'patch' && Object.keys(write!.patch.metadata!.annotations!), [ACTION], 'the managed record already names the action');
+    assert.deepEqual(
+      write!.action === 'patch' && Object.keys(write!.patch.metadata!.annotations!),
+      [ACTION],
+      'the managed record already names the action',
+    );
     assert.deepEqual(targetGroups(cluster, 'web'), ['web-canary:80=50', 'web-stable:80=50']);
     assert.deepEqual(writesOf(cluster.reconcile(alb, weights(50))), [], 'no write at rest');
     writesOf(cluster.reconcile(alb, weights(0)));
@@ -86,8 +122,11 @@ describe('routers: AWS ALB Ingress', () => {
   });
 
   it('reads the annotations as JSON: another key order and spacing that mean the same are not rewritten', () => {
-    const action = '{ "ForwardConfig": { "TargetGroups": [ {"Weight": 20, "ServicePort": "80", "ServiceName": "web-canary"}, {"ServiceName":"web-stable","Weight":80,"ServicePort":"80"} ] },\n  "Type": "forward" }';
-    const cluster = new FakeCluster(ingress('web', 'web-stable', { [ACTION]: action, [MANAGED]: '{ "web" : [ "alb.ingress.kubernetes.io/actions.web-stable" ] }' }));
+    const action =
+      '{ "ForwardConfig": { "TargetGroups": [ {"Weight": 20, "ServicePort": "80", "ServiceName": "web-canary"}, {"ServiceName":"web-stable","Weight":80,"ServicePort":"80"} ] },\n  "Type": "forward" }';
+    const cluster = new FakeCluster(
+      ingress('web', 'web-stable', { [ACTION]: action, [MANAGED]: '{ "web" : [ "alb.ingress.kubernetes.io/actions.web-stable" ] }' }),
+    );
     assert.deepEqual(writesOf(cluster.reconcile(alb, weights(20))), []);
     // The target groups' order is meaningful to nobody but is part of the value: a different weight is rewritten.
     assert.equal(writesOf(cluster.reconcile(alb, weights(30))).length, 1);
@@ -100,22 +139,39 @@ describe('routers: AWS ALB Ingress', () => {
   });
 
   it('keeps the other Rollouts’ entries of the managed-annotations record', () => {
-    const cluster = new FakeCluster(ingress('web', 'web-stable', { [MANAGED]: '{"api":["alb.ingress.kubernetes.io/actions.api-stable"]}' }));
+    const cluster = new FakeCluster(
+      ingress('web', 'web-stable', { [MANAGED]: '{"api":["alb.ingress.kubernetes.io/actions.api-stable"]}' }),
+    );
     writesOf(cluster.reconcile(alb, weights(20)));
     assert.deepEqual(managed(cluster, 'web'), { api: ['alb.ingress.kubernetes.io/actions.api-stable'], web: [ACTION] });
   });
 
   it('annotates each of several ingresses, each once, with its own servicePorts or the servicePort', () => {
-    const several = rolloutWith({ ingresses: ['web', 'admin', 'web'], servicePort: 80, servicePorts: [{ ingress: 'admin', servicePorts: [8080, 9090] }] });
+    const several = rolloutWith({
+      ingresses: ['web', 'admin', 'web'],
+      servicePort: 80,
+      servicePorts: [{ ingress: 'admin', servicePorts: [8080, 9090] }],
+    });
     assert.deepEqual(trafficRoutersOf(several).reads, [ingressRef('web'), ingressRef('admin')]);
     const cluster = new FakeCluster(ingress('web'), ingress('admin'));
     const writes = writesOf(cluster.reconcile(several, weights(20)));
-    assert.deepEqual(writes.map((w) => w.ref.name), ['web', 'admin']);
+    assert.deepEqual(
+      writes.map((w) => w.ref.name),
+      ['web', 'admin'],
+    );
     assert.deepEqual(targetGroups(cluster, 'web'), ['web-canary:80=20', 'web-stable:80=80']);
-    assert.deepEqual(targetGroups(cluster, 'admin'), ['web-canary:8080=20', 'web-canary:9090=20', 'web-stable:8080=80', 'web-stable:9090=80']);
+    assert.deepEqual(targetGroups(cluster, 'admin'), [
+      'web-canary:8080=20',
+      'web-canary:9090=20',
+      'web-stable:8080=80',
+      'web-stable:9090=80',
+    ]);
     // One Ingress changed by hand: only it is written.
     cluster.put({ ...cluster.get(ingressRef('admin'))!, metadata: { ...cluster.get(ingressRef('admin'))!.metadata, annotations: {} } });
-    assert.deepEqual(writesOf(cluster.reconcile(several, weights(20))).map((w) => w.ref.name), ['admin']);
+    assert.deepEqual(
+      writesOf(cluster.reconcile(several, weights(20))).map((w) => w.ref.name),
+      ['admin'],
+    );
     assert.deepEqual(writesOf(cluster.reconcile(several, weights(20))), []);
   });
 
@@ -148,27 +204,52 @@ describe('routers: AWS ALB Ingress', () => {
 
   it('weighs out of maxTrafficWeight, as status.canary.weights does', () => {
     const cluster = new FakeCluster(ingress('web'));
-    writesOf(cluster.reconcile(rolloutWith({ ingress: 'web', servicePort: 80 }, undefined, { maxTrafficWeight: 1000 }), weights(200, [], 1000)));
+    writesOf(
+      cluster.reconcile(rolloutWith({ ingress: 'web', servicePort: 80 }, undefined, { maxTrafficWeight: 1000 }), weights(200, [], 1000)),
+    );
     assert.deepEqual(targetGroups(cluster, 'web'), ['web-canary:80=200', 'web-stable:80=800']);
   });
 
   it('adds the stickiness config when enabled, and refuses a duration AWS would', () => {
-    const sticky = (durationSeconds: number) => rolloutWith({ ingress: 'web', servicePort: 80, stickinessConfig: { enabled: true, durationSeconds } });
+    const sticky = (durationSeconds: number) =>
+      rolloutWith({ ingress: 'web', servicePort: 80, stickinessConfig: { enabled: true, durationSeconds } });
     const cluster = new FakeCluster(ingress('web'));
     writesOf(cluster.reconcile(sticky(3600), weights(20)));
-    assert.deepEqual(JSON.parse(cluster.get(ingressRef('web'))!.metadata!.annotations![ACTION]!).ForwardConfig.TargetGroupStickinessConfig, { Enabled: true, DurationSeconds: 3600 });
+    assert.deepEqual(
+      JSON.parse(cluster.get(ingressRef('web'))!.metadata!.annotations![ACTION]!).ForwardConfig.TargetGroupStickinessConfig,
+      { Enabled: true, DurationSeconds: 3600 },
+    );
     assert.deepEqual(writesOf(cluster.reconcile(sticky(3600), weights(20))), []);
-    assert.equal(problemOf(cluster.reconcile(sticky(0), weights(20))), 'trafficRouting.alb: stickinessConfig.durationSeconds must be between 1 and 604800 (7 days)');
+    assert.equal(
+      problemOf(cluster.reconcile(sticky(0), weights(20))),
+      'trafficRouting.alb: stickinessConfig.durationSeconds must be between 1 and 604800 (7 days)',
+    );
   });
 
   describe('header routes (setHeaderRoute, as upstream SetHeaderRoute and RemoveManagedRoutes)', () => {
     const ROUTE_ACTION = 'alb.ingress.kubernetes.io/actions.beta';
     const ROUTE_CONDITIONS = 'alb.ingress.kubernetes.io/conditions.beta';
-    const header = (name: string, exact?: string, headerName = 'X-Beta'): CanaryStep => ({ setHeaderRoute: { name, ...(exact === undefined ? {} : { match: [{ headerName, headerValue: { exact } }] }) } });
-    const steps: CanaryStep[] = [{ setWeight: 20 }, header('beta', 'yes'), { pause: {} }, header('beta', 'true'), { pause: {} }, header('beta'), { pause: {} }];
+    const header = (name: string, exact?: string, headerName = 'X-Beta'): CanaryStep => ({
+      setHeaderRoute: { name, ...(exact === undefined ? {} : { match: [{ headerName, headerValue: { exact } }] }) },
+    });
+    const steps: CanaryStep[] = [
+      { setWeight: 20 },
+      header('beta', 'yes'),
+      { pause: {} },
+      header('beta', 'true'),
+      { pause: {} },
+      header('beta'),
+      { pause: {} },
+    ];
 
     /** A rollout whose status (as this reconcile decided it) is at step `at` of a canary update. */
-    function routed(at: number, status: Partial<RolloutStatus> = {}, alb: Record<string, unknown> = { ingress: 'web', servicePort: 80 }, managedRoutes = ['gamma', 'beta'], generation = 2): Rollout {
+    function routed(
+      at: number,
+      status: Partial<RolloutStatus> = {},
+      alb: Record<string, unknown> = { ingress: 'web', servicePort: 80 },
+      managedRoutes = ['gamma', 'beta'],
+      generation = 2,
+    ): Rollout {
       const r = rolloutWith(alb, undefined, { managedRoutes: managedRoutes.map((name) => ({ name })) });
       r.metadata!.generation = generation;
       r.spec!.strategy!.canary!.steps = steps;
@@ -177,15 +258,25 @@ describe('routers: AWS ALB Ingress', () => {
     }
     /** Each rule's paths as `path -> backend:port`. */
     const paths = (cluster: FakeCluster) =>
-      (cluster.get(ingressRef('web'))!.spec.rules as { http: { paths: { path: string; backend: { service: { name: string; port: { name?: string } } } }[] } }[]).map((r) =>
-        r.http.paths.map((p) => `${p.path} -> ${p.backend.service.name}:${p.backend.service.port.name}`),
-      );
+      (
+        cluster.get(ingressRef('web'))!.spec.rules as {
+          http: { paths: { path: string; backend: { service: { name: string; port: { name?: string } } } }[] };
+        }[]
+      ).map((r) => r.http.paths.map((p) => `${p.path} -> ${p.backend.service.name}:${p.backend.service.port.name}`));
     const annotations = (cluster: FakeCluster) => cluster.get(ingressRef('web'))!.metadata!.annotations!;
     const conditions = (cluster: FakeCluster) => JSON.parse(annotations(cluster)[ROUTE_CONDITIONS]!);
     /** Two rules (two hosts), each sending to the action's Service. */
     const twoRules = (): RouterObject => {
       const one = ingress('web');
-      return { ...one, spec: { rules: [{ host: 'a.example.com', ...one.spec.rules[0] }, { host: 'b.example.com', ...one.spec.rules[0] }] } };
+      return {
+        ...one,
+        spec: {
+          rules: [
+            { host: 'a.example.com', ...one.spec.rules[0] },
+            { host: 'b.example.com', ...one.spec.rules[0] },
+          ],
+        },
+      };
     };
 
     it('at its step: the action (all to the canary) and conditions annotations, recorded as managed, and a path first in every rule', () => {
@@ -204,7 +295,11 @@ describe('routers: AWS ALB Ingress', () => {
         ['/* -> beta:use-annotation', '/* -> web-stable:use-annotation'],
         ['/* -> beta:use-annotation', '/* -> web-stable:use-annotation'],
       ]);
-      assert.deepEqual((cluster.get(ingressRef('web'))!.spec.rules as { host: string }[]).map((r) => r.host), ['a.example.com', 'b.example.com'], 'the rules keep their hosts');
+      assert.deepEqual(
+        (cluster.get(ingressRef('web'))!.spec.rules as { host: string }[]).map((r) => r.host),
+        ['a.example.com', 'b.example.com'],
+        'the rules keep their hosts',
+      );
       assert.deepEqual(targetGroups(cluster, 'web'), ['web-canary:80=20', 'web-stable:80=80'], 'the weights are as before');
 
       assert.deepEqual(writesOf(cluster.reconcile(routed(1), weights(20))), [], 'no write at rest');
@@ -264,22 +359,40 @@ describe('routers: AWS ALB Ingress', () => {
       const cluster = new FakeCluster({ ...own, spec: { rules: [{ http: { paths: userPaths } }] } });
       writesOf(cluster.reconcile(routed(1), weights(20)));
       // gamma is not planned (no step sets it): its path goes. beta's own path is the route's: none is added.
-      assert.deepEqual(paths(cluster), [['/beta -> beta:use-annotation', '/api -> web-stable:use-annotation', '/static -> assets:undefined']]);
+      assert.deepEqual(paths(cluster), [
+        ['/beta -> beta:use-annotation', '/api -> web-stable:use-annotation', '/static -> assets:undefined'],
+      ]);
     });
 
     it('with annotationPrefix and stickiness, as the forward action has them', () => {
       const cluster = new FakeCluster(ingress('web'));
-      const alb = { ingress: 'web', servicePort: 80, annotationPrefix: 'custom.alb.io', stickinessConfig: { enabled: true, durationSeconds: 60 } };
+      const alb = {
+        ingress: 'web',
+        servicePort: 80,
+        annotationPrefix: 'custom.alb.io',
+        stickinessConfig: { enabled: true, durationSeconds: 60 },
+      };
       writesOf(cluster.reconcile(routed(1, {}, alb), weights(20)));
       const action = JSON.parse(annotations(cluster)['custom.alb.io/actions.beta']!);
-      assert.deepEqual(action.ForwardConfig, { TargetGroups: [{ ServiceName: 'web-canary', ServicePort: '80', Weight: 100 }], TargetGroupStickinessConfig: { Enabled: true, DurationSeconds: 60 } });
+      assert.deepEqual(action.ForwardConfig, {
+        TargetGroups: [{ ServiceName: 'web-canary', ServicePort: '80', Weight: 100 }],
+        TargetGroupStickinessConfig: { Enabled: true, DurationSeconds: 60 },
+      });
       assert.ok(annotations(cluster)['custom.alb.io/conditions.beta']);
     });
 
     it('a route of another Rollout on the same Ingress is left alone', () => {
-      const cluster = new FakeCluster(ingress('web', 'web-stable', { [MANAGED]: JSON.stringify({ other: ['alb.ingress.kubernetes.io/actions.other-route'] }), 'alb.ingress.kubernetes.io/actions.other-route': '{}' }));
+      const cluster = new FakeCluster(
+        ingress('web', 'web-stable', {
+          [MANAGED]: JSON.stringify({ other: ['alb.ingress.kubernetes.io/actions.other-route'] }),
+          'alb.ingress.kubernetes.io/actions.other-route': '{}',
+        }),
+      );
       writesOf(cluster.reconcile(routed(1), weights(20)));
-      assert.deepEqual(managed(cluster, 'web'), { other: ['alb.ingress.kubernetes.io/actions.other-route'], web: [ACTION, ROUTE_ACTION, ROUTE_CONDITIONS] });
+      assert.deepEqual(managed(cluster, 'web'), {
+        other: ['alb.ingress.kubernetes.io/actions.other-route'],
+        web: [ACTION, ROUTE_ACTION, ROUTE_CONDITIONS],
+      });
       writesOf(cluster.reconcile(routed(5), weights(20)));
       assert.equal(annotations(cluster)['alb.ingress.kubernetes.io/actions.other-route'], '{}');
       assert.deepEqual(managed(cluster, 'web'), { other: ['alb.ingress.kubernetes.io/actions.other-route'], web: [ACTION] });
@@ -287,27 +400,50 @@ describe('routers: AWS ALB Ingress', () => {
 
     it('a match without a headerName is a problem', () => {
       const r = routed(1);
-      r.spec!.strategy!.canary!.steps = [{ setWeight: 20 }, { setHeaderRoute: { name: 'beta', match: [{ headerValue: { exact: 'yes' } }] } }];
-      assert.equal(problemOf(new FakeCluster(ingress('web')).reconcile(r, weights(20))), 'trafficRouting.alb: setHeaderRoute "beta" match[0] needs a headerName');
+      r.spec!.strategy!.canary!.steps = [
+        { setWeight: 20 },
+        { setHeaderRoute: { name: 'beta', match: [{ headerValue: { exact: 'yes' } }] } },
+      ];
+      assert.equal(
+        problemOf(new FakeCluster(ingress('web')).reconcile(r, weights(20))),
+        'trafficRouting.alb: setHeaderRoute "beta" match[0] needs a headerName',
+      );
     });
   });
 
-  it('pingPong: the target groups are ping\'s and pong\'s as the weights name them, keyed by the rootService', () => {
-    const pingPong = rolloutWith({ ingress: 'web', servicePort: 80, rootService: 'web-root' }, { pingPong: { pingService: 'ping', pongService: 'pong' } });
+  it("pingPong: the target groups are ping's and pong's as the weights name them, keyed by the rootService", () => {
+    const pingPong = rolloutWith(
+      { ingress: 'web', servicePort: 80, rootService: 'web-root' },
+      { pingPong: { pingService: 'ping', pongService: 'pong' } },
+    );
     const cluster = new FakeCluster(ingress('web', 'web-root'));
-    const w = (canary: string, stable: string, weight: number): TrafficWeights => ({ canary: { weight, serviceName: canary, podTemplateHash: 'b' }, stable: { weight: 100 - weight, serviceName: stable, podTemplateHash: 'a' } });
+    const w = (canary: string, stable: string, weight: number): TrafficWeights => ({
+      canary: { weight, serviceName: canary, podTemplateHash: 'b' },
+      stable: { weight: 100 - weight, serviceName: stable, podTemplateHash: 'a' },
+    });
     writesOf(cluster.reconcile(pingPong, w('pong', 'ping', 20)));
     assert.deepEqual(targetGroups(cluster, 'web', 'alb.ingress.kubernetes.io/actions.web-root'), ['pong:80=20', 'ping:80=80']);
     writesOf(cluster.reconcile(pingPong, w('ping', 'pong', 0)));
-    assert.deepEqual(targetGroups(cluster, 'web', 'alb.ingress.kubernetes.io/actions.web-root'), ['ping:80=0', 'pong:80=100'], 'after a promotion they swap');
+    assert.deepEqual(
+      targetGroups(cluster, 'web', 'alb.ingress.kubernetes.io/actions.web-root'),
+      ['ping:80=0', 'pong:80=100'],
+      'after a promotion they swap',
+    );
   });
 
   describe('problems (the rollout waits, the message says what and which object)', () => {
-    const problem = (rollout: Rollout, ...objects: RouterObject[]) => problemOf(new FakeCluster(...objects).reconcile(rollout, weights(20)));
+    const problem = (rollout: Rollout, ...objects: RouterObject[]) =>
+      problemOf(new FakeCluster(...objects).reconcile(rollout, weights(20)));
 
     it('an Ingress that is not there', () => {
-      assert.equal(problem(alb), 'trafficRouting.alb: Ingress "shop/web" was not found (the ALB router only annotates an existing Ingress)');
-      assert.match(problem(rolloutWith({ ingresses: ['web', 'admin'], servicePort: 80 }), ingress('web')), /^trafficRouting\.alb: Ingress "shop\/admin" was not found/);
+      assert.equal(
+        problem(alb),
+        'trafficRouting.alb: Ingress "shop/web" was not found (the ALB router only annotates an existing Ingress)',
+      );
+      assert.match(
+        problem(rolloutWith({ ingresses: ['web', 'admin'], servicePort: 80 }), ingress('web')),
+        /^trafficRouting\.alb: Ingress "shop\/admin" was not found/,
+      );
     });
     it('an Ingress with no rule for the stable Service', () => {
       assert.equal(
@@ -317,26 +453,47 @@ describe('routers: AWS ALB Ingress', () => {
       assert.match(problem(alb, { ...ingress('web'), spec: {} }), /has no rule whose backend is the Service "web-stable"/);
     });
     it('both ingress and ingresses, or neither', () => {
-      assert.equal(problem(rolloutWith({ ingress: 'web', ingresses: ['web'], servicePort: 80 })), 'trafficRouting.alb: sets both ingress and ingresses: set one of them');
+      assert.equal(
+        problem(rolloutWith({ ingress: 'web', ingresses: ['web'], servicePort: 80 })),
+        'trafficRouting.alb: sets both ingress and ingresses: set one of them',
+      );
       assert.equal(problem(rolloutWith({ servicePort: 80 })), 'trafficRouting.alb: names no Ingress: set ingress or ingresses');
-      assert.equal(problem(rolloutWith({ ingresses: [], servicePort: 80 })), 'trafficRouting.alb: ingresses is empty: name at least one Ingress');
-      assert.equal(problem(rolloutWith({ ingresses: ['web', 7], servicePort: 80 })), 'trafficRouting.alb: ingresses[1] must be the name of an Ingress');
+      assert.equal(
+        problem(rolloutWith({ ingresses: [], servicePort: 80 })),
+        'trafficRouting.alb: ingresses is empty: name at least one Ingress',
+      );
+      assert.equal(
+        problem(rolloutWith({ ingresses: ['web', 7], servicePort: 80 })),
+        'trafficRouting.alb: ingresses[1] must be the name of an Ingress',
+      );
       assert.deepEqual(trafficRoutersOf(rolloutWith({ servicePort: 80 })).reads, [], 'nothing to read');
     });
     it('no servicePort', () => {
-      assert.equal(problem(rolloutWith({ ingress: 'web' }), ingress('web')), 'trafficRouting.alb: servicePort must be the port (1-65535) the action of Ingress "web" forwards to');
+      assert.equal(
+        problem(rolloutWith({ ingress: 'web' }), ingress('web')),
+        'trafficRouting.alb: servicePort must be the port (1-65535) the action of Ingress "web" forwards to',
+      );
       assert.equal(
         problem(rolloutWith({ ingress: 'web', servicePorts: [{ ingress: 'web', servicePorts: [] }] }), ingress('web')),
         'trafficRouting.alb: servicePorts entry of Ingress "web" must list its ports (1-65535)',
       );
     });
     it('a Service missing', () => {
-      assert.equal(problem(rolloutWith({ ingress: 'web', servicePort: 80 }, { stableService: 'web-stable' }), ingress('web')), 'trafficRouting.alb: needs both canaryService and stableService');
+      assert.equal(
+        problem(rolloutWith({ ingress: 'web', servicePort: 80 }, { stableService: 'web-stable' }), ingress('web')),
+        'trafficRouting.alb: needs both canaryService and stableService',
+      );
     });
     it('pingPong without a rootService (its action cannot be keyed by ping or pong, which swap)', () => {
       const pingPong = rolloutWith({ ingress: 'web', servicePort: 80 }, { pingPong: { pingService: 'ping', pongService: 'pong' } });
-      const w: TrafficWeights = { canary: { weight: 20, serviceName: 'pong', podTemplateHash: 'b' }, stable: { weight: 80, serviceName: 'ping', podTemplateHash: 'a' } };
-      assert.equal(problemOf(new FakeCluster(ingress('web', 'ping')).reconcile(pingPong, w)), 'trafficRouting.alb: pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap');
+      const w: TrafficWeights = {
+        canary: { weight: 20, serviceName: 'pong', podTemplateHash: 'b' },
+        stable: { weight: 80, serviceName: 'ping', podTemplateHash: 'a' },
+      };
+      assert.equal(
+        problemOf(new FakeCluster(ingress('web', 'ping')).reconcile(pingPong, w)),
+        'trafficRouting.alb: pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap',
+      );
     });
     it('a managed-annotations record that is not the JSON upstream writes', () => {
       assert.equal(

@@ -6,7 +6,10 @@ import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 const V2 = 'getambassador.io/v2';
 const mappingRef = (name: string): RouterObjectRef => ({ apiVersion: V2, kind: 'Mapping', plural: 'mappings', namespace: 'shop', name });
 
-function rolloutWith(ambassador: unknown, canary: Record<string, unknown> = { canaryService: 'web-canary', stableService: 'web-stable' }): Rollout {
+function rolloutWith(
+  ambassador: unknown,
+  canary: Record<string, unknown> = { canaryService: 'web-canary', stableService: 'web-stable' },
+): Rollout {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
@@ -21,18 +24,25 @@ const weights = (canary: number): TrafficWeights => ({
 });
 
 /** A Mapping as users write it: a prefix to the stable Service. */
-const mapping = (name: string, spec: Record<string, unknown> = { prefix: '/web/', service: 'web-stable:8080', timeout_ms: 3000 }): RouterObject => ({
+const mapping = (
+  name: string,
+  spec: Record<string, unknown> = { prefix: '/web/', service: 'web-stable:8080', timeout_ms: 3000 },
+): RouterObject => ({
   apiVersion: V2,
   kind: 'Mapping',
-  metadata: { name, namespace: 'shop', labels: { team: 'shop' }, annotations: { note: 'the user\'s' } },
+  metadata: { name, namespace: 'shop', labels: { team: 'shop' }, annotations: { note: "the user's" } },
   spec,
 });
 
 describe('routers: Ambassador Mappings', () => {
   const rollout = rolloutWith({ mappings: ['web'] });
 
-  it('reads each Mapping and its canary; at a weight, creates the canary Mapping: a copy to the canaryService at the base\'s port, with the weight', () => {
-    assert.deepEqual(trafficRoutersOf(rollout), { driven: ['ambassador'], notDriven: [], reads: [mappingRef('web'), mappingRef('web-canary')] });
+  it("reads each Mapping and its canary; at a weight, creates the canary Mapping: a copy to the canaryService at the base's port, with the weight", () => {
+    assert.deepEqual(trafficRoutersOf(rollout), {
+      driven: ['ambassador'],
+      notDriven: [],
+      reads: [mappingRef('web'), mappingRef('web-canary')],
+    });
     const cluster = new FakeCluster(mapping('web'));
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(0))), [], 'no canary Mapping at weight 0');
     const [write, ...more] = writesOf(cluster.reconcile(rollout, weights(20)));
@@ -40,7 +50,7 @@ describe('routers: Ambassador Mappings', () => {
     assert.equal(write!.action, 'create');
     const canary = cluster.get(mappingRef('web-canary'))!;
     assert.deepEqual(canary.spec, { prefix: '/web/', service: 'web-canary:8080', timeout_ms: 3000, weight: 20 });
-    assert.equal(canary.metadata?.labels, undefined, 'the base\'s metadata is not copied, as upstream');
+    assert.equal(canary.metadata?.labels, undefined, "the base's metadata is not copied, as upstream");
     assert.equal(canary.metadata?.ownerReferences, undefined, 'no owner, as upstream');
     assert.deepEqual(cluster.get(mappingRef('web'))!.spec, mapping('web').spec, 'the base is not changed');
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(20))), [], 'no write at rest');
@@ -59,7 +69,10 @@ describe('routers: Ambassador Mappings', () => {
   });
 
   it('the service without a numeric port is the canaryService alone; several Mappings, each once', () => {
-    const cluster = new FakeCluster(mapping('web', { prefix: '/', service: 'web-stable' }), mapping('api', { prefix: '/api/', service: 'http://web-stable:http' }));
+    const cluster = new FakeCluster(
+      mapping('web', { prefix: '/', service: 'web-stable' }),
+      mapping('api', { prefix: '/api/', service: 'http://web-stable:http' }),
+    );
     const two = rolloutWith({ mappings: ['web', 'api', 'web'] });
     assert.equal(trafficRoutersOf(two).reads.length, 4);
     writesOf(cluster.reconcile(two, weights(10)));
@@ -80,12 +93,18 @@ describe('routers: Ambassador Mappings', () => {
       assert.equal(problem(rollout), 'trafficRouting.ambassador: Mapping "shop/web" was not found (the canary Mapping is a copy of it)');
     });
     it('a base Mapping with a weight of its own', () => {
-      assert.equal(problem(rollout, mapping('web', { prefix: '/', service: 'web-stable', weight: 10 })), 'trafficRouting.ambassador: Mapping "shop/web" has a weight of its own (10): Ambassador would not split it, so upstream refuses it');
+      assert.equal(
+        problem(rollout, mapping('web', { prefix: '/', service: 'web-stable', weight: 10 })),
+        'trafficRouting.ambassador: Mapping "shop/web" has a weight of its own (10): Ambassador would not split it, so upstream refuses it',
+      );
     });
     it('no mappings, a name that is not a string, no canaryService', () => {
       assert.equal(problem(rolloutWith({})), 'trafficRouting.ambassador: mappings must list the Mappings to split');
       assert.equal(problem(rolloutWith({ mappings: ['web', 3] })), 'trafficRouting.ambassador: mappings[1] must be the name of a Mapping');
-      assert.equal(problem(rolloutWith({ mappings: ['web'] }, { stableService: 'web-stable' }), mapping('web')), 'trafficRouting.ambassador: needs a canaryService');
+      assert.equal(
+        problem(rolloutWith({ mappings: ['web'] }, { stableService: 'web-stable' }), mapping('web')),
+        'trafficRouting.ambassador: needs a canaryService',
+      );
     });
   });
 });

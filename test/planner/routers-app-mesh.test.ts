@@ -4,7 +4,13 @@ import type { RouterObject, RouterObjectRef, Rollout, TrafficWeights } from '../
 import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 
 const V = 'appmesh.k8s.aws/v1beta2';
-const ref = (kind: string, plural: string, name: string, namespace = 'shop'): RouterObjectRef => ({ apiVersion: V, kind, plural, namespace, name });
+const ref = (kind: string, plural: string, name: string, namespace = 'shop'): RouterObjectRef => ({
+  apiVersion: V,
+  kind,
+  plural,
+  namespace,
+  name,
+});
 const vsRef = ref('VirtualService', 'virtualservices', 'web');
 const vrRef = ref('VirtualRouter', 'virtualrouters', 'web-router');
 const nodeRef = (name: string) => ref('VirtualNode', 'virtualnodes', name);
@@ -20,7 +26,10 @@ function rolloutWith(routes?: string[]): Rollout {
       strategy: {
         canary: {
           trafficRouting: {
-            appMesh: { virtualService: { name: 'web', ...(routes ? { routes } : {}) }, virtualNodeGroup: { canaryVirtualNodeRef: { name: 'web-canary' }, stableVirtualNodeRef: { name: 'web-stable' } } },
+            appMesh: {
+              virtualService: { name: 'web', ...(routes ? { routes } : {}) },
+              virtualNodeGroup: { canaryVirtualNodeRef: { name: 'web-canary' }, stableVirtualNodeRef: { name: 'web-stable' } },
+            },
           },
           steps: [{ setWeight: 20 }],
         },
@@ -34,32 +43,70 @@ const weights = (canary: number, canaryHash = 'hash-canary', stableHash = 'hash-
   stable: { weight: 100 - canary, serviceName: '', podTemplateHash: stableHash },
 });
 
-const obj = (r: RouterObjectRef, spec: unknown): RouterObject => ({ apiVersion: V, kind: r.kind, metadata: { name: r.name, namespace: r.namespace }, spec });
-const targets = (canary = 0, stable = 100) => [{ virtualNodeRef: { name: 'web-canary' }, weight: canary }, { virtualNodeRef: { name: 'web-stable' }, weight: stable }];
+const obj = (r: RouterObjectRef, spec: unknown): RouterObject => ({
+  apiVersion: V,
+  kind: r.kind,
+  metadata: { name: r.name, namespace: r.namespace },
+  spec,
+});
+const targets = (canary = 0, stable = 100) => [
+  { virtualNodeRef: { name: 'web-canary' }, weight: canary },
+  { virtualNodeRef: { name: 'web-stable' }, weight: stable },
+];
 const mesh = (): RouterObject[] => [
   obj(vsRef, { awsName: 'web.shop.svc.cluster.local', provider: { virtualRouter: { virtualRouterRef: { name: 'web-router' } } } }),
   obj(vrRef, {
     listeners: [{ portMapping: { port: 80, protocol: 'http' } }],
     routes: [
       { name: 'primary', httpRoute: { match: { prefix: '/' }, action: { weightedTargets: targets() } } },
-      { name: 'grpc', grpcRoute: { match: { serviceName: 'shop.Cart' }, action: { weightedTargets: [...targets(), { virtualNodeRef: { name: 'web-stable', namespace: 'other' }, weight: 7 }] } } },
+      {
+        name: 'grpc',
+        grpcRoute: {
+          match: { serviceName: 'shop.Cart' },
+          action: { weightedTargets: [...targets(), { virtualNodeRef: { name: 'web-stable', namespace: 'other' }, weight: 7 }] },
+        },
+      },
     ],
   }),
-  obj(nodeRef('web-canary'), { podSelector: { matchLabels: { app: 'web' } }, listeners: [{ portMapping: { port: 80, protocol: 'http' } }] }),
+  obj(nodeRef('web-canary'), {
+    podSelector: { matchLabels: { app: 'web' } },
+    listeners: [{ portMapping: { port: 80, protocol: 'http' } }],
+  }),
   obj(nodeRef('web-stable'), { podSelector: { matchLabels: { app: 'web' } } }),
 ];
 const weightsIn = (cluster: FakeCluster) =>
-  (cluster.get(vrRef)!.spec.routes as Record<string, { action: { weightedTargets: { virtualNodeRef: { name: string; namespace?: string }; weight: number }[] } }>[]).map((r) =>
-    Object.values(r).flatMap((v) => (typeof v === 'object' ? v.action.weightedTargets.map((t) => `${t.virtualNodeRef.namespace ? `${t.virtualNodeRef.namespace}/` : ''}${t.virtualNodeRef.name}=${t.weight}`) : [])).join(' '),
+  (
+    cluster.get(vrRef)!.spec.routes as Record<
+      string,
+      { action: { weightedTargets: { virtualNodeRef: { name: string; namespace?: string }; weight: number }[] } }
+    >[]
+  ).map((r) =>
+    Object.values(r)
+      .flatMap((v) =>
+        typeof v === 'object'
+          ? v.action.weightedTargets.map(
+              (t) => `${t.virtualNodeRef.namespace ? `${t.virtualNodeRef.namespace}/` : ''}${t.virtualNodeRef.name}=${t.weight}`,
+            )
+          : [],
+      )
+      .join(' '),
   );
 
 describe('routers: AWS App Mesh', () => {
   const rollout = rolloutWith();
 
   it('reads the VirtualService and the two VirtualNodes, then the VirtualRouter the VirtualService names', () => {
-    assert.deepEqual(trafficRoutersOf(rollout), { driven: ['appMesh'], notDriven: [], reads: [vsRef, nodeRef('web-canary'), nodeRef('web-stable')] });
+    assert.deepEqual(trafficRoutersOf(rollout), {
+      driven: ['appMesh'],
+      notDriven: [],
+      reads: [vsRef, nodeRef('web-canary'), nodeRef('web-stable')],
+    });
     const cluster = new FakeCluster(...mesh());
-    assert.deepEqual(followingReads(rollout, cluster.observe({ ...rollout, spec: { ...rollout.spec, strategy: {} } })), [], 'nothing before the VirtualService is read');
+    assert.deepEqual(
+      followingReads(rollout, cluster.observe({ ...rollout, spec: { ...rollout.spec, strategy: {} } })),
+      [],
+      'nothing before the VirtualService is read',
+    );
     const observed = new Map([[`${V}/VirtualService/shop/web`, cluster.get(vsRef)!]]);
     assert.deepEqual(followingReads(rollout, observed), [vrRef]);
   });
@@ -67,11 +114,18 @@ describe('routers: AWS App Mesh', () => {
   it('points the VirtualNodes at the stable and canary pods, and sets the weighted targets of every route; then rests', () => {
     const cluster = new FakeCluster(...mesh());
     const writes = writesOf(cluster.reconcile(rollout, weights(20)));
-    assert.deepEqual(writes.map((w) => `${w.action} ${w.ref.kind}/${w.ref.name}`), ['patch VirtualNode/web-stable', 'patch VirtualNode/web-canary', 'patch VirtualRouter/web-router']);
+    assert.deepEqual(
+      writes.map((w) => `${w.action} ${w.ref.kind}/${w.ref.name}`),
+      ['patch VirtualNode/web-stable', 'patch VirtualNode/web-canary', 'patch VirtualRouter/web-router'],
+    );
     assert.deepEqual(cluster.get(nodeRef('web-stable'))!.spec.podSelector.matchLabels, { app: 'web', [HASH]: 'hash-stable' });
     assert.deepEqual(cluster.get(nodeRef('web-canary'))!.spec.podSelector.matchLabels, { app: 'web', [HASH]: 'hash-canary' });
     assert.equal(cluster.get(nodeRef('web-canary'))!.metadata!.annotations!['argo-rollouts.argoproj.io/managed-by-rollouts'], 'web');
-    assert.deepEqual(weightsIn(cluster), ['web-canary=20 web-stable=80', 'web-canary=20 web-stable=80 other/web-stable=7'], 'a node of another namespace is not this Rollout\'s');
+    assert.deepEqual(
+      weightsIn(cluster),
+      ['web-canary=20 web-stable=80', 'web-canary=20 web-stable=80 other/web-stable=7'],
+      "a node of another namespace is not this Rollout's",
+    );
     assert.deepEqual(cluster.get(vrRef)!.spec.listeners, [{ portMapping: { port: 80, protocol: 'http' } }], 'the rest of the router stays');
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(20))), [], 'no write at rest');
   });
@@ -100,20 +154,32 @@ describe('routers: AWS App Mesh', () => {
       assert.equal(problem(r), 'trafficRouting.appMesh: virtualNodeGroup must name the canaryVirtualNodeRef and the stableVirtualNodeRef');
       r.spec!.strategy!.canary!.trafficRouting!.appMesh = {};
       assert.equal(problem(r), 'trafficRouting.appMesh: virtualService.name must name the App Mesh VirtualService');
-      r.spec!.strategy!.canary!.trafficRouting!.appMesh = { virtualService: { name: 'web' }, virtualNodeGroup: { canaryVirtualNodeRef: { name: 'web-node' }, stableVirtualNodeRef: { name: 'web-node' } } };
-      assert.equal(problem(r), 'trafficRouting.appMesh: the canary and the stable VirtualNode are both "web-node": they select different pods, so they must be two');
+      r.spec!.strategy!.canary!.trafficRouting!.appMesh = {
+        virtualService: { name: 'web' },
+        virtualNodeGroup: { canaryVirtualNodeRef: { name: 'web-node' }, stableVirtualNodeRef: { name: 'web-node' } },
+      };
+      assert.equal(
+        problem(r),
+        'trafficRouting.appMesh: the canary and the stable VirtualNode are both "web-node": they select different pods, so they must be two',
+      );
     });
     it('a VirtualNode, the VirtualService or its VirtualRouter missing', () => {
       assert.equal(problem(rollout, vs, vr, canaryNode), 'trafficRouting.appMesh: VirtualNode "shop/web-stable" was not found');
       assert.equal(problem(rollout, vr, canaryNode, stableNode), 'trafficRouting.appMesh: VirtualService "shop/web" was not found');
-      assert.equal(problem(rollout, vs, canaryNode, stableNode), 'trafficRouting.appMesh: VirtualRouter "shop/web-router" (the provider of VirtualService "shop/web") was not found');
+      assert.equal(
+        problem(rollout, vs, canaryNode, stableNode),
+        'trafficRouting.appMesh: VirtualRouter "shop/web-router" (the provider of VirtualService "shop/web") was not found',
+      );
     });
     it('a VirtualService provided by a VirtualNode, and a route without weighted targets', () => {
       assert.equal(
         problem(rollout, obj(vsRef, { provider: { virtualNode: { virtualNodeRef: { name: 'web-stable' } } } }), vr, canaryNode, stableNode),
         'trafficRouting.appMesh: VirtualService "shop/web" is not provided by a VirtualRouter (spec.provider.virtualRouter.virtualRouterRef), so there is no route to split',
       );
-      assert.equal(problem(rollout, vs, obj(vrRef, { routes: [{ name: 'primary', httpRoute: { action: {} } }] }), canaryNode, stableNode), 'trafficRouting.appMesh: VirtualRouter "shop/web-router": route "primary" has no httpRoute action.weightedTargets');
+      assert.equal(
+        problem(rollout, vs, obj(vrRef, { routes: [{ name: 'primary', httpRoute: { action: {} } }] }), canaryNode, stableNode),
+        'trafficRouting.appMesh: VirtualRouter "shop/web-router": route "primary" has no httpRoute action.weightedTargets',
+      );
     });
   });
 });

@@ -7,8 +7,20 @@ import { trafficRoutersOf } from '../../src/planner';
 import type { CanaryStep, RouterObject, RouterObjectRef, RouterWrite, Rollout, RolloutStatus, TrafficWeights } from '../../src/planner';
 
 const ISTIO = 'networking.istio.io/v1alpha3';
-const vsRef = (name: string, namespace = 'shop'): RouterObjectRef => ({ apiVersion: ISTIO, kind: 'VirtualService', plural: 'virtualservices', namespace, name });
-const drRef = (name: string): RouterObjectRef => ({ apiVersion: ISTIO, kind: 'DestinationRule', plural: 'destinationrules', namespace: 'shop', name });
+const vsRef = (name: string, namespace = 'shop'): RouterObjectRef => ({
+  apiVersion: ISTIO,
+  kind: 'VirtualService',
+  plural: 'virtualservices',
+  namespace,
+  name,
+});
+const drRef = (name: string): RouterObjectRef => ({
+  apiVersion: ISTIO,
+  kind: 'DestinationRule',
+  plural: 'destinationrules',
+  namespace: 'shop',
+  name,
+});
 
 /** The cluster of these tests: one VirtualService whose http routes they read. */
 class VirtualServices extends FakeCluster {
@@ -16,13 +28,16 @@ class VirtualServices extends FakeCluster {
     return this.get(vsRef(name, namespace))!.spec.http;
   }
   protected override checkWrite(w: RouterWrite): void {
-    assert.equal(w.action, 'patch', 'a VirtualService is the user\'s: never created');
+    assert.equal(w.action, 'patch', "a VirtualService is the user's: never created");
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 
-const dest = (host: string, weight?: number, extra: Record<string, unknown> = {}) => ({ destination: { host, ...extra }, ...(weight === undefined ? {} : { weight }) });
+const dest = (host: string, weight?: number, extra: Record<string, unknown> = {}) => ({
+  destination: { host, ...extra },
+  ...(weight === undefined ? {} : { weight }),
+});
 const primary = (canaryWeight = 0, stableWeight = 100) => ({
   name: 'primary',
   match: [{ uri: { prefix: '/' } }],
@@ -41,8 +56,12 @@ function weights(canary: number): TrafficWeights {
   };
 }
 
-const header = (name: string, headerValue: Record<string, string>, headerName = 'X-Canary'): CanaryStep => ({ setHeaderRoute: { name, match: [{ headerName, headerValue }] } });
-const mirror = (name: string, match: unknown[] | undefined, percentage?: number): CanaryStep => ({ setMirrorRoute: { name, ...(match ? { match } : {}), ...(percentage === undefined ? {} : { percentage }) } });
+const header = (name: string, headerValue: Record<string, string>, headerName = 'X-Canary'): CanaryStep => ({
+  setHeaderRoute: { name, match: [{ headerName, headerValue }] },
+});
+const mirror = (name: string, match: unknown[] | undefined, percentage?: number): CanaryStep => ({
+  setMirrorRoute: { name, ...(match ? { match } : {}), ...(percentage === undefined ? {} : { percentage }) },
+});
 
 interface Setup {
   steps: CanaryStep[];
@@ -65,7 +84,10 @@ function rollout({ steps, at, status = {}, generation = 2, managedRoutes = ['hea
       strategy: {
         canary: {
           ...(services ?? { canaryService: 'web-canary', stableService: 'web-stable' }),
-          trafficRouting: { managedRoutes: managedRoutes.map((name) => ({ name })), istio: istio ?? { virtualService: { name: 'web-vsvc', routes: ['primary'] } } },
+          trafficRouting: {
+            managedRoutes: managedRoutes.map((name) => ({ name })),
+            istio: istio ?? { virtualService: { name: 'web-vsvc', routes: ['primary'] } },
+          },
           steps,
         },
       },
@@ -75,7 +97,12 @@ function rollout({ steps, at, status = {}, generation = 2, managedRoutes = ['hea
 }
 
 /** The header route as upstream builds it: the match on the header, all of it to the canary (at the weighted route's port). */
-const headerRoute = (name: string, headerValue: Record<string, string>, canary: Record<string, unknown> = { host: 'web-canary', port: { number: 80 } }, headerName = 'X-Canary') => ({
+const headerRoute = (
+  name: string,
+  headerValue: Record<string, string>,
+  canary: Record<string, unknown> = { host: 'web-canary', port: { number: 80 } },
+  headerName = 'X-Canary',
+) => ({
   name,
   match: [{ headers: { [headerName]: headerValue } }],
   route: [{ destination: canary, weight: 100 }],
@@ -84,7 +111,15 @@ const headerRoute = (name: string, headerValue: Record<string, string>, canary: 
 const names = (http: { name?: string }[]) => http.map((r) => r.name ?? '(unnamed)');
 
 describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () => {
-  const steps: CanaryStep[] = [{ setWeight: 20 }, header('header', { exact: 'yes' }), { pause: {} }, header('header', { regex: '^(yes|true)$' }), { pause: {} }, { setHeaderRoute: { name: 'header' } }, { pause: {} }];
+  const steps: CanaryStep[] = [
+    { setWeight: 20 },
+    header('header', { exact: 'yes' }),
+    { pause: {} },
+    header('header', { regex: '^(yes|true)$' }),
+    { pause: {} },
+    { setHeaderRoute: { name: 'header' } },
+    { pause: {} },
+  ];
 
   it('a header route appears at its step, before the other routes, sending to the canary; the steps after it keep it without a write', () => {
     const cluster = new VirtualServices(virtualService([primary(), other]));
@@ -112,13 +147,26 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
 
   it('header values map to Istio string matches: exact, regex, prefix; each match entry is one Istio match', () => {
     const cluster = new VirtualServices(virtualService([primary()]));
-    const multi: CanaryStep = { setHeaderRoute: { name: 'header', match: [{ headerName: 'X-A', headerValue: { prefix: 'beta-' } }, { headerName: 'X-B', headerValue: { exact: '1' } }] } };
+    const multi: CanaryStep = {
+      setHeaderRoute: {
+        name: 'header',
+        match: [
+          { headerName: 'X-A', headerValue: { prefix: 'beta-' } },
+          { headerName: 'X-B', headerValue: { exact: '1' } },
+        ],
+      },
+    };
     writesOf(cluster.reconcile(rollout({ steps: [multi], at: 0 }), weights(0)));
     assert.deepEqual(cluster.http()[0].match, [{ headers: { 'X-A': { prefix: 'beta-' } } }, { headers: { 'X-B': { exact: '1' } } }]);
   });
 
   it('a mirror route mirrors its share to the canary and serves its requests as the weighted route does, following the weight', () => {
-    const mirrorSteps = [{ setWeight: 20 }, mirror('mirror', [{ method: { exact: 'GET' }, path: { prefix: '/api' }, headers: { 'x-debug': { regex: '.+' } } }], 35), { setWeight: 50 }, { pause: {} }];
+    const mirrorSteps = [
+      { setWeight: 20 },
+      mirror('mirror', [{ method: { exact: 'GET' }, path: { prefix: '/api' }, headers: { 'x-debug': { regex: '.+' } } }], 35),
+      { setWeight: 50 },
+      { pause: {} },
+    ];
     const cluster = new VirtualServices(virtualService([primary(), other]));
     writesOf(cluster.reconcile(rollout({ steps: mirrorSteps, at: 1 }), weights(20)));
     const mirrorRoute = (canary: number) => ({
@@ -228,15 +276,26 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   });
 
   it('subset level: routes send to the DestinationRule host at the canary subset', () => {
-    const subsetRoute = (c: number, s: number) => ({ name: 'primary', route: [dest('web', s, { subset: 'stable', port: { number: 8080 } }), dest('web', c, { subset: 'canary' })] });
+    const subsetRoute = (c: number, s: number) => ({
+      name: 'primary',
+      route: [dest('web', s, { subset: 'stable', port: { number: 8080 } }), dest('web', c, { subset: 'canary' })],
+    });
     const dr: RouterObject = {
       apiVersion: ISTIO,
       kind: 'DestinationRule',
       metadata: { name: 'web-dr', namespace: 'shop' },
       spec: { host: 'web.shop.svc.cluster.local', subsets: [{ name: 'stable' }, { name: 'canary' }] },
     };
-    const istio = { virtualService: { name: 'web-vsvc', routes: ['primary'] }, destinationRule: { name: 'web-dr', canarySubsetName: 'canary', stableSubsetName: 'stable' } };
-    const subsetSteps = [{ setWeight: 10 }, header('header', { exact: 'yes' }), mirror('mirror', [{ path: { exact: '/checkout' } }], 5), { pause: {} }];
+    const istio = {
+      virtualService: { name: 'web-vsvc', routes: ['primary'] },
+      destinationRule: { name: 'web-dr', canarySubsetName: 'canary', stableSubsetName: 'stable' },
+    };
+    const subsetSteps = [
+      { setWeight: 10 },
+      header('header', { exact: 'yes' }),
+      mirror('mirror', [{ path: { exact: '/checkout' } }], 5),
+      { pause: {} },
+    ];
     const cluster = new VirtualServices(dr, virtualService([subsetRoute(0, 100)]));
     const r = rollout({ steps: subsetSteps, at: 3, istio });
     assert.deepEqual(trafficRoutersOf(r).reads, [drRef('web-dr'), vsRef('web-vsvc')]);
@@ -257,10 +316,18 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
   });
 
   it('every VirtualService gets the routes', () => {
-    const istio = { virtualServices: [{ name: 'web-vsvc', routes: ['primary'] }, { name: 'edge.mesh', routes: ['primary'] }] };
+    const istio = {
+      virtualServices: [
+        { name: 'web-vsvc', routes: ['primary'] },
+        { name: 'edge.mesh', routes: ['primary'] },
+      ],
+    };
     const cluster = new VirtualServices(virtualService([primary()]), virtualService([primary()], 'edge', 'mesh'));
     const writes = writesOf(cluster.reconcile(rollout({ steps, at: 1, istio }), weights(0)));
-    assert.deepEqual(writes.map((w) => `${w.ref.namespace}/${w.ref.name}`), ['shop/web-vsvc', 'mesh/edge']);
+    assert.deepEqual(
+      writes.map((w) => `${w.ref.namespace}/${w.ref.name}`),
+      ['shop/web-vsvc', 'mesh/edge'],
+    );
     assert.deepEqual(names(cluster.http('edge', 'mesh')), ['header', 'primary']);
   });
 
@@ -275,12 +342,24 @@ describe('routers: Istio managed routes (setHeaderRoute, setMirrorRoute)', () =>
     it('a header match without headerName', () => {
       const cluster = new VirtualServices(virtualService([primary()]));
       const step: CanaryStep = { setHeaderRoute: { name: 'header', match: [{ headerValue: { exact: 'yes' } }] } };
-      assert.equal(problemOf(cluster.reconcile(rollout({ steps: [step], at: 0 }), weights(0))), 'trafficRouting.istio: steps[0].setHeaderRoute.match[0] needs a headerName');
+      assert.equal(
+        problemOf(cluster.reconcile(rollout({ steps: [step], at: 0 }), weights(0))),
+        'trafficRouting.istio: steps[0].setHeaderRoute.match[0] needs a headerName',
+      );
     });
     it('a mirror route with no weighted http route to copy', () => {
-      const tcpOnly: RouterObject = { apiVersion: ISTIO, kind: 'VirtualService', metadata: { name: 'web-vsvc', namespace: 'shop' }, spec: { http: [], tcp: [{ route: [dest('web-stable', 100), dest('web-canary', 0)] }] } };
+      const tcpOnly: RouterObject = {
+        apiVersion: ISTIO,
+        kind: 'VirtualService',
+        metadata: { name: 'web-vsvc', namespace: 'shop' },
+        spec: { http: [], tcp: [{ route: [dest('web-stable', 100), dest('web-canary', 0)] }] },
+      };
       const cluster = new VirtualServices(tcpOnly);
-      const r = rollout({ steps: [mirror('mirror', [{ method: { exact: 'GET' } }])], at: 0, istio: { virtualService: { name: 'web-vsvc' } } });
+      const r = rollout({
+        steps: [mirror('mirror', [{ method: { exact: 'GET' } }])],
+        at: 0,
+        istio: { virtualService: { name: 'web-vsvc' } },
+      });
       assert.equal(
         problemOf(cluster.reconcile(r, weights(0))),
         'trafficRouting.istio: VirtualService "shop/web-vsvc" has no weighted http route for the mirror route "mirror" to copy (steps[0].setMirrorRoute)',

@@ -6,7 +6,10 @@ import { FakeCluster, problemOf, writesOf } from './router-fake-cluster';
 const UID = 'uid-web';
 const ownerRef = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'web', uid: UID, controller: true, blockOwnerDeletion: true };
 
-function rolloutWith(trafficRouting: TrafficRouting, services: { canaryService?: string; stableService?: string } = { canaryService: 'web-canary', stableService: 'web-stable' }): Rollout {
+function rolloutWith(
+  trafficRouting: TrafficRouting,
+  services: { canaryService?: string; stableService?: string } = { canaryService: 'web-canary', stableService: 'web-stable' },
+): Rollout {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
@@ -64,7 +67,13 @@ describe('routers: SMI TrafficSplit', () => {
       apiVersion: SMI_API_VERSION,
       kind: 'TrafficSplit',
       metadata: { name: 'web', namespace: 'shop', ownerReferences: [ownerRef] },
-      spec: { service: 'web', backends: [{ service: 'web-canary', weight: '20' }, { service: 'web-stable', weight: '80' }] },
+      spec: {
+        service: 'web',
+        backends: [
+          { service: 'web-canary', weight: '20' },
+          { service: 'web-stable', weight: '80' },
+        ],
+      },
     });
     assert.deepEqual(writesOf(cluster.reconcile(smi, weights(20))), []);
   });
@@ -76,21 +85,34 @@ describe('routers: SMI TrafficSplit', () => {
       metadata: { name: 'web', namespace: 'shop', ownerReferences: [{ ...ownerRef, uid: 'someone-else' }] },
       spec: { service: 'web', backends: [] },
     });
-    assert.equal(problemOf(cluster.reconcile(smi, weights(20))), 'trafficRouting.smi: TrafficSplit "shop/web" exists and is not owned by this Rollout, so it is not changed');
+    assert.equal(
+      problemOf(cluster.reconcile(smi, weights(20))),
+      'trafficRouting.smi: TrafficSplit "shop/web" exists and is not owned by this Rollout, so it is not changed',
+    );
   });
 });
 
 // ---------------------------------------------------------------------------------------------
 
 const INGRESS = 'networking.k8s.io/v1';
-const ingressRef = (name: string): RouterObjectRef => ({ apiVersion: INGRESS, kind: 'Ingress', plural: 'ingresses', namespace: 'shop', name });
+const ingressRef = (name: string): RouterObjectRef => ({
+  apiVersion: INGRESS,
+  kind: 'Ingress',
+  plural: 'ingresses',
+  namespace: 'shop',
+  name,
+});
 const backend = (service: string) => ({ service: { name: service, port: { number: 80 } } });
 
 function stableIngress(name = 'web-ingress', overrides: Partial<RouterObject> = {}): RouterObject {
   return {
     apiVersion: INGRESS,
     kind: 'Ingress',
-    metadata: { name, namespace: 'shop', annotations: { 'kubernetes.io/ingress.class': 'nginx', 'nginx.ingress.kubernetes.io/rewrite-target': '/' } },
+    metadata: {
+      name,
+      namespace: 'shop',
+      annotations: { 'kubernetes.io/ingress.class': 'nginx', 'nginx.ingress.kubernetes.io/rewrite-target': '/' },
+    },
     spec: {
       ingressClassName: 'nginx',
       tls: [{ hosts: ['web.example.com'], secretName: 'web-tls' }],
@@ -113,7 +135,8 @@ function stableIngress(name = 'web-ingress', overrides: Partial<RouterObject> = 
 }
 
 describe('routers: NGINX canary Ingress', () => {
-  const nginx = (config: Record<string, unknown> = {}, extra: Partial<TrafficRouting> = {}) => rolloutWith({ nginx: { stableIngress: 'web-ingress', ...config }, ...extra });
+  const nginx = (config: Record<string, unknown> = {}, extra: Partial<TrafficRouting> = {}) =>
+    rolloutWith({ nginx: { stableIngress: 'web-ingress', ...config }, ...extra });
 
   it('reads the stable Ingress and its canary <rollout>-<ingress>-canary', () => {
     assert.deepEqual(trafficRoutersOf(nginx()).reads, [ingressRef('web-ingress'), ingressRef('web-web-ingress-canary')]);
@@ -159,7 +182,10 @@ describe('routers: NGINX canary Ingress', () => {
     assert.deepEqual(write!.action === 'patch' && write!.patch, {
       metadata: { resourceVersion: '101', annotations: { 'nginx.ingress.kubernetes.io/canary-weight': '60' } },
     });
-    assert.equal(cluster.get(ingressRef('web-web-ingress-canary'))!.metadata?.annotations?.['nginx.ingress.kubernetes.io/canary-weight'], '60');
+    assert.equal(
+      cluster.get(ingressRef('web-web-ingress-canary'))!.metadata?.annotations?.['nginx.ingress.kubernetes.io/canary-weight'],
+      '60',
+    );
     assert.deepEqual(writesOf(cluster.reconcile(nginx(), weights(60))), []);
   });
 
@@ -206,17 +232,33 @@ describe('routers: NGINX canary Ingress', () => {
     const cluster = new FakeCluster(stableIngress());
     cluster.reconcile(nginx({ additionalIngressAnnotations: { 'canary-by-header': 'X-Canary' } }), weights(20));
     const [write] = writesOf(cluster.reconcile(nginx(), weights(20)));
-    assert.deepEqual(write!.action === 'patch' && write!.patch.metadata?.annotations, { 'nginx.ingress.kubernetes.io/canary-by-header': null });
-    assert.equal(cluster.get(ingressRef('web-web-ingress-canary'))!.metadata?.annotations?.['nginx.ingress.kubernetes.io/canary-by-header'], undefined);
+    assert.deepEqual(write!.action === 'patch' && write!.patch.metadata?.annotations, {
+      'nginx.ingress.kubernetes.io/canary-by-header': null,
+    });
+    assert.equal(
+      cluster.get(ingressRef('web-web-ingress-canary'))!.metadata?.annotations?.['nginx.ingress.kubernetes.io/canary-by-header'],
+      undefined,
+    );
   });
 
   it('stableIngresses: one canary Ingress per stable Ingress', () => {
     const rollout = rolloutWith({ nginx: { stableIngresses: ['web-ingress', 'web-internal'] } });
-    assert.deepEqual(trafficRoutersOf(rollout).reads, [ingressRef('web-ingress'), ingressRef('web-web-ingress-canary'), ingressRef('web-internal'), ingressRef('web-web-internal-canary')]);
+    assert.deepEqual(trafficRoutersOf(rollout).reads, [
+      ingressRef('web-ingress'),
+      ingressRef('web-web-ingress-canary'),
+      ingressRef('web-internal'),
+      ingressRef('web-web-internal-canary'),
+    ]);
     const cluster = new FakeCluster(stableIngress(), stableIngress('web-internal'));
     const writes = writesOf(cluster.reconcile(rollout, weights(30)));
-    assert.deepEqual(writes.map((w) => `${w.action} ${w.ref.name}`), ['create web-web-ingress-canary', 'create web-web-internal-canary']);
-    assert.equal(cluster.get(ingressRef('web-web-internal-canary'))!.metadata?.annotations?.['nginx.ingress.kubernetes.io/canary-weight'], '30');
+    assert.deepEqual(
+      writes.map((w) => `${w.action} ${w.ref.name}`),
+      ['create web-web-ingress-canary', 'create web-web-internal-canary'],
+    );
+    assert.equal(
+      cluster.get(ingressRef('web-web-internal-canary'))!.metadata?.annotations?.['nginx.ingress.kubernetes.io/canary-weight'],
+      '30',
+    );
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(30))), []);
   });
 
@@ -229,24 +271,54 @@ describe('routers: NGINX canary Ingress', () => {
 
   describe('problems', () => {
     it('a missing stable Ingress', () => {
-      assert.equal(problemOf(new FakeCluster().reconcile(nginx(), weights(20))), 'trafficRouting.nginx: Ingress "shop/web-ingress" (the stable Ingress) was not found');
+      assert.equal(
+        problemOf(new FakeCluster().reconcile(nginx(), weights(20))),
+        'trafficRouting.nginx: Ingress "shop/web-ingress" (the stable Ingress) was not found',
+      );
     });
     it('a stable Ingress with no rule for the stable Service', () => {
-      const cluster = new FakeCluster(stableIngress('web-ingress', { spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('other') }] } }] } }));
-      assert.equal(problemOf(cluster.reconcile(nginx(), weights(20))), 'trafficRouting.nginx: Ingress "shop/web-ingress" has no rule whose backend is the stable Service "web-stable"');
+      const cluster = new FakeCluster(
+        stableIngress('web-ingress', {
+          spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('other') }] } }] },
+        }),
+      );
+      assert.equal(
+        problemOf(cluster.reconcile(nginx(), weights(20))),
+        'trafficRouting.nginx: Ingress "shop/web-ingress" has no rule whose backend is the stable Service "web-stable"',
+      );
     });
     it('a canary Ingress of that name that the Rollout does not own', () => {
-      const cluster = new FakeCluster(stableIngress(), { ...stableIngress('web-web-ingress-canary'), metadata: { name: 'web-web-ingress-canary', namespace: 'shop' } });
-      assert.equal(problemOf(cluster.reconcile(nginx(), weights(20))), 'trafficRouting.nginx: Ingress "shop/web-web-ingress-canary" exists and is not owned by this Rollout, so it is not changed');
+      const cluster = new FakeCluster(stableIngress(), {
+        ...stableIngress('web-web-ingress-canary'),
+        metadata: { name: 'web-web-ingress-canary', namespace: 'shop' },
+      });
+      assert.equal(
+        problemOf(cluster.reconcile(nginx(), weights(20))),
+        'trafficRouting.nginx: Ingress "shop/web-web-ingress-canary" exists and is not owned by this Rollout, so it is not changed',
+      );
     });
     it('no stable Ingress named, or a Service missing', () => {
-      assert.equal(problemOf(new FakeCluster().reconcile(rolloutWith({ nginx: {} }), weights(20))), 'trafficRouting.nginx: neither stableIngress nor stableIngresses names an Ingress');
-      assert.equal(problemOf(new FakeCluster(stableIngress()).reconcile(rolloutWith({ nginx: { stableIngress: 'web-ingress' } }, { stableService: 'web-stable' }), weights(20))), 'trafficRouting.nginx: needs both canaryService and stableService');
+      assert.equal(
+        problemOf(new FakeCluster().reconcile(rolloutWith({ nginx: {} }), weights(20))),
+        'trafficRouting.nginx: neither stableIngress nor stableIngresses names an Ingress',
+      );
+      assert.equal(
+        problemOf(
+          new FakeCluster(stableIngress()).reconcile(
+            rolloutWith({ nginx: { stableIngress: 'web-ingress' } }, { stableService: 'web-stable' }),
+            weights(20),
+          ),
+        ),
+        'trafficRouting.nginx: needs both canaryService and stableService',
+      );
     });
     it('one bad Ingress of several stops the whole decision (nothing half-written)', () => {
       const rollout = rolloutWith({ nginx: { stableIngresses: ['web-ingress', 'gone'] } });
       const cluster = new FakeCluster(stableIngress());
-      assert.equal(problemOf(cluster.reconcile(rollout, weights(20))), 'trafficRouting.nginx: Ingress "shop/gone" (the stable Ingress) was not found');
+      assert.equal(
+        problemOf(cluster.reconcile(rollout, weights(20))),
+        'trafficRouting.nginx: Ingress "shop/gone" (the stable Ingress) was not found',
+      );
       assert.equal(cluster.get(ingressRef('web-web-ingress-canary')), undefined);
     });
   });
@@ -255,9 +327,24 @@ describe('routers: NGINX canary Ingress', () => {
 // ---------------------------------------------------------------------------------------------
 
 const ISTIO = 'networking.istio.io/v1alpha3';
-const vsRef = (name: string, namespace = 'shop'): RouterObjectRef => ({ apiVersion: ISTIO, kind: 'VirtualService', plural: 'virtualservices', namespace, name });
-const drRef = (name: string): RouterObjectRef => ({ apiVersion: ISTIO, kind: 'DestinationRule', plural: 'destinationrules', namespace: 'shop', name });
-const dest = (host: string, weight?: number, extra: Record<string, unknown> = {}) => ({ destination: { host, ...extra }, ...(weight === undefined ? {} : { weight }) });
+const vsRef = (name: string, namespace = 'shop'): RouterObjectRef => ({
+  apiVersion: ISTIO,
+  kind: 'VirtualService',
+  plural: 'virtualservices',
+  namespace,
+  name,
+});
+const drRef = (name: string): RouterObjectRef => ({
+  apiVersion: ISTIO,
+  kind: 'DestinationRule',
+  plural: 'destinationrules',
+  namespace: 'shop',
+  name,
+});
+const dest = (host: string, weight?: number, extra: Record<string, unknown> = {}) => ({
+  destination: { host, ...extra },
+  ...(weight === undefined ? {} : { weight }),
+});
 
 function virtualService(name: string, spec: Record<string, unknown>, namespace = 'shop'): RouterObject {
   return { apiVersion: ISTIO, kind: 'VirtualService', metadata: { name, namespace }, spec: { hosts: ['web'], ...spec } };
@@ -271,7 +358,8 @@ const primary = (canaryWeight = 0, stableWeight = 100) => ({
 const other = { name: 'other', route: [dest('legacy', 100)] };
 
 describe('routers: Istio VirtualService (host-level)', () => {
-  const istio = (vs: Record<string, unknown> = { name: 'web-vsvc', routes: ['primary'] }, extra: Partial<TrafficRouting> = {}) => rolloutWith({ istio: { virtualService: vs }, ...extra });
+  const istio = (vs: Record<string, unknown> = { name: 'web-vsvc', routes: ['primary'] }, extra: Partial<TrafficRouting> = {}) =>
+    rolloutWith({ istio: { virtualService: vs }, ...extra });
 
   it('reads each VirtualService; name.namespace names another namespace', () => {
     assert.deepEqual(trafficRoutersOf(istio()).reads, [vsRef('web-vsvc')]);
@@ -294,10 +382,18 @@ describe('routers: Istio VirtualService (host-level)', () => {
 
   it('pingPong: the destinations of ping and pong, as the weights name the canary and the stable', () => {
     const pingPong = istio();
-    pingPong.spec!.strategy!.canary = { ...pingPong.spec!.strategy!.canary, canaryService: undefined, stableService: undefined, pingPong: { pingService: 'web-ping', pongService: 'web-pong' } };
+    pingPong.spec!.strategy!.canary = {
+      ...pingPong.spec!.strategy!.canary,
+      canaryService: undefined,
+      stableService: undefined,
+      pingPong: { pingService: 'web-ping', pongService: 'web-pong' },
+    };
     const route = { name: 'primary', route: [dest('web-ping', 100), dest('web-pong', 0)] };
     const cluster = new FakeCluster(virtualService('web-vsvc', { http: [route] }));
-    const w: TrafficWeights = { canary: { weight: 30, serviceName: 'web-pong', podTemplateHash: 'b' }, stable: { weight: 70, serviceName: 'web-ping', podTemplateHash: 'a' } };
+    const w: TrafficWeights = {
+      canary: { weight: 30, serviceName: 'web-pong', podTemplateHash: 'b' },
+      stable: { weight: 70, serviceName: 'web-ping', podTemplateHash: 'a' },
+    };
     writesOf(cluster.reconcile(pingPong, w));
     assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http[0].route, [dest('web-ping', 70), dest('web-pong', 30)]);
   });
@@ -306,7 +402,10 @@ describe('routers: Istio VirtualService (host-level)', () => {
     const both = istio();
     both.spec!.strategy!.canary = { ...both.spec!.strategy!.canary, pingPong: { pingService: 'web-ping', pongService: 'web-pong' } };
     const cluster = new FakeCluster(virtualService('web-vsvc', { http: [primary()] }));
-    const w: TrafficWeights = { canary: { weight: 30, serviceName: 'web-pong', podTemplateHash: 'b' }, stable: { weight: 70, serviceName: 'web-ping', podTemplateHash: 'a' } };
+    const w: TrafficWeights = {
+      canary: { weight: 30, serviceName: 'web-pong', podTemplateHash: 'b' },
+      stable: { weight: 70, serviceName: 'web-ping', podTemplateHash: 'a' },
+    };
     writesOf(cluster.reconcile(both, w));
     assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http, [primary(30, 70)]);
   });
@@ -318,18 +417,33 @@ describe('routers: Istio VirtualService (host-level)', () => {
   });
 
   it('with routes omitted, the one http route (managed header/mirror routes do not count)', () => {
-    const cluster = new FakeCluster(virtualService('web-vsvc', { http: [{ name: 'header', route: [dest('web-canary', 100)] }, primary()] }));
+    const cluster = new FakeCluster(
+      virtualService('web-vsvc', { http: [{ name: 'header', route: [dest('web-canary', 100)] }, primary()] }),
+    );
     const rollout = istio({ name: 'web-vsvc' }, { managedRoutes: [{ name: 'header' }] });
     writesOf(cluster.reconcile(rollout, weights(40)));
     assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http, [{ name: 'header', route: [dest('web-canary', 100)] }, primary(40, 60)]);
   });
 
   it('virtualServices: each one, in its own namespace when named name.namespace', () => {
-    const rollout = rolloutWith({ istio: { virtualServices: [{ name: 'web-vsvc', routes: ['primary'] }, { name: 'edge.mesh', routes: ['primary'] }] } });
+    const rollout = rolloutWith({
+      istio: {
+        virtualServices: [
+          { name: 'web-vsvc', routes: ['primary'] },
+          { name: 'edge.mesh', routes: ['primary'] },
+        ],
+      },
+    });
     assert.deepEqual(trafficRoutersOf(rollout).reads, [vsRef('web-vsvc'), vsRef('edge', 'mesh')]);
-    const cluster = new FakeCluster(virtualService('web-vsvc', { http: [primary()] }), virtualService('edge', { http: [primary()] }, 'mesh'));
+    const cluster = new FakeCluster(
+      virtualService('web-vsvc', { http: [primary()] }),
+      virtualService('edge', { http: [primary()] }, 'mesh'),
+    );
     const writes = writesOf(cluster.reconcile(rollout, weights(10)));
-    assert.deepEqual(writes.map((w) => `${w.ref.namespace}/${w.ref.name}`), ['shop/web-vsvc', 'mesh/edge']);
+    assert.deepEqual(
+      writes.map((w) => `${w.ref.namespace}/${w.ref.name}`),
+      ['shop/web-vsvc', 'mesh/edge'],
+    );
     assert.deepEqual(cluster.get(vsRef('edge', 'mesh'))!.spec.http, [primary(10, 90)]);
     assert.deepEqual(writesOf(cluster.reconcile(rollout, weights(10))), []);
   });
@@ -344,14 +458,23 @@ describe('routers: Istio VirtualService (host-level)', () => {
     ]);
     assert.deepEqual(writesOf(cluster.reconcile(istio(), weights(20, [{ serviceName: 'web-exp', weight: 10 }]))), []);
     writesOf(cluster.reconcile(istio(), weights(20)));
-    assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http[0].route, [dest('web-stable.shop.svc.cluster.local', 80, { port: { number: 80 } }), dest('web-canary', 20)]);
+    assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.http[0].route, [
+      dest('web-stable.shop.svc.cluster.local', 80, { port: { number: 80 } }),
+      dest('web-canary', 20),
+    ]);
   });
 
   it('tlsRoutes and tcpRoutes: the routes matching the port (and SNI hosts) are weighed', () => {
-    const tlsRoute = (sni: string, c: number, s: number) => ({ match: [{ port: 443, sniHosts: [sni] }], route: [dest('web-stable', s), dest('web-canary', c)] });
+    const tlsRoute = (sni: string, c: number, s: number) => ({
+      match: [{ port: 443, sniHosts: [sni] }],
+      route: [dest('web-stable', s), dest('web-canary', c)],
+    });
     const tcpRoute = (port: number, c: number, s: number) => ({ match: [{ port }], route: [dest('web-stable', s), dest('web-canary', c)] });
     const cluster = new FakeCluster(
-      virtualService('web-vsvc', { tls: [tlsRoute('a.example.com', 0, 100), tlsRoute('b.example.com', 0, 100)], tcp: [tcpRoute(5432, 0, 100), tcpRoute(6379, 0, 100)] }),
+      virtualService('web-vsvc', {
+        tls: [tlsRoute('a.example.com', 0, 100), tlsRoute('b.example.com', 0, 100)],
+        tcp: [tcpRoute(5432, 0, 100), tcpRoute(6379, 0, 100)],
+      }),
     );
     const rollout = istio({ name: 'web-vsvc', tlsRoutes: [{ port: 443, sniHosts: ['b.example.com'] }], tcpRoutes: [{ port: 6379 }] });
     const [write] = writesOf(cluster.reconcile(rollout, weights(30)));
@@ -363,23 +486,36 @@ describe('routers: Istio VirtualService (host-level)', () => {
   });
 
   describe('problems', () => {
-    const reconcileWith = (spec: Record<string, unknown>, rollout = istio()) => new FakeCluster(virtualService('web-vsvc', spec)).reconcile(rollout, weights(20));
+    const reconcileWith = (spec: Record<string, unknown>, rollout = istio()) =>
+      new FakeCluster(virtualService('web-vsvc', spec)).reconcile(rollout, weights(20));
 
     it('a missing VirtualService', () => {
-      assert.equal(problemOf(new FakeCluster().reconcile(istio(), weights(20))), 'trafficRouting.istio: VirtualService "shop/web-vsvc" was not found');
+      assert.equal(
+        problemOf(new FakeCluster().reconcile(istio(), weights(20))),
+        'trafficRouting.istio: VirtualService "shop/web-vsvc" was not found',
+      );
     });
     it('a named route that is not there', () => {
-      assert.equal(problemOf(reconcileWith({ http: [other] })), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has no http route named "primary"');
+      assert.equal(
+        problemOf(reconcileWith({ http: [other] })),
+        'trafficRouting.istio: VirtualService "shop/web-vsvc" has no http route named "primary"',
+      );
     });
     it('named http routes on a VirtualService without spec.http are not looked for (upstream validates them only when spec.http exists)', () => {
-      const tlsRoute = (c: number, s: number) => ({ match: [{ port: 443, sniHosts: ['a.example.com'] }], route: [dest('web-stable', s), dest('web-canary', c)] });
+      const tlsRoute = (c: number, s: number) => ({
+        match: [{ port: 443, sniHosts: ['a.example.com'] }],
+        route: [dest('web-stable', s), dest('web-canary', c)],
+      });
       const cluster = new FakeCluster(virtualService('web-vsvc', { tls: [tlsRoute(0, 100)] }));
       const rollout = istio({ name: 'web-vsvc', routes: ['primary'], tlsRoutes: [{ port: 443, sniHosts: ['a.example.com'] }] });
       writesOf(cluster.reconcile(rollout, weights(20)));
       assert.deepEqual(cluster.get(vsRef('web-vsvc'))!.spec.tls, [tlsRoute(20, 80)]);
     });
     it('routes omitted with several http routes', () => {
-      assert.equal(problemOf(reconcileWith({ http: [primary(), other] }, istio({ name: 'web-vsvc' }))), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has 2 http routes; name the ones to split in the virtualService\'s routes');
+      assert.equal(
+        problemOf(reconcileWith({ http: [primary(), other] }, istio({ name: 'web-vsvc' }))),
+        'trafficRouting.istio: VirtualService "shop/web-vsvc" has 2 http routes; name the ones to split in the virtualService\'s routes',
+      );
     });
     it('a route without the canary or the stable destination', () => {
       assert.equal(
@@ -398,7 +534,9 @@ describe('routers: Istio VirtualService (host-level)', () => {
         'trafficRouting.istio: VirtualService "shop/web-vsvc" has no tls route matching port 443 and sniHosts [b.example.com]',
       );
       assert.equal(
-        problemOf(reconcileWith({ tcp: [{ match: [{ port: 5432 }], route: [] }] }, istio({ name: 'web-vsvc', tcpRoutes: [{ port: 6379 }] }))),
+        problemOf(
+          reconcileWith({ tcp: [{ match: [{ port: 5432 }], route: [] }] }, istio({ name: 'web-vsvc', tcpRoutes: [{ port: 6379 }] })),
+        ),
         'trafficRouting.istio: VirtualService "shop/web-vsvc" has no tcp route matching port 6379',
       );
       assert.equal(
@@ -407,29 +545,56 @@ describe('routers: Istio VirtualService (host-level)', () => {
       );
     });
     it('a VirtualService with no route at all', () => {
-      assert.equal(problemOf(reconcileWith({}, istio({ name: 'web-vsvc' }))), 'trafficRouting.istio: VirtualService "shop/web-vsvc" has no http, tls or tcp route to split');
+      assert.equal(
+        problemOf(reconcileWith({}, istio({ name: 'web-vsvc' }))),
+        'trafficRouting.istio: VirtualService "shop/web-vsvc" has no http, tls or tcp route to split',
+      );
     });
     it('a VirtualService without a name, or a Service missing (host-level needs both)', () => {
-      assert.equal(problemOf(new FakeCluster().reconcile(rolloutWith({ istio: { virtualServices: [{ name: 'web-vsvc' }, {}] } }), weights(20))), 'trafficRouting.istio: every VirtualService needs a name');
       assert.equal(
-        problemOf(new FakeCluster(virtualService('web-vsvc', { http: [primary()] })).reconcile(rolloutWith({ istio: { virtualService: { name: 'web-vsvc' } } }, { canaryService: 'web-canary' }), weights(20))),
+        problemOf(new FakeCluster().reconcile(rolloutWith({ istio: { virtualServices: [{ name: 'web-vsvc' }, {}] } }), weights(20))),
+        'trafficRouting.istio: every VirtualService needs a name',
+      );
+      assert.equal(
+        problemOf(
+          new FakeCluster(virtualService('web-vsvc', { http: [primary()] })).reconcile(
+            rolloutWith({ istio: { virtualService: { name: 'web-vsvc' } } }, { canaryService: 'web-canary' }),
+            weights(20),
+          ),
+        ),
         'trafficRouting.istio: needs both canaryService and stableService (or a destinationRule)',
       );
     });
     it('both virtualService and virtualServices', () => {
       const rollout = rolloutWith({ istio: { virtualService: { name: 'a' }, virtualServices: [{ name: 'b' }] } });
-      assert.equal(problemOf(new FakeCluster().reconcile(rollout, weights(20))), 'trafficRouting.istio: set either virtualService or virtualServices, not both');
+      assert.equal(
+        problemOf(new FakeCluster().reconcile(rollout, weights(20))),
+        'trafficRouting.istio: set either virtualService or virtualServices, not both',
+      );
     });
   });
 });
 
 describe('routers: Istio DestinationRule (subset-level)', () => {
   const rollout = rolloutWith(
-    { istio: { virtualService: { name: 'web-vsvc', routes: ['primary'] }, destinationRule: { name: 'web-dr', canarySubsetName: 'canary', stableSubsetName: 'stable' } } },
+    {
+      istio: {
+        virtualService: { name: 'web-vsvc', routes: ['primary'] },
+        destinationRule: { name: 'web-dr', canarySubsetName: 'canary', stableSubsetName: 'stable' },
+      },
+    },
     {},
   );
-  const subsetRoute = (c: number, s: number) => ({ name: 'primary', route: [dest('web', s, { subset: 'stable' }), dest('web', c, { subset: 'canary' })] });
-  const destinationRule = (subsets: unknown[]): RouterObject => ({ apiVersion: ISTIO, kind: 'DestinationRule', metadata: { name: 'web-dr', namespace: 'shop' }, spec: { host: 'web', subsets } });
+  const subsetRoute = (c: number, s: number) => ({
+    name: 'primary',
+    route: [dest('web', s, { subset: 'stable' }), dest('web', c, { subset: 'canary' })],
+  });
+  const destinationRule = (subsets: unknown[]): RouterObject => ({
+    apiVersion: ISTIO,
+    kind: 'DestinationRule',
+    metadata: { name: 'web-dr', namespace: 'shop' },
+    spec: { host: 'web', subsets },
+  });
   const subsets = [
     { name: 'stable', labels: { app: 'web' } },
     { name: 'canary', labels: { app: 'web' } },
@@ -443,7 +608,10 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
   it('points the subsets at the pod-template hashes, weighs the subsets, then rests', () => {
     const cluster = new FakeCluster(destinationRule(subsets), virtualService('web-vsvc', { http: [subsetRoute(0, 100)] }));
     const writes = writesOf(cluster.reconcile(rollout, weights(25)));
-    assert.deepEqual(writes.map((w) => `${w.action} ${w.ref.kind}`), ['patch DestinationRule', 'patch VirtualService']);
+    assert.deepEqual(
+      writes.map((w) => `${w.action} ${w.ref.kind}`),
+      ['patch DestinationRule', 'patch VirtualService'],
+    );
     const dr = cluster.get(drRef('web-dr'))!;
     assert.equal(dr.metadata?.annotations?.['argo-rollouts.argoproj.io/managed-by-rollouts'], 'web');
     assert.deepEqual(dr.spec.subsets, [
@@ -460,7 +628,10 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
     const withExperiment = [...subsets, { name: 'web-exp', labels: { 'rollouts-pod-template-hash': 'hash-exp' } }];
     const cluster = new FakeCluster(destinationRule(withExperiment), virtualService('web-vsvc', { http: [subsetRoute(0, 100)] }));
     writesOf(cluster.reconcile(rollout, weights(25)));
-    assert.deepEqual(cluster.get(drRef('web-dr'))!.spec.subsets.map((s: { name: string }) => s.name), ['stable', 'canary', 'debug']);
+    assert.deepEqual(
+      cluster.get(drRef('web-dr'))!.spec.subsets.map((s: { name: string }) => s.name),
+      ['stable', 'canary', 'debug'],
+    );
   });
 
   it('releasedDestinationRule: what the Rollout put on a rule it no longer names comes off (upstream syncDestinationRule); not for another manager', () => {
@@ -468,7 +639,10 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
     writesOf(cluster.reconcile(rollout, weights(25)));
     const managed = cluster.get(drRef('web-dr'))!;
     assert.deepEqual(releasedDestinationRule(managed, 'web'), {
-      metadata: { resourceVersion: managed.metadata?.resourceVersion, annotations: { 'argo-rollouts.argoproj.io/managed-by-rollouts': null } },
+      metadata: {
+        resourceVersion: managed.metadata?.resourceVersion,
+        annotations: { 'argo-rollouts.argoproj.io/managed-by-rollouts': null },
+      },
       spec: { subsets },
     });
     assert.equal(releasedDestinationRule(managed, 'other-rollout'), undefined);
@@ -476,13 +650,21 @@ describe('routers: Istio DestinationRule (subset-level)', () => {
 
   it('a missing DestinationRule or subset, and a route without the subsets, are problems', () => {
     const vs = virtualService('web-vsvc', { http: [subsetRoute(0, 100)] });
-    assert.equal(problemOf(new FakeCluster(vs).reconcile(rollout, weights(25))), 'trafficRouting.istio: DestinationRule "shop/web-dr" was not found');
+    assert.equal(
+      problemOf(new FakeCluster(vs).reconcile(rollout, weights(25))),
+      'trafficRouting.istio: DestinationRule "shop/web-dr" was not found',
+    );
     assert.equal(
       problemOf(new FakeCluster(vs, destinationRule([{ name: 'stable' }])).reconcile(rollout, weights(25))),
       'trafficRouting.istio: DestinationRule "shop/web-dr" has no subset named "canary" (the canary subset)',
     );
-    const incomplete = rolloutWith({ istio: { virtualService: { name: 'web-vsvc' }, destinationRule: { name: 'web-dr', canarySubsetName: 'canary' } } });
-    assert.equal(problemOf(new FakeCluster(vs, destinationRule(subsets)).reconcile(incomplete, weights(25))), 'trafficRouting.istio: destinationRule needs name, canarySubsetName and stableSubsetName');
+    const incomplete = rolloutWith({
+      istio: { virtualService: { name: 'web-vsvc' }, destinationRule: { name: 'web-dr', canarySubsetName: 'canary' } },
+    });
+    assert.equal(
+      problemOf(new FakeCluster(vs, destinationRule(subsets)).reconcile(incomplete, weights(25))),
+      'trafficRouting.istio: destinationRule needs name, canarySubsetName and stableSubsetName',
+    );
     const hostOnly = virtualService('web-vsvc', { http: [primary()] });
     assert.equal(
       problemOf(new FakeCluster(hostOnly, destinationRule(subsets)).reconcile(rollout, weights(25))),

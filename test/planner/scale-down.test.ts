@@ -19,7 +19,7 @@ function rs(hash: string, revision: number, replicas: number, available = replic
   return {
     metadata: {
       name: `demo-${hash}`,
-      creationTimestamp: `2026-01-${String(revision).padStart(2, "0")}T00:00:00Z`,
+      creationTimestamp: `2026-01-${String(revision).padStart(2, '0')}T00:00:00Z`,
       labels: { 'rollouts-pod-template-hash': hash },
       annotations: { 'rollout.argoproj.io/revision': String(revision), ...annotations },
     },
@@ -27,7 +27,10 @@ function rs(hash: string, revision: number, replicas: number, available = replic
     status: { replicas, availableReplicas: available },
   };
 }
-const basicCanary = (status = {}): Rollout => ({ spec: { replicas: 4, strategy: { canary: { maxUnavailable: 1 } } }, status: { stableRS: 'v3', currentPodHash: 'v3', ...status } });
+const basicCanary = (status = {}): Rollout => ({
+  spec: { replicas: 4, strategy: { canary: { maxUnavailable: 1 } } },
+  status: { stableRS: 'v3', currentPodHash: 'v3', ...status },
+});
 const routedCanary = (extra: object = {}, status = {}): Rollout => ({
   spec: { replicas: 4, strategy: { canary: { trafficRouting: { nginx: { stableIngress: 'i' } }, ...extra } } },
   status: { stableRS: 'v3', currentPodHash: 'v3', ...status },
@@ -47,11 +50,20 @@ describe('scale-down of old ReplicaSets (§9)', () => {
       // available 4 (stable) + 2 + 2 = 8, minAvailable 3 → budget 5: v2 (newest) loses 2, v1 loses 2.
       const stable = rs('v3', 3, 4);
       const r = scaleDownOldReplicaSets(basicCanary(), stable, stable, [rs('v1', 1, 2), rs('v2', 2, 2)], now);
-      assert.deepEqual(r.changes, [{ name: 'demo-v2', replicas: 0 }, { name: 'demo-v1', replicas: 0 }]);
+      assert.deepEqual(r.changes, [
+        { name: 'demo-v2', replicas: 0 },
+        { name: 'demo-v1', replicas: 0 },
+      ]);
     });
     it('a small budget scales an old RS down partly', () => {
       // available 2 (new) + 3 (old) = 5, R 4, maxUnavailable 1 → budget 2: the old RS goes 3 → 1.
-      const r = scaleDownOldReplicaSets(basicCanary({ stableRS: 'v1', currentPodHash: 'v2' }), rs('v2', 2, 2), undefined, [rs('v1', 1, 3)], now);
+      const r = scaleDownOldReplicaSets(
+        basicCanary({ stableRS: 'v1', currentPodHash: 'v2' }),
+        rs('v2', 2, 2),
+        undefined,
+        [rs('v1', 1, 3)],
+        now,
+      );
       assert.deepEqual(r.changes, [{ name: 'demo-v1', replicas: 1 }]);
     });
     it('no budget, no scale-down', () => {
@@ -73,7 +85,10 @@ describe('scale-down of old ReplicaSets (§9)', () => {
     const stable = rs('v3', 3, 4);
     it('fully promoted: the previous stable gets a deadline now + scaleDownDelaySeconds (default 30) and keeps its replicas', () => {
       const r = scaleDownOldReplicaSets(routedCanary(), stable, stable, [rs('v2', 2, 4)], now);
-      assert.deepEqual(r, { changes: [{ name: 'demo-v2', annotations: { 'scale-down-deadline': '2026-03-01T12:00:30Z' } }], requeueAfterSeconds: 30 });
+      assert.deepEqual(r, {
+        changes: [{ name: 'demo-v2', annotations: { 'scale-down-deadline': '2026-03-01T12:00:30Z' } }],
+        requeueAfterSeconds: 30,
+      });
     });
     it('a deadline in the future keeps the RS at its replicas and requeues for the remaining time', () => {
       const r = scaleDownOldReplicaSets(routedCanary(), stable, stable, [rs('v2', 2, 4, 4, { 'scale-down-deadline': at(12) })], now);
@@ -84,7 +99,9 @@ describe('scale-down of old ReplicaSets (§9)', () => {
       assert.deepEqual(r.changes, [{ name: 'demo-v2', replicas: 0, annotations: { 'scale-down-deadline': null } }]);
     });
     it('while the abort delay runs, a scale to 0 keeps the annotation', () => {
-      const r = scaleDownOldReplicaSets(routedCanary(), stable, stable, [rs('v2', 2, 4, 4, { 'scale-down-deadline': at(-1) })], now, { delayScaleDownOnAbort: true });
+      const r = scaleDownOldReplicaSets(routedCanary(), stable, stable, [rs('v2', 2, 4, 4, { 'scale-down-deadline': at(-1) })], now, {
+        delayScaleDownOnAbort: true,
+      });
       assert.deepEqual(r.changes, [{ name: 'demo-v2', replicas: 0 }]);
     });
     it('an unparseable deadline scales to 0', () => {
@@ -92,7 +109,13 @@ describe('scale-down of old ReplicaSets (§9)', () => {
       assert.deepEqual(r.changes, [{ name: 'demo-v2', replicas: 0, annotations: { 'scale-down-deadline': null } }]);
     });
     it('scaleDownDelayRevisionLimit: RSs beyond the limit (newest first) go to 0', () => {
-      const r = scaleDownOldReplicaSets(routedCanary({ scaleDownDelayRevisionLimit: 1 }), stable, stable, [rs('v1', 1, 4, 4, { 'scale-down-deadline': at(20) }), rs('v2', 2, 4)], now);
+      const r = scaleDownOldReplicaSets(
+        routedCanary({ scaleDownDelayRevisionLimit: 1 }),
+        stable,
+        stable,
+        [rs('v1', 1, 4, 4, { 'scale-down-deadline': at(20) }), rs('v2', 2, 4)],
+        now,
+      );
       assert.deepEqual(r, {
         changes: [
           { name: 'demo-v2', annotations: { 'scale-down-deadline': '2026-03-01T12:00:30Z' } },
@@ -114,16 +137,37 @@ describe('scale-down of old ReplicaSets (§9)', () => {
       assert.deepEqual(r.changes, [{ name: 'demo-v2', replicas: 0 }]);
     });
     it('an intermediate RS of an interrupted update (V1→V2→V3: the V2) goes to 0 at once', () => {
-      const r = scaleDownOldReplicaSets(routedCanary({}, { stableRS: 'v1', currentPodHash: 'v3' }), rs('v3', 3, 1), rs('v1', 1, 4), [rs('v2', 2, 1)], now);
+      const r = scaleDownOldReplicaSets(
+        routedCanary({}, { stableRS: 'v1', currentPodHash: 'v3' }),
+        rs('v3', 3, 1),
+        rs('v1', 1, 4),
+        [rs('v2', 2, 1)],
+        now,
+      );
       assert.deepEqual(r.changes, [{ name: 'demo-v2', replicas: 0 }]);
     });
     it('an RS still referenced (recorded weights, or selected by the stable Service) is skipped', () => {
       const weights = { canary: { weight: 0, podTemplateHash: 'v2' }, stable: { weight: 100, podTemplateHash: 'v3' } };
-      assert.deepEqual(scaleDownOldReplicaSets(routedCanary({}, { canary: { weights } }), stable, stable, [rs('v2', 2, 4)], now).changes, []);
+      assert.deepEqual(
+        scaleDownOldReplicaSets(routedCanary({}, { canary: { weights } }), stable, stable, [rs('v2', 2, 4)], now).changes,
+        [],
+      );
       const services = [{ metadata: { name: 'stable-svc' }, spec: { selector: { app: 'demo', 'rollouts-pod-template-hash': 'v2' } } }];
-      const r = scaleDownOldReplicaSets(routedCanary({ stableService: 'stable-svc', canaryService: 'canary-svc' }), stable, stable, [rs('v2', 2, 4)], now, { services });
+      const r = scaleDownOldReplicaSets(
+        routedCanary({ stableService: 'stable-svc', canaryService: 'canary-svc' }),
+        stable,
+        stable,
+        [rs('v2', 2, 4)],
+        now,
+        { services },
+      );
       assert.deepEqual(r.changes, []);
-      assert.deepEqual(scaleDownOldReplicaSets(routedCanary(), stable, stable, [rs('v2', 2, 4, 4, { 'scale-down-deadline': at(-1) })], now, { referencedHashes: ['v2'] }).changes, []);
+      assert.deepEqual(
+        scaleDownOldReplicaSets(routedCanary(), stable, stable, [rs('v2', 2, 4, 4, { 'scale-down-deadline': at(-1) })], now, {
+          referencedHashes: ['v2'],
+        }).changes,
+        [],
+      );
     });
   });
 
@@ -131,7 +175,10 @@ describe('scale-down of old ReplicaSets (§9)', () => {
     const active = rs('v3', 3, 3);
     it('the previous active gets a deadline (default 30 s) and keeps its replicas', () => {
       const r = scaleDownOldReplicaSets(blueGreen(), active, active, [rs('v2', 2, 3)], now);
-      assert.deepEqual(r, { changes: [{ name: 'demo-v2', annotations: { 'scale-down-deadline': '2026-03-01T12:00:30Z' } }], requeueAfterSeconds: 30 });
+      assert.deepEqual(r, {
+        changes: [{ name: 'demo-v2', annotations: { 'scale-down-deadline': '2026-03-01T12:00:30Z' } }],
+        requeueAfterSeconds: 30,
+      });
     });
     it('within its deadline an RS is kept at R (not at its own replicas)', () => {
       const r = scaleDownOldReplicaSets(blueGreen(), active, active, [rs('v2', 2, 1, 1, { 'scale-down-deadline': at(5) })], now);
@@ -142,29 +189,55 @@ describe('scale-down of old ReplicaSets (§9)', () => {
       assert.deepEqual(r.changes, [{ name: 'demo-v2', replicas: 0, annotations: { 'scale-down-deadline': null } }]);
     });
     it('the RS the preview selector names is never scaled down', () => {
-      const r = scaleDownOldReplicaSets(blueGreen({}, { blueGreen: { activeSelector: 'v3', previewSelector: 'v2' } }), active, active, [rs('v2', 2, 3)], now);
+      const r = scaleDownOldReplicaSets(
+        blueGreen({}, { blueGreen: { activeSelector: 'v3', previewSelector: 'v2' } }),
+        active,
+        active,
+        [rs('v2', 2, 3)],
+        now,
+      );
       assert.deepEqual(r.changes, []);
     });
     it('nothing is scaled down while an InconclusiveAnalysisRun pause exists', () => {
-      const r = scaleDownOldReplicaSets(blueGreen({}, { pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: 't' }] }), active, active, [rs('v2', 2, 3, 3, { 'scale-down-deadline': at(-5) })], now);
+      const r = scaleDownOldReplicaSets(
+        blueGreen({}, { pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: 't' }] }),
+        active,
+        active,
+        [rs('v2', 2, 3, 3, { 'scale-down-deadline': at(-5) })],
+        now,
+      );
       assert.deepEqual(r.changes, []);
     });
     it('post-promotion analysis without scaleDownDelaySeconds holds old RSs until it succeeds', () => {
-      const ro = blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'v2', currentPodHash: 'v3', blueGreen: { activeSelector: 'v3' } });
+      const ro = blueGreen(
+        { postPromotionAnalysis: { templates: [{ templateName: 't' }] } },
+        { stableRS: 'v2', currentPodHash: 'v3', blueGreen: { activeSelector: 'v3' } },
+      );
       const old = [rs('v1', 1, 3, 3, { 'scale-down-deadline': at(-5) })];
       const saturated = rs('v3', 3, 3, 3, { 'rollout.argoproj.io/desired-replicas': '3' });
-      assert.deepEqual(scaleDownOldReplicaSets(ro, saturated, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes, []);
+      assert.deepEqual(
+        scaleDownOldReplicaSets(ro, saturated, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes,
+        [],
+      );
       // Not saturated yet (no desired-replicas annotation): the analysis does not apply, nothing is held.
-      assert.equal(scaleDownOldReplicaSets(ro, active, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes.length, 1);
-      assert.deepEqual(scaleDownOldReplicaSets(ro, saturated, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Successful' }).changes, [
-        { name: 'demo-v1', replicas: 0, annotations: { 'scale-down-deadline': null } },
-      ]);
+      assert.equal(
+        scaleDownOldReplicaSets(ro, active, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes.length,
+        1,
+      );
+      assert.deepEqual(
+        scaleDownOldReplicaSets(ro, saturated, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Successful' }).changes,
+        [{ name: 'demo-v1', replicas: 0, annotations: { 'scale-down-deadline': null } }],
+      );
     });
     it('the post-promotion gate needs the new RS saturated: spec, desired-replicas (read as a number) and available all at R', () => {
       // §8 step 10 / §9 with upstream's skipPostPromotionAnalysisRun: an unsaturated new RS means the gate does not apply.
-      const ro = blueGreen({ postPromotionAnalysis: { templates: [{ templateName: 't' }] } }, { stableRS: 'v2', currentPodHash: 'v3', blueGreen: { activeSelector: 'v3' } });
+      const ro = blueGreen(
+        { postPromotionAnalysis: { templates: [{ templateName: 't' }] } },
+        { stableRS: 'v2', currentPodHash: 'v3', blueGreen: { activeSelector: 'v3' } },
+      );
       const old = [rs('v1', 1, 3, 3, { 'scale-down-deadline': at(-5) })];
-      const held = (newRS: ReplicaSet) => scaleDownOldReplicaSets(ro, newRS, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes.length === 0;
+      const held = (newRS: ReplicaSet) =>
+        scaleDownOldReplicaSets(ro, newRS, rs('v2', 2, 3), old, now, { postPromotionAnalysisPhase: 'Running' }).changes.length === 0;
       assert.equal(held(rs('v3', 3, 3, 3, { 'rollout.argoproj.io/desired-replicas': '03' })), true, 'ParseInt reads 03 as 3');
       assert.equal(held(rs('v3', 3, 3, 2, { 'rollout.argoproj.io/desired-replicas': '3' })), false, 'a pod not available');
       assert.equal(held(rs('v3', 3, 2, 2, { 'rollout.argoproj.io/desired-replicas': '3' })), false, 'spec below R');
@@ -183,8 +256,12 @@ describe('scale-down of old ReplicaSets (§9)', () => {
       { name: 'demo-a', annotations: { 'scale-down-deadline': null } },
       { name: 'demo-b', annotations: { 'scale-down-deadline': null } },
     ]);
-    assert.deepEqual(removeScaleDownDeadlines(withDeadline('a'), withDeadline('b'), true), [{ name: 'demo-b', annotations: { 'scale-down-deadline': null } }]);
-    assert.deepEqual(removeScaleDownDeadlines(withDeadline('a'), withDeadline('a')), [{ name: 'demo-a', annotations: { 'scale-down-deadline': null } }]);
+    assert.deepEqual(removeScaleDownDeadlines(withDeadline('a'), withDeadline('b'), true), [
+      { name: 'demo-b', annotations: { 'scale-down-deadline': null } },
+    ]);
+    assert.deepEqual(removeScaleDownDeadlines(withDeadline('a'), withDeadline('a')), [
+      { name: 'demo-a', annotations: { 'scale-down-deadline': null } },
+    ]);
   });
 
   describe('revision history', () => {
@@ -203,10 +280,18 @@ describe('scale-down of old ReplicaSets (§9)', () => {
     });
     it('deletes the AnalysisRuns and Experiments of the deleted RSs', () => {
       const r: Rollout = { spec: { revisionHistoryLimit: 0, strategy: { canary: {} } } };
-      const runs = [{ metadata: { name: 'ar1', labels: { 'rollouts-pod-template-hash': 'h1' } } }, { metadata: { name: 'ar9', labels: { 'rollouts-pod-template-hash': 'h9' } } }];
-      assert.deepEqual(revisionHistoryCleanup(r, [old(1)], runs, [{ metadata: { name: 'ex1', labels: { 'rollouts-pod-template-hash': 'h1' } } }]), {
-        replicaSets: ['demo-h1'], analysisRuns: ['ar1'], experiments: ['ex1'],
-      });
+      const runs = [
+        { metadata: { name: 'ar1', labels: { 'rollouts-pod-template-hash': 'h1' } } },
+        { metadata: { name: 'ar9', labels: { 'rollouts-pod-template-hash': 'h9' } } },
+      ];
+      assert.deepEqual(
+        revisionHistoryCleanup(r, [old(1)], runs, [{ metadata: { name: 'ex1', labels: { 'rollouts-pod-template-hash': 'h1' } } }]),
+        {
+          replicaSets: ['demo-h1'],
+          analysisRuns: ['ar1'],
+          experiments: ['ex1'],
+        },
+      );
     });
   });
 });
@@ -217,10 +302,16 @@ describe('scale-down properties', () => {
       fc.property(
         fc.integer({ min: 1, max: 12 }),
         fc.integer({ min: 0, max: 3 }),
-        fc.array(fc.record({ replicas: fc.integer({ min: 0, max: 8 }), unavailable: fc.integer({ min: 0, max: 8 }) }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.record({ replicas: fc.integer({ min: 0, max: 8 }), unavailable: fc.integer({ min: 0, max: 8 }) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.integer({ min: 0, max: 12 }),
         (R, maxUnavailable, olds, stableAvailable) => {
-          const ro: Rollout = { spec: { replicas: R, strategy: { canary: { maxUnavailable, maxSurge: 1 } } }, status: { stableRS: 's', currentPodHash: 's' } };
+          const ro: Rollout = {
+            spec: { replicas: R, strategy: { canary: { maxUnavailable, maxSurge: 1 } } },
+            status: { stableRS: 's', currentPodHash: 's' },
+          };
           const stable = rs('s', 9, stableAvailable);
           const oldRSs = olds.map((o, i) => rs(`o${i}`, i + 1, o.replicas, Math.max(0, o.replicas - o.unavailable)));
           const { changes } = scaleDownOldReplicaSets(ro, stable, stable, oldRSs, now);

@@ -69,10 +69,15 @@ describe('§1 defaults', () => {
     assert.equal(DEFAULT_CONSECUTIVE_ERROR_LIMIT, 4);
   });
   it('the stored default "25" (no %) is a percentage: 10 replicas give surge 3 and unavailable 2', () => {
-    assert.deepEqual(resolveSurgeUnavailable({ spec: { replicas: 10, strategy: { canary: { maxSurge: DEFAULT_MAX_SURGE, maxUnavailable: DEFAULT_MAX_UNAVAILABLE } } } }), {
-      maxSurge: 3,
-      maxUnavailable: 2,
-    });
+    assert.deepEqual(
+      resolveSurgeUnavailable({
+        spec: { replicas: 10, strategy: { canary: { maxSurge: DEFAULT_MAX_SURGE, maxUnavailable: DEFAULT_MAX_UNAVAILABLE } } },
+      }),
+      {
+        maxSurge: 3,
+        maxUnavailable: 2,
+      },
+    );
   });
 });
 
@@ -126,23 +131,32 @@ describe('§1 defaults table as people read it (ROLLOUT_DEFAULTS, used by hovers
 
 describe('§2 maxSurge / maxUnavailable resolution', () => {
   it('any string is a percentage, every % removed: "2%5" on a canary of 10 is surge ceil(2.5)=3 and unavailable floor(2.5)=2', () => {
-    assert.deepEqual(resolveSurgeUnavailable({ spec: { replicas: 10, strategy: { canary: { maxSurge: '2%5', maxUnavailable: '2%5' } } } }), {
-      maxSurge: 3,
-      maxUnavailable: 2,
-    });
+    assert.deepEqual(
+      resolveSurgeUnavailable({ spec: { replicas: 10, strategy: { canary: { maxSurge: '2%5', maxUnavailable: '2%5' } } } }),
+      {
+        maxSurge: 3,
+        maxUnavailable: 2,
+      },
+    );
   });
 });
 
 describe('§3.2 weight → replica counts, the stated consequence', () => {
   it('a weight strictly between 0 and M never yields 0 canary or 0 stable pods when a surge is allowed; without surge (R ≥ 2) only the step-6 quirk gives 0 canary (and then all R stable)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 999 }), fc.constantFrom(100, 1000), fc.integer({ min: 0, max: 4 }), (r, w, m, s) => {
-        fc.pre(w < m);
-        const { canary: c, stable: st } = weightedReplicaCounts(r, w, m, s);
-        if (s > 0) return c >= 1 && st >= 1;
-        if (r < 2) return true;
-        return st >= 1 && (c >= 1 || st === r);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 999 }),
+        fc.constantFrom(100, 1000),
+        fc.integer({ min: 0, max: 4 }),
+        (r, w, m, s) => {
+          fc.pre(w < m);
+          const { canary: c, stable: st } = weightedReplicaCounts(r, w, m, s);
+          if (s > 0) return c >= 1 && st >= 1;
+          if (r < 2) return true;
+          return st >= 1 && (c >= 1 || st === r);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -206,7 +220,9 @@ describe('§3.4 traffic-routed canary, through the whole reconcile', () => {
 
 describe('§3.6 gradual abort with dynamicStableScale, through the whole reconcile', () => {
   it('the canary Service goes back to the stable only once no traffic is left on the canary; ends with weight 0, stable 10, canary 0', () => {
-    const h = deployed(canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, dynamicStableScale: true }));
+    const h = deployed(
+      canary({ steps: [{ setWeight: 50 }, { pause: {} }], trafficRouting: { nginx: { stableIngress: 'demo' } }, dynamicStableScale: true }),
+    );
     updateImage(h);
     settle(h);
     assert.deepEqual([replicas(h, 2), replicas(h, 1)], [5, 5]);
@@ -228,10 +244,19 @@ describe('§3.6 gradual abort with dynamicStableScale, through the whole reconci
 describe('§3.7 / §8 abort: the preview or canary waits for the stable', () => {
   const bgServices = () => [service('demo-active'), service('demo-preview')];
   it('blue-green: the preview scale-down deadline is written once the stable has available ≥ R (more than R counts too)', () => {
-    const h = deployed(rolloutWith({ blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', autoPromotionEnabled: false } }, { replicas: 3 }), bgServices());
+    const h = deployed(
+      rolloutWith(
+        { blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', autoPromotionEnabled: false } },
+        { replicas: 3 },
+      ),
+      bgServices(),
+    );
     updateImage(h);
     settle(h);
-    assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((p) => p.reason), ['BlueGreenPause']);
+    assert.deepEqual(
+      h.world.rollout.status?.pauseConditions?.map((p) => p.reason),
+      ['BlueGreenPause'],
+    );
     patchStatus(h, { abort: true });
     h.podsReadyAtOnce = false;
     setPods(h, replicaSetByRevision(h, 1), 4, 4); // a surplus pod still available
@@ -297,7 +322,16 @@ describe('§5.2 rule 1: template or steps changed', () => {
     assert.equal(h.world.rollout.status?.currentStepIndex, 1);
     assert.equal(h.world.rollout.status?.pauseConditions?.length, 1);
     const r = h.world.rollout;
-    h.world = { ...h.world, rollout: { ...r, spec: { ...r.spec, strategy: { canary: { ...r.spec!.strategy!.canary, steps: [{ setWeight: 10 }, { setWeight: 20 }, { pause: {} }] } } } } };
+    h.world = {
+      ...h.world,
+      rollout: {
+        ...r,
+        spec: {
+          ...r.spec,
+          strategy: { canary: { ...r.spec!.strategy!.canary, steps: [{ setWeight: 10 }, { setWeight: 20 }, { pause: {} }] } },
+        },
+      },
+    };
     const reset = step(h);
     assert.equal(reset.status.currentStepIndex, 0);
     assert.equal(reset.status.pauseConditions, undefined);
@@ -425,10 +459,13 @@ describe('§7.1 promote --full: a failed run is not an abort, not even for one r
 
 describe('§7.1 / §8 step 9: promote --full of an aborted blue-green rollout', () => {
   it('un-aborts, skips the pause and promotes once the new RS is saturated', () => {
-    const h = deployed(rolloutWith({ blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', autoPromotionEnabled: false } }, { replicas: 3 }), [
-      service('demo-active'),
-      service('demo-preview'),
-    ]);
+    const h = deployed(
+      rolloutWith(
+        { blueGreen: { activeService: 'demo-active', previewService: 'demo-preview', autoPromotionEnabled: false } },
+        { replicas: 3 },
+      ),
+      [service('demo-active'), service('demo-preview')],
+    );
     updateImage(h);
     settle(h);
     patchStatus(h, { abort: true });
@@ -474,7 +511,10 @@ describe('§7.3 retry', () => {
     const r = step(h);
     assert.equal(r.status.abortedAt, undefined);
     const progressing = getCondition(r.status.conditions, 'Progressing');
-    assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ['Unknown', 'RolloutRetry', 'Retrying Rollout after abort']);
+    assert.deepEqual(
+      [progressing?.status, progressing?.reason, progressing?.message],
+      ['Unknown', 'RolloutRetry', 'Retrying Rollout after abort'],
+    );
     assert.notEqual(r.status.phase, 'Degraded');
   });
 });
@@ -487,7 +527,15 @@ describe('§8 step 3: the size of the new (preview) ReplicaSet', () => {
     spec: { replicas },
     status: { replicas, availableReplicas: replicas },
   });
-  function size(opts: { preview?: number; paused?: boolean; pause?: boolean; checkpoint?: boolean; current?: string; promoteFull?: boolean; active?: string }): number {
+  function size(opts: {
+    preview?: number;
+    paused?: boolean;
+    pause?: boolean;
+    checkpoint?: boolean;
+    current?: string;
+    promoteFull?: boolean;
+    active?: string;
+  }): number {
     const rollout: Rollout = {
       metadata: { name: 'demo', namespace: 'default' },
       spec: {
@@ -662,7 +710,10 @@ describe('§12 Progressing FoundNewReplicaSet', () => {
     const r = step(h);
     const name = replicaSetByRevision(h, 2)?.metadata?.name;
     const progressing = getCondition(r.status.conditions, 'Progressing');
-    assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ['True', 'FoundNewReplicaSet', `Found new replica set "${name}"`]);
+    assert.deepEqual(
+      [progressing?.status, progressing?.reason, progressing?.message],
+      ['True', 'FoundNewReplicaSet', `Found new replica set "${name}"`],
+    );
   });
 });
 
@@ -674,7 +725,10 @@ describe('§12 Available for blue-green: the active RS is saturated', () => {
     setPods(h, replicaSetByRevision(h, 1), 3, 2);
     const r = step(h);
     const available = getCondition(r.status.conditions, 'Available');
-    assert.deepEqual([available?.status, available?.reason, available?.message], ['False', 'AvailableReason', 'Rollout does not have minimum availability']);
+    assert.deepEqual(
+      [available?.status, available?.reason, available?.message],
+      ['False', 'AvailableReason', 'Rollout does not have minimum availability'],
+    );
     setPods(h, replicaSetByRevision(h, 1), 3, 3);
     assert.equal(getCondition(step(h).status.conditions, 'Available')?.status, 'True');
   });
@@ -682,12 +736,15 @@ describe('§12 Available for blue-green: the active RS is saturated', () => {
 
 describe('§14.14 / §15 anti-affinity, through the whole reconcile', () => {
   it('the new RS gets a term naming the stable hash, which stays on it after its promotion', () => {
-    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } }));
+    const h = deployed(
+      canary({ steps: [{ setWeight: 20 }, { pause: {} }], antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } }),
+    );
     const v1 = replicaSetByRevision(h, 1);
     assert.equal(v1?.spec?.template?.spec?.affinity, undefined, 'no term on the first RS (no stable yet)');
     updateImage(h);
     settle(h);
-    const term = replicaSetByRevision(h, 2)?.spec?.template?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    const term = replicaSetByRevision(h, 2)?.spec?.template?.spec?.affinity?.podAntiAffinity
+      ?.requiredDuringSchedulingIgnoredDuringExecution;
     assert.deepEqual(term, [
       {
         labelSelector: { matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'In', values: [hashOf(v1)] }] },
@@ -698,7 +755,10 @@ describe('§14.14 / §15 anti-affinity, through the whole reconcile', () => {
     patchStatus(h, { pauseConditions: null });
     settle(h);
     assert.equal(h.world.rollout.status?.stableRS, hashOf(replicaSetByRevision(h, 2)));
-    assert.deepEqual(replicaSetByRevision(h, 2)?.spec?.template?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, term);
+    assert.deepEqual(
+      replicaSetByRevision(h, 2)?.spec?.template?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      term,
+    );
     assert.equal(hashOf(replicaSetByRevision(h, 2)), h.world.rollout.status?.currentPodHash, 'the term never enters the hash');
   });
 });
@@ -714,14 +774,33 @@ describe('§15 anti-affinity removal', () => {
     };
     const rollout: Rollout = {
       metadata: { name: 'demo', namespace: 'default', annotations: { team: 'web' } },
-      spec: { selector: { matchLabels: { app: 'demo' } }, template, strategy: { canary: { antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } } } },
+      spec: {
+        selector: { matchLabels: { app: 'demo' } },
+        template,
+        strategy: { canary: { antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } } },
+      },
       status: { stableRS: hash, currentPodHash: hash },
     };
     const rs: ReplicaSet = {
-      metadata: { name: `demo-${hash}`, labels: { app: 'demo', 'rollouts-pod-template-hash': hash }, annotations: { 'rollout.argoproj.io/revision': '2', team: 'web' } },
-      spec: { replicas: 1, minReadySeconds: 0, template: { ...template, spec: { ...template.spec, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } } } },
+      metadata: {
+        name: `demo-${hash}`,
+        labels: { app: 'demo', 'rollouts-pod-template-hash': hash },
+        annotations: { 'rollout.argoproj.io/revision': '2', team: 'web' },
+      },
+      spec: {
+        replicas: 1,
+        minReadySeconds: 0,
+        template: {
+          ...template,
+          spec: { ...template.spec, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } },
+        },
+      },
     };
-    assert.equal(syncReplicaSetRevision(rollout, rs, [rs], hash), undefined, 'promoted: the staleness test is off, nothing rewrites the term away');
+    assert.equal(
+      syncReplicaSetRevision(rollout, rs, [rs], hash),
+      undefined,
+      'promoted: the staleness test is off, nothing rewrites the term away',
+    );
     const changed: Rollout = { ...rollout, metadata: { ...rollout.metadata, annotations: { team: 'shop' } } };
     const rewritten = syncReplicaSetRevision(changed, rs, [rs], hash);
     assert.ok(rewritten);
@@ -731,7 +810,13 @@ describe('§15 anti-affinity removal', () => {
 
 describe('§16 ephemeral metadata, through the whole reconcile', () => {
   it('canary A→B: B carries canaryMetadata and A stableMetadata during the update; after promotion B gets stableMetadata and A loses its keys', () => {
-    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], canaryMetadata: { labels: { role: 'canary' } }, stableMetadata: { labels: { role: 'stable' } } }));
+    const h = deployed(
+      canary({
+        steps: [{ setWeight: 20 }, { pause: {} }],
+        canaryMetadata: { labels: { role: 'canary' } },
+        stableMetadata: { labels: { role: 'stable' } },
+      }),
+    );
     const labels = (rev: number) => replicaSetByRevision(h, rev)?.spec?.template?.metadata?.labels ?? {};
     assert.equal(labels(1).role, 'stable');
     updateImage(h);
@@ -748,7 +833,13 @@ describe('§16 ephemeral metadata, through the whole reconcile', () => {
 
 describe('§16 role swap timing', () => {
   it('the reconcile that promotes B only writes stableRS = B; the next one gives B stableMetadata and strips A', () => {
-    const h = deployed(canary({ steps: [{ setWeight: 20 }, { pause: {} }], canaryMetadata: { labels: { role: 'canary' } }, stableMetadata: { labels: { role: 'stable' } } }));
+    const h = deployed(
+      canary({
+        steps: [{ setWeight: 20 }, { pause: {} }],
+        canaryMetadata: { labels: { role: 'canary' } },
+        stableMetadata: { labels: { role: 'stable' } },
+      }),
+    );
     const labels = (rev: number) => replicaSetByRevision(h, rev)?.spec?.template?.metadata?.labels ?? {};
     updateImage(h);
     settle(h);
@@ -756,7 +847,8 @@ describe('§16 role swap timing', () => {
     let promoting;
     for (let i = 0; i < 20 && !promoting; i++) {
       const r = step(h);
-      if (r.status.stableRS === h.world.rollout.status?.currentPodHash && hashOf(replicaSetByRevision(h, 2)) === r.status.stableRS) promoting = r;
+      if (r.status.stableRS === h.world.rollout.status?.currentPodHash && hashOf(replicaSetByRevision(h, 2)) === r.status.stableRS)
+        promoting = r;
     }
     assert.ok(promoting, 'promoted');
     assert.equal(labels(2).role, 'canary', 'nothing swapped in the promoting reconcile');

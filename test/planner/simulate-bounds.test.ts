@@ -11,7 +11,10 @@ import { canary, rolloutWith, service } from './reconcile-harness';
 
 const SEED = 3102;
 const services = [service('demo-stable'), service('demo-canary'), service('active'), service('preview')];
-const intOrPercent = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 60 }).map((n) => `${n}%`));
+const intOrPercent = fc.oneof(
+  fc.integer({ min: 0, max: 4 }),
+  fc.integer({ min: 0, max: 60 }).map((n) => `${n}%`),
+);
 
 function stepArb(routed: boolean, replicas: number): fc.Arbitrary<CanaryStep> {
   const common: fc.Arbitrary<CanaryStep>[] = [
@@ -29,7 +32,13 @@ function stepArb(routed: boolean, replicas: number): fc.Arbitrary<CanaryStep> {
 }
 
 const canaryArb: fc.Arbitrary<Rollout> = fc
-  .record({ replicas: fc.integer({ min: 0, max: 12 }), routed: fc.boolean(), maxSurge: intOrPercent, maxUnavailable: intOrPercent, minReady: fc.constantFrom(0, 0, 5) })
+  .record({
+    replicas: fc.integer({ min: 0, max: 12 }),
+    routed: fc.boolean(),
+    maxSurge: intOrPercent,
+    maxUnavailable: intOrPercent,
+    minReady: fc.constantFrom(0, 0, 5),
+  })
   .chain((c) =>
     fc.array(stepArb(c.routed, c.replicas), { maxLength: 7 }).map((steps) => {
       const strategy: CanaryStrategy = { steps };
@@ -76,19 +85,25 @@ function implausible(rollout: Rollout, f: SimulationFrame): string | undefined {
   const replicas = rollout.spec?.replicas ?? 1;
   const canaryStrategy = rollout.spec?.strategy?.canary;
   for (const rs of f.replicaSets) {
-    if (![rs.desired, rs.current, rs.ready, rs.available].every(whole)) return `${rs.name} has a count that is not a whole number >= 0: ${JSON.stringify(rs)}`;
-    if (rs.available > rs.ready || rs.ready > rs.current) return `${rs.name}: available <= ready <= current does not hold: ${JSON.stringify(rs)}`;
+    if (![rs.desired, rs.current, rs.ready, rs.available].every(whole))
+      return `${rs.name} has a count that is not a whole number >= 0: ${JSON.stringify(rs)}`;
+    if (rs.available > rs.ready || rs.ready > rs.current)
+      return `${rs.name}: available <= ready <= current does not hold: ${JSON.stringify(rs)}`;
   }
-  if (![f.canary.desired, f.canary.available, f.stable.desired, f.stable.available].every(whole)) return `canary/stable summary: ${JSON.stringify([f.canary, f.stable])}`;
+  if (![f.canary.desired, f.canary.available, f.stable.desired, f.stable.available].every(whole))
+    return `canary/stable summary: ${JSON.stringify([f.canary, f.stable])}`;
   if (f.weight.canary < 0 || f.weight.stable < 0 || f.weight.canary + f.weight.stable !== 100) return `weights ${JSON.stringify(f.weight)}`;
   const total = f.replicaSets.reduce((n, rs) => n + rs.desired, 0);
   if (canaryStrategy) {
     const steps = canaryStrategy.steps ?? [];
-    if (f.step.count !== steps.length || f.step.index < 0 || f.step.index > f.step.count) return `step counter ${stepProgress(f.step.index, f.step.count)} of ${steps.length} steps`;
-    if ((f.step.current === undefined) !== (f.step.index === f.step.count)) return `step ${f.step.index} of ${f.step.count} has ${f.step.current ? stepText(f.step.current) : 'no step'}`;
+    if (f.step.count !== steps.length || f.step.index < 0 || f.step.index > f.step.count)
+      return `step counter ${stepProgress(f.step.index, f.step.count)} of ${steps.length} steps`;
+    if ((f.step.current === undefined) !== (f.step.index === f.step.count))
+      return `step ${f.step.index} of ${f.step.count} has ${f.step.current ? stepText(f.step.current) : 'no step'}`;
     if (canaryStrategy.trafficRouting) {
       // The stable never grows past the spec; the canary only to what a setCanaryScale asks (at most replicas here) or the spec.
-      if (f.replicaSets.some((rs) => rs.desired > replicas)) return `a ReplicaSet above ${replicas} replicas: ${JSON.stringify(f.replicaSets)}`;
+      if (f.replicaSets.some((rs) => rs.desired > replicas))
+        return `a ReplicaSet above ${replicas} replicas: ${JSON.stringify(f.replicaSets)}`;
     } else {
       const { maxSurge } = resolveSurgeUnavailable(rollout);
       if (total > replicas + maxSurge) return `${total} pods asked for, more than ${replicas} + maxSurge ${maxSurge}`;
@@ -99,31 +114,46 @@ function implausible(rollout: Rollout, f: SimulationFrame): string | undefined {
     if (total > replicas + bound) return `${total} pods asked for, more than active ${replicas} + preview ${bound}`;
   }
   // A Service that selects one ReplicaSet's pods selects a ReplicaSet that exists.
-  for (const s of f.services) if (s.selects !== null && s.replicaSet === null) return `Service ${s.name} selects hash ${s.selects}, which no ReplicaSet has`;
+  for (const s of f.services)
+    if (s.selects !== null && s.replicaSet === null) return `Service ${s.name} selects hash ${s.selects}, which no ReplicaSet has`;
   return undefined;
 }
 
 describe('simulation bounds (issue 31 item 2)', () => {
   it('every frame of a random valid spec has whole, non-negative counts within the bounds Argo keeps', () => {
     fc.assert(
-      fc.property(fc.oneof(canaryArb, blueGreenArb), fc.integer({ min: 0, max: 20 }), fc.boolean(), (rollout, podReadySeconds, autoPromote) => {
-        const result = simulate(rollout, { podReadySeconds, autoPromote, maxFrames: 400, services });
-        assert.notEqual(result.outcome, 'stuck', `a valid spec got stuck after ${result.frames.length} frames`);
-        for (const f of result.frames) {
-          const broken = implausible(rollout, f);
-          assert.equal(broken, undefined, `frame ${f.index} (t=${f.time}s): ${broken}`);
-        }
-      }),
+      fc.property(
+        fc.oneof(canaryArb, blueGreenArb),
+        fc.integer({ min: 0, max: 20 }),
+        fc.boolean(),
+        (rollout, podReadySeconds, autoPromote) => {
+          const result = simulate(rollout, { podReadySeconds, autoPromote, maxFrames: 400, services });
+          assert.notEqual(result.outcome, 'stuck', `a valid spec got stuck after ${result.frames.length} frames`);
+          for (const f of result.frames) {
+            const broken = implausible(rollout, f);
+            assert.equal(broken, undefined, `frame ${f.index} (t=${f.time}s): ${broken}`);
+          }
+        },
+      ),
       { seed: SEED, numRuns: 150 },
     );
   });
 
   it('a setWeight Argo refuses (outside 0..100) is never simulated, so no count can go negative', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.oneof(fc.integer({ min: -50, max: -1 }), fc.integer({ min: 101, max: 400 })), (replicas, weight) => {
-        const rollout = canary({ steps: [{ setWeight: weight }, { pause: {} }] }, { replicas });
-        assert.throws(() => simulate(rollout, { services }), (e: Error) => e.message === `spec.strategy.canary.steps[0]: setWeight ${weight} is outside 0..100: Argo refuses this spec (InvalidSpec), so it is not simulated`);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.oneof(fc.integer({ min: -50, max: -1 }), fc.integer({ min: 101, max: 400 })),
+        (replicas, weight) => {
+          const rollout = canary({ steps: [{ setWeight: weight }, { pause: {} }] }, { replicas });
+          assert.throws(
+            () => simulate(rollout, { services }),
+            (e: Error) =>
+              e.message ===
+              `spec.strategy.canary.steps[0]: setWeight ${weight} is outside 0..100: Argo refuses this spec (InvalidSpec), so it is not simulated`,
+          );
+        },
+      ),
       { seed: SEED, numRuns: 40 },
     );
   });

@@ -38,7 +38,8 @@ const first = (frames: SimulationFrame[], test: (f: SimulationFrame) => boolean,
 };
 const templatesOf = (f: SimulationFrame) => f.experiments?.[0]?.templates ?? [];
 /** Both templates exist and `test` holds for each. */
-const bothTemplates = (f: SimulationFrame, test: (t: ReturnType<typeof templatesOf>[number]) => boolean) => templatesOf(f).length === 2 && templatesOf(f).every(test);
+const bothTemplates = (f: SimulationFrame, test: (t: ReturnType<typeof templatesOf>[number]) => boolean) =>
+  templatesOf(f).length === 2 && templatesOf(f).every(test);
 
 describe('simulate: experiment steps run as the experiment controller runs them', () => {
   it('the template ReplicaSets get pods, the step lasts pod-ready time + duration, the rollout completes', () => {
@@ -52,10 +53,10 @@ describe('simulate: experiment steps run as the experiment controller runs them'
     const created = first(frames, (f) => templatesOf(f).length === 2, 'the templates exist');
     assert.equal(created.time, stepStart.time);
     const experiment = created.experiments![0]!.name;
-    assert.deepEqual(
-      created.experiments![0]!.templates.map((t) => t.replicaSet).sort(),
-      [`${experiment}-baseline`, `${experiment}-canary`],
-    );
+    assert.deepEqual(created.experiments![0]!.templates.map((t) => t.replicaSet).sort(), [
+      `${experiment}-baseline`,
+      `${experiment}-canary`,
+    ]);
 
     // Their pods: one each (replicas default to 1), ready podReadySeconds after they were made.
     const podsMade = first(frames, (f) => bothTemplates(f, (t) => t.current === 1), 'template pods exist');
@@ -78,7 +79,11 @@ describe('simulate: experiment steps run as the experiment controller runs them'
     assert.equal(nextStep.experiments![0]!.phase, 'Successful');
 
     // The templates stay up for the scale-down delay, then go.
-    const scaledDown = first(frames, (f) => f.index > nextStep.index && bothTemplates(f, (t) => t.desired === 0 && t.current === 0), 'the templates are scaled down');
+    const scaledDown = first(
+      frames,
+      (f) => f.index > nextStep.index && bothTemplates(f, (t) => t.desired === 0 && t.current === 0),
+      'the templates are scaled down',
+    );
     assert.equal(scaledDown.time, nextStep.time + SCALE_DOWN_DELAY);
 
     // The rollout's own ReplicaSets, weights and Services never count the template ReplicaSets.
@@ -100,7 +105,10 @@ describe('simulate: experiment steps run as the experiment controller runs them'
     assert.equal(abort.experiments![0]!.phase, 'Failed');
     assert.match(abort.message, /Experiment analysis phase is error\/failed/);
     const end = result.frames[result.frames.length - 1]!;
-    assert.ok(bothTemplates(end, (t) => t.desired === 0), 'the templates are scaled down after the delay');
+    assert.ok(
+      bothTemplates(end, (t) => t.desired === 0),
+      'the templates are scaled down after the delay',
+    );
     assert.equal(end.time, abort.time + SCALE_DOWN_DELAY);
     assert.equal(end.canary.desired, 0);
     assert.equal(end.stable.available, 4);
@@ -114,7 +122,10 @@ describe('simulate: experiment steps run as the experiment controller runs them'
     assert.ok(ex, 'the experiment was started before the abort');
     assert.ok(result.frames.some((f) => f.events.some((e) => e === `terminate Experiment ${ex.name}`)));
     assert.ok(ex.templates.every((t) => t.desired === 0 && t.current === 0));
-    assert.ok(ex.analysisRuns.every((r) => r.phase !== 'Running'), JSON.stringify(ex.analysisRuns));
+    assert.ok(
+      ex.analysisRuns.every((r) => r.phase !== 'Running'),
+      JSON.stringify(ex.analysisRuns),
+    );
   });
 
   it('rollouts without an experiment step have no experiments in their frames', () => {

@@ -4,7 +4,8 @@ import type { SimulationFrame } from '../../src/planner';
 import { describeStep, simulate, stepText } from '../../src/planner';
 import { canary, rolloutWith, service } from './reconcile-harness';
 
-const basic = () => canary({ steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: { duration: '30s' } }] }, { replicas: 5 });
+const basic = () =>
+  canary({ steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: { duration: '30s' } }] }, { replicas: 5 });
 
 function last(frames: SimulationFrame[]): SimulationFrame {
   return frames[frames.length - 1]!;
@@ -16,14 +17,20 @@ describe('simulate', () => {
     assert.equal(result.outcome, 'promoted');
     const first = result.frames[0]!;
     assert.equal(first.time, 0);
-    assert.deepEqual(first.replicaSets.map((r) => [r.revision, r.role, r.desired, r.available]), [[1, 'stable', 5, 5]]);
+    assert.deepEqual(
+      first.replicaSets.map((r) => [r.revision, r.role, r.desired, r.available]),
+      [[1, 'stable', 5, 5]],
+    );
     assert.equal(first.phase, 'Healthy');
     const end = last(result.frames);
     assert.equal(end.phase, 'Healthy');
     const v2 = end.replicaSets.find((r) => r.revision === 2)!;
     assert.equal(v2.role, 'stable');
     assert.equal(v2.available, 5);
-    assert.ok(end.services.every((s) => s.replicaSet === v2.name), 'both Services select revision 2');
+    assert.ok(
+      end.services.every((s) => s.replicaSet === v2.name),
+      'both Services select revision 2',
+    );
   });
 
   it('numbers steps one way (issue 31 item 7): the counter, the step at it and what the rollout waits for name the same step', () => {
@@ -39,7 +46,8 @@ describe('simulate', () => {
     }
     const untilPromoted = waiting.find((f) => f.waitsForPerson)!;
     assert.deepEqual([untilPromoted.step.index, stepText(untilPromoted.step.current!)], [1, 'pause until promoted']);
-    for (const f of result.frames.filter((x) => x.step.index < x.step.count)) assert.deepEqual(f.step.current, describeStep(basic().spec!.strategy!.canary!.steps![f.step.index]!));
+    for (const f of result.frames.filter((x) => x.step.index < x.step.count))
+      assert.deepEqual(f.step.current, describeStep(basic().spec!.strategy!.canary!.steps![f.step.index]!));
   });
 
   it('frames are plain JSON', () => {
@@ -100,14 +108,20 @@ describe('simulate', () => {
   });
 
   it('a failing analysis aborts the update', () => {
-    const r = canary({ steps: [{ setWeight: 40 }, { analysis: { templates: [{ templateName: 'errors' }] } }, { setWeight: 80 }] }, { replicas: 5 });
+    const r = canary(
+      { steps: [{ setWeight: 40 }, { analysis: { templates: [{ templateName: 'errors' }] } }, { setWeight: 80 }] },
+      { replicas: 5 },
+    );
     const result = simulate(r, { analysisResult: 'Failed' });
     assert.equal(result.outcome, 'aborted');
     assert.match(last(result.frames).message, /Step-based analysis phase error\/failed/);
   });
 
   it('traffic-routed canaries show the router weight', () => {
-    const r = canary({ steps: [{ setWeight: 25 }, { pause: { duration: 10 } }], trafficRouting: { nginx: { stableIngress: 'demo' } } }, { replicas: 4 });
+    const r = canary(
+      { steps: [{ setWeight: 25 }, { pause: { duration: 10 } }], trafficRouting: { nginx: { stableIngress: 'demo' } } },
+      { replicas: 4 },
+    );
     const result = simulate(r);
     assert.equal(result.outcome, 'promoted');
     const weights = result.frames.filter((f) => f.weight.source === 'router').map((f) => f.weight.canary);
@@ -116,7 +130,14 @@ describe('simulate', () => {
   });
 
   it('ping-pong: the simulation has ping and pong, and ends with the one that took the new pods as the stable', () => {
-    const r = canary({ steps: [{ setWeight: 25 }, { pause: { duration: 10 } }], pingPong: { pingService: 'demo-ping', pongService: 'demo-pong' }, trafficRouting: { alb: { ingress: 'demo', rootService: 'demo-root', servicePort: 80 } } }, { replicas: 4 });
+    const r = canary(
+      {
+        steps: [{ setWeight: 25 }, { pause: { duration: 10 } }],
+        pingPong: { pingService: 'demo-ping', pongService: 'demo-pong' },
+        trafficRouting: { alb: { ingress: 'demo', rootService: 'demo-root', servicePort: 80 } },
+      },
+      { replicas: 4 },
+    );
     delete r.spec!.strategy!.canary!.stableService;
     delete r.spec!.strategy!.canary!.canaryService;
     const result = simulate(r);
@@ -124,14 +145,27 @@ describe('simulate', () => {
     const during = result.frames.find((f) => f.weight.canary === 25)!;
     assert.ok(during, 'a frame at 25%');
     const v2 = last(result.frames).replicaSets.find((x) => x.revision === 2)!;
-    assert.deepEqual(during.services.map((s) => [s.name, s.role]).sort(), [['demo-ping', 'stable'], ['demo-pong', 'canary']], 'ping is stable after the first deploy (upstream e2e TestIstioPingPongUpdate)');
+    assert.deepEqual(
+      during.services.map((s) => [s.name, s.role]).sort(),
+      [
+        ['demo-ping', 'stable'],
+        ['demo-pong', 'canary'],
+      ],
+      'ping is stable after the first deploy (upstream e2e TestIstioPingPongUpdate)',
+    );
     assert.equal(during.services.find((s) => s.name === 'demo-pong')?.replicaSet, v2.name);
     const end = last(result.frames);
-    assert.deepEqual(end.services.find((s) => s.role === 'stable'), { name: 'demo-pong', role: 'stable', selects: end.services.find((s) => s.name === 'demo-pong')!.selects, replicaSet: v2.name });
+    assert.deepEqual(
+      end.services.find((s) => s.role === 'stable'),
+      { name: 'demo-pong', role: 'stable', selects: end.services.find((s) => s.name === 'demo-pong')!.selects, replicaSet: v2.name },
+    );
   });
 
   it('blue-green: the preview comes up, a person promotes, the active Service switches', () => {
-    const r = rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview', autoPromotionEnabled: false } }, { replicas: 3 });
+    const r = rolloutWith(
+      { blueGreen: { activeService: 'active', previewService: 'preview', autoPromotionEnabled: false } },
+      { replicas: 3 },
+    );
     const result = simulate(r, { services: [service('active'), service('preview')] });
     assert.equal(result.outcome, 'promoted');
     assert.ok(result.frames.some((f) => f.action === 'promote'));
@@ -142,16 +176,25 @@ describe('simulate', () => {
   });
 
   it('blue-green with post-promotion analysis: the new pods take all traffic before they become the stable', () => {
-    const r = rolloutWith({ blueGreen: { activeService: 'active', postPromotionAnalysis: { templates: [{ templateName: 'soak' }] } } }, { replicas: 2 });
+    const r = rolloutWith(
+      { blueGreen: { activeService: 'active', postPromotionAnalysis: { templates: [{ templateName: 'soak' }] } } },
+      { replicas: 2 },
+    );
     const result = simulate(r, { services: [service('active')] });
     assert.equal(result.outcome, 'promoted');
     const switched = result.frames.filter((f) => f.weight.canary === 100);
     assert.ok(switched.length > 0);
-    assert.ok(switched.every((f) => f.phase === 'Progressing'), 'waiting for the post-promotion analysis');
+    assert.ok(
+      switched.every((f) => f.phase === 'Progressing'),
+      'waiting for the post-promotion analysis',
+    );
   });
 
   it('blue-green abort: the active Service stays on revision 1 and the preview is scaled down after the abort delay', () => {
-    const r = rolloutWith({ blueGreen: { activeService: 'active', previewService: 'preview', autoPromotionEnabled: false } }, { replicas: 3 });
+    const r = rolloutWith(
+      { blueGreen: { activeService: 'active', previewService: 'preview', autoPromotionEnabled: false } },
+      { replicas: 3 },
+    );
     const result = simulate(r, { abortAtStep: 0, podReadySeconds: 5 });
     assert.equal(result.outcome, 'aborted');
     const abortAt = result.frames.find((f) => f.action === 'abort')!;
@@ -189,14 +232,23 @@ describe('simulate', () => {
     const big = simulate(canary({ steps }, { replicas: 1_000_000_000 }));
     const small = simulate(canary({ steps }, { replicas: 5 }));
     assert.equal(big.outcome, 'promoted');
-    assert.deepEqual(big.frames.map((f) => f.step.index).filter((w, i, all) => w !== all[i - 1]), small.frames.map((f) => f.step.index).filter((w, i, all) => w !== all[i - 1]));
-    for (const weight of [20, 60]) assert.ok(big.frames.some((f) => f.weight.canary === weight), `a frame at ${weight}%`);
+    assert.deepEqual(
+      big.frames.map((f) => f.step.index).filter((w, i, all) => w !== all[i - 1]),
+      small.frames.map((f) => f.step.index).filter((w, i, all) => w !== all[i - 1]),
+    );
+    for (const weight of [20, 60])
+      assert.ok(
+        big.frames.some((f) => f.weight.canary === weight),
+        `a frame at ${weight}%`,
+      );
     const atTwenty = big.frames.find((f) => f.step.index === 1)!;
     assert.equal(atTwenty.canary.desired, 200_000_000);
     assert.equal(last(big.frames).stable.available, 1_000_000_000);
     assert.match(big.frames[0]!.events.join('\n'), /more than 10000 pods: they are counted/);
     assert.ok(!small.frames.some((f) => f.events.some((e) => /counted/.test(e))), 'few pods are simulated one by one');
-    const blueGreen = simulate(rolloutWith({ blueGreen: { activeService: 'active', autoPromotionEnabled: true } }, { replicas: 1_000_000_000 }));
+    const blueGreen = simulate(
+      rolloutWith({ blueGreen: { activeService: 'active', autoPromotionEnabled: true } }, { replicas: 1_000_000_000 }),
+    );
     assert.equal(blueGreen.outcome, 'promoted');
     assert.equal(last(blueGreen.frames).stable.available, 1_000_000_000);
   });

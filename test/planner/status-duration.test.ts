@@ -6,7 +6,21 @@ import { describe, it } from 'mocha';
 import type { Rollout } from '../../src/planner';
 import { refusedStatus } from '../../src/planner/rollout-decision';
 import type { Harness } from './reconcile-harness';
-import { advance, canary, deployed, patchStatus, replicaSetByRevision, rolloutWith, service, settle, setPods, step, updateImage, harness, T0 } from './reconcile-harness';
+import {
+  advance,
+  canary,
+  deployed,
+  patchStatus,
+  replicaSetByRevision,
+  rolloutWith,
+  service,
+  settle,
+  setPods,
+  step,
+  updateImage,
+  harness,
+  T0,
+} from './reconcile-harness';
 
 const at = (h: Harness): string => `${h.now.toISOString().slice(0, 19)}Z`;
 const durationOf = (h: Harness) => h.world.rollout.status?.duration;
@@ -29,7 +43,11 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     advance(h, 20);
     setPods(h, replicaSetByRevision(h, 1), 10, 10);
     step(h);
-    assert.deepEqual(durationOf(h), { rolloutStartedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:25Z', completionStatus: 'Promoted' });
+    assert.deepEqual(durationOf(h), {
+      rolloutStartedAt: '2026-01-01T00:00:00Z',
+      finishedAt: '2026-01-01T00:00:25Z',
+      completionStatus: 'Promoted',
+    });
   });
 
   it('a finished attempt is left as it is by every later reconcile (the usual no-op of a completed rollout)', () => {
@@ -53,7 +71,12 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     advance(h, 42);
     patchStatus(h, { pauseConditions: null });
     settle(h);
-    assert.deepEqual(durationOf(h), { rolloutStartedAt: start, totalManualPauseDurationSeconds: 42, finishedAt: at(h), completionStatus: 'Promoted' });
+    assert.deepEqual(durationOf(h), {
+      rolloutStartedAt: start,
+      totalManualPauseDurationSeconds: 42,
+      finishedAt: at(h),
+      completionStatus: 'Promoted',
+    });
   });
 
   it('a timed pause step needs no person: no manual pause is tracked', () => {
@@ -114,7 +137,12 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     patchStatus(h, { abort: true });
     settle(h);
     const aborted = durationOf(h);
-    assert.deepEqual(aborted, { rolloutStartedAt: start, totalManualPauseDurationSeconds: 9, finishedAt: '2026-01-01T00:00:19Z', completionStatus: 'Aborted' });
+    assert.deepEqual(aborted, {
+      rolloutStartedAt: start,
+      totalManualPauseDurationSeconds: 9,
+      finishedAt: '2026-01-01T00:00:19Z',
+      completionStatus: 'Aborted',
+    });
     advance(h, 60);
     settle(h);
     assert.deepEqual(durationOf(h), aborted, 'an aborted rollout at rest keeps its finished attempt');
@@ -133,7 +161,11 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     advance(h, 30);
     updateImage(h, 'app:3');
     const noticed = step(h);
-    assert.deepEqual(noticed.status.duration, { rolloutStartedAt: at(h) }, 'Superseded goes to metrics and logs only; the new attempt replaces it in the same update');
+    assert.deepEqual(
+      noticed.status.duration,
+      { rolloutStartedAt: at(h) },
+      'Superseded goes to metrics and logs only; the new attempt replaces it in the same update',
+    );
     settle(h);
     assert.deepEqual(durationOf(h), { rolloutStartedAt: '2026-01-01T00:00:40Z', manualPauseStartedAt: '2026-01-01T00:00:40Z' });
   });
@@ -158,7 +190,12 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     advance(h, 20);
     updateImage(h, 'app:1');
     settle(h);
-    assert.deepEqual(durationOf(h), { rolloutStartedAt: start, totalManualPauseDurationSeconds: 20, finishedAt: at(h), completionStatus: 'FastRolledBack' });
+    assert.deepEqual(durationOf(h), {
+      rolloutStartedAt: start,
+      totalManualPauseDurationSeconds: 20,
+      finishedAt: at(h),
+      completionStatus: 'FastRolledBack',
+    });
   });
 
   it('going back to a revision older than the stable is a rollback: RolledBack is known at once, finished when promoted and available', () => {
@@ -188,7 +225,12 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     advance(h, 4);
     patchStatus(h, { pauseConditions: null });
     settle(h);
-    assert.deepEqual(durationOf(h), { rolloutStartedAt: start, totalManualPauseDurationSeconds: 14, finishedAt: at(h), completionStatus: 'RolledBack' });
+    assert.deepEqual(durationOf(h), {
+      rolloutStartedAt: start,
+      totalManualPauseDurationSeconds: 14,
+      finishedAt: at(h),
+      completionStatus: 'RolledBack',
+    });
   });
 
   it('blue-green with autoPromotionEnabled false: the BlueGreenPause is a manual pause until the promote (requiresManualAction)', () => {
@@ -199,12 +241,20 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     updateImage(h);
     const start = at(h);
     settle(h);
-    assert.deepEqual(h.world.rollout.status?.pauseConditions?.map((c) => c.reason), ['BlueGreenPause']);
+    assert.deepEqual(
+      h.world.rollout.status?.pauseConditions?.map((c) => c.reason),
+      ['BlueGreenPause'],
+    );
     assert.equal(durationOf(h)?.manualPauseStartedAt, at(h));
     advance(h, 15);
     patchStatus(h, { pauseConditions: null });
     settle(h);
-    assert.deepEqual(durationOf(h), { rolloutStartedAt: start, totalManualPauseDurationSeconds: 15, finishedAt: at(h), completionStatus: 'Promoted' });
+    assert.deepEqual(durationOf(h), {
+      rolloutStartedAt: start,
+      totalManualPauseDurationSeconds: 15,
+      finishedAt: at(h),
+      completionStatus: 'Promoted',
+    });
   });
 
   it('blue-green with auto-promotion: the BlueGreenPause is timed, not manual', () => {
@@ -222,19 +272,33 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     updateImage(h);
     settle(h);
     const before = durationOf(h);
-    const refused = refusedStatus(h.world.rollout, 'The Rollout "demo" is invalid: spec.replicas: must be >= 0', new Date(T0.getTime() + 3_600_000));
+    const refused = refusedStatus(
+      h.world.rollout,
+      'The Rollout "demo" is invalid: spec.replicas: must be >= 0',
+      new Date(T0.getTime() + 3_600_000),
+    );
     assert.deepEqual(refused.duration, before);
   });
 
   it('while the status carries an InvalidSpec condition the planner leaves the duration alone (the InvalidSpec guard)', () => {
     const h = deployed(canary({ steps: steps20pause }));
     const before = durationOf(h);
-    const invalid = { type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: 'something else refused it', lastUpdateTime: at(h), lastTransitionTime: at(h) };
+    const invalid = {
+      type: 'InvalidSpec',
+      status: 'True',
+      reason: 'InvalidSpec',
+      message: 'something else refused it',
+      lastUpdateTime: at(h),
+      lastTransitionTime: at(h),
+    };
     patchStatus(h, { conditions: [...(h.world.rollout.status?.conditions ?? []), invalid] });
     advance(h, 10);
     updateImage(h);
     const result = step(h);
-    assert.ok(result.status.conditions?.some((c) => c.type === 'InvalidSpec'), 'the condition stands through the reconcile');
+    assert.ok(
+      result.status.conditions?.some((c) => c.type === 'InvalidSpec'),
+      'the condition stands through the reconcile',
+    );
     assert.deepEqual(result.status.duration, before, 'no new attempt while the spec is invalid');
   });
 
@@ -288,7 +352,10 @@ describe('status.duration (upstream calculateStatusDuration)', () => {
     patchStatus(h, { duration: null });
     const before = durationOf(h);
     advance(h, 30);
-    setSpec(h, (spec) => ({ ...spec, strategy: { canary: { stableService: 'demo-stable', canaryService: 'demo-canary', steps: steps20pause } } }));
+    setSpec(h, (spec) => ({
+      ...spec,
+      strategy: { canary: { stableService: 'demo-stable', canaryService: 'demo-canary', steps: steps20pause } },
+    }));
     const switched = step(h);
     assert.notEqual(switched.status.currentStepHash, undefined, 'the canary steps are recorded');
     settle(h);

@@ -1,13 +1,32 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { formatLabelSelector, getCondition } from '../../src/planner';
-import { advance, canary, deployed, patchStatus, replicaSetByRevision, rolloutWith, service, settle, setPods, step, updateImage, harness } from './reconcile-harness';
+import {
+  advance,
+  canary,
+  deployed,
+  patchStatus,
+  replicaSetByRevision,
+  rolloutWith,
+  service,
+  settle,
+  setPods,
+  step,
+  updateImage,
+  harness,
+} from './reconcile-harness';
 
 describe('rollout status (§11, §12)', () => {
   it('formats the selector as Kubernetes does', () => {
     assert.equal(formatLabelSelector({ matchLabels: { b: '2', a: '1' } }), 'a=1,b=2');
     assert.equal(
-      formatLabelSelector({ matchLabels: { app: 'x' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }, { key: 'gone', operator: 'DoesNotExist' }] }),
+      formatLabelSelector({
+        matchLabels: { app: 'x' },
+        matchExpressions: [
+          { key: 'tier', operator: 'In', values: ['web', 'api'] },
+          { key: 'gone', operator: 'DoesNotExist' },
+        ],
+      }),
       'app=x,!gone,tier in (api,web)',
     );
     assert.equal(formatLabelSelector(undefined), '');
@@ -15,7 +34,13 @@ describe('rollout status (§11, §12)', () => {
 
   it('orders the selector terms by key across matchLabels and matchExpressions, as Kubernetes does', () => {
     assert.equal(
-      formatLabelSelector({ matchLabels: { tier: 'web' }, matchExpressions: [{ key: 'app', operator: 'In', values: ['b', 'a'] }, { key: 'zone', operator: 'Exists' }] }),
+      formatLabelSelector({
+        matchLabels: { tier: 'web' },
+        matchExpressions: [
+          { key: 'app', operator: 'In', values: ['b', 'a'] },
+          { key: 'zone', operator: 'Exists' },
+        ],
+      }),
       'app in (a,b),tier=web,zone',
     );
   });

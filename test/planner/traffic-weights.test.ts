@@ -44,23 +44,40 @@ describe('abortTrafficWeight (§3.6)', () => {
   it('0 without both ReplicaSets or with 0 replicas', () => {
     assert.equal(abortTrafficWeight(aborted(), undefined, stableRS(10, 2)), 0);
     assert.equal(abortTrafficWeight(aborted(), canaryRS(8), undefined), 0);
-    const none = canaryRollout({ replicas: 0, dynamicStableScale: true, trafficRouting: nginx, steps: gradualSteps, status: { abort: true } });
+    const none = canaryRollout({
+      replicas: 0,
+      dynamicStableScale: true,
+      trafficRouting: nginx,
+      steps: gradualSteps,
+      status: { abort: true },
+    });
     assert.equal(abortTrafficWeight(none, canaryRS(0), stableRS(0)), 0);
   });
 });
 
 describe('desired traffic weight (§4)', () => {
   const steps: CanaryStep[] = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }];
-  const routed = (status: RolloutStatus = {}, extra = {}) => canaryRollout({ replicas: 10, trafficRouting: nginx, steps, status, ...extra });
+  const routed = (status: RolloutStatus = {}, extra = {}) =>
+    canaryRollout({ replicas: 10, trafficRouting: nginx, steps, status, ...extra });
 
   it('1. rolling back to the stable under dynamicStableScale keeps traffic on the old canary until the stable is fully available', () => {
-    const status: RolloutStatus = { stableRS: STABLE_HASH, currentPodHash: STABLE_HASH, currentStepIndex: 3, canary: { weights: weights(30, 70) } };
+    const status: RolloutStatus = {
+      stableRS: STABLE_HASH,
+      currentPodHash: STABLE_HASH,
+      currentStepIndex: 3,
+      canary: { weights: weights(30, 70) },
+    };
     const r = routed(status, { dynamicStableScale: true });
     const stable = stableRS(10, 6);
     const decision = trafficDecision(r, stable, stable, []);
     assert.deepEqual(decision, { weight: 30, case: 'rollbackToStable', canaryHash: CANARY_HASH, removeManagedRoutes: false });
     const ready = stableRS(10, 10);
-    assert.deepEqual(trafficDecision(r, ready, ready, []), { weight: 0, case: 'fullyPromoted', canaryHash: STABLE_HASH, removeManagedRoutes: true });
+    assert.deepEqual(trafficDecision(r, ready, ready, []), {
+      weight: 0,
+      case: 'fullyPromoted',
+      canaryHash: STABLE_HASH,
+      removeManagedRoutes: true,
+    });
   });
   it('2. fully promoted: 0 and managed routes removed', () => {
     const r = routed({ stableRS: CANARY_HASH, currentPodHash: CANARY_HASH, canary: { weights: weights(100, 0) } });
@@ -89,7 +106,10 @@ describe('desired traffic weight (§4)', () => {
     assert.equal(desiredTrafficWeight(routed({ promoteFull: true }, { dynamicStableScale: true }), canaryRS(10, 4), stableRS(10), []), 40);
     const three = canaryRollout({ replicas: 3, dynamicStableScale: true, trafficRouting: nginx, steps, status: { promoteFull: true } });
     assert.equal(desiredTrafficWeight(three, canaryRS(3, 1), stableRS(3), []), 33);
-    assert.equal(desiredTrafficWeight(routed({ promoteFull: true, canary: { weights: weights(20, 80) } }), canaryRS(10, 4), stableRS(10), []), 20);
+    assert.equal(
+      desiredTrafficWeight(routed({ promoteFull: true, canary: { weights: weights(20, 80) } }), canaryRS(10, 4), stableRS(10), []),
+      20,
+    );
     assert.equal(desiredTrafficWeight(routed({ promoteFull: true }), canaryRS(10, 4), stableRS(10), []), 0);
     assert.equal(trafficDecision(routed({ promoteFull: true }), canaryRS(10, 4), stableRS(10), []).removeManagedRoutes, true);
   });
@@ -112,7 +132,10 @@ describe('desired traffic weight (§4)', () => {
     });
     it('a canary without steps keeps weight 0 until it is promoted', () => {
       const r = canaryRollout({ replicas: 10, trafficRouting: nginx, status: { currentStepIndex: undefined } });
-      assert.deepEqual([trafficDecision(r, canaryRS(10), stableRS(10), []).weight, trafficDecision(r, canaryRS(10), stableRS(10), []).case], [0, 'noSteps']);
+      assert.deepEqual(
+        [trafficDecision(r, canaryRS(10), stableRS(10), []).weight, trafficDecision(r, canaryRS(10), stableRS(10), []).case],
+        [0, 'noSteps'],
+      );
     });
   });
 });

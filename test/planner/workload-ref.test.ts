@@ -41,7 +41,12 @@ describe('workloadRef resolution', () => {
   });
 
   it('drops the InvalidSpec condition it wrote earlier once the Deployment is there, and only that one', () => {
-    const ours = { type: 'InvalidSpec', status: 'True' as const, reason: 'InvalidSpec', message: 'spec.workloadRef: Deployment "web" does not exist' };
+    const ours = {
+      type: 'InvalidSpec',
+      status: 'True' as const,
+      reason: 'InvalidSpec',
+      message: 'spec.workloadRef: Deployment "web" does not exist',
+    };
     const other = { type: 'Progressing', status: 'True' as const, reason: 'NewReplicaSetAvailable', message: 'ok' };
     const r1 = resolveWorkloadRef(rollout({}, { conditions: [ours, other] }), deployment());
     assert.deepEqual(r1.kind === 'resolved' && r1.rollout.status?.conditions, [other]);
@@ -56,34 +61,71 @@ describe('workloadRef resolution', () => {
     const cases: [string, Rollout, Deployment | undefined, boolean, RegExp][] = [
       ['no Deployment', rollout(), undefined, true, /^spec\.workloadRef: Deployment "web" does not exist in namespace "shop"/],
       ['no name', rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment' } }), deployment(), true, /no name is set/],
-      ['another kind', rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' } }), deployment(), true, /apps\/v1 StatefulSet "web" is not supported; a workloadRef names an apps\/v1 Deployment or ReplicaSet, or a v1 PodTemplate$/],
-      ['another apiVersion', rollout({ workloadRef: { apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'web' } }), deployment(), true, /extensions\/v1beta1 Deployment "web" is not supported/],
-      ['a template of its own', rollout({ template }), deployment(), true, /^spec\.workloadRef: template must be empty for workload reference rollout: spec\.template must be empty/],
+      [
+        'another kind',
+        rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' } }),
+        deployment(),
+        true,
+        /apps\/v1 StatefulSet "web" is not supported; a workloadRef names an apps\/v1 Deployment or ReplicaSet, or a v1 PodTemplate$/,
+      ],
+      [
+        'another apiVersion',
+        rollout({ workloadRef: { apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'web' } }),
+        deployment(),
+        true,
+        /extensions\/v1beta1 Deployment "web" is not supported/,
+      ],
+      [
+        'a template of its own',
+        rollout({ template }),
+        deployment(),
+        true,
+        /^spec\.workloadRef: template must be empty for workload reference rollout: spec\.template must be empty/,
+      ],
       ['a Deployment without a template', rollout(), deployment({ template: {} }), true, /Deployment "web" has no spec\.template/],
       ['no Deployment watch', rollout(), deployment(), false, /does not watch Deployments/],
     ];
     for (const [what, r, d, watching, expected] of cases) assert.match(messageOf(resolveWorkloadRef(r, d, watching)), expected, what);
   });
 
-  it("a ReplicaSet gives its template and selector as a Deployment does; only a Deployment is there to scale down", () => {
-    const rs: ReplicaSet = { metadata: { name: 'web', namespace: 'shop', generation: 7 }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template } };
-    const r = resolveWorkloadRef(rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', scaleDown: 'onsuccess' } }), rs);
+  it('a ReplicaSet gives its template and selector as a Deployment does; only a Deployment is there to scale down', () => {
+    const rs: ReplicaSet = {
+      metadata: { name: 'web', namespace: 'shop', generation: 7 },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template },
+    };
+    const r = resolveWorkloadRef(
+      rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', scaleDown: 'onsuccess' } }),
+      rs,
+    );
     assert.equal(r.kind, 'resolved');
     if (r.kind !== 'resolved') return;
-    assert.deepEqual([r.rollout.spec?.template, r.rollout.spec?.selector, r.generation, r.deployment], [template, { matchLabels: { app: 'web' } }, '7', undefined]);
+    assert.deepEqual(
+      [r.rollout.spec?.template, r.rollout.spec?.selector, r.generation, r.deployment],
+      [template, { matchLabels: { app: 'web' } }, '7', undefined],
+    );
     const fromDeployment = resolveWorkloadRef(rollout(), deployment());
     assert.ok(fromDeployment.kind === 'resolved' && fromDeployment.deployment, 'a Deployment is');
   });
 
-  it('a PodTemplate gives its template and no selector: the Rollout\'s own stands, and without one the planner is left to say so', () => {
+  it("a PodTemplate gives its template and no selector: the Rollout's own stands, and without one the planner is left to say so", () => {
     const pt: PodTemplate = { metadata: { name: 'web', namespace: 'shop' }, template };
     const ref = { apiVersion: 'v1', kind: 'PodTemplate', name: 'web' };
     const own = resolveWorkloadRef(rollout({ workloadRef: ref, selector: { matchLabels: { app: 'web' } } }), pt);
-    assert.deepEqual(own.kind === 'resolved' && [own.rollout.spec?.template, own.rollout.spec?.selector, own.generation], [template, { matchLabels: { app: 'web' } }, '0']);
+    assert.deepEqual(own.kind === 'resolved' && [own.rollout.spec?.template, own.rollout.spec?.selector, own.generation], [
+      template,
+      { matchLabels: { app: 'web' } },
+      '0',
+    ]);
     const none = resolveWorkloadRef(rollout({ workloadRef: ref }), pt);
     assert.equal(none.kind === 'resolved' && none.rollout.spec?.selector, undefined);
-    assert.match(messageOf(resolveWorkloadRef(rollout({ workloadRef: ref }), { metadata: { name: 'web' } })), /PodTemplate "web" has no template$/);
-    assert.match(messageOf(resolveWorkloadRef(rollout({ workloadRef: ref }), undefined, false)), /does not watch PodTemplates, so it cannot read PodTemplate "web"$/);
+    assert.match(
+      messageOf(resolveWorkloadRef(rollout({ workloadRef: ref }), { metadata: { name: 'web' } })),
+      /PodTemplate "web" has no template$/,
+    );
+    assert.match(
+      messageOf(resolveWorkloadRef(rollout({ workloadRef: ref }), undefined, false)),
+      /does not watch PodTemplates, so it cannot read PodTemplate "web"$/,
+    );
   });
 
   it('an empty template on the Rollout does not count as one of its own', () => {
@@ -111,7 +153,16 @@ describe('workloadRef unresolved status', () => {
     assert.equal(s.phase, 'Degraded');
     assert.equal(s.message, `InvalidSpec: ${message}`);
     assert.equal(s.observedGeneration, '2');
-    assert.deepEqual(s.conditions, [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message, lastUpdateTime: '2026-01-02T03:04:05Z', lastTransitionTime: '2026-01-02T03:04:05Z' }]);
+    assert.deepEqual(s.conditions, [
+      {
+        type: 'InvalidSpec',
+        status: 'True',
+        reason: 'InvalidSpec',
+        message,
+        lastUpdateTime: '2026-01-02T03:04:05Z',
+        lastTransitionTime: '2026-01-02T03:04:05Z',
+      },
+    ]);
   });
 
   it('is the same status when computed again later (nothing to write at rest)', () => {
@@ -131,7 +182,8 @@ describe('workloadRef unresolved status', () => {
 
 describe('workloadRef scaleDown', () => {
   const healthy: RolloutStatus = { phase: 'Healthy', stableRS: 'abc', currentPodHash: 'abc', availableReplicas: 4 };
-  const withMode = (scaleDown?: string) => rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', ...(scaleDown ? { scaleDown } : {}) } });
+  const withMode = (scaleDown?: string) =>
+    rollout({ workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', ...(scaleDown ? { scaleDown } : {}) } });
 
   it('never (the default) leaves the Deployment alone', () => {
     assert.equal(deploymentScaleTarget(withMode(), deployment(), healthy), undefined);
@@ -142,7 +194,11 @@ describe('workloadRef scaleDown', () => {
     assert.equal(deploymentScaleTarget(withMode('onsuccess'), deployment(), healthy), 0);
     assert.equal(deploymentScaleTarget(withMode('onsuccess'), deployment(), { ...healthy, phase: 'Progressing' }), undefined);
     assert.equal(deploymentScaleTarget(withMode('onsuccess'), deployment(), { ...healthy, currentPodHash: 'def' }), undefined);
-    assert.equal(deploymentScaleTarget(withMode('onsuccess'), deployment({ replicas: 0 }), healthy), undefined, 'already at 0: nothing to write');
+    assert.equal(
+      deploymentScaleTarget(withMode('onsuccess'), deployment({ replicas: 0 }), healthy),
+      undefined,
+      'already at 0: nothing to write',
+    );
   });
 
   it('progressively follows spec.replicas minus available, never up and never below 0', () => {
@@ -155,7 +211,11 @@ describe('workloadRef scaleDown', () => {
       [1, 1, undefined],
     ];
     for (const [available, current, expected] of table) {
-      assert.equal(deploymentScaleTarget(withMode('progressively'), deployment({ replicas: current }), { availableReplicas: available }), expected, `available ${available}, Deployment at ${current}`);
+      assert.equal(
+        deploymentScaleTarget(withMode('progressively'), deployment({ replicas: current }), { availableReplicas: available }),
+        expected,
+        `available ${available}, Deployment at ${current}`,
+      );
     }
   });
 

@@ -1,20 +1,82 @@
 // The catalog covers every field the issue lists, with our docs, and its defaults are the planner's.
 import { strict as assert } from 'node:assert';
 import { ROLLOUT_DEFAULTS } from '../../src/planner';
-import { analysisTemplateCatalog, catalogFields, experimentCatalog, fieldAt, rolloutCatalog, rolloutJsonSchema, type FieldSpec } from '../../src/schema';
+import {
+  analysisTemplateCatalog,
+  catalogFields,
+  experimentCatalog,
+  fieldAt,
+  rolloutCatalog,
+  rolloutJsonSchema,
+  type FieldSpec,
+} from '../../src/schema';
 import { defaultsKey } from '../../src/schema/catalog';
 import { KUBERNETES_MODELS } from '../../src/schema/kubernetes-fields';
 import { rollout as handWritten } from '../../src/schema/fields/rollout';
 
 const S = 'spec.strategy';
 const listed = [
-  'metadata.name', 'metadata.namespace', 'metadata.labels', 'metadata.annotations',
-  ...['replicas', 'selector', 'template', 'workloadRef', 'minReadySeconds', 'revisionHistoryLimit', 'paused', 'progressDeadlineSeconds', 'progressDeadlineAbort', 'restartAt', 'rollbackWindow', 'analysis'].map((f) => `spec.${f}`),
-  'spec.template.metadata', 'spec.template.spec',
-  ...['activeService', 'previewService', 'autoPromotionEnabled', 'autoPromotionSeconds', 'previewReplicaCount', 'scaleDownDelaySeconds', 'scaleDownDelayRevisionLimit', 'abortScaleDownDelaySeconds', 'prePromotionAnalysis', 'postPromotionAnalysis', 'antiAffinity', 'previewMetadata', 'activeMetadata', 'maxUnavailable'].map((f) => `${S}.blueGreen.${f}`),
-  ...['steps', 'maxSurge', 'maxUnavailable', 'canaryService', 'stableService', 'trafficRouting', 'analysis', 'antiAffinity', 'dynamicStableScale', 'abortScaleDownDelaySeconds', 'scaleDownDelaySeconds', 'scaleDownDelayRevisionLimit', 'minPodsPerReplicaSet', 'replicaProgressThreshold', 'pingPong', 'canaryMetadata', 'stableMetadata'].map((f) => `${S}.canary.${f}`),
-  ...['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin'].map((f) => `${S}.canary.steps.0.${f}`),
-  ...['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins', 'managedRoutes', 'maxTrafficWeight'].map((f) => `${S}.canary.trafficRouting.${f}`),
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.labels',
+  'metadata.annotations',
+  ...[
+    'replicas',
+    'selector',
+    'template',
+    'workloadRef',
+    'minReadySeconds',
+    'revisionHistoryLimit',
+    'paused',
+    'progressDeadlineSeconds',
+    'progressDeadlineAbort',
+    'restartAt',
+    'rollbackWindow',
+    'analysis',
+  ].map((f) => `spec.${f}`),
+  'spec.template.metadata',
+  'spec.template.spec',
+  ...[
+    'activeService',
+    'previewService',
+    'autoPromotionEnabled',
+    'autoPromotionSeconds',
+    'previewReplicaCount',
+    'scaleDownDelaySeconds',
+    'scaleDownDelayRevisionLimit',
+    'abortScaleDownDelaySeconds',
+    'prePromotionAnalysis',
+    'postPromotionAnalysis',
+    'antiAffinity',
+    'previewMetadata',
+    'activeMetadata',
+    'maxUnavailable',
+  ].map((f) => `${S}.blueGreen.${f}`),
+  ...[
+    'steps',
+    'maxSurge',
+    'maxUnavailable',
+    'canaryService',
+    'stableService',
+    'trafficRouting',
+    'analysis',
+    'antiAffinity',
+    'dynamicStableScale',
+    'abortScaleDownDelaySeconds',
+    'scaleDownDelaySeconds',
+    'scaleDownDelayRevisionLimit',
+    'minPodsPerReplicaSet',
+    'replicaProgressThreshold',
+    'pingPong',
+    'canaryMetadata',
+    'stableMetadata',
+  ].map((f) => `${S}.canary.${f}`),
+  ...['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin'].map(
+    (f) => `${S}.canary.steps.0.${f}`,
+  ),
+  ...['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins', 'managedRoutes', 'maxTrafficWeight'].map(
+    (f) => `${S}.canary.trafficRouting.${f}`,
+  ),
 ];
 const pathOf = (s: string) => s.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 
@@ -45,9 +107,14 @@ describe('schema catalog', () => {
     }
   });
 
-  it('every default the planner knows is on the catalog field, with the planner\'s value and words', () => {
+  it("every default the planner knows is on the catalog field, with the planner's value and words", () => {
     for (const [key, d] of Object.entries(ROLLOUT_DEFAULTS)) {
-      const spec = fieldAt(key.replace(/\[\]/g, '.0').split('.').map((p) => (p === '0' ? 0 : p)));
+      const spec = fieldAt(
+        key
+          .replace(/\[\]/g, '.0')
+          .split('.')
+          .map((p) => (p === '0' ? 0 : p)),
+      );
       assert.ok(spec, `planner default ${key} has no catalog field`);
       assert.equal(spec.default, d.value, key);
       assert.equal(spec.defaultNote, d.text, key);
@@ -87,7 +154,9 @@ describe('schema JSON Schema', () => {
     let s: Record<string, unknown> | undefined = schema;
     for (const seg of path) {
       if (!s) return undefined;
-      s = (typeof seg === 'number' ? s.items : (s.properties as Record<string, unknown> | undefined)?.[seg]) as Record<string, unknown> | undefined;
+      s = (typeof seg === 'number' ? s.items : (s.properties as Record<string, unknown> | undefined)?.[seg]) as
+        | Record<string, unknown>
+        | undefined;
     }
     return s;
   }
@@ -114,23 +183,34 @@ describe('schema JSON Schema', () => {
     assert.deepEqual(at(schema, ['spec', 'strategy', 'blueGreen'])!.required, ['activeService']);
     const podSpec = at(schema, ['spec', 'template', 'spec'])!;
     assert.equal(podSpec.additionalProperties, false);
-    assert.ok(at(schema, ['spec', 'template', 'spec', 'runtimeClassName']), 'a pod spec field beyond the catalog\'s');
+    assert.ok(at(schema, ['spec', 'template', 'spec', 'runtimeClassName']), "a pod spec field beyond the catalog's");
     assert.deepEqual(at(schema, ['spec', 'template', 'spec', 'containers', 0])!.allOf, [{ $ref: '#/definitions/V1Container' }]);
     const definitions = root.definitions as Record<string, Record<string, unknown>>;
     // One definition per Kubernetes type a field holds (the pod spec itself, affinity and the pod's securityContext are the catalog's, inline).
-    assert.ok(Object.keys(definitions).every((m) => Object.hasOwn(KUBERNETES_MODELS, m)), Object.keys(definitions).join());
+    assert.ok(
+      Object.keys(definitions).every((m) => Object.hasOwn(KUBERNETES_MODELS, m)),
+      Object.keys(definitions).join(),
+    );
     assert.equal(Object.keys(definitions).length, Object.keys(KUBERNETES_MODELS).length - 4);
     assert.equal(definitions.V1Container!.additionalProperties, false);
     assert.ok((definitions.V1Container!.properties as Record<string, unknown>).imagePullPolicy);
     // The values the Kubernetes schema allows, for a field and for the items of a list of strings.
     const props = (model: string) => definitions[model]!.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(props('V1Container').imagePullPolicy!.enum, ['Always', 'IfNotPresent', 'Never']);
-    assert.deepEqual((props('V1PersistentVolumeClaimSpec').accessModes!.items as Record<string, unknown>).enum, ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod']);
+    assert.deepEqual((props('V1PersistentVolumeClaimSpec').accessModes!.items as Record<string, unknown>).enum, [
+      'ReadOnlyMany',
+      'ReadWriteMany',
+      'ReadWriteOnce',
+      'ReadWriteOncePod',
+    ]);
   });
 
   it('applies only to Rollout documents', () => {
     const schema = rolloutJsonSchema();
-    assert.deepEqual(schema.if, { properties: { apiVersion: { const: 'argoproj.io/v1alpha1' }, kind: { const: 'Rollout' } }, required: ['apiVersion', 'kind'] });
+    assert.deepEqual(schema.if, {
+      properties: { apiVersion: { const: 'argoproj.io/v1alpha1' }, kind: { const: 'Rollout' } },
+      required: ['apiVersion', 'kind'],
+    });
     const spec: FieldSpec = rolloutCatalog;
     assert.equal((schema.then as { description: string }).description.slice(0, 20), spec.docs.slice(0, 20));
   });

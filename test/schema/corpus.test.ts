@@ -3,7 +3,15 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createWorkspaceIndex, definitionsInFile, formatPath, parseFile, validateFile, type Finding, type ParsedFile } from '../../src/schema';
+import {
+  createWorkspaceIndex,
+  definitionsInFile,
+  formatPath,
+  parseFile,
+  validateFile,
+  type Finding,
+  type ParsedFile,
+} from '../../src/schema';
 
 import { REAL_WORLD as REAL, UPSTREAM, describeRealWorld } from '../support/peer';
 
@@ -25,14 +33,18 @@ function lintTogether(paths: string[]): Map<string, { parsed: ParsedFile; findin
   return new Map(parsed.map(([p, pf]) => [p, { parsed: pf, findings: validateFile(pf, ws, { file: p }) }]));
 }
 
-const errorLines = (findings: Finding[]) => findings.filter((f) => f.severity === 'error').map((f) => `${f.code} at ${formatPath(f.path)}: ${f.message}`);
+const errorLines = (findings: Finding[]) =>
+  findings.filter((f) => f.severity === 'error').map((f) => `${f.code} at ${formatPath(f.path)}: ${f.message}`);
 
 /** Upstream's error paths drop `canary`/`blueGreen` (semantics §13); ours are the manifest's own paths. */
 const upstreamPath = (path: string) => path.replace(/^spec\.strategy\.(canary|blueGreen)\./, 'spec.strategy.');
 
 describe('lint-testdata (upstream lint_test.go, EXPECTED.md)', () => {
   const expected = readFileSync(join(UPSTREAM, 'EXPECTED.md'), 'utf8');
-  const valid = expected.split('Must lint clean')[1]!.split('Must be rejected')[0]!.match(/[\w.-]+\.(?:ya?ml|json)/g)!;
+  const valid = expected
+    .split('Must lint clean')[1]!
+    .split('Must be rejected')[0]!
+    .match(/[\w.-]+\.(?:ya?ml|json)/g)!;
   const invalid = [...expected.matchAll(/^\| (invalid[\w.-]+) \| ([^|]+) \|/gm)].map((m) => ({ file: m[1]!, path: m[2]!.trim() }));
 
   it('reads the expectations of every file in the folder', () => {
@@ -57,7 +69,10 @@ describe('lint-testdata (upstream lint_test.go, EXPECTED.md)', () => {
         assert.ok(paths.includes('spec.strategy'), paths.join(', '));
         assert.ok(findings.some((f) => f.code === 'unknown-field' && f.path.includes('unknown-strategy')));
       } else {
-        assert.ok(paths.some((p) => p === path || upstreamPath(p) === path), `expected an error at ${path}, got ${paths.join(', ')}`);
+        assert.ok(
+          paths.some((p) => p === path || upstreamPath(p) === path),
+          `expected an error at ${path}, got ${paths.join(', ')}`,
+        );
       }
     });
   }
@@ -85,17 +100,29 @@ describe('upstream examples lint without errors', () => {
 
 describeRealWorld('real-world manifests (SOURCE.md)', () => {
   const source = readFileSync(join(REAL, 'SOURCE.md'), 'utf8');
-  const rows = [...source.matchAll(/^\| `([^`]+\.yaml)` \|.*\| (expected: [^|]*)\|$/gm)].map((m) => ({ file: m[1]!, invalid: m[2]!.startsWith('expected: invalid'), kinds: m[0]!.split('|')[6]!.trim() }));
+  const rows = [...source.matchAll(/^\| `([^`]+\.yaml)` \|.*\| (expected: [^|]*)\|$/gm)].map((m) => ({
+    file: m[1]!,
+    invalid: m[2]!.startsWith('expected: invalid'),
+    kinds: m[0]!.split('|')[6]!.trim(),
+  }));
 
   it('reads an expectation for every file', () => {
-    assert.deepEqual(rows.map((r) => r.file).sort(), readdirSync(REAL).filter((f) => f.endsWith('.yaml')).sort());
+    assert.deepEqual(
+      rows.map((r) => r.file).sort(),
+      readdirSync(REAL)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort(),
+    );
   });
 
   /** Invalid files and the fields that must be rejected (in a Rollout or an AnalysisTemplate). */
   const problems: Record<string, string[]> = {
     'a2z-ice__argo-rollout__argo-rollout.yaml': ['spec.template', 'spec.strategy.canary.steps[0].setHeaderRoute.name'],
     'JoshDanielWalker__argo-rollout__rollout.yaml': ['spec.selector'],
-    'yash-kumar-ai__chaos-canary-project__canary-rollout.yaml': ['spec.strategy.canary.canaryService', 'spec.strategy.canary.stableService'],
+    'yash-kumar-ai__chaos-canary-project__canary-rollout.yaml': [
+      'spec.strategy.canary.canaryService',
+      'spec.strategy.canary.stableService',
+    ],
     // AnalysisTemplates: an integer arg value; a provider that does not exist.
     'quinont__argo-rollout-example__manifests__messenger-bluegreen__06-fuctionaltesting.yaml': ['spec.args[4].value'],
     'sandy0509187__kubefix__argo-rollout.yaml': ['spec.metrics[0].provider'],

@@ -28,11 +28,23 @@ function yamlFiles(dir: string): string[] {
 function shape(node: unknown): unknown {
   if (node === null || node === undefined) return node;
   if (isMap(node) || isSeq(node)) {
-    return { kind: isMap(node) ? 'map' : 'seq', range: node.range, flow: node.flow ?? false, items: node.items.map((it) => (isPair(it) ? [shape(it.key), shape(it.value)] : shape(it))) };
+    return {
+      kind: isMap(node) ? 'map' : 'seq',
+      range: node.range,
+      flow: node.flow ?? false,
+      items: node.items.map((it) => (isPair(it) ? [shape(it.key), shape(it.value)] : shape(it))),
+    };
   }
   if (isScalar(node)) {
     const v = node.value;
-    return { range: node.range, value: typeof v === 'number' ? `number ${Object.is(v, -0) ? '-0' : v}` : v, type: node.type, source: node.source, format: node.format, minFractionDigits: node.minFractionDigits };
+    return {
+      range: node.range,
+      value: typeof v === 'number' ? `number ${Object.is(v, -0) ? '-0' : v}` : v,
+      type: node.type,
+      source: node.source,
+      format: node.format,
+      minFractionDigits: node.minFractionDigits,
+    };
   }
   return { other: (node as object).constructor.name };
 }
@@ -57,8 +69,15 @@ function agrees(text: string, label: string): boolean {
     assert.deepStrictEqual(documentValue(d), expected, `${label}: documentValue differs from yaml's toJS for:\n${text}`);
     // The fast path makes its nodes without yaml's constructors: yaml's own methods must still work on them,
     // and each collection carries its document's schema as yaml's do (yaml reads it to create nodes).
-    assert.deepStrictEqual(d.toJS({ maxAliasCount: 1000 }), expected, `${label}: yaml's toJS of the fast path's nodes differs for:\n${text}`);
-    assert.ok(collections(d.contents).every((c) => c.schema === d.schema), `${label}: a collection without its document's schema`);
+    assert.deepStrictEqual(
+      d.toJS({ maxAliasCount: 1000 }),
+      expected,
+      `${label}: yaml's toJS of the fast path's nodes differs for:\n${text}`,
+    );
+    assert.ok(
+      collections(d.contents).every((c) => c.schema === d.schema),
+      `${label}: a collection without its document's schema`,
+    );
   });
   return true;
 }
@@ -110,7 +129,29 @@ describe('fast YAML path', () => {
     const rnd = random(20261122);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const pieces = texts.flatMap((t) => splitDocuments(t.text).map((p) => p.text)).filter((t) => t.length < 5000);
-    const lines = ['# c', '', '   ', '- x', 'k: v', 'k:', 'k: # c', '- ', '-', 'k: [a, b]', 'k: {a: 1}', 'k: |', 'k: >-', 'k: "q\\"x"', "k: 'it''s'", 'k: 1.50', 'k: 0x1', 'k: ~', 'k: -0', '---', '...'];
+    const lines = [
+      '# c',
+      '',
+      '   ',
+      '- x',
+      'k: v',
+      'k:',
+      'k: # c',
+      '- ',
+      '-',
+      'k: [a, b]',
+      'k: {a: 1}',
+      'k: |',
+      'k: >-',
+      'k: "q\\"x"',
+      "k: 'it''s'",
+      'k: 1.50',
+      'k: 0x1',
+      'k: ~',
+      'k: -0',
+      '---',
+      '...',
+    ];
     const tails = [' # c', '  ', ':', ' x', ' "', ' [', ']', ' |', ' {}'];
     const chars = [' ', ':', '#', '-', '"', "'", '[', '{', ',', 'x', ' #', '&a', '*a', '!t', '\t'];
     let taken = 0;
@@ -145,7 +186,32 @@ describe('fast YAML path', () => {
   it('agrees with yaml on 5,000 generated documents (nesting, compact maps in sequences, empty values, comments at every indentation)', () => {
     const rnd = random(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-    const scalars = ['x', 'a b', '1', '-2', '1.50', 'true', 'null', '~', '"q"', "'s'", '"a\\"b"', "'it''s'", '[]', '{}', '[a, 1]', '{a: 1, b: [x]}', '[ x , "y" ]', 'http://h:1/p', '-x', ':x', '?x', 'on', '"#"', 'a#b'];
+    const scalars = [
+      'x',
+      'a b',
+      '1',
+      '-2',
+      '1.50',
+      'true',
+      'null',
+      '~',
+      '"q"',
+      "'s'",
+      '"a\\"b"',
+      "'it''s'",
+      '[]',
+      '{}',
+      '[a, 1]',
+      '{a: 1, b: [x]}',
+      '[ x , "y" ]',
+      'http://h:1/p',
+      '-x',
+      ':x',
+      '?x',
+      'on',
+      '"#"',
+      'a#b',
+    ];
     const comment = () => (rnd() < 0.5 ? ' # c' : '');
     const noteAt = (indent: number) => `${' '.repeat(Math.floor(rnd() * (indent + 4)))}# note`;
     const block = (indent: number, depth: number, out: string[]): void => {

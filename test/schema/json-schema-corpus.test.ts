@@ -12,9 +12,15 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
   const validate = ajv.compile(rolloutJsonSchema());
 
   const files = [
-    ...readdirSync(join(UPSTREAM, 'lint-testdata')).filter((f) => f.startsWith('valid')).map((f) => join(UPSTREAM, 'lint-testdata', f)),
-    ...['rollout-canary.yaml', 'rollout-bluegreen.yaml', 'rollout-analysis-step.yaml', 'rollout-experiment-step.yaml'].map((f) => join(UPSTREAM, 'examples', f)),
-    ...['analysis-templates.yaml', 'cluster-analysis-templates.yaml', 'experiment-with-analysis.yaml'].map((f) => join(UPSTREAM, 'examples', f)),
+    ...readdirSync(join(UPSTREAM, 'lint-testdata'))
+      .filter((f) => f.startsWith('valid'))
+      .map((f) => join(UPSTREAM, 'lint-testdata', f)),
+    ...['rollout-canary.yaml', 'rollout-bluegreen.yaml', 'rollout-analysis-step.yaml', 'rollout-experiment-step.yaml'].map((f) =>
+      join(UPSTREAM, 'examples', f),
+    ),
+    ...['analysis-templates.yaml', 'cluster-analysis-templates.yaml', 'experiment-with-analysis.yaml'].map((f) =>
+      join(UPSTREAM, 'examples', f),
+    ),
     ...realWorld(),
   ];
 
@@ -22,11 +28,18 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
   function realWorld(): string[] {
     if (!hasRealWorld) return [];
     return [
-      ...['JoshDanielWalker__argo-rollout__experiment.yaml', 'yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml'].map((f) => join(REAL_WORLD, f)),
+      ...[
+        'JoshDanielWalker__argo-rollout__experiment.yaml',
+        'yohanb__argo-rollouts-examples__apps__prototype__canary__experiment.yaml',
+      ].map((f) => join(REAL_WORLD, f)),
       ...readdirSync(REAL_WORLD)
         .filter((f) => /analysis/i.test(f) && !/^(quinont__.*06-fuctionaltesting|sandy0509187)/.test(f))
         .map((f) => join(REAL_WORLD, f)),
-      ...['c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml', 'difranca__kayenta-rollout__k8s__rollout.yaml', 'horaceheaven__argo-rollouts-app__k8s__rollouts__nginx-demo-rollout.yaml'].map((f) => join(REAL_WORLD, f)),
+      ...[
+        'c4geeks__argo-rollouts-lab__manifests__base__rollout.yaml',
+        'difranca__kayenta-rollout__k8s__rollout.yaml',
+        'horaceheaven__argo-rollouts-app__k8s__rollouts__nginx-demo-rollout.yaml',
+      ].map((f) => join(REAL_WORLD, f)),
     ];
   }
 
@@ -41,7 +54,12 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
   }
 
   it('rejects an AnalysisTemplate with a provider that does not exist, a misspelled metric field or an integer argument value', () => {
-    const template = (metric: Record<string, unknown>, args: unknown[] = []) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: 't' }, spec: { args, metrics: [{ name: 'm', ...metric }] } });
+    const template = (metric: Record<string, unknown>, args: unknown[] = []) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AnalysisTemplate',
+      metadata: { name: 't' },
+      spec: { args, metrics: [{ name: 'm', ...metric }] },
+    });
     assert.equal(validate(template({ initialDelay: '{{args.delay}}', provider: { web: { url: 'http://x' } } })), true);
     assert.equal(validate(template({ provider: { kubernetes: {} } })), false);
     assert.equal(validate(template({ sucessCondition: 'result > 1', provider: { web: { url: 'http://x' } } })), false);
@@ -50,9 +68,21 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
   });
 
   it('rejects an Experiment with a misspelled field, a bare-number duration or a template without selector', () => {
-    const template = { name: 'a', selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'a', image: 'a' }] } } };
-    const experiment = (spec: Record<string, unknown>) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Experiment', metadata: { name: 'e' }, spec: { templates: [template], ...spec } });
-    assert.equal(validate(experiment({ duration: '10m', analyses: [{ name: 'x', templateName: 't', requiredForCompletion: true }] })), true);
+    const template = {
+      name: 'a',
+      selector: { matchLabels: { app: 'a' } },
+      template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'a', image: 'a' }] } },
+    };
+    const experiment = (spec: Record<string, unknown>) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Experiment',
+      metadata: { name: 'e' },
+      spec: { templates: [template], ...spec },
+    });
+    assert.equal(
+      validate(experiment({ duration: '10m', analyses: [{ name: 'x', templateName: 't', requiredForCompletion: true }] })),
+      true,
+    );
     assert.equal(validate(experiment({ duraton: '10m' })), false);
     assert.equal(validate(experiment({ duration: 600 })), false);
     assert.equal(validate(experiment({ templates: [{ ...template, selector: undefined }] })), false);
@@ -62,9 +92,21 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
     const rollout = (container: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Rollout',
-      spec: { strategy: { canary: {} }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'a', image: 'a:1', ...container }], ...pod } } },
+      spec: {
+        strategy: { canary: {} },
+        template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'a', image: 'a:1', ...container }], ...pod } },
+      },
     });
-    assert.equal(validate(rollout({ readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 }, resources: { limits: { cpu: '1' } } }, { runtimeClassName: 'gvisor' })), true, ajv.errorsText(validate.errors));
+    assert.equal(
+      validate(
+        rollout(
+          { readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 }, resources: { limits: { cpu: '1' } } },
+          { runtimeClassName: 'gvisor' },
+        ),
+      ),
+      true,
+      ajv.errorsText(validate.errors),
+    );
     assert.equal(validate(rollout({ imagePullPolicyy: 'Always' })), false);
     assert.equal(validate(rollout({ readinessProbe: { httpGet: { hots: 'x' } } })), false);
     assert.equal(validate(rollout({ resources: { limit: { cpu: '1' } } })), false);
@@ -77,7 +119,11 @@ describe('schema JSON Schema against a JSON Schema validator', () => {
   });
 
   it('rejects a Rollout with a misspelled step or a wrong type', () => {
-    const rollout = (steps: unknown[]) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', spec: { strategy: { canary: { steps } } } });
+    const rollout = (steps: unknown[]) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      spec: { strategy: { canary: { steps } } },
+    });
     assert.equal(validate(rollout([{ setWeight: 10 }])), true);
     assert.equal(validate(rollout([{ setWieght: 10 }])), false);
     assert.equal(validate(rollout([{ setWeight: 'ten' }])), false);

@@ -1,8 +1,24 @@
 // The pod template's Kubernetes types, read from @kubernetes/client-node: the table is complete,
 // and it drives "unknown field" in the pod spec, the pod template's metadata and label selectors.
 import { strict as assert } from 'node:assert';
-import { allowedValues, analysisTemplateCatalog, experimentCatalog, fieldAt, fieldChildren, formatPath, parseFile, rolloutCatalog, validateFile } from '../../src/schema';
-import { escapeMarkdown, kubernetesDescription, KUBERNETES_MODELS, KUBERNETES_ROOTS, modelChildren } from '../../src/schema/kubernetes-fields';
+import {
+  allowedValues,
+  analysisTemplateCatalog,
+  experimentCatalog,
+  fieldAt,
+  fieldChildren,
+  formatPath,
+  parseFile,
+  rolloutCatalog,
+  validateFile,
+} from '../../src/schema';
+import {
+  escapeMarkdown,
+  kubernetesDescription,
+  KUBERNETES_MODELS,
+  KUBERNETES_ROOTS,
+  modelChildren,
+} from '../../src/schema/kubernetes-fields';
 import { kubernetesFieldEnum } from '../../src/schema/pod-template';
 import { k8s } from '../../src/cluster/k8s';
 import { canaryRollout, lint, summary, yamlOf } from './support';
@@ -19,7 +35,7 @@ function modelsIn(type: string): string[] {
 const withTemplate = (template: Obj): string => yamlOf(canaryRollout({}, { template }));
 
 describe('Kubernetes fields of the pod template', () => {
-  it('lists exactly the models a pod template reaches, each the library\'s own class', () => {
+  it("lists exactly the models a pod template reaches, each the library's own class", () => {
     const reached = new Set<string>();
     const queue = ['V1PodTemplateSpec'];
     while (queue.length) {
@@ -31,7 +47,11 @@ describe('Kubernetes fields of the pod template', () => {
       assert.equal(cls, (k8s as unknown as Record<string, unknown>)[model], `${model} is client-node's exported class`);
       for (const a of cls.attributeTypeMap) queue.push(...modelsIn(a.type));
     }
-    assert.deepEqual(Object.keys(KUBERNETES_MODELS).filter((m) => !reached.has(m)), [], 'listed but never reached');
+    assert.deepEqual(
+      Object.keys(KUBERNETES_MODELS).filter((m) => !reached.has(m)),
+      [],
+      'listed but never reached',
+    );
     for (const root of Object.values(KUBERNETES_ROOTS)) assert.ok(reached.has(root), root);
   });
 
@@ -51,20 +71,27 @@ describe('Kubernetes fields of the pod template', () => {
     assert.deepEqual(container.env?.items?.kubernetesField, { model: 'V1Container', field: 'env', holds: 'V1EnvVar', part: 'item' });
     assert.deepEqual(container.resources?.children?.limits?.kubernetesField, { model: 'V1ResourceRequirements', field: 'limits' });
     assert.equal(container.image?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#container-v1-core');
-    assert.equal(modelChildren('V1LabelSelector').matchLabels?.link, 'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselector-v1-meta');
+    assert.equal(
+      modelChildren('V1LabelSelector').matchLabels?.link,
+      'https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselector-v1-meta',
+    );
     assert.deepEqual(modelChildren('V1NoSuchThing'), {});
   });
 
-  it('reaches Kubernetes fields below the catalog\'s, keeping the catalog\'s docs where it has them', () => {
+  it("reaches Kubernetes fields below the catalog's, keeping the catalog's docs where it has them", () => {
     const containers = fieldAt(['spec', 'template', 'spec', 'containers']);
-    assert.equal(containers?.docs, 'The containers of the pod; at least one.', 'the catalog\'s words');
+    assert.equal(containers?.docs, 'The containers of the pod; at least one.', "the catalog's words");
     assert.equal(fieldAt(['spec', 'template', 'spec', 'containers', 0, 'readinessProbe', 'periodSeconds'])?.type, 'int');
-    assert.equal(fieldAt(['spec', 'template', 'spec', 'hostAliases', 0, 'ip'])?.type, 'string', 'a pod spec field the catalog does not list');
+    assert.equal(
+      fieldAt(['spec', 'template', 'spec', 'hostAliases', 0, 'ip'])?.type,
+      'string',
+      'a pod spec field the catalog does not list',
+    );
     assert.equal(fieldAt(['spec', 'template', 'metadata', 'generateName'])?.type, 'string');
     assert.equal(fieldAt(['spec', 'template', 'spec', 'containers', 0, 'nonsense']), undefined);
     const podSpec = fieldChildren(fieldAt(['spec', 'template', 'spec'])!)!;
     const names = Object.keys(podSpec);
-    assert.deepEqual(names.slice(0, 3), ['containers', 'initContainers', 'volumes'], 'the catalog\'s own fields first');
+    assert.deepEqual(names.slice(0, 3), ['containers', 'initContainers', 'volumes'], "the catalog's own fields first");
     assert.ok(names.includes('runtimeClassName') && names.includes('hostAliases'), names.join());
     assert.equal(new Set(names).size, names.length);
   });
@@ -73,7 +100,15 @@ describe('Kubernetes fields of the pod template', () => {
     const text = withTemplate({
       metadata: { labels: { app: 'demo' } },
       spec: {
-        containers: [{ name: 'demo', image: 'demo:1', imagePullPolicyy: 'Always', resources: { limit: { cpu: '1' } }, livenessProbe: { httpGet: { path: '/', port: 'http', hots: 'x' } } }],
+        containers: [
+          {
+            name: 'demo',
+            image: 'demo:1',
+            imagePullPolicyy: 'Always',
+            resources: { limit: { cpu: '1' } },
+            livenessProbe: { httpGet: { path: '/', port: 'http', hots: 'x' } },
+          },
+        ],
         volumes: [{ name: 'v', configMap: { name: 'c', itemz: [] } }],
       },
     });
@@ -87,11 +122,17 @@ describe('Kubernetes fields of the pod template', () => {
         ['error', 'spec.template.spec.volumes[0].configMap.itemz', 'items'],
       ],
     );
-    assert.match(findings[0]!.message, /unknown field "imagePullPolicyy" in spec\.template\.spec\.containers\[0\] \(did you mean "imagePullPolicy"\?\)/);
+    assert.match(
+      findings[0]!.message,
+      /unknown field "imagePullPolicyy" in spec\.template\.spec\.containers\[0\] \(did you mean "imagePullPolicy"\?\)/,
+    );
   });
 
   it('warns of a key that is no near miss: it has no effect', () => {
-    const text = withTemplate({ metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'demo', image: 'demo:1', resources: { requests: { cpu: '5m' }, timeoutSeconds: 30 } }] } });
+    const text = withTemplate({
+      metadata: { labels: { app: 'demo' } },
+      spec: { containers: [{ name: 'demo', image: 'demo:1', resources: { requests: { cpu: '5m' }, timeoutSeconds: 30 } }] },
+    });
     const [f, ...more] = lint(text).filter((x) => x.code === 'unknown-field');
     assert.equal(more.length, 0);
     assert.equal(f!.severity, 'warning');
@@ -99,7 +140,10 @@ describe('Kubernetes fields of the pod template', () => {
   });
 
   it('checks the keys of object metadata and label selectors against their Kubernetes types', () => {
-    const rollout = canaryRollout({}, { selector: { matchLabels: { app: 'demo' }, matchLabel: {} } }) as { metadata: Obj; spec: { template: { metadata: Obj } } };
+    const rollout = canaryRollout({}, { selector: { matchLabels: { app: 'demo' }, matchLabel: {} } }) as {
+      metadata: Obj;
+      spec: { template: { metadata: Obj } };
+    };
     rollout.metadata.lables = { a: 'b' };
     rollout.metadata.finalizers = ['x']; // a Kubernetes field the catalog does not list
     rollout.spec.template.metadata.namespace = 'shop';
@@ -150,12 +194,14 @@ describe('Kubernetes fields of the pod template', () => {
       '    canary: {}',
       '',
     ].join('\n');
-    assert.deepEqual(summary(validateFile(parseFile(text)), 'unknown-field'), ['error unknown-field at spec.template.spec.containers[1].imagePullPolicyy']);
+    assert.deepEqual(summary(validateFile(parseFile(text)), 'unknown-field'), [
+      'error unknown-field at spec.template.spec.containers[1].imagePullPolicyy',
+    ]);
   });
 });
 
 describe('Kubernetes descriptions of the pod template (scripts/kubernetes-docs.mjs)', () => {
-  it('reads a description for every model the table holds, and for their fields, from the library\'s declarations', async () => {
+  it("reads a description for every model the table holds, and for their fields, from the library's declarations", async () => {
     const { kubernetesDocs, installedDeclaration, ROOT_MODELS } = await import('../../scripts/kubernetes-docs.mjs');
     const docs = kubernetesDocs(installedDeclaration);
     assert.deepEqual(Object.keys(docs).sort(), Object.keys(KUBERNETES_MODELS).sort(), 'the same models the table reaches');
@@ -166,10 +212,11 @@ describe('Kubernetes descriptions of the pod template (scripts/kubernetes-docs.m
     assert.match(docs.V1Container!.args!, /The container image's CMD is used/);
     // Every scalar field of a container is described; a field of a model type may leave it to its type.
     const container = modelChildren('V1Container');
-    for (const [name, spec] of Object.entries(container)) if (!spec.kubernetesField?.holds) assert.ok(docs.V1Container![name], `V1Container.${name}`);
+    for (const [name, spec] of Object.entries(container))
+      if (!spec.kubernetesField?.holds) assert.ok(docs.V1Container![name], `V1Container.${name}`);
   });
 
-  it('looks a field\'s description up by its Kubernetes type, or by the type it holds', () => {
+  it("looks a field's description up by its Kubernetes type, or by the type it holds", () => {
     const descriptions = { V1Container: { $: 'A container.', image: 'The image.' }, V1Probe: { $: 'A probe.' } };
     const container = modelChildren('V1Container');
     assert.equal(kubernetesDescription(descriptions, container.image!), 'The image.');
@@ -188,23 +235,40 @@ describe('Kubernetes descriptions of the pod template (scripts/kubernetes-docs.m
       '*/',
       'export declare class V1Thing {',
       '    /**',
-      "    * First line, it\\'s \\\"quoted\\\".",
+      '    * First line, it\\\'s \\"quoted\\".',
       '    * Second line.',
       '    */',
       "    'name'?: string;",
       "    'probe'?: V1Probe;",
       '}',
     ].join('\n');
-    assert.deepEqual(readDeclaration(text), { descriptions: { $: 'A thing.', name: 'First line, it\'s "quoted". Second line.' }, imports: ['V1Probe'] });
+    assert.deepEqual(readDeclaration(text), {
+      descriptions: { $: 'A thing.', name: 'First line, it\'s "quoted". Second line.' },
+      imports: ['V1Probe'],
+    });
   });
 });
 
 describe('the values a field allows', () => {
-  it('are the catalog\'s enum, or what the Kubernetes schema of the pod template allows', () => {
-    assert.deepEqual(allowedValues(['spec', 'strategy', 'canary', 'trafficRouting', 'istio', 'virtualService', 'name'], rolloutCatalog), undefined);
-    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'containers', 2, 'imagePullPolicy'], rolloutCatalog), ['Always', 'IfNotPresent', 'Never']);
-    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'protocol'], rolloutCatalog), ['SCTP', 'TCP', 'UDP']);
-    assert.deepEqual(allowedValues(['spec', 'templates', 1, 'template', 'spec', 'containers', 0, 'terminationMessagePolicy'], experimentCatalog), ['FallbackToLogsOnError', 'File']);
+  it("are the catalog's enum, or what the Kubernetes schema of the pod template allows", () => {
+    assert.deepEqual(
+      allowedValues(['spec', 'strategy', 'canary', 'trafficRouting', 'istio', 'virtualService', 'name'], rolloutCatalog),
+      undefined,
+    );
+    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'containers', 2, 'imagePullPolicy'], rolloutCatalog), [
+      'Always',
+      'IfNotPresent',
+      'Never',
+    ]);
+    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'protocol'], rolloutCatalog), [
+      'SCTP',
+      'TCP',
+      'UDP',
+    ]);
+    assert.deepEqual(
+      allowedValues(['spec', 'templates', 1, 'template', 'spec', 'containers', 0, 'terminationMessagePolicy'], experimentCatalog),
+      ['FallbackToLogsOnError', 'File'],
+    );
     // A pod spec field of the catalog keeps the catalog's say: a Rollout's pods restart Always, whatever Kubernetes allows elsewhere.
     assert.equal(allowedValues(['spec', 'template', 'spec', 'restartPolicy'], rolloutCatalog), undefined);
     // A string the schema does not restrict, and a label value.
@@ -212,13 +276,26 @@ describe('the values a field allows', () => {
     assert.equal(allowedValues(['spec', 'template', 'metadata', 'labels', 'app'], rolloutCatalog), undefined);
     // By type, wherever it stands (what the exported JSON Schema's definitions carry).
     assert.deepEqual(kubernetesFieldEnum({ model: 'V1ContainerPort', field: 'protocol' }), ['SCTP', 'TCP', 'UDP']);
-    assert.deepEqual(kubernetesFieldEnum({ model: 'V1NodeSelectorRequirement', field: 'operator' }), ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn']);
+    assert.deepEqual(kubernetesFieldEnum({ model: 'V1NodeSelectorRequirement', field: 'operator' }), [
+      'DoesNotExist',
+      'Exists',
+      'Gt',
+      'In',
+      'Lt',
+      'NotIn',
+    ]);
     assert.equal(kubernetesFieldEnum({ model: 'V1Container', field: 'image' }), undefined);
     assert.equal(kubernetesFieldEnum({ model: 'V1NoSuchThing', field: 'x' }), undefined);
     // An item of a list of strings has its own allowed values.
     const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
     assert.deepEqual(kubernetesFieldEnum({ model: 'V1PersistentVolumeClaimSpec', field: 'accessModes', part: 'item' }), accessModes);
-    assert.deepEqual(allowedValues(['spec', 'template', 'spec', 'volumes', 0, 'ephemeral', 'volumeClaimTemplate', 'spec', 'accessModes', 1], rolloutCatalog), accessModes);
+    assert.deepEqual(
+      allowedValues(
+        ['spec', 'template', 'spec', 'volumes', 0, 'ephemeral', 'volumeClaimTemplate', 'spec', 'accessModes', 1],
+        rolloutCatalog,
+      ),
+      accessModes,
+    );
     // The catalog's own enums.
     assert.deepEqual(allowedValues(['spec', 'metrics', 0, 'provider', 'web', 'method'], analysisTemplateCatalog), ['GET', 'POST', 'PUT']);
   });

@@ -28,7 +28,10 @@ const rollout = (selector?: Record<string, string>, labels?: Record<string, stri
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
     metadata: { name: 'shop' },
-    spec: { ...(selector ? { selector: { matchLabels: selector } } : {}), template: { ...(labels ? { metadata: { labels } } : {}), spec: { containers: [{ name: 'shop', image: 'shop:1' }] } } },
+    spec: {
+      ...(selector ? { selector: { matchLabels: selector } } : {}),
+      template: { ...(labels ? { metadata: { labels } } : {}), spec: { containers: [{ name: 'shop', image: 'shop:1' }] } },
+    },
   });
 
 interface Case {
@@ -40,26 +43,36 @@ interface Case {
 
 const cases: Case[] = [
   {
-    title: 'an overlay\'s commonLabels reach a base that configures the transform',
-    files: { 'base/kustomization.yaml': 'configurations: [transform.yaml]\nresources: [rollout.yaml]\n', 'base/transform.yaml': TRANSFORM, 'base/rollout.yaml': rollout(), 'overlay/kustomization.yaml': 'resources: [../base]\ncommonLabels: {app: shop}\n' },
+    title: "an overlay's commonLabels reach a base that configures the transform",
+    files: {
+      'base/kustomization.yaml': 'configurations: [transform.yaml]\nresources: [rollout.yaml]\n',
+      'base/transform.yaml': TRANSFORM,
+      'base/rollout.yaml': rollout(),
+      'overlay/kustomization.yaml': 'resources: [../base]\ncommonLabels: {app: shop}\n',
+    },
     build: 'overlay',
   },
   {
     title: 'without configurations, commonLabels and labels leave the selector and pod labels alone',
-    files: { 'plain/kustomization.yaml': 'resources: [rollout.yaml]\ncommonLabels: {app: shop}\nlabels:\n- pairs: {tier: web}\n  includeSelectors: true\n', 'plain/rollout.yaml': rollout({ app: 'old' }, { app: 'old' }) },
+    files: {
+      'plain/kustomization.yaml':
+        'resources: [rollout.yaml]\ncommonLabels: {app: shop}\nlabels:\n- pairs: {tier: web}\n  includeSelectors: true\n',
+      'plain/rollout.yaml': rollout({ app: 'old' }, { app: 'old' }),
+    },
     build: 'plain',
   },
   {
-    title: 'labels with includeSelectors reach both, includeTemplates the pod labels only, over the Rollout\'s own',
+    title: "labels with includeSelectors reach both, includeTemplates the pod labels only, over the Rollout's own",
     files: {
-      'app/kustomization.yaml': 'configurations: [transform.yaml]\nresources: [rollout.yaml]\nlabels:\n- pairs: {app: new, tier: web}\n  includeSelectors: true\n- pairs: {version: v2}\n  includeTemplates: true\n- pairs: {owner: me}\n',
+      'app/kustomization.yaml':
+        'configurations: [transform.yaml]\nresources: [rollout.yaml]\nlabels:\n- pairs: {app: new, tier: web}\n  includeSelectors: true\n- pairs: {version: v2}\n  includeTemplates: true\n- pairs: {owner: me}\n',
       'app/transform.yaml': TRANSFORM,
       'app/rollout.yaml': rollout({ app: 'old' }, { app: 'old', extra: 'kept' }),
     },
     build: 'app',
   },
   {
-    title: 'a base\'s labels and an overlay\'s add up',
+    title: "a base's labels and an overlay's add up",
     files: {
       'base/kustomization.yaml': 'configurations: [transform.yaml]\nresources: [rollout.yaml]\ncommonLabels: {app: shop}\n',
       'base/transform.yaml': TRANSFORM,
@@ -72,7 +85,9 @@ const cases: Case[] = [
 
 function kustomize(folder: string): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile('kubectl', ['kustomize', folder], { timeout: 30_000 }, (err, stdout, stderr) => (err ? reject(new Error(`kubectl kustomize ${folder}: ${stderr || err.message}`)) : resolve(stdout))),
+    execFile('kubectl', ['kustomize', folder], { timeout: 30_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`kubectl kustomize ${folder}: ${stderr || err.message}`)) : resolve(stdout),
+    ),
   );
 }
 
@@ -93,17 +108,25 @@ describe('Kustomize labels and patches against the real kubectl kustomize', func
         if (path.endsWith('kustomization.yaml')) known.set(join(dir, path), readKustomization(join(dir, path), text));
       }
       const file = join(dir, Object.keys(c.files).find((p) => p.endsWith('rollout.yaml'))!);
-      const own = JSON.parse(readFileSync(file, 'utf8')) as { spec: { selector?: { matchLabels: Record<string, string> }; template: { metadata?: { labels: Record<string, string> } } } };
+      const own = JSON.parse(readFileSync(file, 'utf8')) as {
+        spec: { selector?: { matchLabels: Record<string, string> }; template: { metadata?: { labels: Record<string, string> } } };
+      };
       const added = kustomizedFiles(known, () => undefined).get(file)?.labels;
 
-      const built = parseAllDocuments(await kustomize(join(dir, c.build))).map((d) => d.toJS()).find((o) => o?.kind === 'Rollout');
+      const built = parseAllDocuments(await kustomize(join(dir, c.build)))
+        .map((d) => d.toJS())
+        .find((o) => o?.kind === 'Rollout');
       assert.ok(built, 'kustomize built the Rollout');
       assert.deepEqual(built.spec.selector?.matchLabels ?? {}, { ...own.spec.selector?.matchLabels, ...added?.selector }, 'selector');
-      assert.deepEqual(built.spec.template.metadata?.labels ?? {}, { ...own.spec.template.metadata?.labels, ...added?.template }, 'pod labels');
+      assert.deepEqual(
+        built.spec.template.metadata?.labels ?? {},
+        { ...own.spec.template.metadata?.labels, ...added?.template },
+        'pod labels',
+      );
     });
   }
 
-  it('every field we say an overlay\'s patches give a base\'s Rollout is in the Rollout kustomize builds', async () => {
+  it("every field we say an overlay's patches give a base's Rollout is in the Rollout kustomize builds", async () => {
     const files: Record<string, string> = {
       'base/kustomization.yaml': 'resources: [rollout.yaml]\n',
       'base/rollout.yaml': rollout({ app: 'shop' }, { app: 'shop' }),
@@ -123,7 +146,8 @@ describe('Kustomize labels and patches against the real kubectl kustomize', func
         '  target: {kind: Rollout}',
         '',
       ].join('\n'),
-      'overlays/prod/strategy.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  strategy:\n    canary:\n      maxSurge: 1\n      canaryMetadata:\n        labels: {role: canary}\n',
+      'overlays/prod/strategy.yaml':
+        'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  strategy:\n    canary:\n      maxSurge: 1\n      canaryMetadata:\n        labels: {role: canary}\n',
       'overlays/prod/replicas.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: shop\nspec:\n  replicas: 3\n',
     };
     const known = new Map<string, Kustomization>();
@@ -133,11 +157,19 @@ describe('Kustomize labels and patches against the real kubectl kustomize', func
       if (path.endsWith('kustomization.yaml')) known.set(join(dir, path), readKustomization(join(dir, path), text));
     }
     const patched = kustomizedFiles(known, (file) => readFileSync(file, 'utf8')).get(join(dir, 'base/rollout.yaml'))?.patched?.shop ?? [];
-    assert.ok(patched.includes('["spec","strategy","canary","steps",1,"pause","duration"]') && patched.includes('["spec","replicas"]'), patched.join('\n'));
-    const built = parseAllDocuments(await kustomize(join(dir, 'overlays/prod'))).map((d) => d.toJS()).find((o) => o?.kind === 'Rollout');
+    assert.ok(
+      patched.includes('["spec","strategy","canary","steps",1,"pause","duration"]') && patched.includes('["spec","replicas"]'),
+      patched.join('\n'),
+    );
+    const built = parseAllDocuments(await kustomize(join(dir, 'overlays/prod')))
+      .map((d) => d.toJS())
+      .find((o) => o?.kind === 'Rollout');
     for (const field of patched) {
       const path = JSON.parse(field) as (string | number)[];
-      const value = path.reduce<unknown>((at, key) => (at === null || typeof at !== 'object' ? undefined : (at as Record<string | number, unknown>)[key]), built);
+      const value = path.reduce<unknown>(
+        (at, key) => (at === null || typeof at !== 'object' ? undefined : (at as Record<string | number, unknown>)[key]),
+        built,
+      );
       assert.notEqual(value, undefined, `${field} is not in the built Rollout`);
     }
   });

@@ -20,15 +20,25 @@ spec:
       - pause: {}
 `;
 
-const finding = (path: Finding['path'], target: Finding['target'], docIndex = 1): Finding => ({ code: 'x', severity: 'error', message: 'm', path, target, docIndex });
+const finding = (path: Finding['path'], target: Finding['target'], docIndex = 1): Finding => ({
+  code: 'x',
+  severity: 'error',
+  message: 'm',
+  path,
+  target,
+  docIndex,
+});
 
 describe('schema parse and ranges', () => {
   it('splits multi-document files and recognises Rollouts by apiVersion and kind', () => {
     const parsed = parseFile(text);
-    assert.deepEqual(parsed.docs.map((d) => [d.kind, d.apiVersion, d.isRollout]), [
-      ['Service', 'v1', false],
-      ['Rollout', 'argoproj.io/v1alpha1', true],
-    ]);
+    assert.deepEqual(
+      parsed.docs.map((d) => [d.kind, d.apiVersion, d.isRollout]),
+      [
+        ['Service', 'v1', false],
+        ['Rollout', 'argoproj.io/v1alpha1', true],
+      ],
+    );
     assert.deepEqual(parsed.syntaxErrors, []);
     assert.ok(parsed.docs[1]!.range[0] > parsed.docs[0]!.range[0]);
   });
@@ -45,7 +55,8 @@ describe('schema parse and ranges', () => {
   it('a Helm template is recognised by actions in the YAML structure, not by templates inside strings', () => {
     assert.equal(parseFile('kind: Rollout\nmetadata:\n  name: {{ .Release.Name }}\n').templated, true);
     assert.equal(parseFile('{{- if .Values.enabled }}\nkind: Rollout\n{{- end }}\n').templated, true);
-    const configMap = 'kind: ConfigMap\ndata:\n  template.rollout-completed: |\n    message: Rollout {{.rollout.metadata.name}} done\n    {{ if .rollout.spec.paused }}paused{{ end }}\n  quoted: "{{ .x }}"\n# {{ .Values.commented }}\n';
+    const configMap =
+      'kind: ConfigMap\ndata:\n  template.rollout-completed: |\n    message: Rollout {{.rollout.metadata.name}} done\n    {{ if .rollout.spec.paused }}paused{{ end }}\n  quoted: "{{ .x }}"\n# {{ .Values.commented }}\n';
     assert.equal(parseFile(configMap).templated, undefined);
     assert.equal(parseFile('value: "{{args.service-name}}"\nother: {{args.x}}\n').templated, undefined);
   });
@@ -113,10 +124,28 @@ describe('schema parse and ranges', () => {
 
   it('a duplicate key is named, on its second place, in block and flow maps', () => {
     const t = 'a: 1\n---\nspec:\n  revisionHistoryLimit: 1\n  replicas: 2\n  revisionHistoryLimit: 2\nlist:\n  - {x: 1, x: 2}\n';
-    const found = parseFile(t).syntaxErrors.map((f) => [f.code, f.docIndex, t.slice(...f.offsets!), t.slice(0, f.offsets![0]).split('\n').length, f.message]);
+    const found = parseFile(t).syntaxErrors.map((f) => [
+      f.code,
+      f.docIndex,
+      t.slice(...f.offsets!),
+      t.slice(0, f.offsets![0]).split('\n').length,
+      f.message,
+    ]);
     assert.deepEqual(found, [
-      ['yaml-syntax', 1, 'revisionHistoryLimit', 6, 'duplicate key "revisionHistoryLimit": this map has "revisionHistoryLimit" earlier. YAML forbids it; tools that read the file anyway keep only the last one'],
-      ['yaml-syntax', 1, 'x', 8, 'duplicate key "x": this map has "x" earlier. YAML forbids it; tools that read the file anyway keep only the last one'],
+      [
+        'yaml-syntax',
+        1,
+        'revisionHistoryLimit',
+        6,
+        'duplicate key "revisionHistoryLimit": this map has "revisionHistoryLimit" earlier. YAML forbids it; tools that read the file anyway keep only the last one',
+      ],
+      [
+        'yaml-syntax',
+        1,
+        'x',
+        8,
+        'duplicate key "x": this map has "x" earlier. YAML forbids it; tools that read the file anyway keep only the last one',
+      ],
     ]);
   });
 

@@ -4,7 +4,10 @@ import { formatPath, type Finding } from '../../src/schema';
 import { analysisTemplate, blueGreenRollout, canaryRollout, lint, service, yamlOf } from './support';
 
 type Obj = Record<string, unknown>;
-const analysis = (templateName: string, extra: Obj = {}) => ({ templates: [{ templateName, ...extra }], args: [{ name: 'service', value: 's' }] });
+const analysis = (templateName: string, extra: Obj = {}) => ({
+  templates: [{ templateName, ...extra }],
+  args: [{ name: 'service', value: 's' }],
+});
 /** `path: suggestion` for each not-found finding of this code. */
 const suggestions = (findings: Finding[], code: string) =>
   findings.filter((f) => f.code === code).map((f) => `${formatPath(f.path)}: ${(f.data as { suggestion?: string }).suggestion ?? '-'}`);
@@ -13,7 +16,15 @@ describe('schema did-you-mean for references', () => {
   it('suggests the near template wherever a templateName stands, in the message and as data', () => {
     const rollout = canaryRollout({
       analysis: analysis('succes-rate'),
-      steps: [{ analysis: analysis('success-rat') }, { experiment: { templates: [{ name: 'x', specRef: 'canary' }], analyses: [{ name: 'a', templateName: 'sucess-rate', args: [{ name: 'service', value: 's' }] }] } }],
+      steps: [
+        { analysis: analysis('success-rat') },
+        {
+          experiment: {
+            templates: [{ name: 'x', specRef: 'canary' }],
+            analyses: [{ name: 'a', templateName: 'sucess-rate', args: [{ name: 'service', value: 's' }] }],
+          },
+        },
+      ],
     });
     const findings = lint(yamlOf(rollout, analysisTemplate('success-rate'), analysisTemplate('latency')), true);
     assert.deepEqual(suggestions(findings, 'analysis-template-not-found'), [
@@ -26,8 +37,19 @@ describe('schema did-you-mean for references', () => {
   });
 
   it('in blue-green pre- and post-promotion analysis, among the templates of the referenced kind', () => {
-    const rollout = blueGreenRollout({ prePromotionAnalysis: analysis('smoke-tst'), postPromotionAnalysis: analysis('smoke-tst', { clusterScope: true }) });
-    const findings = lint(yamlOf(rollout, service('demo-active', { app: 'demo' }), analysisTemplate('smoke-test'), analysisTemplate('smoke-tests', {}, 'ClusterAnalysisTemplate')), true);
+    const rollout = blueGreenRollout({
+      prePromotionAnalysis: analysis('smoke-tst'),
+      postPromotionAnalysis: analysis('smoke-tst', { clusterScope: true }),
+    });
+    const findings = lint(
+      yamlOf(
+        rollout,
+        service('demo-active', { app: 'demo' }),
+        analysisTemplate('smoke-test'),
+        analysisTemplate('smoke-tests', {}, 'ClusterAnalysisTemplate'),
+      ),
+      true,
+    );
     assert.deepEqual(suggestions(findings, 'analysis-template-not-found'), [
       'spec.strategy.blueGreen.prePromotionAnalysis.templates[0].templateName: smoke-test',
       'spec.strategy.blueGreen.postPromotionAnalysis.templates[0].templateName: smoke-tests',
@@ -44,9 +66,17 @@ describe('schema did-you-mean for references', () => {
 
   it('suggests the near Service for every Service reference', () => {
     const canary = canaryRollout({ canaryService: 'demo-canry', stableService: 'demo-stabel', trafficRouting: { smi: {} } });
-    const pingPong = { ...canaryRollout({ pingPong: { pingService: 'demo-pin', pongService: 'demo-pong' }, trafficRouting: { alb: { ingress: 'ing', servicePort: 80 } } }), metadata: { name: 'pp' } };
+    const pingPong = {
+      ...canaryRollout({
+        pingPong: { pingService: 'demo-pin', pongService: 'demo-pong' },
+        trafficRouting: { alb: { ingress: 'ing', servicePort: 80 } },
+      }),
+      metadata: { name: 'pp' },
+    };
     const blueGreen = { ...blueGreenRollout({ activeService: 'demo-activ', previewService: 'Demo-Preview' }), metadata: { name: 'bg' } };
-    const services = ['demo-canary', 'demo-stable', 'demo-ping', 'demo-pong', 'demo-active', 'demo-preview'].map((n) => service(n, { app: 'demo' }));
+    const services = ['demo-canary', 'demo-stable', 'demo-ping', 'demo-pong', 'demo-active', 'demo-preview'].map((n) =>
+      service(n, { app: 'demo' }),
+    );
     const findings = lint(yamlOf(canary, pingPong, blueGreen, ...services), true);
     assert.deepEqual(suggestions(findings, 'service-not-found'), [
       'spec.strategy.canary.canaryService: demo-canary',
@@ -55,6 +85,9 @@ describe('schema did-you-mean for references', () => {
       'spec.strategy.blueGreen.activeService: demo-active',
       'spec.strategy.blueGreen.previewService: demo-preview',
     ]);
-    assert.match(findings.find((f) => f.code === 'service-not-found')!.message, /^Service "demo-canry" is not defined in the workspace \(did you mean "demo-canary"\?\);/);
+    assert.match(
+      findings.find((f) => f.code === 'service-not-found')!.message,
+      /^Service "demo-canry" is not defined in the workspace \(did you mean "demo-canary"\?\);/,
+    );
   });
 });

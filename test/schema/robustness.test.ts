@@ -30,7 +30,42 @@ const edit = fc.record({
   seed: fc.nat(seeds.length - 1),
   at: fc.double({ min: 0, max: 1, noNaN: true }),
   remove: fc.nat(12),
-  insert: fc.array(fc.constantFrom(' ', ':', '-', '\n', '{', '}', '[', ']', '"', "'", '&', '*', '#', 'a', 'x', '1', '0', '%', '\t', '(', ')', '>', '=', '|', '&&', '{{', '}}', '#', '.'), { maxLength: 8 }).map((cs) => cs.join('')),
+  insert: fc
+    .array(
+      fc.constantFrom(
+        ' ',
+        ':',
+        '-',
+        '\n',
+        '{',
+        '}',
+        '[',
+        ']',
+        '"',
+        "'",
+        '&',
+        '*',
+        '#',
+        'a',
+        'x',
+        '1',
+        '0',
+        '%',
+        '\t',
+        '(',
+        ')',
+        '>',
+        '=',
+        '|',
+        '&&',
+        '{{',
+        '}}',
+        '#',
+        '.',
+      ),
+      { maxLength: 8 },
+    )
+    .map((cs) => cs.join('')),
 });
 
 describe('schema robustness', () => {

@@ -26,7 +26,12 @@ export function blueGreenRollout(blueGreen: Obj = {}, spec: Obj = {}): Obj {
 }
 
 export function service(name: string, selector: Record<string, string> | undefined, namespace?: string): Obj {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { ...(selector ? { selector } : {}), ports: [{ port: 80 }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: { ...(selector ? { selector } : {}), ports: [{ port: 80 }] },
+  };
 }
 
 /** A Rollout that takes its pod template from a workload (`workloadRef`), with no template of its own. */
@@ -39,7 +44,12 @@ export function workloadRefRollout(ref: Obj = {}, spec: Obj = {}): Obj {
 }
 
 /** A Deployment (or ReplicaSet, or PodTemplate) whose pod template carries these labels. */
-export function workload(name: string, labels: Record<string, string>, kind: 'Deployment' | 'ReplicaSet' | 'PodTemplate' = 'Deployment', namespace?: string): Obj {
+export function workload(
+  name: string,
+  labels: Record<string, string>,
+  kind: 'Deployment' | 'ReplicaSet' | 'PodTemplate' = 'Deployment',
+  namespace?: string,
+): Obj {
   const metadata = { name, ...(namespace ? { namespace } : {}) };
   // Copies, so that yaml writes no anchor (workspace.test.ts has the anchored case).
   const template = { metadata: { labels: { ...labels } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
@@ -49,39 +59,76 @@ export function workload(name: string, labels: Record<string, string>, kind: 'De
 
 /** A networking.k8s.io/v1 Ingress with one rule whose paths route to these Services. */
 export function ingress(name: string, backends: string[], namespace?: string): Obj {
-  const paths = backends.map((svc, i) => ({ path: `/${i}`, pathType: 'Prefix', backend: { service: { name: svc, port: { number: 80 } } } }));
-  return { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { rules: [{ host: 'demo.example', http: { paths } }] } };
+  const paths = backends.map((svc, i) => ({
+    path: `/${i}`,
+    pathType: 'Prefix',
+    backend: { service: { name: svc, port: { number: 80 } } },
+  }));
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: { rules: [{ host: 'demo.example', http: { paths } }] },
+  };
 }
 
 /** An Istio VirtualService with these http routes (name, then the hosts of its destinations, or [host, subset] pairs). */
 export function virtualService(name: string, routes: { name?: string; hosts: (string | [string, string])[] }[], namespace?: string): Obj {
   const http = routes.map((r) => ({
     ...(r.name ? { name: r.name } : {}),
-    route: r.hosts.map((h, i) => ({ destination: typeof h === 'string' ? { host: h } : { host: h[0], subset: h[1] }, weight: i === 0 ? 100 : 0 })),
+    route: r.hosts.map((h, i) => ({
+      destination: typeof h === 'string' ? { host: h } : { host: h[0], subset: h[1] },
+      weight: i === 0 ? 100 : 0,
+    })),
   }));
-  return { apiVersion: 'networking.istio.io/v1beta1', kind: 'VirtualService', metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { hosts: ['demo.example'], http } };
+  return {
+    apiVersion: 'networking.istio.io/v1beta1',
+    kind: 'VirtualService',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: { hosts: ['demo.example'], http },
+  };
 }
 
 /** A Gateway API route (HTTPRoute unless told) with one rule per list of backendRef names. */
-export function gatewayRoute(name: string, rules: string[][], namespace?: string, kind: 'HTTPRoute' | 'GRPCRoute' | 'TCPRoute' | 'TLSRoute' = 'HTTPRoute'): Obj {
+export function gatewayRoute(
+  name: string,
+  rules: string[][],
+  namespace?: string,
+  kind: 'HTTPRoute' | 'GRPCRoute' | 'TCPRoute' | 'TLSRoute' = 'HTTPRoute',
+): Obj {
   const apiVersion = kind === 'TCPRoute' || kind === 'TLSRoute' ? 'gateway.networking.k8s.io/v1alpha2' : 'gateway.networking.k8s.io/v1';
   return {
     apiVersion,
     kind,
     metadata: { name, ...(namespace ? { namespace } : {}) },
-    spec: { parentRefs: [{ name: 'gateway' }], rules: rules.map((refs) => ({ backendRefs: refs.map((svc) => ({ name: svc, port: 80 })) })) },
+    spec: {
+      parentRefs: [{ name: 'gateway' }],
+      rules: rules.map((refs) => ({ backendRefs: refs.map((svc) => ({ name: svc, port: 80 })) })),
+    },
   };
 }
 
 /** A valid AnalysisTemplate with one web metric; `spec` fields replace the defaults. */
-export function analysisTemplate(name: string, spec: Obj = {}, kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate' = 'AnalysisTemplate'): Obj {
+export function analysisTemplate(
+  name: string,
+  spec: Obj = {},
+  kind: 'AnalysisTemplate' | 'ClusterAnalysisTemplate' = 'AnalysisTemplate',
+): Obj {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind,
     metadata: { name },
     spec: {
       args: [{ name: 'service' }, { name: 'threshold', value: '0.95' }],
-      metrics: [{ name: 'success', interval: '1m', count: 3, successCondition: 'result >= {{args.threshold}}', provider: { web: { url: 'http://{{args.service}}/rate' } } }],
+      metrics: [
+        {
+          name: 'success',
+          interval: '1m',
+          count: 3,
+          successCondition: 'result >= {{args.threshold}}',
+          provider: { web: { url: 'http://{{args.service}}/rate' } },
+        },
+      ],
       ...spec,
     },
   };

@@ -22,14 +22,27 @@ describe('the yaml package the fast path builds nodes of', () => {
   });
 
   it('is pinned exactly to that version in package.json (no range a minor release could satisfy)', () => {
-    const pin = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.yaml;
+    const pin = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies
+      .yaml;
     assert.equal(
       pin,
       CHECKED_YAML_VERSION,
       `package.json asks for yaml "${pin}", but src/schema/fast-yaml.ts was checked against yaml ${CHECKED_YAML_VERSION}: pin "yaml": "${CHECKED_YAML_VERSION}" exactly`,
     );
-    const lock = (JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; dependencies?: Record<string, string> }> }).packages;
-    assert.equal(lock['']?.dependencies?.yaml, pin, `package-lock.json's root asks for yaml "${lock['']?.dependencies?.yaml}", package.json for "${pin}"`);
-    assert.equal(lock['node_modules/yaml']?.version, CHECKED_YAML_VERSION, `package-lock.json locks yaml ${lock['node_modules/yaml']?.version}, but the fast path was checked against yaml ${CHECKED_YAML_VERSION}`);
+    const lock = (
+      JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, { version?: string; dependencies?: Record<string, string> }>;
+      }
+    ).packages;
+    assert.equal(
+      lock['']?.dependencies?.yaml,
+      pin,
+      `package-lock.json's root asks for yaml "${lock['']?.dependencies?.yaml}", package.json for "${pin}"`,
+    );
+    assert.equal(
+      lock['node_modules/yaml']?.version,
+      CHECKED_YAML_VERSION,
+      `package-lock.json locks yaml ${lock['node_modules/yaml']?.version}, but the fast path was checked against yaml ${CHECKED_YAML_VERSION}`,
+    );
   });
 });

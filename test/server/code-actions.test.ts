@@ -6,19 +6,65 @@ import { blueGreenRollout, canaryRollout, service } from './fixtures';
 
 /** An AnalysisTemplate whose args have no defaults. */
 const template = (name: string, args: string[]) =>
-  ['apiVersion: argoproj.io/v1alpha1', 'kind: AnalysisTemplate', 'metadata:', `  name: ${name}`, 'spec:', '  args:', ...args.map((a) => `  - name: ${a}`), '  metrics:', '  - name: m', '    provider:', '      web:', '        url: http://x/{{args.service}}:{{args.port}}', ''].join('\n');
+  [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: AnalysisTemplate',
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  args:',
+    ...args.map((a) => `  - name: ${a}`),
+    '  metrics:',
+    '  - name: m',
+    '    provider:',
+    '      web:',
+    '        url: http://x/{{args.service}}:{{args.port}}',
+    '',
+  ].join('\n');
 
 /** An AnalysisTemplate with one metric: its condition line(s) and its provider's lines. */
 const conditionTemplate = (condition: string[], provider: string[]) =>
-  ['apiVersion: argoproj.io/v1alpha1', 'kind: AnalysisTemplate', 'metadata:', '  name: conditions', 'spec:', '  metrics:', '  - name: m', ...condition.map((l) => `    ${l}`), '    provider:', ...provider.map((l) => `      ${l}`), ''].join('\n');
+  [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: AnalysisTemplate',
+    'metadata:',
+    '  name: conditions',
+    'spec:',
+    '  metrics:',
+    '  - name: m',
+    ...condition.map((l) => `    ${l}`),
+    '    provider:',
+    ...provider.map((l) => `      ${l}`),
+    '',
+  ].join('\n');
 const PROMETHEUS = ['prometheus:', '  address: http://prometheus:9090', '  query: sum(rate(ok[5m])) / sum(rate(all[5m]))'];
 const CLOUDWATCH = ['cloudWatch:', '  metricDataQueries:', '  - id: cpu', '    expression: x'];
 
 const cases: { name: string; text: string; code: string; title: string }[] = [
-  { name: 'a Prometheus result compared as a number', text: conditionTemplate(['successCondition: "len(result) > 0 && result >= 0.95"'], PROMETHEUS), code: 'prometheus-vector-result', title: "Change 'result' to 'result[0]'" },
-  { name: 'a CloudWatch result compared as a number', text: conditionTemplate(['successCondition: result[0] < 80'], CLOUDWATCH), code: 'cloudwatch-result-list', title: "Change 'result[0] < 80' to 'all(result[0].Values, {# < 80})'" },
-  { name: 'a CloudWatch field misspelled', text: conditionTemplate(['failureCondition: any(result[0].values, {# > 95})'], CLOUDWATCH), code: 'cloudwatch-result-list', title: "Change 'result[0].values' to 'result[0].Values'" },
-  { name: 'a misspelled key', text: canaryRollout({ steps: ['setWieght: 20'] }), code: 'unknown-field', title: "Change 'setWieght' to 'setWeight'" },
+  {
+    name: 'a Prometheus result compared as a number',
+    text: conditionTemplate(['successCondition: "len(result) > 0 && result >= 0.95"'], PROMETHEUS),
+    code: 'prometheus-vector-result',
+    title: "Change 'result' to 'result[0]'",
+  },
+  {
+    name: 'a CloudWatch result compared as a number',
+    text: conditionTemplate(['successCondition: result[0] < 80'], CLOUDWATCH),
+    code: 'cloudwatch-result-list',
+    title: "Change 'result[0] < 80' to 'all(result[0].Values, {# < 80})'",
+  },
+  {
+    name: 'a CloudWatch field misspelled',
+    text: conditionTemplate(['failureCondition: any(result[0].values, {# > 95})'], CLOUDWATCH),
+    code: 'cloudwatch-result-list',
+    title: "Change 'result[0].values' to 'result[0].Values'",
+  },
+  {
+    name: 'a misspelled key',
+    text: canaryRollout({ steps: ['setWieght: 20'] }),
+    code: 'unknown-field',
+    title: "Change 'setWieght' to 'setWeight'",
+  },
   {
     name: 'a misspelled key of a container',
     text: canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePullPolicyy: Always\n'),
@@ -27,7 +73,10 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
   },
   {
     name: 'a near miss of a value the Kubernetes schema allows',
-    text: canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          ports:\n            - containerPort: 80\n              protocol: tcp\n'),
+    text: canaryRollout().replace(
+      '          image: nginx:1.27\n',
+      '          image: nginx:1.27\n          ports:\n            - containerPort: 80\n              protocol: tcp\n',
+    ),
     code: 'pod-template-schema',
     title: "Change 'tcp' to 'TCP'",
   },
@@ -39,12 +88,27 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
   },
   {
     name: 'autoPromotionSeconds that is ignored',
-    text: blueGreenRollout('bg', ['      activeService: bg-active', '      previewService: bg-preview', '      autoPromotionEnabled: false', '      autoPromotionSeconds: 30']),
+    text: blueGreenRollout('bg', [
+      '      activeService: bg-active',
+      '      previewService: bg-preview',
+      '      autoPromotionEnabled: false',
+      '      autoPromotionSeconds: 30',
+    ]),
     code: 'auto-promotion-seconds-ignored',
     title: "Remove 'autoPromotionSeconds'",
   },
-  { name: 'a field with no effect without trafficRouting', text: canaryRollout({ canaryExtra: ['      minPodsPerReplicaSet: 2'] }), code: 'no-effect-without-traffic-routing', title: "Remove 'minPodsPerReplicaSet'" },
-  { name: 'dynamicStableScale without trafficRouting', text: canaryRollout({ canaryExtra: ['      dynamicStableScale: true'] }), code: 'dynamic-stable-scale', title: "Remove 'dynamicStableScale'" },
+  {
+    name: 'a field with no effect without trafficRouting',
+    text: canaryRollout({ canaryExtra: ['      minPodsPerReplicaSet: 2'] }),
+    code: 'no-effect-without-traffic-routing',
+    title: "Remove 'minPodsPerReplicaSet'",
+  },
+  {
+    name: 'dynamicStableScale without trafficRouting',
+    text: canaryRollout({ canaryExtra: ['      dynamicStableScale: true'] }),
+    code: 'dynamic-stable-scale',
+    title: "Remove 'dynamicStableScale'",
+  },
   {
     name: 'a setCanaryScale step without trafficRouting (the whole step goes)',
     text: canaryRollout({ steps: ['setWeight: 20', 'setCanaryScale:\n            weight: 50', 'pause: {}'] }),
@@ -57,8 +121,18 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
     code: 'restart-policy-always',
     title: 'Set restartPolicy to Always',
   },
-  { name: 'a number written as a string', text: canaryRollout().replace('replicas: 4', 'replicas: "4"'), code: 'wrong-type', title: 'Write 4 as a number' },
-  { name: 'a label value YAML reads as a number', text: canaryRollout().replace('        app: demo\n', '        app: demo\n        version: 1.10\n'), code: 'wrong-type', title: 'Quote 1.10 to keep it a string' },
+  {
+    name: 'a number written as a string',
+    text: canaryRollout().replace('replicas: 4', 'replicas: "4"'),
+    code: 'wrong-type',
+    title: 'Write 4 as a number',
+  },
+  {
+    name: 'a label value YAML reads as a number',
+    text: canaryRollout().replace('        app: demo\n', '        app: demo\n        version: 1.10\n'),
+    code: 'wrong-type',
+    title: 'Quote 1.10 to keep it a string',
+  },
   {
     name: 'an argument an analysis template requires (a new args list)',
     text: `${canaryRollout({ steps: ['analysis:\n            templates:\n            - templateName: rate'] })}---\n${template('rate', ['service', 'port'])}`,
@@ -89,9 +163,24 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
     code: 'service-not-found',
     title: "Change 'demo-canry' to 'demo-canary'",
   },
-  { name: 'a duration written in words', text: canaryRollout({ steps: ['setWeight: 20', 'pause: {duration: 30 seconds}'] }), code: 'bad-duration', title: "Change '30 seconds' to '30s'" },
-  { name: 'a duration with a unit Go does not know', text: canaryRollout({ steps: ['setWeight: 20', 'pause:\n            duration: 5mins'] }), code: 'bad-duration', title: "Change '5mins' to '5m'" },
-  { name: 'a weight above the maximum', text: canaryRollout({ steps: ['setWeight: 150', 'pause: {}'] }), code: 'set-weight-range', title: "Change '150' to '100'" },
+  {
+    name: 'a duration written in words',
+    text: canaryRollout({ steps: ['setWeight: 20', 'pause: {duration: 30 seconds}'] }),
+    code: 'bad-duration',
+    title: "Change '30 seconds' to '30s'",
+  },
+  {
+    name: 'a duration with a unit Go does not know',
+    text: canaryRollout({ steps: ['setWeight: 20', 'pause:\n            duration: 5mins'] }),
+    code: 'bad-duration',
+    title: "Change '5mins' to '5m'",
+  },
+  {
+    name: 'a weight above the maximum',
+    text: canaryRollout({ steps: ['setWeight: 150', 'pause: {}'] }),
+    code: 'set-weight-range',
+    title: "Change '150' to '100'",
+  },
   {
     name: 'a Service the workspace does not have (a new one in this file, selecting the pod labels)',
     text: `${canaryRollout({ name: 'shop', canaryService: 'shop-canary', stableService: 'shop-stable' })}---\n${service('shop-canary', { app: 'shop' })}`,
@@ -100,7 +189,12 @@ const cases: { name: string; text: string; code: string; title: string }[] = [
   },
   {
     name: 'an analysis template the workspace does not have (a skeleton declaring the arguments passed)',
-    text: canaryRollout({ steps: ['setWeight: 20', 'analysis:\n            templates:\n            - templateName: checkout-errors\n            args:\n            - name: service\n              value: demo'] }),
+    text: canaryRollout({
+      steps: [
+        'setWeight: 20',
+        'analysis:\n            templates:\n            - templateName: checkout-errors\n            args:\n            - name: service\n              value: demo',
+      ],
+    }),
     code: 'analysis-template-not-found',
     title: "Add AnalysisTemplate 'checkout-errors' to this file",
   },
@@ -163,7 +257,10 @@ describe('quick fixes', () => {
 
   it('creates a missing Service in a new file beside this one, whose text lints clean with the Rollout', async () => {
     const uri = 'file:///fixes/app/rollout.yaml';
-    const text = canaryRollout({ name: 'cart', canaryService: 'cart-canary', stableService: 'cart-stable' }).replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          ports:\n          - name: web\n            containerPort: 8080\n');
+    const text = canaryRollout({ name: 'cart', canaryService: 'cart-canary', stableService: 'cart-stable' }).replace(
+      '          image: nginx:1.27\n',
+      '          image: nginx:1.27\n          ports:\n          - name: web\n            containerPort: 8080\n',
+    );
     lsp.open(uri, `${text}---\n${service('cart-stable', { app: 'cart' })}`);
     const d = (await lsp.diagnosticsFor(uri)).find((x) => x.code === 'service-not-found')!;
     const action = (await lsp.codeActions(uri, d.range, [d])).find((a) => a.title === "Create Service 'cart-canary' in cart-canary.yaml");
@@ -175,7 +272,10 @@ describe('quick fixes', () => {
     // The new file, opened as the editor would: the Rollout's Service is found and selects its pods.
     lsp.open(edit.textDocument.uri, edit.edits[0].newText);
     const after = await lsp.diagnosticsFor(uri, lsp.change(uri, `${text}---\n${service('cart-stable', { app: 'cart' })} `));
-    assert.deepEqual(after.map((x) => x.code), []);
+    assert.deepEqual(
+      after.map((x) => x.code),
+      [],
+    );
   });
 
   it('a misspelled step key is one mistake, one diagnostic (not also "step has no action")', async () => {

@@ -54,7 +54,11 @@ const hover = (textWithCaret: string): string => {
 };
 /** The text once the item is accepted (a snippet's placeholders left as written). */
 const accept = (doc: TextDocument, item: CompletionItem) => TextDocument.applyEdits(doc, [item.textEdit as TextEdit]);
-const lineOf = (text: string, start: string) => text.split("\n").map((l) => l.trim()).find((l) => l.startsWith(start))!;
+const lineOf = (text: string, start: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.startsWith(start))!;
 
 describe('conditions: completion and hover in the expression', () => {
   it('offers result, every function (each with its words) and the operators, replacing the word typed', () => {
@@ -64,7 +68,10 @@ describe('conditions: completion and hover in the expression', () => {
     for (const name of EXPRESSION_FUNCTIONS) {
       const item = items.find((i) => i.label === name);
       assert.ok(item, `no item for ${name}`);
-      assert.ok(item.detail?.startsWith(`${name}(`) && (item.documentation as { value: string }).value.length > 10, `${name} has no words: ${JSON.stringify(item)}`);
+      assert.ok(
+        item.detail?.startsWith(`${name}(`) && (item.documentation as { value: string }).value.length > 10,
+        `${name} has no words: ${JSON.stringify(item)}`,
+      );
     }
     const all = items.find((i) => i.label === 'all')!;
     assert.equal(lineOf(accept(doc, all), 'successCondition'), 'successCondition: result[0] >= 0.95 && all(${1:result}, {${2:# > 0}})');
@@ -72,32 +79,50 @@ describe('conditions: completion and hover in the expression', () => {
   });
 
   it('offers the declared arguments after {{, as Argo replaces them', () => {
-    const { doc, items } = complete(template("successCondition: result[0] >= {{ar|", 'successCondition: "true"'));
-    assert.deepEqual(items.map((i) => i.label), ['{{args.service-name}}', '{{args.threshold}}']);
+    const { doc, items } = complete(template('successCondition: result[0] >= {{ar|', 'successCondition: "true"'));
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['{{args.service-name}}', '{{args.threshold}}'],
+    );
     assert.equal(items[1]!.detail, 'argument, default "0.95"');
     assert.equal(lineOf(accept(doc, items[1]!), 'successCondition'), 'successCondition: result[0] >= {{args.threshold}}');
   });
 
-  it('offers a MetricDataResult\'s fields after result[i]. with cloudWatch, and nothing after another dot', () => {
+  it("offers a MetricDataResult's fields after result[i]. with cloudWatch, and nothing after another dot", () => {
     const cw = complete(template('successCondition: "true"', 'successCondition: all(result[0].|, {# < 80})'));
-    assert.deepEqual(cw.items.map((i) => i.label), ['Values', 'Timestamps', 'Label', 'Id', 'StatusCode', 'Messages']);
+    assert.deepEqual(
+      cw.items.map((i) => i.label),
+      ['Values', 'Timestamps', 'Label', 'Id', 'StatusCode', 'Messages'],
+    );
     assert.deepEqual(complete(template('successCondition: result.|', 'successCondition: "true"')).items, []);
   });
 
   it('works in an empty condition, in a quoted one, and leaves the rest of the template to the catalog', () => {
     const empty = complete(template('successCondition: |', 'successCondition: "true"'));
-    assert.ok(empty.items.some((i) => i.label === 'result'), 'an empty condition');
+    assert.ok(
+      empty.items.some((i) => i.label === 'result'),
+      'an empty condition',
+    );
     const quoted = complete(template('successCondition: "len(result) > 0 && is|"', 'successCondition: "true"'));
     const isNaN = quoted.items.find((i) => i.label === 'isNaN')!;
     assert.equal(lineOf(accept(quoted.doc, isNaN), 'successCondition'), 'successCondition: "len(result) > 0 && isNaN($1)"');
     // The key itself, and a field beside it, are completed from the catalog as before.
     const key = complete(template('successCondition: "true"\n    |', 'successCondition: "true"'));
-    assert.ok(key.items.some((i) => i.label === 'failureCondition'), key.items.map((i) => i.label).join(' '));
+    assert.ok(
+      key.items.some((i) => i.label === 'failureCondition'),
+      key.items.map((i) => i.label).join(' '),
+    );
   });
 
   it('hovers on a function with its signature and words, and on result with what the provider gives', () => {
-    assert.match(hover(template('successCondition: result[0] >= 0.95 && isN|aN(result[0]) == false', 'successCondition: "true"')), /^`isNaN\(number\)`\n\nWhether the number is NaN/);
-    assert.match(hover(template('successCondition: "true"', 'successCondition: all(res|ult[0].Values, {# < 80})')), /With cloudWatch: a list of MetricDataResults/);
+    assert.match(
+      hover(template('successCondition: result[0] >= 0.95 && isN|aN(result[0]) == false', 'successCondition: "true"')),
+      /^`isNaN\(number\)`\n\nWhether the number is NaN/,
+    );
+    assert.match(
+      hover(template('successCondition: "true"', 'successCondition: all(res|ult[0].Values, {# < 80})')),
+      /With cloudWatch: a list of MetricDataResults/,
+    );
     // Elsewhere in the condition, and on its key, the field's own docs.
     assert.match(hover(template('successCondition: result[0] >= 0.9|5', 'successCondition: "true"')), /successCondition/);
     assert.match(hover(template('successCon|dition: result[0] >= 0.95', 'successCondition: "true"')), /successCondition/);
@@ -117,7 +142,10 @@ describe('{{args.NAME}} in an analysis template', () => {
   };
 
   it('goes from the placeholder to the argument in spec.args, in a URL and in a condition', () => {
-    for (const textWithCaret of [withArgs('http://{{args.service-na|me}}/rate'), withArgs('http://{{args.service-name}}/rate', 'successCondition: result[0] >= {{ args.thresh|old }}')]) {
+    for (const textWithCaret of [
+      withArgs('http://{{args.service-na|me}}/rate'),
+      withArgs('http://{{args.service-name}}/rate', 'successCondition: result[0] >= {{ args.thresh|old }}'),
+    ]) {
       const { doc, locations } = definition(textWithCaret);
       assert.equal(locations.length, 1, JSON.stringify(locations));
       const line = doc.getText().split('\n')[locations[0]!.range.start.line]!;
@@ -128,7 +156,10 @@ describe('{{args.NAME}} in an analysis template', () => {
   });
 
   it('says on hover where the value comes from', () => {
-    assert.match(hover(withArgs('http://{{args.service-na|me}}/rate')), /No default: every Rollout and Experiment using this template must pass it/);
+    assert.match(
+      hover(withArgs('http://{{args.service-na|me}}/rate')),
+      /No default: every Rollout and Experiment using this template must pass it/,
+    );
     assert.match(hover(withArgs('http://x/rate', 'successCondition: result[0] >= {{args.thr|eshold}}')), /Default `0\.95`/);
     assert.match(hover(withArgs('http://x/{{args.tok|en}}')), /From the Secret `web-token`, key `token`/);
     assert.match(hover(withArgs('http://x/{{args.nob|ody}}')), /Not declared in `spec.args`/);
@@ -147,16 +178,26 @@ describe('conditions over LSP', () => {
   it('completes a function in a condition and hovers on it', async () => {
     const { text, position } = caret(template('successCondition: default(result[0], 0) >= 0.95 && isN|', 'successCondition: "true"'));
     lsp.open('file:///virtual/condition.yaml', text);
-    const list = (await lsp.request('textDocument/completion', { textDocument: { uri: 'file:///virtual/condition.yaml' }, position })) as { items: CompletionItem[] };
-    assert.ok(list.items.some((i) => i.label === 'isNaN' && i.textEdit), JSON.stringify(list.items.slice(0, 3)));
-    const h = (await lsp.request('textDocument/hover', { textDocument: { uri: 'file:///virtual/condition.yaml' }, position: { line: position.line, character: position.character - 30 } })) as Hover;
+    const list = (await lsp.request('textDocument/completion', { textDocument: { uri: 'file:///virtual/condition.yaml' }, position })) as {
+      items: CompletionItem[];
+    };
+    assert.ok(
+      list.items.some((i) => i.label === 'isNaN' && i.textEdit),
+      JSON.stringify(list.items.slice(0, 3)),
+    );
+    const h = (await lsp.request('textDocument/hover', {
+      textDocument: { uri: 'file:///virtual/condition.yaml' },
+      position: { line: position.line, character: position.character - 30 },
+    })) as Hover;
     assert.match((h.contents as { value: string }).value, /^`default\(value, fallback\)`/);
   });
 
   it('goes to the argument an {{args.NAME}} names', async () => {
     const { text, position } = caret(template('successCondition: result[0] >= {{args.thres|hold}}', 'successCondition: "true"'));
     lsp.open('file:///virtual/arg.yaml', text);
-    const [location] = (await lsp.request('textDocument/definition', { textDocument: { uri: 'file:///virtual/arg.yaml' }, position })) as { range: { start: { line: number } } }[];
+    const [location] = (await lsp.request('textDocument/definition', { textDocument: { uri: 'file:///virtual/arg.yaml' }, position })) as {
+      range: { start: { line: number } };
+    }[];
     assert.equal(text.split('\n')[location!.range.start.line], '  - name: threshold');
   });
 });

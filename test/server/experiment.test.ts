@@ -96,8 +96,15 @@ describe('Experiments in the language server', () => {
     assert.equal(refused.length, 1);
     assert.match(messageOf(refused[0]!), /template "empty": a template needs a selector/);
     const selector = positionOf(text, 'selector: {}');
-    assert.deepEqual(refused[0]!.range, { start: selector, end: { line: selector.line, character: selector.character + 'selector'.length } });
-    assert.equal(ds.filter((d) => d.code === 'experiment-never-ends').length, 1, 'no duration (it is misspelled): it runs until terminated');
+    assert.deepEqual(refused[0]!.range, {
+      start: selector,
+      end: { line: selector.line, character: selector.character + 'selector'.length },
+    });
+    assert.equal(
+      ds.filter((d) => d.code === 'experiment-never-ends').length,
+      1,
+      'no duration (it is misspelled): it runs until terminated',
+    );
     ws.lsp.close(uri);
   });
 
@@ -117,11 +124,15 @@ describe('Experiments in the language server', () => {
     ws.lsp.close(uri);
   });
 
-  it('checks the analyses\' templateName against the workspace\'s templates', async () => {
+  it("checks the analyses' templateName against the workspace's templates", async () => {
     const text = valid('  analyses:\n  - name: rate\n    templateName: success-rate\n  - name: typo\n    templateName: succes-rate\n');
     const uri = ws.uri('references.yaml');
     ws.lsp.open(uri, text);
-    const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'analysis-template-not-found'), 'the reference findings');
+    const ds = await ws.lsp.diagnosticsMatching(
+      uri,
+      (d) => d.some((x) => x.code === 'analysis-template-not-found'),
+      'the reference findings',
+    );
     const notFound = ds.filter((d) => d.code === 'analysis-template-not-found');
     assert.equal(notFound.length, 1);
     assert.match(messageOf(notFound[0]!), /"succes-rate" is not defined in the workspace \(did you mean "success-rate"\?\)/);
@@ -134,15 +145,30 @@ describe('Experiments in the language server', () => {
 });
 
 describe('Experiments in the language service', () => {
-  it('completes the Experiment\'s own keys, and templateName from the workspace\'s templates', () => {
+  it("completes the Experiment's own keys, and templateName from the workspace's templates", () => {
     const service = createLanguageService();
     service.indexServices(TextDocument.create('file:///w/t.yaml', 'yaml', 1, analysisTemplate('success-rate')));
     const keys = 'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: e\nspec:\n  \n';
-    const labels = service.complete(TextDocument.create('file:///w/e.yaml', 'yaml', 1, keys), { line: 5, character: 2 }).items.map((i) => i.label);
-    assert.deepEqual([...labels].sort(), ['analyses', 'analysisRunMetadata', 'dryRun', 'duration', 'measurementRetention', 'progressDeadlineSeconds', 'scaleDownDelaySeconds', 'templates', 'terminate']);
+    const labels = service
+      .complete(TextDocument.create('file:///w/e.yaml', 'yaml', 1, keys), { line: 5, character: 2 })
+      .items.map((i) => i.label);
+    assert.deepEqual([...labels].sort(), [
+      'analyses',
+      'analysisRunMetadata',
+      'dryRun',
+      'duration',
+      'measurementRetention',
+      'progressDeadlineSeconds',
+      'scaleDownDelaySeconds',
+      'templates',
+      'terminate',
+    ]);
 
-    const value = 'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: e\nspec:\n  analyses:\n  - name: a\n    templateName: su\n';
-    const names = service.complete(TextDocument.create('file:///w/v.yaml', 'yaml', 1, value), { line: 7, character: 20 }).items.map((i) => i.label);
+    const value =
+      'apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata:\n  name: e\nspec:\n  analyses:\n  - name: a\n    templateName: su\n';
+    const names = service
+      .complete(TextDocument.create('file:///w/v.yaml', 'yaml', 1, value), { line: 7, character: 20 })
+      .items.map((i) => i.label);
     assert.deepEqual(names, ['success-rate']);
   });
 
@@ -151,10 +177,16 @@ describe('Experiments in the language service', () => {
     const doc = TextDocument.create('file:///w/broken.yaml', 'yaml', 1, broken);
     const [symbol] = service.symbols(doc);
     assert.equal(symbol!.name, 'Experiment compare');
-    assert.deepEqual(symbol!.children!.map((c) => c.name), ['apiVersion', 'kind', 'metadata', 'spec']);
+    assert.deepEqual(
+      symbol!.children!.map((c) => c.name),
+      ['apiVersion', 'kind', 'metadata', 'spec'],
+    );
 
     const diagnostic = service.validate(doc).find((d) => d.code === 'unknown-field')!;
     const fixes: CodeAction[] = service.codeActions(doc, diagnostic.range, [diagnostic]);
-    assert.ok(fixes.some((f) => f.edit?.changes?.[doc.uri]?.some((e) => e.newText === 'duration')), `no fix to "duration" in ${JSON.stringify(fixes.map((f) => f.title))}`);
+    assert.ok(
+      fixes.some((f) => f.edit?.changes?.[doc.uri]?.some((e) => e.newText === 'duration')),
+      `no fix to "duration" in ${JSON.stringify(fixes.map((f) => f.title))}`,
+    );
   });
 });

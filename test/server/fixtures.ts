@@ -115,26 +115,43 @@ export function largeManifestFile(): string {
       replicas: 4 + (i % 5),
       canaryService: `${name}-canary`,
       stableService: `${name}-stable`,
-      canaryExtra: ['      maxSurge: "25%"', '      maxUnavailable: 0', '      dynamicStableScale: true', '      trafficRouting:', '        smi: {}'],
+      canaryExtra: [
+        '      maxSurge: "25%"',
+        '      maxUnavailable: 0',
+        '      dynamicStableScale: true',
+        '      trafficRouting:',
+        '        smi: {}',
+      ],
       steps: [
-        'setWeight: 10', 'pause: {duration: 1m}', 'setWeight: 20', 'pause: {duration: 5m}',
-        'analysis:\n            templates:\n              - templateName: success-rate\n            args:\n              - name: service\n                value: ' + name,
-        'setWeight: 40', 'pause: {}', 'setCanaryScale:\n            weight: 60',
-        i % 9 === 0 ? 'setWeight: 120' : 'setWeight: 80', 'pause:\n            duration: 10m',
+        'setWeight: 10',
+        'pause: {duration: 1m}',
+        'setWeight: 20',
+        'pause: {duration: 5m}',
+        'analysis:\n            templates:\n              - templateName: success-rate\n            args:\n              - name: service\n                value: ' +
+          name,
+        'setWeight: 40',
+        'pause: {}',
+        'setCanaryScale:\n            weight: 60',
+        i % 9 === 0 ? 'setWeight: 120' : 'setWeight: 80',
+        'pause:\n            duration: 10m',
       ],
     });
     rollout = rollout.replace(
       '          image: nginx:1.27\n',
       '          image: nginx:1.27\n' +
         '          env:\n' +
-        ['MODE', 'LOG_LEVEL', 'REGION', 'TIMEOUT', 'RETRIES', 'POOL_SIZE', 'FEATURE_X'].map((e) => `            - name: ${e}\n              value: "${e.length}"\n`).join('') +
+        ['MODE', 'LOG_LEVEL', 'REGION', 'TIMEOUT', 'RETRIES', 'POOL_SIZE', 'FEATURE_X']
+          .map((e) => `            - name: ${e}\n              value: "${e.length}"\n`)
+          .join('') +
         '          ports:\n            - containerPort: 8080\n              name: http\n' +
         '          resources:\n            requests:\n              cpu: 100m\n              memory: 128Mi\n' +
         '            limits:\n              cpu: 500m\n              memory: 256Mi\n' +
         '          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: 8080\n            periodSeconds: 5\n' +
         '          livenessProbe:\n            httpGet:\n              path: /livez\n              port: 8080\n' +
         '          volumeMounts:\n            - name: config\n              mountPath: /etc/app\n            - name: cache\n              mountPath: /var/cache/app\n' +
-        '      volumes:\n        - name: config\n          configMap:\n            name: ' + name + '-config\n        - name: cache\n          emptyDir: {}\n',
+        '      volumes:\n        - name: config\n          configMap:\n            name: ' +
+        name +
+        '-config\n        - name: cache\n          emptyDir: {}\n',
     );
     if (i % 10 === 3) rollout = rollout.replace('maxUnavailable', 'maxUnavailabel');
     docs.push(rollout);
@@ -150,15 +167,40 @@ export function largeManifestServices(): string {
 /** A canary Rollout whose pods come from Deployment `deploymentName` (`workloadRef`) instead of a template of its own. */
 export function workloadRefRollout(name: string, deploymentName: string, canaryExtra: string[] = []): string {
   const ref = ['  workloadRef:', '    apiVersion: apps/v1', '    kind: Deployment', `    name: ${deploymentName}`].join('\n');
-  return canaryRollout({ name, replicas: 3, canaryExtra, steps: ['setWeight: 20', 'pause: {}'] }).replace(/ {2}template:\n[\s\S]*?(?=\n {2}strategy:)/, ref);
+  return canaryRollout({ name, replicas: 3, canaryExtra, steps: ['setWeight: 20', 'pause: {}'] }).replace(
+    / {2}template:\n[\s\S]*?(?=\n {2}strategy:)/,
+    ref,
+  );
 }
 
 /** A Deployment whose selector and pod template carry `app: <app>`. */
 export function deployment(name: string, app: string): string {
-  return ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${name}`, 'spec:', '  replicas: 0', '  selector:', '    matchLabels:', `      app: ${app}`, '  template:', '    metadata:', '      labels:', `        app: ${app}`, '    spec:', '      containers:', '        - name: app', '          image: app:1', ''].join('\n');
+  return [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  replicas: 0',
+    '  selector:',
+    '    matchLabels:',
+    `      app: ${app}`,
+    '  template:',
+    '    metadata:',
+    '      labels:',
+    `        app: ${app}`,
+    '    spec:',
+    '      containers:',
+    '        - name: app',
+    '          image: app:1',
+    '',
+  ].join('\n');
 }
 
 /** A valid blue-green Rollout (its Services are not defined). */
-export function blueGreenRollout(name = 'bg', strategyLines: string[] = ['      activeService: bg-active', '      previewService: bg-preview']): string {
+export function blueGreenRollout(
+  name = 'bg',
+  strategyLines: string[] = ['      activeService: bg-active', '      previewService: bg-preview'],
+): string {
   return canaryRollout({ name }).replace(/ {2}strategy:[\s\S]*$/, ['  strategy:', '    blueGreen:', ...strategyLines, ''].join('\n'));
 }

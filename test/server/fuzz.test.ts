@@ -21,11 +21,54 @@ function prng(seed: number): () => number {
 }
 
 const SNIPPETS = [
-  ':', ' ', '  ', '\n', '-', '- ', '---\n', '"', "'", '{', '}', '[', ']', '#', '&a ', '*a', '!!str ', '|', '>', '%', '\t', ',',
-  'é', '😀', '\r\n', 'setWeight: ', 'pause: {}', 'duration: 5m', 'canary:', 'blueGreen:', 'steps:', 'replicas: -1', '120', '25%',
-  'activeService: a', 'previewService: a', 'kind: Rollout', 'apiVersion: argoproj.io/v1alpha1', 'null', '~', 'true', '<<: *a',
+  ':',
+  ' ',
+  '  ',
+  '\n',
+  '-',
+  '- ',
+  '---\n',
+  '"',
+  "'",
+  '{',
+  '}',
+  '[',
+  ']',
+  '#',
+  '&a ',
+  '*a',
+  '!!str ',
+  '|',
+  '>',
+  '%',
+  '\t',
+  ',',
+  'é',
+  '😀',
+  '\r\n',
+  'setWeight: ',
+  'pause: {}',
+  'duration: 5m',
+  'canary:',
+  'blueGreen:',
+  'steps:',
+  'replicas: -1',
+  '120',
+  '25%',
+  'activeService: a',
+  'previewService: a',
+  'kind: Rollout',
+  'apiVersion: argoproj.io/v1alpha1',
+  'null',
+  '~',
+  'true',
+  '<<: *a',
   // Inside conditions: what their completion and hover read.
-  '{{args.', 'result[0].', ' && ', 'all(result, {# > 0})', '#acc',
+  '{{args.',
+  'result[0].',
+  ' && ',
+  'all(result, {# > 0})',
+  '#acc',
 ];
 
 const seedDocs = [
@@ -33,13 +76,27 @@ const seedDocs = [
   canaryRollout({ steps: ['setWeigth: 20', 'setWeight: 120', 'pause: {duration: 1x}', 'setCanaryScale: {weight: 50}'], replicas: -2 }),
   multiDoc(
     service('bg-active', { app: 'bg' }),
-    canaryRollout({ name: 'bg' }).replace(/ {2}strategy:[\s\S]*$/, '  strategy:\n    blueGreen:\n      activeService: bg-active\n      previewService: bg-active\n      autoPromotionEnabled: false\n      autoPromotionSeconds: 30\n'),
+    canaryRollout({ name: 'bg' }).replace(
+      / {2}strategy:[\s\S]*$/,
+      '  strategy:\n    blueGreen:\n      activeService: bg-active\n      previewService: bg-active\n      autoPromotionEnabled: false\n      autoPromotionSeconds: 30\n',
+    ),
   ),
   // Traffic routing with its router objects in the same file: the Ingress and VirtualService references and rules.
   [
     'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: front\nspec:\n  rules:\n    - http:\n        paths:\n          - {path: /, pathType: Prefix, backend: {service: {name: web-stable, port: {number: 80}}}}\n',
     'apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nmetadata:\n  name: web-vs\nspec:\n  http:\n    - name: primary\n      route:\n        - destination: {host: web-stable}\n          weight: 100\n        - destination: {host: web-canary}\n          weight: 0\n',
-    canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', canaryExtra: ['      trafficRouting:', '        nginx:', '          stableIngress: front', '        istio:', '          virtualService: {name: web-vs.default, routes: [primary]}'] }),
+    canaryRollout({
+      name: 'web',
+      canaryService: 'web-canary',
+      stableService: 'web-stable',
+      canaryExtra: [
+        '      trafficRouting:',
+        '        nginx:',
+        '          stableIngress: front',
+        '        istio:',
+        '          virtualService: {name: web-vs.default, routes: [primary]}',
+      ],
+    }),
   ].join('---\n'),
   // An analysis template whose conditions the edits reach.
   [
@@ -76,8 +133,15 @@ describe('fuzzing the server with random edits', function () {
       for (const doc of copies) {
         const published = await lsp.diagnosticsFor(doc.uri, doc.version);
         assert.equal(lsp.lastDiagnostics(doc.uri)!.version, doc.version);
-        assert.deepEqual(published, fresh.validate(doc), `diagnostics of ${doc.uri} v${doc.version} differ from a fresh validation of:\n${doc.getText()}`);
-        assert.ok(!published.some((d) => d.code === 'internal-error'), JSON.stringify(published.filter((d) => d.code === 'internal-error')));
+        assert.deepEqual(
+          published,
+          fresh.validate(doc),
+          `diagnostics of ${doc.uri} v${doc.version} differ from a fresh validation of:\n${doc.getText()}`,
+        );
+        assert.ok(
+          !published.some((d) => d.code === 'internal-error'),
+          JSON.stringify(published.filter((d) => d.code === 'internal-error')),
+        );
         if (published.length > 0) findingsSeen++;
       }
     };
@@ -116,7 +180,10 @@ describe('fuzzing the server with random edits', function () {
           lsp.symbols(d.uri),
           lsp.codeLenses(d.uri),
           lsp.codeActions(d.uri, { start: p, end: p }, []),
-          lsp.request('textDocument/inlayHint', { textDocument: { uri: d.uri }, range: { start: { line: 0, character: 0 }, end: at(d, d.getText().length) } }),
+          lsp.request('textDocument/inlayHint', {
+            textDocument: { uri: d.uri },
+            range: { start: { line: 0, character: 0 }, end: at(d, d.getText().length) },
+          }),
         ]);
         if (symbols.length > 0) rolloutsSeen++;
       }

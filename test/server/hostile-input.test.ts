@@ -45,7 +45,10 @@ describe('language server: hostile input', () => {
     const text = Array.from({ length: 5_000 }, (_, i) => rollout(`r${i}`)).join('---\n');
     const symbols = createLanguageService().symbols(open(text));
     assert.equal(symbols.length, 5_000);
-    assert.deepEqual(symbols.slice(0, 2).map((s) => s.name), ['Rollout r0', 'Rollout r1']);
+    assert.deepEqual(
+      symbols.slice(0, 2).map((s) => s.name),
+      ['Rollout r0', 'Rollout r1'],
+    );
     const count = (list: readonly DocumentSymbol[] | undefined): number => (list ?? []).reduce((n, s) => n + 1 + count(s.children), 0);
     assert.equal(count(symbols.flatMap((s) => s.children ?? [])), MAX_FIELD_SYMBOLS);
     assert.ok((symbols[0]!.children ?? []).length > 0, 'the first documents keep their fields');
@@ -57,7 +60,10 @@ describe('language server: hostile input', () => {
     const expected = service.validate(open(lf)).map((d) => [d.code, d.range.start.line]);
     assert.deepEqual(expected, [['wrong-type', 13]], 'the LF file has one finding, on line 14');
     const cr = TextDocument.create('file:///w/cr.yaml', 'yaml', 1, lf.replace(/\n/g, '\r'));
-    assert.deepEqual(service.validate(cr).map((d) => [d.code, d.range.start.line]), expected);
+    assert.deepEqual(
+      service.validate(cr).map((d) => [d.code, d.range.start.line]),
+      expected,
+    );
     assert.equal(service.symbols(cr)[0]!.name, 'Rollout cr');
   });
 });

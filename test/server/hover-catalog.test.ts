@@ -3,13 +3,21 @@
 // language service (the LSP suites cover the transport).
 import { strict as assert } from 'node:assert';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analysisTemplateCatalog, catalogFields, clusterAnalysisTemplateCatalog, experimentCatalog, rolloutCatalog, type FieldSpec } from '../../src/schema';
+import {
+  analysisTemplateCatalog,
+  catalogFields,
+  clusterAnalysisTemplateCatalog,
+  experimentCatalog,
+  rolloutCatalog,
+  type FieldSpec,
+} from '../../src/schema';
 import { createLanguageService } from '../../src/server/service';
 
 /** YAML with the path's keys nested (list indices become "- " items); the caret position is the last key's. */
 function manifestWith(path: readonly (string | number)[], kind = 'Rollout'): { text: string; line: number; character: number } {
   const lines = ['apiVersion: argoproj.io/v1alpha1', `kind: ${kind}`];
-  if (path[0] === 'apiVersion' || path[0] === 'kind') return { text: lines.join('\n') + '\n', line: path[0] === 'kind' ? 1 : 0, character: 1 };
+  if (path[0] === 'apiVersion' || path[0] === 'kind')
+    return { text: lines.join('\n') + '\n', line: path[0] === 'kind' ? 1 : 0, character: 1 };
   let indent = '';
   let pendingDash = false;
   let last = { line: 0, character: 0 };
@@ -45,7 +53,8 @@ describe('hover on every catalog field', () => {
         const doc = TextDocument.create(`file:///catalog/${kind}-${checked}.yaml`, 'yaml', 1, text);
         const h = service.hover(doc, { line, character });
         const value = h ? (h.contents as { value: string }).value : '';
-        if (!value.includes(`**${spec.name}**`) || !value.includes(spec.docs.slice(0, 40)) || !value.includes(`\`${spec.type}`)) missing.push(path.join('.'));
+        if (!value.includes(`**${spec.name}**`) || !value.includes(spec.docs.slice(0, 40)) || !value.includes(`\`${spec.type}`))
+          missing.push(path.join('.'));
         checked++;
       }
       assert.deepEqual(missing, [], `no full hover for:\n${missing.join('\n')}`);

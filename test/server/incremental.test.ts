@@ -13,8 +13,28 @@ import { parseWhole } from '../../src/server/documents';
 import { canaryRollout, largeManifestFile, multiDoc, service } from './fixtures';
 
 const LINES = [
-  '---', '--- # start', '---\r', '...', '# comment', '', '%YAML 1.2', 'a: 1', 'b:', '  - x', '  c: [1, 2', ']',
-  'key: |', '  ---', '  text', '"quoted', 'more"', 'kind: Rollout', '- item', '  --- not a marker', 'x: ---', '----',
+  '---',
+  '--- # start',
+  '---\r',
+  '...',
+  '# comment',
+  '',
+  '%YAML 1.2',
+  'a: 1',
+  'b:',
+  '  - x',
+  '  c: [1, 2',
+  ']',
+  'key: |',
+  '  ---',
+  '  text',
+  '"quoted',
+  'more"',
+  'kind: Rollout',
+  '- item',
+  '  --- not a marker',
+  'x: ---',
+  '----',
 ];
 
 describe('splitting a file into documents', () => {
@@ -25,7 +45,12 @@ describe('splitting a file into documents', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 30 }), (lines) => {
         const text = lines.join('\n');
-        assert.equal(splitDocuments(text).map((p) => p.text).join(''), text);
+        assert.equal(
+          splitDocuments(text)
+            .map((p) => p.text)
+            .join(''),
+          text,
+        );
         const whole = Array.from(parseAllDocuments(text) as Iterable<{ range: number[]; errors: unknown[] }>);
         if (whole.some((d) => d.errors.length > 0)) return;
         checked++;
@@ -44,7 +69,10 @@ describe('splitting a file into documents', () => {
     const text = multiDoc('a: 1\n', '# only a comment\n', 'b: 2\n');
     const pieces = splitDocuments(text);
     assert.equal(pieces.map((p) => p.text).join(''), text);
-    assert.deepEqual(pieces.map((p) => p.start), [0, text.indexOf('---', 1) + 0, text.lastIndexOf('---')].slice(0, pieces.length));
+    assert.deepEqual(
+      pieces.map((p) => p.start),
+      [0, text.indexOf('---', 1) + 0, text.lastIndexOf('---')].slice(0, pieces.length),
+    );
   });
 });
 
@@ -65,10 +93,17 @@ describe('parse cache', () => {
   it('an edit in one document re-parses only that document', () => {
     const cache = createParseCache();
     const before = cache.get(v1);
-    const v2 = TextDocument.create(v1.uri, 'yaml', 2, multiDoc(...docs.map((d, i) => (i === 3 ? d.replace('replicas: 4', 'replicas: 5') : d))));
+    const v2 = TextDocument.create(
+      v1.uri,
+      'yaml',
+      2,
+      multiDoc(...docs.map((d, i) => (i === 3 ? d.replace('replicas: 4', 'replicas: 5') : d))),
+    );
     const after = cache.get(v2);
     assert.equal(after.pieces.length, before.pieces.length);
-    after.pieces.forEach((p, i) => (i === 3 ? assert.notEqual(p.piece, before.pieces[i]!.piece) : assert.equal(p.piece, before.pieces[i]!.piece)));
+    after.pieces.forEach((p, i) =>
+      i === 3 ? assert.notEqual(p.piece, before.pieces[i]!.piece) : assert.equal(p.piece, before.pieces[i]!.piece),
+    );
   });
 
   describe('a file of thousands of small documents', () => {
@@ -82,7 +117,10 @@ describe('parse cache', () => {
       const parse = createParseCache().get(TextDocument.create('file:///many.yaml', 'yaml', 1, text));
       assert.ok(parse.pieces.length < many.length / 4, `${parse.pieces.length} pieces for ${many.length} documents`);
       assert.equal(parse.docCount, many.length);
-      const whole = Array.from(parseAllDocuments(text) as Iterable<{ range: number[]; toJS(): unknown }>).map((d) => ({ start: d.range[0], value: d.toJS() }));
+      const whole = Array.from(parseAllDocuments(text) as Iterable<{ range: number[]; toJS(): unknown }>).map((d) => ({
+        start: d.range[0],
+        value: d.toJS(),
+      }));
       assert.deepEqual(located(parse), whole);
     });
 
@@ -115,37 +153,67 @@ describe('re-validation', () => {
   it('keeps findings while neither the text nor a Service it mentions changes', () => {
     const index = createWorkspaceIndex();
     const validator = createPieceValidator(index);
-    const pieces = createParseCache().get(doc).pieces.map((p) => p.piece);
+    const pieces = createParseCache()
+      .get(doc)
+      .pieces.map((p) => p.piece);
     const first = pieces.map((p) => validator.findings(p));
     assert.ok(first[0]!.some((f) => f.code === 'service-not-found'));
 
-    index.setFile('/other.yaml', servicesOf(createParseCache().get(TextDocument.create('file:///other.yaml', 'yaml', 1, service('unrelated', { app: 'x' })))));
+    index.setFile(
+      '/other.yaml',
+      servicesOf(createParseCache().get(TextDocument.create('file:///other.yaml', 'yaml', 1, service('unrelated', { app: 'x' })))),
+    );
     pieces.forEach((p, i) => assert.equal(validator.findings(p), first[i], 'an unrelated Service changes nothing'));
 
-    const changed = index.setFile('/svc.yaml', servicesOf(createParseCache().get(TextDocument.create('file:///svc.yaml', 'yaml', 1, service('x-canary', { app: 'x' })))));
+    const changed = index.setFile(
+      '/svc.yaml',
+      servicesOf(createParseCache().get(TextDocument.create('file:///svc.yaml', 'yaml', 1, service('x-canary', { app: 'x' })))),
+    );
     assert.deepEqual([...changed], ['x-canary']);
     assert.notEqual(validator.findings(pieces[0]!), first[0], 'the Rollout that mentions it is validated again');
     assert.equal(validator.findings(pieces[1]!), first[1], 'the other is not');
-    assert.deepEqual(validator.findings(pieces[0]!).filter((f) => f.code === 'service-not-found').map((f) => (f.data as { service: string }).service), ['x-stable']);
+    assert.deepEqual(
+      validator
+        .findings(pieces[0]!)
+        .filter((f) => f.code === 'service-not-found')
+        .map((f) => (f.data as { service: string }).service),
+      ['x-stable'],
+    );
   });
 
   it('a reference not found follows the whole workspace: a Service of a near name brings its "did you mean"', () => {
     const index = createWorkspaceIndex();
     const validator = createPieceValidator(index);
-    const [piece, other] = createParseCache().get(doc).pieces.map((p) => p.piece);
+    const [piece, other] = createParseCache()
+      .get(doc)
+      .pieces.map((p) => p.piece);
     const suggestionFor = (name: string) =>
-      validator.findings(piece!).filter((f) => f.code === 'service-not-found' && (f.data as { service: string }).service === name).map((f) => (f.data as { suggestion?: string }).suggestion);
+      validator
+        .findings(piece!)
+        .filter((f) => f.code === 'service-not-found' && (f.data as { service: string }).service === name)
+        .map((f) => (f.data as { suggestion?: string }).suggestion);
     assert.deepEqual(suggestionFor('x-canary'), [undefined]);
     assert.equal(validator.readsWholeWorkspace(piece!), true, 'its not-found reference read every name');
     validator.findings(other!);
     assert.equal(validator.readsWholeWorkspace(other!), false, 'a Rollout naming no Service does not');
     // 'x-canray' is mentioned nowhere, yet the Rollout's finding changes.
-    index.setFile('/svc.yaml', servicesOf(createParseCache().get(TextDocument.create('file:///svc.yaml', 'yaml', 1, service('x-canray', { app: 'x' })))));
+    index.setFile(
+      '/svc.yaml',
+      servicesOf(createParseCache().get(TextDocument.create('file:///svc.yaml', 'yaml', 1, service('x-canray', { app: 'x' })))),
+    );
     assert.deepEqual(suggestionFor('x-canary'), ['x-canray']);
     // The suggested Service, where it is: its metadata.name in /svc.yaml.
-    const found = validator.findings(piece!).find((f) => f.code === 'service-not-found' && (f.data as { service: string }).service === 'x-canary')!;
+    const found = validator
+      .findings(piece!)
+      .find((f) => f.code === 'service-not-found' && (f.data as { service: string }).service === 'x-canary')!;
     const line = service('x-canray', { app: 'x' }).split('\n').indexOf('  name: x-canray');
-    assert.deepEqual(found.related, [{ message: 'Service "x-canray" is defined here', file: '/svc.yaml', range: { start: { line, column: 8 }, end: { line, column: 16 } } }]);
+    assert.deepEqual(found.related, [
+      {
+        message: 'Service "x-canray" is defined here',
+        file: '/svc.yaml',
+        range: { start: { line, column: 8 }, end: { line, column: 16 } },
+      },
+    ]);
     const svc = createLanguageService({ workspace: index });
     svc.validate(doc);
     assert.equal(svc.dependsOn(doc, new Set(['anything'])), true, 'the editor re-validates it when any definition changes');
@@ -158,7 +226,10 @@ describe('re-validation', () => {
     const codes = () => validator.findings(piece).map((f) => f.code);
     assert.ok(!codes().some((c) => c.startsWith('service-')), codes().join());
     known = true;
-    assert.deepEqual(codes().filter((c) => c.startsWith('service-')), ['service-not-found', 'service-not-found']);
+    assert.deepEqual(
+      codes().filter((c) => c.startsWith('service-')),
+      ['service-not-found', 'service-not-found'],
+    );
   });
 
   it('the language service answers from the same parse for every feature of one version', () => {
@@ -173,7 +244,8 @@ describe('re-validation', () => {
 
 describe('the workspace scan', () => {
   it('finds the same Services and analysis templates, at the same document indices, as a full parse', () => {
-    const template = 'apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: rate\nspec:\n  args:\n  - name: svc\n  metrics: []\n';
+    const template =
+      'apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: rate\nspec:\n  args:\n  - name: svc\n  metrics: []\n';
     const texts = [
       multiDoc(canaryRollout(), service('a', { app: 'a' })) + '---\n' + template,
       largeManifestFile(),

@@ -55,7 +55,10 @@ describe('inlay hints in the language server', () => {
     const uri = 'file:///hints/routed.yaml';
     lsp.open(uri, routed);
     await lsp.diagnosticsFor(uri);
-    const hints = await lsp.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } } });
+    const hints = await lsp.request<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } },
+    });
     assert.deepEqual(
       hints.map((h) => [h.position.line, h.label]),
       [
@@ -77,9 +80,18 @@ describe('inlay hints in the language server', () => {
     lsp.open(uri, text);
     await lsp.diagnosticsFor(uri);
     const line = lineOf(text, 'setWeight: 33');
-    const some = await lsp.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } } });
-    assert.deepEqual(some.map((h) => h.position.line), [line]);
-    const serviceOnly = await lsp.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 5, character: 0 } } });
+    const some = await lsp.request<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } },
+    });
+    assert.deepEqual(
+      some.map((h) => h.position.line),
+      [line],
+    );
+    const serviceOnly = await lsp.request<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 5, character: 0 } },
+    });
     assert.deepEqual(serviceOnly, []);
   });
 
@@ -88,7 +100,10 @@ describe('inlay hints in the language server', () => {
     const bad = routed.replace('setWeight: 33', 'setWeight: 330');
     lsp.open(uri, bad);
     await lsp.diagnosticsFor(uri);
-    const hints = await lsp.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } } });
+    const hints = await lsp.request<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } },
+    });
     assert.deepEqual(
       hints.map((h) => [h.position.line, h.label]),
       [
@@ -96,14 +111,20 @@ describe('inlay hints in the language server', () => {
         [lineOf(bad, 'setCanaryScale'), '6 canary · 10 stable · 20%'],
       ],
     );
-    const hover = await lsp.request<{ contents: MarkupContent }>('textDocument/hover', { textDocument: { uri }, position: { line: lineOf(bad, 'setWeight: 330'), character: 12 } });
+    const hover = await lsp.request<{ contents: MarkupContent }>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: lineOf(bad, 'setWeight: 330'), character: 12 },
+    });
     assert.match(hover.contents.value, /^\*\*Step 2 cannot be planned\*\*: setWeight 330 is outside 0\.\.100/);
     assert.match(hover.contents.value, /\| \*\*→\*\* 2 \| setWeight 330% \(not valid\) \| \| \| \|/);
     const half = 'file:///hints/half.yaml';
     lsp.open(half, routed.slice(0, routed.indexOf('      steps:') + 20));
     await lsp.diagnosticsFor(half);
     // The steps list ends in a half-typed `- se`: no step to hint, and no error either.
-    const none = await lsp.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: half }, range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } } });
+    const none = await lsp.request<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri: half },
+      range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } },
+    });
     assert.deepEqual(none, []);
   });
 });

@@ -6,7 +6,7 @@ import { fieldAt } from '../../src/schema';
 import { fieldDocs } from '../../src/server/kubernetes-docs';
 
 describe('Kubernetes descriptions in the server', () => {
-  it('without kubernetes-docs.json beside the code (the sources run unbundled), keeps the catalog\'s words, and looks once', () => {
+  it("without kubernetes-docs.json beside the code (the sources run unbundled), keeps the catalog's words, and looks once", () => {
     const image = fieldAt(['spec', 'template', 'spec', 'containers', 0, 'image'])!;
     const replicas = fieldAt(['spec', 'replicas'])!;
     const original = fs.readFileSync;

@@ -16,7 +16,7 @@ describe('kustomization registry', () => {
   const base = join(root, 'base/kustomization.yaml');
   const shared = join(root, 'overlays/shared/replicas.yaml');
 
-  it('resolves patch paths against the kustomization\'s folder and keeps a file a patch while any kustomization lists it', () => {
+  it("resolves patch paths against the kustomization's folder and keeps a file a patch while any kustomization lists it", () => {
     const k = createKustomizations();
     assert.equal(set(k, prod, 'patches:\n- path: ../shared/replicas.yaml\n- path: image.yaml\n'), true);
     assert.equal(set(k, staging, 'patchesStrategicMerge:\n- ../shared/replicas.yaml\n'), false, 'a file already a patch');
@@ -36,7 +36,11 @@ describe('kustomization registry', () => {
     const rollout = join(root, 'base/rollout.yaml');
     assert.equal(set(k, prod, 'resources: [../../base]\ncommonLabels: {env: prod}\n'), false, 'the base is not known yet');
     assert.equal(k.kustomized(rollout)?.labels, undefined);
-    assert.equal(set(k, base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n'), true, 'the overlay now reaches a configured base');
+    assert.equal(
+      set(k, base, 'configurations: [rollout-transform.yaml]\nresources: [rollout.yaml]\n'),
+      true,
+      'the overlay now reaches a configured base',
+    );
     assert.deepEqual(k.kustomized(rollout)?.labels, { selector: { env: 'prod' }, template: { env: 'prod' } });
     assert.equal(set(k, prod, 'resources: [../../base]\ncommonLabels: {env: production}\n'), true);
     assert.deepEqual(k.kustomized(rollout)?.labels?.selector, { env: 'production' });
@@ -62,7 +66,7 @@ describe('kustomization registry', () => {
     assert.equal(k.settle(), false, 'gone and back before a settle is no change');
   });
 
-  it('reads the fields an overlay\'s patch gives a base\'s Rollout once the patch file\'s text is recorded', () => {
+  it("reads the fields an overlay's patch gives a base's Rollout once the patch file's text is recorded", () => {
     const k = createKustomizations();
     const rollout = join(root, 'base/rollout.yaml');
     const patch = join(root, 'overlays/prod/strategy.yaml');

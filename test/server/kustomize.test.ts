@@ -32,7 +32,8 @@ const patch = [
   '',
 ].join('\n');
 
-const kustomization = (patches: string[]) => ['resources:', '- ../../base', 'patches:', ...patches.map((p) => `- path: ${p}`), ''].join('\n');
+const kustomization = (patches: string[]) =>
+  ['resources:', '- ../../base', 'patches:', ...patches.map((p) => `- path: ${p}`), ''].join('\n');
 
 describe('Kustomize patches in the language server', () => {
   const ws = serverInWorkspace({
@@ -43,7 +44,8 @@ describe('Kustomize patches in the language server', () => {
     'overlays/prod/other.yaml': patch,
   });
   const kustomizationFile = () => join(ws.dir, 'overlays/prod/kustomization.yaml');
-  const changed = (type: 1 | 2 | 3) => ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: ws.uri('overlays/prod/kustomization.yaml'), type }] });
+  const changed = (type: 1 | 2 | 3) =>
+    ws.lsp.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: ws.uri('overlays/prod/kustomization.yaml'), type }] });
 
   it('checks a listed patch as part of a Rollout: its values and keys, not the fields it leaves to the base', async () => {
     const uri = ws.uri('overlays/prod/rollout-patch.yaml');
@@ -54,16 +56,30 @@ describe('Kustomize patches in the language server', () => {
     assert.match(messageOf(ds.find((d) => d.code === 'unknown-field')!), /did you mean "imagePullPolicy"/);
     // Nothing to simulate or preview: the patch's steps meet the base's replicas only in `kustomize build`.
     assert.deepEqual(await ws.lsp.request('textDocument/codeLens', { textDocument: { uri } }), []);
-    assert.deepEqual(await ws.lsp.request('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 30, character: 0 } } }), []);
+    assert.deepEqual(
+      await ws.lsp.request('textDocument/inlayHint', {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 30, character: 0 } },
+      }),
+      [],
+    );
     ws.lsp.close(uri);
 
     // The same text, not listed by the kustomization, is a whole Rollout that lacks its selector and template.
     const other = ws.uri('overlays/prod/other.yaml');
     ws.lsp.open(other, patch);
     // Once the scan is done, the Service it names is checked against its pod labels too (it has none).
-    const whole = await ws.lsp.diagnosticsMatching(other, (d) => d.some((x) => x.code === 'service-selector-mismatch'), 'the whole-Rollout diagnostics');
+    const whole = await ws.lsp.diagnosticsMatching(
+      other,
+      (d) => d.some((x) => x.code === 'service-selector-mismatch'),
+      'the whole-Rollout diagnostics',
+    );
     assert.deepEqual(codes(whole), ['bad-duration', 'selector-required', 'service-selector-mismatch', 'unknown-field']);
-    assert.equal(((await ws.lsp.request('textDocument/codeLens', { textDocument: { uri: other } })) as unknown[]).length, 1, 'a whole Rollout gets its Simulate lens');
+    assert.equal(
+      ((await ws.lsp.request('textDocument/codeLens', { textDocument: { uri: other } })) as unknown[]).length,
+      1,
+      'a whole Rollout gets its Simulate lens',
+    );
     ws.lsp.close(other);
   });
 
@@ -87,7 +103,11 @@ describe('Kustomize patches in the language server', () => {
 
     unlinkSync(kustomizationFile());
     changed(3);
-    await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'selector-required'), 'whole-Rollout findings once the kustomization is gone');
+    await ws.lsp.diagnosticsMatching(
+      uri,
+      (d) => d.some((x) => x.code === 'selector-required'),
+      'whole-Rollout findings once the kustomization is gone',
+    );
     ws.lsp.close(uri);
   });
 
@@ -141,11 +161,15 @@ describe('Kustomize labels in the language server', () => {
   it('checks a Rollout as kustomize builds it with the labels an overlay adds, and again when they change on disk', async () => {
     const probe = ws.uri('probe/rollout.yaml');
     ws.lsp.open(probe, canaryRollout({ name: 'probe', canaryService: 'other' }));
-    await ws.lsp.diagnosticsMatching(probe, (d) => d.some((x) => x.code === 'service-selector-mismatch'), 'the probe\'s Service finding, once the scan is done');
+    await ws.lsp.diagnosticsMatching(
+      probe,
+      (d) => d.some((x) => x.code === 'service-selector-mismatch'),
+      "the probe's Service finding, once the scan is done",
+    );
 
     const uri = ws.uri('base/rollout.yaml');
     ws.lsp.open(uri, rollout);
-    assert.deepEqual(await ws.lsp.diagnosticsFor(uri, 1), [], 'the selector and pod labels come from the overlay\'s commonLabels');
+    assert.deepEqual(await ws.lsp.diagnosticsFor(uri, 1), [], "the selector and pod labels come from the overlay's commonLabels");
 
     // Without those labels the findings are those of the file as written.
     writeFileSync(join(ws.dir, 'overlays/prod/Kustomization'), 'resources:\n- ../../base\n');
@@ -158,7 +182,8 @@ describe('Kustomize labels in the language server', () => {
 describe('Kustomize patches that complete a base in the language server', () => {
   /** A base that leaves its strategy to each overlay's patch. */
   const base = canaryRollout().replace(/ {2}strategy:\n[\s\S]*$/, '');
-  const strategyPatch = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 50\n';
+  const strategyPatch =
+    'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 50\n';
   const ws = serverInWorkspace({
     'base/kustomization.yaml': 'resources:\n- rollout.yaml\n',
     'base/rollout.yaml': base,
@@ -167,10 +192,14 @@ describe('Kustomize patches that complete a base in the language server', () => 
     'probe/rollout.yaml': canaryRollout({ name: 'probe', canaryService: 'missing' }),
   });
 
-  it('does not call missing the strategy an overlay\'s patch file gives, and follows that file on disk', async () => {
+  it("does not call missing the strategy an overlay's patch file gives, and follows that file on disk", async () => {
     const probe = ws.uri('probe/rollout.yaml');
     ws.lsp.open(probe, canaryRollout({ name: 'probe', canaryService: 'missing' }));
-    await ws.lsp.diagnosticsMatching(probe, (d) => d.some((x) => x.code === 'service-not-found'), 'the probe\'s Service finding, once the scan is done');
+    await ws.lsp.diagnosticsMatching(
+      probe,
+      (d) => d.some((x) => x.code === 'service-not-found'),
+      "the probe's Service finding, once the scan is done",
+    );
 
     const uri = ws.uri('base/rollout.yaml');
     ws.lsp.open(uri, base);
@@ -187,7 +216,8 @@ describe('Kustomize patches that complete a base in the language server', () => 
 
 describe('Open kustomizations and patches in the language server', () => {
   const base = canaryRollout().replace(/ {2}strategy:\n[\s\S]*$/, '');
-  const strategyPatch = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 50\n';
+  const strategyPatch =
+    'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: demo\nspec:\n  strategy:\n    canary:\n      steps:\n      - setWeight: 50\n';
   const noStrategy = strategyPatch.replace(/ {2}strategy:[\s\S]*$/, '  replicas: 3\n');
   const overlay = 'resources:\n- ../../base\npatches:\n- path: strategy.yaml\n';
   const ws = serverInWorkspace({

@@ -106,7 +106,13 @@ export class LspSession {
       workspaceFolders: folders.length ? folders : null,
       initializationOptions: opts.initializationOptions,
       capabilities: {
-        workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true, configuration: true, codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
+        workspace: {
+          didChangeWatchedFiles: { dynamicRegistration: true },
+          workspaceFolders: true,
+          configuration: true,
+          codeLens: { refreshSupport: true },
+          inlayHint: { refreshSupport: true },
+        },
         textDocument: {
           publishDiagnostics: { versionSupport: true, dataSupport: true, relatedInformation: true },
           hover: { contentFormat: ['markdown', 'plaintext'] },
@@ -238,7 +244,8 @@ export class LspSession {
   /** Resolves once the test holds (checked at each message from the server), fails at the session's deadline. */
   until(test: () => boolean, what: string): Promise<void> {
     if (test()) return Promise.resolve();
-    if (this.exited) return Promise.reject(new Error(`server exited (${JSON.stringify(this.exited)}) while waiting for ${what}\n${this.stderr.join('')}`));
+    if (this.exited)
+      return Promise.reject(new Error(`server exited (${JSON.stringify(this.exited)}) while waiting for ${what}\n${this.stderr.join('')}`));
     return withDeadline(
       new Promise<void>((resolve, reject) => this.waiters.push({ test, resolve, reject, what })),
       this.within,

@@ -6,7 +6,6 @@ import type { Location, MarkupContent, WorkspaceEdit } from 'vscode-languageserv
 import { serverInWorkspace, messageOf } from './lsp-session';
 import { canaryRollout, multiDoc, positionOf, service } from './fixtures';
 
-
 /** A VirtualService in namespace shop whose one http route is named `route` and splits between the two Services. */
 const virtualService = (route: string) =>
   [
@@ -44,7 +43,13 @@ const rollout = canaryRollout({
   name: 'web',
   canaryService: 'web-canary',
   stableService: 'web-stable',
-  canaryExtra: ['      trafficRouting:', '        istio:', '          virtualService:', '            name: web-vs.shop', '            routes: [primary]'],
+  canaryExtra: [
+    '      trafficRouting:',
+    '        istio:',
+    '          virtualService:',
+    '            name: web-vs.shop',
+    '            routes: [primary]',
+  ],
 });
 
 describe('traffic-router references in the language server', () => {
@@ -59,18 +64,33 @@ describe('traffic-router references in the language server', () => {
     const uri = ws.uri('rollout.yaml');
     ws.lsp.open(uri, rollout);
     const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.some((x) => x.code === 'virtualservice-route'), 'the missing route');
-    assert.deepEqual(ds.map((d) => d.code), ['virtualservice-route']);
+    assert.deepEqual(
+      ds.map((d) => d.code),
+      ['virtualservice-route'],
+    );
     const d = ds[0]!;
     assert.deepEqual(d.range, { start: positionOf(rollout, 'primary'), end: positionOf(rollout, 'primary', 'primary'.length) });
-    assert.equal(messageOf(d), 'HTTP route "primary" is not in VirtualService "web-vs" (virtualservice.yaml): its named http routes are "main"; Argo fails to set weights until it is');
+    assert.equal(
+      messageOf(d),
+      'HTTP route "primary" is not in VirtualService "web-vs" (virtualservice.yaml): its named http routes are "main"; Argo fails to set weights until it is',
+    );
 
     // From the `name.namespace` value to the VirtualService's metadata.name.
-    const [loc, ...more] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 2) });
+    const [loc, ...more] = await ws.lsp.request<Location[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: positionOf(rollout, 'web-vs.shop', 2),
+    });
     assert.equal(more.length, 0);
     assert.equal(loc!.uri, ws.uri('virtualservice.yaml'));
-    assert.deepEqual(loc!.range, { start: positionOf(virtualService('main'), 'web-vs'), end: positionOf(virtualService('main'), 'web-vs', 6) });
+    assert.deepEqual(loc!.range, {
+      start: positionOf(virtualService('main'), 'web-vs'),
+      end: positionOf(virtualService('main'), 'web-vs', 6),
+    });
     const h = await ws.lsp.hover(uri, positionOf(rollout, 'web-vs.shop', 2));
-    assert.match((h!.contents as MarkupContent).value, /VirtualService `web-vs` in shop, defined in `virtualservice\.yaml`\. HTTP routes: `main`\./);
+    assert.match(
+      (h!.contents as MarkupContent).value,
+      /VirtualService `web-vs` in shop, defined in `virtualservice\.yaml`\. HTTP routes: `main`\./,
+    );
 
     // The VirtualService, opened and edited (unsaved): the Rollout is validated again, the error goes.
     const vsUri = ws.uri('virtualservice.yaml');
@@ -85,13 +105,26 @@ describe('traffic-router references in the language server', () => {
     const uri = ws.uri('rename.yaml');
     ws.lsp.open(uri, rollout);
     await ws.lsp.diagnosticsFor(uri);
-    const edit = await ws.lsp.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front-vs' });
+    const edit = await ws.lsp.request<WorkspaceEdit>('textDocument/rename', {
+      textDocument: { uri },
+      position: positionOf(rollout, 'web-vs.shop', 1),
+      newName: 'front-vs',
+    });
     const start = positionOf(rollout, 'web-vs.shop');
-    assert.deepEqual(edit.changes![uri], [{ range: { start, end: { line: start.line, character: start.character + 'web-vs'.length } }, newText: 'front-vs' }]);
-    assert.deepEqual(edit.changes![ws.uri('virtualservice.yaml')]!.map((e) => e.newText), ['front-vs']);
+    assert.deepEqual(edit.changes![uri], [
+      { range: { start, end: { line: start.line, character: start.character + 'web-vs'.length } }, newText: 'front-vs' },
+    ]);
+    assert.deepEqual(
+      edit.changes![ws.uri('virtualservice.yaml')]!.map((e) => e.newText),
+      ['front-vs'],
+    );
     // A name with a dot would read as name.namespace: refused, with why.
     await assert.rejects(
-      ws.lsp.request('textDocument/rename', { textDocument: { uri }, position: positionOf(rollout, 'web-vs.shop', 1), newName: 'front.vs' }),
+      ws.lsp.request('textDocument/rename', {
+        textDocument: { uri },
+        position: positionOf(rollout, 'web-vs.shop', 1),
+        newName: 'front.vs',
+      }),
       /Argo reads "name\.namespace" in virtualService\.name/,
     );
     ws.lsp.close(uri);
@@ -107,7 +140,10 @@ describe('traffic-router references in the language server', () => {
     });
     ws.lsp.open(uri, text);
     assert.deepEqual(await ws.lsp.diagnosticsFor(uri), []);
-    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, '- web-ingress', 4) });
+    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: positionOf(text, '- web-ingress', 4),
+    });
     assert.equal(loc!.uri, ws.uri('ingress.yaml'));
     assert.deepEqual(loc!.range.start, positionOf(ingress, 'web-ingress'));
     const h = await ws.lsp.hover(uri, positionOf(text, '- web-ingress', 4));
@@ -121,22 +157,51 @@ describe('traffic-router references in the language server', () => {
       name: 'web',
       canaryService: 'web-canary',
       stableService: 'web-stable',
-      canaryExtra: ['      trafficRouting:', '        alb:', '          ingress: web-ingress', '          rootService: web-root', '          servicePort: 80'],
+      canaryExtra: [
+        '      trafficRouting:',
+        '        alb:',
+        '          ingress: web-ingress',
+        '          rootService: web-root',
+        '          servicePort: 80',
+      ],
     });
     ws.lsp.open(uri, text);
     const diagnostics = await ws.lsp.diagnosticsFor(uri);
     assert.deepEqual(
       diagnostics.map((d) => [d.code, d.range.start.line, messageOf(d)]),
-      [['ingress-stable-backend', positionOf(text, 'web-ingress').line, 'Ingress "web-ingress" (ingress.yaml) has no rule whose path backend is the root Service "web-root": its rules route to "web-stable"; Argo fails with "has no rules using service web-root backend"']],
+      [
+        [
+          'ingress-stable-backend',
+          positionOf(text, 'web-ingress').line,
+          'Ingress "web-ingress" (ingress.yaml) has no rule whose path backend is the root Service "web-root": its rules route to "web-stable"; Argo fails with "has no rules using service web-root backend"',
+        ],
+      ],
     );
-    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(text, 'web-ingress', 2) });
+    const [loc] = await ws.lsp.request<Location[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: positionOf(text, 'web-ingress', 2),
+    });
     assert.equal(loc!.uri, ws.uri('ingress.yaml'));
     assert.deepEqual(loc!.range.start, positionOf(ingress, 'web-ingress'));
-    const edit = await ws.lsp.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: positionOf(text, 'web-ingress', 2), newName: 'front-ingress' });
-    assert.deepEqual(edit.changes![uri]!.map((e) => [e.range.start, e.newText]), [[positionOf(text, 'web-ingress'), 'front-ingress']]);
-    assert.deepEqual(edit.changes![ws.uri('ingress.yaml')]!.map((e) => e.newText), ['front-ingress']);
+    const edit = await ws.lsp.request<WorkspaceEdit>('textDocument/rename', {
+      textDocument: { uri },
+      position: positionOf(text, 'web-ingress', 2),
+      newName: 'front-ingress',
+    });
+    assert.deepEqual(
+      edit.changes![uri]!.map((e) => [e.range.start, e.newText]),
+      [[positionOf(text, 'web-ingress'), 'front-ingress']],
+    );
+    assert.deepEqual(
+      edit.changes![ws.uri('ingress.yaml')]!.map((e) => e.newText),
+      ['front-ingress'],
+    );
     ws.lsp.close(uri);
-    const { offered, close } = await openForCompletion('alb-complete.yaml', ['        alb:', '          ingress: web-ingress', '          servicePort: 80']);
+    const { offered, close } = await openForCompletion('alb-complete.yaml', [
+      '        alb:',
+      '          ingress: web-ingress',
+      '          servicePort: 80',
+    ]);
     assert.deepEqual(await offered('ingress: web-ingress'), ['web-ingress (Ingress · routes to web-stable)']);
     close();
   });
@@ -144,7 +209,12 @@ describe('traffic-router references in the language server', () => {
   /** Opens a web Rollout with these trafficRouting lines; `offered(line)` lists the completions at the end of that line. */
   async function openForCompletion(name: string, routing: string[]) {
     const uri = ws.uri(name);
-    const text = canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', canaryExtra: ['      trafficRouting:', ...routing] });
+    const text = canaryRollout({
+      name: 'web',
+      canaryService: 'web-canary',
+      stableService: 'web-stable',
+      canaryExtra: ['      trafficRouting:', ...routing],
+    });
     ws.lsp.open(uri, text);
     await ws.lsp.diagnosticsFor(uri);
     const offered = async (line: string) => {
@@ -154,20 +224,39 @@ describe('traffic-router references in the language server', () => {
     return { offered, close: () => ws.lsp.close(uri) };
   }
 
-  it('completes the names of the workspace\'s Services, Ingresses and VirtualServices where a Rollout names one', async () => {
-    const { offered, close } = await openForCompletion('complete.yaml', ['        nginx:', '          stableIngress: web-ingress', '        istio:', '          virtualService:', '            name: web-vs']);
-    assert.deepEqual(await offered('canaryService: web-canary'), ['web-canary (Service · selects app=web)', 'web-stable (Service · selects app=web)']);
+  it("completes the names of the workspace's Services, Ingresses and VirtualServices where a Rollout names one", async () => {
+    const { offered, close } = await openForCompletion('complete.yaml', [
+      '        nginx:',
+      '          stableIngress: web-ingress',
+      '        istio:',
+      '          virtualService:',
+      '            name: web-vs',
+    ]);
+    assert.deepEqual(await offered('canaryService: web-canary'), [
+      'web-canary (Service · selects app=web)',
+      'web-stable (Service · selects app=web)',
+    ]);
     assert.deepEqual(await offered('stableIngress: web-ingress'), ['web-ingress (Ingress · routes to web-stable)']);
     assert.deepEqual(await offered('name: web-vs'), ['web-vs (VirtualService · http routes main)']);
     close();
   });
 
   it('completes the Ingress names of a stableIngresses entry, and still keys on a list of maps', async () => {
-    const { offered, close } = await openForCompletion('complete-list.yaml', ['        nginx:', '          stableIngresses:', '            - web-ing', '        istio:', '          virtualServices:', '            - ro']);
+    const { offered, close } = await openForCompletion('complete-list.yaml', [
+      '        nginx:',
+      '          stableIngresses:',
+      '            - web-ing',
+      '        istio:',
+      '          virtualServices:',
+      '            - ro',
+    ]);
     assert.deepEqual(await offered('- web-ing'), ['web-ingress (Ingress · routes to web-stable)']);
     // A virtualServices entry is a map: its keys are offered, not names.
     const keys = await offered('- ro');
-    assert.ok(keys.some((k) => k.startsWith('routes')), JSON.stringify(keys));
+    assert.ok(
+      keys.some((k) => k.startsWith('routes')),
+      JSON.stringify(keys),
+    );
     assert.ok(!keys.some((k) => k.startsWith('web-')), JSON.stringify(keys));
     close();
   });

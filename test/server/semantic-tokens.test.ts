@@ -55,8 +55,16 @@ describe('server: semantic tokens', () => {
     return decode(text, (await lsp.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } })).data);
   };
 
-  it('marks the kind, the strategy, each step\'s kind, durations and percentages of a Rollout (a percentage without its quotes)', async () => {
-    assert.deepEqual(await tokens('file:///tokens/rollout.yaml', rollout), ['Rollout=class', 'canary=type', '25%=number', 'setWeight=function', 'pause=function', '1m30s=number', 'pause=function']);
+  it("marks the kind, the strategy, each step's kind, durations and percentages of a Rollout (a percentage without its quotes)", async () => {
+    assert.deepEqual(await tokens('file:///tokens/rollout.yaml', rollout), [
+      'Rollout=class',
+      'canary=type',
+      '25%=number',
+      'setWeight=function',
+      'pause=function',
+      '1m30s=number',
+      'pause=function',
+    ]);
   });
 
   it('marks a step kind only as a key of a canary step, not the background `analysis` of the strategy', async () => {
@@ -69,6 +77,14 @@ describe('server: semantic tokens', () => {
     assert.deepEqual(await tokens('file:///tokens/values.yaml', values), []);
     const mixed = multiDoc(service('shop', { app: 'shop' }), rollout);
     const found = await tokens('file:///tokens/mixed.yaml', mixed);
-    assert.deepEqual(found, ['Rollout=class', 'canary=type', '25%=number', 'setWeight=function', 'pause=function', '1m30s=number', 'pause=function']);
+    assert.deepEqual(found, [
+      'Rollout=class',
+      'canary=type',
+      '25%=number',
+      'setWeight=function',
+      'pause=function',
+      '1m30s=number',
+      'pause=function',
+    ]);
   });
 });

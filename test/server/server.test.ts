@@ -34,11 +34,18 @@ describe('language server over stdio', () => {
     });
 
     it('links each code to the upstream page of its field, and fades a setting that has no effect', async () => {
-      const text = canaryRollout({ steps: ['setWeight: 120'], canaryExtra: ['      abortScaleDownDelaySeconds: 30'] }).replace('spec:\n', 'spec:\n  leftover: 1\n');
+      const text = canaryRollout({ steps: ['setWeight: 120'], canaryExtra: ['      abortScaleDownDelaySeconds: 30'] }).replace(
+        'spec:\n',
+        'spec:\n  leftover: 1\n',
+      );
       lsp.open(uri('links'), text);
       const ds = await lsp.diagnosticsFor(uri('links'));
       const byCode = new Map(ds.map((d) => [String(d.code), d]));
-      assert.match(byCode.get('set-weight-range')?.codeDescription?.href ?? '', /^https:\/\/argoproj\.github\.io\/argo-rollouts\/features\/canary/, JSON.stringify(ds));
+      assert.match(
+        byCode.get('set-weight-range')?.codeDescription?.href ?? '',
+        /^https:\/\/argoproj\.github\.io\/argo-rollouts\/features\/canary/,
+        JSON.stringify(ds),
+      );
       assert.equal(byCode.get('set-weight-range')?.tags, undefined, 'an error that changes what happens is not faded');
       // An unknown field: the link of the object it is in; dropped by Kubernetes, it is faded.
       const leftover = byCode.get('unknown-field');
@@ -60,22 +67,40 @@ describe('language server over stdio', () => {
       const text = canaryRollout() + 'extra: [unclosed\n';
       lsp.open(uri('syntax'), text);
       const ds = await lsp.diagnosticsFor(uri('syntax'));
-      assert.ok(ds.some((d) => d.code === 'yaml-syntax' && d.severity === 1), JSON.stringify(ds));
+      assert.ok(
+        ds.some((d) => d.code === 'yaml-syntax' && d.severity === 1),
+        JSON.stringify(ds),
+      );
     });
 
     it('names a duplicate key on its second place, with the first as related information, in the second document of a file', async () => {
-      const second = canaryRollout().replace('spec:\n', 'spec:\n  revisionHistoryLimit: 3\n').replace(/\n$/, '\n  revisionHistoryLimit: 5\n');
+      const second = canaryRollout()
+        .replace('spec:\n', 'spec:\n  revisionHistoryLimit: 3\n')
+        .replace(/\n$/, '\n  revisionHistoryLimit: 5\n');
       const text = multiDoc(service('svc', { app: 'demo' }), second);
       lsp.open(uri('duplicate'), text);
       const d = (await lsp.diagnosticsFor(uri('duplicate'))).find((x) => x.code === 'yaml-syntax');
       assert.ok(d, 'no yaml-syntax diagnostic');
       const lines = text.split('\n');
-      const where = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) => [r.start.line, lines[r.start.line]!.slice(r.start.character, r.end.character)];
-      assert.equal(d.message, 'duplicate key "revisionHistoryLimit": this map has "revisionHistoryLimit" earlier. YAML forbids it; tools that read the file anyway keep only the last one');
+      const where = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) => [
+        r.start.line,
+        lines[r.start.line]!.slice(r.start.character, r.end.character),
+      ];
+      assert.equal(
+        d.message,
+        'duplicate key "revisionHistoryLimit": this map has "revisionHistoryLimit" earlier. YAML forbids it; tools that read the file anyway keep only the last one',
+      );
       assert.deepEqual(where(d.range), [lines.indexOf('  revisionHistoryLimit: 5'), 'revisionHistoryLimit']);
       assert.deepEqual(
         d.relatedInformation?.map((r) => [r.location.uri, ...where(r.location.range), r.message]),
-        [[uri('duplicate'), lines.indexOf('  revisionHistoryLimit: 3'), 'revisionHistoryLimit', 'the first "revisionHistoryLimit" of this map']],
+        [
+          [
+            uri('duplicate'),
+            lines.indexOf('  revisionHistoryLimit: 3'),
+            'revisionHistoryLimit',
+            'the first "revisionHistoryLimit" of this map',
+          ],
+        ],
       );
     });
 
@@ -89,18 +114,43 @@ describe('language server over stdio', () => {
       const ds = await lsp.diagnosticsFor(uri('related'));
       const lines = text.split('\n');
       const related = (code: string) =>
-        ds.find((d) => d.code === code)?.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line, lines[r.location.range.start.line]!.slice(r.location.range.start.character, r.location.range.end.character), r.message]);
-      assert.deepEqual(related('canary-stable-distinct'), [[uri('related'), lines.indexOf('      canaryService: same'), 'same', 'canaryService is "same"']]);
+        ds
+          .find((d) => d.code === code)
+          ?.relatedInformation?.map((r) => [
+            r.location.uri,
+            r.location.range.start.line,
+            lines[r.location.range.start.line]!.slice(r.location.range.start.character, r.location.range.end.character),
+            r.message,
+          ]);
+      assert.deepEqual(related('canary-stable-distinct'), [
+        [uri('related'), lines.indexOf('      canaryService: same'), 'same', 'canaryService is "same"'],
+      ]);
       assert.deepEqual(related('analysis-arg-unique'), [[uri('related'), lines.indexOf('    - name: a'), 'a', 'the first argument "a"']]);
     });
 
     // A syntax error that runs to the end of its document (the next `---` ends it) is underlined
     // where the unterminated quote or flow collection opens, never as an empty range on the `---` line.
     const unterminated = [
-      { what: 'an unterminated double-quoted string', text: canaryRollout().replace('image: nginx:1.27', 'image: "nginx:1.27'), at: '"nginx:1.27' },
-      { what: 'an unterminated single-quoted string', text: canaryRollout().replace('image: nginx:1.27', "image: 'nginx:1.27"), at: "'nginx:1.27" },
-      { what: 'an unterminated flow mapping', text: canaryRollout().replace('pause: {duration: 30s}', 'pause: {duration: 30s'), at: '{duration: 30s' },
-      { what: 'an unterminated flow sequence on the last line', text: canaryRollout({ steps: ['setWeight: 20', 'pause: {}'] }) + '  revisionHistoryLimit: [3\n', at: '[3' },
+      {
+        what: 'an unterminated double-quoted string',
+        text: canaryRollout().replace('image: nginx:1.27', 'image: "nginx:1.27'),
+        at: '"nginx:1.27',
+      },
+      {
+        what: 'an unterminated single-quoted string',
+        text: canaryRollout().replace('image: nginx:1.27', "image: 'nginx:1.27"),
+        at: "'nginx:1.27",
+      },
+      {
+        what: 'an unterminated flow mapping',
+        text: canaryRollout().replace('pause: {duration: 30s}', 'pause: {duration: 30s'),
+        at: '{duration: 30s',
+      },
+      {
+        what: 'an unterminated flow sequence on the last line',
+        text: canaryRollout({ steps: ['setWeight: 20', 'pause: {}'] }) + '  revisionHistoryLimit: [3\n',
+        at: '[3',
+      },
     ];
     unterminated.forEach(({ what, text: rollout, at }, i) => {
       it(`underlines ${what} followed by another document on its own line, not as an empty range`, async () => {
@@ -128,11 +178,24 @@ describe('language server over stdio', () => {
     it('reports an Argo kind under an unserved apiVersion, naming the version that serves it', async () => {
       lsp.open(uri('unserved'), canaryRollout().replace('argoproj.io/v1alpha1', 'argoproj.io/v1'));
       const ds = await lsp.diagnosticsFor(uri('unserved'));
-      assert.deepEqual(ds.map((d) => [d.code, d.range.start.line, d.message]), [['rollout-api-version', 0, 'Argo Rollouts serves Rollout only as argoproj.io/v1alpha1, not argoproj.io/v1: the API server refuses it']]);
+      assert.deepEqual(
+        ds.map((d) => [d.code, d.range.start.line, d.message]),
+        [
+          [
+            'rollout-api-version',
+            0,
+            'Argo Rollouts serves Rollout only as argoproj.io/v1alpha1, not argoproj.io/v1: the API server refuses it',
+          ],
+        ],
+      );
     });
 
     it('validates each Rollout of a multi-document file at its own range', async () => {
-      const text = multiDoc(canaryRollout({ name: 'a' }), service('x', { app: 'a' }), canaryRollout({ name: 'b', steps: ['setWeigth: 5'] }));
+      const text = multiDoc(
+        canaryRollout({ name: 'a' }),
+        service('x', { app: 'a' }),
+        canaryRollout({ name: 'b', steps: ['setWeigth: 5'] }),
+      );
       lsp.open(uri('multi'), text);
       const ds = await lsp.diagnosticsFor(uri('multi'));
       assert.deepEqual(new Set(ds.map((d) => (d.data as { docIndex: number }).docIndex)), new Set([2]), JSON.stringify(ds));
@@ -171,14 +234,23 @@ describe('language server over stdio', () => {
     });
 
     it('shows the Kubernetes description, type and reference of a pod template field', async () => {
-      const text = canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          readinessProbe:\n            periodSeconds: 5\n');
+      const text = canaryRollout().replace(
+        '          image: nginx:1.27\n',
+        '          image: nginx:1.27\n          readinessProbe:\n            periodSeconds: 5\n',
+      );
       lsp.open(uri('hover-pod'), text);
       const h = hoverText(await lsp.hover(uri('hover-pod'), positionOf(text, 'periodSeconds', 2)));
       assert.match(h, /\*\*periodSeconds\*\* · `int`/);
       // Kubernetes' own description, from the library's declarations (dist/kubernetes-docs.json), then ours.
-      assert.match(h, /How often \(in seconds\) to perform the probe\. Default to 10 seconds\. Minimum value is 1\.\n\nA field of the Kubernetes Probe: a whole number/);
+      assert.match(
+        h,
+        /How often \(in seconds\) to perform the probe\. Default to 10 seconds\. Minimum value is 1\.\n\nA field of the Kubernetes Probe: a whole number/,
+      );
       assert.match(h, /Value here: `5`/);
-      assert.match(h, /\[Kubernetes documentation\]\(https:\/\/kubernetes\.io\/docs\/reference\/generated\/kubernetes-api\/v1\.34\/#probe-v1-core\)/);
+      assert.match(
+        h,
+        /\[Kubernetes documentation\]\(https:\/\/kubernetes\.io\/docs\/reference\/generated\/kubernetes-api\/v1\.34\/#probe-v1-core\)/,
+      );
     });
 
     it('on a canary step, shows what the planner says happens there', async () => {
@@ -226,17 +298,25 @@ describe('language server over stdio', () => {
       assert.deepEqual((surge.textEdit as TextEdit).range, { start: { line: position.line, character: 6 }, end: position });
     });
 
-    it('offers the Kubernetes fields of a container, and of the pod spec beyond the catalog\'s', async () => {
-      const { text, position } = caret(canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          re|\n'));
+    it("offers the Kubernetes fields of a container, and of the pod spec beyond the catalog's", async () => {
+      const { text, position } = caret(
+        canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          re|\n'),
+      );
       lsp.open(uri('complete-container'), text);
       const items = (await lsp.completion(uri('complete-container'), position))!.items;
       const names = labels(items);
-      assert.ok(['resources', 'readinessProbe', 'env', 'ports', 'volumeMounts'].every((n) => names.includes(n)), names.join());
+      assert.ok(
+        ['resources', 'readinessProbe', 'env', 'ports', 'volumeMounts'].every((n) => names.includes(n)),
+        names.join(),
+      );
       assert.ok(!names.includes('image') && !names.includes('name'), 'already present');
       const resources = items.find((i) => i.label === 'resources')!;
       assert.equal((resources.textEdit as TextEdit).newText, 'resources:\n  $0');
       // A field without a description of its own gets that of the type it holds.
-      assert.match((resources.documentation as { value: string }).value, /^ResourceRequirements describes the compute resource requirements\.\n\nA field of the Kubernetes Container: a ResourceRequirements/);
+      assert.match(
+        (resources.documentation as { value: string }).value,
+        /^ResourceRequirements describes the compute resource requirements\.\n\nA field of the Kubernetes Container: a ResourceRequirements/,
+      );
       // Markup characters in the Kubernetes text are shown as they are.
       const env = items.find((i) => i.label === 'env')!;
       assert.match((env.documentation as { value: string }).value, /^List of environment variables to set in the container\./);
@@ -249,16 +329,25 @@ describe('language server over stdio', () => {
     });
 
     it('offers the values the Kubernetes schema allows for a pod template field, and says them on hover', async () => {
-      const value = caret(canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePullPolicy: |\n'));
+      const value = caret(
+        canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePullPolicy: |\n'),
+      );
       lsp.open(uri('complete-pull-policy'), value.text);
-      assert.deepEqual(labels((await lsp.completion(uri('complete-pull-policy'), value.position))!.items), ['Always', 'IfNotPresent', 'Never']);
+      assert.deepEqual(labels((await lsp.completion(uri('complete-pull-policy'), value.position))!.items), [
+        'Always',
+        'IfNotPresent',
+        'Never',
+      ]);
 
       const key = caret(canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePull|\n'));
       lsp.open(uri('complete-pull-policy-key'), key.text);
       const item = (await lsp.completion(uri('complete-pull-policy-key'), key.position))!.items.find((i) => i.label === 'imagePullPolicy')!;
       assert.equal((item.textEdit as TextEdit).newText, 'imagePullPolicy: ${1|Always,IfNotPresent,Never|}');
 
-      const text = canaryRollout().replace('          image: nginx:1.27\n', '          image: nginx:1.27\n          imagePullPolicy: Always\n');
+      const text = canaryRollout().replace(
+        '          image: nginx:1.27\n',
+        '          image: nginx:1.27\n          imagePullPolicy: Always\n',
+      );
       lsp.open(uri('hover-pull-policy'), text);
       const h = hoverText(await lsp.hover(uri('hover-pull-policy'), positionOf(text, 'imagePullPolicy', 2)));
       assert.match(h, /\*\*imagePullPolicy\*\* · `string` · one of `Always`, `IfNotPresent`, `Never`/);
@@ -302,7 +391,10 @@ describe('language server over stdio', () => {
       lsp.open(uri('complete-enum'), text);
       const items = (await lsp.completion(uri('complete-enum'), position))!.items;
       assert.deepEqual(labels(items), ['never', 'onsuccess', 'progressively']);
-      assert.deepEqual(items.filter((i) => i.preselect).map((i) => i.label), ['never']);
+      assert.deepEqual(
+        items.filter((i) => i.preselect).map((i) => i.label),
+        ['never'],
+      );
     });
 
     it('offers a Rollout skeleton in an empty document', async () => {
@@ -321,7 +413,10 @@ describe('language server over stdio', () => {
       assert.equal(rollout!.name, 'Rollout shop');
       const child = (s: DocumentSymbol | undefined, name: string) => s?.children?.find((c) => c.name === name);
       const steps = child(child(child(child(rollout, 'spec'), 'strategy'), 'canary'), 'steps');
-      assert.deepEqual(steps?.children?.map((s) => s.name), ['step 0: setWeight 20%', 'step 1: pause until promoted', 'step 2: setWeight 50%', 'step 3: pause 30s']);
+      assert.deepEqual(
+        steps?.children?.map((s) => s.name),
+        ['step 0: setWeight 20%', 'step 1: pause until promoted', 'step 2: setWeight 50%', 'step 3: pause 30s'],
+      );
     });
 
     it('quick-fixes a misspelled key, and the fix validates clean', async () => {
@@ -346,7 +441,10 @@ describe('language server over stdio', () => {
         [1, 2].map((docIndex) => ['Simulate rollout', 'rollouts.simulate', [{ uri: uri('lens'), docIndex }]]),
       );
       const rolloutLines = text.split('\n').flatMap((line, i) => (line === 'apiVersion: argoproj.io/v1alpha1' ? [i] : []));
-      assert.deepEqual(lenses.map((l) => l.range.start.line), rolloutLines);
+      assert.deepEqual(
+        lenses.map((l) => l.range.start.line),
+        rolloutLines,
+      );
     });
   });
 
@@ -355,4 +453,3 @@ describe('language server over stdio', () => {
     assert.deepEqual(await lsp.symbols(uri('never-opened')), []);
   });
 });
-

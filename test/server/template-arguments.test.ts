@@ -9,7 +9,9 @@ import { canaryRollout, multiDoc } from './fixtures';
 
 /** `file.yaml:line:character-character` of each location, sorted, for readable assertions. */
 const where = (dir: string, locs: readonly { uri: string; range: Range }[] | null) =>
-  (locs ?? []).map((l) => `${l.uri.slice(toUri(dir).length + 1)}:${l.range.start.line}:${l.range.start.character}-${l.range.end.character}`).sort();
+  (locs ?? [])
+    .map((l) => `${l.uri.slice(toUri(dir).length + 1)}:${l.range.start.line}:${l.range.start.character}-${l.range.end.character}`)
+    .sort();
 /** Where the n-th `needle` of `text` stands, plus `delta` characters, as `line:character`. */
 const nth = (text: string, needle: string, n: number, delta = 0) => {
   let at = -1;
@@ -59,13 +61,21 @@ describe("an analysis template's arguments: find references, rename, go to defin
     template('AnalysisTemplate', 'rate', 'other'),
   );
   const passes = (rollout: string, namespace: string) => rollout.replace(/( {2}name: [a-z]+\n)/, `$1  namespace: ${namespace}\n`);
-  const step = (template: string, value: string) => `analysis:\n            templates:\n            - templateName: ${template}\n            args:\n            - name: service-name\n              value: ${value}`;
+  const step = (template: string, value: string) =>
+    `analysis:\n            templates:\n            - templateName: ${template}\n            args:\n            - name: service-name\n              value: ${value}`;
   // A step that runs `rate` and passes service-name; a background analysis of `latency` that passes it too.
   const a = passes(
     canaryRollout({
       name: 'a',
       steps: ['setWeight: 20', step('rate', 'a')],
-      canaryExtra: ['      analysis:', '        templates:', '          - templateName: latency', '        args:', '          - name: service-name', '            value: a'],
+      canaryExtra: [
+        '      analysis:',
+        '        templates:',
+        '          - templateName: latency',
+        '        args:',
+        '          - name: service-name',
+        '            value: a',
+      ],
     }),
     'shop',
   );
@@ -73,7 +83,10 @@ describe("an analysis template's arguments: find references, rename, go to defin
   const c = passes(canaryRollout({ name: 'c', steps: [step('rate', 'c')] }), 'other');
   // A step whose block runs two templates: its args go to both, and the argument is `rate`'s, the one the workspace declares it in.
   const d = passes(
-    canaryRollout({ name: 'd', steps: [step('rate', 'd').replace('- templateName: rate', '- templateName: smoke\n            - templateName: rate')] }),
+    canaryRollout({
+      name: 'd',
+      steps: [step('rate', 'd').replace('- templateName: rate', '- templateName: smoke\n            - templateName: rate')],
+    }),
     'shop',
   );
   // An Experiment's analysis of `rate`.
@@ -122,7 +135,10 @@ describe("an analysis template's arguments: find references, rename, go to defin
 
   it('from a placeholder and from a Rollout that passes it: the same places; go to definition from the Rollout', async () => {
     const uri = ws.uri('templates.yaml');
-    assert.deepEqual(where(ws.dir, await references(uri, nth(templates, '{{ args.service-name }}', 0, 12), true)), [declaration, ...uses].sort());
+    assert.deepEqual(
+      where(ws.dir, await references(uri, nth(templates, '{{ args.service-name }}', 0, 12), true)),
+      [declaration, ...uses].sort(),
+    );
     const aUri = ws.uri('a.yaml');
     ws.lsp.open(aUri, a);
     await ws.lsp.diagnosticsFor(aUri);
@@ -132,14 +148,20 @@ describe("an analysis template's arguments: find references, rename, go to defin
     await ws.lsp.diagnosticsFor(dUri);
     assert.deepEqual(where(ws.dir, await references(dUri, nth(d, '- name: service-name', 0, 10), true)), [declaration, ...uses].sort());
     // Go to definition from the Rollout's args[].name lands on the argument in the template.
-    const [definition] = await ws.lsp.request<Location[]>('textDocument/definition', { textDocument: { uri: aUri }, position: nth(a, '- name: service-name', 1, 10) });
+    const [definition] = await ws.lsp.request<Location[]>('textDocument/definition', {
+      textDocument: { uri: aUri },
+      position: nth(a, '- name: service-name', 1, 10),
+    });
     assert.deepEqual(where(ws.dir, [definition!]), [declaration]);
     // The background analysis passes service-name to `latency`: that argument's own places, none of `rate`'s.
-    assert.deepEqual(where(ws.dir, await references(aUri, nth(a, '- name: service-name', 0, 10), false)), [
-      `a.yaml:${span(a, '- name: service-name', 0, 8, 12)}`,
-      `templates.yaml:${span(templates, '{{args.service-name}}', 1, 7, 12)}`,
-      `templates.yaml:${span(templates, '{{ args.service-name }}', 1, 8, 12)}`,
-    ].sort());
+    assert.deepEqual(
+      where(ws.dir, await references(aUri, nth(a, '- name: service-name', 0, 10), false)),
+      [
+        `a.yaml:${span(a, '- name: service-name', 0, 8, 12)}`,
+        `templates.yaml:${span(templates, '{{args.service-name}}', 1, 7, 12)}`,
+        `templates.yaml:${span(templates, '{{ args.service-name }}', 1, 8, 12)}`,
+      ].sort(),
+    );
   });
 
   it('renames the declaration, every placeholder (only its name) and every args[].name that passes it; refuses a name a placeholder cannot hold', async () => {
@@ -148,9 +170,23 @@ describe("an analysis template's arguments: find references, rename, go to defin
     const range = await ws.lsp.request<Range | null>('textDocument/prepareRename', { textDocument: { uri }, position: placeholder });
     assert.deepEqual(range, { start: nth(templates, '{{args.service-name}}', 0, 7), end: nth(templates, '{{args.service-name}}', 0, 19) });
 
-    const edit = await ws.lsp.request<{ changes: Record<string, TextEdit[]> }>('textDocument/rename', { textDocument: { uri }, position: placeholder, newName: 'service' });
-    assert.deepEqual(where(ws.dir, Object.entries(edit.changes).flatMap(([u, edits]) => edits.map((x) => ({ uri: u, range: x.range })))), [declaration, ...uses].sort());
-    assert.ok(Object.values(edit.changes).flat().every((x) => x.newText === 'service'));
+    const edit = await ws.lsp.request<{ changes: Record<string, TextEdit[]> }>('textDocument/rename', {
+      textDocument: { uri },
+      position: placeholder,
+      newName: 'service',
+    });
+    assert.deepEqual(
+      where(
+        ws.dir,
+        Object.entries(edit.changes).flatMap(([u, edits]) => edits.map((x) => ({ uri: u, range: x.range }))),
+      ),
+      [declaration, ...uses].sort(),
+    );
+    assert.ok(
+      Object.values(edit.changes)
+        .flat()
+        .every((x) => x.newText === 'service'),
+    );
     // Applied to the template file: `rate` reads its new name everywhere, the other templates are as they were.
     const renamed = applied(templates, edit.changes[uri]!);
     const [rate, latency, cluster, elsewhere] = renamed.split('---\n').slice(1);
@@ -169,29 +205,58 @@ describe("an analysis template's arguments: find references, rename, go to defin
 
   it("completes an analysis block's args[].name with what its templates declare and it does not pass yet, needed ones first; hovers it with what the template makes of it", async () => {
     const uri = ws.uri('typing.yaml');
-    const block = (args: string) => `analysis:\n            templates:\n            - templateName: rate\n            - templateName: latency\n            args:\n${args}`;
-    const text = passes(canaryRollout({ name: 't', steps: [block('            - name: threshold\n              value: "0.9"\n            - name: s')] }), 'shop');
+    const block = (args: string) =>
+      `analysis:\n            templates:\n            - templateName: rate\n            - templateName: latency\n            args:\n${args}`;
+    const text = passes(
+      canaryRollout({ name: 't', steps: [block('            - name: threshold\n              value: "0.9"\n            - name: s')] }),
+      'shop',
+    );
     ws.lsp.open(uri, text);
     await ws.lsp.diagnosticsFor(uri);
     const items = (await ws.lsp.completion(uri, nth(text, '- name: s\n', 0, 9)))?.items ?? [];
-    assert.deepEqual(items.map((i) => [i.label, i.detail]), [['service-name', 'needed by rate, latency']]);
+    assert.deepEqual(
+      items.map((i) => [i.label, i.detail]),
+      [['service-name', 'needed by rate, latency']],
+    );
 
     // Hover on a passed argument: what its template makes of it.
-    const hover = async (u: string, p: { line: number; character: number }) => String((((await ws.lsp.hover(u, p))?.contents ?? '') as { value?: string }).value);
-    assert.match(await hover(uri, nth(text, '- name: threshold', 0, 10)), /Passed to AnalysisTemplate `rate` in shop \(`templates\.yaml`\), which has a default for it: this value replaces it\./);
-    assert.match(await hover(ws.uri('a.yaml'), nth(a, '- name: service-name', 1, 10)), /Passed to AnalysisTemplate `rate` in shop \(`templates\.yaml`\), which needs it \(it has no default\)\./);
+    const hover = async (u: string, p: { line: number; character: number }) =>
+      String((((await ws.lsp.hover(u, p))?.contents ?? '') as { value?: string }).value);
+    assert.match(
+      await hover(uri, nth(text, '- name: threshold', 0, 10)),
+      /Passed to AnalysisTemplate `rate` in shop \(`templates\.yaml`\), which has a default for it: this value replaces it\./,
+    );
+    assert.match(
+      await hover(ws.uri('a.yaml'), nth(a, '- name: service-name', 1, 10)),
+      /Passed to AnalysisTemplate `rate` in shop \(`templates\.yaml`\), which needs it \(it has no default\)\./,
+    );
 
     const experiment = e.replace('        - name: service-name\n          value: e\n', '        - name: \n');
     const eUri = ws.uri('e-typing.yaml');
     ws.lsp.open(eUri, experiment);
     await ws.lsp.diagnosticsFor(eUri);
     const all = (await ws.lsp.completion(eUri, nth(experiment, '- name: \n', 0, 8)))?.items ?? [];
-    assert.deepEqual(all.map((i) => [i.label, i.detail]), [['service-name', 'needed by rate'], ['threshold', 'has a default in rate']]);
+    assert.deepEqual(
+      all.map((i) => [i.label, i.detail]),
+      [
+        ['service-name', 'needed by rate'],
+        ['threshold', 'has a default in rate'],
+      ],
+    );
   });
 
   it('refuses to rename an argument that a block passes to another template declaring it too, and renames it once that block is gone', async () => {
     // `latency` declares service-name as well: one args entry feeds both templates.
-    const shared = passes(canaryRollout({ name: 's', steps: ['setWeight: 10', step('rate', 's').replace('- templateName: rate', '- templateName: rate\n            - templateName: latency')] }), 'shop');
+    const shared = passes(
+      canaryRollout({
+        name: 's',
+        steps: [
+          'setWeight: 10',
+          step('rate', 's').replace('- templateName: rate', '- templateName: rate\n            - templateName: latency'),
+        ],
+      }),
+      'shop',
+    );
     const sUri = ws.uri('shared.yaml');
     ws.lsp.open(sUri, shared);
     await ws.lsp.diagnosticsFor(sUri);
@@ -200,13 +265,33 @@ describe("an analysis template's arguments: find references, rename, go to defin
     const refusal = new RegExp(
       `^Cannot rename "service-name": Rollout "s" \\(shared\\.yaml:${nth(shared, '- name: service-name', 0).line + 1}\\) passes it to "latency" too, which declares it as well and would be left without its value\\.$`,
     );
-    await assert.rejects(ws.lsp.request('textDocument/rename', { textDocument: { uri }, position: placeholder, newName: 'service' }), (e: Error) => refusal.test(e.message));
+    await assert.rejects(
+      ws.lsp.request('textDocument/rename', { textDocument: { uri }, position: placeholder, newName: 'service' }),
+      (e: Error) => refusal.test(e.message),
+    );
     // From the shared entry itself: the same refusal.
-    await assert.rejects(ws.lsp.request('textDocument/rename', { textDocument: { uri: sUri }, position: nth(shared, '- name: service-name', 0, 10), newName: 'service' }), (e: Error) => refusal.test(e.message));
+    await assert.rejects(
+      ws.lsp.request('textDocument/rename', {
+        textDocument: { uri: sUri },
+        position: nth(shared, '- name: service-name', 0, 10),
+        newName: 'service',
+      }),
+      (e: Error) => refusal.test(e.message),
+    );
     // Closed (it was never on disk), the block is gone and the rename goes through.
     ws.lsp.close(sUri);
-    const edit = await ws.lsp.request<{ changes: Record<string, TextEdit[]> }>('textDocument/rename', { textDocument: { uri }, position: placeholder, newName: 'service' });
-    assert.deepEqual(where(ws.dir, Object.entries(edit.changes).flatMap(([u, edits]) => edits.map((x) => ({ uri: u, range: x.range })))), [declaration, ...uses].sort());
+    const edit = await ws.lsp.request<{ changes: Record<string, TextEdit[]> }>('textDocument/rename', {
+      textDocument: { uri },
+      position: placeholder,
+      newName: 'service',
+    });
+    assert.deepEqual(
+      where(
+        ws.dir,
+        Object.entries(edit.changes).flatMap(([u, edits]) => edits.map((x) => ({ uri: u, range: x.range }))),
+      ),
+      [declaration, ...uses].sort(),
+    );
   });
 
   it('a {{args.NAME}} in a comment is no placeholder: nothing to rename, define or hover there, as Argo replaces none', async () => {
@@ -228,7 +313,10 @@ describe("an analysis template's arguments: find references, rename, go to defin
     }
     // The query's placeholders, the one after its `#` included.
     for (const n of [2, 3]) {
-      const range = await ws.lsp.request('textDocument/prepareRename', { textDocument: { uri }, position: nth(text, '{{args.service-name}}', n, 9) });
+      const range = await ws.lsp.request('textDocument/prepareRename', {
+        textDocument: { uri },
+        position: nth(text, '{{args.service-name}}', n, 9),
+      });
       assert.deepEqual(range, { start: nth(text, '{{args.service-name}}', n, 7), end: nth(text, '{{args.service-name}}', n, 19) });
     }
     assert.equal(nth(text, '# per', 0).line, nth(text, '{{args.service-name}}', 3).line);
@@ -238,15 +326,24 @@ describe("an analysis template's arguments: find references, rename, go to defin
   it('the argument of a ClusterAnalysisTemplate is its own: not the namespaced template of the same name', async () => {
     const uri = ws.uri('templates.yaml');
     const found = await references(uri, nth(templates, '- name: threshold', 2, 10), true);
-    assert.deepEqual(where(ws.dir, found), [
-      `templates.yaml:${span(templates, '- name: threshold', 2, 8, 9)}`,
-      `templates.yaml:${span(templates, '{{args.threshold}}', 2, 7, 9)}`,
-    ].sort());
+    assert.deepEqual(
+      where(ws.dir, found),
+      [
+        `templates.yaml:${span(templates, '- name: threshold', 2, 8, 9)}`,
+        `templates.yaml:${span(templates, '{{args.threshold}}', 2, 7, 9)}`,
+      ].sort(),
+    );
   });
 });
 
 /** The text with the edits made (they do not overlap). */
 function applied(text: string, edits: readonly TextEdit[]): string {
-  const offset = (p: { line: number; character: number }) => text.split('\n').slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  return [...edits].sort((x, y) => offset(y.range.start) - offset(x.range.start)).reduce((t, x) => t.slice(0, offset(x.range.start)) + x.newText + t.slice(offset(x.range.end)), text);
+  const offset = (p: { line: number; character: number }) =>
+    text
+      .split('\n')
+      .slice(0, p.line)
+      .reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return [...edits]
+    .sort((x, y) => offset(y.range.start) - offset(x.range.start))
+    .reduce((t, x) => t.slice(0, offset(x.range.start)) + x.newText + t.slice(offset(x.range.end)), text);
 }

@@ -21,7 +21,11 @@ describe('server transports', () => {
     const exited = exitOf(child, 10_000);
     const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
     connection.listen();
-    const result = await connection.sendRequest<InitializeResult>('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    const result = await connection.sendRequest<InitializeResult>('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+    });
     assert.equal(result.serverInfo?.name, 'argo-rollouts-language-server');
     assert.ok(result.capabilities.hoverProvider);
     await connection.sendNotification('initialized', {});

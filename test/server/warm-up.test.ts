@@ -36,7 +36,7 @@ describe('warm-up while idle', () => {
     assert.equal((await runWarmUp(10, 2)).ran, 2);
   });
 
-  it('starts no slice while the client\'s input is arriving: it waits until the input has been quiet long enough', async () => {
+  it("starts no slice while the client's input is arriving: it waits until the input has been quiet long enough", async () => {
     // How long the input has been quiet at each check: a message arriving, still arriving, then in.
     const quiet = [0, INPUT_QUIET_MS - 4, INPUT_QUIET_MS + 2];
     const events: string[] = [];

@@ -23,7 +23,14 @@ describe('workspace Service references', () => {
 
   it('resolves Services found by the start-up scan, and skips node_modules', async () => {
     const uri = ws.uri('rollout.yaml');
-    ws.lsp.open(uri, canaryRollout({ canaryService: 'demo-canary', stableService: 'demo-stable', canaryExtra: ['      trafficRouting:', '        smi: {}'] }));
+    ws.lsp.open(
+      uri,
+      canaryRollout({
+        canaryService: 'demo-canary',
+        stableService: 'demo-stable',
+        canaryExtra: ['      trafficRouting:', '        smi: {}'],
+      }),
+    );
     // References are checked once the scan is done (before that they are left out, never reported missing).
     const ds = await ws.lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'demo-stable').length > 0, 'the reference findings');
     assert.deepEqual(codesFor(ds, 'demo-canary'), [], JSON.stringify(ds));
@@ -34,7 +41,10 @@ describe('workspace Service references', () => {
     const services = multiDoc(service('demo-canary', { app: 'demo' }), service('demo-stable', { app: 'other' })).split('\n');
     const line = services.indexOf('  name: demo-stable');
     assert.deepEqual(mismatch.relatedInformation, [
-      { location: { uri: toUri(servicesFile()), range: { start: { line, character: 8 }, end: { line, character: 19 } } }, message: 'Service "demo-stable" is defined here' },
+      {
+        location: { uri: toUri(servicesFile()), range: { start: { line, character: 8 }, end: { line, character: 19 } } },
+        message: 'Service "demo-stable" is defined here',
+      },
     ]);
 
     const vendored = ws.uri('vendored.yaml');
@@ -69,7 +79,10 @@ describe('workspace Service references', () => {
 
     ws.lsp.change(svcUri, good.replace('app: late', 'app: early'));
     const ds = await ws.lsp.diagnosticsMatching(rollout, (d) => d.length > 0, 'the mismatch from the edited Service');
-    assert.deepEqual(ds.map((d) => d.code), ['service-selector-mismatch']);
+    assert.deepEqual(
+      ds.map((d) => d.code),
+      ['service-selector-mismatch'],
+    );
 
     // Closing the unsaved Service file: what is on disk counts again, and there is nothing there.
     ws.lsp.close(svcUri);
@@ -78,7 +91,14 @@ describe('workspace Service references', () => {
 
   it('resolves a Service defined in the same file', async () => {
     const uri = ws.uri('together.yaml');
-    ws.lsp.open(uri, multiDoc(canaryRollout({ name: 'same', canaryService: 'same-c', stableService: 'same-s' }), service('same-c', { app: 'same' }), service('same-s', { app: 'same' })));
+    ws.lsp.open(
+      uri,
+      multiDoc(
+        canaryRollout({ name: 'same', canaryService: 'same-c', stableService: 'same-s' }),
+        service('same-c', { app: 'same' }),
+        service('same-s', { app: 'same' }),
+      ),
+    );
     assert.deepEqual(await ws.lsp.diagnosticsFor(uri), []);
   });
 
@@ -86,14 +106,34 @@ describe('workspace Service references', () => {
   it('judges a Rollout against the Services of its own file, not a right one elsewhere', async () => {
     const uri = ws.uri('near.yaml');
     ws.lsp.open(ws.uri('elsewhere.yaml'), multiDoc(service('near-c', { app: 'near' }), service('near-s', { app: 'near' })));
-    ws.lsp.open(uri, multiDoc(canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }), service('near-c', { app: 'wrong' }), service('near-s', { app: 'near' })));
+    ws.lsp.open(
+      uri,
+      multiDoc(
+        canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }),
+        service('near-c', { app: 'wrong' }),
+        service('near-s', { app: 'near' }),
+      ),
+    );
     const ds = await ws.lsp.diagnosticsMatching(uri, (d) => d.length > 0, 'the mismatch with its own Service');
-    assert.deepEqual(ds.map((d) => [d.code, (d.data as { finding?: { service?: string } }).finding?.service]), [['service-selector-mismatch', 'near-c']]);
+    assert.deepEqual(
+      ds.map((d) => [d.code, (d.data as { finding?: { service?: string } }).finding?.service]),
+      [['service-selector-mismatch', 'near-c']],
+    );
     // Go to definition goes where validation resolves it: the file's own Service.
-    const text = multiDoc(canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }), service('near-c', { app: 'wrong' }), service('near-s', { app: 'near' }));
+    const text = multiDoc(
+      canaryRollout({ name: 'near', canaryService: 'near-c', stableService: 'near-s' }),
+      service('near-c', { app: 'wrong' }),
+      service('near-s', { app: 'near' }),
+    );
     const line = text.split('\n').findIndex((l) => l.includes('canaryService: near-c'));
-    const defs = await ws.lsp.request<{ uri: string; range: { start: { line: number } } }[]>('textDocument/definition', { textDocument: { uri }, position: { line, character: text.split('\n')[line]!.indexOf('near-c') + 1 } });
-    assert.deepEqual(defs.map((d) => [d.uri, d.range.start.line]), [[uri, text.split('\n').findIndex((l, i) => i > line && l === '  name: near-c')]]);
+    const defs = await ws.lsp.request<{ uri: string; range: { start: { line: number } } }[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: { line, character: text.split('\n')[line]!.indexOf('near-c') + 1 },
+    });
+    assert.deepEqual(
+      defs.map((d) => [d.uri, d.range.start.line]),
+      [[uri, text.split('\n').findIndex((l, i) => i > line && l === '  name: near-c')]],
+    );
   });
 });
 
@@ -104,8 +144,17 @@ describe('workspace folders coming and going', () => {
   );
   const app = () => join(ws.dir, 'app');
   const shared = () => join(ws.dir, 'shared');
-  const notFound = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'service-not-found' || d.code === 'analysis-template-not-found').map((d) => String(d.code)).sort();
-  const rolloutText = canaryRollout({ name: 'web', canaryService: 'web-canary', stableService: 'web-stable', steps: ['setWeight: 20', analysisStep('web-rate')] });
+  const notFound = (ds: Diagnostic[]) =>
+    ds
+      .filter((d) => d.code === 'service-not-found' || d.code === 'analysis-template-not-found')
+      .map((d) => String(d.code))
+      .sort();
+  const rolloutText = canaryRollout({
+    name: 'web',
+    canaryService: 'web-canary',
+    stableService: 'web-stable',
+    steps: ['setWeight: 20', analysisStep('web-rate')],
+  });
 
   it('removing a folder drops what its files define, except what open documents define; adding it back scans it', async () => {
     const uri = toUri(join(app(), 'rollout.yaml'));
@@ -123,10 +172,18 @@ describe('workspace folders coming and going', () => {
 
     // Once closed, a file outside every folder defines nothing.
     ws.lsp.close(openStable);
-    await ws.lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-stable').includes('service-not-found'), 'web-stable gone with its closed document');
+    await ws.lsp.diagnosticsMatching(
+      uri,
+      (d) => codesFor(d, 'web-stable').includes('service-not-found'),
+      'web-stable gone with its closed document',
+    );
 
     ws.lsp.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: toUri(shared()), name: 'shared' }], removed: [] } });
-    const back = await ws.lsp.diagnosticsMatching(uri, (d) => codesFor(d, 'web-canary').length === 0 && !d.some((x) => x.code === 'analysis-template-not-found'), 'the folder scanned again');
+    const back = await ws.lsp.diagnosticsMatching(
+      uri,
+      (d) => codesFor(d, 'web-canary').length === 0 && !d.some((x) => x.code === 'analysis-template-not-found'),
+      'the folder scanned again',
+    );
     assert.deepEqual(codesFor(back, 'web-stable'), ['service-not-found'], 'stable.yaml was never saved');
   });
 

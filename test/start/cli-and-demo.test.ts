@@ -19,7 +19,7 @@ async function rollouts(...argv: string[]): Promise<{ code: number; out: string;
 }
 
 describe('the rollouts CLI, as the README shows it', () => {
-  it('is the package\'s bin, built to dist/cli.js', () => {
+  it("is the package's bin, built to dist/cli.js", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
     assert.equal(pkg.bin.rollouts, './dist/cli.js');
   });
@@ -49,19 +49,26 @@ describe('the rollouts CLI, as the README shows it', () => {
 
 describe('the demo workspace', () => {
   const demo = join(ROOT, 'demo');
-  const files = readdirSync(demo).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(demo)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 
   it('lints clean except demo/mistakes.yaml', async () => {
     const r = await rollouts('lint', '--format', 'json', ...files.filter((f) => f !== 'mistakes.yaml').map((f) => join(demo, f)));
     const report = JSON.parse(r.out) as { files: Array<{ file: string; diagnostics: unknown[] }> };
-    assert.deepEqual(report.files.filter((f) => f.diagnostics.length > 0), []);
+    assert.deepEqual(
+      report.files.filter((f) => f.diagnostics.length > 0),
+      [],
+    );
     assert.equal(r.code, 0);
   });
 
   it('demo/mistakes.yaml shows an out-of-range setWeight and a bad duration as errors (exit 1)', async () => {
     const r = await rollouts('lint', '--format', 'json', ...files.map((f) => join(demo, f)));
     assert.equal(r.code, 1);
-    const report = JSON.parse(r.out) as { files: Array<{ file: string; diagnostics: Array<{ code: string; severity: string; line: number }> }> };
+    const report = JSON.parse(r.out) as {
+      files: Array<{ file: string; diagnostics: Array<{ code: string; severity: string; line: number }> }>;
+    };
     const mistakes = report.files.find((f) => f.file.endsWith('mistakes.yaml'))!;
     const errors = mistakes.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}@${d.line}`);
     // The e2e test hovers line 25 (setWeight: 150).

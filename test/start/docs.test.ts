@@ -14,7 +14,13 @@ import { blockFiles, blocksIn, generatedBlocks, type BlockName } from '../../scr
 const ROOT = join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const regen = 'regenerate with: node --import tsx scripts/docs-tables.ts';
-const docFiles = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docFiles = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const pkg = JSON.parse(read('package.json')) as { engines: { vscode: string }; scripts: Record<string, string> };
 
 describe('documentation: generated tables', () => {
@@ -30,9 +36,21 @@ describe('documentation: generated tables', () => {
   it('lists every rule code of src/schema, each once, in the order of `rules`', () => {
     const blocks = blocksIn(read('docs/features.md'), ['rollout-rules', 'template-rules', 'experiment-rules']);
     const codes = (block: string | undefined) => [...(block ?? '').matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
-    assert.deepEqual(codes(blocks['rollout-rules']), rules.map((r) => r.code), regen);
-    assert.deepEqual(codes(blocks['template-rules']), templateRules.map((r) => r.code), regen);
-    assert.deepEqual(codes(blocks['experiment-rules']), experimentRules.map((r) => r.code), regen);
+    assert.deepEqual(
+      codes(blocks['rollout-rules']),
+      rules.map((r) => r.code),
+      regen,
+    );
+    assert.deepEqual(
+      codes(blocks['template-rules']),
+      templateRules.map((r) => r.code),
+      regen,
+    );
+    assert.deepEqual(
+      codes(blocks['experiment-rules']),
+      experimentRules.map((r) => r.code),
+      regen,
+    );
   });
 });
 
@@ -41,15 +59,25 @@ describe('documentation: what it names exists', () => {
     const scripts = Object.keys(pkg.scripts);
     const named = docFiles.flatMap((f) => [...read(f).matchAll(/npm run ([a-z:-]+)/g)].map((m) => `${f}: ${m[1]!}`));
     assert.ok(named.length > 0);
-    assert.deepEqual(named.filter((n) => !scripts.includes(n.split(': ')[1]!)), []);
+    assert.deepEqual(
+      named.filter((n) => !scripts.includes(n.split(': ')[1]!)),
+      [],
+    );
   });
 
   it('docs/cli.md names only rollouts commands that the CLI has, and documents every one', () => {
     const cli = read('docs/cli.md');
     const names = commands.map((c) => c.name);
     const named = new Set([...cli.matchAll(/^\s*rollouts ([a-z-]+)/gm)].map((m) => m[1]!));
-    assert.deepEqual([...named].filter((n) => !names.includes(n)), []);
-    assert.deepEqual(names.filter((n) => !cli.includes(`\`rollouts ${n}`)), [], 'commands missing from docs/cli.md');
+    assert.deepEqual(
+      [...named].filter((n) => !names.includes(n)),
+      [],
+    );
+    assert.deepEqual(
+      names.filter((n) => !cli.includes(`\`rollouts ${n}`)),
+      [],
+      'commands missing from docs/cli.md',
+    );
   });
 
   it('every relative link leads to a file of the repository', () => {
@@ -72,14 +100,21 @@ describe("README.md is the user's README", () => {
     const beforeFirstSection = readme.slice(0, readme.indexOf('\n## '));
     assert.match(beforeFirstSection, /media\/tree\.png/, 'the pictures come first');
     assert.match(beforeFirstSection, /not an Argo project/);
-    assert.doesNotMatch(readme.slice(0, readme.indexOf('**Contributing**')), /npm (start|ci|test)/, 'no contributor command before the Contributing block');
+    assert.doesNotMatch(
+      readme.slice(0, readme.indexOf('**Contributing**')),
+      /npm (start|ci|test)/,
+      'no contributor command before the Contributing block',
+    );
   });
 
   it('keeps the Contributing block near the top: exactly the two commands, and a link to CONTRIBUTING.md', () => {
     const at = readme.indexOf('**Contributing**');
     assert.ok(at > 0 && at < 2000, 'a **Contributing** block within the first screen');
     const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
-    const cmds = block.split('\n').filter(Boolean).map((l) => l.replace(/\s+#.*$/, '').trim());
+    const cmds = block
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/\s+#.*$/, '').trim());
     assert.deepEqual(cmds, ['npm start', 'npm ci && npm test']);
     assert.match(readme.slice(at, at + 300), /\(CONTRIBUTING\.md\)/);
   });
@@ -97,10 +132,12 @@ describe("README.md is the user's README", () => {
   });
 
   it('has troubleshooting and privacy sections, and leaves architecture, tests and benchmarks to CONTRIBUTING.md and docs/', () => {
-    for (const h of ['## Install', '## What it needs', '## A two-minute tour', '## Troubleshooting', '## Privacy']) assert.ok(readme.includes(`\n${h}\n`), h);
+    for (const h of ['## Install', '## What it needs', '## A two-minute tour', '## Troubleshooting', '## Privacy'])
+      assert.ok(readme.includes(`\n${h}\n`), h);
     for (const h of ['## Architecture', '## Tests', '## Benchmarks']) assert.ok(!readme.includes(`\n${h}\n`), `${h} is still in README.md`);
     const contributing = read('CONTRIBUTING.md');
-    for (const h of ['## Architecture', '## Tests', '## Releasing']) assert.ok(contributing.includes(`\n${h}\n`), `CONTRIBUTING.md lacks ${h}`);
+    for (const h of ['## Architecture', '## Tests', '## Releasing'])
+      assert.ok(contributing.includes(`\n${h}\n`), `CONTRIBUTING.md lacks ${h}`);
     assert.ok(existsSync(join(ROOT, 'docs', 'benchmarks.md')));
     assert.ok(readme.length < 15_000, `README.md is ${readme.length} characters: the details belong in docs/`);
   });

@@ -30,7 +30,10 @@ const alive = (pgid: number) => {
 
 /** Resolves with the started run's printed facts once it prints "ready"; rejects if it exits first. */
 function startRun(): { child: ChildProcess; ready: Promise<{ url: string; groups: number[]; kubeconfig: string; output: string[] }> } {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--code-server'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--code-server'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   const ready = new Promise<{ url: string; groups: number[]; kubeconfig: string; output: string[] }>((res, rej) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -102,7 +105,8 @@ describe('npm start (headless, code-server)', function () {
     // A wider side bar, so that each row's phase, strategy, step and weight show in full: by 260 px, the
     // width the README's tree.png below is cropped to (610 px); the UI pass, cropping nothing, widens by 280.
     await browser.widenSideBar(page, 260);
-    const row = (name: string, state: RegExp) => page.locator('.monaco-list-row', { hasText: name }).filter({ hasText: state }).first().waitFor({ timeout: 60_000 });
+    const row = (name: string, state: RegExp) =>
+      page.locator('.monaco-list-row', { hasText: name }).filter({ hasText: state }).first().waitFor({ timeout: 60_000 });
     await row('canary-demo', /Paused/);
     await row('bluegreen-demo', /Paused/);
     await row('steady-demo', /Healthy/);
@@ -111,7 +115,11 @@ describe('npm start (headless, code-server)', function () {
   });
 
   it("says that npm start's embedded controller (another process) reconciles, and the view's menu offers no second one", async () => {
-    await page.locator('.monaco-list-row', { hasText: 'rollouts-local' }).filter({ hasText: 'embedded, other process' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.monaco-list-row', { hasText: 'rollouts-local' })
+      .filter({ hasText: 'embedded, other process' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     await page.locator('.part.sidebar .title-actions .codicon-toolbar-more').first().click();
     const items = page.locator('.monaco-menu .action-label');
     await items.filter({ hasText: 'Show Log' }).first().waitFor({ timeout: 15_000 });
@@ -147,7 +155,10 @@ describe('npm start (headless, code-server)', function () {
     await page.locator('.monaco-hover', { hasText: 'outside 0..100' }).first().waitFor({ timeout: 15_000 });
     // The field's docs come with the diagnostic, in the same hover.
     await page.locator('.monaco-hover', { hasText: 'Value here' }).first().waitFor({ timeout: 15_000 });
-    await page.locator('.monaco-hover', { hasText: 'Checking for quick fixes' }).waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+    await page
+      .locator('.monaco-hover', { hasText: 'Checking for quick fixes' })
+      .waitFor({ state: 'detached', timeout: 15_000 })
+      .catch(() => {});
     await shot('hover.png', { x: 600, y: 30, width: 800, height: 520 });
   });
 
@@ -163,7 +174,10 @@ describe('npm start (headless, code-server)', function () {
   });
 
   it('a second run right after starts everything again and stops cleanly (--exit-after-ready)', async () => {
-    const second = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--code-server', '--exit-after-ready'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const second = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--code-server', '--exit-after-ready'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     second.stdout!.on('data', (d) => (text += String(d)));
     second.stderr!.on('data', (d) => (text += String(d)));

@@ -14,7 +14,17 @@ export async function bundleAsBuilt(entry: string, name: string, define?: Record
   const { build } = await import('esbuild');
   const dir = mkdtempSync(join(tmpdir(), `rollouts-${name}-`));
   const outfile = join(dir, `${name}.js`);
-  await build({ entryPoints: [join(root, entry)], outfile, bundle: true, format: 'cjs', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'error', ...(define ? { define } : {}) });
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'error',
+    ...(define ? { define } : {}),
+  });
   const { writeKubernetesDocs } = await import('../../scripts/kubernetes-docs.mjs');
   writeKubernetesDocs(join(dir, 'kubernetes-docs.json'));
   return outfile;

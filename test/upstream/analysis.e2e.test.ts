@@ -53,11 +53,14 @@ describe('upstream e2e: analysis_test.go', function () {
    * run slower, so that a busy machine does not turn the comparison around.
    */
   const suite = (body: (s: Scenario) => Promise<void>, timeScale = TIME_SCALE) =>
-    scenario(async (s) => {
-      metrics.scale = 1 / timeScale;
-      for (const t of SUITE_TEMPLATES) await s.applyManifests(standIn(manifestText(t), metrics.base));
-      await body(s);
-    }, { timeScale });
+    scenario(
+      async (s) => {
+        metrics.scale = 1 / timeScale;
+        for (const t of SUITE_TEMPLATES) await s.applyManifests(standIn(manifestText(t), metrics.base));
+        await body(s);
+      },
+      { timeScale },
+    );
 
   /** The given objects with the stand-ins (Secrets and templates of a rollout's own file). */
   const given = (s: Scenario, textOrFile: string) => s.rolloutObjects(standIn(manifestText(textOrFile), metrics.base));
@@ -593,7 +596,10 @@ spec:
       await s.expectAnalysisRunCount(1);
       // ours: the four metrics measured with the rollout's arguments, not the templates' defaults
       const [run] = await runs(s);
-      assert.deepEqual(run?.spec?.metrics?.map((m) => m.name), ['metric-1', 'metric-2', 'metric-3', 'metric-4']);
+      assert.deepEqual(
+        run?.spec?.metrics?.map((m) => m.name),
+        ['metric-1', 'metric-2', 'metric-3', 'metric-4'],
+      );
       assert.equal(run?.status?.phase, 'Successful');
       assert.deepEqual(metrics.requests.slice(before), Array(4).fill('/repos/argoproj/argo-rollouts'));
     }));
@@ -709,7 +715,10 @@ spec:
       const ended = await waitForAnalysisRunEnded(s, 'Background');
       assert.equal(ended.spec?.terminate, true, 'the promotion terminated the background run');
       const measurements = ended.status?.metricResults?.[0]?.measurements ?? [];
-      assert.ok(!measurements.some((m) => m.phase === 'Successful'), `the job that never finished is not Successful: ${JSON.stringify(measurements)}`);
+      assert.ok(
+        !measurements.some((m) => m.phase === 'Successful'),
+        `the job that never finished is not Successful: ${JSON.stringify(measurements)}`,
+      );
     }));
 
   it('TestCanaryInlineAnalysisInvalidImageJob', () =>

@@ -64,7 +64,11 @@ describe('upstream e2e: aws_test.go (Ingress parts)', function () {
     run(async (s) => {
       s.rolloutObjects('@functional/alb-canary-multi-ingress-rollout.yaml');
       await s.applyManifests();
-      await s.log.line((l) => l.includes('has no rule whose backend is the Service "alb-canary-root" (the rootService)'), 'the refusal', 10_000);
+      await s.log.line(
+        (l) => l.includes('has no rule whose backend is the Service "alb-canary-root" (the rootService)'),
+        'the refusal',
+        10_000,
+      );
       await s.expectRollout('not Healthy', (r) => r.status?.phase !== 'Healthy');
     }));
 
@@ -78,7 +82,13 @@ describe('upstream e2e: aws_test.go (Ingress parts)', function () {
       const meshAt = async (stable: number, canary: number) => {
         if (!mesh) return;
         const route = (await getVirtualService(s)).spec.http[0].route;
-        assert.deepEqual(route.map((d: any) => [d.destination.host, d.weight]), [['stable-service', stable], ['canary-service', canary]]);
+        assert.deepEqual(
+          route.map((d: any) => [d.destination.host, d.weight]),
+          [
+            ['stable-service', stable],
+            ['canary-service', canary],
+          ],
+        );
       };
       await assertWeights(s, ping, pong, 100, 0, multi);
       await meshAt(100, 0);
@@ -108,8 +118,10 @@ describe('upstream e2e: aws_test.go (Ingress parts)', function () {
 
   it('TestALBPingPongUpdate', () => pingPong('@functional/alb-pingpong-rollout.yaml', 'ping-service', 'pong-service', false));
   // both ALB and the mesh route: ALB uses ping/pong, the mesh the stable/canary Services
-  it('TestALBMesh_PingPong_StableCanary_Update', () => pingPong('@functional/albmesh-pingpong-stablecanary-rollout.yaml', 'ping-service', 'pong-service', false, true));
-  it('TestALBPingPongUpdateMultiIngress', () => pingPong('@functional/alb-pingpong-multi-ingress-rollout.yaml', 'ping-multi-ingress-service', 'pong-multi-ingress-service', true));
+  it('TestALBMesh_PingPong_StableCanary_Update', () =>
+    pingPong('@functional/albmesh-pingpong-stablecanary-rollout.yaml', 'ping-service', 'pong-service', false, true));
+  it('TestALBPingPongUpdateMultiIngress', () =>
+    pingPong('@functional/alb-pingpong-multi-ingress-rollout.yaml', 'ping-multi-ingress-service', 'pong-multi-ingress-service', true));
 
   const experimentStep = (file: string, multi: boolean, withSetWeight: boolean) =>
     run(async (s) => {
@@ -125,9 +137,19 @@ describe('upstream e2e: aws_test.go (Ingress parts)', function () {
       assert.ok(ex, 'the experiment');
       const services: string[] = (ex.status as any).templateStatuses.map((t: any) => t.serviceName);
       const expected = withSetWeight
-        ? actionText([['alb-rollout-canary', 10], [services[0]!, 20], ['alb-rollout-stable', 70]])
-        : actionText([['alb-rollout-canary', 0], [services[0]!, 20], [services[1]!, 20], ['alb-rollout-stable', 60]]);
-      for (const ingress of multi ? await getALBIngresses(s) : [await getALBIngress(s)]) assert.equal(ingress.metadata.annotations[ROOT_ACTION], expected);
+        ? actionText([
+            ['alb-rollout-canary', 10],
+            [services[0]!, 20],
+            ['alb-rollout-stable', 70],
+          ])
+        : actionText([
+            ['alb-rollout-canary', 0],
+            [services[0]!, 20],
+            [services[1]!, 20],
+            ['alb-rollout-stable', 60],
+          ]);
+      for (const ingress of multi ? await getALBIngresses(s) : [await getALBIngress(s)])
+        assert.equal(ingress.metadata.annotations[ROOT_ACTION], expected);
       await s.promote();
       await s.waitForRolloutStatus('Healthy');
       await s.sleep(withSetWeight ? 1 : 2);
@@ -137,7 +159,8 @@ describe('upstream e2e: aws_test.go (Ingress parts)', function () {
   it('TestALBExperimentStep', () => experimentStep('@alb/rollout-alb-experiment.yaml', false, true));
   it('TestALBExperimentStepMultiIngress', () => experimentStep('@alb/rollout-alb-multi-ingress-experiment.yaml', true, true));
   it('TestALBExperimentStepNoSetWeight', () => experimentStep('@alb/rollout-alb-experiment-no-setweight.yaml', false, false));
-  it('TestALBExperimentStepNoSetWeightMultiIngress', () => experimentStep('@alb/rollout-alb-multi-ingress-experiment-no-setweight.yaml', true, false));
+  it('TestALBExperimentStepNoSetWeightMultiIngress', () =>
+    experimentStep('@alb/rollout-alb-multi-ingress-experiment-no-setweight.yaml', true, false));
 
   const headerRoute = (file: string, canary: string, stable: string, multi: boolean, pauseSeconds: number) =>
     run(async (s) => {
@@ -145,13 +168,20 @@ describe('upstream e2e: aws_test.go (Ingress parts)', function () {
       const ingresses = async () => (multi ? getALBIngresses(s) : [await getALBIngress(s)]);
       const weightOf = async (action: string, service: string, expected: number) => {
         for (const ingress of await ingresses()) {
-          const tg = actionOf(ingress, `alb.ingress.kubernetes.io/actions.${action}`).ForwardConfig.TargetGroups.find((g) => g.ServiceName === service);
+          const tg = actionOf(ingress, `alb.ingress.kubernetes.io/actions.${action}`).ForwardConfig.TargetGroups.find(
+            (g) => g.ServiceName === service,
+          );
           assert.ok(tg, `Service ${service} was not found`);
           assert.equal(tg.Weight, expected, `${action}: ${service}`);
         }
       };
       const noAction = async (action: string) => {
-        for (const ingress of await ingresses()) assert.equal(ingress.metadata.annotations?.[`alb.ingress.kubernetes.io/actions.${action}`], undefined, `Annotation for action should not exist: ${action}`);
+        for (const ingress of await ingresses())
+          assert.equal(
+            ingress.metadata.annotations?.[`alb.ingress.kubernetes.io/actions.${action}`],
+            undefined,
+            `Annotation for action should not exist: ${action}`,
+          );
       };
       await s.applyManifests();
       await s.waitForRolloutStatus('Healthy');
@@ -177,5 +207,12 @@ describe('upstream e2e: aws_test.go (Ingress parts)', function () {
     });
 
   it('TestAlbHeaderRoute', () => headerRoute('@header-routing/alb-header-route.yaml', 'canary-service', 'stable-service', false, 1));
-  it('TestAlbHeaderRouteMultiIngress', () => headerRoute('@header-routing/alb-header-route-multi-ingress.yaml', 'canary-multi-ingress-service', 'stable-multi-ingress-service', true, 5));
+  it('TestAlbHeaderRouteMultiIngress', () =>
+    headerRoute(
+      '@header-routing/alb-header-route-multi-ingress.yaml',
+      'canary-multi-ingress-service',
+      'stable-multi-ingress-service',
+      true,
+      5,
+    ));
 });

@@ -179,9 +179,9 @@ spec:
   // verifies the previewReplicaCount feature
   it('TestBlueGreenPreviewReplicaCount', () =>
     scenario(async (s) => {
-      s.rolloutObjects(newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'))
-        .rolloutObjects(newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas'))
-        .rolloutObjects(`
+      s
+        .rolloutObjects(newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'))
+        .rolloutObjects(newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas')).rolloutObjects(`
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:

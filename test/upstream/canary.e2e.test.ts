@@ -432,7 +432,11 @@ spec:
         // writes revision 1's pod-template hash as a literal ("674d8cf959", Go's hash of its struct);
         // our hash is our own stable identity, not byte parity (src/planner/hash.ts), so we name it.
         const stableHash = hashOf(await s.replicaSetByRevision(1))!;
-        await s.expectServiceSelector('canary-scaledowndelay-canary', { app: 'canary-scaledowndelay', 'rollouts-pod-template-hash': stableHash }, false);
+        await s.expectServiceSelector(
+          'canary-scaledowndelay-canary',
+          { app: 'canary-scaledowndelay', 'rollouts-pod-template-hash': stableHash },
+          false,
+        );
         await s.sleep(3);
         await s.expectRevisionPodCount(2, 0);
       }),
@@ -493,14 +497,21 @@ spec:
       await s.waitForRevisionPodCount(1, 4);
       // the canary service selector is still not set to stable rs because of dynamic stable scale still in progress
       let svcs = await s.services();
-      assert.notEqual(svcs.desired?.spec?.selector?.['rollouts-pod-template-hash'], svcs.stable?.spec?.selector?.['rollouts-pod-template-hash']);
+      assert.notEqual(
+        svcs.desired?.spec?.selector?.['rollouts-pod-template-hash'],
+        svcs.stable?.spec?.selector?.['rollouts-pod-template-hash'],
+      );
       await s.markPodsReady(1, 1); // mark last remaining stable pod as ready (4/4 stable are ready)
       await s.waitForRevisionPodCount(2, 0);
       await s.sleep(2);
       // the canary service selector is now set to stable: dynamic stable scale is over and all pods are up on stable rs
       // Departure: upstream names revision 1's hash as a literal ("6b56c8cdb4", Go's struct hash,
       // "must be updated for every k8s version upgrade"); ours is our own (src/planner/hash.ts).
-      await s.expectServiceSelector('dynamic-stable-scale-canary', { app: 'dynamic-stable-scale', 'rollouts-pod-template-hash': hashOf(await s.replicaSetByRevision(1))! }, false);
+      await s.expectServiceSelector(
+        'dynamic-stable-scale-canary',
+        { app: 'dynamic-stable-scale', 'rollouts-pod-template-hash': hashOf(await s.replicaSetByRevision(1))! },
+        false,
+      );
       await s.expectRevisionPodCount(1, 4);
     }));
 
@@ -543,7 +554,10 @@ spec:
       await s.waitForRevisionPodCount(2, 0); // canary drains once the scale-down deadline elapses
       await s.expectRevisionPodCount(1, 4);
       const svcs = await s.services();
-      assert.equal(svcs.desired?.spec?.selector?.['rollouts-pod-template-hash'], svcs.stable?.spec?.selector?.['rollouts-pod-template-hash']);
+      assert.equal(
+        svcs.desired?.spec?.selector?.['rollouts-pod-template-hash'],
+        svcs.stable?.spec?.selector?.['rollouts-pod-template-hash'],
+      );
     }));
 
   it('TestCanaryDynamicStableScaleRollbackToStable', () =>

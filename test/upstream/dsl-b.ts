@@ -56,7 +56,12 @@ export async function installCrd(s: Scenario, group: string, version: string | s
         group,
         scope: 'Namespaced',
         names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-        versions: versions.map((name, i) => ({ name, served: true, storage: i === 0, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
+        versions: versions.map((name, i) => ({
+          name,
+          served: true,
+          storage: i === 0,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        })),
       },
     },
   });
@@ -95,7 +100,10 @@ export async function getTrafficSplit(s: Scenario): Promise<Obj> {
 /** Upstream's GetServices: the canary (desired) and stable Services of the rollout. */
 export async function getServices(s: Scenario): Promise<{ desired: Obj; stable: Obj }> {
   const c = (await s.getRollout()).spec?.strategy?.canary as Obj;
-  return { desired: await get(s, kindPath(SERVICE, 'default'), c.canaryService), stable: await get(s, kindPath(SERVICE, 'default'), c.stableService) };
+  return {
+    desired: await get(s, kindPath(SERVICE, 'default'), c.canaryService),
+    stable: await get(s, kindPath(SERVICE, 'default'), c.stableService),
+  };
 }
 
 /** Upstream's GetALBIngress / GetALBIngresses: the ingress(es) of trafficRouting.alb. */
@@ -174,26 +182,37 @@ export async function getExperiment(s: Scenario, name: string): Promise<Experime
 export async function replicaSetOfExperiment(s: Scenario, ex: Experiment, template: string): Promise<ReplicaSet> {
   const list = await s.rest.request<{ items: ReplicaSet[] }>('GET', kindPath(REPLICA_SET, 'default'));
   const found = list.items.filter(
-    (rs) => (rs.metadata?.ownerReferences ?? []).some((o) => o.controller && o.uid === ex.metadata?.uid) && rs.metadata?.annotations?.['experiment.argoproj.io/template-name'] === template,
+    (rs) =>
+      (rs.metadata?.ownerReferences ?? []).some((o) => o.controller && o.uid === ex.metadata?.uid) &&
+      rs.metadata?.annotations?.['experiment.argoproj.io/template-name'] === template,
   );
-  if (found.length !== 1) throw new Error(`expected one ReplicaSet of experiment ${ex.metadata?.name} template ${template}, saw ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`expected one ReplicaSet of experiment ${ex.metadata?.name} template ${template}, saw ${found.length}`);
   return found[0]!;
 }
 
-export async function waitForExperimentCondition(s: Scenario, name: string, test: (ex: Experiment) => Promise<boolean> | boolean, what: string): Promise<Experiment> {
+export async function waitForExperimentCondition(
+  s: Scenario,
+  name: string,
+  test: (ex: Experiment) => Promise<boolean> | boolean,
+  what: string,
+): Promise<Experiment> {
   return poll(`experiment ${name}: ${what}`, async () => {
     const ex = await getExperiment(s, name);
     return (await test(ex)) ? ex : undefined;
   });
 }
 
-export const waitForExperimentPhase = (s: Scenario, name: string, phase: string) => waitForExperimentCondition(s, name, (ex) => (ex.status as Obj | undefined)?.phase === phase, `phase=${phase}`);
+export const waitForExperimentPhase = (s: Scenario, name: string, phase: string) =>
+  waitForExperimentCondition(s, name, (ex) => (ex.status as Obj | undefined)?.phase === phase, `phase=${phase}`);
 
 /** Upstream's ExpectExperimentServiceCount: the Services the experiment owns. */
 export async function experimentServices(s: Scenario, name: string): Promise<Obj[]> {
   const ex = await getExperiment(s, name);
   const list = await s.rest.request<{ items: Obj[] }>('GET', kindPath(SERVICE, 'default'));
-  return list.items.filter((svc) => (svc.metadata?.ownerReferences ?? []).some((o: Obj) => o.uid === ex.metadata?.uid) && !svc.metadata?.deletionTimestamp);
+  return list.items.filter(
+    (svc) => (svc.metadata?.ownerReferences ?? []).some((o: Obj) => o.uid === ex.metadata?.uid) && !svc.metadata?.deletionTimestamp,
+  );
 }
 
 /** The AnalysisRuns an experiment owns. */
@@ -211,7 +230,10 @@ export async function experimentAnalysisRuns(s: Scenario, ex: Experiment): Promi
  * send it to a Healthy rollout check the controller takes it in its stride, so they use these.
  */
 export async function patchStatus(s: Scenario, status: Record<string, unknown>): Promise<void> {
-  await s.rest.request('PATCH', `/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/${s.name}/status`, { patch: 'merge', body: { status } });
+  await s.rest.request('PATCH', `/apis/argoproj.io/v1alpha1/namespaces/default/rollouts/${s.name}/status`, {
+    patch: 'merge',
+    body: { status },
+  });
 }
 export const abortAsPlugin = (s: Scenario) => patchStatus(s, { abort: true });
 export const promoteFullAsPlugin = (s: Scenario) => patchStatus(s, { promoteFull: true });

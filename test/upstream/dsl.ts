@@ -322,7 +322,10 @@ export class Scenario {
 
   /** A merge patch of the rollout (YAML or JSON text); without one, a new pod-template annotation (a new revision), as upstream's UpdateSpec. */
   async updateSpec(patchYaml?: string): Promise<this> {
-    const body = patchYaml === undefined ? { spec: { template: { metadata: { annotations: { update: new Date(this.clock.now()).toISOString() + Math.random() } } } } } : YAML.parse(patchYaml);
+    const body =
+      patchYaml === undefined
+        ? { spec: { template: { metadata: { annotations: { update: new Date(this.clock.now()).toISOString() + Math.random() } } } } }
+        : YAML.parse(patchYaml);
     await this.rest.request('PATCH', kindPath(ROLLOUT, this.namespace, this.name), { patch: 'merge', body });
     return this;
   }
@@ -367,14 +370,20 @@ export class Scenario {
 
   /** Upstream's UpdateWorkloadRef: a merge patch of the referenced Deployment (default: a new pod-template annotation). */
   async updateWorkloadRef(deploymentName: string, patchYaml?: string): Promise<this> {
-    const body = patchYaml === undefined ? { spec: { template: { metadata: { annotations: { update: new Date(this.clock.now()).toISOString() + Math.random() } } } } } : YAML.parse(patchYaml);
+    const body =
+      patchYaml === undefined
+        ? { spec: { template: { metadata: { annotations: { update: new Date(this.clock.now()).toISOString() + Math.random() } } } } }
+        : YAML.parse(patchYaml);
     await this.rest.request('PATCH', kindPath(DEPLOYMENT, this.namespace, deploymentName), { patch: 'merge', body });
     return this;
   }
 
   /** Upstream's ScaleRolloutWithWorkloadRef: a JSON patch of spec.replicas only. */
   async scaleRolloutWithWorkloadRef(replicas: number): Promise<this> {
-    await this.rest.request('PATCH', kindPath(ROLLOUT, this.namespace, this.name), { patch: 'json', body: [{ op: 'replace', path: '/spec/replicas', value: replicas }] });
+    await this.rest.request('PATCH', kindPath(ROLLOUT, this.namespace, this.name), {
+      patch: 'json',
+      body: [{ op: 'replace', path: '/spec/replicas', value: replicas }],
+    });
     return this;
   }
 
@@ -410,7 +419,9 @@ export class Scenario {
   /** Waits, as upstream does before promoting, for the controller to have seen the spec and set its pause conditions. */
   private async waitForPauseConditionsSet(): Promise<void> {
     await this.waitForRolloutCondition(
-      (r) => String(r.status?.observedGeneration) === String(r.metadata?.generation) && !(r.status?.controllerPause && !(r.status?.pauseConditions ?? []).length),
+      (r) =>
+        String(r.status?.observedGeneration) === String(r.metadata?.generation) &&
+        !(r.status?.controllerPause && !(r.status?.pauseConditions ?? []).length),
       'observedGeneration to match and pause conditions set',
     );
   }
@@ -487,7 +498,9 @@ export class Scenario {
     } catch (e) {
       const r = this.watch.stores.rollouts.get(this.name, this.namespace);
       const p = r && clientPhase(r);
-      throw new Error(`${(e as Error).message}; it is ${r ? `${p!.phase} (${p!.message}), step ${r.status?.currentStepIndex}, replicas ${JSON.stringify(counts(r))}` : 'missing'}`);
+      throw new Error(
+        `${(e as Error).message}; it is ${r ? `${p!.phase} (${p!.message}), step ${r.status?.currentStepIndex}, replicas ${JSON.stringify(counts(r))}` : 'missing'}`,
+      );
     }
   }
 
@@ -558,9 +571,15 @@ export class Scenario {
     await until(
       this.watch.stores,
       () => {
-        const rs = this.watch.stores.replicaSets.list(this.namespace).find((x) => this.ownedByRollout(x) && x.metadata?.annotations?.[REVISION] === String(revision));
+        const rs = this.watch.stores.replicaSets
+          .list(this.namespace)
+          .find((x) => this.ownedByRollout(x) && x.metadata?.annotations?.[REVISION] === String(revision));
         if (!rs) return false;
-        const n = this.watch.stores.pods.list(this.namespace).filter((p) => !p.metadata?.deletionTimestamp && (p.metadata?.ownerReferences ?? []).some((o) => o.name === rs.metadata?.name)).length;
+        const n = this.watch.stores.pods
+          .list(this.namespace)
+          .filter(
+            (p) => !p.metadata?.deletionTimestamp && (p.metadata?.ownerReferences ?? []).some((o) => o.name === rs.metadata?.name),
+          ).length;
         return n === count;
       },
       `rev=${revision} podcount=${count}`,
@@ -621,12 +640,19 @@ export class Scenario {
   }
 
   /** As upstream's ExpectReplicaCounts: spec.replicas (default 1), status.replicas, updatedReplicas, readyReplicas, availableReplicas; null skips one. */
-  async expectReplicaCounts(desired: number | null, current: number | null, updated: number | null, ready: number | null, available: number | null): Promise<this> {
+  async expectReplicaCounts(
+    desired: number | null,
+    current: number | null,
+    updated: number | null,
+    ready: number | null,
+    available: number | null,
+  ): Promise<this> {
     const r = await this.getRollout();
     const actual = counts(r);
     const want = { desired, current, updated, ready, available };
     for (const k of Object.keys(want) as (keyof typeof want)[]) {
-      if (want[k] !== null && want[k] !== actual[k]) throw new Error(`expected ${k} replicas ${want[k]}, actual ${actual[k]} (all: ${JSON.stringify(actual)})`);
+      if (want[k] !== null && want[k] !== actual[k])
+        throw new Error(`expected ${k} replicas ${want[k]}, actual ${actual[k]} (all: ${JSON.stringify(actual)})`);
     }
     return this;
   }
@@ -706,7 +732,10 @@ export class Scenario {
 
   async expectReplicaSets(expectation: string, test: (rss: ReplicaSet[]) => boolean): Promise<this> {
     const rss = await this.replicaSets();
-    if (!test(rss)) throw new Error(`replicaset expectation '${expectation}' failed: ${JSON.stringify(rss.map((rs) => ({ name: rs.metadata?.name, rev: rs.metadata?.annotations?.[REVISION], replicas: rs.spec?.replicas, ann: rs.metadata?.annotations })))}`);
+    if (!test(rss))
+      throw new Error(
+        `replicaset expectation '${expectation}' failed: ${JSON.stringify(rss.map((rs) => ({ name: rs.metadata?.name, rev: rs.metadata?.annotations?.[REVISION], replicas: rs.spec?.replicas, ann: rs.metadata?.annotations })))}`,
+      );
     return this;
   }
 
@@ -731,7 +760,11 @@ export class Scenario {
       const svc = await this.rest.request<Obj>('GET', kindPath(SERVICE, this.namespace, serviceName));
       const hash = hashOf(await this.replicaSetByRevision(revision));
       const problem =
-        selector !== svc.spec?.selector?.[HASH] ? `${which} selector ${selector} != service selector ${svc.spec?.selector?.[HASH]}` : selector !== hash ? `${which} selector ${selector} != revision ${revision} hash ${hash}` : undefined;
+        selector !== svc.spec?.selector?.[HASH]
+          ? `${which} selector ${selector} != service selector ${svc.spec?.selector?.[HASH]}`
+          : selector !== hash
+            ? `${which} selector ${selector} != revision ${revision} hash ${hash}`
+            : undefined;
       if (!problem) return this;
       if (Date.now() > deadline) throw new Error(`expectation failed: ${problem}`);
       await new Promise((res) => setTimeout(res, 100));
@@ -744,7 +777,8 @@ export class Scenario {
     const want = { ...selector };
     if (withPodTemplateHash) want[HASH] = (await this.getRollout()).status?.currentPodHash ?? '';
     const got = svc.spec?.selector ?? {};
-    if (JSON.stringify(sortKeys(got)) !== JSON.stringify(sortKeys(want))) throw new Error(`expected ${service} selector ${JSON.stringify(want)}, actual ${JSON.stringify(got)}`);
+    if (JSON.stringify(sortKeys(got)) !== JSON.stringify(sortKeys(want)))
+      throw new Error(`expected ${service} selector ${JSON.stringify(want)}, actual ${JSON.stringify(got)}`);
     return this;
   }
 
@@ -755,7 +789,8 @@ export class Scenario {
     const c = r.spec?.strategy?.canary;
     const desiredName = bg ? bg.previewService : c?.canaryService;
     const stableName = bg ? bg.activeService : c?.stableService;
-    const get = (n: string | undefined) => (n ? this.rest.request<Obj>('GET', kindPath(SERVICE, this.namespace, n)) : Promise.resolve(undefined));
+    const get = (n: string | undefined) =>
+      n ? this.rest.request<Obj>('GET', kindPath(SERVICE, this.namespace, n)) : Promise.resolve(undefined);
     const [desired, stable] = await Promise.all([get(desiredName), get(stableName)]);
     return { ...(desired ? { desired } : {}), ...(stable ? { stable } : {}) };
   }
@@ -768,7 +803,8 @@ export class Scenario {
 
   async expectRolloutEvents(reasons: string[]): Promise<this> {
     const got = await this.rolloutEventReasons();
-    if (JSON.stringify(got) !== JSON.stringify(reasons)) throw new Error(`expected rollout events ${JSON.stringify(reasons)}, got ${JSON.stringify(got)}`);
+    if (JSON.stringify(got) !== JSON.stringify(reasons))
+      throw new Error(`expected rollout events ${JSON.stringify(reasons)}, got ${JSON.stringify(got)}`);
     return this;
   }
 
@@ -785,7 +821,8 @@ export class Scenario {
     for (;;) {
       const d = await this.rest.request<Obj>('GET', kindPath(DEPLOYMENT, this.namespace, name));
       if (d.spec?.replicas === expected) return this;
-      if (Date.now() > deadline) throw new Error(`deployment replicas expectation '${expectation}' failed: expected ${expected}, actual ${d.spec?.replicas}`);
+      if (Date.now() > deadline)
+        throw new Error(`deployment replicas expectation '${expectation}' failed: expected ${expected}, actual ${d.spec?.replicas}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -798,7 +835,10 @@ export class Scenario {
 
   async expectAnalysisRuns(expectation: string, test: (runs: AnalysisRun[]) => boolean): Promise<this> {
     const runs = await this.analysisRuns();
-    if (!test(runs)) throw new Error(`analysisrun expectation '${expectation}' failed: ${JSON.stringify(runs.map((r) => ({ name: r.metadata?.name, phase: r.status?.phase })))}`);
+    if (!test(runs))
+      throw new Error(
+        `analysisrun expectation '${expectation}' failed: ${JSON.stringify(runs.map((r) => ({ name: r.metadata?.name, phase: r.status?.phase })))}`,
+      );
     return this;
   }
 
@@ -810,8 +850,16 @@ export class Scenario {
 
   private newestRun(runs: readonly AnalysisRun[], kind: AnalysisRunKind): AnalysisRun | undefined {
     const label = kind; // upstream's rollout-type label values: Background, Step, PrePromotion, PostPromotion
-    const mine = runs.filter((ar) => (ar.metadata?.ownerReferences ?? []).some((o) => o.name === this.name) && ar.metadata?.labels?.[ROLLOUT_TYPE] === label);
-    return mine.sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '')).at(-1);
+    const mine = runs.filter(
+      (ar) => (ar.metadata?.ownerReferences ?? []).some((o) => o.name === this.name) && ar.metadata?.labels?.[ROLLOUT_TYPE] === label,
+    );
+    return mine
+      .sort(
+        (a, b) =>
+          (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') ||
+          (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+      )
+      .at(-1);
   }
 
   /** The rollout's AnalysisRun of this kind (the newest, as upstream expects one). */
@@ -823,7 +871,10 @@ export class Scenario {
 
   async expectAnalysisRunPhase(kind: AnalysisRunKind, phase: string): Promise<this> {
     const run = await this.analysisRun(kind);
-    if (run.status?.phase !== phase) throw new Error(`expected ${kind} AnalysisRun ${run.metadata?.name} ${phase}, it is ${run.status?.phase} (${run.status?.message ?? ''})`);
+    if (run.status?.phase !== phase)
+      throw new Error(
+        `expected ${kind} AnalysisRun ${run.metadata?.name} ${phase}, it is ${run.status?.phase} (${run.status?.message ?? ''})`,
+      );
     return this;
   }
   expectBackgroundAnalysisRunPhase = (phase: string) => this.expectAnalysisRunPhase('Background', phase);
@@ -831,7 +882,9 @@ export class Scenario {
 
   private ownedByRollout(rs: ReplicaSet): boolean {
     const r = this.watch.stores.rollouts.get(this.name, this.namespace);
-    return (rs.metadata?.ownerReferences ?? []).some((o) => o.kind === 'Rollout' && (r?.metadata?.uid ? o.uid === r.metadata.uid : o.name === this.name));
+    return (rs.metadata?.ownerReferences ?? []).some(
+      (o) => o.kind === 'Rollout' && (r?.metadata?.uid ? o.uid === r.metadata.uid : o.name === this.name),
+    );
   }
 }
 
@@ -903,7 +956,8 @@ spec:
 export function strategicMerge(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object') return patch;
   if (Array.isArray(patch)) {
-    const named = (l: unknown[]) => l.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && typeof (x as Obj).name === 'string');
+    const named = (l: unknown[]) =>
+      l.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && typeof (x as Obj).name === 'string');
     if (!Array.isArray(target) || !named(patch) || !named(target)) return patch;
     const out = [...target] as Obj[];
     for (const item of patch as Obj[]) {

@@ -5,7 +5,18 @@
 // (test/upstream/metric-stand-ins.ts), as the embedded controller runs web and prometheus metrics.
 import { strict as assert } from 'node:assert';
 import { manifestText, scenario, type Scenario } from './dsl';
-import { experimentAnalysisRuns, experimentByRevision, experimentServices, expectExperimentCount, getExperiment, HASH, poll, replicaSetOfExperiment, waitForExperimentCondition, waitForExperimentPhase } from './dsl-b';
+import {
+  experimentAnalysisRuns,
+  experimentByRevision,
+  experimentServices,
+  expectExperimentCount,
+  getExperiment,
+  HASH,
+  poll,
+  replicaSetOfExperiment,
+  waitForExperimentCondition,
+  waitForExperimentPhase,
+} from './dsl-b';
 import { standIn, startMetricServer, type MetricServer } from './metric-stand-ins';
 
 const TIME_SCALE = 20;
@@ -91,7 +102,12 @@ describe('upstream e2e: experiment_test.go', function () {
     run(async (s) => {
       await s.applyManifests(`@functional/${file}`);
       const replicas = async (field: 'replicas' | 'availableReplicas', n: number) =>
-        waitForExperimentCondition(s, name, async (ex) => ((await replicaSetOfExperiment(s, ex, 'test')).status?.[field] ?? 0) === n, `number-of-rs-pods-meet (${field}=${n})`);
+        waitForExperimentCondition(
+          s,
+          name,
+          async (ex) => ((await replicaSetOfExperiment(s, ex, 'test')).status?.[field] ?? 0) === n,
+          `number-of-rs-pods-meet (${field}=${n})`,
+        );
       await waitForExperimentPhase(s, name, 'Running');
       await replicas('replicas', 1);
       assert.equal((await replicaSetOfExperiment(s, await getExperiment(s, name), 'test')).status?.replicas, 1);
@@ -104,8 +120,14 @@ describe('upstream e2e: experiment_test.go', function () {
     });
 
   it('TestExperimentWithServiceAndScaleDownDelay', serviceAndScaleDownDelay('experiment-with-service.yaml', 'experiment-with-service'));
-  it('TestExperimentWithServiceNameAndScaleDownDelay', serviceAndScaleDownDelay('experiment-with-service-name.yaml', 'experiment-with-service-name'));
-  it('TestExperimentWithMultiportServiceAndScaleDownDelay', serviceAndScaleDownDelay('experiment-with-multiport-service.yaml', 'experiment-with-multiport-service'));
+  it(
+    'TestExperimentWithServiceNameAndScaleDownDelay',
+    serviceAndScaleDownDelay('experiment-with-service-name.yaml', 'experiment-with-service-name'),
+  );
+  it(
+    'TestExperimentWithMultiportServiceAndScaleDownDelay',
+    serviceAndScaleDownDelay('experiment-with-multiport-service.yaml', 'experiment-with-multiport-service'),
+  );
 
   it('TestExperimentWithDryRunMetrics', () =>
     run(async (s) => {

@@ -28,7 +28,9 @@ const withSleepJob = (body: (s: Scenario) => Promise<void>) =>
 /** `kubectl wait --for=condition=... rollout/NAME` against the scenario's cluster, as upstream runs it (async: the controller runs in this process). */
 function kubectlWait(s: Scenario, condition: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn('kubectl', ['wait', `--for=condition=${condition}`, `rollout/${s.name}`, '--timeout=30s'], { env: { ...process.env, KUBECONFIG: s.cluster.kubeconfigPath } });
+    const child = spawn('kubectl', ['wait', `--for=condition=${condition}`, `rollout/${s.name}`, '--timeout=30s'], {
+      env: { ...process.env, KUBECONFIG: s.cluster.kubeconfigPath },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.on('error', () => resolve(false));
@@ -132,10 +134,13 @@ spec:
   it('TestRolloutAbortRetryPromote', () => scenario(abortRetryPromote, { timeScale: 2 }));
 
   it('TestRolloutAbortRetryPromote (its ExpectRolloutEvents)', () =>
-    scenario(async (s) => {
-      await abortRetryPromote(s);
-      await s.expectRolloutEvents(EVENTS_ABORT_RETRY_PROMOTE);
-    }, { timeScale: 2 }));
+    scenario(
+      async (s) => {
+        await abortRetryPromote(s);
+        await s.expectRolloutEvents(EVENTS_ABORT_RETRY_PROMOTE);
+      },
+      { timeScale: 2 },
+    ));
 
   // verifies promotion of a canary 1. at a pause step with duration, 2. in the middle of analysis, 3. full promotion after abort
   it('TestCanaryPromoteFull', () =>
@@ -369,7 +374,8 @@ ${slowPods('rollout-items', '100%', 2).replace(
   // becomes Healthy. Our local cluster stores the quantity as sent; the controller judges it the same.
   it('TestMalformedRollout', () => scenario(async (s) => void (await s.healthyRollout('@expectedfailures/malformed-rollout.yaml'))));
 
-  it('TestMalformedRolloutEphemeralCtr', () => scenario(async (s) => void (await s.healthyRollout('@expectedfailures/malformed-rollout-ephemeral.yaml'))));
+  it('TestMalformedRolloutEphemeralCtr', () =>
+    scenario(async (s) => void (await s.healthyRollout('@expectedfailures/malformed-rollout-ephemeral.yaml'))));
 
   // verifies resource requests are accepted in multiple formats and not rejected by validation
   it('TestContainerResourceFormats', () =>
@@ -514,7 +520,11 @@ spec:
   it('TestRolloutBadToGoodSetWeightUpdate', () =>
     scenario(async (s) => {
       s.rolloutObjects(
-        fourReplicas('bad2good-setweight', '  progressDeadlineSeconds: 10\n', '      steps:\n      - setWeight: 50\n      - pause:\n          duration: 5s\n').replace('COMMAND', '        command: [/bad-command]\n'),
+        fourReplicas(
+          'bad2good-setweight',
+          '  progressDeadlineSeconds: 10\n',
+          '      steps:\n      - setWeight: 50\n      - pause:\n          duration: 5s\n',
+        ).replace('COMMAND', '        command: [/bad-command]\n'),
       );
       await s.applyManifests();
       await s.waitForRolloutStatus('Degraded');
@@ -782,9 +792,9 @@ spec:
   // verifies the scaleDownOnAbort feature
   it('TestBlueGreenScaleDownOnAbort', () =>
     scenario(async (s) => {
-      s.rolloutObjects(newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'))
-        .rolloutObjects(newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas'))
-        .rolloutObjects(`
+      s
+        .rolloutObjects(newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'))
+        .rolloutObjects(newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas')).rolloutObjects(`
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:
@@ -917,17 +927,26 @@ spec:
     }));
 
   it('TestKubectlWaitForCompleted', () =>
-    scenario(async (s) => {
-      await s.healthyRollout(waitService('kubectl-wait-healthy', '        readinessProbe:\n          initialDelaySeconds: 5\n          httpGet:\n            path: /\n            port: 80\n          periodSeconds: 10\n', true));
-      await s.updateSpec();
-      assert.ok(await kubectlWait(s, 'Healthy=False'), 'Healthy=False');
-      await s.expectRolloutStatus('Progressing');
-      await s.expectActiveRevision(1);
-      assert.ok(await kubectlWait(s, 'Healthy=True'), 'Healthy=True');
-      await s.expectActiveRevision(2);
-      // kubectl takes a few hundred real milliseconds to start: at half real time the 5 s readiness
-      // delay still outlasts it, as it does upstream.
-    }, { timeScale: 2 }));
+    scenario(
+      async (s) => {
+        await s.healthyRollout(
+          waitService(
+            'kubectl-wait-healthy',
+            '        readinessProbe:\n          initialDelaySeconds: 5\n          httpGet:\n            path: /\n            port: 80\n          periodSeconds: 10\n',
+            true,
+          ),
+        );
+        await s.updateSpec();
+        assert.ok(await kubectlWait(s, 'Healthy=False'), 'Healthy=False');
+        await s.expectRolloutStatus('Progressing');
+        await s.expectActiveRevision(1);
+        assert.ok(await kubectlWait(s, 'Healthy=True'), 'Healthy=True');
+        await s.expectActiveRevision(2);
+        // kubectl takes a few hundred real milliseconds to start: at half real time the 5 s readiness
+        // delay still outlasts it, as it does upstream.
+      },
+      { timeScale: 2 },
+    ));
 
   it('TestWorkloadRefTemplate', () =>
     scenario(async (s) => {
@@ -978,7 +997,9 @@ spec:
       await s.waitForRolloutStatus('Degraded');
       await s.expectRollout(
         'error due to workload ref and template',
-        (r) => (r.status?.conditions ?? []).length === 1 && (r.status?.conditions?.[0]?.message ?? '').includes('template must be empty for workload reference rollout'),
+        (r) =>
+          (r.status?.conditions ?? []).length === 1 &&
+          (r.status?.conditions?.[0]?.message ?? '').includes('template must be empty for workload reference rollout'),
       );
     }));
 
@@ -986,12 +1007,13 @@ spec:
   // image's pods not being ready within progressDeadlineSeconds (5 s) on a real cluster; this
   // scenario's cluster never makes pods of the ":error" tag ready, to the same end.
   it('TestWorkloadRef', () =>
-    scenario(async (s) => {
-      const deploymentImage = (image: string) => (d: Record<string, any>) => {
-        d.spec.template.spec.containers[0] = { name: 'rollouts-demo', image };
-      };
-      const deployment = kindPath(DEPLOYMENT, 'default', 'rollout-ref-deployment');
-      s.rolloutObjects(`
+    scenario(
+      async (s) => {
+        const deploymentImage = (image: string) => (d: Record<string, any>) => {
+          d.spec.template.spec.containers[0] = { name: 'rollouts-demo', image };
+        };
+        const deployment = kindPath(DEPLOYMENT, 'default', 'rollout-ref-deployment');
+        s.rolloutObjects(`
 kind: Service
 apiVersion: v1
 metadata:
@@ -1020,11 +1042,11 @@ spec:
     blueGreen:
       activeService: rollout-bluegreen-active
 `);
-      await s.applyManifests();
-      await s.waitForRolloutStatus('Degraded');
-      // verify that existing service is not switched to degraded rollout pods
-      await s.expectServiceSelector('rollout-bluegreen-active', { app: 'rollout-ref-deployment' }, false);
-      await s.applyManifests(`
+        await s.applyManifests();
+        await s.waitForRolloutStatus('Degraded');
+        // verify that existing service is not switched to degraded rollout pods
+        await s.expectServiceSelector('rollout-bluegreen-active', { app: 'rollout-ref-deployment' }, false);
+        await s.applyManifests(`
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -1045,35 +1067,41 @@ spec:
         - name: rollouts-demo
           image: argoproj/rollouts-demo:green
 `);
-      await s.waitForRolloutStatus('Healthy');
-      await s.expectRollout('WorkloadObservedGeneration is 1', (r) => r.status?.workloadObservedGeneration === '1');
-      // verify that service is switched after rollout is healthy
-      await s.expectServiceSelector('rollout-bluegreen-active', { app: 'rollout-ref-deployment' }, true);
-      await s.updateResource(deployment, deploymentImage('argoproj/rollouts-demo:error'));
-      await s.waitForRolloutStatus('Degraded');
-      await s.expectRollout('WorkloadObservedGeneration is 2 after workload ref updated', (r) => r.status?.workloadObservedGeneration === '2');
-      await s.updateResource(deployment, deploymentImage('argoproj/rollouts-demo:blue'));
-      await s.waitForRolloutStatus('Healthy');
-      await s.updateSpec(`
+        await s.waitForRolloutStatus('Healthy');
+        await s.expectRollout('WorkloadObservedGeneration is 1', (r) => r.status?.workloadObservedGeneration === '1');
+        // verify that service is switched after rollout is healthy
+        await s.expectServiceSelector('rollout-bluegreen-active', { app: 'rollout-ref-deployment' }, true);
+        await s.updateResource(deployment, deploymentImage('argoproj/rollouts-demo:error'));
+        await s.waitForRolloutStatus('Degraded');
+        await s.expectRollout(
+          'WorkloadObservedGeneration is 2 after workload ref updated',
+          (r) => r.status?.workloadObservedGeneration === '2',
+        );
+        await s.updateResource(deployment, deploymentImage('argoproj/rollouts-demo:blue'));
+        await s.waitForRolloutStatus('Healthy');
+        await s.updateSpec(`
 spec:
   workloadRef:
     apiVersion: apps/v1
     kind: Deployment
     name: non-existent-deploy
 `);
-      await s.waitForRolloutStatus('Degraded');
-      await s.updateSpec(`
+        await s.waitForRolloutStatus('Degraded');
+        await s.updateSpec(`
 spec:
   workloadRef:
     apiVersion: apps/v1
     kind: Deployment
     name: rollout-ref-deployment
 `);
-      await s.waitForRolloutStatus('Healthy');
-      // verify that service is switched after rollout is healthy
-      await s.expectServiceSelector('rollout-bluegreen-active', { app: 'rollout-ref-deployment' }, true);
-      await s.expectRollout('Resolved template not persisted', (r) => r.spec?.selector === undefined && (r.spec?.template?.spec?.containers ?? []).length === 0);
-      await s.applyManifests(`
+        await s.waitForRolloutStatus('Healthy');
+        // verify that service is switched after rollout is healthy
+        await s.expectServiceSelector('rollout-bluegreen-active', { app: 'rollout-ref-deployment' }, true);
+        await s.expectRollout(
+          'Resolved template not persisted',
+          (r) => r.spec?.selector === undefined && (r.spec?.template?.spec?.containers ?? []).length === 0,
+        );
+        await s.applyManifests(`
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:
@@ -1097,9 +1125,14 @@ spec:
         - name: rollouts-demo
           image: argoproj/rollouts-demo:blue
 `);
-      await s.waitForRolloutStatus('Healthy');
-      await s.expectRollout('WorkloadObservedGeneration must be removed after switch to inline template', (r) => !r.status?.workloadObservedGeneration);
-    }, { failImagePattern: /:error$/ }));
+        await s.waitForRolloutStatus('Healthy');
+        await s.expectRollout(
+          'WorkloadObservedGeneration must be removed after switch to inline template',
+          (r) => !r.status?.workloadObservedGeneration,
+        );
+      },
+      { failImagePattern: /:error$/ },
+    ));
 
   // Departure: upstream checks the controller's Prometheus /metrics endpoint (port 8090). The
   // embedded controller serves no metrics endpoint: there is nothing to transcribe.
@@ -1248,8 +1281,9 @@ spec:
 
   // verifies that deployment stays at 0 replicas after Canary Rollout is complete, even during scaling events
   it('TestScaleDownProgressivelyCompletedCanary', () =>
-    scenario(async (s) => {
-      s.rolloutObjects(`
+    scenario(
+      async (s) => {
+        s.rolloutObjects(`
 kind: Service
 apiVersion: v1
 metadata:
@@ -1310,29 +1344,39 @@ spec:
               memory: 16Mi
               cpu: 1m
 `);
-      await s.applyManifests();
-      await s.waitForRolloutStatus('Healthy');
-      await s.sleep(3); // Give time for Deployment to scale down
-      await s.expectDeploymentReplicasCount('The Deployment has been scaled to 0 replicas after canary migration', 'rollout-ref-canary', 0);
-      await s.expectRollout('Rollout phase is healthy', (r) => r.status?.phase === 'Healthy');
-      await s.scaleRolloutWithWorkloadRef(8);
-      await s.waitForRolloutAvailableReplicas(8);
-      await s.sleep(3);
-      await s.expectDeploymentReplicasCount('Deployment should remain at 0 replicas during canary scaling events', 'rollout-ref-canary', 0);
-      await s.expectReplicaCounts(8, 8, 8, 8, 8); // All replicas should come from Rollout
-      // a canary update: the Deployment must not scale during revision changes
-      await s.updateWorkloadRef('rollout-ref-canary');
-      await s.waitForRolloutStatus('Paused'); // Should pause at first step (25%)
-      await s.promote();
-      await s.waitForRolloutStatus('Paused'); // Should pause at second step (50%)
-      await s.promote();
-      await s.waitForRolloutStatus('Paused'); // Should pause at third step (75%)
-      await s.promote();
-      await s.waitForRolloutStatus('Healthy'); // Should complete
-      await s.sleep(2);
-      await s.expectDeploymentReplicasCount('Deployment should remain at 0 replicas after canary update', 'rollout-ref-canary', 0);
-      // each promote must come within a 2 s pause, as upstream's do in real time
-    }, { timeScale: 2 }));
+        await s.applyManifests();
+        await s.waitForRolloutStatus('Healthy');
+        await s.sleep(3); // Give time for Deployment to scale down
+        await s.expectDeploymentReplicasCount(
+          'The Deployment has been scaled to 0 replicas after canary migration',
+          'rollout-ref-canary',
+          0,
+        );
+        await s.expectRollout('Rollout phase is healthy', (r) => r.status?.phase === 'Healthy');
+        await s.scaleRolloutWithWorkloadRef(8);
+        await s.waitForRolloutAvailableReplicas(8);
+        await s.sleep(3);
+        await s.expectDeploymentReplicasCount(
+          'Deployment should remain at 0 replicas during canary scaling events',
+          'rollout-ref-canary',
+          0,
+        );
+        await s.expectReplicaCounts(8, 8, 8, 8, 8); // All replicas should come from Rollout
+        // a canary update: the Deployment must not scale during revision changes
+        await s.updateWorkloadRef('rollout-ref-canary');
+        await s.waitForRolloutStatus('Paused'); // Should pause at first step (25%)
+        await s.promote();
+        await s.waitForRolloutStatus('Paused'); // Should pause at second step (50%)
+        await s.promote();
+        await s.waitForRolloutStatus('Paused'); // Should pause at third step (75%)
+        await s.promote();
+        await s.waitForRolloutStatus('Healthy'); // Should complete
+        await s.sleep(2);
+        await s.expectDeploymentReplicasCount('Deployment should remain at 0 replicas after canary update', 'rollout-ref-canary', 0);
+        // each promote must come within a 2 s pause, as upstream's do in real time
+      },
+      { timeScale: 2 },
+    ));
 
   it('TestNeverScaleDown', () =>
     scenario(async (s) => {

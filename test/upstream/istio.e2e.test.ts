@@ -5,16 +5,30 @@
 // tests do not look at either: they read what the controller wrote.
 import { strict as assert } from 'node:assert';
 import { scenario, type Scenario } from './dsl';
-import { abortAsPlugin, promoteFullAsPlugin, getDestinationRule, getServices, getVirtualService, hashOfRevision, HASH, installIstio, rolloutExperiments, routeWeights } from './dsl-b';
+import {
+  abortAsPlugin,
+  promoteFullAsPlugin,
+  getDestinationRule,
+  getServices,
+  getVirtualService,
+  hashOfRevision,
+  HASH,
+  installIstio,
+  rolloutExperiments,
+  routeWeights,
+} from './dsl-b';
 
 /** Slower than the other suites: upstream checks old pods are still up within the 30 s scaleDownDelay. */
 const TIME_SCALE = 10;
 
 const istio = (body: (s: Scenario) => Promise<void>) =>
-  scenario(async (s) => {
-    await installIstio(s);
-    await body(s);
-  }, { timeScale: TIME_SCALE });
+  scenario(
+    async (s) => {
+      await installIstio(s);
+      await body(s);
+    },
+    { timeScale: TIME_SCALE },
+  );
 
 /** The canary (desired) and stable Services select the given revisions. */
 async function expectServicesAt(s: Scenario, desiredRevision: string, stableRevision: string): Promise<void> {
@@ -182,7 +196,13 @@ spec:
       await s.applyManifests();
       await s.waitForRolloutStatus('Healthy');
       let route = (await getVirtualService(s)).spec.http[0];
-      assert.deepEqual(route.route.map((d: any) => [d.destination.host, d.weight]), [['istio-host-split-stable', 100], ['istio-host-split-canary', 0]]);
+      assert.deepEqual(
+        route.route.map((d: any) => [d.destination.host, d.weight]),
+        [
+          ['istio-host-split-stable', 100],
+          ['istio-host-split-canary', 0],
+        ],
+      );
       await expectServicesAt(s, '1', '1');
 
       await s.updateSpec();
@@ -191,14 +211,27 @@ spec:
       route = (await getVirtualService(s)).spec.http[0];
       const ex = (await rolloutExperiments(s))[0]!;
       const exServiceName = (ex.status as any).templateStatuses[0].serviceName;
-      assert.deepEqual(route.route.map((d: any) => [d.destination.host, d.weight]), [['istio-host-split-stable', 70], ['istio-host-split-canary', 10], [exServiceName, 20]]);
+      assert.deepEqual(
+        route.route.map((d: any) => [d.destination.host, d.weight]),
+        [
+          ['istio-host-split-stable', 70],
+          ['istio-host-split-canary', 10],
+          [exServiceName, 20],
+        ],
+      );
       await expectServicesAt(s, '2', '1');
 
       await s.promote();
       await s.waitForRolloutStatus('Healthy');
       await s.sleep(1);
       route = (await getVirtualService(s)).spec.http[0];
-      assert.deepEqual(route.route.map((d: any) => [d.destination.host, d.weight]), [['istio-host-split-stable', 100], ['istio-host-split-canary', 0]]);
+      assert.deepEqual(
+        route.route.map((d: any) => [d.destination.host, d.weight]),
+        [
+          ['istio-host-split-stable', 100],
+          ['istio-host-split-canary', 0],
+        ],
+      );
       await expectServicesAt(s, '2', '2');
       await s.expectRevisionPodCount('1', 1);
     }));

@@ -69,7 +69,10 @@ export function startMetricServer(scale: number): Promise<MetricServer> {
           pending.delete(finish);
           clearTimeout(timer);
           if (invalidImage) answer({ phase: 'ImagePullBackOff' });
-          else answer(killed ? { phase: 'Failed', reason: 'DeadlineExceeded' } : { phase: exit === 0 ? 'Succeeded' : 'Failed', exitCode: exit });
+          else
+            answer(
+              killed ? { phase: 'Failed', reason: 'DeadlineExceeded' } : { phase: exit === 0 ? 'Succeeded' : 'Failed', exitCode: exit },
+            );
         };
         const timer = setTimeout(finish, after);
         pending.add(finish);
@@ -162,4 +165,3 @@ export function standIn(yamlText: string, base: string, timeoutSeconds = 60): st
   }
   return out.join('---\n');
 }
-

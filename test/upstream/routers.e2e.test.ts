@@ -27,10 +27,13 @@ import {
 const TIME_SCALE = 10;
 
 const withCrds = (crds: [string, string | string[], string, string][], body: (s: Scenario) => Promise<void>) =>
-  scenario(async (s) => {
-    for (const [group, version, kind, plural] of crds) await installCrd(s, group, version, kind, plural);
-    await body(s);
-  }, { timeScale: TIME_SCALE });
+  scenario(
+    async (s) => {
+      for (const [group, version, kind, plural] of crds) await installCrd(s, group, version, kind, plural);
+      await body(s);
+    },
+    { timeScale: TIME_SCALE },
+  );
 
 const SMI: [string, string, string, string] = ['split.smi-spec.io', 'v1alpha1', 'TrafficSplit', 'trafficsplits'];
 
@@ -51,7 +54,10 @@ describe('upstream e2e: smi_test.go', function () {
       s.rolloutObjects('@smi/rollout-smi-experiment.yaml');
       await s.applyManifests();
       await s.waitForRolloutStatus('Healthy');
-      assert.deepEqual(backends(await getTrafficSplit(s)), [['rollout-smi-experiment-canary', 0], ['rollout-smi-experiment-stable', 100]]);
+      assert.deepEqual(backends(await getTrafficSplit(s)), [
+        ['rollout-smi-experiment-canary', 0],
+        ['rollout-smi-experiment-stable', 100],
+      ]);
       await expectServicesAt(s, '1', '1');
       await expectExperimentCount(s, 0);
 
@@ -60,13 +66,20 @@ describe('upstream e2e: smi_test.go', function () {
       await s.sleep(5);
       const ex = (await rolloutExperiments(s))[0]!;
       const exServiceName = (ex.status as any).templateStatuses[0].serviceName;
-      assert.deepEqual(backends(await getTrafficSplit(s)), [['rollout-smi-experiment-canary', 5], [exServiceName, 5], ['rollout-smi-experiment-stable', 90]]);
+      assert.deepEqual(backends(await getTrafficSplit(s)), [
+        ['rollout-smi-experiment-canary', 5],
+        [exServiceName, 5],
+        ['rollout-smi-experiment-stable', 90],
+      ]);
       await expectServicesAt(s, '2', '1');
 
       await s.promote();
       await s.waitForRolloutStatus('Healthy');
       await s.sleep(1);
-      assert.deepEqual(backends(await getTrafficSplit(s)), [['rollout-smi-experiment-canary', 0], ['rollout-smi-experiment-stable', 100]]);
+      assert.deepEqual(backends(await getTrafficSplit(s)), [
+        ['rollout-smi-experiment-canary', 0],
+        ['rollout-smi-experiment-stable', 100],
+      ]);
       await expectServicesAt(s, '2', '2');
       await s.expectRevisionPodCount('1', 1); // within scaleDownDelay
     }));
@@ -93,7 +106,10 @@ describe('upstream e2e: smi_ingress_test.go', function () {
 
       const atWeight = async (weight: number) => {
         ts = backends(await getTrafficSplit(s));
-        assert.deepEqual(ts, [[canaryService, weight], [stableService, 100 - weight]]);
+        assert.deepEqual(ts, [
+          [canaryService, weight],
+          [stableService, 100 - weight],
+        ]);
         const canaryIngress = await getNginxIngressCanary(s);
         assert.ok(canaryAnnotation in (canaryIngress.metadata.annotations ?? {}));
         assert.equal(canaryIngress.metadata.annotations[canaryWeightAnnotation], String(weight));
@@ -113,7 +129,10 @@ describe('upstream e2e: smi_ingress_test.go', function () {
       await s.waitForRolloutStatus('Healthy');
       await s.sleep(1);
       ts = backends(await getTrafficSplit(s));
-      assert.deepEqual(ts, [[canaryService, 0], [stableService, 100]]);
+      assert.deepEqual(ts, [
+        [canaryService, 0],
+        [stableService, 100],
+      ]);
       const canaryIngress = await getNginxIngressCanary(s);
       assert.ok(canaryAnnotation in (canaryIngress.metadata.annotations ?? {}));
       assert.equal(canaryIngress.metadata.annotations[canaryWeightAnnotation], '0');

@@ -11,10 +11,15 @@ import { manifestText, newService } from './dsl';
 function manifest(textOrFile: string, values: Record<string, string> = {}): { rollout: Rollout; services: Service[] } {
   let text = manifestText(textOrFile);
   for (const [k, v] of Object.entries(values)) text = text.split(k).join(v);
-  const objs = YAML.parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>).filter(Boolean);
+  const objs = YAML.parseAllDocuments(text)
+    .map((d) => d.toJS() as Record<string, any>)
+    .filter(Boolean);
   const rollout = objs.find((o) => o.kind === 'Rollout') as Rollout;
   rollout.metadata = { namespace: 'default', uid: 'uid', ...rollout.metadata };
-  return { rollout, services: objs.filter((o) => o.kind === 'Service').map((o) => ({ ...o, metadata: { namespace: 'default', ...o.metadata } }) as Service) };
+  return {
+    rollout,
+    services: objs.filter((o) => o.kind === 'Service').map((o) => ({ ...o, metadata: { namespace: 'default', ...o.metadata } }) as Service),
+  };
 }
 
 /** Pods (that exist) of the canary (revision 2) and the stable (revision 1), as upstream's ExpectCanaryStablePodCount counts them. */
@@ -64,7 +69,10 @@ describe('upstream e2e scenarios in the simulator', () => {
 
   it('TestBlueGreenPreviewReplicaCount: one preview pod while paused, then the full count on promotion', () => {
     const { rollout, services } = manifest(
-      [newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'), newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas'), `
+      [
+        newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'),
+        newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas'),
+        `
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:
@@ -89,7 +97,8 @@ spec:
       containers:
       - name: bluegreen-preview-replicas
         image: nginx:1.19-alpine
-`].join('\n---\n'),
+`,
+      ].join('\n---\n'),
     );
     const result = simulate(rollout, { services, podReadySeconds: 1, promoteAfterSeconds: 10 });
     assert.equal(result.outcome, 'promoted');
@@ -124,7 +133,10 @@ spec:
 
   it('TestBlueGreenScaleDownOnAbort: after an abort the preview is scaled down after abortScaleDownDelaySeconds', () => {
     const { rollout, services } = manifest(
-      [newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'), newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas'), `
+      [
+        newService('bluegreen-preview-replicas-active', 'bluegreen-preview-replicas'),
+        newService('bluegreen-preview-replicas-preview', 'bluegreen-preview-replicas'),
+        `
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:
@@ -150,7 +162,8 @@ spec:
       containers:
       - name: bluegreen-preview-replicas
         image: nginx:1.19-alpine
-`].join('\n---\n'),
+`,
+      ].join('\n---\n'),
     );
     const result = simulate(rollout, { services, podReadySeconds: 1, abortAtStep: 0, autoPromote: false });
     assert.equal(result.outcome, 'aborted');

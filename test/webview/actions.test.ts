@@ -7,7 +7,10 @@ import { blueGreenWaiting, canaryCrashing, canaryDegraded, canaryPaused, canaryP
 
 const offers = (m: HostToView) => (m as Extract<HostToView, { kind: 'rollout' }>).actions;
 const names = (m: HostToView) => offers(m).map((o) => o.action);
-const primary = (m: HostToView) => offers(m).filter((o) => o.primary).map((o) => o.action);
+const primary = (m: HostToView) =>
+  offers(m)
+    .filter((o) => o.primary)
+    .map((o) => o.action);
 
 describe('webview actions (the planner offers them with each rollout)', () => {
   it('a canary at a timed pause step: Promote is primary; it can also be fully promoted, aborted, paused, restarted, re-imaged or undone', () => {
@@ -25,7 +28,10 @@ describe('webview actions (the planner offers them with each rollout)', () => {
     assert.deepEqual(primary(m), ['abort']);
     const promote = offers(m).find((o) => o.action === 'promote');
     assert.ok(promote && !promote.primary);
-    assert.match(promote.caution ?? '', /^rollout "ledger" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/);
+    assert.match(
+      promote.caution ?? '',
+      /^rollout "ledger" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/,
+    );
     assert.equal(offers(m).find((o) => o.action === 'abort')?.caution, undefined);
   });
 

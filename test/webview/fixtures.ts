@@ -30,7 +30,16 @@ function owner(kind: string, name: string, uid: string) {
   return { apiVersion: kind === 'Rollout' ? 'argoproj.io/v1alpha1' : 'apps/v1', kind, name, uid, controller: true };
 }
 
-function replicaSet(rollout: string, uid: string, hash: string, revision: number, image: string, replicas: number, available: number, annotations: Record<string, string> = {}): ReplicaSet {
+function replicaSet(
+  rollout: string,
+  uid: string,
+  hash: string,
+  revision: number,
+  image: string,
+  replicas: number,
+  available: number,
+  annotations: Record<string, string> = {},
+): ReplicaSet {
   return {
     metadata: {
       name: `${rollout}-${hash}`,
@@ -59,7 +68,14 @@ function pods(rs: ReplicaSet, n: number, opts: { ready?: boolean; waiting?: stri
     status: {
       phase: 'Running',
       conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
-      containerStatuses: [{ name: 'app', ready, restartCount: opts.restarts ?? 0, state: opts.waiting ? { waiting: { reason: opts.waiting } } : { running: {} } }],
+      containerStatuses: [
+        {
+          name: 'app',
+          ready,
+          restartCount: opts.restarts ?? 0,
+          state: opts.waiting ? { waiting: { reason: opts.waiting } } : { running: {} },
+        },
+      ],
     },
   }));
 }
@@ -72,11 +88,20 @@ function message(rollout: Rollout, objects: Parameters<typeof rolloutView>[0]): 
 }
 
 /** Measurements `everySeconds` apart, the last one finished just before NOW. */
-function measured(values: string[], phases: string[], everySeconds = 60): { phase: string; value: string; startedAt: string; finishedAt: string }[] {
+function measured(
+  values: string[],
+  phases: string[],
+  everySeconds = 60,
+): { phase: string; value: string; startedAt: string; finishedAt: string }[] {
   return values.map((value, i) => {
     const finished = new Date(NOW.getTime() - (values.length - i) * everySeconds * 1000);
     const started = new Date(finished.getTime() - 1000);
-    return { phase: phases[i]!, value, startedAt: started.toISOString().replace('.000', ''), finishedAt: finished.toISOString().replace('.000', '') };
+    return {
+      phase: phases[i]!,
+      value,
+      startedAt: started.toISOString().replace('.000', ''),
+      finishedAt: finished.toISOString().replace('.000', ''),
+    };
   });
 }
 
@@ -91,7 +116,14 @@ export function canaryPaused(): HostToView {
         canary: {
           stableService: 'checkout-stable',
           canaryService: 'checkout-canary',
-          steps: [{ setWeight: 10 }, { pause: {} }, { setWeight: 30 }, { pause: { duration: '2m' } }, { setWeight: 60 }, { pause: { duration: '2m' } }],
+          steps: [
+            { setWeight: 10 },
+            { pause: {} },
+            { setWeight: 30 },
+            { pause: { duration: '2m' } },
+            { setWeight: 60 },
+            { pause: { duration: '2m' } },
+          ],
         },
       },
       template: { spec: { containers: [{ name: 'checkout', image: 'ghcr.io/example/checkout:1.5.0' }] } },
@@ -115,22 +147,67 @@ export function canaryPaused(): HostToView {
   const canary = replicaSet('checkout', uid, '7d9f8c6b5', 4, 'ghcr.io/example/checkout:1.5.0', 3, 3);
   const old = replicaSet('checkout', uid, '66f4d8b7c', 2, 'ghcr.io/example/checkout:1.4.1', 0, 0);
   const run = {
-    metadata: { name: 'checkout-7d9f8c6b5-4-2', namespace: 'shop', labels: { 'rollout-type': 'Background' }, annotations: { 'rollout.argoproj.io/revision': '4' }, ownerReferences: [owner('Rollout', 'checkout', uid)] },
+    metadata: {
+      name: 'checkout-7d9f8c6b5-4-2',
+      namespace: 'shop',
+      labels: { 'rollout-type': 'Background' },
+      annotations: { 'rollout.argoproj.io/revision': '4' },
+      ownerReferences: [owner('Rollout', 'checkout', uid)],
+    },
     spec: {
       metrics: [
-        { name: 'success-rate', interval: '1m', count: 5, successCondition: 'result[0] >= 0.95', provider: { prometheus: { address: 'http://prometheus:9090', query: 'sum(rate(ok[1m])) / sum(rate(all[1m]))' } } },
-        { name: 'latency-p99', interval: '1m', count: 5, successCondition: 'result.p99 < 300', failureCondition: 'result.p99 > 500', provider: { web: { url: 'http://checkout-canary/latency', jsonPath: '{$.p99}' } } },
+        {
+          name: 'success-rate',
+          interval: '1m',
+          count: 5,
+          successCondition: 'result[0] >= 0.95',
+          provider: { prometheus: { address: 'http://prometheus:9090', query: 'sum(rate(ok[1m])) / sum(rate(all[1m]))' } },
+        },
+        {
+          name: 'latency-p99',
+          interval: '1m',
+          count: 5,
+          successCondition: 'result.p99 < 300',
+          failureCondition: 'result.p99 > 500',
+          provider: { web: { url: 'http://checkout-canary/latency', jsonPath: '{$.p99}' } },
+        },
       ],
     },
     status: {
       phase: 'Successful',
       metricResults: [
-        { name: 'success-rate', phase: 'Successful', count: 5, successful: 5, failed: 0, measurements: measured(['[0.981]', '[0.975]', '[0.992]', '[0.968]', '[0.987]'], ['Successful', 'Successful', 'Successful', 'Successful', 'Successful']) },
-        { name: 'latency-p99', phase: 'Successful', count: 5, successful: 4, failed: 0, inconclusive: 1, measurements: measured(['212', '248', '351', '230', '219'], ['Successful', 'Successful', 'Inconclusive', 'Successful', 'Successful']) },
+        {
+          name: 'success-rate',
+          phase: 'Successful',
+          count: 5,
+          successful: 5,
+          failed: 0,
+          measurements: measured(
+            ['[0.981]', '[0.975]', '[0.992]', '[0.968]', '[0.987]'],
+            ['Successful', 'Successful', 'Successful', 'Successful', 'Successful'],
+          ),
+        },
+        {
+          name: 'latency-p99',
+          phase: 'Successful',
+          count: 5,
+          successful: 4,
+          failed: 0,
+          inconclusive: 1,
+          measurements: measured(
+            ['212', '248', '351', '230', '219'],
+            ['Successful', 'Successful', 'Inconclusive', 'Successful', 'Successful'],
+          ),
+        },
       ],
     },
   } as AnalysisRun;
-  return message(rollout, { rollout, replicaSets: [stable, canary, old], pods: [...pods(stable, 7), ...pods(canary, 3)], analysisRuns: [run] });
+  return message(rollout, {
+    rollout,
+    replicaSets: [stable, canary, old],
+    pods: [...pods(stable, 7), ...pods(canary, 3)],
+    analysisRuns: [run],
+  });
 }
 
 /** catalog: the canary of canaryPaused fully promoted: its version is the stable now. */
@@ -142,8 +219,22 @@ export function canaryPromoted(): HostToView {
   const older = replicaSet('checkout', uid, '5c6b7f9d4', 3, 'ghcr.io/example/checkout:1.4.2', 0, 0);
   const rollout: Rollout = {
     metadata: { name: 'checkout', namespace: 'shop', uid, generation: 4 },
-    spec: { replicas: 10, strategy: { canary: { steps: [{ setWeight: 10 }, { pause: {} }] } }, template: { spec: { containers: [{ name: 'checkout', image: 'ghcr.io/example/checkout:1.5.0' }] } } },
-    status: { currentPodHash: '7d9f8c6b5', stableRS: '7d9f8c6b5', currentStepIndex: 2, observedGeneration: '4', phase: 'Healthy', replicas: 10, updatedReplicas: 10, readyReplicas: 10, availableReplicas: 10 },
+    spec: {
+      replicas: 10,
+      strategy: { canary: { steps: [{ setWeight: 10 }, { pause: {} }] } },
+      template: { spec: { containers: [{ name: 'checkout', image: 'ghcr.io/example/checkout:1.5.0' }] } },
+    },
+    status: {
+      currentPodHash: '7d9f8c6b5',
+      stableRS: '7d9f8c6b5',
+      currentStepIndex: 2,
+      observedGeneration: '4',
+      phase: 'Healthy',
+      replicas: 10,
+      updatedReplicas: 10,
+      readyReplicas: 10,
+      availableReplicas: 10,
+    },
   };
   return message(rollout, { rollout, replicaSets: [done, older], pods: pods(done, 10), analysisRuns: [] });
 }
@@ -155,7 +246,14 @@ export function blueGreenWaiting(): HostToView {
     metadata: { name: 'catalog', namespace: 'shop', uid, generation: 2 },
     spec: {
       replicas: 4,
-      strategy: { blueGreen: { activeService: 'catalog-active', previewService: 'catalog-preview', autoPromotionEnabled: false, previewReplicaCount: 2 } },
+      strategy: {
+        blueGreen: {
+          activeService: 'catalog-active',
+          previewService: 'catalog-preview',
+          autoPromotionEnabled: false,
+          previewReplicaCount: 2,
+        },
+      },
       template: { spec: { containers: [{ name: 'catalog', image: 'ghcr.io/example/catalog:2.1.0' }] } },
     },
     status: {
@@ -185,7 +283,16 @@ export function canaryDegraded(): HostToView {
     metadata: { name: 'payments', namespace: 'shop', uid, generation: 7 },
     spec: {
       replicas: 5,
-      strategy: { canary: { steps: [{ setWeight: 20 }, { analysis: { templates: [{ templateName: 'error-rate' }] } }, { setWeight: 50 }, { pause: { duration: '5m' } }] } },
+      strategy: {
+        canary: {
+          steps: [
+            { setWeight: 20 },
+            { analysis: { templates: [{ templateName: 'error-rate' }] } },
+            { setWeight: 50 },
+            { pause: { duration: '5m' } },
+          ],
+        },
+      },
       template: { spec: { containers: [{ name: 'payments', image: 'ghcr.io/example/payments:3.0.0' }] } },
     },
     status: {
@@ -195,7 +302,8 @@ export function canaryDegraded(): HostToView {
       abort: true,
       observedGeneration: '7',
       phase: 'Degraded',
-      message: 'RolloutAborted: Rollout aborted update to revision 7: Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)',
+      message:
+        'RolloutAborted: Rollout aborted update to revision 7: Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)',
       replicas: 5,
       updatedReplicas: 0,
       readyReplicas: 5,
@@ -207,15 +315,44 @@ export function canaryDegraded(): HostToView {
   // The canary is kept for abortScaleDownDelaySeconds after the abort: one pod that never got ready.
   const canary = replicaSet('payments', uid, 'f00dcafe1', 7, 'ghcr.io/example/payments:3.0.0', 1, 0);
   const run = {
-    metadata: { name: 'payments-f00dcafe1-7-1', namespace: 'shop', labels: { 'rollout-type': 'Step', 'step-index': '1' }, annotations: { 'rollout.argoproj.io/revision': '7' }, ownerReferences: [owner('Rollout', 'payments', uid)] },
-    spec: { metrics: [{ name: 'error-rate', interval: '30s', failureLimit: 2, failureCondition: 'result > 0.05', provider: { web: { url: 'http://payments-canary/errors', jsonPath: '{$.rate}' } } }] },
+    metadata: {
+      name: 'payments-f00dcafe1-7-1',
+      namespace: 'shop',
+      labels: { 'rollout-type': 'Step', 'step-index': '1' },
+      annotations: { 'rollout.argoproj.io/revision': '7' },
+      ownerReferences: [owner('Rollout', 'payments', uid)],
+    },
+    spec: {
+      metrics: [
+        {
+          name: 'error-rate',
+          interval: '30s',
+          failureLimit: 2,
+          failureCondition: 'result > 0.05',
+          provider: { web: { url: 'http://payments-canary/errors', jsonPath: '{$.rate}' } },
+        },
+      ],
+    },
     status: {
       phase: 'Failed',
       message: 'Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)',
-      metricResults: [{ name: 'error-rate', phase: 'Failed', successful: 1, failed: 3, measurements: measured(['0.012', '0.081', '0.094', '0.132'], ['Successful', 'Failed', 'Failed', 'Failed'], 30) }],
+      metricResults: [
+        {
+          name: 'error-rate',
+          phase: 'Failed',
+          successful: 1,
+          failed: 3,
+          measurements: measured(['0.012', '0.081', '0.094', '0.132'], ['Successful', 'Failed', 'Failed', 'Failed'], 30),
+        },
+      ],
     },
   } as AnalysisRun;
-  return message(rollout, { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })], analysisRuns: [run] });
+  return message(rollout, {
+    rollout,
+    replicaSets: [stable, canary],
+    pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })],
+    analysisRuns: [run],
+  });
 }
 
 /**
@@ -243,12 +380,24 @@ export function canaryCrashing(): HostToView {
       updatedReplicas: 1,
       readyReplicas: 5,
       availableReplicas: 5,
-      conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "ledger-c0ffee123" has timed out progressing.' }],
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'ProgressDeadlineExceeded',
+          message: 'ReplicaSet "ledger-c0ffee123" has timed out progressing.',
+        },
+      ],
     } as Rollout['status'],
   };
   const stable = replicaSet('ledger', uid, 'abc123def', 1, 'ghcr.io/example/ledger:1.0.0', 5, 5);
   const canary = replicaSet('ledger', uid, 'c0ffee123', 2, 'ghcr.io/example/ledger:1.1.0', 1, 0);
-  return message(rollout, { rollout, replicaSets: [stable, canary], pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 6 })], analysisRuns: [] });
+  return message(rollout, {
+    rollout,
+    replicaSets: [stable, canary],
+    pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 6 })],
+    analysisRuns: [],
+  });
 }
 
 /**
@@ -258,7 +407,14 @@ export function canaryCrashing(): HostToView {
  */
 export function canaryExperiment(): HostToView {
   const uid = 'uid-search';
-  const step = { duration: '10m', templates: [{ name: 'baseline', specRef: 'stable' as const }, { name: 'canary', specRef: 'canary' as const }], analyses: [{ name: 'compare', templateName: 'compare' }] };
+  const step = {
+    duration: '10m',
+    templates: [
+      { name: 'baseline', specRef: 'stable' as const },
+      { name: 'canary', specRef: 'canary' as const },
+    ],
+    analyses: [{ name: 'compare', templateName: 'compare' }],
+  };
   const rollout: Rollout = {
     metadata: { name: 'search', namespace: 'shop', uid, generation: 3 },
     spec: {
@@ -299,22 +455,53 @@ export function canaryExperiment(): HostToView {
   };
   const templateRSs = (experiment.spec as { templates: ExperimentTemplate[] }).templates.map((t, i) => {
     const made = templateReplicaSet(experiment, t);
-    return { ...made, metadata: { ...made.metadata, uid: `rs-exp-${i}` }, spec: { ...made.spec, replicas: 1 }, status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } };
+    return {
+      ...made,
+      metadata: { ...made.metadata, uid: `rs-exp-${i}` },
+      spec: { ...made.spec, replicas: 1 },
+      status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 },
+    };
   });
   const run = {
-    metadata: { name: 'search-9a8b7c6d5-3-1-compare', namespace: 'shop', labels: {}, annotations: {}, ownerReferences: [experimentOwnerReference(experiment)] },
-    spec: { metrics: [{ name: 'latency', interval: '1m', successCondition: 'result < 200', provider: { web: { url: 'http://search-canary/latency', jsonPath: '{$.p95}' } } }] },
-    status: { phase: 'Running', metricResults: [{ name: 'latency', phase: 'Running', successful: 2, failed: 0, measurements: measured(['121', '133'], ['Successful', 'Successful']) }] },
+    metadata: {
+      name: 'search-9a8b7c6d5-3-1-compare',
+      namespace: 'shop',
+      labels: {},
+      annotations: {},
+      ownerReferences: [experimentOwnerReference(experiment)],
+    },
+    spec: {
+      metrics: [
+        {
+          name: 'latency',
+          interval: '1m',
+          successCondition: 'result < 200',
+          provider: { web: { url: 'http://search-canary/latency', jsonPath: '{$.p95}' } },
+        },
+      ],
+    },
+    status: {
+      phase: 'Running',
+      metricResults: [
+        {
+          name: 'latency',
+          phase: 'Running',
+          successful: 2,
+          failed: 0,
+          measurements: measured(['121', '133'], ['Successful', 'Successful']),
+        },
+      ],
+    },
   } as AnalysisRun;
   return message(rollout, {
-      rollout,
-      replicaSets: [stable, canary],
-      pods: [...pods(stable, 3), ...pods(canary, 1), ...templateRSs.flatMap((rs) => pods(rs, 1))],
-      analysisRuns: [],
-      experiments: [experiment],
-      experimentReplicaSets: templateRSs,
-      experimentAnalysisRuns: [run],
-    });
+    rollout,
+    replicaSets: [stable, canary],
+    pods: [...pods(stable, 3), ...pods(canary, 1), ...templateRSs.flatMap((rs) => pods(rs, 1))],
+    analysisRuns: [],
+    experiments: [experiment],
+    experimentReplicaSets: templateRSs,
+    experimentAnalysisRuns: [run],
+  });
 }
 
 /** The planner's simulation of an example manifest, as the host sends it. */
@@ -323,7 +510,13 @@ export function simulationOf(example: 'canary.yaml' | 'bluegreen.yaml', options:
   const rollout = docs.find((d) => d.kind === 'Rollout') as Rollout;
   const services = docs.filter((d) => d.kind === 'Service') as Service[];
   const result = simulate(rollout, { services, autoPromote: true, ...options });
-  return { kind: 'simulation', manifestName: `examples/${example}`, frames: result.frames, outcome: result.outcome, strategy: result.strategy };
+  return {
+    kind: 'simulation',
+    manifestName: `examples/${example}`,
+    frames: result.frames,
+    outcome: result.outcome,
+    strategy: result.strategy,
+  };
 }
 
 /** What the host sends for demo/mistakes.yaml, a spec Argo refuses: no frames, the InvalidSpec message and each error placed. */
@@ -331,7 +524,13 @@ export function simulationOfInvalidSpec(): HostToView {
   const parsed = parseFile(readFileSync(join(root, 'demo', 'mistakes.yaml'), 'utf8'));
   const errors = rolloutSpecErrors(parsed, parsed.docs.find((d) => d.isRollout)!);
   const first = errors[0]!;
-  return { kind: 'simulation', manifestName: 'demo/mistakes.yaml', frames: [], error: ConditionMessage.invalidSpec('checkout', `${first.path}: ${first.message}`), invalidSpec: errors };
+  return {
+    kind: 'simulation',
+    manifestName: 'demo/mistakes.yaml',
+    frames: [],
+    error: ConditionMessage.invalidSpec('checkout', `${first.path}: ${first.message}`),
+    invalidSpec: errors,
+  };
 }
 
 /** The planner's simulation of a canary with an experiment step (one template, a 20 s duration), as the host sends it. */
@@ -344,10 +543,11 @@ export function simulationWithExperiment(): HostToView {
       replicas: 2,
       selector: { matchLabels: { app: 'exp-demo' } },
       template: { metadata: { labels: { app: 'exp-demo' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
-      strategy: { canary: { steps: [{ experiment: { duration: '20s', templates: [{ name: 'preview', specRef: 'canary' }] } }, { setWeight: 50 }] } },
+      strategy: {
+        canary: { steps: [{ experiment: { duration: '20s', templates: [{ name: 'preview', specRef: 'canary' }] } }, { setWeight: 50 }] },
+      },
     },
   };
   const result = simulate(rollout, { autoPromote: true });
   return { kind: 'simulation', manifestName: 'exp-demo.yaml', frames: result.frames, outcome: result.outcome };
 }
-

@@ -9,16 +9,39 @@ const simulationPanel: PanelState = { kind: 'simulation', uri: 'file:///repo/rol
 
 /** A message as the page would post it, checked by the host's guard first (as the host does). */
 function message(raw: unknown): Extract<ViewToHost, { kind: 'action' }> {
-  assert.equal(viewToHostProblem(raw), undefined, 'the forged message passes the protocol guard, so only the panel check stands in its way');
+  assert.equal(
+    viewToHostProblem(raw),
+    undefined,
+    'the forged message passes the protocol guard, so only the panel check stands in its way',
+  );
   return raw as Extract<ViewToHost, { kind: 'action' }>;
 }
 
 describe('webview requests (forged messages)', () => {
   it("an action for the panel's own rollout runs its command on the panel's rollout, with or without the context named", () => {
-    assert.deepEqual(actionDecision(rolloutPanel, message({ kind: 'action', requestId: 1, action: 'promote', target: shown })), { ok: true, command: 'rollouts.promote', args: [shown] });
-    assert.deepEqual(actionDecision(rolloutPanel, message({ kind: 'action', requestId: 2, action: 'abort', target: { namespace: 'shop', name: 'checkout' } })), { ok: true, command: 'rollouts.abort', args: [shown] });
-    assert.deepEqual(actionDecision(rolloutPanel, message({ kind: 'action', requestId: 3, action: 'setImage', target: shown, args: { container: 'app', image: 'app:2' } })), { ok: true, command: 'rollouts.setImage', args: [shown, 'app', 'app:2'] });
-    assert.deepEqual(actionDecision(rolloutPanel, message({ kind: 'action', requestId: 4, action: 'undo', target: shown, args: { toRevision: 3 } })), { ok: true, command: 'rollouts.undo', args: [shown, 3] });
+    assert.deepEqual(actionDecision(rolloutPanel, message({ kind: 'action', requestId: 1, action: 'promote', target: shown })), {
+      ok: true,
+      command: 'rollouts.promote',
+      args: [shown],
+    });
+    assert.deepEqual(
+      actionDecision(
+        rolloutPanel,
+        message({ kind: 'action', requestId: 2, action: 'abort', target: { namespace: 'shop', name: 'checkout' } }),
+      ),
+      { ok: true, command: 'rollouts.abort', args: [shown] },
+    );
+    assert.deepEqual(
+      actionDecision(
+        rolloutPanel,
+        message({ kind: 'action', requestId: 3, action: 'setImage', target: shown, args: { container: 'app', image: 'app:2' } }),
+      ),
+      { ok: true, command: 'rollouts.setImage', args: [shown, 'app', 'app:2'] },
+    );
+    assert.deepEqual(
+      actionDecision(rolloutPanel, message({ kind: 'action', requestId: 4, action: 'undo', target: shown, args: { toRevision: 3 } })),
+      { ok: true, command: 'rollouts.undo', args: [shown, 3] },
+    );
   });
 
   it('an action naming another rollout, namespace or context is refused, saying what was asked and what the panel shows', () => {
@@ -30,7 +53,12 @@ describe('webview requests (forged messages)', () => {
     for (const target of forged) {
       const d = actionDecision(rolloutPanel, message({ kind: 'action', requestId: 5, action: 'promoteFull', target }));
       assert.equal(d.ok, false, JSON.stringify(target));
-      assert.match(!d.ok ? d.refused : '', new RegExp(`the request names rollout ${target.namespace}/${target.name}.*but this panel shows shop/checkout in context "kind-dev"`));
+      assert.match(
+        !d.ok ? d.refused : '',
+        new RegExp(
+          `the request names rollout ${target.namespace}/${target.name}.*but this panel shows shop/checkout in context "kind-dev"`,
+        ),
+      );
     }
   });
 

@@ -11,13 +11,16 @@ const options = {
 };
 
 describe('webview page', () => {
-  it('allows only the nonce\'d script and the extension\'s own styles, fonts and images', () => {
+  it("allows only the nonce'd script and the extension's own styles, fonts and images", () => {
     assert.equal(
       contentSecurityPolicy(options.cspSource, options.nonce),
       "default-src 'none'; script-src 'nonce-q2x3UbFv0AjPfY9cZl5W1g=='; style-src https://*.vscode-cdn.net; font-src https://*.vscode-cdn.net; img-src https://*.vscode-cdn.net data:",
     );
     const html = webviewHtml(options);
-    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-q2x3UbFv0AjPfY9cZl5W1g==&#39;;/);
+    assert.match(
+      html,
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-q2x3UbFv0AjPfY9cZl5W1g==&#39;;/,
+    );
   });
 
   it('has exactly one script, the bundle, carrying the nonce, and no inline script or style', () => {
@@ -43,7 +46,10 @@ describe('webview page', () => {
   });
 
   it('refuses a nonce or source that could add a directive to the policy', () => {
-    assert.throws(() => webviewHtml({ ...options, nonce: "abc'; script-src *" }), /nonce "abc'; script-src \*" contains characters a CSP cannot hold/);
+    assert.throws(
+      () => webviewHtml({ ...options, nonce: "abc'; script-src *" }),
+      /nonce "abc'; script-src \*" contains characters a CSP cannot hold/,
+    );
     assert.throws(() => webviewHtml({ ...options, cspSource: 'https://x; script-src *' }), /cspSource/);
     assert.throws(() => webviewHtml({ ...options, cspSource: "'self' 'unsafe-inline'; script-src *" }), /cspSource/);
     assert.throws(() => webviewHtml({ ...options, nonce: "'self'" }), /nonce/);

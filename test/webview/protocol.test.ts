@@ -1,20 +1,41 @@
 // The webview protocol's guards: what each side accepts from the other, and what it says when it drops a message.
 import { strict as assert } from 'node:assert';
 import { hostToViewProblem, isHostToView, isViewToHost, viewToHostProblem, type HostToView } from '../../webview/protocol';
-import { blueGreenWaiting, canaryDegraded, canaryExperiment, canaryPaused, simulationOf, simulationOfInvalidSpec, simulationWithExperiment } from './fixtures';
+import {
+  blueGreenWaiting,
+  canaryDegraded,
+  canaryExperiment,
+  canaryPaused,
+  simulationOf,
+  simulationOfInvalidSpec,
+  simulationWithExperiment,
+} from './fixtures';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe('webview protocol: host to view', () => {
   it('accepts the view model of real rollouts and real simulation frames', () => {
-    for (const m of [canaryPaused(), blueGreenWaiting(), canaryDegraded(), canaryExperiment(), simulationOf('canary.yaml'), simulationOf('bluegreen.yaml')]) {
+    for (const m of [
+      canaryPaused(),
+      blueGreenWaiting(),
+      canaryDegraded(),
+      canaryExperiment(),
+      simulationOf('canary.yaml'),
+      simulationOf('bluegreen.yaml'),
+    ]) {
       assert.equal(hostToViewProblem(m), undefined);
     }
   });
 
-  it("accepts why the embedded controller holds a rollout, as text only", () => {
-    assert.equal(hostToViewProblem({ ...canaryPaused(), heldBy: 'trafficRouting.istio: VirtualService "shop/web" was not found' }), undefined);
-    assert.equal(hostToViewProblem({ ...canaryPaused(), heldBy: { html: '<b>' } }), 'message(rollout).heldBy should be a string, not object');
+  it('accepts why the embedded controller holds a rollout, as text only', () => {
+    assert.equal(
+      hostToViewProblem({ ...canaryPaused(), heldBy: 'trafficRouting.istio: VirtualService "shop/web" was not found' }),
+      undefined,
+    );
+    assert.equal(
+      hostToViewProblem({ ...canaryPaused(), heldBy: { html: '<b>' } }),
+      'message(rollout).heldBy should be a string, not object',
+    );
   });
 
   it('accepts action results and a vanished rollout', () => {
@@ -31,7 +52,10 @@ describe('webview protocol: host to view', () => {
     assert.ok(isHostToView(sim));
     const broken = JSON.parse(JSON.stringify(sim));
     broken.frames[at].experiments[0].templates[0].available = 'all';
-    assert.equal(hostToViewProblem(broken), `message(simulation).frames[${at}].experiments[0].templates[0].available should be a finite number, not string`);
+    assert.equal(
+      hostToViewProblem(broken),
+      `message(simulation).frames[${at}].experiments[0].templates[0].available should be a finite number, not string`,
+    );
   });
 
   it("checks a simulation's source, which a revived panel reopens", () => {
@@ -39,7 +63,10 @@ describe('webview protocol: host to view', () => {
       hostToViewProblem({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { uri: 'file:///w/x.yaml', docIndex: '2' } }),
       'message(simulation).source.docIndex should be an integer, not string',
     );
-    assert.equal(hostToViewProblem({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { docIndex: 0 } }), 'message(simulation).source.uri is missing');
+    assert.equal(
+      hostToViewProblem({ kind: 'simulation', manifestName: 'x.yaml', frames: [], source: { docIndex: 0 } }),
+      'message(simulation).source.uri is missing',
+    );
   });
 
   it('checks the steps as data and the InvalidSpec errors of a simulation, and the request to show a line', () => {
@@ -50,13 +77,19 @@ describe('webview protocol: host to view', () => {
     assert.equal(hostToViewProblem(badLine), 'message(simulation).invalidSpec[0].start.line should be an integer, not string');
     const badStep = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;
     (badStep.view.step!.steps[0]!.description as { kind: string }).kind = 'teleport';
-    assert.match(hostToViewProblem(badStep) ?? '', /^message\(rollout\)\.view\.step\.steps\[0\]\.description\.kind should be one of setWeight, pause, /);
+    assert.match(
+      hostToViewProblem(badStep) ?? '',
+      /^message\(rollout\)\.view\.step\.steps\[0\]\.description\.kind should be one of setWeight, pause, /,
+    );
     const sim = clone(simulationOf('canary.yaml')) as Extract<HostToView, { kind: 'simulation' }>;
     const at = sim.frames.findIndex((f) => f.step.current);
     (sim.frames[at]!.step.current as { weight?: unknown }).weight = '10';
     assert.equal(hostToViewProblem(sim), `message(simulation).frames[${at}].step.current.weight should be a finite number, not string`);
     assert.equal(viewToHostProblem({ kind: 'showManifestLine', line: 3, column: 0 }), undefined);
-    assert.match(viewToHostProblem({ kind: 'showManifestLine', line: 3, column: 0, uri: 'file:///etc/passwd' }) ?? '', /uri is not a field it has/);
+    assert.match(
+      viewToHostProblem({ kind: 'showManifestLine', line: 3, column: 0, uri: 'file:///etc/passwd' }) ?? '',
+      /uri is not a field it has/,
+    );
     assert.match(viewToHostProblem({ kind: 'showManifestLine', line: -0.5, column: 0 }) ?? '', /line should be an integer/);
   });
 
@@ -64,11 +97,17 @@ describe('webview protocol: host to view', () => {
     const m = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;
     (m.view.revisions[0]!.replicaSets[0] as { desired: unknown }).desired = '3';
     assert.equal(hostToViewProblem(m), 'message(rollout).view.revisions[0].replicaSets[0].desired should be a finite number, not string');
-    assert.equal(hostToViewProblem({ kind: 'explode' }), 'message.kind should be one of rollout, rolloutGone, simulation, actionResult, not "explode"');
+    assert.equal(
+      hostToViewProblem({ kind: 'explode' }),
+      'message.kind should be one of rollout, rolloutGone, simulation, actionResult, not "explode"',
+    );
     assert.equal(hostToViewProblem('rollout'), 'message should be an object, not string');
     const withMetric = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;
     (withMetric.view.analysisRuns[0]!.metrics[1]!.measurements[2] as { numeric: unknown }).numeric = 'NaN';
-    assert.equal(hostToViewProblem(withMetric), 'message(rollout).view.analysisRuns[0].metrics[1].measurements[2].numeric should be a finite number, not string');
+    assert.equal(
+      hostToViewProblem(withMetric),
+      'message(rollout).view.analysisRuns[0].metrics[1].measurements[2].numeric should be a finite number, not string',
+    );
   });
 
   it("checks every field of a revision's Experiments, their ReplicaSets, pods and runs", () => {
@@ -76,15 +115,42 @@ describe('webview protocol: host to view', () => {
     const base = canaryExperiment() as Extract<HostToView, { kind: 'rollout' }>;
     assert.equal(experimentOf(base).name, 'search-9a8b7c6d5-3-1', 'the fixture has its Experiment under the newest revision');
     const cases: [(m: Extract<HostToView, { kind: 'rollout' }>) => void, string][] = [
-      [(m) => delete (m.view.revisions[0] as { experiments?: unknown }).experiments, 'message(rollout).view.revisions[0].experiments is missing'],
-      [(m) => ((m.view.revisions[0] as { experiments: unknown }).experiments = {}), 'message(rollout).view.revisions[0].experiments should be an array, not object'],
-      [(m) => ((experimentOf(m) as { phase: unknown }).phase = 3), 'message(rollout).view.revisions[0].experiments[0].phase should be a string, not number'],
-      [(m) => ((experimentOf(m) as { stepIndex: unknown }).stepIndex = 1.5), 'message(rollout).view.revisions[0].experiments[0].stepIndex should be an integer, not number 1.5'],
-      [(m) => ((experimentOf(m) as { message: unknown }).message = null), 'message(rollout).view.revisions[0].experiments[0].message should be a string, not null'],
-      [(m) => ((experimentOf(m).replicaSets[1] as { template: unknown }).template = ['canary']), 'message(rollout).view.revisions[0].experiments[0].replicaSets[1].template should be a string, not an array'],
-      [(m) => ((experimentOf(m).replicaSets[0]!.pods[0] as { ready: unknown }).ready = 1), 'message(rollout).view.revisions[0].experiments[0].replicaSets[0].pods[0].ready should be a string, not number'],
-      [(m) => delete (experimentOf(m) as { analysisRuns?: unknown }).analysisRuns, 'message(rollout).view.revisions[0].experiments[0].analysisRuns is missing'],
-      [(m) => ((experimentOf(m).analysisRuns[0]!.metrics[0] as { dryRun: unknown }).dryRun = 'no'), 'message(rollout).view.revisions[0].experiments[0].analysisRuns[0].metrics[0].dryRun should be true or false, not string'],
+      [
+        (m) => delete (m.view.revisions[0] as { experiments?: unknown }).experiments,
+        'message(rollout).view.revisions[0].experiments is missing',
+      ],
+      [
+        (m) => ((m.view.revisions[0] as { experiments: unknown }).experiments = {}),
+        'message(rollout).view.revisions[0].experiments should be an array, not object',
+      ],
+      [
+        (m) => ((experimentOf(m) as { phase: unknown }).phase = 3),
+        'message(rollout).view.revisions[0].experiments[0].phase should be a string, not number',
+      ],
+      [
+        (m) => ((experimentOf(m) as { stepIndex: unknown }).stepIndex = 1.5),
+        'message(rollout).view.revisions[0].experiments[0].stepIndex should be an integer, not number 1.5',
+      ],
+      [
+        (m) => ((experimentOf(m) as { message: unknown }).message = null),
+        'message(rollout).view.revisions[0].experiments[0].message should be a string, not null',
+      ],
+      [
+        (m) => ((experimentOf(m).replicaSets[1] as { template: unknown }).template = ['canary']),
+        'message(rollout).view.revisions[0].experiments[0].replicaSets[1].template should be a string, not an array',
+      ],
+      [
+        (m) => ((experimentOf(m).replicaSets[0]!.pods[0] as { ready: unknown }).ready = 1),
+        'message(rollout).view.revisions[0].experiments[0].replicaSets[0].pods[0].ready should be a string, not number',
+      ],
+      [
+        (m) => delete (experimentOf(m) as { analysisRuns?: unknown }).analysisRuns,
+        'message(rollout).view.revisions[0].experiments[0].analysisRuns is missing',
+      ],
+      [
+        (m) => ((experimentOf(m).analysisRuns[0]!.metrics[0] as { dryRun: unknown }).dryRun = 'no'),
+        'message(rollout).view.revisions[0].experiments[0].analysisRuns[0].metrics[0].dryRun should be true or false, not string',
+      ],
     ];
     for (const [spoil, problem] of cases) {
       const m = clone(base);
@@ -120,7 +186,15 @@ describe('webview protocol: view to host', () => {
     assert.ok(isViewToHost({ kind: 'ready' }));
     assert.ok(isViewToHost({ kind: 'action', requestId: 1, action: 'promote', target }));
     assert.ok(isViewToHost({ kind: 'action', requestId: 2, action: 'undo', target, args: { toRevision: 3 } }));
-    assert.ok(isViewToHost({ kind: 'action', requestId: 3, action: 'setImage', target: { namespace: 'a', name: 'b' }, args: { container: 'app', image: 'x:2' } }));
+    assert.ok(
+      isViewToHost({
+        kind: 'action',
+        requestId: 3,
+        action: 'setImage',
+        target: { namespace: 'a', name: 'b' },
+        args: { container: 'app', image: 'x:2' },
+      }),
+    );
     assert.ok(isViewToHost({ kind: 'viewError', message: 'boom' }));
   });
 
@@ -138,12 +212,22 @@ describe('webview protocol: view to host', () => {
       { kind: 'eval', code: '1' },
     ];
     for (const m of bad) assert.equal(isViewToHost(m), false, JSON.stringify(m));
-    assert.equal(viewToHostProblem({ kind: 'action', requestId: 1, action: 'delete', target }), 'message(action).action should be one of promote, promoteFull, abort, retry, pause, resume, restart, setImage, undo, not "delete"');
+    assert.equal(
+      viewToHostProblem({ kind: 'action', requestId: 1, action: 'delete', target }),
+      'message(action).action should be one of promote, promoteFull, abort, retry, pause, resume, restart, setImage, undo, not "delete"',
+    );
   });
 
-  it('accepts a request to terminate one of the rollout\'s analysis runs, named as Kubernetes names it', () => {
+  it("accepts a request to terminate one of the rollout's analysis runs, named as Kubernetes names it", () => {
     assert.ok(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 4, target, analysisRun: 'checkout-7d9f8c6b5-4-2' }));
-    assert.ok(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 5, target: { namespace: 'shop', name: 'checkout' }, analysisRun: 'checkout-7d9f8c6b5-4-2.1' }));
+    assert.ok(
+      isViewToHost({
+        kind: 'terminateAnalysisRun',
+        requestId: 5,
+        target: { namespace: 'shop', name: 'checkout' },
+        analysisRun: 'checkout-7d9f8c6b5-4-2.1',
+      }),
+    );
   });
 
   it('rejects a terminate request without a run, with a name Kubernetes would refuse, or without its rollout', () => {
@@ -164,9 +248,16 @@ describe('webview protocol: view to host', () => {
       'message(terminateAnalysisRun).analysisRun should be a Kubernetes object name, not "../rollouts/checkout"',
     );
   });
-  it('accepts a request to terminate one of the rollout\'s Experiments, named as Kubernetes names it', () => {
+  it("accepts a request to terminate one of the rollout's Experiments, named as Kubernetes names it", () => {
     assert.ok(isViewToHost({ kind: 'terminateExperiment', requestId: 6, target, experiment: 'search-9a8b7c6d5-3-1' }));
-    assert.ok(isViewToHost({ kind: 'terminateExperiment', requestId: 7, target: { namespace: 'shop', name: 'search' }, experiment: 'search.exp-1' }));
+    assert.ok(
+      isViewToHost({
+        kind: 'terminateExperiment',
+        requestId: 7,
+        target: { namespace: 'shop', name: 'search' },
+        experiment: 'search.exp-1',
+      }),
+    );
   });
 
   it('rejects a terminate Experiment request that lacks a field, has one of the wrong type, a name Kubernetes would refuse, or a field it does not have', () => {
@@ -206,6 +297,9 @@ describe('webview protocol: view to host', () => {
 
   it('holds a terminate AnalysisRun request, its twin, to the same exact shape', () => {
     assert.equal(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: 'run', experiment: 'exp' }), false);
-    assert.equal(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 1, target: { ...target, extra: true }, analysisRun: 'run' }), false);
+    assert.equal(
+      isViewToHost({ kind: 'terminateAnalysisRun', requestId: 1, target: { ...target, extra: true }, analysisRun: 'run' }),
+      false,
+    );
   });
 });

@@ -8,14 +8,36 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { viewToHostProblem, type HostToView, type SimulationFrame } from '../../webview/protocol';
-import { applyTheme, CHROMIUM, WAIT_MS, cspViolations, posted, postedAtLeast, send, startBench, type Bench, type ThemeName } from './browser';
-import { blueGreenWaiting, canaryCrashing, canaryDegraded, canaryExperiment, canaryPaused, canaryPromoted, simulationOf, simulationOfInvalidSpec, simulationWithExperiment } from './fixtures';
+import {
+  applyTheme,
+  CHROMIUM,
+  WAIT_MS,
+  cspViolations,
+  posted,
+  postedAtLeast,
+  send,
+  startBench,
+  type Bench,
+  type ThemeName,
+} from './browser';
+import {
+  blueGreenWaiting,
+  canaryCrashing,
+  canaryDegraded,
+  canaryExperiment,
+  canaryPaused,
+  canaryPromoted,
+  simulationOf,
+  simulationOfInvalidSpec,
+  simulationWithExperiment,
+} from './fixtures';
 
 const root = join(__dirname, '..', '..');
 const results = join(root, '.test-results');
 
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
-const actionsShown = (page: Page) => page.locator('.toolbar vscode-button[data-action]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['action']));
+const actionsShown = (page: Page) =>
+  page.locator('.toolbar vscode-button[data-action]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['action']));
 /** The icon font came from the extension (font-src) and is in use, so icons are glyphs, not boxes. */
 const codiconFontLoaded = (page: Page) =>
   page.waitForFunction(
@@ -66,20 +88,43 @@ describe('webview in headless Chromium', function () {
     assert.equal(await page.locator('.rollout-name').textContent(), 'checkout');
     assert.equal(await page.locator('.phase').textContent(), 'Paused');
     assert.equal(await page.locator('.step-count').textContent(), 'Step 3/6');
-    assert.deepEqual(await texts(page, '.steps .step-text'), ['setWeight 10%', 'pause until promoted', 'setWeight 30%', 'pause 2m', 'setWeight 60%', 'pause 2m']);
-    assert.deepEqual(await texts(page, '.steps .step-number'), ['0', '1', '2', '3', '4', '5'], 'numbered from 0, as the counter and Argo count them');
+    assert.deepEqual(await texts(page, '.steps .step-text'), [
+      'setWeight 10%',
+      'pause until promoted',
+      'setWeight 30%',
+      'pause 2m',
+      'setWeight 60%',
+      'pause 2m',
+    ]);
+    assert.deepEqual(
+      await texts(page, '.steps .step-number'),
+      ['0', '1', '2', '3', '4', '5'],
+      'numbered from 0, as the counter and Argo count them',
+    );
     assert.deepEqual(await texts(page, '.steps .step-weight'), ['10%', '10%', '30%', '30%', '60%', '60%']);
-    assert.deepEqual(await page.locator('.steps .step').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['state'])), ['done', 'done', 'done', 'current', 'pending', 'pending']);
+    assert.deepEqual(await page.locator('.steps .step').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['state'])), [
+      'done',
+      'done',
+      'done',
+      'current',
+      'pending',
+      'pending',
+    ]);
     assert.equal(await page.locator('.steps [aria-current=step] .step-text').textContent(), 'pause 2m');
     assert.equal(await page.locator('.traffic-split').textContent(), '30% canary');
     assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['7/7', '3/3']);
     assert.match((await page.locator('.banner').textContent()) ?? '', /Paused at step 3 \(pause 2m\) · resumes in 1:15/);
     assert.deepEqual(await texts(page, '.images li code'), ['ghcr.io/example/checkout:1.4.2', 'ghcr.io/example/checkout:1.5.0']);
-    assert.deepEqual(await page.locator('vscode-collapsible.revision').evaluateAll((els) => els.map((e) => [e.getAttribute('heading'), e.hasAttribute('open')])), [
-      ['Revision 4 (canary)', true],
-      ['Revision 3 (stable)', true],
-      ['Revision 2', false],
-    ]);
+    assert.deepEqual(
+      await page
+        .locator('vscode-collapsible.revision')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('heading'), e.hasAttribute('open')])),
+      [
+        ['Revision 4 (canary)', true],
+        ['Revision 3 (stable)', true],
+        ['Revision 2', false],
+      ],
+    );
     assert.equal(await page.locator('[data-rs=checkout-7d9f8c6b5] .pods tbody tr').count(), 3);
     assert.equal(await page.locator('[data-section=analysis] .run-line .run-counts').textContent(), '✓ 9✗ 0? 1');
     assert.deepEqual(await actionsShown(page), ['promote', 'promoteFull', 'abort', 'pause', 'restart', 'setImage', 'undo']);
@@ -100,10 +145,13 @@ describe('webview in headless Chromium', function () {
   it('says the truth about traffic once a canary is fully promoted: its version is the stable, with all of the traffic', async () => {
     const page = await openWith(canaryPromoted());
     assert.equal(await page.locator('.traffic-split').textContent(), '100% stable');
-    assert.deepEqual(await page.locator('.traffic-row .bar-part').evaluateAll((els) => els.map((e) => [e.className, (e as HTMLElement).style.width])), [
-      ['bar-part role-stable', '100%'],
-      ['bar-part role-canary', '0%'],
-    ]);
+    assert.deepEqual(
+      await page.locator('.traffic-row .bar-part').evaluateAll((els) => els.map((e) => [e.className, (e as HTMLElement).style.width])),
+      [
+        ['bar-part role-stable', '100%'],
+        ['bar-part role-canary', '0%'],
+      ],
+    );
     assert.equal(await page.locator('[data-section=traffic] .muted', { hasText: 'in force' }).count(), 0);
     await page.close();
   });
@@ -122,16 +170,31 @@ describe('webview in headless Chromium', function () {
     const page = await openWith(canaryPaused());
     await page.locator('.toolbar vscode-button[data-action=promote]').click();
     const [, action] = await postedAtLeast(page, 2);
-    assert.deepEqual(action, { kind: 'action', requestId: 1, action: 'promote', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' } });
+    assert.deepEqual(action, {
+      kind: 'action',
+      requestId: 1,
+      action: 'promote',
+      target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' },
+    });
     assert.equal(await page.locator('.toolbar vscode-button[data-action=promote]').getAttribute('disabled'), '');
-    await send(page, { kind: 'actionResult', requestId: 1, ok: false, message: 'rollouts.argoproj.io "checkout" is forbidden: User "dev" cannot patch' });
+    await send(page, {
+      kind: 'actionResult',
+      requestId: 1,
+      ok: false,
+      message: 'rollouts.argoproj.io "checkout" is forbidden: User "dev" cannot patch',
+    });
     await page.locator('.notice.bad').waitFor({ timeout: WAIT_MS });
     assert.match((await page.locator('.notice').textContent()) ?? '', /forbidden: User "dev" cannot patch/);
     assert.equal(await page.locator('.toolbar vscode-button[data-action=promote]').getAttribute('disabled'), null);
 
     await page.locator('.toolbar vscode-button[data-action=abort]').click();
     const [, , abort] = await postedAtLeast(page, 3);
-    assert.deepEqual(abort, { kind: 'action', requestId: 2, action: 'abort', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' } });
+    assert.deepEqual(abort, {
+      kind: 'action',
+      requestId: 2,
+      action: 'abort',
+      target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' },
+    });
     await page.close();
   });
 
@@ -141,7 +204,13 @@ describe('webview in headless Chromium', function () {
     await revision2.click({ position: { x: 40, y: 10 } }); // open it by its heading
     await revision2.locator('vscode-button[data-action=undo]').click();
     const [, undo] = await postedAtLeast(page, 2);
-    assert.deepEqual(undo, { kind: 'action', requestId: 1, action: 'undo', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, args: { toRevision: 2 } });
+    assert.deepEqual(undo, {
+      kind: 'action',
+      requestId: 1,
+      action: 'undo',
+      target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' },
+      args: { toRevision: 2 },
+    });
     await page.close();
   });
 
@@ -153,17 +222,32 @@ describe('webview in headless Chromium', function () {
     assert.equal(await ex.locator('.experiment-name').textContent(), 'search-9a8b7c6d5-3-1');
     assert.equal(await ex.locator('.experiment-phase').textContent(), 'Running');
     assert.equal(await ex.locator('.experiment-kind').textContent(), 'experiment of step 1');
-    assert.deepEqual(await ex.locator('.replica-set .rs-name').allTextContents(), ['search-9a8b7c6d5-3-1-baseline', 'search-9a8b7c6d5-3-1-canary']);
+    assert.deepEqual(await ex.locator('.replica-set .rs-name').allTextContents(), [
+      'search-9a8b7c6d5-3-1-baseline',
+      'search-9a8b7c6d5-3-1-canary',
+    ]);
     assert.deepEqual(await ex.locator('.replica-set .rs-template').allTextContents(), ['template baseline', 'template canary']);
-    assert.deepEqual(await ex.locator('.replica-set .rs-images code').allTextContents(), ['ghcr.io/example/search:1.9.0', 'ghcr.io/example/search:2.0.0']);
+    assert.deepEqual(await ex.locator('.replica-set .rs-images code').allTextContents(), [
+      'ghcr.io/example/search:1.9.0',
+      'ghcr.io/example/search:2.0.0',
+    ]);
     assert.equal(await ex.locator('[data-rs="search-9a8b7c6d5-3-1-canary"] .pods tbody tr').count(), 1);
     assert.equal(await ex.locator('.analysis-run .run-name').textContent(), 'search-9a8b7c6d5-3-1-compare');
-    assert.equal(await page.locator('vscode-collapsible[data-revision="2"] .experiment').count(), 0, 'only under the revision it was started for');
+    assert.equal(
+      await page.locator('vscode-collapsible[data-revision="2"] .experiment').count(),
+      0,
+      'only under the revision it was started for',
+    );
     // Its ReplicaSets are not the rollout's: the traffic bars show the stable and the canary only.
     assert.deepEqual(await texts(page, '[data-section=traffic] .replica-count'), ['3/3', '1/1']);
     await ex.locator('vscode-button[data-terminate="search-9a8b7c6d5-3-1-compare"]').click();
     const [, terminate] = await postedAtLeast(page, 2);
-    assert.deepEqual(terminate, { kind: 'terminateAnalysisRun', requestId: 1, target: { context: 'kind-dev', namespace: 'shop', name: 'search' }, analysisRun: 'search-9a8b7c6d5-3-1-compare' });
+    assert.deepEqual(terminate, {
+      kind: 'terminateAnalysisRun',
+      requestId: 1,
+      target: { context: 'kind-dev', namespace: 'shop', name: 'search' },
+      analysisRun: 'search-9a8b7c6d5-3-1-compare',
+    });
     await page.close();
   });
 
@@ -187,10 +271,15 @@ describe('webview in headless Chromium', function () {
     assert.equal(await button.textContent(), 'Terminate');
     assert.equal(await button.getAttribute('data-terminate'), 'search-9a8b7c6d5-3-1');
     assert.equal(await button.getAttribute('icon'), 'debug-stop');
-    assert.equal(await page.locator('vscode-button.terminate-experiment').count(), 1, 'one button, on the Experiment\'s own line');
+    assert.equal(await page.locator('vscode-button.terminate-experiment').count(), 1, "one button, on the Experiment's own line");
     await button.click();
     const [, terminate] = await postedAtLeast(page, 2);
-    assert.deepEqual(terminate, { kind: 'terminateExperiment', requestId: 1, target: { context: 'kind-dev', namespace: 'shop', name: 'search' }, experiment: 'search-9a8b7c6d5-3-1' });
+    assert.deepEqual(terminate, {
+      kind: 'terminateExperiment',
+      requestId: 1,
+      target: { context: 'kind-dev', namespace: 'shop', name: 'search' },
+      experiment: 'search-9a8b7c6d5-3-1',
+    });
     assert.equal(viewToHostProblem(terminate), undefined, 'the host accepts what the view posts');
     assert.equal(await button.getAttribute('disabled'), '');
     assert.equal(await button.getAttribute('icon'), 'loading');
@@ -206,7 +295,12 @@ describe('webview in headless Chromium', function () {
     assert.equal(await button.getAttribute('disabled'), null);
     await button.click();
     const all = await postedAtLeast(page, 3);
-    assert.deepEqual(all[2], { kind: 'terminateExperiment', requestId: 2, target: { context: 'kind-dev', namespace: 'shop', name: 'search' }, experiment: 'search-9a8b7c6d5-3-1' });
+    assert.deepEqual(all[2], {
+      kind: 'terminateExperiment',
+      requestId: 2,
+      target: { context: 'kind-dev', namespace: 'shop', name: 'search' },
+      experiment: 'search-9a8b7c6d5-3-1',
+    });
     await send(page, { kind: 'actionResult', requestId: 2, ok: false });
     await page.locator('.notice.bad').waitFor({ timeout: WAIT_MS });
     assert.equal(((await page.locator('.notice').textContent()) ?? '').trim(), 'Terminate search-9a8b7c6d5-3-1 failed.');
@@ -224,17 +318,31 @@ describe('webview in headless Chromium', function () {
     const page = await openWith(message);
     const button = page.locator('[data-section=analysis] vscode-button[data-terminate="checkout-7d9f8c6b5-4-2"]');
     assert.equal(await button.textContent(), 'Terminate');
-    assert.equal(await page.locator('[data-section=revisions] vscode-button.terminate-run').count(), 0, 'offered once, in the analysis section');
+    assert.equal(
+      await page.locator('[data-section=revisions] vscode-button.terminate-run').count(),
+      0,
+      'offered once, in the analysis section',
+    );
     await button.click();
     const [, terminate] = await postedAtLeast(page, 2);
-    assert.deepEqual(terminate, { kind: 'terminateAnalysisRun', requestId: 1, target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, analysisRun: 'checkout-7d9f8c6b5-4-2' });
+    assert.deepEqual(terminate, {
+      kind: 'terminateAnalysisRun',
+      requestId: 1,
+      target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' },
+      analysisRun: 'checkout-7d9f8c6b5-4-2',
+    });
     assert.equal(await button.getAttribute('disabled'), '');
     await button.click({ force: true });
     assert.equal((await posted(page)).length, 2, 'a second click while the first is under way posts nothing');
     // The rollout's own actions stay available meanwhile.
     assert.equal(await page.locator('.toolbar vscode-button[data-action=abort]').getAttribute('disabled'), null);
 
-    await send(page, { kind: 'actionResult', requestId: 1, ok: false, message: 'Not allowed: terminating AnalysisRun "checkout-7d9f8c6b5-4-2" was denied by the cluster\'s RBAC (403 Forbidden).' });
+    await send(page, {
+      kind: 'actionResult',
+      requestId: 1,
+      ok: false,
+      message: 'Not allowed: terminating AnalysisRun "checkout-7d9f8c6b5-4-2" was denied by the cluster\'s RBAC (403 Forbidden).',
+    });
     await page.locator('.notice.bad').waitFor({ timeout: WAIT_MS });
     assert.match((await page.locator('.notice').textContent()) ?? '', /denied by the cluster's RBAC/);
     assert.equal(await button.getAttribute('disabled'), null);
@@ -265,37 +373,67 @@ describe('webview in headless Chromium', function () {
     assert.deepEqual(await actionsShown(page), ['retry', 'promoteFull', 'restart', 'setImage', 'undo']);
     await page.locator('.toolbar vscode-button[data-action=retry]').click();
     const [, retry] = await postedAtLeast(page, 2);
-    assert.deepEqual(retry, { kind: 'action', requestId: 1, action: 'retry', target: { context: 'kind-dev', namespace: 'shop', name: 'payments' } });
+    assert.deepEqual(retry, {
+      kind: 'action',
+      requestId: 1,
+      action: 'retry',
+      target: { context: 'kind-dev', namespace: 'shop', name: 'payments' },
+    });
     await page.close();
   });
 
   it('the primary button follows the state: Abort on a Degraded update whose pods crash, Promote there only secondary and saying why it asks first', async () => {
     const buttons = (page: Page) =>
       page.locator('.toolbar vscode-button[data-action]').evaluateAll((els) =>
-        els.map((e) => ({ action: (e as HTMLElement).dataset['action'], secondary: e.hasAttribute('secondary'), label: e.textContent, title: e.getAttribute('title') ?? '' })),
+        els.map((e) => ({
+          action: (e as HTMLElement).dataset['action'],
+          secondary: e.hasAttribute('secondary'),
+          label: e.textContent,
+          title: e.getAttribute('title') ?? '',
+        })),
       );
     const crashing = await openWith(canaryCrashing());
     const shown = await buttons(crashing);
-    assert.deepEqual(shown.map((b) => b.action), ['abort', 'promote', 'promoteFull', 'pause', 'restart', 'setImage', 'undo']);
-    assert.deepEqual(shown.filter((b) => !b.secondary).map((b) => b.action), ['abort'], 'Abort is the one prominent button');
+    assert.deepEqual(
+      shown.map((b) => b.action),
+      ['abort', 'promote', 'promoteFull', 'pause', 'restart', 'setImage', 'undo'],
+    );
+    assert.deepEqual(
+      shown.filter((b) => !b.secondary).map((b) => b.action),
+      ['abort'],
+      'Abort is the one prominent button',
+    );
     const promote = shown.find((b) => b.action === 'promote')!;
     assert.equal(promote.label, 'Promote');
-    assert.match(promote.title, /Asks first: rollout "ledger" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/);
+    assert.match(
+      promote.title,
+      /Asks first: rollout "ledger" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/,
+    );
     assert.equal(await crashing.locator('.toolbar vscode-button.caution').count(), 2, 'promote and promote full carry the caution');
     await crashing.screenshot({ path: join(results, 'webview-degraded-primary-abort.png'), fullPage: true });
     await crashing.close();
 
     // Waiting at a pause: Promote is the prominent one; on an aborted rollout, Retry.
-    for (const [message, primary] of [[canaryPaused(), 'promote'], [blueGreenWaiting(), 'promote'], [canaryDegraded(), 'retry']] as const) {
+    for (const [message, primary] of [
+      [canaryPaused(), 'promote'],
+      [blueGreenWaiting(), 'promote'],
+      [canaryDegraded(), 'retry'],
+    ] as const) {
       const page = await openWith(message);
       const b = await buttons(page);
-      assert.deepEqual(b.filter((x) => !x.secondary).map((x) => x.action), [primary]);
+      assert.deepEqual(
+        b.filter((x) => !x.secondary).map((x) => x.action),
+        [primary],
+      );
       assert.equal(b[0]!.action, primary, 'first in the toolbar');
       await page.close();
     }
     // Fully promoted and healthy: nothing calls for an action, so no button stands out.
     const healthy = await openWith(canaryPromoted());
-    assert.deepEqual((await buttons(healthy)).filter((x) => !x.secondary), []);
+    assert.deepEqual(
+      (await buttons(healthy)).filter((x) => !x.secondary),
+      [],
+    );
     await healthy.close();
   });
 
@@ -306,16 +444,32 @@ describe('webview in headless Chromium', function () {
     assert.deepEqual(await texts(page, '[data-section=analysis] .metric-name'), ['success-rate', 'latency-p99']);
     assert.deepEqual(await texts(page, '[data-section=analysis] .metric-provider'), ['prometheus', 'web']);
     const latency = page.locator('[data-section=analysis] .metric[data-metric=latency-p99]');
-    assert.deepEqual(await latency.locator('.metric-conditions code').allTextContents(), ['success: result.p99 < 300', 'failure: result.p99 > 500']);
+    assert.deepEqual(await latency.locator('.metric-conditions code').allTextContents(), [
+      'success: result.p99 < 300',
+      'failure: result.p99 > 500',
+    ]);
 
     // The chart: one point per measurement, coloured by phase, placed by time, the value range on its axis.
     const chart = latency.locator('svg.metric-chart');
     assert.equal(await chart.getAttribute('aria-label'), 'latency-p99: 5 measured values, from 212 to 351');
-    const points = await chart.locator('circle.chart-point').evaluateAll((els) => els.map((e) => ({ cx: Number(e.getAttribute('cx')), cy: Number(e.getAttribute('cy')), phase: e.getAttribute('data-phase'), cls: e.getAttribute('class') })));
+    const points = await chart.locator('circle.chart-point').evaluateAll((els) =>
+      els.map((e) => ({
+        cx: Number(e.getAttribute('cx')),
+        cy: Number(e.getAttribute('cy')),
+        phase: e.getAttribute('data-phase'),
+        cls: e.getAttribute('class'),
+      })),
+    );
     assert.equal(points.length, 5);
-    assert.deepEqual(points.map((p) => p.phase), ['Successful', 'Successful', 'Inconclusive', 'Successful', 'Successful']);
+    assert.deepEqual(
+      points.map((p) => p.phase),
+      ['Successful', 'Successful', 'Inconclusive', 'Successful', 'Successful'],
+    );
     assert.match(points[2]!.cls!, /paused/);
-    assert.ok(points.every((p, i) => i === 0 || p.cx > points[i - 1]!.cx), 'later measurements are further right');
+    assert.ok(
+      points.every((p, i) => i === 0 || p.cx > points[i - 1]!.cx),
+      'later measurements are further right',
+    );
     const highest = points.reduce((a, b) => (b.cy < a.cy ? b : a));
     assert.equal(highest, points[2], 'the largest value (351) is the highest point');
     assert.deepEqual(await chart.locator('.chart-min, .chart-max').allTextContents(), ['351', '212']);
@@ -323,8 +477,14 @@ describe('webview in headless Chromium', function () {
     assert.equal(await chart.locator('polyline.chart-line').count(), 1);
 
     // The latest measurements first: time, value as the provider read it, phase.
-    const rows = await latency.locator('.measurements tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
-    assert.deepEqual(rows.slice(0, 3), [['09:59:45', '219', 'Successful'], ['09:58:45', '230', 'Successful'], ['09:57:45', '351', 'Inconclusive']]);
+    const rows = await latency
+      .locator('.measurements tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
+    assert.deepEqual(rows.slice(0, 3), [
+      ['09:59:45', '219', 'Successful'],
+      ['09:58:45', '230', 'Successful'],
+      ['09:57:45', '351', 'Inconclusive'],
+    ]);
     // A revision lists its runs in one line each; the metrics are in the analysis section only.
     assert.equal(await page.locator('[data-section=revisions] .metric').count(), 0);
     await page.close();
@@ -334,12 +494,22 @@ describe('webview in headless Chromium', function () {
     const message = canaryDegraded();
     const view = (message as Extract<HostToView, { kind: 'rollout' }>).view;
     const metric = view.analysisRuns[0]!.metrics[0]!;
-    metric.measurements.push({ phase: 'Error', value: '<img src=x onerror="window.__hacked=1">', startedAt: '2026-03-02T10:00:40Z', message: '<b>timeout</b>' });
+    metric.measurements.push({
+      phase: 'Error',
+      value: '<img src=x onerror="window.__hacked=1">',
+      startedAt: '2026-03-02T10:00:40Z',
+      message: '<b>timeout</b>',
+    });
     const page = await openWith(message);
     // The run gates step index 1, shown as "1 analysis: error-rate" in the steps list.
     assert.equal(await page.locator('[data-section=analysis] .run-gate').textContent(), 'step 1');
     const chart = page.locator('[data-section=analysis] .metric[data-metric=error-rate] svg.metric-chart');
-    assert.deepEqual(await chart.locator('circle.chart-point').evaluateAll((els) => els.map((e) => e.getAttribute('data-phase'))), ['Successful', 'Failed', 'Failed', 'Failed']);
+    assert.deepEqual(await chart.locator('circle.chart-point').evaluateAll((els) => els.map((e) => e.getAttribute('data-phase'))), [
+      'Successful',
+      'Failed',
+      'Failed',
+      'Failed',
+    ]);
     assert.equal(await chart.locator('circle.bad').count(), 3);
     const cell = page.locator('[data-section=analysis] .measurements tbody tr').first();
     assert.equal(await cell.locator('code').textContent(), '<img src=x onerror="window.__hacked=1">');
@@ -352,7 +522,16 @@ describe('webview in headless Chromium', function () {
     const page = await openWith(canaryPaused());
     const broken = JSON.parse(JSON.stringify(canaryPaused()));
     broken.view.step.steps = 'all of them';
-    const malformed: unknown[] = [null, 'rollout', 42, { kind: 'rollout' }, broken, { kind: 'simulation', manifestName: 'x', frames: [{ index: 0 }] }, { kind: 'eval', code: 'alert(1)' }, { kind: 'actionResult', requestId: 'x', ok: true }];
+    const malformed: unknown[] = [
+      null,
+      'rollout',
+      42,
+      { kind: 'rollout' },
+      broken,
+      { kind: 'simulation', manifestName: 'x', frames: [{ index: 0 }] },
+      { kind: 'eval', code: 'alert(1)' },
+      { kind: 'actionResult', requestId: 'x', ok: true },
+    ];
     for (const m of malformed) await send(page, m);
     const all = await postedAtLeast(page, 1 + malformed.length);
     const errors = all.filter((m) => (m as { kind: string }).kind === 'viewError');
@@ -381,7 +560,10 @@ describe('webview in headless Chromium', function () {
     await page.locator(`.frame[data-frame="${running}"] .experiment`).waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('.experiment .experiment-name').textContent(), ex.name);
     assert.equal(await page.locator('.experiment .experiment-phase').textContent(), 'Running');
-    assert.deepEqual(await texts(page, '.experiment li[data-template]'), ex.templates.map((t) => `template ${t.name}: ${t.available}/${t.desired} pods available`));
+    assert.deepEqual(
+      await texts(page, '.experiment li[data-template]'),
+      ex.templates.map((t) => `template ${t.name}: ${t.available}/${t.desired} pods available`),
+    );
     // Before the step, no Experiment is shown.
     await page.locator('.frame-dot').nth(0).click();
     await page.locator('.frame[data-frame="0"]').waitFor({ timeout: WAIT_MS });
@@ -395,7 +577,10 @@ describe('webview in headless Chromium', function () {
     const page = await openWith(sim);
     const frameShown = async () => Number(await page.locator('.frame').getAttribute('data-frame'));
     assert.equal(await frameShown(), 0);
-    assert.match((await page.locator('.sim-outcome').textContent()) ?? '', /fully promoted after 4m 52s \(23 frames\); it waits for a promote once/);
+    assert.match(
+      (await page.locator('.sim-outcome').textContent()) ?? '',
+      /fully promoted after 4m 52s \(23 frames\); it waits for a promote once/,
+    );
     await page.locator('[data-control=forward]').click();
     await page.locator('[data-control=forward]').click();
     await page.locator('[data-control=back]').click();
@@ -409,18 +594,34 @@ describe('webview in headless Chromium', function () {
     // Numbered as the kubectl plugin's "Step:" (currentStepIndex/steps), the step written by the planner's stepText.
     assert.equal(f.step.current?.kind, 'pause');
     assert.equal(await page.locator('.frame-step').textContent(), `Step ${f.step.index}/${f.step.count}: pause until promoted`);
-    assert.ok((await texts(page, '.waiting-for li')).some((w) => w.startsWith(`paused at step ${f.step.index} until promoted`)), 'the waiting-for line names the same step number');
+    assert.ok(
+      (await texts(page, '.waiting-for li')).some((w) => w.startsWith(`paused at step ${f.step.index} until promoted`)),
+      'the waiting-for line names the same step number',
+    );
     assert.equal(Number(await page.locator('.frame .traffic-split').getAttribute('data-weight')), f.weight.canary);
-    assert.deepEqual(await texts(page, '.sim-services tbody td.selects code'), f.services.map((s) => `rollouts-pod-template-hash=${s.selects}`));
     assert.deepEqual(
-      await page.locator('.sim-replicasets tbody tr').evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset['role'], ...Array.from(r.querySelectorAll('td.num')).map((c) => Number(c.textContent))])),
+      await texts(page, '.sim-services tbody td.selects code'),
+      f.services.map((s) => `rollouts-pod-template-hash=${s.selects}`),
+    );
+    assert.deepEqual(
+      await page
+        .locator('.sim-replicasets tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((r) => [
+            (r as HTMLElement).dataset['role'],
+            ...Array.from(r.querySelectorAll('td.num')).map((c) => Number(c.textContent)),
+          ]),
+        ),
       f.replicaSets.map((r) => [r.role, r.desired, r.current, r.ready, r.available]),
     );
     assert.equal(await page.locator('[data-control=next-promote]').getAttribute('disabled'), '', 'no promote point after the only one');
 
     await page.keyboard.press('ArrowRight');
     assert.equal(await frameShown(), promoteAt + 1);
-    await page.locator('.frame-dot').nth(frames.length - 1).click();
+    await page
+      .locator('.frame-dot')
+      .nth(frames.length - 1)
+      .click();
     assert.equal(await frameShown(), frames.length - 1);
     assert.equal(await page.locator('.frame-phase').textContent(), 'Healthy');
     await page.close();
@@ -451,7 +652,10 @@ describe('webview in headless Chromium', function () {
     const active = f.services.find((s) => s.role === 'active')!;
     const preview = f.services.find((s) => s.role === 'preview')!;
     assert.notEqual(active.selects, preview.selects);
-    assert.match((await page.locator(`[data-service="${active.name}"] .selects`).textContent()) ?? '', new RegExp(`${active.selects!}.*${active.replicaSet!}`));
+    assert.match(
+      (await page.locator(`[data-service="${active.name}"] .selects`).textContent()) ?? '',
+      new RegExp(`${active.selects!}.*${active.replicaSet!}`),
+    );
     assert.match((await page.locator(`[data-service="${preview.name}"] .selects`).textContent()) ?? '', new RegExp(preview.selects!));
     assert.match((await page.locator('.waiting-for').textContent()) ?? '', /a promote \(autoPromotionEnabled is false\)/);
     await page.close();
@@ -465,7 +669,11 @@ describe('webview in headless Chromium', function () {
     await send(page, later); // messages are handled in order: once this shows, the answer above was handled
     await page.locator('.rollout-header .message', { hasText: 'a later update' }).waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('.notice').count(), 0);
-    await send(page, { kind: 'rolloutGone', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, message: 'it was deleted' });
+    await send(page, {
+      kind: 'rolloutGone',
+      target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' },
+      message: 'it was deleted',
+    });
     await page.locator('.gone').waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('.gone').textContent(), ' Rollout shop/checkout (kind-dev) is no longer there: it was deleted');
     assert.equal(await page.locator('vscode-button[data-action]').count(), 0);
@@ -486,7 +694,10 @@ describe('webview in headless Chromium', function () {
     await send(page, message);
     await page.locator('.sim-invalid-spec').waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('.simulation .frame').count(), 0, 'no frames: it never runs');
-    assert.match((await page.locator('.sim-invalid-spec').textContent()) ?? '', /InvalidSpec: The Rollout "checkout" is invalid: spec\.strategy\.canary\.steps\[0\]\.setWeight: setWeight 150 is outside 0\.\.100/);
+    assert.match(
+      (await page.locator('.sim-invalid-spec').textContent()) ?? '',
+      /InvalidSpec: The Rollout "checkout" is invalid: spec\.strategy\.canary\.steps\[0\]\.setWeight: setWeight 150 is outside 0\.\.100/,
+    );
     assert.deepEqual(await texts(page, '.invalid-spec-errors .source-link'), ['line 25', 'line 26']);
     await page.locator('.invalid-spec-errors .source-link').nth(1).click();
     const sent = (await postedAtLeast(page, 2)).at(-1);
@@ -504,7 +715,12 @@ describe('webview in headless Chromium', function () {
     const page = await openWith(stuck);
     const line = (await page.locator('.sim-outcome').textContent()) ?? '';
     const last = stuck.frames.at(-1)!;
-    assert.match(line, new RegExp(`^Outcome: stuck after .* \\(${cut} frames\\) at Step ${last.step.index}/${last.step.count}: pause until promoted; it did not get to the end\\.$`));
+    assert.match(
+      line,
+      new RegExp(
+        `^Outcome: stuck after .* \\(${cut} frames\\) at Step ${last.step.index}/${last.step.count}: pause until promoted; it did not get to the end\\.$`,
+      ),
+    );
     assert.doesNotMatch(line, /never waits/);
     await page.close();
   });
@@ -552,7 +768,10 @@ describe('webview in headless Chromium', function () {
         await applyTheme(page, theme);
         for (const [name, message, control] of shots) {
           await send(page, message());
-          await page.locator(message().kind === 'simulation' ? '.simulation .frame' : `.rollout-name`).first().waitFor({ timeout: WAIT_MS });
+          await page
+            .locator(message().kind === 'simulation' ? '.simulation .frame' : `.rollout-name`)
+            .first()
+            .waitFor({ timeout: WAIT_MS });
           if (control) await page.locator(`[data-control=${control}]`).click();
           await codiconFontLoaded(page);
           const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -13,7 +13,9 @@ import type { FlagSpec } from '../../cluster';
 
 function usage(cli: CliVerb): string {
   const options = cli.options.map((o) => (o.value ? `[${o.flag} ${o.value}]` : `[${o.flag}]`));
-  const line = ['Usage: rollouts', cli.verb, 'NAME', cli.operands, ...options, '[-n NS] [--context C] [--kubeconfig F]'].filter(Boolean).join(' ');
+  const line = ['Usage: rollouts', cli.verb, 'NAME', cli.operands, ...options, '[-n NS] [--context C] [--kubeconfig F]']
+    .filter(Boolean)
+    .join(' ');
   const width = 21;
   const own = cli.options.map((o) => `  ${`${o.flag}${o.value ? ` ${o.value}` : ''}`.padEnd(width - 2)}${o.help}\n`).join('');
   return `${line}\n\n${cli.about}\n\nOptions:\n${own}${cluster().targetUsage}\n`;
@@ -47,5 +49,12 @@ function actionCommand(cli: CliVerb, summary: string): Command {
 /** The action verbs, in catalog order. */
 export const actionCommands: readonly Command[] = ACTION_ORDER.flatMap((name) => {
   const entry = ACTIONS[name];
-  return entry.cli ? [actionCommand(entry.cli, entry.description.replace(/^\w/, (c) => c.toLowerCase()))] : [];
+  return entry.cli
+    ? [
+        actionCommand(
+          entry.cli,
+          entry.description.replace(/^\w/, (c) => c.toLowerCase()),
+        ),
+      ]
+    : [];
 });

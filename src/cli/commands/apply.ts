@@ -82,7 +82,8 @@ export const applyCommand: Command = {
     let failed = false;
     for (const { file, objects, problems } of read) {
       const result = await cluster().applyObjects(conn.rest, objects, conn.namespace, { force: t.flags['--force-conflicts'] === true });
-      for (const o of result.applied) io.out(`${o.kind.toLowerCase()}/${o.name}${o.namespace ? ` (namespace ${o.namespace})` : ''} applied`);
+      for (const o of result.applied)
+        io.out(`${o.kind.toLowerCase()}/${o.name}${o.namespace ? ` (namespace ${o.namespace})` : ''} applied`);
       const all: ApplyProblem[] = [...problems, ...result.problems];
       for (const p of all.sort((a, b) => a.line - b.line)) {
         failed = true;

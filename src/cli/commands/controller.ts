@@ -30,7 +30,10 @@ export function controllerNamespaces(values: readonly string[]): string[] {
   const out: string[] = [];
   for (const value of values) {
     for (const name of value.split(',').map((n) => n.trim())) {
-      if (!NAMESPACE_NAME.test(name)) throw new UsageError(`-n ${JSON.stringify(value)}: ${name === '' ? 'an empty namespace name' : `"${name}" is not a namespace name (lowercase letters, digits and '-', at most 63)`}`);
+      if (!NAMESPACE_NAME.test(name))
+        throw new UsageError(
+          `-n ${JSON.stringify(value)}: ${name === '' ? 'an empty namespace name' : `"${name}" is not a namespace name (lowercase letters, digits and '-', at most 63)`}`,
+        );
       if (!out.includes(name)) out.push(name);
     }
   }
@@ -60,7 +63,8 @@ export async function runController(args: string[], io: CommandIO, stop?: Promis
       log,
       ...(namespaces.length ? { namespaces } : {}),
       force,
-      onWaiting: (holder, until) => io.err(`waiting for the controller Lease, held by ${holder}${until ? ` until ${until.toISOString()}` : ''}`),
+      onWaiting: (holder, until) =>
+        io.err(`waiting for the controller Lease, held by ${holder}${until ? ` until ${until.toISOString()}` : ''}`),
     });
   } catch (e) {
     if (e instanceof cluster().ControllerRefused) {
@@ -70,10 +74,12 @@ export async function runController(args: string[], io: CommandIO, stop?: Promis
     throw e;
   }
   io.out(`controller running as ${running.identity}; Ctrl-C to stop`);
-  const interrupted = stop ?? new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  const interrupted =
+    stop ??
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
   const how = await Promise.race([interrupted.then(() => 'stop' as const), running.lost.then(() => 'lost' as const)]);
   if (how === 'lost') {
     io.err(`stopped: ${running.stoppedBecause() ?? 'another instance holds the controller Lease'}`);

@@ -76,7 +76,12 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
   const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
   const conn = await cluster().connectCheckedOrSay(t, io);
   if (!conn) return 1;
-  const w = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), namespaces: [conn.namespace] });
+  const w = cluster().watchCluster({
+    kc: conn.kc,
+    rest: conn.rest,
+    log: cluster().lineLog((l) => io.err(l)),
+    namespaces: [conn.namespace],
+  });
   try {
     await cluster().settledOrSay(w, io);
     const print = () => {
@@ -94,10 +99,14 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
       if (!watch) return 1;
     }
     if (!watch) return 0;
-    await followChanges(w.stores, () => {
-      io.out('');
-      print();
-    }, stop);
+    await followChanges(
+      w.stores,
+      () => {
+        io.out('');
+        print();
+      },
+      stop,
+    );
     return 0;
   } finally {
     w.dispose();

@@ -13,5 +13,17 @@ import { terminateCommand } from './terminate';
 import { applyCommand } from './apply';
 import { versionCommand } from './version';
 
-export const commands: readonly Command[] = [clusterCommand, lintCommand, schemaCommand, simulateCommand,
-  getCommand, listCommand, statusCommand, ...actionCommands, controllerCommand, terminateCommand, applyCommand, versionCommand];
+export const commands: readonly Command[] = [
+  clusterCommand,
+  lintCommand,
+  schemaCommand,
+  simulateCommand,
+  getCommand,
+  listCommand,
+  statusCommand,
+  ...actionCommands,
+  controllerCommand,
+  terminateCommand,
+  applyCommand,
+  versionCommand,
+];

@@ -6,7 +6,23 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Finding, Kustomization, Kustomized, LineColumn, ParsedFile, RelatedPlace, Severity } from '../../schema';
-import { createWorkspaceIndex, isArgoDocument, definitionsInFile, findingRange, formatPath, relatedRange, KUSTOMIZATION_FILE_NAMES, kustomizedFiles, lineIndex, patchFiles, parseFile, patchFindings, readKustomization, validateFile, boundedMessage } from '../../schema';
+import {
+  createWorkspaceIndex,
+  isArgoDocument,
+  definitionsInFile,
+  findingRange,
+  formatPath,
+  relatedRange,
+  KUSTOMIZATION_FILE_NAMES,
+  kustomizedFiles,
+  lineIndex,
+  patchFiles,
+  parseFile,
+  patchFindings,
+  readKustomization,
+  validateFile,
+  boundedMessage,
+} from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { readError, yamlFilesUnder } from '../files';
@@ -102,7 +118,12 @@ export function parseLintArgs(args: string[]): LintArgs {
   return { format, files };
 }
 
-const oneBased = (s: LineColumn, e: LineColumn) => ({ line: s.line + 1, column: s.column + 1, endLine: e.line + 1, endColumn: e.column + 1 });
+const oneBased = (s: LineColumn, e: LineColumn) => ({
+  line: s.line + 1,
+  column: s.column + 1,
+  endLine: e.line + 1,
+  endColumn: e.column + 1,
+});
 
 /** The diagnostics of one parsed file (named `file`), in text order, with 1-based positions. */
 export function toDiagnostics(file: string, parsed: ParsedFile, findings: readonly Finding[]): LintDiagnostic[] {
@@ -136,7 +157,10 @@ export function toDiagnostics(file: string, parsed: ParsedFile, findings: readon
  * editor, which leaves YAML without a Rollout or analysis template to other tools, lint reports a
  * named file's YAML syntax errors whatever it holds: the user asked about that file.
  */
-export function lintTexts(texts: readonly LintInput[], kustomize: KustomizeFacts = { isPatch: () => false, kustomized: () => undefined }): LintReport {
+export function lintTexts(
+  texts: readonly LintInput[],
+  kustomize: KustomizeFacts = { isPatch: () => false, kustomized: () => undefined },
+): LintReport {
   const workspace = createWorkspaceIndex();
   const parsed = texts.map(({ file, text, named }) => {
     const p = parseFile(text);
@@ -206,7 +230,9 @@ export function formatText(report: LintReport): string {
     }
   }
   const n = report.files.length;
-  lines.push(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${n} file${n === 1 ? '' : 's'}`);
+  lines.push(
+    `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${n} file${n === 1 ? '' : 's'}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -216,7 +242,10 @@ async function run(args: string[], io: CommandIO): Promise<number> {
   let unreadable = false;
   const files: { file: string; named: boolean }[] = [];
   for (const arg of paths) {
-    const folder = await stat(resolve(io.cwd, arg)).then((s) => s.isDirectory(), () => false);
+    const folder = await stat(resolve(io.cwd, arg)).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (!folder) {
       files.push({ file: arg, named: true });
       continue;
@@ -238,7 +267,10 @@ async function run(args: string[], io: CommandIO): Promise<number> {
       io.err(`rollouts lint: cannot read ${file}: ${readError(e)}`);
     }
   }
-  const kustomize = await kustomizeFacts(files.map((f) => resolve(io.cwd, f.file)), new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])));
+  const kustomize = await kustomizeFacts(
+    files.map((f) => resolve(io.cwd, f.file)),
+    new Map(texts.map((t) => [resolve(io.cwd, t.file), t.text])),
+  );
   // The kustomizations name files by absolute path; the workspace index by the names given here.
   const given = new Map(files.map(({ file }) => [resolve(io.cwd, file), file]));
   const kustomized = (file: string): Kustomized | undefined => {

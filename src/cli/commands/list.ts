@@ -76,7 +76,9 @@ function rowsOf(kind: 'rollout' | 'experiment', stores: ClusterStores, namespace
 
 /** Runs `list`; with --watch it prints changed lines until `stop` resolves (SIGINT in the CLI). */
 export async function runList(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
-  const t = parseOrUsage(() => cluster().parseTargetArgs(args, { '--watch': 'boolean', '-w': 'boolean', '--all-namespaces': 'boolean', '-A': 'boolean' }));
+  const t = parseOrUsage(() =>
+    cluster().parseTargetArgs(args, { '--watch': 'boolean', '-w': 'boolean', '--all-namespaces': 'boolean', '-A': 'boolean' }),
+  );
   const kind = t.name === undefined ? 'rollout' : kindWord(t.name);
   if (!kind) throw new UsageError(`unexpected argument "${t.name}": list rollouts or list experiments`);
   if (t.rest.length > 0) throw new UsageError(`unexpected argument "${t.rest[0]}"`);
@@ -85,7 +87,12 @@ export async function runList(args: string[], io: CommandIO, stop?: Promise<void
   const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
   const conn = await cluster().connectCheckedOrSay(t, io, { allNamespaces: all });
   if (!conn) return 1;
-  const w = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), ...(all ? {} : { namespaces: [conn.namespace] }) });
+  const w = cluster().watchCluster({
+    kc: conn.kc,
+    rest: conn.rest,
+    log: cluster().lineLog((l) => io.err(l)),
+    ...(all ? {} : { namespaces: [conn.namespace] }),
+  });
   try {
     await cluster().settledOrSay(w, io);
     const base = kind === 'experiment' ? EXPERIMENT_HEADER : ROLLOUT_HEADER;
@@ -97,14 +104,18 @@ export async function runList(args: string[], io: CommandIO, stop?: Promise<void
     else io.out(formatTable(header, [...shown.values()]).join('\n'));
     if (!watch) return 0;
     let widths = columnWidths(header, [...shown.values()]);
-    await followChanges(w.stores, () => {
-      const next = rows();
-      const changed = [...next].filter(([key, row]) => shown.get(key)?.join('\u0000') !== row.join('\u0000')).map(([, row]) => row);
-      shown = next;
-      // Columns only widen, so the lines stay aligned with what was printed before.
-      widths = widths.map((n, i) => Math.max(n, ...changed.map((r) => r[i]!.length)));
-      for (const row of changed) io.out(tableLine(row, widths));
-    }, stop);
+    await followChanges(
+      w.stores,
+      () => {
+        const next = rows();
+        const changed = [...next].filter(([key, row]) => shown.get(key)?.join('\u0000') !== row.join('\u0000')).map(([, row]) => row);
+        shown = next;
+        // Columns only widen, so the lines stay aligned with what was printed before.
+        widths = widths.map((n, i) => Math.max(n, ...changed.map((r) => r[i]!.length)));
+        for (const row of changed) io.out(tableLine(row, widths));
+      },
+      stop,
+    );
     return 0;
   } finally {
     w.dispose();

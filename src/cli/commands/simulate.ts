@@ -113,7 +113,6 @@ export function parseSimulateArgs(args: string[]): SimulateArgs {
   return { file, format, options };
 }
 
-
 interface LoadedRollout {
   rollout: Rollout;
   docIndex: number;
@@ -154,9 +153,14 @@ export function rolloutsInFile(
     // A spec Argo refuses (InvalidSpec) never runs: it is not simulated as if it did.
     const errors = rolloutSpecErrors(parsed, pd);
     if (errors.length > 0) {
-      for (const e of errors) problems.push(`${fileLabel}:${e.start.line + 1}:${e.start.column + 1}: invalid Rollout: ${e.message}${e.path ? ` (${e.path})` : ''}`);
+      for (const e of errors)
+        problems.push(
+          `${fileLabel}:${e.start.line + 1}:${e.start.column + 1}: invalid Rollout: ${e.message}${e.path ? ` (${e.path})` : ''}`,
+        );
       const name = (pd.doc.getIn(['metadata', 'name']) as unknown) ?? '';
-      problems.push(`${fileLabel}: Rollout ${String(name)} is not simulated: Argo's controller would refuse it (condition InvalidSpec, phase Degraded) and do nothing with it until the spec is fixed`);
+      problems.push(
+        `${fileLabel}: Rollout ${String(name)} is not simulated: Argo's controller would refuse it (condition InvalidSpec, phase Degraded) and do nothing with it until the spec is fixed`,
+      );
       continue;
     }
     const rollout = readableDocumentValue(pd.doc);
@@ -167,8 +171,10 @@ export function rolloutsInFile(
     if (!ref) continue;
     // The pod template lives in the referenced Deployment; use it when the file has it.
     const deployment = ref.kind === 'Deployment' ? deployments.find((d) => d.metadata?.name === ref.name) : undefined;
-    if (deployment?.spec?.template) loaded.rollout = { ...loaded.rollout, spec: { ...loaded.rollout.spec, template: deployment.spec.template } };
-    else loaded.note = `Rollout ${loaded.rollout.metadata?.name ?? ''}: its pod template is in ${ref.kind ?? 'a workload'}/${ref.name ?? '?'} (workloadRef), which is not in this file; replica counts are simulated all the same`;
+    if (deployment?.spec?.template)
+      loaded.rollout = { ...loaded.rollout, spec: { ...loaded.rollout.spec, template: deployment.spec.template } };
+    else
+      loaded.note = `Rollout ${loaded.rollout.metadata?.name ?? ''}: its pod template is in ${ref.kind ?? 'a workload'}/${ref.name ?? '?'} (workloadRef), which is not in this file; replica counts are simulated all the same`;
   }
   if (rollouts.length === 0 && problems.length === 0) {
     const kinds = parsed.docs.map((d) => d.kind).filter((k): k is string => !!k);

@@ -33,7 +33,12 @@ export const statusCommand: Command = {
     const name = t.name!;
     const conn = await cluster().connectCheckedOrSay(t, io);
     if (!conn) return 1;
-    const store = cluster().watchKind<Rollout>(cluster().ROLLOUT, { kc: conn.kc, rest: conn.rest, log: cluster().lineLog((l) => io.err(l)), namespace: conn.namespace });
+    const store = cluster().watchKind<Rollout>(cluster().ROLLOUT, {
+      kc: conn.kc,
+      rest: conn.rest,
+      log: cluster().lineLog((l) => io.err(l)),
+      namespace: conn.namespace,
+    });
     try {
       await store.settled;
       const failing = store.lastError();
@@ -45,7 +50,10 @@ export const statusCommand: Command = {
         io.err(`rollout "${name}" not found in namespace "${conn.namespace}" (context "${conn.context}")`);
         return 1;
       }
-      const outcome = await cluster().awaitOutcome(store, conn.namespace, name, { timeoutMs, onPhase: (p, m) => io.out(`${p}${m ? ` - ${m}` : ''}`) });
+      const outcome = await cluster().awaitOutcome(store, conn.namespace, name, {
+        timeoutMs,
+        onPhase: (p, m) => io.out(`${p}${m ? ` - ${m}` : ''}`),
+      });
       switch (outcome.kind) {
         case 'healthy':
           return 0;

@@ -43,7 +43,11 @@ export const terminateCommand: Command = {
         io.err(`cannot terminate: ${outcome.reason}`);
         return 1;
       }
-      io.out(outcome.alreadyEnded ? `${word} '${name}' terminated (it had already ended ${outcome.alreadyEnded})` : `${word} '${name}' terminated`);
+      io.out(
+        outcome.alreadyEnded
+          ? `${word} '${name}' terminated (it had already ended ${outcome.alreadyEnded})`
+          : `${word} '${name}' terminated`,
+      );
       return 0;
     } catch (e) {
       io.err(cluster().describeApiError(e, `terminating ${title} "${name}" in namespace "${conn.namespace}" (context "${conn.context}")`));

@@ -13,7 +13,7 @@ export function rolloutsVersion(): string {
 
 export const versionCommand: Command = {
   name: 'version',
-  summary: 'print the version of rollouts (the extension\'s)',
+  summary: "print the version of rollouts (the extension's)",
   usage: 'Usage: rollouts version\n\nPrints "rollouts: vX.Y.Z", the version of this tool and of the extension it comes with.\n',
   run(args, io) {
     if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`);

@@ -24,7 +24,8 @@ export async function argumentValues(args: readonly Argument[], namespace: strin
     if (arg.value !== undefined) values.set(arg.name, arg.value);
     else if (ref) {
       const v = await readSecret(namespace, ref.name, ref.key);
-      if (v === undefined) throw new ArgumentError(`argument "${arg.name}": Secret "${ref.name}" in namespace "${namespace}" has no key "${ref.key}"`);
+      if (v === undefined)
+        throw new ArgumentError(`argument "${arg.name}": Secret "${ref.name}" in namespace "${namespace}" has no key "${ref.key}"`);
       values.set(arg.name, v);
       secrets.push(v);
     } else throw new ArgumentError(`argument "${arg.name}" has no value`);
@@ -74,7 +75,8 @@ export function runForBookkeeping(run: FullAnalysisRun): FullAnalysisRun {
     }
     for (const field of ['count', 'failureLimit', 'inconclusiveLimit', 'consecutiveErrorLimit'] as const) {
       const v = m[field];
-      if (v !== undefined && v !== '' && !Number.isInteger(Number(v))) throw new ArgumentError(`metric "${m.name}": ${field} ${JSON.stringify(v)} is not a whole number`);
+      if (v !== undefined && v !== '' && !Number.isInteger(Number(v)))
+        throw new ArgumentError(`metric "${m.name}": ${field} ${JSON.stringify(v)} is not a whole number`);
     }
   }
   return { ...run, spec: { ...(run.spec ?? {}), metrics } };

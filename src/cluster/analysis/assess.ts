@@ -45,7 +45,8 @@ function retentionOf(run: FullAnalysisRun, metric: string): number {
   return r && r.limit > 0 ? r.limit : DEFAULT_MEASUREMENT_RETENTION;
 }
 
-export const resultOf = (status: AnalysisRunStatus, name: string): MetricResult | undefined => (status.metricResults ?? []).find((r) => r.name === name);
+export const resultOf = (status: AnalysisRunStatus, name: string): MetricResult | undefined =>
+  (status.metricResults ?? []).find((r) => r.name === name);
 
 /** The run is stopping: asked to (spec.terminate), or a metric that is not a dry run has ended badly. */
 export function isTerminating(run: FullAnalysisRun, status: AnalysisRunStatus): boolean {
@@ -65,7 +66,8 @@ export function nextDueAt(status: AnalysisRunStatus, metric: Metric): number | u
   const count = effectiveCount(metric);
   if (last.phase !== 'Error' && count !== undefined && (result?.count ?? 0) >= count) return undefined;
   let seconds: number;
-  if (last.phase === 'Error') seconds = Math.min(ERROR_RETRY_SECONDS, metric.interval ? parseDuration(metric.interval) : ERROR_RETRY_SECONDS);
+  if (last.phase === 'Error')
+    seconds = Math.min(ERROR_RETRY_SECONDS, metric.interval ? parseDuration(metric.interval) : ERROR_RETRY_SECONDS);
   else if (metric.interval) seconds = parseDuration(metric.interval);
   else return undefined;
   return ms(last.finishedAt) + seconds * 1000;
@@ -85,7 +87,17 @@ export function recordMeasurement(run: FullAnalysisRun, status: AnalysisRunStatu
   status.metricResults ??= [];
   let result = resultOf(status, metric);
   if (!result) {
-    result = { name: metric, phase: 'Running', measurements: [], count: 0, successful: 0, failed: 0, inconclusive: 0, error: 0, consecutiveError: 0 };
+    result = {
+      name: metric,
+      phase: 'Running',
+      measurements: [],
+      count: 0,
+      successful: 0,
+      failed: 0,
+      inconclusive: 0,
+      error: 0,
+      consecutiveError: 0,
+    };
     if (isDryRun(run, metric)) result.dryRun = true;
     status.metricResults.push(result);
   }
@@ -113,16 +125,26 @@ export function recordMeasurement(run: FullAnalysisRun, status: AnalysisRunStatu
 }
 
 /** A metric's phase from its result, and the reason when it ended badly. */
-export function assessMetric(metric: Metric, result: MetricResult | undefined, terminating: boolean): { phase: MeasurementPhase; why?: string } {
+export function assessMetric(
+  metric: Metric,
+  result: MetricResult | undefined,
+  terminating: boolean,
+): { phase: MeasurementPhase; why?: string } {
   const measurements = result?.measurements ?? [];
   if (!result || measurements.length === 0) return { phase: terminating ? 'Successful' : 'Pending' };
   const failureLimit = intOf(metric.failureLimit, 0)!;
   const inconclusiveLimit = intOf(metric.inconclusiveLimit, 0)!;
   const errorLimit = intOf(metric.consecutiveErrorLimit, DEFAULT_CONSECUTIVE_ERROR_LIMIT)!;
   // A negative limit means no limit.
-  if (failureLimit >= 0 && (result.failed ?? 0) > failureLimit) return { phase: 'Failed', why: `failed (${result.failed}) > failureLimit (${failureLimit})` };
-  if (inconclusiveLimit >= 0 && (result.inconclusive ?? 0) > inconclusiveLimit) return { phase: 'Inconclusive', why: `inconclusive (${result.inconclusive}) > inconclusiveLimit (${inconclusiveLimit})` };
-  if (errorLimit >= 0 && (result.consecutiveError ?? 0) > errorLimit) return { phase: 'Error', why: `consecutiveErrors (${result.consecutiveError}) > consecutiveErrorLimit (${errorLimit})${result.message ? `: ${result.message}` : ''}` };
+  if (failureLimit >= 0 && (result.failed ?? 0) > failureLimit)
+    return { phase: 'Failed', why: `failed (${result.failed}) > failureLimit (${failureLimit})` };
+  if (inconclusiveLimit >= 0 && (result.inconclusive ?? 0) > inconclusiveLimit)
+    return { phase: 'Inconclusive', why: `inconclusive (${result.inconclusive}) > inconclusiveLimit (${inconclusiveLimit})` };
+  if (errorLimit >= 0 && (result.consecutiveError ?? 0) > errorLimit)
+    return {
+      phase: 'Error',
+      why: `consecutiveErrors (${result.consecutiveError}) > consecutiveErrorLimit (${errorLimit})${result.message ? `: ${result.message}` : ''}`,
+    };
   const count = effectiveCount(metric);
   if (count !== undefined && (result.count ?? 0) >= count) return { phase: 'Successful' };
   return { phase: terminating ? 'Successful' : 'Running' };
@@ -153,7 +175,8 @@ export function assessRun(run: FullAnalysisRun, status: AnalysisRunStatus, now: 
       continue;
     }
     if (dry) continue;
-    if (!worst || WORSE.indexOf(phase) > WORSE.indexOf(worst.phase)) worst = { phase, message: why ? `Metric "${metric.name}" assessed ${phase} due to ${why}` : '' };
+    if (!worst || WORSE.indexOf(phase) > WORSE.indexOf(worst.phase))
+      worst = { phase, message: why ? `Metric "${metric.name}" assessed ${phase} due to ${why}` : '' };
   }
   status.runSummary = summary;
   if (drySummary.count > 0) status.dryRunSummary = drySummary;

@@ -150,7 +150,12 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
   }
 
   /** Takes the measurements due at `now` into `status`; returns a sentence when the run cannot run at all. */
-  async function measureDue(run: FullAnalysisRun, view: FullAnalysisRun, status: AnalysisRunStatus, now: Date): Promise<string | undefined> {
+  async function measureDue(
+    run: FullAnalysisRun,
+    view: FullAnalysisRun,
+    status: AnalysisRunStatus,
+    now: Date,
+  ): Promise<string | undefined> {
     const metrics = run.spec?.metrics ?? [];
     if (metrics.length === 0) return 'the run has no metrics (at least one metric is required)';
     const due = dueMetrics(view, status, now).map((m) => metrics.find((x) => x.name === m.name)!);
@@ -214,7 +219,8 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
           if (inScope(run.metadata?.namespace) && !isCompletedPhase(run.status?.phase)) enqueue(key);
         }),
       );
-      for (const run of scope.list(runs)) if (!isCompletedPhase(run.status?.phase)) enqueue(keyOf(run.metadata?.namespace, run.metadata?.name));
+      for (const run of scope.list(runs))
+        if (!isCompletedPhase(run.status?.phase)) enqueue(keyOf(run.metadata?.namespace, run.metadata?.name));
     },
     async stop() {
       stopping.abort();
@@ -225,4 +231,3 @@ export function createAnalysisController(opts: AnalysisControllerOptions): Analy
     idle: work.idle,
   };
 }
-

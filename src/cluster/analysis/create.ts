@@ -31,13 +31,18 @@ export async function prepareAnalysisRun(rest: Rest, run: AnalysisRun, rollout: 
   const keyOf = (clusterScope: boolean, name: string) => `${clusterScope ? 'cluster' : namespace}/${name}`;
   for (const ref of templateRefsOf(run)) {
     if (!ref.name || found.has(keyOf(ref.clusterScope, ref.name))) continue;
-    const path = ref.clusterScope ? kindPath(CLUSTER_ANALYSIS_TEMPLATE, undefined, ref.name) : kindPath(ANALYSIS_TEMPLATE, namespace, ref.name);
+    const path = ref.clusterScope
+      ? kindPath(CLUSTER_ANALYSIS_TEMPLATE, undefined, ref.name)
+      : kindPath(ANALYSIS_TEMPLATE, namespace, ref.name);
     try {
       found.set(keyOf(ref.clusterScope, ref.name), await getOrUndefined<AnalysisTemplate>(rest, path));
     } catch (e) {
       // Not allowed to read it will not pass by waiting; anything else (unreachable, 5xx) is tried again.
       if (e instanceof ApiError && e.status === 403) {
-        return { run: run as FullAnalysisRun, failure: describeApiError(e, `reading ${ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate'} "${ref.name}"`) };
+        return {
+          run: run as FullAnalysisRun,
+          failure: describeApiError(e, `reading ${ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate'} "${ref.name}"`),
+        };
       }
       throw e;
     }
@@ -55,10 +60,17 @@ export type Write = <T>(method: string, path: string, ro?: Parameters<Rest['requ
  * from its templates, or, when it cannot be, created and then marked Error with the reason. Returns
  * the run as last written, and that reason.
  */
-export async function createAnalysisRunFor(rest: Rest, write: Write, run: AnalysisRun, owner: RunOwner): Promise<{ written: AnalysisRun; failure?: string }> {
+export async function createAnalysisRunFor(
+  rest: Rest,
+  write: Write,
+  run: AnalysisRun,
+  owner: RunOwner,
+): Promise<{ written: AnalysisRun; failure?: string }> {
   const ns = run.metadata?.namespace ?? owner.metadata?.namespace ?? 'default';
   const prepared = await prepareAnalysisRun(rest, run, owner);
-  const created = await write<AnalysisRun>('POST', kindPath(ANALYSIS_RUN, ns), { body: { apiVersion: apiVersionOf(ANALYSIS_RUN), kind: ANALYSIS_RUN.name, ...prepared.run } });
+  const created = await write<AnalysisRun>('POST', kindPath(ANALYSIS_RUN, ns), {
+    body: { apiVersion: apiVersionOf(ANALYSIS_RUN), kind: ANALYSIS_RUN.name, ...prepared.run },
+  });
   if (prepared.failure === undefined) return { written: created };
   const body = { metadata: { resourceVersion: created.metadata?.resourceVersion }, status: { phase: 'Error', message: prepared.failure } };
   let marked: AnalysisRun;

@@ -47,7 +47,8 @@ class Budget {
   /** Before a value of `n` elements or characters is made. */
   alloc(n: number): void {
     this.memory += n;
-    if (!(this.memory <= this.limits.memory)) fail(`the expression exceeded its budget of ${this.limits.memory} elements and characters of values`);
+    if (!(this.memory <= this.limits.memory))
+      fail(`the expression exceeded its budget of ${this.limits.memory} elements and characters of values`);
     this.step(n);
   }
 }
@@ -56,7 +57,18 @@ const fail = (message: string): never => {
   throw new ExpressionError(message);
 };
 
-const typeName = (v: unknown): string => (v === null || v === undefined ? 'nil' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'map' : typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v);
+const typeName = (v: unknown): string =>
+  v === null || v === undefined
+    ? 'nil'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'object'
+        ? 'map'
+        : typeof v === 'number'
+          ? Number.isInteger(v)
+            ? 'int'
+            : 'float'
+          : typeof v;
 
 function num(v: unknown, what: string): number {
   if (typeof v !== 'number') fail(`${what} needs a number, got ${typeName(v)} ${show(v)}`);
@@ -96,7 +108,10 @@ function equal(a: unknown, b: unknown, budget: Budget): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i], budget));
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(own(a, k), own(b, k), budget));
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(own(a, k), own(b, k), budget))
+    );
   }
   return false;
 }
@@ -114,7 +129,13 @@ function parseNumber(v: unknown, integer: boolean, fn: string): number {
   if (typeof v === 'number') return integer ? Math.trunc(v) : v;
   if (typeof v === 'string') {
     const t = v.trim();
-    const n = integer ? (/^[+-]?\d+$/.test(t) ? Number(t) : NaN) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(Inf|inf|NaN|nan)$/.test(t) ? Number(t.replace(/inf/i, 'Infinity').replace(/nan/i, 'NaN')) : NaN;
+    const n = integer
+      ? /^[+-]?\d+$/.test(t)
+        ? Number(t)
+        : NaN
+      : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(Inf|inf|NaN|nan)$/.test(t)
+        ? Number(t.replace(/inf/i, 'Infinity').replace(/nan/i, 'NaN'))
+        : NaN;
     if (Number.isNaN(n) && !/nan/i.test(t)) fail(`${fn}: "${v}" is not ${integer ? 'an integer' : 'a number'}`);
     return n;
   }
@@ -125,7 +146,8 @@ function parseNumber(v: unknown, integer: boolean, fn: string): number {
 type Env = { result: unknown; pointer?: unknown; vars?: Readonly<Record<string, unknown>>; budget: Budget };
 
 /** The value's own property `key`: never one it inherits (`__proto__`, `constructor`), which Argo's language has no notion of. */
-const own = (object: object, key: string): unknown => (Object.prototype.hasOwnProperty.call(object, key) ? (object as Record<string, unknown>)[key] : undefined);
+const own = (object: object, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 
 /** Elements and characters in a value (what walking it costs), counted up to `cap`. */
 function sizeOf(v: unknown, cap: number): number {
@@ -139,7 +161,6 @@ function sizeOf(v: unknown, cap: number): number {
   }
   return n;
 }
-
 
 /** What expr's sort and sortBy order: numbers, or strings. */
 function ordering(what: string): (a: unknown, b: unknown) => number {
@@ -160,7 +181,8 @@ function sortOrder(v: unknown, what: string): 1 | -1 {
 function closureCall(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   const name = e.callee;
   const closure = e.args[1];
-  if (!closure || e.args.length > (name === 'reduce' || name === 'sortBy' ? 3 : 2)) return fail(`${name}() needs an array and a predicate such as {# > 0}, got ${e.args.length} arguments`);
+  if (!closure || e.args.length > (name === 'reduce' || name === 'sortBy' ? 3 : 2))
+    return fail(`${name}() needs an array and a predicate such as {# > 0}, got ${e.args.length} arguments`);
   const items = list(evaluate(e.args[0]!, env), `${name}()`);
   const { budget } = env;
   const body = closure.kind === 'predicate' ? closure.body : closure;
@@ -241,7 +263,15 @@ const exprType = (v: unknown): string => (typeof v === 'boolean' ? 'bool' : type
 /** JSON as expr's toJSON writes it (Go's encoder: keys sorted, two-space indent). */
 function toJson(v: unknown): string {
   const sorted = (x: unknown): unknown =>
-    Array.isArray(x) ? x.map(sorted) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted((x as Record<string, unknown>)[k])])) : x;
+    Array.isArray(x)
+      ? x.map(sorted)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
+          )
+        : x;
   return JSON.stringify(sorted(v === undefined ? null : v), null, 2);
 }
 
@@ -448,7 +478,9 @@ function call(e: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
         const i = typeof key === 'number' ? (key < 0 ? object.length + key : key) : -1;
         return i >= 0 && i < object.length ? object[i] : null;
       }
-      return object && typeof object === 'object' && Object.prototype.hasOwnProperty.call(object, String(key)) ? (object as Record<string, unknown>)[String(key)] : null;
+      return object && typeof object === 'object' && Object.prototype.hasOwnProperty.call(object, String(key))
+        ? (object as Record<string, unknown>)[String(key)]
+        : null;
     }
     case 'type':
       return exprType(one());

@@ -10,7 +10,10 @@ import type { Clock } from '../clock';
 import { evaluateCondition } from './expression';
 import type { Measurement, MeasurementPhase, Metric } from './types';
 
-export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<{ status: number; text(): Promise<string> }>;
+export type Fetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+) => Promise<{ status: number; text(): Promise<string> }>;
 
 export interface MeasureDeps {
   fetch: Fetch;
@@ -20,7 +23,6 @@ export interface MeasureDeps {
   /** Aborts requests in flight (the controller is stopping). */
   stop?: AbortSignal;
 }
-
 
 /** What a provider read: the value as shown (`value`) and as the conditions see it (`result`). */
 interface Reading {
@@ -44,12 +46,15 @@ export async function measure(metric: Metric, deps: MeasureDeps): Promise<Measur
   try {
     if (provider.web) reading = await measureWeb(provider.web, deps);
     // An instant query in its place would give the conditions a value of another shape, and pass or fail them wrongly.
-    else if (provider.prometheus?.rangeQuery != null) return done('Inconclusive', { message: 'a prometheus rangeQuery is not run by the embedded controller (it runs instant queries)' });
+    else if (provider.prometheus?.rangeQuery != null)
+      return done('Inconclusive', { message: 'a prometheus rangeQuery is not run by the embedded controller (it runs instant queries)' });
     else if (provider.prometheus) reading = await measurePrometheus(provider.prometheus, deps);
     else {
       const names = Object.keys(provider);
       return done('Inconclusive', {
-        message: names.length ? `the ${names.join(', ')} provider is not run by the embedded controller (it runs web and prometheus)` : 'the metric names no provider',
+        message: names.length
+          ? `the ${names.join(', ')} provider is not run by the embedded controller (it runs web and prometheus)`
+          : 'the metric names no provider',
       });
     }
   } catch (e) {
@@ -93,7 +98,12 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out;
 }
 
-async function request(deps: MeasureDeps, url: string, init: { method: string; headers: Record<string, string>; body?: string }, timeoutSeconds: number): Promise<string> {
+async function request(
+  deps: MeasureDeps,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  timeoutSeconds: number,
+): Promise<string> {
   const controller = new AbortController();
   const cancel = deps.clock.setTimer(() => controller.abort(), timeoutSeconds * 1000);
   const onStop = () => controller.abort();
@@ -103,7 +113,8 @@ async function request(deps: MeasureDeps, url: string, init: { method: string; h
     if (deps.stop?.aborted) throw new ProviderError(`${what}: the controller is stopping`);
     const res = await deps.fetch(url, { ...init, signal: controller.signal });
     const text = await res.text();
-    if (res.status < 200 || res.status >= 300) throw new ProviderError(`${what} answered ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
+    if (res.status < 200 || res.status >= 300)
+      throw new ProviderError(`${what} answered ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
     return text;
   } catch (e) {
     if (e instanceof ProviderError) throw e;
@@ -125,7 +136,8 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
-const headersOf = (list: { key: string; value: string }[] | undefined): Record<string, string> => Object.fromEntries((list ?? []).map((h) => [h.key, h.value]));
+const headersOf = (list: { key: string; value: string }[] | undefined): Record<string, string> =>
+  Object.fromEntries((list ?? []).map((h) => [h.key, h.value]));
 
 async function measureWeb(web: NonNullable<NonNullable<Metric['provider']>['web']>, deps: MeasureDeps): Promise<Reading> {
   if (!web.url) throw new ProviderError('web: url is empty');
@@ -147,7 +159,11 @@ async function measurePrometheus(p: NonNullable<NonNullable<Metric['provider']>[
   if (!p.query) throw new ProviderError('prometheus: query is empty');
   const url = `${p.address.replace(/\/+$/, '')}/api/v1/query?query=${encodeURIComponent(p.query)}&time=${deps.clock.now().getTime() / 1000}`;
   const text = await request(deps, url, { method: 'GET', headers: headersOf(p.headers) }, p.timeout ?? 30);
-  const answer = parseJson(text, 'the Prometheus answer') as { status?: string; error?: string; data?: { resultType?: string; result?: unknown } };
+  const answer = parseJson(text, 'the Prometheus answer') as {
+    status?: string;
+    error?: string;
+    data?: { resultType?: string; result?: unknown };
+  };
   if (answer?.status !== 'success') throw new ProviderError(`Prometheus: ${answer?.error ?? `status ${answer?.status}`}`);
   const { resultType, result } = answer.data ?? {};
   if (resultType === 'vector' && Array.isArray(result)) {
@@ -172,7 +188,11 @@ export function readJsonPath(data: unknown, path: string): unknown {
   if (parts.join('') !== body) throw new ProviderError(`jsonPath "${path}": only fields, [index] and ['key'] are supported`);
   let value = data;
   for (const part of parts) {
-    const key: string | number = part.startsWith('.') ? part.slice(1) : /^\[-?\d+\]$/.test(part) ? Number(part.slice(1, -1)) : part.slice(2, -2);
+    const key: string | number = part.startsWith('.')
+      ? part.slice(1)
+      : /^\[-?\d+\]$/.test(part)
+        ? Number(part.slice(1, -1))
+        : part.slice(2, -2);
     if (Array.isArray(value) && typeof key === 'number') {
       const i = key < 0 ? value.length + key : key;
       if (i < 0 || i >= value.length) throw new ProviderError(`jsonPath "${path}": index ${key} is out of range`);

@@ -30,7 +30,7 @@ export type Resolution = { ok: true; run: FullAnalysisRun } | { ok: false; reaso
 
 /** The templates a run (as the planner made it) references. */
 export function templateRefsOf(run: AnalysisRun): { name: string; clusterScope: boolean }[] {
-  const refs = ((run.spec as { templates?: TemplateRef[] } | undefined)?.templates ?? []);
+  const refs = (run.spec as { templates?: TemplateRef[] } | undefined)?.templates ?? [];
   return refs.map((t) => ({ name: t.templateName ?? '', clusterScope: t.clusterScope === true }));
 }
 
@@ -49,10 +49,16 @@ export function resolveAnalysisRun(run: AnalysisRun, rollout: RunOwner, lookup: 
     if (!ref.name) return { ok: false, reason: `a template reference has no templateName` };
     const template = lookup({ ...ref, namespace });
     if (!template) {
-      return { ok: false, reason: ref.clusterScope ? `ClusterAnalysisTemplate "${ref.name}" not found` : `AnalysisTemplate "${ref.name}" not found in namespace "${namespace}"` };
+      return {
+        ok: false,
+        reason: ref.clusterScope
+          ? `ClusterAnalysisTemplate "${ref.name}" not found`
+          : `AnalysisTemplate "${ref.name}" not found in namespace "${namespace}"`,
+      };
     }
     for (const metric of template.spec?.metrics ?? []) {
-      if (metrics.some((m) => m.name === metric.name)) return { ok: false, reason: `two metrics have the same name "${metric.name}" (${kindName(ref.clusterScope)} "${ref.name}")` };
+      if (metrics.some((m) => m.name === metric.name))
+        return { ok: false, reason: `two metrics have the same name "${metric.name}" (${kindName(ref.clusterScope)} "${ref.name}")` };
       metrics.push(structuredClone(metric));
     }
     for (const arg of template.spec?.args ?? []) {
@@ -67,7 +73,7 @@ export function resolveAnalysisRun(run: AnalysisRun, rollout: RunOwner, lookup: 
   }
   if (metrics.length === 0) return { ok: false, reason: `the templates ${refs.map((r) => `"${r.name}"`).join(', ')} have no metrics` };
 
-  const given = (((run.spec as { args?: Argument[] } | undefined)?.args) ?? []);
+  const given = (run.spec as { args?: Argument[] } | undefined)?.args ?? [];
   const args: Argument[] = [];
   for (const declared of templateArgs) {
     const supplied = given.find((a) => a.name === declared.name);
@@ -83,14 +89,18 @@ export function resolveAnalysisRun(run: AnalysisRun, rollout: RunOwner, lookup: 
       arg.value = value;
       delete arg.valueFrom;
     }
-    if (arg.value === undefined && arg.valueFrom?.secretKeyRef === undefined) return { ok: false, reason: `argument "${arg.name}" has no value: the ${ownerWord(rollout)} must supply it` };
+    if (arg.value === undefined && arg.valueFrom?.secretKeyRef === undefined)
+      return { ok: false, reason: `argument "${arg.name}" has no value: the ${ownerWord(rollout)} must supply it` };
     args.push(arg);
   }
 
   const spec = { ...(run.spec ?? {}) } as Record<string, unknown>;
   delete spec.templates;
-  const runDryRun = [...dryRun, ...(((run.spec as { dryRun?: { metricName: string }[] }).dryRun) ?? [])];
-  const runRetention = [...retention, ...(((run.spec as { measurementRetention?: { metricName: string; limit: number }[] }).measurementRetention) ?? [])];
+  const runDryRun = [...dryRun, ...((run.spec as { dryRun?: { metricName: string }[] }).dryRun ?? [])];
+  const runRetention = [
+    ...retention,
+    ...((run.spec as { measurementRetention?: { metricName: string; limit: number }[] }).measurementRetention ?? []),
+  ];
   const resolved: FullAnalysisRun = {
     ...run,
     spec: {
@@ -113,7 +123,9 @@ export function resolveAnalysisRun(run: AnalysisRun, rollout: RunOwner, lookup: 
  */
 export function rolloutField(rollout: RunOwner, fieldPath: string): string | undefined {
   let value: unknown = rollout;
-  const parts = /^[^.[\]]+(?:\.[^.[\]]+|\[\d+\]|\['[^']*'\]|\["[^"]*"\])*$/.test(fieldPath) ? fieldPath.match(/[^.[\]'"]+|\[\d+\]|\['[^']*'\]|\["[^"]*"\]/g) ?? [] : null;
+  const parts = /^[^.[\]]+(?:\.[^.[\]]+|\[\d+\]|\['[^']*'\]|\["[^"]*"\])*$/.test(fieldPath)
+    ? (fieldPath.match(/[^.[\]'"]+|\[\d+\]|\['[^']*'\]|\["[^"]*"\]/g) ?? [])
+    : null;
   if (!parts) return undefined;
   for (const part of parts) {
     if (value === null || typeof value !== 'object') return undefined;

@@ -116,4 +116,3 @@ export interface FullAnalysisRun extends AnalysisRun {
   spec?: AnalysisRunSpec & { [k: string]: unknown };
   status?: AnalysisRunStatus;
 }
-

@@ -26,7 +26,16 @@ import { isObject } from '../../kube';
 import { albAnnotationPrefixOf, albRootServiceOf, DEFAULT_ALB_ANNOTATION_PREFIX } from '../defaults';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routedServices, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import {
+  describeRef,
+  routedServices,
+  routerObjectKey,
+  type ObservedRouterObjects,
+  type RouterDecision,
+  type RouterObject,
+  type RouterObjectRef,
+  type RouterWrite,
+} from './types';
 import { managedRouteNames, managedRoutesPlan, type HeaderRouteStep, type ManagedRoutesPlan, type WantedRoute } from './managed-routes';
 import { INGRESS_API_VERSION } from './nginx';
 
@@ -52,7 +61,13 @@ const albConfig = (rollout: Rollout): AlbConfig => {
   return isObject(alb) ? (alb as AlbConfig) : {};
 };
 
-const ingressRef = (namespace: string, name: string): RouterObjectRef => ({ apiVersion: INGRESS_API_VERSION, kind: 'Ingress', plural: 'ingresses', namespace, name });
+const ingressRef = (namespace: string, name: string): RouterObjectRef => ({
+  apiVersion: INGRESS_API_VERSION,
+  kind: 'Ingress',
+  plural: 'ingresses',
+  namespace,
+  name,
+});
 
 /** `ingresses` when given (upstream: either it or `ingress`, never both), else `ingress`; each once; or what is wrong. */
 function ingressNames(alb: AlbConfig): string[] | { problem: string } {
@@ -80,7 +95,8 @@ function portsOf(alb: AlbConfig, name: string): number[] | { problem: string } {
     const entry = alb.servicePorts.find((e) => isObject(e) && e.ingress === name) as Record<string, unknown> | undefined;
     if (entry) {
       const ports = entry.servicePorts;
-      if (!Array.isArray(ports) || ports.length === 0 || !ports.every(isPort)) return { problem: `servicePorts entry of Ingress "${name}" must list its ports (1-65535)` };
+      if (!Array.isArray(ports) || ports.length === 0 || !ports.every(isPort))
+        return { problem: `servicePorts entry of Ingress "${name}" must list its ports (1-65535)` };
       return ports;
     }
   }
@@ -117,15 +133,20 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
   const names = ingressNames(alb);
   if (!Array.isArray(names)) return names;
   const { stable: stableService, canary: canaryService } = routedServices(rollout, weights, true);
-  if (!canaryService || !stableService) return { problem: canary?.pingPong ? 'pingPong needs both pingService and pongService' : 'needs both canaryService and stableService' };
-  if (canary?.pingPong && !albRootServiceOf(rollout)) return { problem: 'pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap' };
-  if (alb.rootService !== undefined && alb.rootService !== null && typeof alb.rootService !== 'string') return { problem: 'rootService must be the name of a Service' };
-  if (alb.annotationPrefix !== undefined && alb.annotationPrefix !== null && typeof alb.annotationPrefix !== 'string') return { problem: 'annotationPrefix must be a string' };
+  if (!canaryService || !stableService)
+    return { problem: canary?.pingPong ? 'pingPong needs both pingService and pongService' : 'needs both canaryService and stableService' };
+  if (canary?.pingPong && !albRootServiceOf(rollout))
+    return { problem: 'pingPong needs a rootService: the action cannot be keyed by ping or pong, which swap' };
+  if (alb.rootService !== undefined && alb.rootService !== null && typeof alb.rootService !== 'string')
+    return { problem: 'rootService must be the name of a Service' };
+  if (alb.annotationPrefix !== undefined && alb.annotationPrefix !== null && typeof alb.annotationPrefix !== 'string')
+    return { problem: 'annotationPrefix must be a string' };
   const stickiness = stickinessOf(alb);
   if (stickiness && 'problem' in stickiness) return stickiness;
   const additional = weights.additional ?? [];
   const unnamed = additional.find((d) => !d.serviceName);
-  if (unnamed) return { problem: `an experiment template at weight ${unnamed.weight} has no Service yet: its target group cannot be named` };
+  if (unnamed)
+    return { problem: `an experiment template at weight ${unnamed.weight} has no Service yet: its target group cannot be named` };
 
   const plan = managedRoutesPlan(rollout);
   if ('problem' in plan) return plan;
@@ -147,18 +168,26 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
     if (!ingress) return { problem: `${describeRef(ref)} was not found (the ALB router only annotates an existing Ingress)` };
     if (!hasRuleWithService(ingress, actionService)) {
       const from = alb.rootService ? 'rootService' : 'stableService';
-      return { problem: `${describeRef(ref)} has no rule whose backend is the Service "${actionService}" (the ${from}), so the ALB would not use the action ${actionKey}` };
+      return {
+        problem: `${describeRef(ref)} has no rule whose backend is the Service "${actionService}" (the ${from}), so the ALB would not use the action ${actionKey}`,
+      };
     }
 
     const forward = (groups: [service: string, weight: number][]) => ({
       Type: 'forward',
       ForwardConfig: {
-        TargetGroups: groups.flatMap(([service, weight]) => ports.map((port): TargetGroup => ({ ServiceName: service, ServicePort: String(port), Weight: weight }))),
+        TargetGroups: groups.flatMap(([service, weight]) =>
+          ports.map((port): TargetGroup => ({ ServiceName: service, ServicePort: String(port), Weight: weight })),
+        ),
         ...(stickiness ? { TargetGroupStickinessConfig: stickiness } : {}),
       },
     });
     // The stable gets what the others leave out of maxTrafficWeight (status.canary.weights), which is 100 by default.
-    const action = forward([[canaryService, weights.canary.weight], ...additional.map((d): [string, number] => [d.serviceName!, d.weight]), [stableService, weights.stable.weight]]);
+    const action = forward([
+      [canaryService, weights.canary.weight],
+      ...additional.map((d): [string, number] => [d.serviceName!, d.weight]),
+      [stableService, weights.stable.weight],
+    ]);
 
     // Every annotation this Rollout wants (a string) or wants gone (null).
     const wanted = new Map<string, unknown>([[actionKey, action]]);
@@ -182,8 +211,12 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
     const managed = managedAnnotations(have[ALB_MANAGED_ANNOTATIONS]);
     if ('problem' in managed) return { problem: `${describeRef(ref)}: ${managed.problem}` };
     const mine = managed.value[rolloutName] ?? [];
-    const recorded = [...mine.filter((k) => wanted.get(k) !== null), ...[...wanted].filter(([k, v]) => v !== null && !mine.includes(k)).map(([k]) => k)];
-    if (recorded.join('\n') !== mine.join('\n')) annotations[ALB_MANAGED_ANNOTATIONS] = sortedJson({ ...managed.value, [rolloutName]: recorded });
+    const recorded = [
+      ...mine.filter((k) => wanted.get(k) !== null),
+      ...[...wanted].filter(([k, v]) => v !== null && !mine.includes(k)).map(([k]) => k),
+    ];
+    if (recorded.join('\n') !== mine.join('\n'))
+      annotations[ALB_MANAGED_ANNOTATIONS] = sortedJson({ ...managed.value, [rolloutName]: recorded });
 
     const rules = routes && rulesWithRoutes(ingress, routes);
     const patch: RouterObject = { metadata: { resourceVersion: ingress.metadata?.resourceVersion } };
@@ -200,7 +233,10 @@ export function albWrites(rollout: Rollout, weights: TrafficWeights, observed: O
  * (none: its annotations and paths go); undefined while the plan leaves the routes as they are.
  * A mirror route is not an ALB thing: upstream's SetMirrorRoute does nothing for ALB.
  */
-function headerRoutes(plan: Exclude<ManagedRoutesPlan, { problem: string }>, names: string[]): Map<string, HeaderRouteStep | null> | undefined {
+function headerRoutes(
+  plan: Exclude<ManagedRoutesPlan, { problem: string }>,
+  names: string[],
+): Map<string, HeaderRouteStep | null> | undefined {
   if ('leave' in plan) return undefined;
   return new Map(names.map((name) => [name, headerStep(plan.routes.get(name))]));
 }
@@ -208,12 +244,18 @@ function headerRoutes(plan: Exclude<ManagedRoutesPlan, { problem: string }>, nam
 const headerStep = (route: WantedRoute | undefined): HeaderRouteStep | null => (route?.kind === 'header' ? route.step : null);
 
 /** The conditions annotation's value: one http-header condition per match, by its exact value (ALB matches no other way). */
-function headerConditions(step: HeaderRouteStep): { field: string; httpHeaderConfig: { httpHeaderName: string; values: string[] } }[] | { problem: string } {
+function headerConditions(
+  step: HeaderRouteStep,
+): { field: string; httpHeaderConfig: { httpHeaderName: string; values: string[] } }[] | { problem: string } {
   const out = [];
   for (const [j, m] of (step.match ?? []).entries()) {
-    if (typeof m?.headerName !== 'string' || m.headerName === '') return { problem: `setHeaderRoute "${step.name}" match[${j}] needs a headerName` };
+    if (typeof m?.headerName !== 'string' || m.headerName === '')
+      return { problem: `setHeaderRoute "${step.name}" match[${j}] needs a headerName` };
     const exact = m.headerValue?.exact;
-    out.push({ field: 'http-header', httpHeaderConfig: { httpHeaderName: m.headerName, values: [typeof exact === 'string' ? exact : ''] } });
+    out.push({
+      field: 'http-header',
+      httpHeaderConfig: { httpHeaderName: m.headerName, values: [typeof exact === 'string' ? exact : ''] },
+    });
   }
   return out;
 }
@@ -243,9 +285,14 @@ function rulesWithRoutes(ingress: RouterObject, routes: Map<string, HeaderRouteS
 }
 
 /** The path the ALB controller sends to an action annotation: upstream's CreateAnnotationBasedPath. */
-const annotationPath = (action: string) => ({ path: '/*', pathType: 'ImplementationSpecific', backend: { service: { name: action, port: { name: 'use-annotation' } } } });
+const annotationPath = (action: string) => ({
+  path: '/*',
+  pathType: 'ImplementationSpecific',
+  backend: { service: { name: action, port: { name: 'use-annotation' } } },
+});
 
-const backendServiceOf = (path: unknown): unknown => (isObject(path) && isObject(path.backend) && isObject(path.backend.service) ? path.backend.service.name : undefined);
+const backendServiceOf = (path: unknown): unknown =>
+  isObject(path) && isObject(path.backend) && isObject(path.backend.service) ? path.backend.service.name : undefined;
 
 /** Some rule's HTTP path has `service` as its backend (by name, as upstream checks). */
 function hasRuleWithService(ingress: RouterObject, service: string): boolean {

@@ -11,13 +11,27 @@
  */
 import { cloneJson, isObject } from '../../kube';
 import type { Rollout, TrafficWeights } from '../types';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import {
+  describeRef,
+  routerObjectKey,
+  type ObservedRouterObjects,
+  type RouterDecision,
+  type RouterObject,
+  type RouterObjectRef,
+  type RouterWrite,
+} from './types';
 
 export const AMBASSADOR_API_VERSION = 'getambassador.io/v2';
 /** Upstream cuts a base name to 246 characters before adding `-canary`. */
 const MAX_BASE_NAME = 246;
 
-const mappingRef = (namespace: string, name: string): RouterObjectRef => ({ apiVersion: AMBASSADOR_API_VERSION, kind: 'Mapping', plural: 'mappings', namespace, name });
+const mappingRef = (namespace: string, name: string): RouterObjectRef => ({
+  apiVersion: AMBASSADOR_API_VERSION,
+  kind: 'Mapping',
+  plural: 'mappings',
+  namespace,
+  name,
+});
 
 export const canaryMappingName = (base: string): string => `${base.slice(0, MAX_BASE_NAME)}-canary`;
 
@@ -26,7 +40,8 @@ function mappingNames(rollout: Rollout): string[] | { problem: string } {
   const config: unknown = rollout.spec?.strategy?.canary?.trafficRouting?.ambassador;
   const mappings = isObject(config) ? config.mappings : undefined;
   if (!Array.isArray(mappings) || mappings.length === 0) return { problem: 'mappings must list the Mappings to split' };
-  for (const [i, name] of mappings.entries()) if (typeof name !== 'string' || name === '') return { problem: `mappings[${i}] must be the name of a Mapping` };
+  for (const [i, name] of mappings.entries())
+    if (typeof name !== 'string' || name === '') return { problem: `mappings[${i}] must be the name of a Mapping` };
   return [...new Set(mappings as string[])];
 }
 
@@ -57,16 +72,33 @@ export function ambassadorWrites(rollout: Rollout, weights: TrafficWeights, obse
     const canary = observed.get(routerObjectKey(canaryRef));
     if (canary) {
       if (weight === 0) writes.push({ action: 'delete', ref: canaryRef });
-      else if (canary.spec?.weight !== weight) writes.push({ action: 'patch', ref: canaryRef, patch: { metadata: { resourceVersion: canary.metadata?.resourceVersion }, spec: { weight } } });
+      else if (canary.spec?.weight !== weight)
+        writes.push({
+          action: 'patch',
+          ref: canaryRef,
+          patch: { metadata: { resourceVersion: canary.metadata?.resourceVersion }, spec: { weight } },
+        });
       continue;
     }
     if (weight === 0) continue;
     const base = observed.get(routerObjectKey(baseRef));
     if (!base) return { problem: `${describeRef(baseRef)} was not found (the canary Mapping is a copy of it)` };
     const baseWeight: unknown = base.spec?.weight;
-    if (baseWeight !== undefined && baseWeight !== null && baseWeight !== 0) return { problem: `${describeRef(baseRef)} has a weight of its own (${String(baseWeight)}): Ambassador would not split it, so upstream refuses it` };
+    if (baseWeight !== undefined && baseWeight !== null && baseWeight !== 0)
+      return {
+        problem: `${describeRef(baseRef)} has a weight of its own (${String(baseWeight)}): Ambassador would not split it, so upstream refuses it`,
+      };
     const spec = { ...cloneJson(isObject(base.spec) ? base.spec : {}), service: canaryServiceOf(base, canaryService), weight };
-    writes.push({ action: 'create', ref: canaryRef, object: { apiVersion: base.apiVersion ?? AMBASSADOR_API_VERSION, kind: 'Mapping', metadata: { name: canaryRef.name, namespace }, spec } });
+    writes.push({
+      action: 'create',
+      ref: canaryRef,
+      object: {
+        apiVersion: base.apiVersion ?? AMBASSADOR_API_VERSION,
+        kind: 'Mapping',
+        metadata: { name: canaryRef.name, namespace },
+        spec,
+      },
+    });
   }
   return { writes };
 }

@@ -16,7 +16,17 @@ import { canonicalJson } from '../hash';
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';
 import { managedRouteNames, managedRoutesPlan, type HeaderRouteStep } from './managed-routes';
-import { controlledBy, describeRef, notOwnedProblem, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import {
+  controlledBy,
+  describeRef,
+  notOwnedProblem,
+  routerObjectKey,
+  type ObservedRouterObjects,
+  type RouterDecision,
+  type RouterObject,
+  type RouterObjectRef,
+  type RouterWrite,
+} from './types';
 
 export const APISIX_API_VERSION = 'apisix.apache.org/v2';
 
@@ -28,13 +38,21 @@ interface ApisixConfig {
 function apisixConfig(rollout: Rollout): ApisixConfig | { problem: string } {
   const config: unknown = rollout.spec?.strategy?.canary?.trafficRouting?.apisix;
   const route = isObject(config) && isObject(config.route) ? config.route : undefined;
-  if (typeof route?.name !== 'string' || route.name === '') return { problem: 'route.name must name the ApisixRoute whose weights are set' };
+  if (typeof route?.name !== 'string' || route.name === '')
+    return { problem: 'route.name must name the ApisixRoute whose weights are set' };
   if (route.rules === undefined || route.rules === null) return { route: route.name, rules: [route.name] };
-  if (!Array.isArray(route.rules) || !route.rules.every((r) => typeof r === 'string' && r !== '')) return { problem: 'route.rules must be a list of the names of the route\'s http rules' };
+  if (!Array.isArray(route.rules) || !route.rules.every((r) => typeof r === 'string' && r !== ''))
+    return { problem: "route.rules must be a list of the names of the route's http rules" };
   return { route: route.name, rules: route.rules as string[] };
 }
 
-const routeRef = (namespace: string, name: string): RouterObjectRef => ({ apiVersion: APISIX_API_VERSION, kind: 'ApisixRoute', plural: 'apisixroutes', namespace, name });
+const routeRef = (namespace: string, name: string): RouterObjectRef => ({
+  apiVersion: APISIX_API_VERSION,
+  kind: 'ApisixRoute',
+  plural: 'apisixroutes',
+  namespace,
+  name,
+});
 
 export function apisixReads(rollout: Rollout): RouterObjectRef[] {
   const config = apisixConfig(rollout);
@@ -76,14 +94,18 @@ export function apisixWrites(rollout: Rollout, weights: TrafficWeights, observed
   const backends = ruleBackends(http, config.rules);
   if ('problem' in backends) return { problem: `${describeRef(ref)}: ${backends.problem}` };
   for (const list of backends) {
-    for (const [service, weight] of [[canary.canaryService, weights.canary.weight], [canary.stableService, 100 - weights.canary.weight]] as const) {
+    for (const [service, weight] of [
+      [canary.canaryService, weights.canary.weight],
+      [canary.stableService, 100 - weights.canary.weight],
+    ] as const) {
       const backend = backendOf(list, service);
       if (!backend) return { problem: `${describeRef(ref)}: apisix route ${service} backend was not found` };
       backend.weight = weight;
     }
   }
   const writes: RouterWrite[] = [];
-  if (canonicalJson(http) !== canonicalJson(route.spec.http)) writes.push({ action: 'patch', ref, patch: { metadata: { resourceVersion: route.metadata?.resourceVersion }, spec: { http } } });
+  if (canonicalJson(http) !== canonicalJson(route.spec.http))
+    writes.push({ action: 'patch', ref, patch: { metadata: { resourceVersion: route.metadata?.resourceVersion }, spec: { http } } });
 
   if ('leave' in plan) return { writes };
   for (const name of managedRouteNames(rollout)) {
@@ -97,11 +119,22 @@ export function apisixWrites(rollout: Rollout, weights: TrafficWeights, observed
       continue;
     }
     if (existing && !owned) return { problem: `${notOwnedProblem(headerRef)}: it cannot be the header route "${name}"` };
-    const built = headerRoute(existing ?? copyOf(route, name, rollout), config.rules, wanted.step, canary.canaryService, canary.stableService, !existing);
+    const built = headerRoute(
+      existing ?? copyOf(route, name, rollout),
+      config.rules,
+      wanted.step,
+      canary.canaryService,
+      canary.stableService,
+      !existing,
+    );
     if ('problem' in built) return { problem: `${describeRef(headerRef)}: ${built.problem}` };
     if (!existing) writes.push({ action: 'create', ref: headerRef, object: built.route });
     else if (canonicalJson(built.route.spec) !== canonicalJson(existing.spec)) {
-      writes.push({ action: 'patch', ref: headerRef, patch: { metadata: { resourceVersion: existing.metadata?.resourceVersion }, spec: { http: built.route.spec.http } } });
+      writes.push({
+        action: 'patch',
+        ref: headerRef,
+        patch: { metadata: { resourceVersion: existing.metadata?.resourceVersion }, spec: { http: built.route.spec.http } },
+      });
     }
   }
   return { writes };
@@ -113,7 +146,13 @@ function copyOf(route: RouterObject, name: string, rollout: Rollout): RouterObje
   return {
     apiVersion: route.apiVersion ?? APISIX_API_VERSION,
     kind: 'ApisixRoute',
-    metadata: { name, namespace: route.metadata?.namespace, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}), ownerReferences: [rolloutOwnerReference(rollout)] },
+    metadata: {
+      name,
+      namespace: route.metadata?.namespace,
+      ...(labels ? { labels } : {}),
+      ...(annotations ? { annotations } : {}),
+      ownerReferences: [rolloutOwnerReference(rollout)],
+    },
     spec: cloneJson(route.spec),
   };
 }
@@ -123,7 +162,14 @@ function copyOf(route: RouterObject, name: string, rollout: Rollout): RouterObje
  * is): in each named rule, everything to the canary (the stable's backend removed), the step's
  * headers as `match.exprs`, and when new, one priority above the route's rule.
  */
-function headerRoute(base: RouterObject, rules: string[], step: HeaderRouteStep, canaryService: string, stableService: string, isNew: boolean): { route: RouterObject } | { problem: string } {
+function headerRoute(
+  base: RouterObject,
+  rules: string[],
+  step: HeaderRouteStep,
+  canaryService: string,
+  stableService: string,
+  isNew: boolean,
+): { route: RouterObject } | { problem: string } {
   const route = cloneJson(base);
   const http: unknown[] = Array.isArray(route.spec?.http) ? route.spec.http : [];
   for (const name of rules) {

@@ -45,7 +45,10 @@ export const configMapRef = (namespace: string, name: unknown): RouterObjectRef 
 const kinds = Object.keys(HEADER_ROUTE_KINDS) as HeaderRouteKind[];
 
 /** The records as the ConfigMap holds them (empty where it has none), or why one cannot be read. */
-export function readRecords(ref: RouterObjectRef, configMap: RouterObject | null | undefined): { records: ManagedRuleRecords } | { problem: string } {
+export function readRecords(
+  ref: RouterObjectRef,
+  configMap: RouterObject | null | undefined,
+): { records: ManagedRuleRecords } | { problem: string } {
   const records = { HTTPRoute: {}, GRPCRoute: {} } as ManagedRuleRecords;
   for (const kind of kinds) {
     const key = HEADER_ROUTE_KINDS[kind].recordKey;
@@ -68,31 +71,49 @@ export function readRecords(ref: RouterObjectRef, configMap: RouterObject | null
 }
 
 /** The write of the changed records into the ConfigMap (created when absent), or none when it has them already. */
-export function recordsWrite(ref: RouterObjectRef, configMap: RouterObject | null | undefined, before: ManagedRuleRecords, after: ManagedRuleRecords): RouterWrite[] {
+export function recordsWrite(
+  ref: RouterObjectRef,
+  configMap: RouterObject | null | undefined,
+  before: ManagedRuleRecords,
+  after: ManagedRuleRecords,
+): RouterWrite[] {
   const data: Record<string, string> = {};
   for (const kind of kinds) {
     const text = JSON.stringify(after[kind]);
     if (text !== JSON.stringify(before[kind])) data[HEADER_ROUTE_KINDS[kind].recordKey] = text;
   }
   if (Object.keys(data).length === 0) return [];
-  if (!configMap) return [{ action: 'create', ref, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ref.name, namespace: ref.namespace }, data } }];
+  if (!configMap)
+    return [
+      {
+        action: 'create',
+        ref,
+        object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ref.name, namespace: ref.namespace }, data },
+      },
+    ];
   return [{ action: 'patch', ref, patch: { metadata: { resourceVersion: configMap.metadata?.resourceVersion }, data } }];
 }
 
 /** The header route steps the plan wants, by managed route name in managedRoutes order (null: none); undefined to leave them. */
-export function plannedHeaderRoutes(rollout: Rollout, plan: Exclude<ManagedRoutesPlan, { problem: string }>): Map<string, HeaderRouteStep | null> | undefined {
+export function plannedHeaderRoutes(
+  rollout: Rollout,
+  plan: Exclude<ManagedRoutesPlan, { problem: string }>,
+): Map<string, HeaderRouteStep | null> | undefined {
   if ('leave' in plan) return undefined;
-  return new Map(managedRouteNames(rollout).map((name) => {
-    const route = plan.routes.get(name);
-    return [name, route?.kind === 'header' ? route.step : null];
-  }));
+  return new Map(
+    managedRouteNames(rollout).map((name) => {
+      const route = plan.routes.get(name);
+      return [name, route?.kind === 'header' ? route.step : null];
+    }),
+  );
 }
 
 /** The Gateway API header matches of a step: exact as Exact, prefix and regex as RegularExpression, as the plugin maps them. */
 function headerMatches(step: HeaderRouteStep): Record<string, string>[] | { problem: string } {
   const out: Record<string, string>[] = [];
   for (const [j, m] of (step.match ?? []).entries()) {
-    if (typeof m?.headerName !== 'string' || m.headerName === '') return { problem: `setHeaderRoute "${step.name}" match[${j}] needs a headerName` };
+    if (typeof m?.headerName !== 'string' || m.headerName === '')
+      return { problem: `setHeaderRoute "${step.name}" match[${j}] needs a headerName` };
     const v = m.headerValue ?? {};
     const text = (s: unknown) => (typeof s === 'string' && s !== '' ? s : undefined);
     const exact = text(v.exact);
@@ -107,7 +128,9 @@ function headerMatches(step: HeaderRouteStep): Record<string, string>[] | { prob
 }
 
 const backendNamed = (rule: unknown, service: string): Record<string, unknown> | undefined =>
-  isObject(rule) && Array.isArray(rule.backendRefs) ? (rule.backendRefs.find((b) => isObject(b) && b.name === service) as Record<string, unknown> | undefined) : undefined;
+  isObject(rule) && Array.isArray(rule.backendRefs)
+    ? (rule.backendRefs.find((b) => isObject(b) && b.name === service) as Record<string, unknown> | undefined)
+    : undefined;
 
 /**
  * The HTTPRoute's rules with the planned header rules in place, and the route's new entries of the
@@ -125,7 +148,10 @@ export function withHeaderRules(
   const managed = new Set(present.values());
   const baseIndex = rules.findIndex((rule, i) => !managed.has(i) && backendNamed(rule, canaryService));
   const build = (step: HeaderRouteStep): { rule: unknown } | { problem: string } => {
-    if (baseIndex < 0) return { problem: `${describeRef(ref)} has no rule with a backendRef to the canary Service "${canaryService}" for the header route "${step.name}" to copy` };
+    if (baseIndex < 0)
+      return {
+        problem: `${describeRef(ref)} has no rule with a backendRef to the canary Service "${canaryService}" for the header route "${step.name}" to copy`,
+      };
     const headers = headerMatches(step);
     if ('problem' in headers) return headers;
     const base = rules[baseIndex] as Record<string, unknown>;
@@ -137,7 +163,9 @@ export function withHeaderRules(
       return { ...match, headers };
     });
     const port = backendNamed(base, canaryService)!.port;
-    return { rule: { matches, backendRefs: [{ group: '', kind: 'Service', name: canaryService, ...(port !== undefined ? { port } : {}) }] } };
+    return {
+      rule: { matches, backendRefs: [{ group: '', kind: 'Service', name: canaryService, ...(port !== undefined ? { port } : {}) }] },
+    };
   };
 
   const next = [...rules];

@@ -16,9 +16,26 @@
 import { cloneJson, isObject } from '../../kube';
 import { canonicalJson } from '../hash';
 import type { Rollout, TrafficWeights } from '../types';
-import { configMapRef, plannedHeaderRoutes, readRecords, recordsWrite, takesHeaderRoutes, withHeaderRules, type ManagedRuleRecord, type ManagedRuleRecords } from './gateway-api-header-routes';
+import {
+  configMapRef,
+  plannedHeaderRoutes,
+  readRecords,
+  recordsWrite,
+  takesHeaderRoutes,
+  withHeaderRules,
+  type ManagedRuleRecord,
+  type ManagedRuleRecords,
+} from './gateway-api-header-routes';
 import { managedRouteNames, managedRoutesPlan } from './managed-routes';
-import { describeRef, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import {
+  describeRef,
+  routerObjectKey,
+  type ObservedRouterObjects,
+  type RouterDecision,
+  type RouterObject,
+  type RouterObjectRef,
+  type RouterWrite,
+} from './types';
 
 /** The plugin's name as the Rollout's `trafficRouting.plugins` keys it. */
 export const GATEWAY_API_PLUGIN = 'argoproj-labs/gatewayAPI';
@@ -39,7 +56,6 @@ function gatewayApiConfig(rollout: Rollout): unknown {
   const plugins = rollout.spec?.strategy?.canary?.trafficRouting?.plugins;
   return plugins !== null && typeof plugins === 'object' ? plugins[GATEWAY_API_PLUGIN] : undefined;
 }
-
 
 const namespaceOf = (rollout: Rollout, config: GatewayApiConfig): string =>
   typeof config.namespace === 'string' && config.namespace !== '' ? config.namespace : (rollout.metadata?.namespace ?? 'default');
@@ -99,14 +115,17 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
   if (!isObject(config)) return { problem: 'the plugin config must be an object (httpRoute, httpRoutes, namespace...)' };
   const selectors = GATEWAY_ROUTES.filter((k) => config[k.selector] !== undefined && config[k.selector] !== null).map((k) => k.selector);
   if (selectors.length > 0) {
-    return { problem: `finding routes by label (${selectors.join(', ')}) is not driven by the embedded controller: name the routes (httpRoutes, grpcRoutes, tcpRoutes, tlsRoutes)` };
+    return {
+      problem: `finding routes by label (${selectors.join(', ')}) is not driven by the embedded controller: name the routes (httpRoutes, grpcRoutes, tcpRoutes, tlsRoutes)`,
+    };
   }
   const routes = configuredRoutes(rollout, config);
   if (!Array.isArray(routes)) return routes;
   if (routes.length === 0) return { problem: 'names no route: set httpRoute(s), grpcRoute(s), tcpRoute(s) or tlsRoute(s)' };
   const canary = rollout.spec?.strategy?.canary;
   if (!canary?.canaryService || !canary.stableService) return { problem: 'needs both canaryService and stableService' };
-  if (canary.canaryService === canary.stableService) return { problem: `canaryService and stableService are both "${canary.stableService}": their backendRefs cannot be told apart` };
+  if (canary.canaryService === canary.stableService)
+    return { problem: `canaryService and stableService are both "${canary.stableService}": their backendRefs cannot be told apart` };
 
   const plan = managedRoutesPlan(rollout);
   if ('problem' in plan) return plan;
@@ -122,7 +141,10 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
   const routeWrites: RouterWrite[] = [];
   for (const { ref, useHeaderRoutes } of routes) {
     const route = observed.get(routerObjectKey(ref));
-    if (!route) return { problem: `${describeRef(ref)} was not found (routes are not created: is it there, and does the cluster serve ${ref.kind} ${ref.apiVersion}?)` };
+    if (!route)
+      return {
+        problem: `${describeRef(ref)} was not found (routes are not created: is it there, and does the cluster serve ${ref.kind} ${ref.apiVersion}?)`,
+      };
     let rules: unknown[] = Array.isArray(route.spec?.rules) ? cloneJson(route.spec.rules) : [];
     // The header rules recorded for this route (by any Rollout): the weights leave them alone.
     const kind = ref.kind;
@@ -137,8 +159,10 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
     const weighed = rules.filter((_, i) => ![...headerRules.values()].includes(i));
     const canaryRefs = backendRefsNamed(weighed, canary.canaryService);
     const stableRefs = backendRefsNamed(weighed, canary.stableService);
-    if (canaryRefs.length === 0) return { problem: `${describeRef(ref)} has no rule with a backendRef to the canary Service "${canary.canaryService}"` };
-    if (stableRefs.length === 0) return { problem: `${describeRef(ref)} has no rule with a backendRef to the stable Service "${canary.stableService}"` };
+    if (canaryRefs.length === 0)
+      return { problem: `${describeRef(ref)} has no rule with a backendRef to the canary Service "${canary.canaryService}"` };
+    if (stableRefs.length === 0)
+      return { problem: `${describeRef(ref)} has no rule with a backendRef to the stable Service "${canary.stableService}"` };
     for (const b of canaryRefs) b.weight = canaryWeight;
     for (const b of stableRefs) b.weight = stableWeight;
     const patch: RouterObject = { metadata: { resourceVersion: route.metadata?.resourceVersion } };
@@ -156,8 +180,12 @@ export function gatewayApiWrites(rollout: Rollout, weights: TrafficWeights, obse
 /** The in-progress label's change (null removes it, in a merge patch), or undefined when the route has it as it should. */
 function inProgressLabel(config: GatewayApiConfig, route: RouterObject, inProgress: boolean): Record<string, string> | undefined {
   if (config.disableInProgressLabel === true) return undefined;
-  const key = typeof config.inProgressLabelKey === 'string' && config.inProgressLabelKey !== '' ? config.inProgressLabelKey : IN_PROGRESS_LABEL.key;
-  const value = typeof config.inProgressLabelValue === 'string' && config.inProgressLabelValue !== '' ? config.inProgressLabelValue : IN_PROGRESS_LABEL.value;
+  const key =
+    typeof config.inProgressLabelKey === 'string' && config.inProgressLabelKey !== '' ? config.inProgressLabelKey : IN_PROGRESS_LABEL.key;
+  const value =
+    typeof config.inProgressLabelValue === 'string' && config.inProgressLabelValue !== ''
+      ? config.inProgressLabelValue
+      : IN_PROGRESS_LABEL.value;
   const have = route.metadata?.labels?.[key];
   if (inProgress) return have === value ? undefined : { [key]: value };
   return have === undefined ? undefined : ({ [key]: null } as unknown as Record<string, string>);
@@ -165,7 +193,9 @@ function inProgressLabel(config: GatewayApiConfig, route: RouterObject, inProgre
 
 /** The record's entries for one route: rule index by managed route name. */
 function recordedFor(record: ManagedRuleRecord, route: string): Map<string, number> {
-  return new Map(Object.entries(record).flatMap(([name, byRoute]) => (byRoute[route] !== undefined ? [[name, byRoute[route]!] as const] : [])));
+  return new Map(
+    Object.entries(record).flatMap(([name, byRoute]) => (byRoute[route] !== undefined ? [[name, byRoute[route]!] as const] : [])),
+  );
 }
 
 /** Sets the route's entries of the record to `indexes`; a managed route left with no HTTPRoute goes, as the plugin drops it. */
@@ -184,4 +214,3 @@ function backendRefsNamed(rules: unknown[], service: string): { name?: unknown; 
     return refs.filter((b): b is { name?: unknown; weight?: unknown } => isObject(b) && b.name === service);
   });
 }
-

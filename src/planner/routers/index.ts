@@ -78,7 +78,8 @@ export function routerWrites(rollout: Rollout, weights: TrafficWeights, observed
   const canary = rollout.spec?.strategy?.canary;
   for (const key of ['canaryService', 'stableService'] as const) {
     const value: unknown = canary?.[key];
-    if (value !== undefined && value !== null && typeof value !== 'string') return { problem: `spec.strategy.canary.${key} must be the name of a Service` };
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      return { problem: `spec.strategy.canary.${key} must be the name of a Service` };
   }
   const writes: RouterWrite[] = [];
   for (const name of trafficRoutersOf(rollout).driven) {

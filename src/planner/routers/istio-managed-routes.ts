@@ -35,7 +35,11 @@ const portOf = (d: RouteDestination | undefined): number | undefined => {
 
 /** A destination at the canary: the port of the weighted route's first destination, when it has one. */
 function canaryTarget(canary: CanaryDestination, port: number | undefined): Record<string, unknown> {
-  return { host: canary.host, ...(port !== undefined ? { port: { number: port } } : {}), ...(canary.subset ? { subset: canary.subset } : {}) };
+  return {
+    host: canary.host,
+    ...(port !== undefined ? { port: { number: port } } : {}),
+    ...(canary.subset ? { subset: canary.subset } : {}),
+  };
 }
 
 /** The weighted route's destinations as upstream copies them into a mirror route: host, subset, port and weight only. */
@@ -51,7 +55,12 @@ function copiedDestinations(weighted: RouteDestination[]): RouteDestination[] {
   });
 }
 
-function headerRoute(name: string, wanted: Extract<WantedRoute, { kind: 'header' }>, canary: CanaryDestination, port: number | undefined): { route: unknown } | { problem: string } {
+function headerRoute(
+  name: string,
+  wanted: Extract<WantedRoute, { kind: 'header' }>,
+  canary: CanaryDestination,
+  port: number | undefined,
+): { route: unknown } | { problem: string } {
   const match: unknown[] = [];
   for (const [j, m] of (wanted.step.match ?? []).entries()) {
     if (typeof m?.headerName !== 'string' || m.headerName === '') return { problem: `${wanted.at}.match[${j}] needs a headerName` };
@@ -60,7 +69,12 @@ function headerRoute(name: string, wanted: Extract<WantedRoute, { kind: 'header'
   return { route: { name, match, route: [{ destination: canaryTarget(canary, port), weight: 100 }] } };
 }
 
-function mirrorRoute(name: string, wanted: Extract<WantedRoute, { kind: 'mirror' }>, canary: CanaryDestination, weighted: RouteDestination[]): unknown {
+function mirrorRoute(
+  name: string,
+  wanted: Extract<WantedRoute, { kind: 'mirror' }>,
+  canary: CanaryDestination,
+  weighted: RouteDestination[],
+): unknown {
   const match = (wanted.step.match ?? []).map((m) => {
     const out: Record<string, unknown> = {};
     if (m?.method) out.method = stringMatch(m.method);
@@ -95,7 +109,9 @@ export function withManagedRoutes(
 ): unknown[] | undefined | { problem: string } {
   if (routes.size === 0 && !(http ?? []).some((r) => names.includes(nameOf(r) as string))) return http;
   if (!http) return { problem: `${where} has no http routes, so the managed route "${[...routes.keys()][0]}" cannot be added` };
-  const weightedDestinations = Array.isArray((weighted as { route?: unknown } | undefined)?.route) ? ((weighted as { route: RouteDestination[] }).route) : [];
+  const weightedDestinations = Array.isArray((weighted as { route?: unknown } | undefined)?.route)
+    ? (weighted as { route: RouteDestination[] }).route
+    : [];
   const managed: unknown[] = [];
   for (const name of names) {
     const wanted = routes.get(name);
@@ -105,10 +121,12 @@ export function withManagedRoutes(
       if ('problem' in built) return built;
       managed.push(built.route);
     } else {
-      if (weightedDestinations.length === 0) return { problem: `${where} has no weighted http route for the mirror route "${name}" to copy (${wanted.at})` };
+      if (weightedDestinations.length === 0)
+        return { problem: `${where} has no weighted http route for the mirror route "${name}" to copy (${wanted.at})` };
       managed.push(mirrorRoute(name, wanted, canary, weightedDestinations));
     }
   }
-  if (!canary.host && managed.length > 0) return { problem: 'needs a canaryService (or a DestinationRule host) for the managed routes to send to' };
+  if (!canary.host && managed.length > 0)
+    return { problem: 'needs a canaryService (or a DestinationRule host) for the managed routes to send to' };
   return [...managed, ...http.filter((r) => !names.includes(nameOf(r) as string))];
 }

@@ -9,7 +9,16 @@ import { canonicalJson } from '../hash';
 import { ANNOTATION_MANAGED_BY, LABEL_POD_TEMPLATE_HASH, type Rollout, type TrafficWeights } from '../types';
 import { withManagedRoutes, type CanaryDestination } from './istio-managed-routes';
 import { managedRouteNames, managedRoutesPlan, type ManagedRoutesPlan } from './managed-routes';
-import { describeRef, routedServices, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import {
+  describeRef,
+  routedServices,
+  routerObjectKey,
+  type ObservedRouterObjects,
+  type RouterDecision,
+  type RouterObject,
+  type RouterObjectRef,
+  type RouterWrite,
+} from './types';
 
 /** The Istio API version upstream's controller uses unless told otherwise. */
 export const ISTIO_API_VERSION = 'networking.istio.io/v1alpha3';
@@ -57,11 +66,23 @@ export function splitVirtualServiceName(value: string): { name: string; namespac
 /** The VirtualService a reference names, in the Rollout's namespace unless it names one. */
 function virtualServiceRef(rollout: Rollout, configured: string): RouterObjectRef {
   const split = splitVirtualServiceName(configured);
-  return { apiVersion: ISTIO_API_VERSION, kind: 'VirtualService', plural: 'virtualservices', namespace: split?.namespace || namespaceOf(rollout), name: split?.name ?? '' };
+  return {
+    apiVersion: ISTIO_API_VERSION,
+    kind: 'VirtualService',
+    plural: 'virtualservices',
+    namespace: split?.namespace || namespaceOf(rollout),
+    name: split?.name ?? '',
+  };
 }
 
 function destinationRuleRef(rollout: Rollout, rule: DestinationRuleConfig): RouterObjectRef {
-  return { apiVersion: ISTIO_API_VERSION, kind: 'DestinationRule', plural: 'destinationrules', namespace: namespaceOf(rollout), name: rule.name ?? '' };
+  return {
+    apiVersion: ISTIO_API_VERSION,
+    kind: 'DestinationRule',
+    plural: 'destinationrules',
+    namespace: namespaceOf(rollout),
+    name: rule.name ?? '',
+  };
 }
 
 export function istioReads(rollout: Rollout): RouterObjectRef[] {
@@ -101,7 +122,8 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
     weights,
     canaryDestination: { host: canaryService ?? '' },
   };
-  if (!rule && (!targets.canaryService || !targets.stableService)) return { problem: 'needs both canaryService and stableService (or a destinationRule)' };
+  if (!rule && (!targets.canaryService || !targets.stableService))
+    return { problem: 'needs both canaryService and stableService (or a destinationRule)' };
 
   const writes: RouterWrite[] = [];
   if (rule) {
@@ -110,7 +132,10 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
     writes.push(...decision.writes);
     // At subset level the managed routes send to the DestinationRule's host (upstream), at the canary subset.
     const ruleHost = observed.get(routerObjectKey(destinationRuleRef(rollout, rule)))?.spec?.host;
-    targets.canaryDestination = { host: typeof ruleHost === 'string' && ruleHost !== '' ? ruleHost : targets.canaryService, subset: targets.canarySubset };
+    targets.canaryDestination = {
+      host: typeof ruleHost === 'string' && ruleHost !== '' ? ruleHost : targets.canaryService,
+      subset: targets.canarySubset,
+    };
   }
   const plan = managedRoutesPlan(rollout);
   if ('problem' in plan) return plan;
@@ -127,7 +152,14 @@ export function istioWrites(rollout: Rollout, weights: TrafficWeights, observed:
 
 type RouteKind = 'http' | 'tls' | 'tcp';
 
-function virtualServiceWrite(rollout: Rollout, config: VirtualServiceConfig, ref: RouterObjectRef, vs: RouterObject, targets: Targets, plan: ManagedRoutesPlan): RouterDecision {
+function virtualServiceWrite(
+  rollout: Rollout,
+  config: VirtualServiceConfig,
+  ref: RouterObjectRef,
+  vs: RouterObject,
+  targets: Targets,
+  plan: ManagedRoutesPlan,
+): RouterDecision {
   const spec = (vs.spec ?? {}) as Record<string, unknown>;
   const where = describeRef(ref);
   const managedNames = managedRouteNames(rollout);
@@ -189,7 +221,8 @@ function httpRouteIndexes(where: string, http: unknown, names: string[] | undefi
     return indexes;
   }
   const unmanaged = routes.map((r, i) => ({ name: nameOf(r), i })).filter(({ name }) => typeof name !== 'string' || !managed.has(name));
-  if (unmanaged.length > 1) return { problem: `${where} has ${unmanaged.length} http routes; name the ones to split in the virtualService's routes` };
+  if (unmanaged.length > 1)
+    return { problem: `${where} has ${unmanaged.length} http routes; name the ones to split in the virtualService's routes` };
   return unmanaged.map(({ i }) => i);
 }
 
@@ -225,7 +258,8 @@ function selectedIndexes(
   const routes = Array.isArray(routesValue) ? routesValue : undefined;
   if (!selectors || selectors.length === 0) {
     if (!routes || routes.length === 0) return [];
-    if (routes.length > 1) return { problem: `${where} has ${routes.length} ${kind} routes; select the ones to split in the virtualService's ${kind}Routes` };
+    if (routes.length > 1)
+      return { problem: `${where} has ${routes.length} ${kind} routes; select the ones to split in the virtualService's ${kind}Routes` };
     return [0];
   }
   const indexes: number[] = [];
@@ -286,15 +320,21 @@ function reweighRoute(where: string, routeValue: unknown, targets: Targets): { r
   if (!route || typeof route !== 'object' || !Array.isArray(route.route)) return { problem: `${where} has no destinations (route)` };
   const destinations = route.route as Destination[];
   const { canaryService, stableService, canarySubset, stableSubset, weights } = targets;
-  const isCanary = (d: Destination, host: string) => (canaryService !== '' && host === canaryService) || (canarySubset !== '' && d?.destination?.subset === canarySubset);
-  const isStable = (d: Destination, host: string) => (stableService !== '' && host === stableService) || (stableSubset !== '' && d?.destination?.subset === stableSubset);
+  const isCanary = (d: Destination, host: string) =>
+    (canaryService !== '' && host === canaryService) || (canarySubset !== '' && d?.destination?.subset === canarySubset);
+  const isStable = (d: Destination, host: string) =>
+    (stableService !== '' && host === stableService) || (stableSubset !== '' && d?.destination?.subset === stableSubset);
 
   if (canarySubset || stableSubset) {
-    if (!destinations.some((d) => canarySubset !== '' && d?.destination?.subset === canarySubset)) return { problem: `${where} has no destination with the canary subset "${canarySubset}"` };
-    if (!destinations.some((d) => stableSubset !== '' && d?.destination?.subset === stableSubset)) return { problem: `${where} has no destination with the stable subset "${stableSubset}"` };
+    if (!destinations.some((d) => canarySubset !== '' && d?.destination?.subset === canarySubset))
+      return { problem: `${where} has no destination with the canary subset "${canarySubset}"` };
+    if (!destinations.some((d) => stableSubset !== '' && d?.destination?.subset === stableSubset))
+      return { problem: `${where} has no destination with the stable subset "${stableSubset}"` };
   } else {
-    if (!destinations.some((d) => shortHost(d?.destination?.host) === canaryService)) return { problem: `${where} has no destination for the canary Service "${canaryService}"` };
-    if (!destinations.some((d) => shortHost(d?.destination?.host) === stableService)) return { problem: `${where} has no destination for the stable Service "${stableService}"` };
+    if (!destinations.some((d) => shortHost(d?.destination?.host) === canaryService))
+      return { problem: `${where} has no destination for the canary Service "${canaryService}"` };
+    if (!destinations.some((d) => shortHost(d?.destination?.host) === stableService))
+      return { problem: `${where} has no destination for the stable Service "${stableService}"` };
   }
 
   const experiments = new Map((weights.additional ?? []).filter((d) => d.serviceName).map((d) => [d.serviceName!, d.weight]));
@@ -322,15 +362,23 @@ function reweighRoute(where: string, routeValue: unknown, targets: Targets): { r
  * subset that is not stable, canary or a current experiment's. Deliberately narrower than upstream:
  * subsets without a pod-template hash (a person's own) are left as they are.
  */
-function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
-  if (!rule.name || !rule.canarySubsetName || !rule.stableSubsetName) return { problem: 'destinationRule needs name, canarySubsetName and stableSubsetName' };
+function destinationRuleWrite(
+  rollout: Rollout,
+  rule: DestinationRuleConfig,
+  weights: TrafficWeights,
+  observed: ObservedRouterObjects,
+): RouterDecision {
+  if (!rule.name || !rule.canarySubsetName || !rule.stableSubsetName)
+    return { problem: 'destinationRule needs name, canarySubsetName and stableSubsetName' };
   const ref = destinationRuleRef(rollout, rule);
   const existing = observed.get(routerObjectKey(ref));
   if (!existing) return { problem: `${describeRef(ref)} was not found` };
   const subsets: unknown[] = Array.isArray(existing.spec?.subsets) ? existing.spec.subsets : [];
   const nameOf = (s: unknown) => (s as { name?: unknown } | null)?.name;
-  if (!subsets.some((s) => nameOf(s) === rule.canarySubsetName)) return { problem: `${describeRef(ref)} has no subset named "${rule.canarySubsetName}" (the canary subset)` };
-  if (!subsets.some((s) => nameOf(s) === rule.stableSubsetName)) return { problem: `${describeRef(ref)} has no subset named "${rule.stableSubsetName}" (the stable subset)` };
+  if (!subsets.some((s) => nameOf(s) === rule.canarySubsetName))
+    return { problem: `${describeRef(ref)} has no subset named "${rule.canarySubsetName}" (the canary subset)` };
+  if (!subsets.some((s) => nameOf(s) === rule.stableSubsetName))
+    return { problem: `${describeRef(ref)} has no subset named "${rule.stableSubsetName}" (the stable subset)` };
 
   const hashes = new Map<string, string | undefined>([
     [rule.canarySubsetName, weights.canary.podTemplateHash],
@@ -339,19 +387,25 @@ function destinationRuleWrite(rollout: Rollout, rule: DestinationRuleConfig, wei
   const experiments = new Map((weights.additional ?? []).filter((d) => d.serviceName).map((d) => [d.serviceName!, d.podTemplateHash]));
   const endedExperiment = (s: unknown) => {
     const name = nameOf(s) as string;
-    return !hashes.has(name) && !experiments.has(name) && (s as { labels?: Record<string, string> } | null)?.labels?.[LABEL_POD_TEMPLATE_HASH] !== undefined;
+    return (
+      !hashes.has(name) &&
+      !experiments.has(name) &&
+      (s as { labels?: Record<string, string> } | null)?.labels?.[LABEL_POD_TEMPLATE_HASH] !== undefined
+    );
   };
-  const next = subsets.filter((s) => !endedExperiment(s)).map((s) => {
-    const name = nameOf(s) as string;
-    const hash = hashes.has(name) ? hashes.get(name) : experiments.get(name);
-    if (!hashes.has(name) && !experiments.has(name)) return s;
-    experiments.delete(name);
-    const subset = s as { labels?: Record<string, string> };
-    const labels = { ...(subset.labels ?? {}) };
-    if (hash) labels[LABEL_POD_TEMPLATE_HASH] = hash;
-    else delete labels[LABEL_POD_TEMPLATE_HASH];
-    return { ...subset, labels };
-  });
+  const next = subsets
+    .filter((s) => !endedExperiment(s))
+    .map((s) => {
+      const name = nameOf(s) as string;
+      const hash = hashes.has(name) ? hashes.get(name) : experiments.get(name);
+      if (!hashes.has(name) && !experiments.has(name)) return s;
+      experiments.delete(name);
+      const subset = s as { labels?: Record<string, string> };
+      const labels = { ...(subset.labels ?? {}) };
+      if (hash) labels[LABEL_POD_TEMPLATE_HASH] = hash;
+      else delete labels[LABEL_POD_TEMPLATE_HASH];
+      return { ...subset, labels };
+    });
   for (const [name, hash] of experiments) next.push({ name, labels: hash ? { [LABEL_POD_TEMPLATE_HASH]: hash } : {} });
 
   const rolloutName = rollout.metadata?.name ?? '';

@@ -14,7 +14,9 @@ import type { CanaryStep, Rollout } from '../types';
 /** The names listed in trafficRouting.managedRoutes, in their order (precedence), each once. */
 export function managedRouteNames(rollout: Rollout): string[] {
   const listed: unknown = rollout.spec?.strategy?.canary?.trafficRouting?.managedRoutes;
-  const names = (Array.isArray(listed) ? (listed as { name?: unknown }[]) : []).flatMap((r) => (typeof r?.name === 'string' && r.name !== '' ? [r.name] : []));
+  const names = (Array.isArray(listed) ? (listed as { name?: unknown }[]) : []).flatMap((r) =>
+    typeof r?.name === 'string' && r.name !== '' ? [r.name] : [],
+  );
   return [...new Set(names)];
 }
 

@@ -9,7 +9,17 @@ import { cloneJson } from '../../kube';
 import { canonicalJson } from '../hash';
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';
-import { controlledBy, describeRef, notOwnedProblem, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObject, type RouterObjectRef, type RouterWrite } from './types';
+import {
+  controlledBy,
+  describeRef,
+  notOwnedProblem,
+  routerObjectKey,
+  type ObservedRouterObjects,
+  type RouterDecision,
+  type RouterObject,
+  type RouterObjectRef,
+  type RouterWrite,
+} from './types';
 
 export const INGRESS_API_VERSION = 'networking.k8s.io/v1';
 export const DEFAULT_NGINX_ANNOTATION_PREFIX = 'nginx.ingress.kubernetes.io';
@@ -40,7 +50,13 @@ function stableIngressNames(nginx: NginxConfig): string[] {
   return typeof nginx.stableIngress === 'string' && nginx.stableIngress !== '' ? [nginx.stableIngress] : [];
 }
 
-const ingressRef = (namespace: string, name: string): RouterObjectRef => ({ apiVersion: INGRESS_API_VERSION, kind: 'Ingress', plural: 'ingresses', namespace, name });
+const ingressRef = (namespace: string, name: string): RouterObjectRef => ({
+  apiVersion: INGRESS_API_VERSION,
+  kind: 'Ingress',
+  plural: 'ingresses',
+  namespace,
+  name,
+});
 
 interface IngressPair {
   stable: RouterObjectRef;
@@ -78,7 +94,12 @@ export function nginxWrites(rollout: Rollout, weights: TrafficWeights, observed:
       const object: RouterObject = {
         apiVersion: INGRESS_API_VERSION,
         kind: 'Ingress',
-        metadata: { name: pair.canary.name, namespace: pair.canary.namespace, annotations: desired.annotations, ownerReferences: [rolloutOwnerReference(rollout)] },
+        metadata: {
+          name: pair.canary.name,
+          namespace: pair.canary.namespace,
+          annotations: desired.annotations,
+          ownerReferences: [rolloutOwnerReference(rollout)],
+        },
         spec: desired.spec,
       };
       writes.push({ action: 'create', ref: pair.canary, object });
@@ -121,11 +142,13 @@ function desiredCanaryIngress(
     }
     if (usesStable) rules.push(copy);
   }
-  if (rules.length === 0) return { problem: `${describeRef(stableRef)} has no rule whose backend is the stable Service "${stableService}"` };
+  if (rules.length === 0)
+    return { problem: `${describeRef(stableRef)} has no rule whose backend is the stable Service "${stableService}"` };
 
   const spec: Record<string, unknown> = { rules };
   if (stableSpec.tls !== undefined && stableSpec.tls !== null) spec.tls = cloneJson(stableSpec.tls);
-  if (stableSpec.ingressClassName !== undefined && stableSpec.ingressClassName !== null) spec.ingressClassName = stableSpec.ingressClassName;
+  if (stableSpec.ingressClassName !== undefined && stableSpec.ingressClassName !== null)
+    spec.ingressClassName = stableSpec.ingressClassName;
 
   // Later entries win: the weight annotations are always the router's own.
   const annotations: Record<string, string> = {};
@@ -175,4 +198,3 @@ function canaryIngressPatch(existing: RouterObject, desired: CanaryIngressConten
   }
   return changed ? patch : undefined;
 }
-

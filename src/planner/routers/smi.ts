@@ -6,7 +6,14 @@
  */
 import { rolloutOwnerReference } from '../replicasets';
 import type { Rollout, TrafficWeights } from '../types';
-import { controlledBy, notOwnedProblem, routerObjectKey, type ObservedRouterObjects, type RouterDecision, type RouterObjectRef } from './types';
+import {
+  controlledBy,
+  notOwnedProblem,
+  routerObjectKey,
+  type ObservedRouterObjects,
+  type RouterDecision,
+  type RouterObjectRef,
+} from './types';
 
 /** The TrafficSplit version upstream's controller uses unless told otherwise. */
 export const SMI_API_VERSION = 'split.smi-spec.io/v1alpha1';
@@ -22,7 +29,15 @@ const nameOf = (v: unknown): string | undefined => (typeof v === 'string' && v !
 export function smiReads(rollout: Rollout): RouterObjectRef[] {
   const smi = (rollout.spec?.strategy?.canary?.trafficRouting?.smi ?? {}) as SmiConfig;
   const name = nameOf(smi.trafficSplitName) ?? rollout.metadata?.name ?? '';
-  return [{ apiVersion: SMI_API_VERSION, kind: 'TrafficSplit', plural: 'trafficsplits', namespace: rollout.metadata?.namespace ?? 'default', name }];
+  return [
+    {
+      apiVersion: SMI_API_VERSION,
+      kind: 'TrafficSplit',
+      plural: 'trafficsplits',
+      namespace: rollout.metadata?.namespace ?? 'default',
+      name,
+    },
+  ];
 }
 
 export function smiWrites(rollout: Rollout, weights: TrafficWeights, observed: ObservedRouterObjects): RouterDecision {
@@ -37,7 +52,12 @@ export function smiWrites(rollout: Rollout, weights: TrafficWeights, observed: O
   const spec = { service: nameOf(smi.rootService) ?? canary?.stableService ?? '', backends };
   const existing = observed.get(routerObjectKey(ref));
   if (!existing) {
-    const object = { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace, ownerReferences: [rolloutOwnerReference(rollout)] }, spec };
+    const object = {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      metadata: { name: ref.name, namespace: ref.namespace, ownerReferences: [rolloutOwnerReference(rollout)] },
+      spec,
+    };
     return { writes: [{ action: 'create', ref, object }] };
   }
   if (!controlledBy(existing, rollout)) return { problem: notOwnedProblem(ref) };

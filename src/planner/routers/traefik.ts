@@ -16,10 +16,18 @@ export const TRAEFIK_API_VERSION = 'traefik.containo.us/v1alpha1';
 function serviceName(rollout: Rollout): string | { problem: string } {
   const config: unknown = rollout.spec?.strategy?.canary?.trafficRouting?.traefik;
   const name = isObject(config) ? config.weightedTraefikServiceName : undefined;
-  return typeof name === 'string' && name !== '' ? name : { problem: 'weightedTraefikServiceName must name the TraefikService whose weights are set' };
+  return typeof name === 'string' && name !== ''
+    ? name
+    : { problem: 'weightedTraefikServiceName must name the TraefikService whose weights are set' };
 }
 
-const traefikServiceRef = (namespace: string, name: string): RouterObjectRef => ({ apiVersion: TRAEFIK_API_VERSION, kind: 'TraefikService', plural: 'traefikservices', namespace, name });
+const traefikServiceRef = (namespace: string, name: string): RouterObjectRef => ({
+  apiVersion: TRAEFIK_API_VERSION,
+  kind: 'TraefikService',
+  plural: 'traefikservices',
+  namespace,
+  name,
+});
 
 export function traefikReads(rollout: Rollout): RouterObjectRef[] {
   const name = serviceName(rollout);
@@ -48,5 +56,13 @@ export function traefikWrites(rollout: Rollout, weights: TrafficWeights, observe
   canaryEntry.weight = weights.canary.weight;
   stableEntry.weight = 100 - weights.canary.weight;
   if (canonicalJson(services) === canonicalJson(listed)) return { writes: [] };
-  return { writes: [{ action: 'patch', ref, patch: { metadata: { resourceVersion: service.metadata?.resourceVersion }, spec: { weighted: { services } } } }] };
+  return {
+    writes: [
+      {
+        action: 'patch',
+        ref,
+        patch: { metadata: { resourceVersion: service.metadata?.resourceVersion }, spec: { weighted: { services } } },
+      },
+    ],
+  };
 }

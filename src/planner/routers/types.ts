@@ -52,7 +52,8 @@ export const controlledBy = (object: RouterObject, rollout: { metadata?: { uid?:
   (object.metadata?.ownerReferences ?? []).some((o) => o.controller === true && o.uid === rollout.metadata?.uid);
 
 /** Why a router leaves an object of the name it manages alone. */
-export const notOwnedProblem = (ref: RouterObjectRef): string => `${describeRef(ref)} exists and is not owned by this Rollout, so it is not changed`;
+export const notOwnedProblem = (ref: RouterObjectRef): string =>
+  `${describeRef(ref)} exists and is not owned by this Rollout, so it is not changed`;
 
 /** A JSON object (not null, not a list): what a router object's parts are read as. */
 

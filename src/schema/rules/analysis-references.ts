@@ -8,7 +8,21 @@ import type { DocFinding } from '../findings';
 import { elsewhereNote, judged, nearestDefinitions, type ReferenceSite } from '../nearest';
 import { closest } from '../suggest';
 import type { WorkspaceAnalysisTemplate, WorkspaceIndex } from '../workspace';
-import { BLUE_GREEN, CANARY, arr, definedHere, error, obj, str, warning, withRelated, type JsonObject, type Rule, type RuleContext, siteOf } from './rule';
+import {
+  BLUE_GREEN,
+  CANARY,
+  arr,
+  definedHere,
+  error,
+  obj,
+  str,
+  warning,
+  withRelated,
+  type JsonObject,
+  type Rule,
+  type RuleContext,
+  siteOf,
+} from './rule';
 
 type Path = (string | number)[];
 
@@ -39,7 +53,12 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
       const name = str(ref?.templateName);
       return name ? [{ name, clusterScope: ref?.clusterScope === true, path: [...path, 'templates', i, 'templateName'] }] : [];
     });
-    out.push({ path, background: path[path.length - 1] === 'analysis' && path.length === CANARY.length + 1, templates, args: argsOf(block, path) });
+    out.push({
+      path,
+      background: path[path.length - 1] === 'analysis' && path.length === CANARY.length + 1,
+      templates,
+      args: argsOf(block, path),
+    });
   };
   if (ctx.canary) {
     add(ctx.canary.analysis, [...CANARY, 'analysis']);
@@ -48,7 +67,8 @@ export function analysisBlocks(ctx: Pick<RuleContext, 'canary' | 'blueGreen'>): 
       const step = obj(s);
       if (step?.analysis !== undefined) add(step.analysis, [...CANARY, 'steps', i, 'analysis']);
       const experiment = obj(step?.experiment);
-      if (experiment?.analyses !== undefined) out.push(...experimentAnalysisBlocks(experiment.analyses, [...CANARY, 'steps', i, 'experiment', 'analyses']));
+      if (experiment?.analyses !== undefined)
+        out.push(...experimentAnalysisBlocks(experiment.analyses, [...CANARY, 'steps', i, 'experiment', 'analyses']));
     });
   }
   if (ctx.blueGreen) {
@@ -68,7 +88,14 @@ export function experimentAnalysisBlocks(analyses: unknown, path: Path): Analysi
     const name = str(analysis?.templateName);
     if (!analysis || !name) return [];
     const at = [...path, k];
-    return [{ path: at, background: false, templates: [{ name, clusterScope: analysis.clusterScope === true, path: [...at, 'templateName'] }], args: argsOf(analysis, at) }];
+    return [
+      {
+        path: at,
+        background: false,
+        templates: [{ name, clusterScope: analysis.clusterScope === true, path: [...at, 'templateName'] }],
+        args: argsOf(analysis, at),
+      },
+    ];
   });
 }
 
@@ -76,9 +103,15 @@ export function experimentAnalysisBlocks(analyses: unknown, path: Path): Analysi
  * The templates a reference resolves to among those with its name: ClusterAnalysisTemplates with
  * clusterScope, else AnalysisTemplates of the Rollout's namespace (or any, where either side has none).
  */
-export function matchingTemplates(named: readonly WorkspaceAnalysisTemplate[], ref: { clusterScope: boolean }, namespace: string | undefined): WorkspaceAnalysisTemplate[] {
+export function matchingTemplates(
+  named: readonly WorkspaceAnalysisTemplate[],
+  ref: { clusterScope: boolean },
+  namespace: string | undefined,
+): WorkspaceAnalysisTemplate[] {
   return named.filter((t) =>
-    ref.clusterScope ? t.kind === 'ClusterAnalysisTemplate' : t.kind === 'AnalysisTemplate' && (!namespace || !t.namespace || t.namespace === namespace),
+    ref.clusterScope
+      ? t.kind === 'ClusterAnalysisTemplate'
+      : t.kind === 'AnalysisTemplate' && (!namespace || !t.namespace || t.namespace === namespace),
   );
 }
 
@@ -86,9 +119,17 @@ export function matchingTemplates(named: readonly WorkspaceAnalysisTemplate[], r
  * The templates a reference means among those with its name: of its kind (ClusterAnalysisTemplate
  * with clusterScope, else AnalysisTemplate), the nearest to the referring document (nearest.ts).
  */
-export function resolveTemplates(named: readonly WorkspaceAnalysisTemplate[], ref: { clusterScope: boolean }, site: ReferenceSite): WorkspaceAnalysisTemplate[] {
+export function resolveTemplates(
+  named: readonly WorkspaceAnalysisTemplate[],
+  ref: { clusterScope: boolean },
+  site: ReferenceSite,
+): WorkspaceAnalysisTemplate[] {
   const kind = ref.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';
-  return nearestDefinitions(named.filter((t) => t.kind === kind), site, ref.clusterScope);
+  return nearestDefinitions(
+    named.filter((t) => t.kind === kind),
+    site,
+    ref.clusterScope,
+  );
 }
 
 /** What the reference checks read: a document's analysis blocks, its namespace, its file and the workspace. */
@@ -105,14 +146,23 @@ const scopes = new WeakMap<RuleContext, ReferenceScope>();
 function rolloutScope(ctx: RuleContext): ReferenceScope {
   let scope = scopes.get(ctx);
   if (!scope) {
-    scope = { blocks: analysisBlocks(ctx), namespace: str(obj(ctx.rollout.metadata)?.namespace), workspace: ctx.workspace, file: ctx.file, peers: ctx.peers };
+    scope = {
+      blocks: analysisBlocks(ctx),
+      namespace: str(obj(ctx.rollout.metadata)?.namespace),
+      workspace: ctx.workspace,
+      file: ctx.file,
+      peers: ctx.peers,
+    };
     scopes.set(ctx, scope);
   }
   return scope;
 }
 
 /** The workspace templates a reference can resolve to; undefined when the workspace knows no templates. */
-function templateCandidates(scope: ReferenceScope, ref: Pick<TemplateReference, 'name' | 'clusterScope'>): readonly WorkspaceAnalysisTemplate[] | undefined {
+function templateCandidates(
+  scope: ReferenceScope,
+  ref: Pick<TemplateReference, 'name' | 'clusterScope'>,
+): readonly WorkspaceAnalysisTemplate[] | undefined {
   const named = scope.workspace?.analysisTemplatesNamed?.(ref.name);
   if (!named) return undefined;
   return resolveTemplates(named, ref, scopeSite(scope));
@@ -138,12 +188,29 @@ export function templatesNotFound(code: string, scope: ReferenceScope): DocFindi
       const suggestion = near[0]?.name;
       const hint =
         others.length > 0
-          ? ref.clusterScope ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)` : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
-          : note ? ` (${note})` : suggestion ? ` (did you mean "${suggestion}"?)` : '';
+          ? ref.clusterScope
+            ? ` (there is an AnalysisTemplate "${ref.name}": remove clusterScope)`
+            : ` (there is a ClusterAnalysisTemplate "${ref.name}": add clusterScope: true)`
+          : note
+            ? ` (${note})`
+            : suggestion
+              ? ` (did you mean "${suggestion}"?)`
+              : '';
       const where = note ? ' where this document is applied' : ' in the workspace';
-      const finding = warning(code, ref.path, `${kind} "${ref.name}" is not defined${where}${hint}; the AnalysisRun cannot be created without it`, 'value', { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) });
+      const finding = warning(
+        code,
+        ref.path,
+        `${kind} "${ref.name}" is not defined${where}${hint}; the AnalysisRun cannot be created without it`,
+        'value',
+        { template: ref.name, clusterScope: ref.clusterScope, ...(suggestion ? { suggestion } : {}) },
+      );
       // What the hint names, where it is.
-      out.push(withRelated(finding, definedHere(others.length > 0 ? others : note ? elsewhere : near, (t) => t.kind)));
+      out.push(
+        withRelated(
+          finding,
+          definedHere(others.length > 0 ? others : note ? elsewhere : near, (t) => t.kind),
+        ),
+      );
     }
   }
   return out;
@@ -181,8 +248,19 @@ export const analysisRunsForever: Rule = {
         // With several definitions, only when every one has an endless metric.
         if (found.length === 0 || !found.every((t) => t.endlessMetrics.length > 0)) continue;
         const metric = found[0]!.endlessMetrics[0]!;
-        const finding = error(this.code, ref.path, `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`, 'value', { template: ref.name, metric });
-        out.push(withRelated(judged(finding, found, scopeSite(scope)), definedHere(found, (t) => t.kind)));
+        const finding = error(
+          this.code,
+          ref.path,
+          `template "${ref.name}" has metric "${metric}" with an interval and no count, which measures for ever: this analysis would never end (Argo rejects the Rollout). Give the metric a count, or use it in background analysis`,
+          'value',
+          { template: ref.name, metric },
+        );
+        out.push(
+          withRelated(
+            judged(finding, found, scopeSite(scope)),
+            definedHere(found, (t) => t.kind),
+          ),
+        );
       }
     }
     return out;
@@ -203,9 +281,19 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
         .map((t) => t.args.filter((a) => a.required && !passed.has(a.name)).map((a) => a.name))
         .reduce((a, b) => a.filter((n) => b.includes(n)));
       if (missing.length > 0) {
-        const finding = error(code, ref.path, `template "${ref.name}" requires ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not passed in args: the AnalysisRun fails`, 'value', { template: ref.name, missing });
+        const finding = error(
+          code,
+          ref.path,
+          `template "${ref.name}" requires ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not passed in args: the AnalysisRun fails`,
+          'value',
+          { template: ref.name, missing },
+        );
         const declaredHere = found.flatMap((t) =>
-          t.args.flatMap((a) => (missing.includes(a.name) && a.nameRange ? [{ message: `"${a.name}" is declared here, without a default`, file: t.file, range: a.nameRange }] : [])),
+          t.args.flatMap((a) =>
+            missing.includes(a.name) && a.nameRange
+              ? [{ message: `"${a.name}" is declared here, without a default`, file: t.file, range: a.nameRange }]
+              : [],
+          ),
         );
         out.push(withRelated(judged(finding, found, scopeSite(scope)), declaredHere));
       }
@@ -215,9 +303,20 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
     const declared = new Set(resolved.flatMap((r) => r.found.flatMap((t) => t.args.map((a) => a.name))));
     for (const arg of block.args) {
       if (!declared.has(arg.name)) {
-        const finding = warning(code, arg.path, `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`, 'value', { arg: arg.name });
+        const finding = warning(
+          code,
+          arg.path,
+          `argument "${arg.name}" is not declared by ${resolved.map((r) => `"${r.ref.name}"`).join(', ')}: it is ignored`,
+          'value',
+          { arg: arg.name },
+        );
         const all = resolved.flatMap((r) => r.found);
-        out.push(withRelated(judged(finding, all, scopeSite(scope)), definedHere(all, (t) => t.kind)));
+        out.push(
+          withRelated(
+            judged(finding, all, scopeSite(scope)),
+            definedHere(all, (t) => t.kind),
+          ),
+        );
       }
     }
   }

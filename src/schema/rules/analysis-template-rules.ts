@@ -23,7 +23,10 @@ export interface TemplateRule {
 }
 
 const METRICS = ['spec', 'metrics'] as const;
-const metricsOf = (ctx: TemplateRuleContext) => arr(ctx.spec?.metrics).map((m, i) => ({ metric: obj(m), i })).filter((m): m is { metric: JsonObject; i: number } => m.metric !== undefined);
+const metricsOf = (ctx: TemplateRuleContext) =>
+  arr(ctx.spec?.metrics)
+    .map((m, i) => ({ metric: obj(m), i }))
+    .filter((m): m is { metric: JsonObject; i: number } => m.metric !== undefined);
 interface Condition {
   metric: JsonObject;
   i: number;
@@ -47,7 +50,8 @@ function conditionsOf(ctx: TemplateRuleContext): readonly Condition[] {
   }
   return conditions;
 }
-const declaredArgs = (ctx: TemplateRuleContext) => new Set(arr(ctx.spec?.args).flatMap((a) => (str(obj(a)?.name) ? [str(obj(a)?.name)!] : [])));
+const declaredArgs = (ctx: TemplateRuleContext) =>
+  new Set(arr(ctx.spec?.args).flatMap((a) => (str(obj(a)?.name) ? [str(obj(a)?.name)!] : [])));
 
 /** `{{args.NAME}}` and `{{ args.NAME }}` in a text. */
 const ARG_PLACEHOLDER = /\{\{\s*args\.([\w.-]+)\s*\}\}/g;
@@ -66,9 +70,22 @@ export const metricProviderOne: TemplateRule = {
       const path = [...METRICS, i, 'provider'];
       if (known.length === 0) {
         const others = keys.length ? ` (${keys.map((k) => `"${k}"`).join(', ')} ${keys.length === 1 ? 'is' : 'are'} not a provider)` : '';
-        out.push(error(this.code, path, `metric "${str(metric.name) ?? i}" has no metric provider${others}: use one of ${PROVIDER_NAMES.join(', ')}`));
+        out.push(
+          error(
+            this.code,
+            path,
+            `metric "${str(metric.name) ?? i}" has no metric provider${others}: use one of ${PROVIDER_NAMES.join(', ')}`,
+          ),
+        );
       } else if (known.length > 1) {
-        out.push(error(this.code, [...path, known[1]!], `metric "${str(metric.name) ?? i}" names ${known.length} providers (${known.join(', ')}): a metric has exactly one`, 'key'));
+        out.push(
+          error(
+            this.code,
+            [...path, known[1]!],
+            `metric "${str(metric.name) ?? i}" names ${known.length} providers (${known.join(', ')}): a metric has exactly one`,
+            'key',
+          ),
+        );
       }
     }
     return out;
@@ -83,7 +100,8 @@ export const metricNameUnique: TemplateRule = {
     const out: DocFinding[] = [];
     for (const { metric, i } of metricsOf(ctx)) {
       const name = str(metric.name);
-      const found = name === undefined ? undefined : repeat(name, i, () => `metric "${name}" is defined twice: measurements are reported by name`);
+      const found =
+        name === undefined ? undefined : repeat(name, i, () => `metric "${name}" is defined twice: measurements are reported by name`);
       if (found) out.push(found);
     }
     return out;
@@ -102,7 +120,8 @@ export const analysisArgUnique: TemplateRule = {
       if (!arg || name === undefined) return;
       const found = repeat(name, i, () => `argument "${name}" is declared twice`);
       if (found) out.push(found);
-      if (arg.value !== undefined && arg.value !== null && obj(arg.valueFrom)) out.push(error(this.code, ['spec', 'args', i, 'valueFrom'], `argument "${name}" has both value and valueFrom: give one`, 'key'));
+      if (arg.value !== undefined && arg.value !== null && obj(arg.valueFrom))
+        out.push(error(this.code, ['spec', 'args', i, 'valueFrom'], `argument "${name}" has both value and valueFrom: give one`, 'key'));
     });
     return out;
   },
@@ -117,7 +136,14 @@ export const conditionSyntax: TemplateRule = {
     for (const { i, field, text, parsed } of conditionsOf(ctx)) {
       for (const p of checkExpression(text, args, parsed)) {
         const where = p.start < text.length ? ` at "${text.slice(p.start, Math.min(p.end, p.start + 30))}"` : '';
-        out.push({ ...(p.severity === 'error' ? error : warning)(this.code, [...METRICS, i, field], `${field}: ${p.message}${p.message.includes('"') ? '' : where}`), data: { start: p.start, end: p.end } });
+        out.push({
+          ...(p.severity === 'error' ? error : warning)(
+            this.code,
+            [...METRICS, i, field],
+            `${field}: ${p.message}${p.message.includes('"') ? '' : where}`,
+          ),
+          data: { start: p.start, end: p.end },
+        });
       }
     }
     return out;
@@ -135,7 +161,13 @@ function limitValue(v: unknown): { ok: true; n?: number } | { ok: false } | unde
   return { ok: false };
 }
 
-const LIMITS: Record<string, number> = { count: 0, failureLimit: -1, inconclusiveLimit: -1, consecutiveErrorLimit: 0, consecutiveSuccessLimit: 0 };
+const LIMITS: Record<string, number> = {
+  count: 0,
+  failureLimit: -1,
+  inconclusiveLimit: -1,
+  consecutiveErrorLimit: 0,
+  consecutiveSuccessLimit: 0,
+};
 
 export const metricLimits: TemplateRule = {
   code: 'metric-limits',
@@ -149,7 +181,9 @@ export const metricLimits: TemplateRule = {
         if (!v) continue;
         const path = [...METRICS, i, field];
         if (!v.ok) {
-          out.push(error(this.code, path, `${field} must be a whole number or an {{args.NAME}} placeholder, not ${JSON.stringify(metric[field])}`));
+          out.push(
+            error(this.code, path, `${field} must be a whole number or an {{args.NAME}} placeholder, not ${JSON.stringify(metric[field])}`),
+          );
         } else if (v.n !== undefined && v.n < min) {
           out.push(error(this.code, path, `${field} must be at least ${min}${min === -1 ? ' (-1 means no limit)' : ''}, not ${v.n}`));
         } else {
@@ -158,12 +192,20 @@ export const metricLimits: TemplateRule = {
       }
       const count = values.count;
       if (count !== undefined && count > 1 && (metric.interval === undefined || metric.interval === null)) {
-        out.push(error(this.code, [...METRICS, i, 'interval'], `count is ${count} but there is no interval: Argo needs an interval to take more than one measurement`, 'missing'));
+        out.push(
+          error(
+            this.code,
+            [...METRICS, i, 'interval'],
+            `count is ${count} but there is no interval: Argo needs an interval to take more than one measurement`,
+            'missing',
+          ),
+        );
       }
       if (count !== undefined && count > 0) {
         for (const field of ['failureLimit', 'inconclusiveLimit', 'consecutiveSuccessLimit']) {
           const l = values[field];
-          if (l !== undefined && l > count) out.push(error(this.code, [...METRICS, i, field], `${field} ${l} is larger than count ${count}: it can never be reached`));
+          if (l !== undefined && l > count)
+            out.push(error(this.code, [...METRICS, i, field], `${field} ${l} is larger than count ${count}: it can never be reached`));
         }
       }
     }
@@ -187,7 +229,16 @@ export const argsDeclared: TemplateRule = {
         for (const m of v.matchAll(ARG_PLACEHOLDER)) {
           const nth = seen.get(m[0]) ?? 0;
           seen.set(m[0], nth + 1);
-          if (!args.has(m[1]!)) out.push(error(this.code, path, `{{args.${m[1]}}} names an argument that spec.args does not declare: the AnalysisRun fails to resolve it`, 'value', { arg: m[1], placeholder: m[0], nth }));
+          if (!args.has(m[1]!))
+            out.push(
+              error(
+                this.code,
+                path,
+                `{{args.${m[1]}}} names an argument that spec.args does not declare: the AnalysisRun fails to resolve it`,
+                'value',
+                { arg: m[1], placeholder: m[0], nth },
+              ),
+            );
         }
       } else if (Array.isArray(v)) {
         v.forEach((x, k) => walk(x, [...path, k], depth + 1));
@@ -215,7 +266,13 @@ export const metricNameReferences: TemplateRule = {
         if (name === undefined || matchesMetric(name, names)) return;
         const compiled = compileRe2(name);
         const why = compiled.ok ? '' : ` (it is not a regular expression Argo can read: ${compiled.reason})`;
-        out.push(warning(this.code, ['spec', list, i, 'metricName'], `"${name}" matches no metric of this template (${names.join(', ') || 'none'})${why}`));
+        out.push(
+          warning(
+            this.code,
+            ['spec', list, i, 'metricName'],
+            `"${name}" matches no metric of this template (${names.join(', ') || 'none'})${why}`,
+          ),
+        );
       });
     }
     return out;
@@ -232,27 +289,59 @@ export const providerRules: TemplateRule = {
       const provider = obj(metric.provider);
       const web = obj(provider?.web);
       if (web) {
-        if (web.body !== undefined && web.jsonBody !== undefined) out.push(error(this.code, [...p, 'web', 'jsonBody'], 'web: give either body or jsonBody, not both', 'key'));
+        if (web.body !== undefined && web.jsonBody !== undefined)
+          out.push(error(this.code, [...p, 'web', 'jsonBody'], 'web: give either body or jsonBody, not both', 'key'));
         const method = str(web.method) ?? 'GET';
-        if (method === 'GET' && (web.body !== undefined || web.jsonBody !== undefined)) out.push(error(this.code, [...p, 'web', 'method'], 'web: a request body needs method POST or PUT', web.method === undefined ? 'missing' : 'value'));
+        if (method === 'GET' && (web.body !== undefined || web.jsonBody !== undefined))
+          out.push(
+            error(
+              this.code,
+              [...p, 'web', 'method'],
+              'web: a request body needs method POST or PUT',
+              web.method === undefined ? 'missing' : 'value',
+            ),
+          );
         const url = str(web.url);
-        if (url && !/^(https?:\/\/|\{\{)/.test(url)) out.push(error(this.code, [...p, 'web', 'url'], `web: url must start with http:// or https://, not "${url.slice(0, 30)}"`));
+        if (url && !/^(https?:\/\/|\{\{)/.test(url))
+          out.push(error(this.code, [...p, 'web', 'url'], `web: url must start with http:// or https://, not "${url.slice(0, 30)}"`));
       }
       const datadog = obj(provider?.datadog);
       if (datadog) {
         const v2 = str(datadog.apiVersion) === 'v2';
-        if (datadog.queries !== undefined && !v2) out.push(error(this.code, [...p, 'datadog', 'queries'], 'datadog: queries (with formula) need apiVersion: v2', 'key'));
-        if (datadog.query === undefined && datadog.queries === undefined) out.push(error(this.code, [...p, 'datadog', 'query'], 'datadog: give query (or queries with apiVersion v2)', 'missing'));
-        if (datadog.query !== undefined && datadog.queries !== undefined) out.push(error(this.code, [...p, 'datadog', 'queries'], 'datadog: give either query or queries, not both', 'key'));
-        if (datadog.formula !== undefined && datadog.queries === undefined) out.push(error(this.code, [...p, 'datadog', 'formula'], 'datadog: formula combines named queries: add queries', 'key'));
+        if (datadog.queries !== undefined && !v2)
+          out.push(error(this.code, [...p, 'datadog', 'queries'], 'datadog: queries (with formula) need apiVersion: v2', 'key'));
+        if (datadog.query === undefined && datadog.queries === undefined)
+          out.push(error(this.code, [...p, 'datadog', 'query'], 'datadog: give query (or queries with apiVersion v2)', 'missing'));
+        if (datadog.query !== undefined && datadog.queries !== undefined)
+          out.push(error(this.code, [...p, 'datadog', 'queries'], 'datadog: give either query or queries, not both', 'key'));
+        if (datadog.formula !== undefined && datadog.queries === undefined)
+          out.push(error(this.code, [...p, 'datadog', 'formula'], 'datadog: formula combines named queries: add queries', 'key'));
       }
       const threshold = obj(obj(provider?.kayenta)?.threshold);
-      if (threshold && typeof threshold.pass === 'number' && typeof threshold.marginal === 'number' && threshold.marginal > threshold.pass) {
-        out.push(error(this.code, [...p, 'kayenta', 'threshold', 'marginal'], `kayenta: marginal ${threshold.marginal} is above pass ${threshold.pass}`));
+      if (
+        threshold &&
+        typeof threshold.pass === 'number' &&
+        typeof threshold.marginal === 'number' &&
+        threshold.marginal > threshold.pass
+      ) {
+        out.push(
+          error(
+            this.code,
+            [...p, 'kayenta', 'threshold', 'marginal'],
+            `kayenta: marginal ${threshold.marginal} is above pass ${threshold.pass}`,
+          ),
+        );
       }
       for (const q of ['prometheus', 'wavefront', 'graphite', 'skywalking'] as const) {
         const address = str(obj(provider?.[q])?.address);
-        if (address && !/^(https?:\/\/|\{\{)/.test(address) && q === 'prometheus') out.push(error(this.code, [...p, q, 'address'], `${q}: address must be a URL starting with http:// or https://, not "${address.slice(0, 30)}"`));
+        if (address && !/^(https?:\/\/|\{\{)/.test(address) && q === 'prometheus')
+          out.push(
+            error(
+              this.code,
+              [...p, q, 'address'],
+              `${q}: address must be a URL starting with http:// or https://, not "${address.slice(0, 30)}"`,
+            ),
+          );
       }
     }
     return out;
@@ -264,14 +353,17 @@ const SCALAR_QUERY = /^\s*(scalar\s*\(|time\s*\(\s*\)\s*$|-?\d+(\.\d+)?\s*$)/;
 const NUMERIC_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', '**']);
 const isResult = (x: Expr) => x.kind === 'identifier' && x.name === 'result';
 /** A number in a condition: a literal, maybe negated, or an argument's placeholder. */
-const isNumber = (x: Expr): boolean => (x.kind === 'literal' && typeof x.value === 'number') || x.kind === 'placeholder' || (x.kind === 'unary' && isNumber(x.operand));
+const isNumber = (x: Expr): boolean =>
+  (x.kind === 'literal' && typeof x.value === 'number') || x.kind === 'placeholder' || (x.kind === 'unary' && isNumber(x.operand));
 
 /** The `result` that a comparison or arithmetic in `e` takes as a number, if one does. */
 function resultUsedAsNumber(e: Expr): Expr | undefined {
-  const isWholeResult = (x: Expr) => isResult(x) || (x.kind === 'call' && x.callee === 'default' && x.args[0] !== undefined && isResult(x.args[0]));
+  const isWholeResult = (x: Expr) =>
+    isResult(x) || (x.kind === 'call' && x.callee === 'default' && x.args[0] !== undefined && isResult(x.args[0]));
   switch (e.kind) {
     case 'binary':
-      if (NUMERIC_OPS.has(e.op) && ((isWholeResult(e.left) && isNumber(e.right)) || (isWholeResult(e.right) && isNumber(e.left)))) return isWholeResult(e.left) ? e.left : e.right;
+      if (NUMERIC_OPS.has(e.op) && ((isWholeResult(e.left) && isNumber(e.right)) || (isWholeResult(e.right) && isNumber(e.left))))
+        return isWholeResult(e.left) ? e.left : e.right;
       return resultUsedAsNumber(e.left) ?? resultUsedAsNumber(e.right);
     case 'unary':
       return resultUsedAsNumber(e.operand);
@@ -298,7 +390,11 @@ export const prometheusVectorResult: TemplateRule = {
       const written = text.slice(used.start, used.end);
       const suggestion = written.replace(/\bresult\b/, 'result[0]');
       out.push({
-        ...warning(this.code, [...METRICS, i, field], `${field}: Prometheus gives \`result\` as a list (the query returns an instant vector), so \`${written}\` compared with a number fails every measurement; write \`${suggestion}\`, or wrap the query in scalar()`),
+        ...warning(
+          this.code,
+          [...METRICS, i, field],
+          `${field}: Prometheus gives \`result\` as a list (the query returns an instant vector), so \`${written}\` compared with a number fails every measurement; write \`${suggestion}\`, or wrap the query in scalar()`,
+        ),
         data: { start: used.start, end: used.end, replaces: written, suggestion },
       });
     }
@@ -313,7 +409,14 @@ export const jobConditionIgnored: TemplateRule = {
     // Upstream's job provider sets the measurement from the Job's Complete or Failed condition alone.
     return conditionsOf(ctx)
       .filter(({ metric }) => obj(obj(metric.provider)?.job))
-      .map(({ i, field }) => warning(this.code, [...METRICS, i, field], `${field} has no effect on a job metric: the measurement is Successful when the Job completes and Failed when it fails; make the Job's exit code decide`, 'key'));
+      .map(({ i, field }) =>
+        warning(
+          this.code,
+          [...METRICS, i, field],
+          `${field} has no effect on a job metric: the measurement is Successful when the Job completes and Failed when it fails; make the Job's exit code decide`,
+          'key',
+        ),
+      );
   },
 };
 
@@ -331,7 +434,10 @@ export const cloudWatchResultList: TemplateRule = {
       if (!obj(obj(metric.provider)?.cloudWatch) || !parsed.ok) continue;
       // `suggestion` replaces the expression's text from start to end (the quick fix, where the text holds it as written).
       const at = (e: Expr, message: string, suggestion?: string) =>
-        out.push({ ...warning(this.code, [...METRICS, i, field], `${field}: ${message}`), data: { start: e.start, end: e.end, ...(suggestion ? { replaces: text.slice(e.start, e.end), suggestion } : {}) } });
+        out.push({
+          ...warning(this.code, [...METRICS, i, field], `${field}: ${message}`),
+          data: { start: e.start, end: e.end, ...(suggestion ? { replaces: text.slice(e.start, e.end), suggestion } : {}) },
+        });
       for (const e of subexpressions(parsed.expr)) {
         // Argo hands the condition GetMetricData's MetricDataResults: a list of objects, never a number.
         if (e.kind === 'binary' && NUMERIC_OPS.has(e.op)) {
@@ -342,11 +448,19 @@ export const cloudWatchResultList: TemplateRule = {
           const one = isOneResult(used) ? text.slice(used.start, used.end) : 'result[0]';
           const number = text.slice(other.start, other.end);
           const instead = onLeft ? `all(${one}.Values, {# ${e.op} ${number}})` : `all(${one}.Values, {${number} ${e.op} #})`;
-          at(e, `CloudWatch gives \`result\` as a list of MetricDataResults, so \`${text.slice(used.start, used.end)}\` compared with a number fails every measurement; the numbers are in Values: write \`${instead}\``, instead);
+          at(
+            e,
+            `CloudWatch gives \`result\` as a list of MetricDataResults, so \`${text.slice(used.start, used.end)}\` compared with a number fails every measurement; the numbers are in Values: write \`${instead}\``,
+            instead,
+          );
         } else if (e.kind === 'member' && isOneResult(e.object) && !METRIC_DATA_RESULT_FIELDS.includes(e.property)) {
           const meant = METRIC_DATA_RESULT_FIELDS.find((f) => f.toLowerCase() === e.property.toLowerCase());
           const suggestion = meant && `${text.slice(e.start, e.end).slice(0, -e.property.length)}${meant}`;
-          at(e, `a MetricDataResult has no field "${e.property}"${meant ? `: write ${meant} (expr reads the Go field names as written)` : ` (it has ${METRIC_DATA_RESULT_FIELDS.join(', ')})`}, so every measurement fails`, suggestion);
+          at(
+            e,
+            `a MetricDataResult has no field "${e.property}"${meant ? `: write ${meant} (expr reads the Go field names as written)` : ` (it has ${METRIC_DATA_RESULT_FIELDS.join(', ')})`}, so every measurement fails`,
+            suggestion,
+          );
         }
       }
     }
@@ -354,4 +468,16 @@ export const cloudWatchResultList: TemplateRule = {
   },
 };
 
-export const templateRules: readonly TemplateRule[] = [metricProviderOne, metricNameUnique, analysisArgUnique, conditionSyntax, prometheusVectorResult, cloudWatchResultList, jobConditionIgnored, metricLimits, argsDeclared, metricNameReferences, providerRules];
+export const templateRules: readonly TemplateRule[] = [
+  metricProviderOne,
+  metricNameUnique,
+  analysisArgUnique,
+  conditionSyntax,
+  prometheusVectorResult,
+  cloudWatchResultList,
+  jobConditionIgnored,
+  metricLimits,
+  argsDeclared,
+  metricNameReferences,
+  providerRules,
+];

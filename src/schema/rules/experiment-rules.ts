@@ -34,7 +34,9 @@ const TEMPLATES = ['spec', 'templates'] as const;
 const ANALYSES = ['spec', 'analyses'] as const;
 
 const itemsOf = (list: Json | undefined) =>
-  arr(list).map((v, i) => ({ item: obj(v), i })).filter((x): x is { item: JsonObject; i: number } => x.item !== undefined);
+  arr(list)
+    .map((v, i) => ({ item: obj(v), i }))
+    .filter((x): x is { item: JsonObject; i: number } => x.item !== undefined);
 
 /** What each of the planner's refusals asks of the template, in our words (the planner words what upstream says). */
 const REFUSALS: Record<ExperimentSpecRefusal['field'], string> = {
@@ -45,19 +47,30 @@ const REFUSALS: Record<ExperimentSpecRefusal['field'], string> = {
 
 export const experimentInvalidSpec: ExperimentRule = {
   code: 'experiment-invalid-spec',
-  summary: 'what the controller refuses in a template (the planner\'s check): no selector or an empty one, minReadySeconds above progressDeadlineSeconds, no name',
+  summary:
+    "what the controller refuses in a template (the planner's check): no selector or an empty one, minReadySeconds above progressDeadlineSeconds, no name",
   check({ experiment, spec }) {
     const out: DocFinding[] = [];
     const progressDeadlineSeconds = int(spec?.progressDeadlineSeconds);
     for (const { item: template, i } of itemsOf(spec?.templates)) {
       // One template at a time, so each gets its own finding (the planner stops at the first problem).
-      const alone = { metadata: obj(experiment.metadata) ?? {}, spec: { templates: [template], ...(progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds } : {}) } } as unknown as Experiment;
+      const alone = {
+        metadata: obj(experiment.metadata) ?? {},
+        spec: { templates: [template], ...(progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds } : {}) },
+      } as unknown as Experiment;
       const refusal = invalidExperimentSpec(alone);
       if (refusal === undefined) continue;
       const { field } = refusal;
       const present = template[field] !== undefined && template[field] !== null;
       const name = str(template.name);
-      out.push(error(this.code, [...TEMPLATES, i, field], `${name ? `template "${name}": ` : ''}${REFUSALS[field]} (the Experiment would fail with InvalidSpec: ${refusal.message})`, present ? (field === 'selector' ? 'key' : 'value') : 'missing'));
+      out.push(
+        error(
+          this.code,
+          [...TEMPLATES, i, field],
+          `${name ? `template "${name}": ` : ''}${REFUSALS[field]} (the Experiment would fail with InvalidSpec: ${refusal.message})`,
+          present ? (field === 'selector' ? 'key' : 'value') : 'missing',
+        ),
+      );
     }
     return out;
   },
@@ -79,7 +92,13 @@ export const experimentTemplateNameUnique: ExperimentRule = {
   code: 'experiment-template-name-unique',
   summary: 'template names are unique within an Experiment',
   check({ spec }) {
-    return repeatedNames(spec?.templates, TEMPLATES, this.code, 'template', 'each template makes a ReplicaSet named after it, and the controller refuses the Experiment (InvalidSpec)');
+    return repeatedNames(
+      spec?.templates,
+      TEMPLATES,
+      this.code,
+      'template',
+      'each template makes a ReplicaSet named after it, and the controller refuses the Experiment (InvalidSpec)',
+    );
   },
 };
 
@@ -87,13 +106,19 @@ export const experimentAnalysisNameUnique: ExperimentRule = {
   code: 'experiment-analysis-name-unique',
   summary: 'analysis names are unique within an Experiment',
   check({ spec }) {
-    return repeatedNames(spec?.analyses, ANALYSES, this.code, 'analysis', 'each analysis makes an AnalysisRun named after it and is reported by name in the status');
+    return repeatedNames(
+      spec?.analyses,
+      ANALYSES,
+      this.code,
+      'analysis',
+      'each analysis makes an AnalysisRun named after it and is reported by name in the status',
+    );
   },
 };
 
 export const experimentSelectorMatchesTemplate: ExperimentRule = {
   code: 'experiment-selector-matches-template',
-  summary: 'a template\'s selector must select the labels of its pod template',
+  summary: "a template's selector must select the labels of its pod template",
   check({ spec }) {
     const out: DocFinding[] = [];
     for (const { item, i } of itemsOf(spec?.templates)) {
@@ -103,7 +128,14 @@ export const experimentSelectorMatchesTemplate: ExperimentRule = {
       const m = selectorMatches(selector, obj(obj(podTemplate.metadata)?.labels) ?? {});
       if (m.ok) continue;
       const name = str(item.name);
-      out.push(error(this.code, [...TEMPLATES, i, 'selector', ...m.path], `the selector of template${name ? ` "${name}"` : ''} does not match its pod template's labels: ${m.reason}. The ReplicaSet is refused`, 'key'));
+      out.push(
+        error(
+          this.code,
+          [...TEMPLATES, i, 'selector', ...m.path],
+          `the selector of template${name ? ` "${name}"` : ''} does not match its pod template's labels: ${m.reason}. The ReplicaSet is refused`,
+          'key',
+        ),
+      );
     }
     return out;
   },

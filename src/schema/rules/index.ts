@@ -1,8 +1,42 @@
 /** The table of semantic rules (semantics §13, Service references, surprising settings). */
 import type { Rule } from './rule';
-import { activeDeadlineUnsupported, namesWellFormed, progressDeadlineAfterMinReady, restartPolicyAlways, revisionLimitWithinHistory, selectorMatchesTemplate, selectorRequired, selectorWellFormed, strategyExactlyOne, templateRequired, workloadRefTemplate } from './spec-rules';
-import { activePreviewDistinct, antiAffinityOneKind, canaryStableDistinct, dynamicStableScaleRules, ingressNamed, maxTrafficWeightRouter, pingPongRules, scaleDownDelayNeedsTrafficRouting, surgeUnavailableNotBothZero, trafficRoutingNeedsServices } from './strategy-rules';
-import { analysisFieldRef, experimentWeightNeedsPorts, experimentWeightRouter, headerRouteRouter, mirrorRouteRouter, routeManaged, routeMatchOneOf, setCanaryScaleNeedsTrafficRouting, setWeightRange, stepOneAction } from './step-rules';
+import {
+  activeDeadlineUnsupported,
+  namesWellFormed,
+  progressDeadlineAfterMinReady,
+  restartPolicyAlways,
+  revisionLimitWithinHistory,
+  selectorMatchesTemplate,
+  selectorRequired,
+  selectorWellFormed,
+  strategyExactlyOne,
+  templateRequired,
+  workloadRefTemplate,
+} from './spec-rules';
+import {
+  activePreviewDistinct,
+  antiAffinityOneKind,
+  canaryStableDistinct,
+  dynamicStableScaleRules,
+  ingressNamed,
+  maxTrafficWeightRouter,
+  pingPongRules,
+  scaleDownDelayNeedsTrafficRouting,
+  surgeUnavailableNotBothZero,
+  trafficRoutingNeedsServices,
+} from './strategy-rules';
+import {
+  analysisFieldRef,
+  experimentWeightNeedsPorts,
+  experimentWeightRouter,
+  headerRouteRouter,
+  mirrorRouteRouter,
+  routeManaged,
+  routeMatchOneOf,
+  setCanaryScaleNeedsTrafficRouting,
+  setWeightRange,
+  stepOneAction,
+} from './step-rules';
 import { serviceExists, serviceSelectsPods } from './service-references';
 import { analysisArgsMatch, analysisRunsForever, analysisTemplateExists } from './analysis-references';
 import { workloadExists, workloadSelectorMatches } from './workload-references';

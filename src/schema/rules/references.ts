@@ -29,12 +29,14 @@ export function rolloutReferences(rollout: JsonObject): RolloutReference[] {
   const ctx = { canary: obj(strategy?.canary), blueGreen: obj(strategy?.blueGreen) };
   const out: RolloutReference[] = serviceReferences(ctx).map((r) => ({ kind: 'Service', name: r.name, path: r.path }));
   for (const block of analysisBlocks(ctx)) {
-    for (const t of block.templates) out.push({ kind: t.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate', name: t.name, path: t.path });
+    for (const t of block.templates)
+      out.push({ kind: t.clusterScope ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate', name: t.name, path: t.path });
   }
   const ref = obj(spec?.workloadRef);
   const name = str(ref?.name);
   if (name && isWorkloadKind(ref?.kind)) out.push({ kind: ref.kind, name, path: ['spec', 'workloadRef', 'name'] });
-  for (const r of routerReferences(ctx.canary)) out.push({ kind: r.kind, name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}), path: r.path });
+  for (const r of routerReferences(ctx.canary))
+    out.push({ kind: r.kind, name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}), path: r.path });
   return out;
 }
 
@@ -42,7 +44,11 @@ export function rolloutReferences(rollout: JsonObject): RolloutReference[] {
 export function documentReferences(pd: { isRollout: boolean; isExperiment: boolean }, value: JsonObject): RolloutReference[] {
   if (pd.isRollout) return rolloutReferences(value);
   return documentAnalysisBlocks(pd, value).flatMap((block) =>
-    block.templates.map((t) => ({ kind: t.clusterScope ? ('ClusterAnalysisTemplate' as const) : ('AnalysisTemplate' as const), name: t.name, path: t.path })),
+    block.templates.map((t) => ({
+      kind: t.clusterScope ? ('ClusterAnalysisTemplate' as const) : ('AnalysisTemplate' as const),
+      name: t.name,
+      path: t.path,
+    })),
   );
 }
 

@@ -10,7 +10,14 @@ import { GATEWAY_API_PLUGIN, GATEWAY_ROUTES, shortHost, splitVirtualServiceName 
 import type { DocFinding } from '../findings';
 import { elsewhereNote, inSomeNamespaceOf, judged, nearestDefinitions } from '../nearest';
 import { closest } from '../suggest';
-import type { RouterObjectKind, WorkspaceGatewayRoute, WorkspaceIngress, WorkspaceRouterObject, WorkspaceVirtualService, VirtualServiceHttpRoute } from '../workspace';
+import type {
+  RouterObjectKind,
+  WorkspaceGatewayRoute,
+  WorkspaceIngress,
+  WorkspaceRouterObject,
+  WorkspaceVirtualService,
+  VirtualServiceHttpRoute,
+} from '../workspace';
 import { arr, CANARY, error, INGRESS_FIELDS, obj, str, warning, type JsonObject, type Rule, type RuleContext, siteOf } from './rule';
 
 type Path = (string | number)[];
@@ -33,7 +40,6 @@ export interface RouterReference {
 }
 
 const TRAFFIC_ROUTING = [...CANARY, 'trafficRouting'];
-
 
 /** The Ingresses, VirtualServices and Gateway API routes the canary's trafficRouting names, with where. */
 export function routerReferences(canary: JsonObject | undefined): RouterReference[] {
@@ -82,9 +88,11 @@ export function routerReferences(canary: JsonObject | undefined): RouterReferenc
 }
 
 /** The namespace a reference is looked up in: the one its value names, else the Rollout's. */
-const lookupNamespace = (ctx: RuleContext, ref: RouterReference): string | undefined => ref.namespace ?? str(obj(ctx.rollout.metadata)?.namespace);
+const lookupNamespace = (ctx: RuleContext, ref: RouterReference): string | undefined =>
+  ref.namespace ?? str(obj(ctx.rollout.metadata)?.namespace);
 /** The workspace's objects of the reference's name and kind, any namespace. */
-const named = (ctx: RuleContext, ref: RouterReference) => ctx.workspace?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind) ?? [];
+const named = (ctx: RuleContext, ref: RouterReference) =>
+  ctx.workspace?.routerObjectsNamed?.(ref.name).filter((d) => d.routerKind === ref.kind) ?? [];
 
 /** The workspace's objects the reference means: the nearest in its lookup namespace (nearest.ts); none when the index knows no router objects. */
 function resolve(ctx: RuleContext, ref: RouterReference): readonly WorkspaceRouterObject[] {
@@ -105,7 +113,13 @@ export const routerObjectExists: Rule = {
       const namespace = lookupNamespace(ctx, ref);
       if (resolve(ctx, ref).length > 0) continue;
       // The names a misspelled reference may have meant: the objects of that kind in its namespace.
-      const names = [...new Set((ctx.workspace.routerObjects?.() ?? []).filter((d) => d.routerKind === ref.kind && inSomeNamespaceOf(d, namespace)).map((d) => d.name))].sort();
+      const names = [
+        ...new Set(
+          (ctx.workspace.routerObjects?.() ?? [])
+            .filter((d) => d.routerKind === ref.kind && inSomeNamespaceOf(d, namespace))
+            .map((d) => d.name),
+        ),
+      ].sort();
       // Defined, but in another namespace (or far from a Rollout without one).
       const note = elsewhereNote(named(ctx, ref), siteOf(ctx, namespace));
       const suggestion = note ? undefined : closest(ref.name, names);
@@ -113,7 +127,15 @@ export const routerObjectExists: Rule = {
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
       // The quick fix replaces the whole value: a `name.namespace` value keeps its `.namespace`.
       const replacement = suggestion && suggestion + ref.value.slice(ref.name.length);
-      out.push(warning(this.code, ref.path, `${ref.kind} "${ref.name}" is not defined${note ? '' : ' in the workspace'}${where}${hint}; Argo cannot shift traffic until it exists`, 'value', { kind: ref.kind, name: ref.name, ...(replacement ? { suggestion: replacement } : {}) }));
+      out.push(
+        warning(
+          this.code,
+          ref.path,
+          `${ref.kind} "${ref.name}" is not defined${note ? '' : ' in the workspace'}${where}${hint}; Argo cannot shift traffic until it exists`,
+          'value',
+          { kind: ref.kind, name: ref.name, ...(replacement ? { suggestion: replacement } : {}) },
+        ),
+      );
     }
     return out;
   },
@@ -145,7 +167,11 @@ function virtualServiceProblems(ctx: RuleContext, ref: RouterReference, vs: Work
       }
       const suggestion = closest(r.name, named);
       const has = named.length > 0 ? `its named http routes are ${quoted(named)}` : 'it has no named http route';
-      problems.push({ path: r.path, message: `HTTP route "${r.name}" is not in ${about}: ${has}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; Argo fails to set weights until it is`, ...(suggestion ? { suggestion } : {}) });
+      problems.push({
+        path: r.path,
+        message: `HTTP route "${r.name}" is not in ${about}: ${has}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; Argo fails to set weights until it is`,
+        ...(suggestion ? { suggestion } : {}),
+      });
     }
   } else {
     // Without `routes` Argo shifts the first unnamed http route, and needs it to be the only one
@@ -154,7 +180,10 @@ function virtualServiceProblems(ctx: RuleContext, ref: RouterReference, vs: Work
     const unmanaged = vs.httpRoutes.filter((r) => !r.name || !managed.has(r.name));
     if (unmanaged.length > 1) {
       const list = unmanaged.map((r) => (r.name ? `"${r.name}"` : 'an unnamed route')).join(', ');
-      problems.push({ path: ref.path, message: `${about} has ${unmanaged.length} http routes (${list}); without "routes" Argo needs exactly one: list the routes to shift under "routes"` });
+      problems.push({
+        path: ref.path,
+        message: `${about} has ${unmanaged.length} http routes (${list}); without "routes" Argo needs exactly one: list the routes to shift under "routes"`,
+      });
     }
     const first = vs.httpRoutes.find((r) => !r.name);
     if (first) chosen.push({ route: first, path: ref.path });
@@ -162,7 +191,11 @@ function virtualServiceProblems(ctx: RuleContext, ref: RouterReference, vs: Work
   for (const { route, path } of chosen) {
     const which = route.name ? `HTTP route "${route.name}"` : 'The unnamed http route';
     const missing = missingDestinations(ctx, route);
-    if (missing.length > 0) problems.push({ path, message: `${which} of ${about} has no destination for ${missing.join(' and no destination for ')}; Argo shifts weight between the two and fails without them` });
+    if (missing.length > 0)
+      problems.push({
+        path,
+        message: `${which} of ${about} has no destination for ${missing.join(' and no destination for ')}; Argo shifts weight between the two and fails without them`,
+      });
   }
   return problems;
 }
@@ -173,16 +206,23 @@ function missingDestinations(ctx: RuleContext, route: VirtualServiceHttpRoute): 
   const rule = obj(istio?.destinationRule);
   const missing: string[] = [];
   if (rule) {
-    for (const [role, key] of [['canary', 'canarySubsetName'], ['stable', 'stableSubsetName']] as const) {
+    for (const [role, key] of [
+      ['canary', 'canarySubsetName'],
+      ['stable', 'stableSubsetName'],
+    ] as const) {
       const subset = str(rule[key]);
       if (subset && !route.destinations.some((d) => d.subset === subset)) missing.push(`the ${role} subset "${subset}"`);
     }
     return missing;
   }
-  for (const [role, key] of [['canary', 'canaryService'], ['stable', 'stableService']] as const) {
+  for (const [role, key] of [
+    ['canary', 'canaryService'],
+    ['stable', 'stableService'],
+  ] as const) {
     // A missing Service is another rule's finding (traffic routing needs both).
     const service = str(ctx.canary?.[key]);
-    if (service && !route.destinations.some((d) => shortHost(d.host) === service)) missing.push(`the ${role} Service "${service}" (host "${service}" or "${service}.<namespace>...")`);
+    if (service && !route.destinations.some((d) => shortHost(d.host) === service))
+      missing.push(`the ${role} Service "${service}" (host "${service}" or "${service}.<namespace>...")`);
   }
   return missing;
 }
@@ -190,7 +230,8 @@ function missingDestinations(ctx: RuleContext, route: VirtualServiceHttpRoute): 
 export const virtualServiceRoutes: Rule = {
   code: 'virtualservice-route',
   readsWorkspace: true,
-  summary: 'the http routes a Rollout shifts must be in its VirtualService, with destinations for the canary and stable Services (or subsets)',
+  summary:
+    'the http routes a Rollout shifts must be in its VirtualService, with destinations for the canary and stable Services (or subsets)',
   check(ctx) {
     const out: DocFinding[] = [];
     for (const ref of routerReferences(ctx.canary)) {
@@ -201,7 +242,18 @@ export const virtualServiceRoutes: Rule = {
       const problems = found.map((vs) => virtualServiceProblems(ctx, ref, vs));
       if (problems.some((p) => p.length === 0)) continue;
       const site = siteOf(ctx, lookupNamespace(ctx, ref));
-      for (const p of problems[0]!) out.push(judged(error(this.code, p.path, p.message, 'value', { virtualService: ref.name, file: found[0]!.file, ...(p.suggestion ? { suggestion: p.suggestion } : {}) }), found, site));
+      for (const p of problems[0]!)
+        out.push(
+          judged(
+            error(this.code, p.path, p.message, 'value', {
+              virtualService: ref.name,
+              file: found[0]!.file,
+              ...(p.suggestion ? { suggestion: p.suggestion } : {}),
+            }),
+            found,
+            site,
+          ),
+        );
     }
     return out;
   },
@@ -227,7 +279,8 @@ function ingressBackend(ctx: RuleContext, ref: RouterReference): { service: stri
 export const ingressStableBackend: Rule = {
   code: 'ingress-stable-backend',
   readsWorkspace: true,
-  summary: 'an Ingress of NGINX or ALB traffic routing must have a rule whose path backend is the stableService (ALB: the rootService, if set)',
+  summary:
+    'an Ingress of NGINX or ALB traffic routing must have a rule whose path backend is the stableService (ALB: the rootService, if set)',
   check(ctx) {
     const out: DocFinding[] = [];
     for (const ref of routerReferences(ctx.canary)) {
@@ -239,8 +292,15 @@ export const ingressStableBackend: Rule = {
       const ing = found[0]!;
       const routes = ing.backends.length > 0 ? `its rules route to ${quoted(ing.backends)}` : 'it has no rule with a path backend';
       // Argo looks only at the rules' paths (NGINX's router copies them for the canary Ingress).
-      const byDefault = ing.defaultBackend === service ? `; its defaultBackend names "${service}", but Argo looks only at the rules' paths` : '';
-      const finding = warning(this.code, ref.path, `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`, 'value', { ingress: ref.name, file: ing.file });
+      const byDefault =
+        ing.defaultBackend === service ? `; its defaultBackend names "${service}", but Argo looks only at the rules' paths` : '';
+      const finding = warning(
+        this.code,
+        ref.path,
+        `Ingress "${ing.name}" (${fileName(ing.file)}) has no rule whose path backend is the ${role} Service "${service}": ${routes}${byDefault}; Argo fails with "has no rules using service ${service} backend"`,
+        'value',
+        { ingress: ref.name, file: ing.file },
+      );
       out.push(judged(finding, found, siteOf(ctx, lookupNamespace(ctx, ref))));
     }
     return out;
@@ -256,7 +316,12 @@ export const gatewayRouteBackends: Rule = {
   readsWorkspace: true,
   summary: 'a Gateway API route the gatewayAPI plugin config names must have backendRefs named the canaryService and the stableService',
   check(ctx) {
-    const services = ([['canary', 'canaryService'], ['stable', 'stableService']] as const).flatMap(([role, key]) => {
+    const services = (
+      [
+        ['canary', 'canaryService'],
+        ['stable', 'stableService'],
+      ] as const
+    ).flatMap(([role, key]) => {
       // A missing Service is another rule's finding (traffic routing needs both).
       const name = str(ctx.canary?.[key]);
       return name ? [{ role, name }] : [];
@@ -271,7 +336,13 @@ export const gatewayRouteBackends: Rule = {
       const route = found[0]!;
       const missing = services.filter((s) => !route.backends.includes(s.name)).map((s) => `the ${s.role} Service "${s.name}"`);
       const has = route.backends.length > 0 ? `its rules' backendRefs name ${quoted(route.backends)}` : 'its rules have no backendRef';
-      const finding = error(this.code, ref.path, `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`, 'value', { route: ref.name, file: route.file });
+      const finding = error(
+        this.code,
+        ref.path,
+        `${route.routerKind} "${route.name}" (${fileName(route.file)}) has no backendRef named ${missing.join(' and none named ')}: ${has}; the gatewayAPI plugin cannot shift traffic without both`,
+        'value',
+        { route: ref.name, file: route.file },
+      );
       out.push(judged(finding, found, siteOf(ctx, lookupNamespace(ctx, ref))));
     }
     return out;

@@ -23,7 +23,10 @@ export interface RuleContext {
 }
 
 /** Where a reference of the document is made from, looked up in `namespace` (nearest.ts). */
-export const siteOf = (ctx: { readonly file?: string; readonly peers?: readonly string[] }, namespace: string | undefined): ReferenceSite => ({
+export const siteOf = (
+  ctx: { readonly file?: string; readonly peers?: readonly string[] },
+  namespace: string | undefined,
+): ReferenceSite => ({
   ...(ctx.file !== undefined ? { file: ctx.file } : {}),
   ...(namespace ? { namespace } : {}),
   ...(ctx.peers ? { peers: ctx.peers } : {}),
@@ -58,12 +61,28 @@ export const BLUE_GREEN = ['spec', 'strategy', 'blueGreen'] as const;
 
 type Path = (string | number)[];
 /** Finding builders so rules read as their rule. */
-export const error = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
-  code, severity: 'error', message, path, target, ...(data !== undefined ? { data } : {}),
+export const error = (
+  code: string,
+  path: Path,
+  message: string,
+  target: 'key' | 'value' | 'missing' = 'value',
+  data?: unknown,
+): import('../findings').DocFinding => ({
+  code,
+  severity: 'error',
+  message,
+  path,
+  target,
+  ...(data !== undefined ? { data } : {}),
 });
 /** Where each definition's metadata.name stands in its file (`Kind "name" is defined here`), as places a finding about them involves. */
-export function definedHere<D extends { name: string; file: string; nameRange?: { start: LineColumn; end: LineColumn } }>(found: readonly D[], kind: (d: D) => string): RelatedPlace[] {
-  return found.flatMap((d) => (d.nameRange ? [{ message: `${kind(d)} "${d.name}" is defined here`, file: d.file, range: d.nameRange }] : []));
+export function definedHere<D extends { name: string; file: string; nameRange?: { start: LineColumn; end: LineColumn } }>(
+  found: readonly D[],
+  kind: (d: D) => string,
+): RelatedPlace[] {
+  return found.flatMap((d) =>
+    d.nameRange ? [{ message: `${kind(d)} "${d.name}" is defined here`, file: d.file, range: d.nameRange }] : [],
+  );
 }
 
 /** The finding with the other places it involves (the editor's related information), when there are any. */
@@ -75,7 +94,11 @@ export const withRelated = (f: DocFinding, related: readonly RelatedPlace[]): Do
  * i's name and, when an earlier item has it, gives the error at `<base>[i].name` that links the
  * first of them (`the first <what> "name"`).
  */
-export function nameRepeats(code: string, base: readonly (string | number)[], what: string): (name: string, i: number, message: () => string) => DocFinding | undefined {
+export function nameRepeats(
+  code: string,
+  base: readonly (string | number)[],
+  what: string,
+): (name: string, i: number, message: () => string) => DocFinding | undefined {
   const first = new Map<string, number>();
   return (name, i, message) => {
     const at = first.get(name);
@@ -83,14 +106,38 @@ export function nameRepeats(code: string, base: readonly (string | number)[], wh
       first.set(name, i);
       return undefined;
     }
-    return withRelated(error(code, [...base, i, 'name'], message()), [{ message: `the first ${what} "${name}"`, path: [...base, at, 'name'] }]);
+    return withRelated(error(code, [...base, i, 'name'], message()), [
+      { message: `the first ${what} "${name}"`, path: [...base, at, 'name'] },
+    ]);
   };
 }
-export const warning = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
-  code, severity: 'warning', message, path, target, ...(data !== undefined ? { data } : {}),
+export const warning = (
+  code: string,
+  path: Path,
+  message: string,
+  target: 'key' | 'value' | 'missing' = 'value',
+  data?: unknown,
+): import('../findings').DocFinding => ({
+  code,
+  severity: 'warning',
+  message,
+  path,
+  target,
+  ...(data !== undefined ? { data } : {}),
 });
-export const info = (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): import('../findings').DocFinding => ({
-  code, severity: 'info', message, path, target, ...(data !== undefined ? { data } : {}),
+export const info = (
+  code: string,
+  path: Path,
+  message: string,
+  target: 'key' | 'value' | 'missing' = 'value',
+  data?: unknown,
+): import('../findings').DocFinding => ({
+  code,
+  severity: 'info',
+  message,
+  path,
+  target,
+  ...(data !== undefined ? { data } : {}),
 });
 
 /** The traffic routers configured (keys of trafficRouting with a value), e.g. ['nginx', 'smi']. */

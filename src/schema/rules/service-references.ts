@@ -82,9 +82,27 @@ export const serviceExists: Rule = {
       const suggestion = note ? undefined : closest(r.name, names);
       const where = note ? ` where this Rollout is applied (${note})` : ` in the workspace${namespace ? ` (namespace ${namespace})` : ''}`;
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
-      const finding = warning(this.code, r.path, `Service "${r.name}" is not defined${where}${hint}; Argo needs it to exist when the Rollout is applied`, 'value', { service: r.name, ...(suggestion ? { suggestion } : {}) });
-      if (note) return withRelated(finding, definedHere(elsewhere, () => 'Service'));
-      return suggestion ? withRelated(finding, definedHere(inNamespace.filter((s) => s.name === suggestion), () => 'Service')) : finding;
+      const finding = warning(
+        this.code,
+        r.path,
+        `Service "${r.name}" is not defined${where}${hint}; Argo needs it to exist when the Rollout is applied`,
+        'value',
+        { service: r.name, ...(suggestion ? { suggestion } : {}) },
+      );
+      if (note)
+        return withRelated(
+          finding,
+          definedHere(elsewhere, () => 'Service'),
+        );
+      return suggestion
+        ? withRelated(
+            finding,
+            definedHere(
+              inNamespace.filter((s) => s.name === suggestion),
+              () => 'Service',
+            ),
+          )
+        : finding;
     });
   },
 };
@@ -92,7 +110,7 @@ export const serviceExists: Rule = {
 export const serviceSelectsPods: Rule = {
   code: 'service-selector-mismatch',
   readsWorkspace: true,
-  summary: 'Services named by the strategy must select the Rollout\'s pod template labels',
+  summary: "Services named by the strategy must select the Rollout's pod template labels",
   check(ctx) {
     if (!ctx.workspace) return [];
     // With a workloadRef the pods' labels are known only once its workload is found.
@@ -109,8 +127,16 @@ export const serviceSelectsPods: Rule = {
       const roleLabels = r.roleMetadata ? obj(obj(strategy?.[r.roleMetadata])?.labels) : undefined;
       const problems = found.flatMap((s) => labelSets.map((labels) => mismatch(s.selector, { ...labels, ...roleLabels })));
       if (problems.some((p) => p === undefined)) continue;
-      const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', { service: r.name, file: found[0]!.file });
-      out.push(withRelated(judged(finding, found, siteOf(ctx, namespace)), definedHere(found, () => 'Service')));
+      const finding = error(this.code, r.path, `Service "${r.name}" does not select this Rollout's pods: ${problems[0]}`, 'value', {
+        service: r.name,
+        file: found[0]!.file,
+      });
+      out.push(
+        withRelated(
+          judged(finding, found, siteOf(ctx, namespace)),
+          definedHere(found, () => 'Service'),
+        ),
+      );
     }
     return out;
   },
@@ -125,7 +151,13 @@ export function servicesSelecting(ctx: RuleContext, roleMetadata: string | undef
   const namespace = str(obj(ctx.rollout.metadata)?.namespace);
   const names = ctx.workspace
     .services()
-    .filter((s) => inSomeNamespaceOf(s, namespace) && s.selector && Object.keys(s.selector).length > 0 && labelSets.some((labels) => mismatch(s.selector, labels) === undefined))
+    .filter(
+      (s) =>
+        inSomeNamespaceOf(s, namespace) &&
+        s.selector &&
+        Object.keys(s.selector).length > 0 &&
+        labelSets.some((labels) => mismatch(s.selector, labels) === undefined),
+    )
     .map((s) => s.name);
   return [...new Set(names)].sort();
 }

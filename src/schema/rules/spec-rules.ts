@@ -34,27 +34,53 @@ export const selectorRequired: Rule = {
     if (has(spec, 'workloadRef')) return [];
     const selector = spec?.selector;
     if (selector === undefined || selector === null) {
-      return [error(this.code, ['spec', 'selector'], 'spec.selector is required (unless spec.workloadRef is used): it says which pods belong to this Rollout', 'missing')];
+      return [
+        error(
+          this.code,
+          ['spec', 'selector'],
+          'spec.selector is required (unless spec.workloadRef is used): it says which pods belong to this Rollout',
+          'missing',
+        ),
+      ];
     }
     const sel = obj(selector);
     if (!sel) return [];
     const labels = obj(sel.matchLabels);
     if ((!labels || Object.keys(labels).length === 0) && arr(sel.matchExpressions).length === 0) {
-      return [error(this.code, ['spec', 'selector'], 'spec.selector is empty: it would select every pod in the namespace; give matchLabels or matchExpressions', 'key')];
+      return [
+        error(
+          this.code,
+          ['spec', 'selector'],
+          'spec.selector is empty: it would select every pod in the namespace; give matchLabels or matchExpressions',
+          'key',
+        ),
+      ];
     }
     return [];
   },
 };
 
 /** Whether a label selector (matchLabels + matchExpressions) selects pods with these labels. */
-export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>): { ok: true } | { ok: false; reason: string; path: (string | number)[] } {
+export function selectorMatches(
+  sel: JsonObject,
+  labels: Record<string, unknown>,
+): { ok: true } | { ok: false; reason: string; path: (string | number)[] } {
   const ml = obj(sel.matchLabels) ?? {};
   for (const [k, v] of Object.entries(ml)) {
     if (labels[k] === undefined) return { ok: false, reason: `the template has no label "${k}"`, path: ['matchLabels', k] };
-    if (String(labels[k]) !== String(v)) return { ok: false, reason: `the template's label ${k} is "${String(labels[k])}", the selector wants "${String(v)}"`, path: ['matchLabels', k] };
+    if (String(labels[k]) !== String(v))
+      return {
+        ok: false,
+        reason: `the template's label ${k} is "${String(labels[k])}", the selector wants "${String(v)}"`,
+        path: ['matchLabels', k],
+      };
   }
   // The labels as the API server would see them (a YAML number is the label's text).
-  const asText = Object.fromEntries(Object.entries(labels).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+  const asText = Object.fromEntries(
+    Object.entries(labels)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
   const exprs = arr(sel.matchExpressions);
   for (let i = 0; i < exprs.length; i++) {
     const e = obj(exprs[i]);
@@ -63,14 +89,19 @@ export function selectorMatches(sel: JsonObject, labels: Record<string, unknown>
     if (!e || key === undefined || op === undefined) continue;
     const values = arr(e.values).map(String);
     const requirement = expressionRequirement({ key, operator: op, values });
-    if (requirement && !matchesRequirement(asText, requirement)) return { ok: false, reason: `the template's labels do not satisfy "${key} ${op}${values.length ? ` (${values.join(', ')})` : ''}"`, path: ['matchExpressions', i] };
+    if (requirement && !matchesRequirement(asText, requirement))
+      return {
+        ok: false,
+        reason: `the template's labels do not satisfy "${key} ${op}${values.length ? ` (${values.join(', ')})` : ''}"`,
+        path: ['matchExpressions', i],
+      };
   }
   return { ok: true };
 }
 
 export const selectorMatchesTemplate: Rule = {
   code: 'selector-matches-template',
-  summary: 'spec.selector must select the pod template\'s labels',
+  summary: "spec.selector must select the pod template's labels",
   check({ spec }) {
     if (has(spec, 'workloadRef')) return [];
     const sel = obj(spec?.selector);
@@ -81,7 +112,12 @@ export const selectorMatchesTemplate: Rule = {
     if (m.ok) return [];
     // Upstream (Kubernetes' ValidatePodTemplateSpecForReplicaSet, run by validation.go:ValidateRolloutSpec) reports it at the template's labels.
     const written = obj(obj(template.metadata)?.labels) !== undefined;
-    const finding = error(this.code, ['spec', 'template', 'metadata', 'labels'], `the pod template's labels do not match spec.selector: ${m.reason}`, written ? 'key' : 'missing');
+    const finding = error(
+      this.code,
+      ['spec', 'template', 'metadata', 'labels'],
+      `the pod template's labels do not match spec.selector: ${m.reason}`,
+      written ? 'key' : 'missing',
+    );
     return [withRelated(finding, [{ message: 'the selector term the labels miss', path: ['spec', 'selector', ...m.path] }])];
   },
 };
@@ -99,12 +135,26 @@ export const workloadRefTemplate: Rule = {
     for (const k of ['labels', 'annotations'] as const) {
       const m = obj(meta?.[k]);
       if (m && Object.keys(m).length > 0) {
-        out.push(error(this.code, ['spec', 'template', 'metadata', k], `spec.template must be empty when spec.workloadRef is used: put the pod ${k} on the referenced workload`, 'key'));
+        out.push(
+          error(
+            this.code,
+            ['spec', 'template', 'metadata', k],
+            `spec.template must be empty when spec.workloadRef is used: put the pod ${k} on the referenced workload`,
+            'key',
+          ),
+        );
       }
     }
     const podSpec = obj(template.spec);
     if (podSpec && Object.keys(podSpec).length > 0) {
-      out.push(warning(this.code, ['spec', 'template', 'spec'], 'spec.template.spec is ignored when spec.workloadRef is used: the pod spec comes from the referenced workload', 'key'));
+      out.push(
+        warning(
+          this.code,
+          ['spec', 'template', 'spec'],
+          'spec.template.spec is ignored when spec.workloadRef is used: the pod spec comes from the referenced workload',
+          'key',
+        ),
+      );
     }
     return out;
   },
@@ -121,18 +171,26 @@ function labelKeyProblem(key: string): string | undefined {
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
   if (prefix !== undefined && !isDnsSubdomain(prefix)) return `the prefix "${prefix}" is not a DNS subdomain`;
-  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return 'a label name is 1-63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
+  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name))
+    return 'a label name is 1-63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
   return undefined;
 }
 
 function labelValueProblem(value: string): string | undefined {
-  if (value.length > 63 || !LABEL_NAME.test(value)) return 'a label value is at most 63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
+  if (value.length > 63 || !LABEL_NAME.test(value))
+    return 'a label value is at most 63 letters, digits, "-", "_" or "." and starts and ends with a letter or digit';
   return undefined;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dnsLabelProblem = (v: string) => (v.length <= 63 && DNS_LABEL.test(v) ? undefined : 'it must be a DNS label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit');
-const dnsSubdomainProblem = (v: string) => (isDnsSubdomain(v) ? undefined : 'it must be a DNS subdomain: at most 253 lower-case letters, digits, "-" or ".", each part starting and ending with a letter or digit');
+const dnsLabelProblem = (v: string) =>
+  v.length <= 63 && DNS_LABEL.test(v)
+    ? undefined
+    : 'it must be a DNS label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit';
+const dnsSubdomainProblem = (v: string) =>
+  isDnsSubdomain(v)
+    ? undefined
+    : 'it must be a DNS subdomain: at most 253 lower-case letters, digits, "-" or ".", each part starting and ending with a letter or digit';
 /** Kubernetes' IANA service name: a port name that a Service's targetPort can use. */
 function portNameProblem(v: string): string | undefined {
   if (v.length <= 15 && DNS_LABEL.test(v) && /[a-z]/.test(v) && !v.includes('--')) return undefined;
@@ -145,7 +203,7 @@ type Path = (string | number)[];
 
 export const namesWellFormed: Rule = {
   code: 'names-well-formed',
-  summary: 'names, labels and annotation keys follow Kubernetes\' syntax (the API server rejects the Rollout otherwise)',
+  summary: "names, labels and annotation keys follow Kubernetes' syntax (the API server rejects the Rollout otherwise)",
   check({ rollout, spec, canary, blueGreen }) {
     const out: DocFinding[] = [];
     const value = (v: unknown, path: Path, what: string, problem: (v: string) => string | undefined) => {
@@ -161,7 +219,15 @@ export const namesWellFormed: Rule = {
       }
       for (const k of Object.keys(obj(obj(metadata)?.annotations) ?? {})) {
         const keyProblem = substituted(k) ? undefined : labelKeyProblem(k);
-        if (keyProblem) out.push(error(this.code, [...at, 'annotations', k], `invalid annotation key "${k}": ${keyProblem.replace('label name', 'key name')}`, 'key'));
+        if (keyProblem)
+          out.push(
+            error(
+              this.code,
+              [...at, 'annotations', k],
+              `invalid annotation key "${k}": ${keyProblem.replace('label name', 'key name')}`,
+              'key',
+            ),
+          );
       }
     };
     const metadata = obj(rollout.metadata);
@@ -181,7 +247,9 @@ export const namesWellFormed: Rule = {
         arr(obj(c)?.ports).forEach((port, j) => value(obj(port)?.name, [...at, 'ports', j, 'name'], 'port name', portNameProblem));
       });
     }
-    arr(pod?.volumes).forEach((v, i) => value(obj(v)?.name, ['spec', 'template', 'spec', 'volumes', i, 'name'], 'volume name', dnsLabelProblem));
+    arr(pod?.volumes).forEach((v, i) =>
+      value(obj(v)?.name, ['spec', 'template', 'spec', 'volumes', i, 'name'], 'volume name', dnsLabelProblem),
+    );
     return out;
   },
 };
@@ -198,7 +266,8 @@ export const selectorWellFormed: Rule = {
       if (keyProblem) out.push(error(this.code, ['spec', 'selector', 'matchLabels', k], `invalid label key "${k}": ${keyProblem}`, 'key'));
       const value = str(v);
       const valueProblem = value === undefined ? undefined : labelValueProblem(value);
-      if (valueProblem) out.push(error(this.code, ['spec', 'selector', 'matchLabels', k], `invalid label value "${value}": ${valueProblem}`));
+      if (valueProblem)
+        out.push(error(this.code, ['spec', 'selector', 'matchLabels', k], `invalid label value "${value}": ${valueProblem}`));
     }
     arr(sel.matchExpressions).forEach((e, i) => {
       const expr = obj(e);
@@ -206,8 +275,10 @@ export const selectorWellFormed: Rule = {
       if (!expr || !op) return;
       const values = arr(expr.values);
       const path = ['spec', 'selector', 'matchExpressions', i];
-      if ((op === 'In' || op === 'NotIn') && values.length === 0) out.push(error(this.code, [...path, 'values'], `operator ${op} needs at least one value`, 'missing'));
-      if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0) out.push(error(this.code, [...path, 'values'], `operator ${op} takes no values`, 'key'));
+      if ((op === 'In' || op === 'NotIn') && values.length === 0)
+        out.push(error(this.code, [...path, 'values'], `operator ${op} needs at least one value`, 'missing'));
+      if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0)
+        out.push(error(this.code, [...path, 'values'], `operator ${op} takes no values`, 'key'));
       const key = str(expr.key);
       const keyProblem = key === undefined ? undefined : labelKeyProblem(key);
       if (keyProblem) out.push(error(this.code, [...path, 'key'], `invalid label key "${key}": ${keyProblem}`));
@@ -225,23 +296,44 @@ export const templateRequired: Rule = {
     const podSpec = obj(template?.spec);
     // Kubernetes requires at least one container (upstream validation.go:ValidateRolloutSpec, through ValidatePodTemplateSpecForReplicaSet).
     if (podSpec && Array.isArray(podSpec.containers) && podSpec.containers.length === 0) {
-      return [error(this.code, ['spec', 'template', 'spec', 'containers'], 'the pod template needs at least one container: Kubernetes refuses an empty containers list')];
+      return [
+        error(
+          this.code,
+          ['spec', 'template', 'spec', 'containers'],
+          'the pod template needs at least one container: Kubernetes refuses an empty containers list',
+        ),
+      ];
     }
     // When template.spec is a mapping, the Kubernetes schema check reports missing containers.
     if (podSpec) return [];
     const path = template ? ['spec', 'template', 'spec', 'containers'] : ['spec', 'template'];
-    return [error(this.code, path, template ? 'the pod template needs a spec with at least one container' : 'spec.template is required (unless spec.workloadRef is used): it describes the pods to run', 'missing')];
+    return [
+      error(
+        this.code,
+        path,
+        template
+          ? 'the pod template needs a spec with at least one container'
+          : 'spec.template is required (unless spec.workloadRef is used): it describes the pods to run',
+        'missing',
+      ),
+    ];
   },
 };
 
 export const restartPolicyAlways: Rule = {
   code: 'restart-policy-always',
-  summary: 'the pod template\'s restartPolicy must be Always',
+  summary: "the pod template's restartPolicy must be Always",
   check({ spec }) {
     const policy = str(obj(obj(spec?.template)?.spec)?.restartPolicy);
     // Values outside Kubernetes' own set are reported by the pod template schema check.
     if (policy === undefined || policy === 'Always' || (policy !== 'Never' && policy !== 'OnFailure')) return [];
-    return [error(this.code, ['spec', 'template', 'spec', 'restartPolicy'], `restartPolicy must be Always for the pods of a Rollout, not ${policy}`)];
+    return [
+      error(
+        this.code,
+        ['spec', 'template', 'spec', 'restartPolicy'],
+        `restartPolicy must be Always for the pods of a Rollout, not ${policy}`,
+      ),
+    ];
   },
 };
 
@@ -252,7 +344,14 @@ export const activeDeadlineUnsupported: Rule = {
   check({ spec }) {
     const pod = obj(obj(spec?.template)?.spec);
     if (!has(pod, 'activeDeadlineSeconds')) return [];
-    return [error(this.code, ['spec', 'template', 'spec', 'activeDeadlineSeconds'], 'activeDeadlineSeconds is not supported in the pod template of a Rollout (nor of a ReplicaSet): its pods would be killed after that time; remove it', 'key')];
+    return [
+      error(
+        this.code,
+        ['spec', 'template', 'spec', 'activeDeadlineSeconds'],
+        'activeDeadlineSeconds is not supported in the pod template of a Rollout (nor of a ReplicaSet): its pods would be killed after that time; remove it',
+        'key',
+      ),
+    ];
   },
 };
 
@@ -269,11 +368,20 @@ export const strategyExactlyOne: Rule = {
     }
     const canary = has(strategy, 'canary');
     const blueGreen = has(strategy, 'blueGreen');
-    if (canary && blueGreen) return [error(this.code, [...BLUE_GREEN], 'spec.strategy has both canary and blueGreen: keep exactly one', 'key')];
+    if (canary && blueGreen)
+      return [error(this.code, [...BLUE_GREEN], 'spec.strategy has both canary and blueGreen: keep exactly one', 'key')];
     if (!canary && !blueGreen) {
       // `canary:` with nothing under it is null, which Kubernetes reads as no strategy at all.
       const empty = (['canary', 'blueGreen'] as const).find((k) => k in strategy);
-      if (empty) return [error(this.code, ['spec', 'strategy', empty], `spec.strategy.${empty} is empty (null), which counts as no strategy: write \`${empty}: {}\` or give its fields`, 'key')];
+      if (empty)
+        return [
+          error(
+            this.code,
+            ['spec', 'strategy', empty],
+            `spec.strategy.${empty} is empty (null), which counts as no strategy: write \`${empty}: {}\` or give its fields`,
+            'key',
+          ),
+        ];
       return [error(this.code, ['spec', 'strategy'], 'spec.strategy needs exactly one of canary or blueGreen', 'key')];
     }
     return [];
@@ -288,6 +396,12 @@ export const revisionLimitWithinHistory: Rule = {
     if (limit === undefined) return [];
     const history = int(spec?.revisionHistoryLimit) ?? DEFAULT_REVISION_HISTORY_LIMIT;
     if (limit <= history) return [];
-    return [error(this.code, [...BLUE_GREEN, 'scaleDownDelayRevisionLimit'], `scaleDownDelayRevisionLimit (${limit}) must not exceed revisionHistoryLimit (${history}${has(spec, 'revisionHistoryLimit') ? '' : ', the default'})`)];
+    return [
+      error(
+        this.code,
+        [...BLUE_GREEN, 'scaleDownDelayRevisionLimit'],
+        `scaleDownDelayRevisionLimit (${limit}) must not exceed revisionHistoryLimit (${history}${has(spec, 'revisionHistoryLimit') ? '' : ', the default'})`,
+      ),
+    ];
   },
 };

@@ -1,9 +1,33 @@
 /** Rules on canary steps (semantics §13). */
 import type { DocFinding } from '../findings';
 import { DEFAULT_MAX_TRAFFIC_WEIGHT } from '../../planner';
-import { CANARY, arr, error, has, hasTrafficRouting, int, obj, routersOf, str, warning, type Json, type JsonObject, type Router, type Rule } from './rule';
+import {
+  CANARY,
+  arr,
+  error,
+  has,
+  hasTrafficRouting,
+  int,
+  obj,
+  routersOf,
+  str,
+  warning,
+  type Json,
+  type JsonObject,
+  type Router,
+  type Rule,
+} from './rule';
 
-const STEP_ACTIONS = ['setWeight', 'pause', 'setCanaryScale', 'analysis', 'experiment', 'setHeaderRoute', 'setMirrorRoute', 'plugin'] as const;
+const STEP_ACTIONS = [
+  'setWeight',
+  'pause',
+  'setCanaryScale',
+  'analysis',
+  'experiment',
+  'setHeaderRoute',
+  'setMirrorRoute',
+  'plugin',
+] as const;
 /** Of these, a step may hold at most one (upstream's rule). */
 const EXCLUSIVE = ['setWeight', 'pause', 'experiment', 'analysis'] as const;
 
@@ -34,7 +58,15 @@ export const stepOneAction: Rule = {
       // Kubernetes drops the null, and Argo then sees an empty step.
       if (!STEP_ACTIONS.some((a) => has(step, a))) {
         const empty = STEP_ACTIONS.find((a) => step[a] === null);
-        if (empty) out.push(error(this.code, stepPath(i, empty), `step ${i} has no action: ${empty} is empty (null), which Kubernetes drops: give its fields, indented under it${empty === 'pause' ? ', or write `pause: {}`' : ''}`, 'key'));
+        if (empty)
+          out.push(
+            error(
+              this.code,
+              stepPath(i, empty),
+              `step ${i} has no action: ${empty} is empty (null), which Kubernetes drops: give its fields, indented under it${empty === 'pause' ? ', or write `pause: {}`' : ''}`,
+              'key',
+            ),
+          );
         // A misspelled action (`setWieght`) is one mistake: its unknown-field finding says it.
         else if (Object.keys(step).some((k) => !(STEP_ACTIONS as readonly string[]).includes(k))) continue;
         else out.push(error(this.code, stepPath(i), `step ${i} has no action: give one of ${STEP_ACTIONS.join(', ')}`));
@@ -43,7 +75,14 @@ export const stepOneAction: Rule = {
       const first = EXCLUSIVE.find((a) => has(step, a));
       const second = first && EXCLUSIVE.find((a) => a !== first && has(step, a));
       if (second) {
-        out.push(error(this.code, stepPath(i, second), `step ${i} has both ${first} and ${second}: put each in its own step (a step does one thing)`, 'key'));
+        out.push(
+          error(
+            this.code,
+            stepPath(i, second),
+            `step ${i} has both ${first} and ${second}: put each in its own step (a step does one thing)`,
+            'key',
+          ),
+        );
       }
     }
     return out;
@@ -61,7 +100,15 @@ export const setWeightRange: Rule = {
       if (w === undefined || (w >= 0 && w <= max)) continue;
       // The nearest weight Argo takes: the bound it passed.
       const suggestion = String(w < 0 ? 0 : max);
-      out.push(error(this.code, stepPath(i, 'setWeight'), `setWeight ${w} is outside 0..${max}${max === DEFAULT_MAX_TRAFFIC_WEIGHT ? '' : ' (maxTrafficWeight)'}`, 'value', { suggestion }));
+      out.push(
+        error(
+          this.code,
+          stepPath(i, 'setWeight'),
+          `setWeight ${w} is outside 0..${max}${max === DEFAULT_MAX_TRAFFIC_WEIGHT ? '' : ' (maxTrafficWeight)'}`,
+          'value',
+          { suggestion },
+        ),
+      );
     }
     return out;
   },
@@ -74,7 +121,14 @@ export const setCanaryScaleNeedsTrafficRouting: Rule = {
     if (hasTrafficRouting(canary)) return [];
     return steps(canary)
       .filter(({ step }) => step.setCanaryScale !== undefined)
-      .map(({ i }) => error(this.code, stepPath(i, 'setCanaryScale'), 'setCanaryScale needs trafficRouting: without it the canary is always sized by setWeight, and Argo rejects the Rollout', 'key'));
+      .map(({ i }) =>
+        error(
+          this.code,
+          stepPath(i, 'setCanaryScale'),
+          'setCanaryScale needs trafficRouting: without it the canary is always sized by setWeight, and Argo rejects the Rollout',
+          'key',
+        ),
+      );
   },
 };
 
@@ -91,14 +145,29 @@ export const headerRouteRouter: Rule = {
       const hr = obj(step.setHeaderRoute);
       if (!hr) continue;
       if (!routers.some((r) => HEADER_ROUTERS.includes(r))) {
-        out.push(error(this.code, stepPath(i, 'setHeaderRoute'), `setHeaderRoute needs the Istio, ALB, Apisix or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+        out.push(
+          error(
+            this.code,
+            stepPath(i, 'setHeaderRoute'),
+            `setHeaderRoute needs the Istio, ALB, Apisix or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`,
+            'key',
+          ),
+        );
         continue;
       }
       if (routers.includes('alb')) {
         arr(hr.match).forEach((m, j) => {
           const value = obj(obj(m)?.headerValue);
           for (const kind of ['prefix', 'regex'] as const) {
-            if (value && has(value, kind)) out.push(error(this.code, stepPath(i, 'setHeaderRoute', 'match', j, 'headerValue', kind), `the ALB router matches headers exactly only: use exact instead of ${kind}`, 'key'));
+            if (value && has(value, kind))
+              out.push(
+                error(
+                  this.code,
+                  stepPath(i, 'setHeaderRoute', 'match', j, 'headerValue', kind),
+                  `the ALB router matches headers exactly only: use exact instead of ${kind}`,
+                  'key',
+                ),
+              );
           }
         });
       }
@@ -115,14 +184,24 @@ export const mirrorRouteRouter: Rule = {
     if (routers.some((r) => MIRROR_ROUTERS.includes(r))) return [];
     return steps(canary)
       .filter(({ step }) => step.setMirrorRoute !== undefined && step.setMirrorRoute !== null)
-      .map(({ i }) => error(this.code, stepPath(i, 'setMirrorRoute'), `setMirrorRoute needs the Istio or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+      .map(({ i }) =>
+        error(
+          this.code,
+          stepPath(i, 'setMirrorRoute'),
+          `setMirrorRoute needs the Istio or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`,
+          'key',
+        ),
+      );
   },
 };
 
 /** A StringMatch must give exactly one of exact, prefix, regex (an empty string counts as not given). */
 function checkStringMatch(code: string, value: Json | undefined, path: (string | number)[], required: boolean) {
   const m = obj(value);
-  if (!m) return required ? [error(code, path, `${String(path[path.length - 1])} is required: give one of exact, prefix or regex`, 'missing')] : [];
+  if (!m)
+    return required
+      ? [error(code, path, `${String(path[path.length - 1])} is required: give one of exact, prefix or regex`, 'missing')]
+      : [];
   const kinds = (['exact', 'prefix', 'regex'] as const).filter((k) => !!str(m[k]));
   if (kinds.length === 1) return [];
   return [error(code, path, kinds.length === 0 ? 'give one of exact, prefix or regex' : `give only one of ${kinds.join(', ')}`, 'key')];
@@ -135,15 +214,22 @@ export const routeMatchOneOf: Rule = {
     const out: DocFinding[] = [];
     for (const { step, i } of steps(canary)) {
       arr(obj(step.setHeaderRoute)?.match).forEach((m, j) => {
-        if (obj(m)) out.push(...checkStringMatch(this.code, obj(m)!.headerValue, stepPath(i, 'setHeaderRoute', 'match', j, 'headerValue'), true));
+        if (obj(m))
+          out.push(...checkStringMatch(this.code, obj(m)!.headerValue, stepPath(i, 'setHeaderRoute', 'match', j, 'headerValue'), true));
       });
       arr(obj(step.setMirrorRoute)?.match).forEach((m, j) => {
         const match = obj(m);
         if (!match) return;
-        for (const k of ['method', 'path'] as const) out.push(...checkStringMatch(this.code, match[k], stepPath(i, 'setMirrorRoute', 'match', j, k), false));
+        for (const k of ['method', 'path'] as const)
+          out.push(...checkStringMatch(this.code, match[k], stepPath(i, 'setMirrorRoute', 'match', j, k), false));
         // Upstream (validation.go:ValidateRolloutStrategyCanary) checks a mirror match's method and path, not its headers: a warning, not a refusal.
         for (const [name, v] of Object.entries(obj(match.headers) ?? {})) {
-          out.push(...checkStringMatch(this.code, v, stepPath(i, 'setMirrorRoute', 'match', j, 'headers', name), false).map((f) => ({ ...f, severity: 'warning' as const })));
+          out.push(
+            ...checkStringMatch(this.code, v, stepPath(i, 'setMirrorRoute', 'match', j, 'headers', name), false).map((f) => ({
+              ...f,
+              severity: 'warning' as const,
+            })),
+          );
         }
       });
     }
@@ -155,13 +241,25 @@ export const routeManaged: Rule = {
   code: 'route-not-managed',
   summary: 'routes named by setHeaderRoute and setMirrorRoute must be listed in trafficRouting.managedRoutes',
   check({ canary }) {
-    const managed = new Set(arr(obj(canary?.trafficRouting)?.managedRoutes).map((r) => str(obj(r)?.name)).filter((n): n is string => !!n));
+    const managed = new Set(
+      arr(obj(canary?.trafficRouting)?.managedRoutes)
+        .map((r) => str(obj(r)?.name))
+        .filter((n): n is string => !!n),
+    );
     const out: DocFinding[] = [];
     for (const { step, i } of steps(canary)) {
       for (const kind of ['setHeaderRoute', 'setMirrorRoute'] as const) {
         const name = str(obj(step[kind])?.name);
         if (name === undefined || managed.has(name)) continue;
-        out.push(error(this.code, stepPath(i, kind, 'name'), `route "${name}" is not listed in spec.strategy.canary.trafficRouting.managedRoutes`, 'value', { route: name }));
+        out.push(
+          error(
+            this.code,
+            stepPath(i, kind, 'name'),
+            `route "${name}" is not listed in spec.strategy.canary.trafficRouting.managedRoutes`,
+            'value',
+            { route: name },
+          ),
+        );
       }
     }
     return out;
@@ -180,7 +278,14 @@ export const experimentWeightRouter: Rule = {
     for (const { step, i } of steps(canary)) {
       arr(obj(step.experiment)?.templates).forEach((t, j) => {
         if (!has(obj(t), 'weight')) return;
-        out.push(error(this.code, stepPath(i, 'experiment', 'templates', j, 'weight'), `experiment template weight needs SMI, ALB, Istio or plugin traffic routing${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+        out.push(
+          error(
+            this.code,
+            stepPath(i, 'experiment', 'templates', j, 'weight'),
+            `experiment template weight needs SMI, ALB, Istio or plugin traffic routing${routers.length ? `, not ${routers.join(', ')}` : ''}`,
+            'key',
+          ),
+        );
       });
     }
     return out;
@@ -231,7 +336,9 @@ export const analysisFieldRef: Rule = {
       add(obj(canary.analysis)?.args, () => [...CANARY, 'analysis', 'args'], false);
       for (const { step, i } of steps(canary)) {
         add(obj(step.analysis)?.args, () => stepPath(i, 'analysis', 'args'), true);
-        arr(obj(step.experiment)?.analyses).forEach((a, j) => add(obj(a)?.args, () => stepPath(i, 'experiment', 'analyses', j, 'args'), true));
+        arr(obj(step.experiment)?.analyses).forEach((a, j) =>
+          add(obj(a)?.args, () => stepPath(i, 'experiment', 'analyses', j, 'args'), true),
+        );
       }
     }
     for (const k of ['prePromotionAnalysis', 'postPromotionAnalysis'] as const) {

@@ -2,7 +2,22 @@
 import type { DocFinding } from '../findings';
 import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, parseIntOrPercent } from '../../planner';
 import { servicesSelecting } from './service-references';
-import { BLUE_GREEN, CANARY, arr, error, has, hasTrafficRouting, INGRESS_FIELDS, obj, routersOf, str, withRelated, type JsonObject, type Router, type Rule } from './rule';
+import {
+  BLUE_GREEN,
+  CANARY,
+  arr,
+  error,
+  has,
+  hasTrafficRouting,
+  INGRESS_FIELDS,
+  obj,
+  routersOf,
+  str,
+  withRelated,
+  type JsonObject,
+  type Router,
+  type Rule,
+} from './rule';
 
 export const activePreviewDistinct: Rule = {
   code: 'active-preview-distinct',
@@ -13,10 +28,26 @@ export const activePreviewDistinct: Rule = {
     const preview = str(blueGreen.previewService);
     // Upstream compares the two as strings, so an empty activeService equals an absent previewService
     // (an absent activeService is the structural check's missing field).
-    if (active === '' && !preview) return [error(this.code, [...BLUE_GREEN, 'activeService'], 'activeService is empty: a blue-green Rollout needs an active Service (and a different previewService, if any)')];
+    if (active === '' && !preview)
+      return [
+        error(
+          this.code,
+          [...BLUE_GREEN, 'activeService'],
+          'activeService is empty: a blue-green Rollout needs an active Service (and a different previewService, if any)',
+        ),
+      ];
     if (!active || active !== preview) return [];
     // Upstream (validation.go:ValidateRolloutStrategyBlueGreen) reports it at activeService.
-    return [withRelated(error(this.code, [...BLUE_GREEN, 'activeService'], `activeService and previewService are both "${active}": the preview needs its own Service`), [{ message: `previewService is "${preview}"`, path: [...BLUE_GREEN, 'previewService'] }])];
+    return [
+      withRelated(
+        error(
+          this.code,
+          [...BLUE_GREEN, 'activeService'],
+          `activeService and previewService are both "${active}": the preview needs its own Service`,
+        ),
+        [{ message: `previewService is "${preview}"`, path: [...BLUE_GREEN, 'previewService'] }],
+      ),
+    ];
   },
 };
 
@@ -25,14 +56,33 @@ export const antiAffinityOneKind: Rule = {
   summary: 'antiAffinity must name exactly one of required/preferredDuringSchedulingIgnoredDuringExecution',
   check({ canary, blueGreen }) {
     const out: DocFinding[] = [];
-    for (const [strategy, base] of [[canary, CANARY], [blueGreen, BLUE_GREEN]] as const) {
+    for (const [strategy, base] of [
+      [canary, CANARY],
+      [blueGreen, BLUE_GREEN],
+    ] as const) {
       if (!strategy || !has(strategy, 'antiAffinity')) continue;
       const aa = obj(strategy.antiAffinity);
       if (!aa) continue;
       const required = has(aa, 'requiredDuringSchedulingIgnoredDuringExecution');
       const preferred = has(aa, 'preferredDuringSchedulingIgnoredDuringExecution');
-      if (required && preferred) out.push(error(this.code, [...base, 'antiAffinity'], 'antiAffinity names both kinds: keep either requiredDuringSchedulingIgnoredDuringExecution or preferredDuringSchedulingIgnoredDuringExecution', 'key'));
-      else if (!required && !preferred) out.push(error(this.code, [...base, 'antiAffinity'], 'antiAffinity needs one of requiredDuringSchedulingIgnoredDuringExecution: {} or preferredDuringSchedulingIgnoredDuringExecution: {weight: 1-100}', 'key'));
+      if (required && preferred)
+        out.push(
+          error(
+            this.code,
+            [...base, 'antiAffinity'],
+            'antiAffinity names both kinds: keep either requiredDuringSchedulingIgnoredDuringExecution or preferredDuringSchedulingIgnoredDuringExecution',
+            'key',
+          ),
+        );
+      else if (!required && !preferred)
+        out.push(
+          error(
+            this.code,
+            [...base, 'antiAffinity'],
+            'antiAffinity needs one of requiredDuringSchedulingIgnoredDuringExecution: {} or preferredDuringSchedulingIgnoredDuringExecution: {weight: 1-100}',
+            'key',
+          ),
+        );
     }
     return out;
   },
@@ -54,7 +104,13 @@ export const surgeUnavailableNotBothZero: Rule = {
     const surge = canary.maxSurge ?? DEFAULT_MAX_SURGE;
     const unavailable = canary.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE;
     if (!isZero(surge) || !isZero(unavailable)) return [];
-    return [error(this.code, [...CANARY, has(canary, 'maxSurge') ? 'maxSurge' : 'maxUnavailable'], 'maxSurge and maxUnavailable are both 0: the update could never replace a pod; allow a surge or some unavailability')];
+    return [
+      error(
+        this.code,
+        [...CANARY, has(canary, 'maxSurge') ? 'maxSurge' : 'maxUnavailable'],
+        'maxSurge and maxUnavailable are both 0: the update could never replace a pod; allow a surge or some unavailability',
+      ),
+    ];
   },
 };
 
@@ -65,7 +121,16 @@ export const canaryStableDistinct: Rule = {
     const c = str(canary?.canaryService);
     const s = str(canary?.stableService);
     if (!c || c !== s) return [];
-    return [withRelated(error(this.code, [...CANARY, 'stableService'], `canaryService and stableService are both "${c}": Argo points each at different pods, so they must be two Services`), [{ message: `canaryService is "${c}"`, path: [...CANARY, 'canaryService'] }])];
+    return [
+      withRelated(
+        error(
+          this.code,
+          [...CANARY, 'stableService'],
+          `canaryService and stableService are both "${c}": Argo points each at different pods, so they must be two Services`,
+        ),
+        [{ message: `canaryService is "${c}"`, path: [...CANARY, 'canaryService'] }],
+      ),
+    ];
   },
 };
 
@@ -90,7 +155,8 @@ export const trafficRoutingNeedsServices: Rule = {
   code: 'traffic-routing-needs-services',
   readsWorkspace: true,
   judgesSpecAlone: true,
-  summary: 'the ALB (without pingPong), Istio (without a DestinationRule or pingPong), SMI, APISIX, Ambassador, NGINX, App Mesh and Traefik routers need both canaryService and stableService',
+  summary:
+    'the ALB (without pingPong), Istio (without a DestinationRule or pingPong), SMI, APISIX, Ambassador, NGINX, App Mesh and Traefik routers need both canaryService and stableService',
   check(ctx) {
     const { canary } = ctx;
     if (!canary) return [];
@@ -101,7 +167,15 @@ export const trafficRoutingNeedsServices: Rule = {
     for (const field of ['stableService', 'canaryService'] as const) {
       if (str(canary[field])) continue;
       const candidates = servicesSelecting(ctx, field === 'canaryService' ? 'canaryMetadata' : 'stableMetadata');
-      out.push(error(this.code, [...CANARY, field], `${field} is required with ${needing.join(' and ')} traffic routing`, 'missing', candidates.length ? { candidates } : undefined));
+      out.push(
+        error(
+          this.code,
+          [...CANARY, field],
+          `${field} is required with ${needing.join(' and ')} traffic routing`,
+          'missing',
+          candidates.length ? { candidates } : undefined,
+        ),
+      );
     }
     return out;
   },
@@ -118,17 +192,41 @@ export const pingPongRules: Rule = {
     const out: DocFinding[] = [];
     const routers = routersOf(canary);
     if (hasTrafficRouting(canary) && !routers.includes('alb') && !routers.includes('istio') && !routers.includes('plugins')) {
-      out.push(error(this.code, base, `pingPong works only with the ALB, Istio or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key'));
+      out.push(
+        error(
+          this.code,
+          base,
+          `pingPong works only with the ALB, Istio or a plugin traffic router${routers.length ? `, not ${routers.join(', ')}` : ''}`,
+          'key',
+        ),
+      );
     }
     const ping = str(pp.pingService);
     const pong = str(pp.pongService);
     // An absent one is the structural check's missing field; an empty one is Argo's error.
-    for (const [k, v] of [['pingService', ping], ['pongService', pong]] as const) {
+    for (const [k, v] of [
+      ['pingService', ping],
+      ['pongService', pong],
+    ] as const) {
       if (v === '') out.push(error(this.code, [...base, k], `${k} is empty: pingPong needs both a ping and a pong Service`));
     }
-    if (ping && pong && ping === pong) out.push(withRelated(error(this.code, [...base, 'pingService'], `pingService and pongService are both "${ping}": they must be two Services`), [{ message: `pongService is "${pong}"`, path: [...base, 'pongService'] }]));
+    if (ping && pong && ping === pong)
+      out.push(
+        withRelated(
+          error(this.code, [...base, 'pingService'], `pingService and pongService are both "${ping}": they must be two Services`),
+          [{ message: `pongService is "${pong}"`, path: [...base, 'pongService'] }],
+        ),
+      );
     const alb = obj(obj(canary.trafficRouting)?.alb);
-    if (alb && !str(alb.rootService)) out.push(error(this.code, [...CANARY, 'trafficRouting', 'alb', 'rootService'], 'alb.rootService is required with pingPong: it names the Service of the Ingress rule', 'missing'));
+    if (alb && !str(alb.rootService))
+      out.push(
+        error(
+          this.code,
+          [...CANARY, 'trafficRouting', 'alb', 'rootService'],
+          'alb.rootService is required with pingPong: it names the Service of the Ingress rule',
+          'missing',
+        ),
+      );
     return out;
   },
 };
@@ -138,7 +236,14 @@ export const scaleDownDelayNeedsTrafficRouting: Rule = {
   summary: 'canary scaleDownDelaySeconds needs trafficRouting',
   check({ canary }) {
     if (!canary || !has(canary, 'scaleDownDelaySeconds') || hasTrafficRouting(canary)) return [];
-    return [error(this.code, [...CANARY, 'scaleDownDelaySeconds'], 'scaleDownDelaySeconds is only valid with trafficRouting: a basic canary scales the old version down as the new one scales up', 'key')];
+    return [
+      error(
+        this.code,
+        [...CANARY, 'scaleDownDelaySeconds'],
+        'scaleDownDelaySeconds is only valid with trafficRouting: a basic canary scales the old version down as the new one scales up',
+        'key',
+      ),
+    ];
   },
 };
 
@@ -148,9 +253,21 @@ export const dynamicStableScaleRules: Rule = {
   check({ canary }) {
     if (!canary || canary.dynamicStableScale !== true) return [];
     const out: DocFinding[] = [];
-    if (!hasTrafficRouting(canary)) out.push(error(this.code, [...CANARY, 'dynamicStableScale'], 'dynamicStableScale is only valid with trafficRouting', 'key'));
+    if (!hasTrafficRouting(canary))
+      out.push(error(this.code, [...CANARY, 'dynamicStableScale'], 'dynamicStableScale is only valid with trafficRouting', 'key'));
     // Upstream (validation.go:ValidateRolloutStrategyCanary) reports the pair at dynamicStableScale.
-    else if (has(canary, 'scaleDownDelaySeconds')) out.push(withRelated(error(this.code, [...CANARY, 'dynamicStableScale'], 'dynamicStableScale cannot be combined with scaleDownDelaySeconds (the stable is scaled down as traffic moves, not after a delay)', 'key'), [{ message: 'scaleDownDelaySeconds is set here', path: [...CANARY, 'scaleDownDelaySeconds'] }]));
+    else if (has(canary, 'scaleDownDelaySeconds'))
+      out.push(
+        withRelated(
+          error(
+            this.code,
+            [...CANARY, 'dynamicStableScale'],
+            'dynamicStableScale cannot be combined with scaleDownDelaySeconds (the stable is scaled down as traffic moves, not after a delay)',
+            'key',
+          ),
+          [{ message: 'scaleDownDelaySeconds is set here', path: [...CANARY, 'scaleDownDelaySeconds'] }],
+        ),
+      );
     return out;
   },
 };
@@ -163,7 +280,14 @@ export const maxTrafficWeightRouter: Rule = {
     if (!tr || !has(tr, 'maxTrafficWeight')) return [];
     const routers = routersOf(canary);
     if (routers.includes('nginx') || routers.includes('plugins')) return [];
-    return [error(this.code, [...CANARY, 'trafficRouting', 'maxTrafficWeight'], `maxTrafficWeight is only supported with the nginx router or plugins${routers.length ? `, not ${routers.join(', ')}` : ''}`, 'key')];
+    return [
+      error(
+        this.code,
+        [...CANARY, 'trafficRouting', 'maxTrafficWeight'],
+        `maxTrafficWeight is only supported with the nginx router or plugins${routers.length ? `, not ${routers.join(', ')}` : ''}`,
+        'key',
+      ),
+    ];
   },
 };
 
@@ -179,17 +303,55 @@ export const ingressNamed: Rule = {
       if (!config) continue;
       const single = !!str(config[one]);
       const several = arr(config[many]).length > 0;
-      if (single && several) out.push(withRelated(error(this.code, [...CANARY, 'trafficRouting', router, many], `${router} gives both ${one} and ${many}: Argo rejects the Rollout; keep one of them`, 'key'), [{ message: `${one} is set here`, path: [...CANARY, 'trafficRouting', router, one] }]));
+      if (single && several)
+        out.push(
+          withRelated(
+            error(
+              this.code,
+              [...CANARY, 'trafficRouting', router, many],
+              `${router} gives both ${one} and ${many}: Argo rejects the Rollout; keep one of them`,
+              'key',
+            ),
+            [{ message: `${one} is set here`, path: [...CANARY, 'trafficRouting', router, one] }],
+          ),
+        );
       // The schema accepts neither field; the controller then looks up an Ingress named "" and marks the Rollout invalid.
-      else if (!single && !several) out.push(error(this.code, [...CANARY, 'trafficRouting', router], `${router} names no Ingress: give ${one} (or ${many}); Argo looks the Ingress up by that name and rejects the Rollout without it`, 'key'));
+      else if (!single && !several)
+        out.push(
+          error(
+            this.code,
+            [...CANARY, 'trafficRouting', router],
+            `${router} names no Ingress: give ${one} (or ${many}); Argo looks the Ingress up by that name and rejects the Rollout without it`,
+            'key',
+          ),
+        );
     }
     // Upstream validation_references.go:ValidateRolloutVirtualServicesConfig: exactly one of virtualService and virtualServices.
     const istio = obj(tr?.istio);
     if (istio) {
       const single = has(istio, 'virtualService');
       const several = arr(istio.virtualServices).length > 0;
-      if (single && several) out.push(withRelated(error(this.code, [...CANARY, 'trafficRouting', 'istio', 'virtualServices'], 'istio gives both virtualService and virtualServices: Argo rejects the Rollout; keep one of them', 'key'), [{ message: 'virtualService is set here', path: [...CANARY, 'trafficRouting', 'istio', 'virtualService'] }]));
-      else if (!single && !several) out.push(error(this.code, [...CANARY, 'trafficRouting', 'istio'], 'istio names no VirtualService: give virtualService (or virtualServices); Argo rejects the Rollout without one', 'key'));
+      if (single && several)
+        out.push(
+          withRelated(
+            error(
+              this.code,
+              [...CANARY, 'trafficRouting', 'istio', 'virtualServices'],
+              'istio gives both virtualService and virtualServices: Argo rejects the Rollout; keep one of them',
+              'key',
+            ),
+            [{ message: 'virtualService is set here', path: [...CANARY, 'trafficRouting', 'istio', 'virtualService'] }],
+          ),
+        );
+      else if (!single && !several)
+        out.push(
+          error(
+            this.code,
+            [...CANARY, 'trafficRouting', 'istio'],
+            'istio names no VirtualService: give virtualService (or virtualServices); Argo rejects the Rollout without one',
+            'key',
+          ),
+        );
     }
     return out;
   },

@@ -8,7 +8,14 @@ export const autoPromotionSecondsIgnored: Rule = {
   summary: 'autoPromotionSeconds does nothing when autoPromotionEnabled is false',
   check({ blueGreen }) {
     if (!blueGreen || blueGreen.autoPromotionEnabled !== false || !has(blueGreen, 'autoPromotionSeconds')) return [];
-    return [warning(this.code, [...BLUE_GREEN, 'autoPromotionSeconds'], 'autoPromotionSeconds is ignored because autoPromotionEnabled is false: the rollout waits for a manual promote', 'key')];
+    return [
+      warning(
+        this.code,
+        [...BLUE_GREEN, 'autoPromotionSeconds'],
+        'autoPromotionSeconds is ignored because autoPromotionEnabled is false: the rollout waits for a manual promote',
+        'key',
+      ),
+    ];
   },
 };
 
@@ -17,9 +24,18 @@ export const scaleDownDelayZero: Rule = {
   summary: 'scaleDownDelaySeconds: 0 keeps the old ReplicaSet instead of scaling it down at once',
   check({ canary, blueGreen }) {
     const out: DocFinding[] = [];
-    for (const [strategy, base] of [[canary, CANARY], [blueGreen, BLUE_GREEN]] as const) {
+    for (const [strategy, base] of [
+      [canary, CANARY],
+      [blueGreen, BLUE_GREEN],
+    ] as const) {
       if (int(strategy?.scaleDownDelaySeconds) !== 0) continue;
-      out.push(warning(this.code, [...base, 'scaleDownDelaySeconds'], 'scaleDownDelaySeconds: 0 does not scale the old ReplicaSet down immediately: Argo then keeps it running (only ReplicaSets beyond scaleDownDelayRevisionLimit are scaled down). Use a small delay such as 1 instead (upstream issue #1992)'));
+      out.push(
+        warning(
+          this.code,
+          [...base, 'scaleDownDelaySeconds'],
+          'scaleDownDelaySeconds: 0 does not scale the old ReplicaSet down immediately: Argo then keeps it running (only ReplicaSets beyond scaleDownDelayRevisionLimit are scaled down). Use a small delay such as 1 instead (upstream issue #1992)',
+        ),
+      );
     }
     return out;
   },

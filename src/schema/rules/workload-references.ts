@@ -27,7 +27,8 @@ function reference(ctx: RuleContext): WorkloadReference | undefined {
 }
 
 /** The workspace's workloads of the reference's name and kind, any namespace; undefined when the workspace is not known. */
-const named = (ctx: RuleContext, ref: WorkloadReference) => ctx.workspace?.workloadsNamed?.(ref.name)?.filter((w) => w.workloadKind === ref.kind);
+const named = (ctx: RuleContext, ref: WorkloadReference) =>
+  ctx.workspace?.workloadsNamed?.(ref.name)?.filter((w) => w.workloadKind === ref.kind);
 
 /** The workspace's workloads the reference means (the nearest, nearest.ts); undefined when the workspace is not known. */
 function resolve(ctx: RuleContext, ref: WorkloadReference): readonly WorkspaceWorkload[] | undefined {
@@ -55,18 +56,34 @@ export const workloadExists: Rule = {
     if (!ref || !ctx.workspace?.workloadsNamed) return [];
     if ((resolve(ctx, ref) ?? []).length > 0) return [];
     const note = elsewhereNote(named(ctx, ref) ?? [], siteOf(ctx, ref.namespace));
-    const names = [...new Set((ctx.workspace.workloads?.() ?? []).filter((w) => w.workloadKind === ref.kind && inSomeNamespaceOf(w, ref.namespace)).map((w) => w.name))].sort();
+    const names = [
+      ...new Set(
+        (ctx.workspace.workloads?.() ?? [])
+          .filter((w) => w.workloadKind === ref.kind && inSomeNamespaceOf(w, ref.namespace))
+          .map((w) => w.name),
+      ),
+    ].sort();
     const suggestion = note ? undefined : closest(ref.name, names);
-    const where = note ? ` where this Rollout is applied (${note})` : ` in the workspace${ref.namespace ? ` (namespace ${ref.namespace})` : ''}`;
+    const where = note
+      ? ` where this Rollout is applied (${note})`
+      : ` in the workspace${ref.namespace ? ` (namespace ${ref.namespace})` : ''}`;
     const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
-    return [warning(this.code, NAME_PATH, `${ref.kind} "${ref.name}" is not defined${where}${hint}; the Rollout takes its pod template from it and creates no pods until it exists`, 'value', { workload: ref.name, ...(suggestion ? { suggestion } : {}) })];
+    return [
+      warning(
+        this.code,
+        NAME_PATH,
+        `${ref.kind} "${ref.name}" is not defined${where}${hint}; the Rollout takes its pod template from it and creates no pods until it exists`,
+        'value',
+        { workload: ref.name, ...(suggestion ? { suggestion } : {}) },
+      ),
+    ];
   },
 };
 
 export const workloadSelectorMatches: Rule = {
   code: 'workload-selector-mismatch',
   readsWorkspace: true,
-  summary: 'with workloadRef, spec.selector must select the labels of the workload\'s pod template',
+  summary: "with workloadRef, spec.selector must select the labels of the workload's pod template",
   check(ctx) {
     const ref = reference(ctx);
     const sel = obj(ctx.spec?.selector);
@@ -76,6 +93,18 @@ export const workloadSelectorMatches: Rule = {
     // One definition whose pods the selector selects is enough.
     const first = selectorMatches(sel, found[0]!.labels);
     if (first.ok || found.slice(1).some((w) => selectorMatches(sel, w.labels).ok)) return [];
-    return [judged(error(this.code, ['spec', 'selector', ...first.path], `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.reason}`, 'key', { workload: ref.name, file: found[0]!.file }), found, siteOf(ctx, ref.namespace))];
+    return [
+      judged(
+        error(
+          this.code,
+          ['spec', 'selector', ...first.path],
+          `spec.selector does not match the pod template of ${ref.kind} "${ref.name}": ${first.reason}`,
+          'key',
+          { workload: ref.name, file: found[0]!.file },
+        ),
+        found,
+        siteOf(ctx, ref.namespace),
+      ),
+    ];
   },
 };

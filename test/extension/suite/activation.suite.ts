@@ -22,7 +22,10 @@ describe('footprint: nothing starts until an Argo manifest or a connection asks 
         resolve(c);
       });
     });
-    const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n' });
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'yaml',
+      content: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n',
+    });
     await vscode.window.showTextDocument(doc);
     const seen = await Promise.race([verdict, new Promise<'none'>((r) => setTimeout(() => r('none'), 10_000))]);
     assert.deepEqual(seen, { uri: doc.uri.toString(), mentions: false });
@@ -41,7 +44,12 @@ describe('footprint: nothing starts until an Argo manifest or a connection asks 
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     // The server then serves Rollout files as before (the language suite checks its answers).
     const rollout = await vscode.workspace.openTextDocument(workspaceFile('bad-rollout.yaml'));
-    await until('diagnostics on bad-rollout.yaml', () => vscode.languages.getDiagnostics(rollout.uri).some((d) => d.source === 'argo-rollouts'), [vscode.languages.onDidChangeDiagnostics], 30_000);
+    await until(
+      'diagnostics on bad-rollout.yaml',
+      () => vscode.languages.getDiagnostics(rollout.uri).some((d) => d.source === 'argo-rollouts'),
+      [vscode.languages.onDidChangeDiagnostics],
+      30_000,
+    );
   });
 });
 
@@ -49,11 +57,22 @@ describe('highlighting: semantic tokens from the language server, in Argo docume
   it('a Rollout gets tokens for its kind, strategy and steps; a plain YAML file gets none from us', async () => {
     await (await api()).languageClient();
     const rollout = await vscode.workspace.openTextDocument(workspaceFile('bad-rollout.yaml'));
-    const legend = await vscode.commands.executeCommand<vscode.SemanticTokensLegend | undefined>('vscode.provideDocumentSemanticTokensLegend', rollout.uri);
+    const legend = await vscode.commands.executeCommand<vscode.SemanticTokensLegend | undefined>(
+      'vscode.provideDocumentSemanticTokensLegend',
+      rollout.uri,
+    );
     assert.ok(legend, 'no semantic tokens provider for YAML');
     // The server has the document once its diagnostics are in (the test above waited for them).
-    await until('diagnostics on bad-rollout.yaml', () => vscode.languages.getDiagnostics(rollout.uri).some((d) => d.source === 'argo-rollouts'), [vscode.languages.onDidChangeDiagnostics], 30_000);
-    const tokens = await vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', rollout.uri);
+    await until(
+      'diagnostics on bad-rollout.yaml',
+      () => vscode.languages.getDiagnostics(rollout.uri).some((d) => d.source === 'argo-rollouts'),
+      [vscode.languages.onDidChangeDiagnostics],
+      30_000,
+    );
+    const tokens = await vscode.commands.executeCommand<vscode.SemanticTokens | undefined>(
+      'vscode.provideDocumentSemanticTokens',
+      rollout.uri,
+    );
     assert.ok(tokens, 'no semantic tokens for bad-rollout.yaml');
     const words: string[] = [];
     let line = 0;

@@ -28,27 +28,47 @@ describe('the Rollouts view on the local cluster', function () {
   it('shows the demo rollouts under the local context, with the embedded controller running', async () => {
     const roots = t.tree.getChildren();
     assert.ok(labels(roots).includes('rollouts-local'), `roots: ${labels(roots).join(', ')}`);
-    const ns = await until('the demo namespace in the tree', () => t.tree.getChildren(roots.find((e) => e.kind === 'context' && e.context === 'rollouts-local')).find((e) => e.kind === 'namespace'), [t.tree.onDidRefresh]);
+    const ns = await until(
+      'the demo namespace in the tree',
+      () =>
+        t.tree.getChildren(roots.find((e) => e.kind === 'context' && e.context === 'rollouts-local')).find((e) => e.kind === 'namespace'),
+      [t.tree.onDidRefresh],
+    );
     assert.equal(t.tree.getTreeItem(ns).label, 'rollouts-demo');
     assert.deepEqual(labels(t.tree.getChildren(ns)).sort(), ['bluegreen-demo', 'canary-demo']);
     assert.ok(t.session.controller, 'the embedded controller runs');
   });
 
   it('a row shows phase, strategy and step; the controller brings the canary to Healthy', async () => {
-    await until('canary-demo Healthy in its row', () => {
-      const row = rolloutRow();
-      const d = row && String(t.tree.getTreeItem(row).description);
-      return d?.startsWith('Healthy · canary · step 8/8') ? d : undefined;
-    }, [t.tree.onDidRefresh], 30_000);
+    await until(
+      'canary-demo Healthy in its row',
+      () => {
+        const row = rolloutRow();
+        const d = row && String(t.tree.getTreeItem(row).description);
+        return d?.startsWith('Healthy · canary · step 8/8') ? d : undefined;
+      },
+      [t.tree.onDidRefresh],
+      30_000,
+    );
   });
 
   it('Set Image starts an update that pauses at step 1; Promote from the palette moves it on', async () => {
-    const report = await vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.setImage', { ...demo, context: 'rollouts-local' }, 'rollouts-demo', 'argoproj/rollouts-demo:yellow');
+    const report = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
+      'rollouts.setImage',
+      { ...demo, context: 'rollouts-local' },
+      'rollouts-demo',
+      'argoproj/rollouts-demo:yellow',
+    );
     assert.ok(report?.ok, report?.message);
-    await until('canary-demo paused at step 1', () => {
-      const s = phaseOf();
-      return s?.currentStepIndex === 1 && (s.pauseConditions ?? []).length > 0 ? s : undefined;
-    }, [t.tree.onDidRefresh], 30_000);
+    await until(
+      'canary-demo paused at step 1',
+      () => {
+        const s = phaseOf();
+        return s?.currentStepIndex === 1 && (s.pauseConditions ?? []).length > 0 ? s : undefined;
+      },
+      [t.tree.onDidRefresh],
+      30_000,
+    );
     const row = rolloutRow()!;
     assert.match(String(t.tree.getTreeItem(row).description), /^Paused · canary · step 1\/8 · weight 20% · waiting for promote/);
     assert.match(String(t.tree.getTreeItem(row).contextValue), /:promote:/);
@@ -62,11 +82,20 @@ describe('the Rollouts view on the local cluster', function () {
     });
     const running = vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.promote');
     const pick = await shown;
-    assert.deepEqual(pick.labels.map((l) => l.replace(/^\$\([^)]*\) /, '')), ['canary-demo'], 'bluegreen-demo (healthy) is not offered');
+    assert.deepEqual(
+      pick.labels.map((l) => l.replace(/^\$\([^)]*\) /, '')),
+      ['canary-demo'],
+      'bluegreen-demo (healthy) is not offered',
+    );
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const result = await running;
     assert.ok(result?.ok, result?.message);
-    await until('canary-demo past step 1', () => ((phaseOf()?.currentStepIndex ?? 0) >= 2 ? true : undefined), [t.tree.onDidRefresh], 30_000);
+    await until(
+      'canary-demo past step 1',
+      () => ((phaseOf()?.currentStepIndex ?? 0) >= 2 ? true : undefined),
+      [t.tree.onDidRefresh],
+      30_000,
+    );
   });
 
   it('actions fit the state: on a Degraded update the palette offers Abort for it first, and Promote asks first saying why and naming the context', async () => {
@@ -89,7 +118,12 @@ describe('the Rollouts view on the local cluster', function () {
     });
     await until(`${name} Healthy`, () => (status()?.phase === 'Healthy' ? true : undefined), [t.tree.onDidRefresh], 30_000);
     // The local cluster's pods of an image tagged :bad crash: the update never progresses and passes its deadline.
-    const set = await vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.setImage', { namespace: demo.namespace, name, context: 'rollouts-local' }, 'app', 'argoproj/rollouts-demo:bad');
+    const set = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
+      'rollouts.setImage',
+      { namespace: demo.namespace, name, context: 'rollouts-local' },
+      'app',
+      'argoproj/rollouts-demo:bad',
+    );
     assert.ok(set?.ok, set?.message);
     await until(`${name} Degraded`, () => (status()?.phase === 'Degraded' ? true : undefined), [t.tree.onDidRefresh], 30_000);
 
@@ -133,7 +167,10 @@ describe('the Rollouts view on the local cluster', function () {
     running = vscode.commands.executeCommand('rollouts.promote', { namespace: demo.namespace, name, context: 'rollouts-local' });
     const question = await asked;
     assert.equal(question.button, 'Promote');
-    assert.match(question.message, /^Promote rollout "crashing-demo" in context "rollouts-local"\? Rollout "crashing-demo" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/);
+    assert.match(
+      question.message,
+      /^Promote rollout "crashing-demo" in context "rollouts-local"\? Rollout "crashing-demo" is Degraded \(ProgressDeadlineExceeded: .*\): promoting sends more traffic to a version that is failing/,
+    );
     // This workbench (the smoke-test driver) skips dialogs: not answered, so nothing is sent.
     assert.equal(await running, undefined);
     assert.equal(status()?.currentStepIndex ?? 0, stepBefore, 'an unanswered question promotes nothing');
@@ -152,7 +189,10 @@ describe('the Rollouts view on the local cluster', function () {
     const last = panel.posted.filter((m) => m.kind === 'rollout').pop()!;
     assert.equal(last.kind === 'rollout' && last.view.step?.steps.length, 8);
     // The page's CSP (attribute-escaped in the html): only the nonce'd script runs.
-    assert.match(panel.panel.webview.html, /default-src (?:'|&#39;)none(?:'|&#39;); script-src (?:'|&#39;)nonce-[A-Za-z0-9+/=]{16,}(?:'|&#39;)/);
+    assert.match(
+      panel.panel.webview.html,
+      /default-src (?:'|&#39;)none(?:'|&#39;); script-src (?:'|&#39;)nonce-[A-Za-z0-9+/=]{16,}(?:'|&#39;)/,
+    );
   });
 
   it('Apply File to Cluster sends the manifest in the editor (unsaved) to the local cluster, where the controller runs it', async () => {
@@ -175,16 +215,40 @@ describe('the Rollouts view on the local cluster', function () {
     const report = await vscode.commands.executeCommand<{ ok: boolean; message: string; applied: string[] }>('rollouts.applyFile');
     assert.ok(report?.ok, report?.message);
     assert.deepEqual(report.applied, ['Rollout applied-demo']);
-    await until('applied-demo Healthy', () => (t.session.stores?.rollouts.get('applied-demo', 'rollouts-demo')?.status?.phase === 'Healthy' ? true : undefined), [t.tree.onDidRefresh], 30_000);
+    await until(
+      'applied-demo Healthy',
+      () => (t.session.stores?.rollouts.get('applied-demo', 'rollouts-demo')?.status?.phase === 'Healthy' ? true : undefined),
+      [t.tree.onDidRefresh],
+      30_000,
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('Apply File takes a Service another manager created with the same ports; a changed field is refused, saying who set it', async () => {
     // As npm start's demo loader creates its objects: a POST under its own field manager.
-    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'loaded', namespace: 'rollouts-demo' }, spec: { selector: { app: 'loaded' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } };
-    await t.session.connection!.rest.request('POST', '/api/v1/namespaces/rollouts-demo/services', { body: service, query: { fieldManager: 'rollouts-demo' } });
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'loaded', namespace: 'rollouts-demo' },
+      spec: { selector: { app: 'loaded' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+    };
+    await t.session.connection!.rest.request('POST', '/api/v1/namespaces/rollouts-demo/services', {
+      body: service,
+      query: { fieldManager: 'rollouts-demo' },
+    });
     const yamlOf = (targetPort: string) =>
-      ['apiVersion: v1', 'kind: Service', 'metadata: {name: loaded, namespace: rollouts-demo}', 'spec:', '  selector: {app: loaded}', '  ports:', '  - name: http', '    port: 80', `    targetPort: ${targetPort}`, ''].join('\n');
+      [
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata: {name: loaded, namespace: rollouts-demo}',
+        'spec:',
+        '  selector: {app: loaded}',
+        '  ports:',
+        '  - name: http',
+        '    port: 80',
+        `    targetPort: ${targetPort}`,
+        '',
+      ].join('\n');
     const apply = async (text: string) => {
       const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: text });
       await vscode.window.showTextDocument(doc);

@@ -15,7 +15,10 @@ export interface InnerResult {
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
   // The suites bundled beside this file (scripts/vscode-e2e/suites.mjs).
-  for (const f of readdirSync(__dirname).filter((n) => n.endsWith('.suite.js')).sort()) mocha.addFile(join(__dirname, f));
+  for (const f of readdirSync(__dirname)
+    .filter((n) => n.endsWith('.suite.js'))
+    .sort())
+    mocha.addFile(join(__dirname, f));
   const results: InnerResult[] = [];
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures: number) => {
@@ -25,8 +28,12 @@ export function run(): Promise<void> {
       if (failures) reject(new Error(`${failures} tests failed`));
       else resolve();
     });
-    runner.on('pass', (t: { fullTitle(): string; duration?: number }) => results.push({ title: t.fullTitle(), state: 'passed', ms: t.duration ?? 0 }));
-    runner.on('fail', (t: { fullTitle(): string }, err: Error) => results.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }));
+    runner.on('pass', (t: { fullTitle(): string; duration?: number }) =>
+      results.push({ title: t.fullTitle(), state: 'passed', ms: t.duration ?? 0 }),
+    );
+    runner.on('fail', (t: { fullTitle(): string }, err: Error) =>
+      results.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
+    );
     runner.on('pending', (t: { fullTitle(): string }) => results.push({ title: t.fullTitle(), state: 'pending' }));
   });
 }

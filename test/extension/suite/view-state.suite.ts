@@ -33,9 +33,19 @@ describe('the Rollouts view: badge, filter and status bar', function () {
   it('a paused rollout shows in the view badge, and the filter keeps exactly the rollouts the badge counts', async () => {
     await until('both demo rollouts in the view', () => rolloutNames().length >= 2, [t.tree.onDidRefresh], 30_000);
     // Only an update of a rollout that has a stable revision goes through the steps: wait for its first deploy.
-    await until('canary-demo Healthy', () => t.session.stores?.rollouts.get('canary-demo', 'rollouts-demo')?.status?.phase === 'Healthy', [t.tree.onDidRefresh], 30_000);
+    await until(
+      'canary-demo Healthy',
+      () => t.session.stores?.rollouts.get('canary-demo', 'rollouts-demo')?.status?.phase === 'Healthy',
+      [t.tree.onDidRefresh],
+      30_000,
+    );
     // A new image pauses the canary at its first step (whatever an earlier suite left it at).
-    const report = await vscode.commands.executeCommand<{ ok: boolean; message: string }>('rollouts.setImage', { namespace: 'rollouts-demo', name: 'canary-demo', context: 'rollouts-local' }, 'rollouts-demo', `argoproj/rollouts-demo:view-${Date.now()}`);
+    const report = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
+      'rollouts.setImage',
+      { namespace: 'rollouts-demo', name: 'canary-demo', context: 'rollouts-local' },
+      'rollouts-demo',
+      `argoproj/rollouts-demo:view-${Date.now()}`,
+    );
     assert.ok(report?.ok, report?.message);
     const badge = await until('a badge on the view', () => t.treeView.badge, [t.tree.onDidRefresh], 30_000);
     assert.ok(badge.value >= 1);
@@ -44,10 +54,15 @@ describe('the Rollouts view: badge, filter and status bar', function () {
     assert.equal(t.viewState.needsAttentionOnly, false);
     await vscode.commands.executeCommand('rollouts.showNeedsAttentionOnly');
     assert.equal(t.viewState.needsAttentionOnly, true);
-    const filtered = await until('the filtered view', () => {
-      const names = rolloutNames();
-      return names.length > 0 && names.length === t.treeView.badge?.value ? names : undefined;
-    }, [t.tree.onDidRefresh], 15_000);
+    const filtered = await until(
+      'the filtered view',
+      () => {
+        const names = rolloutNames();
+        return names.length > 0 && names.length === t.treeView.badge?.value ? names : undefined;
+      },
+      [t.tree.onDidRefresh],
+      15_000,
+    );
     assert.ok(filtered.includes('canary-demo'), `shown: ${filtered.join(', ')}`);
 
     await vscode.commands.executeCommand('rollouts.showAllRollouts');
