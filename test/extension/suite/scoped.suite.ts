@@ -139,7 +139,10 @@ describe('the Rollouts view as a namespace-scoped ServiceAccount (RBAC on the lo
       30_000,
     );
     assert.equal(row.description, 'no controller seen');
-    assert.match(String(row.tooltip), /could not be looked at: Deployments \(not allowed to list them\)/);
+    assert.match(
+      String(row.tooltip),
+      /could not be looked at: Deployments \(not allowed to list them: you may not list `deployments.apps`/,
+    );
   });
 
   it('the paused canary shows as waiting for promote, and its webview opens with the rollout', async () => {
