@@ -135,7 +135,7 @@ describe('npm start (headless, code-server)', function () {
     while (!found && Date.now() < deadline) {
       for (const f of page.frames()) {
         const text = await f.evaluate(() => document.body?.innerText ?? '').catch(() => '');
-        if (text.includes('canary-demo') && text.includes('setWeight: 40')) found = true;
+        if (text.includes('canary-demo') && text.includes('setWeight 40%')) found = true;
       }
       if (!found) await page.waitForTimeout(250);
     }
