@@ -225,7 +225,10 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
   },
 };
 
-/** Terminate an AnalysisRun or an Experiment: the object (asked for when not given), a confirmation, progress, the result. */
+/**
+ * Terminate an AnalysisRun or an Experiment: the object (asked for when not given), a confirmation,
+ * progress in the Rollouts view, the result (not notified when a rollout panel asked: it shows it).
+ */
 async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promise<ActionReport | undefined> {
   const c = requireConnected(ctx);
   let ref = k.refFrom(arg);
@@ -240,9 +243,8 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   if (!(await confirm(`Terminate ${k.kind} "${ref.name}"${of} in context "${c.context}"? ${k.consequence}`, yes))) return undefined;
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` },
-      () => k.call(c.conn.rest, target),
+    vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () =>
+      k.call(c.conn.rest, target),
     ),
   );
   if (!outcome) return { ok: false, message: 'terminate failed; see the log' };
@@ -256,7 +258,7 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
     ? `${k.kind} "${ref.name}" had already ended ${outcome.alreadyEnded}; it is marked terminated.`
     : `${k.kind} "${ref.name}" terminated.`;
   ctx.log.info(message);
-  void vscode.window.showInformationMessage(message);
+  if (!askedByPanel(arg)) void vscode.window.showInformationMessage(message);
   return { ok: true, message };
 }
 
