@@ -39,6 +39,23 @@ type Shown =
   | { kind: 'simulation'; message: Extract<HostToView, { kind: 'simulation' }>; controls: SimulationControls }
   | { kind: 'gone'; message: Extract<HostToView, { kind: 'rolloutGone' }> };
 
+/** Where the rollout is: its step, phase and pause. A notice of a done action goes once this changes. */
+const whereItIs = (view: Extract<HostToView, { kind: 'rollout' }>['view']): string =>
+  JSON.stringify([view.step?.index ?? null, view.phase, view.aborted, view.pauses.map((p) => p.reason)]);
+
+/**
+ * The answer to the last request, under the toolbar. A success goes once the rollout moves on:
+ * `at` is where the rollout was when it was last checked; `effectSeen` says whether the request's
+ * own effect has shown yet (the host's rollout message may come just before or just after the
+ * answer), so the change the request itself made does not take its notice away.
+ */
+interface Notice {
+  ok: boolean;
+  text: string;
+  at?: string;
+  effectSeen?: boolean;
+}
+
 const savedState = (s: unknown): SavedState => {
   if (typeof s !== 'object' || s === null) return {};
   const { message, frame, nextRequestId } = s as Record<string, unknown>;
@@ -56,12 +73,16 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
   let nextRequestId = restored.nextRequestId ?? 1;
   let frame = restored.frame ?? 0;
   /** Requests sent and not yet answered, by request id: an action, or the run or Experiment being terminated. */
-  const pending = new Map<number, { kind: 'action'; action: ActionName } | { kind: 'terminate'; what: TerminateKind; name: string }>();
+  /** `from`: where the rollout was when the request was sent. */
+  const pending = new Map<
+    number,
+    ({ kind: 'action'; action: ActionName } | { kind: 'terminate'; what: TerminateKind; name: string }) & { from: string }
+  >();
   const pendingActions = () => new Set([...pending.values()].flatMap((p) => (p.kind === 'action' ? [p.action] : [])));
   const terminating = (what: TerminateKind, name: string) =>
     [...pending.values()].some((p) => p.kind === 'terminate' && p.what === what && p.name === name);
   const openRevisions = new Map<number, boolean>();
-  let notice: { ok: boolean; text: string } | undefined;
+  let notice: Notice | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
 
   el.classList.add('rollouts-view');
@@ -82,7 +103,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
     if (shown.kind !== 'rollout') return;
     if (pendingActions().has(action)) return; // one request of a kind at a time
     const requestId = nextRequestId++;
-    pending.set(requestId, { kind: 'action', action });
+    pending.set(requestId, { kind: 'action', action, from: whereItIs(shown.message.view) });
     notice = undefined;
     const m: ViewToHost = { kind: 'action', requestId, action, target: targetOf(shown.message) };
     if (args) m.args = args;
@@ -94,7 +115,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
   function requestTerminate(what: TerminateKind, name: string) {
     if (shown.kind !== 'rollout' || terminating(what, name)) return;
     const requestId = nextRequestId++;
-    pending.set(requestId, { kind: 'terminate', what, name });
+    pending.set(requestId, { kind: 'terminate', what, name, from: whereItIs(shown.message.view) });
     notice = undefined;
     const target = targetOf(shown.message);
     host.post(
@@ -164,6 +185,10 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
           pending.clear();
           openRevisions.clear();
           notice = undefined;
+        } else if (notice?.at !== undefined) {
+          const now = whereItIs(m.view);
+          // The first change after a request is its own effect; the next one is the rollout moving on.
+          if (now !== notice.at) notice = notice.effectSeen ? undefined : { ...notice, at: now, effectSeen: true };
         }
         if (shown.kind === 'simulation') shown.controls.dispose();
         shown = { kind: 'rollout', message: m, receivedAt: Date.now() };
@@ -203,6 +228,11 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
         pending.delete(m.requestId);
         const label = request.kind === 'action' ? ACTIONS[request.action].title : `${TERMINATE[request.what].label} ${request.name}`;
         notice = { ok: m.ok, text: m.message ?? (m.ok ? `${label}: done.` : `${label} failed.`) };
+        // A failure stays until the next request: nothing else in the view says it.
+        if (m.ok && shown.kind === 'rollout') {
+          const now = whereItIs(shown.message.view);
+          notice = { ...notice, at: now, effectSeen: now !== request.from };
+        }
         renderShown();
         return; // nothing to save
       }

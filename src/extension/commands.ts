@@ -24,6 +24,7 @@ import { readSettings } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
 import { analysisRunRefFrom, experimentRefFrom, localClusterElsewhere, type TreeElement } from './tree-model';
+import { askedByPanel } from './webview-requests';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 
@@ -70,7 +71,9 @@ async function confirm(message: string, button: string): Promise<boolean> {
 /**
  * Promote, abort, ...: the target (asked for when not given, the rollouts the action suits best
  * first), a confirmation where the catalog or the planner's caution asks for one (naming the
- * context, and for undo the revision), progress, the result. Words from the action catalog.
+ * context, and for undo the revision), progress in the Rollouts view (which then shows the
+ * change), the result: one short notification, or none when a rollout panel asked (it shows the
+ * result itself). Refusals and failures are always notified. Words from the action catalog.
  */
 async function runRolloutAction(
   ctx: Ctx,
@@ -111,9 +114,8 @@ async function runRolloutAction(
     ctx,
     `${entry.verb} of rollout "${ref.name}" in namespace "${ref.namespace}"`,
     async () =>
-      vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` },
-        () => cluster().runAction(c.conn.rest, target, sent),
+      vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` }, () =>
+        cluster().runAction(c.conn.rest, target, sent),
       ),
     (sentence) => (failure = sentence),
   );
@@ -126,7 +128,7 @@ async function runRolloutAction(
   }
   const message = `Rollout "${ref.name}" ${pastTense(sent)}.`;
   ctx.log.info(message);
-  void vscode.window.showInformationMessage(message);
+  if (!askedByPanel(arg)) void vscode.window.showInformationMessage(message);
   return { ok: true, message };
 }
 
@@ -223,7 +225,10 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
   },
 };
 
-/** Terminate an AnalysisRun or an Experiment: the object (asked for when not given), a confirmation, progress, the result. */
+/**
+ * Terminate an AnalysisRun or an Experiment: the object (asked for when not given), a confirmation,
+ * progress in the Rollouts view, the result (not notified when a rollout panel asked: it shows it).
+ */
 async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promise<ActionReport | undefined> {
   const c = requireConnected(ctx);
   let ref = k.refFrom(arg);
@@ -238,9 +243,8 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   if (!(await confirm(`Terminate ${k.kind} "${ref.name}"${of} in context "${c.context}"? ${k.consequence}`, yes))) return undefined;
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` },
-      () => k.call(c.conn.rest, target),
+    vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () =>
+      k.call(c.conn.rest, target),
     ),
   );
   if (!outcome) return { ok: false, message: 'terminate failed; see the log' };
@@ -254,7 +258,7 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
     ? `${k.kind} "${ref.name}" had already ended ${outcome.alreadyEnded}; it is marked terminated.`
     : `${k.kind} "${ref.name}" terminated.`;
   ctx.log.info(message);
-  void vscode.window.showInformationMessage(message);
+  if (!askedByPanel(arg)) void vscode.window.showInformationMessage(message);
   return { ok: true, message };
 }
 

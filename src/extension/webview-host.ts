@@ -327,12 +327,14 @@ export class WebviewHost implements vscode.Disposable {
             namespace: ref.namespace,
             name: ref.name,
             run: what.name,
+            askedByPanel: true,
           })
         : vscode.commands.executeCommand('rollouts.terminateExperiment', {
             context: ref.context,
             namespace: ref.namespace,
             experiment: what.name,
             rollout: ref.name,
+            askedByPanel: true,
           });
     this.answer(open, requestId, run);
   }

@@ -24,6 +24,14 @@ export function targetRefusal(shown: Required<RolloutRef>, requested: RolloutRef
 
 export type ActionDecision = { ok: true; command: CommandId; args: unknown[] } | { ok: false; refused: string };
 
+/** The target a panel's action command gets: the panel's rollout, marked as asked for by the panel (which shows the result itself). */
+export type PanelActionTarget = Required<RolloutRef> & { askedByPanel: true };
+
+/** Whether a command's target came from a rollout panel: then the panel shows the result, and no notification repeats it. */
+export function askedByPanel(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && (arg as Partial<PanelActionTarget>).askedByPanel === true;
+}
+
 /**
  * The command (and its arguments) that an action message of a panel runs, or why it is refused.
  * The command's target is the panel's own rollout, never the one the message names.
@@ -38,5 +46,6 @@ export function actionDecision(panel: PanelState, msg: Extract<ViewToHost, { kin
       : msg.action === 'undo' && msg.args?.toRevision !== undefined
         ? [msg.args.toRevision]
         : [];
-  return { ok: true, command: actionCommandId(msg.action), args: [{ ...panel.ref }, ...extra] };
+  const target: PanelActionTarget = { ...panel.ref, askedByPanel: true };
+  return { ok: true, command: actionCommandId(msg.action), args: [target, ...extra] };
 }

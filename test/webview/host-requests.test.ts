@@ -1,10 +1,12 @@
 // Forged webview messages: a rollout panel acts only on its own rollout, a simulation panel on nothing.
 import { strict as assert } from 'node:assert';
 import { viewToHostProblem, type ViewToHost } from '../../webview/protocol';
-import { actionDecision, type PanelState } from '../../src/extension/webview-requests';
+import { actionDecision, askedByPanel, type PanelState } from '../../src/extension/webview-requests';
 
 const shown = { context: 'kind-dev', namespace: 'shop', name: 'checkout' };
 const rolloutPanel: PanelState = { kind: 'rollout', ref: shown };
+/** The target the panel's command gets: its rollout, marked as asked for by the panel. */
+const fromPanel = { ...shown, askedByPanel: true };
 const simulationPanel: PanelState = { kind: 'simulation', uri: 'file:///repo/rollout.yaml', docIndex: 0 };
 
 /** A message as the page would post it, checked by the host's guard first (as the host does). */
@@ -22,26 +24,37 @@ describe('webview requests (forged messages)', () => {
     assert.deepEqual(actionDecision(rolloutPanel, message({ kind: 'action', requestId: 1, action: 'promote', target: shown })), {
       ok: true,
       command: 'rollouts.promote',
-      args: [shown],
+      args: [fromPanel],
     });
     assert.deepEqual(
       actionDecision(
         rolloutPanel,
         message({ kind: 'action', requestId: 2, action: 'abort', target: { namespace: 'shop', name: 'checkout' } }),
       ),
-      { ok: true, command: 'rollouts.abort', args: [shown] },
+      { ok: true, command: 'rollouts.abort', args: [fromPanel] },
     );
     assert.deepEqual(
       actionDecision(
         rolloutPanel,
         message({ kind: 'action', requestId: 3, action: 'setImage', target: shown, args: { container: 'app', image: 'app:2' } }),
       ),
-      { ok: true, command: 'rollouts.setImage', args: [shown, 'app', 'app:2'] },
+      { ok: true, command: 'rollouts.setImage', args: [fromPanel, 'app', 'app:2'] },
     );
     assert.deepEqual(
       actionDecision(rolloutPanel, message({ kind: 'action', requestId: 4, action: 'undo', target: shown, args: { toRevision: 3 } })),
-      { ok: true, command: 'rollouts.undo', args: [shown, 3] },
+      { ok: true, command: 'rollouts.undo', args: [fromPanel, 3] },
     );
+  });
+
+  it('the command knows a panel asked (the panel shows the result, so no notification repeats it); the tree and the palette did not', () => {
+    const d = actionDecision(rolloutPanel, message({ kind: 'action', requestId: 7, action: 'promote', target: shown }));
+    assert.ok(d.ok);
+    assert.equal(askedByPanel(d.args[0]), true);
+    // A tree element, a reference from code, nothing (the palette asks): the notification says the result.
+    assert.equal(askedByPanel({ kind: 'rollout', context: 'kind-dev', namespace: 'shop', name: 'checkout' }), false);
+    assert.equal(askedByPanel(shown), false);
+    assert.equal(askedByPanel(undefined), false);
+    assert.equal(askedByPanel({ ...shown, askedByPanel: 'yes' }), false);
   });
 
   it('an action naming another rollout, namespace or context is refused, saying what was asked and what the panel shows', () => {

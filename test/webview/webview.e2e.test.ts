@@ -198,6 +198,54 @@ describe('webview in headless Chromium', function () {
     await page.close();
   });
 
+  it('keeps the "promoted" notice while the rollout stays where the promote left it, and drops it once the rollout moves on', async () => {
+    // checkout paused at step 3; the promote takes it to step 4 (progressing); later it pauses at step 5.
+    const at = (index: number, phase: 'Paused' | 'Progressing', tag: string): HostToView => {
+      const m = canaryPaused();
+      if (m.kind !== 'rollout') throw new Error('canaryPaused is a rollout');
+      m.view.step!.index = index;
+      m.view.phase = phase;
+      if (phase !== 'Paused') m.view.pauses = [];
+      m.view.message = tag; // not where the rollout is: only says the page has taken the message in
+      return m;
+    };
+    const host = async (page: Page, m: HostToView) => {
+      await send(page, m);
+      if (m.kind === 'rollout') await page.locator('.rollout-header .message', { hasText: m.view.message! }).waitFor({ timeout: WAIT_MS });
+    };
+    const promoted = { kind: 'actionResult', requestId: 1, ok: true, message: 'Rollout "checkout" promoted.' } as const;
+    const notice = (page: Page) => page.locator('.notice.ok', { hasText: 'Rollout "checkout" promoted.' }).count();
+
+    // The answer comes before the rollout message that shows the promote.
+    const page = await openWith(at(3, 'Paused', 'first'));
+    await page.locator('.toolbar vscode-button[data-action=promote]').click();
+    await postedAtLeast(page, 2);
+    await send(page, promoted);
+    await page.locator('.notice.ok').waitFor({ timeout: WAIT_MS });
+    await host(page, at(3, 'Paused', 'unchanged'));
+    assert.equal(await notice(page), 1, 'nothing changed: the notice stays');
+    await host(page, at(4, 'Progressing', 'the promote itself'));
+    assert.equal(await notice(page), 1, "the promote's own effect does not take its notice away");
+    await host(page, at(4, 'Progressing', 'still there'));
+    assert.equal(await notice(page), 1);
+    await host(page, at(5, 'Paused', 'moved on'));
+    assert.equal(await page.locator('.notice').count(), 0, 'the rollout moved on: the notice is gone');
+    await page.close();
+
+    // The rollout message that shows the promote comes before the answer.
+    const second = await openWith(at(3, 'Paused', 'first'));
+    await second.locator('.toolbar vscode-button[data-action=promote]').click();
+    await postedAtLeast(second, 2);
+    await host(second, at(4, 'Progressing', 'the promote itself'));
+    await send(second, promoted);
+    await second.locator('.notice.ok').waitFor({ timeout: WAIT_MS });
+    await host(second, at(4, 'Progressing', 'still there'));
+    assert.equal(await notice(second), 1);
+    await host(second, at(5, 'Paused', 'moved on'));
+    assert.equal(await second.locator('.notice').count(), 0);
+    await second.close();
+  });
+
   it('offers a roll back to an older revision as undo with that revision', async () => {
     const page = await openWith(canaryPaused());
     const revision2 = page.locator('vscode-collapsible[data-revision="2"]');
