@@ -30,7 +30,8 @@ export type TreeElement =
   | { kind: 'watchProblem'; context: string; resource: string; text: string }
   | { kind: 'namespace'; context: string; namespace: string }
   | { kind: 'rollout'; context: string; namespace: string; name: string }
-  | { kind: 'revision'; context: string; namespace: string; name: string; revision: number }
+  /** A revision of rollout `rollout`. */
+  | { kind: 'revision'; context: string; namespace: string; rollout: string; revision: number }
   /** An Experiment: one a rollout's step started is under that revision; one no rollout owns is under its namespace. */
   | ({ kind: 'experiment'; context: string; namespace: string } & InExperiment)
   /** An Experiment's template ReplicaSet (the rollout's own show as their pods directly under the revision). */
@@ -40,13 +41,13 @@ export type TreeElement =
   /** A run of the rollout, or with `experiment`, of that Experiment. */
   | ({ kind: 'analysisRun'; context: string; namespace: string; run: string } & (OfRollout | InExperiment));
 
-/** A row of a rollout's revision itself (not of an Experiment). */
-type OfRollout = { name: string; revision: number; experiment?: undefined; replicaSet?: undefined };
+/** A row of a rollout's revision itself (not of an Experiment): `rollout` names the rollout that owns it. */
+type OfRollout = { rollout: string; revision: number; experiment?: undefined; replicaSet?: undefined };
 /**
- * A row of Experiment `experiment` or beneath it: with `name` and `revision`, the rollout and revision
+ * A row of Experiment `experiment` or beneath it: with `rollout` and `revision`, the rollout and revision
  * whose step started it; with neither, an Experiment no rollout owns (shown under its namespace).
  */
-type InExperiment = { experiment: string } & ({ name: string; revision: number } | { name?: undefined; revision?: undefined });
+type InExperiment = { experiment: string } & ({ rollout: string; revision: number } | { rollout?: undefined; revision?: undefined });
 /** Where an Experiment's rows are: under a rollout's revision, or standalone. */
 type ExperimentAt = { context: string; namespace: string } & InExperiment;
 
@@ -91,28 +92,28 @@ export function elementId(e: TreeElement): string {
     case 'rollout':
       return `rollout:${e.context}/${e.namespace}/${e.name}`;
     case 'revision':
-      return `revision:${e.context}/${e.namespace}/${e.name}#${e.revision}`;
+      return `revision:${e.context}/${e.namespace}/${e.rollout}#${e.revision}`;
     case 'experiment':
       return `experiment:${experimentPath(e)}`;
     case 'replicaSet':
       return `replicaSet:${experimentPath(e)}/${e.replicaSet}`;
     case 'pod':
-      return `pod:${e.experiment !== undefined ? `${experimentPath(e)}/${e.replicaSet}` : `${e.context}/${e.namespace}/${e.name}#${e.revision}`}/${e.pod}`;
+      return `pod:${e.experiment !== undefined ? `${experimentPath(e)}/${e.replicaSet}` : `${e.context}/${e.namespace}/${e.rollout}#${e.revision}`}/${e.pod}`;
     case 'analysisRun':
-      return `analysisRun:${e.experiment !== undefined ? experimentPath(e) : `${e.context}/${e.namespace}/${e.name}#${e.revision}`}/${e.run}`;
+      return `analysisRun:${e.experiment !== undefined ? experimentPath(e) : `${e.context}/${e.namespace}/${e.rollout}#${e.revision}`}/${e.run}`;
   }
 }
 
 /** An Experiment's place in ids: `context/namespace/rollout#revision/experiment`, or `context/namespace/experiment` standalone (names hold no `#`, so the two never meet). */
 const experimentPath = (e: ExperimentAt): string =>
-  e.name !== undefined
-    ? `${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}`
+  e.rollout !== undefined
+    ? `${e.context}/${e.namespace}/${e.rollout}#${e.revision}/${e.experiment}`
     : `${e.context}/${e.namespace}/${e.experiment}`;
 
 /** The fields that place a row in Experiment `e`'s subtree (its rollout and revision only when it has them). */
 const inExperiment = (e: ExperimentAt): ExperimentAt =>
-  e.name !== undefined
-    ? { context: e.context, namespace: e.namespace, name: e.name, revision: e.revision, experiment: e.experiment }
+  e.rollout !== undefined
+    ? { context: e.context, namespace: e.namespace, rollout: e.rollout, revision: e.revision, experiment: e.experiment }
     : { context: e.context, namespace: e.namespace, experiment: e.experiment };
 
 export function parentOf(e: TreeElement): TreeElement | undefined {
@@ -130,16 +131,16 @@ export function parentOf(e: TreeElement): TreeElement | undefined {
     case 'rollout':
       return { kind: 'namespace', context: e.context, namespace: e.namespace };
     case 'revision':
-      return { kind: 'rollout', context: e.context, namespace: e.namespace, name: e.name };
+      return { kind: 'rollout', context: e.context, namespace: e.namespace, name: e.rollout };
     case 'pod':
       if (e.experiment !== undefined) return { kind: 'replicaSet', ...inExperiment(e), replicaSet: e.replicaSet };
-      return { kind: 'revision', ...pick(e), revision: e.revision };
+      return { kind: 'revision', ...ofRollout(e), revision: e.revision };
     case 'analysisRun':
       if (e.experiment !== undefined) return { kind: 'experiment', ...inExperiment(e) };
-      return { kind: 'revision', ...pick(e), revision: e.revision };
+      return { kind: 'revision', ...ofRollout(e), revision: e.revision };
     case 'experiment':
-      if (e.name === undefined) return { kind: 'namespace', context: e.context, namespace: e.namespace };
-      return { kind: 'revision', ...pick(e), revision: e.revision };
+      if (e.rollout === undefined) return { kind: 'namespace', context: e.context, namespace: e.namespace };
+      return { kind: 'revision', ...ofRollout(e), revision: e.revision };
     case 'replicaSet':
       return { kind: 'experiment', ...inExperiment(e) };
   }
@@ -276,19 +277,25 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       ];
     case 'rollout': {
       const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
-      return (v?.revisions ?? []).map((r) => ({ kind: 'revision', ...pick(e), revision: r.revision }));
+      return (v?.revisions ?? []).map((r) => ({
+        kind: 'revision',
+        context: e.context,
+        namespace: e.namespace,
+        rollout: e.name,
+        revision: r.revision,
+      }));
     }
     case 'revision': {
-      const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
+      const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.rollout, src.now) : undefined;
       const rev = v?.revisions.find((r) => r.revision === e.revision);
       if (!rev) return [];
       // Upstream's order: the ReplicaSets (here their pods), the Experiments, the runs.
       return [
         ...rev.replicaSets.flatMap((rs) =>
-          rs.pods.map((p): TreeElement => ({ kind: 'pod', ...pick(e), revision: e.revision, pod: p.name })),
+          rs.pods.map((p): TreeElement => ({ kind: 'pod', ...ofRollout(e), revision: e.revision, pod: p.name })),
         ),
-        ...rev.experiments.map((x): TreeElement => ({ kind: 'experiment', ...pick(e), revision: e.revision, experiment: x.name })),
-        ...rev.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...pick(e), revision: e.revision, run: a.name })),
+        ...rev.experiments.map((x): TreeElement => ({ kind: 'experiment', ...ofRollout(e), revision: e.revision, experiment: x.name })),
+        ...rev.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...ofRollout(e), revision: e.revision, run: a.name })),
       ];
     }
     case 'experiment': {
@@ -310,13 +317,18 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
   }
 }
 
-const pick = (e: { context: string; namespace: string; name: string }) => ({ context: e.context, namespace: e.namespace, name: e.name });
+/** The fields that place a row under rollout `e.rollout`. */
+const ofRollout = (e: { context: string; namespace: string; rollout: string }) => ({
+  context: e.context,
+  namespace: e.namespace,
+  rollout: e.rollout,
+});
 /** Experiment NAME of revision REVISION in a rollout's view. */
 const experimentOf = (v: RolloutView | undefined, revision: number, name: string): ExperimentView | undefined =>
   v?.revisions.find((r) => r.revision === revision)?.experiments.find((x) => x.name === name);
 /** The view of the Experiment a row is in: from its rollout's revision, or for a standalone one, from the stores by name. */
 function experimentAt(stores: ClusterStores, e: ExperimentAt, now: Date): ExperimentView | undefined {
-  if (e.name !== undefined) return experimentOf(viewOf(stores, e.namespace, e.name, now), e.revision, e.experiment);
+  if (e.rollout !== undefined) return experimentOf(viewOf(stores, e.namespace, e.rollout, now), e.revision, e.experiment);
   const ex = cluster().experimentViewFromStores(stores, e.namespace, e.experiment, now);
   // A standalone row names no rollout: an Experiment a rollout owns is shown under that rollout, not here.
   return ex && isStandaloneExperiment(stores.experiments.get(e.experiment, e.namespace)!) ? ex : undefined;
@@ -515,7 +527,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     }
     case 'revision': {
-      const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
+      const rev = stores ? viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
       const rs = rev?.replicaSets[0];
       const tags = [...new Set(rev?.replicaSets.flatMap((r) => r.tags) ?? [])];
       const description = rs
@@ -565,7 +577,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         ? []
         : e.experiment !== undefined
           ? (experimentAt(stores, e, src.now)?.replicaSets.filter((r) => r.name === e.replicaSet) ?? [])
-          : (viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision)?.replicaSets ?? []);
+          : (viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision)?.replicaSets ?? []);
       const pod = replicaSets.flatMap((r) => r.pods).find((p) => p.name === e.pod);
       const ready = pod ? pod.ready.split('/')[0] === pod.ready.split('/')[1] && pod.status === 'Running' : false;
       return {
@@ -582,7 +594,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         ? []
         : e.experiment !== undefined
           ? (experimentAt(stores, e, src.now)?.analysisRuns ?? [])
-          : (viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision)?.analysisRuns ?? []);
+          : (viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision)?.analysisRuns ?? []);
       const run = runs.find((a) => a.name === e.run);
       const counts = run?.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
       const failed = run?.phase === 'Failed' || run?.phase === 'Error';
@@ -743,17 +755,26 @@ export interface AnalysisRunRef {
   rollout?: string;
 }
 
+/**
+ * The owning rollout a target names: `rollout`, as tree rows and refs say it, or `name`, as the
+ * rollout webview's host still sends it.
+ */
+function owningRollout(a: { rollout?: unknown; name?: unknown }): { rollout?: string } {
+  const rollout = typeof a.rollout === 'string' ? a.rollout : a.name;
+  return typeof rollout === 'string' ? { rollout } : {};
+}
+
 /** An AnalysisRun target from a tree element or a webview/test reference; undefined for anything else. */
 export function analysisRunRefFrom(arg: unknown): AnalysisRunRef | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; name?: unknown; run?: unknown };
+  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; rollout?: unknown; name?: unknown; run?: unknown };
   if (a.kind !== undefined && a.kind !== 'analysisRun') return undefined;
   if (typeof a.namespace !== 'string' || typeof a.run !== 'string' || a.run === '') return undefined;
   return {
     namespace: a.namespace,
     run: a.run,
     ...(typeof a.context === 'string' ? { context: a.context } : {}),
-    ...(typeof a.name === 'string' ? { rollout: a.name } : {}),
+    ...owningRollout(a),
   };
 }
 
@@ -821,14 +842,14 @@ export interface ExperimentRef {
 /** An Experiment target from a tree element or a plain `{ namespace, experiment }` reference; undefined for anything else (a run or ReplicaSet row of an Experiment too). */
 export function experimentRefFrom(arg: unknown): ExperimentRef | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; name?: unknown; experiment?: unknown };
+  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; rollout?: unknown; name?: unknown; experiment?: unknown };
   if (a.kind !== undefined && a.kind !== 'experiment') return undefined;
   if (typeof a.namespace !== 'string' || typeof a.experiment !== 'string' || a.experiment === '') return undefined;
   return {
     namespace: a.namespace,
     experiment: a.experiment,
     ...(typeof a.context === 'string' ? { context: a.context } : {}),
-    ...(typeof a.name === 'string' ? { rollout: a.name } : {}),
+    ...owningRollout(a),
   };
 }
 

@@ -186,8 +186,8 @@ describe('extension: standalone Experiments in the tree', () => {
       ['1 rollout · 1 experiment', '0 rollouts · 1 experiment', '1 rollout'],
     );
     // The owned one stays under its rollout's revision, where it was.
-    assert.deepEqual(children(src, { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2 }), [
-      { kind: 'experiment', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2, experiment: 'search-abc-2-1' },
+    assert.deepEqual(children(src, { kind: 'revision', context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2 }), [
+      { kind: 'experiment', context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2, experiment: 'search-abc-2-1' },
     ]);
   });
 

@@ -94,11 +94,11 @@ function source(s: ClusterStores): TreeSource {
   };
 }
 
-const experimentElement = (name: string, exp: string, revision: number, namespace = 'shop'): TreeElement => ({
+const experimentElement = (rollout: string, exp: string, revision: number, namespace = 'shop'): TreeElement => ({
   kind: 'experiment',
   context: CONTEXT,
   namespace,
-  name,
+  rollout,
   revision,
   experiment: exp,
 });
@@ -132,7 +132,7 @@ describe('extension: terminate an Experiment', () => {
 
   it('the tree marks an Experiment that has not ended experiment:running, and its menus (inline and context) offer Terminate there only', () => {
     const src = source(stores());
-    const revision: TreeElement = { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2 };
+    const revision: TreeElement = { kind: 'revision', context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2 };
     const shown = children(src, revision)
       .map((e) => (e.kind === 'experiment' ? e.experiment : e.kind))
       .sort();
@@ -193,7 +193,7 @@ describe('extension: terminate an Experiment', () => {
       { context: 'prod', namespace: 'shop', experiment: 'x' },
       'the context is kept, so the handler can refuse another one',
     );
-    const at = { context: CONTEXT, namespace: 'shop', name: 'search', revision: 2, experiment: 'search-abc-2-1' };
+    const at = { context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2, experiment: 'search-abc-2-1' };
     assert.equal(
       experimentRefFrom({ kind: 'analysisRun', ...at, run: 'search-abc-2-1-compare' }),
       undefined,
