@@ -13,18 +13,11 @@ import {
   type ReplicaSet,
   type Rollout,
 } from '../../src/planner';
-import {
-  affectedElements,
-  analysisRunChoices,
-  analysisRunRefFrom,
-  children,
-  elementId,
-  item,
-  parentOf,
-  terminateRefusal,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { affectedElements, children, item, type TreeSource } from '../../src/extension/tree-model';
+import { elementId, parentOf, type TreeElement } from '../../src/extension/tree-elements';
+import { analysisRunRefFrom } from '../../src/extension/targets';
+import { analysisRunChoices } from '../../src/extension/pick-model';
+import { terminateRefusal } from '../../src/extension/terminate-policy';
 import { memoryStores } from '../cluster/fakes';
 
 const CONTEXT = 'kind-dev';

@@ -13,19 +13,10 @@ import {
   type ReplicaSet,
   type Rollout,
 } from '../../src/planner';
-import {
-  affectedElements,
-  analysisRunChoices,
-  analysisRunRefFrom,
-  children,
-  elementId,
-  experimentChoices,
-  experimentRefFrom,
-  item,
-  parentOf,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { affectedElements, children, item, type TreeSource } from '../../src/extension/tree-model';
+import { elementId, parentOf, type TreeElement } from '../../src/extension/tree-elements';
+import { analysisRunRefFrom, experimentRefFrom } from '../../src/extension/targets';
+import { analysisRunChoices, experimentChoices } from '../../src/extension/pick-model';
 import { memoryStores } from '../cluster/fakes';
 
 const CONTEXT = 'kind-dev';

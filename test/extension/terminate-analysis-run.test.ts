@@ -6,15 +6,11 @@ import { localizedManifest } from '../../scripts/docs-tables';
 import type { AnalysisRun, ClusterStores, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
-import {
-  analysisRunChoices,
-  analysisRunRefFrom,
-  children,
-  item,
-  terminateRefusal,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { children, item, type TreeSource } from '../../src/extension/tree-model';
+import type { TreeElement } from '../../src/extension/tree-elements';
+import { analysisRunRefFrom } from '../../src/extension/targets';
+import { analysisRunChoices } from '../../src/extension/pick-model';
+import { terminateRefusal } from '../../src/extension/terminate-policy';
 import { canTerminate, ENDED_ANALYSIS_PHASES } from '../../webview/actions';
 import { memoryStores } from '../cluster/fakes';
 

@@ -6,16 +6,11 @@ import { localizedManifest } from '../../scripts/docs-tables';
 import type { ClusterStores, Experiment, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
-import {
-  children,
-  experimentChoices,
-  experimentContextValue,
-  experimentRefFrom,
-  item,
-  terminateRefusal,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { children, experimentContextValue, item, type TreeSource } from '../../src/extension/tree-model';
+import type { TreeElement } from '../../src/extension/tree-elements';
+import { experimentRefFrom } from '../../src/extension/targets';
+import { experimentChoices } from '../../src/extension/pick-model';
+import { terminateRefusal } from '../../src/extension/terminate-policy';
 import { memoryStores } from '../cluster/fakes';
 
 // As VS Code reads it: titles resolved through package.nls.json.
