@@ -18,12 +18,14 @@ import {
 import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from '../cluster/action-catalog';
 import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
 import { withErrorBoundary, type Ctx } from './ctx';
-import { pickAnalysisRun, pickExperiment, pickRollout, type RolloutRef } from './pick';
+import { pickAnalysisRun, pickExperiment, pickRollout } from './pick';
 import { containerPickTitle, onlyContextText, pickTitle, setImageInput } from './prompt-text';
 import { readSettings } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
-import { analysisRunRefFrom, experimentRefFrom, localClusterElsewhere, type TreeElement } from './tree-model';
+import { localClusterElsewhere } from './tree-model';
+import type { TreeElement } from './tree-elements';
+import { analysisRunRefFrom, experimentRefFrom, type RolloutRef } from './targets';
 import { askedByPanel } from './webview-requests';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;

@@ -12,7 +12,7 @@ import type { ExtensionLog } from './log';
 import type { Session } from './session';
 import { readSettings, type Settings } from './settings';
 import type { RolloutsTree } from './tree';
-import type { TreeElement } from './tree-model';
+import type { TreeElement } from './tree-elements';
 import type { ViewState } from './view-state';
 import type { WebviewHost } from './webview-host';
 

@@ -6,17 +6,8 @@
 import * as vscode from 'vscode';
 import type { ClusterStores } from '../cluster';
 import type { ActionName } from '../planner';
-import {
-  analysisRunChoices,
-  experimentChoices,
-  rolloutChoices,
-  type AnalysisRunRef,
-  type ExperimentRef,
-  type RolloutPickItem,
-  type RolloutRef,
-} from './tree-model';
-
-export type { AnalysisRunRef, ExperimentRef, RolloutRef };
+import { analysisRunChoices, experimentChoices, rolloutChoices, type RolloutPickItem } from './pick-model';
+import type { AnalysisRunRef, ExperimentRef, RolloutRef } from './targets';
 
 const shown = new vscode.EventEmitter<{ title: string; labels: string[]; descriptions: string[] }>();
 /** Fired when a rollout pick is on screen, with its items (the real-editor tests accept it through the workbench). */

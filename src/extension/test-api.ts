@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { Session } from './session';
 import type { RolloutsTree } from './tree';
-import type { TreeElement } from './tree-model';
+import type { TreeElement } from './tree-elements';
 import type { ViewState } from './view-state';
 import type { WebviewHost } from './webview-host';
 

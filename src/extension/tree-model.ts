@@ -1,54 +1,15 @@
 /**
- * The Rollouts tree as data, without `vscode` (tested in plain Node): elements are keys, each
- * with a stable id and a parent; items say label, description, codicon, context value and
- * children. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
+ * The Rollouts tree as data, without `vscode` (tested in plain Node): the elements (keys, in
+ * tree-elements.ts) have children and items that say label, description, codicon and context
+ * value. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
  */
-import type { ObjectRef } from '../kube';
 import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
-import {
-  actionCaution,
-  actionRefusal,
-  isCompletedPhase,
-  offeredActions,
-  primaryAction,
-  stepProgress,
-  type ActionName,
-  type Rollout,
-} from '../planner';
+import { isCompletedPhase, offeredActions, stepProgress, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type ReconcilerSummary, type SessionState } from './session';
 import type { CommandId } from './command-specs';
-import { targetRefusal } from './webview-requests';
-import { canTerminate, type TerminateKind } from '../../webview/actions';
-
-export type TreeElement =
-  | { kind: 'local' }
-  | { kind: 'controller' }
-  | { kind: 'context'; context: string }
-  | { kind: 'message'; context: string; text: string }
-  /** A kind whose watch fails now (one the user may not list, most often): what is missing and why. */
-  | { kind: 'watchProblem'; context: string; resource: string; text: string }
-  | { kind: 'namespace'; context: string; namespace: string }
-  | { kind: 'rollout'; context: string; namespace: string; name: string }
-  | { kind: 'revision'; context: string; namespace: string; name: string; revision: number }
-  /** An Experiment: one a rollout's step started is under that revision; one no rollout owns is under its namespace. */
-  | ({ kind: 'experiment'; context: string; namespace: string } & InExperiment)
-  /** An Experiment's template ReplicaSet (the rollout's own show as their pods directly under the revision). */
-  | ({ kind: 'replicaSet'; context: string; namespace: string; replicaSet: string } & InExperiment)
-  /** A pod of the rollout's ReplicaSet, or with `experiment` and `replicaSet`, of an Experiment's template ReplicaSet. */
-  | ({ kind: 'pod'; context: string; namespace: string; pod: string } & (OfRollout | (InExperiment & { replicaSet: string })))
-  /** A run of the rollout, or with `experiment`, of that Experiment. */
-  | ({ kind: 'analysisRun'; context: string; namespace: string; run: string } & (OfRollout | InExperiment));
-
-/** A row of a rollout's revision itself (not of an Experiment). */
-type OfRollout = { name: string; revision: number; experiment?: undefined; replicaSet?: undefined };
-/**
- * A row of Experiment `experiment` or beneath it: with `name` and `revision`, the rollout and revision
- * whose step started it; with neither, an Experiment no rollout owns (shown under its namespace).
- */
-type InExperiment = { experiment: string } & ({ name: string; revision: number } | { name?: undefined; revision?: undefined });
-/** Where an Experiment's rows are: under a rollout's revision, or standalone. */
-type ExperimentAt = { context: string; namespace: string } & InExperiment;
+import { canTerminate } from '../../webview/actions';
+import { elementId, inExperiment, ofRollout, type ExperimentAt, type TreeElement } from './tree-elements';
 
 export interface TreeItemData {
   id: string;
@@ -73,76 +34,6 @@ export interface TreeSource {
   reconciler?: ReconcilerSummary | undefined;
   needsAttentionOnly: boolean;
   now: Date;
-}
-
-export function elementId(e: TreeElement): string {
-  switch (e.kind) {
-    case 'local':
-    case 'controller':
-      return e.kind;
-    case 'context':
-      return `context:${e.context}`;
-    case 'message':
-      return `message:${e.context}`;
-    case 'watchProblem':
-      return `watchProblem:${e.context}/${e.resource}`;
-    case 'namespace':
-      return `namespace:${e.context}/${e.namespace}`;
-    case 'rollout':
-      return `rollout:${e.context}/${e.namespace}/${e.name}`;
-    case 'revision':
-      return `revision:${e.context}/${e.namespace}/${e.name}#${e.revision}`;
-    case 'experiment':
-      return `experiment:${experimentPath(e)}`;
-    case 'replicaSet':
-      return `replicaSet:${experimentPath(e)}/${e.replicaSet}`;
-    case 'pod':
-      return `pod:${e.experiment !== undefined ? `${experimentPath(e)}/${e.replicaSet}` : `${e.context}/${e.namespace}/${e.name}#${e.revision}`}/${e.pod}`;
-    case 'analysisRun':
-      return `analysisRun:${e.experiment !== undefined ? experimentPath(e) : `${e.context}/${e.namespace}/${e.name}#${e.revision}`}/${e.run}`;
-  }
-}
-
-/** An Experiment's place in ids: `context/namespace/rollout#revision/experiment`, or `context/namespace/experiment` standalone (names hold no `#`, so the two never meet). */
-const experimentPath = (e: ExperimentAt): string =>
-  e.name !== undefined
-    ? `${e.context}/${e.namespace}/${e.name}#${e.revision}/${e.experiment}`
-    : `${e.context}/${e.namespace}/${e.experiment}`;
-
-/** The fields that place a row in Experiment `e`'s subtree (its rollout and revision only when it has them). */
-const inExperiment = (e: ExperimentAt): ExperimentAt =>
-  e.name !== undefined
-    ? { context: e.context, namespace: e.namespace, name: e.name, revision: e.revision, experiment: e.experiment }
-    : { context: e.context, namespace: e.namespace, experiment: e.experiment };
-
-export function parentOf(e: TreeElement): TreeElement | undefined {
-  switch (e.kind) {
-    case 'local':
-    case 'context':
-      return undefined;
-    case 'controller':
-      return { kind: 'local' };
-    case 'message':
-    case 'watchProblem':
-      return { kind: 'context', context: e.context };
-    case 'namespace':
-      return { kind: 'context', context: e.context };
-    case 'rollout':
-      return { kind: 'namespace', context: e.context, namespace: e.namespace };
-    case 'revision':
-      return { kind: 'rollout', context: e.context, namespace: e.namespace, name: e.name };
-    case 'pod':
-      if (e.experiment !== undefined) return { kind: 'replicaSet', ...inExperiment(e), replicaSet: e.replicaSet };
-      return { kind: 'revision', ...pick(e), revision: e.revision };
-    case 'analysisRun':
-      if (e.experiment !== undefined) return { kind: 'experiment', ...inExperiment(e) };
-      return { kind: 'revision', ...pick(e), revision: e.revision };
-    case 'experiment':
-      if (e.name === undefined) return { kind: 'namespace', context: e.context, namespace: e.namespace };
-      return { kind: 'revision', ...pick(e), revision: e.revision };
-    case 'replicaSet':
-      return { kind: 'experiment', ...inExperiment(e) };
-  }
 }
 
 /** The context value of a rollout item: `rollout:promote:abort:` lists the actions the planner offers now, for the menus' `when`. */
@@ -276,19 +167,25 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
       ];
     case 'rollout': {
       const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
-      return (v?.revisions ?? []).map((r) => ({ kind: 'revision', ...pick(e), revision: r.revision }));
+      return (v?.revisions ?? []).map((r) => ({
+        kind: 'revision',
+        context: e.context,
+        namespace: e.namespace,
+        rollout: e.name,
+        revision: r.revision,
+      }));
     }
     case 'revision': {
-      const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.name, src.now) : undefined;
+      const v = stores && isActive(src, e.context) ? viewOf(stores, e.namespace, e.rollout, src.now) : undefined;
       const rev = v?.revisions.find((r) => r.revision === e.revision);
       if (!rev) return [];
       // Upstream's order: the ReplicaSets (here their pods), the Experiments, the runs.
       return [
         ...rev.replicaSets.flatMap((rs) =>
-          rs.pods.map((p): TreeElement => ({ kind: 'pod', ...pick(e), revision: e.revision, pod: p.name })),
+          rs.pods.map((p): TreeElement => ({ kind: 'pod', ...ofRollout(e), revision: e.revision, pod: p.name })),
         ),
-        ...rev.experiments.map((x): TreeElement => ({ kind: 'experiment', ...pick(e), revision: e.revision, experiment: x.name })),
-        ...rev.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...pick(e), revision: e.revision, run: a.name })),
+        ...rev.experiments.map((x): TreeElement => ({ kind: 'experiment', ...ofRollout(e), revision: e.revision, experiment: x.name })),
+        ...rev.analysisRuns.map((a): TreeElement => ({ kind: 'analysisRun', ...ofRollout(e), revision: e.revision, run: a.name })),
       ];
     }
     case 'experiment': {
@@ -310,19 +207,18 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
   }
 }
 
-const pick = (e: { context: string; namespace: string; name: string }) => ({ context: e.context, namespace: e.namespace, name: e.name });
 /** Experiment NAME of revision REVISION in a rollout's view. */
 const experimentOf = (v: RolloutView | undefined, revision: number, name: string): ExperimentView | undefined =>
   v?.revisions.find((r) => r.revision === revision)?.experiments.find((x) => x.name === name);
 /** The view of the Experiment a row is in: from its rollout's revision, or for a standalone one, from the stores by name. */
 function experimentAt(stores: ClusterStores, e: ExperimentAt, now: Date): ExperimentView | undefined {
-  if (e.name !== undefined) return experimentOf(viewOf(stores, e.namespace, e.name, now), e.revision, e.experiment);
+  if (e.rollout !== undefined) return experimentOf(viewOf(stores, e.namespace, e.rollout, now), e.revision, e.experiment);
   const ex = cluster().experimentViewFromStores(stores, e.namespace, e.experiment, now);
   // A standalone row names no rollout: an Experiment a rollout owns is shown under that rollout, not here.
   return ex && isStandaloneExperiment(stores.experiments.get(e.experiment, e.namespace)!) ? ex : undefined;
 }
 /** An Experiment row's description: phase, the step that started it (if any), its template count. */
-const experimentDescription = (ex: ExperimentView): string =>
+export const experimentDescription = (ex: ExperimentView): string =>
   [
     ex.phase,
     ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '',
@@ -515,7 +411,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     }
     case 'revision': {
-      const rev = stores ? viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
+      const rev = stores ? viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
       const rs = rev?.replicaSets[0];
       const tags = [...new Set(rev?.replicaSets.flatMap((r) => r.tags) ?? [])];
       const description = rs
@@ -565,7 +461,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         ? []
         : e.experiment !== undefined
           ? (experimentAt(stores, e, src.now)?.replicaSets.filter((r) => r.name === e.replicaSet) ?? [])
-          : (viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision)?.replicaSets ?? []);
+          : (viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision)?.replicaSets ?? []);
       const pod = replicaSets.flatMap((r) => r.pods).find((p) => p.name === e.pod);
       const ready = pod ? pod.ready.split('/')[0] === pod.ready.split('/')[1] && pod.status === 'Running' : false;
       return {
@@ -582,7 +478,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         ? []
         : e.experiment !== undefined
           ? (experimentAt(stores, e, src.now)?.analysisRuns ?? [])
-          : (viewOf(stores, e.namespace, e.name, src.now)?.revisions.find((r) => r.revision === e.revision)?.analysisRuns ?? []);
+          : (viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision)?.analysisRuns ?? []);
       const run = runs.find((a) => a.name === e.run);
       const counts = run?.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '';
       const failed = run?.phase === 'Failed' || run?.phase === 'Error';
@@ -674,232 +570,4 @@ export function attentionCounts(stores: ClusterStores, now: Date): { total: numb
     if (needsAttention(v)) attention++;
   }
   return { total: all.length, paused, degraded, attention };
-}
-
-/** Which rollout a command acts on. */
-export interface RolloutRef extends ObjectRef {
-  context?: string;
-}
-
-/** A quick pick row (the shape of vscode.QuickPickItem, without importing vscode). */
-export interface RolloutPickItem {
-  label: string;
-  description: string;
-  detail: string;
-  ref: RolloutRef;
-}
-
-/**
- * The rollouts an action is offered for (all when undefined), those it suits best first: the
- * rollouts whose state calls for it, then the others it makes sense for, then those where it
- * asks first (the planner's caution, as Promote on a Degraded rollout); and why the rest are left out.
- */
-export function rolloutChoices(
-  stores: ClusterStores,
-  context: string,
-  action: ActionName | undefined,
-  now: Date,
-): { items: RolloutPickItem[]; refused: string[] } {
-  const ranked: { rank: number; item: RolloutPickItem }[] = [];
-  const refused: string[] = [];
-  const all = [...stores.rollouts.list()].sort((a, b) =>
-    `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`),
-  );
-  for (const r of all) {
-    const objects = cluster().relatedObjects(stores, r);
-    const name = r.metadata?.name ?? '';
-    const namespace = r.metadata?.namespace ?? '';
-    let rank = 1;
-    let note = '';
-    if (action) {
-      const why = actionRefusal(action, r, objects.replicaSets);
-      if (why !== undefined) {
-        refused.push(`${namespace}/${name}: ${why}`);
-        continue;
-      }
-      if (actionCaution(action, r)) [rank, note] = [2, ' · asks first'];
-      else if (primaryAction(r, objects.replicaSets) === action) [rank, note] = [0, ' · what its state calls for'];
-    }
-    const v = cluster().rolloutView(objects, now);
-    ranked.push({
-      rank,
-      item: {
-        label: `$(${PHASE_ICONS[v.phase].id.replace('~spin', '')}) ${name}`,
-        description: `${namespace}${note}`,
-        detail: rolloutDescription(v),
-        ref: { context, namespace, name },
-      },
-    });
-  }
-  // A stable sort: within a rank, the namespace/name order above.
-  return { items: ranked.sort((a, b) => a.rank - b.rank).map((x) => x.item), refused };
-}
-
-/** Which AnalysisRun a command acts on; `rollout` is the rollout that owns it, when known. */
-export interface AnalysisRunRef {
-  context?: string;
-  namespace: string;
-  run: string;
-  rollout?: string;
-}
-
-/** An AnalysisRun target from a tree element or a webview/test reference; undefined for anything else. */
-export function analysisRunRefFrom(arg: unknown): AnalysisRunRef | undefined {
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; name?: unknown; run?: unknown };
-  if (a.kind !== undefined && a.kind !== 'analysisRun') return undefined;
-  if (typeof a.namespace !== 'string' || typeof a.run !== 'string' || a.run === '') return undefined;
-  return {
-    namespace: a.namespace,
-    run: a.run,
-    ...(typeof a.context === 'string' ? { context: a.context } : {}),
-    ...(typeof a.name === 'string' ? { rollout: a.name } : {}),
-  };
-}
-
-/** A quick pick row for an AnalysisRun. */
-export interface AnalysisRunPickItem {
-  label: string;
-  description: string;
-  detail: string;
-  ref: AnalysisRunRef;
-}
-
-/** Every run of a rollout's view: its own, then its Experiments' (each with the Experiment it belongs to). */
-export function runsOfView(v: RolloutView): { run: RolloutView['analysisRuns'][number]; experiment?: string }[] {
-  return [
-    ...v.analysisRuns.map((run) => ({ run })),
-    ...v.revisions.flatMap((rev) => rev.experiments.flatMap((x) => x.analysisRuns.map((run) => ({ run, experiment: x.name })))),
-  ];
-}
-
-/** The AnalysisRuns that can be terminated (not ended), the rollouts' own and their Experiments', across every watched rollout, and those of standalone Experiments, sorted by namespace and name. */
-export function analysisRunChoices(stores: ClusterStores, context: string, now: Date): AnalysisRunPickItem[] {
-  const items: AnalysisRunPickItem[] = [];
-  const counts = (run: RolloutView['analysisRuns'][number]) => (run.counts ? ` · ✔ ${run.counts.successful} ✖ ${run.counts.failed}` : '');
-  for (const r of stores.rollouts.list()) {
-    const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
-    for (const { run, experiment } of runsOfView(v)) {
-      if (!canTerminate(run)) continue;
-      const gate =
-        experiment !== undefined
-          ? `analysis of Experiment ${experiment}`
-          : run.type
-            ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex}` : ''} analysis`
-            : 'analysis';
-      items.push({
-        label: `$(graph) ${run.name}`,
-        description: `${v.namespace} · rollout ${v.name}`,
-        detail: `${run.phase} · ${gate} of revision ${run.revision}${counts(run)}`,
-        ref: { context, namespace: v.namespace, run: run.name, rollout: v.name },
-      });
-    }
-  }
-  for (const x of stores.experiments.list().filter(isStandaloneExperiment)) {
-    const namespace = x.metadata?.namespace ?? '';
-    const ex = cluster().experimentViewFromStores(stores, namespace, x.metadata?.name ?? '', now);
-    for (const run of ex?.analysisRuns.filter(canTerminate) ?? []) {
-      items.push({
-        label: `$(graph) ${run.name}`,
-        description: `${namespace} · standalone`,
-        detail: `${run.phase} · analysis of Experiment ${ex!.name}${counts(run)}`,
-        ref: { context, namespace, run: run.name },
-      });
-    }
-  }
-  return items.sort((a, b) => `${a.ref.namespace}/${a.ref.run}`.localeCompare(`${b.ref.namespace}/${b.ref.run}`));
-}
-
-/** Which Experiment a command acts on; `rollout` is the rollout that started it, when known. */
-export interface ExperimentRef {
-  context?: string;
-  namespace: string;
-  experiment: string;
-  rollout?: string;
-}
-
-/** An Experiment target from a tree element or a plain `{ namespace, experiment }` reference; undefined for anything else (a run or ReplicaSet row of an Experiment too). */
-export function experimentRefFrom(arg: unknown): ExperimentRef | undefined {
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; name?: unknown; experiment?: unknown };
-  if (a.kind !== undefined && a.kind !== 'experiment') return undefined;
-  if (typeof a.namespace !== 'string' || typeof a.experiment !== 'string' || a.experiment === '') return undefined;
-  return {
-    namespace: a.namespace,
-    experiment: a.experiment,
-    ...(typeof a.context === 'string' ? { context: a.context } : {}),
-    ...(typeof a.name === 'string' ? { rollout: a.name } : {}),
-  };
-}
-
-/** A quick pick row for an Experiment. */
-export interface ExperimentPickItem {
-  label: string;
-  description: string;
-  detail: string;
-  ref: ExperimentRef;
-}
-
-/** The Experiments that have not ended, across every watched rollout (each with its rollout) and standalone, sorted by namespace and name. */
-export function experimentChoices(stores: ClusterStores, context: string, now: Date): ExperimentPickItem[] {
-  const items: ExperimentPickItem[] = [];
-  for (const r of stores.rollouts.list()) {
-    const v = cluster().rolloutView(cluster().relatedObjects(stores, r), now);
-    for (const ex of v.revisions.flatMap((rev) => rev.experiments)) {
-      if (isCompletedPhase(ex.phase)) continue;
-      // The step as the tree's Experiment row shows it.
-      const step = ex.stepIndex !== undefined ? ` · step ${ex.stepIndex}` : '';
-      items.push({
-        label: `$(beaker) ${ex.name}`,
-        description: `${v.namespace} · rollout ${v.name}`,
-        detail: `${ex.phase}${step} of revision ${ex.revision}`,
-        ref: { context, namespace: v.namespace, experiment: ex.name, rollout: v.name },
-      });
-    }
-  }
-  for (const x of stores.experiments.list().filter(isStandaloneExperiment)) {
-    const namespace = x.metadata?.namespace ?? '';
-    const ex = cluster().experimentViewFromStores(stores, namespace, x.metadata?.name ?? '', now);
-    if (!ex || isCompletedPhase(ex.phase)) continue;
-    items.push({
-      label: `$(beaker) ${ex.name}`,
-      description: `${namespace} · standalone`,
-      detail: experimentDescription(ex),
-      ref: { context, namespace, experiment: ex.name },
-    });
-  }
-  return items.sort((a, b) => `${a.ref.namespace}/${a.ref.experiment}`.localeCompare(`${b.ref.namespace}/${b.ref.experiment}`));
-}
-
-/** What the rollout webview asks to terminate: one of its rollout's AnalysisRuns or Experiments, by name. */
-export interface TerminateRequest {
-  kind: TerminateKind;
-  name: string;
-}
-
-/**
- * Why the rollout webview may not terminate what it asks for, or undefined: the request must name
- * the very rollout its panel shows (`shown`), that context must be connected, and the run or
- * Experiment must be one of that rollout's that has not ended. The host asks this before it runs
- * the command.
- */
-export function terminateRefusal(
-  state: SessionState,
-  shown: Required<RolloutRef>,
-  requested: RolloutRef,
-  what: TerminateRequest,
-  now: Date,
-): string | undefined {
-  const elsewhere = targetRefusal(shown, requested);
-  if (elsewhere) return elsewhere;
-  if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
-  const view = viewOf(state.stores, shown.namespace, shown.name, now);
-  const found =
-    what.kind === 'analysisRun'
-      ? view && runsOfView(view).find((r) => r.run.name === what.name)?.run
-      : view?.revisions.flatMap((rev) => rev.experiments).find((ex) => ex.name === what.name);
-  if (!found)
-    return `it is not ${what.kind === 'analysisRun' ? 'an analysis run' : 'an Experiment'} of rollout ${shown.namespace}/${shown.name}`;
-  if (!canTerminate(found)) return `it has already ended (${found.phase})`;
-  return undefined;
 }

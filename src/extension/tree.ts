@@ -6,17 +6,8 @@
 import * as vscode from 'vscode';
 import { createBatcher } from './batch';
 import type { Session } from './session';
-import {
-  affectedElements,
-  children,
-  elementId,
-  item,
-  nextCountdown,
-  parentOf,
-  viewOf,
-  type TreeElement,
-  type TreeSource,
-} from './tree-model';
+import { affectedElements, children, item, nextCountdown, viewOf, type TreeSource } from './tree-model';
+import { elementId, parentOf, type TreeElement } from './tree-elements';
 
 export const VIEW_ID = 'rollouts.view';
 /** How long a burst of watch events may last before the tree refreshes. */

@@ -14,7 +14,8 @@ import { hostToViewProblem, viewToHostProblem } from '../../webview/protocol';
 import { ACTIONS } from '../cluster/action-catalog';
 import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
-import { terminateRefusal, viewOf, type TerminateRequest } from './tree-model';
+import { viewOf } from './tree-model';
+import { terminateRefusal, type TerminateRequest } from './terminate-policy';
 import { actionDecision, type PanelState } from './webview-requests';
 import { runSimulation } from './simulation-runner';
 import { cluster } from './lazy-cluster';
@@ -325,7 +326,7 @@ export class WebviewHost implements vscode.Disposable {
             kind: 'analysisRun',
             context: ref.context,
             namespace: ref.namespace,
-            name: ref.name,
+            rollout: ref.name,
             run: what.name,
             askedByPanel: true,
           })

@@ -3,7 +3,8 @@
 // tooltip; only in the context where that controller runs.
 import { strict as assert } from 'node:assert';
 import type { Rollout } from '../../src/planner';
-import { item, PHASE_ICONS, type TreeElement, type TreeSource } from '../../src/extension/tree-model';
+import { item, PHASE_ICONS, type TreeSource } from '../../src/extension/tree-model';
+import type { TreeElement } from '../../src/extension/tree-elements';
 import { memoryStores } from '../cluster/fakes';
 
 const CONTEXT = 'kind-dev';

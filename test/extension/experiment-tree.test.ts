@@ -13,18 +13,11 @@ import {
   type ReplicaSet,
   type Rollout,
 } from '../../src/planner';
-import {
-  affectedElements,
-  analysisRunChoices,
-  analysisRunRefFrom,
-  children,
-  elementId,
-  item,
-  parentOf,
-  terminateRefusal,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { affectedElements, children, item, type TreeSource } from '../../src/extension/tree-model';
+import { elementId, parentOf, type TreeElement } from '../../src/extension/tree-elements';
+import { analysisRunRefFrom } from '../../src/extension/targets';
+import { analysisRunChoices } from '../../src/extension/pick-model';
+import { terminateRefusal } from '../../src/extension/terminate-policy';
 import { memoryStores } from '../cluster/fakes';
 
 const CONTEXT = 'kind-dev';
@@ -145,16 +138,18 @@ function source(s: ReturnType<typeof stores>): TreeSource {
 }
 
 const at = { context: CONTEXT, namespace: 'shop', name: 'search' };
-const revision2: TreeElement = { kind: 'revision', ...at, revision: 2 };
-const experimentEl: TreeElement = { kind: 'experiment', ...at, revision: 2, experiment: EXP };
-const rsEl = (replicaSet: string): TreeElement => ({ kind: 'replicaSet', ...at, revision: 2, experiment: EXP, replicaSet });
-const runEl: TreeElement = { kind: 'analysisRun', ...at, revision: 2, experiment: EXP, run: RUN };
+/** Where the rows under rollout `search` are. */
+const under = { context: CONTEXT, namespace: 'shop', rollout: 'search' };
+const revision2: TreeElement = { kind: 'revision', ...under, revision: 2 };
+const experimentEl: TreeElement = { kind: 'experiment', ...under, revision: 2, experiment: EXP };
+const rsEl = (replicaSet: string): TreeElement => ({ kind: 'replicaSet', ...under, revision: 2, experiment: EXP, replicaSet });
+const runEl: TreeElement = { kind: 'analysisRun', ...under, revision: 2, experiment: EXP, run: RUN };
 
 describe('extension: Experiments in the tree', () => {
   it("puts the Experiment under its revision, after the revision's pods and before its runs, and nowhere else", () => {
     const src = source(stores());
-    assert.deepEqual(children(src, revision2), [{ kind: 'pod', ...at, revision: 2, pod: 'search-9a8b7c6d5-a' }, experimentEl]);
-    assert.deepEqual(children(src, { kind: 'revision', ...at, revision: 1 }), []);
+    assert.deepEqual(children(src, revision2), [{ kind: 'pod', ...under, revision: 2, pod: 'search-9a8b7c6d5-a' }, experimentEl]);
+    assert.deepEqual(children(src, { kind: 'revision', ...under, revision: 1 }), []);
   });
 
   it('shows the Experiment with its phase and step; its children are its template ReplicaSets, then its runs', () => {
@@ -177,7 +172,7 @@ describe('extension: Experiments in the tree', () => {
     );
     assert.equal(item(src, rsEl(CANARY)).description, 'template canary · Healthy · 1/1 available · search:2');
     const [canaryPod] = children(src, rsEl(CANARY));
-    assert.deepEqual(canaryPod, { kind: 'pod', ...at, revision: 2, experiment: EXP, replicaSet: CANARY, pod: `${CANARY}-c` });
+    assert.deepEqual(canaryPod, { kind: 'pod', ...under, revision: 2, experiment: EXP, replicaSet: CANARY, pod: `${CANARY}-c` });
     assert.equal(item(src, canaryPod!).description, 'Running (not ready) · ready 0/1');
     assert.equal(item(src, children(src, rsEl(BASELINE))[0]!).description, 'Running · ready 1/1');
   });

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLog } from '../../src/cluster/log';
 import { Session } from '../../src/extension/session';
-import { children, elementId, item, type TreeSource } from '../../src/extension/tree-model';
+import { children, item, type TreeSource } from '../../src/extension/tree-model';
+import { elementId } from '../../src/extension/tree-elements';
 import { recordingLog, rolloutObject, startHarness, type Harness } from '../cluster/helpers';
 import {
   createServiceAccount,

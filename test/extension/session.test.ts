@@ -6,18 +6,9 @@ import { tmpdir } from 'node:os';
 import { silentLog } from '../../src/cluster/log';
 import { LOCAL_CONTEXT, Session } from '../../src/extension/session';
 import { contextName } from '../../src/localcluster';
-import {
-  affectedElements,
-  attentionCounts,
-  children,
-  item,
-  localClusterElsewhere,
-  parentOf,
-  elementId,
-  rolloutChoices,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { affectedElements, attentionCounts, children, item, localClusterElsewhere, type TreeSource } from '../../src/extension/tree-model';
+import { parentOf, elementId, type TreeElement } from '../../src/extension/tree-elements';
+import { rolloutChoices } from '../../src/extension/pick-model';
 import { failureSentence } from '../../src/extension/error-text';
 import { ApiError } from '../../src/cluster/rest';
 

@@ -13,19 +13,10 @@ import {
   type ReplicaSet,
   type Rollout,
 } from '../../src/planner';
-import {
-  affectedElements,
-  analysisRunChoices,
-  analysisRunRefFrom,
-  children,
-  elementId,
-  experimentChoices,
-  experimentRefFrom,
-  item,
-  parentOf,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { affectedElements, children, item, type TreeSource } from '../../src/extension/tree-model';
+import { elementId, parentOf, type TreeElement } from '../../src/extension/tree-elements';
+import { analysisRunRefFrom, experimentRefFrom } from '../../src/extension/targets';
+import { analysisRunChoices, experimentChoices } from '../../src/extension/pick-model';
 import { memoryStores } from '../cluster/fakes';
 
 const CONTEXT = 'kind-dev';
@@ -186,8 +177,8 @@ describe('extension: standalone Experiments in the tree', () => {
       ['1 rollout · 1 experiment', '0 rollouts · 1 experiment', '1 rollout'],
     );
     // The owned one stays under its rollout's revision, where it was.
-    assert.deepEqual(children(src, { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2 }), [
-      { kind: 'experiment', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2, experiment: 'search-abc-2-1' },
+    assert.deepEqual(children(src, { kind: 'revision', context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2 }), [
+      { kind: 'experiment', context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2, experiment: 'search-abc-2-1' },
     ]);
   });
 

@@ -6,15 +6,11 @@ import { localizedManifest } from '../../scripts/docs-tables';
 import type { AnalysisRun, ClusterStores, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
-import {
-  analysisRunChoices,
-  analysisRunRefFrom,
-  children,
-  item,
-  terminateRefusal,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { children, item, type TreeSource } from '../../src/extension/tree-model';
+import type { TreeElement } from '../../src/extension/tree-elements';
+import { analysisRunRefFrom } from '../../src/extension/targets';
+import { analysisRunChoices } from '../../src/extension/pick-model';
+import { terminateRefusal } from '../../src/extension/terminate-policy';
 import { canTerminate, ENDED_ANALYSIS_PHASES } from '../../webview/actions';
 import { memoryStores } from '../cluster/fakes';
 
@@ -77,11 +73,11 @@ function source(s: ClusterStores): TreeSource {
   };
 }
 
-const runElement = (name: string, runName: string, revision = 2): TreeElement => ({
+const runElement = (rollout: string, runName: string, revision = 2): TreeElement => ({
   kind: 'analysisRun',
   context: CONTEXT,
   namespace: 'shop',
-  name,
+  rollout,
   revision,
   run: runName,
 });
@@ -113,7 +109,7 @@ describe('extension: terminate an AnalysisRun', () => {
 
   it('the tree marks a running run analysisRun:running, and its menus (inline and context) offer Terminate there only', () => {
     const src = source(stores());
-    const revision: TreeElement = { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'checkout', revision: 2 };
+    const revision: TreeElement = { kind: 'revision', context: CONTEXT, namespace: 'shop', rollout: 'checkout', revision: 2 };
     const runs = children(src, revision).filter((e) => e.kind === 'analysisRun');
     assert.deepEqual(runs, [runElement('checkout', 'checkout-abc-2-1'), runElement('checkout', 'checkout-abc-2-1.1')]);
     const running = item(src, runElement('checkout', 'checkout-abc-2-1')).contextValue;
@@ -148,6 +144,11 @@ describe('extension: terminate an AnalysisRun', () => {
       rollout: 'checkout',
     });
     assert.deepEqual(analysisRunRefFrom({ namespace: 'shop', run: 'x' }), { namespace: 'shop', run: 'x' });
+    assert.deepEqual(
+      analysisRunRefFrom({ kind: 'analysisRun', namespace: 'shop', rollout: 'checkout', run: 'x' }),
+      { namespace: 'shop', run: 'x', rollout: 'checkout' },
+      'the rollout webview host names the owning rollout `rollout`, as tree rows do',
+    );
     assert.equal(analysisRunRefFrom({ kind: 'rollout', context: CONTEXT, namespace: 'shop', name: 'checkout' }), undefined);
     assert.equal(analysisRunRefFrom({ namespace: 'shop', run: '' }), undefined);
     assert.equal(analysisRunRefFrom(undefined), undefined);

@@ -6,16 +6,11 @@ import { localizedManifest } from '../../scripts/docs-tables';
 import type { ClusterStores, Experiment, Rollout } from '../../src/cluster';
 import { COMPLETED_PHASES } from '../../src/planner';
 import { commandSpecs } from '../../src/extension/command-specs';
-import {
-  children,
-  experimentChoices,
-  experimentContextValue,
-  experimentRefFrom,
-  item,
-  terminateRefusal,
-  type TreeElement,
-  type TreeSource,
-} from '../../src/extension/tree-model';
+import { children, experimentContextValue, item, type TreeSource } from '../../src/extension/tree-model';
+import type { TreeElement } from '../../src/extension/tree-elements';
+import { experimentRefFrom } from '../../src/extension/targets';
+import { experimentChoices } from '../../src/extension/pick-model';
+import { terminateRefusal } from '../../src/extension/terminate-policy';
 import { memoryStores } from '../cluster/fakes';
 
 // As VS Code reads it: titles resolved through package.nls.json.
@@ -94,11 +89,11 @@ function source(s: ClusterStores): TreeSource {
   };
 }
 
-const experimentElement = (name: string, exp: string, revision: number, namespace = 'shop'): TreeElement => ({
+const experimentElement = (rollout: string, exp: string, revision: number, namespace = 'shop'): TreeElement => ({
   kind: 'experiment',
   context: CONTEXT,
   namespace,
-  name,
+  rollout,
   revision,
   experiment: exp,
 });
@@ -132,7 +127,7 @@ describe('extension: terminate an Experiment', () => {
 
   it('the tree marks an Experiment that has not ended experiment:running, and its menus (inline and context) offer Terminate there only', () => {
     const src = source(stores());
-    const revision: TreeElement = { kind: 'revision', context: CONTEXT, namespace: 'shop', name: 'search', revision: 2 };
+    const revision: TreeElement = { kind: 'revision', context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2 };
     const shown = children(src, revision)
       .map((e) => (e.kind === 'experiment' ? e.experiment : e.kind))
       .sort();
@@ -193,7 +188,7 @@ describe('extension: terminate an Experiment', () => {
       { context: 'prod', namespace: 'shop', experiment: 'x' },
       'the context is kept, so the handler can refuse another one',
     );
-    const at = { context: CONTEXT, namespace: 'shop', name: 'search', revision: 2, experiment: 'search-abc-2-1' };
+    const at = { context: CONTEXT, namespace: 'shop', rollout: 'search', revision: 2, experiment: 'search-abc-2-1' };
     assert.equal(
       experimentRefFrom({ kind: 'analysisRun', ...at, run: 'search-abc-2-1-compare' }),
       undefined,

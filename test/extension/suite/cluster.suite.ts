@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension/test-api';
-import type { TreeElement } from '../../../src/extension/tree-model';
+import type { TreeElement } from '../../../src/extension/tree-elements';
 import { api, until } from './helpers';
 
 const demo = { namespace: 'rollouts-demo', name: 'canary-demo' };

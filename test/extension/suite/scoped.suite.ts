@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { connect } from '../../../src/cluster/connection';
 import type { Rest } from '../../../src/cluster/rest';
 import type { TestApi } from '../../../src/extension/test-api';
-import type { TreeElement } from '../../../src/extension/tree-model';
+import type { TreeElement } from '../../../src/extension/tree-elements';
 import {
   createServiceAccount,
   ensureNamespace,

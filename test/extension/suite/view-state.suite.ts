@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension/test-api';
-import type { TreeElement } from '../../../src/extension/tree-model';
+import type { TreeElement } from '../../../src/extension/tree-elements';
 import { api, until } from './helpers';
 
 describe('the Rollouts view: badge, filter and status bar', function () {
