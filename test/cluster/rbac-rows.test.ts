@@ -344,7 +344,9 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
           (e: Error) => assert.fail(`${e.message}; the log:\n${log.lines.join('\n')}`),
         );
         assert.doesNotMatch(said, /\n\s+at /, 'no stack trace');
-        assert.equal(await completed(name), false);
+        // Renewing the Lease is the one write that comes only after a while (renewMs): the update may be done
+        // by then, so there the proof is the controller stopping and saying why (the line above), not the rollout.
+        if (!(p.resource === 'leases' && p.verb === 'update')) assert.equal(await completed(name), false);
       });
     }
   });
