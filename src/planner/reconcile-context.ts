@@ -7,7 +7,7 @@
  * after `scaleReplicaSet` the context holds the scaled object, as the controller's in-memory
  * copy would, so later decisions in the same reconcile see the new spec (status unchanged).
  */
-import { cloneJson, kubeTime } from '../kube';
+import { cloneJson, deepEqual, kubeTime } from '../kube';
 import type { Effect } from './effects';
 import type { RolloutEvent } from './events';
 import type { AnalysisRun, Experiment, PauseReason, Pod, ReplicaSet, Rollout, RolloutStatus, Service } from './types';
@@ -128,7 +128,7 @@ export function createReplicaSet(ctx: ReconcileContext, rs: ReplicaSet): Replica
 export function updateReplicaSet(ctx: ReconcileContext, next: ReplicaSet): boolean {
   const name = rsName(next);
   const current = allReplicaSets(ctx).find((rs) => rsName(rs) === name);
-  if (current && sameObject({ ...current, status: undefined }, { ...next, status: undefined })) return false;
+  if (current && deepEqual({ ...current, status: undefined }, { ...next, status: undefined })) return false;
   const { status: _ignored, ...spec } = next;
   const written = cloneJson(spec) as ReplicaSet;
   const createdNow = ctx.effects.findIndex((e) => e.kind === 'createReplicaSet' && rsName(e.replicaSet) === name);
@@ -240,20 +240,4 @@ export function findAnalysisRun(ctx: ReconcileContext, name: string | undefined)
 export function findExperiment(ctx: ReconcileContext, name: string | undefined): Experiment | undefined {
   if (!name) return undefined;
   return ctx.experiments.find((r) => r.metadata?.name === name);
-}
-
-/** Structural equality of plain JSON, ignoring key order. */
-export function sameObject(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => sameObject(x, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => sameObject(ao[k], bo[k]));
 }

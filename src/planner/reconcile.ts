@@ -5,14 +5,14 @@
  * blue-green strategy, and completes the status, which it writes only when it changed: a
  * rollout at rest yields no effects.
  */
-import { cloneJson } from '../kube';
+import { cloneJson, deepEqual } from '../kube';
 import { reconcileBlueGreen } from './bluegreen-reconcile';
 import { canaryTemplateOrStepsChanged, reconcileCanary, resetCanaryForNewTemplate } from './canary-reconcile';
 import { replicasOf } from './defaults';
 import type { Effect } from './effects';
 import { desiredPodTemplateHash, rolloutStepsHash } from './hash';
 import type { ReconcileContext } from './reconcile-context';
-import { createReplicaSet, emptyPauseIntent, rsHash, sameObject, updateReplicaSet } from './reconcile-context';
+import { createReplicaSet, emptyPauseIntent, rsHash, updateReplicaSet } from './reconcile-context';
 import { removeAbort } from './pause';
 import { findNewReplicaSet, findStableReplicaSet, newReplicaSetFor, otherReplicaSets, syncReplicaSetRevision } from './replicasets';
 import { reconcilePodRestarts } from './pod-restarts';
@@ -83,7 +83,7 @@ export function reconcile(
   }
   finishStatus(ctx);
   deriveEvents(ctx, replicaSets, ctx.status);
-  if (!sameObject(ctx.status, rollout.status ?? {})) ctx.effects.push({ kind: 'updateStatus', status: cloneJson(ctx.status) });
+  if (!deepEqual(ctx.status, rollout.status ?? {})) ctx.effects.push({ kind: 'updateStatus', status: cloneJson(ctx.status) });
   return resultOf(ctx, ctx.status);
 }
 

@@ -13,11 +13,10 @@
 import { runsBeyondHistoryLimits } from './analysis-history';
 import { ConditionMessage, ConditionType, newCondition, removeCondition } from './conditions';
 import type { Effect } from './effects';
-import { cloneJson } from '../kube';
+import { cloneJson, deepEqual } from '../kube';
 import { ephemeralMetadataEnabled } from './ephemeral-metadata';
 import { rolloutPhase } from './phase';
 import { reconcile } from './reconcile';
-import { sameObject } from './reconcile-context';
 import {
   routerObjectKey,
   routerWrites,
@@ -135,7 +134,7 @@ export function decideRollout(inputs: RolloutInputs): RolloutDecision {
   const refuse = (message: string, extra: Partial<Decided> = {}, routersRead = false): RolloutDecision => {
     const status = refusedStatus(live, message, now);
     const effects: Effect[] = [...(extra.effects ?? [])];
-    if (!sameObject(status, live.status ?? {})) effects.push({ kind: 'updateStatus', status: cloneJson(status) });
+    if (!deepEqual(status, live.status ?? {})) effects.push({ kind: 'updateStatus', status: cloneJson(status) });
     return { kind: 'refuse', message, status, routersRead, ...extra, effects, waitingFor: [message] };
   };
 
@@ -211,7 +210,7 @@ export function decideRollout(inputs: RolloutInputs): RolloutDecision {
       ...(deployment.metadata?.resourceVersion ? { resourceVersion: deployment.metadata.resourceVersion } : {}),
     });
   // The status is compared with the one stored (a resolved workloadRef's rollout carries more than that).
-  if (!sameObject(result.status, live.status ?? {})) effects.push({ kind: 'updateStatus', status: cloneJson(result.status) });
+  if (!deepEqual(result.status, live.status ?? {})) effects.push({ kind: 'updateStatus', status: cloneJson(result.status) });
   const decision: RolloutDecision = {
     kind: 'act',
     rollout,

@@ -15,7 +15,7 @@
  * as by a controller that does not watch pods (no restart evictions, no pod metadata patches),
  * and the first frame says so. Frames are plain JSON (the webview and the CLI step through them).
  */
-import { cloneJson } from '../kube';
+import { cloneJson, deepEqual } from '../kube';
 import type { ActionResult } from './actions';
 import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
 import { canaryStepsOf, minReadySecondsOf, stableAndCanaryServices } from './defaults';
@@ -33,7 +33,6 @@ import {
 import { pauseNeedsPerson } from './pause';
 import { sameInstant } from './phase';
 import { decideRollout } from './rollout-decision';
-import { sameObject } from './reconcile-context';
 import { describeStep, type StepDescription } from './step-description';
 import { unplannableSteps } from './step-plan';
 import { revisionOf } from './replicasets';
@@ -397,7 +396,7 @@ function syncExperiments(world: World, nowMs: number, sync: (w: World) => World)
       pass.events.push(...result.effects.map(describeEffect));
       pass.changed = true;
     }
-    if (!sameObject(result.status, ex.status ?? {})) {
+    if (!deepEqual(result.status, ex.status ?? {})) {
       const status = cloneJson(result.status) as Experiment['status'];
       pass.world = { ...pass.world, experiments: pass.world.experiments.map((e) => (e === ex ? { ...ex, status } : e)) };
       pass.changed = true;
