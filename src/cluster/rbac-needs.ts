@@ -5,6 +5,7 @@
  * (`forbiddenSentence`). Pure data and text: no I/O, no vscode.
  */
 
+import { forbiddenRequest } from '../kube';
 import type { ActionName } from '../planner';
 import { ACTIONS } from './action-catalog';
 
@@ -303,10 +304,8 @@ export function rbacTable(): string {
  * the sentence is not that one.
  */
 export function deniedPermission(message: string): (Permission & { namespace?: string }) | undefined {
-  const m = /cannot (\S+) resource "([^"]+)" in API group "([^"]*)" (?:in the namespace "([^"]+)"|at the cluster scope)/.exec(message);
-  if (!m) return undefined;
-  const [, verb = '', resource = '', group = '', namespace] = m;
-  return { verb, group, resource, scope: namespace ? 'namespace' : 'cluster', ...(namespace ? { namespace } : {}) };
+  const refused = forbiddenRequest(message);
+  return refused && { ...refused, scope: refused.namespace ? 'namespace' : 'cluster' };
 }
 
 /** "you may not patch `rollouts.argoproj.io/status` in namespace "shop"". */

@@ -4,6 +4,7 @@
  * controller refusals already carry their sentence as the message.)
  */
 import type { ApiError } from '../cluster';
+import { forbiddenRequest } from '../kube';
 
 /** src/cluster's ApiError, recognised without loading the cluster side (a failure from it means it is loaded). */
 const isApiError = (e: unknown): e is ApiError =>
@@ -39,8 +40,8 @@ export function failureSentence(doing: string, e: unknown): string {
  * rollouts/status (argoproj.io) in namespace shop". Undefined when the sentence is not that one.
  */
 export function missingPermission(message: string): string | undefined {
-  const m = /cannot (\S+) resource "([^"]+)" in API group "([^"]*)" (?:in the namespace "([^"]+)"|at the cluster scope)/.exec(message);
-  if (!m) return undefined;
-  const [, verb, resource, group, namespace] = m;
+  const refused = forbiddenRequest(message);
+  if (!refused) return undefined;
+  const { verb, resource, group, namespace } = refused;
   return `${verb} ${resource}${group ? ` (${group})` : ''} ${namespace ? `in namespace ${namespace}` : 'in every namespace'}`;
 }
