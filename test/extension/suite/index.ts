@@ -13,7 +13,9 @@ export interface InnerResult {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
+  // ROLLOUTS_E2E_GREP runs only the tests whose full title matches (while working on one suite).
+  const grep = process.env.ROLLOUTS_E2E_GREP;
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec', ...(grep ? { grep } : {}) });
   // The suites bundled beside this file (scripts/vscode-e2e/suites.mjs).
   for (const f of readdirSync(__dirname)
     .filter((n) => n.endsWith('.suite.js'))
