@@ -124,6 +124,7 @@ export {
   type VirtualServiceHttpRoute,
   type RouterObjectKind,
   type WorkspaceService,
+  type ServicePort,
   type WorkspaceAnalysisTemplate,
   type WorkspaceDefinition,
   type MutableWorkspaceIndex,

@@ -15,10 +15,20 @@ export interface WorkspaceService {
   namespace?: string;
   /** spec.selector; undefined when the Service has none (it then selects no pods by label). */
   selector?: Record<string, string>;
+  /** spec.ports (the well-formed entries): a preview Service made beside this one serves the same. */
+  ports?: ServicePort[];
   file: string;
   docIndex: number;
   /** Where `metadata.name`'s value is in the file (0-based lines and UTF-16 columns): go-to-definition lands here. */
   nameRange?: { start: LineColumn; end: LineColumn };
+}
+
+/** One entry of a Service's spec.ports. */
+export interface ServicePort {
+  name?: string;
+  port: number;
+  targetPort?: number | string;
+  protocol?: string;
 }
 
 /** An AnalysisTemplate or ClusterAnalysisTemplate a Rollout can name in `templateName`. */
@@ -198,10 +208,12 @@ export function servicesInFile(file: string, parsed: ParsedFile): WorkspaceServi
     const { value, name, namespace, nameRange } = named;
     const sel = obj(field(field(value, 'spec'), 'selector'));
     const selector = sel && stringsOf(sel);
+    const ports = servicePorts(field(field(value, 'spec'), 'ports'));
     out.push({
       name,
       ...(namespace ? { namespace } : {}),
       ...(selector ? { selector } : {}),
+      ...(ports.length > 0 ? { ports } : {}),
       file,
       docIndex: pd.index,
       ...(nameRange ? { nameRange } : {}),
@@ -390,6 +402,25 @@ function stringsOf(m: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(m)) if (v !== null && v !== undefined && typeof v !== 'object') out[k] = String(v);
   return out;
+}
+
+/** The entries of spec.ports that have a numeric port, with the fields a copy of the Service needs. */
+function servicePorts(v: unknown): ServicePort[] {
+  return list(v).flatMap((entry) => {
+    const p = obj(entry);
+    if (!p || typeof p.port !== 'number') return [];
+    const name = scalarText(p.name);
+    const protocol = scalarText(p.protocol);
+    const target = p.targetPort;
+    return [
+      {
+        ...(name ? { name } : {}),
+        port: p.port,
+        ...(typeof target === 'number' || typeof target === 'string' ? { targetPort: target } : {}),
+        ...(protocol ? { protocol } : {}),
+      },
+    ];
+  });
 }
 
 const field = (v: unknown, key: string): unknown => obj(v)?.[key];

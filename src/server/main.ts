@@ -201,7 +201,7 @@ connection.onInitialize((params: InitializeParams) => {
       hoverProvider: true,
       completionProvider: { triggerCharacters: [' ', '.', '{'] }, // after "- " and "key: "; in a condition, after `result[0].` and `{{`
       documentSymbolProvider: true,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
       codeLensProvider: { resolveProvider: false },
       definitionProvider: true,
       referencesProvider: true,

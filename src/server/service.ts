@@ -20,6 +20,7 @@ import { createParseCache, definitionsOf as fileDefinitions, parseWhole, type Fi
 import { createPieceValidator, fileDiagnostics } from './diagnostics';
 import { documentSymbols } from './symbols';
 import { quickFixes } from './code-actions';
+import { deploymentConversions } from './convert-actions';
 import { hoverAt } from './hover';
 import { completionsAt } from './completion';
 import { definitionAt } from './definition';
@@ -127,7 +128,10 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
         routerObjects: () => workspace.routerObjects(),
       }),
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
-    codeActions: (doc, range) => quickFixes(parses.get(doc), doc, range, service.validate(doc)),
+    codeActions: (doc, range) => [
+      ...quickFixes(parses.get(doc), doc, range, service.validate(doc)),
+      ...deploymentConversions(parses.get(doc), doc, range, () => workspace.services()),
+    ],
     // A patch is not a Rollout to simulate: its replicas and steps meet the base's only in `kustomize build`.
     codeLenses: (doc) => (isPatch(doc) ? [] : simulateLenses(parses.get(doc), doc)),
     inlayHints: (doc, range) => (isPatch(doc) ? [] : inlayHintsIn(parses.get(doc), doc, range)),

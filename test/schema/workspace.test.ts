@@ -12,14 +12,22 @@ import {
 import { analysisTemplate, blueGreenRollout, canaryRollout, service, summary, workload, workloadRefRollout, yamlOf } from './support';
 
 describe('schema workspace index', () => {
-  it('reads name, namespace, selector and where the name is of each Service document', () => {
+  it('reads name, namespace, selector, ports and where the name is of each Service document', () => {
     const text = yamlOf(service('a', { app: 'x', tier: 'web' }, 'shop'), blueGreenRollout(), service('b', undefined));
     const found = servicesInFile('f.yaml', parseFile(text));
     assert.deepEqual(
       found.map((s) => ({ ...s, nameRange: undefined })),
       [
-        { name: 'a', namespace: 'shop', selector: { app: 'x', tier: 'web' }, file: 'f.yaml', docIndex: 0, nameRange: undefined },
-        { name: 'b', file: 'f.yaml', docIndex: 2, nameRange: undefined },
+        {
+          name: 'a',
+          namespace: 'shop',
+          selector: { app: 'x', tier: 'web' },
+          ports: [{ port: 80 }],
+          file: 'f.yaml',
+          docIndex: 0,
+          nameRange: undefined,
+        },
+        { name: 'b', ports: [{ port: 80 }], file: 'f.yaml', docIndex: 2, nameRange: undefined },
       ],
     );
     const r = found[1]!.nameRange!;
