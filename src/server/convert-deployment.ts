@@ -249,7 +249,7 @@ function stringLabels(m: unknown): Record<string, string> {
   return out;
 }
 
-/** Service ports for the containers' ports (named ports by name); port 80 to 8080... none: one http port 80 -> 80. */
+/** A Service port for each container port (a named one targeted by its name); with none, one `http` port 80 -> 80. */
 function containerPorts(deployment: Json): ServicePort[] {
   const containers: unknown[] = Array.isArray(deployment.spec.template?.spec?.containers) ? deployment.spec.template.spec.containers : [];
   const ports: ServicePort[] = [];
