@@ -8,7 +8,7 @@
  * Where the text cannot be edited in place (a flow-style mapping), the whole document is written
  * anew from the same value: `rolloutFromDeployment` is the one mapping both paths follow.
  */
-import { isMap, isScalar, stringify, type Pair, type YAMLMap } from 'yaml';
+import { Document, isMap, isPair, isScalar, visit, type Pair, type YAMLMap } from 'yaml';
 import { documentValue, nearestDefinitions, type ParsedDoc, type ServicePort, type WorkspaceService } from '../schema';
 import { isObject } from '../kube';
 
@@ -273,6 +273,17 @@ function containerPorts(deployment: Json): ServicePort[] {
 
 // ---- Text edits ----
 
+/** YAML text of a value as people write Rollouts: a step's `pause` on one line (`pause: {duration: 1m}`), long strings unfolded. */
+function toYaml(value: unknown): string {
+  const doc = new Document(value);
+  visit(doc, {
+    Pair(_, pair) {
+      if (isPair(pair) && isScalar(pair.key) && pair.key.value === 'pause' && isMap(pair.value)) pair.value.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
 type Ranged = { range?: [number, number, number] | null };
 
 /** The pair of `key` in a block mapping, or undefined. */
@@ -349,7 +360,7 @@ function rewriteInPlace(input: ConversionInput, strategy: Json, comment: string[
   if (!first) return undefined;
   const block = (column: number) => {
     const pad = ' '.repeat(column);
-    const body = stringify({ strategy }, { lineWidth: 0 }).trimEnd().split('\n');
+    const body = toYaml({ strategy }).trimEnd().split('\n');
     return [...comment.map((c) => `${pad}# ${c}`), ...body.map((l) => pad + l)].join('\n') + '\n';
   };
   if (strategyPair) {
@@ -371,7 +382,7 @@ function rewriteWhole(input: ConversionInput, rollout: Json): OffsetEdit {
   const contents = input.doc.doc.contents as Ranged | null;
   const [start, end] = contents?.range ? [contents.range[0], contents.range[1]] : input.doc.range;
   // Through the end of its last line, so that a document appended after it starts on a line of its own.
-  return { start, end: nextLine(input.text, end), text: stringify(rollout, { lineWidth: 0 }) };
+  return { start, end: nextLine(input.text, end), text: toYaml(rollout) };
 }
 
 /** New documents right after this one (before the next document's `---`, or at the end of the text). */
@@ -379,8 +390,6 @@ function appendDocuments(input: ConversionInput, docs: { value: Json; comment?: 
   const { text } = input;
   const at = input.doc.range[1];
   const lead = at > 0 && text[at - 1] !== '\n' ? '\n' : '';
-  const body = docs
-    .map(({ value, comment }) => `---\n${(comment ?? []).map((c) => `# ${c}\n`).join('')}${stringify(value, { lineWidth: 0 })}`)
-    .join('');
+  const body = docs.map(({ value, comment }) => `---\n${(comment ?? []).map((c) => `# ${c}\n`).join('')}${toYaml(value)}`).join('');
   return { start: at, end: at, text: lead + body };
 }

@@ -192,6 +192,8 @@ describe('Convert a Deployment to a Rollout', () => {
       assert.equal(rollout.status, undefined);
       assert.deepEqual(rollout.spec.strategy.canary.steps, STARTER_STEPS);
       assert.match(out, /team: storefront # who to call/);
+      // Steps as people write them: a pause on its step's line.
+      assert.match(out, /^ {8}- pause: \{ duration: 1m \}$/m);
       assert.match(out, /^# The storefront: its Service and its Deployment, as exported from a cluster\.$/m);
       assert.equal(out.slice(out.indexOf('---\n# A ConfigMap')), web.slice(web.indexOf('---\n# A ConfigMap')));
       assert.equal(docs.length, 3);
