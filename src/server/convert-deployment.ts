@@ -93,7 +93,7 @@ export function convertDeployment(input: ConversionInput, conversion: Conversion
     return {
       conversion,
       title: `Manage Deployment '${name}' with a Rollout (workloadRef)`,
-      edits: [appendDocuments(input, [{ value: rollout, comment: note }])],
+      edits: inLineBreaksOf(input.text, [appendDocuments(input, [{ value: rollout, comment: note }])]),
       rollout,
       added: [rollout],
     };
@@ -133,7 +133,7 @@ export function convertDeployment(input: ConversionInput, conversion: Conversion
     conversion === 'canary'
       ? `Convert to a canary Rollout${recreate ? ' (replaces Recreate: old and new pods overlap)' : ''}`
       : `Convert to a blue-green Rollout${added.length > 0 ? ` (adds Service${added.length > 1 ? 's' : ''} ${added.map((s) => `'${(s as Json).metadata.name}'`).join(', ')})` : ''}`;
-  return { conversion, title, edits, rollout, added };
+  return { conversion, title, edits: inLineBreaksOf(input.text, edits), rollout, added };
 }
 
 /** The Deployment as a Rollout with this strategy: the mapping both the in-place and the whole rewrite give. */
@@ -272,6 +272,12 @@ function containerPorts(deployment: Json): ServicePort[] {
 }
 
 // ---- Text edits ----
+
+/** The edits with the file's own line breaks (a CRLF file gets CRLF lines). */
+function inLineBreaksOf(text: string, edits: OffsetEdit[]): OffsetEdit[] {
+  if (!text.includes('\r\n')) return edits;
+  return edits.map((e) => ({ ...e, text: e.text.replace(/\r?\n/g, '\r\n') }));
+}
 
 /** YAML text of a value as people write Rollouts: a step's `pause` on one line (`pause: {duration: 1m}`), long strings unfolded. */
 function toYaml(value: unknown): string {

@@ -210,6 +210,15 @@ describe('Convert a Deployment to a Rollout', () => {
       assert.doesNotMatch(convert(flow, 'canary').out, /\{name: api/);
     });
 
+    it('writes the lines of a CRLF file with CRLF', () => {
+      const crlf = web.replace(/\n/g, '\r\n');
+      for (const conversion of ['canary', 'blueGreen', 'workloadRef'] as const) {
+        const { out, docs } = convert(crlf, conversion);
+        assert.doesNotMatch(out, /[^\r]\n/, conversion);
+        assert.deepEqual(docs, convert(web, conversion).docs, conversion);
+      }
+    });
+
     it('says what becomes of a Recreate Deployment', () => {
       const { result, out } = convert(worker, 'canary');
       assert.match(result.title, /replaces Recreate/);
