@@ -130,7 +130,8 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
     codeActions: (doc, range) => [
       ...quickFixes(parses.get(doc), doc, range, service.validate(doc)),
-      ...deploymentConversions(parses.get(doc), doc, range, () => workspace.services()),
+      // A kustomization's patch is part of an object: converting it would not convert the object.
+      ...(isPatch(doc) ? [] : deploymentConversions(parses.get(doc), doc, range, () => workspace.services())),
     ],
     // A patch is not a Rollout to simulate: its replicas and steps meet the base's only in `kustomize build`.
     codeLenses: (doc) => (isPatch(doc) ? [] : simulateLenses(parses.get(doc), doc)),

@@ -349,6 +349,13 @@ describe('Convert a Deployment to a Rollout', () => {
       assert.equal(titlesAt('image: nginx').length, 3);
       assert.deepEqual(titlesAt('type: LoadBalancer'), []);
       assert.deepEqual(titlesAt('greeting: hello'), []);
+      // Not in a kustomization's patch: it is part of a Deployment, which the patch cannot convert.
+      const patchService = createLanguageService({ isPatch: () => true });
+      const at = doc.positionAt(web.indexOf('kind: Deployment'));
+      assert.deepEqual(
+        patchService.codeActions(doc, { start: at, end: at }, []).filter((a) => a.kind === CONVERT_KIND),
+        [],
+      );
     });
   });
 });
