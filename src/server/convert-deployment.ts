@@ -10,7 +10,7 @@
  */
 import { Document, isMap, isPair, isScalar, visit, type Pair, type YAMLMap } from 'yaml';
 import { documentValue, nearestDefinitions, type ParsedDoc, type ServicePort, type WorkspaceService } from '../schema';
-import { isObject } from '../kube';
+import { isObject, matchesMapSelector } from '../kube';
 
 export type Conversion = 'canary' | 'blueGreen' | 'workloadRef';
 export const CONVERSIONS: readonly Conversion[] = ['canary', 'blueGreen', 'workloadRef'];
@@ -186,10 +186,12 @@ export function referencingRollout(deployment: Json, name: string): Json {
   };
 }
 
-/** Whether a Service's selector picks pods with these labels (an empty or absent selector picks none). */
-export function selectsPods(service: Pick<WorkspaceService, 'selector'>, labels: Record<string, unknown>): boolean {
-  const entries = Object.entries(service.selector ?? {}).filter(([k]) => k !== HASH_LABEL);
-  return entries.length > 0 && entries.every(([k, v]) => Object.hasOwn(labels, k) && String(labels[k]) === v);
+/**
+ * Whether a Service's selector picks pods with these labels. Its pod-template-hash, if an exported
+ * Service carries one, is Argo's to set, not the pods' to have.
+ */
+export function selectsPods(service: Pick<WorkspaceService, 'selector'>, labels: Record<string, string>): boolean {
+  return matchesMapSelector(labels, withoutHash(service.selector ?? {}));
 }
 
 /**
@@ -203,7 +205,7 @@ function blueGreenServices(
   name: string,
   namespace: string | undefined,
 ): { active: string; preview: string; added: Json[] } {
-  const labels: Json = isObject<any>(deployment.spec.template?.metadata?.labels) ? deployment.spec.template.metadata.labels : {};
+  const labels = stringLabels(deployment.spec.template?.metadata?.labels);
   const all = input.services ?? [];
   const site = { ...(input.file !== undefined ? { file: input.file } : {}), ...(namespace ? { namespace } : {}) };
   const near = (n: string) =>
