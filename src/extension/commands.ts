@@ -24,8 +24,7 @@ import { readSettings } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
 import { localClusterElsewhere } from './tree-model';
-import type { TreeElement } from './tree-elements';
-import { analysisRunRefFrom, experimentRefFrom, type RolloutRef } from './targets';
+import { analysisRunRefFrom, experimentRefFrom, rolloutRefFrom } from './targets';
 import { askedByPanel } from './webview-requests';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
@@ -34,15 +33,6 @@ type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 export interface ActionReport {
   ok: boolean;
   message: string;
-}
-
-/** A rollout target from a tree element, a webview/code reference, or nothing (then the palette asks). */
-function refFrom(arg: unknown): RolloutRef | undefined {
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as Partial<TreeElement & RolloutRef> & { kind?: string };
-  if (a.kind !== undefined && a.kind !== 'rollout') return undefined;
-  if (typeof a.namespace !== 'string' || typeof a.name !== 'string') return undefined;
-  return { namespace: a.namespace, name: a.name, ...(typeof a.context === 'string' ? { context: a.context } : {}) };
 }
 
 /** The connected context's stores and connection, or a sentence saying why there are none. */
@@ -86,7 +76,7 @@ async function runRolloutAction(
   const c = connected(ctx);
   if (!c.ok) throw new Error(c.why);
   const entry = ACTIONS[action];
-  let ref = refFrom(arg);
+  let ref = rolloutRefFrom(arg);
   if (ref?.context && ref.context !== c.context)
     throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
   ref ??= await pickRollout(c.stores, c.context, entry.verb, action, pickTitle(`rollouts.${action}`));
@@ -313,7 +303,7 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.openRollout'(ctx, arg) {
     const c = requireConnected(ctx);
-    const ref = refFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
+    const ref = rolloutRefFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
     if (!ref) return undefined;
     return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
   },

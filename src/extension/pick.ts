@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ClusterStores } from '../cluster';
 import type { ActionName } from '../planner';
 import { analysisRunChoices, experimentChoices, rolloutChoices, type RolloutPickItem } from './pick-model';
+import { pickTitle } from './prompt-text';
 import type { AnalysisRunRef, ExperimentRef, RolloutRef } from './targets';
 
 const shown = new vscode.EventEmitter<{ title: string; labels: string[]; descriptions: string[] }>();
@@ -60,7 +61,11 @@ async function pickToTerminate<R>(
     );
     return undefined;
   }
-  const picked = await showPick(items, `Argo Rollouts: Terminate ${kind}`, `Which running ${kind} to terminate?`);
+  const picked = await showPick(
+    items,
+    pickTitle(kind === 'AnalysisRun' ? 'rollouts.terminateAnalysisRun' : 'rollouts.terminateExperiment'),
+    `Which running ${kind} to terminate?`,
+  );
   return picked?.ref;
 }
 
