@@ -408,7 +408,8 @@ export class Session implements Disposable {
   private loadKubeconfig(): KubeConfig {
     const files = this.kubeconfigSources();
     this.watchKubeconfigFiles(files);
-    return cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: files.join(delimiter) } });
+    // A context named in two files is kept twice (the later as `NAME (FILE)`): both can be watched.
+    return cluster().loadKubeconfig({ env: { ...(this.opts.env ?? process.env), KUBECONFIG: files.join(delimiter) }, keepShadowed: true });
   }
 
   /**
@@ -436,6 +437,7 @@ export class Session implements Disposable {
     try {
       this.kc = cluster().loadKubeconfig({
         env: { ...(this.opts.env ?? process.env), KUBECONFIG: this.kubeconfigSources().join(delimiter) },
+        keepShadowed: true,
       });
       this.opts.log.info('the kubeconfig changed; contexts reloaded');
     } catch (e) {

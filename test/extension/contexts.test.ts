@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLog } from '../../src/cluster/log';
+import { loadKubeconfig, shadowedName } from '../../src/cluster/kubeconfig';
 import type { LocalCluster } from '../../src/localcluster';
 import { MAX_CONTEXTS, Session } from '../../src/extension/session';
 import { attentionByContext, attentionCounts, children, item, type TreeSource } from '../../src/extension/tree-model';
@@ -190,6 +191,33 @@ describe('several contexts at once (two local clusters)', function () {
     await s.connect(['beta']);
     assert.equal(s.stateOf('alpha').kind, 'idle');
     assert.deepEqual(s.watched, ['beta']);
+  });
+
+  it('two kubeconfig files naming the same context (cluster and user too) keep both: the later one as "NAME (FILE)", each on its own cluster', async () => {
+    // As two `kind` clusters' kubeconfigs: the same names for context, cluster and user, in two files.
+    const first = writeKubeconfig(join(dir, 'first'), [of(a.cluster, 'kind')]);
+    const second = writeKubeconfig(join(dir, 'second'), [of(b.cluster, 'kind')]);
+    const later = shadowedName('kind', second);
+    assert.equal(later, `kind (${second})`);
+    const s = (session = new Session({
+      log: silentLog,
+      env: {},
+      kubeconfig: () => [first, second],
+      contexts: () => ['kind', later],
+      reconcilerPollMs: 60_000,
+    }));
+    await s.connect();
+    assert.deepEqual(s.contexts(), ['kind', later]);
+    const [one, two] = [s.stateOf('kind'), s.stateOf(later)];
+    assert.ok(one.kind === 'connected' && two.kind === 'connected', JSON.stringify(s.states.map((x) => x.kind)));
+    assert.equal(one.conn.server, a.cluster.url);
+    assert.equal(two.conn.server, b.cluster.url, "the later file's own cluster, not the first file's of the same name");
+    assert.ok(two.stores.rollouts.get('app-b', 'default'), "with the later file's own token (B's admin)");
+    // kubectl's merge (the CLI's) still drops it: the first file to name a context wins.
+    assert.deepEqual(
+      loadKubeconfig({ kubeconfigPaths: [first, second] }).contexts.map((c) => c.name),
+      ['kind'],
+    );
   });
 
   it(`watches at most ${MAX_CONTEXTS} contexts; the rest are listed and their rows say why they are not watched`, async () => {
