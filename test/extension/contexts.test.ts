@@ -3,7 +3,7 @@
 // has its own connection and row; one that fails or stops says why on its own row while the
 // others keep updating.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLog } from '../../src/cluster/log';
@@ -218,6 +218,89 @@ describe('several contexts at once (two local clusters)', function () {
       loadKubeconfig({ kubeconfigPaths: [first, second] }).contexts.map((c) => c.name),
       ['kind'],
     );
+  });
+
+  it("each context's exec plugin runs for it alone; a missing plugin fails only its own context", async () => {
+    // A plugin that hands out the token it is given and counts its runs in a file of its own.
+    const plugin = join(dir, 'plugin.cjs');
+    writeFileSync(
+      plugin,
+      `require('node:fs').appendFileSync(process.env.COUNT, 'run\\n');
+process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: process.env.TOKEN } }));`,
+    );
+    const runs = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
+    const user = (token: string, count: string) => ({
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: process.execPath,
+        args: [plugin],
+        env: [
+          { name: 'TOKEN', value: token },
+          { name: 'COUNT', value: count },
+        ],
+        interactiveMode: 'Never',
+      },
+    });
+    const [countA, countB] = [join(dir, 'runs-a'), join(dir, 'runs-b')];
+    const cluster = (name: string, c: LocalCluster) => ({
+      name,
+      cluster: { server: c.url, 'certificate-authority-data': Buffer.from(c.ca).toString('base64') },
+    });
+    const file = join(dir, 'exec');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [cluster('a', a.cluster), cluster('b', b.cluster)],
+        users: [
+          { name: 'via-a', user: user(a.cluster.token, countA) },
+          { name: 'via-b', user: user(b.cluster.token, countB) },
+          {
+            name: 'missing',
+            user: {
+              exec: {
+                apiVersion: 'client.authentication.k8s.io/v1',
+                command: join(dir, 'no-such-login'),
+                installHint: 'install no-such-login',
+                interactiveMode: 'Never',
+              },
+            },
+          },
+        ],
+        contexts: [
+          { name: 'exec-a', context: { cluster: 'a', user: 'via-a' } },
+          { name: 'exec-b', context: { cluster: 'b', user: 'via-b' } },
+          { name: 'no-plugin', context: { cluster: 'b', user: 'missing' } },
+        ],
+        'current-context': 'exec-a',
+      }),
+      { mode: 0o600 },
+    );
+    const s = (session = new Session({
+      log: silentLog,
+      env: {},
+      kubeconfig: () => [file],
+      contexts: () => ['exec-a', 'no-plugin', 'exec-b'],
+      reconcilerPollMs: 60_000,
+    }));
+    await s.connect();
+    assert.deepEqual(
+      s.states.map((st) => st.kind),
+      ['connected', 'failed', 'connected'],
+    );
+    const [one, two] = [s.stateOf('exec-a'), s.stateOf('exec-b')];
+    assert.ok(one.kind === 'connected' && two.kind === 'connected');
+    // exec-b's plugin gave B's token: B's rollouts are listed there, and A's under exec-a.
+    assert.ok(two.stores.rollouts.get('app-b', 'default') && !two.stores.rollouts.get('app-a', 'default'));
+    assert.ok(one.stores.rollouts.get('app-a', 'default'));
+    // Each plugin ran, once for all of its context's requests (kept until it expires).
+    assert.equal(runs(countA), 1);
+    assert.equal(runs(countB), 1);
+    const failed = s.stateOf('no-plugin');
+    assert.ok(failed.kind === 'failed');
+    assert.match(failed.message, /cannot run the exec plugin ".*no-such-login" of user "missing" \(not found: install no-such-login\)/);
+    assert.equal(row(s, 'no-plugin').description, 'cannot connect');
   });
 
   it(`watches at most ${MAX_CONTEXTS} contexts; the rest are listed and their rows say why they are not watched`, async () => {
