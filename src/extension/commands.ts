@@ -424,9 +424,11 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.selectContext'(ctx, arg) {
     let context = typeof arg === 'string' ? arg : (arg as { kind?: string; context?: string } | undefined)?.context;
-    if (context && ctx.session.watched.length > 0 && !ctx.session.watched.includes(context)) {
-      // A context row of the tree: watched beside the others (Select Context from the palette watches only the one picked).
-      return watchContexts(ctx, [...ctx.session.watched, context]);
+    const watched = ctx.session.watched;
+    if (context && watched.length > 0 && (!watched.includes(context) || ctx.session.stateOf(context).kind === 'failed')) {
+      // A context row of the tree: watched beside the others, or a failed one tried again (the others are left as they are).
+      // Select Context from the palette watches only the one picked.
+      return watchContexts(ctx, watched.includes(context) ? watched : [...watched, context]);
     }
     if (!context) {
       if (ctx.session.contexts().length === 0) await ctx.session.connect();

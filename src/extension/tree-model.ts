@@ -419,6 +419,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         icon,
         contextValue: `context:${active.kind}`,
         collapsible: 'expanded',
+        // A context that could not connect: a click tries it again (the others stay as they are).
+        ...(active.kind === 'failed' ? { command: { command: 'rollouts.selectContext', title: 'Retry', args: [e.context] } } : {}),
       };
     }
     case 'message':

@@ -153,6 +153,12 @@ describe('several contexts at once (two local clusters)', function () {
       assert.equal(row(s, context).contextValue, 'context:connected');
     }
     assert.equal(row(s, 'nowhere').description, 'cannot connect');
+    assert.deepEqual(
+      row(s, 'nowhere').command,
+      { command: 'rollouts.selectContext', title: 'Retry', args: ['nowhere'] },
+      'a click retries it',
+    );
+    assert.equal(row(s, 'alpha').command, undefined);
     const [why] = under(s, 'nowhere');
     assert.equal(why?.kind, 'message');
     assert.match(item(src(s), why!).label, /^context "nowhere": the cluster at https:\/\/127\.0\.0\.1:9 cannot be reached/);
