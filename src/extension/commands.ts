@@ -25,8 +25,7 @@ import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
 import { localClusterElsewhere } from './tree-model';
 import { LOCAL_CONTEXT, MAX_CONTEXTS } from './session';
-import type { TreeElement } from './tree-elements';
-import { analysisRunRefFrom, experimentRefFrom, type RolloutRef } from './targets';
+import { analysisRunRefFrom, experimentRefFrom, rolloutRefFrom } from './targets';
 import { askedByPanel } from './webview-requests';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
@@ -37,15 +36,6 @@ export interface ActionReport {
   message: string;
 }
 
-/** A rollout target from a tree element, a webview/code reference, or nothing (then the palette asks). */
-function refFrom(arg: unknown): RolloutRef | undefined {
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as Partial<TreeElement & RolloutRef> & { kind?: string };
-  if (a.kind !== undefined && a.kind !== 'rollout') return undefined;
-  if (typeof a.namespace !== 'string' || typeof a.name !== 'string') return undefined;
-  return { namespace: a.namespace, name: a.name, ...(typeof a.context === 'string' ? { context: a.context } : {}) };
-}
-
 /** A context's stores and connection (default: the primary context's), or a sentence saying why there are none. */
 function connected(
   ctx: Ctx,
@@ -54,12 +44,12 @@ function connected(
   | { ok: true; context: string; stores: NonNullable<Ctx['session']['stores']>; conn: NonNullable<Ctx['session']['connection']> }
   | { ok: false; why: string } {
   const s = context === undefined ? ctx.session.state : ctx.session.stateOf(context);
-  if (s.kind === 'idle' && context !== undefined) return { ok: false, why: `context "${context}" is not watched` };
+  if (s.kind === 'idle' && context !== undefined) return { ok: false, why: vscode.l10n.t('context "{0}" is not watched', context) };
   if (s.kind === 'connected') return { ok: true, context: s.context, stores: s.stores, conn: s.conn };
-  if (s.kind === 'connecting') return { ok: false, why: `still connecting to context "${s.context}"` };
+  if (s.kind === 'connecting') return { ok: false, why: vscode.l10n.t('still connecting to context "{0}"', s.context) };
   if (s.kind === 'failed') return { ok: false, why: s.message };
-  if (s.kind === 'noKubeconfig') return { ok: false, why: 'there is no kubeconfig; start the local cluster to try it' };
-  return { ok: false, why: 'no cluster context is connected' };
+  if (s.kind === 'noKubeconfig') return { ok: false, why: vscode.l10n.t('there is no kubeconfig; start the local cluster to try it') };
+  return { ok: false, why: vscode.l10n.t('no cluster context is connected') };
 }
 
 const asked = new vscode.EventEmitter<{ message: string; button: string }>();
@@ -87,7 +77,7 @@ async function runRolloutAction(
   build: (rollout: Rollout | undefined, context: string) => Promise<ActionRequest | undefined> | ActionRequest | undefined,
 ): Promise<ActionReport | undefined> {
   const entry = ACTIONS[action];
-  let ref = refFrom(arg);
+  let ref = rolloutRefFrom(arg);
   // The rollout's own context (a row's, a panel's), else the one picked when several are watched.
   const c = await targetContext(ctx, ref?.context);
   if (!c) return undefined;
@@ -118,19 +108,20 @@ async function runRolloutAction(
     ctx,
     `${entry.verb} of rollout "${ref.name}" in namespace "${ref.namespace}"`,
     async () =>
-      vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` }, () =>
-        cluster().runAction(c.conn.rest, target, sent),
+      vscode.window.withProgress(
+        { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: {0} {1}…', entry.title, ref!.name) },
+        () => cluster().runAction(c.conn.rest, target, sent),
       ),
     (sentence) => (failure = sentence),
   );
   if (!outcome) return { ok: false, message: failure ?? `${entry.verb} failed; see the log` };
   if (!outcome.ok) {
-    const message = `Cannot ${entry.verb} rollout "${ref.name}": ${outcome.reason}`;
+    const message = vscode.l10n.t('Cannot {0} rollout "{1}": {2}', entry.verb, ref.name, outcome.reason);
     ctx.log.info(message);
     void vscode.window.showWarningMessage(message);
     return { ok: false, message };
   }
-  const message = `Rollout "${ref.name}" ${pastTense(sent)}.`;
+  const message = vscode.l10n.t('Rollout "{0}" {1}.', ref.name, pastTense(sent));
   ctx.log.info(message);
   if (!askedByPanel(arg)) void vscode.window.showInformationMessage(message);
   return { ok: true, message };
@@ -163,7 +154,7 @@ function connectedReplicaSets(ctx: Ctx, rollout: Rollout | undefined, context: s
 async function askImage(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): Promise<ActionRequest | undefined> {
   const containers = templateContainers(rollout, replicaSets);
   const name = rollout?.metadata?.name ?? '';
-  if (containers.length === 0) throw new Error('the rollout has no containers in its pod template');
+  if (containers.length === 0) throw new Error(vscode.l10n.t('the rollout has no containers in its pod template'));
   let container = containers[0]!;
   if (containers.length > 1) {
     const picked = await vscode.window.showQuickPick(
@@ -175,7 +166,12 @@ async function askImage(rollout: Rollout | undefined, replicaSets: readonly Repl
   }
   const image = await vscode.window.showInputBox({
     ...setImageInput(name, container.name, container.image),
-    validateInput: (v) => (v.trim() === '' ? 'an image is required' : /\s/.test(v.trim()) ? 'an image name has no spaces' : undefined),
+    validateInput: (v) =>
+      v.trim() === ''
+        ? vscode.l10n.t('an image is required')
+        : /\s/.test(v.trim())
+          ? vscode.l10n.t('an image name has no spaces')
+          : undefined,
   });
   return image ? { kind: 'setImage', container: container.name, image: image.trim() } : undefined;
 }
@@ -209,8 +205,9 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
       const r = await pickAnalysisRun(stores, context);
       return r && { ...r, name: r.run };
     },
-    consequence:
+    consequence: vscode.l10n.t(
       'It takes no more measurements and ends with the result so far (Successful when nothing failed), and what started it (the rollout, or an Experiment of it) goes on from that result.',
+    ),
     call: (rest, target) => cluster().terminateAnalysisRun(rest, target),
   },
   Experiment: {
@@ -223,8 +220,9 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
       const r = await pickExperiment(stores, context);
       return r && { ...r, name: r.experiment };
     },
-    consequence:
+    consequence: vscode.l10n.t(
       "Its template ReplicaSets are scaled down (after its scaleDownDelaySeconds) and its running analyses are terminated; it ends Successful unless an analysis failed, and a rollout's experiment step that started it goes on from that result.",
+    ),
     call: (rest, target) => cluster().terminateExperiment(rest, target),
   },
 };
@@ -239,18 +237,21 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   if (!c) return undefined;
   ref ??= await k.pick(c.stores, c.context);
   if (!ref) return undefined;
-  const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
-  const yes = 'Terminate';
-  if (!(await confirm(`Terminate ${k.kind} "${ref.name}"${of} in context "${c.context}"? ${k.consequence}`, yes))) return undefined;
+  const yes = vscode.l10n.t('Terminate');
+  const question = ref.rollout
+    ? vscode.l10n.t('Terminate {0} "{1}" of rollout "{2}" in context "{3}"? {4}', k.kind, ref.name, ref.rollout, c.context, k.consequence)
+    : vscode.l10n.t('Terminate {0} "{1}" in context "{2}"? {3}', k.kind, ref.name, c.context, k.consequence);
+  if (!(await confirm(question, yes))) return undefined;
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () =>
-      k.call(c.conn.rest, target),
+    vscode.window.withProgress(
+      { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: terminating {0} {1}…', k.kind, target.name) },
+      () => k.call(c.conn.rest, target),
     ),
   );
-  if (!outcome) return { ok: false, message: 'terminate failed; see the log' };
+  if (!outcome) return { ok: false, message: vscode.l10n.t('terminate failed; see the log') };
   if (!outcome.ok) {
-    const message = `Cannot terminate ${k.kind} "${ref.name}": ${outcome.reason}`;
+    const message = vscode.l10n.t('Cannot terminate {0} "{1}": {2}', k.kind, ref.name, outcome.reason);
     ctx.log.info(message);
     void vscode.window.showWarningMessage(message);
     return { ok: false, message };
@@ -328,7 +329,7 @@ export const commandTable: Record<CommandId, Handler> = {
   'rollouts.terminateExperiment': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.Experiment),
 
   async 'rollouts.openRollout'(ctx, arg) {
-    const given = refFrom(arg);
+    const given = rolloutRefFrom(arg);
     const c = await targetContext(ctx, given?.context);
     if (!c) return undefined;
     const ref = given ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
@@ -341,7 +342,8 @@ export const commandTable: Record<CommandId, Handler> = {
     const a = (arg ?? {}) as { uri?: unknown; docIndex?: unknown };
     if (typeof a.uri === 'string' && typeof a.docIndex === 'number') return ctx.panels.openSimulation(vscode.Uri.parse(a.uri), a.docIndex);
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== 'yaml') throw new Error('open a Rollout manifest (a YAML file) in the editor first');
+    if (!editor || editor.document.languageId !== 'yaml')
+      throw new Error(vscode.l10n.t('open a Rollout manifest (a YAML file) in the editor first'));
     return ctx.panels.openSimulation(editor.document.uri, undefined, editor.document.offsetAt(editor.selection.active));
   },
 
@@ -355,20 +357,23 @@ export const commandTable: Record<CommandId, Handler> = {
     // The view shows the progress (on its icon while hidden), then the result: its rows. It is focused only
     // afterwards: showing it connects (extension.ts), which must not race the local cluster's own connect.
     const cluster = await vscode.window.withProgress(
-      { location: { viewId: VIEW_ID }, title: 'Argo Rollouts: starting the local cluster…' },
+      { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: starting the local cluster…') },
       () => ctx.session.startLocalCluster(),
     );
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     void vscode.window.showInformationMessage(
-      `Local cluster running at ${cluster.url} with demo rollouts${ctx.session.controller ? ' and the embedded controller' : ''}.`,
+      ctx.session.controller
+        ? vscode.l10n.t('Local cluster running at {0} with demo rollouts and the embedded controller.', cluster.url)
+        : vscode.l10n.t('Local cluster running at {0} with demo rollouts.', cluster.url),
     );
     return cluster.url;
   },
 
   async 'rollouts.stopLocalCluster'(ctx) {
-    if (!ctx.session.local) return void vscode.window.showInformationMessage('The local cluster is not running.');
-    await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: stopping the local cluster…' }, () =>
-      ctx.session.stopLocalCluster(),
+    if (!ctx.session.local) return void vscode.window.showInformationMessage(vscode.l10n.t('The local cluster is not running.'));
+    await vscode.window.withProgress(
+      { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: stopping the local cluster…') },
+      () => ctx.session.stopLocalCluster(),
     );
     return undefined;
   },
@@ -385,9 +390,15 @@ export const commandTable: Record<CommandId, Handler> = {
     const who = await ctx.session.lookAtReconciler(c.context);
     let takeOverIn: string | undefined;
     if (who?.kind === 'embedded' && !who.here) {
-      const takeOver = 'Take Over';
+      const takeOver = vscode.l10n.t('Take Over');
       const answer = await vscode.window.showWarningMessage(
-        `An embedded controller in another process already reconciles context "${c.context}": ${who.holder} holds its Lease (${who.namespace}/${cluster().DEFAULT_LEASE_NAME}). Take over? That one stops at its next renewal and this window's reconciles instead.`,
+        vscode.l10n.t(
+          'An embedded controller in another process already reconciles context "{0}": {1} holds its Lease ({2}/{3}). Take over? That one stops at its next renewal and this window\'s reconciles instead.',
+          c.context,
+          who.holder,
+          who.namespace,
+          cluster().DEFAULT_LEASE_NAME,
+        ),
         { modal: true },
         takeOver,
       );
@@ -396,7 +407,7 @@ export const commandTable: Record<CommandId, Handler> = {
     }
     const start = (force: boolean) =>
       vscode.window.withProgress(
-        { location: { viewId: VIEW_ID }, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` },
+        { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: starting the embedded controller in "{0}"…', c.context) },
         () => ctx.session.startController({ force, context: c.context, ...(takeOverIn ? { takeOverIn } : {}) }),
       );
     try {
@@ -404,16 +415,16 @@ export const commandTable: Record<CommandId, Handler> = {
     } catch (e) {
       // Where Argo's own controller cannot be looked for (403), only the user can say it is not there.
       if (!(e instanceof Error && /cannot tell whether the Argo Rollouts controller runs/.test(e.message))) throw e;
-      const anyway = 'Start Anyway';
+      const anyway = vscode.l10n.t('Start Anyway');
       const answer = await vscode.window.showWarningMessage(
-        `${e.message}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.`,
+        vscode.l10n.t('{0}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.', e.message),
         { modal: true },
         anyway,
       );
       if (answer !== anyway) return undefined;
       await start(true);
     }
-    void vscode.window.showInformationMessage(`The embedded controller reconciles Rollouts in context "${c.context}".`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('The embedded controller reconciles Rollouts in context "{0}".', c.context));
     return 'started';
   },
 
@@ -434,9 +445,9 @@ export const commandTable: Record<CommandId, Handler> = {
       if (ctx.session.contexts().length === 0) await ctx.session.connect();
       const names = ctx.session.contexts();
       if (names.length === 0) {
-        const start = 'Start Local Cluster';
+        const start = vscode.l10n.t('Start Local Cluster');
         const answer = await vscode.window.showInformationMessage(
-          'There is no kubeconfig with contexts. Start the local cluster to try the extension?',
+          vscode.l10n.t('There is no kubeconfig with contexts. Start the local cluster to try the extension?'),
           start,
         );
         if (answer === start) await vscode.commands.executeCommand('rollouts.startLocalCluster');
@@ -452,7 +463,7 @@ export const commandTable: Record<CommandId, Handler> = {
       }
       context = await vscode.window.showQuickPick(names, {
         title: pickTitle('rollouts.selectContext'),
-        placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context',
+        placeHolder: current ? vscode.l10n.t('connected: {0}', current) : vscode.l10n.t('pick a kubeconfig context'),
       });
       if (!context) return undefined;
     }
@@ -501,7 +512,9 @@ export const commandTable: Record<CommandId, Handler> = {
       {
         canPickMany: true,
         title: pickTitle('rollouts.filterNamespaces'),
-        placeHolder: `Watch only these namespaces (none: all you may list)${choices.problem ? `; the cluster could not be asked: ${choices.problem}` : ''}`,
+        placeHolder: choices.problem
+          ? vscode.l10n.t('Watch only these namespaces (none: all you may list); the cluster could not be asked: {0}', choices.problem)
+          : vscode.l10n.t('Watch only these namespaces (none: all you may list)'),
       },
     );
     if (!picked) return undefined;
@@ -550,7 +563,7 @@ function unmetNeed(ctx: Ctx, need: Need): string | undefined {
     // Any connected context will do (the command then acts on its target's, or asks which).
     if (ctx.session.states.some((s) => s.kind === 'connected')) return undefined;
     const c = connected(ctx);
-    return c.ok ? undefined : `it needs a connected cluster: ${c.why}`;
+    return c.ok ? undefined : vscode.l10n.t('it needs a connected cluster: {0}', c.why);
   }
   return undefined;
 }
@@ -562,9 +575,10 @@ export function registerCommands(ctx: Ctx): void {
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         const why = unmetNeed(ctx, spec.needs);
         if (why) {
-          const start = 'Start Local Cluster';
+          const start = vscode.l10n.t('Start Local Cluster');
+          const selectContext = vscode.l10n.t('Select Context');
           void vscode.window
-            .showWarningMessage(`Argo Rollouts: cannot run "${spec.title}": ${why}.`, start, 'Select Context')
+            .showWarningMessage(vscode.l10n.t('Argo Rollouts: cannot run "{0}": {1}.', spec.title, why), start, selectContext)
             .then((choice) => {
               if (choice === start) void vscode.commands.executeCommand('rollouts.startLocalCluster');
               else if (choice) void vscode.commands.executeCommand('rollouts.selectContext');
