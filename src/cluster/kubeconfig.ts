@@ -22,7 +22,16 @@ export interface KubeconfigSource {
   env?: NodeJS.ProcessEnv;
   /** For ~/.kube/config; default os.homedir(). */
   homeDir?: string;
+  /**
+   * Keep a context that an earlier file already names, as `NAME (FILE)` (its cluster and user too,
+   * renamed the same way where an earlier file defines another under their names), instead of
+   * dropping it as kubectl does: the extension watches contexts of several files side by side.
+   */
+  keepShadowed?: boolean;
 }
+
+/** The name under which a context (cluster, user) of `file` is kept when an earlier file has taken its name. */
+export const shadowedName = (name: string, file: string): string => `${name} (${file})`;
 
 export class KubeconfigError extends Error {}
 
@@ -67,9 +76,19 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
   let currentContext = '';
   for (const file of present) {
     const kc = loadFile(file);
-    for (const c of kc.clusters) if (!clusters.has(c.name)) clusters.set(c.name, plainHttpAllowed(c));
-    for (const u of kc.users) if (!users.has(u.name)) users.set(u.name, execRelativeTo(u, file));
+    const shadowed = src.keepShadowed ? kc.contexts.filter((c) => contexts.has(c.name)) : [];
+    const fileClusters = kc.clusters.map(plainHttpAllowed);
+    const fileUsers = kc.users.map((u) => execRelativeTo(u, file));
+    for (const c of fileClusters) if (!clusters.has(c.name)) clusters.set(c.name, c);
+    for (const u of fileUsers) if (!users.has(u.name)) users.set(u.name, u);
     for (const c of kc.contexts) if (!contexts.has(c.name)) contexts.set(c.name, c);
+    for (const c of shadowed) {
+      const name = shadowedName(c.name, file);
+      if (contexts.has(name)) continue;
+      const cluster = keptAs(clusters, fileClusters, c.cluster, file);
+      const user = c.user ? keptAs(users, fileUsers, c.user, file) : c.user;
+      contexts.set(name, { ...c, name, cluster, user });
+    }
     if (!currentContext && kc.currentContext) currentContext = kc.currentContext;
   }
   const merged = new k8s.KubeConfig();
@@ -80,6 +99,18 @@ export function loadKubeconfig(src: KubeconfigSource = {}): KubeConfig {
     currentContext,
   });
   return merged;
+}
+
+/**
+ * The name under which a shadowed context of `file` finds its cluster (user) `name`: the same name
+ * when the merged one is this file's own definition, else `NAME (FILE)`, added with this file's.
+ */
+function keptAs<T extends { name: string }>(merged: Map<string, T>, own: readonly T[], name: string, file: string): string {
+  const mine = own.find((x) => x.name === name);
+  if (!mine || JSON.stringify(merged.get(name)) === JSON.stringify(mine)) return name;
+  const renamed = shadowedName(name, file);
+  if (!merged.has(renamed)) merged.set(renamed, { ...mine, name: renamed });
+  return renamed;
 }
 
 /** As kubectl: an exec command given as a relative path with a directory in it is relative to the kubeconfig file. */

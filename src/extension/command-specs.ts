@@ -59,6 +59,7 @@ const otherSpecs = {
     palette: 'rollouts.controllerRunning',
   },
   'rollouts.selectContext': { title: 'Select Context', needs: 'nothing', icon: 'plug' },
+  'rollouts.selectContexts': { title: 'Select Contexts…', needs: 'nothing', icon: 'layers' },
   'rollouts.filterNamespaces': { title: 'Filter Namespaces', needs: 'nothing', icon: 'symbol-namespace' },
   // A two-state toggle: two commands, each shown (by `when`) in the state it leaves, with the icon of that state.
   'rollouts.showNeedsAttentionOnly': {

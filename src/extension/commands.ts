@@ -24,6 +24,7 @@ import { readSettings } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
 import { localClusterElsewhere } from './tree-model';
+import { LOCAL_CONTEXT, MAX_CONTEXTS } from './session';
 import { analysisRunRefFrom, experimentRefFrom, rolloutRefFrom } from './targets';
 import { askedByPanel } from './webview-requests';
 
@@ -35,13 +36,15 @@ export interface ActionReport {
   message: string;
 }
 
-/** The connected context's stores and connection, or a sentence saying why there are none. */
+/** A context's stores and connection (default: the primary context's), or a sentence saying why there are none. */
 function connected(
   ctx: Ctx,
+  context?: string,
 ):
   | { ok: true; context: string; stores: NonNullable<Ctx['session']['stores']>; conn: NonNullable<Ctx['session']['connection']> }
   | { ok: false; why: string } {
-  const s = ctx.session.state;
+  const s = context === undefined ? ctx.session.state : ctx.session.stateOf(context);
+  if (s.kind === 'idle' && context !== undefined) return { ok: false, why: vscode.l10n.t('context "{0}" is not watched', context) };
   if (s.kind === 'connected') return { ok: true, context: s.context, stores: s.stores, conn: s.conn };
   if (s.kind === 'connecting') return { ok: false, why: vscode.l10n.t('still connecting to context "{0}"', s.context) };
   if (s.kind === 'failed') return { ok: false, why: s.message };
@@ -71,26 +74,17 @@ async function runRolloutAction(
   ctx: Ctx,
   arg: unknown,
   action: ActionName,
-  build: (rollout: Rollout | undefined) => Promise<ActionRequest | undefined> | ActionRequest | undefined,
+  build: (rollout: Rollout | undefined, context: string) => Promise<ActionRequest | undefined> | ActionRequest | undefined,
 ): Promise<ActionReport | undefined> {
-  const c = connected(ctx);
-  if (!c.ok) throw new Error(c.why);
   const entry = ACTIONS[action];
   let ref = rolloutRefFrom(arg);
-  if (ref?.context && ref.context !== c.context)
-    throw new Error(
-      vscode.l10n.t(
-        'rollout {0}/{1} is in context "{2}", which is not the connected one ("{3}")',
-        ref.namespace,
-        ref.name,
-        ref.context,
-        c.context,
-      ),
-    );
+  // The rollout's own context (a row's, a panel's), else the one picked when several are watched.
+  const c = await targetContext(ctx, ref?.context);
+  if (!c) return undefined;
   ref ??= await pickRollout(c.stores, c.context, entry.verb, action, pickTitle(`rollouts.${action}`));
   if (!ref) return undefined;
   const rollout = c.stores.rollouts.get(ref.name, ref.namespace);
-  let request = await build(rollout);
+  let request = await build(rollout, c.context);
   if (!request) return undefined;
   let revision: number | undefined;
   if (request.kind === 'undo' && rollout) {
@@ -152,8 +146,8 @@ function templateContainers(
 }
 
 /** The ReplicaSets of the rollout's namespace, as the connected cluster's stores show them. */
-function connectedReplicaSets(ctx: Ctx, rollout: Rollout | undefined): readonly ReplicaSet[] {
-  const c = connected(ctx);
+function connectedReplicaSets(ctx: Ctx, rollout: Rollout | undefined, context: string): readonly ReplicaSet[] {
+  const c = connected(ctx, context);
   return c.ok && rollout ? c.stores.replicaSets.list(rollout.metadata?.namespace) : [];
 }
 
@@ -238,19 +232,9 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
  * progress in the Rollouts view, the result (not notified when a rollout panel asked: it shows it).
  */
 async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promise<ActionReport | undefined> {
-  const c = requireConnected(ctx);
   let ref = k.refFrom(arg);
-  if (ref?.context && ref.context !== c.context)
-    throw new Error(
-      vscode.l10n.t(
-        '{0} {1}/{2} is in context "{3}", which is not the connected one ("{4}")',
-        k.kind,
-        ref.namespace,
-        ref.name,
-        ref.context,
-        c.context,
-      ),
-    );
+  const c = await targetContext(ctx, ref?.context);
+  if (!c) return undefined;
   ref ??= await k.pick(c.stores, c.context);
   if (!ref) return undefined;
   const yes = vscode.l10n.t('Terminate');
@@ -280,10 +264,25 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   return { ok: true, message };
 }
 
-function requireConnected(ctx: Ctx): ReturnType<typeof connected> & { ok: true } {
-  const c = connected(ctx);
+function requireConnected(ctx: Ctx, context?: string): ReturnType<typeof connected> & { ok: true } {
+  const c = connected(ctx, context);
   if (!c.ok) throw new Error(c.why);
   return c;
+}
+
+/**
+ * The context a command acts on: the one its target names (a row, a panel), else the only connected
+ * one, else (several contexts watched) the one the user picks; undefined when they cancel.
+ */
+async function targetContext(ctx: Ctx, context: string | undefined): Promise<(ReturnType<typeof connected> & { ok: true }) | undefined> {
+  if (context !== undefined) return requireConnected(ctx, context);
+  const live = ctx.session.states.flatMap((s) => (s.kind === 'connected' ? [s.context] : []));
+  if (live.length <= 1) return requireConnected(ctx, live[0]);
+  const picked = await vscode.window.showQuickPick(live, {
+    title: vscode.l10n.t('Argo Rollouts: in which context?'),
+    placeHolder: vscode.l10n.t('{0} contexts are watched; pick the one to act on', live.length),
+  });
+  return picked === undefined ? undefined : requireConnected(ctx, picked);
 }
 
 /**
@@ -292,7 +291,8 @@ function requireConnected(ctx: Ctx): ReturnType<typeof connected> & { ok: true }
  */
 const actionHandlers: Record<ActionCommandId, Handler> = Object.fromEntries(
   ACTION_ORDER.map((action): [ActionCommandId, Handler] => {
-    const handler: Handler = (ctx, arg, ...more) => runRolloutAction(ctx, arg, action, (rollout) => requestFor(ctx, action, rollout, more));
+    const handler: Handler = (ctx, arg, ...more) =>
+      runRolloutAction(ctx, arg, action, (rollout, context) => requestFor(ctx, action, rollout, context, more));
     return [actionCommandId(action), handler];
   }),
 ) as Record<ActionCommandId, Handler>;
@@ -302,6 +302,7 @@ function requestFor(
   ctx: Ctx,
   action: ActionName,
   rollout: Rollout | undefined,
+  context: string,
   more: unknown[],
 ): Promise<ActionRequest | undefined> | ActionRequest | undefined {
   switch (action) {
@@ -311,7 +312,7 @@ function requestFor(
       const [container, image] = more;
       return typeof container === 'string' && typeof image === 'string'
         ? { kind: 'setImage', container, image }
-        : askImage(rollout, connectedReplicaSets(ctx, rollout));
+        : askImage(rollout, connectedReplicaSets(ctx, rollout, context));
     }
     case 'undo': {
       const [toRevision] = more;
@@ -328,8 +329,10 @@ export const commandTable: Record<CommandId, Handler> = {
   'rollouts.terminateExperiment': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.Experiment),
 
   async 'rollouts.openRollout'(ctx, arg) {
-    const c = requireConnected(ctx);
-    const ref = rolloutRefFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
+    const given = rolloutRefFrom(arg);
+    const c = await targetContext(ctx, given?.context);
+    if (!c) return undefined;
+    const ref = given ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
     if (!ref) return undefined;
     return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
   },
@@ -345,7 +348,10 @@ export const commandTable: Record<CommandId, Handler> = {
   },
 
   // From the editor's title bar or the explorer (a Uri), or the palette (the active editor).
-  'rollouts.applyFile': (ctx, arg) => applyFile(ctx, requireConnected(ctx), arg),
+  async 'rollouts.applyFile'(ctx, arg) {
+    const c = await targetContext(ctx, undefined);
+    return c && applyFile(ctx, c, arg);
+  },
 
   async 'rollouts.startLocalCluster'(ctx) {
     // The view shows the progress (on its icon while hidden), then the result: its rows. It is focused only
@@ -372,10 +378,16 @@ export const commandTable: Record<CommandId, Handler> = {
     return undefined;
   },
 
-  async 'rollouts.startController'(ctx) {
-    const c = requireConnected(ctx);
+  async 'rollouts.startController'(ctx, arg) {
+    // From a context row, that context; from the local cluster's controller row, the local cluster; else asked.
+    const row = arg as { kind?: string; context?: string } | undefined;
+    const c = await targetContext(
+      ctx,
+      row?.kind === 'context' ? row.context : row?.kind === 'controller' && ctx.session.local ? LOCAL_CONTEXT : undefined,
+    );
+    if (!c) return undefined;
     // Another process's embedded controller (npm start, the CLI, another window) holds the Lease: say so, and ask.
-    const who = await ctx.session.lookAtReconciler();
+    const who = await ctx.session.lookAtReconciler(c.context);
     let takeOverIn: string | undefined;
     if (who?.kind === 'embedded' && !who.here) {
       const takeOver = vscode.l10n.t('Take Over');
@@ -396,7 +408,7 @@ export const commandTable: Record<CommandId, Handler> = {
     const start = (force: boolean) =>
       vscode.window.withProgress(
         { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: starting the embedded controller in "{0}"…', c.context) },
-        () => ctx.session.startController({ force, ...(takeOverIn ? { takeOverIn } : {}) }),
+        () => ctx.session.startController({ force, context: c.context, ...(takeOverIn ? { takeOverIn } : {}) }),
       );
     try {
       await start(false);
@@ -423,6 +435,12 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.selectContext'(ctx, arg) {
     let context = typeof arg === 'string' ? arg : (arg as { kind?: string; context?: string } | undefined)?.context;
+    const watched = ctx.session.watched;
+    if (context && watched.length > 0 && (!watched.includes(context) || ctx.session.stateOf(context).kind === 'failed')) {
+      // A context row of the tree: watched beside the others, or a failed one tried again (the others are left as they are).
+      // Select Context from the palette watches only the one picked.
+      return watchContexts(ctx, watched.includes(context) ? watched : [...watched, context]);
+    }
     if (!context) {
       if (ctx.session.contexts().length === 0) await ctx.session.connect();
       const names = ctx.session.contexts();
@@ -449,9 +467,40 @@ export const commandTable: Record<CommandId, Handler> = {
       });
       if (!context) return undefined;
     }
+    await ctx.viewState.setContexts(context === LOCAL_CONTEXT ? [] : [context]);
     const state = await ctx.session.connect(context);
     if (state.kind === 'failed') throw new Error(state.message);
     return state.kind;
+  },
+
+  async 'rollouts.selectContexts'(ctx) {
+    if (ctx.session.contexts().length === 0) await ctx.session.connect();
+    const watched = new Set(ctx.session.watched);
+    const names = [...new Set([...ctx.session.watched, ...ctx.session.contexts()])];
+    if (names.length === 0) return vscode.commands.executeCommand('rollouts.selectContext');
+    const picked = await vscode.window.showQuickPick(
+      names.map((name) => ({ label: name, picked: watched.has(name) })),
+      {
+        canPickMany: true,
+        title: pickTitle('rollouts.selectContexts'),
+        placeHolder: vscode.l10n.t(
+          'Watch these contexts at once (at most {0}; none: the rollouts.contexts setting, else the current context)',
+          MAX_CONTEXTS,
+        ),
+      },
+    );
+    if (!picked) return undefined;
+    if (picked.length === 0) {
+      // Back to the settings (or the kubeconfig's current context).
+      await ctx.viewState.setContexts([]);
+      ctx.session.forgetPickedContext();
+      await ctx.session.connect();
+      return ctx.session.states.map((s) => s.kind);
+    }
+    return watchContexts(
+      ctx,
+      picked.map((p) => p.label),
+    );
   },
 
   async 'rollouts.filterNamespaces'(ctx) {
@@ -489,8 +538,30 @@ export const commandTable: Record<CommandId, Handler> = {
   },
 };
 
+/**
+ * Watches these contexts from now on (kept for this workspace, but the local cluster's: it is gone with the
+ * window); refuses more than MAX_CONTEXTS with a sentence. Each connects on its own; returns their states.
+ */
+async function watchContexts(ctx: Ctx, list: readonly string[]): Promise<string[] | undefined> {
+  if (list.length > MAX_CONTEXTS) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Argo Rollouts watches at most {0} contexts at once; {1} were chosen. Choose fewer with "Select Contexts…".',
+        MAX_CONTEXTS,
+        list.length,
+      ),
+    );
+    return undefined;
+  }
+  await ctx.viewState.setContexts(list.filter((c) => c !== LOCAL_CONTEXT));
+  await ctx.session.connect(list);
+  return ctx.session.states.map((s) => s.kind);
+}
+
 function unmetNeed(ctx: Ctx, need: Need): string | undefined {
   if (need === 'cluster') {
+    // Any connected context will do (the command then acts on its target's, or asks which).
+    if (ctx.session.states.some((s) => s.kind === 'connected')) return undefined;
     const c = connected(ctx);
     return c.ok ? undefined : vscode.l10n.t('it needs a connected cluster: {0}', c.why);
   }
@@ -523,7 +594,10 @@ export function registerCommands(ctx: Ctx): void {
 /** Keeps the `when` clauses' context keys true to the session and settings. */
 export function updateContextKeys(ctx: Ctx): void {
   const set = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', key, value);
-  set(contextKeys.connected, ctx.session.state.kind === 'connected');
+  set(
+    contextKeys.connected,
+    ctx.session.states.some((s) => s.kind === 'connected'),
+  );
   set(contextKeys.localClusterRunning, ctx.session.local !== undefined);
   set(contextKeys.localClusterElsewhere, localClusterElsewhere(ctx.session));
   set(contextKeys.controllerRunning, ctx.session.controller !== undefined);

@@ -16,7 +16,7 @@ import { changeEffects, readSettings } from './settings';
 import { createStatusBar } from './status-bar';
 import type { TestApi } from './test-api';
 import { RolloutsTree, VIEW_ID } from './tree';
-import { attentionCounts } from './tree-model';
+import { attentionByContext } from './tree-model';
 import { ViewState } from './view-state';
 import { mentionsArgoproj } from './argo-documents';
 import { WebviewHost } from './webview-host';
@@ -34,6 +34,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       log,
       kubeconfig: () => readSettings().kubeconfig,
       context: () => readSettings().context,
+      // The view's choice in this workspace, else the setting (a change of the setting drops the view's choice: below).
+      contexts: () => viewState.contexts ?? readSettings().contexts,
       namespaces: () => viewState.namespaces ?? readSettings().namespaces,
       local: () => readSettings().localCluster,
       localKubeconfigPath: () => join(context.globalStorageUri.fsPath, `local-cluster-${process.pid}.kubeconfig`),
@@ -52,8 +54,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const status = ctx.forWindow(createStatusBar(session));
     // The view's badge: how many rollouts need attention (paused, degraded, aborted), as its filter keeps them.
     const refreshBadge = () => {
-      const s = session.state;
-      const n = s.kind === 'connected' ? attentionCounts(s.stores, new Date()).attention : 0;
+      // Across every watched context.
+      const n = attentionByContext(session.states, new Date()).total.attention;
       ctx.treeView.badge = n
         ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 rollout needs attention') : vscode.l10n.t('{0} rollouts need attention', n) }
         : undefined;
@@ -74,7 +76,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       viewState.onDidChange((what) => {
         if (what === 'namespaces') {
           if (connectedOnce) void session.connect();
-        } else ctx.tree.refreshAll();
+        } else if (what === 'needsAttentionOnly') ctx.tree.refreshAll();
+        // ('contexts': the command that chose them connects them.)
         updateContextKeys(ctx);
       }),
     );
@@ -105,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       vscode.workspace.onDidChangeConfiguration((e) => {
         const effects = changeEffects(e);
         if (effects.restartServer) void ctx.restartLanguageClient();
+        if (effects.contextChoice) void viewState.setContexts([]);
         if (effects.reconnect) {
           session.forgetPickedContext();
           if (connectedOnce) void session.connect();

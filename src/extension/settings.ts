@@ -11,6 +11,8 @@ export interface Settings {
   kubeconfig: string[];
   /** The context to watch; empty: the kubeconfig's current context. */
   context: string;
+  /** The contexts to watch at once (wins over `context`); empty: `context` applies. */
+  contexts: string[];
   /** Watch only these namespaces; empty: all that the user may list. */
   namespaces: string[];
   localCluster: { podReadyAfterMs: number; startController: boolean };
@@ -20,7 +22,9 @@ export interface Settings {
 /** Changing these restarts the language server (they are its initializationOptions). */
 export const serverRestartKeys = ['server.validationDelayMs', 'server.scanWorkspace', 'server.maxScannedFiles'] as const;
 /** Changing these reconnects to the cluster (new watches). */
-export const reconnectKeys = ['kubeconfig', 'context', 'namespaces'] as const;
+export const reconnectKeys = ['kubeconfig', 'context', 'contexts', 'namespaces'] as const;
+/** Changing these drops the contexts chosen in the view, so that the setting applies (the last choice wins). */
+export const contextChoiceKeys = ['context', 'contexts'] as const;
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
@@ -30,9 +34,13 @@ export function readSettings(): Settings {
   };
   const namespaces = c.get<unknown>('namespaces', []);
   const kubeconfig = c.get<unknown>('kubeconfig', '');
+  const contexts = c.get<unknown>('contexts', []);
   return {
     kubeconfig: kubeconfigList(kubeconfig),
     context: c.get<string>('context', '').trim(),
+    contexts: Array.isArray(contexts)
+      ? [...new Set(contexts.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim()))]
+      : [],
     namespaces: Array.isArray(namespaces)
       ? namespaces.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim())
       : [],
@@ -51,9 +59,9 @@ export function readSettings(): Settings {
 // UI state (the view's filters) is no setting: view-state.ts keeps it in workspaceState.
 
 /** Which kinds of reaction a configuration change calls for. */
-export function changeEffects(e: vscode.ConfigurationChangeEvent): { restartServer: boolean; reconnect: boolean } {
+export function changeEffects(e: vscode.ConfigurationChangeEvent): { restartServer: boolean; reconnect: boolean; contextChoice: boolean } {
   const hit = (keys: readonly string[]) => keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
-  return { restartServer: hit(serverRestartKeys), reconnect: hit(reconnectKeys) };
+  return { restartServer: hit(serverRestartKeys), reconnect: hit(reconnectKeys), contextChoice: hit(contextChoiceKeys) };
 }
 
 /** The kubeconfig setting as a list (a string may join paths with the path delimiter; src/cluster/kubeconfig.ts splits it). */

@@ -1,9 +1,11 @@
-/** The status bar item: the connected context and how many rollouts are paused or degraded. */
+/** The status bar item: the connected context (or how many are watched) and how many rollouts are paused or degraded. */
 import * as vscode from 'vscode';
-import type { Session } from './session';
-import { attentionCounts } from './tree-model';
+import type { Session, SessionState } from './session';
+import { attentionByContext, attentionCounts } from './tree-model';
 
-export function statusText(session: Session): { text: string; tooltip: string; warn: boolean } {
+export function statusText(session: Pick<Session, 'state' | 'states'>): { text: string; tooltip: string; warn: boolean } {
+  const states = session.states;
+  if (states.length > 1) return severalText(states);
   const s = session.state;
   switch (s.kind) {
     case 'connected': {
@@ -56,6 +58,44 @@ export function statusText(session: Session): { text: string; tooltip: string; w
 }
 
 /**
+ * Several contexts watched: the sums in the text ("3 contexts: 2 paused"), each context on its own
+ * line of the tooltip (its counts, or why it is not connected). A context that fails warns.
+ */
+function severalText(states: readonly SessionState[]): { text: string; tooltip: string; warn: boolean } {
+  const now = new Date();
+  const { total } = attentionByContext(states, now);
+  const lines = states.map((s) => {
+    const name = 'context' in s && s.context ? s.context : 'Rollouts';
+    switch (s.kind) {
+      case 'connected': {
+        const c = attentionCounts(s.stores, now);
+        const problems = s.problems().length;
+        const counts = vscode.l10n.t('{0}: {1} rollout(s), {2} paused, {3} degraded', name, c.total, c.paused, c.degraded);
+        return problems ? `${counts}; ${vscode.l10n.t('{0} watch(es) failing', problems)}` : counts;
+      }
+      case 'connecting':
+        return vscode.l10n.t('{0}: connecting…', name);
+      case 'failed':
+      case 'noKubeconfig':
+        return `${name}: ${s.message}`;
+      case 'idle':
+        return vscode.l10n.t('{0}: not connected', name);
+    }
+  });
+  const trouble = states.some((s) => s.kind === 'failed' || (s.kind === 'connected' && s.problems().length > 0));
+  const parts = [
+    total.paused ? vscode.l10n.t('{0} paused', total.paused) : '',
+    total.degraded ? vscode.l10n.t('{0} degraded', total.degraded) : '',
+  ].filter(Boolean);
+  const contexts = vscode.l10n.t('{0} contexts', states.length);
+  return {
+    text: `${trouble ? '$(warning)' : '$(rocket)'} ${contexts}${parts.length ? `: ${parts.join(', ')}` : ''}`,
+    tooltip: `${vscode.l10n.t('Argo Rollouts: {0} rollout(s) in {1} contexts. Click to select contexts.', total.total, states.length)}\n${lines.join('\n')}`,
+    warn: total.degraded > 0 || trouble,
+  };
+}
+
+/**
  * The item and its refresh. (Not a method on the item: StatusBarItem has an internal `update` of its own.)
  * It shows only while connected: a window that edits YAML and never connects gets no item.
  */
@@ -75,9 +115,10 @@ export function createStatusBar(session: Session): {
       return shown;
     },
     refresh() {
-      shown = session.state.kind === 'connected';
+      shown = session.states.some((s) => s.kind === 'connected');
       if (!shown) return item.hide();
       const t = statusText(session);
+      item.command = session.states.length > 1 ? 'rollouts.selectContexts' : 'rollouts.selectContext';
       item.text = t.text;
       item.tooltip = t.tooltip;
       item.backgroundColor = t.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -7,7 +7,7 @@ import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../
 import { cluster } from './lazy-cluster';
 import { l10n } from './l10n';
 import { isCompletedPhase, offeredActions, stepProgress, type Rollout } from '../planner';
-import { LOCAL_CONTEXT, type ReconcilerSummary, type SessionState } from './session';
+import { LOCAL_CONTEXT, MAX_CONTEXTS, type ReconcilerSummary, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { canTerminate } from '../../webview/actions';
 import { elementId, inExperiment, ofRollout, type ExperimentAt, type TreeElement } from './tree-elements';
@@ -26,13 +26,20 @@ export interface TreeItemData {
 
 /** What the tree reads; the Session provides it, tests build it by hand. */
 export interface TreeSource {
+  /** The primary context's state (the session's `state`). */
   state: SessionState;
+  /** Every watched context's state (several contexts at once); absent: `state` alone. */
+  states?: readonly SessionState[];
+  /** Contexts chosen beyond the session's limit, not watched (their rows say so). */
+  skipped?: readonly string[];
   contexts: readonly string[];
   local?: { url: string } | undefined;
   /** The embedded controller, where it runs, and the rollouts it cannot move on (`namespace/name` -> why). */
   controller?: { context: string; blocked?: ReadonlyMap<string, string> } | undefined;
-  /** Who reconciles the connected context, as the session last saw it. */
+  /** Who reconciles the primary context, as the session last saw it. */
   reconciler?: ReconcilerSummary | undefined;
+  /** Who reconciles each connected context (with several), as the session last saw it. */
+  reconcilers?: readonly ReconcilerSummary[];
   needsAttentionOnly: boolean;
   now: Date;
 }
@@ -113,37 +120,63 @@ export function visibleStandaloneExperiments(
   });
 }
 
+/** Every watched context's state (the primary's alone when the source lists none). */
+const allStates = (src: Pick<TreeSource, 'state' | 'states'>): readonly SessionState[] => src.states ?? [src.state];
+
+/** The state of a watched context, or undefined when it is not watched. */
+export function stateOf(src: Pick<TreeSource, 'state' | 'states'>, context: string): SessionState | undefined {
+  return allStates(src).find((s) => 'context' in s && s.context === context);
+}
+
+/** The stores of a connected context. */
+const storesOf = (src: TreeSource, context: string): ClusterStores | undefined => {
+  const s = stateOf(src, context);
+  return s?.kind === 'connected' ? s.stores : undefined;
+};
+
+/**
+ * When every watch of a connected context fails for the same reason (its server stopped, its
+ * credentials were revoked), that reason: its row says it once instead of one row per kind.
+ */
+export function contextDown(state: SessionState): string | undefined {
+  if (state.kind !== 'connected') return undefined;
+  const problems = state.problems();
+  const reasons = new Set(problems.map((p) => p.message));
+  return problems.length >= 2 && reasons.size === 1 ? [...reasons][0] : undefined;
+}
+
 export function children(src: TreeSource, e: TreeElement | undefined): TreeElement[] {
-  const stores = src.state.kind === 'connected' ? src.state.stores : undefined;
+  const stores = e && 'context' in e ? storesOf(src, e.context) : undefined;
   if (!e) {
     // Nothing to show at all: the view's welcome content offers the local cluster instead.
     if (src.state.kind === 'noKubeconfig' && !src.local) return [];
     const names = [...src.contexts];
-    const active = 'context' in src.state ? src.state.context : undefined;
-    if (active && !names.includes(active)) names.unshift(active);
-    return [{ kind: 'local' }, ...names.map((context): TreeElement => ({ kind: 'context', context }))];
+    // The watched contexts first, in the order chosen; then the kubeconfig's others.
+    const watched = allStates(src).flatMap((s) => ('context' in s && s.context ? [s.context] : []));
+    const ordered = [...new Set([...watched, ...names])];
+    return [{ kind: 'local' }, ...ordered.map((context): TreeElement => ({ kind: 'context', context }))];
   }
   switch (e.kind) {
     case 'local':
       return src.local ? [{ kind: 'controller' }] : [];
     case 'context': {
-      if (!('context' in src.state) || src.state.context !== e.context) return [];
-      if (src.state.kind === 'failed') return [{ kind: 'message', context: e.context, text: src.state.message }];
-      if (src.state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: l10n.t('connecting…') }];
-      if (!stores) return [];
-      const problems =
-        src.state.kind === 'connected'
-          ? src.state
-              .problems()
-              .map((p): TreeElement => ({ kind: 'watchProblem', context: e.context, resource: p.resource, text: p.message }))
-          : [];
+      const state = stateOf(src, e.context);
+      if (!state) return [];
+      if (state.kind === 'failed') return [{ kind: 'message', context: e.context, text: state.message }];
+      if (state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: l10n.t('connecting…') }];
+      if (!stores || state.kind !== 'connected') return [];
+      const down = contextDown(state);
+      const problems = down
+        ? [{ kind: 'message', context: e.context, text: l10n.t('{0} (the watches retry by themselves)', down) } satisfies TreeElement]
+        : state.problems().map((p): TreeElement => ({ kind: 'watchProblem', context: e.context, resource: p.resource, text: p.message }));
       const namespaces = [
         ...new Set([
           ...visibleRollouts(src, stores).map((r) => r.metadata?.namespace ?? ''),
           ...visibleStandaloneExperiments(src, stores).map((x) => x.metadata?.namespace ?? ''),
         ]),
       ].sort();
-      if (namespaces.length === 0) {
+      // (One message row per context: a lost connection's says why, not "no rollouts".)
+      if (namespaces.length === 0 && !down) {
         return [
           ...problems,
           {
@@ -234,21 +267,21 @@ function experimentIcon(phase: string): { id: string; color?: string } {
   if (phase === 'Inconclusive') return { id: 'beaker', color: 'charts.yellow' };
   return { id: 'beaker', color: 'charts.blue' };
 }
-const isActive = (src: TreeSource, context: string) => src.state.kind === 'connected' && src.state.context === context;
+const isActive = (src: TreeSource, context: string) => stateOf(src, context)?.kind === 'connected';
 
 /** Connected to a local cluster this window did not start (`npm start`, `rollouts cluster`): it runs, elsewhere. */
-export const localClusterElsewhere = (src: Pick<TreeSource, 'state' | 'local'>): boolean =>
-  !src.local && src.state.kind === 'connected' && src.state.context === LOCAL_CONTEXT;
+export const localClusterElsewhere = (src: Pick<TreeSource, 'state' | 'states' | 'local'>): boolean =>
+  !src.local && stateOf(src, LOCAL_CONTEXT)?.kind === 'connected';
 
 /**
  * Who reconciles a connected context, for its row: `short` for the description, `long` for the
  * tooltip. This window's running controller counts before the first look at the cluster.
  */
 export function reconcilerText(
-  src: Pick<TreeSource, 'reconciler' | 'controller'>,
+  src: Pick<TreeSource, 'reconciler' | 'reconcilers' | 'controller'>,
   context: string,
 ): { short: string; long: string } | undefined {
-  const r = src.reconciler?.context === context ? src.reconciler : undefined;
+  const r = [...(src.reconcilers ?? []), ...(src.reconciler ? [src.reconciler] : [])].find((x) => x.context === context);
   if (!r)
     return src.controller?.context === context
       ? { short: l10n.t('embedded controller here'), long: l10n.t('Reconciled by the embedded controller of this window.') }
@@ -301,7 +334,7 @@ export function reconcilerText(
 
 export function item(src: TreeSource, e: TreeElement): TreeItemData {
   const id = elementId(e);
-  const stores = src.state.kind === 'connected' && 'context' in e && isActive(src, e.context) ? src.state.stores : undefined;
+  const stores = 'context' in e ? storesOf(src, e.context) : undefined;
   switch (e.kind) {
     case 'local':
       // Descriptions short enough for the default side bar; the address is in the tooltip.
@@ -315,7 +348,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
           contextValue: 'localCluster:running',
           collapsible: 'expanded',
         };
-      if (localClusterElsewhere(src) && src.state.kind === 'connected') {
+      const elsewhere = stateOf(src, LOCAL_CONTEXT);
+      if (localClusterElsewhere(src) && elsewhere?.kind === 'connected') {
         return {
           id,
           label: l10n.t('Local cluster'),
@@ -325,7 +359,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
           collapsible: 'none',
           tooltip: l10n.t(
             'Runs in another process at {0}, started outside this window (npm start or `rollouts cluster`): stop it where it was started.',
-            src.state.conn.server,
+            elsewhere.conn.server,
           ),
         };
       }
@@ -359,8 +393,19 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
             collapsible: 'none',
           };
     case 'context': {
-      const active = 'context' in src.state && src.state.context === e.context ? src.state : undefined;
-      if (!active) {
+      const active = stateOf(src, e.context);
+      if (!active && src.skipped?.includes(e.context)) {
+        return {
+          id,
+          label: e.context,
+          description: l10n.t('not watched: too many contexts'),
+          tooltip: l10n.t('Chosen, but at most {0} contexts are watched at once: choose fewer with "Select Contexts…".', MAX_CONTEXTS),
+          icon: { id: 'plug' },
+          contextValue: 'context:inactive',
+          collapsible: 'none',
+        };
+      }
+      if (!active || !('context' in active)) {
         return {
           id,
           label: e.context,
@@ -372,10 +417,12 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         };
       }
       const failing = active.kind === 'connected' ? active.problems().length : 0;
+      const down = contextDown(active);
       // Short enough for the default side bar: who reconciles, and what fails; the server is in the tooltip.
       const who = active.kind === 'connected' ? reconcilerText(src, e.context) : undefined;
-      const description =
-        active.kind === 'connected'
+      const description = down
+        ? l10n.t('connection lost')
+        : active.kind === 'connected'
           ? [who?.short, failing ? (failing === 1 ? l10n.t('1 watch failing') : l10n.t('{0} watches failing', failing)) : '']
               .filter(Boolean)
               .join(' · ')
@@ -383,9 +430,13 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
             ? l10n.t('cannot connect')
             : l10n.t('connecting…');
       const tooltip =
-        active.kind === 'connected' ? [`${e.context}: ${active.conn.server}`, who?.long].filter(Boolean).join('\n') : undefined;
+        active.kind === 'connected'
+          ? [`${e.context}: ${active.conn.server}`, down ? l10n.t('Connection lost: {0}', down) : who?.long].filter(Boolean).join('\n')
+          : active.kind === 'failed'
+            ? active.message
+            : undefined;
       const icon =
-        active.kind === 'failed'
+        active.kind === 'failed' || down
           ? { id: 'debug-disconnect', color: 'errorForeground' }
           : failing
             ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
@@ -398,6 +449,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         icon,
         contextValue: `context:${active.kind}`,
         collapsible: 'expanded',
+        // A context that could not connect: a click tries it again (the others stay as they are).
+        ...(active.kind === 'failed' ? { command: { command: 'rollouts.selectContext', title: l10n.t('Retry'), args: [e.context] } } : {}),
       };
     }
     case 'message':
@@ -613,4 +666,15 @@ export function attentionCounts(stores: ClusterStores, now: Date): { total: numb
     if (needsAttention(v)) attention++;
   }
   return { total: all.length, paused, degraded, attention };
+}
+
+/** The counts of every connected context, each and summed (the status bar and the view's badge). */
+export function attentionByContext(
+  states: readonly SessionState[],
+  now: Date,
+): { total: ReturnType<typeof attentionCounts>; each: { context: string; counts: ReturnType<typeof attentionCounts> }[] } {
+  const each = states.flatMap((s) => (s.kind === 'connected' ? [{ context: s.context, counts: attentionCounts(s.stores, now) }] : []));
+  const total = { total: 0, paused: 0, degraded: 0, attention: 0 };
+  for (const { counts } of each) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += counts[k];
+  return { total, each };
 }

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { createBatcher } from './batch';
 import type { Session } from './session';
-import { affectedElements, children, item, nextCountdown, viewOf, type TreeSource } from './tree-model';
+import { affectedElements, children, item, nextCountdown, stateOf, viewOf, type TreeSource } from './tree-model';
 import { elementId, parentOf, type TreeElement } from './tree-elements';
 
 export const VIEW_ID = 'rollouts.view';
@@ -30,11 +30,10 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
   ) {
     this.subs.push(
       session.onChange(() => this.refreshAll()),
-      session.onStoreChange((kind, event, obj) => {
-        const state = session.state;
+      session.onStoreChange((kind, event, obj, context) => {
+        const state = session.stateOf(context);
         if (state.kind !== 'connected') return;
-        for (const e of affectedElements(state.context, state.stores, kind, event, obj, this.attentionOnly()))
-          this.batch.add(elementId(e), e);
+        for (const e of affectedElements(context, state.stores, kind, event, obj, this.attentionOnly())) this.batch.add(elementId(e), e);
       }),
     );
   }
@@ -42,6 +41,8 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
   source(): TreeSource {
     return {
       state: this.session.state,
+      states: this.session.states,
+      skipped: this.session.skipped,
       contexts: this.session.contexts(),
       local: this.session.local,
       controller: this.session.controller && {
@@ -49,6 +50,7 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
         blocked: this.session.controller.controller.controller.blocked,
       },
       reconciler: this.session.reconciler,
+      reconcilers: this.session.reconcilers,
       needsAttentionOnly: this.attentionOnly(),
       now: new Date(),
     };
@@ -119,8 +121,9 @@ export class RolloutsTree implements vscode.TreeDataProvider<TreeElement>, vscod
   /** A timed pause shows its countdown: re-render this row in a second (a local timer; the cluster is not asked). */
   private tickIfCounting(e: Extract<TreeElement, { kind: 'rollout' }>, src: TreeSource): void {
     const id = elementId(e);
-    if (this.ticking.has(id) || src.state.kind !== 'connected') return;
-    const v = viewOf(src.state.stores, e.namespace, e.name, src.now);
+    const state = stateOf(src, e.context);
+    if (this.ticking.has(id) || state?.kind !== 'connected') return;
+    const v = viewOf(state.stores, e.namespace, e.name, src.now);
     if (!v || nextCountdown(v) === undefined) return;
     this.ticking.set(
       id,

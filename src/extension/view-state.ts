@@ -6,9 +6,13 @@
  */
 import * as vscode from 'vscode';
 
-const KEYS = { needsAttentionOnly: 'rollouts.view.needsAttentionOnly', namespaces: 'rollouts.view.namespaces' } as const;
+const KEYS = {
+  needsAttentionOnly: 'rollouts.view.needsAttentionOnly',
+  namespaces: 'rollouts.view.namespaces',
+  contexts: 'rollouts.view.contexts',
+} as const;
 
-export type ViewStateChange = 'needsAttentionOnly' | 'namespaces';
+export type ViewStateChange = 'needsAttentionOnly' | 'namespaces' | 'contexts';
 
 export class ViewState implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ViewStateChange>();
@@ -35,6 +39,22 @@ export class ViewState implements vscode.Disposable {
   async setNamespaces(list: readonly string[]): Promise<void> {
     await this.memento.update(KEYS.namespaces, [...list]);
     this.changed.fire('namespaces');
+  }
+
+  /**
+   * The contexts chosen in the view ("Select Contexts…", "Select Context", a context row) in this workspace;
+   * undefined: never chosen here, or the rollouts.contexts/rollouts.context setting changed since (the settings apply).
+   */
+  get contexts(): readonly string[] | undefined {
+    const v = this.memento.get<unknown>(KEYS.contexts);
+    const list = Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string' && n !== '') : [];
+    return list.length ? list : undefined;
+  }
+
+  /** Keeps the chosen contexts (empty: forget the choice, so the settings apply). */
+  async setContexts(list: readonly string[]): Promise<void> {
+    await this.memento.update(KEYS.contexts, list.length ? [...list] : undefined);
+    this.changed.fire('contexts');
   }
 
   dispose(): void {

@@ -207,8 +207,8 @@ export class WebviewHost implements vscode.Disposable {
   }
 
   private rolloutMessage(state: Extract<PanelState, { kind: 'rollout' }>): HostToView {
-    const s = this.ctx.session.state;
     const { ref } = state;
+    const s = this.ctx.session.stateOf(ref.context);
     if (s.kind !== 'connected' || s.context !== ref.context)
       return { kind: 'rolloutGone', target: ref, message: vscode.l10n.t('context "{0}" is not connected', ref.context) };
     const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
@@ -325,7 +325,7 @@ export class WebviewHost implements vscode.Disposable {
     const noun = what.kind === 'analysisRun' ? 'AnalysisRun' : 'Experiment';
     const refused =
       open.state.kind === 'rollout'
-        ? terminateRefusal(this.ctx.session.state, open.state.ref, requested, what, new Date())
+        ? terminateRefusal(this.ctx.session.stateOf(open.state.ref.context), open.state.ref, requested, what, new Date())
         : vscode.l10n.t('this panel shows no rollout');
     if (refused || open.state.kind !== 'rollout') {
       this.ctx.log.warn(`webview: refused to terminate ${noun} "${what.name}": ${refused}`);
