@@ -803,7 +803,8 @@ export function simulateFromSnapshot(snapshot: LiveSnapshot, options: WhatIfOpti
     services: snapshot.services.map((s) => cloneJson(s)),
     analysisRuns,
     experiments: snapshot.experiments.map((ex) => cloneJson(ex)),
-    pods: [],
+    // No pods listed yet: none is taken for evicted; syncWorkload lists the workload's.
+    pods: undefined,
   };
   world = syncWorkload(world, wl, nowMs, podReadyMs, minReadyMs);
 
