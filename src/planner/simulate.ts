@@ -949,7 +949,8 @@ function timeline(start: TimelineStart, options: SimulateOptions): SimulationRes
     const settled = (status.stableRS === newHash || status.abort === true) && restarted;
     if (next === undefined || (settled && quiet(world) && result.requeueAfterSeconds === undefined && experiments.wakeAtMs === undefined)) {
       outcome = status.stableRS === newHash ? 'promoted' : status.abort ? 'aborted' : 'stuck';
-      if (pendingEvents.length > 0 || pendingAction) push(nowMs, result.waitingFor, pendingEvents, pendingAction);
+      // The state it ends in, when the pods' last coming up changed what the last frame shows (push skips a same view).
+      push(nowMs, result.waitingFor, pendingEvents, pendingAction);
       break;
     }
     nowMs = next;
