@@ -273,7 +273,7 @@ spec:
       [['a.yaml', '--from-cluster', 'web'], /give a FILE or --from-cluster NAME, not both/],
       [['--from-cluster', 'web', '--promote', '--abort'], /choose one of --promote, --promote-full and --abort/],
       [['a.yaml', '--promote'], /--promote goes with --from-cluster NAME/],
-      [['a.yaml', '-n', 'prod'], /-n goes with --from-cluster NAME/],
+      [['a.yaml', '-n', 'prod'], /-n\/--namespace goes with --from-cluster NAME/],
       [['--from-cluster'], /--from-cluster needs a value/],
     ] as const) {
       const { code, err } = await run([...args]);
