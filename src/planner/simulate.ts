@@ -828,7 +828,7 @@ export function simulateFromSnapshot(snapshot: LiveSnapshot, options: WhatIfOpti
       ...(change ? { change } : {}),
       assumptions,
     },
-    { autoPromote: false, ...options },
+    { ...options, autoPromote: options.autoPromote ?? false },
   );
 }
 
