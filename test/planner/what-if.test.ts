@@ -62,6 +62,10 @@ describe('what-if from the live state (simulateFromSnapshot)', () => {
     assert.equal(result.outcome, 'waiting-for-promote');
     assert.deepEqual(steps(result.frames), [1]);
     assert.equal(last(result.frames).action, 'needs-promote');
+    // With autoPromote, every later point that needs a person is promoted too: to the end.
+    const onward = simulateFromSnapshot(snapshotOf(pausedCanary()), { choice: 'wait', autoPromote: true });
+    assert.equal(onward.outcome, 'promoted');
+    assert.deepEqual(steps(onward.frames), [1, 2, 3, 4, 5]);
   });
 
   it('"promote" goes through setWeight 60 and the timed pause (its 30 s) to the next point, as the controller would', () => {
