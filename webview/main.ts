@@ -11,6 +11,7 @@ import { clock } from './format';
 import { hostToViewProblem, type ActionArgs, type ActionName, type HostToView, type RolloutRef, type ViewToHost } from './protocol';
 import { renderRollout } from './rollout-view';
 import { mountSimulation, type SimulationControls } from './simulation-view';
+import { createWhatIfPanel } from './what-if-view';
 
 /** What the page keeps across a reload of the webview (VS Code's getState/setState). */
 export interface SavedState {
@@ -84,6 +85,15 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
   const openRevisions = new Map<number, boolean>();
   let notice: Notice | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
+  // What-if previews of the shown rollout (what-if-view.ts), under it.
+  const whatIf = createWhatIfPanel(
+    (m) => host.post(m),
+    () => {
+      const id = nextRequestId++;
+      save();
+      return id;
+    },
+  );
 
   el.classList.add('rollouts-view');
   el.replaceChildren(h('p', { class: 'muted waiting' }, icon('loading', 'codicon-modifier-spin'), ' Waiting for the extension…'));
@@ -156,6 +166,11 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
           openRevisions,
           onToggleRevision: (revision, open) => openRevisions.set(revision, open),
         }),
+        whatIf.element,
+      );
+      whatIf.update(
+        targetOf(shown.message),
+        shown.message.actions.map((a) => a.action),
       );
     } else if (shown.kind === 'gone') {
       const t = shown.message.target;
@@ -185,6 +200,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
           pending.clear();
           openRevisions.clear();
           notice = undefined;
+          whatIf.reset();
         } else if (notice?.at !== undefined) {
           const now = whereItIs(m.view);
           // The first change after a request is its own effect; the next one is the rollout moving on.
@@ -216,7 +232,11 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
         shown = { kind: 'simulation', message: m, controls };
         break;
       }
+      case 'whatIf':
+        whatIf.receive(m);
+        return; // nothing to save
       case 'rolloutGone':
+        whatIf.reset();
         if (shown.kind === 'simulation') shown.controls.dispose();
         pending.clear();
         shown = { kind: 'gone', message: m };
@@ -259,6 +279,7 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
       }
     },
     dispose() {
+      whatIf.dispose();
       if (ticker) clearInterval(ticker);
       if (shown.kind === 'simulation') shown.controls.dispose();
     },

@@ -7,11 +7,14 @@
  */
 import type { RolloutView } from '../src/cluster';
 import { isObject, type ObjectRef } from '../src/kube';
-import type { ActionName, ActionOffer, SimulationFrame, SimulationOutcome, StepDescription } from '../src/planner';
+import type { ActionName, ActionOffer, SimulationFrame, SimulationOutcome, StepDescription, WhatIfChoice } from '../src/planner';
 import type { PlacedError } from '../src/schema';
 import { ACTION_ORDER } from '../src/cluster/action-catalog';
 
-export type { ActionName, ActionOffer, PlacedError, RolloutView, SimulationFrame, SimulationOutcome, StepDescription };
+export type { ActionName, ActionOffer, PlacedError, RolloutView, SimulationFrame, SimulationOutcome, StepDescription, WhatIfChoice };
+
+/** What-if choices, as the planner names them (a data-only copy: the page does not load the simulator). */
+export const WHAT_IF_CHOICE_NAMES: readonly WhatIfChoice[] = ['wait', 'promote', 'promoteFull', 'abort'];
 
 /** Which rollout an action is for. `context` is the kubeconfig context (absent: the current one). */
 export interface RolloutRef extends ObjectRef {
@@ -56,7 +59,21 @@ export type HostToView =
       source?: SimulationSource;
     }
   /** The end of an action the view asked for. */
-  | { kind: 'actionResult'; requestId: number; ok: boolean; message?: string };
+  | { kind: 'actionResult'; requestId: number; ok: boolean; message?: string }
+  /**
+   * The answer to a `whatIf` request: the timeline from the rollout's state now, if `choice` is
+   * made now (or why there is none); `assumptions`: what it assumes of what the cluster cannot tell.
+   */
+  | {
+      kind: 'whatIf';
+      requestId: number;
+      choice: WhatIfChoice;
+      frames: SimulationFrame[];
+      outcome?: SimulationOutcome;
+      strategy?: 'canary' | 'blueGreen';
+      assumptions?: string[];
+      error?: string;
+    };
 
 export type ViewToHost =
   /** The handshake: the host sends state only after this (and again after a reload). */
@@ -69,7 +86,9 @@ export type ViewToHost =
   /** Show the simulated manifest in its editor at this line and column (0-based), e.g. where an InvalidSpec error is. */
   | { kind: 'showManifestLine'; line: number; column: number }
   /** Something went wrong inside the view; the host logs it. */
-  | { kind: 'viewError'; message: string };
+  | { kind: 'viewError'; message: string }
+  /** Preview what happens next to the shown rollout if `choice` is made now (read only; answered by a `whatIf`). */
+  | { kind: 'whatIf'; requestId: number; target: RolloutRef; choice: WhatIfChoice };
 
 // ---------------------------------------------------------------------------------------------
 // Guards. A checker returns undefined when the value fits, else what is wrong and where.
@@ -322,6 +341,15 @@ const hostToViewChecks: Record<HostToView['kind'], Check> = {
     'source?': simulationSource,
   }),
   actionResult: obj({ requestId: int, ok: bool, 'message?': str }),
+  whatIf: obj({
+    requestId: int,
+    choice: oneOf(WHAT_IF_CHOICE_NAMES),
+    frames: list(simulationFrame),
+    'outcome?': oneOf(['promoted', 'aborted', 'waiting-for-promote', 'stuck', 'max-frames']),
+    'strategy?': oneOf(['canary', 'blueGreen']),
+    'assumptions?': list(str),
+    'error?': str,
+  }),
 };
 
 const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
@@ -336,6 +364,7 @@ const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
   terminateExperiment: exact({ kind: str, requestId: int, target: exactRolloutRef, experiment: objectName }),
   showManifestLine: exact({ kind: str, line: int, column: int }),
   viewError: obj({ message: str }),
+  whatIf: exact({ kind: str, requestId: int, target: exactRolloutRef, choice: oneOf(WHAT_IF_CHOICE_NAMES) }),
 };
 
 function problemOf(checks: Record<string, Check>, m: unknown, what: string): string | undefined {

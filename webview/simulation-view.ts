@@ -27,6 +27,8 @@ export interface SimulationOptions {
   playIntervalMs?: number;
   /** Show the manifest at this line and column (0-based): an InvalidSpec error's link. */
   onShowLine?(line: number, column: number): void;
+  /** The heading (default "Simulation"). */
+  title?: string;
 }
 
 const OUTCOME_TEXT: Record<string, string> = {
@@ -268,7 +270,13 @@ export function mountSimulation(container: HTMLElement, sim: Simulation, opts: S
   const title = h(
     'header',
     { class: 'sim-header' },
-    h('div', { class: 'title-line' }, icon('debug-alt'), h('h1', null, 'Simulation'), h('span', { class: 'where' }, sim.manifestName)),
+    h(
+      'div',
+      { class: 'title-line' },
+      icon('debug-alt'),
+      h('h1', null, opts.title ?? 'Simulation'),
+      h('span', { class: 'where' }, sim.manifestName),
+    ),
     sim.outcome && frames.length ? h('p', { class: 'muted sim-outcome', data: { outcome: sim.outcome } }, outcomeText(sim)) : null,
   );
   container.replaceChildren(title);

@@ -13,6 +13,7 @@ export const SUITES = [
   'scoped.suite',
   'convert.suite',
   'contexts.suite',
+  'whatif.suite',
 ];
 
 /** `outDir` must lie inside the repository so that the extension host resolves mocha from its node_modules. */

@@ -19,6 +19,7 @@ export * from './embedded';
 export * from './kinds';
 export * from './kubeconfig';
 export * from './lease';
+export * from './live-snapshot';
 export * from './log';
 export * from './rbac-needs';
 export * from './rest';

@@ -5,17 +5,24 @@
  * it asks. Over budget, the worker is terminated and the answer says which budget was hit.
  */
 import { Worker } from 'node:worker_threads';
-import type { SimulationFrame, SimulationOutcome } from '../planner';
+import type { LiveSnapshot, SimulationFrame, SimulationOutcome, WhatIfOptions } from '../planner';
 import type { PlacedError } from '../schema';
 
-export interface SimulationJob {
+export type SimulationJob =
   /** The manifest's text and which of its documents is the Rollout. */
-  text: string;
-  docIndex: number;
-}
+  | { text: string; docIndex: number }
+  /** What-if from the live state: a live rollout's snapshot and a person's choice (simulateFromSnapshot). */
+  | { snapshot: LiveSnapshot; whatIf: WhatIfOptions };
 
 export type SimulationAnswer =
-  | { ok: true; rollout: string; strategy: 'canary' | 'blueGreen'; frames: SimulationFrame[]; outcome: SimulationOutcome }
+  | {
+      ok: true;
+      rollout: string;
+      strategy: 'canary' | 'blueGreen';
+      frames: SimulationFrame[];
+      outcome: SimulationOutcome;
+      assumptions?: string[];
+    }
   /** `invalidSpec`: the Rollout is one Argo would refuse (InvalidSpec), so it was not simulated; `reason` is the condition's message. */
   | { ok: false; reason: string; invalidSpec?: PlacedError[] };
 
@@ -39,7 +46,7 @@ export function runSimulation(job: SimulationJob, budget: SimulationBudget): Pro
   // The text is copied into the worker's heap in one allocation, which a heap limit cannot stop
   // gracefully (the whole process would abort): too large a text is refused before.
   const maxChars = Math.floor((heapMb * 1024 * 1024) / 8);
-  if (job.text.length > maxChars) {
+  if ('text' in job && job.text.length > maxChars) {
     return Promise.resolve({
       ok: false,
       reason: `the manifest has ${job.text.length} characters: the Simulate view simulates manifests of up to ${maxChars} (its budget is ${heapMb} MB)`,

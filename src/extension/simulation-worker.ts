@@ -5,11 +5,27 @@
  * one message.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ConditionMessage, simulate, type Rollout, type Service } from '../planner';
+import { ConditionMessage, simulate, simulateFromSnapshot, type Rollout, type Service } from '../planner';
 import { documentValue, parseFile, rolloutSpecErrors } from '../schema';
 import type { SimulationAnswer, SimulationJob } from './simulation-runner';
 
 function run(job: SimulationJob): SimulationAnswer {
+  if ('snapshot' in job) {
+    // What-if from the live state: the same simulator, from the rollout's state now.
+    try {
+      const result = simulateFromSnapshot(job.snapshot, job.whatIf);
+      return {
+        ok: true,
+        rollout: result.rollout,
+        strategy: result.strategy,
+        frames: result.frames,
+        outcome: result.outcome,
+        ...(result.assumptions ? { assumptions: result.assumptions } : {}),
+      };
+    } catch (e) {
+      return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+    }
+  }
   const parsed = parseFile(job.text);
   const target = parsed.docs.find((d) => d.index === job.docIndex && d.isRollout);
   if (!target) return { ok: false, reason: `document ${job.docIndex + 1} is no longer a Rollout` };

@@ -19,6 +19,7 @@ import { terminateRefusal, type TerminateRequest } from './terminate-policy';
 import { actionDecision, type PanelState } from './webview-requests';
 import { runSimulation } from './simulation-runner';
 import { cluster } from './lazy-cluster';
+import { whatIfAnswer } from './what-if-host';
 
 export const ROLLOUT_PANEL = 'rollouts.rolloutPanel';
 export const SIMULATION_PANEL = 'rollouts.simulationPanel';
@@ -42,6 +43,8 @@ interface OpenPanel {
   push(): void;
   /** Ends the simulation in flight (a simulation panel): a newer one replaces it. */
   simulating?: AbortController;
+  /** Ends the what-if preview in flight (a rollout panel): a newer one replaces it. */
+  previewing?: AbortController;
 }
 
 export class WebviewHost implements vscode.Disposable {
@@ -79,6 +82,12 @@ export class WebviewHost implements vscode.Disposable {
   /** The open panels (for the tests): key, kind and the messages posted to each. */
   openPanels(): { key: string; kind: PanelState['kind']; ready: boolean; posted: readonly HostToView[]; panel: vscode.WebviewPanel }[] {
     return [...this.panels].map(([key, p]) => ({ key, kind: p.state.kind, ready: p.ready, posted: p.posted, panel: p.panel }));
+  }
+
+  /** For the real-editor tests (through the test API): `m` handled as if the panel's page sent it, checked like any message. */
+  receiveAsView(key: string, m: unknown): void {
+    const open = this.panels.get(key);
+    if (open) this.receive(open, m);
   }
 
   openRollout(ref: Required<ViewRolloutRef>): string {
@@ -181,6 +190,7 @@ export class WebviewHost implements vscode.Disposable {
       subs.forEach((s) => s.dispose());
       clearTimeout(this.pushSoon.get(key));
       open.simulating?.abort();
+      open.previewing?.abort();
       this.pushSoon.delete(key);
       if (this.panels.get(key) === open) this.panels.delete(key);
       this.changed.fire();
@@ -292,6 +302,9 @@ export class WebviewHost implements vscode.Disposable {
         // Only the manifest this panel simulates, whatever the message says.
         if (open.state.kind === 'simulation') void this.showManifestLine(open.state.uri, msg.line, msg.column);
         return;
+      case 'whatIf':
+        void this.preview(open, msg);
+        return;
       case 'terminateAnalysisRun':
         this.terminate(open, msg.requestId, msg.target, { kind: 'analysisRun', name: msg.analysisRun });
         return;
@@ -314,6 +327,19 @@ export class WebviewHost implements vscode.Disposable {
         return;
       }
     }
+  }
+
+  /** What-if from the live state (what-if-host.ts): computed in the simulation worker, a newer request replacing an older one. */
+  private async preview(open: OpenPanel, msg: Extract<ViewToHost, { kind: 'whatIf' }>): Promise<void> {
+    open.previewing?.abort();
+    const running = new AbortController();
+    open.previewing = running;
+    const workerFile = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist', 'simulation-worker.js').fsPath;
+    const answer = await whatIfAnswer(this.ctx, open.state, msg, workerFile, running.signal);
+    if (running.signal.aborted) return;
+    open.previewing = undefined;
+    if (answer.kind === 'whatIf' && answer.error) this.ctx.log.warn(`webview: preview: ${answer.error}`);
+    this.post(open, answer);
   }
 
   /**

@@ -65,3 +65,9 @@ export function actionDecision(panel: PanelState, msg: Extract<ViewToHost, { kin
   const target: PanelActionTarget = { ...panel.ref, askedByPanel: true };
   return { ok: true, command: actionCommandId(msg.action), args: [target, ...extra] };
 }
+
+/** Why a panel may not preview `msg`'s rollout (undefined: it may; a preview reads only, but only the panel's own rollout). */
+export function whatIfRefusal(panel: PanelState, msg: Extract<ViewToHost, { kind: 'whatIf' }>): string | undefined {
+  if (panel.kind !== 'rollout') return 'a simulation panel shows no live rollout';
+  return targetRefusal(panel.ref, msg.target);
+}

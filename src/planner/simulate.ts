@@ -17,7 +17,7 @@
  */
 import { cloneJson, deepEqual } from '../kube';
 import type { ActionResult } from './actions';
-import { applyRolloutPatch, promoteAction, abortAction, restartAction } from './actions';
+import { applyRolloutPatch, planAction, promoteAction, abortAction, restartAction } from './actions';
 import { canaryStepsOf, minReadySecondsOf, stableAndCanaryServices } from './defaults';
 import type { Effect, World } from './effects';
 import { applyEffects, describeEffect } from './effects';
@@ -144,9 +144,11 @@ export interface SimulationResult {
   rollout: string;
   strategy: 'canary' | 'blueGreen';
   outcome: SimulationOutcome;
-  /** Seconds from the update to the last frame. */
+  /** Seconds from the update (or, from a live snapshot, from now) to the last frame. */
   duration: number;
   frames: SimulationFrame[];
+  /** From a live snapshot: what the timeline assumes of what the snapshot cannot tell (pods not ready yet, running analysis). */
+  assumptions?: string[];
 }
 
 const DEFAULT_START = '2026-01-01T00:00:00Z';
@@ -171,6 +173,8 @@ interface PodGroup {
   count: number;
   createdAt: number;
   readyAt: number;
+  /** A pod of a live snapshot keeps its own name (a group of one). */
+  name?: string;
 }
 
 /** The workload simulator's state: pods per ReplicaSet and run completion times. */
@@ -183,7 +187,7 @@ interface Workload {
   podCount: number;
 }
 
-const podName = (rs: string, serial: number): string => `${rs}-${serial.toString(36)}`;
+const podName = (rs: string, serial: number, group?: PodGroup): string => group?.name ?? `${rs}-${serial.toString(36)}`;
 const podsIn = (groups: readonly PodGroup[]): number => groups.reduce((n, g) => n + g.count, 0);
 
 /** The groups without the pods `present` lacks (the controller evicted them). Groups of many pods are split only where a pod went. */
@@ -193,7 +197,7 @@ function withoutEvicted(rs: string, groups: readonly PodGroup[], present: Readon
     let from = g.first;
     const end = g.first + g.count;
     for (let serial = g.first; serial < end; serial++) {
-      if (present.has(podName(rs, serial))) continue;
+      if (present.has(podName(rs, serial, g))) continue;
       if (serial > from) out.push({ ...g, first: from, count: serial - from });
       from = serial + 1;
     }
@@ -334,7 +338,7 @@ function syncWorkload(world: World, wl: Workload, nowMs: number, readyAfterMs: n
   for (const { rs, pods } of kept) {
     const name = rs.metadata?.name ?? '';
     for (const g of pods)
-      for (let serial = g.first; serial < g.first + g.count; serial++) podObjects.push(podObject(rs, podName(name, serial), g, nowMs));
+      for (let serial = g.first; serial < g.first + g.count; serial++) podObjects.push(podObject(rs, podName(name, serial, g), g, nowMs));
   }
   return { ...world, replicaSets, pods: podObjects };
 }
@@ -565,12 +569,40 @@ function nonStatusEvents(effects: readonly Effect[]): string[] {
   return effects.filter((e) => e.kind !== 'updateStatus' && e.kind !== 'setRolloutRevision').map(describeEffect);
 }
 
-/**
- * Simulates `rollout` (a manifest: its status is ignored) from a steady state at revision 1
- * through an update to revision 2, until it is fully promoted, aborted back to stable, waits
- * for a person (with `autoPromote: false`), or `maxFrames` is reached.
- */
-export function simulate(rollout: Rollout, options: SimulateOptions = {}): SimulationResult {
+/** The controller's whole decision at `ms` (history limits included); no router objects or workloadRef here. */
+function decideAt(world: World, ms: number) {
+  // The rollout's controller reads what the rollout owns: not its Experiments' ReplicaSets, pods and AnalysisRuns.
+  const replicaSets = world.replicaSets.filter((rs) => !ownedByExperiment(rs));
+  const names = new Set(replicaSets.map((rs) => rs.metadata?.name));
+  const pods = world.pods?.filter((p) => names.has(controllerOf(p)?.name));
+  const runs = world.analysisRuns.filter((r) => !ownedByExperiment(r));
+  return decideRollout({
+    rollout: world.rollout,
+    replicaSets,
+    services: world.services,
+    analysisRuns: runs,
+    experiments: world.experiments,
+    ...(pods ? { pods } : {}),
+    now: new Date(ms),
+  });
+}
+
+/** Where a timeline starts: a world at `startMs` (its first frame), and what is done right after that frame. */
+interface TimelineStart {
+  name: string;
+  strategy: 'canary' | 'blueGreen';
+  world: World;
+  wl: Workload;
+  startMs: number;
+  minReadyMs: number;
+  /** What the first frame says. */
+  firstEvents: string[];
+  /** The update (a manifest's timeline) or a person's choice (a live rollout's), right after the first frame. */
+  change?: { apply: (world: World) => World; event: string; action: SimulationFrame['action'] };
+  assumptions?: string[];
+}
+
+function refuseUnplannable(rollout: Rollout): void {
   // Callers show validation's errors instead (InvalidSpec); this keeps the counts from going negative whatever the caller does.
   const unplannable = unplannableSteps(rollout).findIndex((why) => why !== undefined);
   if (rollout.spec?.strategy?.canary && unplannable >= 0) {
@@ -578,18 +610,18 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
       `spec.strategy.canary.steps[${unplannable}]: ${unplannableSteps(rollout)[unplannable]}: Argo refuses this spec (InvalidSpec), so it is not simulated`,
     );
   }
+}
+
+/**
+ * Simulates `rollout` (a manifest: its status is ignored) from a steady state at revision 1
+ * through an update to revision 2, until it is fully promoted, aborted back to stable, waits
+ * for a person (with `autoPromote: false`), or `maxFrames` is reached.
+ */
+export function simulate(rollout: Rollout, options: SimulateOptions = {}): SimulationResult {
+  refuseUnplannable(rollout);
   const podReadyMs = Math.max(0, options.podReadySeconds ?? 10) * 1000;
-  const autoPromote = options.autoPromote ?? true;
-  const promoteAfterMs = Math.max(0, options.promoteAfterSeconds ?? 0) * 1000;
-  const maxFrames = Math.max(1, options.maxFrames ?? 500);
-  const runs = {
-    analysisResult: options.analysisResult ?? 'Successful',
-    analysisSeconds: Math.max(0, options.analysisSeconds ?? 30),
-  } as const;
   const startMs = Date.parse(options.start ?? DEFAULT_START);
   const minReadyMs = minReadySecondsOf(rollout) * 1000;
-  const name = rollout.metadata?.name ?? 'rollout';
-  const strategy = rollout.spec?.strategy?.canary ? 'canary' : 'blueGreen';
 
   const manifest: Rollout = { ...cloneJson(rollout), status: {} };
   delete manifest.status;
@@ -600,33 +632,218 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
 
   const wl: Workload = { pods: new Map(), minReadyMs: new Map(), runsEndAt: new Map(), podCount: 0 };
   let world: World = { rollout: manifest, replicaSets: [], services, analysisRuns: [], experiments: [], pods: [] };
-  // The rollout's controller reads what the rollout owns: not its Experiments' ReplicaSets, pods and AnalysisRuns.
-  const reconcileAt = (ms: number) => {
-    const replicaSets = world.replicaSets.filter((rs) => !ownedByExperiment(rs));
-    const names = new Set(replicaSets.map((rs) => rs.metadata?.name));
-    const pods = world.pods?.filter((p) => names.has(controllerOf(p)?.name));
-    const runs = world.analysisRuns.filter((r) => !ownedByExperiment(r));
-    // The controller's whole decision (history limits included); no router objects or workloadRef here.
-    return decideRollout({
-      rollout: world.rollout,
-      replicaSets,
-      services: world.services,
-      analysisRuns: runs,
-      experiments: world.experiments,
-      ...(pods ? { pods } : {}),
-      now: new Date(ms),
-    });
-  };
 
   // Steady state at revision 1: the initial deploy with pods ready at once, an hour before the update.
   const setupMs = startMs - 3600_000;
   for (let i = 0; i < MAX_RECONCILES_PER_INSTANT; i++) {
-    const r = reconcileAt(setupMs);
+    const r = decideAt(world, setupMs);
     world = syncWorkload(applyEffects(world, r.effects), wl, setupMs, 0, 0);
     if (r.effects.length === 0) break;
   }
   for (const pods of wl.pods.values()) for (const p of pods) p.readyAt = Math.min(p.readyAt, setupMs - minReadyMs);
   world = syncWorkload(world, wl, startMs, podReadyMs, minReadyMs);
+
+  return timeline(
+    {
+      name: rollout.metadata?.name ?? 'rollout',
+      strategy: rollout.spec?.strategy?.canary ? 'canary' : 'blueGreen',
+      world,
+      wl,
+      startMs,
+      minReadyMs,
+      firstEvents: ['steady state at revision 1'],
+      change: {
+        apply: (w) => ({ ...w, rollout: { ...updatedRollout(w.rollout, options.newImage), status: w.rollout.status } }),
+        event: options.newImage !== undefined ? `update: image ${options.newImage}` : 'update: pod template changed (revision 2)',
+        action: 'update',
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * A live rollout as the cluster shows it at `now` (what the embedded controller gathers, plus its
+ * Experiments' objects and the pods): where a what-if timeline starts.
+ */
+export interface LiveSnapshot {
+  /** The Rollout with its status (absent: no controller has seen it yet). */
+  rollout: Rollout;
+  /** The rollout's ReplicaSets and its Experiments'. */
+  replicaSets: readonly ReplicaSet[];
+  /** The pods of those ReplicaSets; absent: not read (each ReplicaSet's are counted from its status). */
+  pods?: readonly KubePod[];
+  /** The rollout's AnalysisRuns and its Experiments', with their measurements so far. */
+  analysisRuns: readonly AnalysisRun[];
+  experiments: readonly Experiment[];
+  /** The Services of its namespace. */
+  services: readonly Service[];
+  /** When the snapshot was taken (RFC 3339): the timeline's time 0. */
+  now: string;
+}
+
+/** What a person does now: nothing (wait for what is pending, a timed pause expiring included), or one action. */
+export type WhatIfChoice = 'wait' | 'promote' | 'promoteFull' | 'abort';
+export const WHAT_IF_CHOICES: readonly WhatIfChoice[] = ['wait', 'promote', 'promoteFull', 'abort'];
+
+export interface WhatIfOptions extends Omit<SimulateOptions, 'newImage' | 'services' | 'start'> {
+  /** Default 'wait'. */
+  choice?: WhatIfChoice;
+}
+
+const CHOICE_EVENTS: Record<Exclude<WhatIfChoice, 'wait'>, string> = {
+  promote: 'promote (kubectl argo rollouts promote)',
+  promoteFull: 'promote fully (kubectl argo rollouts promote --full)',
+  abort: 'abort (kubectl argo rollouts abort)',
+};
+
+interface MetricCounts {
+  count?: number;
+  successful?: number;
+  failed?: number;
+  inconclusive?: number;
+  error?: number;
+}
+
+/** "3 measurements so far (2 successful, 1 failed)" from a run's metric results. */
+function measurementsSoFar(run: AnalysisRun): string {
+  const results = (run.status?.['metricResults'] as MetricCounts[] | undefined) ?? [];
+  const sum = (k: keyof MetricCounts) => results.reduce((n, m) => n + (typeof m[k] === 'number' ? m[k] : 0), 0);
+  const parts = (['successful', 'failed', 'inconclusive', 'error'] as const).filter((k) => sum(k) > 0).map((k) => `${sum(k)} ${k}`);
+  const count = sum('count');
+  return `${count} measurement${count === 1 ? '' : 's'} so far${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+const readyCondition = (pod: KubePod) => (pod.status?.conditions ?? []).find((c) => c.type === 'Ready');
+
+/**
+ * What happens next to a live rollout, from `snapshot` (the cluster's state at `snapshot.now`),
+ * when a person makes `choice` now, by the same timeline as `simulate`. Frames count seconds from
+ * now. Pods that are not ready yet become ready `podReadySeconds` after their creation (not
+ * before now); AnalysisRuns still running keep their measurements so far and end with
+ * `analysisResult` `analysisSeconds` after they started (the simulator's assumption for analysis;
+ * the first frame says so for each). With `autoPromote` (default false) later points that need a
+ * person are promoted too; without, the timeline stops at the first.
+ */
+export function simulateFromSnapshot(snapshot: LiveSnapshot, options: WhatIfOptions = {}): SimulationResult {
+  const nowMs = Date.parse(snapshot.now);
+  if (Number.isNaN(nowMs)) throw new Error(`the snapshot's time "${snapshot.now}" is not a time`);
+  const rollout = cloneJson(snapshot.rollout);
+  refuseUnplannable(rollout);
+  const podReadyMs = Math.max(0, options.podReadySeconds ?? 10) * 1000;
+  const analysisMs = Math.max(0, options.analysisSeconds ?? 30) * 1000;
+  const analysisResult = options.analysisResult ?? 'Successful';
+  const minReadyMs = minReadySecondsOf(rollout) * 1000;
+  const assumptions: string[] = [];
+  const wl: Workload = { pods: new Map(), minReadyMs: new Map(), runsEndAt: new Map(), podCount: 0 };
+
+  const replicaSets = snapshot.replicaSets.map((rs) => cloneJson(rs));
+  const byName = new Map(replicaSets.map((rs) => [rs.metadata?.name ?? '', rs]));
+  const timeOf = (t: string | undefined, fallback: number) => {
+    const ms = t === undefined ? NaN : Date.parse(t);
+    return Number.isNaN(ms) ? fallback : ms;
+  };
+  let notReady = 0;
+  if (snapshot.pods) {
+    for (const rs of replicaSets) wl.pods.set(rs.metadata?.name ?? '', []);
+    for (const pod of snapshot.pods) {
+      const owner = controllerOf(pod);
+      // A pod on its way out is not counted by its ReplicaSet any more.
+      if (pod.metadata?.deletionTimestamp || owner?.kind !== 'ReplicaSet' || !byName.has(owner.name)) continue;
+      const createdAt = Math.min(nowMs, timeOf(pod.metadata?.creationTimestamp, nowMs));
+      const ready = readyCondition(pod);
+      let readyAt: number;
+      if (ready?.status === 'True') readyAt = Math.min(nowMs, timeOf(ready.lastTransitionTime, createdAt));
+      else {
+        readyAt = Math.max(nowMs, createdAt + podReadyMs);
+        notReady++;
+      }
+      wl.pods.get(owner.name)!.push({ first: wl.podCount++, count: 1, createdAt, readyAt, name: pod.metadata?.name ?? '' });
+    }
+  } else {
+    // No pods read: each ReplicaSet's as its status counts them (available, ready, and the rest on their way).
+    for (const rs of replicaSets) {
+      const total = rs.status?.replicas ?? 0;
+      const ready = Math.min(total, rs.status?.readyReplicas ?? 0);
+      const available = Math.min(ready, rs.status?.availableReplicas ?? 0);
+      const minMs = ownedByExperiment(rs) ? Math.max(0, rs.spec?.minReadySeconds ?? 0) * 1000 : minReadyMs;
+      const groups: PodGroup[] = [];
+      const add = (count: number, readyAt: number) => {
+        if (count <= 0) return;
+        groups.push({ first: wl.podCount, count, createdAt: Math.min(readyAt, nowMs), readyAt });
+        wl.podCount += count;
+      };
+      add(available, nowMs - minMs);
+      add(ready - available, nowMs);
+      add(total - ready, nowMs + podReadyMs);
+      notReady += total - ready;
+      wl.pods.set(rs.metadata?.name ?? '', groups);
+    }
+  }
+  if (notReady > 0)
+    assumptions.push(
+      `assumed: the ${notReady} pod${notReady === 1 ? '' : 's'} not ready now become${notReady === 1 ? 's' : ''} ready ${podReadyMs / 1000}s after ${notReady === 1 ? 'its' : 'their'} creation, as new pods do`,
+    );
+
+  const analysisRuns = snapshot.analysisRuns.map((run) => cloneJson(run));
+  for (const run of analysisRuns) {
+    if (isCompletedPhase(run.status?.phase) || run.spec?.terminate) continue;
+    const name = run.metadata?.name ?? '';
+    const startedAt = timeOf(run.status?.['startedAt'] as string | undefined, timeOf(run.metadata?.creationTimestamp, nowMs));
+    const endAt = Math.max(nowMs, startedAt + analysisMs);
+    wl.runsEndAt.set(`${run.kind}/${name}`, endAt);
+    assumptions.push(
+      `assumed: AnalysisRun ${name} is ${run.status?.phase || 'Pending'} with ${measurementsSoFar(run)}; it ends ${analysisResult} at +${Math.round((endAt - nowMs) / 1000)}s (${analysisMs / 1000}s after it started, as the simulator assumes of every run)`,
+    );
+  }
+
+  let world: World = {
+    rollout,
+    replicaSets,
+    services: snapshot.services.map((s) => cloneJson(s)),
+    analysisRuns,
+    experiments: snapshot.experiments.map((ex) => cloneJson(ex)),
+    // No pods listed yet: none is taken for evicted; syncWorkload lists the workload's.
+    pods: undefined,
+  };
+  world = syncWorkload(world, wl, nowMs, podReadyMs, minReadyMs);
+
+  const choice = options.choice ?? 'wait';
+  let change: TimelineStart['change'];
+  if (choice !== 'wait') {
+    const owned = replicaSets.filter((rs) => !ownedByExperiment(rs));
+    const result = planAction({ kind: choice }, rollout, owned);
+    if (!result.ok) throw new Error(`cannot ${choice === 'promoteFull' ? 'promote fully' : choice}: ${result.reason}`);
+    change = { apply: (w) => applyAction(w, result), event: CHOICE_EVENTS[choice], action: choice === 'abort' ? 'abort' : 'promote' };
+  }
+  return timeline(
+    {
+      name: rollout.metadata?.name ?? 'rollout',
+      strategy: rollout.spec?.strategy?.canary ? 'canary' : 'blueGreen',
+      world,
+      wl,
+      startMs: nowMs,
+      minReadyMs,
+      firstEvents: ['now: the rollout as the cluster shows it', ...assumptions],
+      ...(change ? { change } : {}),
+      assumptions,
+    },
+    { ...options, autoPromote: options.autoPromote ?? false },
+  );
+}
+
+/** The timeline from `start`: the first frame, the change, then the controller and the workload until the rollout settles. */
+function timeline(start: TimelineStart, options: SimulateOptions): SimulationResult {
+  const podReadyMs = Math.max(0, options.podReadySeconds ?? 10) * 1000;
+  const autoPromote = options.autoPromote ?? true;
+  const promoteAfterMs = Math.max(0, options.promoteAfterSeconds ?? 0) * 1000;
+  const maxFrames = Math.max(1, options.maxFrames ?? 500);
+  const runs = {
+    analysisResult: options.analysisResult ?? 'Successful',
+    analysisSeconds: Math.max(0, options.analysisSeconds ?? 30),
+  } as const;
+  const { name, strategy, wl, startMs, minReadyMs } = start;
+  let world = start.world;
 
   const frames: SimulationFrame[] = [];
   /** Adds a frame when something people see changed, or something happened. Returns whether it did. */
@@ -644,13 +861,15 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     countedOnlySaid = true;
     return [`more than ${POD_OBJECTS_LIMIT} pods: they are counted, not simulated one by one (no pod restarts or pod metadata updates)`];
   };
-  push(startMs, [], ['steady state at revision 1', ...countedOnly()]);
+  push(startMs, [], [...start.firstEvents, ...countedOnly()]);
 
-  // The update.
-  world = { ...world, rollout: { ...updatedRollout(world.rollout, options.newImage), status: world.rollout.status } };
-  const updateEvent = options.newImage !== undefined ? `update: image ${options.newImage}` : 'update: pod template changed (revision 2)';
-  let pendingEvents: string[] = [updateEvent];
-  let pendingAction: SimulationFrame['action'] | undefined = 'update';
+  let pendingEvents: string[] = [];
+  let pendingAction: SimulationFrame['action'] | undefined;
+  if (start.change) {
+    world = start.change.apply(world);
+    pendingEvents = [start.change.event];
+    pendingAction = start.change.action;
+  }
   let aborted = false;
   let outcome: SimulationOutcome | undefined;
   let nowMs = startMs;
@@ -672,7 +891,7 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     world = syncRuns(world, wl, nowMs, runs);
     const experiments = syncExperiments(world, nowMs, syncPods);
     world = experiments.world;
-    const result = reconcileAt(nowMs);
+    const result = decideAt(world, nowMs);
     world = syncWorkload(applyEffects(world, result.effects), wl, nowMs, podReadyMs, minReadyMs);
     world = syncRuns(world, wl, nowMs, runs);
     if (result.effects.length > 0 || experiments.changed) {
@@ -730,7 +949,8 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
     const settled = (status.stableRS === newHash || status.abort === true) && restarted;
     if (next === undefined || (settled && quiet(world) && result.requeueAfterSeconds === undefined && experiments.wakeAtMs === undefined)) {
       outcome = status.stableRS === newHash ? 'promoted' : status.abort ? 'aborted' : 'stuck';
-      if (pendingEvents.length > 0 || pendingAction) push(nowMs, result.waitingFor, pendingEvents, pendingAction);
+      // The state it ends in, when the pods' last coming up changed what the last frame shows (push skips a same view).
+      push(nowMs, result.waitingFor, pendingEvents, pendingAction);
       break;
     }
     nowMs = next;
@@ -740,7 +960,14 @@ export function simulate(rollout: Rollout, options: SimulateOptions = {}): Simul
   }
 
   const last = frames[frames.length - 1]!;
-  return { rollout: name, strategy, outcome: outcome ?? 'stuck', duration: last.time, frames };
+  return {
+    rollout: name,
+    strategy,
+    outcome: outcome ?? 'stuck',
+    duration: last.time,
+    frames,
+    ...(start.assumptions ? { assumptions: start.assumptions } : {}),
+  };
 }
 
 /** Two frames show the same thing (ignoring when, and what happened to get there). */

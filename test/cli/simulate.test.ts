@@ -267,4 +267,19 @@ spec:
       assert.match(err, /Usage: rollouts simulate FILE/);
     }
   });
+
+  it('--from-cluster: a FILE too, two choices, or a cluster-only option without it is bad usage, said exactly', async () => {
+    for (const [args, said] of [
+      [['a.yaml', '--from-cluster', 'web'], /give a FILE or --from-cluster NAME, not both/],
+      [['--from-cluster', 'web', '--promote', '--abort'], /choose one of --promote, --promote-full and --abort/],
+      [['a.yaml', '--promote'], /--promote goes with --from-cluster NAME/],
+      [['a.yaml', '-n', 'prod'], /-n\/--namespace goes with --from-cluster NAME/],
+      [['--from-cluster'], /--from-cluster needs a value/],
+    ] as const) {
+      const { code, err } = await run([...args]);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(err, said);
+      noStackTrace(err);
+    }
+  });
 });

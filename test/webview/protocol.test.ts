@@ -99,7 +99,7 @@ describe('webview protocol: host to view', () => {
     assert.equal(hostToViewProblem(m), 'message(rollout).view.revisions[0].replicaSets[0].desired should be a finite number, not string');
     assert.equal(
       hostToViewProblem({ kind: 'explode' }),
-      'message.kind should be one of rollout, rolloutGone, simulation, actionResult, not "explode"',
+      'message.kind should be one of rollout, rolloutGone, simulation, actionResult, whatIf, not "explode"',
     );
     assert.equal(hostToViewProblem('rollout'), 'message should be an object, not string');
     const withMetric = clone(canaryPaused()) as Extract<HostToView, { kind: 'rollout' }>;

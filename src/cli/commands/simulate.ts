@@ -5,22 +5,30 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { PodTemplateSpec, Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult } from '../../planner';
+import type { PodTemplateSpec, Rollout, Service, SimulateOptions, SimulationFrame, SimulationResult, WhatIfChoice } from '../../planner';
 import { isCompletedPhase, simulate, stepProgress, stepText } from '../../planner';
 import type { ParsedFile } from '../../schema';
 import { findingRange, lineIndex, parseFile, readableDocumentValue, rolloutSpecErrors } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { parseOptions, type OptionTable } from '../args';
+import { parseOptions, targetOptions, type OptionTable } from '../args';
 import { readError } from '../files';
 import { formatTable } from '../table';
+import { cluster } from '../lazy-cluster';
 
 const usage = `Usage: rollouts simulate FILE [options]
+       rollouts simulate --from-cluster NAME [-n NS] [--promote|--promote-full|--abort] [options]
 
 Simulates every Rollout in FILE from a steady state through an update of its pod
 template to full promotion (or an abort), and prints what happens when: the step,
 canary and stable ReplicaSets (desired/available pods), the traffic weight, which
 ReplicaSet each Service selects, and what the rollout waits for.
+
+With --from-cluster, the same timeline starts from a live rollout as the cluster
+shows it now (its step, pods, analysis results so far, pause timers): what happens
+next if you do nothing (a timed pause expires, running analysis ends), or promote,
+promote fully or abort now. It only reads the cluster. TIME counts from now; it
+stops at the next point that needs a person (unless --auto-promote).
 
 Options:
   --format table|json     output (default table); json prints the frames
@@ -35,15 +43,45 @@ Options:
                           30); an experiment itself lasts its duration once its pods are up
   --max-frames N          stop after N frames (default 500)
 
+From the cluster:
+  --from-cluster NAME     the live rollout NAME instead of a FILE
+  --promote               what happens if you promote now
+  --promote-full          ... if you promote fully now (skipping the remaining steps)
+  --abort                 ... if you abort now
+                          (none of the three: what happens if you do nothing)
+  --auto-promote          promote at every later point that needs a person too
+  -n, --namespace NS      the rollout's namespace (default: the context's)
+  --context C             kubeconfig context (default: the current one)
+  --kubeconfig F          kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
+
 Exit codes: 0 simulated; 2 the file cannot be read, is not YAML, has no Rollout,
-or a Rollout is invalid (each problem is printed with its line and field).
+or a Rollout is invalid (each problem is printed with its line and field); with
+--from-cluster, 1 the cluster cannot be read, the rollout is not there, or the
+choice cannot be made now (the reason is printed).
 `;
 
+/** `--from-cluster`: which live rollout, where, and what a person does now. */
+export interface FromCluster {
+  name: string;
+  namespace?: string;
+  context?: string;
+  kubeconfig?: string;
+  choice: WhatIfChoice;
+}
+
 interface SimulateArgs {
-  file: string;
+  /** Absent with --from-cluster. */
+  file?: string;
+  fromCluster?: FromCluster;
   format: 'table' | 'json';
   options: SimulateOptions;
 }
+
+const CHOICE_FLAGS: Record<'promote' | 'promote-full' | 'abort', WhatIfChoice> = {
+  promote: 'promote',
+  'promote-full': 'promoteFull',
+  abort: 'abort',
+};
 
 function numberArg(flag: string, v: string, integer: boolean): number {
   const n = Number(v);
@@ -62,6 +100,13 @@ const simulateOptions = {
   'analysis-result': { type: 'string' },
   'analysis-seconds': { type: 'string' },
   'max-frames': { type: 'string' },
+  // What-if from the live state.
+  'from-cluster': { type: 'string' },
+  promote: { type: 'boolean' },
+  'promote-full': { type: 'boolean' },
+  abort: { type: 'boolean' },
+  'auto-promote': { type: 'boolean' },
+  ...targetOptions,
 } as const satisfies OptionTable;
 
 export function parseSimulateArgs(args: string[]): SimulateArgs {
@@ -89,6 +134,25 @@ export function parseSimulateArgs(args: string[]): SimulateArgs {
   }
   const [file, second] = positionals;
   if (second !== undefined) throw new UsageError(`one FILE only, got "${file}" and "${second}"`);
+  const choices = (['promote', 'promote-full', 'abort'] as const).filter((c) => o[c]);
+  if (choices.length > 1) throw new UsageError('choose one of --promote, --promote-full and --abort, got two');
+  if (o['auto-promote']) options.autoPromote = true;
+  if (o['from-cluster'] !== undefined) {
+    if (file !== undefined) throw new UsageError(`give a FILE or --from-cluster NAME, not both (got "${file}")`);
+    const fromCluster: FromCluster = { name: o['from-cluster'], choice: choices[0] ? CHOICE_FLAGS[choices[0]] : 'wait' };
+    if (o.namespace !== undefined) fromCluster.namespace = o.namespace;
+    if (o.context !== undefined) fromCluster.context = o.context;
+    if (o.kubeconfig !== undefined) fromCluster.kubeconfig = o.kubeconfig;
+    return { fromCluster, format, options };
+  }
+  const liveOnly = [
+    ...choices.map((c) => `--${c}`),
+    ...(o['auto-promote'] ? ['--auto-promote'] : []),
+    ...(o.namespace !== undefined ? ['-n/--namespace'] : []),
+    ...(o.context !== undefined ? ['--context'] : []),
+    ...(o.kubeconfig !== undefined ? ['--kubeconfig'] : []),
+  ];
+  if (liveOnly.length > 0) throw new UsageError(`${liveOnly[0]} goes with --from-cluster NAME`);
   if (file === undefined) throw new UsageError('FILE is missing');
   return { file, format, options };
 }
@@ -260,7 +324,9 @@ export const simulateCommand: Command = {
   summary: 'show step by step what each Rollout in a file does when it is updated',
   usage,
   async run(args: string[], io: CommandIO): Promise<number> {
-    const { file, format, options } = parseSimulateArgs(args);
+    const { file, fromCluster, format, options } = parseSimulateArgs(args);
+    if (fromCluster) return simulateFromCluster(fromCluster, format, options, io);
+    if (file === undefined) throw new UsageError('FILE is missing');
     let text: string;
     try {
       text = await readFile(resolve(io.cwd, file), 'utf8');
@@ -294,3 +360,56 @@ export const simulateCommand: Command = {
     return failed ? 2 : 0;
   },
 };
+
+const CHOICE_TEXT: Record<WhatIfChoice, string> = {
+  wait: 'if nothing is done',
+  promote: 'if it is promoted now',
+  promoteFull: 'if it is promoted fully now',
+  abort: 'if it is aborted now',
+};
+
+/** `--from-cluster`: the live rollout's timeline from now, read from the cluster (never written). */
+async function simulateFromCluster(live: FromCluster, format: 'table' | 'json', options: SimulateOptions, io: CommandIO): Promise<number> {
+  const target = {
+    name: live.name,
+    rest: [],
+    namespaces: live.namespace !== undefined ? [live.namespace] : [],
+    flags: {},
+    ...(live.namespace !== undefined ? { namespace: live.namespace } : {}),
+    ...(live.context !== undefined ? { context: live.context } : {}),
+    ...(live.kubeconfig !== undefined ? { kubeconfig: live.kubeconfig } : {}),
+  };
+  const conn = await cluster().connectCheckedOrSay(target, io);
+  if (!conn) return 1;
+  const w = cluster().watchCluster({
+    kc: conn.kc,
+    rest: conn.rest,
+    log: cluster().lineLog((l) => io.err(l)),
+    namespaces: [conn.namespace],
+  });
+  try {
+    await cluster().settledOrSay(w, io);
+    const { newImage: _image, services: _services, start: _start, ...rest } = options;
+    const answer = cluster().whatIfFromStores(w.stores, conn.namespace, live.name, new Date(), { ...rest, choice: live.choice });
+    if (!answer.ok) {
+      io.err(`rollouts simulate --from-cluster: ${answer.reason} (context "${conn.context}")`);
+      return 1;
+    }
+    const result = answer.result;
+    if (format === 'json') {
+      io.out(JSON.stringify(result, null, 2));
+      return 0;
+    }
+    const rollout = w.stores.rollouts.get(live.name, conn.namespace)!;
+    io.out(
+      [
+        `From the cluster now (${result.frames[0]?.at ?? ''}, context "${conn.context}", namespace "${conn.namespace}"), ${CHOICE_TEXT[live.choice]}; TIME counts from now.`,
+        ...(result.assumptions ?? []).map((a) => `- ${a}`),
+        formatSimulationTable(result, rollout),
+      ].join('\n'),
+    );
+    return 0;
+  } finally {
+    w.dispose();
+  }
+}
