@@ -51,7 +51,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ctx.panels = ctx.forWindow(new WebviewHost(ctx, webviewPage));
     registerCommands(ctx);
     const walkthrough = ctx.forWindow(
-      new WalkthroughProgress(ctx, { diagnostics: onDidPublishDiagnostics, hover: onDidShowHover, actions: onDidRunAction }),
+      new WalkthroughProgress(
+        ctx,
+        { diagnostics: onDidPublishDiagnostics, hover: onDidShowHover, actions: onDidRunAction },
+        context.globalState,
+      ),
     );
 
     const status = ctx.forWindow(createStatusBar(session));

@@ -28,6 +28,15 @@ export const walkthroughKeys = {
 export type WalkthroughKey = keyof typeof walkthroughKeys;
 
 /**
+ * The second half of every step's `onContext` expression: "and the walkthrough is the active editor".
+ * The workbench completes a step only when its expression turns true while it listens; one already
+ * true when it registers the walkthrough (its service starts with the first walkthrough shown in a
+ * window) never completes it. So a key set before (in this window, or kept from an earlier one)
+ * checks its step when the user comes to the walkthrough, as this half turns true.
+ */
+export const WHEN_WALKTHROUGH_SHOWN = 'activeEditor == gettingStartedPage';
+
+/**
  * The demo rollout (src/localcluster/demo.ts) that the walkthrough's "Start Local Cluster" pauses at
  * its first `pause: {}` step, and the images it switches between to start that update.
  */

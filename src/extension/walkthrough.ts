@@ -3,10 +3,12 @@
  * opens, the paused canary it makes on the local cluster, and its context keys
  * (walkthrough-keys.ts), each set true from the real event its step waits for.
  *
- * The keys live for the window only, not in globalState: the workbench keeps each step's "done"
- * itself (its getting-started service saves step progress in the profile's storage once a step's
- * `onContext` expression held), and its "Reset Progress" clears that. Keys re-set from globalState
- * on activation would complete a reset step again at once, with nothing having happened.
+ * The keys say "has happened, ever" for this user: kept in globalState and set again on activation,
+ * so that a step done before a reload or in another workspace is checked when the walkthrough is
+ * next shown (walkthrough-keys.ts's WHEN_WALKTHROUGH_SHOWN says how the workbench needs that; the UI
+ * pass of scripts/vscode-e2e/run.mjs promotes, reloads, opens the walkthrough and finds the step
+ * checked). The workbench keeps a step done itself once checked; after its "reset progress", a step
+ * whose event once happened is checked again when shown with the extension active.
  */
 import * as vscode from 'vscode';
 import type { ActionName, Rollout } from '../planner';
@@ -35,7 +37,10 @@ export interface WalkthroughEvents {
   actions: vscode.Event<{ action: ActionName }>;
 }
 
-/** Sets each walkthrough key once its event happened in this window. */
+/** globalState's entry: the keys already set. */
+const DONE_KEYS = 'walkthrough.done';
+
+/** Sets each walkthrough key once its event happened, and again on activation when it happened before. */
 export class WalkthroughProgress implements vscode.Disposable {
   private readonly done = new Set<WalkthroughKey>();
   /** The example documents opened in this window: only their diagnostics and hovers count. */
@@ -45,7 +50,13 @@ export class WalkthroughProgress implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[] = [this.changed];
 
-  constructor(ctx: Ctx, events: WalkthroughEvents) {
+  constructor(
+    ctx: Ctx,
+    events: WalkthroughEvents,
+    /** Where the keys already set are kept (globalState). */
+    private readonly memory: vscode.Memento,
+  ) {
+    for (const key of memory.get<WalkthroughKey[]>(DONE_KEYS, [])) if (key in walkthroughKeys) this.mark(key);
     const isExample = (uri: vscode.Uri) => this.examples.has(uri.toString());
     this.subs.push(
       exampleOpened.event((uri) => this.examples.add(uri.toString())),
@@ -70,6 +81,7 @@ export class WalkthroughProgress implements vscode.Disposable {
   private mark(key: WalkthroughKey): void {
     if (this.done.has(key)) return;
     this.done.add(key);
+    void this.memory.update(DONE_KEYS, [...this.done]);
     void vscode.commands.executeCommand('setContext', walkthroughKeys[key], true);
     this.changed.fire(key);
   }
