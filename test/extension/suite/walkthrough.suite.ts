@@ -113,6 +113,16 @@ describe('the Get Started walkthrough', function () {
 
   it('4. Promote: done once a promote succeeded; no question is asked for a canary paused at a step', async () => {
     assert.ok(!t.walkthrough.has('promoted'));
+    // The command ends by showing the Rollouts view, whose first showing connects again (extension.ts): wait for that.
+    await until(
+      'the Rollouts view shown, connected to the local cluster, with the canary paused',
+      () =>
+        t.treeView.visible &&
+        t.session.state.kind === 'connected' &&
+        t.session.stores?.rollouts.get(walkthroughCanary.name, walkthroughCanary.namespace)?.status?.phase === 'Paused',
+      [t.tree.onDidRefresh, t.treeView.onDidChangeVisibility],
+      30_000,
+    );
     const asked: string[] = [];
     const sub = t.onDidAskConfirmation((q) => asked.push(q.message));
     try {
