@@ -75,6 +75,7 @@ export function vsixProblems(entries) {
     'extension/dist/codicons/codicon.ttf',
     'extension/media/icon.png',
     'extension/media/rollouts.svg',
+    'extension/media/walkthrough/example-rollout.yaml', // the walkthrough's example, opened by rollouts.openExample
   ];
   const problems = required.filter((f) => !has.has(f.toLowerCase())).map((f) => `missing ${f}`);
   if (!entries.some((e) => /^extension\/LICENSE(\.txt|\.md)?$/i.test(e))) problems.push('missing extension/LICENSE');

@@ -317,6 +317,55 @@ async function uiPass(state, ws) {
       await page.waitForTimeout(500);
       await shot('4-simulation-revived.png');
     });
+
+    await step(
+      'the Get Started walkthrough: a step is checked once its event happened (also before a reload); the example step by its button and a hover',
+      async () => {
+        // Before the reload this window simulated, ran the local cluster and promoted; it never opened the example. The
+        // extension set its kept keys again on activation: the steps are checked as the walkthrough becomes the active editor.
+        await page.keyboard.press('Escape');
+        await runCommand(page, 'Welcome: Open Walkthrough...');
+        await page.keyboard.type('Argo Rollouts: Get Started');
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'Argo Rollouts: Get Started' })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        const stepButton = (id) => page.locator(`button.getting-started-step[data-step-id$="#${id}"]`).first();
+        await stepButton('openExample').waitFor({ timeout: 30_000 });
+        const expected = { openExample: 'false', simulate: 'true', startLocalCluster: 'true', promote: 'true' };
+        const deadline = Date.now() + 15_000;
+        let seen;
+        do {
+          seen = {};
+          for (const id of Object.keys(expected)) seen[id] = await stepButton(id).getAttribute('aria-checked');
+          if (JSON.stringify(seen) === JSON.stringify(expected)) break;
+          await page.waitForTimeout(250);
+        } while (Date.now() < deadline);
+        if (JSON.stringify(seen) !== JSON.stringify(expected))
+          throw new Error(`steps checked: ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+
+        // The first step's button opens the example.
+        await page.getByRole('button', { name: 'Open Example Rollout' }).first().click();
+        await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
+        // The hover on its mistake, from the keyboard (as the earlier hover step shows one).
+        await page.keyboard.press('Control+G');
+        await page.locator('.quick-input-widget input').fill(':27:32');
+        await page.keyboard.press('Enter');
+        await runCommand(page, 'Show or Focus Hover');
+        await page.locator('.monaco-hover', { hasText: '30 seconds' }).first().waitFor({ timeout: 15_000 });
+        await page.locator('.tab', { hasText: 'Welcome' }).first().click();
+        await page.waitForFunction(
+          () =>
+            document.querySelector('button.getting-started-step[data-step-id$="#openExample"]')?.getAttribute('aria-checked') === 'true',
+          null,
+          { timeout: 15_000 },
+        );
+        await page.mouse.move(1000, 700);
+        await page.waitForTimeout(500);
+        await shot('5-walkthrough.png');
+      },
+    );
   } finally {
     await ctx.close();
     server.stop();

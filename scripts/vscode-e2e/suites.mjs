@@ -14,6 +14,7 @@ export const SUITES = [
   'convert.suite',
   'contexts.suite',
   'whatif.suite',
+  'walkthrough.suite',
 ];
 
 /** `outDir` must lie inside the repository so that the extension host resolves mocha from its node_modules. */

@@ -75,6 +75,7 @@ const otherSpecs = {
     palette: 'rollouts.needsAttentionOnly',
   },
   'rollouts.showLog': { title: 'Show Log', needs: 'nothing', icon: 'output' },
+  'rollouts.openExample': { title: 'Open Example Rollout', needs: 'nothing', icon: 'file-code' },
 } as const satisfies Record<string, CommandSpec>;
 
 /** The action commands first (the palette and package.json list them in catalog order), then the others. */

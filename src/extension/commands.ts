@@ -27,6 +27,8 @@ import { localClusterElsewhere } from './tree-model';
 import { LOCAL_CONTEXT, MAX_CONTEXTS } from './session';
 import { analysisRunRefFrom, experimentRefFrom, rolloutRefFrom } from './targets';
 import { askedByPanel } from './webview-requests';
+import { isWalkthroughStart } from './walkthrough-keys';
+import { openExampleRollout, readyWalkthroughCanary } from './walkthrough';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 
@@ -55,6 +57,10 @@ function connected(
 const asked = new vscode.EventEmitter<{ message: string; button: string }>();
 /** Fired when an action asks for confirmation, with its question (the real-editor tests read it). */
 export const onDidAskConfirmation = asked.event;
+
+const actionDone = new vscode.EventEmitter<{ action: ActionName; context: string; namespace: string; name: string }>();
+/** Fired when a rollout action succeeded (the walkthrough waits on a promote). */
+export const onDidRunAction = actionDone.event;
 
 /** A modal question with one button besides Cancel; true when that button was chosen. */
 async function confirm(message: string, button: string): Promise<boolean> {
@@ -123,6 +129,7 @@ async function runRolloutAction(
   }
   const message = vscode.l10n.t('Rollout "{0}" {1}.', ref.name, pastTense(sent));
   ctx.log.info(message);
+  actionDone.fire({ action, context: c.context, namespace: ref.namespace, name: ref.name });
   if (!askedByPanel(arg)) void vscode.window.showInformationMessage(message);
   return { ok: true, message };
 }
@@ -341,7 +348,8 @@ export const commandTable: Record<CommandId, Handler> = {
     // From the code lens: { uri, docIndex }; from the palette: the active editor, at the cursor.
     const a = (arg ?? {}) as { uri?: unknown; docIndex?: unknown };
     if (typeof a.uri === 'string' && typeof a.docIndex === 'number') return ctx.panels.openSimulation(vscode.Uri.parse(a.uri), a.docIndex);
-    const editor = vscode.window.activeTextEditor;
+    // No active text editor when a walkthrough or a webview has the focus: then the YAML editor beside it.
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => e.document.languageId === 'yaml');
     if (!editor || editor.document.languageId !== 'yaml')
       throw new Error(vscode.l10n.t('open a Rollout manifest (a YAML file) in the editor first'));
     return ctx.panels.openSimulation(editor.document.uri, undefined, editor.document.offsetAt(editor.selection.active));
@@ -353,21 +361,25 @@ export const commandTable: Record<CommandId, Handler> = {
     return c && applyFile(ctx, c, arg);
   },
 
-  async 'rollouts.startLocalCluster'(ctx) {
+  async 'rollouts.startLocalCluster'(ctx, arg) {
     // The view shows the progress (on its icon while hidden), then the result: its rows. It is focused only
     // afterwards: showing it connects (extension.ts), which must not race the local cluster's own connect.
     const cluster = await vscode.window.withProgress(
       { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: starting the local cluster…') },
       () => ctx.session.startLocalCluster(),
     );
+    // From the walkthrough: its last step promotes a paused canary, so one is made ready.
+    const paused = isWalkthroughStart(arg) ? await readyWalkthroughCanary(ctx) : undefined;
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     void vscode.window.showInformationMessage(
-      ctx.session.controller
+      (ctx.session.controller
         ? vscode.l10n.t('Local cluster running at {0} with demo rollouts and the embedded controller.', cluster.url)
-        : vscode.l10n.t('Local cluster running at {0} with demo rollouts.', cluster.url),
+        : vscode.l10n.t('Local cluster running at {0} with demo rollouts.', cluster.url)) + (paused ? ` ${paused}` : ''),
     );
     return cluster.url;
   },
+
+  'rollouts.openExample': (ctx) => openExampleRollout(ctx),
 
   async 'rollouts.stopLocalCluster'(ctx) {
     if (!ctx.session.local) return void vscode.window.showInformationMessage(vscode.l10n.t('The local cluster is not running.'));

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommands, updateContextKeys, onDidAskConfirmation } from './commands';
+import { registerCommands, updateContextKeys, onDidAskConfirmation, onDidRunAction } from './commands';
 import { Ctx } from './ctx';
 import { createLog } from './log';
 import { onDidShowRolloutPick } from './pick';
@@ -21,6 +21,8 @@ import { ViewState } from './view-state';
 import { mentionsArgoproj } from './argo-documents';
 import { WebviewHost } from './webview-host';
 import { webviewPage } from './webview-page';
+import { onDidPublishDiagnostics, onDidShowHover } from './language-client';
+import { WalkthroughProgress } from './walkthrough';
 
 let current: Ctx | undefined;
 
@@ -50,6 +52,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ctx.treeView = ctx.forWindow(vscode.window.createTreeView(VIEW_ID, { treeDataProvider: ctx.tree, showCollapseAll: true }));
     ctx.panels = ctx.forWindow(new WebviewHost(ctx, webviewPage));
     registerCommands(ctx);
+    const walkthrough = ctx.forWindow(
+      new WalkthroughProgress(
+        ctx,
+        { diagnostics: onDidPublishDiagnostics, hover: onDidShowHover, actions: onDidRunAction },
+        context.globalState,
+      ),
+    );
 
     const status = ctx.forWindow(createStatusBar(session));
     // The view's badge: how many rollouts need attention (paused, degraded, aborted), as its filter keeps them.
@@ -129,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       viewState,
       onDidShowRolloutPick,
       onDidAskConfirmation,
+      walkthrough,
     };
     return api;
   } catch (e) {

@@ -9,6 +9,13 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import type { ServerOptions as RolloutServerOptions } from '../server/protocol';
 import type { Settings } from './settings';
 
+const diagnosticsHandled = new vscode.EventEmitter<{ uri: vscode.Uri; count: number }>();
+/** Each set of diagnostics the server published, as the editor was given it (the walkthrough waits on one). */
+export const onDidPublishDiagnostics = diagnosticsHandled.event;
+const hoverShown = new vscode.EventEmitter<{ uri: vscode.Uri }>();
+/** Each hover the server answered with something to show, on the mouse or `vscode.executeHoverProvider` alike. */
+export const onDidShowHover = hoverShown.event;
+
 /** The client, not started; `own` receives what must be disposed with it. */
 export function createLanguageClient(
   context: vscode.ExtensionContext,
@@ -32,6 +39,18 @@ export function createLanguageClient(
     initializationOptions,
     // Service definitions in files that are not open reach the server's index through these events.
     synchronize: { fileEvents: watchers },
+    // Observers only: what the server sends passes through unchanged.
+    middleware: {
+      handleDiagnostics: (uri, diagnostics, next) => {
+        next(uri, diagnostics);
+        diagnosticsHandled.fire({ uri, count: diagnostics.length });
+      },
+      provideHover: async (document, position, token, next) => {
+        const hover = await next(document, position, token);
+        if (hover && hover.contents.length > 0) hoverShown.fire({ uri: document.uri });
+        return hover;
+      },
+    },
   };
   return new LanguageClient('rollouts', vscode.l10n.t('Argo Rollouts Language Server'), serverOptions, clientOptions);
 }

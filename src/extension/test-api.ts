@@ -8,6 +8,7 @@ import type { Session } from './session';
 import type { RolloutsTree } from './tree';
 import type { TreeElement } from './tree-elements';
 import type { ViewState } from './view-state';
+import type { WalkthroughProgress } from './walkthrough';
 import type { WebviewHost } from './webview-host';
 
 export interface TestApi {
@@ -29,4 +30,6 @@ export interface TestApi {
   onDidShowRolloutPick: vscode.Event<{ title: string; labels: string[]; descriptions: string[] }>;
   /** Fired when a rollout action asks for confirmation, with its question and button. */
   onDidAskConfirmation: vscode.Event<{ message: string; button: string }>;
+  /** The Get Started walkthrough's keys: which are set, and when one becomes set. */
+  walkthrough: Pick<WalkthroughProgress, 'has' | 'onDidChange'>;
 }

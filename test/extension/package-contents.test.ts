@@ -29,6 +29,7 @@ const good = [
   'extension/dist/codicons/codicon.ttf',
   'extension/media/icon.png',
   'extension/media/rollouts.svg',
+  'extension/media/walkthrough/example-rollout.yaml',
 ];
 
 describe('the .vsix: what it must hold and must not', () => {

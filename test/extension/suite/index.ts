@@ -16,10 +16,13 @@ export function run(): Promise<void> {
   // ROLLOUTS_E2E_GREP runs only the tests whose full title matches (while working on one suite).
   const grep = process.env.ROLLOUTS_E2E_GREP;
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec', ...(grep ? { grep } : {}) });
-  // The suites bundled beside this file (scripts/vscode-e2e/suites.mjs).
+  // The suites bundled beside this file (scripts/vscode-e2e/suites.mjs), by name, but these first: activation (before
+  // any suite opens an Argo manifest), then the walkthrough (before any suite simulates or promotes: its keys start unset).
+  const first = ['activation.suite.js', 'walkthrough.suite.js'];
+  const rank = (n: string) => (first.includes(n) ? first.indexOf(n) : first.length);
   for (const f of readdirSync(__dirname)
     .filter((n) => n.endsWith('.suite.js'))
-    .sort())
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)))
     mocha.addFile(join(__dirname, f));
   const results: InnerResult[] = [];
   return new Promise((resolve, reject) => {
