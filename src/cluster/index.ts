@@ -16,6 +16,7 @@ export * from './connection';
 export * from './controller';
 export * from './detect';
 export * from './embedded';
+export * from './event-view';
 export * from './kinds';
 export * from './kubeconfig';
 export * from './lease';

@@ -202,15 +202,35 @@ export class Session implements Disposable {
     // A refusal (403) is not the end: the watch of that kind shows it as a warning, the rest works.
     if (!check.ok && check.status !== 403) return this.setState({ kind: 'failed', context: conn.context, message: check.reason });
 
-    const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: scope.namespaces ?? [] });
+    const watch = cluster().watchCluster({
+      kc: conn.kc,
+      rest: conn.rest,
+      log: this.opts.log,
+      namespaces: scope.namespaces ?? [],
+      events: true,
+    });
     this.watch = watch;
     for (const kind of Object.keys(watch.stores) as (keyof ClusterStores)[]) {
+      const store = watch.stores[kind];
+      if (!store) continue;
       this.storeSubs.push(
-        watch.stores[kind].onChange((event, obj) => {
+        store.onChange((event, obj) => {
           for (const l of [...this.storeListeners]) l(kind, event, obj);
         }),
       );
     }
+    // Events are extra: one that may not be watched is said once in the log, and the rest works.
+    const events = watch.stores.events;
+    let eventsRefusalTold = false;
+    if (events)
+      this.storeSubs.push(
+        events.onHealthChange(() => {
+          const why = events.lastError();
+          if (why === undefined || eventsRefusalTold) return;
+          eventsRefusalTold = true;
+          this.opts.log.warn(`context "${conn.context}": rollout Events are not shown (the rest works): ${why}`);
+        }),
+      );
     // A watch that fails or recovers changes the context's row and the status bar.
     this.storeSubs.push(watch.onHealthChange(() => this.current.kind === 'connected' && this.emit('state')));
     await watch.settled;
