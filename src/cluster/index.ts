@@ -23,6 +23,7 @@ export * from './lease';
 export * from './log';
 export * from './rbac-needs';
 export * from './rest';
+export * from './revision-diff';
 export * from './rollout-status';
 export * from './store';
 export * from './view';

@@ -15,8 +15,25 @@ import {
   type ReplicaSet,
   type Rollout,
 } from '../planner';
-import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from '../cluster/action-catalog';
-import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
+import {
+  ACTIONS,
+  ACTION_ORDER,
+  REVISION_ACTIONS,
+  actionCommandId,
+  confirmation,
+  pastTense,
+  revisionCommandId,
+} from '../cluster/action-catalog';
+import {
+  commandIds,
+  commandSpecs,
+  contextKeys,
+  type ActionCommandId,
+  type CommandId,
+  type Need,
+  type RevisionCommandId,
+} from './command-specs';
+import { compareWithCurrent, registerRevisionDocuments } from './revision-diff';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { pickAnalysisRun, pickExperiment, pickRollout } from './pick';
 import { containerPickTitle, onlyContextText, pickTitle, setImageInput } from './prompt-text';
@@ -63,8 +80,18 @@ const asked = new vscode.EventEmitter<{ message: string; button: string }>();
 /** Fired when an action asks for confirmation, with its question (the real-editor tests read it). */
 export const onDidAskConfirmation = asked.event;
 
+/** The real-editor tests' answers to confirmations (set only through the TestApi: their workbench skips modal dialogs). */
+let testAnswer: ((q: { message: string; button: string }) => boolean) | undefined;
+export function answerConfirmationsForTests(answer: ((q: { message: string; button: string }) => boolean) | undefined): void {
+  testAnswer = answer;
+}
+
 /** A modal question with one button besides Cancel; true when that button was chosen. */
 async function confirm(message: string, button: string): Promise<boolean> {
+  if (testAnswer) {
+    asked.fire({ message, button });
+    return testAnswer({ message, button });
+  }
   const answer = vscode.window.showWarningMessage(message, { modal: true }, button);
   asked.fire({ message, button });
   return (await answer) === button;
@@ -306,8 +333,27 @@ function requestFor(
   }
 }
 
+/**
+ * An action on a revision row (the catalog's `onRevision`): the action itself, on the row's
+ * rollout, with the row's revision as its argument (Roll Back to This Revision is Undo to it).
+ */
+const revisionHandlers = Object.fromEntries(
+  REVISION_ACTIONS.map((action): [string, Handler] => [
+    revisionCommandId(action),
+    (ctx, arg) => {
+      const row = arg as Partial<Extract<TreeElement, { kind: 'revision' }>> | undefined;
+      if (row?.kind !== 'revision' || typeof row.rollout !== 'string' || typeof row.revision !== 'number')
+        throw new Error(vscode.l10n.t('{0} runs on a revision row of the Rollouts view', ACTIONS[action].onRevision!.title));
+      const ref = { context: row.context, namespace: row.namespace, name: row.rollout };
+      return actionHandlers[actionCommandId(action)](ctx, ref, row.revision);
+    },
+  ]),
+) as Record<RevisionCommandId, Handler>;
+
 export const commandTable: Record<CommandId, Handler> = {
   ...actionHandlers,
+  ...revisionHandlers,
+  'rollouts.compareWithCurrent': (ctx, arg) => compareWithCurrent(ctx, arg),
   'rollouts.terminateAnalysisRun': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.AnalysisRun),
   'rollouts.terminateExperiment': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.Experiment),
 
@@ -470,6 +516,7 @@ function unmetNeed(ctx: Ctx, need: Need): string | undefined {
 }
 
 export function registerCommands(ctx: Ctx): void {
+  registerRevisionDocuments(ctx);
   for (const id of commandIds) {
     const spec = commandSpecs[id];
     ctx.forWindow(

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommands, updateContextKeys, onDidAskConfirmation } from './commands';
+import { registerCommands, updateContextKeys, onDidAskConfirmation, answerConfirmationsForTests } from './commands';
 import { Ctx } from './ctx';
 import { createLog } from './log';
 import { onDidShowRolloutPick } from './pick';
@@ -125,6 +125,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       viewState,
       onDidShowRolloutPick,
       onDidAskConfirmation,
+      answerConfirmations: answerConfirmationsForTests,
     };
     return api;
   } catch (e) {

@@ -29,4 +29,6 @@ export interface TestApi {
   onDidShowRolloutPick: vscode.Event<{ title: string; labels: string[]; descriptions: string[] }>;
   /** Fired when a rollout action asks for confirmation, with its question and button. */
   onDidAskConfirmation: vscode.Event<{ message: string; button: string }>;
+  /** Answers the confirmations from now on (true: the button, false: Cancel); undefined: the dialog again. */
+  answerConfirmations(answer: ((q: { message: string; button: string }) => boolean) | undefined): void;
 }

@@ -426,7 +426,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     }
     case 'revision': {
-      const rev = stores ? viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
+      const revisions = stores ? viewOf(stores, e.namespace, e.rollout, src.now)?.revisions : undefined;
+      const rev = revisions?.find((r) => r.revision === e.revision);
       const rs = rev?.replicaSets[0];
       const tags = [...new Set(rev?.replicaSets.flatMap((r) => r.tags) ?? [])];
       const description = rs
@@ -438,7 +439,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         description,
         tooltip: rev?.replicaSets.map((r) => r.name).join('\n'),
         icon: { id: 'versions' },
-        contextValue: 'revision',
+        // The current (highest) revision's row offers no Compare with Current or Roll Back to it.
+        contextValue: revisionContextValue(e.revision, revisions ?? []),
         collapsible: 'collapsed',
       };
     }
@@ -508,6 +510,11 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     }
   }
+}
+
+/** `revision:current` for the rollout's highest revision (the one an undo would leave), else `revision:old`. */
+export function revisionContextValue(revision: number, revisions: readonly { revision: number }[]): string {
+  return revisions.some((r) => r.revision > revision) ? 'revision:old' : 'revision:current';
 }
 
 /** `analysisRun:running` for a run that can still be terminated (the menus' `when` reads it), else `analysisRun:ended`. */
