@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main';
 import { runList } from '../../src/cli/commands/list';
 import { connect } from '../../src/cluster/connection';
+import { watchCluster } from '../../src/cluster/store';
+import { silentLog } from '../../src/cluster/log';
 import { applyObjects } from '../../src/cluster/apply';
 import { permissionsOf, rbacRow, rulesOf, without, type Need, type Permission, type RbacRowId } from '../../src/cluster/rbac-needs';
 import { manifestObjects } from '../../src/schema';
@@ -239,6 +241,23 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
       assert.doesNotMatch(refused.out, /^Events:/m, 'no Events section when they cannot be watched');
       assert.match(refused.err, namesMissing(p), `without ${p.verb} ${p.resource}`);
       assert.doesNotMatch(refused.err, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  it('without the events row the watches the tree uses all sync, no watch problem is shown, and only the Events store says why', async () => {
+    await allow(rbacRow('tree').needs);
+    const conn = connect({ kubeconfigPath: kubeconfig, env: {} });
+    const w = watchCluster({ kc: conn.kc, rest: conn.rest, log: silentLog, namespaces: [NS], events: true, backoff: () => 60_000 });
+    try {
+      await w.synced;
+      await w.stores.events!.settled;
+      assert.deepEqual(w.problems(), [], 'no warning row under the context');
+      assert.match(
+        w.stores.events!.lastError() ?? '',
+        namesMissing({ verb: 'list', group: '', resource: 'events', scope: 'namespace' } as Permission),
+      );
+    } finally {
+      w.dispose();
     }
   });
 
