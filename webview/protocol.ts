@@ -272,6 +272,18 @@ const rolloutView: Check = obj({
   analysisRuns: list(analysisRunView),
   'generation?': num,
   'observedGeneration?': str,
+  'events?': list(
+    obj({
+      type: str,
+      reason: str,
+      message: str,
+      from: str,
+      count: num,
+      'lastSeen?': str,
+      'lastSecondsAgo?': num,
+      'firstSecondsAgo?': num,
+    }),
+  ),
 });
 
 const counts = obj({ desired: num, available: num });

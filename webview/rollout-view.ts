@@ -11,10 +11,12 @@ import { analysisRun, terminateButton, type TerminateControl } from './analysis-
 import { clock, phaseIcon, plural, runIcon } from './format';
 import type { ActionArgs, ActionName, ActionOffer, RolloutView, StepDescription } from './protocol';
 import { stepProgress, stepText } from '../src/planner/step-description';
+import { humanDuration } from '../src/kube';
 
 type ReplicaSetView = RolloutView['revisions'][number]['replicaSets'][number];
 type ExperimentView = RolloutView['revisions'][number]['experiments'][number];
 type PauseView = RolloutView['pauses'][number];
+type EventView = NonNullable<RolloutView['events']>[number];
 
 export interface RolloutRenderContext {
   context?: string;
@@ -391,6 +393,35 @@ function analysis(view: RolloutView, ctx: RolloutRenderContext): HTMLElement | n
   return section('Analysis runs', 'analysis', ...view.analysisRuns.map((run) => analysisRun(run, true, ctx.terminate)));
 }
 
+/**
+ * The rollout's Events, newest first: type (a Warning in the warning colour), reason, how many
+ * times ("×3"), how long ago as kubectl writes ages ("5m", "2d3h"; as of the view the host sent,
+ * which it sends again on each change), and the message with who recorded it.
+ */
+function events(view: RolloutView): HTMLElement | null {
+  if (!view.events) return null;
+  const age = (e: EventView) => (e.lastSecondsAgo === undefined ? '' : humanDuration(e.lastSecondsAgo));
+  const row = (e: EventView) => {
+    const warning = e.type === 'Warning';
+    return h(
+      'tr',
+      { class: `event${warning ? ' event-warning' : ''}`, data: { type: e.type, reason: e.reason } },
+      h('td', { class: 'event-type' }, warning ? icon('warning') : icon('info'), ' ', e.type),
+      h('td', { class: 'event-reason' }, e.reason),
+      h('td', { class: 'event-count', title: `happened ${plural(e.count, 'time')}` }, e.count > 1 ? `×${e.count}` : ''),
+      h('td', { class: 'event-age', title: e.lastSeen ?? '' }, age(e)),
+      h('td', { class: 'event-message' }, e.message, e.from ? h('span', { class: 'event-from muted' }, ` (${e.from})`) : null),
+    );
+  };
+  return section(
+    'Events',
+    'events',
+    view.events.length
+      ? table('events', ['Type', 'Reason', '', 'Age', 'Message'], view.events.map(row))
+      : h('p', { class: 'muted no-events' }, 'No events.'),
+  );
+}
+
 export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTMLElement {
   return h(
     'div',
@@ -421,5 +452,6 @@ export function renderRollout(view: RolloutView, ctx: RolloutRenderContext): HTM
     images(view),
     analysis(view, ctx),
     revisions(view, ctx),
+    events(view),
   );
 }

@@ -15,6 +15,7 @@ export const SUITES = [
   'contexts.suite',
   'whatif.suite',
   'walkthrough.suite',
+  'revisions.suite',
 ];
 
 /** `outDir` must lie inside the repository so that the extension host resolves mocha from its node_modules. */

@@ -61,6 +61,11 @@ export interface ActionEntry<R extends ActionRequest = ActionRequest> {
   inline?: boolean;
   /** The CLI verb (absent: reached through another verb's flag, as promote --full). */
   cli?: CliVerb;
+  /**
+   * The action offered on a revision row of the tree (not the current revision's), with that
+   * revision as its argument: its own title and menu place, the same action (`rollouts.<action>ToRevision`).
+   */
+  onRevision?: { title: string; menu: string };
 }
 
 type Catalog = { [K in ActionName]: ActionEntry<Extract<ActionRequest, { kind: K }>> };
@@ -220,6 +225,7 @@ export const ACTIONS: Catalog = {
     confirm: (s) =>
       `Roll back ${rolloutIn(s)} to revision ${s.revision ?? '(the previous one)'}? This starts a new update with that revision's pod template.`,
     menu: '2_danger@2',
+    onRevision: { title: 'Roll Back to This Revision', menu: '2_danger@1' },
     cli: {
       verb: 'undo',
       options: [{ flag: '--to-revision', value: 'N', help: 'the revision to go back to (default: the previous one)' }],
@@ -247,6 +253,11 @@ export function entryOf<R extends ActionRequest>(request: R): ActionEntry<R> {
 
 /** The command id of an action (package.json, the tree's menus, the webview's requests). */
 export const actionCommandId = <A extends ActionName>(action: A): `rollouts.${A}` => `rollouts.${action}`;
+
+/** The actions offered on a revision row (`onRevision`), in catalog order. */
+export const REVISION_ACTIONS = ACTION_ORDER.filter((a) => ACTIONS[a].onRevision !== undefined);
+/** The command id of an action on a revision row: the action with the row's revision as its argument. */
+export const revisionCommandId = <A extends ActionName>(action: A): `rollouts.${A}ToRevision` => `rollouts.${action}ToRevision`;
 
 /** "promoted", "image of app set to demo:v2": what the action did, after `rollout "NAME"`. */
 export function pastTense(request: ActionRequest): string {

@@ -25,7 +25,7 @@ export interface Need {
   when?: string;
 }
 
-export type RbacRowId = 'tree' | 'promote' | 'pause' | 'setImage' | 'undo' | 'apply' | 'controller';
+export type RbacRowId = 'tree' | 'events' | 'promote' | 'pause' | 'setImage' | 'undo' | 'apply' | 'controller';
 
 export interface RbacRow {
   id: RbacRowId;
@@ -71,6 +71,12 @@ export const rbacRows: readonly RbacRow[] = [
       },
     ],
     note: 'without `list` on rollouts nothing can be shown; another kind missing is a warning row under the context, and the rest works',
+  },
+  {
+    id: 'events',
+    to: "see a rollout's Events (the tree's Warning marks, the detail view's Events, `rollouts get`)",
+    needs: [{ verbs: ['list', 'watch'], group: CORE, resources: ['events'] }],
+    note: 'with the tree row; one watch per namespace, of the Events about Rollouts; without it the Events are missing (said once) and the rest works',
   },
   {
     id: 'promote',

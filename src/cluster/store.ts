@@ -8,6 +8,7 @@ import {
   ANALYSIS_TEMPLATE,
   CLUSTER_ANALYSIS_TEMPLATE,
   DEPLOYMENT,
+  EVENT,
   EXPERIMENT,
   POD,
   POD_TEMPLATE,
@@ -22,6 +23,7 @@ import {
 } from './kinds';
 import type { AnalysisRun, Experiment, ReplicaSet, Rollout, Service } from './kinds';
 import type { KubeConfig } from './k8s';
+import type { KubeEvent } from './event-view';
 import { ApiError, type Rest } from './rest';
 import { withMissing } from './rbac-needs';
 import { watchKind, type Disposable, type KindStore, type RunningKindStore, type WatchDeps, type Watched } from './watch-kind';
@@ -33,7 +35,17 @@ export interface ClusterStores {
   services: KindStore<Service>;
   analysisRuns: KindStore<AnalysisRun>;
   experiments: KindStore<Experiment>;
+  /**
+   * The Events about Rollouts, when asked for (`events: true`): one watch per watched namespace
+   * with the field selector involvedObject.kind=Rollout, not one per rollout. Not in `synced`,
+   * `settled` or `problems()`: a user who may not list Events still sees everything else; its
+   * lastError() says why they are missing.
+   */
+  events?: KindStore<KubeEvent>;
 }
+
+/** The field selector of the Events watch: those about Rollouts (Argo's controller's and ours). */
+export const ROLLOUT_EVENTS_SELECTOR = 'involvedObject.kind=Rollout';
 
 export interface WatchClusterOptions extends Omit<WatchDeps, 'namespace'> {
   /** Watch only these namespaces (one watch per kind per namespace); all when absent or empty. */
@@ -42,6 +54,8 @@ export interface WatchClusterOptions extends Omit<WatchDeps, 'namespace'> {
   deployments?: boolean;
   /** Also watch AnalysisTemplates and ClusterAnalysisTemplates (the embedded controller checks that a Rollout's exist). */
   analysisTemplates?: boolean;
+  /** Also watch the Events about Rollouts (`stores.events`): the tree, the webview and `rollouts get` show them. */
+  events?: boolean;
 }
 
 export interface ClusterWatch extends Disposable {
@@ -87,9 +101,9 @@ export function podsOfReplicaSets(
 
 export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
   const running: RunningKindStore<any>[] = [];
-  const make = <T extends Watched>(kind: KindRef): KindStore<T> => {
+  const make = <T extends Watched>(kind: KindRef, fieldSelector?: string): KindStore<T> => {
     const namespaces = opts.namespaces?.length ? [...new Set(opts.namespaces)] : [undefined];
-    const parts = namespaces.map((namespace) => watchKind<T>(kind, { ...opts, namespace }));
+    const parts = namespaces.map((namespace) => watchKind<T>(kind, { ...opts, namespace, ...(fieldSelector ? { fieldSelector } : {}) }));
     running.push(...parts);
     return parts.length === 1 ? parts[0]! : unionStore(kind, parts, namespaces as string[]);
   };
@@ -103,6 +117,8 @@ export function watchCluster(opts: WatchClusterOptions): ClusterWatch {
   };
   const synced = Promise.all(running.map((r) => r.synced)).then(() => undefined);
   const main = Object.values(stores) as KindStore<Watched>[];
+  // Made after `synced` and `main` are taken: Events are extra (see ClusterStores.events).
+  if (opts.events) stores.events = make<KubeEvent>(EVENT, ROLLOUT_EVENTS_SELECTOR);
   const settled = Promise.all(main.map((s) => s.settled)).then(() => undefined);
   const deployments = opts.deployments ? make<Deployment>(DEPLOYMENT) : undefined;
   const podTemplates = opts.deployments ? make<PodTemplate>(POD_TEMPLATE) : undefined;

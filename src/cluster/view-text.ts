@@ -1,6 +1,10 @@
 /** The view models as text, for `rollouts get` (the layouts of `kubectl argo rollouts get rollout` and `get experiment`). */
 import type { AnalysisRunView, ExperimentView, ReplicaSetView, RolloutView } from './view';
+import { formatEventsTable } from './event-view';
 import { stepProgress, stepText } from '../planner';
+import { humanDuration } from '../kube';
+
+export { humanDuration };
 
 /** A short span of time as `rollouts get` and the tree show it: 45s, 2m, 1m30s. */
 export function shortDuration(seconds: number): string {
@@ -8,28 +12,6 @@ export function shortDuration(seconds: number): string {
   const m = Math.floor(seconds / 60);
   const s = seconds % 60;
   return s ? `${m}m${s}s` : `${m}m`;
-}
-
-/**
- * A span of time as kubectl prints ages (apimachinery's HumanDuration): seconds up to 2 minutes,
- * then minutes and seconds up to 10 minutes, minutes up to 3 hours, hours and minutes up to 8
- * hours, hours up to 2 days, days and hours up to 8 days, then days, then years and days.
- */
-export function humanDuration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const both = (a: number, unitA: string, b: number, unitB: string) => (b === 0 ? `${a}${unitA}` : `${a}${unitA}${b}${unitB}`);
-  if (s < 120) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 10) return both(m, 'm', s % 60, 's');
-  if (m < 180) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 8) return both(h, 'h', m % 60, 'm');
-  if (h < 48) return `${h}h`;
-  const d = Math.floor(h / 24);
-  if (h < 192) return both(d, 'd', h % 24, 'h');
-  if (d < 730) return `${d}d`;
-  const y = Math.floor(d / 365);
-  return y < 8 ? both(y, 'y', d % 365, 'd') : `${y}y`;
 }
 
 /** A cell padded to its column, with at least one space after it when it is wider. */
@@ -122,7 +104,9 @@ export function formatRolloutView(v: RolloutView): string {
     for (const ex of rev.experiments) tree.experiment(revision, ex);
     for (const a of rev.analysisRuns) tree.analysisRun(revision, '', a);
   }
-  return [...lines, ...tree.lines].join('\n');
+  // Then its Events, as `kubectl describe` ends with them (when they were watched).
+  const events = v.events ? ['', formatEventsTable(v.events)] : [];
+  return [...lines, ...tree.lines, ...events].join('\n');
 }
 
 /** An Experiment as `rollouts get experiment` prints it: status, each template's images, then its tree. */

@@ -33,6 +33,7 @@ import {
 import { isDryRun } from './analysis/assess';
 import type { FullAnalysisRun } from './analysis/types';
 import type { Pod } from './kinds';
+import { eventViews, isAboutRollout, type EventView, type KubeEvent } from './event-view';
 import { podsOfReplicaSets, type ClusterStores } from './store';
 
 export type ImageTag = 'stable' | 'canary' | 'active' | 'preview';
@@ -166,6 +167,8 @@ export interface RolloutView {
   analysisRuns: AnalysisRunView[];
   generation?: number;
   observedGeneration?: string;
+  /** The rollout's Events, newest first, when the Events are watched (absent: not watched). */
+  events?: EventView[];
 }
 
 /** Everything a view reads about one rollout: the objects it owns (see `relatedObjects`). */
@@ -180,6 +183,8 @@ export interface RolloutObjects {
   experimentReplicaSets?: readonly ReplicaSet[];
   /** The AnalysisRuns those Experiments own. */
   experimentAnalysisRuns?: readonly AnalysisRun[];
+  /** The Events about the rollout (absent: Events are not watched). */
+  events?: readonly KubeEvent[];
 }
 
 const isOwnedBy = (
@@ -204,7 +209,9 @@ export function relatedObjects(stores: ClusterStores, rollout: Rollout): Rollout
   const experimentReplicaSets = experiments.length ? allReplicaSets.filter(ownedByExperiment) : [];
   const experimentAnalysisRuns = experiments.length ? allRuns.filter(ownedByExperiment) : [];
   const pods = podsOfReplicaSets(stores, ns, [...replicaSets, ...experimentReplicaSets]);
-  return { rollout, replicaSets, pods, analysisRuns, experiments, experimentReplicaSets, experimentAnalysisRuns };
+  const related: RolloutObjects = { rollout, replicaSets, pods, analysisRuns, experiments, experimentReplicaSets, experimentAnalysisRuns };
+  if (stores.events) related.events = stores.events.list(ns).filter((e) => isAboutRollout(e, rollout));
+  return related;
 }
 
 /** The view of rollout NAMESPACE/NAME from the stores, or undefined if the store has no such rollout. */
@@ -508,6 +515,7 @@ export function rolloutView(objects: RolloutObjects, now: Date): RolloutView {
   };
   if (rollout.metadata?.generation !== undefined) view.generation = rollout.metadata.generation;
   if (status.observedGeneration !== undefined) view.observedGeneration = status.observedGeneration;
+  if (objects.events) view.events = eventViews(objects.events, now);
 
   if (canary) {
     const steps = canaryStepsOf(rollout);

@@ -51,6 +51,8 @@ export interface WatchDeps {
   log: Log;
   /** Watch one namespace; all when absent. */
   namespace?: string;
+  /** Only the objects this field selector picks (`involvedObject.kind=Rollout`), in the list and the watch. */
+  fieldSelector?: string;
   /** Milliseconds to wait before restart number `attempt` (1, 2, ...). Default 250 ms doubling to 30 s. */
   backoff?: (attempt: number) => number;
   /** Timer (tests pass a recording one). */
@@ -83,8 +85,14 @@ export function watchKind<T extends Watched>(kind: KindRef, deps: WatchDeps): Ru
   const lw = new k8s.ListWatch<any>(
     path,
     boundedWatch(deps),
-    async () => checkedList(await deps.rest.request('GET', path), kind.name),
+    async () =>
+      checkedList(
+        await deps.rest.request('GET', path, deps.fieldSelector ? { query: { fieldSelector: deps.fieldSelector } } : {}),
+        kind.name,
+      ),
     false,
+    undefined,
+    deps.fieldSelector,
   );
 
   let attempt = 0;

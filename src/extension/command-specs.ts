@@ -5,7 +5,7 @@
  * The rollout actions' commands come from the action catalog, one per action.
  */
 import type { ActionName } from '../planner';
-import { ACTIONS, ACTION_ORDER, actionCommandId } from '../cluster/action-catalog';
+import { ACTIONS, ACTION_ORDER, REVISION_ACTIONS, actionCommandId, revisionCommandId } from '../cluster/action-catalog';
 
 /** What a command needs before it can run; the palette hides it (context key) and the command explains. */
 export type Need = 'nothing' | 'cluster' | 'yamlEditor';
@@ -28,10 +28,23 @@ const actionSpecs = Object.fromEntries(
   ACTION_ORDER.map((a) => [actionCommandId(a), { title: ACTIONS[a].title, needs: 'cluster', icon: ACTIONS[a].icon } satisfies CommandSpec]),
 ) as Record<ActionCommandId, CommandSpec>;
 
+/** The command of an action on a revision row (the catalog's `onRevision`): `rollouts.<action>ToRevision`. */
+export type RevisionCommandId = `rollouts.undoToRevision`;
+
+// Offered on revision rows only: the palette has no revision to give it.
+const revisionSpecs = Object.fromEntries(
+  REVISION_ACTIONS.map((a) => [
+    revisionCommandId(a),
+    { title: ACTIONS[a].onRevision!.title, needs: 'cluster', icon: ACTIONS[a].icon, palette: 'never' } satisfies CommandSpec,
+  ]),
+) as Record<RevisionCommandId, CommandSpec>;
+
 const otherSpecs = {
   'rollouts.terminateAnalysisRun': { title: 'Terminate AnalysisRun', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.terminateExperiment': { title: 'Terminate Experiment', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.openRollout': { title: 'Open Rollout', needs: 'cluster', icon: 'open-preview' },
+  // On an older revision's row: its pod template beside the current one's, in the diff editor.
+  'rollouts.compareWithCurrent': { title: 'Compare with Current', needs: 'cluster', icon: 'diff', palette: 'never' },
   'rollouts.simulate': { title: 'Simulate Rollout', needs: 'yamlEditor', icon: 'play-circle' },
   'rollouts.applyFile': { title: 'Apply File to Cluster', needs: 'cluster', icon: 'cloud-upload', palette: 'editorLangId == yaml' },
   'rollouts.startLocalCluster': {
@@ -79,7 +92,11 @@ const otherSpecs = {
 } as const satisfies Record<string, CommandSpec>;
 
 /** The action commands first (the palette and package.json list them in catalog order), then the others. */
-export const commandSpecs: Record<ActionCommandId | keyof typeof otherSpecs, CommandSpec> = { ...actionSpecs, ...otherSpecs };
+export const commandSpecs: Record<ActionCommandId | RevisionCommandId | keyof typeof otherSpecs, CommandSpec> = {
+  ...actionSpecs,
+  ...revisionSpecs,
+  ...otherSpecs,
+};
 
 export type CommandId = keyof typeof commandSpecs;
 export const commandIds = Object.keys(commandSpecs) as CommandId[];
@@ -138,7 +155,7 @@ const ROLLOUTS_VIEW = 'rollouts.view';
  * planner offers there), in the catalog's menu group, and inline where the catalog says so.
  */
 export function actionMenus(): { command: string; when: string; group: string }[] {
-  return ACTION_ORDER.flatMap((a, i) => {
+  const onRollouts = ACTION_ORDER.flatMap((a, i) => {
     const when = `view == ${ROLLOUTS_VIEW} && viewItem =~ /^rollout:.*\\b${a}:/`;
     const entry = ACTIONS[a];
     return [
@@ -146,8 +163,16 @@ export function actionMenus(): { command: string; when: string; group: string }[
       ...(entry.inline ? [{ command: actionCommandId(a), when, group: `inline@${i + 1}` }] : []),
     ];
   });
+  // On the row of a revision that is not the current one (tree-model.ts writes `revision:old` there).
+  const onRevisions = REVISION_ACTIONS.map((a) => ({
+    command: revisionCommandId(a),
+    when: `view == ${ROLLOUTS_VIEW} && viewItem == revision:old`,
+    group: ACTIONS[a].onRevision!.menu,
+  }));
+  return [...onRollouts, ...onRevisions];
 }
 
 /** Whether a menu entry is one of the actions' (the sync script replaces those, the test compares them). */
 export const isActionMenuEntry = (e: { command: string }): boolean =>
-  (ACTION_ORDER as string[]).some((a) => e.command === actionCommandId(a as ActionName));
+  (ACTION_ORDER as string[]).some((a) => e.command === actionCommandId(a as ActionName)) ||
+  REVISION_ACTIONS.some((a) => e.command === revisionCommandId(a));

@@ -15,8 +15,25 @@ import {
   type ReplicaSet,
   type Rollout,
 } from '../planner';
-import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense } from '../cluster/action-catalog';
-import { commandIds, commandSpecs, contextKeys, type ActionCommandId, type CommandId, type Need } from './command-specs';
+import {
+  ACTIONS,
+  ACTION_ORDER,
+  REVISION_ACTIONS,
+  actionCommandId,
+  confirmation,
+  pastTense,
+  revisionCommandId,
+} from '../cluster/action-catalog';
+import {
+  commandIds,
+  commandSpecs,
+  contextKeys,
+  type ActionCommandId,
+  type CommandId,
+  type Need,
+  type RevisionCommandId,
+} from './command-specs';
+import { compareWithCurrent, registerRevisionDocuments } from './revision-diff';
 import { withErrorBoundary, type Ctx } from './ctx';
 import { pickAnalysisRun, pickExperiment, pickRollout } from './pick';
 import { containerPickTitle, onlyContextText, pickTitle, setImageInput } from './prompt-text';
@@ -25,6 +42,7 @@ import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
 import { localClusterElsewhere } from './tree-model';
 import { LOCAL_CONTEXT, MAX_CONTEXTS } from './session';
+import type { TreeElement } from './tree-elements';
 import { analysisRunRefFrom, experimentRefFrom, rolloutRefFrom } from './targets';
 import { askedByPanel } from './webview-requests';
 import { isWalkthroughStart } from './walkthrough-keys';
@@ -62,8 +80,18 @@ const actionDone = new vscode.EventEmitter<{ action: ActionName; context: string
 /** Fired when a rollout action succeeded (the walkthrough waits on a promote). */
 export const onDidRunAction = actionDone.event;
 
+/** The real-editor tests' answers to confirmations (set only through the TestApi: their workbench skips modal dialogs). */
+let testAnswer: ((q: { message: string; button: string }) => boolean) | undefined;
+export function answerConfirmationsForTests(answer: ((q: { message: string; button: string }) => boolean) | undefined): void {
+  testAnswer = answer;
+}
+
 /** A modal question with one button besides Cancel; true when that button was chosen. */
 async function confirm(message: string, button: string): Promise<boolean> {
+  if (testAnswer) {
+    asked.fire({ message, button });
+    return testAnswer({ message, button });
+  }
   const answer = vscode.window.showWarningMessage(message, { modal: true }, button);
   asked.fire({ message, button });
   return (await answer) === button;
@@ -330,8 +358,27 @@ function requestFor(
   }
 }
 
+/**
+ * An action on a revision row (the catalog's `onRevision`): the action itself, on the row's
+ * rollout, with the row's revision as its argument (Roll Back to This Revision is Undo to it).
+ */
+const revisionHandlers = Object.fromEntries(
+  REVISION_ACTIONS.map((action): [string, Handler] => [
+    revisionCommandId(action),
+    (ctx, arg) => {
+      const row = arg as Partial<Extract<TreeElement, { kind: 'revision' }>> | undefined;
+      if (row?.kind !== 'revision' || typeof row.rollout !== 'string' || typeof row.revision !== 'number')
+        throw new Error(vscode.l10n.t('{0} runs on a revision row of the Rollouts view', ACTIONS[action].onRevision!.title));
+      const ref = { context: row.context, namespace: row.namespace, name: row.rollout };
+      return actionHandlers[actionCommandId(action)](ctx, ref, row.revision);
+    },
+  ]),
+) as Record<RevisionCommandId, Handler>;
+
 export const commandTable: Record<CommandId, Handler> = {
   ...actionHandlers,
+  ...revisionHandlers,
+  'rollouts.compareWithCurrent': (ctx, arg) => compareWithCurrent(ctx, arg),
   'rollouts.terminateAnalysisRun': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.AnalysisRun),
   'rollouts.terminateExperiment': (ctx, arg) => terminateObject(ctx, arg, terminateKinds.Experiment),
 
@@ -581,6 +628,7 @@ function unmetNeed(ctx: Ctx, need: Need): string | undefined {
 }
 
 export function registerCommands(ctx: Ctx): void {
+  registerRevisionDocuments(ctx);
   for (const id of commandIds) {
     const spec = commandSpecs[id];
     ctx.forWindow(

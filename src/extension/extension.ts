@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommands, updateContextKeys, onDidAskConfirmation, onDidRunAction } from './commands';
+import { registerCommands, updateContextKeys, onDidAskConfirmation, onDidRunAction, answerConfirmationsForTests } from './commands';
 import { Ctx } from './ctx';
 import { createLog } from './log';
 import { onDidShowRolloutPick } from './pick';
@@ -139,6 +139,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       onDidShowRolloutPick,
       onDidAskConfirmation,
       walkthrough,
+      answerConfirmations: answerConfirmationsForTests,
     };
     return api;
   } catch (e) {

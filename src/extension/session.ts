@@ -299,15 +299,35 @@ export class Session implements Disposable {
       this.setRunState(run, { kind: 'failed', context: conn.context, message: check.reason });
       return;
     }
-    const watch = cluster().watchCluster({ kc: conn.kc, rest: conn.rest, log: this.opts.log, namespaces: scope.namespaces ?? [] });
+    const watch = cluster().watchCluster({
+      kc: conn.kc,
+      rest: conn.rest,
+      log: this.opts.log,
+      namespaces: scope.namespaces ?? [],
+      events: true,
+    });
     run.watch = watch;
     for (const kind of Object.keys(watch.stores) as (keyof ClusterStores)[]) {
+      const store = watch.stores[kind];
+      if (!store) continue;
       run.subs.push(
-        watch.stores[kind].onChange((event, obj) => {
+        store.onChange((event, obj) => {
           for (const l of [...this.storeListeners]) l(kind, event, obj, run.context);
         }),
       );
     }
+    // Events are extra: one that may not be watched is said once in the log, and the rest works.
+    const events = watch.stores.events;
+    let eventsRefusalTold = false;
+    if (events)
+      run.subs.push(
+        events.onHealthChange(() => {
+          const why = events.lastError();
+          if (why === undefined || eventsRefusalTold) return;
+          eventsRefusalTold = true;
+          this.opts.log.warn(`context "${conn.context}": rollout Events are not shown (the rest works): ${why}`);
+        }),
+      );
     // A watch that fails or recovers changes the context's row and the status bar.
     run.subs.push(watch.onHealthChange(() => run.state.kind === 'connected' && !run.stopped && this.emit('state')));
     await watch.settled;

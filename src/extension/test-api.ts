@@ -32,4 +32,6 @@ export interface TestApi {
   onDidAskConfirmation: vscode.Event<{ message: string; button: string }>;
   /** The Get Started walkthrough's keys: which are set, and when one becomes set. */
   walkthrough: Pick<WalkthroughProgress, 'has' | 'onDidChange'>;
+  /** Answers the confirmations from now on (true: the button, false: Cancel); undefined: the dialog again. */
+  answerConfirmations(answer: ((q: { message: string; button: string }) => boolean) | undefined): void;
 }

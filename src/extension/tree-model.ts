@@ -3,10 +3,10 @@
  * tree-elements.ts) have children and items that say label, description, codicon and context
  * value. tree.ts turns them into TreeItems; the view model is src/cluster's rolloutView.
  */
-import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
+import type { ClusterStores, EventView, Experiment, ExperimentView, RolloutObjects, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
 import { l10n } from './l10n';
-import { isCompletedPhase, offeredActions, stepProgress, type Rollout } from '../planner';
+import { isCompletedPhase, offeredActions, podTemplateHashOf, stepProgress, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, MAX_CONTEXTS, type ReconcilerSummary, type SessionState } from './session';
 import type { CommandId } from './command-specs';
 import { canTerminate } from '../../webview/actions';
@@ -474,16 +474,31 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     case 'rollout': {
       const rollout = stores?.rollouts.get(e.name, e.namespace);
       if (!stores || !rollout) return { id, label: e.name, description: l10n.t('gone'), contextValue: 'rollout:gone', collapsible: 'none' };
-      const v = cluster().rolloutView(cluster().relatedObjects(stores, rollout), src.now);
+      const objects = cluster().relatedObjects(stores, rollout);
+      const v = cluster().rolloutView(objects, src.now);
       // The embedded controller of this context holds it (a traffic router it cannot drive): said where it is seen.
       const blocked = src.controller?.context === e.context ? src.controller.blocked?.get(`${e.namespace}/${e.name}`) : undefined;
-      const tooltip = `${e.namespace}/${e.name}: ${v.phase}${v.message ? ` (${v.message})` : ''}\n${v.images.map((i) => `${i.image} (${i.tags.join(', ')})`).join('\n')}`;
+      const warning = rowWarning(objects, v);
+      const tooltip = [
+        `${e.namespace}/${e.name}: ${v.phase}${v.message ? ` (${v.message})` : ''}`,
+        ...v.images.map((i) => `${i.image} (${i.tags.join(', ')})`),
+        ...(blocked ? [`The embedded controller holds it: ${blocked}`] : []),
+        ...(warning ? [l10n.t('Warning {0}: {1}', warning.reason, warning.message)] : []),
+      ].join('\n');
+      const description = [rolloutDescription(v), blocked ? 'held by the embedded controller' : '', warning ? `⚠ ${warning.reason}` : '']
+        .filter(Boolean)
+        .join(' · ');
       return {
         id,
         label: e.name,
-        description: blocked ? `${rolloutDescription(v)} · held by the embedded controller` : rolloutDescription(v),
-        tooltip: blocked ? `${tooltip}\nThe embedded controller holds it: ${blocked}` : tooltip,
-        icon: blocked ? { id: 'warning', color: 'list.warningForeground' } : PHASE_ICONS[v.phase],
+        description,
+        tooltip,
+        // A Warning keeps the phase's icon in the warning colour (Degraded stays red): the phase still shows, the colour says "look at the Events".
+        icon: blocked
+          ? { id: 'warning', color: 'list.warningForeground' }
+          : warning && v.phase !== 'Degraded'
+            ? { id: PHASE_ICONS[v.phase].id, color: 'list.warningForeground' }
+            : PHASE_ICONS[v.phase],
         contextValue: rolloutContextValue(stores, rollout),
         collapsible: 'collapsed',
         command: {
@@ -494,7 +509,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       };
     }
     case 'revision': {
-      const rev = stores ? viewOf(stores, e.namespace, e.rollout, src.now)?.revisions.find((r) => r.revision === e.revision) : undefined;
+      const revisions = stores ? viewOf(stores, e.namespace, e.rollout, src.now)?.revisions : undefined;
+      const rev = revisions?.find((r) => r.revision === e.revision);
       const rs = rev?.replicaSets[0];
       const tags = [...new Set(rev?.replicaSets.flatMap((r) => r.tags) ?? [])];
       const description = rs
@@ -506,7 +522,8 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         description,
         tooltip: rev?.replicaSets.map((r) => r.name).join('\n'),
         icon: { id: 'versions' },
-        contextValue: 'revision',
+        // The current (highest) revision's row offers no Compare with Current or Roll Back to it.
+        contextValue: revisionContextValue(e.revision, revisions ?? []),
         collapsible: 'collapsed',
       };
     }
@@ -591,6 +608,11 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
   }
 }
 
+/** `revision:current` for the rollout's highest revision (the one an undo would leave), else `revision:old`. */
+export function revisionContextValue(revision: number, revisions: readonly { revision: number }[]): string {
+  return revisions.some((r) => r.revision > revision) ? 'revision:old' : 'revision:current';
+}
+
 /** `analysisRun:running` for a run that can still be terminated (the menus' `when` reads it), else `analysisRun:ended`. */
 export function analysisRunContextValue(run: { phase: string } | undefined): string {
   return run && canTerminate(run) ? 'analysisRun:running' : 'analysisRun:ended';
@@ -650,7 +672,33 @@ export function affectedElements(
     }
     case 'services':
       return [];
+    case 'events': {
+      // An Event about a rollout re-renders that rollout's row (its warning mark).
+      const about = (obj as { involvedObject?: { kind?: string; name?: string; namespace?: string } }).involvedObject;
+      return about?.kind === 'Rollout' && about.name
+        ? [{ kind: 'rollout', context, namespace: about.namespace ?? namespace, name: about.name }]
+        : [];
+    }
   }
+}
+
+/**
+ * The Warning to mark a rollout's row with: the latest Warning Event seen since its current
+ * revision began (its current ReplicaSet was created), if any. kubectl describe and Lens list every
+ * Event the cluster still keeps (an hour by default); on a row that stays in view, a Warning about
+ * a revision an update has since replaced would mark a rollout that has moved on, so the row looks
+ * only at the current revision's, while the webview and `rollouts get` list them all.
+ */
+export function rowWarning(
+  objects: Pick<RolloutObjects, 'rollout' | 'replicaSets'>,
+  view: Pick<RolloutView, 'events'>,
+): EventView | undefined {
+  const hash = objects.rollout.status?.currentPodHash;
+  const current = hash ? objects.replicaSets.find((rs) => podTemplateHashOf(rs) === hash) : undefined;
+  const since = Date.parse(current?.metadata?.creationTimestamp ?? '');
+  return view.events?.find(
+    (e) => e.type === 'Warning' && (Number.isNaN(since) || (e.lastSeen !== undefined && Date.parse(e.lastSeen) >= since)),
+  );
 }
 
 /** The status bar's and the view badge's counts over every watched rollout (`attention`: those the filter keeps). */

@@ -10,3 +10,25 @@ export function kubeTime(at: Date | number): string {
 export function kubeMicroTime(at: Date | number): string {
   return `${new Date(at).toISOString().slice(0, 23)}000Z`;
 }
+
+/**
+ * A span of time as kubectl prints ages (apimachinery's HumanDuration): seconds up to 2 minutes,
+ * then minutes and seconds up to 10 minutes, minutes up to 3 hours, hours and minutes up to 8
+ * hours, hours up to 2 days, days and hours up to 8 days, then days, then years and days.
+ */
+export function humanDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const both = (a: number, unitA: string, b: number, unitB: string) => (b === 0 ? `${a}${unitA}` : `${a}${unitA}${b}${unitB}`);
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 10) return both(m, 'm', s % 60, 's');
+  if (m < 180) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 8) return both(h, 'h', m % 60, 'm');
+  if (h < 48) return `${h}h`;
+  const d = Math.floor(h / 24);
+  if (h < 192) return both(d, 'd', h % 24, 'h');
+  if (d < 730) return `${d}d`;
+  const y = Math.floor(d / 365);
+  return y < 8 ? both(y, 'y', d % 365, 'd') : `${y}y`;
+}

@@ -137,7 +137,7 @@ export class Api {
 
   list(t: ResourceType, namespace: string | undefined, opts: ListOptions = {}): ListResult {
     const labels = opts.labelSelector ? labelSelectorParam(opts.labelSelector) : [];
-    const fields = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : [];
+    const fields = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector, t) : [];
     let rv = String(this.store.resourceVersion());
     let after: string | undefined;
     if (opts.continueToken) {

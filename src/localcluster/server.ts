@@ -468,7 +468,7 @@ export function createApiServer(opts: ServerOptions): Server {
   ): void {
     const t = r.type;
     const labels = labelSelectorParam(q.get('labelSelector') ?? '');
-    const fields = parseFieldSelector(q.get('fieldSelector') ?? '');
+    const fields = parseFieldSelector(q.get('fieldSelector') ?? '', t);
     if (r.name) fields.push({ path: ['metadata', 'name'], equal: true, value: r.name });
     const ns = t.namespaced ? r.namespace : undefined;
     const matches = (o: any) =>

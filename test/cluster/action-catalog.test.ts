@@ -4,7 +4,16 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACTION_NAMES } from '../../src/planner';
-import { ACTIONS, ACTION_ORDER, actionCommandId, confirmation, pastTense, type CliInput } from '../../src/cluster/action-catalog';
+import {
+  ACTIONS,
+  ACTION_ORDER,
+  REVISION_ACTIONS,
+  actionCommandId,
+  confirmation,
+  pastTense,
+  revisionCommandId,
+  type CliInput,
+} from '../../src/cluster/action-catalog';
 import { commandSpecs } from '../../src/extension/command-specs';
 import { viewToHostProblem } from '../../webview/protocol';
 import { main } from '../../src/cli/main';
@@ -145,5 +154,26 @@ describe('the action catalog', () => {
       'Promote rollout "web" in context "prod-eu"? Rollout "web" is Degraded (ProgressDeadlineExceeded: x): promoting sends more traffic to a version that is failing.',
     );
     assert.equal(confirmation('promote', subject), undefined, 'a plain promote does not ask');
+  });
+
+  it("Roll Back to This Revision is Undo on a revision row: the catalog's title, Undo's icon, only on older revisions' rows, not in the palette", () => {
+    assert.deepEqual(REVISION_ACTIONS, ['undo']);
+    const id = revisionCommandId('undo');
+    const command = pkg.contributes.commands.find((c: { command: string }) => c.command === id);
+    assert.equal(command?.title, ACTIONS.undo.onRevision!.title);
+    assert.equal(command?.title, 'Roll Back to This Revision');
+    assert.equal(command?.icon, `$(${ACTIONS.undo.icon})`);
+    assert.equal(commandSpecs[id].title, ACTIONS.undo.onRevision!.title);
+    const menus = pkg.contributes.menus['view/item/context'].filter((m: { command: string }) => m.command === id);
+    assert.deepEqual(menus, [
+      { command: id, when: 'view == rollouts.view && viewItem == revision:old', group: ACTIONS.undo.onRevision!.menu },
+    ]);
+    const palette = pkg.contributes.menus.commandPalette.find((m: { command: string }) => m.command === id);
+    assert.match(palette?.when ?? '', /\bnever\b/, 'hidden from the palette: it needs a revision row');
+    // The same confirmation as Undo: it names the revision and the context.
+    assert.match(
+      confirmation('undo', { rollout: 'web', context: 'prod-eu', revision: 3 })!.message,
+      /^Roll back rollout "web" in context "prod-eu" to revision 3\?/,
+    );
   });
 });

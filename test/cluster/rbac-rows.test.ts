@@ -9,9 +9,12 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main';
 import { runList } from '../../src/cli/commands/list';
 import { connect } from '../../src/cluster/connection';
+import { watchCluster } from '../../src/cluster/store';
+import { silentLog } from '../../src/cluster/log';
 import { applyObjects } from '../../src/cluster/apply';
 import { permissionsOf, rbacRow, rulesOf, without, type Need, type Permission, type RbacRowId } from '../../src/cluster/rbac-needs';
 import { manifestObjects } from '../../src/schema';
+import { kubeTime } from '../../src/kube';
 import { recordingLog, startHarness, type Harness } from './helpers';
 import { ControllerRefused, startEmbeddedController, type EmbeddedController } from '../../src/cluster/embedded';
 import { createServiceAccount, grantClusterRole, grantRole, serviceAccountToken, writeServiceAccountKubeconfig } from './rbac-helpers';
@@ -205,6 +208,56 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
       if (p.resource === 'rollouts' && p.verb === 'list') assert.equal(code, 1, said);
       assert.match(said, namesMissing(p), `without ${p.verb} ${p.resource}: ${said}`);
       assert.doesNotMatch(said, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  it("a rollout's Events: `rollouts get` lists them with the tree's and this row's rules; without list or watch on events it prints the rest and names what is missing", async () => {
+    const tree = rbacRow('tree');
+    const row = rbacRow('events');
+    const { uid } = await rollout('events-web', atPauseStep);
+    await h.conn.rest.request('POST', `/api/v1/namespaces/${NS}/events`, {
+      body: {
+        metadata: { generateName: 'events-web.', namespace: NS },
+        involvedObject: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'events-web', namespace: NS, uid },
+        type: 'Warning',
+        reason: 'RolloutAborted',
+        message: 'aborted for the test',
+        source: { component: 'rollouts-controller' },
+        count: 1,
+        firstTimestamp: kubeTime(Date.now()),
+        lastTimestamp: kubeTime(Date.now()),
+      },
+    });
+    await allow([...tree.needs, ...row.needs]);
+    const ok = await cli(['get', 'events-web', '-n', NS]);
+    assert.equal(ok.code, 0, ok.err);
+    assert.match(ok.out, /\nEvents:\n[\s\S]*Warning\s+RolloutAborted\s+.*aborted for the test/);
+    assert.equal(ok.err, '', 'no warning with both rows');
+    for (const p of permissionsOf(row)) {
+      await allow([...tree.needs, ...without(row.needs, p)]);
+      const refused = await cli(['get', 'events-web', '-n', NS]);
+      assert.equal(refused.code, 0, `without ${p.verb} ${p.resource}: ${refused.err}`);
+      assert.match(refused.out, /^Name:\s+events-web$/m, 'the rest is printed');
+      assert.doesNotMatch(refused.out, /^Events:/m, 'no Events section when they cannot be watched');
+      assert.match(refused.err, namesMissing(p), `without ${p.verb} ${p.resource}`);
+      assert.doesNotMatch(refused.err, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  it('without the events row the watches the tree uses all sync, no watch problem is shown, and only the Events store says why', async () => {
+    await allow(rbacRow('tree').needs);
+    const conn = connect({ kubeconfigPath: kubeconfig, env: {} });
+    const w = watchCluster({ kc: conn.kc, rest: conn.rest, log: silentLog, namespaces: [NS], events: true, backoff: () => 60_000 });
+    try {
+      await w.synced;
+      await w.stores.events!.settled;
+      assert.deepEqual(w.problems(), [], 'no warning row under the context');
+      assert.match(
+        w.stores.events!.lastError() ?? '',
+        namesMissing({ verb: 'list', group: '', resource: 'events', scope: 'namespace' } as Permission),
+      );
+    } finally {
+      w.dispose();
     }
   });
 

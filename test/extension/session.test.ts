@@ -11,6 +11,7 @@ import { parentOf, elementId, type TreeElement } from '../../src/extension/tree-
 import { rolloutChoices } from '../../src/extension/pick-model';
 import { failureSentence } from '../../src/extension/error-text';
 import { ApiError } from '../../src/cluster/rest';
+import * as cluster from '../../src/cluster';
 
 const noKubeconfig = { KUBECONFIG: join(tmpdir(), 'rollouts-no-such-kubeconfig') };
 const kubeconfigPath = join(tmpdir(), `rollouts-session-test-${process.pid}`, 'local.kubeconfig');
@@ -117,6 +118,19 @@ describe('extension session and tree (local cluster)', function () {
     assert.equal(item(src(), canary).icon?.id, 'pass-filled');
     // Healthy after the first revision: promote and abort make no sense, so the menus do not offer them.
     assert.doesNotMatch(item(src(), canary).contextValue, /:promote:|:abort:/);
+  });
+
+  it("watches the Events about Rollouts: the embedded controller's reach the rollout's view, and only Rollouts' are kept", async () => {
+    const stores = session.stores!;
+    assert.ok(stores.events, 'the session watches Events');
+    const events = await until(session, "canary-demo's RolloutAddedToInformer Event", () => {
+      const view = cluster.rolloutViewFromStores(stores, 'rollouts-demo', 'canary-demo', new Date());
+      return view?.events?.some((e) => e.reason === 'RolloutAddedToInformer') ? view.events : undefined;
+    });
+    assert.ok(events.every((e) => e.type === 'Normal' || e.type === 'Warning'));
+    // The local cluster's ReplicaSets and Pods have Events too; the field selector keeps them out.
+    assert.ok(stores.events.list().length > 0);
+    assert.ok(stores.events.list().every((e) => e.involvedObject?.kind === 'Rollout'));
   });
 
   it('maps a pod event to the rollout that owns it (one row refresh, not the whole tree)', () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { rolloutView } from '../../src/cluster/view';
 import type { Pod } from '../../src/cluster/kinds';
+import type { KubeEvent } from '../../src/cluster/event-view';
 import { parseFile, rolloutSpecErrors } from '../../src/schema';
 import {
   offeredActions,
@@ -352,7 +353,53 @@ export function canaryDegraded(): HostToView {
     replicaSets: [stable, canary],
     pods: [...pods(stable, 5), ...pods(canary, 1, { ready: false, waiting: 'CrashLoopBackOff', restarts: 4 })],
     analysisRuns: [run],
+    // What Argo's controller records on the way: the update, its scaling, the failed run and the abort (repeated).
+    events: [
+      event(rollout, 'Normal', 'RolloutUpdated', 'Rollout updated to revision 7', '2026-03-02T07:40:00Z', '2026-03-02T07:40:00Z', 1),
+      event(
+        rollout,
+        'Normal',
+        'ScalingReplicaSet',
+        'Scaled up ReplicaSet payments-f00dcafe1 (revision 7) from 0 to 1',
+        '2026-03-02T07:40:01Z',
+        '2026-03-02T07:40:01Z',
+        1,
+      ),
+      event(
+        rollout,
+        'Warning',
+        'AnalysisRunFailed',
+        'Analysis Run payments-f00dcafe1-7-1 failed: Metric "error-rate" assessed Failed',
+        '2026-03-02T09:55:45Z',
+        '2026-03-02T09:55:45Z',
+        1,
+      ),
+      event(
+        rollout,
+        'Warning',
+        'RolloutAborted',
+        'Rollout aborted update to revision 7',
+        '2026-03-02T09:55:45Z',
+        '2026-03-02T09:58:15Z',
+        3,
+      ),
+    ],
   });
+}
+
+function event(rollout: Rollout, type: string, reason: string, message: string, first: string, last: string, count: number): KubeEvent {
+  const m = rollout.metadata!;
+  return {
+    metadata: { name: `${m.name}.${reason.toLowerCase()}`, namespace: m.namespace! },
+    involvedObject: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: m.name!, namespace: m.namespace!, uid: m.uid! },
+    type,
+    reason,
+    message,
+    count,
+    firstTimestamp: first,
+    lastTimestamp: last,
+    source: { component: 'rollouts-controller' },
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   postedAtLeast,
   send,
   startBench,
+  THEMES,
   type Bench,
   type ThemeName,
 } from './browser';
@@ -428,6 +429,62 @@ describe('webview in headless Chromium', function () {
       target: { context: 'kind-dev', namespace: 'shop', name: 'payments' },
     });
     await page.close();
+  });
+
+  it("shows the rollout's Events newest first: type (Warning in the warning colour), reason, ×count, kubectl's age, message; a new one arrives on top", async () => {
+    const degraded = canaryDegraded() as Extract<HostToView, { kind: 'rollout' }>;
+    const page = await openWith(degraded);
+    const rows = page.locator('[data-section=events] table.events tbody tr');
+    const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).map((t) => t.trim());
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['reason'])), [
+      'RolloutAborted',
+      'AnalysisRunFailed',
+      'ScalingReplicaSet',
+      'RolloutUpdated',
+    ]);
+    // Last seen 2m30s, 5m and 2h20m before the view's time: kubectl writes minutes up to 3 hours.
+    assert.deepEqual(await cells(0), [
+      'Warning',
+      'RolloutAborted',
+      '×3',
+      '2m30s',
+      'Rollout aborted update to revision 7 (rollouts-controller)',
+    ]);
+    assert.deepEqual((await cells(1)).slice(0, 4), ['Warning', 'AnalysisRunFailed', '', '5m']);
+    assert.deepEqual((await cells(3)).slice(0, 4), ['Normal', 'RolloutUpdated', '', '140m']);
+    const colour = (i: number) =>
+      rows
+        .nth(i)
+        .locator('.event-type')
+        .evaluate((e) => getComputedStyle(e).color);
+    // The theme's warning colour, as VS Code sets it on the page.
+    await applyTheme(page, 'light');
+    const hex = THEMES.light.vars['editorWarning-foreground'];
+    const warningColour = `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+    assert.equal(await colour(0), warningColour);
+    assert.notEqual(await colour(3), warningColour);
+
+    const newer = {
+      type: 'Warning',
+      reason: 'RolloutTimedOut',
+      message: 'Rollout "payments" has timed out progressing',
+      from: 'rollouts-controller',
+      count: 1,
+      lastSeen: '2026-03-02T10:00:40Z',
+      lastSecondsAgo: 5,
+      firstSecondsAgo: 5,
+    };
+    await send(page, { ...degraded, view: { ...degraded.view, events: [newer, ...(degraded.view.events ?? [])] } });
+    await page.locator('[data-section=events] tr[data-reason=RolloutTimedOut]').waitFor({ timeout: WAIT_MS });
+    assert.equal(await rows.count(), 5);
+    assert.deepEqual((await cells(0)).slice(0, 4), ['Warning', 'RolloutTimedOut', '', '5s']);
+    await send(page, { ...degraded, view: { ...degraded.view, events: [] } });
+    await page.locator('[data-section=events] .no-events').waitFor({ timeout: WAIT_MS });
+    await page.close();
+    // Not watched: no section at all.
+    const unwatched = await openWith(canaryPaused());
+    assert.equal(await unwatched.locator('[data-section=events]').count(), 0);
+    await unwatched.close();
   });
 
   it('the primary button follows the state: Abort on a Degraded update whose pods crash, Promote there only secondary and saying why it asks first', async () => {

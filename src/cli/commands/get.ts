@@ -34,7 +34,8 @@ const usage = (): string => `Usage: rollouts get [rollout] NAME [--watch] [-n NS
 
 Prints a rollout as "kubectl argo rollouts get rollout" does: status, strategy, the
 step list with the current step, set and actual weight, pauses with time left,
-images, and each revision's ReplicaSets, Pods, Experiments and AnalysisRuns.
+images, each revision's ReplicaSets, Pods, Experiments and AnalysisRuns, and the
+rollout's Events as "kubectl describe" lists them.
 With "experiment", an Experiment as "get experiment" does: its status, each
 template's images, ReplicaSet and pods, and its AnalysisRuns.
 
@@ -67,9 +68,17 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
     rest: conn.rest,
     log: cluster().lineLog((l) => io.err(l)),
     namespaces: [conn.namespace],
+    events: kind === 'rollout',
   });
   try {
     await cluster().settledOrSay(w, io);
+    // Events are extra: one that may not be listed is said, and the rest is printed without them.
+    const events = w.stores.events;
+    if (events) {
+      await events.settled;
+      const why = events.lastError();
+      if (why) io.err(`warning: cannot watch events (the rollout's Events are not shown): ${why}`);
+    }
     const print = () => {
       if (kind === 'experiment') {
         const view = cluster().experimentViewFromStores(w.stores, conn.namespace, name, new Date());
@@ -77,6 +86,8 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
         return view;
       }
       const view = cluster().rolloutViewFromStores(w.stores, conn.namespace, name, new Date());
+      // Events that cannot be watched are not "<none>": left out.
+      if (view && w.stores.events?.lastError() !== undefined) delete view.events;
       if (view) io.out(cluster().formatRolloutView(view));
       return view;
     };
