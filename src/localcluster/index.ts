@@ -47,7 +47,7 @@
  *   SubjectAccessReview or TokenReview.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Api } from './api';
@@ -293,6 +293,14 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,
     onRequest: options.onRequest,
   });
+  // Every accepted TCP socket, so close ends them all: https tracks a connection for
+  // closeAllConnections only once its TLS handshake is done, and a watch whose handshake
+  // finishes after it would hold close open for ever.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -338,7 +346,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
         workloads.close();
         deployments.close();
         server.close(() => resolve());
-        server.closeAllConnections(); // watches are long-lived; end them so close completes
+        for (const socket of sockets) socket.destroy(); // watches are long-lived; end them so close completes
       }).finally(() => {
         store.close();
         if (tempDir) rmSync(tempDir, { recursive: true, force: true });
