@@ -20,6 +20,7 @@ export * from './kinds';
 export * from './kubeconfig';
 export * from './lease';
 export * from './log';
+export * from './pod-logs';
 export * from './rbac-needs';
 export * from './rest';
 export * from './rollout-status';
