@@ -32,6 +32,7 @@ const otherSpecs = {
   'rollouts.terminateAnalysisRun': { title: 'Terminate AnalysisRun', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.terminateExperiment': { title: 'Terminate Experiment', needs: 'cluster', icon: 'debug-stop' },
   'rollouts.openRollout': { title: 'Open Rollout', needs: 'cluster', icon: 'open-preview' },
+  'rollouts.showPodLogs': { title: 'Show Logs', needs: 'cluster', icon: 'list-flat' },
   'rollouts.simulate': { title: 'Simulate Rollout', needs: 'yamlEditor', icon: 'play-circle' },
   'rollouts.applyFile': { title: 'Apply File to Cluster', needs: 'cluster', icon: 'cloud-upload', palette: 'editorLangId == yaml' },
   'rollouts.startLocalCluster': {

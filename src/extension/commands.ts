@@ -27,6 +27,7 @@ import { localClusterElsewhere } from './tree-model';
 import type { TreeElement } from './tree-elements';
 import { analysisRunRefFrom, experimentRefFrom, type RolloutRef } from './targets';
 import { askedByPanel } from './webview-requests';
+import { showPodLogs } from './pod-logs';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 
@@ -317,6 +318,8 @@ export const commandTable: Record<CommandId, Handler> = {
     if (!ref) return undefined;
     return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
   },
+
+  'rollouts.showPodLogs': (ctx, arg) => showPodLogs(ctx, requireConnected(ctx), arg),
 
   async 'rollouts.simulate'(ctx, arg) {
     // From the code lens: { uri, docIndex }; from the palette: the active editor, at the cursor.

@@ -4,6 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { LogTerminalRecord } from './pod-logs';
 import type { Session } from './session';
 import type { RolloutsTree } from './tree';
 import type { TreeElement } from './tree-elements';
@@ -29,4 +30,10 @@ export interface TestApi {
   onDidShowRolloutPick: vscode.Event<{ title: string; labels: string[]; descriptions: string[] }>;
   /** Fired when a rollout action asks for confirmation, with its question and button. */
   onDidAskConfirmation: vscode.Event<{ message: string; button: string }>;
+  /** The Show Logs terminals open now: name, the lines written (the last 2,000), whether following ended. */
+  logTerminals(): LogTerminalRecord[];
+  /** Fired after each line a Show Logs terminal writes. */
+  onDidWriteLogTerminal: vscode.Event<LogTerminalRecord>;
+  /** Fired when Show Logs' quick pick is on screen, with its labels. */
+  onDidShowLogsPick: vscode.Event<{ title: string; labels: string[] }>;
 }

@@ -16,7 +16,7 @@ import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
 import { viewOf } from './tree-model';
 import { terminateRefusal, type TerminateRequest } from './terminate-policy';
-import { actionDecision, type PanelState } from './webview-requests';
+import { actionDecision, logsDecision, type PanelState } from './webview-requests';
 import { runSimulation } from './simulation-runner';
 import { cluster } from './lazy-cluster';
 
@@ -279,6 +279,18 @@ export class WebviewHost implements vscode.Disposable {
         // Only the manifest this panel simulates, whatever the message says.
         if (open.state.kind === 'simulation') void this.showManifestLine(open.state.uri, msg.line, msg.column);
         return;
+      case 'showLogs': {
+        const state = this.ctx.session.state;
+        const shown = open.state.kind === 'rollout' ? open.state.ref : undefined;
+        const view =
+          shown && state.kind === 'connected' && state.context === shown.context
+            ? viewOf(state.stores, shown.namespace, shown.name, new Date())
+            : undefined;
+        const decision = logsDecision(open.state, msg, view);
+        if (!decision.ok) this.ctx.log.warn(`webview: refused to show the logs of pod "${msg.pod}": ${decision.refused}`);
+        else void vscode.commands.executeCommand(decision.command, ...decision.args);
+        return;
+      }
       case 'terminateAnalysisRun':
         this.terminate(open, msg.requestId, msg.target, { kind: 'analysisRun', name: msg.analysisRun });
         return;
