@@ -108,11 +108,27 @@ const picked = new vscode.EventEmitter<{ title: string; labels: string[] }>();
 /** Fired when the logs quick pick is on screen, with its labels (the real-editor tests read it). */
 export const onDidShowLogsPick = picked.event;
 
-async function pick(items: LogPickItem[]): Promise<LogScope | undefined> {
+/** A single-choice quick pick that announces itself on `onDidShowLogsPick` (the real-editor tests accept it). */
+function pick(items: LogPickItem[]): Promise<LogScope | undefined> {
   const title = pickTitle('rollouts.showPodLogs');
-  const answer = vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Which pods and containers to follow?') });
-  picked.fire({ title, labels: items.map((i) => i.label) });
-  return (await answer)?.scope;
+  const qp = vscode.window.createQuickPick<LogPickItem>();
+  qp.title = title;
+  qp.placeholder = vscode.l10n.t('Which pods and containers to follow?');
+  qp.items = items;
+  qp.matchOnDescription = true;
+  return new Promise<LogScope | undefined>((resolve) => {
+    let chosen: LogScope | undefined;
+    qp.onDidAccept(() => {
+      chosen = (qp.selectedItems[0] ?? qp.activeItems[0])?.scope;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(chosen);
+    });
+    qp.show();
+    picked.fire({ title, labels: items.map((i) => i.label) });
+  });
 }
 
 /** A terminal that follows `scope`'s containers: Ctrl-C stops (and says so), closing it stops. */

@@ -102,7 +102,10 @@ describe('Show Logs on the local cluster', function () {
       });
     });
     const running = vscode.commands.executeCommand<string>('rollouts.showPodLogs', revision);
-    const pick = await shown;
+    // The pick, or the command's end without one (its error is then in the "Argo Rollouts" log).
+    const first = await Promise.race([shown, running.then((r) => ({ endedWith: r }))]);
+    assert.ok(!('endedWith' in first), `Show Logs ended without a pick: ${String((first as { endedWith: unknown }).endedWith)}`);
+    const pick = first;
     assert.equal(pick.title, 'Argo Rollouts: Show Logs');
     assert.equal(pick.labels[0], `All pods of revision ${revision.revision}`);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
