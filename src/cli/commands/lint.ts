@@ -25,6 +25,7 @@ import {
 } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { parseOptions, type OptionTable } from '../args';
 import { readError, yamlFilesUnder } from '../files';
 
 const usage = `Usage: rollouts lint [--format text|json] FILE|DIR...
@@ -95,25 +96,14 @@ interface LintArgs {
   files: string[];
 }
 
+const lintOptions = {
+  format: { type: 'string', needs: 'a value: text or json' },
+} as const satisfies OptionTable;
+
 export function parseLintArgs(args: string[]): LintArgs {
-  let format: 'text' | 'json' = 'text';
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--format' || arg.startsWith('--format=')) {
-      const v = arg === '--format' ? args[++i] : arg.slice('--format='.length);
-      if (v === undefined) throw new UsageError('--format needs a value: text or json');
-      if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be "text" or "json", got "${v}"`);
-      format = v;
-    } else if (arg === '--') {
-      files.push(...args.slice(i + 1));
-      break;
-    } else if (arg.startsWith('-') && arg !== '-') {
-      throw new UsageError(`unknown option "${arg}"`);
-    } else {
-      files.push(arg);
-    }
-  }
+  const { options, positionals: files } = parseOptions(args, lintOptions);
+  const format = options.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be "text" or "json", got "${format}"`);
   if (files.length === 0) throw new UsageError('give at least one FILE or DIR to lint');
   return { format, files };
 }
