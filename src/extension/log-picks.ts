@@ -5,11 +5,11 @@
  */
 import type { LogTarget } from '../planner';
 
-/** Containers and a title for the terminal ("web-7d9f/app", "web revision 2"). */
+/** Containers, and what the terminal is named after ("web-7d9f/app", "web revision 2"). */
 export interface LogScope {
   namespace: string;
   targets: { pod: string; container: string }[];
-  title: string;
+  shows: string;
 }
 
 export interface LogPickItem {
@@ -42,7 +42,7 @@ export function logPickItems(namespace: string, rollout: string, targets: readon
     items.push({
       label: words.allOfRevision(r),
       description: words.counts(new Set(of.map((t) => t.pod)).size, of.length),
-      scope: { namespace, targets: strip(of), title: `${rollout} ${words.revision(r)}` },
+      scope: { namespace, targets: strip(of), shows: `${rollout} ${words.revision(r)}` },
     });
   }
   const pods = [...new Set(targets.map((t) => t.pod))];
@@ -50,12 +50,12 @@ export function logPickItems(namespace: string, rollout: string, targets: readon
     const of = targets.filter((t) => t.pod === pod);
     const revision = of[0]!.revision > 0 ? words.revision(of[0]!.revision) : '';
     if (of.length > 1)
-      items.push({ label: words.allContainers(pod), description: revision, scope: { namespace, targets: strip(of), title: pod } });
+      items.push({ label: words.allContainers(pod), description: revision, scope: { namespace, targets: strip(of), shows: pod } });
     for (const t of of)
       items.push({
         label: of.length > 1 ? `${pod}/${t.container}` : pod,
         description: of.length > 1 ? revision : [t.container, revision].filter(Boolean).join(' · '),
-        scope: { namespace, targets: [{ pod, container: t.container }], title: `${pod}/${t.container}` },
+        scope: { namespace, targets: [{ pod, container: t.container }], shows: `${pod}/${t.container}` },
       });
   }
   return items;

@@ -76,7 +76,7 @@ export async function showPodLogs(ctx: Ctx, c: Connected, arg: unknown): Promise
   }
   if (!scope) return undefined;
   openLogTerminal(ctx, c.conn, scope);
-  return scope.title;
+  return scope.shows;
 }
 
 /** One pod: its only container, or a pick of one container or all. */
@@ -86,7 +86,7 @@ async function podScope(c: Connected, namespace: string, pod: string): Promise<L
   const containers = (found.spec?.containers ?? []).map((x) => x.name);
   if (containers.length === 0) throw new Error(vscode.l10n.t('pod "{0}" has no containers', pod));
   const targets = containers.map((container) => ({ pod, container, revision: 0 }));
-  if (targets.length === 1) return { namespace, targets: [{ pod, container: containers[0]! }], title: `${pod}/${containers[0]}` };
+  if (targets.length === 1) return { namespace, targets: [{ pod, container: containers[0]! }], shows: `${pod}/${containers[0]}` };
   return pick(logPickItems(namespace, pod, targets, words));
 }
 
@@ -100,7 +100,7 @@ async function rolloutScope(c: Connected, namespace: string, name: string, revis
   const found = logTargets(replicaSets.replicaSets, objects.pods);
   if (!found.ok) throw new Error(vscode.l10n.t('rollout "{0}": {1}', name, found.reason));
   const only: LogTarget | undefined = found.targets.length === 1 ? found.targets[0] : undefined;
-  if (only) return { namespace, targets: [{ pod: only.pod, container: only.container }], title: `${only.pod}/${only.container}` };
+  if (only) return { namespace, targets: [{ pod: only.pod, container: only.container }], shows: `${only.pod}/${only.container}` };
   return pick(logPickItems(namespace, name, found.targets, words));
 }
 
@@ -133,7 +133,7 @@ function pick(items: LogPickItem[]): Promise<LogScope | undefined> {
 
 /** A terminal that follows `scope`'s containers: Ctrl-C stops (and says so), closing it stops. */
 export function openLogTerminal(ctx: Ctx, conn: Connection, scope: LogScope): vscode.Terminal {
-  const name = vscode.l10n.t('Logs: {0}', scope.title);
+  const name = vscode.l10n.t('Logs: {0}', scope.shows);
   const write = new vscode.EventEmitter<string>();
   const record: LogTerminalRecord = { name, lines: [], ended: false };
   let session: ReturnType<ReturnType<typeof cluster>['streamLogs']> | undefined;

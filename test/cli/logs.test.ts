@@ -130,13 +130,19 @@ describe('rollouts logs', function () {
     assert.match(preview.err, /a canary rollout has no preview revision: ask for stable or canary/);
     const badRevision = await run('shop', '--revision', 'latest');
     assert.equal(badRevision.code, 2);
-    assert.match(badRevision.err, /--revision: "latest" is not a revision/);
+    assert.match(
+      badRevision.err,
+      /--revision "latest": "latest" is not a revision: give a number \(1, 2, \.\.\.\) or one of stable, canary, active, preview/,
+    );
     const badTail = await run('shop', '--tail', 'x');
     assert.equal(badTail.code, 2);
-    assert.match(badTail.err, /--tail: "x" is not a number of lines/);
+    assert.match(badTail.err, /--tail "x": not a number of lines \(or -1 for all\)/);
     const unknown = await run('shop', '--bogus');
     assert.equal(unknown.code, 2);
-    assert.match(unknown.err, /Unknown option '--bogus'/);
+    assert.match(unknown.err, /unknown option "--bogus"/);
+    const badSince = await run('shop', '--since', 'soon');
+    assert.equal(badSince.code, 2);
+    assert.match(badSince.err, /^rollouts logs: --since "soon": /);
     for (const r of [missing, revision, container, preview, badRevision, badTail, unknown]) assert.doesNotMatch(r.err, /\n\s+at /);
   });
 });

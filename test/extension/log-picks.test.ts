@@ -24,7 +24,7 @@ describe('Show Logs: the choices of a revision or a rollout', () => {
       words,
     );
     assert.deepEqual(
-      items.map((i) => [i.label, i.description, i.scope.title, i.scope.targets.map((t) => `${t.pod}/${t.container}`).join(' ')]),
+      items.map((i) => [i.label, i.description, i.scope.shows, i.scope.targets.map((t) => `${t.pod}/${t.container}`).join(' ')]),
       [
         ['All pods of revision 2', '1 pods, 2 containers', 'web revision 2', 'web-b-1/app web-b-1/proxy'],
         ['All pods of revision 1', '2 pods, 2 containers', 'web revision 1', 'web-a-1/app web-a-2/app'],

@@ -1,14 +1,14 @@
 /**
  * `rollouts logs NAME [--revision N|stable|canary|preview|active] [-c CONTAINER] [-f]`: the
  * output of a rollout's pods, every line prefixed `[pod/container]` when there are several, as
- * `kubectl logs -l ... --prefix` and `stern` show them. Arguments through node:util parseArgs.
+ * `kubectl logs -l ... --prefix` and `stern` show them. Options through the CLI's table (args.ts).
  */
-import { parseArgs } from 'node:util';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { cluster } from '../lazy-cluster';
 import { checkDuration, parseRevisionChoice, type RevisionChoice } from '../../planner';
 import type { TargetArgs } from '../../cluster';
+import { parseRolloutArgs, type OptionTable } from '../args';
 
 const usage = (): string => `Usage: rollouts logs NAME [--revision N|stable|canary|active|preview] [-c CONTAINER] [-f]
                      [--tail N] [--since DURATION] [--timestamps] [-n NS] [--context C] [--kubeconfig F]
@@ -38,62 +38,41 @@ interface LogsArgs {
   timestamps: boolean;
 }
 
+const checkRevision = (v: string): string | undefined => {
+  const r = parseRevisionChoice(v);
+  return r.ok ? undefined : r.reason;
+};
+const checkTail = (v: string): string | undefined =>
+  /^-?\d+$/.test(v) && Number(v) >= -1 ? undefined : 'not a number of lines (or -1 for all)';
+const checkSince = (v: string): string | undefined => {
+  const d = checkDuration(v);
+  if (!d.ok) return d.reason;
+  return d.seconds > 0 ? undefined : 'give a duration longer than 0 (e.g. 5m)';
+};
+
+const logsOptions = {
+  revision: { type: 'string', check: checkRevision, needs: 'a revision' },
+  container: { type: 'string', short: 'c', needs: 'a CONTAINER' },
+  follow: { type: 'boolean', short: 'f' },
+  tail: { type: 'string', check: checkTail, needs: 'a number of lines' },
+  since: { type: 'string', check: checkSince, needs: 'a DURATION' },
+  timestamps: { type: 'boolean' },
+} as const satisfies OptionTable;
+
 function parseLogsArgs(args: string[]): LogsArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        namespace: { type: 'string', short: 'n' },
-        context: { type: 'string' },
-        kubeconfig: { type: 'string' },
-        revision: { type: 'string' },
-        container: { type: 'string', short: 'c' },
-        follow: { type: 'boolean', short: 'f' },
-        tail: { type: 'string' },
-        since: { type: 'string' },
-        timestamps: { type: 'boolean' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  const t = parseRolloutArgs(args, logsOptions);
+  if (t.rest.length) throw new UsageError(`unexpected argument "${t.rest[0]}"`);
+  const o = t.options;
+  const out: LogsArgs = { target: t, follow: o.follow === true, timestamps: o.timestamps === true };
+  if (o.revision !== undefined) {
+    const r = parseRevisionChoice(o.revision);
+    if (r.ok) out.revision = r.choice;
   }
-  const v = parsed.values;
-  const [name, ...extra] = parsed.positionals;
-  if (!name) throw new UsageError('name the rollout: ROLLOUT is required');
-  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  for (const k of ['namespace', 'context', 'kubeconfig', 'revision', 'container', 'tail', 'since'] as const)
-    if (v[k] === '') throw new UsageError(`--${k} needs a value`);
-  const out: LogsArgs = {
-    target: {
-      name,
-      rest: [],
-      namespaces: v.namespace ? [v.namespace] : [],
-      flags: {},
-      ...(v.namespace ? { namespace: v.namespace } : {}),
-      ...(v.context ? { context: v.context } : {}),
-      ...(v.kubeconfig ? { kubeconfig: v.kubeconfig } : {}),
-    },
-    follow: v.follow === true,
-    timestamps: v.timestamps === true,
-  };
-  if (v.revision !== undefined) {
-    const r = parseRevisionChoice(v.revision);
-    if (!r.ok) throw new UsageError(`--revision: ${r.reason}`);
-    out.revision = r.choice;
-  }
-  if (v.container !== undefined) out.container = v.container;
-  if (v.tail !== undefined) {
-    if (!/^-?\d+$/.test(v.tail) || Number(v.tail) < -1)
-      throw new UsageError(`--tail: "${v.tail}" is not a number of lines (or -1 for all)`);
-    if (Number(v.tail) >= 0) out.tailLines = Number(v.tail);
-  }
-  if (v.since !== undefined) {
-    const d = checkDuration(v.since);
-    if (!d.ok) throw new UsageError(`--since: ${d.reason}`);
-    if (d.seconds <= 0) throw new UsageError('--since: give a duration longer than 0 (e.g. 5m)');
-    out.sinceSeconds = Math.ceil(d.seconds);
+  if (o.container !== undefined) out.container = o.container;
+  if (o.tail !== undefined && Number(o.tail) >= 0) out.tailLines = Number(o.tail);
+  if (o.since !== undefined) {
+    const d = checkDuration(o.since);
+    if (d.ok) out.sinceSeconds = Math.ceil(d.seconds);
   }
   return out;
 }
