@@ -429,7 +429,7 @@ describe('webview in headless Chromium', function () {
     assert.equal(await page.locator('[data-section=analysis] .analysis-run').getAttribute('data-phase'), 'Failed');
     assert.equal(await page.locator('[data-section=analysis] .run-line .run-counts').textContent(), '✓ 1✗ 3');
     const crashing = page.locator('[data-rs=payments-f00dcafe1] .pods tbody tr td');
-    assert.deepEqual((await crashing.allTextContents()).slice(1), ['CrashLoopBackOff', '0/1', '4']);
+    assert.deepEqual((await crashing.allTextContents()).slice(1), ['CrashLoopBackOff', '0/1', '4', 'Logs']);
     assert.deepEqual(await actionsShown(page), ['retry', 'promoteFull', 'restart', 'setImage', 'undo']);
     await page.locator('.toolbar vscode-button[data-action=retry]').click();
     const [, retry] = await postedAtLeast(page, 2);
