@@ -8,7 +8,8 @@
  * (snapshot + fsynced change log), resources.ts (the kinds; CRDs add more), api.ts (API
  * semantics), managed-fields.ts (field ownership, server-side apply), defaults.ts, selectors.ts,
  * patch.ts, server.ts (HTTP), discovery.ts, openapi.ts, table.ts (kubectl's server-side
- * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
+ * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), pod-logs.ts (what the
+ * simulated containers write, served on pods/log), deployments.ts (the
  * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts; auth.ts
  * (Host check, bearer tokens, ServiceAccount tokens, impersonation, the auth APIs), rbac.ts (RBAC,
  * the default roles, ClusterRole aggregation, escalation prevention), request-info.ts (what a
