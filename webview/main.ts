@@ -163,6 +163,9 @@ export function mountRolloutView(host: ViewHost, el: HTMLElement, saved?: unknow
           notice,
           onAction: requestAction,
           terminate: { busy: terminating, onTerminate: requestTerminate },
+          onShowLogs: (pod) => {
+            if (shown.kind === 'rollout') host.post({ kind: 'showLogs', target: targetOf(shown.message), pod });
+          },
           openRevisions,
           onToggleRevision: (revision, open) => openRevisions.set(revision, open),
         }),

@@ -83,6 +83,8 @@ export type ViewToHost =
   | { kind: 'terminateAnalysisRun'; requestId: number; target: RolloutRef; analysisRun: string }
   /** Stop one of the shown rollout's Experiments (answered by an actionResult with the same requestId). */
   | { kind: 'terminateExperiment'; requestId: number; target: RolloutRef; experiment: string }
+  /** Follow one of the shown rollout's pods' logs in a terminal (the host runs Show Logs on it). */
+  | { kind: 'showLogs'; target: RolloutRef; pod: string }
   /** Show the simulated manifest in its editor at this line and column (0-based), e.g. where an InvalidSpec error is. */
   | { kind: 'showManifestLine'; line: number; column: number }
   /** Something went wrong inside the view; the host logs it. */
@@ -374,6 +376,7 @@ const viewToHostChecks: Record<ViewToHost['kind'], Check> = {
   }),
   terminateAnalysisRun: exact({ kind: str, requestId: int, target: exactRolloutRef, analysisRun: objectName }),
   terminateExperiment: exact({ kind: str, requestId: int, target: exactRolloutRef, experiment: objectName }),
+  showLogs: exact({ kind: str, target: exactRolloutRef, pod: objectName }),
   showManifestLine: exact({ kind: str, line: int, column: int }),
   viewError: obj({ message: str }),
   whatIf: exact({ kind: str, requestId: int, target: exactRolloutRef, choice: oneOf(WHAT_IF_CHOICE_NAMES) }),

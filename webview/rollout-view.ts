@@ -33,6 +33,8 @@ export interface RolloutRenderContext {
   onAction(action: ActionName, args?: ActionArgs): void;
   /** Stopping a running analysis run or Experiment (absent: no Terminate buttons). */
   terminate?: TerminateControl;
+  /** Following a pod's logs in a terminal (absent: no Logs buttons). */
+  onShowLogs?(pod: string): void;
   /** Revisions the user opened or closed: kept across re-renders. */
   openRevisions: ReadonlyMap<number, boolean>;
   onToggleRevision(revision: number, open: boolean): void;
@@ -278,11 +280,11 @@ function images(view: RolloutView): HTMLElement | null {
   );
 }
 
-function pods(rs: ReplicaSetView): HTMLElement | null {
+function pods(rs: ReplicaSetView, onShowLogs?: (pod: string) => void): HTMLElement | null {
   if (rs.pods.length === 0) return null;
   return table(
     'pods',
-    ['Pod', 'Status', 'Ready', 'Restarts'],
+    ['Pod', 'Status', 'Ready', 'Restarts', ...(onShowLogs ? [''] : [])],
     rs.pods.map((p) =>
       h(
         'tr',
@@ -291,6 +293,23 @@ function pods(rs: ReplicaSetView): HTMLElement | null {
         h('td', { class: p.status === 'Running' ? 'ok' : /Terminating|Pending|not ready/.test(p.status) ? 'paused' : 'bad' }, p.status),
         h('td', null, p.ready),
         h('td', { class: p.restarts > 0 ? 'paused' : '' }, String(p.restarts)),
+        onShowLogs
+          ? h(
+              'td',
+              null,
+              h(
+                'vscode-button',
+                {
+                  class: 'show-logs',
+                  title: `Follow the logs of ${p.name} in a terminal`,
+                  data: { logs: p.name },
+                  attrs: { icon: 'list-flat', secondary: true },
+                  on: { click: () => onShowLogs(p.name) },
+                },
+                'Logs',
+              ),
+            )
+          : null,
       ),
     ),
   );
@@ -314,7 +333,7 @@ function replicaSet(rs: ReplicaSetView, ctx: RolloutRenderContext): HTMLElement 
         : null,
     ),
     rs.images.length ? h('div', { class: 'rs-images' }, ...rs.images.map((i) => h('code', null, i))) : null,
-    pods(rs),
+    pods(rs, ctx.onShowLogs),
   );
 }
 

@@ -16,6 +16,7 @@ export const SUITES = [
   'whatif.suite',
   'walkthrough.suite',
   'revisions.suite',
+  'logs.suite',
 ];
 
 /** `outDir` must lie inside the repository so that the extension host resolves mocha from its node_modules. */

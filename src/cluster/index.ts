@@ -22,6 +22,7 @@ export * from './kubeconfig';
 export * from './lease';
 export * from './live-snapshot';
 export * from './log';
+export * from './pod-logs';
 export * from './rbac-needs';
 export * from './rest';
 export * from './revision-diff';

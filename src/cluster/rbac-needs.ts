@@ -25,7 +25,7 @@ export interface Need {
   when?: string;
 }
 
-export type RbacRowId = 'tree' | 'events' | 'promote' | 'pause' | 'setImage' | 'undo' | 'apply' | 'controller';
+export type RbacRowId = 'tree' | 'events' | 'promote' | 'pause' | 'setImage' | 'undo' | 'apply' | 'logs' | 'controller';
 
 export interface RbacRow {
   id: RbacRowId;
@@ -122,6 +122,17 @@ export const rbacRows: readonly RbacRow[] = [
       { verbs: ['get', 'patch'], group: CORE, resources: ['services'] },
     ],
     note: "shown for a file of a Rollout and a Service: `patch` (server-side apply, which also creates) on the kind of each object in the file, and `get` for the editor's preview of what changes (`rollouts apply` needs no `get`); the discovery documents (`/api`, `/apis/...`) are readable by every authenticated user by default",
+  },
+  {
+    id: 'logs',
+    to: 'Show Logs (`rollouts logs`)',
+    needs: [
+      { verbs: ['get'], group: ARGO, resources: ['rollouts'] },
+      { verbs: ['list'], group: APPS, resources: ['replicasets'] },
+      { verbs: ['list'], group: CORE, resources: ['pods'] },
+      { verbs: ['get'], group: CORE, resources: ['pods/log'] },
+    ],
+    note: "the editor finds the pods in what the tree already watches, so there it needs only `get` on `pods/log` beyond the tree's row",
   },
   {
     id: 'controller',

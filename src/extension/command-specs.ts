@@ -45,6 +45,7 @@ const otherSpecs = {
   'rollouts.openRollout': { title: 'Open Rollout', needs: 'cluster', icon: 'open-preview' },
   // On an older revision's row: its pod template beside the current one's, in the diff editor.
   'rollouts.compareWithCurrent': { title: 'Compare with Current', needs: 'cluster', icon: 'diff', palette: 'never' },
+  'rollouts.showPodLogs': { title: 'Show Logs', needs: 'cluster', icon: 'list-flat' },
   'rollouts.simulate': { title: 'Simulate Rollout', needs: 'yamlEditor', icon: 'play-circle' },
   'rollouts.applyFile': { title: 'Apply File to Cluster', needs: 'cluster', icon: 'cloud-upload', palette: 'editorLangId == yaml' },
   'rollouts.startLocalCluster': {

@@ -47,6 +47,7 @@ import { analysisRunRefFrom, experimentRefFrom, rolloutRefFrom } from './targets
 import { askedByPanel } from './webview-requests';
 import { isWalkthroughStart } from './walkthrough-keys';
 import { openExampleRollout, readyWalkthroughCanary } from './walkthrough';
+import { showPodLogs } from './pod-logs';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
 
@@ -389,6 +390,13 @@ export const commandTable: Record<CommandId, Handler> = {
     const ref = given ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
     if (!ref) return undefined;
     return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
+  },
+
+  async 'rollouts.showPodLogs'(ctx, arg) {
+    const context =
+      typeof arg === 'object' && arg !== null && 'context' in arg && typeof arg.context === 'string' ? arg.context : undefined;
+    const c = await targetContext(ctx, context);
+    return c && showPodLogs(ctx, c, arg);
   },
 
   async 'rollouts.simulate'(ctx, arg) {

@@ -11,6 +11,7 @@ import { registerCommands, updateContextKeys, onDidAskConfirmation, onDidRunActi
 import { Ctx } from './ctx';
 import { createLog } from './log';
 import { onDidShowRolloutPick } from './pick';
+import { logTerminals, onDidShowLogsPick, onDidWriteLogTerminal } from './pod-logs';
 import { Session } from './session';
 import { changeEffects, readSettings } from './settings';
 import { createStatusBar } from './status-bar';
@@ -140,6 +141,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       onDidAskConfirmation,
       walkthrough,
       answerConfirmations: answerConfirmationsForTests,
+      logTerminals,
+      onDidWriteLogTerminal,
+      onDidShowLogsPick,
     };
     return api;
   } catch (e) {

@@ -30,8 +30,8 @@ function rowOf(uri: vscode.Uri): RevisionRow | undefined {
 
 /** The rollout's ReplicaSets in the connected context's stores, or why there are none. */
 function replicaSetsOf(ctx: Ctx, r: Pick<RevisionRow, 'context' | 'namespace' | 'rollout'>) {
-  const s = ctx.session.state;
-  if (s.kind !== 'connected' || s.context !== r.context) return { why: vscode.l10n.t('context "{0}" is not the connected one', r.context) };
+  const s = ctx.session.stateOf(r.context);
+  if (s.kind !== 'connected') return { why: vscode.l10n.t('context "{0}" is not connected', r.context) };
   const rollout = s.stores.rollouts.get(r.rollout, r.namespace);
   if (!rollout) return { why: vscode.l10n.t('rollout {0}/{1} is gone', r.namespace, r.rollout) };
   return { replicaSets: cluster().relatedObjects(s.stores, rollout).replicaSets };

@@ -4,6 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { LogTerminalRecord } from './pod-logs';
 import type { Session } from './session';
 import type { RolloutsTree } from './tree';
 import type { TreeElement } from './tree-elements';
@@ -34,4 +35,10 @@ export interface TestApi {
   walkthrough: Pick<WalkthroughProgress, 'has' | 'onDidChange'>;
   /** Answers the confirmations from now on (true: the button, false: Cancel); undefined: the dialog again. */
   answerConfirmations(answer: ((q: { message: string; button: string }) => boolean) | undefined): void;
+  /** The Show Logs terminals open now: name, the lines written (the last 2,000), whether following ended. */
+  logTerminals(): LogTerminalRecord[];
+  /** Fired after each line a Show Logs terminal writes. */
+  onDidWriteLogTerminal: vscode.Event<LogTerminalRecord>;
+  /** Fired when Show Logs' quick pick is on screen, with its labels. */
+  onDidShowLogsPick: vscode.Event<{ title: string; labels: string[] }>;
 }

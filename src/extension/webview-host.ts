@@ -16,7 +16,7 @@ import type { Ctx } from './ctx';
 import type { ActionReport } from './commands';
 import { viewOf } from './tree-model';
 import { terminateRefusal, type TerminateRequest } from './terminate-policy';
-import { actionDecision, type PanelState } from './webview-requests';
+import { actionDecision, logsDecision, type PanelState } from './webview-requests';
 import { runSimulation } from './simulation-runner';
 import { cluster } from './lazy-cluster';
 import { whatIfAnswer } from './what-if-host';
@@ -305,6 +305,15 @@ export class WebviewHost implements vscode.Disposable {
       case 'whatIf':
         void this.preview(open, msg);
         return;
+      case 'showLogs': {
+        const shown = open.state.kind === 'rollout' ? open.state.ref : undefined;
+        const state = shown ? this.ctx.session.stateOf(shown.context) : undefined;
+        const view = shown && state?.kind === 'connected' ? viewOf(state.stores, shown.namespace, shown.name, new Date()) : undefined;
+        const decision = logsDecision(open.state, msg, view);
+        if (!decision.ok) this.ctx.log.warn(`webview: refused to show the logs of pod "${msg.pod}": ${decision.refused}`);
+        else void vscode.commands.executeCommand(decision.command, ...decision.args);
+        return;
+      }
       case 'terminateAnalysisRun':
         this.terminate(open, msg.requestId, msg.target, { kind: 'analysisRun', name: msg.analysisRun });
         return;

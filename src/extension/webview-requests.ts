@@ -3,7 +3,7 @@
  * forged messages). A page is untrusted input: a rollout panel acts only on the rollout it was
  * opened for (namespace, name and context), and a simulation panel acts on nothing.
  */
-import type { RolloutRef, ViewToHost } from '../../webview/protocol';
+import type { RolloutRef, RolloutView, ViewToHost } from '../../webview/protocol';
 import { actionCommandId } from '../cluster/action-catalog';
 import type { CommandId } from './command-specs';
 import { l10n } from './l10n';
@@ -70,4 +70,25 @@ export function actionDecision(panel: PanelState, msg: Extract<ViewToHost, { kin
 export function whatIfRefusal(panel: PanelState, msg: Extract<ViewToHost, { kind: 'whatIf' }>): string | undefined {
   if (panel.kind !== 'rollout') return 'a simulation panel shows no live rollout';
   return targetRefusal(panel.ref, msg.target);
+}
+
+/**
+ * The Show Logs a panel's pod list asks for, or why it is refused: only a pod of the rollout the
+ * panel shows, as the connected context's view of it lists it (`view`: undefined when that context
+ * is not connected or the rollout is gone).
+ */
+export function logsDecision(
+  panel: PanelState,
+  msg: Extract<ViewToHost, { kind: 'showLogs' }>,
+  view: RolloutView | undefined,
+): ActionDecision {
+  if (panel.kind !== 'rollout') return { ok: false, refused: 'a simulation panel shows no pods' };
+  const refused = targetRefusal(panel.ref, msg.target);
+  if (refused) return { ok: false, refused };
+  if (!view) return { ok: false, refused: `rollout ${panel.ref.namespace}/${panel.ref.name} is not in the connected context now` };
+  const pods = view.revisions.flatMap((r) => [...r.replicaSets, ...r.experiments.flatMap((x) => x.replicaSets)].flatMap((rs) => rs.pods));
+  if (!pods.some((p) => p.name === msg.pod))
+    return { ok: false, refused: `pod "${msg.pod}" is not one of rollout ${panel.ref.namespace}/${panel.ref.name}'s` };
+  const { context, namespace, name } = panel.ref;
+  return { ok: true, command: 'rollouts.showPodLogs', args: [{ kind: 'pod', context, namespace, rollout: name, pod: msg.pod }] };
 }

@@ -25,9 +25,8 @@ export async function whatIfAnswer(
   const refused = whatIfRefusal(panel, msg);
   if (refused !== undefined || panel.kind !== 'rollout') return none(vscode.l10n.t('Cannot preview: {0}', refused ?? ''));
   const { ref } = panel;
-  const s = ctx.session.state;
-  if (s.kind !== 'connected' || s.context !== ref.context)
-    return none(vscode.l10n.t('Cannot preview: context "{0}" is not connected', ref.context));
+  const s = ctx.session.stateOf(ref.context);
+  if (s.kind !== 'connected') return none(vscode.l10n.t('Cannot preview: context "{0}" is not connected', ref.context));
   const snapshot = cluster().liveSnapshot(s.stores, ref.namespace, ref.name, new Date());
   if (!snapshot) return none(vscode.l10n.t('Cannot preview: rollout {0}/{1} is not in the cluster (any more)', ref.namespace, ref.name));
   const answer = await runSimulation({ snapshot, whatIf: { choice: msg.choice } }, { workerFile, ...(signal ? { signal } : {}) });

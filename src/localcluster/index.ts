@@ -8,7 +8,8 @@
  * (snapshot + fsynced change log), resources.ts (the kinds; CRDs add more), api.ts (API
  * semantics), managed-fields.ts (field ownership, server-side apply), defaults.ts, selectors.ts,
  * patch.ts, server.ts (HTTP), discovery.ts, openapi.ts, table.ts (kubectl's server-side
- * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), deployments.ts (the
+ * printing), protobuf.ts, workloads.ts (ReplicaSets, kubelet, endpoints), pod-logs.ts (what the
+ * simulated containers write, served on pods/log), deployments.ts (the
  * Deployment controller), reconcile-queue.ts (their queue), demo.ts, kubeconfig.ts; auth.ts
  * (Host check, bearer tokens, ServiceAccount tokens, impersonation, the auth APIs), rbac.ts (RBAC,
  * the default roles, ClusterRole aggregation, escalation prevention), request-info.ts (what a
@@ -43,6 +44,8 @@
  * - one Node of 110 pods: a pod beyond its capacity stays Pending (PodScheduled=False,
  *   Unschedulable) but keeps the spec.nodeName defaulted at creation; a ReplicaSet creates at most
  *   500 pods a sync (slow-start batches, one a turn) and waits a second before the next burst.
+ * - pods/log serves what the simulated containers say (started, listening, ready, or why they fail;
+ *   pod-logs.ts), the last 1,000 lines per container, in memory only (a restart starts them empty);
  * - TLS with its own CA (tls.ts) but no client certificates; no legacy ServiceAccount token Secrets,
  *   SubjectAccessReview or TokenReview.
  */
@@ -64,6 +67,7 @@ import { Registry, argoCrdObjects, typeKey } from './resources';
 import { createApiServer } from './server';
 import { Store, defaultHistoryLimits } from './store';
 import { Workloads } from './workloads';
+import { PodLogs } from './pod-logs';
 import { Deployments } from './deployments';
 import { ApiError } from './errors';
 import { kubeTime } from '../kube';
@@ -244,6 +248,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       : typeof options.failImagePattern === 'string'
         ? new RegExp(options.failImagePattern)
         : options.failImagePattern;
+  const logs = new PodLogs();
   const workloads = new Workloads(
     api,
     store,
@@ -259,6 +264,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     {
       podReadyAfterMs: options.podReadyAfterMs ?? 2000,
       failImagePattern,
+      logs,
       ...(options.failCommandPattern ? { failCommandPattern: options.failCommandPattern } : {}),
       onError: options.onError,
     },
@@ -289,6 +295,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     clock,
     access,
     tls: credentials.tls,
+    logs,
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 30_000,
     onRequest: options.onRequest,

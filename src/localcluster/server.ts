@@ -25,6 +25,7 @@ import { checkNesting, decodePath, noteBodyBytes, parseRequestUrl, watchTimeoutM
 import { checkWriteOptions, managerFromUserAgent } from './managed-fields';
 import type { OpenApi } from './openapi';
 import { ProtobufError, decodeProtobufObject } from './protobuf';
+import { checkLogState, formatLogLine, logRequest, type PodLogs } from './pod-logs';
 import { requestAttributes } from './request-info';
 import { groupVersion, typeKey, type Registry, type ResourceType } from './resources';
 import { matchesRequirements } from '../kube';
@@ -44,6 +45,8 @@ export interface ServerOptions {
   access: Access;
   /** The serving certificate and key (PEM): the API is served over https only (tls.ts). */
   tls: { cert: string; key: string };
+  /** The simulated containers' output, served on pods/log. */
+  logs: PodLogs;
   /** Called with every request, for debugging ("which calls does kubectl make?"). */
   onRequest?: (method: string, url: string) => void;
 }
@@ -266,13 +269,7 @@ export function createApiServer(opts: ServerOptions): Server {
       };
     };
 
-    if (subresource === 'log' && name && method === 'GET') {
-      // Simulated pods have no output; the log says so, so `kubectl logs` works.
-      const pod = api.get(t, namespace, name);
-      const text = `${pod.status?.startTime ?? ''} ${name}: a simulated pod of the rollouts local cluster (image ${(pod.spec?.containers ?? []).map((c: any) => c.image).join(', ')}) writes no logs\n`;
-      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
-      return void res.end(text);
-    }
+    if (subresource === 'log' && name && method === 'GET') return servePodLog(req, res, api.get(t, namespace, name), q);
     if (subresource === 'eviction' && name) {
       // The Eviction API: the pod is deleted (no PodDisruptionBudgets are modelled, so none refuses it).
       if (method !== 'POST')
@@ -408,6 +405,44 @@ export function createApiServer(opts: ServerOptions): Server {
       default:
         throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
     }
+  }
+
+  /**
+   * `pods/log` as the kubelet serves it through the API server: text/plain lines; with `follow`,
+   * chunked, each new line as it is written, until the client goes, the pod is deleted, the
+   * limitBytes are sent, or the server stops.
+   */
+  function servePodLog(req: IncomingMessage, res: ServerResponse, pod: any, q: URLSearchParams): void {
+    const r = logRequest(pod, q, clock.now());
+    const previous = q.get('previous') === 'true' || q.get('previous') === '1';
+    checkLogState(pod, r.container, previous);
+    const { namespace, name } = pod.metadata;
+    const backlog = opts.logs.read(namespace, name, r.container, r.query);
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    let left = r.limitBytes ?? Infinity;
+    /** Writes what the byte limit allows; false once it is reached. */
+    const write = (text: string): boolean => {
+      if (left <= 0) return false;
+      const bytes = Buffer.from(text);
+      res.write(bytes.length > left ? bytes.subarray(0, left) : bytes);
+      left -= bytes.length;
+      return left > 0;
+    };
+    let open = true;
+    for (const line of backlog) if (!(open = write(formatLogLine(line, r.timestamps)))) break;
+    if (!r.follow || !open || previous) return void res.end();
+    res.flushHeaders();
+    let unsubscribe = (): void => undefined;
+    const finish = () => {
+      unsubscribe();
+      if (!res.writableEnded) res.end();
+    };
+    unsubscribe = opts.logs.follow(namespace, name, r.container, (line) => {
+      if (line === 'gone' || !write(formatLogLine(line, r.timestamps))) finish();
+    });
+    req.on('close', finish);
+    res.on('close', finish);
+    res.on('error', finish);
   }
 
   function parseLimit(text: string): number {

@@ -23,6 +23,7 @@ import { ApiError } from './errors';
 import { EventRecorder } from './events';
 import type { ResourceType } from './resources';
 import { labelSelectorRequirements, matchesMapSelector, matchesRequirements } from '../kube';
+import type { PodLogs } from './pod-logs';
 import { ReconcileQueue } from './reconcile-queue';
 import type { Store, StoreEvent } from './store';
 
@@ -31,6 +32,8 @@ export interface WorkloadOptions {
   failImagePattern?: RegExp;
   /** Pods with a container whose command's first word matches never become ready (a command that is not there crashes). */
   failCommandPattern?: RegExp;
+  /** Where the simulated containers write their output (served on pods/log). */
+  logs?: PodLogs;
   onError?: (message: string) => void;
 }
 
@@ -309,13 +312,38 @@ export class Workloads {
   // ---------- Pods ----------
 
   private failing(p: any): boolean {
+    return (p.spec?.containers ?? []).some((c: any) => this.failureOf(c) !== undefined);
+  }
+
+  /** Why a container fails (its image or command matches a failure pattern), or undefined. */
+  private failureOf(c: any): string | undefined {
     const pattern = this.opts.failImagePattern;
     const command = this.opts.failCommandPattern;
-    return (p.spec?.containers ?? []).some(
-      (c: any) =>
-        (!!pattern && typeof c?.image === 'string' && pattern.test(c.image)) ||
-        (!!command && typeof c?.command?.[0] === 'string' && command.test(c.command[0])),
-    );
+    if (!!pattern && typeof c?.image === 'string' && pattern.test(c.image))
+      return `image ${c.image} matches the local cluster's failure pattern`;
+    if (!!command && typeof c?.command?.[0] === 'string' && command.test(c.command[0]))
+      return `command ${c.command[0]} matches the local cluster's failure pattern`;
+    return undefined;
+  }
+
+  /** A line of a simulated container's output. */
+  private say(pod: any, container: string, text: string): void {
+    this.opts.logs?.append(pod.metadata.namespace, pod.metadata.name, container, this.clock.now(), text);
+  }
+
+  /** What each container writes when it starts: its image, its ports, or why it fails. */
+  private sayStarted(pod: any, failing: boolean): void {
+    for (const c of pod.spec?.containers ?? []) {
+      if (typeof c?.name !== 'string') continue;
+      this.say(pod, c.name, `simulated container "${c.name}" started (image ${c.image ?? 'none'})`);
+      const failure = this.failureOf(c);
+      if (failure) {
+        this.say(pod, c.name, `error: ${failure}: exiting with code 1`);
+        continue;
+      }
+      if (failing) this.say(pod, c.name, 'waiting: another container of this pod fails, so the pod never becomes ready');
+      for (const p of c.ports ?? []) if (Number.isInteger(p?.containerPort)) this.say(pod, c.name, `listening on port ${p.containerPort}`);
+    }
   }
 
   private readySinceOf(p: any): number {
@@ -434,6 +462,7 @@ export class Workloads {
     };
     status.podIPs = [{ ip: status.podIP }];
     this.api.update(this.types.pods, namespace, name, { ...pod, status }, { ...kubelet, subresource: 'status' });
+    this.sayStarted(pod, failing);
   }
 
   private makeReady(namespace: string, name: string): void {
@@ -455,6 +484,10 @@ export class Workloads {
     );
     status.containerStatuses = (status.containerStatuses ?? []).map((c: any) => ({ ...c, ready: true, started: true }));
     this.api.update(this.types.pods, namespace, name, { ...pod, status }, { ...kubelet, subresource: 'status' });
+    // Said once: a pod held back by readiness gates comes here again when they pass.
+    if (!conditionTrue(pod, 'ContainersReady'))
+      for (const c of pod.spec?.containers ?? [])
+        if (typeof c?.name === 'string') this.say(pod, c.name, 'readiness check passed: ready to serve');
   }
 
   private forgetPod(p: any): void {
@@ -464,6 +497,7 @@ export class Workloads {
     this.timers.delete(`pod|${key}`);
     this.startedAt.delete(key);
     this.readySince.delete(key);
+    this.opts.logs?.forget(p.metadata.namespace, p.metadata.name);
   }
 
   private nextPodIP(): string {

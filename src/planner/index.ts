@@ -34,3 +34,4 @@ export * from './workload-ref';
 export * from './analysis-history';
 export * from './simulate';
 export * from './routers';
+export * from './log-targets';

@@ -178,6 +178,55 @@ describe('docs/rbac.md, row by row, as a ServiceAccount with exactly those rules
     },
   ]);
 
+  proveActions('logs', [
+    {
+      name: 'logs',
+      args: (n) => ['logs', n, '-n', NS, '--tail', '1'],
+      prepare: async (n) => {
+        const { uid } = await rollout(n, { stableRS: 'r1', currentPodHash: 'r1' });
+        // Its revision 1, whose pod the local cluster starts (a pod that has started has lines to read).
+        const rsName = `${n}-r1`;
+        const rsPath = `/apis/apps/v1/namespaces/${NS}/replicasets`;
+        const existing = await h.conn.rest.request('GET', `${rsPath}/${rsName}`).catch(() => undefined);
+        if (!existing)
+          await h.conn.rest.request('POST', rsPath, {
+            body: {
+              apiVersion: 'apps/v1',
+              kind: 'ReplicaSet',
+              metadata: {
+                name: rsName,
+                namespace: NS,
+                labels: { 'rollouts-pod-template-hash': 'r1' },
+                annotations: { 'rollout.argoproj.io/revision': '1' },
+                ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: n, uid, controller: true }],
+              },
+              spec: {
+                replicas: 1,
+                selector: { matchLabels: { app: n } },
+                template: { ...template('app:1'), metadata: { labels: { app: n, 'rollouts-pod-template-hash': 'r1' } } },
+              },
+            },
+          });
+        else
+          await h.conn.rest.request('PATCH', `${rsPath}/${rsName}`, {
+            patch: 'merge',
+            body: {
+              metadata: { ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: n, uid, controller: true }] },
+            },
+          });
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const pods = await h.conn.rest.request<{ items: any[] }>('GET', `/api/v1/namespaces/${NS}/pods`, {
+            query: { labelSelector: `app=${n}` },
+          });
+          if (pods.items.some((p) => p.status?.startTime)) return;
+          if (Date.now() > deadline) throw new Error(`the pod of ${rsName} did not start`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      },
+    },
+  ]);
+
   it("see the tree: `rollouts list -n` works with exactly the row's rules; without list on rollouts it fails, without another verb it warns, each naming what is missing", async () => {
     const row = rbacRow('tree');
     await allow(row.needs);

@@ -1,7 +1,8 @@
 // Forged webview messages: a rollout panel acts only on its own rollout, a simulation panel on nothing.
 import { strict as assert } from 'node:assert';
 import { viewToHostProblem, type ViewToHost } from '../../webview/protocol';
-import { actionDecision, askedByPanel, type PanelState } from '../../src/extension/webview-requests';
+import { actionDecision, askedByPanel, logsDecision, type PanelState } from '../../src/extension/webview-requests';
+import { canaryPaused } from './fixtures';
 
 const shown = { context: 'kind-dev', namespace: 'shop', name: 'checkout' };
 const rolloutPanel: PanelState = { kind: 'rollout', ref: shown };
@@ -80,5 +81,35 @@ describe('webview requests (forged messages)', () => {
       const d = actionDecision(simulationPanel, message({ kind: 'action', requestId: 6, action, target: shown }));
       assert.deepEqual(d, { ok: false, refused: 'a simulation panel cannot act on a cluster' });
     }
+  });
+
+  it("Logs on a pod of the panel's rollout runs Show Logs on that pod; another rollout's pod, a pod it does not have, or a simulation is refused", () => {
+    const m = canaryPaused();
+    assert.ok(m.kind === 'rollout');
+    const view = m.view;
+    const pod = view.revisions[0]!.replicaSets[0]!.pods[0]!.name;
+    const ask = (raw: unknown) => {
+      assert.equal(viewToHostProblem(raw), undefined, 'the forged message passes the protocol guard');
+      return raw as Extract<ViewToHost, { kind: 'showLogs' }>;
+    };
+    assert.deepEqual(logsDecision(rolloutPanel, ask({ kind: 'showLogs', target: shown, pod }), view), {
+      ok: true,
+      command: 'rollouts.showPodLogs',
+      args: [{ kind: 'pod', context: 'kind-dev', namespace: 'shop', rollout: 'checkout', pod }],
+    });
+    const other = logsDecision(rolloutPanel, ask({ kind: 'showLogs', target: { ...shown, name: 'payments' }, pod }), view);
+    assert.deepEqual(other, {
+      ok: false,
+      refused: 'the request names rollout shop/payments in context "kind-dev", but this panel shows shop/checkout in context "kind-dev"',
+    });
+    assert.deepEqual(logsDecision(rolloutPanel, ask({ kind: 'showLogs', target: shown, pod: 'kube-apiserver-x' }), view), {
+      ok: false,
+      refused: `pod "kube-apiserver-x" is not one of rollout shop/checkout's`,
+    });
+    assert.deepEqual(logsDecision(rolloutPanel, ask({ kind: 'showLogs', target: shown, pod }), undefined), {
+      ok: false,
+      refused: 'rollout shop/checkout is not in the connected context now',
+    });
+    assert.equal(logsDecision(simulationPanel, ask({ kind: 'showLogs', target: shown, pod }), view).ok, false);
   });
 });

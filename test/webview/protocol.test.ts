@@ -295,6 +295,28 @@ describe('webview protocol: view to host', () => {
     );
   });
 
+  it('a Logs request names the shown rollout and one pod, exactly; anything else is dropped, saying where', () => {
+    assert.ok(isViewToHost({ kind: 'showLogs', target, pod: 'checkout-6d4f8b7c9-x2kq9' }));
+    const bad: unknown[] = [
+      { kind: 'showLogs', target },
+      { kind: 'showLogs', pod: 'p' },
+      { kind: 'showLogs', target, pod: '' },
+      { kind: 'showLogs', target, pod: '../secrets/token' },
+      { kind: 'showLogs', target, pod: 'p', container: 'app' },
+      { kind: 'showLogs', target: { ...target, uid: 'x' }, pod: 'p' },
+      { kind: 'showLogs', target: 'shop/checkout', pod: 'p' },
+    ];
+    for (const m of bad) assert.equal(isViewToHost(m), false, JSON.stringify(m));
+    assert.equal(
+      viewToHostProblem({ kind: 'showLogs', target, pod: 'p', follow: false }),
+      'message(showLogs).follow is not a field it has (it has kind, target, pod)',
+    );
+    assert.equal(
+      viewToHostProblem({ kind: 'showLogs', target, pod: '../secrets/token' }),
+      'message(showLogs).pod should be a Kubernetes object name, not "../secrets/token"',
+    );
+  });
+
   it('holds a terminate AnalysisRun request, its twin, to the same exact shape', () => {
     assert.equal(isViewToHost({ kind: 'terminateAnalysisRun', requestId: 1, target, analysisRun: 'run', experiment: 'exp' }), false);
     assert.equal(

@@ -300,6 +300,18 @@ describe('webview in headless Chromium', function () {
     await page.close();
   });
 
+  it("puts a Logs button on each pod; a click posts a valid showLogs for the panel's rollout and that pod", async () => {
+    const page = await openWith(canaryPaused());
+    const rows = page.locator('[data-rs=checkout-7d9f8c6b5] .pods tbody tr');
+    assert.equal(await page.locator('[data-rs=checkout-7d9f8c6b5] .pods vscode-button.show-logs').count(), await rows.count());
+    const pod = (await rows.first().getAttribute('data-pod'))!;
+    await page.locator(`vscode-button.show-logs[data-logs="${pod}"]`).click();
+    const [, logs] = await postedAtLeast(page, 2);
+    assert.deepEqual(logs, { kind: 'showLogs', target: { context: 'kind-dev', namespace: 'shop', name: 'checkout' }, pod });
+    assert.equal(viewToHostProblem(logs), undefined, 'the host accepts what the view posts');
+    await page.close();
+  });
+
   it('offers Terminate on a running Experiment only; a click posts a valid terminateExperiment for it and shows it busy until the answer', async () => {
     const endedMessage = canaryExperiment() as Extract<HostToView, { kind: 'rollout' }>;
     const endedEx = endedMessage.view.revisions.flatMap((r) => r.experiments).find((x) => x.name === 'search-9a8b7c6d5-3-1')!;
@@ -418,7 +430,7 @@ describe('webview in headless Chromium', function () {
     assert.equal(await page.locator('[data-section=analysis] .analysis-run').getAttribute('data-phase'), 'Failed');
     assert.equal(await page.locator('[data-section=analysis] .run-line .run-counts').textContent(), '✓ 1✗ 3');
     const crashing = page.locator('[data-rs=payments-f00dcafe1] .pods tbody tr td');
-    assert.deepEqual((await crashing.allTextContents()).slice(1), ['CrashLoopBackOff', '0/1', '4']);
+    assert.deepEqual((await crashing.allTextContents()).slice(1), ['CrashLoopBackOff', '0/1', '4', 'Logs']);
     assert.deepEqual(await actionsShown(page), ['retry', 'promoteFull', 'restart', 'setImage', 'undo']);
     await page.locator('.toolbar vscode-button[data-action=retry]').click();
     const [, retry] = await postedAtLeast(page, 2);

@@ -7,6 +7,7 @@ import { simulateCommand } from './simulate';
 import { getCommand } from './get';
 import { listCommand } from './list';
 import { statusCommand } from './status';
+import { logsCommand } from './logs';
 import { actionCommands } from './actions';
 import { controllerCommand } from './controller';
 import { terminateCommand } from './terminate';
@@ -21,6 +22,7 @@ export const commands: readonly Command[] = [
   getCommand,
   listCommand,
   statusCommand,
+  logsCommand,
   ...actionCommands,
   controllerCommand,
   terminateCommand,
