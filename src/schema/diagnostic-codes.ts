@@ -62,3 +62,12 @@ export function diagnosticCode(code: string): DiagnosticCode | undefined {
 
 /** Help as plain text (SARIF's help.text): the Markdown's backticks dropped. */
 export const plainHelp = (markdown: string): string => markdown.replace(/`/g, '');
+
+/** The project's home (package.json's repository.url; test/cli/sarif.test.ts checks they agree). */
+export const PROJECT_URL = 'https://github.com/argo-rollouts-vscode/argo-rollouts-vscode';
+
+/** The anchor of a code in docs/features.md's code reference (scripts/docs-tables.ts writes it). */
+export const codeAnchor = (code: string): string => `code-${code}`;
+
+/** Where a code is documented: its entry in docs/features.md's code reference. */
+export const codeHelpUri = (code: string): string => `${PROJECT_URL}/blob/main/docs/features.md#${codeAnchor(code)}`;

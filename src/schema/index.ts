@@ -95,7 +95,7 @@ export {
 } from './analysis-expression';
 export { compileRe2, re2Finds, type CompiledRe2 } from './re2';
 export { STRUCTURE_CODES, STRUCTURE_DIAGNOSTICS } from './structure';
-export { DIAGNOSTIC_CODES, diagnosticCode, plainHelp, type DiagnosticCode } from './diagnostic-codes';
+export { codeAnchor, codeHelpUri, DIAGNOSTIC_CODES, diagnosticCode, plainHelp, PROJECT_URL, type DiagnosticCode } from './diagnostic-codes';
 export {
   applyRuleControl,
   controlFileFindings,
