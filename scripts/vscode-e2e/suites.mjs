@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Named *.suite.ts, not *.test.ts: they need the editor, so the plain-Node suites of scripts/test.mjs must not pick them up.
-export const SUITES = ['activation.suite', 'language.suite', 'cluster.suite', 'view-state.suite', 'scoped.suite'];
+export const SUITES = ['activation.suite', 'language.suite', 'cluster.suite', 'view-state.suite', 'scoped.suite', 'lint-rules.suite'];
 
 /** `outDir` must lie inside the repository so that the extension host resolves mocha from its node_modules. */
 export async function bundleSuites(outDir) {
