@@ -1,6 +1,6 @@
 /**
- * What the rollout commands of the CLI share: parsing `NAME [-n NS] [--context C] [--kubeconfig F]`
- * plus each command's own flags, connecting, and running one action with the planner's refusal
+ * What the rollout commands of the CLI share: a target `NAME [-n NS] [--context C] [--kubeconfig F]`
+ * (parsed by src/cli/args.ts), connecting, and running one action with the planner's refusal
  * printed as the reason. Kept here (not in src/cli) so that the extension's command palette and
  * the CLI report actions in the same words.
  */
@@ -15,51 +15,12 @@ import { rbacRowOfAction } from './rbac-needs';
 /** A usage error; the CLI's main prints it with the command's usage (exit 2). */
 export class ArgsError extends Error {}
 
+/** Where a command acts: the object's NAME and the kubeconfig selection (the CLI parses them: src/cli/args.ts). */
 export interface TargetArgs {
   name?: string;
-  /** Further positional arguments after NAME. */
-  rest: string[];
-  /** The last -n/--namespace given (kubectl's rule: a later one wins). */
   namespace?: string;
-  /** Every -n/--namespace given, in order (for a command that takes several: `rollouts controller -n a -n b`). */
-  namespaces: string[];
   context?: string;
   kubeconfig?: string;
-  flags: Record<string, string | true>;
-}
-
-export type FlagSpec = Record<string, 'boolean' | 'string'>;
-
-const common: FlagSpec = { '--namespace': 'string', '-n': 'string', '--context': 'string', '--kubeconfig': 'string' };
-
-export function parseTargetArgs(args: readonly string[], own: FlagSpec = {}): TargetArgs {
-  const spec: FlagSpec = { ...common, ...own };
-  const out: TargetArgs = { rest: [], namespaces: [], flags: {} };
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('-') || arg === '-') {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const kind = spec[flag];
-    if (!kind) throw new ArgsError(`unknown option "${flag}"`);
-    let value: string | true = true;
-    if (kind === 'string') {
-      const v = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (v === undefined || v === '') throw new ArgsError(`${flag} needs a value`);
-      value = v;
-    } else if (eq > 0) throw new ArgsError(`${flag} takes no value`);
-    if (flag === '-n' || flag === '--namespace') out.namespaces.push((out.namespace = value as string));
-    else if (flag === '--context') out.context = value as string;
-    else if (flag === '--kubeconfig') out.kubeconfig = value as string;
-    else out.flags[flag] = value;
-  }
-  out.name = positional[0];
-  out.rest = positional.slice(1);
-  return out;
 }
 
 export function requireName(t: TargetArgs, what = 'ROLLOUT'): string {

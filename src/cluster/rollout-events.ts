@@ -5,6 +5,7 @@
  * lastTimestamp) rather than written again. Best effort: a cluster that refuses one only loses it.
  */
 import type { Rollout } from '../planner';
+import { firstOccurrence, rememberEvent, repeatOccurrence, type RecordedEvent } from '../kube';
 import type { Clock } from './clock';
 import { EVENT, ROLLOUT, apiVersionOf, kindPath } from './kinds';
 import { errorText, type Log } from './log';
@@ -14,8 +15,6 @@ import { keyOf } from './work-queue';
 
 /** The component our Events name as their source: Argo's controller's own name, so tools that filter on it find them. */
 const EVENT_SOURCE = 'rollouts-controller';
-/** client-go's cache size. */
-const RECORDED_EVENTS_MAX = 4096;
 
 export interface RolloutEventRecorder {
   /** An Event about the rollout `key` (`namespace/name`); resolves when it is written or given up. */
@@ -39,7 +38,7 @@ export function createRolloutEventRecorder(opts: {
 }): RolloutEventRecorder {
   const { rollouts, clock, log, write } = opts;
   /** Events recorded so far, by rollout, type, reason and message: the Event to count a repeat on. */
-  const recorded = new Map<string, { name: string; count: number }>();
+  const recorded = new Map<string, RecordedEvent>();
   const inFlight = new Set<Promise<void>>();
   /** RolloutAddedToInformer being recorded, by rollout. */
   const added = new Map<string, Promise<void>>();
@@ -55,12 +54,9 @@ export function createRolloutEventRecorder(opts: {
     try {
       if (seen) {
         try {
-          await write(key, 'PATCH', kindPath(EVENT, namespace, seen.name), {
-            patch: 'merge',
-            body: { count: seen.count + 1, lastTimestamp: now },
-          });
-          recorded.delete(cacheKey);
-          recorded.set(cacheKey, { name: seen.name, count: seen.count + 1 });
+          const repeat = repeatOccurrence(seen, now);
+          await write(key, 'PATCH', kindPath(EVENT, namespace, seen.name), { patch: 'merge', body: repeat.fields });
+          rememberEvent(recorded, cacheKey, repeat.recorded);
           return;
         } catch (e) {
           if (!isNotFound(e)) throw e; // gone (expired or deleted): a new one below
@@ -84,14 +80,11 @@ export function createRolloutEventRecorder(opts: {
           type,
           source: { component: EVENT_SOURCE },
           reportingComponent: EVENT_SOURCE,
-          firstTimestamp: now,
-          lastTimestamp: now,
-          count: 1,
+          ...firstOccurrence(now),
         },
       });
       recorded.delete(cacheKey);
-      if (written?.metadata?.name) recorded.set(cacheKey, { name: written.metadata.name, count: 1 });
-      if (recorded.size > RECORDED_EVENTS_MAX) recorded.delete(recorded.keys().next().value!);
+      if (written?.metadata?.name) rememberEvent(recorded, cacheKey, { name: written.metadata.name, count: 1 });
     } catch (e) {
       log.info(`rollout ${key}: the ${reason} Event could not be recorded: ${errorText(e)}`);
     }

@@ -26,7 +26,7 @@ export interface ApplyReport {
 async function documentFor(arg: unknown): Promise<vscode.TextDocument> {
   if (arg instanceof vscode.Uri) return vscode.workspace.openTextDocument(arg);
   const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.languageId !== 'yaml') throw new Error('open a manifest (a YAML file) in the editor first');
+  if (!editor || editor.document.languageId !== 'yaml') throw new Error(vscode.l10n.t('open a manifest (a YAML file) in the editor first'));
   return editor.document;
 }
 
@@ -37,28 +37,30 @@ export async function applyFile(ctx: Ctx, target: { context: string; conn: Conne
   const at = (line: number) => `${file}:${line}`;
   if (objects.length === 0) {
     const first = refused ?? problems[0];
-    const message = first ? `Nothing applied: ${at(first.line)}: ${first.message}` : `Nothing applied: ${file} holds no Kubernetes object.`;
+    const message = first
+      ? vscode.l10n.t('Nothing applied: {0}: {1}', at(first.line), first.message)
+      : vscode.l10n.t('Nothing applied: {0} holds no Kubernetes object.', file);
     for (const p of [...(refused ? [refused] : []), ...problems]) ctx.log.warn(`apply: ${at(p.line)}: ${p.message}`);
     void vscode.window.showErrorMessage(message);
     return { ok: false, message, applied: [] };
   }
 
-  const where = `context "${target.context}" (namespace "${target.conn.namespace}" for objects without one)`;
+  const where = vscode.l10n.t('context "{0}" (namespace "{1}" for objects without one)', target.context, target.conn.namespace);
   const list = objects.map((o) => `${o.kind} ${o.name}`).join(', ');
   const remote = target.context !== LOCAL_CONTEXT;
   if (remote || problems.length > 0) {
     // On a real cluster, what will change is shown before the question.
     if (remote) await showChanges(ctx, target, objects, document.uri, { force: false });
     const skipped = problems.length
-      ? `\n\nLeft out, as they are not Kubernetes objects: ${problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}.`
+      ? `\n\n${vscode.l10n.t('Left out, as they are not Kubernetes objects: {0}.', problems.map((p) => vscode.l10n.t('line {0} ({1})', p.line, p.message)).join('; '))}`
       : '';
-    const shown = remote ? '\n\nThe diff editor shows what changes.' : '';
-    const yes = 'Apply';
-    const answer = await vscode.window.showWarningMessage(
-      `Apply ${objects.length} object${objects.length === 1 ? '' : 's'} of ${file} to ${where}?\n\n${list}${skipped}${shown}`,
-      { modal: true },
-      yes,
-    );
+    const shown = remote ? `\n\n${vscode.l10n.t('The diff editor shows what changes.')}` : '';
+    const yes = vscode.l10n.t('Apply');
+    const question =
+      objects.length === 1
+        ? vscode.l10n.t('Apply 1 object of {0} to {1}?', file, where)
+        : vscode.l10n.t('Apply {0} objects of {1} to {2}?', objects.length, file, where);
+    const answer = await vscode.window.showWarningMessage(question + `\n\n${list}${skipped}${shown}`, { modal: true }, yes);
     if (answer !== yes) return undefined;
   }
   return send(ctx, target, document, objects, problems, { force: false });
@@ -77,26 +79,35 @@ async function send(
   const at = (line: number) => `${file}:${line}`;
   const result = await withErrorBoundary(ctx, `applying ${file} to context "${target.context}"`, async () =>
     vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Argo Rollouts: applying ${file}${opts.force ? ' with force' : ''}…` },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: opts.force
+          ? vscode.l10n.t('Argo Rollouts: applying {0} with force…', file)
+          : vscode.l10n.t('Argo Rollouts: applying {0}…', file),
+      },
       () => cluster().applyObjects(target.conn.rest, objects, target.conn.namespace, { force: opts.force }),
     ),
   );
-  if (!result) return { ok: false, message: 'apply failed; see the log', applied: [] };
+  if (!result) return { ok: false, message: vscode.l10n.t('apply failed; see the log'), applied: [] };
   const failed: ApplyProblem[] = [...problems, ...result.problems].sort((a, b) => a.line - b.line);
   const applied = result.applied.map((o) => `${o.kind} ${o.name}`);
   ctx.log.info(`applied ${file} to context "${target.context}": ${applied.join(', ') || 'nothing'}`);
   for (const p of failed) ctx.log.warn(`apply: ${at(p.line)}: ${p.message}`);
 
   const done = applied.length
-    ? `Applied ${applied.join(', ')} to context "${target.context}"${opts.force ? ' with force' : ''}.`
-    : 'Nothing applied.';
-  const message = failed.length ? `${done} Not applied: ${failed.map((p) => `${at(p.line)}: ${p.message}`).join('; ')}` : done;
+    ? opts.force
+      ? vscode.l10n.t('Applied {0} to context "{1}" with force.', applied.join(', '), target.context)
+      : vscode.l10n.t('Applied {0} to context "{1}".', applied.join(', '), target.context)
+    : vscode.l10n.t('Nothing applied.');
+  const message = failed.length
+    ? vscode.l10n.t('{0} Not applied: {1}', done, failed.map((p) => `${at(p.line)}: ${p.message}`).join('; '))
+    : done;
   // A Rollout just applied is what the user wants to watch next.
   const rollout = result.applied.find((o) => o.kind === 'Rollout');
-  const open = rollout ? 'Open Rollout' : undefined;
+  const open = rollout ? vscode.l10n.t('Open Rollout') : undefined;
   // Objects refused for fields others set can be forced, once the user has seen what that changes.
   const conflicted = objects.filter((o) => failed.some((p) => p.line === o.line && p.conflicts?.length));
-  const force = conflicted.length && !opts.force ? 'Show Changes and Force…' : undefined;
+  const force = conflicted.length && !opts.force ? vscode.l10n.t('Show Changes and Force…') : undefined;
   const show = failed.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   void show(message, ...(force ? [force] : []), ...(open ? [open] : [])).then(async (choice) => {
     if (choice === undefined) return; // dismissed
@@ -108,10 +119,15 @@ async function send(
       });
     if (choice === force) {
       await showChanges(ctx, target, conflicted, document.uri, { force: true });
-      const yes = 'Apply with Force';
+      const yes = vscode.l10n.t('Apply with Force');
       const owners = [...new Set(failed.flatMap((p) => p.conflicts ?? []).map((c) => c.owner))].join(', ');
       const answer = await vscode.window.showWarningMessage(
-        `Apply ${conflicted.map((o) => `${o.kind} ${o.name}`).join(', ')} to context "${target.context}" with force? The fields that ${owners} set become yours (as kubectl apply --server-side --force-conflicts).\n\nThe diff editor shows what changes.`,
+        vscode.l10n.t(
+          'Apply {0} to context "{1}" with force? The fields that {2} set become yours (as kubectl apply --server-side --force-conflicts).\n\nThe diff editor shows what changes.',
+          conflicted.map((o) => `${o.kind} ${o.name}`).join(', '),
+          target.context,
+          owners,
+        ),
         { modal: true },
         yes,
       );

@@ -24,8 +24,7 @@ import { readSettings } from './settings';
 import { VIEW_ID } from './tree';
 import { cluster } from './lazy-cluster';
 import { localClusterElsewhere } from './tree-model';
-import type { TreeElement } from './tree-elements';
-import { analysisRunRefFrom, experimentRefFrom, type RolloutRef } from './targets';
+import { analysisRunRefFrom, experimentRefFrom, rolloutRefFrom } from './targets';
 import { askedByPanel } from './webview-requests';
 
 type Handler = (ctx: Ctx, ...args: unknown[]) => Promise<unknown>;
@@ -36,15 +35,6 @@ export interface ActionReport {
   message: string;
 }
 
-/** A rollout target from a tree element, a webview/code reference, or nothing (then the palette asks). */
-function refFrom(arg: unknown): RolloutRef | undefined {
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as Partial<TreeElement & RolloutRef> & { kind?: string };
-  if (a.kind !== undefined && a.kind !== 'rollout') return undefined;
-  if (typeof a.namespace !== 'string' || typeof a.name !== 'string') return undefined;
-  return { namespace: a.namespace, name: a.name, ...(typeof a.context === 'string' ? { context: a.context } : {}) };
-}
-
 /** The connected context's stores and connection, or a sentence saying why there are none. */
 function connected(
   ctx: Ctx,
@@ -53,10 +43,10 @@ function connected(
   | { ok: false; why: string } {
   const s = ctx.session.state;
   if (s.kind === 'connected') return { ok: true, context: s.context, stores: s.stores, conn: s.conn };
-  if (s.kind === 'connecting') return { ok: false, why: `still connecting to context "${s.context}"` };
+  if (s.kind === 'connecting') return { ok: false, why: vscode.l10n.t('still connecting to context "{0}"', s.context) };
   if (s.kind === 'failed') return { ok: false, why: s.message };
-  if (s.kind === 'noKubeconfig') return { ok: false, why: 'there is no kubeconfig; start the local cluster to try it' };
-  return { ok: false, why: 'no cluster context is connected' };
+  if (s.kind === 'noKubeconfig') return { ok: false, why: vscode.l10n.t('there is no kubeconfig; start the local cluster to try it') };
+  return { ok: false, why: vscode.l10n.t('no cluster context is connected') };
 }
 
 const asked = new vscode.EventEmitter<{ message: string; button: string }>();
@@ -86,9 +76,17 @@ async function runRolloutAction(
   const c = connected(ctx);
   if (!c.ok) throw new Error(c.why);
   const entry = ACTIONS[action];
-  let ref = refFrom(arg);
+  let ref = rolloutRefFrom(arg);
   if (ref?.context && ref.context !== c.context)
-    throw new Error(`rollout ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`);
+    throw new Error(
+      vscode.l10n.t(
+        'rollout {0}/{1} is in context "{2}", which is not the connected one ("{3}")',
+        ref.namespace,
+        ref.name,
+        ref.context,
+        c.context,
+      ),
+    );
   ref ??= await pickRollout(c.stores, c.context, entry.verb, action, pickTitle(`rollouts.${action}`));
   if (!ref) return undefined;
   const rollout = c.stores.rollouts.get(ref.name, ref.namespace);
@@ -116,19 +114,20 @@ async function runRolloutAction(
     ctx,
     `${entry.verb} of rollout "${ref.name}" in namespace "${ref.namespace}"`,
     async () =>
-      vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: ${entry.title} ${ref!.name}…` }, () =>
-        cluster().runAction(c.conn.rest, target, sent),
+      vscode.window.withProgress(
+        { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: {0} {1}…', entry.title, ref!.name) },
+        () => cluster().runAction(c.conn.rest, target, sent),
       ),
     (sentence) => (failure = sentence),
   );
   if (!outcome) return { ok: false, message: failure ?? `${entry.verb} failed; see the log` };
   if (!outcome.ok) {
-    const message = `Cannot ${entry.verb} rollout "${ref.name}": ${outcome.reason}`;
+    const message = vscode.l10n.t('Cannot {0} rollout "{1}": {2}', entry.verb, ref.name, outcome.reason);
     ctx.log.info(message);
     void vscode.window.showWarningMessage(message);
     return { ok: false, message };
   }
-  const message = `Rollout "${ref.name}" ${pastTense(sent)}.`;
+  const message = vscode.l10n.t('Rollout "{0}" {1}.', ref.name, pastTense(sent));
   ctx.log.info(message);
   if (!askedByPanel(arg)) void vscode.window.showInformationMessage(message);
   return { ok: true, message };
@@ -161,7 +160,7 @@ function connectedReplicaSets(ctx: Ctx, rollout: Rollout | undefined): readonly 
 async function askImage(rollout: Rollout | undefined, replicaSets: readonly ReplicaSet[]): Promise<ActionRequest | undefined> {
   const containers = templateContainers(rollout, replicaSets);
   const name = rollout?.metadata?.name ?? '';
-  if (containers.length === 0) throw new Error('the rollout has no containers in its pod template');
+  if (containers.length === 0) throw new Error(vscode.l10n.t('the rollout has no containers in its pod template'));
   let container = containers[0]!;
   if (containers.length > 1) {
     const picked = await vscode.window.showQuickPick(
@@ -173,7 +172,12 @@ async function askImage(rollout: Rollout | undefined, replicaSets: readonly Repl
   }
   const image = await vscode.window.showInputBox({
     ...setImageInput(name, container.name, container.image),
-    validateInput: (v) => (v.trim() === '' ? 'an image is required' : /\s/.test(v.trim()) ? 'an image name has no spaces' : undefined),
+    validateInput: (v) =>
+      v.trim() === ''
+        ? vscode.l10n.t('an image is required')
+        : /\s/.test(v.trim())
+          ? vscode.l10n.t('an image name has no spaces')
+          : undefined,
   });
   return image ? { kind: 'setImage', container: container.name, image: image.trim() } : undefined;
 }
@@ -207,8 +211,9 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
       const r = await pickAnalysisRun(stores, context);
       return r && { ...r, name: r.run };
     },
-    consequence:
+    consequence: vscode.l10n.t(
       'It takes no more measurements and ends with the result so far (Successful when nothing failed), and what started it (the rollout, or an Experiment of it) goes on from that result.',
+    ),
     call: (rest, target) => cluster().terminateAnalysisRun(rest, target),
   },
   Experiment: {
@@ -221,8 +226,9 @@ const terminateKinds: Record<TerminateKind['kind'], TerminateKind> = {
       const r = await pickExperiment(stores, context);
       return r && { ...r, name: r.experiment };
     },
-    consequence:
+    consequence: vscode.l10n.t(
       "Its template ReplicaSets are scaled down (after its scaleDownDelaySeconds) and its running analyses are terminated; it ends Successful unless an analysis failed, and a rollout's experiment step that started it goes on from that result.",
+    ),
     call: (rest, target) => cluster().terminateExperiment(rest, target),
   },
 };
@@ -236,22 +242,32 @@ async function terminateObject(ctx: Ctx, arg: unknown, k: TerminateKind): Promis
   let ref = k.refFrom(arg);
   if (ref?.context && ref.context !== c.context)
     throw new Error(
-      `${k.kind} ${ref.namespace}/${ref.name} is in context "${ref.context}", which is not the connected one ("${c.context}")`,
+      vscode.l10n.t(
+        '{0} {1}/{2} is in context "{3}", which is not the connected one ("{4}")',
+        k.kind,
+        ref.namespace,
+        ref.name,
+        ref.context,
+        c.context,
+      ),
     );
   ref ??= await k.pick(c.stores, c.context);
   if (!ref) return undefined;
-  const of = ref.rollout ? ` of rollout "${ref.rollout}"` : '';
-  const yes = 'Terminate';
-  if (!(await confirm(`Terminate ${k.kind} "${ref.name}"${of} in context "${c.context}"? ${k.consequence}`, yes))) return undefined;
+  const yes = vscode.l10n.t('Terminate');
+  const question = ref.rollout
+    ? vscode.l10n.t('Terminate {0} "{1}" of rollout "{2}" in context "{3}"? {4}', k.kind, ref.name, ref.rollout, c.context, k.consequence)
+    : vscode.l10n.t('Terminate {0} "{1}" in context "{2}"? {3}', k.kind, ref.name, c.context, k.consequence);
+  if (!(await confirm(question, yes))) return undefined;
   const target = { namespace: ref.namespace, name: ref.name };
   const outcome = await withErrorBoundary(ctx, `terminating ${k.kind} "${ref.name}" in namespace "${ref.namespace}"`, async () =>
-    vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: `Argo Rollouts: terminating ${k.kind} ${target.name}…` }, () =>
-      k.call(c.conn.rest, target),
+    vscode.window.withProgress(
+      { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: terminating {0} {1}…', k.kind, target.name) },
+      () => k.call(c.conn.rest, target),
     ),
   );
-  if (!outcome) return { ok: false, message: 'terminate failed; see the log' };
+  if (!outcome) return { ok: false, message: vscode.l10n.t('terminate failed; see the log') };
   if (!outcome.ok) {
-    const message = `Cannot terminate ${k.kind} "${ref.name}": ${outcome.reason}`;
+    const message = vscode.l10n.t('Cannot terminate {0} "{1}": {2}', k.kind, ref.name, outcome.reason);
     ctx.log.info(message);
     void vscode.window.showWarningMessage(message);
     return { ok: false, message };
@@ -313,7 +329,7 @@ export const commandTable: Record<CommandId, Handler> = {
 
   async 'rollouts.openRollout'(ctx, arg) {
     const c = requireConnected(ctx);
-    const ref = refFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
+    const ref = rolloutRefFrom(arg) ?? (await pickRollout(c.stores, c.context, 'open', undefined, pickTitle('rollouts.openRollout')));
     if (!ref) return undefined;
     return ctx.panels.openRollout({ context: c.context, namespace: ref.namespace, name: ref.name });
   },
@@ -323,7 +339,8 @@ export const commandTable: Record<CommandId, Handler> = {
     const a = (arg ?? {}) as { uri?: unknown; docIndex?: unknown };
     if (typeof a.uri === 'string' && typeof a.docIndex === 'number') return ctx.panels.openSimulation(vscode.Uri.parse(a.uri), a.docIndex);
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== 'yaml') throw new Error('open a Rollout manifest (a YAML file) in the editor first');
+    if (!editor || editor.document.languageId !== 'yaml')
+      throw new Error(vscode.l10n.t('open a Rollout manifest (a YAML file) in the editor first'));
     return ctx.panels.openSimulation(editor.document.uri, undefined, editor.document.offsetAt(editor.selection.active));
   },
 
@@ -334,20 +351,23 @@ export const commandTable: Record<CommandId, Handler> = {
     // The view shows the progress (on its icon while hidden), then the result: its rows. It is focused only
     // afterwards: showing it connects (extension.ts), which must not race the local cluster's own connect.
     const cluster = await vscode.window.withProgress(
-      { location: { viewId: VIEW_ID }, title: 'Argo Rollouts: starting the local cluster…' },
+      { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: starting the local cluster…') },
       () => ctx.session.startLocalCluster(),
     );
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     void vscode.window.showInformationMessage(
-      `Local cluster running at ${cluster.url} with demo rollouts${ctx.session.controller ? ' and the embedded controller' : ''}.`,
+      ctx.session.controller
+        ? vscode.l10n.t('Local cluster running at {0} with demo rollouts and the embedded controller.', cluster.url)
+        : vscode.l10n.t('Local cluster running at {0} with demo rollouts.', cluster.url),
     );
     return cluster.url;
   },
 
   async 'rollouts.stopLocalCluster'(ctx) {
-    if (!ctx.session.local) return void vscode.window.showInformationMessage('The local cluster is not running.');
-    await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: 'Argo Rollouts: stopping the local cluster…' }, () =>
-      ctx.session.stopLocalCluster(),
+    if (!ctx.session.local) return void vscode.window.showInformationMessage(vscode.l10n.t('The local cluster is not running.'));
+    await vscode.window.withProgress(
+      { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: stopping the local cluster…') },
+      () => ctx.session.stopLocalCluster(),
     );
     return undefined;
   },
@@ -358,9 +378,15 @@ export const commandTable: Record<CommandId, Handler> = {
     const who = await ctx.session.lookAtReconciler();
     let takeOverIn: string | undefined;
     if (who?.kind === 'embedded' && !who.here) {
-      const takeOver = 'Take Over';
+      const takeOver = vscode.l10n.t('Take Over');
       const answer = await vscode.window.showWarningMessage(
-        `An embedded controller in another process already reconciles context "${c.context}": ${who.holder} holds its Lease (${who.namespace}/${cluster().DEFAULT_LEASE_NAME}). Take over? That one stops at its next renewal and this window's reconciles instead.`,
+        vscode.l10n.t(
+          'An embedded controller in another process already reconciles context "{0}": {1} holds its Lease ({2}/{3}). Take over? That one stops at its next renewal and this window\'s reconciles instead.',
+          c.context,
+          who.holder,
+          who.namespace,
+          cluster().DEFAULT_LEASE_NAME,
+        ),
         { modal: true },
         takeOver,
       );
@@ -369,7 +395,7 @@ export const commandTable: Record<CommandId, Handler> = {
     }
     const start = (force: boolean) =>
       vscode.window.withProgress(
-        { location: { viewId: VIEW_ID }, title: `Argo Rollouts: starting the embedded controller in "${c.context}"…` },
+        { location: { viewId: VIEW_ID }, title: vscode.l10n.t('Argo Rollouts: starting the embedded controller in "{0}"…', c.context) },
         () => ctx.session.startController({ force, ...(takeOverIn ? { takeOverIn } : {}) }),
       );
     try {
@@ -377,16 +403,16 @@ export const commandTable: Record<CommandId, Handler> = {
     } catch (e) {
       // Where Argo's own controller cannot be looked for (403), only the user can say it is not there.
       if (!(e instanceof Error && /cannot tell whether the Argo Rollouts controller runs/.test(e.message))) throw e;
-      const anyway = 'Start Anyway';
+      const anyway = vscode.l10n.t('Start Anyway');
       const answer = await vscode.window.showWarningMessage(
-        `${e.message}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.`,
+        vscode.l10n.t('{0}. Start the embedded controller anyway? Two controllers on the same Rollouts fight each other.', e.message),
         { modal: true },
         anyway,
       );
       if (answer !== anyway) return undefined;
       await start(true);
     }
-    void vscode.window.showInformationMessage(`The embedded controller reconciles Rollouts in context "${c.context}".`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('The embedded controller reconciles Rollouts in context "{0}".', c.context));
     return 'started';
   },
 
@@ -401,9 +427,9 @@ export const commandTable: Record<CommandId, Handler> = {
       if (ctx.session.contexts().length === 0) await ctx.session.connect();
       const names = ctx.session.contexts();
       if (names.length === 0) {
-        const start = 'Start Local Cluster';
+        const start = vscode.l10n.t('Start Local Cluster');
         const answer = await vscode.window.showInformationMessage(
-          'There is no kubeconfig with contexts. Start the local cluster to try the extension?',
+          vscode.l10n.t('There is no kubeconfig with contexts. Start the local cluster to try the extension?'),
           start,
         );
         if (answer === start) await vscode.commands.executeCommand('rollouts.startLocalCluster');
@@ -419,7 +445,7 @@ export const commandTable: Record<CommandId, Handler> = {
       }
       context = await vscode.window.showQuickPick(names, {
         title: pickTitle('rollouts.selectContext'),
-        placeHolder: current ? `connected: ${current}` : 'pick a kubeconfig context',
+        placeHolder: current ? vscode.l10n.t('connected: {0}', current) : vscode.l10n.t('pick a kubeconfig context'),
       });
       if (!context) return undefined;
     }
@@ -437,7 +463,9 @@ export const commandTable: Record<CommandId, Handler> = {
       {
         canPickMany: true,
         title: pickTitle('rollouts.filterNamespaces'),
-        placeHolder: `Watch only these namespaces (none: all you may list)${choices.problem ? `; the cluster could not be asked: ${choices.problem}` : ''}`,
+        placeHolder: choices.problem
+          ? vscode.l10n.t('Watch only these namespaces (none: all you may list); the cluster could not be asked: {0}', choices.problem)
+          : vscode.l10n.t('Watch only these namespaces (none: all you may list)'),
       },
     );
     if (!picked) return undefined;
@@ -464,7 +492,7 @@ export const commandTable: Record<CommandId, Handler> = {
 function unmetNeed(ctx: Ctx, need: Need): string | undefined {
   if (need === 'cluster') {
     const c = connected(ctx);
-    return c.ok ? undefined : `it needs a connected cluster: ${c.why}`;
+    return c.ok ? undefined : vscode.l10n.t('it needs a connected cluster: {0}', c.why);
   }
   return undefined;
 }
@@ -476,9 +504,10 @@ export function registerCommands(ctx: Ctx): void {
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         const why = unmetNeed(ctx, spec.needs);
         if (why) {
-          const start = 'Start Local Cluster';
+          const start = vscode.l10n.t('Start Local Cluster');
+          const selectContext = vscode.l10n.t('Select Context');
           void vscode.window
-            .showWarningMessage(`Argo Rollouts: cannot run "${spec.title}": ${why}.`, start, 'Select Context')
+            .showWarningMessage(vscode.l10n.t('Argo Rollouts: cannot run "{0}": {1}.', spec.title, why), start, selectContext)
             .then((choice) => {
               if (choice === start) void vscode.commands.executeCommand('rollouts.startLocalCluster');
               else if (choice) void vscode.commands.executeCommand('rollouts.selectContext');

@@ -9,6 +9,7 @@ import { canTerminate } from '../../webview/actions';
 import type { AnalysisRunRef, ExperimentRef, RolloutRef } from './targets';
 import { experimentDescription, isStandaloneExperiment, PHASE_ICONS, rolloutDescription } from './tree-model';
 import { runsOfView } from './terminate-policy';
+import { l10n } from './l10n';
 
 /** A quick pick row (the shape of vscode.QuickPickItem, without importing vscode). */
 export interface RolloutPickItem {
@@ -46,8 +47,8 @@ export function rolloutChoices(
         refused.push(`${namespace}/${name}: ${why}`);
         continue;
       }
-      if (actionCaution(action, r)) [rank, note] = [2, ' · asks first'];
-      else if (primaryAction(r, objects.replicaSets) === action) [rank, note] = [0, ' · what its state calls for'];
+      if (actionCaution(action, r)) [rank, note] = [2, ` · ${l10n.t('asks first')}`];
+      else if (primaryAction(r, objects.replicaSets) === action) [rank, note] = [0, ` · ${l10n.t('what its state calls for')}`];
     }
     const v = cluster().rolloutView(objects, now);
     ranked.push({
@@ -82,14 +83,14 @@ export function analysisRunChoices(stores: ClusterStores, context: string, now: 
       if (!canTerminate(run)) continue;
       const gate =
         experiment !== undefined
-          ? `analysis of Experiment ${experiment}`
+          ? l10n.t('analysis of Experiment {0}', experiment)
           : run.type
-            ? `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex}` : ''} analysis`
-            : 'analysis';
+            ? l10n.t('{0} analysis', `${run.type}${run.type === 'Step' && run.stepIndex !== undefined ? ` ${run.stepIndex}` : ''}`)
+            : l10n.t('analysis');
       items.push({
         label: `$(graph) ${run.name}`,
-        description: `${v.namespace} · rollout ${v.name}`,
-        detail: `${run.phase} · ${gate} of revision ${run.revision}${counts(run)}`,
+        description: l10n.t('{0} · rollout {1}', v.namespace, v.name),
+        detail: l10n.t('{0} · {1} of revision {2}', run.phase, gate, run.revision) + counts(run),
         ref: { context, namespace: v.namespace, run: run.name, rollout: v.name },
       });
     }
@@ -100,8 +101,8 @@ export function analysisRunChoices(stores: ClusterStores, context: string, now: 
     for (const run of ex?.analysisRuns.filter(canTerminate) ?? []) {
       items.push({
         label: `$(graph) ${run.name}`,
-        description: `${namespace} · standalone`,
-        detail: `${run.phase} · analysis of Experiment ${ex!.name}${counts(run)}`,
+        description: l10n.t('{0} · standalone', namespace),
+        detail: l10n.t('{0} · analysis of Experiment {1}', run.phase, ex!.name) + counts(run),
         ref: { context, namespace, run: run.name },
       });
     }
@@ -125,11 +126,11 @@ export function experimentChoices(stores: ClusterStores, context: string, now: D
     for (const ex of v.revisions.flatMap((rev) => rev.experiments)) {
       if (isCompletedPhase(ex.phase)) continue;
       // The step as the tree's Experiment row shows it.
-      const step = ex.stepIndex !== undefined ? ` · step ${ex.stepIndex}` : '';
+      const step = ex.stepIndex !== undefined ? ` · ${l10n.t('step {0}', ex.stepIndex)}` : '';
       items.push({
         label: `$(beaker) ${ex.name}`,
-        description: `${v.namespace} · rollout ${v.name}`,
-        detail: `${ex.phase}${step} of revision ${ex.revision}`,
+        description: l10n.t('{0} · rollout {1}', v.namespace, v.name),
+        detail: l10n.t('{0} of revision {1}', `${ex.phase}${step}`, ex.revision),
         ref: { context, namespace: v.namespace, experiment: ex.name, rollout: v.name },
       });
     }
@@ -140,7 +141,7 @@ export function experimentChoices(stores: ClusterStores, context: string, now: D
     if (!ex || isCompletedPhase(ex.phase)) continue;
     items.push({
       label: `$(beaker) ${ex.name}`,
-      description: `${namespace} · standalone`,
+      description: l10n.t('{0} · standalone', namespace),
       detail: experimentDescription(ex),
       ref: { context, namespace, experiment: ex.name },
     });

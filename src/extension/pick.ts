@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ClusterStores } from '../cluster';
 import type { ActionName } from '../planner';
 import { analysisRunChoices, experimentChoices, rolloutChoices, type RolloutPickItem } from './pick-model';
+import { pickTitle } from './prompt-text';
 import type { AnalysisRunRef, ExperimentRef, RolloutRef } from './targets';
 
 const shown = new vscode.EventEmitter<{ title: string; labels: string[]; descriptions: string[] }>();
@@ -26,16 +27,20 @@ export async function pickRollout(
 ): Promise<RolloutRef | undefined> {
   const { items, refused } = rolloutChoices(stores, context, action, new Date());
   if (items.length === 0) {
-    const why = refused.length
-      ? ` ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}`
-      : ' There are no rollouts in the watched namespaces.';
-    void vscode.window.showInformationMessage(`No rollout to ${what} in context "${context}".${why}`);
+    // The planner's reasons (catalog text) as they are; the sentences around them localized.
+    const reasons = refused.slice(0, 3).join('; ');
+    const why = !refused.length
+      ? vscode.l10n.t('There are no rollouts in the watched namespaces.')
+      : refused.length > 3
+        ? vscode.l10n.t('{0}; and {1} more', reasons, refused.length - 3)
+        : reasons;
+    void vscode.window.showInformationMessage(vscode.l10n.t('No rollout to {0} in context "{1}". {2}', what, context, why));
     return undefined;
   }
   const picked = await showPick<RolloutPickItem>(
     items,
     title,
-    `Which rollout to ${what}? (${refused.length} left out: the action makes no sense for them now)`,
+    vscode.l10n.t('Which rollout to {0}? ({1} left out: the action makes no sense for them now)', what, refused.length),
   );
   return picked?.ref;
 }
@@ -56,11 +61,15 @@ async function pickToTerminate<R>(
 ): Promise<R | undefined> {
   if (items.length === 0) {
     void vscode.window.showInformationMessage(
-      `No ${kind} is running in context "${context}" (in the watched namespaces): there is nothing to terminate.`,
+      vscode.l10n.t('No {0} is running in context "{1}" (in the watched namespaces): there is nothing to terminate.', kind, context),
     );
     return undefined;
   }
-  const picked = await showPick(items, `Argo Rollouts: Terminate ${kind}`, `Which running ${kind} to terminate?`);
+  const picked = await showPick(
+    items,
+    pickTitle(kind === 'AnalysisRun' ? 'rollouts.terminateAnalysisRun' : 'rollouts.terminateExperiment'),
+    vscode.l10n.t('Which running {0} to terminate?', kind),
+  );
   return picked?.ref;
 }
 

@@ -4,6 +4,7 @@
  * questions that name what they act on.
  */
 import { CATEGORY, commandSpecs, type CommandId } from './command-specs';
+import { l10n } from './l10n';
 
 /** "Argo Rollouts: Promote Full": a quick pick's title, as the palette names the command. */
 export const pickTitle = (command: CommandId): string => `${CATEGORY}: ${commandSpecs[command].title}`;
@@ -17,16 +18,16 @@ export function setImageInput(
   container: string,
   current: string | undefined,
 ): { title: string; prompt: string; value: string; valueSelection?: [number, number] } {
-  const title = `${pickTitle('rollouts.setImage')}: Rollout "${rollout}", Container "${container}"`;
+  const title = l10n.t('{0}: Rollout "{1}", Container "{2}"', pickTitle('rollouts.setImage'), rollout, container);
   if (!current)
-    return { title, prompt: `Container "${container}" names no image now. The new image (name:tag or name@digest).`, value: '' };
+    return { title, prompt: l10n.t('Container "{0}" names no image now. The new image (name:tag or name@digest).', container), value: '' };
   // The tag (or digest) of the current image: after the "@" (else the ":") that follows the last "/".
   const name = current.lastIndexOf('/') + 1;
   const digest = current.indexOf('@', name);
   const at = digest >= 0 ? digest : current.indexOf(':', name);
   return {
     title,
-    prompt: `Now ${current}. The new image (name:tag or name@digest).`,
+    prompt: l10n.t('Now {0}. The new image (name:tag or name@digest).', current),
     value: current,
     ...(at > 0 ? { valueSelection: [at + 1, current.length] as [number, number] } : {}),
   };
@@ -34,12 +35,20 @@ export function setImageInput(
 
 /** The container pick of Set Image, when the pod template has several. */
 export const containerPickTitle = (rollout: string): string =>
-  `${pickTitle('rollouts.setImage')}: Which Container of Rollout "${rollout}"?`;
+  l10n.t('{0}: Which Container of Rollout "{1}"?', pickTitle('rollouts.setImage'), rollout);
 
 /**
  * What "Select Context" says when the kubeconfig has one context only: there is nothing to choose,
  * and how to get more.
  */
 export function onlyContextText(context: string, connected: boolean): string {
-  return `The kubeconfig has one context, "${context}"${connected ? ', and it is connected' : ''}: there is no other to select. Add contexts to it (kubectl config set-context), or list more kubeconfig files in the "rollouts.kubeconfig" setting.`;
+  return connected
+    ? l10n.t(
+        'The kubeconfig has one context, "{0}", and it is connected: there is no other to select. Add contexts to it (kubectl config set-context), or list more kubeconfig files in the "rollouts.kubeconfig" setting.',
+        context,
+      )
+    : l10n.t(
+        'The kubeconfig has one context, "{0}": there is no other to select. Add contexts to it (kubectl config set-context), or list more kubeconfig files in the "rollouts.kubeconfig" setting.',
+        context,
+      );
 }

@@ -8,29 +8,50 @@ export function statusText(session: Session): { text: string; tooltip: string; w
   switch (s.kind) {
     case 'connected': {
       const c = attentionCounts(s.stores, new Date());
-      const parts = [c.paused ? `${c.paused} paused` : '', c.degraded ? `${c.degraded} degraded` : ''].filter(Boolean);
+      const parts = [
+        c.paused ? vscode.l10n.t('{0} paused', c.paused) : '',
+        c.degraded ? vscode.l10n.t('{0} degraded', c.degraded) : '',
+      ].filter(Boolean);
       const problems = s.problems();
       const failing = problems.length
-        ? `\nWatches failing (they retry by themselves):\n${problems.map((p) => `${p.resource}: ${p.message}`).join('\n')}`
+        ? `\n${vscode.l10n.t('Watches failing (they retry by themselves):')}\n${problems.map((p) => `${p.resource}: ${p.message}`).join('\n')}`
         : '';
       return {
         text: `${problems.length ? '$(warning)' : '$(rocket)'} ${s.context}${parts.length ? `: ${parts.join(', ')}` : ''}`,
-        tooltip: `Argo Rollouts: ${c.total} rollout${c.total === 1 ? '' : 's'} in context "${s.context}"; ${c.paused} paused, ${c.degraded} degraded. Click to select a context.${failing}`,
+        tooltip:
+          (c.total === 1
+            ? vscode.l10n.t(
+                'Argo Rollouts: 1 rollout in context "{0}"; {1} paused, {2} degraded. Click to select a context.',
+                s.context,
+                c.paused,
+                c.degraded,
+              )
+            : vscode.l10n.t(
+                'Argo Rollouts: {0} rollouts in context "{1}"; {2} paused, {3} degraded. Click to select a context.',
+                c.total,
+                s.context,
+                c.paused,
+                c.degraded,
+              )) + failing,
         warn: c.degraded > 0 || problems.length > 0,
       };
     }
     case 'connecting':
-      return { text: `$(sync~spin) ${s.context}`, tooltip: `Argo Rollouts: connecting to "${s.context}"`, warn: false };
+      return { text: `$(sync~spin) ${s.context}`, tooltip: vscode.l10n.t('Argo Rollouts: connecting to "{0}"', s.context), warn: false };
     case 'failed':
-      return { text: `$(debug-disconnect) ${s.context ?? 'Rollouts'}`, tooltip: `Argo Rollouts: ${s.message}`, warn: true };
+      return {
+        text: `$(debug-disconnect) ${s.context ?? 'Rollouts'}`,
+        tooltip: vscode.l10n.t('Argo Rollouts: {0}', s.message),
+        warn: true,
+      };
     case 'noKubeconfig':
       return {
-        text: '$(rocket) no cluster',
-        tooltip: `Argo Rollouts: ${s.message}. Start the local cluster from the Rollouts view.`,
+        text: `$(rocket) ${vscode.l10n.t('no cluster')}`,
+        tooltip: vscode.l10n.t('Argo Rollouts: {0}. Start the local cluster from the Rollouts view.', s.message),
         warn: false,
       };
     case 'idle':
-      return { text: '$(rocket) Rollouts', tooltip: 'Argo Rollouts: not connected', warn: false };
+      return { text: '$(rocket) Rollouts', tooltip: vscode.l10n.t('Argo Rollouts: not connected'), warn: false };
   }
 }
 

@@ -3,6 +3,7 @@
  * Experiment's are read from a tree element, a webview request or a plain reference by one parser.
  */
 import type { ObjectRef } from '../kube';
+import { l10n } from './l10n';
 
 /** Which rollout a command acts on. */
 export interface RolloutRef extends ObjectRef {
@@ -30,26 +31,45 @@ function owningRollout(a: { rollout?: unknown }): { rollout?: string } {
   return typeof a.rollout === 'string' ? { rollout: a.rollout } : {};
 }
 
+/** What each target kind is called in a message. */
+const KIND_TITLES = { rollout: 'rollout', analysisRun: 'AnalysisRun', experiment: 'Experiment' } as const;
+
 /**
- * A target of kind `kind` named by its non-empty `field`, in a namespace, with its context and
- * owning rollout when given; undefined for anything else (another kind's tree element too).
+ * A target of kind `kind` named by its `field`, in a namespace, with its context and owning rollout
+ * when given; undefined for anything else (another kind's tree element too). One that names the
+ * object with an empty string is refused (an Error saying so), not taken as "none given": the
+ * palette would otherwise ask, or a request act on a name that is no object's.
  */
 function targetFrom<F extends string>(
   arg: unknown,
-  kind: string,
+  kind: keyof typeof KIND_TITLES,
   field: F,
 ): ({ context?: string; namespace: string; rollout?: string } & Record<F, string>) | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as { kind?: unknown; context?: unknown; namespace?: unknown; rollout?: unknown; name?: unknown } & Record<F, unknown>;
   if (a.kind !== undefined && a.kind !== kind) return undefined;
   const named: unknown = a[field];
-  if (typeof a.namespace !== 'string' || typeof named !== 'string' || named === '') return undefined;
+  if (typeof a.namespace !== 'string' || typeof named !== 'string') return undefined;
+  if (named === '')
+    throw new Error(
+      l10n.t(
+        'Cannot act on the {0} in namespace "{1}": its name is empty. Name the {0}, or choose it from the list.',
+        KIND_TITLES[kind],
+        a.namespace,
+      ),
+    );
   return {
     namespace: a.namespace,
     ...({ [field]: named } as Record<F, string>),
     ...(typeof a.context === 'string' ? { context: a.context } : {}),
     ...owningRollout(a),
   };
+}
+
+/** A rollout target from a tree element, a webview/code reference (`{ namespace, name, context? }`); undefined for anything else. */
+export function rolloutRefFrom(arg: unknown): RolloutRef | undefined {
+  const r = targetFrom(arg, 'rollout', 'name');
+  return r && { namespace: r.namespace, name: r.name, ...(r.context !== undefined ? { context: r.context } : {}) };
 }
 
 /** An AnalysisRun target from a tree element or a webview/test reference; undefined for anything else. */

@@ -8,6 +8,7 @@ import { targetRefusal } from './webview-requests';
 import { canTerminate, type TerminateKind } from '../../webview/actions';
 import type { RolloutRef } from './targets';
 import { viewOf } from './tree-model';
+import { l10n } from './l10n';
 
 /** Every run of a rollout's view: its own, then its Experiments' (each with the Experiment it belongs to). */
 export function runsOfView(v: RolloutView): { run: RolloutView['analysisRuns'][number]; experiment?: string }[] {
@@ -38,14 +39,16 @@ export function terminateRefusal(
 ): string | undefined {
   const elsewhere = targetRefusal(shown, requested);
   if (elsewhere) return elsewhere;
-  if (state.kind !== 'connected' || state.context !== shown.context) return `context "${shown.context}" is not connected`;
+  if (state.kind !== 'connected' || state.context !== shown.context) return l10n.t('context "{0}" is not connected', shown.context);
   const view = viewOf(state.stores, shown.namespace, shown.name, now);
   const found =
     what.kind === 'analysisRun'
       ? view && runsOfView(view).find((r) => r.run.name === what.name)?.run
       : view?.revisions.flatMap((rev) => rev.experiments).find((ex) => ex.name === what.name);
   if (!found)
-    return `it is not ${what.kind === 'analysisRun' ? 'an analysis run' : 'an Experiment'} of rollout ${shown.namespace}/${shown.name}`;
-  if (!canTerminate(found)) return `it has already ended (${found.phase})`;
+    return what.kind === 'analysisRun'
+      ? l10n.t('it is not an analysis run of rollout {0}/{1}', shown.namespace, shown.name)
+      : l10n.t('it is not an Experiment of rollout {0}/{1}', shown.namespace, shown.name);
+  if (!canTerminate(found)) return l10n.t('it has already ended ({0})', found.phase ?? '');
   return undefined;
 }

@@ -5,6 +5,7 @@
  */
 import type { ClusterStores, Experiment, ExperimentView, RolloutView } from '../cluster';
 import { cluster } from './lazy-cluster';
+import { l10n } from './l10n';
 import { isCompletedPhase, offeredActions, stepProgress, type Rollout } from '../planner';
 import { LOCAL_CONTEXT, type ReconcilerSummary, type SessionState } from './session';
 import type { CommandId } from './command-specs';
@@ -57,11 +58,11 @@ export const PHASE_ICONS: Record<RolloutView['phase'], { id: string; color: stri
 /** One line: phase, strategy, step N/M, weight, and a timed pause's countdown. */
 export function rolloutDescription(v: RolloutView): string {
   const parts: string[] = [v.aborted ? 'Aborted' : v.phase, v.strategy === 'canary' ? 'canary' : 'blue-green'];
-  if (v.step && v.step.count > 0) parts.push(`step ${stepProgress(v.step.index, v.step.count)}`);
-  if (v.weight) parts.push(`weight ${v.weight.actual}%`);
+  if (v.step && v.step.count > 0) parts.push(l10n.t('step {0}', stepProgress(v.step.index, v.step.count)));
+  if (v.weight) parts.push(l10n.t('weight {0}%', v.weight.actual));
   for (const p of v.pauses) {
-    if (p.secondsLeft !== undefined) parts.push(`resumes in ${cluster().shortDuration(p.secondsLeft)}`);
-    else if (p.needsPromote) parts.push('waiting for promote');
+    if (p.secondsLeft !== undefined) parts.push(l10n.t('resumes in {0}', cluster().shortDuration(p.secondsLeft)));
+    else if (p.needsPromote) parts.push(l10n.t('waiting for promote'));
   }
   return parts.join(' · ');
 }
@@ -128,7 +129,7 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
     case 'context': {
       if (!('context' in src.state) || src.state.context !== e.context) return [];
       if (src.state.kind === 'failed') return [{ kind: 'message', context: e.context, text: src.state.message }];
-      if (src.state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: 'connecting…' }];
+      if (src.state.kind === 'connecting') return [{ kind: 'message', context: e.context, text: l10n.t('connecting…') }];
       if (!stores) return [];
       const problems =
         src.state.kind === 'connected'
@@ -148,7 +149,7 @@ export function children(src: TreeSource, e: TreeElement | undefined): TreeEleme
           {
             kind: 'message',
             context: e.context,
-            text: src.needsAttentionOnly ? 'no rollout needs attention' : 'no rollouts in the watched namespaces',
+            text: src.needsAttentionOnly ? l10n.t('no rollout needs attention') : l10n.t('no rollouts in the watched namespaces'),
           },
         ];
       }
@@ -221,8 +222,8 @@ function experimentAt(stores: ClusterStores, e: ExperimentAt, now: Date): Experi
 export const experimentDescription = (ex: ExperimentView): string =>
   [
     ex.phase,
-    ex.stepIndex !== undefined ? `step ${ex.stepIndex}` : '',
-    `${ex.replicaSets.length} template${ex.replicaSets.length === 1 ? '' : 's'}`,
+    ex.stepIndex !== undefined ? l10n.t('step {0}', ex.stepIndex) : '',
+    ex.replicaSets.length === 1 ? l10n.t('1 template') : l10n.t('{0} templates', ex.replicaSets.length),
   ]
     .filter(Boolean)
     .join(' · ');
@@ -250,27 +251,51 @@ export function reconcilerText(
   const r = src.reconciler?.context === context ? src.reconciler : undefined;
   if (!r)
     return src.controller?.context === context
-      ? { short: 'embedded controller here', long: 'Reconciled by the embedded controller of this window.' }
+      ? { short: l10n.t('embedded controller here'), long: l10n.t('Reconciled by the embedded controller of this window.') }
       : undefined;
   switch (r.kind) {
     case 'argo':
-      return { short: 'Argo controller', long: `Reconciled by the Argo Rollouts controller: ${r.how}.` };
+      return { short: l10n.t('Argo controller'), long: l10n.t('Reconciled by the Argo Rollouts controller: {0}.', r.how) };
     case 'embedded':
       return r.here
         ? {
-            short: 'embedded controller here',
-            long: `Reconciled by the embedded controller of this window (Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME}, holder ${r.holder}).`,
+            short: l10n.t('embedded controller here'),
+            long: l10n.t(
+              'Reconciled by the embedded controller of this window (Lease {0}/{1}, holder {2}).',
+              r.namespace,
+              cluster().DEFAULT_LEASE_NAME,
+              r.holder,
+            ),
           }
         : {
-            short: 'embedded, other process',
-            long: `Reconciled by an embedded controller in another process (npm start, \`rollouts controller\` or another window): Lease ${r.namespace}/${cluster().DEFAULT_LEASE_NAME} is held by ${r.holder}${r.renewTime ? `, renewed at ${r.renewTime}` : ''}.`,
+            short: l10n.t('embedded, other process'),
+            long: r.renewTime
+              ? l10n.t(
+                  'Reconciled by an embedded controller in another process (npm start, `rollouts controller` or another window): Lease {0}/{1} is held by {2}, renewed at {3}.',
+                  r.namespace,
+                  cluster().DEFAULT_LEASE_NAME,
+                  r.holder,
+                  r.renewTime,
+                )
+              : l10n.t(
+                  'Reconciled by an embedded controller in another process (npm start, `rollouts controller` or another window): Lease {0}/{1} is held by {2}.',
+                  r.namespace,
+                  cluster().DEFAULT_LEASE_NAME,
+                  r.holder,
+                ),
           };
     case 'none':
       return r.unchecked.length
-        ? { short: 'no controller seen', long: `No controller seen, but some places could not be looked at: ${r.unchecked.join(', ')}.` }
-        : { short: 'no controller', long: 'No controller reconciles these Rollouts: start the embedded controller to run them.' };
+        ? {
+            short: l10n.t('no controller seen'),
+            long: l10n.t('No controller seen, but some places could not be looked at: {0}.', r.unchecked.join(', ')),
+          }
+        : {
+            short: l10n.t('no controller'),
+            long: l10n.t('No controller reconciles these Rollouts: start the embedded controller to run them.'),
+          };
     case 'unknown':
-      return { short: '', long: `Who reconciles is unknown: ${r.why}` };
+      return { short: '', long: l10n.t('Who reconciles is unknown: {0}', r.why) };
   }
 }
 
@@ -283,9 +308,9 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       if (src.local)
         return {
           id,
-          label: 'Local cluster',
-          description: 'running',
-          tooltip: `The local cluster runs in this window at ${src.local.url}.`,
+          label: l10n.t('Local cluster'),
+          description: l10n.t('running'),
+          tooltip: l10n.t('The local cluster runs in this window at {0}.', src.local.url),
           icon: { id: 'vm-running', color: 'charts.green' },
           contextValue: 'localCluster:running',
           collapsible: 'expanded',
@@ -293,39 +318,42 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       if (localClusterElsewhere(src) && src.state.kind === 'connected') {
         return {
           id,
-          label: 'Local cluster',
-          description: 'running elsewhere',
+          label: l10n.t('Local cluster'),
+          description: l10n.t('running elsewhere'),
           icon: { id: 'vm-running', color: 'charts.green' },
           contextValue: 'localCluster:external',
           collapsible: 'none',
-          tooltip: `Runs in another process at ${src.state.conn.server}, started outside this window (npm start or \`rollouts cluster\`): stop it where it was started.`,
+          tooltip: l10n.t(
+            'Runs in another process at {0}, started outside this window (npm start or `rollouts cluster`): stop it where it was started.',
+            src.state.conn.server,
+          ),
         };
       }
       return {
         id,
-        label: 'Local cluster',
-        description: 'stopped',
-        tooltip: 'Click to start it, with the demo rollouts and the embedded controller.',
+        label: l10n.t('Local cluster'),
+        description: l10n.t('stopped'),
+        tooltip: l10n.t('Click to start it, with the demo rollouts and the embedded controller.'),
         icon: { id: 'vm-outline' },
         contextValue: 'localCluster:stopped',
         collapsible: 'none',
-        command: { command: 'rollouts.startLocalCluster', title: 'Start Local Cluster', args: [] },
+        command: { command: 'rollouts.startLocalCluster', title: l10n.t('Start Local Cluster'), args: [] },
       };
     case 'controller':
       return src.controller
         ? {
             id,
-            label: 'Embedded controller',
-            description: 'running',
-            tooltip: `Reconciles the Rollouts of context "${src.controller.context}".`,
+            label: l10n.t('Embedded controller'),
+            description: l10n.t('running'),
+            tooltip: l10n.t('Reconciles the Rollouts of context "{0}".', src.controller.context),
             icon: { id: 'run-all', color: 'charts.green' },
             contextValue: 'controller:running',
             collapsible: 'none',
           }
         : {
             id,
-            label: 'Embedded controller',
-            description: 'stopped',
+            label: l10n.t('Embedded controller'),
+            description: l10n.t('stopped'),
             icon: { id: 'circle-slash' },
             contextValue: 'controller:stopped',
             collapsible: 'none',
@@ -336,11 +364,11 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         return {
           id,
           label: e.context,
-          description: 'not connected',
+          description: l10n.t('not connected'),
           icon: { id: 'plug' },
           contextValue: 'context:inactive',
           collapsible: 'none',
-          command: { command: 'rollouts.selectContext', title: 'Connect', args: [e.context] },
+          command: { command: 'rollouts.selectContext', title: l10n.t('Connect'), args: [e.context] },
         };
       }
       const failing = active.kind === 'connected' ? active.problems().length : 0;
@@ -348,10 +376,12 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       const who = active.kind === 'connected' ? reconcilerText(src, e.context) : undefined;
       const description =
         active.kind === 'connected'
-          ? [who?.short, failing ? `${failing} watch${failing === 1 ? '' : 'es'} failing` : ''].filter(Boolean).join(' · ')
+          ? [who?.short, failing ? (failing === 1 ? l10n.t('1 watch failing') : l10n.t('{0} watches failing', failing)) : '']
+              .filter(Boolean)
+              .join(' · ')
           : active.kind === 'failed'
-            ? 'cannot connect'
-            : 'connecting…';
+            ? l10n.t('cannot connect')
+            : l10n.t('connecting…');
       const tooltip =
         active.kind === 'connected' ? [`${e.context}: ${active.conn.server}`, who?.long].filter(Boolean).join('\n') : undefined;
       const icon =
@@ -375,12 +405,12 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     case 'watchProblem':
       return {
         id,
-        label: `cannot watch ${e.resource}`,
+        label: l10n.t('cannot watch {0}', e.resource),
         description: e.text,
         icon: { id: 'warning', color: 'problemsWarningIcon.foreground' },
         contextValue: 'watchProblem',
         collapsible: 'none',
-        tooltip: `${e.resource}: ${e.text}\nThe watch retries by itself; the rest of the view works.`,
+        tooltip: `${e.resource}: ${e.text}\n${l10n.t('The watch retries by itself; the rest of the view works.')}`,
       };
     case 'namespace': {
       const count = stores ? visibleRollouts(src, stores, e.namespace).length : 0;
@@ -390,7 +420,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     }
     case 'rollout': {
       const rollout = stores?.rollouts.get(e.name, e.namespace);
-      if (!stores || !rollout) return { id, label: e.name, description: 'gone', contextValue: 'rollout:gone', collapsible: 'none' };
+      if (!stores || !rollout) return { id, label: e.name, description: l10n.t('gone'), contextValue: 'rollout:gone', collapsible: 'none' };
       const v = cluster().rolloutView(cluster().relatedObjects(stores, rollout), src.now);
       // The embedded controller of this context holds it (a traffic router it cannot drive): said where it is seen.
       const blocked = src.controller?.context === e.context ? src.controller.blocked?.get(`${e.namespace}/${e.name}`) : undefined;
@@ -405,7 +435,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         collapsible: 'collapsed',
         command: {
           command: 'rollouts.openRollout',
-          title: 'Open Rollout',
+          title: l10n.t('Open Rollout'),
           args: [{ context: e.context, namespace: e.namespace, name: e.name }],
         },
       };
@@ -419,7 +449,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
         : '';
       return {
         id,
-        label: `revision ${e.revision}`,
+        label: l10n.t('revision {0}', e.revision),
         description,
         tooltip: rev?.replicaSets.map((r) => r.name).join('\n'),
         icon: { id: 'versions' },
@@ -429,12 +459,16 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     }
     case 'experiment': {
       const ex = stores ? experimentAt(stores, e, src.now) : undefined;
-      const description = ex ? experimentDescription(ex) : 'gone';
+      const description = ex ? experimentDescription(ex) : l10n.t('gone');
       return {
         id,
         label: e.experiment,
         description,
-        tooltip: ex ? `Experiment ${ex.name}: ${ex.phase}${ex.message ? ` (${ex.message})` : ''}` : undefined,
+        tooltip: ex
+          ? ex.message
+            ? l10n.t('Experiment {0}: {1} ({2})', ex.name, ex.phase, ex.message)
+            : l10n.t('Experiment {0}: {1}', ex.name, ex.phase)
+          : undefined,
         icon: experimentIcon(ex?.phase ?? ''),
         contextValue: experimentContextValue(ex),
         collapsible: ex && ex.replicaSets.length + ex.analysisRuns.length > 0 ? 'collapsed' : 'none',
@@ -443,10 +477,15 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
     case 'replicaSet': {
       const rs = stores ? experimentAt(stores, e, src.now)?.replicaSets.find((r) => r.name === e.replicaSet) : undefined;
       const description = rs
-        ? [rs.template ? `template ${rs.template}` : '', rs.status, `${rs.available}/${rs.desired} available`, rs.images.join(', ')]
+        ? [
+            rs.template ? l10n.t('template {0}', rs.template) : '',
+            rs.status,
+            l10n.t('{0}/{1} available', rs.available, rs.desired),
+            rs.images.join(', '),
+          ]
             .filter(Boolean)
             .join(' · ')
-        : 'gone';
+        : l10n.t('gone');
       return {
         id,
         label: e.replicaSet,
@@ -467,7 +506,11 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       return {
         id,
         label: e.pod,
-        description: pod ? `${pod.status} · ready ${pod.ready}${pod.restarts ? ` · ${pod.restarts} restarts` : ''}` : 'gone',
+        description: pod
+          ? [pod.status, l10n.t('ready {0}', pod.ready), pod.restarts ? l10n.t('{0} restarts', pod.restarts) : '']
+              .filter(Boolean)
+              .join(' · ')
+          : l10n.t('gone'),
         icon: ready ? { id: 'circle-filled', color: 'testing.iconPassed' } : { id: 'circle-outline', color: 'charts.yellow' },
         contextValue: 'pod',
         collapsible: 'none',
@@ -485,7 +528,7 @@ export function item(src: TreeSource, e: TreeElement): TreeItemData {
       return {
         id,
         label: e.run,
-        description: run ? `${run.phase}${counts}` : 'gone',
+        description: run ? `${run.phase}${counts}` : l10n.t('gone'),
         tooltip: run?.message,
         icon: failed ? { id: 'graph', color: 'errorForeground' } : { id: 'graph' },
         contextValue: analysisRunContextValue(run),

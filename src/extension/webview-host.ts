@@ -96,10 +96,12 @@ export class WebviewHost implements vscode.Disposable {
         : (rollouts.find((d) => offset !== undefined && d.range[0] <= offset && offset <= d.range[1]) ?? rollouts[0]);
     if (!target)
       throw new Error(
-        `${vscode.workspace.asRelativePath(uri)} has no Rollout${docIndex !== undefined ? ` as document ${docIndex + 1}` : ''} to simulate`,
+        docIndex !== undefined
+          ? vscode.l10n.t('{0} has no Rollout as document {1} to simulate', vscode.workspace.asRelativePath(uri), docIndex + 1)
+          : vscode.l10n.t('{0} has no Rollout to simulate', vscode.workspace.asRelativePath(uri)),
       );
     const name = String((documentValue(target.doc) as Rollout | null)?.metadata?.name ?? 'rollout');
-    return this.open({ kind: 'simulation', uri: uri.toString(), docIndex: target.index }, `Simulate ${name}`);
+    return this.open({ kind: 'simulation', uri: uri.toString(), docIndex: target.index }, vscode.l10n.t('Simulate {0}', name));
   }
 
   private keyOf(state: PanelState): string {
@@ -208,11 +210,15 @@ export class WebviewHost implements vscode.Disposable {
     const s = this.ctx.session.state;
     const { ref } = state;
     if (s.kind !== 'connected' || s.context !== ref.context)
-      return { kind: 'rolloutGone', target: ref, message: `context "${ref.context}" is not connected` };
+      return { kind: 'rolloutGone', target: ref, message: vscode.l10n.t('context "{0}" is not connected', ref.context) };
     const view = viewOf(s.stores, ref.namespace, ref.name, new Date());
     const rollout = s.stores.rollouts.get(ref.name, ref.namespace);
     if (!view || !rollout)
-      return { kind: 'rolloutGone', target: ref, message: `rollout ${ref.namespace}/${ref.name} is not in the cluster (any more)` };
+      return {
+        kind: 'rolloutGone',
+        target: ref,
+        message: vscode.l10n.t('rollout {0}/{1} is not in the cluster (any more)', ref.namespace, ref.name),
+      };
     const controller = this.ctx.session.controller;
     const heldBy =
       controller?.context === ref.context ? controller.controller.controller.blocked.get(`${ref.namespace}/${ref.name}`) : undefined;
@@ -233,7 +239,14 @@ export class WebviewHost implements vscode.Disposable {
     const source = { uri: state.uri, docIndex: state.docIndex };
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === state.uri);
     const manifestName = vscode.workspace.asRelativePath(vscode.Uri.parse(state.uri));
-    if (!doc) return this.post(open, { kind: 'simulation', manifestName, frames: [], error: 'the manifest is not open any more', source });
+    if (!doc)
+      return this.post(open, {
+        kind: 'simulation',
+        manifestName,
+        frames: [],
+        error: vscode.l10n.t('the manifest is not open any more'),
+        source,
+      });
     const workerFile = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist', 'simulation-worker.js').fsPath;
     const answer = await runSimulation({ text: doc.getText(), docIndex: state.docIndex }, { workerFile, signal: running.signal });
     if (running.signal.aborted) return;
@@ -293,7 +306,7 @@ export class WebviewHost implements vscode.Disposable {
             kind: 'actionResult',
             requestId: msg.requestId,
             ok: false,
-            message: `Cannot ${ACTIONS[msg.action].verb}: ${decision.refused}`,
+            message: vscode.l10n.t('Cannot {0}: {1}', ACTIONS[msg.action].verb, decision.refused),
           });
           return;
         }
@@ -313,10 +326,15 @@ export class WebviewHost implements vscode.Disposable {
     const refused =
       open.state.kind === 'rollout'
         ? terminateRefusal(this.ctx.session.state, open.state.ref, requested, what, new Date())
-        : 'this panel shows no rollout';
+        : vscode.l10n.t('this panel shows no rollout');
     if (refused || open.state.kind !== 'rollout') {
       this.ctx.log.warn(`webview: refused to terminate ${noun} "${what.name}": ${refused}`);
-      this.post(open, { kind: 'actionResult', requestId, ok: false, message: `Cannot terminate ${noun} "${what.name}": ${refused}` });
+      this.post(open, {
+        kind: 'actionResult',
+        requestId,
+        ok: false,
+        message: vscode.l10n.t('Cannot terminate {0} "{1}": {2}', noun, what.name, refused ?? ''),
+      });
       return;
     }
     const { ref } = open.state;

@@ -6,6 +6,7 @@
 import type { RolloutRef, ViewToHost } from '../../webview/protocol';
 import { actionCommandId } from '../cluster/action-catalog';
 import type { CommandId } from './command-specs';
+import { l10n } from './l10n';
 
 /** What a panel shows; fixed when it opens (or is revived), never taken from its messages. */
 export type PanelState = { kind: 'rollout'; ref: Required<RolloutRef> } | { kind: 'simulation'; uri: string; docIndex: number };
@@ -18,8 +19,23 @@ export function targetRefusal(shown: Required<RolloutRef>, requested: RolloutRef
     (requested.context === undefined || requested.context === shown.context)
   )
     return undefined;
-  const where = requested.context !== undefined ? ` in context "${requested.context}"` : '';
-  return `the request names rollout ${requested.namespace}/${requested.name}${where}, but this panel shows ${shown.namespace}/${shown.name} in context "${shown.context}"`;
+  const panel = `${shown.namespace}/${shown.name}`;
+  return requested.context !== undefined
+    ? l10n.t(
+        'the request names rollout {0}/{1} in context "{2}", but this panel shows {3} in context "{4}"',
+        requested.namespace,
+        requested.name,
+        requested.context,
+        panel,
+        shown.context,
+      )
+    : l10n.t(
+        'the request names rollout {0}/{1}, but this panel shows {2} in context "{3}"',
+        requested.namespace,
+        requested.name,
+        panel,
+        shown.context,
+      );
 }
 
 export type ActionDecision = { ok: true; command: CommandId; args: unknown[] } | { ok: false; refused: string };
@@ -37,7 +53,7 @@ export function askedByPanel(arg: unknown): boolean {
  * The command's target is the panel's own rollout, never the one the message names.
  */
 export function actionDecision(panel: PanelState, msg: Extract<ViewToHost, { kind: 'action' }>): ActionDecision {
-  if (panel.kind !== 'rollout') return { ok: false, refused: 'a simulation panel cannot act on a cluster' };
+  if (panel.kind !== 'rollout') return { ok: false, refused: l10n.t('a simulation panel cannot act on a cluster') };
   const refused = targetRefusal(panel.ref, msg.target);
   if (refused) return { ok: false, refused };
   const extra =

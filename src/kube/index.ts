@@ -5,6 +5,7 @@
  * Architecture invariant: a leaf. No I/O, no clock (times are arguments), no vscode, no Node
  * module, and no imports of ours: every part may import it, and it imports none of them.
  */
+export * from './events';
 export * from './forbidden';
 export * from './json';
 export * from './patch';

@@ -7,19 +7,18 @@
  *   become one Event whose message starts "(combined from similar events): ";
  * - an event identical to one already recorded (same key and message) increments that Event's
  *   count and lastTimestamp instead of making a new one.
- * What it remembers is bounded (REMEMBERED keys, oldest forgotten first), as client-go's LRU caches.
+ * What it remembers is bounded (RECORDED_EVENTS_MAX keys, oldest forgotten first), as client-go's LRU caches;
+ * the counting and the memory are src/kube's (events.ts), shared with the embedded controller's recorder.
  */
 import type { Api, WriteOptions } from './api';
 import type { Clock } from './clock';
-import { kubeTime } from '../kube';
+import { firstOccurrence, kubeTime, rememberEvent, repeatOccurrence, type RecordedEvent } from '../kube';
 import { ApiError } from './errors';
 import type { ResourceType } from './resources';
 
 /** client-go's defaultAggregateMaxEvents and defaultAggregateIntervalInSeconds. */
 const MAX_SIMILAR = 10;
 const SIMILAR_WINDOW_MS = 600_000;
-/** client-go's maxLruCacheEntries. */
-const REMEMBERED = 4096;
 export const combinedPrefix = '(combined from similar events): ';
 
 export interface EventSource {
@@ -33,7 +32,7 @@ export class EventRecorder {
   /** Similar events: the distinct messages seen and when the last one was. */
   private readonly similar = new Map<string, { messages: Set<string>; last: number }>();
   /** Recorded Events by what makes them identical: the Event's name and its count. */
-  private readonly recorded = new Map<string, { namespace: string; name: string; count: number }>();
+  private readonly recorded = new Map<string, RecordedEvent & { namespace: string }>();
 
   constructor(
     private readonly api: Api,
@@ -73,7 +72,7 @@ export class EventRecorder {
     if (!seen || now - seen.last > SIMILAR_WINDOW_MS) seen = { messages: new Set(), last: now };
     seen.messages.add(message);
     seen.last = now;
-    keep(this.similar, similarKey, seen);
+    rememberEvent(this.similar, similarKey, seen);
     // Past MAX_SIMILAR distinct messages, one combined Event stands for all the similar ones.
     const combined = seen.messages.size >= MAX_SIMILAR;
     if (combined) seen.messages.delete(message);
@@ -83,15 +82,9 @@ export class EventRecorder {
     const known = this.recorded.get(identityKey);
     const existing = known && this.api.find(this.events, known.namespace, known.name);
     if (known && existing) {
-      known.count = (Number(existing.count) || known.count) + 1;
-      keep(this.recorded, identityKey, known);
-      this.api.update(
-        this.events,
-        known.namespace,
-        known.name,
-        { ...existing, message: text, count: known.count, lastTimestamp: at },
-        source.writer,
-      );
+      const repeat = repeatOccurrence(known, at, existing.count);
+      rememberEvent(this.recorded, identityKey, repeat.recorded);
+      this.api.update(this.events, known.namespace, known.name, { ...existing, message: text, ...repeat.fields }, source.writer);
       return;
     }
     const created = this.api.create(
@@ -104,19 +97,10 @@ export class EventRecorder {
         reason,
         message: text,
         source: { component: source.component },
-        firstTimestamp: at,
-        lastTimestamp: at,
-        count: 1,
+        ...firstOccurrence(at),
       },
       source.writer,
     );
-    keep(this.recorded, identityKey, { namespace, name: created.metadata.name, count: 1 });
+    rememberEvent(this.recorded, identityKey, { namespace, name: created.metadata.name, count: 1 });
   }
-}
-
-/** Sets `key` as the most recently used entry, forgetting the least recently used beyond REMEMBERED. */
-function keep<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
 }

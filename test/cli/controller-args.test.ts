@@ -1,10 +1,10 @@
 // `rollouts controller -n ...`: which namespaces it is given, and a clear word for a bad one.
 import { strict as assert } from 'node:assert';
-import { controllerNamespaces } from '../../src/cli/commands/controller';
-import { parseTargetArgs } from '../../src/cluster/command-line';
+import { parseControllerArgs } from '../../src/cli/commands/controller';
+import { parseTargetArgs } from '../../src/cli/args';
 import { UsageError } from '../../src/cli/command';
 
-const namespacesOf = (args: string[]) => controllerNamespaces(parseTargetArgs(args, { '--force': 'boolean' }).namespaces);
+const namespacesOf = (args: string[]) => parseControllerArgs(args).namespaces;
 
 describe('rollouts controller namespaces', () => {
   it('takes -n repeated, --namespace, --namespace=, and commas, in order, once each', () => {
@@ -20,6 +20,16 @@ describe('rollouts controller namespaces', () => {
       (e: Error) => e instanceof UsageError && e.message === `-n "a,,b": an empty namespace name`,
     );
     assert.throws(() => namespacesOf(['-n', 'Team_A']), /-n "Team_A": "Team_A" is not a namespace name/);
+    assert.throws(() => namespacesOf(['--namespace=a,Team_A']), /^Error: --namespace "a,Team_A": "Team_A" is not a namespace name/);
+  });
+
+  it('takes --force, and no positional', () => {
+    assert.equal(parseControllerArgs(['--force', '-n', 'a']).force, true);
+    assert.equal(parseControllerArgs([]).force, false);
+    assert.throws(
+      () => parseControllerArgs(['web']),
+      (e: Error) => e instanceof UsageError && e.message === 'unexpected argument "web"',
+    );
   });
 
   it("other commands keep kubectl's rule: the last -n wins", () => {

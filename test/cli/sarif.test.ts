@@ -172,14 +172,14 @@ describe('cli lint --format sarif and --rule', () => {
 
   it('a bad --rule is bad usage (exit 2) that says what is wrong', async () => {
     for (const [arg, message] of [
-      ['set-weight-range', /--rule set-weight-range: "set-weight-range" is not CODE=LEVEL/],
+      ['set-weight-range', /--rule "set-weight-range": "set-weight-range" is not CODE=LEVEL/],
       [
         'set-weigth-range=off',
-        /--rule set-weigth-range=off: "set-weigth-range" is not a diagnostic code \(did you mean "set-weight-range"\?\)/,
+        /--rule "set-weigth-range=off": "set-weigth-range" is not a diagnostic code \(did you mean "set-weight-range"\?\)/,
       ],
       [
         'set-weight-range=fatal',
-        /--rule set-weight-range=fatal: "fatal" is not a level for set-weight-range: use one of off, info, warning, error/,
+        /--rule "set-weight-range=fatal": "fatal" is not a level for set-weight-range: use one of off, info, warning, error/,
       ],
     ] as const) {
       const c = captured(dir);

@@ -150,7 +150,10 @@ describe('extension: terminate an AnalysisRun', () => {
       'the rollout webview host names the owning rollout `rollout`, as tree rows do',
     );
     assert.equal(analysisRunRefFrom({ kind: 'rollout', context: CONTEXT, namespace: 'shop', name: 'checkout' }), undefined);
-    assert.equal(analysisRunRefFrom({ namespace: 'shop', run: '' }), undefined);
+    assert.throws(
+      () => analysisRunRefFrom({ namespace: 'shop', run: '' }),
+      /^Error: Cannot act on the AnalysisRun in namespace "shop": its name is empty/,
+    );
     assert.equal(analysisRunRefFrom(undefined), undefined);
   });
 

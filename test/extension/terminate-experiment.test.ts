@@ -200,7 +200,10 @@ describe('extension: terminate an Experiment', () => {
       'a template ReplicaSet row',
     );
     assert.equal(experimentRefFrom({ kind: 'rollout', context: CONTEXT, namespace: 'shop', name: 'search' }), undefined);
-    assert.equal(experimentRefFrom({ namespace: 'shop', experiment: '' }), undefined);
+    assert.throws(
+      () => experimentRefFrom({ namespace: 'shop', experiment: '' }),
+      /^Error: Cannot act on the Experiment in namespace "shop": its name is empty/,
+    );
     assert.equal(experimentRefFrom({ namespace: 7, experiment: 'x' }), undefined);
     assert.equal(experimentRefFrom({ namespace: 'shop', run: 'x' }), undefined);
     assert.equal(experimentRefFrom('search-abc-2-1'), undefined);

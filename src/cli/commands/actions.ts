@@ -8,8 +8,7 @@ import { UsageError } from '../command';
 import { cluster } from '../lazy-cluster';
 import { checkDuration } from '../../planner';
 import { ACTIONS, ACTION_ORDER, type CliVerb } from '../../cluster/action-catalog';
-import { parseRolloutArgs } from './get';
-import type { FlagSpec } from '../../cluster';
+import { parseRolloutArgs, type OptionTable } from '../args';
 
 function usage(cli: CliVerb): string {
   const options = cli.options.map((o) => (o.value ? `[${o.flag} ${o.value}]` : `[${o.flag}]`));
@@ -22,7 +21,10 @@ function usage(cli: CliVerb): string {
 }
 
 function actionCommand(cli: CliVerb, summary: string): Command {
-  const flags: FlagSpec = Object.fromEntries(cli.options.map((o) => [o.flag, o.value ? 'string' : 'boolean']));
+  // The catalog names its options as typed (`--to-revision`); the request reads them by that name.
+  const table: OptionTable = Object.fromEntries(
+    cli.options.map((o) => [o.flag.replace(/^--/, ''), { type: o.value ? 'string' : 'boolean' }]),
+  );
   return {
     name: cli.verb,
     summary,
@@ -30,9 +32,9 @@ function actionCommand(cli: CliVerb, summary: string): Command {
       return usage(cli);
     },
     run(args, io) {
-      const t = parseRolloutArgs(args, flags);
+      const t = parseRolloutArgs(args, table);
       const request = cli.request({
-        flags: t.flags,
+        flags: Object.fromEntries(Object.entries(t.options).map(([name, value]) => [`--${name}`, value as string | true])),
         operands: t.rest,
         now: new Date(),
         seconds: (text) => {

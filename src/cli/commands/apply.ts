@@ -6,7 +6,7 @@ import { manifestObjects, type ManifestObjects } from '../../schema';
 import { UsageError, type Command } from '../command';
 import { readError } from '../files';
 import { cluster } from '../lazy-cluster';
-import { parseOrUsage } from './get';
+import { parseTargetArgs, type OptionTable } from '../args';
 
 const usage = (): string => `Usage: rollouts apply -f FILE [-f FILE...] [--force-conflicts] [-n NS] [--context C] [--kubeconfig F]
 
@@ -24,24 +24,10 @@ Exit codes: 0 all applied, 1 something was not applied, 2 bad usage, a file
 that cannot be read, or one that is not YAML (then nothing of it is sent).
 `;
 
-/** The -f values, in order (parseTargetArgs keeps one value per flag, so they are taken out first). */
-function takeFiles(args: readonly string[]): { files: string[]; rest: string[] } {
-  const files: string[] = [];
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag !== '-f' && flag !== '--filename') {
-      rest.push(arg);
-      continue;
-    }
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || value === '') throw new UsageError(`${flag} needs a FILE`);
-    files.push(value);
-  }
-  return { files, rest };
-}
+const applyOptions = {
+  filename: { type: 'string', short: 'f', multiple: true, needs: 'a FILE' },
+  'force-conflicts': { type: 'boolean' },
+} as const satisfies OptionTable;
 
 export const applyCommand: Command = {
   name: 'apply',
@@ -50,8 +36,8 @@ export const applyCommand: Command = {
     return usage();
   },
   async run(args, io) {
-    const { files, rest } = takeFiles(args);
-    const t = parseOrUsage(() => cluster().parseTargetArgs(rest, { '--force-conflicts': 'boolean' }));
+    const t = parseTargetArgs(args, applyOptions);
+    const files = t.options.filename ?? [];
     if (t.name !== undefined) throw new UsageError(`unexpected argument "${t.name}": name files with -f FILE`);
     if (files.length === 0) throw new UsageError('give at least one manifest with -f FILE');
 
@@ -81,7 +67,7 @@ export const applyCommand: Command = {
     if (!conn) return 1;
     let failed = false;
     for (const { file, objects, problems } of read) {
-      const result = await cluster().applyObjects(conn.rest, objects, conn.namespace, { force: t.flags['--force-conflicts'] === true });
+      const result = await cluster().applyObjects(conn.rest, objects, conn.namespace, { force: t.options['force-conflicts'] === true });
       for (const o of result.applied)
         io.out(`${o.kind.toLowerCase()}/${o.name}${o.namespace ? ` (namespace ${o.namespace})` : ''} applied`);
       const all: ApplyProblem[] = [...problems, ...result.problems];

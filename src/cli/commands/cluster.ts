@@ -1,6 +1,7 @@
 /** `rollouts cluster`: runs the embedded local cluster until SIGINT or SIGTERM. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { parseOptions, type OptionTable } from '../args';
 import { argoCrdSchemas } from '../../schema';
 import { cluster as clusterRuntime } from '../lazy-cluster';
 
@@ -36,57 +37,43 @@ interface ClusterArgs {
   maxPods?: number;
 }
 
+const clusterOptions = {
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  demo: { type: 'boolean' },
+  'pod-ready-seconds': { type: 'string' },
+  'fail-image': { type: 'string' },
+  'max-pods': { type: 'string' },
+} as const satisfies OptionTable;
+
 export function parseClusterArgs(args: string[]): ClusterArgs {
-  const out: ClusterArgs = { port: 0, demo: false, podReadySeconds: 2 };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      const v = inline ?? args[++i];
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--port': {
-        const v = value();
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${v}"`);
-        out.port = n;
-        break;
-      }
-      case '--data-dir':
-        out.dataDir = value();
-        break;
-      case '--demo':
-        out.demo = true;
-        break;
-      case '--pod-ready-seconds': {
-        const v = value();
-        const n = Number(v);
-        if (!Number.isFinite(n) || n < 0) throw new UsageError(`--pod-ready-seconds must be a number of seconds, 0 or more, got "${v}"`);
-        out.podReadySeconds = n;
-        break;
-      }
-      case '--fail-image': {
-        const v = value();
-        try {
-          new RegExp(v);
-        } catch (e) {
-          throw new UsageError(`--fail-image is not a valid regular expression: ${(e as Error).message}`);
-        }
-        out.failImage = v;
-        break;
-      }
-      case '--max-pods': {
-        const v = value();
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-pods must be a whole number, 0 or more, got "${v}"`);
-        out.maxPods = n;
-        break;
-      }
-      default:
-        throw new UsageError(`unknown option "${arg}"`);
+  const { options: o } = parseOptions(args, clusterOptions, { maxPositionals: 0 });
+  const out: ClusterArgs = { port: 0, demo: o.demo === true, podReadySeconds: 2 };
+  if (o.port !== undefined) {
+    const n = Number(o.port);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${o.port}"`);
+    out.port = n;
+  }
+  if (o['data-dir'] !== undefined) out.dataDir = o['data-dir'];
+  if (o['pod-ready-seconds'] !== undefined) {
+    const v = o['pod-ready-seconds'];
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new UsageError(`--pod-ready-seconds must be a number of seconds, 0 or more, got "${v}"`);
+    out.podReadySeconds = n;
+  }
+  if (o['fail-image'] !== undefined) {
+    try {
+      new RegExp(o['fail-image']);
+    } catch (e) {
+      throw new UsageError(`--fail-image is not a valid regular expression: ${(e as Error).message}`);
     }
+    out.failImage = o['fail-image'];
+  }
+  if (o['max-pods'] !== undefined) {
+    const v = o['max-pods'];
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-pods must be a whole number, 0 or more, got "${v}"`);
+    out.maxPods = n;
   }
   return out;
 }

@@ -1,8 +1,7 @@
 /** `rollouts controller`: run the embedded rollout controller against a cluster until interrupted. */
 import type { Command, CommandIO } from '../command';
-import { UsageError } from '../command';
 import { cluster } from '../lazy-cluster';
-import { parseOrUsage } from './get';
+import { parseTargetArgs, targetOptions, type OptionTable } from '../args';
 
 const usage = (): string => `Usage: rollouts controller [-n NS]... [--force] [--context C] [--kubeconfig F]
 
@@ -25,29 +24,41 @@ its Lease in the first.
 /** A DNS-1123 label, as a namespace name must be. */
 const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
-/** The namespaces of every -n/--namespace, commas splitting a value into several; [] for all. */
-export function controllerNamespaces(values: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const value of values) {
-    for (const name of value.split(',').map((n) => n.trim())) {
-      if (!NAMESPACE_NAME.test(name))
-        throw new UsageError(
-          `-n ${JSON.stringify(value)}: ${name === '' ? 'an empty namespace name' : `"${name}" is not a namespace name (lowercase letters, digits and '-', at most 63)`}`,
-        );
-      if (!out.includes(name)) out.push(name);
-    }
-  }
-  return out;
+/** `rollouts controller`'s options: unlike other commands, -n repeats (`-n a -n b`, `-n a,b`): [] for all. */
+const controllerOptions = {
+  namespace: {
+    ...targetOptions.namespace,
+    list: true,
+    check: (name) =>
+      name === ''
+        ? 'an empty namespace name'
+        : NAMESPACE_NAME.test(name)
+          ? undefined
+          : `"${name}" is not a namespace name (lowercase letters, digits and '-', at most 63)`,
+  },
+  force: { type: 'boolean' },
+} as const satisfies OptionTable;
+
+export function parseControllerArgs(args: readonly string[]): {
+  namespaces: string[];
+  force: boolean;
+  context?: string;
+  kubeconfig?: string;
+} {
+  const t = parseTargetArgs(args, controllerOptions, { maxPositionals: 0 });
+  return {
+    namespaces: t.options.namespace ?? [],
+    force: t.options.force === true,
+    ...(t.context !== undefined ? { context: t.context } : {}),
+    ...(t.kubeconfig !== undefined ? { kubeconfig: t.kubeconfig } : {}),
+  };
 }
 
 export async function runController(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
-  const t = parseOrUsage(() => cluster().parseTargetArgs(args, { '--force': 'boolean' }));
-  const force = t.flags['--force'] === true;
-  if (t.name) throw new UsageError(`unexpected argument "${t.name}"`);
-  const namespaces = controllerNamespaces(t.namespaces);
+  const { namespaces, force, ...t } = parseControllerArgs(args);
   let conn;
   try {
-    conn = cluster().connectFor({ ...t, namespace: undefined }, io.env);
+    conn = cluster().connectFor(t, io.env);
   } catch (e) {
     if (e instanceof cluster().KubeconfigError) {
       io.err(e.message);

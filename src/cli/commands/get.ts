@@ -1,27 +1,13 @@
 /** `rollouts get NAME [--watch]`: the rollout view model, once or on every change. */
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import type { ClusterStores, FlagSpec, TargetArgs } from '../../cluster';
+import type { ClusterStores } from '../../cluster';
 import { cluster } from '../lazy-cluster';
+import { parseRolloutArgs, type OptionTable } from '../args';
 
-/** Runs an argument parse, with bad usage reported as the CLI's UsageError (exit 2). */
-export function parseOrUsage<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    if (e instanceof cluster().ArgsError) throw new UsageError(e.message);
-    throw e;
-  }
-}
-
-/** The rollout commands' argument parsing: the target arguments, with a rollout name. */
-export function parseRolloutArgs(args: string[], own: FlagSpec = {}): TargetArgs {
-  return parseOrUsage(() => {
-    const t = cluster().parseTargetArgs(args, own);
-    cluster().requireName(t);
-    return t;
-  });
-}
+const getOptions = {
+  watch: { type: 'boolean', short: 'w' },
+} as const satisfies OptionTable;
 
 /**
  * For --watch: calls `onChange` after each burst of changes in the stores (coalesced, so a burst of
@@ -67,13 +53,13 @@ export function kindWord(word: string | undefined): 'rollout' | 'experiment' | u
 
 /** Runs `get`; with --watch it prints on every change until `stop` resolves (SIGINT in the CLI). */
 export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
-  const t = parseRolloutArgs(args, { '--watch': 'boolean', '-w': 'boolean' });
+  const t = parseRolloutArgs(args, getOptions);
   // `get NAME` is a rollout's; `get rollout NAME` and `get experiment NAME` name the kind first.
   const kind = t.rest.length > 0 ? kindWord(t.name) : 'rollout';
   if (!kind) throw new UsageError(`unexpected argument "${t.rest[0]}": give a rollout NAME, or rollout NAME or experiment NAME`);
   if (t.rest.length > 1) throw new UsageError(`unexpected argument "${t.rest[1]}"`);
   const name = t.rest.length > 0 ? t.rest[0]! : t.name!;
-  const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
+  const watch = t.options.watch === true;
   const conn = await cluster().connectCheckedOrSay(t, io);
   if (!conn) return 1;
   const w = cluster().watchCluster({

@@ -29,6 +29,7 @@ import {
 } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { parseOptions, type OptionTable } from '../args';
 import { readError, yamlFilesUnder } from '../files';
 import { formatSarif } from '../sarif';
 
@@ -121,34 +122,31 @@ interface LintArgs {
   files: string[];
 }
 
-export function parseLintArgs(args: string[]): LintArgs {
-  let format: LintFormat = 'text';
-  const rules: Record<string, RuleLevel> = {};
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--format' || arg.startsWith('--format=')) {
-      const v = arg === '--format' ? args[++i] : arg.slice('--format='.length);
-      if (v === undefined) throw new UsageError('--format needs a value: text, json or sarif');
-      if (!(FORMATS as readonly string[]).includes(v)) throw new UsageError(`--format must be "text", "json" or "sarif", got "${v}"`);
-      format = v as LintFormat;
-    } else if (arg === '--rule' || arg.startsWith('--rule=')) {
-      const v = arg === '--rule' ? args[++i] : arg.slice('--rule='.length);
-      if (v === undefined) throw new UsageError(`--rule needs a value: CODE=LEVEL, LEVEL one of ${RULE_LEVELS.join(', ')}`);
+const lintOptions = {
+  format: { type: 'string', needs: 'a value: text, json or sarif' },
+  rule: {
+    type: 'string',
+    multiple: true,
+    needs: `a value: CODE=LEVEL, LEVEL one of ${RULE_LEVELS.join(', ')}`,
+    check: (v: string) => {
       const rule = parseRuleFlag(v);
-      if ('problem' in rule) throw new UsageError(`--rule ${v}: ${rule.problem}`);
-      rules[rule.code] = rule.level;
-    } else if (arg === '--') {
-      files.push(...args.slice(i + 1));
-      break;
-    } else if (arg.startsWith('-') && arg !== '-') {
-      throw new UsageError(`unknown option "${arg}"`);
-    } else {
-      files.push(arg);
-    }
+      return 'problem' in rule ? rule.problem : undefined;
+    },
+  },
+} as const satisfies OptionTable;
+
+export function parseLintArgs(args: string[]): LintArgs {
+  const { options, positionals: files } = parseOptions(args, lintOptions);
+  const format = options.format ?? 'text';
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be "text", "json" or "sarif", got "${format}"`);
+  // Each value was checked; the last of a code wins.
+  const rules: Record<string, RuleLevel> = {};
+  for (const v of options.rule ?? []) {
+    const rule = parseRuleFlag(v);
+    if (!('problem' in rule)) rules[rule.code] = rule.level;
   }
   if (files.length === 0) throw new UsageError('give at least one FILE or DIR to lint');
-  return { format, rules, files };
+  return { format: format as LintFormat, rules, files };
 }
 
 const oneBased = (s: LineColumn, e: LineColumn) => ({

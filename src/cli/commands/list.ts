@@ -8,7 +8,13 @@ import type { ClusterStores, RolloutView } from '../../cluster';
 import { experimentDurationSeconds, experimentSecondsRemaining, stepProgress, type Experiment } from '../../planner';
 import { cluster } from '../lazy-cluster';
 import { columnWidths, formatTable, tableLine } from '../table';
-import { followChanges, kindWord, parseOrUsage } from './get';
+import { followChanges, kindWord } from './get';
+import { parseTargetArgs, type OptionTable } from '../args';
+
+const listOptions = {
+  watch: { type: 'boolean', short: 'w' },
+  'all-namespaces': { type: 'boolean', short: 'A' },
+} as const satisfies OptionTable;
 
 const usage = (): string => `Usage: rollouts list [rollouts|experiments] [-A] [--watch] [-n NS] [--context C] [--kubeconfig F]
 
@@ -76,15 +82,13 @@ function rowsOf(kind: 'rollout' | 'experiment', stores: ClusterStores, namespace
 
 /** Runs `list`; with --watch it prints changed lines until `stop` resolves (SIGINT in the CLI). */
 export async function runList(args: string[], io: CommandIO, stop?: Promise<void>): Promise<number> {
-  const t = parseOrUsage(() =>
-    cluster().parseTargetArgs(args, { '--watch': 'boolean', '-w': 'boolean', '--all-namespaces': 'boolean', '-A': 'boolean' }),
-  );
+  const t = parseTargetArgs(args, listOptions);
   const kind = t.name === undefined ? 'rollout' : kindWord(t.name);
   if (!kind) throw new UsageError(`unexpected argument "${t.name}": list rollouts or list experiments`);
   if (t.rest.length > 0) throw new UsageError(`unexpected argument "${t.rest[0]}"`);
-  const all = t.flags['--all-namespaces'] === true || t.flags['-A'] === true;
+  const all = t.options['all-namespaces'] === true;
   if (all && t.namespace) throw new UsageError('give either --all-namespaces or --namespace, not both');
-  const watch = t.flags['--watch'] === true || t.flags['-w'] === true;
+  const watch = t.options.watch === true;
   const conn = await cluster().connectCheckedOrSay(t, io, { allNamespaces: all });
   if (!conn) return 1;
   const w = cluster().watchCluster({

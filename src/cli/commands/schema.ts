@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rolloutJsonSchema, type KubernetesDescriptions } from '../../schema';
 import type { Command, CommandIO } from '../command';
-import { UsageError } from '../command';
+import { parseOptions } from '../args';
 
 const usage = `Usage: rollouts schema
 
@@ -24,7 +24,7 @@ function kubernetesDescriptions(): KubernetesDescriptions | undefined {
 }
 
 async function run(args: string[], io: CommandIO): Promise<number> {
-  if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`);
+  parseOptions(args, {}, { maxPositionals: 0 });
   const descriptions = kubernetesDescriptions();
   io.out(`${JSON.stringify(rolloutJsonSchema(descriptions ? { descriptions } : {}), null, 2)}\n`);
   return 0;

@@ -11,6 +11,7 @@ import type { ParsedFile } from '../../schema';
 import { findingRange, lineIndex, parseFile, readableDocumentValue, rolloutSpecErrors } from '../../schema';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
+import { parseOptions, type OptionTable } from '../args';
 import { readError } from '../files';
 import { formatTable } from '../table';
 
@@ -52,63 +53,42 @@ function numberArg(flag: string, v: string, integer: boolean): number {
   return n;
 }
 
+const simulateOptions = {
+  format: { type: 'string' },
+  'pod-ready-seconds': { type: 'string' },
+  'no-auto-promote': { type: 'boolean' },
+  'promote-after': { type: 'string' },
+  'abort-at-step': { type: 'string' },
+  'analysis-result': { type: 'string' },
+  'analysis-seconds': { type: 'string' },
+  'max-frames': { type: 'string' },
+} as const satisfies OptionTable;
+
 export function parseSimulateArgs(args: string[]): SimulateArgs {
-  let file: string | undefined;
-  let format: 'table' | 'json' = 'table';
+  const { options: o, positionals } = parseOptions(args, simulateOptions);
+  const format = o.format ?? 'table';
+  if (format !== 'table' && format !== 'json') throw new UsageError(`--format must be "table" or "json", got "${format}"`);
   const options: SimulateOptions = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
-    const value = () => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--format': {
-        const v = value();
-        if (v !== 'table' && v !== 'json') throw new UsageError(`--format must be "table" or "json", got "${v}"`);
-        format = v;
-        break;
-      }
-      case '--pod-ready-seconds':
-        options.podReadySeconds = numberArg(flag, value(), false);
-        break;
-      case '--no-auto-promote':
-        options.autoPromote = false;
-        break;
-      case '--promote-after':
-        options.promoteAfterSeconds = numberArg(flag, value(), false);
-        break;
-      case '--abort-at-step':
-        // Steps are numbered from 0, as the STEP column (and Argo's currentStepIndex) counts them.
-        options.abortAtStep = numberArg(flag, value(), true);
-        break;
-      case '--analysis-result': {
-        const v = value();
-        const allowed = ['Successful', 'Failed', 'Inconclusive', 'Error'] as const;
-        const match = allowed.find((a) => a.toLowerCase() === v.toLowerCase());
-        if (!match) throw new UsageError(`--analysis-result must be one of ${allowed.join(', ')}, got "${v}"`);
-        options.analysisResult = match;
-        break;
-      }
-      case '--analysis-seconds':
-        options.analysisSeconds = numberArg(flag, value(), false);
-        break;
-      case '--max-frames': {
-        const n = numberArg(flag, value(), true);
-        if (n < 1) throw new UsageError('--max-frames must be at least 1');
-        options.maxFrames = n;
-        break;
-      }
-      default:
-        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option "${arg}"`);
-        if (file !== undefined) throw new UsageError(`one FILE only, got "${file}" and "${arg}"`);
-        file = arg;
-    }
+  if (o['pod-ready-seconds'] !== undefined) options.podReadySeconds = numberArg('--pod-ready-seconds', o['pod-ready-seconds'], false);
+  if (o['no-auto-promote']) options.autoPromote = false;
+  if (o['promote-after'] !== undefined) options.promoteAfterSeconds = numberArg('--promote-after', o['promote-after'], false);
+  // Steps are numbered from 0, as the STEP column (and Argo's currentStepIndex) counts them.
+  if (o['abort-at-step'] !== undefined) options.abortAtStep = numberArg('--abort-at-step', o['abort-at-step'], true);
+  if (o['analysis-result'] !== undefined) {
+    const v = o['analysis-result'];
+    const allowed = ['Successful', 'Failed', 'Inconclusive', 'Error'] as const;
+    const match = allowed.find((a) => a.toLowerCase() === v.toLowerCase());
+    if (!match) throw new UsageError(`--analysis-result must be one of ${allowed.join(', ')}, got "${v}"`);
+    options.analysisResult = match;
   }
+  if (o['analysis-seconds'] !== undefined) options.analysisSeconds = numberArg('--analysis-seconds', o['analysis-seconds'], false);
+  if (o['max-frames'] !== undefined) {
+    const n = numberArg('--max-frames', o['max-frames'], true);
+    if (n < 1) throw new UsageError('--max-frames must be at least 1');
+    options.maxFrames = n;
+  }
+  const [file, second] = positionals;
+  if (second !== undefined) throw new UsageError(`one FILE only, got "${file}" and "${second}"`);
   if (file === undefined) throw new UsageError('FILE is missing');
   return { file, format, options };
 }

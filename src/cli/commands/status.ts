@@ -3,7 +3,11 @@ import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { cluster } from '../lazy-cluster';
 import { checkDuration, type Rollout } from '../../planner';
-import { parseRolloutArgs } from './get';
+import { parseRolloutArgs, type OptionTable } from '../args';
+
+const statusOptions = {
+  timeout: { type: 'string', short: 't' },
+} as const satisfies OptionTable;
 
 const usage = (): string => `Usage: rollouts status NAME [--timeout T] [-n NS] [--context C] [--kubeconfig F]
 
@@ -22,8 +26,8 @@ export const statusCommand: Command = {
     return usage();
   },
   async run(args: string[], io: CommandIO) {
-    const t = parseRolloutArgs(args, { '--timeout': 'string', '-t': 'string' });
-    const raw = t.flags['--timeout'] ?? t.flags['-t'];
+    const t = parseRolloutArgs(args, statusOptions);
+    const raw = t.options.timeout;
     let timeoutMs = 0;
     if (typeof raw === 'string') {
       const d = checkDuration(raw);

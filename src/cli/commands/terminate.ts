@@ -1,6 +1,6 @@
 /** `rollouts terminate analysisrun|experiment NAME`: stop a running AnalysisRun or Experiment (spec.terminate). */
 import { cluster } from '../lazy-cluster';
-import { parseOrUsage } from './get';
+import { parseTargetArgs } from '../args';
 import { UsageError, type Command } from '../command';
 
 const usage = (): string => `Usage: rollouts terminate analysisrun|experiment NAME [-n NS] [--context C] [--kubeconfig F]
@@ -27,7 +27,7 @@ export const terminateCommand: Command = {
     return usage();
   },
   async run(args, io) {
-    const t = parseOrUsage(() => cluster().parseTargetArgs(args));
+    const t = parseTargetArgs(args);
     if (t.name === undefined) throw new UsageError('say what to terminate: analysisrun NAME or experiment NAME');
     const kind = Object.entries(KINDS).find(([, k]) => (k.aliases as readonly string[]).includes(t.name!));
     if (!kind) throw new UsageError(`cannot terminate "${t.name}": only analysisrun NAME or experiment NAME can be terminated`);

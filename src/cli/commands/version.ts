@@ -1,7 +1,8 @@
 /** `rollouts version`: the version of this tool (the extension's), as "kubectl argo rollouts version" prints the plugin's. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError, type Command } from '../command';
+import type { Command } from '../command';
+import { parseOptions } from '../args';
 
 /** Set by the build for dist/cli.js; from source (tests) the version is read from package.json. */
 declare const ROLLOUTS_VERSION: string | undefined;
@@ -16,7 +17,7 @@ export const versionCommand: Command = {
   summary: "print the version of rollouts (the extension's)",
   usage: 'Usage: rollouts version\n\nPrints "rollouts: vX.Y.Z", the version of this tool and of the extension it comes with.\n',
   run(args, io) {
-    if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`);
+    parseOptions(args, {}, { maxPositionals: 0 });
     io.out(`rollouts: v${rolloutsVersion()}`);
     return Promise.resolve(0);
   },

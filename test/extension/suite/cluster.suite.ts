@@ -252,7 +252,11 @@ describe('the Rollouts view on the local cluster', function () {
     const apply = async (text: string) => {
       const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: text });
       await vscode.window.showTextDocument(doc);
-      const report = await vscode.commands.executeCommand<{ ok: boolean; message: string; applied: string[] }>('rollouts.applyFile');
+      // The document by its URI (as the explorer's menu passes it): the active editor can lag behind under load.
+      const report = await vscode.commands.executeCommand<{ ok: boolean; message: string; applied: string[] }>(
+        'rollouts.applyFile',
+        doc.uri,
+      );
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       return report!;
     };
