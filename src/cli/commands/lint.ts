@@ -56,7 +56,7 @@ disables them in the whole file when it stands in the file's leading comments, e
 document it stands in. The editor reads the same comments.
 
 Options:
-  --format text|json   text (default): one line per problem, file:line:col: severity: message [code],
+  --format FORMAT      text (default): one line per problem, file:line:col: severity: message [code],
                              then a "note:" line for each other place the problem involves
                        json: {"files":[{"file","diagnostics":[{"line","column","endLine","endColumn",
                              "severity","code","message","path"}]}]} (lines and columns 1-based);
