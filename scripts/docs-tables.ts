@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { experimentRules, rules, templateRules } from '../src/schema';
+import { codeAnchor, DIAGNOSTIC_CODES, experimentRules, rules, templateRules } from '../src/schema';
 
 const ROOT = join(__dirname, '..');
 
@@ -43,6 +43,7 @@ export const blockFiles = {
   'rollout-rules': 'docs/features.md',
   'template-rules': 'docs/features.md',
   'experiment-rules': 'docs/features.md',
+  'diagnostic-codes': 'docs/features.md',
   commands: 'docs/features.md',
   settings: 'docs/features.md',
 } as const;
@@ -67,6 +68,12 @@ export function generatedBlocks(): Record<BlockName, string> {
     'rollout-rules': table(rules),
     'template-rules': table(templateRules),
     'experiment-rules': table(experimentRules),
+    // Every code with its anchor (the target of SARIF's helpUri, codeHelpUri), default severity and help.
+    'diagnostic-codes': [
+      '| code | default | why it matters, and how to fix it |',
+      '| --- | --- | --- |',
+      ...DIAGNOSTIC_CODES.map((c) => `| <a id="${codeAnchor(c.code)}"></a>\`${c.code}\` | ${c.severity} | ${cell(c.help)} |`),
+    ].join('\n'),
     commands,
     settings,
   };

@@ -17,6 +17,7 @@ export const SUITES = [
   'walkthrough.suite',
   'revisions.suite',
   'logs.suite',
+  'lint-rules.suite',
 ];
 
 /** `outDir` must lie inside the repository so that the extension host resolves mocha from its node_modules. */

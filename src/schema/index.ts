@@ -94,7 +94,23 @@ export {
   type ExpressionProblem,
 } from './analysis-expression';
 export { compileRe2, re2Finds, type CompiledRe2 } from './re2';
-export { STRUCTURE_CODES, STRUCTURE_SUMMARIES } from './structure';
+export { STRUCTURE_CODES, STRUCTURE_DIAGNOSTICS } from './structure';
+export { codeAnchor, codeHelpUri, DIAGNOSTIC_CODES, diagnosticCode, plainHelp, PROJECT_URL, type DiagnosticCode } from './diagnostic-codes';
+export {
+  applyRuleControl,
+  controlFileFindings,
+  disableComments,
+  parseRuleFlag,
+  readRuleOverrides,
+  RULE_LEVELS,
+  type ControlledItem,
+  type ControlProblem,
+  type DisableComment,
+  type RuleControlResult,
+  type RuleLevel,
+  type RuleOverrides,
+} from './rule-control';
+export { DISABLE_COMMENT_INVALID, DISABLE_COMMENT_UNUSED } from './rule-control-codes';
 export {
   createWorkspaceIndex,
   servicesInFile,

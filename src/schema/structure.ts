@@ -7,28 +7,79 @@ import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type Scalar,
 import { parseDuration, parseIntOrPercent } from '../planner';
 import type { FieldSpec } from './field-spec';
 import { isCommonYaml } from './fast-yaml';
-import { formatPath, type DocFinding } from './findings';
+import { formatPath, type DocFinding, type Severity } from './findings';
 import { KUBERNETES_ROOTS, modelChildren } from './kubernetes-fields';
 import { closest, suggestDuration } from './suggest';
 
 type Path = (string | number)[];
 
-/** What each structural code means (the rules table holds the semantic ones). */
-export const STRUCTURE_SUMMARIES: Readonly<Record<string, string>> = {
-  'unknown-field': 'a key the Rollout does not have (an error when it is a near miss of a real field)',
-  'wrong-type': 'a value of the wrong type (a string where a number belongs, a list where a mapping belongs, ...)',
-  'invalid-value': 'a value outside the allowed set',
-  'out-of-range': 'a number outside its allowed range',
-  'bad-duration': 'a duration that does not parse',
-  'bad-int-or-percent': 'a pod count or percentage that does not parse',
-  'missing-field': 'a required field is missing',
-  'yaml-1-1-boolean': 'an unquoted yes/no/on/off, which kubectl (YAML 1.1) and other tools read differently',
-  'yaml-syntax': 'the text is not valid YAML',
-  'yaml-warning': 'the YAML parser warns about this',
-  'helm-template': 'the file holds Helm/Go template directives and is not validated until rendered',
-  'pod-template-schema': 'the pod template does not match the Kubernetes schema',
-  'rollout-api-version':
-    'a Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment under an apiVersion Argo Rollouts does not serve',
+/** What each structural code (and each code of the parse) means: as a rule's code, summary, severity and help (rules/rule.ts). */
+export const STRUCTURE_DIAGNOSTICS: Readonly<Record<string, { summary: string; severity: Severity; help: string }>> = {
+  'unknown-field': {
+    summary: 'a key the Rollout does not have (an error when it is a near miss of a real field)',
+    severity: 'error',
+    help: 'Kubernetes drops fields its schema does not have, so a misspelled key silently does nothing. A near miss of a real field is an error with a "did you mean" (the quick fix renames it); another unknown key is a warning. Fix or remove the key.',
+  },
+  'wrong-type': {
+    summary: 'a value of the wrong type (a string where a number belongs, a list where a mapping belongs, ...)',
+    severity: 'error',
+    help: 'The API server rejects a value of the wrong type. Write it as the type the field has: `replicas: 3`, not `replicas: "3"` (the quick fix requotes where that is the whole problem).',
+  },
+  'invalid-value': {
+    summary: 'a value outside the allowed set',
+    severity: 'error',
+    help: 'The field takes one of a fixed set of values, and this is none of them. Use one of the values the message lists (the quick fix offers the nearest).',
+  },
+  'out-of-range': {
+    summary: 'a number outside its allowed range',
+    severity: 'error',
+    help: 'The number is outside the range the field allows (for example a negative count). Use a number in range.',
+  },
+  'bad-duration': {
+    summary: 'a duration that does not parse',
+    severity: 'error',
+    help: 'Durations are written as a number and a unit: `30s`, `5m`, `1h`. Words such as `30 seconds` do not parse (the quick fix rewrites them).',
+  },
+  'bad-int-or-percent': {
+    summary: 'a pod count or percentage that does not parse',
+    severity: 'error',
+    help: 'The field takes a whole number of pods (`2`) or a percentage (`25%`). Write it as one of those.',
+  },
+  'missing-field': {
+    summary: 'a required field is missing',
+    severity: 'error',
+    help: 'The API server or the controller needs this field. Add it where the diagnostic points (the nearest existing parent).',
+  },
+  'yaml-1-1-boolean': {
+    summary: 'an unquoted yes/no/on/off, which kubectl (YAML 1.1) and other tools read differently',
+    severity: 'warning',
+    help: 'kubectl reads YAML 1.1, where unquoted `yes`, `no`, `on` and `off` are booleans; other tools read them as strings. Write `true`/`false`, or quote the word if a string is meant.',
+  },
+  'yaml-syntax': {
+    summary: 'the text is not valid YAML',
+    severity: 'error',
+    help: 'The file cannot be read as YAML (or a document has a duplicate key, or too many aliases), so nothing in it can be applied. Fix the syntax at the underlined place.',
+  },
+  'yaml-warning': {
+    summary: 'the YAML parser warns about this',
+    severity: 'warning',
+    help: 'The YAML is readable, but written in a way that tools may read differently. Follow the advice in the message.',
+  },
+  'helm-template': {
+    summary: 'the file holds Helm/Go template directives and is not validated until rendered',
+    severity: 'info',
+    help: 'A file with `{{ ... }}` template directives is not YAML until Helm renders it, so it is not checked. Lint the rendered output (`helm template ... > out.yaml`) instead.',
+  },
+  'pod-template-schema': {
+    summary: 'the pod template does not match the Kubernetes schema',
+    severity: 'error',
+    help: 'The pod template is checked against the Kubernetes types; this value does not match them and the API server rejects it. Fix the value as the message says.',
+  },
+  'rollout-api-version': {
+    summary: 'a Rollout, AnalysisTemplate, ClusterAnalysisTemplate or Experiment under an apiVersion Argo Rollouts does not serve',
+    severity: 'error',
+    help: 'Argo Rollouts serves its kinds only as `argoproj.io/v1alpha1`; the API server refuses another version. Change `apiVersion` to `argoproj.io/v1alpha1` (the quick fix does).',
+  },
 };
 
 /** Codes of the structural findings (the rules table holds the semantic ones). */

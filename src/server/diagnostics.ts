@@ -10,8 +10,10 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Location } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  applyRuleControl,
   boundedMessage,
   catalogOf,
+  DISABLE_COMMENT_UNUSED,
   fieldAt,
   findingRange,
   relatedRange,
@@ -26,6 +28,7 @@ import {
   type Kustomized,
   type MutableWorkspaceIndex,
   type RelatedPlace,
+  type RuleOverrides,
   type Severity,
   type WorkspaceDefinition,
   type WorkspaceIndex,
@@ -232,4 +235,42 @@ export function toDiagnostic(f: Finding, placed: PlacedPiece, doc: TextDocument)
       : {}),
     data,
   };
+}
+
+const levels: Record<number, Severity> = {
+  [DiagnosticSeverity.Error]: 'error',
+  [DiagnosticSeverity.Warning]: 'warning',
+  [DiagnosticSeverity.Information]: 'info',
+  [DiagnosticSeverity.Hint]: 'info',
+};
+
+/**
+ * A file's diagnostics with its disable comments and the `rollouts.lint.rules` overrides applied
+ * (schema/rule-control.ts, as `rollouts lint` applies them), and the problems of the comments
+ * themselves: an unknown code carries its nearest code for the "Change" quick fix; a stale one is faded.
+ */
+export function controlDiagnostics(doc: TextDocument, diagnostics: readonly Diagnostic[], overrides: RuleOverrides): Diagnostic[] {
+  const text = doc.getText();
+  const control = applyRuleControl(
+    text,
+    diagnostics,
+    (d) => ({ code: String(d.code), severity: levels[d.severity ?? DiagnosticSeverity.Error] ?? 'error', line: d.range.start.line }),
+    overrides,
+  );
+  const out = control.kept.map(({ item, severity }) =>
+    levels[item.severity ?? DiagnosticSeverity.Error] === severity ? item : { ...item, severity: severities[severity] },
+  );
+  for (const p of control.problems) {
+    const data: DiagnosticData = { path: [], docIndex: 0, target: 'value', ...(p.data ? { finding: p.data } : {}) };
+    out.push({
+      range: { start: doc.positionAt(p.start), end: doc.positionAt(p.end) },
+      severity: severities[p.severity],
+      source: DIAGNOSTIC_SOURCE,
+      code: p.code,
+      ...(p.code === DISABLE_COMMENT_UNUSED ? { tags: [DiagnosticTag.Unnecessary] } : {}),
+      message: p.message,
+      data,
+    });
+  }
+  return out;
 }

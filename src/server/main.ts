@@ -6,6 +6,7 @@
 import {
   CodeLensRefreshRequest,
   createConnection,
+  DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   FileChangeType,
   InlayHintRefreshRequest,
@@ -19,6 +20,7 @@ import {
   type Location,
   type TextEdit,
   type InitializeParams,
+  type MessageActionItem,
   type TextDocumentIdentifier,
 } from 'vscode-languageserver/node';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -26,7 +28,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService, type RenamePlaces } from './service';
 import { renameProblem, type ReferenceTarget } from './references';
 import { argumentRenameProblem } from './template-args';
-import { createWorkspaceIndex, isYamlFileName, KUSTOMIZATION_FILE_NAMES } from '../schema';
+import { createWorkspaceIndex, isYamlFileName, KUSTOMIZATION_FILE_NAMES, readRuleOverrides, type RuleOverrides } from '../schema';
 import { createValidationQueue } from './validation-queue';
 import { DEFAULT_SCAN_LIMITS, definitionsInPath, forEachYamlFile, readYamlFile, scanFolders } from './workspace-scan';
 import { fileKey, isInside, pathToUri } from './uri';
@@ -49,7 +51,10 @@ const workspace = createWorkspaceIndex();
 let scanning = false;
 /** What kustomizations say of files: patches are validated as parts of objects, resources with the labels they add. */
 const kustomizations = createKustomizations();
+/** The `rollouts.lint.rules` setting, as last read from the client (workspace/configuration). */
+let ruleOverrides: RuleOverrides = {};
 const service = createLanguageService({
+  ruleOverrides: () => ruleOverrides,
   workspace,
   workspaceKnown: () => !scanning,
   isPatch: (uri) => kustomizations.isPatch(fileKey(uri)),
@@ -74,6 +79,9 @@ const input = createInputWatch();
 /** The idle warm-up while it may run: the first opened document ends it. */
 let warming: WarmUp | undefined;
 let folderEvents = false;
+/** The client answers workspace/configuration, and tells of changes once registered for them. */
+let configurationPull = false;
+let configurationEvents = false;
 
 /** Validates an open document at its current version and re-queues the documents that depend on its Services. */
 function validateOpen(uri: string): void {
@@ -184,6 +192,31 @@ function kustomizeFileChanged(path: string, deleted: boolean): void {
   if (kustomizations.isPatch(path)) void rereadPatch(path, deleted).catch((err) => log('reading a kustomize patch failed', err));
 }
 
+/** The sentence last shown about the setting, so that each problem is told once, not on every change. */
+let ruleSettingProblems = '';
+
+/** Takes the `rollouts.lint.rules` value: what is wrong in it is shown; a change validates the open documents again. */
+function setRuleSetting(value: unknown): void {
+  const { overrides, problems } = readRuleOverrides(value);
+  const told = problems.join('; ');
+  if (told && told !== ruleSettingProblems)
+    // A request (window/showMessageRequest) whichever overload is called: its failure is logged, not left unhandled.
+    void connection.window
+      .showWarningMessage<MessageActionItem>(`Setting rollouts.lint.rules: ${told}.`)
+      .catch((e: unknown) => log('showing a message failed', e));
+  ruleSettingProblems = told;
+  if (JSON.stringify(overrides) === JSON.stringify(ruleOverrides)) return;
+  ruleOverrides = overrides;
+  scheduleAll();
+}
+
+/** Asks the client for `rollouts.lint` (workspace/configuration), when it answers such requests. */
+async function readRuleSetting(): Promise<void> {
+  if (!configurationPull) return;
+  const section = (await connection.workspace.getConfiguration('rollouts.lint')) as { rules?: unknown } | null;
+  setRuleSetting(section?.rules);
+}
+
 // Lifecycle
 connection.onInitialize((params: InitializeParams) => {
   options = (params.initializationOptions ?? {}) as ServerOptions;
@@ -194,6 +227,8 @@ connection.onInitialize((params: InitializeParams) => {
   refreshLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   refreshHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   folderEvents = params.capabilities.workspace?.workspaceFolders === true;
+  configurationPull = params.capabilities.workspace?.configuration === true;
+  configurationEvents = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   queue = newQueue(Math.max(0, Number(options.validationDelayMs ?? 0)) || 0);
   return {
     capabilities: {
@@ -214,6 +249,8 @@ connection.onInitialize((params: InitializeParams) => {
   };
 });
 connection.onInitialized(() => {
+  if (configurationEvents) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'rollouts' });
+  void readRuleSetting().catch((e) => log('reading rollouts.lint.rules failed', e));
   if (watchFilesDynamically) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
       watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/Kustomization' }],
@@ -257,6 +294,12 @@ connection.onInitialized(() => {
       void kustomizationsRecorded().catch((err) => log('reading kustomize patches failed', err));
       void scan(added).catch((err) => log('workspace scan failed', err));
     });
+});
+
+// A client that pushes its settings sends them here; one that is asked for them is asked again.
+connection.onDidChangeConfiguration((p) => {
+  if (configurationPull) void readRuleSetting().catch((e) => log('reading rollouts.lint.rules failed', e));
+  else setRuleSetting((p.settings as { rollouts?: { lint?: { rules?: unknown } } } | null)?.rollouts?.lint?.rules);
 });
 
 // Documents

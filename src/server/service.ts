@@ -15,9 +15,10 @@ import type {
   Range,
 } from 'vscode-languageserver-types';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createWorkspaceIndex, type Kustomized, type MutableWorkspaceIndex } from '../schema';
+import { createWorkspaceIndex, type Kustomized, type MutableWorkspaceIndex, type RuleOverrides } from '../schema';
 import { createParseCache, definitionsOf as fileDefinitions, parseWhole, type FileParse, type ParseCache } from './documents';
-import { createPieceValidator, fileDiagnostics } from './diagnostics';
+import { controlDiagnostics, createPieceValidator, fileDiagnostics } from './diagnostics';
+import { disableFixes } from './disable-fixes';
 import { documentSymbols } from './symbols';
 import { quickFixes } from './code-actions';
 import { deploymentConversions } from './convert-actions';
@@ -86,6 +87,8 @@ export interface ServiceDeps {
   isPatch?: (uri: string) => boolean;
   /** What kustomizations do to the file's (by URI) Rollouts: labels they add, fields their patches give. */
   kustomized?: (uri: string) => Kustomized | undefined;
+  /** The `rollouts.lint.rules` setting as read (schema/rule-control.ts): a code off, or at another severity. */
+  ruleOverrides?: () => RuleOverrides;
 }
 
 export interface RenamePlaces {
@@ -118,7 +121,12 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
   const isPatch = (doc: TextDocument) => deps.isPatch?.(doc.uri) === true;
 
   const service: RolloutLanguageService = {
-    validate: (doc) => fileDiagnostics(parses.get(doc), doc, validator, { patch: isPatch(doc), kustomized: deps.kustomized?.(doc.uri) }),
+    validate(doc) {
+      const file = parses.get(doc);
+      const diagnostics = fileDiagnostics(file, doc, validator, { patch: isPatch(doc), kustomized: deps.kustomized?.(doc.uri) });
+      // Only a file that is ours has its disable comments read (other YAML is left alone, as fileDiagnostics leaves it).
+      return file.validated ? controlDiagnostics(doc, diagnostics, deps.ruleOverrides?.() ?? {}) : diagnostics;
+    },
     hover: (doc, at) => hoverAt(parses.get(doc), doc, at, workspace),
     complete: (doc, at) =>
       completionsAt(parses.get(doc), doc, at, {
@@ -128,11 +136,16 @@ export function createLanguageService(deps: ServiceDeps = {}): RolloutLanguageSe
         routerObjects: () => workspace.routerObjects(),
       }),
     symbols: (doc) => documentSymbols(parses.get(doc), doc),
-    codeActions: (doc, range) => [
-      ...quickFixes(parses.get(doc), doc, range, service.validate(doc)),
-      // A kustomization's patch is part of an object: converting it would not convert the object.
-      ...(isPatch(doc) ? [] : deploymentConversions(parses.get(doc), doc, range, () => workspace.services())),
-    ],
+    codeActions(doc, range) {
+      const file = parses.get(doc);
+      const current = service.validate(doc);
+      return [
+        ...quickFixes(file, doc, range, current),
+        ...disableFixes(file, doc, range, current),
+        // A kustomization's patch is part of an object: converting it would not convert the object.
+        ...(isPatch(doc) ? [] : deploymentConversions(file, doc, range, () => workspace.services())),
+      ];
+    },
     // A patch is not a Rollout to simulate: its replicas and steps meet the base's only in `kustomize build`.
     codeLenses: (doc) => (isPatch(doc) ? [] : simulateLenses(parses.get(doc), doc)),
     inlayHints: (doc, range) => (isPatch(doc) ? [] : inlayHintsIn(parses.get(doc), doc, range)),

@@ -1,6 +1,7 @@
 // Quick fixes over LSP: each is offered for its finding, and applying it removes that finding and adds none.
 import { strict as assert } from 'node:assert';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeAction } from 'vscode-languageserver';
 import { LspSession } from './lsp-session';
 import { blueGreenRollout, canaryRollout, service } from './fixtures';
 
@@ -37,6 +38,9 @@ const conditionTemplate = (condition: string[], provider: string[]) =>
     ...provider.map((l) => `      ${l}`),
     '',
   ].join('\n');
+/** The fixes that change the manifest (not those that disable the diagnostic by a comment: server/disable-fixes.ts, always offered). */
+const corrections = (actions: readonly CodeAction[]) => actions.filter((a) => !/^Disable \S+ for this (line|file)$/.test(a.title));
+
 const PROMETHEUS = ['prometheus:', '  address: http://prometheus:9090', '  query: sum(rate(ok[5m])) / sum(rate(all[5m]))'];
 const CLOUDWATCH = ['cloudWatch:', '  metricDataQueries:', '  - id: cpu', '    expression: x'];
 
@@ -244,7 +248,7 @@ describe('quick fixes', () => {
     lsp.open(uri, conditionTemplate(['successCondition: |', '  len(result) > 0 &&', '  result >= 0.95'], PROMETHEUS));
     const [d] = (await lsp.diagnosticsFor(uri)).filter((x) => x.code === 'prometheus-vector-result');
     assert.ok(d);
-    assert.deepEqual(await lsp.codeActions(uri, d.range, [d]), []);
+    assert.deepEqual(corrections(await lsp.codeActions(uri, d.range, [d])), []);
   });
 
   it('offers nothing where no fix is certain', async () => {
@@ -252,7 +256,7 @@ describe('quick fixes', () => {
     lsp.open('file:///fixes/none.yaml', text);
     const [d] = (await lsp.diagnosticsFor('file:///fixes/none.yaml')).filter((x) => x.code === 'bad-duration');
     assert.ok(d);
-    assert.deepEqual(await lsp.codeActions('file:///fixes/none.yaml', d.range, [d]), []);
+    assert.deepEqual(corrections(await lsp.codeActions('file:///fixes/none.yaml', d.range, [d])), []);
   });
 
   it('creates a missing Service in a new file beside this one, whose text lints clean with the Rollout', async () => {

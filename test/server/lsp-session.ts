@@ -110,6 +110,7 @@ export class LspSession {
           didChangeWatchedFiles: { dynamicRegistration: true },
           workspaceFolders: true,
           configuration: true,
+          didChangeConfiguration: { dynamicRegistration: true },
           codeLens: { refreshSupport: true },
           inlayHint: { refreshSupport: true },
         },

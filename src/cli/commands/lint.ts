@@ -1,12 +1,16 @@
 /**
- * `rollouts lint [--format text|json] FILE...`: the editor's validation from the command line.
- * Service references are resolved across all the files given, as the editor resolves them across
- * the workspace.
+ * `rollouts lint [--format text|json|sarif] [--rule CODE=LEVEL]... FILE...`: the editor's validation
+ * from the command line. Service references are resolved across all the files given, as the editor
+ * resolves them across the workspace; disable comments and `--rule` overrides are applied by the
+ * same function the language server applies them with (schema/rule-control.ts).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Finding, Kustomization, Kustomized, LineColumn, ParsedFile, RelatedPlace, Severity } from '../../schema';
+import type { Finding, Kustomization, Kustomized, LineColumn, ParsedFile, RelatedPlace, RuleLevel, Severity } from '../../schema';
 import {
+  controlFileFindings,
+  parseRuleFlag,
+  RULE_LEVELS,
   createWorkspaceIndex,
   isArgoDocument,
   definitionsInFile,
@@ -27,8 +31,9 @@ import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { parseOptions, type OptionTable } from '../args';
 import { readError, yamlFilesUnder } from '../files';
+import { formatSarif } from '../sarif';
 
-const usage = `Usage: rollouts lint [--format text|json] FILE|DIR...
+const usage = `Usage: rollouts lint [--format text|json|sarif] [--rule CODE=LEVEL]... FILE|DIR...
 
 Checks every Rollout, AnalysisTemplate, ClusterAnalysisTemplate and Experiment (apiVersion
 argoproj.io/v1alpha1) in the given YAML files: structure and types, every Argo Rollouts
@@ -45,16 +50,25 @@ kustomization's patch gives a Rollout (spec.strategy in a base left to its overl
 missing. A kustomization is known when it is beside a file or among the files: lint a base
 together with its overlays.
 
+A comment "# rollouts-lint-disable-next-line CODE[, CODE...] [-- reason]" disables those codes
+on the next line that is not blank or a comment; "# rollouts-lint-disable-file CODE[, ...]"
+disables them in the whole file when it stands in the file's leading comments, else in the YAML
+document it stands in. The editor reads the same comments.
+
 Options:
-  --format text|json   text (default): one line per problem, file:line:col: severity: message [code],
+  --format FORMAT      text (default): one line per problem, file:line:col: severity: message [code],
                              then a "note:" line for each other place the problem involves
                        json: {"files":[{"file","diagnostics":[{"line","column","endLine","endColumn",
                              "severity","code","message","path"}]}]} (lines and columns 1-based);
                              a diagnostic with other places also has "related": [{"file","line",
                              "column","endLine","endColumn","message"}]
+                       sarif: SARIF 2.1.0 for code scanning (GitHub and others): every code as a rule
+                             with its help; findings a comment disables as suppressed results
+  --rule CODE=LEVEL    LEVEL off, info, warning or error: the severity of every CODE finding (off:
+                             none), as the editor's rollouts.lint.rules setting; repeatable
 
-Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 bad usage, a file that
-cannot be read, or a folder without YAML files.
+Exit codes: 0 no errors (warnings allowed), 1 at least one error (after --rule and disable
+comments), 2 bad usage, a file that cannot be read, or a folder without YAML files.
 `;
 
 /** One problem as the JSON output shows it (a published surface: keep it stable). */
@@ -85,27 +99,54 @@ export interface LintRelated {
 export interface LintFileResult {
   file: string;
   diagnostics: LintDiagnostic[];
+  /** What disable comments silence (not in the JSON output; SARIF reports them as suppressed). */
+  suppressed?: SuppressedDiagnostic[];
+}
+
+/** A diagnostic a disable comment silences, with the comment's reason (`-- reason`). */
+export interface SuppressedDiagnostic extends LintDiagnostic {
+  justification?: string;
 }
 
 export interface LintReport {
   files: LintFileResult[];
 }
 
+const FORMATS = ['text', 'json', 'sarif'] as const;
+type LintFormat = (typeof FORMATS)[number];
+
 interface LintArgs {
-  format: 'text' | 'json';
+  format: LintFormat;
+  /** `--rule` overrides, by code (the last of a code wins). */
+  rules: Record<string, RuleLevel>;
   files: string[];
 }
 
 const lintOptions = {
-  format: { type: 'string', needs: 'a value: text or json' },
+  format: { type: 'string', needs: 'a value: text, json or sarif' },
+  rule: {
+    type: 'string',
+    multiple: true,
+    needs: `a value: CODE=LEVEL, LEVEL one of ${RULE_LEVELS.join(', ')}`,
+    check: (v: string) => {
+      const rule = parseRuleFlag(v);
+      return 'problem' in rule ? rule.problem : undefined;
+    },
+  },
 } as const satisfies OptionTable;
 
 export function parseLintArgs(args: string[]): LintArgs {
   const { options, positionals: files } = parseOptions(args, lintOptions);
   const format = options.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be "text" or "json", got "${format}"`);
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be "text", "json" or "sarif", got "${format}"`);
+  // Each value was checked; the last of a code wins.
+  const rules: Record<string, RuleLevel> = {};
+  for (const v of options.rule ?? []) {
+    const rule = parseRuleFlag(v);
+    if (!('problem' in rule)) rules[rule.code] = rule.level;
+  }
   if (files.length === 0) throw new UsageError('give at least one FILE or DIR to lint');
-  return { format, files };
+  return { format: format as LintFormat, rules, files };
 }
 
 const oneBased = (s: LineColumn, e: LineColumn) => ({
@@ -150,6 +191,7 @@ export function toDiagnostics(file: string, parsed: ParsedFile, findings: readon
 export function lintTexts(
   texts: readonly LintInput[],
   kustomize: KustomizeFacts = { isPatch: () => false, kustomized: () => undefined },
+  rules: Readonly<Record<string, RuleLevel>> = {},
 ): LintReport {
   const workspace = createWorkspaceIndex();
   const parsed = texts.map(({ file, text, named }) => {
@@ -162,8 +204,23 @@ export function lintTexts(
       // A file found in a folder is left alone unless it holds something of ours, as in the editor.
       if (named === false && !p.docs.some(isArgoDocument)) return { file, diagnostics: [] };
       const kustomized = kustomize.kustomized(file);
-      const findings = validateFile(p, workspace, { file, ...(kustomized ? { kustomized } : {}) });
-      return { file, diagnostics: toDiagnostics(file, p, kustomize.isPatch(file) ? patchFindings(findings) : findings) };
+      const all = validateFile(p, workspace, { file, ...(kustomized ? { kustomized } : {}) });
+      const control = controlFileFindings(p, kustomize.isPatch(file) ? patchFindings(all) : all, rules);
+      const problems = control.problems.map((c): Finding => {
+        const docIndex = Math.max(
+          0,
+          p.docs.findIndex((d) => c.start < d.range[1]),
+        );
+        return { code: c.code, severity: c.severity, message: c.message, path: [], target: 'value', docIndex, offsets: [c.start, c.end] };
+      });
+      const kept = control.kept.map(({ item, severity }) => (item.severity === severity ? item : { ...item, severity }));
+      const diagnostics = toDiagnostics(file, p, [...kept, ...problems]);
+      if (control.suppressed.length === 0) return { file, diagnostics };
+      const suppressed = control.suppressed.map(({ item, severity, comment }): SuppressedDiagnostic => {
+        const [d] = toDiagnostics(file, p, [{ ...item, severity }]);
+        return comment.reason ? { ...d!, justification: comment.reason } : d!;
+      });
+      return { file, diagnostics, suppressed };
     }),
   };
 }
@@ -227,7 +284,7 @@ export function formatText(report: LintReport): string {
 }
 
 async function run(args: string[], io: CommandIO): Promise<number> {
-  const { format, files: paths } = parseLintArgs(args);
+  const { format, rules, files: paths } = parseLintArgs(args);
   const texts: LintInput[] = [];
   let unreadable = false;
   const files: { file: string; named: boolean }[] = [];
@@ -267,8 +324,11 @@ async function run(args: string[], io: CommandIO): Promise<number> {
     const k = kustomize.kustomized(resolve(io.cwd, file));
     return k?.peers ? { ...k, peers: k.peers.map((peer) => given.get(peer) ?? peer) } : k;
   };
-  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), kustomized });
-  io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
+  const report = lintTexts(texts, { isPatch: (file) => kustomize.isPatch(resolve(io.cwd, file)), kustomized }, rules);
+  if (format === 'sarif') io.out(`${JSON.stringify(formatSarif(report, io.cwd), null, 2)}\n`);
+  else if (format === 'json')
+    io.out(`${JSON.stringify({ files: report.files.map(({ file, diagnostics }) => ({ file, diagnostics })) }, null, 2)}\n`);
+  else io.out(formatText(report));
   if (unreadable) return 2;
   return report.files.some((f) => f.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }

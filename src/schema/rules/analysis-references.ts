@@ -218,6 +218,8 @@ export function templatesNotFound(code: string, scope: ReferenceScope): DocFindi
 
 export const analysisTemplateExists: Rule = {
   code: 'analysis-template-not-found',
+  severity: 'warning',
+  help: 'A template an analysis names is not defined in the workspace (or the files linted), and the AnalysisRun fails without it. Fix the name (or `clusterScope`), or create the template (the quick fix adds a skeleton).',
   readsWorkspace: true,
   summary: 'templates named by analysis blocks should be defined in the workspace',
   check(ctx) {
@@ -234,6 +236,8 @@ function nearestTemplates(scope: ReferenceScope, ref: TemplateReference): Worksp
 
 export const analysisRunsForever: Rule = {
   code: 'analysis-runs-indefinitely',
+  severity: 'error',
+  help: 'An analysis step or a pre/post-promotion analysis waits for its AnalysisRun to end; a metric without a `count` (or with one but no `interval`) never ends, so the rollout never moves on. Give each metric a count and an interval, or use background analysis.',
   readsWorkspace: true,
   summary: 'analysis steps and pre/post-promotion analysis use only metrics that end (a count with every interval)',
   check(ctx) {
@@ -325,6 +329,8 @@ export function argsMismatch(code: string, scope: ReferenceScope): DocFinding[] 
 
 export const analysisArgsMatch: Rule = {
   code: 'analysis-args',
+  severity: 'error',
+  help: 'An analysis must pass every argument its templates require (declared without a default), and only arguments they declare; otherwise the AnalysisRun fails. Pass the missing arguments (the quick fix adds them) or remove the extra ones.',
   readsWorkspace: true,
   summary: 'a Rollout passes every argument its templates require, and only arguments they declare',
   check(ctx) {

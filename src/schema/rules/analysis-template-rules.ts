@@ -5,7 +5,7 @@
  */
 import { checkExpression, parseExpression, subexpressions, type Expr, type ParseResult } from '../analysis-expression';
 import { compileRe2, re2Finds } from '../re2';
-import type { DocFinding } from '../findings';
+import type { DocFinding, Severity } from '../findings';
 import { PROVIDER_NAMES } from '../fields/analysis-template';
 import { arr, error, nameRepeats, obj, str, warning, type JsonObject } from './rule';
 
@@ -19,6 +19,10 @@ export interface TemplateRuleContext {
 export interface TemplateRule {
   readonly code: string;
   readonly summary: string;
+  /** As Rule.severity. */
+  readonly severity: Severity;
+  /** As Rule.help. */
+  readonly help: string;
   check(ctx: TemplateRuleContext): DocFinding[];
 }
 
@@ -59,6 +63,8 @@ const ONLY_PLACEHOLDER = /^\s*\{\{\s*args\.[\w.-]+\s*\}\}\s*$/;
 
 export const metricProviderOne: TemplateRule = {
   code: 'metric-provider-one',
+  severity: 'error',
+  help: 'Each metric measures with exactly one provider (`prometheus`, `job`, `web`, ...). Keep one provider per metric and spell it as Argo does.',
   summary: 'each metric names exactly one known provider',
   check(ctx) {
     const out: DocFinding[] = [];
@@ -94,6 +100,8 @@ export const metricProviderOne: TemplateRule = {
 
 export const metricNameUnique: TemplateRule = {
   code: 'metric-name-unique',
+  severity: 'error',
+  help: 'Metric names identify measurements in an AnalysisRun: two metrics of one template cannot share a name. Rename one of them.',
   summary: 'metric names are unique within a template',
   check(ctx) {
     const repeat = nameRepeats(this.code, METRICS, 'metric');
@@ -110,6 +118,8 @@ export const metricNameUnique: TemplateRule = {
 
 export const analysisArgUnique: TemplateRule = {
   code: 'analysis-arg-unique',
+  severity: 'error',
+  help: 'Argument names must be unique within a template, and each argument has a `value` or a `valueFrom`, not both. Rename or remove the duplicate, or keep one source.',
   summary: 'argument names are unique and each has at most one of value and valueFrom',
   check(ctx) {
     const repeat = nameRepeats(this.code, ['spec', 'args'], 'argument');
@@ -129,6 +139,8 @@ export const analysisArgUnique: TemplateRule = {
 
 export const conditionSyntax: TemplateRule = {
   code: 'analysis-condition',
+  severity: 'error',
+  help: "`successCondition` and `failureCondition` are expressions over `result` in Argo's expression language; one that does not parse makes every measurement an error. Fix the expression at the underlined place.",
   summary: 'successCondition and failureCondition are valid expressions over `result`',
   check(ctx) {
     const args = declaredArgs(ctx);
@@ -171,6 +183,8 @@ const LIMITS: Record<string, number> = {
 
 export const metricLimits: TemplateRule = {
   code: 'metric-limits',
+  severity: 'error',
+  help: '`count`, `failureLimit`, `inconclusiveLimit` and `consecutiveErrorLimit` are whole numbers in range, `count` is at least the limits, and a metric measured more than once needs an `interval`. Fix the value the diagnostic points at.',
   summary: 'count and limits are whole numbers in range; count is at least the limits; more than one measurement needs an interval',
   check(ctx) {
     const out: DocFinding[] = [];
@@ -215,6 +229,8 @@ export const metricLimits: TemplateRule = {
 
 export const argsDeclared: TemplateRule = {
   code: 'analysis-arg-undeclared',
+  severity: 'error',
+  help: 'Each `{{args.NAME}}` placeholder in a metric must name an argument the template declares in `spec.args`; an undeclared one fails the AnalysisRun. Declare it, or fix the name.',
   summary: '{{args.NAME}} placeholders in the metrics name declared arguments',
   check(ctx) {
     const args = declaredArgs(ctx);
@@ -256,6 +272,8 @@ const matchesMetric = (pattern: string, names: readonly string[]): boolean => na
 
 export const metricNameReferences: TemplateRule = {
   code: 'metric-name-unknown',
+  severity: 'warning',
+  help: '`dryRun` and `measurementRetention` name metrics of the template (or `*`); a name that is no metric does nothing. Fix the name.',
   summary: 'dryRun and measurementRetention name metrics of the template',
   check(ctx) {
     const names = metricsOf(ctx).flatMap(({ metric }) => (str(metric.name) ? [str(metric.name)!] : []));
@@ -281,6 +299,8 @@ export const metricNameReferences: TemplateRule = {
 
 export const providerRules: TemplateRule = {
   code: 'metric-provider-config',
+  severity: 'error',
+  help: 'Some provider settings cannot work together (for example a web metric with both `body` and `jsonBody`). Keep the one you mean.',
   summary: 'provider settings that cannot work together',
   check(ctx) {
     const out: DocFinding[] = [];
@@ -378,6 +398,8 @@ function resultUsedAsNumber(e: Expr): Expr | undefined {
 
 export const prometheusVectorResult: TemplateRule = {
   code: 'prometheus-vector-result',
+  severity: 'warning',
+  help: 'A Prometheus query that returns a vector gives `result` as a list, so comparing `result` itself with a number never holds. Compare `result[0]`, or make the query return a scalar.',
   summary: 'with prometheus, `result` is a list unless the query returns a scalar: compare `result[0]`',
   check(ctx) {
     const out: DocFinding[] = [];
@@ -404,6 +426,8 @@ export const prometheusVectorResult: TemplateRule = {
 
 export const jobConditionIgnored: TemplateRule = {
   code: 'job-condition-ignored',
+  severity: 'warning',
+  help: 'A `job` metric succeeds or fails with its Job; `successCondition` and `failureCondition` are never evaluated for it. Remove them.',
   summary: 'a job metric succeeds or fails with its Job: successCondition and failureCondition are never evaluated',
   check(ctx) {
     // Upstream's job provider sets the measurement from the Job's Complete or Failed condition alone.
@@ -427,6 +451,8 @@ const isOneResult = (x: Expr) => x.kind === 'index' && isResult(x.object);
 
 export const cloudWatchResultList: TemplateRule = {
   code: 'cloudwatch-result-list',
+  severity: 'warning',
+  help: 'With CloudWatch, `result` is a list of MetricDataResults and the numbers are in `result[0].Values`. Compare those, not `result` itself.',
   summary: 'with cloudWatch, `result` is a list of MetricDataResults: the numbers are in `result[0].Values`',
   check(ctx) {
     const out: DocFinding[] = [];

@@ -4,7 +4,7 @@
  * (the Rollout's reference checks, on spec.analyses), and an Experiment that never ends by itself.
  */
 import { experimentEndsByItself, invalidExperimentSpec, type Experiment, type ExperimentSpecRefusal } from '../../planner';
-import type { DocFinding } from '../findings';
+import type { DocFinding, Severity } from '../findings';
 import type { WorkspaceIndex } from '../workspace';
 import { argsMismatch, experimentAnalysisBlocks, templatesNotFound, type ReferenceScope } from './analysis-references';
 import { arr, error, info, int, nameRepeats, obj, str, type Json, type JsonObject } from './rule';
@@ -25,6 +25,10 @@ export interface ExperimentRuleContext {
 export interface ExperimentRule {
   readonly code: string;
   readonly summary: string;
+  /** As Rule.severity. */
+  readonly severity: Severity;
+  /** As Rule.help. */
+  readonly help: string;
   /** Its findings depend on ctx.workspace (as Rule.readsWorkspace). */
   readonly readsWorkspace?: true;
   check(ctx: ExperimentRuleContext): DocFinding[];
@@ -47,6 +51,8 @@ const REFUSALS: Record<ExperimentSpecRefusal['field'], string> = {
 
 export const experimentInvalidSpec: ExperimentRule = {
   code: 'experiment-invalid-spec',
+  severity: 'error',
+  help: 'The controller refuses an Experiment template without a name, without a selector (or with an empty one), or with `minReadySeconds` above `progressDeadlineSeconds`. Fix the template.',
   summary:
     "what the controller refuses in a template (the planner's check): no selector or an empty one, minReadySeconds above progressDeadlineSeconds, no name",
   check({ experiment, spec }) {
@@ -90,6 +96,8 @@ function repeatedNames(list: Json | undefined, base: readonly string[], code: st
 
 export const experimentTemplateNameUnique: ExperimentRule = {
   code: 'experiment-template-name-unique',
+  severity: 'error',
+  help: "An Experiment's template names identify its ReplicaSets: two templates cannot share a name. Rename one of them.",
   summary: 'template names are unique within an Experiment',
   check({ spec }) {
     return repeatedNames(
@@ -104,6 +112,8 @@ export const experimentTemplateNameUnique: ExperimentRule = {
 
 export const experimentAnalysisNameUnique: ExperimentRule = {
   code: 'experiment-analysis-name-unique',
+  severity: 'error',
+  help: "An Experiment's analysis names identify its AnalysisRuns: two analyses cannot share a name. Rename one of them.",
   summary: 'analysis names are unique within an Experiment',
   check({ spec }) {
     return repeatedNames(
@@ -118,6 +128,8 @@ export const experimentAnalysisNameUnique: ExperimentRule = {
 
 export const experimentSelectorMatchesTemplate: ExperimentRule = {
   code: 'experiment-selector-matches-template',
+  severity: 'error',
+  help: "An Experiment template's `selector` must select the labels of its own pod template, or its ReplicaSet owns no pods. Align the labels with the selector.",
   summary: "a template's selector must select the labels of its pod template",
   check({ spec }) {
     const out: DocFinding[] = [];
@@ -151,6 +163,8 @@ const referenceScope = (ctx: ExperimentRuleContext): ReferenceScope => ({
 
 export const experimentAnalysisTemplateExists: ExperimentRule = {
   code: 'analysis-template-not-found',
+  severity: 'warning',
+  help: 'A template an analysis names is not defined in the workspace (or the files linted), and the AnalysisRun fails without it. Fix the name (or `clusterScope`), or create the template (the quick fix adds a skeleton).',
   readsWorkspace: true,
   summary: 'templates named by the analyses should be defined in the workspace (the Rollout rule of the same code)',
   check(ctx) {
@@ -160,6 +174,8 @@ export const experimentAnalysisTemplateExists: ExperimentRule = {
 
 export const experimentAnalysisArgs: ExperimentRule = {
   code: 'analysis-args',
+  severity: 'error',
+  help: 'An analysis must pass every argument its templates require (declared without a default), and only arguments they declare; otherwise the AnalysisRun fails. Pass the missing arguments (the quick fix adds them) or remove the extra ones.',
   readsWorkspace: true,
   summary: 'each analysis passes every argument its template requires, and only arguments it declares (the Rollout rule of the same code)',
   check(ctx) {
@@ -169,6 +185,8 @@ export const experimentAnalysisArgs: ExperimentRule = {
 
 export const experimentRunsUntilTerminated: ExperimentRule = {
   code: 'experiment-never-ends',
+  severity: 'info',
+  help: 'An experiment without `duration` and without an analysis marked `requiredForCompletion` runs until it is terminated or an analysis fails, and the rollout waits at its step meanwhile. Give it a duration if it should end by itself.',
   summary: 'an Experiment without duration and without a requiredForCompletion analysis runs until terminated (or an analysis fails)',
   check({ spec }) {
     if (!spec || spec.terminate === true || experimentEndsByItself(spec)) return [];

@@ -104,6 +104,8 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
 
 export const routerObjectExists: Rule = {
   code: 'router-object-not-found',
+  severity: 'warning',
+  help: 'An Ingress, VirtualService or Gateway API route that `trafficRouting` names is not defined in the workspace (or the files linted). Fix the name, or lint it together with the file that defines it.',
   readsWorkspace: true,
   summary: 'the Ingresses, VirtualServices and Gateway API routes named by trafficRouting should be defined in the workspace',
   check(ctx) {
@@ -229,6 +231,8 @@ function missingDestinations(ctx: RuleContext, route: VirtualServiceHttpRoute): 
 
 export const virtualServiceRoutes: Rule = {
   code: 'virtualservice-route',
+  severity: 'error',
+  help: 'The Istio routes a Rollout shifts must exist in its VirtualService, with destinations for the canary and stable Services (or subsets); otherwise Argo cannot set the weights. Fix the route names or destinations.',
   readsWorkspace: true,
   summary:
     'the http routes a Rollout shifts must be in its VirtualService, with destinations for the canary and stable Services (or subsets)',
@@ -278,6 +282,8 @@ function ingressBackend(ctx: RuleContext, ref: RouterReference): { service: stri
  */
 export const ingressStableBackend: Rule = {
   code: 'ingress-stable-backend',
+  severity: 'warning',
+  help: "An Ingress used by NGINX or ALB traffic routing needs a rule whose backend is the `stableService` (ALB: the `rootService`, if set); Argo copies it for the canary. Point a rule's backend at that Service.",
   readsWorkspace: true,
   summary:
     'an Ingress of NGINX or ALB traffic routing must have a rule whose path backend is the stableService (ALB: the rootService, if set)',
@@ -313,6 +319,8 @@ export const ingressStableBackend: Rule = {
  */
 export const gatewayRouteBackends: Rule = {
   code: 'gateway-route-backends',
+  severity: 'error',
+  help: 'A Gateway API route that the gatewayAPI plugin shifts must have `backendRefs` named after the `canaryService` and the `stableService`. Add the missing backend.',
   readsWorkspace: true,
   summary: 'a Gateway API route the gatewayAPI plugin config names must have backendRefs named the canaryService and the stableService',
   check(ctx) {

@@ -1,6 +1,6 @@
 /** What a semantic rule is: a small module with a stable code that reads the Rollout as plain data. */
 import { isObject } from '../../kube';
-import type { DocFinding, RelatedPlace } from '../findings';
+import type { DocFinding, RelatedPlace, Severity } from '../findings';
 import type { LineColumn } from '../ranges';
 import type { ReferenceSite } from '../nearest';
 import type { WorkspaceIndex } from '../workspace';
@@ -36,6 +36,10 @@ export interface Rule {
   /** Stable kebab-case code; filters, quick fixes and docs key on it. */
   readonly code: string;
   readonly summary: string;
+  /** The severity its findings have unless said otherwise (SARIF's defaultConfiguration.level); some are milder, e.g. info against an uncertain match. */
+  readonly severity: Severity;
+  /** Why it matters and how to fix it, in light Markdown (backticks): the docs' code reference, SARIF's rule help and hover read it. */
+  readonly help: string;
   /**
    * Its findings depend on ctx.workspace (the Services and templates defined elsewhere). The
    * editor re-runs only these rules when the workspace changes; test/schema/rules.test.ts checks

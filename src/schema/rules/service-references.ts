@@ -65,6 +65,8 @@ export function mismatch(selector: Record<string, string> | undefined, labels: R
 
 export const serviceExists: Rule = {
   code: 'service-not-found',
+  severity: 'warning',
+  help: "A Service the strategy names is not defined in the workspace (or the files linted): the rollout stalls until it exists. Fix the name, or create the Service (the quick fix adds one that selects the pod template's labels).",
   readsWorkspace: true,
   summary: 'Services named by the strategy should be defined in the workspace',
   check(ctx) {
@@ -109,6 +111,8 @@ export const serviceExists: Rule = {
 
 export const serviceSelectsPods: Rule = {
   code: 'service-selector-mismatch',
+  severity: 'error',
+  help: "A Service the strategy names must select the Rollout's pods (its selector a subset of the pod template's labels), or traffic never reaches them. Align the Service's selector with the pod labels.",
   readsWorkspace: true,
   summary: "Services named by the strategy must select the Rollout's pod template labels",
   check(ctx) {

@@ -6,6 +6,8 @@ import { BLUE_GREEN, CANARY, arr, error, has, int, obj, str, warning, withRelate
 
 export const progressDeadlineAfterMinReady: Rule = {
   code: 'progress-deadline-after-min-ready',
+  severity: 'error',
+  help: 'The controller refuses a Rollout whose `progressDeadlineSeconds` (default 600) is not greater than `minReadySeconds` (default 0): no update could ever count as progressing. Raise the deadline or lower `minReadySeconds`.',
   summary: 'progressDeadlineSeconds (default 600) must be greater than minReadySeconds (default 0)',
   // Upstream validation.go:ValidateRolloutSpec: the deadline as set (even 0) or 600, against minReadySeconds or 0.
   check({ spec }) {
@@ -29,6 +31,8 @@ export const progressDeadlineAfterMinReady: Rule = {
 
 export const selectorRequired: Rule = {
   code: 'selector-required',
+  severity: 'error',
+  help: "Argo Rollouts refuses a Rollout without `spec.selector` (unless it takes its pods from a `workloadRef`), and an empty selector would select every pod of the namespace. Add `spec.selector.matchLabels` with the pod template's labels (the quick fix does).",
   summary: 'spec.selector is required unless workloadRef is used, and must not be empty',
   check({ spec }) {
     if (has(spec, 'workloadRef')) return [];
@@ -101,6 +105,8 @@ export function selectorMatches(
 
 export const selectorMatchesTemplate: Rule = {
   code: 'selector-matches-template',
+  severity: 'error',
+  help: "The controller refuses a Rollout whose `spec.selector` does not select its own pod template's labels: its ReplicaSets could never own their pods. Make `spec.template.metadata.labels` include every label of the selector.",
   summary: "spec.selector must select the pod template's labels",
   check({ spec }) {
     if (has(spec, 'workloadRef')) return [];
@@ -124,6 +130,8 @@ export const selectorMatchesTemplate: Rule = {
 
 export const workloadRefTemplate: Rule = {
   code: 'workload-ref-template',
+  severity: 'error',
+  help: "With `spec.workloadRef`, the pod template comes from the referenced workload: a template of the Rollout's own is refused or ignored. Remove `spec.template` (keep only what the controller allows).",
   summary: 'with workloadRef, the template must be empty (its pod spec comes from the workload)',
   check({ spec }) {
     if (!has(spec, 'workloadRef')) return [];
@@ -203,6 +211,8 @@ type Path = (string | number)[];
 
 export const namesWellFormed: Rule = {
   code: 'names-well-formed',
+  severity: 'error',
+  help: "Object names, label keys and values and annotation keys must follow Kubernetes' syntax (DNS names, at most 63 characters per label part); otherwise `kubectl apply` fails. Rename the part the diagnostic points at.",
   summary: "names, labels and annotation keys follow Kubernetes' syntax (the API server rejects the Rollout otherwise)",
   check({ rollout, spec, canary, blueGreen }) {
     const out: DocFinding[] = [];
@@ -256,6 +266,8 @@ export const namesWellFormed: Rule = {
 
 export const selectorWellFormed: Rule = {
   code: 'selector-well-formed',
+  severity: 'error',
+  help: "The API server rejects a selector whose label keys or values break Kubernetes' syntax, or whose `matchExpressions` use an unknown operator or the wrong number of values. Fix the key, value or expression the diagnostic points at.",
   summary: 'spec.selector uses valid label keys and values and well-formed expressions',
   check({ spec }) {
     const sel = obj(spec?.selector);
@@ -289,6 +301,8 @@ export const selectorWellFormed: Rule = {
 
 export const templateRequired: Rule = {
   code: 'template-required',
+  severity: 'error',
+  help: "Without `workloadRef`, the Rollout's pods come from `spec.template`, which needs at least one container. Add `spec.template.spec.containers`, or point `spec.workloadRef` at a Deployment.",
   summary: 'without workloadRef, the pod template must have at least one container',
   check({ spec }) {
     if (has(spec, 'workloadRef')) return [];
@@ -322,6 +336,8 @@ export const templateRequired: Rule = {
 
 export const restartPolicyAlways: Rule = {
   code: 'restart-policy-always',
+  severity: 'error',
+  help: "A ReplicaSet's pods must restart: Kubernetes accepts only `restartPolicy: Always` in a pod template owned by a ReplicaSet. Set it to `Always` or remove it (the quick fix does).",
   summary: "the pod template's restartPolicy must be Always",
   check({ spec }) {
     const policy = str(obj(obj(spec?.template)?.spec)?.restartPolicy);
@@ -339,6 +355,8 @@ export const restartPolicyAlways: Rule = {
 
 export const activeDeadlineUnsupported: Rule = {
   code: 'active-deadline-seconds',
+  severity: 'error',
+  help: 'A ReplicaSet does not support `activeDeadlineSeconds` in its pod template: pods would be killed after the deadline and recreated forever. Remove the field.',
   summary: 'the pod template must not set activeDeadlineSeconds (a ReplicaSet does not support it)',
   // Upstream validation.go:ValidateRolloutSpec runs Kubernetes' ValidatePodTemplateSpecForReplicaSet, which refuses it.
   check({ spec }) {
@@ -357,6 +375,8 @@ export const activeDeadlineUnsupported: Rule = {
 
 export const strategyExactlyOne: Rule = {
   code: 'strategy-exactly-one',
+  severity: 'error',
+  help: 'A Rollout needs exactly one strategy: `spec.strategy.canary` or `spec.strategy.blueGreen`. Remove one of them, or add the missing one.',
   summary: 'spec.strategy must name exactly one of canary and blueGreen',
   check({ spec }) {
     const strategy = obj(spec?.strategy);
@@ -390,6 +410,8 @@ export const strategyExactlyOne: Rule = {
 
 export const revisionLimitWithinHistory: Rule = {
   code: 'scale-down-revision-limit',
+  severity: 'error',
+  help: '`scaleDownDelayRevisionLimit` keeps old ReplicaSets running, but no more can be kept than `revisionHistoryLimit` keeps at all. Lower the revision limit or raise the history limit.',
   summary: 'blueGreen.scaleDownDelayRevisionLimit must not exceed revisionHistoryLimit',
   check({ spec, blueGreen }) {
     const limit = int(blueGreen?.scaleDownDelayRevisionLimit);

@@ -50,6 +50,8 @@ const stepPath = (i: number, ...rest: (string | number)[]) => [...CANARY, 'steps
 
 export const stepOneAction: Rule = {
   code: 'step-one-action',
+  severity: 'error',
+  help: 'Each canary step does exactly one thing (`setWeight`, `pause`, `analysis`, `experiment`, ...). Split a step that does several into several steps, and give an empty one an action.',
   summary: 'each canary step does exactly one thing',
   check({ canary }) {
     const out: DocFinding[] = [];
@@ -91,6 +93,8 @@ export const stepOneAction: Rule = {
 
 export const setWeightRange: Rule = {
   code: 'set-weight-range',
+  severity: 'error',
+  help: '`setWeight` is a percentage of traffic between 0 and `maxTrafficWeight` (100 by default); Argo rejects other values. Use a weight in range.',
   summary: 'setWeight must be between 0 and maxTrafficWeight (100 by default)',
   check({ canary }) {
     const max = int(obj(canary?.trafficRouting)?.maxTrafficWeight) ?? DEFAULT_MAX_TRAFFIC_WEIGHT;
@@ -116,6 +120,8 @@ export const setWeightRange: Rule = {
 
 export const setCanaryScaleNeedsTrafficRouting: Rule = {
   code: 'set-canary-scale-traffic-routing',
+  severity: 'error',
+  help: "`setCanaryScale` sets the canary's pod count apart from its traffic weight, which only traffic routing can do: without `trafficRouting` Argo rejects the Rollout. Remove the step (the quick fix does) or configure traffic routing.",
   summary: 'setCanaryScale needs trafficRouting (without it Argo rejects the Rollout)',
   check({ canary }) {
     if (hasTrafficRouting(canary)) return [];
@@ -137,6 +143,8 @@ const MIRROR_ROUTERS: readonly Router[] = ['istio', 'plugins'];
 
 export const headerRouteRouter: Rule = {
   code: 'header-route-router',
+  severity: 'error',
+  help: '`setHeaderRoute` needs a router that routes by header: Istio, ALB (exact matches only), Apisix or a plugin. Use one of them or remove the step.',
   summary: 'setHeaderRoute needs Istio, ALB, Apisix or a plugin router (ALB: exact matches only)',
   check({ canary }) {
     const routers = routersOf(canary);
@@ -178,6 +186,8 @@ export const headerRouteRouter: Rule = {
 
 export const mirrorRouteRouter: Rule = {
   code: 'mirror-route-router',
+  severity: 'error',
+  help: '`setMirrorRoute` needs Istio or a plugin router. Use one of them or remove the step.',
   summary: 'setMirrorRoute needs Istio or a plugin router',
   check({ canary }) {
     const routers = routersOf(canary);
@@ -209,6 +219,8 @@ function checkStringMatch(code: string, value: Json | undefined, path: (string |
 
 export const routeMatchOneOf: Rule = {
   code: 'route-match-one-of',
+  severity: 'warning',
+  help: 'A header or mirror route match gives exactly one of `exact`, `prefix` and `regex`; with several, only one is used. Keep the one you mean.',
   summary: 'header and mirror route matches give exactly one of exact, prefix, regex',
   check({ canary }) {
     const out: DocFinding[] = [];
@@ -239,6 +251,8 @@ export const routeMatchOneOf: Rule = {
 
 export const routeManaged: Rule = {
   code: 'route-not-managed',
+  severity: 'error',
+  help: "Routes that `setHeaderRoute` and `setMirrorRoute` create must be listed in `trafficRouting.managedRoutes`, in the order they take precedence. Add the route's name there.",
   summary: 'routes named by setHeaderRoute and setMirrorRoute must be listed in trafficRouting.managedRoutes',
   check({ canary }) {
     const managed = new Set(
@@ -270,6 +284,8 @@ const WEIGHT_ROUTERS: readonly Router[] = ['smi', 'alb', 'istio', 'plugins'];
 
 export const experimentWeightRouter: Rule = {
   code: 'experiment-weight-router',
+  severity: 'error',
+  help: 'An experiment template with a `weight` receives traffic, which needs SMI, ALB, Istio or a plugin router. Configure one, or remove the weight.',
   summary: 'experiment template weights need SMI, ALB, Istio or plugin traffic routing',
   check({ canary }) {
     const routers = routersOf(canary);
@@ -294,6 +310,8 @@ export const experimentWeightRouter: Rule = {
 
 export const experimentWeightNeedsPorts: Rule = {
   code: 'experiment-weight-without-ports',
+  severity: 'warning',
+  help: 'A weighted experiment template gets a Service only if its pods declare a container port; without one, its weight routes to nothing. Add `ports` to its container.',
   summary: 'an experiment template with a weight gets a Service only if its pods declare a container port',
   check({ canary, spec }) {
     // With a workloadRef the pod template is elsewhere: its ports are not known here.
@@ -323,6 +341,8 @@ const FIELD_REF = /^metadata\.(name|namespace|uid|labels|annotations)$|^metadata
 
 export const analysisFieldRef: Rule = {
   code: 'analysis-field-ref',
+  severity: 'error',
+  help: "An analysis argument's `valueFrom.fieldRef.fieldPath` into `metadata` must be a path the downward API knows (`metadata.name`, `metadata.labels['key']`, ...). Fix the path.",
   summary: 'analysis argument fieldRefs into metadata must be valid downward-API paths',
   check({ canary, blueGreen }) {
     // Upstream (validation.go:ValidateRolloutStrategyCanary) refuses the Rollout for the args of its steps' analyses and

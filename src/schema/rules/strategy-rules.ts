@@ -21,6 +21,8 @@ import {
 
 export const activePreviewDistinct: Rule = {
   code: 'active-preview-distinct',
+  severity: 'error',
+  help: 'Blue-green switches `activeService` to the new pods only at promotion, while `previewService` points at them before: one Service cannot do both. Give `previewService` a Service of its own.',
   summary: 'blueGreen.previewService must differ from activeService',
   check({ blueGreen }) {
     if (!blueGreen) return [];
@@ -53,6 +55,8 @@ export const activePreviewDistinct: Rule = {
 
 export const antiAffinityOneKind: Rule = {
   code: 'anti-affinity-one-kind',
+  severity: 'error',
+  help: '`antiAffinity` names exactly one of `requiredDuringSchedulingIgnoredDuringExecution` and `preferredDuringSchedulingIgnoredDuringExecution`. Keep one of them.',
   summary: 'antiAffinity must name exactly one of required/preferredDuringSchedulingIgnoredDuringExecution',
   check({ canary, blueGreen }) {
     const out: DocFinding[] = [];
@@ -98,6 +102,8 @@ const isZero = (v: unknown): boolean => {
 
 export const surgeUnavailableNotBothZero: Rule = {
   code: 'max-surge-unavailable-zero',
+  severity: 'error',
+  help: 'With both `maxSurge` and `maxUnavailable` at 0 a canary can neither add a pod nor take one away, so it never progresses. Give one of them a value above 0.',
   summary: 'canary maxSurge and maxUnavailable must not both be 0',
   check({ canary }) {
     if (!canary) return [];
@@ -116,6 +122,8 @@ export const surgeUnavailableNotBothZero: Rule = {
 
 export const canaryStableDistinct: Rule = {
   code: 'canary-stable-distinct',
+  severity: 'error',
+  help: "Traffic routing sends the canary's share to `canaryService` and the rest to `stableService`; one Service cannot be both. Name two different Services.",
   summary: 'canaryService and stableService must differ',
   check({ canary }) {
     const c = str(canary?.canaryService);
@@ -153,6 +161,8 @@ function routersNeedingServices(canary: JsonObject): Router[] {
 
 export const trafficRoutingNeedsServices: Rule = {
   code: 'traffic-routing-needs-services',
+  severity: 'error',
+  help: 'Most routers shift traffic between two Services: `canaryService` and `stableService` must both be set (except ALB with pingPong and Istio with a DestinationRule). Add the missing Service names.',
   readsWorkspace: true,
   judgesSpecAlone: true,
   summary:
@@ -183,6 +193,8 @@ export const trafficRoutingNeedsServices: Rule = {
 
 export const pingPongRules: Rule = {
   code: 'ping-pong',
+  severity: 'error',
+  help: '`pingPong` swaps traffic between two Services and works only with the ALB, Istio or a plugin router; it needs `pingService` and `pongService` that differ, and with ALB a `rootService`. Complete or remove the `pingPong` block.',
   summary: 'pingPong works with the ALB, Istio or a plugin router only, needs two distinct Services, and with ALB a rootService',
   // Upstream validation.go:ValidateRolloutStrategyCanary (PingPongWithRouterOnlyMessage and the checks after it).
   check({ canary }) {
@@ -233,6 +245,8 @@ export const pingPongRules: Rule = {
 
 export const scaleDownDelayNeedsTrafficRouting: Rule = {
   code: 'scale-down-delay-traffic-routing',
+  severity: 'error',
+  help: "A canary's `scaleDownDelaySeconds` delays scaling down the old pods after traffic has moved, which only exists with `trafficRouting`. Remove the field (the quick fix does) or configure traffic routing.",
   summary: 'canary scaleDownDelaySeconds needs trafficRouting',
   check({ canary }) {
     if (!canary || !has(canary, 'scaleDownDelaySeconds') || hasTrafficRouting(canary)) return [];
@@ -249,6 +263,8 @@ export const scaleDownDelayNeedsTrafficRouting: Rule = {
 
 export const dynamicStableScaleRules: Rule = {
   code: 'dynamic-stable-scale',
+  severity: 'error',
+  help: '`dynamicStableScale` scales the stable pods down as traffic moves, which needs `trafficRouting`, and cannot be combined with `scaleDownDelaySeconds`. Remove it (the quick fix does) or fix the combination.',
   summary: 'dynamicStableScale needs trafficRouting and excludes scaleDownDelaySeconds',
   check({ canary }) {
     if (!canary || canary.dynamicStableScale !== true) return [];
@@ -274,6 +290,8 @@ export const dynamicStableScaleRules: Rule = {
 
 export const maxTrafficWeightRouter: Rule = {
   code: 'max-traffic-weight-router',
+  severity: 'error',
+  help: 'Only the NGINX router and plugin routers support a `maxTrafficWeight` other than 100. Remove it (the quick fix does) or use one of those routers.',
   summary: 'trafficRouting.maxTrafficWeight is only supported with nginx or plugins',
   check({ canary }) {
     const tr = obj(canary?.trafficRouting);
@@ -293,6 +311,8 @@ export const maxTrafficWeightRouter: Rule = {
 
 export const ingressNamed: Rule = {
   code: 'ingress-required',
+  severity: 'error',
+  help: 'The NGINX and ALB routers shift traffic through an Ingress, named in exactly one of their two fields (`stableIngress`/`stableIngresses`, `ingress`/`ingresses`); the Istio router needs its VirtualService. Name it in exactly one field.',
   summary: 'the nginx and alb routers name their Ingress in exactly one of its two fields, and istio its VirtualService',
   check({ canary }) {
     const tr = obj(canary?.trafficRouting);

@@ -5,6 +5,8 @@ import { BLUE_GREEN, CANARY, arr, has, hasTrafficRouting, info, int, obj, warnin
 
 export const autoPromotionSecondsIgnored: Rule = {
   code: 'auto-promotion-seconds-ignored',
+  severity: 'warning',
+  help: '`autoPromotionSeconds` only counts when `autoPromotionEnabled` is true; with it false the rollout waits for a manual promote. Remove one of the two (the quick fix removes the seconds).',
   summary: 'autoPromotionSeconds does nothing when autoPromotionEnabled is false',
   check({ blueGreen }) {
     if (!blueGreen || blueGreen.autoPromotionEnabled !== false || !has(blueGreen, 'autoPromotionSeconds')) return [];
@@ -21,6 +23,8 @@ export const autoPromotionSecondsIgnored: Rule = {
 
 export const scaleDownDelayZero: Rule = {
   code: 'scale-down-delay-zero',
+  severity: 'warning',
+  help: '`scaleDownDelaySeconds: 0` does not scale the old ReplicaSet down at once: Argo keeps it running. Use a small delay such as 1 instead.',
   summary: 'scaleDownDelaySeconds: 0 keeps the old ReplicaSet instead of scaling it down at once',
   check({ canary, blueGreen }) {
     const out: DocFinding[] = [];
@@ -43,6 +47,8 @@ export const scaleDownDelayZero: Rule = {
 
 export const noEffectWithoutTrafficRouting: Rule = {
   code: 'no-effect-without-traffic-routing',
+  severity: 'warning',
+  help: '`abortScaleDownDelaySeconds`, `minPodsPerReplicaSet` and `pingPong` only act on a canary with `trafficRouting`. Remove the field (the quick fix does) or configure traffic routing.',
   summary: 'abortScaleDownDelaySeconds, minPodsPerReplicaSet and pingPong do nothing on a canary without trafficRouting',
   check({ canary }) {
     if (!canary || hasTrafficRouting(canary)) return [];
@@ -54,6 +60,8 @@ export const noEffectWithoutTrafficRouting: Rule = {
 
 export const experimentNeverEnds: Rule = {
   code: 'experiment-never-ends',
+  severity: 'info',
+  help: 'An experiment without `duration` and without an analysis marked `requiredForCompletion` runs until it is terminated or an analysis fails, and the rollout waits at its step meanwhile. Give it a duration if it should end by itself.',
   summary: 'an experiment step without duration and without a requiredForCompletion analysis runs until terminated (or an analysis fails)',
   check({ canary }) {
     const out: DocFinding[] = [];

@@ -49,6 +49,8 @@ export function podLabelSets(ctx: RuleContext): Record<string, unknown>[] {
 
 export const workloadExists: Rule = {
   code: 'workload-not-found',
+  severity: 'warning',
+  help: 'The workload `workloadRef` names is not defined in the workspace (or the files linted), so its pod template cannot be checked. Fix the name, or lint it together with the file that defines it.',
   readsWorkspace: true,
   summary: 'the workload named by workloadRef should be defined in the workspace',
   check(ctx) {
@@ -82,6 +84,8 @@ export const workloadExists: Rule = {
 
 export const workloadSelectorMatches: Rule = {
   code: 'workload-selector-mismatch',
+  severity: 'error',
+  help: "With `workloadRef`, the Rollout's `spec.selector` must select the labels of the workload's pod template, or its ReplicaSets own no pods. Align the selector with the workload's labels.",
   readsWorkspace: true,
   summary: "with workloadRef, spec.selector must select the labels of the workload's pod template",
   check(ctx) {
