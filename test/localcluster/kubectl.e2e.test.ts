@@ -219,7 +219,8 @@ describe('kubectl against the local cluster', function () {
     const out = await kubectl(['get', 'pods', '-n', 'examples', '-l', 'app=web']);
     assert.equal(out.split('\n').filter((l) => /^web-\w{5}\s+1\/1\s+Running\s+0\s/.test(l)).length, 2, out);
     const pod = (await kubectl(['get', 'pods', '-n', 'examples', '-l', 'app=web', '-o', 'name'])).split('\n')[0]!;
-    assert.match(await kubectl(['logs', '-n', 'examples', pod]), /simulated pod/);
+    // Its simulated container's own lines: started with the ReplicaSet's image, then ready.
+    assert.match(await kubectl(['logs', '-n', 'examples', pod]), /container "web" started \(image nginx:1\)\n.*ready/s);
     assert.match(await kubectl(['get', 'nodes']), /\nrollouts-local\s+Ready\s/);
     // Regression: kubectl describe service crashed on EndpointSlice ports without a name.
     writeFileSync(
