@@ -64,21 +64,20 @@ export const CANARY = ['spec', 'strategy', 'canary'] as const;
 export const BLUE_GREEN = ['spec', 'strategy', 'blueGreen'] as const;
 
 type Path = (string | number)[];
-/** Finding builders so rules read as their rule. */
-export const error = (
-  code: string,
-  path: Path,
-  message: string,
-  target: 'key' | 'value' | 'missing' = 'value',
-  data?: unknown,
-): import('../findings').DocFinding => ({
-  code,
-  severity: 'error',
-  message,
-  path,
-  target,
-  ...(data !== undefined ? { data } : {}),
-});
+/** A finding builder of one severity, so rules read as their rule: `error(code, path, message)`. */
+const finding =
+  (severity: Severity) =>
+  (code: string, path: Path, message: string, target: 'key' | 'value' | 'missing' = 'value', data?: unknown): DocFinding => ({
+    code,
+    severity,
+    message,
+    path,
+    target,
+    ...(data !== undefined ? { data } : {}),
+  });
+export const error = finding('error');
+export const warning = finding('warning');
+export const info = finding('info');
 /** Where each definition's metadata.name stands in its file (`Kind "name" is defined here`), as places a finding about them involves. */
 export function definedHere<D extends { name: string; file: string; nameRange?: { start: LineColumn; end: LineColumn } }>(
   found: readonly D[],
@@ -115,34 +114,6 @@ export function nameRepeats(
     ]);
   };
 }
-export const warning = (
-  code: string,
-  path: Path,
-  message: string,
-  target: 'key' | 'value' | 'missing' = 'value',
-  data?: unknown,
-): import('../findings').DocFinding => ({
-  code,
-  severity: 'warning',
-  message,
-  path,
-  target,
-  ...(data !== undefined ? { data } : {}),
-});
-export const info = (
-  code: string,
-  path: Path,
-  message: string,
-  target: 'key' | 'value' | 'missing' = 'value',
-  data?: unknown,
-): import('../findings').DocFinding => ({
-  code,
-  severity: 'info',
-  message,
-  path,
-  target,
-  ...(data !== undefined ? { data } : {}),
-});
 
 /** The traffic routers configured (keys of trafficRouting with a value), e.g. ['nginx', 'smi']. */
 export const ROUTERS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix', 'plugins'] as const;
