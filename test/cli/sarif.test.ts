@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import type { CommandIO } from '../../src/cli/command';
 import { main } from '../../src/cli/main';
 import { DIAGNOSTIC_CODES, PROJECT_URL } from '../../src/schema';
+import { canaryRolloutWithSteps } from '../support/manifests';
 
 function captured(cwd: string) {
   const out: string[] = [];
@@ -16,26 +17,7 @@ function captured(cwd: string) {
   return { io, out: () => out.join(''), err: () => err.join('') };
 }
 
-const rollout = (steps: string, name = 'demo') => `apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata:
-  name: ${name}
-spec:
-  selector:
-    matchLabels:
-      app: demo
-  template:
-    metadata:
-      labels:
-        app: demo
-    spec:
-      containers:
-      - name: demo
-        image: demo:1
-  strategy:
-    canary:
-      steps:
-${steps}`;
+const rollout = canaryRolloutWithSteps;
 
 const schema = JSON.parse(readFileSync(join(__dirname, '../fixtures/sarif/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
 // The schema's `language` pattern has a stray `]` that a Unicode regular expression refuses (test/fixtures/sarif/SOURCE.md).

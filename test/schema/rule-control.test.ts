@@ -15,28 +15,9 @@ import {
   validateFile,
   type RuleOverrides,
 } from '../../src/schema';
+import { canaryRolloutWithSteps } from '../support/manifests';
 
-/** A canary Rollout whose steps are `steps` (YAML lines at the steps' indentation). */
-const rollout = (steps: string, name = 'demo') => `apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata:
-  name: ${name}
-spec:
-  selector:
-    matchLabels:
-      app: demo
-  template:
-    metadata:
-      labels:
-        app: demo
-    spec:
-      containers:
-      - name: demo
-        image: demo:1
-  strategy:
-    canary:
-      steps:
-${steps}`;
+const rollout = canaryRolloutWithSteps;
 
 function lint(text: string, overrides: RuleOverrides = {}) {
   const parsed = parseFile(text);

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { findingRange, parseFile, validateFile } from '../../src/schema';
 import { canaryRollout, lint, summary, yamlOf } from './support';
+import { canaryRolloutWithSteps } from '../support/manifests';
 
 /** The text a finding underlines. */
 function underlined(text: string, code: string): string[] {
@@ -14,26 +15,7 @@ function underlined(text: string, code: string): string[] {
     });
 }
 
-const base = (steps: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata:
-  name: demo
-spec:
-  selector:
-    matchLabels:
-      app: demo
-  template:
-    metadata:
-      labels:
-        app: demo
-    spec:
-      containers:
-      - name: demo
-        image: demo:1
-  strategy:
-    canary:
-      steps:
-${steps}`;
+const base = canaryRolloutWithSteps;
 
 describe('schema structure', () => {
   it('a misspelled key is an error on the key, with the suggestion as data', () => {
