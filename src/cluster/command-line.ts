@@ -6,8 +6,9 @@
  */
 import { describeApiError } from './rest';
 import { connect, type Connection } from './connection';
-import { checkContext, type ClusterWatch } from './store';
+import { checkContext, watchCluster, type ClusterWatch, type WatchClusterOptions } from './store';
 import { KubeconfigError } from './kubeconfig';
+import { lineLog } from './log';
 import { runAction, type ActionRequest } from './actions';
 import { entryOf, pastTense } from './action-catalog';
 import { rbacRowOfAction } from './rbac-needs';
@@ -66,6 +67,15 @@ export async function connectCheckedOrSay(
     return undefined;
   }
   return conn;
+}
+
+/** The watches a command reads from, on its connection, their own lines said on `err`. */
+export function watchForCommand(
+  conn: Connection,
+  io: { err(text: string): void },
+  opts: Omit<WatchClusterOptions, 'kc' | 'rest' | 'log'>,
+): ClusterWatch {
+  return watchCluster({ kc: conn.kc, rest: conn.rest, log: lineLog((l) => io.err(l)), ...opts });
 }
 
 /** Waits for the watches' first lists; a kind that cannot be watched (403) is said in one line each, and the rest goes on. */

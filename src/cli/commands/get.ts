@@ -63,13 +63,7 @@ export async function runGet(args: string[], io: CommandIO, stop?: Promise<void>
   const watch = t.options.watch === true;
   const conn = await cluster().connectCheckedOrSay(t, io);
   if (!conn) return 1;
-  const w = cluster().watchCluster({
-    kc: conn.kc,
-    rest: conn.rest,
-    log: cluster().lineLog((l) => io.err(l)),
-    namespaces: [conn.namespace],
-    events: kind === 'rollout',
-  });
+  const w = cluster().watchForCommand(conn, io, { namespaces: [conn.namespace], events: kind === 'rollout' });
   try {
     await cluster().settledOrSay(w, io);
     // Events are extra: one that may not be listed is said, and the rest is printed without them.

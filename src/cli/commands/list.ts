@@ -91,12 +91,7 @@ export async function runList(args: string[], io: CommandIO, stop?: Promise<void
   const watch = t.options.watch === true;
   const conn = await cluster().connectCheckedOrSay(t, io, { allNamespaces: all });
   if (!conn) return 1;
-  const w = cluster().watchCluster({
-    kc: conn.kc,
-    rest: conn.rest,
-    log: cluster().lineLog((l) => io.err(l)),
-    ...(all ? {} : { namespaces: [conn.namespace] }),
-  });
+  const w = cluster().watchForCommand(conn, io, { ...(all ? {} : { namespaces: [conn.namespace] }) });
   try {
     await cluster().settledOrSay(w, io);
     const base = kind === 'experiment' ? EXPERIMENT_HEADER : ROLLOUT_HEADER;

@@ -381,12 +381,7 @@ async function simulateFromCluster(live: FromCluster, format: 'table' | 'json', 
   };
   const conn = await cluster().connectCheckedOrSay(target, io);
   if (!conn) return 1;
-  const w = cluster().watchCluster({
-    kc: conn.kc,
-    rest: conn.rest,
-    log: cluster().lineLog((l) => io.err(l)),
-    namespaces: [conn.namespace],
-  });
+  const w = cluster().watchForCommand(conn, io, { namespaces: [conn.namespace] });
   try {
     await cluster().settledOrSay(w, io);
     const { newImage: _image, services: _services, start: _start, ...rest } = options;
