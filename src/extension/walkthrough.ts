@@ -63,7 +63,7 @@ export class WalkthroughProgress implements vscode.Disposable {
       events.diagnostics((e) => e.count > 0 && isExample(e.uri) && this.mark('exampleDiagnostic')),
       events.hover((e) => isExample(e.uri) && this.mark('exampleHover')),
       events.actions((e) => (e.action === 'promote' || e.action === 'promoteFull') && this.mark('promoted')),
-      ctx.session.onChange(() => localClusterConnected(ctx.session) && this.mark('localClusterConnected')),
+      ctx.session.onChange(() => localContext(ctx.session) !== undefined && this.mark('localClusterConnected')),
       ctx.panels.onDidChange(() => {
         const shown = ctx.panels
           .openPanels()
@@ -71,7 +71,7 @@ export class WalkthroughProgress implements vscode.Disposable {
         if (shown) this.mark('simulated');
       }),
     );
-    if (localClusterConnected(ctx.session)) this.mark('localClusterConnected');
+    if (localContext(ctx.session) !== undefined) this.mark('localClusterConnected');
   }
 
   has(key: WalkthroughKey): boolean {
@@ -91,8 +91,10 @@ export class WalkthroughProgress implements vscode.Disposable {
   }
 }
 
-function localClusterConnected(session: Session): boolean {
-  return session.local !== undefined && session.connection?.context === LOCAL_CONTEXT;
+/** The local cluster's context when it runs and is connected (whatever other contexts are watched beside it). */
+function localContext(session: Session) {
+  const s = session.stateOf(LOCAL_CONTEXT);
+  return session.local !== undefined && s.kind === 'connected' ? s : undefined;
 }
 
 /**
@@ -127,8 +129,8 @@ const CANARY_WAIT_MS = 60_000;
 export async function pauseWalkthroughCanary(ctx: Ctx): Promise<string> {
   const { namespace, name, container, images } = walkthroughCanary;
   const session = ctx.session;
-  const conn = session.connection;
-  if (!session.local || conn?.context !== LOCAL_CONTEXT) throw new Error('the local cluster is not connected');
+  const local = localContext(session);
+  if (!local) throw new Error('the local cluster is not connected');
   if (session.controller?.context !== LOCAL_CONTEXT)
     throw new Error(
       `the embedded controller does not run on the local cluster (the setting rollouts.localCluster.startController is off), so rollout "${name}" cannot pause at a step; start the controller, then set a new image on it`,
@@ -138,7 +140,7 @@ export async function pauseWalkthroughCanary(ctx: Ctx): Promise<string> {
   if (first.status?.phase === 'Paused') return waiting;
   const current = first.spec?.template?.spec?.containers?.find((c) => c.name === container)?.image;
   const image = images.find((i) => i !== current)!;
-  const outcome = await cluster().runAction(conn.rest, { namespace, name }, { kind: 'setImage', container, image });
+  const outcome = await cluster().runAction(local.conn.rest, { namespace, name }, { kind: 'setImage', container, image });
   if (!outcome.ok) throw new Error(`cannot set the image of rollout "${name}": ${outcome.reason}`);
   await untilPhase(session, ['Paused']);
   return waiting;
@@ -147,7 +149,7 @@ export async function pauseWalkthroughCanary(ctx: Ctx): Promise<string> {
 /** The demo canary once its phase is one of `phases`, as the watches show it; fails after CANARY_WAIT_MS saying the phase it has. */
 function untilPhase(session: Session, phases: string[]): Promise<Rollout> {
   const { namespace, name } = walkthroughCanary;
-  const get = () => session.stores?.rollouts.get(name, namespace);
+  const get = () => localContext(session)?.stores.rollouts.get(name, namespace);
   return new Promise<Rollout>((resolve, reject) => {
     const check = () => {
       const r = get();
